@@ -1,0 +1,270 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Batch limits of DynamoDB.
+const (
+	MaxBatchGet   = 100
+	MaxBatchWrite = 25
+)
+
+// BatchError reports a batch that ended (retries exhausted, context done,
+// or a request error) with some keys not written or not read: exactly
+// those are listed. It matches [ErrUnprocessed].
+type BatchError struct {
+	// Op is "BatchWriteItem" or "BatchGetItem".
+	Op string
+	// Keys are the keys not written (or not read).
+	Keys []Key
+	// Cause is why the batch stopped.
+	Cause error
+}
+
+// Error implements error.
+func (e *BatchError) Error() string {
+	ks := make([]string, 0, min(len(e.Keys), 5))
+	for i, k := range e.Keys {
+		if i == 5 {
+			ks = append(ks, "...")
+			break
+		}
+		ks = append(ks, k.PK+"/"+k.SK)
+	}
+	return fmt.Sprintf("singletable: %s: %d keys unprocessed [%s]: %v", e.Op, len(e.Keys), strings.Join(ks, " "), e.Cause)
+}
+
+// Is matches ErrUnprocessed.
+func (e *BatchError) Is(target error) bool { return target == ErrUnprocessed }
+
+// Unwrap returns the cause.
+func (e *BatchError) Unwrap() error { return e.Cause }
+
+// BatchWrite writes ops (unconditional puts and deletes) with
+// BatchWriteItem in chunks of 25, retrying unprocessed items with
+// exponential backoff until all are written, Options.MaxBatchAttempts
+// rounds pass, or ctx ends; then the *[BatchError] lists exactly the keys
+// not written. Two ops on one key, or an op with a condition, are refused
+// before sending.
+func (t *Table) BatchWrite(ctx context.Context, ops ...TxOp) error {
+	if len(ops) == 0 {
+		return nil
+	}
+	if err := checkOps(ops, len(ops)); err != nil {
+		return opErr("batch write", "", Key{}, err)
+	}
+	reqs := make([]types.WriteRequest, len(ops))
+	for i, op := range ops {
+		switch {
+		case op.put != nil && op.put.ConditionExpression == nil:
+			reqs[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: op.put.Item}}
+		case op.del != nil && op.del.ConditionExpression == nil:
+			reqs[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: op.del.Key}}
+		default:
+			return opErr("batch write", op.what, op.key, &ValidationError{Field: fmt.Sprintf("action %d", i),
+				Reason: "batches take only unconditional puts and deletes (see TxOp.Unconditional)"})
+		}
+	}
+	for start := 0; start < len(reqs); start += MaxBatchWrite {
+		end := min(start+MaxBatchWrite, len(reqs))
+		if err := t.batchWriteChunk(ctx, reqs[start:end]); err != nil {
+			var be *BatchError
+			if errors.As(err, &be) {
+				for _, r := range reqs[end:] {
+					be.Keys = append(be.Keys, t.reqKey(r))
+				}
+			}
+			return opErr("batch write", "", Key{}, err)
+		}
+	}
+	return nil
+}
+
+func (t *Table) reqKey(r types.WriteRequest) Key {
+	if r.PutRequest != nil {
+		return t.keyFromItem(r.PutRequest.Item)
+	}
+	return t.keyFromItem(r.DeleteRequest.Key)
+}
+
+func (t *Table) batchWriteChunk(ctx context.Context, pending []types.WriteRequest) error {
+	fail := func(cause error) error {
+		be := &BatchError{Op: "BatchWriteItem", Cause: cause}
+		for _, r := range pending {
+			be.Keys = append(be.Keys, t.reqKey(r))
+		}
+		return be
+	}
+	for attempt := 0; len(pending) > 0; attempt++ {
+		if attempt > 0 {
+			if attempt >= t.opts.MaxBatchAttempts {
+				return fail(fmt.Errorf("gave up after %d rounds", attempt))
+			}
+			if err := sleepCtx(ctx, backoff(attempt-1, t.opts.BatchBackoff, time.Second)); err != nil {
+				return fail(err)
+			}
+		}
+		start := time.Now()
+		out, err := t.client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
+			RequestItems:           map[string][]types.WriteRequest{t.schema.Name: pending},
+			ReturnConsumedCapacity: t.wantCapacity(),
+		})
+		if err != nil {
+			err = mapErr(err)
+		}
+		var c float64
+		if out != nil {
+			c = capacity(out.ConsumedCapacity...)
+		}
+		t.observe(ctx, Event{Op: "BatchWriteItem", Duration: time.Since(start), Err: err, Capacity: c})
+		if errors.Is(err, ErrThrottled) {
+			continue // the whole chunk is retried in the next round
+		}
+		if err != nil {
+			return fail(err)
+		}
+		pending = out.UnprocessedItems[t.schema.Name]
+	}
+	return nil
+}
+
+// batchGet reads ks with BatchGetItem in chunks of 100, retrying
+// unprocessed keys, and returns the items found (expired ones dropped) in
+// the order of ks.
+func (t *Table) batchGet(ctx context.Context, entity string, ks []Key) ([]Item, error) {
+	seen := make(map[Key]bool, len(ks))
+	for i, k := range ks {
+		if err := checkKey(k); err != nil {
+			return nil, err
+		}
+		if seen[k] {
+			return nil, fmt.Errorf("%w: key %d (%s/%s) given twice", ErrDuplicateItem, i, k.PK, k.SK)
+		}
+		seen[k] = true
+	}
+	found := make(map[Key]Item, len(ks))
+	for start := 0; start < len(ks); start += MaxBatchGet {
+		end := min(start+MaxBatchGet, len(ks))
+		pending := make([]Item, 0, end-start)
+		for _, k := range ks[start:end] {
+			pending = append(pending, t.keyItem(k))
+		}
+		if err := t.batchGetChunk(ctx, entity, pending, found); err != nil {
+			var be *BatchError
+			if errors.As(err, &be) {
+				be.Keys = append(be.Keys, ks[end:]...)
+			}
+			return nil, err
+		}
+	}
+	out := make([]Item, 0, len(found))
+	for _, k := range ks {
+		if it, ok := found[k]; ok && !t.expired(it) {
+			out = append(out, it)
+		}
+	}
+	return out, nil
+}
+
+func (t *Table) batchGetChunk(ctx context.Context, entity string, pending []Item, found map[Key]Item) error {
+	fail := func(cause error) error {
+		be := &BatchError{Op: "BatchGetItem", Cause: cause}
+		for _, k := range pending {
+			be.Keys = append(be.Keys, t.keyFromItem(k))
+		}
+		return be
+	}
+	for attempt := 0; len(pending) > 0; attempt++ {
+		if attempt > 0 {
+			if attempt >= t.opts.MaxBatchAttempts {
+				return fail(fmt.Errorf("gave up after %d rounds", attempt))
+			}
+			if err := sleepCtx(ctx, backoff(attempt-1, t.opts.BatchBackoff, time.Second)); err != nil {
+				return fail(err)
+			}
+		}
+		start := time.Now()
+		out, err := t.client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
+			RequestItems:           map[string]types.KeysAndAttributes{t.schema.Name: {Keys: pending, ConsistentRead: aws.Bool(false)}},
+			ReturnConsumedCapacity: t.wantCapacity(),
+		})
+		if err != nil {
+			err = mapErr(err)
+		}
+		var c float64
+		if out != nil {
+			c = capacity(out.ConsumedCapacity...)
+		}
+		t.observe(ctx, Event{Op: "BatchGetItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: c})
+		if errors.Is(err, ErrThrottled) {
+			continue
+		}
+		if err != nil {
+			return fail(err)
+		}
+		for _, it := range out.Responses[t.schema.Name] {
+			found[t.keyFromItem(it)] = it
+		}
+		pending = out.UnprocessedKeys[t.schema.Name].Keys
+	}
+	return nil
+}
+
+// BatchGet returns the items with keys ks that exist (and are not past
+// their TTL), in the order of ks, with BatchGetItem in chunks of 100;
+// unprocessed keys are retried. Duplicate keys are refused before sending.
+func (e *Entity[T]) BatchGet(ctx context.Context, ks []Key) ([]T, error) {
+	raws, err := e.t.batchGet(ctx, e.def.Type, ks)
+	if err != nil {
+		return nil, opErr("batch get", e.def.Type, Key{}, err)
+	}
+	out := make([]T, 0, len(raws))
+	for _, raw := range raws {
+		v, _, err := e.decode(raw)
+		if err != nil {
+			return nil, opErr("batch get", e.def.Type, e.t.keyFromItem(raw), err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// BatchPut writes items unconditionally (see [Table.BatchWrite]).
+// Entities with unique values are refused.
+func (e *Entity[T]) BatchPut(ctx context.Context, items []*T) error {
+	ops := make([]TxOp, 0, len(items))
+	for _, it := range items {
+		op, err := e.PutOp(it)
+		if err != nil {
+			return err
+		}
+		ops = append(ops, op)
+	}
+	return e.t.BatchWrite(ctx, ops...)
+}
+
+// BatchDelete deletes the items with keys ks, whether or not they exist
+// (see [Table.BatchWrite]). Entities with unique values are refused: their
+// guards must go with them (use Delete).
+func (e *Entity[T]) BatchDelete(ctx context.Context, ks []Key) error {
+	if e.def.Unique != nil {
+		return opErr("batch delete", e.def.Type, Key{}, fmt.Errorf("%w: %s has unique values; use Delete", ErrInvalidInput, e.def.Type))
+	}
+	ops := make([]TxOp, 0, len(ks))
+	for _, k := range ks {
+		if err := checkKey(k); err != nil {
+			return opErr("batch delete", e.def.Type, k, err)
+		}
+		ops = append(ops, e.DeleteOp(k).Unconditional())
+	}
+	return e.t.BatchWrite(ctx, ops...)
+}

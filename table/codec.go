@@ -1,0 +1,281 @@
+package table
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+	"github.com/guregu/dynamo/v2"
+
+	"github.com/singletable/singletable/keys"
+)
+
+// MaxItemBytes is DynamoDB's item size limit (400 KB).
+const MaxItemBytes = 400 * 1024
+
+// Item is a raw DynamoDB item.
+type Item = map[string]types.AttributeValue
+
+// written is an item ready to send: its attributes, its key, its guards.
+type written struct {
+	item    Item
+	key     Key
+	uniques []Unique
+}
+
+// prepare validates item and encodes it with its keys, type, TTL and
+// version attributes. Nothing is sent.
+func (e *Entity[T]) prepare(item *T, version int64) (written, error) {
+	var w written
+	k, err := e.KeyOf(item)
+	if err != nil {
+		return w, err
+	}
+	w.key = k
+	if e.def.Validate != nil {
+		if err := e.def.Validate(item); err != nil {
+			return w, err
+		}
+	}
+	av, err := dynamo.MarshalItem(item)
+	if err != nil {
+		return w, fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
+	}
+	s := e.t.schema
+	av[s.PK] = &types.AttributeValueMemberS{Value: k.PK}
+	av[s.SK] = &types.AttributeValueMemberS{Value: k.SK}
+	if s.TypeAttr != "" {
+		av[s.TypeAttr] = &types.AttributeValueMemberS{Value: e.def.Type}
+	}
+	if s.VersionAttr != "" {
+		av[s.VersionAttr] = numAV(version)
+	}
+	if e.def.Indexes != nil {
+		ix, err := e.def.Indexes(item)
+		if err != nil {
+			return w, err
+		}
+		for i, ik := range ix {
+			is, err := s.index(i)
+			if err != nil {
+				return w, err
+			}
+			if ik.PK == "" {
+				continue
+			}
+			if ik.SK == "" {
+				return w, &ValidationError{Entity: e.def.Type, Field: is.SK, Reason: "empty sort key for a non-empty index partition key", Key: true}
+			}
+			if err := checkKeyValue(is.PK, ik.PK, keys.MaxPKBytes); err != nil {
+				return w, err
+			}
+			if err := checkKeyValue(is.SK, ik.SK, keys.MaxSKBytes); err != nil {
+				return w, err
+			}
+			av[is.PK] = &types.AttributeValueMemberS{Value: ik.PK}
+			av[is.SK] = &types.AttributeValueMemberS{Value: ik.SK}
+		}
+	}
+	if e.def.Expires != nil && s.TTLAttr != "" {
+		if exp := e.def.Expires(item); !exp.IsZero() {
+			av[s.TTLAttr] = numAV(exp.Unix())
+		}
+	}
+	if e.def.Unique != nil {
+		w.uniques = e.def.Unique(item)
+		seen := map[Unique]bool{}
+		for _, u := range w.uniques {
+			if u.Name == "" || u.Value == "" {
+				return w, &ValidationError{Entity: e.def.Type, Field: "unique " + u.Name, Reason: "empty unique value"}
+			}
+			if seen[u] {
+				return w, &ValidationError{Entity: e.def.Type, Field: "unique " + u.Name, Reason: fmt.Sprintf("value %q listed twice", u.Value)}
+			}
+			seen[u] = true
+		}
+	}
+	if n := ItemSize(av); n > MaxItemBytes {
+		return w, fmt.Errorf("%w: %s is %d bytes, the limit is %d", ErrItemTooLarge, e.def.Type, n, MaxItemBytes)
+	}
+	w.item = av
+	return w, nil
+}
+
+// decode turns a raw item into T and reports its version.
+func (e *Entity[T]) decode(raw Item) (T, int64, error) {
+	var v T
+	if s := e.t.schema.TypeAttr; s != "" {
+		if got, ok := raw[s].(*types.AttributeValueMemberS); ok && got.Value != e.def.Type {
+			return v, 0, fmt.Errorf("%w: item is a %q, not a %q", ErrInvalidInput, got.Value, e.def.Type)
+		}
+	}
+	if err := dynamo.UnmarshalItem(raw, &v); err != nil {
+		return v, 0, fmt.Errorf("decode %s: %w", e.def.Type, err)
+	}
+	ver := e.t.versionOfItem(raw)
+	e.setVersion(&v, ver)
+	return v, ver, nil
+}
+
+func (t *Table) versionOfItem(raw Item) int64 {
+	if n, ok := raw[t.schema.VersionAttr].(*types.AttributeValueMemberN); ok {
+		v, _ := strconv.ParseInt(n.Value, 10, 64)
+		return v
+	}
+	return 0
+}
+
+// expired reports whether raw is past its TTL.
+func (t *Table) expired(raw Item) bool {
+	if t.schema.TTLAttr == "" {
+		return false
+	}
+	n, ok := raw[t.schema.TTLAttr].(*types.AttributeValueMemberN)
+	if !ok {
+		return false
+	}
+	ttl, err := strconv.ParseFloat(n.Value, 64)
+	if err != nil || ttl <= 0 {
+		return false
+	}
+	return float64(t.now().Unix()) >= ttl
+}
+
+func (t *Table) keyItem(k Key) Item {
+	return Item{
+		t.schema.PK: &types.AttributeValueMemberS{Value: k.PK},
+		t.schema.SK: &types.AttributeValueMemberS{Value: k.SK},
+	}
+}
+
+func (t *Table) keyFromItem(raw Item) Key {
+	var k Key
+	if s, ok := raw[t.schema.PK].(*types.AttributeValueMemberS); ok {
+		k.PK = s.Value
+	}
+	if s, ok := raw[t.schema.SK].(*types.AttributeValueMemberS); ok {
+		k.SK = s.Value
+	}
+	return k
+}
+
+func numAV(n int64) types.AttributeValue {
+	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
+}
+
+// checkKey validates a primary key before any request.
+func checkKey(k Key) error {
+	if err := checkKeyValue("PK", k.PK, keys.MaxPKBytes); err != nil {
+		return err
+	}
+	return checkKeyValue("SK", k.SK, keys.MaxSKBytes)
+}
+
+func checkKeyValue(field, v string, max int) error {
+	switch {
+	case v == "":
+		return &ValidationError{Field: field, Reason: "empty key", Key: true}
+	case len(v) > max:
+		return &ValidationError{Field: field, Reason: fmt.Sprintf("%d bytes, the limit is %d", len(v), max), Key: true}
+	case !utf8.ValidString(v):
+		return &ValidationError{Field: field, Reason: "not valid UTF-8", Key: true}
+	}
+	for _, r := range v {
+		if unicode.IsControl(r) {
+			return &ValidationError{Field: field, Reason: "contains a control character", Key: true}
+		}
+	}
+	return nil
+}
+
+// ItemSize returns the size DynamoDB counts for item: attribute names plus
+// values, per the documented rules (numbers approximated from their digits).
+func ItemSize(item Item) int {
+	n := 0
+	for k, v := range item {
+		n += len(k) + avSize(v)
+	}
+	return n
+}
+
+func avSize(v types.AttributeValue) int {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return len(v.Value)
+	case *types.AttributeValueMemberN:
+		return (len(v.Value)+1)/2 + 1
+	case *types.AttributeValueMemberB:
+		return len(v.Value)
+	case *types.AttributeValueMemberBOOL, *types.AttributeValueMemberNULL:
+		return 1
+	case *types.AttributeValueMemberSS:
+		n := 0
+		for _, s := range v.Value {
+			n += len(s)
+		}
+		return n
+	case *types.AttributeValueMemberNS:
+		n := 0
+		for _, s := range v.Value {
+			n += (len(s)+1)/2 + 1
+		}
+		return n
+	case *types.AttributeValueMemberBS:
+		n := 0
+		for _, s := range v.Value {
+			n += len(s)
+		}
+		return n
+	case *types.AttributeValueMemberL:
+		n := 3
+		for _, e := range v.Value {
+			n += 1 + avSize(e)
+		}
+		return n
+	case *types.AttributeValueMemberM:
+		n := 3
+		for k, e := range v.Value {
+			n += 1 + len(k) + avSize(e)
+		}
+		return n
+	}
+	return 0
+}
+
+// mapErr turns SDK errors into the package's sentinels, keeping the cause.
+func mapErr(err error) error {
+	var ccf *types.ConditionalCheckFailedException
+	var tce *types.TransactionCanceledException
+	var thr *types.ProvisionedThroughputExceededException
+	var rle *types.RequestLimitExceeded
+	var tcf *types.TransactionConflictException
+	var ae smithy.APIError
+	switch {
+	case errors.As(err, &ccf):
+		return fmt.Errorf("%w: %w", ErrConditionFailed, err)
+	case errors.As(err, &tce):
+		return newTxError(tce)
+	case errors.As(err, &thr), errors.As(err, &rle):
+		return fmt.Errorf("%w: %w", ErrThrottled, err)
+	case errors.As(err, &tcf):
+		return fmt.Errorf("%w: %w", ErrConflict, err)
+	case errors.As(err, &ae) && (ae.ErrorCode() == "ThrottlingException" || ae.ErrorCode() == "ThrottlingError"):
+		return fmt.Errorf("%w: %w", ErrThrottled, err)
+	}
+	return err
+}
+
+// backoff returns a jittered exponential delay for attempt (0-based).
+func backoff(attempt int, base, max time.Duration) time.Duration {
+	d := base << min(attempt, 20)
+	if d > max || d <= 0 {
+		d = max
+	}
+	return d/2 + rand.N(d/2+1)
+}

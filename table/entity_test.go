@@ -1,0 +1,466 @@
+package table_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/singletable/singletable/table"
+)
+
+var ignoreTimes = cmpopts.IgnoreFields(member{}, "CreatedAt", "UpdatedAt")
+
+func TestCreateGetNeverOverwrites(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	m := member{ID: "m1", Email: "Ann@example.com", Status: "active", Team: "red"}
+	if err := f.members.Create(c, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Version != 1 || m.CreatedAt.IsZero() || !m.CreatedAt.Equal(m.UpdatedAt) {
+		t.Fatalf("after create: version %d createdAt %v updatedAt %v", m.Version, m.CreatedAt, m.UpdatedAt)
+	}
+	got, err := f.members.Get(c, table.Key{PK: "MEMBER#m1", SK: "PROFILE"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(m, got, ignoreTimes); diff != "" {
+		t.Errorf("get (-want +got):\n%s", diff)
+	}
+	again := member{ID: "m1", Email: "other@example.com", Status: "x"}
+	err = f.members.Create(c, &again)
+	if !errors.Is(err, table.ErrAlreadyExists) {
+		t.Fatalf("second create: got %v, want ErrAlreadyExists", err)
+	}
+	got, _ = f.members.Get(c, table.Key{PK: "MEMBER#m1", SK: "PROFILE"})
+	if got.Email != "Ann@example.com" {
+		t.Errorf("create overwrote: email %q", got.Email)
+	}
+	// The other email's guard was not left behind by the failed create.
+	if _, err := f.t.LookupUnique(c, table.Unique{Name: "email", Value: "other@example.com"}); !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("orphan guard after failed create: %v", err)
+	}
+	// No-unique entity: plain conditional put.
+	n := note{MemberID: "m1", Seq: 1, Text: "hi"}
+	if err := f.notes.Create(c, &n); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.notes.Create(c, &n); !errors.Is(err, table.ErrAlreadyExists) {
+		t.Errorf("second note create: %v", err)
+	}
+}
+
+func TestGetMissingAndBadKeys(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	_, err := f.members.Get(c, table.Key{PK: "MEMBER#none", SK: "PROFILE"})
+	if !errors.Is(err, table.ErrNotFound) {
+		t.Fatalf("got %v, want ErrNotFound", err)
+	}
+	var op *table.OpError
+	if !errors.As(err, &op) || op.Op != "get" || op.Entity != "Member" {
+		t.Errorf("error does not name op and entity: %#v", err)
+	}
+	bad := []table.Key{
+		{PK: "", SK: "PROFILE"},
+		{PK: "A", SK: ""},
+		{PK: strings.Repeat("é", 1025), SK: "x"}, // 2050 bytes, 1025 runes
+		{PK: "A", SK: strings.Repeat("x", 1025)},
+		{PK: "A\x00", SK: "x"},
+		{PK: "A\xff", SK: "x"},
+	}
+	for _, k := range bad {
+		_, err := f.members.Get(c, k)
+		var ve *table.ValidationError
+		if !errors.Is(err, table.ErrInvalidKey) || !errors.As(err, &ve) || ve.Field == "" {
+			t.Errorf("Get(%q/%q): got %v, want a ValidationError matching ErrInvalidKey", k.PK[:min(len(k.PK), 10)], k.SK[:min(len(k.SK), 10)], err)
+		}
+	}
+}
+
+func TestValidationBeforeAnyRequest(t *testing.T) {
+	t.Parallel()
+	var requests atomic.Int64
+	f := newFixture(t, func(o *table.Options) {
+		o.Observer = func(_ context.Context, ev table.Event) { requests.Add(1) }
+	})
+	c := ctx(t)
+	cases := []struct {
+		name  string
+		m     member
+		field string
+	}{
+		{"empty id", member{Email: "a@b.c"}, "id"},
+		{"bad email", member{ID: "x", Email: "nope"}, "email"},
+	}
+	for _, tc := range cases {
+		err := f.members.Create(c, &tc.m)
+		var ve *table.ValidationError
+		if !errors.As(err, &ve) || ve.Field != tc.field || !errors.Is(err, table.ErrInvalidInput) {
+			t.Errorf("%s: got %v, want ValidationError on %s", tc.name, err, tc.field)
+		}
+	}
+	big := member{ID: "big", Email: "a@b.c", Note: strings.Repeat("x", 401*1024)}
+	if err := f.members.Create(c, &big); !errors.Is(err, table.ErrItemTooLarge) {
+		t.Errorf("oversized: got %v, want ErrItemTooLarge", err)
+	}
+	if n := requests.Load(); n != 0 {
+		t.Errorf("%d requests sent for bad input, want 0", n)
+	}
+	if _, err := f.members.Get(c, table.Key{PK: "MEMBER#big", SK: "PROFILE"}); !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("oversized item was written: %v", err)
+	}
+}
+
+func TestUpdateMovesIndexesAndGuards(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	m := member{ID: "m1", Email: "a@example.com", Status: "active", Team: "red"}
+	if err := f.members.Create(c, &m); err != nil {
+		t.Fatal(err)
+	}
+	k := table.Key{PK: "MEMBER#m1", SK: "PROFILE"}
+	got, err := f.members.Update(c, k, func(m *member) error {
+		m.Status, m.Team, m.Email = "suspended", "", "b@example.com"
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Version != 2 || got.Status != "suspended" {
+		t.Fatalf("update returned %+v", got)
+	}
+	ids := func(q table.Query) []string {
+		var out []string
+		for v, err := range f.members.All(c, q) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, v.ID)
+		}
+		return out
+	}
+	if got := ids(table.Query{Index: table.GSI1, PK: "STATUS#active"}); len(got) != 0 {
+		t.Errorf("stale index entry under old status: %v", got)
+	}
+	if diff := cmp.Diff([]string{"m1"}, ids(table.Query{Index: table.GSI1, PK: "STATUS#suspended"})); diff != "" {
+		t.Errorf("new status (-want +got):\n%s", diff)
+	}
+	if got := ids(table.Query{Index: table.GSI2, PK: "TEAM#red"}); len(got) != 0 {
+		t.Errorf("sparse index kept entry after team cleared: %v", got)
+	}
+	// Old email released, new email held.
+	if _, err := f.t.LookupUnique(c, table.Unique{Name: "email", Value: "a@example.com"}); !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("old guard left behind: %v", err)
+	}
+	owner, err := f.t.LookupUnique(c, table.Unique{Name: "email", Value: "b@example.com"})
+	if err != nil || owner != k {
+		t.Errorf("new guard: owner %v err %v", owner, err)
+	}
+	// Someone else can now take the released email, not the held one.
+	if err := f.members.Create(c, &member{ID: "m2", Email: "a@example.com", Status: "active"}); err != nil {
+		t.Errorf("released email not reusable: %v", err)
+	}
+	err = f.members.Create(c, &member{ID: "m3", Email: "B@example.com", Status: "active"})
+	if !errors.Is(err, table.ErrUniqueViolation) || !errors.Is(err, table.ErrAlreadyExists) {
+		t.Errorf("duplicate email: got %v, want ErrUniqueViolation", err)
+	}
+	// Changing m2's email to m1's is refused and changes nothing.
+	_, err = f.members.Update(c, table.Key{PK: "MEMBER#m2", SK: "PROFILE"}, func(m *member) error {
+		m.Email = "b@example.com"
+		return nil
+	})
+	if !errors.Is(err, table.ErrUniqueViolation) {
+		t.Errorf("update to taken email: %v", err)
+	}
+	m2, _ := f.members.Get(c, table.Key{PK: "MEMBER#m2", SK: "PROFILE"})
+	if m2.Email != "a@example.com" || m2.Version != 1 {
+		t.Errorf("failed update changed m2: %+v", m2)
+	}
+}
+
+func TestUpdateMissingIsNotAnUpsert(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	k := table.Key{PK: "MEMBER#ghost", SK: "PROFILE"}
+	_, err := f.members.Update(c, k, func(m *member) error { m.Note = "x"; return nil })
+	if !errors.Is(err, table.ErrNotFound) {
+		t.Fatalf("got %v, want ErrNotFound", err)
+	}
+	if _, err := f.members.Patch(c, k, table.Patch{Set: map[string]any{"note": "x"}}); !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("patch: got %v, want ErrNotFound", err)
+	}
+	if _, err := f.members.Add(c, k, "logins", 1); !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("add: got %v, want ErrNotFound", err)
+	}
+	if err := f.members.Delete(c, k); !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("delete: got %v, want ErrNotFound", err)
+	}
+	if _, err := f.members.Get(c, k); !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("an item appeared: %v", err)
+	}
+	// The primary key cannot change in an update.
+	m := member{ID: "m1", Email: "a@b.c", Status: "s"}
+	if err := f.members.Create(c, &m); err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.members.Update(c, table.Key{PK: "MEMBER#m1", SK: "PROFILE"}, func(m *member) error { m.ID = "m9"; return nil })
+	if !errors.Is(err, table.ErrInvalidKey) {
+		t.Errorf("key change: got %v, want ErrInvalidKey", err)
+	}
+}
+
+func TestReplaceStaleVersionConflicts(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	m := member{ID: "m1", Email: "a@b.c", Status: "s"}
+	if err := f.members.Create(c, &m); err != nil {
+		t.Fatal(err)
+	}
+	k := table.Key{PK: "MEMBER#m1", SK: "PROFILE"}
+	a, _ := f.members.Get(c, k)
+	b, _ := f.members.Get(c, k)
+	a.Note, b.Note = "from a", "from b"
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i, it := range []*member{&a, &b} {
+		wg.Add(1)
+		go func() { defer wg.Done(); errs[i] = f.members.Replace(c, it) }()
+	}
+	wg.Wait()
+	var ok, conflict int
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			ok++
+		case errors.Is(err, table.ErrConflict):
+			conflict++
+		default:
+			t.Errorf("unexpected error: %v", err)
+		}
+	}
+	if ok != 1 || conflict != 1 {
+		t.Fatalf("two writers on version 1: %d ok, %d conflicts; want 1 and 1", ok, conflict)
+	}
+	got, _ := f.members.Get(c, k)
+	if got.Version != 2 {
+		t.Errorf("version after one replace = %d, want 2", got.Version)
+	}
+}
+
+func TestCountersConcurrent(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	m := member{ID: "m1", Email: "a@b.c", Status: "s"}
+	if err := f.members.Create(c, &m); err != nil {
+		t.Fatal(err)
+	}
+	k := table.Key{PK: "MEMBER#m1", SK: "PROFILE"}
+	var wg sync.WaitGroup
+	var failed atomic.Int64
+	for g := 0; g < 100; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 10; i++ {
+				if _, err := f.members.Add(c, k, "logins", 1); err != nil {
+					failed.Add(1)
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	got, _ := f.members.Get(c, k)
+	if got.Logins != 1000 || failed.Load() != 0 {
+		t.Errorf("100 goroutines x 10 increments: logins = %d (failures %d), want 1000", got.Logins, failed.Load())
+	}
+	if _, err := f.members.Add(c, k, "email", 1); !errors.Is(err, table.ErrInvalidInput) {
+		t.Errorf("counter on an indexed field: %v", err)
+	}
+}
+
+func TestConcurrentUpdatesNeverLost(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	m := member{ID: "m1", Email: "a@b.c", Status: "s"}
+	if err := f.members.Create(c, &m); err != nil {
+		t.Fatal(err)
+	}
+	k := table.Key{PK: "MEMBER#m1", SK: "PROFILE"}
+	var wg sync.WaitGroup
+	for g := 0; g < 10; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := f.members.Update(c, k, func(m *member) error { m.Logins++; return nil }); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	got, _ := f.members.Get(c, k)
+	if got.Logins != 10 || got.Version != 11 {
+		t.Errorf("10 concurrent read-modify-write updates: logins %d version %d, want 10 and 11", got.Logins, got.Version)
+	}
+}
+
+func TestUniqueConcurrentCreates(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	var wg sync.WaitGroup
+	var ok, taken atomic.Int64
+	for i := 0; i < 50; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m := member{ID: fmt.Sprintf("m%02d", i), Email: "same@example.com", Status: "active"}
+			switch err := f.members.Create(c, &m); {
+			case err == nil:
+				ok.Add(1)
+			case errors.Is(err, table.ErrUniqueViolation):
+				taken.Add(1)
+			default:
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if ok.Load() != 1 || taken.Load() != 49 {
+		t.Fatalf("50 creates of one email: %d ok, %d taken; want 1 and 49", ok.Load(), taken.Load())
+	}
+	owners := countItems(t, f.t, "Member")
+	guards := countItems(t, f.t, table.GuardType)
+	if owners != 1 || guards != 1 {
+		t.Errorf("after the race: %d members and %d guards, want 1 and 1", owners, guards)
+	}
+}
+
+// countItems counts items of one entity type with a Scan of the test table
+// (test-only: no request path scans).
+func countItems(t *testing.T, tb *table.Table, typ string) int {
+	t.Helper()
+	out, err := tb.Client().Scan(ctx(t), &dynamodb.ScanInput{
+		TableName:                 aws.String(tb.Name()),
+		FilterExpression:          aws.String("#t = :t"),
+		ExpressionAttributeNames:  map[string]string{"#t": tb.Schema().TypeAttr},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":t": &types.AttributeValueMemberS{Value: typ}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(out.Count)
+}
+
+func TestDeleteRemovesGuards(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	m := member{ID: "m1", Email: "a@b.c", Status: "s"}
+	if err := f.members.Create(c, &m); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.members.Delete(c, table.Key{PK: "MEMBER#m1", SK: "PROFILE"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := countItems(t, f.t, table.GuardType); n != 0 {
+		t.Errorf("%d guards after delete, want 0", n)
+	}
+	if err := f.members.Create(c, &member{ID: "m2", Email: "a@b.c", Status: "s"}); err != nil {
+		t.Errorf("email not free after delete: %v", err)
+	}
+}
+
+func TestTTLExpiredNeverReturned(t *testing.T) {
+	t.Parallel()
+	now := time.Now()
+	clock := atomic.Pointer[time.Time]{}
+	clock.Store(&now)
+	f := newFixture(t, func(o *table.Options) { o.Now = func() time.Time { return *clock.Load() } })
+	c := ctx(t)
+	m := member{ID: "m1", Email: "a@b.c", Status: "s", ExpiresAt: now.Add(time.Hour)}
+	if err := f.members.Create(c, &m); err != nil {
+		t.Fatal(err)
+	}
+	keep := member{ID: "m2", Email: "b@b.c", Status: "s"}
+	if err := f.members.Create(c, &keep); err != nil {
+		t.Fatal(err)
+	}
+	k := table.Key{PK: "MEMBER#m1", SK: "PROFILE"}
+	if _, err := f.members.Get(c, k); err != nil {
+		t.Fatalf("before expiry: %v", err)
+	}
+	later := now.Add(2 * time.Hour) // DynamoDB has not deleted it: the item is still stored
+	clock.Store(&later)
+	if _, err := f.members.Get(c, k); !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("Get past TTL: %v, want ErrNotFound", err)
+	}
+	p, err := f.members.Query(c, table.Query{Index: table.GSI1, PK: "STATUS#s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Items) != 1 || p.Items[0].ID != "m2" {
+		t.Errorf("Query past TTL returned %+v, want only m2", p.Items)
+	}
+	got, err := f.members.BatchGet(c, []table.Key{k, {PK: "MEMBER#m2", SK: "PROFILE"}})
+	if err != nil || len(got) != 1 || got[0].ID != "m2" {
+		t.Errorf("BatchGet past TTL: %v %v", got, err)
+	}
+	if _, err := f.members.Patch(c, k, table.Patch{Set: map[string]any{"note": "x"}}); !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("Patch past TTL: %v", err)
+	}
+}
+
+func TestPatchRules(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	m := member{ID: "m1", Email: "a@b.c", Status: "s"}
+	if err := f.members.Create(c, &m); err != nil {
+		t.Fatal(err)
+	}
+	k := table.Key{PK: "MEMBER#m1", SK: "PROFILE"}
+	got, err := f.members.Patch(c, k, table.Patch{Set: map[string]any{"note": "hello"}, Add: map[string]int64{"logins": 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Note != "hello" || got.Logins != 2 || got.Version != 2 {
+		t.Errorf("patched item %+v", got)
+	}
+	for _, field := range []string{"status", "PK", "GSI1PK", "_v"} {
+		_, err := f.members.Patch(c, k, table.Patch{Set: map[string]any{field: "x"}})
+		var ve *table.ValidationError
+		if !errors.As(err, &ve) || ve.Field != field {
+			t.Errorf("patch of %s: got %v, want ValidationError", field, err)
+		}
+	}
+	_, err = f.members.Patch(c, k, table.Patch{Set: map[string]any{"note": "n"}, IfEqual: map[string]any{"note": "other"}})
+	if !errors.Is(err, table.ErrConditionFailed) {
+		t.Errorf("failed IfEqual: %v", err)
+	}
+	v := int64(1)
+	_, err = f.members.Patch(c, k, table.Patch{Set: map[string]any{"note": "n"}, IfVersion: &v})
+	if !errors.Is(err, table.ErrConflict) {
+		t.Errorf("stale IfVersion: %v", err)
+	}
+}

@@ -1,0 +1,106 @@
+package table
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// CreateTableJSON returns the CreateTable request for the schema as the
+// JSON that `aws dynamodb create-table --cli-input-json` takes, followed by
+// nothing else: enable TTL separately (see [Schema.TTLSpecificationJSON])
+// or deploy with [Schema.CloudFormation], which carries both.
+func (s Schema) CreateTableJSON() ([]byte, error) {
+	in := s.CreateTableInput()
+	type attr struct {
+		AttributeName string
+		AttributeType string
+	}
+	type keyElem struct {
+		AttributeName string
+		KeyType       string
+	}
+	type gsi struct {
+		IndexName  string
+		KeySchema  []keyElem
+		Projection struct{ ProjectionType string }
+	}
+	var out struct {
+		TableName              string
+		AttributeDefinitions   []attr
+		KeySchema              []keyElem
+		GlobalSecondaryIndexes []gsi `json:",omitempty"`
+		BillingMode            string
+	}
+	out.TableName = *in.TableName
+	out.BillingMode = string(in.BillingMode)
+	for _, a := range in.AttributeDefinitions {
+		out.AttributeDefinitions = append(out.AttributeDefinitions, attr{*a.AttributeName, string(a.AttributeType)})
+	}
+	for _, k := range in.KeySchema {
+		out.KeySchema = append(out.KeySchema, keyElem{*k.AttributeName, string(k.KeyType)})
+	}
+	for _, g := range in.GlobalSecondaryIndexes {
+		x := gsi{IndexName: *g.IndexName}
+		for _, k := range g.KeySchema {
+			x.KeySchema = append(x.KeySchema, keyElem{*k.AttributeName, string(k.KeyType)})
+		}
+		x.Projection.ProjectionType = string(g.Projection.ProjectionType)
+		out.GlobalSecondaryIndexes = append(out.GlobalSecondaryIndexes, x)
+	}
+	return json.MarshalIndent(out, "", "  ")
+}
+
+// TTLSpecificationJSON returns the `aws dynamodb update-time-to-live
+// --cli-input-json` request that enables TTL on the schema's TTL attribute.
+func (s Schema) TTLSpecificationJSON() ([]byte, error) {
+	if s.TTLAttr == "" {
+		return nil, fmt.Errorf("%w: schema %s has no TTL attribute", ErrInvalidInput, s.Name)
+	}
+	return json.MarshalIndent(map[string]any{
+		"TableName":               s.Name,
+		"TimeToLiveSpecification": map[string]any{"AttributeName": s.TTLAttr, "Enabled": true},
+	}, "", "  ")
+}
+
+// CloudFormation returns an AWS::DynamoDB::Table resource for the schema
+// as a CloudFormation template (JSON) with one resource named logicalID:
+// the same keys, GSIs, billing mode and TTL that [Table.Create] makes, plus
+// point-in-time recovery.
+func (s Schema) CloudFormation(logicalID string) ([]byte, error) {
+	in := s.CreateTableInput()
+	var attrs []map[string]string
+	for _, a := range in.AttributeDefinitions {
+		attrs = append(attrs, map[string]string{"AttributeName": *a.AttributeName, "AttributeType": string(a.AttributeType)})
+	}
+	keySchema := func(name1, name2 string) []map[string]string {
+		return []map[string]string{{"AttributeName": name1, "KeyType": "HASH"}, {"AttributeName": name2, "KeyType": "RANGE"}}
+	}
+	var gsis []map[string]any
+	for _, ix := range s.Indexes {
+		gsis = append(gsis, map[string]any{
+			"IndexName":  ix.Name,
+			"KeySchema":  keySchema(ix.PK, ix.SK),
+			"Projection": map[string]string{"ProjectionType": "ALL"},
+		})
+	}
+	props := map[string]any{
+		"TableName":                        s.Name,
+		"BillingMode":                      "PAY_PER_REQUEST",
+		"AttributeDefinitions":             attrs,
+		"KeySchema":                        keySchema(s.PK, s.SK),
+		"PointInTimeRecoverySpecification": map[string]bool{"PointInTimeRecoveryEnabled": true},
+	}
+	if len(gsis) > 0 {
+		props["GlobalSecondaryIndexes"] = gsis
+	}
+	if s.TTLAttr != "" {
+		props["TimeToLiveSpecification"] = map[string]any{"AttributeName": s.TTLAttr, "Enabled": true}
+	}
+	tmpl := map[string]any{
+		"AWSTemplateFormatVersion": "2010-09-09",
+		"Resources": map[string]any{
+			logicalID: map[string]any{"Type": "AWS::DynamoDB::Table", "Properties": props},
+		},
+	}
+	return json.MarshalIndent(tmpl, "", "  ")
+}

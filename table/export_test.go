@@ -1,0 +1,56 @@
+package table_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/singletable/singletable/table"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden file (run go test -update once): %v", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
+	}
+}
+
+func TestSchemaExportsGolden(t *testing.T) {
+	t.Parallel()
+	s := table.NewSchema("app-table")
+	ct, err := s.CreateTableJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "createtable.json", ct)
+	cf, err := s.CloudFormation("AppTable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "cloudformation.json", cf)
+	lower, err := table.NewSchema("ferryhook-main", table.WithIndexCount(3), table.WithLowercaseKeys()).CloudFormation("Main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "cloudformation-lowercase.json", lower)
+	ttl, err := s.TTLSpecificationJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "ttl.json", ttl)
+}

@@ -1,0 +1,116 @@
+package table_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
+)
+
+// member is the test entity: a unique email, a status index, a counter, an
+// optional expiry and a version field.
+type member struct {
+	ID        string    `dynamo:"id"`
+	Email     string    `dynamo:"email"`
+	Status    string    `dynamo:"status"`
+	Team      string    `dynamo:"team"`
+	Logins    int64     `dynamo:"logins"`
+	Note      string    `dynamo:"note"`
+	ExpiresAt time.Time `dynamo:"expiresAt"`
+	CreatedAt time.Time `dynamo:"createdAt"`
+	UpdatedAt time.Time `dynamo:"updatedAt"`
+	Version   int64     `dynamo:"-"`
+}
+
+var memberDef = table.Def[member]{
+	Type: "Member",
+	Key: func(m *member) (table.Key, error) {
+		if m.ID == "" {
+			return table.Key{}, table.Invalid("id", "empty")
+		}
+		return table.Key{PK: "MEMBER#" + m.ID, SK: "PROFILE"}, nil
+	},
+	Indexes: func(m *member) (map[table.Index]table.IndexKey, error) {
+		return map[table.Index]table.IndexKey{
+			table.GSI1: {PK: "STATUS#" + m.Status, SK: "MEMBER#" + m.ID},
+			table.GSI2: {PK: teamPK(m.Team), SK: "MEMBER#" + m.ID},
+		}, nil
+	},
+	Validate: func(m *member) error {
+		if !strings.Contains(m.Email, "@") {
+			return table.Invalid("email", "%q is not an email address", m.Email)
+		}
+		return nil
+	},
+	Unique: func(m *member) []table.Unique {
+		return []table.Unique{{Name: "email", Value: strings.ToLower(m.Email)}}
+	},
+	Expires: func(m *member) time.Time { return m.ExpiresAt },
+	Touch: func(m *member, now time.Time, created bool) {
+		if created {
+			m.CreatedAt = now
+		}
+		m.UpdatedAt = now
+	},
+	Version:       func(m *member) *int64 { return &m.Version },
+	IndexedFields: []string{"email", "status", "team", "id"},
+}
+
+func teamPK(team string) string {
+	if team == "" {
+		return "" // sparse: no team, no GSI2 entry
+	}
+	return "TEAM#" + team
+}
+
+// note is a second entity in the member's item collection, no uniques.
+type note struct {
+	MemberID string `dynamo:"memberId"`
+	Seq      int    `dynamo:"seq"`
+	Text     string `dynamo:"text"`
+}
+
+var noteDef = table.Def[note]{
+	Type: "Note",
+	Key: func(n *note) (table.Key, error) {
+		return table.Key{PK: "MEMBER#" + n.MemberID, SK: "NOTE#" + padSeq(n.Seq)}, nil
+	},
+}
+
+func padSeq(n int) string {
+	s := "0000" + itoa(n)
+	return s[len(s)-4:]
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for n > 0 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+		n /= 10
+	}
+	return string(b)
+}
+
+type fixture struct {
+	t       *table.Table
+	members *table.Entity[member]
+	notes   *table.Entity[note]
+}
+
+func newFixture(t *testing.T, opts ...func(*table.Options)) fixture {
+	t.Helper()
+	tb := tabletest.NewTable(t, table.NewSchema("core"), opts...)
+	return fixture{t: tb, members: table.NewEntity(tb, memberDef), notes: table.NewEntity(tb, noteDef)}
+}
+
+func ctx(t *testing.T) context.Context {
+	c, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return c
+}

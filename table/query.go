@@ -1,0 +1,256 @@
+package table
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/singletable/singletable/query"
+)
+
+// notExpiredCond holds for items with no TTL, a zero TTL, or a TTL in the
+// future (#ttl, :now and :zero bound by the caller).
+const notExpiredCond = "(attribute_not_exists(#ttl) OR #ttl > :now OR #ttl <= :zero)"
+
+// Page is one page of results with an opaque cursor (see [query.Page]).
+type Page[T any] = query.Page[T]
+
+// SKCond is a sort-key condition of a [Query]. The zero value matches the
+// whole partition.
+type SKCond struct {
+	op   string
+	a, b string
+}
+
+// SKEquals matches sort key v.
+func SKEquals(v string) SKCond { return SKCond{op: "=", a: v} }
+
+// SKBeginsWith matches sort keys that start with prefix. Build prefixes with
+// keys.Pattern.Prefix so they end at a segment boundary.
+func SKBeginsWith(prefix string) SKCond { return SKCond{op: "begins_with", a: prefix} }
+
+// SKBetween matches sort keys from lo to hi, both inclusive.
+func SKBetween(lo, hi string) SKCond { return SKCond{op: "between", a: lo, b: hi} }
+
+// SKLess matches sort keys below v; SKLessEq, SKGreater and SKGreaterEq likewise.
+func SKLess(v string) SKCond { return SKCond{op: "<", a: v} }
+
+// SKLessEq matches sort keys at or below v.
+func SKLessEq(v string) SKCond { return SKCond{op: "<=", a: v} }
+
+// SKGreater matches sort keys above v.
+func SKGreater(v string) SKCond { return SKCond{op: ">", a: v} }
+
+// SKGreaterEq matches sort keys at or above v.
+func SKGreaterEq(v string) SKCond { return SKCond{op: ">=", a: v} }
+
+// Query is one key-condition query: a partition of the table or of a GSI,
+// an optional sort-key condition, an order, a page size and a cursor.
+type Query struct {
+	// Index is the GSI to query; Primary (zero) for the table.
+	Index Index
+	// PK is the partition key value (required).
+	PK string
+	// SK narrows the sort key.
+	SK SKCond
+	// Desc returns items in descending sort-key order (newest first).
+	Desc bool
+	// Limit is the page size (items evaluated per request); 0 for
+	// DynamoDB's 1 MB page.
+	Limit int
+	// Cursor continues after a previous page ("" for the first).
+	Cursor string
+	// Consistent asks for a strongly consistent read (table only).
+	Consistent bool
+	// OnlyType, when set, keeps only items of this entity type (a filter,
+	// evaluated after the page is read).
+	OnlyType string
+}
+
+// binding names the query's access pattern and partition for its cursor.
+func (q Query) binding(table string) string {
+	return strings.Join([]string{table, strconv.Itoa(int(q.Index)), q.PK, q.SK.op, q.SK.a, q.SK.b,
+		strconv.FormatBool(q.Desc), q.OnlyType}, "\x00")
+}
+
+func (t *Table) validateQuery(q Query) error {
+	if q.PK == "" {
+		return &ValidationError{Field: "PK", Reason: "empty partition key", Key: true}
+	}
+	if err := checkKeyValue("PK", q.PK, 2048); err != nil {
+		return err
+	}
+	if q.Limit < 0 {
+		return &ValidationError{Field: "Limit", Reason: "negative"}
+	}
+	if q.SK.op != "" && q.SK.a == "" && q.SK.op != "between" {
+		return &ValidationError{Field: "SK", Reason: "empty sort-key value", Key: true}
+	}
+	if q.SK.op == "between" && q.SK.a > q.SK.b {
+		return &ValidationError{Field: "SK", Reason: fmt.Sprintf("range reversed: %q > %q", q.SK.a, q.SK.b), Key: true}
+	}
+	if q.Consistent && q.Index != Primary {
+		return &ValidationError{Field: "Consistent", Reason: "GSIs support only eventually consistent reads"}
+	}
+	return nil
+}
+
+// QueryItems runs one Query request and returns its raw items (expired
+// items excluded) and the cursor for the next page.
+func (t *Table) QueryItems(ctx context.Context, q Query) (Page[Item], error) {
+	p, err := t.queryItems(ctx, q, "")
+	if err != nil {
+		return p, opErr("query", q.OnlyType, Key{}, err)
+	}
+	return p, nil
+}
+
+func (t *Table) queryItems(ctx context.Context, q Query, entity string) (Page[Item], error) {
+	var page Page[Item]
+	if err := t.validateQuery(q); err != nil {
+		return page, err
+	}
+	pkName, skName, indexName, err := t.schema.keyAttrs(q.Index)
+	if err != nil {
+		return page, err
+	}
+	names := map[string]string{"#pk": pkName}
+	values := map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: q.PK}}
+	cond := "#pk = :pk"
+	switch q.SK.op {
+	case "":
+	case "begins_with":
+		cond += " AND begins_with(#sk, :a)"
+	case "between":
+		cond += " AND #sk BETWEEN :a AND :b"
+	default:
+		cond += " AND #sk " + q.SK.op + " :a"
+	}
+	if q.SK.op != "" {
+		names["#sk"] = skName
+		values[":a"] = &types.AttributeValueMemberS{Value: q.SK.a}
+		if q.SK.op == "between" {
+			values[":b"] = &types.AttributeValueMemberS{Value: q.SK.b}
+		}
+	}
+	var filters []string
+	if t.schema.TTLAttr != "" {
+		names["#ttl"] = t.schema.TTLAttr
+		values[":now"] = numAV(t.now().Unix())
+		filters = append(filters, notExpiredCond)
+		values[":zero"] = numAV(0)
+	}
+	if q.OnlyType != "" {
+		names["#type"] = t.schema.TypeAttr
+		values[":type"] = &types.AttributeValueMemberS{Value: q.OnlyType}
+		filters = append(filters, "#type = :type")
+	}
+	in := &dynamodb.QueryInput{
+		TableName:                 aws.String(t.schema.Name),
+		IndexName:                 indexName,
+		KeyConditionExpression:    aws.String(cond),
+		ExpressionAttributeNames:  names,
+		ExpressionAttributeValues: values,
+		ScanIndexForward:          aws.Bool(!q.Desc),
+		ConsistentRead:            aws.Bool(q.Consistent),
+		ReturnConsumedCapacity:    t.wantCapacity(),
+	}
+	if len(filters) > 0 {
+		in.FilterExpression = aws.String(strings.Join(filters, " AND "))
+	}
+	if q.Limit > 0 {
+		in.Limit = aws.Int32(int32(q.Limit))
+	}
+	binding := q.binding(t.schema.Name)
+	if q.Cursor != "" {
+		pos, err := t.sealer().Open(binding, q.Cursor)
+		if err != nil {
+			return page, err
+		}
+		if pos[pkName] != q.PK {
+			return page, fmt.Errorf("%w: cursor is for another partition", ErrInvalidCursor)
+		}
+		start := make(Item, len(pos))
+		for k, v := range pos {
+			start[k] = &types.AttributeValueMemberS{Value: v}
+		}
+		in.ExclusiveStartKey = start
+	}
+	began := time.Now()
+	out, err := t.client.Query(ctx, in)
+	if err != nil {
+		err = mapErr(err)
+	}
+	ev := Event{Op: "Query", Entity: entity, Duration: time.Since(began), Err: err}
+	if indexName != nil {
+		ev.Index = *indexName
+	}
+	if out != nil {
+		ev.Capacity = capPtr(out.ConsumedCapacity)
+	}
+	t.observe(ctx, ev)
+	if err != nil {
+		return page, err
+	}
+	page.Items = out.Items
+	if len(out.LastEvaluatedKey) > 0 {
+		pos := make(map[string]string, len(out.LastEvaluatedKey))
+		for k, v := range out.LastEvaluatedKey {
+			s, ok := v.(*types.AttributeValueMemberS)
+			if !ok {
+				return page, fmt.Errorf("query: non-string key attribute %s", k)
+			}
+			pos[k] = s.Value
+		}
+		if page.Cursor, err = t.sealer().Seal(binding, pos); err != nil {
+			return page, err
+		}
+	}
+	return page, nil
+}
+
+func (t *Table) sealer() *query.Sealer {
+	t.sealOnce.Do(func() { t.seal = query.NewSealer(t.opts.CursorKey) })
+	return t.seal
+}
+
+// Query runs one Query request (one page) and decodes its items as T. An
+// item of another entity type is an error (set q.OnlyType, or narrow the
+// key condition, when a partition mixes types).
+func (e *Entity[T]) Query(ctx context.Context, q Query) (Page[T], error) {
+	var page Page[T]
+	raw, err := e.t.queryItems(ctx, q, e.def.Type)
+	if err != nil {
+		return page, opErr("query", e.def.Type, Key{}, err)
+	}
+	page.Cursor = raw.Cursor
+	page.Items = make([]T, 0, len(raw.Items))
+	for _, it := range raw.Items {
+		v, _, err := e.decode(it)
+		if err != nil {
+			return Page[T]{}, opErr("query", e.def.Type, e.t.keyFromItem(it), err)
+		}
+		page.Items = append(page.Items, v)
+	}
+	return page, nil
+}
+
+// All iterates over every item of q, page by page (q.Cursor is the start).
+// The error is yielded once; no request is sent after the loop stops.
+func (e *Entity[T]) All(ctx context.Context, q Query) iter.Seq2[T, error] {
+	first := q.Cursor
+	return query.All(ctx, func(ctx context.Context, cursor string) (Page[T], error) {
+		if cursor == "" {
+			cursor = first
+		}
+		q.Cursor = cursor
+		return e.Query(ctx, q)
+	})
+}

@@ -1,0 +1,172 @@
+package table
+
+import (
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// DefaultIndexCount is the number of overloaded GSIs in the generic schema.
+// Three is the most any catalog application needs on one table (Ferryhook
+// main, PodcastFlow); Tinode and ListBackup designs stay within five.
+const DefaultIndexCount = 5
+
+// Schema is the one generic table definition every application table uses:
+// a string partition key and sort key, n overloaded GSIs (GSI1PK/GSI1SK ...
+// GSInPK/GSInSK, projection ALL), an entity-type attribute, a numeric TTL
+// attribute holding epoch seconds, a version attribute for optimistic
+// concurrency, and on-demand billing.
+//
+// Attribute and index names are options, so an existing deployment that
+// uses other names (Ferryhook's service writes pk, sk, gsi1pk ... and
+// indexes gsi1 ...) can be opened without rewriting its data.
+type Schema struct {
+	// Name is the table name.
+	Name string
+	// PK and SK are the key attribute names ("PK", "SK").
+	PK, SK string
+	// Indexes are the overloaded GSIs, GSI1 first.
+	Indexes []IndexSchema
+	// TypeAttr names the entity-type attribute ("_type").
+	TypeAttr string
+	// TTLAttr names the numeric TTL attribute, epoch seconds ("ttl").
+	TTLAttr string
+	// VersionAttr names the optimistic-concurrency version attribute ("_v").
+	VersionAttr string
+}
+
+// IndexSchema is one overloaded GSI of a [Schema].
+type IndexSchema struct {
+	// Name is the index name ("GSI1").
+	Name string
+	// PK and SK are its key attribute names ("GSI1PK", "GSI1SK").
+	PK, SK string
+}
+
+// Index identifies a GSI by its position: GSI1 is 1. Zero means the table
+// itself.
+type Index int
+
+// The overloaded indexes of the generic schema.
+const (
+	Primary Index = iota
+	GSI1
+	GSI2
+	GSI3
+	GSI4
+	GSI5
+)
+
+// SchemaOption changes a [Schema] built by [NewSchema].
+type SchemaOption func(*Schema)
+
+// NewSchema returns the generic schema for a table called name, with
+// [DefaultIndexCount] GSIs and the default attribute names, changed by opts.
+func NewSchema(name string, opts ...SchemaOption) Schema {
+	s := Schema{Name: name, PK: "PK", SK: "SK", TypeAttr: "_type", TTLAttr: "ttl", VersionAttr: "_v"}
+	for i := 1; i <= DefaultIndexCount; i++ {
+		s.Indexes = append(s.Indexes, IndexSchema{
+			Name: fmt.Sprintf("GSI%d", i),
+			PK:   fmt.Sprintf("GSI%dPK", i),
+			SK:   fmt.Sprintf("GSI%dSK", i),
+		})
+	}
+	for _, o := range opts {
+		o(&s)
+	}
+	return s
+}
+
+// WithIndexCount keeps the first n GSIs (n between 0 and 20).
+func WithIndexCount(n int) SchemaOption {
+	return func(s *Schema) {
+		for len(s.Indexes) < n {
+			i := len(s.Indexes) + 1
+			s.Indexes = append(s.Indexes, IndexSchema{
+				Name: fmt.Sprintf("GSI%d", i), PK: fmt.Sprintf("GSI%dPK", i), SK: fmt.Sprintf("GSI%dSK", i),
+			})
+		}
+		s.Indexes = s.Indexes[:n]
+	}
+}
+
+// WithLowercaseKeys names the key attributes pk, sk, gsiNpk, gsiNsk and the
+// indexes gsiN, as the Ferryhook service's own data layer does.
+func WithLowercaseKeys() SchemaOption {
+	return func(s *Schema) {
+		s.PK, s.SK = "pk", "sk"
+		for i := range s.Indexes {
+			n := i + 1
+			s.Indexes[i] = IndexSchema{
+				Name: fmt.Sprintf("gsi%d", n), PK: fmt.Sprintf("gsi%dpk", n), SK: fmt.Sprintf("gsi%dsk", n),
+			}
+		}
+	}
+}
+
+// WithTTLAttribute names the TTL attribute (Ferryhook events: "expiresAt").
+func WithTTLAttribute(name string) SchemaOption { return func(s *Schema) { s.TTLAttr = name } }
+
+// WithTypeAttribute names the entity-type attribute.
+func WithTypeAttribute(name string) SchemaOption { return func(s *Schema) { s.TypeAttr = name } }
+
+// WithVersionAttribute names the version attribute.
+func WithVersionAttribute(name string) SchemaOption {
+	return func(s *Schema) { s.VersionAttr = name }
+}
+
+// index returns the schema of GSI i, or an error naming it.
+func (s Schema) index(i Index) (IndexSchema, error) {
+	if i < 1 || int(i) > len(s.Indexes) {
+		return IndexSchema{}, fmt.Errorf("%w: table %s has no GSI%d", ErrInvalidInput, s.Name, i)
+	}
+	return s.Indexes[i-1], nil
+}
+
+// keyAttrs returns the partition and sort key attribute names of index i
+// (Primary for the table).
+func (s Schema) keyAttrs(i Index) (pk, sk string, name *string, err error) {
+	if i == Primary {
+		return s.PK, s.SK, nil, nil
+	}
+	ix, err := s.index(i)
+	if err != nil {
+		return "", "", nil, err
+	}
+	return ix.PK, ix.SK, aws.String(ix.Name), nil
+}
+
+// CreateTableInput returns the CreateTable request for this schema: the
+// exact definition tests run against and deployments use.
+func (s Schema) CreateTableInput() *dynamodb.CreateTableInput {
+	attrs := []types.AttributeDefinition{
+		{AttributeName: aws.String(s.PK), AttributeType: types.ScalarAttributeTypeS},
+		{AttributeName: aws.String(s.SK), AttributeType: types.ScalarAttributeTypeS},
+	}
+	var gsis []types.GlobalSecondaryIndex
+	for _, ix := range s.Indexes {
+		attrs = append(attrs,
+			types.AttributeDefinition{AttributeName: aws.String(ix.PK), AttributeType: types.ScalarAttributeTypeS},
+			types.AttributeDefinition{AttributeName: aws.String(ix.SK), AttributeType: types.ScalarAttributeTypeS})
+		gsis = append(gsis, types.GlobalSecondaryIndex{
+			IndexName: aws.String(ix.Name),
+			KeySchema: []types.KeySchemaElement{
+				{AttributeName: aws.String(ix.PK), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String(ix.SK), KeyType: types.KeyTypeRange},
+			},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+		})
+	}
+	return &dynamodb.CreateTableInput{
+		TableName:            aws.String(s.Name),
+		AttributeDefinitions: attrs,
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: aws.String(s.PK), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String(s.SK), KeyType: types.KeyTypeRange},
+		},
+		GlobalSecondaryIndexes: gsis,
+		BillingMode:            types.BillingModePayPerRequest,
+	}
+}

@@ -1,0 +1,198 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/singletable/singletable/query"
+)
+
+// Table is a handle on one physical single-table-design table. It is safe
+// for concurrent use.
+type Table struct {
+	client   *dynamodb.Client
+	schema   Schema
+	opts     Options
+	sealOnce sync.Once
+	seal     *query.Sealer
+}
+
+// Options configure a [Table].
+type Options struct {
+	// Logger, if set, receives one debug record per request with the
+	// operation, entity, index and consumed capacity.
+	Logger *slog.Logger
+	// Observer, if set, is called after every request (see [Event]).
+	Observer func(context.Context, Event)
+	// CursorKey seals pagination cursors (HMAC-SHA256). Use 32 random
+	// bytes shared by every instance of a service. If empty, a random key
+	// is generated per Table, so cursors do not survive a restart.
+	CursorKey []byte
+	// Now returns the current time; tests may fix it. Defaults to time.Now.
+	Now func() time.Time
+	// MaxBatchAttempts bounds how many rounds a batch retries unprocessed
+	// items before it gives up with a *BatchError (default 10; the context
+	// deadline also ends it).
+	MaxBatchAttempts int
+	// BatchBackoff is the first wait between batch retry rounds; it doubles
+	// each round up to one second (default 25ms).
+	BatchBackoff time.Duration
+	// ConflictRetries is how many times [Entity.Update] re-reads and
+	// re-applies its change after losing an optimistic-concurrency race
+	// (default 16).
+	ConflictRetries int
+}
+
+// Event describes one request, for observability hooks.
+type Event struct {
+	Op       string        // DynamoDB operation: GetItem, Query, TransactWriteItems ...
+	Entity   string        // entity type, when one entity is concerned
+	Index    string        // index name for a Query on a GSI
+	Capacity float64       // consumed capacity units, total
+	Duration time.Duration // wall time of the request
+	Err      error         // the request's error, if any
+}
+
+// New returns a handle on the table described by schema, reached through client.
+func New(client *dynamodb.Client, schema Schema, opts ...func(*Options)) *Table {
+	o := Options{Now: time.Now, MaxBatchAttempts: 10, BatchBackoff: 25 * time.Millisecond, ConflictRetries: 16}
+	for _, f := range opts {
+		f(&o)
+	}
+	if len(o.CursorKey) == 0 {
+		o.CursorKey = randomKey()
+	}
+	return &Table{client: client, schema: schema, opts: o}
+}
+
+// Schema returns the table's schema.
+func (t *Table) Schema() Schema { return t.schema }
+
+// Name returns the table name.
+func (t *Table) Name() string { return t.schema.Name }
+
+// Client returns the underlying DynamoDB client.
+func (t *Table) Client() *dynamodb.Client { return t.client }
+
+func (t *Table) now() time.Time { return t.opts.Now() }
+
+// observe reports a finished request to the configured hooks.
+func (t *Table) observe(ctx context.Context, ev Event) {
+	if t.opts.Logger != nil {
+		t.opts.Logger.LogAttrs(ctx, slog.LevelDebug, "dynamodb",
+			slog.String("op", ev.Op), slog.String("table", t.schema.Name),
+			slog.String("entity", ev.Entity), slog.String("index", ev.Index),
+			slog.Float64("capacity", ev.Capacity), slog.Duration("duration", ev.Duration),
+			slog.Any("err", ev.Err))
+	}
+	if t.opts.Observer != nil {
+		t.opts.Observer(ctx, ev)
+	}
+}
+
+func capacity(cc ...types.ConsumedCapacity) float64 {
+	var n float64
+	for _, c := range cc {
+		if c.CapacityUnits != nil {
+			n += *c.CapacityUnits
+		}
+	}
+	return n
+}
+
+func capPtr(c *types.ConsumedCapacity) float64 {
+	if c == nil {
+		return 0
+	}
+	return capacity(*c)
+}
+
+func (t *Table) wantCapacity() types.ReturnConsumedCapacity {
+	if t.opts.Logger != nil || t.opts.Observer != nil {
+		return types.ReturnConsumedCapacityTotal
+	}
+	return types.ReturnConsumedCapacityNone
+}
+
+// Create creates the table if it does not exist, waits until it is active,
+// and enables TTL on the schema's TTL attribute. It is idempotent.
+func (t *Table) Create(ctx context.Context) error {
+	_, err := t.client.CreateTable(ctx, t.schema.CreateTableInput())
+	var inUse *types.ResourceInUseException
+	if err != nil && !errors.As(err, &inUse) {
+		return fmt.Errorf("create table %s: %w", t.schema.Name, err)
+	}
+	w := dynamodb.NewTableExistsWaiter(t.client, func(o *dynamodb.TableExistsWaiterOptions) {
+		o.MinDelay = 20 * time.Millisecond
+		o.MaxDelay = 2 * time.Second
+	})
+	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(t.schema.Name)}, 5*time.Minute); err != nil {
+		return fmt.Errorf("create table %s: wait active: %w", t.schema.Name, err)
+	}
+	if t.schema.TTLAttr == "" {
+		return nil
+	}
+	ttl, err := t.client.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(t.schema.Name)})
+	if err == nil && ttl.TimeToLiveDescription != nil &&
+		(ttl.TimeToLiveDescription.TimeToLiveStatus == types.TimeToLiveStatusEnabled ||
+			ttl.TimeToLiveDescription.TimeToLiveStatus == types.TimeToLiveStatusEnabling) {
+		return nil
+	}
+	_, err = t.client.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{
+		TableName: aws.String(t.schema.Name),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{
+			AttributeName: aws.String(t.schema.TTLAttr), Enabled: aws.Bool(true),
+		},
+	})
+	if err != nil && !isTTLAlreadyEnabled(err) {
+		return fmt.Errorf("create table %s: enable TTL: %w", t.schema.Name, err)
+	}
+	return nil
+}
+
+func isTTLAlreadyEnabled(err error) bool {
+	var ve interface{ ErrorMessage() string }
+	return errors.As(err, &ve) && containsFold(ve.ErrorMessage(), "already enabled")
+}
+
+// Describe returns the table's description as DynamoDB reports it.
+func (t *Table) Describe(ctx context.Context) (*types.TableDescription, error) {
+	out, err := t.client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(t.schema.Name)})
+	if err != nil {
+		var nf *types.ResourceNotFoundException
+		if errors.As(err, &nf) {
+			return nil, fmt.Errorf("describe table %s: %w", t.schema.Name, ErrNotFound)
+		}
+		return nil, fmt.Errorf("describe table %s: %w", t.schema.Name, err)
+	}
+	return out.Table, nil
+}
+
+// Delete deletes the table and waits until it is gone. Deleting a table that
+// does not exist is not an error.
+func (t *Table) Delete(ctx context.Context) error {
+	_, err := t.client.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(t.schema.Name)})
+	var nf *types.ResourceNotFoundException
+	if errors.As(err, &nf) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("delete table %s: %w", t.schema.Name, err)
+	}
+	w := dynamodb.NewTableNotExistsWaiter(t.client, func(o *dynamodb.TableNotExistsWaiterOptions) {
+		o.MinDelay = 20 * time.Millisecond
+		o.MaxDelay = 2 * time.Second
+	})
+	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(t.schema.Name)}, 5*time.Minute); err != nil {
+		return fmt.Errorf("delete table %s: wait: %w", t.schema.Name, err)
+	}
+	return nil
+}

@@ -1,0 +1,201 @@
+package table
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// MaxTxItems is DynamoDB's limit of actions in one transaction.
+const MaxTxItems = 100
+
+// TxOp is one write action of a transaction (or, when unconditional, of a
+// batch): build it with an entity's CreateOp, PutOp, DeleteOp or PatchOp.
+type TxOp struct {
+	put       *types.Put
+	del       *types.Delete
+	update    *types.Update
+	check     *types.ConditionCheck
+	key       Key
+	what      string // entity type
+	guard     Unique // set on guard actions
+	versioned bool   // the condition is a version check
+}
+
+// Key returns the key of the item the action writes.
+func (o TxOp) Key() Key { return o.key }
+
+// Unconditional returns the action without its condition (for batches,
+// which cannot carry conditions).
+func (o TxOp) Unconditional() TxOp {
+	if o.put != nil {
+		p := *o.put
+		p.ConditionExpression, p.ExpressionAttributeNames, p.ExpressionAttributeValues = nil, nil, nil
+		o.put = &p
+	}
+	if o.del != nil {
+		d := *o.del
+		d.ConditionExpression, d.ExpressionAttributeNames, d.ExpressionAttributeValues = nil, nil, nil
+		o.del = &d
+	}
+	return o
+}
+
+// ConditionOp returns an action that writes nothing but fails the
+// transaction unless the item with key k exists.
+func (t *Table) ConditionOp(k Key) TxOp {
+	return TxOp{check: &types.ConditionCheck{
+		TableName:                aws.String(t.schema.Name),
+		Key:                      t.keyItem(k),
+		ConditionExpression:      aws.String("attribute_exists(#pk)"),
+		ExpressionAttributeNames: map[string]string{"#pk": t.schema.PK},
+	}, key: k, what: "check"}
+}
+
+// TxReason is why one action of a canceled transaction failed.
+type TxReason struct {
+	// Index is the action's position in the transaction.
+	Index int
+	// Entity and Key name the item the action wrote.
+	Entity string
+	Key    Key
+	// Code is DynamoDB's reason: "None" (this action was fine),
+	// "ConditionalCheckFailed", "TransactionConflict", "ThrottlingError",
+	// "ValidationError", ...
+	Code    string
+	Message string
+	// Guard and GuardValue are set when the action wrote a unique guard.
+	Guard      string
+	GuardValue string
+}
+
+// TxError is a canceled transaction with a reason per action. It matches
+// [ErrTransactionCanceled].
+type TxError struct {
+	Reasons []TxReason
+	cause   error
+}
+
+// Error implements error, naming the failing actions.
+func (e *TxError) Error() string {
+	var parts []string
+	for _, r := range e.Reasons {
+		if r.Code == "" || r.Code == "None" {
+			continue
+		}
+		s := fmt.Sprintf("action %d (%s %s/%s): %s", r.Index, r.Entity, r.Key.PK, r.Key.SK, r.Code)
+		if r.Guard != "" {
+			s += fmt.Sprintf(" (unique %s %q taken)", r.Guard, r.GuardValue)
+		}
+		parts = append(parts, s)
+	}
+	return "singletable: transaction canceled: " + strings.Join(parts, "; ")
+}
+
+// Is matches ErrTransactionCanceled.
+func (e *TxError) Is(target error) bool { return target == ErrTransactionCanceled }
+
+// Unwrap returns the SDK's error.
+func (e *TxError) Unwrap() error { return e.cause }
+
+// Failed returns the reasons of the actions that failed.
+func (e *TxError) Failed() []TxReason {
+	var out []TxReason
+	for _, r := range e.Reasons {
+		if r.Code != "" && r.Code != "None" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func newTxError(tce *types.TransactionCanceledException) *TxError {
+	e := &TxError{cause: tce}
+	for i, r := range tce.CancellationReasons {
+		e.Reasons = append(e.Reasons, TxReason{Index: i, Code: aws.ToString(r.Code), Message: aws.ToString(r.Message)})
+	}
+	return e
+}
+
+// TxOption changes a transaction.
+type TxOption func(*txOpts)
+
+type txOpts struct{ token string }
+
+// IdempotencyToken makes the transaction idempotent for ten minutes:
+// repeating it with the same token and actions has no further effect.
+func IdempotencyToken(token string) TxOption { return func(o *txOpts) { o.token = token } }
+
+// Transact runs ops as one TransactWriteItems: all succeed or none. Over
+// 100 actions, or two actions on one item, are refused before sending. A
+// canceled transaction gives a *[TxError] naming each failing action.
+func (t *Table) Transact(ctx context.Context, ops ...TxOp) error {
+	return t.TransactWith(ctx, nil, ops...)
+}
+
+// TransactWith is [Table.Transact] with options (see [IdempotencyToken]).
+func (t *Table) TransactWith(ctx context.Context, opts []TxOption, ops ...TxOp) error {
+	var o txOpts
+	for _, f := range opts {
+		f(&o)
+	}
+	if err := checkOps(ops, MaxTxItems); err != nil {
+		return opErr("transact", "", Key{}, err)
+	}
+	items := make([]types.TransactWriteItem, len(ops))
+	for i, op := range ops {
+		items[i] = types.TransactWriteItem{Put: op.put, Delete: op.del, Update: op.update, ConditionCheck: op.check}
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items, ReturnConsumedCapacity: t.wantCapacity()}
+	if o.token != "" {
+		in.ClientRequestToken = aws.String(o.token)
+	}
+	start := time.Now()
+	out, err := t.client.TransactWriteItems(ctx, in)
+	if err != nil {
+		err = mapErr(err)
+		if te, ok := err.(*TxError); ok {
+			for i := range te.Reasons {
+				if i < len(ops) {
+					te.Reasons[i].Entity, te.Reasons[i].Key = ops[i].what, ops[i].key
+					te.Reasons[i].Guard, te.Reasons[i].GuardValue = ops[i].guard.Name, ops[i].guard.Value
+				}
+			}
+		}
+	}
+	var c float64
+	if out != nil {
+		c = capacity(out.ConsumedCapacity...)
+	}
+	t.observe(ctx, Event{Op: "TransactWriteItems", Duration: time.Since(start), Err: err, Capacity: c})
+	if err != nil {
+		return opErr("transact", "", Key{}, err)
+	}
+	return nil
+}
+
+// checkOps refuses empty, over-limit and duplicate-key requests.
+func checkOps(ops []TxOp, limit int) error {
+	if len(ops) == 0 {
+		return &ValidationError{Field: "actions", Reason: "none given"}
+	}
+	if len(ops) > limit {
+		return fmt.Errorf("%w: %d actions, the limit is %d", ErrTooManyItems, len(ops), limit)
+	}
+	seen := make(map[Key]int, len(ops))
+	for i, op := range ops {
+		if op.put == nil && op.del == nil && op.update == nil && op.check == nil {
+			return &ValidationError{Field: fmt.Sprintf("action %d", i), Reason: "empty action"}
+		}
+		if j, ok := seen[op.key]; ok {
+			return fmt.Errorf("%w: actions %d and %d both write %s/%s", ErrDuplicateItem, j, i, op.key.PK, op.key.SK)
+		}
+		seen[op.key] = i
+	}
+	return nil
+}
