@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/singletable/singletable/keys"
 	"github.com/singletable/singletable/query"
 )
 
@@ -23,7 +24,8 @@ var (
 	// another item. It also matches ErrAlreadyExists.
 	ErrUniqueViolation = &uniqueErr{}
 	// ErrInvalidKey: a key or key segment is malformed.
-	ErrInvalidKey = errors.New("singletable: invalid key")
+	// It is the same value as keys.ErrInvalidKey.
+	ErrInvalidKey = keys.ErrInvalidKey
 	// ErrInvalidInput: an item or request failed validation before any
 	// request was sent.
 	ErrInvalidInput = errors.New("singletable: invalid input")

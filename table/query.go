@@ -16,7 +16,7 @@ import (
 )
 
 // notExpiredCond holds for items with no TTL, a zero TTL, or a TTL in the
-// future (#ttl, :now and :zero bound by the caller).
+// future (#ttl, :now and :zero bound by the caller); used in write conditions.
 const notExpiredCond = "(attribute_not_exists(#ttl) OR #ttl > :now OR #ttl <= :zero)"
 
 // Page is one page of results with an opaque cursor (see [query.Page]).
@@ -141,12 +141,6 @@ func (t *Table) queryItems(ctx context.Context, q Query, entity string) (Page[It
 		}
 	}
 	var filters []string
-	if t.schema.TTLAttr != "" {
-		names["#ttl"] = t.schema.TTLAttr
-		values[":now"] = numAV(t.now().Unix())
-		filters = append(filters, notExpiredCond)
-		values[":zero"] = numAV(0)
-	}
 	if q.OnlyType != "" {
 		names["#type"] = t.schema.TypeAttr
 		values[":type"] = &types.AttributeValueMemberS{Value: q.OnlyType}
@@ -199,7 +193,15 @@ func (t *Table) queryItems(ctx context.Context, q Query, entity string) (Page[It
 	if err != nil {
 		return page, err
 	}
-	page.Items = out.Items
+	// Items past their TTL that DynamoDB has not deleted yet are dropped
+	// here rather than by a FilterExpression: they were read (and paid
+	// for) either way, and the check costs nothing client-side.
+	page.Items = out.Items[:0:0]
+	for _, it := range out.Items {
+		if !t.expired(it) {
+			page.Items = append(page.Items, it)
+		}
+	}
 	if len(out.LastEvaluatedKey) > 0 {
 		pos := make(map[string]string, len(out.LastEvaluatedKey))
 		for k, v := range out.LastEvaluatedKey {

@@ -1,0 +1,146 @@
+package keys_test
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/singletable/singletable/keys"
+)
+
+var fuzzPattern = keys.NewPattern[keys.SK]("F", "a", "b")
+
+// validSegment is an independent statement of the segment rule.
+func validSegment(s string) bool {
+	return s != "" && utf8.ValidString(s) && !strings.Contains(s, keys.Delimiter) &&
+		!strings.ContainsFunc(s, unicode.IsControl)
+}
+
+func FuzzBuildParse(f *testing.F) {
+	for _, seed := range [][2]string{
+		{"1", "2"}, {"1700000000000", "evt_abc"}, {"", "x"}, {"a#b", "c"}, {"a", "\n"},
+		{"\xff", "b"}, {"日本", "語"}, {"x\u0085", "y"}, {"%23", "%"}, {strings.Repeat("z", 1100), "y"},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		key, err := fuzzPattern.Build(a, b)
+		fits := len("F#")+len(a)+len("#")+len(b) <= keys.MaxSKBytes
+		if want := validSegment(a) && validSegment(b) && fits; (err == nil) != want {
+			t.Fatalf("Build(%q, %q) err = %v, want success %v", a, b, err, want)
+		}
+		if err != nil {
+			if !errors.Is(err, keys.ErrInvalidKey) {
+				t.Fatalf("Build error %v does not match ErrInvalidKey", err)
+			}
+		} else {
+			got, err := fuzzPattern.Parse(key)
+			if err != nil || !slices.Equal(got, []string{a, b}) {
+				t.Fatalf("Parse(Build(%q, %q)) = %q, %v", a, b, got, err)
+			}
+			if s, err := fuzzPattern.Segment(key, 1); err != nil || s != b {
+				t.Fatalf("Segment(%q, 1) = %q, %v", key, s, err)
+			}
+			p, err := fuzzPattern.Prefix(a)
+			if err != nil || !strings.HasPrefix(string(key), string(p)) {
+				t.Fatalf("Prefix(%q) = %q, %v; not a prefix of %q", a, p, err, key)
+			}
+		}
+		// Parse accepts exactly what Build returns: parse a+b as a raw key.
+		raw := keys.SK(a + b)
+		if vals, err := fuzzPattern.Parse(raw); err == nil {
+			back, err := fuzzPattern.Build(vals...)
+			if err != nil || back != raw {
+				t.Fatalf("Build(Parse(%q)) = %q, %v", raw, back, err)
+			}
+		} else if !errors.Is(err, keys.ErrInvalidKey) || fuzzPattern.Matches(raw) {
+			t.Fatalf("Parse(%q) err = %v, Matches = %v", raw, err, fuzzPattern.Matches(raw))
+		}
+		// Escaped values always build, unless too long.
+		ea, eb := keys.Escape(a), keys.Escape(b)
+		if a != "" && b != "" && len(ea)+len(eb)+3 <= keys.MaxSKBytes {
+			key, err := fuzzPattern.Build(ea, eb)
+			if err != nil {
+				t.Fatalf("Build(Escape(%q), Escape(%q)): %v", a, b, err)
+			}
+			vals, _ := fuzzPattern.Parse(key)
+			ua, err1 := keys.Unescape(vals[0])
+			ub, err2 := keys.Unescape(vals[1])
+			if err1 != nil || err2 != nil || ua != a || ub != b {
+				t.Fatalf("escaped round trip of (%q, %q) = (%q, %q), %v, %v", a, b, ua, ub, err1, err2)
+			}
+		}
+	})
+}
+
+func FuzzEscape(f *testing.F) {
+	for _, seed := range []string{"", "plain", "a#b", "100%", "%23", "%2", "%zz", "\x00\x7f", "x\u0085", "\xff\xfe", "日本#", "%C3%A9"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		e := keys.Escape(s)
+		if s != "" && !validSegment(e) {
+			t.Fatalf("Escape(%q) = %q is not a valid segment", s, e)
+		}
+		if strings.Contains(e, keys.Delimiter) {
+			t.Fatalf("Escape(%q) = %q contains the delimiter", s, e)
+		}
+		if u, err := keys.Unescape(e); err != nil || u != s {
+			t.Fatalf("Unescape(Escape(%q)) = %q, %v", s, u, err)
+		}
+		// Unescape accepts only canonical input, so decoding is injective.
+		if u, err := keys.Unescape(s); err == nil {
+			if keys.Escape(u) != s {
+				t.Fatalf("Unescape(%q) = %q but Escape(%q) = %q", s, u, u, keys.Escape(u))
+			}
+		} else if !errors.Is(err, keys.ErrInvalidKey) {
+			t.Fatalf("Unescape(%q) error %v does not match ErrInvalidKey", s, err)
+		}
+	})
+}
+
+func FuzzTimestamp(f *testing.F) {
+	f.Add(int64(0), int64(0), "1970-01-01T00:00:00.000000000Z")
+	f.Add(int64(1700000000), int64(123456789), "2023-11-14T22:13:20.123456789Z")
+	f.Add(int64(-62135596800), int64(0), "2024-02-30T00:00:00.000000000Z")
+	f.Add(int64(253402300799), int64(999999999), "2024-01-31T24:00:00.000000000Z")
+	f.Add(int64(951782400), int64(1), "2000-02-29T23:59:59.999999999Z")
+	f.Fuzz(func(t *testing.T, sec, nsec int64, raw string) {
+		tm := time.Unix(sec, nsec)
+		if y := tm.UTC().Year(); y >= 0 && y <= 9999 {
+			s := keys.Timestamp(tm)
+			back, err := keys.ParseTimestamp(s)
+			if err != nil || !back.Equal(tm) {
+				t.Fatalf("ParseTimestamp(Timestamp(%v)) = %v, %v", tm, back, err)
+			}
+			if d, err := keys.ParseDate(keys.Date(tm)); err != nil || keys.Date(d) != keys.Date(tm) {
+				t.Fatalf("ParseDate(Date(%v)) = %v, %v", tm, d, err)
+			}
+		}
+		if ms := tm.UnixMilli(); ms >= 0 && ms <= 9_999_999_999_999 {
+			back, err := keys.ParseUnixMilli(keys.UnixMilli(tm))
+			if err != nil || back.UnixMilli() != ms {
+				t.Fatalf("ParseUnixMilli(UnixMilli(%v)) = %v, %v", tm, back, err)
+			}
+		}
+		// The strict parser agrees with the standard library and is exact.
+		got, err := keys.ParseTimestamp(raw)
+		if err != nil {
+			if !errors.Is(err, keys.ErrInvalidKey) {
+				t.Fatalf("ParseTimestamp(%q) error %v does not match ErrInvalidKey", raw, err)
+			}
+			return
+		}
+		std, stdErr := time.Parse(keys.TimestampLayout, raw)
+		if stdErr != nil || !std.Equal(got) {
+			t.Fatalf("ParseTimestamp(%q) = %v; time.Parse = %v, %v", raw, got, std, stdErr)
+		}
+		if keys.Timestamp(got) != raw {
+			t.Fatalf("Timestamp(ParseTimestamp(%q)) = %q", raw, keys.Timestamp(got))
+		}
+	})
+}

@@ -1,0 +1,144 @@
+package tabletest_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
+)
+
+func TestMain(m *testing.M) { tabletest.Main(m) }
+
+var validName = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
+
+func TestTableName(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ prefix, test, wantPrefix string }{
+		{"core", "TestOrders", "core-TestOrders-"},
+		{"core", "TestOrders/by user#1 (ünï)", "core-TestOrders_by_user_1___n__-"},
+		{"", "", "t-"},
+		{"x", strings.Repeat("Long", 100), "x-LongLong"},
+	} {
+		got := tabletest.TableName(tc.prefix, tc.test)
+		if !validName.MatchString(got) {
+			t.Errorf("TableName(%q, %q) = %q, not a valid table name", tc.prefix, tc.test, got)
+		}
+		if !strings.HasPrefix(got, tc.wantPrefix) {
+			t.Errorf("TableName(%q, %q) = %q, want prefix %q", tc.prefix, tc.test, got, tc.wantPrefix)
+		}
+	}
+	if a, b := tabletest.TableName("p", "T"), tabletest.TableName("p", "T"); a == b {
+		t.Errorf("two calls gave the same name %q", a)
+	}
+}
+
+func describe(t *testing.T, name string) (*types.TableDescription, error) {
+	t.Helper()
+	out, err := tabletest.Client(t).DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	if err != nil {
+		return nil, err
+	}
+	return out.Table, nil
+}
+
+func TestNewTableIsFreshAndDeleted(t *testing.T) {
+	schema := table.NewSchema("kit", table.WithIndexCount(3))
+	var names []string
+	for _, sub := range []string{"first", "second"} {
+		t.Run(sub, func(t *testing.T) {
+			t0 := time.Now()
+			tbl := tabletest.NewTable(t, schema)
+			t.Logf("created %s in %v", tbl.Name(), time.Since(t0))
+			if !strings.HasPrefix(tbl.Name(), "kit-TestNewTableIsFreshAndDeleted_"+sub+"-") {
+				t.Errorf("Name() = %q", tbl.Name())
+			}
+			d, err := describe(t, tbl.Name())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.TableStatus != types.TableStatusActive || len(d.GlobalSecondaryIndexes) != 3 {
+				t.Errorf("table %s is %s with %d GSIs, want ACTIVE with 3", tbl.Name(), d.TableStatus, len(d.GlobalSecondaryIndexes))
+			}
+			names = append(names, tbl.Name())
+		})
+	}
+	if len(names) != 2 || names[0] == names[1] {
+		t.Fatalf("tables %q, want two distinct", names)
+	}
+	for _, name := range names {
+		_, err := describe(t, name)
+		var nf *types.ResourceNotFoundException
+		if !errors.As(err, &nf) {
+			t.Errorf("DescribeTable(%s) after its test: err = %v, want ResourceNotFoundException", name, err)
+		}
+	}
+	if schema.Name != "kit" {
+		t.Errorf("NewTable changed the caller's schema name to %q", schema.Name)
+	}
+}
+
+func TestNewTableParallel(t *testing.T) {
+	for _, sub := range []string{"a", "b", "c", "d"} {
+		t.Run(sub, func(t *testing.T) {
+			t.Parallel()
+			tbl := tabletest.NewTable(t, table.NewSchema("par"))
+			_, err := tbl.Client().PutItem(t.Context(), &dynamodb.PutItemInput{
+				TableName: aws.String(tbl.Name()),
+				Item: map[string]types.AttributeValue{
+					"PK": &types.AttributeValueMemberS{Value: "P"},
+					"SK": &types.AttributeValueMemberS{Value: sub},
+				},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := tbl.Client().Scan(t.Context(), &dynamodb.ScanInput{TableName: aws.String(tbl.Name())})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Count != 1 {
+				t.Errorf("table %s holds %d items, want only its own", tbl.Name(), out.Count)
+			}
+		})
+	}
+}
+
+// countingTransport counts the requests it passes on.
+type countingTransport struct {
+	next http.RoundTripper
+	n    atomic.Int32
+}
+
+func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return c.next.RoundTrip(r)
+}
+
+func TestNewClientSharesTheDatabase(t *testing.T) {
+	tbl := tabletest.NewTable(t, table.NewSchema("client"))
+	ct := &countingTransport{next: http.DefaultTransport}
+	c := tabletest.NewClient(t, func(o *dynamodb.Options) { o.HTTPClient = &http.Client{Transport: ct} })
+	if c == tabletest.Client(t) {
+		t.Fatal("NewClient returned the shared client")
+	}
+	if _, err := c.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String(tbl.Name())}); err != nil {
+		t.Fatalf("new client does not see the kit's table: %v", err)
+	}
+	if ct.n.Load() != 1 {
+		t.Errorf("%d requests went through the injected HTTP client, want 1", ct.n.Load())
+	}
+	if got := tabletest.Endpoint(t); !strings.HasPrefix(got, "http") {
+		t.Errorf("Endpoint() = %q", got)
+	}
+}
