@@ -174,3 +174,17 @@ func BenchmarkRoundTrip(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkDecodeEntity measures the library's own decode path (the one
+// Get and Query use) on the same item as BenchmarkCodec.
+func BenchmarkDecodeEntity(b *testing.B) {
+	o := sampleOrder(1)
+	o.PK, o.SK = "CUST#c1", "ORDER#o00001"
+	item, _ := attributevalue.MarshalMap(o)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := table.DecodeForBench[order](item); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -115,7 +115,7 @@ func (e *Entity[T]) decode(raw Item) (T, int64, error) {
 			return v, 0, fmt.Errorf("%w: item is a %q, not a %q", ErrInvalidInput, got.Value, e.def.Type)
 		}
 	}
-	if err := dynamo.UnmarshalItem(raw, &v); err != nil {
+	if err := decodeItem(raw, &v); err != nil {
 		return v, 0, fmt.Errorf("decode %s: %w", e.def.Type, err)
 	}
 	ver := e.t.versionOfItem(raw)
