@@ -1,0 +1,67 @@
+// Package exampleenv gives the example programs a DynamoDB to talk to:
+// the one named by DYNAMODB_ENDPOINT, kept afterwards so a person can
+// browse what the example wrote, or else a throwaway DynamoDB Local
+// started for the run.
+package exampleenv
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/singletable/singletable/internal/dynamolocal"
+)
+
+// Open returns a client of the DynamoDB the example should use.
+//
+// If DYNAMODB_ENDPOINT is set, the client talks to it and keep is true:
+// the example should leave its tables and items in place. Otherwise Open
+// starts a DynamoDB Local (see package dynamolocal) and keep is false;
+// stop, which the caller must defer, shuts it down, and so does Ctrl-C or
+// SIGTERM (the program then exits with status 130). Open reports on stderr
+// which DynamoDB it uses and how long start-up took.
+func Open(ctx context.Context) (client *dynamodb.Client, keep bool, stop func(), err error) {
+	t0 := time.Now()
+	inst, err := dynamolocal.Start(ctx)
+	if err != nil {
+		return nil, false, nil, err
+	}
+	client = dynamolocal.NewClient(inst.Endpoint())
+	if inst.Backend() == dynamolocal.BackendEndpoint {
+		fmt.Fprintf(os.Stderr, "using DynamoDB at %s (from %s); tables and items are kept\n",
+			inst.Endpoint(), dynamolocal.EnvEndpoint)
+		return client, true, func() {}, nil
+	}
+	fmt.Fprintf(os.Stderr, "started DynamoDB Local at %s (backend %s) in %v; it stops when the example ends (set %s to keep the data)\n",
+		inst.Endpoint(), inst.Backend(), time.Since(t0).Round(time.Millisecond), dynamolocal.EnvEndpoint)
+
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			signal.Stop(sigs)
+			close(done)
+			if err := inst.Close(); err != nil {
+				fmt.Fprintf(os.Stderr, "stop DynamoDB Local: %v\n", err)
+			}
+		})
+	}
+	go func() {
+		select {
+		case sig := <-sigs:
+			fmt.Fprintf(os.Stderr, "%v: stopping DynamoDB Local\n", sig)
+			stop()
+			os.Exit(130)
+		case <-done:
+		}
+	}()
+	return client, false, stop, nil
+}
