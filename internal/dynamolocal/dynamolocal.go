@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
@@ -33,6 +34,9 @@ const (
 	EnvLocalDir = "DYNAMODB_LOCAL_DIR"
 	// EnvRegistry is npm's own variable for the registry URL.
 	EnvRegistry = "NPM_CONFIG_REGISTRY"
+	// EnvAWSConfig, when set, makes [NewClient] sign with the standard AWS
+	// configuration instead of the dummy DynamoDB Local credentials.
+	EnvAWSConfig = "DYNAMODB_USE_AWS_CONFIG"
 )
 
 // The values [Instance.Backend] returns.
@@ -224,7 +228,21 @@ func Start(ctx context.Context, opts ...Option) (*Instance, error) {
 // signing with the shared dummy credentials and [Region]. optFns change the
 // client's options after those defaults (to add middleware or an HTTP
 // client that injects faults, for example).
+//
+// With [EnvAWSConfig] set (to run the tests or examples against AWS itself,
+// e.g. DYNAMODB_ENDPOINT=https://dynamodb.eu-west-1.amazonaws.com), the
+// client takes credentials and region from the standard AWS configuration
+// (environment, shared config, SSO) instead of the dummy ones.
 func NewClient(endpoint string, optFns ...func(*dynamodb.Options)) *dynamodb.Client {
+	if os.Getenv(EnvAWSConfig) != "" {
+		cfg, err := config.LoadDefaultConfig(context.Background())
+		if err != nil {
+			panic(fmt.Sprintf("dynamolocal: %s is set but the AWS configuration does not load: %v", EnvAWSConfig, err))
+		}
+		return dynamodb.NewFromConfig(cfg, append([]func(*dynamodb.Options){func(o *dynamodb.Options) {
+			o.BaseEndpoint = aws.String(endpoint)
+		}}, optFns...)...)
+	}
 	return dynamodb.New(dynamodb.Options{
 		Region:       Region,
 		Credentials:  credentials.NewStaticCredentialsProvider(AccessKeyID, SecretAccessKey, ""),
