@@ -464,3 +464,32 @@ func TestPatchRules(t *testing.T) {
 		t.Errorf("stale IfVersion: %v", err)
 	}
 }
+
+func TestTransactGet(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	m := member{ID: "m1", Email: "a@b.c", Status: "s"}
+	if err := f.members.Create(c, &m); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.notes.Create(c, &note{MemberID: "m1", Seq: 1, Text: "n"}); err != nil {
+		t.Fatal(err)
+	}
+	var gm member
+	var gn, missing note
+	ops := []table.TxGet{
+		f.members.GetOp(table.Key{PK: "MEMBER#m1", SK: "PROFILE"}, &gm),
+		f.notes.GetOp(table.Key{PK: "MEMBER#m1", SK: "NOTE#0001"}, &gn),
+		f.notes.GetOp(table.Key{PK: "MEMBER#m1", SK: "NOTE#0002"}, &missing),
+	}
+	if err := f.t.TransactGet(c, ops...); err != nil {
+		t.Fatal(err)
+	}
+	if !ops[0].Found() || !ops[1].Found() || ops[2].Found() || gm.Email != "a@b.c" || gn.Text != "n" {
+		t.Errorf("found %v %v %v; got %+v %+v", ops[0].Found(), ops[1].Found(), ops[2].Found(), gm, gn)
+	}
+	if err := f.t.TransactGet(c, ops[0], ops[0]); !errors.Is(err, table.ErrDuplicateItem) {
+		t.Errorf("duplicate read: %v", err)
+	}
+}
