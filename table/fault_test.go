@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go/middleware"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
@@ -389,6 +391,23 @@ func TestCreateDescribeDeleteTable(t *testing.T) {
 	if len(d.GlobalSecondaryIndexes) != table.DefaultIndexCount || d.BillingModeSummary == nil ||
 		d.BillingModeSummary.BillingMode != types.BillingModePayPerRequest {
 		t.Errorf("described table: %d GSIs, billing %+v", len(d.GlobalSecondaryIndexes), d.BillingModeSummary)
+	}
+	// The live table is exactly the exported definition.
+	want := tb.Schema().CreateTableInput()
+	type ix struct{ Name, PK, SK, Projection string }
+	var wantIx, gotIx []ix
+	for _, g := range want.GlobalSecondaryIndexes {
+		wantIx = append(wantIx, ix{*g.IndexName, *g.KeySchema[0].AttributeName, *g.KeySchema[1].AttributeName, string(g.Projection.ProjectionType)})
+	}
+	for _, g := range d.GlobalSecondaryIndexes {
+		gotIx = append(gotIx, ix{*g.IndexName, *g.KeySchema[0].AttributeName, *g.KeySchema[1].AttributeName, string(g.Projection.ProjectionType)})
+	}
+	sort.Slice(gotIx, func(i, j int) bool { return gotIx[i].Name < gotIx[j].Name })
+	if diff := cmp.Diff(wantIx, gotIx); diff != "" {
+		t.Errorf("live GSIs differ from the definition (-want +got):\n%s", diff)
+	}
+	if *d.KeySchema[0].AttributeName != "PK" || *d.KeySchema[1].AttributeName != "SK" {
+		t.Errorf("key schema %+v", d.KeySchema)
 	}
 	ttl, err := tb.Client().DescribeTimeToLive(c, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(tb.Name())})
 	if err != nil || ttl.TimeToLiveDescription.TimeToLiveStatus != types.TimeToLiveStatusEnabled ||
