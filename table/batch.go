@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -97,22 +96,7 @@ func (t *Table) reqKey(r types.WriteRequest) Key {
 }
 
 func (t *Table) batchWriteChunk(ctx context.Context, pending []types.WriteRequest) error {
-	fail := func(cause error) error {
-		be := &BatchError{Op: "BatchWriteItem", Cause: cause}
-		for _, r := range pending {
-			be.Keys = append(be.Keys, t.reqKey(r))
-		}
-		return be
-	}
-	for attempt := 0; len(pending) > 0; attempt++ {
-		if attempt > 0 {
-			if attempt >= t.opts.MaxBatchAttempts {
-				return fail(fmt.Errorf("gave up after %d rounds", attempt))
-			}
-			if err := sleepCtx(ctx, backoff(attempt-1, t.opts.BatchBackoff, time.Second)); err != nil {
-				return fail(err)
-			}
-		}
+	return t.rounds(ctx, func() int { return len(pending) }, func() error {
 		start := time.Now()
 		out, err := t.client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
 			RequestItems:           map[string][]types.WriteRequest{t.schema.Name: pending},
@@ -126,13 +110,36 @@ func (t *Table) batchWriteChunk(ctx context.Context, pending []types.WriteReques
 			c = capacity(out.ConsumedCapacity...)
 		}
 		t.observe(ctx, Event{Op: "BatchWriteItem", Duration: time.Since(start), Err: err, Capacity: c})
-		if errors.Is(err, ErrThrottled) {
-			continue // the whole chunk is retried in the next round
+		if err == nil {
+			pending = out.UnprocessedItems[t.schema.Name]
 		}
-		if err != nil {
+		return err
+	}, func(cause error) error {
+		be := &BatchError{Op: "BatchWriteItem", Cause: cause}
+		for _, r := range pending {
+			be.Keys = append(be.Keys, t.reqKey(r))
+		}
+		return be
+	})
+}
+
+// rounds runs round until left reports nothing pending. Throttled rounds
+// and leftovers are retried after a jittered exponential backoff; after
+// Options.MaxBatchAttempts rounds, a round's other error, or the end of
+// ctx, it returns fail(cause), which lists what is still pending.
+func (t *Table) rounds(ctx context.Context, left func() int, round func() error, fail func(error) error) error {
+	for attempt := 0; left() > 0; attempt++ {
+		if attempt > 0 {
+			if attempt >= t.opts.MaxBatchAttempts {
+				return fail(fmt.Errorf("gave up after %d rounds", attempt))
+			}
+			if err := sleepCtx(ctx, backoff(attempt-1, t.opts.BatchBackoff, time.Second)); err != nil {
+				return fail(err)
+			}
+		}
+		if err := round(); err != nil && !errors.Is(err, ErrThrottled) {
 			return fail(err)
 		}
-		pending = out.UnprocessedItems[t.schema.Name]
 	}
 	return nil
 }
@@ -176,25 +183,10 @@ func (t *Table) batchGet(ctx context.Context, entity string, ks []Key) ([]Item, 
 }
 
 func (t *Table) batchGetChunk(ctx context.Context, entity string, pending []Item, found map[Key]Item) error {
-	fail := func(cause error) error {
-		be := &BatchError{Op: "BatchGetItem", Cause: cause}
-		for _, k := range pending {
-			be.Keys = append(be.Keys, t.keyFromItem(k))
-		}
-		return be
-	}
-	for attempt := 0; len(pending) > 0; attempt++ {
-		if attempt > 0 {
-			if attempt >= t.opts.MaxBatchAttempts {
-				return fail(fmt.Errorf("gave up after %d rounds", attempt))
-			}
-			if err := sleepCtx(ctx, backoff(attempt-1, t.opts.BatchBackoff, time.Second)); err != nil {
-				return fail(err)
-			}
-		}
+	return t.rounds(ctx, func() int { return len(pending) }, func() error {
 		start := time.Now()
 		out, err := t.client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
-			RequestItems:           map[string]types.KeysAndAttributes{t.schema.Name: {Keys: pending, ConsistentRead: aws.Bool(false)}},
+			RequestItems:           map[string]types.KeysAndAttributes{t.schema.Name: {Keys: pending}},
 			ReturnConsumedCapacity: t.wantCapacity(),
 		})
 		if err != nil {
@@ -205,18 +197,21 @@ func (t *Table) batchGetChunk(ctx context.Context, entity string, pending []Item
 			c = capacity(out.ConsumedCapacity...)
 		}
 		t.observe(ctx, Event{Op: "BatchGetItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: c})
-		if errors.Is(err, ErrThrottled) {
-			continue
-		}
 		if err != nil {
-			return fail(err)
+			return err
 		}
 		for _, it := range out.Responses[t.schema.Name] {
 			found[t.keyFromItem(it)] = it
 		}
 		pending = out.UnprocessedKeys[t.schema.Name].Keys
-	}
-	return nil
+		return nil
+	}, func(cause error) error {
+		be := &BatchError{Op: "BatchGetItem", Cause: cause}
+		for _, k := range pending {
+			be.Keys = append(be.Keys, t.keyFromItem(k))
+		}
+		return be
+	})
 }
 
 // BatchGet returns the items with keys ks that exist (and are not past

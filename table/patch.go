@@ -162,12 +162,27 @@ func sortedKeys[V any](m map[string]V) []string {
 // item as stored afterwards. See [Patch] for the rules.
 func (e *Entity[T]) Patch(ctx context.Context, k Key, p Patch) (T, error) {
 	var zero T
-	if err := checkKey(k); err != nil {
+	raw, err := e.update(ctx, k, p, types.ReturnValueAllNew)
+	if err != nil {
 		return zero, opErr("patch", e.def.Type, k, err)
+	}
+	v, _, err := e.decode(raw)
+	if err != nil {
+		return zero, opErr("patch", e.def.Type, k, err)
+	}
+	return v, nil
+}
+
+// update sends p as one UpdateItem and returns the attributes ret asks for.
+// A failed condition on a missing or expired item is ErrNotFound, on a
+// stale IfVersion ErrConflict, otherwise ErrConditionFailed.
+func (e *Entity[T]) update(ctx context.Context, k Key, p Patch, ret types.ReturnValue) (Item, error) {
+	if err := checkKey(k); err != nil {
+		return nil, err
 	}
 	b, err := e.buildPatch(p)
 	if err != nil {
-		return zero, opErr("patch", e.def.Type, k, err)
+		return nil, err
 	}
 	start := time.Now()
 	out, err := e.t.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
@@ -177,7 +192,7 @@ func (e *Entity[T]) Patch(ctx context.Context, k Key, p Patch) (T, error) {
 		ConditionExpression:                 aws.String(b.cond),
 		ExpressionAttributeNames:            b.names,
 		ExpressionAttributeValues:           b.values,
-		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValues:                        ret,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		ReturnConsumedCapacity:              e.t.wantCapacity(),
 	})
@@ -199,13 +214,9 @@ func (e *Entity[T]) Patch(ctx context.Context, k Key, p Patch) (T, error) {
 	}
 	e.t.observe(ctx, Event{Op: "UpdateItem", Entity: e.def.Type, Duration: time.Since(start), Err: err, Capacity: c})
 	if err != nil {
-		return zero, opErr("patch", e.def.Type, k, err)
+		return nil, err
 	}
-	v, _, err := e.decode(out.Attributes)
-	if err != nil {
-		return zero, opErr("patch", e.def.Type, k, err)
-	}
-	return v, nil
+	return out.Attributes, nil
 }
 
 // PatchOp returns p as a transaction action on the item with key k.
@@ -231,39 +242,11 @@ func (e *Entity[T]) PatchOp(k Key, p Patch) (TxOp, error) {
 // atomically, and returns the new value. A missing item gives
 // [ErrNotFound]; concurrent increments are never lost.
 func (e *Entity[T]) Add(ctx context.Context, k Key, field string, delta int64) (int64, error) {
-	if err := checkKey(k); err != nil {
-		return 0, opErr("add", e.def.Type, k, err)
-	}
-	b, err := e.buildPatch(Patch{Add: map[string]int64{field: delta}})
+	raw, err := e.update(ctx, k, Patch{Add: map[string]int64{field: delta}}, types.ReturnValueUpdatedNew)
 	if err != nil {
 		return 0, opErr("add", e.def.Type, k, err)
 	}
-	start := time.Now()
-	out, err := e.t.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(e.t.schema.Name),
-		Key:                       e.t.keyItem(k),
-		UpdateExpression:          aws.String(b.update),
-		ConditionExpression:       aws.String(b.cond),
-		ExpressionAttributeNames:  b.names,
-		ExpressionAttributeValues: b.values,
-		ReturnValues:              types.ReturnValueUpdatedNew,
-		ReturnConsumedCapacity:    e.t.wantCapacity(),
-	})
-	if err != nil {
-		err = mapErr(err)
-		if errors.Is(err, ErrConditionFailed) {
-			err = ErrNotFound
-		}
-	}
-	var c float64
-	if out != nil {
-		c = capPtr(out.ConsumedCapacity)
-	}
-	e.t.observe(ctx, Event{Op: "UpdateItem", Entity: e.def.Type, Duration: time.Since(start), Err: err, Capacity: c})
-	if err != nil {
-		return 0, opErr("add", e.def.Type, k, err)
-	}
-	n, ok := out.Attributes[field].(*types.AttributeValueMemberN)
+	n, ok := raw[field].(*types.AttributeValueMemberN)
 	if !ok {
 		return 0, opErr("add", e.def.Type, k, fmt.Errorf("attribute %s is not a number", field))
 	}
