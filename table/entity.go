@@ -246,7 +246,7 @@ func (e *Entity[T]) Replace(ctx context.Context, item *T) error {
 			return opErr("replace", e.def.Type, k, ErrConflict)
 		}
 		old = o
-		oldUniques = e.def.Unique(&old)
+		oldUniques = e.heldUniques(&old, ver)
 	}
 	err = e.write(ctx, item, expect, oldUniques)
 	return opErr("replace", e.def.Type, k, err)
@@ -266,10 +266,7 @@ func (e *Entity[T]) Update(ctx context.Context, k Key, change func(*T) error) (T
 		if err != nil {
 			return zero, opErr("update", e.def.Type, k, err)
 		}
-		var oldUniques []Unique
-		if e.def.Unique != nil {
-			oldUniques = e.def.Unique(&cur)
-		}
+		oldUniques := e.heldUniques(&cur, ver)
 		if err := change(&cur); err != nil {
 			return zero, opErr("update", e.def.Type, k, err)
 		}
@@ -292,6 +289,17 @@ func (e *Entity[T]) Update(ctx context.Context, k Key, change func(*T) error) (T
 		}
 		return cur, nil
 	}
+}
+
+// heldUniques returns the unique values whose guards the stored item (at
+// version ver) holds. An item at version 0 was written outside the library
+// (the library starts at 1) and holds none yet, so the next write creates
+// them; a guard already held by its owner is rewritten harmlessly.
+func (e *Entity[T]) heldUniques(item *T, ver int64) []Unique {
+	if e.def.Unique == nil || ver == 0 {
+		return nil
+	}
+	return e.def.Unique(item)
 }
 
 // write stores item if the stored version is expect, replacing guards

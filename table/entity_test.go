@@ -493,3 +493,31 @@ func TestTransactGet(t *testing.T) {
 		t.Errorf("duplicate read: %v", err)
 	}
 }
+
+// TestUpdateGuardsItemsWrittenElsewhere: an item written by another service
+// (no version attribute, no guard) gets its guard on its first update.
+func TestUpdateGuardsItemsWrittenElsewhere(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	_, err := f.t.Client().PutItem(c, &dynamodb.PutItemInput{TableName: aws.String(f.t.Name()), Item: map[string]types.AttributeValue{
+		"PK": &types.AttributeValueMemberS{Value: "MEMBER#legacy"}, "SK": &types.AttributeValueMemberS{Value: "PROFILE"},
+		"id": &types.AttributeValueMemberS{Value: "legacy"}, "email": &types.AttributeValueMemberS{Value: "old@example.com"},
+		"status": &types.AttributeValueMemberS{Value: "active"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := table.Key{PK: "MEMBER#legacy", SK: "PROFILE"}
+	got, err := f.members.Update(c, k, func(m *member) error { m.Note = "reindexed"; return nil })
+	if err != nil || got.Version != 1 {
+		t.Fatalf("update of a foreign item: %+v %v", got, err)
+	}
+	owner, err := f.t.LookupUnique(c, table.Unique{Name: "email", Value: "old@example.com"})
+	if err != nil || owner != k {
+		t.Errorf("guard after first update: %v %v", owner, err)
+	}
+	if err := f.members.Create(c, &member{ID: "new", Email: "old@example.com", Status: "s"}); !errors.Is(err, table.ErrUniqueViolation) {
+		t.Errorf("legacy email taken by a new member: %v", err)
+	}
+}
