@@ -1,0 +1,101 @@
+package podcastflow
+
+import (
+	"context"
+	"iter"
+
+	pf "github.com/singletable/singletable/entity/podcastflow"
+	"github.com/singletable/singletable/table"
+)
+
+// Analytics serves the metrics patterns, PF-8 and PF-9. All metrics live
+// in partition ANALYTICS, ordered by date within each series.
+type Analytics struct{ e *entities }
+
+// PutGlobalMetrics writes days of global metrics with BatchWriteItem
+// (upserts, 25 per request, unprocessed items retried). Errors:
+// *table.ValidationError (before any request), *table.BatchError.
+func (a *Analytics) PutGlobalMetrics(ctx context.Context, ms ...*pf.GlobalMetrics) error {
+	return a.e.globalM.BatchPut(ctx, ms)
+}
+
+// GlobalMetrics returns the global metrics of one day (PF-8): GetItem
+// PK = ANALYTICS, SK = GLOBAL#{date}. Errors: *table.ValidationError
+// (malformed date), table.ErrNotFound.
+func (a *Analytics) GlobalMetrics(ctx context.Context, d pf.Date) (pf.GlobalMetrics, error) {
+	k, err := pf.GlobalMetricsKey(d)
+	if err != nil {
+		return pf.GlobalMetrics{}, err
+	}
+	return a.e.globalM.Get(ctx, k)
+}
+
+// GlobalMetricsRange returns one page of the global metrics from one day
+// to another, both inclusive, by date (PF-8): Query PK = ANALYTICS,
+// SK BETWEEN GLOBAL#{from} AND GLOBAL#{to}. Errors: *table.ValidationError
+// (malformed date, reversed range), table.ErrInvalidCursor.
+func (a *Analytics) GlobalMetricsRange(ctx context.Context, from, to pf.Date, opts ...ListOption) (table.Page[pf.GlobalMetrics], error) {
+	o, err := listOptions(opts)
+	if err != nil {
+		return table.Page[pf.GlobalMetrics]{}, err
+	}
+	if err := dateRange(from, to); err != nil {
+		return table.Page[pf.GlobalMetrics]{}, err
+	}
+	lo, _ := pf.GlobalMetricsSK(from)
+	hi, _ := pf.GlobalMetricsSK(to)
+	return a.e.globalM.Query(ctx, o.apply(table.Query{PK: pf.PKAnalytics, SK: table.SKBetween(lo, hi)}))
+}
+
+// AllGlobalMetricsRange iterates over the global metrics of a date range (PF-8).
+func (a *Analytics) AllGlobalMetricsRange(ctx context.Context, from, to pf.Date, opts ...ListOption) iter.Seq2[pf.GlobalMetrics, error] {
+	return iterate(ctx, opts, func(ctx context.Context, opts ...ListOption) (table.Page[pf.GlobalMetrics], error) {
+		return a.GlobalMetricsRange(ctx, from, to, opts...)
+	})
+}
+
+// PutOrganizationMetrics writes days of organization metrics with
+// BatchWriteItem (see [Analytics.PutGlobalMetrics]).
+func (a *Analytics) PutOrganizationMetrics(ctx context.Context, ms ...*pf.OrganizationMetrics) error {
+	return a.e.orgM.BatchPut(ctx, ms)
+}
+
+// OrganizationMetrics returns an organization's metrics of one day
+// (PF-9): GetItem PK = ANALYTICS, SK = ORG#{organizationId}#{date}.
+// Errors: *table.ValidationError, table.ErrNotFound.
+func (a *Analytics) OrganizationMetrics(ctx context.Context, org pf.OrgID, d pf.Date) (pf.OrganizationMetrics, error) {
+	k, err := pf.OrganizationMetricsKey(org, d)
+	if err != nil {
+		return pf.OrganizationMetrics{}, err
+	}
+	return a.e.orgM.Get(ctx, k)
+}
+
+// OrganizationMetricsRange returns one page of an organization's metrics
+// from one day to another, both inclusive, by date (PF-9): Query
+// PK = ANALYTICS, SK BETWEEN ORG#{organizationId}#{from} AND
+// ORG#{organizationId}#{to}. Errors: *table.ValidationError (empty ID,
+// malformed date, reversed range), table.ErrInvalidCursor.
+func (a *Analytics) OrganizationMetricsRange(ctx context.Context, org pf.OrgID, from, to pf.Date, opts ...ListOption) (table.Page[pf.OrganizationMetrics], error) {
+	o, err := listOptions(opts)
+	if err != nil {
+		return table.Page[pf.OrganizationMetrics]{}, err
+	}
+	if err := org.Validate("organizationId"); err != nil {
+		return table.Page[pf.OrganizationMetrics]{}, err
+	}
+	if err := dateRange(from, to); err != nil {
+		return table.Page[pf.OrganizationMetrics]{}, err
+	}
+	lo, _ := pf.OrganizationMetricsSK(org, from)
+	hi, _ := pf.OrganizationMetricsSK(org, to)
+	return a.e.orgM.Query(ctx, o.apply(table.Query{PK: pf.PKAnalytics, SK: table.SKBetween(lo, hi)}))
+}
+
+// AllOrganizationMetricsRange iterates over an organization's metrics of a
+// date range (PF-9).
+func (a *Analytics) AllOrganizationMetricsRange(ctx context.Context, org pf.OrgID, from, to pf.Date, opts ...ListOption) iter.Seq2[pf.OrganizationMetrics, error] {
+	return iterate(ctx, opts, func(ctx context.Context, opts ...ListOption) (table.Page[pf.OrganizationMetrics], error) {
+		return a.OrganizationMetricsRange(ctx, org, from, to, opts...)
+	})
+}

@@ -1,0 +1,101 @@
+package podcastflow_test
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+
+	pf "github.com/singletable/singletable/entity/podcastflow"
+	"github.com/singletable/singletable/query/podcastflow"
+	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
+)
+
+// Bad input (unknown role or status, malformed date, empty or malformed
+// IDs, reversed date range, bad page size) is refused with a
+// *table.ValidationError naming the field, before any request is sent.
+// Covers the inputs of PF-1 ... PF-14.
+func TestBadInput_PF1_to_PF14(t *testing.T) {
+	t.Parallel()
+	var requests atomic.Int64
+	tbl := tabletest.NewTable(t, podcastflow.Schema(""), func(o *table.Options) {
+		o.Observer = func(context.Context, table.Event) { requests.Add(1) }
+	})
+	s := podcastflow.New(tbl)
+	ctx := t.Context()
+	err1 := func(_ any, err error) error { return err }
+
+	noOrg := user("u1", "", pf.RoleSeller)
+	badEmail := user("u1", "o1", pf.RoleSeller)
+	badEmail.Email = "not an email"
+	badOrgPlan := org("o1")
+	badOrgPlan.Plan = "free"
+	badRecord := record("o1", "2024-01-01", "refunded")
+
+	cases := []struct {
+		name  string
+		field string
+		err   error
+	}{
+		{"PF-1 empty user ID", "userId", err1(s.Users.Get(ctx, ""))},
+		{"PF-1 user ID with delimiter", "userId", err1(s.Users.Get(ctx, "a#b"))},
+		{"PF-2 empty user ID", "userId", err1(s.Users.Preferences(ctx, ""))},
+		{"PF-3 empty user ID", "userId", err1(s.Users.GetWithPreferences(ctx, ""))},
+		{"PF-4 negative limit", "limit", err1(s.Users.List(ctx, podcastflow.Limit(-1)))},
+		{"PF-4 huge limit", "limit", err1(s.Users.List(ctx, podcastflow.Limit(5000)))},
+		{"PF-5 empty org ID", "organizationId", err1(s.Organizations.Get(ctx, ""))},
+		{"PF-5 settings empty org ID", "organizationId", err1(s.Organizations.GetWithSettings(ctx, ""))},
+		{"PF-6 negative limit", "limit", err1(s.Organizations.List(ctx, podcastflow.Limit(-5)))},
+		{"PF-7 master default role", "defaultUserRole", s.Platform.InitSettings(ctx, &pf.PlatformSettings{DefaultUserRole: pf.RoleMaster})},
+		{"PF-7 unknown default role", "defaultUserRole", s.Platform.InitSettings(ctx, &pf.PlatformSettings{DefaultUserRole: "guest"})},
+		{"PF-8 malformed date", "date", err1(s.Analytics.GlobalMetrics(ctx, "2024-1-5"))},
+		{"PF-8 impossible date", "from", err1(s.Analytics.GlobalMetricsRange(ctx, "2024-02-30", "2024-03-01"))},
+		{"PF-8 reversed range", "to", err1(s.Analytics.GlobalMetricsRange(ctx, "2024-03-02", "2024-03-01"))},
+		{"PF-8 bad metrics", "date", s.Analytics.PutGlobalMetrics(ctx, &pf.GlobalMetrics{Date: "yesterday"})},
+		{"PF-9 empty org ID", "organizationId", err1(s.Analytics.OrganizationMetrics(ctx, "", "2024-01-01"))},
+		{"PF-9 malformed date", "date", err1(s.Analytics.OrganizationMetrics(ctx, "o1", "20240101"))},
+		{"PF-9 reversed range", "to", err1(s.Analytics.OrganizationMetricsRange(ctx, "o1", "2024-02-01", "2024-01-01"))},
+		{"PF-9 range empty org", "organizationId", err1(s.Analytics.OrganizationMetricsRange(ctx, "", "2024-01-01", "2024-02-01"))},
+		{"PF-10 empty org ID", "organizationId", err1(s.Billing.Records(ctx, ""))},
+		{"PF-10 reversed range", "to", err1(s.Billing.RecordsBetween(ctx, "o1", "2024-12-01", "2024-01-01"))},
+		{"PF-10 malformed to", "to", err1(s.Billing.RecordsBetween(ctx, "o1", "2024-01-01", "2024-13-01"))},
+		{"PF-10 unknown billing status", "status", s.Billing.PutRecord(ctx, badRecord)},
+		{"PF-11 malformed date", "date", err1(s.Billing.Metrics(ctx, "2024-13-01"))},
+		{"PF-11 reversed range", "to", err1(s.Billing.MetricsRange(ctx, "2024-01-02", "2024-01-01"))},
+		{"PF-12 empty org ID", "organizationId", err1(s.Users.ListByOrganization(ctx, ""))},
+		{"PF-13 unknown role", "role", err1(s.Users.ListByRole(ctx, "owner"))},
+		{"PF-13 empty role", "role", err1(s.Users.ListByRole(ctx, ""))},
+		{"PF-14 unknown status", "status", err1(s.Statuses.List(ctx, "deleted"))},
+		{"PF-14 unknown type", "entityType", err1(s.Statuses.ListOfType(ctx, "active", "PODCAST"))},
+		{"PF-14 status of another type", "status", err1(s.Statuses.ListOfType(ctx, "paid", pf.EntityUser))},
+		{"create user without organization", "organizationId", s.Users.Create(ctx, noOrg)},
+		{"create user bad email", "email", s.Users.Create(ctx, badEmail)},
+		{"create user unknown role", "role", s.Users.Create(ctx, user("u1", "o1", "owner"))},
+		{"change to unknown role", "role", err1(s.Users.ChangeRole(ctx, "u1", "owner"))},
+		{"unknown user status", "status", err1(s.Users.SetStatus(ctx, "u1", "deleted"))},
+		{"unknown org status", "status", err1(s.Organizations.SetStatus(ctx, "o1", "closed"))},
+		{"unknown plan", "plan", s.Organizations.Create(ctx, badOrgPlan)},
+		{"zero login time", "lastLogin", err1(s.Users.RecordLogin(ctx, "u1", zeroTime))},
+		{"bad email lookup", "email", err1(s.Users.GetByEmail(ctx, "nope"))},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			wantValidation(t, c.err, c.field)
+		})
+	}
+	// The iterator form yields the validation error once.
+	n := 0
+	for _, err := range s.Users.AllByRole(ctx, "owner") {
+		n++
+		if !errors.Is(err, table.ErrInvalidInput) {
+			t.Errorf("AllByRole(owner) yielded %v", err)
+		}
+	}
+	if n != 1 {
+		t.Errorf("AllByRole(owner) yielded %d times, want 1", n)
+	}
+	if got := requests.Load(); got != 0 {
+		t.Errorf("%d requests sent for bad input, want 0", got)
+	}
+}

@@ -1,0 +1,87 @@
+// Package podcastflow serves every access pattern of PodcastFlow Pro
+// (catalog PF-1 ... PF-14, specs/podcastflow.md) on one table,
+// podcastflow-pro by default, with the generic schema of [table.NewSchema].
+// The entities themselves (typed IDs, enums, validation, the document's key
+// formats) are in package entity/podcastflow.
+//
+// # Mapping
+//
+// Primary keys are the document's, byte for byte; items written in that
+// format by another service (no _type or _v attribute) are read as they
+// are. GSI keys are this library's design (the document's GSIs key on the
+// raw attributes organizationId, role and status; ours prefix them so that
+// no two uses of one overloaded index can share a partition).
+//
+//	entity               PK                    SK                      GSI keys (PK / SK)                                 serves
+//	UserProfile          USER#{userId}         PROFILE                 GSI1 ORG#{organizationId} / USER#{userId} (*)      PF-1, PF-3, PF-12
+//	                                                                   GSI2 ROLE#{role} / USER#{userId}                   PF-13
+//	                                                                   GSI3 STATUS#{status} / USER#{userId}               PF-14
+//	                                                                   GSI4 USERS / USER#{userId}                         PF-4
+//	UserPreferences      USER#{userId}         PREFERENCES             -                                                  PF-2, PF-3
+//	OrganizationProfile  ORG#{organizationId}  PROFILE                 GSI3 STATUS#{status} / ORG#{organizationId}        PF-5, PF-14
+//	                                                                   GSI4 ORGS / ORG#{organizationId}                   PF-6
+//	OrganizationSettings ORG#{organizationId}  SETTINGS                -                                                  PF-5
+//	PlatformSettings     PLATFORM              SETTINGS                -                                                  PF-7
+//	GlobalMetrics        ANALYTICS             GLOBAL#{date}           -                                                  PF-8
+//	OrganizationMetrics  ANALYTICS             ORG#{organizationId}#{date}  -                                             PF-9
+//	BillingRecord        BILLING#{organizationId}  RECORD#{date}       GSI3 STATUS#{status} / BILLING#{organizationId}#{date}  PF-10, PF-14
+//	BillingMetrics       BILLING               METRICS#{date}          -                                                  PF-11
+//	email guard (core)   UNIQUE#email#{email}  UNIQUE                  -                                                  GetByEmail, unique emails
+//
+//	(*) only for users with an organization: master users may have none (sparse).
+//
+//	PF    method                                             request and key condition
+//	PF-1  Users.Get                                          GetItem USER#{userId} / PROFILE
+//	PF-2  Users.Preferences                                  GetItem USER#{userId} / PREFERENCES
+//	PF-3  Users.GetWithPreferences                           Query PK = USER#{userId} (whole collection)
+//	PF-4  Users.List, Users.All                              Query GSI4 PK = USERS
+//	PF-5  Organizations.Get, Organizations.GetWithSettings   GetItem ORG#{id} / PROFILE; Query PK = ORG#{id}
+//	PF-6  Organizations.List, Organizations.All              Query GSI4 PK = ORGS
+//	PF-7  Platform.Settings, ReplaceSettings, UpdateSettings GetItem PLATFORM / SETTINGS; PutItem if _v = expected
+//	PF-8  Analytics.GlobalMetrics, GlobalMetricsRange        GetItem; Query PK = ANALYTICS, SK BETWEEN GLOBAL#{from} AND GLOBAL#{to}
+//	PF-9  Analytics.OrganizationMetrics, ...Range            GetItem; Query PK = ANALYTICS, SK BETWEEN ORG#{id}#{from} AND ORG#{id}#{to}
+//	PF-10 Billing.Records, Billing.RecordsBetween            Query PK = BILLING#{id}, SK begins_with RECORD# | BETWEEN RECORD#{from} AND RECORD#{to}
+//	PF-11 Billing.Metrics, Billing.MetricsRange              GetItem; Query PK = BILLING, SK BETWEEN METRICS#{from} AND METRICS#{to}
+//	PF-12 Users.ListByOrganization, AllByOrganization        Query GSI1 PK = ORG#{organizationId}
+//	PF-13 Users.ListByRole, AllByRole                        Query GSI2 PK = ROLE#{role}
+//	PF-14 Statuses.List, Statuses.ListOfType, All, AllOfType Query GSI3 PK = STATUS#{status} [SK begins_with {entityType}#]
+//
+// # Design notes
+//
+// No Scan. The document lists users and organizations with a Scan and a
+// filter; that reads the whole table (every metric and billing record) for
+// one page. Here every user is also in partition USERS of GSI4 and every
+// organization in partition ORGS, sorted by ID, so PF-4 and PF-6 are one
+// Query per page. The cost is a hot partition: every write of a user
+// (including lastLogin) rewrites its GSI4 entry, and all of them land in
+// one partition key. DynamoDB splits a partition by sort-key range when it
+// is hot, which holds up while distinct users are written; the hard limit
+// per partition is about 1,000 writes/s. Beyond that, shard the key
+// (USERS#{hash(userId) mod N}) and merge N queries per page, at the cost of
+// the one-request-per-page rule. GSI2 (ROLE#{role}) and GSI3
+// (STATUS#{status}) have the same shape by the document's own design: few
+// distinct values, all users behind them.
+//
+// Index entries are never stale: [table.Entity.Update] recomputes them, so
+// changing a user's role, organization or status, an organization's status
+// or a billing record's status moves the entries in the same write. The
+// fields they derive from are Def.IndexedFields, which [table.Entity.Patch]
+// refuses.
+//
+// Emails are unique (lower-cased) although the document does not say so: a
+// login platform cannot tell two accounts with one email apart. A guard
+// item is written in the same transaction as the user; [Users.GetByEmail]
+// reads it. Creating a user checks, in the same transaction, that its
+// organization exists. Master users may have no organization; every other
+// role needs one.
+//
+// The analytics partition ANALYTICS holds the global metrics and the daily
+// metrics of every organization. It is written once a day per organization
+// (batched), so its throughput is not a concern, and there is no LSI, so
+// no 10 GB item-collection limit.
+//
+// Items written by the existing service carry no GSI keys (its GSIs key on
+// raw attributes). They are read by key as they are, and [Users.Reindex],
+// [Organizations.Reindex] and [Billing.ReindexRecord] rewrite one through
+// the library so that it joins the indexes.
+package podcastflow

@@ -1,0 +1,104 @@
+package podcastflow_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	pf "github.com/singletable/singletable/entity/podcastflow"
+	"github.com/singletable/singletable/query/podcastflow"
+	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
+)
+
+// exampleT stands in for a *testing.T in Example functions (tabletest needs
+// one); cleanups run when the example ends.
+type exampleT struct {
+	testing.TB
+	name     string
+	cleanups []func()
+}
+
+func (e *exampleT) Name() string                 { return e.name }
+func (e *exampleT) Helper()                      {}
+func (e *exampleT) Logf(string, ...any)          {}
+func (e *exampleT) Errorf(f string, args ...any) { panic(fmt.Sprintf(f, args...)) }
+func (e *exampleT) Fatalf(f string, args ...any) { panic(fmt.Sprintf(f, args...)) }
+func (e *exampleT) Cleanup(f func())             { e.cleanups = append(e.cleanups, f) }
+func (e *exampleT) finish() {
+	for i := len(e.cleanups) - 1; i >= 0; i-- {
+		e.cleanups[i]()
+	}
+}
+
+// A user's role change moves it between the by-role lists (PF-13) in the
+// same write; a list page comes with an opaque cursor.
+func Example() {
+	t := &exampleT{name: "Example"}
+	defer t.finish()
+	now := time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
+	s := podcastflow.New(tabletest.NewTable(t, podcastflow.Schema(""),
+		func(o *table.Options) { o.Now = func() time.Time { return now } }))
+	ctx := context.Background()
+
+	_ = s.Organizations.Create(ctx, &pf.OrganizationProfile{OrganizationID: "acme", Name: "Acme Audio", Plan: pf.PlanStarter})
+	for _, id := range []pf.UserID{"ann", "bob"} {
+		err := s.Users.Create(ctx, &pf.UserProfile{UserID: id, Email: string(id) + "@acme.example",
+			Name: string(id), Role: pf.RoleSeller, OrganizationID: "acme"})
+		if err != nil {
+			panic(err)
+		}
+	}
+	if _, err := s.Users.ChangeRole(ctx, "bob", pf.RoleProducer); err != nil {
+		panic(err)
+	}
+	for _, r := range []pf.Role{pf.RoleSeller, pf.RoleProducer} {
+		for u, err := range s.Users.AllByRole(ctx, r) {
+			if err != nil {
+				panic(err)
+			}
+			fmt.Println("PF-13", r, u.UserID, u.CreatedAt.Format(time.RFC3339))
+		}
+	}
+	page, _ := s.Users.List(ctx, podcastflow.Limit(1))
+	fmt.Println("PF-4 first page:", page.Items[0].UserID, "more:", page.More())
+
+	_, err := s.Users.ListByRole(ctx, "owner")
+	fmt.Println(errors.Is(err, table.ErrInvalidInput))
+	// Output:
+	// PF-13 seller ann 2024-03-01T12:00:00Z
+	// PF-13 producer bob 2024-03-01T12:00:00Z
+	// PF-4 first page: ann more: true
+	// true
+}
+
+// Metrics of a date range (PF-8) are one Query with BETWEEN on the sort key.
+func ExampleAnalytics_GlobalMetricsRange() {
+	t := &exampleT{name: "ExampleRange"}
+	defer t.finish()
+	s := podcastflow.New(tabletest.NewTable(t, podcastflow.Schema("")))
+	ctx := context.Background()
+	var days []*pf.GlobalMetrics
+	for i := range 10 {
+		days = append(days, &pf.GlobalMetrics{Date: pf.Date("2024-02-25").AddDays(i), TotalUsers: int64(100 + i), Uptime: 99.9})
+	}
+	if err := s.Analytics.PutGlobalMetrics(ctx, days...); err != nil {
+		panic(err)
+	}
+	p, err := s.Analytics.GlobalMetricsRange(ctx, "2024-02-28", "2024-03-01")
+	if err != nil {
+		panic(err)
+	}
+	for _, m := range p.Items {
+		fmt.Println(m.Date, m.TotalUsers)
+	}
+	_, err = s.Analytics.GlobalMetricsRange(ctx, "2024-03-01", "2024-02-28")
+	fmt.Println(err)
+	// Output:
+	// 2024-02-28 103
+	// 2024-02-29 104
+	// 2024-03-01 105
+	// singletable: invalid to: 2024-02-28 is before from 2024-03-01 (reversed range)
+}

@@ -1,0 +1,160 @@
+package podcastflow
+
+import (
+	pf "github.com/singletable/singletable/entity/podcastflow"
+	"github.com/singletable/singletable/keys"
+	"github.com/singletable/singletable/table"
+)
+
+// The GSIs and the partitions this package keys them with.
+const (
+	// IndexOrgUsers is the document's GSI1 (organization users, PF-12).
+	IndexOrgUsers = table.GSI1
+	// IndexRole is the document's GSI2 (users by role, PF-13).
+	IndexRole = table.GSI2
+	// IndexStatus is the document's GSI3 (entities by status, PF-14).
+	IndexStatus = table.GSI3
+	// IndexAll lists every user and every organization (PF-4, PF-6),
+	// replacing the document's Scan.
+	IndexAll = table.GSI4
+
+	// AllUsersPK and AllOrgsPK are the GSI4 partitions of PF-4 and PF-6.
+	AllUsersPK = "USERS"
+	AllOrgsPK  = "ORGS"
+)
+
+var (
+	orgUsersPK   = keys.NewPattern[keys.PK]("ORG", "organizationId")
+	rolePK       = keys.NewPattern[keys.PK]("ROLE", "role")
+	statusPK     = keys.NewPattern[keys.PK]("STATUS", "status")
+	userEntSK    = keys.NewPattern[keys.SK](string(pf.EntityUser), "userId")
+	orgEntSK     = keys.NewPattern[keys.SK](string(pf.EntityOrganization), "organizationId")
+	billingEntSK = keys.NewPattern[keys.SK](string(pf.EntityBilling), "organizationId", "date")
+)
+
+// OrgUsersPK returns the GSI1 partition of an organization's users:
+// ORG#{organizationId}.
+func OrgUsersPK(id pf.OrgID) (string, error) {
+	if err := id.Validate("organizationId"); err != nil {
+		return "", err
+	}
+	k, err := orgUsersPK.Build(string(id))
+	return string(k), err
+}
+
+// RolePK returns the GSI2 partition of a role: ROLE#{role}.
+func RolePK(r pf.Role) (string, error) {
+	if !r.Valid() {
+		_, err := pf.ParseRole(string(r))
+		return "", err
+	}
+	k, err := rolePK.Build(string(r))
+	return string(k), err
+}
+
+// StatusPK returns the GSI3 partition of a status: STATUS#{status}.
+func StatusPK(s pf.EntityStatus) (string, error) {
+	if !s.Valid() {
+		_, err := pf.ParseEntityStatus(string(s))
+		return "", err
+	}
+	k, err := statusPK.Build(string(s))
+	return string(k), err
+}
+
+// UserEntitySK returns USER#{userId}: the sort key of a user in GSI1 to GSI4.
+func UserEntitySK(id pf.UserID) (string, error) {
+	if err := id.Validate("userId"); err != nil {
+		return "", err
+	}
+	k, err := userEntSK.Build(string(id))
+	return string(k), err
+}
+
+// OrgEntitySK returns ORG#{organizationId}: an organization's sort key in
+// GSI3 and GSI4.
+func OrgEntitySK(id pf.OrgID) (string, error) {
+	if err := id.Validate("organizationId"); err != nil {
+		return "", err
+	}
+	k, err := orgEntSK.Build(string(id))
+	return string(k), err
+}
+
+// BillingEntitySK returns BILLING#{organizationId}#{date}: a billing
+// record's sort key in GSI3.
+func BillingEntitySK(id pf.OrgID, d pf.Date) (string, error) {
+	if err := id.Validate("organizationId"); err != nil {
+		return "", err
+	}
+	if err := d.Validate("date"); err != nil {
+		return "", err
+	}
+	k, err := billingEntSK.Build(string(id), string(d))
+	return string(k), err
+}
+
+// EntityTypePrefix returns {entityType}#, the GSI3 sort-key prefix of one
+// entity type.
+func EntityTypePrefix(t pf.EntityType) (string, error) {
+	if !t.Valid() {
+		_, err := pf.ParseEntityType(string(t))
+		return "", err
+	}
+	return string(t) + keys.Delimiter, nil
+}
+
+func userIndexes(u *pf.UserProfile) (map[table.Index]table.IndexKey, error) {
+	sk, err := UserEntitySK(u.UserID)
+	if err != nil {
+		return nil, err
+	}
+	role, err := RolePK(u.Role)
+	if err != nil {
+		return nil, err
+	}
+	status, err := StatusPK(pf.EntityStatus(u.Status))
+	if err != nil {
+		return nil, err
+	}
+	ix := map[table.Index]table.IndexKey{
+		IndexRole:   {PK: role, SK: sk},
+		IndexStatus: {PK: status, SK: sk},
+		IndexAll:    {PK: AllUsersPK, SK: sk},
+	}
+	if u.OrganizationID != "" {
+		org, err := OrgUsersPK(u.OrganizationID)
+		if err != nil {
+			return nil, err
+		}
+		ix[IndexOrgUsers] = table.IndexKey{PK: org, SK: sk}
+	}
+	return ix, nil
+}
+
+func orgIndexes(o *pf.OrganizationProfile) (map[table.Index]table.IndexKey, error) {
+	sk, err := OrgEntitySK(o.OrganizationID)
+	if err != nil {
+		return nil, err
+	}
+	status, err := StatusPK(pf.EntityStatus(o.Status))
+	if err != nil {
+		return nil, err
+	}
+	return map[table.Index]table.IndexKey{
+		IndexStatus: {PK: status, SK: sk},
+		IndexAll:    {PK: AllOrgsPK, SK: sk},
+	}, nil
+}
+
+func billingIndexes(r *pf.BillingRecord) (map[table.Index]table.IndexKey, error) {
+	sk, err := BillingEntitySK(r.OrganizationID, r.Date)
+	if err != nil {
+		return nil, err
+	}
+	status, err := StatusPK(pf.EntityStatus(r.Status))
+	if err != nil {
+		return nil, err
+	}
+	return map[table.Index]table.IndexKey{IndexStatus: {PK: status, SK: sk}}, nil
+}

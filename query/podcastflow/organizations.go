@@ -1,0 +1,144 @@
+package podcastflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+
+	pf "github.com/singletable/singletable/entity/podcastflow"
+	"github.com/singletable/singletable/table"
+)
+
+// Organizations serves the organization patterns, PF-5 and PF-6, and the
+// writes the platform needs.
+type Organizations struct{ e *entities }
+
+// OrganizationWithSettings is an organization's profile with its settings
+// (PF-5). Settings is nil when none were saved.
+type OrganizationWithSettings struct {
+	Profile  pf.OrganizationProfile
+	Settings *pf.OrganizationSettings
+}
+
+// Create creates organization o; status defaults to trial. Errors:
+// *table.ValidationError, table.ErrAlreadyExists.
+func (s *Organizations) Create(ctx context.Context, o *pf.OrganizationProfile) error {
+	if o.Status == "" {
+		o.Status = pf.OrgTrial
+	}
+	return s.e.orgs.Create(ctx, o)
+}
+
+// Get returns an organization's profile (PF-5): GetItem
+// PK = ORG#{organizationId}, SK = PROFILE. Errors: *table.ValidationError,
+// table.ErrNotFound.
+func (s *Organizations) Get(ctx context.Context, id pf.OrgID) (pf.OrganizationProfile, error) {
+	k, err := pf.OrganizationProfileKey(id)
+	if err != nil {
+		return pf.OrganizationProfile{}, err
+	}
+	return s.e.orgs.Get(ctx, k)
+}
+
+// Settings returns an organization's settings: GetItem
+// PK = ORG#{organizationId}, SK = SETTINGS. Errors:
+// *table.ValidationError, table.ErrNotFound.
+func (s *Organizations) Settings(ctx context.Context, id pf.OrgID) (pf.OrganizationSettings, error) {
+	k, err := pf.OrganizationSettingsKey(id)
+	if err != nil {
+		return pf.OrganizationSettings{}, err
+	}
+	return s.e.orgSettings.Get(ctx, k)
+}
+
+// GetWithSettings returns an organization's profile and settings with one
+// Query on the item collection (PF-5): PK = ORG#{organizationId}. Items
+// without the entity-type attribute are recognized by their sort key.
+// Errors: *table.ValidationError, table.ErrNotFound (no profile).
+func (s *Organizations) GetWithSettings(ctx context.Context, id pf.OrgID) (OrganizationWithSettings, error) {
+	var out OrganizationWithSettings
+	pk, err := pf.OrgPK(id)
+	if err != nil {
+		return out, err
+	}
+	found := false
+	_, err = s.e.t.Collect(ctx, table.Query{PK: pk, Consistent: true},
+		table.Into(s.e.orgs, func(o pf.OrganizationProfile) { out.Profile, found = o, true }),
+		table.Into(s.e.orgSettings, func(st pf.OrganizationSettings) { out.Settings = &st }))
+	if err != nil {
+		return OrganizationWithSettings{}, err
+	}
+	if !found {
+		return OrganizationWithSettings{}, fmt.Errorf("get organization %s with settings: %w", id, table.ErrNotFound)
+	}
+	return out, nil
+}
+
+// List returns one page of all organizations, by organizationId (PF-6):
+// Query GSI4 PK = ORGS. The document's Scan is not used. Errors:
+// *table.ValidationError, table.ErrInvalidCursor.
+func (s *Organizations) List(ctx context.Context, opts ...ListOption) (table.Page[pf.OrganizationProfile], error) {
+	o, err := listOptions(opts)
+	if err != nil {
+		return table.Page[pf.OrganizationProfile]{}, err
+	}
+	return s.e.orgs.Query(ctx, o.apply(table.Query{Index: IndexAll, PK: AllOrgsPK}))
+}
+
+// All iterates over all organizations (PF-6); see [Organizations.List].
+func (s *Organizations) All(ctx context.Context, opts ...ListOption) iter.Seq2[pf.OrganizationProfile, error] {
+	return iterate(ctx, opts, s.List)
+}
+
+// PutSettings writes an organization's settings (an upsert). Errors:
+// *table.ValidationError.
+func (s *Organizations) PutSettings(ctx context.Context, st *pf.OrganizationSettings) error {
+	return s.e.orgSettings.Put(ctx, st)
+}
+
+// Update applies change to the organization and writes it back with
+// optimistic concurrency (retried on a lost race); its status entry
+// (PF-14) moves in the same write. Errors: *table.ValidationError,
+// table.ErrNotFound.
+func (s *Organizations) Update(ctx context.Context, id pf.OrgID, change func(*pf.OrganizationProfile) error) (pf.OrganizationProfile, error) {
+	k, err := pf.OrganizationProfileKey(id)
+	if err != nil {
+		return pf.OrganizationProfile{}, err
+	}
+	return s.e.orgs.Update(ctx, k, change)
+}
+
+// SetStatus sets an organization's status; its GSI3 entry (PF-14) moves
+// in the same write. Errors: as [Organizations.Update].
+func (s *Organizations) SetStatus(ctx context.Context, id pf.OrgID, status pf.OrgStatus) (pf.OrganizationProfile, error) {
+	if _, err := pf.ParseOrgStatus(string(status)); err != nil {
+		return pf.OrganizationProfile{}, err
+	}
+	return s.Update(ctx, id, func(o *pf.OrganizationProfile) error { o.Status = status; return nil })
+}
+
+// Delete deletes an organization's profile and settings in one
+// transaction. Its users, metrics and billing records are kept (billing
+// is an audit trail; move or delete users first). Errors:
+// *table.ValidationError, table.ErrNotFound (no profile).
+func (s *Organizations) Delete(ctx context.Context, id pf.OrgID) error {
+	pk, err := pf.OrganizationProfileKey(id)
+	if err != nil {
+		return err
+	}
+	sk, _ := pf.OrganizationSettingsKey(id)
+	err = s.e.t.Transact(ctx, s.e.orgs.DeleteOp(pk), s.e.orgSettings.DeleteOp(sk).Unconditional())
+	var te *table.TxError
+	if errors.As(err, &te) && len(te.Failed()) == 1 && te.Failed()[0].Key == pk && te.Failed()[0].Code == "ConditionalCheckFailed" {
+		return fmt.Errorf("delete organization %s: %w", id, table.ErrNotFound)
+	}
+	return err
+}
+
+// Reindex rewrites an organization's profile through the library, so that
+// an item written by another service joins the indexes of PF-6 and PF-14.
+// Errors: as [Organizations.Update].
+func (s *Organizations) Reindex(ctx context.Context, id pf.OrgID) (pf.OrganizationProfile, error) {
+	return s.Update(ctx, id, func(*pf.OrganizationProfile) error { return nil })
+}

@@ -1,0 +1,90 @@
+package podcastflow
+
+import (
+	"context"
+	"iter"
+
+	pf "github.com/singletable/singletable/entity/podcastflow"
+	"github.com/singletable/singletable/table"
+)
+
+// Statuses serves PF-14: entities by status, optionally of one entity
+// type, on GSI3 (PK = STATUS#{status}, SK = {entityType}#{entityId}).
+type Statuses struct{ e *entities }
+
+// StatusEntity is one entity of a status: exactly one of User,
+// Organization and Billing is set, as Type says.
+type StatusEntity struct {
+	Type         pf.EntityType
+	User         *pf.UserProfile
+	Organization *pf.OrganizationProfile
+	Billing      *pf.BillingRecord
+}
+
+// List returns one page of the entities of every type with a status,
+// ordered by entity type then ID (PF-14): Query GSI3 PK = STATUS#{status}.
+// "active" and "suspended" hold users and organizations. Errors:
+// *table.ValidationError (unknown status), table.ErrInvalidCursor.
+func (s *Statuses) List(ctx context.Context, status pf.EntityStatus, opts ...ListOption) (table.Page[StatusEntity], error) {
+	return s.list(ctx, status, "", opts)
+}
+
+// ListOfType returns one page of the entities of one type with a status
+// (PF-14): Query GSI3 PK = STATUS#{status}, SK begins_with {entityType}#.
+// Errors: *table.ValidationError (unknown status or type, or a status the
+// type does not have), table.ErrInvalidCursor.
+func (s *Statuses) ListOfType(ctx context.Context, status pf.EntityStatus, typ pf.EntityType, opts ...ListOption) (table.Page[StatusEntity], error) {
+	if _, err := pf.ParseEntityType(string(typ)); err != nil {
+		return table.Page[StatusEntity]{}, err
+	}
+	if status.Valid() && !status.ValidFor(typ) {
+		return table.Page[StatusEntity]{}, table.Invalid("status", "%q is not a status of %s", status, typ)
+	}
+	return s.list(ctx, status, typ, opts)
+}
+
+// All iterates over the entities with a status (PF-14).
+func (s *Statuses) All(ctx context.Context, status pf.EntityStatus, opts ...ListOption) iter.Seq2[StatusEntity, error] {
+	return iterate(ctx, opts, func(ctx context.Context, opts ...ListOption) (table.Page[StatusEntity], error) {
+		return s.List(ctx, status, opts...)
+	})
+}
+
+// AllOfType iterates over the entities of one type with a status (PF-14).
+func (s *Statuses) AllOfType(ctx context.Context, status pf.EntityStatus, typ pf.EntityType, opts ...ListOption) iter.Seq2[StatusEntity, error] {
+	return iterate(ctx, opts, func(ctx context.Context, opts ...ListOption) (table.Page[StatusEntity], error) {
+		return s.ListOfType(ctx, status, typ, opts...)
+	})
+}
+
+func (s *Statuses) list(ctx context.Context, status pf.EntityStatus, typ pf.EntityType, opts []ListOption) (table.Page[StatusEntity], error) {
+	var page table.Page[StatusEntity]
+	o, err := listOptions(opts)
+	if err != nil {
+		return page, err
+	}
+	pk, err := StatusPK(status)
+	if err != nil {
+		return page, err
+	}
+	q := table.Query{Index: IndexStatus, PK: pk}
+	if typ != "" {
+		prefix, _ := EntityTypePrefix(typ)
+		q.SK = table.SKBeginsWith(prefix)
+	}
+	page.Items = []StatusEntity{}
+	page.Cursor, err = s.e.t.Collect(ctx, o.apply(q),
+		table.Into(s.e.users, func(u pf.UserProfile) {
+			page.Items = append(page.Items, StatusEntity{Type: pf.EntityUser, User: &u})
+		}),
+		table.Into(s.e.orgs, func(org pf.OrganizationProfile) {
+			page.Items = append(page.Items, StatusEntity{Type: pf.EntityOrganization, Organization: &org})
+		}),
+		table.Into(s.e.billing, func(r pf.BillingRecord) {
+			page.Items = append(page.Items, StatusEntity{Type: pf.EntityBilling, Billing: &r})
+		}))
+	if err != nil {
+		return table.Page[StatusEntity]{}, err
+	}
+	return page, nil
+}

@@ -1,0 +1,273 @@
+package podcastflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"time"
+
+	pf "github.com/singletable/singletable/entity/podcastflow"
+	"github.com/singletable/singletable/table"
+)
+
+// Users serves the user patterns: PF-1, PF-2, PF-3, PF-4, PF-12, PF-13,
+// and the writes the platform needs (create, update, role, organization
+// and status changes, last login, preferences, delete).
+type Users struct{ e *entities }
+
+// UserWithPreferences is a user's profile with its preferences (PF-3).
+// Preferences is nil when the user has never saved any.
+type UserWithPreferences struct {
+	Profile     pf.UserProfile
+	Preferences *pf.UserPreferences
+}
+
+// Create creates user u. Its email must not be held by another user
+// (case-insensitively), and its organization, if any, must exist: both are
+// checked in the same transaction that writes the user. Status defaults to
+// active. Errors: *table.ValidationError (before any request),
+// table.ErrAlreadyExists (the user ID exists), table.ErrUniqueViolation
+// (the email is taken), table.ErrNotFound (the organization does not exist).
+func (s *Users) Create(ctx context.Context, u *pf.UserProfile) error {
+	if u.Status == "" {
+		u.Status = pf.UserActive
+	}
+	ops, err := s.e.users.CreateOp(u)
+	if err != nil {
+		return err
+	}
+	var orgKey table.Key
+	if u.OrganizationID != "" {
+		orgKey, _ = pf.OrganizationProfileKey(u.OrganizationID)
+		ops = append(ops, s.e.t.ConditionOp(orgKey))
+	}
+	err = s.e.t.Transact(ctx, ops...)
+	if err == nil {
+		return nil
+	}
+	var te *table.TxError
+	if !errors.As(err, &te) {
+		return fmt.Errorf("create user %s: %w", u.UserID, err)
+	}
+	for _, r := range te.Failed() {
+		switch {
+		case r.Code != "ConditionalCheckFailed":
+		case r.Guard != "":
+			return fmt.Errorf("create user %s: email %q: %w: %w", u.UserID, u.Email, table.ErrUniqueViolation, err)
+		case r.Key == orgKey:
+			return fmt.Errorf("create user %s: organization %s: %w", u.UserID, u.OrganizationID, table.ErrNotFound)
+		default:
+			return fmt.Errorf("create user %s: %w: %w", u.UserID, table.ErrAlreadyExists, err)
+		}
+	}
+	return fmt.Errorf("create user %s: %w", u.UserID, err)
+}
+
+// Get returns a user's profile (PF-1): GetItem PK = USER#{userId},
+// SK = PROFILE. Errors: *table.ValidationError, table.ErrNotFound.
+func (s *Users) Get(ctx context.Context, id pf.UserID) (pf.UserProfile, error) {
+	k, err := pf.UserProfileKey(id)
+	if err != nil {
+		return pf.UserProfile{}, err
+	}
+	return s.e.users.Get(ctx, k)
+}
+
+// GetByEmail returns the user holding email (compared lower-cased): one
+// GetItem on the email guard, one on the profile. Not in the document;
+// it comes with unique emails. Errors: *table.ValidationError,
+// table.ErrNotFound.
+func (s *Users) GetByEmail(ctx context.Context, email string) (pf.UserProfile, error) {
+	if err := pf.CheckEmail("email", email); err != nil {
+		return pf.UserProfile{}, err
+	}
+	return s.e.users.GetByUnique(ctx, table.Unique{Name: uniqueEmail, Value: pf.NormalizeEmail(email)})
+}
+
+// Preferences returns a user's preferences (PF-2): GetItem
+// PK = USER#{userId}, SK = PREFERENCES. Errors: *table.ValidationError,
+// table.ErrNotFound (never saved).
+func (s *Users) Preferences(ctx context.Context, id pf.UserID) (pf.UserPreferences, error) {
+	k, err := pf.UserPreferencesKey(id)
+	if err != nil {
+		return pf.UserPreferences{}, err
+	}
+	return s.e.prefs.Get(ctx, k)
+}
+
+// GetWithPreferences returns a user's profile and preferences with one
+// Query on the item collection (PF-3): PK = USER#{userId}. Items written
+// without the entity-type attribute are recognized by their sort key.
+// Errors: *table.ValidationError, table.ErrNotFound (no profile).
+func (s *Users) GetWithPreferences(ctx context.Context, id pf.UserID) (UserWithPreferences, error) {
+	var out UserWithPreferences
+	pk, err := pf.UserPK(id)
+	if err != nil {
+		return out, err
+	}
+	found := false
+	_, err = s.e.t.Collect(ctx, table.Query{PK: pk, Consistent: true},
+		table.Into(s.e.users, func(u pf.UserProfile) { out.Profile, found = u, true }),
+		table.Into(s.e.prefs, func(p pf.UserPreferences) { out.Preferences = &p }))
+	if err != nil {
+		return UserWithPreferences{}, err
+	}
+	if !found {
+		return UserWithPreferences{}, fmt.Errorf("get user %s with preferences: %w", id, table.ErrNotFound)
+	}
+	return out, nil
+}
+
+// List returns one page of all users, by userId (PF-4): Query GSI4
+// PK = USERS. The document's Scan is not used. Errors:
+// *table.ValidationError, table.ErrInvalidCursor.
+func (s *Users) List(ctx context.Context, opts ...ListOption) (table.Page[pf.UserProfile], error) {
+	o, err := listOptions(opts)
+	if err != nil {
+		return table.Page[pf.UserProfile]{}, err
+	}
+	return s.e.users.Query(ctx, o.apply(table.Query{Index: IndexAll, PK: AllUsersPK}))
+}
+
+// All iterates over all users (PF-4), page by page; see [Users.List].
+func (s *Users) All(ctx context.Context, opts ...ListOption) iter.Seq2[pf.UserProfile, error] {
+	return iterate(ctx, opts, s.List)
+}
+
+// ListByOrganization returns one page of an organization's users, by
+// userId (PF-12): Query GSI1 PK = ORG#{organizationId}. Errors:
+// *table.ValidationError, table.ErrInvalidCursor.
+func (s *Users) ListByOrganization(ctx context.Context, org pf.OrgID, opts ...ListOption) (table.Page[pf.UserProfile], error) {
+	o, err := listOptions(opts)
+	if err != nil {
+		return table.Page[pf.UserProfile]{}, err
+	}
+	pk, err := OrgUsersPK(org)
+	if err != nil {
+		return table.Page[pf.UserProfile]{}, err
+	}
+	return s.e.users.Query(ctx, o.apply(table.Query{Index: IndexOrgUsers, PK: pk}))
+}
+
+// AllByOrganization iterates over an organization's users (PF-12).
+func (s *Users) AllByOrganization(ctx context.Context, org pf.OrgID, opts ...ListOption) iter.Seq2[pf.UserProfile, error] {
+	return iterate(ctx, opts, func(ctx context.Context, opts ...ListOption) (table.Page[pf.UserProfile], error) {
+		return s.ListByOrganization(ctx, org, opts...)
+	})
+}
+
+// ListByRole returns one page of the users with a role, by userId
+// (PF-13): Query GSI2 PK = ROLE#{role}. Errors: *table.ValidationError
+// (unknown role), table.ErrInvalidCursor.
+func (s *Users) ListByRole(ctx context.Context, role pf.Role, opts ...ListOption) (table.Page[pf.UserProfile], error) {
+	o, err := listOptions(opts)
+	if err != nil {
+		return table.Page[pf.UserProfile]{}, err
+	}
+	pk, err := RolePK(role)
+	if err != nil {
+		return table.Page[pf.UserProfile]{}, err
+	}
+	return s.e.users.Query(ctx, o.apply(table.Query{Index: IndexRole, PK: pk}))
+}
+
+// AllByRole iterates over the users with a role (PF-13).
+func (s *Users) AllByRole(ctx context.Context, role pf.Role, opts ...ListOption) iter.Seq2[pf.UserProfile, error] {
+	return iterate(ctx, opts, func(ctx context.Context, opts ...ListOption) (table.Page[pf.UserProfile], error) {
+		return s.ListByRole(ctx, role, opts...)
+	})
+}
+
+// Update applies change to the user and writes it back with optimistic
+// concurrency (retried on a lost race). Index entries (organization, role,
+// status) and the email guard move in the same write. The userId cannot
+// change. It returns the user as written. Errors: *table.ValidationError,
+// table.ErrNotFound, table.ErrUniqueViolation (new email taken).
+func (s *Users) Update(ctx context.Context, id pf.UserID, change func(*pf.UserProfile) error) (pf.UserProfile, error) {
+	k, err := pf.UserProfileKey(id)
+	if err != nil {
+		return pf.UserProfile{}, err
+	}
+	return s.e.users.Update(ctx, k, change)
+}
+
+// ChangeRole sets a user's role; its GSI2 entry (PF-13) moves in the same
+// write. Errors: as [Users.Update].
+func (s *Users) ChangeRole(ctx context.Context, id pf.UserID, role pf.Role) (pf.UserProfile, error) {
+	if _, err := pf.ParseRole(string(role)); err != nil {
+		return pf.UserProfile{}, err
+	}
+	return s.Update(ctx, id, func(u *pf.UserProfile) error { u.Role = role; return nil })
+}
+
+// SetStatus sets a user's status; its GSI3 entry (PF-14) moves in the same
+// write. Errors: as [Users.Update].
+func (s *Users) SetStatus(ctx context.Context, id pf.UserID, status pf.UserStatus) (pf.UserProfile, error) {
+	if _, err := pf.ParseUserStatus(string(status)); err != nil {
+		return pf.UserProfile{}, err
+	}
+	return s.Update(ctx, id, func(u *pf.UserProfile) error { u.Status = status; return nil })
+}
+
+// MoveToOrganization moves a user to organization org; its GSI1 entry
+// (PF-12) moves in the same write. The organization is checked to exist
+// first (one GetItem; an organization deleted in between is not noticed).
+// Errors: as [Users.Update]; table.ErrNotFound for a missing organization.
+func (s *Users) MoveToOrganization(ctx context.Context, id pf.UserID, org pf.OrgID) (pf.UserProfile, error) {
+	if err := id.Validate("userId"); err != nil {
+		return pf.UserProfile{}, err
+	}
+	ok, err := pf.OrganizationProfileKey(org)
+	if err != nil {
+		return pf.UserProfile{}, err
+	}
+	if _, err := s.e.orgs.Get(ctx, ok); err != nil {
+		return pf.UserProfile{}, fmt.Errorf("move user %s: organization: %w", id, err)
+	}
+	return s.Update(ctx, id, func(u *pf.UserProfile) error { u.OrganizationID = org; return nil })
+}
+
+// RecordLogin sets a user's lastLogin to at, in one UpdateItem (no read;
+// updatedAt is left alone: a login is not a profile change). Errors:
+// *table.ValidationError, table.ErrNotFound.
+func (s *Users) RecordLogin(ctx context.Context, id pf.UserID, at time.Time) (pf.UserProfile, error) {
+	k, err := pf.UserProfileKey(id)
+	if err != nil {
+		return pf.UserProfile{}, err
+	}
+	if at.IsZero() {
+		return pf.UserProfile{}, table.Invalid("lastLogin", "zero time")
+	}
+	return s.e.users.Patch(ctx, k, table.Patch{Set: map[string]any{"lastLogin": pf.Stamp(at)}})
+}
+
+// PutPreferences writes a user's preferences (an upsert; the user's
+// existence is not checked, preferences are deleted with the user).
+// Errors: *table.ValidationError.
+func (s *Users) PutPreferences(ctx context.Context, p *pf.UserPreferences) error {
+	return s.e.prefs.Put(ctx, p)
+}
+
+// Delete deletes a user: its preferences, then its profile and email
+// guard (one transaction). Errors: *table.ValidationError,
+// table.ErrNotFound (no profile).
+func (s *Users) Delete(ctx context.Context, id pf.UserID) error {
+	pk, err := pf.UserPreferencesKey(id)
+	if err != nil {
+		return err
+	}
+	if err := s.e.prefs.Delete(ctx, pk); err != nil && !errors.Is(err, table.ErrNotFound) {
+		return err
+	}
+	k, _ := pf.UserProfileKey(id)
+	return s.e.users.Delete(ctx, k)
+}
+
+// Reindex rewrites a user's profile through the library, so that an item
+// written by another service in the document's format (which has no GSI
+// keys) joins the indexes of PF-4, PF-12, PF-13 and PF-14. Errors: as
+// [Users.Update].
+func (s *Users) Reindex(ctx context.Context, id pf.UserID) (pf.UserProfile, error) {
+	return s.Update(ctx, id, func(*pf.UserProfile) error { return nil })
+}
