@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"testing"
 	"time"
 
 	pf "github.com/singletable/singletable/entity/podcastflow"
@@ -13,31 +12,11 @@ import (
 	"github.com/singletable/singletable/table/tabletest"
 )
 
-// exampleT stands in for a *testing.T in Example functions (tabletest needs
-// one); cleanups run when the example ends.
-type exampleT struct {
-	testing.TB
-	name     string
-	cleanups []func()
-}
-
-func (e *exampleT) Name() string                 { return e.name }
-func (e *exampleT) Helper()                      {}
-func (e *exampleT) Logf(string, ...any)          {}
-func (e *exampleT) Errorf(f string, args ...any) { panic(fmt.Sprintf(f, args...)) }
-func (e *exampleT) Fatalf(f string, args ...any) { panic(fmt.Sprintf(f, args...)) }
-func (e *exampleT) Cleanup(f func())             { e.cleanups = append(e.cleanups, f) }
-func (e *exampleT) finish() {
-	for i := len(e.cleanups) - 1; i >= 0; i-- {
-		e.cleanups[i]()
-	}
-}
-
 // A user's role change moves it between the by-role lists (PF-13) in the
 // same write; a list page comes with an opaque cursor.
 func Example() {
-	t := &exampleT{name: "Example"}
-	defer t.finish()
+	t, done := tabletest.ForExample("Example")
+	defer done()
 	now := time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
 	s := podcastflow.New(tabletest.NewTable(t, podcastflow.Schema(""),
 		func(o *table.Options) { o.Now = func() time.Time { return now } }))
@@ -76,8 +55,8 @@ func Example() {
 
 // Metrics of a date range (PF-8) are one Query with BETWEEN on the sort key.
 func ExampleAnalytics_GlobalMetricsRange() {
-	t := &exampleT{name: "ExampleRange"}
-	defer t.finish()
+	t, done := tabletest.ForExample("ExampleRange")
+	defer done()
 	s := podcastflow.New(tabletest.NewTable(t, podcastflow.Schema("")))
 	ctx := context.Background()
 	var days []*pf.GlobalMetrics
