@@ -12,6 +12,12 @@ func Backoff(attempt int, base, max time.Duration) time.Duration {
 	return backoff(attempt, base, max)
 }
 
+// Wait sleeps [Backoff](attempt, base, max), or until ctx ends (then it
+// returns ctx's error).
+func Wait(ctx context.Context, attempt int, base, max time.Duration) error {
+	return sleepCtx(ctx, backoff(attempt, base, max))
+}
+
 // RetryOnConflict runs fn until it returns an error that does not match
 // [ErrConflict] (nil included), at most attempts times, sleeping a
 // jittered [Backoff] (5ms doubling to 200ms) between tries. Use it around

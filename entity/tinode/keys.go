@@ -1,0 +1,198 @@
+package tinode
+
+import (
+	"time"
+
+	"github.com/singletable/singletable/keys"
+	"github.com/singletable/singletable/table"
+)
+
+// Key patterns of the single table (see the package documentation). Every
+// variable segment is escaped with keys.Escape before it is built.
+var (
+	// UserPK is the user's partition, also GSI1's partition of the user's
+	// subscriptions and auth records: USER#{userId}.
+	UserPK = keys.NewPattern[keys.PK]("USER", "userId")
+	// UserSK is the user item's sort key: USER.
+	UserSK = keys.NewPattern[keys.SK]("USER")
+	// TopicPK is a topic's partition: TOPIC#{topic}.
+	TopicPK = keys.NewPattern[keys.PK]("TOPIC", "topic")
+	// TopicSK is the topic item's sort key: TOPIC (sorts above SUB# and MSG#).
+	TopicSK = keys.NewPattern[keys.SK]("TOPIC")
+	// SubSK is a subscription's sort key in its topic: SUB#{userId}.
+	SubSK = keys.NewPattern[keys.SK]("SUB", "userId")
+	// MsgSK is a message's sort key: MSG#{seqId, 10 digits}.
+	MsgSK = keys.NewPattern[keys.SK]("MSG", "seqId")
+	// SubUpdatedSK is a subscription's GSI1 sort key:
+	// SUBUPD#{Timestamp(UpdatedAt)}#{topic}.
+	SubUpdatedSK = keys.NewPattern[keys.SK]("SUBUPD", "updatedAt", "topic")
+	// AuthPK is an auth record's partition: AUTH#{scheme}#{value}.
+	AuthPK = keys.NewPattern[keys.PK]("AUTH", "scheme", "value")
+	// AuthSK is the auth record's sort key: AUTH.
+	AuthSK = keys.NewPattern[keys.SK]("AUTH")
+	// AuthByUserSK is an auth record's GSI1 sort key: AUTH#{scheme}#{value}.
+	AuthByUserSK = keys.NewPattern[keys.SK]("AUTH", "scheme", "value")
+)
+
+// TagUniqueName is the name of the unique value a tag guard holds.
+const TagUniqueName = "tag"
+
+// UserKey returns the user item's key: USER#{id} / USER.
+func UserKey(id UserID) (table.Key, error) {
+	if err := id.Validate("Id"); err != nil {
+		return table.Key{}, err
+	}
+	pk, err := UserPK.Build(keys.Escape(string(id)))
+	if err != nil {
+		return table.Key{}, err
+	}
+	return table.Key{PK: string(pk), SK: string(UserSK.MustBuild())}, nil
+}
+
+// UserIDFromKey parses the user id back from a user item's key.
+func UserIDFromKey(k table.Key) (UserID, error) {
+	segs, err := UserPK.Parse(keys.PK(k.PK))
+	if err != nil {
+		return "", err
+	}
+	id, err := keys.Unescape(segs[0])
+	return UserID(id), err
+}
+
+// TopicKey returns the topic item's key: TOPIC#{name} / TOPIC.
+func TopicKey(name TopicName) (table.Key, error) {
+	pk, err := topicPK(name)
+	return table.Key{PK: pk, SK: string(TopicSK.MustBuild())}, err
+}
+
+// TopicPartition returns the topic's partition key TOPIC#{name}.
+func TopicPartition(name TopicName) (string, error) { return topicPK(name) }
+
+func topicPK(name TopicName) (string, error) {
+	if err := name.Validate("Topic"); err != nil {
+		return "", err
+	}
+	pk, err := TopicPK.Build(keys.Escape(string(name)))
+	return string(pk), err
+}
+
+// SubscriptionKey returns a subscription's key: TOPIC#{topic} / SUB#{user}.
+func SubscriptionKey(topic TopicName, user UserID) (table.Key, error) {
+	pk, err := topicPK(topic)
+	if err != nil {
+		return table.Key{}, err
+	}
+	if err := user.Validate("User"); err != nil {
+		return table.Key{}, err
+	}
+	sk, err := SubSK.Build(keys.Escape(string(user)))
+	return table.Key{PK: pk, SK: string(sk)}, err
+}
+
+// SubscriptionPrefix is the sort-key prefix of a topic's subscriptions: SUB#.
+func SubscriptionPrefix() string { return string(must(SubSK.Prefix())) }
+
+// SubscriptionByUser returns a subscription's GSI1 key:
+// USER#{user} / SUBUPD#{Timestamp(updatedAt)}#{topic}.
+func SubscriptionByUser(s *Subscription) (table.IndexKey, error) {
+	pk, err := UserPK.Build(keys.Escape(string(s.User)))
+	if err != nil {
+		return table.IndexKey{}, err
+	}
+	ts, err := keys.TimestampErr(s.UpdatedAt)
+	if err != nil {
+		return table.IndexKey{}, err
+	}
+	sk, err := SubUpdatedSK.Build(ts, keys.Escape(string(s.Topic)))
+	return table.IndexKey{PK: string(pk), SK: string(sk)}, err
+}
+
+// SubscriptionsUpdatedSince returns the GSI1 sort-key bounds of subscriptions
+// updated at or after since (zero: all): SUBUPD#{Timestamp(since)} to
+// SUBUPD$ ('$' follows '#', so it bounds every SUBUPD# key).
+func SubscriptionsUpdatedSince(since time.Time) (lo, hi string, err error) {
+	prefix := string(must(SubUpdatedSK.Prefix()))
+	lo = prefix
+	if !since.IsZero() {
+		ts, err := keys.TimestampErr(since)
+		if err != nil {
+			return "", "", err
+		}
+		lo = prefix + ts
+	}
+	return lo, SubUpdatedSK.Literal() + "$", nil
+}
+
+// MessageKey returns a message's key: TOPIC#{topic} / MSG#{seq, 10 digits}.
+func MessageKey(topic TopicName, seq int) (table.Key, error) {
+	pk, err := topicPK(topic)
+	if err != nil {
+		return table.Key{}, err
+	}
+	sk, err := MessageSK(seq)
+	return table.Key{PK: pk, SK: sk}, err
+}
+
+// MessageSK returns the sort key of message seq: MSG#{seq, 10 digits}.
+func MessageSK(seq int) (string, error) {
+	if seq < 1 || seq > MaxSeqId {
+		return "", invalidKey("SeqId", "%d is outside 1..%d", seq, MaxSeqId)
+	}
+	sk, err := MsgSK.Build(keys.Uint(uint64(seq), SeqWidth))
+	return string(sk), err
+}
+
+// AuthKey returns an auth record's key: AUTH#{scheme}#{value} / AUTH.
+func AuthKey(u AuthUnique) (table.Key, error) {
+	if err := u.Validate("unique"); err != nil {
+		return table.Key{}, err
+	}
+	s, v := u.Split()
+	pk, err := AuthPK.Build(keys.Escape(s), keys.Escape(v))
+	return table.Key{PK: string(pk), SK: string(AuthSK.MustBuild())}, err
+}
+
+// AuthByUser returns an auth record's GSI1 key:
+// USER#{userid} / AUTH#{scheme}#{value}.
+func AuthByUser(a *AuthRecord) (table.IndexKey, error) {
+	pk, err := UserPK.Build(keys.Escape(string(a.UserID)))
+	if err != nil {
+		return table.IndexKey{}, err
+	}
+	s, v := a.Unique.Split()
+	sk, err := AuthByUserSK.Build(keys.Escape(s), keys.Escape(v))
+	return table.IndexKey{PK: string(pk), SK: string(sk)}, err
+}
+
+// AuthByUserPrefix returns the GSI1 sort-key prefix of a user's auth
+// records: AUTH# for all, AUTH#{scheme}# for one scheme.
+func AuthByUserPrefix(scheme string) (string, error) {
+	if scheme == "" {
+		return string(must(AuthByUserSK.Prefix())), nil
+	}
+	p, err := AuthByUserSK.Prefix(keys.Escape(scheme))
+	return string(p), err
+}
+
+// TagUnique returns the unique value a tag's guard holds (the tag, escaped).
+func TagUnique(tag string) table.Unique {
+	return table.Unique{Name: TagUniqueName, Value: keys.Escape(tag)}
+}
+
+// TagFromUnique reverses [TagUnique].
+func TagFromUnique(u table.Unique) (string, error) { return keys.Unescape(u.Value) }
+
+func must[K ~string](k K, err error) K {
+	if err != nil {
+		panic(err)
+	}
+	return k
+}
+
+// SubscriptionsPrefixGSI is the GSI1 sort-key prefix of a user's
+// subscriptions: SUBUPD#.
+func SubscriptionsPrefixGSI() string { return string(must(SubUpdatedSK.Prefix())) }
+
+// MustSeq returns seq as the 10 digits of a message sort key; it panics
+// outside 1..MaxSeqId (use MessageSK for input).
+func MustSeq(seq int) string { return keys.Uint(uint64(seq), SeqWidth) }

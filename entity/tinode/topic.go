@@ -1,0 +1,53 @@
+package tinode
+
+import "time"
+
+// Topic is a Tinode topic (TinodeTopics): its metadata and the SeqId of its
+// last message.
+type Topic struct {
+	Id        TopicName     `dynamo:"Id" json:"Id"`
+	CreatedAt time.Time     `dynamo:"CreatedAt" json:"CreatedAt"`
+	UpdatedAt time.Time     `dynamo:"UpdatedAt" json:"UpdatedAt"`
+	DeletedAt *time.Time    `dynamo:"DeletedAt,null" json:"DeletedAt"`
+	Access    DefaultAccess `dynamo:"Access" json:"Access"`
+	Public    RawJSON       `dynamo:"Public" json:"Public"`
+	State     ObjState      `dynamo:"State" json:"State"`
+	// SeqId is the id of the topic's last message; saving a message
+	// advances it atomically.
+	SeqId   int  `dynamo:"SeqId" json:"SeqId"`
+	ClearId int  `dynamo:"ClearId" json:"ClearId"`
+	UseBt   bool `dynamo:"UseBt" json:"UseBt"`
+	// Owner is the owner of a group topic (Tinode keeps it; the document
+	// does not list it). Empty for p2p topics.
+	Owner UserID `dynamo:"Owner,omitempty" json:"Owner,omitempty"`
+	// TouchedAt is when the last message was saved.
+	TouchedAt *time.Time `dynamo:"TouchedAt,omitempty" json:"TouchedAt,omitempty"`
+}
+
+// Validate checks the topic before any write.
+func (t *Topic) Validate() error {
+	if err := t.Id.Validate("Id"); err != nil {
+		return err
+	}
+	if err := t.Access.Validate("Access"); err != nil {
+		return err
+	}
+	if !t.State.Valid() {
+		return invalid("State", "unknown state %d", int(t.State))
+	}
+	if !t.Public.Valid() {
+		return invalid("Public", "not valid JSON")
+	}
+	if t.SeqId < 0 || t.SeqId > MaxSeqId {
+		return invalid("SeqId", "%d is outside 0..%d", t.SeqId, MaxSeqId)
+	}
+	if t.ClearId < 0 || t.ClearId > t.SeqId {
+		return invalid("ClearId", "%d is outside 0..SeqId (%d)", t.ClearId, t.SeqId)
+	}
+	if t.Owner != "" {
+		if err := t.Owner.Validate("Owner"); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,166 @@
+package tinode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+
+	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/table"
+)
+
+// Auth are the access patterns of authentication records.
+type Auth struct{ s *Store }
+
+// Add creates an auth record (TN-6): PK = AUTH#{scheme}#{value}, SK = AUTH,
+// never overwriting: a unique value already held (by any user) gives
+// table.ErrAlreadyExists.
+func (a *Auth) Add(ctx context.Context, rec *tn.AuthRecord) error {
+	return a.s.auth.Create(ctx, rec)
+}
+
+// Get returns the record with unique "scheme:value" (TN-6): GetItem
+// AUTH#{scheme}#{value} / AUTH. A missing record gives table.ErrNotFound.
+func (a *Auth) Get(ctx context.Context, unique tn.AuthUnique) (tn.AuthRecord, error) {
+	k, err := tn.AuthKey(unique)
+	if err != nil {
+		return tn.AuthRecord{}, err
+	}
+	return a.s.auth.Get(ctx, k)
+}
+
+// Update changes the record unique (TN-6). If rec.Unique equals unique the
+// record is rewritten in place (version-checked); otherwise the old record
+// is deleted and rec created in one transaction, so a login change never
+// leaves both or neither (a taken new value gives table.ErrAlreadyExists).
+// rec.UserID must be the owner of the old record (table.ErrConflict
+// otherwise). A missing record gives table.ErrNotFound.
+func (a *Auth) Update(ctx context.Context, unique tn.AuthUnique, rec tn.AuthRecord) (tn.AuthRecord, error) {
+	k, err := tn.AuthKey(unique)
+	if err != nil {
+		return tn.AuthRecord{}, err
+	}
+	if err := rec.Validate(); err != nil {
+		return tn.AuthRecord{}, err
+	}
+	if rec.Unique == unique {
+		return a.s.auth.Update(ctx, k, func(cur *tn.AuthRecord) error {
+			if cur.UserID != rec.UserID {
+				return fmt.Errorf("auth %s belongs to another user: %w", unique, table.ErrConflict)
+			}
+			*cur = rec
+			return nil
+		})
+	}
+	old, err := a.s.auth.Get(ctx, k, table.Consistent())
+	if err != nil {
+		return tn.AuthRecord{}, err
+	}
+	if old.UserID != rec.UserID {
+		return tn.AuthRecord{}, fmt.Errorf("auth %s belongs to another user: %w", unique, table.ErrConflict)
+	}
+	create, err := a.s.auth.CreateOp(&rec)
+	if err != nil {
+		return tn.AuthRecord{}, err
+	}
+	err = a.s.t.Transact(ctx, append([]table.TxOp{a.s.auth.DeleteOp(k)}, create...)...)
+	var te *table.TxError
+	if errors.As(err, &te) {
+		for _, r := range te.Failed() {
+			if r.Index == 0 {
+				return tn.AuthRecord{}, fmt.Errorf("auth update %s: %w: %w", unique, table.ErrNotFound, err)
+			}
+			return tn.AuthRecord{}, fmt.Errorf("auth update %s: %w: %w", rec.Unique, table.ErrAlreadyExists, err)
+		}
+	}
+	return rec, err
+}
+
+// Delete deletes the record unique (TN-6). A missing record gives
+// table.ErrNotFound.
+func (a *Auth) Delete(ctx context.Context, unique tn.AuthUnique) error {
+	k, err := tn.AuthKey(unique)
+	if err != nil {
+		return err
+	}
+	return a.s.auth.Delete(ctx, k)
+}
+
+func (a *Auth) byUser(user tn.UserID, scheme string, o ListOptions) (table.Query, error) {
+	k, err := tn.UserKey(user)
+	if err != nil {
+		return table.Query{}, err
+	}
+	prefix, err := tn.AuthByUserPrefix(scheme)
+	if err != nil {
+		return table.Query{}, err
+	}
+	return table.Query{Index: table.GSI1, PK: k.PK, SK: table.SKBeginsWith(prefix),
+		Limit: o.Limit, Cursor: o.Cursor, Desc: o.order(false)}, nil
+}
+
+// ListByUser lists a user's auth records, ordered by unique (TN-7): GSI1
+// PK = USER#{user}, SK begins_with AUTH#. Reads Limit and Cursor.
+func (a *Auth) ListByUser(ctx context.Context, user tn.UserID, opts ...func(*ListOptions)) (table.Page[tn.AuthRecord], error) {
+	o, err := listOptions(opts)
+	if err != nil {
+		return table.Page[tn.AuthRecord]{}, err
+	}
+	q, err := a.byUser(user, "", o)
+	if err != nil {
+		return table.Page[tn.AuthRecord]{}, err
+	}
+	return a.s.auth.Query(ctx, q)
+}
+
+// AllByUser iterates over all of a user's auth records (TN-7), page by page.
+func (a *Auth) AllByUser(ctx context.Context, user tn.UserID, opts ...func(*ListOptions)) iter.Seq2[tn.AuthRecord, error] {
+	o, err := listOptions(opts)
+	if err == nil {
+		var q table.Query
+		if q, err = a.byUser(user, "", o); err == nil {
+			return a.s.auth.All(ctx, q)
+		}
+	}
+	return fail[tn.AuthRecord](err)
+}
+
+// GetByScheme returns the user's record of one scheme, such as "basic"
+// (TN-7): GSI1 PK = USER#{user}, SK begins_with AUTH#{scheme}#. No record
+// gives table.ErrNotFound.
+func (a *Auth) GetByScheme(ctx context.Context, user tn.UserID, scheme string) (tn.AuthRecord, error) {
+	if scheme == "" {
+		return tn.AuthRecord{}, table.Invalid("scheme", "empty")
+	}
+	q, err := a.byUser(user, scheme, ListOptions{Limit: 1})
+	if err != nil {
+		return tn.AuthRecord{}, err
+	}
+	p, err := a.s.auth.Query(ctx, q)
+	if err != nil {
+		return tn.AuthRecord{}, err
+	}
+	if len(p.Items) == 0 {
+		return tn.AuthRecord{}, fmt.Errorf("auth %s of user %s: %w", scheme, user, table.ErrNotFound)
+	}
+	return p.Items[0], nil
+}
+
+// DeleteAllByUser deletes every auth record of the user (TN-7): pages of
+// GSI1 USER#{user} / AUTH#..., each batch-deleted. Resumable.
+func (a *Auth) DeleteAllByUser(ctx context.Context, user tn.UserID) error {
+	k, err := tn.UserKey(user)
+	if err != nil {
+		return err
+	}
+	return a.s.purgeIndex(ctx, k.PK, mustPrefix(tn.AuthByUserPrefix("")))
+}
+
+// fail returns an iterator that yields err once.
+func fail[T any](err error) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		var zero T
+		yield(zero, err)
+	}
+}

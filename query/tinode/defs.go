@@ -1,0 +1,102 @@
+package tinode
+
+import (
+	"time"
+
+	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/table"
+)
+
+// Entity type names (the table's entity-type attribute).
+const (
+	TypeUser         = "TinodeUser"
+	TypeAuth         = "TinodeAuth"
+	TypeTopic        = "TinodeTopic"
+	TypeSubscription = "TinodeSubscription"
+	TypeMessage      = "TinodeMessage"
+)
+
+// touch keeps CreatedAt/UpdatedAt: set on create when not given (so
+// imported items keep theirs), UpdatedAt advanced on every later write.
+func touch(created, updated *time.Time, now time.Time, isCreate bool) {
+	now = now.UTC()
+	if isCreate {
+		if created.IsZero() {
+			*created = now
+		}
+		if updated.IsZero() {
+			*updated = *created
+		}
+		return
+	}
+	*updated = now
+}
+
+var userDef = table.Def[tn.User]{
+	Type:     TypeUser,
+	Key:      func(u *tn.User) (table.Key, error) { return tn.UserKey(u.Id) },
+	Validate: func(u *tn.User) error { return u.Validate() },
+	Unique: func(u *tn.User) []table.Unique {
+		us := make([]table.Unique, len(u.Tags))
+		for i, tag := range u.Tags {
+			us[i] = tn.TagUnique(tag)
+		}
+		return us
+	},
+	Touch: func(u *tn.User, now time.Time, created bool) {
+		touch(&u.CreatedAt, &u.UpdatedAt, now, created)
+	},
+	IndexedFields: []string{"Id", "Tags"},
+}
+
+var authDef = table.Def[tn.AuthRecord]{
+	Type:     TypeAuth,
+	Key:      func(a *tn.AuthRecord) (table.Key, error) { return tn.AuthKey(a.Unique) },
+	Validate: func(a *tn.AuthRecord) error { return a.Validate() },
+	Indexes: func(a *tn.AuthRecord) (map[table.Index]table.IndexKey, error) {
+		ik, err := tn.AuthByUser(a)
+		return map[table.Index]table.IndexKey{table.GSI1: ik}, err
+	},
+	IndexedFields: []string{"unique", "userid"},
+}
+
+var topicDef = table.Def[tn.Topic]{
+	Type:     TypeTopic,
+	Key:      func(t *tn.Topic) (table.Key, error) { return tn.TopicKey(t.Id) },
+	Validate: func(t *tn.Topic) error { return t.Validate() },
+	Touch: func(t *tn.Topic, now time.Time, created bool) {
+		touch(&t.CreatedAt, &t.UpdatedAt, now, created)
+	},
+	IndexedFields: []string{"Id"},
+}
+
+var subDef = table.Def[tn.Subscription]{
+	Type: TypeSubscription,
+	Key: func(s *tn.Subscription) (table.Key, error) {
+		return tn.SubscriptionKey(s.Topic, s.User)
+	},
+	Validate: func(s *tn.Subscription) error { return s.Validate() },
+	Indexes: func(s *tn.Subscription) (map[table.Index]table.IndexKey, error) {
+		ik, err := tn.SubscriptionByUser(s)
+		return map[table.Index]table.IndexKey{table.GSI1: ik}, err
+	},
+	Touch: func(s *tn.Subscription, now time.Time, created bool) {
+		if s.Id == "" {
+			s.Id = tn.SubscriptionID(s.Topic, s.User)
+		}
+		touch(&s.CreatedAt, &s.UpdatedAt, now, created)
+	},
+	IndexedFields: []string{"Id", "Topic", "User", "UpdatedAt"},
+}
+
+var msgDef = table.Def[tn.Message]{
+	Type:     TypeMessage,
+	Key:      func(m *tn.Message) (table.Key, error) { return tn.MessageKey(m.Topic, m.SeqId) },
+	Validate: func(m *tn.Message) error { return m.Validate() },
+	Expires:  func(m *tn.Message) time.Time { return m.Expires() },
+	Touch: func(m *tn.Message, now time.Time, created bool) {
+		touch(&m.CreatedAt, &m.UpdatedAt, now, created)
+	},
+	Version:       func(m *tn.Message) *int64 { return &m.Version },
+	IndexedFields: []string{"Topic", "SeqId", "ExpireTime"},
+}

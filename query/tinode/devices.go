@@ -1,0 +1,66 @@
+package tinode
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+
+	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/table"
+)
+
+// UpsertDevice adds or replaces the user's push device d, keyed by
+// d.DeviceId (TN-16): read the user, set Devices[DeviceId], write back
+// version-checked (retried on a race, so concurrent device changes are
+// never lost). A missing user gives table.ErrNotFound.
+func (us *Users) UpsertDevice(ctx context.Context, id tn.UserID, d tn.Device) error {
+	if err := d.Validate(); err != nil {
+		return err
+	}
+	_, err := us.Update(ctx, id, func(u *tn.User) error {
+		if u.Devices == nil {
+			u.Devices = map[string]tn.Device{}
+		}
+		u.Devices[d.DeviceId] = d
+		return nil
+	})
+	return err
+}
+
+// DeleteDevice removes the user's device deviceID (TN-16). A device the
+// user does not have gives table.ErrNotFound.
+func (us *Users) DeleteDevice(ctx context.Context, id tn.UserID, deviceID string) error {
+	if deviceID == "" {
+		return table.Invalid("DeviceId", "empty")
+	}
+	_, err := us.Update(ctx, id, func(u *tn.User) error {
+		if _, ok := u.Devices[deviceID]; !ok {
+			return fmt.Errorf("device %q of user %s: %w", deviceID, id, table.ErrNotFound)
+		}
+		delete(u.Devices, deviceID)
+		return nil
+	})
+	return err
+}
+
+// Devices returns the push devices of many users at once, for a
+// notification fan-out (TN-20): one BatchGetItem per 100 users on
+// USER#{id} / USER. Users without devices, or missing, are left out; each
+// user's devices are ordered by DeviceId.
+func (us *Users) Devices(ctx context.Context, ids ...tn.UserID) (map[tn.UserID][]tn.Device, error) {
+	users, err := us.GetMany(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[tn.UserID][]tn.Device, len(users))
+	for _, u := range users {
+		if len(u.Devices) == 0 {
+			continue
+		}
+		for _, k := range slices.Sorted(maps.Keys(u.Devices)) {
+			out[u.Id] = append(out[u.Id], u.Devices[k])
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,275 @@
+package tinode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+
+	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/query"
+	"github.com/singletable/singletable/table"
+)
+
+// Messages are the access patterns of messages.
+type Messages struct{ s *Store }
+
+// Save stores m as the next message of its topic and sets m.SeqId (TN-12).
+// It reads the topic's SeqId n (consistent GetItem), then runs one
+// transaction: an UpdateItem on TOPIC#{topic} / TOPIC setting SeqId = n+1
+// on condition SeqId = n, and the create of MSG#{n+1}. A sender that lost
+// the race (condition failed, transaction conflict, throttling) re-reads
+// and retries with jittered exponential backoff, so concurrent senders get
+// consecutive SeqIds, never the same one and never a gap. Errors: a
+// missing or deleted topic table.ErrNotFound; retries exhausted
+// table.ErrConflict; bad input a *table.ValidationError (before any
+// request).
+func (ms *Messages) Save(ctx context.Context, m *tn.Message) error {
+	tk, err := tn.TopicKey(m.Topic)
+	if err != nil {
+		return err
+	}
+	probe := *m
+	probe.SeqId = 1
+	if err := probe.Validate(); err != nil {
+		return err
+	}
+	o := ms.s.opts
+	for attempt := 0; ; attempt++ {
+		t, err := ms.s.topic.Get(ctx, tk, table.Consistent())
+		if err != nil {
+			return err
+		}
+		if t.State == tn.StateDeleted {
+			return fmt.Errorf("save message: topic %s is deleted: %w", m.Topic, table.ErrNotFound)
+		}
+		msg := *m
+		msg.SeqId = t.SeqId + 1
+		now := ms.s.now()
+		bump, err := ms.s.topic.PatchOp(tk, table.Patch{
+			Set:     map[string]any{"SeqId": msg.SeqId, "TouchedAt": now},
+			IfEqual: map[string]any{"SeqId": t.SeqId},
+		})
+		if err != nil {
+			return err
+		}
+		create, err := ms.s.msg.CreateOp(&msg)
+		if err != nil {
+			return err
+		}
+		err = ms.s.t.Transact(ctx, append([]table.TxOp{bump}, create...)...)
+		if err == nil {
+			*m = msg
+			return nil
+		}
+		if !retryable(err, func(i int) bool { return i == 0 }) {
+			var te *table.TxError
+			if errors.As(err, &te) {
+				return fmt.Errorf("save message %s/%d: %w: %w", m.Topic, msg.SeqId, table.ErrAlreadyExists, err)
+			}
+			return err
+		}
+		if attempt+1 >= o.SaveAttempts {
+			return fmt.Errorf("save message to %s: %d attempts lost the race: %w: %w", m.Topic, attempt+1, table.ErrConflict, err)
+		}
+		if err := table.Wait(ctx, attempt, o.SaveBackoff, o.SaveMaxBackoff); err != nil {
+			return err
+		}
+	}
+}
+
+// retryable reports whether a transaction lost a race worth retrying:
+// throttling, a transaction conflict, or a failed condition on one of the
+// actions guarded (the topic's SeqId check in Save: when it failed, a
+// failure of the message create is the same lost race); guarded nil means
+// every action's condition is a version check.
+func retryable(err error, guarded func(index int) bool) bool {
+	if errors.Is(err, table.ErrThrottled) || errors.Is(err, table.ErrConflict) {
+		return true
+	}
+	var te *table.TxError
+	if !errors.As(err, &te) {
+		return false
+	}
+	lost := false
+	for _, r := range te.Failed() {
+		switch {
+		case r.Code == "TransactionConflict", r.Code == "ThrottlingError":
+			lost = true
+		case r.Code == "ConditionalCheckFailed" && (guarded == nil || guarded(r.Index)):
+			lost = true
+		}
+	}
+	return lost
+}
+
+// Get returns message seq of topic: GetItem TOPIC#{topic} / MSG#{seq}. A
+// missing or expired message gives table.ErrNotFound (TN-15).
+func (ms *Messages) Get(ctx context.Context, topic tn.TopicName, seq int) (tn.Message, error) {
+	k, err := tn.MessageKey(topic, seq)
+	if err != nil {
+		return tn.Message{}, err
+	}
+	return ms.s.msg.Get(ctx, k)
+}
+
+// seqBounds returns the sort-key range of SinceSeq <= SeqId < BeforeSeq.
+func seqBounds(o ListOptions) (lo, hi string, err error) {
+	if lo, err = tn.MessageSK(max(o.SinceSeq, 1)); err != nil {
+		return
+	}
+	top := tn.MaxSeqId
+	if o.BeforeSeq > 0 {
+		top = o.BeforeSeq - 1
+	}
+	hi, err = tn.MessageSK(top)
+	return
+}
+
+// History lists a topic's messages by SeqId, newest first (Ascending for
+// oldest first), DefaultHistoryLimit per page unless Limit is set (TN-13):
+// PK = TOPIC#{topic}, SK BETWEEN MSG#{since} AND MSG#{before-1}, 10-digit
+// SeqIds so 9 sorts before 10. Expired messages are never returned
+// (TN-15); hard-deleted ones only with IncludeDeleted, and those the
+// ForUser user soft-deleted never (TN-14). A reversed or empty SeqRange is
+// a *table.ValidationError.
+func (ms *Messages) History(ctx context.Context, topic tn.TopicName, opts ...func(*ListOptions)) (table.Page[tn.Message], error) {
+	o, err := listOptions(opts)
+	if err != nil {
+		return table.Page[tn.Message]{}, err
+	}
+	pk, err := tn.TopicPartition(topic)
+	if err != nil {
+		return table.Page[tn.Message]{}, err
+	}
+	lo, hi, err := seqBounds(o)
+	if err != nil {
+		return table.Page[tn.Message]{}, err
+	}
+	if o.Limit == 0 {
+		o.Limit = DefaultHistoryLimit
+	}
+	p, err := ms.s.msg.Query(ctx, table.Query{PK: pk, SK: table.SKBetween(lo, hi),
+		Desc: o.order(true), Limit: o.Limit, Cursor: o.Cursor})
+	if err != nil {
+		return p, err
+	}
+	kept := p.Items[:0]
+	for _, m := range p.Items {
+		if (m.DeletedAt != nil && !o.IncludeDeleted) || (o.User != "" && m.DeletedForUser(o.User)) {
+			continue
+		}
+		kept = append(kept, m)
+	}
+	p.Items = kept
+	return p, nil
+}
+
+// HistoryAll iterates over History's pages (TN-13).
+func (ms *Messages) HistoryAll(ctx context.Context, topic tn.TopicName, opts ...func(*ListOptions)) iter.Seq2[tn.Message, error] {
+	return query.All(ctx, func(ctx context.Context, cursor string) (table.Page[tn.Message], error) {
+		return ms.History(ctx, topic, append(opts, firstCursor(cursor))...)
+	})
+}
+
+// DeleteForUser soft-deletes the messages since <= SeqId < before (0: no
+// bound) for user only (TN-14): user is added to their DeletedFor, so
+// History with ForUser(user) hides them while others still see them. Pages
+// of 100 messages are read (PK = TOPIC#{topic}, SK BETWEEN) and patched in
+// one transaction each, every patch checking the version read, retried on
+// a race. It returns how many messages were newly hidden.
+func (ms *Messages) DeleteForUser(ctx context.Context, topic tn.TopicName, user tn.UserID, since, before int) (int, error) {
+	if err := user.Validate("User"); err != nil {
+		return 0, err
+	}
+	return ms.rewrite(ctx, topic, since, before, func(m *tn.Message) (table.Patch, bool) {
+		if m.DeletedAt != nil || m.DeletedForUser(user) {
+			return table.Patch{}, false
+		}
+		return table.Patch{Set: map[string]any{"DeletedFor": append(m.DeletedFor[:len(m.DeletedFor):len(m.DeletedFor)], user)}}, true
+	})
+}
+
+// DeleteForAll hard-deletes the messages since <= SeqId < before for every
+// user (TN-14): DeletedAt and UpdatedAt are set and Head and Content
+// removed, in one transaction per page of 100, version-checked. The items
+// stay as tombstones so SeqIds are never reused. It returns how many
+// messages were deleted.
+func (ms *Messages) DeleteForAll(ctx context.Context, topic tn.TopicName, since, before int) (int, error) {
+	now := ms.s.now()
+	return ms.rewrite(ctx, topic, since, before, func(m *tn.Message) (table.Patch, bool) {
+		if m.DeletedAt != nil {
+			return table.Patch{}, false
+		}
+		return table.Patch{Set: map[string]any{"DeletedAt": now, "UpdatedAt": now}, Remove: []string{"Head", "Content"}}, true
+	})
+}
+
+// rewrite patches the messages of a SeqId range, a page per transaction.
+func (ms *Messages) rewrite(ctx context.Context, topic tn.TopicName, since, before int, change func(*tn.Message) (table.Patch, bool)) (int, error) {
+	o, err := listOptions([]func(*ListOptions){SeqRange(since, before)})
+	if err != nil {
+		return 0, err
+	}
+	pk, err := tn.TopicPartition(topic)
+	if err != nil {
+		return 0, err
+	}
+	lo, hi, err := seqBounds(o)
+	if err != nil {
+		return 0, err
+	}
+	n, cursor := 0, ""
+	for attempt := 0; ; {
+		p, err := ms.s.msg.Query(ctx, table.Query{PK: pk, SK: table.SKBetween(lo, hi), Limit: table.MaxTxItems, Cursor: cursor, Consistent: true})
+		if err != nil {
+			return n, err
+		}
+		var ops []table.TxOp
+		for i := range p.Items {
+			m := &p.Items[i]
+			patch, ok := change(m)
+			if !ok {
+				continue
+			}
+			v := m.Version
+			patch.IfVersion = &v
+			k, err := tn.MessageKey(m.Topic, m.SeqId)
+			if err != nil {
+				return n, err
+			}
+			op, err := ms.s.msg.PatchOp(k, patch)
+			if err != nil {
+				return n, err
+			}
+			ops = append(ops, op)
+		}
+		if len(ops) > 0 {
+			err := ms.s.t.Transact(ctx, ops...)
+			if err != nil && retryable(err, nil) && attempt+1 < ms.s.opts.SaveAttempts {
+				if err := table.Wait(ctx, attempt, ms.s.opts.SaveBackoff, ms.s.opts.SaveMaxBackoff); err != nil {
+					return n, err
+				}
+				attempt++
+				continue // same page again
+			}
+			if err != nil {
+				return n, err
+			}
+			n += len(ops)
+		}
+		attempt = 0
+		if p.Cursor == "" {
+			return n, nil
+		}
+		cursor = p.Cursor
+	}
+}
+
+// Import writes a message that already has its SeqId, as a migration from
+// TinodeMessages does: PK = TOPIC#{topic}, SK = MSG#{seq}, never
+// overwriting (table.ErrAlreadyExists). It does not touch the topic's
+// SeqId; import topics with their SeqId. New messages go through Save.
+func (ms *Messages) Import(ctx context.Context, m *tn.Message) error {
+	return ms.s.msg.Create(ctx, m)
+}

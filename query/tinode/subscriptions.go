@@ -1,0 +1,162 @@
+package tinode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+
+	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/query"
+	"github.com/singletable/singletable/table"
+)
+
+// Subscriptions are the access patterns of subscriptions.
+type Subscriptions struct{ s *Store }
+
+// Create subscribes a user to an existing topic: one transaction with a
+// condition on TOPIC#{topic} / TOPIC and the create of SUB#{user}. A
+// missing topic gives table.ErrNotFound, an existing subscription
+// table.ErrAlreadyExists.
+func (ss *Subscriptions) Create(ctx context.Context, sub *tn.Subscription) error {
+	tk, err := tn.TopicKey(sub.Topic)
+	if err != nil {
+		return err
+	}
+	ops, err := ss.s.sub.CreateOp(sub)
+	if err != nil {
+		return err
+	}
+	err = ss.s.t.Transact(ctx, append([]table.TxOp{ss.s.t.ConditionOp(tk)}, ops...)...)
+	var te *table.TxError
+	if errors.As(err, &te) {
+		for _, r := range te.Failed() {
+			if r.Index == 0 {
+				return fmt.Errorf("subscribe to %s: topic %w", sub.Topic, table.ErrNotFound)
+			}
+			return fmt.Errorf("subscribe %s: %w: %w", sub.Id, table.ErrAlreadyExists, err)
+		}
+	}
+	return err
+}
+
+// Get returns the user's subscription to topic (TN-9): GetItem
+// TOPIC#{topic} / SUB#{user}. A missing one gives table.ErrNotFound.
+func (ss *Subscriptions) Get(ctx context.Context, topic tn.TopicName, user tn.UserID) (tn.Subscription, error) {
+	k, err := tn.SubscriptionKey(topic, user)
+	if err != nil {
+		return tn.Subscription{}, err
+	}
+	return ss.s.sub.Get(ctx, k)
+}
+
+// Update reads the subscription, applies change (read/recv positions,
+// modes, Private, ...) and writes it back, version-checked and retried;
+// UpdatedAt advances and its GSI1 entry moves in the same write. A missing
+// subscription gives table.ErrNotFound.
+func (ss *Subscriptions) Update(ctx context.Context, topic tn.TopicName, user tn.UserID, change func(*tn.Subscription) error) (tn.Subscription, error) {
+	k, err := tn.SubscriptionKey(topic, user)
+	if err != nil {
+		return tn.Subscription{}, err
+	}
+	return ss.s.sub.Update(ctx, k, change)
+}
+
+// SoftDelete marks the subscription deleted (DeletedAt, State deleted); it
+// is hidden from the lists unless IncludeDeleted.
+func (ss *Subscriptions) SoftDelete(ctx context.Context, topic tn.TopicName, user tn.UserID) error {
+	_, err := ss.Update(ctx, topic, user, func(s *tn.Subscription) error {
+		now := ss.s.now()
+		s.DeletedAt, s.State = &now, tn.StateDeleted
+		return nil
+	})
+	return err
+}
+
+// Delete deletes the subscription. A missing one gives table.ErrNotFound.
+func (ss *Subscriptions) Delete(ctx context.Context, topic tn.TopicName, user tn.UserID) error {
+	k, err := tn.SubscriptionKey(topic, user)
+	if err != nil {
+		return err
+	}
+	return ss.s.sub.Delete(ctx, k)
+}
+
+// ListByUser lists a user's subscriptions ordered by UpdatedAt, oldest
+// first (Descending for newest first), optionally only those updated at or
+// after a time (TN-10): GSI1 PK = USER#{user}, SK BETWEEN
+// SUBUPD#{Timestamp(since)} AND SUBUPD$. Reads Limit, Cursor, Since,
+// IncludeDeleted and the order.
+func (ss *Subscriptions) ListByUser(ctx context.Context, user tn.UserID, opts ...func(*ListOptions)) (table.Page[tn.Subscription], error) {
+	o, err := listOptions(opts)
+	if err != nil {
+		return table.Page[tn.Subscription]{}, err
+	}
+	k, err := tn.UserKey(user)
+	if err != nil {
+		return table.Page[tn.Subscription]{}, err
+	}
+	lo, hi, err := tn.SubscriptionsUpdatedSince(o.Since)
+	if err != nil {
+		return table.Page[tn.Subscription]{}, table.Invalid("Since", "%v", err)
+	}
+	q := table.Query{Index: table.GSI1, PK: k.PK, SK: table.SKBetween(lo, hi),
+		Limit: o.Limit, Cursor: o.Cursor, Desc: o.order(false)}
+	return ss.page(ctx, q, o)
+}
+
+// AllByUser iterates over ListByUser's pages (TN-10).
+func (ss *Subscriptions) AllByUser(ctx context.Context, user tn.UserID, opts ...func(*ListOptions)) iter.Seq2[tn.Subscription, error] {
+	return query.All(ctx, func(ctx context.Context, cursor string) (table.Page[tn.Subscription], error) {
+		return ss.ListByUser(ctx, user, append(opts, firstCursor(cursor))...)
+	})
+}
+
+// ListByTopic lists a topic's subscriptions, ordered by user id (TN-11):
+// PK = TOPIC#{topic}, SK begins_with SUB#. Reads Limit, Cursor,
+// IncludeDeleted and the order.
+func (ss *Subscriptions) ListByTopic(ctx context.Context, topic tn.TopicName, opts ...func(*ListOptions)) (table.Page[tn.Subscription], error) {
+	o, err := listOptions(opts)
+	if err != nil {
+		return table.Page[tn.Subscription]{}, err
+	}
+	pk, err := tn.TopicPartition(topic)
+	if err != nil {
+		return table.Page[tn.Subscription]{}, err
+	}
+	q := table.Query{PK: pk, SK: table.SKBeginsWith(tn.SubscriptionPrefix()),
+		Limit: o.Limit, Cursor: o.Cursor, Desc: o.order(false)}
+	return ss.page(ctx, q, o)
+}
+
+// AllByTopic iterates over ListByTopic's pages (TN-11).
+func (ss *Subscriptions) AllByTopic(ctx context.Context, topic tn.TopicName, opts ...func(*ListOptions)) iter.Seq2[tn.Subscription, error] {
+	return query.All(ctx, func(ctx context.Context, cursor string) (table.Page[tn.Subscription], error) {
+		return ss.ListByTopic(ctx, topic, append(opts, firstCursor(cursor))...)
+	})
+}
+
+func (ss *Subscriptions) page(ctx context.Context, q table.Query, o ListOptions) (table.Page[tn.Subscription], error) {
+	p, err := ss.s.sub.Query(ctx, q)
+	if err != nil || o.IncludeDeleted {
+		return p, err
+	}
+	kept := p.Items[:0]
+	for _, s := range p.Items {
+		if s.DeletedAt == nil {
+			kept = append(kept, s)
+		}
+	}
+	p.Items = kept
+	return p, nil
+}
+
+// firstCursor sets the cursor of a page fetched by an iterator: the
+// caller's own Cursor option starts the first page.
+func firstCursor(c string) func(*ListOptions) {
+	return func(o *ListOptions) {
+		if c != "" {
+			o.Cursor = c
+		}
+	}
+}

@@ -1,0 +1,176 @@
+package tinode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/table"
+)
+
+// Topics are the access patterns of topics.
+type Topics struct{ s *Store }
+
+// Create creates topic t and, in the same transaction, its first
+// subscriptions (the owner of a group topic, or both users of a p2p topic)
+// (TN-8): PK = TOPIC#{name}, SK = TOPIC, and SUB#{user} items. An
+// existing topic or subscription gives table.ErrAlreadyExists; at most 99
+// subscriptions.
+func (ts *Topics) Create(ctx context.Context, t *tn.Topic, subs ...*tn.Subscription) error {
+	if len(subs) > table.MaxTxItems-1 {
+		return table.Invalid("subs", "%d subscriptions, at most %d in the create", len(subs), table.MaxTxItems-1)
+	}
+	if len(subs) == 0 {
+		return ts.s.topic.Create(ctx, t)
+	}
+	ops, err := ts.s.topic.CreateOp(t)
+	if err != nil {
+		return err
+	}
+	for i, sub := range subs {
+		if sub.Topic != t.Id {
+			return table.Invalid(fmt.Sprintf("subs[%d].Topic", i), "%q is not the topic %q", sub.Topic, t.Id)
+		}
+		op, err := ts.s.sub.CreateOp(sub)
+		if err != nil {
+			return err
+		}
+		ops = append(ops, op...)
+	}
+	err = ts.s.t.Transact(ctx, ops...)
+	var te *table.TxError
+	if errors.As(err, &te) && len(te.Failed()) > 0 && te.Failed()[0].Code == "ConditionalCheckFailed" {
+		return fmt.Errorf("create topic %s: %w: %w", t.Id, table.ErrAlreadyExists, err)
+	}
+	return err
+}
+
+// Get returns the topic (TN-8): GetItem TOPIC#{name} / TOPIC. A missing
+// topic gives table.ErrNotFound.
+func (ts *Topics) Get(ctx context.Context, name tn.TopicName) (tn.Topic, error) {
+	k, err := tn.TopicKey(name)
+	if err != nil {
+		return tn.Topic{}, err
+	}
+	return ts.s.topic.Get(ctx, k)
+}
+
+// GetMany returns the topics that exist among names, in their order
+// (BatchGetItem): the topics of a user's subscriptions, for example.
+func (ts *Topics) GetMany(ctx context.Context, names []tn.TopicName) ([]tn.Topic, error) {
+	ks := make([]table.Key, 0, len(names))
+	seen := map[tn.TopicName]bool{}
+	for _, n := range names {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		k, err := tn.TopicKey(n)
+		if err != nil {
+			return nil, err
+		}
+		ks = append(ks, k)
+	}
+	if len(ks) == 0 {
+		return nil, nil
+	}
+	return ts.s.topic.BatchGet(ctx, ks)
+}
+
+// Update reads the topic, applies change and writes it back if nobody
+// wrote in between, retried on a lost race (including a message saved
+// meanwhile) (TN-8). change must not alter SeqId (use Messages.Save). A
+// missing topic gives table.ErrNotFound.
+func (ts *Topics) Update(ctx context.Context, name tn.TopicName, change func(*tn.Topic) error) (tn.Topic, error) {
+	k, err := tn.TopicKey(name)
+	if err != nil {
+		return tn.Topic{}, err
+	}
+	return ts.s.topic.Update(ctx, k, func(t *tn.Topic) error {
+		seq := t.SeqId
+		if err := change(t); err != nil {
+			return err
+		}
+		if t.SeqId != seq {
+			return table.Invalid("SeqId", "changed by Update; Messages.Save assigns it")
+		}
+		return nil
+	})
+}
+
+// SoftDelete marks the topic deleted (TN-18): State = deleted and
+// DeletedAt, one UpdateItem. A missing topic gives table.ErrNotFound.
+func (ts *Topics) SoftDelete(ctx context.Context, name tn.TopicName) error {
+	k, err := tn.TopicKey(name)
+	if err != nil {
+		return err
+	}
+	now := ts.s.now()
+	_, err = ts.s.topic.Patch(ctx, k, table.Patch{Set: map[string]any{
+		"State": tn.StateDeleted, "DeletedAt": now, "UpdatedAt": now,
+	}})
+	return err
+}
+
+// Delete hard-deletes the topic with its subscriptions and messages
+// (TN-18): it marks the topic deleted, then deletes the partition
+// TOPIC#{name} below SK TOPIC (messages and subscriptions) in pages of
+// 100 with BatchWriteItem, and the topic item last. It is resumable: if it
+// stops, the topic is still there (marked deleted) and calling Delete
+// again finishes. A missing topic gives table.ErrNotFound.
+func (ts *Topics) Delete(ctx context.Context, name tn.TopicName) error {
+	k, err := tn.TopicKey(name)
+	if err != nil {
+		return err
+	}
+	if err := ts.SoftDelete(ctx, name); err != nil {
+		return err
+	}
+	if err := ts.s.purgePartition(ctx, k.PK, table.SKLess(k.SK)); err != nil {
+		return fmt.Errorf("delete topic %s: %w", name, err)
+	}
+	return ts.s.topic.Delete(ctx, k)
+}
+
+// TopicView is a topic with its subscriptions and newest messages, as one
+// Query on its partition returns them.
+type TopicView struct {
+	Topic    tn.Topic
+	Subs     []tn.Subscription
+	Messages []tn.Message // newest first
+	// Cursor continues with more subscriptions or older messages
+	// (pass it to Load with Cursor); "" when the partition is exhausted.
+	Cursor string
+}
+
+// Load reads a topic, its subscriptions and its newest messages with one
+// Query (TN-8, TN-11, TN-13): PK = TOPIC#{name}, descending, so the page
+// holds TOPIC, then every SUB#{user}, then MSG#... newest first. Limit
+// bounds the items read (the topic and subscriptions count). Expired
+// messages are never returned. A missing topic gives table.ErrNotFound
+// (first page only).
+func (ts *Topics) Load(ctx context.Context, name tn.TopicName, opts ...func(*ListOptions)) (TopicView, error) {
+	o, err := listOptions(opts)
+	if err != nil {
+		return TopicView{}, err
+	}
+	pk, err := tn.TopicPartition(name)
+	if err != nil {
+		return TopicView{}, err
+	}
+	var v TopicView
+	found := false
+	v.Cursor, err = ts.s.t.Collect(ctx, table.Query{PK: pk, Desc: true, Limit: o.Limit, Cursor: o.Cursor},
+		table.Into(ts.s.topic, func(t tn.Topic) { v.Topic, found = t, true }),
+		table.Into(ts.s.sub, func(s tn.Subscription) { v.Subs = append(v.Subs, s) }),
+		table.Into(ts.s.msg, func(m tn.Message) { v.Messages = append(v.Messages, m) }),
+	)
+	if err != nil {
+		return TopicView{}, err
+	}
+	if !found && o.Cursor == "" {
+		return TopicView{}, fmt.Errorf("load topic %s: %w", name, table.ErrNotFound)
+	}
+	return v, nil
+}

@@ -1,0 +1,291 @@
+package tinode
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/table"
+)
+
+// Users are the access patterns of Tinode users, their tags and devices.
+type Users struct{ s *Store }
+
+// Create creates u together with the guards of its unique tags, in one
+// transaction (TN-2): PK = USER#{id}, SK = USER, plus one
+// UNIQUE#tag#{tag} guard per tag. A tag held by another user fails the
+// whole create with table.ErrUniqueViolation; an existing id gives
+// table.ErrAlreadyExists; bad input a *table.ValidationError.
+// CreatedAt/UpdatedAt are set when zero.
+func (us *Users) Create(ctx context.Context, u *tn.User) error {
+	return us.s.user.Create(ctx, u)
+}
+
+// Get returns the user with id (TN-1): GetItem USER#{id} / USER.
+// A missing user gives table.ErrNotFound.
+func (us *Users) Get(ctx context.Context, id tn.UserID) (tn.User, error) {
+	k, err := tn.UserKey(id)
+	if err != nil {
+		return tn.User{}, err
+	}
+	return us.s.user.Get(ctx, k)
+}
+
+// GetMany returns the users with ids that exist, in the order of ids
+// (TN-1): BatchGetItem on USER#{id} / USER, 100 keys per request.
+// Repeated ids are read once.
+func (us *Users) GetMany(ctx context.Context, ids []tn.UserID) ([]tn.User, error) {
+	ks := make([]table.Key, 0, len(ids))
+	seen := make(map[tn.UserID]bool, len(ids))
+	for i, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		k, err := tn.UserKey(id)
+		if err != nil {
+			return nil, fmt.Errorf("users get many: id %d: %w", i, err)
+		}
+		ks = append(ks, k)
+	}
+	if len(ks) == 0 {
+		return nil, nil
+	}
+	return us.s.user.BatchGet(ctx, ks)
+}
+
+// Update reads the user, applies change and writes it back if nobody wrote
+// in between (retried on a lost race); tag guards move in the same
+// transaction, so change may edit Tags (TN-3). It returns the user as
+// written. A missing user gives table.ErrNotFound, a taken tag
+// table.ErrUniqueViolation.
+func (us *Users) Update(ctx context.Context, id tn.UserID, change func(*tn.User) error) (tn.User, error) {
+	k, err := tn.UserKey(id)
+	if err != nil {
+		return tn.User{}, err
+	}
+	return us.s.user.Update(ctx, k, change)
+}
+
+// AddTags adds tags to the user's tags (TN-3), keeping uniqueness in the
+// same transaction: a tag held by another user fails the whole change with
+// table.ErrUniqueViolation. Tags the user already holds are kept once. It
+// returns the user's tags afterwards.
+func (us *Users) AddTags(ctx context.Context, id tn.UserID, tags ...string) ([]string, error) {
+	if err := checkTagArgs(tags); err != nil {
+		return nil, err
+	}
+	u, err := us.Update(ctx, id, func(u *tn.User) error {
+		for _, t := range tags {
+			if !slices.Contains(u.Tags, t) {
+				u.Tags = append(u.Tags, t)
+			}
+		}
+		return nil
+	})
+	return u.Tags, err
+}
+
+// RemoveTags removes tags from the user and frees their guards in the same
+// transaction (TN-3). Tags the user does not hold are ignored.
+func (us *Users) RemoveTags(ctx context.Context, id tn.UserID, tags ...string) ([]string, error) {
+	if err := checkTagArgs(tags); err != nil {
+		return nil, err
+	}
+	u, err := us.Update(ctx, id, func(u *tn.User) error {
+		u.Tags = slices.DeleteFunc(u.Tags, func(t string) bool { return slices.Contains(tags, t) })
+		return nil
+	})
+	return u.Tags, err
+}
+
+// ResetTags replaces the user's tags with tags (TN-3): guards of dropped
+// tags are deleted and guards of new ones written in the same transaction.
+func (us *Users) ResetTags(ctx context.Context, id tn.UserID, tags ...string) ([]string, error) {
+	if err := tn.ValidateTags(tags); err != nil {
+		return nil, err
+	}
+	u, err := us.Update(ctx, id, func(u *tn.User) error {
+		u.Tags = slices.Clone(tags)
+		return nil
+	})
+	return u.Tags, err
+}
+
+func checkTagArgs(tags []string) error {
+	if len(tags) == 0 {
+		return table.Invalid("Tags", "no tags given")
+	}
+	for _, t := range tags {
+		if err := tn.ValidateTag(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// LookupTag returns the TagUnique row of tag (TN-4): one GetItem on the
+// guard UNIQUE#tag#{tag} / UNIQUE, whose owner is the user (Source). A
+// free tag gives table.ErrNotFound.
+func (us *Users) LookupTag(ctx context.Context, tag string) (tn.UniqueTag, error) {
+	if err := tn.ValidateTag(tag); err != nil {
+		return tn.UniqueTag{}, err
+	}
+	owner, err := us.s.t.LookupUnique(ctx, tn.TagUnique(tag))
+	if err != nil {
+		return tn.UniqueTag{}, err
+	}
+	id, err := tn.UserIDFromKey(owner)
+	if err != nil {
+		return tn.UniqueTag{}, fmt.Errorf("lookup tag %q: owner %s: %w", tag, owner.PK, err)
+	}
+	return tn.UniqueTag{Id: tag, Source: id}, nil
+}
+
+// FindByTag returns the user holding tag (TN-4): the guard's GetItem, then
+// the user's. A free tag gives table.ErrNotFound.
+func (us *Users) FindByTag(ctx context.Context, tag string) (tn.User, error) {
+	ut, err := us.LookupTag(ctx, tag)
+	if err != nil {
+		return tn.User{}, err
+	}
+	return us.Get(ctx, ut.Source)
+}
+
+// ImportTag loads a TinodeTagUnique row: it adds the tag to its Source user
+// (TN-3), so the guard and the user's Tags stay one fact. The user must
+// exist (table.ErrNotFound otherwise).
+func (us *Users) ImportTag(ctx context.Context, t tn.UniqueTag) error {
+	_, err := us.AddTags(ctx, t.Source, t.Id)
+	return err
+}
+
+// Tags lists the tags of a user as TagUnique rows (TN-5). The user item
+// holds them and its guards are written with it, so this is one GetItem
+// on USER#{id} / USER (the old Source index is not needed).
+func (us *Users) Tags(ctx context.Context, id tn.UserID) ([]tn.UniqueTag, error) {
+	u, err := us.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tn.UniqueTag, len(u.Tags))
+	for i, t := range u.Tags {
+		out[i] = tn.UniqueTag{Id: t, Source: id}
+	}
+	return out, nil
+}
+
+// UserMatch is a user found by contact discovery and the tags that matched.
+type UserMatch struct {
+	User tn.User
+	Tags []string
+}
+
+// FindByTags returns the users holding any of tags (TN-19, contact
+// discovery): one BatchGetItem on the tag guards, one on the users found,
+// in the order of their first matching tag. Free tags are skipped.
+func (us *Users) FindByTags(ctx context.Context, tags ...string) ([]UserMatch, error) {
+	if err := checkTagArgs(tags); err != nil {
+		return nil, err
+	}
+	uniq := make([]table.Unique, 0, len(tags))
+	for _, t := range tags {
+		uniq = append(uniq, tn.TagUnique(t))
+	}
+	guards, err := us.s.t.LookupUniques(ctx, uniq)
+	if err != nil {
+		return nil, err
+	}
+	var ids []tn.UserID
+	matched := map[tn.UserID][]string{}
+	for _, g := range guards {
+		id, err := tn.UserIDFromKey(g.Owner)
+		if err != nil {
+			return nil, fmt.Errorf("find by tags: guard owner %s: %w", g.Owner.PK, err)
+		}
+		tag, err := tn.TagFromUnique(g.Unique)
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := matched[id]; !ok {
+			ids = append(ids, id)
+		}
+		matched[id] = append(matched[id], tag)
+	}
+	users, err := us.GetMany(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]UserMatch, 0, len(users))
+	for _, u := range users {
+		out = append(out, UserMatch{User: u, Tags: matched[u.Id]})
+	}
+	return out, nil
+}
+
+// Touch records that the user was online (LastSeen, UserAgent) with one
+// UpdateItem. A missing user gives table.ErrNotFound.
+func (us *Users) Touch(ctx context.Context, id tn.UserID, when time.Time, userAgent string) error {
+	k, err := tn.UserKey(id)
+	if err != nil {
+		return err
+	}
+	set := map[string]any{"LastSeen": when.UTC()}
+	p := table.Patch{Set: set}
+	if userAgent != "" {
+		set["UserAgent"] = userAgent
+	} else {
+		p.Remove = []string{"UserAgent"}
+	}
+	_, err = us.s.user.Patch(ctx, k, p)
+	return err
+}
+
+// SoftDelete marks the user deleted (TN-17): State = deleted and DeletedAt,
+// one UpdateItem; tags, auth records and subscriptions stay. A missing user
+// gives table.ErrNotFound.
+func (us *Users) SoftDelete(ctx context.Context, id tn.UserID) error {
+	k, err := tn.UserKey(id)
+	if err != nil {
+		return err
+	}
+	now := us.s.now()
+	_, err = us.s.user.Patch(ctx, k, table.Patch{Set: map[string]any{
+		"State": tn.StateDeleted, "DeletedAt": now, "UpdatedAt": now,
+	}})
+	return err
+}
+
+// Delete hard-deletes the user (TN-17): it marks the user deleted, deletes
+// its subscriptions (GSI1 USER#{id}, SK begins_with SUBUPD#) and auth
+// records (GSI1 USER#{id}, SK begins_with AUTH#) in batches, then the user
+// item with its tag guards in one transaction. It is resumable: if it
+// stops (context, error), calling it again finishes the job. A user that
+// does not exist gives table.ErrNotFound.
+func (us *Users) Delete(ctx context.Context, id tn.UserID) error {
+	k, err := tn.UserKey(id)
+	if err != nil {
+		return err
+	}
+	if err := us.SoftDelete(ctx, id); err != nil {
+		return err
+	}
+	if err := us.s.purgeIndex(ctx, k.PK, tn.SubscriptionsPrefixGSI()); err != nil {
+		return fmt.Errorf("delete user %s: subscriptions: %w", id, err)
+	}
+	if err := us.s.purgeIndex(ctx, k.PK, mustPrefix(tn.AuthByUserPrefix(""))); err != nil {
+		return fmt.Errorf("delete user %s: auth records: %w", id, err)
+	}
+	return us.s.user.Delete(ctx, k)
+}
+
+func mustPrefix(p string, err error) string {
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+func (s *Store) now() time.Time { return time.Now().UTC() }
