@@ -521,3 +521,66 @@ func TestUpdateGuardsItemsWrittenElsewhere(t *testing.T) {
 		t.Errorf("legacy email taken by a new member: %v", err)
 	}
 }
+
+func TestPatchIfNotEqualAndQueryFilter(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	for i, note := range []string{"keep", "drop", "keep"} {
+		m := member{ID: fmt.Sprintf("m%d", i), Email: fmt.Sprintf("m%d@b.c", i), Status: "s", Note: note}
+		if err := f.members.Create(c, &m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k := table.Key{PK: "MEMBER#m1", SK: "PROFILE"}
+	_, err := f.members.Patch(c, k, table.Patch{Set: map[string]any{"logins": 1}, IfNotEqual: map[string]any{"note": "drop"}})
+	if !errors.Is(err, table.ErrConditionFailed) {
+		t.Errorf("IfNotEqual on a matching value: %v", err)
+	}
+	if _, err := f.members.Patch(c, k, table.Patch{Set: map[string]any{"logins": 1}, IfNotEqual: map[string]any{"note": "other", "missing": "x"}}); err != nil {
+		t.Errorf("IfNotEqual on another value and a missing attribute: %v", err)
+	}
+	var ids []string
+	for m, err := range f.members.All(c, table.Query{Index: table.GSI1, PK: "STATUS#s", Filter: map[string]any{"note": "keep"}, Limit: 1}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, m.ID)
+	}
+	if diff := cmp.Diff([]string{"m0", "m2"}, ids); diff != "" {
+		t.Errorf("filtered query (-want +got):\n%s", diff)
+	}
+	p, err := f.members.Query(c, table.Query{Index: table.GSI1, PK: "STATUS#s", Filter: map[string]any{"note": "keep"}, Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.members.Query(c, table.Query{Index: table.GSI1, PK: "STATUS#s", Filter: map[string]any{"note": "drop"}, Cursor: p.Cursor}); !errors.Is(err, table.ErrInvalidCursor) {
+		t.Errorf("cursor reused with another filter: %v", err)
+	}
+}
+
+func TestEnsureGuards(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	_, err := f.t.Client().PutItem(c, &dynamodb.PutItemInput{TableName: aws.String(f.t.Name()), Item: map[string]types.AttributeValue{
+		"PK": &types.AttributeValueMemberS{Value: "MEMBER#old"}, "SK": &types.AttributeValueMemberS{Value: "PROFILE"},
+		"id": &types.AttributeValueMemberS{Value: "old"}, "email": &types.AttributeValueMemberS{Value: "old@example.com"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := table.Key{PK: "MEMBER#old", SK: "PROFILE"}
+	if err := f.members.EnsureGuards(c, k); err != nil {
+		t.Fatal(err)
+	}
+	if owner, err := f.t.LookupUnique(c, table.Unique{Name: "email", Value: "old@example.com"}); err != nil || owner != k {
+		t.Errorf("guard: %v %v", owner, err)
+	}
+	if err := f.members.EnsureGuards(c, k); err != nil {
+		t.Errorf("second call: %v", err)
+	}
+	if got, _ := f.members.Get(c, k); got.Version != 1 {
+		t.Errorf("version %d after two EnsureGuards, want 1 (the second writes nothing)", got.Version)
+	}
+}

@@ -32,6 +32,9 @@ type Patch struct {
 	// IfEqual makes the patch conditional: each attribute must hold the
 	// value (a failed condition gives [ErrConditionFailed]).
 	IfEqual map[string]any
+	// IfNotEqual makes the patch conditional: each attribute must be
+	// absent or hold another value (e.g. status <> "deleted").
+	IfNotEqual map[string]any
 	// IfVersion, when non-nil, requires the stored version to equal it
 	// (a stale version gives [ErrConflict]).
 	IfVersion *int64
@@ -111,15 +114,24 @@ func (e *Entity[T]) buildPatch(p Patch) (builtPatch, error) {
 		removes = append(removes, nm)
 	}
 	adds = append(adds, "#v :one")
-	for _, f := range sortedKeys(p.IfEqual) {
-		n++
-		ph := "#c" + strconv.Itoa(n)
-		b.names[ph] = f
-		vp, err := value(p.IfEqual[f])
-		if err != nil {
-			return b, &ValidationError{Entity: e.def.Type, Field: f, Reason: "bad condition value: " + err.Error()}
+	for _, c := range []struct {
+		m  map[string]any
+		eq bool
+	}{{p.IfEqual, true}, {p.IfNotEqual, false}} {
+		for _, f := range sortedKeys(c.m) {
+			n++
+			ph := "#c" + strconv.Itoa(n)
+			b.names[ph] = f
+			vp, err := value(c.m[f])
+			if err != nil {
+				return b, &ValidationError{Entity: e.def.Type, Field: f, Reason: "bad condition value: " + err.Error()}
+			}
+			if c.eq {
+				conds = append(conds, ph+" = "+vp)
+			} else {
+				conds = append(conds, "(attribute_not_exists("+ph+") OR "+ph+" <> "+vp+")")
+			}
 		}
-		conds = append(conds, ph+" = "+vp)
 	}
 	var ex []string
 	if len(sets) > 0 {

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/guregu/dynamo/v2"
 
 	"github.com/singletable/singletable/query"
 )
@@ -72,12 +73,20 @@ type Query struct {
 	// OnlyType, when set, keeps only items of this entity type (a filter,
 	// evaluated after the page is read).
 	OnlyType string
+	// Filter keeps only items whose attributes equal these values (a
+	// FilterExpression: evaluated after the page is read, so a page may
+	// hold fewer than Limit items; the cursor still continues correctly).
+	Filter map[string]any
 }
 
 // binding names the query's access pattern and partition for its cursor.
 func (q Query) binding(table string) string {
-	return strings.Join([]string{table, strconv.Itoa(int(q.Index)), q.PK, q.SK.op, q.SK.a, q.SK.b,
-		strconv.FormatBool(q.Desc), q.OnlyType}, "\x00")
+	parts := []string{table, strconv.Itoa(int(q.Index)), q.PK, q.SK.op, q.SK.a, q.SK.b,
+		strconv.FormatBool(q.Desc), q.OnlyType}
+	for _, f := range sortedKeys(q.Filter) {
+		parts = append(parts, f, fmt.Sprint(q.Filter[f]))
+	}
+	return strings.Join(parts, "\x00")
 }
 
 func (t *Table) validateQuery(q Query) error {
@@ -145,6 +154,15 @@ func (t *Table) queryItems(ctx context.Context, q Query, entity string) (Page[It
 		names["#type"] = t.schema.TypeAttr
 		values[":type"] = &types.AttributeValueMemberS{Value: q.OnlyType}
 		filters = append(filters, "#type = :type")
+	}
+	for i, f := range sortedKeys(q.Filter) {
+		av, err := dynamo.Marshal(q.Filter[f])
+		if err != nil || av == nil {
+			return page, &ValidationError{Field: "Filter " + f, Reason: fmt.Sprintf("cannot compare with %v", q.Filter[f])}
+		}
+		n, v := "#f"+strconv.Itoa(i), ":f"+strconv.Itoa(i)
+		names[n], values[v] = f, av
+		filters = append(filters, n+" = "+v)
 	}
 	in := &dynamodb.QueryInput{
 		TableName:                 aws.String(t.schema.Name),

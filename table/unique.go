@@ -180,3 +180,24 @@ func checkUnique(u Unique) error {
 	}
 	return checkKeyValue("unique "+u.Name, GuardKey(u).PK, 2048)
 }
+
+// EnsureGuards makes sure the item with key k holds the guards of its
+// unique values: an item written by another service (no version
+// attribute) gets them now, in one transaction with a version-checked
+// rewrite of the item; a guard held by another item gives
+// [ErrUniqueViolation] (a duplicate already in the data). Items written by
+// the library already hold theirs: nothing is written for them.
+func (e *Entity[T]) EnsureGuards(ctx context.Context, k Key) error {
+	if e.def.Unique == nil {
+		return nil
+	}
+	_, ver, err := e.get(ctx, k, Consistent())
+	if err != nil {
+		return opErr("ensure guards", e.def.Type, k, err)
+	}
+	if ver > 0 {
+		return nil
+	}
+	_, err = e.Update(ctx, k, func(*T) error { return nil })
+	return err
+}
