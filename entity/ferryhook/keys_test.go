@@ -1,0 +1,84 @@
+package ferryhook_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	fh "github.com/singletable/singletable/entity/ferryhook"
+	"github.com/singletable/singletable/table"
+)
+
+// Keys are byte for byte the document's, and parse back.
+func TestKeysDocumentFormat(t *testing.T) {
+	t.Parallel()
+	u, s, c, k, e := fh.UserID("usr_V1StGXR8_Z5jdHi6"), fh.SourceID("src_aaaaaaaaaaaaaaaa"),
+		fh.ConnectionID("conn_cccccccccccccccc"), fh.APIKeyID("key_kkkkkkkkkkkkkkkk"), fh.EventID("evt_eeeeeeeeeeeeeeee")
+	must := func(k table.Key, err error) table.Key {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	got := []table.Key{
+		must(fh.UserKey(u)), must(fh.SourceKey(u, s)), must(fh.ConnectionKey(s, c)), must(fh.APIKeyKey(u, k)),
+		must(fh.EventKey(s, 1700000000123, e)), must(fh.AttemptKey(e, 3)),
+	}
+	want := []table.Key{
+		{PK: "USER#usr_V1StGXR8_Z5jdHi6", SK: "PROFILE"},
+		{PK: "USER#usr_V1StGXR8_Z5jdHi6", SK: "SRC#src_aaaaaaaaaaaaaaaa"},
+		{PK: "SRC#src_aaaaaaaaaaaaaaaa", SK: "CONN#conn_cccccccccccccccc"},
+		{PK: "USER#usr_V1StGXR8_Z5jdHi6", SK: "KEY#key_kkkkkkkkkkkkkkkk"},
+		{PK: "SRC#src_aaaaaaaaaaaaaaaa", SK: "EVT#1700000000123#evt_eeeeeeeeeeeeeeee"},
+		{PK: "EVT#evt_eeeeeeeeeeeeeeee", SK: "ATT#3"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("keys (-want +got):\n%s", diff)
+	}
+	gsi := []string{
+		string(fh.EmailGSI1PK.MustBuild("a@example.com")), string(fh.UserGSI1SK.MustBuild()),
+		string(fh.KeyHashGSI2PK.MustBuild("abc123")), string(fh.APIKeyGSI2SK.MustBuild()),
+		string(fh.SourceIDGSI3PK.MustBuild(string(s))), string(fh.SourceGSI3SK.MustBuild()),
+		string(fh.EventIDGSI1PK.MustBuild(string(e))), string(fh.EventGSI1SK.MustBuild()),
+	}
+	wantGSI := []string{"EMAIL#a@example.com", "USER", "KEYHASH#abc123", "KEY", "SRCID#src_aaaaaaaaaaaaaaaa", "SOURCE", "EVTID#evt_eeeeeeeeeeeeeeee", "EVENT"}
+	if diff := cmp.Diff(wantGSI, gsi); diff != "" {
+		t.Errorf("GSI keys (-want +got):\n%s", diff)
+	}
+
+	pu, ps, err := fh.ParseSourceKey(got[1])
+	if err != nil || pu != u || ps != s {
+		t.Errorf("ParseSourceKey = %v %v %v", pu, ps, err)
+	}
+	es, at, ee, err := fh.ParseEventKey(got[4])
+	if err != nil || es != s || at != 1700000000123 || ee != e {
+		t.Errorf("ParseEventKey = %v %v %v %v", es, at, ee, err)
+	}
+	ae, n, err := fh.ParseAttemptKey(got[5])
+	if err != nil || ae != e || n != 3 {
+		t.Errorf("ParseAttemptKey = %v %v %v", ae, n, err)
+	}
+}
+
+func TestKeysRejectBadInput(t *testing.T) {
+	t.Parallel()
+	e := fh.EventID("evt_eeeeeeeeeeeeeeee")
+	for _, n := range []int{0, 9} {
+		if _, err := fh.AttemptKey(e, n); !errors.Is(err, table.ErrInvalidKey) {
+			t.Errorf("AttemptKey(%d) = %v, want ErrInvalidKey", n, err)
+		}
+	}
+	if _, err := fh.SourceKey("usr_#x", "src_a"); !errors.Is(err, table.ErrInvalidKey) {
+		t.Errorf("SourceKey with '#' accepted")
+	}
+	for _, k := range []table.Key{{PK: "EVT#" + string(e), SK: "ATT#03"}, {PK: "EVT#" + string(e), SK: "ATT#9"}, {PK: "SRC#x", SK: "ATT#1"}} {
+		if _, _, err := fh.ParseAttemptKey(k); err == nil {
+			t.Errorf("ParseAttemptKey(%v) accepted", k)
+		}
+	}
+	if _, _, _, err := fh.ParseEventKey(table.Key{PK: "SRC#s", SK: "EVT#123#evt_x"}); err == nil {
+		t.Error("ParseEventKey accepted a receivedAt that is not 13 digits")
+	}
+}

@@ -1,0 +1,113 @@
+package ferryhook
+
+import (
+	"net/mail"
+	"net/url"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/singletable/singletable/table"
+)
+
+// Limits of free-text fields.
+const (
+	// MaxNameLen is the longest name of a user, source, connection or API
+	// key, in characters.
+	MaxNameLen = 200
+	// MaxEmailLen is the longest email address (RFC 5321).
+	MaxEmailLen = 254
+	// MaxURLLen is the longest destination URL.
+	MaxURLLen = 2048
+)
+
+// NormalizeEmail returns the stored form of an email address: trimmed and
+// lower-cased. Uniqueness and GSI1 lookups use it.
+func NormalizeEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// checkEmail reports why e is not a normalized email address.
+func checkEmail(field, e string) error {
+	switch {
+	case e == "":
+		return table.Invalid(field, "required")
+	case len(e) > MaxEmailLen:
+		return table.Invalid(field, "longer than %d bytes", MaxEmailLen)
+	case e != NormalizeEmail(e):
+		return table.Invalid(field, "%q is not normalized (trimmed, lower case)", e)
+	case strings.ContainsAny(e, "#"):
+		return table.Invalid(field, "%q holds '#', the key delimiter", e)
+	}
+	a, err := mail.ParseAddress(e)
+	if err != nil || a.Address != e || !strings.Contains(e[strings.LastIndexByte(e, '@')+1:], ".") {
+		return table.Invalid(field, "%q is not an email address", e)
+	}
+	return nil
+}
+
+// checkName reports why s is not a required display name.
+func checkName(field, s string) error {
+	if strings.TrimSpace(s) == "" {
+		return table.Invalid(field, "required")
+	}
+	return checkText(field, s, MaxNameLen)
+}
+
+// checkText reports why s is not valid UTF-8 text of at most max
+// characters without control characters (max 0: no limit).
+func checkText(field, s string, max int) error {
+	if !utf8.ValidString(s) {
+		return table.Invalid(field, "not valid UTF-8")
+	}
+	if max > 0 && utf8.RuneCountInString(s) > max {
+		return table.Invalid(field, "longer than %d characters", max)
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			return table.Invalid(field, "holds a control character")
+		}
+	}
+	return nil
+}
+
+// checkURL reports why s is not an absolute http(s) URL.
+func checkURL(field, s string) error {
+	if s == "" {
+		return table.Invalid(field, "required")
+	}
+	if len(s) > MaxURLLen {
+		return table.Invalid(field, "longer than %d bytes", MaxURLLen)
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return table.Invalid(field, "%q is not an absolute http or https URL", s)
+	}
+	return nil
+}
+
+func checkJSON(field string, j JSONText) error {
+	if !j.Valid() {
+		return table.Invalid(field, "not valid JSON")
+	}
+	return nil
+}
+
+func checkCount(field string, n int64) error {
+	if n < 0 {
+		return table.Invalid(field, "negative")
+	}
+	return nil
+}
+
+// first returns the first non-nil error.
+func first(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ValidateEmail reports why e is not a normalized email address the
+// library stores, as a *table.ValidationError naming "email".
+func ValidateEmail(e string) error { return checkEmail("email", e) }

@@ -1,0 +1,146 @@
+package ferryhook
+
+import (
+	"context"
+	"fmt"
+	"iter"
+
+	fh "github.com/singletable/singletable/entity/ferryhook"
+	"github.com/singletable/singletable/table"
+)
+
+// APIKeys serves the API keys of the document's interface (FH-6, FH-10,
+// FH-11).
+type APIKeys struct{ s *Store }
+
+// CreateAPIKeyInput describes a new API key.
+type CreateAPIKeyInput struct {
+	// Name is required ("Production").
+	Name string
+	// Permissions defaults to read.
+	Permissions fh.Permission
+}
+
+// NewAPIKey is a freshly created API key: Key is the plaintext, shown
+// once and stored nowhere; APIKey is the stored record.
+type NewAPIKey struct {
+	Key    string
+	APIKey fh.APIKey
+}
+
+// Create creates an API key for user (FH-11 apiKeys.create): a random
+// plaintext key from crypto/rand, returned once; only its hash (the
+// store's KeyHash, a unique value with its guard item) and its first
+// KeyPrefixLen characters are stored, in one transaction that also checks
+// the user exists. A missing user gives table.ErrNotFound, bad input a
+// *table.ValidationError.
+func (a *APIKeys) Create(ctx context.Context, user fh.UserID, in CreateAPIKeyInput) (NewAPIKey, error) {
+	uk, err := userKey(user)
+	if err != nil {
+		return NewAPIKey{}, err
+	}
+	if in.Permissions == "" {
+		in.Permissions = fh.PermissionRead
+	}
+	plain := fh.NewSecretKey()
+	k := fh.APIKey{
+		KeyID:       fh.NewAPIKeyID(),
+		UserID:      user,
+		Name:        in.Name,
+		KeyHash:     a.s.opts.KeyHash(plain),
+		KeyPrefix:   plain[:min(a.s.opts.KeyPrefixLen, len(plain))],
+		Permissions: in.Permissions,
+	}
+	if err := k.Validate(); err != nil {
+		return NewAPIKey{}, err
+	}
+	ops, err := a.s.apiKey.CreateOp(&k)
+	if err != nil {
+		return NewAPIKey{}, err
+	}
+	if err := a.s.main.Transact(ctx, append([]table.TxOp{a.s.main.ConditionOp(uk)}, ops...)...); err != nil {
+		return NewAPIKey{}, txErr(err, 0, table.ErrNotFound, "user "+string(user))
+	}
+	return NewAPIKey{Key: plain, APIKey: k}, nil
+}
+
+// Authenticate returns the API key whose plaintext is key (FH-6): the key
+// is hashed with the store's KeyHash and looked up with [APIKeys.GetByHash].
+// An unknown or deleted key gives [ErrInvalidAPIKey] (which matches
+// table.ErrNotFound).
+func (a *APIKeys) Authenticate(ctx context.Context, key string) (fh.APIKey, error) {
+	if key == "" {
+		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
+	}
+	return a.GetByHash(ctx, a.s.opts.KeyHash(key))
+}
+
+// GetByHash returns the API key with this hash (FH-6; FH-11
+// apiKeys.getByHash): Query GSI2 GSI2PK = KEYHASH#{keyHash}, GSI2SK = KEY.
+// An unknown or deleted key gives [ErrInvalidAPIKey].
+func (a *APIKeys) GetByHash(ctx context.Context, hash string) (fh.APIKey, error) {
+	pk, err := fh.KeyHashGSI2PK.Build(hash)
+	if err != nil {
+		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
+	}
+	p, err := a.s.apiKey.Query(ctx, table.Query{Index: table.GSI2, PK: string(pk), SK: table.SKEquals("KEY"), Limit: 1})
+	if err != nil {
+		return fh.APIKey{}, err
+	}
+	if len(p.Items) == 0 {
+		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
+	}
+	return p.Items[0], nil
+}
+
+// ListByUser returns one page of user's API keys (FH-10; FH-11
+// apiKeys.listByUser): Query PK = USER#{userId}, SK begins_with KEY#.
+// Records carry the hash and prefix, never the plaintext. A bad limit or
+// cursor gives a *table.ValidationError or table.ErrInvalidCursor.
+func (a *APIKeys) ListByUser(ctx context.Context, user fh.UserID, opts ...ListOption) (table.Page[fh.APIKey], error) {
+	if err := user.Validate(); err != nil {
+		return table.Page[fh.APIKey]{}, err
+	}
+	pk, _ := fh.UserPK.Build(string(user))
+	pre, _ := fh.APIKeySK.Prefix()
+	return page(ctx, a.s.apiKey, table.Query{PK: string(pk), SK: table.SKBeginsWith(string(pre))}, opts, nil)
+}
+
+// AllByUser iterates over all of user's API keys (FH-10).
+func (a *APIKeys) AllByUser(ctx context.Context, user fh.UserID, opts ...ListOption) iter.Seq2[fh.APIKey, error] {
+	return all(ctx, opts, func(ctx context.Context, o []ListOption) (table.Page[fh.APIKey], error) {
+		return a.ListByUser(ctx, user, o...)
+	})
+}
+
+// Delete deletes user's API key and its hash guard (FH-11 apiKeys.delete);
+// the key authenticates no more. Another user's or a missing key gives
+// table.ErrNotFound and changes nothing.
+func (a *APIKeys) Delete(ctx context.Context, user fh.UserID, id fh.APIKeyID) error {
+	k, err := apiKeyKey(user, id)
+	if err != nil {
+		return err
+	}
+	return a.s.apiKey.Delete(ctx, k)
+}
+
+// UpdateLastUsed sets the key's lastUsedAt to now (FH-11
+// apiKeys.updateLastUsed; one UpdateItem that never creates an item).
+// Another user's or a missing key gives table.ErrNotFound.
+func (a *APIKeys) UpdateLastUsed(ctx context.Context, user fh.UserID, id fh.APIKeyID) (fh.APIKey, error) {
+	k, err := apiKeyKey(user, id)
+	if err != nil {
+		return fh.APIKey{}, err
+	}
+	return a.s.apiKey.Patch(ctx, k, table.Patch{Set: map[string]any{"lastUsedAt": fh.ISO(a.s.now()).String()}})
+}
+
+func apiKeyKey(user fh.UserID, id fh.APIKeyID) (table.Key, error) {
+	if err := user.Validate(); err != nil {
+		return table.Key{}, err
+	}
+	if err := id.Validate(); err != nil {
+		return table.Key{}, err
+	}
+	return fh.APIKeyKey(user, id)
+}

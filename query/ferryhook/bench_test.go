@@ -1,0 +1,149 @@
+package ferryhook_test
+
+import (
+	"context"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	fh "github.com/singletable/singletable/entity/ferryhook"
+	ferryhook "github.com/singletable/singletable/query/ferryhook"
+	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
+)
+
+// rawEvent is the event as a hand-written aws-sdk-go-v2 data layer would
+// declare it.
+type rawEvent struct {
+	PK          string `dynamodbav:"PK"`
+	SK          string `dynamodbav:"SK"`
+	GSI1PK      string `dynamodbav:"GSI1PK"`
+	GSI1SK      string `dynamodbav:"GSI1SK"`
+	EventID     string `dynamodbav:"eventId"`
+	SourceID    string `dynamodbav:"sourceId"`
+	UserID      string `dynamodbav:"userId"`
+	Status      string `dynamodbav:"status"`
+	Headers     string `dynamodbav:"headers"`
+	Body        string `dynamodbav:"body"`
+	SourceIP    string `dynamodbav:"sourceIp"`
+	ContentType string `dynamodbav:"contentType"`
+	Method      string `dynamodbav:"method"`
+	ReceivedAt  int64  `dynamodbav:"receivedAt"`
+	ProcessedAt int64  `dynamodbav:"processedAt,omitempty"`
+	DeliveredAt int64  `dynamodbav:"deliveredAt,omitempty"`
+	ExpiresAt   int64  `dynamodbav:"expiresAt"`
+}
+
+func benchStore(b *testing.B) (*ferryhook.Store, *table.Table, fh.Source) {
+	b.Helper()
+	main := tabletest.NewTable(b, ferryhook.MainSchema(ferryhook.DefaultMainTable))
+	events := tabletest.NewTable(b, ferryhook.EventsSchema(ferryhook.DefaultEventsTable))
+	s := ferryhook.New(main, events)
+	ctx := context.Background()
+	u, err := s.Users.Create(ctx, ferryhook.CreateUserInput{Email: "bench@example.com", Name: "B", GitHubID: "1"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	src, err := s.Sources.Create(ctx, u.UserID, ferryhook.CreateSourceInput{Name: "s", Provider: fh.ProviderStripe})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s, events, src
+}
+
+func rawPut(ctx context.Context, c *dynamodb.Client, tableName string, src fh.Source, at time.Time) error {
+	id := string(fh.NewEventID())
+	ms := at.UnixMilli()
+	item, err := attributevalue.MarshalMap(rawEvent{
+		PK: "SRC#" + string(src.SourceID), SK: "EVT#" + strconv.FormatInt(ms, 10) + "#" + id,
+		GSI1PK: "EVTID#" + id, GSI1SK: "EVENT",
+		EventID: id, SourceID: string(src.SourceID), UserID: string(src.UserID), Status: "received",
+		Headers: `{"content-type":["application/json"]}`, Body: `{"type":"invoice.paid"}`, SourceIP: "203.0.113.7",
+		ContentType: "application/json", Method: "POST", ReceivedAt: ms, ExpiresAt: ms/1000 + 2592000,
+	})
+	if err != nil {
+		return err
+	}
+	_, err = c.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName: aws.String(tableName), Item: item,
+		ConditionExpression: aws.String("attribute_not_exists(PK)"),
+	})
+	return err
+}
+
+// BenchmarkIngestEvent stores one event (FH-11 events.create): through the
+// library versus a hand-written PutItem with the same condition.
+func BenchmarkIngestEvent(b *testing.B) {
+	s, events, src := benchStore(b)
+	ctx := context.Background()
+	for _, round := range []string{"warmup", "measure"} {
+		b.Run(round+"/library", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := s.Events.Create(ctx, eventInput(src, time.Time{})); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(round+"/raw-sdk", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := rawPut(ctx, events.Client(), events.Name(), src, time.Now()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkListEvents50 reads one page of 50 events newest first (FH-7):
+// through the library versus a hand-written Query decoded with
+// attributevalue.
+func BenchmarkListEvents50(b *testing.B) {
+	s, events, src := benchStore(b)
+	ctx := context.Background()
+	base := time.Now().Add(-time.Hour)
+	for i := range 120 {
+		if _, err := s.Events.Create(ctx, eventInput(src, base.Add(time.Duration(i)*time.Millisecond))); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, round := range []string{"warmup", "measure"} {
+		b.Run(round+"/library", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				p, err := s.Events.ListBySource(ctx, src.SourceID, ferryhook.Limit(50))
+				if err != nil || len(p.Items) != 50 {
+					b.Fatal(len(p.Items), err)
+				}
+			}
+		})
+		b.Run(round+"/raw-sdk", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				out, err := events.Client().Query(ctx, &dynamodb.QueryInput{
+					TableName:              aws.String(events.Name()),
+					KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :evt)"),
+					ExpressionAttributeValues: map[string]types.AttributeValue{
+						":pk":  &types.AttributeValueMemberS{Value: "SRC#" + string(src.SourceID)},
+						":evt": &types.AttributeValueMemberS{Value: "EVT#"},
+					},
+					ScanIndexForward: aws.Bool(false),
+					Limit:            aws.Int32(50),
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				var evs []rawEvent
+				if err := attributevalue.UnmarshalListOfMaps(out.Items, &evs); err != nil || len(evs) != 50 {
+					b.Fatal(len(evs), err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,214 @@
+package ferryhook
+
+import (
+	"context"
+	"iter"
+
+	fh "github.com/singletable/singletable/entity/ferryhook"
+	"github.com/singletable/singletable/table"
+)
+
+// Connections serves the connections of the document's interface (FH-5,
+// FH-11). Every user-facing operation takes the owner's ID and checks the
+// connection's userId against it.
+type Connections struct{ s *Store }
+
+// CreateConnectionInput describes a new connection.
+type CreateConnectionInput struct {
+	// Name is required.
+	Name string
+	// DestinationURL is required: an absolute http or https URL.
+	DestinationURL string
+	// SigningSecret signs outbound deliveries; generated (whsec_ and 32
+	// random characters) when empty.
+	SigningSecret string
+	// Filters, Transform and RetryConfig are optional JSON documents.
+	Filters     fh.JSONText
+	Transform   fh.JSONText
+	RetryConfig fh.JSONText
+}
+
+// Create creates an active connection on user's source (FH-11
+// connections.create): the source is read first (another user's, a missing
+// or a deleted source gives table.ErrNotFound), then the connection is
+// written if its key is new. Bad input gives a *table.ValidationError.
+func (c *Connections) Create(ctx context.Context, user fh.UserID, source fh.SourceID, in CreateConnectionInput) (fh.Connection, error) {
+	if in.SigningSecret == "" {
+		in.SigningSecret = "whsec_" + fh.NewSecretKey()[len(fh.SecretKeyPrefix):]
+	}
+	conn := fh.Connection{
+		ConnectionID:   fh.NewConnectionID(),
+		SourceID:       source,
+		UserID:         user,
+		Name:           in.Name,
+		DestinationURL: in.DestinationURL,
+		SigningSecret:  in.SigningSecret,
+		Filters:        in.Filters,
+		Transform:      in.Transform,
+		RetryConfig:    in.RetryConfig,
+		Status:         fh.StatusActive,
+	}
+	if err := conn.Validate(); err != nil {
+		return fh.Connection{}, err
+	}
+	if _, err := c.s.Sources.Get(ctx, user, source); err != nil {
+		return fh.Connection{}, err
+	}
+	if err := c.s.conn.Create(ctx, &conn); err != nil {
+		return fh.Connection{}, err
+	}
+	return conn, nil
+}
+
+// Get returns user's connection (GetItem PK = SRC#{sourceId}, SK =
+// CONN#{connectionId}). Another user's, a missing or a deleted connection
+// gives table.ErrNotFound.
+func (c *Connections) Get(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID) (fh.Connection, error) {
+	k, err := connKey(user, source, id)
+	if err != nil {
+		return fh.Connection{}, err
+	}
+	conn, err := c.s.conn.Get(ctx, k)
+	if err != nil {
+		return fh.Connection{}, err
+	}
+	if conn.UserID != user || conn.Status == fh.StatusDeleted {
+		return fh.Connection{}, notFound("connection", string(id))
+	}
+	return conn, nil
+}
+
+// ListBySource returns one page of the connections of user's source
+// (FH-5; FH-11 connections.listBySource): Query PK = SRC#{sourceId}, SK
+// begins_with CONN#. Connections of another user and deleted ones are
+// never returned (a page may hold fewer than Limit). A bad limit or cursor
+// gives a *table.ValidationError or table.ErrInvalidCursor.
+func (c *Connections) ListBySource(ctx context.Context, user fh.UserID, source fh.SourceID, opts ...ListOption) (table.Page[fh.Connection], error) {
+	if err := user.Validate(); err != nil {
+		return table.Page[fh.Connection]{}, err
+	}
+	if err := source.Validate(); err != nil {
+		return table.Page[fh.Connection]{}, err
+	}
+	pk, _ := fh.SourcePK.Build(string(source))
+	pre, _ := fh.ConnectionSK.Prefix()
+	return page(ctx, c.s.conn, table.Query{PK: string(pk), SK: table.SKBeginsWith(string(pre))}, opts,
+		func(conn *fh.Connection) bool { return conn.UserID == user && conn.Status != fh.StatusDeleted })
+}
+
+// AllBySource iterates over all connections of user's source (FH-5).
+func (c *Connections) AllBySource(ctx context.Context, user fh.UserID, source fh.SourceID, opts ...ListOption) iter.Seq2[fh.Connection, error] {
+	return all(ctx, opts, func(ctx context.Context, o []ListOption) (table.Page[fh.Connection], error) {
+		return c.ListBySource(ctx, user, source, o...)
+	})
+}
+
+// ConnectionUpdate is a partial update of a connection (the document's
+// Partial<Connection>); nil fields are left alone. Status may be active
+// or paused (use Delete to delete).
+type ConnectionUpdate struct {
+	Name           *string
+	DestinationURL *string
+	SigningSecret  *string
+	Filters        *fh.JSONText
+	Transform      *fh.JSONText
+	RetryConfig    *fh.JSONText
+	Status         *fh.Status
+}
+
+// Update changes user's connection (FH-11 connections.update) and returns
+// it as stored (read, conditional write on the version, retried on a lost
+// race; delivery counters bumped meanwhile are kept). Another user's, a
+// missing or a deleted connection gives table.ErrNotFound and changes
+// nothing; bad input a *table.ValidationError.
+func (c *Connections) Update(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID, up ConnectionUpdate) (fh.Connection, error) {
+	k, err := connKey(user, source, id)
+	if err != nil {
+		return fh.Connection{}, err
+	}
+	if up == (ConnectionUpdate{}) {
+		return fh.Connection{}, table.Invalid("update", "no field to change")
+	}
+	if up.Status != nil && *up.Status != fh.StatusActive && *up.Status != fh.StatusPaused {
+		return fh.Connection{}, table.Invalid("status", "%q: set active or paused (use Delete to delete)", *up.Status)
+	}
+	return c.s.conn.Update(ctx, k, func(cur *fh.Connection) error {
+		if cur.UserID != user || cur.Status == fh.StatusDeleted {
+			return notFound("connection", string(id))
+		}
+		set(&cur.Name, up.Name)
+		set(&cur.DestinationURL, up.DestinationURL)
+		set(&cur.SigningSecret, up.SigningSecret)
+		set(&cur.Filters, up.Filters)
+		set(&cur.Transform, up.Transform)
+		set(&cur.RetryConfig, up.RetryConfig)
+		set(&cur.Status, up.Status)
+		return nil
+	})
+}
+
+// Pause holds deliveries of user's connection (status paused).
+func (c *Connections) Pause(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID) (fh.Connection, error) {
+	st := fh.StatusPaused
+	return c.Update(ctx, user, source, id, ConnectionUpdate{Status: &st})
+}
+
+// Resume resumes deliveries of user's paused connection (status active).
+func (c *Connections) Resume(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID) (fh.Connection, error) {
+	st := fh.StatusActive
+	return c.Update(ctx, user, source, id, ConnectionUpdate{Status: &st})
+}
+
+// Delete deletes user's connection (FH-11 connections.delete): status
+// deleted, so it is never returned or delivered to again. Another user's,
+// a missing or an already deleted connection gives table.ErrNotFound and
+// changes nothing.
+func (c *Connections) Delete(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID) error {
+	k, err := connKey(user, source, id)
+	if err != nil {
+		return err
+	}
+	_, err = c.s.conn.Update(ctx, k, func(cur *fh.Connection) error {
+		if cur.UserID != user || cur.Status == fh.StatusDeleted {
+			return notFound("connection", string(id))
+		}
+		cur.Status = fh.StatusDeleted
+		return nil
+	})
+	return err
+}
+
+// RecordDelivery counts one delivery outcome of a connection atomically
+// (one UpdateItem ADD on deliveryCount, or failureCount when delivered is
+// false) and returns the new count. It is the delivery worker's call, not
+// user-facing. A missing connection gives table.ErrNotFound.
+func (c *Connections) RecordDelivery(ctx context.Context, source fh.SourceID, id fh.ConnectionID, delivered bool) (int64, error) {
+	if err := source.Validate(); err != nil {
+		return 0, err
+	}
+	if err := id.Validate(); err != nil {
+		return 0, err
+	}
+	k, err := fh.ConnectionKey(source, id)
+	if err != nil {
+		return 0, err
+	}
+	field := "failureCount"
+	if delivered {
+		field = "deliveryCount"
+	}
+	return c.s.conn.Add(ctx, k, field, 1)
+}
+
+func connKey(user fh.UserID, source fh.SourceID, id fh.ConnectionID) (table.Key, error) {
+	if err := user.Validate(); err != nil {
+		return table.Key{}, err
+	}
+	if err := source.Validate(); err != nil {
+		return table.Key{}, err
+	}
+	if err := id.Validate(); err != nil {
+		return table.Key{}, err
+	}
+	return fh.ConnectionKey(source, id)
+}

@@ -1,0 +1,69 @@
+// Package ferryhook serves every access pattern of Ferryhook
+// (specs/ferryhook.md, catalog FH-1..FH-12) on two tables, ferryhook-main
+// and ferryhook-events, built from the generic schema ([MainSchema],
+// [EventsSchema]).
+//
+// # Mapping table
+//
+//	entity           table   PK / SK                                       GSI                                   catalog IDs
+//	User             main    USER#{userId} / PROFILE                       GSI1 EMAIL#{email} / USER             FH-1 Users.GetByID, FH-2 Users.GetByEmail
+//	Source           main    USER#{userId} / SRC#{sourceId}                GSI3 SRCID#{sourceId} / SOURCE        FH-3 Sources.ListByUser, FH-4 Sources.GetByID
+//	Connection       main    SRC#{sourceId} / CONN#{connectionId}          -                                     FH-5 Connections.ListBySource
+//	APIKey           main    USER#{userId} / KEY#{keyId}                   GSI2 KEYHASH#{keyHash} / KEY          FH-6 APIKeys.Authenticate/GetByHash, FH-10 APIKeys.ListByUser
+//	Event            events  SRC#{sourceId} / EVT#{receivedAt}#{eventId}   GSI1 EVTID#{eventId} / EVENT          FH-7 Events.ListBySource (desc), FH-8 Events.GetByID, FH-12 expiresAt
+//	DeliveryAttempt  events  EVT#{eventId} / ATT#{attemptNumber}           -                                     FH-9 Attempts.ListByEvent
+//	email guard      main    UNIQUE#email#{email} / UNIQUE                 -                                     FH-2 uniqueness (Users.Create, Users.Update)
+//	keyhash guard    main    UNIQUE#keyhash#{keyHash} / UNIQUE             -                                     FH-6 uniqueness (APIKeys.Create)
+//
+// FH-11, the document's data-access interface, maps operation by operation:
+//
+//	users.create / getById / getByEmail / update / incrementUsage
+//	    Users.Create / GetByID / GetByEmail / Update / IncrementUsage
+//	sources.create / getById / listByUser / update / delete
+//	    Sources.Create / GetByID / ListByUser (AllByUser) / Update / Delete
+//	connections.create / listBySource / update / delete
+//	    Connections.Create / ListBySource (AllBySource) / Update / Delete
+//	events.create / getById / listBySource / updateStatus
+//	    Events.Create / GetByID / ListBySource (AllBySource) / UpdateStatus
+//	attempts.create / listByEvent
+//	    Attempts.Create / ListByEvent (AllByEvent)
+//	apiKeys.create / getByHash / listByUser / delete / updateLastUsed
+//	    APIKeys.Create / GetByHash / ListByUser (AllByUser) / Delete / UpdateLastUsed
+//
+// Operations the document addresses by a child ID alone (connections.update
+// and delete, apiKeys.updateLastUsed) take the parent IDs too: the key
+// needs them, and they scope the operation to its owner. Users of another
+// user's sources, connections and keys get [table.ErrNotFound] and change
+// nothing: sources and keys live under USER#{userId}, and connections carry
+// userId, which every user-facing operation checks.
+//
+// # Existing deployments
+//
+// The document's own service (TypeScript, lib-dynamodb) writes the same key
+// values under lower-case attribute and index names (pk, sk, gsi1pk ...
+// gsi3sk; gsi1 ... gsi3), NULL for unset attributes, and hashes API keys
+// with HMAC-SHA256 under an empty key, keeping 16 characters of prefix.
+// Open such tables with [table.WithLowercaseKeys] on both schemas and
+// [ServiceKeyHashing] on the store; the defaults are the document's
+// (PK/SK/GSIn names, SHA-256 hex, 8-character prefix). Items without the
+// library's _type and _v attributes read and update normally. Emails of
+// users written by that service have no guard item yet, so sign-up and
+// email change also check GSI1 before writing: the guard closes the race
+// among writers of this library, the GSI check covers existing data.
+//
+// # Ingestion
+//
+// [Store.Ingest] is the ingest handler's path: FH-4 (source by ID), FH-1
+// (the owner's plan, for FH-12 retention), then one TransactWriteItems that
+// spans both tables: the event, the source's eventCount and lastEventAt
+// (on condition that it is still active) and the owner's usageThisMonth.
+// The counters therefore count exactly the events stored.
+//
+// # Deletion
+//
+// The document gives sources and connections a deleted status: Delete sets
+// it (a soft delete, so events keep a meaningful sourceId); deleted items
+// are never returned and cannot be changed ([table.ErrNotFound]). API keys
+// are deleted for real, with their hash guard; a deleted key
+// authenticates no more ([ErrInvalidAPIKey], like an unknown key).
+package ferryhook

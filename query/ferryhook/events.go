@@ -1,0 +1,154 @@
+package ferryhook
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"time"
+
+	fh "github.com/singletable/singletable/entity/ferryhook"
+	"github.com/singletable/singletable/table"
+)
+
+// Events serves the events of the document's interface (FH-7, FH-8,
+// FH-11, FH-12).
+type Events struct{ s *Store }
+
+// CreateEventInput is a received webhook request.
+type CreateEventInput struct {
+	// SourceID and UserID are the receiving source and its owner.
+	SourceID fh.SourceID
+	UserID   fh.UserID
+	// Plan is the owner's plan: it sets expiresAt (FH-12).
+	Plan fh.Plan
+	// Headers are the request headers as a JSON object.
+	Headers fh.JSONText
+	// Body is the raw body, at most fh.MaxBodyBytes (256 KB).
+	Body string
+	// SourceIP, ContentType and Method describe the request.
+	SourceIP    string
+	ContentType string
+	Method      string
+	// ReceivedAt defaults to now.
+	ReceivedAt time.Time
+}
+
+// newEvent builds and validates the event of in, without any request.
+func (e *Events) newEvent(in CreateEventInput) (fh.Event, error) {
+	if !in.Plan.Valid() {
+		return fh.Event{}, table.Invalid("plan", "unknown value %q", in.Plan)
+	}
+	at := in.ReceivedAt
+	if at.IsZero() {
+		at = e.s.now()
+	}
+	received := fh.Millis(at)
+	ev := fh.Event{
+		EventID:     fh.NewEventID(),
+		SourceID:    in.SourceID,
+		UserID:      in.UserID,
+		Status:      fh.EventReceived,
+		Headers:     in.Headers,
+		Body:        in.Body,
+		SourceIP:    in.SourceIP,
+		ContentType: in.ContentType,
+		Method:      in.Method,
+		ReceivedAt:  received,
+		ExpiresAt:   in.Plan.ExpiresAt(received),
+	}
+	return ev, ev.Validate()
+}
+
+// Create stores a received event (FH-11 events.create) with status
+// received, a new evt_ ID, and expiresAt = receivedAt + the plan's
+// retention (FH-12: 24 h free, 7 d starter, 30 d pro, 90 d team). One
+// conditional PutItem; counters are not touched (see [Store.Ingest]). A
+// body over 256 KB or other bad input gives a *table.ValidationError and
+// writes nothing.
+func (e *Events) Create(ctx context.Context, in CreateEventInput) (fh.Event, error) {
+	ev, err := e.newEvent(in)
+	if err != nil {
+		return fh.Event{}, err
+	}
+	if err := e.s.event.Create(ctx, &ev); err != nil {
+		return fh.Event{}, err
+	}
+	return ev, nil
+}
+
+// GetByID returns an event by ID alone (FH-8; FH-11 events.getById):
+// Query GSI1 GSI1PK = EVTID#{eventId}, GSI1SK = EVENT. A missing or
+// expired event gives table.ErrNotFound.
+func (e *Events) GetByID(ctx context.Context, id fh.EventID) (fh.Event, error) {
+	if err := id.Validate(); err != nil {
+		return fh.Event{}, err
+	}
+	pk, err := fh.EventIDGSI1PK.Build(string(id))
+	if err != nil {
+		return fh.Event{}, err
+	}
+	p, err := e.s.event.Query(ctx, table.Query{Index: table.GSI1, PK: string(pk), SK: table.SKEquals("EVENT"), Limit: 1})
+	if err != nil {
+		return fh.Event{}, err
+	}
+	if len(p.Items) == 0 {
+		return fh.Event{}, notFound("event", string(id))
+	}
+	return p.Items[0], nil
+}
+
+// ListBySource returns one page of a source's events, newest first (FH-7;
+// FH-11 events.listBySource): Query PK = SRC#{sourceId}, SK begins_with
+// EVT#, ScanIndexForward = false. Pass Limit for the page size and After
+// with the previous page's cursor. Expired events are left out. A bad
+// limit or cursor gives a *table.ValidationError or
+// table.ErrInvalidCursor.
+func (e *Events) ListBySource(ctx context.Context, source fh.SourceID, opts ...ListOption) (table.Page[fh.Event], error) {
+	if err := source.Validate(); err != nil {
+		return table.Page[fh.Event]{}, err
+	}
+	pk, _ := fh.SourcePK.Build(string(source))
+	pre, _ := fh.EventSK.Prefix()
+	return page(ctx, e.s.event, table.Query{PK: string(pk), SK: table.SKBeginsWith(string(pre)), Desc: true}, opts, nil)
+}
+
+// AllBySource iterates over a source's events, newest first (FH-7).
+func (e *Events) AllBySource(ctx context.Context, source fh.SourceID, opts ...ListOption) iter.Seq2[fh.Event, error] {
+	return all(ctx, opts, func(ctx context.Context, o []ListOption) (table.Page[fh.Event], error) {
+		return e.ListBySource(ctx, source, o...)
+	})
+}
+
+// UpdateStatus sets an event's status (FH-11 events.updateStatus) and
+// returns the event as stored: FH-8 finds its key, then one UpdateItem that
+// never creates an item sets status, and processedAt (when processing
+// starts or the event is filtered) or deliveredAt (when delivered) to now.
+// A missing or expired event gives table.ErrNotFound; an unknown status a
+// *table.ValidationError.
+func (e *Events) UpdateStatus(ctx context.Context, id fh.EventID, status fh.EventStatus) (fh.Event, error) {
+	if !status.Valid() {
+		return fh.Event{}, table.Invalid("status", "unknown value %q", status)
+	}
+	ev, err := e.GetByID(ctx, id)
+	if err != nil {
+		return fh.Event{}, err
+	}
+	k, err := fh.EventKey(ev.SourceID, ev.ReceivedAt, ev.EventID)
+	if err != nil {
+		return fh.Event{}, fmt.Errorf("update event status: %w", err)
+	}
+	set := map[string]any{"status": string(status)}
+	now := int64(fh.Millis(e.s.now()))
+	switch status {
+	case fh.EventProcessing, fh.EventFiltered:
+		if ev.ProcessedAt == 0 {
+			set["processedAt"] = now
+		}
+	case fh.EventDelivered:
+		set["deliveredAt"] = now
+		if ev.ProcessedAt == 0 {
+			set["processedAt"] = now
+		}
+	}
+	return e.s.event.Patch(ctx, k, table.Patch{Set: set})
+}

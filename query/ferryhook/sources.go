@@ -1,0 +1,209 @@
+package ferryhook
+
+import (
+	"context"
+	"fmt"
+	"iter"
+
+	fh "github.com/singletable/singletable/entity/ferryhook"
+	"github.com/singletable/singletable/table"
+)
+
+// Sources serves the sources of the document's interface (FH-3, FH-4,
+// FH-11).
+type Sources struct{ s *Store }
+
+// CreateSourceInput describes a new source.
+type CreateSourceInput struct {
+	// Name is required ("Stripe Prod").
+	Name string
+	// Provider is required.
+	Provider fh.Provider
+	// SigningSecret is the provider's signing secret, if it signs.
+	SigningSecret string
+	// SigningAlgorithm defaults to hmac-sha256 when a secret is given.
+	SigningAlgorithm fh.SigningAlgorithm
+}
+
+// Create creates an active source for user (FH-11 sources.create) in one
+// transaction that also checks the user exists: a missing user gives
+// table.ErrNotFound, bad input a *table.ValidationError.
+func (s *Sources) Create(ctx context.Context, user fh.UserID, in CreateSourceInput) (fh.Source, error) {
+	uk, err := userKey(user)
+	if err != nil {
+		return fh.Source{}, err
+	}
+	if in.SigningSecret != "" && in.SigningAlgorithm == "" {
+		in.SigningAlgorithm = fh.SigningHMACSHA256
+	}
+	src := fh.Source{
+		SourceID:         fh.NewSourceID(),
+		UserID:           user,
+		Name:             in.Name,
+		Provider:         in.Provider,
+		SigningSecret:    in.SigningSecret,
+		SigningAlgorithm: in.SigningAlgorithm,
+		Status:           fh.StatusActive,
+	}
+	if err := src.Validate(); err != nil {
+		return fh.Source{}, err
+	}
+	ops, err := s.s.source.CreateOp(&src)
+	if err != nil {
+		return fh.Source{}, err
+	}
+	if err := s.s.main.Transact(ctx, append([]table.TxOp{s.s.main.ConditionOp(uk)}, ops...)...); err != nil {
+		return fh.Source{}, txErr(err, 0, table.ErrNotFound, "user "+string(user))
+	}
+	return src, nil
+}
+
+// Get returns user's source (GetItem PK = USER#{userId}, SK =
+// SRC#{sourceId}). Another user's source, a missing or a deleted one give
+// table.ErrNotFound.
+func (s *Sources) Get(ctx context.Context, user fh.UserID, id fh.SourceID) (fh.Source, error) {
+	k, err := sourceKey(user, id)
+	if err != nil {
+		return fh.Source{}, err
+	}
+	src, err := s.s.source.Get(ctx, k)
+	if err != nil {
+		return fh.Source{}, err
+	}
+	if src.Status == fh.StatusDeleted {
+		return fh.Source{}, notFound("source", string(id))
+	}
+	return src, nil
+}
+
+// GetByID returns a source without knowing its user, as the ingest handler
+// needs (FH-4; FH-11 sources.getById): Query GSI3 GSI3PK =
+// SRCID#{sourceId}, GSI3SK = SOURCE. A missing or deleted source gives
+// table.ErrNotFound.
+func (s *Sources) GetByID(ctx context.Context, id fh.SourceID) (fh.Source, error) {
+	if err := id.Validate(); err != nil {
+		return fh.Source{}, err
+	}
+	pk, err := fh.SourceIDGSI3PK.Build(string(id))
+	if err != nil {
+		return fh.Source{}, err
+	}
+	p, err := s.s.source.Query(ctx, table.Query{Index: table.GSI3, PK: string(pk), SK: table.SKEquals("SOURCE"), Limit: 1})
+	if err != nil {
+		return fh.Source{}, err
+	}
+	if len(p.Items) == 0 || p.Items[0].Status == fh.StatusDeleted {
+		return fh.Source{}, notFound("source", string(id))
+	}
+	return p.Items[0], nil
+}
+
+// ListByUser returns one page of user's sources in sourceId order (FH-3;
+// FH-11 sources.listByUser): Query PK = USER#{userId}, SK begins_with
+// SRC#. Deleted sources are left out (a page may hold fewer than Limit).
+// A bad limit or cursor gives a *table.ValidationError or
+// table.ErrInvalidCursor.
+func (s *Sources) ListByUser(ctx context.Context, user fh.UserID, opts ...ListOption) (table.Page[fh.Source], error) {
+	if err := user.Validate(); err != nil {
+		return table.Page[fh.Source]{}, err
+	}
+	pk, _ := fh.UserPK.Build(string(user))
+	pre, _ := fh.SourceSK.Prefix()
+	return page(ctx, s.s.source, table.Query{PK: string(pk), SK: table.SKBeginsWith(string(pre))}, opts,
+		func(src *fh.Source) bool { return src.Status != fh.StatusDeleted })
+}
+
+// AllByUser iterates over all of user's sources (FH-3), page by page.
+func (s *Sources) AllByUser(ctx context.Context, user fh.UserID, opts ...ListOption) iter.Seq2[fh.Source, error] {
+	return all(ctx, opts, func(ctx context.Context, o []ListOption) (table.Page[fh.Source], error) {
+		return s.ListByUser(ctx, user, o...)
+	})
+}
+
+// SourceUpdate is a partial update of a source (the document's
+// Partial<Source>); nil fields are left alone. Status may be active or
+// paused (use Delete to delete).
+type SourceUpdate struct {
+	Name             *string
+	SigningSecret    *string
+	SigningAlgorithm *fh.SigningAlgorithm
+	Status           *fh.Status
+}
+
+// Update changes user's source (FH-11 sources.update) and returns it as
+// stored (read, then conditional write on the version, retried on a lost
+// race; counters bumped meanwhile are kept). Another user's, a missing or
+// a deleted source gives table.ErrNotFound and changes nothing; bad input
+// a *table.ValidationError.
+func (s *Sources) Update(ctx context.Context, user fh.UserID, id fh.SourceID, up SourceUpdate) (fh.Source, error) {
+	k, err := sourceKey(user, id)
+	if err != nil {
+		return fh.Source{}, err
+	}
+	if up == (SourceUpdate{}) {
+		return fh.Source{}, table.Invalid("update", "no field to change")
+	}
+	if up.Status != nil && *up.Status != fh.StatusActive && *up.Status != fh.StatusPaused {
+		return fh.Source{}, table.Invalid("status", "%q: set active or paused (use Delete to delete)", *up.Status)
+	}
+	return s.s.source.Update(ctx, k, func(cur *fh.Source) error {
+		if cur.Status == fh.StatusDeleted {
+			return notFound("source", string(id))
+		}
+		set(&cur.Name, up.Name)
+		set(&cur.SigningSecret, up.SigningSecret)
+		set(&cur.SigningAlgorithm, up.SigningAlgorithm)
+		set(&cur.Status, up.Status)
+		if up.SigningSecret != nil && *up.SigningSecret == "" {
+			cur.SigningAlgorithm = ""
+		} else if cur.SigningSecret != "" && cur.SigningAlgorithm == "" {
+			cur.SigningAlgorithm = fh.SigningHMACSHA256
+		}
+		return nil
+	})
+}
+
+// Pause stops user's source from accepting events (status paused).
+func (s *Sources) Pause(ctx context.Context, user fh.UserID, id fh.SourceID) (fh.Source, error) {
+	st := fh.StatusPaused
+	return s.Update(ctx, user, id, SourceUpdate{Status: &st})
+}
+
+// Resume lets user's paused source accept events again (status active).
+func (s *Sources) Resume(ctx context.Context, user fh.UserID, id fh.SourceID) (fh.Source, error) {
+	st := fh.StatusActive
+	return s.Update(ctx, user, id, SourceUpdate{Status: &st})
+}
+
+// Delete deletes user's source (FH-11 sources.delete): status deleted, as
+// the document's statuses say, so it is never returned again and accepts no
+// events. Another user's, a missing or an already deleted source gives
+// table.ErrNotFound and changes nothing.
+func (s *Sources) Delete(ctx context.Context, user fh.UserID, id fh.SourceID) error {
+	k, err := sourceKey(user, id)
+	if err != nil {
+		return err
+	}
+	_, err = s.s.source.Update(ctx, k, func(cur *fh.Source) error {
+		if cur.Status == fh.StatusDeleted {
+			return notFound("source", string(id))
+		}
+		cur.Status = fh.StatusDeleted
+		return nil
+	})
+	return err
+}
+
+func sourceKey(user fh.UserID, id fh.SourceID) (table.Key, error) {
+	if err := user.Validate(); err != nil {
+		return table.Key{}, err
+	}
+	if err := id.Validate(); err != nil {
+		return table.Key{}, err
+	}
+	return fh.SourceKey(user, id)
+}
+
+func notFound(what, id string) error {
+	return fmt.Errorf("%s %s: %w", what, id, table.ErrNotFound)
+}

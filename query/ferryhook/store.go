@@ -1,0 +1,123 @@
+package ferryhook
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+
+	fh "github.com/singletable/singletable/entity/ferryhook"
+	"github.com/singletable/singletable/table"
+)
+
+// Default table names, as the document names them.
+const (
+	DefaultMainTable   = "ferryhook-main"
+	DefaultEventsTable = "ferryhook-events"
+)
+
+// MainSchema is the schema of the main table: the generic schema with the
+// three GSIs the document uses, changed by opts (for example
+// [table.WithLowercaseKeys] for the existing service's tables).
+func MainSchema(name string, opts ...table.SchemaOption) table.Schema {
+	return table.NewSchema(name, append([]table.SchemaOption{table.WithIndexCount(3)}, opts...)...)
+}
+
+// EventsSchema is the schema of the events table: the generic schema with
+// one GSI and the document's expiresAt as the TTL attribute, changed by
+// opts.
+func EventsSchema(name string, opts ...table.SchemaOption) table.Schema {
+	base := []table.SchemaOption{table.WithIndexCount(1), table.WithTTLAttribute("expiresAt")}
+	return table.NewSchema(name, append(base, opts...)...)
+}
+
+// Options configure a [Store].
+type Options struct {
+	// KeyHash hashes a plaintext API key into the stored keyHash, as
+	// lower-case hex. Default: [SHA256Hex], as the document says.
+	KeyHash func(plaintext string) string
+	// KeyPrefixLen is how many leading characters of a plaintext key are
+	// stored as keyPrefix. Default 8, as the document says.
+	KeyPrefixLen int
+	// Now returns the current time (receivedAt, lastEventAt, lastUsedAt).
+	// Default time.Now.
+	Now func() time.Time
+}
+
+// SHA256Hex returns the SHA-256 of key as lower-case hex: the document's
+// keyHash.
+func SHA256Hex(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(sum[:])
+}
+
+// HMACSHA256Hex returns a hash function computing HMAC-SHA256 under secret,
+// as lower-case hex.
+func HMACSHA256Hex(secret []byte) func(string) string {
+	return func(key string) string {
+		m := hmac.New(sha256.New, secret)
+		m.Write([]byte(key))
+		return hex.EncodeToString(m.Sum(nil))
+	}
+}
+
+// ServiceKeyHashing sets the API-key hashing of the document's running
+// service: HMAC-SHA256 under an empty key, and a 16-character keyPrefix.
+func ServiceKeyHashing() func(*Options) {
+	return func(o *Options) {
+		o.KeyHash = HMACSHA256Hex(nil)
+		o.KeyPrefixLen = 16
+	}
+}
+
+// Store is Ferryhook's data-access layer: one field per collection of the
+// document's interface (FH-11). It is safe for concurrent use.
+type Store struct {
+	// Users serves FH-1, FH-2 and users.*.
+	Users *Users
+	// Sources serves FH-3, FH-4 and sources.*.
+	Sources *Sources
+	// Connections serves FH-5 and connections.*.
+	Connections *Connections
+	// APIKeys serves FH-6, FH-10 and apiKeys.*.
+	APIKeys *APIKeys
+	// Events serves FH-7, FH-8, FH-12 and events.*.
+	Events *Events
+	// Attempts serves FH-9 and attempts.*.
+	Attempts *Attempts
+
+	main, events *table.Table
+	opts         Options
+	user         *table.Entity[fh.User]
+	source       *table.Entity[fh.Source]
+	conn         *table.Entity[fh.Connection]
+	apiKey       *table.Entity[fh.APIKey]
+	event        *table.Entity[fh.Event]
+	attempt      *table.Entity[fh.DeliveryAttempt]
+}
+
+// New returns a Store on the main and events tables (create them with
+// [MainSchema] and [EventsSchema]). Both must be reached through the same
+// client for [Store.Ingest]'s transaction to span them.
+func New(main, events *table.Table, opts ...func(*Options)) *Store {
+	o := Options{KeyHash: SHA256Hex, KeyPrefixLen: 8, Now: time.Now}
+	for _, f := range opts {
+		f(&o)
+	}
+	s := &Store{main: main, events: events, opts: o}
+	s.user = table.NewEntity(main, userDef)
+	s.source = table.NewEntity(main, sourceDef)
+	s.conn = table.NewEntity(main, connectionDef)
+	s.apiKey = table.NewEntity(main, apiKeyDef)
+	s.event = table.NewEntity(events, eventDef)
+	s.attempt = table.NewEntity(events, attemptDef)
+	s.Users = &Users{s}
+	s.Sources = &Sources{s}
+	s.Connections = &Connections{s}
+	s.APIKeys = &APIKeys{s}
+	s.Events = &Events{s}
+	s.Attempts = &Attempts{s}
+	return s
+}
+
+func (s *Store) now() time.Time { return s.opts.Now() }

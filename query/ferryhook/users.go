@@ -1,0 +1,214 @@
+package ferryhook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	fh "github.com/singletable/singletable/entity/ferryhook"
+	"github.com/singletable/singletable/table"
+)
+
+// Users serves the users of the document's interface (FH-1, FH-2, FH-11).
+type Users struct{ s *Store }
+
+// CreateUserInput is what sign-up knows about a new user.
+type CreateUserInput struct {
+	// Email is required; it is stored trimmed and lower-cased.
+	Email string
+	// Name is the display name (required).
+	Name string
+	// PasswordHash is a bcrypt hash; or give GitHubID or GoogleID.
+	PasswordHash string
+	GitHubID     string
+	GoogleID     string
+	// Plan defaults to free.
+	Plan fh.Plan
+}
+
+// Create signs a user up (FH-11 users.create; FH-2 uniqueness): a new
+// usr_ ID, the email normalized, the free plan unless given, a usage period
+// starting now. The email is unique: a guard item UNIQUE#email#{email} is
+// written in the same transaction as the user (so of concurrent sign-ups
+// with one email exactly one succeeds), and GSI1 is checked first for users
+// written without a guard by the existing service. A taken email gives
+// [ErrEmailTaken]; bad input a *table.ValidationError before any request.
+func (u *Users) Create(ctx context.Context, in CreateUserInput) (fh.User, error) {
+	if in.Plan == "" {
+		in.Plan = fh.PlanFree
+	}
+	now := u.s.now()
+	user := fh.User{
+		UserID:           fh.NewUserID(),
+		Email:            fh.NormalizeEmail(in.Email),
+		Name:             in.Name,
+		PasswordHash:     in.PasswordHash,
+		GitHubID:         in.GitHubID,
+		GoogleID:         in.GoogleID,
+		Plan:             in.Plan,
+		UsagePeriodStart: fh.ISO(now),
+	}
+	if err := user.Validate(); err != nil {
+		return fh.User{}, err
+	}
+	if err := u.checkEmailFree(ctx, user.Email, ""); err != nil {
+		return fh.User{}, err
+	}
+	if err := u.s.user.Create(ctx, &user); err != nil {
+		return fh.User{}, emailErr(err)
+	}
+	return user, nil
+}
+
+// checkEmailFree fails with ErrEmailTaken if GSI1 shows another user than
+// self holding email.
+func (u *Users) checkEmailFree(ctx context.Context, email string, self fh.UserID) error {
+	other, err := u.GetByEmail(ctx, email)
+	switch {
+	case errors.Is(err, table.ErrNotFound):
+		return nil
+	case err != nil:
+		return err
+	case other.UserID != self:
+		return fmt.Errorf("%w: %q (user %s): %w", ErrEmailTaken, email, other.UserID, table.ErrUniqueViolation)
+	}
+	return nil
+}
+
+func emailErr(err error) error {
+	if errors.Is(err, table.ErrUniqueViolation) {
+		return fmt.Errorf("%w: %w", ErrEmailTaken, err)
+	}
+	return err
+}
+
+// GetByID returns the user (FH-1; FH-11 users.getById): GetItem
+// PK = USER#{userId}, SK = PROFILE. A missing user gives table.ErrNotFound.
+func (u *Users) GetByID(ctx context.Context, id fh.UserID) (fh.User, error) {
+	k, err := userKey(id)
+	if err != nil {
+		return fh.User{}, err
+	}
+	return u.s.user.Get(ctx, k)
+}
+
+// GetByEmail returns the user with this email (FH-2; FH-11
+// users.getByEmail): Query GSI1 GSI1PK = EMAIL#{email}, GSI1SK = USER. The
+// email is normalized first. No user gives table.ErrNotFound.
+func (u *Users) GetByEmail(ctx context.Context, email string) (fh.User, error) {
+	email = fh.NormalizeEmail(email)
+	pk, err := fh.EmailGSI1PK.Build(email)
+	if err != nil {
+		return fh.User{}, table.Invalid("email", "%v", err)
+	}
+	p, err := u.s.user.Query(ctx, table.Query{Index: table.GSI1, PK: string(pk), SK: table.SKEquals("USER"), Limit: 1})
+	if err != nil {
+		return fh.User{}, err
+	}
+	if len(p.Items) == 0 {
+		return fh.User{}, fmt.Errorf("get user by email %q: %w", email, table.ErrNotFound)
+	}
+	return p.Items[0], nil
+}
+
+// UserUpdate is a partial update of a user (the document's Partial<User>):
+// nil fields are left alone. IDs, counters and timestamps are not
+// updatable here.
+type UserUpdate struct {
+	Email            *string
+	Name             *string
+	PasswordHash     *string
+	Plan             *fh.Plan
+	StripeCustomerID *string
+	StripeSubID      *string
+	GitHubID         *string
+	GoogleID         *string
+}
+
+func (up UserUpdate) empty() bool { return up == UserUpdate{} }
+
+// Update changes a user (FH-11 users.update) and returns it as stored: a
+// read and a conditional write on the item's version, retried on a lost
+// race, so concurrent updates are never lost. An email change moves the
+// EMAIL# GSI1 key and the email guard in the same transaction; a taken
+// email gives [ErrEmailTaken]. A missing user gives table.ErrNotFound; bad
+// input a *table.ValidationError.
+func (u *Users) Update(ctx context.Context, id fh.UserID, up UserUpdate) (fh.User, error) {
+	k, err := userKey(id)
+	if err != nil {
+		return fh.User{}, err
+	}
+	if up.empty() {
+		return fh.User{}, table.Invalid("update", "no field to change")
+	}
+	if up.Email != nil {
+		e := fh.NormalizeEmail(*up.Email)
+		up.Email = &e
+		if err := fh.ValidateEmail(e); err != nil {
+			return fh.User{}, err
+		}
+		if err := u.checkEmailFree(ctx, e, id); err != nil {
+			return fh.User{}, err
+		}
+	}
+	user, err := u.s.user.Update(ctx, k, func(cur *fh.User) error {
+		set(&cur.Email, up.Email)
+		set(&cur.Name, up.Name)
+		set(&cur.PasswordHash, up.PasswordHash)
+		set(&cur.Plan, up.Plan)
+		set(&cur.StripeCustomerID, up.StripeCustomerID)
+		set(&cur.StripeSubID, up.StripeSubID)
+		set(&cur.GitHubID, up.GitHubID)
+		set(&cur.GoogleID, up.GoogleID)
+		return nil
+	})
+	return user, emailErr(err)
+}
+
+// IncrementUsage adds n (at least 1) to the user's usageThisMonth
+// atomically (FH-11 users.incrementUsage) and returns the new count: one
+// UpdateItem ADD, so concurrent increments are never lost. A missing user
+// gives table.ErrNotFound.
+func (u *Users) IncrementUsage(ctx context.Context, id fh.UserID, n int64) (int64, error) {
+	k, err := userKey(id)
+	if err != nil {
+		return 0, err
+	}
+	if n < 1 {
+		return 0, table.Invalid("count", "%d is not positive", n)
+	}
+	return u.s.user.Add(ctx, k, "usageThisMonth", n)
+}
+
+// ResetUsage starts a new billing period at start: usageThisMonth 0,
+// usagePeriodStart start (one UpdateItem). A missing user gives
+// table.ErrNotFound.
+func (u *Users) ResetUsage(ctx context.Context, id fh.UserID, start time.Time) (fh.User, error) {
+	k, err := userKey(id)
+	if err != nil {
+		return fh.User{}, err
+	}
+	if start.IsZero() {
+		return fh.User{}, table.Invalid("usagePeriodStart", "required")
+	}
+	return u.s.user.Patch(ctx, k, table.Patch{Set: map[string]any{
+		"usageThisMonth":   0,
+		"usagePeriodStart": fh.ISO(start).String(),
+		"updatedAt":        fh.ISO(u.s.now()).String(),
+	}})
+}
+
+func userKey(id fh.UserID) (table.Key, error) {
+	if err := id.Validate(); err != nil {
+		return table.Key{}, err
+	}
+	return fh.UserKey(id)
+}
+
+// set assigns *v to *dst when v is not nil.
+func set[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}
