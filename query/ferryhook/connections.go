@@ -2,6 +2,7 @@ package ferryhook
 
 import (
 	"context"
+	"errors"
 	"iter"
 
 	fh "github.com/singletable/singletable/entity/ferryhook"
@@ -168,13 +169,16 @@ func (c *Connections) Delete(ctx context.Context, user fh.UserID, source fh.Sour
 	if err != nil {
 		return err
 	}
-	_, err = c.s.conn.Update(ctx, k, func(cur *fh.Connection) error {
-		if cur.UserID != user || cur.Status == fh.StatusDeleted {
-			return notFound("connection", string(id))
-		}
-		cur.Status = fh.StatusDeleted
-		return nil
+	// One UpdateItem: status deleted if the connection is user's and not
+	// already deleted.
+	_, err = c.s.conn.Patch(ctx, k, table.Patch{
+		Set:        map[string]any{"status": fh.StatusDeleted, "updatedAt": fh.ISO(c.s.now())},
+		IfEqual:    map[string]any{"userId": user},
+		IfNotEqual: map[string]any{"status": fh.StatusDeleted},
 	})
+	if errors.Is(err, table.ErrConditionFailed) {
+		return notFound("connection", string(id))
+	}
 	return err
 }
 

@@ -2,6 +2,7 @@ package ferryhook
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 
@@ -184,13 +185,14 @@ func (s *Sources) Delete(ctx context.Context, user fh.UserID, id fh.SourceID) er
 	if err != nil {
 		return err
 	}
-	_, err = s.s.source.Update(ctx, k, func(cur *fh.Source) error {
-		if cur.Status == fh.StatusDeleted {
-			return notFound("source", string(id))
-		}
-		cur.Status = fh.StatusDeleted
-		return nil
+	// One UpdateItem: status deleted unless already deleted.
+	_, err = s.s.source.Patch(ctx, k, table.Patch{
+		Set:        map[string]any{"status": fh.StatusDeleted},
+		IfNotEqual: map[string]any{"status": fh.StatusDeleted},
 	})
+	if errors.Is(err, table.ErrConditionFailed) {
+		return notFound("source", string(id))
+	}
 	return err
 }
 
