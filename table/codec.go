@@ -43,7 +43,15 @@ func (e *Entity[T]) prepare(item *T, version int64) (written, error) {
 			return w, err
 		}
 	}
-	av, err := dynamo.MarshalItem(item)
+	src := item
+	if len(e.def.Secrets) > 0 {
+		cp := *item // encrypt a copy: the caller keeps its plaintext
+		if err := e.sealSecrets(&cp, k); err != nil {
+			return w, err
+		}
+		src = &cp
+	}
+	av, err := dynamo.MarshalItem(src)
 	if err != nil {
 		return w, fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
 	}
@@ -117,6 +125,11 @@ func (e *Entity[T]) decode(raw Item) (T, int64, error) {
 	}
 	if err := decodeItem(raw, &v); err != nil {
 		return v, 0, fmt.Errorf("decode %s: %w", e.def.Type, err)
+	}
+	if len(e.def.Secrets) > 0 {
+		if err := e.openSecrets(&v, e.t.keyFromItem(raw)); err != nil {
+			return v, 0, err
+		}
 	}
 	ver := e.t.versionOfItem(raw)
 	e.setVersion(&v, ver)

@@ -46,6 +46,13 @@ type Def[T any] struct {
 	// from. [Entity.Patch] refuses to change them (use [Entity.Update],
 	// which recomputes keys and guards).
 	IndexedFields []string
+	// Secrets maps attribute names to the string fields that hold secrets
+	// (credentials, tokens, MFA secrets). They are encrypted with
+	// Options.Cipher before any write, bound to the item's key and the
+	// attribute name, and decrypted on read; Patch refuses them. Without a
+	// cipher, writing a non-empty secret fails with [ErrNoCipher]: a
+	// plaintext secret never reaches DynamoDB.
+	Secrets map[string]func(*T) *string
 	// Match recognizes this entity's items by primary key. It is used for
 	// items that carry no entity-type attribute (written by another
 	// service in a documented key format), so a collection query can still

@@ -62,6 +62,9 @@ func (e *Entity[T]) buildPatch(p Patch) (builtPatch, error) {
 		if slices.Contains(reserved, field) {
 			return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: "a key or table attribute; use Update"}
 		}
+		if _, secret := e.def.Secrets[field]; secret {
+			return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: "a secret field; use Update so it is encrypted"}
+		}
 		if slices.Contains(e.def.IndexedFields, field) {
 			return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: "an index or unique value derives from it; use Update so keys and guards move with it"}
 		}

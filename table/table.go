@@ -36,6 +36,10 @@ type Options struct {
 	// bytes shared by every instance of a service. If empty, a random key
 	// is generated per Table, so cursors do not survive a restart.
 	CursorKey []byte
+	// Cipher encrypts the secret fields of entities (Def.Secrets). Use
+	// NewAESGCM with a 32-byte key from your secret store, or your own
+	// KMS-backed implementation.
+	Cipher Cipher
 	// Now returns the current time; tests may fix it. Defaults to time.Now.
 	Now func() time.Time
 	// MaxBatchAttempts bounds how many rounds a batch retries unprocessed

@@ -26,24 +26,30 @@ import (
 func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
+	if err := runMain(ctx); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// runMain opens the DynamoDB, creates the table, seeds it and runs every
+// access pattern.
+func runMain(ctx context.Context) error {
 	client, _, stop, err := exampleenv.Open(ctx)
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
 	defer stop()
 	name := os.Getenv("PODCASTFLOW_TABLE") // the table name is configurable
 	tbl := table.New(client, podcastflow.Schema(name))
 	if err := tbl.Create(ctx); err != nil {
-		log.Fatal(err)
+		return err
 	}
 	s := podcastflow.New(tbl)
 	today := pf.DateOf(time.Now())
 	if err := seed(ctx, s, today); err != nil {
-		log.Fatal(err)
+		return err
 	}
-	if err := run(ctx, s, today); err != nil {
-		log.Fatal(err)
-	}
+	return run(ctx, s, today)
 }
 
 // ignoreExisting lets a second run against a kept table reuse the seed.
