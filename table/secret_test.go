@@ -97,7 +97,7 @@ func TestSecretsEncryptedAtRest(t *testing.T) {
 
 func TestSecretsNeedACipher(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
+	f := newFixture(t, func(o *table.Options) { o.Cipher = nil }) // tabletest sets one by default
 	creds := table.NewEntity(f.t, credentialDef)
 	err := creds.Create(ctx(t), &credential{ID: "c1", Token: "s3cr3t"})
 	if !errors.Is(err, table.ErrNoCipher) {

@@ -42,8 +42,14 @@ func run(ctx context.Context) error {
 	if keep { // a kept DynamoDB: fresh table names per run
 		suffix = "-" + time.Now().UTC().Format("20060102-150405")
 	}
-	main := table.New(client, ferryhook.MainSchema(ferryhook.DefaultMainTable+suffix))
-	events := table.New(client, ferryhook.EventsSchema(ferryhook.DefaultEventsTable+suffix))
+	// Signing secrets are encrypted before they reach DynamoDB.
+	cipher, err := exampleenv.Cipher()
+	if err != nil {
+		return err
+	}
+	withCipher := func(o *table.Options) { o.Cipher = cipher }
+	main := table.New(client, ferryhook.MainSchema(ferryhook.DefaultMainTable+suffix), withCipher)
+	events := table.New(client, ferryhook.EventsSchema(ferryhook.DefaultEventsTable+suffix), withCipher)
 	for _, t := range []*table.Table{main, events} {
 		if err := t.Create(ctx); err != nil {
 			return err

@@ -6,6 +6,8 @@ package exampleenv
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"os/signal"
@@ -16,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/singletable/singletable/internal/dynamolocal"
+	"github.com/singletable/singletable/table"
 )
 
 // Open returns a client of the DynamoDB the example should use.
@@ -64,4 +67,26 @@ func Open(ctx context.Context) (client *dynamodb.Client, keep bool, stop func(),
 		}
 	}()
 	return client, false, stop, nil
+}
+
+// EnvSecretKey names a hex-encoded 32-byte key for the examples' secret
+// fields; without it each run makes a random key (so secrets written by
+// one run cannot be read by the next).
+const EnvSecretKey = "SINGLETABLE_SECRET_KEY"
+
+// Cipher returns the AES-GCM cipher the examples encrypt secret fields
+// with: the key from EnvSecretKey, or a random one. A service would take
+// its key from a secret store or KMS.
+func Cipher() (table.Cipher, error) {
+	key := make([]byte, 32)
+	if h := os.Getenv(EnvSecretKey); h != "" {
+		k, err := hex.DecodeString(h)
+		if err != nil || len(k) != 32 {
+			return nil, fmt.Errorf("%s must be 64 hex digits (32 bytes)", EnvSecretKey)
+		}
+		key = k
+	} else if _, err := rand.Read(key); err != nil {
+		return nil, err
+	}
+	return table.NewAESGCM(key)
 }

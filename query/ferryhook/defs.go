@@ -52,7 +52,9 @@ var sourceDef = table.Def[fh.Source]{
 			s.CreatedAt = fh.ISO(now)
 		}
 	},
-	Match: func(k table.Key) bool { return strings.HasPrefix(k.PK, "USER#") && strings.HasPrefix(k.SK, "SRC#") },
+	// The provider's signing secret is a credential: encrypted at rest.
+	Secrets: map[string]func(*fh.Source) *string{"signingSecret": func(s *fh.Source) *string { return &s.SigningSecret }},
+	Match:   func(k table.Key) bool { return strings.HasPrefix(k.PK, "USER#") && strings.HasPrefix(k.SK, "SRC#") },
 }
 
 var connectionDef = table.Def[fh.Connection]{
@@ -65,7 +67,9 @@ var connectionDef = table.Def[fh.Connection]{
 		}
 		c.UpdatedAt = fh.ISO(now)
 	},
-	Match: func(k table.Key) bool { return strings.HasPrefix(k.PK, "SRC#") && strings.HasPrefix(k.SK, "CONN#") },
+	// The outbound signing secret is a credential: encrypted at rest.
+	Secrets: map[string]func(*fh.Connection) *string{"signingSecret": func(c *fh.Connection) *string { return &c.SigningSecret }},
+	Match:   func(k table.Key) bool { return strings.HasPrefix(k.PK, "SRC#") && strings.HasPrefix(k.SK, "CONN#") },
 }
 
 var apiKeyDef = table.Def[fh.APIKey]{

@@ -51,6 +51,16 @@
 // email change also check GSI1 before writing: the guard closes the race
 // among writers of this library, the GSI check covers existing data.
 //
+// # Secrets
+//
+// Sources' and connections' signingSecret are credentials: they are
+// encrypted (table.Def.Secrets, AES-GCM bound to the item's key and the
+// attribute) before they reach DynamoDB, so both tables need a
+// table.Options.Cipher; a plaintext value written by the existing service
+// reads as is and is encrypted on its next write. API keys are never
+// stored: only their hash and prefix (FH-6). passwordHash is already a
+// bcrypt hash.
+//
 // # Ingestion
 //
 // [Store.Ingest] is the ingest handler's path: FH-4 (source by ID), FH-1

@@ -107,11 +107,14 @@ func NewClient(t testing.TB, optFns ...func(*dynamodb.Options)) *dynamodb.Client
 // NewTable creates a table of schema in the binary's DynamoDB Local and
 // deletes it when t ends. The table's name is schema.Name followed by the
 // test's name and a random suffix, so each call gets its own table and
-// tests may run in parallel. opts are passed to [table.New].
+// tests may run in parallel. opts are passed to [table.New], after a
+// default that sets Options.Cipher to [Cipher], so entities with secret
+// fields work (encrypted) in tests.
 func NewTable(t testing.TB, schema table.Schema, opts ...func(*table.Options)) *table.Table {
 	t.Helper()
 	client := Client(t)
 	schema.Name = TableName(schema.Name, t.Name())
+	opts = append([]func(*table.Options){func(o *table.Options) { o.Cipher = Cipher() }}, opts...)
 	tbl := table.New(client, schema, opts...)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -163,4 +166,26 @@ func sanitize(s string) string {
 		}
 		return '_'
 	}, s)
+}
+
+var (
+	cipherOnce sync.Once
+	testCipher table.Cipher
+)
+
+// Cipher returns the AES-GCM cipher the test binary's tables use for
+// secret fields, with a random key made once per binary.
+func Cipher() table.Cipher {
+	cipherOnce.Do(func() {
+		key := make([]byte, 32)
+		if _, err := rand.Read(key); err != nil {
+			panic(err)
+		}
+		c, err := table.NewAESGCM(key)
+		if err != nil {
+			panic(err)
+		}
+		testCipher = c
+	})
+	return testCipher
 }
