@@ -193,28 +193,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 			lib, raw = raw, lib
 		}
 		b.Run("Paired/"+strings.TrimSuffix(lib.name, "/library"), func(b *testing.B) {
-			var tl, tr time.Duration
-			n := 0
-			for b.Loop() {
-				first, second, t1, t2 := lib, raw, &tl, &tr
-				if n%2 == 1 {
-					first, second, t1, t2 = raw, lib, &tr, &tl
-				}
-				n++
-				start := time.Now()
-				if err := first.run(); err != nil {
-					b.Fatal(err)
-				}
-				mid := time.Now()
-				if err := second.run(); err != nil {
-					b.Fatal(err)
-				}
-				*t1 += mid.Sub(start)
-				*t2 += time.Since(mid)
-			}
-			b.ReportMetric(float64(tl.Nanoseconds())/float64(n), "lib-ns/op")
-			b.ReportMetric(float64(tr.Nanoseconds())/float64(n), "raw-ns/op")
-			b.ReportMetric(float64(tr)/float64(tl), "lib/raw-throughput")
+			tabletest.Paired(b, lib.run, raw.run)
 		})
 	}
 }

@@ -2,6 +2,7 @@ package ferryhook_test
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"testing"
 	"time"
@@ -77,28 +78,15 @@ func rawPut(ctx context.Context, c *dynamodb.Client, tableName string, src fh.So
 }
 
 // BenchmarkIngestEvent stores one event (FH-11 events.create): through the
-// library versus a hand-written PutItem with the same condition.
+// library versus a hand-written PutItem with the same condition. The
+// "paired" run interleaves both (see tabletest.Paired) and reports
+// lib/raw-throughput.
 func BenchmarkIngestEvent(b *testing.B) {
 	s, events, src := benchStore(b)
 	ctx := context.Background()
-	for _, round := range []string{"warmup", "measure"} {
-		b.Run(round+"/library", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := s.Events.Create(ctx, eventInput(src, time.Time{})); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(round+"/raw-sdk", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := rawPut(ctx, events.Client(), events.Name(), src, time.Now()); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	lib := func() error { _, err := s.Events.Create(ctx, eventInput(src, time.Time{})); return err }
+	raw := func() error { return rawPut(ctx, events.Client(), events.Name(), src, time.Now()) }
+	runPair(b, lib, raw)
 }
 
 // BenchmarkListEvents50 reads one page of 50 events newest first (FH-7):
@@ -113,37 +101,55 @@ func BenchmarkListEvents50(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	for _, round := range []string{"warmup", "measure"} {
-		b.Run(round+"/library", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				p, err := s.Events.ListBySource(ctx, src.SourceID, ferryhook.Limit(50))
-				if err != nil || len(p.Items) != 50 {
-					b.Fatal(len(p.Items), err)
-				}
-			}
+	lib := func() error {
+		p, err := s.Events.ListBySource(ctx, src.SourceID, ferryhook.Limit(50))
+		if err == nil && len(p.Items) != 50 {
+			err = fmt.Errorf("%d events", len(p.Items))
+		}
+		return err
+	}
+	raw := func() error {
+		out, err := events.Client().Query(ctx, &dynamodb.QueryInput{
+			TableName:              aws.String(events.Name()),
+			KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :evt)"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk":  &types.AttributeValueMemberS{Value: "SRC#" + string(src.SourceID)},
+				":evt": &types.AttributeValueMemberS{Value: "EVT#"},
+			},
+			ScanIndexForward: aws.Bool(false),
+			Limit:            aws.Int32(50),
 		})
-		b.Run(round+"/raw-sdk", func(b *testing.B) {
+		if err != nil {
+			return err
+		}
+		var evs []rawEvent
+		if err := attributevalue.UnmarshalListOfMaps(out.Items, &evs); err != nil || len(evs) != 50 {
+			return fmt.Errorf("%d events: %v", len(evs), err)
+		}
+		return nil
+	}
+	runPair(b, lib, raw)
+}
+
+// runPair warms both paths, then measures each alone and both paired.
+func runPair(b *testing.B, lib, raw func() error) {
+	for range 200 { // DynamoDB Local's JIT
+		if err := lib(); err != nil {
+			b.Fatal(err)
+		}
+		if err := raw(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for name, f := range map[string]func() error{"library": lib, "raw-sdk": raw} {
+		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				out, err := events.Client().Query(ctx, &dynamodb.QueryInput{
-					TableName:              aws.String(events.Name()),
-					KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :evt)"),
-					ExpressionAttributeValues: map[string]types.AttributeValue{
-						":pk":  &types.AttributeValueMemberS{Value: "SRC#" + string(src.SourceID)},
-						":evt": &types.AttributeValueMemberS{Value: "EVT#"},
-					},
-					ScanIndexForward: aws.Bool(false),
-					Limit:            aws.Int32(50),
-				})
-				if err != nil {
+				if err := f(); err != nil {
 					b.Fatal(err)
-				}
-				var evs []rawEvent
-				if err := attributevalue.UnmarshalListOfMaps(out.Items, &evs); err != nil || len(evs) != 50 {
-					b.Fatal(len(evs), err)
 				}
 			}
 		})
 	}
+	b.Run("paired", func(b *testing.B) { tabletest.Paired(b, lib, raw) })
 }

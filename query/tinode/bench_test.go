@@ -2,6 +2,7 @@ package tinode_test
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 
 	tn "github.com/singletable/singletable/entity/tinode"
 	tinode "github.com/singletable/singletable/query/tinode"
+	"github.com/singletable/singletable/table/tabletest"
 )
 
 // rawMessage is what a hand-written adapter decodes a message into.
@@ -44,27 +46,23 @@ func BenchmarkSave(b *testing.B) {
 		}
 	}
 	cl, name := s.Table().Client(), s.Table().Name()
-	b.Run("library", func(b *testing.B) {
-		for b.Loop() {
-			m := tn.Message{Topic: "grpLib", From: "alice", Content: tn.JSON("hello"), Head: tn.JSON(map[string]string{"mime": "text/plain"})}
-			if err := s.Messages.Save(c, &m); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("aws-sdk-go-v2", func(b *testing.B) {
-		key := map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "TOPIC#grpRaw"}, "SK": &types.AttributeValueMemberS{Value: "TOPIC"}}
-		for b.Loop() {
+	lib := func() error {
+		m := tn.Message{Topic: "grpLib", From: "alice", Content: tn.JSON("hello"), Head: tn.JSON(map[string]string{"mime": "text/plain"})}
+		return s.Messages.Save(c, &m)
+	}
+	key := map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "TOPIC#grpRaw"}, "SK": &types.AttributeValueMemberS{Value: "TOPIC"}}
+	raw := func() error {
+		{
 			out, err := cl.GetItem(c, &dynamodb.GetItemInput{TableName: aws.String(name), Key: key, ConsistentRead: aws.Bool(true)})
 			if err != nil {
-				b.Fatal(err)
+				return err
 			}
 			n, _ := strconv.Atoi(out.Item["SeqId"].(*types.AttributeValueMemberN).Value)
 			now := time.Now().UTC()
 			m := rawMessage{From: "alice", Topic: "grpRaw", SeqId: n + 1, CreatedAt: now, UpdatedAt: now, Content: "hello", Head: map[string]any{"mime": "text/plain"}}
 			item, err := attributevalue.MarshalMap(m)
 			if err != nil {
-				b.Fatal(err)
+				return err
 			}
 			item["PK"] = &types.AttributeValueMemberS{Value: "TOPIC#grpRaw"}
 			item["SK"] = &types.AttributeValueMemberS{Value: "MSG#" + tn.MustSeq(n+1)}
@@ -79,11 +77,10 @@ func BenchmarkSave(b *testing.B) {
 						":t": &types.AttributeValueMemberS{Value: now.Format(time.RFC3339Nano)}, ":one": &types.AttributeValueMemberN{Value: "1"}}}},
 				{Put: &types.Put{TableName: aws.String(name), Item: item, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
 			}})
-			if err != nil {
-				b.Fatal(err)
-			}
+			return err
 		}
-	})
+	}
+	benchPair(b, lib, raw)
 }
 
 // BenchmarkHistory compares a 50-message history page (TN-13) through the
@@ -98,16 +95,15 @@ func BenchmarkHistory(b *testing.B) {
 		}
 	}
 	cl, name := s.Table().Client(), s.Table().Name()
-	b.Run("library", func(b *testing.B) {
-		for b.Loop() {
-			p, err := s.Messages.History(c, "grpH", tinode.Limit(50))
-			if err != nil || len(p.Items) != 50 {
-				b.Fatal(len(p.Items), err)
-			}
+	lib := func() error {
+		p, err := s.Messages.History(c, "grpH", tinode.Limit(50))
+		if err == nil && len(p.Items) != 50 {
+			err = fmt.Errorf("%d messages", len(p.Items))
 		}
-	})
-	b.Run("aws-sdk-go-v2", func(b *testing.B) {
-		for b.Loop() {
+		return err
+	}
+	raw := func() error {
+		{
 			out, err := cl.Query(c, &dynamodb.QueryInput{TableName: aws.String(name),
 				KeyConditionExpression:   aws.String("PK = :pk AND SK BETWEEN :lo AND :hi"),
 				FilterExpression:         aws.String("attribute_not_exists(#ttl) OR #ttl > :now"),
@@ -117,12 +113,38 @@ func BenchmarkHistory(b *testing.B) {
 					":hi": &types.AttributeValueMemberS{Value: "MSG#9999999999"}, ":now": &types.AttributeValueMemberN{Value: strconv.FormatInt(time.Now().Unix(), 10)}},
 				ScanIndexForward: aws.Bool(false), Limit: aws.Int32(50)})
 			if err != nil {
-				b.Fatal(err)
+				return err
 			}
 			var ms []rawMessage
 			if err := attributevalue.UnmarshalListOfMaps(out.Items, &ms); err != nil || len(ms) != 50 {
-				b.Fatal(len(ms), err)
+				return fmt.Errorf("%d messages: %v", len(ms), err)
 			}
+			return nil
 		}
-	})
+	}
+	benchPair(b, lib, raw)
+}
+
+// benchPair warms both paths, then measures each alone (in random order)
+// and both interleaved (tabletest.Paired: lib/raw-throughput).
+func benchPair(b *testing.B, lib, raw func() error) {
+	for range 100 {
+		if err := lib(); err != nil {
+			b.Fatal(err)
+		}
+		if err := raw(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for name, f := range map[string]func() error{"library": lib, "aws-sdk-go-v2": raw} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := f(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("paired", func(b *testing.B) { tabletest.Paired(b, lib, raw) })
 }
