@@ -49,7 +49,10 @@
 // library's _type and _v attributes read and update normally. Emails of
 // users written by that service have no guard item yet, so sign-up and
 // email change also check GSI1 before writing: the guard closes the race
-// among writers of this library, the GSI check covers existing data.
+// among writers of this library, the GSI check covers existing data. The
+// first library write of such a user creates its guard (the core treats an
+// item without a version attribute as holding no guards yet), and
+// table.Entity.EnsureGuards does it on demand, e.g. in a one-off migration.
 //
 // # Secrets
 //
