@@ -2,7 +2,6 @@ package podcastflow
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/singletable/singletable/table"
 )
@@ -29,7 +28,7 @@ func Roles() []Role {
 func (r Role) Valid() bool { return slices.Contains(Roles(), r) }
 
 // ParseRole returns s as a Role, or a *table.ValidationError for field "role".
-func ParseRole(s string) (Role, error) { return parseEnum("role", s, Roles()) }
+func ParseRole(s string) (Role, error) { return table.ParseEnum("role", s, Roles()...) }
 
 // UserStatus is a user account's status.
 type UserStatus string
@@ -48,7 +47,9 @@ func UserStatuses() []UserStatus { return []UserStatus{UserActive, UserSuspended
 func (s UserStatus) Valid() bool { return slices.Contains(UserStatuses(), s) }
 
 // ParseUserStatus returns s as a UserStatus, or a *table.ValidationError.
-func ParseUserStatus(s string) (UserStatus, error) { return parseEnum("status", s, UserStatuses()) }
+func ParseUserStatus(s string) (UserStatus, error) {
+	return table.ParseEnum("status", s, UserStatuses()...)
+}
 
 // OrgStatus is an organization's status.
 type OrgStatus string
@@ -67,7 +68,9 @@ func OrgStatuses() []OrgStatus { return []OrgStatus{OrgActive, OrgSuspended, Org
 func (s OrgStatus) Valid() bool { return slices.Contains(OrgStatuses(), s) }
 
 // ParseOrgStatus returns s as an OrgStatus, or a *table.ValidationError.
-func ParseOrgStatus(s string) (OrgStatus, error) { return parseEnum("status", s, OrgStatuses()) }
+func ParseOrgStatus(s string) (OrgStatus, error) {
+	return table.ParseEnum("status", s, OrgStatuses()...)
+}
 
 // BillingStatus is a billing record's status.
 type BillingStatus string
@@ -90,7 +93,7 @@ func (s BillingStatus) Valid() bool { return slices.Contains(BillingStatuses(), 
 
 // ParseBillingStatus returns s as a BillingStatus, or a *table.ValidationError.
 func ParseBillingStatus(s string) (BillingStatus, error) {
-	return parseEnum("status", s, BillingStatuses())
+	return table.ParseEnum("status", s, BillingStatuses()...)
 }
 
 // Plan is a subscription plan.
@@ -110,7 +113,7 @@ func Plans() []Plan { return []Plan{PlanStarter, PlanProfessional, PlanEnterpris
 func (p Plan) Valid() bool { return slices.Contains(Plans(), p) }
 
 // ParsePlan returns s as a Plan, or a *table.ValidationError.
-func ParsePlan(s string) (Plan, error) { return parseEnum("plan", s, Plans()) }
+func ParsePlan(s string) (Plan, error) { return table.ParseEnum("plan", s, Plans()...) }
 
 // EntityType is the entityType segment of the status index (the document's
 // GSI3 sort key entityType#{entityId}).
@@ -130,7 +133,9 @@ func EntityTypes() []EntityType { return []EntityType{EntityUser, EntityOrganiza
 func (t EntityType) Valid() bool { return slices.Contains(EntityTypes(), t) }
 
 // ParseEntityType returns s as an EntityType, or a *table.ValidationError.
-func ParseEntityType(s string) (EntityType, error) { return parseEnum("entityType", s, EntityTypes()) }
+func ParseEntityType(s string) (EntityType, error) {
+	return table.ParseEnum("entityType", s, EntityTypes()...)
+}
 
 // EntityStatus is a status as the status index holds it: a [UserStatus],
 // [OrgStatus] or [BillingStatus] value. "active" and "suspended" are both
@@ -162,17 +167,6 @@ func ParseEntityStatus(s string) (EntityStatus, error) {
 		return "", table.Invalid("status", "unknown status %q", s)
 	}
 	return st, nil
-}
-
-func parseEnum[E ~string](field, s string, all []E) (E, error) {
-	if slices.Contains(all, E(s)) {
-		return E(s), nil
-	}
-	names := make([]string, len(all))
-	for i, v := range all {
-		names[i] = string(v)
-	}
-	return "", table.Invalid(field, "unknown value %q (want one of %s)", s, strings.Join(names, ", "))
 }
 
 // checkEnum returns a *table.ValidationError for field unless valid.

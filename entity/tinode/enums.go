@@ -55,7 +55,7 @@ func ParseAuthLevel(s string) (AuthLevel, error) {
 	case "root":
 		return LevelRoot, nil
 	}
-	return 0, fmt.Errorf("tinode: unknown auth level %q", s)
+	return 0, table.CheckEnum("authLvl", s, "", "none", "anon", "auth", "root")
 }
 
 // ObjState is the state of a user, topic or subscription, stored as
@@ -106,7 +106,7 @@ func ParseObjState(v string) (ObjState, error) {
 	case "undef", "undefined":
 		return StateUndefined, nil
 	}
-	return 0, fmt.Errorf("tinode: unknown object state %q", v)
+	return 0, table.CheckEnum("state", v, "ok", "susp", "del", "undef")
 }
 
 // Platform is a push device's platform.
@@ -126,11 +126,7 @@ func (p Platform) Valid() bool {
 
 // ParsePlatform parses "iOS", "Android" or "Web" in any case.
 func ParsePlatform(s string) (Platform, error) {
-	p := Platform(strings.ToLower(s))
-	if !p.Valid() {
-		return "", fmt.Errorf("tinode: unknown platform %q", s)
-	}
-	return p, nil
+	return table.ParseEnum("platform", strings.ToLower(s), PlatformIOS, PlatformAndroid, PlatformWeb)
 }
 
 // invalid returns a *table.ValidationError for a non-key field.
