@@ -170,3 +170,38 @@ func (s Schema) CreateTableInput() *dynamodb.CreateTableInput {
 		BillingMode:            types.BillingModePayPerRequest,
 	}
 }
+
+// Validate checks the schema before any request: a table name of 3 to 255
+// characters of a-z, A-Z, 0-9, '_', '-' and '.', distinct non-empty
+// attribute names, and at most 20 GSIs.
+func (s Schema) Validate() error {
+	if n := len(s.Name); n < 3 || n > 255 {
+		return &ValidationError{Field: "table name", Reason: fmt.Sprintf("%q has %d characters, want 3 to 255", s.Name, n)}
+	}
+	for _, r := range s.Name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
+			return &ValidationError{Field: "table name", Reason: fmt.Sprintf("%q holds %q; allowed are a-z, A-Z, 0-9, '_', '-', '.'", s.Name, r)}
+		}
+	}
+	if len(s.Indexes) > 20 {
+		return &ValidationError{Field: "indexes", Reason: fmt.Sprintf("%d GSIs, the limit is 20", len(s.Indexes))}
+	}
+	seen := map[string]string{}
+	attrs := [][2]string{{"PK", s.PK}, {"SK", s.SK}}
+	for i, ix := range s.Indexes {
+		attrs = append(attrs, [2]string{fmt.Sprintf("GSI%d PK", i+1), ix.PK}, [2]string{fmt.Sprintf("GSI%d SK", i+1), ix.SK})
+		if ix.Name == "" {
+			return &ValidationError{Field: fmt.Sprintf("GSI%d name", i+1), Reason: "empty"}
+		}
+	}
+	for _, a := range attrs {
+		if a[1] == "" {
+			return &ValidationError{Field: a[0] + " attribute", Reason: "empty"}
+		}
+		if other, dup := seen[a[1]]; dup {
+			return &ValidationError{Field: a[0] + " attribute", Reason: fmt.Sprintf("%q is also the %s attribute", a[1], other)}
+		}
+		seen[a[1]] = a[0]
+	}
+	return nil
+}

@@ -129,6 +129,9 @@ func (t *Table) wantCapacity() types.ReturnConsumedCapacity {
 // Create creates the table if it does not exist, waits until it is active,
 // and enables TTL on the schema's TTL attribute. It is idempotent.
 func (t *Table) Create(ctx context.Context) error {
+	if err := t.schema.Validate(); err != nil {
+		return fmt.Errorf("create table: %w", err)
+	}
 	_, err := t.client.CreateTable(ctx, t.schema.CreateTableInput())
 	var inUse *types.ResourceInUseException
 	if err != nil && !errors.As(err, &inUse) {
