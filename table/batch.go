@@ -63,6 +63,10 @@ func (t *Table) BatchWrite(ctx context.Context, ops ...TxOp) error {
 	}
 	reqs := make([]types.WriteRequest, len(ops))
 	for i, op := range ops {
+		if tn := op.table(); tn != t.schema.Name {
+			return opErr("batch write", op.what, op.key, &ValidationError{Field: fmt.Sprintf("action %d", i),
+				Reason: fmt.Sprintf("writes table %s, not %s: batch each table through its own Table", tn, t.schema.Name)})
+		}
 		switch {
 		case op.put != nil && op.put.ConditionExpression == nil:
 			reqs[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: op.put.Item}}

@@ -217,7 +217,7 @@ func (e *Entity[T]) Put(ctx context.Context, item *T) error {
 	if e.def.Touch != nil {
 		e.def.Touch(item, now, false)
 	}
-	ver := e.versionOf(item) + 1
+	ver := e.putVersion(item)
 	w, err := e.prepare(item, ver)
 	if err != nil {
 		return opErr("put", e.def.Type, w.key, err)
@@ -446,12 +446,21 @@ func (e *Entity[T]) PutOp(item *T) (TxOp, error) {
 	if e.def.Touch != nil {
 		e.def.Touch(item, e.t.now(), false)
 	}
-	ver := e.versionOf(item) + 1
+	ver := e.putVersion(item)
 	w, err := e.prepare(item, ver)
 	if err != nil {
 		return TxOp{}, opErr("put", e.def.Type, w.key, err)
 	}
+	e.setVersion(item, ver)
 	return TxOp{put: &types.Put{TableName: aws.String(e.t.schema.Name), Item: w.item}, key: w.key, what: e.def.Type}, nil
+}
+
+// putVersion is the version an unconditional put stamps: never one an
+// optimistic writer may have read before it (a put writing back version 1
+// over version 1 would let a stale Update or Replace through). It is the
+// item's version plus one, or the clock in microseconds if that is larger.
+func (e *Entity[T]) putVersion(item *T) int64 {
+	return max(e.versionOf(item)+1, e.t.now().UnixMicro())
 }
 
 func (e *Entity[T]) versionOf(item *T) int64 {

@@ -584,3 +584,44 @@ func TestEnsureGuards(t *testing.T) {
 		t.Errorf("version %d after two EnsureGuards, want 1 (the second writes nothing)", got.Version)
 	}
 }
+
+// TestPutDoesNotResetTheVersion: an unconditional Put between a read and a
+// version-checked write makes that write fail, even when the Put's item
+// carries the version that was read (no ABA).
+func TestPutDoesNotResetTheVersion(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	writer := table.NewEntity(f.t, table.Def[note]{Type: "Note", Key: noteDef.Key})
+	n := note{MemberID: "m1", Seq: 1, Text: "v1"}
+	if err := writer.Create(c, &n); err != nil {
+		t.Fatal(err)
+	}
+	k := table.Key{PK: "MEMBER#m1", SK: "NOTE#0001"}
+	v := int64(1)
+	n.Text = "put"
+	if err := writer.Put(c, &n); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := writer.Patch(c, k, table.Patch{Set: map[string]any{"text": "stale"}, IfVersion: &v}); !errors.Is(err, table.ErrConflict) {
+		t.Errorf("a write checked against the version read before a Put: %v, want ErrConflict", err)
+	}
+}
+
+func TestBatchAndTransactionTableChecks(t *testing.T) {
+	t.Parallel()
+	a, b := newFixture(t), newFixture(t)
+	c := ctx(t)
+	op, err := b.notes.PutOp(&note{MemberID: "m1", Seq: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.t.BatchWrite(c, op); !errors.Is(err, table.ErrInvalidInput) {
+		t.Errorf("batch of another table's op through this table: %v", err)
+	}
+	// The same key in two tables is not a duplicate within one transaction.
+	opA, _ := a.notes.PutOp(&note{MemberID: "m1", Seq: 1})
+	if err := a.t.Transact(c, opA, op); err != nil {
+		t.Errorf("one key in two tables: %v", err)
+	}
+}

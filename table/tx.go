@@ -187,15 +187,35 @@ func checkOps(ops []TxOp, limit int) error {
 	if len(ops) > limit {
 		return fmt.Errorf("%w: %d actions, the limit is %d", ErrTooManyItems, len(ops), limit)
 	}
-	seen := make(map[Key]int, len(ops))
+	type tableKey struct {
+		table string
+		key   Key
+	}
+	seen := make(map[tableKey]int, len(ops))
 	for i, op := range ops {
 		if op.put == nil && op.del == nil && op.update == nil && op.check == nil {
 			return &ValidationError{Field: fmt.Sprintf("action %d", i), Reason: "empty action"}
 		}
-		if j, ok := seen[op.key]; ok {
+		tk := tableKey{op.table(), op.key}
+		if j, ok := seen[tk]; ok {
 			return fmt.Errorf("%w: actions %d and %d both write %s/%s", ErrDuplicateItem, j, i, op.key.PK, op.key.SK)
 		}
-		seen[op.key] = i
+		seen[tk] = i
 	}
 	return nil
+}
+
+// table returns the name of the table the action writes.
+func (o TxOp) table() string {
+	switch {
+	case o.put != nil:
+		return aws.ToString(o.put.TableName)
+	case o.del != nil:
+		return aws.ToString(o.del.TableName)
+	case o.update != nil:
+		return aws.ToString(o.update.TableName)
+	case o.check != nil:
+		return aws.ToString(o.check.TableName)
+	}
+	return ""
 }
