@@ -625,3 +625,49 @@ func TestBatchAndTransactionTableChecks(t *testing.T) {
 		t.Errorf("one key in two tables: %v", err)
 	}
 }
+
+func TestTakeOnceAndNeverAfterExpiry(t *testing.T) {
+	t.Parallel()
+	now := time.Now()
+	f := newFixture(t, func(o *table.Options) { o.Now = func() time.Time { return now } })
+	c := ctx(t)
+	type state struct {
+		ID  string    `dynamo:"id"`
+		Exp time.Time `dynamo:"exp"`
+	}
+	states := table.NewEntity(f.t, table.Def[state]{
+		Type:    "State",
+		Key:     func(s *state) (table.Key, error) { return table.Key{PK: "STATE#" + s.ID, SK: "STATE"}, nil },
+		Expires: func(s *state) time.Time { return s.Exp },
+	})
+	if err := states.Create(c, &state{ID: "live", Exp: now.Add(15 * time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := states.Create(c, &state{ID: "old", Exp: now.Add(-time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	k := table.Key{PK: "STATE#live", SK: "STATE"}
+	var wg sync.WaitGroup
+	var won, lost atomic.Int64
+	for range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			switch _, err := states.Take(c, k); {
+			case err == nil:
+				won.Add(1)
+			case errors.Is(err, table.ErrNotFound):
+				lost.Add(1)
+			default:
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if won.Load() != 1 || lost.Load() != 19 {
+		t.Errorf("20 concurrent takes: %d won, %d lost; want 1 and 19", won.Load(), lost.Load())
+	}
+	if _, err := states.Take(c, table.Key{PK: "STATE#old", SK: "STATE"}); !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("take of an expired item still stored: %v, want ErrNotFound", err)
+	}
+}
