@@ -1,0 +1,317 @@
+// Command listbackup walks ListBackup's data layer on one table against
+// DynamoDB (DynamoDB Local unless DYNAMODB_ENDPOINT is set): it seeds an
+// account tree, users, sources, jobs, activities, notifications,
+// schedules, usage and plans, and runs every access pattern LB-1..LB-62,
+// printing each with its catalog ID and result.
+//
+//	go run ./examples/listbackup
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"sync"
+	"time"
+
+	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/internal/exampleenv"
+	listbackup "github.com/singletable/singletable/query/listbackup"
+	"github.com/singletable/singletable/table"
+)
+
+func main() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if err := run(ctx); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func step(id, what string, result any) { fmt.Printf("%-6s %-52s %v\n", id, what, result) }
+
+func run(ctx context.Context) error {
+	client, keep, stop, err := exampleenv.Open(ctx)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	suffix := ""
+	if keep {
+		suffix = "-" + time.Now().UTC().Format("20060102-150405")
+	}
+	cipher, err := exampleenv.Cipher() // secrets are encrypted before they reach DynamoDB
+	if err != nil {
+		return err
+	}
+	t := table.New(client, listbackup.Schema(listbackup.TableName+suffix), func(o *table.Options) { o.Cipher = cipher })
+	if err := t.Create(ctx); err != nil {
+		return err
+	}
+	if !keep {
+		defer func() { _ = t.Delete(context.Background()) }()
+	}
+	s := listbackup.New(t)
+	now := time.Now().UTC()
+	today := lb.DateOf(now)
+	if err := seed(ctx, s, now, today); err != nil {
+		return fmt.Errorf("seed: %w", err)
+	}
+	for _, part := range []func(context.Context, *listbackup.Store, time.Time, lb.Date) error{users, accounts, sources, tokens, rest} {
+		if err := part(ctx, s, now, today); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func seed(ctx context.Context, s *listbackup.Store, now time.Time, today lb.Date) error {
+	for _, a := range []lb.Account{
+		{AccountID: "acme", AccountName: "Acme Holdings", AccountPath: "/acme/", AccountType: lb.AccountConglomerate, Plan: lb.PlanEnterprise},
+		{AccountID: "acme-eu", AccountName: "Acme EU", ParentAccountID: "acme", AccountPath: "/acme/eu/", AccountType: lb.AccountSubsidiary, Level: 1},
+		{AccountID: "acme-eu-retail", AccountName: "Retail", ParentAccountID: "acme-eu", AccountPath: "/acme/eu/retail/", AccountType: lb.AccountDivision, Level: 2},
+		{AccountID: "acme-paris", AccountName: "Paris", ParentAccountID: "acme-eu-retail", AccountPath: "/acme/eu/retail/paris/", AccountType: lb.AccountLocation, Level: 3},
+	} {
+		if err := s.Accounts.Create(ctx, &a); err != nil {
+			return err
+		}
+	}
+	if err := s.Users.Create(ctx, &lb.User{UserID: "ada", Email: "Ada@Acme.example", Username: "ada", Name: "Ada", AccountID: "acme",
+		MFAEnabled: true, MFASecret: "JBSWY3DPEHPK3PXP"}); err != nil {
+		return err
+	}
+	for _, m := range []lb.Membership{{UserID: "ada", AccountID: "acme", Role: lb.MemberOwner, IsDefault: true}, {UserID: "ada", AccountID: "acme-eu", Role: lb.MemberAdmin}} {
+		if err := s.Memberships.Add(ctx, &m); err != nil {
+			return err
+		}
+	}
+	if err := s.Teams.Create(ctx, &lb.Team{AccountID: "acme", TeamID: "ops", TeamName: "Ops"}); err != nil {
+		return err
+	}
+	for _, src := range []lb.Source{
+		{AccountID: "acme", SourceID: "keap-1", SourceName: "Keap CRM", Platform: lb.PlatformKeap, ConnectionType: lb.ConnOAuth, Credentials: lb.SourceCredentials{Type: "oauth", Data: "secret"}},
+		{AccountID: "acme", SourceID: "stripe-1", SourceName: "Stripe", Platform: lb.PlatformStripe, ConnectionType: lb.ConnAPIKey, Status: lb.SourcePaused},
+	} {
+		if err := s.Sources.Create(ctx, &src); err != nil {
+			return err
+		}
+	}
+	for i := range 3 {
+		if err := s.Jobs.Create(ctx, &lb.Job{AccountID: "acme", JobID: lb.JobID(fmt.Sprintf("job-%d", i)), JobType: lb.JobBackup, SourceID: "keap-1",
+			CreatedAt: now.Add(time.Duration(i) * time.Minute)}); err != nil {
+			return err
+		}
+		if err := s.Activities.Record(ctx, &lb.Activity{AccountID: "acme", UserID: "ada", EventType: "sync.completed", ResourceType: lb.ResSource,
+			ResourceID: "keap-1", Action: lb.ActionSync, CreatedAt: now.Add(time.Duration(i) * time.Minute)}); err != nil {
+			return err
+		}
+		if err := s.Notifications.Send(ctx, &lb.Notification{UserID: "ada", AccountID: "acme", Type: lb.NotifyInApp, Category: lb.CategoryJob,
+			Message: fmt.Sprintf("backup %d done", i), CreatedAt: now.Add(time.Duration(i) * time.Minute)}); err != nil {
+			return err
+		}
+	}
+	if err := s.Connections.Create(ctx, &lb.Connection{ConnectionID: "conn-1", AccountID: "acme", UserID: "ada", Platform: lb.PlatformKeap,
+		ConnectionType: lb.ConnOAuth, Credentials: lb.ConnectionCredentials{AccessToken: "at", RefreshToken: "rt"}}); err != nil {
+		return err
+	}
+	if err := s.Schedules.Create(ctx, &lb.SyncSchedule{SourceID: "keap-1", ScheduleID: "hourly", ScheduleType: lb.ScheduleHourly,
+		DataTypes: []string{"contacts"}, IsActive: true, NextRunAt: now.Add(-time.Minute)}); err != nil {
+		return err
+	}
+	if err := s.Usage.Put(ctx, &lb.UsageMetrics{AccountID: "acme-eu", MetricDate: today, APICalls: 12}); err != nil {
+		return err
+	}
+	for _, p := range []lb.BillingPlan{
+		{PlanID: "free", PlanName: "Free", PlanType: lb.PlanFree, Currency: "USD", IsActive: true, IsDefault: true},
+		{PlanID: "pro", PlanName: "Pro", PlanType: lb.PlanProfessional, Price: 4900, Currency: "USD", IsActive: true},
+		{PlanID: "legacy", PlanName: "Legacy", PlanType: lb.PlanStarter, Price: 900, Currency: "USD"},
+	} {
+		if err := s.Plans.Put(ctx, &p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func n[T any](p table.Page[T], err error) any {
+	if err != nil {
+		return err
+	}
+	return fmt.Sprintf("%d items", len(p.Items))
+}
+
+func users(ctx context.Context, s *listbackup.Store, _ time.Time, _ lb.Date) error {
+	u, err := s.Users.Get(ctx, "ada")
+	if err != nil {
+		return err
+	}
+	step("LB-1", "get user by ID", u.Email)
+	u, err = s.Users.GetByEmail(ctx, "ada@acme.example")
+	step("LB-2", "get user by email (normalized, unique)", u.UserID)
+	if err != nil {
+		return err
+	}
+	u, err = s.Users.GetByUsername(ctx, "ADA")
+	step("LB-3", "get user by username (unique)", u.UserID)
+	if err != nil {
+		return err
+	}
+	name := "Ada Lovelace"
+	u, err = s.Users.UpdateProfile(ctx, "ada", listbackup.ProfileChange{Name: &name})
+	step("LB-4", "update user profile", u.Name)
+	dup := s.Users.Create(ctx, &lb.User{UserID: "eve", Email: "ADA@acme.example"})
+	step("LB-2", "duplicate email refused", errors.Is(dup, table.ErrUniqueViolation))
+	return err
+}
+
+func accounts(ctx context.Context, s *listbackup.Store, _ time.Time, _ lb.Date) error {
+	a, err := s.Accounts.Get(ctx, "acme-eu")
+	step("LB-5", "get account by ID", a.AccountPath)
+	step("LB-6", "children of acme-eu (divisions)", n(s.Accounts.ListChildren(ctx, "acme-eu", lb.AccountDivision)))
+	step("LB-7", "accounts of type location", n(s.Accounts.ListByType(ctx, lb.AccountLocation)))
+	step("LB-8", "subtree under /acme/eu/", n(s.Accounts.ListSubtree(ctx, "/acme/eu/")))
+	step("LB-9", "accounts of user ada", n(s.Memberships.ListByUser(ctx, "ada")))
+	step("LB-10", "admins of acme-eu", n(s.Memberships.ListByAccount(ctx, "acme-eu", lb.MemberAdmin)))
+	m, err2 := s.Memberships.Get(ctx, "ada", "acme")
+	step("LB-11", "ada's membership in acme", m.Role)
+	step("LB-12", "teams of acme", n(s.Teams.ListByAccount(ctx, "acme")))
+	tm, err3 := s.Teams.Get(ctx, "ops")
+	step("LB-13", "team by ID", tm.TeamName)
+	return errors.Join(err, err2, err3)
+}
+
+func sources(ctx context.Context, s *listbackup.Store, now time.Time, _ lb.Date) error {
+	src, err := s.Sources.Get(ctx, "keap-1")
+	step("LB-14", "source by ID (credentials decrypted)", src.SourceName)
+	step("LB-15", "sources of acme", n(s.Sources.ListByAccount(ctx, "acme")))
+	step("LB-16", "sources of acme on stripe", n(s.Sources.ListByPlatform(ctx, "acme", lb.PlatformStripe)))
+	step("LB-17", "paused sources of acme", n(s.Sources.ListByStatus(ctx, "acme", lb.SourcePaused)))
+	r := listbackup.Between(now.Add(-time.Hour), now.Add(time.Hour))
+	step("LB-18", "activities of acme, last hour, newest first", n(s.Activities.ListByAccount(ctx, "acme", r)))
+	step("LB-19", "activities of ada", n(s.Activities.ListByUser(ctx, "ada", r)))
+	step("LB-20", "activities on sources", n(s.Activities.ListByResourceType(ctx, "acme", lb.ResSource, r)))
+	step("LB-21", "sync.completed activities", n(s.Activities.ListByEventType(ctx, "acme", "sync.completed", r)))
+	step("LB-22", "activity retention", lb.ActivityRetention)
+	step("LB-23", "jobs of acme, newest first", n(s.Jobs.ListByAccount(ctx, "acme")))
+	jb, err2 := s.Jobs.Get(ctx, "job-1")
+	step("LB-24", "job by ID", jb.Status)
+	step("LB-25", "pending jobs of acme", n(s.Jobs.ListByStatus(ctx, "acme", lb.JobPending)))
+	step("LB-26", "jobs of keap-1 by creation", n(s.Jobs.ListBySource(ctx, "keap-1")))
+	c, err3 := s.Connections.Get(ctx, "conn-1")
+	step("LB-27", "connection by ID", c.Platform)
+	step("LB-28", "keap connections of acme", n(s.Connections.ListByAccountPlatform(ctx, "acme", lb.PlatformKeap)))
+	step("LB-29", "keap connections of ada", n(s.Connections.ListByUserPlatform(ctx, "ada", lb.PlatformKeap)))
+	return errors.Join(err, err2, err3)
+}
+
+func tokens(ctx context.Context, s *listbackup.Store, _ time.Time, _ lb.Date) error {
+	st, err := s.OAuthStates.Create(ctx, listbackup.NewOAuthState{AccountID: "acme", UserID: "ada", Platform: lb.PlatformKeap, RedirectURI: "https://app.example/cb"})
+	if err != nil {
+		return err
+	}
+	step("LB-30", "create OAuth state (15 min)", st.ExpiresAt.Sub(st.CreatedAt).Round(time.Minute))
+	var wins int
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range 5 {
+		wg.Go(func() {
+			if _, err := s.OAuthStates.Consume(ctx, st.State); err == nil {
+				mu.Lock()
+				wins++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	step("LB-31", "consume OAuth state, 5 racing callbacks: winners", wins)
+	if err := s.OAuthTokens.Save(ctx, &lb.OAuthToken{SourceID: "keap-1", AccountID: "acme", Platform: lb.PlatformKeap,
+		Tokens: lb.OAuthTokenSet{AccessToken: "a1", RefreshToken: "r1"}}); err != nil {
+		return err
+	}
+	tk, err := s.OAuthTokens.Refresh(ctx, "keap-1", lb.OAuthTokenSet{AccessToken: "a2"})
+	step("LB-32", "refresh tokens of keap-1 (encrypted at rest)", tk.Tokens.AccessToken)
+	step("LB-33", "OAuth tokens of acme on keap", n(s.OAuthTokens.ListByPlatform(ctx, "acme", lb.PlatformKeap)))
+	plain, rt, err2 := s.RefreshTokens.Issue(ctx, listbackup.IssueInput{UserID: "ada", AccountID: "acme"})
+	if err2 != nil {
+		return err2
+	}
+	got, err3 := s.RefreshTokens.GetByToken(ctx, plain)
+	step("LB-34", "refresh token by hash", got.TokenFamily == rt.TokenFamily)
+	step("LB-35", "refresh tokens of ada", n(s.RefreshTokens.ListByUser(ctx, "ada")))
+	_, _, err4 := s.RefreshTokens.Rotate(ctx, plain, "cli", "")
+	step("LB-37", "rotate refresh token", err4 == nil)
+	_, _, reuse := s.RefreshTokens.Rotate(ctx, plain, "attacker", "")
+	step("LB-37", "reuse of rotated token", errors.Is(reuse, listbackup.ErrTokenReused))
+	fam, err5 := s.RefreshTokens.ListFamily(ctx, rt.TokenFamily)
+	revoked := 0
+	for _, r := range fam.Items {
+		if r.Revoked {
+			revoked++
+		}
+	}
+	step("LB-36", "family revoked after reuse", fmt.Sprintf("%d of %d", revoked, len(fam.Items)))
+	return errors.Join(err, err3, err4, err5)
+}
+
+func rest(ctx context.Context, s *listbackup.Store, now time.Time, today lb.Date) error {
+	tag := lb.Tag{AccountID: "acme", TagKey: "env", TagValue: "production", ResourceType: lb.ResSource}
+	if err := s.Tags.Create(ctx, &tag); err != nil {
+		return err
+	}
+	step("LB-38", "tags of acme on sources", n(s.Tags.ListByResourceType(ctx, "acme", lb.ResSource)))
+	step("LB-39", "tags with key env", n(s.Tags.ListByKey(ctx, "acme", lb.ResSource, "env")))
+	tg, err := s.Tags.Get(ctx, tag.TagID)
+	step("LB-40", "tag by ID", tg.TagValue)
+	tg, err2 := s.Tags.Attach(ctx, listbackup.TagRef{AccountID: "acme", ResourceType: lb.ResSource, TagKey: "env", TagValue: "production"}, "keap-1", "ada")
+	step("LB-41", "attach keap-1 to env=production", len(tg.Resources))
+	p, err3 := s.Notifications.ListByUser(ctx, "ada")
+	step("LB-42", "notifications of ada, newest first", n(p, err3))
+	step("LB-43", "notifications of acme, last hour", n(s.Notifications.ListByAccount(ctx, "acme", listbackup.Between(now.Add(-time.Hour), now.Add(time.Hour)))))
+	step("LB-44", "unread notifications of ada", n(s.Notifications.ListUnread(ctx, "ada")))
+	var err4 error
+	if len(p.Items) > 0 {
+		var nt lb.Notification
+		nt, err4 = s.Notifications.MarkRead(ctx, "ada", p.Items[0].CreatedAt, p.Items[0].NotificationID)
+		step("LB-45", "mark notification read", nt.Status)
+	}
+	step("LB-46", "notification retention", lb.NotificationRetention)
+	step("LB-47", "schedules of keap-1", n(s.Schedules.ListBySource(ctx, "keap-1")))
+	step("LB-48", "schedules due now", n(s.Schedules.Due(ctx, now)))
+	sc, err5 := s.Schedules.RecordRun(ctx, "keap-1", "hourly", now, now.Add(time.Hour))
+	step("LB-49", "record run, next run", sc.NextRunAt.Format(time.RFC3339))
+	run := lb.SyncRun{SourceID: "keap-1", DataTypes: []string{"contacts"}, RecordsProcessed: map[string]int64{}, StartedAt: now.Add(-time.Minute)}
+	err6 := s.Runs.Record(ctx, &run)
+	_, err7 := s.Runs.Finish(ctx, run.SourceID, run.StartedAt, run.SyncID, lb.RunFailed, nil, []string{"rate limited"})
+	step("LB-50", "sync runs of keap-1", n(s.Runs.ListBySource(ctx, "keap-1")))
+	step("LB-51", "failed runs in the last day", n(s.Runs.ListByStatus(ctx, lb.RunFailed, listbackup.TimeRange{From: now.Add(-24 * time.Hour)})))
+	key, k, err8 := s.APIKeys.Create(ctx, listbackup.NewAPIKey{AccountID: "acme", UserID: "ada", Name: "ci", Permissions: []string{"sources:read"}})
+	v, err9 := s.APIKeys.Validate(ctx, key)
+	step("LB-52", "validate API key by hash", v.Name)
+	step("LB-53", "active API keys of acme", n(s.APIKeys.ListByAccount(ctx, "acme", lb.KeyActive)))
+	_, err10 := s.APIKeys.Revoke(ctx, k.APIKeyID)
+	_, inactive := s.APIKeys.Validate(ctx, key)
+	step("LB-54", "revoked key refused", errors.Is(inactive, listbackup.ErrKeyInactive))
+	hook := lb.Webhook{AccountID: "acme", URL: "https://hooks.example/lb", Events: []string{"sync.completed"}, IsActive: true, Secret: "whsec"}
+	err11 := s.Webhooks.Create(ctx, &hook)
+	h, err12 := s.Webhooks.Get(ctx, hook.WebhookID)
+	step("LB-55", "webhook by ID", h.URL)
+	step("LB-56", "active webhooks of acme", n(s.Webhooks.ListActive(ctx, "acme")))
+	step("LB-57", "active webhooks for sync.completed", n(s.Webhooks.ListActiveForEvent(ctx, "acme", "sync.completed")))
+	var wg sync.WaitGroup
+	for range 10 {
+		wg.Go(func() {
+			_, _ = s.Usage.Increment(ctx, "acme", today, map[lb.Counter]int64{lb.CounterAPICalls: 1})
+		})
+	}
+	wg.Wait()
+	m, err13 := s.Usage.Get(ctx, "acme", today)
+	step("LB-61", "10 concurrent increments, apiCalls", m.APICalls)
+	step("LB-58", "usage of acme today", m.MetricDate)
+	step("LB-59", "usage of acme this month", n(s.Usage.ListRange(ctx, "acme", today[:8]+"01", today)))
+	step("LB-60", "usage of all accounts today", n(s.Usage.ListDay(ctx, today)))
+	pl, err14 := s.Plans.Get(ctx, "pro")
+	step("LB-62", "plan by ID", pl.PlanName)
+	step("LB-62", "active plans, no Scan", n(s.Plans.ListActive(ctx)))
+	return errors.Join(err, err2, err4, err5, err6, err7, err8, err9, err10, err11, err12, err13, err14)
+}

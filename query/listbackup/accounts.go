@@ -1,0 +1,237 @@
+package listbackup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+
+	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/keys"
+	"github.com/singletable/singletable/table"
+)
+
+// Accounts serves LB-5..LB-8: accounts by ID, children, type and subtree.
+type Accounts struct{ e *entities }
+
+// Create creates account a; a child's parent must exist (checked in the
+// same transaction). Status defaults to active. Errors:
+// *table.ValidationError, table.ErrAlreadyExists, table.ErrNotFound (no
+// parent).
+func (s *Accounts) Create(ctx context.Context, a *lb.Account) error {
+	if a.Status == "" {
+		a.Status = lb.AccountActive
+	}
+	if a.ParentAccountID == "" {
+		return s.e.accounts.Create(ctx, a)
+	}
+	ops, err := s.e.accounts.CreateOp(a)
+	if err != nil {
+		return err
+	}
+	pk, err := lb.AccountKey(a.ParentAccountID)
+	if err != nil {
+		return err
+	}
+	err = s.e.t.Transact(ctx, append(ops, s.e.t.ConditionOp(pk))...)
+	var te *table.TxError
+	if errors.As(err, &te) {
+		for _, r := range te.Failed() {
+			if r.Key == pk && r.Code == "ConditionalCheckFailed" {
+				return fmt.Errorf("create account %s: parent %s: %w", a.AccountID, a.ParentAccountID, table.ErrNotFound)
+			}
+			if r.Code == "ConditionalCheckFailed" {
+				return fmt.Errorf("create account %s: %w: %w", a.AccountID, table.ErrAlreadyExists, err)
+			}
+		}
+	}
+	return err
+}
+
+// Get returns an account (LB-5): GetItem PK = ACCOUNT#{accountId},
+// SK = PROFILE. Errors: *table.ValidationError, table.ErrNotFound.
+func (s *Accounts) Get(ctx context.Context, id lb.AccountID) (lb.Account, error) {
+	k, err := lb.AccountKey(id)
+	if err != nil {
+		return lb.Account{}, err
+	}
+	return s.e.accounts.Get(ctx, k)
+}
+
+// ListChildren returns one page of the child accounts of parent, by type
+// then ID (LB-6): Query GSI1 PK = CHILDREN#{parentAccountId}, SK
+// begins_with TYPE#{accountType}# when typ is set. Errors:
+// *table.ValidationError, table.ErrInvalidCursor.
+func (s *Accounts) ListChildren(ctx context.Context, parent lb.AccountID, typ lb.AccountType, opts ...ListOption) (table.Page[lb.Account], error) {
+	if err := parent.Validate("parentAccountId"); err != nil {
+		return table.Page[lb.Account]{}, err
+	}
+	q := table.Query{Index: table.GSI1, PK: j("CHILDREN", string(parent))}
+	if typ != "" {
+		if err := typ.Check("accountType"); err != nil {
+			return table.Page[lb.Account]{}, err
+		}
+		q.SK = table.SKBeginsWith(j("TYPE", string(typ), ""))
+	}
+	return page(ctx, s.e.accounts, q, false, opts)
+}
+
+// AllChildren iterates over the child accounts of parent (LB-6).
+func (s *Accounts) AllChildren(ctx context.Context, parent lb.AccountID, typ lb.AccountType, opts ...ListOption) iter.Seq2[lb.Account, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Account], error) {
+		return s.ListChildren(ctx, parent, typ, o...)
+	})
+}
+
+// ListByType returns one page of the accounts of a type, by ID (LB-7):
+// Query GSI2 PK = ACCTYPE#{accountType}. Errors: *table.ValidationError,
+// table.ErrInvalidCursor.
+func (s *Accounts) ListByType(ctx context.Context, typ lb.AccountType, opts ...ListOption) (table.Page[lb.Account], error) {
+	if err := typ.Check("accountType"); err != nil {
+		return table.Page[lb.Account]{}, err
+	}
+	return page(ctx, s.e.accounts, table.Query{Index: table.GSI2, PK: j("ACCTYPE", string(typ))}, false, opts)
+}
+
+// AllByType iterates over the accounts of a type (LB-7).
+func (s *Accounts) AllByType(ctx context.Context, typ lb.AccountType, opts ...ListOption) iter.Seq2[lb.Account, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Account], error) {
+		return s.ListByType(ctx, typ, o...)
+	})
+}
+
+// ListSubtree returns one page of the accounts at or below path, in path
+// order (LB-8): Query GSI3 PK = TREE#{first path segment}, SK begins_with
+// PATH#{path}. path ends with '/', so /root/sub/ does not match
+// /root/subsidiary/. Errors: *table.ValidationError,
+// table.ErrInvalidCursor.
+func (s *Accounts) ListSubtree(ctx context.Context, path string, opts ...ListOption) (table.Page[lb.Account], error) {
+	if err := lb.CheckPath("accountPath", path); err != nil {
+		return table.Page[lb.Account]{}, err
+	}
+	q := table.Query{Index: table.GSI3, PK: j("TREE", keys.Escape(lb.PathRoot(path))), SK: table.SKBeginsWith(j("PATH", keys.Escape(path)))}
+	return page(ctx, s.e.accounts, q, false, opts)
+}
+
+// AllSubtree iterates over the accounts at or below path (LB-8).
+func (s *Accounts) AllSubtree(ctx context.Context, path string, opts ...ListOption) iter.Seq2[lb.Account, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Account], error) {
+		return s.ListSubtree(ctx, path, o...)
+	})
+}
+
+// Memberships serves LB-9..LB-11: a user's accounts, an account's users,
+// and one membership.
+type Memberships struct{ e *entities }
+
+// Add creates membership m. A user has at most one membership per account
+// (the key is the pair): a second gives table.ErrAlreadyExists. Status
+// defaults to active. Errors: *table.ValidationError,
+// table.ErrAlreadyExists.
+func (s *Memberships) Add(ctx context.Context, m *lb.Membership) error {
+	if m.Status == "" {
+		m.Status = lb.MemberActive
+	}
+	return s.e.memberships.Create(ctx, m)
+}
+
+// Get returns a user's membership and permissions in one account (LB-11):
+// GetItem PK = USER#{userId}, SK = MEMBER#{accountId}. Errors:
+// *table.ValidationError, table.ErrNotFound (not a member).
+func (s *Memberships) Get(ctx context.Context, user lb.UserID, account lb.AccountID) (lb.Membership, error) {
+	k, err := lb.MembershipKey(user, account)
+	if err != nil {
+		return lb.Membership{}, err
+	}
+	return s.e.memberships.Get(ctx, k)
+}
+
+// SetRole changes a member's role (moves its GSI1 entry). Errors:
+// *table.ValidationError, table.ErrNotFound.
+func (s *Memberships) SetRole(ctx context.Context, user lb.UserID, account lb.AccountID, role lb.MemberRole) (lb.Membership, error) {
+	k, err := lb.MembershipKey(user, account)
+	if err != nil {
+		return lb.Membership{}, err
+	}
+	if err := role.Check("role"); err != nil {
+		return lb.Membership{}, err
+	}
+	return s.e.memberships.Update(ctx, k, func(m *lb.Membership) error { m.Role = role; return nil })
+}
+
+// ListByUser returns one page of a user's memberships, by account (LB-9):
+// Query PK = USER#{userId}, SK begins_with MEMBER#. Errors:
+// *table.ValidationError, table.ErrInvalidCursor.
+func (s *Memberships) ListByUser(ctx context.Context, user lb.UserID, opts ...ListOption) (table.Page[lb.Membership], error) {
+	k, err := lb.UserKey(user)
+	if err != nil {
+		return table.Page[lb.Membership]{}, err
+	}
+	return page(ctx, s.e.memberships, table.Query{PK: k.PK, SK: table.SKBeginsWith("MEMBER#")}, false, opts)
+}
+
+// AllByUser iterates over a user's memberships (LB-9).
+func (s *Memberships) AllByUser(ctx context.Context, user lb.UserID, opts ...ListOption) iter.Seq2[lb.Membership, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Membership], error) {
+		return s.ListByUser(ctx, user, o...)
+	})
+}
+
+// ListByAccount returns one page of an account's members, by role then
+// user (LB-10): Query GSI1 PK = MEMBERS#{accountId}, SK begins_with
+// ROLE#{role}# when role is set. Errors: *table.ValidationError,
+// table.ErrInvalidCursor.
+func (s *Memberships) ListByAccount(ctx context.Context, account lb.AccountID, role lb.MemberRole, opts ...ListOption) (table.Page[lb.Membership], error) {
+	if err := account.Validate("accountId"); err != nil {
+		return table.Page[lb.Membership]{}, err
+	}
+	q := table.Query{Index: table.GSI1, PK: j("MEMBERS", string(account))}
+	if role != "" {
+		if err := role.Check("role"); err != nil {
+			return table.Page[lb.Membership]{}, err
+		}
+		q.SK = table.SKBeginsWith(j("ROLE", string(role), ""))
+	}
+	return page(ctx, s.e.memberships, q, false, opts)
+}
+
+// AllByAccount iterates over an account's members (LB-10).
+func (s *Memberships) AllByAccount(ctx context.Context, account lb.AccountID, role lb.MemberRole, opts ...ListOption) iter.Seq2[lb.Membership, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Membership], error) {
+		return s.ListByAccount(ctx, account, role, o...)
+	})
+}
+
+// Teams serves LB-12 and LB-13.
+type Teams struct{ e *entities }
+
+// Create creates team t. Errors: *table.ValidationError,
+// table.ErrAlreadyExists.
+func (s *Teams) Create(ctx context.Context, t *lb.Team) error { return s.e.teams.Create(ctx, t) }
+
+// Get returns a team by ID (LB-13): GetItem PK = TEAM#{teamId}, SK = TEAM.
+// Errors: *table.ValidationError, table.ErrNotFound.
+func (s *Teams) Get(ctx context.Context, id lb.TeamID) (lb.Team, error) {
+	k, err := lb.TeamKey(id)
+	if err != nil {
+		return lb.Team{}, err
+	}
+	return s.e.teams.Get(ctx, k)
+}
+
+// ListByAccount returns one page of an account's teams (LB-12): Query GSI1
+// PK = TEAMS#{accountId}. Errors: *table.ValidationError,
+// table.ErrInvalidCursor.
+func (s *Teams) ListByAccount(ctx context.Context, account lb.AccountID, opts ...ListOption) (table.Page[lb.Team], error) {
+	if err := account.Validate("accountId"); err != nil {
+		return table.Page[lb.Team]{}, err
+	}
+	return page(ctx, s.e.teams, table.Query{Index: table.GSI1, PK: j("TEAMS", string(account))}, false, opts)
+}
+
+// AllByAccount iterates over an account's teams (LB-12).
+func (s *Teams) AllByAccount(ctx context.Context, account lb.AccountID, opts ...ListOption) iter.Seq2[lb.Team, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Team], error) {
+		return s.ListByAccount(ctx, account, o...)
+	})
+}

@@ -1,0 +1,193 @@
+package listbackup
+
+import (
+	"context"
+	"iter"
+
+	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/table"
+)
+
+// Activities serves LB-18..LB-22: the audit log, by account, user,
+// resource type and event type, newest first, kept 90 days.
+type Activities struct{ e *entities }
+
+// Record stores activity a. A zero CreatedAt is now; EventID defaults to a
+// new UUID. Its table TTL is CreatedAt + 90 days (LB-22): reads never
+// return it afterwards. Errors: *table.ValidationError,
+// table.ErrAlreadyExists.
+func (s *Activities) Record(ctx context.Context, a *lb.Activity) error {
+	if a.EventID == "" {
+		a.EventID = lb.EventID(lb.NewUUID())
+	}
+	return s.e.activities.Create(ctx, a)
+}
+
+func (s *Activities) list(ctx context.Context, ix table.Index, pk, prefix string, r TimeRange, opts []ListOption) (table.Page[lb.Activity], error) {
+	cond, err := r.cond(prefix)
+	if err != nil {
+		return table.Page[lb.Activity]{}, err
+	}
+	return page(ctx, s.e.activities, table.Query{Index: ix, PK: pk, SK: cond}, true, opts)
+}
+
+// ListByAccount returns one page of an account's activities in r, newest
+// first (LB-18): Query PK = ACTIVITY#{accountId}, SK BETWEEN
+// EVT#{from} AND EVT#{to}#…, descending. Errors: *table.ValidationError
+// (bad ID, reversed range), table.ErrInvalidCursor.
+func (s *Activities) ListByAccount(ctx context.Context, account lb.AccountID, r TimeRange, opts ...ListOption) (table.Page[lb.Activity], error) {
+	if err := account.Validate("accountId"); err != nil {
+		return table.Page[lb.Activity]{}, err
+	}
+	pk, _ := lb.ActivityPK.Build(string(account))
+	return s.list(ctx, table.Primary, string(pk), "EVT#", r, opts)
+}
+
+// AllByAccount iterates over LB-18.
+func (s *Activities) AllByAccount(ctx context.Context, account lb.AccountID, r TimeRange, opts ...ListOption) iter.Seq2[lb.Activity, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Activity], error) {
+		return s.ListByAccount(ctx, account, r, o...)
+	})
+}
+
+// ListByUser returns one page of a user's activities in r, newest first
+// (LB-19): Query GSI1 PK = ACTUSER#{userId}, SK BETWEEN {from} AND {to}#….
+// Errors: *table.ValidationError, table.ErrInvalidCursor.
+func (s *Activities) ListByUser(ctx context.Context, user lb.UserID, r TimeRange, opts ...ListOption) (table.Page[lb.Activity], error) {
+	if err := user.Validate("userId"); err != nil {
+		return table.Page[lb.Activity]{}, err
+	}
+	return s.list(ctx, table.GSI1, j("ACTUSER", string(user)), "", r, opts)
+}
+
+// AllByUser iterates over LB-19.
+func (s *Activities) AllByUser(ctx context.Context, user lb.UserID, r TimeRange, opts ...ListOption) iter.Seq2[lb.Activity, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Activity], error) {
+		return s.ListByUser(ctx, user, r, o...)
+	})
+}
+
+// ListByResourceType returns one page of an account's activities on a
+// resource type in r, newest first (LB-20): Query GSI2
+// PK = ACTRES#{accountId}#{resourceType}, SK in r. Errors:
+// *table.ValidationError, table.ErrInvalidCursor.
+func (s *Activities) ListByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, r TimeRange, opts ...ListOption) (table.Page[lb.Activity], error) {
+	if err := first(account.Validate("accountId"), rt.Check("resourceType")); err != nil {
+		return table.Page[lb.Activity]{}, err
+	}
+	return s.list(ctx, table.GSI2, j("ACTRES", string(account), string(rt)), "", r, opts)
+}
+
+// AllByResourceType iterates over LB-20.
+func (s *Activities) AllByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, r TimeRange, opts ...ListOption) iter.Seq2[lb.Activity, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Activity], error) {
+		return s.ListByResourceType(ctx, account, rt, r, o...)
+	})
+}
+
+// ListByEventType returns one page of an account's activities of an event
+// type in r, newest first (LB-21): Query GSI3
+// PK = ACTEVT#{accountId}#{eventType}, SK in r. Errors:
+// *table.ValidationError, table.ErrInvalidCursor.
+func (s *Activities) ListByEventType(ctx context.Context, account lb.AccountID, et lb.EventType, r TimeRange, opts ...ListOption) (table.Page[lb.Activity], error) {
+	if err := first(account.Validate("accountId"), et.Check("eventType")); err != nil {
+		return table.Page[lb.Activity]{}, err
+	}
+	return s.list(ctx, table.GSI3, j("ACTEVT", string(account), string(et)), "", r, opts)
+}
+
+// AllByEventType iterates over LB-21.
+func (s *Activities) AllByEventType(ctx context.Context, account lb.AccountID, et lb.EventType, r TimeRange, opts ...ListOption) iter.Seq2[lb.Activity, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Activity], error) {
+		return s.ListByEventType(ctx, account, et, r, o...)
+	})
+}
+
+// Jobs serves LB-23..LB-26.
+type Jobs struct{ e *entities }
+
+// Create creates job jb (CreatedAt defaults to now, Status to pending,
+// Priority to medium). Errors: *table.ValidationError,
+// table.ErrAlreadyExists.
+func (s *Jobs) Create(ctx context.Context, jb *lb.Job) error {
+	if jb.Status == "" {
+		jb.Status = lb.JobPending
+	}
+	if jb.Priority == "" {
+		jb.Priority = lb.PriorityMedium
+	}
+	return s.e.jobs.Create(ctx, jb)
+}
+
+// Get returns a job by ID (LB-24): GetItem PK = JOB#{jobId}, SK = JOB.
+// Errors: *table.ValidationError, table.ErrNotFound.
+func (s *Jobs) Get(ctx context.Context, id lb.JobID) (lb.Job, error) {
+	k, err := lb.JobKey(id)
+	if err != nil {
+		return lb.Job{}, err
+	}
+	return s.e.jobs.Get(ctx, k)
+}
+
+// Update applies change to a job (status, progress, result), moving its
+// index entries. Errors: *table.ValidationError, table.ErrNotFound.
+func (s *Jobs) Update(ctx context.Context, id lb.JobID, change func(*lb.Job) error) (lb.Job, error) {
+	k, err := lb.JobKey(id)
+	if err != nil {
+		return lb.Job{}, err
+	}
+	return s.e.jobs.Update(ctx, k, change)
+}
+
+// ListByAccount returns one page of an account's jobs, newest first
+// (LB-23): Query GSI1 PK = JOBS#{accountId}, SK begins_with CREATED#,
+// descending. Errors: *table.ValidationError, table.ErrInvalidCursor.
+func (s *Jobs) ListByAccount(ctx context.Context, account lb.AccountID, opts ...ListOption) (table.Page[lb.Job], error) {
+	if err := account.Validate("accountId"); err != nil {
+		return table.Page[lb.Job]{}, err
+	}
+	return page(ctx, s.e.jobs, table.Query{Index: table.GSI1, PK: j("JOBS", string(account)), SK: table.SKBeginsWith("CREATED#")}, true, opts)
+}
+
+// AllByAccount iterates over LB-23.
+func (s *Jobs) AllByAccount(ctx context.Context, account lb.AccountID, opts ...ListOption) iter.Seq2[lb.Job, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Job], error) {
+		return s.ListByAccount(ctx, account, o...)
+	})
+}
+
+// ListByStatus returns one page of an account's jobs in one status,
+// newest first (LB-25): Query GSI2 PK = JOBS#{accountId}, SK begins_with
+// STATUS#{status}#. Errors: *table.ValidationError, table.ErrInvalidCursor.
+func (s *Jobs) ListByStatus(ctx context.Context, account lb.AccountID, st lb.JobStatus, opts ...ListOption) (table.Page[lb.Job], error) {
+	if err := first(account.Validate("accountId"), st.Check("status")); err != nil {
+		return table.Page[lb.Job]{}, err
+	}
+	q := table.Query{Index: table.GSI2, PK: j("JOBS", string(account)), SK: table.SKBeginsWith(j("STATUS", string(st), ""))}
+	return page(ctx, s.e.jobs, q, true, opts)
+}
+
+// AllByStatus iterates over LB-25.
+func (s *Jobs) AllByStatus(ctx context.Context, account lb.AccountID, st lb.JobStatus, opts ...ListOption) iter.Seq2[lb.Job, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Job], error) {
+		return s.ListByStatus(ctx, account, st, o...)
+	})
+}
+
+// ListBySource returns one page of a source's jobs ordered by creation
+// time, oldest first unless Descending (LB-26): Query GSI3
+// PK = SRCJOBS#{sourceId}. Errors: *table.ValidationError,
+// table.ErrInvalidCursor.
+func (s *Jobs) ListBySource(ctx context.Context, src lb.SourceID, opts ...ListOption) (table.Page[lb.Job], error) {
+	if err := src.Validate("sourceId"); err != nil {
+		return table.Page[lb.Job]{}, err
+	}
+	return page(ctx, s.e.jobs, table.Query{Index: table.GSI3, PK: j("SRCJOBS", string(src))}, false, opts)
+}
+
+// AllBySource iterates over LB-26.
+func (s *Jobs) AllBySource(ctx context.Context, src lb.SourceID, opts ...ListOption) iter.Seq2[lb.Job, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Job], error) {
+		return s.ListBySource(ctx, src, o...)
+	})
+}

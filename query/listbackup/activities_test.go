@@ -1,0 +1,86 @@
+package listbackup_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	lb "github.com/singletable/singletable/entity/listbackup"
+	listbackup "github.com/singletable/singletable/query/listbackup"
+	"github.com/singletable/singletable/table"
+)
+
+func evIDs(items []lb.Activity) []lb.EventID {
+	return ids(items, func(a lb.Activity) lb.EventID { return a.EventID })
+}
+
+// LB-18 activities of an account in a time range newest first, LB-19 of a
+// user, LB-20 on a resource type, LB-21 of an event type; LB-22 they expire
+// 90 days after the event (the TTL attribute holds the expiry).
+func TestActivities_LB18_LB19_LB20_LB21_LB22(t *testing.T) {
+	f := newFixture(t)
+	c := ctx(t)
+	type ev struct {
+		id   lb.EventID
+		user lb.UserID
+		rt   lb.ResourceType
+		et   lb.EventType
+	}
+	seed := []ev{{"e1", "u1", lb.ResSource, "source.created"}, {"e2", "u2", lb.ResUser, "user.login"},
+		{"e3", "u1", lb.ResSource, "sync.completed"}, {"e4", "u1", lb.ResSource, "source.created"}, {"e5", "", lb.ResJob, "sync.completed"}}
+	for i, s := range seed {
+		a := &lb.Activity{AccountID: "a1", EventID: s.id, UserID: s.user, EventType: s.et, ResourceType: s.rt, Action: lb.ActionCreate,
+			CreatedAt: t0.Add(time.Duration(i) * time.Hour), Details: lb.ActivityDetails{After: lb.Object{"name": "x"}}}
+		must(t, f.Activities.Record(c, a))
+	}
+	r := listbackup.Between(t0.Add(time.Hour), t0.Add(3*time.Hour))
+	check := func(name string, want []lb.EventID, p table.Page[lb.Activity], err error) {
+		t.Helper()
+		if diff := cmp.Diff(want, evIDs(collect(t, p, err))); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+	p, err := f.Activities.ListByAccount(c, "a1", r)
+	check("LB-18 range, newest first", []lb.EventID{"e4", "e3", "e2"}, p, err)
+	p, err = f.Activities.ListByAccount(c, "a1", listbackup.TimeRange{})
+	check("LB-18 all", []lb.EventID{"e5", "e4", "e3", "e2", "e1"}, p, err)
+	p, err = f.Activities.ListByUser(c, "u1", r)
+	check("LB-19", []lb.EventID{"e4", "e3"}, p, err)
+	p, err = f.Activities.ListByResourceType(c, "a1", lb.ResSource, listbackup.TimeRange{From: t0})
+	check("LB-20", []lb.EventID{"e4", "e3", "e1"}, p, err)
+	p, err = f.Activities.ListByEventType(c, "a1", "sync.completed", listbackup.TimeRange{To: t0.Add(4 * time.Hour)})
+	check("LB-21", []lb.EventID{"e5", "e3"}, p, err)
+
+	// LB-22: the table's TTL attribute is event time + 90 days (not the
+	// event time), the document's timestamp stays the event time.
+	k, _ := lb.ActivityKey("a1", t0, "e1")
+	item := raw(t, f, k)
+	if got, want := numAttr(t, item, "ttl"), t0.Add(90*24*time.Hour).Unix(); got != want {
+		t.Errorf("LB-22 ttl = %d, want %d", got, want)
+	}
+	if got := numAttr(t, item, "timestamp"); got != t0.Unix() {
+		t.Errorf("timestamp = %d, want %d", got, t0.Unix())
+	}
+	f.clock.Add(90*24*time.Hour + time.Hour + time.Second) // e1 and e2 are past 90 days
+	p, err = f.Activities.ListByAccount(c, "a1", listbackup.TimeRange{})
+	check("LB-22 after 90 days", []lb.EventID{"e5", "e4", "e3"}, p, err)
+}
+
+// Bad input is refused before any request (LB-18..LB-21).
+func TestActivitiesBadInput_LB18_LB19_LB20_LB21(t *testing.T) {
+	f := newFixture(t)
+	c := ctx(t)
+	_, err := f.Activities.ListByAccount(c, "a1", listbackup.Between(t0, t0.Add(-time.Hour)))
+	wantInvalid(t, err, "to")
+	_, err = f.Activities.ListByUser(c, "", listbackup.TimeRange{})
+	wantInvalid(t, err, "userId")
+	_, err = f.Activities.ListByResourceType(c, "a1", "planet", listbackup.TimeRange{})
+	wantInvalid(t, err, "resourceType")
+	_, err = f.Activities.ListByEventType(c, "a1", "Not An Event", listbackup.TimeRange{})
+	wantInvalid(t, err, "eventType")
+	wantInvalid(t, f.Activities.Record(c, &lb.Activity{AccountID: "a1", EventType: "x.y", ResourceType: lb.ResJob, Action: "dance"}), "action")
+	if n := f.requests.Load(); n != 0 {
+		t.Errorf("bad input sent %d requests, want 0", n)
+	}
+}

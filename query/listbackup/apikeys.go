@@ -1,0 +1,205 @@
+package listbackup
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"slices"
+	"time"
+
+	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/table"
+)
+
+// APIKeyPrefix starts every plaintext API key.
+const APIKeyPrefix = "lbk_"
+
+// APIKeys serves LB-52..LB-54. Only the SHA-256 hash of a key is stored.
+type APIKeys struct{ e *entities }
+
+// NewAPIKey is the input of [APIKeys.Create].
+type NewAPIKey struct {
+	AccountID   lb.AccountID
+	UserID      lb.UserID
+	Name        string
+	Permissions []string
+	ExpiresAt   time.Time // zero: never
+	Metadata    lb.Object
+}
+
+// Create issues an API key and returns its plaintext (lbk_ + 32 random
+// bytes, shown once) and the stored key, which holds only apiKeyHash.
+// Errors: *table.ValidationError.
+func (s *APIKeys) Create(ctx context.Context, in NewAPIKey) (string, lb.APIKey, error) {
+	plain := APIKeyPrefix + lb.NewSecret(32)
+	k := lb.APIKey{
+		APIKeyID: lb.APIKeyID(lb.NewUUID()), APIKeyHash: lb.Hash(plain), AccountID: in.AccountID, UserID: in.UserID,
+		Name: in.Name, Permissions: in.Permissions, Status: lb.KeyActive, CreatedAt: lb.Seconds(s.e.now()),
+		Metadata: in.Metadata,
+	}
+	if !in.ExpiresAt.IsZero() {
+		k.ExpiresAt = lb.Seconds(in.ExpiresAt)
+	}
+	if err := s.e.apiKeys.Create(ctx, &k); err != nil {
+		return "", lb.APIKey{}, err
+	}
+	return plain, k, nil
+}
+
+// Validate returns the active key whose plaintext is key (LB-52): Query
+// GSI1 PK = APIKEYHASH#{sha256(key)} (one item). Errors:
+// *table.ValidationError, table.ErrNotFound (unknown), ErrKeyInactive
+// (revoked or past expiresAt).
+func (s *APIKeys) Validate(ctx context.Context, key string) (lb.APIKey, error) {
+	if len(key) <= len(APIKeyPrefix) || key[:len(APIKeyPrefix)] != APIKeyPrefix {
+		return lb.APIKey{}, table.Invalid("apiKey", "not a ListBackup API key")
+	}
+	k, err := getOne(ctx, s.e.apiKeys, table.Query{Index: table.GSI1, PK: j("APIKEYHASH", lb.Hash(key))}, "validate API key")
+	if err != nil {
+		return lb.APIKey{}, err
+	}
+	if k.Status != lb.KeyActive || (!k.ExpiresAt.IsZero() && !s.e.now().Before(k.ExpiresAt)) {
+		return lb.APIKey{}, fmt.Errorf("validate API key %s: %w", k.APIKeyID, ErrKeyInactive)
+	}
+	return k, nil
+}
+
+// Get returns an API key by ID: GetItem PK = APIKEY#{apiKeyId}. Errors:
+// *table.ValidationError, table.ErrNotFound.
+func (s *APIKeys) Get(ctx context.Context, id lb.APIKeyID) (lb.APIKey, error) {
+	k, err := lb.APIKeyKey(id)
+	if err != nil {
+		return lb.APIKey{}, err
+	}
+	return s.e.apiKeys.Get(ctx, k)
+}
+
+// ListByAccount returns one page of an account's API keys, newest first,
+// only those in status st if st is set (LB-53): Query GSI2
+// PK = APIKEYS#{accountId}, filter status = st. With a status the page may
+// hold fewer items than its limit; the cursor continues correctly.
+// Errors: *table.ValidationError, table.ErrInvalidCursor.
+func (s *APIKeys) ListByAccount(ctx context.Context, account lb.AccountID, st lb.APIKeyStatus, opts ...ListOption) (table.Page[lb.APIKey], error) {
+	if err := account.Validate("accountId"); err != nil {
+		return table.Page[lb.APIKey]{}, err
+	}
+	q := table.Query{Index: table.GSI2, PK: j("APIKEYS", string(account))}
+	if st != "" {
+		if err := st.Check("status"); err != nil {
+			return table.Page[lb.APIKey]{}, err
+		}
+		q.Filter = map[string]any{"status": string(st)}
+	}
+	return page(ctx, s.e.apiKeys, q, true, opts)
+}
+
+// AllByAccount iterates over LB-53.
+func (s *APIKeys) AllByAccount(ctx context.Context, account lb.AccountID, st lb.APIKeyStatus, opts ...ListOption) iter.Seq2[lb.APIKey, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.APIKey], error) {
+		return s.ListByAccount(ctx, account, st, o...)
+	})
+}
+
+// Revoke revokes an API key (LB-54): one UpdateItem setting status
+// revoked; Validate refuses it from then on. Revoking twice is harmless.
+// Errors: *table.ValidationError, table.ErrNotFound.
+func (s *APIKeys) Revoke(ctx context.Context, id lb.APIKeyID) (lb.APIKey, error) {
+	k, err := lb.APIKeyKey(id)
+	if err != nil {
+		return lb.APIKey{}, err
+	}
+	return s.e.apiKeys.Patch(ctx, k, table.Patch{Set: map[string]any{"status": string(lb.KeyRevoked)}})
+}
+
+// TouchLastUsed stamps lastUsedAt (one UpdateItem). Errors:
+// *table.ValidationError, table.ErrNotFound.
+func (s *APIKeys) TouchLastUsed(ctx context.Context, id lb.APIKeyID) error {
+	k, err := lb.APIKeyKey(id)
+	if err != nil {
+		return err
+	}
+	_, err = s.e.apiKeys.Patch(ctx, k, table.Patch{Set: map[string]any{"lastUsedAt": lb.Seconds(s.e.now()).Unix()}})
+	return err
+}
+
+// Webhooks serves LB-55..LB-57. Signing secrets are encrypted at rest.
+type Webhooks struct{ e *entities }
+
+// Create creates webhook w (WebhookID defaults to a new UUID). Errors:
+// *table.ValidationError, table.ErrAlreadyExists.
+func (s *Webhooks) Create(ctx context.Context, w *lb.Webhook) error {
+	if w.WebhookID == "" {
+		w.WebhookID = lb.WebhookID(lb.NewUUID())
+	}
+	return s.e.webhooks.Create(ctx, w)
+}
+
+// Get returns a webhook by ID (LB-55): GetItem PK = WEBHOOK#{webhookId}.
+// Errors: *table.ValidationError, table.ErrNotFound.
+func (s *Webhooks) Get(ctx context.Context, id lb.WebhookID) (lb.Webhook, error) {
+	k, err := lb.WebhookKey(id)
+	if err != nil {
+		return lb.Webhook{}, err
+	}
+	return s.e.webhooks.Get(ctx, k)
+}
+
+// Update applies change to a webhook (LB-55), moving its index entry when
+// isActive changes. Errors: *table.ValidationError, table.ErrNotFound.
+func (s *Webhooks) Update(ctx context.Context, id lb.WebhookID, change func(*lb.Webhook) error) (lb.Webhook, error) {
+	k, err := lb.WebhookKey(id)
+	if err != nil {
+		return lb.Webhook{}, err
+	}
+	return s.e.webhooks.Update(ctx, k, change)
+}
+
+// Delete deletes a webhook (LB-55): one conditional DeleteItem. Errors:
+// *table.ValidationError, table.ErrNotFound.
+func (s *Webhooks) Delete(ctx context.Context, id lb.WebhookID) error {
+	k, err := lb.WebhookKey(id)
+	if err != nil {
+		return err
+	}
+	return s.e.webhooks.Delete(ctx, k)
+}
+
+// ListActive returns one page of an account's active webhooks (LB-56):
+// Query GSI1 PK = HOOKS#{accountId}; inactive webhooks are not in that
+// sparse index. Errors: *table.ValidationError, table.ErrInvalidCursor.
+func (s *Webhooks) ListActive(ctx context.Context, account lb.AccountID, opts ...ListOption) (table.Page[lb.Webhook], error) {
+	if err := account.Validate("accountId"); err != nil {
+		return table.Page[lb.Webhook]{}, err
+	}
+	return page(ctx, s.e.webhooks, table.Query{Index: table.GSI1, PK: j("HOOKS", string(account))}, false, opts)
+}
+
+// AllActive iterates over LB-56.
+func (s *Webhooks) AllActive(ctx context.Context, account lb.AccountID, opts ...ListOption) iter.Seq2[lb.Webhook, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Webhook], error) {
+		return s.ListActive(ctx, account, o...)
+	})
+}
+
+// ListActiveForEvent returns one page of an account's active webhooks
+// subscribed to event type et (LB-57): the LB-56 Query, keeping those whose
+// events hold et (see the package's design notes). Errors:
+// *table.ValidationError, table.ErrInvalidCursor.
+func (s *Webhooks) ListActiveForEvent(ctx context.Context, account lb.AccountID, et lb.EventType, opts ...ListOption) (table.Page[lb.Webhook], error) {
+	if err := et.Check("eventType"); err != nil {
+		return table.Page[lb.Webhook]{}, err
+	}
+	p, err := s.ListActive(ctx, account, opts...)
+	if err != nil {
+		return p, err
+	}
+	p.Items = slices.DeleteFunc(p.Items, func(w lb.Webhook) bool { return !slices.Contains(w.Events, string(et)) })
+	return p, nil
+}
+
+// AllActiveForEvent iterates over LB-57.
+func (s *Webhooks) AllActiveForEvent(ctx context.Context, account lb.AccountID, et lb.EventType, opts ...ListOption) iter.Seq2[lb.Webhook, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Webhook], error) {
+		return s.ListActiveForEvent(ctx, account, et, o...)
+	})
+}

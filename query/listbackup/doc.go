@@ -1,0 +1,139 @@
+// Package listbackup serves every access pattern of ListBackup
+// (specs/listbackup-v2.md, canonical, plus the additions of
+// specs/listbackup-core.md; catalog LB-1..LB-62) on ONE table built from
+// the generic schema ([Schema]: table.NewSchema, GSI1..GSI5, TTL attribute
+// "ttl"). It replaces the 13 tables of v2 and the 6 extra tables of core.
+//
+// # Mapping table
+//
+// Times in keys are keys.Timestamp (UTC, nine fractional digits, so byte
+// order is time order); dates keys.Date; free-form values (tag keys and
+// values, account paths) pass through keys.Escape. GSIs not listed for an
+// entity do not hold it (sparse).
+//
+//	entity         PK / SK                                        GSI keys                                                      catalog IDs
+//	User           USER#{userId} / PROFILE                        -                                                             LB-1 Users.Get, LB-4 Users.UpdateProfile/ChangeEmail
+//	 email guard   UNIQUE#email#{normalized email} / UNIQUE       -                                                             LB-2 Users.GetByEmail (unique, enforced)
+//	 username grd  UNIQUE#username#{lower-cased} / UNIQUE         -                                                             LB-3 Users.GetByUsername (unique, enforced)
+//	Membership     USER#{userId} / MEMBER#{accountId}             GSI1 MEMBERS#{accountId} / ROLE#{role}#{userId}               LB-9 Memberships.ListByUser, LB-11 Memberships.Get, LB-10 Memberships.ListByAccount (role prefix)
+//	Account        ACCOUNT#{accountId} / PROFILE                  GSI1 CHILDREN#{parentAccountId} / TYPE#{accountType}#{id}     LB-5 Accounts.Get, LB-6 Accounts.ListChildren (type prefix)
+//	                                                              GSI2 ACCTYPE#{accountType} / ACCOUNT#{accountId}              LB-7 Accounts.ListByType
+//	                                                              GSI3 TREE#{first path segment} / PATH#{escaped accountPath}   LB-8 Accounts.ListSubtree (begins_with path)
+//	UsageMetrics   ACCOUNT#{accountId} / USAGE#{metricDate}       GSI1 USAGE#{metricDate} / ACCOUNT#{accountId}                 LB-58 Usage.Get, LB-59 Usage.ListRange, LB-60 Usage.ListDay, LB-61 Usage.Increment
+//	Team           TEAM#{teamId} / TEAM                           GSI1 TEAMS#{accountId} / TEAM#{teamId}                        LB-13 Teams.Get, LB-12 Teams.ListByAccount
+//	Source         SOURCE#{sourceId} / SOURCE                     GSI1 SOURCES#{accountId} / PLATFORM#{platform}#{sourceId}     LB-14 Sources.Get, LB-15 Sources.ListByAccount, LB-16 Sources.ListByPlatform
+//	                                                              GSI2 SOURCES#{accountId} / STATUS#{status}#{sourceId}         LB-17 Sources.ListByStatus
+//	OAuthToken     SOURCE#{sourceId} / OAUTH                      GSI1 OAUTH#{accountId} / PLATFORM#{platform}#{sourceId}       LB-32 OAuthTokens.Get/Refresh, LB-33 OAuthTokens.ListByPlatform
+//	SyncSchedule   SOURCE#{sourceId} / SCHED#{scheduleId}         GSI1 SCHED#DUE / {nextRunAt}#{scheduleId}  (isActive only)    LB-47 Schedules.ListBySource, LB-48 Schedules.Due, LB-49 Schedules.RecordRun
+//	SyncRun        SOURCE#{sourceId} / RUN#{startedAt}#{syncId}   GSI1 RUNS#{status} / {startedAt}#{sourceId}#{syncId}          LB-50 Runs.ListBySource (desc), LB-51 Runs.ListByStatus
+//	Activity       ACTIVITY#{accountId} / {createdAt}#{eventId}   GSI1 ACTUSER#{userId} / {createdAt}#{eventId}                 LB-18 Activities.ListByAccount, LB-19 ListByUser
+//	                                                              GSI2 ACTRES#{accountId}#{resourceType} / {createdAt}#{id}     LB-20 Activities.ListByResourceType
+//	                                                              GSI3 ACTEVT#{accountId}#{eventType} / {createdAt}#{id}        LB-21 Activities.ListByEventType; ttl = createdAt+90d: LB-22
+//	Job            JOB#{jobId} / JOB                              GSI1 JOBS#{accountId} / CREATED#{createdAt}#{jobId}           LB-24 Jobs.Get, LB-23 Jobs.ListByAccount
+//	                                                              GSI2 JOBS#{accountId} / STATUS#{status}#{createdAt}#{jobId}   LB-25 Jobs.ListByStatus
+//	                                                              GSI3 SRCJOBS#{sourceId} / {createdAt}#{jobId}                 LB-26 Jobs.ListBySource
+//	Connection     CONN#{connectionId} / CONN                     GSI1 CONNS#{accountId} / PLATFORM#{platform}#{connectionId}   LB-27 Connections.Get, LB-28 Connections.ListByAccountPlatform
+//	                                                              GSI2 USERCONNS#{userId} / PLATFORM#{platform}#{connectionId}  LB-29 Connections.ListByUserPlatform
+//	OAuthState     OAUTHSTATE#{state} / STATE                     -   ttl = expiresAt = createdAt+15m                           LB-30 OAuthStates.Create, LB-31 OAuthStates.Consume (Take)
+//	RefreshToken   RTOKEN#{sha256 hex} / RTOKEN                   GSI1 RTUSER#{userId} / {issuedAt}#{hash}                      LB-34 RefreshTokens.GetByToken, LB-35 ListByUser
+//	                                                              GSI2 RTFAMILY#{tokenFamily} / {issuedAt}#{hash}               LB-36 ListFamily/RevokeFamily, LB-37 Rotate; ttl = expiresAt
+//	Tag            TAGS#{accountId}#{resourceType} / TAG#{key}#{value}  GSI1 TAGID#{tagId} / TAG                                LB-38 Tags.ListByResourceType, LB-39 ListByKey, LB-40 Get, LB-41 Attach/Detach
+//	Notification   NOTIF#{userId} / {createdAt}#{notificationId}  GSI1 ACCTNOTIF#{accountId} / {createdAt}#{id}                LB-42 Notifications.ListByUser (desc), LB-43 ListByAccount
+//	                                                              GSI2 NOTIFSTATUS#{userId} / {status}#{createdAt}#{id}         LB-44 Notifications.ListByStatus
+//	                                                              GSI3 UNREAD#{userId} / {createdAt}#{id}  (isRead false only)  LB-44 Notifications.ListUnread, LB-45 MarkRead; ttl = createdAt+30d: LB-46
+//	APIKey         APIKEY#{apiKeyId} / APIKEY                     GSI1 APIKEYHASH#{apiKeyHash} / APIKEY                         LB-52 APIKeys.Validate, LB-54 APIKeys.Revoke
+//	                                                              GSI2 APIKEYS#{accountId} / {createdAt}#{apiKeyId}             LB-53 APIKeys.ListByAccount (status: filter)
+//	Webhook        WEBHOOK#{webhookId} / WEBHOOK                  GSI1 HOOKS#{accountId} / ACTIVE#{webhookId}  (isActive only)  LB-55 Webhooks.Get/Update/Delete, LB-56 ListActive, LB-57 ListActiveForEvent
+//	BillingPlan    PLAN#{planId} / PLAN                           GSI1 PLANS#active / PRICE#{price, 12 digits}#{planId} (active) LB-62 Plans.Get, Plans.ListActive
+//
+// Five GSIs suffice (at most three per entity), so the schema keeps the
+// default table.NewSchema count. Every GSI partition-key prefix belongs to
+// one entity type, so a query never meets another type's items.
+//
+// # Design notes
+//
+// LB-8 subtree. The document's accountPath index holds the path as a
+// partition key, which DynamoDB can only match exactly. Here the first
+// segment of the path (the root of the tree) is the GSI3 partition and the
+// escaped path is the sort key, so begins_with(PATH#/root/sub/) returns the
+// account at /root/sub/ and every account below it in one Query. Paths
+// start and end with '/', so a prefix ends at a segment boundary
+// (/root/sub/ does not match /root/subsidiary/).
+//
+// LB-22 and LB-46 retention. The document points the TTL at the event time
+// (activities' timestamp), which would expire items at once. The schema's
+// TTL attribute ("ttl") holds the expiry: createdAt + 90 days for
+// activities, createdAt + 30 days for notifications (whose expiresAt
+// attribute carries the same value). Reads never return an item past it,
+// even before DynamoDB deletes it.
+//
+// LB-48 due schedules. The core document's nextRunAt index is keyed by the
+// exact timestamp, which cannot answer nextRunAt <= now. Active schedules
+// are written to GSI1 partition SCHED#DUE, sorted by nextRunAt, so one
+// Query with SK < keys.Timestamp(now + 1ns) returns the due ones, oldest
+// first; inactive schedules are not in the index. One partition sustains
+// about 1,000 schedule writes per second; past that, shard the partition
+// (SCHED#DUE#{n}) and give each scheduler worker a shard.
+//
+// LB-60 rollup. GSI1 partition USAGE#{metricDate} holds the day's metrics
+// of every account, sorted by account.
+//
+// LB-62 active plans. Active plans are in GSI1 partition PLANS#active,
+// sorted by price; inactive ones are left out (sparse), so no Scan.
+//
+// LB-57 webhooks by event type. A webhook subscribes to a list of event
+// types, and one item holds one key per GSI. The active webhooks of an
+// account (GSI1, at most the plan's webhook limit) are read with one
+// Query and those not subscribed are dropped client-side, so a page may
+// hold fewer items than its limit; the cursor still continues correctly.
+//
+// LB-20, LB-21 scope. The documents' resourceType and eventType indexes
+// span all accounts. Both are scoped to the account here (ACTRES#,
+// ACTEVT#): an activity feed never crosses tenants, and the partitions
+// stay small.
+//
+// LB-51 runs by status. As in the document, a status is one partition
+// (RUNS#failed), sorted by startedAt; the hot "completed" partition is
+// the price of answering "recent failures" with one Query.
+//
+// # Secrets and hashes
+//
+// mfaSecret, source credentials (credentials.encryptedData), connection
+// credentials (credentials.accessToken, credentials.refreshToken), OAuth
+// tokens (tokens.accessToken, tokens.refreshToken) and webhook signing
+// secrets are table.Def.Secrets: encrypted with table.Options.Cipher
+// before they reach DynamoDB, bound to the item's key and attribute.
+// API keys (LB-52) and refresh tokens (LB-34) are stored only as the
+// SHA-256 hex of their plaintext; the plaintext comes from crypto/rand and
+// is returned once, at creation.
+//
+// # Refresh token rotation (LB-36, LB-37)
+//
+// [RefreshTokens.Rotate] reads the presented token (one consistent
+// GetItem) and writes one transaction: the old token gets rotatedAt and
+// replacedBy on condition that its version is the one read (so it was
+// neither rotated nor revoked since), and the new token of the same
+// family is created. Presenting a token that was already rotated is reuse:
+// every token of the family is revoked (one Query on GSI2, then one
+// transaction) and [ErrTokenReused] is returned, which matches
+// table.ErrConflict.
+//
+// # Requests per pattern
+//
+// Reads are one GetItem or one Query page. LB-2 and LB-3 read the guard,
+// then the user (two GetItems, both strongly consistent). Writes that
+// change an indexed attribute (LB-41 attach/detach, LB-45 mark read,
+// LB-49 record a run, LB-54 revoke) use table.Entity.Update: one
+// consistent GetItem and one conditional write, retried on a lost race.
+// Counters (LB-61) are one UpdateItem; the first count of a day creates
+// the day's item first.
+//
+// # Conflicting attribute types
+//
+// Where the documents give one attribute two types, v2 wins and the
+// difference is noted on the field: createdAt/updatedAt of accounts and
+// users are ISO 8601 strings (core: epoch numbers); a source's syncStatus
+// is v2's object, whose state also accepts core's values; core's
+// platformId mirrors v2's platform. Attributes that exist only in core
+// keep core's types (epoch seconds for its timestamps).
+package listbackup

@@ -1,0 +1,122 @@
+package listbackup
+
+import (
+	"context"
+	"iter"
+	"time"
+
+	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/table"
+)
+
+// Notifications serves LB-42..LB-46: kept 30 days.
+type Notifications struct{ e *entities }
+
+// Send stores notification n (CreatedAt defaults to now, NotificationID to
+// a new UUID, Status to pending). expiresAt and the table TTL are
+// CreatedAt + 30 days (LB-46). Errors: *table.ValidationError,
+// table.ErrAlreadyExists.
+func (s *Notifications) Send(ctx context.Context, n *lb.Notification) error {
+	if n.NotificationID == "" {
+		n.NotificationID = lb.NotificationID(lb.NewUUID())
+	}
+	if n.Status == "" {
+		n.Status = lb.NotificationPending
+	}
+	return s.e.notifications.Create(ctx, n)
+}
+
+// ListByUser returns one page of a user's notifications, newest first
+// (LB-42): Query PK = NOTIF#{userId}, descending. Errors:
+// *table.ValidationError, table.ErrInvalidCursor.
+func (s *Notifications) ListByUser(ctx context.Context, user lb.UserID, opts ...ListOption) (table.Page[lb.Notification], error) {
+	if err := user.Validate("userId"); err != nil {
+		return table.Page[lb.Notification]{}, err
+	}
+	pk, _ := lb.NotificationPK.Build(string(user))
+	return page(ctx, s.e.notifications, table.Query{PK: string(pk), SK: table.SKBeginsWith("N#")}, true, opts)
+}
+
+// AllByUser iterates over LB-42.
+func (s *Notifications) AllByUser(ctx context.Context, user lb.UserID, opts ...ListOption) iter.Seq2[lb.Notification, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Notification], error) {
+		return s.ListByUser(ctx, user, o...)
+	})
+}
+
+// ListByAccount returns one page of an account's notifications in r,
+// newest first (LB-43): Query GSI1 PK = ACCTNOTIF#{accountId}, SK in r.
+// Errors: *table.ValidationError, table.ErrInvalidCursor.
+func (s *Notifications) ListByAccount(ctx context.Context, account lb.AccountID, r TimeRange, opts ...ListOption) (table.Page[lb.Notification], error) {
+	if err := account.Validate("accountId"); err != nil {
+		return table.Page[lb.Notification]{}, err
+	}
+	cond, err := r.cond("")
+	if err != nil {
+		return table.Page[lb.Notification]{}, err
+	}
+	return page(ctx, s.e.notifications, table.Query{Index: table.GSI1, PK: j("ACCTNOTIF", string(account)), SK: cond}, true, opts)
+}
+
+// AllByAccount iterates over LB-43.
+func (s *Notifications) AllByAccount(ctx context.Context, account lb.AccountID, r TimeRange, opts ...ListOption) iter.Seq2[lb.Notification, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Notification], error) {
+		return s.ListByAccount(ctx, account, r, o...)
+	})
+}
+
+// ListByStatus returns one page of a user's notifications in one status,
+// newest first (LB-44): Query GSI2 PK = NOTIFSTATUS#{userId}, SK
+// begins_with {status}#. Errors: *table.ValidationError,
+// table.ErrInvalidCursor.
+func (s *Notifications) ListByStatus(ctx context.Context, user lb.UserID, st lb.NotificationStatus, opts ...ListOption) (table.Page[lb.Notification], error) {
+	if err := first(user.Validate("userId"), st.Check("status")); err != nil {
+		return table.Page[lb.Notification]{}, err
+	}
+	q := table.Query{Index: table.GSI2, PK: j("NOTIFSTATUS", string(user)), SK: table.SKBeginsWith(string(st) + "#")}
+	return page(ctx, s.e.notifications, q, true, opts)
+}
+
+// AllByStatus iterates over LB-44.
+func (s *Notifications) AllByStatus(ctx context.Context, user lb.UserID, st lb.NotificationStatus, opts ...ListOption) iter.Seq2[lb.Notification, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Notification], error) {
+		return s.ListByStatus(ctx, user, st, o...)
+	})
+}
+
+// ListUnread returns one page of a user's unread notifications, newest
+// first (LB-44): Query GSI3 PK = UNREAD#{userId}; read notifications are
+// not in that sparse index. Errors: *table.ValidationError,
+// table.ErrInvalidCursor.
+func (s *Notifications) ListUnread(ctx context.Context, user lb.UserID, opts ...ListOption) (table.Page[lb.Notification], error) {
+	if err := user.Validate("userId"); err != nil {
+		return table.Page[lb.Notification]{}, err
+	}
+	return page(ctx, s.e.notifications, table.Query{Index: table.GSI3, PK: j("UNREAD", string(user))}, true, opts)
+}
+
+// AllUnread iterates over LB-44 (unread).
+func (s *Notifications) AllUnread(ctx context.Context, user lb.UserID, opts ...ListOption) iter.Seq2[lb.Notification, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Notification], error) {
+		return s.ListUnread(ctx, user, o...)
+	})
+}
+
+// MarkRead marks a notification read (LB-45): status read, isRead, readAt;
+// it leaves the unread index and moves in the status index. A consistent
+// read and one conditional write (table.Entity.Update). Marking it again
+// keeps the first readAt. Errors: *table.ValidationError,
+// table.ErrNotFound (unknown or expired).
+func (s *Notifications) MarkRead(ctx context.Context, user lb.UserID, createdAt time.Time, id lb.NotificationID) (lb.Notification, error) {
+	k, err := lb.NotificationKey(user, createdAt, id)
+	if err != nil {
+		return lb.Notification{}, err
+	}
+	now := s.e.now()
+	return s.e.notifications.Update(ctx, k, func(n *lb.Notification) error {
+		if !n.IsRead {
+			n.Status, n.IsRead, n.ReadAt = lb.NotificationRead, true, now
+		}
+		return nil
+	})
+}

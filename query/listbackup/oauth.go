@@ -1,0 +1,116 @@
+package listbackup
+
+import (
+	"context"
+	"iter"
+
+	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/table"
+)
+
+// OAuthStates serves LB-30 and LB-31: one-time OAuth states of 15 minutes.
+type OAuthStates struct{ e *entities }
+
+// NewOAuthState is the input of [OAuthStates.Create].
+type NewOAuthState struct {
+	AccountID   lb.AccountID
+	UserID      lb.UserID
+	Platform    lb.Platform
+	RedirectURI string
+	Metadata    lb.OAuthStateMetadata
+}
+
+// Create stores a new OAuth state (LB-30): 32 random bytes (crypto/rand),
+// PK = OAUTHSTATE#{state}, expiresAt and the table TTL = now + 15 minutes.
+// Errors: *table.ValidationError.
+func (s *OAuthStates) Create(ctx context.Context, in NewOAuthState) (lb.OAuthState, error) {
+	now := s.e.now()
+	st := lb.OAuthState{
+		State: lb.NewSecret(32), AccountID: in.AccountID, UserID: in.UserID, Platform: in.Platform,
+		PlatformID: in.Platform, RedirectURI: in.RedirectURI, Metadata: in.Metadata,
+		CreatedAt: now, ExpiresAt: lb.Seconds(now.Add(lb.OAuthStateTTL)),
+	}
+	if err := s.e.states.Create(ctx, &st); err != nil {
+		return lb.OAuthState{}, err
+	}
+	return st, nil
+}
+
+// Consume returns the state and deletes it, in one conditional DeleteItem
+// (LB-31, table.Entity.Take): valid once; of concurrent consumers exactly
+// one gets it; a state past its expiry is refused even before DynamoDB's
+// TTL removes it. Errors: *table.ValidationError, table.ErrNotFound
+// (unknown, already used or expired).
+func (s *OAuthStates) Consume(ctx context.Context, state string) (lb.OAuthState, error) {
+	if len(state) < 16 {
+		return lb.OAuthState{}, &table.ValidationError{Field: "state", Reason: "too short to be a state", Key: true}
+	}
+	k, err := lb.OAuthStateKey(state)
+	if err != nil {
+		return lb.OAuthState{}, err
+	}
+	return s.e.states.Take(ctx, k)
+}
+
+// OAuthTokens serves LB-32 and LB-33. Access and refresh tokens are
+// encrypted before they reach DynamoDB.
+type OAuthTokens struct{ e *entities }
+
+// Save stores (or replaces) a source's tokens: PK = SOURCE#{sourceId},
+// SK = OAUTH. Errors: *table.ValidationError, table.ErrNoCipher.
+func (s *OAuthTokens) Save(ctx context.Context, t *lb.OAuthToken) error {
+	return s.e.oauthTokens.Put(ctx, t)
+}
+
+// Get returns a source's tokens, decrypted (LB-32): GetItem
+// PK = SOURCE#{sourceId}, SK = OAUTH. Errors: *table.ValidationError,
+// table.ErrNotFound.
+func (s *OAuthTokens) Get(ctx context.Context, src lb.SourceID) (lb.OAuthToken, error) {
+	k, err := lb.OAuthTokenKey(src)
+	if err != nil {
+		return lb.OAuthToken{}, err
+	}
+	return s.e.oauthTokens.Get(ctx, k)
+}
+
+// Refresh replaces a source's token set after a refresh with the platform
+// and stamps lastRefreshedAt (LB-32): a consistent read and one
+// conditional write (table.Entity.Update), re-encrypting the tokens. A
+// refresh token left empty keeps the stored one. Errors:
+// *table.ValidationError, table.ErrNotFound.
+func (s *OAuthTokens) Refresh(ctx context.Context, src lb.SourceID, tokens lb.OAuthTokenSet) (lb.OAuthToken, error) {
+	k, err := lb.OAuthTokenKey(src)
+	if err != nil {
+		return lb.OAuthToken{}, err
+	}
+	if tokens.AccessToken == "" {
+		return lb.OAuthToken{}, table.Invalid("tokens.accessToken", "required")
+	}
+	now := s.e.now()
+	return s.e.oauthTokens.Update(ctx, k, func(t *lb.OAuthToken) error {
+		if tokens.RefreshToken == "" {
+			tokens.RefreshToken = t.Tokens.RefreshToken
+		}
+		t.Tokens, t.LastRefreshedAt = tokens, now
+		return nil
+	})
+}
+
+// ListByPlatform returns one page of an account's OAuth tokens on one
+// platform (LB-33): Query GSI1 PK = OAUTH#{accountId}, SK begins_with
+// PLATFORM#{platform}#. Errors: *table.ValidationError,
+// table.ErrInvalidCursor.
+func (s *OAuthTokens) ListByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...ListOption) (table.Page[lb.OAuthToken], error) {
+	if err := first(account.Validate("accountId"), p.Check("platform")); err != nil {
+		return table.Page[lb.OAuthToken]{}, err
+	}
+	q := table.Query{Index: table.GSI1, PK: j("OAUTH", string(account)), SK: table.SKBeginsWith(j("PLATFORM", string(p), ""))}
+	return page(ctx, s.e.oauthTokens, q, false, opts)
+}
+
+// AllByPlatform iterates over LB-33.
+func (s *OAuthTokens) AllByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...ListOption) iter.Seq2[lb.OAuthToken, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.OAuthToken], error) {
+		return s.ListByPlatform(ctx, account, p, o...)
+	})
+}

@@ -1,0 +1,200 @@
+package listbackup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+
+	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/query"
+	"github.com/singletable/singletable/table"
+)
+
+// RefreshTokens serves LB-34..LB-37: refresh tokens stored by hash,
+// families, rotation with reuse detection.
+type RefreshTokens struct{ e *entities }
+
+// IssueInput describes a new login's refresh token.
+type IssueInput struct {
+	UserID    lb.UserID
+	AccountID lb.AccountID
+	UserAgent string
+	IPAddress string
+}
+
+// Issue starts a new token family and returns the plaintext token (32
+// random bytes, shown once) and the stored token, which holds only its
+// SHA-256 hash. Errors: *table.ValidationError.
+func (s *RefreshTokens) Issue(ctx context.Context, in IssueInput) (string, lb.RefreshToken, error) {
+	plain := lb.NewSecret(32)
+	now := s.e.now()
+	rt := lb.RefreshToken{
+		TokenHash: lb.Hash(plain), UserID: in.UserID, AccountID: in.AccountID,
+		TokenFamily: lb.TokenFamilyID(lb.NewUUID()), IssuedAt: now, ExpiresAt: now.Add(s.e.refreshTTL),
+		UserAgent: in.UserAgent, IPAddress: in.IPAddress,
+	}
+	if err := s.e.refreshTokens.Create(ctx, &rt); err != nil {
+		return "", lb.RefreshToken{}, err
+	}
+	return plain, rt, nil
+}
+
+// GetByToken returns the stored token of a plaintext token (LB-34): GetItem
+// PK = RTOKEN#{sha256(token)}; the plaintext is never stored. Expired
+// tokens are not returned. Errors: *table.ValidationError,
+// table.ErrNotFound.
+func (s *RefreshTokens) GetByToken(ctx context.Context, token string) (lb.RefreshToken, error) {
+	if token == "" {
+		return lb.RefreshToken{}, table.Invalid("refreshToken", "empty")
+	}
+	k, err := lb.RefreshTokenKey(lb.Hash(token))
+	if err != nil {
+		return lb.RefreshToken{}, err
+	}
+	return s.e.refreshTokens.Get(ctx, k, table.Consistent())
+}
+
+// ListByUser returns one page of a user's tokens by issue time, newest
+// first (LB-35): Query GSI1 PK = RTUSER#{userId}. Errors:
+// *table.ValidationError, table.ErrInvalidCursor.
+func (s *RefreshTokens) ListByUser(ctx context.Context, user lb.UserID, opts ...ListOption) (table.Page[lb.RefreshToken], error) {
+	if err := user.Validate("userId"); err != nil {
+		return table.Page[lb.RefreshToken]{}, err
+	}
+	return page(ctx, s.e.refreshTokens, table.Query{Index: table.GSI1, PK: j("RTUSER", string(user))}, true, opts)
+}
+
+// AllByUser iterates over LB-35.
+func (s *RefreshTokens) AllByUser(ctx context.Context, user lb.UserID, opts ...ListOption) iter.Seq2[lb.RefreshToken, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.RefreshToken], error) {
+		return s.ListByUser(ctx, user, o...)
+	})
+}
+
+// ListFamily returns one page of a token family, by issue time (LB-36):
+// Query GSI2 PK = RTFAMILY#{tokenFamily}. Errors: *table.ValidationError,
+// table.ErrInvalidCursor.
+func (s *RefreshTokens) ListFamily(ctx context.Context, family lb.TokenFamilyID, opts ...ListOption) (table.Page[lb.RefreshToken], error) {
+	if err := family.Validate("tokenFamily"); err != nil {
+		return table.Page[lb.RefreshToken]{}, err
+	}
+	return page(ctx, s.e.refreshTokens, table.Query{Index: table.GSI2, PK: j("RTFAMILY", string(family))}, false, opts)
+}
+
+// AllFamily iterates over LB-36.
+func (s *RefreshTokens) AllFamily(ctx context.Context, family lb.TokenFamilyID, opts ...ListOption) iter.Seq2[lb.RefreshToken, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.RefreshToken], error) {
+		return s.ListFamily(ctx, family, o...)
+	})
+}
+
+// RevokeFamily revokes every token of a family that is not revoked yet
+// (LB-36): Query GSI2 PK = RTFAMILY#{tokenFamily}, then one transaction
+// per 100 tokens setting revoked, revokedAt, revokedBy and revokedReason.
+// It returns how many tokens it revoked. Errors: *table.ValidationError.
+func (s *RefreshTokens) RevokeFamily(ctx context.Context, family lb.TokenFamilyID, by lb.UserID, reason string) (int, error) {
+	if err := family.Validate("tokenFamily"); err != nil {
+		return 0, err
+	}
+	toks, err := query.Collect(s.AllFamily(ctx, family, Limit(MaxLimit)))
+	if err != nil {
+		return 0, err
+	}
+	now := s.e.now()
+	set := map[string]any{"revoked": true, "revokedAt": now, "revokedReason": reason}
+	if by != "" {
+		set["revokedBy"] = string(by)
+	}
+	if reason == "" {
+		delete(set, "revokedReason")
+	}
+	var ops []table.TxOp
+	for _, t := range toks {
+		if t.Revoked {
+			continue
+		}
+		k, err := lb.RefreshTokenKey(t.TokenHash)
+		if err != nil {
+			return 0, err
+		}
+		op, err := s.e.refreshTokens.PatchOp(k, table.Patch{Set: set})
+		if err != nil {
+			return 0, err
+		}
+		ops = append(ops, op)
+	}
+	for i := 0; i < len(ops); i += table.MaxTxItems {
+		if err := s.e.t.Transact(ctx, ops[i:min(i+table.MaxTxItems, len(ops))]...); err != nil {
+			return i, fmt.Errorf("revoke family %s: %w", family, err)
+		}
+	}
+	return len(ops), nil
+}
+
+// Rotate exchanges a refresh token for the next one of its family (LB-37)
+// and returns the new plaintext and stored token. It reads the presented
+// token (one consistent GetItem) and writes one transaction: the old token
+// gets rotatedAt, lastUsedAt and replacedBy on condition that its version
+// is the one read (neither rotated nor revoked since), and the new token is
+// created with the same family and life. Presenting a token that was
+// already rotated is reuse: its whole family is revoked (LB-36) and
+// ErrTokenReused (matching table.ErrConflict) is returned. Errors:
+// *table.ValidationError, table.ErrNotFound (unknown or expired),
+// ErrTokenRevoked, ErrTokenReused.
+func (s *RefreshTokens) Rotate(ctx context.Context, token, userAgent, ipAddress string) (string, lb.RefreshToken, error) {
+	for attempt := 0; ; attempt++ {
+		old, err := s.GetByToken(ctx, token)
+		if err != nil {
+			return "", lb.RefreshToken{}, err
+		}
+		switch {
+		case !old.RotatedAt.IsZero():
+			if _, err := s.RevokeFamily(ctx, old.TokenFamily, "", "refresh token reuse detected"); err != nil {
+				return "", lb.RefreshToken{}, errors.Join(ErrTokenReused, err)
+			}
+			return "", lb.RefreshToken{}, fmt.Errorf("rotate refresh token of family %s: %w", old.TokenFamily, ErrTokenReused)
+		case old.Revoked:
+			return "", lb.RefreshToken{}, fmt.Errorf("rotate refresh token of family %s: %w", old.TokenFamily, ErrTokenRevoked)
+		}
+		plain, next, err := s.rotate(ctx, old, userAgent, ipAddress)
+		if errors.Is(err, table.ErrTransactionCanceled) && attempt < 2 {
+			continue // the old token changed since it was read: look again
+		}
+		return plain, next, err
+	}
+}
+
+func (s *RefreshTokens) rotate(ctx context.Context, old lb.RefreshToken, userAgent, ipAddress string) (string, lb.RefreshToken, error) {
+	now := s.e.now()
+	plain := lb.NewSecret(32)
+	life := old.ExpiresAt.Sub(old.IssuedAt)
+	if life <= 0 {
+		life = s.e.refreshTTL
+	}
+	next := lb.RefreshToken{
+		TokenHash: lb.Hash(plain), UserID: old.UserID, AccountID: old.AccountID, TokenFamily: old.TokenFamily,
+		IssuedAt: now, ExpiresAt: now.Add(life), UserAgent: userAgent, IPAddress: ipAddress,
+	}
+	ops, err := s.e.refreshTokens.CreateOp(&next)
+	if err != nil {
+		return "", lb.RefreshToken{}, err
+	}
+	k, err := lb.RefreshTokenKey(old.TokenHash)
+	if err != nil {
+		return "", lb.RefreshToken{}, err
+	}
+	ver := old.Version
+	mark, err := s.e.refreshTokens.PatchOp(k, table.Patch{
+		Set:       map[string]any{"rotatedAt": now, "lastUsedAt": now, "replacedBy": next.TokenHash},
+		IfEqual:   map[string]any{"revoked": false},
+		IfVersion: &ver,
+	})
+	if err != nil {
+		return "", lb.RefreshToken{}, err
+	}
+	if err := s.e.t.Transact(ctx, append([]table.TxOp{mark}, ops...)...); err != nil {
+		return "", lb.RefreshToken{}, fmt.Errorf("rotate refresh token of family %s: %w", old.TokenFamily, err)
+	}
+	return plain, next, nil
+}

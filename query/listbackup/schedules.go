@@ -1,0 +1,173 @@
+package listbackup
+
+import (
+	"context"
+	"iter"
+	"time"
+
+	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/table"
+)
+
+// Schedules serves LB-47..LB-49.
+type Schedules struct{ e *entities }
+
+// Create creates schedule sc (ScheduleID defaults to a new UUID). Active
+// schedules enter the due index. Errors: *table.ValidationError,
+// table.ErrAlreadyExists.
+func (s *Schedules) Create(ctx context.Context, sc *lb.SyncSchedule) error {
+	if sc.ScheduleID == "" {
+		sc.ScheduleID = lb.ScheduleID(lb.NewUUID())
+	}
+	return s.e.schedules.Create(ctx, sc)
+}
+
+// ListBySource returns one page of a source's schedules (LB-47): Query
+// PK = SOURCE#{sourceId}, SK begins_with SCHED#. Errors:
+// *table.ValidationError, table.ErrInvalidCursor.
+func (s *Schedules) ListBySource(ctx context.Context, src lb.SourceID, opts ...ListOption) (table.Page[lb.SyncSchedule], error) {
+	k, err := lb.SourceKey(src)
+	if err != nil {
+		return table.Page[lb.SyncSchedule]{}, err
+	}
+	return page(ctx, s.e.schedules, table.Query{PK: k.PK, SK: table.SKBeginsWith("SCHED#")}, false, opts)
+}
+
+// AllBySource iterates over LB-47.
+func (s *Schedules) AllBySource(ctx context.Context, src lb.SourceID, opts ...ListOption) iter.Seq2[lb.SyncSchedule, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.SyncSchedule], error) {
+		return s.ListBySource(ctx, src, o...)
+	})
+}
+
+// Due returns one page of the active schedules with nextRunAt <= now,
+// oldest first (LB-48): Query GSI1 PK = SCHED#DUE, SK <
+// keys.Timestamp(now + 1ns). Errors: *table.ValidationError (zero now),
+// table.ErrInvalidCursor.
+func (s *Schedules) Due(ctx context.Context, now time.Time, opts ...ListOption) (table.Page[lb.SyncSchedule], error) {
+	if now.IsZero() {
+		return table.Page[lb.SyncSchedule]{}, table.Invalid("now", "required")
+	}
+	ts, err := timeKey("now", now.Add(time.Nanosecond))
+	if err != nil {
+		return table.Page[lb.SyncSchedule]{}, err
+	}
+	return page(ctx, s.e.schedules, table.Query{Index: table.GSI1, PK: DuePK, SK: table.SKLess(ts)}, false, opts)
+}
+
+// AllDue iterates over LB-48.
+func (s *Schedules) AllDue(ctx context.Context, now time.Time, opts ...ListOption) iter.Seq2[lb.SyncSchedule, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.SyncSchedule], error) {
+		return s.Due(ctx, now, o...)
+	})
+}
+
+// RecordRun updates a schedule after a run (LB-49): lastRunAt = ranAt,
+// nextRunAt = next, which moves it in the due index. A consistent read and
+// one conditional write (table.Entity.Update). Errors:
+// *table.ValidationError (next not after ranAt), table.ErrNotFound.
+func (s *Schedules) RecordRun(ctx context.Context, src lb.SourceID, id lb.ScheduleID, ranAt, next time.Time) (lb.SyncSchedule, error) {
+	k, err := lb.ScheduleKey(src, id)
+	if err != nil {
+		return lb.SyncSchedule{}, err
+	}
+	if ranAt.IsZero() || !next.After(ranAt) {
+		return lb.SyncSchedule{}, table.Invalid("nextRunAt", "must be after the run time")
+	}
+	return s.e.schedules.Update(ctx, k, func(sc *lb.SyncSchedule) error {
+		sc.LastRunAt, sc.NextRunAt = lb.Seconds(ranAt), lb.Seconds(next)
+		return nil
+	})
+}
+
+// SetActive turns a schedule on or off (off leaves the due index).
+// Errors: *table.ValidationError, table.ErrNotFound.
+func (s *Schedules) SetActive(ctx context.Context, src lb.SourceID, id lb.ScheduleID, active bool) (lb.SyncSchedule, error) {
+	k, err := lb.ScheduleKey(src, id)
+	if err != nil {
+		return lb.SyncSchedule{}, err
+	}
+	return s.e.schedules.Update(ctx, k, func(sc *lb.SyncSchedule) error { sc.IsActive = active; return nil })
+}
+
+// Runs serves LB-50 and LB-51 (core's sync_history).
+type Runs struct{ e *entities }
+
+// Record stores sync run r (SyncID defaults to a new UUID, StartedAt to
+// now, Status to running). Errors: *table.ValidationError,
+// table.ErrAlreadyExists.
+func (s *Runs) Record(ctx context.Context, r *lb.SyncRun) error {
+	if r.SyncID == "" {
+		r.SyncID = lb.SyncID(lb.NewUUID())
+	}
+	if r.StartedAt.IsZero() {
+		r.StartedAt = s.e.now()
+	}
+	r.StartedAt = lb.Seconds(r.StartedAt)
+	if r.Status == "" {
+		r.Status = lb.RunRunning
+	}
+	return s.e.runs.Create(ctx, r)
+}
+
+// Finish records a run's outcome (status, completedAt, duration, counts,
+// errors), moving it in the status index. Errors: *table.ValidationError,
+// table.ErrNotFound.
+func (s *Runs) Finish(ctx context.Context, src lb.SourceID, startedAt time.Time, id lb.SyncID, status lb.RunStatus, records map[string]int64, errs []string) (lb.SyncRun, error) {
+	k, err := lb.RunKey(src, lb.Seconds(startedAt), id)
+	if err != nil {
+		return lb.SyncRun{}, err
+	}
+	if err := status.Check("status"); err != nil {
+		return lb.SyncRun{}, err
+	}
+	now := lb.Seconds(s.e.now())
+	return s.e.runs.Update(ctx, k, func(r *lb.SyncRun) error {
+		r.Status, r.CompletedAt, r.Errors = status, now, errs
+		r.Duration = int64(now.Sub(r.StartedAt) / time.Second)
+		if records != nil {
+			r.RecordsProcessed = records
+		}
+		return nil
+	})
+}
+
+// ListBySource returns one page of a source's runs, newest first (LB-50):
+// Query PK = SOURCE#{sourceId}, SK begins_with RUN#, descending. Errors:
+// *table.ValidationError, table.ErrInvalidCursor.
+func (s *Runs) ListBySource(ctx context.Context, src lb.SourceID, opts ...ListOption) (table.Page[lb.SyncRun], error) {
+	k, err := lb.SourceKey(src)
+	if err != nil {
+		return table.Page[lb.SyncRun]{}, err
+	}
+	return page(ctx, s.e.runs, table.Query{PK: k.PK, SK: table.SKBeginsWith("RUN#")}, true, opts)
+}
+
+// AllBySource iterates over LB-50.
+func (s *Runs) AllBySource(ctx context.Context, src lb.SourceID, opts ...ListOption) iter.Seq2[lb.SyncRun, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.SyncRun], error) {
+		return s.ListBySource(ctx, src, o...)
+	})
+}
+
+// ListByStatus returns one page of the runs in one status started in r,
+// newest first (LB-51, e.g. recent failures): Query GSI1
+// PK = RUNS#{status}, SK in r. Errors: *table.ValidationError,
+// table.ErrInvalidCursor.
+func (s *Runs) ListByStatus(ctx context.Context, st lb.RunStatus, r TimeRange, opts ...ListOption) (table.Page[lb.SyncRun], error) {
+	if err := st.Check("status"); err != nil {
+		return table.Page[lb.SyncRun]{}, err
+	}
+	cond, err := r.cond("")
+	if err != nil {
+		return table.Page[lb.SyncRun]{}, err
+	}
+	return page(ctx, s.e.runs, table.Query{Index: table.GSI1, PK: j("RUNS", string(st)), SK: cond}, true, opts)
+}
+
+// AllByStatus iterates over LB-51.
+func (s *Runs) AllByStatus(ctx context.Context, st lb.RunStatus, r TimeRange, opts ...ListOption) iter.Seq2[lb.SyncRun, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.SyncRun], error) {
+		return s.ListByStatus(ctx, st, r, o...)
+	})
+}

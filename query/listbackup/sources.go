@@ -1,0 +1,167 @@
+package listbackup
+
+import (
+	"context"
+	"iter"
+
+	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/table"
+)
+
+// Sources serves LB-14..LB-17. Credentials are encrypted at rest.
+type Sources struct{ e *entities }
+
+// Create creates source src. Status defaults to active. Errors:
+// *table.ValidationError, table.ErrAlreadyExists.
+func (s *Sources) Create(ctx context.Context, src *lb.Source) error {
+	if src.Status == "" {
+		src.Status = lb.SourceActive
+	}
+	return s.e.sources.Create(ctx, src)
+}
+
+// Get returns a source by ID (LB-14): GetItem PK = SOURCE#{sourceId},
+// SK = SOURCE. Errors: *table.ValidationError, table.ErrNotFound.
+func (s *Sources) Get(ctx context.Context, id lb.SourceID) (lb.Source, error) {
+	k, err := lb.SourceKey(id)
+	if err != nil {
+		return lb.Source{}, err
+	}
+	return s.e.sources.Get(ctx, k)
+}
+
+// Update applies change to a source (status, platform, credentials...),
+// moving its index entries. Errors: *table.ValidationError,
+// table.ErrNotFound, table.ErrConflict.
+func (s *Sources) Update(ctx context.Context, id lb.SourceID, change func(*lb.Source) error) (lb.Source, error) {
+	k, err := lb.SourceKey(id)
+	if err != nil {
+		return lb.Source{}, err
+	}
+	return s.e.sources.Update(ctx, k, change)
+}
+
+func (s *Sources) list(ctx context.Context, account lb.AccountID, ix table.Index, prefix string, opts []ListOption) (table.Page[lb.Source], error) {
+	if err := account.Validate("accountId"); err != nil {
+		return table.Page[lb.Source]{}, err
+	}
+	return page(ctx, s.e.sources, table.Query{Index: ix, PK: j("SOURCES", string(account)), SK: table.SKBeginsWith(prefix)}, false, opts)
+}
+
+// ListByAccount returns one page of an account's sources, by platform
+// then ID (LB-15): Query GSI1 PK = SOURCES#{accountId}, SK begins_with
+// PLATFORM#. Errors: *table.ValidationError, table.ErrInvalidCursor.
+func (s *Sources) ListByAccount(ctx context.Context, account lb.AccountID, opts ...ListOption) (table.Page[lb.Source], error) {
+	return s.list(ctx, account, table.GSI1, "PLATFORM#", opts)
+}
+
+// AllByAccount iterates over an account's sources (LB-15).
+func (s *Sources) AllByAccount(ctx context.Context, account lb.AccountID, opts ...ListOption) iter.Seq2[lb.Source, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Source], error) {
+		return s.ListByAccount(ctx, account, o...)
+	})
+}
+
+// ListByPlatform returns one page of an account's sources on one platform
+// (LB-16): Query GSI1 PK = SOURCES#{accountId}, SK begins_with
+// PLATFORM#{platform}#. Errors: *table.ValidationError,
+// table.ErrInvalidCursor.
+func (s *Sources) ListByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...ListOption) (table.Page[lb.Source], error) {
+	if err := p.Check("platform"); err != nil {
+		return table.Page[lb.Source]{}, err
+	}
+	return s.list(ctx, account, table.GSI1, j("PLATFORM", string(p), ""), opts)
+}
+
+// AllByPlatform iterates over an account's sources on one platform (LB-16).
+func (s *Sources) AllByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...ListOption) iter.Seq2[lb.Source, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Source], error) {
+		return s.ListByPlatform(ctx, account, p, o...)
+	})
+}
+
+// ListByStatus returns one page of an account's sources in one status
+// (LB-17): Query GSI2 PK = SOURCES#{accountId}, SK begins_with
+// STATUS#{status}#. Errors: *table.ValidationError, table.ErrInvalidCursor.
+func (s *Sources) ListByStatus(ctx context.Context, account lb.AccountID, st lb.SourceStatus, opts ...ListOption) (table.Page[lb.Source], error) {
+	if err := st.Check("status"); err != nil {
+		return table.Page[lb.Source]{}, err
+	}
+	return s.list(ctx, account, table.GSI2, j("STATUS", string(st), ""), opts)
+}
+
+// AllByStatus iterates over an account's sources in one status (LB-17).
+func (s *Sources) AllByStatus(ctx context.Context, account lb.AccountID, st lb.SourceStatus, opts ...ListOption) iter.Seq2[lb.Source, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Source], error) {
+		return s.ListByStatus(ctx, account, st, o...)
+	})
+}
+
+// Connections serves LB-27..LB-29. Credentials are encrypted at rest.
+type Connections struct{ e *entities }
+
+// Create creates connection c. Status defaults to active. Errors:
+// *table.ValidationError, table.ErrAlreadyExists.
+func (s *Connections) Create(ctx context.Context, c *lb.Connection) error {
+	if c.Status == "" {
+		c.Status = lb.ConnectionActive
+	}
+	return s.e.connections.Create(ctx, c)
+}
+
+// Get returns a connection by ID (LB-27): GetItem PK = CONN#{connectionId},
+// SK = CONN. Errors: *table.ValidationError, table.ErrNotFound.
+func (s *Connections) Get(ctx context.Context, id lb.ConnectionID) (lb.Connection, error) {
+	k, err := lb.ConnectionKey(id)
+	if err != nil {
+		return lb.Connection{}, err
+	}
+	return s.e.connections.Get(ctx, k)
+}
+
+// ListByAccountPlatform returns one page of an account's connections on
+// one platform (LB-28): Query GSI1 PK = CONNS#{accountId}, SK begins_with
+// PLATFORM#{platform}#. Errors: *table.ValidationError,
+// table.ErrInvalidCursor.
+func (s *Connections) ListByAccountPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...ListOption) (table.Page[lb.Connection], error) {
+	if err := first(account.Validate("accountId"), p.Check("platform")); err != nil {
+		return table.Page[lb.Connection]{}, err
+	}
+	q := table.Query{Index: table.GSI1, PK: j("CONNS", string(account)), SK: table.SKBeginsWith(j("PLATFORM", string(p), ""))}
+	return page(ctx, s.e.connections, q, false, opts)
+}
+
+// AllByAccountPlatform iterates over LB-28.
+func (s *Connections) AllByAccountPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...ListOption) iter.Seq2[lb.Connection, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Connection], error) {
+		return s.ListByAccountPlatform(ctx, account, p, o...)
+	})
+}
+
+// ListByUserPlatform returns one page of a user's connections on one
+// platform (LB-29): Query GSI2 PK = USERCONNS#{userId}, SK begins_with
+// PLATFORM#{platform}#. Errors: *table.ValidationError,
+// table.ErrInvalidCursor.
+func (s *Connections) ListByUserPlatform(ctx context.Context, user lb.UserID, p lb.Platform, opts ...ListOption) (table.Page[lb.Connection], error) {
+	if err := first(user.Validate("userId"), p.Check("platform")); err != nil {
+		return table.Page[lb.Connection]{}, err
+	}
+	q := table.Query{Index: table.GSI2, PK: j("USERCONNS", string(user)), SK: table.SKBeginsWith(j("PLATFORM", string(p), ""))}
+	return page(ctx, s.e.connections, q, false, opts)
+}
+
+// AllByUserPlatform iterates over LB-29.
+func (s *Connections) AllByUserPlatform(ctx context.Context, user lb.UserID, p lb.Platform, opts ...ListOption) iter.Seq2[lb.Connection, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Connection], error) {
+		return s.ListByUserPlatform(ctx, user, p, o...)
+	})
+}
+
+func first(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,126 @@
+package listbackup
+
+import (
+	"context"
+	"iter"
+	"slices"
+
+	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/keys"
+	"github.com/singletable/singletable/table"
+)
+
+// Tags serves LB-38..LB-41.
+type Tags struct{ e *entities }
+
+// TagRef names a tag by its unique parts (its primary key).
+type TagRef struct {
+	AccountID    lb.AccountID
+	ResourceType lb.ResourceType
+	TagKey       string
+	TagValue     string
+}
+
+func (r TagRef) key() (table.Key, error) {
+	return lb.TagKeyOf(r.AccountID, r.ResourceType, r.TagKey, r.TagValue)
+}
+
+// Create creates tag t; (account, resource type, key, value) is unique.
+// TagID defaults to a new UUID. Errors: *table.ValidationError,
+// table.ErrAlreadyExists.
+func (s *Tags) Create(ctx context.Context, t *lb.Tag) error {
+	if t.TagID == "" {
+		t.TagID = lb.TagID(lb.NewUUID())
+	}
+	return s.e.tags.Create(ctx, t)
+}
+
+// Get returns a tag by ID (LB-40): Query GSI1 PK = TAGID#{tagId} (one
+// item). Errors: *table.ValidationError, table.ErrNotFound.
+func (s *Tags) Get(ctx context.Context, id lb.TagID) (lb.Tag, error) {
+	if err := id.Validate("tagId"); err != nil {
+		return lb.Tag{}, err
+	}
+	return getOne(ctx, s.e.tags, table.Query{Index: table.GSI1, PK: j("TAGID", string(id))}, "get tag "+string(id))
+}
+
+// ListByResourceType returns one page of an account's tags for a resource
+// type, by key then value (LB-38): Query PK = TAGS#{accountId}#{resourceType},
+// SK begins_with TAG#. Errors: *table.ValidationError, table.ErrInvalidCursor.
+func (s *Tags) ListByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, opts ...ListOption) (table.Page[lb.Tag], error) {
+	pk, err := lb.TagsPartition(account, rt)
+	if err != nil {
+		return table.Page[lb.Tag]{}, err
+	}
+	return page(ctx, s.e.tags, table.Query{PK: pk, SK: table.SKBeginsWith("TAG#")}, false, opts)
+}
+
+// AllByResourceType iterates over LB-38.
+func (s *Tags) AllByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, opts ...ListOption) iter.Seq2[lb.Tag, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Tag], error) {
+		return s.ListByResourceType(ctx, account, rt, o...)
+	})
+}
+
+// ListByKey returns one page of an account's tags for a resource type with
+// one tag key, by value (LB-39): Query PK = TAGS#{accountId}#{resourceType},
+// SK begins_with TAG#{escaped tagKey}#. Errors: *table.ValidationError,
+// table.ErrInvalidCursor.
+func (s *Tags) ListByKey(ctx context.Context, account lb.AccountID, rt lb.ResourceType, tagKey string, opts ...ListOption) (table.Page[lb.Tag], error) {
+	pk, err := lb.TagsPartition(account, rt)
+	if err != nil {
+		return table.Page[lb.Tag]{}, err
+	}
+	if err := lb.CheckTagPart("tagKey", tagKey); err != nil {
+		return table.Page[lb.Tag]{}, err
+	}
+	prefix, err := lb.TagSK.Prefix(keys.Escape(tagKey))
+	if err != nil {
+		return table.Page[lb.Tag]{}, err
+	}
+	return page(ctx, s.e.tags, table.Query{PK: pk, SK: table.SKBeginsWith(string(prefix))}, false, opts)
+}
+
+// AllByKey iterates over LB-39.
+func (s *Tags) AllByKey(ctx context.Context, account lb.AccountID, rt lb.ResourceType, tagKey string, opts ...ListOption) iter.Seq2[lb.Tag, error] {
+	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Tag], error) {
+		return s.ListByKey(ctx, account, rt, tagKey, o...)
+	})
+}
+
+// Attach attaches a resource to a tag (LB-41); attaching it again changes
+// nothing. A consistent read and one conditional write
+// (table.Entity.Update), so concurrent attaches are never lost. Errors:
+// *table.ValidationError, table.ErrNotFound.
+func (s *Tags) Attach(ctx context.Context, ref TagRef, resourceID string, by lb.UserID) (lb.Tag, error) {
+	k, err := ref.key()
+	if err != nil {
+		return lb.Tag{}, err
+	}
+	if err := lb.CheckID("resourceId", resourceID); err != nil {
+		return lb.Tag{}, err
+	}
+	now := s.e.now()
+	return s.e.tags.Update(ctx, k, func(t *lb.Tag) error {
+		if !slices.ContainsFunc(t.Resources, func(r lb.TaggedResource) bool { return r.ResourceID == resourceID }) {
+			t.Resources = append(t.Resources, lb.TaggedResource{ResourceID: resourceID, AttachedAt: now, AttachedBy: by})
+		}
+		return nil
+	})
+}
+
+// Detach detaches a resource from a tag (LB-41); detaching an absent one
+// changes nothing. Errors: *table.ValidationError, table.ErrNotFound.
+func (s *Tags) Detach(ctx context.Context, ref TagRef, resourceID string) (lb.Tag, error) {
+	k, err := ref.key()
+	if err != nil {
+		return lb.Tag{}, err
+	}
+	if err := lb.CheckID("resourceId", resourceID); err != nil {
+		return lb.Tag{}, err
+	}
+	return s.e.tags.Update(ctx, k, func(t *lb.Tag) error {
+		t.Resources = slices.DeleteFunc(t.Resources, func(r lb.TaggedResource) bool { return r.ResourceID == resourceID })
+		return nil
+	})
+}

@@ -1,0 +1,120 @@
+package listbackup
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/table"
+)
+
+// Users serves LB-1..LB-4: users by ID, email and username (both unique),
+// and profile updates.
+type Users struct{ e *entities }
+
+// Create creates user u. Its email and username must not be held by
+// another user (compared normalized): guard items are written in the same
+// transaction. Status defaults to active. Errors: *table.ValidationError
+// (before any request), table.ErrAlreadyExists (the ID exists),
+// table.ErrUniqueViolation (email or username taken).
+func (s *Users) Create(ctx context.Context, u *lb.User) error {
+	if u.Status == "" {
+		u.Status = lb.UserActive
+	}
+	return s.e.users.Create(ctx, u)
+}
+
+// Get returns a user (LB-1): GetItem PK = USER#{userId}, SK = PROFILE.
+// Errors: *table.ValidationError, table.ErrNotFound.
+func (s *Users) Get(ctx context.Context, id lb.UserID) (lb.User, error) {
+	k, err := lb.UserKey(id)
+	if err != nil {
+		return lb.User{}, err
+	}
+	return s.e.users.Get(ctx, k)
+}
+
+// GetByEmail returns the user holding email (LB-2), compared normalized:
+// GetItem on the guard UNIQUE#email#{email}, then on the user. Uniqueness
+// is enforced on create and on change. Errors: *table.ValidationError,
+// table.ErrNotFound.
+func (s *Users) GetByEmail(ctx context.Context, email string) (lb.User, error) {
+	if err := lb.CheckEmail("email", email); err != nil {
+		return lb.User{}, err
+	}
+	return s.e.users.GetByUnique(ctx, table.Unique{Name: UniqueEmail, Value: lb.NormalizeEmail(email)}, table.Consistent())
+}
+
+// GetByUsername returns the user holding username (LB-3), compared
+// lower-cased: GetItem on the guard UNIQUE#username#{username}, then on
+// the user. Errors: *table.ValidationError, table.ErrNotFound.
+func (s *Users) GetByUsername(ctx context.Context, username string) (lb.User, error) {
+	if err := lb.CheckUsername("username", username); err != nil {
+		return lb.User{}, err
+	}
+	return s.e.users.GetByUnique(ctx, table.Unique{Name: UniqueUsername, Value: lb.NormalizeUsername(username)}, table.Consistent())
+}
+
+// ProfileChange lists the profile attributes to change; nil fields are
+// left as they are.
+type ProfileChange struct {
+	Name        *string
+	FirstName   *string
+	LastName    *string
+	Preferences *lb.UserPreferences
+	LastLoginAt *time.Time
+}
+
+// UpdateProfile changes profile attributes that no key derives from
+// (LB-4), in one UpdateItem on USER#{userId} / PROFILE, and returns the
+// user as stored. Errors: *table.ValidationError (nothing to change),
+// table.ErrNotFound.
+func (s *Users) UpdateProfile(ctx context.Context, id lb.UserID, c ProfileChange) (lb.User, error) {
+	k, err := lb.UserKey(id)
+	if err != nil {
+		return lb.User{}, err
+	}
+	set := map[string]any{"updatedAt": s.e.now()}
+	if c.Name != nil {
+		set["name"] = *c.Name
+	}
+	if c.FirstName != nil {
+		set["firstName"] = *c.FirstName
+	}
+	if c.LastName != nil {
+		set["lastName"] = *c.LastName
+	}
+	if c.Preferences != nil {
+		set["preferences"] = *c.Preferences
+	}
+	if c.LastLoginAt != nil {
+		set["lastLoginAt"] = c.LastLoginAt.UTC()
+	}
+	if len(set) == 1 {
+		return lb.User{}, table.Invalid("change", "nothing to change")
+	}
+	for f, v := range set {
+		if s, ok := v.(string); ok && s == "" {
+			return lb.User{}, table.Invalid(f, "empty; leave it nil to keep it")
+		}
+	}
+	return s.e.users.Patch(ctx, k, table.Patch{Set: set})
+}
+
+// Update applies change to the user (LB-4) for attributes keys or guards
+// derive from (email, username) and secrets (mfaSecret): a consistent
+// read, then one transaction that writes the user and moves its guards.
+// Errors: *table.ValidationError, table.ErrNotFound,
+// table.ErrUniqueViolation, table.ErrConflict (after retries).
+func (s *Users) Update(ctx context.Context, id lb.UserID, change func(*lb.User) error) (lb.User, error) {
+	k, err := lb.UserKey(id)
+	if err != nil {
+		return lb.User{}, err
+	}
+	u, err := s.e.users.Update(ctx, k, change)
+	if err != nil {
+		return lb.User{}, fmt.Errorf("update user %s: %w", id, err)
+	}
+	return u, nil
+}
