@@ -671,3 +671,41 @@ func TestTakeOnceAndNeverAfterExpiry(t *testing.T) {
 		t.Errorf("take of an expired item still stored: %v, want ErrNotFound", err)
 	}
 }
+
+func TestFilterContainsAndIfAbsent(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	type hook struct {
+		ID     string   `dynamo:"id"`
+		Events []string `dynamo:"events,set"`
+	}
+	hooks := table.NewEntity(f.t, table.Def[hook]{Type: "Hook", Key: func(h *hook) (table.Key, error) {
+		return table.Key{PK: "HOOKS", SK: "HOOK#" + h.ID}, nil
+	}})
+	for _, h := range []hook{{"a", []string{"sync.done", "sync.failed"}}, {"b", []string{"user.created"}}, {"c", []string{"sync.failed"}}} {
+		if err := hooks.Create(c, &h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var ids []string
+	for h, err := range hooks.All(c, table.Query{PK: "HOOKS", FilterContains: map[string]any{"events": "sync.failed"}}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, h.ID)
+	}
+	if diff := cmp.Diff([]string{"a", "c"}, ids); diff != "" {
+		t.Errorf("contains filter (-want +got):\n%s", diff)
+	}
+	k := table.Key{PK: "HOOKS", SK: "HOOK#a"}
+	if _, err := hooks.Patch(c, k, table.Patch{Set: map[string]any{"rotatedAt": "now"}, IfAbsent: []string{"rotatedAt"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hooks.Patch(c, k, table.Patch{Set: map[string]any{"rotatedAt": "again"}, IfAbsent: []string{"rotatedAt"}}); !errors.Is(err, table.ErrConditionFailed) {
+		t.Errorf("second IfAbsent patch: %v, want ErrConditionFailed", err)
+	}
+	if !f.t.Now().Before(time.Now().Add(time.Second)) {
+		t.Error("Table.Now is not the table's clock")
+	}
+}

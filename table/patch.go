@@ -35,6 +35,9 @@ type Patch struct {
 	// IfNotEqual makes the patch conditional: each attribute must be
 	// absent or hold another value (e.g. status <> "deleted").
 	IfNotEqual map[string]any
+	// IfAbsent makes the patch conditional: each attribute must not exist
+	// (e.g. "not rotated yet").
+	IfAbsent []string
 	// IfVersion, when non-nil, requires the stored version to equal it
 	// (a stale version gives [ErrConflict]).
 	IfVersion *int64
@@ -135,6 +138,12 @@ func (e *Entity[T]) buildPatch(p Patch) (builtPatch, error) {
 				conds = append(conds, "(attribute_not_exists("+ph+") OR "+ph+" <> "+vp+")")
 			}
 		}
+	}
+	for _, f := range p.IfAbsent {
+		n++
+		ph := "#c" + strconv.Itoa(n)
+		b.names[ph] = f
+		conds = append(conds, "attribute_not_exists("+ph+")")
 	}
 	var ex []string
 	if len(sets) > 0 {

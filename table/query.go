@@ -77,6 +77,9 @@ type Query struct {
 	// FilterExpression: evaluated after the page is read, so a page may
 	// hold fewer than Limit items; the cursor still continues correctly).
 	Filter map[string]any
+	// FilterContains keeps only items whose attribute (a list, set or
+	// string) contains the value, like Filter a FilterExpression.
+	FilterContains map[string]any
 }
 
 // binding names the query's access pattern and partition for its cursor.
@@ -85,6 +88,9 @@ func (q Query) binding(table string) string {
 		strconv.FormatBool(q.Desc), q.OnlyType}
 	for _, f := range sortedKeys(q.Filter) {
 		parts = append(parts, f, fmt.Sprint(q.Filter[f]))
+	}
+	for _, f := range sortedKeys(q.FilterContains) {
+		parts = append(parts, "contains", f, fmt.Sprint(q.FilterContains[f]))
 	}
 	return strings.Join(parts, "\x00")
 }
@@ -163,6 +169,15 @@ func (t *Table) queryItems(ctx context.Context, q Query, entity string) (Page[It
 		n, v := "#f"+strconv.Itoa(i), ":f"+strconv.Itoa(i)
 		names[n], values[v] = f, av
 		filters = append(filters, n+" = "+v)
+	}
+	for i, f := range sortedKeys(q.FilterContains) {
+		av, err := dynamo.Marshal(q.FilterContains[f])
+		if err != nil || av == nil {
+			return page, &ValidationError{Field: "FilterContains " + f, Reason: fmt.Sprintf("cannot look for %v", q.FilterContains[f])}
+		}
+		n, v := "#fc"+strconv.Itoa(i), ":fc"+strconv.Itoa(i)
+		names[n], values[v] = f, av
+		filters = append(filters, "contains("+n+", "+v+")")
 	}
 	in := &dynamodb.QueryInput{
 		TableName:                 aws.String(t.schema.Name),

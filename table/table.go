@@ -88,6 +88,11 @@ func (t *Table) Client() *dynamodb.Client { return t.client }
 
 func (t *Table) now() time.Time { return t.opts.Now() }
 
+// Now returns the table's clock (Options.Now): the time TTL checks, Touch
+// and expiries use. Stores that stamp times themselves should use it so
+// that a test clock moves them all.
+func (t *Table) Now() time.Time { return t.opts.Now() }
+
 // observe reports a finished request to the configured hooks.
 func (t *Table) observe(ctx context.Context, ev Event) {
 	if t.opts.Logger != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"iter"
-	"slices"
 	"time"
 
 	lb "github.com/singletable/singletable/entity/listbackup"
@@ -182,19 +181,19 @@ func (s *Webhooks) AllActive(ctx context.Context, account lb.AccountID, opts ...
 }
 
 // ListActiveForEvent returns one page of an account's active webhooks
-// subscribed to event type et (LB-57): the LB-56 Query, keeping those whose
-// events hold et (see the package's design notes). Errors:
-// *table.ValidationError, table.ErrInvalidCursor.
+// subscribed to event type et (LB-57): the LB-56 Query (GSI1 PK =
+// HOOKS#{accountId}) with a server-side filter contains(events, et), so a
+// page may hold fewer than its limit; the cursor continues correctly.
+// Errors: *table.ValidationError, table.ErrInvalidCursor.
 func (s *Webhooks) ListActiveForEvent(ctx context.Context, account lb.AccountID, et lb.EventType, opts ...ListOption) (table.Page[lb.Webhook], error) {
+	if err := account.Validate("accountId"); err != nil {
+		return table.Page[lb.Webhook]{}, err
+	}
 	if err := et.Check("eventType"); err != nil {
 		return table.Page[lb.Webhook]{}, err
 	}
-	p, err := s.ListActive(ctx, account, opts...)
-	if err != nil {
-		return p, err
-	}
-	p.Items = slices.DeleteFunc(p.Items, func(w lb.Webhook) bool { return !slices.Contains(w.Events, string(et)) })
-	return p, nil
+	return page(ctx, s.e.webhooks, table.Query{Index: table.GSI1, PK: j("HOOKS", string(account)),
+		FilterContains: map[string]any{"events": string(et)}}, false, opts)
 }
 
 // AllActiveForEvent iterates over LB-57.

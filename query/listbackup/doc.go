@@ -84,8 +84,9 @@
 // LB-57 webhooks by event type. A webhook subscribes to a list of event
 // types, and one item holds one key per GSI. The active webhooks of an
 // account (GSI1, at most the plan's webhook limit) are read with one
-// Query and those not subscribed are dropped client-side, so a page may
-// hold fewer items than its limit; the cursor still continues correctly.
+// Query filtered server-side with contains(events, eventType)
+// (table.Query.FilterContains), so a page may hold fewer items than its
+// limit; the cursor still continues correctly.
 //
 // LB-20, LB-21 scope. The documents' resourceType and eventType indexes
 // span all accounts. Both are scoped to the account here (ACTRES#,

@@ -47,7 +47,7 @@ func newFixture(t *testing.T) *fixture {
 		o.Now = f.clock.Now
 		o.Observer = func(context.Context, table.Event) { f.requests.Add(1) }
 	})
-	f.Store = listbackup.New(f.tbl, func(o *listbackup.Options) { o.Now = f.clock.Now })
+	f.Store = listbackup.New(f.tbl)
 	return f
 }
 

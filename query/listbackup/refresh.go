@@ -188,6 +188,7 @@ func (s *RefreshTokens) rotate(ctx context.Context, old lb.RefreshToken, userAge
 	mark, err := s.e.refreshTokens.PatchOp(k, table.Patch{
 		Set:       map[string]any{"rotatedAt": now, "lastUsedAt": now, "replacedBy": next.TokenHash},
 		IfEqual:   map[string]any{"revoked": false},
+		IfAbsent:  []string{"rotatedAt"}, // never rotated before
 		IfVersion: &ver,
 	})
 	if err != nil {

@@ -45,23 +45,22 @@ type Store struct {
 	t *table.Table
 }
 
-// Options configure a [Store].
+// Options configure a [Store]. Times the store stamps itself (OAuth state
+// expiry, token issue and rotation, readAt) come from the table's clock,
+// table.Options.Now, like its TTL checks.
 type Options struct {
-	// Now returns the current time (default time.Now). Set it to the same
-	// clock as table.Options.Now when tests move time.
-	Now func() time.Time
 	// RefreshTokenTTL is the life of a refresh token (default 30 days).
 	RefreshTokenTTL time.Duration
 }
 
 // New returns the store on table t (made with [Schema]).
 func New(t *table.Table, opts ...func(*Options)) *Store {
-	o := Options{Now: time.Now, RefreshTokenTTL: 30 * 24 * time.Hour}
+	o := Options{RefreshTokenTTL: 30 * 24 * time.Hour}
 	for _, f := range opts {
 		f(&o)
 	}
 	e := newEntities(t)
-	e.now, e.refreshTTL = func() time.Time { return o.Now().UTC() }, o.RefreshTokenTTL
+	e.now, e.refreshTTL = func() time.Time { return t.Now().UTC() }, o.RefreshTokenTTL
 	return &Store{
 		Users: &Users{e}, Accounts: &Accounts{e}, Memberships: &Memberships{e}, Teams: &Teams{e},
 		Sources: &Sources{e}, Activities: &Activities{e}, Jobs: &Jobs{e}, Connections: &Connections{e},
