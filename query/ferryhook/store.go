@@ -39,9 +39,6 @@ type Options struct {
 	// KeyPrefixLen is how many leading characters of a plaintext key are
 	// stored as keyPrefix. Default 8, as the document says.
 	KeyPrefixLen int
-	// Now returns the current time (receivedAt, lastEventAt, lastUsedAt).
-	// Default time.Now.
-	Now func() time.Time
 }
 
 // SHA256Hex returns the SHA-256 of key as lower-case hex: the document's
@@ -100,7 +97,7 @@ type Store struct {
 // [MainSchema] and [EventsSchema]). Both must be reached through the same
 // client for [Store.Ingest]'s transaction to span them.
 func New(main, events *table.Table, opts ...func(*Options)) *Store {
-	o := Options{KeyHash: SHA256Hex, KeyPrefixLen: 8, Now: time.Now}
+	o := Options{KeyHash: SHA256Hex, KeyPrefixLen: 8}
 	for _, f := range opts {
 		f(&o)
 	}
@@ -120,4 +117,6 @@ func New(main, events *table.Table, opts ...func(*Options)) *Store {
 	return s
 }
 
-func (s *Store) now() time.Time { return s.opts.Now() }
+// now is the main table's clock (table.Options.Now): receivedAt,
+// lastEventAt and lastUsedAt move with the TTL checks in tests.
+func (s *Store) now() time.Time { return s.main.Now() }
