@@ -1,0 +1,118 @@
+package table
+
+import (
+	"context"
+	"fmt"
+	"iter"
+
+	"github.com/singletable/singletable/query"
+)
+
+// Page sizes of list access patterns.
+const (
+	// DefaultListLimit is the page size when the caller sets none.
+	DefaultListLimit = 100
+	// MaxListLimit is the largest page size a list accepts.
+	MaxListLimit = 1000
+)
+
+// SortOrder is the order a caller asks of a list; SortDefault keeps the
+// access pattern's own (Query.Desc).
+type SortOrder int8
+
+// Sort orders.
+const (
+	SortDefault SortOrder = iota
+	SortAsc
+	SortDesc
+)
+
+// ListOptions are a caller's options for one list access pattern: page
+// size, cursor and order. Build them with [Limit], [After], [Asc] and
+// [Desc]; every application package's list methods take them.
+type ListOptions struct {
+	// Limit is the page size: DefaultListLimit if 0, at most MaxListLimit.
+	Limit int
+	// Cursor continues after a previous page ("" for the first page).
+	Cursor string
+	// Order overrides the pattern's default order.
+	Order SortOrder
+}
+
+// ListOption sets a list option.
+type ListOption func(*ListOptions)
+
+// Limit sets the page size (1 to MaxListLimit).
+func Limit(n int) ListOption { return func(o *ListOptions) { o.Limit = n } }
+
+// After continues after the page that returned cursor.
+func After(cursor string) ListOption { return func(o *ListOptions) { o.Cursor = cursor } }
+
+// Asc lists in ascending sort-key order (oldest first for time keys).
+func Asc() ListOption { return func(o *ListOptions) { o.Order = SortAsc } }
+
+// Desc lists in descending sort-key order (newest first for time keys).
+func Desc() ListOption { return func(o *ListOptions) { o.Order = SortDesc } }
+
+// NewListOptions applies opts and validates the result, before any
+// request: a limit outside 0..MaxListLimit is a *[ValidationError].
+func NewListOptions(opts ...ListOption) (ListOptions, error) {
+	var o ListOptions
+	for _, f := range opts {
+		if f != nil {
+			f(&o)
+		}
+	}
+	switch {
+	case o.Limit < 0 || o.Limit > MaxListLimit:
+		return o, &ValidationError{Field: "limit", Reason: fmt.Sprintf("%d is outside 1..%d", o.Limit, MaxListLimit)}
+	case o.Limit == 0:
+		o.Limit = DefaultListLimit
+	}
+	return o, nil
+}
+
+// Apply returns q with o's page size and cursor, and o's order if it sets
+// one (q.Desc is the pattern's default order).
+func (o ListOptions) Apply(q Query) Query {
+	q.Limit, q.Cursor = o.Limit, o.Cursor
+	switch o.Order {
+	case SortAsc:
+		q.Desc = false
+	case SortDesc:
+		q.Desc = true
+	}
+	return q
+}
+
+// List runs one page of the access pattern q (its key condition, index and
+// default order) with the caller's options: one Query request.
+func (e *Entity[T]) List(ctx context.Context, q Query, opts ...ListOption) (Page[T], error) {
+	o, err := NewListOptions(opts...)
+	if err != nil {
+		return Page[T]{}, opErr("list", e.def.Type, Key{}, err)
+	}
+	return e.Query(ctx, o.Apply(q))
+}
+
+// ListAll iterates over every item of the access pattern q, page by page,
+// starting at the cursor in opts, if any. The error is yielded once; no
+// request is sent after the loop stops.
+func (e *Entity[T]) ListAll(ctx context.Context, q Query, opts ...ListOption) iter.Seq2[T, error] {
+	return Pages(ctx, func(ctx context.Context, opts ...ListOption) (Page[T], error) {
+		return e.List(ctx, q, opts...)
+	}, opts...)
+}
+
+// Pages turns a list method into an iterator over all its items: it calls
+// list with opts, then with opts and After(cursor) for each next page. Use
+// it for the iterator form of list methods that do more than one
+// [Entity.List].
+func Pages[T any](ctx context.Context, list func(context.Context, ...ListOption) (Page[T], error), opts ...ListOption) iter.Seq2[T, error] {
+	return query.All(ctx, func(ctx context.Context, cursor string) (Page[T], error) {
+		if cursor == "" {
+			return list(ctx, opts...)
+		}
+		return list(ctx, append(opts[:len(opts):len(opts)], After(cursor))...)
+	})
+}
