@@ -36,8 +36,15 @@
 //   - [Entity.Patch] and [Entity.Add] change chosen attributes or counters in
 //     one UpdateItem, and refuse fields that keys derive from.
 //   - [Entity.Query] and [Entity.All] read one page with an opaque cursor,
-//     or iterate over all pages; [Table.Collect] decodes an item collection
-//     that mixes types.
+//     or iterate over all pages; [Entity.List] and [Entity.ListAll] do the
+//     same with the caller's [ListOption]s ([Limit], [After], [Asc],
+//     [Desc]), the one list mechanism every application package uses;
+//     [Table.Collect] decodes an item collection that mixes types.
+//   - [Entity.Take] consumes an item once (OAuth states, invitations): of
+//     concurrent takers exactly one gets it, and never after its TTL.
+//   - Def.Secrets fields (credentials, tokens, MFA secrets) are encrypted
+//     with Options.Cipher ([NewAESGCM] or your KMS-backed [Cipher]) before
+//     they reach DynamoDB, bound to their item and attribute.
 //   - [Table.Transact] (up to 100 actions, idempotency tokens, a [TxError]
 //     naming each failing action), [Table.BatchWrite] and [Entity.BatchGet]
 //     (chunked, unprocessed items retried with backoff, a [BatchError]
