@@ -43,13 +43,13 @@ func run(ctx context.Context, s *podcastflow.Store, today pf.Date) error {
 	}
 	fmt.Printf("PF-3  sam with preferences (one Query): %s, theme %s\n", both.Profile.Name, both.Preferences.Theme)
 
-	page, err := s.Users.List(ctx, podcastflow.Limit(4))
+	page, err := s.Users.List(ctx, table.Limit(4))
 	if err != nil {
 		return err
 	}
 	fmt.Printf("PF-4  all users, first page of 4: %s (more: %v)\n", ids(page.Items), page.More())
 	n := 0
-	for _, err := range s.Users.All(ctx, podcastflow.Limit(4)) {
+	for _, err := range s.Users.All(ctx, table.Limit(4)) {
 		if err != nil {
 			return err
 		}
@@ -65,7 +65,7 @@ func run(ctx context.Context, s *podcastflow.Store, today pf.Date) error {
 		o.Profile.Name, o.Profile.Plan, o.Profile.Status, o.Profile.Features, o.Settings.SSOEnabled, o.Settings.RequireApproval)
 
 	var names []string
-	for org, err := range s.Organizations.All(ctx, podcastflow.Limit(2)) {
+	for org, err := range s.Organizations.All(ctx, table.Limit(2)) {
 		if err != nil {
 			return err
 		}
@@ -105,7 +105,7 @@ func run(ctx context.Context, s *podcastflow.Store, today pf.Date) error {
 	fmt.Printf("PF-9  bayside metrics %s: users=%d revenue=%.2f apiCalls=%d\n", om.Date, om.Users, om.Revenue, om.APICalls)
 	var calls int64
 	days := 0
-	for m, err := range s.Analytics.AllOrganizationMetricsRange(ctx, "bayside", today.AddDays(-29), today, podcastflow.Limit(10)) {
+	for m, err := range s.Analytics.AllOrganizationMetricsRange(ctx, "bayside", today.AddDays(-29), today, table.Limit(10)) {
 		if err != nil {
 			return err
 		}

@@ -34,24 +34,20 @@ func (a *Analytics) GlobalMetrics(ctx context.Context, d pf.Date) (pf.GlobalMetr
 // to another, both inclusive, by date (PF-8): Query PK = ANALYTICS,
 // SK BETWEEN GLOBAL#{from} AND GLOBAL#{to}. Errors: *table.ValidationError
 // (malformed date, reversed range), table.ErrInvalidCursor.
-func (a *Analytics) GlobalMetricsRange(ctx context.Context, from, to pf.Date, opts ...ListOption) (table.Page[pf.GlobalMetrics], error) {
-	o, err := listOptions(opts)
-	if err != nil {
-		return table.Page[pf.GlobalMetrics]{}, err
-	}
+func (a *Analytics) GlobalMetricsRange(ctx context.Context, from, to pf.Date, opts ...table.ListOption) (table.Page[pf.GlobalMetrics], error) {
 	if err := dateRange(from, to); err != nil {
 		return table.Page[pf.GlobalMetrics]{}, err
 	}
 	lo, _ := pf.GlobalMetricsSK(from)
 	hi, _ := pf.GlobalMetricsSK(to)
-	return a.e.globalM.Query(ctx, o.apply(table.Query{PK: pf.PKAnalytics, SK: table.SKBetween(lo, hi)}))
+	return a.e.globalM.List(ctx, table.Query{PK: pf.PKAnalytics, SK: table.SKBetween(lo, hi)}, opts...)
 }
 
 // AllGlobalMetricsRange iterates over the global metrics of a date range (PF-8).
-func (a *Analytics) AllGlobalMetricsRange(ctx context.Context, from, to pf.Date, opts ...ListOption) iter.Seq2[pf.GlobalMetrics, error] {
-	return iterate(ctx, opts, func(ctx context.Context, opts ...ListOption) (table.Page[pf.GlobalMetrics], error) {
+func (a *Analytics) AllGlobalMetricsRange(ctx context.Context, from, to pf.Date, opts ...table.ListOption) iter.Seq2[pf.GlobalMetrics, error] {
+	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.GlobalMetrics], error) {
 		return a.GlobalMetricsRange(ctx, from, to, opts...)
-	})
+	}, opts...)
 }
 
 // PutOrganizationMetrics writes days of organization metrics with
@@ -76,11 +72,7 @@ func (a *Analytics) OrganizationMetrics(ctx context.Context, org pf.OrgID, d pf.
 // PK = ANALYTICS, SK BETWEEN ORG#{organizationId}#{from} AND
 // ORG#{organizationId}#{to}. Errors: *table.ValidationError (empty ID,
 // malformed date, reversed range), table.ErrInvalidCursor.
-func (a *Analytics) OrganizationMetricsRange(ctx context.Context, org pf.OrgID, from, to pf.Date, opts ...ListOption) (table.Page[pf.OrganizationMetrics], error) {
-	o, err := listOptions(opts)
-	if err != nil {
-		return table.Page[pf.OrganizationMetrics]{}, err
-	}
+func (a *Analytics) OrganizationMetricsRange(ctx context.Context, org pf.OrgID, from, to pf.Date, opts ...table.ListOption) (table.Page[pf.OrganizationMetrics], error) {
 	if err := org.Validate("organizationId"); err != nil {
 		return table.Page[pf.OrganizationMetrics]{}, err
 	}
@@ -89,13 +81,13 @@ func (a *Analytics) OrganizationMetricsRange(ctx context.Context, org pf.OrgID, 
 	}
 	lo, _ := pf.OrganizationMetricsSK(org, from)
 	hi, _ := pf.OrganizationMetricsSK(org, to)
-	return a.e.orgM.Query(ctx, o.apply(table.Query{PK: pf.PKAnalytics, SK: table.SKBetween(lo, hi)}))
+	return a.e.orgM.List(ctx, table.Query{PK: pf.PKAnalytics, SK: table.SKBetween(lo, hi)}, opts...)
 }
 
 // AllOrganizationMetricsRange iterates over an organization's metrics of a
 // date range (PF-9).
-func (a *Analytics) AllOrganizationMetricsRange(ctx context.Context, org pf.OrgID, from, to pf.Date, opts ...ListOption) iter.Seq2[pf.OrganizationMetrics, error] {
-	return iterate(ctx, opts, func(ctx context.Context, opts ...ListOption) (table.Page[pf.OrganizationMetrics], error) {
+func (a *Analytics) AllOrganizationMetricsRange(ctx context.Context, org pf.OrgID, from, to pf.Date, opts ...table.ListOption) iter.Seq2[pf.OrganizationMetrics, error] {
+	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.OrganizationMetrics], error) {
 		return a.OrganizationMetricsRange(ctx, org, from, to, opts...)
-	})
+	}, opts...)
 }

@@ -80,11 +80,11 @@ func TestGlobalMetrics_PF8(t *testing.T) {
 	if diff := cmp.Diff(want, dates(p.Items, func(m pf.GlobalMetrics) pf.Date { return m.Date })); diff != "" {
 		t.Errorf("PF-8 range (-want +got):\n%s", diff)
 	}
-	all := collect(t, s.Analytics.AllGlobalMetricsRange(ctx, day0, day0.AddDays(29), podcastflow.Limit(7)))
+	all := collect(t, s.Analytics.AllGlobalMetricsRange(ctx, day0, day0.AddDays(29), table.Limit(7)))
 	if diff := cmp.Diff(span(day0, 30), dates(all, func(m pf.GlobalMetrics) pf.Date { return m.Date })); diff != "" {
 		t.Errorf("PF-8 30 days (-want +got):\n%s", diff)
 	}
-	desc, err := s.Analytics.GlobalMetricsRange(ctx, "2024-03-01", "2024-03-03", podcastflow.Descending())
+	desc, err := s.Analytics.GlobalMetricsRange(ctx, "2024-03-01", "2024-03-03", table.Desc())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestOrganizationMetrics_PF9(t *testing.T) {
 			t.Fatalf("PF-9 range for o1 returned %s", m.OrganizationID)
 		}
 	}
-	all := collect(t, s.Analytics.AllOrganizationMetricsRange(ctx, "o2", day0.AddDays(10), day0.AddDays(14), podcastflow.Limit(2)))
+	all := collect(t, s.Analytics.AllOrganizationMetricsRange(ctx, "o2", day0.AddDays(10), day0.AddDays(14), table.Limit(2)))
 	if diff := cmp.Diff(span(day0.AddDays(10), 5), dates(all, func(m pf.OrganizationMetrics) pf.Date { return m.Date })); diff != "" {
 		t.Errorf("PF-9 iterator (-want +got):\n%s", diff)
 	}

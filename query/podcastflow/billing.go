@@ -31,23 +31,19 @@ func (b *Billing) Record(ctx context.Context, org pf.OrgID, d pf.Date) (pf.Billi
 // Records returns one page of an organization's billing records, by date
 // (PF-10): Query PK = BILLING#{organizationId}, SK begins_with RECORD#.
 // Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (b *Billing) Records(ctx context.Context, org pf.OrgID, opts ...ListOption) (table.Page[pf.BillingRecord], error) {
-	o, err := listOptions(opts)
-	if err != nil {
-		return table.Page[pf.BillingRecord]{}, err
-	}
+func (b *Billing) Records(ctx context.Context, org pf.OrgID, opts ...table.ListOption) (table.Page[pf.BillingRecord], error) {
 	pk, err := pf.BillingPK(org)
 	if err != nil {
 		return table.Page[pf.BillingRecord]{}, err
 	}
-	return b.e.billing.Query(ctx, o.apply(table.Query{PK: pk, SK: table.SKBeginsWith(pf.BillingRecordSKPrefix)}))
+	return b.e.billing.List(ctx, table.Query{PK: pk, SK: table.SKBeginsWith(pf.BillingRecordSKPrefix)}, opts...)
 }
 
 // AllRecords iterates over an organization's billing records (PF-10).
-func (b *Billing) AllRecords(ctx context.Context, org pf.OrgID, opts ...ListOption) iter.Seq2[pf.BillingRecord, error] {
-	return iterate(ctx, opts, func(ctx context.Context, opts ...ListOption) (table.Page[pf.BillingRecord], error) {
+func (b *Billing) AllRecords(ctx context.Context, org pf.OrgID, opts ...table.ListOption) iter.Seq2[pf.BillingRecord, error] {
+	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.BillingRecord], error) {
 		return b.Records(ctx, org, opts...)
-	})
+	}, opts...)
 }
 
 // RecordsBetween returns one page of an organization's billing records
@@ -55,11 +51,7 @@ func (b *Billing) AllRecords(ctx context.Context, org pf.OrgID, opts ...ListOpti
 // PK = BILLING#{organizationId}, SK BETWEEN RECORD#{from} AND RECORD#{to}.
 // Errors: *table.ValidationError (malformed date, reversed range),
 // table.ErrInvalidCursor.
-func (b *Billing) RecordsBetween(ctx context.Context, org pf.OrgID, from, to pf.Date, opts ...ListOption) (table.Page[pf.BillingRecord], error) {
-	o, err := listOptions(opts)
-	if err != nil {
-		return table.Page[pf.BillingRecord]{}, err
-	}
+func (b *Billing) RecordsBetween(ctx context.Context, org pf.OrgID, from, to pf.Date, opts ...table.ListOption) (table.Page[pf.BillingRecord], error) {
 	pk, err := pf.BillingPK(org)
 	if err != nil {
 		return table.Page[pf.BillingRecord]{}, err
@@ -69,15 +61,15 @@ func (b *Billing) RecordsBetween(ctx context.Context, org pf.OrgID, from, to pf.
 	}
 	lo, _ := pf.BillingRecordSK(from)
 	hi, _ := pf.BillingRecordSK(to)
-	return b.e.billing.Query(ctx, o.apply(table.Query{PK: pk, SK: table.SKBetween(lo, hi)}))
+	return b.e.billing.List(ctx, table.Query{PK: pk, SK: table.SKBetween(lo, hi)}, opts...)
 }
 
 // AllRecordsBetween iterates over an organization's billing records of a
 // date range (PF-10).
-func (b *Billing) AllRecordsBetween(ctx context.Context, org pf.OrgID, from, to pf.Date, opts ...ListOption) iter.Seq2[pf.BillingRecord, error] {
-	return iterate(ctx, opts, func(ctx context.Context, opts ...ListOption) (table.Page[pf.BillingRecord], error) {
+func (b *Billing) AllRecordsBetween(ctx context.Context, org pf.OrgID, from, to pf.Date, opts ...table.ListOption) iter.Seq2[pf.BillingRecord, error] {
+	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.BillingRecord], error) {
 		return b.RecordsBetween(ctx, org, from, to, opts...)
-	})
+	}, opts...)
 }
 
 // SetRecordStatus sets a billing record's status (paid, overdue, ...); its
@@ -129,22 +121,18 @@ func (b *Billing) Metrics(ctx context.Context, d pf.Date) (pf.BillingMetrics, er
 // SK BETWEEN METRICS#{from} AND METRICS#{to}. Errors:
 // *table.ValidationError (malformed date, reversed range),
 // table.ErrInvalidCursor.
-func (b *Billing) MetricsRange(ctx context.Context, from, to pf.Date, opts ...ListOption) (table.Page[pf.BillingMetrics], error) {
-	o, err := listOptions(opts)
-	if err != nil {
-		return table.Page[pf.BillingMetrics]{}, err
-	}
+func (b *Billing) MetricsRange(ctx context.Context, from, to pf.Date, opts ...table.ListOption) (table.Page[pf.BillingMetrics], error) {
 	if err := dateRange(from, to); err != nil {
 		return table.Page[pf.BillingMetrics]{}, err
 	}
 	lo, _ := pf.BillingMetricsSK(from)
 	hi, _ := pf.BillingMetricsSK(to)
-	return b.e.billingM.Query(ctx, o.apply(table.Query{PK: pf.PKBilling, SK: table.SKBetween(lo, hi)}))
+	return b.e.billingM.List(ctx, table.Query{PK: pf.PKBilling, SK: table.SKBetween(lo, hi)}, opts...)
 }
 
 // AllMetricsRange iterates over the billing metrics of a date range (PF-11).
-func (b *Billing) AllMetricsRange(ctx context.Context, from, to pf.Date, opts ...ListOption) iter.Seq2[pf.BillingMetrics, error] {
-	return iterate(ctx, opts, func(ctx context.Context, opts ...ListOption) (table.Page[pf.BillingMetrics], error) {
+func (b *Billing) AllMetricsRange(ctx context.Context, from, to pf.Date, opts ...table.ListOption) iter.Seq2[pf.BillingMetrics, error] {
+	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.BillingMetrics], error) {
 		return b.MetricsRange(ctx, from, to, opts...)
-	})
+	}, opts...)
 }

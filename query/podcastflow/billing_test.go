@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	pf "github.com/singletable/singletable/entity/podcastflow"
-	"github.com/singletable/singletable/query/podcastflow"
 	"github.com/singletable/singletable/table"
 )
 
@@ -38,7 +37,7 @@ func TestBillingRecords_PF10(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	all := collect(t, s.Billing.AllRecords(ctx, "o1", podcastflow.Limit(3)))
+	all := collect(t, s.Billing.AllRecords(ctx, "o1", table.Limit(3)))
 	if diff := cmp.Diff(want, all); diff != "" {
 		t.Errorf("PF-10 all (-want +got):\n%s", diff)
 	}
@@ -49,7 +48,7 @@ func TestBillingRecords_PF10(t *testing.T) {
 	if diff := cmp.Diff(want[1:3], p.Items); diff != "" {
 		t.Errorf("PF-10 range (-want +got):\n%s", diff)
 	}
-	pg, err := s.Billing.Records(ctx, "o1", podcastflow.Limit(2), podcastflow.Descending())
+	pg, err := s.Billing.Records(ctx, "o1", table.Limit(2), table.Desc())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +82,7 @@ func TestBillingMetrics_PF11(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" || time.Since(got.CreatedAt) > time.Minute {
 		t.Errorf("PF-11 one day (-want +got):\n%s", diff)
 	}
-	all := collect(t, s.Billing.AllMetricsRange(ctx, day0.AddDays(20), day0.AddDays(40), podcastflow.Limit(4)))
+	all := collect(t, s.Billing.AllMetricsRange(ctx, day0.AddDays(20), day0.AddDays(40), table.Limit(4)))
 	if diff := cmp.Diff(span(day0.AddDays(20), 10), dates(all, func(m pf.BillingMetrics) pf.Date { return m.Date })); diff != "" {
 		t.Errorf("PF-11 range (-want +got):\n%s", diff)
 	}

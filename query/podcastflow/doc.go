@@ -46,6 +46,18 @@
 //	PF-13 Users.ListByRole, AllByRole                        Query GSI2 PK = ROLE#{role}
 //	PF-14 Statuses.List, Statuses.ListOfType, All, AllOfType Query GSI3 PK = STATUS#{status} [SK begins_with {entityType}#]
 //
+// # Lists
+//
+// Every list method returns one page ([table.Page]) and has an iterator
+// form (All...) over every item, page by page; both take the core's list
+// options: table.Limit (page size, default table.DefaultListLimit, at most
+// table.MaxListLimit), table.After (the cursor of a previous page),
+// table.Asc and table.Desc. Each pattern lists in ascending sort-key
+// order by default: by ID for users and organizations, oldest date first
+// for metrics and billing records; table.Desc gives newest first. A bad
+// page size is a *table.ValidationError for field "limit", sent before any
+// request; a cursor from another pattern is table.ErrInvalidCursor.
+//
 // # Design notes
 //
 // No Scan. The document lists users and organizations with a Scan and a

@@ -41,7 +41,7 @@ func Example() {
 			fmt.Println("PF-13", r, u.UserID, u.CreatedAt.Format(time.RFC3339))
 		}
 	}
-	page, _ := s.Users.List(ctx, podcastflow.Limit(1))
+	page, _ := s.Users.List(ctx, table.Limit(1))
 	fmt.Println("PF-4 first page:", page.Items[0].UserID, "more:", page.More())
 
 	_, err := s.Users.ListByRole(ctx, "owner")

@@ -78,17 +78,13 @@ func (s *Organizations) GetWithSettings(ctx context.Context, id pf.OrgID) (Organ
 // List returns one page of all organizations, by organizationId (PF-6):
 // Query GSI4 PK = ORGS. The document's Scan is not used. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *Organizations) List(ctx context.Context, opts ...ListOption) (table.Page[pf.OrganizationProfile], error) {
-	o, err := listOptions(opts)
-	if err != nil {
-		return table.Page[pf.OrganizationProfile]{}, err
-	}
-	return s.e.orgs.Query(ctx, o.apply(table.Query{Index: IndexAll, PK: AllOrgsPK}))
+func (s *Organizations) List(ctx context.Context, opts ...table.ListOption) (table.Page[pf.OrganizationProfile], error) {
+	return s.e.orgs.List(ctx, table.Query{Index: IndexAll, PK: AllOrgsPK}, opts...)
 }
 
 // All iterates over all organizations (PF-6); see [Organizations.List].
-func (s *Organizations) All(ctx context.Context, opts ...ListOption) iter.Seq2[pf.OrganizationProfile, error] {
-	return iterate(ctx, opts, s.List)
+func (s *Organizations) All(ctx context.Context, opts ...table.ListOption) iter.Seq2[pf.OrganizationProfile, error] {
+	return s.e.orgs.ListAll(ctx, table.Query{Index: IndexAll, PK: AllOrgsPK}, opts...)
 }
 
 // PutSettings writes an organization's settings (an upsert). Errors:

@@ -75,7 +75,7 @@ func TestListAllOrganizations_PF6(t *testing.T) {
 	}
 	mustCreateUser(t, s, user("u1", "o1", pf.RoleAdmin)) // users are not organizations
 
-	first, err := s.Organizations.List(ctx, podcastflow.Limit(3))
+	first, err := s.Organizations.List(ctx, table.Limit(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestListAllOrganizations_PF6(t *testing.T) {
 		t.Fatalf("PF-6 first page: %d items, more=%v; want 3 and more", len(first.Items), first.More())
 	}
 	var got []pf.OrgID
-	for o, err := range s.Organizations.All(ctx, podcastflow.Limit(2)) {
+	for o, err := range s.Organizations.All(ctx, table.Limit(2)) {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -25,7 +25,7 @@ type StatusEntity struct {
 // ordered by entity type then ID (PF-14): Query GSI3 PK = STATUS#{status}.
 // "active" and "suspended" hold users and organizations. Errors:
 // *table.ValidationError (unknown status), table.ErrInvalidCursor.
-func (s *Statuses) List(ctx context.Context, status pf.EntityStatus, opts ...ListOption) (table.Page[StatusEntity], error) {
+func (s *Statuses) List(ctx context.Context, status pf.EntityStatus, opts ...table.ListOption) (table.Page[StatusEntity], error) {
 	return s.list(ctx, status, "", opts)
 }
 
@@ -33,7 +33,7 @@ func (s *Statuses) List(ctx context.Context, status pf.EntityStatus, opts ...Lis
 // (PF-14): Query GSI3 PK = STATUS#{status}, SK begins_with {entityType}#.
 // Errors: *table.ValidationError (unknown status or type, or a status the
 // type does not have), table.ErrInvalidCursor.
-func (s *Statuses) ListOfType(ctx context.Context, status pf.EntityStatus, typ pf.EntityType, opts ...ListOption) (table.Page[StatusEntity], error) {
+func (s *Statuses) ListOfType(ctx context.Context, status pf.EntityStatus, typ pf.EntityType, opts ...table.ListOption) (table.Page[StatusEntity], error) {
 	if _, err := pf.ParseEntityType(string(typ)); err != nil {
 		return table.Page[StatusEntity]{}, err
 	}
@@ -44,22 +44,22 @@ func (s *Statuses) ListOfType(ctx context.Context, status pf.EntityStatus, typ p
 }
 
 // All iterates over the entities with a status (PF-14).
-func (s *Statuses) All(ctx context.Context, status pf.EntityStatus, opts ...ListOption) iter.Seq2[StatusEntity, error] {
-	return iterate(ctx, opts, func(ctx context.Context, opts ...ListOption) (table.Page[StatusEntity], error) {
+func (s *Statuses) All(ctx context.Context, status pf.EntityStatus, opts ...table.ListOption) iter.Seq2[StatusEntity, error] {
+	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[StatusEntity], error) {
 		return s.List(ctx, status, opts...)
-	})
+	}, opts...)
 }
 
 // AllOfType iterates over the entities of one type with a status (PF-14).
-func (s *Statuses) AllOfType(ctx context.Context, status pf.EntityStatus, typ pf.EntityType, opts ...ListOption) iter.Seq2[StatusEntity, error] {
-	return iterate(ctx, opts, func(ctx context.Context, opts ...ListOption) (table.Page[StatusEntity], error) {
+func (s *Statuses) AllOfType(ctx context.Context, status pf.EntityStatus, typ pf.EntityType, opts ...table.ListOption) iter.Seq2[StatusEntity, error] {
+	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[StatusEntity], error) {
 		return s.ListOfType(ctx, status, typ, opts...)
-	})
+	}, opts...)
 }
 
-func (s *Statuses) list(ctx context.Context, status pf.EntityStatus, typ pf.EntityType, opts []ListOption) (table.Page[StatusEntity], error) {
+func (s *Statuses) list(ctx context.Context, status pf.EntityStatus, typ pf.EntityType, opts []table.ListOption) (table.Page[StatusEntity], error) {
 	var page table.Page[StatusEntity]
-	o, err := listOptions(opts)
+	o, err := table.NewListOptions(opts...)
 	if err != nil {
 		return page, err
 	}
@@ -73,7 +73,7 @@ func (s *Statuses) list(ctx context.Context, status pf.EntityStatus, typ pf.Enti
 		q.SK = table.SKBeginsWith(prefix)
 	}
 	page.Items = []StatusEntity{}
-	page.Cursor, err = s.e.t.Collect(ctx, o.apply(q),
+	page.Cursor, err = s.e.t.Collect(ctx, o.Apply(q),
 		table.Into(s.e.users, func(u pf.UserProfile) {
 			page.Items = append(page.Items, StatusEntity{Type: pf.EntityUser, User: &u})
 		}),

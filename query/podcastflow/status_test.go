@@ -7,6 +7,7 @@ import (
 
 	pf "github.com/singletable/singletable/entity/podcastflow"
 	"github.com/singletable/singletable/query/podcastflow"
+	"github.com/singletable/singletable/table"
 )
 
 // entityIDs names each status entity as {type}:{id}.
@@ -41,7 +42,7 @@ func TestEntitiesByStatus_PF14(t *testing.T) {
 	list := func(st pf.EntityStatus, typ pf.EntityType) []string {
 		t.Helper()
 		if typ == "" {
-			return entityIDs(collect(t, s.Statuses.All(ctx, st, podcastflow.Limit(2))))
+			return entityIDs(collect(t, s.Statuses.All(ctx, st, table.Limit(2))))
 		}
 		p, err := s.Statuses.ListOfType(ctx, st, typ)
 		if err != nil {

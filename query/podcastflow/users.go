@@ -122,61 +122,49 @@ func (s *Users) GetWithPreferences(ctx context.Context, id pf.UserID) (UserWithP
 // List returns one page of all users, by userId (PF-4): Query GSI4
 // PK = USERS. The document's Scan is not used. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *Users) List(ctx context.Context, opts ...ListOption) (table.Page[pf.UserProfile], error) {
-	o, err := listOptions(opts)
-	if err != nil {
-		return table.Page[pf.UserProfile]{}, err
-	}
-	return s.e.users.Query(ctx, o.apply(table.Query{Index: IndexAll, PK: AllUsersPK}))
+func (s *Users) List(ctx context.Context, opts ...table.ListOption) (table.Page[pf.UserProfile], error) {
+	return s.e.users.List(ctx, table.Query{Index: IndexAll, PK: AllUsersPK}, opts...)
 }
 
 // All iterates over all users (PF-4), page by page; see [Users.List].
-func (s *Users) All(ctx context.Context, opts ...ListOption) iter.Seq2[pf.UserProfile, error] {
-	return iterate(ctx, opts, s.List)
+func (s *Users) All(ctx context.Context, opts ...table.ListOption) iter.Seq2[pf.UserProfile, error] {
+	return s.e.users.ListAll(ctx, table.Query{Index: IndexAll, PK: AllUsersPK}, opts...)
 }
 
 // ListByOrganization returns one page of an organization's users, by
 // userId (PF-12): Query GSI1 PK = ORG#{organizationId}. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *Users) ListByOrganization(ctx context.Context, org pf.OrgID, opts ...ListOption) (table.Page[pf.UserProfile], error) {
-	o, err := listOptions(opts)
-	if err != nil {
-		return table.Page[pf.UserProfile]{}, err
-	}
+func (s *Users) ListByOrganization(ctx context.Context, org pf.OrgID, opts ...table.ListOption) (table.Page[pf.UserProfile], error) {
 	pk, err := OrgUsersPK(org)
 	if err != nil {
 		return table.Page[pf.UserProfile]{}, err
 	}
-	return s.e.users.Query(ctx, o.apply(table.Query{Index: IndexOrgUsers, PK: pk}))
+	return s.e.users.List(ctx, table.Query{Index: IndexOrgUsers, PK: pk}, opts...)
 }
 
 // AllByOrganization iterates over an organization's users (PF-12).
-func (s *Users) AllByOrganization(ctx context.Context, org pf.OrgID, opts ...ListOption) iter.Seq2[pf.UserProfile, error] {
-	return iterate(ctx, opts, func(ctx context.Context, opts ...ListOption) (table.Page[pf.UserProfile], error) {
+func (s *Users) AllByOrganization(ctx context.Context, org pf.OrgID, opts ...table.ListOption) iter.Seq2[pf.UserProfile, error] {
+	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.UserProfile], error) {
 		return s.ListByOrganization(ctx, org, opts...)
-	})
+	}, opts...)
 }
 
 // ListByRole returns one page of the users with a role, by userId
 // (PF-13): Query GSI2 PK = ROLE#{role}. Errors: *table.ValidationError
 // (unknown role), table.ErrInvalidCursor.
-func (s *Users) ListByRole(ctx context.Context, role pf.Role, opts ...ListOption) (table.Page[pf.UserProfile], error) {
-	o, err := listOptions(opts)
-	if err != nil {
-		return table.Page[pf.UserProfile]{}, err
-	}
+func (s *Users) ListByRole(ctx context.Context, role pf.Role, opts ...table.ListOption) (table.Page[pf.UserProfile], error) {
 	pk, err := RolePK(role)
 	if err != nil {
 		return table.Page[pf.UserProfile]{}, err
 	}
-	return s.e.users.Query(ctx, o.apply(table.Query{Index: IndexRole, PK: pk}))
+	return s.e.users.List(ctx, table.Query{Index: IndexRole, PK: pk}, opts...)
 }
 
 // AllByRole iterates over the users with a role (PF-13).
-func (s *Users) AllByRole(ctx context.Context, role pf.Role, opts ...ListOption) iter.Seq2[pf.UserProfile, error] {
-	return iterate(ctx, opts, func(ctx context.Context, opts ...ListOption) (table.Page[pf.UserProfile], error) {
+func (s *Users) AllByRole(ctx context.Context, role pf.Role, opts ...table.ListOption) iter.Seq2[pf.UserProfile, error] {
+	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.UserProfile], error) {
 		return s.ListByRole(ctx, role, opts...)
-	})
+	}, opts...)
 }
 
 // Update applies change to the user and writes it back with optimistic

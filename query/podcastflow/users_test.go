@@ -94,7 +94,7 @@ func TestListAllUsers_PF4(t *testing.T) {
 	var got []pf.UserID
 	cursor, pages := "", 0
 	for {
-		p, err := s.Users.List(ctx, podcastflow.Limit(4), podcastflow.After(cursor))
+		p, err := s.Users.List(ctx, table.Limit(4), table.After(cursor))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,10 +111,10 @@ func TestListAllUsers_PF4(t *testing.T) {
 	if pages < 2 {
 		t.Errorf("PF-4 read %d pages of 4 for %d users, want at least 2", pages, len(want))
 	}
-	if diff := cmp.Diff(want, userIDs(collect(t, s.Users.All(ctx, podcastflow.Limit(2))))); diff != "" {
+	if diff := cmp.Diff(want, userIDs(collect(t, s.Users.All(ctx, table.Limit(2))))); diff != "" {
 		t.Errorf("PF-4 iterator (-want +got):\n%s", diff)
 	}
-	if _, err := s.Users.List(ctx, podcastflow.After("not-a-cursor")); !errors.Is(err, table.ErrInvalidCursor) {
+	if _, err := s.Users.List(ctx, table.After("not-a-cursor")); !errors.Is(err, table.ErrInvalidCursor) {
 		t.Errorf("PF-4 bad cursor: err = %v, want ErrInvalidCursor", err)
 	}
 }
@@ -138,7 +138,7 @@ func TestUsersByOrganizationAndRole_PF12_PF13(t *testing.T) {
 		return userIDs(p.Items)
 	}
 	byRole := func(r pf.Role) []pf.UserID {
-		return userIDs(collect(t, s.Users.AllByRole(ctx, r, podcastflow.Limit(1))))
+		return userIDs(collect(t, s.Users.AllByRole(ctx, r, table.Limit(1))))
 	}
 	if diff := cmp.Diff([]pf.UserID{"u1", "u2"}, byOrg("o1")); diff != "" {
 		t.Errorf("PF-12 o1 (-want +got):\n%s", diff)
