@@ -175,7 +175,7 @@ func run(ctx context.Context) error {
 
 	cursor := ""
 	for page := 1; ; page++ {
-		p, err := s.Events.ListBySource(ctx, src.SourceID, ferryhook.Limit(3), ferryhook.After(cursor))
+		p, err := s.Events.ListBySource(ctx, src.SourceID, table.Limit(3), table.After(cursor))
 		if err != nil {
 			return err
 		}

@@ -95,22 +95,25 @@ func (a *APIKeys) GetByHash(ctx context.Context, hash string) (fh.APIKey, error)
 
 // ListByUser returns one page of user's API keys (FH-10; FH-11
 // apiKeys.listByUser): Query PK = USER#{userId}, SK begins_with KEY#.
-// Records carry the hash and prefix, never the plaintext. A bad limit or
-// cursor gives a *table.ValidationError or table.ErrInvalidCursor.
-func (a *APIKeys) ListByUser(ctx context.Context, user fh.UserID, opts ...ListOption) (table.Page[fh.APIKey], error) {
+// Records carry the hash and prefix, never the plaintext. Options:
+// table.Limit, table.After, table.Asc, table.Desc (default ascending). A
+// bad limit or cursor gives a *table.ValidationError or
+// table.ErrInvalidCursor.
+func (a *APIKeys) ListByUser(ctx context.Context, user fh.UserID, opts ...table.ListOption) (table.Page[fh.APIKey], error) {
 	if err := user.Validate(); err != nil {
 		return table.Page[fh.APIKey]{}, err
 	}
 	pk, _ := fh.UserPK.Build(string(user))
 	pre, _ := fh.APIKeySK.Prefix()
-	return page(ctx, a.s.apiKey, table.Query{PK: string(pk), SK: table.SKBeginsWith(string(pre))}, opts, nil)
+	return a.s.apiKey.List(ctx, table.Query{PK: string(pk), SK: table.SKBeginsWith(string(pre))}, opts...)
 }
 
-// AllByUser iterates over all of user's API keys (FH-10).
-func (a *APIKeys) AllByUser(ctx context.Context, user fh.UserID, opts ...ListOption) iter.Seq2[fh.APIKey, error] {
-	return all(ctx, opts, func(ctx context.Context, o []ListOption) (table.Page[fh.APIKey], error) {
+// AllByUser iterates over all of user's API keys (FH-10), page by page,
+// with ListByUser's options.
+func (a *APIKeys) AllByUser(ctx context.Context, user fh.UserID, opts ...table.ListOption) iter.Seq2[fh.APIKey, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[fh.APIKey], error) {
 		return a.ListByUser(ctx, user, o...)
-	})
+	}, opts...)
 }
 
 // Delete deletes user's API key and its hash guard (FH-11 apiKeys.delete);

@@ -92,7 +92,7 @@ func TestAPIKeysListByUser_FH10(t *testing.T) {
 		}
 		want = append(want, k.APIKey)
 	}
-	got, err := query.Collect(s.APIKeys.AllByUser(ctx(t), u.UserID, ferryhook.Limit(2)))
+	got, err := query.Collect(s.APIKeys.AllByUser(ctx(t), u.UserID, table.Limit(2)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestAPIKeysListByUser_FH10(t *testing.T) {
 	if diff := cmp.Diff(sortKeys(want), sortKeys(got)); diff != "" {
 		t.Errorf("AllByUser (-want +got):\n%s", diff)
 	}
-	p, err := s.APIKeys.ListByUser(ctx(t), u.UserID, ferryhook.Limit(2))
+	p, err := s.APIKeys.ListByUser(ctx(t), u.UserID, table.Limit(2))
 	if err != nil || len(p.Items) != 2 || p.Cursor == "" {
 		t.Fatalf("first page: %d items, cursor %q, %v", len(p.Items), p.Cursor, err)
 	}

@@ -66,20 +66,22 @@ func (a *Attempts) Create(ctx context.Context, event fh.EventID, n int, in Creat
 
 // ListByEvent returns one page of an event's attempts, first attempt first
 // (FH-9; FH-11 attempts.listByEvent): Query PK = EVT#{eventId}, SK
-// begins_with ATT#. A bad limit or cursor gives a *table.ValidationError or
-// table.ErrInvalidCursor.
-func (a *Attempts) ListByEvent(ctx context.Context, event fh.EventID, opts ...ListOption) (table.Page[fh.DeliveryAttempt], error) {
+// begins_with ATT#. Options: table.Limit, table.After, table.Asc,
+// table.Desc (table.Desc: last attempt first). A bad limit or cursor gives
+// a *table.ValidationError or table.ErrInvalidCursor.
+func (a *Attempts) ListByEvent(ctx context.Context, event fh.EventID, opts ...table.ListOption) (table.Page[fh.DeliveryAttempt], error) {
 	if err := event.Validate(); err != nil {
 		return table.Page[fh.DeliveryAttempt]{}, err
 	}
 	pk, _ := fh.EventPK.Build(string(event))
 	pre, _ := fh.AttemptSK.Prefix()
-	return page(ctx, a.s.attempt, table.Query{PK: string(pk), SK: table.SKBeginsWith(string(pre))}, opts, nil)
+	return a.s.attempt.List(ctx, table.Query{PK: string(pk), SK: table.SKBeginsWith(string(pre))}, opts...)
 }
 
-// AllByEvent iterates over all of an event's attempts (FH-9).
-func (a *Attempts) AllByEvent(ctx context.Context, event fh.EventID, opts ...ListOption) iter.Seq2[fh.DeliveryAttempt, error] {
-	return all(ctx, opts, func(ctx context.Context, o []ListOption) (table.Page[fh.DeliveryAttempt], error) {
+// AllByEvent iterates over all of an event's attempts (FH-9), page by
+// page, with ListByEvent's options.
+func (a *Attempts) AllByEvent(ctx context.Context, event fh.EventID, opts ...table.ListOption) iter.Seq2[fh.DeliveryAttempt, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[fh.DeliveryAttempt], error) {
 		return a.ListByEvent(ctx, event, o...)
-	})
+	}, opts...)
 }

@@ -43,7 +43,7 @@ func TestAttemptsListByEvent_FH9(t *testing.T) {
 		}
 		want = append(want, a)
 	}
-	got, err := query.Collect(s.Attempts.AllByEvent(ctx(t), ev.EventID, ferryhook.Limit(3)))
+	got, err := query.Collect(s.Attempts.AllByEvent(ctx(t), ev.EventID, table.Limit(3)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -102,7 +102,7 @@ func BenchmarkListEvents50(b *testing.B) {
 		}
 	}
 	lib := func() error {
-		p, err := s.Events.ListBySource(ctx, src.SourceID, ferryhook.Limit(50))
+		p, err := s.Events.ListBySource(ctx, src.SourceID, table.Limit(50))
 		if err == nil && len(p.Items) != 50 {
 			err = fmt.Errorf("%d events", len(p.Items))
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"iter"
+	"slices"
 
 	fh "github.com/singletable/singletable/entity/ferryhook"
 	"github.com/singletable/singletable/table"
@@ -81,10 +82,12 @@ func (c *Connections) Get(ctx context.Context, user fh.UserID, source fh.SourceI
 
 // ListBySource returns one page of the connections of user's source
 // (FH-5; FH-11 connections.listBySource): Query PK = SRC#{sourceId}, SK
-// begins_with CONN#. Connections of another user and deleted ones are
-// never returned (a page may hold fewer than Limit). A bad limit or cursor
-// gives a *table.ValidationError or table.ErrInvalidCursor.
-func (c *Connections) ListBySource(ctx context.Context, user fh.UserID, source fh.SourceID, opts ...ListOption) (table.Page[fh.Connection], error) {
+// begins_with CONN#, filtered on userId. Connections of another user and
+// deleted ones are never returned (a page may hold fewer than the limit).
+// Options: table.Limit, table.After, table.Asc, table.Desc (default
+// connectionId order, ascending). A bad limit or cursor gives a
+// *table.ValidationError or table.ErrInvalidCursor.
+func (c *Connections) ListBySource(ctx context.Context, user fh.UserID, source fh.SourceID, opts ...table.ListOption) (table.Page[fh.Connection], error) {
 	if err := user.Validate(); err != nil {
 		return table.Page[fh.Connection]{}, err
 	}
@@ -93,15 +96,28 @@ func (c *Connections) ListBySource(ctx context.Context, user fh.UserID, source f
 	}
 	pk, _ := fh.SourcePK.Build(string(source))
 	pre, _ := fh.ConnectionSK.Prefix()
-	return page(ctx, c.s.conn, table.Query{PK: string(pk), SK: table.SKBeginsWith(string(pre))}, opts,
-		func(conn *fh.Connection) bool { return conn.UserID == user && conn.Status != fh.StatusDeleted })
+	// userId equality is a FilterExpression; the status check (not equal)
+	// stays here. The user check is repeated for safety.
+	p, err := c.s.conn.List(ctx, table.Query{
+		PK:     string(pk),
+		SK:     table.SKBeginsWith(string(pre)),
+		Filter: map[string]any{"userId": string(user)},
+	}, opts...)
+	if err != nil {
+		return p, err
+	}
+	p.Items = slices.DeleteFunc(p.Items, func(conn fh.Connection) bool {
+		return conn.UserID != user || conn.Status == fh.StatusDeleted
+	})
+	return p, nil
 }
 
-// AllBySource iterates over all connections of user's source (FH-5).
-func (c *Connections) AllBySource(ctx context.Context, user fh.UserID, source fh.SourceID, opts ...ListOption) iter.Seq2[fh.Connection, error] {
-	return all(ctx, opts, func(ctx context.Context, o []ListOption) (table.Page[fh.Connection], error) {
+// AllBySource iterates over all connections of user's source (FH-5), page
+// by page, with ListBySource's options and filtering.
+func (c *Connections) AllBySource(ctx context.Context, user fh.UserID, source fh.SourceID, opts ...table.ListOption) iter.Seq2[fh.Connection, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[fh.Connection], error) {
 		return c.ListBySource(ctx, user, source, o...)
-	})
+	}, opts...)
 }
 
 // ConnectionUpdate is a partial update of a connection (the document's

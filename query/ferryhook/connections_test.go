@@ -49,7 +49,7 @@ func TestConnectionsListBySource_FH5(t *testing.T) {
 	if diff := cmp.Diff(byID(want), byID(p.Items)); diff != "" {
 		t.Errorf("ListBySource (-want +got):\n%s", diff)
 	}
-	it, err := query.Collect(s.Connections.AllBySource(ctx(t), u.UserID, src.SourceID, ferryhook.Limit(1)))
+	it, err := query.Collect(s.Connections.AllBySource(ctx(t), u.UserID, src.SourceID, table.Limit(1)))
 	if err != nil {
 		t.Fatal(err)
 	}

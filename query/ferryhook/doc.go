@@ -37,6 +37,18 @@
 // nothing: sources and keys live under USER#{userId}, and connections carry
 // userId, which every user-facing operation checks.
 //
+// # Lists
+//
+// Every list method (ListBySource, ListByUser, ListByEvent) returns one
+// [table.Page] and takes the core's options: table.Limit (page size,
+// default table.DefaultListLimit, at most table.MaxListLimit), table.After
+// (the previous page's cursor), table.Asc and table.Desc (overriding the
+// pattern's order: events newest first, the others ascending). Its All...
+// form iterates over every page with the same options. Connections are
+// filtered on userId by DynamoDB (a FilterExpression) and deleted sources
+// and connections are left out afterwards, so their pages may hold fewer
+// items than the limit.
+//
 // # Existing deployments
 //
 // The document's own service (TypeScript, lib-dynamodb) writes the same key

@@ -99,24 +99,25 @@ func (e *Events) GetByID(ctx context.Context, id fh.EventID) (fh.Event, error) {
 
 // ListBySource returns one page of a source's events, newest first (FH-7;
 // FH-11 events.listBySource): Query PK = SRC#{sourceId}, SK begins_with
-// EVT#, ScanIndexForward = false. Pass Limit for the page size and After
-// with the previous page's cursor. Expired events are left out. A bad
-// limit or cursor gives a *table.ValidationError or
-// table.ErrInvalidCursor.
-func (e *Events) ListBySource(ctx context.Context, source fh.SourceID, opts ...ListOption) (table.Page[fh.Event], error) {
+// EVT#, ScanIndexForward = false. Options: table.Limit for the page size,
+// table.After with the previous page's cursor, table.Asc for oldest first.
+// Expired events are left out. A bad limit or cursor gives a
+// *table.ValidationError or table.ErrInvalidCursor.
+func (e *Events) ListBySource(ctx context.Context, source fh.SourceID, opts ...table.ListOption) (table.Page[fh.Event], error) {
 	if err := source.Validate(); err != nil {
 		return table.Page[fh.Event]{}, err
 	}
 	pk, _ := fh.SourcePK.Build(string(source))
 	pre, _ := fh.EventSK.Prefix()
-	return page(ctx, e.s.event, table.Query{PK: string(pk), SK: table.SKBeginsWith(string(pre)), Desc: true}, opts, nil)
+	return e.s.event.List(ctx, table.Query{PK: string(pk), SK: table.SKBeginsWith(string(pre)), Desc: true}, opts...)
 }
 
-// AllBySource iterates over a source's events, newest first (FH-7).
-func (e *Events) AllBySource(ctx context.Context, source fh.SourceID, opts ...ListOption) iter.Seq2[fh.Event, error] {
-	return all(ctx, opts, func(ctx context.Context, o []ListOption) (table.Page[fh.Event], error) {
+// AllBySource iterates over a source's events, newest first unless
+// table.Asc (FH-7), page by page, with ListBySource's options.
+func (e *Events) AllBySource(ctx context.Context, source fh.SourceID, opts ...table.ListOption) iter.Seq2[fh.Event, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[fh.Event], error) {
 		return e.ListBySource(ctx, source, o...)
-	})
+	}, opts...)
 }
 
 // UpdateStatus sets an event's status (FH-11 events.updateStatus) and

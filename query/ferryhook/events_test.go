@@ -44,7 +44,7 @@ func TestEventsListBySourceNewestFirst_FH7(t *testing.T) {
 	var got []fh.Event
 	cursor, pages := "", 0
 	for {
-		p, err := s.Events.ListBySource(ctx(t), src.SourceID, ferryhook.Limit(3), ferryhook.After(cursor))
+		p, err := s.Events.ListBySource(ctx(t), src.SourceID, table.Limit(3), table.After(cursor))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +60,7 @@ func TestEventsListBySourceNewestFirst_FH7(t *testing.T) {
 	if pages != 3 {
 		t.Errorf("%d pages of 3 for 7 events, want 3", pages)
 	}
-	it, err := query.Collect(s.Events.AllBySource(ctx(t), src.SourceID, ferryhook.Limit(4)))
+	it, err := query.Collect(s.Events.AllBySource(ctx(t), src.SourceID, table.Limit(4)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,11 +68,11 @@ func TestEventsListBySourceNewestFirst_FH7(t *testing.T) {
 		t.Errorf("AllBySource (-want +got):\n%s", diff)
 	}
 	// A cursor of one source does not continue another's list.
-	p, err := s.Events.ListBySource(ctx(t), src.SourceID, ferryhook.Limit(3))
+	p, err := s.Events.ListBySource(ctx(t), src.SourceID, table.Limit(3))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.Events.ListBySource(ctx(t), other.SourceID, ferryhook.After(p.Cursor))
+	_, err = s.Events.ListBySource(ctx(t), other.SourceID, table.After(p.Cursor))
 	wantIs(t, err, table.ErrInvalidCursor)
 }
 
@@ -179,7 +179,7 @@ func TestEventsBadInput_FH11(t *testing.T) {
 	}
 	_, err := s.Events.UpdateStatus(ctx(t), fh.NewEventID(), "lost")
 	wantInvalid(t, err, "status")
-	_, err = s.Events.ListBySource(ctx(t), src.SourceID, ferryhook.Limit(ferryhook.MaxPageSize+1))
+	_, err = s.Events.ListBySource(ctx(t), src.SourceID, table.Limit(table.MaxListLimit+1))
 	wantInvalid(t, err, "limit")
 	p, err := s.Events.ListBySource(ctx(t), src.SourceID)
 	if err != nil || len(p.Items) != 1 {

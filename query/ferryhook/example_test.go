@@ -7,6 +7,7 @@ import (
 
 	fh "github.com/singletable/singletable/entity/ferryhook"
 	ferryhook "github.com/singletable/singletable/query/ferryhook"
+	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 )
 
@@ -40,7 +41,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	page, err := s.Events.ListBySource(ctx, src.SourceID, ferryhook.Limit(10)) // FH-7
+	page, err := s.Events.ListBySource(ctx, src.SourceID, table.Limit(10)) // FH-7
 	if err != nil {
 		panic(err)
 	}

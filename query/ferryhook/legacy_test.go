@@ -160,7 +160,7 @@ func TestLegacyServiceData_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10(t *testing.T
 			if diff := cmp.Diff([]fh.APIKey{wantKey}, keys.Items); diff != "" {
 				t.Errorf("FH-10 (-want +got):\n%s", diff)
 			}
-			evs, err := s.Events.ListBySource(ctx(t), fh.SourceID(sid1), ferryhook.Limit(2)) // FH-7
+			evs, err := s.Events.ListBySource(ctx(t), fh.SourceID(sid1), table.Limit(2)) // FH-7
 			if err != nil {
 				t.Fatal(err)
 			}

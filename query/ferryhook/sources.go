@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 
 	fh "github.com/singletable/singletable/entity/ferryhook"
 	"github.com/singletable/singletable/table"
@@ -101,24 +102,30 @@ func (s *Sources) GetByID(ctx context.Context, id fh.SourceID) (fh.Source, error
 
 // ListByUser returns one page of user's sources in sourceId order (FH-3;
 // FH-11 sources.listByUser): Query PK = USER#{userId}, SK begins_with
-// SRC#. Deleted sources are left out (a page may hold fewer than Limit).
-// A bad limit or cursor gives a *table.ValidationError or
-// table.ErrInvalidCursor.
-func (s *Sources) ListByUser(ctx context.Context, user fh.UserID, opts ...ListOption) (table.Page[fh.Source], error) {
+// SRC#. Deleted sources are left out (a page may hold fewer than the
+// limit). Options: table.Limit, table.After, table.Asc, table.Desc
+// (default ascending). A bad limit or cursor gives a
+// *table.ValidationError or table.ErrInvalidCursor.
+func (s *Sources) ListByUser(ctx context.Context, user fh.UserID, opts ...table.ListOption) (table.Page[fh.Source], error) {
 	if err := user.Validate(); err != nil {
 		return table.Page[fh.Source]{}, err
 	}
 	pk, _ := fh.UserPK.Build(string(user))
 	pre, _ := fh.SourceSK.Prefix()
-	return page(ctx, s.s.source, table.Query{PK: string(pk), SK: table.SKBeginsWith(string(pre))}, opts,
-		func(src *fh.Source) bool { return src.Status != fh.StatusDeleted })
+	p, err := s.s.source.List(ctx, table.Query{PK: string(pk), SK: table.SKBeginsWith(string(pre))}, opts...)
+	if err != nil {
+		return p, err
+	}
+	p.Items = slices.DeleteFunc(p.Items, func(src fh.Source) bool { return src.Status == fh.StatusDeleted })
+	return p, nil
 }
 
-// AllByUser iterates over all of user's sources (FH-3), page by page.
-func (s *Sources) AllByUser(ctx context.Context, user fh.UserID, opts ...ListOption) iter.Seq2[fh.Source, error] {
-	return all(ctx, opts, func(ctx context.Context, o []ListOption) (table.Page[fh.Source], error) {
+// AllByUser iterates over all of user's sources (FH-3), page by page, with
+// ListByUser's options and filtering.
+func (s *Sources) AllByUser(ctx context.Context, user fh.UserID, opts ...table.ListOption) iter.Seq2[fh.Source, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[fh.Source], error) {
 		return s.ListByUser(ctx, user, o...)
-	})
+	}, opts...)
 }
 
 // SourceUpdate is a partial update of a source (the document's

@@ -32,7 +32,7 @@ func TestSourcesListByUser_FH3(t *testing.T) {
 	var cursor string
 	pages := 0
 	for {
-		p, err := s.Sources.ListByUser(ctx(t), u.UserID, ferryhook.Limit(2), ferryhook.After(cursor))
+		p, err := s.Sources.ListByUser(ctx(t), u.UserID, table.Limit(2), table.After(cursor))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,7 +50,7 @@ func TestSourcesListByUser_FH3(t *testing.T) {
 	if pages < 3 {
 		t.Errorf("%d pages of 2 for 5 sources, want at least 3", pages)
 	}
-	all, err := query.Collect(s.Sources.AllByUser(ctx(t), u.UserID, ferryhook.Limit(2)))
+	all, err := query.Collect(s.Sources.AllByUser(ctx(t), u.UserID, table.Limit(2)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,9 +169,9 @@ func TestSourcesBadInput_FH11(t *testing.T) {
 	wantInvalid(t, err, "update")
 	_, err = s.Sources.GetByID(ctx(t), "src_x")
 	wantInvalid(t, err, "sourceId")
-	_, err = s.Sources.ListByUser(ctx(t), u.UserID, ferryhook.Limit(-1))
+	_, err = s.Sources.ListByUser(ctx(t), u.UserID, table.Limit(-1))
 	wantInvalid(t, err, "limit")
-	_, err = s.Sources.ListByUser(ctx(t), u.UserID, ferryhook.After("garbage"))
+	_, err = s.Sources.ListByUser(ctx(t), u.UserID, table.After("garbage"))
 	wantIs(t, err, table.ErrInvalidCursor)
 	got, err := s.Sources.Get(ctx(t), u.UserID, src.SourceID)
 	if err != nil {
