@@ -62,7 +62,7 @@ func (s *Accounts) Get(ctx context.Context, id lb.AccountID) (lb.Account, error)
 // then ID (LB-6): Query GSI1 PK = CHILDREN#{parentAccountId}, SK
 // begins_with TYPE#{accountType}# when typ is set. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *Accounts) ListChildren(ctx context.Context, parent lb.AccountID, typ lb.AccountType, opts ...ListOption) (table.Page[lb.Account], error) {
+func (s *Accounts) ListChildren(ctx context.Context, parent lb.AccountID, typ lb.AccountType, opts ...table.ListOption) (table.Page[lb.Account], error) {
 	if err := parent.Validate("parentAccountId"); err != nil {
 		return table.Page[lb.Account]{}, err
 	}
@@ -73,31 +73,31 @@ func (s *Accounts) ListChildren(ctx context.Context, parent lb.AccountID, typ lb
 		}
 		q.SK = table.SKBeginsWith(j("TYPE", string(typ), ""))
 	}
-	return page(ctx, s.e.accounts, q, false, opts)
+	return s.e.accounts.List(ctx, q, opts...)
 }
 
 // AllChildren iterates over the child accounts of parent (LB-6).
-func (s *Accounts) AllChildren(ctx context.Context, parent lb.AccountID, typ lb.AccountType, opts ...ListOption) iter.Seq2[lb.Account, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Account], error) {
+func (s *Accounts) AllChildren(ctx context.Context, parent lb.AccountID, typ lb.AccountType, opts ...table.ListOption) iter.Seq2[lb.Account, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Account], error) {
 		return s.ListChildren(ctx, parent, typ, o...)
-	})
+	}, opts...)
 }
 
 // ListByType returns one page of the accounts of a type, by ID (LB-7):
 // Query GSI2 PK = ACCTYPE#{accountType}. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Accounts) ListByType(ctx context.Context, typ lb.AccountType, opts ...ListOption) (table.Page[lb.Account], error) {
+func (s *Accounts) ListByType(ctx context.Context, typ lb.AccountType, opts ...table.ListOption) (table.Page[lb.Account], error) {
 	if err := typ.Check("accountType"); err != nil {
 		return table.Page[lb.Account]{}, err
 	}
-	return page(ctx, s.e.accounts, table.Query{Index: table.GSI2, PK: j("ACCTYPE", string(typ))}, false, opts)
+	return s.e.accounts.List(ctx, table.Query{Index: table.GSI2, PK: j("ACCTYPE", string(typ))}, opts...)
 }
 
 // AllByType iterates over the accounts of a type (LB-7).
-func (s *Accounts) AllByType(ctx context.Context, typ lb.AccountType, opts ...ListOption) iter.Seq2[lb.Account, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Account], error) {
+func (s *Accounts) AllByType(ctx context.Context, typ lb.AccountType, opts ...table.ListOption) iter.Seq2[lb.Account, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Account], error) {
 		return s.ListByType(ctx, typ, o...)
-	})
+	}, opts...)
 }
 
 // ListSubtree returns one page of the accounts at or below path, in path
@@ -105,19 +105,19 @@ func (s *Accounts) AllByType(ctx context.Context, typ lb.AccountType, opts ...Li
 // PATH#{path}. path ends with '/', so /root/sub/ does not match
 // /root/subsidiary/. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Accounts) ListSubtree(ctx context.Context, path string, opts ...ListOption) (table.Page[lb.Account], error) {
+func (s *Accounts) ListSubtree(ctx context.Context, path string, opts ...table.ListOption) (table.Page[lb.Account], error) {
 	if err := lb.CheckPath("accountPath", path); err != nil {
 		return table.Page[lb.Account]{}, err
 	}
 	q := table.Query{Index: table.GSI3, PK: j("TREE", keys.Escape(lb.PathRoot(path))), SK: table.SKBeginsWith(j("PATH", keys.Escape(path)))}
-	return page(ctx, s.e.accounts, q, false, opts)
+	return s.e.accounts.List(ctx, q, opts...)
 }
 
 // AllSubtree iterates over the accounts at or below path (LB-8).
-func (s *Accounts) AllSubtree(ctx context.Context, path string, opts ...ListOption) iter.Seq2[lb.Account, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Account], error) {
+func (s *Accounts) AllSubtree(ctx context.Context, path string, opts ...table.ListOption) iter.Seq2[lb.Account, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Account], error) {
 		return s.ListSubtree(ctx, path, o...)
-	})
+	}, opts...)
 }
 
 // Memberships serves LB-9..LB-11: a user's accounts, an account's users,
@@ -162,26 +162,26 @@ func (s *Memberships) SetRole(ctx context.Context, user lb.UserID, account lb.Ac
 // ListByUser returns one page of a user's memberships, by account (LB-9):
 // Query PK = USER#{userId}, SK begins_with MEMBER#. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *Memberships) ListByUser(ctx context.Context, user lb.UserID, opts ...ListOption) (table.Page[lb.Membership], error) {
+func (s *Memberships) ListByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) (table.Page[lb.Membership], error) {
 	k, err := lb.UserKey(user)
 	if err != nil {
 		return table.Page[lb.Membership]{}, err
 	}
-	return page(ctx, s.e.memberships, table.Query{PK: k.PK, SK: table.SKBeginsWith("MEMBER#")}, false, opts)
+	return s.e.memberships.List(ctx, table.Query{PK: k.PK, SK: table.SKBeginsWith("MEMBER#")}, opts...)
 }
 
 // AllByUser iterates over a user's memberships (LB-9).
-func (s *Memberships) AllByUser(ctx context.Context, user lb.UserID, opts ...ListOption) iter.Seq2[lb.Membership, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Membership], error) {
+func (s *Memberships) AllByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) iter.Seq2[lb.Membership, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Membership], error) {
 		return s.ListByUser(ctx, user, o...)
-	})
+	}, opts...)
 }
 
 // ListByAccount returns one page of an account's members, by role then
 // user (LB-10): Query GSI1 PK = MEMBERS#{accountId}, SK begins_with
 // ROLE#{role}# when role is set. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Memberships) ListByAccount(ctx context.Context, account lb.AccountID, role lb.MemberRole, opts ...ListOption) (table.Page[lb.Membership], error) {
+func (s *Memberships) ListByAccount(ctx context.Context, account lb.AccountID, role lb.MemberRole, opts ...table.ListOption) (table.Page[lb.Membership], error) {
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Membership]{}, err
 	}
@@ -192,14 +192,14 @@ func (s *Memberships) ListByAccount(ctx context.Context, account lb.AccountID, r
 		}
 		q.SK = table.SKBeginsWith(j("ROLE", string(role), ""))
 	}
-	return page(ctx, s.e.memberships, q, false, opts)
+	return s.e.memberships.List(ctx, q, opts...)
 }
 
 // AllByAccount iterates over an account's members (LB-10).
-func (s *Memberships) AllByAccount(ctx context.Context, account lb.AccountID, role lb.MemberRole, opts ...ListOption) iter.Seq2[lb.Membership, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Membership], error) {
+func (s *Memberships) AllByAccount(ctx context.Context, account lb.AccountID, role lb.MemberRole, opts ...table.ListOption) iter.Seq2[lb.Membership, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Membership], error) {
 		return s.ListByAccount(ctx, account, role, o...)
-	})
+	}, opts...)
 }
 
 // Teams serves LB-12 and LB-13.
@@ -222,16 +222,16 @@ func (s *Teams) Get(ctx context.Context, id lb.TeamID) (lb.Team, error) {
 // ListByAccount returns one page of an account's teams (LB-12): Query GSI1
 // PK = TEAMS#{accountId}. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Teams) ListByAccount(ctx context.Context, account lb.AccountID, opts ...ListOption) (table.Page[lb.Team], error) {
+func (s *Teams) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (table.Page[lb.Team], error) {
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Team]{}, err
 	}
-	return page(ctx, s.e.teams, table.Query{Index: table.GSI1, PK: j("TEAMS", string(account))}, false, opts)
+	return s.e.teams.List(ctx, table.Query{Index: table.GSI1, PK: j("TEAMS", string(account))}, opts...)
 }
 
 // AllByAccount iterates over an account's teams (LB-12).
-func (s *Teams) AllByAccount(ctx context.Context, account lb.AccountID, opts ...ListOption) iter.Seq2[lb.Team, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Team], error) {
+func (s *Teams) AllByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) iter.Seq2[lb.Team, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Team], error) {
 		return s.ListByAccount(ctx, account, o...)
-	})
+	}, opts...)
 }

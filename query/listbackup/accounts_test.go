@@ -7,7 +7,6 @@ import (
 
 	lb "github.com/singletable/singletable/entity/listbackup"
 	"github.com/singletable/singletable/query"
-	listbackup "github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 )
 
@@ -63,7 +62,7 @@ func TestAccountsHierarchy_LB5_LB6_LB7_LB8(t *testing.T) {
 		}
 	}
 	// LB-8 paged with the iterator: 2 per page, same result.
-	all, err := query.Collect(f.Accounts.AllSubtree(c, "/acme/eu/", listbackup.Limit(2)))
+	all, err := query.Collect(f.Accounts.AllSubtree(c, "/acme/eu/", table.Limit(2)))
 	must(t, err)
 	if diff := cmp.Diff([]lb.AccountID{"sub", "loc2", "div", "loc"}, acctIDs(all)); diff != "" {
 		t.Errorf("LB-8 iterator (-want +got):\n%s", diff)
@@ -149,7 +148,7 @@ func TestAccountsBadInputSendsNothing_LB5_LB6_LB7_LB8_LB9_LB10_LB11_LB12_LB13(t 
 	wantInvalid(t, err, "role")
 	_, err = f.Memberships.Get(c, "u#1", "a1")
 	wantInvalid(t, err, "userId")
-	_, err = f.Teams.ListByAccount(c, "a1", listbackup.Limit(5000))
+	_, err = f.Teams.ListByAccount(c, "a1", table.Limit(5000))
 	wantInvalid(t, err, "limit")
 	_, err = f.Teams.Get(c, "")
 	wantInvalid(t, err, "teamId")

@@ -23,19 +23,19 @@ func (s *Activities) Record(ctx context.Context, a *lb.Activity) error {
 	return s.e.activities.Create(ctx, a)
 }
 
-func (s *Activities) list(ctx context.Context, ix table.Index, pk, prefix string, r TimeRange, opts []ListOption) (table.Page[lb.Activity], error) {
+func (s *Activities) list(ctx context.Context, ix table.Index, pk, prefix string, r TimeRange, opts []table.ListOption) (table.Page[lb.Activity], error) {
 	cond, err := r.cond(prefix)
 	if err != nil {
 		return table.Page[lb.Activity]{}, err
 	}
-	return page(ctx, s.e.activities, table.Query{Index: ix, PK: pk, SK: cond}, true, opts)
+	return s.e.activities.List(ctx, table.Query{Index: ix, PK: pk, SK: cond, Desc: true}, opts...)
 }
 
 // ListByAccount returns one page of an account's activities in r, newest
 // first (LB-18): Query PK = ACTIVITY#{accountId}, SK BETWEEN
 // EVT#{from} AND EVT#{to}#…, descending. Errors: *table.ValidationError
 // (bad ID, reversed range), table.ErrInvalidCursor.
-func (s *Activities) ListByAccount(ctx context.Context, account lb.AccountID, r TimeRange, opts ...ListOption) (table.Page[lb.Activity], error) {
+func (s *Activities) ListByAccount(ctx context.Context, account lb.AccountID, r TimeRange, opts ...table.ListOption) (table.Page[lb.Activity], error) {
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Activity]{}, err
 	}
@@ -44,16 +44,16 @@ func (s *Activities) ListByAccount(ctx context.Context, account lb.AccountID, r 
 }
 
 // AllByAccount iterates over LB-18.
-func (s *Activities) AllByAccount(ctx context.Context, account lb.AccountID, r TimeRange, opts ...ListOption) iter.Seq2[lb.Activity, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Activity], error) {
+func (s *Activities) AllByAccount(ctx context.Context, account lb.AccountID, r TimeRange, opts ...table.ListOption) iter.Seq2[lb.Activity, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Activity], error) {
 		return s.ListByAccount(ctx, account, r, o...)
-	})
+	}, opts...)
 }
 
 // ListByUser returns one page of a user's activities in r, newest first
 // (LB-19): Query GSI1 PK = ACTUSER#{userId}, SK BETWEEN {from} AND {to}#….
 // Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Activities) ListByUser(ctx context.Context, user lb.UserID, r TimeRange, opts ...ListOption) (table.Page[lb.Activity], error) {
+func (s *Activities) ListByUser(ctx context.Context, user lb.UserID, r TimeRange, opts ...table.ListOption) (table.Page[lb.Activity], error) {
 	if err := user.Validate("userId"); err != nil {
 		return table.Page[lb.Activity]{}, err
 	}
@@ -61,17 +61,17 @@ func (s *Activities) ListByUser(ctx context.Context, user lb.UserID, r TimeRange
 }
 
 // AllByUser iterates over LB-19.
-func (s *Activities) AllByUser(ctx context.Context, user lb.UserID, r TimeRange, opts ...ListOption) iter.Seq2[lb.Activity, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Activity], error) {
+func (s *Activities) AllByUser(ctx context.Context, user lb.UserID, r TimeRange, opts ...table.ListOption) iter.Seq2[lb.Activity, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Activity], error) {
 		return s.ListByUser(ctx, user, r, o...)
-	})
+	}, opts...)
 }
 
 // ListByResourceType returns one page of an account's activities on a
 // resource type in r, newest first (LB-20): Query GSI2
 // PK = ACTRES#{accountId}#{resourceType}, SK in r. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *Activities) ListByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, r TimeRange, opts ...ListOption) (table.Page[lb.Activity], error) {
+func (s *Activities) ListByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, r TimeRange, opts ...table.ListOption) (table.Page[lb.Activity], error) {
 	if err := first(account.Validate("accountId"), rt.Check("resourceType")); err != nil {
 		return table.Page[lb.Activity]{}, err
 	}
@@ -79,17 +79,17 @@ func (s *Activities) ListByResourceType(ctx context.Context, account lb.AccountI
 }
 
 // AllByResourceType iterates over LB-20.
-func (s *Activities) AllByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, r TimeRange, opts ...ListOption) iter.Seq2[lb.Activity, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Activity], error) {
+func (s *Activities) AllByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, r TimeRange, opts ...table.ListOption) iter.Seq2[lb.Activity, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Activity], error) {
 		return s.ListByResourceType(ctx, account, rt, r, o...)
-	})
+	}, opts...)
 }
 
 // ListByEventType returns one page of an account's activities of an event
 // type in r, newest first (LB-21): Query GSI3
 // PK = ACTEVT#{accountId}#{eventType}, SK in r. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *Activities) ListByEventType(ctx context.Context, account lb.AccountID, et lb.EventType, r TimeRange, opts ...ListOption) (table.Page[lb.Activity], error) {
+func (s *Activities) ListByEventType(ctx context.Context, account lb.AccountID, et lb.EventType, r TimeRange, opts ...table.ListOption) (table.Page[lb.Activity], error) {
 	if err := first(account.Validate("accountId"), et.Check("eventType")); err != nil {
 		return table.Page[lb.Activity]{}, err
 	}
@@ -97,10 +97,10 @@ func (s *Activities) ListByEventType(ctx context.Context, account lb.AccountID, 
 }
 
 // AllByEventType iterates over LB-21.
-func (s *Activities) AllByEventType(ctx context.Context, account lb.AccountID, et lb.EventType, r TimeRange, opts ...ListOption) iter.Seq2[lb.Activity, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Activity], error) {
+func (s *Activities) AllByEventType(ctx context.Context, account lb.AccountID, et lb.EventType, r TimeRange, opts ...table.ListOption) iter.Seq2[lb.Activity, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Activity], error) {
 		return s.ListByEventType(ctx, account, et, r, o...)
-	})
+	}, opts...)
 }
 
 // Jobs serves LB-23..LB-26.
@@ -142,52 +142,52 @@ func (s *Jobs) Update(ctx context.Context, id lb.JobID, change func(*lb.Job) err
 // ListByAccount returns one page of an account's jobs, newest first
 // (LB-23): Query GSI1 PK = JOBS#{accountId}, SK begins_with CREATED#,
 // descending. Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Jobs) ListByAccount(ctx context.Context, account lb.AccountID, opts ...ListOption) (table.Page[lb.Job], error) {
+func (s *Jobs) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (table.Page[lb.Job], error) {
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Job]{}, err
 	}
-	return page(ctx, s.e.jobs, table.Query{Index: table.GSI1, PK: j("JOBS", string(account)), SK: table.SKBeginsWith("CREATED#")}, true, opts)
+	return s.e.jobs.List(ctx, table.Query{Index: table.GSI1, PK: j("JOBS", string(account)), SK: table.SKBeginsWith("CREATED#"), Desc: true}, opts...)
 }
 
 // AllByAccount iterates over LB-23.
-func (s *Jobs) AllByAccount(ctx context.Context, account lb.AccountID, opts ...ListOption) iter.Seq2[lb.Job, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Job], error) {
+func (s *Jobs) AllByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) iter.Seq2[lb.Job, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Job], error) {
 		return s.ListByAccount(ctx, account, o...)
-	})
+	}, opts...)
 }
 
 // ListByStatus returns one page of an account's jobs in one status,
 // newest first (LB-25): Query GSI2 PK = JOBS#{accountId}, SK begins_with
 // STATUS#{status}#. Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Jobs) ListByStatus(ctx context.Context, account lb.AccountID, st lb.JobStatus, opts ...ListOption) (table.Page[lb.Job], error) {
+func (s *Jobs) ListByStatus(ctx context.Context, account lb.AccountID, st lb.JobStatus, opts ...table.ListOption) (table.Page[lb.Job], error) {
 	if err := first(account.Validate("accountId"), st.Check("status")); err != nil {
 		return table.Page[lb.Job]{}, err
 	}
-	q := table.Query{Index: table.GSI2, PK: j("JOBS", string(account)), SK: table.SKBeginsWith(j("STATUS", string(st), ""))}
-	return page(ctx, s.e.jobs, q, true, opts)
+	q := table.Query{Index: table.GSI2, PK: j("JOBS", string(account)), SK: table.SKBeginsWith(j("STATUS", string(st), "")), Desc: true}
+	return s.e.jobs.List(ctx, q, opts...)
 }
 
 // AllByStatus iterates over LB-25.
-func (s *Jobs) AllByStatus(ctx context.Context, account lb.AccountID, st lb.JobStatus, opts ...ListOption) iter.Seq2[lb.Job, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Job], error) {
+func (s *Jobs) AllByStatus(ctx context.Context, account lb.AccountID, st lb.JobStatus, opts ...table.ListOption) iter.Seq2[lb.Job, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Job], error) {
 		return s.ListByStatus(ctx, account, st, o...)
-	})
+	}, opts...)
 }
 
 // ListBySource returns one page of a source's jobs ordered by creation
-// time, oldest first unless Descending (LB-26): Query GSI3
+// time, oldest first unless table.Desc (LB-26): Query GSI3
 // PK = SRCJOBS#{sourceId}. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Jobs) ListBySource(ctx context.Context, src lb.SourceID, opts ...ListOption) (table.Page[lb.Job], error) {
+func (s *Jobs) ListBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) (table.Page[lb.Job], error) {
 	if err := src.Validate("sourceId"); err != nil {
 		return table.Page[lb.Job]{}, err
 	}
-	return page(ctx, s.e.jobs, table.Query{Index: table.GSI3, PK: j("SRCJOBS", string(src))}, false, opts)
+	return s.e.jobs.List(ctx, table.Query{Index: table.GSI3, PK: j("SRCJOBS", string(src))}, opts...)
 }
 
 // AllBySource iterates over LB-26.
-func (s *Jobs) AllBySource(ctx context.Context, src lb.SourceID, opts ...ListOption) iter.Seq2[lb.Job, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Job], error) {
+func (s *Jobs) AllBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) iter.Seq2[lb.Job, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Job], error) {
 		return s.ListBySource(ctx, src, o...)
-	})
+	}, opts...)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/query"
 	listbackup "github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 )
@@ -51,6 +52,23 @@ func TestActivities_LB18_LB19_LB20_LB21_LB22(t *testing.T) {
 	check("LB-20", []lb.EventID{"e4", "e3", "e1"}, p, err)
 	p, err = f.Activities.ListByEventType(c, "a1", "sync.completed", listbackup.TimeRange{To: t0.Add(4 * time.Hour)})
 	check("LB-21", []lb.EventID{"e5", "e3"}, p, err)
+
+	// The core list options combine with the time range: table.Asc
+	// overrides the newest-first default; table.Limit and table.After page
+	// through the range, and AllByAccount follows the cursors.
+	p, err = f.Activities.ListByAccount(c, "a1", r, table.Asc())
+	check("LB-18 range, table.Asc", []lb.EventID{"e2", "e3", "e4"}, p, err)
+	p, err = f.Activities.ListByAccount(c, "a1", r, table.Limit(2))
+	check("LB-18 range, table.Limit(2)", []lb.EventID{"e4", "e3"}, p, err)
+	if !p.More() {
+		t.Fatal("LB-18 page 1 of 2 has no cursor")
+	}
+	p, err = f.Activities.ListByAccount(c, "a1", r, table.Limit(2), table.After(p.Cursor))
+	check("LB-18 range, table.After", []lb.EventID{"e2"}, p, err)
+	all, err := query.Collect(f.Activities.AllByAccount(c, "a1", r, table.Limit(1)))
+	if diff := cmp.Diff([]lb.EventID{"e4", "e3", "e2"}, evIDs(all)); err != nil || diff != "" {
+		t.Errorf("AllByAccount: err = %v (-want +got):\n%s", err, diff)
+	}
 
 	// LB-22: the table's TTL attribute is event time + 90 days (not the
 	// event time), the document's timestamp stays the event time.

@@ -78,25 +78,25 @@ func (s *APIKeys) Get(ctx context.Context, id lb.APIKeyID) (lb.APIKey, error) {
 // PK = APIKEYS#{accountId}, filter status = st. With a status the page may
 // hold fewer items than its limit; the cursor continues correctly.
 // Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *APIKeys) ListByAccount(ctx context.Context, account lb.AccountID, st lb.APIKeyStatus, opts ...ListOption) (table.Page[lb.APIKey], error) {
+func (s *APIKeys) ListByAccount(ctx context.Context, account lb.AccountID, st lb.APIKeyStatus, opts ...table.ListOption) (table.Page[lb.APIKey], error) {
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.APIKey]{}, err
 	}
-	q := table.Query{Index: table.GSI2, PK: j("APIKEYS", string(account))}
+	q := table.Query{Index: table.GSI2, PK: j("APIKEYS", string(account)), Desc: true}
 	if st != "" {
 		if err := st.Check("status"); err != nil {
 			return table.Page[lb.APIKey]{}, err
 		}
 		q.Filter = map[string]any{"status": string(st)}
 	}
-	return page(ctx, s.e.apiKeys, q, true, opts)
+	return s.e.apiKeys.List(ctx, q, opts...)
 }
 
 // AllByAccount iterates over LB-53.
-func (s *APIKeys) AllByAccount(ctx context.Context, account lb.AccountID, st lb.APIKeyStatus, opts ...ListOption) iter.Seq2[lb.APIKey, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.APIKey], error) {
+func (s *APIKeys) AllByAccount(ctx context.Context, account lb.AccountID, st lb.APIKeyStatus, opts ...table.ListOption) iter.Seq2[lb.APIKey, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.APIKey], error) {
 		return s.ListByAccount(ctx, account, st, o...)
-	})
+	}, opts...)
 }
 
 // Revoke revokes an API key (LB-54): one UpdateItem setting status
@@ -166,18 +166,18 @@ func (s *Webhooks) Delete(ctx context.Context, id lb.WebhookID) error {
 // ListActive returns one page of an account's active webhooks (LB-56):
 // Query GSI1 PK = HOOKS#{accountId}; inactive webhooks are not in that
 // sparse index. Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Webhooks) ListActive(ctx context.Context, account lb.AccountID, opts ...ListOption) (table.Page[lb.Webhook], error) {
+func (s *Webhooks) ListActive(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (table.Page[lb.Webhook], error) {
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Webhook]{}, err
 	}
-	return page(ctx, s.e.webhooks, table.Query{Index: table.GSI1, PK: j("HOOKS", string(account))}, false, opts)
+	return s.e.webhooks.List(ctx, table.Query{Index: table.GSI1, PK: j("HOOKS", string(account))}, opts...)
 }
 
 // AllActive iterates over LB-56.
-func (s *Webhooks) AllActive(ctx context.Context, account lb.AccountID, opts ...ListOption) iter.Seq2[lb.Webhook, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Webhook], error) {
+func (s *Webhooks) AllActive(ctx context.Context, account lb.AccountID, opts ...table.ListOption) iter.Seq2[lb.Webhook, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Webhook], error) {
 		return s.ListActive(ctx, account, o...)
-	})
+	}, opts...)
 }
 
 // ListActiveForEvent returns one page of an account's active webhooks
@@ -185,20 +185,20 @@ func (s *Webhooks) AllActive(ctx context.Context, account lb.AccountID, opts ...
 // HOOKS#{accountId}) with a server-side filter contains(events, et), so a
 // page may hold fewer than its limit; the cursor continues correctly.
 // Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Webhooks) ListActiveForEvent(ctx context.Context, account lb.AccountID, et lb.EventType, opts ...ListOption) (table.Page[lb.Webhook], error) {
+func (s *Webhooks) ListActiveForEvent(ctx context.Context, account lb.AccountID, et lb.EventType, opts ...table.ListOption) (table.Page[lb.Webhook], error) {
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Webhook]{}, err
 	}
 	if err := et.Check("eventType"); err != nil {
 		return table.Page[lb.Webhook]{}, err
 	}
-	return page(ctx, s.e.webhooks, table.Query{Index: table.GSI1, PK: j("HOOKS", string(account)),
-		FilterContains: map[string]any{"events": string(et)}}, false, opts)
+	return s.e.webhooks.List(ctx, table.Query{Index: table.GSI1, PK: j("HOOKS", string(account)),
+		FilterContains: map[string]any{"events": string(et)}}, opts...)
 }
 
 // AllActiveForEvent iterates over LB-57.
-func (s *Webhooks) AllActiveForEvent(ctx context.Context, account lb.AccountID, et lb.EventType, opts ...ListOption) iter.Seq2[lb.Webhook, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Webhook], error) {
+func (s *Webhooks) AllActiveForEvent(ctx context.Context, account lb.AccountID, et lb.EventType, opts ...table.ListOption) iter.Seq2[lb.Webhook, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Webhook], error) {
 		return s.ListActiveForEvent(ctx, account, et, o...)
-	})
+	}, opts...)
 }

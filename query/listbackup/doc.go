@@ -119,6 +119,21 @@
 // transaction) and [ErrTokenReused] is returned, which matches
 // table.ErrConflict.
 //
+// # Lists
+//
+// Every ListX method returns one page (table.Page) and takes the core's
+// list options (opts ...table.ListOption): table.Limit (page size,
+// table.DefaultListLimit if unset, at most table.MaxListLimit),
+// table.After (the cursor of the previous page), and table.Asc or
+// table.Desc, which override the pattern's default order, given on each
+// method (feeds such as activities, an account's jobs, notifications and
+// sync runs are newest first). Each AllX method iterates over every page
+// of its ListX (table.Pages). Activities, an account's notifications and
+// runs by status also take a [TimeRange] (see [Between]), an explicit
+// parameter before the options.
+// A bad limit is a *table.ValidationError for "limit", refused before any
+// request.
+//
 // # Requests per pattern
 //
 // Reads are one GetItem or one Query page. LB-2 and LB-3 read the guard,

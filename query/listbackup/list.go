@@ -20,15 +20,6 @@ var (
 	ErrKeyInactive = errors.New("listbackup: API key revoked or expired")
 )
 
-// page runs one Query page of e with the list options.
-func page[T any](ctx context.Context, e *table.Entity[T], q table.Query, newestFirst bool, opts []ListOption) (table.Page[T], error) {
-	o, err := listOptions(opts)
-	if err != nil {
-		return table.Page[T]{}, err
-	}
-	return e.Query(ctx, o.apply(q, newestFirst))
-}
-
 // getOne returns the single item of a GSI lookup partition, or
 // table.ErrNotFound.
 func getOne[T any](ctx context.Context, e *table.Entity[T], q table.Query, what string) (T, error) {

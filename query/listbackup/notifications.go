@@ -29,25 +29,25 @@ func (s *Notifications) Send(ctx context.Context, n *lb.Notification) error {
 // ListByUser returns one page of a user's notifications, newest first
 // (LB-42): Query PK = NOTIF#{userId}, descending. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *Notifications) ListByUser(ctx context.Context, user lb.UserID, opts ...ListOption) (table.Page[lb.Notification], error) {
+func (s *Notifications) ListByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) (table.Page[lb.Notification], error) {
 	if err := user.Validate("userId"); err != nil {
 		return table.Page[lb.Notification]{}, err
 	}
 	pk, _ := lb.NotificationPK.Build(string(user))
-	return page(ctx, s.e.notifications, table.Query{PK: string(pk), SK: table.SKBeginsWith("N#")}, true, opts)
+	return s.e.notifications.List(ctx, table.Query{PK: string(pk), SK: table.SKBeginsWith("N#"), Desc: true}, opts...)
 }
 
 // AllByUser iterates over LB-42.
-func (s *Notifications) AllByUser(ctx context.Context, user lb.UserID, opts ...ListOption) iter.Seq2[lb.Notification, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Notification], error) {
+func (s *Notifications) AllByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) iter.Seq2[lb.Notification, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
 		return s.ListByUser(ctx, user, o...)
-	})
+	}, opts...)
 }
 
 // ListByAccount returns one page of an account's notifications in r,
 // newest first (LB-43): Query GSI1 PK = ACCTNOTIF#{accountId}, SK in r.
 // Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Notifications) ListByAccount(ctx context.Context, account lb.AccountID, r TimeRange, opts ...ListOption) (table.Page[lb.Notification], error) {
+func (s *Notifications) ListByAccount(ctx context.Context, account lb.AccountID, r TimeRange, opts ...table.ListOption) (table.Page[lb.Notification], error) {
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Notification]{}, err
 	}
@@ -55,51 +55,51 @@ func (s *Notifications) ListByAccount(ctx context.Context, account lb.AccountID,
 	if err != nil {
 		return table.Page[lb.Notification]{}, err
 	}
-	return page(ctx, s.e.notifications, table.Query{Index: table.GSI1, PK: j("ACCTNOTIF", string(account)), SK: cond}, true, opts)
+	return s.e.notifications.List(ctx, table.Query{Index: table.GSI1, PK: j("ACCTNOTIF", string(account)), SK: cond, Desc: true}, opts...)
 }
 
 // AllByAccount iterates over LB-43.
-func (s *Notifications) AllByAccount(ctx context.Context, account lb.AccountID, r TimeRange, opts ...ListOption) iter.Seq2[lb.Notification, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Notification], error) {
+func (s *Notifications) AllByAccount(ctx context.Context, account lb.AccountID, r TimeRange, opts ...table.ListOption) iter.Seq2[lb.Notification, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
 		return s.ListByAccount(ctx, account, r, o...)
-	})
+	}, opts...)
 }
 
 // ListByStatus returns one page of a user's notifications in one status,
 // newest first (LB-44): Query GSI2 PK = NOTIFSTATUS#{userId}, SK
 // begins_with {status}#. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Notifications) ListByStatus(ctx context.Context, user lb.UserID, st lb.NotificationStatus, opts ...ListOption) (table.Page[lb.Notification], error) {
+func (s *Notifications) ListByStatus(ctx context.Context, user lb.UserID, st lb.NotificationStatus, opts ...table.ListOption) (table.Page[lb.Notification], error) {
 	if err := first(user.Validate("userId"), st.Check("status")); err != nil {
 		return table.Page[lb.Notification]{}, err
 	}
-	q := table.Query{Index: table.GSI2, PK: j("NOTIFSTATUS", string(user)), SK: table.SKBeginsWith(string(st) + "#")}
-	return page(ctx, s.e.notifications, q, true, opts)
+	q := table.Query{Index: table.GSI2, PK: j("NOTIFSTATUS", string(user)), SK: table.SKBeginsWith(string(st) + "#"), Desc: true}
+	return s.e.notifications.List(ctx, q, opts...)
 }
 
 // AllByStatus iterates over LB-44.
-func (s *Notifications) AllByStatus(ctx context.Context, user lb.UserID, st lb.NotificationStatus, opts ...ListOption) iter.Seq2[lb.Notification, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Notification], error) {
+func (s *Notifications) AllByStatus(ctx context.Context, user lb.UserID, st lb.NotificationStatus, opts ...table.ListOption) iter.Seq2[lb.Notification, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
 		return s.ListByStatus(ctx, user, st, o...)
-	})
+	}, opts...)
 }
 
 // ListUnread returns one page of a user's unread notifications, newest
 // first (LB-44): Query GSI3 PK = UNREAD#{userId}; read notifications are
 // not in that sparse index. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Notifications) ListUnread(ctx context.Context, user lb.UserID, opts ...ListOption) (table.Page[lb.Notification], error) {
+func (s *Notifications) ListUnread(ctx context.Context, user lb.UserID, opts ...table.ListOption) (table.Page[lb.Notification], error) {
 	if err := user.Validate("userId"); err != nil {
 		return table.Page[lb.Notification]{}, err
 	}
-	return page(ctx, s.e.notifications, table.Query{Index: table.GSI3, PK: j("UNREAD", string(user))}, true, opts)
+	return s.e.notifications.List(ctx, table.Query{Index: table.GSI3, PK: j("UNREAD", string(user)), Desc: true}, opts...)
 }
 
 // AllUnread iterates over LB-44 (unread).
-func (s *Notifications) AllUnread(ctx context.Context, user lb.UserID, opts ...ListOption) iter.Seq2[lb.Notification, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Notification], error) {
+func (s *Notifications) AllUnread(ctx context.Context, user lb.UserID, opts ...table.ListOption) iter.Seq2[lb.Notification, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
 		return s.ListUnread(ctx, user, o...)
-	})
+	}, opts...)
 }
 
 // MarkRead marks a notification read (LB-45): status read, isRead, readAt;

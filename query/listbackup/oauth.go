@@ -100,17 +100,17 @@ func (s *OAuthTokens) Refresh(ctx context.Context, src lb.SourceID, tokens lb.OA
 // platform (LB-33): Query GSI1 PK = OAUTH#{accountId}, SK begins_with
 // PLATFORM#{platform}#. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *OAuthTokens) ListByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...ListOption) (table.Page[lb.OAuthToken], error) {
+func (s *OAuthTokens) ListByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) (table.Page[lb.OAuthToken], error) {
 	if err := first(account.Validate("accountId"), p.Check("platform")); err != nil {
 		return table.Page[lb.OAuthToken]{}, err
 	}
 	q := table.Query{Index: table.GSI1, PK: j("OAUTH", string(account)), SK: table.SKBeginsWith(j("PLATFORM", string(p), ""))}
-	return page(ctx, s.e.oauthTokens, q, false, opts)
+	return s.e.oauthTokens.List(ctx, q, opts...)
 }
 
 // AllByPlatform iterates over LB-33.
-func (s *OAuthTokens) AllByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...ListOption) iter.Seq2[lb.OAuthToken, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.OAuthToken], error) {
+func (s *OAuthTokens) AllByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) iter.Seq2[lb.OAuthToken, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.OAuthToken], error) {
 		return s.ListByPlatform(ctx, account, p, o...)
-	})
+	}, opts...)
 }

@@ -58,35 +58,35 @@ func (s *RefreshTokens) GetByToken(ctx context.Context, token string) (lb.Refres
 // ListByUser returns one page of a user's tokens by issue time, newest
 // first (LB-35): Query GSI1 PK = RTUSER#{userId}. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *RefreshTokens) ListByUser(ctx context.Context, user lb.UserID, opts ...ListOption) (table.Page[lb.RefreshToken], error) {
+func (s *RefreshTokens) ListByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) (table.Page[lb.RefreshToken], error) {
 	if err := user.Validate("userId"); err != nil {
 		return table.Page[lb.RefreshToken]{}, err
 	}
-	return page(ctx, s.e.refreshTokens, table.Query{Index: table.GSI1, PK: j("RTUSER", string(user))}, true, opts)
+	return s.e.refreshTokens.List(ctx, table.Query{Index: table.GSI1, PK: j("RTUSER", string(user)), Desc: true}, opts...)
 }
 
 // AllByUser iterates over LB-35.
-func (s *RefreshTokens) AllByUser(ctx context.Context, user lb.UserID, opts ...ListOption) iter.Seq2[lb.RefreshToken, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.RefreshToken], error) {
+func (s *RefreshTokens) AllByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) iter.Seq2[lb.RefreshToken, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.RefreshToken], error) {
 		return s.ListByUser(ctx, user, o...)
-	})
+	}, opts...)
 }
 
 // ListFamily returns one page of a token family, by issue time (LB-36):
 // Query GSI2 PK = RTFAMILY#{tokenFamily}. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *RefreshTokens) ListFamily(ctx context.Context, family lb.TokenFamilyID, opts ...ListOption) (table.Page[lb.RefreshToken], error) {
+func (s *RefreshTokens) ListFamily(ctx context.Context, family lb.TokenFamilyID, opts ...table.ListOption) (table.Page[lb.RefreshToken], error) {
 	if err := family.Validate("tokenFamily"); err != nil {
 		return table.Page[lb.RefreshToken]{}, err
 	}
-	return page(ctx, s.e.refreshTokens, table.Query{Index: table.GSI2, PK: j("RTFAMILY", string(family))}, false, opts)
+	return s.e.refreshTokens.List(ctx, table.Query{Index: table.GSI2, PK: j("RTFAMILY", string(family))}, opts...)
 }
 
 // AllFamily iterates over LB-36.
-func (s *RefreshTokens) AllFamily(ctx context.Context, family lb.TokenFamilyID, opts ...ListOption) iter.Seq2[lb.RefreshToken, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.RefreshToken], error) {
+func (s *RefreshTokens) AllFamily(ctx context.Context, family lb.TokenFamilyID, opts ...table.ListOption) iter.Seq2[lb.RefreshToken, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.RefreshToken], error) {
 		return s.ListFamily(ctx, family, o...)
-	})
+	}, opts...)
 }
 
 // RevokeFamily revokes every token of a family that is not revoked yet
@@ -97,7 +97,7 @@ func (s *RefreshTokens) RevokeFamily(ctx context.Context, family lb.TokenFamilyI
 	if err := family.Validate("tokenFamily"); err != nil {
 		return 0, err
 	}
-	toks, err := query.Collect(s.AllFamily(ctx, family, Limit(MaxLimit)))
+	toks, err := query.Collect(s.AllFamily(ctx, family, table.Limit(table.MaxListLimit)))
 	if err != nil {
 		return 0, err
 	}

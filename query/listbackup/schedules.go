@@ -25,26 +25,26 @@ func (s *Schedules) Create(ctx context.Context, sc *lb.SyncSchedule) error {
 // ListBySource returns one page of a source's schedules (LB-47): Query
 // PK = SOURCE#{sourceId}, SK begins_with SCHED#. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *Schedules) ListBySource(ctx context.Context, src lb.SourceID, opts ...ListOption) (table.Page[lb.SyncSchedule], error) {
+func (s *Schedules) ListBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
 	k, err := lb.SourceKey(src)
 	if err != nil {
 		return table.Page[lb.SyncSchedule]{}, err
 	}
-	return page(ctx, s.e.schedules, table.Query{PK: k.PK, SK: table.SKBeginsWith("SCHED#")}, false, opts)
+	return s.e.schedules.List(ctx, table.Query{PK: k.PK, SK: table.SKBeginsWith("SCHED#")}, opts...)
 }
 
 // AllBySource iterates over LB-47.
-func (s *Schedules) AllBySource(ctx context.Context, src lb.SourceID, opts ...ListOption) iter.Seq2[lb.SyncSchedule, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.SyncSchedule], error) {
+func (s *Schedules) AllBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) iter.Seq2[lb.SyncSchedule, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
 		return s.ListBySource(ctx, src, o...)
-	})
+	}, opts...)
 }
 
 // Due returns one page of the active schedules with nextRunAt <= now,
 // oldest first (LB-48): Query GSI1 PK = SCHED#DUE, SK <
 // keys.Timestamp(now + 1ns). Errors: *table.ValidationError (zero now),
 // table.ErrInvalidCursor.
-func (s *Schedules) Due(ctx context.Context, now time.Time, opts ...ListOption) (table.Page[lb.SyncSchedule], error) {
+func (s *Schedules) Due(ctx context.Context, now time.Time, opts ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
 	if now.IsZero() {
 		return table.Page[lb.SyncSchedule]{}, table.Invalid("now", "required")
 	}
@@ -52,14 +52,14 @@ func (s *Schedules) Due(ctx context.Context, now time.Time, opts ...ListOption) 
 	if err != nil {
 		return table.Page[lb.SyncSchedule]{}, err
 	}
-	return page(ctx, s.e.schedules, table.Query{Index: table.GSI1, PK: DuePK, SK: table.SKLess(ts)}, false, opts)
+	return s.e.schedules.List(ctx, table.Query{Index: table.GSI1, PK: DuePK, SK: table.SKLess(ts)}, opts...)
 }
 
 // AllDue iterates over LB-48.
-func (s *Schedules) AllDue(ctx context.Context, now time.Time, opts ...ListOption) iter.Seq2[lb.SyncSchedule, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.SyncSchedule], error) {
+func (s *Schedules) AllDue(ctx context.Context, now time.Time, opts ...table.ListOption) iter.Seq2[lb.SyncSchedule, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
 		return s.Due(ctx, now, o...)
-	})
+	}, opts...)
 }
 
 // RecordRun updates a schedule after a run (LB-49): lastRunAt = ranAt,
@@ -135,26 +135,26 @@ func (s *Runs) Finish(ctx context.Context, src lb.SourceID, startedAt time.Time,
 // ListBySource returns one page of a source's runs, newest first (LB-50):
 // Query PK = SOURCE#{sourceId}, SK begins_with RUN#, descending. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *Runs) ListBySource(ctx context.Context, src lb.SourceID, opts ...ListOption) (table.Page[lb.SyncRun], error) {
+func (s *Runs) ListBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) (table.Page[lb.SyncRun], error) {
 	k, err := lb.SourceKey(src)
 	if err != nil {
 		return table.Page[lb.SyncRun]{}, err
 	}
-	return page(ctx, s.e.runs, table.Query{PK: k.PK, SK: table.SKBeginsWith("RUN#")}, true, opts)
+	return s.e.runs.List(ctx, table.Query{PK: k.PK, SK: table.SKBeginsWith("RUN#"), Desc: true}, opts...)
 }
 
 // AllBySource iterates over LB-50.
-func (s *Runs) AllBySource(ctx context.Context, src lb.SourceID, opts ...ListOption) iter.Seq2[lb.SyncRun, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.SyncRun], error) {
+func (s *Runs) AllBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) iter.Seq2[lb.SyncRun, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncRun], error) {
 		return s.ListBySource(ctx, src, o...)
-	})
+	}, opts...)
 }
 
 // ListByStatus returns one page of the runs in one status started in r,
 // newest first (LB-51, e.g. recent failures): Query GSI1
 // PK = RUNS#{status}, SK in r. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Runs) ListByStatus(ctx context.Context, st lb.RunStatus, r TimeRange, opts ...ListOption) (table.Page[lb.SyncRun], error) {
+func (s *Runs) ListByStatus(ctx context.Context, st lb.RunStatus, r TimeRange, opts ...table.ListOption) (table.Page[lb.SyncRun], error) {
 	if err := st.Check("status"); err != nil {
 		return table.Page[lb.SyncRun]{}, err
 	}
@@ -162,12 +162,12 @@ func (s *Runs) ListByStatus(ctx context.Context, st lb.RunStatus, r TimeRange, o
 	if err != nil {
 		return table.Page[lb.SyncRun]{}, err
 	}
-	return page(ctx, s.e.runs, table.Query{Index: table.GSI1, PK: j("RUNS", string(st)), SK: cond}, true, opts)
+	return s.e.runs.List(ctx, table.Query{Index: table.GSI1, PK: j("RUNS", string(st)), SK: cond, Desc: true}, opts...)
 }
 
 // AllByStatus iterates over LB-51.
-func (s *Runs) AllByStatus(ctx context.Context, st lb.RunStatus, r TimeRange, opts ...ListOption) iter.Seq2[lb.SyncRun, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.SyncRun], error) {
+func (s *Runs) AllByStatus(ctx context.Context, st lb.RunStatus, r TimeRange, opts ...table.ListOption) iter.Seq2[lb.SyncRun, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncRun], error) {
 		return s.ListByStatus(ctx, st, r, o...)
-	})
+	}, opts...)
 }

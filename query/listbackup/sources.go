@@ -41,32 +41,32 @@ func (s *Sources) Update(ctx context.Context, id lb.SourceID, change func(*lb.So
 	return s.e.sources.Update(ctx, k, change)
 }
 
-func (s *Sources) list(ctx context.Context, account lb.AccountID, ix table.Index, prefix string, opts []ListOption) (table.Page[lb.Source], error) {
+func (s *Sources) list(ctx context.Context, account lb.AccountID, ix table.Index, prefix string, opts []table.ListOption) (table.Page[lb.Source], error) {
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Source]{}, err
 	}
-	return page(ctx, s.e.sources, table.Query{Index: ix, PK: j("SOURCES", string(account)), SK: table.SKBeginsWith(prefix)}, false, opts)
+	return s.e.sources.List(ctx, table.Query{Index: ix, PK: j("SOURCES", string(account)), SK: table.SKBeginsWith(prefix)}, opts...)
 }
 
 // ListByAccount returns one page of an account's sources, by platform
 // then ID (LB-15): Query GSI1 PK = SOURCES#{accountId}, SK begins_with
 // PLATFORM#. Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Sources) ListByAccount(ctx context.Context, account lb.AccountID, opts ...ListOption) (table.Page[lb.Source], error) {
+func (s *Sources) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (table.Page[lb.Source], error) {
 	return s.list(ctx, account, table.GSI1, "PLATFORM#", opts)
 }
 
 // AllByAccount iterates over an account's sources (LB-15).
-func (s *Sources) AllByAccount(ctx context.Context, account lb.AccountID, opts ...ListOption) iter.Seq2[lb.Source, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Source], error) {
+func (s *Sources) AllByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) iter.Seq2[lb.Source, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Source], error) {
 		return s.ListByAccount(ctx, account, o...)
-	})
+	}, opts...)
 }
 
 // ListByPlatform returns one page of an account's sources on one platform
 // (LB-16): Query GSI1 PK = SOURCES#{accountId}, SK begins_with
 // PLATFORM#{platform}#. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Sources) ListByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...ListOption) (table.Page[lb.Source], error) {
+func (s *Sources) ListByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) (table.Page[lb.Source], error) {
 	if err := p.Check("platform"); err != nil {
 		return table.Page[lb.Source]{}, err
 	}
@@ -74,16 +74,16 @@ func (s *Sources) ListByPlatform(ctx context.Context, account lb.AccountID, p lb
 }
 
 // AllByPlatform iterates over an account's sources on one platform (LB-16).
-func (s *Sources) AllByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...ListOption) iter.Seq2[lb.Source, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Source], error) {
+func (s *Sources) AllByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) iter.Seq2[lb.Source, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Source], error) {
 		return s.ListByPlatform(ctx, account, p, o...)
-	})
+	}, opts...)
 }
 
 // ListByStatus returns one page of an account's sources in one status
 // (LB-17): Query GSI2 PK = SOURCES#{accountId}, SK begins_with
 // STATUS#{status}#. Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Sources) ListByStatus(ctx context.Context, account lb.AccountID, st lb.SourceStatus, opts ...ListOption) (table.Page[lb.Source], error) {
+func (s *Sources) ListByStatus(ctx context.Context, account lb.AccountID, st lb.SourceStatus, opts ...table.ListOption) (table.Page[lb.Source], error) {
 	if err := st.Check("status"); err != nil {
 		return table.Page[lb.Source]{}, err
 	}
@@ -91,10 +91,10 @@ func (s *Sources) ListByStatus(ctx context.Context, account lb.AccountID, st lb.
 }
 
 // AllByStatus iterates over an account's sources in one status (LB-17).
-func (s *Sources) AllByStatus(ctx context.Context, account lb.AccountID, st lb.SourceStatus, opts ...ListOption) iter.Seq2[lb.Source, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Source], error) {
+func (s *Sources) AllByStatus(ctx context.Context, account lb.AccountID, st lb.SourceStatus, opts ...table.ListOption) iter.Seq2[lb.Source, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Source], error) {
 		return s.ListByStatus(ctx, account, st, o...)
-	})
+	}, opts...)
 }
 
 // Connections serves LB-27..LB-29. Credentials are encrypted at rest.
@@ -123,38 +123,38 @@ func (s *Connections) Get(ctx context.Context, id lb.ConnectionID) (lb.Connectio
 // one platform (LB-28): Query GSI1 PK = CONNS#{accountId}, SK begins_with
 // PLATFORM#{platform}#. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Connections) ListByAccountPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...ListOption) (table.Page[lb.Connection], error) {
+func (s *Connections) ListByAccountPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) (table.Page[lb.Connection], error) {
 	if err := first(account.Validate("accountId"), p.Check("platform")); err != nil {
 		return table.Page[lb.Connection]{}, err
 	}
 	q := table.Query{Index: table.GSI1, PK: j("CONNS", string(account)), SK: table.SKBeginsWith(j("PLATFORM", string(p), ""))}
-	return page(ctx, s.e.connections, q, false, opts)
+	return s.e.connections.List(ctx, q, opts...)
 }
 
 // AllByAccountPlatform iterates over LB-28.
-func (s *Connections) AllByAccountPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...ListOption) iter.Seq2[lb.Connection, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Connection], error) {
+func (s *Connections) AllByAccountPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) iter.Seq2[lb.Connection, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Connection], error) {
 		return s.ListByAccountPlatform(ctx, account, p, o...)
-	})
+	}, opts...)
 }
 
 // ListByUserPlatform returns one page of a user's connections on one
 // platform (LB-29): Query GSI2 PK = USERCONNS#{userId}, SK begins_with
 // PLATFORM#{platform}#. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Connections) ListByUserPlatform(ctx context.Context, user lb.UserID, p lb.Platform, opts ...ListOption) (table.Page[lb.Connection], error) {
+func (s *Connections) ListByUserPlatform(ctx context.Context, user lb.UserID, p lb.Platform, opts ...table.ListOption) (table.Page[lb.Connection], error) {
 	if err := first(user.Validate("userId"), p.Check("platform")); err != nil {
 		return table.Page[lb.Connection]{}, err
 	}
 	q := table.Query{Index: table.GSI2, PK: j("USERCONNS", string(user)), SK: table.SKBeginsWith(j("PLATFORM", string(p), ""))}
-	return page(ctx, s.e.connections, q, false, opts)
+	return s.e.connections.List(ctx, q, opts...)
 }
 
 // AllByUserPlatform iterates over LB-29.
-func (s *Connections) AllByUserPlatform(ctx context.Context, user lb.UserID, p lb.Platform, opts ...ListOption) iter.Seq2[lb.Connection, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Connection], error) {
+func (s *Connections) AllByUserPlatform(ctx context.Context, user lb.UserID, p lb.Platform, opts ...table.ListOption) iter.Seq2[lb.Connection, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Connection], error) {
 		return s.ListByUserPlatform(ctx, user, p, o...)
-	})
+	}, opts...)
 }
 
 func first(errs ...error) error {

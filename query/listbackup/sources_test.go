@@ -7,7 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	lb "github.com/singletable/singletable/entity/listbackup"
-	listbackup "github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 )
 
@@ -116,6 +115,10 @@ func TestJobs_LB23_LB24_LB25_LB26(t *testing.T) {
 	if diff := cmp.Diff([]lb.JobID{"j1", "j2", "j4"}, ids(collect(t, p, err), jid)); diff != "" {
 		t.Errorf("LB-26 (-want +got):\n%s", diff)
 	}
+	p, err = f.Jobs.ListBySource(c, "s1", table.Desc()) // LB-26, newest first
+	if diff := cmp.Diff([]lb.JobID{"j4", "j2", "j1"}, ids(collect(t, p, err), jid)); diff != "" {
+		t.Errorf("LB-26 table.Desc (-want +got):\n%s", diff)
+	}
 	// LB-25: completing a job moves it between status partitions.
 	_, err = f.Jobs.Update(c, "j2", func(j *lb.Job) error { j.Status = lb.JobCompleted; return nil })
 	must(t, err)
@@ -147,7 +150,7 @@ func TestSourcesJobsConnectionsBadInput_LB14_LB16_LB17_LB24_LB25_LB26_LB27_LB28_
 	wantInvalid(t, err, "platform")
 	_, err = f.Connections.ListByUserPlatform(c, "", lb.PlatformKeap)
 	wantInvalid(t, err, "userId")
-	_, err = f.Sources.ListByAccount(c, "a1", listbackup.Limit(-1))
+	_, err = f.Sources.ListByAccount(c, "a1", table.Limit(-1))
 	wantInvalid(t, err, "limit")
 	wantInvalid(t, f.Sources.Create(c, &lb.Source{AccountID: "a1", SourceID: "s1", SourceName: "x", Platform: lb.PlatformKeap, ConnectionType: "carrier-pigeon"}), "connectionType")
 	if n := f.requests.Load(); n != 0 {

@@ -47,26 +47,26 @@ func (s *Tags) Get(ctx context.Context, id lb.TagID) (lb.Tag, error) {
 // ListByResourceType returns one page of an account's tags for a resource
 // type, by key then value (LB-38): Query PK = TAGS#{accountId}#{resourceType},
 // SK begins_with TAG#. Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Tags) ListByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, opts ...ListOption) (table.Page[lb.Tag], error) {
+func (s *Tags) ListByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, opts ...table.ListOption) (table.Page[lb.Tag], error) {
 	pk, err := lb.TagsPartition(account, rt)
 	if err != nil {
 		return table.Page[lb.Tag]{}, err
 	}
-	return page(ctx, s.e.tags, table.Query{PK: pk, SK: table.SKBeginsWith("TAG#")}, false, opts)
+	return s.e.tags.List(ctx, table.Query{PK: pk, SK: table.SKBeginsWith("TAG#")}, opts...)
 }
 
 // AllByResourceType iterates over LB-38.
-func (s *Tags) AllByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, opts ...ListOption) iter.Seq2[lb.Tag, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Tag], error) {
+func (s *Tags) AllByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, opts ...table.ListOption) iter.Seq2[lb.Tag, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Tag], error) {
 		return s.ListByResourceType(ctx, account, rt, o...)
-	})
+	}, opts...)
 }
 
 // ListByKey returns one page of an account's tags for a resource type with
 // one tag key, by value (LB-39): Query PK = TAGS#{accountId}#{resourceType},
 // SK begins_with TAG#{escaped tagKey}#. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Tags) ListByKey(ctx context.Context, account lb.AccountID, rt lb.ResourceType, tagKey string, opts ...ListOption) (table.Page[lb.Tag], error) {
+func (s *Tags) ListByKey(ctx context.Context, account lb.AccountID, rt lb.ResourceType, tagKey string, opts ...table.ListOption) (table.Page[lb.Tag], error) {
 	pk, err := lb.TagsPartition(account, rt)
 	if err != nil {
 		return table.Page[lb.Tag]{}, err
@@ -78,14 +78,14 @@ func (s *Tags) ListByKey(ctx context.Context, account lb.AccountID, rt lb.Resour
 	if err != nil {
 		return table.Page[lb.Tag]{}, err
 	}
-	return page(ctx, s.e.tags, table.Query{PK: pk, SK: table.SKBeginsWith(string(prefix))}, false, opts)
+	return s.e.tags.List(ctx, table.Query{PK: pk, SK: table.SKBeginsWith(string(prefix))}, opts...)
 }
 
 // AllByKey iterates over LB-39.
-func (s *Tags) AllByKey(ctx context.Context, account lb.AccountID, rt lb.ResourceType, tagKey string, opts ...ListOption) iter.Seq2[lb.Tag, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.Tag], error) {
+func (s *Tags) AllByKey(ctx context.Context, account lb.AccountID, rt lb.ResourceType, tagKey string, opts ...table.ListOption) iter.Seq2[lb.Tag, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Tag], error) {
 		return s.ListByKey(ctx, account, rt, tagKey, o...)
-	})
+	}, opts...)
 }
 
 // Attach attaches a resource to a tag (LB-41); attaching it again changes

@@ -31,7 +31,7 @@ func (s *Usage) Put(ctx context.Context, m *lb.UsageMetrics) error { return s.e.
 // another, both inclusive, oldest first (LB-59, monthly usage): Query
 // PK = ACCOUNT#{accountId}, SK BETWEEN USAGE#{from} AND USAGE#{to}.
 // Errors: *table.ValidationError (reversed range), table.ErrInvalidCursor.
-func (s *Usage) ListRange(ctx context.Context, account lb.AccountID, from, to lb.Date, opts ...ListOption) (table.Page[lb.UsageMetrics], error) {
+func (s *Usage) ListRange(ctx context.Context, account lb.AccountID, from, to lb.Date, opts ...table.ListOption) (table.Page[lb.UsageMetrics], error) {
 	lo, err := lb.UsageKey(account, from)
 	if err != nil {
 		return table.Page[lb.UsageMetrics]{}, err
@@ -43,31 +43,31 @@ func (s *Usage) ListRange(ctx context.Context, account lb.AccountID, from, to lb
 	if from > to {
 		return table.Page[lb.UsageMetrics]{}, table.Invalid("to", "%s is before from %s (reversed range)", to, from)
 	}
-	return page(ctx, s.e.usage, table.Query{PK: lo.PK, SK: table.SKBetween(lo.SK, hi.SK)}, false, opts)
+	return s.e.usage.List(ctx, table.Query{PK: lo.PK, SK: table.SKBetween(lo.SK, hi.SK)}, opts...)
 }
 
 // AllRange iterates over LB-59.
-func (s *Usage) AllRange(ctx context.Context, account lb.AccountID, from, to lb.Date, opts ...ListOption) iter.Seq2[lb.UsageMetrics, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.UsageMetrics], error) {
+func (s *Usage) AllRange(ctx context.Context, account lb.AccountID, from, to lb.Date, opts ...table.ListOption) iter.Seq2[lb.UsageMetrics, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.UsageMetrics], error) {
 		return s.ListRange(ctx, account, from, to, o...)
-	})
+	}, opts...)
 }
 
 // ListDay returns one page of every account's metrics for a day, by
 // account (LB-60, the daily rollup): Query GSI1 PK = USAGE#{metricDate}.
 // Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Usage) ListDay(ctx context.Context, day lb.Date, opts ...ListOption) (table.Page[lb.UsageMetrics], error) {
+func (s *Usage) ListDay(ctx context.Context, day lb.Date, opts ...table.ListOption) (table.Page[lb.UsageMetrics], error) {
 	if err := day.Validate("metricDate"); err != nil {
 		return table.Page[lb.UsageMetrics]{}, err
 	}
-	return page(ctx, s.e.usage, table.Query{Index: table.GSI1, PK: j("USAGE", string(day))}, false, opts)
+	return s.e.usage.List(ctx, table.Query{Index: table.GSI1, PK: j("USAGE", string(day))}, opts...)
 }
 
 // AllDay iterates over LB-60.
-func (s *Usage) AllDay(ctx context.Context, day lb.Date, opts ...ListOption) iter.Seq2[lb.UsageMetrics, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.UsageMetrics], error) {
+func (s *Usage) AllDay(ctx context.Context, day lb.Date, opts ...table.ListOption) iter.Seq2[lb.UsageMetrics, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.UsageMetrics], error) {
 		return s.ListDay(ctx, day, o...)
-	})
+	}, opts...)
 }
 
 // Increment adds deltas to an account's counters for a day atomically
@@ -124,13 +124,13 @@ func (s *Plans) Get(ctx context.Context, id lb.PlanID) (lb.BillingPlan, error) {
 // ListActive returns one page of the active plans, cheapest first (LB-62):
 // Query GSI1 PK = PLANS#active; inactive plans are not in that sparse
 // index. Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Plans) ListActive(ctx context.Context, opts ...ListOption) (table.Page[lb.BillingPlan], error) {
-	return page(ctx, s.e.plans, table.Query{Index: table.GSI1, PK: ActivePlansPK}, false, opts)
+func (s *Plans) ListActive(ctx context.Context, opts ...table.ListOption) (table.Page[lb.BillingPlan], error) {
+	return s.e.plans.List(ctx, table.Query{Index: table.GSI1, PK: ActivePlansPK}, opts...)
 }
 
 // AllActive iterates over LB-62 (active plans).
-func (s *Plans) AllActive(ctx context.Context, opts ...ListOption) iter.Seq2[lb.BillingPlan, error] {
-	return iterate(ctx, opts, func(ctx context.Context, o ...ListOption) (table.Page[lb.BillingPlan], error) {
+func (s *Plans) AllActive(ctx context.Context, opts ...table.ListOption) iter.Seq2[lb.BillingPlan, error] {
+	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.BillingPlan], error) {
 		return s.ListActive(ctx, o...)
-	})
+	}, opts...)
 }
