@@ -128,7 +128,7 @@ func run() error {
 	top, err := s.Topics.Get(ctx, "grpChat")
 	check(err)
 	fmt.Printf("TN-12 20 concurrent senders: grpChat SeqId = %d\n", top.SeqId)
-	page, err := s.Messages.History(ctx, "grpChat", tinode.Limit(5))
+	page, err := s.Messages.History(ctx, "grpChat", tinode.HistoryFilter{}, table.Limit(5))
 	check(err)
 	for _, m := range page.Items {
 		fmt.Printf("TN-13   %2d %s\n", m.SeqId, m.Content)
@@ -136,15 +136,15 @@ func run() error {
 	n, err := s.Messages.DeleteForUser(ctx, "grpChat", "bob", 1, 11)
 	check(err)
 	fmt.Printf("TN-14 bob hid %d messages for himself\n", n)
-	subs, err := s.Subs.ListByUser(ctx, "alice")
+	subs, err := s.Subs.ListByUser(ctx, "alice", tinode.SubFilter{})
 	check(err)
 	for _, sub := range subs.Items {
 		fmt.Printf("TN-10 alice in %s (updated %s, mode %s)\n", sub.Topic, sub.UpdatedAt.Format(time.RFC3339), sub.Mode())
 	}
-	ts, err := s.Subs.ListByTopic(ctx, "grpChat")
+	ts, err := s.Subs.ListByTopic(ctx, "grpChat", tinode.SubFilter{})
 	check(err)
 	fmt.Printf("TN-11 grpChat has %d subscribers\n", len(ts.Items))
-	v, err := s.Topics.Load(ctx, "p2pAliceBob", tinode.Limit(10))
+	v, err := s.Topics.Load(ctx, "p2pAliceBob", table.Limit(10))
 	check(err)
 	fmt.Printf("TN-8  one query loaded %s with %d subs and %d messages\n", v.Topic.Id, len(v.Subs), len(v.Messages))
 	check(s.Topics.Delete(ctx, "grpChat"))

@@ -87,7 +87,7 @@ func (a *Auth) Delete(ctx context.Context, unique tn.AuthUnique) error {
 	return a.s.auth.Delete(ctx, k)
 }
 
-func (a *Auth) byUser(user tn.UserID, scheme string, o ListOptions) (table.Query, error) {
+func (a *Auth) byUser(user tn.UserID, scheme string) (table.Query, error) {
 	k, err := tn.UserKey(user)
 	if err != nil {
 		return table.Query{}, err
@@ -96,34 +96,28 @@ func (a *Auth) byUser(user tn.UserID, scheme string, o ListOptions) (table.Query
 	if err != nil {
 		return table.Query{}, err
 	}
-	return table.Query{Index: table.GSI1, PK: k.PK, SK: table.SKBeginsWith(prefix),
-		Limit: o.Limit, Cursor: o.Cursor, Desc: o.order(false)}, nil
+	return table.Query{Index: table.GSI1, PK: k.PK, SK: table.SKBeginsWith(prefix)}, nil
 }
 
 // ListByUser lists a user's auth records, ordered by unique (TN-7): GSI1
-// PK = USER#{user}, SK begins_with AUTH#. Reads Limit and Cursor.
-func (a *Auth) ListByUser(ctx context.Context, user tn.UserID, opts ...func(*ListOptions)) (table.Page[tn.AuthRecord], error) {
-	o, err := listOptions(opts)
+// PK = USER#{user}, SK begins_with AUTH#. Options: table.Limit,
+// table.After, table.Desc.
+func (a *Auth) ListByUser(ctx context.Context, user tn.UserID, opts ...table.ListOption) (table.Page[tn.AuthRecord], error) {
+	q, err := a.byUser(user, "")
 	if err != nil {
 		return table.Page[tn.AuthRecord]{}, err
 	}
-	q, err := a.byUser(user, "", o)
-	if err != nil {
-		return table.Page[tn.AuthRecord]{}, err
-	}
-	return a.s.auth.Query(ctx, q)
+	return a.s.auth.List(ctx, q, opts...)
 }
 
-// AllByUser iterates over all of a user's auth records (TN-7), page by page.
-func (a *Auth) AllByUser(ctx context.Context, user tn.UserID, opts ...func(*ListOptions)) iter.Seq2[tn.AuthRecord, error] {
-	o, err := listOptions(opts)
-	if err == nil {
-		var q table.Query
-		if q, err = a.byUser(user, "", o); err == nil {
-			return a.s.auth.All(ctx, q)
-		}
+// AllByUser iterates over all of a user's auth records (TN-7), page by
+// page; options as ListByUser.
+func (a *Auth) AllByUser(ctx context.Context, user tn.UserID, opts ...table.ListOption) iter.Seq2[tn.AuthRecord, error] {
+	q, err := a.byUser(user, "")
+	if err != nil {
+		return fail[tn.AuthRecord](err)
 	}
-	return fail[tn.AuthRecord](err)
+	return a.s.auth.ListAll(ctx, q, opts...)
 }
 
 // GetByScheme returns the user's record of one scheme, such as "basic"
@@ -133,11 +127,11 @@ func (a *Auth) GetByScheme(ctx context.Context, user tn.UserID, scheme string) (
 	if scheme == "" {
 		return tn.AuthRecord{}, table.Invalid("scheme", "empty")
 	}
-	q, err := a.byUser(user, scheme, ListOptions{Limit: 1})
+	q, err := a.byUser(user, scheme)
 	if err != nil {
 		return tn.AuthRecord{}, err
 	}
-	p, err := a.s.auth.Query(ctx, q)
+	p, err := a.s.auth.List(ctx, q, table.Limit(1))
 	if err != nil {
 		return tn.AuthRecord{}, err
 	}

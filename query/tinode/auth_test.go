@@ -9,7 +9,6 @@ import (
 
 	tn "github.com/singletable/singletable/entity/tinode"
 	"github.com/singletable/singletable/query"
-	tinode "github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 )
 
@@ -94,14 +93,14 @@ func TestAuthByUser_TN7(t *testing.T) {
 	if err := s.Auth.Add(c, &tn.AuthRecord{Unique: "basic:bob", UserID: "bob", AuthLvl: tn.LevelAuth}); err != nil {
 		t.Fatal(err)
 	}
-	p, err := s.Auth.ListByUser(c, "alice", tinode.Limit(3))
+	p, err := s.Auth.ListByUser(c, "alice", table.Limit(3))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(p.Items) != 3 || !p.More() {
 		t.Fatalf("first page: %d items, more %v", len(p.Items), p.More())
 	}
-	all, err := query.Collect(s.Auth.AllByUser(c, "alice", tinode.Limit(2)))
+	all, err := query.Collect(s.Auth.AllByUser(c, "alice", table.Limit(2)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,6 +129,6 @@ func TestAuthByUser_TN7(t *testing.T) {
 	}
 	_, err = s.Auth.ListByUser(c, "")
 	wantInvalid(t, err, "Id")
-	_, err = s.Auth.ListByUser(c, "alice", tinode.Cursor("garbage"))
+	_, err = s.Auth.ListByUser(c, "alice", table.After("garbage"))
 	wantIs(t, err, table.ErrInvalidCursor)
 }

@@ -14,6 +14,7 @@ import (
 
 	tn "github.com/singletable/singletable/entity/tinode"
 	tinode "github.com/singletable/singletable/query/tinode"
+	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 )
 
@@ -96,7 +97,7 @@ func BenchmarkHistory(b *testing.B) {
 	}
 	cl, name := s.Table().Client(), s.Table().Name()
 	lib := func() error {
-		p, err := s.Messages.History(c, "grpH", tinode.Limit(50))
+		p, err := s.Messages.History(c, "grpH", tinode.HistoryFilter{}, table.Limit(50))
 		if err == nil && len(p.Items) != 50 {
 			err = fmt.Errorf("%d messages", len(p.Items))
 		}

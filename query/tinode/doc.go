@@ -46,8 +46,12 @@
 //   - TN-19 [Users.FindByTags]: BatchGet of tag guards, then of users
 //
 // Lists return table.Page[T] with an opaque cursor and have an iterator
-// form; options are set with [Limit], [Cursor], [UpdatedSince],
-// [SeqRange], [ForUser], [IncludeDeleted], [Ascending], [Descending].
+// form; page size, cursor and order are the core's list options
+// (table.Limit, table.After, table.Asc, table.Desc), the selection is
+// Tinode's own: a [HistoryFilter] ([SeqRange], ForUser, IncludeDeleted)
+// for messages, a [SubFilter] (UpdatedSince, IncludeDeleted) for
+// subscriptions. Deleted items are dropped after reading, so a page may be
+// shorter than its limit while its cursor continues; the iterators go on.
 // Bad input is a *table.ValidationError naming the field, returned before
 // any request; errors wrap the table sentinels (table.ErrNotFound,
 // table.ErrAlreadyExists, table.ErrUniqueViolation, table.ErrConflict).

@@ -7,7 +7,6 @@ import (
 	"iter"
 
 	tn "github.com/singletable/singletable/entity/tinode"
-	"github.com/singletable/singletable/query"
 	"github.com/singletable/singletable/table"
 )
 
@@ -113,71 +112,58 @@ func (ms *Messages) Get(ctx context.Context, topic tn.TopicName, seq int) (tn.Me
 	return ms.s.msg.Get(ctx, k)
 }
 
-// seqBounds returns the sort-key range of SinceSeq <= SeqId < BeforeSeq.
-func seqBounds(o ListOptions) (lo, hi string, err error) {
-	if lo, err = tn.MessageSK(max(o.SinceSeq, 1)); err != nil {
-		return
-	}
-	top := tn.MaxSeqId
-	if o.BeforeSeq > 0 {
-		top = o.BeforeSeq - 1
-	}
-	hi, err = tn.MessageSK(top)
-	return
-}
-
-// History lists a topic's messages by SeqId, newest first (Ascending for
-// oldest first), DefaultHistoryLimit per page unless Limit is set (TN-13):
-// PK = TOPIC#{topic}, SK BETWEEN MSG#{since} AND MSG#{before-1}, 10-digit
-// SeqIds so 9 sorts before 10. Expired messages are never returned
-// (TN-15); hard-deleted ones only with IncludeDeleted, and those the
-// ForUser user soft-deleted never (TN-14). A reversed or empty SeqRange is
-// a *table.ValidationError.
-func (ms *Messages) History(ctx context.Context, topic tn.TopicName, opts ...func(*ListOptions)) (table.Page[tn.Message], error) {
-	o, err := listOptions(opts)
-	if err != nil {
+// History lists a topic's messages by SeqId (TN-13): PK = TOPIC#{topic},
+// SK BETWEEN MSG#{f.Seq.Since} AND MSG#{f.Seq.Before-1}, 10-digit SeqIds
+// so 9 sorts before 10. Options: table.Limit (DefaultHistoryLimit unless
+// set), table.After, table.Asc (oldest first; newest first by default).
+// Expired messages are never returned (TN-15); hard-deleted ones only with
+// f.IncludeDeleted, and those f.ForUser soft-deleted never (TN-14): they
+// are dropped after reading, so a page may be shorter than its limit while
+// the cursor continues. A reversed or empty f.Seq is a
+// *table.ValidationError.
+func (ms *Messages) History(ctx context.Context, topic tn.TopicName, f HistoryFilter, opts ...table.ListOption) (table.Page[tn.Message], error) {
+	if err := f.validate(); err != nil {
 		return table.Page[tn.Message]{}, err
 	}
 	pk, err := tn.TopicPartition(topic)
 	if err != nil {
 		return table.Page[tn.Message]{}, err
 	}
-	lo, hi, err := seqBounds(o)
+	lo, hi, err := f.Seq.bounds()
 	if err != nil {
 		return table.Page[tn.Message]{}, err
 	}
-	if o.Limit == 0 {
-		o.Limit = DefaultHistoryLimit
-	}
-	p, err := ms.s.msg.Query(ctx, table.Query{PK: pk, SK: table.SKBetween(lo, hi),
-		Desc: o.order(true), Limit: o.Limit, Cursor: o.Cursor})
+	// The caller's table.Limit, if any, comes later and wins.
+	opts = append([]table.ListOption{table.Limit(DefaultHistoryLimit)}, opts...)
+	p, err := ms.s.msg.List(ctx, table.Query{PK: pk, SK: table.SKBetween(lo, hi), Desc: true}, opts...)
 	if err != nil {
 		return p, err
 	}
 	kept := p.Items[:0]
-	for _, m := range p.Items {
-		if (m.DeletedAt != nil && !o.IncludeDeleted) || (o.User != "" && m.DeletedForUser(o.User)) {
-			continue
+	for i := range p.Items {
+		if f.keeps(&p.Items[i]) {
+			kept = append(kept, p.Items[i])
 		}
-		kept = append(kept, m)
 	}
 	p.Items = kept
 	return p, nil
 }
 
-// HistoryAll iterates over History's pages (TN-13).
-func (ms *Messages) HistoryAll(ctx context.Context, topic tn.TopicName, opts ...func(*ListOptions)) iter.Seq2[tn.Message, error] {
-	return query.All(ctx, func(ctx context.Context, cursor string) (table.Page[tn.Message], error) {
-		return ms.History(ctx, topic, append(opts, firstCursor(cursor))...)
-	})
+// HistoryAll iterates over History's pages (TN-13); filter and options as
+// History.
+func (ms *Messages) HistoryAll(ctx context.Context, topic tn.TopicName, f HistoryFilter, opts ...table.ListOption) iter.Seq2[tn.Message, error] {
+	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Message], error) {
+		return ms.History(ctx, topic, f, opts...)
+	}, opts...)
 }
 
 // DeleteForUser soft-deletes the messages since <= SeqId < before (0: no
 // bound) for user only (TN-14): user is added to their DeletedFor, so
-// History with ForUser(user) hides them while others still see them. Pages
-// of 100 messages are read (PK = TOPIC#{topic}, SK BETWEEN) and patched in
-// one transaction each, every patch checking the version read, retried on
-// a race. It returns how many messages were newly hidden.
+// History with HistoryFilter{ForUser: user} hides them while others still
+// see them. Pages of 100 messages are read (PK = TOPIC#{topic}, SK
+// BETWEEN) and patched in one transaction each, every patch checking the
+// version read, retried on a race. It returns how many messages were newly
+// hidden.
 func (ms *Messages) DeleteForUser(ctx context.Context, topic tn.TopicName, user tn.UserID, since, before int) (int, error) {
 	if err := user.Validate("User"); err != nil {
 		return 0, err
@@ -207,15 +193,11 @@ func (ms *Messages) DeleteForAll(ctx context.Context, topic tn.TopicName, since,
 
 // rewrite patches the messages of a SeqId range, a page per transaction.
 func (ms *Messages) rewrite(ctx context.Context, topic tn.TopicName, since, before int, change func(*tn.Message) (table.Patch, bool)) (int, error) {
-	o, err := listOptions([]func(*ListOptions){SeqRange(since, before)})
+	lo, hi, err := SeqRange{Since: since, Before: before}.bounds()
 	if err != nil {
 		return 0, err
 	}
 	pk, err := tn.TopicPartition(topic)
-	if err != nil {
-		return 0, err
-	}
-	lo, hi, err := seqBounds(o)
 	if err != nil {
 		return 0, err
 	}

@@ -64,7 +64,7 @@ func TestSaveConcurrent_TN12(t *testing.T) {
 	if top.SeqId != n || top.TouchedAt == nil {
 		t.Errorf("topic SeqId %d, TouchedAt %v", top.SeqId, top.TouchedAt)
 	}
-	all, err := query.Collect(s.Messages.HistoryAll(c, "grpHot", tinode.Limit(30)))
+	all, err := query.Collect(s.Messages.HistoryAll(c, "grpHot", tinode.HistoryFilter{}, table.Limit(30)))
 	if err != nil || len(all) != n {
 		t.Fatalf("history: %d messages, %v", len(all), err)
 	}
@@ -73,6 +73,16 @@ func TestSaveConcurrent_TN12(t *testing.T) {
 			t.Fatalf("history[%d] = %d, want %d", i, m.SeqId, n-i)
 		}
 	}
+	p, err := s.Messages.History(c, "grpHot", tinode.HistoryFilter{})
+	if err != nil || len(p.Items) != tinode.DefaultHistoryLimit || p.Items[0].SeqId != n || !p.More() {
+		t.Fatalf("default page: %d items, more %v, %v", len(p.Items), p.More(), err)
+	}
+	p, err = s.Messages.History(c, "grpHot", tinode.HistoryFilter{}, table.Limit(70))
+	if err != nil || len(p.Items) != 70 {
+		t.Fatalf("table.Limit(70): %d items, %v", len(p.Items), err)
+	}
+	_, err = s.Messages.History(c, "grpHot", tinode.HistoryFilter{}, table.Limit(table.MaxListLimit+1))
+	wantInvalid(t, err, "limit")
 }
 
 // TestHistory_TN13 lists messages by SeqId range, newest first, in numeric
@@ -91,21 +101,21 @@ func TestHistory_TN13(t *testing.T) {
 			t.Fatalf("SeqId = %d, want %d", m.SeqId, i+1)
 		}
 	}
-	p, err := s.Messages.History(c, "p2pXY", tinode.SeqRange(8, 12), tinode.Limit(3))
+	p, err := s.Messages.History(c, "p2pXY", tinode.HistoryFilter{Seq: tinode.SeqRange{Since: 8, Before: 12}}, table.Limit(3))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff([]int{11, 10, 9}, seqsOf(p.Items)); d != "" {
 		t.Errorf("newest first (-want +got):\n%s", d)
 	}
-	p, err = s.Messages.History(c, "p2pXY", tinode.SeqRange(8, 12), tinode.Cursor(p.Cursor), tinode.Limit(3))
+	p, err = s.Messages.History(c, "p2pXY", tinode.HistoryFilter{Seq: tinode.SeqRange{Since: 8, Before: 12}}, table.After(p.Cursor), table.Limit(3))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff([]int{8}, seqsOf(p.Items)); d != "" {
 		t.Errorf("second page (-want +got):\n%s", d)
 	}
-	p, err = s.Messages.History(c, "p2pXY", tinode.SeqRange(9, 0), tinode.Ascending())
+	p, err = s.Messages.History(c, "p2pXY", tinode.HistoryFilter{Seq: tinode.SeqRange{Since: 9}}, table.Asc())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,13 +125,13 @@ func TestHistory_TN13(t *testing.T) {
 	if string(p.Items[0].Content) != `"m9"` || string(p.Items[0].Head) != `{"mime":"text/plain"}` {
 		t.Errorf("message 9: content %s head %s", p.Items[0].Content, p.Items[0].Head)
 	}
-	_, err = s.Messages.History(c, "p2pXY", tinode.SeqRange(10, 5))
+	_, err = s.Messages.History(c, "p2pXY", tinode.HistoryFilter{Seq: tinode.SeqRange{Since: 10, Before: 5}})
 	wantInvalid(t, err, "SeqRange")
-	_, err = s.Messages.History(c, "p2pXY", tinode.SeqRange(5, 5))
+	_, err = s.Messages.History(c, "p2pXY", tinode.HistoryFilter{Seq: tinode.SeqRange{Since: 5, Before: 5}})
 	wantInvalid(t, err, "SeqRange")
-	_, err = s.Messages.History(c, "p2pXY", tinode.SeqRange(-1, 0))
+	_, err = s.Messages.History(c, "p2pXY", tinode.HistoryFilter{Seq: tinode.SeqRange{Since: -1}})
 	wantInvalid(t, err, "SeqRange")
-	_, err = s.Messages.History(c, "")
+	_, err = s.Messages.History(c, "", tinode.HistoryFilter{})
 	wantInvalid(t, err, "Topic")
 	wantInvalid(t, s.Messages.Save(c, &tn.Message{Topic: "p2pXY", Content: tn.RawJSON("{bad")}), "Content")
 	wantInvalid(t, s.Messages.Save(c, &tn.Message{Topic: ""}), "Topic")
@@ -148,19 +158,37 @@ func TestDeleteMessages_TN14(t *testing.T) {
 	if n, _ := s.Messages.DeleteForUser(c, "p2pXY", "x", 2, 5); n != 0 {
 		t.Errorf("second soft delete hid %d again", n)
 	}
-	history := func(opts ...func(*tinode.ListOptions)) []int {
-		p, err := s.Messages.History(c, "p2pXY", opts...)
+	history := func(f tinode.HistoryFilter) []int {
+		p, err := s.Messages.History(c, "p2pXY", f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return seqsOf(p.Items)
 	}
-	if d := cmp.Diff([]int{6, 5, 1}, history(tinode.ForUser("x"))); d != "" {
+	if d := cmp.Diff([]int{6, 5, 1}, history(tinode.HistoryFilter{ForUser: "x"})); d != "" {
 		t.Errorf("x's view (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff([]int{6, 5, 4, 3, 2, 1}, history(tinode.ForUser("y"))); d != "" {
+	if d := cmp.Diff([]int{6, 5, 4, 3, 2, 1}, history(tinode.HistoryFilter{ForUser: "y"})); d != "" {
 		t.Errorf("y's view (-want +got):\n%s", d)
 	}
+	// Hidden messages are dropped after reading: the iterator goes on
+	// past pages left short or empty.
+	all, err := query.Collect(s.Messages.HistoryAll(c, "p2pXY", tinode.HistoryFilter{ForUser: "x"}, table.Limit(2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]int{6, 5, 1}, seqsOf(all)); d != "" {
+		t.Errorf("x's view, pages of 2 (-want +got):\n%s", d)
+	}
+	all, err = query.Collect(s.Messages.HistoryAll(c, "p2pXY", tinode.HistoryFilter{ForUser: "x"}, table.Limit(2), table.Asc()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]int{1, 5, 6}, seqsOf(all)); d != "" {
+		t.Errorf("x's view, oldest first (-want +got):\n%s", d)
+	}
+	_, err = s.Messages.History(c, "p2pXY", tinode.HistoryFilter{ForUser: "bad\x00id"})
+	wantInvalid(t, err, "ForUser")
 	m, _ := s.Messages.Get(c, "p2pXY", 3)
 	if d := cmp.Diff([]tn.UserID{"x"}, m.DeletedFor); d != "" {
 		t.Errorf("DeletedFor (-want +got):\n%s", d)
@@ -169,14 +197,14 @@ func TestDeleteMessages_TN14(t *testing.T) {
 	if err != nil || n != 2 {
 		t.Fatalf("hard delete: %d, %v", n, err)
 	}
-	if d := cmp.Diff([]int{4, 3, 2, 1}, history(tinode.ForUser("y"))); d != "" {
+	if d := cmp.Diff([]int{4, 3, 2, 1}, history(tinode.HistoryFilter{ForUser: "y"})); d != "" {
 		t.Errorf("after hard delete (-want +got):\n%s", d)
 	}
 	m, err = s.Messages.Get(c, "p2pXY", 6)
 	if err != nil || m.DeletedAt == nil || m.Content != nil || !m.UpdatedAt.Equal(*m.DeletedAt) {
 		t.Errorf("tombstone: %+v %v", m, err)
 	}
-	if d := cmp.Diff([]int{6, 5, 4, 3, 2, 1}, history(tinode.IncludeDeleted())); d != "" {
+	if d := cmp.Diff([]int{6, 5, 4, 3, 2, 1}, history(tinode.HistoryFilter{IncludeDeleted: true})); d != "" {
 		t.Errorf("IncludeDeleted (-want +got):\n%s", d)
 	}
 	_, err = s.Messages.DeleteForUser(c, "p2pXY", "", 1, 0)
@@ -209,7 +237,7 @@ func TestExpiry_TN15(t *testing.T) {
 	clk.now = clk.now.Add(2 * time.Hour)
 	_, err := s.Messages.Get(c, "grpE", 2)
 	wantIs(t, err, table.ErrNotFound)
-	p, err := s.Messages.History(c, "grpE")
+	p, err := s.Messages.History(c, "grpE", tinode.HistoryFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}

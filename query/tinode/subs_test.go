@@ -44,25 +44,25 @@ func TestSubscriptions_TN9_TN10_TN11(t *testing.T) {
 		}
 		return out
 	}
-	all, err := query.Collect(s.Subs.AllByUser(c, "alice", tinode.Limit(2)))
+	all, err := query.Collect(s.Subs.AllByUser(c, "alice", tinode.SubFilter{}, table.Limit(2)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff([]tn.TopicName{"grpB", "grpC", "grpA"}, topics(all)); d != "" {
 		t.Errorf("TN-10 by UpdatedAt (-want +got):\n%s", d)
 	}
-	p, err := s.Subs.ListByUser(c, "alice", tinode.Descending(), tinode.Limit(1))
+	p, err := s.Subs.ListByUser(c, "alice", tinode.SubFilter{}, table.Desc(), table.Limit(1))
 	if err != nil || len(p.Items) != 1 || p.Items[0].Topic != "grpA" || !p.More() {
 		t.Fatalf("TN-10 newest first: %v %v", topics(p.Items), err)
 	}
-	p, err = s.Subs.ListByUser(c, "alice", tinode.UpdatedSince(since))
+	p, err = s.Subs.ListByUser(c, "alice", tinode.SubFilter{UpdatedSince: since})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff([]tn.TopicName{"grpA"}, topics(p.Items)); d != "" {
 		t.Errorf("TN-10 since (-want +got):\n%s", d)
 	}
-	p, err = s.Subs.ListByTopic(c, "grpB")
+	p, err = s.Subs.ListByTopic(c, "grpB", tinode.SubFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,14 +76,25 @@ func TestSubscriptions_TN9_TN10_TN11(t *testing.T) {
 	if err := s.Subs.SoftDelete(c, "grpB", "bob"); err != nil {
 		t.Fatal(err)
 	}
-	p, _ = s.Subs.ListByTopic(c, "grpB")
+	p, _ = s.Subs.ListByTopic(c, "grpB", tinode.SubFilter{})
 	if len(p.Items) != 1 {
 		t.Errorf("TN-11 soft-deleted subscription listed: %d", len(p.Items))
 	}
-	p, _ = s.Subs.ListByTopic(c, "grpB", tinode.IncludeDeleted())
+	p, _ = s.Subs.ListByTopic(c, "grpB", tinode.SubFilter{IncludeDeleted: true})
 	if len(p.Items) != 2 {
 		t.Errorf("TN-11 IncludeDeleted: %d", len(p.Items))
 	}
+	// Deleted subscriptions are dropped after reading, page by page.
+	all, err = query.Collect(s.Subs.AllByTopic(c, "grpB", tinode.SubFilter{}, table.Limit(1)))
+	if err != nil || len(all) != 1 || all[0].User != "alice" {
+		t.Errorf("TN-11 AllByTopic: %v %v", all, err)
+	}
+	all, err = query.Collect(s.Subs.AllByTopic(c, "grpB", tinode.SubFilter{IncludeDeleted: true}, table.Limit(1), table.Desc()))
+	if err != nil || len(all) != 2 || all[0].User != "bob" {
+		t.Errorf("TN-11 AllByTopic IncludeDeleted, descending: %v %v", all, err)
+	}
+	_, err = s.Subs.ListByTopic(c, "grpB", tinode.SubFilter{UpdatedSince: since})
+	wantInvalid(t, err, "UpdatedSince")
 	wantIs(t, s.Subs.Create(c, &tn.Subscription{Topic: "nope", User: "alice"}), table.ErrNotFound)
 	wantIs(t, s.Subs.Create(c, &tn.Subscription{Topic: "grpB", User: "alice"}), table.ErrAlreadyExists)
 	if err := s.Subs.Delete(c, "grpB", "alice"); err != nil {
@@ -93,6 +104,6 @@ func TestSubscriptions_TN9_TN10_TN11(t *testing.T) {
 	wantIs(t, err, table.ErrNotFound)
 	_, err = s.Subs.Get(c, "grpB", "")
 	wantInvalid(t, err, "User")
-	_, err = s.Subs.ListByUser(c, "alice", tinode.Limit(-1))
-	wantInvalid(t, err, "Limit")
+	_, err = s.Subs.ListByUser(c, "alice", tinode.SubFilter{}, table.Limit(-1))
+	wantInvalid(t, err, "limit")
 }

@@ -7,7 +7,6 @@ import (
 	"iter"
 
 	tn "github.com/singletable/singletable/entity/tinode"
-	"github.com/singletable/singletable/query"
 	"github.com/singletable/singletable/table"
 )
 
@@ -63,7 +62,7 @@ func (ss *Subscriptions) Update(ctx context.Context, topic tn.TopicName, user tn
 }
 
 // SoftDelete marks the subscription deleted (DeletedAt, State deleted); it
-// is hidden from the lists unless IncludeDeleted.
+// is hidden from the lists unless SubFilter.IncludeDeleted.
 func (ss *Subscriptions) SoftDelete(ctx context.Context, topic tn.TopicName, user tn.UserID) error {
 	_, err := ss.Update(ctx, topic, user, func(s *tn.Subscription) error {
 		now := ss.s.now()
@@ -83,62 +82,63 @@ func (ss *Subscriptions) Delete(ctx context.Context, topic tn.TopicName, user tn
 }
 
 // ListByUser lists a user's subscriptions ordered by UpdatedAt, oldest
-// first (Descending for newest first), optionally only those updated at or
-// after a time (TN-10): GSI1 PK = USER#{user}, SK BETWEEN
-// SUBUPD#{Timestamp(since)} AND SUBUPD$. Reads Limit, Cursor, Since,
-// IncludeDeleted and the order.
-func (ss *Subscriptions) ListByUser(ctx context.Context, user tn.UserID, opts ...func(*ListOptions)) (table.Page[tn.Subscription], error) {
-	o, err := listOptions(opts)
-	if err != nil {
-		return table.Page[tn.Subscription]{}, err
-	}
+// first, optionally only those updated at or after f.UpdatedSince (TN-10):
+// GSI1 PK = USER#{user}, SK BETWEEN SUBUPD#{Timestamp(since)} AND SUBUPD$.
+// Options: table.Limit, table.After, table.Desc (newest first).
+// Soft-deleted subscriptions are dropped after reading unless
+// f.IncludeDeleted, so a page may be shorter than its limit while the
+// cursor continues.
+func (ss *Subscriptions) ListByUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
 	k, err := tn.UserKey(user)
 	if err != nil {
 		return table.Page[tn.Subscription]{}, err
 	}
-	lo, hi, err := tn.SubscriptionsUpdatedSince(o.Since)
+	lo, hi, err := tn.SubscriptionsUpdatedSince(f.UpdatedSince)
 	if err != nil {
-		return table.Page[tn.Subscription]{}, table.Invalid("Since", "%v", err)
+		return table.Page[tn.Subscription]{}, table.Invalid("UpdatedSince", "%v", err)
 	}
-	q := table.Query{Index: table.GSI1, PK: k.PK, SK: table.SKBetween(lo, hi),
-		Limit: o.Limit, Cursor: o.Cursor, Desc: o.order(false)}
-	return ss.page(ctx, q, o)
+	q := table.Query{Index: table.GSI1, PK: k.PK, SK: table.SKBetween(lo, hi)}
+	return ss.list(ctx, q, f, opts)
 }
 
-// AllByUser iterates over ListByUser's pages (TN-10).
-func (ss *Subscriptions) AllByUser(ctx context.Context, user tn.UserID, opts ...func(*ListOptions)) iter.Seq2[tn.Subscription, error] {
-	return query.All(ctx, func(ctx context.Context, cursor string) (table.Page[tn.Subscription], error) {
-		return ss.ListByUser(ctx, user, append(opts, firstCursor(cursor))...)
-	})
+// AllByUser iterates over ListByUser's pages (TN-10); filter and options
+// as ListByUser.
+func (ss *Subscriptions) AllByUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) iter.Seq2[tn.Subscription, error] {
+	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
+		return ss.ListByUser(ctx, user, f, opts...)
+	}, opts...)
 }
 
 // ListByTopic lists a topic's subscriptions, ordered by user id (TN-11):
-// PK = TOPIC#{topic}, SK begins_with SUB#. Reads Limit, Cursor,
-// IncludeDeleted and the order.
-func (ss *Subscriptions) ListByTopic(ctx context.Context, topic tn.TopicName, opts ...func(*ListOptions)) (table.Page[tn.Subscription], error) {
-	o, err := listOptions(opts)
-	if err != nil {
-		return table.Page[tn.Subscription]{}, err
+// PK = TOPIC#{topic}, SK begins_with SUB#. Options: table.Limit,
+// table.After, table.Desc. Soft-deleted subscriptions are dropped after
+// reading unless f.IncludeDeleted; f.UpdatedSince is a
+// *table.ValidationError (only ListByUser reads it).
+func (ss *Subscriptions) ListByTopic(ctx context.Context, topic tn.TopicName, f SubFilter, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
+	if !f.UpdatedSince.IsZero() {
+		return table.Page[tn.Subscription]{}, table.Invalid("UpdatedSince", "not supported when listing by topic")
 	}
 	pk, err := tn.TopicPartition(topic)
 	if err != nil {
 		return table.Page[tn.Subscription]{}, err
 	}
-	q := table.Query{PK: pk, SK: table.SKBeginsWith(tn.SubscriptionPrefix()),
-		Limit: o.Limit, Cursor: o.Cursor, Desc: o.order(false)}
-	return ss.page(ctx, q, o)
+	q := table.Query{PK: pk, SK: table.SKBeginsWith(tn.SubscriptionPrefix())}
+	return ss.list(ctx, q, f, opts)
 }
 
-// AllByTopic iterates over ListByTopic's pages (TN-11).
-func (ss *Subscriptions) AllByTopic(ctx context.Context, topic tn.TopicName, opts ...func(*ListOptions)) iter.Seq2[tn.Subscription, error] {
-	return query.All(ctx, func(ctx context.Context, cursor string) (table.Page[tn.Subscription], error) {
-		return ss.ListByTopic(ctx, topic, append(opts, firstCursor(cursor))...)
-	})
+// AllByTopic iterates over ListByTopic's pages (TN-11); filter and options
+// as ListByTopic.
+func (ss *Subscriptions) AllByTopic(ctx context.Context, topic tn.TopicName, f SubFilter, opts ...table.ListOption) iter.Seq2[tn.Subscription, error] {
+	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
+		return ss.ListByTopic(ctx, topic, f, opts...)
+	}, opts...)
 }
 
-func (ss *Subscriptions) page(ctx context.Context, q table.Query, o ListOptions) (table.Page[tn.Subscription], error) {
-	p, err := ss.s.sub.Query(ctx, q)
-	if err != nil || o.IncludeDeleted {
+// list reads one page of q and drops the soft-deleted subscriptions
+// unless f.IncludeDeleted.
+func (ss *Subscriptions) list(ctx context.Context, q table.Query, f SubFilter, opts []table.ListOption) (table.Page[tn.Subscription], error) {
+	p, err := ss.s.sub.List(ctx, q, opts...)
+	if err != nil || f.IncludeDeleted {
 		return p, err
 	}
 	kept := p.Items[:0]
@@ -149,14 +149,4 @@ func (ss *Subscriptions) page(ctx context.Context, q table.Query, o ListOptions)
 	}
 	p.Items = kept
 	return p, nil
-}
-
-// firstCursor sets the cursor of a page fetched by an iterator: the
-// caller's own Cursor option starts the first page.
-func firstCursor(c string) func(*ListOptions) {
-	return func(o *ListOptions) {
-		if c != "" {
-			o.Cursor = c
-		}
-	}
 }

@@ -140,18 +140,20 @@ type TopicView struct {
 	Subs     []tn.Subscription
 	Messages []tn.Message // newest first
 	// Cursor continues with more subscriptions or older messages
-	// (pass it to Load with Cursor); "" when the partition is exhausted.
+	// (pass it to Load with table.After); "" when the partition is
+	// exhausted.
 	Cursor string
 }
 
 // Load reads a topic, its subscriptions and its newest messages with one
 // Query (TN-8, TN-11, TN-13): PK = TOPIC#{name}, descending, so the page
-// holds TOPIC, then every SUB#{user}, then MSG#... newest first. Limit
-// bounds the items read (the topic and subscriptions count). Expired
-// messages are never returned. A missing topic gives table.ErrNotFound
-// (first page only).
-func (ts *Topics) Load(ctx context.Context, name tn.TopicName, opts ...func(*ListOptions)) (TopicView, error) {
-	o, err := listOptions(opts)
+// holds TOPIC, then every SUB#{user}, then MSG#... newest first. Options:
+// table.Limit bounds the items read (the topic and subscriptions count),
+// table.After continues; the order is always descending (table.Asc is
+// ignored). Expired messages are never returned. A missing topic gives
+// table.ErrNotFound (first page only).
+func (ts *Topics) Load(ctx context.Context, name tn.TopicName, opts ...table.ListOption) (TopicView, error) {
+	o, err := table.NewListOptions(opts...)
 	if err != nil {
 		return TopicView{}, err
 	}
@@ -161,7 +163,9 @@ func (ts *Topics) Load(ctx context.Context, name tn.TopicName, opts ...func(*Lis
 	}
 	var v TopicView
 	found := false
-	v.Cursor, err = ts.s.t.Collect(ctx, table.Query{PK: pk, Desc: true, Limit: o.Limit, Cursor: o.Cursor},
+	q := o.Apply(table.Query{PK: pk})
+	q.Desc = true // the topic item first
+	v.Cursor, err = ts.s.t.Collect(ctx, q,
 		table.Into(ts.s.topic, func(t tn.Topic) { v.Topic, found = t, true }),
 		table.Into(ts.s.sub, func(s tn.Subscription) { v.Subs = append(v.Subs, s) }),
 		table.Into(ts.s.msg, func(m tn.Message) { v.Messages = append(v.Messages, m) }),

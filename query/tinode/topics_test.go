@@ -68,7 +68,7 @@ func TestTopicLoad_TN8_TN11_TN13(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	v, err := s.Topics.Load(c, "p2pAB", tinode.Limit(1+2+5))
+	v, err := s.Topics.Load(c, "p2pAB", table.Limit(1+2+5))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,6 +84,13 @@ func TestTopicLoad_TN8_TN11_TN13(t *testing.T) {
 	}
 	if v.Cursor == "" {
 		t.Error("no cursor for older messages")
+	}
+	v, err = s.Topics.Load(c, "p2pAB", table.After(v.Cursor), table.Limit(3), table.Asc())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]int{7, 6, 5}, seqsOf(v.Messages)); d != "" {
+		t.Errorf("older messages, always descending (-want +got):\n%s", d)
 	}
 	_, err = s.Topics.Load(c, "nope")
 	wantIs(t, err, table.ErrNotFound)
@@ -119,7 +126,7 @@ func TestTopicHardDelete_TN18(t *testing.T) {
 	if err != nil || len(page.Items) != 0 {
 		t.Fatalf("partition left: %d items, %v", len(page.Items), err)
 	}
-	subs, err := query.Collect(s.Subs.AllByUser(c, "u00"))
+	subs, err := query.Collect(s.Subs.AllByUser(c, "u00", tinode.SubFilter{}))
 	if err != nil || len(subs) != 1 || subs[0].Topic != "grpBig2" {
 		t.Fatalf("u00 subscriptions after delete: %v %v", subs, err)
 	}
