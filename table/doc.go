@@ -20,7 +20,7 @@
 // type name, how its primary key and GSI keys derive from its fields, its
 // validation, its unique values, its expiry and its timestamps. Keys are
 // recomputed from the struct on every write, so an index entry can never be
-// stale.
+// stale. [Timestamps] and [ExpireAfter] build the usual Touch and Expires.
 //
 //   - [Entity.Get] never returns a missing item or one past its TTL
 //     ([ErrNotFound]).

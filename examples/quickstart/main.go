@@ -64,12 +64,8 @@ var noteDef = table.Def[Note]{
 		return nil
 	},
 	Unique: func(n *Note) []table.Unique { return []table.Unique{{Name: "slug", Value: n.Slug}} },
-	Touch: func(n *Note, now time.Time, created bool) {
-		if created {
-			n.CreatedAt = now
-		}
-		n.UpdatedAt = now
-	},
+	// createdAt on create, updatedAt on every write.
+	Touch:         table.Timestamps(func(n *Note) (*time.Time, *time.Time) { return &n.CreatedAt, &n.UpdatedAt }),
 	IndexedFields: []string{"id", "author", "slug", "createdAt"},
 }
 
