@@ -86,7 +86,7 @@ func BenchmarkIngestEvent(b *testing.B) {
 	ctx := context.Background()
 	lib := func() error { _, err := s.Events.Create(ctx, eventInput(src, time.Time{})); return err }
 	raw := func() error { return rawPut(ctx, events.Client(), events.Name(), src, time.Now()) }
-	runPair(b, lib, raw)
+	tabletest.Compare(b, 200, lib, raw)
 }
 
 // BenchmarkListEvents50 reads one page of 50 events newest first (FH-7):
@@ -128,28 +128,5 @@ func BenchmarkListEvents50(b *testing.B) {
 		}
 		return nil
 	}
-	runPair(b, lib, raw)
-}
-
-// runPair warms both paths, then measures each alone and both paired.
-func runPair(b *testing.B, lib, raw func() error) {
-	for range 200 { // DynamoDB Local's JIT
-		if err := lib(); err != nil {
-			b.Fatal(err)
-		}
-		if err := raw(); err != nil {
-			b.Fatal(err)
-		}
-	}
-	for name, f := range map[string]func() error{"library": lib, "raw-sdk": raw} {
-		b.Run(name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := f(); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-	b.Run("paired", func(b *testing.B) { tabletest.Paired(b, lib, raw) })
+	tabletest.Compare(b, 200, lib, raw)
 }

@@ -81,7 +81,7 @@ func BenchmarkSave(b *testing.B) {
 			return err
 		}
 	}
-	benchPair(b, lib, raw)
+	tabletest.Compare(b, 200, lib, raw)
 }
 
 // BenchmarkHistory compares a 50-message history page (TN-13) through the
@@ -123,29 +123,5 @@ func BenchmarkHistory(b *testing.B) {
 			return nil
 		}
 	}
-	benchPair(b, lib, raw)
-}
-
-// benchPair warms both paths, then measures each alone (in random order)
-// and both interleaved (tabletest.Paired: lib/raw-throughput).
-func benchPair(b *testing.B, lib, raw func() error) {
-	for range 100 {
-		if err := lib(); err != nil {
-			b.Fatal(err)
-		}
-		if err := raw(); err != nil {
-			b.Fatal(err)
-		}
-	}
-	for name, f := range map[string]func() error{"library": lib, "aws-sdk-go-v2": raw} {
-		b.Run(name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := f(); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-	b.Run("paired", func(b *testing.B) { tabletest.Paired(b, lib, raw) })
+	tabletest.Compare(b, 200, lib, raw)
 }

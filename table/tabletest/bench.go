@@ -40,3 +40,30 @@ func Paired(b *testing.B, lib, raw func() error) {
 	b.ReportMetric(float64(tr.Nanoseconds())/float64(n), "raw-ns/op")
 	b.ReportMetric(float64(tr)/float64(tl), "lib/raw-throughput")
 }
+
+// Compare is the whole library-versus-raw benchmark of one operation:
+// warmup rounds of both (DynamoDB Local's JIT), then sub-benchmarks
+// "library" and "raw" (each alone, in random order, with allocations
+// reported) and "paired" ([Paired]).
+func Compare(b *testing.B, warmup int, lib, raw func() error) {
+	b.Helper()
+	for range warmup {
+		if err := lib(); err != nil {
+			b.Fatal(err)
+		}
+		if err := raw(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for name, f := range map[string]func() error{"library": lib, "raw": raw} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := f(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("paired", func(b *testing.B) { Paired(b, lib, raw) })
+}
