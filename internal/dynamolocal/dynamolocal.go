@@ -24,6 +24,9 @@ const (
 	Region          = "us-east-1"
 )
 
+// endpointProbeTimeout bounds the check that DYNAMODB_ENDPOINT answers.
+const endpointProbeTimeout = 5 * time.Second
+
 // Environment variables read by [Start].
 const (
 	// EnvEndpoint names a running DynamoDB (Local) to use instead of
@@ -196,8 +199,16 @@ func Start(ctx context.Context, opts ...Option) (*Instance, error) {
 		if err != nil || u.Scheme == "" || u.Host == "" {
 			return nil, fmt.Errorf("dynamolocal: %s=%q is not a URL such as http://localhost:8000", EnvEndpoint, ep)
 		}
+		ep = strings.TrimRight(ep, "/")
+		// Fail at once, with the variable's name, if nothing answers there,
+		// rather than in every test after the SDK's retries.
+		pctx, cancel := context.WithTimeout(ctx, endpointProbeTimeout)
+		defer cancel()
+		if err := waitReady(pctx, ep, nil); err != nil {
+			return nil, fmt.Errorf("dynamolocal: %s=%s does not answer (%v); start it, or unset %s to let the tests start DynamoDB Local themselves", EnvEndpoint, ep, err, EnvEndpoint)
+		}
 		o.logf("dynamolocal: using %s=%s", EnvEndpoint, ep)
-		return &Instance{endpoint: strings.TrimRight(ep, "/"), backend: BackendEndpoint}, nil
+		return &Instance{endpoint: ep, backend: BackendEndpoint}, nil
 	}
 
 	var reasons []BackendFailure

@@ -136,6 +136,22 @@ func TestStartEndpointEnv(t *testing.T) {
 	if _, err := Start(t.Context()); err == nil || !strings.Contains(err.Error(), EnvEndpoint) {
 		t.Errorf("Start with %s=localhost:8000: err = %v, want one naming %s", EnvEndpoint, err, EnvEndpoint)
 	}
+	// An endpoint where nothing answers fails at once, naming the variable.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + ln.Addr().String()
+	ln.Close()
+	t.Setenv(EnvEndpoint, dead)
+	t0 := time.Now()
+	_, err = Start(t.Context())
+	if err == nil || !strings.Contains(err.Error(), EnvEndpoint) || !strings.Contains(err.Error(), "does not answer") {
+		t.Errorf("Start with %s=%s (nothing listening): err = %v", EnvEndpoint, dead, err)
+	}
+	if d := time.Since(t0); d > 2*endpointProbeTimeout {
+		t.Errorf("a dead endpoint took %v to report", d)
+	}
 }
 
 // silentListener accepts connections and never answers.
