@@ -2,6 +2,7 @@ package ferryhook
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 
@@ -76,21 +77,22 @@ func (a *APIKeys) Authenticate(ctx context.Context, key string) (fh.APIKey, erro
 }
 
 // GetByHash returns the API key with this hash (FH-6; FH-11
-// apiKeys.getByHash): Query GSI2 GSI2PK = KEYHASH#{keyHash}, GSI2SK = KEY.
+// apiKeys.getByHash): Query GSI2 GSI2PK = KEYHASH#{keyHash}, GSI2SK = KEY,
+// confirmed by a consistent GetItem of the key (table.Entity.GetByIndex),
+// so GSI lag never authenticates a deleted key.
 // An unknown or deleted key gives [ErrInvalidAPIKey].
 func (a *APIKeys) GetByHash(ctx context.Context, hash string) (fh.APIKey, error) {
 	pk, err := fh.KeyHashGSI2PK.Build(hash)
 	if err != nil {
 		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
 	}
-	p, err := a.s.apiKey.Query(ctx, table.Query{Index: table.GSI2, PK: string(pk), SK: table.SKEquals("KEY"), Limit: 1})
-	if err != nil {
-		return fh.APIKey{}, err
-	}
-	if len(p.Items) == 0 {
+	// GetByIndex confirms the GSI hit with a consistent read of the key
+	// itself: a deleted key is refused even while GSI2 still lists it.
+	k, err := a.s.apiKey.GetByIndex(ctx, table.Query{Index: table.GSI2, PK: string(pk), SK: table.SKEquals("KEY")})
+	if errors.Is(err, table.ErrNotFound) {
 		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
 	}
-	return p.Items[0], nil
+	return k, err
 }
 
 // ListByUser returns one page of user's API keys (FH-10; FH-11

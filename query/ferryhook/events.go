@@ -2,6 +2,7 @@ package ferryhook
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"time"
@@ -87,14 +88,11 @@ func (e *Events) GetByID(ctx context.Context, id fh.EventID) (fh.Event, error) {
 	if err != nil {
 		return fh.Event{}, err
 	}
-	p, err := e.s.event.Query(ctx, table.Query{Index: table.GSI1, PK: string(pk), SK: table.SKEquals("EVENT"), Limit: 1})
-	if err != nil {
-		return fh.Event{}, err
-	}
-	if len(p.Items) == 0 {
+	v, err := e.s.event.FindOne(ctx, table.Query{Index: table.GSI1, PK: string(pk), SK: table.SKEquals("EVENT")})
+	if errors.Is(err, table.ErrNotFound) {
 		return fh.Event{}, notFound("event", string(id))
 	}
-	return p.Items[0], nil
+	return v, err
 }
 
 // ListBySource returns one page of a source's events, newest first (FH-7;

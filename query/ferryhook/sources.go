@@ -90,14 +90,11 @@ func (s *Sources) GetByID(ctx context.Context, id fh.SourceID) (fh.Source, error
 	if err != nil {
 		return fh.Source{}, err
 	}
-	p, err := s.s.source.Query(ctx, table.Query{Index: table.GSI3, PK: string(pk), SK: table.SKEquals("SOURCE"), Limit: 1})
-	if err != nil {
-		return fh.Source{}, err
-	}
-	if len(p.Items) == 0 || p.Items[0].Status == fh.StatusDeleted {
+	src, err := s.s.source.FindOne(ctx, table.Query{Index: table.GSI3, PK: string(pk), SK: table.SKEquals("SOURCE")})
+	if errors.Is(err, table.ErrNotFound) || err == nil && src.Status == fh.StatusDeleted {
 		return fh.Source{}, notFound("source", string(id))
 	}
-	return p.Items[0], nil
+	return src, err
 }
 
 // ListByUser returns one page of user's sources in sourceId order (FH-3;

@@ -102,14 +102,13 @@ func (u *Users) GetByEmail(ctx context.Context, email string) (fh.User, error) {
 	if err != nil {
 		return fh.User{}, table.Invalid("email", "%v", err)
 	}
-	p, err := u.s.user.Query(ctx, table.Query{Index: table.GSI1, PK: string(pk), SK: table.SKEquals("USER"), Limit: 1})
+	// Login by email: the GSI hit is confirmed by a consistent read, so a
+	// user whose email just changed is not found under the old one.
+	usr, err := u.s.user.GetByIndex(ctx, table.Query{Index: table.GSI1, PK: string(pk), SK: table.SKEquals("USER")})
 	if err != nil {
-		return fh.User{}, err
+		return fh.User{}, fmt.Errorf("get user by email %q: %w", email, err)
 	}
-	if len(p.Items) == 0 {
-		return fh.User{}, fmt.Errorf("get user by email %q: %w", email, table.ErrNotFound)
-	}
-	return p.Items[0], nil
+	return usr, nil
 }
 
 // UserUpdate is a partial update of a user (the document's Partial<User>):

@@ -53,9 +53,11 @@ func (s *APIKeys) Validate(ctx context.Context, key string) (lb.APIKey, error) {
 	if len(key) <= len(APIKeyPrefix) || key[:len(APIKeyPrefix)] != APIKeyPrefix {
 		return lb.APIKey{}, table.Invalid("apiKey", "not a ListBackup API key")
 	}
-	k, err := getOne(ctx, s.e.apiKeys, table.Query{Index: table.GSI1, PK: j("APIKEYHASH", lb.Hash(key))}, "validate API key")
+	// Confirmed by a consistent read of the key (GetByIndex): GSI lag never
+	// validates a revoked or deleted key.
+	k, err := s.e.apiKeys.GetByIndex(ctx, table.Query{Index: table.GSI1, PK: j("APIKEYHASH", lb.Hash(key))})
 	if err != nil {
-		return lb.APIKey{}, err
+		return lb.APIKey{}, fmt.Errorf("validate API key: %w", err)
 	}
 	if k.Status != lb.KeyActive || (!k.ExpiresAt.IsZero() && !s.e.now().Before(k.ExpiresAt)) {
 		return lb.APIKey{}, fmt.Errorf("validate API key %s: %w", k.APIKeyID, ErrKeyInactive)

@@ -41,7 +41,7 @@ func (s *Tags) Get(ctx context.Context, id lb.TagID) (lb.Tag, error) {
 	if err := id.Validate("tagId"); err != nil {
 		return lb.Tag{}, err
 	}
-	return getOne(ctx, s.e.tags, table.Query{Index: table.GSI1, PK: j("TAGID", string(id))}, "get tag "+string(id))
+	return s.e.tags.FindOne(ctx, table.Query{Index: table.GSI1, PK: j("TAGID", string(id))})
 }
 
 // ListByResourceType returns one page of an account's tags for a resource

@@ -1,0 +1,63 @@
+package table
+
+import (
+	"context"
+	"fmt"
+)
+
+// GetByIndex returns the one item that the index query q finds (its first
+// match), confirmed by the table itself: the item is re-read with a
+// strongly consistent GetItem and must still carry q's index partition
+// key. A GSI is eventually consistent, so a Query alone can return an item
+// that was just deleted or moved to another index key (a revoked API key,
+// a changed email); GetByIndex never does. Two requests. No match, or a
+// match that no longer holds, gives [ErrNotFound]. q must name a GSI.
+func (e *Entity[T]) GetByIndex(ctx context.Context, q Query) (T, error) {
+	var zero T
+	if q.Index == Primary {
+		return zero, opErr("get by index", e.def.Type, Key{}, &ValidationError{Field: "Index", Reason: "GetByIndex needs a GSI; use Get for the table"})
+	}
+	if e.def.Indexes == nil {
+		return zero, opErr("get by index", e.def.Type, Key{}, fmt.Errorf("%w: %s has no indexes", ErrInvalidInput, e.def.Type))
+	}
+	q.Limit, q.Cursor = 1, ""
+	raw, err := e.t.queryItems(ctx, q, e.def.Type)
+	if err != nil {
+		return zero, opErr("get by index", e.def.Type, Key{}, err)
+	}
+	if len(raw.Items) == 0 {
+		return zero, opErr("get by index", e.def.Type, Key{}, ErrNotFound)
+	}
+	k := e.t.keyFromItem(raw.Items[0])
+	item, _, err := e.get(ctx, k, Consistent())
+	if err != nil {
+		return zero, opErr("get by index", e.def.Type, k, err)
+	}
+	ix, err := e.def.Indexes(&item)
+	if err != nil {
+		return zero, opErr("get by index", e.def.Type, k, err)
+	}
+	if ix[q.Index].PK != q.PK {
+		// The index entry was stale: the item has moved off that key.
+		return zero, opErr("get by index", e.def.Type, k, ErrNotFound)
+	}
+	return item, nil
+}
+
+// FindOne returns the first item q finds, or [ErrNotFound]: one Query of
+// one item, as eventually consistent as its index. Use it for lookups by
+// an index key that names one item (an event by ID, a tag by ID); use
+// [Entity.GetByIndex] where a stale index entry must never be believed
+// (credentials, API keys, logins).
+func (e *Entity[T]) FindOne(ctx context.Context, q Query) (T, error) {
+	var zero T
+	q.Limit, q.Cursor = 1, ""
+	p, err := e.Query(ctx, q)
+	if err != nil {
+		return zero, err
+	}
+	if len(p.Items) == 0 {
+		return zero, opErr("find", e.def.Type, Key{}, ErrNotFound)
+	}
+	return p.Items[0], nil
+}
