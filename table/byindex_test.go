@@ -1,43 +1,12 @@
 package table_test
 
 import (
-	"context"
 	"errors"
-	"sync"
 	"testing"
-
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/smithy-go/middleware"
 
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 )
-
-// staleQueries is middleware in front of DynamoDB Local that answers every
-// Query with the first answer it saw: a GSI that lags behind the table, as
-// DynamoDB's may (DynamoDB Local never lags).
-func staleQueries() func(*middleware.Stack) error {
-	var mu sync.Mutex
-	var first *dynamodb.QueryOutput
-	return func(st *middleware.Stack) error {
-		return st.Initialize.Add(middleware.InitializeMiddlewareFunc("staleQueries",
-			func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-				if _, ok := in.Parameters.(*dynamodb.QueryInput); !ok {
-					return next.HandleInitialize(ctx, in)
-				}
-				mu.Lock()
-				defer mu.Unlock()
-				if first != nil {
-					return middleware.InitializeOutput{Result: first}, middleware.Metadata{}, nil
-				}
-				out, md, err := next.HandleInitialize(ctx, in)
-				if err == nil {
-					first = out.Result.(*dynamodb.QueryOutput)
-				}
-				return out, md, err
-			}), middleware.After)
-	}
-}
 
 func TestGetByIndexNeverReturnsStaleEntries(t *testing.T) {
 	t.Parallel()
@@ -47,9 +16,7 @@ func TestGetByIndexNeverReturnsStaleEntries(t *testing.T) {
 	if err := f.members.Create(c, &m); err != nil {
 		t.Fatal(err)
 	}
-	lagging := table.NewEntity(table.New(tabletest.NewClient(t, func(o *dynamodb.Options) {
-		o.APIOptions = append(o.APIOptions, staleQueries())
-	}), f.t.Schema()), memberDef)
+	lagging := table.NewEntity(table.New(tabletest.NewClient(t, (&tabletest.StaleQueries{}).Option()), f.t.Schema()), memberDef)
 	q := table.Query{Index: table.GSI1, PK: "STATUS#active"}
 	got, err := lagging.GetByIndex(c, q)
 	if err != nil || got.ID != "m1" {

@@ -1,16 +1,11 @@
 package table_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"sort"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,94 +13,16 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/aws/smithy-go/middleware"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 )
 
-// dropUnprocessed is an aws-sdk-go-v2 middleware in front of the real
-// DynamoDB Local: it sends only part of each BatchWriteItem/BatchGetItem
-// and hands the rest back as unprocessed, as DynamoDB does under load.
-func dropUnprocessed(fraction float64, rounds *atomic.Int64) func(*middleware.Stack) error {
-	return dropper(fraction, false, rounds)
-}
-
-// dropper holds back fraction of each batch, rounded down, or rounded up
-// (so at least one item is always held back) when up is true.
-func dropper(fraction float64, up bool, rounds *atomic.Int64) func(*middleware.Stack) error {
-	return func(st *middleware.Stack) error {
-		return st.Initialize.Add(middleware.InitializeMiddlewareFunc("dropUnprocessed",
-			func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-				switch p := in.Parameters.(type) {
-				case *dynamodb.BatchWriteItemInput:
-					rounds.Add(1)
-					held := map[string][]types.WriteRequest{}
-					send := map[string][]types.WriteRequest{}
-					for tbl, reqs := range p.RequestItems {
-						n := int(float64(len(reqs)) * fraction)
-						if up && float64(n) < float64(len(reqs))*fraction {
-							n++
-						}
-						held[tbl], send[tbl] = reqs[:n], reqs[n:]
-					}
-					if len(send) > 0 && anyLeft(send) {
-						cp := *p
-						cp.RequestItems = send
-						in.Parameters = &cp
-						out, md, err := next.HandleInitialize(ctx, in)
-						if err == nil {
-							o := out.Result.(*dynamodb.BatchWriteItemOutput)
-							if o.UnprocessedItems == nil {
-								o.UnprocessedItems = map[string][]types.WriteRequest{}
-							}
-							for tbl, reqs := range held {
-								o.UnprocessedItems[tbl] = append(o.UnprocessedItems[tbl], reqs...)
-							}
-						}
-						return out, md, err
-					}
-				case *dynamodb.BatchGetItemInput:
-					rounds.Add(1)
-					held := map[string]types.KeysAndAttributes{}
-					send := map[string]types.KeysAndAttributes{}
-					for tbl, ka := range p.RequestItems {
-						n := int(float64(len(ka.Keys)) * fraction)
-						h, s := ka, ka
-						h.Keys, s.Keys = ka.Keys[:n], ka.Keys[n:]
-						held[tbl], send[tbl] = h, s
-					}
-					cp := *p
-					cp.RequestItems = send
-					in.Parameters = &cp
-					out, md, err := next.HandleInitialize(ctx, in)
-					if err == nil {
-						o := out.Result.(*dynamodb.BatchGetItemOutput)
-						o.UnprocessedKeys = held
-					}
-					return out, md, err
-				}
-				return next.HandleInitialize(ctx, in)
-			}), middleware.After)
-	}
-}
-
-func anyLeft(m map[string][]types.WriteRequest) bool {
-	for _, v := range m {
-		if len(v) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
 func TestBatchWriteRetriesUnprocessed(t *testing.T) {
 	t.Parallel()
-	var rounds atomic.Int64
-	client := tabletest.NewClient(t, func(o *dynamodb.Options) {
-		o.APIOptions = append(o.APIOptions, dropUnprocessed(0.3, &rounds))
-	})
+	fault := &tabletest.Unprocessed{Fraction: 0.3}
+	client := tabletest.NewClient(t, fault.Option())
 	f := newFixture(t)
 	faulty := table.NewEntity(table.New(client, f.t.Schema(), func(o *table.Options) { o.BatchBackoff = time.Millisecond }), noteDef)
 	c := ctx(t)
@@ -116,8 +33,8 @@ func TestBatchWriteRetriesUnprocessed(t *testing.T) {
 	if err := faulty.BatchPut(c, items); err != nil {
 		t.Fatal(err)
 	}
-	if rounds.Load() <= 3 {
-		t.Errorf("only %d BatchWriteItem rounds for 60 items with 30%% held back: retries did not happen", rounds.Load())
+	if fault.Rounds() <= 3 {
+		t.Errorf("only %d BatchWriteItem rounds for 60 items with 30%% held back: retries did not happen", fault.Rounds())
 	}
 	var n int
 	for _, err := range f.notes.All(c, table.Query{PK: "MEMBER#m1"}) {
@@ -147,10 +64,7 @@ func TestBatchWriteRetriesUnprocessed(t *testing.T) {
 
 func TestBatchWriteGivesUpListingExactKeys(t *testing.T) {
 	t.Parallel()
-	var rounds atomic.Int64
-	client := tabletest.NewClient(t, func(o *dynamodb.Options) {
-		o.APIOptions = append(o.APIOptions, dropper(0.3, true, &rounds))
-	})
+	client := tabletest.NewClient(t, (&tabletest.Unprocessed{Fraction: 0.3, RoundUp: true}).Option())
 	f := newFixture(t)
 	faulty := table.NewEntity(table.New(client, f.t.Schema(), func(o *table.Options) {
 		o.BatchBackoff, o.MaxBatchAttempts = time.Millisecond, 2
@@ -203,34 +117,10 @@ func TestBatchRejectsDuplicatesAndConditions(t *testing.T) {
 	}
 }
 
-// throttle is an HTTP client in front of DynamoDB Local that answers the
-// first n requests of one operation with a throttling error.
-type throttle struct {
-	op   string
-	left atomic.Int64
-	seen atomic.Int64
-	next http.RoundTripper
-	code string
-}
-
-func (th *throttle) Do(r *http.Request) (*http.Response, error) {
-	if strings.HasSuffix(r.Header.Get("X-Amz-Target"), "."+th.op) {
-		th.seen.Add(1)
-		if th.left.Add(-1) >= 0 {
-			if th.code == "reset" {
-				return nil, fmt.Errorf("read tcp: connection reset by peer")
-			}
-			body := fmt.Sprintf(`{"__type":"com.amazonaws.dynamodb.v20120810#%s","message":"injected"}`, th.code)
-			return &http.Response{StatusCode: 400, Header: http.Header{"Content-Type": {"application/x-amz-json-1.0"}},
-				Body: io.NopCloser(bytes.NewBufferString(body)), Request: r}, nil
-		}
-	}
-	return th.next.RoundTrip(r)
-}
-
-func faultyClient(t *testing.T, th *throttle) *dynamodb.Client {
-	return tabletest.NewClient(t, func(o *dynamodb.Options) {
-		o.HTTPClient = th
+// faultyClient is a client of the binary's DynamoDB Local with fault f
+// and a quick retryer (3 attempts).
+func faultyClient(t *testing.T, f *tabletest.Errors) *dynamodb.Client {
+	return tabletest.NewClient(t, f.Option(), func(o *dynamodb.Options) {
 		o.Retryer = retry.NewStandard(func(so *retry.StandardOptions) {
 			so.MaxAttempts = 3
 			so.MaxBackoff = 20 * time.Millisecond
@@ -248,32 +138,28 @@ func TestThrottlingRetriedThenTyped(t *testing.T) {
 	}
 	k := table.Key{PK: "MEMBER#m1", SK: "PROFILE"}
 	// Two throttles, three attempts: the SDK's retries absorb them.
-	th := &throttle{op: "GetItem", next: http.DefaultTransport, code: "ProvisionedThroughputExceededException"}
-	th.left.Store(2)
+	th := &tabletest.Errors{Op: "GetItem", Code: "ProvisionedThroughputExceededException", Times: 2}
 	e := table.NewEntity(table.New(faultyClient(t, th), f.t.Schema()), memberDef)
 	if _, err := e.Get(c, k); err != nil {
 		t.Errorf("get after 2 throttles: %v", err)
 	}
-	if th.seen.Load() != 3 {
-		t.Errorf("%d attempts, want 3", th.seen.Load())
+	if th.Calls() != 3 {
+		t.Errorf("%d attempts, want 3", th.Calls())
 	}
 	// Throttled on every attempt: a typed error.
-	th2 := &throttle{op: "GetItem", next: http.DefaultTransport, code: "ThrottlingException"}
-	th2.left.Store(1000)
+	th2 := &tabletest.Errors{Op: "GetItem", Code: "ThrottlingException", Times: 1000}
 	e2 := table.NewEntity(table.New(faultyClient(t, th2), f.t.Schema()), memberDef)
 	if _, err := e2.Get(c, k); !errors.Is(err, table.ErrThrottled) {
 		t.Errorf("always throttled: got %v, want ErrThrottled", err)
 	}
 	// A network error is retried by the SDK too.
-	th3 := &throttle{op: "PutItem", next: http.DefaultTransport, code: "reset"}
-	th3.left.Store(1)
+	th3 := &tabletest.Errors{Op: "PutItem", Times: 1} // a network error
 	e3 := table.NewEntity(table.New(faultyClient(t, th3), f.t.Schema()), noteDef)
 	if err := e3.Create(c, &note{MemberID: "m1", Seq: 1}); err != nil {
 		t.Errorf("create after one connection reset: %v", err)
 	}
 	// A throttled batch round is retried by the batch loop itself.
-	th4 := &throttle{op: "BatchWriteItem", next: http.DefaultTransport, code: "ProvisionedThroughputExceededException"}
-	th4.left.Store(4) // more than the SDK's 3 attempts
+	th4 := &tabletest.Errors{Op: "BatchWriteItem", Code: "ProvisionedThroughputExceededException", Times: 4} // more than the SDK's 3 attempts
 	e4 := table.NewEntity(table.New(faultyClient(t, th4), f.t.Schema(), func(o *table.Options) { o.BatchBackoff = time.Millisecond }), noteDef)
 	if err := e4.BatchPut(c, []*note{{MemberID: "m2", Seq: 1}, {MemberID: "m2", Seq: 2}}); err != nil {
 		t.Errorf("batch after throttling: %v", err)

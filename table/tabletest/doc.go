@@ -33,16 +33,26 @@
 //
 // # Injecting faults
 //
-// DynamoDB Local never throttles, never returns unprocessed items and
-// never loses a transaction race. To test those paths, give [NewClient]
-// SDK option functions that put an HTTP client or middleware in front of
-// the real DynamoDB Local, and open the test's table through that client:
+// DynamoDB Local never throttles, never returns unprocessed items, never
+// drops a connection and its GSIs never lag. The ready-made faults put
+// middleware or an HTTP client in front of the real DynamoDB Local:
+// [Unprocessed] (a fraction of every batch comes back unprocessed),
+// [Errors] (the first n requests of an operation fail with a DynamoDB
+// error code such as ProvisionedThroughputExceededException, or a network
+// error), and [StaleQueries] (every Query gets its first answer again, as
+// from a lagging GSI). Open the test's table through a client that has one:
 //
 //	tbl := tabletest.NewTable(t, schema)
-//	flaky := tabletest.NewClient(t, func(o *dynamodb.Options) {
-//		o.HTTPClient = throttleEveryOtherRequest(o.HTTPClient)
-//	})
-//	faulty := table.New(flaky, tbl.Schema())
+//	throttle := &tabletest.Errors{Op: "BatchWriteItem", Code: "ProvisionedThroughputExceededException", Times: 4}
+//	faulty := table.New(tabletest.NewClient(t, throttle.Option()), tbl.Schema())
+//
+// Any other SDK option function works the same way.
+//
+// # Benchmarks
+//
+// [Compare] and [Paired] measure a library call against its hand-written
+// aws-sdk-go-v2 equivalent in one run, interleaved so DynamoDB Local's
+// warm-up favors neither.
 //
 // Every client here signs with the same dummy credentials and region,
 // because DynamoDB Local keeps a separate database for each pair.
