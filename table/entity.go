@@ -326,7 +326,7 @@ func (e *Entity[T]) write(ctx context.Context, item *T, expect int64, oldUniques
 		ExpressionAttributeNames:  map[string]string{"#pk": e.t.schema.PK, "#v": e.t.schema.VersionAttr},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":v": numAV(expect)},
 	}
-	ops := []TxOp{{put: put, key: w.key, what: e.def.Type, versioned: true}}
+	ops := []TxOp{{put: put, key: w.key, what: e.def.Type}}
 	ops = append(ops, e.t.guardDiff(oldUniques, w.uniques, w.key)...)
 	if len(ops) == 1 {
 		err = e.t.putItem(ctx, e.def.Type, put)
@@ -392,7 +392,7 @@ func (e *Entity[T]) delete(ctx context.Context, k Key) error {
 			ConditionExpression:       aws.String(versionCond(ver)),
 			ExpressionAttributeNames:  map[string]string{"#pk": e.t.schema.PK, "#v": e.t.schema.VersionAttr},
 			ExpressionAttributeValues: map[string]types.AttributeValue{":v": numAV(ver)},
-		}, key: k, what: e.def.Type, versioned: true}}
+		}, key: k, what: e.def.Type}}
 		ops = append(ops, e.t.guardDiff(e.def.Unique(&cur), nil, k)...)
 		err = txToUpdateErr(e.t.Transact(ctx, ops...))
 		if errors.Is(err, ErrConflict) && attempt < e.t.opts.ConflictRetries {

@@ -500,14 +500,7 @@ func TestUpdateGuardsItemsWrittenElsewhere(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := ctx(t)
-	_, err := f.t.Client().PutItem(c, &dynamodb.PutItemInput{TableName: aws.String(f.t.Name()), Item: map[string]types.AttributeValue{
-		"PK": &types.AttributeValueMemberS{Value: "MEMBER#legacy"}, "SK": &types.AttributeValueMemberS{Value: "PROFILE"},
-		"id": &types.AttributeValueMemberS{Value: "legacy"}, "email": &types.AttributeValueMemberS{Value: "old@example.com"},
-		"status": &types.AttributeValueMemberS{Value: "active"},
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	putRaw(t, f.t, map[string]string{"PK": "MEMBER#legacy", "SK": "PROFILE", "id": "legacy", "email": "old@example.com", "status": "active"})
 	k := table.Key{PK: "MEMBER#legacy", SK: "PROFILE"}
 	got, err := f.members.Update(c, k, func(m *member) error { m.Note = "reindexed"; return nil })
 	if err != nil || got.Version != 1 {
@@ -563,13 +556,7 @@ func TestEnsureGuards(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := ctx(t)
-	_, err := f.t.Client().PutItem(c, &dynamodb.PutItemInput{TableName: aws.String(f.t.Name()), Item: map[string]types.AttributeValue{
-		"PK": &types.AttributeValueMemberS{Value: "MEMBER#old"}, "SK": &types.AttributeValueMemberS{Value: "PROFILE"},
-		"id": &types.AttributeValueMemberS{Value: "old"}, "email": &types.AttributeValueMemberS{Value: "old@example.com"},
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	putRaw(t, f.t, map[string]string{"PK": "MEMBER#old", "SK": "PROFILE", "id": "old", "email": "old@example.com"})
 	k := table.Key{PK: "MEMBER#old", SK: "PROFILE"}
 	if err := f.members.EnsureGuards(c, k); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 )
@@ -113,4 +117,17 @@ func ctx(t *testing.T) context.Context {
 	c, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	return c
+}
+
+// putRaw writes an item of string attributes with the plain SDK, as another
+// service would: no entity type, no version, no guards.
+func putRaw(t *testing.T, tb *table.Table, attrs map[string]string) {
+	t.Helper()
+	item := make(map[string]types.AttributeValue, len(attrs))
+	for k, v := range attrs {
+		item[k] = &types.AttributeValueMemberS{Value: v}
+	}
+	if _, err := tb.Client().PutItem(ctx(t), &dynamodb.PutItemInput{TableName: aws.String(tb.Name()), Item: item}); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -259,7 +259,7 @@ func (e *Entity[T]) PatchOp(k Key, p Patch) (TxOp, error) {
 		ConditionExpression:       aws.String(b.cond),
 		ExpressionAttributeNames:  b.names,
 		ExpressionAttributeValues: b.values,
-	}, key: k, what: e.def.Type, versioned: p.IfVersion != nil}, nil
+	}, key: k, what: e.def.Type}, nil
 }
 
 // Add adds delta to the numeric attribute field of the item with key k,

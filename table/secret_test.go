@@ -66,23 +66,13 @@ func TestSecretsEncryptedAtRest(t *testing.T) {
 		t.Errorf("read back %+v %v", got, err)
 	}
 	// A ciphertext copied onto another item does not decrypt there.
-	_, err = f.t.Client().PutItem(c, &dynamodb.PutItemInput{TableName: aws.String(f.t.Name()), Item: map[string]types.AttributeValue{
-		"PK": &types.AttributeValueMemberS{Value: "CRED#c2"}, "SK": &types.AttributeValueMemberS{Value: "CRED"},
-		"id": &types.AttributeValueMemberS{Value: "c2"}, "token": &types.AttributeValueMemberS{Value: stored}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	putRaw(t, f.t, map[string]string{"PK": "CRED#c2", "SK": "CRED", "id": "c2", "token": stored})
 	if _, err := creds.Get(c, table.Key{PK: "CRED#c2", SK: "CRED"}); err == nil {
 		t.Error("a ciphertext moved to another item decrypted")
 	}
 	// Legacy plaintext (written by another service) reads, and is
 	// encrypted by the next write.
-	_, err = f.t.Client().PutItem(c, &dynamodb.PutItemInput{TableName: aws.String(f.t.Name()), Item: map[string]types.AttributeValue{
-		"PK": &types.AttributeValueMemberS{Value: "CRED#old"}, "SK": &types.AttributeValueMemberS{Value: "CRED"},
-		"id": &types.AttributeValueMemberS{Value: "old"}, "token": &types.AttributeValueMemberS{Value: "legacy-plain"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	putRaw(t, f.t, map[string]string{"PK": "CRED#old", "SK": "CRED", "id": "old", "token": "legacy-plain"})
 	ko := table.Key{PK: "CRED#old", SK: "CRED"}
 	if got, err := creds.Update(c, ko, func(c *credential) error { c.Public = "x"; return nil }); err != nil || got.Token != "legacy-plain" {
 		t.Fatalf("update of legacy item: %+v %v", got, err)

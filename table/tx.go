@@ -17,14 +17,13 @@ const MaxTxItems = 100
 // TxOp is one write action of a transaction (or, when unconditional, of a
 // batch): build it with an entity's CreateOp, PutOp, DeleteOp or PatchOp.
 type TxOp struct {
-	put       *types.Put
-	del       *types.Delete
-	update    *types.Update
-	check     *types.ConditionCheck
-	key       Key
-	what      string // entity type
-	guard     Unique // set on guard actions
-	versioned bool   // the condition is a version check
+	put    *types.Put
+	del    *types.Delete
+	update *types.Update
+	check  *types.ConditionCheck
+	key    Key
+	what   string // entity type
+	guard  Unique // set on guard actions
 }
 
 // Key returns the key of the item the action writes.
