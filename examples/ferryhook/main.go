@@ -38,26 +38,18 @@ func run(ctx context.Context) error {
 	}
 	defer stop()
 
-	suffix := ""
-	if keep { // a kept DynamoDB: fresh table names per run
-		suffix = "-" + time.Now().UTC().Format("20060102-150405")
-	}
-	// Signing secrets are encrypted before they reach DynamoDB.
-	cipher, err := exampleenv.Cipher()
+	// Signing secrets are encrypted before they reach DynamoDB (the tables
+	// get exampleenv's cipher).
+	main, dropMain, err := exampleenv.Table(ctx, client, keep, ferryhook.MainSchema(ferryhook.DefaultMainTable))
 	if err != nil {
 		return err
 	}
-	withCipher := func(o *table.Options) { o.Cipher = cipher }
-	main := table.New(client, ferryhook.MainSchema(ferryhook.DefaultMainTable+suffix), withCipher)
-	events := table.New(client, ferryhook.EventsSchema(ferryhook.DefaultEventsTable+suffix), withCipher)
-	for _, t := range []*table.Table{main, events} {
-		if err := t.Create(ctx); err != nil {
-			return err
-		}
-		if !keep {
-			defer func() { _ = t.Delete(context.Background()) }()
-		}
+	defer dropMain()
+	events, dropEvents, err := exampleenv.Table(ctx, client, keep, ferryhook.EventsSchema(ferryhook.DefaultEventsTable))
+	if err != nil {
+		return err
 	}
+	defer dropEvents()
 	fmt.Fprintf(os.Stderr, "tables %s and %s\n", main.Name(), events.Name())
 	s := ferryhook.New(main, events)
 

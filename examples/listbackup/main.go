@@ -37,21 +37,12 @@ func run(ctx context.Context) error {
 		return err
 	}
 	defer stop()
-	suffix := ""
-	if keep {
-		suffix = "-" + time.Now().UTC().Format("20060102-150405")
-	}
-	cipher, err := exampleenv.Cipher() // secrets are encrypted before they reach DynamoDB
+	// Secrets are encrypted before they reach DynamoDB (exampleenv's cipher).
+	t, drop, err := exampleenv.Table(ctx, client, keep, listbackup.Schema(listbackup.TableName))
 	if err != nil {
 		return err
 	}
-	t := table.New(client, listbackup.Schema(listbackup.TableName+suffix), func(o *table.Options) { o.Cipher = cipher })
-	if err := t.Create(ctx); err != nil {
-		return err
-	}
-	if !keep {
-		defer func() { _ = t.Delete(context.Background()) }()
-	}
+	defer drop()
 	s := listbackup.New(t)
 	now := time.Now().UTC()
 	today := lb.DateOf(now)

@@ -39,16 +39,14 @@ func run() error {
 		return err
 	}
 	defer stop()
-	name := fmt.Sprintf("tinode-example-%d", time.Now().Unix())
 	// The sample message expires in 2018: run the clock in the samples' era.
 	now := time.Date(2017, 10, 5, 0, 0, 0, 0, time.UTC)
-	t := table.New(client, table.NewSchema(name), func(o *table.Options) { o.Now = func() time.Time { return now } })
-	if err := t.Create(ctx); err != nil {
+	t, drop, err := exampleenv.Table(ctx, client, keep, table.NewSchema("tinode-example"),
+		func(o *table.Options) { o.Now = func() time.Time { return now } })
+	if err != nil {
 		return err
 	}
-	if !keep {
-		defer t.Delete(context.Background())
-	}
+	defer drop()
 	s := tinode.New(t)
 
 	// The document's samples.
@@ -152,7 +150,7 @@ func run() error {
 	check(s.Users.Delete(ctx, "carol"))
 	fmt.Println("TN-17 carol deleted with her auth records, tags and subscriptions")
 	if keep {
-		fmt.Fprintf(os.Stderr, "table %s kept\n", name)
+		fmt.Fprintf(os.Stderr, "table %s kept\n", t.Name())
 	}
 	return nil
 }

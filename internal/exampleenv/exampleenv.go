@@ -90,3 +90,29 @@ func Cipher() (table.Cipher, error) {
 	}
 	return table.NewAESGCM(key)
 }
+
+// Table creates an example's table of schema and returns it with drop,
+// which deletes it unless keep (a DYNAMODB_ENDPOINT the person wants to
+// browse). With keep, the name gets a per-run suffix (-20060102-150405) so
+// runs never collide. Secret fields are encrypted with [Cipher]; opts are
+// applied after that.
+func Table(ctx context.Context, client *dynamodb.Client, keep bool, schema table.Schema, opts ...func(*table.Options)) (t *table.Table, drop func(), err error) {
+	if keep {
+		schema.Name += "-" + time.Now().UTC().Format("20060102-150405")
+	}
+	cipher, err := Cipher()
+	if err != nil {
+		return nil, nil, err
+	}
+	opts = append([]func(*table.Options){func(o *table.Options) { o.Cipher = cipher }}, opts...)
+	t = table.New(client, schema, opts...)
+	if err := t.Create(ctx); err != nil {
+		return nil, nil, err
+	}
+	drop = func() {
+		if !keep {
+			_ = t.Delete(context.Background())
+		}
+	}
+	return t, drop, nil
+}
