@@ -9,6 +9,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 )
 
 // Batch limits of DynamoDB.
@@ -18,13 +19,28 @@ const (
 )
 
 // BatchError reports a batch that ended (retries exhausted, context done,
-// or a request error) with some keys not written or not read: exactly
-// those are listed. It matches [ErrUnprocessed].
+// or a request error) before every key was written or read. It matches
+// [ErrUnprocessed]. For writes it sorts every key of the batch into
+// exactly one of three sets, and never lists as not written a key that
+// may have been written:
+//
+//   - Written: DynamoDB confirmed the write;
+//   - Keys: certainly not written (returned unprocessed, or never sent);
+//   - Unknown: in a request whose outcome was not seen (the connection
+//     failed, the context ended while it was in flight, a server error):
+//     it may or may not have been applied. Batch writes are unconditional
+//     puts and deletes, so resending them is safe.
+//
+// For reads, Keys are the keys not read.
 type BatchError struct {
 	// Op is "BatchWriteItem" or "BatchGetItem".
 	Op string
 	// Keys are the keys not written (or not read).
 	Keys []Key
+	// Written are the keys whose write DynamoDB confirmed (writes only).
+	Written []Key
+	// Unknown are the keys whose write may or may not have been applied.
+	Unknown []Key
 	// Cause is why the batch stopped.
 	Cause error
 }
@@ -38,6 +54,9 @@ func (e *BatchError) Error() string {
 			break
 		}
 		ks = append(ks, k.PK+"/"+k.SK)
+	}
+	if len(e.Unknown) > 0 {
+		return fmt.Sprintf("singletable: %s: %d keys unprocessed [%s], %d with unknown outcome: %v", e.Op, len(e.Keys), strings.Join(ks, " "), len(e.Unknown), e.Cause)
 	}
 	return fmt.Sprintf("singletable: %s: %d keys unprocessed [%s]: %v", e.Op, len(e.Keys), strings.Join(ks, " "), e.Cause)
 }
@@ -82,6 +101,12 @@ func (t *Table) BatchWrite(ctx context.Context, ops ...TxOp) error {
 		if err := t.batchWriteChunk(ctx, reqs[start:end]); err != nil {
 			var be *BatchError
 			if errors.As(err, &be) {
+				// Keys of earlier chunks were all confirmed written.
+				written := make([]Key, 0, start+len(be.Written))
+				for _, r := range reqs[:start] {
+					written = append(written, t.reqKey(r))
+				}
+				be.Written = append(written, be.Written...)
 				for _, r := range reqs[end:] {
 					be.Keys = append(be.Keys, t.reqKey(r))
 				}
@@ -92,6 +117,20 @@ func (t *Table) BatchWrite(ctx context.Context, ops ...TxOp) error {
 	return nil
 }
 
+// outcomeUnknown reports whether a failed request may have been applied:
+// anything but an error DynamoDB answered as the client's fault (a
+// validation error, a missing table) or throttling.
+func outcomeUnknown(err error) bool {
+	if errors.Is(err, ErrThrottled) {
+		return false
+	}
+	var ae smithy.APIError
+	if errors.As(err, &ae) {
+		return ae.ErrorFault() != smithy.FaultClient
+	}
+	return true
+}
+
 func (t *Table) reqKey(r types.WriteRequest) Key {
 	if r.PutRequest != nil {
 		return t.keyFromItem(r.PutRequest.Item)
@@ -99,7 +138,9 @@ func (t *Table) reqKey(r types.WriteRequest) Key {
 	return t.keyFromItem(r.DeleteRequest.Key)
 }
 
-func (t *Table) batchWriteChunk(ctx context.Context, pending []types.WriteRequest) error {
+func (t *Table) batchWriteChunk(ctx context.Context, chunk []types.WriteRequest) error {
+	pending := chunk
+	var lastErr error
 	return t.rounds(ctx, func() int { return len(pending) }, func() error {
 		start := time.Now()
 		out, err := t.client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
@@ -117,11 +158,24 @@ func (t *Table) batchWriteChunk(ctx context.Context, pending []types.WriteReques
 		if err == nil {
 			pending = out.UnprocessedItems[t.schema.Name]
 		}
+		lastErr = err
 		return err
 	}, func(cause error) error {
 		be := &BatchError{Op: "BatchWriteItem", Cause: cause}
+		left := make(map[Key]bool, len(pending))
 		for _, r := range pending {
-			be.Keys = append(be.Keys, t.reqKey(r))
+			k := t.reqKey(r)
+			left[k] = true
+			if lastErr != nil && outcomeUnknown(lastErr) {
+				be.Unknown = append(be.Unknown, k)
+			} else {
+				be.Keys = append(be.Keys, k)
+			}
+		}
+		for _, r := range chunk {
+			if k := t.reqKey(r); !left[k] {
+				be.Written = append(be.Written, k)
+			}
 		}
 		return be
 	})

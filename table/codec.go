@@ -16,6 +16,10 @@ import (
 	"github.com/singletable/singletable/keys"
 )
 
+// MaxTTLHorizon is how far ahead an expiry may lie: a TTL further away is
+// refused as a time in the wrong unit (milliseconds taken for seconds).
+const MaxTTLHorizon = 100 * 365 * 24 * time.Hour
+
 // MaxItemBytes is DynamoDB's item size limit (400 KB).
 const MaxItemBytes = 400 * 1024
 
@@ -27,6 +31,7 @@ type written struct {
 	item    Item
 	key     Key
 	uniques []Unique
+	expires int64 // TTL in epoch seconds, 0 for none
 }
 
 // prepare validates item and encodes it with its keys, type, TTL and
@@ -92,7 +97,12 @@ func (e *Entity[T]) prepare(item *T, version int64) (written, error) {
 	}
 	if e.def.Expires != nil && s.TTLAttr != "" {
 		if exp := e.def.Expires(item); !exp.IsZero() {
+			if exp.After(e.t.now().Add(MaxTTLHorizon)) {
+				return w, &ValidationError{Entity: e.def.Type, Field: s.TTLAttr,
+					Reason: fmt.Sprintf("expiry %s is more than 100 years ahead (a time in the wrong unit?)", exp.UTC().Format(time.RFC3339))}
+			}
 			av[s.TTLAttr] = numAV(exp.Unix())
+			w.expires = exp.Unix()
 		}
 	}
 	if e.def.Unique != nil {
@@ -101,6 +111,9 @@ func (e *Entity[T]) prepare(item *T, version int64) (written, error) {
 		for _, u := range w.uniques {
 			if u.Name == "" || u.Value == "" {
 				return w, &ValidationError{Entity: e.def.Type, Field: "unique " + u.Name, Reason: "empty unique value"}
+			}
+			if err := checkUnique(u); err != nil {
+				return w, err
 			}
 			if seen[u] {
 				return w, &ValidationError{Entity: e.def.Type, Field: "unique " + u.Name, Reason: fmt.Sprintf("value %q listed twice", u.Value)}
@@ -268,6 +281,7 @@ func mapErr(err error) error {
 	var thr *types.ProvisionedThroughputExceededException
 	var rle *types.RequestLimitExceeded
 	var tcf *types.TransactionConflictException
+	var ipm *types.IdempotentParameterMismatchException
 	var ae smithy.APIError
 	switch {
 	case errors.As(err, &ccf):
@@ -276,6 +290,8 @@ func mapErr(err error) error {
 		return newTxError(tce)
 	case errors.As(err, &thr), errors.As(err, &rle):
 		return fmt.Errorf("%w: %w", ErrThrottled, err)
+	case errors.As(err, &ipm):
+		return fmt.Errorf("%w: %w", ErrIdempotencyMismatch, err)
 	case errors.As(err, &tcf):
 		return fmt.Errorf("%w: %w", ErrConflict, err)
 	case errors.As(err, &ae) && (ae.ErrorCode() == "ThrottlingException" || ae.ErrorCode() == "ThrottlingError"):

@@ -111,33 +111,48 @@ func (e *Entity[T]) Get(ctx context.Context, k Key, opts ...ReadOption) (T, erro
 }
 
 func (e *Entity[T]) get(ctx context.Context, k Key, opts ...ReadOption) (T, int64, error) {
+	v, ver, _, err := e.getRaw(ctx, k, opts...)
+	return v, ver, err
+}
+
+// getRaw is get that also returns the stored item.
+func (e *Entity[T]) getRaw(ctx context.Context, k Key, opts ...ReadOption) (T, int64, Item, error) {
 	var zero T
 	var ro readOpts
 	for _, o := range opts {
 		o(&ro)
 	}
 	if err := checkKey(k); err != nil {
-		return zero, 0, err
+		return zero, 0, nil, err
 	}
+	raw, err := e.t.getItem(ctx, e.def.Type, k, ro.consistent)
+	if err != nil {
+		return zero, 0, nil, err
+	}
+	if raw == nil || e.t.expired(raw) {
+		return zero, 0, nil, ErrNotFound
+	}
+	v, ver, err := e.decode(raw)
+	return v, ver, raw, err
+}
+
+// getItem is one GetItem; a missing item is nil, not an error.
+func (t *Table) getItem(ctx context.Context, entity string, k Key, consistent bool) (Item, error) {
 	start := time.Now()
-	out, err := e.t.client.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:              aws.String(e.t.schema.Name),
-		Key:                    e.t.keyItem(k),
-		ConsistentRead:         aws.Bool(ro.consistent),
-		ReturnConsumedCapacity: e.t.wantCapacity(),
+	out, err := t.client.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName:              aws.String(t.schema.Name),
+		Key:                    t.keyItem(k),
+		ConsistentRead:         aws.Bool(consistent),
+		ReturnConsumedCapacity: t.wantCapacity(),
 	})
 	if err != nil {
 		err = mapErr(err)
 	}
-	e.t.observe(ctx, Event{Op: "GetItem", Entity: e.def.Type, Duration: time.Since(start), Err: err, Capacity: capOf(out)})
+	t.observe(ctx, Event{Op: "GetItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: capOf(out)})
 	if err != nil {
-		return zero, 0, err
+		return nil, err
 	}
-	if out.Item == nil || e.t.expired(out.Item) {
-		return zero, 0, ErrNotFound
-	}
-	v, ver, err := e.decode(out.Item)
-	return v, ver, err
+	return out.Item, nil
 }
 
 func capOf(out *dynamodb.GetItemOutput) float64 {
@@ -151,6 +166,15 @@ func capOf(out *dynamodb.GetItemOutput) float64 {
 // [ErrAlreadyExists] (or [ErrUniqueViolation] when a unique value is held
 // by another item). Guard items for its unique values are written in the
 // same transaction. The item's version starts at 1.
+//
+// Under faults: an item past its TTL that DynamoDB has not deleted yet
+// counts as absent, so Create takes its key, and a guard whose owner is
+// missing or expired is taken over (conditioned on that owner staying
+// absent, in the same transaction). A create whose response is lost after
+// it was applied is retried by the SDK and returns success: the retry
+// recognises its own write token (or the transaction's idempotency
+// token), never [ErrAlreadyExists] for itself. Transaction conflicts are
+// retried (see [Table.Transact]).
 func (e *Entity[T]) Create(ctx context.Context, item *T) error {
 	k, err := e.create(ctx, item)
 	return opErr("create", e.def.Type, k, err)
@@ -161,30 +185,55 @@ func (e *Entity[T]) create(ctx context.Context, item *T) (Key, error) {
 	if e.def.Touch != nil {
 		e.def.Touch(item, now, true)
 	}
-	w, err := e.prepare(item, 1)
+	ops, tok, err := e.createOps(item)
 	if err != nil {
-		return w.key, err
+		return ops0Key(ops), err
 	}
-	ops := []TxOp{{put: &types.Put{
-		TableName:           aws.String(e.t.schema.Name),
-		Item:                w.item,
-		ConditionExpression: aws.String("attribute_not_exists(#pk)"),
-		ExpressionAttributeNames: map[string]string{
-			"#pk": e.t.schema.PK,
-		},
-	}, key: w.key, what: e.def.Type}}
-	for _, u := range w.uniques {
-		ops = append(ops, e.t.guardPut(u, w.key))
-	}
+	k := ops[0].key
 	if len(ops) == 1 {
-		if err := e.t.putItem(ctx, e.def.Type, ops[0].put); err != nil {
-			return w.key, err
+		if err := e.t.putItem(ctx, e.def.Type, ops[0].put, tok, ErrAlreadyExists); err != nil {
+			return k, err
 		}
-	} else if err := e.t.Transact(ctx, ops...); err != nil {
-		return w.key, txToCreateErr(err)
+	} else if err := e.t.transactGuarded(ctx, ops, tok); err != nil {
+		return k, txToCreateErr(err)
 	}
 	e.setVersion(item, 1)
-	return w.key, nil
+	return k, nil
+}
+
+func ops0Key(ops []TxOp) Key {
+	if len(ops) == 0 {
+		return Key{}
+	}
+	return ops[0].key
+}
+
+// createOps validates item and returns the conditional put that creates it
+// (its key absent, or expired) and the puts of its guards, with the write
+// token the put carries.
+func (e *Entity[T]) createOps(item *T) ([]TxOp, string, error) {
+	w, err := e.prepare(item, 1)
+	if err != nil {
+		return []TxOp{{key: w.key}}, "", err
+	}
+	var tok string
+	if ta := e.t.schema.TokenAttr; ta != "" {
+		tok = e.t.newToken()
+		w.item[ta] = &types.AttributeValueMemberSS{Value: []string{tok}}
+	}
+	x := newExprs()
+	c := e.t.absentCond(x)
+	ops := []TxOp{{put: &types.Put{
+		TableName:                 aws.String(e.t.schema.Name),
+		Item:                      w.item,
+		ConditionExpression:       aws.String(c),
+		ExpressionAttributeNames:  x.names,
+		ExpressionAttributeValues: x.vals(),
+	}, key: w.key, what: e.def.Type}}
+	for _, u := range w.uniques {
+		ops = append(ops, e.t.guardPut(u, w.key, w.expires))
+	}
+	return ops, tok, nil
 }
 
 // txToCreateErr turns a canceled create transaction into ErrAlreadyExists
@@ -222,7 +271,7 @@ func (e *Entity[T]) Put(ctx context.Context, item *T) error {
 	if err != nil {
 		return opErr("put", e.def.Type, w.key, err)
 	}
-	err = e.t.putItem(ctx, e.def.Type, &types.Put{TableName: aws.String(e.t.schema.Name), Item: w.item})
+	err = e.t.putItem(ctx, e.def.Type, &types.Put{TableName: aws.String(e.t.schema.Name), Item: w.item}, "", nil)
 	if err == nil {
 		e.setVersion(item, ver)
 	}
@@ -231,8 +280,10 @@ func (e *Entity[T]) Put(ctx context.Context, item *T) error {
 
 // Replace writes item only if the stored item has the version that
 // Def.Version reports for item (optimistic concurrency); a stale version
-// gives [ErrConflict], a missing item [ErrNotFound]. On success the
-// version field is advanced. Unique guards are kept exact.
+// gives [ErrConflict], a missing or expired item (or one of another entity
+// type) [ErrNotFound]. On success the version field is advanced. Unique
+// guards are kept exact. A replace whose response was lost and that the
+// SDK retried returns success (write token), not [ErrConflict].
 func (e *Entity[T]) Replace(ctx context.Context, item *T) error {
 	if e.def.Version == nil {
 		return opErr("replace", e.def.Type, Key{}, fmt.Errorf("%w: %s has no Def.Version field", ErrInvalidInput, e.def.Type))
@@ -242,20 +293,20 @@ func (e *Entity[T]) Replace(ctx context.Context, item *T) error {
 		return opErr("replace", e.def.Type, k, err)
 	}
 	expect := *e.def.Version(item)
-	var old T
 	var oldUniques []Unique
+	var oldRaw Item
 	if e.def.Unique != nil {
-		o, ver, err := e.get(ctx, k, Consistent())
+		old, ver, raw, err := e.getRaw(ctx, k, Consistent())
 		if err != nil {
 			return opErr("replace", e.def.Type, k, err)
 		}
 		if ver != expect {
 			return opErr("replace", e.def.Type, k, ErrConflict)
 		}
-		old = o
 		oldUniques = e.heldUniques(&old, ver)
+		oldRaw = raw
 	}
-	err = e.write(ctx, item, expect, oldUniques)
+	err = e.write(ctx, item, expect, oldUniques, oldRaw)
 	return opErr("replace", e.def.Type, k, err)
 }
 
@@ -264,12 +315,16 @@ func (e *Entity[T]) Replace(ctx context.Context, item *T) error {
 // version attribute). On a lost race it re-reads and re-applies change,
 // up to Options.ConflictRetries times, so concurrent updates are never
 // lost. GSI keys and unique guards are recomputed from the changed item in
-// the same write. A missing item gives [ErrNotFound]; the primary key
-// cannot change. It returns the item as written.
+// the same write. A missing or expired item gives [ErrNotFound]; the
+// primary key cannot change. It returns the item as written.
+//
+// Under faults: a write whose response was lost and that the SDK retried
+// is recognised by its write token and counts as done, so change is never
+// applied twice for one call; a transaction conflict is a lost race.
 func (e *Entity[T]) Update(ctx context.Context, k Key, change func(*T) error) (T, error) {
 	var zero T
 	for attempt := 0; ; attempt++ {
-		cur, ver, err := e.get(ctx, k, Consistent())
+		cur, ver, raw, err := e.getRaw(ctx, k, Consistent())
 		if err != nil {
 			return zero, opErr("update", e.def.Type, k, err)
 		}
@@ -284,7 +339,7 @@ func (e *Entity[T]) Update(ctx context.Context, k Key, change func(*T) error) (T
 		if nk != k {
 			return zero, opErr("update", e.def.Type, k, &ValidationError{Entity: e.def.Type, Field: "key", Reason: "an update cannot change the primary key", Key: true})
 		}
-		err = e.write(ctx, &cur, ver, oldUniques)
+		err = e.write(ctx, &cur, ver, oldUniques, raw)
 		if errors.Is(err, ErrConflict) && attempt < e.t.opts.ConflictRetries {
 			if err := sleepCtx(ctx, backoff(attempt, 5*time.Millisecond, 200*time.Millisecond)); err != nil {
 				return zero, opErr("update", e.def.Type, k, err)
@@ -309,9 +364,11 @@ func (e *Entity[T]) heldUniques(item *T, ver int64) []Unique {
 	return e.def.Unique(item)
 }
 
-// write stores item if the stored version is expect, replacing guards
-// oldUniques with the item's current ones.
-func (e *Entity[T]) write(ctx context.Context, item *T, expect int64, oldUniques []Unique) error {
+// write stores item if the stored item is live, of this type and at
+// version expect, replacing guards oldUniques with the item's current
+// ones. old is the stored item the write replaces (its recent write tokens
+// are carried forward), or nil.
+func (e *Entity[T]) write(ctx context.Context, item *T, expect int64, oldUniques []Unique, old Item) error {
 	if e.def.Touch != nil {
 		e.def.Touch(item, e.t.now(), false)
 	}
@@ -319,23 +376,26 @@ func (e *Entity[T]) write(ctx context.Context, item *T, expect int64, oldUniques
 	if err != nil {
 		return err
 	}
+	var tok string
+	if ta := e.t.schema.TokenAttr; ta != "" {
+		tok = e.t.newToken()
+		w.item[ta] = e.t.carryTokens(old, tok)
+	}
+	x := newExprs()
+	c := e.t.liveCond(x, e.def.Type) + " AND " + e.t.versionCond(x, expect)
 	put := &types.Put{
 		TableName:                 aws.String(e.t.schema.Name),
 		Item:                      w.item,
-		ConditionExpression:       aws.String(versionCond(expect)),
-		ExpressionAttributeNames:  map[string]string{"#pk": e.t.schema.PK, "#v": e.t.schema.VersionAttr},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":v": numAV(expect)},
+		ConditionExpression:       aws.String(c),
+		ExpressionAttributeNames:  x.names,
+		ExpressionAttributeValues: x.vals(),
 	}
 	ops := []TxOp{{put: put, key: w.key, what: e.def.Type}}
-	ops = append(ops, e.t.guardDiff(oldUniques, w.uniques, w.key)...)
+	ops = append(ops, e.t.guardDiff(oldUniques, w.uniques, w.key, w.expires, e.def.Expires != nil)...)
 	if len(ops) == 1 {
-		err = e.t.putItem(ctx, e.def.Type, put)
-		if errors.Is(err, ErrConditionFailed) {
-			err = ErrConflict
-		}
+		err = e.t.putItem(ctx, e.def.Type, put, tok, nil)
 	} else {
-		err = e.t.Transact(ctx, ops...)
-		err = txToUpdateErr(err)
+		err = txToUpdateErr(e.t.transactGuarded(ctx, ops, tok))
 	}
 	if err == nil {
 		e.setVersion(item, expect+1)
@@ -343,13 +403,15 @@ func (e *Entity[T]) write(ctx context.Context, item *T, expect int64, oldUniques
 	return err
 }
 
-// versionCond holds when the item exists at version v (an item written
-// without a version attribute counts as version 0).
-func versionCond(v int64) string {
+// versionCond returns the condition "the stored version is v" (an item
+// written without a version attribute counts as version 0).
+func (t *Table) versionCond(x exprs, v int64) string {
+	x.names["#v"] = t.schema.VersionAttr
+	x.values[":v"] = numAV(v)
 	if v == 0 {
-		return "attribute_exists(#pk) AND (attribute_not_exists(#v) OR #v = :v)"
+		return "(attribute_not_exists(#v) OR #v = :v)"
 	}
-	return "attribute_exists(#pk) AND #v = :v"
+	return "#v = :v"
 }
 
 func txToUpdateErr(err error) error {
@@ -368,8 +430,12 @@ func txToUpdateErr(err error) error {
 	return err
 }
 
-// Delete deletes the item with key k and its unique guards. A missing item
-// gives [ErrNotFound].
+// Delete deletes the item with key k and its unique guards. A missing or
+// expired item, or one of another entity type, gives [ErrNotFound].
+//
+// Under faults: a delete whose response was lost after it was applied may
+// report [ErrNotFound] when the SDK's retry finds the item gone; the item
+// is deleted either way.
 func (e *Entity[T]) Delete(ctx context.Context, k Key) error {
 	return opErr("delete", e.def.Type, k, e.delete(ctx, k))
 }
@@ -382,18 +448,10 @@ func (e *Entity[T]) delete(ctx context.Context, k Key) error {
 		return e.t.deleteItem(ctx, e.def.Type, k)
 	}
 	for attempt := 0; ; attempt++ {
-		cur, ver, err := e.get(ctx, k, Consistent())
+		ops, err := e.DeleteOps(ctx, k)
 		if err != nil {
 			return err
 		}
-		ops := []TxOp{{del: &types.Delete{
-			TableName:                 aws.String(e.t.schema.Name),
-			Key:                       e.t.keyItem(k),
-			ConditionExpression:       aws.String(versionCond(ver)),
-			ExpressionAttributeNames:  map[string]string{"#pk": e.t.schema.PK, "#v": e.t.schema.VersionAttr},
-			ExpressionAttributeValues: map[string]types.AttributeValue{":v": numAV(ver)},
-		}, key: k, what: e.def.Type}}
-		ops = append(ops, e.t.guardDiff(e.def.Unique(&cur), nil, k)...)
 		err = txToUpdateErr(e.t.Transact(ctx, ops...))
 		if errors.Is(err, ErrConflict) && attempt < e.t.opts.ConflictRetries {
 			continue
@@ -402,36 +460,59 @@ func (e *Entity[T]) delete(ctx context.Context, k Key) error {
 	}
 }
 
+// DeleteOps reads the item with key k (strongly consistent) and returns
+// the transaction actions that delete it and release its unique guards,
+// conditioned on the version read: add them to a transaction of your own.
+// A missing or expired item gives [ErrNotFound].
+func (e *Entity[T]) DeleteOps(ctx context.Context, k Key) ([]TxOp, error) {
+	cur, ver, err := e.get(ctx, k, Consistent())
+	if err != nil {
+		return nil, err
+	}
+	x := newExprs()
+	c := e.t.liveCond(x, e.def.Type) + " AND " + e.t.versionCond(x, ver)
+	ops := []TxOp{{del: &types.Delete{
+		TableName:                 aws.String(e.t.schema.Name),
+		Key:                       e.t.keyItem(k),
+		ConditionExpression:       aws.String(c),
+		ExpressionAttributeNames:  x.names,
+		ExpressionAttributeValues: x.vals(),
+	}, key: k, what: e.def.Type}}
+	if e.def.Unique != nil {
+		ops = append(ops, e.t.guardDiff(e.def.Unique(&cur), nil, k, 0, false)...)
+	}
+	return ops, nil
+}
+
 // DeleteOp returns a transaction action that deletes the item with key k
-// if it exists. It does not touch unique guards: use it for entities
-// without unique values, or add the guard deletes yourself.
+// if it exists, is live and is of this entity type. Entities with unique
+// values cannot be deleted without their guards: for them the action fails
+// validation when the transaction is sent; use [Entity.DeleteOps].
 func (e *Entity[T]) DeleteOp(k Key) TxOp {
+	if e.def.Unique != nil {
+		return TxOp{key: k, what: e.def.Type, err: &ValidationError{Entity: e.def.Type, Field: "entity",
+			Reason: "has unique values; use DeleteOps so its guards are released in the same transaction"}}
+	}
+	x := newExprs()
+	c := e.t.liveCond(x, e.def.Type)
 	return TxOp{del: &types.Delete{
-		TableName:                aws.String(e.t.schema.Name),
-		Key:                      e.t.keyItem(k),
-		ConditionExpression:      aws.String("attribute_exists(#pk)"),
-		ExpressionAttributeNames: map[string]string{"#pk": e.t.schema.PK},
+		TableName:                 aws.String(e.t.schema.Name),
+		Key:                       e.t.keyItem(k),
+		ConditionExpression:       aws.String(c),
+		ExpressionAttributeNames:  x.names,
+		ExpressionAttributeValues: x.vals(),
 	}, key: k, what: e.def.Type}
 }
 
 // CreateOp returns a transaction action that creates item (failing if its
-// key exists), plus the actions that write its unique guards.
+// key holds a live item), plus the actions that write its unique guards.
 func (e *Entity[T]) CreateOp(item *T) ([]TxOp, error) {
 	if e.def.Touch != nil {
 		e.def.Touch(item, e.t.now(), true)
 	}
-	w, err := e.prepare(item, 1)
+	ops, _, err := e.createOps(item)
 	if err != nil {
-		return nil, opErr("create", e.def.Type, w.key, err)
-	}
-	ops := []TxOp{{put: &types.Put{
-		TableName:                aws.String(e.t.schema.Name),
-		Item:                     w.item,
-		ConditionExpression:      aws.String("attribute_not_exists(#pk)"),
-		ExpressionAttributeNames: map[string]string{"#pk": e.t.schema.PK},
-	}, key: w.key, what: e.def.Type}}
-	for _, u := range w.uniques {
-		ops = append(ops, e.t.guardPut(u, w.key))
+		return nil, opErr("create", e.def.Type, ops0Key(ops), err)
 	}
 	e.setVersion(item, 1)
 	return ops, nil
@@ -476,20 +557,39 @@ func (e *Entity[T]) setVersion(item *T, v int64) {
 	}
 }
 
-func (t *Table) putItem(ctx context.Context, entity string, p *types.Put) error {
+// putItem sends p as one PutItem. On a failed condition it looks at the
+// item DynamoDB returns with the failure: one carrying write token tok is
+// this write, applied by an earlier attempt whose response was lost
+// (success); one missing, expired or of another entity type is
+// [ErrNotFound]; otherwise the failure is onFail ([ErrConflict] if nil).
+func (t *Table) putItem(ctx context.Context, entity string, p *types.Put, tok string, onFail error) error {
 	start := time.Now()
-	out, err := t.client.PutItem(ctx, &dynamodb.PutItemInput{
+	in := &dynamodb.PutItemInput{
 		TableName:                 p.TableName,
 		Item:                      p.Item,
 		ConditionExpression:       p.ConditionExpression,
 		ExpressionAttributeNames:  p.ExpressionAttributeNames,
 		ExpressionAttributeValues: p.ExpressionAttributeValues,
 		ReturnConsumedCapacity:    t.wantCapacity(),
-	})
+	}
+	if p.ConditionExpression != nil {
+		in.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+	}
+	out, err := t.client.PutItem(ctx, in)
 	if err != nil {
 		err = mapErr(err)
-		if errors.Is(err, ErrConditionFailed) && p.ConditionExpression != nil && *p.ConditionExpression == "attribute_not_exists(#pk)" {
-			err = ErrAlreadyExists
+		var ccf *types.ConditionalCheckFailedException
+		if errors.As(err, &ccf) {
+			switch {
+			case t.hasToken(ccf.Item, tok):
+				err = nil
+			case onFail != nil:
+				err = onFail
+			case ccf.Item == nil || t.expired(ccf.Item) || !t.isType(ccf.Item, entity):
+				err = ErrNotFound
+			default:
+				err = fmt.Errorf("%w: %w", ErrConflict, err)
+			}
 		}
 	}
 	var c float64
@@ -500,14 +600,26 @@ func (t *Table) putItem(ctx context.Context, entity string, p *types.Put) error 
 	return err
 }
 
+// isType reports whether raw is of entity type typ, or carries no type.
+func (t *Table) isType(raw Item, typ string) bool {
+	if t.schema.TypeAttr == "" {
+		return true
+	}
+	s, ok := raw[t.schema.TypeAttr].(*types.AttributeValueMemberS)
+	return !ok || s.Value == typ
+}
+
 func (t *Table) deleteItem(ctx context.Context, entity string, k Key) error {
+	x := newExprs()
+	c := t.liveCond(x, entity)
 	start := time.Now()
 	out, err := t.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
-		TableName:                aws.String(t.schema.Name),
-		Key:                      t.keyItem(k),
-		ConditionExpression:      aws.String("attribute_exists(#pk)"),
-		ExpressionAttributeNames: map[string]string{"#pk": t.schema.PK},
-		ReturnConsumedCapacity:   t.wantCapacity(),
+		TableName:                 aws.String(t.schema.Name),
+		Key:                       t.keyItem(k),
+		ConditionExpression:       aws.String(c),
+		ExpressionAttributeNames:  x.names,
+		ExpressionAttributeValues: x.vals(),
+		ReturnConsumedCapacity:    t.wantCapacity(),
 	})
 	if err != nil {
 		err = mapErr(err)
@@ -515,11 +627,11 @@ func (t *Table) deleteItem(ctx context.Context, entity string, k Key) error {
 			err = ErrNotFound
 		}
 	}
-	var c float64
+	var c2 float64
 	if out != nil {
-		c = capPtr(out.ConsumedCapacity)
+		c2 = capPtr(out.ConsumedCapacity)
 	}
-	t.observe(ctx, Event{Op: "DeleteItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: c})
+	t.observe(ctx, Event{Op: "DeleteItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: c2})
 	return err
 }
 

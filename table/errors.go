@@ -45,6 +45,9 @@ var (
 	// ErrTransactionCanceled: a transaction was canceled; the error is a
 	// *[TxError] listing the reason per action.
 	ErrTransactionCanceled = errors.New("singletable: transaction canceled")
+	// ErrIdempotencyMismatch: a transaction repeated an idempotency token
+	// (see [IdempotencyToken]) with other actions within ten minutes.
+	ErrIdempotencyMismatch = errors.New("singletable: idempotency token reused with other content")
 	// ErrUnknownType: a collection query met an item of an entity type
 	// it has no handler for.
 	ErrUnknownType = errors.New("singletable: unknown entity type")

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -41,6 +43,10 @@ type Patch struct {
 	// IfVersion, when non-nil, requires the stored version to equal it
 	// (a stale version gives [ErrConflict]).
 	IfVersion *int64
+	// NoTouch leaves the attributes Def.Touch keeps (updatedAt) alone; by
+	// default a patch sets them like every other write (bookkeeping such
+	// as recording a login may opt out).
+	NoTouch bool
 }
 
 type builtPatch struct {
@@ -48,15 +54,19 @@ type builtPatch struct {
 	cond   string
 	names  map[string]string
 	values map[string]types.AttributeValue
+	token  string // the write token the patch stamps, if any
 }
 
-func (e *Entity[T]) buildPatch(p Patch) (builtPatch, error) {
+func (e *Entity[T]) buildPatch(p Patch, withToken bool) (builtPatch, error) {
 	s := e.t.schema
-	reserved := []string{s.PK, s.SK, s.TypeAttr, s.VersionAttr}
+	reserved := []string{s.PK, s.SK, s.TypeAttr, s.VersionAttr, s.TokenAttr}
 	for _, ix := range s.Indexes {
 		reserved = append(reserved, ix.PK, ix.SK)
 	}
-	b := builtPatch{names: map[string]string{"#pk": s.PK, "#v": s.VersionAttr}, values: map[string]types.AttributeValue{":one": numAV(1)}}
+	x := newExprs()
+	x.names["#v"] = s.VersionAttr
+	x.values[":one"] = numAV(1)
+	b := builtPatch{names: x.names, values: x.values}
 	n := 0
 	name := func(field string) (string, error) {
 		if field == "" || strings.ContainsAny(field, ".[]") {
@@ -101,6 +111,20 @@ func (e *Entity[T]) buildPatch(p Patch) (builtPatch, error) {
 		}
 		sets = append(sets, nm+" = "+vp)
 	}
+	for _, f := range e.touched(p) {
+		nm, err := name(f.name)
+		if err != nil {
+			continue // a touched field that keys derive from is left to Update
+		}
+		n++
+		vp := ":v" + strconv.Itoa(n)
+		b.values[vp] = f.value
+		if f.onlyNew {
+			sets = append(sets, nm+" = if_not_exists("+nm+", "+vp+")")
+		} else {
+			sets = append(sets, nm+" = "+vp)
+		}
+	}
 	for _, f := range sortedKeys(p.Add) {
 		if _, dup := p.Set[f]; dup {
 			return b, &ValidationError{Entity: e.def.Type, Field: f, Reason: "both set and added"}
@@ -109,8 +133,20 @@ func (e *Entity[T]) buildPatch(p Patch) (builtPatch, error) {
 		if err != nil {
 			return b, err
 		}
-		vp, _ := value(p.Add[f])
+		d := p.Add[f]
+		vp, _ := value(d)
 		adds = append(adds, nm+" "+vp)
+		// A counter never overflows int64: the condition refuses the add
+		// before it writes (a stored value out of range could not be read).
+		n++
+		lim := ":l" + strconv.Itoa(n)
+		if d > 0 {
+			b.values[lim] = numAV(math.MaxInt64 - d)
+			conds = append(conds, "(attribute_not_exists("+nm+") OR "+nm+" <= "+lim+")")
+		} else if d < 0 {
+			b.values[lim] = numAV(math.MinInt64 - d)
+			conds = append(conds, "(attribute_not_exists("+nm+") OR "+nm+" >= "+lim+")")
+		}
 	}
 	for _, f := range p.Remove {
 		nm, err := name(f)
@@ -120,6 +156,14 @@ func (e *Entity[T]) buildPatch(p Patch) (builtPatch, error) {
 		removes = append(removes, nm)
 	}
 	adds = append(adds, "#v :one")
+	if withToken && s.TokenAttr != "" {
+		b.token = e.t.newToken()
+		b.names["#wt"] = s.TokenAttr
+		b.values[":wt"] = &types.AttributeValueMemberSS{Value: []string{b.token}}
+		b.values[":wtok"] = &types.AttributeValueMemberS{Value: b.token}
+		adds = append(adds, "#wt :wt")
+		conds = append(conds, "NOT contains(#wt, :wtok)")
+	}
 	for _, c := range []struct {
 		m  map[string]any
 		eq bool
@@ -154,17 +198,11 @@ func (e *Entity[T]) buildPatch(p Patch) (builtPatch, error) {
 		ex = append(ex, "REMOVE "+strings.Join(removes, ", "))
 	}
 	b.update = strings.Join(ex, " ")
-	c := "attribute_exists(#pk)"
+	// The item exists, is live (one past its TTL that DynamoDB has not
+	// deleted yet counts as missing) and is of this entity type.
+	c := e.t.liveCond(x, e.def.Type)
 	if p.IfVersion != nil {
-		c = versionCond(*p.IfVersion)
-		b.values[":v"] = numAV(*p.IfVersion)
-	}
-	if s.TTLAttr != "" {
-		// An item past its TTL that DynamoDB has not yet deleted counts as missing.
-		b.names["#ttl"] = s.TTLAttr
-		b.values[":now"] = numAV(e.t.now().Unix())
-		b.values[":zero"] = numAV(0)
-		c += " AND " + notExpiredCond
+		c += " AND " + e.t.versionCond(x, *p.IfVersion)
 	}
 	if len(conds) > 0 {
 		c += " AND " + strings.Join(conds, " AND ")
@@ -204,7 +242,7 @@ func (e *Entity[T]) update(ctx context.Context, k Key, p Patch, ret types.Return
 	if err := checkKey(k); err != nil {
 		return nil, err
 	}
-	b, err := e.buildPatch(p)
+	b, err := e.buildPatch(p, true)
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +263,12 @@ func (e *Entity[T]) update(ctx context.Context, k Key, p Patch, ret types.Return
 		var ccf *types.ConditionalCheckFailedException
 		if errors.As(err, &ccf) {
 			switch {
-			case ccf.Item == nil || e.t.expired(ccf.Item):
+			case e.t.hasToken(ccf.Item, b.token):
+				// An earlier attempt of this very request was applied and
+				// its response lost: the item DynamoDB returns is the result.
+				e.t.observe(ctx, Event{Op: "UpdateItem", Entity: e.def.Type, Duration: time.Since(start)})
+				return ccf.Item, nil
+			case ccf.Item == nil || e.t.expired(ccf.Item) || !e.t.isType(ccf.Item, e.def.Type):
 				err = ErrNotFound
 			case p.IfVersion != nil && e.t.versionOfItem(ccf.Item) != *p.IfVersion:
 				err = fmt.Errorf("%w: %w", ErrConflict, err)
@@ -240,40 +283,74 @@ func (e *Entity[T]) update(ctx context.Context, k Key, p Patch, ret types.Return
 	if err != nil {
 		return nil, err
 	}
+	e.t.pruneTokens(ctx, e.def.Type, k, out.Attributes)
 	return out.Attributes, nil
 }
 
-// PatchOp returns p as a transaction action on the item with key k.
-func (e *Entity[T]) PatchOp(k Key, p Patch) (TxOp, error) {
-	if err := checkKey(k); err != nil {
-		return TxOp{}, opErr("patch", e.def.Type, k, err)
+// pruneTokens removes old write tokens from the item once its token set
+// has grown past maxTokens (Patch and Add add one each and cannot remove
+// any in the same request): one extra UpdateItem every few writes of a hot
+// item. Its failure changes nothing that matters and is only observed.
+func (t *Table) pruneTokens(ctx context.Context, entity string, k Key, after Item) {
+	stale := t.staleTokens(after)
+	if len(stale) == 0 {
+		return
 	}
-	b, err := e.buildPatch(p)
-	if err != nil {
-		return TxOp{}, opErr("patch", e.def.Type, k, err)
-	}
-	return TxOp{update: &types.Update{
-		TableName:                 aws.String(e.t.schema.Name),
-		Key:                       e.t.keyItem(k),
-		UpdateExpression:          aws.String(b.update),
-		ConditionExpression:       aws.String(b.cond),
-		ExpressionAttributeNames:  b.names,
-		ExpressionAttributeValues: b.values,
-	}, key: k, what: e.def.Type}, nil
+	start := time.Now()
+	_, err := t.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 aws.String(t.schema.Name),
+		Key:                       t.keyItem(k),
+		UpdateExpression:          aws.String("DELETE #wt :old"),
+		ConditionExpression:       aws.String("attribute_exists(#pk)"),
+		ExpressionAttributeNames:  map[string]string{"#wt": t.schema.TokenAttr, "#pk": t.schema.PK},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":old": &types.AttributeValueMemberSS{Value: stale}},
+	})
+	t.observe(ctx, Event{Op: "UpdateItem", Entity: entity, Duration: time.Since(start), Err: err})
 }
 
-// Add adds delta to the numeric attribute field of the item with key k,
-// atomically, and returns the new value. A missing item gives
-// [ErrNotFound]; concurrent increments are never lost.
-func (e *Entity[T]) Add(ctx context.Context, k Key, field string, delta int64) (int64, error) {
-	raw, err := e.update(ctx, k, Patch{Add: map[string]int64{field: delta}}, types.ReturnValueUpdatedNew)
+type touchedAttr struct {
+	name    string
+	value   types.AttributeValue
+	onlyNew bool // set only if absent
+}
+
+// touched returns the attributes Def.Touch sets on an update (updatedAt),
+// for Patch and Add to set too, unless p sets them itself. Touch runs
+// twice on a zero item, with two times: attributes it rewrites the second
+// time are set on every write; those it fills only while empty (a
+// createdAt set "if zero") are set only if absent (if_not_exists).
+func (e *Entity[T]) touched(p Patch) []touchedAttr {
+	if e.def.Touch == nil || p.NoTouch {
+		return nil
+	}
+	var zero, v T
+	base, err := dynamo.MarshalItem(&zero)
 	if err != nil {
-		return 0, opErr("add", e.def.Type, k, err)
+		return nil
 	}
-	n, ok := raw[field].(*types.AttributeValueMemberN)
-	if !ok {
-		return 0, opErr("add", e.def.Type, k, fmt.Errorf("attribute %s is not a number", field))
+	now := e.t.now()
+	e.def.Touch(&v, now.Add(-time.Second), false)
+	first, err := dynamo.MarshalItem(&v)
+	if err != nil {
+		return nil
 	}
-	v, err := strconv.ParseInt(n.Value, 10, 64)
-	return v, opErr("add", e.def.Type, k, err)
+	e.def.Touch(&v, now, false)
+	av, err := dynamo.MarshalItem(&v)
+	if err != nil {
+		return nil
+	}
+	var out []touchedAttr
+	for _, name := range sortedKeys(av) {
+		if old, ok := base[name]; ok && reflect.DeepEqual(old, av[name]) {
+			continue // not changed by Touch
+		}
+		if _, set := p.Set[name]; set {
+			continue
+		}
+		if _, add := p.Add[name]; add || slices.Contains(p.Remove, name) {
+			continue
+		}
+		out = append(out, touchedAttr{name, av[name], reflect.DeepEqual(first[name], av[name])})
+	}
+	return out
 }

@@ -35,6 +35,12 @@ type Schema struct {
 	TTLAttr string
 	// VersionAttr names the optimistic-concurrency version attribute ("_v").
 	VersionAttr string
+	// TokenAttr names the write-token attribute ("_wt"): a string set of
+	// the random tokens of the item's recent library writes, which lets a
+	// write whose response was lost recognise itself when the SDK retries
+	// it (see the package doc, "Under faults"). Empty disables tokens: a
+	// retried Create may then report ErrAlreadyExists for its own write.
+	TokenAttr string
 }
 
 // IndexSchema is one overloaded GSI of a [Schema].
@@ -65,7 +71,7 @@ type SchemaOption func(*Schema)
 // NewSchema returns the generic schema for a table called name, with
 // [DefaultIndexCount] GSIs and the default attribute names, changed by opts.
 func NewSchema(name string, opts ...SchemaOption) Schema {
-	s := Schema{Name: name, PK: "PK", SK: "SK", TypeAttr: "_type", TTLAttr: "ttl", VersionAttr: "_v"}
+	s := Schema{Name: name, PK: "PK", SK: "SK", TypeAttr: "_type", TTLAttr: "ttl", VersionAttr: "_v", TokenAttr: "_wt"}
 	for i := 1; i <= DefaultIndexCount; i++ {
 		s.Indexes = append(s.Indexes, IndexSchema{
 			Name: fmt.Sprintf("GSI%d", i),
@@ -105,6 +111,10 @@ func WithLowercaseKeys() SchemaOption {
 		}
 	}
 }
+
+// WithTokenAttribute names the write-token attribute (see
+// [Schema.TokenAttr]); "" disables write tokens.
+func WithTokenAttribute(name string) SchemaOption { return func(s *Schema) { s.TokenAttr = name } }
 
 // WithTTLAttribute names the TTL attribute (Ferryhook events: "expiresAt").
 func WithTTLAttribute(name string) SchemaOption { return func(s *Schema) { s.TTLAttr = name } }

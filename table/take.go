@@ -10,12 +10,21 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Take deletes the item with key k and returns it, in one conditional
-// DeleteItem: the item is valid once. Of two concurrent Takes exactly one
-// gets the item; a missing item, one already taken, or one past its TTL
-// (even if DynamoDB has not removed it yet) gives [ErrNotFound]. Use it to
-// consume one-time values such as OAuth states or invitation codes.
-// Entities with unique values are refused (their guards go with Delete).
+// Take consumes the item with key k and returns it, in one conditional
+// request: the item is valid once. Of two concurrent Takes exactly one
+// gets the item; a missing item, one already taken, one of another entity
+// type, or one past its TTL (even if DynamoDB has not removed it yet)
+// gives [ErrNotFound]. Use it to consume one-time values such as OAuth
+// states or invitation codes. Entities with unique values are refused
+// (their guards go with Delete).
+//
+// On a schema with a TTL attribute, Take is one UpdateItem that ends the
+// item's life (its TTL set to now, so every read and write treats it as
+// absent at once and DynamoDB's TTL deletes it later) and stamps a write
+// token: if the response is lost after DynamoDB applied it, the SDK's
+// retry recognises the token and Take still returns the item it consumed.
+// Without a TTL attribute it is one conditional DeleteItem, and a lost
+// response gives [ErrNotFound] on the retry.
 func (e *Entity[T]) Take(ctx context.Context, k Key) (T, error) {
 	var zero T
 	if e.def.Unique != nil {
@@ -25,38 +34,93 @@ func (e *Entity[T]) Take(ctx context.Context, k Key) (T, error) {
 		return zero, opErr("take", e.def.Type, k, err)
 	}
 	s := e.t.schema
-	in := &dynamodb.DeleteItemInput{
-		TableName:                aws.String(s.Name),
-		Key:                      e.t.keyItem(k),
-		ConditionExpression:      aws.String("attribute_exists(#pk)"),
-		ExpressionAttributeNames: map[string]string{"#pk": s.PK},
-		ReturnValues:             types.ReturnValueAllOld,
-		ReturnConsumedCapacity:   e.t.wantCapacity(),
-	}
-	if s.TTLAttr != "" {
-		in.ConditionExpression = aws.String("attribute_exists(#pk) AND " + notExpiredCond)
-		in.ExpressionAttributeNames["#ttl"] = s.TTLAttr
-		in.ExpressionAttributeValues = map[string]types.AttributeValue{":now": numAV(e.t.now().Unix()), ":zero": numAV(0)}
-	}
+	x := newExprs()
+	c := e.t.liveCond(x, e.def.Type)
+	var raw Item
+	var err error
 	start := time.Now()
-	out, err := e.t.client.DeleteItem(ctx, in)
+	if s.TTLAttr == "" || s.TokenAttr == "" {
+		var out *dynamodb.DeleteItemOutput
+		out, err = e.t.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+			TableName:                 aws.String(s.Name),
+			Key:                       e.t.keyItem(k),
+			ConditionExpression:       aws.String(c),
+			ExpressionAttributeNames:  x.names,
+			ExpressionAttributeValues: x.vals(),
+			ReturnValues:              types.ReturnValueAllOld,
+			ReturnConsumedCapacity:    e.t.wantCapacity(),
+		})
+		if err == nil {
+			raw = out.Attributes
+		}
+		var cp float64
+		if out != nil {
+			cp = capPtr(out.ConsumedCapacity)
+		}
+		e.t.observe(ctx, Event{Op: "DeleteItem", Entity: e.def.Type, Duration: time.Since(start), Err: err, Capacity: cp})
+	} else {
+		tok := e.t.newToken()
+		x.names["#wt"], x.names["#ttl0"] = s.TokenAttr, takenTTLAttr
+		x.values[":wt"] = &types.AttributeValueMemberSS{Value: []string{tok}}
+		x.values[":gone"] = numAV(e.t.now().Unix())
+		var out *dynamodb.UpdateItemOutput
+		out, err = e.t.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+			TableName: aws.String(s.Name),
+			Key:       e.t.keyItem(k),
+			// #ttl0 keeps the item's own expiry, to return it as it was.
+			UpdateExpression:                    aws.String("SET #ttl = :gone, #ttl0 = if_not_exists(#ttl, :zero) ADD #wt :wt"),
+			ConditionExpression:                 aws.String(c),
+			ExpressionAttributeNames:            x.names,
+			ExpressionAttributeValues:           x.values,
+			ReturnValues:                        types.ReturnValueAllOld,
+			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+			ReturnConsumedCapacity:              e.t.wantCapacity(),
+		})
+		if err == nil {
+			raw = out.Attributes
+		} else {
+			var ccf *types.ConditionalCheckFailedException
+			if errors.As(err, &ccf) && e.t.hasToken(ccf.Item, tok) {
+				// Taken by this call's first attempt, whose response was lost.
+				raw, err = e.t.untaken(ccf.Item), nil
+			}
+		}
+		var cp float64
+		if out != nil {
+			cp = capPtr(out.ConsumedCapacity)
+		}
+		e.t.observe(ctx, Event{Op: "UpdateItem", Entity: e.def.Type, Duration: time.Since(start), Err: err, Capacity: cp})
+	}
 	if err != nil {
 		err = mapErr(err)
 		if errors.Is(err, ErrConditionFailed) {
 			err = ErrNotFound
 		}
-	}
-	var c float64
-	if out != nil {
-		c = capPtr(out.ConsumedCapacity)
-	}
-	e.t.observe(ctx, Event{Op: "DeleteItem", Entity: e.def.Type, Duration: time.Since(start), Err: err, Capacity: c})
-	if err != nil {
 		return zero, opErr("take", e.def.Type, k, err)
 	}
-	v, _, err := e.decode(out.Attributes)
+	v, _, err := e.decode(raw)
 	if err != nil {
 		return zero, opErr("take", e.def.Type, k, err)
 	}
 	return v, nil
+}
+
+// takenTTLAttr keeps the TTL a taken item had before Take ended it.
+const takenTTLAttr = "_ttl0"
+
+// untaken returns raw, an item as Take left it, as it was before: its own
+// TTL restored and Take's bookkeeping removed.
+func (t *Table) untaken(raw Item) Item {
+	out := make(Item, len(raw))
+	for k, v := range raw {
+		out[k] = v
+	}
+	delete(out, takenTTLAttr)
+	delete(out, t.schema.TokenAttr)
+	if n, ok := raw[takenTTLAttr].(*types.AttributeValueMemberN); ok && n.Value != "0" {
+		out[t.schema.TTLAttr] = n
+	} else {
+		delete(out, t.schema.TTLAttr)
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -24,6 +25,7 @@ type TxOp struct {
 	key    Key
 	what   string // entity type
 	guard  Unique // set on guard actions
+	err    error  // set on an action refused when it was built
 }
 
 // Key returns the key of the item the action writes.
@@ -68,6 +70,9 @@ type TxReason struct {
 	// "ValidationError", ...
 	Code    string
 	Message string
+	// Item is the item as stored when the action's condition failed
+	// (DynamoDB returns it with the cancellation), or nil.
+	Item Item
 	// Guard and GuardValue are set when the action wrote a unique guard.
 	Guard      string
 	GuardValue string
@@ -116,7 +121,7 @@ func (e *TxError) Failed() []TxReason {
 func newTxError(tce *types.TransactionCanceledException) *TxError {
 	e := &TxError{cause: tce}
 	for i, r := range tce.CancellationReasons {
-		e.Reasons = append(e.Reasons, TxReason{Index: i, Code: aws.ToString(r.Code), Message: aws.ToString(r.Message)})
+		e.Reasons = append(e.Reasons, TxReason{Index: i, Code: aws.ToString(r.Code), Message: aws.ToString(r.Message), Item: r.Item})
 	}
 	return e
 }
@@ -130,9 +135,21 @@ type txOpts struct{ token string }
 // repeating it with the same token and actions has no further effect.
 func IdempotencyToken(token string) TxOption { return func(o *txOpts) { o.token = token } }
 
+// MaxTxBytes is DynamoDB's limit on the total size of one transaction.
+const MaxTxBytes = 4 * 1024 * 1024
+
 // Transact runs ops as one TransactWriteItems: all succeed or none. Over
-// 100 actions, or two actions on one item, are refused before sending. A
-// canceled transaction gives a *[TxError] naming each failing action.
+// 100 actions, over 4 MB, or two actions on one item are refused before
+// sending. A canceled transaction gives a *[TxError] naming each failing
+// action.
+//
+// Under faults: the SDK gives every call an idempotency token and resends
+// it on a retried request, so a transaction whose response was lost after
+// it committed is not applied twice and reports success. A cancellation
+// caused only by TransactionConflict (another transaction on the same
+// items) is retried up to Options.ConflictRetries times with jittered
+// backoff; a condition failure is never retried. Repeating a token with
+// other content gives [ErrIdempotencyMismatch].
 func (t *Table) Transact(ctx context.Context, ops ...TxOp) error {
 	return t.TransactWith(ctx, nil, ops...)
 }
@@ -146,14 +163,48 @@ func (t *Table) TransactWith(ctx context.Context, opts []TxOption, ops ...TxOp) 
 	if err := checkOps(ops, MaxTxItems); err != nil {
 		return opErr("transact", "", Key{}, err)
 	}
+	size := 0
 	items := make([]types.TransactWriteItem, len(ops))
 	for i, op := range ops {
 		items[i] = types.TransactWriteItem{Put: op.put, Delete: op.del, Update: op.update, ConditionCheck: op.check}
+		switch {
+		case op.put != nil:
+			op.put.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+			size += ItemSize(op.put.Item)
+		case op.del != nil:
+			op.del.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+		case op.update != nil:
+			op.update.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+			for _, v := range op.update.ExpressionAttributeValues {
+				size += avSize(v)
+			}
+		case op.check != nil:
+			op.check.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+		}
+	}
+	if size > MaxTxBytes {
+		return opErr("transact", "", Key{}, fmt.Errorf("%w: the transaction writes %d bytes, the limit is %d", ErrItemTooLarge, size, MaxTxBytes))
 	}
 	in := &dynamodb.TransactWriteItemsInput{TransactItems: items, ReturnConsumedCapacity: t.wantCapacity()}
 	if o.token != "" {
 		in.ClientRequestToken = aws.String(o.token)
 	}
+	for attempt := 0; ; attempt++ {
+		err := t.transactOnce(ctx, in, ops)
+		if isOnlyConflict(err) && attempt < t.opts.ConflictRetries {
+			if serr := sleepCtx(ctx, backoff(attempt, 5*time.Millisecond, 200*time.Millisecond)); serr != nil {
+				return opErr("transact", "", Key{}, errors.Join(err, serr))
+			}
+			continue
+		}
+		if err != nil {
+			return opErr("transact", "", Key{}, err)
+		}
+		return nil
+	}
+}
+
+func (t *Table) transactOnce(ctx context.Context, in *dynamodb.TransactWriteItemsInput, ops []TxOp) error {
 	start := time.Now()
 	out, err := t.client.TransactWriteItems(ctx, in)
 	if err != nil {
@@ -172,10 +223,26 @@ func (t *Table) TransactWith(ctx context.Context, opts []TxOption, ops ...TxOp) 
 		c = capacity(out.ConsumedCapacity...)
 	}
 	t.observe(ctx, Event{Op: "TransactWriteItems", Duration: time.Since(start), Err: err, Capacity: c})
-	if err != nil {
-		return opErr("transact", "", Key{}, err)
+	return err
+}
+
+// isOnlyConflict reports whether err is a canceled transaction whose every
+// failing action failed with TransactionConflict.
+func isOnlyConflict(err error) bool {
+	te, ok := err.(*TxError)
+	if !ok {
+		return false
 	}
-	return nil
+	failed := te.Failed()
+	if len(failed) == 0 {
+		return false
+	}
+	for _, r := range failed {
+		if r.Code != "TransactionConflict" {
+			return false
+		}
+	}
+	return true
 }
 
 // checkOps refuses empty, over-limit and duplicate-key requests.
@@ -192,6 +259,9 @@ func checkOps(ops []TxOp, limit int) error {
 	}
 	seen := make(map[tableKey]int, len(ops))
 	for i, op := range ops {
+		if op.err != nil {
+			return fmt.Errorf("action %d: %w", i, op.err)
+		}
 		if op.put == nil && op.del == nil && op.update == nil && op.check == nil {
 			return &ValidationError{Field: fmt.Sprintf("action %d", i), Reason: "empty action"}
 		}

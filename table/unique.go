@@ -2,11 +2,17 @@ package table
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/singletable/singletable/keys"
 )
 
 // Unique is one unique value of an item: Name says what kind ("email",
@@ -29,16 +35,24 @@ const (
 )
 
 // GuardKey returns the primary key of the guard item that holds u:
-// PK = UNIQUE#{name}#{value}, SK = UNIQUE.
+// PK = UNIQUE#{name}#{value}, SK = UNIQUE, with name and value escaped
+// like key segments ([keys.Escape]: '%', '#', control characters and
+// invalid UTF-8 become %XX), so that no two (name, value) pairs share a
+// guard. Values holding none of those characters are stored as given.
 func GuardKey(u Unique) Key {
-	return Key{PK: "UNIQUE#" + u.Name + "#" + u.Value, SK: "UNIQUE"}
+	return Key{PK: "UNIQUE#" + keys.Escape(u.Name) + "#" + keys.Escape(u.Value), SK: "UNIQUE"}
 }
 
-func (t *Table) guardPut(u Unique, owner Key) TxOp {
+// guardPut returns the action that writes guard u for owner. A guard may
+// be (re)written by its own owner, never taken over while its owner lives;
+// exp (epoch seconds, 0 for none) is the owner's TTL, copied to the guard
+// so that it ends with its owner and an expired guard is free.
+func (t *Table) guardPut(u Unique, owner Key, exp int64) TxOp {
 	s := t.schema
+	gk := GuardKey(u)
 	item := Item{
-		s.PK:         &types.AttributeValueMemberS{Value: GuardKey(u).PK},
-		s.SK:         &types.AttributeValueMemberS{Value: GuardKey(u).SK},
+		s.PK:         &types.AttributeValueMemberS{Value: gk.PK},
+		s.SK:         &types.AttributeValueMemberS{Value: gk.SK},
 		guardOwnerPK: &types.AttributeValueMemberS{Value: owner.PK},
 		guardOwnerSK: &types.AttributeValueMemberS{Value: owner.SK},
 		guardName:    &types.AttributeValueMemberS{Value: u.Name},
@@ -47,17 +61,60 @@ func (t *Table) guardPut(u Unique, owner Key) TxOp {
 	if s.TypeAttr != "" {
 		item[s.TypeAttr] = &types.AttributeValueMemberS{Value: GuardType}
 	}
+	if s.TTLAttr != "" && exp > 0 {
+		item[s.TTLAttr] = numAV(exp)
+	}
+	x := newExprs()
+	x.names["#pk"], x.names["#opk"], x.names["#osk"] = s.PK, guardOwnerPK, guardOwnerSK
+	x.values[":opk"] = &types.AttributeValueMemberS{Value: owner.PK}
+	x.values[":osk"] = &types.AttributeValueMemberS{Value: owner.SK}
+	c := "attribute_not_exists(#pk) OR (#opk = :opk AND #osk = :osk)"
+	if s.TTLAttr != "" {
+		t.bindTTL(x)
+		c += " OR " + expiredCond
+	}
 	return TxOp{put: &types.Put{
-		TableName: aws.String(s.Name),
-		Item:      item,
-		// A guard may be (re)written by its own owner, never taken over.
-		ConditionExpression:      aws.String("attribute_not_exists(#pk) OR (#opk = :opk AND #osk = :osk)"),
-		ExpressionAttributeNames: map[string]string{"#pk": s.PK, "#opk": guardOwnerPK, "#osk": guardOwnerSK},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":opk": &types.AttributeValueMemberS{Value: owner.PK},
-			":osk": &types.AttributeValueMemberS{Value: owner.SK},
-		},
-	}, key: GuardKey(u), what: GuardType, guard: u}
+		TableName:                 aws.String(s.Name),
+		Item:                      item,
+		ConditionExpression:       aws.String(c),
+		ExpressionAttributeNames:  x.names,
+		ExpressionAttributeValues: x.values,
+	}, key: gk, what: GuardType, guard: u}
+}
+
+// guardTakeover returns the actions that take guard u over from its
+// previous owner prev, which is missing or expired: the guard put is
+// conditioned on prev still owning it, and a condition check on prev
+// makes sure prev is still absent when the transaction commits.
+func (t *Table) guardTakeover(u Unique, owner, prev Key, exp int64) []TxOp {
+	s := t.schema
+	op := t.guardPut(u, owner, exp)
+	x := exprs{names: op.put.ExpressionAttributeNames, values: op.put.ExpressionAttributeValues}
+	x.values[":ppk"] = &types.AttributeValueMemberS{Value: prev.PK}
+	x.values[":psk"] = &types.AttributeValueMemberS{Value: prev.SK}
+	op.put.ConditionExpression = aws.String("#opk = :ppk AND #osk = :psk")
+	delete(x.values, ":opk")
+	delete(x.values, ":osk")
+	if s.TTLAttr != "" {
+		delete(x.names, "#ttl")
+		delete(x.values, ":now")
+		delete(x.values, ":zero")
+	}
+	cx := newExprs()
+	cx.names["#pk"] = s.PK
+	cc := "attribute_not_exists(#pk)"
+	if s.TTLAttr != "" {
+		t.bindTTL(cx)
+		cc += " OR " + expiredCond
+	}
+	check := TxOp{check: &types.ConditionCheck{
+		TableName:                 aws.String(s.Name),
+		Key:                       t.keyItem(prev),
+		ConditionExpression:       aws.String(cc),
+		ExpressionAttributeNames:  cx.names,
+		ExpressionAttributeValues: cx.vals(),
+	}, key: prev, what: "check"}
+	return []TxOp{op, check}
 }
 
 func (t *Table) guardDelete(u Unique, owner Key) TxOp {
@@ -75,7 +132,9 @@ func (t *Table) guardDelete(u Unique, owner Key) TxOp {
 }
 
 // guardDiff returns the actions that move owner's guards from old to new.
-func (t *Table) guardDiff(old, new []Unique, owner Key) []TxOp {
+// With rewriteKept, guards kept are rewritten too (so they carry the
+// owner's current TTL exp).
+func (t *Table) guardDiff(old, new []Unique, owner Key, exp int64, rewriteKept bool) []TxOp {
 	var ops []TxOp
 	keep := map[Unique]bool{}
 	for _, u := range new {
@@ -89,11 +148,78 @@ func (t *Table) guardDiff(old, new []Unique, owner Key) []TxOp {
 		}
 	}
 	for _, u := range new {
-		if !had[u] {
-			ops = append(ops, t.guardPut(u, owner))
+		if !had[u] || rewriteKept {
+			ops = append(ops, t.guardPut(u, owner, exp))
 		}
 	}
 	return ops
+}
+
+// transactGuarded runs ops (an item write and its guard actions). When a
+// guard put fails because another item holds the guard, that holder is
+// read (strongly consistent): if it is missing or past its TTL, the guard
+// is free, and the transaction is sent once more with the guard taken over
+// from it (conditioned on it staying absent). A canceled transaction whose
+// item action failed against an item carrying write token tok is this
+// write, already applied: success.
+func (t *Table) transactGuarded(ctx context.Context, ops []TxOp, tok string) error {
+	for round := 0; ; round++ {
+		err := t.Transact(ctx, ops...)
+		var te *TxError
+		if err == nil || !errors.As(err, &te) {
+			return err
+		}
+		if len(te.Reasons) > 0 && te.Reasons[0].Code == "ConditionalCheckFailed" && t.hasToken(te.Reasons[0].Item, tok) {
+			return nil
+		}
+		if round > 0 {
+			return err
+		}
+		next, changed, rerr := t.freeGuards(ctx, ops, te)
+		if rerr != nil {
+			return errors.Join(err, rerr)
+		}
+		if !changed {
+			return err
+		}
+		ops = next
+	}
+}
+
+// freeGuards replaces the guard puts that failed against a guard whose
+// holder is gone with takeover actions.
+func (t *Table) freeGuards(ctx context.Context, ops []TxOp, te *TxError) ([]TxOp, bool, error) {
+	owner := ops[0].key
+	var exp int64
+	if it := ops[0].put; it != nil && t.schema.TTLAttr != "" {
+		if n, ok := it.Item[t.schema.TTLAttr].(*types.AttributeValueMemberN); ok {
+			exp, _ = strconv.ParseInt(n.Value, 10, 64)
+		}
+	}
+	out := make([]TxOp, 0, len(ops)+1)
+	changed := false
+	for i, op := range ops {
+		if i >= len(te.Reasons) || op.put == nil || op.guard.Name == "" || te.Reasons[i].Code != "ConditionalCheckFailed" {
+			out = append(out, op)
+			continue
+		}
+		g, ok := t.decodeGuard(te.Reasons[i].Item)
+		if !ok || g.Owner == owner {
+			out = append(out, op)
+			continue
+		}
+		raw, err := t.getItem(ctx, GuardType, g.Owner, true)
+		if err != nil {
+			return nil, false, err
+		}
+		if raw != nil && !t.expired(raw) {
+			out = append(out, op) // held by a live item: a real violation
+			continue
+		}
+		out = append(out, t.guardTakeover(op.guard, owner, g.Owner, exp)...)
+		changed = true
+	}
+	return out, changed, nil
 }
 
 // Guard is a guard item as stored: the unique value and the key of the
@@ -116,24 +242,28 @@ func (t *Table) decodeGuard(raw Item) (Guard, bool) {
 	return g, g.Owner.PK != ""
 }
 
-// LookupUnique returns the key of the item holding u, or [ErrNotFound].
-// One GetItem.
+// LookupUnique returns the key of the item holding u, or [ErrNotFound]:
+// one strongly consistent GetItem on its guard. A guard past its TTL (its
+// owner expired) holds nothing.
 func (t *Table) LookupUnique(ctx context.Context, u Unique) (Key, error) {
 	if err := checkUnique(u); err != nil {
 		return Key{}, opErr("lookup unique", GuardType, Key{}, err)
 	}
-	gs, err := t.LookupUniques(ctx, []Unique{u})
+	raw, err := t.getItem(ctx, GuardType, GuardKey(u), true)
 	if err != nil {
-		return Key{}, err
+		return Key{}, opErr("lookup unique", GuardType, GuardKey(u), err)
 	}
-	if len(gs) == 0 {
+	g, ok := t.decodeGuard(raw)
+	if raw == nil || !ok || t.expired(raw) {
 		return Key{}, opErr("lookup unique", GuardType, GuardKey(u), ErrNotFound)
 	}
-	return gs[0].Owner, nil
+	return g.Owner, nil
 }
 
 // LookupUniques returns the guards of those values in us that are held, in
-// the order of us (BatchGetItem, chunked and retried).
+// the order of us (BatchGetItem, chunked and retried; eventually
+// consistent: confirm with [Entity.GetByUnique] where the answer decides
+// access).
 func (t *Table) LookupUniques(ctx context.Context, us []Unique) ([]Guard, error) {
 	ks := make([]Key, 0, len(us))
 	seen := map[Unique]bool{}
@@ -161,14 +291,24 @@ func (t *Table) LookupUniques(ctx context.Context, us []Unique) ([]Guard, error)
 }
 
 // GetByUnique returns the item holding unique value u, or [ErrNotFound]:
-// one GetItem on the guard, one on the owner.
+// a strongly consistent GetItem on the guard, then one on the owner, which
+// must still hold u (a lookup racing a change of the value never returns
+// the previous owner). Two requests: the guard is the only way from the
+// value to the owner's key.
 func (e *Entity[T]) GetByUnique(ctx context.Context, u Unique, opts ...ReadOption) (T, error) {
 	var zero T
 	k, err := e.t.LookupUnique(ctx, u)
 	if err != nil {
 		return zero, err
 	}
-	return e.Get(ctx, k, opts...)
+	item, err := e.Get(ctx, k, Consistent())
+	if err != nil {
+		return zero, err
+	}
+	if e.def.Unique != nil && !slices.Contains(e.def.Unique(&item), u) {
+		return zero, opErr("get by unique", e.def.Type, k, ErrNotFound)
+	}
+	return item, nil
 }
 
 func checkUnique(u Unique) error {
@@ -178,7 +318,10 @@ func checkUnique(u Unique) error {
 	if u.Value == "" {
 		return &ValidationError{Field: "unique " + u.Name, Reason: "empty value"}
 	}
-	return checkKeyValue("unique "+u.Name, GuardKey(u).PK, 2048)
+	if !utf8.ValidString(u.Value) || !utf8.ValidString(u.Name) {
+		return &ValidationError{Field: "unique " + u.Name, Reason: "not valid UTF-8"}
+	}
+	return checkKeyValue("unique "+u.Name, GuardKey(u).PK, keys.MaxPKBytes)
 }
 
 // EnsureGuards makes sure the item with key k holds the guards of its

@@ -227,7 +227,7 @@ func (s *Users) RecordLogin(ctx context.Context, id pf.UserID, at time.Time) (pf
 	if at.IsZero() {
 		return pf.UserProfile{}, table.Invalid("lastLogin", "zero time")
 	}
-	return s.e.users.Patch(ctx, k, table.Patch{Set: map[string]any{"lastLogin": pf.Stamp(at)}})
+	return s.e.users.Patch(ctx, k, table.Patch{Set: map[string]any{"lastLogin": pf.Stamp(at)}, NoTouch: true})
 }
 
 // PutPreferences writes a user's preferences (an upsert; the user's

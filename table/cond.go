@@ -1,0 +1,165 @@
+package table
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Write conditions shared by every write on an existing key. One place
+// builds them, so each write path (Update, Replace, Patch, Add, Delete,
+// Take, and their transaction forms) inherits the same three guarantees:
+//
+//   - existence: the item exists and is not past its TTL (an item DynamoDB
+//     has not deleted yet counts as missing);
+//   - type binding: the item is of this entity type, or carries no type
+//     attribute (written by another service), so Entity[A] never changes or
+//     deletes an item of entity B;
+//   - write tokens: see [Schema.TokenAttr].
+
+// exprs accumulates expression placeholders.
+type exprs struct {
+	names  map[string]string
+	values map[string]types.AttributeValue
+}
+
+func newExprs() exprs {
+	return exprs{names: map[string]string{}, values: map[string]types.AttributeValue{}}
+}
+
+// vals returns the values, or nil when there are none (DynamoDB refuses an
+// empty map).
+func (x exprs) vals() map[string]types.AttributeValue {
+	if len(x.values) == 0 {
+		return nil
+	}
+	return x.values
+}
+
+// expiredCond holds for an item whose TTL has passed (#ttl, :now, :zero).
+const expiredCond = "(#ttl <= :now AND #ttl > :zero)"
+
+// liveCond returns the condition "the item exists, is not expired and is of
+// entity type typ (or untyped)", binding its placeholders into x.
+func (t *Table) liveCond(x exprs, typ string) string {
+	s := t.schema
+	x.names["#pk"] = s.PK
+	c := "attribute_exists(#pk)"
+	if s.TypeAttr != "" && typ != "" {
+		x.names["#ty"] = s.TypeAttr
+		x.values[":ty"] = &types.AttributeValueMemberS{Value: typ}
+		c += " AND (attribute_not_exists(#ty) OR #ty = :ty)"
+	}
+	if s.TTLAttr != "" {
+		t.bindTTL(x)
+		c += " AND " + notExpiredCond
+	}
+	return c
+}
+
+// absentCond returns the condition of a create: no item with the key, or
+// only one past its TTL (absent for every read, so a create takes its key).
+func (t *Table) absentCond(x exprs) string {
+	x.names["#pk"] = t.schema.PK
+	if t.schema.TTLAttr == "" {
+		return "attribute_not_exists(#pk)"
+	}
+	t.bindTTL(x)
+	return "(attribute_not_exists(#pk) OR " + expiredCond + ")"
+}
+
+func (t *Table) bindTTL(x exprs) {
+	x.names["#ttl"] = t.schema.TTLAttr
+	x.values[":now"] = numAV(t.now().Unix())
+	x.values[":zero"] = numAV(0)
+}
+
+// Write tokens. A write whose response is lost after DynamoDB applied it
+// is retried by the SDK; the retry then meets its own write. Each
+// non-idempotent single-item write therefore stamps a random token into
+// the item's token set (Schema.TokenAttr) in the same request, and a
+// failed condition is checked against the item DynamoDB returns with the
+// failure: if it holds the token, the write is ours and succeeded.
+// Library writes carry the recent tokens of the item forward, so a token
+// survives later writes for [tokenTTL]; older ones are pruned.
+const (
+	tokenTTL  = 10 * time.Minute
+	maxTokens = 16
+)
+
+// newToken returns a fresh write token: its creation time in Unix
+// milliseconds (base 36), a dot, and 64 random bits.
+func (t *Table) newToken() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return strconv.FormatInt(t.now().UnixMilli(), 36) + "." + hex.EncodeToString(b[:])
+}
+
+func tokenTime(tok string) time.Time {
+	ms, _, ok := strings.Cut(tok, ".")
+	if !ok {
+		return time.Time{}
+	}
+	n, err := strconv.ParseInt(ms, 36, 64)
+	if err != nil {
+		return time.Time{}
+	}
+	return time.UnixMilli(n)
+}
+
+// tokens returns the write tokens stored in raw.
+func (t *Table) tokens(raw Item) []string {
+	if t.schema.TokenAttr == "" || raw == nil {
+		return nil
+	}
+	if ss, ok := raw[t.schema.TokenAttr].(*types.AttributeValueMemberSS); ok {
+		return ss.Value
+	}
+	return nil
+}
+
+// hasToken reports whether raw carries write token tok.
+func (t *Table) hasToken(raw Item, tok string) bool {
+	return tok != "" && slices.Contains(t.tokens(raw), tok)
+}
+
+// carryTokens returns the token set a full rewrite stores: the recent
+// tokens of the item it replaces (newest first, at most maxTokens-1) and
+// tok.
+func (t *Table) carryTokens(old Item, tok string) types.AttributeValue {
+	now := t.now()
+	keep := []string{tok}
+	olds := slices.Clone(t.tokens(old))
+	slices.SortFunc(olds, func(a, b string) int { return tokenTime(b).Compare(tokenTime(a)) })
+	for _, o := range olds {
+		if len(keep) == maxTokens {
+			break
+		}
+		if o != tok && now.Sub(tokenTime(o)) < tokenTTL {
+			keep = append(keep, o)
+		}
+	}
+	return &types.AttributeValueMemberSS{Value: keep}
+}
+
+// staleTokens returns the tokens of raw to prune: all older than tokenTTL
+// once the set holds more than maxTokens.
+func (t *Table) staleTokens(raw Item) []string {
+	toks := t.tokens(raw)
+	if len(toks) <= maxTokens {
+		return nil
+	}
+	now := t.now()
+	var stale []string
+	for _, o := range toks {
+		if now.Sub(tokenTime(o)) >= tokenTTL {
+			stale = append(stale, o)
+		}
+	}
+	return stale
+}
