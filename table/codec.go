@@ -48,6 +48,12 @@ func (e *Entity[T]) prepare(item *T, version int64) (written, error) {
 			return w, err
 		}
 	}
+	if e.def.Expires != nil && e.t.schema.TTLAttr != "" {
+		if exp := e.def.Expires(item); !exp.IsZero() && exp.After(e.t.now().Add(MaxTTLHorizon)) {
+			return w, &ValidationError{Entity: e.def.Type, Field: e.t.schema.TTLAttr,
+				Reason: fmt.Sprintf("expiry %s is more than 100 years ahead (a time in the wrong unit?)", exp.UTC().Format(time.RFC3339))}
+		}
+	}
 	src := item
 	if len(e.def.Secrets) > 0 {
 		cp := *item // encrypt a copy: the caller keeps its plaintext
@@ -59,6 +65,9 @@ func (e *Entity[T]) prepare(item *T, version int64) (written, error) {
 	av, err := dynamo.MarshalItem(src)
 	if err != nil {
 		return w, fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
+	}
+	if err := checkStrings(av); err != nil {
+		return w, &ValidationError{Entity: e.def.Type, Field: err.Error(), Reason: "not valid UTF-8 (DynamoDB would store another string)"}
 	}
 	s := e.t.schema
 	av[s.PK] = &types.AttributeValueMemberS{Value: k.PK}
@@ -97,10 +106,6 @@ func (e *Entity[T]) prepare(item *T, version int64) (written, error) {
 	}
 	if e.def.Expires != nil && s.TTLAttr != "" {
 		if exp := e.def.Expires(item); !exp.IsZero() {
-			if exp.After(e.t.now().Add(MaxTTLHorizon)) {
-				return w, &ValidationError{Entity: e.def.Type, Field: s.TTLAttr,
-					Reason: fmt.Sprintf("expiry %s is more than 100 years ahead (a time in the wrong unit?)", exp.UTC().Format(time.RFC3339))}
-			}
 			av[s.TTLAttr] = numAV(exp.Unix())
 			w.expires = exp.Unix()
 		}
@@ -307,4 +312,48 @@ func backoff(attempt int, base, max time.Duration) time.Duration {
 		d = max
 	}
 	return d/2 + rand.N(d/2+1)
+}
+
+// invalidUTF8 names an attribute path holding a string that is not valid
+// UTF-8.
+type invalidUTF8 string
+
+func (e invalidUTF8) Error() string { return string(e) }
+
+// checkStrings returns an invalidUTF8 error naming the first attribute of
+// item that holds a string (or set member, or map key) that is not valid
+// UTF-8: the JSON protocol would silently replace its bytes.
+func checkStrings(item Item) error {
+	for name, v := range item {
+		if !utf8.ValidString(name) || !validAV(v) {
+			return invalidUTF8(name)
+		}
+	}
+	return nil
+}
+
+func validAV(v types.AttributeValue) bool {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return utf8.ValidString(v.Value)
+	case *types.AttributeValueMemberSS:
+		for _, s := range v.Value {
+			if !utf8.ValidString(s) {
+				return false
+			}
+		}
+	case *types.AttributeValueMemberL:
+		for _, e := range v.Value {
+			if !validAV(e) {
+				return false
+			}
+		}
+	case *types.AttributeValueMemberM:
+		for k, e := range v.Value {
+			if !utf8.ValidString(k) || !validAV(e) {
+				return false
+			}
+		}
+	}
+	return true
 }

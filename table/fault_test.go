@@ -224,7 +224,7 @@ func TestTransactionLimitsAndIdempotency(t *testing.T) {
 	// The same token twice: the second is a no-op, even though a create
 	// would now fail.
 	create, _ := f.notes.CreateOp(&note{MemberID: "m2", Seq: 1})
-	tok := []table.TxOption{table.IdempotencyToken("tok-1")}
+	tok := []table.TxOption{table.IdempotencyToken(fmt.Sprint(time.Now().UnixNano()))}
 	if err := f.t.TransactWith(c, tok, create...); err != nil {
 		t.Fatal(err)
 	}

@@ -354,3 +354,44 @@ func (e *Entity[T]) touched(p Patch) []touchedAttr {
 	}
 	return out
 }
+
+// PatchOp returns p as a transaction action on the item with key k.
+func (e *Entity[T]) PatchOp(k Key, p Patch) (TxOp, error) {
+	if err := checkKey(k); err != nil {
+		return TxOp{}, opErr("patch", e.def.Type, k, err)
+	}
+	// No write token: the SDK resends a transaction with its idempotency
+	// token, so a retried transaction is never applied twice.
+	b, err := e.buildPatch(p, false)
+	if err != nil {
+		return TxOp{}, opErr("patch", e.def.Type, k, err)
+	}
+	return TxOp{update: &types.Update{
+		TableName:                 aws.String(e.t.schema.Name),
+		Key:                       e.t.keyItem(k),
+		UpdateExpression:          aws.String(b.update),
+		ConditionExpression:       aws.String(b.cond),
+		ExpressionAttributeNames:  b.names,
+		ExpressionAttributeValues: b.values,
+	}, key: k, what: e.def.Type}, nil
+}
+
+// Add adds delta to the numeric attribute field of the item with key k,
+// atomically, and returns the new value. A missing or expired item, or one
+// of another entity type, gives [ErrNotFound]; concurrent increments are
+// never lost; an add that would overflow int64 fails its condition
+// ([ErrConditionFailed]) and writes nothing. If the response is lost after
+// DynamoDB applied it, the SDK's retry is recognised by its write token:
+// the counter moves once.
+func (e *Entity[T]) Add(ctx context.Context, k Key, field string, delta int64) (int64, error) {
+	raw, err := e.update(ctx, k, Patch{Add: map[string]int64{field: delta}}, types.ReturnValueUpdatedNew)
+	if err != nil {
+		return 0, opErr("add", e.def.Type, k, err)
+	}
+	n, ok := raw[field].(*types.AttributeValueMemberN)
+	if !ok {
+		return 0, opErr("add", e.def.Type, k, fmt.Errorf("attribute %s is not a number", field))
+	}
+	v, err := strconv.ParseInt(n.Value, 10, 64)
+	return v, opErr("add", e.def.Type, k, err)
+}

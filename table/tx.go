@@ -163,23 +163,35 @@ func (t *Table) TransactWith(ctx context.Context, opts []TxOption, ops ...TxOp) 
 	if err := checkOps(ops, MaxTxItems); err != nil {
 		return opErr("transact", "", Key{}, err)
 	}
+	if len(o.token) > 36 {
+		return opErr("transact", "", Key{}, &ValidationError{Field: "idempotency token", Reason: fmt.Sprintf("%d characters, the limit is 36", len(o.token))})
+	}
+	const allOld = types.ReturnValuesOnConditionCheckFailureAllOld
 	size := 0
 	items := make([]types.TransactWriteItem, len(ops))
 	for i, op := range ops {
 		items[i] = types.TransactWriteItem{Put: op.put, Delete: op.del, Update: op.update, ConditionCheck: op.check}
+		// Conditional actions return the item that failed their condition,
+		// so a cancellation can be explained (and a retried write recognised).
 		switch {
 		case op.put != nil:
-			op.put.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+			if op.put.ConditionExpression != nil {
+				op.put.ReturnValuesOnConditionCheckFailure = allOld
+			}
 			size += ItemSize(op.put.Item)
 		case op.del != nil:
-			op.del.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+			if op.del.ConditionExpression != nil {
+				op.del.ReturnValuesOnConditionCheckFailure = allOld
+			}
 		case op.update != nil:
-			op.update.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+			if op.update.ConditionExpression != nil {
+				op.update.ReturnValuesOnConditionCheckFailure = allOld
+			}
 			for _, v := range op.update.ExpressionAttributeValues {
 				size += avSize(v)
 			}
 		case op.check != nil:
-			op.check.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+			op.check.ReturnValuesOnConditionCheckFailure = allOld
 		}
 	}
 	if size > MaxTxBytes {

@@ -93,6 +93,7 @@ func (t *Table) guardTakeover(u Unique, owner, prev Key, exp int64) []TxOp {
 	x.values[":ppk"] = &types.AttributeValueMemberS{Value: prev.PK}
 	x.values[":psk"] = &types.AttributeValueMemberS{Value: prev.SK}
 	op.put.ConditionExpression = aws.String("#opk = :ppk AND #osk = :psk")
+	delete(x.names, "#pk")
 	delete(x.values, ":opk")
 	delete(x.values, ":osk")
 	if s.TTLAttr != "" {

@@ -1,0 +1,579 @@
+package table_test
+
+// The tests of the README's "What happens if the response is lost" table
+// and of the engine's contract under faults (issue 9): each test injects
+// the fault in front of the real DynamoDB Local.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
+)
+
+// faultyFixture opens f's table through a client with the given faults and
+// a request counter.
+func faultyFixture(t *testing.T, f fixture, opts []func(*table.Options), faults ...func(*dynamodb.Options)) (fixture, *tabletest.RequestCounter) {
+	t.Helper()
+	rc := &tabletest.RequestCounter{}
+	client := tabletest.NewClient(t, append(faults, rc.Option())...)
+	tb := table.New(client, f.t.Schema(), opts...)
+	return fixture{t: tb, members: table.NewEntity(tb, memberDef), notes: table.NewEntity(tb, noteDef)}, rc
+}
+
+// Lost response, Create without guards (one PutItem): the SDK's retry meets
+// the item its first attempt wrote and recognises its write token.
+func TestLostResponseCreate(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	lost := &tabletest.LostResponses{Op: "PutItem", Times: 1}
+	ff, _ := faultyFixture(t, f, nil, lost.Option())
+	c := ctx(t)
+	if err := ff.notes.Create(c, &note{MemberID: "m1", Seq: 1, Text: "once"}); err != nil {
+		t.Fatalf("Create with a lost response = %v, want success", err)
+	}
+	if lost.Lost() != 1 || lost.Calls() != 2 {
+		t.Fatalf("lost %d of %d PutItem calls, want 1 of 2 (the SDK retried)", lost.Lost(), lost.Calls())
+	}
+	// A second, genuine create of the same key still fails.
+	if err := ff.notes.Create(c, &note{MemberID: "m1", Seq: 1, Text: "twice"}); !errors.Is(err, table.ErrAlreadyExists) {
+		t.Fatalf("second Create = %v, want ErrAlreadyExists", err)
+	}
+}
+
+// Lost response, Create with unique guards (one transaction): the SDK
+// resends the transaction with its idempotency token.
+func TestLostResponseCreateWithGuards(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	lost := &tabletest.LostResponses{Op: "TransactWriteItems", Times: 1, Drop: true}
+	ff, _ := faultyFixture(t, f, nil, lost.Option())
+	c := ctx(t)
+	if err := ff.members.Create(c, &member{ID: "a", Email: "a@x.io", Status: "on"}); err != nil {
+		t.Fatalf("Create with a lost response = %v, want success", err)
+	}
+	if lost.Lost() != 1 {
+		t.Fatalf("lost %d responses, want 1", lost.Lost())
+	}
+	if _, err := f.members.GetByUnique(c, table.Unique{Name: "email", Value: "a@x.io"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Lost response, Add: the retried UpdateItem is recognised by its token and
+// the counter moves once.
+func TestLostResponseAddCountsOnce(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	if err := f.members.Create(c, &member{ID: "a", Email: "a@x.io", Status: "on"}); err != nil {
+		t.Fatal(err)
+	}
+	lost := &tabletest.LostResponses{Op: "UpdateItem", Times: 1}
+	ff, _ := faultyFixture(t, f, nil, lost.Option())
+	k := table.Key{PK: "MEMBER#a", SK: "PROFILE"}
+	n, err := ff.members.Add(c, k, "logins", 5)
+	if err != nil || n != 5 {
+		t.Fatalf("Add with a lost response = %d, %v; want 5, nil", n, err)
+	}
+	got, err := f.members.Get(c, k)
+	if err != nil || got.Logins != 5 {
+		t.Fatalf("stored logins = %d, %v; want 5 (counted once)", got.Logins, err)
+	}
+	// Patch.Add with IfEqual: the retry must not report its own write as a
+	// failed condition either.
+	lost2 := &tabletest.LostResponses{Op: "UpdateItem", Times: 1}
+	ff2, _ := faultyFixture(t, f, nil, lost2.Option())
+	m, err := ff2.members.Patch(c, k, table.Patch{Add: map[string]int64{"logins": 1}, IfEqual: map[string]any{"status": "on"}, Set: map[string]any{"note": "n"}})
+	if err != nil || m.Logins != 6 {
+		t.Fatalf("Patch with a lost response = %d, %v; want 6, nil", m.Logins, err)
+	}
+	if lost2.Lost() != 1 {
+		t.Fatalf("lost %d, want 1", lost2.Lost())
+	}
+}
+
+// Lost response, Update: the change function's effect lands once.
+func TestLostResponseUpdateAppliesOnce(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	if err := f.members.Create(c, &member{ID: "a", Email: "a@x.io", Status: "on"}); err != nil {
+		t.Fatal(err)
+	}
+	// Without an expiry the guards stay put: one conditional PutItem.
+	lost := &tabletest.LostResponses{Op: "PutItem", Times: 1}
+	ff, _ := faultyFixture(t, f, nil, lost.Option())
+	noTTL := memberDef
+	noTTL.Expires = nil
+	members := table.NewEntity(ff.t, noTTL)
+	k := table.Key{PK: "MEMBER#a", SK: "PROFILE"}
+	var calls atomic.Int32
+	got, err := members.Update(c, k, func(m *member) error { calls.Add(1); m.Logins++; return nil })
+	if err != nil || got.Logins != 1 {
+		t.Fatalf("Update = %d, %v", got.Logins, err)
+	}
+	if calls.Load() != 1 || lost.Lost() != 1 {
+		t.Fatalf("change ran %d times with %d lost responses, want 1 and 1", calls.Load(), lost.Lost())
+	}
+	stored, _ := f.members.Get(c, k)
+	if stored.Logins != 1 || stored.Version != 2 {
+		t.Fatalf("stored logins %d version %d, want 1 and 2", stored.Logins, stored.Version)
+	}
+	// The same through a transaction (the email moves its guard).
+	lostTx := &tabletest.LostResponses{Op: "TransactWriteItems", Times: 1}
+	ffTx, _ := faultyFixture(t, f, nil, lostTx.Option())
+	calls.Store(0)
+	if _, err := ffTx.members.Update(c, k, func(m *member) error { calls.Add(1); m.Logins++; m.Email = "b@x.io"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	stored, _ = f.members.Get(c, k)
+	if calls.Load() != 1 || stored.Logins != 2 {
+		t.Fatalf("change ran %d times, logins %d; want 1 and 2", calls.Load(), stored.Logins)
+	}
+}
+
+// Lost response, Take: the item consumed is still returned.
+func TestLostResponseTakeReturnsItem(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	if err := f.notes.Create(c, &note{MemberID: "m1", Seq: 7, Text: "state"}); err != nil {
+		t.Fatal(err)
+	}
+	lost := &tabletest.LostResponses{Op: "UpdateItem", Times: 1, Drop: true}
+	ff, _ := faultyFixture(t, f, nil, lost.Option())
+	k := table.Key{PK: "MEMBER#m1", SK: "NOTE#0007"}
+	got, err := ff.notes.Take(c, k)
+	if err != nil || got.Text != "state" {
+		t.Fatalf("Take with a lost response = %+v, %v; want the item", got, err)
+	}
+	if _, err := f.notes.Take(c, k); !errors.Is(err, table.ErrNotFound) {
+		t.Fatalf("second Take = %v, want ErrNotFound", err)
+	}
+	if _, err := f.notes.Get(c, k); !errors.Is(err, table.ErrNotFound) {
+		t.Fatalf("Get after Take = %v, want ErrNotFound", err)
+	}
+}
+
+// A transaction repeated with the same idempotency token and other content
+// gives ErrIdempotencyMismatch; the same content is applied once.
+func TestIdempotencyTokenMismatch(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	a, _ := f.notes.PutOp(&note{MemberID: "m", Seq: 1, Text: "a"})
+	b, _ := f.notes.PutOp(&note{MemberID: "m", Seq: 2, Text: "b"})
+	opts := []table.TxOption{table.IdempotencyToken(fmt.Sprint(time.Now().UnixNano()))}
+	if err := f.t.TransactWith(c, opts, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.t.TransactWith(c, opts, a); err != nil {
+		t.Fatalf("same token, same content = %v, want success", err)
+	}
+	if err := f.t.TransactWith(c, opts, b); !errors.Is(err, table.ErrIdempotencyMismatch) {
+		t.Fatalf("same token, other content = %v, want ErrIdempotencyMismatch", err)
+	}
+}
+
+// BatchWrite interrupted while a chunk is in flight: the chunk's keys are
+// reported as unknown, never as not written; earlier chunks as written,
+// later ones as not written.
+func TestBatchWriteReportsThreeSets(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	lost := &tabletest.LostResponses{Op: "BatchWriteItem", Times: 1, After: 1}
+	noRetry := func(o *dynamodb.Options) { o.Retryer = retry.AddWithMaxAttempts(retry.NewStandard(), 1) }
+	ff, _ := faultyFixture(t, f, nil, lost.Option(), noRetry)
+	c := ctx(t)
+	items := make([]*note, 60)
+	for i := range items {
+		items[i] = &note{MemberID: "b", Seq: i + 1, Text: "x"}
+	}
+	err := ff.notes.BatchPut(c, items)
+	var be *table.BatchError
+	if !errors.As(err, &be) || !errors.Is(err, table.ErrUnprocessed) {
+		t.Fatalf("BatchPut = %v, want a *BatchError", err)
+	}
+	if len(be.Written) != 25 || len(be.Unknown) != 25 || len(be.Keys) != 10 {
+		t.Fatalf("written %d, unknown %d, not written %d; want 25, 25, 10", len(be.Written), len(be.Unknown), len(be.Keys))
+	}
+	// The unknown chunk was in fact applied (the response was lost), the
+	// not-written keys are absent: the report never lied.
+	for _, k := range be.Keys {
+		if _, err := f.notes.Get(c, k); !errors.Is(err, table.ErrNotFound) {
+			t.Fatalf("key %v reported not written but stored: %v", k, err)
+		}
+	}
+	for _, k := range append(be.Written, be.Unknown...) {
+		if _, err := f.notes.Get(c, k); err != nil {
+			t.Fatalf("key %v: %v", k, err)
+		}
+	}
+}
+
+// conflictingTx cancels the first n TransactWriteItems with
+// TransactionConflict on every action, as DynamoDB does when another
+// transaction holds an item; later ones reach DynamoDB Local.
+type conflictingTx struct {
+	n    atomic.Int64
+	seen atomic.Int64
+}
+
+func (f *conflictingTx) Do(r *http.Request) (*http.Response, error) {
+	if strings.HasSuffix(r.Header.Get("X-Amz-Target"), ".TransactWriteItems") {
+		f.seen.Add(1)
+		if f.n.Add(-1) >= 0 {
+			body, _ := io.ReadAll(r.Body)
+			actions := strings.Count(string(body), `"TableName"`)
+			reasons := strings.Repeat(`{"Code":"TransactionConflict","Message":"conflict"},`, actions)
+			js := `{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","Message":"Transaction cancelled","CancellationReasons":[` + strings.TrimSuffix(reasons, ",") + `]}`
+			return &http.Response{StatusCode: 400, Header: http.Header{"Content-Type": {"application/x-amz-json-1.0"}},
+				Body: io.NopCloser(bytes.NewBufferString(js)), Request: r}, nil
+		}
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// Every transactional write path retries cancellations caused only by
+// TransactionConflict; a Create with a unique value no longer fails on one.
+func TestTransactionConflictsRetried(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	fault := &conflictingTx{}
+	fault.n.Store(3)
+	ff, _ := faultyFixture(t, f, nil, func(o *dynamodb.Options) { o.HTTPClient = fault })
+	c := ctx(t)
+	if err := ff.members.Create(c, &member{ID: "a", Email: "a@x.io", Status: "on"}); err != nil {
+		t.Fatalf("Create under 3 conflicts = %v, want success", err)
+	}
+	if fault.seen.Load() != 4 {
+		t.Fatalf("%d transactions sent, want 4 (3 conflicts, then success)", fault.seen.Load())
+	}
+	// Bounded: with more conflicts than retries the error is ErrConflict-free
+	// TxError naming TransactionConflict.
+	fault.n.Store(1000)
+	fault.seen.Store(0)
+	ff2, _ := faultyFixture(t, f, []func(*table.Options){func(o *table.Options) { o.ConflictRetries = 2 }}, func(o *dynamodb.Options) { o.HTTPClient = fault })
+	err := ff2.members.Create(c, &member{ID: "b", Email: "b@x.io", Status: "on"})
+	var te *table.TxError
+	if !errors.As(err, &te) || fault.seen.Load() != 3 {
+		t.Fatalf("Create under endless conflicts = %v after %d sends, want a TxError after 3", err, fault.seen.Load())
+	}
+}
+
+// clock is a settable clock for a table.
+type clock struct{ now atomic.Int64 }
+
+func (c *clock) Now() time.Time               { return time.Unix(0, c.now.Load()) }
+func (c *clock) set(t time.Time)              { c.now.Store(t.UnixNano()) }
+func (c *clock) add(d time.Duration)          { c.now.Add(int64(d)) }
+func withClock(c *clock) func(*table.Options) { return func(o *table.Options) { o.Now = c.Now } }
+
+// An item past its TTL but still stored counts as absent for every write,
+// and its unique values are free again.
+func TestExpiredItemsAbsentForWrites(t *testing.T) {
+	t.Parallel()
+	var clk clock
+	clk.set(time.Now())
+	f := newFixture(t, withClock(&clk))
+	c := ctx(t)
+	exp := clk.Now().Add(time.Hour)
+	for _, id := range []string{"a", "b"} {
+		if err := f.members.Create(c, &member{ID: id, Email: id + "@x.io", Status: "on", ExpiresAt: exp}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clk.add(2 * time.Hour) // both expired; DynamoDB Local keeps them (the TTL is in its future)
+	ka := table.Key{PK: "MEMBER#a", SK: "PROFILE"}
+	if _, err := f.members.Patch(c, ka, table.Patch{Set: map[string]any{"note": "x"}}); !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("Patch of expired = %v, want ErrNotFound", err)
+	}
+	if _, err := f.members.Add(c, ka, "logins", 1); !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("Add of expired = %v, want ErrNotFound", err)
+	}
+	if _, err := f.members.Update(c, ka, func(*member) error { return nil }); !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("Update of expired = %v, want ErrNotFound", err)
+	}
+	if err := f.members.Replace(c, &member{ID: "a", Email: "a@x.io", Version: 1}); !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("Replace of expired = %v, want ErrNotFound", err)
+	}
+	if err := f.members.Delete(c, ka); !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("Delete of expired = %v, want ErrNotFound", err)
+	}
+	if err := f.notes.Create(c, &note{MemberID: "n", Seq: 1}); err != nil {
+		t.Fatal(err)
+	}
+	// Create takes the expired item's key and its email.
+	if err := f.members.Create(c, &member{ID: "a", Email: "a@x.io", Status: "new"}); err != nil {
+		t.Fatalf("Create over an expired item = %v, want success", err)
+	}
+	// Another item takes b's email: b's guard expired with b.
+	if err := f.members.Create(c, &member{ID: "c", Email: "b@x.io", Status: "on"}); err != nil {
+		t.Fatalf("Create with an expired owner's email = %v, want success", err)
+	}
+	got, err := f.members.GetByUnique(c, table.Unique{Name: "email", Value: "b@x.io"})
+	if err != nil || got.ID != "c" {
+		t.Fatalf("GetByUnique(b@x.io) = %q, %v; want c", got.ID, err)
+	}
+}
+
+// A guard written before guards carried their owner's TTL (no TTL on the
+// guard) is taken over when its owner has expired or is gone, in one
+// transaction conditioned on the owner staying absent.
+func TestGuardOfGoneOwnerTakenOver(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	gk := table.GuardKey(table.Unique{Name: "email", Value: "old@x.io"})
+	putRaw(t, f.t, map[string]string{"PK": gk.PK, "SK": gk.SK, "_type": table.GuardType, "ownerPK": "MEMBER#gone", "ownerSK": "PROFILE", "uniqueName": "email", "uniqueValue": "old@x.io"})
+	if err := f.members.Create(c, &member{ID: "new", Email: "old@x.io", Status: "on"}); err != nil {
+		t.Fatalf("Create over an orphaned guard = %v, want success", err)
+	}
+	// A live owner keeps its value.
+	if err := f.members.Create(c, &member{ID: "thief", Email: "old@x.io", Status: "on"}); !errors.Is(err, table.ErrUniqueViolation) {
+		t.Fatalf("Create over a live guard = %v, want ErrUniqueViolation", err)
+	}
+}
+
+// Entity[A] can never change or delete an item of entity B; items written
+// by another service without a type attribute stay writable.
+func TestWritesBoundToEntityType(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	if err := f.members.Create(c, &member{ID: "a", Email: "a@x.io", Status: "on"}); err != nil {
+		t.Fatal(err)
+	}
+	// A Note entity aimed at the member's key (a bug, or an attacker's ID).
+	k := table.Key{PK: "MEMBER#a", SK: "PROFILE"}
+	if _, err := f.notes.Patch(c, k, table.Patch{Set: map[string]any{"text": "x"}}); !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("Note Patch of a Member = %v, want ErrNotFound", err)
+	}
+	if _, err := f.notes.Add(c, k, "seq", 1); !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("Note Add on a Member = %v, want ErrNotFound", err)
+	}
+	if err := f.notes.Delete(c, k); !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("Note Delete of a Member = %v, want ErrNotFound", err)
+	}
+	if _, err := f.notes.Take(c, k); !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("Note Take of a Member = %v, want ErrNotFound", err)
+	}
+	if err := f.t.Transact(c, f.notes.DeleteOp(k)); !errors.Is(err, table.ErrTransactionCanceled) {
+		t.Errorf("Note DeleteOp of a Member = %v, want a canceled transaction", err)
+	}
+	if _, err := f.members.Get(c, k); err != nil {
+		t.Fatalf("member after foreign writes: %v", err)
+	}
+	// Untyped item of another service: writable.
+	putRaw(t, f.t, map[string]string{"PK": "MEMBER#z", "SK": "NOTE#0001", "text": "legacy"})
+	got, err := f.notes.Patch(c, table.Key{PK: "MEMBER#z", SK: "NOTE#0001"}, table.Patch{Set: map[string]any{"text": "new"}})
+	if err != nil || got.Text != "new" {
+		t.Fatalf("Patch of an untyped item = %+v, %v", got, err)
+	}
+}
+
+// Guard names and values go through the key grammar, before any request.
+func TestGuardKeyGrammar(t *testing.T) {
+	t.Parallel()
+	a := table.GuardKey(table.Unique{Name: "code", Value: "sub#v"})
+	b := table.GuardKey(table.Unique{Name: "code", Value: "sub%23v"})
+	if a == b {
+		t.Fatalf("two values share guard %v", a)
+	}
+	f := newFixture(t)
+	ff, rc := faultyFixture(t, f, nil)
+	c := ctx(t)
+	for name, email := range map[string]string{
+		"2049 bytes":     strings.Repeat("a", 2049) + "@x.io",
+		"invalid utf8":   "a\xff@x.io",
+		"invalid utf8 2": "a\xfe@x.io",
+	} {
+		err := ff.members.Create(c, &member{ID: "a", Email: email, Status: "on"})
+		if !errors.Is(err, table.ErrInvalidInput) {
+			t.Errorf("%s: Create = %v, want ErrInvalidInput", name, err)
+		}
+	}
+	if n := rc.Total(); n != 0 {
+		t.Fatalf("%d requests sent for refused input, want 0", n)
+	}
+}
+
+// Every way to delete an item releases its guards: DeleteOp refuses an
+// entity with unique values, DeleteOps releases them in the transaction.
+func TestDeleteOpsReleaseGuards(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	if err := f.members.Create(c, &member{ID: "a", Email: "a@x.io", Status: "on"}); err != nil {
+		t.Fatal(err)
+	}
+	k := table.Key{PK: "MEMBER#a", SK: "PROFILE"}
+	ff, rc := faultyFixture(t, f, nil)
+	if err := ff.t.Transact(c, ff.members.DeleteOp(k)); !errors.Is(err, table.ErrInvalidInput) || rc.Total() != 0 {
+		t.Fatalf("DeleteOp of a guarded entity = %v (%d requests), want ErrInvalidInput and none", err, rc.Total())
+	}
+	ops, err := f.members.DeleteOps(c, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.t.Transact(c, ops...); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.members.Create(c, &member{ID: "b", Email: "a@x.io", Status: "on"}); err != nil {
+		t.Fatalf("email still taken after DeleteOps: %v", err)
+	}
+}
+
+// A lookup by unique value checks that the owner still holds the value.
+func TestGetByUniqueChecksOwner(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	if err := f.members.Create(c, &member{ID: "a", Email: "now@x.io", Status: "on"}); err != nil {
+		t.Fatal(err)
+	}
+	// A guard that still names a, for a value a no longer holds (a lookup
+	// racing an email change sees exactly this).
+	gk := table.GuardKey(table.Unique{Name: "email", Value: "then@x.io"})
+	putRaw(t, f.t, map[string]string{"PK": gk.PK, "SK": gk.SK, "_type": table.GuardType, "ownerPK": "MEMBER#a", "ownerSK": "PROFILE", "uniqueName": "email", "uniqueValue": "then@x.io"})
+	if _, err := f.members.GetByUnique(c, table.Unique{Name: "email", Value: "then@x.io"}); !errors.Is(err, table.ErrNotFound) {
+		t.Fatalf("GetByUnique of a value the owner gave up = %v, want ErrNotFound", err)
+	}
+}
+
+// Counters never overflow: the add fails in its condition, before writing.
+func TestAddOverflowRefused(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	if err := f.members.Create(c, &member{ID: "a", Email: "a@x.io", Status: "on", Logins: math.MaxInt64 - 2}); err != nil {
+		t.Fatal(err)
+	}
+	k := table.Key{PK: "MEMBER#a", SK: "PROFILE"}
+	if _, err := f.members.Add(c, k, "logins", 5); !errors.Is(err, table.ErrConditionFailed) {
+		t.Fatalf("overflowing Add = %v, want ErrConditionFailed", err)
+	}
+	got, err := f.members.Get(c, k)
+	if err != nil || got.Logins != math.MaxInt64-2 {
+		t.Fatalf("after refused Add: %d, %v", got.Logins, err)
+	}
+	if n, err := f.members.Add(c, k, "logins", 2); err != nil || n != math.MaxInt64 {
+		t.Fatalf("Add to the limit = %d, %v", n, err)
+	}
+}
+
+// A transaction over 4 MB and an expiry in the wrong unit are refused
+// before any request.
+func TestTransactionSizeAndTTLHorizon(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ff, rc := faultyFixture(t, f, nil)
+	c := ctx(t)
+	var ops []table.TxOp
+	for i := range 100 {
+		op, err := ff.notes.PutOp(&note{MemberID: "big", Seq: i + 1, Text: strings.Repeat("x", 45_000)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ops = append(ops, op)
+	}
+	if err := ff.t.Transact(c, ops...); !errors.Is(err, table.ErrItemTooLarge) {
+		t.Fatalf("4.5 MB transaction = %v, want ErrItemTooLarge", err)
+	}
+	// Milliseconds taken for seconds: tens of millennia ahead.
+	ms := time.Unix(time.Now().Add(time.Hour).UnixMilli(), 0)
+	err := ff.members.Create(c, &member{ID: "a", Email: "a@x.io", Status: "on", ExpiresAt: ms})
+	var ve *table.ValidationError
+	if !errors.As(err, &ve) || ve.Field != "ttl" {
+		t.Fatalf("Create with a TTL in milliseconds = %v, want a ValidationError on ttl", err)
+	}
+	if rc.Total() != 0 {
+		t.Fatalf("%d requests sent, want 0", rc.Total())
+	}
+}
+
+// Patch, Add and PatchOp call Touch: updatedAt moves on every write, and
+// createdAt is never overwritten.
+func TestPatchTouches(t *testing.T) {
+	t.Parallel()
+	var clk clock
+	clk.set(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	f := newFixture(t, withClock(&clk))
+	c := ctx(t)
+	if err := f.members.Create(c, &member{ID: "a", Email: "a@x.io", Status: "on"}); err != nil {
+		t.Fatal(err)
+	}
+	k := table.Key{PK: "MEMBER#a", SK: "PROFILE"}
+	clk.add(time.Hour)
+	if _, err := f.members.Add(c, k, "logins", 1); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := f.members.Get(c, k)
+	if !got.UpdatedAt.Equal(clk.Now()) || !got.CreatedAt.Equal(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Fatalf("after Add: created %v updated %v; want created unchanged, updated now", got.CreatedAt, got.UpdatedAt)
+	}
+	clk.add(time.Hour)
+	op, err := f.members.PatchOp(k, table.Patch{Set: map[string]any{"note": "n"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.t.Transact(c, op); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = f.members.Get(c, k)
+	if !got.UpdatedAt.Equal(clk.Now()) {
+		t.Fatalf("after PatchOp: updated %v, want %v", got.UpdatedAt, clk.Now())
+	}
+	clk.add(time.Hour)
+	got, err = f.members.Patch(c, k, table.Patch{Set: map[string]any{"note": "m"}, NoTouch: true})
+	if err != nil || got.UpdatedAt.Equal(clk.Now()) {
+		t.Fatalf("NoTouch patch moved updatedAt to %v (%v)", got.UpdatedAt, err)
+	}
+}
+
+// Write tokens stay bounded on a hot item: Patch and Add add one each, and
+// old ones are pruned.
+func TestWriteTokensBounded(t *testing.T) {
+	t.Parallel()
+	var clk clock
+	clk.set(time.Now())
+	f := newFixture(t, withClock(&clk))
+	c := ctx(t)
+	if err := f.members.Create(c, &member{ID: "a", Email: "a@x.io", Status: "on"}); err != nil {
+		t.Fatal(err)
+	}
+	k := table.Key{PK: "MEMBER#a", SK: "PROFILE"}
+	for range 40 {
+		clk.add(time.Minute)
+		if _, err := f.members.Add(c, k, "logins", 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := f.t.Client().GetItem(c, &dynamodb.GetItemInput{TableName: aws.String(f.t.Name()), Key: map[string]types.AttributeValue{
+		"PK": &types.AttributeValueMemberS{Value: k.PK}, "SK": &types.AttributeValueMemberS{Value: k.SK}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	toks := out.Item["_wt"].(*types.AttributeValueMemberSS).Value
+	if len(toks) > 17 {
+		t.Fatalf("%d write tokens kept after 40 adds, want at most 17", len(toks))
+	}
+}
+
+var _ = context.Background
