@@ -32,12 +32,13 @@ type written struct {
 	key     Key
 	uniques []Unique
 	expires int64 // TTL in epoch seconds, 0 for none
+	derived Item  // the index keys and TTL the item derives
 }
 
 // prepare validates item and encodes it with its keys, type, TTL and
 // version attributes. Nothing is sent.
 func (e *Entity[T]) prepare(item *T, version int64) (written, error) {
-	var w written
+	w := written{derived: Item{}}
 	k, err := e.KeyOf(item)
 	if err != nil {
 		return w, err
@@ -102,11 +103,13 @@ func (e *Entity[T]) prepare(item *T, version int64) (written, error) {
 			}
 			av[is.PK] = &types.AttributeValueMemberS{Value: ik.PK}
 			av[is.SK] = &types.AttributeValueMemberS{Value: ik.SK}
+			w.derived[is.PK], w.derived[is.SK] = av[is.PK], av[is.SK]
 		}
 	}
 	if e.def.Expires != nil && s.TTLAttr != "" {
 		if exp := e.def.Expires(item); !exp.IsZero() {
 			av[s.TTLAttr] = numAV(exp.Unix())
+			w.derived[s.TTLAttr] = av[s.TTLAttr]
 			w.expires = exp.Unix()
 		}
 	}

@@ -163,3 +163,14 @@ func (t *Table) staleTokens(raw Item) []string {
 	}
 	return stale
 }
+
+// isSealed reports whether a stored secret attribute holds ciphertext.
+func isSealed(v types.AttributeValue) bool {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return strings.HasPrefix(v.Value, secretPrefix)
+	case *types.AttributeValueMemberB, *types.AttributeValueMemberM:
+		return true
+	}
+	return false
+}

@@ -116,8 +116,8 @@ func TestLostResponseUpdateAppliesOnce(t *testing.T) {
 	if err := f.members.Create(c, &member{ID: "a", Email: "a@x.io", Status: "on"}); err != nil {
 		t.Fatal(err)
 	}
-	// Without an expiry the guards stay put: one conditional PutItem.
-	lost := &tabletest.LostResponses{Op: "PutItem", Times: 1}
+	// Without an expiry the guards stay put: one conditional UpdateItem.
+	lost := &tabletest.LostResponses{Op: "UpdateItem", Times: 1}
 	ff, _ := faultyFixture(t, f, nil, lost.Option())
 	noTTL := memberDef
 	noTTL.Expires = nil

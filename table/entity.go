@@ -4,11 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/guregu/dynamo/v2"
 )
 
 // Def describes how one entity type T is stored in a single table: its type
@@ -281,9 +285,12 @@ func (e *Entity[T]) Put(ctx context.Context, item *T) error {
 // Replace writes item only if the stored item has the version that
 // Def.Version reports for item (optimistic concurrency); a stale version
 // gives [ErrConflict], a missing or expired item (or one of another entity
-// type) [ErrNotFound]. On success the version field is advanced. Unique
-// guards are kept exact. A replace whose response was lost and that the
-// SDK retried returns success (write token), not [ErrConflict].
+// type) [ErrNotFound]. On success the version field is advanced. Like
+// [Entity.Update] it writes only the attributes whose value item changes
+// (one strongly consistent GetItem, then one UpdateItem, or a transaction
+// when unique guards move), so attributes the Go type does not know and
+// changes other writers made to other attributes are kept. A replace whose
+// response was lost and that the SDK retried returns success.
 func (e *Entity[T]) Replace(ctx context.Context, item *T) error {
 	if e.def.Version == nil {
 		return opErr("replace", e.def.Type, Key{}, fmt.Errorf("%w: %s has no Def.Version field", ErrInvalidInput, e.def.Type))
@@ -292,31 +299,44 @@ func (e *Entity[T]) Replace(ctx context.Context, item *T) error {
 	if err != nil {
 		return opErr("replace", e.def.Type, k, err)
 	}
-	expect := *e.def.Version(item)
-	var oldUniques []Unique
-	var oldRaw Item
-	if e.def.Unique != nil {
-		old, ver, raw, err := e.getRaw(ctx, k, Consistent())
-		if err != nil {
+	if e.def.Validate != nil {
+		if err := e.def.Validate(item); err != nil {
 			return opErr("replace", e.def.Type, k, err)
 		}
-		if ver != expect {
-			return opErr("replace", e.def.Type, k, ErrConflict)
-		}
-		oldUniques = e.heldUniques(&old, ver)
-		oldRaw = raw
 	}
-	err = e.write(ctx, item, expect, oldUniques, oldRaw)
+	expect := *e.def.Version(item)
+	old, ver, raw, err := e.getRaw(ctx, k, Consistent())
+	if err != nil {
+		return opErr("replace", e.def.Type, k, err)
+	}
+	if ver != expect {
+		return opErr("replace", e.def.Type, k, ErrConflict)
+	}
+	err = e.writeDiff(ctx, k, &old, raw, ver, item, false)
 	return opErr("replace", e.def.Type, k, err)
 }
 
-// Update reads the item with key k, applies change to it, and writes it
-// back only if nobody wrote it in between (optimistic concurrency on the
-// version attribute). On a lost race it re-reads and re-applies change,
-// up to Options.ConflictRetries times, so concurrent updates are never
-// lost. GSI keys and unique guards are recomputed from the changed item in
-// the same write. A missing or expired item gives [ErrNotFound]; the
-// primary key cannot change. It returns the item as written.
+// Update reads the item with key k, applies change to it, and writes back
+// what change changed, only if nobody wrote it in between. It is one
+// strongly consistent GetItem and one UpdateItem (a transaction when
+// unique guards move), and the write:
+//
+//   - sets and removes only the attributes whose value change changed;
+//     attributes the Go type does not know, NULLs, and the stored form of
+//     unchanged fields are kept byte for byte;
+//   - is conditioned on the item being live and of this type, on the
+//     stored values of exactly the attributes it changes, and on the
+//     version attribute (items written by other services have none and
+//     count as version 0): a concurrent change to the same attributes, or
+//     by another library writer, is a lost race: Update re-reads and
+//     re-applies change, up to Options.ConflictRetries times, so concurrent
+//     updates are never lost; another service's change to other attributes
+//     is kept;
+//   - moves GSI keys and unique guards whose source fields changed, in the
+//     same request; index keys of unchanged fields stay as stored.
+//
+// A missing or expired item gives [ErrNotFound]; the primary key cannot
+// change. It returns the item as written.
 //
 // Under faults: a write whose response was lost and that the SDK retried
 // is recognised by its write token and counts as done, so change is never
@@ -324,11 +344,14 @@ func (e *Entity[T]) Replace(ctx context.Context, item *T) error {
 func (e *Entity[T]) Update(ctx context.Context, k Key, change func(*T) error) (T, error) {
 	var zero T
 	for attempt := 0; ; attempt++ {
-		cur, ver, raw, err := e.getRaw(ctx, k, Consistent())
+		orig, ver, raw, err := e.getRaw(ctx, k, Consistent())
 		if err != nil {
 			return zero, opErr("update", e.def.Type, k, err)
 		}
-		oldUniques := e.heldUniques(&cur, ver)
+		cur, err := e.decodeCopy(raw)
+		if err != nil {
+			return zero, opErr("update", e.def.Type, k, err)
+		}
 		if err := change(&cur); err != nil {
 			return zero, opErr("update", e.def.Type, k, err)
 		}
@@ -339,7 +362,7 @@ func (e *Entity[T]) Update(ctx context.Context, k Key, change func(*T) error) (T
 		if nk != k {
 			return zero, opErr("update", e.def.Type, k, &ValidationError{Entity: e.def.Type, Field: "key", Reason: "an update cannot change the primary key", Key: true})
 		}
-		err = e.write(ctx, &cur, ver, oldUniques, raw)
+		err = e.writeDiff(ctx, k, &orig, raw, ver, &cur, false)
 		if errors.Is(err, ErrConflict) && attempt < e.t.opts.ConflictRetries {
 			if err := sleepCtx(ctx, backoff(attempt, 5*time.Millisecond, 200*time.Millisecond)); err != nil {
 				return zero, opErr("update", e.def.Type, k, err)
@@ -353,10 +376,16 @@ func (e *Entity[T]) Update(ctx context.Context, k Key, change func(*T) error) (T
 	}
 }
 
+// decodeCopy decodes raw again: a copy change may modify without touching
+// the original (slices and maps are not shared).
+func (e *Entity[T]) decodeCopy(raw Item) (T, error) {
+	v, _, err := e.decode(raw)
+	return v, err
+}
+
 // heldUniques returns the unique values whose guards the stored item (at
 // version ver) holds. An item at version 0 was written outside the library
-// (the library starts at 1) and holds none yet, so the next write creates
-// them; a guard already held by its owner is rewritten harmlessly.
+// (the library starts at 1) and holds none yet.
 func (e *Entity[T]) heldUniques(item *T, ver int64) []Unique {
 	if e.def.Unique == nil || ver == 0 {
 		return nil
@@ -364,42 +393,292 @@ func (e *Entity[T]) heldUniques(item *T, ver int64) []Unique {
 	return e.def.Unique(item)
 }
 
-// write stores item if the stored item is live, of this type and at
-// version expect, replacing guards oldUniques with the item's current
-// ones. old is the stored item the write replaces (its recent write tokens
-// are carried forward), or nil.
-func (e *Entity[T]) write(ctx context.Context, item *T, expect int64, oldUniques []Unique, old Item) error {
+// writeDiff writes cur over orig, the item decoded from raw at version
+// ver: SET and REMOVE of the attributes whose encoded value differs, the
+// index keys and TTL derived from changed fields, the version and write
+// tokens, and the guard moves, conditioned as [Entity.Update] says. An
+// item written by another service (version 0) gets guards only for the
+// unique values this write sets, unless ensureAll (see EnsureGuards): a
+// duplicate already in the data never blocks a write of other fields.
+func (e *Entity[T]) writeDiff(ctx context.Context, k Key, orig *T, raw Item, ver int64, cur *T, ensureAll bool) error {
 	if e.def.Touch != nil {
-		e.def.Touch(item, e.t.now(), false)
+		e.def.Touch(cur, e.t.now(), false)
 	}
-	w, err := e.prepare(item, expect+1)
+	w, err := e.prepare(cur, ver+1)
 	if err != nil {
 		return err
 	}
-	var tok string
-	if ta := e.t.schema.TokenAttr; ta != "" {
-		tok = e.t.newToken()
-		w.item[ta] = e.t.carryTokens(old, tok)
+	plainOld, err := dynamo.MarshalItem(orig)
+	if err != nil {
+		return fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
 	}
+	plainNew, err := dynamo.MarshalItem(cur)
+	if err != nil {
+		return fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
+	}
+	s := e.t.schema
 	x := newExprs()
-	c := e.t.liveCond(x, e.def.Type) + " AND " + e.t.versionCond(x, expect)
-	put := &types.Put{
-		TableName:                 aws.String(e.t.schema.Name),
-		Item:                      w.item,
-		ConditionExpression:       aws.String(c),
+	cond := []string{e.t.liveCond(x, e.def.Type), e.t.versionCond(x, ver)}
+	var sets, removes []string
+	n := 0
+	ph := func(attr string) string {
+		n++
+		p := "#a" + strconv.Itoa(n)
+		x.names[p] = attr
+		return p
+	}
+	val := func(v types.AttributeValue) string {
+		n++
+		p := ":a" + strconv.Itoa(n)
+		x.values[p] = v
+		return p
+	}
+	// expect conditions attribute a on its stored value.
+	expect := func(np, attr string) {
+		switch old := raw[attr].(type) {
+		case nil:
+			cond = append(cond, "attribute_not_exists("+np+")")
+		case *types.AttributeValueMemberNULL:
+			cond = append(cond, "attribute_type("+np+", "+val(&types.AttributeValueMemberS{Value: "NULL"})+")")
+		default:
+			cond = append(cond, np+" = "+val(old))
+		}
+	}
+	managed := map[string]bool{s.PK: true, s.SK: true, s.TypeAttr: true, s.VersionAttr: true, s.TTLAttr: true, s.TokenAttr: true}
+	for _, ix := range s.Indexes {
+		managed[ix.PK], managed[ix.SK] = true, true
+	}
+	// Fields: what change changed, compared on the plaintext encodings.
+	for _, attr := range sortedKeys(unionKeys(plainOld, plainNew)) {
+		if managed[attr] || avEqual(plainOld[attr], plainNew[attr]) {
+			continue
+		}
+		np := ph(attr)
+		expect(np, attr)
+		if nv, ok := w.item[attr]; ok {
+			sets = append(sets, np+" = "+val(nv))
+		} else {
+			removes = append(removes, np)
+		}
+	}
+	// Secrets stored in plaintext (written by another service) are sealed
+	// by every write.
+	for attr := range e.def.Secrets {
+		if old, ok := raw[attr]; ok && !isSealed(old) && w.item[attr] != nil && avEqual(plainOld[attr], plainNew[attr]) {
+			np := ph(attr)
+			expect(np, attr)
+			sets = append(sets, np+" = "+val(w.item[attr]))
+		}
+	}
+	// Index keys and TTL: moved when the fields they derive from changed,
+	// or added when the stored item has none.
+	derivedOld, err := e.derived(orig)
+	if err != nil {
+		return err
+	}
+	for _, attr := range sortedKeys(unionKeys(derivedOld, w.derived)) {
+		nv, has := w.item[attr]
+		_, stored := raw[attr]
+		changed := !avEqual(derivedOld[attr], w.derived[attr])
+		switch {
+		case !changed && (stored || !has):
+			continue
+		case has:
+			sets = append(sets, ph(attr)+" = "+val(nv))
+		case stored:
+			removes = append(removes, ph(attr))
+		}
+	}
+	if s.TypeAttr != "" {
+		sets = append(sets, ph(s.TypeAttr)+" = "+val(w.item[s.TypeAttr]))
+	}
+	sets = append(sets, "#v = "+val(numAV(ver+1)))
+	var tok string
+	if s.TokenAttr != "" {
+		tok = e.t.newToken()
+		sets = append(sets, ph(s.TokenAttr)+" = "+val(e.t.carryTokens(raw, tok)))
+	}
+	ex := "SET " + strings.Join(sets, ", ")
+	if len(removes) > 0 {
+		ex += " REMOVE " + strings.Join(removes, ", ")
+	}
+	up := &types.Update{
+		TableName:                 aws.String(s.Name),
+		Key:                       e.t.keyItem(k),
+		UpdateExpression:          aws.String(ex),
+		ConditionExpression:       aws.String(strings.Join(cond, " AND ")),
 		ExpressionAttributeNames:  x.names,
 		ExpressionAttributeValues: x.vals(),
 	}
-	ops := []TxOp{{put: put, key: w.key, what: e.def.Type}}
-	ops = append(ops, e.t.guardDiff(oldUniques, w.uniques, w.key, w.expires, e.def.Expires != nil)...)
-	if len(ops) == 1 {
-		err = e.t.putItem(ctx, e.def.Type, put, tok, nil)
-	} else {
-		err = txToUpdateErr(e.t.transactGuarded(ctx, ops, tok))
+	var oldUniques []Unique
+	if e.def.Unique != nil && ver > 0 && !ensureAll {
+		oldUniques = e.def.Unique(orig)
+	}
+	guards := e.t.guardDiff(oldUniques, w.uniques, k, w.expires, e.def.Expires != nil && w.expires != derivedTTL(derivedOld, s.TTLAttr))
+	ops := append([]TxOp{{update: up, key: k, what: e.def.Type}}, guards...)
+	// Guards of values this write does not set never block it: a guard the
+	// item does not hold is not released (another item holds it), and an
+	// item written elsewhere (version 0) claims the guards of its unchanged
+	// values when it can, leaving out one held by another item (a duplicate
+	// already in the live data, which the adoption job reports).
+	// EnsureGuards (ensureAll) claims them all or fails.
+	unchanged := map[Unique]bool{}
+	if e.def.Unique != nil && !ensureAll {
+		for _, u := range e.def.Unique(orig) {
+			unchanged[u] = true
+		}
+	}
+	for round := 0; ; round++ {
+		if len(ops) == 1 {
+			err = e.t.updateItem(ctx, e.def.Type, up, tok)
+		} else {
+			err = txToUpdateErr(e.t.transactGuarded(ctx, ops, tok))
+		}
+		var te *TxError
+		if round > 1 || !errors.Is(err, ErrUniqueViolation) || !errors.As(err, &te) {
+			break
+		}
+		next := ops[:1:1]
+		dropped := false
+		for i, op := range ops[1:] {
+			if i+1 < len(te.Reasons) && te.Reasons[i+1].Code == "ConditionalCheckFailed" && op.guard.Name != "" &&
+				(op.del != nil || unchanged[op.guard]) {
+				dropped = true
+				continue
+			}
+			next = append(next, op)
+		}
+		if !dropped {
+			break
+		}
+		ops = next
 	}
 	if err == nil {
-		e.setVersion(item, expect+1)
+		e.setVersion(cur, ver+1)
 	}
+	return err
+}
+
+// derived returns the index keys and TTL attribute item derives.
+func (e *Entity[T]) derived(item *T) (Item, error) {
+	out := Item{}
+	s := e.t.schema
+	if e.def.Indexes != nil {
+		ix, err := e.def.Indexes(item)
+		if err != nil {
+			return nil, err
+		}
+		for i, ik := range ix {
+			is, err := s.index(i)
+			if err != nil {
+				return nil, err
+			}
+			if ik.PK == "" {
+				continue
+			}
+			out[is.PK] = &types.AttributeValueMemberS{Value: ik.PK}
+			out[is.SK] = &types.AttributeValueMemberS{Value: ik.SK}
+		}
+	}
+	if e.def.Expires != nil && s.TTLAttr != "" {
+		if exp := e.def.Expires(item); !exp.IsZero() {
+			out[s.TTLAttr] = numAV(exp.Unix())
+		}
+	}
+	return out, nil
+}
+
+func derivedTTL(d Item, attr string) int64 {
+	if n, ok := d[attr].(*types.AttributeValueMemberN); ok {
+		v, _ := strconv.ParseInt(n.Value, 10, 64)
+		return v
+	}
+	return 0
+}
+
+func unionKeys(a, b Item) map[string]bool {
+	out := make(map[string]bool, len(a)+len(b))
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
+}
+
+// avEqual reports whether two attribute values are equal (sets compared
+// as sets).
+func avEqual(a, b types.AttributeValue) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	switch a := a.(type) {
+	case *types.AttributeValueMemberSS:
+		if b, ok := b.(*types.AttributeValueMemberSS); ok {
+			return sameSet(a.Value, b.Value)
+		}
+		return false
+	case *types.AttributeValueMemberNS:
+		if b, ok := b.(*types.AttributeValueMemberNS); ok {
+			return sameSet(a.Value, b.Value)
+		}
+		return false
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	m := make(map[string]bool, len(a))
+	for _, s := range a {
+		m[s] = true
+	}
+	for _, s := range b {
+		if !m[s] {
+			return false
+		}
+	}
+	return true
+}
+
+// updateItem sends u as one UpdateItem. A failed condition whose returned
+// item carries write token tok is this write, applied by an attempt whose
+// response was lost: success. A missing, expired or foreign-typed item is
+// [ErrNotFound]; any other failure [ErrConflict].
+func (t *Table) updateItem(ctx context.Context, entity string, u *types.Update, tok string) error {
+	start := time.Now()
+	out, err := t.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                           u.TableName,
+		Key:                                 u.Key,
+		UpdateExpression:                    u.UpdateExpression,
+		ConditionExpression:                 u.ConditionExpression,
+		ExpressionAttributeNames:            u.ExpressionAttributeNames,
+		ExpressionAttributeValues:           u.ExpressionAttributeValues,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		ReturnConsumedCapacity:              t.wantCapacity(),
+	})
+	if err != nil {
+		err = mapErr(err)
+		var ccf *types.ConditionalCheckFailedException
+		if errors.As(err, &ccf) {
+			switch {
+			case t.hasToken(ccf.Item, tok):
+				err = nil
+			case ccf.Item == nil || t.expired(ccf.Item) || !t.isType(ccf.Item, entity):
+				err = ErrNotFound
+			default:
+				err = fmt.Errorf("%w: %w", ErrConflict, err)
+			}
+		}
+	}
+	var c float64
+	if out != nil {
+		c = capPtr(out.ConsumedCapacity)
+	}
+	t.observe(ctx, Event{Op: "UpdateItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: c})
 	return err
 }
 

@@ -326,22 +326,44 @@ func checkUnique(u Unique) error {
 }
 
 // EnsureGuards makes sure the item with key k holds the guards of its
-// unique values: an item written by another service (no version
-// attribute) gets them now, in one transaction with a version-checked
-// rewrite of the item; a guard held by another item gives
-// [ErrUniqueViolation] (a duplicate already in the data). Items written by
-// the library already hold theirs: nothing is written for them.
+// unique values: those it lacks (an item written by another service, or
+// one whose duplicate value was left unguarded by an update) are claimed
+// now, in one transaction with a version-checked write of the item; a
+// guard held by another item gives [ErrUniqueViolation] (a duplicate
+// already in the data). An item holding all its guards costs one read of
+// the item and one of each guard, and nothing is written.
 func (e *Entity[T]) EnsureGuards(ctx context.Context, k Key) error {
 	if e.def.Unique == nil {
 		return nil
 	}
-	_, ver, err := e.get(ctx, k, Consistent())
-	if err != nil {
+	for attempt := 0; ; attempt++ {
+		orig, ver, raw, err := e.getRaw(ctx, k, Consistent())
+		if err != nil {
+			return opErr("ensure guards", e.def.Type, k, err)
+		}
+		cur, err := e.decodeCopy(raw)
+		if err != nil {
+			return opErr("ensure guards", e.def.Type, k, err)
+		}
+		if ver > 0 && e.holdsGuards(ctx, k, e.def.Unique(&orig)) {
+			return nil
+		}
+		err = e.writeDiff(ctx, k, &orig, raw, ver, &cur, true)
+		if errors.Is(err, ErrConflict) && !errors.Is(err, ErrUniqueViolation) && attempt < e.t.opts.ConflictRetries {
+			continue
+		}
 		return opErr("ensure guards", e.def.Type, k, err)
 	}
-	if ver > 0 {
-		return nil
+}
+
+// holdsGuards reports whether the item with key k holds the guards of all
+// of us (strongly consistent reads).
+func (e *Entity[T]) holdsGuards(ctx context.Context, k Key, us []Unique) bool {
+	for _, u := range us {
+		owner, err := e.t.LookupUnique(ctx, u)
+		if err != nil || owner != k {
+			return false
+		}
 	}
-	_, err = e.Update(ctx, k, func(*T) error { return nil })
-	return err
+	return true
 }
