@@ -27,10 +27,12 @@
 //   - [Entity.Create] never overwrites ([ErrAlreadyExists]); unique values
 //     are held by guard items written in the same transaction
 //     ([ErrUniqueViolation]).
-//   - [Entity.Update] is read, change, conditional write on the version
-//     attribute, retried on a lost race: concurrent updates are never lost,
-//     a missing item is [ErrNotFound] (never an upsert), and GSI keys and
-//     guards move in the same write.
+//   - [Entity.Update] is read, change, and one UpdateItem of exactly the
+//     attributes that changed, conditioned on their values as read and on
+//     the version, retried on a lost race: concurrent updates (ours or
+//     another service's) are never lost, attributes the Go type does not
+//     know are kept, a missing item is [ErrNotFound] (never an upsert), and
+//     GSI keys and guards move in the same write.
 //   - [Entity.Replace] is explicit optimistic concurrency: a stale version
 //     gives [ErrConflict].
 //   - [Entity.Patch] and [Entity.Add] change chosen attributes or counters in
@@ -55,6 +57,36 @@
 // [ErrItemTooLarge], ...) matched with errors.Is, inside an [OpError] that
 // names the operation, entity and key. Bad input is refused with a
 // [ValidationError] naming the field, before any request is sent.
+//
+// # Under faults
+//
+// Assume another writer is always there and that any response can be lost
+// after DynamoDB applied the write. Every write path inherits these rules
+// from one place (the write-condition builder and the write tokens):
+//
+//   - Existence and type: every write on an existing key is conditioned on
+//     the item existing, not being past its TTL, and being of the entity's
+//     type (or untyped: written by another service). An expired item that
+//     DynamoDB has not deleted yet is absent for writes as for reads: Create
+//     takes its key, the others give [ErrNotFound].
+//   - Lost responses: a non-idempotent single-item write stamps a random
+//     token into the item's token set ([Schema.TokenAttr]) in the same
+//     request; when the SDK's retry fails its condition, the item returned
+//     with the failure is checked for the token, and a match means the write
+//     was this one: success, never [ErrAlreadyExists] or a second increment.
+//     Transactions rely on the SDK's idempotency token instead.
+//   - Conflicts: a transaction canceled only by TransactionConflict is
+//     retried with jittered backoff (Options.ConflictRetries); Update also
+//     retries a lost optimistic race by re-reading.
+//   - Unique guards carry their owner's TTL and are taken over from an owner
+//     that is gone or expired, conditioned on it staying absent.
+//   - Batches report every key as written, not written, or unknown.
+//   - Input is refused before any request: key and guard grammar and byte
+//     limits, invalid UTF-8, counters that would overflow, transactions over
+//     4 MB, expiries more than 100 years ahead.
+//
+// The README's table "what happens if the response is lost" lists each
+// operation's guarantee with the test that proves it.
 //
 // # Observability
 //
