@@ -401,7 +401,13 @@ func (e *Entity[T]) heldUniques(item *T, ver int64) []Unique {
 // unique values this write sets, unless ensureAll (see EnsureGuards): a
 // duplicate already in the data never blocks a write of other fields.
 func (e *Entity[T]) writeDiff(ctx context.Context, k Key, orig *T, raw Item, ver int64, cur *T, ensureAll bool) error {
-	if e.def.Touch != nil {
+	return e.writeDiffOpts(ctx, k, orig, raw, ver, cur, ensureAll, false)
+}
+
+// writeDiffOpts is writeDiff; noTouch leaves Def.Touch's fields alone (an
+// adoption pass is not an update of the item).
+func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item, ver int64, cur *T, ensureAll, noTouch bool) error {
+	if e.def.Touch != nil && !noTouch {
 		e.def.Touch(cur, e.t.now(), false)
 	}
 	w, err := e.prepare(cur, ver+1)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -23,6 +24,7 @@ type Table struct {
 	opts     Options
 	sealOnce sync.Once
 	seal     *query.Sealer
+	jobs     atomic.Int64 // running maintenance jobs: capacity is then measured
 }
 
 // Options configure a [Table].
@@ -95,6 +97,9 @@ func (t *Table) Now() time.Time { return t.opts.Now() }
 
 // observe reports a finished request to the configured hooks.
 func (t *Table) observe(ctx context.Context, ev Event) {
+	if acc, ok := ctx.Value(capKey{}).(*capAccum); ok {
+		acc.add(ev.Capacity)
+	}
 	if t.opts.Logger != nil {
 		t.opts.Logger.LogAttrs(ctx, slog.LevelDebug, "dynamodb",
 			slog.String("op", ev.Op), slog.String("table", t.schema.Name),
@@ -125,30 +130,52 @@ func capPtr(c *types.ConsumedCapacity) float64 {
 }
 
 func (t *Table) wantCapacity() types.ReturnConsumedCapacity {
-	if t.opts.Logger != nil || t.opts.Observer != nil {
+	if t.opts.Logger != nil || t.opts.Observer != nil || t.jobs.Load() > 0 {
 		return types.ReturnConsumedCapacityTotal
 	}
 	return types.ReturnConsumedCapacityNone
 }
 
-// Create creates the table if it does not exist, waits until it is active,
-// and enables TTL on the schema's TTL attribute. It is idempotent.
+// Create creates the table if it does not exist, waits until it is
+// active, and enables TTL on the schema's TTL attribute. An existing table
+// is never changed (not even its TTL setting): compare it with the schema
+// with [Table.Plan], and make the in-place changes with [Table.Apply].
+// It is idempotent.
 func (t *Table) Create(ctx context.Context) error {
+	return t.create(ctx, false)
+}
+
+func (t *Table) create(ctx context.Context, mustCreate bool) error {
 	if err := t.schema.Validate(); err != nil {
 		return fmt.Errorf("create table: %w", err)
 	}
 	_, err := t.client.CreateTable(ctx, t.schema.CreateTableInput())
 	var inUse *types.ResourceInUseException
-	if err != nil && !errors.As(err, &inUse) {
+	existed := errors.As(err, &inUse)
+	if err != nil && (!existed || mustCreate) {
 		return fmt.Errorf("create table %s: %w", t.schema.Name, err)
 	}
+	if err := t.waitActive(ctx); err != nil {
+		return err
+	}
+	if existed {
+		return nil
+	}
+	return t.enableTTL(ctx)
+}
+
+func (t *Table) waitActive(ctx context.Context) error {
 	w := dynamodb.NewTableExistsWaiter(t.client, func(o *dynamodb.TableExistsWaiterOptions) {
 		o.MinDelay = 20 * time.Millisecond
 		o.MaxDelay = 2 * time.Second
 	})
 	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(t.schema.Name)}, 5*time.Minute); err != nil {
-		return fmt.Errorf("create table %s: wait active: %w", t.schema.Name, err)
+		return fmt.Errorf("table %s: wait active: %w", t.schema.Name, err)
 	}
+	return nil
+}
+
+func (t *Table) enableTTL(ctx context.Context) error {
 	if t.schema.TTLAttr == "" {
 		return nil
 	}
@@ -165,7 +192,7 @@ func (t *Table) Create(ctx context.Context) error {
 		},
 	})
 	if err != nil && !isTTLAlreadyEnabled(err) {
-		return fmt.Errorf("create table %s: enable TTL: %w", t.schema.Name, err)
+		return fmt.Errorf("table %s: enable TTL: %w", t.schema.Name, err)
 	}
 	return nil
 }

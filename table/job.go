@@ -1,0 +1,543 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Maintenance jobs: one pass over every item of a table, outside every
+// request path (the one place where a Scan is right). [Table.RunJob] is the
+// runner that adoption ([AdoptJob]: guards, index backfill, sealing legacy
+// plaintext secrets), re-encryption and migrations share. Its contract:
+//
+//   - Parallel: Job.Segments segments of a parallel Scan run at once.
+//   - Bounded: Job.MaxCapacity caps the capacity units per second consumed
+//     by the scan's reads and the visits' writes together (measured from
+//     DynamoDB's ConsumedCapacity, not estimated).
+//   - Resumable: after each page, each segment's position and counts are
+//     saved in a checkpoint item in the table itself (PK _JOB#{name}); an
+//     interrupted job run again with Job.Resume continues after the last
+//     completed page, and its report covers the whole job.
+//   - Idempotent: a visit must be safe to repeat (the pages after the
+//     checkpoint are visited again after an interruption); a second run of
+//     an adoption job changes nothing and reports every item unchanged.
+//   - Honest: Job.DryRun visits every item and reports what it would do,
+//     writing nothing but checkpoints; the report counts items seen,
+//     changed, unchanged, skipped and in conflict, and lists the conflicts.
+
+// JobOutcome is what a job's visit did (or, in a dry run, would do) with
+// one item.
+type JobOutcome int
+
+// The outcomes of a visit.
+const (
+	// Unchanged: the item already satisfies the job.
+	Unchanged JobOutcome = iota
+	// Changed: the item was (or would be) written.
+	Changed
+	// Skipped: the job does not concern the item.
+	Skipped
+	// Conflicted: the item cannot be brought in line without a human (a
+	// duplicate unique value, an undecodable attribute); see JobReport.Conflicts.
+	Conflicted
+)
+
+// JobConflict names an item a job could not handle, and why.
+type JobConflict struct {
+	Key    Key
+	Reason string
+}
+
+// JobReport counts what a job did.
+type JobReport struct {
+	Seen, Changed, Unchanged, Skipped, Conflicted int64
+	// Capacity is the capacity units consumed (reads and writes).
+	Capacity float64
+	// Conflicts lists the conflicted items (at most 1000).
+	Conflicts []JobConflict
+	// Resumed is true when the run continued from a checkpoint.
+	Resumed bool
+}
+
+// String summarises the report on one line.
+func (r JobReport) String() string {
+	return fmt.Sprintf("seen %d, changed %d, unchanged %d, skipped %d, in conflict %d (%.0f capacity units)",
+		r.Seen, r.Changed, r.Unchanged, r.Skipped, r.Conflicted, r.Capacity)
+}
+
+// Job is one maintenance pass; run it with [Table.RunJob].
+type Job struct {
+	// Name names the checkpoint (required): a-z, 0-9, '-' and '_'.
+	Name string
+	// Visit handles one item. With dryRun it must write nothing. It may
+	// return an error wrapping [ErrUniqueViolation] or [ErrInvalidInput]
+	// for an item it cannot handle (counted as a conflict); any other
+	// error stops the job.
+	Visit func(ctx context.Context, raw Item, dryRun bool) (JobOutcome, error)
+	// Segments is the number of parallel scan segments (default 4).
+	Segments int
+	// PageSize is the number of items per Scan request (default 100).
+	PageSize int32
+	// MaxCapacity caps consumed capacity units per second (0: no cap).
+	MaxCapacity float64
+	// DryRun visits every item without writing.
+	DryRun bool
+	// Resume continues from the job's checkpoint; without it the job
+	// starts over.
+	Resume bool
+	// Progress, if set, is called after each page with the running totals.
+	Progress func(JobReport)
+}
+
+// jobPrefix is the partition of checkpoint items.
+const jobPrefix = "_JOB#"
+
+type capKey struct{}
+
+// claimsKey holds a dry run's claimed unique values (Unique -> Key).
+type claimsKey struct{}
+
+// capAccum collects the capacity of the requests made under a job's context.
+type capAccum struct{ units atomic.Uint64 } // millicapacity units
+
+func (c *capAccum) add(u float64) { c.units.Add(uint64(u * 1000)) }
+func (c *capAccum) get() float64  { return float64(c.units.Load()) / 1000 }
+
+// RunJob runs job over every item of the table (see the contract above)
+// and returns its report. On an error or the end of ctx the checkpoint
+// keeps what was done, and the report so far is returned with the error.
+func (t *Table) RunJob(ctx context.Context, job Job) (JobReport, error) {
+	var rep JobReport
+	if job.Name == "" || strings.ContainsFunc(job.Name, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_')
+	}) {
+		return rep, &ValidationError{Field: "job name", Reason: fmt.Sprintf("%q: want a-z, 0-9, '-', '_'", job.Name)}
+	}
+	if job.Visit == nil {
+		return rep, &ValidationError{Field: "job visit", Reason: "nil"}
+	}
+	if job.Segments <= 0 {
+		job.Segments = 4
+	}
+	if job.PageSize <= 0 {
+		job.PageSize = 100
+	}
+	t.jobs.Add(1)
+	defer t.jobs.Add(-1)
+	if job.DryRun {
+		// A dry run writes no guard, so it finds the duplicates among the
+		// items themselves by remembering the values it would claim.
+		ctx = context.WithValue(ctx, claimsKey{}, &sync.Map{})
+	}
+
+	segs := make([]*jobSegment, job.Segments)
+	for i := range segs {
+		segs[i] = &jobSegment{n: i}
+	}
+	if job.Resume {
+		if err := t.loadCheckpoint(ctx, job.Name, segs); err != nil {
+			return rep, err
+		}
+		rep.Resumed = true
+	}
+	lim := newCapLimiter(job.MaxCapacity)
+	var mu sync.Mutex
+	total := func() JobReport {
+		r := JobReport{Resumed: rep.Resumed}
+		for _, s := range segs {
+			r.Capacity += s.acc.get()
+			r.Seen += s.rep.Seen
+			r.Changed += s.rep.Changed
+			r.Unchanged += s.rep.Unchanged
+			r.Skipped += s.rep.Skipped
+			r.Conflicted += s.rep.Conflicted
+			r.Conflicts = append(r.Conflicts, s.rep.Conflicts...)
+		}
+		if len(r.Conflicts) > 1000 {
+			r.Conflicts = r.Conflicts[:1000]
+		}
+		return r
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make([]error, len(segs))
+	var wg sync.WaitGroup
+	for i, seg := range segs {
+		if seg.done {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = t.runSegment(context.WithValue(ctx, capKey{}, &seg.acc), job, seg, lim, func() {
+				if job.Progress != nil {
+					mu.Lock()
+					job.Progress(total())
+					mu.Unlock()
+				}
+			})
+			if errs[i] != nil {
+				cancel()
+			}
+		}()
+	}
+	wg.Wait()
+	rep = total()
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return rep, err
+		}
+	}
+	return rep, errors.Join(errs...)
+}
+
+type jobSegment struct {
+	n     int
+	start Item
+	done  bool
+	rep   JobReport
+	acc   capAccum // capacity consumed by this run of the segment
+}
+
+func (t *Table) runSegment(ctx context.Context, job Job, seg *jobSegment, lim *capLimiter, progress func()) error {
+	acc := &seg.acc
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		start := time.Now()
+		out, err := t.client.Scan(ctx, &dynamodb.ScanInput{
+			TableName:              aws.String(t.schema.Name),
+			Segment:                aws.Int32(int32(seg.n)),
+			TotalSegments:          aws.Int32(int32(job.Segments)),
+			Limit:                  aws.Int32(job.PageSize),
+			ExclusiveStartKey:      seg.start,
+			ConsistentRead:         aws.Bool(true),
+			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+		})
+		var c float64
+		if out != nil {
+			c = capPtr(out.ConsumedCapacity)
+		}
+		if err != nil {
+			err = mapErr(err)
+		}
+		t.observe(ctx, Event{Op: "Scan", Duration: time.Since(start), Err: err, Capacity: c})
+		if err != nil {
+			return fmt.Errorf("job %s: scan segment %d: %w", job.Name, seg.n, err)
+		}
+		page := seg.rep
+		for _, raw := range out.Items {
+			k := t.keyFromItem(raw)
+			if t.bookkeeping(raw) {
+				continue // guards and checkpoints are the library's own
+			}
+			page.Seen++
+			before := acc.get()
+			o, err := job.Visit(ctx, raw, job.DryRun)
+			switch {
+			case err == nil:
+			case errors.Is(err, ErrUniqueViolation), errors.Is(err, ErrInvalidInput):
+				o = Conflicted
+				page.Conflicts = append(page.Conflicts, JobConflict{Key: k, Reason: err.Error()})
+			default:
+				return fmt.Errorf("job %s: item %s/%s: %w", job.Name, k.PK, k.SK, err)
+			}
+			switch o {
+			case Changed:
+				page.Changed++
+			case Unchanged:
+				page.Unchanged++
+			case Skipped:
+				page.Skipped++
+			case Conflicted:
+				page.Conflicted++
+			}
+			if err := lim.wait(ctx, acc.get()-before); err != nil {
+				return err
+			}
+		}
+		if err := lim.wait(ctx, c); err != nil {
+			return err
+		}
+		seg.rep = page
+		seg.start = out.LastEvaluatedKey
+		seg.done = len(out.LastEvaluatedKey) == 0
+		if err := t.saveCheckpoint(ctx, job.Name, seg); err != nil {
+			return err
+		}
+		progress()
+		if seg.done {
+			return nil
+		}
+	}
+}
+
+func checkpointKey(job string, seg int) Key {
+	return Key{PK: jobPrefix + job, SK: "SEGMENT#" + strconv.Itoa(seg)}
+}
+
+func (t *Table) saveCheckpoint(ctx context.Context, job string, seg *jobSegment) error {
+	k := checkpointKey(job, seg.n)
+	item := t.keyItem(k)
+	if t.schema.TypeAttr != "" {
+		item[t.schema.TypeAttr] = &types.AttributeValueMemberS{Value: "_job"}
+	}
+	item["done"] = &types.AttributeValueMemberBOOL{Value: seg.done}
+	if len(seg.start) > 0 {
+		item["start"] = &types.AttributeValueMemberM{Value: seg.start}
+	}
+	for name, n := range map[string]int64{"seen": seg.rep.Seen, "changed": seg.rep.Changed, "unchanged": seg.rep.Unchanged, "skipped": seg.rep.Skipped, "conflicted": seg.rep.Conflicted} {
+		item[name] = numAV(n)
+	}
+	if len(seg.rep.Conflicts) > 0 {
+		var l []types.AttributeValue
+		for i, c := range seg.rep.Conflicts {
+			if i == 100 {
+				break
+			}
+			l = append(l, &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{
+				"pk": &types.AttributeValueMemberS{Value: c.Key.PK}, "sk": &types.AttributeValueMemberS{Value: c.Key.SK},
+				"reason": &types.AttributeValueMemberS{Value: c.Reason},
+			}})
+		}
+		item["conflicts"] = &types.AttributeValueMemberL{Value: l}
+	}
+	_, err := t.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(t.schema.Name), Item: item})
+	if err != nil {
+		return fmt.Errorf("job %s: save checkpoint: %w", job, mapErr(err))
+	}
+	return nil
+}
+
+func (t *Table) loadCheckpoint(ctx context.Context, job string, segs []*jobSegment) error {
+	for _, seg := range segs {
+		raw, err := t.getItem(ctx, "_job", checkpointKey(job, seg.n), true)
+		if err != nil {
+			return fmt.Errorf("job %s: load checkpoint: %w", job, err)
+		}
+		if raw == nil {
+			continue
+		}
+		if b, ok := raw["done"].(*types.AttributeValueMemberBOOL); ok {
+			seg.done = b.Value
+		}
+		if m, ok := raw["start"].(*types.AttributeValueMemberM); ok {
+			seg.start = m.Value
+		}
+		num := func(name string) int64 {
+			if n, ok := raw[name].(*types.AttributeValueMemberN); ok {
+				v, _ := strconv.ParseInt(n.Value, 10, 64)
+				return v
+			}
+			return 0
+		}
+		seg.rep = JobReport{Seen: num("seen"), Changed: num("changed"), Unchanged: num("unchanged"), Skipped: num("skipped"), Conflicted: num("conflicted")}
+		if l, ok := raw["conflicts"].(*types.AttributeValueMemberL); ok {
+			for _, v := range l.Value {
+				m, _ := v.(*types.AttributeValueMemberM)
+				if m == nil {
+					continue
+				}
+				str := func(k string) string {
+					s, _ := m.Value[k].(*types.AttributeValueMemberS)
+					if s == nil {
+						return ""
+					}
+					return s.Value
+				}
+				seg.rep.Conflicts = append(seg.rep.Conflicts, JobConflict{Key: Key{PK: str("pk"), SK: str("sk")}, Reason: str("reason")})
+			}
+		}
+	}
+	return nil
+}
+
+// capLimiter spaces requests so that capacity consumed stays under a rate.
+type capLimiter struct {
+	mu   sync.Mutex
+	rate float64 // units per second; 0: no limit
+	next time.Time
+}
+
+func newCapLimiter(rate float64) *capLimiter { return &capLimiter{rate: rate} }
+
+// wait accounts units just consumed and sleeps until the budget allows
+// the next request.
+func (l *capLimiter) wait(ctx context.Context, units float64) error {
+	if l.rate <= 0 || units <= 0 {
+		return nil
+	}
+	l.mu.Lock()
+	now := time.Now()
+	if l.next.Before(now) {
+		l.next = now
+	}
+	l.next = l.next.Add(time.Duration(units / l.rate * float64(time.Second)))
+	d := time.Until(l.next)
+	l.mu.Unlock()
+	if d <= 0 {
+		return nil
+	}
+	return sleepCtx(ctx, d)
+}
+
+// Adopter is an entity an adoption job can bring up to the library's
+// invariants; every [Entity] is one.
+type Adopter interface {
+	// Type is the entity type.
+	Type() string
+	// Owns reports whether raw is an item of this entity.
+	Owns(raw Item) bool
+	// Adopt brings one item in line (see [Entity.Adopt]).
+	Adopt(ctx context.Context, raw Item, dryRun bool) (JobOutcome, error)
+}
+
+// AdoptJob returns the job that adopts a live table written by other
+// services: each item is handed to the first of entities that owns it
+// (others are skipped). See [Entity.Adopt].
+func AdoptJob(name string, entities ...Adopter) Job {
+	return Job{Name: name, Visit: func(ctx context.Context, raw Item, dryRun bool) (JobOutcome, error) {
+		for _, e := range entities {
+			if e.Owns(raw) {
+				return e.Adopt(ctx, raw, dryRun)
+			}
+		}
+		return Skipped, nil
+	}}
+}
+
+// Owns reports whether raw is an item of this entity: its entity-type
+// attribute says so, or it has none and Def.Match recognises its key.
+func (e *Entity[T]) Owns(raw Item) bool {
+	if ta := e.t.schema.TypeAttr; ta != "" {
+		if s, ok := raw[ta].(*types.AttributeValueMemberS); ok {
+			return s.Value == e.def.Type
+		}
+	}
+	return e.def.Match != nil && e.def.Match(e.t.keyFromItem(raw))
+}
+
+// Adopt brings the item raw (as a Scan returned it) up to the library's
+// invariants, for an adoption job: the guards of its unique values are
+// claimed (a value held by another item is a conflict, reported, never
+// forced), index keys it lacks are backfilled from its fields (index keys
+// already stored stay as they are), and secrets stored in plaintext are
+// sealed. Touch is not called: updatedAt does not move. An item needing
+// none of it is Unchanged and costs reads only (one per unique value), so
+// a second run changes nothing. The write is the same conditional
+// UpdateItem (or transaction) as [Entity.Update]'s, retried on a lost
+// race; an item deleted meanwhile is Skipped.
+func (e *Entity[T]) Adopt(ctx context.Context, raw Item, dryRun bool) (JobOutcome, error) {
+	k := e.t.keyFromItem(raw)
+	if e.t.expired(raw) {
+		return Skipped, nil
+	}
+	for attempt := 0; ; attempt++ {
+		orig, ver, err := e.decode(raw)
+		if err != nil {
+			return Conflicted, fmt.Errorf("%w: %s %s/%s cannot be decoded: %v", ErrInvalidInput, e.def.Type, k.PK, k.SK, err)
+		}
+		need, err := e.needsAdoption(ctx, k, &orig, raw, dryRun)
+		if err != nil || !need {
+			if err != nil {
+				return Conflicted, err
+			}
+			return Unchanged, nil
+		}
+		if dryRun {
+			return Changed, nil
+		}
+		cur, err := e.decodeCopy(raw)
+		if err != nil {
+			return Conflicted, err
+		}
+		err = e.writeDiffOpts(ctx, k, &orig, raw, ver, &cur, true, true)
+		switch {
+		case err == nil:
+			return Changed, nil
+		case errors.Is(err, ErrUniqueViolation):
+			return Conflicted, err
+		case errors.Is(err, ErrNotFound):
+			return Skipped, nil
+		case errors.Is(err, ErrConflict) && attempt < e.t.opts.ConflictRetries:
+			_, _, raw, err = e.getRaw(ctx, k, Consistent())
+			if errors.Is(err, ErrNotFound) {
+				return Skipped, nil
+			}
+			if err != nil {
+				return Unchanged, err
+			}
+			continue
+		default:
+			return Unchanged, err
+		}
+	}
+}
+
+// needsAdoption reports whether item (decoded from raw) lacks a guard, an
+// index key or TTL it derives, or holds a plaintext secret. A guard held by
+// another item is an ErrUniqueViolation.
+func (e *Entity[T]) needsAdoption(ctx context.Context, k Key, item *T, raw Item, dryRun bool) (bool, error) {
+	need := false
+	for attr := range e.def.Secrets {
+		if v, ok := raw[attr]; ok && !isSealed(v) {
+			if s, isS := v.(*types.AttributeValueMemberS); !isS || s.Value != "" {
+				need = true
+			}
+		}
+	}
+	d, err := e.derived(item)
+	if err != nil {
+		return false, fmt.Errorf("%w: %v", ErrInvalidInput, err)
+	}
+	for attr := range d {
+		if _, ok := raw[attr]; !ok {
+			need = true
+		}
+	}
+	if e.def.Unique != nil {
+		for _, u := range e.def.Unique(item) {
+			owner, err := e.t.LookupUnique(ctx, u)
+			switch {
+			case errors.Is(err, ErrNotFound):
+				need = true
+				if claims, ok := ctx.Value(claimsKey{}).(*sync.Map); ok && dryRun {
+					if prev, loaded := claims.LoadOrStore(u, k); loaded && prev.(Key) != k {
+						p := prev.(Key)
+						return false, fmt.Errorf("%w: %s %q is also held by %s/%s", ErrUniqueViolation, u.Name, u.Value, p.PK, p.SK)
+					}
+				}
+			case err != nil:
+				return false, err
+			case owner != k:
+				return false, fmt.Errorf("%w: %s %q is held by %s/%s", ErrUniqueViolation, u.Name, u.Value, owner.PK, owner.SK)
+			}
+		}
+	}
+	return need, nil
+}
+
+// bookkeeping reports whether raw is one of the library's own items (a
+// unique guard or a job checkpoint), which jobs do not visit.
+func (t *Table) bookkeeping(raw Item) bool {
+	if strings.HasPrefix(t.keyFromItem(raw).PK, jobPrefix) {
+		return true
+	}
+	if ta := t.schema.TypeAttr; ta != "" {
+		if s, ok := raw[ta].(*types.AttributeValueMemberS); ok {
+			return s.Value == GuardType
+		}
+	}
+	return false
+}

@@ -1,0 +1,216 @@
+package table_test
+
+// Adopting a live table (issue 10 §4, §5): Create never changes an existing
+// table, Plan shows the differences, and one job runner brings items
+// written by other services up to the library's invariants.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
+)
+
+// Create on an existing table changes nothing (not even TTL); Plan lists
+// the differences; Apply makes the in-place ones.
+func TestCreateNeverChangesExistingTable(t *testing.T) {
+	t.Parallel()
+	client := tabletest.Client(t)
+	c := ctx(t)
+	name := tabletest.TableName("live", t.Name())
+	small := table.NewSchema(name, table.WithIndexCount(1))
+	in := small.CreateTableInput()
+	if _, err := client.CreateTable(c, in); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_, _ = client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)})
+	})
+	tb := table.New(client, table.NewSchema(name, table.WithIndexCount(3)))
+	if err := tb.Create(c); err != nil {
+		t.Fatal(err)
+	}
+	ttl, err := client.DescribeTimeToLive(c, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(name)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := ttl.TimeToLiveDescription.TimeToLiveStatus; s != types.TimeToLiveStatusDisabled {
+		t.Fatalf("TTL is %s after Create on an existing table, want it untouched (DISABLED)", s)
+	}
+	plan, err := tb.Plan(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, ch := range plan.Changes {
+		got = append(got, ch.What+" "+ch.Name)
+	}
+	if want := "index GSI2,index GSI3,ttl "; strings.Join(got, ",") != want {
+		t.Fatalf("plan = %q, want %q\n%s", strings.Join(got, ","), want, plan)
+	}
+	// Apply enables TTL and reports the indexes for the operator.
+	if err := tb.Apply(c, plan); err == nil || !strings.Contains(err.Error(), "GSI2") {
+		t.Fatalf("Apply = %v, want the missing indexes reported", err)
+	}
+	plan, err = tb.Plan(c)
+	if err != nil || len(plan.Changes) != 2 || plan.Changes[0].What != "index" || plan.Changes[1].What != "index" {
+		t.Fatalf("plan after Apply: %v %v; want only the two indexes left", plan, err)
+	}
+	// A key schema difference is reported, never applied.
+	other := table.New(client, table.NewSchema(name, table.WithIndexCount(3), table.WithLowercaseKeys()))
+	plan, err = other.Plan(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Apply(c, plan); err == nil || !strings.Contains(err.Error(), "need a new table") {
+		t.Fatalf("Apply of a key change = %v, want a refusal", err)
+	}
+}
+
+// legacyMember writes a member as another service would: no type, no
+// version, no index keys, no guard.
+func legacyMember(t *testing.T, tb *table.Table, id, email string) {
+	t.Helper()
+	putRaw(t, tb, map[string]string{"PK": "MEMBER#" + id, "SK": "PROFILE", "id": id, "email": email, "status": "active",
+		"updatedAt": "2020-01-01T00:00:00Z"})
+}
+
+func adoptableMembers(tb *table.Table) *table.Entity[member] {
+	def := memberDef
+	def.Match = func(k table.Key) bool { return strings.HasPrefix(k.PK, "MEMBER#") && k.SK == "PROFILE" }
+	return table.NewEntity(tb, def)
+}
+
+func TestAdoptJob(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	for i := range 40 {
+		legacyMember(t, f.t, fmt.Sprintf("m%02d", i), fmt.Sprintf("m%02d@x.io", i))
+	}
+	legacyMember(t, f.t, "dup", "m07@x.io") // a duplicate email in the live data
+	putRaw(t, f.t, map[string]string{"PK": "OTHER#1", "SK": "X"})
+	members := adoptableMembers(f.t)
+	job := table.AdoptJob("adopt-members", members)
+	job.Segments, job.PageSize = 3, 7
+
+	job.DryRun = true
+	rep, err := f.t.RunJob(c, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Seen != 42 || rep.Changed != 40 || rep.Conflicted != 1 || rep.Skipped != 1 {
+		t.Fatalf("dry run: %v; want seen 42, changed 40 (would), 1 conflict, 1 skipped", rep)
+	}
+	if _, err := f.t.LookupUnique(c, table.Unique{Name: "email", Value: "m01@x.io"}); !errors.Is(err, table.ErrNotFound) {
+		t.Fatalf("dry run wrote a guard: %v", err)
+	}
+
+	job.DryRun = false
+	rep, err = f.t.RunJob(c, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One of m07 and dup claims the email first; the other is the conflict.
+	if rep.Seen != 42 || rep.Changed != 40 || rep.Conflicted != 1 || len(rep.Conflicts) != 1 || rep.Capacity <= 0 || rep.Skipped != 1 {
+		t.Fatalf("run: %v %v; want 40 changed, 1 conflict, capacity measured", rep, rep.Conflicts)
+	}
+	if !strings.Contains(rep.Conflicts[0].Reason, "m07@x.io") {
+		t.Errorf("conflict reason %q does not name the value", rep.Conflicts[0].Reason)
+	}
+	k := table.Key{PK: "MEMBER#m01", SK: "PROFILE"}
+	owner, err := f.t.LookupUnique(c, table.Unique{Name: "email", Value: "m01@x.io"})
+	if err != nil || owner != k {
+		t.Fatalf("guard of m01: %v %v", owner, err)
+	}
+	raw := rawItem(t, f.t, k)
+	if s, ok := raw["GSI1PK"].(*types.AttributeValueMemberS); !ok || s.Value != "STATUS#active" {
+		t.Errorf("GSI1PK not backfilled: %#v", raw["GSI1PK"])
+	}
+	if s := raw["updatedAt"].(*types.AttributeValueMemberS).Value; s != "2020-01-01T00:00:00Z" {
+		t.Errorf("adoption moved updatedAt to %s", s)
+	}
+	// Idempotent: a second run changes nothing.
+	rep, err = f.t.RunJob(c, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Changed != 0 || rep.Unchanged != 40 || rep.Conflicted != 1 {
+		t.Fatalf("second run: %v; want nothing changed", rep)
+	}
+}
+
+// An interrupted job resumes after its last completed page, and its report
+// covers the whole job.
+func TestJobResumesFromCheckpoint(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	for i := range 50 {
+		legacyMember(t, f.t, fmt.Sprintf("r%02d", i), fmt.Sprintf("r%02d@x.io", i))
+	}
+	var visits atomic.Int64
+	job := table.Job{Name: "count", Segments: 2, PageSize: 5,
+		Visit: func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
+			visits.Add(1)
+			return table.Unchanged, nil
+		}}
+	c, cancel := context.WithCancel(ctx(t))
+	pages := 0
+	job.Progress = func(table.JobReport) {
+		if pages++; pages == 3 {
+			cancel() // interrupted after 3 pages
+		}
+	}
+	rep, err := f.t.RunJob(c, job)
+	if !errors.Is(err, context.Canceled) || rep.Seen >= 50 || rep.Seen == 0 {
+		t.Fatalf("interrupted run: %v, %v; want context.Canceled part way", rep, err)
+	}
+	job.Progress, job.Resume = nil, true
+	rep, err = f.t.RunJob(ctx(t), job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Seen != 50 || !rep.Resumed {
+		t.Fatalf("resumed run: %v; want seen 50 over the whole job", rep)
+	}
+	// At most the pages in flight when interrupted were visited twice.
+	if v := visits.Load(); v < 50 || v > 50+2*5 {
+		t.Fatalf("%d visits for 50 items", v)
+	}
+}
+
+// A capacity cap slows the job down to the cap, measured from DynamoDB's
+// consumed capacity.
+func TestJobCapacityCap(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	for i := range 20 {
+		legacyMember(t, f.t, fmt.Sprintf("c%02d", i), fmt.Sprintf("c%02d@x.io", i))
+	}
+	job := table.AdoptJob("capped", adoptableMembers(f.t))
+	job.Segments, job.PageSize, job.MaxCapacity = 1, 5, 200
+	start := time.Now()
+	rep, err := f.t.RunJob(ctx(t), job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	elapsed := time.Since(start)
+	// The runner may not consume more than the cap allows over the run
+	// (plus one request's worth, which is spent before the wait).
+	if max := job.MaxCapacity*elapsed.Seconds() + 10; rep.Capacity > max {
+		t.Fatalf("consumed %.1f units in %v, over the cap of %.0f/s", rep.Capacity, elapsed, job.MaxCapacity)
+	}
+	if rep.Capacity < 20 {
+		t.Fatalf("capacity %.1f for 20 adoptions: not measured", rep.Capacity)
+	}
+}
