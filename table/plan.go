@@ -181,4 +181,3 @@ func (t *Table) Apply(ctx context.Context, p Plan) error {
 	}
 	return nil
 }
-
