@@ -38,13 +38,19 @@ type written struct {
 // prepare validates item and encodes it with its keys, type, TTL and
 // version attributes. Nothing is sent.
 func (e *Entity[T]) prepare(item *T, version int64) (written, error) {
+	return e.prepareV(item, version, true)
+}
+
+// prepareV is prepare; without validate, Def.Validate is left to the
+// caller (a write of a difference validates only what it changes).
+func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, error) {
 	w := written{derived: Item{}}
 	k, err := e.KeyOf(item)
 	if err != nil {
 		return w, err
 	}
 	w.key = k
-	if e.def.Validate != nil {
+	if e.def.Validate != nil && validate {
 		if err := e.def.Validate(item); err != nil {
 			return w, err
 		}

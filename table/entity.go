@@ -77,7 +77,11 @@ func NewEntity[T any](t *Table, def Def[T]) *Entity[T] {
 	if def.Type == "" || def.Key == nil {
 		panic("table.NewEntity: Def.Type and Def.Key are required")
 	}
-	return &Entity[T]{t: t, def: def}
+	e := &Entity[T]{t: t, def: def}
+	t.entMu.Lock()
+	t.entities = append(t.entities, e)
+	t.entMu.Unlock()
+	return e
 }
 
 // Type returns the entity-type name.
@@ -410,7 +414,7 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	if e.def.Touch != nil && !noTouch {
 		e.def.Touch(cur, e.t.now(), false)
 	}
-	w, err := e.prepare(cur, ver+1)
+	w, err := e.prepareV(cur, ver+1, false)
 	if err != nil {
 		return err
 	}
@@ -466,6 +470,12 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 		} else {
 			removes = append(removes, np)
 		}
+	}
+	// Strict writes, tolerant reads: Def.Validate judges what this write
+	// changes; a legacy value it carries through unchanged (written by
+	// another service, or before a rule existed) never refuses the write.
+	if err := e.validateChange(cur, plainOld, plainNew); err != nil {
+		return err
 	}
 	// Secrets stored in plaintext (written by another service) are sealed
 	// by every write.
@@ -561,6 +571,25 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	}
 	if err == nil {
 		e.setVersion(cur, ver+1)
+	}
+	return err
+}
+
+// validateChange runs Def.Validate on cur, the item as a write leaves it,
+// and keeps its error unless the error names a field (attribute) whose
+// value the write does not change.
+func (e *Entity[T]) validateChange(cur *T, plainOld, plainNew Item) error {
+	if e.def.Validate == nil {
+		return nil
+	}
+	err := e.def.Validate(cur)
+	var ve *ValidationError
+	if err == nil || !errors.As(err, &ve) {
+		return err
+	}
+	field, _, _ := strings.Cut(ve.Field, ".")
+	if field != "" && !ve.Key && avEqual(plainOld[field], plainNew[field]) {
+		return nil // a legacy value carried through untouched (or absent before and after)
 	}
 	return err
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -70,6 +71,30 @@ func TestSchemaValidate(t *testing.T) {
 		var ve *table.ValidationError
 		if err := s.Validate(); !errors.As(err, &ve) {
 			t.Errorf("%s: got %v, want a ValidationError", name, err)
+		}
+	}
+}
+
+// The Terraform export: a golden file, and its structure checked (braces
+// balance, one attribute block per key attribute, one block per GSI).
+func TestSchemaTerraform(t *testing.T) {
+	t.Parallel()
+	s := table.NewSchema("app-table")
+	tf := s.Terraform("app")
+	golden(t, "terraform.tf", tf)
+	src := string(tf)
+	if o, c := strings.Count(src, "{"), strings.Count(src, "}"); o != c {
+		t.Fatalf("%d opening and %d closing braces", o, c)
+	}
+	if n := strings.Count(src, "\n  attribute {"); n != 2+2*len(s.Indexes) {
+		t.Errorf("%d attribute blocks, want %d", n, 2+2*len(s.Indexes))
+	}
+	if n := strings.Count(src, "global_secondary_index {"); n != len(s.Indexes) {
+		t.Errorf("%d GSI blocks, want %d", n, len(s.Indexes))
+	}
+	for _, want := range []string{`resource "aws_dynamodb_table" "app" {`, `hash_key     = "PK"`, `attribute_name = "ttl"`, "prevent_destroy = true"} {
+		if !strings.Contains(src, want) {
+			t.Errorf("missing %q", want)
 		}
 	}
 }

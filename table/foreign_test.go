@@ -175,3 +175,25 @@ func TestUpdateNotBlockedByLegacyDuplicate(t *testing.T) {
 		t.Fatalf("unchanged email: %v", err)
 	}
 }
+
+// Strict writes, tolerant reads: Validate judges what a write changes; a
+// legacy value carried through never refuses it.
+func TestUpdateValidatesOnlyWhatChanges(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	k := table.Key{PK: "MEMBER#old", SK: "PROFILE"}
+	putRaw(t, f.t, map[string]string{"PK": k.PK, "SK": k.SK, "id": "old", "email": "no-at-sign", "status": "on"})
+	if _, err := f.members.Update(c, k, func(m *member) error { m.Note = "fine"; return nil }); err != nil {
+		t.Fatalf("update of another field of an item with a legacy invalid email = %v, want success", err)
+	}
+	var ve *table.ValidationError
+	_, err := f.members.Update(c, k, func(m *member) error { m.Email = "still-no-at"; return nil })
+	if !errors.As(err, &ve) || ve.Field != "email" {
+		t.Fatalf("update setting an invalid email = %v, want a ValidationError on email", err)
+	}
+	got, _ := f.members.Get(c, k)
+	if got.Email != "no-at-sign" || got.Note != "fine" {
+		t.Fatalf("stored %+v", got)
+	}
+}

@@ -1,0 +1,303 @@
+// Command singletable works on the tables of the applications this module
+// ships, from the same definitions the tests create:
+//
+//	singletable schema -app ferryhook [-format json|cloudformation|terraform]
+//	singletable plan   -app ferryhook [-table ferryhook-main] [-profile service] [-apply]
+//	singletable adopt  -app ferryhook [-table ferryhook-main] [-dry-run] [-resume] [-segments 4] [-max-capacity 0]
+//
+// plan and adopt talk to the DynamoDB named by DYNAMODB_ENDPOINT (signing
+// like the examples: DynamoDB Local's dummy credentials, or the standard
+// AWS configuration with DYNAMODB_USE_AWS_CONFIG=1), or by -endpoint; with
+// neither, to AWS itself through the standard AWS configuration. Secrets
+// are sealed with the hex key in SINGLETABLE_SECRET_KEY. Every subcommand
+// takes -help and exits non-zero on failure.
+package main
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/singletable/singletable/internal/dynamolocal"
+	"github.com/singletable/singletable/table"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "singletable:", err)
+		}
+		os.Exit(exitCode(err))
+	}
+}
+
+func exitCode(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if errors.Is(err, errUsage) {
+		return 2
+	}
+	return 1
+}
+
+var errUsage = errors.New("usage")
+
+const usage = `usage: singletable <command> [flags]
+
+commands:
+  schema   print an application's table definitions (CreateTable JSON, CloudFormation, Terraform)
+  plan     compare a live table with the application's schema; -apply makes the in-place changes
+  adopt    bring the items of a live table written by other services up to the library's invariants
+
+run "singletable <command> -help" for a command's flags.
+`
+
+// run is the command line, testable: args without the program name.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(stderr, usage)
+		if len(args) == 0 {
+			return fmt.Errorf("%w: no command", errUsage)
+		}
+		return flag.ErrHelp
+	}
+	switch args[0] {
+	case "schema":
+		return cmdSchema(args[1:], stdout, stderr)
+	case "plan":
+		return cmdPlan(ctx, args[1:], stdout, stderr)
+	case "adopt":
+		return cmdAdopt(ctx, args[1:], stdout, stderr)
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("%w: unknown command %q", errUsage, args[0])
+}
+
+// common are the flags every command shares.
+type common struct {
+	app, tableName, profile, endpoint string
+}
+
+func (c *common) register(fs *flag.FlagSet, withEndpoint bool) {
+	fs.StringVar(&c.app, "app", "", "application: "+strings.Join(appNames(), ", ")+" (required)")
+	fs.StringVar(&c.tableName, "table", "", "the main table's name (default: the application's)")
+	fs.StringVar(&c.profile, "profile", "", `deployment profile: "" (the library's) or "service" (the running service's conventions; ferryhook)`)
+	if withEndpoint {
+		fs.StringVar(&c.endpoint, "endpoint", "", "DynamoDB endpoint URL (default: $DYNAMODB_ENDPOINT, else AWS)")
+	}
+}
+
+func parse(fs *flag.FlagSet, args []string, stderr io.Writer) error {
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
+	}
+	return nil
+}
+
+func (c *common) appDef() (*app, error) {
+	a, ok := apps[c.app]
+	if !ok {
+		return nil, fmt.Errorf("%w: -app must be one of %s, not %q", errUsage, strings.Join(appNames(), ", "), c.app)
+	}
+	if c.profile != "" && !slices.Contains(a.profiles, c.profile) {
+		return nil, fmt.Errorf("%w: %s has no profile %q", errUsage, c.app, c.profile)
+	}
+	return a, nil
+}
+
+func cmdSchema(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("schema", flag.ContinueOnError)
+	var c common
+	c.register(fs, false)
+	format := fs.String("format", "json", "output format: json (CreateTable input), cloudformation, terraform")
+	if err := parse(fs, args, stderr); err != nil {
+		return err
+	}
+	a, err := c.appDef()
+	if err != nil {
+		return err
+	}
+	for i, s := range a.schemas(c.tableName, c.profile) {
+		var out []byte
+		switch *format {
+		case "json":
+			out, err = s.CreateTableJSON()
+		case "cloudformation":
+			out, err = s.CloudFormation(logicalID(s.Name))
+		case "terraform":
+			out = s.Terraform(strings.NewReplacer("-", "_", ".", "_").Replace(s.Name))
+		default:
+			return fmt.Errorf("%w: -format must be json, cloudformation or terraform", errUsage)
+		}
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		if _, err := stdout.Write(out); err != nil {
+			return err
+		}
+		if len(out) > 0 && out[len(out)-1] != '\n' {
+			fmt.Fprintln(stdout)
+		}
+	}
+	return nil
+}
+
+func logicalID(name string) string {
+	var b strings.Builder
+	up := true
+	for _, r := range name {
+		if r == '-' || r == '_' || r == '.' {
+			up = true
+			continue
+		}
+		if up {
+			r = []rune(strings.ToUpper(string(r)))[0]
+			up = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
+	var c common
+	c.register(fs, true)
+	apply := fs.Bool("apply", false, "make the changes that can be made in place (create a missing table, enable TTL)")
+	if err := parse(fs, args, stderr); err != nil {
+		return err
+	}
+	a, err := c.appDef()
+	if err != nil {
+		return err
+	}
+	client, err := c.client(ctx)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, s := range a.schemas(c.tableName, c.profile) {
+		tb := table.New(client, s)
+		p, err := tb.Plan(ctx)
+		if err != nil {
+			return err
+		}
+		fmt.Fprint(stdout, p)
+		if *apply && len(p.Changes) > 0 {
+			if err := tb.Apply(ctx, p); err != nil {
+				errs = append(errs, err)
+			} else {
+				fmt.Fprintf(stdout, "applied to %s\n", s.Name)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func cmdAdopt(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("adopt", flag.ContinueOnError)
+	var c common
+	c.register(fs, true)
+	dry := fs.Bool("dry-run", false, "visit every item and report what would change, writing nothing")
+	resume := fs.Bool("resume", false, "continue an interrupted run from its checkpoint")
+	segments := fs.Int("segments", 4, "parallel scan segments")
+	maxCap := fs.Float64("max-capacity", 0, "capacity units per second, reads and writes together (0: no cap)")
+	quiet := fs.Bool("quiet", false, "no progress bar")
+	if err := parse(fs, args, stderr); err != nil {
+		return err
+	}
+	a, err := c.appDef()
+	if err != nil {
+		return err
+	}
+	client, err := c.client(ctx)
+	if err != nil {
+		return err
+	}
+	var opts []func(*table.Options)
+	if k := os.Getenv("SINGLETABLE_SECRET_KEY"); k != "" {
+		key, err := hex.DecodeString(k)
+		if err != nil {
+			return fmt.Errorf("SINGLETABLE_SECRET_KEY: %w", err)
+		}
+		ciph, err := table.NewAESGCM(key)
+		if err != nil {
+			return err
+		}
+		opts = append(opts, func(o *table.Options) { o.Cipher = ciph })
+	}
+	var tables []*table.Table
+	for _, s := range a.schemas(c.tableName, c.profile) {
+		tables = append(tables, table.New(client, s, opts...))
+	}
+	a.open(tables, c.profile) // binds the application's entities to the tables
+	var errs []error
+	for _, tb := range tables {
+		job := table.AdoptJob("adopt-"+c.app, tb.Entities()...)
+		job.DryRun, job.Resume, job.Segments, job.MaxCapacity = *dry, *resume, *segments, *maxCap
+		if !*quiet {
+			total := int64(-1)
+			if d, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(tb.Name())}); err == nil && d.Table.ItemCount != nil {
+				total = *d.Table.ItemCount
+			}
+			bar := progressbar.NewOptions64(total, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription(tb.Name()),
+				progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("items"), progressbar.OptionClearOnFinish())
+			job.Progress = func(r table.JobReport) { _ = bar.Set64(r.Seen + r.Skipped*0) }
+			defer bar.Finish()
+		}
+		rep, err := tb.RunJob(ctx, job)
+		mode := "adopted"
+		if *dry {
+			mode = "dry run"
+		}
+		fmt.Fprintf(stdout, "%s %s: %v\n", mode, tb.Name(), rep)
+		for _, cf := range rep.Conflicts {
+			fmt.Fprintf(stdout, "  conflict %s/%s: %s\n", cf.Key.PK, cf.Key.SK, cf.Reason)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w (run again with -resume to continue)", tb.Name(), err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// client returns the DynamoDB client the flags and environment name.
+func (c *common) client(ctx context.Context) (*dynamodb.Client, error) {
+	ep := c.endpoint
+	if ep == "" {
+		ep = os.Getenv(dynamolocal.EnvEndpoint)
+	}
+	if ep != "" {
+		return dynamolocal.NewClient(ep), nil
+	}
+	cfg, err := config.LoadDefaultConfig(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("no -endpoint or %s, and the AWS configuration does not load: %w", dynamolocal.EnvEndpoint, err)
+	}
+	return dynamodb.NewFromConfig(cfg), nil
+}

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
+)
+
+func TestMain(m *testing.M) { tabletest.Main(m) }
+
+func runCmd(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	err := run(ctx, args, &out, &errOut)
+	return out.String() + errOut.String(), err
+}
+
+func TestSchemaCommand(t *testing.T) {
+	t.Parallel()
+	out, err := runCmd(t, "schema", "-app", "podcastflow", "-format", "cloudformation")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tmpl map[string]any
+	if err := json.Unmarshal([]byte(out), &tmpl); err != nil || !strings.Contains(out, "AWS::DynamoDB::Table") {
+		t.Fatalf("not a CloudFormation template (%v):\n%s", err, out)
+	}
+	out, err = runCmd(t, "schema", "-app", "ferryhook", "-format", "terraform", "-profile", "service")
+	if err != nil || strings.Count(out, `resource "aws_dynamodb_table"`) != 2 || !strings.Contains(out, `hash_key     = "pk"`) {
+		t.Fatalf("ferryhook terraform (%v):\n%s", err, out)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{}, {"nope"}, {"schema"}, {"schema", "-app", "x"}, {"schema", "-app", "tinode", "-format", "yaml"}, {"plan", "-app", "tinode", "-profile", "service"}, {"adopt", "-bogus"}} {
+		if _, err := runCmd(t, args...); !errors.Is(err, errUsage) || exitCode(err) != 2 {
+			t.Errorf("%q: err = %v, want a usage error (exit 2)", args, err)
+		}
+	}
+	if _, err := runCmd(t, "adopt", "-help"); !errors.Is(err, flag.ErrHelp) || exitCode(err) != 0 {
+		t.Errorf("-help: %v", err)
+	}
+}
+
+// The adoption walk-through of the README, on tables written as the live
+// Ferryhook service writes them (lower-case keys, emails as entered, no
+// library attributes, a duplicate email): plan, dry run, adopt, adopt again.
+func TestPlanAndAdoptFerryhookServiceTables(t *testing.T) {
+	t.Parallel()
+	ep := tabletest.Endpoint(t)
+	client := tabletest.Client(t)
+	ctx := context.Background()
+	main := tabletest.TableName("fh", t.Name()) + "-main"
+	main = main[len(main)-min(len(main), 200):]
+	events := strings.TrimSuffix(main, "-main") + "-events"
+	for _, name := range []string{main, events} {
+		t.Cleanup(func() { _, _ = client.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)}) })
+	}
+	// plan -apply creates both tables (they do not exist yet).
+	out, err := runCmd(t, "plan", "-app", "ferryhook", "-profile", "service", "-table", main, "-endpoint", ep, "-apply")
+	if err != nil || !strings.Contains(out, "+ table") {
+		t.Fatalf("plan -apply: %v\n%s", err, out)
+	}
+	out, err = runCmd(t, "plan", "-app", "ferryhook", "-profile", "service", "-table", main, "-endpoint", ep)
+	if err != nil || strings.Count(out, "matches its schema") != 2 {
+		t.Fatalf("plan after apply: %v\n%s", err, out)
+	}
+	put := func(item map[string]any) {
+		av, err := attributevalue.MarshalMap(item)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(main), Item: av}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	user := func(id, email string) {
+		put(map[string]any{"pk": "USER#" + id, "sk": "PROFILE", "gsi1pk": "EMAIL#" + email, "gsi1sk": "USER",
+			"userId": id, "email": email, "name": "U " + id, "passwordHash": nil, "plan": "free",
+			"usageThisMonth": 0, "usagePeriodStart": "2026-11-01T00:00:00.000Z",
+			"createdAt": "2026-11-01T00:00:00.000Z", "updatedAt": "2026-11-01T00:00:00.000Z"})
+	}
+	for i := range 30 {
+		user(fmt.Sprintf("usr_%016d", i), fmt.Sprintf("user%d@example.com", i))
+	}
+	user("usr_dup0000000000000", "user3@example.com") // a duplicate the live service allowed
+
+	out, err = runCmd(t, "adopt", "-app", "ferryhook", "-profile", "service", "-table", main, "-endpoint", ep, "-dry-run", "-quiet")
+	if err != nil || !strings.Contains(out, "dry run "+main+": seen 31, changed 30, unchanged 0, skipped 0, in conflict 1") {
+		t.Fatalf("dry run: %v\n%s", err, out)
+	}
+	out, err = runCmd(t, "adopt", "-app", "ferryhook", "-profile", "service", "-table", main, "-endpoint", ep, "-quiet")
+	if err != nil || !strings.Contains(out, "adopted "+main+": seen 31, changed 30, unchanged 0, skipped 0, in conflict 1") || !strings.Contains(out, "conflict USER#") {
+		t.Fatalf("adopt: %v\n%s", err, out)
+	}
+	out, err = runCmd(t, "adopt", "-app", "ferryhook", "-profile", "service", "-table", main, "-endpoint", ep, "-quiet")
+	if err != nil || !strings.Contains(out, "seen 31, changed 0, unchanged 30, skipped 0, in conflict 1") {
+		t.Fatalf("second adopt: %v\n%s", err, out)
+	}
+	_ = table.ErrNotFound
+}
