@@ -60,6 +60,10 @@ type JobConflict struct {
 
 // JobReport counts what a job did.
 type JobReport struct {
+	// Scanned counts every item the scan returned, the library's own
+	// guards and checkpoints included (for progress against the table's
+	// item count); Seen counts the items visited.
+	Scanned                                       int64
 	Seen, Changed, Unchanged, Skipped, Conflicted int64
 	// Capacity is the capacity units consumed (reads and writes).
 	Capacity float64
@@ -156,6 +160,7 @@ func (t *Table) RunJob(ctx context.Context, job Job) (JobReport, error) {
 		r := JobReport{Resumed: rep.Resumed}
 		for _, s := range segs {
 			r.Capacity += s.acc.get()
+			r.Scanned += s.rep.Scanned
 			r.Seen += s.rep.Seen
 			r.Changed += s.rep.Changed
 			r.Unchanged += s.rep.Unchanged
@@ -237,6 +242,7 @@ func (t *Table) runSegment(ctx context.Context, job Job, seg *jobSegment, lim *c
 			return fmt.Errorf("job %s: scan segment %d: %w", job.Name, seg.n, err)
 		}
 		page := seg.rep
+		page.Scanned += int64(len(out.Items))
 		for _, raw := range out.Items {
 			k := t.keyFromItem(raw)
 			if t.bookkeeping(raw) {

@@ -267,7 +267,7 @@ func cmdAdopt(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 			bar := progressbar.NewOptions64(total, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription(tb.Name()),
 				progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("items"), progressbar.OptionClearOnFinish())
-			job.Progress = func(r table.JobReport) { _ = bar.Set64(r.Seen + r.Skipped*0) }
+			job.Progress = func(r table.JobReport) { _ = bar.Set64(r.Scanned) }
 			defer bar.Finish()
 		}
 		rep, err := tb.RunJob(ctx, job)
