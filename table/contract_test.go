@@ -577,3 +577,46 @@ func TestWriteTokensBounded(t *testing.T) {
 }
 
 var _ = context.Background
+
+// Attribute names in Patch, Add, conditions and filters are checked
+// against T's fields before any request: a typo is an error, not a new
+// attribute.
+func TestAttributeTyposRefused(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ff, rc := faultyFixture(t, f, nil)
+	c := ctx(t)
+	k := table.Key{PK: "MEMBER#a", SK: "PROFILE"}
+	for name, call := range map[string]func() error{
+		"Patch.Set": func() error {
+			_, err := ff.members.Patch(c, k, table.Patch{Set: map[string]any{"nots": "x"}})
+			return err
+		},
+		"Add": func() error { _, err := ff.members.Add(c, k, "lgoins", 1); return err },
+		"IfEqual": func() error {
+			_, err := ff.members.Patch(c, k, table.Patch{Set: map[string]any{"note": "x"}, IfEqual: map[string]any{"stauts": "on"}})
+			return err
+		},
+		"IfAbsent": func() error {
+			_, err := ff.members.Patch(c, k, table.Patch{Set: map[string]any{"note": "x"}, IfAbsent: []string{"nte"}})
+			return err
+		},
+		"PatchOp": func() error { _, err := ff.members.PatchOp(k, table.Patch{Remove: []string{"notee"}}); return err },
+		"Filter": func() error {
+			_, err := ff.members.Query(c, table.Query{PK: "MEMBER#a", Filter: map[string]any{"stauts": "on"}})
+			return err
+		},
+		"FilterContains": func() error {
+			_, err := ff.members.Query(c, table.Query{PK: "MEMBER#a", FilterContains: map[string]any{"emial": "x"}})
+			return err
+		},
+	} {
+		var ve *table.ValidationError
+		if err := call(); !errors.As(err, &ve) || !strings.Contains(ve.Reason, "not an attribute") {
+			t.Errorf("%s with a typo: %v, want a ValidationError", name, err)
+		}
+	}
+	if rc.Total() != 0 {
+		t.Fatalf("%d requests sent for typos, want 0", rc.Total())
+	}
+}

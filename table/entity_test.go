@@ -530,7 +530,7 @@ func TestPatchIfNotEqualAndQueryFilter(t *testing.T) {
 	if !errors.Is(err, table.ErrConditionFailed) {
 		t.Errorf("IfNotEqual on a matching value: %v", err)
 	}
-	if _, err := f.members.Patch(c, k, table.Patch{Set: map[string]any{"logins": 1}, IfNotEqual: map[string]any{"note": "other", "missing": "x"}}); err != nil {
+	if _, err := f.members.Patch(c, k, table.Patch{Set: map[string]any{"logins": 1}, IfNotEqual: map[string]any{"note": "other", "team": "x"}}); err != nil {
 		t.Errorf("IfNotEqual on another value and a missing attribute: %v", err)
 	}
 	var ids []string
@@ -664,13 +664,14 @@ func TestFilterContainsAndIfAbsent(t *testing.T) {
 	f := newFixture(t)
 	c := ctx(t)
 	type hook struct {
-		ID     string   `dynamo:"id"`
-		Events []string `dynamo:"events,set"`
+		ID        string   `dynamo:"id"`
+		Events    []string `dynamo:"events,set"`
+		RotatedAt string   `dynamo:"rotatedAt"`
 	}
 	hooks := table.NewEntity(f.t, table.Def[hook]{Type: "Hook", Key: func(h *hook) (table.Key, error) {
 		return table.Key{PK: "HOOKS", SK: "HOOK#" + h.ID}, nil
 	}})
-	for _, h := range []hook{{"a", []string{"sync.done", "sync.failed"}}, {"b", []string{"user.created"}}, {"c", []string{"sync.failed"}}} {
+	for _, h := range []hook{{"a", []string{"sync.done", "sync.failed"}, ""}, {"b", []string{"user.created"}, ""}, {"c", []string{"sync.failed"}, ""}} {
 		if err := hooks.Create(c, &h); err != nil {
 			t.Fatal(err)
 		}

@@ -81,6 +81,9 @@ func (e *Entity[T]) buildPatch(p Patch, withToken bool) (builtPatch, error) {
 		if slices.Contains(e.def.IndexedFields, field) {
 			return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: "an index or unique value derives from it; use Update so keys and guards move with it"}
 		}
+		if err := e.checkAttr("Patch", field); err != nil {
+			return "", err
+		}
 		n++
 		ph := "#f" + strconv.Itoa(n)
 		b.names[ph] = field
@@ -169,6 +172,9 @@ func (e *Entity[T]) buildPatch(p Patch, withToken bool) (builtPatch, error) {
 		eq bool
 	}{{p.IfEqual, true}, {p.IfNotEqual, false}} {
 		for _, f := range sortedKeys(c.m) {
+			if err := e.checkAttr("Patch condition", f); err != nil {
+				return b, err
+			}
 			n++
 			ph := "#c" + strconv.Itoa(n)
 			b.names[ph] = f
@@ -184,6 +190,9 @@ func (e *Entity[T]) buildPatch(p Patch, withToken bool) (builtPatch, error) {
 		}
 	}
 	for _, f := range p.IfAbsent {
+		if err := e.checkAttr("Patch condition", f); err != nil {
+			return b, err
+		}
 		n++
 		ph := "#c" + strconv.Itoa(n)
 		b.names[ph] = f

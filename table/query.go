@@ -261,6 +261,16 @@ func (t *Table) sealer() *query.Sealer {
 // key condition, when a partition mixes types).
 func (e *Entity[T]) Query(ctx context.Context, q Query) (Page[T], error) {
 	var page Page[T]
+	for _, f := range sortedKeys(q.Filter) {
+		if err := e.checkAttr("Filter", f); err != nil {
+			return page, opErr("query", e.def.Type, Key{}, err)
+		}
+	}
+	for _, f := range sortedKeys(q.FilterContains) {
+		if err := e.checkAttr("FilterContains", f); err != nil {
+			return page, opErr("query", e.def.Type, Key{}, err)
+		}
+	}
 	raw, err := e.t.queryItems(ctx, q, e.def.Type)
 	if err != nil {
 		return page, opErr("query", e.def.Type, Key{}, err)
