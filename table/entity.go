@@ -57,6 +57,11 @@ type Def[T any] struct {
 	// cipher, writing a non-empty secret fails with [ErrNoCipher]: a
 	// plaintext secret never reaches DynamoDB.
 	Secrets map[string]func(*T) *string
+	// Scope names the attribute holding the tenant an item belongs to
+	// (an account, a user, an organization): set, it enables [Entity.In],
+	// the handle whose reads and writes cannot reach another tenant's
+	// items.
+	Scope string
 	// Match recognizes this entity's items by primary key. It is used for
 	// items that carry no entity-type attribute (written by another
 	// service in a documented key format), so a collection query can still
@@ -346,9 +351,17 @@ func (e *Entity[T]) Replace(ctx context.Context, item *T) error {
 // is recognised by its write token and counts as done, so change is never
 // applied twice for one call; a transaction conflict is a lost race.
 func (e *Entity[T]) Update(ctx context.Context, k Key, change func(*T) error) (T, error) {
+	return e.updateScoped(ctx, k, nil, change)
+}
+
+// updateScoped is Update, restricted to scope's tenant when scope is set.
+func (e *Entity[T]) updateScoped(ctx context.Context, k Key, scope *Scoped[T], change func(*T) error) (T, error) {
 	var zero T
 	for attempt := 0; ; attempt++ {
 		orig, ver, raw, err := e.getRaw(ctx, k, Consistent())
+		if err == nil && scope != nil && !scope.owns(raw) {
+			err = ErrNotFound
+		}
 		if err != nil {
 			return zero, opErr("update", e.def.Type, k, err)
 		}
@@ -359,6 +372,11 @@ func (e *Entity[T]) Update(ctx context.Context, k Key, change func(*T) error) (T
 		if err := change(&cur); err != nil {
 			return zero, opErr("update", e.def.Type, k, err)
 		}
+		if scope != nil {
+			if got, err := scope.scopeOf(&cur); err != nil || got != scope.scope {
+				return zero, opErr("update", e.def.Type, k, &ValidationError{Entity: e.def.Type, Field: e.def.Scope, Reason: "the tenant of an item cannot change"})
+			}
+		}
 		nk, err := e.KeyOf(&cur)
 		if err != nil {
 			return zero, opErr("update", e.def.Type, k, err)
@@ -366,7 +384,11 @@ func (e *Entity[T]) Update(ctx context.Context, k Key, change func(*T) error) (T
 		if nk != k {
 			return zero, opErr("update", e.def.Type, k, &ValidationError{Entity: e.def.Type, Field: "key", Reason: "an update cannot change the primary key", Key: true})
 		}
-		err = e.writeDiff(ctx, k, &orig, raw, ver, &cur, false)
+		wctx := ctx
+		if scope != nil {
+			wctx = context.WithValue(ctx, scopeKey{}, scopeCond{attr: e.def.Scope, value: scope.scope})
+		}
+		err = e.writeDiff(wctx, k, &orig, raw, ver, &cur, false)
 		if errors.Is(err, ErrConflict) && attempt < e.t.opts.ConflictRetries {
 			if err := sleepCtx(ctx, backoff(attempt, 5*time.Millisecond, 200*time.Millisecond)); err != nil {
 				return zero, opErr("update", e.def.Type, k, err)
@@ -429,6 +451,11 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	s := e.t.schema
 	x := newExprs()
 	cond := []string{e.t.liveCond(x, e.def.Type), e.t.versionCond(x, ver)}
+	if sc, ok := ctx.Value(scopeKey{}).(scopeCond); ok {
+		x.names["#scope"] = sc.attr
+		x.values[":scope"] = &types.AttributeValueMemberS{Value: sc.value}
+		cond = append(cond, "#scope = :scope")
+	}
 	var sets, removes []string
 	n := 0
 	ph := func(attr string) string {
@@ -925,7 +952,17 @@ func (t *Table) isType(raw Item, typ string) bool {
 
 func (t *Table) deleteItem(ctx context.Context, entity string, k Key) error {
 	x := newExprs()
-	c := t.liveCond(x, entity)
+	return t.deleteItemCond(ctx, entity, k, t.liveCond(x, entity), x)
+}
+
+// scopeKey carries a tenant condition to writeDiff (see Scoped.Update).
+type scopeKey struct{}
+
+type scopeCond struct{ attr, value string }
+
+// deleteItemCond is one DeleteItem with condition c (placeholders in x); a
+// failed condition is ErrNotFound.
+func (t *Table) deleteItemCond(ctx context.Context, entity string, k Key, c string, x exprs) error {
 	start := time.Now()
 	out, err := t.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
 		TableName:                 aws.String(t.schema.Name),

@@ -277,7 +277,7 @@ func (e *Entity[T]) update(ctx context.Context, k Key, p Patch, ret types.Return
 				// its response lost: the item DynamoDB returns is the result.
 				e.t.observe(ctx, Event{Op: "UpdateItem", Entity: e.def.Type, Duration: time.Since(start)})
 				return ccf.Item, nil
-			case ccf.Item == nil || e.t.expired(ccf.Item) || !e.t.isType(ccf.Item, e.def.Type):
+			case ccf.Item == nil || e.t.expired(ccf.Item) || !e.t.isType(ccf.Item, e.def.Type) || !inScope(ctx, ccf.Item):
 				err = ErrNotFound
 			case p.IfVersion != nil && e.t.versionOfItem(ccf.Item) != *p.IfVersion:
 				err = fmt.Errorf("%w: %w", ErrConflict, err)
@@ -397,10 +397,26 @@ func (e *Entity[T]) Add(ctx context.Context, k Key, field string, delta int64) (
 	if err != nil {
 		return 0, opErr("add", e.def.Type, k, err)
 	}
+	return addResult(raw, field, e.def.Type, k)
+}
+
+// inScope reports whether raw belongs to the tenant ctx restricts writes
+// to, if any (see Scoped).
+func inScope(ctx context.Context, raw Item) bool {
+	sc, ok := ctx.Value(scopeKey{}).(scopeCond)
+	if !ok {
+		return true
+	}
+	v, isS := raw[sc.attr].(*types.AttributeValueMemberS)
+	return isS && v.Value == sc.value
+}
+
+// addResult reads the counter an Add returned.
+func addResult(raw Item, field, entity string, k Key) (int64, error) {
 	n, ok := raw[field].(*types.AttributeValueMemberN)
 	if !ok {
-		return 0, opErr("add", e.def.Type, k, fmt.Errorf("attribute %s is not a number", field))
+		return 0, opErr("add", entity, k, fmt.Errorf("attribute %s is not a number", field))
 	}
 	v, err := strconv.ParseInt(n.Value, 10, 64)
-	return v, opErr("add", e.def.Type, k, err)
+	return v, opErr("add", entity, k, err)
 }

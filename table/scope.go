@@ -1,0 +1,252 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Tenant scoping, enforced by signatures. An entity whose items belong to a
+// tenant (an account, a user, an organization) names the attribute holding
+// the tenant in Def.Scope; [Entity.In] returns a [Scoped] handle for one
+// tenant, whose methods cannot reach another tenant's items:
+//
+//   - reads (Get, Query) return [ErrNotFound] / leave out items of another
+//     tenant, as if they did not exist;
+//   - writes (Create, Update, Patch, Add, Delete) carry the condition
+//     "scope attribute = tenant" in the same request, so an item of another
+//     tenant is never changed, even if its ID was guessed or leaked, and a
+//     change can never move an item to another tenant;
+//   - a list cursor is sealed to its partition and access pattern, so a
+//     cursor minted for another tenant's partition is refused.
+//
+// A service that only hands its handlers a Scoped handle (obtained once the
+// caller's tenant is authenticated) cannot forget the check: the unscoped
+// by-ID methods are not in its hands.
+
+// Scoped is an [Entity] restricted to the items of one tenant: see [Entity.In].
+type Scoped[T any] struct {
+	e     *Entity[T]
+	scope string
+}
+
+// In returns the entity restricted to tenant scope (the value of the
+// Def.Scope attribute). It panics if the entity has no Def.Scope (a
+// programming error).
+func (e *Entity[T]) In(scope string) *Scoped[T] {
+	if e.def.Scope == "" {
+		panic("table: Entity.In on " + e.def.Type + ", which has no Def.Scope")
+	}
+	return &Scoped[T]{e: e, scope: scope}
+}
+
+// Scope returns the tenant the handle is restricted to.
+func (s *Scoped[T]) Scope() string { return s.scope }
+
+func (s *Scoped[T]) check() error {
+	if s.scope == "" {
+		return &ValidationError{Entity: s.e.def.Type, Field: s.e.def.Scope, Reason: "empty scope"}
+	}
+	return nil
+}
+
+// owns reports whether raw belongs to the handle's tenant.
+func (s *Scoped[T]) owns(raw Item) bool {
+	v, ok := raw[s.e.def.Scope].(*types.AttributeValueMemberS)
+	return ok && v.Value == s.scope
+}
+
+// scopeOf returns the tenant an item of T names (its Def.Scope attribute).
+func (s *Scoped[T]) scopeOf(item *T) (string, error) {
+	w, err := s.e.prepareV(item, 0, false)
+	if err != nil {
+		return "", err
+	}
+	v, _ := w.item[s.e.def.Scope].(*types.AttributeValueMemberS)
+	if v == nil {
+		return "", nil
+	}
+	return v.Value, nil
+}
+
+// Get returns the tenant's item with key k; an item of another tenant is
+// [ErrNotFound], like a missing one.
+func (s *Scoped[T]) Get(ctx context.Context, k Key, opts ...ReadOption) (T, error) {
+	var zero T
+	if err := s.check(); err != nil {
+		return zero, opErr("get", s.e.def.Type, k, err)
+	}
+	v, _, raw, err := s.e.getRaw(ctx, k, opts...)
+	if err == nil && !s.owns(raw) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return zero, opErr("get", s.e.def.Type, k, err)
+	}
+	return v, nil
+}
+
+// Create creates item, which must name the handle's tenant.
+func (s *Scoped[T]) Create(ctx context.Context, item *T) error {
+	if err := s.check(); err != nil {
+		return opErr("create", s.e.def.Type, Key{}, err)
+	}
+	got, err := s.scopeOf(item)
+	if err != nil {
+		return opErr("create", s.e.def.Type, Key{}, err)
+	}
+	if got != s.scope {
+		return opErr("create", s.e.def.Type, Key{}, &ValidationError{Entity: s.e.def.Type, Field: s.e.def.Scope,
+			Reason: fmt.Sprintf("%q is not the handle's tenant", got)})
+	}
+	return s.e.Create(ctx, item)
+}
+
+// Update is [Entity.Update] on the tenant's item with key k: another
+// tenant's item is [ErrNotFound] and unchanged (the write is conditioned
+// on the tenant), and change may not move the item to another tenant.
+func (s *Scoped[T]) Update(ctx context.Context, k Key, change func(*T) error) (T, error) {
+	var zero T
+	if err := s.check(); err != nil {
+		return zero, opErr("update", s.e.def.Type, k, err)
+	}
+	return s.e.updateScoped(ctx, k, s, change)
+}
+
+// Patch is [Entity.Patch] on the tenant's item, conditioned on the tenant
+// in the same UpdateItem; the scope attribute cannot be patched.
+func (s *Scoped[T]) Patch(ctx context.Context, k Key, p Patch) (T, error) {
+	var zero T
+	if err := s.check(); err != nil {
+		return zero, opErr("patch", s.e.def.Type, k, err)
+	}
+	p, err := s.patch(p)
+	if err != nil {
+		return zero, opErr("patch", s.e.def.Type, k, err)
+	}
+	return s.e.Patch(s.ctx(ctx), k, p)
+}
+
+// Add is [Entity.Add] on the tenant's item, conditioned on the tenant.
+func (s *Scoped[T]) Add(ctx context.Context, k Key, field string, delta int64) (int64, error) {
+	if err := s.check(); err != nil {
+		return 0, opErr("add", s.e.def.Type, k, err)
+	}
+	p, err := s.patch(Patch{Add: map[string]int64{field: delta}})
+	if err != nil {
+		return 0, opErr("add", s.e.def.Type, k, err)
+	}
+	raw, err := s.e.update(s.ctx(ctx), k, p, types.ReturnValueUpdatedNew)
+	if err != nil {
+		return 0, opErr("add", s.e.def.Type, k, err)
+	}
+	return addResult(raw, field, s.e.def.Type, k)
+}
+
+// patch adds the tenant condition to p and refuses a change of the scope.
+func (s *Scoped[T]) patch(p Patch) (Patch, error) {
+	sc := s.e.def.Scope
+	_, set := p.Set[sc]
+	_, add := p.Add[sc]
+	for _, r := range p.Remove {
+		if r == sc {
+			set = true
+		}
+	}
+	if set || add {
+		return p, &ValidationError{Entity: s.e.def.Type, Field: sc, Reason: "the tenant of an item cannot change"}
+	}
+	eq := make(map[string]any, len(p.IfEqual)+1)
+	for k, v := range p.IfEqual {
+		eq[k] = v
+	}
+	eq[sc] = s.scope
+	p.IfEqual = eq
+	return p, nil
+}
+
+// Delete deletes the tenant's item with key k (and its guards), with the
+// tenant in the request's condition; another tenant's item is
+// [ErrNotFound] and stays.
+func (s *Scoped[T]) Delete(ctx context.Context, k Key) error {
+	if err := s.check(); err != nil {
+		return opErr("delete", s.e.def.Type, k, err)
+	}
+	if err := checkKey(k); err != nil {
+		return opErr("delete", s.e.def.Type, k, err)
+	}
+	if s.e.def.Unique == nil {
+		x := newExprs()
+		c := s.e.t.liveCond(x, s.e.def.Type) + " AND " + s.cond(x)
+		return opErr("delete", s.e.def.Type, k, s.e.t.deleteItemCond(ctx, s.e.def.Type, k, c, x))
+	}
+	for attempt := 0; ; attempt++ {
+		ops, err := s.e.DeleteOps(ctx, k)
+		if err != nil {
+			return opErr("delete", s.e.def.Type, k, err)
+		}
+		d := ops[0].del
+		x := exprs{names: d.ExpressionAttributeNames, values: d.ExpressionAttributeValues}
+		c := *d.ConditionExpression + " AND " + s.cond(x)
+		d.ConditionExpression = &c
+		err = s.e.t.Transact(ctx, ops...)
+		var te *TxError
+		if errors.As(err, &te) && len(te.Reasons) > 0 && te.Reasons[0].Code == "ConditionalCheckFailed" {
+			if it := te.Reasons[0].Item; it == nil || s.e.t.expired(it) || !s.owns(it) {
+				err = ErrNotFound
+			} else if attempt < s.e.t.opts.ConflictRetries {
+				continue
+			}
+		}
+		return opErr("delete", s.e.def.Type, k, err)
+	}
+}
+
+// ctx marks ctx with the tenant, so that a failed condition on another
+// tenant's item reads as ErrNotFound.
+func (s *Scoped[T]) ctx(ctx context.Context) context.Context {
+	return context.WithValue(ctx, scopeKey{}, scopeCond{attr: s.e.def.Scope, value: s.scope})
+}
+
+// cond binds the condition "the scope attribute is the tenant" into x.
+func (s *Scoped[T]) cond(x exprs) string {
+	x.names["#scope"] = s.e.def.Scope
+	x.values[":scope"] = &types.AttributeValueMemberS{Value: s.scope}
+	return "#scope = :scope"
+}
+
+// Query runs one page of q and keeps only the tenant's items (a
+// FilterExpression on the scope attribute, so another tenant's items never
+// leave DynamoDB). Design keys so the tenant is in the partition key where
+// you can: then the filter never drops anything.
+func (s *Scoped[T]) Query(ctx context.Context, q Query) (Page[T], error) {
+	if err := s.check(); err != nil {
+		return Page[T]{}, opErr("query", s.e.def.Type, Key{}, err)
+	}
+	f := make(map[string]any, len(q.Filter)+1)
+	for k, v := range q.Filter {
+		f[k] = v
+	}
+	f[s.e.def.Scope] = s.scope
+	q.Filter = f
+	return s.e.Query(ctx, q)
+}
+
+// List is [Entity.List] restricted to the tenant (see [Scoped.Query]).
+func (s *Scoped[T]) List(ctx context.Context, q Query, opts ...ListOption) (Page[T], error) {
+	o, err := NewListOptions(opts...)
+	if err != nil {
+		return Page[T]{}, opErr("list", s.e.def.Type, Key{}, err)
+	}
+	return s.Query(ctx, o.Apply(q))
+}
+
+// ListAll iterates over the tenant's items of q, page by page.
+func (s *Scoped[T]) ListAll(ctx context.Context, q Query, opts ...ListOption) iter.Seq2[T, error] {
+	return Pages(ctx, func(ctx context.Context, opts ...ListOption) (Page[T], error) {
+		return s.List(ctx, q, opts...)
+	}, opts...)
+}
