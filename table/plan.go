@@ -11,8 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Change is one difference between a live table and its [Schema].
-type Change struct {
+// Difference is one difference between a live table and its [Schema].
+type Difference struct {
 	// What names the difference: "table", "key", "attribute", "index",
 	// "ttl" or "billing".
 	What string
@@ -30,7 +30,7 @@ type Change struct {
 }
 
 // String describes the change on one line.
-func (c Change) String() string {
+func (c Difference) String() string {
 	name := c.What
 	if c.Name != "" {
 		name += " " + c.Name
@@ -52,7 +52,7 @@ func (c Change) String() string {
 // empty when they agree. It changes nothing.
 type Plan struct {
 	Table   string
-	Changes []Change
+	Changes []Difference
 }
 
 // String prints the plan, one change per line.
@@ -77,7 +77,7 @@ func (t *Table) Plan(ctx context.Context) (Plan, error) {
 	out, err := t.client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(t.schema.Name)})
 	var nf *types.ResourceNotFoundException
 	if errors.As(err, &nf) {
-		p.Changes = append(p.Changes, Change{What: "table", Want: fmt.Sprintf("create with %d GSIs", len(want.GlobalSecondaryIndexes)), Apply: true})
+		p.Changes = append(p.Changes, Difference{What: "table", Want: fmt.Sprintf("create with %d GSIs", len(want.GlobalSecondaryIndexes)), Apply: true})
 		return p, nil
 	}
 	if err != nil {
@@ -85,7 +85,7 @@ func (t *Table) Plan(ctx context.Context) (Plan, error) {
 	}
 	live := out.Table
 	if a, b := keySchema(live.KeySchema), keySchema(want.KeySchema); a != b {
-		p.Changes = append(p.Changes, Change{What: "key", Live: a, Want: b})
+		p.Changes = append(p.Changes, Difference{What: "key", Live: a, Want: b})
 	}
 	liveTypes := map[string]types.ScalarAttributeType{}
 	for _, a := range live.AttributeDefinitions {
@@ -93,7 +93,7 @@ func (t *Table) Plan(ctx context.Context) (Plan, error) {
 	}
 	for _, a := range want.AttributeDefinitions {
 		if lt, ok := liveTypes[aws.ToString(a.AttributeName)]; ok && lt != a.AttributeType {
-			p.Changes = append(p.Changes, Change{What: "attribute", Name: aws.ToString(a.AttributeName), Live: string(lt), Want: string(a.AttributeType)})
+			p.Changes = append(p.Changes, Difference{What: "attribute", Name: aws.ToString(a.AttributeName), Live: string(lt), Want: string(a.AttributeType)})
 		}
 	}
 	liveIx := map[string]types.GlobalSecondaryIndexDescription{}
@@ -108,19 +108,19 @@ func (t *Table) Plan(ctx context.Context) (Plan, error) {
 		if !ok {
 			// Adding a GSI backfills it from the whole table: left to the
 			// operator (UpdateTable, or the CloudFormation/Terraform export).
-			p.Changes = append(p.Changes, Change{What: "index", Name: name, Want: keySchema(ix.KeySchema)})
+			p.Changes = append(p.Changes, Difference{What: "index", Name: name, Want: keySchema(ix.KeySchema)})
 			continue
 		}
 		if a, b := keySchema(l.KeySchema), keySchema(ix.KeySchema); a != b {
-			p.Changes = append(p.Changes, Change{What: "index", Name: name, Live: a, Want: b})
+			p.Changes = append(p.Changes, Difference{What: "index", Name: name, Live: a, Want: b})
 		}
 		if l.Projection != nil && l.Projection.ProjectionType != ix.Projection.ProjectionType {
-			p.Changes = append(p.Changes, Change{What: "index projection", Name: name, Live: string(l.Projection.ProjectionType), Want: string(ix.Projection.ProjectionType)})
+			p.Changes = append(p.Changes, Difference{What: "index projection", Name: name, Live: string(l.Projection.ProjectionType), Want: string(ix.Projection.ProjectionType)})
 		}
 	}
 	for _, ix := range live.GlobalSecondaryIndexes {
 		if name := aws.ToString(ix.IndexName); !wantIx[name] {
-			p.Changes = append(p.Changes, Change{What: "index", Name: name, Live: keySchema(ix.KeySchema)})
+			p.Changes = append(p.Changes, Difference{What: "index", Name: name, Live: keySchema(ix.KeySchema)})
 		}
 	}
 	if t.schema.TTLAttr != "" {
@@ -135,10 +135,10 @@ func (t *Table) Plan(ctx context.Context) (Plan, error) {
 		switch {
 		case status == string(types.TimeToLiveStatusEnabled) || status == string(types.TimeToLiveStatusEnabling):
 			if attr != t.schema.TTLAttr {
-				p.Changes = append(p.Changes, Change{What: "ttl", Live: attr, Want: t.schema.TTLAttr})
+				p.Changes = append(p.Changes, Difference{What: "ttl", Live: attr, Want: t.schema.TTLAttr})
 			}
 		default:
-			p.Changes = append(p.Changes, Change{What: "ttl", Want: t.schema.TTLAttr + " enabled", Apply: true})
+			p.Changes = append(p.Changes, Difference{What: "ttl", Want: t.schema.TTLAttr + " enabled", Apply: true})
 		}
 	}
 	return p, nil
@@ -152,7 +152,7 @@ func keySchema(ks []types.KeySchemaElement) string {
 	return strings.Join(parts, ", ")
 }
 
-// Apply makes the changes of p that can be made in place (Change.Apply):
+// Apply makes the changes of p that can be made in place (Difference.Apply):
 // it creates a missing table and enables TTL. Other differences (a missing
 // GSI, a key schema) are left for a human; Apply makes what it can and
 // then reports them in its error.

@@ -90,3 +90,34 @@ func TestScopedHandleIsolatesTenants(t *testing.T) {
 		t.Fatalf("after alice's delete: %v", err)
 	}
 }
+
+var (
+	docTitle = table.MustField[doc, string]("title")
+	docViews = table.MustField[doc, int64]("views")
+)
+
+// Typed changes: one UpdateItem, names checked when declared, values by
+// the compiler.
+func TestTypedChange(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	docs := table.NewEntity(f.t, docDef)
+	if err := docs.Create(c, &doc{ID: "d", Account: "a", Title: "old"}); err != nil {
+		t.Fatal(err)
+	}
+	k := table.Key{PK: "DOC#d", SK: "DOC"}
+	got, err := docs.Change(c, k, table.Set(docTitle, "new"), table.Incr(docViews, 3), table.If(docTitle, "old"))
+	if err != nil || got.Title != "new" || got.Views != 3 {
+		t.Fatalf("Change = %+v, %v", got, err)
+	}
+	if _, err := docs.Change(c, k, table.Set(docTitle, "newer"), table.If(docTitle, "old")); !errors.Is(err, table.ErrConditionFailed) {
+		t.Fatalf("Change on a stale condition = %v, want ErrConditionFailed", err)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("MustField accepted an attribute the type does not have")
+		}
+	}()
+	table.MustField[doc, string]("titel")
+}
