@@ -62,6 +62,18 @@ type Def[T any] struct {
 	// the handle whose reads and writes cannot reach another tenant's
 	// items.
 	Scope string
+	// Keys declares the primary key as templates bound to attribute names
+	// ("USER#{userId}", "PROFILE"), instead of the Key closure: see [Template]
+	// for what the engine derives from it.
+	Keys Template
+	// IndexKeys declares GSI keys as templates, instead of the Indexes
+	// closure; an index whose referenced attributes are empty does not
+	// hold the item (sparse).
+	IndexKeys map[Index]Template
+	// UniqueOn lists attributes whose values are unique among the entity's
+	// items, instead of the Unique closure (normalize values before you
+	// store them, or use Unique for case-insensitive values).
+	UniqueOn []string
 	// Match recognizes this entity's items by primary key. It is used for
 	// items that carry no entity-type attribute (written by another
 	// service in a documented key format), so a collection query can still
@@ -72,17 +84,20 @@ type Def[T any] struct {
 // Entity reads and writes items of type T in a [Table]. Create one per
 // entity type with [NewEntity]; it is safe for concurrent use.
 type Entity[T any] struct {
-	t   *Table
-	def Def[T]
+	t    *Table
+	def  Def[T]
+	decl *declared // the declared keys, if any
 }
 
-// NewEntity binds def to table t. It panics if def has no Type or Key:
-// that is a programming error, not a runtime condition.
+// NewEntity binds def to table t. It panics if def has no Type or key
+// (Key or Keys), or declares a template that references an attribute the
+// type does not have: those are programming errors, found at start-up.
 func NewEntity[T any](t *Table, def Def[T]) *Entity[T] {
+	decl := declare(t, &def)
 	if def.Type == "" || def.Key == nil {
-		panic("table.NewEntity: Def.Type and Def.Key are required")
+		panic("table.NewEntity: Def.Type and Def.Key (or Def.Keys) are required")
 	}
-	e := &Entity[T]{t: t, def: def}
+	e := &Entity[T]{t: t, def: def, decl: decl}
 	t.entMu.Lock()
 	t.entities = append(t.entities, e)
 	t.entMu.Unlock()

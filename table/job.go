@@ -398,11 +398,14 @@ func (l *capLimiter) wait(ctx context.Context, units float64) error {
 	return sleepCtx(ctx, d)
 }
 
-// Adopter is an entity an adoption job can bring up to the library's
-// invariants; every [Entity] is one.
-type Adopter interface {
+// AnyEntity is an [Entity] of any type: what tools see of the entities
+// bound to a table ([Table.Entities]): its type and model, and what an
+// adoption job needs.
+type AnyEntity interface {
 	// Type is the entity type.
 	Type() string
+	// Model is the entity's design as data.
+	Model() EntityModel
 	// Owns reports whether raw is an item of this entity.
 	Owns(raw Item) bool
 	// Adopt brings one item in line (see [Entity.Adopt]).
@@ -412,7 +415,7 @@ type Adopter interface {
 // AdoptJob returns the job that adopts a live table written by other
 // services: each item is handed to the first of entities that owns it
 // (others are skipped). See [Entity.Adopt].
-func AdoptJob(name string, entities ...Adopter) Job {
+func AdoptJob(name string, entities ...AnyEntity) Job {
 	return Job{Name: name, Visit: func(ctx context.Context, raw Item, dryRun bool) (JobOutcome, error) {
 		for _, e := range entities {
 			if e.Owns(raw) {

@@ -16,6 +16,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
+
+	"github.com/singletable/singletable/keys"
 )
 
 // Patch is an in-place change of chosen attributes, sent as one UpdateItem
@@ -57,7 +59,7 @@ type builtPatch struct {
 	token  string // the write token the patch stamps, if any
 }
 
-func (e *Entity[T]) buildPatch(p Patch, withToken bool) (builtPatch, error) {
+func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, error) {
 	s := e.t.schema
 	reserved := []string{s.PK, s.SK, s.TypeAttr, s.VersionAttr, s.TokenAttr}
 	for _, ix := range s.Indexes {
@@ -68,6 +70,36 @@ func (e *Entity[T]) buildPatch(p Patch, withToken bool) (builtPatch, error) {
 	x.values[":one"] = numAV(1)
 	b := builtPatch{names: x.names, values: x.values}
 	n := 0
+	var sets, adds, removes, conds []string
+	// Index keys declared as templates move with a patch that sets all
+	// their fields.
+	moves, movable, err := e.decl.movableIndexes(p.Set, k)
+	if err != nil {
+		return b, &ValidationError{Entity: e.def.Type, Field: "Set", Reason: err.Error()}
+	}
+	for _, f := range e.def.UniqueOn {
+		delete(movable, f)
+	}
+	for _, ix := range sortedIndexes(moves) {
+		is, _ := s.index(ix)
+		ik := moves[ix]
+		n++
+		pp, sp := "#x"+strconv.Itoa(n), "#y"+strconv.Itoa(n)
+		b.names[pp], b.names[sp] = is.PK, is.SK
+		if ik.PK == "" {
+			removes = append(removes, pp, sp)
+			continue
+		}
+		if err := checkKeyValue(is.PK, ik.PK, keys.MaxPKBytes); err != nil {
+			return b, err
+		}
+		if err := checkKeyValue(is.SK, ik.SK, keys.MaxSKBytes); err != nil {
+			return b, err
+		}
+		b.values[":x"+strconv.Itoa(n)] = &types.AttributeValueMemberS{Value: ik.PK}
+		b.values[":y"+strconv.Itoa(n)] = &types.AttributeValueMemberS{Value: ik.SK}
+		sets = append(sets, pp+" = :x"+strconv.Itoa(n), sp+" = :y"+strconv.Itoa(n))
+	}
 	name := func(field string) (string, error) {
 		if field == "" || strings.ContainsAny(field, ".[]") {
 			return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: "not a top-level attribute name"}
@@ -78,7 +110,7 @@ func (e *Entity[T]) buildPatch(p Patch, withToken bool) (builtPatch, error) {
 		if _, secret := e.def.Secrets[field]; secret {
 			return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: "a secret field; use Update so it is encrypted"}
 		}
-		if slices.Contains(e.def.IndexedFields, field) {
+		if slices.Contains(e.def.IndexedFields, field) && !movable[field] {
 			return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: "an index or unique value derives from it; use Update so keys and guards move with it"}
 		}
 		if err := e.checkAttr("Patch", field); err != nil {
@@ -102,7 +134,6 @@ func (e *Entity[T]) buildPatch(p Patch, withToken bool) (builtPatch, error) {
 		b.values[ph] = av
 		return ph, nil
 	}
-	var sets, adds, removes, conds []string
 	for _, f := range sortedKeys(p.Set) {
 		nm, err := name(f)
 		if err != nil {
@@ -220,6 +251,15 @@ func (e *Entity[T]) buildPatch(p Patch, withToken bool) (builtPatch, error) {
 	return b, nil
 }
 
+func sortedIndexes(m map[Index]IndexKey) []Index {
+	out := make([]Index, 0, len(m))
+	for ix := range m {
+		out = append(out, ix)
+	}
+	slices.Sort(out)
+	return out
+}
+
 func sortedKeys[V any](m map[string]V) []string {
 	ks := make([]string, 0, len(m))
 	for k := range m {
@@ -251,7 +291,7 @@ func (e *Entity[T]) update(ctx context.Context, k Key, p Patch, ret types.Return
 	if err := checkKey(k); err != nil {
 		return nil, err
 	}
-	b, err := e.buildPatch(p, true)
+	b, err := e.buildPatch(k, p, true)
 	if err != nil {
 		return nil, err
 	}
@@ -371,7 +411,7 @@ func (e *Entity[T]) PatchOp(k Key, p Patch) (TxOp, error) {
 	}
 	// No write token: the SDK resends a transaction with its idempotency
 	// token, so a retried transaction is never applied twice.
-	b, err := e.buildPatch(p, false)
+	b, err := e.buildPatch(k, p, false)
 	if err != nil {
 		return TxOp{}, opErr("patch", e.def.Type, k, err)
 	}

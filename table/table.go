@@ -26,16 +26,16 @@ type Table struct {
 	seal     *query.Sealer
 	jobs     atomic.Int64 // running maintenance jobs: capacity is then measured
 	entMu    sync.Mutex
-	entities []Adopter // every entity bound to the table, in NewEntity order
+	entities []AnyEntity // every entity bound to the table, in NewEntity order
 }
 
 // Entities returns the entities bound to the table with [NewEntity], in
 // the order they were bound: what an application store declares, for
 // tools such as adoption ([AdoptJob]).
-func (t *Table) Entities() []Adopter {
+func (t *Table) Entities() []AnyEntity {
 	t.entMu.Lock()
 	defer t.entMu.Unlock()
-	return append([]Adopter(nil), t.entities...)
+	return append([]AnyEntity(nil), t.entities...)
 }
 
 // Options configure a [Table].

@@ -1,0 +1,383 @@
+package table
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/guregu/dynamo/v2"
+
+	"github.com/singletable/singletable/keys"
+)
+
+// Template declares a key as data: templates of literal segments and
+// attribute references joined by the key delimiter '#', such as
+// "USER#{userId}" and "POST#{at:ts}#{id}". An attribute reference names
+// an attribute of the entity (its `dynamo` name), checked by [NewEntity];
+// its value is the attribute's string or number, or, with a modifier, a
+// time attribute in a sortable fixed-width form: ":ts" ([keys.Timestamp],
+// UTC, nanoseconds) or ":ms" ([keys.UnixMilli]). Values are key segments:
+// one holding '#' or control characters is refused with a
+// *[ValidationError], so no value can reach into another key.
+//
+// From declared keys the engine derives, never by hand: the primary key
+// and index keys of every write, which fields [Entity.Patch] may change
+// (an index key whose fields a patch sets in full moves in the same
+// UpdateItem; one it sets in part is refused), the item matcher for items
+// written without a type attribute, and the model tools export
+// ([Entity.Model]).
+type Template struct {
+	PK, SK string
+}
+
+type tmplPart struct {
+	lit  string // a literal segment, or
+	attr string // an attribute reference
+	mod  string // "", "ts" or "ms"
+}
+
+type template []tmplPart
+
+func parseTemplate(s string) (template, error) {
+	if s == "" {
+		return nil, fmt.Errorf("empty template")
+	}
+	var t template
+	for _, seg := range strings.Split(s, keys.Delimiter) {
+		switch {
+		case strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}"):
+			name, mod, _ := strings.Cut(seg[1:len(seg)-1], ":")
+			if name == "" || (mod != "" && mod != "ts" && mod != "ms") {
+				return nil, fmt.Errorf("%q: bad reference %q", s, seg)
+			}
+			t = append(t, tmplPart{attr: name, mod: mod})
+		case seg == "" || strings.ContainsAny(seg, "{}"):
+			return nil, fmt.Errorf("%q: bad literal segment %q", s, seg)
+		default:
+			t = append(t, tmplPart{lit: seg})
+		}
+	}
+	return t, nil
+}
+
+func (t template) attrs() []string {
+	var out []string
+	for _, p := range t {
+		if p.attr != "" {
+			out = append(out, p.attr)
+		}
+	}
+	return out
+}
+
+// build returns the key for the attribute values av; ok is false when a
+// referenced attribute is absent or empty (a sparse index skips the item).
+func (t template) build(av Item) (key string, ok bool, err error) {
+	parts := make([]string, len(t))
+	for i, p := range t {
+		if p.attr == "" {
+			parts[i] = p.lit
+			continue
+		}
+		v, present := segmentValue(av[p.attr])
+		if !present || v == "" {
+			return "", false, nil
+		}
+		switch p.mod {
+		case "ts", "ms":
+			tm, err := time.Parse(time.RFC3339Nano, v)
+			if err != nil {
+				return "", false, &ValidationError{Field: p.attr, Reason: fmt.Sprintf("%q is not a time", v), Key: true}
+			}
+			if p.mod == "ts" {
+				v = keys.Timestamp(tm)
+			} else {
+				v = keys.UnixMilli(tm)
+			}
+		}
+		if strings.Contains(v, keys.Delimiter) || strings.ContainsFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			return "", false, &ValidationError{Field: p.attr, Reason: fmt.Sprintf("%q holds the key delimiter or a control character", v), Key: true}
+		}
+		parts[i] = v
+	}
+	return strings.Join(parts, keys.Delimiter), true, nil
+}
+
+// matches reports whether key has the template's shape: as many segments,
+// the same literals.
+func (t template) matches(key string) bool {
+	segs := strings.Split(key, keys.Delimiter)
+	if len(segs) != len(t) {
+		return false
+	}
+	for i, p := range t {
+		if p.attr == "" && segs[i] != p.lit {
+			return false
+		}
+	}
+	return true
+}
+
+func segmentValue(v types.AttributeValue) (string, bool) {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return v.Value, true
+	case *types.AttributeValueMemberN:
+		return v.Value, true
+	}
+	return "", false
+}
+
+// declared is an entity's declared keys, parsed.
+type declared struct {
+	pk, sk  template
+	indexes map[Index][2]template
+}
+
+// declare parses def's declared keys, checks every reference against T's
+// attributes, and fills in what derives from them. It panics on a
+// malformed declaration (a programming error, like a missing Def.Type).
+func declare[T any](t *Table, def *Def[T]) *declared {
+	if def.Keys.PK == "" && len(def.IndexKeys) == 0 && len(def.UniqueOn) == 0 {
+		return nil
+	}
+	names := attrNames[T]()
+	must := func(s string) template {
+		tp, err := parseTemplate(s)
+		if err != nil {
+			panic(fmt.Sprintf("table.NewEntity(%s): %v", def.Type, err))
+		}
+		for _, a := range tp.attrs() {
+			if !names[a] {
+				panic(fmt.Sprintf("table.NewEntity(%s): template %q references %q, not an attribute of the type", def.Type, s, a))
+			}
+		}
+		return tp
+	}
+	d := &declared{indexes: map[Index][2]template{}}
+	var derivedFields []string
+	if def.Keys.PK != "" {
+		if def.Key != nil {
+			panic(fmt.Sprintf("table.NewEntity(%s): both Key and Keys", def.Type))
+		}
+		if def.Keys.SK == "" {
+			panic(fmt.Sprintf("table.NewEntity(%s): Keys.SK is empty", def.Type))
+		}
+		d.pk, d.sk = must(def.Keys.PK), must(def.Keys.SK)
+		def.Key = func(item *T) (Key, error) {
+			av, err := dynamo.MarshalItem(item)
+			if err != nil {
+				return Key{}, fmt.Errorf("%w: %v", ErrInvalidInput, err)
+			}
+			return d.primary(av)
+		}
+		if def.Match == nil {
+			def.Match = func(k Key) bool { return d.pk.matches(k.PK) && d.sk.matches(k.SK) }
+		}
+	}
+	if len(def.IndexKeys) > 0 {
+		if def.Indexes != nil {
+			panic(fmt.Sprintf("table.NewEntity(%s): both Indexes and IndexKeys", def.Type))
+		}
+		for ix, ks := range def.IndexKeys {
+			if _, err := t.schema.index(ix); err != nil {
+				panic(fmt.Sprintf("table.NewEntity(%s): %v", def.Type, err))
+			}
+			pair := [2]template{must(ks.PK), must(ks.SK)}
+			d.indexes[ix] = pair
+			derivedFields = append(derivedFields, pair[0].attrs()...)
+			derivedFields = append(derivedFields, pair[1].attrs()...)
+		}
+		def.Indexes = func(item *T) (map[Index]IndexKey, error) {
+			av, err := dynamo.MarshalItem(item)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrInvalidInput, err)
+			}
+			return d.indexKeys(av)
+		}
+	}
+	if len(def.UniqueOn) > 0 {
+		if def.Unique != nil {
+			panic(fmt.Sprintf("table.NewEntity(%s): both Unique and UniqueOn", def.Type))
+		}
+		for _, a := range def.UniqueOn {
+			if !names[a] {
+				panic(fmt.Sprintf("table.NewEntity(%s): UniqueOn %q is not an attribute of the type", def.Type, a))
+			}
+		}
+		on := slices.Clone(def.UniqueOn)
+		def.Unique = func(item *T) []Unique {
+			av, err := dynamo.MarshalItem(item)
+			if err != nil {
+				return nil
+			}
+			var us []Unique
+			for _, a := range on {
+				if v, ok := segmentValue(av[a]); ok && v != "" {
+					us = append(us, Unique{Name: a, Value: v})
+				}
+			}
+			return us
+		}
+		derivedFields = append(derivedFields, on...)
+	}
+	for _, f := range derivedFields {
+		if !slices.Contains(def.IndexedFields, f) {
+			def.IndexedFields = append(def.IndexedFields, f)
+		}
+	}
+	sort.Strings(def.IndexedFields)
+	return d
+}
+
+func (d *declared) primary(av Item) (Key, error) {
+	pk, ok, err := d.pk.build(av)
+	if err != nil {
+		return Key{}, err
+	}
+	if !ok {
+		return Key{}, &ValidationError{Field: strings.Join(d.pk.attrs(), ", "), Reason: "empty: the primary key derives from it", Key: true}
+	}
+	sk, ok, err := d.sk.build(av)
+	if err != nil {
+		return Key{}, err
+	}
+	if !ok {
+		return Key{}, &ValidationError{Field: strings.Join(d.sk.attrs(), ", "), Reason: "empty: the sort key derives from it", Key: true}
+	}
+	return Key{PK: pk, SK: sk}, nil
+}
+
+func (d *declared) indexKeys(av Item) (map[Index]IndexKey, error) {
+	out := make(map[Index]IndexKey, len(d.indexes))
+	for ix, pair := range d.indexes {
+		pk, ok1, err := pair[0].build(av)
+		if err != nil {
+			return nil, err
+		}
+		sk, ok2, err := pair[1].build(av)
+		if err != nil {
+			return nil, err
+		}
+		if ok1 && ok2 {
+			out[ix] = IndexKey{PK: pk, SK: sk}
+		}
+	}
+	return out, nil
+}
+
+// movableIndexes returns the index keys a patch setting set moves in full
+// (every field of both templates set), and the fields it may therefore
+// change.
+func (d *declared) movableIndexes(set map[string]any, k Key) (map[Index]IndexKey, map[string]bool, error) {
+	if d == nil || len(set) == 0 {
+		return nil, nil, nil
+	}
+	// The primary key's fields never change: their values come from k.
+	av := d.keyValues(k)
+	fixed := map[string]bool{}
+	for a := range av {
+		fixed[a] = true
+	}
+	for k, v := range set {
+		a, err := dynamo.Marshal(v)
+		if err != nil {
+			return nil, nil, err
+		}
+		av[k] = a
+	}
+	moves := map[Index]IndexKey{}
+	allowed := map[string]bool{}
+	for ix, pair := range d.indexes {
+		all := true
+		for _, a := range append(pair[0].attrs(), pair[1].attrs()...) {
+			if _, ok := set[a]; !ok && !fixed[a] {
+				all = false
+			}
+		}
+		if !all {
+			continue
+		}
+		pk, ok1, err := pair[0].build(av)
+		if err != nil {
+			return nil, nil, err
+		}
+		sk, ok2, err := pair[1].build(av)
+		if err != nil {
+			return nil, nil, err
+		}
+		if ok1 && ok2 {
+			moves[ix] = IndexKey{PK: pk, SK: sk}
+		} else {
+			moves[ix] = IndexKey{} // leaves the sparse index
+		}
+		for _, a := range append(pair[0].attrs(), pair[1].attrs()...) {
+			if !fixed[a] {
+				allowed[a] = true
+			}
+		}
+	}
+	// A field that another, not fully set, index derives from stays refused.
+	for ix, pair := range d.indexes {
+		if _, moved := moves[ix]; moved {
+			continue
+		}
+		for _, a := range append(pair[0].attrs(), pair[1].attrs()...) {
+			delete(allowed, a)
+		}
+	}
+	return moves, allowed, nil
+}
+
+// keyValues returns the attribute values the primary key k holds, by its
+// templates (only unmodified references: a time in a key is not read back).
+func (d *declared) keyValues(k Key) Item {
+	av := Item{}
+	for _, tk := range []struct {
+		t   template
+		key string
+	}{{d.pk, k.PK}, {d.sk, k.SK}} {
+		if tk.t == nil || !tk.t.matches(tk.key) {
+			continue
+		}
+		segs := strings.Split(tk.key, keys.Delimiter)
+		for i, p := range tk.t {
+			if p.attr != "" && p.mod == "" {
+				av[p.attr] = &types.AttributeValueMemberS{Value: segs[i]}
+			}
+		}
+	}
+	return av
+}
+
+// EntityModel is an entity's design as data, for tools (documentation,
+// NoSQL Workbench, reviews): its type, key templates, index templates and
+// unique attributes. Templates are empty for keys declared as closures.
+type EntityModel struct {
+	Type    string
+	Keys    Template
+	Indexes map[string]Template // by index name
+	Unique  []string
+	// Fields are the attribute names of the Go type, sorted.
+	Fields []string
+}
+
+// Model returns the entity's design as data.
+func (e *Entity[T]) Model() EntityModel {
+	m := EntityModel{Type: e.def.Type, Keys: e.def.Keys, Unique: slices.Clone(e.def.UniqueOn)}
+	if len(e.def.IndexKeys) > 0 {
+		m.Indexes = map[string]Template{}
+		for ix, ks := range e.def.IndexKeys {
+			is, _ := e.t.schema.index(ix)
+			m.Indexes[is.Name] = ks
+		}
+	}
+	for f := range attrNames[T]() {
+		m.Fields = append(m.Fields, f)
+	}
+	sort.Strings(m.Fields)
+	return m
+}

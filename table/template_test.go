@@ -1,0 +1,99 @@
+package table_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/singletable/singletable/table"
+)
+
+type article struct {
+	ID       string    `dynamo:"id"`
+	Author   string    `dynamo:"author"`
+	Slug     string    `dynamo:"slug"`
+	Title    string    `dynamo:"title"`
+	Section  string    `dynamo:"section"`
+	Priority int       `dynamo:"priority"`
+	At       time.Time `dynamo:"at"`
+}
+
+var articleDef = table.Def[article]{
+	Type: "Article",
+	Keys: table.Template{PK: "ARTICLE#{id}", SK: "ARTICLE"},
+	IndexKeys: map[table.Index]table.Template{
+		table.GSI1: {PK: "AUTHOR#{author}", SK: "AT#{at:ts}#{id}"},
+		table.GSI2: {PK: "SECTION#{section}", SK: "P#{priority}#{id}"},
+	},
+	UniqueOn: []string{"slug"},
+}
+
+// Keys declared as data: the engine derives the keys, the fields patches
+// may not change, the matcher and the model.
+func TestDeclaredKeys(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	articles := table.NewEntity(f.t, articleDef)
+	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	a := &article{ID: "a1", Author: "ann", Slug: "hello", Title: "Hello", Section: "news", Priority: 2, At: at}
+	if err := articles.Create(c, a); err != nil {
+		t.Fatal(err)
+	}
+	k := table.Key{PK: "ARTICLE#a1", SK: "ARTICLE"}
+	raw := rawItem(t, f.t, k)
+	for attr, want := range map[string]string{"GSI1PK": "AUTHOR#ann", "GSI1SK": "AT#2026-11-22T10:00:00.000000000Z#a1", "GSI2PK": "SECTION#news", "GSI2SK": "P#2#a1"} {
+		if got := raw[attr].(*types.AttributeValueMemberS).Value; got != want {
+			t.Errorf("%s = %q, want %q", attr, got, want)
+		}
+	}
+	// The unique slug is guarded.
+	if err := articles.Create(c, &article{ID: "a2", Author: "bob", Slug: "hello", At: at}); !errors.Is(err, table.ErrUniqueViolation) {
+		t.Errorf("duplicate slug: %v", err)
+	}
+	// A patch setting every field of GSI2's key moves it in the same
+	// UpdateItem; one setting part of GSI1's is refused.
+	if _, err := articles.Patch(c, k, table.Patch{Set: map[string]any{"section": "sports", "priority": 1}}); err != nil {
+		t.Fatalf("patch of a whole index key: %v", err)
+	}
+	if got := rawItem(t, f.t, k)["GSI2PK"].(*types.AttributeValueMemberS).Value; got != "SECTION#sports" {
+		t.Errorf("GSI2PK after the patch = %q, want SECTION#sports", got)
+	}
+	if _, err := articles.Patch(c, k, table.Patch{Set: map[string]any{"author": "zed"}}); !errors.Is(err, table.ErrInvalidInput) {
+		t.Errorf("patch of part of an index key: %v, want ErrInvalidInput", err)
+	}
+	if _, err := articles.Patch(c, k, table.Patch{Set: map[string]any{"slug": "other"}}); !errors.Is(err, table.ErrInvalidInput) {
+		t.Errorf("patch of a unique field: %v, want ErrInvalidInput", err)
+	}
+	// A value holding the delimiter cannot reach into another key.
+	if err := articles.Create(c, &article{ID: "x#ARTICLE", Author: "ann", Slug: "s2", At: at}); !errors.Is(err, table.ErrInvalidKey) {
+		t.Errorf("id with '#': %v, want ErrInvalidKey", err)
+	}
+	// The model, for tools.
+	m := articles.Model()
+	want := table.EntityModel{Type: "Article", Keys: articleDef.Keys, Unique: []string{"slug"},
+		Indexes: map[string]table.Template{"GSI1": articleDef.IndexKeys[table.GSI1], "GSI2": articleDef.IndexKeys[table.GSI2]},
+		Fields:  []string{"at", "author", "id", "priority", "section", "slug", "title"}}
+	if diff := cmp.Diff(want, m); diff != "" {
+		t.Errorf("model (-want +got):\n%s", diff)
+	}
+}
+
+// A template that names a missing attribute is refused at NewEntity.
+func TestDeclaredKeysChecked(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	defer func() {
+		r := recover()
+		if r == nil || !strings.Contains(r.(string), "autor") {
+			t.Fatalf("NewEntity with a typo in a template: %v", r)
+		}
+	}()
+	def := articleDef
+	def.IndexKeys = map[table.Index]table.Template{table.GSI1: {PK: "AUTHOR#{autor}", SK: "X"}}
+	table.NewEntity(f.t, def)
+}
