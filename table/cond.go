@@ -147,21 +147,18 @@ func (t *Table) carryTokens(old Item, tok string) types.AttributeValue {
 	return &types.AttributeValueMemberSS{Value: keep}
 }
 
-// staleTokens returns the tokens of raw to prune: all older than tokenTTL
-// once the set holds more than maxTokens.
+// staleTokens returns the tokens of raw to prune once the set holds more
+// than 2*maxTokens: all but the newest maxTokens. The set stays bounded
+// (at most 32 tokens, under 1 KB) however hot the item; the price is that
+// on an item written more than maxTokens times within the SDK's retry
+// window (seconds), a retried Patch or Add may no longer find its token.
 func (t *Table) staleTokens(raw Item) []string {
-	toks := t.tokens(raw)
-	if len(toks) <= maxTokens {
+	toks := slices.Clone(t.tokens(raw))
+	if len(toks) <= 2*maxTokens {
 		return nil
 	}
-	now := t.now()
-	var stale []string
-	for _, o := range toks {
-		if now.Sub(tokenTime(o)) >= tokenTTL {
-			stale = append(stale, o)
-		}
-	}
-	return stale
+	slices.SortFunc(toks, func(a, b string) int { return tokenTime(b).Compare(tokenTime(a)) })
+	return toks[maxTokens:]
 }
 
 // isSealed reports whether a stored secret attribute holds ciphertext.

@@ -571,8 +571,8 @@ func TestWriteTokensBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	toks := out.Item["_wt"].(*types.AttributeValueMemberSS).Value
-	if len(toks) > 17 {
-		t.Fatalf("%d write tokens kept after 40 adds, want at most 17", len(toks))
+	if len(toks) > 32 {
+		t.Fatalf("%d write tokens kept after 40 adds, want at most 32", len(toks))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -87,6 +88,9 @@ type Entity[T any] struct {
 	t    *Table
 	def  Def[T]
 	decl *declared // the declared keys, if any
+
+	touchOnce sync.Once
+	touches   []touchedAttr // what Def.Touch writes (see touchPlan)
 }
 
 // NewEntity binds def to table t. It panics if def has no Type or key

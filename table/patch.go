@@ -364,44 +364,67 @@ type touchedAttr struct {
 }
 
 // touched returns the attributes Def.Touch sets on an update (updatedAt),
-// for Patch and Add to set too, unless p sets them itself. Touch runs
-// twice on a zero item, with two times: attributes it rewrites the second
-// time are set on every write; those it fills only while empty (a
-// createdAt set "if zero") are set only if absent (if_not_exists).
+// for Patch and Add to set too, unless p sets them itself. Which
+// attributes Touch writes is learned once per entity (touchPlan); each
+// call then runs Touch on a zero item and encodes it once.
 func (e *Entity[T]) touched(p Patch) []touchedAttr {
 	if e.def.Touch == nil || p.NoTouch {
 		return nil
 	}
-	var zero, v T
-	base, err := dynamo.MarshalItem(&zero)
-	if err != nil {
+	plan := e.touchPlan()
+	if len(plan) == 0 {
 		return nil
 	}
-	now := e.t.now()
-	e.def.Touch(&v, now.Add(-time.Second), false)
-	first, err := dynamo.MarshalItem(&v)
-	if err != nil {
-		return nil
-	}
-	e.def.Touch(&v, now, false)
+	var v T
+	e.def.Touch(&v, e.t.now(), false)
 	av, err := dynamo.MarshalItem(&v)
 	if err != nil {
 		return nil
 	}
 	var out []touchedAttr
-	for _, name := range sortedKeys(av) {
-		if old, ok := base[name]; ok && reflect.DeepEqual(old, av[name]) {
-			continue // not changed by Touch
-		}
-		if _, set := p.Set[name]; set {
+	for _, ta := range plan {
+		if _, set := p.Set[ta.name]; set {
 			continue
 		}
-		if _, add := p.Add[name]; add || slices.Contains(p.Remove, name) {
+		if _, add := p.Add[ta.name]; add || slices.Contains(p.Remove, ta.name) {
 			continue
 		}
-		out = append(out, touchedAttr{name, av[name], reflect.DeepEqual(first[name], av[name])})
+		if val, ok := av[ta.name]; ok {
+			out = append(out, touchedAttr{ta.name, val, ta.onlyNew})
+		}
 	}
 	return out
+}
+
+// touchPlan runs Touch twice on a zero item, with two times: attributes it
+// rewrites the second time are set on every write; those it fills only
+// while empty (a createdAt set "if zero") are set only if absent.
+func (e *Entity[T]) touchPlan() []touchedAttr {
+	e.touchOnce.Do(func() {
+		var zero, v T
+		base, err := dynamo.MarshalItem(&zero)
+		if err != nil {
+			return
+		}
+		now := time.Now()
+		e.def.Touch(&v, now.Add(-time.Second), false)
+		first, err := dynamo.MarshalItem(&v)
+		if err != nil {
+			return
+		}
+		e.def.Touch(&v, now, false)
+		second, err := dynamo.MarshalItem(&v)
+		if err != nil {
+			return
+		}
+		for _, name := range sortedKeys(second) {
+			if old, ok := base[name]; ok && reflect.DeepEqual(old, second[name]) {
+				continue // not changed by Touch
+			}
+			e.touches = append(e.touches, touchedAttr{name: name, onlyNew: reflect.DeepEqual(first[name], second[name])})
+		}
+	})
+	return e.touches
 }
 
 // PatchOp returns p as a transaction action on the item with key k.
