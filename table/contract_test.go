@@ -620,3 +620,46 @@ func TestAttributeTyposRefused(t *testing.T) {
 		t.Fatalf("%d requests sent for typos, want 0", rc.Total())
 	}
 }
+
+// Attribute names match case-sensitively on every decode path: an item
+// with "Email" and "email" decodes the same way every time, and an
+// attribute differing only in case is not read into a field.
+func TestDecodeIsCaseSensitive(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	type flat struct {
+		ID    string `dynamo:"id"`
+		Email string `dynamo:"email"`
+	}
+	type nested struct {
+		ID    string `dynamo:"id"`
+		Inner struct {
+			Name string `dynamo:"name"`
+		} `dynamo:"inner"`
+	}
+	flats := table.NewEntity(f.t, table.Def[flat]{Type: "Flat", Key: func(x *flat) (table.Key, error) { return table.Key{PK: "F#" + x.ID, SK: "F"}, nil }})
+	nesteds := table.NewEntity(f.t, table.Def[nested]{Type: "Nested", Key: func(x *nested) (table.Key, error) { return table.Key{PK: "N#" + x.ID, SK: "N"}, nil }})
+	putRaw(t, f.t, map[string]string{"PK": "F#1", "SK": "F", "id": "1", "Email": "UPPER@X.IO"})
+	putRaw(t, f.t, map[string]string{"PK": "F#2", "SK": "F", "id": "2", "Email": "UPPER@X.IO", "email": "lower@x.io"})
+	for range 20 {
+		got, err := flats.Get(c, table.Key{PK: "F#1", SK: "F"})
+		if err != nil || got.Email != "" {
+			t.Fatalf("Email read into email: %+v %v", got, err)
+		}
+		got, err = flats.Get(c, table.Key{PK: "F#2", SK: "F"})
+		if err != nil || got.Email != "lower@x.io" {
+			t.Fatalf("with both spellings: %+v %v", got, err)
+		}
+	}
+	item := map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "N#1"}, "SK": &types.AttributeValueMemberS{Value: "N"},
+		"id":    &types.AttributeValueMemberS{Value: "1"},
+		"inner": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"Name": &types.AttributeValueMemberS{Value: "X"}}}}
+	if _, err := f.t.Client().PutItem(c, &dynamodb.PutItemInput{TableName: aws.String(f.t.Name()), Item: item}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := nesteds.Get(c, table.Key{PK: "N#1", SK: "N"})
+	if err != nil || got.Inner.Name != "" {
+		t.Fatalf("nested Name read into name: %+v %v", got, err)
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 )
 
@@ -98,11 +97,68 @@ var avDecoder = attributevalue.NewDecoder(func(o *attributevalue.DecoderOptions)
 	o.TagKey = "dynamo"
 })
 
-// decodeItem decodes raw into out (a pointer), by the fastest decoder that
-// gives guregu's result.
+// decodeItem decodes raw into out (a pointer) with the type's decoder plan
+// (plan_decode.go): exact attribute names, guregu's result, the table's
+// own attributes skipped. Types that decode themselves (guregu's,
+// attributevalue's or encoding.TextUnmarshaler interfaces, at any depth)
+// go to guregu whole, so custom types behave the same both ways.
 func decodeItem(raw Item, out any) error {
-	if canDecodeFast(reflect.TypeOf(out).Elem()) {
-		return avDecoder.Decode(&types.AttributeValueMemberM{Value: raw}, out)
+	rv := reflect.ValueOf(out).Elem()
+	t := rv.Type()
+	if canDecodeFast(t) {
+		if p := planFor(t); p != nil {
+			return p.decode(raw, rv)
+		}
 	}
 	return dynamo.UnmarshalItem(raw, out)
+}
+
+var typeAttrSets sync.Map // reflect.Type -> map[string]bool
+
+// typeAttrs returns the top-level attribute names of struct type t.
+func typeAttrs(t reflect.Type) map[string]bool {
+	if v, ok := typeAttrSets.Load(t); ok {
+		return v.(map[string]bool)
+	}
+	names := map[string]bool{}
+	collectAttrs(t, names, map[reflect.Type]bool{})
+	typeAttrSets.Store(t, names)
+	return names
+}
+
+// nestedStruct reports whether t holds, below its top level, a struct
+// other than time.Time (attributevalue would match its fields
+// case-insensitively).
+func nestedStruct(t reflect.Type, top bool, seen map[reflect.Type]bool) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array, reflect.Map:
+		return nestedStruct(t.Elem(), false, seen)
+	case reflect.Struct:
+		if t == reflect.TypeFor[time.Time]() {
+			return false
+		}
+		if !top {
+			return true
+		}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if f.Anonymous && f.Tag.Get("dynamo") == "" {
+				if nestedStruct(f.Type, true, seen) {
+					return true
+				}
+				continue
+			}
+			if nestedStruct(f.Type, false, seen) {
+				return true
+			}
+		}
+	}
+	return false
 }

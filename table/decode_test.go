@@ -40,6 +40,25 @@ type wide struct {
 
 type myString string
 
+// flatWide is wide without nested structs: the fast path's kinds.
+type flatWide struct {
+	S     string            `dynamo:"s"`
+	N     int64             `dynamo:"n"`
+	F     float64           `dynamo:"f"`
+	B     bool              `dynamo:"b"`
+	T     time.Time         `dynamo:"t"`
+	TP    *time.Time        `dynamo:"tp"`
+	U     time.Time         `dynamo:"u,unixtime"`
+	SS    []string          `dynamo:"ss,set"`
+	L     []string          `dynamo:"l"`
+	Bin   []byte            `dynamo:"bin"`
+	Nums  map[string]int    `dynamo:"nums"`
+	Null  string            `dynamo:"null"`
+	Plain string            // untagged: attribute "Plain"
+	Named myString          `dynamo:"named"`
+	Deep  []map[string]bool `dynamo:"deep"`
+}
+
 type custom struct{ V string }
 
 func (c *custom) UnmarshalDynamo(av types.AttributeValue) error {
@@ -68,6 +87,29 @@ func TestFastDecodeMatchesGuregu(t *testing.T) {
 	item["null"] = &types.AttributeValueMemberNULL{Value: true}
 	if !canDecodeFast(reflect.TypeFor[wide]()) {
 		t.Fatal("wide should take the fast path")
+	}
+	if !canDecodeFast(reflect.TypeFor[flatWide]()) {
+		t.Fatal("flatWide should take the fast path")
+	}
+	{
+		fw := flatWide{S: "x", N: -5, F: 1.5, B: true, T: now, TP: &now, U: now.Truncate(time.Second), SS: []string{"a", "b"},
+			L: []string{"c"}, Bin: []byte{1, 2}, Nums: map[string]int{"one": 1}, Plain: "p", Named: "n", Deep: []map[string]bool{{"x": true}}}
+		fitem, err := dynamo.MarshalItem(fw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fitem["null"] = &types.AttributeValueMemberNULL{Value: true}
+		fitem["PK"] = &types.AttributeValueMemberS{Value: "skipped"}
+		var slow, fast flatWide
+		if err := dynamo.UnmarshalItem(fitem, &slow); err != nil {
+			t.Fatal(err)
+		}
+		if err := decodeItem(fitem, &fast); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(slow, fast); diff != "" {
+			t.Errorf("fast decode of flatWide differs from guregu (-guregu +fast):\n%s", diff)
+		}
 	}
 	var slow, fast wide
 	if err := dynamo.UnmarshalItem(item, &slow); err != nil {
