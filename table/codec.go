@@ -3,8 +3,11 @@ package table
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"reflect"
 	"strconv"
+	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -73,8 +76,9 @@ func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, er
 	if err != nil {
 		return w, fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
 	}
-	if err := checkStrings(av); err != nil {
-		return w, &ValidationError{Entity: e.def.Type, Field: err.Error(), Reason: "not valid UTF-8 (DynamoDB would store another string)"}
+	keepEmptyMapStrings(av, reflect.ValueOf(src).Elem())
+	if err := checkValues(e.def.Type, av); err != nil {
+		return w, err
 	}
 	s := e.t.schema
 	av[s.PK] = &types.AttributeValueMemberS{Value: k.PK}
@@ -323,46 +327,107 @@ func backoff(attempt int, base, max time.Duration) time.Duration {
 	return d/2 + rand.N(d/2+1)
 }
 
-// invalidUTF8 names an attribute path holding a string that is not valid
-// UTF-8.
-type invalidUTF8 string
-
-func (e invalidUTF8) Error() string { return string(e) }
-
-// checkStrings returns an invalidUTF8 error naming the first attribute of
-// item that holds a string (or set member, or map key) that is not valid
-// UTF-8: the JSON protocol would silently replace its bytes.
-func checkStrings(item Item) error {
+// checkValues returns a *ValidationError naming the first attribute of
+// item that DynamoDB would refuse or silently change: a string (or set
+// member, or map key) that is not valid UTF-8 (the JSON protocol would
+// replace its bytes), or a number that is NaN, infinite, or outside
+// DynamoDB's range (38 significant digits, magnitude 1E-130 to
+// 9.9999999999999999999999999999999999999E+125).
+func checkValues(entity string, item Item) error {
 	for name, v := range item {
-		if !utf8.ValidString(name) || !validAV(v) {
-			return invalidUTF8(name)
+		if !utf8.ValidString(name) {
+			return &ValidationError{Entity: entity, Field: name, Reason: "attribute name is not valid UTF-8"}
+		}
+		if reason := checkAV(v); reason != "" {
+			return &ValidationError{Entity: entity, Field: name, Reason: reason}
 		}
 	}
 	return nil
 }
 
-func validAV(v types.AttributeValue) bool {
+// checkAV returns why v cannot be stored as is, or "".
+func checkAV(v types.AttributeValue) string {
 	switch v := v.(type) {
 	case *types.AttributeValueMemberS:
-		return utf8.ValidString(v.Value)
+		if !utf8.ValidString(v.Value) {
+			return "not valid UTF-8 (DynamoDB would store another string)"
+		}
+	case *types.AttributeValueMemberN:
+		return checkNumber(v.Value)
 	case *types.AttributeValueMemberSS:
 		for _, s := range v.Value {
 			if !utf8.ValidString(s) {
-				return false
+				return "a set member is not valid UTF-8"
+			}
+		}
+	case *types.AttributeValueMemberNS:
+		for _, n := range v.Value {
+			if r := checkNumber(n); r != "" {
+				return r
 			}
 		}
 	case *types.AttributeValueMemberL:
 		for _, e := range v.Value {
-			if !validAV(e) {
-				return false
+			if r := checkAV(e); r != "" {
+				return r
 			}
 		}
 	case *types.AttributeValueMemberM:
 		for k, e := range v.Value {
-			if !utf8.ValidString(k) || !validAV(e) {
-				return false
+			if !utf8.ValidString(k) {
+				return "a map key is not valid UTF-8"
+			}
+			if r := checkAV(e); r != "" {
+				return r
 			}
 		}
 	}
-	return true
+	return ""
+}
+
+// checkNumber returns why DynamoDB would refuse number n, or "".
+func checkNumber(n string) string {
+	f, err := strconv.ParseFloat(n, 64)
+	if err != nil {
+		var ne *strconv.NumError
+		if !errors.As(err, &ne) || ne.Err != strconv.ErrRange {
+			return fmt.Sprintf("%q is not a number", n)
+		}
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		if strings.ContainsAny(n, "Nn") || strings.Contains(n, "Inf") || strings.Contains(n, "inf") {
+			return fmt.Sprintf("%s is not a number DynamoDB can store", n)
+		}
+	}
+	// Significant digits and exponent, from the decimal text.
+	mant, exp := n, 0
+	if i := strings.IndexAny(n, "eE"); i >= 0 {
+		mant = n[:i]
+		e, err := strconv.Atoi(n[i+1:])
+		if err != nil {
+			return fmt.Sprintf("%q is not a number", n)
+		}
+		exp = e
+	}
+	mant = strings.TrimLeft(mant, "+-")
+	intPart, frac, _ := strings.Cut(mant, ".")
+	digits := strings.TrimLeft(intPart+frac, "0")
+	if digits == "" {
+		return "" // zero
+	}
+	// Decimal exponent of the leading digit.
+	lead := len(strings.TrimLeft(intPart, "0")) - 1 + exp
+	if strings.TrimLeft(intPart, "0") == "" {
+		lead = -(len(frac) - len(strings.TrimLeft(frac, "0"))) - 1 + exp
+	}
+	digits = strings.TrimRight(digits, "0")
+	switch {
+	case len(digits) > 38:
+		return fmt.Sprintf("%s has %d significant digits, DynamoDB keeps 38", n, len(digits))
+	case lead > 125:
+		return fmt.Sprintf("%s is above DynamoDB's largest number (1E+126)", n)
+	case lead < -130:
+		return fmt.Sprintf("%s is below DynamoDB's smallest magnitude (1E-130)", n)
+	}
+	return ""
 }

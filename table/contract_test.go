@@ -663,3 +663,73 @@ func TestDecodeIsCaseSensitive(t *testing.T) {
 		t.Fatalf("nested Name read into name: %+v %v", got, err)
 	}
 }
+
+// gauge has the field kinds input at the edges reaches.
+type gauge struct {
+	ID     string            `dynamo:"id"`
+	Value  float64           `dynamo:"value"`
+	Labels map[string]string `dynamo:"labels"`
+	Tags   []string          `dynamo:"tags,set"`
+}
+
+var gaugeDef = table.Def[gauge]{Type: "Gauge", Keys: table.Template{PK: "GAUGE#{id}", SK: "GAUGE"}}
+
+// Numbers DynamoDB cannot store are refused before any request, in items,
+// patches and filters; empty strings in maps are kept; an empty set is
+// never an empty list.
+func TestInputAtTheEdges(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ff, rc := faultyFixture(t, f, nil)
+	c := ctx(t)
+	gauges := table.NewEntity(ff.t, gaugeDef)
+	k := table.Key{PK: "GAUGE#g", SK: "GAUGE"}
+	for name, call := range map[string]func() error{
+		"NaN item":    func() error { return gauges.Create(c, &gauge{ID: "g", Value: math.NaN()}) },
+		"+Inf item":   func() error { return gauges.Create(c, &gauge{ID: "g", Value: math.Inf(1)}) },
+		"1e200 item":  func() error { return gauges.Create(c, &gauge{ID: "g", Value: 1e200}) },
+		"1e-200 item": func() error { return gauges.Create(c, &gauge{ID: "g", Value: 1e-200}) },
+		"NaN patch": func() error {
+			_, err := gauges.Patch(c, k, table.Patch{Set: map[string]any{"value": math.NaN()}})
+			return err
+		},
+		"Inf if": func() error {
+			_, err := gauges.Patch(c, k, table.Patch{IfEqual: map[string]any{"value": math.Inf(-1)}})
+			return err
+		},
+		"NaN filter": func() error {
+			_, err := gauges.Query(c, table.Query{PK: "GAUGE#g", Filter: map[string]any{"value": math.NaN()}})
+			return err
+		},
+	} {
+		if err := call(); !errors.Is(err, table.ErrInvalidInput) {
+			t.Errorf("%s: %v, want ErrInvalidInput", name, err)
+		}
+	}
+	if rc.Total() != 0 {
+		t.Fatalf("%d requests sent for numbers DynamoDB cannot store, want 0", rc.Total())
+	}
+	if err := gauges.Create(c, &gauge{ID: "g", Value: 1.5, Labels: map[string]string{"env": "", "app": "x"}, Tags: []string{"a"}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := gauges.Get(c, k)
+	if err != nil || len(got.Labels) != 2 || got.Labels["env"] != "" {
+		t.Fatalf("labels %v (%v): the empty-string entry was dropped", got.Labels, err)
+	}
+	if _, err := gauges.Patch(c, k, table.Patch{Set: map[string]any{"tags": []string{"b", "c"}, "labels": map[string]string{"k": ""}}}); err != nil {
+		t.Fatal(err)
+	}
+	raw := rawItem(t, ff.t, k)
+	if _, ok := raw["tags"].(*types.AttributeValueMemberSS); !ok {
+		t.Errorf("tags stored as %T, want a string set", raw["tags"])
+	}
+	if m, ok := raw["labels"].(*types.AttributeValueMemberM); !ok || len(m.Value) != 1 {
+		t.Errorf("labels stored as %#v, want {k: \"\"}", raw["labels"])
+	}
+	if _, err := gauges.Patch(c, k, table.Patch{Set: map[string]any{"tags": []string{}}}); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := rawItem(t, ff.t, k)["tags"]; ok {
+		t.Errorf("an empty set was stored as %T, want no attribute", v)
+	}
+}

@@ -131,6 +131,9 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 		if av == nil {
 			return "", fmt.Errorf("empty value")
 		}
+		if r := checkAV(av); r != "" {
+			return "", errors.New(r)
+		}
 		b.values[ph] = av
 		return ph, nil
 	}
@@ -139,7 +142,23 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 		if err != nil {
 			return b, err
 		}
-		vp, err := value(p.Set[f])
+		av, err := patchValue[T](f, p.Set[f])
+		if err == nil && av == nil && fieldsOf(reflect.TypeFor[T]())[f].set {
+			removes = append(removes, nm) // an empty set: no attribute
+			continue
+		}
+		var vp string
+		if err == nil && av != nil {
+			if r := checkAV(av); r != "" {
+				err = errors.New(r)
+			} else {
+				n++
+				vp = ":v" + strconv.Itoa(n)
+				b.values[vp] = av
+			}
+		} else if err == nil {
+			err = errors.New("empty value")
+		}
 		if err != nil {
 			return b, &ValidationError{Entity: e.def.Type, Field: f, Reason: "cannot set: " + err.Error() + " (use Remove)"}
 		}

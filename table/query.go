@@ -166,6 +166,9 @@ func (t *Table) queryItems(ctx context.Context, q Query, entity string) (Page[It
 		if err != nil || av == nil {
 			return page, &ValidationError{Field: "Filter " + f, Reason: fmt.Sprintf("cannot compare with %v", q.Filter[f])}
 		}
+		if r := checkAV(av); r != "" {
+			return page, &ValidationError{Field: "Filter " + f, Reason: r}
+		}
 		n, v := "#f"+strconv.Itoa(i), ":f"+strconv.Itoa(i)
 		names[n], values[v] = f, av
 		filters = append(filters, n+" = "+v)
@@ -174,6 +177,9 @@ func (t *Table) queryItems(ctx context.Context, q Query, entity string) (Page[It
 		av, err := dynamo.Marshal(q.FilterContains[f])
 		if err != nil || av == nil {
 			return page, &ValidationError{Field: "FilterContains " + f, Reason: fmt.Sprintf("cannot look for %v", q.FilterContains[f])}
+		}
+		if r := checkAV(av); r != "" {
+			return page, &ValidationError{Field: "FilterContains " + f, Reason: r}
 		}
 		n, v := "#fc"+strconv.Itoa(i), ":fc"+strconv.Itoa(i)
 		names[n], values[v] = f, av
