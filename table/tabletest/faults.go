@@ -56,7 +56,12 @@ func (f *Unprocessed) Option() func(*dynamodb.Options) {
 				left := 0
 				for tbl, reqs := range p.RequestItems {
 					n := f.held(len(reqs))
-					held[tbl], send[tbl] = reqs[:n], reqs[n:]
+					if n > 0 {
+						held[tbl] = reqs[:n]
+					}
+					if n < len(reqs) { // DynamoDB refuses a table with no requests
+						send[tbl] = reqs[n:]
+					}
 					left += len(reqs) - n
 				}
 				if left == 0 { // nothing to send: all of it comes back
@@ -83,7 +88,15 @@ func (f *Unprocessed) Option() func(*dynamodb.Options) {
 					n := f.held(len(ka.Keys))
 					h, s := ka, ka
 					h.Keys, s.Keys = ka.Keys[:n], ka.Keys[n:]
-					held[tbl], send[tbl] = h, s
+					if n > 0 {
+						held[tbl] = h
+					}
+					if n < len(ka.Keys) { // DynamoDB refuses a table with no keys
+						send[tbl] = s
+					}
+				}
+				if len(send) == 0 { // nothing to send: all of it comes back
+					return middleware.InitializeOutput{Result: &dynamodb.BatchGetItemOutput{UnprocessedKeys: held}}, middleware.Metadata{}, nil
 				}
 				cp := *p
 				cp.RequestItems = send

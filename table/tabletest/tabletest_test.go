@@ -142,3 +142,27 @@ func TestNewClientSharesTheDatabase(t *testing.T) {
 		t.Errorf("Endpoint() = %q", got)
 	}
 }
+
+// Unprocessed with RoundUp on a one-key BatchGet holds the key back and
+// sends nothing (an empty key list is refused by DynamoDB); the engine's
+// retry then reads it (issue 9 §9).
+func TestUnprocessedRoundUpOneKey(t *testing.T) {
+	t.Parallel()
+	fault := &tabletest.Unprocessed{Fraction: 0.5, RoundUp: true}
+	tb := tabletest.NewTable(t, table.NewSchema("unproc"))
+	type it struct {
+		ID string `dynamo:"id"`
+	}
+	def := table.Def[it]{Type: "It", Keys: table.Template{PK: "IT#{id}", SK: "IT"}}
+	if err := table.NewEntity(tb, def).Create(context.Background(), &it{ID: "one"}); err != nil {
+		t.Fatal(err)
+	}
+	faulty := table.New(tabletest.NewClient(t, fault.Option()), tb.Schema(), func(o *table.Options) { o.MaxBatchAttempts = 3 })
+	_, err := table.NewEntity(faulty, def).BatchGet(context.Background(), []table.Key{{PK: "IT#one", SK: "IT"}})
+	// RoundUp holds the single key back every round: the batch gives up
+	// with a BatchError naming it, never a ValidationException.
+	var be *table.BatchError
+	if !errors.As(err, &be) || len(be.Keys) != 1 || fault.Rounds() != 3 {
+		t.Fatalf("BatchGet = %v after %d rounds, want a BatchError naming the key after 3", err, fault.Rounds())
+	}
+}
