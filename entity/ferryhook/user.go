@@ -52,6 +52,30 @@ func (u *User) Validate() error {
 	)
 }
 
+// ValidateFields checks only the named attributes of u (those a partial
+// update sets), so that an update is refused before any request; the
+// whole-item rules (a login method) are checked on the item as stored.
+func (u *User) ValidateFields(attrs ...string) error {
+	checks := map[string]func() error{
+		"email":            func() error { return checkEmail("email", u.Email) },
+		"name":             func() error { return checkName("name", u.Name) },
+		"passwordHash":     func() error { return checkPasswordHash(u.PasswordHash) },
+		"plan":             func() error { return checkEnum("plan", u.Plan) },
+		"stripeCustomerId": func() error { return checkText("stripeCustomerId", u.StripeCustomerID, 255) },
+		"stripeSubId":      func() error { return checkText("stripeSubId", u.StripeSubID, 255) },
+		"githubId":         func() error { return checkText("githubId", u.GitHubID, 255) },
+		"googleId":         func() error { return checkText("googleId", u.GoogleID, 255) },
+	}
+	for _, a := range attrs {
+		if c, ok := checks[a]; ok {
+			if err := c(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 func checkPasswordHash(h string) error {
 	if h == "" {
 		return nil

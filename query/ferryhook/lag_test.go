@@ -34,3 +34,26 @@ func TestAuthenticateIgnoresLaggingIndex(t *testing.T) {
 		t.Errorf("FH-6 with a deleted key still in the lagging GSI2: %v, want ErrInvalidAPIKey", err)
 	}
 }
+
+// TestSourceGetByIDIgnoresLaggingIndex_FH4: the ingest path looks a source
+// up by ID through GSI3, which may lag behind a delete or a pause; the GSI
+// hit is confirmed by a consistent read, so a deleted source is never
+// returned as active (issue 9 §6).
+func TestSourceGetByIDIgnoresLaggingIndex_FH4(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, nil)
+	u := mustUser(t, f.store, "lagsrc@example.com")
+	src := mustSource(t, f.store, u.UserID, "stripe")
+	lagClient := tabletest.NewClient(t, (&tabletest.StaleQueries{}).Option())
+	withCipher := func(o *table.Options) { o.Cipher = tabletest.Cipher() }
+	lagging := ferryhook.New(table.New(lagClient, f.main.Schema(), withCipher), table.New(lagClient, f.events.Schema(), withCipher))
+	if got, err := lagging.Sources.GetByID(ctx(t), src.SourceID); err != nil || got.Status != "active" {
+		t.Fatalf("FH-4 before delete: %+v %v", got, err)
+	}
+	if err := f.store.Sources.Delete(ctx(t), u.UserID, src.SourceID); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := lagging.Sources.GetByID(ctx(t), src.SourceID); !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("FH-4 with a deleted source still active in the lagging GSI3: %+v %v, want ErrNotFound", got.Status, err)
+	}
+}

@@ -80,7 +80,10 @@ func (s *Sources) Get(ctx context.Context, user fh.UserID, id fh.SourceID) (fh.S
 
 // GetByID returns a source without knowing its user, as the ingest handler
 // needs (FH-4; FH-11 sources.getById): Query GSI3 GSI3PK =
-// SRCID#{sourceId}, GSI3SK = SOURCE. A missing or deleted source gives
+// SRCID#{sourceId}, GSI3SK = SOURCE, then a strongly consistent GetItem of
+// the source found (table.Entity.GetByIndex): its answer decides whether
+// events are accepted, so a lagging index never returns a deleted or
+// paused source as active. Two requests. A missing or deleted source gives
 // table.ErrNotFound.
 func (s *Sources) GetByID(ctx context.Context, id fh.SourceID) (fh.Source, error) {
 	if err := id.Validate(); err != nil {
@@ -90,7 +93,7 @@ func (s *Sources) GetByID(ctx context.Context, id fh.SourceID) (fh.Source, error
 	if err != nil {
 		return fh.Source{}, err
 	}
-	src, err := s.s.source.FindOne(ctx, table.Query{Index: table.GSI3, PK: string(pk), SK: table.SKEquals("SOURCE")})
+	src, err := s.s.source.GetByIndex(ctx, table.Query{Index: table.GSI3, PK: string(pk), SK: table.SKEquals("SOURCE")})
 	if errors.Is(err, table.ErrNotFound) || err == nil && src.Status == fh.StatusDeleted {
 		return fh.Source{}, notFound("source", string(id))
 	}

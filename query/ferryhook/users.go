@@ -141,6 +141,27 @@ func (u *Users) Update(ctx context.Context, id fh.UserID, up UserUpdate) (fh.Use
 	if up.empty() {
 		return fh.User{}, table.Invalid("update", "no field to change")
 	}
+	// Every field the update sets is checked before any request.
+	var probe fh.User
+	var attrs []string
+	for _, f := range []struct {
+		attr string
+		v    *string
+		dst  *string
+	}{{"name", up.Name, &probe.Name}, {"passwordHash", up.PasswordHash, &probe.PasswordHash},
+		{"stripeCustomerId", up.StripeCustomerID, &probe.StripeCustomerID}, {"stripeSubId", up.StripeSubID, &probe.StripeSubID},
+		{"githubId", up.GitHubID, &probe.GitHubID}, {"googleId", up.GoogleID, &probe.GoogleID}} {
+		if f.v != nil {
+			*f.dst = *f.v
+			attrs = append(attrs, f.attr)
+		}
+	}
+	if up.Plan != nil {
+		probe.Plan, attrs = *up.Plan, append(attrs, "plan")
+	}
+	if err := probe.ValidateFields(attrs...); err != nil {
+		return fh.User{}, err
+	}
 	if up.Email != nil {
 		e := fh.NormalizeEmail(*up.Email)
 		up.Email = &e
