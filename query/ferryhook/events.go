@@ -78,8 +78,11 @@ func (e *Events) Create(ctx context.Context, in CreateEventInput) (fh.Event, err
 }
 
 // GetByID returns an event by ID alone (FH-8; FH-11 events.getById):
-// Query GSI1 GSI1PK = EVTID#{eventId}, GSI1SK = EVENT. A missing or
-// expired event gives table.ErrNotFound.
+// Query GSI1 GSI1PK = EVTID#{eventId}, GSI1SK = EVENT, then a strongly
+// consistent GetItem of the event found (table.Entity.GetByIndex): its
+// delivery status decides a replay, and a lagging index must not return
+// a stale one. Two requests. A missing or expired event gives
+// table.ErrNotFound.
 func (e *Events) GetByID(ctx context.Context, id fh.EventID) (fh.Event, error) {
 	if err := id.Validate(); err != nil {
 		return fh.Event{}, err
@@ -88,7 +91,7 @@ func (e *Events) GetByID(ctx context.Context, id fh.EventID) (fh.Event, error) {
 	if err != nil {
 		return fh.Event{}, err
 	}
-	v, err := e.s.event.FindOne(ctx, table.Query{Index: table.GSI1, PK: string(pk), SK: table.SKEquals("EVENT")})
+	v, err := e.s.event.GetByIndex(ctx, table.Query{Index: table.GSI1, PK: string(pk), SK: table.SKEquals("EVENT")})
 	if errors.Is(err, table.ErrNotFound) {
 		return fh.Event{}, notFound("event", string(id))
 	}

@@ -36,12 +36,15 @@ func (s *Tags) Create(ctx context.Context, t *lb.Tag) error {
 }
 
 // Get returns a tag by ID (LB-40): Query GSI1 PK = TAGID#{tagId} (one
-// item). Errors: *table.ValidationError, table.ErrNotFound.
+// item), confirmed by a strongly consistent GetItem of the tag
+// (table.Entity.GetByIndex), so a lagging index never returns a deleted or
+// renamed tag. Two requests. Errors: *table.ValidationError,
+// table.ErrNotFound.
 func (s *Tags) Get(ctx context.Context, id lb.TagID) (lb.Tag, error) {
 	if err := id.Validate("tagId"); err != nil {
 		return lb.Tag{}, err
 	}
-	return s.e.tags.FindOne(ctx, table.Query{Index: table.GSI1, PK: j("TAGID", string(id))})
+	return s.e.tags.GetByIndex(ctx, table.Query{Index: table.GSI1, PK: j("TAGID", string(id))})
 }
 
 // ListByResourceType returns one page of an account's tags for a resource
