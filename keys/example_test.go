@@ -75,3 +75,13 @@ func ExampleTimestamp() {
 	// 2024-01-31T09:30:00.500000000Z
 	// 2024-01-31
 }
+
+func ExampleFoldEmail() {
+	fmt.Println(keys.FoldEmail("  Ann@Example.COM "))
+	fmt.Println(keys.FoldEmail("jose\u0301@example.com") == keys.FoldEmail("jos\u00e9@example.com")) // NFD and NFC
+	fmt.Println(keys.FoldEmail("ａｄａ@example.com"))                                                   // fullwidth
+	// Output:
+	// ann@example.com
+	// true
+	// ada@example.com
+}

@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/singletable/singletable/keys"
 	"github.com/singletable/singletable/table"
 )
 
@@ -21,19 +22,22 @@ const (
 	MaxURLLen = 2048
 )
 
-// NormalizeEmail returns the stored form of an email address: trimmed and
-// lower-cased. Uniqueness and GSI1 lookups use it.
-func NormalizeEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+// NormalizeEmail returns the form of an email address uniqueness and
+// lookups compare: [keys.FoldEmail] (trimmed, Unicode NFKC, lower case),
+// shared by the three applications that have emails.
+func NormalizeEmail(s string) string { return keys.FoldEmail(s) }
 
-// checkEmail reports why e is not a normalized email address.
+// checkEmail reports why e is not an email address. Case is kept as the
+// user typed it where a deployment stores it so (the running service
+// does); uniqueness and lookups compare [NormalizeEmail] forms.
 func checkEmail(field, e string) error {
 	switch {
 	case e == "":
 		return table.Invalid(field, "required")
 	case len(e) > MaxEmailLen:
 		return table.Invalid(field, "longer than %d bytes", MaxEmailLen)
-	case e != NormalizeEmail(e):
-		return table.Invalid(field, "%q is not normalized (trimmed, lower case)", e)
+	case e != strings.TrimSpace(e):
+		return table.Invalid(field, "%q has surrounding space", e)
 	case strings.ContainsAny(e, "#"):
 		return table.Invalid(field, "%q holds '#', the key delimiter", e)
 	}

@@ -30,7 +30,8 @@ func TestValidate(t *testing.T) {
 		field string
 	}{
 		{"ok user", okUser.Validate(), ""},
-		{"upper-case email", func() error { u := okUser; u.Email = "A@example.com"; return u.Validate() }(), "email"},
+		{"upper-case email (kept as typed, compared folded)", func() error { u := okUser; u.Email = "A@example.com"; return u.Validate() }(), ""},
+		{"email with surrounding space", func() error { u := okUser; u.Email = " a@example.com"; return u.Validate() }(), "email"},
 		{"email without domain dot", func() error { u := okUser; u.Email = "a@localhost"; return u.Validate() }(), "email"},
 		{"negative usage", func() error { u := okUser; u.UsageThisMonth = -1; return u.Validate() }(), "usageThisMonth"},
 		{"long name", func() error { u := okUser; u.Name = strings.Repeat("n", fh.MaxNameLen+1); return u.Validate() }(), "name"},

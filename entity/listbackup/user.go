@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/singletable/singletable/keys"
 	"github.com/singletable/singletable/table"
 )
 
@@ -45,9 +46,10 @@ type User struct {
 	TwoFactorEnabled bool   `dynamo:"twoFactorEnabled"`
 }
 
-// NormalizeEmail is the form emails are unique in: trimmed, lower-cased
-// (the v2 migration notes ask for email normalization).
-func NormalizeEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
+// NormalizeEmail is the form emails are unique in: [keys.FoldEmail]
+// (trimmed, Unicode NFKC, lower case), shared by the three applications
+// that have emails (the v2 migration notes ask for email normalization).
+func NormalizeEmail(email string) string { return keys.FoldEmail(email) }
 
 // NormalizeUsername is the form usernames are unique in: lower-cased.
 func NormalizeUsername(u string) string { return strings.ToLower(strings.TrimSpace(u)) }

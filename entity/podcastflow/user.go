@@ -8,6 +8,7 @@ import (
 
 	"github.com/guregu/dynamo/v2"
 
+	"github.com/singletable/singletable/keys"
 	"github.com/singletable/singletable/table"
 )
 
@@ -76,8 +77,9 @@ func CheckEmail(field, s string) error {
 }
 
 // NormalizeEmail returns the form in which emails are compared for
-// uniqueness: trimmed and lower-cased.
-func NormalizeEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+// uniqueness: [keys.FoldEmail] (trimmed, Unicode NFKC, lower case), shared
+// by the three applications that have emails.
+func NormalizeEmail(s string) string { return keys.FoldEmail(s) }
 
 func checkURL(field, s string) error {
 	if s == "" {

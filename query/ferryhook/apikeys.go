@@ -43,7 +43,7 @@ func (a *APIKeys) Create(ctx context.Context, user fh.UserID, in CreateAPIKeyInp
 	if in.Permissions == "" {
 		in.Permissions = fh.PermissionRead
 	}
-	plain := fh.NewSecretKey()
+	plain := a.s.opts.APIKeyPrefix + fh.NewSecretKey()[len(fh.SecretKeyPrefix):]
 	k := fh.APIKey{
 		KeyID:       fh.NewAPIKeyID(),
 		UserID:      user,

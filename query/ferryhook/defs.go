@@ -25,7 +25,11 @@ var userDef = table.Def[fh.User]{
 		return map[table.Index]table.IndexKey{table.GSI1: {PK: string(pk), SK: string(fh.UserGSI1SK.MustBuild())}}, nil
 	},
 	Validate: func(u *fh.User) error { return u.Validate() },
-	Unique:   func(u *fh.User) []table.Unique { return []table.Unique{{Name: uniqueEmail, Value: u.Email}} },
+	// One person, one email, whatever its case or Unicode form: the guard
+	// holds the folded address (keys.FoldEmail), GSI1 the stored one.
+	Unique: func(u *fh.User) []table.Unique {
+		return []table.Unique{{Name: uniqueEmail, Value: fh.NormalizeEmail(u.Email)}}
+	},
 	Touch: func(u *fh.User, now time.Time, created bool) {
 		if created && u.CreatedAt.IsZero() {
 			u.CreatedAt = fh.ISO(now)

@@ -39,6 +39,30 @@ type Options struct {
 	// KeyPrefixLen is how many leading characters of a plaintext key are
 	// stored as keyPrefix. Default 8, as the document says.
 	KeyPrefixLen int
+	// EmailAsEntered stores a user's email as typed (trimmed, NFC), in
+	// the attribute and in GSI1, as the running service does, so that the
+	// service's own lookup finds users the library created. Uniqueness and
+	// the library's lookups always compare the folded form
+	// (keys.FoldEmail). Default false: stored folded.
+	EmailAsEntered bool
+	// APIKeyPrefix is the start of every plaintext API key the library
+	// creates. Default [fh.SecretKeyPrefix] ("fh_"); the running service's
+	// middleware only accepts "fh_live_" keys ([ServiceProfile]).
+	APIKeyPrefix string
+}
+
+// ServiceProfile opens tables written by the document's running service
+// with its conventions: its API-key hashing ([ServiceKeyHashing]), keys
+// that start with "fh_live_" (the only ones its middleware accepts), and
+// emails stored as entered. Open its tables with table.WithLowercaseKeys.
+// Signing secrets stay encrypted (the library's rule); see the package
+// doc, "Existing deployments", for the service-side change that implies.
+func ServiceProfile() func(*Options) {
+	return func(o *Options) {
+		ServiceKeyHashing()(o)
+		o.EmailAsEntered = true
+		o.APIKeyPrefix = "fh_live_"
+	}
 }
 
 // SHA256Hex returns the SHA-256 of key as lower-case hex: the document's
@@ -97,7 +121,7 @@ type Store struct {
 // [MainSchema] and [EventsSchema]). Both must be reached through the same
 // client for [Store.Ingest]'s transaction to span them.
 func New(main, events *table.Table, opts ...func(*Options)) *Store {
-	o := Options{KeyHash: SHA256Hex, KeyPrefixLen: 8}
+	o := Options{KeyHash: SHA256Hex, KeyPrefixLen: 8, APIKeyPrefix: fh.SecretKeyPrefix}
 	for _, f := range opts {
 		f(&o)
 	}

@@ -1,6 +1,10 @@
 package ferryhook
 
 import (
+	"strings"
+
+	"golang.org/x/text/unicode/norm"
+
 	"context"
 	"errors"
 	"fmt"
@@ -41,7 +45,7 @@ func (u *Users) Create(ctx context.Context, in CreateUserInput) (fh.User, error)
 	now := u.s.now()
 	user := fh.User{
 		UserID:           fh.NewUserID(),
-		Email:            fh.NormalizeEmail(in.Email),
+		Email:            u.storedEmail(in.Email),
 		Name:             in.Name,
 		PasswordHash:     in.PasswordHash,
 		GitHubID:         in.GitHubID,
@@ -93,22 +97,48 @@ func (u *Users) GetByID(ctx context.Context, id fh.UserID) (fh.User, error) {
 	return u.s.user.Get(ctx, k)
 }
 
-// GetByEmail returns the user with this email (FH-2; FH-11
-// users.getByEmail): Query GSI1 GSI1PK = EMAIL#{email}, GSI1SK = USER. The
-// email is normalized first. No user gives table.ErrNotFound.
+// storedEmail is the form an email is stored in: folded
+// (fh.NormalizeEmail), or as typed (trimmed, NFC) with
+// Options.EmailAsEntered.
+func (u *Users) storedEmail(email string) string {
+	if u.s.opts.EmailAsEntered {
+		return norm.NFC.String(strings.TrimSpace(email))
+	}
+	return fh.NormalizeEmail(email)
+}
+
+// GetByEmail returns the user with this email, whatever its case or
+// Unicode form (FH-2; FH-11 users.getByEmail): a strongly consistent
+// GetItem of the email's guard (UNIQUE#email#{folded email}) and one of
+// its owner, which must still hold the email. A user written by the
+// running service and not adopted yet has no guard: then GSI1 GSI1PK =
+// EMAIL#{email} is queried with the email as typed and folded, and the
+// hit confirmed by a consistent read (a lagging index or an email change
+// never returns another user). No user gives table.ErrNotFound.
 func (u *Users) GetByEmail(ctx context.Context, email string) (fh.User, error) {
-	email = fh.NormalizeEmail(email)
-	pk, err := fh.EmailGSI1PK.Build(email)
-	if err != nil {
+	folded := fh.NormalizeEmail(email)
+	if _, err := fh.EmailGSI1PK.Build(folded); err != nil {
 		return fh.User{}, table.Invalid("email", "%v", err)
 	}
-	// Login by email: the GSI hit is confirmed by a consistent read, so a
-	// user whose email just changed is not found under the old one.
-	usr, err := u.s.user.GetByIndex(ctx, table.Query{Index: table.GSI1, PK: string(pk), SK: table.SKEquals("USER")})
-	if err != nil {
-		return fh.User{}, fmt.Errorf("get user by email %q: %w", email, err)
+	usr, err := u.s.user.GetByUnique(ctx, table.Unique{Name: uniqueEmail, Value: folded})
+	if !errors.Is(err, table.ErrNotFound) {
+		return usr, err
 	}
-	return usr, nil
+	forms := []string{strings.TrimSpace(email)}
+	if folded != forms[0] {
+		forms = append(forms, folded)
+	}
+	for _, form := range forms {
+		pk, err := fh.EmailGSI1PK.Build(form)
+		if err != nil {
+			continue
+		}
+		usr, err = u.s.user.GetByIndex(ctx, table.Query{Index: table.GSI1, PK: string(pk), SK: table.SKEquals("USER")})
+		if !errors.Is(err, table.ErrNotFound) {
+			return usr, err
+		}
+	}
+	return fh.User{}, fmt.Errorf("get user by email %q: %w", email, table.ErrNotFound)
 }
 
 // UserUpdate is a partial update of a user (the document's Partial<User>):
@@ -163,7 +193,7 @@ func (u *Users) Update(ctx context.Context, id fh.UserID, up UserUpdate) (fh.Use
 		return fh.User{}, err
 	}
 	if up.Email != nil {
-		e := fh.NormalizeEmail(*up.Email)
+		e := u.storedEmail(*up.Email)
 		up.Email = &e
 		if err := fh.ValidateEmail(e); err != nil {
 			return fh.User{}, err
@@ -231,4 +261,17 @@ func set[T any](dst *T, v *T) {
 	if v != nil {
 		*dst = *v
 	}
+}
+
+// EnsureGuards makes the user hold the guard of its email (folded): a user
+// written by the running service has none until then (the adoption job,
+// `singletable adopt -app ferryhook`, does this for every user). Another
+// user holding the address gives [ErrEmailTaken]: a case-variant duplicate
+// the live data already held, to resolve by hand.
+func (u *Users) EnsureGuards(ctx context.Context, id fh.UserID) error {
+	k, err := userKey(id)
+	if err != nil {
+		return err
+	}
+	return emailErr(u.s.user.EnsureGuards(ctx, k))
 }

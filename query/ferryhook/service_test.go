@@ -1,0 +1,84 @@
+package ferryhook_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	fh "github.com/singletable/singletable/entity/ferryhook"
+	"github.com/singletable/singletable/query/ferryhook"
+	"github.com/singletable/singletable/table"
+)
+
+// One person, one email, whatever its case or form, next to the running
+// service (issue 10 §3, §4), FH-2 and FH-6 under the service profile.
+func TestServiceProfileEmailsAndKeys_FH2_FH6(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, []table.SchemaOption{table.WithLowercaseKeys()}, ferryhook.ServiceProfile())
+	s := f.store
+	// A user the service wrote: email as entered, in the attribute and gsi1pk.
+	putRaw(t, f.main, map[string]any{"pk": "USER#usr_serviceuser00001", "sk": "PROFILE", "gsi1pk": "EMAIL#Ann@Example.com", "gsi1sk": "USER",
+		"userId": "usr_serviceuser00001", "email": "Ann@Example.com", "name": "Ann", "passwordHash": nil, "plan": "free",
+		"githubId": "42", "usageThisMonth": 0, "createdAt": "2026-11-01T00:00:00.000Z", "updatedAt": "2026-11-01T00:00:00.000Z"})
+	// Found by the case it was entered in, and updatable (no "not normalized").
+	got, err := s.Users.GetByEmail(ctx(t), "Ann@Example.com")
+	if err != nil || got.UserID != "usr_serviceuser00001" {
+		t.Fatalf("FH-2 as entered: %+v %v", got.UserID, err)
+	}
+	name := "Ann B."
+	if _, err := s.Users.Update(ctx(t), got.UserID, ferryhook.UserUpdate{Name: &name}); err != nil {
+		t.Fatalf("update of a service-written user: %v", err)
+	}
+	// Adopted (its guard holds the folded address), it is found in any case
+	// or Unicode form, and a case-variant sign-up is refused.
+	if err := s.Users.EnsureGuards(ctx(t), got.UserID); err != nil {
+		t.Fatal(err)
+	}
+	for _, typed := range []string{"ann@example.com", "ANN@EXAMPLE.COM", " Ann@Example.com ", "ａｎｎ@example.com"} {
+		if u, err := s.Users.GetByEmail(ctx(t), typed); err != nil || u.UserID != got.UserID {
+			t.Errorf("FH-2 %q: %v %v", typed, u.UserID, err)
+		}
+	}
+	if _, err := s.Users.Create(ctx(t), ferryhook.CreateUserInput{Email: "ann@EXAMPLE.com", Name: "Dup", PasswordHash: bcryptHash}); !errors.Is(err, ferryhook.ErrEmailTaken) {
+		t.Errorf("case-variant sign-up: %v, want ErrEmailTaken", err)
+	}
+	// NFC and NFD spellings are one address.
+	if _, err := s.Users.Create(ctx(t), ferryhook.CreateUserInput{Email: "jose\u0301@example.com", Name: "J", PasswordHash: bcryptHash}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Users.Create(ctx(t), ferryhook.CreateUserInput{Email: "jos\u00e9@example.com", Name: "J2", PasswordHash: bcryptHash}); !errors.Is(err, ferryhook.ErrEmailTaken) {
+		t.Errorf("NFC twin of an NFD address: %v, want ErrEmailTaken", err)
+	}
+	// The other direction: the service's own lookup (gsi1pk = EMAIL#{as typed})
+	// finds a user the library created, with the case the user typed.
+	bob, err := s.Users.Create(ctx(t), ferryhook.CreateUserInput{Email: "Bob@Example.com", Name: "Bob", PasswordHash: bcryptHash})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := f.main.Client().Query(ctx(t), &dynamodb.QueryInput{TableName: aws.String(f.main.Name()), IndexName: aws.String("gsi1"),
+		KeyConditionExpression:    aws.String("gsi1pk = :e"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":e": &types.AttributeValueMemberS{Value: "EMAIL#Bob@Example.com"}}})
+	if err != nil || len(out.Items) != 1 {
+		t.Fatalf("the service's getByEmail: %v items, %v", len(out.Items), err)
+	}
+	if e := out.Items[0]["email"].(*types.AttributeValueMemberS).Value; e != "Bob@Example.com" {
+		t.Errorf("stored email %q, want as typed", e)
+	}
+	// API keys the service's middleware accepts: fh_live_, 16-character
+	// prefix, HMAC-SHA256 under an empty key.
+	nk, err := s.APIKeys.Create(ctx(t), bob.UserID, ferryhook.CreateAPIKeyInput{Name: "ci"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(nk.Key, "fh_live_") || nk.APIKey.KeyPrefix != nk.Key[:16] || nk.APIKey.KeyHash != ferryhook.HMACSHA256Hex(nil)(nk.Key) {
+		t.Errorf("service-profile key %q prefix %q: not what the service's middleware accepts", nk.Key, nk.APIKey.KeyPrefix)
+	}
+	if _, err := s.APIKeys.Authenticate(ctx(t), nk.Key); err != nil {
+		t.Errorf("FH-6 with a service-profile key: %v", err)
+	}
+	_ = fh.PlanFree
+}
