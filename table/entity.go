@@ -622,22 +622,41 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 }
 
 // validateChange runs Def.Validate on cur, the item as a write leaves it,
-// and keeps its error unless the error names a field (attribute) whose
-// value the write does not change.
+// and keeps its error unless every *ValidationError in it (a Validate may
+// join several with errors.Join) names a field whose value the write does
+// not change: a legacy value carried through never refuses a write, an
+// invalid value the write sets always does.
 func (e *Entity[T]) validateChange(cur *T, plainOld, plainNew Item) error {
 	if e.def.Validate == nil {
 		return nil
 	}
 	err := e.def.Validate(cur)
-	var ve *ValidationError
-	if err == nil || !errors.As(err, &ve) {
-		return err
+	if err == nil {
+		return nil
 	}
-	field, _, _ := strings.Cut(ve.Field, ".")
-	if field != "" && !ve.Key && avEqual(plainOld[field], plainNew[field]) {
-		return nil // a legacy value carried through untouched (or absent before and after)
+	for _, leaf := range leafErrors(err) {
+		var ve *ValidationError
+		if !errors.As(leaf, &ve) {
+			return err
+		}
+		field, _, _ := strings.Cut(ve.Field, ".")
+		if field == "" || ve.Key || !avEqual(plainOld[field], plainNew[field]) {
+			return leaf // about what this write changes
+		}
 	}
-	return err
+	return nil
+}
+
+// leafErrors flattens the errors.Join tree of err.
+func leafErrors(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, leafErrors(e)...)
+		}
+		return out
+	}
+	return []error{err}
 }
 
 // derived returns the index keys and TTL attribute item derives.

@@ -1,6 +1,7 @@
 package ferryhook
 
 import (
+	"errors"
 	"net/mail"
 	"net/url"
 	"strings"
@@ -103,13 +104,12 @@ func checkCount(field string, n int64) error {
 }
 
 // first returns the first non-nil error.
+// first returns the first error of errs and, joined after it, the others:
+// errors.As finds the first, and the engine's update path can tell
+// whether any of them concerns a field the write changes (a legacy value
+// carried through never refuses a write, a new invalid one always does).
 func first(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // ValidateEmail reports why e is not a normalized email address the

@@ -71,9 +71,10 @@ type OrganizationSettings struct {
 	RequireApproval bool `dynamo:"requireApproval"`
 	// SSOEnabled tells whether single sign-on is enabled.
 	SSOEnabled bool `dynamo:"ssoEnabled"`
-	// CustomBranding holds custom branding settings (logoUrl,
-	// primaryColor, ...).
-	CustomBranding map[string]string `dynamo:"customBranding"`
+	// CustomBranding holds custom branding settings as the application
+	// writes them: a free-form document (logoUrl, primaryColor, a nested
+	// colors map, ...), kept as read.
+	CustomBranding map[string]any `dynamo:"customBranding"`
 	// UpdatedAt is an ISO timestamp.
 	UpdatedAt time.Time `dynamo:"updatedAt,omitempty"`
 }

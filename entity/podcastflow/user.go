@@ -1,11 +1,13 @@
 package podcastflow
 
 import (
+	"fmt"
 	"net/mail"
 	"net/url"
 	"strings"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/singletable/singletable/keys"
@@ -96,8 +98,9 @@ func checkURL(field, s string) error {
 type UserPreferences struct {
 	// UserID is the user; it is stored only in the key.
 	UserID UserID `dynamo:"-"`
-	// Notifications tells whether email notifications are enabled.
-	Notifications bool `dynamo:"notifications"`
+	// Notifications are the notification preferences: the document's
+	// boolean, or the per-channel map the user Lambda writes.
+	Notifications NotificationPrefs `dynamo:"notifications"`
 	// Theme is the UI theme preference.
 	Theme string `dynamo:"theme"`
 	// Language is the language preference.
@@ -110,6 +113,60 @@ type UserPreferences struct {
 
 // Validate checks p before a write.
 func (p *UserPreferences) Validate() error { return p.UserID.Validate("userId") }
+
+// NotificationPrefs reads both shapes real writers store under
+// notifications: the document's boolean (email notifications on or off)
+// and the user Lambda's map of channels ({"email": true, "push": false}).
+// It writes back the shape it read: a boolean unless Channels is set.
+type NotificationPrefs struct {
+	// Enabled is the boolean, or whether any channel is on.
+	Enabled bool
+	// Channels is the per-channel map, when the item holds one.
+	Channels map[string]bool
+}
+
+// On returns the preference for channel: its entry in Channels, else
+// Enabled.
+func (n NotificationPrefs) On(channel string) bool {
+	if v, ok := n.Channels[channel]; ok {
+		return v
+	}
+	return n.Enabled
+}
+
+// MarshalDynamo writes the boolean, or the map when Channels is set.
+func (n NotificationPrefs) MarshalDynamo() (types.AttributeValue, error) {
+	if n.Channels == nil {
+		return &types.AttributeValueMemberBOOL{Value: n.Enabled}, nil
+	}
+	m := make(map[string]types.AttributeValue, len(n.Channels))
+	for k, v := range n.Channels {
+		m[k] = &types.AttributeValueMemberBOOL{Value: v}
+	}
+	return &types.AttributeValueMemberM{Value: m}, nil
+}
+
+// UnmarshalDynamo reads a boolean or a map of booleans (entries of other
+// types are ignored: a read never fails on them).
+func (n *NotificationPrefs) UnmarshalDynamo(av types.AttributeValue) error {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberBOOL:
+		*n = NotificationPrefs{Enabled: v.Value}
+	case *types.AttributeValueMemberM:
+		*n = NotificationPrefs{Channels: make(map[string]bool, len(v.Value))}
+		for k, e := range v.Value {
+			if b, ok := e.(*types.AttributeValueMemberBOOL); ok {
+				n.Channels[k] = b.Value
+				n.Enabled = n.Enabled || b.Value
+			}
+		}
+	case *types.AttributeValueMemberNULL:
+		*n = NotificationPrefs{}
+	default:
+		return fmt.Errorf("notifications: want a boolean or a map, got %T", av)
+	}
+	return nil
+}
 
 // UnmarshalDynamoItem decodes p and takes UserID from the key.
 func (p *UserPreferences) UnmarshalDynamoItem(item dynamo.Item) error {

@@ -91,7 +91,7 @@ func seed(ctx context.Context, s *podcastflow.Store, today pf.Date) error {
 	}
 	if err := s.Organizations.PutSettings(ctx, &pf.OrganizationSettings{OrganizationID: "acme",
 		AllowedDomains: []string{"acme.example"}, RequireApproval: true, SSOEnabled: true,
-		CustomBranding: map[string]string{"primaryColor": "#d9480f"}}); err != nil {
+		CustomBranding: map[string]any{"primaryColor": "#d9480f", "colors": map[string]any{"accent": "#0b7285"}}}); err != nil {
 		return err
 	}
 	for _, u := range users() {
@@ -99,7 +99,7 @@ func seed(ctx context.Context, s *podcastflow.Store, today pf.Date) error {
 			return err
 		}
 	}
-	if err := s.Users.PutPreferences(ctx, &pf.UserPreferences{UserID: "sam", Notifications: true,
+	if err := s.Users.PutPreferences(ctx, &pf.UserPreferences{UserID: "sam", Notifications: pf.NotificationPrefs{Enabled: true},
 		Theme: "dark", Language: "en", Timezone: "America/New_York"}); err != nil {
 		return err
 	}

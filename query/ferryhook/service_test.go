@@ -82,3 +82,44 @@ func TestServiceProfileEmailsAndKeys_FH2_FH6(t *testing.T) {
 	}
 	_ = fh.PlanFree
 }
+
+// Values the running service wrote that the library's enums do not know
+// (signingAlgorithm "stripe" and "none" with no secret, provider "twilio")
+// read, list, and update in their other fields; the unknown values are
+// carried through as stored and surfaced by Valid (issue 10 §2; FH-3,
+// FH-4, FH-11).
+func TestUnknownEnumValuesTolerated_FH3_FH4_FH11(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, []table.SchemaOption{table.WithLowercaseKeys()}, ferryhook.ServiceProfile())
+	s := f.store
+	uid := "usr_tolerant00000001"
+	putRaw(t, f.main, map[string]any{"pk": "USER#" + uid, "sk": "PROFILE", "gsi1pk": "EMAIL#t@example.com", "gsi1sk": "USER",
+		"userId": uid, "email": "t@example.com", "name": "T", "githubId": "7", "plan": "free"})
+	for i, v := range []struct{ provider, alg string }{{"stripe", "stripe"}, {"twilio", "none"}} {
+		sid := "src_tolerant0000000" + string(rune('a'+i))
+		putRaw(t, f.main, map[string]any{"pk": "USER#" + uid, "sk": "SRC#" + sid, "gsi3pk": "SRCID#" + sid, "gsi3sk": "SOURCE",
+			"sourceId": sid, "userId": uid, "name": "S" + sid, "provider": v.provider, "signingSecret": nil,
+			"signingAlgorithm": v.alg, "status": "active", "eventCount": 0, "createdAt": "2026-11-01T00:00:00.000Z"})
+	}
+	page, err := s.Sources.ListByUser(ctx(t), fh.UserID(uid)) // FH-3
+	if err != nil || len(page.Items) != 2 {
+		t.Fatalf("FH-3 with unknown values: %d items, %v", len(page.Items), err)
+	}
+	tw := page.Items[1]
+	if tw.Provider != "twilio" || tw.Provider.Valid() || tw.SigningAlgorithm != "none" || tw.SigningAlgorithm.Valid() {
+		t.Fatalf("unknown values not surfaced as stored: %+v", tw)
+	}
+	if got, err := s.Sources.GetByID(ctx(t), tw.SourceID); err != nil || got.Provider != "twilio" { // FH-4
+		t.Fatalf("FH-4: %+v %v", got, err)
+	}
+	name := "Twilio inbound"
+	got, err := s.Sources.Update(ctx(t), fh.UserID(uid), tw.SourceID, ferryhook.SourceUpdate{Name: &name})
+	if err != nil || got.Name != name || got.Provider != "twilio" || got.SigningAlgorithm != "none" {
+		t.Fatalf("update of another field: %+v %v", got, err)
+	}
+	// A write that sets an unknown value is still refused.
+	bad := fh.SigningAlgorithm("rot13")
+	if _, err := s.Sources.Update(ctx(t), fh.UserID(uid), tw.SourceID, ferryhook.SourceUpdate{SigningAlgorithm: &bad}); err == nil {
+		t.Fatal("setting an unknown signing algorithm was accepted")
+	}
+}

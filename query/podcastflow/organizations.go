@@ -87,10 +87,12 @@ func (s *Organizations) All(ctx context.Context, opts ...table.ListOption) iter.
 	return s.e.orgs.ListAll(ctx, table.Query{Index: IndexAll, PK: AllOrgsPK}, opts...)
 }
 
-// PutSettings writes an organization's settings (an upsert). Errors:
+// PutSettings writes an organization's settings: an upsert that writes only
+// what differs from the stored item (table.Entity.Upsert), so changes the
+// application's scripts made to other attributes are kept. Errors:
 // *table.ValidationError.
 func (s *Organizations) PutSettings(ctx context.Context, st *pf.OrganizationSettings) error {
-	return s.e.orgSettings.Put(ctx, st)
+	return s.e.orgSettings.Upsert(ctx, st)
 }
 
 // Update applies change to the organization and writes it back with

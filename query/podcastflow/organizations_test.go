@@ -37,7 +37,7 @@ func TestGetOrganization_PF5(t *testing.T) {
 
 	st := &pf.OrganizationSettings{
 		OrganizationID: "o1", AllowedDomains: []string{"o1.example.com"}, RequireApproval: true,
-		SSOEnabled: true, CustomBranding: map[string]string{"primaryColor": "#ff0066"},
+		SSOEnabled: true, CustomBranding: map[string]any{"primaryColor": "#ff0066"},
 	}
 	if err := s.Organizations.PutSettings(ctx, st); err != nil {
 		t.Fatal(err)

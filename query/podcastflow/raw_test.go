@@ -84,7 +84,7 @@ func TestRawDocumentItems_PF1_PF2_PF3_PF5_PF7_PF8_PF9_PF10_PF11(t *testing.T) {
 		Role: pf.RoleProducer, Status: pf.UserActive, OrganizationID: "org-9", Phone: "+1-555-0199",
 		Avatar: "https://cdn.example.com/l.png", CreatedAt: ts("2023-11-02T08:15:30Z"),
 		UpdatedAt: ts("2024-01-15T10:30:00Z"), LastLogin: ts("2024-01-20T07:00:00Z")}
-	wantPrefs := pf.UserPreferences{UserID: "legacy-1", Notifications: true, Theme: "dark", Language: "fr",
+	wantPrefs := pf.UserPreferences{UserID: "legacy-1", Notifications: pf.NotificationPrefs{Enabled: true}, Theme: "dark", Language: "fr",
 		Timezone: "Europe/Paris", UpdatedAt: ts("2024-01-15T10:30:00Z")}
 	both, err := s.Users.GetWithPreferences(ctx, "legacy-1") // PF-3
 	if err != nil {
@@ -107,7 +107,7 @@ func TestRawDocumentItems_PF1_PF2_PF3_PF5_PF7_PF8_PF9_PF10_PF11(t *testing.T) {
 		Limits: map[string]int64{"maxUsers": 25}, CreatedAt: ts("2023-11-01T00:00:00Z"),
 		UpdatedAt: ts("2023-11-01T00:00:00Z"), CreatedBy: "legacy-1"}
 	wantSettings := pf.OrganizationSettings{OrganizationID: "org-9", AllowedDomains: []string{"legacy.example.com"},
-		RequireApproval: true, CustomBranding: map[string]string{"logoUrl": "https://x.example/l.svg"},
+		RequireApproval: true, CustomBranding: map[string]any{"logoUrl": "https://x.example/l.svg"},
 		UpdatedAt: ts("2023-11-01T00:00:00Z")}
 	o, err := s.Organizations.GetWithSettings(ctx, "org-9") // PF-5
 	if err != nil {

@@ -234,7 +234,7 @@ func (s *Users) RecordLogin(ctx context.Context, id pf.UserID, at time.Time) (pf
 // existence is not checked, preferences are deleted with the user).
 // Errors: *table.ValidationError.
 func (s *Users) PutPreferences(ctx context.Context, p *pf.UserPreferences) error {
-	return s.e.prefs.Put(ctx, p)
+	return s.e.prefs.Upsert(ctx, p)
 }
 
 // Delete deletes a user: its preferences, then its profile and email

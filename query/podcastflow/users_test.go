@@ -40,7 +40,7 @@ func TestUserProfileAndPreferences_PF1_PF2_PF3(t *testing.T) {
 		t.Errorf("PF-2 before save: err = %v, want ErrNotFound", err)
 	}
 
-	p := &pf.UserPreferences{UserID: "u1", Notifications: true, Theme: "dark", Language: "en", Timezone: "Europe/Paris"}
+	p := &pf.UserPreferences{UserID: "u1", Notifications: pf.NotificationPrefs{Enabled: true}, Theme: "dark", Language: "en", Timezone: "Europe/Paris"}
 	if err := s.Users.PutPreferences(ctx, p); err != nil {
 		t.Fatal(err)
 	}

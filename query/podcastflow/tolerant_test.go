@@ -1,0 +1,111 @@
+package podcastflow_test
+
+import (
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	pf "github.com/singletable/singletable/entity/podcastflow"
+	"github.com/singletable/singletable/query/podcastflow"
+	"github.com/singletable/singletable/table/tabletest"
+)
+
+// Tolerant reads, strict writes (issue 10 §2), on items as PodcastFlow's
+// scripts and user Lambda write them: billing plans the enum does not know
+// ("Enterprise", "Professional", "Starter") read, list and update in their
+// other fields; customBranding.colors and preferences.notifications are
+// maps; settings written by the library keep the scripts' changes (PF-5,
+// PF-10, PF-11, PF-1).
+func TestScriptWrittenItems_PF1_PF5_PF10_PF11(t *testing.T) {
+	t.Parallel()
+	tbl := tabletest.NewTable(t, podcastflow.Schema(""))
+	s := podcastflow.New(tbl)
+	ctx := t.Context()
+	put := func(it map[string]any) {
+		av, err := attributevalue.MarshalMap(it)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tbl.Client().PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(tbl.Name()), Item: av}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, plan := range []string{"Enterprise", "Professional", "Starter"} {
+		put(map[string]any{"PK": "BILLING#org-s", "SK": "RECORD#2024-0" + string(rune('1'+i)) + "-01", "organizationId": "org-s",
+			"organizationName": "Scripted", "plan": plan, "amount": 99, "status": "paid",
+			"createdAt": "2024-01-01T00:00:00.000Z", "updatedAt": "2024-01-01T00:00:00.000Z"})
+	}
+	put(map[string]any{"PK": "ORG#org-s", "SK": "SETTINGS", "allowedDomains": []string{"s.example"}, "requireApproval": false,
+		"ssoEnabled": false, "customBranding": map[string]any{"logoUrl": "https://s.example/l.svg",
+			"colors": map[string]string{"primary": "#112233", "secondary": "#445566"}}, "updatedAt": "2024-01-01T00:00:00.000Z"})
+	put(map[string]any{"PK": "USER#lam-1", "SK": "PREFERENCES", "notifications": map[string]bool{"email": true, "push": false},
+		"theme": "light", "language": "en", "timezone": "UTC", "updatedAt": "2024-01-01T00:00:00.000Z"})
+
+	page, err := s.Billing.Records(ctx, "org-s") // PF-10
+	if err != nil || len(page.Items) != 3 {
+		t.Fatalf("PF-10 with unknown plans: %d items, %v", len(page.Items), err)
+	}
+	for _, r := range page.Items {
+		if r.Plan.Valid() {
+			t.Errorf("plan %q reported as known", r.Plan)
+		}
+	}
+	if page.Items[0].Plan != "Enterprise" {
+		t.Errorf("unknown plan replaced: %q", page.Items[0].Plan)
+	}
+	// Updated in another field: the legacy plan is carried through as is.
+	r, err := s.Billing.SetRecordStatus(ctx, "org-s", page.Items[0].Date, pf.BillingStatus("overdue"))
+	if err != nil || r.Plan != "Enterprise" {
+		t.Fatalf("status update of a record with an unknown plan: %+v %v", r.Plan, err)
+	}
+	st, err := s.Organizations.Settings(ctx, "org-s") // PF-5
+	if err != nil {
+		t.Fatal(err)
+	}
+	colors, ok := st.CustomBranding["colors"].(map[string]any)
+	if !ok || colors["primary"] != "#112233" {
+		t.Fatalf("customBranding.colors = %#v", st.CustomBranding["colors"])
+	}
+	// A script changes an attribute the library does not know; the library
+	// then writes the settings: the script's change stays.
+	if _, err := tbl.Client().UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(tbl.Name()),
+		Key:                       map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "ORG#org-s"}, "SK": &types.AttributeValueMemberS{Value: "SETTINGS"}},
+		UpdateExpression:          aws.String("SET billingContact = :c"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":c": &types.AttributeValueMemberS{Value: "ops@s.example"}}}); err != nil {
+		t.Fatal(err)
+	}
+	st.SSOEnabled = true
+	if err := s.Organizations.PutSettings(ctx, &st); err != nil {
+		t.Fatal(err)
+	}
+	out, err := tbl.Client().GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(tbl.Name()),
+		Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "ORG#org-s"}, "SK": &types.AttributeValueMemberS{Value: "SETTINGS"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := out.Item["billingContact"].(*types.AttributeValueMemberS); !ok || c.Value != "ops@s.example" {
+		t.Errorf("the script's billingContact was lost by PutSettings: %#v", out.Item["billingContact"])
+	}
+	if b, ok := out.Item["ssoEnabled"].(*types.AttributeValueMemberBOOL); !ok || !b.Value {
+		t.Errorf("ssoEnabled = %#v, want true", out.Item["ssoEnabled"])
+	}
+	prefs, err := s.Users.Preferences(ctx, "lam-1") // PF-1 collection item
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !prefs.Notifications.On("email") || prefs.Notifications.On("push") {
+		t.Errorf("notifications map read as %+v", prefs.Notifications)
+	}
+	// Written back, the map keeps its shape.
+	prefs.Theme = "dark"
+	if err := s.Users.PutPreferences(ctx, &prefs); err != nil {
+		t.Fatal(err)
+	}
+	again, err := s.Users.Preferences(ctx, "lam-1")
+	if err != nil || again.Theme != "dark" || again.Notifications.Channels == nil || again.Notifications.On("push") {
+		t.Fatalf("after PutPreferences: %+v %v", again, err)
+	}
+}
