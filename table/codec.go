@@ -77,6 +77,11 @@ func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, er
 		return w, fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
 	}
 	keepEmptyMapStrings(av, reflect.ValueOf(src).Elem())
+	for _, a := range e.def.AlwaysWrite {
+		if _, ok := av[a]; !ok {
+			av[a] = emptyValue(reflect.ValueOf(src).Elem(), a)
+		}
+	}
 	if err := checkValues(e.def.Type, av); err != nil {
 		return w, err
 	}
@@ -430,4 +435,30 @@ func checkNumber(n string) string {
 		return fmt.Sprintf("%s is below DynamoDB's smallest magnitude (1E-130)", n)
 	}
 	return ""
+}
+
+// emptyValue is the stored form of the empty value of attribute name of
+// struct v: "" for strings, an empty list or map, false, 0; NULL otherwise.
+func emptyValue(v reflect.Value, name string) types.AttributeValue {
+	fi, ok := fieldsOf(v.Type())[name]
+	if !ok {
+		return &types.AttributeValueMemberNULL{Value: true}
+	}
+	f, err := v.FieldByIndexErr(fi.index)
+	if err != nil {
+		return &types.AttributeValueMemberNULL{Value: true}
+	}
+	switch f.Kind() {
+	case reflect.String:
+		return &types.AttributeValueMemberS{Value: ""}
+	case reflect.Slice:
+		return &types.AttributeValueMemberL{Value: []types.AttributeValue{}}
+	case reflect.Map:
+		return &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{}}
+	case reflect.Bool:
+		return &types.AttributeValueMemberBOOL{Value: false}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return &types.AttributeValueMemberN{Value: "0"}
+	}
+	return &types.AttributeValueMemberNULL{Value: true}
 }

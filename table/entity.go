@@ -75,6 +75,11 @@ type Def[T any] struct {
 	// items, instead of the Unique closure (normalize values before you
 	// store them, or use Unique for case-insensitive values).
 	UniqueOn []string
+	// AlwaysWrite names attributes written even when their value is empty
+	// (the encoder otherwise omits empty strings, zero-length lists and
+	// maps): for deployments whose other readers expect them, such as a
+	// service that reads body as "" rather than undefined.
+	AlwaysWrite []string
 	// Match recognizes this entity's items by primary key. It is used for
 	// items that carry no entity-type attribute (written by another
 	// service in a documented key format), so a collection query can still

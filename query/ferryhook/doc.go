@@ -53,18 +53,31 @@
 //
 // The document's own service (TypeScript, lib-dynamodb) writes the same key
 // values under lower-case attribute and index names (pk, sk, gsi1pk ...
-// gsi3sk; gsi1 ... gsi3), NULL for unset attributes, and hashes API keys
-// with HMAC-SHA256 under an empty key, keeping 16 characters of prefix.
-// Open such tables with [table.WithLowercaseKeys] on both schemas and
-// [ServiceKeyHashing] on the store; the defaults are the document's
-// (PK/SK/GSIn names, SHA-256 hex, 8-character prefix). Items without the
-// library's _type and _v attributes read and update normally. Emails of
-// users written by that service have no guard item yet, so sign-up and
-// email change also check GSI1 before writing: the guard closes the race
-// among writers of this library, the GSI check covers existing data. The
-// first library write of such a user creates its guard (the core treats an
-// item without a version attribute as holding no guards yet), and
-// table.Entity.EnsureGuards does it on demand, e.g. in a one-off migration.
+// gsi3sk; gsi1 ... gsi3), NULL for unset attributes, emails as the user
+// typed them, and hashes API keys with HMAC-SHA256 under an empty key,
+// keeping 16 characters of prefix. Open such tables with
+// [table.WithLowercaseKeys] on both schemas and [ServiceProfile] on the
+// store: its key hashing, "fh_live_" keys (the only ones the service's
+// middleware accepts), emails stored as entered (in the attribute and in
+// GSI1, so the service's own lookup finds users the library created) and
+// compared folded (keys.FoldEmail: case and Unicode form) through the
+// email guard, and the attributes the service always writes (an empty
+// event body and content type). Items without the library's _type and _v
+// attributes read and update normally; values the library's enums do not
+// know (a "twilio" provider, a "none" signing algorithm) read, list and
+// carry through updates of other fields, and Valid tells them apart.
+//
+// Users the service wrote have no email guard until they are adopted:
+// `go run ./cmd/singletable adopt -app ferryhook -profile service` creates
+// the guards (reporting case-variant duplicates the live data holds),
+// backfills missing index keys and seals plaintext secrets; until then
+// GetByEmail finds them by the address as typed at sign-up (GSI1, confirmed
+// by a consistent read), and a sign-up under another case of an unadopted
+// address is not detected. [Users.EnsureGuards] adopts one user.
+//
+// Signing secrets are an explicit choice: encrypted by default (the
+// service must then decrypt before it signs), or stored as the service
+// reads them with [SigningSecretsAsStored], whose trade-off its doc states.
 //
 // # Secrets
 //

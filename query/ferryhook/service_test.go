@@ -123,3 +123,45 @@ func TestUnknownEnumValuesTolerated_FH3_FH4_FH11(t *testing.T) {
 		t.Fatal("setting an unknown signing algorithm was accepted")
 	}
 }
+
+// The service profile's explicit choices (issue 10 §4): signing secrets
+// encrypted unless SigningSecretsAsStored says otherwise; the attributes
+// the service always writes (an empty body and its content type) written
+// too (FH-7).
+func TestServiceProfileWrites_FH7(t *testing.T) {
+	t.Parallel()
+	for _, asStored := range []bool{false, true} {
+		opts := []func(*ferryhook.Options){ferryhook.ServiceProfile()}
+		if asStored {
+			opts = append(opts, ferryhook.SigningSecretsAsStored())
+		}
+		f := newFixture(t, []table.SchemaOption{table.WithLowercaseKeys()}, opts...)
+		u := mustUser(t, f.store, "sig@example.com")
+		src := mustSource(t, f.store, u.UserID, "stripe")
+		raw, err := f.main.Client().GetItem(ctx(t), &dynamodb.GetItemInput{TableName: aws.String(f.main.Name()), Key: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: "USER#" + string(u.UserID)}, "sk": &types.AttributeValueMemberS{Value: "SRC#" + string(src.SourceID)}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored, isS := raw.Item["signingSecret"].(*types.AttributeValueMemberS)
+		plain := isS && stored.Value == "whsec_test"
+		if plain != asStored {
+			t.Errorf("SigningSecretsAsStored=%v: signingSecret stored as %#v", asStored, raw.Item["signingSecret"])
+		}
+		ev, err := f.store.Ingest(ctx(t), src.SourceID, ferryhook.IngestRequest{Method: "POST"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, err := f.events.Client().Query(ctx(t), &dynamodb.QueryInput{TableName: aws.String(f.events.Name()), IndexName: aws.String("gsi1"),
+			KeyConditionExpression:    aws.String("gsi1pk = :e"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":e": &types.AttributeValueMemberS{Value: "EVTID#" + string(ev.EventID)}}})
+		if err != nil || len(page.Items) != 1 {
+			t.Fatalf("event: %v %v", page, err)
+		}
+		for _, a := range []string{"body", "contentType"} {
+			if v, ok := page.Items[0][a].(*types.AttributeValueMemberS); !ok || v.Value != "" {
+				t.Errorf("event %s = %#v, want \"\" as the service writes it", a, page.Items[0][a])
+			}
+		}
+	}
+}

@@ -45,6 +45,13 @@ type Options struct {
 	// the library's lookups always compare the folded form
 	// (keys.FoldEmail). Default false: stored folded.
 	EmailAsEntered bool
+	// SigningSecretsAsStored stores sources' and connections' signing
+	// secrets in plaintext, as the running service reads them to sign its
+	// deliveries ([SigningSecretsAsStored]). Default false: encrypted.
+	SigningSecretsAsStored bool
+	// AlwaysWrite names event attributes written even when empty (the
+	// running service always writes body and contentType).
+	AlwaysWrite []string
 	// APIKeyPrefix is the start of every plaintext API key the library
 	// creates. Default [fh.SecretKeyPrefix] ("fh_"); the running service's
 	// middleware only accepts "fh_live_" keys ([ServiceProfile]).
@@ -62,7 +69,22 @@ func ServiceProfile() func(*Options) {
 		ServiceKeyHashing()(o)
 		o.EmailAsEntered = true
 		o.APIKeyPrefix = "fh_live_"
+		o.AlwaysWrite = []string{"body", "contentType"}
 	}
+}
+
+// SigningSecretsAsStored is the explicit compatibility choice for signing
+// secrets next to the running service, which signs deliveries with the
+// secret it reads from the item: the library then stores them in plaintext
+// too. The trade-off: anyone who can read the table (a backup, an export,
+// a leaked IAM role) can forge webhooks in the users' names. The default,
+// encryption (table.Def.Secrets), needs the service changed to decrypt
+// with the same key (AES-GCM, the item's key and attribute as associated
+// data, see table.NewAESGCM) before it can sign; run `singletable adopt`
+// afterwards to seal the secrets it wrote. Choose this option only until
+// that change ships.
+func SigningSecretsAsStored() func(*Options) {
+	return func(o *Options) { o.SigningSecretsAsStored = true }
 }
 
 // SHA256Hex returns the SHA-256 of key as lower-case hex: the document's
@@ -127,10 +149,15 @@ func New(main, events *table.Table, opts ...func(*Options)) *Store {
 	}
 	s := &Store{main: main, events: events, opts: o}
 	s.user = table.NewEntity(main, userDef)
-	s.source = table.NewEntity(main, sourceDef)
-	s.conn = table.NewEntity(main, connectionDef)
+	srcDef, cDef, evDef := sourceDef, connectionDef, eventDef
+	if o.SigningSecretsAsStored {
+		srcDef.Secrets, cDef.Secrets = nil, nil
+	}
+	evDef.AlwaysWrite = o.AlwaysWrite
+	s.source = table.NewEntity(main, srcDef)
+	s.conn = table.NewEntity(main, cDef)
 	s.apiKey = table.NewEntity(main, apiKeyDef)
-	s.event = table.NewEntity(events, eventDef)
+	s.event = table.NewEntity(events, evDef)
 	s.attempt = table.NewEntity(events, attemptDef)
 	s.Users = &Users{s}
 	s.Sources = &Sources{s}
