@@ -42,7 +42,7 @@ var apps = map[string]*app{
 		open: func(ts []*table.Table, profile string) {
 			var opts []func(*ferryhook.Options)
 			if profile == "service" {
-				opts = append(opts, ferryhook.ServiceKeyHashing())
+				opts = append(opts, ferryhook.ServiceProfile())
 			}
 			ferryhook.New(ts[0], ts[1], opts...)
 		},
