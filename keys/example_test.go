@@ -38,9 +38,9 @@ func ExamplePattern_Parse() {
 func ExamplePattern_Prefix() {
 	topic := keys.NewPattern[keys.SK]("TOPIC", "topicId", "seq")
 	all, _ := topic.Prefix()
+	// TOPIC#1# ends at a boundary, so it never matches topic 10.
 	one, _ := topic.Prefix("1")
 	fmt.Println(all, one)
-	// TOPIC#1# ends at a boundary, so it never matches topic 10.
 	// Output: TOPIC# TOPIC#1#
 }
 
