@@ -143,11 +143,21 @@ func newOptions(opts []Option) *options {
 		dockerProbe:  2 * time.Second,
 		startTimeout: 30 * time.Second,
 	}
+	if v := os.Getenv(EnvStartTimeout); v != "" {
+		if d, err := time.ParseDuration(v); err == nil && d > 0 {
+			o.startTimeout = d
+		}
+	}
 	for _, f := range opts {
 		f(o)
 	}
 	return o
 }
+
+// EnvStartTimeout names the variable that sets how long a JVM may take to
+// answer (a Go duration such as "90s"; default 30s). A start that fails is
+// retried once.
+const EnvStartTimeout = "DYNAMODB_LOCAL_START_TIMEOUT"
 
 // WithLogger receives progress messages (backend tried, download, start).
 func WithLogger(logf func(format string, args ...any)) Option {

