@@ -11,11 +11,11 @@ import (
 )
 
 // Items are encoded with guregu/dynamo (it omits empty values, which keeps
-// sparse GSI keys absent, and is about 2x faster than attributevalue) and
-// decoded with attributevalue reading the same `dynamo` struct tags (about
-// 1.8x faster than guregu's decoder), unless the type or one of its fields
-// decodes itself with guregu's interfaces: then guregu decodes it too, so
-// custom types behave the same both ways.
+// sparse GSI keys absent) and decoded with a decoder plan per type
+// (plan_decode.go: exact attribute names, the table's own attributes
+// skipped, guregu's result), unless the type or one of its fields decodes
+// itself with guregu's or attributevalue's interfaces: then guregu decodes
+// it, so custom types behave the same both ways.
 
 var (
 	guregUnmarshaler     = reflect.TypeFor[dynamo.Unmarshaler]()
@@ -93,10 +93,6 @@ func hasGuregOnlyOption(tag string) bool {
 	return false
 }
 
-var avDecoder = attributevalue.NewDecoder(func(o *attributevalue.DecoderOptions) {
-	o.TagKey = "dynamo"
-})
-
 // decodeItem decodes raw into out (a pointer) with the type's decoder plan
 // (plan_decode.go): exact attribute names, guregu's result, the table's
 // own attributes skipped. Types that decode themselves (guregu's,
@@ -111,54 +107,4 @@ func decodeItem(raw Item, out any) error {
 		}
 	}
 	return dynamo.UnmarshalItem(raw, out)
-}
-
-var typeAttrSets sync.Map // reflect.Type -> map[string]bool
-
-// typeAttrs returns the top-level attribute names of struct type t.
-func typeAttrs(t reflect.Type) map[string]bool {
-	if v, ok := typeAttrSets.Load(t); ok {
-		return v.(map[string]bool)
-	}
-	names := map[string]bool{}
-	collectAttrs(t, names, map[reflect.Type]bool{})
-	typeAttrSets.Store(t, names)
-	return names
-}
-
-// nestedStruct reports whether t holds, below its top level, a struct
-// other than time.Time (attributevalue would match its fields
-// case-insensitively).
-func nestedStruct(t reflect.Type, top bool, seen map[reflect.Type]bool) bool {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if seen[t] {
-		return false
-	}
-	seen[t] = true
-	switch t.Kind() {
-	case reflect.Slice, reflect.Array, reflect.Map:
-		return nestedStruct(t.Elem(), false, seen)
-	case reflect.Struct:
-		if t == reflect.TypeFor[time.Time]() {
-			return false
-		}
-		if !top {
-			return true
-		}
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if f.Anonymous && f.Tag.Get("dynamo") == "" {
-				if nestedStruct(f.Type, true, seen) {
-					return true
-				}
-				continue
-			}
-			if nestedStruct(f.Type, false, seen) {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -433,15 +433,6 @@ func (e *Entity[T]) decodeCopy(raw Item) (T, error) {
 	return v, err
 }
 
-// heldUniques returns the unique values whose guards the stored item (at
-// version ver) holds. An item at version 0 was written outside the library
-// (the library starts at 1) and holds none yet.
-func (e *Entity[T]) heldUniques(item *T, ver int64) []Unique {
-	if e.def.Unique == nil || ver == 0 {
-		return nil
-	}
-	return e.def.Unique(item)
-}
 
 // writeDiff writes cur over orig, the item decoded from raw at version
 // ver: SET and REMOVE of the attributes whose encoded value differs, the

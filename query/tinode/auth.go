@@ -66,9 +66,11 @@ func (a *Auth) Update(ctx context.Context, unique tn.AuthUnique, rec tn.AuthReco
 	}
 	err = a.s.t.Transact(ctx, append([]table.TxOp{a.s.auth.DeleteOp(k)}, create...)...)
 	var te *table.TxError
+	// The first failing action decides: the old record (action 0) gone, or
+	// the new unique value taken.
 	if errors.As(err, &te) {
-		for _, r := range te.Failed() {
-			if r.Index == 0 {
+		if failed := te.Failed(); len(failed) > 0 {
+			if failed[0].Index == 0 {
 				return tn.AuthRecord{}, fmt.Errorf("auth update %s: %w: %w", unique, table.ErrNotFound, err)
 			}
 			return tn.AuthRecord{}, fmt.Errorf("auth update %s: %w: %w", rec.Unique, table.ErrAlreadyExists, err)

@@ -28,9 +28,11 @@ func (ss *Subscriptions) Create(ctx context.Context, sub *tn.Subscription) error
 	}
 	err = ss.s.t.Transact(ctx, append([]table.TxOp{ss.s.t.ConditionOp(tk)}, ops...)...)
 	var te *table.TxError
+	// The first failing action decides: the topic (action 0) missing, or
+	// the subscription already there.
 	if errors.As(err, &te) {
-		for _, r := range te.Failed() {
-			if r.Index == 0 {
+		if failed := te.Failed(); len(failed) > 0 {
+			if failed[0].Index == 0 {
 				return fmt.Errorf("subscribe to %s: topic %w", sub.Topic, table.ErrNotFound)
 			}
 			return fmt.Errorf("subscribe %s: %w: %w", sub.Id, table.ErrAlreadyExists, err)
