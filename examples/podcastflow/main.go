@@ -34,16 +34,17 @@ func main() {
 // runMain opens the DynamoDB, creates the table, seeds it and runs every
 // access pattern.
 func runMain(ctx context.Context) error {
-	client, _, stop, err := exampleenv.Open(ctx)
+	client, keep, stop, err := exampleenv.Open(ctx)
 	if err != nil {
 		return err
 	}
 	defer stop()
 	name := os.Getenv("PODCASTFLOW_TABLE") // the table name is configurable
-	tbl := table.New(client, podcastflow.Schema(name))
-	if err := tbl.Create(ctx); err != nil {
+	tbl, drop, err := exampleenv.Table(ctx, client, keep, podcastflow.Schema(name))
+	if err != nil {
 		return err
 	}
+	defer drop()
 	s := podcastflow.New(tbl)
 	today := pf.DateOf(time.Now())
 	if err := seed(ctx, s, today); err != nil {

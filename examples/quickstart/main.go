@@ -83,15 +83,12 @@ func run(ctx context.Context) error {
 	}
 	defer stop()
 
-	name := "quickstart"
-	if keep {
-		name = fmt.Sprintf("quickstart-%d", time.Now().Unix())
-	}
 	t0 := time.Now()
-	tbl := table.New(client, table.NewSchema(name))
-	if err := tbl.Create(ctx); err != nil {
+	tbl, drop, err := exampleenv.Table(ctx, client, keep, table.NewSchema("quickstart"))
+	if err != nil {
 		return err
 	}
+	defer drop()
 	fmt.Printf("created table %s (%d GSIs, TTL on) in %v\n", tbl.Name(), len(tbl.Schema().Indexes), time.Since(t0).Round(time.Millisecond))
 	notes := table.NewEntity(tbl, noteDef)
 
@@ -151,9 +148,5 @@ func run(ctx context.Context) error {
 
 	_, err = notes.Get(ctx, table.Key{PK: "NOTE#missing", SK: "NOTE"})
 	fmt.Printf("get a missing note: ErrNotFound=%v\n", errors.Is(err, table.ErrNotFound))
-	if keep {
-		fmt.Printf("kept table %s at the endpoint\n", tbl.Name())
-		return nil
-	}
-	return tbl.Delete(ctx)
+	return nil
 }

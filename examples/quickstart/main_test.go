@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/singletable/singletable/internal/exampleenv"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 // README's command cannot silently break.
 func TestExampleRuns(t *testing.T) {
 	t.Setenv("DYNAMODB_ENDPOINT", tabletest.Endpoint(t))
+	t.Setenv(exampleenv.EnvDropTables, "1") // leave nothing on a kept endpoint
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	if err := run(ctx); err != nil {

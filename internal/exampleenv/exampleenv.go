@@ -69,6 +69,11 @@ func Open(ctx context.Context) (client *dynamodb.Client, keep bool, stop func(),
 	return client, false, stop, nil
 }
 
+// EnvDropTables, when set, makes [Table] drop its table at the end even on
+// a kept DYNAMODB_ENDPOINT: the example tests set it, so running the
+// tests against a DynamoDB Local you keep leaves no table behind.
+const EnvDropTables = "SINGLETABLE_DROP_TABLES"
+
 // EnvSecretKey names a hex-encoded 32-byte key for the examples' secret
 // fields; without it each run makes a random key (so secrets written by
 // one run cannot be read by the next).
@@ -97,12 +102,23 @@ func Cipher() (table.Cipher, error) {
 // runs never collide. Secret fields are encrypted with [Cipher]; opts are
 // applied after that.
 func Table(ctx context.Context, client *dynamodb.Client, keep bool, schema table.Schema, opts ...func(*table.Options)) (t *table.Table, drop func(), err error) {
+	if os.Getenv(EnvDropTables) != "" {
+		keep = false // the example tests: nothing left behind on a kept endpoint
+	}
 	if keep {
 		schema.Name += "-" + time.Now().UTC().Format("20060102-150405")
 	}
 	cipher, err := Cipher()
 	if err != nil {
 		return nil, nil, err
+	}
+	what := "dropped when the example ends"
+	if keep {
+		what = "kept, to browse (see the README, \"See your data\")"
+	}
+	fmt.Fprintf(os.Stderr, "table %s: %s\n", schema.Name, what)
+	if keep && os.Getenv(EnvSecretKey) == "" {
+		fmt.Fprintf(os.Stderr, "table %s: secret fields are sealed with a random key for this run; set %s (64 hex digits) to read them in a later run\n", schema.Name, EnvSecretKey)
 	}
 	opts = append([]func(*table.Options){func(o *table.Options) { o.Cipher = cipher }}, opts...)
 	t = table.New(client, schema, opts...)
