@@ -1,5 +1,5 @@
 // Package ferryhook holds the entities of Ferryhook, a webhook relay
-// (specs/ferryhook.md): plain structs with one typed field per documented
+// (from its schema document): plain structs with one typed field per documented
 // attribute, their typed IDs and enums, their validation, and their keys in
 // the document's exact format.
 //

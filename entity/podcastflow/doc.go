@@ -1,5 +1,5 @@
 // Package podcastflow holds the entities of PodcastFlow Pro
-// (specs/podcastflow.md): plain structs whose dynamo tags are the
+// (from its schema document): plain structs whose dynamo tags are the
 // document's attribute names, typed IDs and enums that reject unknown
 // values, their validation, and the document's key formats.
 //

@@ -1,5 +1,5 @@
 // Package ferryhook serves every access pattern of Ferryhook
-// (specs/ferryhook.md, catalog FH-1..FH-12) on two tables, ferryhook-main
+// (the webhook relay's schema document, catalog FH-1..FH-12) on two tables, ferryhook-main
 // and ferryhook-events, built from the generic schema ([MainSchema],
 // [EventsSchema]).
 //

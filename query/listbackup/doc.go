@@ -1,6 +1,6 @@
 // Package listbackup serves every access pattern of ListBackup
-// (specs/listbackup-v2.md, canonical, plus the additions of
-// specs/listbackup-core.md; catalog LB-1..LB-62) on ONE table built from
+// (the v2 schema document, canonical, plus the additions of the core
+// document; catalog LB-1..LB-62) on ONE table built from
 // the generic schema ([Schema]: table.NewSchema, GSI1..GSI5, TTL attribute
 // "ttl"). It replaces the 13 tables of v2 and the 6 extra tables of core.
 //

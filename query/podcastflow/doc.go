@@ -1,5 +1,5 @@
 // Package podcastflow serves every access pattern of PodcastFlow Pro
-// (catalog PF-1 ... PF-14, specs/podcastflow.md) on one table,
+// (its schema document's access patterns, catalog PF-1 ... PF-14) on one table,
 // podcastflow-pro by default, with the generic schema of [table.NewSchema].
 // The entities themselves (typed IDs, enums, validation, the document's key
 // formats) are in package entity/podcastflow.
