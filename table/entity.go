@@ -433,7 +433,6 @@ func (e *Entity[T]) decodeCopy(raw Item) (T, error) {
 	return v, err
 }
 
-
 // writeDiff writes cur over orig, the item decoded from raw at version
 // ver: SET and REMOVE of the attributes whose encoded value differs, the
 // index keys and TTL derived from changed fields, the version and write
