@@ -757,17 +757,7 @@ func (t *Table) updateItem(ctx context.Context, entity string, u *types.Update, 
 	})
 	if err != nil {
 		err = mapErr(err)
-		var ccf *types.ConditionalCheckFailedException
-		if errors.As(err, &ccf) {
-			switch {
-			case t.hasToken(ccf.Item, tok):
-				err = nil
-			case ccf.Item == nil || t.expired(ccf.Item) || !t.isType(ccf.Item, entity):
-				err = ErrNotFound
-			default:
-				err = fmt.Errorf("%w: %w", ErrConflict, err)
-			}
-		}
+		err = t.classifyCondFailure(err, entity, tok, nil)
 	}
 	var c float64
 	if out != nil {
@@ -952,19 +942,7 @@ func (t *Table) putItem(ctx context.Context, entity string, p *types.Put, tok st
 	out, err := t.client.PutItem(ctx, in)
 	if err != nil {
 		err = mapErr(err)
-		var ccf *types.ConditionalCheckFailedException
-		if errors.As(err, &ccf) {
-			switch {
-			case t.hasToken(ccf.Item, tok):
-				err = nil
-			case onFail != nil:
-				err = onFail
-			case ccf.Item == nil || t.expired(ccf.Item) || !t.isType(ccf.Item, entity):
-				err = ErrNotFound
-			default:
-				err = fmt.Errorf("%w: %w", ErrConflict, err)
-			}
-		}
+		err = t.classifyCondFailure(err, entity, tok, onFail)
 	}
 	var c float64
 	if out != nil {
@@ -972,6 +950,27 @@ func (t *Table) putItem(ctx context.Context, entity string, p *types.Put, tok st
 	}
 	t.observe(ctx, Event{Op: "PutItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: c})
 	return err
+}
+
+// classifyCondFailure explains a failed condition of a single-item write
+// from the item DynamoDB returned with it: one carrying write token tok is
+// this write, applied by an attempt whose response was lost (nil); else
+// onFail if set; a missing, expired or foreign-typed item is ErrNotFound;
+// anything else a lost race (ErrConflict). Other errors pass through.
+func (t *Table) classifyCondFailure(err error, entity, tok string, onFail error) error {
+	var ccf *types.ConditionalCheckFailedException
+	if !errors.As(err, &ccf) {
+		return err
+	}
+	switch {
+	case t.hasToken(ccf.Item, tok):
+		return nil
+	case onFail != nil:
+		return onFail
+	case ccf.Item == nil || t.expired(ccf.Item) || !t.isType(ccf.Item, entity):
+		return ErrNotFound
+	}
+	return fmt.Errorf("%w: %w", ErrConflict, err)
 }
 
 // isType reports whether raw is of entity type typ, or carries no type.

@@ -189,14 +189,7 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var c common
 	c.register(fs, true)
 	apply := fs.Bool("apply", false, "make the changes that can be made in place (create a missing table, enable TTL)")
-	if err := parse(fs, args, stderr); err != nil {
-		return err
-	}
-	a, err := c.appDef()
-	if err != nil {
-		return err
-	}
-	client, err := c.client(ctx)
+	a, client, err := c.open(ctx, fs, args, stderr)
 	if err != nil {
 		return err
 	}
@@ -228,14 +221,7 @@ func cmdAdopt(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	segments := fs.Int("segments", 4, "parallel scan segments")
 	maxCap := fs.Float64("max-capacity", 0, "capacity units per second, reads and writes together (0: no cap)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
-	if err := parse(fs, args, stderr); err != nil {
-		return err
-	}
-	a, err := c.appDef()
-	if err != nil {
-		return err
-	}
-	client, err := c.client(ctx)
+	a, client, err := c.open(ctx, fs, args, stderr)
 	if err != nil {
 		return err
 	}
@@ -284,6 +270,20 @@ func cmdAdopt(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// open parses the flags of a command that talks to DynamoDB and returns
+// its application and client.
+func (c *common) open(ctx context.Context, fs *flag.FlagSet, args []string, stderr io.Writer) (*app, *dynamodb.Client, error) {
+	if err := parse(fs, args, stderr); err != nil {
+		return nil, nil, err
+	}
+	a, err := c.appDef()
+	if err != nil {
+		return nil, nil, err
+	}
+	client, err := c.client(ctx)
+	return a, client, err
 }
 
 // client returns the DynamoDB client the flags and environment name.
