@@ -1,6 +1,7 @@
 package listbackup_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -89,5 +90,22 @@ func TestUsersBadInputSendsNothing_LB1_LB2_LB3_LB4(t *testing.T) {
 	wantInvalid(t, f.Users.Create(c, u), "mfaSecret")
 	if n := f.requests.Load(); n != 0 {
 		t.Errorf("bad input sent %d requests, want 0", n)
+	}
+}
+
+// NFC and NFD spellings (and case) of one address are one address
+// (issue 10 §3; LB-2 and its uniqueness guard).
+func TestEmailUnicodeForms_LB2(t *testing.T) {
+	f := newFixture(t)
+	c := t.Context()
+	if err := f.Users.Create(c, newUser("u-nfd", "jose\u0301@example.com", "jose1")); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Users.Create(c, newUser("u-nfc", "JOS\u00c9@example.com", "jose2")); !errors.Is(err, table.ErrUniqueViolation) {
+		t.Fatalf("NFC upper-case twin of an NFD address: %v, want ErrUniqueViolation", err)
+	}
+	got, err := f.Users.GetByEmail(c, "jos\u00e9@example.com")
+	if err != nil || got.UserID != "u-nfd" {
+		t.Fatalf("LB-2 in NFC: %v %v", got.UserID, err)
 	}
 }

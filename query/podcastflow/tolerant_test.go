@@ -1,6 +1,7 @@
 package podcastflow_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -10,6 +11,7 @@ import (
 
 	pf "github.com/singletable/singletable/entity/podcastflow"
 	"github.com/singletable/singletable/query/podcastflow"
+	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 )
 
@@ -107,5 +109,25 @@ func TestScriptWrittenItems_PF1_PF5_PF10_PF11(t *testing.T) {
 	again, err := s.Users.Preferences(ctx, "lam-1")
 	if err != nil || again.Theme != "dark" || again.Notifications.Channels == nil || again.Notifications.On("push") {
 		t.Fatalf("after PutPreferences: %+v %v", again, err)
+	}
+}
+
+// NFC and NFD spellings (and case) of one address are one address
+// (issue 10 §3; PF-2 uniqueness through the email guard).
+func TestEmailUnicodeForms_PF2(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	mustCreateOrgs(t, s, "o1")
+	a := user("nfd", "o1", pf.RoleTalent)
+	a.Email = "jose\u0301@example.com"
+	mustCreateUser(t, s, a)
+	b := user("nfc", "o1", pf.RoleTalent)
+	b.Email = "JOS\u00c9@example.com"
+	if err := s.Users.Create(t.Context(), b); !errors.Is(err, table.ErrUniqueViolation) {
+		t.Fatalf("NFC upper-case twin of an NFD address: %v, want ErrUniqueViolation", err)
+	}
+	got, err := s.Users.GetByEmail(t.Context(), "jos\u00e9@EXAMPLE.com")
+	if err != nil || got.UserID != "nfd" {
+		t.Fatalf("GetByEmail in NFC: %v %v", got.UserID, err)
 	}
 }
