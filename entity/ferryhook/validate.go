@@ -115,3 +115,44 @@ func first(errs ...error) error {
 // ValidateEmail reports why e is not a normalized email address the
 // library stores, as a *table.ValidationError naming "email".
 func ValidateEmail(e string) error { return checkEmail("email", e) }
+
+// ValidateSourceChange checks the fields a partial update of a source
+// sets (nil: not set), before any request: the name, the secret, a known
+// signing algorithm.
+func ValidateSourceChange(name, secret *string, alg *SigningAlgorithm) error {
+	var errs []error
+	if name != nil {
+		errs = append(errs, checkName("name", *name))
+	}
+	if secret != nil {
+		errs = append(errs, checkText("signingSecret", *secret, 1024))
+	}
+	if alg != nil && *alg != "" {
+		errs = append(errs, checkEnum("signingAlgorithm", *alg))
+	}
+	return first(errs...)
+}
+
+// ValidateConnectionChange checks the fields a partial update of a
+// connection sets (nil: not set), before any request.
+func ValidateConnectionChange(name, url, secret *string, filters, transform, retry *JSONText) error {
+	var errs []error
+	if name != nil {
+		errs = append(errs, checkName("name", *name))
+	}
+	if url != nil {
+		errs = append(errs, checkURL("destinationUrl", *url))
+	}
+	if secret != nil {
+		errs = append(errs, checkText("signingSecret", *secret, 1024))
+	}
+	for _, j := range []struct {
+		field string
+		v     *JSONText
+	}{{"filters", filters}, {"transform", transform}, {"retryConfig", retry}} {
+		if j.v != nil {
+			errs = append(errs, checkJSON(j.field, *j.v))
+		}
+	}
+	return first(errs...)
+}

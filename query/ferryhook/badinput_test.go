@@ -33,6 +33,17 @@ func TestUpdateRefusesBadInputBeforeAnyRequest_FH11(t *testing.T) {
 			t.Errorf("%s: %v, want a *table.ValidationError", name, err)
 		}
 	}
+	srcName, badAlg, badURL, badJSON := "", fh.SigningAlgorithm("rot13"), "ftp://x", fh.JSONText("{")
+	for name, up := range map[string]ferryhook.SourceUpdate{"source empty name": {Name: &srcName}, "source unknown algorithm": {SigningAlgorithm: &badAlg}} {
+		if _, err := s.Sources.Update(ctx(t), u.UserID, "src_aaaaaaaaaaaaaaaa", up); !errors.Is(err, table.ErrInvalidInput) {
+			t.Errorf("%s: %v, want ErrInvalidInput", name, err)
+		}
+	}
+	for name, up := range map[string]ferryhook.ConnectionUpdate{"connection empty name": {Name: &srcName}, "connection bad URL": {DestinationURL: &badURL}, "connection bad JSON": {Filters: &badJSON}} {
+		if _, err := s.Connections.Update(ctx(t), u.UserID, "src_aaaaaaaaaaaaaaaa", "conn_cccccccccccccccc", up); !errors.Is(err, table.ErrInvalidInput) {
+			t.Errorf("%s: %v, want ErrInvalidInput", name, err)
+		}
+	}
 	if n := rc.Total(); n != 0 {
 		t.Fatalf("%d requests sent for refused updates, want 0", n)
 	}

@@ -149,6 +149,9 @@ func (c *Connections) Update(ctx context.Context, user fh.UserID, source fh.Sour
 	if up.Status != nil && *up.Status != fh.StatusActive && *up.Status != fh.StatusPaused {
 		return fh.Connection{}, table.Invalid("status", "%q: set active or paused (use Delete to delete)", *up.Status)
 	}
+	if err := fh.ValidateConnectionChange(up.Name, up.DestinationURL, up.SigningSecret, up.Filters, up.Transform, up.RetryConfig); err != nil {
+		return fh.Connection{}, err // before any request
+	}
 	return c.s.conn.Update(ctx, k, func(cur *fh.Connection) error {
 		if cur.UserID != user || cur.Status == fh.StatusDeleted {
 			return notFound("connection", string(id))

@@ -154,6 +154,9 @@ func (s *Sources) Update(ctx context.Context, user fh.UserID, id fh.SourceID, up
 	if up.Status != nil && *up.Status != fh.StatusActive && *up.Status != fh.StatusPaused {
 		return fh.Source{}, table.Invalid("status", "%q: set active or paused (use Delete to delete)", *up.Status)
 	}
+	if err := fh.ValidateSourceChange(up.Name, up.SigningSecret, up.SigningAlgorithm); err != nil {
+		return fh.Source{}, err // before any request
+	}
 	return s.s.source.Update(ctx, k, func(cur *fh.Source) error {
 		if cur.Status == fh.StatusDeleted {
 			return notFound("source", string(id))
