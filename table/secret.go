@@ -71,7 +71,10 @@ func (e *Entity[T]) sealSecrets(item *T, k Key) error {
 	}
 	for attr, field := range e.def.Secrets {
 		p := field(item)
-		if *p == "" || strings.HasPrefix(*p, secretPrefix) {
+		// Every non-empty value is encrypted, whatever it looks like: a
+		// plaintext that happens to start with the ciphertext marker is
+		// still a plaintext (item is the caller's plaintext copy).
+		if *p == "" {
 			continue
 		}
 		if e.t.opts.Cipher == nil {

@@ -97,3 +97,25 @@ func TestSecretsNeedACipher(t *testing.T) {
 		t.Error("item written without its cipher")
 	}
 }
+
+// A secret is encrypted whatever its plaintext looks like: one that starts
+// with the ciphertext marker is not stored verbatim (issue 11 §3, first
+// point), and reads back as written.
+func TestSecretLookingLikeCiphertextIsEncrypted(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	creds := table.NewEntity(f.t, credentialDef)
+	plain := "enc:v1:not-really-a-ciphertext"
+	if err := creds.Create(c, &credential{ID: "sneaky", Token: plain}); err != nil {
+		t.Fatal(err)
+	}
+	k := table.Key{PK: "CRED#sneaky", SK: "CRED"}
+	if stored := rawAttr(t, f.t, k, "token"); stored == plain || strings.Contains(stored, "not-really") {
+		t.Fatalf("stored %q: the plaintext reached DynamoDB", stored)
+	}
+	got, err := creds.Get(c, k)
+	if err != nil || got.Token != plain {
+		t.Fatalf("read back %q, %v; want the plaintext as written", got.Token, err)
+	}
+}
