@@ -2,9 +2,12 @@ package ferryhook
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	fh "github.com/singletable/singletable/entity/ferryhook"
+
 	"github.com/singletable/singletable/table"
 )
 
@@ -20,14 +23,22 @@ type IngestRequest struct {
 	Method      string
 }
 
-// Ingest receives a webhook for a source, the ingest handler's whole path:
-// FH-4 finds the source by ID (missing or deleted: table.ErrNotFound;
-// paused: [ErrSourcePaused]), FH-1 reads the owner's plan for the event's
-// expiresAt (FH-12), then one TransactWriteItems spanning both tables
-// stores the event, adds 1 to the source's eventCount and sets its
-// lastEventAt (on condition that it is still active), and adds 1 to the
-// owner's usageThisMonth: either all happen or none. Bad input, a body
-// over 256 KB among it, gives a *table.ValidationError before any request.
+// Ingest receives a webhook for a source, the ingest handler's whole path,
+// in one request in the steady state: one TransactWriteItems spanning both
+// tables stores the event, adds 1 to the source's eventCount and sets its
+// lastEventAt on condition that the source is still active (a
+// condition in the transaction, not a read before it), and adds 1 to the
+// owner's usageThisMonth on condition that the owner's plan is still the
+// one the event's expiresAt was computed from (FH-12): either all happen
+// or none.
+//
+// A source's owner never changes, so the store remembers it (and the
+// owner's plan) after the first ingest: FH-4 finds the source by ID and
+// FH-1 reads the owner only on the first ingest of a source, and again
+// when the transaction says the plan changed (then the ingest is retried
+// once with the new plan). A missing or deleted source gives
+// table.ErrNotFound; a paused one [ErrSourcePaused]. Bad input, a body over
+// 256 KB among it, gives a *table.ValidationError before any request.
 func (s *Store) Ingest(ctx context.Context, source fh.SourceID, req IngestRequest) (fh.Event, error) {
 	if err := source.Validate(); err != nil {
 		return fh.Event{}, err
@@ -39,47 +50,108 @@ func (s *Store) Ingest(ctx context.Context, source fh.SourceID, req IngestReques
 	if _, err := s.Events.newEvent(in); err != nil { // validate before any request
 		return fh.Event{}, err
 	}
+	for attempt := 0; ; attempt++ {
+		o, err := s.sourceOwner(ctx, source)
+		if err != nil {
+			return fh.Event{}, err
+		}
+		ev, retry, err := s.ingestOnce(ctx, source, in, o)
+		if retry && attempt == 0 {
+			s.owners.Delete(source)
+			continue
+		}
+		if err != nil {
+			s.owners.Delete(source)
+		}
+		return ev, err
+	}
+}
+
+// ownerInfo is what ingestion remembers of a source: its owner (fixed for
+// the source's life) and the owner's plan (checked in every transaction).
+type ownerInfo struct {
+	user fh.UserID
+	plan fh.Plan // as stored, possibly a value the enum does not know
+}
+
+// sourceOwner returns the remembered owner of source, or reads it: FH-4
+// (GSI3 confirmed by a consistent read) and FH-1.
+func (s *Store) sourceOwner(ctx context.Context, source fh.SourceID) (ownerInfo, error) {
+	if v, ok := s.owners.Load(source); ok {
+		return v.(ownerInfo), nil
+	}
 	src, err := s.Sources.GetByID(ctx, source)
 	if err != nil {
-		return fh.Event{}, err
+		return ownerInfo{}, err
 	}
 	if src.Status != fh.StatusActive {
-		return fh.Event{}, fmt.Errorf("ingest %s: %w", source, ErrSourcePaused)
+		return ownerInfo{}, fmt.Errorf("ingest %s: %w", source, ErrSourcePaused)
 	}
 	owner, err := s.Users.GetByID(ctx, src.UserID)
 	if err != nil {
-		return fh.Event{}, err
+		return ownerInfo{}, err
 	}
-	in.UserID, in.Plan = owner.UserID, owner.Plan
+	o := ownerInfo{user: owner.UserID, plan: owner.Plan}
+	s.owners.Store(source, o)
+	return o, nil
+}
+
+// ingestOnce sends the ingest transaction; retry is true when it failed
+// only because the owner's plan is no longer the remembered one.
+func (s *Store) ingestOnce(ctx context.Context, source fh.SourceID, in CreateEventInput, o ownerInfo) (fh.Event, bool, error) {
+	in.UserID, in.Plan = o.user, o.plan
 	if !in.Plan.Valid() {
 		in.Plan = fh.PlanFree
 	}
 	ev, err := s.Events.newEvent(in)
 	if err != nil {
-		return fh.Event{}, err
+		return fh.Event{}, false, err
 	}
 	evOps, err := s.event.CreateOp(&ev)
 	if err != nil {
-		return fh.Event{}, err
+		return fh.Event{}, false, err
 	}
-	sk, _ := fh.SourceKey(src.UserID, src.SourceID)
+	sk, _ := fh.SourceKey(o.user, source)
 	srcOp, err := s.source.PatchOp(sk, table.Patch{
 		Add:     map[string]int64{"eventCount": 1},
 		Set:     map[string]any{"lastEventAt": fh.ISO(ev.ReceivedAt.Time()).String()},
 		IfEqual: map[string]any{"status": string(fh.StatusActive)},
 	})
 	if err != nil {
-		return fh.Event{}, err
+		return fh.Event{}, false, err
 	}
-	uk, _ := fh.UserKey(owner.UserID)
-	userOp, err := s.user.PatchOp(uk, table.Patch{Add: map[string]int64{"usageThisMonth": 1}})
+	uk, _ := fh.UserKey(o.user)
+	up := table.Patch{Add: map[string]int64{"usageThisMonth": 1}, IfEqual: map[string]any{"plan": string(o.plan)}}
+	if o.plan == "" { // a user written without a plan
+		up.IfEqual, up.IfAbsent = nil, []string{"plan"}
+	}
+	userOp, err := s.user.PatchOp(uk, up)
 	if err != nil {
-		return fh.Event{}, err
+		return fh.Event{}, false, err
 	}
 	ops := append(evOps, srcOp, userOp)
-	if err := s.events.Transact(ctx, ops...); err != nil {
-		err = txErr(err, len(evOps), ErrSourcePaused, "ingest source "+string(source))
-		return fh.Event{}, txErr(err, len(evOps)+1, table.ErrNotFound, "ingest user "+string(owner.UserID))
+	err = s.events.Transact(ctx, ops...)
+	var te *table.TxError
+	if err == nil || !errors.As(err, &te) {
+		return ev, false, err
 	}
-	return ev, nil
+	src, user := len(evOps), len(evOps)+1
+	for _, r := range te.Failed() {
+		if r.Code != "ConditionalCheckFailed" {
+			continue
+		}
+		switch r.Index {
+		case src: // the source's state, from the item returned with the failure
+			if st, ok := r.Item["status"].(*types.AttributeValueMemberS); ok && r.Item != nil && st.Value != string(fh.StatusDeleted) {
+				return fh.Event{}, false, fmt.Errorf("ingest %s: %w: %w", source, ErrSourcePaused, err)
+			}
+			return fh.Event{}, false, fmt.Errorf("ingest %s: %w: %w", source, table.ErrNotFound, err)
+		case user:
+			if r.Item == nil {
+				return fh.Event{}, false, fmt.Errorf("ingest user %s: %w: %w", o.user, table.ErrNotFound, err)
+			}
+			return fh.Event{}, true, err // the plan changed: read it again
+		}
+	}
+	return fh.Event{}, false, err
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"sync"
 	"time"
 
 	fh "github.com/singletable/singletable/entity/ferryhook"
@@ -131,6 +132,7 @@ type Store struct {
 
 	main, events *table.Table
 	opts         Options
+	owners       sync.Map // fh.SourceID -> ownerInfo, for Ingest
 	user         *table.Entity[fh.User]
 	source       *table.Entity[fh.Source]
 	conn         *table.Entity[fh.Connection]
