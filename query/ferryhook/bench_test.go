@@ -54,8 +54,13 @@ func benchStore(b *testing.B) (*ferryhook.Store, *table.Table, fh.Source) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	benchMain = main.Name()
 	return s, events, src
 }
+
+// benchMain is the main table of the last benchStore (benchmarks run one
+// at a time).
+var benchMain string
 
 func rawPut(ctx context.Context, c *dynamodb.Client, tableName string, src fh.Source, at time.Time) error {
 	id := string(fh.NewEventID())
@@ -129,4 +134,53 @@ func BenchmarkListEvents50(b *testing.B) {
 		return nil
 	}
 	tabletest.Compare(b, 200, lib, raw)
+}
+
+// BenchmarkIngest is the webhook hot path (FH-4, FH-7, FH-12): Store.Ingest
+// (one transaction in the steady state) versus the same three-action
+// TransactWriteItems written by hand (event put, source counters
+// conditioned on active, owner usage conditioned on the plan).
+func BenchmarkIngest(b *testing.B) {
+	s, events, src := benchStore(b)
+	ctx := context.Background()
+	mainName := benchMain
+	lib := func() error {
+		_, err := s.Ingest(ctx, src.SourceID, ferryhook.IngestRequest{Body: `{"type":"invoice.paid"}`, ContentType: "application/json", Method: "POST", SourceIP: "203.0.113.7"})
+		return err
+	}
+	str := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	num := func(v int64) types.AttributeValue {
+		return &types.AttributeValueMemberN{Value: strconv.FormatInt(v, 10)}
+	}
+	raw := func() error {
+		id := string(fh.NewEventID())
+		ms := time.Now().UnixMilli()
+		item, err := attributevalue.MarshalMap(rawEvent{
+			PK: "SRC#" + string(src.SourceID), SK: "EVT#" + strconv.FormatInt(ms, 10) + "#" + id,
+			GSI1PK: "EVTID#" + id, GSI1SK: "EVENT",
+			EventID: id, SourceID: string(src.SourceID), UserID: string(src.UserID), Status: "received",
+			Body: `{"type":"invoice.paid"}`, SourceIP: "203.0.113.7", ContentType: "application/json", Method: "POST",
+			ReceivedAt: ms, ExpiresAt: ms/1000 + 86400,
+		})
+		if err != nil {
+			return err
+		}
+		_, err = events.Client().TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+			{Put: &types.Put{TableName: aws.String(events.Name()), Item: item, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
+			{Update: &types.Update{TableName: aws.String(mainName),
+				Key:                       map[string]types.AttributeValue{"PK": str("USER#" + string(src.UserID)), "SK": str("SRC#" + string(src.SourceID))},
+				UpdateExpression:          aws.String("ADD eventCount :one SET lastEventAt = :at"),
+				ConditionExpression:       aws.String("attribute_exists(PK) AND #s = :active"),
+				ExpressionAttributeNames:  map[string]string{"#s": "status"},
+				ExpressionAttributeValues: map[string]types.AttributeValue{":one": num(1), ":at": str(time.UnixMilli(ms).UTC().Format(time.RFC3339Nano)), ":active": str("active")}}},
+			{Update: &types.Update{TableName: aws.String(mainName),
+				Key:                       map[string]types.AttributeValue{"PK": str("USER#" + string(src.UserID)), "SK": str("PROFILE")},
+				UpdateExpression:          aws.String("ADD usageThisMonth :one"),
+				ConditionExpression:       aws.String("attribute_exists(PK) AND #p = :plan"),
+				ExpressionAttributeNames:  map[string]string{"#p": "plan"},
+				ExpressionAttributeValues: map[string]types.AttributeValue{":one": num(1), ":plan": str("free")}}},
+		}})
+		return err
+	}
+	tabletest.Compare(b, 100, lib, raw)
 }
