@@ -20,7 +20,7 @@
 //	)
 //
 //	pk, err := UserPK.Build(string(userID))
-//	sk, err := EventSK.Build(keys.UnixMilli(at), eventID)
+//	sk, err := EventSK.Build(keys.MustUnixMilli(at), eventID)
 //
 // Every builder has a parser: [Pattern.Parse] returns the segment values,
 // [Pattern.Segment] one of them without allocating, [Pattern.Matches] tells
@@ -59,15 +59,15 @@
 // "…:00.5Z". The encodings here have fixed width, so byte order is value
 // order, and a strict parser each:
 //
-//   - [Uint] / [ParseUint]: zero-padded decimal of a chosen width.
+//   - [MustUint] / [ParseUint]: zero-padded decimal of a chosen width.
 //   - [Int] / [ParseInt]: signed, 20 digits in offset binary.
-//   - [UnixMilli] / [ParseUnixMilli]: 13-digit milliseconds since the epoch,
+//   - [MustUnixMilli] / [ParseUnixMilli]: 13-digit milliseconds since the epoch,
 //     as in EVT#1700000000000#evt_abc.
-//   - [Date] / [ParseDate]: YYYY-MM-DD in UTC.
-//   - [Timestamp] / [ParseTimestamp]: UTC with always nine fractional digits.
+//   - [MustDate] / [ParseDate]: YYYY-MM-DD in UTC.
+//   - [MustTimestamp] / [ParseTimestamp]: UTC with always nine fractional digits.
 //
 // Encoders of values from input have a variant that returns an error
-// ([UintErr], [UnixMilliErr], [DateErr], [TimestampErr]) instead of
+// ([Uint], [UnixMilli], [Date], [Timestamp]) instead of
 // panicking when the value is out of range.
 //
 // # Cost

@@ -49,9 +49,9 @@ func TestTimeEncodersPanic(t *testing.T) {
 	t.Parallel()
 	far := time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
 	tests := map[string]func(){
-		"UnixMilli zero time":  func() { keys.UnixMilli(time.Time{}) },
-		"Date year 10000":      func() { keys.Date(far) },
-		"Timestamp year 10000": func() { keys.Timestamp(far) },
+		"UnixMilli zero time":  func() { keys.MustUnixMilli(time.Time{}) },
+		"Date year 10000":      func() { keys.MustDate(far) },
+		"Timestamp year 10000": func() { keys.MustTimestamp(far) },
 	}
 	for name, f := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -13,7 +13,7 @@ func ExamplePattern_Build() {
 	event := keys.NewPattern[keys.SK]("EVT", "receivedAt", "eventId")
 
 	pk, _ := user.Build("u_42")
-	sk, _ := event.Build(keys.UnixMilli(time.UnixMilli(1700000000000)), "evt_abc")
+	sk, _ := event.Build(keys.MustUnixMilli(time.UnixMilli(1700000000000)), "evt_abc")
 	fmt.Println(pk, sk)
 
 	_, err := user.Build("u#42")
@@ -45,8 +45,8 @@ func ExamplePattern_Prefix() {
 }
 
 func ExampleUint() {
-	fmt.Println(keys.Uint(7, 10))
-	fmt.Println(keys.Uint(7, 4) < keys.Uint(10, 4))
+	fmt.Println(keys.MustUint(7, 10))
+	fmt.Println(keys.MustUint(7, 4) < keys.MustUint(10, 4))
 	n, _ := keys.ParseUint("0000000007")
 	fmt.Println(n)
 	// Output:
@@ -69,8 +69,8 @@ func ExampleEscape() {
 
 func ExampleTimestamp() {
 	t := time.Date(2024, 1, 31, 10, 30, 0, 500_000_000, time.FixedZone("CET", 3600))
-	fmt.Println(keys.Timestamp(t))
-	fmt.Println(keys.Date(t))
+	fmt.Println(keys.MustTimestamp(t))
+	fmt.Println(keys.MustDate(t))
 	// Output:
 	// 2024-01-31T09:30:00.500000000Z
 	// 2024-01-31

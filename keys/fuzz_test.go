@@ -112,17 +112,17 @@ func FuzzTimestamp(f *testing.F) {
 	f.Fuzz(func(t *testing.T, sec, nsec int64, raw string) {
 		tm := time.Unix(sec, nsec)
 		if y := tm.UTC().Year(); y >= 0 && y <= 9999 {
-			s := keys.Timestamp(tm)
+			s := keys.MustTimestamp(tm)
 			back, err := keys.ParseTimestamp(s)
 			if err != nil || !back.Equal(tm) {
 				t.Fatalf("ParseTimestamp(Timestamp(%v)) = %v, %v", tm, back, err)
 			}
-			if d, err := keys.ParseDate(keys.Date(tm)); err != nil || keys.Date(d) != keys.Date(tm) {
+			if d, err := keys.ParseDate(keys.MustDate(tm)); err != nil || keys.MustDate(d) != keys.MustDate(tm) {
 				t.Fatalf("ParseDate(Date(%v)) = %v, %v", tm, d, err)
 			}
 		}
 		if ms := tm.UnixMilli(); ms >= 0 && ms <= 9_999_999_999_999 {
-			back, err := keys.ParseUnixMilli(keys.UnixMilli(tm))
+			back, err := keys.ParseUnixMilli(keys.MustUnixMilli(tm))
 			if err != nil || back.UnixMilli() != ms {
 				t.Fatalf("ParseUnixMilli(UnixMilli(%v)) = %v, %v", tm, back, err)
 			}
@@ -139,8 +139,8 @@ func FuzzTimestamp(f *testing.F) {
 		if stdErr != nil || !std.Equal(got) {
 			t.Fatalf("ParseTimestamp(%q) = %v; time.Parse = %v, %v", raw, got, std, stdErr)
 		}
-		if keys.Timestamp(got) != raw {
-			t.Fatalf("Timestamp(ParseTimestamp(%q)) = %q", raw, keys.Timestamp(got))
+		if keys.MustTimestamp(got) != raw {
+			t.Fatalf("Timestamp(ParseTimestamp(%q)) = %q", raw, keys.MustTimestamp(got))
 		}
 	})
 }

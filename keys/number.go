@@ -5,24 +5,23 @@ import "strconv"
 // maxUintDigits is the number of decimal digits of the largest uint64.
 const maxUintDigits = 20
 
-// Uint returns n in decimal, zero-padded to width digits, so that for a fixed
-// width byte order is numeric order: Uint(7, 4) == "0007" sorts before
-// Uint(10, 4) == "0010", where "7" would sort after "10".
-//
-// Uint panics if width is not in [1, 20] or n has more than width digits;
-// use [UintErr] for values that come from input. Plain counters that need no
-// ordering (ATT#3) are better written with [strconv.FormatUint].
-func Uint(n uint64, width int) string {
-	s, err := UintErr(n, width)
+// MustUint is like [Uint] but panics on error: use it for values the
+// program made itself (constants, the clock), never for input.
+func MustUint(n uint64, width int) string {
+	s, err := Uint(n, width)
 	if err != nil {
 		panic(err)
 	}
 	return s
 }
 
-// UintErr is like [Uint] but returns an *[EncodingError] matching
-// [ErrInvalidKey] instead of panicking.
-func UintErr(n uint64, width int) (string, error) {
+// Uint returns n in decimal, zero-padded to width digits, so that for a fixed
+// width byte order is numeric order: MustUint(7, 4) == "0007" sorts before
+// MustUint(10, 4) == "0010", where "7" would sort after "10".
+//
+// It returns an *[EncodingError] matching [ErrInvalidKey] for a value it
+// cannot encode (see [MustUint] for values known to be valid).
+func Uint(n uint64, width int) (string, error) {
 	if width < 1 || width > maxUintDigits {
 		return "", &EncodingError{Encoding: "uint", Value: strconv.FormatUint(n, 10),
 			Reason: "width " + strconv.Itoa(width) + " is not in [1, 20]"}
@@ -45,7 +44,7 @@ func putUint(dst []byte, n uint64) bool {
 }
 
 // ParseUint parses a string of 1 to 20 decimal digits, leading zeros
-// allowed, as written by [Uint]. Signs, spaces and other characters give an
+// allowed, as written by [MustUint]. Signs, spaces and other characters give an
 // *[EncodingError] matching [ErrInvalidKey]. It does not check the width.
 func ParseUint(s string) (uint64, error) {
 	if s == "" || len(s) > maxUintDigits {

@@ -27,7 +27,7 @@ func TestUint(t *testing.T) {
 		{0, 20, "00000000000000000000"},
 	}
 	for _, tt := range tests {
-		got := keys.Uint(tt.n, tt.width)
+		got := keys.MustUint(tt.n, tt.width)
 		if got != tt.want {
 			t.Errorf("Uint(%d, %d) = %q, want %q", tt.n, tt.width, got, tt.want)
 		}
@@ -38,7 +38,7 @@ func TestUint(t *testing.T) {
 	}
 }
 
-func TestUintErr(t *testing.T) {
+func TestUintError(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		n     uint64
@@ -47,9 +47,9 @@ func TestUintErr(t *testing.T) {
 		{10, 1}, {100, 2}, {1, 0}, {1, 21}, {1, -1},
 	}
 	for _, tt := range tests {
-		got, err := keys.UintErr(tt.n, tt.width)
+		got, err := keys.Uint(tt.n, tt.width)
 		if !errors.Is(err, keys.ErrInvalidKey) {
-			t.Errorf("UintErr(%d, %d) = %q, %v; want ErrInvalidKey", tt.n, tt.width, got, err)
+			t.Errorf("Uint(%d, %d) = %q, %v; want ErrInvalidKey", tt.n, tt.width, got, err)
 		}
 		func() {
 			defer func() {
@@ -57,7 +57,7 @@ func TestUintErr(t *testing.T) {
 					t.Errorf("Uint(%d, %d) did not panic", tt.n, tt.width)
 				}
 			}()
-			keys.Uint(tt.n, tt.width)
+			keys.MustUint(tt.n, tt.width)
 		}()
 	}
 }
@@ -131,12 +131,12 @@ func TestUintOrder(t *testing.T) {
 	for range 2000 {
 		values = append(values, r.Uint64()>>r.UintN(64))
 	}
-	checkOrder(t, values, cmp.Compare[uint64], func(n uint64) string { return keys.Uint(n, 20) })
+	checkOrder(t, values, cmp.Compare[uint64], func(n uint64) string { return keys.MustUint(n, 20) })
 	small := []uint64{}
 	for range 500 {
 		small = append(small, r.Uint64N(10000))
 	}
-	checkOrder(t, small, cmp.Compare[uint64], func(n uint64) string { return keys.Uint(n, 4) })
+	checkOrder(t, small, cmp.Compare[uint64], func(n uint64) string { return keys.MustUint(n, 4) })
 }
 
 func TestIntOrder(t *testing.T) {

@@ -5,31 +5,31 @@ import (
 	"time"
 )
 
-// unixMilliDigits is the width of [UnixMilli]; 13 digits reach
+// unixMilliDigits is the width of [MustUnixMilli]; 13 digits reach
 // 2286-11-20T17:46:39.999Z.
 const (
 	unixMilliDigits = 13
 	maxUnixMilli    = 9_999_999_999_999
 )
 
-// UnixMilli returns t as milliseconds since the Unix epoch, zero-padded to 13
-// digits, so that byte order is time order for 1970-01-01 to 2286-11-20:
-// UnixMilli(time.UnixMilli(1700000000000)) == "1700000000000". Sub-millisecond
-// precision is dropped (rounded toward the past).
-//
-// UnixMilli panics for times outside that range, among them the zero
-// [time.Time]; use [UnixMilliErr] for times that come from input.
-func UnixMilli(t time.Time) string {
-	s, err := UnixMilliErr(t)
+// MustUnixMilli is like [UnixMilli] but panics on error: use it for values the
+// program made itself (constants, the clock), never for input.
+func MustUnixMilli(t time.Time) string {
+	s, err := UnixMilli(t)
 	if err != nil {
 		panic(err)
 	}
 	return s
 }
 
-// UnixMilliErr is like [UnixMilli] but returns an *[EncodingError] matching
-// [ErrInvalidKey] instead of panicking.
-func UnixMilliErr(t time.Time) (string, error) {
+// UnixMilli returns t as milliseconds since the Unix epoch, zero-padded to 13
+// digits, so that byte order is time order for 1970-01-01 to 2286-11-20:
+// MustUnixMilli(time.UnixMilli(1700000000000)) == "1700000000000". Sub-millisecond
+// precision is dropped (rounded toward the past).
+//
+// It returns an *[EncodingError] matching [ErrInvalidKey] for a value it
+// cannot encode (see [MustUnixMilli] for values known to be valid).
+func UnixMilli(t time.Time) (string, error) {
 	ms := t.UnixMilli()
 	if ms < 0 || ms > maxUnixMilli {
 		return "", &EncodingError{Encoding: "unix-milli", Value: t.UTC().Format(time.RFC3339Nano),
@@ -40,7 +40,7 @@ func UnixMilliErr(t time.Time) (string, error) {
 	return string(buf[:]), nil
 }
 
-// ParseUnixMilli parses the 13 digits written by [UnixMilli] and returns the
+// ParseUnixMilli parses the 13 digits written by [MustUnixMilli] and returns the
 // time in UTC. Anything else gives an *[EncodingError] matching
 // [ErrInvalidKey].
 func ParseUnixMilli(s string) (time.Time, error) {
@@ -54,30 +54,30 @@ func ParseUnixMilli(s string) (time.Time, error) {
 	return time.UnixMilli(int64(ms)).UTC(), nil
 }
 
-// Layouts of [Date] and [Timestamp], for [time.Time.Format] and
+// Layouts of [MustDate] and [MustTimestamp], for [time.Time.Format] and
 // [time.Parse].
 const (
 	DateLayout      = "2006-01-02"
 	TimestampLayout = "2006-01-02T15:04:05.000000000Z"
 )
 
-// Date returns the calendar day of t in UTC as YYYY-MM-DD ([DateLayout]),
-// e.g. "2024-01-31"; byte order is date order. Convert t to UTC first on
-// purpose: a key must not depend on the caller's time zone.
-//
-// Date panics if the year is outside 0000 to 9999; use [DateErr] for times
-// that come from input.
-func Date(t time.Time) string {
-	s, err := DateErr(t)
+// MustDate is like [Date] but panics on error: use it for values the
+// program made itself (constants, the clock), never for input.
+func MustDate(t time.Time) string {
+	s, err := Date(t)
 	if err != nil {
 		panic(err)
 	}
 	return s
 }
 
-// DateErr is like [Date] but returns an *[EncodingError] matching
-// [ErrInvalidKey] instead of panicking.
-func DateErr(t time.Time) (string, error) {
+// Date returns the calendar day of t in UTC as YYYY-MM-DD ([DateLayout]),
+// e.g. "2024-01-31"; byte order is date order. Convert t to UTC first on
+// purpose: a key must not depend on the caller's time zone.
+//
+// It returns an *[EncodingError] matching [ErrInvalidKey] for a value it
+// cannot encode (see [MustDate] for values known to be valid).
+func Date(t time.Time) (string, error) {
 	var buf [len(DateLayout)]byte
 	if err := putDate(buf[:], t.UTC(), "date"); err != nil {
 		return "", err
@@ -85,7 +85,7 @@ func DateErr(t time.Time) (string, error) {
 	return string(buf[:]), nil
 }
 
-// ParseDate parses a date written by [Date] and returns midnight UTC of that
+// ParseDate parses a date written by [MustDate] and returns midnight UTC of that
 // day. It is strict: exactly YYYY-MM-DD with a real day, so "2024-1-5" and
 // "2024-02-30" give an *[EncodingError] matching [ErrInvalidKey].
 func ParseDate(s string) (time.Time, error) {
@@ -99,25 +99,25 @@ func ParseDate(s string) (time.Time, error) {
 	return time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC), nil
 }
 
-// Timestamp returns t in UTC with nanoseconds, always in the fixed width of
-// [TimestampLayout], e.g. "2024-01-31T09:30:00.000000000Z". Because the
-// width never varies, byte order is time order. [time.RFC3339Nano] is not
-// sortable: it drops trailing zeros, so "09:30:00Z" sorts after the later
-// "09:30:00.5Z" ('Z' > '.').
-//
-// Timestamp panics if the year is outside 0000 to 9999; use
-// [TimestampErr] for times that come from input.
-func Timestamp(t time.Time) string {
-	s, err := TimestampErr(t)
+// MustTimestamp is like [Timestamp] but panics on error: use it for values the
+// program made itself (constants, the clock), never for input.
+func MustTimestamp(t time.Time) string {
+	s, err := Timestamp(t)
 	if err != nil {
 		panic(err)
 	}
 	return s
 }
 
-// TimestampErr is like [Timestamp] but returns an *[EncodingError] matching
-// [ErrInvalidKey] instead of panicking.
-func TimestampErr(t time.Time) (string, error) {
+// Timestamp returns t in UTC with nanoseconds, always in the fixed width of
+// [TimestampLayout], e.g. "2024-01-31T09:30:00.000000000Z". Because the
+// width never varies, byte order is time order. [time.RFC3339Nano] is not
+// sortable: it drops trailing zeros, so "09:30:00Z" sorts after the later
+// "09:30:00.5Z" ('Z' > '.').
+//
+// It returns an *[EncodingError] matching [ErrInvalidKey] for a value it
+// cannot encode (see [MustTimestamp] for values known to be valid).
+func Timestamp(t time.Time) (string, error) {
 	t = t.UTC()
 	var buf [len(TimestampLayout)]byte
 	if err := putDate(buf[:], t, "timestamp"); err != nil {
@@ -136,7 +136,7 @@ func TimestampErr(t time.Time) (string, error) {
 	return string(buf[:]), nil
 }
 
-// ParseTimestamp parses a timestamp written by [Timestamp] and returns it in
+// ParseTimestamp parses a timestamp written by [MustTimestamp] and returns it in
 // UTC. It is strict: exactly the layout, nine fractional digits, a real day,
 // hours 00-23, no leap second; anything else gives an *[EncodingError]
 // matching [ErrInvalidKey].

@@ -37,7 +37,7 @@ func TestUnixMilli(t *testing.T) {
 		{time.UnixMilli(9_999_999_999_999), "9999999999999"},
 	}
 	for _, tt := range tests {
-		got := keys.UnixMilli(tt.in)
+		got := keys.MustUnixMilli(tt.in)
 		if got != tt.want {
 			t.Errorf("UnixMilli(%v) = %q, want %q", tt.in, got, tt.want)
 		}
@@ -47,8 +47,8 @@ func TestUnixMilli(t *testing.T) {
 		}
 	}
 	for _, in := range []time.Time{{}, time.UnixMilli(-1), time.UnixMilli(10_000_000_000_000)} {
-		if s, err := keys.UnixMilliErr(in); !errors.Is(err, keys.ErrInvalidKey) {
-			t.Errorf("UnixMilliErr(%v) = %q, %v; want ErrInvalidKey", in, s, err)
+		if s, err := keys.UnixMilli(in); !errors.Is(err, keys.ErrInvalidKey) {
+			t.Errorf("UnixMilli(%v) = %q, %v; want ErrInvalidKey", in, s, err)
 		}
 	}
 	for _, in := range []string{"", "170000000000", "17000000000000", "170000000000x", "-000000000001"} {
@@ -72,7 +72,7 @@ func TestDate(t *testing.T) {
 		{time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC), "9999-12-31"},
 	}
 	for _, tt := range tests {
-		got := keys.Date(tt.in)
+		got := keys.MustDate(tt.in)
 		if got != tt.want {
 			t.Errorf("Date(%v) = %q, want %q", tt.in, got, tt.want)
 		}
@@ -82,8 +82,8 @@ func TestDate(t *testing.T) {
 			t.Errorf("ParseDate(%q) = %v, %v", got, back, err)
 		}
 	}
-	if s, err := keys.DateErr(time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)); !errors.Is(err, keys.ErrInvalidKey) {
-		t.Errorf("DateErr(year 10000) = %q, %v; want ErrInvalidKey", s, err)
+	if s, err := keys.Date(time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)); !errors.Is(err, keys.ErrInvalidKey) {
+		t.Errorf("Date(year 10000) = %q, %v; want ErrInvalidKey", s, err)
 	}
 	for _, in := range []string{"", "2024-1-5", "2024-01-5", "2024-02-30", "2023-02-29", "1900-02-29",
 		"2024-13-01", "2024-00-10", "2024-04-31", "2024/01/31", "2024-01-31T00:00:00Z", "+024-01-31", "２０２４-01-31"} {
@@ -108,7 +108,7 @@ func TestTimestamp(t *testing.T) {
 		{time.Time{}, "0001-01-01T00:00:00.000000000Z"},
 	}
 	for _, tt := range tests {
-		got := keys.Timestamp(tt.in)
+		got := keys.MustTimestamp(tt.in)
 		if got != tt.want {
 			t.Errorf("Timestamp(%v) = %q, want %q", tt.in, got, tt.want)
 		}
@@ -120,8 +120,8 @@ func TestTimestamp(t *testing.T) {
 			t.Errorf("ParseTimestamp(%q) = %v, %v; want %v UTC", got, back, err, tt.in)
 		}
 	}
-	if s, err := keys.TimestampErr(time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC)); !errors.Is(err, keys.ErrInvalidKey) {
-		t.Errorf("TimestampErr(year -1) = %q, %v; want ErrInvalidKey", s, err)
+	if s, err := keys.Timestamp(time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC)); !errors.Is(err, keys.ErrInvalidKey) {
+		t.Errorf("Timestamp(year -1) = %q, %v; want ErrInvalidKey", s, err)
 	}
 	for _, in := range []string{
 		"",
@@ -158,7 +158,7 @@ func TestTimeOrder(t *testing.T) {
 	compare := func(a, b time.Time) int { return a.Compare(b) }
 	t.Run("Timestamp", func(t *testing.T) {
 		t.Parallel()
-		checkOrder(t, append([]time.Time(nil), values...), compare, keys.Timestamp)
+		checkOrder(t, append([]time.Time(nil), values...), compare, keys.MustTimestamp)
 	})
 	t.Run("UnixMilli", func(t *testing.T) {
 		t.Parallel()
@@ -166,7 +166,7 @@ func TestTimeOrder(t *testing.T) {
 		for i, v := range values {
 			ms[i] = v.Truncate(time.Millisecond)
 		}
-		checkOrder(t, ms, compare, keys.UnixMilli)
+		checkOrder(t, ms, compare, keys.MustUnixMilli)
 	})
 	t.Run("Date", func(t *testing.T) {
 		t.Parallel()
@@ -175,6 +175,6 @@ func TestTimeOrder(t *testing.T) {
 			days[i] = v.UTC().Truncate(24 * time.Hour)
 		}
 		days = append(days, time.Time{}, time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC))
-		checkOrder(t, days, compare, keys.Date)
+		checkOrder(t, days, compare, keys.MustDate)
 	})
 }

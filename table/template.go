@@ -93,9 +93,12 @@ func (t template) build(av Item) (key string, ok bool, err error) {
 				return "", false, &ValidationError{Field: p.attr, Reason: fmt.Sprintf("%q is not a time", v), Key: true}
 			}
 			if p.mod == "ts" {
-				v = keys.Timestamp(tm)
+				v, err = keys.Timestamp(tm)
 			} else {
-				v = keys.UnixMilli(tm)
+				v, err = keys.UnixMilli(tm)
+			}
+			if err != nil {
+				return "", false, &ValidationError{Field: p.attr, Reason: err.Error(), Key: true}
 			}
 		}
 		if strings.Contains(v, keys.Delimiter) || strings.ContainsFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) {

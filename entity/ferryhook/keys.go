@@ -86,7 +86,7 @@ func APIKeyKey(user UserID, id APIKeyID) (table.Key, error) {
 
 // EventKey is SRC#{sourceId} / EVT#{receivedAt}#{eventId}.
 func EventKey(source SourceID, receivedAt UnixMillis, id EventID) (table.Key, error) {
-	ms, err := keys.UnixMilliErr(receivedAt.Time())
+	ms, err := keys.UnixMilli(receivedAt.Time())
 	if err != nil {
 		return table.Key{}, err
 	}

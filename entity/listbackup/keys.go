@@ -54,7 +54,7 @@ func TimeKey(field string, t time.Time) (string, error) {
 	if t.IsZero() {
 		return "", &table.ValidationError{Field: field, Reason: "required", Key: true}
 	}
-	s, err := keys.TimestampErr(t)
+	s, err := keys.Timestamp(t)
 	if err != nil {
 		return "", &table.ValidationError{Field: field, Reason: err.Error(), Key: true}
 	}

@@ -23,7 +23,7 @@ func CheckURL(field, u string) error {
 type Date string
 
 // DateOf returns the UTC day of t.
-func DateOf(t time.Time) Date { return Date(keys.Date(t)) }
+func DateOf(t time.Time) Date { return Date(keys.MustDate(t)) }
 
 // Validate returns a *table.ValidationError naming field unless d is a real
 // YYYY-MM-DD day.

@@ -60,7 +60,7 @@ func ParseDate(s string) (Date, error) {
 }
 
 // DateOf returns the day of t in UTC.
-func DateOf(t time.Time) Date { return Date(keys.Date(t)) }
+func DateOf(t time.Time) Date { return Date(keys.MustDate(t)) }
 
 // Validate checks that d is exactly YYYY-MM-DD and a real day.
 func (d Date) Validate(field string) error {

@@ -99,7 +99,7 @@ func SubscriptionByUser(s *Subscription) (table.IndexKey, error) {
 	if err != nil {
 		return table.IndexKey{}, err
 	}
-	ts, err := keys.TimestampErr(s.UpdatedAt)
+	ts, err := keys.Timestamp(s.UpdatedAt)
 	if err != nil {
 		return table.IndexKey{}, err
 	}
@@ -114,7 +114,7 @@ func SubscriptionsUpdatedSince(since time.Time) (lo, hi string, err error) {
 	prefix := string(must(SubUpdatedSK.Prefix()))
 	lo = prefix
 	if !since.IsZero() {
-		ts, err := keys.TimestampErr(since)
+		ts, err := keys.Timestamp(since)
 		if err != nil {
 			return "", "", err
 		}
@@ -138,7 +138,7 @@ func MessageSK(seq int) (string, error) {
 	if seq < 1 || seq > MaxSeqId {
 		return "", invalidKey("SeqId", "%d is outside 1..%d", seq, MaxSeqId)
 	}
-	sk, err := MsgSK.Build(keys.Uint(uint64(seq), SeqWidth))
+	sk, err := MsgSK.Build(keys.MustUint(uint64(seq), SeqWidth))
 	return string(sk), err
 }
 
@@ -195,4 +195,4 @@ func SubscriptionsPrefixGSI() string { return string(must(SubUpdatedSK.Prefix())
 
 // MustSeq returns seq as the 10 digits of a message sort key; it panics
 // outside 1..MaxSeqId (use MessageSK for input).
-func MustSeq(seq int) string { return keys.Uint(uint64(seq), SeqWidth) }
+func MustSeq(seq int) string { return keys.MustUint(uint64(seq), SeqWidth) }

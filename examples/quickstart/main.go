@@ -54,7 +54,7 @@ var noteDef = table.Def[Note]{
 		if err != nil {
 			return nil, err
 		}
-		sk, err := noteAtSK.Build(keys.Timestamp(n.CreatedAt), n.ID)
+		sk, err := noteAtSK.Build(keys.MustTimestamp(n.CreatedAt), n.ID)
 		return map[table.Index]table.IndexKey{table.GSI1: {PK: string(pk), SK: string(sk)}}, err
 	},
 	Validate: func(n *Note) error {

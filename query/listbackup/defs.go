@@ -402,7 +402,7 @@ func newEntities(t *table.Table) *entities {
 				if !p.IsActive {
 					return nil, nil
 				}
-				return ixs{table.GSI1: {PK: ActivePlansPK, SK: j("PRICE", keys.Uint(uint64(p.Price), 12), string(p.PlanID))}}, nil
+				return ixs{table.GSI1: {PK: ActivePlansPK, SK: j("PRICE", keys.MustUint(uint64(p.Price), 12), string(p.PlanID))}}, nil
 			},
 			Touch: func(p *lb.BillingPlan, now time.Time, isNew bool) {
 				stamps(&p.CreatedAt, &p.UpdatedAt, now, isNew, true)

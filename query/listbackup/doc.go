@@ -70,7 +70,7 @@
 // LB-48 due schedules. The core document's nextRunAt index is keyed by the
 // exact timestamp, which cannot answer nextRunAt <= now. Active schedules
 // are written to GSI1 partition SCHED#DUE, sorted by nextRunAt, so one
-// Query with SK < keys.Timestamp(now + 1ns) returns the due ones, oldest
+// Query with SK < keys.MustTimestamp(now + 1ns) returns the due ones, oldest
 // first; inactive schedules are not in the index. One partition sustains
 // about 1,000 schedule writes per second; past that, shard the partition
 // (SCHED#DUE#{n}) and give each scheduler worker a shard.

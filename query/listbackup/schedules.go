@@ -42,7 +42,7 @@ func (s *Schedules) AllBySource(ctx context.Context, src lb.SourceID, opts ...ta
 
 // Due returns one page of the active schedules with nextRunAt <= now,
 // oldest first (LB-48): Query GSI1 PK = SCHED#DUE, SK <
-// keys.Timestamp(now + 1ns). Errors: *table.ValidationError (zero now),
+// keys.MustTimestamp(now + 1ns). Errors: *table.ValidationError (zero now),
 // table.ErrInvalidCursor.
 func (s *Schedules) Due(ctx context.Context, now time.Time, opts ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
 	if now.IsZero() {
