@@ -59,16 +59,16 @@
 // "…:00.5Z". The encodings here have fixed width, so byte order is value
 // order, and a strict parser each:
 //
-//   - [MustUint] / [ParseUint]: zero-padded decimal of a chosen width.
+//   - [Uint] / [ParseUint]: zero-padded decimal of a chosen width.
 //   - [Int] / [ParseInt]: signed, 20 digits in offset binary.
-//   - [MustUnixMilli] / [ParseUnixMilli]: 13-digit milliseconds since the epoch,
+//   - [UnixMilli] / [ParseUnixMilli]: 13-digit milliseconds since the epoch,
 //     as in EVT#1700000000000#evt_abc.
-//   - [MustDate] / [ParseDate]: YYYY-MM-DD in UTC.
-//   - [MustTimestamp] / [ParseTimestamp]: UTC with always nine fractional digits.
+//   - [Date] / [ParseDate]: YYYY-MM-DD in UTC.
+//   - [Timestamp] / [ParseTimestamp]: UTC with always nine fractional digits.
 //
-// Encoders of values from input have a variant that returns an error
-// ([Uint], [UnixMilli], [Date], [Timestamp]) instead of
-// panicking when the value is out of range.
+// The encoders return an error for a value out of range, as Go's
+// convention has it; [MustUint], [MustUnixMilli], [MustDate] and
+// [MustTimestamp] panic instead, for values the program made itself.
 //
 // # Cost
 //
