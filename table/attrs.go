@@ -7,63 +7,94 @@ import (
 	"sync"
 )
 
-// attrSets caches the attribute names of struct types.
-var attrSets sync.Map // reflect.Type -> map[string]bool
+// One walk of a Go type's `dynamo` tags, by the rules guregu/dynamo
+// encodes with (an exported field's tag name, else its Go name; "-"
+// skipped; embedded structs without a name flattened), cached per type.
+// The attribute-name checks (Patch, filters, MustField, templates), the
+// decoder plan and the encoding fixes all read it.
 
-// attrNames returns the attribute names items of type T have, by the
-// rules guregu/dynamo encodes with: an exported field's `dynamo` tag name,
-// else its Go name; "-" skipped; embedded structs without a name flattened.
-func attrNames[T any]() map[string]bool {
-	t := reflect.TypeFor[T]()
-	if v, ok := attrSets.Load(t); ok {
-		return v.(map[string]bool)
-	}
-	names := map[string]bool{}
-	collectAttrs(t, names, map[reflect.Type]bool{})
-	attrSets.Store(t, names)
-	return names
+// fieldInfo is one attribute of a struct type.
+type fieldInfo struct {
+	index      []int
+	typ        reflect.Type
+	set        bool // the `set` tag option
+	unixtime   bool // the `unixtime` tag option
+	stringMap  bool // map with string keys and string values
+	viaPointer bool // reached through an embedded pointer
 }
 
-func collectAttrs(t reflect.Type, names map[string]bool, seen map[reflect.Type]bool) {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
+// typeFields is the walk's result for one type.
+type typeFields struct {
+	fields map[string]fieldInfo
+	// shadowed is true when two fields claim one attribute name (guregu's
+	// precedence rules then apply: the decoder plan leaves such types to it).
+	shadowed bool
+}
+
+var typeFieldsCache sync.Map // reflect.Type -> *typeFields
+
+// fieldsOfType returns the attributes of struct type t.
+func fieldsOfType(t reflect.Type) *typeFields {
+	if v, ok := typeFieldsCache.Load(t); ok {
+		return v.(*typeFields)
 	}
-	if t.Kind() != reflect.Struct || seen[t] {
-		return
+	tf := &typeFields{fields: map[string]fieldInfo{}}
+	var walk func(t reflect.Type, prefix []int, viaPtr bool, seen map[reflect.Type]bool)
+	walk = func(t reflect.Type, prefix []int, viaPtr bool, seen map[reflect.Type]bool) {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || seen[t] {
+			return
+		}
+		seen[t] = true
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, opts, _ := strings.Cut(f.Tag.Get("dynamo"), ",")
+			if name == "-" {
+				continue
+			}
+			idx := append(append([]int(nil), prefix...), i)
+			if f.Anonymous && name == "" {
+				walk(f.Type, idx, viaPtr || f.Type.Kind() == reflect.Pointer, seen)
+				continue
+			}
+			if !f.IsExported() {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			if _, dup := tf.fields[name]; dup {
+				tf.shadowed = true
+			}
+			ft := f.Type
+			o := "," + opts + ","
+			tf.fields[name] = fieldInfo{index: idx, typ: ft, viaPointer: viaPtr,
+				set: strings.Contains(o, ",set,"), unixtime: strings.Contains(o, ",unixtime,"),
+				stringMap: ft.Kind() == reflect.Map && ft.Key().Kind() == reflect.String && ft.Elem().Kind() == reflect.String}
+		}
 	}
-	seen[t] = true
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag := f.Tag.Get("dynamo")
-		name, _, _ := strings.Cut(tag, ",")
-		if name == "-" {
-			continue
-		}
-		if f.Anonymous && name == "" {
-			collectAttrs(f.Type, names, seen)
-			continue
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		names[name] = true
-	}
+	walk(t, nil, false, map[reflect.Type]bool{})
+	typeFieldsCache.Store(t, tf)
+	return tf
+}
+
+// fieldsOf returns the attributes of struct type t by name.
+func fieldsOf(t reflect.Type) map[string]fieldInfo { return fieldsOfType(t).fields }
+
+// hasAttr reports whether items of type T have attribute name.
+func hasAttr[T any](name string) bool {
+	_, ok := fieldsOf(reflect.TypeFor[T]())[name]
+	return ok
 }
 
 // checkAttr refuses an attribute name that items of T do not have (a typo
 // such as "txet" for "text" would otherwise store a new attribute, or
-// filter on one that never matches), before any request. The table's own
-// attributes (keys, type, TTL, version) are accepted where the caller
-// allows them.
+// filter on one that never matches), before any request. The table's TTL
+// attribute is accepted.
 func (e *Entity[T]) checkAttr(what, name string) error {
-	if attrNames[T]()[name] {
-		return nil
-	}
-	s := e.t.schema
-	if name == s.TTLAttr && name != "" {
+	if hasAttr[T](name) || (name != "" && name == e.t.schema.TTLAttr) {
 		return nil
 	}
 	return &ValidationError{Entity: e.def.Type, Field: name, Reason: fmt.Sprintf("%s: not an attribute of %s (a typo?)", what, e.def.Type)}

@@ -2,8 +2,6 @@ package table
 
 import (
 	"reflect"
-	"strings"
-	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
@@ -18,57 +16,6 @@ import (
 //   - a Patch value for a `set` field is a set: a non-empty slice is sent
 //     as SS or NS, an empty one removes the attribute (DynamoDB has no
 //     empty set), never an empty list.
-
-type fieldInfo struct {
-	index     []int
-	set       bool // the `set` tag option
-	stringMap bool // map with string keys and string values
-}
-
-var fieldInfos sync.Map // reflect.Type -> map[string]fieldInfo
-
-// fieldsOf returns the top-level fields of struct type t by attribute name.
-func fieldsOf(t reflect.Type) map[string]fieldInfo {
-	if v, ok := fieldInfos.Load(t); ok {
-		return v.(map[string]fieldInfo)
-	}
-	out := map[string]fieldInfo{}
-	var walk func(t reflect.Type, prefix []int)
-	walk = func(t reflect.Type, prefix []int) {
-		for t.Kind() == reflect.Pointer {
-			t = t.Elem()
-		}
-		if t.Kind() != reflect.Struct {
-			return
-		}
-		for i := range t.NumField() {
-			f := t.Field(i)
-			name, opts, _ := strings.Cut(f.Tag.Get("dynamo"), ",")
-			if name == "-" {
-				continue
-			}
-			idx := append(append([]int(nil), prefix...), i)
-			if f.Anonymous && name == "" {
-				if f.Type.Kind() == reflect.Struct {
-					walk(f.Type, idx)
-				}
-				continue
-			}
-			if !f.IsExported() {
-				continue
-			}
-			if name == "" {
-				name = f.Name
-			}
-			ft := f.Type
-			out[name] = fieldInfo{index: idx, set: strings.Contains(","+opts+",", ",set,"),
-				stringMap: ft.Kind() == reflect.Map && ft.Key().Kind() == reflect.String && ft.Elem().Kind() == reflect.String}
-		}
-	}
-	walk(t, nil)
-	fieldInfos.Store(t, out)
-	return out
-}
 
 // keepEmptyMapStrings re-encodes av's string-map fields of v (a struct
 // value) that hold empty strings, keeping those entries.

@@ -18,7 +18,7 @@ type Field[T, V any] struct{ name string }
 // have no such attribute (a programming error, found when the package
 // initialises).
 func MustField[T, V any](name string) Field[T, V] {
-	if !attrNames[T]()[name] {
+	if !hasAttr[T](name) {
 		var zero T
 		panic(fmt.Sprintf("table.MustField: %T has no attribute %q", zero, name))
 	}

@@ -3,7 +3,6 @@ package table
 import (
 	"reflect"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -45,43 +44,18 @@ func buildPlan(t reflect.Type) *decodePlan {
 	if t.Kind() != reflect.Struct {
 		return nil
 	}
-	p := &decodePlan{fields: map[string]fieldPlan{}}
-	if !addFields(p, t, nil) {
-		return nil
+	tf := fieldsOfType(t)
+	if tf.shadowed {
+		return nil // guregu's rules for shadowed names: leave it to guregu
+	}
+	p := &decodePlan{fields: make(map[string]fieldPlan, len(tf.fields))}
+	for name, fi := range tf.fields {
+		if fi.viaPointer {
+			return nil // an embedded pointer may be nil: leave it to guregu
+		}
+		p.fields[name] = fieldPlan{index: fi.index, set: setterFor(fi.typ, fi.unixtime)}
 	}
 	return p
-}
-
-func addFields(p *decodePlan, t reflect.Type, prefix []int) bool {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag := f.Tag.Get("dynamo")
-		name, opts, _ := strings.Cut(tag, ",")
-		if name == "-" {
-			continue
-		}
-		idx := append(append([]int(nil), prefix...), i)
-		if f.Anonymous && name == "" {
-			if f.Type.Kind() != reflect.Struct {
-				return false
-			}
-			if !addFields(p, f.Type, idx) {
-				return false
-			}
-			continue
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		if _, dup := p.fields[name]; dup {
-			return false // guregu's rules for shadowed names: leave it to guregu
-		}
-		p.fields[name] = fieldPlan{index: idx, set: setterFor(f.Type, strings.Contains(opts, "unixtime"))}
-	}
-	return true
 }
 
 var timeType = reflect.TypeFor[time.Time]()

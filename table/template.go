@@ -2,6 +2,7 @@ package table
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -147,14 +148,14 @@ func declare[T any](t *Table, def *Def[T]) *declared {
 	if def.Keys.PK == "" && len(def.IndexKeys) == 0 && len(def.UniqueOn) == 0 {
 		return nil
 	}
-	names := attrNames[T]()
+	names := fieldsOf(reflect.TypeFor[T]())
 	must := func(s string) template {
 		tp, err := parseTemplate(s)
 		if err != nil {
 			panic(fmt.Sprintf("table.NewEntity(%s): %v", def.Type, err))
 		}
 		for _, a := range tp.attrs() {
-			if !names[a] {
+			if _, ok := names[a]; !ok {
 				panic(fmt.Sprintf("table.NewEntity(%s): template %q references %q, not an attribute of the type", def.Type, s, a))
 			}
 		}
@@ -207,7 +208,7 @@ func declare[T any](t *Table, def *Def[T]) *declared {
 			panic(fmt.Sprintf("table.NewEntity(%s): both Unique and UniqueOn", def.Type))
 		}
 		for _, a := range def.UniqueOn {
-			if !names[a] {
+			if _, ok := names[a]; !ok {
 				panic(fmt.Sprintf("table.NewEntity(%s): UniqueOn %q is not an attribute of the type", def.Type, a))
 			}
 		}
@@ -378,7 +379,7 @@ func (e *Entity[T]) Model() EntityModel {
 			m.Indexes[is.Name] = ks
 		}
 	}
-	for f := range attrNames[T]() {
+	for f := range fieldsOf(reflect.TypeFor[T]()) {
 		m.Fields = append(m.Fields, f)
 	}
 	sort.Strings(m.Fields)
