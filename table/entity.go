@@ -321,8 +321,11 @@ func (e *Entity[T]) Put(ctx context.Context, item *T) error {
 // type) [ErrNotFound]. On success the version field is advanced. Like
 // [Entity.Update] it writes only the attributes whose value item changes
 // (one strongly consistent GetItem, then one UpdateItem, or a transaction
-// when unique guards move), so attributes the Go type does not know and
-// changes other writers made to other attributes are kept. A replace whose
+// when unique guards move), so attributes the Go type does not know are
+// kept. Item is the caller's whole intended state: a field on which it
+// differs from the stored item is written, even if another service changed
+// that field since the caller read it (such writers do not advance the
+// version); to merge with them, use [Entity.Update]. A replace whose
 // response was lost and that the SDK retried returns success.
 func (e *Entity[T]) Replace(ctx context.Context, item *T) error {
 	if e.def.Version == nil {
