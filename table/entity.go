@@ -871,6 +871,23 @@ func (e *Entity[T]) DeleteOp(k Key) TxOp {
 	}, key: k, what: e.def.Type}
 }
 
+// DeleteVersionOp is [Entity.DeleteOp] that also requires the stored
+// version to equal version: it deletes exactly the item the caller read,
+// so a transaction can act on what it saw (a counter decremented only for
+// a live item, say). A stale version fails the transaction's condition.
+func (e *Entity[T]) DeleteVersionOp(k Key, version int64) TxOp {
+	op := e.DeleteOp(k)
+	if op.err != nil {
+		return op
+	}
+	x := newExprs()
+	c := e.t.liveCond(x, e.def.Type) + " AND " + e.t.versionCond(x, version)
+	op.del.ConditionExpression = aws.String(c)
+	op.del.ExpressionAttributeNames = x.names
+	op.del.ExpressionAttributeValues = x.vals()
+	return op
+}
+
 // CreateOp returns a transaction action that creates item (failing if its
 // key holds a live item), plus the actions that write its unique guards.
 func (e *Entity[T]) CreateOp(item *T) ([]TxOp, error) {

@@ -196,3 +196,136 @@ func SubscriptionsPrefixGSI() string { return string(must(SubUpdatedSK.Prefix())
 // MustSeq returns seq as the 10 digits of a message sort key; it panics
 // outside 1..MaxSeqId (use MessageSK for input).
 func MustSeq(seq int) string { return keys.MustUint(uint64(seq), SeqWidth) }
+
+// Key patterns of the entities today's Tinode adds to tinode.md's six
+// tables.
+var (
+	// TopicOwnerSK is a group topic's GSI1 sort key under its owner's
+	// partition USER#{owner}: OWNS#{topic} (TN-22).
+	TopicOwnerSK = keys.NewPattern[keys.SK]("OWNS", "topic")
+	// DelSK is a deletion-log entry's sort key in its topic's partition:
+	// DEL#{delId, 10 digits} (TN-27, TN-28).
+	DelSK = keys.NewPattern[keys.SK]("DEL", "delId")
+	// CredSK is a credential's sort key in its user's partition:
+	// CRED#{method}#{value} (TN-30).
+	CredSK = keys.NewPattern[keys.SK]("CRED", "method", "value")
+	// CredUnvalidatedPK is the GSI2 partition of unvalidated credentials:
+	// CREDUNV (sparse: a credential leaves it when confirmed or deleted).
+	CredUnvalidatedPK = keys.NewPattern[keys.PK]("CREDUNV")
+	// CredUnvalidatedSK is an unvalidated credential's GSI2 sort key:
+	// CREDUNV#{Timestamp(UpdatedAt)}#{user}#{method}.
+	CredUnvalidatedSK = keys.NewPattern[keys.SK]("CREDUNV", "updatedAt", "user", "method")
+)
+
+// CredUniqueName is the name of the unique value a validated credential's
+// guard holds ("{method}:{value}").
+const CredUniqueName = "cred"
+
+// TopicByOwner returns a group topic's GSI1 key USER#{owner} /
+// OWNS#{topic}, and false for a topic without an owner (p2p).
+func TopicByOwner(t *Topic) (table.IndexKey, bool, error) {
+	if t.Owner == "" {
+		return table.IndexKey{}, false, nil
+	}
+	pk, err := UserPK.Build(keys.Escape(string(t.Owner)))
+	if err != nil {
+		return table.IndexKey{}, false, err
+	}
+	sk, err := TopicOwnerSK.Build(keys.Escape(string(t.Id)))
+	return table.IndexKey{PK: string(pk), SK: string(sk)}, true, err
+}
+
+// TopicOwnerPrefix is the GSI1 sort-key prefix of the topics a user owns:
+// OWNS#.
+func TopicOwnerPrefix() string { return string(must(TopicOwnerSK.Prefix())) }
+
+// DelKey returns a deletion-log entry's key: TOPIC#{topic} / DEL#{delId}.
+func DelKey(topic TopicName, delID int) (table.Key, error) {
+	pk, err := topicPK(topic)
+	if err != nil {
+		return table.Key{}, err
+	}
+	sk, err := DelLogSK(delID)
+	return table.Key{PK: pk, SK: sk}, err
+}
+
+// DelLogSK returns the sort key of deletion delID: DEL#{delId, 10 digits}.
+func DelLogSK(delID int) (string, error) {
+	if delID < 1 || delID > MaxSeqId {
+		return "", invalidKey("DelId", "%d is outside 1..%d", delID, MaxSeqId)
+	}
+	sk, err := DelSK.Build(keys.MustUint(uint64(delID), SeqWidth))
+	return string(sk), err
+}
+
+// CredKey returns a credential's key: USER#{user} / CRED#{method}#{value}.
+func CredKey(user UserID, method, value string) (table.Key, error) {
+	k, err := UserKey(user)
+	if err != nil {
+		return table.Key{}, err
+	}
+	if err := checkID("Method", method); err != nil {
+		return table.Key{}, err
+	}
+	if err := checkID("Value", value); err != nil {
+		return table.Key{}, err
+	}
+	sk, err := CredSK.Build(keys.Escape(method), keys.Escape(value))
+	return table.Key{PK: k.PK, SK: string(sk)}, err
+}
+
+// CredPrefix returns the sort-key prefix of a user's credentials: CRED#
+// for all, CRED#{method}# for one method.
+func CredPrefix(method string) (string, error) {
+	if method == "" {
+		return string(must(CredSK.Prefix())), nil
+	}
+	p, err := CredSK.Prefix(keys.Escape(method))
+	return string(p), err
+}
+
+// CredUnique returns the unique value a validated credential's guard
+// holds: {method}:{value}.
+func CredUnique(method, value string) table.Unique {
+	return table.Unique{Name: CredUniqueName, Value: keys.Escape(method) + ":" + keys.Escape(value)}
+}
+
+// CredUnvalidated returns an unvalidated credential's GSI2 key, and false
+// for a validated or deleted one (which the sparse index leaves out).
+func CredUnvalidated(c *Credential) (table.IndexKey, bool, error) {
+	if c.Done || c.DeletedAt != nil {
+		return table.IndexKey{}, false, nil
+	}
+	ts, err := keys.Timestamp(c.UpdatedAt)
+	if err != nil {
+		return table.IndexKey{}, false, err
+	}
+	sk, err := CredUnvalidatedSK.Build(ts, keys.Escape(string(c.User)), keys.Escape(c.Method))
+	return table.IndexKey{PK: string(CredUnvalidatedPK.MustBuild()), SK: string(sk)}, true, err
+}
+
+// CredUnvalidatedBefore returns the GSI2 sort-key bounds of credentials
+// last updated before t: CREDUNV# up to CREDUNV#{Timestamp(t)} (exclusive
+// in effect: a timestamp key sorts below its own extensions).
+func CredUnvalidatedBefore(t time.Time) (lo, hi string, err error) {
+	ts, err := keys.Timestamp(t)
+	if err != nil {
+		return "", "", err
+	}
+	p := string(must(CredUnvalidatedSK.Prefix()))
+	return p, p + ts, nil
+}
+
+// TopicNameFromKey parses the topic name back from a topic item's key,
+// and false if k is not a topic item's key.
+func TopicNameFromKey(k table.Key) (TopicName, bool) {
+	if k.SK != string(TopicSK.MustBuild()) {
+		return "", false
+	}
+	segs, err := TopicPK.Parse(keys.PK(k.PK))
+	if err != nil {
+		return "", false
+	}
+	name, err := keys.Unescape(segs[0])
+	return TopicName(name), err == nil
+}

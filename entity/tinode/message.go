@@ -18,14 +18,16 @@ type Message struct {
 	CreatedAt time.Time  `dynamo:"CreatedAt" json:"CreatedAt"`
 	UpdatedAt time.Time  `dynamo:"UpdatedAt" json:"UpdatedAt"`
 	DeletedAt *time.Time `dynamo:"DeletedAt,null" json:"DeletedAt"`
-	// DeletedFor lists the users who soft-deleted the message: it is hidden
-	// from them only.
-	DeletedFor []UserID  `dynamo:"DeletedFor,allowempty" json:"DeletedFor"`
-	From       UserID    `dynamo:"From,omitempty" json:"From"`
-	Topic      TopicName `dynamo:"Topic" json:"Topic"`
-	SeqId      int       `dynamo:"SeqId" json:"SeqId"`
-	Head       RawJSON   `dynamo:"Head" json:"Head"`
-	Content    RawJSON   `dynamo:"Content" json:"Content"`
+	// DeletedFor lists the users who soft-deleted the message, each with
+	// the DelId of their deletion: it is hidden from them only.
+	DeletedFor DeletedFor `dynamo:"DeletedFor,allowempty" json:"DeletedFor"`
+	// DelId is the deletion that deleted the message for everyone (0: none).
+	DelId   int       `dynamo:"DelId,omitempty" json:"DelId,omitempty"`
+	From    UserID    `dynamo:"From,omitempty" json:"From"`
+	Topic   TopicName `dynamo:"Topic" json:"Topic"`
+	SeqId   int       `dynamo:"SeqId" json:"SeqId"`
+	Head    RawJSON   `dynamo:"Head" json:"Head"`
+	Content RawJSON   `dynamo:"Content" json:"Content"`
 	// ExpireTime is when the message expires, in Unix seconds; 0 never.
 	// It is copied to the table's TTL attribute: an expired message is
 	// never returned.
@@ -43,7 +45,9 @@ func (m *Message) Expires() time.Time {
 }
 
 // DeletedForUser reports whether u soft-deleted the message.
-func (m *Message) DeletedForUser(u UserID) bool { return slices.Contains(m.DeletedFor, u) }
+func (m *Message) DeletedForUser(u UserID) bool {
+	return slices.ContainsFunc(m.DeletedFor, func(d SoftDelete) bool { return d.User == u })
+}
 
 // Validate checks the message before any write.
 func (m *Message) Validate() error {

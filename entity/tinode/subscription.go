@@ -16,13 +16,18 @@ type Subscription struct {
 	ReadSeqId int `dynamo:"ReadSeqId" json:"ReadSeqId"`
 	RecvSeqId int `dynamo:"RecvSeqId" json:"RecvSeqId"`
 	// ClearId: the user soft-deleted messages up to and including it.
-	ClearId   int        `dynamo:"ClearId" json:"ClearId"`
+	ClearId int `dynamo:"ClearId" json:"ClearId"`
+	// DelId is the id of the last deletion that concerned this user (a
+	// deletion for them alone or for everyone) (TN-27).
+	DelId     int        `dynamo:"DelId,omitempty" json:"DelId,omitempty"`
 	State     ObjState   `dynamo:"State" json:"State"`
 	Topic     TopicName  `dynamo:"Topic" json:"Topic"`
 	User      UserID     `dynamo:"User" json:"User"`
 	ModeWant  AccessMode `dynamo:"ModeWant" json:"ModeWant"`
 	ModeGiven AccessMode `dynamo:"ModeGiven" json:"ModeGiven"`
 	Private   RawJSON    `dynamo:"Private" json:"Private"`
+	// Version mirrors the item's version attribute (filled on read).
+	Version int64 `dynamo:"-" json:"-"`
 }
 
 // Mode is the access the user has: what it wants and was given.
@@ -49,7 +54,7 @@ func (s *Subscription) Validate() error {
 	if !s.Private.Valid() {
 		return invalid("Private", "not valid JSON")
 	}
-	if s.ReadSeqId < 0 || s.RecvSeqId < 0 || s.ClearId < 0 {
+	if s.ReadSeqId < 0 || s.RecvSeqId < 0 || s.ClearId < 0 || s.DelId < 0 {
 		return invalid("ReadSeqId", "negative message id")
 	}
 	if s.UpdatedAt.IsZero() {

@@ -17,6 +17,21 @@ type Topic struct {
 	SeqId   int  `dynamo:"SeqId" json:"SeqId"`
 	ClearId int  `dynamo:"ClearId" json:"ClearId"`
 	UseBt   bool `dynamo:"UseBt" json:"UseBt"`
+	// DelId is the id of the topic's last deletion (the deletion log's
+	// newest entry); deleting messages advances it atomically (TN-27).
+	DelId int `dynamo:"DelId,omitempty" json:"DelId,omitempty"`
+	// SubCnt is the number of live (not soft-deleted) subscriptions, kept
+	// exact in the transactions that subscribe and unsubscribe (TN-24).
+	SubCnt int `dynamo:"SubCnt,omitempty" json:"SubCnt,omitempty"`
+	// StateAt is when State last changed.
+	StateAt *time.Time `dynamo:"StateAt,omitempty" json:"StateAt,omitempty"`
+	// Trusted is the server-assigned trust markers.
+	Trusted RawJSON `dynamo:"Trusted,omitempty" json:"Trusted,omitempty"`
+	// Aux is auxiliary data (pinned messages, ...), any JSON.
+	Aux RawJSON `dynamo:"Aux,omitempty" json:"Aux,omitempty"`
+	// Tags are the topic's search tags; like user tags they are unique
+	// (see the store's TagPolicy) and found by Users.Find.
+	Tags []string `dynamo:"Tags,omitempty" json:"Tags,omitempty"`
 	// Owner is the owner of a group topic (Tinode keeps it; the document
 	// does not list it). Empty for p2p topics.
 	Owner UserID `dynamo:"Owner,omitempty" json:"Owner,omitempty"`
@@ -37,6 +52,18 @@ func (t *Topic) Validate() error {
 	}
 	if !t.Public.Valid() {
 		return invalid("Public", "not valid JSON")
+	}
+	if !t.Trusted.Valid() {
+		return invalid("Trusted", "not valid JSON")
+	}
+	if !t.Aux.Valid() {
+		return invalid("Aux", "not valid JSON")
+	}
+	if t.DelId < 0 || t.SubCnt < 0 {
+		return invalid("DelId", "negative DelId or SubCnt")
+	}
+	if err := ValidateTags(t.Tags); err != nil {
+		return err
 	}
 	if t.SeqId < 0 || t.SeqId > MaxSeqId {
 		return invalid("SeqId", "%d is outside 0..%d", t.SeqId, MaxSeqId)

@@ -21,10 +21,14 @@ type User struct {
 	Access    DefaultAccess `dynamo:"Access" json:"Access"`
 	Public    RawJSON       `dynamo:"Public" json:"Public"`
 	State     ObjState      `dynamo:"State" json:"State"`
-	LastSeen  *time.Time    `dynamo:"LastSeen,omitempty" json:"LastSeen,omitempty"`
-	UserAgent string        `dynamo:"UserAgent,omitempty" json:"UserAgent,omitempty"`
-	SeqId     int           `dynamo:"SeqId" json:"SeqId"`
-	ClearId   int           `dynamo:"ClearId" json:"ClearId"`
+	// StateAt is when State last changed (today's Tinode keeps it).
+	StateAt *time.Time `dynamo:"StateAt,omitempty" json:"StateAt,omitempty"`
+	// Trusted is the server-assigned trust markers (verified, staff, ...).
+	Trusted   RawJSON    `dynamo:"Trusted,omitempty" json:"Trusted,omitempty"`
+	LastSeen  *time.Time `dynamo:"LastSeen,omitempty" json:"LastSeen,omitempty"`
+	UserAgent string     `dynamo:"UserAgent,omitempty" json:"UserAgent,omitempty"`
+	SeqId     int        `dynamo:"SeqId" json:"SeqId"`
+	ClearId   int        `dynamo:"ClearId" json:"ClearId"`
 	// Tags are unique across users: a tag held by another user fails the
 	// write with table.ErrUniqueViolation.
 	Tags []string `dynamo:"Tags,omitempty" json:"Tags,omitempty"`
@@ -67,6 +71,9 @@ func (u *User) Validate() error {
 	}
 	if !u.Public.Valid() {
 		return invalid("Public", "not valid JSON")
+	}
+	if !u.Trusted.Valid() {
+		return invalid("Trusted", "not valid JSON")
 	}
 	if u.SeqId < 0 || u.ClearId < 0 {
 		return invalid("SeqId", "negative")

@@ -30,7 +30,7 @@ func (a *Auth) Get(ctx context.Context, unique tn.AuthUnique) (tn.AuthRecord, er
 	return a.s.auth.Get(ctx, k)
 }
 
-// Update changes the record unique (TN-6). If rec.Unique equals unique the
+// Update changes the record unique (TN-6, TN-29: Tinode's AuthUpdRecord). If rec.Unique equals unique the
 // record is rewritten in place (version-checked); otherwise the old record
 // is deleted and rec created in one transaction, so a login change never
 // leaves both or neither (a taken new value gives table.ErrAlreadyExists).
@@ -151,6 +151,43 @@ func (a *Auth) DeleteAllByUser(ctx context.Context, user tn.UserID) error {
 		return err
 	}
 	return a.s.purgeIndex(ctx, k.PK, mustPrefix(tn.AuthByUserPrefix("")))
+}
+
+// DeleteScheme deletes all of the user's auth records of one scheme, such
+// as every "token" record, in one transaction (TN-29, Tinode's
+// AuthDelScheme): GSI1 PK = USER#{user}, SK begins_with AUTH#{scheme}#,
+// then one TransactWriteItems deleting them (chunks of 100 beyond 100
+// records). It returns how many it deleted (0: none). GSI1 is eventually
+// consistent, so a record added a moment ago may remain.
+func (a *Auth) DeleteScheme(ctx context.Context, user tn.UserID, scheme string) (int, error) {
+	if scheme == "" {
+		return 0, table.Invalid("scheme", "empty")
+	}
+	q, err := a.byUser(user, scheme)
+	if err != nil {
+		return 0, err
+	}
+	var ops []table.TxOp
+	for rec, err := range a.s.auth.ListAll(ctx, q) {
+		if err != nil {
+			return 0, err
+		}
+		k, err := tn.AuthKey(rec.Unique)
+		if err != nil {
+			return 0, err
+		}
+		ops = append(ops, a.s.auth.DeleteOp(k))
+	}
+	n := 0
+	for len(ops) > 0 {
+		chunk := ops[:min(len(ops), table.MaxTxItems)]
+		ops = ops[len(chunk):]
+		if err := a.s.t.Transact(ctx, chunk...); err != nil {
+			return n, fmt.Errorf("auth delete scheme %s of %s: %w", scheme, user, err)
+		}
+		n += len(chunk)
+	}
+	return n, nil
 }
 
 // fail returns an iterator that yields err once.

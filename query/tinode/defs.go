@@ -14,6 +14,8 @@ const (
 	TypeTopic        = "TinodeTopic"
 	TypeSubscription = "TinodeSubscription"
 	TypeMessage      = "TinodeMessage"
+	TypeDelMessage   = "TinodeDelMessage"
+	TypeCredential   = "TinodeCredential"
 )
 
 // touch keeps CreatedAt/UpdatedAt: set on create when not given (so
@@ -64,10 +66,26 @@ var topicDef = table.Def[tn.Topic]{
 	Type:     TypeTopic,
 	Key:      func(t *tn.Topic) (table.Key, error) { return tn.TopicKey(t.Id) },
 	Validate: func(t *tn.Topic) error { return t.Validate() },
+	// A group topic is listed under its owner (TN-22).
+	Indexes: func(t *tn.Topic) (map[table.Index]table.IndexKey, error) {
+		ik, ok, err := tn.TopicByOwner(t)
+		if !ok || err != nil {
+			return nil, err
+		}
+		return map[table.Index]table.IndexKey{table.GSI1: ik}, nil
+	},
+	// Topic tags share the tag guards with user tags: one tag, one holder.
+	Unique: func(t *tn.Topic) []table.Unique {
+		us := make([]table.Unique, len(t.Tags))
+		for i, tag := range t.Tags {
+			us[i] = tn.TagUnique(tag)
+		}
+		return us
+	},
 	Touch: func(t *tn.Topic, now time.Time, created bool) {
 		touch(&t.CreatedAt, &t.UpdatedAt, now, created)
 	},
-	IndexedFields: []string{"Id"},
+	IndexedFields: []string{"Id", "Owner", "Tags"},
 }
 
 var subDef = table.Def[tn.Subscription]{
@@ -86,7 +104,44 @@ var subDef = table.Def[tn.Subscription]{
 		}
 		touch(&s.CreatedAt, &s.UpdatedAt, now, created)
 	},
+	Version:       func(s *tn.Subscription) *int64 { return &s.Version },
 	IndexedFields: []string{"Id", "Topic", "User", "UpdatedAt"},
+}
+
+var delDef = table.Def[tn.DelMessage]{
+	Type: TypeDelMessage,
+	Key: func(d *tn.DelMessage) (table.Key, error) {
+		return tn.DelKey(d.Topic, d.DelId)
+	},
+	Validate:      func(d *tn.DelMessage) error { return d.Validate() },
+	IndexedFields: []string{"Topic", "DelId"},
+}
+
+var credDef = table.Def[tn.Credential]{
+	Type: TypeCredential,
+	Key: func(c *tn.Credential) (table.Key, error) {
+		return tn.CredKey(c.User, c.Method, c.Value)
+	},
+	Validate: func(c *tn.Credential) error { return c.Validate() },
+	// Unvalidated credentials are listed by age in a sparse GSI2 (TN-30).
+	Indexes: func(c *tn.Credential) (map[table.Index]table.IndexKey, error) {
+		ik, ok, err := tn.CredUnvalidated(c)
+		if !ok || err != nil {
+			return nil, err
+		}
+		return map[table.Index]table.IndexKey{table.GSI2: ik}, nil
+	},
+	// A validated credential is unique among validated credentials.
+	Unique: func(c *tn.Credential) []table.Unique {
+		if !c.Done || c.DeletedAt != nil {
+			return nil
+		}
+		return []table.Unique{tn.CredUnique(c.Method, c.Value)}
+	},
+	Touch: func(c *tn.Credential, now time.Time, created bool) {
+		touch(&c.CreatedAt, &c.UpdatedAt, now, created)
+	},
+	IndexedFields: []string{"User", "Method", "Value", "Done", "UpdatedAt", "DeletedAt"},
 }
 
 var msgDef = table.Def[tn.Message]{

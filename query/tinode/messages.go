@@ -172,7 +172,7 @@ func (ms *Messages) DeleteForUser(ctx context.Context, topic tn.TopicName, user 
 		if m.DeletedAt != nil || m.DeletedForUser(user) {
 			return table.Patch{}, false
 		}
-		return table.Patch{Set: map[string]any{"DeletedFor": append(m.DeletedFor[:len(m.DeletedFor):len(m.DeletedFor)], user)}}, true
+		return table.Patch{Set: map[string]any{"DeletedFor": append(m.DeletedFor[:len(m.DeletedFor):len(m.DeletedFor)], tn.SoftDelete{User: user})}}, true
 	})
 }
 

@@ -190,7 +190,7 @@ func TestDeleteMessages_TN14(t *testing.T) {
 	_, err = s.Messages.History(c, "p2pXY", tinode.HistoryFilter{ForUser: "bad\x00id"})
 	wantInvalid(t, err, "ForUser")
 	m, _ := s.Messages.Get(c, "p2pXY", 3)
-	if d := cmp.Diff([]tn.UserID{"x"}, m.DeletedFor); d != "" {
+	if d := cmp.Diff(tn.DeletedFor{{User: "x"}}, m.DeletedFor); d != "" {
 		t.Errorf("DeletedFor (-want +got):\n%s", d)
 	}
 	n, err = s.Messages.DeleteForAll(c, "p2pXY", 5, 0)

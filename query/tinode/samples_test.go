@@ -181,6 +181,7 @@ func TestSamplesRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		want.Version = 1 // the item's version, mirrored on read
 		if d := cmp.Diff(want, got); d != "" {
 			t.Errorf("subscription (-want +got):\n%s", d)
 		}

@@ -26,6 +26,8 @@ type Store struct {
 	Topics   *Topics
 	Subs     *Subscriptions
 	Messages *Messages
+	// Creds are the credentials under validation (TN-30).
+	Creds *Credentials
 
 	t     *table.Table
 	user  *table.Entity[tn.User]
@@ -33,6 +35,8 @@ type Store struct {
 	topic *table.Entity[tn.Topic]
 	sub   *table.Entity[tn.Subscription]
 	msg   *table.Entity[tn.Message]
+	del   *table.Entity[tn.DelMessage]
+	cred  *table.Entity[tn.Credential]
 	opts  Options
 }
 
@@ -48,12 +52,15 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 		topic: table.NewEntity(t, topicDef),
 		sub:   table.NewEntity(t, subDef),
 		msg:   table.NewEntity(t, msgDef),
+		del:   table.NewEntity(t, delDef),
+		cred:  table.NewEntity(t, credDef),
 	}
 	s.Users = &Users{s}
 	s.Auth = &Auth{s}
 	s.Topics = &Topics{s}
 	s.Subs = &Subscriptions{s}
 	s.Messages = &Messages{s}
+	s.Creds = &Credentials{s}
 	return s
 }
 

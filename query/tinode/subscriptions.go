@@ -13,10 +13,10 @@ import (
 // Subscriptions are the access patterns of subscriptions.
 type Subscriptions struct{ s *Store }
 
-// Create subscribes a user to an existing topic: one transaction with a
-// condition on TOPIC#{topic} / TOPIC and the create of SUB#{user}. A
-// missing topic gives table.ErrNotFound, an existing subscription
-// table.ErrAlreadyExists.
+// Create subscribes a user to an existing topic: one transaction that
+// adds 1 to the topic's SubCnt (TN-24; the topic must exist) and creates
+// SUB#{user}. A missing topic gives table.ErrNotFound, an existing
+// subscription table.ErrAlreadyExists.
 func (ss *Subscriptions) Create(ctx context.Context, sub *tn.Subscription) error {
 	tk, err := tn.TopicKey(sub.Topic)
 	if err != nil {
@@ -26,7 +26,11 @@ func (ss *Subscriptions) Create(ctx context.Context, sub *tn.Subscription) error
 	if err != nil {
 		return err
 	}
-	err = ss.s.t.Transact(ctx, append([]table.TxOp{ss.s.t.ConditionOp(tk)}, ops...)...)
+	count, err := ss.s.subCount(tk, 1)
+	if err != nil {
+		return err
+	}
+	err = ss.s.t.Transact(ctx, append([]table.TxOp{count}, ops...)...)
 	var te *table.TxError
 	// The first failing action decides: the topic (action 0) missing, or
 	// the subscription already there.
@@ -39,6 +43,104 @@ func (ss *Subscriptions) Create(ctx context.Context, sub *tn.Subscription) error
 		}
 	}
 	return err
+}
+
+// subCount returns the action that adds delta to the topic's SubCnt; it
+// fails (the transaction with it) if the topic does not exist.
+func (s *Store) subCount(topic table.Key, delta int64) (table.TxOp, error) {
+	return s.topic.PatchOp(topic, table.Patch{Add: map[string]int64{"SubCnt": delta}, NoTouch: true})
+}
+
+// ShareResult reports what [Subscriptions.Share] did per user.
+type ShareResult struct {
+	// Created are the users subscribed by this call.
+	Created []tn.UserID
+	// Existing are the users who already had a subscription (kept as it
+	// was, soft-deleted or not).
+	Existing []tn.UserID
+}
+
+// Share subscribes many users to a topic at once (TN-25, Tinode's
+// TopicShare): subs in chunks of 99, each chunk one transaction that
+// creates its subscriptions and adds their number to the topic's SubCnt.
+// A subscription that already exists is reported in Existing and never
+// overwritten: the chunk is retried without it. A missing topic gives
+// table.ErrNotFound; bad input (any sub) a *table.ValidationError before
+// any request. Requests: one transaction per chunk, plus one per chunk
+// that met existing subscriptions.
+func (ss *Subscriptions) Share(ctx context.Context, topic tn.TopicName, subs []*tn.Subscription) (ShareResult, error) {
+	tk, err := tn.TopicKey(topic)
+	if err != nil {
+		return ShareResult{}, err
+	}
+	seen := map[tn.UserID]bool{}
+	for i, sub := range subs {
+		if sub.Topic != topic {
+			return ShareResult{}, table.Invalid(fmt.Sprintf("subs[%d].Topic", i), "%q is not the topic %q", sub.Topic, topic)
+		}
+		if seen[sub.User] {
+			return ShareResult{}, table.Invalid(fmt.Sprintf("subs[%d].User", i), "%q listed twice", sub.User)
+		}
+		seen[sub.User] = true
+		probe := *sub
+		probe.Id = tn.SubscriptionID(sub.Topic, sub.User)
+		if probe.UpdatedAt.IsZero() {
+			probe.UpdatedAt = ss.s.now()
+		}
+		if err := probe.Validate(); err != nil {
+			return ShareResult{}, fmt.Errorf("subs[%d]: %w", i, err)
+		}
+	}
+	var res ShareResult
+	for start := 0; start < len(subs); start += table.MaxTxItems - 1 {
+		chunk := subs[start:min(start+table.MaxTxItems-1, len(subs))]
+		for len(chunk) > 0 {
+			count, err := ss.s.subCount(tk, int64(len(chunk)))
+			if err != nil {
+				return res, err
+			}
+			ops := []table.TxOp{count}
+			for _, sub := range chunk {
+				op, err := ss.s.sub.CreateOp(sub)
+				if err != nil {
+					return res, err
+				}
+				ops = append(ops, op...)
+			}
+			err = ss.s.t.Transact(ctx, ops...)
+			if err == nil {
+				for _, sub := range chunk {
+					res.Created = append(res.Created, sub.User)
+				}
+				break
+			}
+			var te *table.TxError
+			if !errors.As(err, &te) {
+				return res, err
+			}
+			exists := map[int]bool{}
+			for _, r := range te.Failed() {
+				switch {
+				case r.Index == 0:
+					return res, fmt.Errorf("share %s: topic %w", topic, table.ErrNotFound)
+				case r.Code == "ConditionalCheckFailed":
+					exists[r.Index-1] = true
+				default:
+					return res, err
+				}
+			}
+			kept := chunk[:0:0]
+			for i, sub := range chunk {
+				if exists[i] {
+					res.Existing = append(res.Existing, sub.User)
+				} else {
+					kept = append(kept, sub)
+				}
+			}
+			chunk = kept
+		}
+	}
+	return res, nil
 }
 
 // Get returns the user's subscription to topic (TN-9): GetItem
@@ -63,24 +165,111 @@ func (ss *Subscriptions) Update(ctx context.Context, topic tn.TopicName, user tn
 	return ss.s.sub.Update(ctx, k, change)
 }
 
-// SoftDelete marks the subscription deleted (DeletedAt, State deleted); it
-// is hidden from the lists unless SubFilter.IncludeDeleted.
+// SoftDelete marks the subscription deleted (DeletedAt, State deleted);
+// it is hidden from the lists unless SubFilter.IncludeDeleted. The
+// subscription is read (consistent GetItem), then one transaction patches
+// it on the version read and subtracts 1 from the topic's SubCnt (TN-24),
+// retried on a lost race. Soft-deleting a deleted subscription changes
+// nothing. UpdatedAt then advances with one more read and write (its
+// GSI1 entry moves), so clients syncing by UpdatedSince see the change. A
+// missing one gives table.ErrNotFound.
 func (ss *Subscriptions) SoftDelete(ctx context.Context, topic tn.TopicName, user tn.UserID) error {
-	_, err := ss.Update(ctx, topic, user, func(s *tn.Subscription) error {
+	k, err := tn.SubscriptionKey(topic, user)
+	if err != nil {
+		return err
+	}
+	tk, _ := tn.TopicKey(topic)
+	return ss.s.retry(ctx, func() error {
+		cur, err := ss.s.sub.Get(ctx, k, table.Consistent())
+		if err != nil || cur.DeletedAt != nil {
+			return err
+		}
 		now := ss.s.now()
-		s.DeletedAt, s.State = &now, tn.StateDeleted
-		return nil
+		v := cur.Version
+		// UpdatedAt, which GSI1's key derives from, advances after the
+		// transaction (a patch cannot move that key).
+		mark, err := ss.s.sub.PatchOp(k, table.Patch{
+			Set:       map[string]any{"DeletedAt": now, "State": tn.StateDeleted},
+			IfVersion: &v, NoTouch: true,
+		})
+		if err != nil {
+			return err
+		}
+		count, err := ss.s.subCount(tk, -1)
+		if err != nil {
+			return err
+		}
+		if err := ss.s.transactCounted(ctx, tk, mark, count); err != nil {
+			return err
+		}
+		_, err = ss.s.sub.Update(ctx, k, func(s *tn.Subscription) error { return nil })
+		return err
 	})
-	return err
 }
 
-// Delete deletes the subscription. A missing one gives table.ErrNotFound.
+// Delete deletes the subscription: it is read (consistent GetItem), then
+// one transaction deletes it on the version read and, if it was live,
+// subtracts 1 from the topic's SubCnt (TN-24), retried on a lost race; a
+// subscription whose topic is gone is deleted alone. A missing one gives
+// table.ErrNotFound.
 func (ss *Subscriptions) Delete(ctx context.Context, topic tn.TopicName, user tn.UserID) error {
 	k, err := tn.SubscriptionKey(topic, user)
 	if err != nil {
 		return err
 	}
-	return ss.s.sub.Delete(ctx, k)
+	tk, _ := tn.TopicKey(topic)
+	return ss.s.retry(ctx, func() error {
+		cur, err := ss.s.sub.Get(ctx, k, table.Consistent())
+		if err != nil {
+			return err
+		}
+		ops := []table.TxOp{ss.s.sub.DeleteVersionOp(k, cur.Version)}
+		if cur.DeletedAt == nil {
+			count, err := ss.s.subCount(tk, -1)
+			if err != nil {
+				return err
+			}
+			ops = append(ops, count)
+		}
+		if len(ops) == 1 {
+			return ss.s.t.Transact(ctx, ops[0])
+		}
+		return ss.s.transactCounted(ctx, tk, ops[0], ops[1])
+	})
+}
+
+// transactCounted runs a subscription change with its SubCnt change in one
+// transaction; if only the count failed because the topic is gone, the
+// change runs alone (there is nothing left to count).
+func (s *Store) transactCounted(ctx context.Context, topic table.Key, change, count table.TxOp) error {
+	err := s.t.Transact(ctx, change, count)
+	var te *table.TxError
+	if errors.As(err, &te) && len(te.Failed()) == 1 && te.Failed()[0].Index == 1 {
+		if _, gerr := s.topic.Get(ctx, topic, table.Consistent()); errors.Is(gerr, table.ErrNotFound) {
+			return s.t.Transact(ctx, change)
+		}
+	}
+	return err
+}
+
+// retry runs attempt until it succeeds or fails for a reason other than a
+// lost race (a failed version check, a transaction conflict,
+// throttling), waiting with jittered backoff, at most opts.SaveAttempts
+// times.
+func (s *Store) retry(ctx context.Context, attempt func() error) error {
+	for i := 0; ; i++ {
+		err := attempt()
+		if err == nil || !retryable(err, nil) || errors.Is(err, table.ErrAlreadyExists) ||
+			errors.Is(err, table.ErrNotFound) || errors.Is(err, table.ErrUniqueViolation) {
+			return err
+		}
+		if i+1 >= s.opts.SaveAttempts {
+			return fmt.Errorf("%d attempts lost the race: %w: %w", i+1, table.ErrConflict, err)
+		}
+		if err := table.Wait(ctx, i, s.opts.SaveBackoff, s.opts.SaveMaxBackoff); err != nil {
+			return err
+		}
+	}
 }
 
 // ListByUser lists a user's subscriptions ordered by UpdatedAt, oldest

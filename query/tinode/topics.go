@@ -16,11 +16,14 @@ type Topics struct{ s *Store }
 // subscriptions (the owner of a group topic, or both users of a p2p topic)
 // (TN-8): PK = TOPIC#{name}, SK = TOPIC, and SUB#{user} items. An
 // existing topic or subscription gives table.ErrAlreadyExists; at most 99
-// subscriptions.
+// subscriptions. SubCnt is set to len(subs) (TN-24); tags take their
+// guards in the same transaction (a tag held elsewhere gives
+// table.ErrUniqueViolation).
 func (ts *Topics) Create(ctx context.Context, t *tn.Topic, subs ...*tn.Subscription) error {
-	if len(subs) > table.MaxTxItems-1 {
-		return table.Invalid("subs", "%d subscriptions, at most %d in the create", len(subs), table.MaxTxItems-1)
+	if len(subs)+len(t.Tags) > table.MaxTxItems-1 {
+		return table.Invalid("subs", "%d subscriptions and %d tags, at most %d in the create", len(subs), len(t.Tags), table.MaxTxItems-1)
 	}
+	t.SubCnt = len(subs)
 	if len(subs) == 0 {
 		return ts.s.topic.Create(ctx, t)
 	}
@@ -41,6 +44,9 @@ func (ts *Topics) Create(ctx context.Context, t *tn.Topic, subs ...*tn.Subscript
 	err = ts.s.t.Transact(ctx, ops...)
 	var te *table.TxError
 	if errors.As(err, &te) && len(te.Failed()) > 0 && te.Failed()[0].Code == "ConditionalCheckFailed" {
+		if f := te.Failed()[0]; f.Entity == table.GuardType {
+			return fmt.Errorf("create topic %s: %w: %w", t.Id, table.ErrUniqueViolation, err)
+		}
 		return fmt.Errorf("create topic %s: %w: %w", t.Id, table.ErrAlreadyExists, err)
 	}
 	return err
@@ -88,12 +94,17 @@ func (ts *Topics) Update(ctx context.Context, name tn.TopicName, change func(*tn
 		return tn.Topic{}, err
 	}
 	return ts.s.topic.Update(ctx, k, func(t *tn.Topic) error {
-		seq := t.SeqId
+		seq, del, cnt := t.SeqId, t.DelId, t.SubCnt
 		if err := change(t); err != nil {
 			return err
 		}
-		if t.SeqId != seq {
+		switch {
+		case t.SeqId != seq:
 			return table.Invalid("SeqId", "changed by Update; Messages.Save assigns it")
+		case t.DelId != del:
+			return table.Invalid("DelId", "changed by Update; Messages.DeleteList assigns it")
+		case t.SubCnt != cnt:
+			return table.Invalid("SubCnt", "changed by Update; subscribing and unsubscribing keep it")
 		}
 		return nil
 	})
@@ -163,7 +174,8 @@ func (ts *Topics) Load(ctx context.Context, name tn.TopicName, opts ...table.Lis
 	}
 	var v TopicView
 	found := false
-	q := o.Apply(table.Query{PK: pk})
+	// MSG# < SUB# < TOPIC; the deletion log (DEL#) below is left out.
+	q := o.Apply(table.Query{PK: pk, SK: table.SKBetween(tn.MsgSK.Literal()+"#", string(tn.TopicSK.MustBuild()))})
 	q.Desc = true // the topic item first
 	v.Cursor, err = ts.s.t.Collect(ctx, q,
 		table.Into(ts.s.topic, func(t tn.Topic) { v.Topic, found = t, true }),

@@ -2,6 +2,7 @@ package tinode
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -139,7 +140,8 @@ func (us *Users) LookupTag(ctx context.Context, tag string) (tn.UniqueTag, error
 	}
 	id, err := tn.UserIDFromKey(owner)
 	if err != nil {
-		return tn.UniqueTag{}, fmt.Errorf("lookup tag %q: owner %s: %w", tag, owner.PK, err)
+		// a topic's tag (Topics.FindByTags finds it)
+		return tn.UniqueTag{}, fmt.Errorf("lookup tag %q: held by %s, not a user: %w", tag, owner.PK, table.ErrNotFound)
 	}
 	return tn.UniqueTag{Id: tag, Source: id}, nil
 }
@@ -185,7 +187,8 @@ type UserMatch struct {
 
 // FindByTags returns the users holding any of tags (TN-19, contact
 // discovery): one BatchGetItem on the tag guards, one on the users found,
-// in the order of their first matching tag. Free tags are skipped.
+// in the order of their first matching tag. Free tags and topics' tags
+// are skipped ([Topics.FindByTags] finds topics).
 func (us *Users) FindByTags(ctx context.Context, tags ...string) ([]UserMatch, error) {
 	if err := checkTagArgs(tags); err != nil {
 		return nil, err
@@ -203,7 +206,7 @@ func (us *Users) FindByTags(ctx context.Context, tags ...string) ([]UserMatch, e
 	for _, g := range guards {
 		id, err := tn.UserIDFromKey(g.Owner)
 		if err != nil {
-			return nil, fmt.Errorf("find by tags: guard owner %s: %w", g.Owner.PK, err)
+			continue // a topic's tag (Topics.FindByTags)
 		}
 		tag, err := tn.TagFromUnique(g.Unique)
 		if err != nil {
@@ -272,8 +275,17 @@ func (us *Users) Delete(ctx context.Context, id tn.UserID) error {
 	if err := us.SoftDelete(ctx, id); err != nil {
 		return err
 	}
-	if err := us.s.purgeIndex(ctx, k.PK, tn.SubscriptionsPrefixGSI()); err != nil {
-		return fmt.Errorf("delete user %s: subscriptions: %w", id, err)
+	// Each subscription goes with its topic's SubCnt (TN-24).
+	for sub, err := range us.s.Subs.AllByUser(ctx, id, SubFilter{IncludeDeleted: true}) {
+		if err == nil {
+			err = us.s.Subs.Delete(ctx, sub.Topic, sub.User)
+		}
+		if err != nil && !errors.Is(err, table.ErrNotFound) {
+			return fmt.Errorf("delete user %s: subscriptions: %w", id, err)
+		}
+	}
+	if err := us.s.Creds.Delete(ctx, id, "", ""); err != nil {
+		return fmt.Errorf("delete user %s: credentials: %w", id, err)
 	}
 	if err := us.s.purgeIndex(ctx, k.PK, mustPrefix(tn.AuthByUserPrefix(""))); err != nil {
 		return fmt.Errorf("delete user %s: auth records: %w", id, err)
@@ -288,4 +300,5 @@ func mustPrefix(p string, err error) string {
 	return p
 }
 
-func (s *Store) now() time.Time { return time.Now().UTC() }
+// now is the table's clock (table.Options.Now), in UTC.
+func (s *Store) now() time.Time { return s.t.Now().UTC() }

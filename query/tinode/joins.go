@@ -1,0 +1,263 @@
+package tinode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+
+	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/table"
+)
+
+// Owned lists the group topics user owns, by topic name (TN-22, Tinode's
+// OwnTopics): GSI1 PK = USER#{user}, SK begins_with OWNS#, one Query per
+// page, no Scan. Options: table.Limit, table.After, table.Desc. GSI1 is
+// eventually consistent: a topic created a moment ago may be missing.
+func (ts *Topics) Owned(ctx context.Context, user tn.UserID, opts ...table.ListOption) (table.Page[tn.Topic], error) {
+	k, err := tn.UserKey(user)
+	if err != nil {
+		return table.Page[tn.Topic]{}, err
+	}
+	return ts.s.topic.List(ctx, table.Query{Index: table.GSI1, PK: k.PK, SK: table.SKBeginsWith(tn.TopicOwnerPrefix())}, opts...)
+}
+
+// AllOwned iterates over Owned's pages (TN-22).
+func (ts *Topics) AllOwned(ctx context.Context, user tn.UserID, opts ...table.ListOption) iter.Seq2[tn.Topic, error] {
+	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Topic], error) {
+		return ts.Owned(ctx, user, opts...)
+	}, opts...)
+}
+
+// SubTopic is a subscription joined with its topic.
+type SubTopic struct {
+	Sub   tn.Subscription
+	Topic tn.Topic
+}
+
+// SubUser is a subscription joined with its user.
+type SubUser struct {
+	Sub  tn.Subscription
+	User tn.User
+}
+
+// TopicsOfUser lists a user's subscriptions joined with their topics
+// (TN-23, Tinode's TopicsForUser): one page of [Subscriptions.ListByUser]
+// (filter and options as there), then one BatchGetItem for the page's
+// topics, so 2 requests per page, never one per row. A subscription
+// whose topic is gone is left out.
+func (ss *Subscriptions) TopicsOfUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) (table.Page[SubTopic], error) {
+	p, err := ss.ListByUser(ctx, user, f, opts...)
+	if err != nil {
+		return table.Page[SubTopic]{}, err
+	}
+	names := make([]tn.TopicName, len(p.Items))
+	for i, s := range p.Items {
+		names[i] = s.Topic
+	}
+	topics, err := ss.s.Topics.GetMany(ctx, names)
+	if err != nil {
+		return table.Page[SubTopic]{}, err
+	}
+	byName := make(map[tn.TopicName]tn.Topic, len(topics))
+	for _, t := range topics {
+		byName[t.Id] = t
+	}
+	out := table.Page[SubTopic]{Cursor: p.Cursor, Items: make([]SubTopic, 0, len(p.Items))}
+	for _, s := range p.Items {
+		if t, ok := byName[s.Topic]; ok {
+			out.Items = append(out.Items, SubTopic{Sub: s, Topic: t})
+		}
+	}
+	return out, nil
+}
+
+// AllTopicsOfUser iterates over TopicsOfUser's pages (TN-23).
+func (ss *Subscriptions) AllTopicsOfUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) iter.Seq2[SubTopic, error] {
+	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[SubTopic], error) {
+		return ss.TopicsOfUser(ctx, user, f, opts...)
+	}, opts...)
+}
+
+// UsersOfTopic lists a topic's subscriptions joined with their users
+// (TN-23, Tinode's UsersForTopic): one page of
+// [Subscriptions.ListByTopic] (filter and options as there), then one
+// BatchGetItem for the page's users: 2 requests per page. A subscription
+// whose user is gone is left out.
+func (ss *Subscriptions) UsersOfTopic(ctx context.Context, topic tn.TopicName, f SubFilter, opts ...table.ListOption) (table.Page[SubUser], error) {
+	p, err := ss.ListByTopic(ctx, topic, f, opts...)
+	if err != nil {
+		return table.Page[SubUser]{}, err
+	}
+	ids := make([]tn.UserID, len(p.Items))
+	for i, s := range p.Items {
+		ids[i] = s.User
+	}
+	users, err := ss.s.Users.GetMany(ctx, ids)
+	if err != nil {
+		return table.Page[SubUser]{}, err
+	}
+	byID := make(map[tn.UserID]tn.User, len(users))
+	for _, u := range users {
+		byID[u.Id] = u
+	}
+	out := table.Page[SubUser]{Cursor: p.Cursor, Items: make([]SubUser, 0, len(p.Items))}
+	for _, s := range p.Items {
+		if u, ok := byID[s.User]; ok {
+			out.Items = append(out.Items, SubUser{Sub: s, User: u})
+		}
+	}
+	return out, nil
+}
+
+// AllUsersOfTopic iterates over UsersOfTopic's pages (TN-23).
+func (ss *Subscriptions) AllUsersOfTopic(ctx context.Context, topic tn.TopicName, f SubFilter, opts ...table.ListOption) iter.Seq2[SubUser, error] {
+	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[SubUser], error) {
+		return ss.UsersOfTopic(ctx, topic, f, opts...)
+	}, opts...)
+}
+
+// UnreadCount returns how many messages the user has not read over all
+// their subscriptions (TN-21, Tinode's UserUnreadCount): the sum of
+// topic.SeqId - max(ReadSeqId, ClearId) over live subscriptions that
+// grant read access (ModeWant and ModeGiven both hold R) to live topics.
+// Requests: per page of subscriptions (GSI1 Query) one BatchGetItem of
+// their topics, no per-topic read. The subscriptions come from GSI1, so a
+// read position advanced a moment ago may not count yet.
+func (ss *Subscriptions) UnreadCount(ctx context.Context, user tn.UserID) (int, error) {
+	total := 0
+	for st, err := range ss.AllTopicsOfUser(ctx, user, SubFilter{}, table.Limit(100)) {
+		if err != nil {
+			return 0, err
+		}
+		s, t := st.Sub, st.Topic
+		if !s.ModeWant.Has(tn.ModeRead) || !s.ModeGiven.Has(tn.ModeRead) || t.DeletedAt != nil || t.State == tn.StateDeleted {
+			continue
+		}
+		if n := t.SeqId - max(s.ReadSeqId, s.ClearId); n > 0 {
+			total += n
+		}
+	}
+	return total, nil
+}
+
+// CreateP2P creates a p2p topic with the subscriptions of its two users
+// (TN-26, Tinode's TopicCreateP2P): the initiator's subscription is
+// written as given (replacing any earlier one), while an existing
+// subscription of the invited user is kept as it is (its modes and
+// Private stay), only undeleted if it was soft-deleted; it is created
+// when there is none. It reports whether the invited user's subscription
+// was kept. Requests: a consistent GetItem of the invited subscription,
+// then one transaction (topic with SubCnt 2, both subscriptions), retried
+// if the invited subscription changed in between. An existing topic gives
+// table.ErrAlreadyExists.
+func (ts *Topics) CreateP2P(ctx context.Context, t *tn.Topic, initiator, invited *tn.Subscription) (bool, error) {
+	if initiator.Topic != t.Id || invited.Topic != t.Id {
+		return false, table.Invalid("Topic", "both subscriptions must be of topic %q", t.Id)
+	}
+	if initiator.User == invited.User {
+		return false, table.Invalid("User", "initiator and invited are both %q", initiator.User)
+	}
+	if err := t.Id.Validate("Id"); err != nil {
+		return false, err
+	}
+	ik, err := tn.SubscriptionKey(invited.Topic, invited.User)
+	if err != nil {
+		return false, err
+	}
+	kept := false
+	err = ts.s.retry(ctx, func() error {
+		topic := *t
+		topic.SubCnt = 2
+		ops, err := ts.s.topic.CreateOp(&topic)
+		if err != nil {
+			return err
+		}
+		first := *initiator
+		put, err := ts.s.sub.PutOp(&first)
+		if err != nil {
+			return err
+		}
+		ops = append(ops, put)
+		cur, err := ts.s.sub.Get(ctx, ik, table.Consistent())
+		switch {
+		case errors.Is(err, table.ErrNotFound):
+			second := *invited
+			create, err := ts.s.sub.CreateOp(&second)
+			if err != nil {
+				return err
+			}
+			ops, kept = append(ops, create...), false
+		case err != nil:
+			return err
+		default:
+			v := cur.Version
+			p := table.Patch{IfVersion: &v, NoTouch: true}
+			if cur.DeletedAt != nil {
+				p = table.Patch{IfVersion: &v, NoTouch: true, Set: map[string]any{"State": tn.StateOK}, Remove: []string{"DeletedAt"}}
+			}
+			keep, err := ts.s.sub.PatchOp(ik, p)
+			if err != nil {
+				return err
+			}
+			ops, kept = append(ops, keep), true
+		}
+		err = ts.s.t.Transact(ctx, ops...)
+		var te *table.TxError
+		if errors.As(err, &te) && len(te.Failed()) > 0 && te.Failed()[0].Index == 0 {
+			return fmt.Errorf("create p2p topic %s: %w: %w", t.Id, table.ErrAlreadyExists, err)
+		}
+		return err
+	})
+	return kept, err
+}
+
+// TopicMatch is a topic found by its tags and the tags that matched.
+type TopicMatch struct {
+	Topic tn.Topic
+	Tags  []string
+}
+
+// FindByTags returns the topics holding any of tags (today's Tinode's Find
+// searches topics by their tags too): one BatchGetItem on the tag guards
+// (user and topic tags share them, so a tag has one holder), one on the
+// topics found, in the order of their first matching tag. Free tags and
+// users' tags are skipped.
+func (ts *Topics) FindByTags(ctx context.Context, tags ...string) ([]TopicMatch, error) {
+	if err := checkTagArgs(tags); err != nil {
+		return nil, err
+	}
+	uniq := make([]table.Unique, 0, len(tags))
+	for _, t := range tags {
+		uniq = append(uniq, tn.TagUnique(t))
+	}
+	guards, err := ts.s.t.LookupUniques(ctx, uniq)
+	if err != nil {
+		return nil, err
+	}
+	var names []tn.TopicName
+	matched := map[tn.TopicName][]string{}
+	for _, g := range guards {
+		name, ok := tn.TopicNameFromKey(g.Owner)
+		if !ok {
+			continue
+		}
+		tag, err := tn.TagFromUnique(g.Unique)
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := matched[name]; !ok {
+			names = append(names, name)
+		}
+		matched[name] = append(matched[name], tag)
+	}
+	topics, err := ts.GetMany(ctx, names)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]TopicMatch, 0, len(topics))
+	for _, t := range topics {
+		out = append(out, TopicMatch{Topic: t, Tags: matched[t.Id]})
+	}
+	return out, nil
+}
