@@ -18,9 +18,18 @@ import (
 // Unique is one unique value of an item: Name says what kind ("email",
 // "tag", "keyhash"), Value is the value itself (normalize it first, e.g.
 // lower-case an email: the table keeps case).
+//
+// With Shared set the value is not unique but a lookup entry: every item
+// holding it has an entry item of its own (PK SHARED#{name}#{value}, SK
+// the holder's key), written and removed in the same transaction as the
+// holder exactly like a guard, and [Table.LookupShared] lists the holders
+// with one Query. Use it for multi-valued attributes that a GSI cannot
+// index (a list of tags: a GSI takes one value per item); one item holds
+// a value once.
 type Unique struct {
-	Name  string
-	Value string
+	Name   string
+	Value  string
+	Shared bool
 }
 
 // GuardType is the entity-type attribute of guard items.
@@ -43,13 +52,29 @@ func GuardKey(u Unique) Key {
 	return Key{PK: "UNIQUE#" + keys.Escape(u.Name) + "#" + keys.Escape(u.Value), SK: "UNIQUE"}
 }
 
+// SharedPartition returns the partition key of a shared value's entries:
+// SHARED#{name}#{value}, escaped like [GuardKey].
+func SharedPartition(u Unique) string {
+	return "SHARED#" + keys.Escape(u.Name) + "#" + keys.Escape(u.Value)
+}
+
+// guardKeyFor returns the key of owner's guard of u: the value's guard,
+// or for a shared value owner's own entry (SK HOLDER#{ownerPK}#{ownerSK},
+// escaped).
+func guardKeyFor(u Unique, owner Key) Key {
+	if !u.Shared {
+		return GuardKey(u)
+	}
+	return Key{PK: SharedPartition(u), SK: "HOLDER#" + keys.Escape(owner.PK) + "#" + keys.Escape(owner.SK)}
+}
+
 // guardPut returns the action that writes guard u for owner. A guard may
 // be (re)written by its own owner, never taken over while its owner lives;
 // exp (epoch seconds, 0 for none) is the owner's TTL, copied to the guard
 // so that it ends with its owner and an expired guard is free.
 func (t *Table) guardPut(u Unique, owner Key, exp int64) TxOp {
 	s := t.schema
-	gk := GuardKey(u)
+	gk := guardKeyFor(u, owner)
 	item := Item{
 		s.PK:         &types.AttributeValueMemberS{Value: gk.PK},
 		s.SK:         &types.AttributeValueMemberS{Value: gk.SK},
@@ -122,14 +147,14 @@ func (t *Table) guardDelete(u Unique, owner Key) TxOp {
 	s := t.schema
 	return TxOp{del: &types.Delete{
 		TableName:                aws.String(s.Name),
-		Key:                      t.keyItem(GuardKey(u)),
+		Key:                      t.keyItem(guardKeyFor(u, owner)),
 		ConditionExpression:      aws.String("attribute_not_exists(#pk) OR (#opk = :opk AND #osk = :osk)"),
 		ExpressionAttributeNames: map[string]string{"#pk": s.PK, "#opk": guardOwnerPK, "#osk": guardOwnerSK},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":opk": &types.AttributeValueMemberS{Value: owner.PK},
 			":osk": &types.AttributeValueMemberS{Value: owner.SK},
 		},
-	}, key: GuardKey(u), what: GuardType, guard: u}
+	}, key: guardKeyFor(u, owner), what: GuardType, guard: u}
 }
 
 // guardDiff returns the actions that move owner's guards from old to new.
@@ -247,7 +272,7 @@ func (t *Table) decodeGuard(raw Item) (Guard, bool) {
 // one strongly consistent GetItem on its guard. A guard past its TTL (its
 // owner expired) holds nothing.
 func (t *Table) LookupUnique(ctx context.Context, u Unique) (Key, error) {
-	if err := checkUnique(u); err != nil {
+	if err := checkLookup(u); err != nil {
 		return Key{}, opErr("lookup unique", GuardType, Key{}, err)
 	}
 	raw, err := t.getItem(ctx, GuardType, GuardKey(u), true)
@@ -269,7 +294,7 @@ func (t *Table) LookupUniques(ctx context.Context, us []Unique) ([]Guard, error)
 	ks := make([]Key, 0, len(us))
 	seen := map[Unique]bool{}
 	for _, u := range us {
-		if err := checkUnique(u); err != nil {
+		if err := checkLookup(u); err != nil {
 			return nil, opErr("lookup unique", GuardType, Key{}, err)
 		}
 		if seen[u] {
@@ -310,6 +335,46 @@ func (e *Entity[T]) GetByUnique(ctx context.Context, u Unique, opts ...ReadOptio
 		return zero, opErr("get by unique", e.def.Type, k, ErrNotFound)
 	}
 	return item, nil
+}
+
+// checkLookup checks a value looked up by its guard (never a shared one).
+func checkLookup(u Unique) error {
+	if u.Shared {
+		return &ValidationError{Field: "unique " + u.Name, Reason: "a shared value has no single holder; use LookupShared"}
+	}
+	return checkUnique(u)
+}
+
+// LookupShared lists the holders of shared value u (see [Unique]): one
+// Query of SHARED#{name}#{value} per page, ordered by the holders' keys.
+// Options: [Limit], [After], [Desc]. Entries of expired holders are left
+// out. Like a GSI the answer reflects committed transactions only, but it
+// is read strongly consistent: a holder whose write returned is listed.
+func (t *Table) LookupShared(ctx context.Context, u Unique, opts ...ListOption) (Page[Guard], error) {
+	if !u.Shared {
+		return Page[Guard]{}, opErr("lookup shared", GuardType, Key{}, &ValidationError{Field: "unique " + u.Name, Reason: "not a shared value; use LookupUnique"})
+	}
+	if err := checkUnique(u); err != nil {
+		return Page[Guard]{}, opErr("lookup shared", GuardType, Key{}, err)
+	}
+	o, err := NewListOptions(opts...)
+	if err != nil {
+		return Page[Guard]{}, err
+	}
+	q := o.Apply(Query{PK: SharedPartition(u), SK: SKBeginsWith("HOLDER#")})
+	q.Consistent = true
+	p, err := t.queryItems(ctx, q, GuardType)
+	if err != nil {
+		return Page[Guard]{}, err
+	}
+	out := Page[Guard]{Cursor: p.Cursor, Items: make([]Guard, 0, len(p.Items))}
+	for _, raw := range p.Items {
+		if g, ok := t.decodeGuard(raw); ok && !t.expired(raw) {
+			g.Shared = true
+			out.Items = append(out.Items, g)
+		}
+	}
+	return out, nil
 }
 
 func checkUnique(u Unique) error {
@@ -360,6 +425,13 @@ func (e *Entity[T]) EnsureGuards(ctx context.Context, k Key) error {
 // of us (strongly consistent reads).
 func (e *Entity[T]) holdsGuards(ctx context.Context, k Key, us []Unique) bool {
 	for _, u := range us {
+		if u.Shared {
+			raw, err := e.t.getItem(ctx, GuardType, guardKeyFor(u, k), true)
+			if err != nil || raw == nil {
+				return false
+			}
+			continue
+		}
 		owner, err := e.t.LookupUnique(ctx, u)
 		if err != nil || owner != k {
 			return false

@@ -1,7 +1,9 @@
 // Command tinode walks through Tinode's storage on one DynamoDB table: it
 // loads the sample items of the Tinode document, creates users with unique
 // tags, a p2p and a group topic, lets concurrent senders exchange messages,
-// and lists subscriptions and history. Each step prints its catalog ID.
+// lists subscriptions and history, then walks through what today's
+// Tinode server adds (unread counts, owned topics, joins, sharing, the
+// deletion log, auth schemes, credentials). Each step prints its catalog ID.
 //
 //	go run ./examples/tinode
 //
@@ -145,6 +147,53 @@ func run() error {
 	v, err := s.Topics.Load(ctx, "p2pAliceBob", table.Limit(10))
 	check(err)
 	fmt.Printf("TN-8  one query loaded %s with %d subs and %d messages\n", v.Topic.Id, len(v.Subs), len(v.Messages))
+
+	// What today's Tinode server adds.
+	unread, err := s.Subs.UnreadCount(ctx, "alice")
+	check(err)
+	fmt.Printf("TN-21 alice has %d unread messages over her subscriptions\n", unread)
+	owned, err := s.Topics.Owned(ctx, "alice")
+	check(err)
+	fmt.Printf("TN-22 alice owns %d topic(s)\n", len(owned.Items))
+	joined, err := s.Subs.TopicsOfUser(ctx, "bob", tinode.SubFilter{})
+	check(err)
+	for _, st := range joined.Items {
+		fmt.Printf("TN-23 bob in %s: topic SeqId %d, read %d\n", st.Topic.Id, st.Topic.SeqId, st.Sub.ReadSeqId)
+	}
+	var guests []*tn.Subscription
+	for _, id := range []tn.UserID{"carol", "dave", "erin"} {
+		guests = append(guests, &tn.Subscription{Topic: "grpChat", User: id, ModeWant: tn.ModeCPublic, ModeGiven: tn.ModeCPublic})
+	}
+	shared, err := s.Subs.Share(ctx, "grpChat", guests)
+	check(err)
+	top, err = s.Topics.Get(ctx, "grpChat")
+	check(err)
+	fmt.Printf("TN-25 shared grpChat: new %v, already there %v; TN-24 SubCnt = %d\n", shared.Created, shared.Existing, top.SubCnt)
+	kept, err := s.Topics.CreateP2P(ctx, &tn.Topic{Id: "p2pBobCarol"},
+		&tn.Subscription{Topic: "p2pBobCarol", User: "bob", ModeWant: tn.ModeCPublic, ModeGiven: tn.ModeCPublic},
+		&tn.Subscription{Topic: "p2pBobCarol", User: "carol", ModeWant: tn.ModeCPublic, ModeGiven: tn.ModeCPublic})
+	check(err)
+	fmt.Printf("TN-26 p2pBobCarol created (carol's earlier subscription kept: %v)\n", kept)
+	delID, err := s.Messages.DeleteList(ctx, "grpChat", "", []tn.Range{{Low: 2, Hi: 4}, {Low: 7}})
+	check(err)
+	fmt.Printf("TN-27 deleted 2..3 and 7 for everyone: DelId %d\n", delID)
+	dels, err := s.Messages.Deletions(ctx, "grpChat", "bob", 0)
+	check(err)
+	for _, d := range dels.Items {
+		fmt.Printf("TN-28 bob's client hides deletion %d: %v\n", d.DelId, d.Ranges)
+	}
+	check(s.Auth.Add(ctx, &tn.AuthRecord{Unique: "token:alice-1", UserID: "alice", AuthLvl: tn.LevelAuth}))
+	nTok, err := s.Auth.DeleteScheme(ctx, "alice", "token")
+	check(err)
+	fmt.Printf("TN-29 removed alice's %d token record(s) in one transaction\n", nTok)
+	_, err = s.Creds.Upsert(ctx, &tn.Credential{User: "alice", Method: "email", Value: "alice@example.com", Resp: "123456"})
+	check(err)
+	_, err = s.Creds.Confirm(ctx, "alice", "email")
+	check(err)
+	owner, err := s.Creds.UserByCred(ctx, "email", "alice@example.com")
+	check(err)
+	fmt.Printf("TN-30 email alice@example.com validated; it identifies %s\n", owner)
+
 	check(s.Topics.Delete(ctx, "grpChat"))
 	fmt.Println("TN-18 grpChat deleted with its subscriptions and messages")
 	check(s.Users.Delete(ctx, "carol"))

@@ -38,13 +38,8 @@ var userDef = table.Def[tn.User]{
 	Type:     TypeUser,
 	Key:      func(u *tn.User) (table.Key, error) { return tn.UserKey(u.Id) },
 	Validate: func(u *tn.User) error { return u.Validate() },
-	Unique: func(u *tn.User) []table.Unique {
-		us := make([]table.Unique, len(u.Tags))
-		for i, tag := range u.Tags {
-			us[i] = tn.TagUnique(tag)
-		}
-		return us
-	},
+	// Unique (the tag guards or entries) is set by New: it follows the
+	// store's tag rule (Options.SharedTags).
 	Touch: func(u *tn.User, now time.Time, created bool) {
 		touch(&u.CreatedAt, &u.UpdatedAt, now, created)
 	},
@@ -74,14 +69,8 @@ var topicDef = table.Def[tn.Topic]{
 		}
 		return map[table.Index]table.IndexKey{table.GSI1: ik}, nil
 	},
-	// Topic tags share the tag guards with user tags: one tag, one holder.
-	Unique: func(t *tn.Topic) []table.Unique {
-		us := make([]table.Unique, len(t.Tags))
-		for i, tag := range t.Tags {
-			us[i] = tn.TagUnique(tag)
-		}
-		return us
-	},
+	// Topic tags share the tag guards (or entries) with user tags; New
+	// sets Unique by the store's tag rule.
 	Touch: func(t *tn.Topic, now time.Time, created bool) {
 		touch(&t.CreatedAt, &t.UpdatedAt, now, created)
 	},

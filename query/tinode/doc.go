@@ -1,26 +1,34 @@
 // Package tinode serves the storage of the Tinode chat server (users,
 // auth records, unique tags, topics, subscriptions, messages, push
-// devices, tag search) from ONE DynamoDB table, replacing TinodeUsers,
+// devices, tag search, and what today's Tinode adds: the deletion log and
+// credentials) from ONE DynamoDB table, replacing TinodeUsers,
 // TinodeAuth, TinodeTagUnique, TinodeTopics, TinodeSubscriptions and
-// TinodeMessages. Entities are in package entity/tinode.
+// TinodeMessages (and today's dellog and credentials tables). Entities are
+// in package entity/tinode.
 //
 // # Mapping
 //
-// Generic schema (table.NewSchema): PK, SK, GSI1PK/GSI1SK (GSI2..5
-// unused). {x} segments are keys.Escape'd; SeqIds are 10 zero-padded digits.
+// Generic schema (table.NewSchema): PK, SK, GSI1PK/GSI1SK, GSI2PK/GSI2SK
+// (GSI3..5 unused). {x} segments are keys.Escape'd; SeqIds and DelIds are
+// 10 zero-padded digits.
 //
 //	| entity        | PK                    | SK                    | GSI1PK        | GSI1SK                                | catalog IDs                  |
 //	|---------------|-----------------------|-----------------------|---------------|---------------------------------------|------------------------------|
 //	| User          | USER#{id}             | USER                  |               |                                       | TN-1, 2, 3, 5, 16, 17, 20    |
 //	| tag guard     | UNIQUE#tag#{tag}      | UNIQUE                |               |                                       | TN-2, 3, 4, 19 (TagUnique)   |
 //	| AuthRecord    | AUTH#{scheme}#{value} | AUTH                  | USER#{userid} | AUTH#{scheme}#{value}                 | TN-6; TN-7, 17 via GSI1      |
-//	| Topic         | TOPIC#{name}          | TOPIC                 |               |                                       | TN-8, 12, 18                 |
-//	| Subscription  | TOPIC#{topic}         | SUB#{user}            | USER#{user}   | SUBUPD#{Timestamp(UpdatedAt)}#{topic} | TN-9, 11; TN-10, 17 via GSI1 |
-//	| Message       | TOPIC#{topic}         | MSG#{seq:10}          |               |                                       | TN-12, 13, 14, 15, 18        |
+//	| Topic         | TOPIC#{name}          | TOPIC                 | USER#{owner}  | OWNS#{name} (group topics)            | TN-8, 12, 18, 24; TN-22      |
+//	| Subscription  | TOPIC#{topic}         | SUB#{user}            | USER#{user}   | SUBUPD#{Timestamp(UpdatedAt)}#{topic} | TN-9, 11; TN-10, 17, 21, 23  |
+//	| Message       | TOPIC#{topic}         | MSG#{seq:10}          |               |                                       | TN-12, 13, 14, 15, 18, 27    |
+//	| DelMessage    | TOPIC#{topic}         | DEL#{delId:10}        |               |                                       | TN-27, 28 (deletion log)     |
+//	| Credential    | USER#{user}           | CRED#{method}#{value} | GSI2: CREDUNV | CREDUNV#{Timestamp(UpdatedAt)}#{user}#{method} (unvalidated only) | TN-30 |
+//	| cred guard    | UNIQUE#cred#{method}:{value} | UNIQUE         |               |                                       | TN-30 (validated only)       |
+//	| shared tag    | SHARED#tag#{tag}      | HOLDER#{holder key}   |               |                                       | TN-19 with Options.SharedTags |
 //
-// In a topic partition MSG# < SUB# < TOPIC, so [Topics.Load] reads the
-// topic, all its subscriptions and its newest messages with ONE descending
-// Query and decodes them with table.Collect. (SK TOPIC rather than META:
+// In a topic partition DEL# < MSG# < SUB# < TOPIC, so [Topics.Load] reads
+// the topic, all its subscriptions and its newest messages with ONE
+// descending Query (SK from MSG# to TOPIC, the deletion log below left
+// out) and decodes them with table.Collect. (SK TOPIC rather than META:
 // META sorts below MSG# and a newest-first query would reach it last.)
 //
 // # Access patterns
@@ -43,7 +51,33 @@
 //     Get, History and Load never return an expired message
 //   - TN-16 [Users.UpsertDevice], [Users.DeleteDevice]; TN-20 [Users.Devices]
 //   - TN-17 [Users.SoftDelete], [Users.Delete]; TN-18 [Topics.SoftDelete], [Topics.Delete]
-//   - TN-19 [Users.FindByTags]: BatchGet of tag guards, then of users
+//   - TN-19 [Users.FindByTags], [Topics.FindByTags]: BatchGet of tag
+//     guards, then of users or topics
+//   - TN-21 [Subscriptions.UnreadCount]: per page of subscriptions one
+//     BatchGetItem of their topics
+//   - TN-22 [Topics.Owned], [Topics.AllOwned]: GSI1 USER#{owner} / OWNS#
+//   - TN-23 [Subscriptions.TopicsOfUser], [Subscriptions.UsersOfTopic]:
+//     a page and one BatchGetItem, 2 requests per page
+//   - TN-24 Topic.SubCnt, kept in the transaction of every subscribe
+//     ([Subscriptions.Create], [Subscriptions.Share], [Topics.Create],
+//     [Topics.CreateP2P]) and unsubscribe ([Subscriptions.SoftDelete],
+//     [Subscriptions.Delete])
+//   - TN-25 [Subscriptions.Share]; TN-26 [Topics.CreateP2P]
+//   - TN-27 [Messages.DeleteList], [Messages.FinishDeletes]; TN-28
+//     [Messages.Deletions], [Messages.AllDeletions]
+//   - TN-29 [Auth.DeleteScheme], [Auth.Update]
+//   - TN-30 [Credentials]: Upsert, GetActive, List, Confirm, Fail, Delete,
+//     UserByCred, Unvalidated
+//
+// # Tags
+//
+// By default (tinode.md) every tag, of a user or of a topic, has one
+// holder in the whole table: its guard UNIQUE#tag#{tag} is written in the
+// holder's transaction. Today's Tinode only needs one tag per (holder,
+// tag) and global uniqueness for some namespaces such as "alias:": set
+// Options.SharedTags and Options.UniqueTagNamespaces, and the other tags
+// become lookup entries (table.Unique.Shared), one per holder, kept in
+// the same transactions and found with one Query per tag.
 //
 // Lists return table.Page[T] with an opaque cursor and have an iterator
 // form; page size, cursor and order are the core's list options
@@ -56,8 +90,10 @@
 // any request; errors wrap the table sentinels (table.ErrNotFound,
 // table.ErrAlreadyExists, table.ErrUniqueViolation, table.ErrConflict).
 //
-// Hard deletes (TN-17, TN-18) mark the item deleted first, batch-delete the
-// dependent items page by page, and delete the user or topic last, so a
-// stopped delete is finished by calling it again. Expired messages are
+// Hard deletes (TN-17, TN-18) mark the item deleted first, delete the
+// dependent items page by page (a user's subscriptions one transaction
+// each, so their topics' SubCnt stays exact), and delete the user or topic
+// last, so a stopped delete is finished by calling it again. Timestamps
+// come from the table's clock (table.Options.Now). Expired messages are
 // left to the table's TTL.
 package tinode

@@ -220,18 +220,14 @@ type TopicMatch struct {
 
 // FindByTags returns the topics holding any of tags (today's Tinode's Find
 // searches topics by their tags too): one BatchGetItem on the tag guards
-// (user and topic tags share them, so a tag has one holder), one on the
-// topics found, in the order of their first matching tag. Free tags and
+// (user and topic tags share them, so a tag has one holder; under
+// Options.SharedTags one Query per shared tag), one on the topics found, in the order of their first matching tag. Free tags and
 // users' tags are skipped.
 func (ts *Topics) FindByTags(ctx context.Context, tags ...string) ([]TopicMatch, error) {
 	if err := checkTagArgs(tags); err != nil {
 		return nil, err
 	}
-	uniq := make([]table.Unique, 0, len(tags))
-	for _, t := range tags {
-		uniq = append(uniq, tn.TagUnique(t))
-	}
-	guards, err := ts.s.t.LookupUniques(ctx, uniq)
+	guards, err := ts.s.tagHolders(ctx, tags)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,9 @@
 package tinode
 
 import (
+	"context"
+	"slices"
+	"strings"
 	"time"
 
 	tn "github.com/singletable/singletable/entity/tinode"
@@ -16,6 +19,19 @@ type Options struct {
 	// SaveBackoff is the first wait between attempts; it doubles up to
 	// SaveMaxBackoff, with full jitter (defaults 2ms and 250ms).
 	SaveBackoff, SaveMaxBackoff time.Duration
+	// SharedTags switches from tinode.md's rule, where every tag (of a
+	// user or a topic) has one holder in the whole table, to today's
+	// Tinode's: a tag may be held by many users and topics, each holder
+	// once, except the tags of the UniqueTagNamespaces (such as "alias"
+	// for "alias:bob"), which stay unique. Shared tags are found through
+	// lookup entries written with their holder (table.Unique.Shared).
+	// Decide before the first write: switching later leaves the tags
+	// written before without the entries the new rule reads (re-save
+	// their holders).
+	SharedTags bool
+	// UniqueTagNamespaces are the namespaces whose tags stay unique when
+	// SharedTags is set.
+	UniqueTagNamespaces []string
 }
 
 // Store is Tinode's storage on one single table. Its fields group the
@@ -46,10 +62,14 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 	for _, f := range opts {
 		f(&o)
 	}
-	s := &Store{t: t, opts: o,
-		user:  table.NewEntity(t, userDef),
+	s := &Store{t: t, opts: o}
+	ud, td := userDef, topicDef
+	ud.Unique = func(u *tn.User) []table.Unique { return s.tagValues(u.Tags) }
+	td.Unique = func(t *tn.Topic) []table.Unique { return s.tagValues(t.Tags) }
+	*s = Store{t: t, opts: o,
+		user:  table.NewEntity(t, ud),
 		auth:  table.NewEntity(t, authDef),
-		topic: table.NewEntity(t, topicDef),
+		topic: table.NewEntity(t, td),
 		sub:   table.NewEntity(t, subDef),
 		msg:   table.NewEntity(t, msgDef),
 		del:   table.NewEntity(t, delDef),
@@ -66,3 +86,65 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 
 // Table returns the table the store uses.
 func (s *Store) Table() *table.Table { return s.t }
+
+// tagValue returns what tag's holder writes: the unique guard of the tag,
+// or, under SharedTags outside the unique namespaces, its lookup entry.
+func (s *Store) tagValue(tag string) table.Unique {
+	u := tn.TagUnique(tag)
+	if s.opts.SharedTags {
+		ns, _, ok := strings.Cut(tag, ":")
+		u.Shared = !ok || !slices.Contains(s.opts.UniqueTagNamespaces, ns)
+	}
+	return u
+}
+
+func (s *Store) tagValues(tags []string) []table.Unique {
+	us := make([]table.Unique, len(tags))
+	for i, tag := range tags {
+		us[i] = s.tagValue(tag)
+	}
+	return us
+}
+
+// tagHolders returns the holders of each tag (guards of unique tags in
+// one BatchGetItem, the entries of each shared tag in one Query per page)
+// in the order of tags.
+func (s *Store) tagHolders(ctx context.Context, tags []string) ([]table.Guard, error) {
+	var uniq []table.Unique
+	var out []table.Guard
+	for _, tag := range tags {
+		if u := s.tagValue(tag); !u.Shared {
+			uniq = append(uniq, u)
+		}
+	}
+	guards, err := s.t.LookupUniques(ctx, uniq)
+	if err != nil {
+		return nil, err
+	}
+	byTag := map[string][]table.Guard{}
+	for _, g := range guards {
+		byTag[g.Value] = append(byTag[g.Value], g)
+	}
+	for _, tag := range tags {
+		u := s.tagValue(tag)
+		if !u.Shared {
+			out = append(out, byTag[u.Value]...)
+			continue
+		}
+		for cursor := ""; ; {
+			opts := []table.ListOption{table.Limit(100)}
+			if cursor != "" {
+				opts = append(opts, table.After(cursor))
+			}
+			p, err := s.t.LookupShared(ctx, u, opts...)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, p.Items...)
+			if cursor = p.Cursor; cursor == "" {
+				break
+			}
+		}
+	}
+	return out, nil
+}

@@ -611,3 +611,46 @@ func TestTodaysFields(t *testing.T) {
 		t.Fatalf("users by tag: %+v, %v", users, err)
 	}
 }
+
+// TestSharedTags: under Options.SharedTags a tag has many holders (users
+// and topics, each once) while the unique namespaces stay unique; the
+// default (every tag unique) is TestTodaysFields' and TN-2/TN-3's.
+func TestSharedTags(t *testing.T) {
+	t.Parallel()
+	s := tinode.New(tabletest.NewTable(t, table.NewSchema("tinode")), func(o *tinode.Options) {
+		o.SharedTags, o.UniqueTagNamespaces = true, []string{"alias"}
+	})
+	c := ctx(t)
+	for _, u := range []tn.User{{Id: "ann", Tags: []string{"lang:go", "alias:ann"}}, {Id: "bob", Tags: []string{"lang:go", "city"}}} {
+		if err := s.Users.Create(c, &u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	top := tn.Topic{Id: "grpGo", Tags: []string{"lang:go"}}
+	if err := s.Topics.Create(c, &top); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Users.Create(c, &tn.User{Id: "eve", Tags: []string{"alias:ann"}}); !errors.Is(err, table.ErrUniqueViolation) {
+		t.Fatalf("a second alias:ann: %v", err)
+	}
+	found, err := s.Users.FindByTags(c, "lang:go", "alias:ann")
+	if err != nil || len(found) != 2 || found[0].User.Id != "ann" || len(found[0].Tags) != 2 || found[1].User.Id != "bob" {
+		t.Fatalf("users by lang:go, alias:ann: %+v, %v", found, err)
+	}
+	topics, err := s.Topics.FindByTags(c, "lang:go")
+	if err != nil || len(topics) != 1 || topics[0].Topic.Id != "grpGo" {
+		t.Fatalf("topics by lang:go: %+v, %v", topics, err)
+	}
+	// removing a tag removes its entry in the same transaction
+	if _, err := s.Users.RemoveTags(c, "bob", "lang:go"); err != nil {
+		t.Fatal(err)
+	}
+	if found, _ := s.Users.FindByTags(c, "lang:go"); len(found) != 1 || found[0].User.Id != "ann" {
+		t.Fatalf("after bob dropped lang:go: %+v", found)
+	}
+	if ut, err := s.Users.LookupTag(c, "alias:ann"); err != nil || ut.Source != "ann" {
+		t.Fatalf("unique namespace lookup: %+v, %v", ut, err)
+	}
+	_, err = s.Users.LookupTag(c, "lang:go")
+	wantInvalid(t, err, "tag")
+}

@@ -134,7 +134,11 @@ func (us *Users) LookupTag(ctx context.Context, tag string) (tn.UniqueTag, error
 	if err := tn.ValidateTag(tag); err != nil {
 		return tn.UniqueTag{}, err
 	}
-	owner, err := us.s.t.LookupUnique(ctx, tn.TagUnique(tag))
+	u := us.s.tagValue(tag)
+	if u.Shared {
+		return tn.UniqueTag{}, table.Invalid("tag", "%q is a shared tag (Options.SharedTags) with many holders; use FindByTags", tag)
+	}
+	owner, err := us.s.t.LookupUnique(ctx, u)
 	if err != nil {
 		return tn.UniqueTag{}, err
 	}
@@ -186,18 +190,15 @@ type UserMatch struct {
 }
 
 // FindByTags returns the users holding any of tags (TN-19, contact
-// discovery): one BatchGetItem on the tag guards, one on the users found,
-// in the order of their first matching tag. Free tags and topics' tags
-// are skipped ([Topics.FindByTags] finds topics).
+// discovery): one BatchGetItem on the tag guards (under Options.SharedTags
+// one Query per shared tag instead), one on the users found, in the order
+// of their first matching tag. Free tags and topics' tags are skipped
+// ([Topics.FindByTags] finds topics).
 func (us *Users) FindByTags(ctx context.Context, tags ...string) ([]UserMatch, error) {
 	if err := checkTagArgs(tags); err != nil {
 		return nil, err
 	}
-	uniq := make([]table.Unique, 0, len(tags))
-	for _, t := range tags {
-		uniq = append(uniq, tn.TagUnique(t))
-	}
-	guards, err := us.s.t.LookupUniques(ctx, uniq)
+	guards, err := us.s.tagHolders(ctx, tags)
 	if err != nil {
 		return nil, err
 	}
@@ -262,9 +263,10 @@ func (us *Users) SoftDelete(ctx context.Context, id tn.UserID) error {
 }
 
 // Delete hard-deletes the user (TN-17): it marks the user deleted, deletes
-// its subscriptions (GSI1 USER#{id}, SK begins_with SUBUPD#) and auth
-// records (GSI1 USER#{id}, SK begins_with AUTH#) in batches, then the user
-// item with its tag guards in one transaction. It is resumable: if it
+// its subscriptions (GSI1 USER#{id}, SK begins_with SUBUPD#; each with its
+// topic's SubCnt, TN-24), its credentials (releasing validated values) and
+// auth records (GSI1 USER#{id}, SK begins_with AUTH#, in batches), then
+// the user item with its tag guards in one transaction. It is resumable: if it
 // stops (context, error), calling it again finishes the job. A user that
 // does not exist gives table.ErrNotFound.
 func (us *Users) Delete(ctx context.Context, id tn.UserID) error {
