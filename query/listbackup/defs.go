@@ -22,6 +22,7 @@ const (
 	TypeOAuthState   = "OAuthState"
 	TypeOAuthToken   = "OAuthToken"
 	TypeRefreshToken = "RefreshToken"
+	TypeTokenFamily  = "RefreshTokenFamily"
 	TypeTag          = "Tag"
 	TypeNotification = "Notification"
 	TypeSyncSchedule = "SyncSchedule"
@@ -67,6 +68,7 @@ type entities struct {
 	states        *table.Entity[lb.OAuthState]
 	oauthTokens   *table.Entity[lb.OAuthToken]
 	refreshTokens *table.Entity[lb.RefreshToken]
+	families      *table.Entity[lb.TokenFamily]
 	tags          *table.Entity[lb.Tag]
 	notifications *table.Entity[lb.Notification]
 	schedules     *table.Entity[lb.SyncSchedule]
@@ -278,6 +280,12 @@ func newEntities(t *table.Table) *entities {
 			Expires:       func(r *lb.RefreshToken) time.Time { return r.ExpiresAt },
 			Version:       func(r *lb.RefreshToken) *int64 { return &r.Version },
 			IndexedFields: []string{"userId", "tokenFamily", "issuedAt"},
+		}),
+		families: table.NewEntity(t, table.Def[lb.TokenFamily]{
+			Type:          TypeTokenFamily,
+			Key:           func(f *lb.TokenFamily) (table.Key, error) { return lb.TokenFamilyKey(f.Family) },
+			Validate:      (*lb.TokenFamily).Validate,
+			IndexedFields: []string{"tokenFamily"},
 		}),
 		tags: table.NewEntity(t, table.Def[lb.Tag]{
 			Type: TypeTag,

@@ -25,7 +25,9 @@ type IssueInput struct {
 
 // Issue starts a new token family and returns the plaintext token (32
 // random bytes, shown once) and the stored token, which holds only its
-// SHA-256 hash. Errors: *table.ValidationError.
+// SHA-256 hash. One transaction creates the token and its family item
+// RTFAM#{family} / FAMILY, the fact every rotation checks (see
+// [RefreshTokens.Rotate]). Errors: *table.ValidationError.
 func (s *RefreshTokens) Issue(ctx context.Context, in IssueInput) (string, lb.RefreshToken, error) {
 	plain := lb.NewSecret(32)
 	now := s.e.now()
@@ -34,8 +36,17 @@ func (s *RefreshTokens) Issue(ctx context.Context, in IssueInput) (string, lb.Re
 		TokenFamily: lb.TokenFamilyID(lb.NewUUID()), IssuedAt: now, ExpiresAt: now.Add(s.e.refreshTTL),
 		UserAgent: in.UserAgent, IPAddress: in.IPAddress,
 	}
-	if err := s.e.refreshTokens.Create(ctx, &rt); err != nil {
+	fam := lb.TokenFamily{Family: rt.TokenFamily, UserID: in.UserID, CreatedAt: now}
+	ops, err := s.e.refreshTokens.CreateOp(&rt)
+	if err != nil {
 		return "", lb.RefreshToken{}, err
+	}
+	famOps, err := s.e.families.CreateOp(&fam)
+	if err != nil {
+		return "", lb.RefreshToken{}, err
+	}
+	if err := s.e.t.Transact(ctx, append(ops, famOps...)...); err != nil {
+		return "", lb.RefreshToken{}, fmt.Errorf("issue refresh token: %w", err)
 	}
 	return plain, rt, nil
 }
@@ -89,15 +100,20 @@ func (s *RefreshTokens) AllFamily(ctx context.Context, family lb.TokenFamilyID, 
 	}, opts...)
 }
 
-// RevokeFamily revokes every token of a family that is not revoked yet
-// (LB-36): Query GSI2 PK = RTFAMILY#{tokenFamily}, then one transaction
-// per 100 tokens setting revoked, revokedAt, revokedBy and revokedReason.
-// It returns how many tokens it revoked. Errors: *table.ValidationError.
+// RevokeFamily revokes a token family (LB-36) and returns how many of its
+// tokens it marked revoked. The revocation is one fact: the family item
+// RTFAM#{family} is marked revoked first (one UpdateItem, or a create for
+// a family issued before family items existed), and every rotation
+// conditions on that item in its own transaction, so from then on no
+// token of the family rotates, including a token whose rotation committed
+// while the revocation ran, one a lagging GSI2 does not list yet, or one a
+// failed cleanup chunk left unmarked. Marking the individual tokens
+// (Query GSI2 PK = RTFAMILY#{tokenFamily}, then one transaction per 100
+// tokens setting revoked, revokedAt, revokedBy and revokedReason) is
+// cleanup for readers of single tokens; if it fails the error says so
+// and the family stays revoked. Errors: *table.ValidationError.
 func (s *RefreshTokens) RevokeFamily(ctx context.Context, family lb.TokenFamilyID, by lb.UserID, reason string) (int, error) {
-	if err := family.Validate("tokenFamily"); err != nil {
-		return 0, err
-	}
-	toks, err := query.Collect(s.AllFamily(ctx, family, table.Limit(table.MaxListLimit)))
+	k, err := lb.TokenFamilyKey(family)
 	if err != nil {
 		return 0, err
 	}
@@ -108,6 +124,13 @@ func (s *RefreshTokens) RevokeFamily(ctx context.Context, family lb.TokenFamilyI
 	}
 	if reason == "" {
 		delete(set, "revokedReason")
+	}
+	if err := s.revokeFact(ctx, k, family, set); err != nil {
+		return 0, fmt.Errorf("revoke family %s: %w", family, err)
+	}
+	toks, err := query.Collect(s.AllFamily(ctx, family, table.Limit(table.MaxListLimit)))
+	if err != nil {
+		return 0, fmt.Errorf("revoke family %s: family revoked, its tokens not marked: %w", family, err)
 	}
 	var ops []table.TxOp
 	for _, t := range toks {
@@ -126,25 +149,68 @@ func (s *RefreshTokens) RevokeFamily(ctx context.Context, family lb.TokenFamilyI
 	}
 	for i := 0; i < len(ops); i += table.MaxTxItems {
 		if err := s.e.t.Transact(ctx, ops[i:min(i+table.MaxTxItems, len(ops))]...); err != nil {
-			return i, fmt.Errorf("revoke family %s: %w", family, err)
+			return i, fmt.Errorf("revoke family %s: family revoked, %d of %d tokens marked: %w", family, i, len(ops), err)
 		}
 	}
 	return len(ops), nil
 }
 
+// revokeFact marks the family item revoked, creating it (revoked) for a
+// family that has none.
+func (s *RefreshTokens) revokeFact(ctx context.Context, k table.Key, family lb.TokenFamilyID, set map[string]any) error {
+	for attempt := 0; ; attempt++ {
+		_, err := s.e.families.Patch(ctx, k, table.Patch{Set: set})
+		if !errors.Is(err, table.ErrNotFound) || attempt > 2 {
+			return err
+		}
+		// A family from before family items: find its user, create it revoked.
+		p, err := s.ListFamily(ctx, family, table.Limit(1))
+		if err != nil {
+			return err
+		}
+		now := s.e.now()
+		fam := lb.TokenFamily{Family: family, CreatedAt: now, Revoked: true, RevokedAt: now}
+		fam.UserID = "unknown"
+		if len(p.Items) > 0 {
+			fam.UserID = p.Items[0].UserID
+		}
+		if r, ok := set["revokedReason"].(string); ok {
+			fam.RevokedReason = r
+		}
+		if b, ok := set["revokedBy"].(string); ok {
+			fam.RevokedBy = lb.UserID(b)
+		}
+		err = s.e.families.Create(ctx, &fam)
+		if !errors.Is(err, table.ErrAlreadyExists) {
+			return err
+		}
+	}
+}
+
 // Rotate exchanges a refresh token for the next one of its family (LB-37)
 // and returns the new plaintext and stored token. It reads the presented
-// token (one consistent GetItem) and writes one transaction: the old token
-// gets rotatedAt, lastUsedAt and replacedBy on condition that its version
-// is the one read (neither rotated nor revoked since), and the new token is
-// created with the same family and life. Presenting a token that was
-// already rotated is reuse: its whole family is revoked (LB-36) and
-// ErrTokenReused (matching table.ErrConflict) is returned. Errors:
-// *table.ValidationError, table.ErrNotFound (unknown or expired),
-// ErrTokenRevoked, ErrTokenReused.
+// token (one consistent GetItem) and writes one transaction: the old token gets rotatedAt, lastUsedAt and replacedBy
+// on condition that its version is the one read (neither rotated nor
+// revoked since), the new token is created with the same family and life
+// and the family item counts the rotation on condition that it is not
+// revoked (a family from before family items gets its item here, after
+// one more read). Steady state: 2 requests. Presenting a
+// token that was already rotated is reuse: its family is revoked (LB-36)
+// and ErrTokenReused (matching table.ErrConflict) is returned; a token of
+// a revoked family gives ErrTokenRevoked, even if the token itself was
+// never marked. Errors: *table.ValidationError, table.ErrNotFound
+// (unknown or expired), ErrTokenRevoked, ErrTokenReused.
 func (s *RefreshTokens) Rotate(ctx context.Context, token, userAgent, ipAddress string) (string, lb.RefreshToken, error) {
+	if token == "" {
+		return "", lb.RefreshToken{}, table.Invalid("refreshToken", "empty")
+	}
+	k, err := lb.RefreshTokenKey(lb.Hash(token))
+	if err != nil {
+		return "", lb.RefreshToken{}, err
+	}
+	legacy := false // the family has no item yet
 	for attempt := 0; ; attempt++ {
-		old, err := s.GetByToken(ctx, token)
+		old, err := s.e.refreshTokens.Get(ctx, k, table.Consistent())
 		if err != nil {
 			return "", lb.RefreshToken{}, err
 		}
@@ -157,15 +223,34 @@ func (s *RefreshTokens) Rotate(ctx context.Context, token, userAgent, ipAddress 
 		case old.Revoked:
 			return "", lb.RefreshToken{}, fmt.Errorf("rotate refresh token of family %s: %w", old.TokenFamily, ErrTokenRevoked)
 		}
-		plain, next, err := s.rotate(ctx, old, userAgent, ipAddress)
-		if errors.Is(err, table.ErrTransactionCanceled) && attempt < 2 {
+		plain, next, err := s.rotate(ctx, old, legacy, userAgent, ipAddress)
+		var te *table.TxError
+		if errors.As(err, &te) && attempt < 3 {
+			if f := te.Failed(); len(f) == 1 && f[0].Entity == TypeTokenFamily {
+				// The family's condition failed: revoked, or no item yet.
+				fk, _ := lb.TokenFamilyKey(old.TokenFamily)
+				fam, ferr := s.e.families.Get(ctx, fk, table.Consistent())
+				switch {
+				case ferr == nil && fam.Revoked:
+					return "", lb.RefreshToken{}, fmt.Errorf("rotate refresh token of family %s: family revoked: %w", old.TokenFamily, ErrTokenRevoked)
+				case errors.Is(ferr, table.ErrNotFound):
+					legacy = true
+				case ferr != nil:
+					return "", lb.RefreshToken{}, ferr
+				default:
+					legacy = false
+				}
+				continue
+			}
+		}
+		if errors.Is(err, table.ErrTransactionCanceled) && attempt < 3 {
 			continue // the old token changed since it was read: look again
 		}
 		return plain, next, err
 	}
 }
 
-func (s *RefreshTokens) rotate(ctx context.Context, old lb.RefreshToken, userAgent, ipAddress string) (string, lb.RefreshToken, error) {
+func (s *RefreshTokens) rotate(ctx context.Context, old lb.RefreshToken, legacy bool, userAgent, ipAddress string) (string, lb.RefreshToken, error) {
 	now := s.e.now()
 	plain := lb.NewSecret(32)
 	life := old.ExpiresAt.Sub(old.IssuedAt)
@@ -175,6 +260,27 @@ func (s *RefreshTokens) rotate(ctx context.Context, old lb.RefreshToken, userAge
 	next := lb.RefreshToken{
 		TokenHash: lb.Hash(plain), UserID: old.UserID, AccountID: old.AccountID, TokenFamily: old.TokenFamily,
 		IssuedAt: now, ExpiresAt: now.Add(life), UserAgent: userAgent, IPAddress: ipAddress,
+	}
+	var famOps []table.TxOp
+	if !legacy {
+		fk, err := lb.TokenFamilyKey(old.TokenFamily)
+		if err != nil {
+			return "", lb.RefreshToken{}, err
+		}
+		op, err := s.e.families.PatchOp(fk, table.Patch{Add: map[string]int64{"rotations": 1}, IfEqual: map[string]any{"revoked": false}})
+		if err != nil {
+			return "", lb.RefreshToken{}, err
+		}
+		famOps = []table.TxOp{op}
+	} else {
+		// A family issued before family items: its item starts now, and a
+		// concurrent revocation that creates it first wins.
+		f := lb.TokenFamily{Family: old.TokenFamily, UserID: old.UserID, CreatedAt: now, Rotations: 1}
+		ops, err := s.e.families.CreateOp(&f)
+		if err != nil {
+			return "", lb.RefreshToken{}, err
+		}
+		famOps = ops
 	}
 	ops, err := s.e.refreshTokens.CreateOp(&next)
 	if err != nil {
@@ -194,7 +300,8 @@ func (s *RefreshTokens) rotate(ctx context.Context, old lb.RefreshToken, userAge
 	if err != nil {
 		return "", lb.RefreshToken{}, err
 	}
-	if err := s.e.t.Transact(ctx, append([]table.TxOp{mark}, ops...)...); err != nil {
+	ops = append(append([]table.TxOp{mark}, ops...), famOps...)
+	if err := s.e.t.Transact(ctx, ops...); err != nil {
 		return "", lb.RefreshToken{}, fmt.Errorf("rotate refresh token of family %s: %w", old.TokenFamily, err)
 	}
 	return plain, next, nil
