@@ -16,12 +16,12 @@ import (
 type Hold struct {
 	Op            string
 	AfterResponse bool
-	once     sync.Once
-	init     sync.Once
-	arrived  chan struct{}
-	released chan struct{}
-	taken    bool
-	mu       sync.Mutex
+	once          sync.Once
+	init          sync.Once
+	arrived       chan struct{}
+	released      chan struct{}
+	taken         bool
+	mu            sync.Mutex
 }
 
 func (h *Hold) setup() {
