@@ -65,13 +65,6 @@ func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, er
 		}
 	}
 	src := item
-	if len(e.def.Secrets) > 0 {
-		cp := *item // encrypt a copy: the caller keeps its plaintext
-		if err := e.sealSecrets(&cp, k); err != nil {
-			return w, err
-		}
-		src = &cp
-	}
 	av, err := dynamo.MarshalItem(src)
 	if err != nil {
 		return w, fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
@@ -80,6 +73,12 @@ func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, er
 	for _, a := range e.def.AlwaysWrite {
 		if _, ok := av[a]; !ok {
 			av[a] = emptyValue(reflect.ValueOf(src).Elem(), a)
+		}
+	}
+	if len(e.def.Secrets) > 0 {
+		// the encoding is this call's own: its secrets are sealed in place
+		if err := e.sealItem(av, k); err != nil {
+			return w, err
 		}
 	}
 	if err := checkValues(e.def.Type, av); err != nil {
@@ -152,20 +151,25 @@ func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, er
 }
 
 // decode turns a raw item into T and reports its version.
-func (e *Entity[T]) decode(raw Item) (T, int64, error) {
+func (e *Entity[T]) decode(raw Item) (T, int64, error) { return e.decodeWith(raw, false) }
+
+// decodeWith is decode; lenient reads plaintext secrets (adoption).
+func (e *Entity[T]) decodeWith(raw Item, lenient bool) (T, int64, error) {
 	var v T
 	if s := e.t.schema.TypeAttr; s != "" {
 		if got, ok := raw[s].(*types.AttributeValueMemberS); ok && got.Value != e.def.Type {
 			return v, 0, fmt.Errorf("%w: item is a %q, not a %q", ErrInvalidInput, got.Value, e.def.Type)
 		}
 	}
-	if err := decodeItem(raw, &v); err != nil {
-		return v, 0, fmt.Errorf("decode %s: %w", e.def.Type, err)
-	}
+	src := raw
 	if len(e.def.Secrets) > 0 {
-		if err := e.openSecrets(&v, e.t.keyFromItem(raw)); err != nil {
+		var err error
+		if src, err = e.openItem(raw, e.t.keyFromItem(raw), lenient); err != nil {
 			return v, 0, err
 		}
+	}
+	if err := decodeItem(src, &v); err != nil {
+		return v, 0, fmt.Errorf("decode %s: %w", e.def.Type, err)
 	}
 	ver := e.t.versionOfItem(raw)
 	e.setVersion(&v, ver)

@@ -165,7 +165,7 @@ func (t *Table) staleTokens(raw Item) []string {
 func isSealed(v types.AttributeValue) bool {
 	switch v := v.(type) {
 	case *types.AttributeValueMemberS:
-		return strings.HasPrefix(v.Value, secretPrefix)
+		return strings.HasPrefix(v.Value, legacyPrefix)
 	case *types.AttributeValueMemberB, *types.AttributeValueMemberM:
 		return true
 	}

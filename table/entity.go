@@ -521,10 +521,14 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	if err := e.validateChange(cur, plainOld, plainNew); err != nil {
 		return err
 	}
-	// Secrets stored in plaintext (written by another service) are sealed
-	// by every write.
-	for attr := range e.def.Secrets {
-		if old, ok := raw[attr]; ok && !isSealed(old) && w.item[attr] != nil && avEqual(plainOld[attr], plainNew[attr]) {
+	// Secrets stored in plaintext (written by another service), in the
+	// previous format or under a stale key are sealed anew by every write
+	// (the whole top-level attribute that holds them is rewritten).
+	resealed := map[string]bool{}
+	for path := range e.def.Secrets {
+		attr := secretTop(path)
+		if !resealed[attr] && e.t.needsSeal(raw, path) && w.item[attr] != nil && avEqual(plainOld[attr], plainNew[attr]) {
+			resealed[attr] = true
 			np := ph(attr)
 			expect(np, attr)
 			sets = append(sets, np+" = "+val(w.item[attr]))

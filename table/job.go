@@ -453,7 +453,7 @@ func (e *Entity[T]) Adopt(ctx context.Context, raw Item, dryRun bool) (JobOutcom
 		return Skipped, nil
 	}
 	for attempt := 0; ; attempt++ {
-		orig, ver, err := e.decode(raw)
+		orig, ver, err := e.decodeWith(raw, true)
 		if err != nil {
 			return Conflicted, fmt.Errorf("%w: %s %s/%s cannot be decoded: %v", ErrInvalidInput, e.def.Type, k.PK, k.SK, err)
 		}
@@ -467,7 +467,7 @@ func (e *Entity[T]) Adopt(ctx context.Context, raw Item, dryRun bool) (JobOutcom
 		if dryRun {
 			return Changed, nil
 		}
-		cur, err := e.decodeCopy(raw)
+		cur, _, err := e.decodeWith(raw, true)
 		if err != nil {
 			return Conflicted, err
 		}
@@ -480,12 +480,12 @@ func (e *Entity[T]) Adopt(ctx context.Context, raw Item, dryRun bool) (JobOutcom
 		case errors.Is(err, ErrNotFound):
 			return Skipped, nil
 		case errors.Is(err, ErrConflict) && attempt < e.t.opts.ConflictRetries:
-			_, _, raw, err = e.getRaw(ctx, k, Consistent())
-			if errors.Is(err, ErrNotFound) {
-				return Skipped, nil
-			}
+			raw, err = e.t.getItem(ctx, e.def.Type, k, true)
 			if err != nil {
 				return Unchanged, err
+			}
+			if raw == nil || e.t.expired(raw) {
+				return Skipped, nil
 			}
 			continue
 		default:
@@ -499,11 +499,9 @@ func (e *Entity[T]) Adopt(ctx context.Context, raw Item, dryRun bool) (JobOutcom
 // another item is an ErrUniqueViolation.
 func (e *Entity[T]) needsAdoption(ctx context.Context, k Key, item *T, raw Item, dryRun bool) (bool, error) {
 	need := false
-	for attr := range e.def.Secrets {
-		if v, ok := raw[attr]; ok && !isSealed(v) {
-			if s, isS := v.(*types.AttributeValueMemberS); !isS || s.Value != "" {
-				need = true
-			}
+	for path := range e.def.Secrets {
+		if e.t.needsSeal(raw, path) {
+			need = true
 		}
 	}
 	d, err := e.derived(item)

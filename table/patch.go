@@ -107,8 +107,10 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 		if slices.Contains(reserved, field) {
 			return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: "a key or table attribute; use Update"}
 		}
-		if _, secret := e.def.Secrets[field]; secret {
-			return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: "a secret field; use Update so it is encrypted"}
+		for path := range e.def.Secrets {
+			if path == field || secretTop(path) == field {
+				return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: fmt.Sprintf("holds the secret %s; use Update so it is encrypted", path)}
+			}
 		}
 		if slices.Contains(e.def.IndexedFields, field) && !movable[field] {
 			return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: "an index or unique value derives from it; use Update so keys and guards move with it"}

@@ -1,27 +1,74 @@
 package table
 
 import (
+	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
+
+// Secrets at rest
+//
+// Contract, for every attribute path named in Def.Secrets:
+//
+//   - Writes: a non-empty value is encrypted before the item leaves the
+//     process, whatever the plaintext looks like, and stored as a BINARY
+//     attribute holding an envelope: the marker "STS1" then the cipher's
+//     output. The attribute's type is the marker: no string, however it
+//     starts, is taken for ciphertext. Without Options.Cipher the write
+//     fails with [ErrNoCipher] before any request.
+//   - Binding: the cipher's associated data is Options.SecretContext (a
+//     logical table identity, such as "listbackup-prod"; it survives a
+//     point-in-time restore into a table of another name, which the
+//     physical name would not), the item's primary key and the attribute
+//     path. A ciphertext copied to another item, attribute or deployment
+//     does not decrypt.
+//   - Reads: a binary envelope is decrypted (a [Keyring] finds the key
+//     named in its output, so values sealed under older keys still
+//     read). A string holding the previous format ("enc:v1:...", bound
+//     to the physical table name) is decrypted for compatibility. Any
+//     other string is a plaintext secret written by someone else: the
+//     read fails with [ErrPlaintextSecret], unless
+//     Options.AcceptPlaintextSecrets is set to adopt legacy data; then the
+//     value is returned and every write of the item seals it.
+//   - Rotation and adoption: [AdoptJob] (and [Entity.Adopt]) rewrite items
+//     whose secrets are plaintext, in the previous format, or sealed
+//     under a key the cipher reports stale ([StaleChecker]), reading them
+//     leniently, through the job runner ([Table.RunJob]).
+//   - Patch refuses any attribute path that holds a secret or contains
+//     one ([Entity.Patch]): only whole-item writes encrypt.
 
 // ErrNoCipher: an entity with secret fields was written or read on a
 // table that has no Options.Cipher. Plaintext secrets are never stored.
 var ErrNoCipher = errors.New("singletable: no cipher configured for secret fields")
 
+// ErrPlaintextSecret: a secret attribute holds a string, not ciphertext
+// (written by another service, or by hand). Set
+// Options.AcceptPlaintextSecrets to read such data while adopting it.
+var ErrPlaintextSecret = errors.New("singletable: plaintext where a secret's ciphertext was expected")
+
 // Cipher encrypts secret fields before they reach DynamoDB (credentials,
-// tokens, MFA secrets). aad binds a ciphertext to its table, item and
-// attribute, so it cannot be moved to another item. [NewAESGCM] is the
-// local-key implementation; wrap a KMS data key or Tink in the same
-// interface to manage keys elsewhere.
+// tokens, MFA secrets). aad binds a ciphertext to its table identity,
+// item and attribute, so it cannot be moved to another item.
+// [NewAESGCM] is the local-key implementation, [Keyring] adds key ids and
+// rotation, and [NewKMS] wraps AWS KMS data keys (envelope encryption).
 type Cipher interface {
 	Encrypt(plaintext, aad []byte) ([]byte, error)
 	Decrypt(ciphertext, aad []byte) ([]byte, error)
+}
+
+// StaleChecker is implemented by ciphers that rotate keys: Stale reports
+// whether ciphertext was sealed under a key other than the current one,
+// so that [AdoptJob] re-encrypts it.
+type StaleChecker interface {
+	Stale(ciphertext []byte) bool
 }
 
 // NewAESGCM returns a Cipher using AES-GCM with key (16, 24 or 32 bytes)
@@ -56,60 +103,221 @@ func (g gcm) Decrypt(ciphertext, aad []byte) ([]byte, error) {
 	return g.aead.Open(nil, ciphertext[:ns], ciphertext[ns:], aad)
 }
 
-// secretPrefix marks an encrypted attribute value.
-const secretPrefix = "enc:v1:"
+// Keyring is a Cipher over several keys, each with an id: it encrypts
+// with the current key and writes that key's id in front of the
+// ciphertext (one length byte, the id), and decrypts with whichever key
+// the id names, so values sealed before a rotation still read. Retire an
+// old key once [AdoptJob] has re-encrypted everything (Stale reports the
+// values it must rewrite).
+type Keyring struct {
+	current string
+	keys    map[string]Cipher
+}
+
+// NewKeyring returns a keyring that encrypts with keys[current]. Ids are
+// 1 to 255 bytes.
+func NewKeyring(current string, keys map[string]Cipher) (*Keyring, error) {
+	if _, ok := keys[current]; !ok {
+		return nil, fmt.Errorf("singletable: keyring: no key %q", current)
+	}
+	for id := range keys {
+		if id == "" || len(id) > 255 {
+			return nil, fmt.Errorf("singletable: keyring: key id %q is not 1 to 255 bytes", id)
+		}
+	}
+	return &Keyring{current: current, keys: maps.Clone(keys)}, nil
+}
+
+// Encrypt seals with the current key.
+func (k *Keyring) Encrypt(plaintext, aad []byte) ([]byte, error) {
+	ct, err := k.keys[k.current].Encrypt(plaintext, aad)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, 1+len(k.current)+len(ct))
+	out = append(append(append(out, byte(len(k.current))), k.current...), ct...)
+	return out, nil
+}
+
+// Decrypt opens with the key named in ciphertext.
+func (k *Keyring) Decrypt(ciphertext, aad []byte) ([]byte, error) {
+	id, ct, err := k.split(ciphertext)
+	if err != nil {
+		return nil, err
+	}
+	c, ok := k.keys[id]
+	if !ok {
+		return nil, fmt.Errorf("singletable: keyring: unknown key id %q (retired?)", id)
+	}
+	return c.Decrypt(ct, aad)
+}
+
+// Stale reports whether ciphertext was sealed under a key other than the
+// current one.
+func (k *Keyring) Stale(ciphertext []byte) bool {
+	id, _, err := k.split(ciphertext)
+	return err != nil || id != k.current
+}
+
+// KeyID returns the id of the key that sealed ciphertext.
+func (k *Keyring) KeyID(ciphertext []byte) (string, error) {
+	id, _, err := k.split(ciphertext)
+	return id, err
+}
+
+func (k *Keyring) split(ciphertext []byte) (string, []byte, error) {
+	if len(ciphertext) < 1 || len(ciphertext) < 1+int(ciphertext[0]) || ciphertext[0] == 0 {
+		return "", nil, errors.New("singletable: keyring: no key id")
+	}
+	n := int(ciphertext[0])
+	return string(ciphertext[1 : 1+n]), ciphertext[1+n:], nil
+}
+
+// envelopeMarker starts every sealed binary attribute.
+var envelopeMarker = []byte("STS1")
+
+// legacyPrefix marks the previous format: a string attribute holding
+// base64 ciphertext bound to the physical table name.
+const legacyPrefix = "enc:v1:"
 
 func (t *Table) secretAAD(k Key, attr string) []byte {
+	return []byte("singletable secret v2\x00" + t.opts.SecretContext + "\x00" + k.PK + "\x00" + k.SK + "\x00" + attr)
+}
+
+func (t *Table) legacyAAD(k Key, attr string) []byte {
 	return []byte(t.schema.Name + "\x00" + k.PK + "\x00" + k.SK + "\x00" + attr)
 }
 
-// sealSecrets encrypts the secret fields of item in place (item is the
-// caller's copy).
-func (e *Entity[T]) sealSecrets(item *T, k Key) error {
-	if len(e.def.Secrets) == 0 {
-		return nil
+// secretSlot finds the value at a dotted attribute path of item: the map
+// that holds it and its name there (nil if a map on the path is missing).
+func secretSlot(item Item, path string) (map[string]types.AttributeValue, string) {
+	m := map[string]types.AttributeValue(item)
+	parts := strings.Split(path, ".")
+	for _, p := range parts[:len(parts)-1] {
+		next, ok := m[p].(*types.AttributeValueMemberM)
+		if !ok {
+			return nil, ""
+		}
+		m = next.Value
 	}
-	for attr, field := range e.def.Secrets {
-		p := field(item)
-		// Every non-empty value is encrypted, whatever it looks like: a
-		// plaintext that happens to start with the ciphertext marker is
-		// still a plaintext (item is the caller's plaintext copy).
-		if *p == "" {
+	return m, parts[len(parts)-1]
+}
+
+// sealItem encrypts the secrets of a freshly encoded item in place.
+func (e *Entity[T]) sealItem(av Item, k Key) error {
+	for path := range e.def.Secrets {
+		m, name := secretSlot(av, path)
+		if m == nil {
+			continue
+		}
+		s, ok := m[name].(*types.AttributeValueMemberS)
+		if !ok || s.Value == "" {
 			continue
 		}
 		if e.t.opts.Cipher == nil {
-			return fmt.Errorf("%w: %s.%s", ErrNoCipher, e.def.Type, attr)
+			return fmt.Errorf("%w: %s.%s", ErrNoCipher, e.def.Type, path)
 		}
-		ct, err := e.t.opts.Cipher.Encrypt([]byte(*p), e.t.secretAAD(k, attr))
+		ct, err := e.t.opts.Cipher.Encrypt([]byte(s.Value), e.t.secretAAD(k, path))
 		if err != nil {
-			return fmt.Errorf("encrypt %s.%s: %w", e.def.Type, attr, err)
+			return fmt.Errorf("encrypt %s.%s: %w", e.def.Type, path, err)
 		}
-		*p = secretPrefix + base64.RawStdEncoding.EncodeToString(ct)
+		m[name] = &types.AttributeValueMemberB{Value: append(append([]byte(nil), envelopeMarker...), ct...)}
 	}
 	return nil
 }
 
-// openSecrets decrypts the secret fields of a decoded item in place. A
-// value without the encryption marker was written in plaintext by another
-// service: it is returned as is, and encrypted on the next write.
-func (e *Entity[T]) openSecrets(item *T, k Key) error {
-	for attr, field := range e.def.Secrets {
-		p := field(item)
-		if !strings.HasPrefix(*p, secretPrefix) {
+// openItem returns raw with its secrets decrypted into strings (raw is not
+// changed: the maps on each secret's path are copied). lenient accepts
+// plaintext strings (adoption, Options.AcceptPlaintextSecrets).
+func (e *Entity[T]) openItem(raw Item, k Key, lenient bool) (Item, error) {
+	out := raw
+	copied := false
+	for path := range e.def.Secrets {
+		m, name := secretSlot(raw, path)
+		if m == nil || m[name] == nil {
 			continue
 		}
-		if e.t.opts.Cipher == nil {
-			return fmt.Errorf("%w: %s.%s", ErrNoCipher, e.def.Type, attr)
+		var plain string
+		switch v := m[name].(type) {
+		case *types.AttributeValueMemberB:
+			if !bytes.HasPrefix(v.Value, envelopeMarker) {
+				return nil, fmt.Errorf("decrypt %s.%s: %w: binary value without the envelope marker", e.def.Type, path, ErrInvalidInput)
+			}
+			if e.t.opts.Cipher == nil {
+				return nil, fmt.Errorf("%w: %s.%s", ErrNoCipher, e.def.Type, path)
+			}
+			pt, err := e.t.opts.Cipher.Decrypt(v.Value[len(envelopeMarker):], e.t.secretAAD(k, path))
+			if err != nil {
+				return nil, fmt.Errorf("decrypt %s.%s: %w", e.def.Type, path, err)
+			}
+			plain = string(pt)
+		case *types.AttributeValueMemberS:
+			switch {
+			case v.Value == "":
+				continue
+			case strings.HasPrefix(v.Value, legacyPrefix):
+				if e.t.opts.Cipher == nil {
+					return nil, fmt.Errorf("%w: %s.%s", ErrNoCipher, e.def.Type, path)
+				}
+				ct, err := base64.RawStdEncoding.DecodeString(v.Value[len(legacyPrefix):])
+				if err != nil {
+					return nil, fmt.Errorf("decrypt %s.%s: %w", e.def.Type, path, err)
+				}
+				pt, err := e.t.opts.Cipher.Decrypt(ct, e.t.legacyAAD(k, path))
+				if err != nil {
+					return nil, fmt.Errorf("decrypt %s.%s: %w", e.def.Type, path, err)
+				}
+				plain = string(pt)
+			case lenient || e.t.opts.AcceptPlaintextSecrets:
+				continue // read as it is; the next write seals it
+			default:
+				return nil, fmt.Errorf("%s.%s of %s/%s: %w", e.def.Type, path, k.PK, k.SK, ErrPlaintextSecret)
+			}
+		default:
+			continue // NULL and the like: no secret
 		}
-		raw, err := base64.RawStdEncoding.DecodeString((*p)[len(secretPrefix):])
-		if err != nil {
-			return fmt.Errorf("decrypt %s.%s: %w", e.def.Type, attr, err)
+		if !copied {
+			out, copied = maps.Clone(raw), true
 		}
-		pt, err := e.t.opts.Cipher.Decrypt(raw, e.t.secretAAD(k, attr))
-		if err != nil {
-			return fmt.Errorf("decrypt %s.%s: %w", e.def.Type, attr, err)
-		}
-		*p = string(pt)
+		setPath(out, path, &types.AttributeValueMemberS{Value: plain})
 	}
-	return nil
+	return out, nil
+}
+
+// setPath sets the value at a dotted path of item, copying the maps on the
+// way (item's own top level is already a copy).
+func setPath(item Item, path string, v types.AttributeValue) {
+	parts := strings.Split(path, ".")
+	m := map[string]types.AttributeValue(item)
+	for _, p := range parts[:len(parts)-1] {
+		next := m[p].(*types.AttributeValueMemberM)
+		cp := &types.AttributeValueMemberM{Value: maps.Clone(next.Value)}
+		m[p] = cp
+		m = cp.Value
+	}
+	m[parts[len(parts)-1]] = v
+}
+
+// needsSeal reports whether the stored secret at path must be rewritten:
+// plaintext, the previous format, or sealed under a stale key.
+func (t *Table) needsSeal(raw Item, path string) bool {
+	m, name := secretSlot(raw, path)
+	if m == nil {
+		return false
+	}
+	switch v := m[name].(type) {
+	case *types.AttributeValueMemberS:
+		return v.Value != ""
+	case *types.AttributeValueMemberB:
+		if sc, ok := t.opts.Cipher.(StaleChecker); ok && bytes.HasPrefix(v.Value, envelopeMarker) {
+			return sc.Stale(v.Value[len(envelopeMarker):])
+		}
+	}
+	return false
+}
+
+// secretTop returns the top-level attribute a secret path lives in.
+func secretTop(path string) string {
+	top, _, _ := strings.Cut(path, ".")
+	return top
 }

@@ -50,9 +50,21 @@ type Options struct {
 	// is generated per Table, so cursors do not survive a restart.
 	CursorKey []byte
 	// Cipher encrypts the secret fields of entities (Def.Secrets). Use
-	// NewAESGCM with a 32-byte key from your secret store, or your own
-	// KMS-backed implementation.
+	// NewAESGCM with a 32-byte key from your secret store, a Keyring of
+	// such keys to rotate them, or NewKMS for AWS KMS envelope
+	// encryption. See "Secrets at rest" in secret.go's contract.
 	Cipher Cipher
+	// SecretContext is the logical table identity every secret's
+	// ciphertext is bound to (with the item's key and the attribute), such
+	// as "listbackup-prod". Unlike the physical table name it survives a
+	// point-in-time restore into a table of another name. Default empty:
+	// bound to the item and attribute only.
+	SecretContext string
+	// AcceptPlaintextSecrets reads a secret attribute that holds a
+	// plaintext string (another service's data) instead of failing with
+	// ErrPlaintextSecret; every write then seals it, and AdoptJob seals
+	// all of them. Meant for adopting legacy data, then turned off.
+	AcceptPlaintextSecrets bool
 	// Now returns the current time; tests may fix it. Defaults to time.Now.
 	Now func() time.Time
 	// MaxBatchAttempts bounds how many rounds a batch retries unprocessed

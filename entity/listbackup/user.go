@@ -35,7 +35,7 @@ type User struct {
 	LastLoginAt time.Time `dynamo:"lastLoginAt,omitempty"`
 	MFAEnabled  bool      `dynamo:"mfaEnabled"`
 	// MFASecret is the plaintext TOTP secret in memory; at rest it is
-	// encrypted (enc:v1:...).
+	// encrypted (a binary envelope, see table.Options.Cipher).
 	MFASecret string `dynamo:"mfaSecret,omitempty"`
 
 	// Core's additions.

@@ -61,7 +61,11 @@ func TestLegacyServiceData_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10(t *testing.T
 	for _, c := range conventions {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			f := newFixture(t, c.schemaOpts, c.storeOpts...)
+			// The service stored signing secrets in plaintext: adopting its
+			// data reads them (table.Options.AcceptPlaintextSecrets) and
+			// every write, or the adoption job, seals them.
+			adopt := func(o *table.Options) { o.AcceptPlaintextSecrets = true }
+			f := newFixtureWith(t, c.schemaOpts, []func(*table.Options){adopt}, c.storeOpts...)
 			s := f.store
 			created := time.Date(2024, 5, 1, 9, 30, 0, 0, time.UTC)
 			uid, sid1, sid2 := "usr_V1StGXR8_Z5jdHi6", "src_aaaaaaaaaaaaaaaa", "src_bbbbbbbbbbbbbbbb"

@@ -25,8 +25,14 @@ type fixture struct {
 // store with opts.
 func newFixture(t *testing.T, schemaOpts []table.SchemaOption, opts ...func(*ferryhook.Options)) fixture {
 	t.Helper()
-	main := tabletest.NewTable(t, ferryhook.MainSchema(ferryhook.DefaultMainTable, schemaOpts...))
-	events := tabletest.NewTable(t, ferryhook.EventsSchema(ferryhook.DefaultEventsTable, schemaOpts...))
+	return newFixtureWith(t, schemaOpts, nil, opts...)
+}
+
+// newFixtureWith is newFixture with table options.
+func newFixtureWith(t *testing.T, schemaOpts []table.SchemaOption, topts []func(*table.Options), opts ...func(*ferryhook.Options)) fixture {
+	t.Helper()
+	main := tabletest.NewTable(t, ferryhook.MainSchema(ferryhook.DefaultMainTable, schemaOpts...), topts...)
+	events := tabletest.NewTable(t, ferryhook.EventsSchema(ferryhook.DefaultEventsTable, schemaOpts...), topts...)
 	return fixture{store: ferryhook.New(main, events, opts...), main: main, events: events}
 }
 

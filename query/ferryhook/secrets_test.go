@@ -32,11 +32,11 @@ func TestSigningSecretsEncryptedAtRest(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, _ := out.Item["signingSecret"].(*types.AttributeValueMemberS)
+		v, _ := out.Item["signingSecret"].(*types.AttributeValueMemberB)
 		if v == nil {
-			t.Fatalf("%v has no signingSecret", k)
+			t.Fatalf("%v has no sealed (binary) signingSecret: %#v", k, out.Item["signingSecret"])
 		}
-		return v.Value
+		return string(v.Value)
 	}
 	sk, _ := fh.SourceKey(u.UserID, src.SourceID)
 	ck, _ := fh.ConnectionKey(src.SourceID, conn.ConnectionID)
@@ -44,7 +44,7 @@ func TestSigningSecretsEncryptedAtRest(t *testing.T) {
 		key   table.Key
 		plain string
 	}{{sk, "whsec_test"}, {ck, conn.SigningSecret}} {
-		if got := raw(c.key); !strings.HasPrefix(got, "enc:v1:") || strings.Contains(got, c.plain) {
+		if got := raw(c.key); !strings.HasPrefix(got, "STS1") || strings.Contains(got, c.plain) {
 			t.Errorf("%v stored signingSecret %q: not encrypted", c.key, got)
 		}
 	}

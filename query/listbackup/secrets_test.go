@@ -27,6 +27,20 @@ func raw(t *testing.T, f *fixture, k table.Key) map[string]types.AttributeValue 
 	return out.Item
 }
 
+// at returns the value at a dotted path of a raw item.
+func at(t *testing.T, item map[string]types.AttributeValue, path string) types.AttributeValue {
+	t.Helper()
+	var av types.AttributeValue = &types.AttributeValueMemberM{Value: item}
+	for _, p := range strings.Split(path, ".") {
+		m, ok := av.(*types.AttributeValueMemberM)
+		if !ok {
+			t.Fatalf("%s: not a map at %s", path, p)
+		}
+		av = m.Value[p]
+	}
+	return av
+}
+
 // str returns the string at a dotted path of a raw item.
 func str(t *testing.T, item map[string]types.AttributeValue, path string) string {
 	t.Helper()
@@ -48,9 +62,9 @@ func str(t *testing.T, item map[string]types.AttributeValue, path string) string
 
 func wantSealed(t *testing.T, item map[string]types.AttributeValue, path, plain string) {
 	t.Helper()
-	v := str(t, item, path)
-	if !strings.HasPrefix(v, "enc:v1:") || strings.Contains(v, plain) {
-		t.Errorf("%s stored as %q: want enc:v1:... without the plaintext", path, v)
+	b, ok := at(t, item, path).(*types.AttributeValueMemberB)
+	if !ok || !strings.HasPrefix(string(b.Value), "STS1") || strings.Contains(string(b.Value), plain) {
+		t.Errorf("%s stored as %#v: want a binary envelope (STS1...) without the plaintext", path, at(t, item, path))
 	}
 }
 
