@@ -58,7 +58,8 @@ var ErrPlaintextSecret = errors.New("singletable: plaintext where a secret's cip
 // tokens, MFA secrets). aad binds a ciphertext to its table identity,
 // item and attribute, so it cannot be moved to another item.
 // [NewAESGCM] is the local-key implementation, [Keyring] adds key ids and
-// rotation, and [NewKMS] wraps AWS KMS data keys (envelope encryption).
+// rotation, and package table/kmscipher wraps AWS KMS data keys
+// (envelope encryption).
 type Cipher interface {
 	Encrypt(plaintext, aad []byte) ([]byte, error)
 	Decrypt(ciphertext, aad []byte) ([]byte, error)

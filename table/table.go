@@ -51,8 +51,9 @@ type Options struct {
 	CursorKey []byte
 	// Cipher encrypts the secret fields of entities (Def.Secrets). Use
 	// NewAESGCM with a 32-byte key from your secret store, a Keyring of
-	// such keys to rotate them, or NewKMS for AWS KMS envelope
-	// encryption. See "Secrets at rest" in secret.go's contract.
+	// such keys to rotate them, or kmscipher.New for AWS KMS envelope
+	// encryption (package table/kmscipher). See [ErrPlaintextSecret] and
+	// the "Secrets at rest" contract in the package documentation.
 	Cipher Cipher
 	// SecretContext is the logical table identity every secret's
 	// ciphertext is bound to (with the item's key and the attribute), such
