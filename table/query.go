@@ -258,7 +258,18 @@ func (t *Table) queryItems(ctx context.Context, q Query, entity string) (Page[It
 }
 
 func (t *Table) sealer() *query.Sealer {
-	t.sealOnce.Do(func() { t.seal = query.NewSealer(t.opts.CursorKey) })
+	t.sealOnce.Do(func() {
+		keys := map[string][]byte{}
+		for id, k := range t.opts.OldCursorKeys {
+			keys[id] = k
+		}
+		keys[t.opts.CursorKeyID] = t.opts.CursorKey
+		s, err := query.NewKeyedSealer(t.opts.CursorKeyID, keys, t.opts.CursorMaxAge, t.opts.Now)
+		if err != nil { // a key id over 255 bytes: seal with the key alone
+			s = query.NewSealer(t.opts.CursorKey)
+		}
+		t.seal = s
+	})
 	return t.seal
 }
 

@@ -45,10 +45,23 @@ type Options struct {
 	Logger *slog.Logger
 	// Observer, if set, is called after every request (see [Event]).
 	Observer func(context.Context, Event)
-	// CursorKey seals pagination cursors (HMAC-SHA256). Use 32 random
+	// CursorKey seals pagination cursors: they are encrypted and
+	// authenticated with AES-256-GCM under a key derived from it
+	// (HMAC-SHA256), bound to their query and partition. Use 32 random
 	// bytes shared by every instance of a service. If empty, a random key
-	// is generated per Table, so cursors do not survive a restart.
+	// is generated per Table: cursors then break across instances and
+	// restarts, and the first such Table of a process logs a warning.
 	CursorKey []byte
+	// CursorKeyID names CursorKey inside each cursor, so that keys can be
+	// rotated: move the old key to OldCursorKeys under its id, set the new
+	// one here; cursors of the old key keep opening until it is dropped,
+	// then they fail cleanly with ErrInvalidCursor.
+	CursorKeyID string
+	// OldCursorKeys are retired cursor keys by id, still accepted on read.
+	OldCursorKeys map[string][]byte
+	// CursorMaxAge, if positive, refuses cursors issued longer ago than it
+	// (ErrInvalidCursor), by the table's clock.
+	CursorMaxAge time.Duration
 	// Cipher encrypts the secret fields of entities (Def.Secrets). Use
 	// NewAESGCM with a 32-byte key from your secret store, a Keyring of
 	// such keys to rotate them, or kmscipher.New for AWS KMS envelope
@@ -91,6 +104,9 @@ type Event struct {
 	Err      error         // the request's error, if any
 }
 
+// warnRandomCursorKey logs once per process that cursors use a random key.
+var warnRandomCursorKey sync.Once
+
 // New returns a handle on the table described by schema, reached through client.
 func New(client *dynamodb.Client, schema Schema, opts ...func(*Options)) *Table {
 	o := Options{Now: time.Now, MaxBatchAttempts: 10, BatchBackoff: 25 * time.Millisecond, ConflictRetries: 16}
@@ -99,6 +115,13 @@ func New(client *dynamodb.Client, schema Schema, opts ...func(*Options)) *Table 
 	}
 	if len(o.CursorKey) == 0 {
 		o.CursorKey = randomKey()
+		warnRandomCursorKey.Do(func() {
+			l := o.Logger
+			if l == nil {
+				l = slog.Default()
+			}
+			l.Warn("singletable: no Options.CursorKey: cursors are sealed with a random key of this process, so a cursor from another instance or before a restart is refused (ErrInvalidCursor); set a shared 32-byte key", "table", schema.Name)
+		})
 	}
 	return &Table{client: client, schema: schema, opts: o}
 }
