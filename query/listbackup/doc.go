@@ -26,7 +26,7 @@
 //	OAuthToken     SOURCE#{sourceId} / OAUTH                      GSI1 OAUTH#{accountId} / PLATFORM#{platform}#{sourceId}       LB-32 OAuthTokens.Get/Refresh, LB-33 OAuthTokens.ListByPlatform
 //	SyncSchedule   SOURCE#{sourceId} / SCHED#{scheduleId}         GSI1 SCHED#DUE / {nextRunAt}#{scheduleId}  (isActive only)    LB-47 Schedules.ListBySource, LB-48 Schedules.Due, LB-49 Schedules.RecordRun
 //	SyncRun        SOURCE#{sourceId} / RUN#{startedAt}#{syncId}   GSI1 RUNS#{status} / {startedAt}#{sourceId}#{syncId}          LB-50 Runs.ListBySource (desc), LB-51 Runs.ListByStatus
-//	Activity       ACTIVITY#{accountId} / {createdAt}#{eventId}   GSI1 ACTUSER#{userId} / {createdAt}#{eventId}                 LB-18 Activities.ListByAccount, LB-19 ListByUser
+//	Activity       ACTIVITY#{accountId} / EVT#{createdAt}#{eventId}  GSI1 ACTUSER#{userId} / {createdAt}#{eventId}                 LB-18 Activities.ListByAccount, LB-19 ListByUser
 //	                                                              GSI2 ACTRES#{accountId}#{resourceType} / {createdAt}#{id}     LB-20 Activities.ListByResourceType
 //	                                                              GSI3 ACTEVT#{accountId}#{eventType} / {createdAt}#{id}        LB-21 Activities.ListByEventType; ttl = createdAt+90d: LB-22
 //	Job            JOB#{jobId} / JOB                              GSI1 JOBS#{accountId} / CREATED#{createdAt}#{jobId}           LB-24 Jobs.Get, LB-23 Jobs.ListByAccount
@@ -38,7 +38,7 @@
 //	RefreshToken   RTOKEN#{sha256 hex} / RTOKEN                   GSI1 RTUSER#{userId} / {issuedAt}#{hash}                      LB-34 RefreshTokens.GetByToken, LB-35 ListByUser
 //	                                                              GSI2 RTFAMILY#{tokenFamily} / {issuedAt}#{hash}               LB-36 ListFamily/RevokeFamily, LB-37 Rotate; ttl = expiresAt
 //	Tag            TAGS#{accountId}#{resourceType} / TAG#{key}#{value}  GSI1 TAGID#{tagId} / TAG                                LB-38 Tags.ListByResourceType, LB-39 ListByKey, LB-40 Get, LB-41 Attach/Detach
-//	Notification   NOTIF#{userId} / {createdAt}#{notificationId}  GSI1 ACCTNOTIF#{accountId} / {createdAt}#{id}                LB-42 Notifications.ListByUser (desc), LB-43 ListByAccount
+//	Notification   NOTIF#{userId} / N#{createdAt}#{notificationId}  GSI1 ACCTNOTIF#{accountId} / {createdAt}#{id}                LB-42 Notifications.ListByUser (desc), LB-43 ListByAccount
 //	                                                              GSI2 NOTIFSTATUS#{userId} / {status}#{createdAt}#{id}         LB-44 Notifications.ListByStatus
 //	                                                              GSI3 UNREAD#{userId} / {createdAt}#{id}  (isRead false only)  LB-44 Notifications.ListUnread, LB-45 MarkRead; ttl = createdAt+30d: LB-46
 //	APIKey         APIKEY#{apiKeyId} / APIKEY                     GSI1 APIKEYHASH#{apiKeyHash} / APIKEY                         LB-52 APIKeys.Validate, LB-54 APIKeys.Revoke
@@ -87,6 +87,17 @@
 // Query filtered server-side with contains(events, eventType)
 // (table.Query.FilterContains), so a page may hold fewer items than its
 // limit; the cursor still continues correctly.
+//
+// LB-56 active webhooks. The core document indexes webhooks on
+// accountId with isActive as the sort key. DynamoDB cannot create that
+// index: key attributes (table and index keys alike) must be of type S, N
+// or B, and isActive is a boolean. Here a webhook is written to GSI1
+// (HOOKS#{accountId} / ACTIVE#{webhookId}) only while isActive is true,
+// so the sparse index holds exactly the active webhooks and one Query
+// with no filter lists them; deactivating or deleting a webhook removes
+// its entry in the same write. API keys take the other road for their
+// status (LB-53): all of an account's keys are in GSI2 and a status is a
+// server-side filter, because revoked keys are still listed.
 //
 // LB-20, LB-21 scope. The documents' resourceType and eventType indexes
 // span all accounts. Both are scoped to the account here (ACTRES#,
