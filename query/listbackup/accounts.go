@@ -146,7 +146,8 @@ func (s *Memberships) Get(ctx context.Context, user lb.UserID, account lb.Accoun
 	return s.e.memberships.Get(ctx, k)
 }
 
-// SetRole changes a member's role (moves its GSI1 entry). Errors:
+// SetRole changes a member's role in the account (LB-64; moves its GSI1
+// entry): a consistent read and one conditional write. Errors:
 // *table.ValidationError, table.ErrNotFound.
 func (s *Memberships) SetRole(ctx context.Context, user lb.UserID, account lb.AccountID, role lb.MemberRole) (lb.Membership, error) {
 	k, err := lb.MembershipKey(user, account)
