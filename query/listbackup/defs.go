@@ -152,6 +152,9 @@ func newEntities(t *table.Table) *entities {
 			Key:      func(s *lb.Source) (table.Key, error) { return lb.SourceKey(s.SourceID) },
 			Validate: (*lb.Source).Validate,
 			Indexes: func(s *lb.Source) (ixs, error) {
+				if s.Deleted() {
+					return nil, nil // soft-deleted (LB-65): in no list
+				}
 				pk := j("SOURCES", string(s.AccountID))
 				return ixs{
 					table.GSI1: {PK: pk, SK: j("PLATFORM", string(s.Platform), string(s.SourceID))},
@@ -162,7 +165,7 @@ func newEntities(t *table.Table) *entities {
 				stamps(&s.CreatedAt, &s.UpdatedAt, now, isNew, false)
 				s.PlatformID = s.Platform
 			},
-			IndexedFields: []string{"accountId", "platform", "platformId", "status"},
+			IndexedFields: []string{"accountId", "platform", "platformId", "status", "deletedAt"},
 			Secrets: map[string]func(*lb.Source) *string{
 				"credentials.encryptedData": func(s *lb.Source) *string { return &s.Credentials.Data },
 			},
@@ -223,6 +226,9 @@ func newEntities(t *table.Table) *entities {
 			Key:      func(c *lb.Connection) (table.Key, error) { return lb.ConnectionKey(c.ConnectionID) },
 			Validate: (*lb.Connection).Validate,
 			Indexes: func(c *lb.Connection) (ixs, error) {
+				if c.Deleted() {
+					return nil, nil // soft-deleted (LB-65): in no list
+				}
 				sk := j("PLATFORM", string(c.Platform), string(c.ConnectionID))
 				return ixs{
 					table.GSI1: {PK: j("CONNS", string(c.AccountID)), SK: sk},
@@ -232,7 +238,7 @@ func newEntities(t *table.Table) *entities {
 			Touch: func(c *lb.Connection, now time.Time, isNew bool) {
 				stamps(&c.CreatedAt, &c.UpdatedAt, now, isNew, false)
 			},
-			IndexedFields: []string{"accountId", "userId", "platform"},
+			IndexedFields: []string{"accountId", "userId", "platform", "deletedAt"},
 			Secrets: map[string]func(*lb.Connection) *string{
 				"credentials.accessToken":  func(c *lb.Connection) *string { return &c.Credentials.AccessToken },
 				"credentials.refreshToken": func(c *lb.Connection) *string { return &c.Credentials.RefreshToken },
@@ -375,13 +381,13 @@ func newEntities(t *table.Table) *entities {
 			Key:      func(w *lb.Webhook) (table.Key, error) { return lb.WebhookKey(w.WebhookID) },
 			Validate: (*lb.Webhook).Validate,
 			Indexes: func(w *lb.Webhook) (ixs, error) {
-				if !w.IsActive {
+				if !w.IsActive || w.Deleted() {
 					return nil, nil
 				}
 				return ixs{table.GSI1: {PK: j("HOOKS", string(w.AccountID)), SK: j("ACTIVE", string(w.WebhookID))}}, nil
 			},
 			Touch:         func(w *lb.Webhook, now time.Time, isNew bool) { stamps(&w.CreatedAt, &w.UpdatedAt, now, isNew, true) },
-			IndexedFields: []string{"isActive", "accountId"},
+			IndexedFields: []string{"isActive", "accountId", "deletedAt"},
 			Secrets:       map[string]func(*lb.Webhook) *string{"secret": func(w *lb.Webhook) *string { return &w.Secret }},
 		}),
 		usage: table.NewEntity(t, table.Def[lb.UsageMetrics]{

@@ -1,9 +1,17 @@
 package listbackup_test
 
 import (
+	"context"
 	"testing"
+	"time"
 
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	lb "github.com/singletable/singletable/entity/listbackup"
 	"github.com/singletable/singletable/table"
@@ -58,6 +66,138 @@ func TestTeamsUpdateDeleteAndRoles_LB64(t *testing.T) {
 	}
 }
 
+// stored returns the item with key k as DynamoDB holds it (deleted or
+// not), or nil.
+func stored(t *testing.T, f *fixture, k table.Key) map[string]types.AttributeValue {
+	t.Helper()
+	out, err := f.tbl.Client().GetItem(context.Background(), &dynamodb.GetItemInput{
+		TableName: aws.String(f.tbl.Name()), ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: k.PK}, "SK": &types.AttributeValueMemberS{Value: k.SK}},
+	})
+	must(t, err)
+	return out.Item
+}
+
+// LB-65: update and soft-delete a source and a connection; soft-deleted
+// ones are kept in the table but are not found and are in no list.
+func TestSourcesConnectionsUpdateSoftDelete_LB65(t *testing.T) {
+	f := newFixture(t)
+	c := ctx(t)
+	for _, s := range []lb.Source{
+		{AccountID: "a1", SourceID: "s1", SourceName: "Keap", Platform: lb.PlatformKeap, ConnectionType: lb.ConnOAuth},
+		{AccountID: "a1", SourceID: "s2", SourceName: "Stripe", Platform: lb.PlatformStripe, ConnectionType: lb.ConnAPIKey},
+	} {
+		must(t, f.Sources.Create(c, &s))
+	}
+	must(t, f.Schedules.Create(c, &lb.SyncSchedule{SourceID: "s1", ScheduleID: "h1", ScheduleType: lb.ScheduleHourly,
+		DataTypes: []string{"contacts"}, IsActive: true, NextRunAt: t0.Add(-time.Minute)}))
+	f.clock.Add(time.Minute)
+	s, err := f.Sources.Update(c, "s1", func(s *lb.Source) error { s.SourceName = "Keap EU"; return nil }) // LB-65 update
+	must(t, err)
+	if s.SourceName != "Keap EU" || !s.UpdatedAt.Equal(t0.Add(time.Minute)) {
+		t.Errorf("LB-65 source update: %+v", s)
+	}
+	_, err = f.Sources.Update(c, "s1", func(s *lb.Source) error { s.AccountID = "a2"; return nil })
+	wantInvalid(t, err, "accountId")
+
+	must(t, f.Sources.Delete(c, "s1")) // LB-65 soft delete
+	_, err = f.Sources.Get(c, "s1")
+	wantIs(t, err, table.ErrNotFound)
+	wantIs(t, f.Sources.Delete(c, "s1"), table.ErrNotFound)
+	_, err = f.Sources.Update(c, "s1", func(*lb.Source) error { return nil })
+	wantIs(t, err, table.ErrNotFound)
+	wantIs(t, f.Sources.Delete(c, "nope"), table.ErrNotFound)
+	p, err := f.Sources.ListByAccount(c, "a1")
+	if diff := cmp.Diff([]lb.SourceID{"s2"}, srcIDs(collect(t, p, err))); diff != "" {
+		t.Errorf("LB-65 list after soft delete (-want +got):\n%s", diff)
+	}
+	p, err = f.Sources.ListByStatus(c, "a1", lb.SourceDisconnected)
+	if got := collect(t, p, err); len(got) != 0 {
+		t.Errorf("LB-65: deleted source listed by status: %+v", got)
+	}
+	due, err := f.Schedules.Due(c, f.clock.Now())
+	if got := collect(t, due, err); len(got) != 0 {
+		t.Errorf("LB-65: a deleted source's schedule is still due: %+v", got)
+	}
+	k, _ := lb.SourceKey("s1")
+	it := stored(t, f, k)
+	if it == nil || it["status"] == nil || it["deletedAt"] == nil || it["GSI1PK"] != nil || it["GSI2PK"] != nil {
+		t.Errorf("LB-65: soft-deleted source as stored: %v", it)
+	}
+
+	must(t, f.Connections.Create(c, &lb.Connection{ConnectionID: "c1", AccountID: "a1", UserID: "u1", Platform: lb.PlatformKeap,
+		ConnectionType: lb.ConnOAuth, Credentials: lb.ConnectionCredentials{AccessToken: "at", RefreshToken: "rt"}}))
+	must(t, f.Connections.Create(c, &lb.Connection{ConnectionID: "c2", AccountID: "a1", UserID: "u1", Platform: lb.PlatformKeap, ConnectionType: lb.ConnOAuth}))
+	cn, err := f.Connections.Update(c, "c1", func(c *lb.Connection) error { c.Status = lb.ConnectionError; return nil }) // LB-65 update
+	must(t, err)
+	if cn.Status != lb.ConnectionError || cn.Credentials.AccessToken != "at" {
+		t.Errorf("LB-65 connection update: %+v", cn)
+	}
+	_, err = f.Connections.Update(c, "c1", func(c *lb.Connection) error { c.UserID = "u2"; return nil })
+	wantInvalid(t, err, "userId")
+	must(t, f.Connections.Delete(c, "c1")) // LB-65 soft delete
+	_, err = f.Connections.Get(c, "c1")
+	wantIs(t, err, table.ErrNotFound)
+	wantIs(t, f.Connections.Delete(c, "c1"), table.ErrNotFound)
+	cid := func(x lb.Connection) lb.ConnectionID { return x.ConnectionID }
+	cp, err := f.Connections.ListByAccountPlatform(c, "a1", lb.PlatformKeap)
+	if diff := cmp.Diff([]lb.ConnectionID{"c2"}, ids(collect(t, cp, err), cid)); diff != "" {
+		t.Errorf("LB-65 LB-28 after delete (-want +got):\n%s", diff)
+	}
+	cp, err = f.Connections.ListByUserPlatform(c, "u1", lb.PlatformKeap)
+	if diff := cmp.Diff([]lb.ConnectionID{"c2"}, ids(collect(t, cp, err), cid)); diff != "" {
+		t.Errorf("LB-65 LB-29 after delete (-want +got):\n%s", diff)
+	}
+	k, _ = lb.ConnectionKey("c1")
+	it = stored(t, f, k)
+	if it == nil || it["deletedAt"] == nil || it["GSI1PK"] != nil || it["GSI2PK"] != nil {
+		t.Errorf("LB-65: soft-deleted connection as stored: %v", it)
+	}
+	if cr, ok := it["credentials"]; ok {
+		if _, ok := cr.(*types.AttributeValueMemberM).Value["accessToken"]; ok {
+			t.Errorf("LB-65: a deleted connection keeps its access token: %v", cr)
+		}
+	}
+}
+
+// LB-67: a webhook delete is soft: the item stays, Get does not find it,
+// active lists exclude it.
+func TestWebhookSoftDelete_LB67(t *testing.T) {
+	f := newFixture(t)
+	c := ctx(t)
+	for _, w := range []lb.Webhook{
+		{WebhookID: "w1", AccountID: "a1", URL: "https://a.example/h", Events: []string{"sync.completed"}, IsActive: true, Secret: "s1"},
+		{WebhookID: "w2", AccountID: "a1", URL: "https://b.example/h", Events: []string{"sync.completed"}, IsActive: true, Secret: "s2"},
+	} {
+		must(t, f.Webhooks.Create(c, &w))
+	}
+	f.clock.Add(time.Hour)
+	must(t, f.Webhooks.Delete(c, "w1"))
+	_, err := f.Webhooks.Get(c, "w1")
+	wantIs(t, err, table.ErrNotFound)
+	wantIs(t, f.Webhooks.Delete(c, "w1"), table.ErrNotFound)
+	_, err = f.Webhooks.Update(c, "w1", func(w *lb.Webhook) error { w.IsActive = true; return nil })
+	wantIs(t, err, table.ErrNotFound)
+	wid := func(x lb.Webhook) lb.WebhookID { return x.WebhookID }
+	p, err := f.Webhooks.ListActive(c, "a1")
+	if diff := cmp.Diff([]lb.WebhookID{"w2"}, ids(collect(t, p, err), wid)); diff != "" {
+		t.Errorf("LB-67 active after delete (-want +got):\n%s", diff)
+	}
+	p, err = f.Webhooks.ListActiveForEvent(c, "a1", "sync.completed")
+	if diff := cmp.Diff([]lb.WebhookID{"w2"}, ids(collect(t, p, err), wid)); diff != "" {
+		t.Errorf("LB-67 active for event after delete (-want +got):\n%s", diff)
+	}
+	k, _ := lb.WebhookKey("w1")
+	it := stored(t, f, k)
+	want := &types.AttributeValueMemberN{Value: strconv.FormatInt(t0.Add(time.Hour).Unix(), 10)}
+	if it == nil || !cmp.Equal(want, it["deletedAt"], cmpopts.IgnoreUnexported(types.AttributeValueMemberN{})) ||
+		!cmp.Equal(&types.AttributeValueMemberBOOL{Value: false}, it["isActive"], cmpopts.IgnoreUnexported(types.AttributeValueMemberBOOL{})) || it["GSI1PK"] != nil {
+		t.Errorf("LB-67: soft-deleted webhook as stored: %v", it)
+	}
+	_, err = f.Webhooks.Update(c, "w2", func(w *lb.Webhook) error { w.AccountID = "a9"; return nil })
+	wantInvalid(t, err, "accountId")
+}
+
 // Bad input to the LB-63..LB-68 writes is refused before any request.
 func TestWritesBadInputSendsNothing_LB63_LB64_LB65_LB66_LB67_LB68(t *testing.T) {
 	f := newFixture(t)
@@ -70,6 +210,13 @@ func TestWritesBadInputSendsNothing_LB63_LB64_LB65_LB66_LB67_LB68(t *testing.T) 
 	wantInvalid(t, err, "role")
 	_, err = f.Teams.SetMemberRole(c, "t1", "", lb.TeamRoleLead)
 	wantInvalid(t, err, "userId")
+	_, err = f.Sources.Update(c, "", func(*lb.Source) error { return nil })
+	wantInvalid(t, err, "sourceId")
+	wantInvalid(t, f.Sources.Delete(c, ""), "sourceId")
+	_, err = f.Connections.Update(c, "c#", func(*lb.Connection) error { return nil })
+	wantInvalid(t, err, "connectionId")
+	wantInvalid(t, f.Connections.Delete(c, ""), "connectionId")
+	wantInvalid(t, f.Webhooks.Delete(c, ""), "webhookId")
 	if n := f.requests.Load(); n != 0 {
 		t.Errorf("bad input sent %d requests, want 0", n)
 	}
