@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	lb "github.com/singletable/singletable/entity/listbackup"
+	listbackup "github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 )
 
@@ -198,6 +199,47 @@ func TestWebhookSoftDelete_LB67(t *testing.T) {
 	wantInvalid(t, err, "accountId")
 }
 
+// LB-66: update and delete a tag; the delete detaches its resources.
+func TestTagsUpdateDelete_LB66(t *testing.T) {
+	f := newFixture(t)
+	c := ctx(t)
+	must(t, f.Tags.Create(c, &lb.Tag{AccountID: "a1", TagID: "t1", TagKey: "env", TagValue: "prod", ResourceType: lb.ResSource}))
+	must(t, f.Tags.Create(c, &lb.Tag{AccountID: "a1", TagID: "t2", TagKey: "env", TagValue: "dev", ResourceType: lb.ResSource}))
+	ref := listbackup.TagRef{AccountID: "a1", ResourceType: lb.ResSource, TagKey: "env", TagValue: "prod"}
+	for _, r := range []string{"s1", "s2"} {
+		_, err := f.Tags.Attach(c, ref, r, "u1")
+		must(t, err)
+	}
+	tg, err := f.Tags.Update(c, ref, func(t *lb.Tag) error { t.Color, t.Description = "#00ff00", "live"; return nil }) // LB-66 update
+	must(t, err)
+	if tg.Color != "#00ff00" || tg.Description != "live" || len(tg.Resources) != 2 {
+		t.Errorf("LB-66 update: %+v", tg)
+	}
+	_, err = f.Tags.Update(c, ref, func(t *lb.Tag) error { t.TagValue = "production"; return nil })
+	wantInvalid(t, err, "tagValue")
+	_, err = f.Tags.Update(c, ref, func(t *lb.Tag) error { t.Color = "green"; return nil })
+	wantInvalid(t, err, "color")
+
+	must(t, f.Tags.Delete(c, ref)) // LB-66 delete
+	_, err = f.Tags.Get(c, "t1")
+	wantIs(t, err, table.ErrNotFound)
+	wantIs(t, f.Tags.Delete(c, ref), table.ErrNotFound)
+	_, err = f.Tags.Attach(c, ref, "s3", "u1")
+	wantIs(t, err, table.ErrNotFound)
+	p, err := f.Tags.ListByResourceType(c, "a1", lb.ResSource)
+	if diff := cmp.Diff([]lb.TagID{"t2"}, ids(collect(t, p, err), func(x lb.Tag) lb.TagID { return x.TagID })); diff != "" {
+		t.Errorf("LB-66 list after delete (-want +got):\n%s", diff)
+	}
+	// The resources went with the tag: a new tag of the same key and value
+	// starts with none.
+	must(t, f.Tags.Create(c, &lb.Tag{AccountID: "a1", TagID: "t3", TagKey: "env", TagValue: "prod", ResourceType: lb.ResSource}))
+	tg, err = f.Tags.Get(c, "t3")
+	must(t, err)
+	if len(tg.Resources) != 0 {
+		t.Errorf("LB-66: resources survived the delete: %+v", tg.Resources)
+	}
+}
+
 // Bad input to the LB-63..LB-68 writes is refused before any request.
 func TestWritesBadInputSendsNothing_LB63_LB64_LB65_LB66_LB67_LB68(t *testing.T) {
 	f := newFixture(t)
@@ -217,6 +259,10 @@ func TestWritesBadInputSendsNothing_LB63_LB64_LB65_LB66_LB67_LB68(t *testing.T) 
 	wantInvalid(t, err, "connectionId")
 	wantInvalid(t, f.Connections.Delete(c, ""), "connectionId")
 	wantInvalid(t, f.Webhooks.Delete(c, ""), "webhookId")
+	bad := listbackup.TagRef{AccountID: "a1", ResourceType: "planet", TagKey: "k", TagValue: "v"}
+	_, err = f.Tags.Update(c, bad, func(*lb.Tag) error { return nil })
+	wantInvalid(t, err, "resourceType")
+	wantInvalid(t, f.Tags.Delete(c, listbackup.TagRef{AccountID: "a1", ResourceType: lb.ResSource, TagKey: "", TagValue: "v"}), "tagKey")
 	if n := f.requests.Load(); n != 0 {
 		t.Errorf("bad input sent %d requests, want 0", n)
 	}
