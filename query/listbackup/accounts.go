@@ -49,13 +49,20 @@ func (s *Accounts) Create(ctx context.Context, a *lb.Account) error {
 }
 
 // Get returns an account (LB-5): GetItem PK = ACCOUNT#{accountId},
-// SK = PROFILE. Errors: *table.ValidationError, table.ErrNotFound.
+// SK = PROFILE. During a move (LB-63) the account keeps its old path and
+// parent and carries the move in its Move field. Errors:
+// *table.ValidationError, table.ErrNotFound (also for a soft-deleted
+// account, LB-63).
 func (s *Accounts) Get(ctx context.Context, id lb.AccountID) (lb.Account, error) {
 	k, err := lb.AccountKey(id)
 	if err != nil {
 		return lb.Account{}, err
 	}
-	return s.e.accounts.Get(ctx, k)
+	a, err := s.e.accounts.Get(ctx, k)
+	if err == nil && a.Deleted() {
+		return lb.Account{}, deletedErr("get account", string(id))
+	}
+	return a, err
 }
 
 // ListChildren returns one page of the child accounts of parent, by type

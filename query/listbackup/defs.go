@@ -115,6 +115,9 @@ func newEntities(t *table.Table) *entities {
 			Key:      func(a *lb.Account) (table.Key, error) { return lb.AccountKey(a.AccountID) },
 			Validate: (*lb.Account).Validate,
 			Indexes: func(a *lb.Account) (ixs, error) {
+				if a.Deleted() {
+					return nil, nil // soft-deleted (LB-63): in no list
+				}
 				m := ixs{
 					table.GSI2: {PK: j("ACCTYPE", string(a.AccountType)), SK: j("ACCOUNT", string(a.AccountID))},
 					table.GSI3: {PK: j("TREE", keys.Escape(lb.PathRoot(a.AccountPath))), SK: j("PATH", keys.Escape(a.AccountPath))},
@@ -125,7 +128,7 @@ func newEntities(t *table.Table) *entities {
 				return m, nil
 			},
 			Touch:         func(a *lb.Account, now time.Time, isNew bool) { stamps(&a.CreatedAt, &a.UpdatedAt, now, isNew, false) },
-			IndexedFields: []string{"parentAccountId", "accountType", "accountPath"},
+			IndexedFields: []string{"parentAccountId", "accountType", "accountPath", "deletedAt"},
 		}),
 		memberships: table.NewEntity(t, table.Def[lb.Membership]{
 			Type:     TypeMembership,

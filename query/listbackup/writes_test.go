@@ -2,6 +2,10 @@ package listbackup_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,8 +18,10 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/query"
 	listbackup "github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
 )
 
 // LB-64: update and delete a team; change a member's role (in a team and
@@ -240,6 +246,164 @@ func TestTagsUpdateDelete_LB66(t *testing.T) {
 	}
 }
 
+// LB-63: update and soft-delete an account.
+func TestAccountsUpdateDelete_LB63(t *testing.T) {
+	f := newFixture(t)
+	seedTree(t, f)
+	c := ctx(t)
+	a, err := f.Accounts.Update(c, "sub", func(a *lb.Account) error { a.AccountName = "Acme Europe"; a.Plan = lb.PlanStarter; return nil })
+	must(t, err)
+	if a.AccountName != "Acme Europe" || a.AccountPath != "/acme/eu/" {
+		t.Errorf("LB-63 update: %+v", a)
+	}
+	_, err = f.Accounts.Update(c, "sub", func(a *lb.Account) error { a.AccountPath = "/x/"; return nil })
+	wantInvalid(t, err, "accountPath")
+	_, err = f.Accounts.Update(c, "sub", func(a *lb.Account) error { a.ParentAccountID = "other"; return nil })
+	wantInvalid(t, err, "parentAccountId")
+	_, err = f.Accounts.Update(c, "nope", func(*lb.Account) error { return nil })
+	wantIs(t, err, table.ErrNotFound)
+
+	wantIs(t, f.Accounts.Delete(c, "div"), table.ErrConflict) // has a child (loc)
+	must(t, f.Accounts.Delete(c, "loc"))
+	must(t, f.Accounts.Delete(c, "div"))
+	_, err = f.Accounts.Get(c, "div")
+	wantIs(t, err, table.ErrNotFound)
+	wantIs(t, f.Accounts.Delete(c, "div"), table.ErrNotFound)
+	_, err = f.Accounts.Update(c, "div", func(*lb.Account) error { return nil })
+	wantIs(t, err, table.ErrNotFound)
+	p, err := f.Accounts.ListSubtree(c, "/acme/eu/")
+	if diff := cmp.Diff([]lb.AccountID{"sub", "loc2"}, acctIDs(collect(t, p, err))); diff != "" {
+		t.Errorf("LB-63 subtree after delete (-want +got):\n%s", diff)
+	}
+	p, err = f.Accounts.ListChildren(c, "sub", "")
+	if diff := cmp.Diff([]lb.AccountID{"loc2"}, acctIDs(collect(t, p, err))); diff != "" {
+		t.Errorf("LB-63 children after delete (-want +got):\n%s", diff)
+	}
+	p, err = f.Accounts.ListByType(c, lb.AccountDivision)
+	if got := collect(t, p, err); len(got) != 0 {
+		t.Errorf("LB-63: deleted division still listed by type: %v", acctIDs(got))
+	}
+	k, _ := lb.AccountKey("div")
+	it := stored(t, f, k)
+	if it == nil || it["deletedAt"] == nil || it["GSI1PK"] != nil || it["GSI3PK"] != nil {
+		t.Errorf("LB-63: soft-deleted account as stored: %v", it)
+	}
+}
+
+type pathLevel struct {
+	Path  string
+	Level int
+}
+
+func pathsOf(t *testing.T, s *listbackup.Store, ids ...lb.AccountID) map[lb.AccountID]pathLevel {
+	t.Helper()
+	out := map[lb.AccountID]pathLevel{}
+	for _, id := range ids {
+		a, err := s.Accounts.Get(ctx(t), id)
+		must(t, err)
+		out[id] = pathLevel{a.AccountPath, a.Level}
+	}
+	return out
+}
+
+// LB-63: move an account and its subtree under another parent; the move
+// is resumable after an interruption.
+func TestAccountsMoveSubtreeResumable_LB63(t *testing.T) {
+	t.Parallel()
+	clk := &clock{t: t0}
+	var requests, cancelAt atomic.Int64
+	var cancelMu sync.Mutex
+	var cancel context.CancelFunc
+	tbl := tabletest.NewTable(t, listbackup.Schema("listbackup"), func(o *table.Options) {
+		o.Now = clk.Now
+		o.Observer = func(context.Context, table.Event) {
+			if requests.Add(1) == cancelAt.Load() {
+				cancelMu.Lock()
+				cancel()
+				cancelMu.Unlock()
+			}
+		}
+	})
+	f := &fixture{Store: listbackup.New(tbl), tbl: tbl, clock: clk}
+	seedTree(t, f)
+	c := ctx(t)
+	// A deeper subtree than the seed: 30 more accounts under /acme/eu/hq/.
+	for i := range 30 {
+		id := lb.AccountID(fmt.Sprintf("desk%02d", i))
+		must(t, f.Accounts.Create(c, &lb.Account{AccountID: id, AccountName: string(id), ParentAccountID: "loc2",
+			AccountPath: "/acme/eu/hq/" + string(id) + "/", AccountType: lb.AccountLocation, Level: 3}))
+	}
+	_, err := f.Accounts.Move(c, "sub", "div") // into its own subtree
+	wantInvalid(t, err, "parentAccountId")
+	_, err = f.Accounts.Move(c, "nope", "other")
+	wantIs(t, err, table.ErrNotFound)
+
+	// Interrupt the move after its 9th request: the mark is written, the
+	// descendants are partly rewritten.
+	cancelMu.Lock()
+	mctx, cn := context.WithCancel(c)
+	cancel = cn
+	cancelMu.Unlock()
+	cancelAt.Store(requests.Load() + 9)
+	_, err = f.Accounts.Move(mctx, "sub", "other")
+	if err == nil {
+		t.Fatal("LB-63: the interrupted move reported success")
+	}
+	a, err := f.Accounts.Get(c, "sub")
+	must(t, err)
+	if !a.Move.Pending() || a.Move.ToPath != "/other/eu/" || a.AccountPath != "/acme/eu/" || a.ParentAccountID != "root" {
+		t.Errorf("LB-63 mid-move account: %+v", a)
+	}
+	// Readers mid-move: the account is still in its old parent's children.
+	p, err := f.Accounts.ListChildren(c, "root", "")
+	if diff := cmp.Diff([]lb.AccountID{"sub", "subx"}, acctIDs(collect(t, p, err))); diff != "" {
+		t.Errorf("LB-63 mid-move children of root (-want +got):\n%s", diff)
+	}
+	_, err = f.Accounts.Move(c, "sub", "root")
+	wantIs(t, err, table.ErrConflict) // another move is under way
+	wantIs(t, f.Accounts.Delete(c, "sub"), table.ErrConflict)
+
+	// Resume: the same call finishes the job.
+	cancelAt.Store(0)
+	a, err = f.Accounts.Move(c, "sub", "other")
+	must(t, err)
+	if a.Move.Pending() || a.AccountPath != "/other/eu/" || a.ParentAccountID != "other" || a.Level != 1 {
+		t.Errorf("LB-63 moved account: %+v", a)
+	}
+	want := map[lb.AccountID]pathLevel{
+		"sub": {"/other/eu/", 1}, "div": {"/other/eu/retail/", 2}, "loc": {"/other/eu/retail/paris/", 3},
+		"loc2": {"/other/eu/hq/", 2}, "desk07": {"/other/eu/hq/desk07/", 3}, "subx": {"/acme/eux/", 1}, "root": {"/acme/", 0},
+	}
+	if diff := cmp.Diff(want, pathsOf(t, f.Store, "sub", "div", "loc", "loc2", "desk07", "subx", "root")); diff != "" {
+		t.Errorf("LB-63 paths after move (-want +got):\n%s", diff)
+	}
+	all, err := query.Collect(f.Accounts.AllSubtree(c, "/other/", table.Limit(10)))
+	must(t, err)
+	if len(all) != 1+4+30 || all[0].AccountID != "other" || all[1].AccountID != "sub" {
+		t.Errorf("LB-63 subtree of /other/: %d accounts %v", len(all), acctIDs(all))
+	}
+	for _, x := range all {
+		if !strings.HasPrefix(x.AccountPath, "/other/") {
+			t.Errorf("LB-63: %s listed under /other/ with path %s", x.AccountID, x.AccountPath)
+		}
+	}
+	p, err = f.Accounts.ListSubtree(c, "/acme/")
+	if diff := cmp.Diff([]lb.AccountID{"root", "subx"}, acctIDs(collect(t, p, err))); diff != "" {
+		t.Errorf("LB-63 old tree after move (-want +got):\n%s", diff)
+	}
+	p, err = f.Accounts.ListChildren(c, "other", "")
+	if diff := cmp.Diff([]lb.AccountID{"sub"}, acctIDs(collect(t, p, err))); diff != "" {
+		t.Errorf("LB-63 children of the new parent (-want +got):\n%s", diff)
+	}
+	// Moving again to the same parent changes nothing.
+	before := requests.Load()
+	_, err = f.Accounts.Move(c, "sub", "other")
+	must(t, err)
+	if n := requests.Load() - before; n != 1 {
+		t.Errorf("LB-63: a move to the current parent sent %d requests, want 1", n)
+	}
+}
+
 // Bad input to the LB-63..LB-68 writes is refused before any request.
 func TestWritesBadInputSendsNothing_LB63_LB64_LB65_LB66_LB67_LB68(t *testing.T) {
 	f := newFixture(t)
@@ -263,6 +427,15 @@ func TestWritesBadInputSendsNothing_LB63_LB64_LB65_LB66_LB67_LB68(t *testing.T) 
 	_, err = f.Tags.Update(c, bad, func(*lb.Tag) error { return nil })
 	wantInvalid(t, err, "resourceType")
 	wantInvalid(t, f.Tags.Delete(c, listbackup.TagRef{AccountID: "a1", ResourceType: lb.ResSource, TagKey: "", TagValue: "v"}), "tagKey")
+	_, err = f.Accounts.Update(c, "", func(*lb.Account) error { return nil })
+	wantInvalid(t, err, "accountId")
+	wantInvalid(t, f.Accounts.Delete(c, "a#"), "accountId")
+	_, err = f.Accounts.Move(c, "", "p")
+	wantInvalid(t, err, "accountId")
+	_, err = f.Accounts.Move(c, "a1", "")
+	wantInvalid(t, err, "parentAccountId")
+	_, err = f.Accounts.Move(c, "a1", "a1")
+	wantInvalid(t, err, "parentAccountId")
 	if n := f.requests.Load(); n != 0 {
 		t.Errorf("bad input sent %d requests, want 0", n)
 	}
