@@ -375,9 +375,10 @@ func newEntities(t *table.Table) *entities {
 				return ixs{
 					table.GSI1: {PK: j("APIKEYHASH", k.APIKeyHash), SK: "APIKEY"},
 					table.GSI2: {PK: j("APIKEYS", string(k.AccountID)), SK: j(ts, string(k.APIKeyID))},
+					table.GSI3: {PK: j("APIKEYUSER", string(k.UserID)), SK: j(ts, string(k.APIKeyID))},
 				}, nil
 			},
-			IndexedFields: []string{"apiKeyHash", "accountId", "createdAt"},
+			IndexedFields: []string{"apiKeyHash", "accountId", "userId", "createdAt"},
 		}),
 		webhooks: table.NewEntity(t, table.Def[lb.Webhook]{
 			Type:     TypeWebhook,

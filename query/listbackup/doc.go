@@ -43,6 +43,7 @@
 //	                                                              GSI3 UNREAD#{userId} / {createdAt}#{id}  (isRead false only)  LB-44 Notifications.ListUnread, LB-45 MarkRead; ttl = createdAt+30d: LB-46
 //	APIKey         APIKEY#{apiKeyId} / APIKEY                     GSI1 APIKEYHASH#{apiKeyHash} / APIKEY                         LB-52 APIKeys.Validate, LB-54 APIKeys.Revoke
 //	                                                              GSI2 APIKEYS#{accountId} / {createdAt}#{apiKeyId}             LB-53 APIKeys.ListByAccount (status: filter)
+//	                                                              GSI3 APIKEYUSER#{userId} / {createdAt}#{apiKeyId}             LB-68 Users.Erase (a user's keys)
 //	Webhook        WEBHOOK#{webhookId} / WEBHOOK                  GSI1 HOOKS#{accountId} / ACTIVE#{webhookId}  (isActive only)  LB-55 Webhooks.Get/Update/Delete, LB-56 ListActive, LB-57 ListActiveForEvent
 //	BillingPlan    PLAN#{planId} / PLAN                           GSI1 PLANS#active / PRICE#{price, 12 digits}#{planId} (active) LB-62 Plans.Get, Plans.ListActive
 //

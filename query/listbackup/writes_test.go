@@ -2,6 +2,7 @@ package listbackup_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -404,6 +405,177 @@ func TestAccountsMoveSubtreeResumable_LB63(t *testing.T) {
 	}
 }
 
+// interruptible is a fixture whose context, armed with interruptAfter,
+// is cancelled once n more requests have been sent.
+type interruptible struct {
+	*fixture
+	cancelAt atomic.Int64
+	mu       sync.Mutex
+	cancel   context.CancelFunc
+}
+
+func newInterruptible(t *testing.T) *interruptible {
+	t.Helper()
+	t.Parallel()
+	f := &interruptible{fixture: &fixture{clock: &clock{t: t0}}}
+	f.tbl = tabletest.NewTable(t, listbackup.Schema("listbackup"), func(o *table.Options) {
+		o.Now = f.clock.Now
+		o.Observer = func(context.Context, table.Event) {
+			if f.requests.Add(1) == f.cancelAt.Load() {
+				f.mu.Lock()
+				f.cancel()
+				f.mu.Unlock()
+			}
+		}
+	})
+	f.Store = listbackup.New(f.tbl)
+	return f
+}
+
+// interruptAfter returns a context cancelled after n more requests.
+func (f *interruptible) interruptAfter(t *testing.T, n int64) context.Context {
+	f.mu.Lock()
+	c, cancel := context.WithCancel(ctx(t))
+	f.cancel = cancel
+	f.mu.Unlock()
+	f.cancelAt.Store(f.requests.Load() + n)
+	return c
+}
+
+// seedUserData gives user u memberships in a1 and a2 (and a team in
+// each), refresh tokens, API keys and notifications; it returns an API
+// key's plaintext.
+func seedUserData(t *testing.T, f *fixture, u lb.UserID, tokens int) string {
+	t.Helper()
+	c := ctx(t)
+	must(t, f.Users.Create(c, newUser(string(u), string(u)+"@example.com", "user-"+string(u))))
+	var key string
+	for _, a := range []lb.AccountID{"a1", "a2"} {
+		must(t, f.Memberships.Add(c, &lb.Membership{UserID: u, AccountID: a, Role: lb.MemberMember}))
+		team := lb.TeamID("team-" + string(a))
+		_, err := f.Teams.Get(c, team)
+		if errors.Is(err, table.ErrNotFound) {
+			must(t, f.Teams.Create(c, &lb.Team{AccountID: a, TeamID: team, TeamName: "T"}))
+		}
+		_, err = f.Teams.Update(c, team, func(t *lb.Team) error {
+			t.Members = append(t.Members, lb.TeamMember{UserID: u, Role: lb.TeamRoleMember})
+			return nil
+		})
+		must(t, err)
+		plain, _, err := f.APIKeys.Create(c, listbackup.NewAPIKey{AccountID: a, UserID: u, Name: "ci", Permissions: []string{"read"}})
+		must(t, err)
+		key = plain
+	}
+	for range tokens {
+		_, _, err := f.RefreshTokens.Issue(c, listbackup.IssueInput{UserID: u, AccountID: "a1"})
+		must(t, err)
+	}
+	for i := range 3 {
+		must(t, f.Notifications.Send(c, &lb.Notification{UserID: u, NotificationID: lb.NotificationID(fmt.Sprint("n", i)), AccountID: "a1",
+			Type: lb.NotifyInApp, Category: lb.CategoryJob, Message: "hi"}))
+	}
+	return key
+}
+
+// LB-68: remove a user from an account (membership and the account's
+// teams).
+func TestMembershipRemove_LB68(t *testing.T) {
+	f := newFixture(t)
+	c := ctx(t)
+	seedUserData(t, f, "u1", 1)
+	seedUserData(t, f, "u2", 1)
+	must(t, f.Memberships.Remove(c, "u1", "a1"))
+	_, err := f.Memberships.Get(c, "u1", "a1")
+	wantIs(t, err, table.ErrNotFound)
+	wantIs(t, f.Memberships.Remove(c, "u1", "a1"), table.ErrNotFound)
+	p, err := f.Memberships.ListByAccount(c, "a1", "")
+	if diff := cmp.Diff([]lb.UserID{"u2"}, ids(collect(t, p, err), func(m lb.Membership) lb.UserID { return m.UserID })); diff != "" {
+		t.Errorf("LB-68 members of a1 (-want +got):\n%s", diff)
+	}
+	tm, err := f.Teams.Get(c, "team-a1")
+	must(t, err)
+	if diff := cmp.Diff([]lb.TeamMember{{UserID: "u2", Role: lb.TeamRoleMember}}, tm.Members); diff != "" {
+		t.Errorf("LB-68 team of a1 (-want +got):\n%s", diff)
+	}
+	tm, err = f.Teams.Get(c, "team-a2")
+	must(t, err)
+	if len(tm.Members) != 2 {
+		t.Errorf("LB-68: the team of another account changed: %+v", tm.Members)
+	}
+	_, err = f.Memberships.Get(c, "u1", "a2")
+	must(t, err)
+}
+
+// LB-68: erase a user with all their data, batched and resumable; the
+// email and username are free again.
+func TestUserErase_LB68(t *testing.T) {
+	f := newInterruptible(t)
+	c := ctx(t)
+	key1 := seedUserData(t, f.fixture, "u1", 30) // 30 tokens: more than one BatchWriteItem
+	key2 := seedUserData(t, f.fixture, "u2", 2)
+
+	// Interrupted after 6 requests: the user is still there.
+	if err := f.Users.Erase(f.interruptAfter(t, 6), "u1"); err == nil {
+		t.Fatal("LB-68: the interrupted erasure reported success")
+	}
+	f.cancelAt.Store(0)
+	_, err := f.Users.Get(c, "u1")
+	must(t, err)
+	// Calling again finishes the job.
+	must(t, f.Users.Erase(c, "u1"))
+	wantIs(t, f.Users.Erase(c, "u1"), table.ErrNotFound)
+
+	_, err = f.Users.Get(c, "u1")
+	wantIs(t, err, table.ErrNotFound)
+	_, err = f.Users.GetByEmail(c, "u1@example.com")
+	wantIs(t, err, table.ErrNotFound)
+	mp, err := f.Memberships.ListByUser(c, "u1")
+	if got := collect(t, mp, err); len(got) != 0 {
+		t.Errorf("LB-68: memberships left: %+v", got)
+	}
+	rp, err := f.RefreshTokens.ListByUser(c, "u1")
+	if got := collect(t, rp, err); len(got) != 0 {
+		t.Errorf("LB-68: %d refresh tokens left", len(got))
+	}
+	_, err = f.APIKeys.Validate(c, key1)
+	wantIs(t, err, table.ErrNotFound)
+	kp, err := f.APIKeys.ListByAccount(c, "a1", "")
+	if diff := cmp.Diff([]lb.UserID{"u2"}, ids(collect(t, kp, err), func(k lb.APIKey) lb.UserID { return k.UserID })); diff != "" {
+		t.Errorf("LB-68 API keys of a1 (-want +got):\n%s", diff)
+	}
+	np, err := f.Notifications.ListByUser(c, "u1")
+	if got := collect(t, np, err); len(got) != 0 {
+		t.Errorf("LB-68: notifications left: %+v", got)
+	}
+	for _, team := range []lb.TeamID{"team-a1", "team-a2"} {
+		tm, err := f.Teams.Get(c, team)
+		must(t, err)
+		if diff := cmp.Diff([]lb.TeamMember{{UserID: "u2", Role: lb.TeamRoleMember}}, tm.Members); diff != "" {
+			t.Errorf("LB-68 %s (-want +got):\n%s", team, diff)
+		}
+	}
+	// Guards released: a new user may take the email and username.
+	must(t, f.Users.Create(c, newUser("u9", "U1@example.com", "user-u1")))
+
+	// The other user is untouched.
+	_, err = f.Users.Get(c, "u2")
+	must(t, err)
+	_, err = f.APIKeys.Validate(c, key2)
+	must(t, err)
+	rp, err = f.RefreshTokens.ListByUser(c, "u2")
+	if got := collect(t, rp, err); len(got) != 2 {
+		t.Errorf("LB-68: u2 has %d refresh tokens, want 2", len(got))
+	}
+	np, err = f.Notifications.ListByUser(c, "u2")
+	if got := collect(t, np, err); len(got) != 3 {
+		t.Errorf("LB-68: u2 has %d notifications, want 3", len(got))
+	}
+	mp, err = f.Memberships.ListByUser(c, "u2")
+	if got := collect(t, mp, err); len(got) != 2 {
+		t.Errorf("LB-68: u2 has %d memberships, want 2", len(got))
+	}
+}
+
 // Bad input to the LB-63..LB-68 writes is refused before any request.
 func TestWritesBadInputSendsNothing_LB63_LB64_LB65_LB66_LB67_LB68(t *testing.T) {
 	f := newFixture(t)
@@ -436,6 +608,9 @@ func TestWritesBadInputSendsNothing_LB63_LB64_LB65_LB66_LB67_LB68(t *testing.T) 
 	wantInvalid(t, err, "parentAccountId")
 	_, err = f.Accounts.Move(c, "a1", "a1")
 	wantInvalid(t, err, "parentAccountId")
+	wantInvalid(t, f.Memberships.Remove(c, "", "a1"), "userId")
+	wantInvalid(t, f.Memberships.Remove(c, "u1", ""), "accountId")
+	wantInvalid(t, f.Users.Erase(c, ""), "userId")
 	if n := f.requests.Load(); n != 0 {
 		t.Errorf("bad input sent %d requests, want 0", n)
 	}
