@@ -15,7 +15,9 @@ import (
 type Accounts struct{ e *entities }
 
 // Create creates account a; a child's parent must exist (checked in the
-// same transaction). Status defaults to active. Errors:
+// same transaction) and not be soft-deleted (LB-63; checked by a
+// consistent GetItem of the parent just before, so a delete racing the
+// create is not excluded). Status defaults to active. Errors:
 // *table.ValidationError, table.ErrAlreadyExists, table.ErrNotFound (no
 // parent).
 func (s *Accounts) Create(ctx context.Context, a *lb.Account) error {
@@ -31,6 +33,12 @@ func (s *Accounts) Create(ctx context.Context, a *lb.Account) error {
 	}
 	pk, err := lb.AccountKey(a.ParentAccountID)
 	if err != nil {
+		return err
+	}
+	if _, err := s.getLive(ctx, a.ParentAccountID); err != nil {
+		if errors.Is(err, table.ErrNotFound) {
+			return fmt.Errorf("create account %s: parent %s: %w", a.AccountID, a.ParentAccountID, table.ErrNotFound)
+		}
 		return err
 	}
 	err = s.e.t.Transact(ctx, append(ops, s.e.t.ConditionOp(pk))...)

@@ -1,6 +1,6 @@
 // Package listbackup serves every access pattern of ListBackup
 // (the v2 schema document, canonical, plus the additions of the core
-// document; catalog LB-1..LB-62) on ONE table built from
+// document; catalog LB-1..LB-68) on ONE table built from
 // the generic schema ([Schema]: table.NewSchema, GSI1..GSI5, TTL attribute
 // "ttl"). It replaces the 13 tables of v2 and the 6 extra tables of core.
 //
@@ -108,6 +108,36 @@
 // LB-51 runs by status. As in the document, a status is one partition
 // (RUNS#failed), sorted by startedAt; the hot "completed" partition is
 // the price of answering "recent failures" with one Query.
+//
+// # Updates, deletes and moves (LB-63..LB-68)
+//
+// Updates (Accounts, Teams, Sources, Connections, Tags, Webhooks) are
+// table.Entity.Update: one consistent GetItem and one conditional
+// UpdateItem of the changed attributes, retried on a lost race; the
+// fields an item's identity or tenant derive from cannot change through
+// them (an account's place in the tree changes only by Accounts.Move).
+//
+// Soft deletes. The core document asks for status fields instead of hard
+// deletes. Accounts (status terminated), sources (disconnected),
+// connections (revoked, tokens dropped) and webhooks (isActive false) are
+// soft-deleted: deletedAt is stamped and the item leaves every GSI in the
+// same write, so no list returns it, and Get, Update and Delete treat it as
+// missing (table.ErrNotFound); the item stays in the table. Teams, tags and
+// memberships have no status in either document and are deleted for real;
+// a tag's attachments live in the tag item and go with it.
+//
+// Account moves (LB-63). The subtree index (GSI3) is keyed by path, so
+// moving an account rewrites the path of every descendant. Accounts.Move
+// marks the account first, rewrites the descendants page by page, each
+// write conditioned on the descendant's old path, and updates the account
+// and clears the mark last; calling it again after an interruption
+// finishes the move. Its doc comment says what readers see meanwhile.
+//
+// Erasure (LB-68). Users.Erase sweeps the user's memberships (and team
+// places), refresh tokens, API keys (GSI3 APIKEYUSER#{userId}) and
+// notifications, 100 per Query page and deleted by BatchWriteItem, and
+// deletes the user item with its email and username guards last, so a
+// rerun after an interruption finishes the job.
 //
 // # Secrets and hashes
 //

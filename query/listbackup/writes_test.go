@@ -272,6 +272,9 @@ func TestAccountsUpdateDelete_LB63(t *testing.T) {
 	wantIs(t, f.Accounts.Delete(c, "div"), table.ErrNotFound)
 	_, err = f.Accounts.Update(c, "div", func(*lb.Account) error { return nil })
 	wantIs(t, err, table.ErrNotFound)
+	// No new child under a deleted account.
+	wantIs(t, f.Accounts.Create(c, &lb.Account{AccountID: "lyon", AccountName: "Lyon", ParentAccountID: "div",
+		AccountPath: "/acme/eu/retail/lyon/", AccountType: lb.AccountLocation, Level: 3}), table.ErrNotFound)
 	p, err := f.Accounts.ListSubtree(c, "/acme/eu/")
 	if diff := cmp.Diff([]lb.AccountID{"sub", "loc2"}, acctIDs(collect(t, p, err))); diff != "" {
 		t.Errorf("LB-63 subtree after delete (-want +got):\n%s", diff)
