@@ -145,6 +145,11 @@ var errMoved = errors.New("already moved")
 // finish with paths computed from the first one's old paths), and
 // soft-deleted descendants, which are in no index, keep their old path.
 //
+// Under faults: every write is table.Entity.Update, so a write whose
+// response was lost and that the SDK retried counts once; a lost race
+// with another writer is re-read and re-applied (a descendant that another
+// writer moved meanwhile is skipped).
+//
 // Errors: *table.ValidationError, table.ErrNotFound (the account or the
 // new parent missing or deleted), table.ErrConflict.
 func (s *Accounts) Move(ctx context.Context, id, newParent lb.AccountID) (lb.Account, error) {

@@ -78,7 +78,8 @@ func (s *Memberships) leaveTeams(ctx context.Context, user lb.UserID, account lb
 //
 // It is batched: each kind is read 100 items per Query page and deleted
 // with BatchWriteItem (25 keys per request, unprocessed keys retried),
-// so n items cost about n/100 Queries and n/25 BatchWriteItems, plus a
+// so n items cost about n/100 Queries and n/25 BatchWriteItems, plus, per
+// membership, one Query page per 100 teams of the account and a
 // consistent read and a conditional write per team the user is in, one
 // GetItem up front and a GetItem and a transaction for the user. It is
 // resumable: every step finds only what is left, and the user item goes
@@ -88,6 +89,10 @@ func (s *Memberships) leaveTeams(ctx context.Context, user lb.UserID, account lb
 // created belong to their accounts and are kept (activities expire after
 // 90 days, LB-22). Items already past their TTL but not yet removed by
 // DynamoDB are invisible to the queries, and are left to the TTL deletion.
+// Under faults: batch deletes are unconditional, so a resent one is
+// harmless, and a *table.BatchError's unknown keys are found again by the
+// next call; a lost response of the final transaction is covered by its
+// idempotency token.
 // Errors: *table.ValidationError, table.ErrNotFound (no such user), and
 // the first failing request's error (*table.BatchError for a batch).
 func (s *Users) Erase(ctx context.Context, id lb.UserID) error {
