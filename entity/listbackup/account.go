@@ -47,6 +47,39 @@ type Account struct {
 	UpdatedAt time.Time `dynamo:"updatedAt"`
 	CreatedBy UserID    `dynamo:"createdBy,omitempty"`
 	Settings  Object    `dynamo:"settings,omitempty"` // core
+	// Move is set while the account and its subtree are being moved under
+	// another parent (see Accounts.Move in query/listbackup); empty
+	// otherwise.
+	Move AccountMove `dynamo:"move,omitempty"`
+	// DeletedAt is set by a soft delete (status becomes terminated). A
+	// deleted account is kept in the table but is not found by reads and
+	// leaves every index.
+	DeletedAt time.Time `dynamo:"deletedAt,omitempty"`
+}
+
+// AccountMove marks an account whose subtree is being moved: its
+// descendants' paths are rewritten from FromPath to ToPath, then the
+// account itself takes ToPath, ToParent and ToLevel and the mark is
+// cleared.
+type AccountMove struct {
+	FromPath  string    `dynamo:"fromPath,omitempty"`
+	ToPath    string    `dynamo:"toPath,omitempty"`
+	ToParent  AccountID `dynamo:"toParentAccountId,omitempty"`
+	ToLevel   int       `dynamo:"toLevel,omitempty"`
+	StartedAt time.Time `dynamo:"startedAt,omitempty"`
+}
+
+// Pending reports whether a move is under way.
+func (m AccountMove) Pending() bool { return m.ToPath != "" }
+
+// Deleted reports whether the account was soft-deleted.
+func (a *Account) Deleted() bool { return !a.DeletedAt.IsZero() }
+
+// PathLeaf returns the last segment of an account path ("div" for
+// "/root/sub/div/").
+func PathLeaf(p string) string {
+	p = strings.TrimSuffix(p, "/")
+	return p[strings.LastIndexByte(p, '/')+1:]
 }
 
 // CheckPath returns a *table.ValidationError naming field unless p is an
@@ -97,6 +130,12 @@ func (a *Account) Validate() error {
 	}
 	if a.ParentAccountID != "" {
 		if err := a.ParentAccountID.Validate("parentAccountId"); err != nil {
+			return err
+		}
+	}
+	if a.Move.Pending() {
+		if err := first(CheckPath("move.fromPath", a.Move.FromPath), CheckPath("move.toPath", a.Move.ToPath),
+			a.Move.ToParent.Validate("move.toParentAccountId")); err != nil {
 			return err
 		}
 	}

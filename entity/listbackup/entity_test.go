@@ -77,3 +77,27 @@ func TestHashAndSecrets(t *testing.T) {
 		t.Error("path helpers")
 	}
 }
+
+// LB-63: a move's mark is validated with the account; PathLeaf names the
+// segment an account keeps when it moves.
+func TestAccountMoveMark_LB63(t *testing.T) {
+	t.Parallel()
+	for p, want := range map[string]string{"/acme/": "acme", "/acme/eu/": "eu", "/acme/eu/retail/": "retail"} {
+		if got := lb.PathLeaf(p); got != want {
+			t.Errorf("PathLeaf(%q) = %q, want %q", p, got, want)
+		}
+	}
+	a := lb.Account{AccountID: "sub", AccountName: "EU", ParentAccountID: "root", AccountPath: "/acme/eu/",
+		AccountType: lb.AccountSubsidiary, Level: 1, Status: lb.AccountActive}
+	if err := a.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	a.Move = lb.AccountMove{FromPath: "/acme/eu/", ToPath: "/other/eu", ToParent: "other", ToLevel: 1}
+	var ve *table.ValidationError
+	if err := a.Validate(); !errors.As(err, &ve) || ve.Field != "move.toPath" {
+		t.Errorf("bad move mark: err = %v, want a ValidationError for move.toPath", err)
+	}
+	if !a.Move.Pending() || (lb.AccountMove{}).Pending() {
+		t.Error("Pending")
+	}
+}

@@ -54,7 +54,14 @@ type Source struct {
 	CreatedAt      time.Time         `dynamo:"createdAt"`
 	UpdatedAt      time.Time         `dynamo:"updatedAt"`
 	CreatedBy      UserID            `dynamo:"createdBy,omitempty"`
+	// DeletedAt is set by a soft delete (core: "use status fields instead
+	// of hard deletes"; status becomes disconnected). A deleted source is
+	// kept in the table but is not found by reads and leaves every index.
+	DeletedAt time.Time `dynamo:"deletedAt,omitempty"`
 }
+
+// Deleted reports whether the source was soft-deleted.
+func (s *Source) Deleted() bool { return !s.DeletedAt.IsZero() }
 
 // Validate checks the source before a write.
 func (s *Source) Validate() error {
@@ -108,7 +115,14 @@ type Connection struct {
 	CreatedAt      time.Time             `dynamo:"createdAt"`
 	UpdatedAt      time.Time             `dynamo:"updatedAt"`
 	ExpiresAt      time.Time             `dynamo:"expiresAt,omitempty"`
+	// DeletedAt is set by a soft delete (status becomes revoked and the
+	// credentials are dropped). A deleted connection is kept in the table
+	// but is not found by reads and leaves every index.
+	DeletedAt time.Time `dynamo:"deletedAt,omitempty"`
 }
+
+// Deleted reports whether the connection was soft-deleted.
+func (c *Connection) Deleted() bool { return !c.DeletedAt.IsZero() }
 
 // Validate checks the connection before a write.
 func (c *Connection) Validate() error {

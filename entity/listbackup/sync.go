@@ -120,7 +120,14 @@ type Webhook struct {
 	FailureCount     int64             `dynamo:"failureCount"`
 	CreatedAt        time.Time         `dynamo:"createdAt,unixtime"`
 	UpdatedAt        time.Time         `dynamo:"updatedAt,unixtime"`
+	// DeletedAt (epoch seconds, like core's other timestamps) is set by a
+	// soft delete, which also clears isActive. A deleted webhook is kept in
+	// the table but is not found by reads and leaves the active index.
+	DeletedAt time.Time `dynamo:"deletedAt,unixtime,omitempty"`
 }
+
+// Deleted reports whether the webhook was soft-deleted.
+func (w *Webhook) Deleted() bool { return !w.DeletedAt.IsZero() }
 
 // Validate checks the webhook before a write.
 func (w *Webhook) Validate() error {

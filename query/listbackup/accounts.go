@@ -15,7 +15,9 @@ import (
 type Accounts struct{ e *entities }
 
 // Create creates account a; a child's parent must exist (checked in the
-// same transaction). Status defaults to active. Errors:
+// same transaction) and not be soft-deleted (LB-63; checked by a
+// consistent GetItem of the parent just before, so a delete racing the
+// create is not excluded). Status defaults to active. Errors:
 // *table.ValidationError, table.ErrAlreadyExists, table.ErrNotFound (no
 // parent).
 func (s *Accounts) Create(ctx context.Context, a *lb.Account) error {
@@ -31,6 +33,12 @@ func (s *Accounts) Create(ctx context.Context, a *lb.Account) error {
 	}
 	pk, err := lb.AccountKey(a.ParentAccountID)
 	if err != nil {
+		return err
+	}
+	if _, err := s.getLive(ctx, a.ParentAccountID); err != nil {
+		if errors.Is(err, table.ErrNotFound) {
+			return fmt.Errorf("create account %s: parent %s: %w", a.AccountID, a.ParentAccountID, table.ErrNotFound)
+		}
 		return err
 	}
 	err = s.e.t.Transact(ctx, append(ops, s.e.t.ConditionOp(pk))...)
@@ -49,13 +57,20 @@ func (s *Accounts) Create(ctx context.Context, a *lb.Account) error {
 }
 
 // Get returns an account (LB-5): GetItem PK = ACCOUNT#{accountId},
-// SK = PROFILE. Errors: *table.ValidationError, table.ErrNotFound.
+// SK = PROFILE. During a move (LB-63) the account keeps its old path and
+// parent and carries the move in its Move field. Errors:
+// *table.ValidationError, table.ErrNotFound (also for a soft-deleted
+// account, LB-63).
 func (s *Accounts) Get(ctx context.Context, id lb.AccountID) (lb.Account, error) {
 	k, err := lb.AccountKey(id)
 	if err != nil {
 		return lb.Account{}, err
 	}
-	return s.e.accounts.Get(ctx, k)
+	a, err := s.e.accounts.Get(ctx, k)
+	if err == nil && a.Deleted() {
+		return lb.Account{}, deletedErr("get account", string(id))
+	}
+	return a, err
 }
 
 // ListChildren returns one page of the child accounts of parent, by type
@@ -146,7 +161,8 @@ func (s *Memberships) Get(ctx context.Context, user lb.UserID, account lb.Accoun
 	return s.e.memberships.Get(ctx, k)
 }
 
-// SetRole changes a member's role (moves its GSI1 entry). Errors:
+// SetRole changes a member's role in the account (LB-64; moves its GSI1
+// entry): a consistent read and one conditional write. Errors:
 // *table.ValidationError, table.ErrNotFound.
 func (s *Memberships) SetRole(ctx context.Context, user lb.UserID, account lb.AccountID, role lb.MemberRole) (lb.Membership, error) {
 	k, err := lb.MembershipKey(user, account)

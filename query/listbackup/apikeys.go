@@ -136,33 +136,70 @@ func (s *Webhooks) Create(ctx context.Context, w *lb.Webhook) error {
 }
 
 // Get returns a webhook by ID (LB-55): GetItem PK = WEBHOOK#{webhookId}.
-// Errors: *table.ValidationError, table.ErrNotFound.
+// Errors: *table.ValidationError, table.ErrNotFound (also for a
+// soft-deleted webhook, LB-67).
 func (s *Webhooks) Get(ctx context.Context, id lb.WebhookID) (lb.Webhook, error) {
 	k, err := lb.WebhookKey(id)
 	if err != nil {
 		return lb.Webhook{}, err
 	}
-	return s.e.webhooks.Get(ctx, k)
+	w, err := s.e.webhooks.Get(ctx, k)
+	if err == nil && w.Deleted() {
+		return lb.Webhook{}, deletedErr("get webhook", string(id))
+	}
+	return w, err
 }
 
 // Update applies change to a webhook (LB-55), moving its index entry when
-// isActive changes. Errors: *table.ValidationError, table.ErrNotFound.
+// isActive changes: a consistent read and one conditional write. A
+// soft-deleted webhook cannot be updated. Errors: *table.ValidationError,
+// table.ErrNotFound (missing or deleted).
 func (s *Webhooks) Update(ctx context.Context, id lb.WebhookID, change func(*lb.Webhook) error) (lb.Webhook, error) {
 	k, err := lb.WebhookKey(id)
 	if err != nil {
 		return lb.Webhook{}, err
 	}
-	return s.e.webhooks.Update(ctx, k, change)
+	return s.e.webhooks.Update(ctx, k, func(w *lb.Webhook) error {
+		if w.Deleted() {
+			return deletedErr("update webhook", string(id))
+		}
+		acct := w.AccountID
+		if err := change(w); err != nil {
+			return err
+		}
+		if w.AccountID != acct {
+			return table.Invalid("accountId", "a webhook cannot move to another account")
+		}
+		if w.Deleted() {
+			return table.Invalid("deletedAt", "set by Delete only")
+		}
+		return nil
+	})
 }
 
-// Delete deletes a webhook (LB-55): one conditional DeleteItem. Errors:
-// *table.ValidationError, table.ErrNotFound.
+// Delete soft-deletes a webhook (LB-55, LB-67; core: "use status fields
+// instead of hard deletes"): isActive becomes false and deletedAt is
+// stamped with the store's clock, in one strongly consistent GetItem and
+// one conditional UpdateItem (table.Entity.Update) that also removes the
+// webhook's GSI1 entry, so ListActive and ListActiveForEvent (LB-56,
+// LB-57) no longer return it and no delivery is sent to it. The item stays
+// in the table (delivery history, audit) but Get, Update and Delete treat
+// it as missing. Errors: *table.ValidationError, table.ErrNotFound
+// (missing or already deleted).
 func (s *Webhooks) Delete(ctx context.Context, id lb.WebhookID) error {
 	k, err := lb.WebhookKey(id)
 	if err != nil {
 		return err
 	}
-	return s.e.webhooks.Delete(ctx, k)
+	now := lb.Seconds(s.e.now())
+	_, err = s.e.webhooks.Update(ctx, k, func(w *lb.Webhook) error {
+		if w.Deleted() {
+			return deletedErr("delete webhook", string(id))
+		}
+		w.IsActive, w.DeletedAt = false, now
+		return nil
+	})
+	return err
 }
 
 // ListActive returns one page of an account's active webhooks (LB-56):

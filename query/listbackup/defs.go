@@ -117,6 +117,9 @@ func newEntities(t *table.Table) *entities {
 			Key:      func(a *lb.Account) (table.Key, error) { return lb.AccountKey(a.AccountID) },
 			Validate: (*lb.Account).Validate,
 			Indexes: func(a *lb.Account) (ixs, error) {
+				if a.Deleted() {
+					return nil, nil // soft-deleted (LB-63): in no list
+				}
 				m := ixs{
 					table.GSI2: {PK: j("ACCTYPE", string(a.AccountType)), SK: j("ACCOUNT", string(a.AccountID))},
 					table.GSI3: {PK: j("TREE", keys.Escape(lb.PathRoot(a.AccountPath))), SK: j("PATH", keys.Escape(a.AccountPath))},
@@ -127,7 +130,7 @@ func newEntities(t *table.Table) *entities {
 				return m, nil
 			},
 			Touch:         func(a *lb.Account, now time.Time, isNew bool) { stamps(&a.CreatedAt, &a.UpdatedAt, now, isNew, false) },
-			IndexedFields: []string{"parentAccountId", "accountType", "accountPath"},
+			IndexedFields: []string{"parentAccountId", "accountType", "accountPath", "deletedAt"},
 		}),
 		memberships: table.NewEntity(t, table.Def[lb.Membership]{
 			Type:     TypeMembership,
@@ -154,6 +157,9 @@ func newEntities(t *table.Table) *entities {
 			Key:      func(s *lb.Source) (table.Key, error) { return lb.SourceKey(s.SourceID) },
 			Validate: (*lb.Source).Validate,
 			Indexes: func(s *lb.Source) (ixs, error) {
+				if s.Deleted() {
+					return nil, nil // soft-deleted (LB-65): in no list
+				}
 				pk := j("SOURCES", string(s.AccountID))
 				return ixs{
 					table.GSI1: {PK: pk, SK: j("PLATFORM", string(s.Platform), string(s.SourceID))},
@@ -164,7 +170,7 @@ func newEntities(t *table.Table) *entities {
 				stamps(&s.CreatedAt, &s.UpdatedAt, now, isNew, false)
 				s.PlatformID = s.Platform
 			},
-			IndexedFields: []string{"accountId", "platform", "platformId", "status"},
+			IndexedFields: []string{"accountId", "platform", "platformId", "status", "deletedAt"},
 			Secrets: map[string]func(*lb.Source) *string{
 				"credentials.encryptedData": func(s *lb.Source) *string { return &s.Credentials.Data },
 			},
@@ -225,6 +231,9 @@ func newEntities(t *table.Table) *entities {
 			Key:      func(c *lb.Connection) (table.Key, error) { return lb.ConnectionKey(c.ConnectionID) },
 			Validate: (*lb.Connection).Validate,
 			Indexes: func(c *lb.Connection) (ixs, error) {
+				if c.Deleted() {
+					return nil, nil // soft-deleted (LB-65): in no list
+				}
 				sk := j("PLATFORM", string(c.Platform), string(c.ConnectionID))
 				return ixs{
 					table.GSI1: {PK: j("CONNS", string(c.AccountID)), SK: sk},
@@ -234,7 +243,7 @@ func newEntities(t *table.Table) *entities {
 			Touch: func(c *lb.Connection, now time.Time, isNew bool) {
 				stamps(&c.CreatedAt, &c.UpdatedAt, now, isNew, false)
 			},
-			IndexedFields: []string{"accountId", "userId", "platform"},
+			IndexedFields: []string{"accountId", "userId", "platform", "deletedAt"},
 			Secrets: map[string]func(*lb.Connection) *string{
 				"credentials.accessToken":  func(c *lb.Connection) *string { return &c.Credentials.AccessToken },
 				"credentials.refreshToken": func(c *lb.Connection) *string { return &c.Credentials.RefreshToken },
@@ -374,22 +383,23 @@ func newEntities(t *table.Table) *entities {
 				return ixs{
 					table.GSI1: {PK: j("APIKEYHASH", k.APIKeyHash), SK: "APIKEY"},
 					table.GSI2: {PK: j("APIKEYS", string(k.AccountID)), SK: j(ts, string(k.APIKeyID))},
+					table.GSI3: {PK: j("APIKEYUSER", string(k.UserID)), SK: j(ts, string(k.APIKeyID))},
 				}, nil
 			},
-			IndexedFields: []string{"apiKeyHash", "accountId", "createdAt"},
+			IndexedFields: []string{"apiKeyHash", "accountId", "userId", "createdAt"},
 		}),
 		webhooks: table.NewEntity(t, table.Def[lb.Webhook]{
 			Type:     TypeWebhook,
 			Key:      func(w *lb.Webhook) (table.Key, error) { return lb.WebhookKey(w.WebhookID) },
 			Validate: (*lb.Webhook).Validate,
 			Indexes: func(w *lb.Webhook) (ixs, error) {
-				if !w.IsActive {
+				if !w.IsActive || w.Deleted() {
 					return nil, nil
 				}
 				return ixs{table.GSI1: {PK: j("HOOKS", string(w.AccountID)), SK: j("ACTIVE", string(w.WebhookID))}}, nil
 			},
 			Touch:         func(w *lb.Webhook, now time.Time, isNew bool) { stamps(&w.CreatedAt, &w.UpdatedAt, now, isNew, true) },
-			IndexedFields: []string{"isActive", "accountId"},
+			IndexedFields: []string{"isActive", "accountId", "deletedAt"},
 			Secrets:       map[string]func(*lb.Webhook) *string{"secret": func(w *lb.Webhook) *string { return &w.Secret }},
 		}),
 		usage: table.NewEntity(t, table.Def[lb.UsageMetrics]{

@@ -1,6 +1,6 @@
 // Package listbackup serves every access pattern of ListBackup
 // (the v2 schema document, canonical, plus the additions of the core
-// document; catalog LB-1..LB-62) on ONE table built from
+// document; catalog LB-1..LB-68) on ONE table built from
 // the generic schema ([Schema]: table.NewSchema, GSI1..GSI5, TTL attribute
 // "ttl"). It replaces the 13 tables of v2 and the 6 extra tables of core.
 //
@@ -26,7 +26,7 @@
 //	OAuthToken     SOURCE#{sourceId} / OAUTH                      GSI1 OAUTH#{accountId} / PLATFORM#{platform}#{sourceId}       LB-32 OAuthTokens.Get/Refresh, LB-33 OAuthTokens.ListByPlatform
 //	SyncSchedule   SOURCE#{sourceId} / SCHED#{scheduleId}         GSI1 SCHED#DUE / {nextRunAt}#{scheduleId}  (isActive only)    LB-47 Schedules.ListBySource, LB-48 Schedules.Due, LB-49 Schedules.RecordRun
 //	SyncRun        SOURCE#{sourceId} / RUN#{startedAt}#{syncId}   GSI1 RUNS#{status} / {startedAt}#{sourceId}#{syncId}          LB-50 Runs.ListBySource (desc), LB-51 Runs.ListByStatus
-//	Activity       ACTIVITY#{accountId} / {createdAt}#{eventId}   GSI1 ACTUSER#{userId} / {createdAt}#{eventId}                 LB-18 Activities.ListByAccount, LB-19 ListByUser
+//	Activity       ACTIVITY#{accountId} / EVT#{createdAt}#{eventId}  GSI1 ACTUSER#{userId} / {createdAt}#{eventId}                 LB-18 Activities.ListByAccount, LB-19 ListByUser
 //	                                                              GSI2 ACTRES#{accountId}#{resourceType} / {createdAt}#{id}     LB-20 Activities.ListByResourceType
 //	                                                              GSI3 ACTEVT#{accountId}#{eventType} / {createdAt}#{id}        LB-21 Activities.ListByEventType; ttl = createdAt+90d: LB-22
 //	Job            JOB#{jobId} / JOB                              GSI1 JOBS#{accountId} / CREATED#{createdAt}#{jobId}           LB-24 Jobs.Get, LB-23 Jobs.ListByAccount
@@ -38,11 +38,12 @@
 //	RefreshToken   RTOKEN#{sha256 hex} / RTOKEN                   GSI1 RTUSER#{userId} / {issuedAt}#{hash}                      LB-34 RefreshTokens.GetByToken, LB-35 ListByUser
 //	                                                              GSI2 RTFAMILY#{tokenFamily} / {issuedAt}#{hash}               LB-36 ListFamily/RevokeFamily, LB-37 Rotate; ttl = expiresAt
 //	Tag            TAGS#{accountId}#{resourceType} / TAG#{key}#{value}  GSI1 TAGID#{tagId} / TAG                                LB-38 Tags.ListByResourceType, LB-39 ListByKey, LB-40 Get, LB-41 Attach/Detach
-//	Notification   NOTIF#{userId} / {createdAt}#{notificationId}  GSI1 ACCTNOTIF#{accountId} / {createdAt}#{id}                LB-42 Notifications.ListByUser (desc), LB-43 ListByAccount
+//	Notification   NOTIF#{userId} / N#{createdAt}#{notificationId}  GSI1 ACCTNOTIF#{accountId} / {createdAt}#{id}                LB-42 Notifications.ListByUser (desc), LB-43 ListByAccount
 //	                                                              GSI2 NOTIFSTATUS#{userId} / {status}#{createdAt}#{id}         LB-44 Notifications.ListByStatus
 //	                                                              GSI3 UNREAD#{userId} / {createdAt}#{id}  (isRead false only)  LB-44 Notifications.ListUnread, LB-45 MarkRead; ttl = createdAt+30d: LB-46
 //	APIKey         APIKEY#{apiKeyId} / APIKEY                     GSI1 APIKEYHASH#{apiKeyHash} / APIKEY                         LB-52 APIKeys.Validate, LB-54 APIKeys.Revoke
 //	                                                              GSI2 APIKEYS#{accountId} / {createdAt}#{apiKeyId}             LB-53 APIKeys.ListByAccount (status: filter)
+//	                                                              GSI3 APIKEYUSER#{userId} / {createdAt}#{apiKeyId}             LB-68 Users.Erase (a user's keys)
 //	Webhook        WEBHOOK#{webhookId} / WEBHOOK                  GSI1 HOOKS#{accountId} / ACTIVE#{webhookId}  (isActive only)  LB-55 Webhooks.Get/Update/Delete, LB-56 ListActive, LB-57 ListActiveForEvent
 //	BillingPlan    PLAN#{planId} / PLAN                           GSI1 PLANS#active / PRICE#{price, 12 digits}#{planId} (active) LB-62 Plans.Get, Plans.ListActive
 //
@@ -88,6 +89,17 @@
 // (table.Query.FilterContains), so a page may hold fewer items than its
 // limit; the cursor still continues correctly.
 //
+// LB-56 active webhooks. The core document indexes webhooks on
+// accountId with isActive as the sort key. DynamoDB cannot create that
+// index: key attributes (table and index keys alike) must be of type S, N
+// or B, and isActive is a boolean. Here a webhook is written to GSI1
+// (HOOKS#{accountId} / ACTIVE#{webhookId}) only while isActive is true,
+// so the sparse index holds exactly the active webhooks and one Query
+// with no filter lists them; deactivating or deleting a webhook removes
+// its entry in the same write. API keys take the other road for their
+// status (LB-53): all of an account's keys are in GSI2 and a status is a
+// server-side filter, because revoked keys are still listed.
+//
 // LB-20, LB-21 scope. The documents' resourceType and eventType indexes
 // span all accounts. Both are scoped to the account here (ACTRES#,
 // ACTEVT#): an activity feed never crosses tenants, and the partitions
@@ -96,6 +108,36 @@
 // LB-51 runs by status. As in the document, a status is one partition
 // (RUNS#failed), sorted by startedAt; the hot "completed" partition is
 // the price of answering "recent failures" with one Query.
+//
+// # Updates, deletes and moves (LB-63..LB-68)
+//
+// Updates (Accounts, Teams, Sources, Connections, Tags, Webhooks) are
+// table.Entity.Update: one consistent GetItem and one conditional
+// UpdateItem of the changed attributes, retried on a lost race; the
+// fields an item's identity or tenant derive from cannot change through
+// them (an account's place in the tree changes only by Accounts.Move).
+//
+// Soft deletes. The core document asks for status fields instead of hard
+// deletes. Accounts (status terminated), sources (disconnected),
+// connections (revoked, tokens dropped) and webhooks (isActive false) are
+// soft-deleted: deletedAt is stamped and the item leaves every GSI in the
+// same write, so no list returns it, and Get, Update and Delete treat it as
+// missing (table.ErrNotFound); the item stays in the table. Teams, tags and
+// memberships have no status in either document and are deleted for real;
+// a tag's attachments live in the tag item and go with it.
+//
+// Account moves (LB-63). The subtree index (GSI3) is keyed by path, so
+// moving an account rewrites the path of every descendant. Accounts.Move
+// marks the account first, rewrites the descendants page by page, each
+// write conditioned on the descendant's old path, and updates the account
+// and clears the mark last; calling it again after an interruption
+// finishes the move. Its doc comment says what readers see meanwhile.
+//
+// Erasure (LB-68). Users.Erase sweeps the user's memberships (and team
+// places), refresh tokens, API keys (GSI3 APIKEYUSER#{userId}) and
+// notifications, 100 per Query page and deleted by BatchWriteItem, and
+// deletes the user item with its email and username guards last, so a
+// rerun after an interruption finishes the job.
 //
 // # Secrets and hashes
 //

@@ -21,24 +21,48 @@ func (s *Sources) Create(ctx context.Context, src *lb.Source) error {
 }
 
 // Get returns a source by ID (LB-14): GetItem PK = SOURCE#{sourceId},
-// SK = SOURCE. Errors: *table.ValidationError, table.ErrNotFound.
+// SK = SOURCE. Errors: *table.ValidationError, table.ErrNotFound (also for
+// a soft-deleted source, LB-65).
 func (s *Sources) Get(ctx context.Context, id lb.SourceID) (lb.Source, error) {
 	k, err := lb.SourceKey(id)
 	if err != nil {
 		return lb.Source{}, err
 	}
-	return s.e.sources.Get(ctx, k)
+	src, err := s.e.sources.Get(ctx, k)
+	if err == nil && src.Deleted() {
+		return lb.Source{}, deletedErr("get source", string(id))
+	}
+	return src, err
 }
 
-// Update applies change to a source (status, platform, credentials...),
-// moving its index entries. Errors: *table.ValidationError,
-// table.ErrNotFound, table.ErrConflict.
+// Update applies change to a source (LB-65: status, name, platform,
+// credentials, config...), moving its index entries. One strongly
+// consistent GetItem and one conditional UpdateItem of the changed
+// attributes (table.Entity.Update), retried on a lost race. A source
+// cannot move to another account, and a soft-deleted one cannot be
+// updated. Errors: *table.ValidationError, table.ErrNotFound (missing or
+// deleted).
 func (s *Sources) Update(ctx context.Context, id lb.SourceID, change func(*lb.Source) error) (lb.Source, error) {
 	k, err := lb.SourceKey(id)
 	if err != nil {
 		return lb.Source{}, err
 	}
-	return s.e.sources.Update(ctx, k, change)
+	return s.e.sources.Update(ctx, k, func(src *lb.Source) error {
+		if src.Deleted() {
+			return deletedErr("update source", string(id))
+		}
+		acct := src.AccountID
+		if err := change(src); err != nil {
+			return err
+		}
+		if src.AccountID != acct {
+			return table.Invalid("accountId", "a source cannot move to another account")
+		}
+		if src.Deleted() {
+			return table.Invalid("deletedAt", "set by Delete only")
+		}
+		return nil
+	})
 }
 
 func (s *Sources) list(ctx context.Context, account lb.AccountID, ix table.Index, prefix string, opts []table.ListOption) (table.Page[lb.Source], error) {
@@ -110,13 +134,18 @@ func (s *Connections) Create(ctx context.Context, c *lb.Connection) error {
 }
 
 // Get returns a connection by ID (LB-27): GetItem PK = CONN#{connectionId},
-// SK = CONN. Errors: *table.ValidationError, table.ErrNotFound.
+// SK = CONN. Errors: *table.ValidationError, table.ErrNotFound (also for a
+// soft-deleted connection, LB-65).
 func (s *Connections) Get(ctx context.Context, id lb.ConnectionID) (lb.Connection, error) {
 	k, err := lb.ConnectionKey(id)
 	if err != nil {
 		return lb.Connection{}, err
 	}
-	return s.e.connections.Get(ctx, k)
+	c, err := s.e.connections.Get(ctx, k)
+	if err == nil && c.Deleted() {
+		return lb.Connection{}, deletedErr("get connection", string(id))
+	}
+	return c, err
 }
 
 // ListByAccountPlatform returns one page of an account's connections on

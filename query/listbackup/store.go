@@ -22,23 +22,23 @@ func Schema(name string, opts ...table.SchemaOption) table.Schema {
 // safe for concurrent use. The table needs a table.Options.Cipher: users,
 // sources, connections, OAuth tokens and webhooks hold secrets.
 type Store struct {
-	Users         *Users         // LB-1..LB-4
-	Accounts      *Accounts      // LB-5..LB-8
-	Memberships   *Memberships   // LB-9..LB-11
-	Teams         *Teams         // LB-12, LB-13
-	Sources       *Sources       // LB-14..LB-17
+	Users         *Users         // LB-1..LB-4, LB-68 erasure
+	Accounts      *Accounts      // LB-5..LB-8, LB-63
+	Memberships   *Memberships   // LB-9..LB-11, LB-64 roles, LB-68 removal
+	Teams         *Teams         // LB-12, LB-13, LB-64
+	Sources       *Sources       // LB-14..LB-17, LB-65
 	Activities    *Activities    // LB-18..LB-22
 	Jobs          *Jobs          // LB-23..LB-26
-	Connections   *Connections   // LB-27..LB-29
+	Connections   *Connections   // LB-27..LB-29, LB-65
 	OAuthStates   *OAuthStates   // LB-30, LB-31
 	OAuthTokens   *OAuthTokens   // LB-32, LB-33
 	RefreshTokens *RefreshTokens // LB-34..LB-37
-	Tags          *Tags          // LB-38..LB-41
+	Tags          *Tags          // LB-38..LB-41, LB-66
 	Notifications *Notifications // LB-42..LB-46
 	Schedules     *Schedules     // LB-47..LB-49
 	Runs          *Runs          // LB-50, LB-51
 	APIKeys       *APIKeys       // LB-52..LB-54
-	Webhooks      *Webhooks      // LB-55..LB-57
+	Webhooks      *Webhooks      // LB-55..LB-57, LB-67
 	Usage         *Usage         // LB-58..LB-61
 	Plans         *Plans         // LB-62
 

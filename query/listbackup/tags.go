@@ -127,3 +127,51 @@ func (s *Tags) Detach(ctx context.Context, ref TagRef, resourceID string) (lb.Ta
 		return nil
 	})
 }
+
+// Update applies change to a tag (LB-66): color, description, and its
+// resources. One strongly consistent GetItem and one conditional
+// UpdateItem of the changed attributes (table.Entity.Update), retried on a
+// lost race, so a concurrent Attach is never lost. The parts of the tag's
+// identity (account, resource type, key, value, tagId) cannot change: to
+// rename a tag, create the new one and delete the old. Errors:
+// *table.ValidationError, table.ErrNotFound.
+func (s *Tags) Update(ctx context.Context, ref TagRef, change func(*lb.Tag) error) (lb.Tag, error) {
+	k, err := ref.key()
+	if err != nil {
+		return lb.Tag{}, err
+	}
+	return s.e.tags.Update(ctx, k, func(t *lb.Tag) error {
+		before := *t
+		if err := change(t); err != nil {
+			return err
+		}
+		switch {
+		case t.AccountID != before.AccountID:
+			return table.Invalid("accountId", "a tag cannot move to another account")
+		case t.ResourceType != before.ResourceType:
+			return table.Invalid("resourceType", "cannot change; create a new tag")
+		case t.TagKey != before.TagKey:
+			return table.Invalid("tagKey", "cannot change; create a new tag")
+		case t.TagValue != before.TagValue:
+			return table.Invalid("tagValue", "cannot change; create a new tag")
+		case t.TagID != before.TagID:
+			return table.Invalid("tagId", "cannot change")
+		}
+		return nil
+	})
+}
+
+// Delete deletes a tag (LB-66) and so detaches every resource attached to
+// it: the attachments are held in the tag item itself (its resources
+// list, LB-41) and no resource item refers to the tag, so the tag's one
+// conditional DeleteItem detaches them all at once; nothing is left that
+// names the deleted tag. Tags have no status in either document, so the
+// delete is hard, which also frees the (account, resource type, key,
+// value) for a new tag. Errors: *table.ValidationError, table.ErrNotFound.
+func (s *Tags) Delete(ctx context.Context, ref TagRef) error {
+	k, err := ref.key()
+	if err != nil {
+		return err
+	}
+	return s.e.tags.Delete(ctx, k)
+}

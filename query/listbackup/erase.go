@@ -1,0 +1,169 @@
+package listbackup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/table"
+)
+
+// erasePage is the page size of the erasure queries.
+const erasePage = 100
+
+// Remove removes user from account (LB-68): the user leaves every team
+// of the account, then the membership is deleted. Requests: one
+// consistent GetItem of the membership, one Query page per 100 teams of
+// the account (GSI1 TEAMS#{accountId}), a consistent read and a
+// conditional write per team the user is in, then one conditional
+// DeleteItem: 3 requests for an account without teams. The membership
+// goes last, so a call interrupted halfway can be repeated. The user's
+// API keys, connections and sources in the account are kept (they belong
+// to the account). Errors: *table.ValidationError, table.ErrNotFound (not
+// a member).
+func (s *Memberships) Remove(ctx context.Context, user lb.UserID, account lb.AccountID) error {
+	k, err := lb.MembershipKey(user, account)
+	if err != nil {
+		return err
+	}
+	if _, err := s.e.memberships.Get(ctx, k, table.Consistent()); err != nil {
+		return err
+	}
+	if err := s.leaveTeams(ctx, user, account); err != nil {
+		return fmt.Errorf("remove %s from account %s: %w", user, account, err)
+	}
+	return s.e.memberships.Delete(ctx, k)
+}
+
+// leaveTeams takes user out of every team of account.
+func (s *Memberships) leaveTeams(ctx context.Context, user lb.UserID, account lb.AccountID) error {
+	teams := &Teams{s.e}
+	for tm, err := range teams.AllByAccount(ctx, account, table.Limit(erasePage)) {
+		if err != nil {
+			return err
+		}
+		if !slices.ContainsFunc(tm.Members, func(m lb.TeamMember) bool { return m.UserID == user }) {
+			continue
+		}
+		k, err := lb.TeamKey(tm.TeamID)
+		if err != nil {
+			return err
+		}
+		_, err = s.e.teams.Update(ctx, k, func(t *lb.Team) error {
+			t.Members = slices.DeleteFunc(t.Members, func(m lb.TeamMember) bool { return m.UserID == user })
+			return nil
+		})
+		if err != nil && !isNotFound(err) {
+			return err
+		}
+	}
+	return nil
+}
+
+// Erase deletes user id with all their data (LB-68, erasure):
+//
+//  1. every membership (Query PK = USER#{userId}, SK begins_with MEMBER#,
+//     strongly consistent), after taking the user out of the teams of
+//     each account as [Memberships.Remove] does;
+//  2. every refresh token (GSI1 RTUSER#{userId});
+//  3. every API key (GSI3 APIKEYUSER#{userId});
+//  4. every notification (PK = NOTIF#{userId});
+//  5. last, the user item and its unique guards (email, username), in one
+//     transaction conditioned on the version read (table.Entity.Delete),
+//     which frees the email and username for a new user.
+//
+// It is batched: each kind is read 100 items per Query page and deleted
+// with BatchWriteItem (25 keys per request, unprocessed keys retried),
+// so n items cost about n/100 Queries and n/25 BatchWriteItems, plus, per
+// membership, one Query page per 100 teams of the account and a
+// consistent read and a conditional write per team the user is in, one
+// GetItem up front and a GetItem and a transaction for the user. It is
+// resumable: every step finds only what is left, and the user item goes
+// last, so calling Erase again after an interruption (error, cancelled
+// context, crash) finishes the job; a user already erased gives
+// table.ErrNotFound. Connections, sources, jobs and activities the user
+// created belong to their accounts and are kept (activities expire after
+// 90 days, LB-22). Items already past their TTL but not yet removed by
+// DynamoDB are invisible to the queries, and are left to the TTL deletion.
+// Under faults: batch deletes are unconditional, so a resent one is
+// harmless, and a *table.BatchError's unknown keys are found again by the
+// next call; a lost response of the final transaction is covered by its
+// idempotency token.
+// Errors: *table.ValidationError, table.ErrNotFound (no such user), and
+// the first failing request's error (*table.BatchError for a batch).
+func (s *Users) Erase(ctx context.Context, id lb.UserID) error {
+	k, err := lb.UserKey(id)
+	if err != nil {
+		return err
+	}
+	if _, err := s.e.users.Get(ctx, k, table.Consistent()); err != nil {
+		return err
+	}
+	ms := &Memberships{s.e}
+	q := table.Query{PK: k.PK, SK: table.SKBeginsWith("MEMBER#"), Consistent: true, OnlyType: TypeMembership}
+	_, err = s.e.sweep(ctx, q, s.e.memberships.DeleteOp, func(raw table.Item) error {
+		acct, ok := raw["accountId"].(*types.AttributeValueMemberS)
+		if !ok {
+			return nil // not ours to interpret; the membership is still deleted
+		}
+		return ms.leaveTeams(ctx, id, lb.AccountID(acct.Value))
+	})
+	if err != nil {
+		return fmt.Errorf("erase user %s: memberships: %w", id, err)
+	}
+	steps := []struct {
+		what string
+		q    table.Query
+		del  func(table.Key) table.TxOp
+	}{
+		{"refresh tokens", table.Query{Index: table.GSI1, PK: j("RTUSER", string(id)), OnlyType: TypeRefreshToken}, s.e.refreshTokens.DeleteOp},
+		{"API keys", table.Query{Index: table.GSI3, PK: j("APIKEYUSER", string(id)), OnlyType: TypeAPIKey}, s.e.apiKeys.DeleteOp},
+		{"notifications", table.Query{PK: j("NOTIF", string(id)), Consistent: true, OnlyType: TypeNotification}, s.e.notifications.DeleteOp},
+	}
+	for _, st := range steps {
+		if _, err := s.e.sweep(ctx, st.q, st.del, nil); err != nil {
+			return fmt.Errorf("erase user %s: %s: %w", id, st.what, err)
+		}
+	}
+	if err := s.e.users.Delete(ctx, k); err != nil {
+		return fmt.Errorf("erase user %s: %w", id, err)
+	}
+	return nil
+}
+
+func isNotFound(err error) bool { return errors.Is(err, table.ErrNotFound) }
+
+// sweep deletes every item q returns, a page of 100 at a time (one Query,
+// then BatchWriteItem), calling before on each item of a page before the
+// page is deleted; it returns how many items it deleted.
+func (e *entities) sweep(ctx context.Context, q table.Query, del func(table.Key) table.TxOp, before func(table.Item) error) (int, error) {
+	n := 0
+	q.Limit = erasePage
+	for {
+		p, err := e.t.QueryItems(ctx, q)
+		if err != nil {
+			return n, err
+		}
+		ops := make([]table.TxOp, 0, len(p.Items))
+		for _, raw := range p.Items {
+			if before != nil {
+				if err := before(raw); err != nil {
+					return n, err
+				}
+			}
+			ops = append(ops, del(e.t.KeyOf(raw)).Unconditional())
+		}
+		if err := e.t.BatchWrite(ctx, ops...); err != nil {
+			return n, err
+		}
+		n += len(ops)
+		if !p.More() {
+			return n, nil
+		}
+		q.Cursor = p.Cursor
+	}
+}

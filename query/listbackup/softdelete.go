@@ -1,0 +1,118 @@
+package listbackup
+
+import (
+	"context"
+	"fmt"
+
+	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/table"
+)
+
+// Soft deletes (LB-63, LB-65, LB-67). The core document asks for status
+// fields instead of hard deletes. A soft delete sets the entity's status
+// to the documents' end state, stamps deletedAt with the store's clock and
+// takes the item out of every GSI (the Def's Indexes return none for a
+// deleted item), in the same conditional write. Reads by ID and updates
+// then treat the item as missing (table.ErrNotFound); lists never return
+// it; the item stays in the table for audit and for an operator to restore.
+
+// deletedErr is the error for a soft-deleted item: table.ErrNotFound.
+func deletedErr(op, id string) error {
+	return fmt.Errorf("%s %s: deleted: %w", op, id, table.ErrNotFound)
+}
+
+// Delete soft-deletes a source (LB-65): status becomes disconnected,
+// deletedAt is stamped, and the source leaves the LB-15..LB-17 lists.
+// Requests: one GetItem (the source must exist and not be deleted), one
+// Query page per 100 of its sync schedules and, per active schedule, a
+// consistent read and a conditional write turning it off (so the due
+// index, LB-48, never hands out a deleted source), then one consistent
+// GetItem and one conditional UpdateItem of the source: 3 requests for a
+// source without active schedules. The source is written last, so a call
+// interrupted halfway can simply be repeated.
+// OAuth tokens, runs and jobs of the source are kept. Errors:
+// *table.ValidationError, table.ErrNotFound (missing or already deleted).
+func (s *Sources) Delete(ctx context.Context, id lb.SourceID) error {
+	k, err := lb.SourceKey(id)
+	if err != nil {
+		return err
+	}
+	if _, err := s.Get(ctx, id); err != nil {
+		return err
+	}
+	sched := &Schedules{s.e}
+	for sc, err := range sched.AllBySource(ctx, id) {
+		if err != nil {
+			return fmt.Errorf("delete source %s: %w", id, err)
+		}
+		if sc.IsActive {
+			if _, err := sched.SetActive(ctx, id, sc.ScheduleID, false); err != nil {
+				return fmt.Errorf("delete source %s: %w", id, err)
+			}
+		}
+	}
+	now := s.e.now()
+	_, err = s.e.sources.Update(ctx, k, func(src *lb.Source) error {
+		if src.Deleted() {
+			return deletedErr("delete source", string(id))
+		}
+		src.Status, src.DeletedAt = lb.SourceDisconnected, now
+		return nil
+	})
+	return err
+}
+
+// Update applies change to a connection (LB-65: status, credentials,
+// metadata...), moving its index entries. One strongly consistent GetItem
+// and one conditional UpdateItem of the changed attributes
+// (table.Entity.Update), retried on a lost race. A connection cannot move
+// to another account or user, and a soft-deleted one cannot be updated.
+// Errors: *table.ValidationError, table.ErrNotFound (missing or deleted).
+func (s *Connections) Update(ctx context.Context, id lb.ConnectionID, change func(*lb.Connection) error) (lb.Connection, error) {
+	k, err := lb.ConnectionKey(id)
+	if err != nil {
+		return lb.Connection{}, err
+	}
+	return s.e.connections.Update(ctx, k, func(c *lb.Connection) error {
+		if c.Deleted() {
+			return deletedErr("update connection", string(id))
+		}
+		acct, user := c.AccountID, c.UserID
+		if err := change(c); err != nil {
+			return err
+		}
+		if c.AccountID != acct {
+			return table.Invalid("accountId", "a connection cannot move to another account")
+		}
+		if c.UserID != user {
+			return table.Invalid("userId", "a connection cannot move to another user")
+		}
+		if c.Deleted() {
+			return table.Invalid("deletedAt", "set by Delete only")
+		}
+		return nil
+	})
+}
+
+// Delete soft-deletes a connection (LB-65): status becomes revoked,
+// deletedAt is stamped, the stored (encrypted) access and refresh tokens
+// are removed, and the connection leaves the LB-28 and LB-29 lists. One
+// strongly consistent GetItem and one conditional UpdateItem
+// (table.Entity.Update). Errors: *table.ValidationError, table.ErrNotFound
+// (missing or already deleted).
+func (s *Connections) Delete(ctx context.Context, id lb.ConnectionID) error {
+	k, err := lb.ConnectionKey(id)
+	if err != nil {
+		return err
+	}
+	now := s.e.now()
+	_, err = s.e.connections.Update(ctx, k, func(c *lb.Connection) error {
+		if c.Deleted() {
+			return deletedErr("delete connection", string(id))
+		}
+		c.Status, c.DeletedAt = lb.ConnectionRevoked, now
+		c.Credentials.AccessToken, c.Credentials.RefreshToken = "", ""
+		return nil
+	})
+	return err
+}
