@@ -69,7 +69,8 @@ func (s *Memberships) leaveTeams(ctx context.Context, user lb.UserID, account lb
 //  1. every membership (Query PK = USER#{userId}, SK begins_with MEMBER#,
 //     strongly consistent), after taking the user out of the teams of
 //     each account as [Memberships.Remove] does;
-//  2. every refresh token (GSI1 RTUSER#{userId});
+//  2. every refresh token (GSI1 RTUSER#{userId}), with its family item
+//     (RTFAM#{family}) in the same batch;
 //  3. every API key (GSI3 APIKEYUSER#{userId});
 //  4. every notification (PK = NOTIF#{userId});
 //  5. last, the user item and its unique guards (email, username), in one
@@ -125,7 +126,11 @@ func (s *Users) Erase(ctx context.Context, id lb.UserID) error {
 		{"notifications", table.Query{PK: j("NOTIF", string(id)), Consistent: true, OnlyType: TypeNotification}, s.e.notifications.DeleteOp},
 	}
 	for _, st := range steps {
-		if _, err := s.e.sweep(ctx, st.q, st.del, nil); err != nil {
+		var extra func(table.Item) []table.TxOp
+		if st.what == "refresh tokens" {
+			extra = s.e.familyOf
+		}
+		if _, err := s.e.sweepWith(ctx, st.q, st.del, nil, extra); err != nil {
 			return fmt.Errorf("erase user %s: %s: %w", id, st.what, err)
 		}
 	}
@@ -141,6 +146,25 @@ func isNotFound(err error) bool { return errors.Is(err, table.ErrNotFound) }
 // then BatchWriteItem), calling before on each item of a page before the
 // page is deleted; it returns how many items it deleted.
 func (e *entities) sweep(ctx context.Context, q table.Query, del func(table.Key) table.TxOp, before func(table.Item) error) (int, error) {
+	return e.sweepWith(ctx, q, del, before, nil)
+}
+
+// familyOf returns the deletion of a refresh token's family item.
+func (e *entities) familyOf(raw table.Item) []table.TxOp {
+	f, ok := raw["tokenFamily"].(*types.AttributeValueMemberS)
+	if !ok {
+		return nil
+	}
+	k, err := lb.TokenFamilyKey(lb.TokenFamilyID(f.Value))
+	if err != nil {
+		return nil
+	}
+	return []table.TxOp{e.families.DeleteOp(k).Unconditional()}
+}
+
+// sweepWith is sweep; extra adds actions to a page's batch per item (each
+// key once per batch).
+func (e *entities) sweepWith(ctx context.Context, q table.Query, del func(table.Key) table.TxOp, before func(table.Item) error, extra func(table.Item) []table.TxOp) (int, error) {
 	n := 0
 	q.Limit = erasePage
 	for {
@@ -149,6 +173,7 @@ func (e *entities) sweep(ctx context.Context, q table.Query, del func(table.Key)
 			return n, err
 		}
 		ops := make([]table.TxOp, 0, len(p.Items))
+		seen := map[table.Key]bool{}
 		for _, raw := range p.Items {
 			if before != nil {
 				if err := before(raw); err != nil {
@@ -156,6 +181,14 @@ func (e *entities) sweep(ctx context.Context, q table.Query, del func(table.Key)
 				}
 			}
 			ops = append(ops, del(e.t.KeyOf(raw)).Unconditional())
+			if extra != nil {
+				for _, op := range extra(raw) {
+					if k := op.Key(); !seen[k] {
+						seen[k] = true
+						ops = append(ops, op)
+					}
+				}
+			}
 		}
 		if err := e.t.BatchWrite(ctx, ops...); err != nil {
 			return n, err

@@ -540,6 +540,20 @@ func TestUserErase_LB68(t *testing.T) {
 	if got := collect(t, rp, err); len(got) != 0 {
 		t.Errorf("LB-68: %d refresh tokens left", len(got))
 	}
+	// their family items went with them (a test may Scan; requests do not)
+	out, err := f.tbl.Client().Scan(c, &dynamodb.ScanInput{TableName: aws.String(f.tbl.Name()), ConsistentRead: aws.Bool(true),
+		FilterExpression:          aws.String("#t = :t"),
+		ExpressionAttributeNames:  map[string]string{"#t": "_type"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":t": &types.AttributeValueMemberS{Value: listbackup.TypeTokenFamily}}})
+	must(t, err)
+	for _, it := range out.Items {
+		if u, _ := it["userId"].(*types.AttributeValueMemberS); u != nil && u.Value == "u1" {
+			t.Errorf("LB-68: token family %v of u1 left", it["tokenFamily"])
+		}
+	}
+	if len(out.Items) != 2 {
+		t.Errorf("LB-68: %d token families left, want u2's 2", len(out.Items))
+	}
 	_, err = f.APIKeys.Validate(c, key1)
 	wantIs(t, err, table.ErrNotFound)
 	kp, err := f.APIKeys.ListByAccount(c, "a1", "")
