@@ -178,6 +178,17 @@ func sources(ctx context.Context, s *listbackup.Store, now time.Time, _ lb.Date)
 	step("LB-15", "sources of acme", n(s.Sources.ListByAccount(ctx, "acme")))
 	step("LB-16", "sources of acme on stripe", n(s.Sources.ListByPlatform(ctx, "acme", lb.PlatformStripe)))
 	step("LB-17", "paused sources of acme", n(s.Sources.ListByStatus(ctx, "acme", lb.SourcePaused)))
+	// A request handler gets one account's view: another account's IDs are
+	// not found there, whatever the handler forgets to check.
+	other, errScope := s.ForAccount("someone-else")
+	if errScope != nil {
+		return errScope
+	}
+	_, errFor := other.Sources.Get(ctx, "keap-1")
+	step("scope", "acme's source through another account's scope", errFor)
+	if !errors.Is(errFor, table.ErrNotFound) {
+		return fmt.Errorf("another account's scope reached acme's source: %v", errFor)
+	}
 	r := listbackup.Between(now.Add(-time.Hour), now.Add(time.Hour))
 	step("LB-18", "activities of acme, last hour, newest first", n(s.Activities.ListByAccount(ctx, "acme", r, table.Limit(50))))
 	step("LB-19", "activities of ada", n(s.Activities.ListByUser(ctx, "ada", r)))

@@ -219,11 +219,14 @@ func (s *Memberships) AllByAccount(ctx context.Context, account lb.AccountID, ro
 }
 
 // Teams serves LB-12 and LB-13.
-type Teams struct{ e *entities }
+type Teams struct {
+	e    *entities
+	acct lb.AccountID // set: the view of one account (Store.ForAccount)
+}
 
 // Create creates team t. Errors: *table.ValidationError,
 // table.ErrAlreadyExists.
-func (s *Teams) Create(ctx context.Context, t *lb.Team) error { return s.e.teams.Create(ctx, t) }
+func (s *Teams) Create(ctx context.Context, t *lb.Team) error { return s.v().Create(ctx, t) }
 
 // Get returns a team by ID (LB-13): GetItem PK = TEAM#{teamId}, SK = TEAM.
 // Errors: *table.ValidationError, table.ErrNotFound.
@@ -232,7 +235,7 @@ func (s *Teams) Get(ctx context.Context, id lb.TeamID) (lb.Team, error) {
 	if err != nil {
 		return lb.Team{}, err
 	}
-	return s.e.teams.Get(ctx, k)
+	return s.v().Get(ctx, k)
 }
 
 // ListByAccount returns one page of an account's teams (LB-12): Query GSI1
@@ -242,7 +245,7 @@ func (s *Teams) ListByAccount(ctx context.Context, account lb.AccountID, opts ..
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Team]{}, err
 	}
-	return s.e.teams.List(ctx, table.Query{Index: table.GSI1, PK: j("TEAMS", string(account))}, opts...)
+	return s.v().List(ctx, table.Query{Index: table.GSI1, PK: j("TEAMS", string(account))}, opts...)
 }
 
 // AllByAccount iterates over an account's teams (LB-12).

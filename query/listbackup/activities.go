@@ -104,7 +104,10 @@ func (s *Activities) AllByEventType(ctx context.Context, account lb.AccountID, e
 }
 
 // Jobs serves LB-23..LB-26.
-type Jobs struct{ e *entities }
+type Jobs struct {
+	e    *entities
+	acct lb.AccountID // set: the view of one account (Store.ForAccount)
+}
 
 // Create creates job jb (CreatedAt defaults to now, Status to pending,
 // Priority to medium). Errors: *table.ValidationError,
@@ -116,7 +119,7 @@ func (s *Jobs) Create(ctx context.Context, jb *lb.Job) error {
 	if jb.Priority == "" {
 		jb.Priority = lb.PriorityMedium
 	}
-	return s.e.jobs.Create(ctx, jb)
+	return s.v().Create(ctx, jb)
 }
 
 // Get returns a job by ID (LB-24): GetItem PK = JOB#{jobId}, SK = JOB.
@@ -126,7 +129,7 @@ func (s *Jobs) Get(ctx context.Context, id lb.JobID) (lb.Job, error) {
 	if err != nil {
 		return lb.Job{}, err
 	}
-	return s.e.jobs.Get(ctx, k)
+	return s.v().Get(ctx, k)
 }
 
 // Update applies change to a job (status, progress, result), moving its
@@ -136,7 +139,7 @@ func (s *Jobs) Update(ctx context.Context, id lb.JobID, change func(*lb.Job) err
 	if err != nil {
 		return lb.Job{}, err
 	}
-	return s.e.jobs.Update(ctx, k, change)
+	return s.v().Update(ctx, k, change)
 }
 
 // ListByAccount returns one page of an account's jobs, newest first
@@ -146,7 +149,7 @@ func (s *Jobs) ListByAccount(ctx context.Context, account lb.AccountID, opts ...
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Job]{}, err
 	}
-	return s.e.jobs.List(ctx, table.Query{Index: table.GSI1, PK: j("JOBS", string(account)), SK: table.SKBeginsWith("CREATED#"), Desc: true}, opts...)
+	return s.v().List(ctx, table.Query{Index: table.GSI1, PK: j("JOBS", string(account)), SK: table.SKBeginsWith("CREATED#"), Desc: true}, opts...)
 }
 
 // AllByAccount iterates over LB-23.
@@ -164,7 +167,7 @@ func (s *Jobs) ListByStatus(ctx context.Context, account lb.AccountID, st lb.Job
 		return table.Page[lb.Job]{}, err
 	}
 	q := table.Query{Index: table.GSI2, PK: j("JOBS", string(account)), SK: table.SKBeginsWith(j("STATUS", string(st), "")), Desc: true}
-	return s.e.jobs.List(ctx, q, opts...)
+	return s.v().List(ctx, q, opts...)
 }
 
 // AllByStatus iterates over LB-25.
@@ -182,7 +185,7 @@ func (s *Jobs) ListBySource(ctx context.Context, src lb.SourceID, opts ...table.
 	if err := src.Validate("sourceId"); err != nil {
 		return table.Page[lb.Job]{}, err
 	}
-	return s.e.jobs.List(ctx, table.Query{Index: table.GSI3, PK: j("SRCJOBS", string(src))}, opts...)
+	return s.v().List(ctx, table.Query{Index: table.GSI3, PK: j("SRCJOBS", string(src))}, opts...)
 }
 
 // AllBySource iterates over LB-26.

@@ -14,7 +14,10 @@ import (
 const APIKeyPrefix = "lbk_"
 
 // APIKeys serves LB-52..LB-54. Only the SHA-256 hash of a key is stored.
-type APIKeys struct{ e *entities }
+type APIKeys struct {
+	e    *entities
+	acct lb.AccountID // set: the view of one account (Store.ForAccount)
+}
 
 // NewAPIKey is the input of [APIKeys.Create].
 type NewAPIKey struct {
@@ -39,7 +42,7 @@ func (s *APIKeys) Create(ctx context.Context, in NewAPIKey) (string, lb.APIKey, 
 	if !in.ExpiresAt.IsZero() {
 		k.ExpiresAt = lb.Seconds(in.ExpiresAt)
 	}
-	if err := s.e.apiKeys.Create(ctx, &k); err != nil {
+	if err := s.v().Create(ctx, &k); err != nil {
 		return "", lb.APIKey{}, err
 	}
 	return plain, k, nil
@@ -55,7 +58,7 @@ func (s *APIKeys) Validate(ctx context.Context, key string) (lb.APIKey, error) {
 	}
 	// Confirmed by a consistent read of the key (GetByIndex): GSI lag never
 	// validates a revoked or deleted key.
-	k, err := s.e.apiKeys.GetByIndex(ctx, table.Query{Index: table.GSI1, PK: j("APIKEYHASH", lb.Hash(key))})
+	k, err := s.v().GetByIndex(ctx, table.Query{Index: table.GSI1, PK: j("APIKEYHASH", lb.Hash(key))})
 	if err != nil {
 		return lb.APIKey{}, fmt.Errorf("validate API key: %w", err)
 	}
@@ -72,7 +75,7 @@ func (s *APIKeys) Get(ctx context.Context, id lb.APIKeyID) (lb.APIKey, error) {
 	if err != nil {
 		return lb.APIKey{}, err
 	}
-	return s.e.apiKeys.Get(ctx, k)
+	return s.v().Get(ctx, k)
 }
 
 // ListByAccount returns one page of an account's API keys, newest first,
@@ -91,7 +94,7 @@ func (s *APIKeys) ListByAccount(ctx context.Context, account lb.AccountID, st lb
 		}
 		q.Filter = map[string]any{"status": string(st)}
 	}
-	return s.e.apiKeys.List(ctx, q, opts...)
+	return s.v().List(ctx, q, opts...)
 }
 
 // AllByAccount iterates over LB-53.
@@ -109,7 +112,7 @@ func (s *APIKeys) Revoke(ctx context.Context, id lb.APIKeyID) (lb.APIKey, error)
 	if err != nil {
 		return lb.APIKey{}, err
 	}
-	return s.e.apiKeys.Patch(ctx, k, table.Patch{Set: map[string]any{"status": string(lb.KeyRevoked)}})
+	return s.v().Patch(ctx, k, table.Patch{Set: map[string]any{"status": string(lb.KeyRevoked)}})
 }
 
 // TouchLastUsed stamps lastUsedAt (one UpdateItem). Errors:
@@ -119,12 +122,15 @@ func (s *APIKeys) TouchLastUsed(ctx context.Context, id lb.APIKeyID) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.e.apiKeys.Patch(ctx, k, table.Patch{Set: map[string]any{"lastUsedAt": lb.Seconds(s.e.now()).Unix()}})
+	_, err = s.v().Patch(ctx, k, table.Patch{Set: map[string]any{"lastUsedAt": lb.Seconds(s.e.now()).Unix()}})
 	return err
 }
 
 // Webhooks serves LB-55..LB-57. Signing secrets are encrypted at rest.
-type Webhooks struct{ e *entities }
+type Webhooks struct {
+	e    *entities
+	acct lb.AccountID // set: the view of one account (Store.ForAccount)
+}
 
 // Create creates webhook w (WebhookID defaults to a new UUID). Errors:
 // *table.ValidationError, table.ErrAlreadyExists.
@@ -132,7 +138,7 @@ func (s *Webhooks) Create(ctx context.Context, w *lb.Webhook) error {
 	if w.WebhookID == "" {
 		w.WebhookID = lb.WebhookID(lb.NewUUID())
 	}
-	return s.e.webhooks.Create(ctx, w)
+	return s.v().Create(ctx, w)
 }
 
 // Get returns a webhook by ID (LB-55): GetItem PK = WEBHOOK#{webhookId}.
@@ -143,7 +149,7 @@ func (s *Webhooks) Get(ctx context.Context, id lb.WebhookID) (lb.Webhook, error)
 	if err != nil {
 		return lb.Webhook{}, err
 	}
-	w, err := s.e.webhooks.Get(ctx, k)
+	w, err := s.v().Get(ctx, k)
 	if err == nil && w.Deleted() {
 		return lb.Webhook{}, deletedErr("get webhook", string(id))
 	}
@@ -159,7 +165,7 @@ func (s *Webhooks) Update(ctx context.Context, id lb.WebhookID, change func(*lb.
 	if err != nil {
 		return lb.Webhook{}, err
 	}
-	return s.e.webhooks.Update(ctx, k, func(w *lb.Webhook) error {
+	return s.v().Update(ctx, k, func(w *lb.Webhook) error {
 		if w.Deleted() {
 			return deletedErr("update webhook", string(id))
 		}
@@ -192,7 +198,7 @@ func (s *Webhooks) Delete(ctx context.Context, id lb.WebhookID) error {
 		return err
 	}
 	now := lb.Seconds(s.e.now())
-	_, err = s.e.webhooks.Update(ctx, k, func(w *lb.Webhook) error {
+	_, err = s.v().Update(ctx, k, func(w *lb.Webhook) error {
 		if w.Deleted() {
 			return deletedErr("delete webhook", string(id))
 		}
@@ -209,7 +215,7 @@ func (s *Webhooks) ListActive(ctx context.Context, account lb.AccountID, opts ..
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Webhook]{}, err
 	}
-	return s.e.webhooks.List(ctx, table.Query{Index: table.GSI1, PK: j("HOOKS", string(account))}, opts...)
+	return s.v().List(ctx, table.Query{Index: table.GSI1, PK: j("HOOKS", string(account))}, opts...)
 }
 
 // AllActive iterates over LB-56.
@@ -231,7 +237,7 @@ func (s *Webhooks) ListActiveForEvent(ctx context.Context, account lb.AccountID,
 	if err := et.Check("eventType"); err != nil {
 		return table.Page[lb.Webhook]{}, err
 	}
-	return s.e.webhooks.List(ctx, table.Query{Index: table.GSI1, PK: j("HOOKS", string(account)),
+	return s.v().List(ctx, table.Query{Index: table.GSI1, PK: j("HOOKS", string(account)),
 		FilterContains: map[string]any{"events": string(et)}}, opts...)
 }
 

@@ -144,6 +144,7 @@ func newEntities(t *table.Table) *entities {
 		}),
 		teams: table.NewEntity(t, table.Def[lb.Team]{
 			Type:     TypeTeam,
+			Scope:    "accountId",
 			Key:      func(tm *lb.Team) (table.Key, error) { return lb.TeamKey(tm.TeamID) },
 			Validate: (*lb.Team).Validate,
 			Indexes: func(tm *lb.Team) (ixs, error) {
@@ -154,6 +155,7 @@ func newEntities(t *table.Table) *entities {
 		}),
 		sources: table.NewEntity(t, table.Def[lb.Source]{
 			Type:     TypeSource,
+			Scope:    "accountId",
 			Key:      func(s *lb.Source) (table.Key, error) { return lb.SourceKey(s.SourceID) },
 			Validate: (*lb.Source).Validate,
 			Indexes: func(s *lb.Source) (ixs, error) {
@@ -206,6 +208,7 @@ func newEntities(t *table.Table) *entities {
 		}),
 		jobs: table.NewEntity(t, table.Def[lb.Job]{
 			Type:     TypeJob,
+			Scope:    "accountId",
 			Key:      func(jb *lb.Job) (table.Key, error) { return lb.JobKey(jb.JobID) },
 			Validate: (*lb.Job).Validate,
 			Indexes: func(jb *lb.Job) (ixs, error) {
@@ -228,6 +231,7 @@ func newEntities(t *table.Table) *entities {
 		}),
 		connections: table.NewEntity(t, table.Def[lb.Connection]{
 			Type:     TypeConnection,
+			Scope:    "accountId",
 			Key:      func(c *lb.Connection) (table.Key, error) { return lb.ConnectionKey(c.ConnectionID) },
 			Validate: (*lb.Connection).Validate,
 			Indexes: func(c *lb.Connection) (ixs, error) {
@@ -297,7 +301,8 @@ func newEntities(t *table.Table) *entities {
 			IndexedFields: []string{"tokenFamily"},
 		}),
 		tags: table.NewEntity(t, table.Def[lb.Tag]{
-			Type: TypeTag,
+			Type:  TypeTag,
+			Scope: "accountId",
 			Key: func(tg *lb.Tag) (table.Key, error) {
 				return lb.TagKeyOf(tg.AccountID, tg.ResourceType, tg.TagKey, tg.TagValue)
 			},
@@ -373,6 +378,7 @@ func newEntities(t *table.Table) *entities {
 		}),
 		apiKeys: table.NewEntity(t, table.Def[lb.APIKey]{
 			Type:     TypeAPIKey,
+			Scope:    "accountId",
 			Key:      func(k *lb.APIKey) (table.Key, error) { return lb.APIKeyKey(k.APIKeyID) },
 			Validate: (*lb.APIKey).Validate,
 			Indexes: func(k *lb.APIKey) (ixs, error) {
@@ -390,6 +396,7 @@ func newEntities(t *table.Table) *entities {
 		}),
 		webhooks: table.NewEntity(t, table.Def[lb.Webhook]{
 			Type:     TypeWebhook,
+			Scope:    "accountId",
 			Key:      func(w *lb.Webhook) (table.Key, error) { return lb.WebhookKey(w.WebhookID) },
 			Validate: (*lb.Webhook).Validate,
 			Indexes: func(w *lb.Webhook) (ixs, error) {

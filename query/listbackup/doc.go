@@ -155,11 +155,27 @@
 // [RefreshTokens.Rotate] reads the presented token (one consistent
 // GetItem) and writes one transaction: the old token gets rotatedAt and
 // replacedBy on condition that its version is the one read (so it was
-// neither rotated nor revoked since), and the new token of the same
-// family is created. Presenting a token that was already rotated is reuse:
-// every token of the family is revoked (one Query on GSI2, then one
-// transaction) and [ErrTokenReused] is returned, which matches
-// table.ErrConflict.
+// neither rotated nor revoked since), the new token of the same family is
+// created, and the family item RTFAM#{family} counts the rotation on
+// condition that it is not revoked. Presenting a token that was already
+// rotated is reuse (RFC 9700): the family item is marked revoked, one
+// strongly consistent fact every later rotation checks, then its tokens
+// are marked as cleanup, and [ErrTokenReused] is returned, which matches
+// table.ErrConflict. A rotation that commits during the revocation, a
+// token a lagging GSI2 does not list, or one a failed cleanup left
+// unmarked can therefore never rotate again.
+//
+// # Tenant scoping
+//
+// [Store.ForAccount] returns an [AccountScope]: the Sources, Jobs,
+// Connections, Webhooks, APIKeys, Teams and Tags of one account. Its
+// by-ID methods reach only that account's items: every read drops, and
+// every write conditions away (in the same request), an item whose
+// accountId is another account's, so a leaked or guessed ID gives
+// table.ErrNotFound and changes nothing; list cursors are sealed with the
+// scope, so a cursor minted for another account is refused. Hand request
+// handlers the scope, never the Store (whose fields stay unscoped for
+// back-office jobs).
 //
 // # Lists
 //

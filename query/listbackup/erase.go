@@ -41,7 +41,7 @@ func (s *Memberships) Remove(ctx context.Context, user lb.UserID, account lb.Acc
 
 // leaveTeams takes user out of every team of account.
 func (s *Memberships) leaveTeams(ctx context.Context, user lb.UserID, account lb.AccountID) error {
-	teams := &Teams{s.e}
+	teams := &Teams{e: s.e}
 	for tm, err := range teams.AllByAccount(ctx, account, table.Limit(erasePage)) {
 		if err != nil {
 			return err

@@ -52,7 +52,7 @@ func (s *Sources) Delete(ctx context.Context, id lb.SourceID) error {
 		}
 	}
 	now := s.e.now()
-	_, err = s.e.sources.Update(ctx, k, func(src *lb.Source) error {
+	_, err = s.v().Update(ctx, k, func(src *lb.Source) error {
 		if src.Deleted() {
 			return deletedErr("delete source", string(id))
 		}
@@ -73,7 +73,7 @@ func (s *Connections) Update(ctx context.Context, id lb.ConnectionID, change fun
 	if err != nil {
 		return lb.Connection{}, err
 	}
-	return s.e.connections.Update(ctx, k, func(c *lb.Connection) error {
+	return s.v().Update(ctx, k, func(c *lb.Connection) error {
 		if c.Deleted() {
 			return deletedErr("update connection", string(id))
 		}
@@ -106,7 +106,7 @@ func (s *Connections) Delete(ctx context.Context, id lb.ConnectionID) error {
 		return err
 	}
 	now := s.e.now()
-	_, err = s.e.connections.Update(ctx, k, func(c *lb.Connection) error {
+	_, err = s.v().Update(ctx, k, func(c *lb.Connection) error {
 		if c.Deleted() {
 			return deletedErr("delete connection", string(id))
 		}

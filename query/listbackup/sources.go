@@ -9,7 +9,10 @@ import (
 )
 
 // Sources serves LB-14..LB-17. Credentials are encrypted at rest.
-type Sources struct{ e *entities }
+type Sources struct {
+	e    *entities
+	acct lb.AccountID // set: the view of one account (Store.ForAccount)
+}
 
 // Create creates source src. Status defaults to active. Errors:
 // *table.ValidationError, table.ErrAlreadyExists.
@@ -17,7 +20,7 @@ func (s *Sources) Create(ctx context.Context, src *lb.Source) error {
 	if src.Status == "" {
 		src.Status = lb.SourceActive
 	}
-	return s.e.sources.Create(ctx, src)
+	return s.v().Create(ctx, src)
 }
 
 // Get returns a source by ID (LB-14): GetItem PK = SOURCE#{sourceId},
@@ -28,7 +31,7 @@ func (s *Sources) Get(ctx context.Context, id lb.SourceID) (lb.Source, error) {
 	if err != nil {
 		return lb.Source{}, err
 	}
-	src, err := s.e.sources.Get(ctx, k)
+	src, err := s.v().Get(ctx, k)
 	if err == nil && src.Deleted() {
 		return lb.Source{}, deletedErr("get source", string(id))
 	}
@@ -47,7 +50,7 @@ func (s *Sources) Update(ctx context.Context, id lb.SourceID, change func(*lb.So
 	if err != nil {
 		return lb.Source{}, err
 	}
-	return s.e.sources.Update(ctx, k, func(src *lb.Source) error {
+	return s.v().Update(ctx, k, func(src *lb.Source) error {
 		if src.Deleted() {
 			return deletedErr("update source", string(id))
 		}
@@ -69,7 +72,7 @@ func (s *Sources) list(ctx context.Context, account lb.AccountID, ix table.Index
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Source]{}, err
 	}
-	return s.e.sources.List(ctx, table.Query{Index: ix, PK: j("SOURCES", string(account)), SK: table.SKBeginsWith(prefix)}, opts...)
+	return s.v().List(ctx, table.Query{Index: ix, PK: j("SOURCES", string(account)), SK: table.SKBeginsWith(prefix)}, opts...)
 }
 
 // ListByAccount returns one page of an account's sources, by platform
@@ -122,7 +125,10 @@ func (s *Sources) AllByStatus(ctx context.Context, account lb.AccountID, st lb.S
 }
 
 // Connections serves LB-27..LB-29. Credentials are encrypted at rest.
-type Connections struct{ e *entities }
+type Connections struct {
+	e    *entities
+	acct lb.AccountID // set: the view of one account (Store.ForAccount)
+}
 
 // Create creates connection c. Status defaults to active. Errors:
 // *table.ValidationError, table.ErrAlreadyExists.
@@ -130,7 +136,7 @@ func (s *Connections) Create(ctx context.Context, c *lb.Connection) error {
 	if c.Status == "" {
 		c.Status = lb.ConnectionActive
 	}
-	return s.e.connections.Create(ctx, c)
+	return s.v().Create(ctx, c)
 }
 
 // Get returns a connection by ID (LB-27): GetItem PK = CONN#{connectionId},
@@ -141,7 +147,7 @@ func (s *Connections) Get(ctx context.Context, id lb.ConnectionID) (lb.Connectio
 	if err != nil {
 		return lb.Connection{}, err
 	}
-	c, err := s.e.connections.Get(ctx, k)
+	c, err := s.v().Get(ctx, k)
 	if err == nil && c.Deleted() {
 		return lb.Connection{}, deletedErr("get connection", string(id))
 	}
@@ -157,7 +163,7 @@ func (s *Connections) ListByAccountPlatform(ctx context.Context, account lb.Acco
 		return table.Page[lb.Connection]{}, err
 	}
 	q := table.Query{Index: table.GSI1, PK: j("CONNS", string(account)), SK: table.SKBeginsWith(j("PLATFORM", string(p), ""))}
-	return s.e.connections.List(ctx, q, opts...)
+	return s.v().List(ctx, q, opts...)
 }
 
 // AllByAccountPlatform iterates over LB-28.
@@ -176,7 +182,7 @@ func (s *Connections) ListByUserPlatform(ctx context.Context, user lb.UserID, p 
 		return table.Page[lb.Connection]{}, err
 	}
 	q := table.Query{Index: table.GSI2, PK: j("USERCONNS", string(user)), SK: table.SKBeginsWith(j("PLATFORM", string(p), ""))}
-	return s.e.connections.List(ctx, q, opts...)
+	return s.v().List(ctx, q, opts...)
 }
 
 // AllByUserPlatform iterates over LB-29.

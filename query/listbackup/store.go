@@ -62,11 +62,11 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 	e := newEntities(t)
 	e.now, e.refreshTTL = func() time.Time { return t.Now().UTC() }, o.RefreshTokenTTL
 	return &Store{
-		Users: &Users{e}, Accounts: &Accounts{e}, Memberships: &Memberships{e}, Teams: &Teams{e},
-		Sources: &Sources{e}, Activities: &Activities{e}, Jobs: &Jobs{e}, Connections: &Connections{e},
+		Users: &Users{e}, Accounts: &Accounts{e}, Memberships: &Memberships{e}, Teams: &Teams{e: e},
+		Sources: &Sources{e: e}, Activities: &Activities{e}, Jobs: &Jobs{e: e}, Connections: &Connections{e: e},
 		OAuthStates: &OAuthStates{e}, OAuthTokens: &OAuthTokens{e}, RefreshTokens: &RefreshTokens{e},
-		Tags: &Tags{e}, Notifications: &Notifications{e}, Schedules: &Schedules{e}, Runs: &Runs{e},
-		APIKeys: &APIKeys{e}, Webhooks: &Webhooks{e}, Usage: &Usage{e}, Plans: &Plans{e},
+		Tags: &Tags{e: e}, Notifications: &Notifications{e}, Schedules: &Schedules{e}, Runs: &Runs{e},
+		APIKeys: &APIKeys{e: e}, Webhooks: &Webhooks{e: e}, Usage: &Usage{e}, Plans: &Plans{e},
 		t: t,
 	}
 }

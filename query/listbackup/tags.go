@@ -11,7 +11,10 @@ import (
 )
 
 // Tags serves LB-38..LB-41.
-type Tags struct{ e *entities }
+type Tags struct {
+	e    *entities
+	acct lb.AccountID // set: the view of one account (Store.ForAccount)
+}
 
 // TagRef names a tag by its unique parts (its primary key).
 type TagRef struct {
@@ -32,7 +35,7 @@ func (s *Tags) Create(ctx context.Context, t *lb.Tag) error {
 	if t.TagID == "" {
 		t.TagID = lb.TagID(lb.NewUUID())
 	}
-	return s.e.tags.Create(ctx, t)
+	return s.v().Create(ctx, t)
 }
 
 // Get returns a tag by ID (LB-40): Query GSI1 PK = TAGID#{tagId} (one
@@ -44,7 +47,7 @@ func (s *Tags) Get(ctx context.Context, id lb.TagID) (lb.Tag, error) {
 	if err := id.Validate("tagId"); err != nil {
 		return lb.Tag{}, err
 	}
-	return s.e.tags.GetByIndex(ctx, table.Query{Index: table.GSI1, PK: j("TAGID", string(id))})
+	return s.v().GetByIndex(ctx, table.Query{Index: table.GSI1, PK: j("TAGID", string(id))})
 }
 
 // ListByResourceType returns one page of an account's tags for a resource
@@ -55,7 +58,7 @@ func (s *Tags) ListByResourceType(ctx context.Context, account lb.AccountID, rt 
 	if err != nil {
 		return table.Page[lb.Tag]{}, err
 	}
-	return s.e.tags.List(ctx, table.Query{PK: pk, SK: table.SKBeginsWith("TAG#")}, opts...)
+	return s.v().List(ctx, table.Query{PK: pk, SK: table.SKBeginsWith("TAG#")}, opts...)
 }
 
 // AllByResourceType iterates over LB-38.
@@ -81,7 +84,7 @@ func (s *Tags) ListByKey(ctx context.Context, account lb.AccountID, rt lb.Resour
 	if err != nil {
 		return table.Page[lb.Tag]{}, err
 	}
-	return s.e.tags.List(ctx, table.Query{PK: pk, SK: table.SKBeginsWith(string(prefix))}, opts...)
+	return s.v().List(ctx, table.Query{PK: pk, SK: table.SKBeginsWith(string(prefix))}, opts...)
 }
 
 // AllByKey iterates over LB-39.
@@ -104,7 +107,7 @@ func (s *Tags) Attach(ctx context.Context, ref TagRef, resourceID string, by lb.
 		return lb.Tag{}, err
 	}
 	now := s.e.now()
-	return s.e.tags.Update(ctx, k, func(t *lb.Tag) error {
+	return s.v().Update(ctx, k, func(t *lb.Tag) error {
 		if !slices.ContainsFunc(t.Resources, func(r lb.TaggedResource) bool { return r.ResourceID == resourceID }) {
 			t.Resources = append(t.Resources, lb.TaggedResource{ResourceID: resourceID, AttachedAt: now, AttachedBy: by})
 		}
@@ -122,7 +125,7 @@ func (s *Tags) Detach(ctx context.Context, ref TagRef, resourceID string) (lb.Ta
 	if err := lb.CheckID("resourceId", resourceID); err != nil {
 		return lb.Tag{}, err
 	}
-	return s.e.tags.Update(ctx, k, func(t *lb.Tag) error {
+	return s.v().Update(ctx, k, func(t *lb.Tag) error {
 		t.Resources = slices.DeleteFunc(t.Resources, func(r lb.TaggedResource) bool { return r.ResourceID == resourceID })
 		return nil
 	})
@@ -140,7 +143,7 @@ func (s *Tags) Update(ctx context.Context, ref TagRef, change func(*lb.Tag) erro
 	if err != nil {
 		return lb.Tag{}, err
 	}
-	return s.e.tags.Update(ctx, k, func(t *lb.Tag) error {
+	return s.v().Update(ctx, k, func(t *lb.Tag) error {
 		before := *t
 		if err := change(t); err != nil {
 			return err
@@ -173,5 +176,5 @@ func (s *Tags) Delete(ctx context.Context, ref TagRef) error {
 	if err != nil {
 		return err
 	}
-	return s.e.tags.Delete(ctx, k)
+	return s.v().Delete(ctx, k)
 }

@@ -20,7 +20,7 @@ func (s *Teams) Update(ctx context.Context, id lb.TeamID, change func(*lb.Team) 
 	if err != nil {
 		return lb.Team{}, err
 	}
-	return s.e.teams.Update(ctx, k, func(t *lb.Team) error {
+	return s.v().Update(ctx, k, func(t *lb.Team) error {
 		acct := t.AccountID
 		if err := change(t); err != nil {
 			return err
@@ -41,7 +41,7 @@ func (s *Teams) Delete(ctx context.Context, id lb.TeamID) error {
 	if err != nil {
 		return err
 	}
-	return s.e.teams.Delete(ctx, k)
+	return s.v().Delete(ctx, k)
 }
 
 // SetMemberRole changes the role of user in team id (LB-64). A consistent
@@ -57,7 +57,7 @@ func (s *Teams) SetMemberRole(ctx context.Context, id lb.TeamID, user lb.UserID,
 	if err := first(user.Validate("userId"), role.Check("role")); err != nil {
 		return lb.Team{}, err
 	}
-	return s.e.teams.Update(ctx, k, func(t *lb.Team) error {
+	return s.v().Update(ctx, k, func(t *lb.Team) error {
 		i := slices.IndexFunc(t.Members, func(m lb.TeamMember) bool { return m.UserID == user })
 		if i < 0 {
 			return fmt.Errorf("user %s is not a member of team %s: %w", user, id, table.ErrNotFound)

@@ -114,7 +114,7 @@ func NewTable(t testing.TB, schema table.Schema, opts ...func(*table.Options)) *
 	t.Helper()
 	client := Client(t)
 	schema.Name = TableName(schema.Name, t.Name())
-	opts = append([]func(*table.Options){func(o *table.Options) { o.Cipher = Cipher() }}, opts...)
+	opts = append([]func(*table.Options){func(o *table.Options) { o.Cipher, o.CursorKey = Cipher(), cursorKey }}, opts...)
 	tbl := table.New(client, schema, opts...)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -130,6 +130,10 @@ func NewTable(t testing.TB, schema table.Schema, opts ...func(*table.Options)) *
 	})
 	return tbl
 }
+
+// cursorKey seals the cursors of the kit's tables (a fixed test key, so
+// that tables over the same DynamoDB table share their cursors).
+var cursorKey = []byte("tabletest cursor key, 32 bytes!!")
 
 // maxNameLen is DynamoDB's limit on table names.
 const maxNameLen = 255
