@@ -88,6 +88,46 @@
 // The README's table "what happens if the response is lost" lists each
 // operation's guarantee with the test that proves it.
 //
+// # Secrets at rest
+//
+// Contract, for every attribute path named in Def.Secrets:
+//
+//   - Writes: a non-empty value is encrypted before the item leaves the
+//     process, whatever the plaintext looks like, and stored as a BINARY
+//     attribute holding an envelope: the marker "STS1" then the cipher's
+//     output. The attribute's type is the marker: no string, however it
+//     starts, is taken for ciphertext. Without Options.Cipher the write
+//     fails with [ErrNoCipher] before any request.
+//   - Binding: the cipher's associated data is Options.SecretContext (a
+//     logical table identity, such as "listbackup-prod"; it survives a
+//     point-in-time restore into a table of another name, which the
+//     physical name would not), the item's primary key and the attribute
+//     path. A ciphertext copied to another item, attribute or deployment
+//     does not decrypt.
+//   - Reads: a binary envelope is decrypted (a [Keyring] finds the key
+//     named in its output, so values sealed under older keys still
+//     read). A string holding the previous format ("enc:v1:...", bound
+//     to the physical table name) is decrypted for compatibility. Any
+//     other string is a plaintext secret written by someone else: the
+//     read fails with [ErrPlaintextSecret], unless
+//     Options.AcceptPlaintextSecrets is set to adopt legacy data; then the
+//     value is returned and every write of the item seals it.
+//   - Rotation and adoption: [AdoptJob] (and [Entity.Adopt]) rewrite items
+//     whose secrets are plaintext, in the previous format, or sealed
+//     under a key the cipher reports stale ([StaleChecker]), reading them
+//     leniently, through the job runner ([Table.RunJob]).
+//   - Patch refuses any attribute path that holds a secret or contains
+//     one ([Entity.Patch]): only whole-item writes encrypt.
+//
+// # Cursors
+//
+// List cursors are sealed with AES-256-GCM under a key derived from
+// Options.CursorKey and bound to the query, its partition and, for a
+// [Scoped] handle, the tenant: they reveal no key values and a tampered or
+// foreign cursor is [ErrInvalidCursor]. They name their key
+// (Options.CursorKeyID; Options.OldCursorKeys keeps retired keys readable
+// during a rotation) and carry their issue time (Options.CursorMaxAge).
+//
 // # Observability
 //
 // Options.Logger (log/slog) and Options.Observer receive one [Event] per
