@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -124,4 +125,42 @@ func BenchmarkHistory(b *testing.B) {
 		}
 	}
 	tabletest.Compare(b, 200, lib, raw)
+}
+
+// BenchmarkSaveSenders measures TN-12 throughput with 1, 8 and 100
+// concurrent senders on one topic (group commit), reporting messages per
+// second and requests per message.
+func BenchmarkSaveSenders(b *testing.B) {
+	for _, senders := range []int{1, 8, 100} {
+		b.Run(fmt.Sprintf("senders=%d", senders), func(b *testing.B) {
+			s0 := newStore(b)
+			rc := &tabletest.RequestCounter{}
+			s := tinode.New(table.New(tabletest.NewClient(b, rc.Option()), s0.Table().Schema()))
+			mustTopic(b, s0, "grpBench")
+			c := context.Background()
+			work := make(chan struct{}, b.N)
+			for range b.N {
+				work <- struct{}{}
+			}
+			close(work)
+			rc.Reset()
+			b.ResetTimer()
+			start := time.Now()
+			var wg sync.WaitGroup
+			for range senders {
+				wg.Go(func() {
+					for range work {
+						if err := s.Messages.Save(c, &tn.Message{Topic: "grpBench", From: "alice", Content: tn.JSON("hello")}); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			el := time.Since(start)
+			b.ReportMetric(float64(b.N)/el.Seconds(), "msgs/s")
+			b.ReportMetric(float64(rc.Total())/float64(b.N), "req/msg")
+		})
+	}
 }

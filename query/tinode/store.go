@@ -79,7 +79,7 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 	s.Auth = &Auth{s}
 	s.Topics = &Topics{s}
 	s.Subs = &Subscriptions{s}
-	s.Messages = &Messages{s}
+	s.Messages = &Messages{s: s}
 	s.Creds = &Credentials{s}
 	return s
 }
