@@ -107,8 +107,7 @@ func (s *Sealer) Open(binding, cursor string) (map[string]string, error) {
 	if len(raw) < 2 || raw[0] != cursorV2 || len(raw) < 2+int(raw[1]) {
 		return nil, fmt.Errorf("%w: malformed", ErrInvalidCursor)
 	}
-	id := string(raw[2 : 2+int(raw[1])])
-	aead, ok := s.aeads[id]
+	aead, ok := s.aeads[string(raw[2:2+int(raw[1])])]
 	if !ok {
 		return nil, fmt.Errorf("%w: sealed with a retired or unknown key", ErrInvalidCursor)
 	}

@@ -161,13 +161,3 @@ func (t *Table) staleTokens(raw Item) []string {
 	return toks[maxTokens:]
 }
 
-// isSealed reports whether a stored secret attribute holds ciphertext.
-func isSealed(v types.AttributeValue) bool {
-	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		return strings.HasPrefix(v.Value, legacyPrefix)
-	case *types.AttributeValueMemberB, *types.AttributeValueMemberM:
-		return true
-	}
-	return false
-}
