@@ -160,4 +160,3 @@ func (t *Table) staleTokens(raw Item) []string {
 	slices.SortFunc(toks, func(a, b string) int { return tokenTime(b).Compare(tokenTime(a)) })
 	return toks[maxTokens:]
 }
-
