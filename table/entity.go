@@ -58,6 +58,13 @@ type Def[T any] struct {
 	// cipher, writing a non-empty secret fails with [ErrNoCipher]: a
 	// plaintext secret never reaches DynamoDB.
 	Secrets map[string]func(*T) *string
+	// Carry names attributes copied into the item's unique guards, in
+	// the same transaction as every write of the item, so that
+	// [Entity.GetByUniqueCarried] answers a lookup by a unique value (an
+	// API key's hash, an email) with ONE strongly consistent GetItem of
+	// the guard instead of two reads. Carried attributes cannot be
+	// secrets, and Patch refuses them (Update rewrites the guards).
+	Carry []string
 	// Scope names the attribute holding the tenant an item belongs to
 	// (an account, a user, an organization): set, it enables [Entity.In],
 	// the handle whose reads and writes cannot reach another tenant's
@@ -107,6 +114,16 @@ func NewEntity[T any](t *Table, def Def[T]) *Entity[T] {
 		panic("table.NewEntity: Def.Type and Def.Key (or Def.Keys) are required")
 	}
 	e := &Entity[T]{t: t, def: def, decl: decl}
+	for _, a := range def.Carry {
+		if err := e.checkAttr("Def.Carry", a); err != nil {
+			panic("table.NewEntity: " + err.Error())
+		}
+		for path := range def.Secrets {
+			if secretTop(path) == a {
+				panic("table.NewEntity: Def.Carry names " + a + ", which holds a secret")
+			}
+		}
+	}
 	t.entMu.Lock()
 	t.entities = append(t.entities, e)
 	t.entMu.Unlock()
@@ -268,7 +285,7 @@ func (e *Entity[T]) createOps(item *T) ([]TxOp, string, error) {
 		ExpressionAttributeValues: x.vals(),
 	}, key: w.key, what: e.def.Type}}
 	for _, u := range w.uniques {
-		ops = append(ops, e.t.guardPut(u, w.key, w.expires))
+		ops = append(ops, e.t.guardPut(u, w.key, w.expires, w.carry))
 	}
 	return ops, tok, nil
 }
@@ -578,7 +595,11 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	if e.def.Unique != nil && ver > 0 && !ensureAll {
 		oldUniques = e.def.Unique(orig)
 	}
-	guards := e.t.guardDiff(oldUniques, w.uniques, k, w.expires, e.def.Expires != nil && w.expires != derivedTTL(derivedOld, s.TTLAttr))
+	rewriteKept := e.def.Expires != nil && w.expires != derivedTTL(derivedOld, s.TTLAttr)
+	if w.carry != nil && !avEqual(e.carried(plainOld), w.carry) {
+		rewriteKept = true // a carried attribute changed: every guard is rewritten
+	}
+	guards := e.t.guardDiff(oldUniques, w.uniques, k, w.expires, rewriteKept, w.carry)
 	ops := append([]TxOp{{update: up, key: k, what: e.def.Type}}, guards...)
 	// Guards of values this write does not set never block it: a guard the
 	// item does not hold is not released (another item holds it), and an
@@ -850,7 +871,7 @@ func (e *Entity[T]) DeleteOps(ctx context.Context, k Key) ([]TxOp, error) {
 		ExpressionAttributeValues: x.vals(),
 	}, key: k, what: e.def.Type}}
 	if e.def.Unique != nil {
-		ops = append(ops, e.t.guardDiff(e.def.Unique(&cur), nil, k, 0, false)...)
+		ops = append(ops, e.t.guardDiff(e.def.Unique(&cur), nil, k, 0, false, nil)...)
 	}
 	return ops, nil
 }

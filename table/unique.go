@@ -41,6 +41,7 @@ const (
 	guardOwnerSK = "ownerSK"
 	guardName    = "uniqueName"
 	guardValue   = "uniqueValue"
+	guardCarried = "carried" // the owner's Def.Carry attributes
 )
 
 // GuardKey returns the primary key of the guard item that holds u:
@@ -72,7 +73,7 @@ func guardKeyFor(u Unique, owner Key) Key {
 // be (re)written by its own owner, never taken over while its owner lives;
 // exp (epoch seconds, 0 for none) is the owner's TTL, copied to the guard
 // so that it ends with its owner and an expired guard is free.
-func (t *Table) guardPut(u Unique, owner Key, exp int64) TxOp {
+func (t *Table) guardPut(u Unique, owner Key, exp int64, carry types.AttributeValue) TxOp {
 	s := t.schema
 	gk := guardKeyFor(u, owner)
 	item := Item{
@@ -88,6 +89,9 @@ func (t *Table) guardPut(u Unique, owner Key, exp int64) TxOp {
 	}
 	if s.TTLAttr != "" && exp > 0 {
 		item[s.TTLAttr] = numAV(exp)
+	}
+	if carry != nil {
+		item[guardCarried] = carry
 	}
 	x := newExprs()
 	x.names["#pk"], x.names["#opk"], x.names["#osk"] = s.PK, guardOwnerPK, guardOwnerSK
@@ -111,9 +115,9 @@ func (t *Table) guardPut(u Unique, owner Key, exp int64) TxOp {
 // previous owner prev, which is missing or expired: the guard put is
 // conditioned on prev still owning it, and a condition check on prev
 // makes sure prev is still absent when the transaction commits.
-func (t *Table) guardTakeover(u Unique, owner, prev Key, exp int64) []TxOp {
+func (t *Table) guardTakeover(u Unique, owner, prev Key, exp int64, carry types.AttributeValue) []TxOp {
 	s := t.schema
-	op := t.guardPut(u, owner, exp)
+	op := t.guardPut(u, owner, exp, carry)
 	x := exprs{names: op.put.ExpressionAttributeNames, values: op.put.ExpressionAttributeValues}
 	x.values[":ppk"] = &types.AttributeValueMemberS{Value: prev.PK}
 	x.values[":psk"] = &types.AttributeValueMemberS{Value: prev.SK}
@@ -160,7 +164,7 @@ func (t *Table) guardDelete(u Unique, owner Key) TxOp {
 // guardDiff returns the actions that move owner's guards from old to new.
 // With rewriteKept, guards kept are rewritten too (so they carry the
 // owner's current TTL exp).
-func (t *Table) guardDiff(old, new []Unique, owner Key, exp int64, rewriteKept bool) []TxOp {
+func (t *Table) guardDiff(old, new []Unique, owner Key, exp int64, rewriteKept bool, carry types.AttributeValue) []TxOp {
 	var ops []TxOp
 	keep := map[Unique]bool{}
 	for _, u := range new {
@@ -175,7 +179,7 @@ func (t *Table) guardDiff(old, new []Unique, owner Key, exp int64, rewriteKept b
 	}
 	for _, u := range new {
 		if !had[u] || rewriteKept {
-			ops = append(ops, t.guardPut(u, owner, exp))
+			ops = append(ops, t.guardPut(u, owner, exp, carry))
 		}
 	}
 	return ops
@@ -242,7 +246,7 @@ func (t *Table) freeGuards(ctx context.Context, ops []TxOp, te *TxError) ([]TxOp
 			out = append(out, op) // held by a live item: a real violation
 			continue
 		}
-		out = append(out, t.guardTakeover(op.guard, owner, g.Owner, exp)...)
+		out = append(out, t.guardTakeover(op.guard, owner, g.Owner, exp, op.put.Item[guardCarried])...)
 		changed = true
 	}
 	return out, changed, nil
@@ -375,6 +379,45 @@ func (t *Table) LookupShared(ctx context.Context, u Unique, opts ...ListOption) 
 		}
 	}
 	return out, nil
+}
+
+// GetByUniqueCarried returns the item holding u as its guard carries it:
+// the attributes named in Def.Carry (and nothing else) decoded into T,
+// with ONE strongly consistent GetItem of the guard. The guard is written
+// in the same transaction as every write of its owner, so what it carries
+// is what the owner held when it was last written. A guard written before
+// the entity declared Carry (or by EnsureGuards of such an item) carries
+// nothing: then the owner is read as [Entity.GetByUnique] does (two
+// reads). A free value gives [ErrNotFound].
+func (e *Entity[T]) GetByUniqueCarried(ctx context.Context, u Unique) (T, error) {
+	var zero T
+	if err := checkLookup(u); err != nil {
+		return zero, opErr("get by unique", e.def.Type, Key{}, err)
+	}
+	raw, err := e.t.getItem(ctx, GuardType, GuardKey(u), true)
+	if err != nil {
+		return zero, opErr("get by unique", GuardType, GuardKey(u), err)
+	}
+	g, ok := e.t.decodeGuard(raw)
+	if raw == nil || !ok || e.t.expired(raw) {
+		return zero, opErr("get by unique", GuardType, GuardKey(u), ErrNotFound)
+	}
+	m, ok := raw[guardCarried].(*types.AttributeValueMemberM)
+	if !ok || len(e.def.Carry) == 0 {
+		item, err := e.Get(ctx, g.Owner, Consistent())
+		if err != nil {
+			return zero, err
+		}
+		if e.def.Unique != nil && !slices.Contains(e.def.Unique(&item), u) {
+			return zero, opErr("get by unique", e.def.Type, g.Owner, ErrNotFound)
+		}
+		return item, nil
+	}
+	var v T
+	if err := decodeItem(m.Value, &v); err != nil {
+		return zero, opErr("get by unique", e.def.Type, g.Owner, err)
+	}
+	return v, nil
 }
 
 func checkUnique(u Unique) error {

@@ -66,14 +66,28 @@ func (a *APIKeys) Create(ctx context.Context, user fh.UserID, in CreateAPIKeyInp
 }
 
 // Authenticate returns the API key whose plaintext is key (FH-6): the key
-// is hashed with the store's KeyHash and looked up with [APIKeys.GetByHash].
-// An unknown or deleted key gives [ErrInvalidAPIKey] (which matches
-// table.ErrNotFound).
+// is hashed with the store's KeyHash and its guard UNIQUE#keyhash#{hash}
+// read with ONE strongly consistent GetItem. The guard is written in the
+// transaction of every write of the key and carries its keyId, userId,
+// name, keyHash, keyPrefix, permissions and createdAt
+// (table.Def.Carry); LastUsedAt is not carried and is zero in the result
+// (read the key for it). A key written by the running service and not
+// adopted yet has no guard: it is found through GSI2 as [APIKeys.GetByHash]
+// does (two requests). An unknown or deleted key gives [ErrInvalidAPIKey]
+// (which matches table.ErrNotFound).
 func (a *APIKeys) Authenticate(ctx context.Context, key string) (fh.APIKey, error) {
 	if key == "" {
 		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
 	}
-	return a.GetByHash(ctx, a.s.opts.KeyHash(key))
+	hash := a.s.opts.KeyHash(key)
+	if _, err := fh.KeyHashGSI2PK.Build(hash); err != nil {
+		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
+	}
+	k, err := a.s.apiKey.GetByUniqueCarried(ctx, table.Unique{Name: uniqueKeyHash, Value: hash})
+	if errors.Is(err, table.ErrNotFound) {
+		return a.GetByHash(ctx, hash)
+	}
+	return k, err
 }
 
 // GetByHash returns the API key with this hash (FH-6; FH-11

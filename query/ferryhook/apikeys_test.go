@@ -11,6 +11,7 @@ import (
 	"github.com/singletable/singletable/query"
 	ferryhook "github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
 )
 
 // FH-6 (authenticate an API key by its hash via GSI2) and FH-11
@@ -30,7 +31,8 @@ func TestAPIKeysAuthenticate_FH6(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			s := newFixture(t, nil, c.opts...).store
+			f := newFixture(t, nil, c.opts...)
+			s := f.store
 			u := mustUser(t, s, "keys@example.com")
 			created, err := s.APIKeys.Create(ctx(t), u.UserID, ferryhook.CreateAPIKeyInput{Name: "Production", Permissions: fh.PermissionWrite})
 			if err != nil {
@@ -43,9 +45,15 @@ func TestAPIKeysAuthenticate_FH6(t *testing.T) {
 			if strings.Contains(k.KeyHash, created.Key) {
 				t.Fatal("the plaintext key is stored")
 			}
-			got, err := s.APIKeys.Authenticate(ctx(t), created.Key)
+			rc := &tabletest.RequestCounter{}
+			counted := ferryhook.New(table.New(tabletest.NewClient(t, rc.Option()), f.main.Schema()),
+				table.New(tabletest.NewClient(t, rc.Option()), f.events.Schema()), c.opts...)
+			got, err := counted.APIKeys.Authenticate(ctx(t), created.Key)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if rc.Total() != 1 || rc.Of("GetItem") != 1 {
+				t.Errorf("FH-6 authenticate took %d requests (%d GetItem), want 1 GetItem", rc.Total(), rc.Of("GetItem"))
 			}
 			if diff := cmp.Diff(k, got); diff != "" {
 				t.Errorf("Authenticate (-want +got):\n%s", diff)
