@@ -34,8 +34,8 @@ type written struct {
 	item    Item
 	key     Key
 	uniques []Unique
-	expires int64 // TTL in epoch seconds, 0 for none
-	derived Item  // the index keys and TTL the item derives
+	expires int64                // TTL in epoch seconds, 0 for none
+	derived Item                 // the index keys and TTL the item derives
 	carry   types.AttributeValue // the Def.Carry attributes, for the guards
 }
 
