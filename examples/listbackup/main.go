@@ -1,8 +1,10 @@
 // Command listbackup walks ListBackup's data layer on one table against
 // DynamoDB (DynamoDB Local unless DYNAMODB_ENDPOINT is set): it seeds an
 // account tree, users, sources, jobs, activities, notifications,
-// schedules, usage and plans, and runs every access pattern LB-1..LB-62,
-// printing each with its catalog ID and result.
+// schedules, usage and plans, runs every access pattern LB-1..LB-62, then
+// the writes LB-63..LB-68 (updates, soft deletes, a subtree move, an
+// erasure) and a tenant-scoped view, printing each with its catalog ID
+// and result.
 //
 //	go run ./examples/listbackup
 package main
@@ -49,7 +51,7 @@ func run(ctx context.Context) error {
 	if err := seed(ctx, s, now, today); err != nil {
 		return fmt.Errorf("seed: %w", err)
 	}
-	for _, part := range []func(context.Context, *listbackup.Store, time.Time, lb.Date) error{users, accounts, sources, tokens, rest} {
+	for _, part := range []func(context.Context, *listbackup.Store, time.Time, lb.Date) error{users, accounts, sources, tokens, rest, writes} {
 		if err := part(ctx, s, now, today); err != nil {
 			return err
 		}
@@ -316,4 +318,52 @@ func rest(ctx context.Context, s *listbackup.Store, now time.Time, today lb.Date
 	step("LB-62", "plan by ID", pl.PlanName)
 	step("LB-62", "active plans, no Scan", n(s.Plans.ListActive(ctx)))
 	return errors.Join(err, err2, err4, err5, err6, err7, err8, err9, err10, err11, err12, err13, err14)
+}
+
+// writes shows the changes ListBackup's store makes beyond creates
+// (LB-63..LB-68): updates, soft deletes, a subtree move and an erasure.
+func writes(ctx context.Context, s *listbackup.Store, _ time.Time, _ lb.Date) error {
+	a, err := s.Accounts.Update(ctx, "acme-paris", func(a *lb.Account) error { a.AccountName = "Paris Opera"; return nil })
+	step("LB-63", "account renamed", a.AccountName)
+	moved, err2 := s.Accounts.Move(ctx, "acme-eu-retail", "acme")
+	paris, err3 := s.Accounts.Get(ctx, "acme-paris")
+	step("LB-63", "retail moved under acme; paris's path follows", moved.AccountPath+" "+paris.AccountPath)
+	step("LB-63", "account with live children cannot be deleted", errors.Is(s.Accounts.Delete(ctx, "acme-eu-retail"), table.ErrConflict))
+	err4 := s.Accounts.Delete(ctx, "acme-paris")
+	_, gone := s.Accounts.Get(ctx, "acme-paris")
+	step("LB-63", "leaf account soft-deleted, then not found", errors.Is(gone, table.ErrNotFound))
+
+	err5 := s.Teams.Create(ctx, &lb.Team{AccountID: "acme", TeamID: "night", TeamName: "Night shift",
+		Members: []lb.TeamMember{{UserID: "ada", Role: lb.TeamRoleMember}}})
+	tm, err6 := s.Teams.SetMemberRole(ctx, "night", "ada", lb.TeamRoleLead)
+	step("LB-64", "ada leads the night shift", tm.Members[0].Role)
+	err7 := s.Teams.Delete(ctx, "night")
+
+	src, err8 := s.Sources.Update(ctx, "keap-1", func(x *lb.Source) error { x.SourceName = "Keap (main)"; return nil })
+	step("LB-65", "source renamed", src.SourceName)
+	err9 := s.Connections.Delete(ctx, "conn-1")
+	_, connGone := s.Connections.Get(ctx, "conn-1")
+	step("LB-65", "connection soft-deleted (tokens dropped)", errors.Is(connGone, table.ErrNotFound))
+
+	tag := lb.Tag{AccountID: "acme", TagKey: "tier", TagValue: "gold", ResourceType: lb.ResSource}
+	err10 := s.Tags.Create(ctx, &tag)
+	ref := listbackup.TagRef{AccountID: "acme", ResourceType: lb.ResSource, TagKey: "tier", TagValue: "gold"}
+	tg, err11 := s.Tags.Update(ctx, ref, func(x *lb.Tag) error { x.Color = "#ffd700"; return nil })
+	step("LB-66", "tag recoloured, then deleted", tg.Color)
+	err12 := s.Tags.Delete(ctx, ref)
+
+	hook := lb.Webhook{AccountID: "acme", URL: "https://hooks.example/old", Events: []string{"sync.failed"}, IsActive: true, Secret: "whsec2"}
+	err13 := s.Webhooks.Create(ctx, &hook)
+	err14 := s.Webhooks.Delete(ctx, hook.WebhookID)
+	active, err15 := s.Webhooks.ListActive(ctx, "acme")
+	step("LB-67", "webhook soft-deleted; active webhooks of acme", len(active.Items))
+
+	err16 := s.Memberships.Remove(ctx, "ada", "acme-eu")
+	step("LB-68", "ada removed from acme-eu; her memberships", n(s.Memberships.ListByUser(ctx, "ada")))
+	err17 := s.Users.Create(ctx, &lb.User{UserID: "leaver", Email: "leaver@acme.example", Username: "leaver", Name: "Leaver", AccountID: "acme"})
+	err18 := s.Memberships.Add(ctx, &lb.Membership{UserID: "leaver", AccountID: "acme", Role: lb.MemberViewer})
+	err19 := s.Users.Erase(ctx, "leaver")
+	_, erased := s.Users.GetByEmail(ctx, "leaver@acme.example")
+	step("LB-68", "leaver erased, email free again", errors.Is(erased, table.ErrNotFound))
+	return errors.Join(err, err2, err3, err4, err5, err6, err7, err8, err9, err10, err11, err12, err13, err14, err15, err16, err17, err18, err19)
 }
