@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/internal/retry"
 	"github.com/singletable/singletable/table"
 )
 
@@ -179,7 +180,7 @@ func (ms *Messages) commitOnce(ctx context.Context, batch []*saveReq) error {
 		if attempt+1 >= o.SaveAttempts {
 			return fmt.Errorf("save message to %s: %d attempts lost the race: %w: %w", topic, attempt+1, table.ErrConflict, err)
 		}
-		if err := table.Wait(ctx, attempt, o.SaveBackoff, o.SaveMaxBackoff); err != nil {
+		if err := retry.Wait(ctx, attempt, o.SaveBackoff, o.SaveMaxBackoff); err != nil {
 			return err
 		}
 	}
@@ -337,7 +338,7 @@ func (ms *Messages) rewrite(ctx context.Context, topic tn.TopicName, since, befo
 		if len(ops) > 0 {
 			err := ms.s.t.Transact(ctx, ops...)
 			if err != nil && retryable(err, nil) && attempt+1 < ms.s.opts.SaveAttempts {
-				if err := table.Wait(ctx, attempt, ms.s.opts.SaveBackoff, ms.s.opts.SaveMaxBackoff); err != nil {
+				if err := retry.Wait(ctx, attempt, ms.s.opts.SaveBackoff, ms.s.opts.SaveMaxBackoff); err != nil {
 					return n, err
 				}
 				attempt++

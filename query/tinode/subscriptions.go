@@ -7,6 +7,7 @@ import (
 	"iter"
 
 	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/internal/retry"
 	"github.com/singletable/singletable/table"
 )
 
@@ -266,7 +267,7 @@ func (s *Store) retry(ctx context.Context, attempt func() error) error {
 		if i+1 >= s.opts.SaveAttempts {
 			return fmt.Errorf("%d attempts lost the race: %w: %w", i+1, table.ErrConflict, err)
 		}
-		if err := table.Wait(ctx, i, s.opts.SaveBackoff, s.opts.SaveMaxBackoff); err != nil {
+		if err := retry.Wait(ctx, i, s.opts.SaveBackoff, s.opts.SaveMaxBackoff); err != nil {
 			return err
 		}
 	}
