@@ -25,7 +25,8 @@ func (p Page[T]) More() bool { return p.Cursor != "" }
 type Fetch[T any] func(ctx context.Context, cursor string) (Page[T], error)
 
 // All turns a page-at-a-time fetch into an iterator over every item of
-// every page. The error, if any, is yielded once and iteration stops; no
+// every page: the mechanism under table.Pages and Entity.ListAll (use
+// those; All is for fetches written outside the engine). The error, if any, is yielded once and iteration stops; no
 // request is sent after the consumer stops.
 func All[T any](ctx context.Context, fetch Fetch[T]) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {

@@ -136,7 +136,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 			return attributevalue.UnmarshalMap(out.Item, &o)
 		}},
 		{"Query100/library", func() error {
-			p, err := orders.Query(ctx, table.Query{PK: "CUST#c1", SK: table.SKBeginsWith("ORDER#"), Limit: 100})
+			p, err := orders.List(ctx, table.Query{PK: "CUST#c1", SK: table.SKBeginsWith("ORDER#"), Limit: 100})
 			if err == nil && len(p.Items) != 100 {
 				err = fmt.Errorf("%d items", len(p.Items))
 			}

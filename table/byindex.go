@@ -52,7 +52,7 @@ func (e *Entity[T]) GetByIndex(ctx context.Context, q Query) (T, error) {
 func (e *Entity[T]) FindOne(ctx context.Context, q Query) (T, error) {
 	var zero T
 	q.Limit, q.Cursor = 1, ""
-	p, err := e.Query(ctx, q)
+	p, err := e.query(ctx, q)
 	if err != nil {
 		return zero, err
 	}

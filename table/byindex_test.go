@@ -27,7 +27,7 @@ func TestGetByIndexNeverReturnsStaleEntries(t *testing.T) {
 	if _, err := f.members.Update(c, table.Key{PK: "MEMBER#m1", SK: "PROFILE"}, func(m *member) error { m.Status = "suspended"; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := lagging.Query(c, q); len(p.Items) != 1 {
+	if p, _ := lagging.List(c, q); len(p.Items) != 1 {
 		t.Fatalf("the stale index was not simulated: %+v", p.Items)
 	}
 	if _, err := lagging.GetByIndex(c, q); !errors.Is(err, table.ErrNotFound) {

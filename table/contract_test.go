@@ -603,11 +603,11 @@ func TestAttributeTyposRefused(t *testing.T) {
 		},
 		"PatchOp": func() error { _, err := ff.members.PatchOp(k, table.Patch{Remove: []string{"notee"}}); return err },
 		"Filter": func() error {
-			_, err := ff.members.Query(c, table.Query{PK: "MEMBER#a", Filter: map[string]any{"stauts": "on"}})
+			_, err := ff.members.List(c, table.Query{PK: "MEMBER#a", Filter: map[string]any{"stauts": "on"}})
 			return err
 		},
 		"FilterContains": func() error {
-			_, err := ff.members.Query(c, table.Query{PK: "MEMBER#a", FilterContains: map[string]any{"emial": "x"}})
+			_, err := ff.members.List(c, table.Query{PK: "MEMBER#a", FilterContains: map[string]any{"emial": "x"}})
 			return err
 		},
 	} {
@@ -698,7 +698,7 @@ func TestInputAtTheEdges(t *testing.T) {
 			return err
 		},
 		"NaN filter": func() error {
-			_, err := gauges.Query(c, table.Query{PK: "GAUGE#g", Filter: map[string]any{"value": math.NaN()}})
+			_, err := gauges.List(c, table.Query{PK: "GAUGE#g", Filter: map[string]any{"value": math.NaN()}})
 			return err
 		},
 	} {

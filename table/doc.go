@@ -37,10 +37,13 @@
 //     gives [ErrConflict].
 //   - [Entity.Patch] and [Entity.Add] change chosen attributes or counters in
 //     one UpdateItem, and refuse fields that keys derive from.
-//   - [Entity.Query] and [Entity.All] read one page with an opaque cursor,
-//     or iterate over all pages; [Entity.List] and [Entity.ListAll] do the
-//     same with the caller's [ListOption]s ([Limit], [After], [Asc],
-//     [Desc]), the one list mechanism every application package uses;
+//   - One page form and one iterator form: [Entity.List] reads one page
+//     of an access pattern (a [Query]: key condition, index, filter,
+//     default order) with the caller's [ListOption]s ([Limit], [After],
+//     [Asc], [Desc]) and returns a [Page] with an opaque cursor;
+//     [Entity.ListAll] iterates over every page as an iter.Seq2. Every
+//     application package names its methods the same way (ListX for a
+//     page, AllX for the iterator, built with [Pages]);
 //     [Table.Collect] decodes an item collection that mixes types.
 //   - [Entity.Take] consumes an item once (OAuth states, invitations): of
 //     concurrent takers exactly one gets it, and never after its TTL.

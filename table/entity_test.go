@@ -146,7 +146,7 @@ func TestUpdateMovesIndexesAndGuards(t *testing.T) {
 	}
 	ids := func(q table.Query) []string {
 		var out []string
-		for v, err := range f.members.All(c, q) {
+		for v, err := range f.members.ListAll(c, q) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -415,7 +415,7 @@ func TestTTLExpiredNeverReturned(t *testing.T) {
 	if _, err := f.members.Get(c, k); !errors.Is(err, table.ErrNotFound) {
 		t.Errorf("Get past TTL: %v, want ErrNotFound", err)
 	}
-	p, err := f.members.Query(c, table.Query{Index: table.GSI1, PK: "STATUS#s"})
+	p, err := f.members.List(c, table.Query{Index: table.GSI1, PK: "STATUS#s"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -534,7 +534,7 @@ func TestPatchIfNotEqualAndQueryFilter(t *testing.T) {
 		t.Errorf("IfNotEqual on another value and a missing attribute: %v", err)
 	}
 	var ids []string
-	for m, err := range f.members.All(c, table.Query{Index: table.GSI1, PK: "STATUS#s", Filter: map[string]any{"note": "keep"}, Limit: 1}) {
+	for m, err := range f.members.ListAll(c, table.Query{Index: table.GSI1, PK: "STATUS#s", Filter: map[string]any{"note": "keep"}, Limit: 1}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -543,11 +543,11 @@ func TestPatchIfNotEqualAndQueryFilter(t *testing.T) {
 	if diff := cmp.Diff([]string{"m0", "m2"}, ids); diff != "" {
 		t.Errorf("filtered query (-want +got):\n%s", diff)
 	}
-	p, err := f.members.Query(c, table.Query{Index: table.GSI1, PK: "STATUS#s", Filter: map[string]any{"note": "keep"}, Limit: 1})
+	p, err := f.members.List(c, table.Query{Index: table.GSI1, PK: "STATUS#s", Filter: map[string]any{"note": "keep"}, Limit: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.members.Query(c, table.Query{Index: table.GSI1, PK: "STATUS#s", Filter: map[string]any{"note": "drop"}, Cursor: p.Cursor}); !errors.Is(err, table.ErrInvalidCursor) {
+	if _, err := f.members.List(c, table.Query{Index: table.GSI1, PK: "STATUS#s", Filter: map[string]any{"note": "drop"}, Cursor: p.Cursor}); !errors.Is(err, table.ErrInvalidCursor) {
 		t.Errorf("cursor reused with another filter: %v", err)
 	}
 }
@@ -677,7 +677,7 @@ func TestFilterContainsAndIfAbsent(t *testing.T) {
 		}
 	}
 	var ids []string
-	for h, err := range hooks.All(c, table.Query{PK: "HOOKS", FilterContains: map[string]any{"events": "sync.failed"}}) {
+	for h, err := range hooks.ListAll(c, table.Query{PK: "HOOKS", FilterContains: map[string]any{"events": "sync.failed"}}) {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -68,7 +68,7 @@ func ExampleEntity_Update() {
 	})
 	fmt.Println("update:", err)
 	for _, org := range []string{"acme", "globex"} {
-		p, _ := users.Query(ctx, table.Query{Index: table.GSI1, PK: "ORG#" + org})
+		p, _ := users.List(ctx, table.Query{Index: table.GSI1, PK: "ORG#" + org})
 		fmt.Println(org, len(p.Items))
 	}
 	_, err = users.Update(ctx, table.Key{PK: "USER#nobody", SK: "PROFILE"}, func(*User) error { return nil })
@@ -80,8 +80,8 @@ func ExampleEntity_Update() {
 	// missing: true
 }
 
-func ExampleEntity_All() {
-	t, done := tabletest.ForExample("ExampleEntity_All")
+func ExampleEntity_ListAll() {
+	t, done := tabletest.ForExample("ExampleEntity_ListAll")
 	defer done()
 	ctx := context.Background()
 	users := table.NewEntity(tabletest.NewTable(t, table.NewSchema("example")), userDef)
@@ -89,7 +89,7 @@ func ExampleEntity_All() {
 		_ = users.Create(ctx, &User{ID: id, Org: "acme", Email: id + "@example.com"})
 	}
 	// Pages of two, consumed as one iterator.
-	for u, err := range users.All(ctx, table.Query{Index: table.GSI1, PK: "ORG#acme", Limit: 2}) {
+	for u, err := range users.ListAll(ctx, table.Query{Index: table.GSI1, PK: "ORG#acme"}, table.Limit(2)) {
 		if err != nil {
 			fmt.Println(err)
 			break

@@ -37,7 +37,7 @@ func TestBatchWriteRetriesUnprocessed(t *testing.T) {
 		t.Errorf("only %d BatchWriteItem rounds for 60 items with 30%% held back: retries did not happen", fault.Rounds())
 	}
 	var n int
-	for _, err := range f.notes.All(c, table.Query{PK: "MEMBER#m1"}) {
+	for _, err := range f.notes.ListAll(c, table.Query{PK: "MEMBER#m1"}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +81,7 @@ func TestBatchWriteGivesUpListingExactKeys(t *testing.T) {
 	// Two rounds: 10 sent, 3 held back; 3 sent, 1 held back. The error
 	// lists exactly the key that is not in the table.
 	stored := map[string]bool{}
-	for n, err := range f.notes.All(ctx(t), table.Query{PK: "MEMBER#m1"}) {
+	for n, err := range f.notes.ListAll(ctx(t), table.Query{PK: "MEMBER#m1"}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -252,7 +252,7 @@ func TestObserverReportsCapacity(t *testing.T) {
 	if err := f.notes.Create(c, &note{MemberID: "m1", Seq: 1}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.members.Query(c, table.Query{Index: table.GSI1, PK: "STATUS#x"}); err != nil {
+	if _, err := f.members.List(c, table.Query{Index: table.GSI1, PK: "STATUS#x"}); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()

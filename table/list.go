@@ -37,13 +37,15 @@ type ListOptions struct {
 	Cursor string
 	// Order overrides the pattern's default order.
 	Order SortOrder
+
+	limitSet bool // Limit came from the caller (Limit option)
 }
 
 // ListOption sets a list option.
 type ListOption func(*ListOptions)
 
 // Limit sets the page size (1 to MaxListLimit).
-func Limit(n int) ListOption { return func(o *ListOptions) { o.Limit = n } }
+func Limit(n int) ListOption { return func(o *ListOptions) { o.Limit, o.limitSet = n, true } }
 
 // After continues after the page that returned cursor.
 func After(cursor string) ListOption { return func(o *ListOptions) { o.Cursor = cursor } }
@@ -72,10 +74,16 @@ func NewListOptions(opts ...ListOption) (ListOptions, error) {
 	return o, nil
 }
 
-// Apply returns q with o's page size and cursor, and o's order if it sets
-// one (q.Desc is the pattern's default order).
+// Apply returns q with o's page size (unless q sets one and the options
+// do not), o's cursor if it has one, and o's order if it sets one (q.Desc
+// is the pattern's default order).
 func (o ListOptions) Apply(q Query) Query {
-	q.Limit, q.Cursor = o.Limit, o.Cursor
+	if o.limitSet || q.Limit == 0 {
+		q.Limit = o.Limit
+	}
+	if o.Cursor != "" {
+		q.Cursor = o.Cursor
+	}
 	switch o.Order {
 	case SortAsc:
 		q.Desc = false
@@ -85,14 +93,18 @@ func (o ListOptions) Apply(q Query) Query {
 	return q
 }
 
-// List runs one page of the access pattern q (its key condition, index and
-// default order) with the caller's options: one Query request.
+// List runs one page of the access pattern q (its key condition, index,
+// filter and default order) with the caller's options: one Query request.
+// It is the one page form of the engine (and every application's ListX
+// method is built on it); [Entity.ListAll] is the one iterator form.
+// Options override q's Limit (DefaultListLimit when neither sets one),
+// Cursor and order.
 func (e *Entity[T]) List(ctx context.Context, q Query, opts ...ListOption) (Page[T], error) {
 	o, err := NewListOptions(opts...)
 	if err != nil {
 		return Page[T]{}, opErr("list", e.def.Type, Key{}, err)
 	}
-	return e.Query(ctx, o.Apply(q))
+	return e.query(ctx, o.Apply(q))
 }
 
 // ListAll iterates over every item of the access pattern q, page by page,

@@ -19,7 +19,7 @@ func TestSlogLoggerRecordsRequests(t *testing.T) {
 	if err := f.members.Create(c, &m); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.members.Query(c, table.Query{Index: table.GSI1, PK: "STATUS#active"}); err != nil {
+	if _, err := f.members.List(c, table.Query{Index: table.GSI1, PK: "STATUS#active"}); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()

@@ -3,7 +3,6 @@ package table
 import (
 	"context"
 	"fmt"
-	"iter"
 	"strconv"
 	"strings"
 	"time"
@@ -273,10 +272,10 @@ func (t *Table) sealer() *query.Sealer {
 	return t.seal
 }
 
-// Query runs one Query request (one page) and decodes its items as T. An
+// query runs one Query request (one page) and decodes its items as T. An
 // item of another entity type is an error (set q.OnlyType, or narrow the
 // key condition, when a partition mixes types).
-func (e *Entity[T]) Query(ctx context.Context, q Query) (Page[T], error) {
+func (e *Entity[T]) query(ctx context.Context, q Query) (Page[T], error) {
 	var page Page[T]
 	for _, f := range sortedKeys(q.Filter) {
 		if err := e.checkAttr("Filter", f); err != nil {
@@ -302,17 +301,4 @@ func (e *Entity[T]) Query(ctx context.Context, q Query) (Page[T], error) {
 		page.Items = append(page.Items, v)
 	}
 	return page, nil
-}
-
-// All iterates over every item of q, page by page (q.Cursor is the start).
-// The error is yielded once; no request is sent after the loop stops.
-func (e *Entity[T]) All(ctx context.Context, q Query) iter.Seq2[T, error] {
-	first := q.Cursor
-	return query.All(ctx, func(ctx context.Context, cursor string) (Page[T], error) {
-		if cursor == "" {
-			cursor = first
-		}
-		q.Cursor = cursor
-		return e.Query(ctx, q)
-	})
 }

@@ -34,7 +34,7 @@ func TestQueryPagesAndCursor(t *testing.T) {
 	var seqs []int
 	var pages int
 	for {
-		p, err := f.notes.Query(c, q)
+		p, err := f.notes.List(c, q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,7 +61,7 @@ func TestQueryPagesAndCursor(t *testing.T) {
 		t.Errorf("%d pages, want 3", pages)
 	}
 	// Between is inclusive.
-	p, err := f.notes.Query(c, table.Query{PK: "MEMBER#m1", SK: table.SKBetween("NOTE#0005", "NOTE#0007")})
+	p, err := f.notes.List(c, table.Query{PK: "MEMBER#m1", SK: table.SKBetween("NOTE#0005", "NOTE#0007")})
 	if err != nil || len(p.Items) != 3 {
 		t.Errorf("between: %d items, err %v", len(p.Items), err)
 	}
@@ -74,7 +74,7 @@ func TestCursorRejectsTamperedAndForeign(t *testing.T) {
 	seedNotes(t, f, "m1", 5)
 	seedNotes(t, f, "m2", 5)
 	q := table.Query{PK: "MEMBER#m1", Limit: 2}
-	p, err := f.notes.Query(c, q)
+	p, err := f.notes.List(c, q)
 	if err != nil || p.Cursor == "" {
 		t.Fatalf("first page: %v %q", err, p.Cursor)
 	}
@@ -83,23 +83,23 @@ func TestCursorRejectsTamperedAndForeign(t *testing.T) {
 	other := table.NewEntity(table.New(f.t.Client(), f.t.Schema(), func(o *table.Options) { o.CursorKey = []byte("another key") }), noteDef)
 	cases := map[string]func() error{
 		"tampered": func() error {
-			_, err := f.notes.Query(c, table.Query{PK: "MEMBER#m1", Limit: 2, Cursor: string(flip)})
+			_, err := f.notes.List(c, table.Query{PK: "MEMBER#m1", Limit: 2, Cursor: string(flip)})
 			return err
 		},
 		"malformed": func() error {
-			_, err := f.notes.Query(c, table.Query{PK: "MEMBER#m1", Limit: 2, Cursor: "!!"})
+			_, err := f.notes.List(c, table.Query{PK: "MEMBER#m1", Limit: 2, Cursor: "!!"})
 			return err
 		},
 		"other partition": func() error {
-			_, err := f.notes.Query(c, table.Query{PK: "MEMBER#m2", Limit: 2, Cursor: p.Cursor})
+			_, err := f.notes.List(c, table.Query{PK: "MEMBER#m2", Limit: 2, Cursor: p.Cursor})
 			return err
 		},
 		"other order": func() error {
-			_, err := f.notes.Query(c, table.Query{PK: "MEMBER#m1", Desc: true, Cursor: p.Cursor})
+			_, err := f.notes.List(c, table.Query{PK: "MEMBER#m1", Desc: true, Cursor: p.Cursor})
 			return err
 		},
 		"other key": func() error {
-			_, err := other.Query(c, table.Query{PK: "MEMBER#m1", Limit: 2, Cursor: p.Cursor})
+			_, err := other.List(c, table.Query{PK: "MEMBER#m1", Limit: 2, Cursor: p.Cursor})
 			return err
 		},
 	}
@@ -123,7 +123,7 @@ func TestIteratorStopsAndYieldsErrorOnce(t *testing.T) {
 	c := ctx(t)
 	seedNotes(t, f, "m1", 30)
 	n := 0
-	for _, err := range f.notes.All(c, table.Query{PK: "MEMBER#m1", Limit: 5}) {
+	for _, err := range f.notes.ListAll(c, table.Query{PK: "MEMBER#m1", Limit: 5}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,7 +136,7 @@ func TestIteratorStopsAndYieldsErrorOnce(t *testing.T) {
 		t.Errorf("breaking after 7 items of 5-item pages sent %d queries, want 2", q)
 	}
 	all := 0
-	for _, err := range f.notes.All(c, table.Query{PK: "MEMBER#m1", Limit: 7}) {
+	for _, err := range f.notes.ListAll(c, table.Query{PK: "MEMBER#m1", Limit: 7}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,7 +146,7 @@ func TestIteratorStopsAndYieldsErrorOnce(t *testing.T) {
 		t.Errorf("iterated %d, want 30", all)
 	}
 	errs := 0
-	for _, err := range f.notes.All(c, table.Query{PK: "MEMBER#m1", Cursor: "garbage"}) {
+	for _, err := range f.notes.ListAll(c, table.Query{PK: "MEMBER#m1", Cursor: "garbage"}) {
 		if err == nil {
 			t.Fatal("want an error")
 		}
@@ -182,7 +182,7 @@ func TestCollectDecodesByType(t *testing.T) {
 		t.Errorf("collect without a member handler: %v, want ErrUnknownType", err)
 	}
 	// Entity.Query refuses items of another type rather than dropping them.
-	if _, err := f.notes.Query(c, table.Query{PK: "MEMBER#m1"}); !errors.Is(err, table.ErrInvalidInput) {
+	if _, err := f.notes.List(c, table.Query{PK: "MEMBER#m1"}); !errors.Is(err, table.ErrInvalidInput) {
 		t.Errorf("query of mixed partition as notes: %v", err)
 	}
 }
@@ -199,7 +199,7 @@ func TestQueryBadInput(t *testing.T) {
 		"negative limit":  {PK: "A", Limit: -1},
 		"empty sk prefix": {PK: "A", SK: table.SKBeginsWith("")},
 	} {
-		if _, err := f.notes.Query(c, q); !errors.Is(err, table.ErrInvalidInput) {
+		if _, err := f.notes.List(c, q); !errors.Is(err, table.ErrInvalidInput) {
 			t.Errorf("%s: got %v, want ErrInvalidInput", name, err)
 		}
 	}

@@ -218,11 +218,11 @@ func (s *Scoped[T]) cond(x exprs) string {
 	return "#scope = :scope"
 }
 
-// Query runs one page of q and keeps only the tenant's items (a
+// query runs one page of q and keeps only the tenant's items (a
 // FilterExpression on the scope attribute, so another tenant's items never
 // leave DynamoDB). Design keys so the tenant is in the partition key where
 // you can: then the filter never drops anything.
-func (s *Scoped[T]) Query(ctx context.Context, q Query) (Page[T], error) {
+func (s *Scoped[T]) query(ctx context.Context, q Query) (Page[T], error) {
 	if err := s.check(); err != nil {
 		return Page[T]{}, opErr("query", s.e.def.Type, Key{}, err)
 	}
@@ -232,16 +232,17 @@ func (s *Scoped[T]) Query(ctx context.Context, q Query) (Page[T], error) {
 	}
 	f[s.e.def.Scope] = s.scope
 	q.Filter = f
-	return s.e.Query(ctx, q)
+	return s.e.query(ctx, q)
 }
 
-// List is [Entity.List] restricted to the tenant (see [Scoped.Query]).
+// List is [Entity.List] restricted to the tenant: a FilterExpression on
+// the scope attribute keeps another tenant's items in DynamoDB.
 func (s *Scoped[T]) List(ctx context.Context, q Query, opts ...ListOption) (Page[T], error) {
 	o, err := NewListOptions(opts...)
 	if err != nil {
 		return Page[T]{}, opErr("list", s.e.def.Type, Key{}, err)
 	}
-	return s.Query(ctx, o.Apply(q))
+	return s.query(ctx, o.Apply(q))
 }
 
 // ListAll iterates over the tenant's items of q, page by page.

@@ -57,7 +57,7 @@ func TestScopedHandleIsolatesTenants(t *testing.T) {
 	if err := mallory.Delete(c, k); !errors.Is(err, table.ErrNotFound) {
 		t.Errorf("Delete = %v, want ErrNotFound", err)
 	}
-	page, err := mallory.Query(c, table.Query{Index: table.GSI1, PK: "DOCS"})
+	page, err := mallory.List(c, table.Query{Index: table.GSI1, PK: "DOCS"})
 	if err != nil || len(page.Items) != 0 {
 		t.Errorf("Query = %v, %v; want nothing of alice's", page.Items, err)
 	}
@@ -79,7 +79,7 @@ func TestScopedHandleIsolatesTenants(t *testing.T) {
 	if n, err := alice.Add(c, k, "views", 2); err != nil || n != 2 {
 		t.Fatalf("alice Add = %d, %v", n, err)
 	}
-	page, err = alice.Query(c, table.Query{Index: table.GSI1, PK: "DOCS"})
+	page, err = alice.List(c, table.Query{Index: table.GSI1, PK: "DOCS"})
 	if err != nil || len(page.Items) != 1 {
 		t.Fatalf("alice Query = %v, %v", page.Items, err)
 	}

@@ -124,7 +124,7 @@ func run(ctx context.Context) error {
 
 	q := table.Query{Index: table.GSI1, PK: "AUTHOR#ada", SK: table.SKBeginsWith("NOTE#"), Desc: true, Limit: 2}
 	for page := 1; ; page++ {
-		p, err := notes.Query(ctx, q)
+		p, err := notes.List(ctx, q)
 		if err != nil {
 			return err
 		}

@@ -117,7 +117,7 @@ func (cs *Credentials) List(ctx context.Context, user tn.UserID, method string, 
 		return nil, table.Invalid("Method", "%v", err)
 	}
 	var out []tn.Credential
-	for c, err := range cs.s.cred.All(ctx, table.Query{PK: k.PK, SK: table.SKBeginsWith(prefix), Consistent: true}) {
+	for c, err := range cs.s.cred.ListAll(ctx, table.Query{PK: k.PK, SK: table.SKBeginsWith(prefix), Consistent: true}) {
 		if err != nil {
 			return nil, err
 		}
@@ -245,7 +245,7 @@ func (cs *Credentials) Unvalidated(ctx context.Context, before time.Time, limit 
 	q := table.Query{Index: table.GSI2, PK: tn.CredUnvalidatedPK.Literal(), SK: table.SKBetween(lo, hi)}
 	var out []tn.UserID
 	seen := map[tn.UserID]bool{}
-	for c, err := range cs.s.cred.All(ctx, q) {
+	for c, err := range cs.s.cred.ListAll(ctx, q) {
 		if err != nil {
 			return nil, err
 		}

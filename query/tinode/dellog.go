@@ -204,7 +204,7 @@ func (ms *Messages) deletions(ctx context.Context, topic tn.TopicName, forUser t
 	}
 	q := o.Apply(table.Query{PK: pk, SK: table.SKBetween(lo, hi)})
 	q.Consistent = true
-	p, err := ms.s.del.Query(ctx, q)
+	p, err := ms.s.del.List(ctx, q)
 	if err != nil || all {
 		return p, err
 	}

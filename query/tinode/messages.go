@@ -312,7 +312,7 @@ func (ms *Messages) rewrite(ctx context.Context, topic tn.TopicName, since, befo
 	}
 	n, cursor := 0, ""
 	for attempt := 0; ; {
-		p, err := ms.s.msg.Query(ctx, table.Query{PK: pk, SK: table.SKBetween(lo, hi), Limit: table.MaxTxItems, Cursor: cursor, Consistent: true})
+		p, err := ms.s.msg.List(ctx, table.Query{PK: pk, SK: table.SKBetween(lo, hi), Limit: table.MaxTxItems, Cursor: cursor, Consistent: true})
 		if err != nil {
 			return n, err
 		}
