@@ -155,11 +155,47 @@ func BenchmarkRoundTrip(b *testing.B) {
 			var os []order
 			return attributevalue.UnmarshalListOfMaps(out.Items, &os)
 		}},
+		{"BatchWrite1000/library", func() error {
+			items := make([]*order, 1000)
+			for i := range items {
+				o := sampleOrder(1000 + i)
+				o.Customer = "bw"
+				items[i] = &o
+			}
+			return orders.BatchPut(ctx, items)
+		}},
+		{"BatchWrite1000/raw", func() error {
+			reqs := make([]types.WriteRequest, 0, 1000)
+			for i := range 1000 {
+				o := sampleOrder(1000 + i)
+				o.PK, o.SK = "CUST#bwraw", fmt.Sprintf("ORDER#o%05d", 1000+i)
+				item, err := attributevalue.MarshalMap(o)
+				if err != nil {
+					return err
+				}
+				reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
+			}
+			for len(reqs) > 0 {
+				chunk := reqs[:min(25, len(reqs))]
+				reqs = reqs[len(chunk):]
+				for len(chunk) > 0 {
+					out, err := client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{*name: chunk}})
+					if err != nil {
+						return err
+					}
+					chunk = out.UnprocessedItems[*name]
+				}
+			}
+			return nil
+		}},
 	}
 	// Warm DynamoDB Local's JIT on every path first, so the first
 	// sub-benchmark does not pay for it.
-	for range 200 {
+	for i := range 200 {
 		for _, op := range ops {
+			if strings.HasPrefix(op.name, "BatchWrite") && i >= 3 {
+				continue // 40 requests each: a few rounds warm it
+			}
 			if err := op.run(); err != nil {
 				b.Fatal(err)
 			}
