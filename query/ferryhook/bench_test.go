@@ -184,3 +184,58 @@ func BenchmarkIngest(b *testing.B) {
 	}
 	tabletest.Compare(b, 100, lib, raw)
 }
+
+// rawAPIKey is what a hand-written layer reads back for authentication.
+type rawAPIKey struct {
+	KeyID       string `dynamodbav:"keyId"`
+	UserID      string `dynamodbav:"userId"`
+	Name        string `dynamodbav:"name"`
+	KeyHash     string `dynamodbav:"keyHash"`
+	KeyPrefix   string `dynamodbav:"keyPrefix"`
+	Permissions string `dynamodbav:"permissions"`
+	CreatedAt   string `dynamodbav:"createdAt"`
+}
+
+// BenchmarkAuthenticate pairs FH-6 (one consistent GetItem of the key's
+// guard, which carries what authentication returns) with the same single
+// GetItem and decode written by hand.
+func BenchmarkAuthenticate(b *testing.B) {
+	s, _, src := benchStore(b)
+	ctx := context.Background()
+	k, err := s.APIKeys.Create(ctx, src.UserID, ferryhook.CreateAPIKeyInput{Name: "ci", Permissions: fh.PermissionWrite})
+	if err != nil {
+		b.Fatal(err)
+	}
+	client := tabletest.Client(b)
+	key := map[string]types.AttributeValue{
+		"PK": &types.AttributeValueMemberS{Value: "UNIQUE#keyhash#" + k.APIKey.KeyHash},
+		"SK": &types.AttributeValueMemberS{Value: "UNIQUE"},
+	}
+	lib := func() error {
+		got, err := s.APIKeys.Authenticate(ctx, k.Key)
+		if err == nil && got.KeyID != k.APIKey.KeyID {
+			err = fmt.Errorf("got key %s", got.KeyID)
+		}
+		return err
+	}
+	raw := func() error {
+		out, err := client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(benchMain), Key: key, ConsistentRead: aws.Bool(true)})
+		if err != nil {
+			return err
+		}
+		m, ok := out.Item["carried"].(*types.AttributeValueMemberM)
+		if !ok {
+			return fmt.Errorf("no carried attributes")
+		}
+		var r rawAPIKey
+		if err := attributevalue.UnmarshalMap(m.Value, &r); err != nil {
+			return err
+		}
+		if r.KeyID != string(k.APIKey.KeyID) {
+			return fmt.Errorf("got key %s", r.KeyID)
+		}
+		return nil
+	}
+	tabletest.Compare(b, 200, lib, raw)
+	b.Run("paired", func(b *testing.B) { tabletest.Paired(b, lib, raw) })
+}
