@@ -65,6 +65,12 @@ type Def[T any] struct {
 	// the guard instead of two reads. Carried attributes cannot be
 	// secrets, and Patch refuses them (Update rewrites the guards).
 	Carry []string
+	// Fixed names attributes set when the item is created that no later
+	// write changes (an owner, a tenant, an identity field): Update,
+	// Replace and Upsert return a *[ValidationError] naming the attribute
+	// when a change would alter one, and Patch refuses them. The Scope
+	// attribute is always fixed: an item never moves to another tenant.
+	Fixed []string
 	// Scope names the attribute holding the tenant an item belongs to
 	// (an account, a user, an organization): set, it enables [Entity.In],
 	// the handle whose reads and writes cannot reach another tenant's
@@ -481,6 +487,11 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	plainNew, err := dynamo.MarshalItem(cur)
 	if err != nil {
 		return fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
+	}
+	for _, a := range e.fixedAttrs() {
+		if _, had := plainOld[a]; had && !avEqual(plainOld[a], plainNew[a]) {
+			return &ValidationError{Entity: e.def.Type, Field: a, Reason: "fixed at creation (Def.Fixed or Def.Scope): an update cannot change it"}
+		}
 	}
 	s := e.t.schema
 	x := newExprs()
@@ -1072,4 +1083,12 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	case <-tm.C:
 		return nil
 	}
+}
+
+// fixedAttrs returns the attributes no write may change after creation.
+func (e *Entity[T]) fixedAttrs() []string {
+	if e.def.Scope == "" {
+		return e.def.Fixed
+	}
+	return append(e.def.Fixed[:len(e.def.Fixed):len(e.def.Fixed)], e.def.Scope)
 }

@@ -112,6 +112,9 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 				return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: fmt.Sprintf("holds the secret %s; use Update so it is encrypted", path)}
 			}
 		}
+		if slices.Contains(e.fixedAttrs(), field) {
+			return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: "fixed at creation (Def.Fixed or Def.Scope)"}
+		}
 		if slices.Contains(e.def.Carry, field) {
 			return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: "carried into the unique guards (Def.Carry); use Update so they move with it"}
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
 )
 
 // doc is an account-owned entity: its ID alone names it (a by-ID key), the
@@ -120,4 +121,44 @@ func TestTypedChange(t *testing.T) {
 		}
 	}()
 	table.MustField[doc, string]("titel")
+}
+
+// TestFixedAttributes: Def.Fixed attributes and the Def.Scope attribute
+// are set at creation and never changed by Update or Patch, scoped or not.
+func TestFixedAttributes(t *testing.T) {
+	t.Parallel()
+	tb := tabletest.NewTable(t, table.NewSchema("fixed"))
+	type doc struct {
+		ID     string `dynamo:"id"`
+		Tenant string `dynamo:"tenant"`
+		Owner  string `dynamo:"owner"`
+		Title  string `dynamo:"title"`
+	}
+	docs := table.NewEntity(tb, table.Def[doc]{
+		Type:  "Doc",
+		Key:   func(d *doc) (table.Key, error) { return table.Key{PK: "DOC#" + d.ID, SK: "D"}, nil },
+		Scope: "tenant",
+		Fixed: []string{"owner"},
+	})
+	c := ctx(t)
+	if err := docs.Create(c, &doc{ID: "d1", Tenant: "t1", Owner: "ann", Title: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	k := table.Key{PK: "DOC#d1", SK: "D"}
+	for field, change := range map[string]func(*doc) error{
+		"tenant": func(d *doc) error { d.Tenant = "t2"; return nil },
+		"owner":  func(d *doc) error { d.Owner = "bob"; return nil },
+	} {
+		var ve *table.ValidationError
+		if _, err := docs.Update(c, k, change); !errors.As(err, &ve) || ve.Field != field {
+			t.Errorf("update of %s: %v, want a *table.ValidationError naming it", field, err)
+		}
+		if _, err := docs.Patch(c, k, table.Patch{Set: map[string]any{field: "z"}}); !errors.As(err, &ve) || ve.Field != field {
+			t.Errorf("patch of %s: %v", field, err)
+		}
+	}
+	got, err := docs.Update(c, k, func(d *doc) error { d.Title = "y"; return nil })
+	if err != nil || got.Tenant != "t1" || got.Owner != "ann" || got.Title != "y" {
+		t.Fatalf("legitimate update: %+v, %v", got, err)
+	}
 }

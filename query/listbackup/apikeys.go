@@ -169,12 +169,8 @@ func (s *Webhooks) Update(ctx context.Context, id lb.WebhookID, change func(*lb.
 		if w.Deleted() {
 			return deletedErr("update webhook", string(id))
 		}
-		acct := w.AccountID
 		if err := change(w); err != nil {
 			return err
-		}
-		if w.AccountID != acct {
-			return table.Invalid("accountId", "a webhook cannot move to another account")
 		}
 		if w.Deleted() {
 			return table.Invalid("deletedAt", "set by Delete only")

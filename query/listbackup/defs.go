@@ -232,6 +232,7 @@ func newEntities(t *table.Table) *entities {
 		connections: table.NewEntity(t, table.Def[lb.Connection]{
 			Type:     TypeConnection,
 			Scope:    "accountId",
+			Fixed:    []string{"userId"}, // a connection never moves to another user
 			Key:      func(c *lb.Connection) (table.Key, error) { return lb.ConnectionKey(c.ConnectionID) },
 			Validate: (*lb.Connection).Validate,
 			Indexes: func(c *lb.Connection) (ixs, error) {

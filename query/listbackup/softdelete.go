@@ -77,15 +77,8 @@ func (s *Connections) Update(ctx context.Context, id lb.ConnectionID, change fun
 		if c.Deleted() {
 			return deletedErr("update connection", string(id))
 		}
-		acct, user := c.AccountID, c.UserID
 		if err := change(c); err != nil {
 			return err
-		}
-		if c.AccountID != acct {
-			return table.Invalid("accountId", "a connection cannot move to another account")
-		}
-		if c.UserID != user {
-			return table.Invalid("userId", "a connection cannot move to another user")
 		}
 		if c.Deleted() {
 			return table.Invalid("deletedAt", "set by Delete only")

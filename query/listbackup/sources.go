@@ -54,12 +54,8 @@ func (s *Sources) Update(ctx context.Context, id lb.SourceID, change func(*lb.So
 		if src.Deleted() {
 			return deletedErr("update source", string(id))
 		}
-		acct := src.AccountID
 		if err := change(src); err != nil {
 			return err
-		}
-		if src.AccountID != acct {
-			return table.Invalid("accountId", "a source cannot move to another account")
 		}
 		if src.Deleted() {
 			return table.Invalid("deletedAt", "set by Delete only")

@@ -149,8 +149,6 @@ func (s *Tags) Update(ctx context.Context, ref TagRef, change func(*lb.Tag) erro
 			return err
 		}
 		switch {
-		case t.AccountID != before.AccountID:
-			return table.Invalid("accountId", "a tag cannot move to another account")
 		case t.ResourceType != before.ResourceType:
 			return table.Invalid("resourceType", "cannot change; create a new tag")
 		case t.TagKey != before.TagKey:

@@ -21,12 +21,8 @@ func (s *Teams) Update(ctx context.Context, id lb.TeamID, change func(*lb.Team) 
 		return lb.Team{}, err
 	}
 	return s.v().Update(ctx, k, func(t *lb.Team) error {
-		acct := t.AccountID
 		if err := change(t); err != nil {
 			return err
-		}
-		if t.AccountID != acct {
-			return table.Invalid("accountId", "a team cannot move to another account")
 		}
 		return nil
 	})
