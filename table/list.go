@@ -128,3 +128,31 @@ func Pages[T any](ctx context.Context, list func(context.Context, ...ListOption)
 		return list(ctx, append(opts[:len(opts):len(opts)], After(cursor))...)
 	})
 }
+
+// Join pairs each item of a page with the item it refers to, read for
+// the whole page at once (one batch read per page, never one read per
+// row), the way a list joined with its targets is served from one table:
+// ref names the target of an item, get reads the targets of a page (a
+// BatchGet), id names a target, and pair builds the joined row. An item
+// whose target is missing is left out; the page's cursor is kept.
+func Join[L, R, J any, K comparable](ctx context.Context, p Page[L], ref func(L) K, get func(context.Context, []K) ([]R, error), id func(R) K, pair func(L, R) J) (Page[J], error) {
+	refs := make([]K, len(p.Items))
+	for i, l := range p.Items {
+		refs[i] = ref(l)
+	}
+	targets, err := get(ctx, refs)
+	if err != nil {
+		return Page[J]{}, err
+	}
+	byID := make(map[K]R, len(targets))
+	for _, r := range targets {
+		byID[id(r)] = r
+	}
+	out := Page[J]{Cursor: p.Cursor, Items: make([]J, 0, len(p.Items))}
+	for _, l := range p.Items {
+		if r, ok := byID[ref(l)]; ok {
+			out.Items = append(out.Items, pair(l, r))
+		}
+	}
+	return out, nil
+}

@@ -51,25 +51,8 @@ func (ss *Subscriptions) TopicsOfUser(ctx context.Context, user tn.UserID, f Sub
 	if err != nil {
 		return table.Page[SubTopic]{}, err
 	}
-	names := make([]tn.TopicName, len(p.Items))
-	for i, s := range p.Items {
-		names[i] = s.Topic
-	}
-	topics, err := ss.s.Topics.GetMany(ctx, names)
-	if err != nil {
-		return table.Page[SubTopic]{}, err
-	}
-	byName := make(map[tn.TopicName]tn.Topic, len(topics))
-	for _, t := range topics {
-		byName[t.Id] = t
-	}
-	out := table.Page[SubTopic]{Cursor: p.Cursor, Items: make([]SubTopic, 0, len(p.Items))}
-	for _, s := range p.Items {
-		if t, ok := byName[s.Topic]; ok {
-			out.Items = append(out.Items, SubTopic{Sub: s, Topic: t})
-		}
-	}
-	return out, nil
+	return table.Join(ctx, p, func(s tn.Subscription) tn.TopicName { return s.Topic }, ss.s.Topics.GetMany,
+		func(t tn.Topic) tn.TopicName { return t.Id }, func(s tn.Subscription, t tn.Topic) SubTopic { return SubTopic{Sub: s, Topic: t} })
 }
 
 // AllTopicsOfUser iterates over TopicsOfUser's pages (TN-23).
@@ -89,25 +72,8 @@ func (ss *Subscriptions) UsersOfTopic(ctx context.Context, topic tn.TopicName, f
 	if err != nil {
 		return table.Page[SubUser]{}, err
 	}
-	ids := make([]tn.UserID, len(p.Items))
-	for i, s := range p.Items {
-		ids[i] = s.User
-	}
-	users, err := ss.s.Users.GetMany(ctx, ids)
-	if err != nil {
-		return table.Page[SubUser]{}, err
-	}
-	byID := make(map[tn.UserID]tn.User, len(users))
-	for _, u := range users {
-		byID[u.Id] = u
-	}
-	out := table.Page[SubUser]{Cursor: p.Cursor, Items: make([]SubUser, 0, len(p.Items))}
-	for _, s := range p.Items {
-		if u, ok := byID[s.User]; ok {
-			out.Items = append(out.Items, SubUser{Sub: s, User: u})
-		}
-	}
-	return out, nil
+	return table.Join(ctx, p, func(s tn.Subscription) tn.UserID { return s.User }, ss.s.Users.GetMany,
+		func(u tn.User) tn.UserID { return u.Id }, func(s tn.Subscription, u tn.User) SubUser { return SubUser{Sub: s, User: u} })
 }
 
 // AllUsersOfTopic iterates over UsersOfTopic's pages (TN-23).
