@@ -9,44 +9,71 @@ import (
 
 // BillingInfo is an account's billing information.
 type BillingInfo struct {
+	// StripeCustomerID is the account's Stripe customer id (cus_...), if
+	// billed through Stripe.
 	StripeCustomerID string `dynamo:"stripeCustomerId,omitempty"`
-	SubscriptionID   string `dynamo:"subscriptionId,omitempty"`
-	PaymentMethod    string `dynamo:"paymentMethod,omitempty"`
+	// SubscriptionID is the Stripe subscription id (sub_...), if any.
+	SubscriptionID string `dynamo:"subscriptionId,omitempty"`
+	// PaymentMethod names the payment method on file (free text from the
+	// billing provider).
+	PaymentMethod string `dynamo:"paymentMethod,omitempty"`
 }
 
 // AccountLimits are an account's limits.
 type AccountLimits struct {
+	// Sources is the most data sources the account may connect (0: the plan's
+	// limit).
 	Sources int64 `dynamo:"sources,omitempty"`
-	Users   int64 `dynamo:"users,omitempty"`
+	// Users is the most users the account may have.
+	Users int64 `dynamo:"users,omitempty"`
+	// Storage is the storage quota (the document gives no unit).
 	Storage int64 `dynamo:"storage,omitempty"`
 }
 
 // AccountMetadata is an account's custom metadata.
 type AccountMetadata struct {
-	Industry     string `dynamo:"industry,omitempty"`
-	Size         string `dynamo:"size,omitempty"`
+	// Industry is the account's industry, free text.
+	Industry string `dynamo:"industry,omitempty"`
+	// Size is the company size band, free text.
+	Size string `dynamo:"size,omitempty"`
+	// CustomFields holds any other key/value data the application keeps.
 	CustomFields Object `dynamo:"customFields,omitempty"`
 }
 
 // Account is a node of the account hierarchy (conglomerate > subsidiary >
 // division > location).
 type Account struct {
-	AccountID       AccountID       `dynamo:"accountId"`
-	AccountName     string          `dynamo:"accountName"`
-	ParentAccountID AccountID       `dynamo:"parentAccountId,omitempty"` // empty for a root
-	AccountPath     string          `dynamo:"accountPath"`               // "/root/subsidiary/division/"
-	AccountType     AccountType     `dynamo:"accountType"`
-	Level           int             `dynamo:"level"`
-	Status          AccountStatus   `dynamo:"status"`
-	Plan            PlanType        `dynamo:"plan,omitempty"`
-	BillingInfo     BillingInfo     `dynamo:"billingInfo,omitempty"`
-	Limits          AccountLimits   `dynamo:"limits,omitempty"`
-	Metadata        AccountMetadata `dynamo:"metadata,omitempty"`
+	// AccountID identifies the account; the item's key is ACCOUNT#{accountId}
+	// / PROFILE.
+	AccountID AccountID `dynamo:"accountId"`
+	// AccountName is the display name.
+	AccountName     string    `dynamo:"accountName"`
+	ParentAccountID AccountID `dynamo:"parentAccountId,omitempty"` // empty for a root
+	AccountPath     string    `dynamo:"accountPath"`               // "/root/subsidiary/division/"
+	// AccountType is the level's kind (conglomerate, subsidiary, division,
+	// location); GSI2 ACCTYPE#{type} and the children index (GSI1) sort by it.
+	AccountType AccountType `dynamo:"accountType"`
+	// Level is the depth in the hierarchy: 0 for a root, parent's level + 1
+	// below it. Changed only by Accounts.Move.
+	Level int `dynamo:"level"`
+	// Status is the account's lifecycle state (see AccountStatus); terminated
+	// after a soft delete.
+	Status AccountStatus `dynamo:"status"`
+	// Plan is the billing plan type (see PlanType); optional.
+	Plan PlanType `dynamo:"plan,omitempty"`
+	// BillingInfo holds the billing provider's ids; optional.
+	BillingInfo BillingInfo `dynamo:"billingInfo,omitempty"`
+	// Limits are the account's own limits; optional.
+	Limits AccountLimits `dynamo:"limits,omitempty"`
+	// Metadata is descriptive data about the company; optional.
+	Metadata AccountMetadata `dynamo:"metadata,omitempty"`
 	// CreatedAt and UpdatedAt are ISO 8601 strings (v2; core: numbers).
 	CreatedAt time.Time `dynamo:"createdAt"`
+	// UpdatedAt is when the account was last written (kept by the store).
 	UpdatedAt time.Time `dynamo:"updatedAt"`
-	CreatedBy UserID    `dynamo:"createdBy,omitempty"`
-	Settings  Object    `dynamo:"settings,omitempty"` // core
+	// CreatedBy is the user who created the account; optional.
+	CreatedBy UserID `dynamo:"createdBy,omitempty"`
+	Settings  Object `dynamo:"settings,omitempty"` // core
 	// Move is set while the account and its subtree are being moved under
 	// another parent (see Accounts.Move in query/listbackup); empty
 	// otherwise.
@@ -62,10 +89,16 @@ type Account struct {
 // account itself takes ToPath, ToParent and ToLevel and the mark is
 // cleared.
 type AccountMove struct {
-	FromPath  string    `dynamo:"fromPath,omitempty"`
-	ToPath    string    `dynamo:"toPath,omitempty"`
-	ToParent  AccountID `dynamo:"toParentAccountId,omitempty"`
-	ToLevel   int       `dynamo:"toLevel,omitempty"`
+	// FromPath is the account's path before the move.
+	FromPath string `dynamo:"fromPath,omitempty"`
+	// ToPath is the account's path after the move; set while a move is
+	// pending.
+	ToPath string `dynamo:"toPath,omitempty"`
+	// ToParent is the new parent account.
+	ToParent AccountID `dynamo:"toParentAccountId,omitempty"`
+	// ToLevel is the account's level after the move.
+	ToLevel int `dynamo:"toLevel,omitempty"`
+	// StartedAt is when the move began.
 	StartedAt time.Time `dynamo:"startedAt,omitempty"`
 }
 

@@ -5,14 +5,24 @@ import "time"
 // Membership links a user to an account with a role (users-accounts). A
 // user has at most one membership per account: the key is the pair.
 type Membership struct {
-	UserID      UserID       `dynamo:"userId"`
-	AccountID   AccountID    `dynamo:"accountId"`
-	Role        MemberRole   `dynamo:"role"`
-	Permissions Permissions  `dynamo:"permissions,omitempty"`
-	JoinedAt    time.Time    `dynamo:"joinedAt"` // ISO 8601 (v2; core: number)
-	InvitedBy   UserID       `dynamo:"invitedBy,omitempty"`
-	Status      MemberStatus `dynamo:"status"`
-	IsDefault   bool         `dynamo:"isDefault"` // core
+	// UserID is the member; a user's memberships are the items
+	// MEMBER#{accountId} in USER#{userId}.
+	UserID UserID `dynamo:"userId"`
+	// AccountID is the account the user belongs to.
+	AccountID AccountID `dynamo:"accountId"`
+	// Role is the member's role in the account (see MemberRole); the account's
+	// members are listed by role (GSI1 MEMBERS#{accountId} /
+	// ROLE#{role}#{userId}).
+	Role MemberRole `dynamo:"role"`
+	// Permissions are extra permissions beyond the role; optional.
+	Permissions Permissions `dynamo:"permissions,omitempty"`
+	JoinedAt    time.Time   `dynamo:"joinedAt"` // ISO 8601 (v2; core: number)
+	// InvitedBy is the user who invited the member; optional.
+	InvitedBy UserID `dynamo:"invitedBy,omitempty"`
+	// Status is the membership's state (see MemberStatus), such as invited or
+	// active.
+	Status    MemberStatus `dynamo:"status"`
+	IsDefault bool         `dynamo:"isDefault"` // core
 }
 
 // Validate checks the membership before a write.
@@ -23,22 +33,36 @@ func (m *Membership) Validate() error {
 
 // TeamMember is one member of a team.
 type TeamMember struct {
-	UserID   UserID    `dynamo:"userId"`
-	Role     TeamRole  `dynamo:"role"`
+	// UserID is the team member.
+	UserID UserID `dynamo:"userId"`
+	// Role is the member's role in the team (see TeamRole).
+	Role TeamRole `dynamo:"role"`
+	// JoinedAt is when the user joined the team; optional.
 	JoinedAt time.Time `dynamo:"joinedAt,omitempty"`
 }
 
 // Team is a group of users within an account.
 type Team struct {
-	AccountID   AccountID    `dynamo:"accountId"`
-	TeamID      TeamID       `dynamo:"teamId"`
-	TeamName    string       `dynamo:"teamName"`
-	Description string       `dynamo:"description,omitempty"`
-	Members     []TeamMember `dynamo:"members,omitempty"`
-	Permissions Permissions  `dynamo:"permissions,omitempty"`
-	CreatedAt   time.Time    `dynamo:"createdAt"`
-	UpdatedAt   time.Time    `dynamo:"updatedAt"`
-	CreatedBy   UserID       `dynamo:"createdBy,omitempty"`
+	// AccountID is the account that owns the team; its teams are listed under
+	// TEAMS#{accountId} (GSI1).
+	AccountID AccountID `dynamo:"accountId"`
+	// TeamID identifies the team; the item's key is TEAM#{teamId} / TEAM.
+	TeamID TeamID `dynamo:"teamId"`
+	// TeamName is the display name.
+	TeamName string `dynamo:"teamName"`
+	// Description is free text; optional.
+	Description string `dynamo:"description,omitempty"`
+	// Members are the team's members, kept in the team item (so a change of
+	// one member is a conditional write of the team).
+	Members []TeamMember `dynamo:"members,omitempty"`
+	// Permissions are what the team's members may do; optional.
+	Permissions Permissions `dynamo:"permissions,omitempty"`
+	// CreatedAt is when the team was created.
+	CreatedAt time.Time `dynamo:"createdAt"`
+	// UpdatedAt is when the team was last written.
+	UpdatedAt time.Time `dynamo:"updatedAt"`
+	// CreatedBy is the user who created the team; optional.
+	CreatedBy UserID `dynamo:"createdBy,omitempty"`
 }
 
 // Validate checks the team before a write.

@@ -17,7 +17,9 @@ type Permissions = map[string][]string
 
 // RetryPolicy is a retry configuration (core's retryPolicy maps).
 type RetryPolicy struct {
-	MaxRetries     int `dynamo:"maxRetries,omitempty"`
+	// MaxRetries is how many times a failed call is retried (0: none).
+	MaxRetries int `dynamo:"maxRetries,omitempty"`
+	// BackoffSeconds is the wait before the first retry, in seconds.
 	BackoffSeconds int `dynamo:"backoffSeconds,omitempty"`
 }
 

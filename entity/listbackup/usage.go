@@ -62,19 +62,31 @@ func ParseCounter(s string) (Counter, error) { return table.ParseEnum("counter",
 
 // UsageMetrics are an account's usage on one day (core's usage_metrics).
 type UsageMetrics struct {
-	AccountID     AccountID                   `dynamo:"accountId"`
-	MetricDate    Date                        `dynamo:"metricDate"`
-	APICalls      int64                       `dynamo:"apiCalls"`
-	DataProcessed int64                       `dynamo:"dataProcessed"` // bytes
-	StorageUsed   int64                       `dynamo:"storageUsed"`   // bytes
-	SyncJobs      int64                       `dynamo:"syncJobs"`
-	ActiveUsers   int64                       `dynamo:"activeUsers"`
-	ActiveSources int64                       `dynamo:"activeSources"`
-	ErrorCount    int64                       `dynamo:"errorCount"`
-	ByPlatform    map[string]map[string]int64 `dynamo:"byPlatform,omitempty"` // platform -> counter -> value
-	ByUser        map[string]map[string]int64 `dynamo:"byUser,omitempty"`     // userId -> counter -> value
-	HourlyCounts  []int64                     `dynamo:"hourlyCounts,omitempty"`
-	UpdatedAt     time.Time                   `dynamo:"updatedAt,unixtime"`
+	// AccountID is the account measured; its days are the items USAGE#{date}
+	// in ACCOUNT#{accountId}.
+	AccountID AccountID `dynamo:"accountId"`
+	// MetricDate is the day measured (YYYY-MM-DD); all accounts of a day are
+	// listed under USAGE#{date} (GSI1).
+	MetricDate Date `dynamo:"metricDate"`
+	// APICalls counts the day's API calls.
+	APICalls      int64 `dynamo:"apiCalls"`
+	DataProcessed int64 `dynamo:"dataProcessed"` // bytes
+	StorageUsed   int64 `dynamo:"storageUsed"`   // bytes
+	// SyncJobs counts the day's sync jobs.
+	SyncJobs int64 `dynamo:"syncJobs"`
+	// ActiveUsers counts the day's active users.
+	ActiveUsers int64 `dynamo:"activeUsers"`
+	// ActiveSources counts the day's active sources.
+	ActiveSources int64 `dynamo:"activeSources"`
+	// ErrorCount counts the day's errors.
+	ErrorCount int64                       `dynamo:"errorCount"`
+	ByPlatform map[string]map[string]int64 `dynamo:"byPlatform,omitempty"` // platform -> counter -> value
+	ByUser     map[string]map[string]int64 `dynamo:"byUser,omitempty"`     // userId -> counter -> value
+	// HourlyCounts are the day's API calls per hour (24 entries, UTC);
+	// optional.
+	HourlyCounts []int64 `dynamo:"hourlyCounts,omitempty"`
+	// UpdatedAt is when the day's metrics were last written, in epoch seconds.
+	UpdatedAt time.Time `dynamo:"updatedAt,unixtime"`
 }
 
 // Validate checks the metrics before a write.
@@ -84,31 +96,51 @@ func (m *UsageMetrics) Validate() error {
 
 // PlanLimits are a billing plan's limits.
 type PlanLimits struct {
-	APICallsPerMonth  int64        `dynamo:"apiCallsPerMonth"`
-	StorageGB         int64        `dynamo:"storageGB"`
-	Users             int64        `dynamo:"users"`
-	Sources           int64        `dynamo:"sources"`
-	SyncFrequency     SyncInterval `dynamo:"syncFrequency,omitempty"`
-	DataRetentionDays int64        `dynamo:"dataRetentionDays"`
-	Webhooks          int64        `dynamo:"webhooks"`
-	CustomDomains     int64        `dynamo:"customDomains"`
+	// APICallsPerMonth is the most API calls a month.
+	APICallsPerMonth int64 `dynamo:"apiCallsPerMonth"`
+	// StorageGB is the storage quota in gigabytes.
+	StorageGB int64 `dynamo:"storageGB"`
+	// Users is the most users an account may have.
+	Users int64 `dynamo:"users"`
+	// Sources is the most data sources an account may connect.
+	Sources int64 `dynamo:"sources"`
+	// SyncFrequency is the most frequent sync allowed (see SyncInterval).
+	SyncFrequency SyncInterval `dynamo:"syncFrequency,omitempty"`
+	// DataRetentionDays is how long backups are kept, in days.
+	DataRetentionDays int64 `dynamo:"dataRetentionDays"`
+	// Webhooks is the most webhooks an account may register.
+	Webhooks int64 `dynamo:"webhooks"`
+	// CustomDomains is the most custom domains an account may use.
+	CustomDomains int64 `dynamo:"customDomains"`
 }
 
 // BillingPlan is a subscription plan (core's billing_plans).
 type BillingPlan struct {
-	PlanID       PlanID     `dynamo:"planId"`
-	PlanName     string     `dynamo:"planName"`
-	PlanType     PlanType   `dynamo:"planType"`
-	Price        int64      `dynamo:"price"`    // cents per month
-	Currency     string     `dynamo:"currency"` // ISO 4217
-	Limits       PlanLimits `dynamo:"limits"`
-	Features     []string   `dynamo:"features"`
-	IsActive     bool       `dynamo:"isActive"`
-	IsDefault    bool       `dynamo:"isDefault"`
-	Customizable bool       `dynamo:"customizable"`
-	Metadata     Object     `dynamo:"metadata,omitempty"`
-	CreatedAt    time.Time  `dynamo:"createdAt,unixtime"`
-	UpdatedAt    time.Time  `dynamo:"updatedAt,unixtime"`
+	// PlanID identifies the plan; the item's key is PLAN#{planId} / PLAN.
+	PlanID PlanID `dynamo:"planId"`
+	// PlanName is the display name.
+	PlanName string `dynamo:"planName"`
+	// PlanType is the plan's tier (see PlanType).
+	PlanType PlanType `dynamo:"planType"`
+	Price    int64    `dynamo:"price"`    // cents per month
+	Currency string   `dynamo:"currency"` // ISO 4217
+	// Limits are what the plan allows.
+	Limits PlanLimits `dynamo:"limits"`
+	// Features name the plan's features.
+	Features []string `dynamo:"features"`
+	// IsActive is set while the plan is offered; active plans are listed by
+	// price (GSI1 PLANS#active, sparse).
+	IsActive bool `dynamo:"isActive"`
+	// IsDefault marks the plan new accounts get.
+	IsDefault bool `dynamo:"isDefault"`
+	// Customizable marks a plan whose limits are negotiated per account.
+	Customizable bool `dynamo:"customizable"`
+	// Metadata is any other data; optional.
+	Metadata Object `dynamo:"metadata,omitempty"`
+	// CreatedAt is when the plan was created, in epoch seconds.
+	CreatedAt time.Time `dynamo:"createdAt,unixtime"`
+	// UpdatedAt is when the plan was last written, in epoch seconds.
+	UpdatedAt time.Time `dynamo:"updatedAt,unixtime"`
 }
 
 var currencyRE = regexp.MustCompile(`^[A-Z]{3}$`)

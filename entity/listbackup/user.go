@@ -12,7 +12,9 @@ import (
 
 // UserPreferences are a user's preferences (v2: timezone, notifications).
 type UserPreferences struct {
-	Timezone      string `dynamo:"timezone,omitempty"`
+	// Timezone is the user's IANA time zone, such as "Europe/Paris"; optional.
+	Timezone string `dynamo:"timezone,omitempty"`
+	// Notifications are the user's notification settings; optional.
 	Notifications Object `dynamo:"notifications,omitempty"`
 }
 
@@ -20,30 +22,47 @@ type UserPreferences struct {
 // Email and username are unique (case-insensitively); MFASecret is
 // encrypted before it is stored.
 type User struct {
-	UserID      UserID          `dynamo:"userId"`
-	Email       string          `dynamo:"email"`
-	Username    string          `dynamo:"username,omitempty"`
-	Name        string          `dynamo:"name,omitempty"`
-	AccountID   AccountID       `dynamo:"accountId,omitempty"` // primary account
-	Status      UserStatus      `dynamo:"status"`
-	Role        UserRole        `dynamo:"role,omitempty"`
+	// UserID identifies the user ("user:<sub>" in the documents); the item's
+	// key is USER#{userId} / PROFILE.
+	UserID UserID `dynamo:"userId"`
+	// Email is the user's address; unique across users, compared
+	// case-insensitively (its guard holds the folded form).
+	Email string `dynamo:"email"`
+	// Username is the user's handle; unique across users when set.
+	Username string `dynamo:"username,omitempty"`
+	// Name is the display name; optional.
+	Name      string    `dynamo:"name,omitempty"`
+	AccountID AccountID `dynamo:"accountId,omitempty"` // primary account
+	// Status is the user's state (see UserStatus).
+	Status UserStatus `dynamo:"status"`
+	// Role is the user's global role (see UserRole); optional.
+	Role UserRole `dynamo:"role,omitempty"`
+	// Preferences are the user's settings; optional.
 	Preferences UserPreferences `dynamo:"preferences,omitempty"`
 	// CreatedAt, UpdatedAt and LastLoginAt are ISO 8601 strings (v2; core
 	// writes epoch numbers).
-	CreatedAt   time.Time `dynamo:"createdAt"`
-	UpdatedAt   time.Time `dynamo:"updatedAt"`
+	CreatedAt time.Time `dynamo:"createdAt"`
+	// UpdatedAt is when the user was last written.
+	UpdatedAt time.Time `dynamo:"updatedAt"`
+	// LastLoginAt is when the user last signed in.
 	LastLoginAt time.Time `dynamo:"lastLoginAt,omitempty"`
-	MFAEnabled  bool      `dynamo:"mfaEnabled"`
+	// MFAEnabled is set when the user has multi-factor authentication on.
+	MFAEnabled bool `dynamo:"mfaEnabled"`
 	// MFASecret is the plaintext TOTP secret in memory; at rest it is
 	// encrypted (a binary envelope, see table.Options.Cipher).
 	MFASecret string `dynamo:"mfaSecret,omitempty"`
 
 	// Core's additions.
-	FirstName        string `dynamo:"firstName,omitempty"`
-	LastName         string `dynamo:"lastName,omitempty"`
-	PasswordHash     string `dynamo:"passwordHash,omitempty"` // already a hash (bcrypt/argon2)
-	EmailVerified    bool   `dynamo:"emailVerified"`
-	TwoFactorEnabled bool   `dynamo:"twoFactorEnabled"`
+	FirstName string `dynamo:"firstName,omitempty"`
+	// LastName is the user's family name (the core document's field);
+	// optional.
+	LastName     string `dynamo:"lastName,omitempty"`
+	PasswordHash string `dynamo:"passwordHash,omitempty"` // already a hash (bcrypt/argon2)
+	// EmailVerified is set once the user confirmed the address.
+	EmailVerified bool `dynamo:"emailVerified"`
+	// TwoFactorEnabled is the core document's two-factor flag, stored
+	// as given.
+	TwoFactorEnabled bool `dynamo:"twoFactorEnabled"`
 }
 
 // NormalizeEmail is the form emails are unique in: [keys.FoldEmail]
