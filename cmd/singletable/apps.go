@@ -30,8 +30,10 @@ var apps = map[string]*app{
 			events := ferryhook.DefaultEventsTable
 			if main == "" {
 				main = ferryhook.DefaultMainTable
-			} else if strings.HasSuffix(main, "-main") {
-				events = strings.TrimSuffix(main, "-main") + "-events"
+			} else if i := strings.LastIndex(main, "-main"); i >= 0 {
+				// "x-main" -> "x-events", "ferryhook-main-20261122-1200" (an
+				// example's kept table) -> "ferryhook-events-20261122-1200"
+				events = main[:i] + "-events" + main[i+len("-main"):]
 			}
 			var opts []table.SchemaOption
 			if profile == "service" {

@@ -15,7 +15,9 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -63,6 +65,7 @@ commands:
   schema   print an application's table definitions (CreateTable JSON, CloudFormation, Terraform)
   plan     compare a live table with the application's schema; -apply makes the in-place changes
   adopt    bring the items of a live table written by other services up to the library's invariants
+  workbench export a live table as an Amazon NoSQL Workbench data model (facets per entity, sample items)
 
 run "singletable <command> -help" for a command's flags.
 `
@@ -83,6 +86,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdPlan(ctx, args[1:], stdout, stderr)
 	case "adopt":
 		return cmdAdopt(ctx, args[1:], stdout, stderr)
+	case "workbench":
+		return cmdWorkbench(ctx, args[1:], stdout, stderr)
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("%w: unknown command %q", errUsage, args[0])
@@ -195,7 +200,7 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	var errs []error
 	for _, s := range a.schemas(c.tableName, c.profile) {
-		tb := table.New(client, s)
+		tb := table.New(client, s, cmdTableOptions)
 		p, err := tb.Plan(ctx)
 		if err != nil {
 			return err
@@ -239,7 +244,7 @@ func cmdAdopt(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	var tables []*table.Table
 	for _, s := range a.schemas(c.tableName, c.profile) {
-		tables = append(tables, table.New(client, s, opts...))
+		tables = append(tables, table.New(client, s, append(opts, cmdTableOptions)...))
 	}
 	a.open(tables, c.profile) // binds the application's entities to the tables
 	var errs []error
@@ -300,4 +305,53 @@ func (c *common) client(ctx context.Context) (*dynamodb.Client, error) {
 		return nil, fmt.Errorf("no -endpoint or %s, and the AWS configuration does not load: %w", dynamolocal.EnvEndpoint, err)
 	}
 	return dynamodb.NewFromConfig(cfg), nil
+}
+
+func cmdWorkbench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("workbench", flag.ContinueOnError)
+	var c common
+	c.register(fs, true)
+	samples := fs.Int("samples", 5, "sample items per entity type")
+	pages := fs.Int("pages", 10, "at most this many 1 MB Scan pages per table")
+	name := fs.String("name", "", "model name (default: the application's name)")
+	a, client, err := c.open(ctx, fs, args, stderr)
+	if err != nil {
+		return err
+	}
+	schemas := a.schemas(c.tableName, c.profile)
+	tables := make([]*table.Table, len(schemas))
+	for i, s := range schemas {
+		tables[i] = table.New(client, s, cmdTableOptions)
+	}
+	a.open(tables, c.profile) // binds the entities, so declared key templates name the facets
+	var model map[string]any
+	for _, tb := range tables {
+		raw, err := tb.Workbench(ctx, or(*name, c.app), *samples, *pages)
+		if err != nil {
+			return err
+		}
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return err
+		}
+		if model == nil {
+			model = m
+			continue
+		}
+		model["DataModel"] = append(model["DataModel"].([]any), m["DataModel"].([]any)...)
+	}
+	out, err := json.MarshalIndent(model, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(stdout, string(out))
+	return err
+}
+
+// cmdTableOptions give the command's tables a cursor key of their own: the
+// command pages nothing across processes, so the library's warning about
+// a random key would only be noise here.
+func cmdTableOptions(o *table.Options) {
+	o.CursorKey = make([]byte, 32)
+	_, _ = rand.Read(o.CursorKey)
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 )
@@ -114,4 +116,93 @@ func TestPlanAndAdoptFerryhookServiceTables(t *testing.T) {
 		t.Fatalf("second adopt: %v\n%s", err, out)
 	}
 	_ = table.ErrNotFound
+}
+
+// TestWorkbenchExport exports a Tinode table with items as an Amazon NoSQL
+// Workbench data model: the key schema, the GSIs, a facet per entity type
+// with its key shape, and sample items in DynamoDB JSON.
+func TestWorkbenchExport(t *testing.T) {
+	t.Parallel()
+	tb := tabletest.NewTable(t, table.NewSchema("wb"))
+	s := tinode.New(tb)
+	ctx := context.Background()
+	for _, id := range []tn.UserID{"alice", "bob", "carol"} {
+		if err := s.Users.Create(ctx, &tn.User{Id: id, Tags: []string{"email:" + string(id)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Topics.Create(ctx, &tn.Topic{Id: "grpA"}); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if err := s.Messages.Save(ctx, &tn.Message{Topic: "grpA", Content: tn.JSON("hi")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := runCmd(t, "workbench", "-app", "tinode", "-table", tb.Name(), "-endpoint", tabletest.Endpoint(t), "-samples", "2")
+	if err != nil {
+		t.Fatalf("workbench: %v\n%s", err, out)
+	}
+	var m struct {
+		ModelName string
+		DataModel []struct {
+			TableName     string
+			KeyAttributes struct {
+				PartitionKey, SortKey struct{ AttributeName, AttributeType string }
+			}
+			TableFacets []struct {
+				FacetName         string
+				KeyAttributeAlias struct{ PartitionKeyAlias, SortKeyAlias string }
+				NonKeyAttributes  []string
+			}
+			GlobalSecondaryIndexes []struct{ IndexName string }
+			TableData              []map[string]map[string]any
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if m.ModelName != "tinode" || len(m.DataModel) != 1 {
+		t.Fatalf("model %q with %d tables", m.ModelName, len(m.DataModel))
+	}
+	d := m.DataModel[0]
+	if d.TableName != tb.Name() || d.KeyAttributes.PartitionKey.AttributeName != "PK" || d.KeyAttributes.SortKey.AttributeName != "SK" {
+		t.Fatalf("table %+v", d)
+	}
+	if len(d.GlobalSecondaryIndexes) != len(tb.Schema().Indexes) {
+		t.Errorf("%d GSIs, want %d", len(d.GlobalSecondaryIndexes), len(tb.Schema().Indexes))
+	}
+	facets := map[string][2]string{}
+	for _, f := range d.TableFacets {
+		facets[f.FacetName] = [2]string{f.KeyAttributeAlias.PartitionKeyAlias, f.KeyAttributeAlias.SortKeyAlias}
+		if len(f.NonKeyAttributes) == 0 {
+			t.Errorf("facet %s lists no attributes", f.FacetName)
+		}
+	}
+	want := map[string][2]string{
+		tinode.TypeUser:    {"USER#{}", "USER"},
+		tinode.TypeTopic:   {"TOPIC#{}", "TOPIC"},
+		tinode.TypeMessage: {"TOPIC#{}", "MSG#{}"},
+		table.GuardType:    {"UNIQUE#{}#{}", "UNIQUE"},
+	}
+	for typ, keys := range want {
+		if facets[typ] != keys {
+			t.Errorf("facet %s: keys %v, want %v (all: %v)", typ, facets[typ], keys, facets)
+		}
+	}
+	perType := map[string]int{}
+	for _, it := range d.TableData {
+		if _, ok := it["PK"]["S"]; !ok {
+			t.Fatalf("item not in DynamoDB JSON: %v", it)
+		}
+		if ty, ok := it["_type"]["S"].(string); ok {
+			perType[ty]++
+		}
+	}
+	if perType[tinode.TypeUser] != 2 || perType[tinode.TypeMessage] != 2 || perType[tinode.TypeTopic] != 1 {
+		t.Errorf("samples per type %v, want at most 2 each", perType)
+	}
+	if _, err := runCmd(t, "workbench", "-app", "tinode", "-samples", "0", "-endpoint", tabletest.Endpoint(t), "-table", tb.Name()); err == nil {
+		t.Error("-samples 0 accepted")
+	}
 }

@@ -1,0 +1,262 @@
+package table
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Workbench returns the table as an Amazon NoSQL Workbench data model (its
+// JSON import format): the key schema and GSIs, one facet per entity type
+// found (the entity-type attribute; items without one are the facet
+// "untyped"), and up to perType sample items of each type as the model's
+// data, so the design opens in Workbench's visualizer with real items.
+// Facet key aliases are the key shapes of the samples, such as
+// "TOPIC#{}" / "MSG#{}" (literal upper-case segments kept, values
+// replaced), or the entity's declared templates (Def.Keys) when the
+// table's entities declare them. It reads the table with Scan requests
+// (at most maxPages pages of 1 MB): a tool for kept development or
+// staging tables, never a request path.
+func (t *Table) Workbench(ctx context.Context, modelName string, perType, maxPages int) ([]byte, error) {
+	if perType < 1 || maxPages < 1 {
+		return nil, &ValidationError{Field: "perType", Reason: "perType and maxPages must be positive"}
+	}
+	s := t.schema
+	declared := map[string]Template{}
+	for _, e := range t.Entities() {
+		if m := e.Model(); m.Keys.PK != "" {
+			declared[m.Type] = m.Keys
+		}
+	}
+	byType := map[string][]Item{}
+	var order []string
+	var start map[string]types.AttributeValue
+	for page := 0; page < maxPages; page++ {
+		out, err := t.client.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(s.Name), ExclusiveStartKey: start})
+		if err != nil {
+			return nil, fmt.Errorf("workbench: scan %s: %w", s.Name, err)
+		}
+		for _, it := range out.Items {
+			typ := "untyped"
+			if v, ok := it[s.TypeAttr].(*types.AttributeValueMemberS); ok && s.TypeAttr != "" {
+				typ = v.Value
+			}
+			if _, seen := byType[typ]; !seen {
+				order = append(order, typ)
+			}
+			if len(byType[typ]) < perType {
+				byType[typ] = append(byType[typ], it)
+			}
+		}
+		if start = out.LastEvaluatedKey; len(start) == 0 {
+			break
+		}
+	}
+	slices.Sort(order)
+	keyAttrs := map[string]bool{s.PK: true, s.SK: true}
+	for _, ix := range s.Indexes {
+		keyAttrs[ix.PK], keyAttrs[ix.SK] = true, true
+	}
+	attrType := map[string]string{}
+	var facets []wbFacet
+	var data []map[string]any
+	for _, typ := range order {
+		items := byType[typ]
+		f := wbFacet{FacetName: typ, NonKeyAttributes: []string{}}
+		if tpl, ok := declared[typ]; ok {
+			f.KeyAttributeAlias = wbAlias{PartitionKeyAlias: tpl.PK, SortKeyAlias: tpl.SK}
+		} else {
+			f.KeyAttributeAlias = wbAlias{PartitionKeyAlias: keyShape(items[0][s.PK]), SortKeyAlias: keyShape(items[0][s.SK])}
+		}
+		seen := map[string]bool{}
+		for _, it := range items {
+			for name, v := range it {
+				if name == s.PK || name == s.SK {
+					continue
+				}
+				if _, ok := attrType[name]; !ok {
+					attrType[name] = avType(v)
+				}
+				if !seen[name] {
+					seen[name] = true
+					f.NonKeyAttributes = append(f.NonKeyAttributes, name)
+				}
+			}
+			data = append(data, avJSONItem(it))
+		}
+		slices.Sort(f.NonKeyAttributes)
+		facets = append(facets, f)
+	}
+	var nonKey []wbAttr
+	for name, typ := range attrType {
+		if !keyAttrs[name] {
+			nonKey = append(nonKey, wbAttr{AttributeName: name, AttributeType: typ})
+		}
+	}
+	for _, ix := range s.Indexes {
+		nonKey = append(nonKey, wbAttr{AttributeName: ix.PK, AttributeType: "S"}, wbAttr{AttributeName: ix.SK, AttributeType: "S"})
+	}
+	slices.SortFunc(nonKey, func(a, b wbAttr) int { return strings.Compare(a.AttributeName, b.AttributeName) })
+	tbl := wbTable{
+		TableName:        s.Name,
+		KeyAttributes:    wbKeys{PartitionKey: wbAttr{s.PK, "S"}, SortKey: &wbAttr{s.SK, "S"}},
+		NonKeyAttributes: nonKey,
+		TableFacets:      facets,
+		TableData:        data,
+		DataAccess:       map[string]any{"MySql": map[string]any{}},
+		BillingMode:      "PAY_PER_REQUEST",
+	}
+	for _, ix := range s.Indexes {
+		tbl.GlobalSecondaryIndexes = append(tbl.GlobalSecondaryIndexes, wbIndex{IndexName: ix.Name,
+			KeyAttributes: wbKeys{PartitionKey: wbAttr{ix.PK, "S"}, SortKey: &wbAttr{ix.SK, "S"}},
+			Projection:    map[string]string{"ProjectionType": "ALL"}})
+	}
+	now := t.now().UTC().Format(time.RFC3339)
+	model := map[string]any{
+		"ModelName": modelName,
+		"ModelMetadata": map[string]any{"Author": "singletable", "DateCreated": now, "DateLastModified": now,
+			"Description": "Exported from table " + s.Name + " by singletable", "AWSService": "Amazon DynamoDB", "Version": "3.0"},
+		"DataModel": []wbTable{tbl},
+	}
+	return json.MarshalIndent(model, "", "  ")
+}
+
+type wbAttr struct {
+	AttributeName string
+	AttributeType string
+}
+
+type wbKeys struct {
+	PartitionKey wbAttr
+	SortKey      *wbAttr `json:",omitempty"`
+}
+
+type wbAlias struct {
+	PartitionKeyAlias string
+	SortKeyAlias      string `json:",omitempty"`
+}
+
+type wbFacet struct {
+	FacetName         string
+	KeyAttributeAlias wbAlias
+	NonKeyAttributes  []string
+}
+
+type wbIndex struct {
+	IndexName     string
+	KeyAttributes wbKeys
+	Projection    map[string]string
+}
+
+type wbTable struct {
+	TableName              string
+	KeyAttributes          wbKeys
+	NonKeyAttributes       []wbAttr
+	TableFacets            []wbFacet
+	GlobalSecondaryIndexes []wbIndex `json:",omitempty"`
+	TableData              []map[string]any
+	DataAccess             map[string]any
+	BillingMode            string
+}
+
+// keyShape turns a key value into its shape: literal upper-case segments
+// kept, every other segment "{}" ("TOPIC#grpA" -> "TOPIC#{}").
+func keyShape(v types.AttributeValue) string {
+	s, ok := v.(*types.AttributeValueMemberS)
+	if !ok {
+		return "{}"
+	}
+	segs := strings.Split(s.Value, "#")
+	for i, seg := range segs {
+		literal := seg != ""
+		for _, r := range seg {
+			if !unicode.IsUpper(r) && r != '_' {
+				literal = false
+				break
+			}
+		}
+		if !literal {
+			segs[i] = "{}"
+		}
+	}
+	return strings.Join(segs, "#")
+}
+
+// avType is an attribute value's DynamoDB type name.
+func avType(v types.AttributeValue) string {
+	switch v.(type) {
+	case *types.AttributeValueMemberS:
+		return "S"
+	case *types.AttributeValueMemberN:
+		return "N"
+	case *types.AttributeValueMemberB:
+		return "B"
+	case *types.AttributeValueMemberBOOL:
+		return "BOOL"
+	case *types.AttributeValueMemberNULL:
+		return "NULL"
+	case *types.AttributeValueMemberM:
+		return "M"
+	case *types.AttributeValueMemberL:
+		return "L"
+	case *types.AttributeValueMemberSS:
+		return "SS"
+	case *types.AttributeValueMemberNS:
+		return "NS"
+	case *types.AttributeValueMemberBS:
+		return "BS"
+	}
+	return "S"
+}
+
+// avJSONItem is an item in DynamoDB's JSON form ({"S": "x"}, ...).
+func avJSONItem(it Item) map[string]any {
+	out := make(map[string]any, len(it))
+	for k, v := range it {
+		out[k] = avJSON(v)
+	}
+	return out
+}
+
+func avJSON(v types.AttributeValue) map[string]any {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return map[string]any{"S": v.Value}
+	case *types.AttributeValueMemberN:
+		return map[string]any{"N": v.Value}
+	case *types.AttributeValueMemberB:
+		return map[string]any{"B": base64.StdEncoding.EncodeToString(v.Value)}
+	case *types.AttributeValueMemberBOOL:
+		return map[string]any{"BOOL": v.Value}
+	case *types.AttributeValueMemberNULL:
+		return map[string]any{"NULL": true}
+	case *types.AttributeValueMemberM:
+		return map[string]any{"M": avJSONItem(v.Value)}
+	case *types.AttributeValueMemberL:
+		l := make([]any, len(v.Value))
+		for i, e := range v.Value {
+			l[i] = avJSON(e)
+		}
+		return map[string]any{"L": l}
+	case *types.AttributeValueMemberSS:
+		return map[string]any{"SS": v.Value}
+	case *types.AttributeValueMemberNS:
+		return map[string]any{"NS": v.Value}
+	case *types.AttributeValueMemberBS:
+		bs := make([]string, len(v.Value))
+		for i, b := range v.Value {
+			bs[i] = base64.StdEncoding.EncodeToString(b)
+		}
+		return map[string]any{"BS": bs}
+	}
+	return map[string]any{"NULL": true}
+}
