@@ -7,6 +7,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -204,5 +207,41 @@ func TestWorkbenchExport(t *testing.T) {
 	}
 	if _, err := runCmd(t, "workbench", "-app", "tinode", "-samples", "0", "-endpoint", tabletest.Endpoint(t), "-table", tb.Name()); err == nil {
 		t.Error("-samples 0 accepted")
+	}
+}
+
+// TestAccessPatternDocs keeps docs/patterns/<app>.md equal to what
+// "singletable doc" generates; SINGLETABLE_UPDATE_DOCS=1 rewrites them.
+// Every catalog ID of an application must appear in its document.
+func TestAccessPatternDocs(t *testing.T) {
+	root := filepath.Join("..", "..")
+	for _, name := range appNames() {
+		got, err := runCmd(t, "doc", "-app", name, "-src", root)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, got)
+		}
+		path := docFile(root, name)
+		if os.Getenv("SINGLETABLE_UPDATE_DOCS") == "1" {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (generate it: SINGLETABLE_UPDATE_DOCS=1 go test ./cmd/singletable -run TestAccessPatternDocs)", err)
+		}
+		if string(want) != got {
+			t.Errorf("%s is out of date: run SINGLETABLE_UPDATE_DOCS=1 go test ./cmd/singletable -run TestAccessPatternDocs", path)
+		}
+		prefix := map[string]string{"ferryhook": "FH", "podcastflow": "PF", "tinode": "TN", "listbackup": "LB"}[name]
+		n := map[string]int{"FH": 12, "PF": 14, "TN": 30, "LB": 68}[prefix]
+		for i := 1; i <= n; i++ {
+			if id := fmt.Sprintf("%s-%d", prefix, i); !regexp.MustCompile(`\b` + id + `\b`).MatchString(got) {
+				t.Errorf("%s: %s is served by no documented method", name, id)
+			}
+		}
 	}
 }
