@@ -1,0 +1,168 @@
+// Package patterndoc reads an application store package's access patterns
+// from its source (its exported methods and the catalog IDs their doc
+// comments cite) and keeps the measured cost of each pattern: the requests
+// it sends and the capacity they consume on DynamoDB Local.
+//
+// Both the `singletable doc` command (which renders them) and the request
+// cost tests of the store packages (which measure and enforce them) use it,
+// so the document, the measurement and the enforcement read one source.
+package patterndoc
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/doc"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// CatalogID matches a catalog row's ID in a doc comment (FH-3, TN-27, ...).
+var CatalogID = regexp.MustCompile(`\b(FH|PF|TN|LB)-\d+\b`)
+
+// Method is one exported method of a store package whose doc comment
+// cites catalog IDs.
+type Method struct {
+	// IDs are the catalog IDs its doc cites, sorted, without duplicates.
+	IDs []string
+	// Name is "Type.Method".
+	Name string
+	// Synopsis is the first sentence of its doc comment.
+	Synopsis string
+}
+
+// Methods parses the non-test Go files of the package in dir and returns
+// its package name and its methods that cite catalog IDs, ordered by their
+// first ID, then name.
+func Methods(dir string) (string, []Method, error) {
+	fset := token.NewFileSet()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", nil, err
+	}
+	var files []*ast.File
+	var pkgName string
+	for _, de := range entries {
+		n := de.Name()
+		if de.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.ParseComments)
+		if err != nil {
+			return "", nil, err
+		}
+		pkgName = f.Name.Name
+		files = append(files, f)
+	}
+	slices.SortFunc(files, func(x, y *ast.File) int { return strings.Compare(fset.File(x.Pos()).Name(), fset.File(y.Pos()).Name()) })
+	p, err := doc.NewFromFiles(fset, files, "example.com/"+pkgName)
+	if err != nil {
+		return "", nil, err
+	}
+	var out []Method
+	for _, t := range p.Types {
+		for _, m := range t.Methods {
+			ids := CatalogID.FindAllString(m.Doc, -1)
+			if len(ids) == 0 {
+				continue
+			}
+			slices.SortFunc(ids, CompareIDs)
+			out = append(out, Method{IDs: slices.Compact(ids), Name: t.Name + "." + m.Name, Synopsis: p.Synopsis(m.Doc)})
+		}
+	}
+	slices.SortFunc(out, func(x, y Method) int {
+		if c := CompareIDs(x.IDs[0], y.IDs[0]); c != 0 {
+			return c
+		}
+		return strings.Compare(x.Name, y.Name)
+	})
+	return pkgName, out, nil
+}
+
+// CompareIDs orders catalog IDs by application, then number.
+func CompareIDs(x, y string) int {
+	xa, xn, _ := strings.Cut(x, "-")
+	ya, yn, _ := strings.Cut(y, "-")
+	if c := strings.Compare(xa, ya); c != 0 {
+		return c
+	}
+	var a, b int
+	fmt.Sscan(xn, &a)
+	fmt.Sscan(yn, &b)
+	return a - b
+}
+
+// Cost is what one call of a method sent, measured on DynamoDB Local.
+type Cost struct {
+	// Requests is the number of requests (the SDK's retries of one call
+	// count once).
+	Requests int `json:"requests"`
+	// Ops counts them per operation ("GetItem": 1, ...).
+	Ops map[string]int `json:"ops"`
+	// Read and Write are the capacity units DynamoDB reported consumed.
+	Read  float64 `json:"rcu"`
+	Write float64 `json:"wcu"`
+	// Note says what the measured call did, when it matters (a page of
+	// 3 items, an iteration over 2 pages).
+	Note string `json:"note,omitempty"`
+}
+
+// Costs are the measured costs of an application's methods, by
+// "Type.Method".
+type Costs map[string]Cost
+
+// File is where the measured costs of app are kept, under the module root.
+func File(root, app string) string {
+	return filepath.Join(root, "docs", "patterns", app+".requests.json")
+}
+
+// ReadCosts reads a costs file; a missing file is an empty set.
+func ReadCosts(path string) (Costs, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Costs{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var c Costs
+	if err := json.Unmarshal(b, &c); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+// WriteCosts writes c to path, keys sorted, one method per line group.
+func WriteCosts(path string, c Costs) error {
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// OpsString renders a cost's operations compactly: "GetItem", "Query+GetItem",
+// "2×TransactWriteItems".
+func (c Cost) OpsString() string {
+	names := make([]string, 0, len(c.Ops))
+	for op := range c.Ops {
+		names = append(names, op)
+	}
+	slices.Sort(names)
+	parts := make([]string, 0, len(names))
+	for _, op := range names {
+		if n := c.Ops[op]; n == 1 {
+			parts = append(parts, op)
+		} else {
+			parts = append(parts, fmt.Sprintf("%d×%s", n, op))
+		}
+	}
+	return strings.Join(parts, " + ")
+}

@@ -1,0 +1,142 @@
+package ferryhook_test
+
+import (
+	"testing"
+	"time"
+
+	fh "github.com/singletable/singletable/entity/ferryhook"
+	"github.com/singletable/singletable/query/ferryhook"
+	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
+)
+
+// TestRequestCosts measures one call of every Ferryhook method that serves
+// a catalog pattern (FH-1..FH-12) and holds each to the requests recorded
+// in docs/patterns/ferryhook.requests.json (see tabletest.Costs): a method
+// that starts to send one more request fails here.
+func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12(t *testing.T) {
+	f := newFixture(t, nil)
+	rc := &tabletest.RequestCounter{Capacity: true}
+	client := tabletest.NewClient(t, rc.Option())
+	withCipher := func(o *table.Options) { o.Cipher = tabletest.Cipher() }
+	s := ferryhook.New(table.New(client, f.main.Schema(), withCipher), table.New(client, f.events.Schema(), withCipher))
+	costs := &tabletest.Costs{App: "ferryhook", Root: "../..", Counter: rc}
+	c := ctx(t)
+	m := func(method, note string, fn func() error) { t.Helper(); costs.Measure(t, method, note, fn) }
+	drain := func(seq func(func(fh.Source, error) bool)) error {
+		for _, err := range seq {
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+
+	var u fh.User
+	m("Users.Create", "", func() (err error) {
+		u, err = s.Users.Create(c, ferryhook.CreateUserInput{Email: "cost@example.com", Name: "Ada", PasswordHash: bcryptHash})
+		return err
+	})
+	m("Users.GetByID", "", func() error { _, err := s.Users.GetByID(c, u.UserID); return err })
+	m("Users.GetByEmail", "", func() error { _, err := s.Users.GetByEmail(c, "Cost@Example.com"); return err })
+	name := "Ada L."
+	m("Users.Update", "the name", func() error { _, err := s.Users.Update(c, u.UserID, ferryhook.UserUpdate{Name: &name}); return err })
+	m("Users.IncrementUsage", "", func() error { _, err := s.Users.IncrementUsage(c, u.UserID, 1); return err })
+
+	var src fh.Source
+	m("Sources.Create", "", func() (err error) {
+		src, err = s.Sources.Create(c, u.UserID, ferryhook.CreateSourceInput{Name: "stripe", Provider: fh.ProviderStripe, SigningSecret: "whsec_test"})
+		return err
+	})
+	mustSource(t, s, u.UserID, "github")
+	m("Sources.GetByID", "", func() error { _, err := s.Sources.GetByID(c, src.SourceID); return err })
+	m("Sources.ListByUser", "a page of 2", func() error { _, err := s.Sources.ListByUser(c, u.UserID); return err })
+	m("Sources.AllByUser", "2 sources, 1 page", func() error { return drain(s.Sources.AllByUser(c, u.UserID)) })
+	srcName := "stripe prod"
+	m("Sources.Update", "the name", func() error {
+		_, err := s.Sources.Update(c, u.UserID, src.SourceID, ferryhook.SourceUpdate{Name: &srcName})
+		return err
+	})
+
+	var conn fh.Connection
+	m("Connections.Create", "", func() (err error) {
+		conn, err = s.Connections.Create(c, u.UserID, src.SourceID, ferryhook.CreateConnectionInput{Name: "prod", DestinationURL: "https://example.com/hook"})
+		return err
+	})
+	m("Connections.ListBySource", "a page of 1", func() error { _, err := s.Connections.ListBySource(c, u.UserID, src.SourceID); return err })
+	m("Connections.AllBySource", "1 connection, 1 page", func() error {
+		for _, err := range s.Connections.AllBySource(c, u.UserID, src.SourceID) {
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	connName := "production"
+	m("Connections.Update", "the name", func() error {
+		_, err := s.Connections.Update(c, u.UserID, src.SourceID, conn.ConnectionID, ferryhook.ConnectionUpdate{Name: &connName})
+		return err
+	})
+
+	var nk ferryhook.NewAPIKey
+	m("APIKeys.Create", "", func() (err error) {
+		nk, err = s.APIKeys.Create(c, u.UserID, ferryhook.CreateAPIKeyInput{Name: "Production"})
+		return err
+	})
+	m("APIKeys.Authenticate", "", func() error { _, err := s.APIKeys.Authenticate(c, nk.Key); return err })
+	m("APIKeys.GetByHash", "", func() error { _, err := s.APIKeys.GetByHash(c, nk.APIKey.KeyHash); return err })
+	m("APIKeys.ListByUser", "a page of 1", func() error { _, err := s.APIKeys.ListByUser(c, u.UserID); return err })
+	m("APIKeys.AllByUser", "1 key, 1 page", func() error {
+		for _, err := range s.APIKeys.AllByUser(c, u.UserID) {
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	m("APIKeys.UpdateLastUsed", "", func() error { _, err := s.APIKeys.UpdateLastUsed(c, u.UserID, nk.APIKey.KeyID); return err })
+
+	// The first ingest learns the source's owner; the one measured is
+	// the steady state, one transaction.
+	if _, err := s.Ingest(c, src.SourceID, ferryhook.IngestRequest{Body: "{}", ContentType: "application/json", Method: "POST"}); err != nil {
+		t.Fatal(err)
+	}
+	m("Store.Ingest", "steady state", func() error {
+		_, err := s.Ingest(c, src.SourceID, ferryhook.IngestRequest{Body: "{}", ContentType: "application/json", Method: "POST"})
+		return err
+	})
+	var ev fh.Event
+	m("Events.Create", "", func() (err error) {
+		ev, err = s.Events.Create(c, eventInput(src, time.Now()))
+		return err
+	})
+	m("Events.GetByID", "", func() error { _, err := s.Events.GetByID(c, ev.EventID); return err })
+	m("Events.ListBySource", "a page of 3", func() error { _, err := s.Events.ListBySource(c, src.SourceID); return err })
+	m("Events.AllBySource", "3 events, 1 page", func() error {
+		for _, err := range s.Events.AllBySource(c, src.SourceID) {
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	m("Events.UpdateStatus", "", func() error { _, err := s.Events.UpdateStatus(c, ev.EventID, fh.EventProcessing); return err })
+	m("Attempts.Create", "", func() error {
+		_, err := s.Attempts.Create(c, ev.EventID, 1, ferryhook.CreateAttemptInput{ConnectionID: conn.ConnectionID, DestinationURL: conn.DestinationURL, StatusCode: 200})
+		return err
+	})
+	m("Attempts.ListByEvent", "a page of 1", func() error { _, err := s.Attempts.ListByEvent(c, ev.EventID); return err })
+	m("Attempts.AllByEvent", "1 attempt, 1 page", func() error {
+		for _, err := range s.Attempts.AllByEvent(c, ev.EventID) {
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+
+	m("Connections.Delete", "", func() error { return s.Connections.Delete(c, u.UserID, src.SourceID, conn.ConnectionID) })
+	m("APIKeys.Delete", "", func() error { return s.APIKeys.Delete(c, u.UserID, nk.APIKey.KeyID) })
+	m("Sources.Delete", "", func() error { return s.Sources.Delete(c, u.UserID, src.SourceID) })
+	costs.Check(t)
+}
