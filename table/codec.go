@@ -49,16 +49,37 @@ func (e *Entity[T]) prepare(item *T, version int64) (written, error) {
 // caller (a write of a difference validates only what it changes).
 func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, error) {
 	w := written{derived: Item{}}
-	k, err := e.KeyOf(item)
-	if err != nil {
-		return w, err
-	}
-	w.key = k
-	if e.def.Validate != nil && validate {
-		if err := e.def.Validate(item); err != nil {
+	var av Item // the item's attributes, when declared keys need them first
+	var k Key
+	var err error
+	if e.decl != nil && e.decl.pk != nil {
+		// Declared keys derive from the encoded attributes: validate (which
+		// may normalize), then encode once and derive the keys from that.
+		if e.def.Validate != nil && validate {
+			if err := e.def.Validate(item); err != nil {
+				return w, err
+			}
+		}
+		if av, err = dynamo.MarshalItem(item); err != nil {
+			return w, fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
+		}
+		if k, err = e.decl.primary(av); err == nil {
+			err = checkKey(k)
+		}
+		if err != nil {
 			return w, err
 		}
+	} else {
+		if k, err = e.KeyOf(item); err != nil {
+			return w, err
+		}
+		if e.def.Validate != nil && validate {
+			if err := e.def.Validate(item); err != nil {
+				return w, err
+			}
+		}
 	}
+	w.key = k
 	if e.def.Expires != nil && e.t.schema.TTLAttr != "" {
 		if exp := e.def.Expires(item); !exp.IsZero() && exp.After(e.t.now().Add(MaxTTLHorizon)) {
 			return w, &ValidationError{Entity: e.def.Type, Field: e.t.schema.TTLAttr,
@@ -66,9 +87,21 @@ func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, er
 		}
 	}
 	src := item
-	av, err := dynamo.MarshalItem(src)
-	if err != nil {
-		return w, fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
+	if av == nil {
+		if av, err = dynamo.MarshalItem(src); err != nil {
+			return w, fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
+		}
+	}
+	var ix map[Index]IndexKey
+	if e.decl != nil && len(e.decl.indexes) > 0 {
+		// before secrets are sealed and key attributes added
+		if ix, err = e.decl.indexKeys(av); err != nil {
+			return w, err
+		}
+	} else if e.def.Indexes != nil {
+		if ix, err = e.def.Indexes(item); err != nil {
+			return w, err
+		}
 	}
 	keepEmptyMapStrings(av, reflect.ValueOf(src).Elem())
 	for _, a := range e.def.AlwaysWrite {
@@ -94,11 +127,7 @@ func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, er
 	if s.VersionAttr != "" {
 		av[s.VersionAttr] = numAV(version)
 	}
-	if e.def.Indexes != nil {
-		ix, err := e.def.Indexes(item)
-		if err != nil {
-			return w, err
-		}
+	if ix != nil {
 		for i, ik := range ix {
 			is, err := s.index(i)
 			if err != nil {

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,11 +19,19 @@ import (
 // attribute references joined by the key delimiter '#', such as
 // "USER#{userId}" and "POST#{at:ts}#{id}". An attribute reference names
 // an attribute of the entity (its `dynamo` name), checked by [NewEntity];
-// its value is the attribute's string or number, or, with a modifier, a
-// time attribute in a sortable fixed-width form: ":ts" ([keys.Timestamp],
-// UTC, nanoseconds) or ":ms" ([keys.UnixMilli]). Values are key segments:
-// one holding '#' or control characters is refused with a
-// *[ValidationError], so no value can reach into another key.
+// its value is the attribute's string or number, or, with a modifier:
+//
+//   - ":ts": a time (RFC 3339 string) as [keys.Timestamp] (UTC, fixed-width
+//     nanoseconds, so byte order is time order);
+//   - ":ms": a time (RFC 3339 string, or a number of Unix milliseconds) as
+//     [keys.UnixMilli], 13 digits;
+//   - ":esc": a string passed through [keys.Escape], for values that may
+//     hold the delimiter (tags, free text); [Entity.Patch] reads it back
+//     with [keys.Unescape].
+//
+// Values are key segments: one holding '#' or control characters (after
+// the modifier) is refused with a *[ValidationError], so no value can
+// reach into another key.
 //
 // From declared keys the engine derives, never by hand: the primary key
 // and index keys of every write, which fields [Entity.Patch] may change
@@ -51,7 +60,7 @@ func parseTemplate(s string) (template, error) {
 		switch {
 		case strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}"):
 			name, mod, _ := strings.Cut(seg[1:len(seg)-1], ":")
-			if name == "" || (mod != "" && mod != "ts" && mod != "ms") {
+			if name == "" || (mod != "" && mod != "ts" && mod != "ms" && mod != "esc") {
 				return nil, fmt.Errorf("%q: bad reference %q", s, seg)
 			}
 			t = append(t, tmplPart{attr: name, mod: mod})
@@ -88,7 +97,21 @@ func (t template) build(av Item) (key string, ok bool, err error) {
 			return "", false, nil
 		}
 		switch p.mod {
-		case "ts", "ms":
+		case "esc":
+			v = keys.Escape(v)
+		case "ms":
+			if _, isNum := av[p.attr].(*types.AttributeValueMemberN); isNum {
+				n, err := strconv.ParseInt(v, 10, 64)
+				if err == nil {
+					v, err = keys.UnixMilli(time.UnixMilli(n))
+				}
+				if err != nil {
+					return "", false, &ValidationError{Field: p.attr, Reason: fmt.Sprintf("%s is not a time in Unix milliseconds", v), Key: true}
+				}
+				break
+			}
+			fallthrough
+		case "ts":
 			tm, err := time.Parse(time.RFC3339Nano, v)
 			if err != nil {
 				return "", false, &ValidationError{Field: p.attr, Reason: fmt.Sprintf("%q is not a time", v), Key: true}
@@ -162,6 +185,7 @@ func declare[T any](t *Table, def *Def[T]) *declared {
 		return tp
 	}
 	d := &declared{indexes: map[Index][2]template{}}
+	def.IndexedFields = slices.Clone(def.IndexedFields) // the caller's Def is shared
 	var derivedFields []string
 	if def.Keys.PK != "" {
 		if def.Key != nil {
@@ -349,8 +373,14 @@ func (d *declared) keyValues(k Key) Item {
 		}
 		segs := strings.Split(tk.key, keys.Delimiter)
 		for i, p := range tk.t {
-			if p.attr != "" && p.mod == "" {
+			switch {
+			case p.attr == "":
+			case p.mod == "":
 				av[p.attr] = &types.AttributeValueMemberS{Value: segs[i]}
+			case p.mod == "esc":
+				if v, err := keys.Unescape(segs[i]); err == nil {
+					av[p.attr] = &types.AttributeValueMemberS{Value: v}
+				}
 			}
 		}
 	}

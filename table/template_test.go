@@ -97,3 +97,49 @@ func TestDeclaredKeysChecked(t *testing.T) {
 	def.IndexKeys = map[table.Index]table.Template{table.GSI1: {PK: "AUTHOR#{autor}", SK: "X"}}
 	table.NewEntity(f.t, def)
 }
+
+type escTagged struct {
+	Owner string `dynamo:"owner"`
+	Tag   string `dynamo:"tag"`
+	Ms    int64  `dynamo:"ms"`
+	Note  string `dynamo:"note"`
+}
+
+// The ":esc" and ":ms" modifiers: a value holding the delimiter is escaped
+// (and read back by a patch that moves the index), a number of Unix
+// milliseconds becomes 13 digits.
+func TestDeclaredKeyModifiers(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	tags := table.NewEntity(f.t, table.Def[escTagged]{
+		Type:      "EscTagged",
+		Keys:      table.Template{PK: "OWNER#{owner}", SK: "TAG#{tag:esc}"},
+		IndexKeys: map[table.Index]table.Template{table.GSI1: {PK: "TAGNOTE#{tag:esc}#{note:esc}", SK: "AT#{ms:ms}"}},
+	})
+	it := &escTagged{Owner: "o1", Tag: "c#100%", Ms: 1700000000123, Note: "a"}
+	if err := tags.Create(c, it); err != nil {
+		t.Fatal(err)
+	}
+	k := table.Key{PK: "OWNER#o1", SK: "TAG#c%23100%25"}
+	raw := rawItem(t, f.t, k)
+	for attr, want := range map[string]string{"GSI1PK": "TAGNOTE#c%23100%25#a", "GSI1SK": "AT#1700000000123"} {
+		if got := raw[attr].(*types.AttributeValueMemberS).Value; got != want {
+			t.Errorf("%s = %q, want %q", attr, got, want)
+		}
+	}
+	got, err := tags.Get(c, k)
+	if err != nil || got.Tag != "c#100%" {
+		t.Fatalf("get: %+v, %v", got, err)
+	}
+	// The patch sets note and ms; tag comes from the key, unescaped.
+	if _, err := tags.Patch(c, k, table.Patch{Set: map[string]any{"note": "b#c", "ms": int64(42)}}); err != nil {
+		t.Fatal(err)
+	}
+	raw = rawItem(t, f.t, k)
+	for attr, want := range map[string]string{"GSI1PK": "TAGNOTE#c%23100%25#b%23c", "GSI1SK": "AT#0000000000042"} {
+		if got := raw[attr].(*types.AttributeValueMemberS).Value; got != want {
+			t.Errorf("after the patch %s = %q, want %q", attr, got, want)
+		}
+	}
+}

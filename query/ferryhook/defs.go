@@ -1,7 +1,6 @@
 package ferryhook
 
 import (
-	"strings"
 	"time"
 
 	fh "github.com/singletable/singletable/entity/ferryhook"
@@ -16,13 +15,9 @@ const (
 
 var userDef = table.Def[fh.User]{
 	Type: "User",
-	Key:  func(u *fh.User) (table.Key, error) { return fh.UserKey(u.UserID) },
-	Indexes: func(u *fh.User) (map[table.Index]table.IndexKey, error) {
-		pk, err := fh.EmailGSI1PK.Build(u.Email)
-		if err != nil {
-			return nil, err
-		}
-		return map[table.Index]table.IndexKey{table.GSI1: {PK: string(pk), SK: string(fh.UserGSI1SK.MustBuild())}}, nil
+	Keys: table.Template{PK: "USER#{userId}", SK: "PROFILE"},
+	IndexKeys: map[table.Index]table.Template{
+		table.GSI1: {PK: "EMAIL#{email}", SK: "USER"},
 	},
 	Validate: func(u *fh.User) error { return u.Validate() },
 	// One person, one email, whatever its case or Unicode form: the guard
@@ -36,19 +31,13 @@ var userDef = table.Def[fh.User]{
 		}
 		u.UpdatedAt = fh.ISO(now)
 	},
-	IndexedFields: []string{"email"},
-	Match:         func(k table.Key) bool { return strings.HasPrefix(k.PK, "USER#") && k.SK == "PROFILE" },
 }
 
 var sourceDef = table.Def[fh.Source]{
 	Type: "Source",
-	Key:  func(s *fh.Source) (table.Key, error) { return fh.SourceKey(s.UserID, s.SourceID) },
-	Indexes: func(s *fh.Source) (map[table.Index]table.IndexKey, error) {
-		pk, err := fh.SourceIDGSI3PK.Build(string(s.SourceID))
-		if err != nil {
-			return nil, err
-		}
-		return map[table.Index]table.IndexKey{table.GSI3: {PK: string(pk), SK: string(fh.SourceGSI3SK.MustBuild())}}, nil
+	Keys: table.Template{PK: "USER#{userId}", SK: "SRC#{sourceId}"},
+	IndexKeys: map[table.Index]table.Template{
+		table.GSI3: {PK: "SRCID#{sourceId}", SK: "SOURCE"},
 	},
 	Validate: func(s *fh.Source) error { return s.Validate() },
 	Touch: func(s *fh.Source, now time.Time, created bool) {
@@ -58,12 +47,11 @@ var sourceDef = table.Def[fh.Source]{
 	},
 	// The provider's signing secret is a credential: encrypted at rest.
 	Secrets: map[string]func(*fh.Source) *string{"signingSecret": func(s *fh.Source) *string { return &s.SigningSecret }},
-	Match:   func(k table.Key) bool { return strings.HasPrefix(k.PK, "USER#") && strings.HasPrefix(k.SK, "SRC#") },
 }
 
 var connectionDef = table.Def[fh.Connection]{
 	Type:     "Connection",
-	Key:      func(c *fh.Connection) (table.Key, error) { return fh.ConnectionKey(c.SourceID, c.ConnectionID) },
+	Keys:     table.Template{PK: "SRC#{sourceId}", SK: "CONN#{connectionId}"},
 	Validate: func(c *fh.Connection) error { return c.Validate() },
 	Touch: func(c *fh.Connection, now time.Time, created bool) {
 		if created && c.CreatedAt.IsZero() {
@@ -73,18 +61,13 @@ var connectionDef = table.Def[fh.Connection]{
 	},
 	// The outbound signing secret is a credential: encrypted at rest.
 	Secrets: map[string]func(*fh.Connection) *string{"signingSecret": func(c *fh.Connection) *string { return &c.SigningSecret }},
-	Match:   func(k table.Key) bool { return strings.HasPrefix(k.PK, "SRC#") && strings.HasPrefix(k.SK, "CONN#") },
 }
 
 var apiKeyDef = table.Def[fh.APIKey]{
 	Type: "APIKey",
-	Key:  func(k *fh.APIKey) (table.Key, error) { return fh.APIKeyKey(k.UserID, k.KeyID) },
-	Indexes: func(k *fh.APIKey) (map[table.Index]table.IndexKey, error) {
-		pk, err := fh.KeyHashGSI2PK.Build(k.KeyHash)
-		if err != nil {
-			return nil, err
-		}
-		return map[table.Index]table.IndexKey{table.GSI2: {PK: string(pk), SK: string(fh.APIKeyGSI2SK.MustBuild())}}, nil
+	Keys: table.Template{PK: "USER#{userId}", SK: "KEY#{keyId}"},
+	IndexKeys: map[table.Index]table.Template{
+		table.GSI2: {PK: "KEYHASH#{keyHash}", SK: "KEY"},
 	},
 	Validate: func(k *fh.APIKey) error { return k.Validate() },
 	Unique:   func(k *fh.APIKey) []table.Unique { return []table.Unique{{Name: uniqueKeyHash, Value: k.KeyHash}} },
@@ -97,28 +80,22 @@ var apiKeyDef = table.Def[fh.APIKey]{
 			k.CreatedAt = fh.ISO(now)
 		}
 	},
-	IndexedFields: []string{"keyHash"},
-	Match:         func(k table.Key) bool { return strings.HasPrefix(k.PK, "USER#") && strings.HasPrefix(k.SK, "KEY#") },
 }
 
 var eventDef = table.Def[fh.Event]{
 	Type: "Event",
-	Key:  func(e *fh.Event) (table.Key, error) { return fh.EventKey(e.SourceID, e.ReceivedAt, e.EventID) },
-	Indexes: func(e *fh.Event) (map[table.Index]table.IndexKey, error) {
-		pk, err := fh.EventIDGSI1PK.Build(string(e.EventID))
-		if err != nil {
-			return nil, err
-		}
-		return map[table.Index]table.IndexKey{table.GSI1: {PK: string(pk), SK: string(fh.EventGSI1SK.MustBuild())}}, nil
+	// receivedAt is Unix milliseconds, 13 digits in the key (fh.EventSK).
+	Keys: table.Template{PK: "SRC#{sourceId}", SK: "EVT#{receivedAt:ms}#{eventId}"},
+	IndexKeys: map[table.Index]table.Template{
+		table.GSI1: {PK: "EVTID#{eventId}", SK: "EVENT"},
 	},
 	Validate: func(e *fh.Event) error { return e.Validate() },
 	Expires:  func(e *fh.Event) time.Time { return e.ExpiresAt.Time() },
-	Match:    func(k table.Key) bool { return strings.HasPrefix(k.PK, "SRC#") && strings.HasPrefix(k.SK, "EVT#") },
 }
 
 var attemptDef = table.Def[fh.DeliveryAttempt]{
 	Type:     "DeliveryAttempt",
-	Key:      func(a *fh.DeliveryAttempt) (table.Key, error) { return fh.AttemptKey(a.EventID, a.AttemptNumber) },
+	Keys:     table.Template{PK: "EVT#{eventId}", SK: "ATT#{attemptNumber}"},
 	Validate: func(a *fh.DeliveryAttempt) error { return a.Validate() },
 	Expires: func(a *fh.DeliveryAttempt) time.Time {
 		if a.ExpiresAt == 0 {
@@ -126,5 +103,4 @@ var attemptDef = table.Def[fh.DeliveryAttempt]{
 		}
 		return a.ExpiresAt.Time()
 	},
-	Match: func(k table.Key) bool { return strings.HasPrefix(k.PK, "EVT#") && strings.HasPrefix(k.SK, "ATT#") },
 }
