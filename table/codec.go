@@ -157,8 +157,12 @@ func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, er
 			w.expires = exp.Unix()
 		}
 	}
-	if e.def.Unique != nil {
+	if e.decl != nil && len(e.decl.uniqueOn) > 0 {
+		w.uniques = e.decl.uniques(av) // the encoding before secrets are sealed: UniqueOn never names a secret
+	} else if e.def.Unique != nil {
 		w.uniques = e.def.Unique(item)
+	}
+	if w.uniques != nil || e.def.Unique != nil {
 		seen := map[Unique]bool{}
 		for _, u := range w.uniques {
 			if u.Name == "" || u.Value == "" {

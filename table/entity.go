@@ -85,9 +85,13 @@ type Def[T any] struct {
 	// hold the item (sparse).
 	IndexKeys map[Index]Template
 	// UniqueOn lists attributes whose values are unique among the entity's
-	// items, instead of the Unique closure (normalize values before you
-	// store them, or use Unique for case-insensitive values).
+	// items, instead of the Unique closure; the guard of each is named by
+	// the attribute.
 	UniqueOn []string
+	// UniqueFold folds the value of a UniqueOn attribute before it is
+	// guarded, so values that differ only in form are one value: an email
+	// stored as given, guarded as keys.FoldEmail folds it.
+	UniqueFold map[string]func(string) string
 	// AlwaysWrite names attributes written even when their value is empty
 	// (the encoder otherwise omits empty strings, zero-length lists and
 	// maps): for deployments whose other readers expect them, such as a

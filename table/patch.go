@@ -150,6 +150,9 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 		if err != nil {
 			return b, err
 		}
+		if err := checkFieldValue[T](e.def.Type, f, p.Set[f]); err != nil {
+			return b, err
+		}
 		av, err := patchValue[T](f, p.Set[f])
 		if err == nil && av == nil && fieldsOf(reflect.TypeFor[T]())[f].set {
 			removes = append(removes, nm) // an empty set: no attribute
@@ -509,4 +512,33 @@ func addResult(raw Item, field, entity string, k Key) (int64, error) {
 	}
 	v, err := strconv.ParseInt(n.Value, 10, 64)
 	return v, opErr("add", entity, k, err)
+}
+
+// checkFieldValue holds a value a patch sets to what its field's type
+// accepts: an enum type's Valid() bool, an ID type's Validate(field)
+// error. A patch writes without Def.Validate, so this is where a value
+// the type refuses (and an index key would be built from) is stopped.
+func checkFieldValue[T any](entity, name string, v any) error {
+	fi, ok := fieldsOf(reflect.TypeFor[T]())[name]
+	if !ok || fi.typ == nil || v == nil {
+		return nil
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != fi.typ.Kind() || !rv.Type().ConvertibleTo(fi.typ) {
+		return nil
+	}
+	cv := rv.Convert(fi.typ).Interface()
+	if x, ok := cv.(interface{ Valid() bool }); ok && !x.Valid() {
+		return &ValidationError{Entity: entity, Field: name, Reason: fmt.Sprintf("%v is not a valid %s", v, fi.typ.Name())}
+	}
+	if x, ok := cv.(interface{ Validate(string) error }); ok {
+		if err := x.Validate(name); err != nil {
+			var ve *ValidationError
+			if errors.As(err, &ve) {
+				return err
+			}
+			return &ValidationError{Entity: entity, Field: name, Reason: err.Error()}
+		}
+	}
+	return nil
 }

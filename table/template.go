@@ -160,8 +160,24 @@ func segmentValue(v types.AttributeValue) (string, bool) {
 
 // declared is an entity's declared keys, parsed.
 type declared struct {
-	pk, sk  template
-	indexes map[Index][2]template
+	pk, sk   template
+	indexes  map[Index][2]template
+	uniqueOn []string
+	fold     map[string]func(string) string
+}
+
+// uniques returns the unique values of the attributes av.
+func (d *declared) uniques(av Item) []Unique {
+	var us []Unique
+	for _, a := range d.uniqueOn {
+		if v, ok := segmentValue(av[a]); ok && v != "" {
+			if f := d.fold[a]; f != nil {
+				v = f(v)
+			}
+			us = append(us, Unique{Name: a, Value: v})
+		}
+	}
+	return us
 }
 
 // declare parses def's declared keys, checks every reference against T's
@@ -236,21 +252,20 @@ func declare[T any](t *Table, def *Def[T]) *declared {
 				panic(fmt.Sprintf("table.NewEntity(%s): UniqueOn %q is not an attribute of the type", def.Type, a))
 			}
 		}
-		on := slices.Clone(def.UniqueOn)
+		for a := range def.UniqueFold {
+			if !slices.Contains(def.UniqueOn, a) {
+				panic(fmt.Sprintf("table.NewEntity(%s): UniqueFold %q is not in UniqueOn", def.Type, a))
+			}
+		}
+		d.uniqueOn, d.fold = slices.Clone(def.UniqueOn), def.UniqueFold
 		def.Unique = func(item *T) []Unique {
 			av, err := dynamo.MarshalItem(item)
 			if err != nil {
 				return nil
 			}
-			var us []Unique
-			for _, a := range on {
-				if v, ok := segmentValue(av[a]); ok && v != "" {
-					us = append(us, Unique{Name: a, Value: v})
-				}
-			}
-			return us
+			return d.uniques(av)
 		}
-		derivedFields = append(derivedFields, on...)
+		derivedFields = append(derivedFields, d.uniqueOn...)
 	}
 	for _, f := range derivedFields {
 		if !slices.Contains(def.IndexedFields, f) {

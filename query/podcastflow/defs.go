@@ -52,75 +52,77 @@ func newEntities(t *table.Table) *entities {
 	return &entities{
 		t: t,
 		users: table.NewEntity(t, table.Def[pf.UserProfile]{
-			Type:     TypeUserProfile,
-			Key:      func(u *pf.UserProfile) (table.Key, error) { return pf.UserProfileKey(u.UserID) },
-			Indexes:  userIndexes,
-			Validate: (*pf.UserProfile).Validate,
-			Unique: func(u *pf.UserProfile) []table.Unique {
-				return []table.Unique{{Name: uniqueEmail, Value: pf.NormalizeEmail(u.Email)}}
+			Type: TypeUserProfile,
+			Keys: table.Template{PK: "USER#{userId}", SK: pf.SKProfile},
+			IndexKeys: map[table.Index]table.Template{
+				IndexOrgUsers: {PK: "ORG#{organizationId}", SK: "USER#{userId}"}, // sparse: users of no organization
+				IndexRole:     {PK: "ROLE#{role}", SK: "USER#{userId}"},
+				IndexStatus:   {PK: "STATUS#{status}", SK: "USER#{userId}"},
+				IndexAll:      {PK: AllUsersPK, SK: "USER#{userId}"},
 			},
+			Validate: (*pf.UserProfile).Validate,
+			// One person, one email, whatever its case or Unicode form.
+			UniqueOn:   []string{uniqueEmail},
+			UniqueFold: map[string]func(string) string{uniqueEmail: pf.NormalizeEmail},
 			Touch: func(u *pf.UserProfile, now time.Time, isNew bool) {
 				stamps(&u.CreatedAt, &u.UpdatedAt, now, isNew)
 			},
-			IndexedFields: []string{"userId", "email", "role", "status", "organizationId"},
-			Match:         pf.IsUserProfileKey,
 		}),
 		prefs: table.NewEntity(t, table.Def[pf.UserPreferences]{
-			Type:     TypeUserPreferences,
+			Type: TypeUserPreferences,
+			// The user's ID is stored only in the key (the document's item
+			// has no userId), so the key stays a closure.
 			Key:      func(p *pf.UserPreferences) (table.Key, error) { return pf.UserPreferencesKey(p.UserID) },
+			Match:    pf.IsUserPreferencesKey,
 			Validate: (*pf.UserPreferences).Validate,
 			Touch: func(p *pf.UserPreferences, now time.Time, isNew bool) {
 				stamps(nil, &p.UpdatedAt, now, isNew)
 			},
-			Match: pf.IsUserPreferencesKey,
 		}),
 		orgs: table.NewEntity(t, table.Def[pf.OrganizationProfile]{
 			Type: TypeOrganizationProfile,
-			Key: func(o *pf.OrganizationProfile) (table.Key, error) {
-				return pf.OrganizationProfileKey(o.OrganizationID)
+			Keys: table.Template{PK: "ORG#{organizationId}", SK: pf.SKProfile},
+			IndexKeys: map[table.Index]table.Template{
+				IndexStatus: {PK: "STATUS#{status}", SK: "ORG#{organizationId}"},
+				IndexAll:    {PK: AllOrgsPK, SK: "ORG#{organizationId}"},
 			},
-			Indexes:  orgIndexes,
 			Validate: (*pf.OrganizationProfile).Validate,
 			Touch: func(o *pf.OrganizationProfile, now time.Time, isNew bool) {
 				stamps(&o.CreatedAt, &o.UpdatedAt, now, isNew)
 			},
-			IndexedFields: []string{"organizationId", "status"},
-			Match:         pf.IsOrganizationProfileKey,
 		}),
 		orgSettings: table.NewEntity(t, table.Def[pf.OrganizationSettings]{
 			Type: TypeOrganizationSettings,
+			// The organization's ID is stored only in the key.
 			Key: func(s *pf.OrganizationSettings) (table.Key, error) {
 				return pf.OrganizationSettingsKey(s.OrganizationID)
 			},
+			Match:    pf.IsOrganizationSettingsKey,
 			Validate: (*pf.OrganizationSettings).Validate,
 			Touch: func(s *pf.OrganizationSettings, now time.Time, isNew bool) {
 				stamps(nil, &s.UpdatedAt, now, isNew)
 			},
-			Match: pf.IsOrganizationSettingsKey,
 		}),
 		platform: table.NewEntity(t, table.Def[pf.PlatformSettings]{
 			Type:     TypePlatformSettings,
-			Key:      func(*pf.PlatformSettings) (table.Key, error) { return pf.PlatformSettingsKey(), nil },
+			Keys:     table.Template{PK: pf.PKPlatform, SK: pf.SKSettings},
 			Validate: (*pf.PlatformSettings).Validate,
 			Touch: func(s *pf.PlatformSettings, now time.Time, isNew bool) {
 				stamps(nil, &s.UpdatedAt, now, isNew)
 			},
 			Version: func(s *pf.PlatformSettings) *int64 { return &s.Version },
-			Match:   func(k table.Key) bool { return k == pf.PlatformSettingsKey() },
 		}),
 		globalM: table.NewEntity(t, table.Def[pf.GlobalMetrics]{
 			Type:     TypeGlobalMetrics,
-			Key:      func(m *pf.GlobalMetrics) (table.Key, error) { return pf.GlobalMetricsKey(m.Date) },
+			Keys:     table.Template{PK: pf.PKAnalytics, SK: "GLOBAL#{date}"},
 			Validate: (*pf.GlobalMetrics).Validate,
 			Touch: func(m *pf.GlobalMetrics, now time.Time, isNew bool) {
 				stamps(&m.CreatedAt, nil, now, isNew)
 			},
 		}),
 		orgM: table.NewEntity(t, table.Def[pf.OrganizationMetrics]{
-			Type: TypeOrganizationMetrics,
-			Key: func(m *pf.OrganizationMetrics) (table.Key, error) {
-				return pf.OrganizationMetricsKey(m.OrganizationID, m.Date)
-			},
+			Type:     TypeOrganizationMetrics,
+			Keys:     table.Template{PK: pf.PKAnalytics, SK: "ORG#{organizationId}#{date}"},
 			Validate: (*pf.OrganizationMetrics).Validate,
 			Touch: func(m *pf.OrganizationMetrics, now time.Time, isNew bool) {
 				stamps(&m.CreatedAt, nil, now, isNew)
@@ -128,6 +130,9 @@ func newEntities(t *table.Table) *entities {
 		}),
 		billing: table.NewEntity(t, table.Def[pf.BillingRecord]{
 			Type: TypeBillingRecord,
+			// The record's date is stored only in its key, as the document
+			// defines it, so its keys cannot be templates over attributes:
+			// the closures stay, with the fields they read listed by hand.
 			Key: func(r *pf.BillingRecord) (table.Key, error) {
 				return pf.BillingRecordKey(r.OrganizationID, r.Date)
 			},
@@ -141,7 +146,7 @@ func newEntities(t *table.Table) *entities {
 		}),
 		billingM: table.NewEntity(t, table.Def[pf.BillingMetrics]{
 			Type:     TypeBillingMetrics,
-			Key:      func(m *pf.BillingMetrics) (table.Key, error) { return pf.BillingMetricsKey(m.Date) },
+			Keys:     table.Template{PK: pf.PKBilling, SK: "METRICS#{date}"},
 			Validate: (*pf.BillingMetrics).Validate,
 			Touch: func(m *pf.BillingMetrics, now time.Time, isNew bool) {
 				stamps(&m.CreatedAt, nil, now, isNew)

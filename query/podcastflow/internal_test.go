@@ -4,30 +4,55 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	pf "github.com/singletable/singletable/entity/podcastflow"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 )
 
-// The fields GSI keys and the email guard derive from are refused by
-// Patch, so they can only change through Update, which moves the index
-// entries (PF-12, PF-13, PF-14) and guards in the same write.
+// PF-12, PF-13, PF-14: the keys are declared as templates, so a patch
+// that sets every field of an index key moves that key in the same
+// UpdateItem; the email guard's field and the key's own field are refused
+// (they change through Update, which moves the guard), and so is a value
+// the field's type refuses, before any request.
 func TestPatchRefusesIndexedFields_PF12_PF13_PF14(t *testing.T) {
 	t.Parallel()
-	s := New(tabletest.NewTable(t, Schema("")))
+	tb := tabletest.NewTable(t, Schema(""))
+	s := New(tb)
 	k, _ := pf.UserProfileKey("u1")
 	ok, _ := pf.OrganizationProfileKey("o1")
 	bk, _ := pf.BillingRecordKey("o1", "2024-01-01")
-	for _, f := range []string{"role", "organizationId", "status", "email", "userId"} {
+	for _, f := range []string{"role", "status", "email", "userId"} {
 		if _, err := s.Users.e.users.Patch(t.Context(), k, table.Patch{Set: map[string]any{f: "x"}}); !errors.Is(err, table.ErrInvalidInput) {
 			t.Errorf("user Patch %s: err = %v, want ErrInvalidInput", f, err)
 		}
 	}
-	if _, err := s.Organizations.e.orgs.Patch(t.Context(), ok, table.Patch{Set: map[string]any{"status": "active"}}); !errors.Is(err, table.ErrInvalidInput) {
-		t.Errorf("organization Patch status: err = %v, want ErrInvalidInput", err)
+	if _, err := s.Organizations.e.orgs.Patch(t.Context(), ok, table.Patch{Set: map[string]any{"status": "x"}}); !errors.Is(err, table.ErrInvalidInput) {
+		t.Errorf("organization Patch status x: err = %v, want ErrInvalidInput", err)
 	}
+	// The billing record's keys are closures (its date lives only in the
+	// key): its indexed status stays refused.
 	if _, err := s.Billing.e.billing.Patch(t.Context(), bk, table.Patch{Set: map[string]any{"status": "paid"}}); !errors.Is(err, table.ErrInvalidInput) {
 		t.Errorf("billing Patch status: err = %v, want ErrInvalidInput", err)
+	}
+	// A valid role moves GSI2 (ROLE#{role}) with the patch.
+	u := &pf.UserProfile{UserID: "u1", Email: "u1@example.com", Name: "U One", Role: pf.RoleTalent, Status: pf.UserActive, OrganizationID: "o1"}
+	if err := s.Users.e.users.Create(t.Context(), u); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Users.e.users.Patch(t.Context(), k, table.Patch{Set: map[string]any{"role": string(pf.RoleClient)}}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := tabletest.Client(t).GetItem(t.Context(), &dynamodb.GetItemInput{TableName: aws.String(tb.Name()),
+		Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: k.PK}, "SK": &types.AttributeValueMemberS{Value: k.SK}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := RolePK(pf.RoleClient)
+	if got, _ := out.Item["GSI2PK"].(*types.AttributeValueMemberS); got == nil || got.Value != want {
+		t.Errorf("after the role patch GSI2PK = %v, want %q", got, want)
 	}
 }
 
