@@ -27,7 +27,9 @@ import (
 //     [keys.UnixMilli], 13 digits;
 //   - ":esc": a string passed through [keys.Escape], for values that may
 //     hold the delimiter (tags, free text); [Entity.Patch] reads it back
-//     with [keys.Unescape].
+//     with [keys.Unescape];
+//   - ":N" (digits, such as ":10"): a non-negative integer, zero-padded to
+//     N digits so byte order is number order ("MSG#{seqId:10}").
 //
 // Values are key segments: one holding '#' or control characters (after
 // the modifier) is refused with a *[ValidationError], so no value can
@@ -60,7 +62,7 @@ func parseTemplate(s string) (template, error) {
 		switch {
 		case strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}"):
 			name, mod, _ := strings.Cut(seg[1:len(seg)-1], ":")
-			if name == "" || (mod != "" && mod != "ts" && mod != "ms" && mod != "esc") {
+			if name == "" || (mod != "" && mod != "ts" && mod != "ms" && mod != "esc" && width(mod) == 0) {
 				return nil, fmt.Errorf("%q: bad reference %q", s, seg)
 			}
 			t = append(t, tmplPart{attr: name, mod: mod})
@@ -97,6 +99,7 @@ func (t template) build(av Item) (key string, ok bool, err error) {
 			return "", false, nil
 		}
 		switch p.mod {
+		case "":
 		case "esc":
 			v = keys.Escape(v)
 		case "ms":
@@ -111,6 +114,14 @@ func (t template) build(av Item) (key string, ok bool, err error) {
 				break
 			}
 			fallthrough
+		default: // a width
+			n, err := strconv.ParseUint(v, 10, 64)
+			if err == nil {
+				v, err = keys.Uint(n, width(p.mod))
+			}
+			if err != nil {
+				return "", false, &ValidationError{Field: p.attr, Reason: fmt.Sprintf("%s is not a non-negative integer of at most %d digits", v, width(p.mod)), Key: true}
+			}
 		case "ts":
 			tm, err := time.Parse(time.RFC3339Nano, v)
 			if err != nil {
@@ -156,6 +167,15 @@ func segmentValue(v types.AttributeValue) (string, bool) {
 		return v.Value, true
 	}
 	return "", false
+}
+
+// width returns the digits of a ":N" modifier, 0 if mod is not one.
+func width(mod string) int {
+	n, err := strconv.Atoi(mod)
+	if err != nil || n < 1 || n > 20 || strconv.Itoa(n) != mod {
+		return 0
+	}
+	return n
 }
 
 // declared is an entity's declared keys, parsed.
@@ -211,6 +231,9 @@ func declare[T any](t *Table, def *Def[T]) *declared {
 			panic(fmt.Sprintf("table.NewEntity(%s): Keys.SK is empty", def.Type))
 		}
 		d.pk, d.sk = must(def.Keys.PK), must(def.Keys.SK)
+		// The key's own fields never change in place: a patch may not set them.
+		derivedFields = append(derivedFields, d.pk.attrs()...)
+		derivedFields = append(derivedFields, d.sk.attrs()...)
 		def.Key = func(item *T) (Key, error) {
 			av, err := dynamo.MarshalItem(item)
 			if err != nil {
@@ -395,6 +418,10 @@ func (d *declared) keyValues(k Key) Item {
 			case p.mod == "esc":
 				if v, err := keys.Unescape(segs[i]); err == nil {
 					av[p.attr] = &types.AttributeValueMemberS{Value: v}
+				}
+			case width(p.mod) > 0:
+				if n, err := strconv.ParseUint(segs[i], 10, 64); err == nil {
+					av[p.attr] = &types.AttributeValueMemberN{Value: strconv.FormatUint(n, 10)}
 				}
 			}
 		}

@@ -36,14 +36,16 @@ func touch(created, updated *time.Time, now time.Time, isCreate bool) {
 
 var userDef = table.Def[tn.User]{
 	Type:     TypeUser,
-	Key:      func(u *tn.User) (table.Key, error) { return tn.UserKey(u.Id) },
+	Keys:     table.Template{PK: "USER#{Id:esc}", SK: "USER"},
 	Validate: func(u *tn.User) error { return u.Validate() },
 	// Unique (the tag guards or entries) is set by New: it follows the
 	// store's tag rule (Options.SharedTags).
 	Touch: func(u *tn.User, now time.Time, created bool) {
 		touch(&u.CreatedAt, &u.UpdatedAt, now, created)
 	},
-	IndexedFields: []string{"Id", "Tags"},
+	// Tags feed the Unique closure (which tags are unique follows the
+	// store's rule), so they are listed; Id derives from the key.
+	IndexedFields: []string{"Tags"},
 }
 
 var authDef = table.Def[tn.AuthRecord]{
@@ -59,33 +61,28 @@ var authDef = table.Def[tn.AuthRecord]{
 
 var topicDef = table.Def[tn.Topic]{
 	Type:     TypeTopic,
-	Key:      func(t *tn.Topic) (table.Key, error) { return tn.TopicKey(t.Id) },
+	Keys:     table.Template{PK: "TOPIC#{Id:esc}", SK: "TOPIC"},
 	Validate: func(t *tn.Topic) error { return t.Validate() },
-	// A group topic is listed under its owner (TN-22).
-	Indexes: func(t *tn.Topic) (map[table.Index]table.IndexKey, error) {
-		ik, ok, err := tn.TopicByOwner(t)
-		if !ok || err != nil {
-			return nil, err
-		}
-		return map[table.Index]table.IndexKey{table.GSI1: ik}, nil
+	// A group topic is listed under its owner (TN-22); a topic without
+	// one (p2p) is not (sparse).
+	IndexKeys: map[table.Index]table.Template{
+		table.GSI1: {PK: "USER#{Owner:esc}", SK: "OWNS#{Id:esc}"},
 	},
 	// Topic tags share the tag guards (or entries) with user tags; New
 	// sets Unique by the store's tag rule.
 	Touch: func(t *tn.Topic, now time.Time, created bool) {
 		touch(&t.CreatedAt, &t.UpdatedAt, now, created)
 	},
-	IndexedFields: []string{"Id", "Owner", "Tags"},
+	IndexedFields: []string{"Tags"}, // the Unique closure's; the rest derive from the templates
 }
 
 var subDef = table.Def[tn.Subscription]{
-	Type: TypeSubscription,
-	Key: func(s *tn.Subscription) (table.Key, error) {
-		return tn.SubscriptionKey(s.Topic, s.User)
-	},
+	Type:     TypeSubscription,
+	Keys:     table.Template{PK: "TOPIC#{Topic:esc}", SK: "SUB#{User:esc}"},
 	Validate: func(s *tn.Subscription) error { return s.Validate() },
-	Indexes: func(s *tn.Subscription) (map[table.Index]table.IndexKey, error) {
-		ik, err := tn.SubscriptionByUser(s)
-		return map[table.Index]table.IndexKey{table.GSI1: ik}, err
+	// A user's subscriptions by update time (TN-7, TN-21, TN-23).
+	IndexKeys: map[table.Index]table.Template{
+		table.GSI1: {PK: "USER#{User:esc}", SK: "SUBUPD#{UpdatedAt:ts}#{Topic:esc}"},
 	},
 	Touch: func(s *tn.Subscription, now time.Time, created bool) {
 		if s.Id == "" {
@@ -93,26 +90,24 @@ var subDef = table.Def[tn.Subscription]{
 		}
 		touch(&s.CreatedAt, &s.UpdatedAt, now, created)
 	},
-	Version:       func(s *tn.Subscription) *int64 { return &s.Version },
-	IndexedFields: []string{"Id", "Topic", "User", "UpdatedAt"},
+	Version: func(s *tn.Subscription) *int64 { return &s.Version },
+	// Id is Topic and User joined (SubscriptionID): it follows the key.
+	IndexedFields: []string{"Id"},
 }
 
 var delDef = table.Def[tn.DelMessage]{
-	Type: TypeDelMessage,
-	Key: func(d *tn.DelMessage) (table.Key, error) {
-		return tn.DelKey(d.Topic, d.DelId)
-	},
-	Validate:      func(d *tn.DelMessage) error { return d.Validate() },
-	IndexedFields: []string{"Topic", "DelId"},
+	Type:     TypeDelMessage,
+	Keys:     table.Template{PK: "TOPIC#{Topic:esc}", SK: "DEL#{DelId:10}"},
+	Validate: func(d *tn.DelMessage) error { return d.Validate() },
 }
 
 var credDef = table.Def[tn.Credential]{
-	Type: TypeCredential,
-	Key: func(c *tn.Credential) (table.Key, error) {
-		return tn.CredKey(c.User, c.Method, c.Value)
-	},
+	Type:     TypeCredential,
+	Keys:     table.Template{PK: "USER#{User:esc}", SK: "CRED#{Method:esc}#{Value:esc}"},
 	Validate: func(c *tn.Credential) error { return c.Validate() },
-	// Unvalidated credentials are listed by age in a sparse GSI2 (TN-30).
+	// Unvalidated credentials are listed by age in a sparse GSI2 (TN-30):
+	// whether an item is in it depends on Done and DeletedAt, which no
+	// template states, so this index stays a closure.
 	Indexes: func(c *tn.Credential) (map[table.Index]table.IndexKey, error) {
 		ik, ok, err := tn.CredUnvalidated(c)
 		if !ok || err != nil {
@@ -130,17 +125,19 @@ var credDef = table.Def[tn.Credential]{
 	Touch: func(c *tn.Credential, now time.Time, created bool) {
 		touch(&c.CreatedAt, &c.UpdatedAt, now, created)
 	},
-	IndexedFields: []string{"User", "Method", "Value", "Done", "UpdatedAt", "DeletedAt"},
+	// The closures' fields (GSI2 and the unique guard); the key's derive.
+	IndexedFields: []string{"Done", "UpdatedAt", "DeletedAt"},
 }
 
 var msgDef = table.Def[tn.Message]{
 	Type:     TypeMessage,
-	Key:      func(m *tn.Message) (table.Key, error) { return tn.MessageKey(m.Topic, m.SeqId) },
+	Keys:     table.Template{PK: "TOPIC#{Topic:esc}", SK: "MSG#{SeqId:10}"},
 	Validate: func(m *tn.Message) error { return m.Validate() },
 	Expires:  func(m *tn.Message) time.Time { return m.Expires() },
 	Touch: func(m *tn.Message, now time.Time, created bool) {
 		touch(&m.CreatedAt, &m.UpdatedAt, now, created)
 	},
-	Version:       func(m *tn.Message) *int64 { return &m.Version },
-	IndexedFields: []string{"Topic", "SeqId", "ExpireTime"},
+	Version: func(m *tn.Message) *int64 { return &m.Version },
+	// The TTL attribute derives from ExpireTime (Expires).
+	IndexedFields: []string{"ExpireTime"},
 }
