@@ -95,7 +95,7 @@ func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, er
 	var ix map[Index]IndexKey
 	if e.decl != nil && len(e.decl.indexes) > 0 {
 		// before secrets are sealed and key attributes added
-		if ix, err = e.decl.indexKeys(av); err != nil {
+		if ix, err = e.decl.indexKeys(av, item); err != nil {
 			return w, err
 		}
 	} else if e.def.Indexes != nil {

@@ -21,8 +21,9 @@ import (
 // an attribute of the entity (its `dynamo` name), checked by [NewEntity];
 // its value is the attribute's string or number, or, with a modifier:
 //
-//   - ":ts": a time (RFC 3339 string) as [keys.Timestamp] (UTC, fixed-width
-//     nanoseconds, so byte order is time order);
+//   - ":ts": a time (RFC 3339 string, or epoch seconds of a `unixtime`
+//     attribute) as [keys.Timestamp] (UTC, fixed-width nanoseconds, so
+//     byte order is time order);
 //   - ":ms": a time (RFC 3339 string, or a number of Unix milliseconds) as
 //     [keys.UnixMilli], 13 digits;
 //   - ":esc": a string passed through [keys.Escape], for values that may
@@ -43,6 +44,35 @@ import (
 // ([Entity.Model]).
 type Template struct {
 	PK, SK string
+	// When makes an index key conditional (index templates only): the
+	// item is in the index only while every condition holds. A condition
+	// names an attribute that must be set ("isActive": present, not
+	// false, not zero, not empty) or, after '!', must not be
+	// ("!deletedAt": absent or empty). Soft-deleted, inactive or read
+	// items so leave a sparse index in the same write that changes them.
+	When []string
+}
+
+// cond is one When condition.
+type cond struct {
+	attr string
+	neg  bool
+}
+
+// truthy reports whether an attribute value counts as set.
+func truthy(v types.AttributeValue) bool {
+	switch v := v.(type) {
+	case nil, *types.AttributeValueMemberNULL:
+		return false
+	case *types.AttributeValueMemberBOOL:
+		return v.Value
+	case *types.AttributeValueMemberS:
+		return v.Value != ""
+	case *types.AttributeValueMemberN:
+		f, err := strconv.ParseFloat(v.Value, 64)
+		return err != nil || f != 0
+	}
+	return true
 }
 
 type tmplPart struct {
@@ -123,7 +153,16 @@ func (t template) build(av Item) (key string, ok bool, err error) {
 				return "", false, &ValidationError{Field: p.attr, Reason: fmt.Sprintf("%s is not a non-negative integer of at most %d digits", v, width(p.mod)), Key: true}
 			}
 		case "ts":
-			tm, err := time.Parse(time.RFC3339Nano, v)
+			var tm time.Time
+			var err error
+			if _, isNum := av[p.attr].(*types.AttributeValueMemberN); isNum {
+				var n int64
+				if n, err = strconv.ParseInt(v, 10, 64); err == nil {
+					tm = time.Unix(n, 0) // a `unixtime` attribute: epoch seconds
+				}
+			} else {
+				tm, err = time.Parse(time.RFC3339Nano, v)
+			}
 			if err != nil {
 				return "", false, &ValidationError{Field: p.attr, Reason: fmt.Sprintf("%q is not a time", v), Key: true}
 			}
@@ -182,6 +221,9 @@ func width(mod string) int {
 type declared struct {
 	pk, sk   template
 	indexes  map[Index][2]template
+	when     map[Index][]cond
+	hand     []string // the fields Def.IndexedFields lists by hand
+	extra    func(item any) (map[Index]IndexKey, error) // the Indexes closure beside the templates, on a *T
 	uniqueOn []string
 	fold     map[string]func(string) string
 }
@@ -220,8 +262,9 @@ func declare[T any](t *Table, def *Def[T]) *declared {
 		}
 		return tp
 	}
-	d := &declared{indexes: map[Index][2]template{}}
+	d := &declared{indexes: map[Index][2]template{}, when: map[Index][]cond{}}
 	def.IndexedFields = slices.Clone(def.IndexedFields) // the caller's Def is shared
+	d.hand = slices.Clone(def.IndexedFields)
 	var derivedFields []string
 	if def.Keys.PK != "" {
 		if def.Key != nil {
@@ -246,9 +289,6 @@ func declare[T any](t *Table, def *Def[T]) *declared {
 		}
 	}
 	if len(def.IndexKeys) > 0 {
-		if def.Indexes != nil {
-			panic(fmt.Sprintf("table.NewEntity(%s): both Indexes and IndexKeys", def.Type))
-		}
 		for ix, ks := range def.IndexKeys {
 			if _, err := t.schema.index(ix); err != nil {
 				panic(fmt.Sprintf("table.NewEntity(%s): %v", def.Type, err))
@@ -257,13 +297,26 @@ func declare[T any](t *Table, def *Def[T]) *declared {
 			d.indexes[ix] = pair
 			derivedFields = append(derivedFields, pair[0].attrs()...)
 			derivedFields = append(derivedFields, pair[1].attrs()...)
+			for _, w := range ks.When {
+				c := cond{attr: strings.TrimPrefix(w, "!"), neg: strings.HasPrefix(w, "!")}
+				if _, ok := names[c.attr]; !ok {
+					panic(fmt.Sprintf("table.NewEntity(%s): When %q is not an attribute of the type", def.Type, w))
+				}
+				d.when[ix] = append(d.when[ix], c)
+				derivedFields = append(derivedFields, c.attr)
+			}
+		}
+		// An Indexes closure may keep the indexes no template can state;
+		// IndexedFields then lists the fields it reads.
+		if closure := def.Indexes; closure != nil {
+			d.extra = func(item any) (map[Index]IndexKey, error) { return closure(item.(*T)) }
 		}
 		def.Indexes = func(item *T) (map[Index]IndexKey, error) {
 			av, err := dynamo.MarshalItem(item)
 			if err != nil {
 				return nil, fmt.Errorf("%w: %v", ErrInvalidInput, err)
 			}
-			return d.indexKeys(av)
+			return d.indexKeys(av, item)
 		}
 	}
 	if len(def.UniqueOn) > 0 {
@@ -317,9 +370,24 @@ func (d *declared) primary(av Item) (Key, error) {
 	return Key{PK: pk, SK: sk}, nil
 }
 
-func (d *declared) indexKeys(av Item) (map[Index]IndexKey, error) {
+func (d *declared) indexKeys(av Item, item any) (map[Index]IndexKey, error) {
 	out := make(map[Index]IndexKey, len(d.indexes))
+	if d.extra != nil {
+		ex, err := d.extra(item)
+		if err != nil {
+			return nil, err
+		}
+		for ix, ik := range ex {
+			if _, dup := d.indexes[ix]; dup {
+				return nil, fmt.Errorf("%w: index %d is both a template and the Indexes closure's", ErrInvalidInput, ix)
+			}
+			out[ix] = ik
+		}
+	}
 	for ix, pair := range d.indexes {
+		if !d.holds(ix, av) {
+			continue
+		}
 		pk, ok1, err := pair[0].build(av)
 		if err != nil {
 			return nil, err
@@ -333,6 +401,26 @@ func (d *declared) indexKeys(av Item) (map[Index]IndexKey, error) {
 		}
 	}
 	return out, nil
+}
+
+// fields returns the attributes index ix derives from.
+func (d *declared) fields(ix Index) []string {
+	pair := d.indexes[ix]
+	out := append(pair[0].attrs(), pair[1].attrs()...)
+	for _, c := range d.when[ix] {
+		out = append(out, c.attr)
+	}
+	return out
+}
+
+// holds reports whether av meets the index's When conditions.
+func (d *declared) holds(ix Index, av Item) bool {
+	for _, c := range d.when[ix] {
+		if truthy(av[c.attr]) == c.neg {
+			return false
+		}
+	}
+	return true
 }
 
 // movableIndexes returns the index keys a patch setting set moves in full
@@ -359,7 +447,7 @@ func (d *declared) movableIndexes(set map[string]any, k Key) (map[Index]IndexKey
 	allowed := map[string]bool{}
 	for ix, pair := range d.indexes {
 		all := true
-		for _, a := range append(pair[0].attrs(), pair[1].attrs()...) {
+		for _, a := range d.fields(ix) {
 			if _, ok := set[a]; !ok && !fixed[a] {
 				all = false
 			}
@@ -375,25 +463,29 @@ func (d *declared) movableIndexes(set map[string]any, k Key) (map[Index]IndexKey
 		if err != nil {
 			return nil, nil, err
 		}
-		if ok1 && ok2 {
+		if ok1 && ok2 && d.holds(ix, av) {
 			moves[ix] = IndexKey{PK: pk, SK: sk}
 		} else {
 			moves[ix] = IndexKey{} // leaves the sparse index
 		}
-		for _, a := range append(pair[0].attrs(), pair[1].attrs()...) {
+		for _, a := range d.fields(ix) {
 			if !fixed[a] {
 				allowed[a] = true
 			}
 		}
 	}
-	// A field that another, not fully set, index derives from stays refused.
-	for ix, pair := range d.indexes {
+	// A field that another, not fully set, index derives from stays
+	// refused, and so does one a closure reads (listed by hand).
+	for ix := range d.indexes {
 		if _, moved := moves[ix]; moved {
 			continue
 		}
-		for _, a := range append(pair[0].attrs(), pair[1].attrs()...) {
+		for _, a := range d.fields(ix) {
 			delete(allowed, a)
 		}
+	}
+	for _, a := range d.hand {
+		delete(allowed, a)
 	}
 	return moves, allowed, nil
 }

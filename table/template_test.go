@@ -143,3 +143,65 @@ func TestDeclaredKeyModifiers(t *testing.T) {
 		}
 	}
 }
+
+type hook struct {
+	ID        string `dynamo:"id"`
+	Account   string `dynamo:"account"`
+	Active    bool   `dynamo:"active"`
+	DeletedAt string `dynamo:"deletedAt"`
+	Region    string `dynamo:"region"`
+}
+
+// Template.When keeps an item in an index only while its conditions hold,
+// and an Indexes closure may keep what no template states beside them.
+func TestDeclaredIndexConditions(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	hooks := table.NewEntity(f.t, table.Def[hook]{
+		Type: "Hook",
+		Keys: table.Template{PK: "HOOK#{id}", SK: "HOOK"},
+		IndexKeys: map[table.Index]table.Template{
+			table.GSI1: {PK: "HOOKS#{account}", SK: "ACTIVE#{id}", When: []string{"active", "!deletedAt"}},
+		},
+		// a computed key no template states
+		Indexes: func(h *hook) (map[table.Index]table.IndexKey, error) {
+			return map[table.Index]table.IndexKey{table.GSI2: {PK: "REGION#" + strings.ToUpper(h.Region), SK: h.ID}}, nil
+		},
+		IndexedFields: []string{"region"},
+	})
+	k := table.Key{PK: "HOOK#h1", SK: "HOOK"}
+	if err := hooks.Create(c, &hook{ID: "h1", Account: "a1", Active: true, Region: "eu"}); err != nil {
+		t.Fatal(err)
+	}
+	raw := rawItem(t, f.t, k)
+	if got, _ := raw["GSI1PK"].(*types.AttributeValueMemberS); got == nil || got.Value != "HOOKS#a1" {
+		t.Errorf("active hook: GSI1PK %v, want HOOKS#a1", raw["GSI1PK"])
+	}
+	if got, _ := raw["GSI2PK"].(*types.AttributeValueMemberS); got == nil || got.Value != "REGION#EU" {
+		t.Errorf("GSI2PK %v, want REGION#EU (the closure's)", raw["GSI2PK"])
+	}
+	// GSI1 derives from id (the key's), account, active and deletedAt: a
+	// patch setting deletedAt alone is refused; one setting all three
+	// others moves the item out of the index in the same UpdateItem.
+	if _, err := hooks.Patch(c, k, table.Patch{Set: map[string]any{"deletedAt": "2026-11-22"}}); !errors.Is(err, table.ErrInvalidInput) {
+		t.Errorf("patch of deletedAt alone: %v, want ErrInvalidInput", err)
+	}
+	if _, err := hooks.Patch(c, k, table.Patch{Set: map[string]any{"account": "a1", "active": true, "deletedAt": "2026-11-22"}}); err != nil {
+		t.Fatal(err)
+	}
+	if raw := rawItem(t, f.t, k); raw["GSI1PK"] != nil {
+		t.Errorf("deleted hook still in GSI1: %v", raw["GSI1PK"])
+	}
+	// The closure's field stays refused.
+	if _, err := hooks.Patch(c, k, table.Patch{Set: map[string]any{"region": "us"}}); !errors.Is(err, table.ErrInvalidInput) {
+		t.Errorf("patch of region: %v, want ErrInvalidInput", err)
+	}
+	// An update back to active puts it back.
+	if err := hooks.Put(c, &hook{ID: "h1", Account: "a1", Active: true, Region: "eu"}); err != nil {
+		t.Fatal(err)
+	}
+	if raw := rawItem(t, f.t, k); raw["GSI1PK"] == nil {
+		t.Error("restored hook not in GSI1")
+	}
+}

@@ -99,102 +99,83 @@ func newEntities(t *table.Table) *entities {
 		t: t,
 		users: table.NewEntity(t, table.Def[lb.User]{
 			Type:     TypeUser,
-			Key:      func(u *lb.User) (table.Key, error) { return lb.UserKey(u.UserID) },
+			Keys:     table.Template{PK: "USER#{userId}", SK: lb.SKProfile},
 			Validate: (*lb.User).Validate,
-			Unique: func(u *lb.User) []table.Unique {
-				us := []table.Unique{{Name: UniqueEmail, Value: lb.NormalizeEmail(u.Email)}}
-				if u.Username != "" {
-					us = append(us, table.Unique{Name: UniqueUsername, Value: lb.NormalizeUsername(u.Username)})
-				}
-				return us
+			// One email and one username per person, whatever their case.
+			UniqueOn: []string{UniqueEmail, UniqueUsername},
+			UniqueFold: map[string]func(string) string{
+				UniqueEmail:    lb.NormalizeEmail,
+				UniqueUsername: lb.NormalizeUsername,
 			},
-			Touch:         func(u *lb.User, now time.Time, isNew bool) { stamps(&u.CreatedAt, &u.UpdatedAt, now, isNew, false) },
-			IndexedFields: []string{"email", "username"},
-			Secrets:       map[string]func(*lb.User) *string{"mfaSecret": func(u *lb.User) *string { return &u.MFASecret }},
+			Touch:   func(u *lb.User, now time.Time, isNew bool) { stamps(&u.CreatedAt, &u.UpdatedAt, now, isNew, false) },
+			Secrets: map[string]func(*lb.User) *string{"mfaSecret": func(u *lb.User) *string { return &u.MFASecret }},
 		}),
 		accounts: table.NewEntity(t, table.Def[lb.Account]{
 			Type:     TypeAccount,
-			Key:      func(a *lb.Account) (table.Key, error) { return lb.AccountKey(a.AccountID) },
+			Keys:     table.Template{PK: "ACCOUNT#{accountId}", SK: lb.SKProfile},
 			Validate: (*lb.Account).Validate,
+			// Soft-deleted accounts (LB-63) are in no list.
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: "CHILDREN#{parentAccountId}", SK: "TYPE#{accountType}#{accountId}", When: []string{"!deletedAt"}},
+				table.GSI2: {PK: "ACCTYPE#{accountType}", SK: "ACCOUNT#{accountId}", When: []string{"!deletedAt"}},
+			},
+			// The subtree index's partition is the path's root, computed
+			// from accountPath: no template states it.
 			Indexes: func(a *lb.Account) (ixs, error) {
 				if a.Deleted() {
-					return nil, nil // soft-deleted (LB-63): in no list
+					return nil, nil
 				}
-				m := ixs{
-					table.GSI2: {PK: j("ACCTYPE", string(a.AccountType)), SK: j("ACCOUNT", string(a.AccountID))},
-					table.GSI3: {PK: j("TREE", keys.Escape(lb.PathRoot(a.AccountPath))), SK: j("PATH", keys.Escape(a.AccountPath))},
-				}
-				if a.ParentAccountID != "" {
-					m[table.GSI1] = table.IndexKey{PK: j("CHILDREN", string(a.ParentAccountID)), SK: j("TYPE", string(a.AccountType), string(a.AccountID))}
-				}
-				return m, nil
+				return ixs{table.GSI3: {PK: j("TREE", keys.Escape(lb.PathRoot(a.AccountPath))), SK: j("PATH", keys.Escape(a.AccountPath))}}, nil
 			},
 			Touch:         func(a *lb.Account, now time.Time, isNew bool) { stamps(&a.CreatedAt, &a.UpdatedAt, now, isNew, false) },
-			IndexedFields: []string{"parentAccountId", "accountType", "accountPath", "deletedAt"},
+			IndexedFields: []string{"accountPath", "deletedAt"}, // the closure's
 		}),
 		memberships: table.NewEntity(t, table.Def[lb.Membership]{
 			Type:     TypeMembership,
-			Key:      func(m *lb.Membership) (table.Key, error) { return lb.MembershipKey(m.UserID, m.AccountID) },
+			Keys:     table.Template{PK: "USER#{userId}", SK: "MEMBER#{accountId}"},
 			Validate: (*lb.Membership).Validate,
-			Indexes: func(m *lb.Membership) (ixs, error) {
-				return ixs{table.GSI1: {PK: j("MEMBERS", string(m.AccountID)), SK: j("ROLE", string(m.Role), string(m.UserID))}}, nil
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: "MEMBERS#{accountId}", SK: "ROLE#{role}#{userId}"},
 			},
-			Touch:         func(m *lb.Membership, now time.Time, isNew bool) { stamps(&m.JoinedAt, nil, now, isNew, false) },
-			IndexedFields: []string{"role"},
+			Touch: func(m *lb.Membership, now time.Time, isNew bool) { stamps(&m.JoinedAt, nil, now, isNew, false) },
 		}),
 		teams: table.NewEntity(t, table.Def[lb.Team]{
 			Type:     TypeTeam,
 			Scope:    "accountId",
-			Key:      func(tm *lb.Team) (table.Key, error) { return lb.TeamKey(tm.TeamID) },
+			Keys:     table.Template{PK: "TEAM#{teamId}", SK: lb.SKTeam},
 			Validate: (*lb.Team).Validate,
-			Indexes: func(tm *lb.Team) (ixs, error) {
-				return ixs{table.GSI1: {PK: j("TEAMS", string(tm.AccountID)), SK: j("TEAM", string(tm.TeamID))}}, nil
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: "TEAMS#{accountId}", SK: "TEAM#{teamId}"},
 			},
-			Touch:         func(tm *lb.Team, now time.Time, isNew bool) { stamps(&tm.CreatedAt, &tm.UpdatedAt, now, isNew, false) },
-			IndexedFields: []string{"accountId"},
+			Touch: func(tm *lb.Team, now time.Time, isNew bool) { stamps(&tm.CreatedAt, &tm.UpdatedAt, now, isNew, false) },
 		}),
 		sources: table.NewEntity(t, table.Def[lb.Source]{
 			Type:     TypeSource,
 			Scope:    "accountId",
-			Key:      func(s *lb.Source) (table.Key, error) { return lb.SourceKey(s.SourceID) },
+			Keys:     table.Template{PK: "SOURCE#{sourceId}", SK: lb.SKSource},
 			Validate: (*lb.Source).Validate,
-			Indexes: func(s *lb.Source) (ixs, error) {
-				if s.Deleted() {
-					return nil, nil // soft-deleted (LB-65): in no list
-				}
-				pk := j("SOURCES", string(s.AccountID))
-				return ixs{
-					table.GSI1: {PK: pk, SK: j("PLATFORM", string(s.Platform), string(s.SourceID))},
-					table.GSI2: {PK: pk, SK: j("STATUS", string(s.Status), string(s.SourceID))},
-				}, nil
+			// Soft-deleted sources (LB-65) are in no list.
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: "SOURCES#{accountId}", SK: "PLATFORM#{platform}#{sourceId}", When: []string{"!deletedAt"}},
+				table.GSI2: {PK: "SOURCES#{accountId}", SK: "STATUS#{status}#{sourceId}", When: []string{"!deletedAt"}},
 			},
 			Touch: func(s *lb.Source, now time.Time, isNew bool) {
 				stamps(&s.CreatedAt, &s.UpdatedAt, now, isNew, false)
 				s.PlatformID = s.Platform
 			},
-			IndexedFields: []string{"accountId", "platform", "platformId", "status", "deletedAt"},
+			IndexedFields: []string{"platformId"}, // Touch keeps it equal to platform
 			Secrets: map[string]func(*lb.Source) *string{
 				"credentials.encryptedData": func(s *lb.Source) *string { return &s.Credentials.Data },
 			},
 		}),
 		activities: table.NewEntity(t, table.Def[lb.Activity]{
 			Type:     TypeActivity,
-			Key:      func(a *lb.Activity) (table.Key, error) { return lb.ActivityKey(a.AccountID, a.CreatedAt, a.EventID) },
+			Keys:     table.Template{PK: "ACTIVITY#{accountId}", SK: "EVT#{createdAt:ts}#{eventId}"},
 			Validate: (*lb.Activity).Validate,
-			Indexes: func(a *lb.Activity) (ixs, error) {
-				ts, err := timeKey("createdAt", a.CreatedAt)
-				if err != nil {
-					return nil, err
-				}
-				sk := j(ts, string(a.EventID))
-				m := ixs{
-					table.GSI2: {PK: j("ACTRES", string(a.AccountID), string(a.ResourceType)), SK: sk},
-					table.GSI3: {PK: j("ACTEVT", string(a.AccountID), string(a.EventType)), SK: sk},
-				}
-				if a.UserID != "" {
-					m[table.GSI1] = table.IndexKey{PK: j("ACTUSER", string(a.UserID)), SK: sk}
-				}
-				return m, nil
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: "ACTUSER#{userId}", SK: "{createdAt:ts}#{eventId}"}, // sparse: system events have no user
+				table.GSI2: {PK: "ACTRES#{accountId}#{resourceType}", SK: "{createdAt:ts}#{eventId}"},
+				table.GSI3: {PK: "ACTEVT#{accountId}#{eventType}", SK: "{createdAt:ts}#{eventId}"},
 			},
 			Expires: (*lb.Activity).Expires,
 			Touch: func(a *lb.Activity, now time.Time, _ bool) {
@@ -204,51 +185,34 @@ func newEntities(t *table.Table) *entities {
 				a.Timestamp = lb.Seconds(a.CreatedAt)
 				a.Resource = a.ResourceType
 			},
-			IndexedFields: []string{"userId", "resourceType", "resource", "eventType", "createdAt", "timestamp"},
+			IndexedFields: []string{"resource", "timestamp"}, // Touch derives them from resourceType and createdAt
 		}),
 		jobs: table.NewEntity(t, table.Def[lb.Job]{
 			Type:     TypeJob,
 			Scope:    "accountId",
-			Key:      func(jb *lb.Job) (table.Key, error) { return lb.JobKey(jb.JobID) },
+			Keys:     table.Template{PK: "JOB#{jobId}", SK: lb.SKJob},
 			Validate: (*lb.Job).Validate,
-			Indexes: func(jb *lb.Job) (ixs, error) {
-				ts, err := timeKey("createdAt", jb.CreatedAt)
-				if err != nil {
-					return nil, err
-				}
-				pk := j("JOBS", string(jb.AccountID))
-				m := ixs{
-					table.GSI1: {PK: pk, SK: j("CREATED", ts, string(jb.JobID))},
-					table.GSI2: {PK: pk, SK: j("STATUS", string(jb.Status), ts, string(jb.JobID))},
-				}
-				if jb.SourceID != "" {
-					m[table.GSI3] = table.IndexKey{PK: j("SRCJOBS", string(jb.SourceID)), SK: j(ts, string(jb.JobID))}
-				}
-				return m, nil
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: "JOBS#{accountId}", SK: "CREATED#{createdAt:ts}#{jobId}"},
+				table.GSI2: {PK: "JOBS#{accountId}", SK: "STATUS#{status}#{createdAt:ts}#{jobId}"},
+				table.GSI3: {PK: "SRCJOBS#{sourceId}", SK: "{createdAt:ts}#{jobId}"}, // sparse: account-wide jobs have no source
 			},
-			Touch:         func(jb *lb.Job, now time.Time, isNew bool) { stamps(&jb.CreatedAt, nil, now, isNew, false) },
-			IndexedFields: []string{"accountId", "status", "sourceId", "createdAt"},
+			Touch: func(jb *lb.Job, now time.Time, isNew bool) { stamps(&jb.CreatedAt, nil, now, isNew, false) },
 		}),
 		connections: table.NewEntity(t, table.Def[lb.Connection]{
 			Type:     TypeConnection,
 			Scope:    "accountId",
 			Fixed:    []string{"userId"}, // a connection never moves to another user
-			Key:      func(c *lb.Connection) (table.Key, error) { return lb.ConnectionKey(c.ConnectionID) },
+			Keys:     table.Template{PK: "CONN#{connectionId}", SK: lb.SKConn},
 			Validate: (*lb.Connection).Validate,
-			Indexes: func(c *lb.Connection) (ixs, error) {
-				if c.Deleted() {
-					return nil, nil // soft-deleted (LB-65): in no list
-				}
-				sk := j("PLATFORM", string(c.Platform), string(c.ConnectionID))
-				return ixs{
-					table.GSI1: {PK: j("CONNS", string(c.AccountID)), SK: sk},
-					table.GSI2: {PK: j("USERCONNS", string(c.UserID)), SK: sk},
-				}, nil
+			// Soft-deleted connections (LB-65) are in no list.
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: "CONNS#{accountId}", SK: "PLATFORM#{platform}#{connectionId}", When: []string{"!deletedAt"}},
+				table.GSI2: {PK: "USERCONNS#{userId}", SK: "PLATFORM#{platform}#{connectionId}", When: []string{"!deletedAt"}},
 			},
 			Touch: func(c *lb.Connection, now time.Time, isNew bool) {
 				stamps(&c.CreatedAt, &c.UpdatedAt, now, isNew, false)
 			},
-			IndexedFields: []string{"accountId", "userId", "platform", "deletedAt"},
 			Secrets: map[string]func(*lb.Connection) *string{
 				"credentials.accessToken":  func(c *lb.Connection) *string { return &c.Credentials.AccessToken },
 				"credentials.refreshToken": func(c *lb.Connection) *string { return &c.Credentials.RefreshToken },
@@ -256,84 +220,61 @@ func newEntities(t *table.Table) *entities {
 		}),
 		states: table.NewEntity(t, table.Def[lb.OAuthState]{
 			Type:     TypeOAuthState,
-			Key:      func(s *lb.OAuthState) (table.Key, error) { return lb.OAuthStateKey(s.State) },
+			Keys:     table.Template{PK: "OAUTHSTATE#{state}", SK: lb.SKState},
 			Validate: (*lb.OAuthState).Validate,
 			Expires:  func(s *lb.OAuthState) time.Time { return s.ExpiresAt },
 		}),
 		oauthTokens: table.NewEntity(t, table.Def[lb.OAuthToken]{
 			Type:     TypeOAuthToken,
-			Key:      func(o *lb.OAuthToken) (table.Key, error) { return lb.OAuthTokenKey(o.SourceID) },
+			Keys:     table.Template{PK: "SOURCE#{sourceId}", SK: lb.SKOAuth},
 			Validate: (*lb.OAuthToken).Validate,
-			Indexes: func(o *lb.OAuthToken) (ixs, error) {
-				return ixs{table.GSI1: {PK: j("OAUTH", string(o.AccountID)), SK: j("PLATFORM", string(o.Platform), string(o.SourceID))}}, nil
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: "OAUTH#{accountId}", SK: "PLATFORM#{platform}#{sourceId}"},
 			},
 			Touch: func(o *lb.OAuthToken, now time.Time, isNew bool) {
 				stamps(&o.CreatedAt, &o.UpdatedAt, now, isNew, false)
 			},
-			IndexedFields: []string{"accountId", "platform"},
 			Secrets: map[string]func(*lb.OAuthToken) *string{
 				"tokens.accessToken":  func(o *lb.OAuthToken) *string { return &o.Tokens.AccessToken },
 				"tokens.refreshToken": func(o *lb.OAuthToken) *string { return &o.Tokens.RefreshToken },
 			},
 		}),
 		refreshTokens: table.NewEntity(t, table.Def[lb.RefreshToken]{
-			Type:     TypeRefreshToken,
-			Key:      func(r *lb.RefreshToken) (table.Key, error) { return lb.RefreshTokenKey(r.TokenHash) },
+			Type: TypeRefreshToken,
+			// refreshToken is the token's SHA-256 hex, never the plaintext.
+			Keys:     table.Template{PK: "RTOKEN#{refreshToken}", SK: lb.SKRToken},
 			Validate: (*lb.RefreshToken).Validate,
-			Indexes: func(r *lb.RefreshToken) (ixs, error) {
-				ts, err := timeKey("issuedAt", r.IssuedAt)
-				if err != nil {
-					return nil, err
-				}
-				sk := j(ts, r.TokenHash)
-				return ixs{
-					table.GSI1: {PK: j("RTUSER", string(r.UserID)), SK: sk},
-					table.GSI2: {PK: j("RTFAMILY", string(r.TokenFamily)), SK: sk},
-				}, nil
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: "RTUSER#{userId}", SK: "{issuedAt:ts}#{refreshToken}"},
+				table.GSI2: {PK: "RTFAMILY#{tokenFamily}", SK: "{issuedAt:ts}#{refreshToken}"},
 			},
-			Expires:       func(r *lb.RefreshToken) time.Time { return r.ExpiresAt },
-			Version:       func(r *lb.RefreshToken) *int64 { return &r.Version },
-			IndexedFields: []string{"userId", "tokenFamily", "issuedAt"},
+			Expires: func(r *lb.RefreshToken) time.Time { return r.ExpiresAt },
+			Version: func(r *lb.RefreshToken) *int64 { return &r.Version },
 		}),
 		families: table.NewEntity(t, table.Def[lb.TokenFamily]{
-			Type:          TypeTokenFamily,
-			Key:           func(f *lb.TokenFamily) (table.Key, error) { return lb.TokenFamilyKey(f.Family) },
-			Validate:      (*lb.TokenFamily).Validate,
-			IndexedFields: []string{"tokenFamily"},
+			Type:     TypeTokenFamily,
+			Keys:     table.Template{PK: "RTFAM#{tokenFamily}", SK: lb.SKFamily},
+			Validate: (*lb.TokenFamily).Validate,
 		}),
 		tags: table.NewEntity(t, table.Def[lb.Tag]{
 			Type:  TypeTag,
 			Scope: "accountId",
-			Key: func(tg *lb.Tag) (table.Key, error) {
-				return lb.TagKeyOf(tg.AccountID, tg.ResourceType, tg.TagKey, tg.TagValue)
-			},
+			// Tag keys and values are free text: escaped in the key.
+			Keys:     table.Template{PK: "TAGS#{accountId}#{resourceType}", SK: "TAG#{tagKey:esc}#{tagValue:esc}"},
 			Validate: (*lb.Tag).Validate,
-			Indexes: func(tg *lb.Tag) (ixs, error) {
-				return ixs{table.GSI1: {PK: j("TAGID", string(tg.TagID)), SK: "TAG"}}, nil
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: "TAGID#{tagId}", SK: "TAG"},
 			},
-			Touch:         func(tg *lb.Tag, now time.Time, isNew bool) { stamps(&tg.CreatedAt, &tg.UpdatedAt, now, isNew, false) },
-			IndexedFields: []string{"tagId"},
+			Touch: func(tg *lb.Tag, now time.Time, isNew bool) { stamps(&tg.CreatedAt, &tg.UpdatedAt, now, isNew, false) },
 		}),
 		notifications: table.NewEntity(t, table.Def[lb.Notification]{
-			Type: TypeNotification,
-			Key: func(n *lb.Notification) (table.Key, error) {
-				return lb.NotificationKey(n.UserID, n.CreatedAt, n.NotificationID)
-			},
+			Type:     TypeNotification,
+			Keys:     table.Template{PK: "NOTIF#{userId}", SK: "N#{createdAt:ts}#{notificationId}"},
 			Validate: (*lb.Notification).Validate,
-			Indexes: func(n *lb.Notification) (ixs, error) {
-				ts, err := timeKey("createdAt", n.CreatedAt)
-				if err != nil {
-					return nil, err
-				}
-				sk := j(ts, string(n.NotificationID))
-				m := ixs{
-					table.GSI1: {PK: j("ACCTNOTIF", string(n.AccountID)), SK: sk},
-					table.GSI2: {PK: j("NOTIFSTATUS", string(n.UserID)), SK: j(string(n.Status), sk)},
-				}
-				if !n.IsRead {
-					m[table.GSI3] = table.IndexKey{PK: j("UNREAD", string(n.UserID)), SK: sk}
-				}
-				return m, nil
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: "ACCTNOTIF#{accountId}", SK: "{createdAt:ts}#{notificationId}"},
+				table.GSI2: {PK: "NOTIFSTATUS#{userId}", SK: "{status}#{createdAt:ts}#{notificationId}"},
+				table.GSI3: {PK: "UNREAD#{userId}", SK: "{createdAt:ts}#{notificationId}", When: []string{"!isRead"}},
 			},
 			Expires: func(n *lb.Notification) time.Time { return n.CreatedAt.Add(lb.NotificationRetention) },
 			Touch: func(n *lb.Notification, now time.Time, _ bool) {
@@ -342,98 +283,72 @@ func newEntities(t *table.Table) *entities {
 				}
 				n.ExpiresAt = lb.Seconds(n.CreatedAt.Add(lb.NotificationRetention))
 			},
-			IndexedFields: []string{"accountId", "status", "isRead"},
+			IndexedFields: []string{"expiresAt"}, // Touch derives it from createdAt
 		}),
 		schedules: table.NewEntity(t, table.Def[lb.SyncSchedule]{
 			Type:     TypeSyncSchedule,
-			Key:      func(s *lb.SyncSchedule) (table.Key, error) { return lb.ScheduleKey(s.SourceID, s.ScheduleID) },
+			Keys:     table.Template{PK: "SOURCE#{sourceId}", SK: "SCHED#{scheduleId}"},
 			Validate: (*lb.SyncSchedule).Validate,
-			Indexes: func(s *lb.SyncSchedule) (ixs, error) {
-				if !s.IsActive {
-					return nil, nil
-				}
-				ts, err := timeKey("nextRunAt", s.NextRunAt)
-				if err != nil {
-					return nil, err
-				}
-				return ixs{table.GSI1: {PK: DuePK, SK: j(ts, string(s.SourceID), string(s.ScheduleID))}}, nil
+			// Active schedules by next run (LB-48).
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: DuePK, SK: "{nextRunAt:ts}#{sourceId}#{scheduleId}", When: []string{"isActive"}},
 			},
 			Touch: func(s *lb.SyncSchedule, now time.Time, isNew bool) {
 				stamps(&s.CreatedAt, &s.UpdatedAt, now, isNew, true)
 				s.NextRunAt, s.LastRunAt = lb.Seconds(s.NextRunAt), secondsOrZero(s.LastRunAt)
 			},
-			IndexedFields: []string{"isActive", "nextRunAt"},
 		}),
 		runs: table.NewEntity(t, table.Def[lb.SyncRun]{
 			Type:     TypeSyncRun,
-			Key:      func(r *lb.SyncRun) (table.Key, error) { return lb.RunKey(r.SourceID, r.StartedAt, r.SyncID) },
+			Keys:     table.Template{PK: "SOURCE#{sourceId}", SK: "RUN#{startedAt:ts}#{syncId}"},
 			Validate: (*lb.SyncRun).Validate,
-			Indexes: func(r *lb.SyncRun) (ixs, error) {
-				ts, err := timeKey("startedAt", r.StartedAt)
-				if err != nil {
-					return nil, err
-				}
-				return ixs{table.GSI1: {PK: j("RUNS", string(r.Status)), SK: j(ts, string(r.SourceID), string(r.SyncID))}}, nil
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: "RUNS#{status}", SK: "{startedAt:ts}#{sourceId}#{syncId}"},
 			},
-			IndexedFields: []string{"status", "startedAt"},
 		}),
 		apiKeys: table.NewEntity(t, table.Def[lb.APIKey]{
 			Type:     TypeAPIKey,
 			Scope:    "accountId",
-			Key:      func(k *lb.APIKey) (table.Key, error) { return lb.APIKeyKey(k.APIKeyID) },
+			Keys:     table.Template{PK: "APIKEY#{apiKeyId}", SK: lb.SKAPIKey},
 			Validate: (*lb.APIKey).Validate,
-			Indexes: func(k *lb.APIKey) (ixs, error) {
-				ts, err := timeKey("createdAt", k.CreatedAt)
-				if err != nil {
-					return nil, err
-				}
-				return ixs{
-					table.GSI1: {PK: j("APIKEYHASH", k.APIKeyHash), SK: "APIKEY"},
-					table.GSI2: {PK: j("APIKEYS", string(k.AccountID)), SK: j(ts, string(k.APIKeyID))},
-					table.GSI3: {PK: j("APIKEYUSER", string(k.UserID)), SK: j(ts, string(k.APIKeyID))},
-				}, nil
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: "APIKEYHASH#{apiKeyHash}", SK: "APIKEY"},
+				table.GSI2: {PK: "APIKEYS#{accountId}", SK: "{createdAt:ts}#{apiKeyId}"},
+				table.GSI3: {PK: "APIKEYUSER#{userId}", SK: "{createdAt:ts}#{apiKeyId}"},
 			},
-			IndexedFields: []string{"apiKeyHash", "accountId", "userId", "createdAt"},
 		}),
 		webhooks: table.NewEntity(t, table.Def[lb.Webhook]{
 			Type:     TypeWebhook,
 			Scope:    "accountId",
-			Key:      func(w *lb.Webhook) (table.Key, error) { return lb.WebhookKey(w.WebhookID) },
+			Keys:     table.Template{PK: "WEBHOOK#{webhookId}", SK: lb.SKWebhook},
 			Validate: (*lb.Webhook).Validate,
-			Indexes: func(w *lb.Webhook) (ixs, error) {
-				if !w.IsActive || w.Deleted() {
-					return nil, nil
-				}
-				return ixs{table.GSI1: {PK: j("HOOKS", string(w.AccountID)), SK: j("ACTIVE", string(w.WebhookID))}}, nil
+			// Active, not deleted webhooks of an account (LB-57).
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: "HOOKS#{accountId}", SK: "ACTIVE#{webhookId}", When: []string{"isActive", "!deletedAt"}},
 			},
-			Touch:         func(w *lb.Webhook, now time.Time, isNew bool) { stamps(&w.CreatedAt, &w.UpdatedAt, now, isNew, true) },
-			IndexedFields: []string{"isActive", "accountId", "deletedAt"},
-			Secrets:       map[string]func(*lb.Webhook) *string{"secret": func(w *lb.Webhook) *string { return &w.Secret }},
+			Touch:   func(w *lb.Webhook, now time.Time, isNew bool) { stamps(&w.CreatedAt, &w.UpdatedAt, now, isNew, true) },
+			Secrets: map[string]func(*lb.Webhook) *string{"secret": func(w *lb.Webhook) *string { return &w.Secret }},
 		}),
 		usage: table.NewEntity(t, table.Def[lb.UsageMetrics]{
 			Type:     TypeUsageMetrics,
-			Key:      func(m *lb.UsageMetrics) (table.Key, error) { return lb.UsageKey(m.AccountID, m.MetricDate) },
+			Keys:     table.Template{PK: "ACCOUNT#{accountId}", SK: "USAGE#{metricDate}"},
 			Validate: (*lb.UsageMetrics).Validate,
-			Indexes: func(m *lb.UsageMetrics) (ixs, error) {
-				return ixs{table.GSI1: {PK: j("USAGE", string(m.MetricDate)), SK: j("ACCOUNT", string(m.AccountID))}}, nil
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: "USAGE#{metricDate}", SK: "ACCOUNT#{accountId}"},
 			},
-			Touch:         func(m *lb.UsageMetrics, now time.Time, isNew bool) { stamps(nil, &m.UpdatedAt, now, isNew, true) },
-			IndexedFields: []string{"accountId", "metricDate"},
+			Touch: func(m *lb.UsageMetrics, now time.Time, isNew bool) { stamps(nil, &m.UpdatedAt, now, isNew, true) },
 		}),
 		plans: table.NewEntity(t, table.Def[lb.BillingPlan]{
 			Type:     TypeBillingPlan,
-			Key:      func(p *lb.BillingPlan) (table.Key, error) { return lb.PlanKey(p.PlanID) },
+			Keys:     table.Template{PK: "PLAN#{planId}", SK: lb.SKPlan},
 			Validate: (*lb.BillingPlan).Validate,
-			Indexes: func(p *lb.BillingPlan) (ixs, error) {
-				if !p.IsActive {
-					return nil, nil
-				}
-				return ixs{table.GSI1: {PK: ActivePlansPK, SK: j("PRICE", keys.MustUint(uint64(p.Price), 12), string(p.PlanID))}}, nil
+			// Active plans by price (LB-62), the price 12 digits wide.
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: ActivePlansPK, SK: "PRICE#{price:12}#{planId}", When: []string{"isActive"}},
 			},
 			Touch: func(p *lb.BillingPlan, now time.Time, isNew bool) {
 				stamps(&p.CreatedAt, &p.UpdatedAt, now, isNew, true)
 			},
-			IndexedFields: []string{"isActive", "price"},
 		}),
 	}
 }

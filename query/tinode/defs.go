@@ -106,14 +106,9 @@ var credDef = table.Def[tn.Credential]{
 	Keys:     table.Template{PK: "USER#{User:esc}", SK: "CRED#{Method:esc}#{Value:esc}"},
 	Validate: func(c *tn.Credential) error { return c.Validate() },
 	// Unvalidated credentials are listed by age in a sparse GSI2 (TN-30):
-	// whether an item is in it depends on Done and DeletedAt, which no
-	// template states, so this index stays a closure.
-	Indexes: func(c *tn.Credential) (map[table.Index]table.IndexKey, error) {
-		ik, ok, err := tn.CredUnvalidated(c)
-		if !ok || err != nil {
-			return nil, err
-		}
-		return map[table.Index]table.IndexKey{table.GSI2: ik}, nil
+	// confirming or deleting one takes it out in the same write.
+	IndexKeys: map[table.Index]table.Template{
+		table.GSI2: {PK: "CREDUNV", SK: "CREDUNV#{UpdatedAt:ts}#{User:esc}#{Method:esc}", When: []string{"!Done", "!DeletedAt"}},
 	},
 	// A validated credential is unique among validated credentials.
 	Unique: func(c *tn.Credential) []table.Unique {
@@ -125,8 +120,8 @@ var credDef = table.Def[tn.Credential]{
 	Touch: func(c *tn.Credential, now time.Time, created bool) {
 		touch(&c.CreatedAt, &c.UpdatedAt, now, created)
 	},
-	// The closures' fields (GSI2 and the unique guard); the key's derive.
-	IndexedFields: []string{"Done", "UpdatedAt", "DeletedAt"},
+	// The unique guard's closure reads Done and DeletedAt (also GSI2's).
+	IndexedFields: []string{"Done", "DeletedAt"},
 }
 
 var msgDef = table.Def[tn.Message]{
