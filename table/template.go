@@ -529,6 +529,9 @@ type EntityModel struct {
 	Keys    Template
 	Indexes map[string]Template // by index name
 	Unique  []string
+	// Closures names the parts the entity states in Go code rather than
+	// as templates ("key", "indexes", "unique"): what a tool cannot show.
+	Closures []string
 	// Fields are the attribute names of the Go type, sorted.
 	Fields []string
 }
@@ -542,6 +545,15 @@ func (e *Entity[T]) Model() EntityModel {
 			is, _ := e.t.schema.index(ix)
 			m.Indexes[is.Name] = ks
 		}
+	}
+	if e.def.Keys.PK == "" {
+		m.Closures = append(m.Closures, "key")
+	}
+	if (len(e.def.IndexKeys) == 0 && e.def.Indexes != nil) || (e.decl != nil && e.decl.extra != nil) {
+		m.Closures = append(m.Closures, "indexes")
+	}
+	if len(e.def.UniqueOn) == 0 && e.def.Unique != nil {
+		m.Closures = append(m.Closures, "unique")
 	}
 	for f := range fieldsOf(reflect.TypeFor[T]()) {
 		m.Fields = append(m.Fields, f)

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/singletable/singletable/internal/patterndoc"
-	"github.com/singletable/singletable/table"
 )
 
 // appPackages are the store packages, by application.
@@ -66,18 +66,36 @@ func accessPatternDoc(name string, a *app, root string) (string, error) {
 		fmt.Fprintf(&b, "| %s | %s, %s | %s | %s |\n", s.Name, s.PK, s.SK, strings.Join(ix, "; "), s.TTLAttr)
 	}
 	b.WriteString("\n## Entity types\n\n")
-	tables := make([]*table.Table, 0)
-	for _, s := range a.schemas("", "") {
-		tables = append(tables, table.New(nil, s, cmdTableOptions))
-	}
-	a.open(tables, "")
-	var typesSeen []string
-	for _, t := range tables {
+	b.WriteString("Keys as each entity declares them (`{attr}` an attribute, `:ts`/`:ms` a sortable time, `:esc` escaped,\n")
+	b.WriteString("`:N` N digits; `when` the condition of a sparse index); \"code\" marks a part stated in Go, with why in its definition.\n\n")
+	b.WriteString("| entity | table | PK | SK | indexes | unique |\n|---|---|---|---|---|---|\n")
+	for _, t := range openApp(a) {
 		for _, e := range t.Entities() {
-			typesSeen = append(typesSeen, fmt.Sprintf("`%s` (%s)", e.Type(), t.Name()))
+			em := e.Model()
+			pk, sk := "code", "code"
+			if em.Keys.PK != "" {
+				pk, sk = "`"+em.Keys.PK+"`", "`"+em.Keys.SK+"`"
+			}
+			var ix []string
+			for _, name := range sortedNames(em.Indexes) {
+				tp := em.Indexes[name]
+				w := ""
+				if len(tp.When) > 0 {
+					w = " when " + strings.Join(tp.When, ", ")
+				}
+				ix = append(ix, fmt.Sprintf("%s: `%s` / `%s`%s", name, tp.PK, tp.SK, w))
+			}
+			if slices.Contains(em.Closures, "indexes") {
+				ix = append(ix, "code")
+			}
+			un := strings.Join(em.Unique, ", ")
+			if slices.Contains(em.Closures, "unique") {
+				un = strings.TrimPrefix(un+", code", ", ")
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", em.Type, t.Name(), pk, sk, strings.Join(ix, "; "), un)
 		}
 	}
-	b.WriteString(strings.Join(typesSeen, ", ") + "\n\n")
+	b.WriteString("\n")
 	b.WriteString("## Access patterns\n\n")
 	b.WriteString("Requests and capacity are one call's, measured on DynamoDB Local by the store package's request cost test\n")
 	b.WriteString("(`TestRequestCosts`), which fails when a method sends more requests than this table says.\n\n")
@@ -97,6 +115,15 @@ func accessPatternDoc(name string, a *app, root string) (string, error) {
 		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s |\n", strings.Join(pt.IDs, ", "), pt.Name, req, cu, strings.ReplaceAll(pt.Synopsis, "|", "\\|"))
 	}
 	return b.String(), nil
+}
+
+func sortedNames[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // docFile is where the generated document of app is kept.

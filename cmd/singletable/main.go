@@ -66,7 +66,8 @@ commands:
   plan     compare a live table with the application's schema; -apply makes the in-place changes
   adopt    bring the items of a live table written by other services up to the library's invariants
   workbench export a live table as an Amazon NoSQL Workbench data model (facets per entity, sample items)
-  doc      print an application's access-pattern document (tables, entity types, methods by catalog ID)
+  doc      print an application's access-pattern document (tables, entity key templates, methods by catalog ID, requests)
+  model    print an application's design as JSON (tables, entity key and index templates, access patterns, requests)
 
 run "singletable <command> -help" for a command's flags.
 `
@@ -91,6 +92,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdWorkbench(ctx, args[1:], stdout, stderr)
 	case "doc":
 		return cmdDoc(ctx, args[1:], stdout, stderr)
+	case "model":
+		return cmdModel(ctx, args[1:], stdout, stderr)
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("%w: unknown command %q", errUsage, args[0])

@@ -247,3 +247,61 @@ func TestAccessPatternDocs(t *testing.T) {
 		}
 	}
 }
+
+// singletable model: each application's design as data, the same the
+// documents render: declared templates, parts stated in code, every
+// catalog ID served by a pattern, and the measured requests.
+func TestModelCommand(t *testing.T) {
+	root := filepath.Join("..", "..")
+	for _, name := range appNames() {
+		out, err := runCmd(t, "model", "-app", name, "-src", root)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, out)
+		}
+		var m appModel
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(m.Tables) == 0 || len(m.Entities) == 0 || len(m.Patterns) == 0 {
+			t.Fatalf("%s: %d tables, %d entities, %d patterns", name, len(m.Tables), len(m.Entities), len(m.Patterns))
+		}
+		ids := map[string]bool{}
+		for _, p := range m.Patterns {
+			for _, id := range p.IDs {
+				ids[id] = true
+			}
+		}
+		prefix := map[string]string{"ferryhook": "FH", "podcastflow": "PF", "tinode": "TN", "listbackup": "LB"}[name]
+		n := map[string]int{"FH": 12, "PF": 14, "TN": 30, "LB": 68}[prefix]
+		for i := 1; i <= n; i++ {
+			if id := fmt.Sprintf("%s-%d", prefix, i); !ids[id] {
+				t.Errorf("%s: %s in no pattern", name, id)
+			}
+		}
+	}
+	out, err := runCmd(t, "model", "-app", "ferryhook", "-src", root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m appModel
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	var user *entityModel
+	for i := range m.Entities {
+		if m.Entities[i].Type == "User" {
+			user = &m.Entities[i]
+		}
+	}
+	if user == nil || user.Keys == nil || user.Keys.PK != "USER#{userId}" || user.Indexes["GSI1"] == nil || user.Indexes["GSI1"].PK != "EMAIL#{email}" {
+		t.Errorf("ferryhook User model %+v", user)
+	}
+	for _, p := range m.Patterns {
+		if p.Method == "APIKeys.Authenticate" && (p.Requests == nil || *p.Requests != 1 || p.Ops["GetItem"] != 1) {
+			t.Errorf("FH-6 Authenticate: %+v, want 1 GetItem", p)
+		}
+	}
+	if _, err := runCmd(t, "model", "-app", "nope"); err == nil {
+		t.Error("unknown app accepted")
+	}
+}
