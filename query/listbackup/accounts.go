@@ -162,7 +162,10 @@ func (s *Memberships) Get(ctx context.Context, user lb.UserID, account lb.Accoun
 }
 
 // SetRole changes a member's role in the account (LB-64; moves its GSI1
-// entry): a consistent read and one conditional write. Errors:
+// entry): a consistent read and one conditional write
+// (table.Entity.Update), because the GSI1 sort key is derived from the
+// stored membership (role, user) and the write is conditioned on the
+// version read. Errors:
 // *table.ValidationError, table.ErrNotFound.
 func (s *Memberships) SetRole(ctx context.Context, user lb.UserID, account lb.AccountID, role lb.MemberRole) (lb.Membership, error) {
 	k, err := lb.MembershipKey(user, account)

@@ -15,7 +15,10 @@ import (
 // billing, limits, metadata, settings, type. One strongly consistent
 // GetItem and one conditional UpdateItem of the changed attributes
 // (table.Entity.Update), retried on a lost race; a type change moves the
-// account's LB-6 and LB-7 index entries in the same write. The account's
+// account's LB-6 and LB-7 index entries in the same write. The read is
+// needed because the change is applied in Go to the stored account (to
+// refuse a deleted one and recompute its index keys) and the write is
+// conditioned on the version read. The account's
 // place in the tree (accountPath, parentAccountId, level) is changed only
 // by [Accounts.Move], and a soft-deleted account cannot be updated.
 // Errors: *table.ValidationError, table.ErrNotFound (missing or deleted).

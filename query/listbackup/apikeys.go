@@ -49,7 +49,10 @@ func (s *APIKeys) Create(ctx context.Context, in NewAPIKey) (string, lb.APIKey, 
 }
 
 // Validate returns the active key whose plaintext is key (LB-52): Query
-// GSI1 PK = APIKEYHASH#{sha256(key)} (one item). Errors:
+// GSI1 PK = APIKEYHASH#{sha256(key)} (one item), confirmed by a strongly
+// consistent GetItem of the key (table.Entity.GetByIndex): two requests,
+// because the index is eventually consistent and a lagging one must never
+// validate a revoked or deleted key. Errors:
 // *table.ValidationError, table.ErrNotFound (unknown), ErrKeyInactive
 // (revoked or past expiresAt).
 func (s *APIKeys) Validate(ctx context.Context, key string) (lb.APIKey, error) {
@@ -157,7 +160,9 @@ func (s *Webhooks) Get(ctx context.Context, id lb.WebhookID) (lb.Webhook, error)
 }
 
 // Update applies change to a webhook (LB-55), moving its index entry when
-// isActive changes: a consistent read and one conditional write. A
+// isActive changes: a consistent read and one conditional write
+// (table.Entity.Update), because the change is applied in Go to the stored
+// webhook and written back only if nobody wrote it in between. A
 // soft-deleted webhook cannot be updated. Errors: *table.ValidationError,
 // table.ErrNotFound (missing or deleted).
 func (s *Webhooks) Update(ctx context.Context, id lb.WebhookID, change func(*lb.Webhook) error) (lb.Webhook, error) {
@@ -181,8 +186,10 @@ func (s *Webhooks) Update(ctx context.Context, id lb.WebhookID, change func(*lb.
 
 // Delete soft-deletes a webhook (LB-55, LB-67; core: "use status fields
 // instead of hard deletes"): isActive becomes false and deletedAt is
-// stamped with the store's clock, in one strongly consistent GetItem and
-// one conditional UpdateItem (table.Entity.Update) that also removes the
+// stamped with the store's clock, in one strongly consistent GetItem (to
+// refuse a webhook already deleted, and to give the write the version it
+// is conditioned on) and one conditional UpdateItem
+// (table.Entity.Update) that also removes the
 // webhook's GSI1 entry, so ListActive and ListActiveForEvent (LB-56,
 // LB-57) no longer return it and no delivery is sent to it. The item stays
 // in the table (delivery history, audit) but Get, Update and Delete treat

@@ -104,7 +104,9 @@ func (s *Notifications) AllUnread(ctx context.Context, user lb.UserID, opts ...t
 
 // MarkRead marks a notification read (LB-45): status read, isRead, readAt;
 // it leaves the unread index and moves in the status index. A consistent
-// read and one conditional write (table.Entity.Update). Marking it again
+// read and one conditional write (table.Entity.Update), because the index
+// keys are derived from the stored notification and the write is
+// conditioned on the version read. Marking it again
 // keeps the first readAt. Errors: *table.ValidationError,
 // table.ErrNotFound (unknown or expired).
 func (s *Notifications) MarkRead(ctx context.Context, user lb.UserID, createdAt time.Time, id lb.NotificationID) (lb.Notification, error) {

@@ -75,7 +75,10 @@ func (s *OAuthTokens) Get(ctx context.Context, src lb.SourceID) (lb.OAuthToken, 
 
 // Refresh replaces a source's token set after a refresh with the platform
 // and stamps lastRefreshedAt (LB-32): a consistent read and one
-// conditional write (table.Entity.Update), re-encrypting the tokens. A
+// conditional write (table.Entity.Update), re-encrypting the tokens; the
+// read gives the stored token set (a refresh token left empty is kept from
+// it) and the version the write is conditioned on, so a concurrent refresh
+// is not overwritten unseen. A
 // refresh token left empty keeps the stored one. Errors:
 // *table.ValidationError, table.ErrNotFound.
 func (s *OAuthTokens) Refresh(ctx context.Context, src lb.SourceID, tokens lb.OAuthTokenSet) (lb.OAuthToken, error) {

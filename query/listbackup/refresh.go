@@ -189,7 +189,9 @@ func (s *RefreshTokens) revokeFact(ctx context.Context, k table.Key, family lb.T
 
 // Rotate exchanges a refresh token for the next one of its family (LB-37)
 // and returns the new plaintext and stored token. It reads the presented
-// token (one consistent GetItem) and writes one transaction: the old token gets rotatedAt, lastUsedAt and replacedBy
+// token (one consistent GetItem: only the token item knows its family, its
+// user and whether it was rotated, and its version conditions the write)
+// and writes one transaction: the old token gets rotatedAt, lastUsedAt and replacedBy
 // on condition that its version is the one read (neither rotated nor
 // revoked since), the new token is created with the same family and life
 // and the family item counts the rotation on condition that it is not

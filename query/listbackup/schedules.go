@@ -64,7 +64,10 @@ func (s *Schedules) AllDue(ctx context.Context, now time.Time, opts ...table.Lis
 
 // RecordRun updates a schedule after a run (LB-49): lastRunAt = ranAt,
 // nextRunAt = next, which moves it in the due index. A consistent read and
-// one conditional write (table.Entity.Update). Errors:
+// one conditional write (table.Entity.Update), because nextRunAt is an
+// attribute the due index key derives from, which table.Entity.Patch may
+// not touch: the index entry is recomputed from the stored schedule read,
+// and the write is conditioned on its version. Errors:
 // *table.ValidationError (next not after ranAt), table.ErrNotFound.
 func (s *Schedules) RecordRun(ctx context.Context, src lb.SourceID, id lb.ScheduleID, ranAt, next time.Time) (lb.SyncSchedule, error) {
 	k, err := lb.ScheduleKey(src, id)

@@ -65,7 +65,9 @@ func (s *Sources) Delete(ctx context.Context, id lb.SourceID) error {
 // Update applies change to a connection (LB-65: status, credentials,
 // metadata...), moving its index entries. One strongly consistent GetItem
 // and one conditional UpdateItem of the changed attributes
-// (table.Entity.Update), retried on a lost race. A connection cannot move
+// (table.Entity.Update), retried on a lost race: the read gives the stored
+// connection the change applies to (its index keys are derived from it)
+// and the version the write is conditioned on. A connection cannot move
 // to another account or user, and a soft-deleted one cannot be updated.
 // Errors: *table.ValidationError, table.ErrNotFound (missing or deleted).
 func (s *Connections) Update(ctx context.Context, id lb.ConnectionID, change func(*lb.Connection) error) (lb.Connection, error) {
@@ -90,8 +92,9 @@ func (s *Connections) Update(ctx context.Context, id lb.ConnectionID, change fun
 // Delete soft-deletes a connection (LB-65): status becomes revoked,
 // deletedAt is stamped, the stored (encrypted) access and refresh tokens
 // are removed, and the connection leaves the LB-28 and LB-29 lists. One
-// strongly consistent GetItem and one conditional UpdateItem
-// (table.Entity.Update). Errors: *table.ValidationError, table.ErrNotFound
+// strongly consistent GetItem (to refuse a connection already deleted, and
+// to give the write the version it is conditioned on) and one conditional
+// UpdateItem (table.Entity.Update). Errors: *table.ValidationError, table.ErrNotFound
 // (missing or already deleted).
 func (s *Connections) Delete(ctx context.Context, id lb.ConnectionID) error {
 	k, err := lb.ConnectionKey(id)

@@ -41,7 +41,9 @@ func (s *Sources) Get(ctx context.Context, id lb.SourceID) (lb.Source, error) {
 // Update applies change to a source (LB-65: status, name, platform,
 // credentials, config...), moving its index entries. One strongly
 // consistent GetItem and one conditional UpdateItem of the changed
-// attributes (table.Entity.Update), retried on a lost race. A source
+// attributes (table.Entity.Update), retried on a lost race: the read gives
+// the stored source the change applies to (its index keys are derived from
+// it) and the version the write is conditioned on. A source
 // cannot move to another account, and a soft-deleted one cannot be
 // updated. Errors: *table.ValidationError, table.ErrNotFound (missing or
 // deleted).

@@ -116,7 +116,10 @@ func (s *Tags) Attach(ctx context.Context, ref TagRef, resourceID string, by lb.
 }
 
 // Detach detaches a resource from a tag (LB-41); detaching an absent one
-// changes nothing. Errors: *table.ValidationError, table.ErrNotFound.
+// changes nothing. A consistent read and one conditional write
+// (table.Entity.Update), because the resources list is changed in Go and
+// written back only if nobody wrote it in between, so a concurrent Attach
+// is never lost. Errors: *table.ValidationError, table.ErrNotFound.
 func (s *Tags) Detach(ctx context.Context, ref TagRef, resourceID string) (lb.Tag, error) {
 	k, err := ref.key()
 	if err != nil {

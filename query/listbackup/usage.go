@@ -74,7 +74,10 @@ func (s *Usage) AllDay(ctx context.Context, day lb.Date, opts ...table.ListOptio
 // (LB-61) and returns the metrics as stored: one UpdateItem ADD on
 // ACCOUNT#{accountId} / USAGE#{metricDate}, so concurrent increments are
 // never lost. The first count of a day creates the day's item (a
-// conditional PutItem; a racing creator's item is used as is). Errors:
+// conditional PutItem; a racing creator's item is used as is): 3 requests,
+// the UpdateItem that finds no item, the PutItem and the UpdateItem again,
+// because the counting UpdateItem (table.Entity.Patch) never creates an
+// item. Errors:
 // *table.ValidationError (unknown counter, no delta).
 func (s *Usage) Increment(ctx context.Context, account lb.AccountID, day lb.Date, deltas map[lb.Counter]int64) (lb.UsageMetrics, error) {
 	k, err := lb.UsageKey(account, day)

@@ -36,8 +36,10 @@ func (s *Users) Get(ctx context.Context, id lb.UserID) (lb.User, error) {
 }
 
 // GetByEmail returns the user holding email (LB-2), compared normalized:
-// GetItem on the guard UNIQUE#email#{email}, then on the user. Uniqueness
-// is enforced on create and on change. Errors: *table.ValidationError,
+// GetItem on the guard UNIQUE#email#{email}, then on the user: two
+// requests, because the guard is the only way from the email to the
+// user's key (table.Entity.GetByUnique). Uniqueness is enforced on create
+// and on change. Errors: *table.ValidationError,
 // table.ErrNotFound.
 func (s *Users) GetByEmail(ctx context.Context, email string) (lb.User, error) {
 	if err := lb.CheckEmail("email", email); err != nil {
@@ -48,7 +50,8 @@ func (s *Users) GetByEmail(ctx context.Context, email string) (lb.User, error) {
 
 // GetByUsername returns the user holding username (LB-3), compared
 // lower-cased: GetItem on the guard UNIQUE#username#{username}, then on
-// the user. Errors: *table.ValidationError, table.ErrNotFound.
+// the user: two requests, because the guard is the only way from the
+// username to the user's key (table.Entity.GetByUnique). Errors: *table.ValidationError, table.ErrNotFound.
 func (s *Users) GetByUsername(ctx context.Context, username string) (lb.User, error) {
 	if err := lb.CheckUsername("username", username); err != nil {
 		return lb.User{}, err
@@ -104,7 +107,10 @@ func (s *Users) UpdateProfile(ctx context.Context, id lb.UserID, c ProfileChange
 
 // Update applies change to the user (LB-4) for attributes keys or guards
 // derive from (email, username) and secrets (mfaSecret): a consistent
-// read, then one transaction that writes the user and moves its guards.
+// read, then one transaction that writes the user and moves its guards;
+// the read is needed because the change is applied in Go to the stored
+// user, whose old email and username name the guards to release and
+// whose version the transaction is conditioned on.
 // Errors: *table.ValidationError, table.ErrNotFound,
 // table.ErrUniqueViolation, table.ErrConflict (after retries).
 func (s *Users) Update(ctx context.Context, id lb.UserID, change func(*lb.User) error) (lb.User, error) {

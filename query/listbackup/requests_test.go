@@ -1,0 +1,501 @@
+package listbackup_test
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"testing"
+	"time"
+
+	lb "github.com/singletable/singletable/entity/listbackup"
+	listbackup "github.com/singletable/singletable/query/listbackup"
+	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
+)
+
+// costRun is what the per-area parts of TestRequestCosts share: the store
+// on the counted client, its context and clock, and the one Costs.
+type costRun struct {
+	s     *listbackup.Store
+	c     context.Context
+	clock *clock
+	costs *tabletest.Costs
+}
+
+// m measures one call of method (see tabletest.Costs.Measure).
+func (r *costRun) m(t *testing.T, method, note string, fn func() error) {
+	t.Helper()
+	r.costs.Measure(t, method, note, fn)
+}
+
+// listed is what a measured list call returned: page(s.X.List(...)).of(n)
+// fails unless it is a last page of n items, so that a note ("a page of
+// 2") says what the call did.
+type listed struct {
+	n    int
+	more bool
+	err  error
+}
+
+func page[T any](p table.Page[T], err error) listed { return listed{len(p.Items), p.More(), err} }
+
+func (l listed) of(n int) error {
+	if l.err != nil {
+		return l.err
+	}
+	if l.n != n || l.more {
+		return fmt.Errorf("a page of %d (more: %v), want a last page of %d", l.n, l.more, n)
+	}
+	return nil
+}
+
+// drain iterates over seq and fails unless it yields n items.
+func drain[T any](n int, seq iter.Seq2[T, error]) error {
+	got := 0
+	for _, err := range seq {
+		if err != nil {
+			return err
+		}
+		got++
+	}
+	if got != n {
+		return fmt.Errorf("%d items, want %d", got, n)
+	}
+	return nil
+}
+
+// TestRequestCosts measures one call of every ListBackup method that
+// serves a catalog pattern (LB-1..LB-68) and holds each to the requests
+// recorded in docs/patterns/listbackup.requests.json (see
+// tabletest.Costs): a method that starts to send one more request fails
+// here. The data each part needs is set up with the store's own methods
+// first; nothing runs in parallel on the counted client.
+func TestRequestCosts_LB1_to_LB68(t *testing.T) {
+	f := newFixture(t)
+	rc := &tabletest.RequestCounter{Capacity: true}
+	client := tabletest.NewClient(t, rc.Option())
+	tbl := table.New(client, f.tbl.Schema(), func(o *table.Options) { o.Cipher, o.Now = tabletest.Cipher(), f.clock.Now })
+	r := &costRun{s: listbackup.New(tbl), c: ctx(t), clock: f.clock,
+		costs: &tabletest.Costs{App: "listbackup", Root: "../..", Counter: rc}}
+
+	t.Run("accounts", func(t *testing.T) { costAccounts(t, r) })
+	t.Run("memberships and teams", func(t *testing.T) { costMembershipsTeams(t, r) })
+	t.Run("users", func(t *testing.T) { costUsers(t, r) })
+	t.Run("sources, jobs, connections", func(t *testing.T) { costSources(t, r) })
+	t.Run("activities", func(t *testing.T) { costActivities(t, r) })
+	t.Run("oauth and refresh tokens", func(t *testing.T) { costOAuth(t, r) })
+	t.Run("tags", func(t *testing.T) { costTags(t, r) })
+	t.Run("notifications", func(t *testing.T) { costNotifications(t, r) })
+	t.Run("schedules and runs", func(t *testing.T) { costSync(t, r) })
+	t.Run("API keys and webhooks", func(t *testing.T) { costKeysHooks(t, r) })
+	t.Run("usage and plans", func(t *testing.T) { costUsagePlans(t, r) })
+	r.costs.Check(t)
+}
+
+// costAccounts: LB-5..LB-9 (AccountScope.Get), LB-63.
+func costAccounts(t *testing.T, r *costRun) {
+	s, c := r.s, r.c
+	for _, a := range []lb.Account{
+		{AccountID: "root", AccountName: "Acme", AccountPath: "/acme/", AccountType: lb.AccountConglomerate},
+		{AccountID: "other", AccountName: "Other", AccountPath: "/other/", AccountType: lb.AccountConglomerate},
+	} {
+		must(t, s.Accounts.Create(c, &a))
+	}
+	r.m(t, "Accounts.Create", "a child account (the parent read first)", func() error {
+		return s.Accounts.Create(c, &lb.Account{AccountID: "sub", AccountName: "Acme EU", ParentAccountID: "root",
+			AccountPath: "/acme/eu/", AccountType: lb.AccountSubsidiary, Level: 1})
+	})
+	for _, a := range []lb.Account{
+		{AccountID: "div", AccountName: "Acme EU Retail", ParentAccountID: "sub", AccountPath: "/acme/eu/retail/", AccountType: lb.AccountDivision, Level: 2},
+		{AccountID: "sub2", AccountName: "Acme US", ParentAccountID: "root", AccountPath: "/acme/us/", AccountType: lb.AccountSubsidiary, Level: 1},
+	} {
+		must(t, s.Accounts.Create(c, &a))
+	}
+	r.m(t, "Accounts.Get", "", func() error { _, err := s.Accounts.Get(c, "sub"); return err })
+	scope, err := s.ForAccount("sub")
+	must(t, err)
+	r.m(t, "AccountScope.Get", "", func() error { _, err := scope.Get(c); return err })
+	r.m(t, "Accounts.ListChildren", "a page of 2", func() error { return page(s.Accounts.ListChildren(c, "root", "")).of(2) })
+	r.m(t, "Accounts.AllChildren", "2 accounts, 1 page", func() error { return drain(2, s.Accounts.AllChildren(c, "root", "")) })
+	r.m(t, "Accounts.ListByType", "a page of 2", func() error { return page(s.Accounts.ListByType(c, lb.AccountSubsidiary)).of(2) })
+	r.m(t, "Accounts.AllByType", "2 accounts, 1 page", func() error { return drain(2, s.Accounts.AllByType(c, lb.AccountSubsidiary)) })
+	r.m(t, "Accounts.ListSubtree", "a page of 4", func() error { return page(s.Accounts.ListSubtree(c, "/acme/")).of(4) })
+	r.m(t, "Accounts.AllSubtree", "4 accounts, 1 page", func() error { return drain(4, s.Accounts.AllSubtree(c, "/acme/")) })
+	r.m(t, "Accounts.Update", "the name", func() error {
+		_, err := s.Accounts.Update(c, "sub", func(a *lb.Account) error { a.AccountName = "Acme Europe"; return nil })
+		return err
+	})
+	r.m(t, "Accounts.Move", "an account with 1 descendant, to another parent", func() error {
+		_, err := s.Accounts.Move(c, "sub", "other")
+		return err
+	})
+	r.m(t, "Accounts.Delete", "an account without children", func() error { return s.Accounts.Delete(c, "sub2") })
+}
+
+// costMembershipsTeams: LB-9..LB-13, LB-64, LB-68 (Memberships.Remove).
+func costMembershipsTeams(t *testing.T, r *costRun) {
+	s, c := r.s, r.c
+	for _, m := range []lb.Membership{
+		{UserID: "mu1", AccountID: "ma1", Role: lb.MemberOwner, IsDefault: true},
+		{UserID: "mu1", AccountID: "ma2", Role: lb.MemberViewer},
+		{UserID: "mu2", AccountID: "ma1", Role: lb.MemberAdmin},
+	} {
+		must(t, s.Memberships.Add(c, &m))
+	}
+	for _, tm := range []lb.Team{
+		{AccountID: "ma1", TeamID: "mt1", TeamName: "Ops", Members: []lb.TeamMember{{UserID: "mu1", Role: lb.TeamRoleLead}, {UserID: "mu2", Role: lb.TeamRoleMember}}},
+		{AccountID: "ma1", TeamID: "mt2", TeamName: "Dev"},
+		{AccountID: "ma2", TeamID: "mt3", TeamName: "Other", Members: []lb.TeamMember{{UserID: "mu1", Role: lb.TeamRoleMember}}},
+	} {
+		must(t, s.Teams.Create(c, &tm))
+	}
+	r.m(t, "Memberships.ListByUser", "a page of 2", func() error { return page(s.Memberships.ListByUser(c, "mu1")).of(2) })
+	r.m(t, "Memberships.AllByUser", "2 memberships, 1 page", func() error { return drain(2, s.Memberships.AllByUser(c, "mu1")) })
+	r.m(t, "Memberships.ListByAccount", "a page of 2", func() error { return page(s.Memberships.ListByAccount(c, "ma1", "")).of(2) })
+	r.m(t, "Memberships.AllByAccount", "2 members, 1 page", func() error { return drain(2, s.Memberships.AllByAccount(c, "ma1", "")) })
+	r.m(t, "Memberships.Get", "", func() error { _, err := s.Memberships.Get(c, "mu1", "ma1"); return err })
+	r.m(t, "Memberships.SetRole", "", func() error { _, err := s.Memberships.SetRole(c, "mu2", "ma1", lb.MemberMember); return err })
+	r.m(t, "Teams.ListByAccount", "a page of 2", func() error { return page(s.Teams.ListByAccount(c, "ma1")).of(2) })
+	r.m(t, "Teams.AllByAccount", "2 teams, 1 page", func() error { return drain(2, s.Teams.AllByAccount(c, "ma1")) })
+	r.m(t, "Teams.Get", "", func() error { _, err := s.Teams.Get(c, "mt1"); return err })
+	r.m(t, "Teams.Update", "the name", func() error {
+		_, err := s.Teams.Update(c, "mt1", func(tm *lb.Team) error { tm.TeamName = "Operations"; return nil })
+		return err
+	})
+	r.m(t, "Teams.SetMemberRole", "", func() error { _, err := s.Teams.SetMemberRole(c, "mt1", "mu2", lb.TeamRoleLead); return err })
+	r.m(t, "Memberships.Remove", "an account with 2 teams, the user in 1", func() error { return s.Memberships.Remove(c, "mu1", "ma1") })
+	r.m(t, "Teams.Delete", "", func() error { return s.Teams.Delete(c, "mt2") })
+}
+
+// costUsers: LB-1..LB-4, LB-68 (Users.Erase).
+func costUsers(t *testing.T, r *costRun) {
+	s, c := r.s, r.c
+	must(t, s.Users.Create(c, newUser("uu1", "Ada@Example.com", "Ada")))
+	r.m(t, "Users.Get", "", func() error { _, err := s.Users.Get(c, "uu1"); return err })
+	r.m(t, "Users.GetByEmail", "", func() error { _, err := s.Users.GetByEmail(c, "ada@example.com"); return err })
+	r.m(t, "Users.GetByUsername", "", func() error { _, err := s.Users.GetByUsername(c, "ADA"); return err })
+	name := "Countess of Lovelace"
+	r.m(t, "Users.UpdateProfile", "the name", func() error {
+		_, err := s.Users.UpdateProfile(c, "uu1", listbackup.ProfileChange{Name: &name})
+		return err
+	})
+	r.m(t, "Users.Update", "the email (its guard moves)", func() error {
+		_, err := s.Users.Update(c, "uu1", func(u *lb.User) error { u.Email = "ada@lovelace.org"; return nil })
+		return err
+	})
+
+	// The user to erase: 1 membership in an account with 1 team the user
+	// is in, 1 refresh token, 1 API key, 1 notification.
+	must(t, s.Memberships.Add(c, &lb.Membership{UserID: "uu1", AccountID: "ua1", Role: lb.MemberMember}))
+	must(t, s.Teams.Create(c, &lb.Team{AccountID: "ua1", TeamID: "ut1", TeamName: "T", Members: []lb.TeamMember{{UserID: "uu1", Role: lb.TeamRoleMember}}}))
+	_, _, err := s.RefreshTokens.Issue(c, listbackup.IssueInput{UserID: "uu1", AccountID: "ua1"})
+	must(t, err)
+	_, _, err = s.APIKeys.Create(c, listbackup.NewAPIKey{AccountID: "ua1", UserID: "uu1", Name: "ci", Permissions: []string{"read"}})
+	must(t, err)
+	must(t, s.Notifications.Send(c, &lb.Notification{UserID: "uu1", NotificationID: "un1", AccountID: "ua1",
+		Type: lb.NotifyInApp, Category: lb.CategoryJob, Message: "hi"}))
+	r.m(t, "Users.Erase", "1 membership (its account has 1 team, the user in it), 1 refresh token, 1 API key, 1 notification", func() error {
+		return s.Users.Erase(c, "uu1")
+	})
+}
+
+// costSources: LB-14..LB-17, LB-23..LB-29, LB-65.
+func costSources(t *testing.T, r *costRun) {
+	s, c := r.s, r.c
+	for _, src := range []lb.Source{
+		{AccountID: "sa1", SourceID: "ss1", SourceName: "Keap", Platform: lb.PlatformKeap, ConnectionType: lb.ConnOAuth},
+		{AccountID: "sa1", SourceID: "ss2", SourceName: "Stripe", Platform: lb.PlatformStripe, ConnectionType: lb.ConnAPIKey},
+		{AccountID: "sa1", SourceID: "ss3", SourceName: "Stripe 2", Platform: lb.PlatformStripe, ConnectionType: lb.ConnAPIKeyCore},
+	} {
+		must(t, s.Sources.Create(c, &src))
+	}
+	r.m(t, "Sources.Get", "", func() error { _, err := s.Sources.Get(c, "ss1"); return err })
+	r.m(t, "Sources.ListByAccount", "a page of 3", func() error { return page(s.Sources.ListByAccount(c, "sa1")).of(3) })
+	r.m(t, "Sources.AllByAccount", "3 sources, 1 page", func() error { return drain(3, s.Sources.AllByAccount(c, "sa1")) })
+	r.m(t, "Sources.ListByPlatform", "a page of 2", func() error { return page(s.Sources.ListByPlatform(c, "sa1", lb.PlatformStripe)).of(2) })
+	r.m(t, "Sources.AllByPlatform", "2 sources, 1 page", func() error { return drain(2, s.Sources.AllByPlatform(c, "sa1", lb.PlatformStripe)) })
+	r.m(t, "Sources.ListByStatus", "a page of 3", func() error { return page(s.Sources.ListByStatus(c, "sa1", lb.SourceActive)).of(3) })
+	r.m(t, "Sources.AllByStatus", "3 sources, 1 page", func() error { return drain(3, s.Sources.AllByStatus(c, "sa1", lb.SourceActive)) })
+	r.m(t, "Sources.Update", "the status (its index entry moves)", func() error {
+		_, err := s.Sources.Update(c, "ss2", func(src *lb.Source) error { src.Status = lb.SourcePaused; return nil })
+		return err
+	})
+	must(t, s.Schedules.Create(c, &lb.SyncSchedule{SourceID: "ss3", ScheduleID: "sh1", ScheduleType: lb.ScheduleHourly,
+		DataTypes: []string{"contacts"}, IsActive: true, NextRunAt: t0.Add(time.Hour)}))
+	r.m(t, "Sources.Delete", "a source with 1 active schedule (turned off)", func() error { return s.Sources.Delete(c, "ss3") })
+
+	for i, id := range []lb.JobID{"sj1", "sj2", "sj3"} {
+		jb := &lb.Job{AccountID: "sa1", JobID: id, JobType: lb.JobSync, SourceID: "ss1", MaxRetries: 3}
+		if i == 2 {
+			jb.Status, jb.SourceID = lb.JobRunning, "ss2"
+		}
+		must(t, s.Jobs.Create(c, jb))
+		r.clock.Add(time.Second)
+	}
+	r.m(t, "Jobs.Get", "", func() error { _, err := s.Jobs.Get(c, "sj1"); return err })
+	r.m(t, "Jobs.ListByAccount", "a page of 3", func() error { return page(s.Jobs.ListByAccount(c, "sa1")).of(3) })
+	r.m(t, "Jobs.AllByAccount", "3 jobs, 1 page", func() error { return drain(3, s.Jobs.AllByAccount(c, "sa1")) })
+	r.m(t, "Jobs.ListByStatus", "a page of 2", func() error { return page(s.Jobs.ListByStatus(c, "sa1", lb.JobPending)).of(2) })
+	r.m(t, "Jobs.AllByStatus", "2 jobs, 1 page", func() error { return drain(2, s.Jobs.AllByStatus(c, "sa1", lb.JobPending)) })
+	r.m(t, "Jobs.ListBySource", "a page of 2", func() error { return page(s.Jobs.ListBySource(c, "ss1")).of(2) })
+	r.m(t, "Jobs.AllBySource", "2 jobs, 1 page", func() error { return drain(2, s.Jobs.AllBySource(c, "ss1")) })
+
+	for _, cn := range []lb.Connection{
+		{ConnectionID: "sc1", AccountID: "sa1", UserID: "su1", Platform: lb.PlatformKeap, ConnectionType: lb.ConnOAuth,
+			Credentials: lb.ConnectionCredentials{AccessToken: "at", RefreshToken: "rt"}},
+		{ConnectionID: "sc2", AccountID: "sa1", UserID: "su2", Platform: lb.PlatformKeap, ConnectionType: lb.ConnOAuth},
+		{ConnectionID: "sc3", AccountID: "sa1", UserID: "su1", Platform: lb.PlatformStripe, ConnectionType: lb.ConnAPIKey},
+	} {
+		must(t, s.Connections.Create(c, &cn))
+	}
+	r.m(t, "Connections.Get", "", func() error { _, err := s.Connections.Get(c, "sc1"); return err })
+	r.m(t, "Connections.ListByAccountPlatform", "a page of 2", func() error {
+		return page(s.Connections.ListByAccountPlatform(c, "sa1", lb.PlatformKeap)).of(2)
+	})
+	r.m(t, "Connections.AllByAccountPlatform", "2 connections, 1 page", func() error {
+		return drain(2, s.Connections.AllByAccountPlatform(c, "sa1", lb.PlatformKeap))
+	})
+	r.m(t, "Connections.ListByUserPlatform", "a page of 1", func() error {
+		return page(s.Connections.ListByUserPlatform(c, "su1", lb.PlatformKeap)).of(1)
+	})
+	r.m(t, "Connections.AllByUserPlatform", "1 connection, 1 page", func() error {
+		return drain(1, s.Connections.AllByUserPlatform(c, "su1", lb.PlatformKeap))
+	})
+	r.m(t, "Connections.Update", "the status", func() error {
+		_, err := s.Connections.Update(c, "sc1", func(cn *lb.Connection) error { cn.Status = lb.ConnectionError; return nil })
+		return err
+	})
+	r.m(t, "Connections.Delete", "", func() error { return s.Connections.Delete(c, "sc1") })
+}
+
+// costActivities: LB-18..LB-22.
+func costActivities(t *testing.T, r *costRun) {
+	s, c := r.s, r.c
+	rec := func(i int, id lb.EventID, user lb.UserID, rt lb.ResourceType, et lb.EventType) *lb.Activity {
+		return &lb.Activity{AccountID: "aa1", EventID: id, UserID: user, EventType: et, ResourceType: rt, Action: lb.ActionCreate,
+			CreatedAt: t0.Add(time.Duration(i) * time.Hour), Details: lb.ActivityDetails{After: lb.Object{"name": "x"}}}
+	}
+	r.m(t, "Activities.Record", "", func() error { return s.Activities.Record(c, rec(0, "ae1", "au1", lb.ResSource, "source.created")) })
+	must(t, s.Activities.Record(c, rec(1, "ae2", "au1", lb.ResSource, "sync.completed")))
+	must(t, s.Activities.Record(c, rec(2, "ae3", "au2", lb.ResJob, "sync.completed")))
+	all := listbackup.TimeRange{}
+	r.m(t, "Activities.ListByAccount", "a page of 3", func() error { return page(s.Activities.ListByAccount(c, "aa1", all)).of(3) })
+	r.m(t, "Activities.AllByAccount", "3 activities, 1 page", func() error { return drain(3, s.Activities.AllByAccount(c, "aa1", all)) })
+	r.m(t, "Activities.ListByUser", "a page of 2", func() error { return page(s.Activities.ListByUser(c, "au1", all)).of(2) })
+	r.m(t, "Activities.AllByUser", "2 activities, 1 page", func() error { return drain(2, s.Activities.AllByUser(c, "au1", all)) })
+	r.m(t, "Activities.ListByResourceType", "a page of 2", func() error {
+		return page(s.Activities.ListByResourceType(c, "aa1", lb.ResSource, all)).of(2)
+	})
+	r.m(t, "Activities.AllByResourceType", "2 activities, 1 page", func() error {
+		return drain(2, s.Activities.AllByResourceType(c, "aa1", lb.ResSource, all))
+	})
+	r.m(t, "Activities.ListByEventType", "a page of 2", func() error {
+		return page(s.Activities.ListByEventType(c, "aa1", "sync.completed", all)).of(2)
+	})
+	r.m(t, "Activities.AllByEventType", "2 activities, 1 page", func() error {
+		return drain(2, s.Activities.AllByEventType(c, "aa1", "sync.completed", all))
+	})
+}
+
+// costOAuth: LB-30..LB-37.
+func costOAuth(t *testing.T, r *costRun) {
+	s, c := r.s, r.c
+	var st lb.OAuthState
+	r.m(t, "OAuthStates.Create", "", func() (err error) {
+		st, err = s.OAuthStates.Create(c, listbackup.NewOAuthState{AccountID: "oa1", UserID: "ou1", Platform: lb.PlatformKeap,
+			RedirectURI: "https://app.example.com/cb", Metadata: lb.OAuthStateMetadata{SourceID: "os1"}})
+		return err
+	})
+	r.m(t, "OAuthStates.Consume", "", func() error { _, err := s.OAuthStates.Consume(c, st.State); return err })
+
+	for _, x := range []struct {
+		src lb.SourceID
+		p   lb.Platform
+	}{{"os1", lb.PlatformKeap}, {"os2", lb.PlatformStripe}, {"os3", lb.PlatformKeap}} {
+		must(t, s.OAuthTokens.Save(c, &lb.OAuthToken{SourceID: x.src, AccountID: "oa1", Platform: x.p, Tokens: lb.OAuthTokenSet{AccessToken: "at-" + string(x.src)}}))
+	}
+	r.m(t, "OAuthTokens.Get", "", func() error { _, err := s.OAuthTokens.Get(c, "os1"); return err })
+	r.m(t, "OAuthTokens.Refresh", "", func() error {
+		_, err := s.OAuthTokens.Refresh(c, "os1", lb.OAuthTokenSet{AccessToken: "at-2", RefreshToken: "rt-2"})
+		return err
+	})
+	r.m(t, "OAuthTokens.ListByPlatform", "a page of 2", func() error { return page(s.OAuthTokens.ListByPlatform(c, "oa1", lb.PlatformKeap)).of(2) })
+	r.m(t, "OAuthTokens.AllByPlatform", "2 token sets, 1 page", func() error { return drain(2, s.OAuthTokens.AllByPlatform(c, "oa1", lb.PlatformKeap)) })
+
+	plain, rt, err := s.RefreshTokens.Issue(c, listbackup.IssueInput{UserID: "ou1", AccountID: "oa1", UserAgent: "test"})
+	must(t, err)
+	r.clock.Add(time.Minute)
+	_, _, err = s.RefreshTokens.Issue(c, listbackup.IssueInput{UserID: "ou1", AccountID: "oa1"}) // another login
+	must(t, err)
+	r.m(t, "RefreshTokens.GetByToken", "", func() error { _, err := s.RefreshTokens.GetByToken(c, plain); return err })
+	r.clock.Add(time.Minute)
+	r.m(t, "RefreshTokens.Rotate", "steady state", func() error { _, _, err := s.RefreshTokens.Rotate(c, plain, "test", "10.0.0.1"); return err })
+	r.m(t, "RefreshTokens.ListByUser", "a page of 3", func() error { return page(s.RefreshTokens.ListByUser(c, "ou1")).of(3) })
+	r.m(t, "RefreshTokens.AllByUser", "3 tokens, 1 page", func() error { return drain(3, s.RefreshTokens.AllByUser(c, "ou1")) })
+	r.m(t, "RefreshTokens.ListFamily", "a page of 2", func() error { return page(s.RefreshTokens.ListFamily(c, rt.TokenFamily)).of(2) })
+	r.m(t, "RefreshTokens.AllFamily", "2 tokens, 1 page", func() error { return drain(2, s.RefreshTokens.AllFamily(c, rt.TokenFamily)) })
+	r.m(t, "RefreshTokens.RevokeFamily", "a family of 2 tokens, both marked", func() error {
+		n, err := s.RefreshTokens.RevokeFamily(c, rt.TokenFamily, "ou1", "logout everywhere")
+		if err == nil && n != 2 {
+			err = fmt.Errorf("%d tokens marked, want 2", n)
+		}
+		return err
+	})
+}
+
+// costTags: LB-38..LB-41, LB-66.
+func costTags(t *testing.T, r *costRun) {
+	s, c := r.s, r.c
+	for _, tg := range []lb.Tag{
+		{AccountID: "ta1", TagID: "tt1", TagKey: "env", TagValue: "production", ResourceType: lb.ResSource, Color: "#ff0000"},
+		{AccountID: "ta1", TagID: "tt2", TagKey: "env", TagValue: "staging", ResourceType: lb.ResSource},
+		{AccountID: "ta1", TagID: "tt3", TagKey: "team", TagValue: "ops", ResourceType: lb.ResSource},
+	} {
+		must(t, s.Tags.Create(c, &tg))
+	}
+	r.m(t, "Tags.ListByResourceType", "a page of 3", func() error { return page(s.Tags.ListByResourceType(c, "ta1", lb.ResSource)).of(3) })
+	r.m(t, "Tags.AllByResourceType", "3 tags, 1 page", func() error { return drain(3, s.Tags.AllByResourceType(c, "ta1", lb.ResSource)) })
+	r.m(t, "Tags.ListByKey", "a page of 2", func() error { return page(s.Tags.ListByKey(c, "ta1", lb.ResSource, "env")).of(2) })
+	r.m(t, "Tags.AllByKey", "2 tags, 1 page", func() error { return drain(2, s.Tags.AllByKey(c, "ta1", lb.ResSource, "env")) })
+	r.m(t, "Tags.Get", "", func() error { _, err := s.Tags.Get(c, "tt1"); return err })
+	ref := listbackup.TagRef{AccountID: "ta1", ResourceType: lb.ResSource, TagKey: "env", TagValue: "production"}
+	_, err := s.Tags.Attach(c, ref, "ts1", "tu1")
+	must(t, err)
+	r.m(t, "Tags.Attach", "a second resource", func() error { _, err := s.Tags.Attach(c, ref, "ts2", "tu1"); return err })
+	r.m(t, "Tags.Detach", "", func() error { _, err := s.Tags.Detach(c, ref, "ts1"); return err })
+	r.m(t, "Tags.Update", "the color and description", func() error {
+		_, err := s.Tags.Update(c, ref, func(tg *lb.Tag) error { tg.Color, tg.Description = "#00ff00", "live"; return nil })
+		return err
+	})
+	r.m(t, "Tags.Delete", "a tag with 1 resource attached", func() error { return s.Tags.Delete(c, ref) })
+}
+
+// costNotifications: LB-42..LB-46.
+func costNotifications(t *testing.T, r *costRun) {
+	s, c := r.s, r.c
+	var sent []lb.Notification
+	for i, id := range []lb.NotificationID{"nn1", "nn2", "nn3"} {
+		n := lb.Notification{UserID: "nu1", NotificationID: id, AccountID: "na1", Type: lb.NotifyInApp, Category: lb.CategoryJob,
+			Subject: "Job done", Message: "Your backup finished", Title: "Done"}
+		if i == 0 {
+			r.m(t, "Notifications.Send", "", func() error { return s.Notifications.Send(c, &n) })
+		} else {
+			must(t, s.Notifications.Send(c, &n))
+		}
+		sent = append(sent, n)
+		r.clock.Add(time.Minute)
+	}
+	all := listbackup.TimeRange{}
+	r.m(t, "Notifications.MarkRead", "", func() error { _, err := s.Notifications.MarkRead(c, "nu1", sent[0].CreatedAt, "nn1"); return err })
+	r.m(t, "Notifications.ListByUser", "a page of 3", func() error { return page(s.Notifications.ListByUser(c, "nu1")).of(3) })
+	r.m(t, "Notifications.AllByUser", "3 notifications, 1 page", func() error { return drain(3, s.Notifications.AllByUser(c, "nu1")) })
+	r.m(t, "Notifications.ListByAccount", "a page of 3", func() error { return page(s.Notifications.ListByAccount(c, "na1", all)).of(3) })
+	r.m(t, "Notifications.AllByAccount", "3 notifications, 1 page", func() error { return drain(3, s.Notifications.AllByAccount(c, "na1", all)) })
+	r.m(t, "Notifications.ListByStatus", "a page of 2", func() error {
+		return page(s.Notifications.ListByStatus(c, "nu1", lb.NotificationPending)).of(2)
+	})
+	r.m(t, "Notifications.AllByStatus", "2 notifications, 1 page", func() error {
+		return drain(2, s.Notifications.AllByStatus(c, "nu1", lb.NotificationPending))
+	})
+	r.m(t, "Notifications.ListUnread", "a page of 2", func() error { return page(s.Notifications.ListUnread(c, "nu1")).of(2) })
+	r.m(t, "Notifications.AllUnread", "2 notifications, 1 page", func() error { return drain(2, s.Notifications.AllUnread(c, "nu1")) })
+}
+
+// costSync: LB-47..LB-51.
+func costSync(t *testing.T, r *costRun) {
+	s, c := r.s, r.c
+	now := lb.Seconds(r.clock.Now())
+	for _, sc := range []lb.SyncSchedule{
+		{SourceID: "ys1", ScheduleID: "yh1", ScheduleType: lb.ScheduleHourly, DataTypes: []string{"contacts"}, IsActive: true, NextRunAt: now.Add(-time.Minute)},
+		{SourceID: "ys1", ScheduleID: "yd1", ScheduleType: lb.ScheduleDaily, DataTypes: []string{"orders"}, IsActive: true, NextRunAt: now.Add(-time.Hour)},
+	} {
+		must(t, s.Schedules.Create(c, &sc))
+	}
+	r.m(t, "Schedules.ListBySource", "a page of 2", func() error { return page(s.Schedules.ListBySource(c, "ys1")).of(2) })
+	r.m(t, "Schedules.AllBySource", "2 schedules, 1 page", func() error { return drain(2, s.Schedules.AllBySource(c, "ys1")) })
+	r.m(t, "Schedules.Due", "a page of 2", func() error { return page(s.Schedules.Due(c, now)).of(2) })
+	r.m(t, "Schedules.AllDue", "2 schedules, 1 page", func() error { return drain(2, s.Schedules.AllDue(c, now)) })
+	r.m(t, "Schedules.RecordRun", "", func() error {
+		_, err := s.Schedules.RecordRun(c, "ys1", "yh1", now, now.Add(time.Hour))
+		return err
+	})
+
+	for i, id := range []lb.SyncID{"yr1", "yr2"} {
+		must(t, s.Runs.Record(c, &lb.SyncRun{SourceID: "ys1", SyncID: id, DataTypes: []string{"contacts"},
+			StartedAt: now.Add(time.Duration(i) * time.Minute), RecordsProcessed: map[string]int64{}}))
+	}
+	since := listbackup.TimeRange{From: now}
+	r.m(t, "Runs.ListBySource", "a page of 2", func() error { return page(s.Runs.ListBySource(c, "ys1")).of(2) })
+	r.m(t, "Runs.AllBySource", "2 runs, 1 page", func() error { return drain(2, s.Runs.AllBySource(c, "ys1")) })
+	r.m(t, "Runs.ListByStatus", "a page of 2", func() error { return page(s.Runs.ListByStatus(c, lb.RunRunning, since)).of(2) })
+	r.m(t, "Runs.AllByStatus", "2 runs, 1 page", func() error { return drain(2, s.Runs.AllByStatus(c, lb.RunRunning, since)) })
+}
+
+// costKeysHooks: LB-52..LB-57, LB-67.
+func costKeysHooks(t *testing.T, r *costRun) {
+	s, c := r.s, r.c
+	plain, k1, err := s.APIKeys.Create(c, listbackup.NewAPIKey{AccountID: "ka1", UserID: "ku1", Name: "ci", Permissions: []string{"sources:read"}})
+	must(t, err)
+	r.clock.Add(time.Second)
+	_, _, err = s.APIKeys.Create(c, listbackup.NewAPIKey{AccountID: "ka1", UserID: "ku1", Name: "old", Permissions: []string{"*"}})
+	must(t, err)
+	r.m(t, "APIKeys.Validate", "", func() error { _, err := s.APIKeys.Validate(c, plain); return err })
+	r.m(t, "APIKeys.ListByAccount", "a page of 2", func() error { return page(s.APIKeys.ListByAccount(c, "ka1", "")).of(2) })
+	r.m(t, "APIKeys.AllByAccount", "2 keys, 1 page", func() error { return drain(2, s.APIKeys.AllByAccount(c, "ka1", "")) })
+	r.m(t, "APIKeys.Revoke", "", func() error { _, err := s.APIKeys.Revoke(c, k1.APIKeyID); return err })
+
+	for _, w := range []lb.Webhook{
+		{WebhookID: "kw1", AccountID: "ka1", URL: "https://a.example/h", Events: []string{"sync.completed", "sync.failed"}, IsActive: true, Secret: "s1"},
+		{WebhookID: "kw2", AccountID: "ka1", URL: "https://b.example/h", Events: []string{"source.created"}, IsActive: true, Secret: "s2"},
+		{WebhookID: "kw3", AccountID: "ka1", URL: "https://c.example/h", Events: []string{"sync.completed"}, IsActive: false, Secret: "s3"},
+	} {
+		must(t, s.Webhooks.Create(c, &w))
+	}
+	r.m(t, "Webhooks.Get", "", func() error { _, err := s.Webhooks.Get(c, "kw1"); return err })
+	r.m(t, "Webhooks.ListActive", "a page of 2", func() error { return page(s.Webhooks.ListActive(c, "ka1")).of(2) })
+	r.m(t, "Webhooks.AllActive", "2 webhooks, 1 page", func() error { return drain(2, s.Webhooks.AllActive(c, "ka1")) })
+	r.m(t, "Webhooks.ListActiveForEvent", "a page of 1 (of 2 read)", func() error {
+		return page(s.Webhooks.ListActiveForEvent(c, "ka1", "sync.completed")).of(1)
+	})
+	r.m(t, "Webhooks.AllActiveForEvent", "1 webhook (of 2 read), 1 page", func() error {
+		return drain(1, s.Webhooks.AllActiveForEvent(c, "ka1", "sync.completed"))
+	})
+	r.m(t, "Webhooks.Update", "activates it (its index entry is added)", func() error {
+		_, err := s.Webhooks.Update(c, "kw3", func(w *lb.Webhook) error { w.IsActive = true; return nil })
+		return err
+	})
+	r.m(t, "Webhooks.Delete", "", func() error { return s.Webhooks.Delete(c, "kw1") })
+}
+
+// costUsagePlans: LB-58..LB-62.
+func costUsagePlans(t *testing.T, r *costRun) {
+	s, c := r.s, r.c
+	// The first count of a day creates its item (3 requests, see
+	// Usage.Increment); the one measured is the steady state, one UpdateItem.
+	deltas := map[lb.Counter]int64{lb.CounterAPICalls: 1, lb.CounterDataProcessed: 100}
+	_, err := s.Usage.Increment(c, "ga1", "2025-03-14", deltas)
+	must(t, err)
+	r.m(t, "Usage.Increment", "steady state, 2 counters", func() error {
+		_, err := s.Usage.Increment(c, "ga1", "2025-03-14", deltas)
+		return err
+	})
+	_, err = s.Usage.Increment(c, "ga1", "2025-03-01", map[lb.Counter]int64{lb.CounterErrorCount: 2})
+	must(t, err)
+	must(t, s.Usage.Put(c, &lb.UsageMetrics{AccountID: "ga2", MetricDate: "2025-03-14", APICalls: 7}))
+	r.m(t, "Usage.Get", "", func() error { _, err := s.Usage.Get(c, "ga1", "2025-03-14"); return err })
+	r.m(t, "Usage.ListRange", "a page of 2", func() error { return page(s.Usage.ListRange(c, "ga1", "2025-03-01", "2025-03-31")).of(2) })
+	r.m(t, "Usage.AllRange", "2 days, 1 page", func() error { return drain(2, s.Usage.AllRange(c, "ga1", "2025-03-01", "2025-03-31")) })
+	r.m(t, "Usage.ListDay", "a page of 2", func() error { return page(s.Usage.ListDay(c, "2025-03-14")).of(2) })
+	r.m(t, "Usage.AllDay", "2 accounts, 1 page", func() error { return drain(2, s.Usage.AllDay(c, "2025-03-14")) })
+
+	for _, p := range []lb.BillingPlan{
+		{PlanID: "pro", PlanName: "Pro", PlanType: lb.PlanProfessional, Price: 4900, Currency: "USD", IsActive: true, Features: []string{"hourly"}},
+		{PlanID: "free", PlanName: "Free", PlanType: lb.PlanFree, Price: 0, Currency: "USD", IsActive: true, IsDefault: true},
+		{PlanID: "legacy", PlanName: "Legacy", PlanType: lb.PlanStarter, Price: 900, Currency: "USD", IsActive: false},
+	} {
+		must(t, s.Plans.Put(c, &p))
+	}
+	r.m(t, "Plans.Get", "", func() error { _, err := s.Plans.Get(c, "pro"); return err })
+	r.m(t, "Plans.ListActive", "a page of 2", func() error { return page(s.Plans.ListActive(c)).of(2) })
+	r.m(t, "Plans.AllActive", "2 plans, 1 page", func() error { return drain(2, s.Plans.AllActive(c)) })
+}
