@@ -222,7 +222,7 @@ type declared struct {
 	pk, sk   template
 	indexes  map[Index][2]template
 	when     map[Index][]cond
-	hand     []string // the fields Def.IndexedFields lists by hand
+	hand     []string                                   // the fields Def.IndexedFields lists by hand
 	extra    func(item any) (map[Index]IndexKey, error) // the Indexes closure beside the templates, on a *T
 	uniqueOn []string
 	fold     map[string]func(string) string
@@ -446,14 +446,16 @@ func (d *declared) movableIndexes(set map[string]any, k Key) (map[Index]IndexKey
 	moves := map[Index]IndexKey{}
 	allowed := map[string]bool{}
 	for ix, pair := range d.indexes {
-		all := true
+		all, touched := true, false
 		for _, a := range d.fields(ix) {
-			if _, ok := set[a]; !ok && !fixed[a] {
+			_, ok := set[a]
+			touched = touched || ok
+			if !ok && !fixed[a] {
 				all = false
 			}
 		}
-		if !all {
-			continue
+		if !all || !touched {
+			continue // not moved: a patch that sets none of its fields leaves it alone
 		}
 		pk, ok1, err := pair[0].build(av)
 		if err != nil {

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/google/go-cmp/cmp"
 
@@ -203,5 +205,37 @@ func TestDeclaredIndexConditions(t *testing.T) {
 	}
 	if raw := rawItem(t, f.t, k); raw["GSI1PK"] == nil {
 		t.Error("restored hook not in GSI1")
+	}
+}
+
+// A patch that sets none of an index's fields leaves the index key alone,
+// even when all its fields come from the primary key (it is not rewritten
+// on every write, which would cost an index write each time).
+func TestDeclaredPatchLeavesUntouchedIndexes(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	def := articleDef
+	def.Type = "ArticleByID"
+	def.IndexKeys = map[table.Index]table.Template{table.GSI3: {PK: "BYID#{id}", SK: "ARTICLE"}}
+	def.UniqueOn = nil
+	articles := table.NewEntity(f.t, def)
+	a := &article{ID: "a9", Author: "ann", Slug: "untouched", Title: "T", Section: "news", Priority: 1, At: time.Now()}
+	if err := articles.Create(c, a); err != nil {
+		t.Fatal(err)
+	}
+	k := table.Key{PK: "ARTICLE#a9", SK: "ARTICLE"}
+	// Another writer removed GSI3's key: a patch of the title must not
+	// write it back (it would, if every patch rewrote such an index).
+	if _, err := f.t.Client().UpdateItem(c, &dynamodb.UpdateItemInput{TableName: aws.String(f.t.Name()),
+		Key:              map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: k.PK}, "SK": &types.AttributeValueMemberS{Value: k.SK}},
+		UpdateExpression: aws.String("REMOVE GSI3PK, GSI3SK")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := articles.Patch(c, k, table.Patch{Set: map[string]any{"title": "T2"}}); err != nil {
+		t.Fatal(err)
+	}
+	if raw := rawItem(t, f.t, k); raw["GSI3PK"] != nil {
+		t.Errorf("after a title patch: GSI3PK %v, want it left absent", raw["GSI3PK"])
 	}
 }
