@@ -3,6 +3,7 @@ package ferryhook_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 	"testing"
 	"time"
@@ -179,6 +180,71 @@ func BenchmarkIngest(b *testing.B) {
 				ConditionExpression:       aws.String("attribute_exists(PK) AND #p = :plan"),
 				ExpressionAttributeNames:  map[string]string{"#p": "plan"},
 				ExpressionAttributeValues: map[string]types.AttributeValue{":one": num(1), ":plan": str("free")}}},
+		}})
+		return err
+	}
+	tabletest.Compare(b, 100, lib, raw)
+}
+
+// BenchmarkIngestSameGuarantees pairs Ingest with hand-written code that
+// gives the same guarantees in its one transaction: expired items (TTL
+// passed, not yet deleted) count as absent for the create and the
+// updates, the item type is checked, counters cannot overflow, the
+// version advances, and a write token plus ClientRequestToken let a lost
+// response be resolved. BenchmarkIngest pairs it with the minimal
+// transaction; the difference between the two is the guarantees' cost on
+// DynamoDB Local, not the library's.
+func BenchmarkIngestSameGuarantees(b *testing.B) {
+	s, events, src := benchStore(b)
+	ctx := context.Background()
+	mainName := benchMain
+	lib := func() error {
+		_, err := s.Ingest(ctx, src.SourceID, ferryhook.IngestRequest{Body: `{"type":"invoice.paid"}`, ContentType: "application/json", Method: "POST", SourceIP: "203.0.113.7"})
+		return err
+	}
+	str := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	num := func(v int64) types.AttributeValue {
+		return &types.AttributeValueMemberN{Value: strconv.FormatInt(v, 10)}
+	}
+	raw := func() error {
+		id := string(fh.NewEventID())
+		now := time.Now()
+		ms := now.UnixMilli()
+		item, err := attributevalue.MarshalMap(rawEvent{
+			PK: "SRC#" + string(src.SourceID), SK: "EVT#" + strconv.FormatInt(ms, 10) + "#" + id,
+			GSI1PK: "EVTID#" + id, GSI1SK: "EVENT",
+			EventID: id, SourceID: string(src.SourceID), UserID: string(src.UserID), Status: "received",
+			Body: `{"type":"invoice.paid"}`, SourceIP: "203.0.113.7", ContentType: "application/json", Method: "POST",
+			ReceivedAt: ms, ExpiresAt: ms/1000 + 86400,
+		})
+		if err != nil {
+			return err
+		}
+		token := id + ".wt"
+		item["_type"], item["_v"] = str("Event"), num(1)
+		item["_wt"] = &types.AttributeValueMemberSS{Value: []string{token}}
+		nowS, at := num(now.Unix()), str(now.UTC().Format(time.RFC3339Nano))
+		alive := "attribute_exists(#pk) AND (attribute_not_exists(#ty) OR #ty = :ty) AND (attribute_not_exists(#ttl) OR #ttl > :now OR #ttl <= :zero)"
+		_, err = events.Client().TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String(token), TransactItems: []types.TransactWriteItem{
+			{Put: &types.Put{TableName: aws.String(events.Name()), Item: item,
+				ConditionExpression:                 aws.String("(attribute_not_exists(#pk) OR (#ttl <= :now AND #ttl > :zero))"),
+				ExpressionAttributeNames:            map[string]string{"#pk": "PK", "#ttl": "expiresAt"},
+				ExpressionAttributeValues:           map[string]types.AttributeValue{":now": nowS, ":zero": num(0)},
+				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}},
+			{Update: &types.Update{TableName: aws.String(mainName),
+				Key:                                 map[string]types.AttributeValue{"PK": str("USER#" + string(src.UserID)), "SK": str("SRC#" + string(src.SourceID))},
+				UpdateExpression:                    aws.String("SET lastEventAt = :at ADD eventCount :one, #v :one"),
+				ConditionExpression:                 aws.String(alive + " AND (attribute_not_exists(eventCount) OR eventCount <= :max) AND #s = :active"),
+				ExpressionAttributeNames:            map[string]string{"#s": "status", "#pk": "PK", "#ty": "_type", "#ttl": "ttl", "#v": "_v"},
+				ExpressionAttributeValues:           map[string]types.AttributeValue{":one": num(1), ":at": at, ":active": str("active"), ":ty": str("Source"), ":now": nowS, ":zero": num(0), ":max": num(math.MaxInt64 - 1)},
+				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}},
+			{Update: &types.Update{TableName: aws.String(mainName),
+				Key:                                 map[string]types.AttributeValue{"PK": str("USER#" + string(src.UserID)), "SK": str("PROFILE")},
+				UpdateExpression:                    aws.String("SET updatedAt = :at ADD usageThisMonth :one, #v :one"),
+				ConditionExpression:                 aws.String(alive + " AND (attribute_not_exists(usageThisMonth) OR usageThisMonth <= :max) AND #p = :plan"),
+				ExpressionAttributeNames:            map[string]string{"#p": "plan", "#pk": "PK", "#ty": "_type", "#ttl": "ttl", "#v": "_v"},
+				ExpressionAttributeValues:           map[string]types.AttributeValue{":one": num(1), ":at": at, ":plan": str("free"), ":ty": str("User"), ":now": nowS, ":zero": num(0), ":max": num(math.MaxInt64 - 1)},
+				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}},
 		}})
 		return err
 	}
