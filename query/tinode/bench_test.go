@@ -85,6 +85,73 @@ func BenchmarkSave(b *testing.B) {
 	tabletest.Compare(b, 200, lib, raw)
 }
 
+// BenchmarkSaveSameGuarantees pairs a single sender's Save with
+// hand-written code that gives the library's guarantees in the same two
+// requests: the topic's type and expiry are checked with its SeqId, the
+// message's create also replaces an expired, not yet deleted item, and a
+// write token plus ClientRequestToken let a lost response be resolved.
+// BenchmarkSave pairs it with the minimal code; the gap between the two is
+// those guarantees' cost on DynamoDB Local.
+func BenchmarkSaveSameGuarantees(b *testing.B) {
+	s := newStore(b)
+	c := context.Background()
+	mustTopic(b, s, "grpLib")
+	mustTopic(b, s, "grpRaw")
+	mustTopic(b, s, "grpWarm")
+	for range 200 {
+		if err := s.Messages.Save(c, &tn.Message{Topic: "grpWarm", Content: tn.JSON("w")}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cl, name := s.Table().Client(), s.Table().Name()
+	lib := func() error {
+		m := tn.Message{Topic: "grpLib", From: "alice", Content: tn.JSON("hello"), Head: tn.JSON(map[string]string{"mime": "text/plain"})}
+		return s.Messages.Save(c, &m)
+	}
+	key := map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "TOPIC#grpRaw"}, "SK": &types.AttributeValueMemberS{Value: "TOPIC"}}
+	var tok int64
+	raw := func() error {
+		out, err := cl.GetItem(c, &dynamodb.GetItemInput{TableName: aws.String(name), Key: key, ConsistentRead: aws.Bool(true)})
+		if err != nil {
+			return err
+		}
+		n, _ := strconv.Atoi(out.Item["SeqId"].(*types.AttributeValueMemberN).Value)
+		now := time.Now().UTC()
+		m := rawMessage{From: "alice", Topic: "grpRaw", SeqId: n + 1, CreatedAt: now, UpdatedAt: now, Content: "hello", Head: map[string]any{"mime": "text/plain"}}
+		item, err := attributevalue.MarshalMap(m)
+		if err != nil {
+			return err
+		}
+		tok++
+		token := "raw." + strconv.FormatInt(tok, 16) + "." + strconv.FormatInt(now.UnixNano(), 16)
+		item["PK"] = &types.AttributeValueMemberS{Value: "TOPIC#grpRaw"}
+		item["SK"] = &types.AttributeValueMemberS{Value: "MSG#" + tn.MustSeq(n+1)}
+		item["_type"] = &types.AttributeValueMemberS{Value: tinode.TypeMessage}
+		item["_v"] = &types.AttributeValueMemberN{Value: "1"}
+		item["_wt"] = &types.AttributeValueMemberSS{Value: []string{token}}
+		nowS := &types.AttributeValueMemberN{Value: strconv.FormatInt(now.Unix(), 10)}
+		zero := &types.AttributeValueMemberN{Value: "0"}
+		_, err = cl.TransactWriteItems(c, &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String(token), TransactItems: []types.TransactWriteItem{
+			{Update: &types.Update{TableName: aws.String(name), Key: key,
+				UpdateExpression:         aws.String("SET SeqId = :n, TouchedAt = :t ADD #v :one"),
+				ConditionExpression:      aws.String("attribute_exists(#pk) AND (attribute_not_exists(#ty) OR #ty = :ty) AND (attribute_not_exists(#ttl) OR #ttl > :now OR #ttl <= :zero) AND SeqId = :o"),
+				ExpressionAttributeNames: map[string]string{"#v": "_v", "#pk": "PK", "#ty": "_type", "#ttl": "ttl"},
+				ExpressionAttributeValues: map[string]types.AttributeValue{
+					":n": &types.AttributeValueMemberN{Value: strconv.Itoa(n + 1)}, ":o": &types.AttributeValueMemberN{Value: strconv.Itoa(n)},
+					":t": &types.AttributeValueMemberS{Value: now.Format(time.RFC3339Nano)}, ":one": &types.AttributeValueMemberN{Value: "1"},
+					":ty": &types.AttributeValueMemberS{Value: tinode.TypeTopic}, ":now": nowS, ":zero": zero},
+				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}},
+			{Put: &types.Put{TableName: aws.String(name), Item: item,
+				ConditionExpression:                 aws.String("(attribute_not_exists(#pk) OR (#ttl <= :now AND #ttl > :zero))"),
+				ExpressionAttributeNames:            map[string]string{"#pk": "PK", "#ttl": "ttl"},
+				ExpressionAttributeValues:           map[string]types.AttributeValue{":now": nowS, ":zero": zero},
+				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}},
+		}})
+		return err
+	}
+	tabletest.Compare(b, 200, lib, raw)
+}
+
 // BenchmarkHistory compares a 50-message history page (TN-13) through the
 // library with a hand-written Query + attributevalue decode.
 func BenchmarkHistory(b *testing.B) {
