@@ -19,18 +19,10 @@ type User struct {
 }
 
 var userDef = table.Def[User]{
-	Type: "User",
-	Key: func(u *User) (table.Key, error) {
-		if u.ID == "" {
-			return table.Key{}, table.Invalid("id", "empty")
-		}
-		return table.Key{PK: "USER#" + u.ID, SK: "PROFILE"}, nil
-	},
-	Indexes: func(u *User) (map[table.Index]table.IndexKey, error) {
-		return map[table.Index]table.IndexKey{table.GSI1: {PK: "ORG#" + u.Org, SK: "USER#" + u.ID}}, nil
-	},
-	Unique:        func(u *User) []table.Unique { return []table.Unique{{Name: "email", Value: u.Email}} },
-	IndexedFields: []string{"id", "org", "email"},
+	Type:      "User",
+	Keys:      table.Template{PK: "USER#{id}", SK: "PROFILE"},
+	IndexKeys: map[table.Index]table.Template{table.GSI1: {PK: "ORG#{org}", SK: "USER#{id}"}},
+	UniqueOn:  []string{"email"},
 }
 
 func ExampleEntity_Create() {

@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"github.com/singletable/singletable/internal/exampleenv"
-	"github.com/singletable/singletable/keys"
 	"github.com/singletable/singletable/table"
 )
 
@@ -35,27 +34,16 @@ type Note struct {
 	UpdatedAt time.Time `dynamo:"updatedAt"`
 }
 
-// Key patterns, defined once.
-var (
-	notePK   = keys.NewPattern[keys.PK]("NOTE", "id")              // PK = NOTE#{id}
-	authorPK = keys.NewPattern[keys.PK]("AUTHOR", "author")        // GSI1PK = AUTHOR#{author}
-	noteAtSK = keys.NewPattern[keys.SK]("NOTE", "createdAt", "id") // GSI1SK = NOTE#{createdAt}#{id}
-)
-
+// The note's keys, declared as data: PK = NOTE#{id}, SK = NOTE, and
+// GSI1 (an author's notes in creation order) = AUTHOR#{author} /
+// NOTE#{createdAt}#{id}. The engine builds them on every write, refuses a
+// patch of a field they derive from unless it moves the index with it,
+// and shows them to tools (singletable doc, workbench, model).
 var noteDef = table.Def[Note]{
 	Type: "Note",
-	Key: func(n *Note) (table.Key, error) {
-		pk, err := notePK.Build(n.ID)
-		return table.Key{PK: string(pk), SK: "NOTE"}, err
-	},
-	// GSI1: an author's notes in creation order.
-	Indexes: func(n *Note) (map[table.Index]table.IndexKey, error) {
-		pk, err := authorPK.Build(n.Author)
-		if err != nil {
-			return nil, err
-		}
-		sk, err := noteAtSK.Build(keys.MustTimestamp(n.CreatedAt), n.ID)
-		return map[table.Index]table.IndexKey{table.GSI1: {PK: string(pk), SK: string(sk)}}, err
+	Keys: table.Template{PK: "NOTE#{id}", SK: "NOTE"},
+	IndexKeys: map[table.Index]table.Template{
+		table.GSI1: {PK: "AUTHOR#{author}", SK: "NOTE#{createdAt:ts}#{id}"},
 	},
 	Validate: func(n *Note) error {
 		if strings.TrimSpace(n.Text) == "" {
@@ -63,10 +51,9 @@ var noteDef = table.Def[Note]{
 		}
 		return nil
 	},
-	Unique: func(n *Note) []table.Unique { return []table.Unique{{Name: "slug", Value: n.Slug}} },
+	UniqueOn: []string{"slug"}, // a guard item per slug, written in the note's transaction
 	// createdAt on create, updatedAt on every write.
-	Touch:         table.Timestamps(func(n *Note) (*time.Time, *time.Time) { return &n.CreatedAt, &n.UpdatedAt }),
-	IndexedFields: []string{"id", "author", "slug", "createdAt"},
+	Touch: table.Timestamps(func(n *Note) (*time.Time, *time.Time) { return &n.CreatedAt, &n.UpdatedAt }),
 }
 
 func main() {
