@@ -305,3 +305,39 @@ func TestModelCommand(t *testing.T) {
 		t.Error("unknown app accepted")
 	}
 }
+
+// TestReadmeRequests keeps the README's request table (every catalog ID,
+// the methods serving it, their measured requests and capacity) equal to
+// what the recorded costs give; SINGLETABLE_UPDATE_DOCS=1 rewrites it.
+func TestReadmeRequests(t *testing.T) {
+	root := filepath.Join("..", "..")
+	table, err := requestsTable(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(root, "README.md")
+	readme, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(readme)
+	i, j := strings.Index(s, requestsBegin), strings.Index(s, requestsEnd)
+	if i < 0 || j < i {
+		t.Fatalf("README.md has no request table markers %q ... %q", requestsBegin, requestsEnd)
+	}
+	want := s[:i+len(requestsBegin)] + "\n" + table + "\n" + s[j:]
+	if os.Getenv("SINGLETABLE_UPDATE_DOCS") == "1" {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if want != s {
+		t.Error("README.md's request table is out of date: run SINGLETABLE_UPDATE_DOCS=1 go test ./cmd/singletable -run 'TestAccessPatternDocs|TestReadmeRequests'")
+	}
+	for _, id := range []string{"FH-6", "PF-8", "TN-12", "LB-68"} {
+		if !strings.Contains(table, "| "+id+" |") {
+			t.Errorf("request table has no row for %s", id)
+		}
+	}
+}
