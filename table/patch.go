@@ -28,6 +28,10 @@ import (
 type Patch struct {
 	// Set assigns attributes (values encoded like struct fields).
 	Set map[string]any
+	// SetIfAbsent assigns attributes only where they are absent
+	// (if_not_exists), in the same UpdateItem: a first-time stamp such as
+	// processedAt, with no read first.
+	SetIfAbsent map[string]any
 	// Add adds to numeric attributes atomically (counters); a missing
 	// attribute counts as 0.
 	Add map[string]int64
@@ -174,6 +178,34 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 			return b, &ValidationError{Entity: e.def.Type, Field: f, Reason: "cannot set: " + err.Error() + " (use Remove)"}
 		}
 		sets = append(sets, nm+" = "+vp)
+	}
+	for _, f := range sortedKeys(p.SetIfAbsent) {
+		if _, dup := p.Set[f]; dup {
+			return b, &ValidationError{Entity: e.def.Type, Field: f, Reason: "both set and set if absent"}
+		}
+		nm, err := name(f)
+		if err != nil {
+			return b, err
+		}
+		if err := checkFieldValue[T](e.def.Type, f, p.SetIfAbsent[f]); err != nil {
+			return b, err
+		}
+		av, err := patchValue[T](f, p.SetIfAbsent[f])
+		if err == nil && av == nil {
+			err = errors.New("empty value")
+		}
+		if err == nil {
+			if r := checkAV(av); r != "" {
+				err = errors.New(r)
+			}
+		}
+		if err != nil {
+			return b, &ValidationError{Entity: e.def.Type, Field: f, Reason: "cannot set: " + err.Error()}
+		}
+		n++
+		vp := ":v" + strconv.Itoa(n)
+		b.values[vp] = av
+		sets = append(sets, nm+" = if_not_exists("+nm+", "+vp+")")
 	}
 	for _, f := range e.touched(p) {
 		nm, err := name(f.name)

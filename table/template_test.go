@@ -239,3 +239,30 @@ func TestDeclaredPatchLeavesUntouchedIndexes(t *testing.T) {
 		t.Errorf("after a title patch: GSI3PK %v, want it left absent", raw["GSI3PK"])
 	}
 }
+
+// Patch.SetIfAbsent sets an attribute only where it is absent, in the
+// same UpdateItem (a first-time stamp), and is refused with Set of the
+// same field.
+func TestPatchSetIfAbsent(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	articles := table.NewEntity(f.t, table.Def[article]{Type: "ArticleStamp", Keys: table.Template{PK: "ART#{id}", SK: "A"}})
+	if err := articles.Create(c, &article{ID: "s1", Title: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	k := table.Key{PK: "ART#s1", SK: "A"}
+	if _, err := articles.Patch(c, k, table.Patch{SetIfAbsent: map[string]any{"section": "first"}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := articles.Patch(c, k, table.Patch{Set: map[string]any{"title": "t2"}, SetIfAbsent: map[string]any{"section": "second"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Section != "first" || got.Title != "t2" {
+		t.Errorf("after two patches: section %q title %q, want first, t2", got.Section, got.Title)
+	}
+	if _, err := articles.Patch(c, k, table.Patch{Set: map[string]any{"section": "x"}, SetIfAbsent: map[string]any{"section": "y"}}); !errors.Is(err, table.ErrInvalidInput) {
+		t.Errorf("set and set-if-absent of one field: %v, want ErrInvalidInput", err)
+	}
+}

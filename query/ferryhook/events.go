@@ -122,16 +122,28 @@ func (e *Events) AllBySource(ctx context.Context, source fh.SourceID, opts ...ta
 }
 
 // UpdateStatus sets an event's status (FH-11 events.updateStatus) and
-// returns the event as stored: FH-8 finds its key, then one UpdateItem that
-// never creates an item sets status, and processedAt (when processing
-// starts or the event is filtered) or deliveredAt (when delivered) to now.
+// returns the event as stored, in two requests: the GSI1 Query of FH-8
+// finds its key (an index may lag, but an event's key never changes), then
+// one UpdateItem that never creates an item sets status, processedAt if it
+// is absent (when processing starts, the event is filtered or delivered)
+// and deliveredAt (when delivered) to now.
 // A missing or expired event gives table.ErrNotFound; an unknown status a
 // *table.ValidationError.
 func (e *Events) UpdateStatus(ctx context.Context, id fh.EventID, status fh.EventStatus) (fh.Event, error) {
 	if !status.Valid() {
 		return fh.Event{}, table.Invalid("status", "unknown value %q", status)
 	}
-	ev, err := e.GetByID(ctx, id)
+	pk, err := fh.EventIDGSI1PK.Build(string(id))
+	if err != nil {
+		return fh.Event{}, err
+	}
+	// The index gives the event's key, which never changes, so a lagging
+	// entry still names the right item; the patch's own condition (the
+	// item exists and has not expired) decides, with no read before it.
+	ev, err := e.s.event.FindOne(ctx, table.Query{Index: table.GSI1, PK: string(pk), SK: table.SKEquals("EVENT")})
+	if errors.Is(err, table.ErrNotFound) {
+		return fh.Event{}, notFound("event", string(id))
+	}
 	if err != nil {
 		return fh.Event{}, err
 	}
@@ -139,18 +151,18 @@ func (e *Events) UpdateStatus(ctx context.Context, id fh.EventID, status fh.Even
 	if err != nil {
 		return fh.Event{}, fmt.Errorf("update event status: %w", err)
 	}
-	set := map[string]any{"status": string(status)}
+	p := table.Patch{Set: map[string]any{"status": string(status)}}
 	now := int64(fh.Millis(e.s.now()))
 	switch status {
 	case fh.EventProcessing, fh.EventFiltered:
-		if ev.ProcessedAt == 0 {
-			set["processedAt"] = now
-		}
+		p.SetIfAbsent = map[string]any{"processedAt": now}
 	case fh.EventDelivered:
-		set["deliveredAt"] = now
-		if ev.ProcessedAt == 0 {
-			set["processedAt"] = now
-		}
+		p.Set["deliveredAt"] = now
+		p.SetIfAbsent = map[string]any{"processedAt": now}
 	}
-	return e.s.event.Patch(ctx, k, table.Patch{Set: set})
+	out, err := e.s.event.Patch(ctx, k, p)
+	if errors.Is(err, table.ErrNotFound) {
+		return fh.Event{}, notFound("event", string(id))
+	}
+	return out, err
 }

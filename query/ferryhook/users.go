@@ -36,7 +36,8 @@ type CreateUserInput struct {
 // starting now. The email is unique: a guard item UNIQUE#email#{email} is
 // written in the same transaction as the user (so of concurrent sign-ups
 // with one email exactly one succeeds), and GSI1 is checked first for users
-// written without a guard by the existing service. A taken email gives
+// written without a guard by the existing service: two requests (a Query of
+// GSI1, the transaction), three when the email is not given folded. A taken email gives
 // [ErrEmailTaken]; bad input a *table.ValidationError before any request.
 func (u *Users) Create(ctx context.Context, in CreateUserInput) (fh.User, error) {
 	if in.Plan == "" {
@@ -56,13 +57,42 @@ func (u *Users) Create(ctx context.Context, in CreateUserInput) (fh.User, error)
 	if err := user.Validate(); err != nil {
 		return fh.User{}, err
 	}
-	if err := u.checkEmailFree(ctx, user.Email, ""); err != nil {
+	if err := u.checkNoLegacyHolder(ctx, in.Email); err != nil {
 		return fh.User{}, err
 	}
 	if err := u.s.user.Create(ctx, &user); err != nil {
 		return fh.User{}, emailErr(err)
 	}
 	return user, nil
+}
+
+// checkNoLegacyHolder fails with ErrEmailTaken if GSI1 shows a user
+// holding email in any of its stored forms. It is for users the existing
+// service wrote without a guard: a guarded holder is refused by the
+// create's own transaction, so no guard is read first. A Query per form
+// (one when the email is given in its folded form); an index that lags
+// can only refuse, never admit, a duplicate the guard would not catch.
+func (u *Users) checkNoLegacyHolder(ctx context.Context, email string) error {
+	folded := fh.NormalizeEmail(email)
+	forms := []string{strings.TrimSpace(email)}
+	if folded != forms[0] {
+		forms = append(forms, folded)
+	}
+	for _, form := range forms {
+		pk, err := fh.EmailGSI1PK.Build(form)
+		if err != nil {
+			continue
+		}
+		other, err := u.s.user.FindOne(ctx, table.Query{Index: table.GSI1, PK: string(pk), SK: table.SKEquals("USER")})
+		switch {
+		case errors.Is(err, table.ErrNotFound):
+		case err != nil:
+			return err
+		default:
+			return fmt.Errorf("%w: %q (user %s): %w", ErrEmailTaken, email, other.UserID, table.ErrUniqueViolation)
+		}
+	}
+	return nil
 }
 
 // checkEmailFree fails with ErrEmailTaken if GSI1 shows another user than
