@@ -73,17 +73,8 @@ func (u *Users) Create(ctx context.Context, in CreateUserInput) (fh.User, error)
 // (one when the email is given in its folded form); an index that lags
 // can only refuse, never admit, a duplicate the guard would not catch.
 func (u *Users) checkNoLegacyHolder(ctx context.Context, email string) error {
-	folded := fh.NormalizeEmail(email)
-	forms := []string{strings.TrimSpace(email)}
-	if folded != forms[0] {
-		forms = append(forms, folded)
-	}
-	for _, form := range forms {
-		pk, err := fh.EmailGSI1PK.Build(form)
-		if err != nil {
-			continue
-		}
-		other, err := u.s.user.FindOne(ctx, table.Query{Index: table.GSI1, PK: string(pk), SK: table.SKEquals("USER")})
+	for _, pk := range emailPartitions(email) {
+		other, err := u.s.user.FindOne(ctx, table.Query{Index: table.GSI1, PK: pk, SK: table.SKEquals("USER")})
 		switch {
 		case errors.Is(err, table.ErrNotFound):
 		case err != nil:
@@ -93,6 +84,23 @@ func (u *Users) checkNoLegacyHolder(ctx context.Context, email string) error {
 		}
 	}
 	return nil
+}
+
+// emailPartitions returns the GSI1 partitions a user holding email may be
+// under: EMAIL#{email as given, trimmed}, and EMAIL#{folded} when that
+// differs (the existing service stores emails as given).
+func emailPartitions(email string) []string {
+	forms := []string{strings.TrimSpace(email)}
+	if folded := fh.NormalizeEmail(email); folded != forms[0] {
+		forms = append(forms, folded)
+	}
+	var out []string
+	for _, form := range forms {
+		if pk, err := fh.EmailGSI1PK.Build(form); err == nil {
+			out = append(out, string(pk))
+		}
+	}
+	return out
 }
 
 // checkEmailFree fails with ErrEmailTaken if GSI1 shows another user than
@@ -154,16 +162,8 @@ func (u *Users) GetByEmail(ctx context.Context, email string) (fh.User, error) {
 	if !errors.Is(err, table.ErrNotFound) {
 		return usr, err
 	}
-	forms := []string{strings.TrimSpace(email)}
-	if folded != forms[0] {
-		forms = append(forms, folded)
-	}
-	for _, form := range forms {
-		pk, err := fh.EmailGSI1PK.Build(form)
-		if err != nil {
-			continue
-		}
-		usr, err = u.s.user.GetByIndex(ctx, table.Query{Index: table.GSI1, PK: string(pk), SK: table.SKEquals("USER")})
+	for _, pk := range emailPartitions(email) {
+		usr, err = u.s.user.GetByIndex(ctx, table.Query{Index: table.GSI1, PK: pk, SK: table.SKEquals("USER")})
 		if !errors.Is(err, table.ErrNotFound) {
 			return usr, err
 		}
