@@ -113,8 +113,29 @@ func (c *common) register(fs *flag.FlagSet, withEndpoint bool) {
 	}
 }
 
+// summaries are the commands' one-line descriptions, for their -help.
+var summaries = map[string]string{}
+
+func init() {
+	for _, line := range strings.Split(usage, "\n") {
+		if f := strings.Fields(line); len(f) > 1 && strings.HasPrefix(line, "  ") {
+			summaries[f[0]] = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), f[0]))
+		}
+	}
+}
+
 func parse(fs *flag.FlagSet, args []string, stderr io.Writer) error {
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: singletable %s -app NAME [flags]\n\n%s.\n\n", fs.Name(), summaries[fs.Name()])
+		if fs.Lookup("endpoint") != nil {
+			fmt.Fprint(stderr, "The endpoint is -endpoint, else $DYNAMODB_ENDPOINT, else AWS (the SDK's configuration:\nregion, credentials, profile).\n")
+		} else {
+			fmt.Fprint(stderr, "Sends no request.\n")
+		}
+		fmt.Fprint(stderr, "Exit status: 0 done, 1 failed, 2 usage error.\n\nflags:\n")
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err

@@ -341,3 +341,28 @@ func TestReadmeRequests(t *testing.T) {
 		}
 	}
 }
+
+// Every subcommand answers -help with its usage line, what it does,
+// where it sends requests (or that it sends none) and its flags, and
+// exits 0; an unknown flag is a usage error (exit 2).
+func TestEverySubcommandHelp(t *testing.T) {
+	for name := range summaries {
+		var out, errOut bytes.Buffer
+		err := run(context.Background(), []string{name, "-help"}, &out, &errOut)
+		if exitCode(err) != 0 {
+			t.Errorf("%s -help: %v (exit %d)", name, err, exitCode(err))
+		}
+		help := errOut.String()
+		for _, want := range []string{"usage: singletable " + name + " ", summaries[name], "Exit status", "-app"} {
+			if !strings.Contains(help, want) {
+				t.Errorf("%s -help lacks %q:\n%s", name, want, help)
+			}
+		}
+		if err := run(context.Background(), []string{name, "-no-such-flag"}, &out, &errOut); exitCode(err) != 2 {
+			t.Errorf("%s -no-such-flag: exit %d, want 2", name, exitCode(err))
+		}
+	}
+	if len(summaries) < 6 {
+		t.Errorf("%d commands in the usage text, want at least 6", len(summaries))
+	}
+}
