@@ -137,32 +137,54 @@ func BenchmarkListEvents50(b *testing.B) {
 	tabletest.Compare(b, 200, lib, raw)
 }
 
+// ingestBench is what both ingest benchmarks share: the store, the
+// library call, and the event item a hand-written layer would put.
+type ingestBench struct {
+	s      *ferryhook.Store
+	events *table.Table
+	src    fh.Source
+	ctx    context.Context
+}
+
+func newIngestBench(b *testing.B) ingestBench {
+	s, events, src := benchStore(b)
+	return ingestBench{s: s, events: events, src: src, ctx: context.Background()}
+}
+
+func (ib ingestBench) lib() error {
+	_, err := ib.s.Ingest(ib.ctx, ib.src.SourceID, ferryhook.IngestRequest{Body: `{"type":"invoice.paid"}`, ContentType: "application/json", Method: "POST", SourceIP: "203.0.113.7"})
+	return err
+}
+
+// rawItem returns a new event's item, its ID and its receivedAt in ms.
+func (ib ingestBench) rawItem(now time.Time) (map[string]types.AttributeValue, string, int64, error) {
+	id := string(fh.NewEventID())
+	ms := now.UnixMilli()
+	item, err := attributevalue.MarshalMap(rawEvent{
+		PK: "SRC#" + string(ib.src.SourceID), SK: "EVT#" + strconv.FormatInt(ms, 10) + "#" + id,
+		GSI1PK: "EVTID#" + id, GSI1SK: "EVENT",
+		EventID: id, SourceID: string(ib.src.SourceID), UserID: string(ib.src.UserID), Status: "received",
+		Body: `{"type":"invoice.paid"}`, SourceIP: "203.0.113.7", ContentType: "application/json", Method: "POST",
+		ReceivedAt: ms, ExpiresAt: ms/1000 + 86400,
+	})
+	return item, id, ms, err
+}
+
+func str(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+
+func num(v int64) types.AttributeValue {
+	return &types.AttributeValueMemberN{Value: strconv.FormatInt(v, 10)}
+}
+
 // BenchmarkIngest is the webhook hot path (FH-4, FH-7, FH-12): Store.Ingest
 // (one transaction in the steady state) versus the same three-action
 // TransactWriteItems written by hand (event put, source counters
 // conditioned on active, owner usage conditioned on the plan).
 func BenchmarkIngest(b *testing.B) {
-	s, events, src := benchStore(b)
-	ctx := context.Background()
-	mainName := benchMain
-	lib := func() error {
-		_, err := s.Ingest(ctx, src.SourceID, ferryhook.IngestRequest{Body: `{"type":"invoice.paid"}`, ContentType: "application/json", Method: "POST", SourceIP: "203.0.113.7"})
-		return err
-	}
-	str := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
-	num := func(v int64) types.AttributeValue {
-		return &types.AttributeValueMemberN{Value: strconv.FormatInt(v, 10)}
-	}
+	ib := newIngestBench(b)
+	ctx, events, src, mainName := ib.ctx, ib.events, ib.src, benchMain
 	raw := func() error {
-		id := string(fh.NewEventID())
-		ms := time.Now().UnixMilli()
-		item, err := attributevalue.MarshalMap(rawEvent{
-			PK: "SRC#" + string(src.SourceID), SK: "EVT#" + strconv.FormatInt(ms, 10) + "#" + id,
-			GSI1PK: "EVTID#" + id, GSI1SK: "EVENT",
-			EventID: id, SourceID: string(src.SourceID), UserID: string(src.UserID), Status: "received",
-			Body: `{"type":"invoice.paid"}`, SourceIP: "203.0.113.7", ContentType: "application/json", Method: "POST",
-			ReceivedAt: ms, ExpiresAt: ms/1000 + 86400,
-		})
+		item, _, ms, err := ib.rawItem(time.Now())
 		if err != nil {
 			return err
 		}
@@ -183,7 +205,7 @@ func BenchmarkIngest(b *testing.B) {
 		}})
 		return err
 	}
-	tabletest.Compare(b, 100, lib, raw)
+	tabletest.Compare(b, 100, ib.lib, raw)
 }
 
 // BenchmarkIngestSameGuarantees pairs Ingest with hand-written code that
@@ -195,28 +217,11 @@ func BenchmarkIngest(b *testing.B) {
 // transaction; the difference between the two is the guarantees' cost on
 // DynamoDB Local, not the library's.
 func BenchmarkIngestSameGuarantees(b *testing.B) {
-	s, events, src := benchStore(b)
-	ctx := context.Background()
-	mainName := benchMain
-	lib := func() error {
-		_, err := s.Ingest(ctx, src.SourceID, ferryhook.IngestRequest{Body: `{"type":"invoice.paid"}`, ContentType: "application/json", Method: "POST", SourceIP: "203.0.113.7"})
-		return err
-	}
-	str := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
-	num := func(v int64) types.AttributeValue {
-		return &types.AttributeValueMemberN{Value: strconv.FormatInt(v, 10)}
-	}
+	ib := newIngestBench(b)
+	ctx, events, src, mainName := ib.ctx, ib.events, ib.src, benchMain
 	raw := func() error {
-		id := string(fh.NewEventID())
 		now := time.Now()
-		ms := now.UnixMilli()
-		item, err := attributevalue.MarshalMap(rawEvent{
-			PK: "SRC#" + string(src.SourceID), SK: "EVT#" + strconv.FormatInt(ms, 10) + "#" + id,
-			GSI1PK: "EVTID#" + id, GSI1SK: "EVENT",
-			EventID: id, SourceID: string(src.SourceID), UserID: string(src.UserID), Status: "received",
-			Body: `{"type":"invoice.paid"}`, SourceIP: "203.0.113.7", ContentType: "application/json", Method: "POST",
-			ReceivedAt: ms, ExpiresAt: ms/1000 + 86400,
-		})
+		item, id, _, err := ib.rawItem(now)
 		if err != nil {
 			return err
 		}
@@ -248,7 +253,7 @@ func BenchmarkIngestSameGuarantees(b *testing.B) {
 		}})
 		return err
 	}
-	tabletest.Compare(b, 100, lib, raw)
+	tabletest.Compare(b, 100, ib.lib, raw)
 }
 
 // rawAPIKey is what a hand-written layer reads back for authentication.

@@ -39,6 +39,18 @@ type rawActivity struct {
 	CreatedAt                                              time.Time      `dynamodbav:"createdAt"`
 }
 
+// checkPage decodes a hand-written list's page and checks it is full.
+func checkPage(items []map[string]types.AttributeValue) error {
+	var as []rawActivity
+	if err := attributevalue.UnmarshalListOfMaps(items, &as); err != nil {
+		return err
+	}
+	if len(as) != 50 || !strings.HasPrefix(as[0].EventID, "e") {
+		return fmt.Errorf("%d items", len(as))
+	}
+	return nil
+}
+
 // BenchmarkActivities pairs ListBackup's activity feed (LB-18): append an
 // activity (one conditional PutItem with three GSI keys and a TTL) and
 // list the newest 50 of an account (one Query), against the same requests
@@ -56,22 +68,25 @@ func BenchmarkActivities(b *testing.B) {
 			EventType: "source.created", ResourceType: lb.ResSource, Action: lb.ActionCreate, ResourceID: "s1",
 			CreatedAt: base.Add(time.Duration(i) * time.Millisecond), Details: lb.ActivityDetails{After: lb.Object{"name": "x"}}})
 	}
-	rawAppend := func() error {
+	// rawItem is the next activity as a hand-written layer would put it.
+	rawItem := func() (map[string]types.AttributeValue, error) {
 		i := n.Add(1)
 		at := base.Add(time.Duration(i) * time.Millisecond)
 		id := fmt.Sprint("e", i)
 		k, err := lb.ActivityKey("raw", at, lb.EventID(id))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		ts, _ := lb.TimeKey("createdAt", at)
 		sk := ts + "#" + id
-		a := rawActivity{PK: k.PK, SK: k.SK, GSI1PK: "ACTUSER#u1", GSI1SK: sk, GSI2PK: "ACTRES#raw#source", GSI2SK: sk,
+		return attributevalue.MarshalMap(rawActivity{PK: k.PK, SK: k.SK, GSI1PK: "ACTUSER#u1", GSI1SK: sk, GSI2PK: "ACTRES#raw#source", GSI2SK: sk,
 			GSI3PK: "ACTEVT#raw#source.created", GSI3SK: sk, Type: listbackup.TypeActivity, Version: 1,
 			TTL: at.Add(lb.ActivityRetention).Unix(), AccountID: "raw", EventID: id, UserID: "u1", EventType: "source.created",
 			ResourceType: "source", Resource: "source", ResourceID: "s1", Action: "create",
-			Details: map[string]any{"after": map[string]any{"name": "x"}}, Timestamp: at.Unix(), CreatedAt: at}
-		item, err := attributevalue.MarshalMap(a)
+			Details: map[string]any{"after": map[string]any{"name": "x"}}, Timestamp: at.Unix(), CreatedAt: at})
+	}
+	rawAppend := func() error {
+		item, err := rawItem()
 		if err != nil {
 			return err
 		}
@@ -104,14 +119,7 @@ func BenchmarkActivities(b *testing.B) {
 		if err != nil {
 			return err
 		}
-		var as []rawActivity
-		if err := attributevalue.UnmarshalListOfMaps(out.Items, &as); err != nil {
-			return err
-		}
-		if len(as) != 50 || !strings.HasPrefix(as[0].EventID, "e") {
-			return fmt.Errorf("%d items", len(as))
-		}
-		return nil
+		return checkPage(out.Items)
 	}
 	// The same paths written by hand with the library's guarantees: the
 	// create also replaces an expired, not yet deleted item and carries a
@@ -120,21 +128,7 @@ func BenchmarkActivities(b *testing.B) {
 	// the "same" pairs is those guarantees' cost on DynamoDB Local.
 	var tok atomic.Int64
 	rawAppendSame := func() error {
-		i := n.Add(1)
-		at := base.Add(time.Duration(i) * time.Millisecond)
-		id := fmt.Sprint("e", i)
-		k, err := lb.ActivityKey("raw", at, lb.EventID(id))
-		if err != nil {
-			return err
-		}
-		ts, _ := lb.TimeKey("createdAt", at)
-		sk := ts + "#" + id
-		a := rawActivity{PK: k.PK, SK: k.SK, GSI1PK: "ACTUSER#u1", GSI1SK: sk, GSI2PK: "ACTRES#raw#source", GSI2SK: sk,
-			GSI3PK: "ACTEVT#raw#source.created", GSI3SK: sk, Type: listbackup.TypeActivity, Version: 1,
-			TTL: at.Add(lb.ActivityRetention).Unix(), AccountID: "raw", EventID: id, UserID: "u1", EventType: "source.created",
-			ResourceType: "source", Resource: "source", ResourceID: "s1", Action: "create",
-			Details: map[string]any{"after": map[string]any{"name": "x"}}, Timestamp: at.Unix(), CreatedAt: at}
-		item, err := attributevalue.MarshalMap(a)
+		item, err := rawItem()
 		if err != nil {
 			return err
 		}
@@ -158,14 +152,7 @@ func BenchmarkActivities(b *testing.B) {
 		if err != nil {
 			return err
 		}
-		var as []rawActivity
-		if err := attributevalue.UnmarshalListOfMaps(out.Items, &as); err != nil {
-			return err
-		}
-		if len(as) != 50 || !strings.HasPrefix(as[0].EventID, "e") {
-			return fmt.Errorf("%d items", len(as))
-		}
-		return nil
+		return checkPage(out.Items)
 	}
 	b.Run("append/paired", func(b *testing.B) { tabletest.Paired(b, libAppend, rawAppend) })
 	b.Run("list50/paired", func(b *testing.B) { tabletest.Paired(b, libList, rawList) })
