@@ -408,6 +408,27 @@ func (e *Entity[T]) Update(ctx context.Context, k Key, change func(*T) error) (T
 	return e.updateScoped(ctx, k, nil, change)
 }
 
+// requireKey carries the items an update's write requires to exist.
+type requireKey struct{}
+
+// UpdateRequiring is [Entity.Update] whose write also requires each item
+// of require (keys in the same table) to exist, checked by a
+// ConditionCheck in the same transaction: no read before it, so an item
+// deleted in between is noticed (a user moved to an organization that is
+// being deleted). A missing required item gives [ErrNotFound] naming its
+// key. The write is then a transaction: one request, as an UpdateItem.
+func (e *Entity[T]) UpdateRequiring(ctx context.Context, k Key, require []Key, change func(*T) error) (T, error) {
+	var ops []TxOp
+	for _, rk := range require {
+		if err := checkKey(rk); err != nil {
+			var zero T
+			return zero, opErr("update", e.def.Type, k, err)
+		}
+		ops = append(ops, e.t.ConditionOp(rk))
+	}
+	return e.updateScoped(context.WithValue(ctx, requireKey{}, ops), k, nil, change)
+}
+
 // updateScoped is Update, restricted to scope's tenant when scope is set.
 func (e *Entity[T]) updateScoped(ctx context.Context, k Key, scope *Scoped[T], change func(*T) error) (T, error) {
 	var zero T
@@ -616,6 +637,9 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	}
 	guards := e.t.guardDiff(oldUniques, w.uniques, k, w.expires, rewriteKept, w.carry)
 	ops := append([]TxOp{{update: up, key: k, what: e.def.Type}}, guards...)
+	if req, ok := ctx.Value(requireKey{}).([]TxOp); ok {
+		ops = append(ops, req...)
+	}
 	// Guards of values this write does not set never block it: a guard the
 	// item does not hold is not released (another item holds it), and an
 	// item written elsewhere (version 0) claims the guards of its unchanged
@@ -828,6 +852,8 @@ func txToUpdateErr(err error) error {
 	}
 	for _, r := range te.Reasons {
 		switch {
+		case r.Code == "ConditionalCheckFailed" && r.Entity == "check":
+			return fmt.Errorf("%w: required item %s/%s: %w", ErrNotFound, r.Key.PK, r.Key.SK, err)
 		case r.Code == "ConditionalCheckFailed" && r.Guard != "":
 			return fmt.Errorf("%w: %s %q: %w", ErrUniqueViolation, r.Guard, r.GuardValue, err)
 		case r.Code == "ConditionalCheckFailed", r.Code == "TransactionConflict":

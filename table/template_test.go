@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
 )
 
 type article struct {
@@ -264,5 +265,45 @@ func TestPatchSetIfAbsent(t *testing.T) {
 	}
 	if _, err := articles.Patch(c, k, table.Patch{Set: map[string]any{"section": "x"}, SetIfAbsent: map[string]any{"section": "y"}}); !errors.Is(err, table.ErrInvalidInput) {
 		t.Errorf("set and set-if-absent of one field: %v, want ErrInvalidInput", err)
+	}
+}
+
+// UpdateRequiring: the required item is checked in the write's own
+// transaction, so one deleted after the update read it, while the write
+// is in flight, is noticed: ErrNotFound, and the update is not applied.
+func TestUpdateRequiringSeesADeletionInFlight(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	def := table.Def[article]{Type: "ArticleReq", Keys: table.Template{PK: "ART#{id}", SK: "A"}}
+	articles := table.NewEntity(f.t, def)
+	for _, id := range []string{"a", "section"} {
+		if err := articles.Create(c, &article{ID: id, Title: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ak, sk := table.Key{PK: "ART#a", SK: "A"}, table.Key{PK: "ART#section", SK: "A"}
+	if got, err := articles.UpdateRequiring(c, ak, []table.Key{sk}, func(a *article) error { a.Section = "section"; return nil }); err != nil || got.Section != "section" {
+		t.Fatalf("update requiring an existing item: %+v, %v", got, err)
+	}
+	// The write is held in flight while another writer deletes the
+	// required item.
+	hold := &tabletest.Hold{Op: "TransactWriteItems"}
+	held := table.NewEntity(table.New(tabletest.NewClient(t, hold.Option()), f.t.Schema()), def)
+	done := make(chan error, 1)
+	go func() {
+		_, err := held.UpdateRequiring(c, ak, []table.Key{sk}, func(a *article) error { a.Section = "moved"; return nil })
+		done <- err
+	}()
+	<-hold.Arrived()
+	if err := articles.Delete(c, sk); err != nil {
+		t.Fatal(err)
+	}
+	hold.Release()
+	if err := <-done; !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("update requiring an item deleted in flight: %v, want ErrNotFound", err)
+	}
+	if got, err := articles.Get(c, ak); err != nil || got.Section != "section" {
+		t.Errorf("after the refused update: %+v, %v; want section unchanged", got, err)
 	}
 }

@@ -199,21 +199,25 @@ func (s *Users) SetStatus(ctx context.Context, id pf.UserID, status pf.UserStatu
 }
 
 // MoveToOrganization moves a user to organization org; its GSI1 entry
-// (PF-12) moves in the same write. The organization is checked to exist
-// first (one GetItem; an organization deleted in between is not noticed).
-// Errors: as [Users.Update]; table.ErrNotFound for a missing organization.
+// (PF-12) moves in the same write, and the organization must exist when
+// it lands: a ConditionCheck in the same transaction, not a read before
+// it, so an organization deleted in between is noticed. Two requests (the
+// user's consistent read, the transaction). Errors: as [Users.Update];
+// table.ErrNotFound for a missing organization.
 func (s *Users) MoveToOrganization(ctx context.Context, id pf.UserID, org pf.OrgID) (pf.UserProfile, error) {
-	if err := id.Validate("userId"); err != nil {
+	k, err := pf.UserProfileKey(id)
+	if err != nil {
 		return pf.UserProfile{}, err
 	}
 	ok, err := pf.OrganizationProfileKey(org)
 	if err != nil {
 		return pf.UserProfile{}, err
 	}
-	if _, err := s.e.orgs.Get(ctx, ok); err != nil {
-		return pf.UserProfile{}, fmt.Errorf("move user %s: organization: %w", id, err)
+	u, err := s.e.users.UpdateRequiring(ctx, k, []table.Key{ok}, func(u *pf.UserProfile) error { u.OrganizationID = org; return nil })
+	if err != nil {
+		return pf.UserProfile{}, fmt.Errorf("move user %s to organization %s: %w", id, org, err)
 	}
-	return s.Update(ctx, id, func(u *pf.UserProfile) error { u.OrganizationID = org; return nil })
+	return u, nil
 }
 
 // RecordLogin sets a user's lastLogin to at, in one UpdateItem (no read;

@@ -1,0 +1,124 @@
+package podcastflow_test
+
+import (
+	"iter"
+	"testing"
+
+	pf "github.com/singletable/singletable/entity/podcastflow"
+	"github.com/singletable/singletable/query/podcastflow"
+	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
+)
+
+// drain iterates seq to its end.
+func drain[T any](seq iter.Seq2[T, error]) error {
+	for _, err := range seq {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestRequestCosts measures one call of every PodcastFlow method that
+// serves a catalog pattern (PF-1..PF-14) and holds each to the requests
+// recorded in docs/patterns/podcastflow.requests.json (see
+// tabletest.Costs): a method that starts to send one more request fails.
+func TestRequestCosts_PF1_PF2_PF3_PF4_PF5_PF6_PF7_PF8_PF9_PF10_PF11_PF12_PF13_PF14(t *testing.T) {
+	rc := &tabletest.RequestCounter{Capacity: true}
+	tb := tabletest.NewTable(t, podcastflow.Schema(""))
+	s := podcastflow.New(table.New(tabletest.NewClient(t, rc.Option()), tb.Schema()))
+	costs := &tabletest.Costs{App: "podcastflow", Root: "../..", Counter: rc}
+	c := t.Context()
+	m := func(method, note string, fn func() error) { t.Helper(); costs.Measure(t, method, note, fn) }
+	get := func(fn func() (any, error)) func() error { return func() error { _, err := fn(); return err } }
+
+	// Setup: two organizations, three users, preferences, metrics and
+	// billing records, through the store.
+	mustCreateOrgs(t, s, "o1", "o2")
+	mustCreateUser(t, s, user("u1", "o1", pf.RoleAdmin))
+	mustCreateUser(t, s, user("u2", "o1", pf.RoleTalent))
+	mustCreateUser(t, s, user("u3", "o2", pf.RoleTalent))
+	if err := s.Users.PutPreferences(c, &pf.UserPreferences{UserID: "u1", Theme: "dark", Language: "en"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Platform.InitSettings(c, platformSettings()); err != nil {
+		t.Fatal(err)
+	}
+	seedMetrics(t, s, 5, "o1")
+	for i := range 3 {
+		if err := s.Billing.PutRecord(c, record("o1", day0.AddDays(i), pf.BillingPending)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	from, to := day0, day0.AddDays(2)
+
+	m("Users.Get", "", get(func() (any, error) { return s.Users.Get(c, "u1") }))
+	m("Users.Preferences", "", get(func() (any, error) { return s.Users.Preferences(c, "u1") }))
+	m("Users.GetWithPreferences", "", get(func() (any, error) { return s.Users.GetWithPreferences(c, "u1") }))
+	m("Users.List", "a page of 3", get(func() (any, error) { return s.Users.List(c) }))
+	m("Users.All", "3 users, 1 page", func() error { return drain(s.Users.All(c)) })
+	m("Users.ListByOrganization", "a page of 2", get(func() (any, error) { return s.Users.ListByOrganization(c, "o1") }))
+	m("Users.AllByOrganization", "2 users, 1 page", func() error { return drain(s.Users.AllByOrganization(c, "o1")) })
+	m("Users.ListByRole", "a page of 2", get(func() (any, error) { return s.Users.ListByRole(c, pf.RoleTalent) }))
+	m("Users.AllByRole", "2 users, 1 page", func() error { return drain(s.Users.AllByRole(c, pf.RoleTalent)) })
+	m("Users.ChangeRole", "", get(func() (any, error) { return s.Users.ChangeRole(c, "u2", pf.RoleProducer) }))
+	m("Users.SetStatus", "", get(func() (any, error) { return s.Users.SetStatus(c, "u2", pf.UserSuspended) }))
+	m("Users.MoveToOrganization", "", get(func() (any, error) { return s.Users.MoveToOrganization(c, "u3", "o1") }))
+	m("Users.Reindex", "", get(func() (any, error) { return s.Users.Reindex(c, "u1") }))
+
+	m("Organizations.Get", "", get(func() (any, error) { return s.Organizations.Get(c, "o1") }))
+	m("Organizations.GetWithSettings", "", get(func() (any, error) { return s.Organizations.GetWithSettings(c, "o1") }))
+	m("Organizations.List", "a page of 2", get(func() (any, error) { return s.Organizations.List(c) }))
+	m("Organizations.All", "2 organizations, 1 page", func() error { return drain(s.Organizations.All(c)) })
+	m("Organizations.Update", "the name", get(func() (any, error) {
+		return s.Organizations.Update(c, "o2", func(o *pf.OrganizationProfile) error { o.Name = "Org Two"; return nil })
+	}))
+	m("Organizations.SetStatus", "", get(func() (any, error) { return s.Organizations.SetStatus(c, "o2", pf.OrgSuspended) }))
+	m("Organizations.Reindex", "", get(func() (any, error) { return s.Organizations.Reindex(c, "o1") }))
+
+	m("Platform.Settings", "", get(func() (any, error) { return s.Platform.Settings(c) }))
+	m("Platform.UpdateSettings", "", get(func() (any, error) {
+		return s.Platform.UpdateSettings(c, func(p *pf.PlatformSettings) error { p.SessionTimeout = 12; return nil })
+	}))
+	cur, err := s.Platform.Settings(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur.MaxUploadSize = 600
+	m("Platform.ReplaceSettings", "", func() error { return s.Platform.ReplaceSettings(c, &cur) })
+
+	m("Analytics.GlobalMetrics", "", get(func() (any, error) { return s.Analytics.GlobalMetrics(c, day0) }))
+	m("Analytics.GlobalMetricsRange", "3 days", get(func() (any, error) { return s.Analytics.GlobalMetricsRange(c, from, to) }))
+	m("Analytics.AllGlobalMetricsRange", "3 days, 1 page", func() error { return drain(s.Analytics.AllGlobalMetricsRange(c, from, to)) })
+	m("Analytics.OrganizationMetrics", "", get(func() (any, error) { return s.Analytics.OrganizationMetrics(c, "o1", day0) }))
+	m("Analytics.OrganizationMetricsRange", "3 days", get(func() (any, error) { return s.Analytics.OrganizationMetricsRange(c, "o1", from, to) }))
+	m("Analytics.AllOrganizationMetricsRange", "3 days, 1 page", func() error {
+		return drain(s.Analytics.AllOrganizationMetricsRange(c, "o1", from, to))
+	})
+
+	m("Billing.Records", "a page of 3", get(func() (any, error) { return s.Billing.Records(c, "o1") }))
+	m("Billing.AllRecords", "3 records, 1 page", func() error { return drain(s.Billing.AllRecords(c, "o1")) })
+	m("Billing.RecordsBetween", "3 records", get(func() (any, error) { return s.Billing.RecordsBetween(c, "o1", from, to) }))
+	m("Billing.AllRecordsBetween", "3 records, 1 page", func() error { return drain(s.Billing.AllRecordsBetween(c, "o1", from, to)) })
+	m("Billing.SetRecordStatus", "", get(func() (any, error) { return s.Billing.SetRecordStatus(c, "o1", day0, pf.BillingPaid) }))
+	m("Billing.ReindexRecord", "", get(func() (any, error) { return s.Billing.ReindexRecord(c, "o1", day0) }))
+	m("Billing.PutRecord", "", func() error { return s.Billing.PutRecord(c, record("o2", day0, pf.BillingOverdue)) })
+	m("Billing.Metrics", "", get(func() (any, error) { return s.Billing.Metrics(c, day0) }))
+	m("Billing.MetricsRange", "3 days", get(func() (any, error) { return s.Billing.MetricsRange(c, from, to) }))
+	m("Billing.AllMetricsRange", "3 days, 1 page", func() error { return drain(s.Billing.AllMetricsRange(c, from, to)) })
+
+	m("Statuses.List", "a page of the active", get(func() (any, error) { return s.Statuses.List(c, pf.EntityStatus("active")) }))
+	m("Statuses.All", "the active, 1 page", func() error { return drain(s.Statuses.All(c, pf.EntityStatus("active"))) })
+	m("Statuses.ListOfType", "active users", get(func() (any, error) {
+		return s.Statuses.ListOfType(c, pf.EntityStatus("active"), pf.EntityUser)
+	}))
+	m("Statuses.AllOfType", "active users, 1 page", func() error {
+		return drain(s.Statuses.AllOfType(c, pf.EntityStatus("active"), pf.EntityUser))
+	})
+	// Platform.InitSettings creates the settings once: measured on a
+	// table of its own.
+	s2 := podcastflow.New(table.New(tabletest.NewClient(t, rc.Option()), tabletest.NewTable(t, podcastflow.Schema("")).Schema()))
+	m("Platform.InitSettings", "", func() error { return s2.Platform.InitSettings(c, platformSettings()) })
+	costs.Check(t)
+}
