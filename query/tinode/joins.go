@@ -184,7 +184,7 @@ type TopicMatch struct {
 	Tags  []string
 }
 
-// FindByTags returns the topics holding any of tags (today's Tinode's Find
+// FindByTags returns the topics holding any of tags (TN-19: today's Tinode's Find
 // searches topics by their tags too): one BatchGetItem on the tag guards
 // (user and topic tags share them, so a tag has one holder; under
 // Options.SharedTags one Query per shared tag), one on the topics found, in the order of their first matching tag. Free tags and

@@ -171,9 +171,9 @@ func (ss *Subscriptions) Update(ctx context.Context, topic tn.TopicName, user tn
 // subscription is read (consistent GetItem), then one transaction patches
 // it on the version read and subtracts 1 from the topic's SubCnt (TN-24),
 // retried on a lost race. Soft-deleting a deleted subscription changes
-// nothing. UpdatedAt then advances with one more read and write (its
-// GSI1 entry moves), so clients syncing by UpdatedSince see the change. A
-// missing one gives table.ErrNotFound.
+// nothing. UpdatedAt advances in the same patch and its GSI1 entry moves
+// with it (a declared key a patch sets in full), so clients syncing by
+// UpdatedSince see the change. A missing one gives table.ErrNotFound.
 func (ss *Subscriptions) SoftDelete(ctx context.Context, topic tn.TopicName, user tn.UserID) error {
 	k, err := tn.SubscriptionKey(topic, user)
 	if err != nil {
@@ -187,10 +187,10 @@ func (ss *Subscriptions) SoftDelete(ctx context.Context, topic tn.TopicName, use
 		}
 		now := ss.s.now()
 		v := cur.Version
-		// UpdatedAt, which GSI1's key derives from, advances after the
-		// transaction (a patch cannot move that key).
+		// UpdatedAt, which GSI1's key derives from, advances in the same
+		// patch: the declared template moves the GSI1 entry with it.
 		mark, err := ss.s.sub.PatchOp(k, table.Patch{
-			Set:       map[string]any{"DeletedAt": now, "State": tn.StateDeleted},
+			Set:       map[string]any{"DeletedAt": now, "State": tn.StateDeleted, "UpdatedAt": now.UTC()},
 			IfVersion: &v, NoTouch: true,
 		})
 		if err != nil {
@@ -200,11 +200,7 @@ func (ss *Subscriptions) SoftDelete(ctx context.Context, topic tn.TopicName, use
 		if err != nil {
 			return err
 		}
-		if err := ss.s.transactCounted(ctx, tk, mark, count); err != nil {
-			return err
-		}
-		_, err = ss.s.sub.Update(ctx, k, func(s *tn.Subscription) error { return nil })
-		return err
+		return ss.s.transactCounted(ctx, tk, mark, count)
 	})
 }
 

@@ -1,0 +1,177 @@
+package tinode_test
+
+import (
+	"iter"
+	"testing"
+	"time"
+
+	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/query/tinode"
+	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
+)
+
+func drainSeq[T any](seq iter.Seq2[T, error]) error {
+	for _, err := range seq {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestRequestCosts measures one call of every Tinode method that serves a
+// catalog pattern (TN-1..TN-30) and holds each to the requests recorded in
+// docs/patterns/tinode.requests.json (see tabletest.Costs): a method that
+// starts to send one more request fails. Messages.Save is measured with
+// one sender (its group commit shares a transaction among concurrent
+// senders: BenchmarkSaveSenders).
+func TestRequestCosts_TN1_to_TN30(t *testing.T) {
+	rc := &tabletest.RequestCounter{Capacity: true}
+	tb := tabletest.NewTable(t, table.NewSchema("tinode"))
+	s := tinode.New(table.New(tabletest.NewClient(t, rc.Option()), tb.Schema()))
+	costs := &tabletest.Costs{App: "tinode", Root: "../..", Counter: rc}
+	c := ctx(t)
+	m := func(method, note string, fn func() error) { t.Helper(); costs.Measure(t, method, note, fn) }
+	get := func(fn func() (any, error)) func() error { return func() error { _, err := fn(); return err } }
+	all := SubFilterAll()
+
+	// Users and tags (TN-1, TN-2, TN-16, TN-17).
+	m("Users.Create", "2 unique tags", func() error {
+		u := tn.User{Id: "alice", Access: tn.DefaultAccess{Auth: tn.ModeCPublic}, Tags: []string{"email:alice@example.com", "tel:+15550100"}}
+		return s.Users.Create(c, &u)
+	})
+	mustUser(t, s, "bob", "email:bob@example.com")
+	mustUser(t, s, "carol")
+	m("Users.Get", "", get(func() (any, error) { return s.Users.Get(c, "alice") }))
+	m("Users.GetMany", "3 users", get(func() (any, error) { return s.Users.GetMany(c, []tn.UserID{"alice", "bob", "carol"}) }))
+	m("Users.Update", "", get(func() (any, error) {
+		return s.Users.Update(c, "carol", func(u *tn.User) error { u.Public = tn.JSON(map[string]string{"fn": "Carol"}); return nil })
+	}))
+	m("Users.AddTags", "1 unique tag", get(func() (any, error) { return s.Users.AddTags(c, "carol", "email:carol@example.com") }))
+	m("Users.RemoveTags", "1 unique tag", get(func() (any, error) { return s.Users.RemoveTags(c, "carol", "email:carol@example.com") }))
+	m("Users.ResetTags", "1 unique tag for none", get(func() (any, error) { return s.Users.ResetTags(c, "carol", "email:carol2@example.com") }))
+	m("Users.LookupTag", "", get(func() (any, error) { return s.Users.LookupTag(c, "email:alice@example.com") }))
+	m("Users.FindByTag", "", get(func() (any, error) { return s.Users.FindByTag(c, "email:alice@example.com") }))
+	m("Users.Tags", "2 tags", get(func() (any, error) { return s.Users.Tags(c, "alice") }))
+	m("Users.FindByTags", "2 tags", get(func() (any, error) { return s.Users.FindByTags(c, "email:alice@example.com", "email:bob@example.com") }))
+	m("Users.ImportTag", "", func() error {
+		return s.Users.ImportTag(c, tn.UniqueTag{Id: "email:imported@example.com", Source: "carol"})
+	})
+	seen := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+	m("Users.UpsertDevice", "", func() error {
+		return s.Users.UpsertDevice(c, "alice", tn.Device{DeviceId: "fcm:1", Platform: tn.PlatformAndroid, LastSeen: seen, Lang: "en"})
+	})
+	m("Users.Devices", "2 users", get(func() (any, error) { return s.Users.Devices(c, "alice", "bob") }))
+	m("Users.DeleteDevice", "", func() error { return s.Users.DeleteDevice(c, "alice", "fcm:1") })
+
+	// Auth records (TN-3, TN-4, TN-29).
+	exp := seen.Add(24 * time.Hour)
+	m("Auth.Add", "", func() error {
+		return s.Auth.Add(c, &tn.AuthRecord{Unique: "basic:alice", UserID: "alice", AuthLvl: tn.LevelAuth, Secret: []byte("h1"), Expires: exp})
+	})
+	if err := s.Auth.Add(c, &tn.AuthRecord{Unique: "token:alice1", UserID: "alice", AuthLvl: tn.LevelAuth, Secret: []byte("t1"), Expires: exp}); err != nil {
+		t.Fatal(err)
+	}
+	m("Auth.Get", "", get(func() (any, error) { return s.Auth.Get(c, "basic:alice") }))
+	m("Auth.ListByUser", "a page of 2", get(func() (any, error) { return s.Auth.ListByUser(c, "alice") }))
+	m("Auth.AllByUser", "2 records, 1 page", func() error { return drainSeq(s.Auth.AllByUser(c, "alice")) })
+	m("Auth.GetByScheme", "", get(func() (any, error) { return s.Auth.GetByScheme(c, "alice", "basic") }))
+	m("Auth.Update", "a new unique value", get(func() (any, error) {
+		return s.Auth.Update(c, "basic:alice", tn.AuthRecord{Unique: "basic:alice2", UserID: "alice", AuthLvl: tn.LevelAuth, Secret: []byte("h2"), Expires: exp})
+	}))
+	m("Auth.DeleteScheme", "1 record", get(func() (any, error) { return s.Auth.DeleteScheme(c, "alice", "token") }))
+	m("Auth.Delete", "", func() error { return s.Auth.Delete(c, "basic:alice2") })
+	for _, u := range []string{"basic:carol", "token:carol1"} {
+		if err := s.Auth.Add(c, &tn.AuthRecord{Unique: tn.AuthUnique(u), UserID: "carol", AuthLvl: tn.LevelAuth, Expires: exp}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m("Auth.DeleteAllByUser", "2 records", func() error { return s.Auth.DeleteAllByUser(c, "carol") })
+
+	// Topics and subscriptions (TN-5..TN-11, TN-21..TN-26).
+	m("Topics.Create", "with 2 subscriptions", func() error {
+		top := tn.Topic{Id: "grpA", Owner: "alice", Access: tn.DefaultAccess{Auth: tn.ModeCPublic}, Tags: []string{"topic:a"}}
+		return s.Topics.Create(c, &top,
+			&tn.Subscription{Topic: "grpA", User: "alice", ModeWant: tn.ModeCFull, ModeGiven: tn.ModeCFull},
+			&tn.Subscription{Topic: "grpA", User: "bob", ModeWant: tn.ModeCFull, ModeGiven: tn.ModeCFull})
+	})
+	m("Topics.Get", "", get(func() (any, error) { return s.Topics.Get(c, "grpA") }))
+	m("Topics.Update", "", get(func() (any, error) {
+		return s.Topics.Update(c, "grpA", func(tp *tn.Topic) error { tp.Public = tn.JSON("A"); return nil })
+	}))
+	m("Topics.Owned", "a page of 1", get(func() (any, error) { return s.Topics.Owned(c, "alice") }))
+	m("Topics.AllOwned", "1 topic, 1 page", func() error { return drainSeq(s.Topics.AllOwned(c, "alice")) })
+	m("Topics.FindByTags", "1 tag", get(func() (any, error) { return s.Topics.FindByTags(c, "topic:a") }))
+	m("Subscriptions.Create", "", func() error {
+		return s.Subs.Create(c, &tn.Subscription{Topic: "grpA", User: "carol", ModeWant: tn.ModeCFull, ModeGiven: tn.ModeCFull})
+	})
+	m("Subscriptions.Get", "", get(func() (any, error) { return s.Subs.Get(c, "grpA", "bob") }))
+	m("Subscriptions.ListByTopic", "a page of 3", get(func() (any, error) { return s.Subs.ListByTopic(c, "grpA", all) }))
+	m("Subscriptions.AllByTopic", "3 subscriptions, 1 page", func() error { return drainSeq(s.Subs.AllByTopic(c, "grpA", all)) })
+	m("Subscriptions.ListByUser", "a page of 1", get(func() (any, error) { return s.Subs.ListByUser(c, "bob", all) }))
+	m("Subscriptions.AllByUser", "1 subscription, 1 page", func() error { return drainSeq(s.Subs.AllByUser(c, "bob", all)) })
+	m("Subscriptions.TopicsOfUser", "a page of 1", get(func() (any, error) { return s.Subs.TopicsOfUser(c, "bob", all) }))
+	m("Subscriptions.AllTopicsOfUser", "1 topic, 1 page", func() error { return drainSeq(s.Subs.AllTopicsOfUser(c, "bob", all)) })
+	m("Subscriptions.UsersOfTopic", "a page of 3", get(func() (any, error) { return s.Subs.UsersOfTopic(c, "grpA", all) }))
+	m("Subscriptions.AllUsersOfTopic", "3 users, 1 page", func() error { return drainSeq(s.Subs.AllUsersOfTopic(c, "grpA", all)) })
+	m("Subscriptions.UnreadCount", "1 subscription", get(func() (any, error) { return s.Subs.UnreadCount(c, "bob") }))
+	mustUser(t, s, "dave")
+	mustUser(t, s, "erin")
+	m("Subscriptions.Share", "2 new subscriptions", get(func() (any, error) {
+		return s.Subs.Share(c, "grpA", []*tn.Subscription{
+			{Topic: "grpA", User: "dave", ModeWant: tn.ModeCFull, ModeGiven: tn.ModeCFull},
+			{Topic: "grpA", User: "erin", ModeWant: tn.ModeCFull, ModeGiven: tn.ModeCFull}})
+	}))
+	m("Subscriptions.SoftDelete", "", func() error { return s.Subs.SoftDelete(c, "grpA", "dave") })
+	m("Subscriptions.Delete", "", func() error { return s.Subs.Delete(c, "grpA", "erin") })
+	m("Topics.CreateP2P", "both subscriptions new", get(func() (any, error) {
+		return s.Topics.CreateP2P(c, &tn.Topic{Id: "p2pAB"},
+			&tn.Subscription{Topic: "p2pAB", User: "alice", ModeWant: tn.ModeCFull, ModeGiven: tn.ModeCFull},
+			&tn.Subscription{Topic: "p2pAB", User: "bob", ModeWant: tn.ModeCFull, ModeGiven: tn.ModeCFull})
+	}))
+
+	// Messages and deletions (TN-12..TN-15, TN-27, TN-28).
+	m("Messages.Save", "one sender", func() error {
+		return s.Messages.Save(c, &tn.Message{Topic: "grpA", From: "alice", Content: tn.JSON("hello")})
+	})
+	for range 4 {
+		if err := s.Messages.Save(c, &tn.Message{Topic: "grpA", From: "bob", Content: tn.JSON("hi")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m("Messages.Get", "", get(func() (any, error) { return s.Messages.Get(c, "grpA", 1) }))
+	m("Messages.History", "a page of 5", get(func() (any, error) { return s.Messages.History(c, "grpA", tinode.HistoryFilter{}) }))
+	m("Messages.HistoryAll", "5 messages, 1 page", func() error { return drainSeq(s.Messages.HistoryAll(c, "grpA", tinode.HistoryFilter{})) })
+	m("Topics.Load", "the topic, 3 subscriptions, 5 messages", get(func() (any, error) { return s.Topics.Load(c, "grpA") }))
+	m("Messages.DeleteForUser", "1 message", get(func() (any, error) { return s.Messages.DeleteForUser(c, "grpA", "bob", 1, 2) }))
+	m("Messages.DeleteForAll", "1 message", get(func() (any, error) { return s.Messages.DeleteForAll(c, "grpA", 2, 3) }))
+	m("Messages.DeleteList", "1 range of 1 message, for everyone", get(func() (any, error) {
+		return s.Messages.DeleteList(c, "grpA", "", []tn.Range{{Low: 3}})
+	}))
+	m("Messages.FinishDeletes", "none pending", get(func() (any, error) { return s.Messages.FinishDeletes(c, "grpA") }))
+	m("Messages.Deletions", "a page of the log", get(func() (any, error) { return s.Messages.Deletions(c, "grpA", "", 0) }))
+	m("Messages.AllDeletions", "the log, 1 page", func() error { return drainSeq(s.Messages.AllDeletions(c, "grpA", "", 0)) })
+
+	// Credentials (TN-30).
+	m("Credentials.Upsert", "a new credential", get(func() (any, error) {
+		return s.Creds.Upsert(c, &tn.Credential{User: "bob", Method: "email", Value: "bob@example.com"})
+	}))
+	m("Credentials.GetActive", "", get(func() (any, error) { return s.Creds.GetActive(c, "bob", "email") }))
+	m("Credentials.List", "1 credential", get(func() (any, error) { return s.Creds.List(c, "bob", "", false) }))
+	m("Credentials.Unvalidated", "1 user", get(func() (any, error) { return s.Creds.Unvalidated(c, time.Now().Add(time.Hour), 10) }))
+	m("Credentials.Fail", "", get(func() (any, error) { return s.Creds.Fail(c, "bob", "email") }))
+	m("Credentials.Confirm", "", get(func() (any, error) { return s.Creds.Confirm(c, "bob", "email") }))
+	m("Credentials.UserByCred", "", get(func() (any, error) { return s.Creds.UserByCred(c, "email", "bob@example.com") }))
+	m("Credentials.Delete", "a validated credential", func() error { return s.Creds.Delete(c, "bob", "email", "bob@example.com") })
+
+	// Deletes last (TN-18..TN-20).
+	m("Topics.SoftDelete", "", func() error { return s.Topics.SoftDelete(c, "p2pAB") })
+	m("Topics.Delete", "3 subscriptions, 5 messages, the log", func() error { return s.Topics.Delete(c, "grpA") })
+	m("Users.SoftDelete", "", func() error { return s.Users.SoftDelete(c, "dave") })
+	m("Users.Delete", "2 tags", func() error { return s.Users.Delete(c, "alice") })
+	costs.Check(t)
+}
+
+// SubFilterAll is the filter that keeps every live subscription.
+func SubFilterAll() tinode.SubFilter { return tinode.SubFilter{} }
