@@ -127,28 +127,26 @@ func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, er
 	if s.VersionAttr != "" {
 		av[s.VersionAttr] = numAV(version)
 	}
-	if ix != nil {
-		for i, ik := range ix {
-			is, err := s.index(i)
-			if err != nil {
-				return w, err
-			}
-			if ik.PK == "" {
-				continue
-			}
-			if ik.SK == "" {
-				return w, &ValidationError{Entity: e.def.Type, Field: is.SK, Reason: "empty sort key for a non-empty index partition key", Key: true}
-			}
-			if err := checkKeyValue(is.PK, ik.PK, keys.MaxPKBytes); err != nil {
-				return w, err
-			}
-			if err := checkKeyValue(is.SK, ik.SK, keys.MaxSKBytes); err != nil {
-				return w, err
-			}
-			av[is.PK] = &types.AttributeValueMemberS{Value: ik.PK}
-			av[is.SK] = &types.AttributeValueMemberS{Value: ik.SK}
-			w.derived[is.PK], w.derived[is.SK] = av[is.PK], av[is.SK]
+	for i, ik := range ix {
+		is, err := s.index(i)
+		if err != nil {
+			return w, err
 		}
+		if ik.PK == "" {
+			continue
+		}
+		if ik.SK == "" {
+			return w, &ValidationError{Entity: e.def.Type, Field: is.SK, Reason: "empty sort key for a non-empty index partition key", Key: true}
+		}
+		if err := checkKeyValue(is.PK, ik.PK, keys.MaxPKBytes); err != nil {
+			return w, err
+		}
+		if err := checkKeyValue(is.SK, ik.SK, keys.MaxSKBytes); err != nil {
+			return w, err
+		}
+		av[is.PK] = &types.AttributeValueMemberS{Value: ik.PK}
+		av[is.SK] = &types.AttributeValueMemberS{Value: ik.SK}
+		w.derived[is.PK], w.derived[is.SK] = av[is.PK], av[is.SK]
 	}
 	if e.def.Expires != nil && s.TTLAttr != "" {
 		if exp := e.def.Expires(item); !exp.IsZero() {

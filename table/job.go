@@ -27,7 +27,8 @@ import (
 //   - Resumable: after each page, each segment's position and counts are
 //     saved in a checkpoint item in the table itself (PK _JOB#{name}); an
 //     interrupted job run again with Job.Resume continues after the last
-//     completed page, and its report covers the whole job.
+//     completed page, and its report covers the whole job. A dry run's
+//     checkpoint is never resumed by a real run (nor the reverse).
 //   - Idempotent: a visit must be safe to repeat (the pages after the
 //     checkpoint are visited again after an interruption); a second run of
 //     an adoption job changes nothing and reports every item unchanged.
@@ -101,6 +102,12 @@ type Job struct {
 	Resume bool
 	// Progress, if set, is called after each page with the running totals.
 	Progress func(JobReport)
+	// Source, if set, names another table to scan (a migration's legacy
+	// table, reached with the same client); the checkpoint still lives in
+	// this table. SourceKey names the source's key attributes, to name an
+	// item in the report's conflicts.
+	Source    string
+	SourceKey []string
 }
 
 // jobPrefix is the partition of checkpoint items.
@@ -149,7 +156,7 @@ func (t *Table) RunJob(ctx context.Context, job Job) (JobReport, error) {
 		segs[i] = &jobSegment{n: i}
 	}
 	if job.Resume {
-		if err := t.loadCheckpoint(ctx, job.Name, segs); err != nil {
+		if err := t.loadCheckpoint(ctx, job.Name, segs, job.DryRun); err != nil {
 			return rep, err
 		}
 		rep.Resumed = true
@@ -221,8 +228,12 @@ func (t *Table) runSegment(ctx context.Context, job Job, seg *jobSegment, lim *c
 			return err
 		}
 		start := time.Now()
+		name := t.schema.Name
+		if job.Source != "" {
+			name = job.Source
+		}
 		out, err := t.client.Scan(ctx, &dynamodb.ScanInput{
-			TableName:              aws.String(t.schema.Name),
+			TableName:              aws.String(name),
 			Segment:                aws.Int32(int32(seg.n)),
 			TotalSegments:          aws.Int32(int32(job.Segments)),
 			Limit:                  aws.Int32(job.PageSize),
@@ -245,7 +256,9 @@ func (t *Table) runSegment(ctx context.Context, job Job, seg *jobSegment, lim *c
 		page.Scanned += int64(len(out.Items))
 		for _, raw := range out.Items {
 			k := t.keyFromItem(raw)
-			if t.bookkeeping(raw) {
+			if job.Source != "" {
+				k = sourceKey(raw, job.SourceKey)
+			} else if t.bookkeeping(raw) {
 				continue // guards and checkpoints are the library's own
 			}
 			page.Seen++
@@ -279,7 +292,7 @@ func (t *Table) runSegment(ctx context.Context, job Job, seg *jobSegment, lim *c
 		seg.rep = page
 		seg.start = out.LastEvaluatedKey
 		seg.done = len(out.LastEvaluatedKey) == 0
-		if err := t.saveCheckpoint(ctx, job.Name, seg); err != nil {
+		if err := t.saveCheckpoint(ctx, job.Name, seg, job.DryRun); err != nil {
 			return err
 		}
 		progress()
@@ -293,13 +306,14 @@ func checkpointKey(job string, seg int) Key {
 	return Key{PK: jobPrefix + job, SK: "SEGMENT#" + strconv.Itoa(seg)}
 }
 
-func (t *Table) saveCheckpoint(ctx context.Context, job string, seg *jobSegment) error {
+func (t *Table) saveCheckpoint(ctx context.Context, job string, seg *jobSegment, dryRun bool) error {
 	k := checkpointKey(job, seg.n)
 	item := t.keyItem(k)
 	if t.schema.TypeAttr != "" {
 		item[t.schema.TypeAttr] = &types.AttributeValueMemberS{Value: "_job"}
 	}
 	item["done"] = &types.AttributeValueMemberBOOL{Value: seg.done}
+	item["dryRun"] = &types.AttributeValueMemberBOOL{Value: dryRun}
 	if len(seg.start) > 0 {
 		item["start"] = &types.AttributeValueMemberM{Value: seg.start}
 	}
@@ -326,7 +340,7 @@ func (t *Table) saveCheckpoint(ctx context.Context, job string, seg *jobSegment)
 	return nil
 }
 
-func (t *Table) loadCheckpoint(ctx context.Context, job string, segs []*jobSegment) error {
+func (t *Table) loadCheckpoint(ctx context.Context, job string, segs []*jobSegment, dryRun bool) error {
 	for _, seg := range segs {
 		raw, err := t.getItem(ctx, "_job", checkpointKey(job, seg.n), true)
 		if err != nil {
@@ -334,6 +348,9 @@ func (t *Table) loadCheckpoint(ctx context.Context, job string, segs []*jobSegme
 		}
 		if raw == nil {
 			continue
+		}
+		if b, _ := raw["dryRun"].(*types.AttributeValueMemberBOOL); (b != nil && b.Value) != dryRun {
+			continue // a dry run's position is no real run's, and the reverse
 		}
 		if b, ok := raw["done"].(*types.AttributeValueMemberBOOL); ok {
 			seg.done = b.Value
@@ -547,4 +564,18 @@ func (t *Table) bookkeeping(raw Item) bool {
 		}
 	}
 	return false
+}
+
+// sourceKey names an item of a job's source table by its key attributes.
+func sourceKey(raw Item, attrs []string) Key {
+	var k Key
+	for i, a := range attrs {
+		v, _ := segmentValue(raw[a])
+		if i == 0 {
+			k.PK = a + "=" + v
+		} else {
+			k.SK = a + "=" + v
+		}
+	}
+	return k
 }

@@ -1,0 +1,116 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/guregu/dynamo/v2"
+)
+
+// Import writes raw, an item read from another table (a migration's
+// source, see [Job.Source]), as a new item of this entity. Its contract:
+//
+//   - Read as reads are: decoded tolerantly, a secret found in plaintext
+//     accepted (and sealed on the way in, as every write seals it).
+//   - Written as creates are: Def.Touch and Def.Validate run, then the
+//     item is created with its keys, index keys, guards and version in
+//     one request, never over an existing item.
+//   - Idempotent: an item already there (a re-run, or a run resumed after
+//     an interruption) is Unchanged and left as it is.
+//   - Expired items (Def.Expires in the past) are Skipped: they are absent
+//     for every read of the source already.
+//   - Honest: a duplicate unique value or an item that fails validation is
+//     returned as an error the job runner counts as a conflict (it wraps
+//     [ErrUniqueViolation] or [ErrInvalidInput]); with dryRun the item is
+//     decoded, validated and encoded, and nothing is written.
+//
+// fix, if set, adapts the decoded item first (IDs in another form, fields
+// the source names differently).
+func (e *Entity[T]) Import(ctx context.Context, raw Item, dryRun bool, fix func(*T) error) (JobOutcome, error) {
+	item, _, err := e.decodeWith(raw, true)
+	if err != nil {
+		return Conflicted, fmt.Errorf("%w: %s cannot be decoded: %v", ErrInvalidInput, e.def.Type, err)
+	}
+	if fix != nil {
+		if err := fix(&item); err != nil {
+			return Conflicted, fmt.Errorf("%w: %s: %v", ErrInvalidInput, e.def.Type, err)
+		}
+	}
+	if e.Expired(&item) {
+		return Skipped, nil // past its TTL: absent for every read, not worth copying
+	}
+	if dryRun {
+		if e.def.Touch != nil {
+			e.def.Touch(&item, e.t.now(), true)
+		}
+		if _, _, err := e.createOps(&item); err != nil {
+			return Conflicted, err
+		}
+		return Changed, nil
+	}
+	k, err := e.create(ctx, &item)
+	switch {
+	case err == nil:
+		return Changed, nil
+	case errors.Is(err, ErrAlreadyExists):
+		return Unchanged, nil
+	case errors.Is(err, ErrUniqueViolation), errors.Is(err, ErrInvalidInput):
+		return Conflicted, opErr("import", e.def.Type, k, err)
+	}
+	return Conflicted, opErr("import", e.def.Type, k, err)
+}
+
+// Decode decodes raw, an item of this entity read by other means (a raw
+// Scan, another table), as reads do: tolerantly, a plaintext secret
+// accepted.
+func (e *Entity[T]) Decode(raw Item) (T, error) {
+	v, _, err := e.decodeWith(raw, true)
+	return v, err
+}
+
+// DiffFields returns the attributes whose values differ between a and b
+// (encoded as writes encode them), sorted, leaving out skip: how a
+// migration's verification compares a legacy item with its copy.
+func DiffFields[T any](a, b *T, skip ...string) []string {
+	x, errA := dynamo.MarshalItem(a)
+	y, errB := dynamo.MarshalItem(b)
+	if errA != nil || errB != nil {
+		return []string{fmt.Sprintf("(cannot encode: %v %v)", errA, errB)}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range []Item{x, y} {
+		for k := range m {
+			if seen[k] || slices.Contains(skip, k) {
+				continue
+			}
+			seen[k] = true
+			if !avEqual(x[k], y[k]) {
+				out = append(out, k)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Expired reports whether item's expiry (Def.Expires) has passed.
+func (e *Entity[T]) Expired(item *T) bool {
+	if e.def.Expires == nil {
+		return false
+	}
+	exp := e.def.Expires(item)
+	return !exp.IsZero() && !exp.After(e.t.now())
+}
+
+// Touch applies the entity's Def.Touch to item as a create does (derived
+// fields, first-write stamps), without writing: how a verification brings
+// a source item to the form its imported copy was written in.
+func (e *Entity[T]) Touch(item *T) {
+	if e.def.Touch != nil {
+		e.def.Touch(item, e.t.now(), true)
+	}
+}
