@@ -16,7 +16,6 @@ package main
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -68,6 +67,7 @@ commands:
   workbench export a live table as an Amazon NoSQL Workbench data model (facets per entity, sample items)
   doc      print an application's access-pattern document (tables, entity key templates, methods by catalog ID, requests)
   model    print an application's design as JSON (tables, entity key and index templates, access patterns, requests)
+  migrate  copy a ListBackup deployment from its 13 + 6 legacy tables into the single table, then verify it
 
 run "singletable <command> -help" for a command's flags.
 `
@@ -94,6 +94,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdDoc(ctx, args[1:], stdout, stderr)
 	case "model":
 		return cmdModel(ctx, args[1:], stdout, stderr)
+	case "migrate":
+		return cmdMigrate(ctx, args[1:], stdout, stderr)
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("%w: unknown command %q", errUsage, args[0])
@@ -257,17 +259,9 @@ func cmdAdopt(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	var opts []func(*table.Options)
-	if k := os.Getenv("SINGLETABLE_SECRET_KEY"); k != "" {
-		key, err := hex.DecodeString(k)
-		if err != nil {
-			return fmt.Errorf("SINGLETABLE_SECRET_KEY: %w", err)
-		}
-		ciph, err := table.NewAESGCM(key)
-		if err != nil {
-			return err
-		}
-		opts = append(opts, func(o *table.Options) { o.Cipher = ciph })
+	opts, err := secretOptions()
+	if err != nil {
+		return err
 	}
 	var tables []*table.Table
 	for _, s := range a.schemas(c.tableName, c.profile) {
