@@ -364,3 +364,80 @@ func TestMigrateLegacyDeployment_LB1_LB5_LB14_LB18_LB62(t *testing.T) {
 }
 
 func first[T any](s []T, n int) []T { return s[:min(n, len(s))] }
+
+// BenchmarkMigrate measures the migration of the generated deployment
+// (about 3,500 items over 19 legacy tables) against a raw BatchWriteItem
+// of the same converted items into an empty table, in the same run:
+// items/s of each and their ratio. The migration does more per item (a
+// conditional create, guard items in a transaction, a parallel Scan of
+// each legacy table, checkpoints), so it is expected to be slower; the
+// ratio says by how much.
+func BenchmarkMigrate(b *testing.B) {
+	c := context.Background()
+	client := tabletest.Client(b)
+	stack := fmt.Sprintf("lbbench%d", time.Now().UnixNano()%1_000_000)
+	if err := listbackup.CreateLegacyTables(c, client, stack); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		for _, lt := range listbackup.LegacyTables() {
+			client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(stack + "-" + lt.Suffix)})
+		}
+	})
+	data := genLegacy(b, 1)
+	putLegacy(b, client, stack, data)
+	withCipher := func(o *table.Options) { o.Cipher = tabletest.Cipher() }
+	var migrated, raw time.Duration
+	var items int64
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		tb := tabletest.NewTable(b, listbackup.Schema(fmt.Sprintf("lbbench%d", i)), withCipher)
+		s := listbackup.New(tb)
+		b.StartTimer()
+		start := time.Now()
+		res, err := s.Migrate(c, listbackup.MigrateOptions{Stack: stack, Segments: 4})
+		migrated += time.Since(start)
+		b.StopTimer()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, r := range res {
+			items += r.Report.Changed
+		}
+		// The same items, as the migration wrote them, written raw.
+		var written []table.Item
+		var from map[string]types.AttributeValue
+		for {
+			out, err := client.Scan(c, &dynamodb.ScanInput{TableName: aws.String(tb.Name()), ExclusiveStartKey: from})
+			if err != nil {
+				b.Fatal(err)
+			}
+			written = append(written, out.Items...)
+			if len(out.LastEvaluatedKey) == 0 {
+				break
+			}
+			from = out.LastEvaluatedKey
+		}
+		dst := tabletest.NewTable(b, listbackup.Schema(fmt.Sprintf("lbraw%d", i)))
+		start = time.Now()
+		for j := 0; j < len(written); j += 25 {
+			var reqs []types.WriteRequest
+			for _, it := range written[j:min(j+25, len(written))] {
+				reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: it}})
+			}
+			in := map[string][]types.WriteRequest{dst.Name(): reqs}
+			for len(in) > 0 {
+				out, err := client.BatchWriteItem(c, &dynamodb.BatchWriteItemInput{RequestItems: in})
+				if err != nil {
+					b.Fatal(err)
+				}
+				in = out.UnprocessedItems
+			}
+		}
+		raw += time.Since(start)
+		b.ReportMetric(float64(len(written)), "items-written/op")
+	}
+	b.ReportMetric(float64(items)/migrated.Seconds(), "migrated-items/s")
+	b.ReportMetric(float64(items)/raw.Seconds(), "raw-batchwrite-items/s")
+	b.ReportMetric(raw.Seconds()/migrated.Seconds(), "migrate/raw-throughput")
+}
