@@ -75,6 +75,10 @@ func (b *Billing) AllRecordsBetween(ctx context.Context, org pf.OrgID, from, to 
 // SetRecordStatus sets a billing record's status (paid, overdue, ...); its
 // status entry (PF-14) moves in the same write. Errors:
 // *table.ValidationError, table.ErrNotFound.
+//
+// Requests: a consistent GetItem of the record, then one UpdateItem
+// conditioned on the version read, writing only the attributes that changed
+// so that attributes written by other services are kept.
 func (b *Billing) SetRecordStatus(ctx context.Context, org pf.OrgID, d pf.Date, status pf.BillingStatus) (pf.BillingRecord, error) {
 	if _, err := pf.ParseBillingStatus(string(status)); err != nil {
 		return pf.BillingRecord{}, err
@@ -95,6 +99,11 @@ func (b *Billing) UpdateRecord(ctx context.Context, org pf.OrgID, d pf.Date, cha
 
 // ReindexRecord rewrites a billing record through the library so that one
 // written by another service joins the status index (PF-14).
+//
+// Requests: a consistent GetItem of the record, then one UpdateItem
+// conditioned on the version read, writing only the attributes that changed
+// so that attributes written by other services are kept. The read is what
+// finds the record's fields to index.
 func (b *Billing) ReindexRecord(ctx context.Context, org pf.OrgID, d pf.Date) (pf.BillingRecord, error) {
 	return b.UpdateRecord(ctx, org, d, func(*pf.BillingRecord) error { return nil })
 }

@@ -99,6 +99,11 @@ func (s *Organizations) PutSettings(ctx context.Context, st *pf.OrganizationSett
 // optimistic concurrency (retried on a lost race); its status entry
 // (PF-14) moves in the same write. Errors: *table.ValidationError,
 // table.ErrNotFound.
+//
+// Requests: a consistent GetItem of the profile, then one UpdateItem
+// conditioned on the version read, writing only the attributes that changed
+// so that attributes written by other services are kept. change is arbitrary
+// code that needs the current profile.
 func (s *Organizations) Update(ctx context.Context, id pf.OrgID, change func(*pf.OrganizationProfile) error) (pf.OrganizationProfile, error) {
 	k, err := pf.OrganizationProfileKey(id)
 	if err != nil {
@@ -109,6 +114,9 @@ func (s *Organizations) Update(ctx context.Context, id pf.OrgID, change func(*pf
 
 // SetStatus sets an organization's status; its GSI3 entry (PF-14) moves
 // in the same write. Errors: as [Organizations.Update].
+//
+// Requests: as Organizations.Update, a consistent GetItem and one
+// conditional UpdateItem.
 func (s *Organizations) SetStatus(ctx context.Context, id pf.OrgID, status pf.OrgStatus) (pf.OrganizationProfile, error) {
 	if _, err := pf.ParseOrgStatus(string(status)); err != nil {
 		return pf.OrganizationProfile{}, err
@@ -137,6 +145,11 @@ func (s *Organizations) Delete(ctx context.Context, id pf.OrgID) error {
 // Reindex rewrites an organization's profile through the library, so that
 // an item written by another service joins the indexes of PF-6 and PF-14.
 // Errors: as [Organizations.Update].
+//
+// Requests: a consistent GetItem of the profile, then one UpdateItem
+// conditioned on the version read, writing only the attributes that changed
+// so that attributes written by other services are kept. The read is what
+// finds the fields to index.
 func (s *Organizations) Reindex(ctx context.Context, id pf.OrgID) (pf.OrganizationProfile, error) {
 	return s.Update(ctx, id, func(*pf.OrganizationProfile) error { return nil })
 }

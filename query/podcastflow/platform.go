@@ -24,7 +24,9 @@ func (p *Platform) InitSettings(ctx context.Context, s *pf.PlatformSettings) err
 }
 
 // ReplaceSettings writes s if the stored settings still have s.Version
-// (PF-7, optimistic concurrency: PutItem with condition _v = Version); on
+// (PF-7, optimistic concurrency: a consistent GetItem, then an UpdateItem
+// with condition _v = Version, writing only the attributes that changed so
+// that attributes other services wrote are kept); on
 // success s.Version is advanced. Errors: *table.ValidationError,
 // table.ErrConflict (someone wrote in between: re-read and retry),
 // table.ErrNotFound.
@@ -37,6 +39,11 @@ func (p *Platform) ReplaceSettings(ctx context.Context, s *pf.PlatformSettings) 
 // race (PF-7). It returns the settings as written. Errors:
 // *table.ValidationError, table.ErrNotFound, table.ErrConflict (retries
 // exhausted).
+//
+// Requests: a consistent GetItem of the settings, then one UpdateItem
+// conditioned on the version read, writing only the attributes that changed
+// so that attributes written by other services are kept. change is arbitrary
+// code that needs the current settings.
 func (p *Platform) UpdateSettings(ctx context.Context, change func(*pf.PlatformSettings) error) (pf.PlatformSettings, error) {
 	return p.e.platform.Update(ctx, pf.PlatformSettingsKey(), change)
 }

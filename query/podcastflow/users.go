@@ -172,6 +172,11 @@ func (s *Users) AllByRole(ctx context.Context, role pf.Role, opts ...table.ListO
 // status) and the email guard move in the same write. The userId cannot
 // change. It returns the user as written. Errors: *table.ValidationError,
 // table.ErrNotFound, table.ErrUniqueViolation (new email taken).
+//
+// Requests: a consistent GetItem of the profile, then one UpdateItem
+// conditioned on the version read, writing only the attributes that changed
+// so that attributes written by other services are kept. change is arbitrary
+// code that needs the current profile.
 func (s *Users) Update(ctx context.Context, id pf.UserID, change func(*pf.UserProfile) error) (pf.UserProfile, error) {
 	k, err := pf.UserProfileKey(id)
 	if err != nil {
@@ -182,6 +187,9 @@ func (s *Users) Update(ctx context.Context, id pf.UserID, change func(*pf.UserPr
 
 // ChangeRole sets a user's role; its GSI2 entry (PF-13) moves in the same
 // write. Errors: as [Users.Update].
+//
+// Requests: as Users.Update, a consistent GetItem and one conditional
+// UpdateItem.
 func (s *Users) ChangeRole(ctx context.Context, id pf.UserID, role pf.Role) (pf.UserProfile, error) {
 	if _, err := pf.ParseRole(string(role)); err != nil {
 		return pf.UserProfile{}, err
@@ -191,6 +199,9 @@ func (s *Users) ChangeRole(ctx context.Context, id pf.UserID, role pf.Role) (pf.
 
 // SetStatus sets a user's status; its GSI3 entry (PF-14) moves in the same
 // write. Errors: as [Users.Update].
+//
+// Requests: as Users.Update, a consistent GetItem and one conditional
+// UpdateItem.
 func (s *Users) SetStatus(ctx context.Context, id pf.UserID, status pf.UserStatus) (pf.UserProfile, error) {
 	if _, err := pf.ParseUserStatus(string(status)); err != nil {
 		return pf.UserProfile{}, err
@@ -260,6 +271,11 @@ func (s *Users) Delete(ctx context.Context, id pf.UserID) error {
 // written by another service in the document's format (which has no GSI
 // keys) joins the indexes of PF-4, PF-12, PF-13 and PF-14. Errors: as
 // [Users.Update].
+//
+// Requests: a consistent GetItem of the profile, then one UpdateItem
+// conditioned on the version read, writing only the attributes that changed
+// so that attributes written by other services are kept. The read is what
+// finds the fields to index.
 func (s *Users) Reindex(ctx context.Context, id pf.UserID) (pf.UserProfile, error) {
 	return s.Update(ctx, id, func(*pf.UserProfile) error { return nil })
 }

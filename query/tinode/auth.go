@@ -36,6 +36,10 @@ func (a *Auth) Get(ctx context.Context, unique tn.AuthUnique) (tn.AuthRecord, er
 // leaves both or neither (a taken new value gives table.ErrAlreadyExists).
 // rec.UserID must be the owner of the old record (table.ErrConflict
 // otherwise). A missing record gives table.ErrNotFound.
+//
+// Requests: a consistent GetItem of the old record (its owner and version
+// are checked), then one write: an UpdateItem in place, or the transaction
+// when the unique changes.
 func (a *Auth) Update(ctx context.Context, unique tn.AuthUnique, rec tn.AuthRecord) (tn.AuthRecord, error) {
 	k, err := tn.AuthKey(unique)
 	if err != nil {
@@ -145,6 +149,10 @@ func (a *Auth) GetByScheme(ctx context.Context, user tn.UserID, scheme string) (
 
 // DeleteAllByUser deletes every auth record of the user (TN-7): pages of
 // GSI1 USER#{user} / AUTH#..., each batch-deleted. Resumable.
+//
+// Requests: per page a Query and a BatchWriteItem, and a last Query that
+// finds none left (the purge starts again from the top each round instead of
+// keeping a cursor, so it can resume): 3 for one page.
 func (a *Auth) DeleteAllByUser(ctx context.Context, user tn.UserID) error {
 	k, err := tn.UserKey(user)
 	if err != nil {

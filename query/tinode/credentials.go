@@ -135,6 +135,10 @@ func (cs *Credentials) List(ctx context.Context, user tn.UserID, method string, 
 // UNIQUE#cred#{method}:{value} and drops it from the unvalidated index. A
 // value another user validated first gives table.ErrUniqueViolation; no
 // pending credential table.ErrNotFound.
+//
+// Requests: the consistent Query of Credentials.GetActive that finds the
+// pending credential (its value is not known to the caller), then the
+// consistent GetItem and transaction of a version-checked update.
 func (cs *Credentials) Confirm(ctx context.Context, user tn.UserID, method string) (tn.Credential, error) {
 	c, err := cs.GetActive(ctx, user, method)
 	if err != nil {

@@ -30,6 +30,9 @@ func (us *Users) UpsertDevice(ctx context.Context, id tn.UserID, d tn.Device) er
 
 // DeleteDevice removes the user's device deviceID (TN-16). A device the
 // user does not have gives table.ErrNotFound.
+//
+// Requests: a consistent GetItem of the user (a missing device gives
+// ErrNotFound), then one UpdateItem checked on the version read.
 func (us *Users) DeleteDevice(ctx context.Context, id tn.UserID, deviceID string) error {
 	if deviceID == "" {
 		return table.Invalid("DeviceId", "empty")

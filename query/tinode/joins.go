@@ -56,6 +56,8 @@ func (ss *Subscriptions) TopicsOfUser(ctx context.Context, user tn.UserID, f Sub
 }
 
 // AllTopicsOfUser iterates over TopicsOfUser's pages (TN-23).
+//
+// Each page costs what a TopicsOfUser page does: a Query and a BatchGetItem.
 func (ss *Subscriptions) AllTopicsOfUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) iter.Seq2[SubTopic, error] {
 	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[SubTopic], error) {
 		return ss.TopicsOfUser(ctx, user, f, opts...)
@@ -77,6 +79,8 @@ func (ss *Subscriptions) UsersOfTopic(ctx context.Context, topic tn.TopicName, f
 }
 
 // AllUsersOfTopic iterates over UsersOfTopic's pages (TN-23).
+//
+// Each page costs what a UsersOfTopic page does: a Query and a BatchGetItem.
 func (ss *Subscriptions) AllUsersOfTopic(ctx context.Context, topic tn.TopicName, f SubFilter, opts ...table.ListOption) iter.Seq2[SubUser, error] {
 	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[SubUser], error) {
 		return ss.UsersOfTopic(ctx, topic, f, opts...)

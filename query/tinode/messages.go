@@ -290,6 +290,10 @@ func (ms *Messages) DeleteForUser(ctx context.Context, topic tn.TopicName, user 
 // removed, in one transaction per page of 100, version-checked. The items
 // stay as tombstones so SeqIds are never reused. It returns how many
 // messages were deleted.
+//
+// Requests: per page of 100 a Query of the messages, then the transaction
+// that patches them on the versions read, so a message saved or edited
+// meanwhile is never overwritten.
 func (ms *Messages) DeleteForAll(ctx context.Context, topic tn.TopicName, since, before int) (int, error) {
 	now := ms.s.now()
 	return ms.rewrite(ctx, topic, since, before, func(m *tn.Message) (table.Patch, bool) {

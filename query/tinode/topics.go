@@ -88,6 +88,9 @@ func (ts *Topics) GetMany(ctx context.Context, names []tn.TopicName) ([]tn.Topic
 // wrote in between, retried on a lost race (including a message saved
 // meanwhile) (TN-8). change must not alter SeqId (use Messages.Save). A
 // missing topic gives table.ErrNotFound.
+//
+// Requests: a consistent GetItem, then one UpdateItem conditioned on the
+// version read, since change is arbitrary code that needs the current topic.
 func (ts *Topics) Update(ctx context.Context, name tn.TopicName, change func(*tn.Topic) error) (tn.Topic, error) {
 	k, err := tn.TopicKey(name)
 	if err != nil {
@@ -130,6 +133,13 @@ func (ts *Topics) SoftDelete(ctx context.Context, name tn.TopicName) error {
 // 100 with BatchWriteItem, and the topic item last. It is resumable: if it
 // stops, the topic is still there (marked deleted) and calling Delete
 // again finishes. A missing topic gives table.ErrNotFound.
+//
+// Requests: the marking UpdateItem, then per page a consistent Query and a
+// BatchWriteItem, a last Query that finds the partition empty (the purge
+// loops until nothing is left, so it needs no cursor and resumes anywhere),
+// then a GetItem of the topic (its tag guards go with it) and the
+// transaction deleting it: 6 for a partition of one page. The partition is
+// unbounded, so it cannot be one transaction.
 func (ts *Topics) Delete(ctx context.Context, name tn.TopicName) error {
 	k, err := tn.TopicKey(name)
 	if err != nil {

@@ -74,6 +74,10 @@ func (us *Users) Update(ctx context.Context, id tn.UserID, change func(*tn.User)
 // same transaction: a tag held by another user fails the whole change with
 // table.ErrUniqueViolation. Tags the user already holds are kept once. It
 // returns the user's tags afterwards.
+//
+// Requests: a consistent GetItem of the user, whose current tags decide
+// which guards to write or free, then one TransactWriteItems checked on the
+// version read.
 func (us *Users) AddTags(ctx context.Context, id tn.UserID, tags ...string) ([]string, error) {
 	if err := checkTagArgs(tags); err != nil {
 		return nil, err
@@ -91,6 +95,10 @@ func (us *Users) AddTags(ctx context.Context, id tn.UserID, tags ...string) ([]s
 
 // RemoveTags removes tags from the user and frees their guards in the same
 // transaction (TN-3). Tags the user does not hold are ignored.
+//
+// Requests: a consistent GetItem of the user, whose current tags decide
+// which guards to write or free, then one TransactWriteItems checked on the
+// version read.
 func (us *Users) RemoveTags(ctx context.Context, id tn.UserID, tags ...string) ([]string, error) {
 	if err := checkTagArgs(tags); err != nil {
 		return nil, err
@@ -104,6 +112,10 @@ func (us *Users) RemoveTags(ctx context.Context, id tn.UserID, tags ...string) (
 
 // ResetTags replaces the user's tags with tags (TN-3): guards of dropped
 // tags are deleted and guards of new ones written in the same transaction.
+//
+// Requests: a consistent GetItem of the user, whose current tags decide
+// which guards to write or free, then one TransactWriteItems checked on the
+// version read.
 func (us *Users) ResetTags(ctx context.Context, id tn.UserID, tags ...string) ([]string, error) {
 	if err := tn.ValidateTags(tags); err != nil {
 		return nil, err
@@ -163,6 +175,10 @@ func (us *Users) FindByTag(ctx context.Context, tag string) (tn.User, error) {
 // ImportTag loads a TinodeTagUnique row: it adds the tag to its Source user
 // (TN-3), so the guard and the user's Tags stay one fact. The user must
 // exist (table.ErrNotFound otherwise).
+//
+// Requests: a consistent GetItem of the user, whose current tags decide
+// which guards to write or free, then one TransactWriteItems checked on the
+// version read.
 func (us *Users) ImportTag(ctx context.Context, t tn.UniqueTag) error {
 	_, err := us.AddTags(ctx, t.Source, t.Id)
 	return err
@@ -269,6 +285,14 @@ func (us *Users) SoftDelete(ctx context.Context, id tn.UserID) error {
 // the user item with its tag guards in one transaction. It is resumable: if it
 // stops (context, error), calling it again finishes the job. A user that
 // does not exist gives table.ErrNotFound.
+//
+// Requests: the steps are separate requests because their items are
+// unbounded in number and marking the user first is what makes the job
+// resumable; for a user with one subscription and no credentials or auth
+// records that is 8: the marking UpdateItem, the Query of the subscriptions,
+// the subscription's GetItem and transaction (as Subscriptions.Delete), one
+// Query each for credentials and auth records, then the user's GetItem (its
+// tags name the guards to delete) and the final transaction.
 func (us *Users) Delete(ctx context.Context, id tn.UserID) error {
 	k, err := tn.UserKey(id)
 	if err != nil {
