@@ -191,7 +191,7 @@ func (t *Table) RunJob(ctx context.Context, job Job) (JobReport, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = t.runSegment(context.WithValue(ctx, capKey{}, &seg.acc), job, seg, lim, func() {
+			errs[i] = t.runSegment(context.WithValue(ctx, capKey{}, &seg.acc), job, seg, lim, &mu, func() {
 				if job.Progress != nil {
 					mu.Lock()
 					job.Progress(total())
@@ -221,7 +221,7 @@ type jobSegment struct {
 	acc   capAccum // capacity consumed by this run of the segment
 }
 
-func (t *Table) runSegment(ctx context.Context, job Job, seg *jobSegment, lim *capLimiter, progress func()) error {
+func (t *Table) runSegment(ctx context.Context, job Job, seg *jobSegment, lim *capLimiter, mu *sync.Mutex, progress func()) error {
 	acc := &seg.acc
 	for {
 		if err := ctx.Err(); err != nil {
@@ -289,9 +289,11 @@ func (t *Table) runSegment(ctx context.Context, job Job, seg *jobSegment, lim *c
 		if err := lim.wait(ctx, c); err != nil {
 			return err
 		}
+		mu.Lock() // the progress callback reads every segment's report
 		seg.rep = page
 		seg.start = out.LastEvaluatedKey
 		seg.done = len(out.LastEvaluatedKey) == 0
+		mu.Unlock()
 		if err := t.saveCheckpoint(ctx, job.Name, seg, job.DryRun); err != nil {
 			return err
 		}
