@@ -55,10 +55,11 @@ func (e *Entity[T]) Import(ctx context.Context, raw Item, dryRun bool, fix func(
 	switch {
 	case err == nil:
 		return Changed, nil
+	case errors.Is(err, ErrUniqueViolation), errors.Is(err, ErrInvalidInput):
+		// before ErrAlreadyExists: a held guard also fails a condition
+		return Conflicted, opErr("import", e.def.Type, k, err)
 	case errors.Is(err, ErrAlreadyExists):
 		return Unchanged, nil
-	case errors.Is(err, ErrUniqueViolation), errors.Is(err, ErrInvalidInput):
-		return Conflicted, opErr("import", e.def.Type, k, err)
 	}
 	return Conflicted, opErr("import", e.def.Type, k, err)
 }
@@ -113,4 +114,71 @@ func (e *Entity[T]) Touch(item *T) {
 	if e.def.Touch != nil {
 		e.def.Touch(item, e.t.now(), true)
 	}
+}
+
+// ImportMany is [Entity.Import] for a page of items, with fewer requests:
+// the creates (each item's conditional put and its guard puts) are sent
+// together in transactions of up to MaxTxItems actions, all-or-nothing.
+// A transaction that is refused (an item already there, a unique value
+// held, a conflict) is not retried as a whole: each of its items then
+// goes through Import alone, which sorts out what exists, what conflicts
+// and what to write, so every item's outcome is Import's.
+func (e *Entity[T]) ImportMany(ctx context.Context, raws []Item, dryRun bool) ([]JobOutcome, []error) {
+	outs, errs := make([]JobOutcome, len(raws)), make([]error, len(raws))
+	if dryRun {
+		for i, raw := range raws {
+			outs[i], errs[i] = e.Import(ctx, raw, true, nil)
+		}
+		return outs, errs
+	}
+	type prepared struct {
+		i   int
+		ops []TxOp
+	}
+	var ready []prepared
+	for i, raw := range raws {
+		item, _, err := e.decodeWith(raw, true)
+		if err != nil || e.Expired(&item) {
+			outs[i], errs[i] = e.Import(ctx, raw, false, nil) // the single path says why
+			continue
+		}
+		if e.def.Touch != nil {
+			e.def.Touch(&item, e.t.now(), true)
+		}
+		ops, _, err := e.createOps(&item)
+		if err != nil {
+			outs[i], errs[i] = Conflicted, opErr("import", e.def.Type, ops0Key(ops), err)
+			continue
+		}
+		ready = append(ready, prepared{i, ops})
+	}
+	flush := func(batch []prepared) {
+		if len(batch) == 0 {
+			return
+		}
+		var ops []TxOp
+		for _, p := range batch {
+			ops = append(ops, p.ops...)
+		}
+		if err := e.t.Transact(ctx, ops...); err == nil {
+			for _, p := range batch {
+				outs[p.i] = Changed
+			}
+			return
+		}
+		for _, p := range batch {
+			outs[p.i], errs[p.i] = e.Import(ctx, raws[p.i], false, nil)
+		}
+	}
+	var batch []prepared
+	n := 0
+	for _, p := range ready {
+		if n+len(p.ops) > MaxTxItems {
+			flush(batch)
+			batch, n = nil, 0
+		}
+		batch, n = append(batch, p), n+len(p.ops)
+	}
+	flush(batch)
+	return outs, errs
 }

@@ -89,6 +89,10 @@ type Job struct {
 	// for an item it cannot handle (counted as a conflict); any other
 	// error stops the job.
 	Visit func(ctx context.Context, raw Item, dryRun bool) (JobOutcome, error)
+	// VisitPage, if set, handles a whole page at once instead of Visit
+	// (a batched write): it returns an outcome and an error per item, in
+	// order, with Visit's meaning.
+	VisitPage func(ctx context.Context, raws []Item, dryRun bool) ([]JobOutcome, []error)
 	// Segments is the number of parallel scan segments (default 4).
 	Segments int
 	// PageSize is the number of items per Scan request (default 100).
@@ -134,7 +138,7 @@ func (t *Table) RunJob(ctx context.Context, job Job) (JobReport, error) {
 	}) {
 		return rep, &ValidationError{Field: "job name", Reason: fmt.Sprintf("%q: want a-z, 0-9, '-', '_'", job.Name)}
 	}
-	if job.Visit == nil {
+	if job.Visit == nil && job.VisitPage == nil {
 		return rep, &ValidationError{Field: "job visit", Reason: "nil"}
 	}
 	if job.Segments <= 0 {
@@ -254,6 +258,8 @@ func (t *Table) runSegment(ctx context.Context, job Job, seg *jobSegment, lim *c
 		}
 		page := seg.rep
 		page.Scanned += int64(len(out.Items))
+		var raws []Item
+		var keys []Key
 		for _, raw := range out.Items {
 			k := t.keyFromItem(raw)
 			if job.Source != "" {
@@ -261,9 +267,25 @@ func (t *Table) runSegment(ctx context.Context, job Job, seg *jobSegment, lim *c
 			} else if t.bookkeeping(raw) {
 				continue // guards and checkpoints are the library's own
 			}
+			raws, keys = append(raws, raw), append(keys, k)
+		}
+		visit := func(i int) (JobOutcome, error) { return job.Visit(ctx, raws[i], job.DryRun) }
+		if job.VisitPage != nil {
+			before := acc.get()
+			outs, errs := job.VisitPage(ctx, raws, job.DryRun)
+			if len(outs) != len(raws) || len(errs) != len(raws) {
+				return fmt.Errorf("job %s: VisitPage returned %d outcomes and %d errors for %d items", job.Name, len(outs), len(errs), len(raws))
+			}
+			visit = func(i int) (JobOutcome, error) { return outs[i], errs[i] }
+			if err := lim.wait(ctx, acc.get()-before); err != nil {
+				return err
+			}
+		}
+		for i := range raws {
+			k := keys[i]
 			page.Seen++
 			before := acc.get()
-			o, err := job.Visit(ctx, raw, job.DryRun)
+			o, err := visit(i)
 			switch {
 			case err == nil:
 			case errors.Is(err, ErrUniqueViolation), errors.Is(err, ErrInvalidInput):

@@ -307,3 +307,46 @@ func TestUpdateRequiringSeesADeletionInFlight(t *testing.T) {
 		t.Errorf("after the refused update: %+v, %v; want section unchanged", got, err)
 	}
 }
+
+// Import and ImportMany: items read from elsewhere are created through the
+// entity (guards included), never over an existing item; in a batch, one
+// refused item does not lose the others: each gets Import's outcome.
+func TestImportMany(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	def := articleDef
+	def.Type = "ArticleImport"
+	articles := table.NewEntity(f.t, def)
+	raw := func(id, slug string) table.Item {
+		return table.Item{"id": &types.AttributeValueMemberS{Value: id}, "slug": &types.AttributeValueMemberS{Value: slug},
+			"author": &types.AttributeValueMemberS{Value: "ann"}, "at": &types.AttributeValueMemberS{Value: "2026-11-22T10:00:00Z"}}
+	}
+	if o, err := articles.Import(c, raw("i0", "s0"), false, nil); o != table.Changed || err != nil {
+		t.Fatalf("import: %v, %v", o, err)
+	}
+	page := []table.Item{raw("i1", "s1"), raw("i0", "s0"), raw("i2", "s1"), raw("i3", "s3")}
+	outs, errs := articles.ImportMany(c, page, false)
+	want := []table.JobOutcome{table.Changed, table.Unchanged, table.Conflicted, table.Changed}
+	for i := range page {
+		if outs[i] != want[i] {
+			t.Errorf("item %d: %v (%v), want %v", i, outs[i], errs[i], want[i])
+		}
+	}
+	if !errors.Is(errs[2], table.ErrUniqueViolation) {
+		t.Errorf("the duplicate slug: %v, want ErrUniqueViolation", errs[2])
+	}
+	for _, id := range []string{"i0", "i1", "i3"} {
+		if _, err := articles.Get(c, table.Key{PK: "ARTICLE#" + id, SK: "ARTICLE"}); err != nil {
+			t.Errorf("%s: %v", id, err)
+		}
+	}
+	if _, err := articles.Get(c, table.Key{PK: "ARTICLE#i2", SK: "ARTICLE"}); !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("the refused duplicate was written: %v", err)
+	}
+	// A dry run writes nothing.
+	outs, _ = articles.ImportMany(c, []table.Item{raw("i9", "s9")}, true)
+	if _, err := articles.Get(c, table.Key{PK: "ARTICLE#i9", SK: "ARTICLE"}); outs[0] != table.Changed || !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("dry run: %v, then get: %v", outs[0], err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -77,9 +78,12 @@ func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	s := listbackup.New(tb)
 	bars := map[string]*progressbar.ProgressBar{}
+	var barsMu sync.Mutex // tables migrate in parallel
 	o := listbackup.MigrateOptions{Stack: *stack, DryRun: *dry, Resume: *resume, Segments: *segments}
 	if !*quiet {
 		o.Progress = func(legacy string, r table.JobReport) {
+			barsMu.Lock()
+			defer barsMu.Unlock()
 			bar := bars[legacy]
 			if bar == nil {
 				total := int64(-1)

@@ -144,6 +144,8 @@ type MigrateOptions struct {
 	// Tables limits the migration to these legacy tables (suffixes); all
 	// when empty.
 	Tables []string
+	// Parallel is how many legacy tables are migrated at once (default 4).
+	Parallel int
 	// Progress, if set, is called after each page with the legacy table
 	// and its running totals.
 	Progress func(legacy string, r table.JobReport)
@@ -157,43 +159,67 @@ type MigratedTable struct {
 }
 
 // Migrate copies a legacy deployment into the store's table (see the
-// contract above) and reports per legacy table. The legacy tables are
-// reached with the store's own client. It stops at the first error that is
-// not a conflict; run it again with Resume to continue.
+// contract above) and reports per legacy table, Parallel tables at once.
+// The legacy tables are reached with the store's own client. A table's
+// job stops at its first error that is not a conflict (the others go on);
+// run the migration again with Resume to continue.
 func (s *Store) Migrate(ctx context.Context, o MigrateOptions) ([]MigratedTable, error) {
 	if o.Stack == "" {
 		return nil, &table.ValidationError{Field: "Stack", Reason: "required"}
 	}
-	var out []MigratedTable
+	var lts []LegacyTable
 	for _, lt := range LegacyTables() {
-		if len(o.Tables) > 0 && !contains(o.Tables, lt.Suffix) {
-			continue
-		}
-		name := o.Stack + "-" + lt.Suffix
-		visit := s.importer(lt)
-		keyAttrs := []string{lt.PK}
-		if lt.SK != "" {
-			keyAttrs = append(keyAttrs, lt.SK)
-		}
-		job := table.Job{
-			Name:      "migrate-" + strings.ReplaceAll(lt.Suffix, "_", "-"),
-			Visit:     visit,
-			Segments:  o.Segments,
-			DryRun:    o.DryRun,
-			Resume:    o.Resume,
-			Source:    name,
-			SourceKey: keyAttrs,
-		}
-		if o.Progress != nil {
-			job.Progress = func(r table.JobReport) { o.Progress(name, r) }
-		}
-		rep, err := s.t.RunJob(ctx, job)
-		out = append(out, MigratedTable{Legacy: name, Entity: lt.Entity, Report: rep})
-		if err != nil {
-			return out, fmt.Errorf("migrate %s: %w", name, err)
+		if len(o.Tables) == 0 || contains(o.Tables, lt.Suffix) {
+			lts = append(lts, lt)
 		}
 	}
-	return out, nil
+	par := o.Parallel
+	if par <= 0 {
+		par = 4
+	}
+	out := make([]MigratedTable, len(lts))
+	errs := make([]error, len(lts))
+	sem := make(chan struct{}, par)
+	var wg sync.WaitGroup
+	for i, lt := range lts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			out[i], errs[i] = s.migrateTable(ctx, o, lt)
+		}()
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
+}
+
+// migrateTable runs the job that copies one legacy table.
+func (s *Store) migrateTable(ctx context.Context, o MigrateOptions, lt LegacyTable) (MigratedTable, error) {
+	name := o.Stack + "-" + lt.Suffix
+	visit, visitPage := s.importer(lt)
+	keyAttrs := []string{lt.PK}
+	if lt.SK != "" {
+		keyAttrs = append(keyAttrs, lt.SK)
+	}
+	job := table.Job{
+		Name:      "migrate-" + strings.ReplaceAll(lt.Suffix, "_", "-"),
+		Visit:     visit,
+		VisitPage: visitPage,
+		Segments:  o.Segments,
+		DryRun:    o.DryRun,
+		Resume:    o.Resume,
+		Source:    name,
+		SourceKey: keyAttrs,
+	}
+	if o.Progress != nil {
+		job.Progress = func(r table.JobReport) { o.Progress(name, r) }
+	}
+	rep, err := s.t.RunJob(ctx, job)
+	if err != nil {
+		err = fmt.Errorf("migrate %s: %w", name, err)
+	}
+	return MigratedTable{Legacy: name, Entity: lt.Entity, Report: rep}, err
 }
 
 func contains(list []string, s string) bool {
@@ -207,7 +233,7 @@ func contains(list []string, s string) bool {
 
 // importer returns the job visit that creates a legacy item of lt as its
 // entity, with the conversion its document needs.
-func (s *Store) importer(lt LegacyTable) func(context.Context, table.Item, bool) (table.JobOutcome, error) {
+func (s *Store) importer(lt LegacyTable) (func(context.Context, table.Item, bool) (table.JobOutcome, error), func(context.Context, []table.Item, bool) ([]table.JobOutcome, []error)) {
 	e := s.Users.e
 	clean := func(raw table.Item) table.Item {
 		// NULLs and empty strings are absent (the documents allow both for
@@ -228,96 +254,71 @@ func (s *Store) importer(lt LegacyTable) func(context.Context, table.Item, bool)
 	}
 	switch lt.Entity {
 	case TypeUser:
-		return func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
-			return e.users.Import(ctx, clean(raw), dry, nil)
-		}
+		return pair(e.users, clean)
 	case TypeAccount:
-		return func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
-			return e.accounts.Import(ctx, clean(raw), dry, nil)
-		}
+		return pair(e.accounts, clean)
 	case TypeMembership:
-		return func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
-			return e.memberships.Import(ctx, clean(raw), dry, nil)
-		}
+		return pair(e.memberships, clean)
 	case TypeTeam:
-		return func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
-			return e.teams.Import(ctx, clean(raw), dry, nil)
-		}
+		return pair(e.teams, clean)
 	case TypeSource:
-		return func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
-			return e.sources.Import(ctx, clean(raw), dry, nil)
-		}
+		return pair(e.sources, clean)
 	case TypeActivity:
-		return func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
-			return e.activities.Import(ctx, clean(raw), dry, nil)
-		}
+		return pair(e.activities, clean)
 	case TypeJob:
-		return func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
-			return e.jobs.Import(ctx, clean(raw), dry, nil)
-		}
+		return pair(e.jobs, clean)
 	case TypeConnection:
-		return func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
-			return e.connections.Import(ctx, clean(raw), dry, nil)
-		}
+		return pair(e.connections, clean)
 	case TypeOAuthState:
-		return func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
-			return e.states.Import(ctx, clean(raw), dry, nil)
-		}
+		return pair(e.states, clean)
 	case TypeOAuthToken:
-		return func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
-			return e.oauthTokens.Import(ctx, clean(raw), dry, nil)
-		}
+		return pair(e.oauthTokens, clean)
 	case TypeRefreshToken:
-		return func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
-			return e.refreshTokens.Import(ctx, clean(raw), dry, nil)
-		}
+		return pair(e.refreshTokens, clean)
 	case TypeTag:
-		return func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
+		// v2 keeps the account only in the composite key
+		// accountId#resourceType.
+		return pair(e.tags, func(raw table.Item) table.Item {
 			raw = clean(raw)
-			// v2 keeps the account only in the composite key
-			// accountId#resourceType.
-			var acct lb.AccountID
-			if v, ok := raw["accountId#resourceType"].(*types.AttributeValueMemberS); ok {
+			if v, ok := raw["accountId#resourceType"].(*types.AttributeValueMemberS); ok && raw["accountId"] == nil {
 				a, _, _ := strings.Cut(v.Value, "#")
-				acct = lb.AccountID(a)
+				raw["accountId"] = &types.AttributeValueMemberS{Value: a}
 			}
-			return e.tags.Import(ctx, raw, dry, func(tg *lb.Tag) error {
-				if tg.AccountID == "" {
-					tg.AccountID = acct
-				}
-				return nil
-			})
-		}
+			return raw
+		})
 	case TypeNotification:
-		return func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
-			return e.notifications.Import(ctx, clean(raw), dry, nil)
-		}
+		return pair(e.notifications, clean)
 	case TypeSyncSchedule:
-		return func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
-			return e.schedules.Import(ctx, clean(raw), dry, nil)
-		}
+		return pair(e.schedules, clean)
 	case TypeSyncRun:
-		return func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
-			return e.runs.Import(ctx, clean(raw), dry, nil)
-		}
+		return pair(e.runs, clean)
 	case TypeAPIKey:
-		return func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
-			return e.apiKeys.Import(ctx, clean(raw), dry, nil)
-		}
+		return pair(e.apiKeys, clean)
 	case TypeWebhook:
-		return func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
-			return e.webhooks.Import(ctx, clean(raw), dry, nil)
-		}
+		return pair(e.webhooks, clean)
 	case TypeUsageMetrics:
-		return func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
-			return e.usage.Import(ctx, clean(raw), dry, nil)
-		}
+		return pair(e.usage, clean)
 	case TypeBillingPlan:
-		return func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
-			return e.plans.Import(ctx, clean(raw), dry, nil)
-		}
+		return pair(e.plans, clean)
 	}
 	panic("listbackup: no importer for " + lt.Entity)
+}
+
+// pair returns the item and page visits that import legacy items, made
+// ready by conv, as ent's items (a page's creates batched in transactions,
+// table.Entity.ImportMany).
+func pair[T any](ent *table.Entity[T], conv func(table.Item) table.Item) (func(context.Context, table.Item, bool) (table.JobOutcome, error), func(context.Context, []table.Item, bool) ([]table.JobOutcome, []error)) {
+	one := func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
+		return ent.Import(ctx, conv(raw), dry, nil)
+	}
+	page := func(ctx context.Context, raws []table.Item, dry bool) ([]table.JobOutcome, []error) {
+		ready := make([]table.Item, len(raws))
+		for i, raw := range raws {
+			ready[i] = conv(raw)
+		}
+		return ent.ImportMany(ctx, ready, dry)
+	}
+	return one, page
 }
 
 // VerifiedTable is what verification found for one legacy table.
