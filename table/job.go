@@ -164,6 +164,15 @@ func (t *Table) RunJob(ctx context.Context, job Job) (JobReport, error) {
 			return rep, err
 		}
 		rep.Resumed = true
+	} else {
+		// Starting over: a checkpoint an earlier run left must not be
+		// taken, by a later resume, for this run's position in a segment
+		// interrupted before its first page.
+		for _, seg := range segs {
+			if err := t.saveCheckpoint(ctx, job.Name, seg, job.DryRun); err != nil {
+				return rep, err
+			}
+		}
 	}
 	lim := newCapLimiter(job.MaxCapacity)
 	var mu sync.Mutex

@@ -214,3 +214,41 @@ func TestJobCapacityCap(t *testing.T) {
 		t.Fatalf("capacity %.1f for 20 adoptions: not measured", rep.Capacity)
 	}
 }
+
+// A run that starts over (no Resume) resets the checkpoints an earlier run
+// left: interrupted before some segments read a page, then resumed, it
+// still visits every item, instead of taking the earlier run's "done" for
+// those segments.
+func TestJobStartingOverResetsCheckpoints(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	for i := range 40 {
+		legacyMember(t, f.t, fmt.Sprintf("s%02d", i), fmt.Sprintf("s%02d@x.io", i))
+	}
+	visit := func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
+		return table.Unchanged, nil
+	}
+	job := table.Job{Name: "again", Segments: 4, PageSize: 5, Visit: visit}
+	if rep, err := f.t.RunJob(ctx(t), job); err != nil || rep.Seen != 40 {
+		t.Fatalf("first run: %v, %v", rep, err)
+	}
+	// The second run starts over and stops at its first item, before
+	// most segments saved a page.
+	fail := errors.New("stop")
+	job.Visit = func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
+		return table.Unchanged, fail
+	}
+	if _, err := f.t.RunJob(ctx(t), job); !errors.Is(err, fail) {
+		t.Fatalf("second run: %v", err)
+	}
+	var visits atomic.Int64
+	job.Resume = true
+	job.Visit = func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
+		visits.Add(1)
+		return table.Unchanged, nil
+	}
+	rep, err := f.t.RunJob(ctx(t), job)
+	if err != nil || rep.Seen != 40 || visits.Load() != 40 {
+		t.Fatalf("resumed: %v, %v, %d visits; want all 40 items visited by the run that started over", rep, err, visits.Load())
+	}
+}
