@@ -134,7 +134,9 @@ func (a *APIKeys) AllByUser(ctx context.Context, user fh.UserID, opts ...table.L
 
 // Delete deletes user's API key and its hash guard (FH-11 apiKeys.delete);
 // the key authenticates no more. Another user's or a missing key gives
-// table.ErrNotFound and changes nothing.
+// table.ErrNotFound and changes nothing. Two requests: a consistent read of
+// the key, whose hash names the guard, then one transaction deleting both
+// on condition the key is unchanged.
 func (a *APIKeys) Delete(ctx context.Context, user fh.UserID, id fh.APIKeyID) error {
 	k, err := apiKeyKey(user, id)
 	if err != nil {
