@@ -12,7 +12,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	lb "github.com/singletable/singletable/entity/listbackup"
 	"github.com/singletable/singletable/table"
 )
 
@@ -197,15 +196,15 @@ func (s *Store) Migrate(ctx context.Context, o MigrateOptions) ([]MigratedTable,
 // migrateTable runs the job that copies one legacy table.
 func (s *Store) migrateTable(ctx context.Context, o MigrateOptions, lt LegacyTable) (MigratedTable, error) {
 	name := o.Stack + "-" + lt.Suffix
-	visit, visitPage := s.importer(lt)
+	ad := s.adapter(lt)
 	keyAttrs := []string{lt.PK}
 	if lt.SK != "" {
 		keyAttrs = append(keyAttrs, lt.SK)
 	}
 	job := table.Job{
 		Name:      "migrate-" + strings.ReplaceAll(lt.Suffix, "_", "-"),
-		Visit:     visit,
-		VisitPage: visitPage,
+		Visit:     ad.one,
+		VisitPage: ad.page,
 		Segments:  o.Segments,
 		DryRun:    o.DryRun,
 		Resume:    o.Resume,
@@ -231,9 +230,10 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// importer returns the job visit that creates a legacy item of lt as its
-// entity, with the conversion its document needs.
-func (s *Store) importer(lt LegacyTable) (func(context.Context, table.Item, bool) (table.JobOutcome, error), func(context.Context, []table.Item, bool) ([]table.JobOutcome, []error)) {
+// adapter returns how the items of legacy table lt are imported and
+// verified: as its entity's items, made ready by the conversion its
+// document needs.
+func (s *Store) adapter(lt LegacyTable) legacyAdapter {
 	e := s.Users.e
 	clean := func(raw table.Item) table.Item {
 		// NULLs and empty strings are absent (the documents allow both for
@@ -254,31 +254,31 @@ func (s *Store) importer(lt LegacyTable) (func(context.Context, table.Item, bool
 	}
 	switch lt.Entity {
 	case TypeUser:
-		return pair(e.users, clean)
+		return adapt(e.users, clean)
 	case TypeAccount:
-		return pair(e.accounts, clean)
+		return adapt(e.accounts, clean)
 	case TypeMembership:
-		return pair(e.memberships, clean)
+		return adapt(e.memberships, clean)
 	case TypeTeam:
-		return pair(e.teams, clean)
+		return adapt(e.teams, clean)
 	case TypeSource:
-		return pair(e.sources, clean)
+		return adapt(e.sources, clean)
 	case TypeActivity:
-		return pair(e.activities, clean)
+		return adapt(e.activities, clean)
 	case TypeJob:
-		return pair(e.jobs, clean)
+		return adapt(e.jobs, clean)
 	case TypeConnection:
-		return pair(e.connections, clean)
+		return adapt(e.connections, clean)
 	case TypeOAuthState:
-		return pair(e.states, clean)
+		return adapt(e.states, clean)
 	case TypeOAuthToken:
-		return pair(e.oauthTokens, clean)
+		return adapt(e.oauthTokens, clean)
 	case TypeRefreshToken:
-		return pair(e.refreshTokens, clean)
+		return adapt(e.refreshTokens, clean)
 	case TypeTag:
 		// v2 keeps the account only in the composite key
 		// accountId#resourceType.
-		return pair(e.tags, func(raw table.Item) table.Item {
+		return adapt(e.tags, func(raw table.Item) table.Item {
 			raw = clean(raw)
 			if v, ok := raw["accountId#resourceType"].(*types.AttributeValueMemberS); ok && raw["accountId"] == nil {
 				a, _, _ := strings.Cut(v.Value, "#")
@@ -287,38 +287,47 @@ func (s *Store) importer(lt LegacyTable) (func(context.Context, table.Item, bool
 			return raw
 		})
 	case TypeNotification:
-		return pair(e.notifications, clean)
+		return adapt(e.notifications, clean)
 	case TypeSyncSchedule:
-		return pair(e.schedules, clean)
+		return adapt(e.schedules, clean)
 	case TypeSyncRun:
-		return pair(e.runs, clean)
+		return adapt(e.runs, clean)
 	case TypeAPIKey:
-		return pair(e.apiKeys, clean)
+		return adapt(e.apiKeys, clean)
 	case TypeWebhook:
-		return pair(e.webhooks, clean)
+		return adapt(e.webhooks, clean)
 	case TypeUsageMetrics:
-		return pair(e.usage, clean)
+		return adapt(e.usage, clean)
 	case TypeBillingPlan:
-		return pair(e.plans, clean)
+		return adapt(e.plans, clean)
 	}
-	panic("listbackup: no importer for " + lt.Entity)
+	panic("listbackup: no adapter for " + lt.Entity)
 }
 
-// pair returns the item and page visits that import legacy items, made
-// ready by conv, as ent's items (a page's creates batched in transactions,
-// table.Entity.ImportMany).
-func pair[T any](ent *table.Entity[T], conv func(table.Item) table.Item) (func(context.Context, table.Item, bool) (table.JobOutcome, error), func(context.Context, []table.Item, bool) ([]table.JobOutcome, []error)) {
-	one := func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
-		return ent.Import(ctx, conv(raw), dry, nil)
+// legacyAdapter imports and verifies the items of one legacy table.
+type legacyAdapter struct {
+	one    func(context.Context, table.Item, bool) (table.JobOutcome, error)
+	page   func(context.Context, []table.Item, bool) ([]table.JobOutcome, []error)
+	verify func(context.Context, table.Item) ([]string, error)
+}
+
+// adapt returns the adapter of legacy items that conv makes ready as ent's
+// items: imported one by one or a page at a time (creates batched in
+// transactions, table.Entity.ImportMany), and verified (verifyWith).
+func adapt[T any](ent *table.Entity[T], conv func(table.Item) table.Item) legacyAdapter {
+	return legacyAdapter{
+		one: func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
+			return ent.Import(ctx, conv(raw), dry, nil)
+		},
+		page: func(ctx context.Context, raws []table.Item, dry bool) ([]table.JobOutcome, []error) {
+			ready := make([]table.Item, len(raws))
+			for i, raw := range raws {
+				ready[i] = conv(raw)
+			}
+			return ent.ImportMany(ctx, ready, dry)
+		},
+		verify: verifyWith(ent, conv),
 	}
-	page := func(ctx context.Context, raws []table.Item, dry bool) ([]table.JobOutcome, []error) {
-		ready := make([]table.Item, len(raws))
-		for i, raw := range raws {
-			ready[i] = conv(raw)
-		}
-		return ent.ImportMany(ctx, ready, dry)
-	}
-	return one, page
 }
 
 // VerifiedTable is what verification found for one legacy table.
@@ -343,7 +352,7 @@ func (s *Store) VerifyMigration(ctx context.Context, stack string) ([]VerifiedTa
 	for _, lt := range LegacyTables() {
 		vt := VerifiedTable{Legacy: stack + "-" + lt.Suffix, Entity: lt.Entity}
 		var mu sync.Mutex
-		visit := s.verifier(lt)
+		visit := s.adapter(lt).verify
 		var start map[string]types.AttributeValue
 		for {
 			page, err := s.t.Client().Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(vt.Legacy), ExclusiveStartKey: start, ConsistentRead: aws.Bool(true)})
@@ -398,71 +407,16 @@ func legacyKey(raw table.Item, lt LegacyTable) string {
 	return lt.PK + "=" + s(lt.PK) + ", " + lt.SK + "=" + s(lt.SK)
 }
 
-// verifier returns the check of one legacy item of lt: its migrated copy
-// found by key and compared.
-func (s *Store) verifier(lt LegacyTable) func(context.Context, table.Item) ([]string, error) {
-	e := s.Users.e
-	switch lt.Entity {
-	case TypeUser:
-		return verifyWith(e.users, nil)
-	case TypeAccount:
-		return verifyWith(e.accounts, nil)
-	case TypeMembership:
-		return verifyWith(e.memberships, nil)
-	case TypeTeam:
-		return verifyWith(e.teams, nil)
-	case TypeSource:
-		return verifyWith(e.sources, nil)
-	case TypeActivity:
-		return verifyWith(e.activities, nil)
-	case TypeJob:
-		return verifyWith(e.jobs, nil)
-	case TypeConnection:
-		return verifyWith(e.connections, nil)
-	case TypeOAuthState:
-		return verifyWith(e.states, nil)
-	case TypeOAuthToken:
-		return verifyWith(e.oauthTokens, nil)
-	case TypeRefreshToken:
-		return verifyWith(e.refreshTokens, nil)
-	case TypeTag:
-		return verifyWith(e.tags, func(raw table.Item, tg *lb.Tag) {
-			if v, ok := raw["accountId#resourceType"].(*types.AttributeValueMemberS); ok && tg.AccountID == "" {
-				a, _, _ := strings.Cut(v.Value, "#")
-				tg.AccountID = lb.AccountID(a)
-			}
-		})
-	case TypeNotification:
-		return verifyWith(e.notifications, nil)
-	case TypeSyncSchedule:
-		return verifyWith(e.schedules, nil)
-	case TypeSyncRun:
-		return verifyWith(e.runs, nil)
-	case TypeAPIKey:
-		return verifyWith(e.apiKeys, nil)
-	case TypeWebhook:
-		return verifyWith(e.webhooks, nil)
-	case TypeUsageMetrics:
-		return verifyWith(e.usage, nil)
-	case TypeBillingPlan:
-		return verifyWith(e.plans, nil)
-	}
-	panic("listbackup: no verifier for " + lt.Entity)
-}
-
 var errExpired = errors.New("past its TTL")
 
-// verifyWith decodes a legacy item as ent's type (fix adapting it as the
-// import does), finds the migrated item by its key and lists the fields
-// whose values differ, leaving out those the store keeps itself.
-func verifyWith[T any](ent *table.Entity[T], fix func(table.Item, *T)) func(context.Context, table.Item) ([]string, error) {
+// verifyWith decodes a legacy item, made ready by conv as the import
+// does, as ent's type, finds the migrated item by its key and lists the
+// fields whose values differ.
+func verifyWith[T any](ent *table.Entity[T], conv func(table.Item) table.Item) func(context.Context, table.Item) ([]string, error) {
 	return func(ctx context.Context, raw table.Item) ([]string, error) {
-		legacy, err := ent.Decode(raw)
+		legacy, err := ent.Decode(conv(raw))
 		if err != nil {
 			return nil, err
-		}
-		if fix != nil {
-			fix(raw, &legacy)
 		}
 		if ent.Expired(&legacy) {
 			return nil, errExpired
