@@ -157,7 +157,7 @@ func (t *Table) RunJob(ctx context.Context, job Job) (JobReport, error) {
 
 	segs := make([]*jobSegment, job.Segments)
 	for i := range segs {
-		segs[i] = &jobSegment{n: i}
+		segs[i] = &jobSegment{n: i, of: job.Segments}
 	}
 	if job.Resume {
 		if err := t.loadCheckpoint(ctx, job.Name, segs, job.DryRun); err != nil {
@@ -227,7 +227,7 @@ func (t *Table) RunJob(ctx context.Context, job Job) (JobReport, error) {
 }
 
 type jobSegment struct {
-	n     int
+	n, of int // segment n of of
 	start Item
 	done  bool
 	rep   JobReport
@@ -347,6 +347,7 @@ func (t *Table) saveCheckpoint(ctx context.Context, job string, seg *jobSegment,
 	}
 	item["done"] = &types.AttributeValueMemberBOOL{Value: seg.done}
 	item["dryRun"] = &types.AttributeValueMemberBOOL{Value: dryRun}
+	item["segments"] = numAV(int64(seg.of))
 	if len(seg.start) > 0 {
 		item["start"] = &types.AttributeValueMemberM{Value: seg.start}
 	}
@@ -384,6 +385,11 @@ func (t *Table) loadCheckpoint(ctx context.Context, job string, segs []*jobSegme
 		}
 		if b, _ := raw["dryRun"].(*types.AttributeValueMemberBOOL); (b != nil && b.Value) != dryRun {
 			continue // a dry run's position is no real run's, and the reverse
+		}
+		if n, ok := raw["segments"].(*types.AttributeValueMemberN); ok && n.Value != strconv.Itoa(seg.of) {
+			// Segment i of another count covers other items: resuming
+			// would skip some and repeat others.
+			return &ValidationError{Field: "job segments", Reason: fmt.Sprintf("the checkpoint of job %s was written with %s segments; resume with %s, or start over", job, n.Value, n.Value)}
 		}
 		if b, ok := raw["done"].(*types.AttributeValueMemberBOOL); ok {
 			seg.done = b.Value

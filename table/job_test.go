@@ -252,3 +252,30 @@ func TestJobStartingOverResetsCheckpoints(t *testing.T) {
 		t.Fatalf("resumed: %v, %v, %d visits; want all 40 items visited by the run that started over", rep, err, visits.Load())
 	}
 }
+
+// Resuming with another segment count is refused before any item is
+// visited: segment i of another count covers other items.
+func TestJobResumeNeedsTheSameSegments(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	for i := range 10 {
+		legacyMember(t, f.t, fmt.Sprintf("g%02d", i), fmt.Sprintf("g%02d@x.io", i))
+	}
+	var visits atomic.Int64
+	job := table.Job{Name: "segs", Segments: 2, PageSize: 5, Visit: func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
+		visits.Add(1)
+		return table.Unchanged, nil
+	}}
+	if _, err := f.t.RunJob(ctx(t), job); err != nil {
+		t.Fatal(err)
+	}
+	visits.Store(0)
+	job.Segments, job.Resume = 3, true
+	if _, err := f.t.RunJob(ctx(t), job); !errors.Is(err, table.ErrInvalidInput) || visits.Load() != 0 {
+		t.Fatalf("resume with 3 segments after 2: %v, %d visits; want ErrInvalidInput and none", err, visits.Load())
+	}
+	job.Segments = 2
+	if rep, err := f.t.RunJob(ctx(t), job); err != nil || rep.Seen != 10 {
+		t.Fatalf("resume with the same 2: %v, %v", rep, err)
+	}
+}
