@@ -155,6 +155,15 @@ func (e *Entity[T]) KeyOf(item *T) (Key, error) {
 	return k, checkKey(k)
 }
 
+// IndexKeysOf returns the GSI keys derived from item's fields, as a write
+// would set them (an index the item is not in is absent).
+func (e *Entity[T]) IndexKeysOf(item *T) (map[Index]IndexKey, error) {
+	if e.def.Indexes == nil {
+		return map[Index]IndexKey{}, nil
+	}
+	return e.def.Indexes(item)
+}
+
 // ReadOption changes a read.
 type ReadOption func(*readOpts)
 
@@ -245,11 +254,7 @@ func (e *Entity[T]) Create(ctx context.Context, item *T) error {
 }
 
 func (e *Entity[T]) create(ctx context.Context, item *T) (Key, error) {
-	now := e.t.now()
-	if e.def.Touch != nil {
-		e.def.Touch(item, now, true)
-	}
-	ops, tok, err := e.createOps(item)
+	ops, tok, err := e.newOps(item)
 	if err != nil {
 		return ops0Key(ops), err
 	}
@@ -270,6 +275,12 @@ func ops0Key(ops []TxOp) Key {
 		return Key{}
 	}
 	return ops[0].key
+}
+
+// newOps is createOps for a new item: Def.Touch stamps it first.
+func (e *Entity[T]) newOps(item *T) ([]TxOp, string, error) {
+	e.Touch(item)
+	return e.createOps(item)
 }
 
 // createOps validates item and returns the conditional put that creates it
@@ -957,10 +968,7 @@ func (e *Entity[T]) DeleteVersionOp(k Key, version int64) TxOp {
 // CreateOp returns a transaction action that creates item (failing if its
 // key holds a live item), plus the actions that write its unique guards.
 func (e *Entity[T]) CreateOp(item *T) ([]TxOp, error) {
-	if e.def.Touch != nil {
-		e.def.Touch(item, e.t.now(), true)
-	}
-	ops, _, err := e.createOps(item)
+	ops, _, err := e.newOps(item)
 	if err != nil {
 		return nil, opErr("create", e.def.Type, ops0Key(ops), err)
 	}

@@ -27,26 +27,15 @@ import (
 //     [ErrUniqueViolation] or [ErrInvalidInput]); with dryRun the item is
 //     decoded, validated and encoded, and nothing is written.
 //
-// fix, if set, adapts the decoded item first (IDs in another form, fields
-// the source names differently).
-func (e *Entity[T]) Import(ctx context.Context, raw Item, dryRun bool, fix func(*T) error) (JobOutcome, error) {
-	item, _, err := e.decodeWith(raw, true)
-	if err != nil {
-		return Conflicted, fmt.Errorf("%w: %s cannot be decoded: %v", ErrInvalidInput, e.def.Type, err)
-	}
-	if fix != nil {
-		if err := fix(&item); err != nil {
-			return Conflicted, fmt.Errorf("%w: %s: %v", ErrInvalidInput, e.def.Type, err)
-		}
-	}
-	if e.Expired(&item) {
-		return Skipped, nil // past its TTL: absent for every read, not worth copying
+// Adapt raw before (IDs in another form, attributes the source names
+// differently): it is read exactly as an item of this entity.
+func (e *Entity[T]) Import(ctx context.Context, raw Item, dryRun bool) (JobOutcome, error) {
+	item, o, err, ok := e.importable(raw)
+	if !ok {
+		return o, err
 	}
 	if dryRun {
-		if e.def.Touch != nil {
-			e.def.Touch(&item, e.t.now(), true)
-		}
-		if _, _, err := e.createOps(&item); err != nil {
+		if _, _, err := e.newOps(&item); err != nil {
 			return Conflicted, err
 		}
 		return Changed, nil
@@ -62,6 +51,19 @@ func (e *Entity[T]) Import(ctx context.Context, raw Item, dryRun bool, fix func(
 		return Unchanged, nil
 	}
 	return Conflicted, opErr("import", e.def.Type, k, err)
+}
+
+// importable decodes raw as Import reads it; ok is false when the import
+// ends there, with outcome o (Skipped past its TTL, Conflicted undecodable).
+func (e *Entity[T]) importable(raw Item) (item T, o JobOutcome, err error, ok bool) {
+	item, _, err = e.decodeWith(raw, true)
+	if err != nil {
+		return item, Conflicted, fmt.Errorf("%w: %s cannot be decoded: %v", ErrInvalidInput, e.def.Type, err), false
+	}
+	if e.Expired(&item) {
+		return item, Skipped, nil, false // past its TTL: absent for every read, not worth copying
+	}
+	return item, Changed, nil, true
 }
 
 // Decode decodes raw, an item of this entity read by other means (a raw
@@ -127,7 +129,7 @@ func (e *Entity[T]) ImportMany(ctx context.Context, raws []Item, dryRun bool) ([
 	outs, errs := make([]JobOutcome, len(raws)), make([]error, len(raws))
 	if dryRun {
 		for i, raw := range raws {
-			outs[i], errs[i] = e.Import(ctx, raw, true, nil)
+			outs[i], errs[i] = e.Import(ctx, raw, true)
 		}
 		return outs, errs
 	}
@@ -137,15 +139,12 @@ func (e *Entity[T]) ImportMany(ctx context.Context, raws []Item, dryRun bool) ([
 	}
 	var ready []prepared
 	for i, raw := range raws {
-		item, _, err := e.decodeWith(raw, true)
-		if err != nil || e.Expired(&item) {
-			outs[i], errs[i] = e.Import(ctx, raw, false, nil) // the single path says why
+		item, o, err, ok := e.importable(raw)
+		if !ok {
+			outs[i], errs[i] = o, err
 			continue
 		}
-		if e.def.Touch != nil {
-			e.def.Touch(&item, e.t.now(), true)
-		}
-		ops, _, err := e.createOps(&item)
+		ops, _, err := e.newOps(&item)
 		if err != nil {
 			outs[i], errs[i] = Conflicted, opErr("import", e.def.Type, ops0Key(ops), err)
 			continue
@@ -167,7 +166,7 @@ func (e *Entity[T]) ImportMany(ctx context.Context, raws []Item, dryRun bool) ([
 			return
 		}
 		for _, p := range batch {
-			outs[p.i], errs[p.i] = e.Import(ctx, raws[p.i], false, nil)
+			outs[p.i], errs[p.i] = e.Import(ctx, raws[p.i], false)
 		}
 	}
 	var batch []prepared

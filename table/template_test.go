@@ -322,7 +322,7 @@ func TestImportMany(t *testing.T) {
 		return table.Item{"id": &types.AttributeValueMemberS{Value: id}, "slug": &types.AttributeValueMemberS{Value: slug},
 			"author": &types.AttributeValueMemberS{Value: "ann"}, "at": &types.AttributeValueMemberS{Value: "2026-11-22T10:00:00Z"}}
 	}
-	if o, err := articles.Import(c, raw("i0", "s0"), false, nil); o != table.Changed || err != nil {
+	if o, err := articles.Import(c, raw("i0", "s0"), false); o != table.Changed || err != nil {
 		t.Fatalf("import: %v, %v", o, err)
 	}
 	page := []table.Item{raw("i1", "s1"), raw("i0", "s0"), raw("i2", "s1"), raw("i3", "s3")}

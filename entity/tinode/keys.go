@@ -92,21 +92,6 @@ func SubscriptionKey(topic TopicName, user UserID) (table.Key, error) {
 // SubscriptionPrefix is the sort-key prefix of a topic's subscriptions: SUB#.
 func SubscriptionPrefix() string { return string(must(SubSK.Prefix())) }
 
-// SubscriptionByUser returns a subscription's GSI1 key:
-// USER#{user} / SUBUPD#{Timestamp(updatedAt)}#{topic}.
-func SubscriptionByUser(s *Subscription) (table.IndexKey, error) {
-	pk, err := UserPK.Build(keys.Escape(string(s.User)))
-	if err != nil {
-		return table.IndexKey{}, err
-	}
-	ts, err := keys.Timestamp(s.UpdatedAt)
-	if err != nil {
-		return table.IndexKey{}, err
-	}
-	sk, err := SubUpdatedSK.Build(ts, keys.Escape(string(s.Topic)))
-	return table.IndexKey{PK: string(pk), SK: string(sk)}, err
-}
-
 // SubscriptionsUpdatedSince returns the GSI1 sort-key bounds of subscriptions
 // updated at or after since (zero: all): SUBUPD#{Timestamp(since)} to
 // SUBUPD$ ('$' follows '#', so it bounds every SUBUPD# key).
@@ -221,20 +206,6 @@ var (
 // guard holds ("{method}:{value}").
 const CredUniqueName = "cred"
 
-// TopicByOwner returns a group topic's GSI1 key USER#{owner} /
-// OWNS#{topic}, and false for a topic without an owner (p2p).
-func TopicByOwner(t *Topic) (table.IndexKey, bool, error) {
-	if t.Owner == "" {
-		return table.IndexKey{}, false, nil
-	}
-	pk, err := UserPK.Build(keys.Escape(string(t.Owner)))
-	if err != nil {
-		return table.IndexKey{}, false, err
-	}
-	sk, err := TopicOwnerSK.Build(keys.Escape(string(t.Id)))
-	return table.IndexKey{PK: string(pk), SK: string(sk)}, true, err
-}
-
 // TopicOwnerPrefix is the GSI1 sort-key prefix of the topics a user owns:
 // OWNS#.
 func TopicOwnerPrefix() string { return string(must(TopicOwnerSK.Prefix())) }
@@ -288,20 +259,6 @@ func CredPrefix(method string) (string, error) {
 // holds: {method}:{value}.
 func CredUnique(method, value string) table.Unique {
 	return table.Unique{Name: CredUniqueName, Value: keys.Escape(method) + ":" + keys.Escape(value)}
-}
-
-// CredUnvalidated returns an unvalidated credential's GSI2 key, and false
-// for a validated or deleted one (which the sparse index leaves out).
-func CredUnvalidated(c *Credential) (table.IndexKey, bool, error) {
-	if c.Done || c.DeletedAt != nil {
-		return table.IndexKey{}, false, nil
-	}
-	ts, err := keys.Timestamp(c.UpdatedAt)
-	if err != nil {
-		return table.IndexKey{}, false, err
-	}
-	sk, err := CredUnvalidatedSK.Build(ts, keys.Escape(string(c.User)), keys.Escape(c.Method))
-	return table.IndexKey{PK: string(CredUnvalidatedPK.MustBuild()), SK: string(sk)}, true, err
 }
 
 // CredUnvalidatedBefore returns the GSI2 sort-key bounds of credentials

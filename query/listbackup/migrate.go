@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -168,7 +169,7 @@ func (s *Store) Migrate(ctx context.Context, o MigrateOptions) ([]MigratedTable,
 	}
 	var lts []LegacyTable
 	for _, lt := range LegacyTables() {
-		if len(o.Tables) == 0 || contains(o.Tables, lt.Suffix) {
+		if len(o.Tables) == 0 || slices.Contains(o.Tables, lt.Suffix) {
 			lts = append(lts, lt)
 		}
 	}
@@ -219,15 +220,6 @@ func (s *Store) migrateTable(ctx context.Context, o MigrateOptions, lt LegacyTab
 		err = fmt.Errorf("migrate %s: %w", name, err)
 	}
 	return MigratedTable{Legacy: name, Entity: lt.Entity, Report: rep}, err
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // adapter returns how the items of legacy table lt are imported and
@@ -317,7 +309,7 @@ type legacyAdapter struct {
 func adapt[T any](ent *table.Entity[T], conv func(table.Item) table.Item) legacyAdapter {
 	return legacyAdapter{
 		one: func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
-			return ent.Import(ctx, conv(raw), dry, nil)
+			return ent.Import(ctx, conv(raw), dry)
 		},
 		page: func(ctx context.Context, raws []table.Item, dry bool) ([]table.JobOutcome, []error) {
 			ready := make([]table.Item, len(raws))

@@ -104,49 +104,6 @@ func EntityTypePrefix(t pf.EntityType) (string, error) {
 	return string(t) + keys.Delimiter, nil
 }
 
-func userIndexes(u *pf.UserProfile) (map[table.Index]table.IndexKey, error) {
-	sk, err := UserEntitySK(u.UserID)
-	if err != nil {
-		return nil, err
-	}
-	role, err := RolePK(u.Role)
-	if err != nil {
-		return nil, err
-	}
-	status, err := StatusPK(pf.EntityStatus(u.Status))
-	if err != nil {
-		return nil, err
-	}
-	ix := map[table.Index]table.IndexKey{
-		IndexRole:   {PK: role, SK: sk},
-		IndexStatus: {PK: status, SK: sk},
-		IndexAll:    {PK: AllUsersPK, SK: sk},
-	}
-	if u.OrganizationID != "" {
-		org, err := OrgUsersPK(u.OrganizationID)
-		if err != nil {
-			return nil, err
-		}
-		ix[IndexOrgUsers] = table.IndexKey{PK: org, SK: sk}
-	}
-	return ix, nil
-}
-
-func orgIndexes(o *pf.OrganizationProfile) (map[table.Index]table.IndexKey, error) {
-	sk, err := OrgEntitySK(o.OrganizationID)
-	if err != nil {
-		return nil, err
-	}
-	status, err := StatusPK(pf.EntityStatus(o.Status))
-	if err != nil {
-		return nil, err
-	}
-	return map[table.Index]table.IndexKey{
-		IndexStatus: {PK: status, SK: sk},
-		IndexAll:    {PK: AllOrgsPK, SK: sk},
-	}, nil
-}
-
 func billingIndexes(r *pf.BillingRecord) (map[table.Index]table.IndexKey, error) {
 	sk, err := BillingEntitySK(r.OrganizationID, r.Date)
 	if err != nil {

@@ -59,6 +59,8 @@ func TestPatchRefusesIndexedFields_PF12_PF13_PF14(t *testing.T) {
 // GSI key values are exactly the documented design.
 func TestIndexKeys(t *testing.T) {
 	t.Parallel()
+	e := newEntities(table.New(nil, Schema("")))
+	userIndexes, orgIndexes := e.users.IndexKeysOf, e.orgs.IndexKeysOf
 	u := &pf.UserProfile{UserID: "u1", Role: pf.RoleTalent, Status: pf.UserActive, OrganizationID: "o1"}
 	got, err := userIndexes(u)
 	if err != nil {
