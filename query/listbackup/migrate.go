@@ -49,6 +49,9 @@ import (
 type LegacyIndex struct {
 	Name   string
 	PK, SK string // SK "" for none
+	// Numeric names the key attributes the document types as Number
+	// (Unix timestamps); the others are strings.
+	Numeric []string
 }
 
 // LegacyTable is one table of the legacy layout, as its document defines
@@ -70,24 +73,26 @@ type LegacyTable struct {
 func LegacyTables() []LegacyTable {
 	const v2, core = "listbackup-v2.md", "listbackup-core.md"
 	return []LegacyTable{
-		{"users", v2, "userId", "", []LegacyIndex{{"email-index", "email", ""}, {"username-index", "username", ""}}, TypeUser},
-		{"accounts", v2, "accountId", "", []LegacyIndex{{"parentAccountId-index", "parentAccountId", ""}, {"accountPath-index", "accountPath", ""}}, TypeAccount},
-		{"users-accounts", v2, "userId", "accountId", []LegacyIndex{{"accountId-userId-index", "accountId", "userId"}}, TypeMembership},
-		{"teams", v2, "accountId", "teamId", []LegacyIndex{{"teamId-index", "teamId", ""}}, TypeTeam},
-		{"sources", v2, "accountId", "sourceId", []LegacyIndex{{"sourceId-index", "sourceId", ""}, {"accountId-platform-index", "accountId", "platform"}, {"accountId-status-index", "accountId", "status"}}, TypeSource},
-		{"activities", v2, "accountId", "timestamp#eventId", []LegacyIndex{{"userId-timestamp-index", "userId", "timestamp#eventId"}, {"resourceType-timestamp-index", "resourceType", "timestamp#eventId"}}, TypeActivity},
-		{"jobs", v2, "accountId", "jobId", []LegacyIndex{{"jobId-index", "jobId", ""}, {"accountId-status-index", "accountId", "status"}, {"sourceId-createdAt-index", "sourceId", "createdAt"}}, TypeJob},
-		{"connections", v2, "connectionId", "", []LegacyIndex{{"accountId-platform-index", "accountId", "platform"}, {"userId-platform-index", "userId", "platform"}}, TypeConnection},
+		{"users", v2, "userId", "", []LegacyIndex{{"email-index", "email", "", nil}, {"username-index", "username", "", nil}}, TypeUser},
+		{"accounts", v2, "accountId", "", []LegacyIndex{{"parentAccountId-index", "parentAccountId", "", nil}, {"accountPath-index", "accountPath", "", nil}}, TypeAccount},
+		{"users-accounts", v2, "userId", "accountId", []LegacyIndex{{"accountId-userId-index", "accountId", "userId", nil}}, TypeMembership},
+		{"teams", v2, "accountId", "teamId", []LegacyIndex{{"teamId-index", "teamId", "", nil}}, TypeTeam},
+		{"sources", v2, "accountId", "sourceId", []LegacyIndex{{"sourceId-index", "sourceId", "", nil}, {"accountId-platform-index", "accountId", "platform", nil}, {"accountId-status-index", "accountId", "status", nil}}, TypeSource},
+		{"activities", v2, "accountId", "timestamp#eventId", []LegacyIndex{{"userId-timestamp-index", "userId", "timestamp#eventId", nil}, {"resourceType-timestamp-index", "resourceType", "timestamp#eventId", nil}}, TypeActivity},
+		{"jobs", v2, "accountId", "jobId", []LegacyIndex{{"jobId-index", "jobId", "", nil}, {"accountId-status-index", "accountId", "status", nil}, {"sourceId-createdAt-index", "sourceId", "createdAt", nil}}, TypeJob},
+		{"connections", v2, "connectionId", "", []LegacyIndex{{"accountId-platform-index", "accountId", "platform", nil}, {"userId-platform-index", "userId", "platform", nil}}, TypeConnection},
 		{"oauth-states", v2, "state", "", nil, TypeOAuthState},
-		{"oauth-tokens", v2, "sourceId", "", []LegacyIndex{{"accountId-platform-index", "accountId", "platform"}}, TypeOAuthToken},
-		{"refresh-tokens", v2, "refreshToken", "", []LegacyIndex{{"userId-issuedAt-index", "userId", "issuedAt"}, {"tokenFamily-index", "tokenFamily", ""}}, TypeRefreshToken},
-		{"tags", v2, "accountId#resourceType", "tagKey#tagValue", []LegacyIndex{{"tagId-index", "tagId", ""}, {"accountId-tagKey-index", "accountId#resourceType", "tagKey"}}, TypeTag},
-		{"notifications", v2, "userId", "timestamp#notificationId", []LegacyIndex{{"accountId-timestamp-index", "accountId", "timestamp#notificationId"}, {"userId-status-index", "userId", "status"}}, TypeNotification},
-		{"sync_schedules", core, "sourceId", "scheduleId", nil, TypeSyncSchedule}, // GSI1 nextRunAt-index is a Number key: below
-		{"sync_history", core, "sourceId", "syncId", nil, TypeSyncRun},
-		{"api_keys", core, "apiKeyId", "", []LegacyIndex{{"accountId-status-index", "accountId", "status"}, {"apiKeyHash-index", "apiKeyHash", ""}}, TypeAPIKey},
-		{"webhooks", core, "webhookId", "", nil, TypeWebhook}, // GSI1 sorts on the boolean isActive, which DynamoDB cannot key
-		{"usage_metrics", core, "accountId", "metricDate", []LegacyIndex{{"metricDate-accountId-index", "metricDate", "accountId"}}, TypeUsageMetrics},
+		{"oauth-tokens", v2, "sourceId", "", []LegacyIndex{{"accountId-platform-index", "accountId", "platform", nil}}, TypeOAuthToken},
+		{"refresh-tokens", v2, "refreshToken", "", []LegacyIndex{{"userId-issuedAt-index", "userId", "issuedAt", nil}, {"tokenFamily-index", "tokenFamily", "", nil}}, TypeRefreshToken},
+		{"tags", v2, "accountId#resourceType", "tagKey#tagValue", []LegacyIndex{{"tagId-index", "tagId", "", nil}, {"accountId-tagKey-index", "accountId#resourceType", "tagKey", nil}}, TypeTag},
+		{"notifications", v2, "userId", "timestamp#notificationId", []LegacyIndex{{"accountId-timestamp-index", "accountId", "timestamp#notificationId", nil}, {"userId-status-index", "userId", "status", nil}}, TypeNotification},
+		{"sync_schedules", core, "sourceId", "scheduleId", []LegacyIndex{{"nextRunAt-index", "nextRunAt", "", []string{"nextRunAt"}}}, TypeSyncSchedule},
+		{"sync_history", core, "sourceId", "syncId", []LegacyIndex{{"status-startedAt-index", "status", "startedAt", []string{"startedAt"}}}, TypeSyncRun},
+		{"api_keys", core, "apiKeyId", "", []LegacyIndex{{"accountId-status-index", "accountId", "status", nil}, {"apiKeyHash-index", "apiKeyHash", "", nil}}, TypeAPIKey},
+		// GSI1 accountId-isActive-index sorts on a Boolean, which DynamoDB
+		// cannot key: a deployment has it as a string or not at all.
+		{"webhooks", core, "webhookId", "", nil, TypeWebhook},
+		{"usage_metrics", core, "accountId", "metricDate", []LegacyIndex{{"metricDate-accountId-index", "metricDate", "accountId", nil}}, TypeUsageMetrics},
 		{"billing_plans", core, "planId", "", nil, TypeBillingPlan},
 	}
 }
@@ -116,7 +121,13 @@ func CreateLegacyTables(ctx context.Context, client *dynamodb.Client, stack stri
 		}
 		var defs []types.AttributeDefinition
 		for a := range attrs {
-			defs = append(defs, types.AttributeDefinition{AttributeName: aws.String(a), AttributeType: types.ScalarAttributeTypeS})
+			typ := types.ScalarAttributeTypeS
+			for _, ix := range lt.Indexes {
+				if slices.Contains(ix.Numeric, a) {
+					typ = types.ScalarAttributeTypeN
+				}
+			}
+			defs = append(defs, types.AttributeDefinition{AttributeName: aws.String(a), AttributeType: typ})
 		}
 		name := stack + "-" + lt.Suffix
 		if _, err := client.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String(name), KeySchema: keySchema,
@@ -343,7 +354,6 @@ func (s *Store) VerifyMigration(ctx context.Context, stack string) ([]VerifiedTa
 	var out []VerifiedTable
 	for _, lt := range LegacyTables() {
 		vt := VerifiedTable{Legacy: stack + "-" + lt.Suffix, Entity: lt.Entity}
-		var mu sync.Mutex
 		visit := s.adapter(lt).verify
 		var start map[string]types.AttributeValue
 		for {
@@ -355,7 +365,6 @@ func (s *Store) VerifyMigration(ctx context.Context, stack string) ([]VerifiedTa
 				vt.Scanned++
 				name := legacyKey(raw, lt)
 				diffs, err := visit(ctx, raw)
-				mu.Lock()
 				switch {
 				case errors.Is(err, errExpired):
 					vt.Expired++
@@ -364,7 +373,6 @@ func (s *Store) VerifyMigration(ctx context.Context, stack string) ([]VerifiedTa
 						vt.Missing = append(vt.Missing, name)
 					}
 				case err != nil:
-					mu.Unlock()
 					return out, fmt.Errorf("verify %s %s: %w", vt.Legacy, name, err)
 				default:
 					vt.Found++
@@ -374,7 +382,6 @@ func (s *Store) VerifyMigration(ctx context.Context, stack string) ([]VerifiedTa
 						}
 					}
 				}
-				mu.Unlock()
 			}
 			if len(page.LastEvaluatedKey) == 0 {
 				break
