@@ -26,10 +26,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/schollz/progressbar/v3"
 
 	"github.com/singletable/singletable/internal/dynamolocal"
 	"github.com/singletable/singletable/table"
@@ -273,12 +271,7 @@ func cmdAdopt(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		job := table.AdoptJob("adopt-"+c.app, tb.Entities()...)
 		job.DryRun, job.Resume, job.Segments, job.MaxCapacity = *dry, *resume, *segments, *maxCap
 		if !*quiet {
-			total := int64(-1)
-			if d, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(tb.Name())}); err == nil && d.Table.ItemCount != nil {
-				total = *d.Table.ItemCount
-			}
-			bar := progressbar.NewOptions64(total, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription(tb.Name()),
-				progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("items"), progressbar.OptionClearOnFinish())
+			bar := itemsBar(ctx, client, tb.Name(), stderr)
 			job.Progress = func(r table.JobReport) { _ = bar.Set64(r.Scanned) }
 			defer bar.Finish()
 		}

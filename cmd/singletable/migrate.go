@@ -86,12 +86,7 @@ func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			defer barsMu.Unlock()
 			bar := bars[legacy]
 			if bar == nil {
-				total := int64(-1)
-				if d, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(legacy)}); err == nil && d.Table.ItemCount != nil {
-					total = *d.Table.ItemCount
-				}
-				bar = progressbar.NewOptions64(total, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription(legacy),
-					progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("items"), progressbar.OptionClearOnFinish())
+				bar = itemsBar(ctx, client, legacy, stderr)
 				bars[legacy] = bar
 			}
 			_ = bar.Set64(r.Scanned)
@@ -149,4 +144,15 @@ type dryRunCipher struct{}
 func (dryRunCipher) Encrypt(plaintext, _ []byte) ([]byte, error) { return plaintext, nil }
 func (dryRunCipher) Decrypt(ciphertext, _ []byte) ([]byte, error) {
 	return nil, errors.New("a dry run reads no sealed secret")
+}
+
+// itemsBar is a progress bar of the items of table name scanned, sized by
+// the table's approximate item count (DescribeTable), if known.
+func itemsBar(ctx context.Context, client *dynamodb.Client, name string, w io.Writer) *progressbar.ProgressBar {
+	total := int64(-1)
+	if d, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}); err == nil && d.Table.ItemCount != nil {
+		total = *d.Table.ItemCount
+	}
+	return progressbar.NewOptions64(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(name),
+		progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("items"), progressbar.OptionClearOnFinish())
 }
