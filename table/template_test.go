@@ -2,6 +2,7 @@ package table_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -348,5 +349,31 @@ func TestImportMany(t *testing.T) {
 	outs, _ = articles.ImportMany(c, []table.Item{raw("i9", "s9")}, true)
 	if _, err := articles.Get(c, table.Key{PK: "ARTICLE#i9", SK: "ARTICLE"}); outs[0] != table.Changed || !errors.Is(err, table.ErrNotFound) {
 		t.Errorf("dry run: %v, then get: %v", outs[0], err)
+	}
+}
+
+// A required item past its TTL, still stored, is absent for the check as
+// for every read: the update is refused.
+func TestUpdateRequiringAnExpiredItem(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	articles := table.NewEntity(f.t, table.Def[article]{Type: "ArticleReqTTL", Keys: table.Template{PK: "ART#{id}", SK: "A"}})
+	if err := articles.Create(c, &article{ID: "a", Title: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	s := f.t.Schema()
+	if s.TTLAttr == "" {
+		t.Fatal("the fixture's table has no TTL attribute")
+	}
+	// Another writer left an item whose TTL passed an hour ago.
+	if _, err := f.t.Client().PutItem(c, &dynamodb.PutItemInput{TableName: aws.String(f.t.Name()), Item: map[string]types.AttributeValue{
+		s.PK: &types.AttributeValueMemberS{Value: "ART#gone"}, s.SK: &types.AttributeValueMemberS{Value: "A"},
+		s.TTLAttr: &types.AttributeValueMemberN{Value: fmt.Sprint(time.Now().Add(-time.Hour).Unix())}}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := articles.UpdateRequiring(c, table.Key{PK: "ART#a", SK: "A"}, []table.Key{{PK: "ART#gone", SK: "A"}}, func(a *article) error { a.Section = "x"; return nil })
+	if !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("update requiring an expired item: %v, want ErrNotFound", err)
 	}
 }

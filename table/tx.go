@@ -48,13 +48,17 @@ func (o TxOp) Unconditional() TxOp {
 }
 
 // ConditionOp returns an action that writes nothing but fails the
-// transaction unless the item with key k exists.
+// transaction unless the item with key k exists and is live: an item past
+// its TTL, not yet deleted, is absent for reads and so for this check.
 func (t *Table) ConditionOp(k Key) TxOp {
+	x := newExprs()
+	c := t.liveCond(x, "")
 	return TxOp{check: &types.ConditionCheck{
-		TableName:                aws.String(t.schema.Name),
-		Key:                      t.keyItem(k),
-		ConditionExpression:      aws.String("attribute_exists(#pk)"),
-		ExpressionAttributeNames: map[string]string{"#pk": t.schema.PK},
+		TableName:                 aws.String(t.schema.Name),
+		Key:                       t.keyItem(k),
+		ConditionExpression:       aws.String(c),
+		ExpressionAttributeNames:  x.names,
+		ExpressionAttributeValues: x.vals(),
 	}, key: k, what: "check"}
 }
 
