@@ -79,6 +79,8 @@
 //     keys, entity-type, version and write-token attributes and the index
 //     keys and TTL the entity derives are never in it.
 //
+// # Under faults
+//
 // Assume another writer is always there and that any response can be lost
 // after DynamoDB applied the write. Every write path inherits these rules
 // from one place (the write-condition builder and the write tokens):
