@@ -251,3 +251,39 @@ func TestKeyShape(t *testing.T) {
 		}
 	}
 }
+
+// TestMeterThrottlesAnIndexPartition: a write whose GSI entry lands on a
+// GSI partition past its limit is refused with the index's reason, and a
+// read on a hot partition with the read reason.
+func TestMeterThrottlesAnIndexPartition(t *testing.T) {
+	t.Parallel()
+	tbl := tabletest.NewTable(t, table.NewSchema("meter", table.WithIndexCount(1)))
+	m := tabletest.NewMeter(tabletest.Client(t))
+	m.Throttle, m.WriteLimit, m.ReadLimit = true, 1, 1
+	client := tabletest.NewClient(t, m.Option(), func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
+	c, name := context.Background(), tbl.Name()
+	if _, err := client.PutItem(c, &dynamodb.PutItemInput{TableName: &name, Item: item("A", "1", "HOT", 10)}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := client.PutItem(c, &dynamodb.PutItemInput{TableName: &name, Item: item("B", "1", "HOT", 10)})
+	var pte *types.ProvisionedThroughputExceededException
+	if !errors.As(err, &pte) || len(pte.ThrottlingReasons) != 1 {
+		t.Fatalf("put onto a hot GSI partition: %v", err)
+	}
+	if r := pte.ThrottlingReasons[0]; aws.ToString(r.Reason) != "IndexWriteKeyRangeThroughputExceeded" || !strings.HasSuffix(aws.ToString(r.Resource), "/index/GSI1") {
+		t.Errorf("reason %s on %s", aws.ToString(r.Reason), aws.ToString(r.Resource))
+	}
+	for range 2 {
+		_, err = client.GetItem(c, &dynamodb.GetItemInput{TableName: &name, Key: map[string]types.AttributeValue{"PK": s("A"), "SK": s("1")}, ConsistentRead: aws.Bool(true)})
+	}
+	if !errors.As(err, &pte) || aws.ToString(pte.ThrottlingReasons[0].Reason) != "TableReadKeyRangeThroughputExceeded" {
+		t.Fatalf("second read of a hot key: %v", err)
+	}
+	m.Advance()
+	if _, err := client.GetItem(c, &dynamodb.GetItemInput{TableName: &name, Key: map[string]types.AttributeValue{"PK": s("A"), "SK": s("1")}}); err != nil {
+		t.Errorf("read in a new second: %v", err)
+	}
+	if m.Throttled() != 2 {
+		t.Errorf("%d throttled, want 2", m.Throttled())
+	}
+}
