@@ -58,11 +58,12 @@ type Def[T any] struct {
 	// plaintext secret never reaches DynamoDB.
 	Secrets map[string]func(*T) *string
 	// Carry names attributes copied into the item's unique guards, in
-	// the same transaction as every write of the item, so that
-	// [Entity.GetByUniqueCarried] answers a lookup by a unique value (an
-	// API key's hash, an email) with ONE strongly consistent GetItem of
-	// the guard instead of two reads. Carried attributes cannot be
-	// secrets, and Patch refuses them (Update rewrites the guards).
+	// the same transaction as every write of the item. A guard is an
+	// index, never the truth: no lookup answers from the copy (it cannot
+	// see an item another writer deleted or changed), so
+	// [Entity.GetByUniqueCarried] reads the owner as [Entity.GetByUnique]
+	// does. Carried attributes cannot be secrets, and Patch refuses them
+	// (Update rewrites the guards).
 	Carry []string
 	// Fixed names attributes set when the item is created that no later
 	// write changes (an owner, a tenant, an identity field): Update,
@@ -170,7 +171,10 @@ func (e *Entity[T]) IndexKeysOf(item *T) (map[Index]IndexKey, error) {
 // ReadOption changes a read.
 type ReadOption func(*readOpts)
 
-type readOpts struct{ consistent bool }
+type readOpts struct {
+	consistent bool
+	indexed    []Index // see Indexed
+}
 
 // Consistent asks for a strongly consistent read (table reads only).
 func Consistent() ReadOption { return func(o *readOpts) { o.consistent = true } }
