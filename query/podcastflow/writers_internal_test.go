@@ -195,7 +195,9 @@ func TestWritersAttributesSurvive(t *testing.T) {
 			"customBranding": mv("logo", sv(""), "colors", mv()), "welcomeMessage": sv(""), "updatedAt": now},
 			func(o *pf.OrganizationSettings) table.Extra { return o.Extra },
 			func(o *pf.OrganizationSettings) { o.SSOEnabled = !o.SSOEnabled },
-			func(ctx context.Context, o *pf.OrganizationSettings) error { return s.Organizations.PutSettings(ctx, o) }, "ssoEnabled")
+			func(ctx context.Context, o *pf.OrganizationSettings) error {
+				return s.Organizations.PutSettings(ctx, o)
+			}, "ssoEnabled")
 		st, err := s.Organizations.Settings(t.Context(), "acme-corp")
 		if err != nil {
 			t.Fatal(err)
