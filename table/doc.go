@@ -148,6 +148,9 @@
 // foreign cursor is [ErrInvalidCursor]. They name their key
 // (Options.CursorKeyID; Options.OldCursorKeys keeps retired keys readable
 // during a rotation) and carry their issue time (Options.CursorMaxAge).
+// [Pages] turns a list method into an iter.Seq2 over every page (the error
+// yielded once, no request after the loop stops), and [Collect] drains one
+// into a slice.
 //
 // # Observability
 //

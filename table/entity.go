@@ -608,10 +608,11 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	if err != nil {
 		return err
 	}
+	moved := e.relayout(raw, w.derived) // sharded since it was written
 	for _, attr := range sortedKeys(unionKeys(derivedOld, w.derived)) {
 		nv, has := w.item[attr]
 		_, stored := raw[attr]
-		changed := !avEqual(derivedOld[attr], w.derived[attr])
+		changed := !avEqual(derivedOld[attr], w.derived[attr]) || moved[attr]
 		switch {
 		case !changed && (stored || !has):
 			continue
