@@ -582,7 +582,7 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 		np := ph(attr)
 		expect(np, attr)
 		if nv, ok := w.item[attr]; ok {
-			sets = append(sets, np+" = "+val(nv))
+			sets = append(sets, np+" = "+val(e.keepStored(attr, raw[attr], plainOld[attr], nv)))
 		} else {
 			removes = append(removes, np)
 		}
