@@ -88,6 +88,7 @@ type Meter struct {
 	RequestsPerSecond int
 
 	mu        sync.Mutex
+	templates []shapeTemplate
 	tables    map[string]*meterTable
 	keys      map[Partition]Usage
 	items     map[ItemRef]Usage
@@ -171,14 +172,14 @@ func (r ItemRef) String() string { return r.PK + "/" + r.SK }
 var (
 	shapeNumber = regexp.MustCompile(`^[0-9]+$`)
 	shapeTime   = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}`)
-	shapeWord   = regexp.MustCompile(`^[A-Za-z_-]{1,24}$`)
+	shapeWord   = regexp.MustCompile(`^([A-Z_]{1,24}|[a-z]{1,16})$`)
 )
 
 // KeyShape returns key with each '#'-separated segment that looks like an
 // ID replaced by a placeholder: digits by {n}, a timestamp by {time},
-// anything else that is not a plain word of up to 24 letters (an ID, an
-// email, a name with digits) by {id}. Constant prefixes and low-cardinality
-// values (SRC, SCHED, DUE, active) stay.
+// anything else but an upper-case word (SRC, SCHED_DUE) or a short
+// lower-case one (active, email) by {id}. It guesses: a lower-case name
+// ("carol") stays; [Meter.Shape] knows the declared templates.
 func KeyShape(key string) string {
 	segs := strings.Split(key, "#")
 	for i, s := range segs {
