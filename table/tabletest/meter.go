@@ -396,8 +396,8 @@ func (t *meterTable) gsi(name string) *meterGSI {
 	return nil
 }
 
-// avString renders a key attribute value.
-func avString(v types.AttributeValue) string {
+// keyValue renders a key attribute value.
+func keyValue(v types.AttributeValue) string {
 	switch v := v.(type) {
 	case *types.AttributeValueMemberS:
 		return v.Value
@@ -410,15 +410,15 @@ func avString(v types.AttributeValue) string {
 }
 
 func (t *meterTable) ref(item map[string]types.AttributeValue) ItemRef {
-	r := ItemRef{Table: t.name, PK: avString(item[t.pk])}
+	r := ItemRef{Table: t.name, PK: keyValue(item[t.pk])}
 	if t.sk != "" {
-		r.SK = avString(item[t.sk])
+		r.SK = keyValue(item[t.sk])
 	}
 	return r
 }
 
 func (t *meterTable) part(item map[string]types.AttributeValue) Partition {
-	return Partition{Table: t.name, Key: avString(item[t.pk])}
+	return Partition{Table: t.name, Key: keyValue(item[t.pk])}
 }
 
 func (t *meterTable) keyOnly(item map[string]types.AttributeValue) map[string]types.AttributeValue {
@@ -444,7 +444,7 @@ func (t *meterTable) entry(g *meterGSI, item map[string]types.AttributeValue) (b
 			return false, Partition{}, nil
 		}
 	}
-	p := Partition{Table: t.name, Index: g.name, Key: avString(pv)}
+	p := Partition{Table: t.name, Index: g.name, Key: keyValue(pv)}
 	if g.proj == types.ProjectionTypeAll || g.proj == "" {
 		return true, p, item
 	}
@@ -628,7 +628,7 @@ func (m *Meter) prepare(ctx context.Context, params any) (*meterPlan, error) {
 			pk = g.pk
 		}
 		v := keyCondValue(aws.ToString(in.KeyConditionExpression), in.ExpressionAttributeNames, in.ExpressionAttributeValues, pk)
-		p.qpart = Partition{Table: t.name, Index: aws.ToString(in.IndexName), Key: avString(v)}
+		p.qpart = Partition{Table: t.name, Index: aws.ToString(in.IndexName), Key: keyValue(v)}
 		return p, nil
 	case *dynamodb.ScanInput:
 		p.op, p.scan = "Scan", in
@@ -881,7 +881,7 @@ func (m *Meter) settle(ctx context.Context, p *meterPlan, result any) error {
 			pt := p.qt.part(it)
 			if p.scan.IndexName != nil {
 				if g := p.qt.gsi(*p.scan.IndexName); g != nil {
-					pt = Partition{Table: p.qt.name, Index: g.name, Key: avString(it[g.pk])}
+					pt = Partition{Table: p.qt.name, Index: g.name, Key: keyValue(it[g.pk])}
 				}
 			}
 			sizes[pt] += table.ItemSize(it)
