@@ -15,7 +15,7 @@ import (
 // knownScaleGaps names the scale scenarios of this package still short of
 // SCALE.md's target, and why; issue 22 (sharding) empties it.
 var knownScaleGaps = map[string]string{
-	"ferryhook/ingest-one-source":       "issue 22: events in SRC#{sourceId}, sort key increasing; the user's PROFILE and SRC items patched in every ingest",
+	"ferryhook/ingest-one-source":        "issue 22: events in SRC#{sourceId}, sort key increasing; the user's PROFILE and SRC items patched in every ingest",
 	"ferryhook/ingest-20-sources-1-user": "issue 22: the user's PROFILE (usageThisMonth) and SRC items, one partition USER#{userId}, patched in every ingest",
 }
 
