@@ -13,7 +13,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/guregu/dynamo/v2"
 )
 
 // Def describes how one entity type T is stored in a single table: its type
@@ -113,6 +112,9 @@ type Entity[T any] struct {
 
 	touchOnce sync.Once
 	touches   []touchedAttr // what Def.Touch writes (see touchPlan)
+
+	ownOnce sync.Once
+	own     map[string]bool // the attributes Extra never holds (see ownAttrs)
 }
 
 // NewEntity binds def to table t. It panics if def has no Type or key
@@ -124,6 +126,7 @@ func NewEntity[T any](t *Table, def Def[T]) *Entity[T] {
 		panic("table.NewEntity: Def.Type and Def.Key (or Def.Keys) are required")
 	}
 	e := &Entity[T]{t: t, def: def, decl: decl}
+	extraIndex(reflect.TypeFor[T]()) // a misdeclared Extra field panics here
 	for _, a := range def.Carry {
 		if err := e.checkAttr("Def.Carry", a); err != nil {
 			panic("table.NewEntity: " + err.Error())
@@ -512,15 +515,16 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	if e.def.Touch != nil && !noTouch {
 		e.def.Touch(cur, e.t.now(), false)
 	}
+	keepExtra(orig, cur)
 	w, err := e.prepareV(cur, ver+1, false)
 	if err != nil {
 		return err
 	}
-	plainOld, err := dynamo.MarshalItem(orig)
+	plainOld, err := e.encodePlain(orig)
 	if err != nil {
 		return fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
 	}
-	plainNew, err := dynamo.MarshalItem(cur)
+	plainNew, err := e.encodePlain(cur)
 	if err != nil {
 		return fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
 	}

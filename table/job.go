@@ -466,6 +466,9 @@ type AnyEntity interface {
 	Owns(raw Item) bool
 	// Adopt brings one item in line (see [Entity.Adopt]).
 	Adopt(ctx context.Context, raw Item, dryRun bool) (JobOutcome, error)
+	// Sample is an item made up from the declarations and field types
+	// (see [Entity.Sample]).
+	Sample(set map[string]any) (Sample, error)
 }
 
 // AdoptJob returns the job that adopts a live table written by other

@@ -11,16 +11,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
-
-	"github.com/singletable/singletable/query"
 )
 
 // notExpiredCond holds for items with no TTL, a zero TTL, or a TTL in the
 // future (#ttl, :now and :zero bound by the caller); used in write conditions.
 const notExpiredCond = "(attribute_not_exists(#ttl) OR #ttl > :now OR #ttl <= :zero)"
-
-// Page is one page of results with an opaque cursor (see [query.Page]).
-type Page[T any] = query.Page[T]
 
 // SKCond is a sort-key condition of a [Query]. The zero value matches the
 // whole partition.
@@ -303,16 +298,16 @@ func (t *Table) queryRaw(ctx context.Context, q Query, entity string, start Item
 	return items, out.LastEvaluatedKey, nil
 }
 
-func (t *Table) sealer() *query.Sealer {
+func (t *Table) sealer() *cursorSealer {
 	t.sealOnce.Do(func() {
 		keys := map[string][]byte{}
 		for id, k := range t.opts.OldCursorKeys {
 			keys[id] = k
 		}
 		keys[t.opts.CursorKeyID] = t.opts.CursorKey
-		s, err := query.NewKeyedSealer(t.opts.CursorKeyID, keys, t.opts.CursorMaxAge, t.opts.Now)
+		s, err := newKeyedSealer(t.opts.CursorKeyID, keys, t.opts.CursorMaxAge, t.opts.Now)
 		if err != nil { // a key id over 255 bytes: seal with the key alone
-			s = query.NewSealer(t.opts.CursorKey)
+			s = newSealer(t.opts.CursorKey)
 		}
 		t.seal = s
 	})

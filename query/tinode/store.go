@@ -44,6 +44,12 @@ type Store struct {
 	Messages *Messages
 	// Creds are the credentials under validation (TN-30).
 	Creds *Credentials
+	// Files are upload records and their links (TN-31..TN-33).
+	Files *Files
+	// Cache is the persistent cache (TN-34, TN-35).
+	Cache *Cache
+	// Meta holds the data layout's version (TN-36).
+	Meta *Meta
 
 	t     *table.Table
 	user  *table.Entity[tn.User]
@@ -53,6 +59,10 @@ type Store struct {
 	msg   *table.Entity[tn.Message]
 	del   *table.Entity[tn.DelMessage]
 	cred  *table.Entity[tn.Credential]
+	file  *table.Entity[tn.File]
+	link  *table.Entity[tn.FileLink]
+	cache *table.Entity[tn.CacheEntry]
+	ver   *table.Entity[tn.DBVersion]
 	opts  Options
 }
 
@@ -74,6 +84,10 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 		msg:   table.NewEntity(t, msgDef),
 		del:   table.NewEntity(t, delDef),
 		cred:  table.NewEntity(t, credDef),
+		file:  table.NewEntity(t, fileDef),
+		link:  table.NewEntity(t, linkDef),
+		cache: table.NewEntity(t, cacheDef),
+		ver:   table.NewEntity(t, versionDef),
 	}
 	s.Users = &Users{s}
 	s.Auth = &Auth{s}
@@ -81,6 +95,9 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 	s.Subs = &Subscriptions{s}
 	s.Messages = &Messages{s: s}
 	s.Creds = &Credentials{s}
+	s.Files = &Files{s}
+	s.Cache = &Cache{s}
+	s.Meta = &Meta{s}
 	return s
 }
 
