@@ -295,14 +295,14 @@ func (a *Adapter) CreateDb(reset bool) error {
 			return errors.New("adapter dynamodb: reset needs create_table: the adapter does not delete a table it may not create")
 		}
 		var rnf *types.ResourceNotFoundException
-		if err := a.tbl.Delete(ctx); err != nil && !errors.As(err, &rnf) {
+		if err := a.tbl.Delete(ctx); err != nil && !errors.As(err, &rnf) && !errors.Is(err, table.ErrNotFound) {
 			return err
 		}
 	}
 	if a.cfg.CreateTable {
 		if _, err := a.tbl.Describe(ctx); err != nil {
 			var rnf *types.ResourceNotFoundException
-			if !errors.As(err, &rnf) {
+			if !errors.As(err, &rnf) && !errors.Is(err, table.ErrNotFound) {
 				return err
 			}
 			if err := a.tbl.Create(ctx); err != nil {

@@ -410,20 +410,13 @@ func (a *Adapter) topicDeleteHard(name tn.TopicName) error {
 }
 
 // TopicUpdateOnMessage records the topic's new last SeqId and TouchedAt
-// (TN-12): one read and one version-checked write of the topic; SeqId
-// never moves back. Tinode numbers messages itself and saves them with
+// (TN-12, Topics.RecordMessage): one read and one version-checked write of
+// the topic; SeqId never moves back. Tinode numbers messages itself and saves them with
 // MessageSave. A topic with no item ('me') is not an error.
 func (a *Adapter) TopicUpdateOnMessage(topic string, msg *t.Message) error {
 	ctx, cancel := a.ctx()
 	defer cancel()
-	_, err := a.st.Topics.Update(ctx, tn.TopicName(topic), func(tp *tn.Topic) error {
-		tp.SeqId = max(tp.SeqId, msg.SeqId)
-		at := msg.CreatedAt
-		if tp.TouchedAt == nil || at.After(*tp.TouchedAt) {
-			tp.TouchedAt = &at
-		}
-		return nil
-	})
+	_, err := a.st.Topics.RecordMessage(ctx, tn.TopicName(topic), msg.SeqId, msg.CreatedAt)
 	return notFoundNil(err)
 }
 
@@ -481,10 +474,11 @@ func applyTopic(tp *tn.Topic, update map[string]any) error {
 			tp.Aux, err = toJSON(v)
 		case "Tags":
 			tp.Tags = tagList(v)
-		case "SeqId":
-			tp.SeqId = intOf(v)
-		case "DelId":
-			tp.DelId = max(tp.DelId, intOf(v))
+		case "SeqId", "DelId", "SubCnt":
+			// Kept by the store's own writes: TopicUpdateOnMessage
+			// (SeqId), MessageDeleteList (DelId, advanced in the same
+			// transaction as the deletion log), subscribe and
+			// unsubscribe (SubCnt).
 		case "UseBt":
 			tp.UseBt, _ = v.(bool)
 		case "Owner":

@@ -3,6 +3,7 @@ package tinode
 import (
 	"context"
 	"errors"
+	"time"
 
 	tn "github.com/singletable/singletable/entity/tinode"
 	"github.com/singletable/singletable/table"
@@ -74,9 +75,38 @@ func (ts *Topics) RecountSubs(ctx context.Context, name, readers tn.TopicName) (
 			n++
 		}
 	}
-	_, err := ts.Update(ctx, name, func(t *tn.Topic) error {
+	k, err := tn.TopicKey(name)
+	if err != nil {
+		return 0, err
+	}
+	_, err = ts.s.topic.Update(ctx, k, func(t *tn.Topic) error {
 		t.SubCnt = n
 		return nil
 	})
 	return n, err
+}
+
+// RecordMessage records that message seq was sent to the topic at the
+// given time, for a server that numbers a topic's messages itself, as
+// Tinode's topic goroutine does (TN-12, Tinode's TopicUpdateOnMessage;
+// Messages.Import then writes the message): SeqId becomes seq unless it
+// is already higher, TouchedAt moves forward. A consistent GetItem and
+// one UpdateItem checked on the version read (retried on a lost race). A
+// missing topic gives table.ErrNotFound.
+func (ts *Topics) RecordMessage(ctx context.Context, name tn.TopicName, seq int, at time.Time) (tn.Topic, error) {
+	if seq < 1 || seq > tn.MaxSeqId {
+		return tn.Topic{}, table.Invalid("SeqId", "%d is outside 1..%d", seq, tn.MaxSeqId)
+	}
+	k, err := tn.TopicKey(name)
+	if err != nil {
+		return tn.Topic{}, err
+	}
+	at = at.UTC()
+	return ts.s.topic.Update(ctx, k, func(t *tn.Topic) error {
+		t.SeqId = max(t.SeqId, seq)
+		if t.TouchedAt == nil || at.After(*t.TouchedAt) {
+			t.TouchedAt = &at
+		}
+		return nil
+	})
 }
