@@ -9,7 +9,6 @@ import (
 	t "github.com/tinode/chat/server/store/types"
 )
 
-
 // TestTopicsAndSubscriptions covers TN-8..TN-11, TN-22..TN-26, TN-37,
 // TN-38: group and p2p topics, subscriber counts through subscribe,
 // unsubscribe and re-subscribe, the user's contact list paged with

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Builds Tinode's server and tinode-db (github.com/tinode/chat v0.25.3,
-# GPL-3.0) with this adapter linked in, into .build/bin. Nothing of
-# Tinode's is committed: the module is copied from the Go module cache into
-# the git-ignored .build directory, one file that blank-imports the adapter
-# is added to each of the two main packages, and a build module replaces
-# github.com/tinode/chat with that copy.
+# GPL-3.0) with this adapter linked in, into $TINODE_BUILD/bin (default
+# the user cache, outside the repository, so gofmt and go vet of the
+# repository never meet Tinode's source). Nothing of Tinode's is committed:
+# the module is copied from the Go module cache, one file that
+# blank-imports the adapter is added to each of the two main packages, and
+# a build module replaces github.com/tinode/chat with that copy.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 adapter="$(cd "$here/.." && pwd)"
 root="$(cd "$adapter/../.." && pwd)"
-build="$here/.build"
+build="${TINODE_BUILD:-${XDG_CACHE_HOME:-$HOME/.cache}/singletable-tinode}"
 version=v0.25.3
 
 mkdir -p "$build/bin"
