@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	fh "github.com/singletable/singletable/entity/ferryhook"
-	"github.com/singletable/singletable/query"
 	ferryhook "github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
@@ -100,7 +99,7 @@ func TestAPIKeysListByUser_FH10(t *testing.T) {
 		}
 		want = append(want, k.APIKey)
 	}
-	got, err := query.Collect(s.APIKeys.AllByUser(ctx(t), u.UserID, table.Limit(2)))
+	got, err := table.Collect(s.APIKeys.AllByUser(ctx(t), u.UserID, table.Limit(2)))
 	if err != nil {
 		t.Fatal(err)
 	}
