@@ -73,6 +73,8 @@ func customEncoded(t reflect.Type) bool {
 
 var customTypes, mapTypes sync.Map // reflect.Type -> bool
 
+var emptyWrappers sync.Map // reflect.Type -> the struct type emptyElem encodes it in
+
 // mayHoldMap reports whether a value of type t can hold a map guregu
 // encodes (at any depth, through an interface too): only those need
 // keepEmpties.
@@ -207,7 +209,22 @@ func emptyElem(v reflect.Value) types.AttributeValue {
 	if !v.IsValid() {
 		return &types.AttributeValueMemberNULL{Value: true}
 	}
-	st := reflect.StructOf([]reflect.StructField{{Name: "V", Type: v.Type(), Tag: `dynamo:"v,allowempty,null,allowemptyelem"`}})
+	for v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return &types.AttributeValueMemberNULL{Value: true}
+		}
+		v = v.Elem()
+	}
+	if v.Kind() == reflect.String && !customEncoded(v.Type()) {
+		return &types.AttributeValueMemberS{Value: v.String()} // the usual case, without a detour
+	}
+	var st reflect.Type
+	if c, ok := emptyWrappers.Load(v.Type()); ok {
+		st = c.(reflect.Type)
+	} else {
+		st = reflect.StructOf([]reflect.StructField{{Name: "V", Type: v.Type(), Tag: `dynamo:"v,allowempty,null,allowemptyelem"`}})
+		emptyWrappers.Store(v.Type(), st)
+	}
 	sv := reflect.New(st)
 	sv.Elem().Field(0).Set(v)
 	item, err := dynamo.MarshalItem(sv.Interface())
