@@ -67,7 +67,8 @@ func accessPatternDoc(name string, a *app, root string) (string, error) {
 	}
 	b.WriteString("\n## Entity types\n\n")
 	b.WriteString("Keys as each entity declares them (`{attr}` an attribute, `:ts`/`:ms` a sortable time, `:esc` escaped,\n")
-	b.WriteString("`:N` N digits; `when` the condition of a sparse index); \"code\" marks a part stated in Go, with why in its definition.\n\n")
+	b.WriteString("`:N` N digits, `:shardN` the shard of the value among N: FNV-1a mod N, a partition read as N Queries merged;\n")
+	b.WriteString("`when` the condition of a sparse index); \"code\" marks a part stated in Go, with why in its definition.\n\n")
 	b.WriteString("| entity | table | PK | SK | indexes | unique |\n|---|---|---|---|---|---|\n")
 	for _, t := range openApp(a) {
 		for _, e := range t.Entities() {

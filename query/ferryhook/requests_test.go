@@ -86,7 +86,7 @@ func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12(t *test
 		nk, err = s.APIKeys.Create(c, u.UserID, ferryhook.CreateAPIKeyInput{Name: "Production"})
 		return err
 	})
-	m("APIKeys.Authenticate", "", func() error { _, err := s.APIKeys.Authenticate(c, nk.Key); return err })
+	m("APIKeys.Authenticate", "guard, then the key it names; strongly consistent, every profile", func() error { _, err := s.APIKeys.Authenticate(c, nk.Key); return err })
 	m("APIKeys.GetByHash", "", func() error { _, err := s.APIKeys.GetByHash(c, nk.APIKey.KeyHash); return err })
 	m("APIKeys.ListByUser", "a page of 1", func() error { _, err := s.APIKeys.ListByUser(c, u.UserID); return err })
 	m("APIKeys.AllByUser", "1 key, 1 page", func() error {

@@ -417,6 +417,14 @@ func costSync(t *testing.T, r *costRun) {
 	r.m(t, "Schedules.AllBySource", "2 schedules, 1 page", func() error { return drain(2, s.Schedules.AllBySource(c, "ys1")) })
 	r.m(t, "Schedules.Due", "a page of 2", func() error { return page(s.Schedules.Due(c, now)).of(2) })
 	r.m(t, "Schedules.AllDue", "2 schedules, 1 page", func() error { return drain(2, s.Schedules.AllDue(c, now)) })
+	n := s.Schedules.Shards()
+	owned := []int{table.Shard("yh1", n), table.Shard("yd1", n)}
+	if owned[0] == owned[1] {
+		owned = owned[:1]
+	}
+	r.m(t, "Schedules.DueInShards", fmt.Sprintf("a page of 2 from the %d shards that hold them", len(owned)), func() error {
+		return page(s.Schedules.DueInShards(c, now, owned)).of(2)
+	})
 	r.m(t, "Schedules.RecordRun", "", func() error {
 		_, err := s.Schedules.RecordRun(c, "ys1", "yh1", now, now.Add(time.Hour))
 		return err
