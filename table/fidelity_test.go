@@ -27,6 +27,7 @@ type fidelity struct {
 	Rows     []map[string]any `dynamo:"rows"`     // a slice of maps
 	Branding branding         `dynamo:"branding"` // a struct target
 	Version  int64            `dynamo:"-"`
+	Read     table.ReadState  `dynamo:"-"`
 }
 
 var fidelityDef = table.Def[fidelity]{
