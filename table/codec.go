@@ -210,6 +210,7 @@ func (e *Entity[T]) decodeWith(raw Item, lenient bool) (T, int64, error) {
 	e.fillExtra(raw, &v)
 	ver := e.t.versionOfItem(raw)
 	e.setVersion(&v, ver)
+	e.setRead(&v, raw)
 	return v, ver, nil
 }
 

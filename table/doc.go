@@ -33,8 +33,11 @@
 //     another service's) are never lost, attributes the Go type does not
 //     know are kept, a missing item is [ErrNotFound] (never an upsert), and
 //     GSI keys and guards move in the same write.
-//   - [Entity.Replace] is explicit optimistic concurrency: a stale version
-//     gives [ErrConflict].
+//   - [Entity.Replace] is explicit optimistic concurrency against every
+//     writer: the item carries what it was read as ([ReadState]), and the
+//     one UpdateItem requires the stored item to be still exactly that, so
+//     a change by anyone since the read, another service's that never
+//     touches the version included, gives [ErrConflict].
 //   - [Entity.Patch] and [Entity.Add] change chosen attributes or counters in
 //     one UpdateItem, and refuse fields that keys derive from.
 //   - One page form and one iterator form: [Entity.List] reads one page

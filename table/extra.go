@@ -28,7 +28,7 @@ import (
 //     entity-type, version and write-token attributes, the index keys and
 //     TTL the entity derives). Values are the raw attribute values: a
 //     string set stays a string set, a number keeps its spelling, a NULL
-//     stays NULL. A read always sets it to a non-nil map.
+//     stays NULL. A read sets it to nil when there is none.
 //   - writes it back on every write of the whole item (Create, Put,
 //     Replace, Update, Upsert, BatchPut, transaction ops): an entry is
 //     stored as it is; a field of the type with the same name wins, and
@@ -37,7 +37,8 @@ import (
 //     caller did not change is not written (the stored bytes stay), an
 //     entry the caller changed or added is SET, an entry the caller
 //     deleted from a non-nil map is REMOVEd. A nil Extra (an item built in
-//     code, never read) leaves every unmodelled attribute as stored.
+//     code, or read with none) leaves every unmodelled attribute as
+//     stored: to remove them all, set it to an empty map.
 //   - Patch and Change never touch it (they name the attributes they set).
 //
 // Without the field, attributes the type does not model are still kept by
@@ -138,10 +139,13 @@ func (e *Entity[T]) fillExtra(raw Item, v *T) {
 	}
 	fields := fieldsOf(reflect.TypeFor[T]())
 	own := e.ownAttrs()
-	out := Extra{}
+	var out Extra
 	for name, av := range raw {
 		if _, modelled := fields[name]; modelled || own[name] {
 			continue
+		}
+		if out == nil {
+			out = Extra{}
 		}
 		out[name] = av
 	}
@@ -188,4 +192,15 @@ func (e *Entity[T]) encodePlain(item *T) (Item, error) {
 	keepEmptyMapStrings(av, reflect.ValueOf(item).Elem())
 	e.addExtra(av, item)
 	return av, nil
+}
+
+// keepStored is the package's keepStored for attribute attr, except for
+// attributes holding secrets: those are written as sealed by this write.
+func (e *Entity[T]) keepStored(attr string, stored, old, nw types.AttributeValue) types.AttributeValue {
+	for path := range e.def.Secrets {
+		if secretTop(path) == attr {
+			return nw
+		}
+	}
+	return keepStored(stored, old, nw)
 }

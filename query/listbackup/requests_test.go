@@ -73,10 +73,12 @@ func drain[T any](n int, seq iter.Seq2[T, error]) error {
 func TestRequestCosts_LB1_to_LB68(t *testing.T) {
 	f := newFixture(t)
 	rc := &tabletest.RequestCounter{Capacity: true}
-	client := tabletest.NewClient(t, rc.Option())
+	meter := tabletest.NewMeter(tabletest.Client(t))
+	client := tabletest.NewClient(t, rc.Option(), meter.Option())
 	tbl := table.New(client, f.tbl.Schema(), func(o *table.Options) { o.Cipher, o.Now = tabletest.Cipher(), f.clock.Now })
 	r := &costRun{s: listbackup.New(tbl), c: ctx(t), clock: f.clock,
-		costs: &tabletest.Costs{App: "listbackup", Root: "../..", Counter: rc}}
+		costs: &tabletest.Costs{App: "listbackup", Root: "../..", Counter: rc, Meter: meter}}
+	meter.Learn(tbl)
 
 	t.Run("accounts", func(t *testing.T) { costAccounts(t, r) })
 	t.Run("memberships and teams", func(t *testing.T) { costMembershipsTeams(t, r) })

@@ -38,7 +38,7 @@
 //	PF-4  Users.List, Users.All                              Query GSI4 PK = USERS#{n}, each shard n (merged)
 //	PF-5  Organizations.Get, Organizations.GetWithSettings   GetItem ORG#{id} / PROFILE; Query PK = ORG#{id}
 //	PF-6  Organizations.List, Organizations.All              Query GSI4 PK = ORGS#{n}, each shard n (merged)
-//	PF-7  Platform.Settings, ReplaceSettings, UpdateSettings GetItem PLATFORM / SETTINGS; PutItem if _v = expected
+//	PF-7  Platform.Settings, ReplaceSettings, UpdateSettings GetItem PLATFORM / SETTINGS; UpdateItem if the item is still as read
 //	PF-8  Analytics.GlobalMetrics, GlobalMetricsRange        GetItem; Query PK = ANALYTICS, SK BETWEEN GLOBAL#{from} AND GLOBAL#{to}
 //	PF-9  Analytics.OrganizationMetrics, ...Range            GetItem; Query PK = ANALYTICS, SK BETWEEN ORG#{id}#{from} AND ORG#{id}#{to}
 //	PF-10 Billing.Records, Billing.RecordsBetween            Query PK = BILLING#{id}, SK begins_with RECORD# | BETWEEN RECORD#{from} AND RECORD#{to}

@@ -30,7 +30,8 @@ type Options struct {
 	// their holders).
 	SharedTags bool
 	// UniqueTagNamespaces are the namespaces whose tags stay unique when
-	// SharedTags is set.
+	// SharedTags is set; "*" makes every namespaced tag ("ns:value")
+	// unique and only plain tags shared.
 	UniqueTagNamespaces []string
 }
 
@@ -110,7 +111,7 @@ func (s *Store) tagValue(tag string) table.Unique {
 	u := tn.TagUnique(tag)
 	if s.opts.SharedTags {
 		ns, _, ok := strings.Cut(tag, ":")
-		u.Shared = !ok || !slices.Contains(s.opts.UniqueTagNamespaces, ns)
+		u.Shared = !ok || !(slices.Contains(s.opts.UniqueTagNamespaces, ns) || slices.Contains(s.opts.UniqueTagNamespaces, "*"))
 	}
 	return u
 }

@@ -88,6 +88,7 @@ type Meter struct {
 	RequestsPerSecond int
 
 	mu        sync.Mutex
+	templates []shapeTemplate
 	tables    map[string]*meterTable
 	keys      map[Partition]Usage
 	items     map[ItemRef]Usage
@@ -171,14 +172,14 @@ func (r ItemRef) String() string { return r.PK + "/" + r.SK }
 var (
 	shapeNumber = regexp.MustCompile(`^[0-9]+$`)
 	shapeTime   = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}`)
-	shapeWord   = regexp.MustCompile(`^[A-Za-z_-]{1,24}$`)
+	shapeWord   = regexp.MustCompile(`^([A-Z_]{1,24}|[a-z]{1,16})$`)
 )
 
 // KeyShape returns key with each '#'-separated segment that looks like an
 // ID replaced by a placeholder: digits by {n}, a timestamp by {time},
-// anything else that is not a plain word of up to 24 letters (an ID, an
-// email, a name with digits) by {id}. Constant prefixes and low-cardinality
-// values (SRC, SCHED, DUE, active) stay.
+// anything else but an upper-case word (SRC, SCHED_DUE) or a short
+// lower-case one (active, email) by {id}. It guesses: a lower-case name
+// ("carol") stays; [Meter.Shape] knows the declared templates.
 func KeyShape(key string) string {
 	segs := strings.Split(key, "#")
 	for i, s := range segs {
@@ -395,8 +396,8 @@ func (t *meterTable) gsi(name string) *meterGSI {
 	return nil
 }
 
-// avString renders a key attribute value.
-func avString(v types.AttributeValue) string {
+// keyValue renders a key attribute value.
+func keyValue(v types.AttributeValue) string {
 	switch v := v.(type) {
 	case *types.AttributeValueMemberS:
 		return v.Value
@@ -409,15 +410,15 @@ func avString(v types.AttributeValue) string {
 }
 
 func (t *meterTable) ref(item map[string]types.AttributeValue) ItemRef {
-	r := ItemRef{Table: t.name, PK: avString(item[t.pk])}
+	r := ItemRef{Table: t.name, PK: keyValue(item[t.pk])}
 	if t.sk != "" {
-		r.SK = avString(item[t.sk])
+		r.SK = keyValue(item[t.sk])
 	}
 	return r
 }
 
 func (t *meterTable) part(item map[string]types.AttributeValue) Partition {
-	return Partition{Table: t.name, Key: avString(item[t.pk])}
+	return Partition{Table: t.name, Key: keyValue(item[t.pk])}
 }
 
 func (t *meterTable) keyOnly(item map[string]types.AttributeValue) map[string]types.AttributeValue {
@@ -443,7 +444,7 @@ func (t *meterTable) entry(g *meterGSI, item map[string]types.AttributeValue) (b
 			return false, Partition{}, nil
 		}
 	}
-	p := Partition{Table: t.name, Index: g.name, Key: avString(pv)}
+	p := Partition{Table: t.name, Index: g.name, Key: keyValue(pv)}
 	if g.proj == types.ProjectionTypeAll || g.proj == "" {
 		return true, p, item
 	}
@@ -627,7 +628,7 @@ func (m *Meter) prepare(ctx context.Context, params any) (*meterPlan, error) {
 			pk = g.pk
 		}
 		v := keyCondValue(aws.ToString(in.KeyConditionExpression), in.ExpressionAttributeNames, in.ExpressionAttributeValues, pk)
-		p.qpart = Partition{Table: t.name, Index: aws.ToString(in.IndexName), Key: avString(v)}
+		p.qpart = Partition{Table: t.name, Index: aws.ToString(in.IndexName), Key: keyValue(v)}
 		return p, nil
 	case *dynamodb.ScanInput:
 		p.op, p.scan = "Scan", in
@@ -880,7 +881,7 @@ func (m *Meter) settle(ctx context.Context, p *meterPlan, result any) error {
 			pt := p.qt.part(it)
 			if p.scan.IndexName != nil {
 				if g := p.qt.gsi(*p.scan.IndexName); g != nil {
-					pt = Partition{Table: p.qt.name, Index: g.name, Key: avString(it[g.pk])}
+					pt = Partition{Table: p.qt.name, Index: g.name, Key: keyValue(it[g.pk])}
 				}
 			}
 			sizes[pt] += table.ItemSize(it)
