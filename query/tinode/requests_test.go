@@ -28,9 +28,12 @@ func drainSeq[T any](seq iter.Seq2[T, error]) error {
 // senders: BenchmarkSaveSenders).
 func TestRequestCosts_TN1_to_TN38(t *testing.T) {
 	rc := &tabletest.RequestCounter{Capacity: true}
+	meter := tabletest.NewMeter(tabletest.Client(t))
 	tb := tabletest.NewTable(t, table.NewSchema("tinode"))
-	s := tinode.New(table.New(tabletest.NewClient(t, rc.Option()), tb.Schema()))
-	costs := &tabletest.Costs{App: "tinode", Root: "../..", Counter: rc}
+	metered := table.New(tabletest.NewClient(t, rc.Option(), meter.Option()), tb.Schema())
+	s := tinode.New(metered)
+	meter.Learn(metered)
+	costs := &tabletest.Costs{App: "tinode", Root: "../..", Counter: rc, Meter: meter}
 	c := ctx(t)
 	m := func(method, note string, fn func() error) { t.Helper(); costs.Measure(t, method, note, fn) }
 	get := func(fn func() (any, error)) func() error { return func() error { _, err := fn(); return err } }
