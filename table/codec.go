@@ -103,13 +103,7 @@ func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, er
 			return w, err
 		}
 	}
-	keepEmptyMapStrings(av, reflect.ValueOf(src).Elem())
-	e.addExtra(av, item)
-	for _, a := range e.def.AlwaysWrite {
-		if _, ok := av[a]; !ok {
-			av[a] = emptyValue(reflect.ValueOf(src).Elem(), a)
-		}
-	}
+	e.finishItem(av, src) // the one encoder's fixes (see fieldenc.go)
 	if len(e.def.Secrets) > 0 {
 		// the encoding is this call's own: its secrets are sealed in place
 		if err := e.sealItem(av, k); err != nil {

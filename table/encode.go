@@ -29,9 +29,10 @@ import (
 //     read into `any` stays a set, a nested empty string a struct field
 //     cannot tell from absence stays stored), an entry the Go value could
 //     not represent stays, and only what the caller changed is new.
-//   - A Patch value for a `set` field is a set: a non-empty slice is sent
-//     as SS or NS, an empty one removes the attribute (DynamoDB has no
-//     empty set), never an empty list.
+//   - A Patch or Change value is encoded by the same encoder, in a T
+//     (fieldenc.go): it is stored exactly as Create stores the field (its
+//     tags, `unixtime` included), a `set` field's non-empty slice is SS or
+//     NS, an empty one removes the attribute (DynamoDB has no empty set).
 
 // keepEmptyMapStrings fixes av, guregu's encoding of struct value v: the
 // maps at any depth keep their empty entries (see keepEmpties).
@@ -287,49 +288,4 @@ func keepStored(stored, old, nw types.AttributeValue) types.AttributeValue {
 		return &types.AttributeValueMemberL{Value: out}
 	}
 	return nw
-}
-
-// patchValue encodes v, the value a Patch sets on attribute name of T:
-// as a set for `set` fields (nil: remove the attribute), keeping the
-// empty entries of maps.
-func patchValue[T any](name string, v any) (types.AttributeValue, error) {
-	fi := fieldsOf(reflect.TypeFor[T]())[name]
-	rv := reflect.ValueOf(v)
-	av, err := dynamo.Marshal(v)
-	if err != nil {
-		return av, err
-	}
-	if av == nil && rv.Kind() == reflect.Map && rv.Len() > 0 && rv.Type().Key().Kind() == reflect.String {
-		av = &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{}}
-	}
-	av = keepEmpties(rv, av)
-	if !fi.set {
-		return av, nil
-	}
-	switch l := av.(type) {
-	case nil:
-		return nil, nil
-	case *types.AttributeValueMemberL:
-		if len(l.Value) == 0 {
-			return nil, nil
-		}
-		var ss, ns []string
-		for _, e := range l.Value {
-			switch e := e.(type) {
-			case *types.AttributeValueMemberS:
-				ss = append(ss, e.Value)
-			case *types.AttributeValueMemberN:
-				ns = append(ns, e.Value)
-			default:
-				return av, nil
-			}
-		}
-		switch {
-		case len(ss) == len(l.Value):
-			return &types.AttributeValueMemberSS{Value: ss}, nil
-		case len(ns) == len(l.Value):
-			return &types.AttributeValueMemberNS{Value: ns}, nil
-		}
-	}
-	return av, nil
 }

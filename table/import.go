@@ -24,8 +24,16 @@ import (
 //     for every read of the source already.
 //   - Honest: a duplicate unique value or an item that fails validation is
 //     returned as an error the job runner counts as a conflict (it wraps
-//     [ErrUniqueViolation] or [ErrInvalidInput]); with dryRun the item is
-//     decoded, validated and encoded, and nothing is written.
+//     [ErrUniqueViolation] or [ErrInvalidInput]).
+//   - A dry run predicts the real run exactly and writes nothing: the item
+//     is decoded, validated and encoded; an item already at its key is
+//     Unchanged; a unique value held by another live item (a guard read,
+//     strongly consistent) is a conflict; and the keys and unique values
+//     of the items it would create are claimed in the dry run's claims
+//     (the adoption job's mechanism, carried by ctx: a job's dry run, or
+//     one ImportMany call), so a later row with the same key is Unchanged
+//     and one with the same unique value a conflict, as in the real run.
+//     Reads only: one GetItem for the key and one per unique value.
 //
 // Adapt raw before (IDs in another form, attributes the source names
 // differently): it is read exactly as an item of this entity.
@@ -35,10 +43,7 @@ func (e *Entity[T]) Import(ctx context.Context, raw Item, dryRun bool) (JobOutco
 		return o, err
 	}
 	if dryRun {
-		if _, _, err := e.newOps(&item); err != nil {
-			return Conflicted, err
-		}
-		return Changed, nil
+		return e.dryImport(withClaims(ctx), &item)
 	}
 	k, err := e.create(ctx, &item)
 	switch {
@@ -128,6 +133,7 @@ func (e *Entity[T]) Touch(item *T) {
 func (e *Entity[T]) ImportMany(ctx context.Context, raws []Item, dryRun bool) ([]JobOutcome, []error) {
 	outs, errs := make([]JobOutcome, len(raws)), make([]error, len(raws))
 	if dryRun {
+		ctx = withClaims(ctx) // the rows of one call see each other's claims
 		for i, raw := range raws {
 			outs[i], errs[i] = e.Import(ctx, raw, true)
 		}
@@ -180,4 +186,77 @@ func (e *Entity[T]) ImportMany(ctx context.Context, raws []Item, dryRun bool) ([
 	}
 	flush(batch)
 	return outs, errs
+}
+
+// dryImport predicts what Import's create of item would do, writing
+// nothing (see Import): the key and unique values are checked against the
+// table, strongly consistent, and against the dry run's claims, and
+// claimed when the create would succeed.
+func (e *Entity[T]) dryImport(ctx context.Context, item *T) (JobOutcome, error) {
+	ops, _, err := e.newOps(item)
+	if err != nil {
+		return Conflicted, opErr("import", e.def.Type, ops0Key(ops), err)
+	}
+	k := ops[0].key
+	claims := claimsOf(ctx)
+	if _, dup := claims.Load(k); dup {
+		return Unchanged, nil // an earlier row creates it: this create meets it
+	}
+	raw, err := e.t.getItem(ctx, e.def.Type, k, true)
+	if err != nil {
+		return Conflicted, opErr("import", e.def.Type, k, err)
+	}
+	if raw != nil && !e.t.expired(raw) {
+		return Unchanged, nil
+	}
+	var mine []Unique
+	release := func() {
+		for _, u := range mine {
+			claims.Delete(u)
+		}
+	}
+	for _, op := range ops[1:] {
+		u := op.guard
+		if u.Name == "" || u.Shared {
+			continue // a shared value's guard is the holder's own
+		}
+		p, taken, fresh := claimUnique(claims, u, k)
+		if taken {
+			release()
+			return Conflicted, opErr("import", e.def.Type, k, fmt.Errorf("%w: %s %q is also claimed by %s/%s in this run", ErrUniqueViolation, u.Name, u.Value, p.PK, p.SK))
+		}
+		if fresh {
+			mine = append(mine, u)
+		}
+		owner, held, err := e.t.liveHolder(ctx, op.key)
+		if err != nil {
+			release()
+			return Conflicted, opErr("import", e.def.Type, k, err)
+		}
+		if held && owner != k {
+			release()
+			return Conflicted, opErr("import", e.def.Type, k, fmt.Errorf("%w: %s %q is held by %s/%s", ErrUniqueViolation, u.Name, u.Value, owner.PK, owner.SK))
+		}
+	}
+	claims.Store(k, true)
+	return Changed, nil
+}
+
+// liveHolder reads the guard at gk and reports its owner if the guard is
+// live and so is its owner: a create's guard put fails exactly then (a
+// guard whose owner is missing or expired is taken over).
+func (t *Table) liveHolder(ctx context.Context, gk Key) (Key, bool, error) {
+	raw, err := t.getItem(ctx, GuardType, gk, true)
+	if err != nil || raw == nil || t.expired(raw) {
+		return Key{}, false, err
+	}
+	g, ok := t.decodeGuard(raw)
+	if !ok {
+		return Key{}, true, nil // not a guard the create could take over: it fails
+	}
+	owner, err := t.getItem(ctx, "", g.Owner, true)
+	if err != nil || owner == nil || t.expired(owner) {
+		return g.Owner, false, err
+	}
+	return g.Owner, true, nil
 }

@@ -119,9 +119,6 @@ const jobPrefix = "_JOB#"
 
 type capKey struct{}
 
-// claimsKey holds a dry run's claimed unique values (Unique -> Key).
-type claimsKey struct{}
-
 // capAccum collects the capacity of the requests made under a job's context.
 type capAccum struct{ units atomic.Uint64 } // millicapacity units
 
@@ -152,7 +149,7 @@ func (t *Table) RunJob(ctx context.Context, job Job) (JobReport, error) {
 	if job.DryRun {
 		// A dry run writes no guard, so it finds the duplicates among the
 		// items themselves by remembering the values it would claim.
-		ctx = context.WithValue(ctx, claimsKey{}, &sync.Map{})
+		ctx = withClaims(ctx)
 	}
 
 	segs := make([]*jobSegment, job.Segments)
@@ -583,9 +580,8 @@ func (e *Entity[T]) needsAdoption(ctx context.Context, k Key, item *T, raw Item,
 			switch {
 			case errors.Is(err, ErrNotFound):
 				need = true
-				if claims, ok := ctx.Value(claimsKey{}).(*sync.Map); ok && dryRun {
-					if prev, loaded := claims.LoadOrStore(u, k); loaded && prev.(Key) != k {
-						p := prev.(Key)
+				if claims := claimsOf(ctx); claims != nil && dryRun {
+					if p, taken, _ := claimUnique(claims, u, k); taken {
 						return false, fmt.Errorf("%w: %s %q is also held by %s/%s", ErrUniqueViolation, u.Name, u.Value, p.PK, p.SK)
 					}
 				}

@@ -26,7 +26,12 @@ import (
 // not touch attributes that keys or guards derive from (Def.IndexedFields)
 // or the table's own attributes: change those with [Entity.Update].
 type Patch struct {
-	// Set assigns attributes (values encoded like struct fields).
+	// Set assigns attributes. Each value is stored exactly as Create
+	// stores that field (the one encoder, with the field's tags: a
+	// `unixtime` time is epoch seconds, a `set` slice a set), and a GSI key
+	// the patch moves is derived from that encoding; a value of another
+	// type is read into the field first. A value Create stores nothing for
+	// (an empty string, an empty set, nil) removes the attribute.
 	Set map[string]any
 	// SetIfAbsent assigns attributes only where they are absent
 	// (if_not_exists), in the same UpdateItem: a first-time stamp such as
@@ -75,9 +80,14 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 	b := builtPatch{names: x.names, values: x.values}
 	n := 0
 	var sets, adds, removes, conds []string
+	// Values are encoded as Create stores them (one encoder: fieldenc.go).
+	enc, err := e.patchAttrs(p.Set)
+	if err != nil {
+		return b, err
+	}
 	// Index keys declared as templates move with a patch that sets all
-	// their fields.
-	moves, movable, err := e.decl.movableIndexes(p.Set, k)
+	// their fields, derived from those encoded values.
+	moves, movable, err := e.decl.movableIndexes(p.Set, enc, k)
 	if err != nil {
 		return b, &ValidationError{Entity: e.def.Type, Field: "Set", Reason: err.Error()}
 	}
@@ -157,27 +167,22 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 		if err := checkFieldValue[T](e.def.Type, f, p.Set[f]); err != nil {
 			return b, err
 		}
-		av, err := patchValue[T](f, p.Set[f])
-		if err == nil && av == nil && fieldsOf(reflect.TypeFor[T]())[f].set {
-			removes = append(removes, nm) // an empty set: no attribute
+		av, ok := enc[f]
+		if !ok {
+			removes = append(removes, nm) // Create stores nothing for this value (empty, an empty set)
 			continue
 		}
-		var vp string
-		if err == nil && av != nil {
-			if r := checkAV(av); r != "" {
-				err = errors.New(r)
-			} else {
-				n++
-				vp = ":v" + strconv.Itoa(n)
-				b.values[vp] = av
-			}
-		} else if err == nil {
-			err = errors.New("empty value")
+		if r := checkAV(av); r != "" {
+			return b, &ValidationError{Entity: e.def.Type, Field: f, Reason: "cannot set: " + r}
 		}
-		if err != nil {
-			return b, &ValidationError{Entity: e.def.Type, Field: f, Reason: "cannot set: " + err.Error() + " (use Remove)"}
-		}
+		n++
+		vp := ":v" + strconv.Itoa(n)
+		b.values[vp] = av
 		sets = append(sets, nm+" = "+vp)
+	}
+	encIf, err := e.patchAttrs(p.SetIfAbsent)
+	if err != nil {
+		return b, err
 	}
 	for _, f := range sortedKeys(p.SetIfAbsent) {
 		if _, dup := p.Set[f]; dup {
@@ -190,8 +195,8 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 		if err := checkFieldValue[T](e.def.Type, f, p.SetIfAbsent[f]); err != nil {
 			return b, err
 		}
-		av, err := patchValue[T](f, p.SetIfAbsent[f])
-		if err == nil && av == nil {
+		av, ok := encIf[f]
+		if !ok {
 			err = errors.New("empty value")
 		}
 		if err == nil {
@@ -271,10 +276,20 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 			n++
 			ph := "#c" + strconv.Itoa(n)
 			b.names[ph] = f
-			vp, err := value(c.m[f])
+			// compared with the value as Create stores it (its tags applied)
+			cv, err := e.patchAttrs(map[string]any{f: c.m[f]})
 			if err != nil {
-				return b, &ValidationError{Entity: e.def.Type, Field: f, Reason: "bad condition value: " + err.Error()}
+				return b, err
 			}
+			if cv[f] == nil {
+				return b, &ValidationError{Entity: e.def.Type, Field: f, Reason: "bad condition value: empty value"}
+			}
+			if r := checkAV(cv[f]); r != "" {
+				return b, &ValidationError{Entity: e.def.Type, Field: f, Reason: "bad condition value: " + r}
+			}
+			n++
+			vp := ":v" + strconv.Itoa(n)
+			b.values[vp] = cv[f]
 			if c.eq {
 				conds = append(conds, ph+" = "+vp)
 			} else {
@@ -439,7 +454,7 @@ func (e *Entity[T]) touched(p Patch) []touchedAttr {
 	}
 	var v T
 	e.def.Touch(&v, e.t.now(), false)
-	av, err := dynamo.MarshalItem(&v)
+	av, err := e.encodeItem(&v)
 	if err != nil {
 		return nil
 	}
@@ -464,18 +479,18 @@ func (e *Entity[T]) touched(p Patch) []touchedAttr {
 func (e *Entity[T]) touchPlan() []touchedAttr {
 	e.touchOnce.Do(func() {
 		var zero, v T
-		base, err := dynamo.MarshalItem(&zero)
+		base, err := e.encodeItem(&zero)
 		if err != nil {
 			return
 		}
 		now := time.Now()
 		e.def.Touch(&v, now.Add(-time.Second), false)
-		first, err := dynamo.MarshalItem(&v)
+		first, err := e.encodeItem(&v)
 		if err != nil {
 			return
 		}
 		e.def.Touch(&v, now, false)
-		second, err := dynamo.MarshalItem(&v)
+		second, err := e.encodeItem(&v)
 		if err != nil {
 			return
 		}

@@ -450,8 +450,8 @@ func (d *declared) holds(ix Index, av Item) bool {
 
 // movableIndexes returns the index keys a patch setting set moves in full
 // (every field of both templates set), and the fields it may therefore
-// change.
-func (d *declared) movableIndexes(set map[string]any, k Key) (map[Index]IndexKey, map[string]bool, error) {
+// change. enc holds the set values as Create encodes them.
+func (d *declared) movableIndexes(set map[string]any, enc Item, k Key) (map[Index]IndexKey, map[string]bool, error) {
 	if d == nil || len(set) == 0 {
 		return nil, nil, nil
 	}
@@ -461,12 +461,14 @@ func (d *declared) movableIndexes(set map[string]any, k Key) (map[Index]IndexKey
 	for a := range av {
 		fixed[a] = true
 	}
-	for k, v := range set {
-		a, err := dynamo.Marshal(v)
-		if err != nil {
-			return nil, nil, err
+	for a := range set {
+		// as Create stores the value (enc: the one encoder's output); a
+		// value it stores nothing for leaves a sparse index
+		if v, ok := enc[a]; ok {
+			av[a] = v
+		} else {
+			delete(av, a)
 		}
-		av[k] = a
 	}
 	moves := map[Index]IndexKey{}
 	allowed := map[string]bool{}
