@@ -76,7 +76,10 @@ func TestRequestCosts_LB1_to_LB68(t *testing.T) {
 	meter := tabletest.NewMeter(tabletest.Client(t))
 	client := tabletest.NewClient(t, rc.Option(), meter.Option())
 	tbl := table.New(client, f.tbl.Schema(), func(o *table.Options) { o.Cipher, o.Now = tabletest.Cipher(), f.clock.Now })
-	r := &costRun{s: listbackup.New(tbl), c: ctx(t), clock: f.clock,
+	// A long deadline: the meter reads every item it charges, and a busy machine is slow.
+	c, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	r := &costRun{s: listbackup.New(tbl), c: c, clock: f.clock,
 		costs: &tabletest.Costs{App: "listbackup", Root: "../..", Counter: rc, Meter: meter}}
 	meter.Learn(tbl)
 

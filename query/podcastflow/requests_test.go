@@ -1,8 +1,10 @@
 package podcastflow_test
 
 import (
+	"context"
 	"iter"
 	"testing"
+	"time"
 
 	pf "github.com/singletable/singletable/entity/podcastflow"
 	"github.com/singletable/singletable/query/podcastflow"
@@ -32,7 +34,9 @@ func TestRequestCosts_PF1_PF2_PF3_PF4_PF5_PF6_PF7_PF8_PF9_PF10_PF11_PF12_PF13_PF
 	s := podcastflow.New(metered)
 	meter.Learn(metered)
 	costs := &tabletest.Costs{App: "podcastflow", Root: "../..", Counter: rc, Meter: meter}
-	c := t.Context()
+	// A long deadline: the meter reads every item it charges, and a busy machine is slow.
+	c, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
 	m := func(method, note string, fn func() error) { t.Helper(); costs.Measure(t, method, note, fn) }
 	get := func(fn func() (any, error)) func() error { return func() error { _, err := fn(); return err } }
 

@@ -16,7 +16,10 @@ type shapeTemplate struct {
 	literal      int // literal bytes: the more, the more specific
 }
 
-var templateAttr = regexp.MustCompile(`\{([^}:]+)(:[^}]*)?\}`)
+var (
+	templateAttr  = regexp.MustCompile(`\{([^}:]+)(:[^}]*)?\}`)
+	templateShard = regexp.MustCompile(`#\{[^}:]+:shard([0-9]+)\}`)
+)
 
 // Learn makes [Meter.Shape] name the partitions of tables by the key
 // templates their entities declare (table.Def Keys and IndexKeys):
@@ -44,6 +47,14 @@ func (m *Meter) Learn(tables ...*table.Table) {
 }
 
 func newShapeTemplate(tbl, index, tpl string) shapeTemplate {
+	// A shard segment of one shard is left out of the key; of more, it is
+	// a shard number: {shard}.
+	tpl = templateShard.ReplaceAllStringFunc(tpl, func(seg string) string {
+		if templateShard.FindStringSubmatch(seg)[1] == "1" {
+			return ""
+		}
+		return "#{shard}"
+	})
 	var re strings.Builder
 	re.WriteString("^")
 	last, literal := 0, 0
