@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/singletable/singletable/table"
 )
 
 // The scale target (SCALE.md section 2): at the modeled load, no partition
@@ -72,6 +74,13 @@ type ScaleResult struct {
 //     work that lifts it lands.
 //
 // Every call must succeed. The meter's charges are reset first.
+//
+// The scaling treats the sample as the population: a key or item that
+// only some calls touch (one user's item, one shard of a sharded key) is
+// charged as if it took that share of every second's calls. That is exact
+// for the keys every call shares, and errs high for the rest (an item each
+// call writes once looks hotter the fewer the Calls): keep Calls large
+// enough, and spread hashed IDs over their shards ([SpreadID]).
 func Scale(t testing.TB, m *Meter, s Scenario, gaps map[string]string) ScaleResult {
 	t.Helper()
 	if s.Calls <= 0 || s.PerSecond <= 0 {
@@ -184,4 +193,17 @@ func thousands(f float64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// SpreadID returns an ID made of prefix and i that falls in shard i mod n
+// of [table.Shard]: a sample of IDs SpreadID(p, 0, n) .. SpreadID(p, k-1, n)
+// fills n shards evenly, as a large population of random IDs does, so a
+// small scenario measures a sharded key at its real share of the load.
+func SpreadID(prefix string, i, n int) string {
+	for k := 0; ; k++ {
+		id := fmt.Sprintf("%s%03d-%d", prefix, i, k)
+		if table.Shard(id, n) == i%max(n, 1) {
+			return id
+		}
+	}
 }

@@ -16,7 +16,10 @@ type shapeTemplate struct {
 	literal      int // literal bytes: the more, the more specific
 }
 
-var templateAttr = regexp.MustCompile(`\{([^}:]+)(:[^}]*)?\}`)
+var (
+	templateAttr  = regexp.MustCompile(`\{([^}:]+)(:[^}]*)?\}`)
+	templateShard = regexp.MustCompile(`#\{[^}:]+:shard([0-9]+)\}`)
+)
 
 // Learn makes [Meter.Shape] name the partitions of tables by the key
 // templates their entities declare (table.Def Keys and IndexKeys):
@@ -44,6 +47,14 @@ func (m *Meter) Learn(tables ...*table.Table) {
 }
 
 func newShapeTemplate(tbl, index, tpl string) shapeTemplate {
+	// A shard segment of one shard is left out of the key; of more, it is
+	// a shard number: {shard}.
+	tpl = templateShard.ReplaceAllStringFunc(tpl, func(seg string) string {
+		if templateShard.FindStringSubmatch(seg)[1] == "1" {
+			return ""
+		}
+		return "#{shard}"
+	})
 	var re strings.Builder
 	re.WriteString("^")
 	last, literal := 0, 0
@@ -58,19 +69,9 @@ func newShapeTemplate(tbl, index, tpl string) shapeTemplate {
 	re.WriteString("$")
 	return shapeTemplate{
 		table: tbl, index: index, literal: literal,
-		shape: templateAttr.ReplaceAllStringFunc(tpl, shapeSegment),
+		shape: templateAttr.ReplaceAllString(tpl, "{$1}"),
 		re:    regexp.MustCompile(re.String()),
 	}
-}
-
-// shapeSegment renders a template reference as a shape: its attribute,
-// and a shard modifier kept ("{userId:shard4}", one of 4 keys).
-func shapeSegment(ref string) string {
-	m := templateAttr.FindStringSubmatch(ref)
-	if strings.HasPrefix(m[2], ":shard") {
-		return "{" + m[1] + m[2] + "}"
-	}
-	return "{" + m[1] + "}"
 }
 
 // Shape names p by its key's shape: "table SRC#{sourceId}", "GSI1
