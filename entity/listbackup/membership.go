@@ -16,7 +16,11 @@ type Membership struct {
 	Role MemberRole `dynamo:"role"`
 	// Permissions are extra permissions beyond the role; optional.
 	Permissions Permissions `dynamo:"permissions,omitempty"`
-	JoinedAt    time.Time   `dynamo:"joinedAt"` // ISO 8601 (v2; core: number)
+	// Capabilities are the membership's permission flags as ListBackup's own
+	// code stores them (canInviteUsers, canManageBilling, ...: true or
+	// false), next to the documents' Permissions; optional.
+	Capabilities map[string]bool `dynamo:"capabilities,omitempty"`
+	JoinedAt     time.Time       `dynamo:"joinedAt"` // ISO 8601 (v2; core: number)
 	// InvitedBy is the user who invited the member; optional.
 	InvitedBy UserID `dynamo:"invitedBy,omitempty"`
 	// Status is the membership's state (see MemberStatus), such as invited or

@@ -16,6 +16,9 @@ type UserPreferences struct {
 	Timezone string `dynamo:"timezone,omitempty"`
 	// Notifications are the user's notification settings; optional.
 	Notifications Object `dynamo:"notifications,omitempty"`
+	// Theme is the user's UI theme ("light", "dark", ...), as ListBackup's
+	// own code stores it; optional.
+	Theme string `dynamo:"theme,omitempty"`
 }
 
 // User is a person who signs in (v2 users table, plus core's attributes).
