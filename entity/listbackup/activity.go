@@ -83,6 +83,9 @@ type Activity struct {
 	// code writes one, its ttl, for each event), in epoch seconds; unset,
 	// the activity expires ActivityRetention after CreatedAt.
 	ExpiresAt time.Time `dynamo:"expiresAt,unixtime,omitempty"`
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Expires is when the activity expires (LB-22): ExpiresAt if set, else
@@ -191,6 +194,9 @@ type Job struct {
 	RetryCount int `dynamo:"retryCount"`
 	// MaxRetries is how many retries the job is allowed.
 	MaxRetries int `dynamo:"maxRetries"`
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Validate checks the job before a write.

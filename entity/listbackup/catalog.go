@@ -1,6 +1,10 @@
 package listbackup
 
-import "time"
+import (
+	"time"
+
+	"github.com/singletable/singletable/table"
+)
 
 // CatalogPlatformID identifies a platform of the catalog ("gohighlevel").
 type CatalogPlatformID string
@@ -25,6 +29,9 @@ type CatalogPlatform struct {
 	SupportedFeatures []string          `dynamo:"supportedFeatures,omitempty"`
 	CreatedAt         time.Time         `dynamo:"createdAt"`
 	UpdatedAt         time.Time         `dynamo:"updatedAt"`
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Validate checks the platform before a write.
@@ -56,6 +63,9 @@ type CatalogSource struct {
 	DefaultSettings Object    `dynamo:"defaultSettings,omitempty"`
 	CreatedAt       time.Time `dynamo:"createdAt"`
 	UpdatedAt       time.Time `dynamo:"updatedAt"`
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Validate checks the source template before a write.

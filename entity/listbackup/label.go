@@ -1,6 +1,10 @@
 package listbackup
 
-import "time"
+import (
+	"time"
+
+	"github.com/singletable/singletable/table"
+)
 
 // Label is a named, coloured tag of an account, as ListBackup's own code
 // keeps them (its tags table: name, color, usage count); it is put on
@@ -27,6 +31,9 @@ type Label struct {
 	Metadata   Object    `dynamo:"metadata,omitempty"`
 	CreatedAt  time.Time `dynamo:"createdAt"`
 	UpdatedAt  time.Time `dynamo:"updatedAt"`
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Validate checks the label before a write.
@@ -54,6 +61,9 @@ type EntityTag struct {
 	TagID     TagID     `dynamo:"tagId"`
 	UserID    UserID    `dynamo:"userId,omitempty"`
 	CreatedAt time.Time `dynamo:"createdAt"`
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Validate checks the link before a write.

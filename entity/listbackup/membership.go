@@ -1,6 +1,10 @@
 package listbackup
 
-import "time"
+import (
+	"time"
+
+	"github.com/singletable/singletable/table"
+)
 
 // Membership links a user to an account with a role (users-accounts). A
 // user has at most one membership per account: the key is the pair.
@@ -27,6 +31,9 @@ type Membership struct {
 	// active.
 	Status    MemberStatus `dynamo:"status"`
 	IsDefault bool         `dynamo:"isDefault"` // core
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Validate checks the membership before a write.
@@ -67,6 +74,9 @@ type Team struct {
 	UpdatedAt time.Time `dynamo:"updatedAt"`
 	// CreatedBy is the user who created the team; optional.
 	CreatedBy UserID `dynamo:"createdBy,omitempty"`
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Validate checks the team before a write.

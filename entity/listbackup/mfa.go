@@ -1,6 +1,10 @@
 package listbackup
 
-import "time"
+import (
+	"time"
+
+	"github.com/singletable/singletable/table"
+)
 
 // MFACodeID identifies an MFACode.
 type MFACodeID string
@@ -25,6 +29,9 @@ type MFACode struct {
 	CreatedAt time.Time `dynamo:"createdAt"`
 	// ExpiresAt is the code's expiry (epoch seconds, the table's TTL).
 	ExpiresAt time.Time `dynamo:"expiresAt,unixtime"`
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Validate checks the code before a write.

@@ -99,6 +99,9 @@ type Source struct {
 	GroupID          SourceGroupID    `dynamo:"groupId,omitempty"`
 	ConnectionID     ConnectionID     `dynamo:"connectionId,omitempty"`
 	PlatformSourceID PlatformSourceID `dynamo:"platformSourceId,omitempty"`
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Deleted reports whether the source was soft-deleted.
@@ -150,6 +153,10 @@ type ConnectionCredentials struct {
 	// AccessToken is the provider's access token; encrypted at rest
 	// (Def.Secrets).
 	AccessToken string `dynamo:"accessToken,omitempty"`
+	// TokenType and ExpiresIn (seconds) are what the provider's token
+	// response said, as ListBackup's own code keeps it; optional.
+	TokenType string `dynamo:"tokenType,omitempty"`
+	ExpiresIn int64  `dynamo:"expiresIn,omitempty"`
 	// RefreshToken is the provider's refresh token; encrypted at rest
 	// (Def.Secrets).
 	RefreshToken string `dynamo:"refreshToken,omitempty"`
@@ -204,6 +211,9 @@ type Connection struct {
 	// credentials are dropped). A deleted connection is kept in the table
 	// but is not found by reads and leaves every index.
 	DeletedAt time.Time `dynamo:"deletedAt,omitempty"`
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Deleted reports whether the connection was soft-deleted.

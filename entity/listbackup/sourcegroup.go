@@ -1,6 +1,10 @@
 package listbackup
 
-import "time"
+import (
+	"time"
+
+	"github.com/singletable/singletable/table"
+)
 
 // SourceGroupID identifies a source group ("group:<uuid>" in ListBackup's
 // own code).
@@ -33,6 +37,9 @@ type SourceGroup struct {
 	SourceCount int       `dynamo:"sourceCount"`
 	CreatedAt   time.Time `dynamo:"createdAt"`
 	UpdatedAt   time.Time `dynamo:"updatedAt"`
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Validate checks the group before a write.

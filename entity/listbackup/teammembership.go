@@ -1,6 +1,10 @@
 package listbackup
 
-import "time"
+import (
+	"time"
+
+	"github.com/singletable/singletable/table"
+)
 
 // TeamMembership is a user's membership of a team, as ListBackup's own
 // code keeps it (its team-members table, one item per team and user),
@@ -20,6 +24,9 @@ type TeamMembership struct {
 	Permissions map[string]bool `dynamo:"permissions,omitempty"`
 	JoinedAt    time.Time       `dynamo:"joinedAt"`
 	UpdatedAt   time.Time       `dynamo:"updatedAt"`
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Validate checks the membership before a write.

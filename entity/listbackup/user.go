@@ -66,6 +66,9 @@ type User struct {
 	// TwoFactorEnabled is the core document's two-factor flag, stored
 	// as given.
 	TwoFactorEnabled bool `dynamo:"twoFactorEnabled"`
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // NormalizeEmail is the form emails are unique in: [keys.FoldEmail]

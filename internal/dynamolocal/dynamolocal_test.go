@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -320,8 +321,24 @@ func processAlive(pid int) bool {
 
 // A running instance leaves no dynamolocal-* directory in $TMPDIR (a test
 // binary without TestMain never closes the kit's instance), and the start
-// limit comes from DYNAMODB_LOCAL_START_TIMEOUT (issue 15).
+// limit comes from DYNAMODB_LOCAL_START_TIMEOUT (issue 15). Nor does it
+// leave the copy of sqlite4java's native library that DynamoDB Local
+// extracts into java.io.tmpdir, which defaults to /tmp whatever TMPDIR says
+// (issue 26, part 8: one ~0.9 MB file per test binary, forever).
 func TestNoTempDirLeftAndStartTimeoutEnv(t *testing.T) {
+	sqliteCopies := func() map[string]bool {
+		m := map[string]bool{}
+		for _, dir := range []string{"/tmp", os.TempDir()} {
+			es, _ := os.ReadDir(dir)
+			for _, e := range es {
+				if strings.Contains(e.Name(), "sqlite4java") {
+					m[filepath.Join(dir, e.Name())] = true
+				}
+			}
+		}
+		return m
+	}
+	before := sqliteCopies()
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	t.Setenv(EnvStartTimeout, "45s")
@@ -339,4 +356,15 @@ func TestNoTempDirLeftAndStartTimeoutEnv(t *testing.T) {
 		}
 	}
 	listTables(t, inst.Endpoint())
+	if err := inst.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for f := range sqliteCopies() {
+		if !before[f] {
+			t.Errorf("the instance left %s behind", f)
+		}
+	}
+	if entries, _ := os.ReadDir(tmp); len(entries) > 0 {
+		t.Errorf("TMPDIR holds %d entries after Close, want none", len(entries))
+	}
 }

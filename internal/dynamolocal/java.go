@@ -117,6 +117,10 @@ func launch(ctx context.Context, o *options, javaBin, dir string, port int) (*In
 	cmd := exec.Command(javaBin,
 		"-Xmx"+o.heap,
 		"-Djava.library.path="+filepath.Join(dir, "DynamoDBLocal_lib"),
+		// DynamoDB Local copies its native SQLite library (~0.9 MB) into
+		// java.io.tmpdir at start and never removes it: point it at the
+		// instance's own working directory, which is removed below.
+		"-Djava.io.tmpdir="+work,
 		"-jar", filepath.Join(dir, jarName),
 		"-inMemory", "-disableTelemetry",
 		"-port", strconv.Itoa(port))
