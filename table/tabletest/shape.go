@@ -58,9 +58,19 @@ func newShapeTemplate(tbl, index, tpl string) shapeTemplate {
 	re.WriteString("$")
 	return shapeTemplate{
 		table: tbl, index: index, literal: literal,
-		shape: templateAttr.ReplaceAllString(tpl, "{$1}"),
+		shape: templateAttr.ReplaceAllStringFunc(tpl, shapeSegment),
 		re:    regexp.MustCompile(re.String()),
 	}
+}
+
+// shapeSegment renders a template reference as a shape: its attribute,
+// and a shard modifier kept ("{userId:shard4}", one of 4 keys).
+func shapeSegment(ref string) string {
+	m := templateAttr.FindStringSubmatch(ref)
+	if strings.HasPrefix(m[2], ":shard") {
+		return "{" + m[1] + m[2] + "}"
+	}
+	return "{" + m[1] + "}"
 }
 
 // Shape names p by its key's shape: "table SRC#{sourceId}", "GSI1
