@@ -7,7 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -43,22 +46,59 @@ func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
 	var c common
 	c.register(fs, true)
-	stack := fs.String("stack", "", "the legacy deployment's stack name: its tables are <stack>-users, <stack>-accounts, ... (required)")
+	stack := fs.String("stack", "", "the legacy deployment's stack name: its tables are <stack>-users, <stack>-accounts, ... (required; listbackup-<stage> for a deployment of ListBackup's own code)")
+	manifest := fs.String("manifest", "", "a JSON file describing the legacy layout (default: the shipped layout the stack's tables match)")
+	plan := fs.Bool("plan", false, "print, per legacy table, the entity, the item count estimate, the renames and value mappings; change nothing")
 	dry := fs.Bool("dry-run", false, "read, convert and validate every item; write nothing but checkpoints")
-	resume := fs.Bool("resume", false, "continue an interrupted migration from its checkpoints")
+	resume := fs.Bool("resume", false, "continue an interrupted migration (and verification) from its checkpoints")
 	segments := fs.Int("segments", 4, "parallel scan segments per legacy table")
+	maxCap := fs.Float64("max-capacity", 0, "capacity units per second each legacy table's scan may consume (0: no cap)")
 	create := fs.Bool("create", false, "create the single table first if it does not exist")
-	verify := fs.Bool("verify", true, "after the copy, find every legacy item in the single table and compare it")
+	verify := fs.Bool("verify", true, "after the copy, find every legacy item in the single table and compare every attribute")
 	quiet := fs.Bool("quiet", false, "no progress bars")
 	a, client, err := c.open(ctx, fs, args, stderr)
 	if err != nil {
 		return err
 	}
 	if c.app != "listbackup" {
-		return fmt.Errorf("%w: migrate knows ListBackup's legacy layout only (-app listbackup)", errUsage)
+		return fmt.Errorf("%w: migrate knows ListBackup's legacy layouts only (-app listbackup)", errUsage)
 	}
 	if *stack == "" {
 		return fmt.Errorf("%w: -stack is required", errUsage)
+	}
+	var m *listbackup.Manifest
+	if *manifest != "" {
+		f, err := os.Open(*manifest)
+		if err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		m, err = listbackup.ReadManifest(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%w: %s: %v", errUsage, *manifest, err)
+		}
+		fmt.Fprintf(stdout, "layout %s (from %s)\n", m.Name, *manifest)
+	} else {
+		var found []string
+		m, found, err = listbackup.DetectLayout(ctx, client, *stack)
+		if err != nil {
+			return err
+		}
+		n := 0
+		for _, lt := range m.Tables {
+			if slices.Contains(found, *stack+"-"+lt.Suffix) {
+				n++
+			}
+		}
+		fmt.Fprintf(stdout, "layout %s: %d of its %d tables found under %s- (%s)\n", m.Name, n, len(m.Tables), *stack, m.Description)
+	}
+	sv, err := listbackup.SurveyDeployment(ctx, client, *stack, m)
+	if err != nil {
+		return err
+	}
+	if *plan {
+		printPlan(stdout, sv)
+		return nil
 	}
 	opts, err := secretOptions()
 	if err != nil {
@@ -77,64 +117,174 @@ func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 	s := listbackup.New(tb)
-	bars := map[string]*progressbar.ProgressBar{}
-	var barsMu sync.Mutex // tables migrate in parallel
-	o := listbackup.MigrateOptions{Stack: *stack, DryRun: *dry, Resume: *resume, Segments: *segments}
-	if !*quiet {
-		o.Progress = func(legacy string, r table.JobReport) {
-			barsMu.Lock()
-			defer barsMu.Unlock()
-			bar := bars[legacy]
-			if bar == nil {
-				bar = itemsBar(ctx, client, legacy, stderr)
-				bars[legacy] = bar
-			}
-			_ = bar.Set64(r.Scanned)
-		}
-	}
+	o := listbackup.MigrateOptions{Stack: *stack, Manifest: m, DryRun: *dry, Resume: *resume, Segments: *segments, MaxCapacity: *maxCap}
+	bars := newBars(ctx, client, stderr, *quiet)
+	o.Progress = bars.progress
 	start := time.Now()
 	res, err := s.Migrate(ctx, o)
-	for _, bar := range bars {
-		_ = bar.Finish()
-	}
+	bars.finish()
 	mode := "migrated"
 	if *dry {
 		mode = "dry run"
 	}
 	var items int64
+	resumable := false
 	for _, r := range res {
+		switch {
+		case r.Missing:
+			fmt.Fprintf(stdout, "missing %s: the deployment has no such table, nothing to migrate\n", r.Legacy)
+			continue
+		case r.Unexpected > 0:
+			fmt.Fprintf(stdout, "NOT migrated %s: %d+ items, but %s\n", r.Legacy, r.Unexpected, r.Skip)
+			continue
+		case r.Skip != "":
+			fmt.Fprintf(stdout, "skipped %s: %s\n", r.Legacy, r.Skip)
+			continue
+		}
 		items += r.Report.Seen
 		fmt.Fprintf(stdout, "%s %s -> %s: %v\n", mode, r.Legacy, r.Entity, r.Report)
+		if r.Report.Skipped > 0 {
+			fmt.Fprintf(stdout, "  %d past their TTL, not migrated: %s\n", r.Report.Skipped, strings.Join(r.Expired[:min(5, len(r.Expired))], "; "))
+		}
 		for _, cf := range r.Report.Conflicts {
 			fmt.Fprintf(stdout, "  conflict %s %s: %s\n", cf.Key.PK, cf.Key.SK, cf.Reason)
 		}
+		if r.Report.Scanned > 0 {
+			resumable = true // its checkpoints hold a position to continue from
+		}
+	}
+	for _, u := range sv.Unknown {
+		fmt.Fprintf(stdout, "unknown %s: not in layout %s, not migrated\n", u, m.Name)
 	}
 	took := time.Since(start)
 	fmt.Fprintf(stdout, "%s %d items in %v (%.0f items/s)\n", mode, items, took.Round(time.Millisecond), float64(items)/took.Seconds())
 	if err != nil {
-		return fmt.Errorf("%w (run again with -resume to continue)", err)
+		if resumable {
+			return fmt.Errorf("%w (run again with -resume to continue from the checkpoints)", err)
+		}
+		return err
 	}
 	if !*verify || *dry {
 		return nil
 	}
-	ver, err := s.VerifyMigration(ctx, *stack)
-	if err != nil {
-		return err
-	}
+	vbars := newBars(ctx, client, stderr, *quiet)
+	o.Progress = vbars.progress
+	ver, err := s.Verify(ctx, o)
+	vbars.finish()
 	var bad []error
 	for _, v := range ver {
-		fmt.Fprintf(stdout, "verified %s: %d of %d found (%d past their TTL, not copied)\n", v.Legacy, v.Found, v.Scanned, v.Expired)
-		for _, m := range v.Missing {
-			fmt.Fprintf(stdout, "  missing %s\n", m)
+		if v.Missing || v.Skip != "" {
+			continue
+		}
+		fmt.Fprintf(stdout, "verified %s: %d of %d found (%d past their TTL, not copied), %d differing\n", v.Legacy, v.Found, v.Scanned, v.Expired, len(v.Differences))
+		for _, m := range v.Absent {
+			fmt.Fprintf(stdout, "  absent %s\n", m)
 		}
 		for _, d := range v.Differences {
 			fmt.Fprintf(stdout, "  differs %s\n", d)
 		}
-		if len(v.Missing) > 0 || len(v.Differences) > 0 {
-			bad = append(bad, fmt.Errorf("%s: %d missing, %d differing", v.Legacy, len(v.Missing), len(v.Differences)))
+		if !v.OK() {
+			bad = append(bad, fmt.Errorf("%s: %d absent, %d differing", v.Legacy, len(v.Absent), len(v.Differences)))
 		}
 	}
+	if err != nil {
+		bad = append(bad, err)
+	}
 	return errors.Join(bad...)
+}
+
+// printPlan prints what a migration would do with each legacy table.
+func printPlan(w io.Writer, sv listbackup.Survey) {
+	for _, t := range sv.Tables {
+		count := "missing"
+		if t.Present {
+			count = fmt.Sprintf("~%d items", t.ItemCount)
+		}
+		target := "-> " + t.Entity
+		if t.Skip != "" {
+			target = "not migrated: " + t.Skip
+		}
+		fmt.Fprintf(w, "%s (%s) %s\n", t.Name, count, target)
+		if t.Skip != "" {
+			continue
+		}
+		for _, from := range slices.Sorted(maps.Keys(t.Renames)) {
+			fmt.Fprintf(w, "  rename %s -> %s\n", from, t.Renames[from])
+		}
+		for _, attr := range slices.Sorted(maps.Keys(t.Values)) {
+			vm := t.Values[attr]
+			var pairs []string
+			for _, from := range slices.Sorted(maps.Keys(vm)) {
+				pairs = append(pairs, from+" -> "+vm[from])
+			}
+			fmt.Fprintf(w, "  map %s: %s (other values kept)\n", attr, strings.Join(pairs, ", "))
+		}
+		for _, attr := range slices.Sorted(maps.Keys(t.Compose)) {
+			fmt.Fprintf(w, "  set %s = %s\n", attr, t.Compose[attr])
+		}
+		for _, from := range slices.Sorted(maps.Keys(t.Times)) {
+			fmt.Fprintf(w, "  time %s (Unix seconds or milliseconds, detected per item) -> %s; %s kept in seconds\n", from, t.Times[from], from)
+		}
+		for _, attr := range slices.Sorted(maps.Keys(t.Suffixes)) {
+			fmt.Fprintf(w, "  suffix %s: %q appended where missing\n", attr, t.Suffixes[attr])
+		}
+		for _, attr := range slices.Sorted(maps.Keys(t.Drop)) {
+			fmt.Fprintf(w, "  drop %s: %s\n", attr, t.Drop[attr])
+		}
+		for _, attr := range slices.Sorted(maps.Keys(t.Defaults)) {
+			fmt.Fprintf(w, "  default %s = %s where missing\n", attr, t.Defaults[attr])
+		}
+		if t.TTL != nil {
+			unit := t.TTL.Unit
+			if unit == "" || unit == "auto" {
+				unit = "seconds or milliseconds, detected per item"
+			}
+			fmt.Fprintf(w, "  expiry %s (%s): items past it are counted, not migrated\n", t.TTL.Attribute, unit)
+		}
+		if t.Note != "" {
+			fmt.Fprintf(w, "  note: %s\n", t.Note)
+		}
+	}
+	if m := sv.Missing(); len(m) > 0 {
+		fmt.Fprintf(w, "missing (reported, not an error): %s\n", strings.Join(m, ", "))
+	}
+	for _, u := range sv.Unknown {
+		fmt.Fprintf(w, "unknown %s: not in layout %s, not migrated\n", u, sv.Layout.Name)
+	}
+}
+
+// bars are the progress bars of the tables of a run, one per table.
+type bars struct {
+	ctx    context.Context
+	client *dynamodb.Client
+	w      io.Writer
+	quiet  bool
+	mu     sync.Mutex // tables run in parallel
+	m      map[string]*progressbar.ProgressBar
+}
+
+func newBars(ctx context.Context, client *dynamodb.Client, w io.Writer, quiet bool) *bars {
+	return &bars{ctx: ctx, client: client, w: w, quiet: quiet, m: map[string]*progressbar.ProgressBar{}}
+}
+
+func (b *bars) progress(legacy string, r table.JobReport) {
+	if b.quiet {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	bar := b.m[legacy]
+	if bar == nil {
+		bar = itemsBar(b.ctx, b.client, legacy, b.w)
+		b.m[legacy] = bar
+	}
+	_ = bar.Set64(r.Scanned)
+}
+
+func (b *bars) finish() {
+	for _, bar := range b.m {
+		_ = bar.Finish()
+	}
 }
 
 // dryRunCipher lets a dry run encode secrets without a key: a dry run

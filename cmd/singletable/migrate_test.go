@@ -82,3 +82,107 @@ func TestMigrateCommand(t *testing.T) {
 		t.Errorf("migrate -app tinode: exit %d, want 2", exitCode(err))
 	}
 }
+
+// singletable migrate on a deployment of ListBackup's own code: the
+// layout is recognised and said, -plan prints each table's entity, count
+// estimate, renames and mappings; the run migrates what the handlers
+// wrote (the Owner membership, the created job, the millisecond
+// activity), reports the missing notifications table and the unknown
+// dashboards table without failing, counts an expired activity with its
+// key, and verification finds every attribute, the unmodelled ones too.
+func TestMigrateCommandCodeLayout(t *testing.T) {
+	c, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	client := tabletest.Client(t)
+	stack := fmt.Sprintf("listbackup-cmd%d", time.Now().UnixNano()%1_000_000)
+	m := listbackup.CodeLayout()
+	if err := listbackup.CreateLegacyLayout(c, client, stack, m); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for _, lt := range m.Tables {
+			client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(stack + "-" + lt.Suffix)})
+		}
+		client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(stack + "-dashboards")})
+	})
+	if _, err := client.DeleteTable(c, &dynamodb.DeleteTableInput{TableName: aws.String(stack + "-notifications")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.CreateTable(c, &dynamodb.CreateTableInput{TableName: aws.String(stack + "-dashboards"), BillingMode: types.BillingModePayPerRequest,
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("dashboardId"), KeyType: types.KeyTypeHash}},
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("dashboardId"), AttributeType: types.ScalarAttributeTypeS}}}); err != nil {
+		t.Fatal(err)
+	}
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	n := func(v int64) types.AttributeValue { return &types.AttributeValueMemberN{Value: fmt.Sprint(v)} }
+	put := func(suffix string, item map[string]types.AttributeValue) {
+		if _, err := client.PutItem(c, &dynamodb.PutItemInput{TableName: aws.String(stack + "-" + suffix), Item: item}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	at := time.Now().Add(-time.Hour)
+	ts := at.Format(time.RFC3339Nano)
+	const user, acct = "user:9d1e", "account:77aa"
+	put("users", map[string]types.AttributeValue{"userId": s(user), "cognitoUserId": s("9d1e"), "email": s("ada@example.com"), "name": s("Ada"),
+		"status": s("active"), "currentAccountId": &types.AttributeValueMemberNULL{Value: true}, "createdAt": s(ts), "updatedAt": s(ts)})
+	put("accounts", map[string]types.AttributeValue{"accountId": s(acct), "ownerUserId": s(user), "createdByUserId": s(user), "name": s("Ada's Account"),
+		"accountPath": s("/77aa"), "level": n(0), "plan": s("free"), "status": s("active"), "createdAt": s(ts), "updatedAt": s(ts)})
+	put("user-accounts", map[string]types.AttributeValue{"userId": s(user), "accountId": s(acct), "role": s("Owner"), "status": s("Active"),
+		"linkedAt": s(ts), "updatedAt": s(ts)})
+	put("jobs", map[string]types.AttributeValue{"jobId": s("job:1"), "accountId": s(acct), "userId": s(user), "sourceId": s("source:1"),
+		"name": s("Nightly"), "type": s("backup"), "status": s("created"), "enabled": &types.AttributeValueMemberBOOL{Value: true},
+		"createdAt": s(ts), "updatedAt": s(ts)})
+	for i, ttl := range []time.Time{at.Add(90 * 24 * time.Hour), at.Add(-time.Hour)} {
+		put("activity", map[string]types.AttributeValue{"eventId": s(fmt.Sprintf("activity:%d:x%d", at.UnixMilli(), i)), "accountId": s(acct),
+			"userId": s(user), "type": s("jobs"), "action": s("create_success"), "status": s("success"), "message": s("Created job: Nightly"),
+			"timestamp": n(at.UnixMilli()), "ttl": n(ttl.Unix())})
+	}
+	main := tabletest.TableName("lbcode", t.Name())
+	t.Cleanup(func() {
+		client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(main)})
+	})
+	t.Setenv("SINGLETABLE_SECRET_KEY", strings.Repeat("cd", 32))
+	base := []string{"migrate", "-app", "listbackup", "-stack", stack, "-endpoint", tabletest.Endpoint(t), "-table", main, "-quiet"}
+
+	out, err := runCmd(t, append(base, "-plan")...)
+	t.Logf("singletable migrate -plan:\n%s", out)
+	if err != nil {
+		t.Fatalf("-plan: %v", err)
+	}
+	for _, want := range []string{"layout listbackup-code: 21 of its 22 tables found", stack + "-user-accounts (~", "-> Membership",
+		"map role: Admin -> admin, Manager -> manager, Member -> member, Owner -> owner, Viewer -> viewer (other values kept)",
+		"rename linkedAt -> joinedAt", "time timestamp (Unix seconds or milliseconds, detected per item) -> createdAt",
+		stack + "-rate-limits (~", "not migrated: transient", "missing (reported, not an error): " + stack + "-notifications",
+		"unknown " + stack + "-dashboards"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("-plan output lacks %q", want)
+		}
+	}
+	out, err = runCmd(t, append(base, "-create")...)
+	t.Logf("singletable migrate:\n%s", out)
+	if err != nil {
+		t.Errorf("migrate: %v (exit %d)", err, exitCode(err))
+	}
+	for _, want := range []string{
+		"migrated " + stack + "-user-accounts -> Membership: seen 1, changed 1",
+		"migrated " + stack + "-jobs -> Job: seen 1, changed 1",
+		"migrated " + stack + "-activity -> Activity: seen 2, changed 1, unchanged 0, skipped 1",
+		"1 past their TTL, not migrated: eventId=activity:",
+		"missing " + stack + "-notifications: the deployment has no such table",
+		"skipped " + stack + "-rate-limits: transient",
+		"unknown " + stack + "-dashboards: not in layout listbackup-code",
+		"verified " + stack + "-user-accounts: 1 of 1 found (0 past their TTL, not copied), 0 differing",
+		"verified " + stack + "-users: 1 of 1 found (0 past their TTL, not copied), 0 differing",
+		"verified " + stack + "-activity: 1 of 2 found (1 past their TTL, not copied), 0 differing",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if strings.Contains(out, "differs") {
+		t.Errorf("verification found differences:\n%s", out)
+	}
+	if strings.Contains(out, "  conflict ") {
+		t.Errorf("conflicts:\n%s", out)
+	}
+}

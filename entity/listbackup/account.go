@@ -82,6 +82,9 @@ type Account struct {
 	// deleted account is kept in the table but is not found by reads and
 	// leaves every index.
 	DeletedAt time.Time `dynamo:"deletedAt,omitempty"`
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // AccountMove marks an account whose subtree is being moved: its

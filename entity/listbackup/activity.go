@@ -79,10 +79,23 @@ type Activity struct {
 	// CreatedAt is when the event happened, to the nanosecond; the keys sort
 	// by it.
 	CreatedAt time.Time `dynamo:"createdAt"`
+	// ExpiresAt, if set, is the expiry its writer chose (ListBackup's own
+	// code writes one, its ttl, for each event), in epoch seconds; unset,
+	// the activity expires ActivityRetention after CreatedAt.
+	ExpiresAt time.Time `dynamo:"expiresAt,unixtime,omitempty"`
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
-// Expires is when the activity expires (LB-22).
-func (a *Activity) Expires() time.Time { return a.CreatedAt.Add(ActivityRetention) }
+// Expires is when the activity expires (LB-22): ExpiresAt if set, else
+// CreatedAt + ActivityRetention.
+func (a *Activity) Expires() time.Time {
+	if !a.ExpiresAt.IsZero() {
+		return a.ExpiresAt
+	}
+	return a.CreatedAt.Add(ActivityRetention)
+}
 
 // Validate checks the activity before a write.
 func (a *Activity) Validate() error {
@@ -181,14 +194,23 @@ type Job struct {
 	RetryCount int `dynamo:"retryCount"`
 	// MaxRetries is how many retries the job is allowed.
 	MaxRetries int `dynamo:"maxRetries"`
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Validate checks the job before a write.
 func (j *Job) Validate() error {
 	err := first(j.AccountID.Validate("accountId"), j.JobID.Validate("jobId"), j.JobType.Check("jobType"),
-		j.Status.Check("status"), j.Priority.Check("priority"), requiredTime("createdAt", j.CreatedAt))
+		j.Status.Check("status"), requiredTime("createdAt", j.CreatedAt))
 	if err != nil {
 		return err
+	}
+	// ListBackup's own code creates jobs without a priority.
+	if j.Priority != "" {
+		if err := j.Priority.Check("priority"); err != nil {
+			return err
+		}
 	}
 	if j.SourceID != "" {
 		if err := j.SourceID.Validate("sourceId"); err != nil {

@@ -170,11 +170,13 @@ const (
 	MemberActive    MemberStatus = "active"
 	MemberPending   MemberStatus = "pending"
 	MemberSuspended MemberStatus = "suspended"
+	// MemberInactive is a status of ListBackup's own code (Inactive).
+	MemberInactive MemberStatus = "inactive"
 )
 
 // MemberStatuses returns every MemberStatus.
 func MemberStatuses() []MemberStatus {
-	return []MemberStatus{MemberActive, MemberPending, MemberSuspended}
+	return []MemberStatus{MemberActive, MemberPending, MemberSuspended, MemberInactive}
 }
 
 // Valid reports whether v is a MemberStatus the documents list.
@@ -430,10 +432,16 @@ const (
 	JobImport    JobType = "import"
 	JobMigration JobType = "migration"
 	JobBackup    JobType = "backup"
+	// The further kinds ListBackup's own code names (internal/types Job).
+	JobAnalytics   JobType = "analytics"
+	JobMaintenance JobType = "maintenance"
+	JobAlert       JobType = "alert"
 )
 
 // JobTypes returns every JobType.
-func JobTypes() []JobType { return []JobType{JobSync, JobExport, JobImport, JobMigration, JobBackup} }
+func JobTypes() []JobType {
+	return []JobType{JobSync, JobExport, JobImport, JobMigration, JobBackup, JobAnalytics, JobMaintenance, JobAlert}
+}
 
 // Valid reports whether v is a JobType the documents list.
 func (v JobType) Valid() bool { return slices.Contains(JobTypes(), v) }
@@ -454,11 +462,14 @@ const (
 	JobCompleted JobStatus = "completed"
 	JobFailed    JobStatus = "failed"
 	JobCancelled JobStatus = "cancelled"
+	// JobCreated is the status ListBackup's own code gives a new job
+	// (jobs/create), before it is queued.
+	JobCreated JobStatus = "created"
 )
 
 // JobStatuses returns every JobStatus.
 func JobStatuses() []JobStatus {
-	return []JobStatus{JobPending, JobRunning, JobCompleted, JobFailed, JobCancelled}
+	return []JobStatus{JobPending, JobRunning, JobCompleted, JobFailed, JobCancelled, JobCreated}
 }
 
 // Valid reports whether v is a JobStatus the documents list.

@@ -1,6 +1,10 @@
 package listbackup
 
-import "time"
+import (
+	"time"
+
+	"github.com/singletable/singletable/table"
+)
 
 // Membership links a user to an account with a role (users-accounts). A
 // user has at most one membership per account: the key is the pair.
@@ -16,13 +20,20 @@ type Membership struct {
 	Role MemberRole `dynamo:"role"`
 	// Permissions are extra permissions beyond the role; optional.
 	Permissions Permissions `dynamo:"permissions,omitempty"`
-	JoinedAt    time.Time   `dynamo:"joinedAt"` // ISO 8601 (v2; core: number)
+	// Capabilities are the membership's permission flags as ListBackup's own
+	// code stores them (canInviteUsers, canManageBilling, ...: true or
+	// false), next to the documents' Permissions; optional.
+	Capabilities map[string]bool `dynamo:"capabilities,omitempty"`
+	JoinedAt     time.Time       `dynamo:"joinedAt"` // ISO 8601 (v2; core: number)
 	// InvitedBy is the user who invited the member; optional.
 	InvitedBy UserID `dynamo:"invitedBy,omitempty"`
 	// Status is the membership's state (see MemberStatus), such as invited or
 	// active.
 	Status    MemberStatus `dynamo:"status"`
 	IsDefault bool         `dynamo:"isDefault"` // core
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Validate checks the membership before a write.
@@ -63,6 +74,9 @@ type Team struct {
 	UpdatedAt time.Time `dynamo:"updatedAt"`
 	// CreatedBy is the user who created the team; optional.
 	CreatedBy UserID `dynamo:"createdBy,omitempty"`
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Validate checks the team before a write.

@@ -41,6 +41,9 @@ type OAuthState struct {
 	// ExpiresAt is epoch seconds (the documents' TTL attribute); the
 	// table's TTL attribute holds the same instant.
 	ExpiresAt time.Time `dynamo:"expiresAt,unixtime"`
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Validate checks the state before a write.

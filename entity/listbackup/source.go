@@ -91,6 +91,17 @@ type Source struct {
 	// of hard deletes"; status becomes disconnected). A deleted source is
 	// kept in the table but is not found by reads and leaves every index.
 	DeletedAt time.Time `dynamo:"deletedAt,omitempty"`
+	// UserID, GroupID, ConnectionID and PlatformSourceID are what a source
+	// of ListBackup's own code names: the user who made it, its source
+	// group (listed under GROUPSRC#{groupId}, GSI3), its platform
+	// connection and the catalog template it was made from; optional.
+	UserID           UserID           `dynamo:"userId,omitempty"`
+	GroupID          SourceGroupID    `dynamo:"groupId,omitempty"`
+	ConnectionID     ConnectionID     `dynamo:"connectionId,omitempty"`
+	PlatformSourceID PlatformSourceID `dynamo:"platformSourceId,omitempty"`
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Deleted reports whether the source was soft-deleted.
@@ -99,9 +110,28 @@ func (s *Source) Deleted() bool { return !s.DeletedAt.IsZero() }
 // Validate checks the source before a write.
 func (s *Source) Validate() error {
 	err := first(s.AccountID.Validate("accountId"), s.SourceID.Validate("sourceId"), required("sourceName", s.SourceName),
-		s.Platform.Check("platform"), s.ConnectionType.Check("connectionType"), s.Status.Check("status"))
+		s.Status.Check("status"))
 	if err != nil {
 		return err
+	}
+	// A source of ListBackup's own code names its connection (and the
+	// platform source it was made from) instead of a platform.
+	if s.ConnectionID == "" || s.Platform != "" {
+		if err := s.Platform.Check("platform"); err != nil {
+			return err
+		}
+	}
+	if s.ConnectionID == "" || s.ConnectionType != "" {
+		if err := s.ConnectionType.Check("connectionType"); err != nil {
+			return err
+		}
+	}
+	for _, id := range []struct{ field, v string }{{"connectionId", string(s.ConnectionID)}, {"groupId", string(s.GroupID)}, {"userId", string(s.UserID)}} {
+		if id.v != "" {
+			if err := CheckID(id.field, id.v); err != nil {
+				return err
+			}
+		}
 	}
 	if s.PlatformID != "" && s.PlatformID != s.Platform {
 		return table.Invalid("platformId", "%q differs from platform %q", s.PlatformID, s.Platform)
@@ -123,6 +153,10 @@ type ConnectionCredentials struct {
 	// AccessToken is the provider's access token; encrypted at rest
 	// (Def.Secrets).
 	AccessToken string `dynamo:"accessToken,omitempty"`
+	// TokenType and ExpiresIn (seconds) are what the provider's token
+	// response said, as ListBackup's own code keeps it; optional.
+	TokenType string `dynamo:"tokenType,omitempty"`
+	ExpiresIn int64  `dynamo:"expiresIn,omitempty"`
 	// RefreshToken is the provider's refresh token; encrypted at rest
 	// (Def.Secrets).
 	RefreshToken string `dynamo:"refreshToken,omitempty"`
@@ -177,6 +211,9 @@ type Connection struct {
 	// credentials are dropped). A deleted connection is kept in the table
 	// but is not found by reads and leaves every index.
 	DeletedAt time.Time `dynamo:"deletedAt,omitempty"`
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Deleted reports whether the connection was soft-deleted.

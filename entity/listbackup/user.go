@@ -16,6 +16,9 @@ type UserPreferences struct {
 	Timezone string `dynamo:"timezone,omitempty"`
 	// Notifications are the user's notification settings; optional.
 	Notifications Object `dynamo:"notifications,omitempty"`
+	// Theme is the user's UI theme ("light", "dark", ...), as ListBackup's
+	// own code stores it; optional.
+	Theme string `dynamo:"theme,omitempty"`
 }
 
 // User is a person who signs in (v2 users table, plus core's attributes).
@@ -63,6 +66,9 @@ type User struct {
 	// TwoFactorEnabled is the core document's two-factor flag, stored
 	// as given.
 	TwoFactorEnabled bool `dynamo:"twoFactorEnabled"`
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // NormalizeEmail is the form emails are unique in: [keys.FoldEmail]

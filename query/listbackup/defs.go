@@ -32,6 +32,14 @@ const (
 	TypeWebhook      = "Webhook"
 	TypeUsageMetrics = "UsageMetrics"
 	TypeBillingPlan  = "BillingPlan"
+	// The entities of ListBackup's own code (its deployed layout).
+	TypeSourceGroup     = "SourceGroup"
+	TypeTeamMember      = "TeamMember"
+	TypeLabel           = "Label"
+	TypeEntityTag       = "EntityTag"
+	TypeMFACode         = "MFACode"
+	TypeCatalogPlatform = "CatalogPlatform"
+	TypeCatalogSource   = "CatalogSource"
 )
 
 // Unique-value names of the guard items.
@@ -80,19 +88,27 @@ type entities struct {
 	webhooks      *table.Entity[lb.Webhook]
 	usage         *table.Entity[lb.UsageMetrics]
 	plans         *table.Entity[lb.BillingPlan]
+	groups        *table.Entity[lb.SourceGroup]
+	teamMembers   *table.Entity[lb.TeamMembership]
+	labels        *table.Entity[lb.Label]
+	entityTags    *table.Entity[lb.EntityTag]
+	mfaCodes      *table.Entity[lb.MFACode]
+	platforms     *table.Entity[lb.CatalogPlatform]
+	platformSrcs  *table.Entity[lb.CatalogSource]
 }
 
 // stamps keeps createdAt and updatedAt (UTC; secs truncates to seconds
-// for core's epoch-second attributes).
+// for core's epoch-second attributes). A new item keeps an updatedAt it
+// already has (an imported item's, which a migration must not move).
 func stamps(created, updated *time.Time, now time.Time, isNew, secs bool) {
 	now = now.UTC()
 	if secs {
 		now = lb.Seconds(now)
 	}
-	if created != nil && (isNew || created.IsZero()) && created.IsZero() {
+	if created != nil && created.IsZero() {
 		*created = now
 	}
-	if updated != nil {
+	if updated != nil && (!isNew || updated.IsZero()) {
 		*updated = now
 	}
 }
@@ -164,6 +180,9 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: {PK: "SOURCES#{accountId}", SK: "PLATFORM#{platform}#{sourceId}", When: []string{"!deletedAt"}},
 				table.GSI2: {PK: "SOURCES#{accountId}", SK: "STATUS#{status}#{sourceId}", When: []string{"!deletedAt"}},
+				// A source group's sources (LB-70): sources of ListBackup's
+				// own code name their group.
+				table.GSI3: {PK: "GROUPSRC#{groupId}", SK: "SOURCE#{sourceId}", When: []string{"!deletedAt"}},
 			},
 			Touch: func(s *lb.Source, now time.Time, isNew bool) {
 				stamps(&s.CreatedAt, &s.UpdatedAt, now, isNew, false)
@@ -354,6 +373,77 @@ func newEntities(t *table.Table, shards int) *entities {
 			},
 			Touch: func(p *lb.BillingPlan, now time.Time, isNew bool) {
 				stamps(&p.CreatedAt, &p.UpdatedAt, now, isNew, true)
+			},
+		}),
+		groups: table.NewEntity(t, table.Def[lb.SourceGroup]{
+			Type:     TypeSourceGroup,
+			Keys:     table.Template{PK: "SRCGROUP#{groupId}", SK: "GROUP"},
+			Validate: (*lb.SourceGroup).Validate,
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: "SRCGROUPS#{accountId}", SK: "GROUP#{groupId}"}, // LB-69
+			},
+			Touch: func(g *lb.SourceGroup, now time.Time, isNew bool) {
+				stamps(&g.CreatedAt, &g.UpdatedAt, now, isNew, false)
+			},
+		}),
+		teamMembers: table.NewEntity(t, table.Def[lb.TeamMembership]{
+			Type: TypeTeamMember,
+			// In the team's own partition, next to its TEAM item (LB-71).
+			Keys:     table.Template{PK: "TEAM#{teamId}", SK: "MEMBER#{userId}"},
+			Validate: (*lb.TeamMembership).Validate,
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: "USERTEAMS#{userId}", SK: "TEAM#{teamId}"}, // LB-72
+			},
+			Touch: func(m *lb.TeamMembership, now time.Time, isNew bool) {
+				stamps(&m.JoinedAt, &m.UpdatedAt, now, isNew, false)
+			},
+		}),
+		labels: table.NewEntity(t, table.Def[lb.Label]{
+			Type:     TypeLabel,
+			Keys:     table.Template{PK: "LABEL#{tagId}", SK: "LABEL"},
+			Validate: (*lb.Label).Validate,
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: "LABELS#{accountId}", SK: "NAME#{name}#{tagId}"}, // LB-73
+			},
+			Touch: func(l *lb.Label, now time.Time, isNew bool) { stamps(&l.CreatedAt, &l.UpdatedAt, now, isNew, false) },
+		}),
+		entityTags: table.NewEntity(t, table.Def[lb.EntityTag]{
+			Type: TypeEntityTag,
+			// The labels of an entity in its own partition (LB-74).
+			Keys:     table.Template{PK: "TAGGED#{entityType}#{entityId}", SK: "TAG#{tagId}"},
+			Validate: (*lb.EntityTag).Validate,
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: "TAGGING#{tagId}", SK: "{entityType}#{entityId}"}, // LB-75
+			},
+			Touch: func(x *lb.EntityTag, now time.Time, isNew bool) { stamps(&x.CreatedAt, nil, now, isNew, false) },
+		}),
+		mfaCodes: table.NewEntity(t, table.Def[lb.MFACode]{
+			Type:     TypeMFACode,
+			Keys:     table.Template{PK: "MFA#{userId}", SK: "CODE#{createdAt:ts}#{codeId}"}, // LB-76
+			Validate: (*lb.MFACode).Validate,
+			Expires:  func(c *lb.MFACode) time.Time { return c.ExpiresAt },
+			Secrets:  map[string]func(*lb.MFACode) *string{"code": func(c *lb.MFACode) *string { return &c.Code }},
+		}),
+		platforms: table.NewEntity(t, table.Def[lb.CatalogPlatform]{
+			Type:     TypeCatalogPlatform,
+			Keys:     table.Template{PK: "CATPLATFORM#{platformId}", SK: "PLATFORM"},
+			Validate: (*lb.CatalogPlatform).Validate,
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: "CATALOG", SK: "PLATFORM#{platformId}"}, // LB-77: tens of items
+			},
+			Touch: func(p *lb.CatalogPlatform, now time.Time, isNew bool) {
+				stamps(&p.CreatedAt, &p.UpdatedAt, now, isNew, false)
+			},
+		}),
+		platformSrcs: table.NewEntity(t, table.Def[lb.CatalogSource]{
+			Type:     TypeCatalogSource,
+			Keys:     table.Template{PK: "CATSOURCE#{platformSourceId}", SK: "TEMPLATE"},
+			Validate: (*lb.CatalogSource).Validate,
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: "CATSOURCES#{platformId}", SK: "SOURCE#{platformSourceId}"}, // LB-78
+			},
+			Touch: func(p *lb.CatalogSource, now time.Time, isNew bool) {
+				stamps(&p.CreatedAt, &p.UpdatedAt, now, isNew, false)
 			},
 		}),
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -45,63 +46,29 @@ import (
 //     finds every item through its entity's key in the single table,
 //     comparing it field by field.
 
-// LegacyIndex is a GSI of a legacy table.
-type LegacyIndex struct {
-	Name   string
-	PK, SK string // SK "" for none
-	// Numeric names the key attributes the document types as Number
-	// (Unix timestamps); the others are strings.
-	Numeric []string
-}
-
-// LegacyTable is one table of the legacy layout, as its document defines
-// it, and the entity its items become.
-type LegacyTable struct {
-	// Suffix is the table's name after "<stack>-" ("users", "api_keys").
-	Suffix string
-	// Doc is the document that defines it.
-	Doc string
-	// PK and SK are its key attributes (SK "" for none), all strings.
-	PK, SK string
-	// Indexes are its GSIs.
-	Indexes []LegacyIndex
-	// Entity is the entity type its items become.
-	Entity string
-}
-
-// LegacyTables returns the 19 tables of a legacy deployment.
-func LegacyTables() []LegacyTable {
-	const v2, core = "listbackup-v2.md", "listbackup-core.md"
-	return []LegacyTable{
-		{"users", v2, "userId", "", []LegacyIndex{{"email-index", "email", "", nil}, {"username-index", "username", "", nil}}, TypeUser},
-		{"accounts", v2, "accountId", "", []LegacyIndex{{"parentAccountId-index", "parentAccountId", "", nil}, {"accountPath-index", "accountPath", "", nil}}, TypeAccount},
-		{"users-accounts", v2, "userId", "accountId", []LegacyIndex{{"accountId-userId-index", "accountId", "userId", nil}}, TypeMembership},
-		{"teams", v2, "accountId", "teamId", []LegacyIndex{{"teamId-index", "teamId", "", nil}}, TypeTeam},
-		{"sources", v2, "accountId", "sourceId", []LegacyIndex{{"sourceId-index", "sourceId", "", nil}, {"accountId-platform-index", "accountId", "platform", nil}, {"accountId-status-index", "accountId", "status", nil}}, TypeSource},
-		{"activities", v2, "accountId", "timestamp#eventId", []LegacyIndex{{"userId-timestamp-index", "userId", "timestamp#eventId", nil}, {"resourceType-timestamp-index", "resourceType", "timestamp#eventId", nil}}, TypeActivity},
-		{"jobs", v2, "accountId", "jobId", []LegacyIndex{{"jobId-index", "jobId", "", nil}, {"accountId-status-index", "accountId", "status", nil}, {"sourceId-createdAt-index", "sourceId", "createdAt", nil}}, TypeJob},
-		{"connections", v2, "connectionId", "", []LegacyIndex{{"accountId-platform-index", "accountId", "platform", nil}, {"userId-platform-index", "userId", "platform", nil}}, TypeConnection},
-		{"oauth-states", v2, "state", "", nil, TypeOAuthState},
-		{"oauth-tokens", v2, "sourceId", "", []LegacyIndex{{"accountId-platform-index", "accountId", "platform", nil}}, TypeOAuthToken},
-		{"refresh-tokens", v2, "refreshToken", "", []LegacyIndex{{"userId-issuedAt-index", "userId", "issuedAt", nil}, {"tokenFamily-index", "tokenFamily", "", nil}}, TypeRefreshToken},
-		{"tags", v2, "accountId#resourceType", "tagKey#tagValue", []LegacyIndex{{"tagId-index", "tagId", "", nil}, {"accountId-tagKey-index", "accountId#resourceType", "tagKey", nil}}, TypeTag},
-		{"notifications", v2, "userId", "timestamp#notificationId", []LegacyIndex{{"accountId-timestamp-index", "accountId", "timestamp#notificationId", nil}, {"userId-status-index", "userId", "status", nil}}, TypeNotification},
-		{"sync_schedules", core, "sourceId", "scheduleId", []LegacyIndex{{"nextRunAt-index", "nextRunAt", "", []string{"nextRunAt"}}}, TypeSyncSchedule},
-		{"sync_history", core, "sourceId", "syncId", []LegacyIndex{{"status-startedAt-index", "status", "startedAt", []string{"startedAt"}}}, TypeSyncRun},
-		{"api_keys", core, "apiKeyId", "", []LegacyIndex{{"accountId-status-index", "accountId", "status", nil}, {"apiKeyHash-index", "apiKeyHash", "", nil}}, TypeAPIKey},
-		// GSI1 accountId-isActive-index sorts on a Boolean, which DynamoDB
-		// cannot key: a deployment has it as a string or not at all.
-		{"webhooks", core, "webhookId", "", nil, TypeWebhook},
-		{"usage_metrics", core, "accountId", "metricDate", []LegacyIndex{{"metricDate-accountId-index", "metricDate", "accountId", nil}}, TypeUsageMetrics},
-		{"billing_plans", core, "planId", "", nil, TypeBillingPlan},
-	}
-}
-
-// CreateLegacyTables creates the 19 legacy tables of stack (on-demand), as
-// the documents define their keys and indexes, and waits until they are
-// active. For tests and rehearsals of a migration.
+// CreateLegacyTables creates the 19 tables of the documents' layout for
+// stack; see [CreateLegacyLayout].
 func CreateLegacyTables(ctx context.Context, client *dynamodb.Client, stack string) error {
-	for _, lt := range LegacyTables() {
+	return CreateLegacyLayout(ctx, client, stack, DocumentsLayout())
+}
+
+// CreateLegacyLayout creates the tables of layout m for stack (on-demand),
+// with the keys and indexes the manifest gives, and waits until they are
+// active: a rehearsal of a migration. TTL is left disabled, so an item a
+// rehearsal writes already expired stays for the migration to count.
+func CreateLegacyLayout(ctx context.Context, client *dynamodb.Client, stack string, m *Manifest) error {
+	for _, lt := range m.Tables {
+		numeric := func(a string) bool {
+			if slices.Contains(lt.Numeric, a) {
+				return true
+			}
+			for _, ix := range lt.Indexes {
+				if slices.Contains(ix.Numeric, a) {
+					return true
+				}
+			}
+			return false
+		}
 		attrs := map[string]bool{lt.PK: true}
 		keySchema := []types.KeySchemaElement{{AttributeName: aws.String(lt.PK), KeyType: types.KeyTypeHash}}
 		if lt.SK != "" {
@@ -120,12 +87,10 @@ func CreateLegacyTables(ctx context.Context, client *dynamodb.Client, stack stri
 				Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}})
 		}
 		var defs []types.AttributeDefinition
-		for a := range attrs {
+		for _, a := range slices.Sorted(maps.Keys(attrs)) {
 			typ := types.ScalarAttributeTypeS
-			for _, ix := range lt.Indexes {
-				if slices.Contains(ix.Numeric, a) {
-					typ = types.ScalarAttributeTypeN
-				}
+			if numeric(a) {
+				typ = types.ScalarAttributeTypeN
 			}
 			defs = append(defs, types.AttributeDefinition{AttributeName: aws.String(a), AttributeType: typ})
 		}
@@ -141,87 +106,212 @@ func CreateLegacyTables(ctx context.Context, client *dynamodb.Client, stack stri
 	return nil
 }
 
-// MigrateOptions configure [Store.Migrate].
+// MigrateOptions configure [Store.Migrate] and [Store.Verify].
 type MigrateOptions struct {
-	// Stack is the legacy deployment's stack name (required).
+	// Stack is the legacy deployment's stack name (required): its tables
+	// are <stack>-<table>.
 	Stack string
+	// Manifest is the deployment's layout (default: [DocumentsLayout]; see
+	// [DetectLayout]).
+	Manifest *Manifest
 	// DryRun reads, converts and validates every item and writes nothing
 	// but checkpoints.
 	DryRun bool
-	// Resume continues an interrupted migration from its checkpoints.
+	// Resume continues an interrupted migration (or verification) from
+	// its checkpoints.
 	Resume bool
 	// Segments is the number of parallel scan segments per table (default 4).
 	Segments int
-	// Tables limits the migration to these legacy tables (suffixes); all
-	// when empty.
+	// Tables limits the run to these legacy tables (suffixes); all when
+	// empty.
 	Tables []string
-	// Parallel is how many legacy tables are migrated at once (default 4).
+	// Parallel is how many legacy tables are done at once (default 4).
 	Parallel int
+	// MaxCapacity caps the capacity units per second each table's scan
+	// consumes (0: no cap).
+	MaxCapacity float64
 	// Progress, if set, is called after each page with the legacy table
 	// and its running totals.
 	Progress func(legacy string, r table.JobReport)
+}
+
+func (o MigrateOptions) manifest() *Manifest {
+	if o.Manifest != nil {
+		return o.Manifest
+	}
+	return DocumentsLayout()
 }
 
 // MigratedTable is what a migration did with one legacy table.
 type MigratedTable struct {
 	Legacy string // the legacy table's name
 	Entity string
+	// Missing says the deployment has no such table: nothing to migrate.
+	Missing bool
+	// Skip is why the manifest leaves the table out, if it does.
+	Skip string
+	// Unexpected counts (up to 100) the items found in a skipped table the
+	// manifest expects empty: a failure, see ErrUnexpectedItems.
+	Unexpected int
+	// Report counts the items (Skipped: past their TTL).
 	Report table.JobReport
+	// Expired lists the legacy keys of items past their TTL, not migrated
+	// (at most 100; Report.Skipped counts them all).
+	Expired []string
 }
 
 // Migrate copies a legacy deployment into the store's table (see the
-// contract above) and reports per legacy table, Parallel tables at once.
-// The legacy tables are reached with the store's own client. A table's
-// job stops at its first error that is not a conflict (the others go on);
-// run the migration again with Resume to continue.
+// contract above) and reports per legacy table of the manifest,
+// Parallel tables at once. The legacy tables are reached with the store's
+// own client. A table the deployment lacks is reported Missing, a table
+// the manifest skips is reported with its reason; neither is an error. A
+// table's job stops at its first error that is not a conflict (the others
+// go on); run the migration again with Resume to continue it.
 func (s *Store) Migrate(ctx context.Context, o MigrateOptions) ([]MigratedTable, error) {
 	if o.Stack == "" {
 		return nil, &table.ValidationError{Field: "Stack", Reason: "required"}
 	}
+	lts := o.tables()
+	out := make([]MigratedTable, len(lts))
+	errs := make([]error, len(lts))
+	s.parallel(o, len(lts), func(i int) {
+		lt := lts[i]
+		out[i] = MigratedTable{Legacy: o.Stack + "-" + lt.Suffix, Entity: lt.Entity, Skip: lt.Skip}
+		switch exists, err := s.legacyExists(ctx, out[i].Legacy); {
+		case err != nil:
+			errs[i] = err
+		case !exists:
+			out[i].Missing = true
+		case lt.Skip == "":
+			out[i], errs[i] = s.migrateTable(ctx, o, lt)
+		case lt.ExpectEmpty:
+			if n, err := s.countSome(ctx, out[i].Legacy); err != nil {
+				errs[i] = err
+			} else if n > 0 {
+				out[i].Unexpected = n
+				errs[i] = fmt.Errorf("%s: %w", out[i].Legacy, ErrUnexpectedItems)
+			}
+		}
+	})
+	return out, errors.Join(errs...)
+}
+
+// ErrUnexpectedItems: a table the manifest skips because no code writes it
+// holds items. They are not migrated; map the table in a manifest of your
+// own (-manifest) to migrate them.
+var ErrUnexpectedItems = errors.New("holds items its layout does not expect (no code writes it): not migrated")
+
+// countSome counts the items of the first page of table name (up to 100).
+func (s *Store) countSome(ctx context.Context, name string) (int, error) {
+	out, err := s.t.Client().Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(name), Limit: aws.Int32(100), Select: types.SelectCount})
+	if err != nil {
+		return 0, fmt.Errorf("scan %s: %w", name, err)
+	}
+	return int(out.Count), nil
+}
+
+// tables returns the manifest's tables the options select.
+func (o MigrateOptions) tables() []LegacyTable {
 	var lts []LegacyTable
-	for _, lt := range LegacyTables() {
+	for _, lt := range o.manifest().Tables {
 		if len(o.Tables) == 0 || slices.Contains(o.Tables, lt.Suffix) {
 			lts = append(lts, lt)
 		}
 	}
+	return lts
+}
+
+// parallel runs f(0..n-1), o.Parallel at once.
+func (s *Store) parallel(o MigrateOptions, n int, f func(int)) {
 	par := o.Parallel
 	if par <= 0 {
 		par = 4
 	}
-	out := make([]MigratedTable, len(lts))
-	errs := make([]error, len(lts))
 	sem := make(chan struct{}, par)
 	var wg sync.WaitGroup
-	for i, lt := range lts {
+	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			out[i], errs[i] = s.migrateTable(ctx, o, lt)
+			f(i)
 		}()
 	}
 	wg.Wait()
-	return out, errors.Join(errs...)
+}
+
+// legacyExists reports whether the deployment has table name.
+func (s *Store) legacyExists(ctx context.Context, name string) (bool, error) {
+	_, err := s.t.Client().DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	var nf *types.ResourceNotFoundException
+	switch {
+	case errors.As(err, &nf):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("describe %s: %w", name, err)
+	}
+	return true, nil
+}
+
+// expiredKeys collects the keys of items past their TTL.
+type expiredKeys struct {
+	mu   sync.Mutex
+	keys []string
+}
+
+func (e *expiredKeys) add(k string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.keys) < 100 {
+		e.keys = append(e.keys, k)
+	}
 }
 
 // migrateTable runs the job that copies one legacy table.
 func (s *Store) migrateTable(ctx context.Context, o MigrateOptions, lt LegacyTable) (MigratedTable, error) {
 	name := o.Stack + "-" + lt.Suffix
-	ad := s.adapter(lt)
-	keyAttrs := []string{lt.PK}
-	if lt.SK != "" {
-		keyAttrs = append(keyAttrs, lt.SK)
+	ad := s.adapter(lt.Entity)
+	var exp expiredKeys
+	now := s.t.Now().Unix()
+	page := func(ctx context.Context, raws []table.Item, dry bool) ([]table.JobOutcome, []error) {
+		outs, errs := make([]table.JobOutcome, len(raws)), make([]error, len(raws))
+		var ready []table.Item
+		var at []int
+		for i, raw := range raws {
+			if ttl, ok := lt.ttlSeconds(raw); ok && ttl <= now {
+				outs[i] = table.Skipped
+				exp.add(legacyKey(raw, lt))
+				continue
+			}
+			ready = append(ready, lt.ready(raw))
+			at = append(at, i)
+		}
+		if len(ready) == 0 {
+			return outs, errs
+		}
+		o, e := ad.page(ctx, ready, dry)
+		for j, i := range at {
+			outs[i], errs[i] = o[j], e[j]
+			if o[j] == table.Skipped {
+				exp.add(legacyKey(raws[i], lt))
+			}
+		}
+		return outs, errs
 	}
 	job := table.Job{
-		Name:      "migrate-" + strings.ReplaceAll(lt.Suffix, "_", "-"),
-		Visit:     ad.one,
-		VisitPage: ad.page,
-		Segments:  o.Segments,
-		DryRun:    o.DryRun,
-		Resume:    o.Resume,
-		Source:    name,
-		SourceKey: keyAttrs,
+		Name: "migrate-" + strings.ReplaceAll(lt.Suffix, "_", "-"),
+		Visit: func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
+			outs, errs := page(ctx, []table.Item{raw}, dry)
+			return outs[0], errs[0]
+		},
+		VisitPage:   page,
+		Segments:    o.Segments,
+		DryRun:      o.DryRun,
+		Resume:      o.Resume,
+		MaxCapacity: o.MaxCapacity,
+		Source:      name,
+		SourceKey:   lt.keyAttrs(),
 	}
 	if o.Progress != nil {
 		job.Progress = func(r table.JobReport) { o.Progress(name, r) }
@@ -230,172 +320,96 @@ func (s *Store) migrateTable(ctx context.Context, o MigrateOptions, lt LegacyTab
 	if err != nil {
 		err = fmt.Errorf("migrate %s: %w", name, err)
 	}
-	return MigratedTable{Legacy: name, Entity: lt.Entity, Report: rep}, err
+	return MigratedTable{Legacy: name, Entity: lt.Entity, Report: rep, Expired: exp.keys}, err
 }
 
-// adapter returns how the items of legacy table lt are imported and
-// verified: as its entity's items, made ready by the conversion its
-// document needs.
-func (s *Store) adapter(lt LegacyTable) legacyAdapter {
-	e := s.Users.e
-	clean := func(raw table.Item) table.Item {
-		// NULLs and empty strings are absent (the documents allow both for
-		// optional attributes).
-		out := make(table.Item, len(raw))
-		for k, v := range raw {
-			switch v := v.(type) {
-			case *types.AttributeValueMemberNULL:
-				continue
-			case *types.AttributeValueMemberS:
-				if v.Value == "" {
-					continue
-				}
-			}
-			out[k] = v
-		}
-		return out
-	}
-	switch lt.Entity {
-	case TypeUser:
-		return adapt(e.users, clean)
-	case TypeAccount:
-		return adapt(e.accounts, clean)
-	case TypeMembership:
-		return adapt(e.memberships, clean)
-	case TypeTeam:
-		return adapt(e.teams, clean)
-	case TypeSource:
-		return adapt(e.sources, clean)
-	case TypeActivity:
-		return adapt(e.activities, clean)
-	case TypeJob:
-		return adapt(e.jobs, clean)
-	case TypeConnection:
-		return adapt(e.connections, clean)
-	case TypeOAuthState:
-		return adapt(e.states, clean)
-	case TypeOAuthToken:
-		return adapt(e.oauthTokens, clean)
-	case TypeRefreshToken:
-		return adapt(e.refreshTokens, clean)
-	case TypeTag:
-		// v2 keeps the account only in the composite key
-		// accountId#resourceType.
-		return adapt(e.tags, func(raw table.Item) table.Item {
-			raw = clean(raw)
-			if v, ok := raw["accountId#resourceType"].(*types.AttributeValueMemberS); ok && raw["accountId"] == nil {
-				a, _, _ := strings.Cut(v.Value, "#")
-				raw["accountId"] = &types.AttributeValueMemberS{Value: a}
-			}
-			return raw
-		})
-	case TypeNotification:
-		return adapt(e.notifications, clean)
-	case TypeSyncSchedule:
-		return adapt(e.schedules, clean)
-	case TypeSyncRun:
-		return adapt(e.runs, clean)
-	case TypeAPIKey:
-		return adapt(e.apiKeys, clean)
-	case TypeWebhook:
-		return adapt(e.webhooks, clean)
-	case TypeUsageMetrics:
-		return adapt(e.usage, clean)
-	case TypeBillingPlan:
-		return adapt(e.plans, clean)
-	}
-	panic("listbackup: no adapter for " + lt.Entity)
-}
-
-// legacyAdapter imports and verifies the items of one legacy table.
+// legacyAdapter imports and verifies the items of one entity, made ready
+// by the manifest.
 type legacyAdapter struct {
-	one    func(context.Context, table.Item, bool) (table.JobOutcome, error)
-	page   func(context.Context, []table.Item, bool) ([]table.JobOutcome, []error)
-	verify func(context.Context, table.Item) ([]string, error)
+	page  func(context.Context, []table.Item, bool) ([]table.JobOutcome, []error)
+	check func(context.Context, table.Item) ([]string, error)
 }
 
-// adapt returns the adapter of legacy items that conv makes ready as ent's
-// items: imported one by one or a page at a time (creates batched in
-// transactions, table.Entity.ImportMany), and verified (verifyWith).
-func adapt[T any](ent *table.Entity[T], conv func(table.Item) table.Item) legacyAdapter {
+// adapter returns the adapter of the entity named typ.
+func (s *Store) adapter(typ string) legacyAdapter {
+	e := s.Users.e
+	switch typ {
+	case TypeUser:
+		return adapt(s.t, e.users)
+	case TypeAccount:
+		return adapt(s.t, e.accounts)
+	case TypeMembership:
+		return adapt(s.t, e.memberships)
+	case TypeTeam:
+		return adapt(s.t, e.teams)
+	case TypeSource:
+		return adapt(s.t, e.sources)
+	case TypeActivity:
+		return adapt(s.t, e.activities)
+	case TypeJob:
+		return adapt(s.t, e.jobs)
+	case TypeConnection:
+		return adapt(s.t, e.connections)
+	case TypeOAuthState:
+		return adapt(s.t, e.states)
+	case TypeOAuthToken:
+		return adapt(s.t, e.oauthTokens)
+	case TypeRefreshToken:
+		return adapt(s.t, e.refreshTokens)
+	case TypeTag:
+		return adapt(s.t, e.tags)
+	case TypeNotification:
+		return adapt(s.t, e.notifications)
+	case TypeSyncSchedule:
+		return adapt(s.t, e.schedules)
+	case TypeSyncRun:
+		return adapt(s.t, e.runs)
+	case TypeAPIKey:
+		return adapt(s.t, e.apiKeys)
+	case TypeWebhook:
+		return adapt(s.t, e.webhooks)
+	case TypeUsageMetrics:
+		return adapt(s.t, e.usage)
+	case TypeBillingPlan:
+		return adapt(s.t, e.plans)
+	case TypeSourceGroup:
+		return adapt(s.t, e.groups)
+	case TypeTeamMember:
+		return adapt(s.t, e.teamMembers)
+	case TypeLabel:
+		return adapt(s.t, e.labels)
+	case TypeEntityTag:
+		return adapt(s.t, e.entityTags)
+	case TypeMFACode:
+		return adapt(s.t, e.mfaCodes)
+	case TypeCatalogPlatform:
+		return adapt(s.t, e.platforms)
+	case TypeCatalogSource:
+		return adapt(s.t, e.platformSrcs)
+	}
+	panic("listbackup: no adapter for " + typ)
+}
+
+// adapt returns the adapter of ent's items: imported a page at a time
+// (creates batched in transactions, table.Entity.ImportMany) and checked
+// attribute by attribute against their copy (compareMigrated).
+func adapt[T any](t *table.Table, ent *table.Entity[T]) legacyAdapter {
 	return legacyAdapter{
-		one: func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
-			return ent.Import(ctx, conv(raw), dry)
-		},
-		page: func(ctx context.Context, raws []table.Item, dry bool) ([]table.JobOutcome, []error) {
-			ready := make([]table.Item, len(raws))
-			for i, raw := range raws {
-				ready[i] = conv(raw)
-			}
+		page: func(ctx context.Context, ready []table.Item, dry bool) ([]table.JobOutcome, []error) {
 			return ent.ImportMany(ctx, ready, dry)
 		},
-		verify: verifyWith(ent, conv),
+		check: func(ctx context.Context, ready table.Item) ([]string, error) {
+			return compareMigrated(ctx, t, ent, ready)
+		},
 	}
-}
-
-// VerifiedTable is what verification found for one legacy table.
-type VerifiedTable struct {
-	Legacy string
-	Entity string
-	// Legacy items scanned, found in the single table, past their TTL (not
-	// migrated), missing from it.
-	Scanned, Found, Expired int
-	Missing                 []string // legacy keys, at most 100
-	// Differences lists fields whose migrated value differs from the
-	// legacy one (at most 100), as "legacy key: field".
-	Differences []string
-}
-
-// VerifyMigration scans the legacy tables of stack again and finds each
-// item in the single table by its entity's key (a consistent GetItem, the
-// entity's get-by-ID access pattern), comparing the two field by field
-// (the fields the store keeps itself, updatedAt and the like, excluded).
-func (s *Store) VerifyMigration(ctx context.Context, stack string) ([]VerifiedTable, error) {
-	var out []VerifiedTable
-	for _, lt := range LegacyTables() {
-		vt := VerifiedTable{Legacy: stack + "-" + lt.Suffix, Entity: lt.Entity}
-		visit := s.adapter(lt).verify
-		var start map[string]types.AttributeValue
-		for {
-			page, err := s.t.Client().Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(vt.Legacy), ExclusiveStartKey: start, ConsistentRead: aws.Bool(true)})
-			if err != nil {
-				return out, fmt.Errorf("verify %s: %w", vt.Legacy, err)
-			}
-			for _, raw := range page.Items {
-				vt.Scanned++
-				name := legacyKey(raw, lt)
-				diffs, err := visit(ctx, raw)
-				switch {
-				case errors.Is(err, errExpired):
-					vt.Expired++
-				case errors.Is(err, table.ErrNotFound):
-					if len(vt.Missing) < 100 {
-						vt.Missing = append(vt.Missing, name)
-					}
-				case err != nil:
-					return out, fmt.Errorf("verify %s %s: %w", vt.Legacy, name, err)
-				default:
-					vt.Found++
-					for _, d := range diffs {
-						if len(vt.Differences) < 100 {
-							vt.Differences = append(vt.Differences, name+": "+d)
-						}
-					}
-				}
-			}
-			if len(page.LastEvaluatedKey) == 0 {
-				break
-			}
-			start = page.LastEvaluatedKey
-		}
-		out = append(out, vt)
-	}
-	return out, nil
 }
 
 func legacyKey(raw table.Item, lt LegacyTable) string {
 	s := func(a string) string {
-		if v, ok := raw[a].(*types.AttributeValueMemberS); ok {
+		switch v := raw[a].(type) {
+		case *types.AttributeValueMemberS:
+			return v.Value
+		case *types.AttributeValueMemberN:
 			return v.Value
 		}
 		return "?"
@@ -404,31 +418,4 @@ func legacyKey(raw table.Item, lt LegacyTable) string {
 		return lt.PK + "=" + s(lt.PK)
 	}
 	return lt.PK + "=" + s(lt.PK) + ", " + lt.SK + "=" + s(lt.SK)
-}
-
-var errExpired = errors.New("past its TTL")
-
-// verifyWith decodes a legacy item, made ready by conv as the import
-// does, as ent's type, finds the migrated item by its key and lists the
-// fields whose values differ.
-func verifyWith[T any](ent *table.Entity[T], conv func(table.Item) table.Item) func(context.Context, table.Item) ([]string, error) {
-	return func(ctx context.Context, raw table.Item) ([]string, error) {
-		legacy, err := ent.Decode(conv(raw))
-		if err != nil {
-			return nil, err
-		}
-		if ent.Expired(&legacy) {
-			return nil, errExpired
-		}
-		k, err := ent.KeyOf(&legacy)
-		if err != nil {
-			return nil, err
-		}
-		got, err := ent.Get(ctx, k, table.Consistent())
-		if err != nil {
-			return nil, err
-		}
-		ent.Touch(&legacy) // the fields the entity derives, as the import did
-		return table.DiffFields(&legacy, &got, "updatedAt"), nil
-	}
 }

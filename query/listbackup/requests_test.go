@@ -65,12 +65,12 @@ func drain[T any](n int, seq iter.Seq2[T, error]) error {
 }
 
 // TestRequestCosts measures one call of every ListBackup method that
-// serves a catalog pattern (LB-1..LB-68) and holds each to the requests
+// serves a catalog pattern (LB-1..LB-78) and holds each to the requests
 // recorded in docs/patterns/listbackup.requests.json (see
 // tabletest.Costs): a method that starts to send one more request fails
 // here. The data each part needs is set up with the store's own methods
 // first; nothing runs in parallel on the counted client.
-func TestRequestCosts_LB1_to_LB68(t *testing.T) {
+func TestRequestCosts_LB1_to_LB78(t *testing.T) {
 	f := newFixture(t)
 	rc := &tabletest.RequestCounter{Capacity: true}
 	meter := tabletest.NewMeter(tabletest.Client(t))
@@ -94,7 +94,41 @@ func TestRequestCosts_LB1_to_LB68(t *testing.T) {
 	t.Run("schedules and runs", func(t *testing.T) { costSync(t, r) })
 	t.Run("API keys and webhooks", func(t *testing.T) { costKeysHooks(t, r) })
 	t.Run("usage and plans", func(t *testing.T) { costUsagePlans(t, r) })
+	t.Run("entities of ListBackup's code", func(t *testing.T) { costCodeLayout(t, r) })
 	r.costs.Check(t)
+}
+
+// costCodeLayout: LB-69..LB-78, the entities of ListBackup's own code.
+func costCodeLayout(t *testing.T, r *costRun) {
+	s, c := r.s, r.c
+	at := r.clock.Now()
+	must(t, s.SourceGroups.Create(c, &lb.SourceGroup{GroupID: "group:1", AccountID: "acct-code", ConnectionID: "conn:1", Name: "My Keap"}))
+	for _, id := range []lb.SourceID{"src-code-1", "src-code-2"} {
+		must(t, s.Sources.Create(c, &lb.Source{AccountID: "acct-code", SourceID: id, SourceName: "Contacts", ConnectionID: "conn:1",
+			GroupID: "group:1", Status: lb.SourceActive}))
+	}
+	r.m(t, "SourceGroups.Get", "", func() error { _, err := s.SourceGroups.Get(c, "group:1"); return err })
+	r.m(t, "SourceGroups.ListByAccount", "a page of 1", func() error { return page(s.SourceGroups.ListByAccount(c, "acct-code")).of(1) })
+	r.m(t, "SourceGroups.Sources", "a page of 2", func() error { return page(s.SourceGroups.Sources(c, "group:1")).of(2) })
+	for _, u := range []lb.UserID{"user-code-1", "user-code-2"} {
+		must(t, s.TeamMembers.Add(c, &lb.TeamMembership{TeamID: "team-code", UserID: u, Role: "member"}))
+	}
+	r.m(t, "TeamMembers.ListByTeam", "a page of 2", func() error { return page(s.TeamMembers.ListByTeam(c, "team-code")).of(2) })
+	r.m(t, "TeamMembers.ListByUser", "a page of 1", func() error { return page(s.TeamMembers.ListByUser(c, "user-code-1")).of(1) })
+	must(t, s.Labels.Create(c, &lb.Label{TagID: "label-1", AccountID: "acct-code", Name: "Production", Color: "#ff0000"}))
+	must(t, s.Labels.Tag(c, &lb.EntityTag{EntityTagID: "et-1", AccountID: "acct-code", EntityType: "source", EntityID: "src-code-1", TagID: "label-1"}))
+	r.m(t, "Labels.Get", "", func() error { _, err := s.Labels.Get(c, "label-1"); return err })
+	r.m(t, "Labels.ListByAccount", "a page of 1", func() error { return page(s.Labels.ListByAccount(c, "acct-code")).of(1) })
+	r.m(t, "Labels.OfEntity", "a page of 1", func() error { return page(s.Labels.OfEntity(c, "source", "src-code-1")).of(1) })
+	r.m(t, "Labels.Tagged", "a page of 1", func() error { return page(s.Labels.Tagged(c, "label-1")).of(1) })
+	must(t, s.MFACodes.Create(c, &lb.MFACode{CodeID: "code-1", UserID: "user-code-1", Code: "123456", CreatedAt: at, ExpiresAt: at.Add(5 * time.Minute)}))
+	r.m(t, "MFACodes.ListByUser", "a page of 1", func() error { return page(s.MFACodes.ListByUser(c, "user-code-1")).of(1) })
+	must(t, s.Catalog.PutPlatform(c, &lb.CatalogPlatform{PlatformID: "keap", Name: "Keap"}))
+	must(t, s.Catalog.PutSource(c, &lb.CatalogSource{PlatformSourceID: "keap-contacts", PlatformID: "keap", Name: "Contacts"}))
+	r.m(t, "Catalog.Platform", "", func() error { _, err := s.Catalog.Platform(c, "keap"); return err })
+	r.m(t, "Catalog.Platforms", "a page of 1", func() error { return page(s.Catalog.Platforms(c)).of(1) })
+	r.m(t, "Catalog.Source", "", func() error { _, err := s.Catalog.Source(c, "keap-contacts"); return err })
+	r.m(t, "Catalog.Sources", "a page of 1", func() error { return page(s.Catalog.Sources(c, "keap")).of(1) })
 }
 
 // costAccounts: LB-5..LB-9 (AccountScope.Get), LB-63.

@@ -73,11 +73,13 @@ func (s *Sources) list(ctx context.Context, account lb.AccountID, ix table.Index
 	return s.v().List(ctx, table.Query{Index: ix, PK: j("SOURCES", string(account)), SK: table.SKBeginsWith(prefix)}, opts...)
 }
 
-// ListByAccount returns one page of an account's sources, by platform
-// then ID (LB-15): Query GSI1 PK = SOURCES#{accountId}, SK begins_with
-// PLATFORM#. Errors: *table.ValidationError, table.ErrInvalidCursor.
+// ListByAccount returns one page of an account's sources, by status then
+// ID (LB-15): Query GSI2 PK = SOURCES#{accountId}, SK begins_with
+// STATUS#. Every source is there, a source of ListBackup's own code too,
+// which names no platform and so is in no platform list (GSI1). Errors:
+// *table.ValidationError, table.ErrInvalidCursor.
 func (s *Sources) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (table.Page[lb.Source], error) {
-	return s.list(ctx, account, table.GSI1, "PLATFORM#", opts)
+	return s.list(ctx, account, table.GSI2, "STATUS#", opts)
 }
 
 // AllByAccount iterates over an account's sources (LB-15).

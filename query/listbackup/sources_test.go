@@ -40,7 +40,7 @@ func TestSources_LB14_LB15_LB16_LB17(t *testing.T) {
 		}
 	}
 	p, err := f.Sources.ListByAccount(c, "a1")
-	check("LB-15", []lb.SourceID{"s1", "s2", "s3"}, p, err)
+	check("LB-15", []lb.SourceID{"s1", "s3", "s2"}, p, err) // by status (active, paused), then ID
 	p, err = f.Sources.ListByPlatform(c, "a1", lb.PlatformStripe)
 	check("LB-16", []lb.SourceID{"s2", "s3"}, p, err)
 	p, err = f.Sources.ListByStatus(c, "a1", lb.SourceActive)

@@ -41,6 +41,12 @@ type Store struct {
 	Webhooks      *Webhooks      // LB-55..LB-57, LB-67
 	Usage         *Usage         // LB-58..LB-61
 	Plans         *Plans         // LB-62
+	// The entities of ListBackup's own code (its deployed layout).
+	SourceGroups *SourceGroups // LB-69, LB-70
+	TeamMembers  *TeamMembers  // LB-71, LB-72
+	Labels       *Labels       // LB-73..LB-75
+	MFACodes     *MFACodes     // LB-76
+	Catalog      *Catalog      // LB-77, LB-78
 
 	t *table.Table
 }
@@ -86,6 +92,7 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 		OAuthStates: &OAuthStates{e}, OAuthTokens: &OAuthTokens{e}, RefreshTokens: &RefreshTokens{e},
 		Tags: &Tags{e: e}, Notifications: &Notifications{e}, Schedules: &Schedules{e}, Runs: &Runs{e},
 		APIKeys: &APIKeys{e: e}, Webhooks: &Webhooks{e: e}, Usage: &Usage{e}, Plans: &Plans{e},
+		SourceGroups: &SourceGroups{e}, TeamMembers: &TeamMembers{e}, Labels: &Labels{e}, MFACodes: &MFACodes{e}, Catalog: &Catalog{e},
 		t: t,
 	}
 }

@@ -1,0 +1,70 @@
+package listbackup
+
+import (
+	"context"
+
+	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/table"
+)
+
+// Catalog serves LB-77 and LB-78: the platforms ListBackup can back up and
+// the kinds of data each offers (ListBackup's own code's platforms and
+// platform-sources tables).
+type Catalog struct{ e *entities }
+
+// PutPlatform stores a platform, replacing the one with its ID.
+// Errors: *table.ValidationError.
+func (s *Catalog) PutPlatform(ctx context.Context, p *lb.CatalogPlatform) error {
+	return s.e.platforms.Put(ctx, p)
+}
+
+// Platform returns a platform by ID (LB-77): GetItem PK =
+// CATPLATFORM#{platformId}, SK = PLATFORM. Errors: *table.ValidationError,
+// table.ErrNotFound.
+func (s *Catalog) Platform(ctx context.Context, id lb.CatalogPlatformID) (lb.CatalogPlatform, error) {
+	if err := id.Validate("platformId"); err != nil {
+		return lb.CatalogPlatform{}, err
+	}
+	k, err := s.e.platforms.KeyOf(&lb.CatalogPlatform{PlatformID: id})
+	if err != nil {
+		return lb.CatalogPlatform{}, err
+	}
+	return s.e.platforms.Get(ctx, k)
+}
+
+// Platforms returns one page of the catalog's platforms, by ID (LB-77):
+// Query GSI1 PK = CATALOG (tens of items in one partition). Errors:
+// table.ErrInvalidCursor.
+func (s *Catalog) Platforms(ctx context.Context, opts ...table.ListOption) (table.Page[lb.CatalogPlatform], error) {
+	return s.e.platforms.List(ctx, table.Query{Index: table.GSI1, PK: "CATALOG"}, opts...)
+}
+
+// PutSource stores a platform's source template, replacing the one with
+// its ID. Errors: *table.ValidationError.
+func (s *Catalog) PutSource(ctx context.Context, p *lb.CatalogSource) error {
+	return s.e.platformSrcs.Put(ctx, p)
+}
+
+// Source returns a source template by ID (LB-78): GetItem PK =
+// CATSOURCE#{platformSourceId}, SK = TEMPLATE. Errors:
+// *table.ValidationError, table.ErrNotFound.
+func (s *Catalog) Source(ctx context.Context, id lb.PlatformSourceID) (lb.CatalogSource, error) {
+	if err := id.Validate("platformSourceId"); err != nil {
+		return lb.CatalogSource{}, err
+	}
+	k, err := s.e.platformSrcs.KeyOf(&lb.CatalogSource{PlatformSourceID: id})
+	if err != nil {
+		return lb.CatalogSource{}, err
+	}
+	return s.e.platformSrcs.Get(ctx, k)
+}
+
+// Sources returns one page of the source templates a platform offers
+// (LB-78): Query GSI1 PK = CATSOURCES#{platformId}. Errors:
+// *table.ValidationError, table.ErrInvalidCursor.
+func (s *Catalog) Sources(ctx context.Context, platform lb.CatalogPlatformID, opts ...table.ListOption) (table.Page[lb.CatalogSource], error) {
+	if err := platform.Validate("platformId"); err != nil {
+		return table.Page[lb.CatalogSource]{}, err
+	}
+	return s.e.platformSrcs.List(ctx, table.Query{Index: table.GSI1, PK: j("CATSOURCES", string(platform))}, opts...)
+}

@@ -1,0 +1,65 @@
+package listbackup
+
+import (
+	"context"
+
+	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/table"
+)
+
+// Labels serves LB-73..LB-75: the named, coloured tags of ListBackup's own
+// code and the entities they are put on.
+type Labels struct{ e *entities }
+
+// Create stores a new label. Errors: *table.ValidationError,
+// table.ErrAlreadyExists.
+func (s *Labels) Create(ctx context.Context, l *lb.Label) error { return s.e.labels.Create(ctx, l) }
+
+// Get returns a label by ID (LB-73): GetItem PK = LABEL#{tagId}, SK =
+// LABEL. Errors: *table.ValidationError, table.ErrNotFound.
+func (s *Labels) Get(ctx context.Context, id lb.TagID) (lb.Label, error) {
+	if err := id.Validate("tagId"); err != nil {
+		return lb.Label{}, err
+	}
+	k, err := s.e.labels.KeyOf(&lb.Label{TagID: id})
+	if err != nil {
+		return lb.Label{}, err
+	}
+	return s.e.labels.Get(ctx, k)
+}
+
+// ListByAccount returns one page of an account's labels by name (LB-73):
+// Query GSI1 PK = LABELS#{accountId}, SK begins_with NAME#. Errors:
+// *table.ValidationError, table.ErrInvalidCursor.
+func (s *Labels) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (table.Page[lb.Label], error) {
+	if err := account.Validate("accountId"); err != nil {
+		return table.Page[lb.Label]{}, err
+	}
+	return s.e.labels.List(ctx, table.Query{Index: table.GSI1, PK: j("LABELS", string(account)), SK: table.SKBeginsWith("NAME#")}, opts...)
+}
+
+// Tag puts a label on an entity. Errors: *table.ValidationError,
+// table.ErrAlreadyExists (the entity carries it already).
+func (s *Labels) Tag(ctx context.Context, t *lb.EntityTag) error {
+	return s.e.entityTags.Create(ctx, t)
+}
+
+// OfEntity returns one page of the labels put on an entity (LB-74): Query
+// PK = TAGGED#{entityType}#{entityId}, SK begins_with TAG#. Errors:
+// *table.ValidationError, table.ErrInvalidCursor.
+func (s *Labels) OfEntity(ctx context.Context, entityType, entityID string, opts ...table.ListOption) (table.Page[lb.EntityTag], error) {
+	if err := first(lb.CheckID("entityType", entityType), lb.CheckID("entityId", entityID)); err != nil {
+		return table.Page[lb.EntityTag]{}, err
+	}
+	return s.e.entityTags.List(ctx, table.Query{PK: j("TAGGED", entityType, entityID), SK: table.SKBeginsWith("TAG#")}, opts...)
+}
+
+// Tagged returns one page of the entities carrying a label, by type then
+// ID (LB-75): Query GSI1 PK = TAGGING#{tagId}. Errors:
+// *table.ValidationError, table.ErrInvalidCursor.
+func (s *Labels) Tagged(ctx context.Context, id lb.TagID, opts ...table.ListOption) (table.Page[lb.EntityTag], error) {
+	if err := id.Validate("tagId"); err != nil {
+		return table.Page[lb.EntityTag]{}, err
+	}
+	return s.e.entityTags.List(ctx, table.Query{Index: table.GSI1, PK: j("TAGGING", string(id))}, opts...)
+}

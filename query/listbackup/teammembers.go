@@ -1,0 +1,38 @@
+package listbackup
+
+import (
+	"context"
+
+	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/table"
+)
+
+// TeamMembers serves LB-71 and LB-72: team memberships as ListBackup's own
+// code keeps them, one item per team and user, in the team's partition.
+type TeamMembers struct{ e *entities }
+
+// Add stores a membership. Errors: *table.ValidationError,
+// table.ErrAlreadyExists.
+func (s *TeamMembers) Add(ctx context.Context, m *lb.TeamMembership) error {
+	return s.e.teamMembers.Create(ctx, m)
+}
+
+// ListByTeam returns one page of a team's members, by user ID (LB-71):
+// Query PK = TEAM#{teamId}, SK begins_with MEMBER#. Errors:
+// *table.ValidationError, table.ErrInvalidCursor.
+func (s *TeamMembers) ListByTeam(ctx context.Context, team lb.TeamID, opts ...table.ListOption) (table.Page[lb.TeamMembership], error) {
+	if err := team.Validate("teamId"); err != nil {
+		return table.Page[lb.TeamMembership]{}, err
+	}
+	return s.e.teamMembers.List(ctx, table.Query{PK: j("TEAM", string(team)), SK: table.SKBeginsWith("MEMBER#")}, opts...)
+}
+
+// ListByUser returns one page of a user's team memberships (LB-72): Query
+// GSI1 PK = USERTEAMS#{userId}. Errors: *table.ValidationError,
+// table.ErrInvalidCursor.
+func (s *TeamMembers) ListByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) (table.Page[lb.TeamMembership], error) {
+	if err := user.Validate("userId"); err != nil {
+		return table.Page[lb.TeamMembership]{}, err
+	}
+	return s.e.teamMembers.List(ctx, table.Query{Index: table.GSI1, PK: j("USERTEAMS", string(user))}, opts...)
+}
