@@ -335,7 +335,7 @@ func (e *Entity[T]) GetByUnique(ctx context.Context, u Unique, opts ...ReadOptio
 	if err != nil {
 		return zero, err
 	}
-	if e.def.Unique != nil && !slices.Contains(e.def.Unique(&item), u) {
+	if e.fn.unique != nil && !slices.Contains(e.fn.unique(&item), u) {
 		return zero, opErr("get by unique", e.def.Type, k, ErrNotFound)
 	}
 	return item, nil
@@ -408,7 +408,7 @@ func (e *Entity[T]) GetByUniqueCarried(ctx context.Context, u Unique) (T, error)
 		if err != nil {
 			return zero, err
 		}
-		if e.def.Unique != nil && !slices.Contains(e.def.Unique(&item), u) {
+		if e.fn.unique != nil && !slices.Contains(e.fn.unique(&item), u) {
 			return zero, opErr("get by unique", e.def.Type, g.Owner, ErrNotFound)
 		}
 		return item, nil
@@ -441,7 +441,7 @@ func checkUnique(u Unique) error {
 // already in the data). An item holding all its guards costs one read of
 // the item and one of each guard, and nothing is written.
 func (e *Entity[T]) EnsureGuards(ctx context.Context, k Key) error {
-	if e.def.Unique == nil {
+	if e.fn.unique == nil {
 		return nil
 	}
 	for attempt := 0; ; attempt++ {
@@ -453,7 +453,7 @@ func (e *Entity[T]) EnsureGuards(ctx context.Context, k Key) error {
 		if err != nil {
 			return opErr("ensure guards", e.def.Type, k, err)
 		}
-		if ver > 0 && e.holdsGuards(ctx, k, e.def.Unique(&orig)) {
+		if ver > 0 && e.holdsGuards(ctx, k, e.fn.unique(&orig)) {
 			return nil
 		}
 		err = e.writeDiff(ctx, k, &orig, raw, ver, &cur, true)
