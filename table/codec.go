@@ -90,6 +90,7 @@ func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, er
 		w.uniques = append(w.uniques, e.def.Escape.Uniques(item)...)
 	}
 	keepEmptyMapStrings(av, reflect.ValueOf(src).Elem())
+	e.addExtra(av, item)
 	for _, a := range e.def.AlwaysWrite {
 		if _, ok := av[a]; !ok {
 			av[a] = emptyValue(reflect.ValueOf(src).Elem(), a)
@@ -185,8 +186,10 @@ func (e *Entity[T]) decodeWith(raw Item, lenient bool) (T, int64, error) {
 	if err := decodeItem(src, &v); err != nil {
 		return v, 0, fmt.Errorf("decode %s: %w", e.def.Type, err)
 	}
+	e.fillExtra(raw, &v)
 	ver := e.t.versionOfItem(raw)
 	e.setVersion(&v, ver)
+	e.setRead(&v, raw)
 	return v, ver, nil
 }
 

@@ -299,8 +299,12 @@ func TestExpiredItemsAbsentForWrites(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	clk.add(2 * time.Hour) // both expired; DynamoDB Local keeps them (the TTL is in its future)
 	ka := table.Key{PK: "MEMBER#a", SK: "PROFILE"}
+	readA, err := f.members.Get(c, ka) // read while live, replaced once expired
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk.add(2 * time.Hour) // both expired; DynamoDB Local keeps them (the TTL is in its future)
 	if _, err := f.members.Patch(c, ka, table.Patch{Set: map[string]any{"note": "x"}}); !errors.Is(err, table.ErrNotFound) {
 		t.Errorf("Patch of expired = %v, want ErrNotFound", err)
 	}
@@ -310,7 +314,8 @@ func TestExpiredItemsAbsentForWrites(t *testing.T) {
 	if _, err := f.members.Update(c, ka, func(*member) error { return nil }); !errors.Is(err, table.ErrNotFound) {
 		t.Errorf("Update of expired = %v, want ErrNotFound", err)
 	}
-	if err := f.members.Replace(c, &member{ID: "a", Email: "a@x.io", Version: 1}); !errors.Is(err, table.ErrNotFound) {
+	readA.Note = "late"
+	if err := f.members.Replace(c, &readA); !errors.Is(err, table.ErrNotFound) {
 		t.Errorf("Replace of expired = %v, want ErrNotFound", err)
 	}
 	if err := f.members.Delete(c, ka); !errors.Is(err, table.ErrNotFound) {

@@ -53,8 +53,11 @@
 //     another service's) are never lost, attributes the Go type does not
 //     know are kept, a missing item is [ErrNotFound] (never an upsert), and
 //     GSI keys and guards move in the same write.
-//   - [Entity.Replace] is explicit optimistic concurrency: a stale version
-//     gives [ErrConflict].
+//   - [Entity.Replace] is explicit optimistic concurrency against every
+//     writer: the item carries what it was read as ([ReadState]), and the
+//     one UpdateItem requires the stored item to be still exactly that, so
+//     a change by anyone since the read, another service's that never
+//     touches the version included, gives [ErrConflict].
 //   - [Entity.Patch] and [Entity.Add] change chosen attributes or counters in
 //     one UpdateItem, and refuse fields that keys derive from.
 //   - One page form and one iterator form: [Entity.List] reads one page
@@ -80,6 +83,24 @@
 // [ErrItemTooLarge], ...) matched with errors.Is, inside an [OpError] that
 // names the operation, entity and key. Bad input is refused with a
 // [ValidationError] naming the field, before any request is sent.
+//
+// # What survives a write
+//
+// Strict writes, tolerant reads: a write never drops what it did not
+// understand.
+//
+//   - Update, Replace and Upsert write only the top-level attributes whose
+//     encoded value the caller changed; every other stored attribute
+//     (unmodelled, NULL, of another type than the field) keeps its bytes.
+//   - Declare a field of type [Extra] tagged `dynamo:"-"` (by convention
+//     named Extra) and the entity opts in to the catch-all: every read
+//     fills it with the stored attributes no field models, as raw
+//     attribute values (sets stay sets, NULLs stay NULL), and every write
+//     of the whole item (Create, Put, BatchPut, Replace, Update, Upsert,
+//     transaction ops) writes them back; an entry the caller changes,
+//     adds or deletes is written, a nil Extra leaves them as stored. The
+//     keys, entity-type, version and write-token attributes and the index
+//     keys and TTL the entity derives are never in it.
 //
 // # Under faults
 //

@@ -13,7 +13,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/guregu/dynamo/v2"
 )
 
 // Def is one entity type's schema: how its items are stored in a single
@@ -77,11 +76,12 @@ type Def[T any] struct {
 	// attribute is always fixed: an item never moves to another tenant.
 	Fixed []string
 	// Carry names attributes copied into the item's unique guards, in
-	// the same transaction as every write of the item, so that
-	// [Entity.GetByUniqueCarried] answers a lookup by a unique value (an
-	// API key's hash, an email) with ONE strongly consistent GetItem of
-	// the guard instead of two reads. Carried attributes cannot be
-	// secrets, and Patch refuses them (Update rewrites the guards).
+	// the same transaction as every write of the item. A guard is an
+	// index, never the truth: no lookup answers from the copy (it cannot
+	// see an item another writer deleted or changed), so
+	// [Entity.GetByUniqueCarried] reads the owner as [Entity.GetByUnique]
+	// does. Carried attributes cannot be secrets, and Patch refuses them
+	// (Update rewrites the guards).
 	Carry []string
 	// AlwaysWrite names attributes written even when their value is empty
 	// (the encoder otherwise omits empty strings, zero-length lists and
@@ -115,6 +115,11 @@ type Entity[T any] struct {
 
 	touchOnce sync.Once
 	touches   []touchedAttr // what Def.Touch writes (see touchPlan)
+
+	ownOnce sync.Once
+	own     map[string]bool // the attributes Extra never holds (see ownAttrs)
+
+	readIdx []int // T's ReadState field, if any (see ReadState)
 }
 
 // NewEntity binds def to table t. It panics if def has no Type or Keys,
@@ -125,7 +130,8 @@ func NewEntity[T any](t *Table, def Def[T]) *Entity[T] {
 		panic("table.NewEntity: Def.Type is required")
 	}
 	decl, fn := declare(t, &def)
-	e := &Entity[T]{t: t, def: def, decl: decl, fn: fn}
+	e := &Entity[T]{t: t, def: def, decl: decl, fn: fn, readIdx: readStateField(reflect.TypeFor[T]())}
+	extraIndex(reflect.TypeFor[T]()) // a misdeclared Extra field panics here
 	for _, a := range def.Carry {
 		if err := e.checkAttr("Def.Carry", a); err != nil {
 			panic("table.NewEntity: " + err.Error())
@@ -169,7 +175,10 @@ func (e *Entity[T]) IndexKeysOf(item *T) (map[Index]IndexKey, error) {
 // ReadOption changes a read.
 type ReadOption func(*readOpts)
 
-type readOpts struct{ consistent bool }
+type readOpts struct {
+	consistent bool
+	indexed    []Index // see Indexed
+}
 
 // Consistent asks for a strongly consistent read (table reads only).
 func Consistent() ReadOption { return func(o *readOpts) { o.consistent = true } }
@@ -269,6 +278,7 @@ func (e *Entity[T]) create(ctx context.Context, item *T) (Key, error) {
 		return k, txToCreateErr(err)
 	}
 	e.setVersion(item, 1)
+	e.setRead(item, ops[0].put.Item)
 	return k, nil
 }
 
@@ -351,25 +361,42 @@ func (e *Entity[T]) Put(ctx context.Context, item *T) error {
 	err = e.t.putItem(ctx, e.def.Type, &types.Put{TableName: aws.String(e.t.schema.Name), Item: w.item}, "", nil)
 	if err == nil {
 		e.setVersion(item, ver)
+		e.setRead(item, w.item)
 	}
 	return opErr("put", e.def.Type, w.key, err)
 }
 
-// Replace writes item only if the stored item has the version that
-// Def.Version reports for item (optimistic concurrency); a stale version
-// gives [ErrConflict], a missing or expired item (or one of another entity
-// type) [ErrNotFound]. On success the version field is advanced. Like
-// [Entity.Update] it writes only the attributes whose value item changes
-// (one strongly consistent GetItem, then one UpdateItem, or a transaction
-// when unique guards move), so attributes the Go type does not know are
-// kept. Item is the caller's whole intended state: a field on which it
-// differs from the stored item is written, even if another service changed
-// that field since the caller read it (such writers do not advance the
-// version); to merge with them, use [Entity.Update]. A replace whose
-// response was lost and that the SDK retried returns success.
+// Replace writes item, the caller's whole intended state of an item it
+// read, only if the stored item is still exactly what the caller read: in
+// the same request, the write is conditioned on every attribute of the
+// read image (carried with item in its [ReadState] field, like its
+// version), not only on the version. A change by any writer since the
+// read gives [ErrConflict]: another library write (which advances the
+// version), and another service's PutItem or UpdateItem that never touches
+// the version (PodcastFlow's scripts rewriting settings, Ferryhook's
+// service removing an index key). Re-read and retry, or use
+// [Entity.Update], which re-applies a change to what is stored.
+//
+// The write is one UpdateItem (a transaction when unique guards move)
+// and sets only the attributes on which item differs from what was read,
+// so attributes the Go type does not know are kept; an attribute another
+// writer added since the read (absent from the image) is kept too, unless
+// item sets it. A missing or expired item (or one of another entity
+// type) gives [ErrNotFound]. On success the version field and the read
+// state are advanced, so item can be replaced again.
+//
+// item must come from a read or a write of this entity (Get, List, a
+// query, BatchGet, Create, Update, Patch, Replace): a T without a
+// ReadState field, or an item built by hand, is refused with
+// [ErrInvalidInput] before any request; the primary key cannot change. An
+// item with more than 150 attributes is conditioned by a strongly
+// consistent GetItem compared with the read image, then the write
+// conditioned on the attributes it changes (DynamoDB's 4 KB expression
+// limit): two requests. A replace whose response was lost and that the SDK
+// retried returns success (its write token).
 func (e *Entity[T]) Replace(ctx context.Context, item *T) error {
-	if e.def.Version == nil {
-		return opErr("replace", e.def.Type, Key{}, fmt.Errorf("%w: %s has no Def.Version field", ErrInvalidInput, e.def.Type))
+	if e.readIdx == nil {
+		return opErr("replace", e.def.Type, Key{}, fmt.Errorf("%w: %s has no table.ReadState field: Replace must know what the caller read", ErrInvalidInput, e.def.Type))
 	}
 	k, err := e.KeyOf(item)
 	if err != nil {
@@ -380,15 +407,31 @@ func (e *Entity[T]) Replace(ctx context.Context, item *T) error {
 			return opErr("replace", e.def.Type, k, err)
 		}
 	}
-	expect := *e.def.Version(item)
-	old, ver, raw, err := e.getRaw(ctx, k, Consistent())
+	image := e.readOf(item)
+	if image == nil {
+		return opErr("replace", e.def.Type, k, fmt.Errorf("%w: the %s carries no read state: pass an item from a read (Get, List) or write it with Update or Upsert", ErrInvalidInput, e.def.Type))
+	}
+	if rk := e.t.keyFromItem(image); rk != k {
+		return opErr("replace", e.def.Type, k, &ValidationError{Entity: e.def.Type, Field: "key", Reason: fmt.Sprintf("the item was read as %s/%s: a replace cannot change the primary key", rk.PK, rk.SK), Key: true})
+	}
+	orig, ver, err := e.decode(image)
 	if err != nil {
 		return opErr("replace", e.def.Type, k, err)
 	}
-	if ver != expect {
-		return opErr("replace", e.def.Type, k, ErrConflict)
+	wctx := context.WithValue(ctx, wholeImageKey{}, true)
+	if len(e.t.imageAttrs(image)) > maxImageConds {
+		cur, err := e.t.getItem(ctx, e.def.Type, k, true)
+		switch {
+		case err != nil:
+			return opErr("replace", e.def.Type, k, err)
+		case cur == nil || e.t.expired(cur) || !e.t.isType(cur, e.def.Type):
+			return opErr("replace", e.def.Type, k, ErrNotFound)
+		case !e.t.sameImage(cur, image):
+			return opErr("replace", e.def.Type, k, fmt.Errorf("%w: the stored item changed since it was read", ErrConflict))
+		}
+		wctx, image = ctx, cur
 	}
-	err = e.writeDiff(ctx, k, &old, raw, ver, item, false)
+	err = e.writeDiff(wctx, k, &orig, image, ver, item, false)
 	return opErr("replace", e.def.Type, k, err)
 }
 
@@ -514,15 +557,16 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	if e.def.Touch != nil && !noTouch {
 		e.def.Touch(cur, e.t.now(), false)
 	}
+	keepExtra(orig, cur)
 	w, err := e.prepareV(cur, ver+1, false)
 	if err != nil {
 		return err
 	}
-	plainOld, err := dynamo.MarshalItem(orig)
+	plainOld, err := e.encodePlain(orig)
 	if err != nil {
 		return fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
 	}
-	plainNew, err := dynamo.MarshalItem(cur)
+	plainNew, err := e.encodePlain(cur)
 	if err != nil {
 		return fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
 	}
@@ -540,6 +584,7 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 		cond = append(cond, "#scope = :scope")
 	}
 	var sets, removes []string
+	setVals, removed := Item{}, []string(nil) // by attribute name: the image after the write
 	n := 0
 	ph := func(attr string) string {
 		n++
@@ -554,7 +599,9 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 		return p
 	}
 	// expect conditions attribute a on its stored value.
+	conditioned := map[string]bool{}
 	expect := func(np, attr string) {
+		conditioned[attr] = true
 		switch old := raw[attr].(type) {
 		case nil:
 			cond = append(cond, "attribute_not_exists("+np+")")
@@ -576,9 +623,12 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 		np := ph(attr)
 		expect(np, attr)
 		if nv, ok := w.item[attr]; ok {
-			sets = append(sets, np+" = "+val(nv))
+			kept := e.keepStored(attr, raw[attr], plainOld[attr], nv)
+			sets = append(sets, np+" = "+val(kept))
+			setVals[attr] = kept
 		} else {
 			removes = append(removes, np)
+			removed = append(removed, attr)
 		}
 	}
 	// Strict writes, tolerant reads: Def.Validate judges what this write
@@ -598,6 +648,7 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 			np := ph(attr)
 			expect(np, attr)
 			sets = append(sets, np+" = "+val(w.item[attr]))
+			setVals[attr] = w.item[attr]
 		}
 	}
 	// Index keys and TTL: moved when the fields they derive from changed,
@@ -606,27 +657,42 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	if err != nil {
 		return err
 	}
+	moved := e.relayout(raw, w.derived) // sharded since it was written
 	for _, attr := range sortedKeys(unionKeys(derivedOld, w.derived)) {
 		nv, has := w.item[attr]
 		_, stored := raw[attr]
-		changed := !avEqual(derivedOld[attr], w.derived[attr])
+		changed := !avEqual(derivedOld[attr], w.derived[attr]) || moved[attr]
 		switch {
 		case !changed && (stored || !has):
 			continue
 		case has:
 			sets = append(sets, ph(attr)+" = "+val(nv))
+			setVals[attr] = nv
 		case stored:
 			removes = append(removes, ph(attr))
+			removed = append(removed, attr)
 		}
 	}
 	if s.TypeAttr != "" {
 		sets = append(sets, ph(s.TypeAttr)+" = "+val(w.item[s.TypeAttr]))
+		setVals[s.TypeAttr] = w.item[s.TypeAttr]
 	}
 	sets = append(sets, "#v = "+val(numAV(ver+1)))
+	setVals[s.VersionAttr] = numAV(ver + 1)
 	var tok string
 	if s.TokenAttr != "" {
 		tok = e.t.newToken()
-		sets = append(sets, ph(s.TokenAttr)+" = "+val(e.t.carryTokens(raw, tok)))
+		setVals[s.TokenAttr] = e.t.carryTokens(raw, tok)
+		sets = append(sets, ph(s.TokenAttr)+" = "+val(setVals[s.TokenAttr]))
+	}
+	// Replace: the stored item must still be the image the caller read,
+	// every attribute of it, not only those this write changes.
+	if whole, _ := ctx.Value(wholeImageKey{}).(bool); whole {
+		for _, attr := range e.t.imageAttrs(raw) {
+			if !conditioned[attr] {
+				expect(ph(attr), attr)
+			}
+		}
 	}
 	ex := "SET " + strings.Join(sets, ", ")
 	if len(removes) > 0 {
@@ -692,6 +758,7 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	}
 	if err == nil {
 		e.setVersion(cur, ver+1)
+		e.setRead(cur, afterImage(raw, setVals, removed))
 	}
 	return err
 }

@@ -27,6 +27,8 @@ type member struct {
 	CreatedAt time.Time `dynamo:"createdAt"`
 	UpdatedAt time.Time `dynamo:"updatedAt"`
 	Version   int64     `dynamo:"-"`
+	// Read is what the item was read as (Replace conditions on it).
+	Read table.ReadState `dynamo:"-"`
 }
 
 var memberDef = table.Def[member]{

@@ -34,7 +34,13 @@ import (
 //   - ":N" (digits, such as ":10"): a non-negative integer, zero-padded to
 //     N digits so byte order is number order ("MSG#{seqId:10}");
 //   - ":split": a "scheme:value" string as two segments, each escaped;
-//   - ":root": the first segment of a slash-separated path, escaped.
+//   - ":root": the first segment of a slash-separated path, escaped;
+//   - ":shardN" (such as ":shard8"): the shard of the value among N,
+//     [Shard](value, N), for the last segment of a partition-key template
+//     ("USERS#{userId:shard8}" gives USERS#0 .. USERS#7): a partition
+//     every item joins is split in N (see [Query.Shards] for reading it
+//     whole). ":shard1" leaves the segment out: the key is the unsharded
+//     one byte for byte, so a profile picks N without another template.
 //
 // [Transforms] lists them with their docs: the engine, the model, the
 // pattern documents and NoSQL Workbench exports all read that one
@@ -134,10 +140,18 @@ func parseTemplate(s string) (template, error) {
 				return nil, fmt.Errorf("%q: bad reference %q (transforms: %s)", s, seg, strings.Join(slices.Sorted(maps.Keys(Transforms())), ", "))
 			}
 			t = append(t, tmplPart{attr: name, mod: mod, tf: tf})
+			if shardCount(mod) > 0 && len(t) == 1 {
+				return nil, fmt.Errorf("%q: a shard segment follows the partition it splits", s)
+			}
 		case seg == "" || strings.ContainsAny(seg, "{}"):
 			return nil, fmt.Errorf("%q: bad literal segment %q", s, seg)
 		default:
 			t = append(t, tmplPart{lit: seg})
+		}
+	}
+	for _, p := range t[:len(t)-1] {
+		if shardCount(p.mod) > 0 {
+			return nil, fmt.Errorf("%q: a shard segment must be the last", s)
 		}
 	}
 	return t, nil

@@ -124,10 +124,33 @@ func widthTransform(n int) transform {
 	}
 }
 
+// shardTransform is ":shardN": the value's shard among N ([Shard]), as
+// the last segment of a partition key; ":shard1" writes no segment (the
+// unsharded key).
+func shardTransform(n int) transform {
+	segs := 1
+	if n == 1 {
+		segs = 0
+	}
+	return transform{
+		Doc:      fmt.Sprintf("the value's shard among %d (table.Shard: FNV-1a mod N), the last segment of a sharded partition", n),
+		Segments: segs,
+		Apply: func(v string, _ types.AttributeValue) ([]string, error) {
+			if n == 1 {
+				return nil, nil
+			}
+			return []string{strconv.Itoa(Shard(v, n))}, nil
+		},
+	}
+}
+
 // lookupTransform returns the transform named mod ("" is none).
 func lookupTransform(mod string) (transform, bool) {
 	if n := width(mod); n > 0 {
 		return widthTransform(n), true
+	}
+	if n := shardCount(mod); n > 0 {
+		return shardTransform(n), true
 	}
 	t, ok := transforms[mod]
 	return t, ok
@@ -137,7 +160,10 @@ func lookupTransform(mod string) (transform, bool) {
 // apply, by name (":N" for the fixed-width numbers): what documents and
 // tools show beside the templates.
 func Transforms() map[string]string {
-	out := map[string]string{":N": "a non-negative integer zero-padded to N digits (1 to 20), so byte order is number order"}
+	out := map[string]string{
+		":N":      "a non-negative integer zero-padded to N digits (1 to 20), so byte order is number order",
+		":shardN": "the value's shard among N (table.Shard: FNV-1a mod N), the last segment of a sharded partition; :shard1 leaves it out",
+	}
 	for name, t := range transforms {
 		out[":"+name] = t.Doc
 	}

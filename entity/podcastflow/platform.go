@@ -35,6 +35,11 @@ type PlatformSettings struct {
 	// document attribute): filled on read, advanced on write, and checked
 	// by a replace, so a stale write fails with table.ErrConflict.
 	Version int64 `dynamo:"-"`
+	// Read is the stored item as it was read (every attribute, those other
+	// writers keep included): a replace requires it to be still what is
+	// stored, so a change by PodcastFlow's own scripts, which never advance
+	// the version, fails it with table.ErrConflict instead of being lost.
+	Read table.ReadState `dynamo:"-" json:"-"`
 }
 
 // Validate checks s before a write. The default role of self-registered

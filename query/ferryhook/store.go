@@ -63,6 +63,16 @@ type Options struct {
 // with its conventions: its API-key hashing ([ServiceKeyHashing]), keys
 // that start with "fh_live_" (the only ones its middleware accepts), and
 // emails stored as entered. Open its tables with table.WithLowercaseKeys.
+//
+// API keys are live by the service's own rule in this profile as in the
+// default one: [APIKeys.Authenticate] reads the key's guard, then the key
+// it names (two strongly consistent GetItems), and refuses a key whose
+// item is gone or no longer stored under GSI2 (the service's
+// apiKeys.delete removes gsi2pk and gsi2sk and leaves the item). It is
+// stricter than the service, which queries GSI2 and may accept a key for
+// as long as the index lags behind a revocation; it never reads a copy
+// the service cannot update (the guard's), so lastUsedAt and every other
+// attribute the service writes come back as stored.
 // Signing secrets stay encrypted (the library's rule); see the package
 // doc, "Existing deployments", for the service-side change that implies.
 func ServiceProfile() func(*Options) {

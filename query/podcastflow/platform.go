@@ -23,13 +23,19 @@ func (p *Platform) InitSettings(ctx context.Context, s *pf.PlatformSettings) err
 	return p.e.platform.Create(ctx, s)
 }
 
-// ReplaceSettings writes s if the stored settings still have s.Version
-// (PF-7, optimistic concurrency: a consistent GetItem, then an UpdateItem
-// with condition _v = Version, writing only the attributes that changed so
-// that attributes other services wrote are kept); on
-// success s.Version is advanced. Errors: *table.ValidationError,
-// table.ErrConflict (someone wrote in between: re-read and retry),
-// table.ErrNotFound.
+// ReplaceSettings writes s, settings read with Settings (or returned by a
+// write), only if the stored settings are still exactly what s was read
+// as (PF-7): one UpdateItem that sets the attributes s changed and is
+// conditioned, in the same request, on every attribute of the read (s.Read)
+// and on s.Version. A write by anyone in between fails it with
+// table.ErrConflict: another library write (which advances the version)
+// and PodcastFlow's own scripts and Lambdas, which rewrite the settings
+// without ever touching the version; their change is kept, never
+// overwritten. Attributes other writers add that s does not set are kept.
+// On success s.Version and s.Read are advanced. Errors:
+// *table.ValidationError, table.ErrConflict (someone wrote in between:
+// re-read and retry, or use UpdateSettings), table.ErrNotFound,
+// table.ErrInvalidInput (s was not read: built by hand).
 func (p *Platform) ReplaceSettings(ctx context.Context, s *pf.PlatformSettings) error {
 	return p.e.platform.Replace(ctx, s)
 }

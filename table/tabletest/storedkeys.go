@@ -51,7 +51,7 @@ func StoredKeys(t testing.TB, name string, tbl *table.Table, set map[string]map[
 		fmt.Fprintf(&b, "%s\n", e.Type())
 		for _, a := range keyAttrs {
 			if v, ok := smp.Item[a]; ok {
-				fmt.Fprintf(&b, "\t%s = %s\n", a, avString(v))
+				fmt.Fprintf(&b, "\t%s = %s\n", a, typedAVString(v))
 			}
 		}
 		us := slices.Clone(smp.Uniques)
@@ -80,7 +80,7 @@ func StoredKeys(t testing.TB, name string, tbl *table.Table, set map[string]map[
 	}
 }
 
-func avString(v types.AttributeValue) string {
+func typedAVString(v types.AttributeValue) string {
 	switch v := v.(type) {
 	case *types.AttributeValueMemberS:
 		return fmt.Sprintf("S:%q", v.Value)

@@ -1,0 +1,153 @@
+package table
+
+import (
+	"maps"
+	"reflect"
+	"strings"
+)
+
+// ReadState is what a read saw of an item: the stored image, every
+// attribute as DynamoDB returned it (the library's own and those the Go
+// type does not know). It travels with the item the caller got, the way
+// its version does, so that [Entity.Replace] can require, in the same
+// request as its write, that the stored item is still exactly what the
+// caller read: a change by any writer in between (another service's
+// PutItem or UpdateItem, which never advances the version) fails the
+// replace with [ErrConflict] instead of being overwritten.
+//
+// An entity type opts in by holding one field of this type, tagged
+// `dynamo:"-"` (it is not an attribute):
+//
+//	type Settings struct {
+//		Name string           `dynamo:"name"`
+//		Read table.ReadState `dynamo:"-" json:"-"`
+//	}
+//
+// The engine finds the field by its type ([NewEntity]); every read
+// (Get, List, queries, batches, transactions) fills it, and every write
+// that knows the resulting image (Create, Update, Replace, Patch) refreshes
+// it. A lookup answered from a guard's carried copy (GetByUniqueCarried)
+// leaves it empty: a partial image is no proof of what is stored.
+//
+// A ReadState compares equal to every other (Equal), so tests comparing
+// items with go-cmp ignore it; copying an item copies what it was read as.
+type ReadState struct{ r *readImage }
+
+type readImage struct {
+	item Item // never modified once set
+}
+
+// Equal reports true: what a read saw is not part of the item's value
+// (go-cmp uses this method).
+func (ReadState) Equal(ReadState) bool { return true }
+
+// IsZero reports whether the item carries no read (built by hand, or
+// read through a guard's carried copy).
+func (s ReadState) IsZero() bool { return s.r == nil }
+
+var readStateType = reflect.TypeFor[ReadState]()
+
+// readStateField returns the index of T's ReadState field (nil if it has
+// none). It panics when the field would be encoded as an attribute.
+func readStateField(t reflect.Type) []int {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Type != readStateType {
+			continue
+		}
+		if name, _, _ := strings.Cut(f.Tag.Get("dynamo"), ","); name != "-" || !f.IsExported() {
+			panic("table.NewEntity: " + t.String() + "." + f.Name + ": a table.ReadState field must be exported and tagged `dynamo:\"-\"`")
+		}
+		return f.Index
+	}
+	return nil
+}
+
+// setRead records raw as what item was read as (nothing if T has no
+// ReadState field). raw is copied: the caller's map may change later.
+func (e *Entity[T]) setRead(item *T, raw Item) {
+	if e.readIdx == nil || item == nil {
+		return
+	}
+	f := reflect.ValueOf(item).Elem().FieldByIndex(e.readIdx)
+	if raw == nil {
+		f.Set(reflect.ValueOf(ReadState{}))
+		return
+	}
+	f.Set(reflect.ValueOf(ReadState{r: &readImage{item: maps.Clone(raw)}}))
+}
+
+// readOf returns the image item was read as (nil: none).
+func (e *Entity[T]) readOf(item *T) Item {
+	if e.readIdx == nil || item == nil {
+		return nil
+	}
+	rs := reflect.ValueOf(item).Elem().FieldByIndex(e.readIdx).Interface().(ReadState)
+	if rs.r == nil {
+		return nil
+	}
+	return rs.r.item
+}
+
+// afterImage returns raw as a write leaves it: sets applied, removes
+// removed (raw itself is not modified).
+func afterImage(raw Item, sets Item, removes []string) Item {
+	out := maps.Clone(raw)
+	if out == nil {
+		out = Item{}
+	}
+	maps.Copy(out, sets)
+	for _, a := range removes {
+		delete(out, a)
+	}
+	return out
+}
+
+// wholeImageKey asks writeDiff to condition its write on every attribute
+// of the image it diffs against (Replace: the caller's read), not only on
+// those it changes.
+type wholeImageKey struct{}
+
+// maxImageConds is how many attributes a write conditions on one by one:
+// DynamoDB limits an expression to 4 KB, and each condition takes about 20
+// bytes ("#a123 = :a124 AND "). An image with more attributes is compared
+// by a read instead (see Replace).
+const maxImageConds = 150
+
+// imageAttrs returns the attributes of image a whole-image condition
+// names: all but the key (the request's own), the entity type and version
+// (conditioned by liveCond and versionCond) and the write tokens (every
+// library write changes them, and the version with them).
+func (t *Table) imageAttrs(image Item) []string {
+	s := t.schema
+	var out []string
+	for _, a := range sortedKeys(image) {
+		switch a {
+		case s.PK, s.SK, s.TypeAttr, s.VersionAttr, s.TokenAttr:
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// sameImage reports whether two stored images are equal, write tokens
+// left out.
+func (t *Table) sameImage(a, b Item) bool {
+	tok := t.schema.TokenAttr
+	for k := range unionKeys(a, b) {
+		if k == tok && tok != "" {
+			continue
+		}
+		if !avEqual(a[k], b[k]) {
+			return false
+		}
+	}
+	return true
+}
