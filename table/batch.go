@@ -309,7 +309,7 @@ func (e *Entity[T]) BatchPut(ctx context.Context, items []*T) error {
 // (see [Table.BatchWrite]). Entities with unique values are refused: their
 // guards must go with them (use Delete).
 func (e *Entity[T]) BatchDelete(ctx context.Context, ks []Key) error {
-	if e.def.Unique != nil {
+	if e.fn.unique != nil {
 		return opErr("batch delete", e.def.Type, Key{}, fmt.Errorf("%w: %s has unique values; use Delete", ErrInvalidInput, e.def.Type))
 	}
 	ops := make([]TxOp, 0, len(ks))

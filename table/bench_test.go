@@ -39,9 +39,7 @@ type order struct {
 
 var orderDef = table.Def[order]{
 	Type: "Order",
-	Key: func(o *order) (table.Key, error) {
-		return table.Key{PK: "CUST#" + o.Customer, SK: "ORDER#" + o.ID}, nil
-	},
+	Keys: table.Template{PK: "CUST#{customer}", SK: "ORDER#{id}"},
 }
 
 func sampleOrder(i int) order {

@@ -18,7 +18,7 @@ func (e *Entity[T]) GetByIndex(ctx context.Context, q Query) (T, error) {
 	if q.Index == Primary {
 		return zero, opErr("get by index", e.def.Type, Key{}, &ValidationError{Field: "Index", Reason: "GetByIndex needs a GSI; use Get for the table"})
 	}
-	if e.def.Indexes == nil {
+	if e.fn.indexes == nil {
 		return zero, opErr("get by index", e.def.Type, Key{}, fmt.Errorf("%w: %s has no indexes", ErrInvalidInput, e.def.Type))
 	}
 	q.Limit, q.Cursor = 1, ""
@@ -34,7 +34,7 @@ func (e *Entity[T]) GetByIndex(ctx context.Context, q Query) (T, error) {
 	if err != nil {
 		return zero, opErr("get by index", e.def.Type, k, err)
 	}
-	ix, err := e.def.Indexes(&item)
+	ix, err := e.fn.indexes(&item)
 	if err != nil {
 		return zero, opErr("get by index", e.def.Type, k, err)
 	}

@@ -17,11 +17,10 @@ type apiKey struct {
 }
 
 var apiKeyCarryDef = table.Def[apiKey]{
-	Type:          "Key",
-	Key:           func(k *apiKey) (table.Key, error) { return table.Key{PK: "KEY#" + k.ID, SK: "K"}, nil },
-	Unique:        func(k *apiKey) []table.Unique { return []table.Unique{{Name: "hash", Value: k.Hash}} },
-	Carry:         []string{"id", "owner", "perms"},
-	IndexedFields: []string{"hash"},
+	Type:     "Key",
+	Keys:     table.Template{PK: "KEY#{id}", SK: "K"},
+	UniqueOn: []string{"hash"},
+	Carry:    []string{"id", "owner", "perms"},
 }
 
 // TestGuardsCarry: Def.Carry puts attributes in the guards, written with
@@ -68,15 +67,11 @@ func TestGuardsCarry(t *testing.T) {
 	}
 	// a guard without carried attributes (an entity that declared Carry
 	// later) is answered from its owner
-	plain := table.NewEntity(tb, table.Def[apiKey]{Type: "Key2", Key: apiKeyCarryDef.Key, Unique: func(k *apiKey) []table.Unique {
-		return []table.Unique{{Name: "hash2", Value: k.Hash}}
-	}, IndexedFields: []string{"hash"}})
+	plain := table.NewEntity(tb, table.Def[apiKey]{Type: "Key2", Keys: apiKeyCarryDef.Keys, UniqueOn: []string{"hash2=hash"}})
 	if err := plain.Create(c, &apiKey{ID: "k2", Hash: "h2", Owner: "bob", Perms: "read", Uses: 3}); err != nil {
 		t.Fatal(err)
 	}
-	later := table.NewEntity(tb, table.Def[apiKey]{Type: "Key2", Key: apiKeyCarryDef.Key, Unique: func(k *apiKey) []table.Unique {
-		return []table.Unique{{Name: "hash2", Value: k.Hash}}
-	}, Carry: []string{"owner"}, IndexedFields: []string{"hash"}})
+	later := table.NewEntity(tb, table.Def[apiKey]{Type: "Key2", Keys: apiKeyCarryDef.Keys, UniqueOn: []string{"hash2=hash"}, Carry: []string{"owner"}})
 	if got, err := later.GetByUniqueCarried(c, table.Unique{Name: "hash2", Value: "h2"}); err != nil || got.Uses != 3 {
 		t.Fatalf("fallback to the owner: %+v, %v", got, err)
 	}

@@ -49,59 +49,45 @@ func (e *Entity[T]) prepare(item *T, version int64) (written, error) {
 // caller (a write of a difference validates only what it changes).
 func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, error) {
 	w := written{derived: Item{}}
-	var av Item // the item's attributes, when declared keys need them first
-	var k Key
-	var err error
-	if e.decl != nil && e.decl.pk != nil {
-		// Declared keys derive from the encoded attributes: validate (which
-		// may normalize), then encode once and derive the keys from that.
-		if e.def.Validate != nil && validate {
-			if err := e.def.Validate(item); err != nil {
-				return w, err
-			}
-		}
-		if av, err = dynamo.MarshalItem(item); err != nil {
-			return w, fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
-		}
-		if k, err = e.decl.primary(av); err == nil {
-			err = checkKey(k)
-		}
-		if err != nil {
+	// Keys derive from the encoded attributes: validate (which may
+	// normalize), then encode once and derive everything from that.
+	if e.def.Validate != nil && validate {
+		if err := e.def.Validate(item); err != nil {
 			return w, err
-		}
-	} else {
-		if k, err = e.KeyOf(item); err != nil {
-			return w, err
-		}
-		if e.def.Validate != nil && validate {
-			if err := e.def.Validate(item); err != nil {
-				return w, err
-			}
 		}
 	}
+	src := item
+	av, err := dynamo.MarshalItem(src)
+	if err != nil {
+		return w, fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
+	}
+	kav := e.decl.withKeyOnly(av, reflect.ValueOf(src).Elem()) // before secrets are sealed and key attributes added
+	k, err := e.decl.primary(kav)
+	if err == nil {
+		err = checkKey(k)
+	}
+	if err != nil {
+		return w, err
+	}
 	w.key = k
-	if e.def.Expires != nil && e.t.schema.TTLAttr != "" {
-		if exp := e.def.Expires(item); !exp.IsZero() && exp.After(e.t.now().Add(MaxTTLHorizon)) {
+	var exp time.Time
+	if e.fn.expires != nil && e.t.schema.TTLAttr != "" {
+		if exp = e.decl.expiry(kav); !exp.IsZero() && exp.After(e.t.now().Add(MaxTTLHorizon)) {
 			return w, &ValidationError{Entity: e.def.Type, Field: e.t.schema.TTLAttr,
 				Reason: fmt.Sprintf("expiry %s is more than 100 years ahead (a time in the wrong unit?)", exp.UTC().Format(time.RFC3339))}
 		}
 	}
-	src := item
-	if av == nil {
-		if av, err = dynamo.MarshalItem(src); err != nil {
-			return w, fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
+	var ix map[Index]IndexKey
+	if len(e.decl.indexes) > 0 {
+		if ix, err = e.decl.indexKeys(kav); err != nil {
+			return w, err
 		}
 	}
-	var ix map[Index]IndexKey
-	if e.decl != nil && len(e.decl.indexes) > 0 {
-		// before secrets are sealed and key attributes added
-		if ix, err = e.decl.indexKeys(av, item); err != nil {
-			return w, err
-		}
-	} else if e.def.Indexes != nil {
-		if ix, err = e.def.Indexes(item); err != nil {
-			return w, err
-		}
+	if len(e.decl.uniqueOn) > 0 {
+		w.uniques = e.decl.uniques(kav) // UniqueOn never names a secret
+	}
+	if e.def.Escape != nil {
+		w.uniques = append(w.uniques, e.def.Escape.Uniques(item)...)
 	}
 	e.finishItem(av, src) // the one encoder's fixes (see fieldenc.go)
 	if len(e.def.Secrets) > 0 {
@@ -143,19 +129,12 @@ func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, er
 		av[is.SK] = &types.AttributeValueMemberS{Value: ik.SK}
 		w.derived[is.PK], w.derived[is.SK] = av[is.PK], av[is.SK]
 	}
-	if e.def.Expires != nil && s.TTLAttr != "" {
-		if exp := e.def.Expires(item); !exp.IsZero() {
-			av[s.TTLAttr] = numAV(exp.Unix())
-			w.derived[s.TTLAttr] = av[s.TTLAttr]
-			w.expires = exp.Unix()
-		}
+	if !exp.IsZero() {
+		av[s.TTLAttr] = numAV(exp.Unix())
+		w.derived[s.TTLAttr] = av[s.TTLAttr]
+		w.expires = exp.Unix()
 	}
-	if e.decl != nil && len(e.decl.uniqueOn) > 0 {
-		w.uniques = e.decl.uniques(av) // the encoding before secrets are sealed: UniqueOn never names a secret
-	} else if e.def.Unique != nil {
-		w.uniques = e.def.Unique(item)
-	}
-	if w.uniques != nil || e.def.Unique != nil {
+	if e.fn.unique != nil {
 		seen := map[Unique]bool{}
 		for _, u := range w.uniques {
 			if u.Name == "" || u.Value == "" {
@@ -170,7 +149,7 @@ func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, er
 			seen[u] = true
 		}
 	}
-	if len(e.def.Carry) > 0 && e.def.Unique != nil {
+	if len(e.def.Carry) > 0 && e.fn.unique != nil {
 		w.carry = e.carried(av)
 	}
 	if n := ItemSize(av); n > MaxItemBytes {

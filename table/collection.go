@@ -17,7 +17,7 @@ type Handler struct {
 
 // Into returns a Handler that decodes items of e's type and passes each to fn.
 func Into[T any](e *Entity[T], fn func(T)) Handler {
-	return Handler{typ: e.def.Type, match: e.def.Match, decode: func(raw Item) error {
+	return Handler{typ: e.def.Type, match: e.fn.match, decode: func(raw Item) error {
 		v, _, err := e.decode(raw)
 		if err != nil {
 			return err

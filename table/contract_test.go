@@ -120,7 +120,7 @@ func TestLostResponseUpdateAppliesOnce(t *testing.T) {
 	lost := &tabletest.LostResponses{Op: "UpdateItem", Times: 1}
 	ff, _ := faultyFixture(t, f, nil, lost.Option())
 	noTTL := memberDef
-	noTTL.Expires = nil
+	noTTL.TTL = table.TTL{}
 	members := table.NewEntity(ff.t, noTTL)
 	k := table.Key{PK: "MEMBER#a", SK: "PROFILE"}
 	var calls atomic.Int32
@@ -370,7 +370,7 @@ func TestWritesBoundToEntityType(t *testing.T) {
 	if _, err := f.notes.Patch(c, k, table.Patch{Set: map[string]any{"text": "x"}}); !errors.Is(err, table.ErrNotFound) {
 		t.Errorf("Note Patch of a Member = %v, want ErrNotFound", err)
 	}
-	if _, err := f.notes.Add(c, k, "seq", 1); !errors.Is(err, table.ErrNotFound) {
+	if _, err := f.notes.Add(c, k, "likes", 1); !errors.Is(err, table.ErrNotFound) {
 		t.Errorf("Note Add on a Member = %v, want ErrNotFound", err)
 	}
 	if err := f.notes.Delete(c, k); !errors.Is(err, table.ErrNotFound) {
@@ -501,8 +501,8 @@ func TestTransactionSizeAndTTLHorizon(t *testing.T) {
 	if err := ff.t.Transact(c, ops...); !errors.Is(err, table.ErrItemTooLarge) {
 		t.Fatalf("4.5 MB transaction = %v, want ErrItemTooLarge", err)
 	}
-	// Milliseconds taken for seconds: tens of millennia ahead.
-	ms := time.Unix(time.Now().Add(time.Hour).UnixMilli(), 0)
+	// A time in the wrong unit: centuries ahead.
+	ms := time.Now().AddDate(300, 0, 0)
 	err := ff.members.Create(c, &member{ID: "a", Email: "a@x.io", Status: "on", ExpiresAt: ms})
 	var ve *table.ValidationError
 	if !errors.As(err, &ve) || ve.Field != "ttl" {
@@ -643,8 +643,8 @@ func TestDecodeIsCaseSensitive(t *testing.T) {
 			Name string `dynamo:"name"`
 		} `dynamo:"inner"`
 	}
-	flats := table.NewEntity(f.t, table.Def[flat]{Type: "Flat", Key: func(x *flat) (table.Key, error) { return table.Key{PK: "F#" + x.ID, SK: "F"}, nil }})
-	nesteds := table.NewEntity(f.t, table.Def[nested]{Type: "Nested", Key: func(x *nested) (table.Key, error) { return table.Key{PK: "N#" + x.ID, SK: "N"}, nil }})
+	flats := table.NewEntity(f.t, table.Def[flat]{Type: "Flat", Keys: table.Template{PK: "F#{id}", SK: "F"}})
+	nesteds := table.NewEntity(f.t, table.Def[nested]{Type: "Nested", Keys: table.Template{PK: "N#{id}", SK: "N"}})
 	putRaw(t, f.t, map[string]string{"PK": "F#1", "SK": "F", "id": "1", "Email": "UPPER@X.IO"})
 	putRaw(t, f.t, map[string]string{"PK": "F#2", "SK": "F", "id": "2", "Email": "UPPER@X.IO", "email": "lower@x.io"})
 	for range 20 {

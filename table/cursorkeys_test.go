@@ -21,9 +21,7 @@ type line struct {
 
 var lineDef = table.Def[line]{
 	Type: "Line",
-	Key: func(l *line) (table.Key, error) {
-		return table.Key{PK: "DOC#" + l.Doc, SK: "LINE#" + string(rune('a'+l.N))}, nil
-	},
+	Keys: table.Template{PK: "DOC#{doc}", SK: "LINE#{n:3}"},
 }
 
 // TestCursorKeysAndAge: cursors name their key, so a rotated key still

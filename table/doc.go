@@ -16,11 +16,31 @@
 //
 // # Entities
 //
-// An [Entity] binds a Go struct to the table through a [Def]: the entity
-// type name, how its primary key and GSI keys derive from its fields, its
-// validation, its unique values, its expiry and its timestamps. Keys are
-// recomputed from the struct on every write, so an index entry can never be
-// stale. [Timestamps] and [ExpireAfter] build the usual Touch and Expires.
+// An [Entity] binds a Go struct to the table through a [Def], the entity's
+// schema declared as data: its type name, its primary key and GSI keys as
+// [Template]s bound to attribute names (a computation a key needs is a
+// named transform of the template language, see [Transforms]), its unique
+// values (UniqueOn, UniqueFold), its expiry ([TTL]), its secrets, tenant
+// scope and fixed, carried and always-written attributes; then its two
+// behaviour hooks, Validate and Touch. Keys are recomputed from the struct
+// on every write, so an index entry can never be stale, and the engine
+// derives from the declarations which fields move which index entry and
+// guard (Patch, Change, Update and the adoption job alike): there is no
+// hand-kept list. [EscapeHatch] is the one escape hatch, for unique values
+// that follow a rule beyond the item's fields; it names what it reads.
+// [Entity.Sample] and [Entity.Model] give the design before the table
+// holds an item. [Timestamps] builds the usual Touch.
+//
+//	var notes = table.NewEntity(tbl, table.Def[Note]{
+//		Type:      "Note",
+//		Keys:      table.Template{PK: "NOTE#{id}", SK: "NOTE"},
+//		IndexKeys: map[table.Index]table.Template{table.GSI1: {PK: "AUTHOR#{author}", SK: "AT#{at:ts}#{id}"}},
+//		UniqueOn:  []string{"slug"},
+//		TTL:       table.TTL{From: "createdAt", After: 90 * 24 * time.Hour},
+//		Validate:  (*Note).Validate,
+//	})
+//
+// Its operations keep these guarantees:
 //
 //   - [Entity.Get] never returns a missing item or one past its TTL
 //     ([ErrNotFound]).

@@ -15,41 +15,48 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Def describes how one entity type T is stored in a single table: its type
-// name, how its keys derive from its fields, and its rules. Only Type and
-// Key are required.
+// Def is one entity type's schema: how its items are stored in a single
+// table, declared as data the engine, the tools and the documents all read
+// (see [Template]), then the two behaviour hooks. Type and Keys are
+// required; every other field is optional.
+//
+// # Declared
+//
+// Type, Keys, IndexKeys, UniqueOn (with UniqueFold), TTL, Secrets, Scope,
+// Fixed, Carry, AlwaysWrite and Version say what an item is and how it is
+// stored. The engine derives from them, never from a hand-kept list, which
+// fields move which index entry and unique guard (Patch, Change, Update
+// and the adoption job alike) and what a tool shows before the table
+// holds an item ([Entity.Sample], [Entity.Model]). Escape is the one
+// escape hatch, for unique values no declaration can state.
+//
+// # Behaviour
+//
+// Validate and Touch are code run on writes.
 type Def[T any] struct {
 	// Type is the value of the entity-type attribute ("User", "Source").
 	Type string
-	// Key derives the item's primary key from its fields.
-	Key func(*T) (Key, error)
-	// Indexes derives the item's GSI keys from its fields. An index left
-	// out, or with an empty PK, does not hold the item (sparse index).
-	// Keys are recomputed on every write, so an update that changes a field
-	// an index derives from moves the index entry in the same write.
-	Indexes func(*T) (map[Index]IndexKey, error)
-	// Validate checks the item before any write; return a
-	// *[ValidationError] (see [Invalid]) naming the field.
-	Validate func(*T) error
-	// Unique lists the item's unique values (emails, usernames, tags, key
-	// hashes). Each is held by a guard item written in the same
-	// transaction as the item; create, change and delete keep guards exact.
-	Unique func(*T) []Unique
-	// Expires returns when the item expires (zero: never). It is stored in
-	// the schema's TTL attribute as epoch seconds; reads never return an
-	// item past it.
-	Expires func(*T) time.Time
-	// Touch is called before every write with the current time; created
-	// is true on create. Use it to keep createdAt/updatedAt.
-	Touch func(item *T, now time.Time, created bool)
-	// Version, if set, returns a pointer to the field that mirrors the
-	// item's version attribute: it is filled on read and advanced on write,
-	// and [Entity.Replace] uses it as the expected version.
-	Version func(*T) *int64
-	// IndexedFields names the attributes that Indexes or Unique derive
-	// from. [Entity.Patch] refuses to change them (use [Entity.Update],
-	// which recomputes keys and guards).
-	IndexedFields []string
+	// Keys declares the primary key as templates bound to attribute names
+	// ("USER#{userId}", "PROFILE"): see [Template].
+	Keys Template
+	// IndexKeys declares GSI keys as templates. An index whose referenced
+	// attributes are empty, or whose When conditions fail, does not hold
+	// the item (sparse). Keys are recomputed on every write, so a write
+	// that changes a field an index derives from moves the index entry in
+	// the same request.
+	IndexKeys map[Index]Template
+	// UniqueOn lists attributes whose values are unique among the entity's
+	// items (emails, usernames, key hashes). Each is held by a guard item
+	// written in the same transaction as the item; create, change and
+	// delete keep guards exact. The guard is named by the attribute, or,
+	// written "name=attribute" ("keyhash=keyHash"), by name.
+	UniqueOn []string
+	// UniqueFold folds the value of a UniqueOn guard (by its name) before
+	// it is guarded, so values that differ only in form are one value: an
+	// email stored as given, guarded as keys.FoldEmail folds it.
+	UniqueFold map[string]func(string) string
+	// TTL declares when the item expires (see [TTL]).
+	TTL TTL
 	// Secrets maps attribute names to the string fields that hold secrets
 	// (credentials, tokens, MFA secrets). They are encrypted with
 	// Options.Cipher before any write, bound to the item's key and the
@@ -57,6 +64,17 @@ type Def[T any] struct {
 	// cipher, writing a non-empty secret fails with [ErrNoCipher]: a
 	// plaintext secret never reaches DynamoDB.
 	Secrets map[string]func(*T) *string
+	// Scope names the attribute holding the tenant an item belongs to
+	// (an account, a user, an organization): set, it enables [Entity.In],
+	// the handle whose reads and writes cannot reach another tenant's
+	// items.
+	Scope string
+	// Fixed names attributes set when the item is created that no later
+	// write changes (an owner, a tenant, an identity field): Update,
+	// Replace and Upsert return a *[ValidationError] naming the attribute
+	// when a change would alter one, and Patch refuses them. The Scope
+	// attribute is always fixed: an item never moves to another tenant.
+	Fixed []string
 	// Carry names attributes copied into the item's unique guards, in
 	// the same transaction as every write of the item. A guard is an
 	// index, never the truth: no lookup answers from the copy (it cannot
@@ -65,43 +83,26 @@ type Def[T any] struct {
 	// does. Carried attributes cannot be secrets, and Patch refuses them
 	// (Update rewrites the guards).
 	Carry []string
-	// Fixed names attributes set when the item is created that no later
-	// write changes (an owner, a tenant, an identity field): Update,
-	// Replace and Upsert return a *[ValidationError] naming the attribute
-	// when a change would alter one, and Patch refuses them. The Scope
-	// attribute is always fixed: an item never moves to another tenant.
-	Fixed []string
-	// Scope names the attribute holding the tenant an item belongs to
-	// (an account, a user, an organization): set, it enables [Entity.In],
-	// the handle whose reads and writes cannot reach another tenant's
-	// items.
-	Scope string
-	// Keys declares the primary key as templates bound to attribute names
-	// ("USER#{userId}", "PROFILE"), instead of the Key closure: see [Template]
-	// for what the engine derives from it.
-	Keys Template
-	// IndexKeys declares GSI keys as templates, instead of the Indexes
-	// closure; an index whose referenced attributes are empty does not
-	// hold the item (sparse).
-	IndexKeys map[Index]Template
-	// UniqueOn lists attributes whose values are unique among the entity's
-	// items, instead of the Unique closure; the guard of each is named by
-	// the attribute.
-	UniqueOn []string
-	// UniqueFold folds the value of a UniqueOn attribute before it is
-	// guarded, so values that differ only in form are one value: an email
-	// stored as given, guarded as keys.FoldEmail folds it.
-	UniqueFold map[string]func(string) string
 	// AlwaysWrite names attributes written even when their value is empty
 	// (the encoder otherwise omits empty strings, zero-length lists and
 	// maps): for deployments whose other readers expect them, such as a
 	// service that reads body as "" rather than undefined.
 	AlwaysWrite []string
-	// Match recognizes this entity's items by primary key. It is used for
-	// items that carry no entity-type attribute (written by another
-	// service in a documented key format), so a collection query can still
-	// decode them.
-	Match func(Key) bool
+	// Version, if set, returns a pointer to the field that mirrors the
+	// item's version attribute: it is filled on read and advanced on write,
+	// and [Entity.Replace] uses it as the expected version.
+	Version func(*T) *int64
+	// Escape is the one escape hatch (see [EscapeHatch]): unique values
+	// that follow a rule beyond the item's fields, with the attributes
+	// they read declared. State the reason where it is used.
+	Escape *EscapeHatch[T]
+
+	// Validate checks the item before any write; return a
+	// *[ValidationError] (see [Invalid]) naming the field.
+	Validate func(*T) error
+	// Touch is called before every write with the current time; created
+	// is true on create. Use it to keep createdAt/updatedAt.
+	Touch func(item *T, now time.Time, created bool)
 }
 
 // Entity reads and writes items of type T in a [Table]. Create one per
@@ -109,7 +110,8 @@ type Def[T any] struct {
 type Entity[T any] struct {
 	t    *Table
 	def  Def[T]
-	decl *declared // the declared keys, if any
+	decl *declared  // the declarations, parsed
+	fn   derived[T] // what the engine derives from them
 
 	touchOnce sync.Once
 	touches   []touchedAttr // what Def.Touch writes (see touchPlan)
@@ -120,15 +122,15 @@ type Entity[T any] struct {
 	readIdx []int // T's ReadState field, if any (see ReadState)
 }
 
-// NewEntity binds def to table t. It panics if def has no Type or key
-// (Key or Keys), or declares a template that references an attribute the
-// type does not have: those are programming errors, found at start-up.
+// NewEntity binds def to table t. It panics if def has no Type or Keys,
+// or declares something that references an attribute the type does not
+// have: those are programming errors, found at start-up.
 func NewEntity[T any](t *Table, def Def[T]) *Entity[T] {
-	decl := declare(t, &def)
-	if def.Type == "" || def.Key == nil {
-		panic("table.NewEntity: Def.Type and Def.Key (or Def.Keys) are required")
+	if def.Type == "" {
+		panic("table.NewEntity: Def.Type is required")
 	}
-	e := &Entity[T]{t: t, def: def, decl: decl, readIdx: readStateField(reflect.TypeFor[T]())}
+	decl, fn := declare(t, &def)
+	e := &Entity[T]{t: t, def: def, decl: decl, fn: fn, readIdx: readStateField(reflect.TypeFor[T]())}
 	extraIndex(reflect.TypeFor[T]()) // a misdeclared Extra field panics here
 	for _, a := range def.Carry {
 		if err := e.checkAttr("Def.Carry", a); err != nil {
@@ -154,7 +156,7 @@ func (e *Entity[T]) Table() *Table { return e.t }
 
 // KeyOf returns the primary key derived from item's fields.
 func (e *Entity[T]) KeyOf(item *T) (Key, error) {
-	k, err := e.def.Key(item)
+	k, err := e.fn.key(item)
 	if err != nil {
 		return Key{}, err
 	}
@@ -164,10 +166,10 @@ func (e *Entity[T]) KeyOf(item *T) (Key, error) {
 // IndexKeysOf returns the GSI keys derived from item's fields, as a write
 // would set them (an index the item is not in is absent).
 func (e *Entity[T]) IndexKeysOf(item *T) (map[Index]IndexKey, error) {
-	if e.def.Indexes == nil {
+	if e.fn.indexes == nil {
 		return map[Index]IndexKey{}, nil
 	}
-	return e.def.Indexes(item)
+	return e.fn.indexes(item)
 }
 
 // ReadOption changes a read.
@@ -344,7 +346,7 @@ func txToCreateErr(err error) error {
 // previous item. Entities with unique values cannot be Put: use Create and
 // Update, which keep their guards exact.
 func (e *Entity[T]) Put(ctx context.Context, item *T) error {
-	if e.def.Unique != nil {
+	if e.fn.unique != nil {
 		return opErr("put", e.def.Type, Key{}, fmt.Errorf("%w: %s has unique values; use Create or Update", ErrInvalidInput, e.def.Type))
 	}
 	now := e.t.now()
@@ -705,10 +707,10 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 		ExpressionAttributeValues: x.vals(),
 	}
 	var oldUniques []Unique
-	if e.def.Unique != nil && ver > 0 && !ensureAll {
-		oldUniques = e.def.Unique(orig)
+	if e.fn.unique != nil && ver > 0 && !ensureAll {
+		oldUniques = e.fn.unique(orig)
 	}
-	rewriteKept := e.def.Expires != nil && w.expires != derivedTTL(derivedOld, s.TTLAttr)
+	rewriteKept := e.fn.expires != nil && w.expires != derivedTTL(derivedOld, s.TTLAttr)
 	if w.carry != nil && !avEqual(e.carried(plainOld), w.carry) {
 		rewriteKept = true // a carried attribute changed: every guard is rewritten
 	}
@@ -724,8 +726,8 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	// already in the live data, which the adoption job reports).
 	// EnsureGuards (ensureAll) claims them all or fails.
 	unchanged := map[Unique]bool{}
-	if e.def.Unique != nil && !ensureAll {
-		for _, u := range e.def.Unique(orig) {
+	if e.fn.unique != nil && !ensureAll {
+		for _, u := range e.fn.unique(orig) {
 			unchanged[u] = true
 		}
 	}
@@ -803,8 +805,8 @@ func leafErrors(err error) []error {
 func (e *Entity[T]) derived(item *T) (Item, error) {
 	out := Item{}
 	s := e.t.schema
-	if e.def.Indexes != nil {
-		ix, err := e.def.Indexes(item)
+	if e.fn.indexes != nil {
+		ix, err := e.fn.indexes(item)
 		if err != nil {
 			return nil, err
 		}
@@ -820,8 +822,8 @@ func (e *Entity[T]) derived(item *T) (Item, error) {
 			out[is.SK] = &types.AttributeValueMemberS{Value: ik.SK}
 		}
 	}
-	if e.def.Expires != nil && s.TTLAttr != "" {
-		if exp := e.def.Expires(item); !exp.IsZero() {
+	if e.fn.expires != nil && s.TTLAttr != "" {
+		if exp := e.fn.expires(item); !exp.IsZero() {
 			out[s.TTLAttr] = numAV(exp.Unix())
 		}
 	}
@@ -955,7 +957,7 @@ func (e *Entity[T]) delete(ctx context.Context, k Key) error {
 	if err := checkKey(k); err != nil {
 		return err
 	}
-	if e.def.Unique == nil {
+	if e.fn.unique == nil {
 		return e.t.deleteItem(ctx, e.def.Type, k)
 	}
 	for attempt := 0; ; attempt++ {
@@ -989,8 +991,8 @@ func (e *Entity[T]) DeleteOps(ctx context.Context, k Key) ([]TxOp, error) {
 		ExpressionAttributeNames:  x.names,
 		ExpressionAttributeValues: x.vals(),
 	}, key: k, what: e.def.Type}}
-	if e.def.Unique != nil {
-		ops = append(ops, e.t.guardDiff(e.def.Unique(&cur), nil, k, 0, false, nil)...)
+	if e.fn.unique != nil {
+		ops = append(ops, e.t.guardDiff(e.fn.unique(&cur), nil, k, 0, false, nil)...)
 	}
 	return ops, nil
 }
@@ -1000,7 +1002,7 @@ func (e *Entity[T]) DeleteOps(ctx context.Context, k Key) ([]TxOp, error) {
 // values cannot be deleted without their guards: for them the action fails
 // validation when the transaction is sent; use [Entity.DeleteOps].
 func (e *Entity[T]) DeleteOp(k Key) TxOp {
-	if e.def.Unique != nil {
+	if e.fn.unique != nil {
 		return TxOp{key: k, what: e.def.Type, err: &ValidationError{Entity: e.def.Type, Field: "entity",
 			Reason: "has unique values; use DeleteOps so its guards are released in the same transaction"}}
 	}
@@ -1046,7 +1048,7 @@ func (e *Entity[T]) CreateOp(item *T) ([]TxOp, error) {
 // PutOp returns a transaction (or batch) action that writes item
 // unconditionally. Entities with unique values are refused.
 func (e *Entity[T]) PutOp(item *T) (TxOp, error) {
-	if e.def.Unique != nil {
+	if e.fn.unique != nil {
 		return TxOp{}, fmt.Errorf("%w: %s has unique values; use CreateOp", ErrInvalidInput, e.def.Type)
 	}
 	if e.def.Touch != nil {

@@ -447,7 +447,7 @@ func TestPatchRules(t *testing.T) {
 	if got.Note != "hello" || got.Logins != 2 || got.Version != 2 {
 		t.Errorf("patched item %+v", got)
 	}
-	for _, field := range []string{"status", "PK", "GSI1PK", "_v"} {
+	for _, field := range []string{"email", "PK", "GSI1PK", "_v"} {
 		_, err := f.members.Patch(c, k, table.Patch{Set: map[string]any{field: "x"}})
 		var ve *table.ValidationError
 		if !errors.As(err, &ve) || ve.Field != field {
@@ -579,7 +579,7 @@ func TestPutDoesNotResetTheVersion(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := ctx(t)
-	writer := table.NewEntity(f.t, table.Def[note]{Type: "Note", Key: noteDef.Key})
+	writer := table.NewEntity(f.t, table.Def[note]{Type: "Note", Keys: noteDef.Keys})
 	n := note{MemberID: "m1", Seq: 1, Text: "v1"}
 	if err := writer.Create(c, &n); err != nil {
 		t.Fatal(err)
@@ -623,9 +623,9 @@ func TestTakeOnceAndNeverAfterExpiry(t *testing.T) {
 		Exp time.Time `dynamo:"exp"`
 	}
 	states := table.NewEntity(f.t, table.Def[state]{
-		Type:    "State",
-		Key:     func(s *state) (table.Key, error) { return table.Key{PK: "STATE#" + s.ID, SK: "STATE"}, nil },
-		Expires: func(s *state) time.Time { return s.Exp },
+		Type: "State",
+		Keys: table.Template{PK: "STATE#{id}", SK: "STATE"},
+		TTL:  table.TTL{From: "exp"},
 	})
 	if err := states.Create(c, &state{ID: "live", Exp: now.Add(15 * time.Minute)}); err != nil {
 		t.Fatal(err)
@@ -668,9 +668,7 @@ func TestFilterContainsAndIfAbsent(t *testing.T) {
 		Events    []string `dynamo:"events,set"`
 		RotatedAt string   `dynamo:"rotatedAt"`
 	}
-	hooks := table.NewEntity(f.t, table.Def[hook]{Type: "Hook", Key: func(h *hook) (table.Key, error) {
-		return table.Key{PK: "HOOKS", SK: "HOOK#" + h.ID}, nil
-	}})
+	hooks := table.NewEntity(f.t, table.Def[hook]{Type: "Hook", Keys: table.Template{PK: "HOOKS", SK: "HOOK#{id}"}})
 	for _, h := range []hook{{"a", []string{"sync.done", "sync.failed"}, ""}, {"b", []string{"user.created"}, ""}, {"c", []string{"sync.failed"}, ""}} {
 		if err := hooks.Create(c, &h); err != nil {
 			t.Fatal(err)

@@ -95,8 +95,7 @@ func extraOf(item any) reflect.Value {
 // ownAttrs returns the attribute names the engine writes itself for
 // items of this entity, which Extra never holds: the primary key, the
 // entity-type, version and write-token attributes, the TTL when the
-// entity derives it, and the index keys it derives (all of them when an
-// Indexes closure may derive any).
+// entity derives it, and the index keys it declares.
 func (e *Entity[T]) ownAttrs() map[string]bool {
 	e.ownOnce.Do(func() {
 		s := e.t.schema
@@ -106,28 +105,17 @@ func (e *Entity[T]) ownAttrs() map[string]bool {
 				own[a] = true
 			}
 		}
-		if e.def.Expires != nil && s.TTLAttr != "" {
+		if e.fn.expires != nil && s.TTLAttr != "" {
 			own[s.TTLAttr] = true
 		}
-		if e.def.Indexes != nil {
-			all := e.decl == nil || e.decl.extra != nil
-			for i, is := range s.Indexes {
-				if _, declared := e.decl.indexesOf()[Index(i+1)]; all || declared {
-					own[is.PK], own[is.SK] = true, true
-				}
+		for i, is := range s.Indexes {
+			if _, declared := e.decl.indexes[Index(i+1)]; declared {
+				own[is.PK], own[is.SK] = true, true
 			}
 		}
 		e.own = own
 	})
 	return e.own
-}
-
-// indexesOf returns the declared index templates (nil-safe).
-func (d *declared) indexesOf() map[Index][2]template {
-	if d == nil {
-		return nil
-	}
-	return d.indexes
 }
 
 // fillExtra sets v's Extra field, if it has one, to the attributes of raw

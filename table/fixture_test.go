@@ -33,17 +33,10 @@ type member struct {
 
 var memberDef = table.Def[member]{
 	Type: "Member",
-	Key: func(m *member) (table.Key, error) {
-		if m.ID == "" {
-			return table.Key{}, table.Invalid("id", "empty")
-		}
-		return table.Key{PK: "MEMBER#" + m.ID, SK: "PROFILE"}, nil
-	},
-	Indexes: func(m *member) (map[table.Index]table.IndexKey, error) {
-		return map[table.Index]table.IndexKey{
-			table.GSI1: {PK: "STATUS#" + m.Status, SK: "MEMBER#" + m.ID},
-			table.GSI2: {PK: teamPK(m.Team), SK: "MEMBER#" + m.ID},
-		}, nil
+	Keys: table.Template{PK: "MEMBER#{id}", SK: "PROFILE"},
+	IndexKeys: map[table.Index]table.Template{
+		table.GSI1: {PK: "STATUS#{status}", SK: "MEMBER#{id}"},
+		table.GSI2: {PK: "TEAM#{team}", SK: "MEMBER#{id}"}, // sparse: no team, no GSI2 entry
 	},
 	Validate: func(m *member) error {
 		if !strings.Contains(m.Email, "@") {
@@ -51,25 +44,16 @@ var memberDef = table.Def[member]{
 		}
 		return nil
 	},
-	Unique: func(m *member) []table.Unique {
-		return []table.Unique{{Name: "email", Value: strings.ToLower(m.Email)}}
-	},
-	Expires: func(m *member) time.Time { return m.ExpiresAt },
+	UniqueOn:   []string{"email"},
+	UniqueFold: map[string]func(string) string{"email": strings.ToLower},
+	TTL:        table.TTL{From: "expiresAt"},
 	Touch: func(m *member, now time.Time, created bool) {
 		if created {
 			m.CreatedAt = now
 		}
 		m.UpdatedAt = now
 	},
-	Version:       func(m *member) *int64 { return &m.Version },
-	IndexedFields: []string{"email", "status", "team", "id"},
-}
-
-func teamPK(team string) string {
-	if team == "" {
-		return "" // sparse: no team, no GSI2 entry
-	}
-	return "TEAM#" + team
+	Version: func(m *member) *int64 { return &m.Version },
 }
 
 // note is a second entity in the member's item collection, no uniques.
@@ -77,18 +61,12 @@ type note struct {
 	MemberID string `dynamo:"memberId"`
 	Seq      int    `dynamo:"seq"`
 	Text     string `dynamo:"text"`
+	Likes    int    `dynamo:"likes"`
 }
 
 var noteDef = table.Def[note]{
 	Type: "Note",
-	Key: func(n *note) (table.Key, error) {
-		return table.Key{PK: "MEMBER#" + n.MemberID, SK: "NOTE#" + padSeq(n.Seq)}, nil
-	},
-}
-
-func padSeq(n int) string {
-	s := "0000" + itoa(n)
-	return s[len(s)-4:]
+	Keys: table.Template{PK: "MEMBER#{memberId}", SK: "NOTE#{seq:4}"},
 }
 
 func itoa(n int) string {

@@ -92,7 +92,7 @@ func (e *Entity[T]) confirmOwner(ctx context.Context, u Unique, g Guard, ro read
 	if err != nil {
 		return zero, opErr("get by unique", e.def.Type, g.Owner, err)
 	}
-	if e.def.Unique != nil && !slices.Contains(e.def.Unique(&item), u) {
+	if e.fn.unique != nil && !slices.Contains(e.fn.unique(&item), u) {
 		e.dropOrphan(ctx, u, g, false, ver)
 		return zero, opErr("get by unique", e.def.Type, g.Owner, ErrNotFound)
 	}
@@ -111,10 +111,10 @@ func (e *Entity[T]) confirmOwner(ctx context.Context, u Unique, g Guard, ro read
 // storedUnder reports whether raw holds, for each index of ixs, the index
 // key item's fields derive (an index the item derives no key for fails).
 func (e *Entity[T]) storedUnder(raw Item, item *T, ixs []Index) (bool, error) {
-	if e.def.Indexes == nil {
+	if e.fn.indexes == nil {
 		return false, nil
 	}
-	want, err := e.def.Indexes(item)
+	want, err := e.fn.indexes(item)
 	if err != nil {
 		return false, err
 	}

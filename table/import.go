@@ -107,10 +107,10 @@ func DiffFields[T any](a, b *T, skip ...string) []string {
 
 // Expired reports whether item's expiry (Def.Expires) has passed.
 func (e *Entity[T]) Expired(item *T) bool {
-	if e.def.Expires == nil {
+	if e.fn.expires == nil {
 		return false
 	}
-	exp := e.def.Expires(item)
+	exp := e.fn.expires(item)
 	return !exp.IsZero() && !exp.After(e.t.now())
 }
 

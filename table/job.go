@@ -490,7 +490,7 @@ func (e *Entity[T]) Owns(raw Item) bool {
 			return s.Value == e.def.Type
 		}
 	}
-	return e.def.Match != nil && e.def.Match(e.t.keyFromItem(raw))
+	return e.fn.match != nil && e.fn.match(e.t.keyFromItem(raw))
 }
 
 // Adopt brings the item raw (as a Scan returned it) up to the library's
@@ -574,8 +574,8 @@ func (e *Entity[T]) needsAdoption(ctx context.Context, k Key, item *T, raw Item,
 	if len(e.relayout(raw, d)) > 0 {
 		need = true // an index partition sharded since the item was written
 	}
-	if e.def.Unique != nil {
-		for _, u := range e.def.Unique(item) {
+	if e.fn.unique != nil {
+		for _, u := range e.fn.unique(item) {
 			owner, err := e.t.LookupUnique(ctx, u)
 			switch {
 			case errors.Is(err, ErrNotFound):

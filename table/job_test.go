@@ -85,11 +85,9 @@ func legacyMember(t *testing.T, tb *table.Table, id, email string) {
 		"updatedAt": "2020-01-01T00:00:00Z"})
 }
 
-func adoptableMembers(tb *table.Table) *table.Entity[member] {
-	def := memberDef
-	def.Match = func(k table.Key) bool { return strings.HasPrefix(k.PK, "MEMBER#") && k.SK == "PROFILE" }
-	return table.NewEntity(tb, def)
-}
+// adoptableMembers binds members: their declared keys recognise the
+// untyped items (MEMBER#{id} / PROFILE).
+func adoptableMembers(tb *table.Table) *table.Entity[member] { return table.NewEntity(tb, memberDef) }
 
 func TestAdoptJob(t *testing.T) {
 	t.Parallel()

@@ -20,18 +20,3 @@ func Timestamps[T any](fields func(*T) (created, updated *time.Time)) func(*T, t
 		}
 	}
 }
-
-// ExpireAfter returns a Def.Expires of base plus d: an item expires d after
-// the time base returns (its creation, its event time...). A zero base
-// time means no expiry.
-//
-//	Expires: table.ExpireAfter(func(a *Activity) time.Time { return a.CreatedAt }, 90*24*time.Hour),
-func ExpireAfter[T any](base func(*T) time.Time, d time.Duration) func(*T) time.Time {
-	return func(item *T) time.Time {
-		b := base(item)
-		if b.IsZero() {
-			return time.Time{}
-		}
-		return b.Add(d)
-	}
-}

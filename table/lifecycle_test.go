@@ -14,17 +14,17 @@ type session struct {
 	UpdatedAt time.Time `dynamo:"updatedAt"`
 }
 
-func TestTimestampsAndExpireAfter(t *testing.T) {
+func TestTimestampsAndTTLAfter(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	clock := &now
 	f := newFixture(t, func(o *table.Options) { o.Now = func() time.Time { return *clock } })
 	c := ctx(t)
 	sessions := table.NewEntity(f.t, table.Def[session]{
-		Type:    "Session",
-		Key:     func(s *session) (table.Key, error) { return table.Key{PK: "SESSION#" + s.ID, SK: "SESSION"}, nil },
-		Touch:   table.Timestamps(func(s *session) (*time.Time, *time.Time) { return &s.CreatedAt, &s.UpdatedAt }),
-		Expires: table.ExpireAfter(func(s *session) time.Time { return s.CreatedAt }, time.Hour),
+		Type:  "Session",
+		Keys:  table.Template{PK: "SESSION#{id}", SK: "SESSION"},
+		Touch: table.Timestamps(func(s *session) (*time.Time, *time.Time) { return &s.CreatedAt, &s.UpdatedAt }),
+		TTL:   table.TTL{From: "createdAt", After: time.Hour},
 	})
 	s := session{ID: "s1"}
 	if err := sessions.Create(c, &s); err != nil {

@@ -23,8 +23,11 @@ import (
 // Patch is an in-place change of chosen attributes, sent as one UpdateItem
 // (or one transaction action): no read first. It never creates an item (a
 // missing item gives [ErrNotFound]), always advances the version, and may
-// not touch attributes that keys or guards derive from (Def.IndexedFields)
-// or the table's own attributes: change those with [Entity.Update].
+// not touch attributes that the primary key, a unique guard or the TTL
+// derives from, nor part of an index key's fields (a patch that sets all
+// of them moves the index key), nor the table's own attributes: change
+// those with [Entity.Update]. The engine knows these fields from the
+// declarations ([Def]).
 type Patch struct {
 	// Set assigns attributes. Each value is stored exactly as Create
 	// stores that field (the one encoder, with the field's tags: a
@@ -132,7 +135,7 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 		if slices.Contains(e.def.Carry, field) {
 			return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: "carried into the unique guards (Def.Carry); use Update so they move with it"}
 		}
-		if slices.Contains(e.def.IndexedFields, field) && !movable[field] {
+		if slices.Contains(e.fn.indexed, field) && !movable[field] {
 			return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: "an index or unique value derives from it; use Update so keys and guards move with it"}
 		}
 		if err := e.checkAttr("Patch", field); err != nil {

@@ -27,24 +27,38 @@ type Sample struct {
 // its attribute name followed by "1", numbers 1, times 2024-01-02T03:04:05Z,
 // booleans false, one element per list; pointers stay nil and secrets
 // empty; what an index's When condition needs unset is zero, a boolean it
-// needs set is true), overrides the fields named in
+// needs set is true; a transform that needs a shape, such as ":split",
+// gives its example), overrides the fields named in
 // set (by attribute name, or Go field name for a field stored only in the
 // key), and encodes it as a write would (see [Sample]).
 func (e *Entity[T]) Sample(set map[string]any) (Sample, error) {
 	var item T
 	rv := reflect.ValueOf(&item).Elem()
 	fillSample(rv, "", 0)
-	if e.decl != nil {
-		// sparse indexes hold the sample: what a When condition needs
-		// unset is zero, what it needs set is true
-		for _, conds := range e.decl.when {
-			for _, c := range conds {
-				if f, ok := fieldByName(rv, c.attr); ok {
-					if c.neg {
-						f.Set(reflect.Zero(f.Type()))
-					} else if f.Kind() == reflect.Bool {
-						f.SetBool(true)
-					}
+	// a transform that needs a shape gets its example
+	tps := []template{e.decl.pk, e.decl.sk}
+	for _, pair := range e.decl.indexes {
+		tps = append(tps, pair[0], pair[1])
+	}
+	for _, tp := range tps {
+		for _, p := range tp {
+			if p.tf.Example == nil {
+				continue
+			}
+			if f, ok := fieldByName(rv, p.attr); ok && f.Kind() == reflect.String {
+				f.SetString(p.tf.Example(p.attr))
+			}
+		}
+	}
+	// sparse indexes hold the sample: what a When condition needs unset
+	// is zero, what it needs set is true
+	for _, conds := range e.decl.when {
+		for _, c := range conds {
+			if f, ok := fieldByName(rv, c.attr); ok {
+				if c.neg {
+					f.Set(reflect.Zero(f.Type()))
+				} else if f.Kind() == reflect.Bool {
+					f.SetBool(true)
 				}
 			}
 		}

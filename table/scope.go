@@ -178,7 +178,7 @@ func (s *Scoped[T]) Delete(ctx context.Context, k Key) error {
 	if err := checkKey(k); err != nil {
 		return opErr("delete", s.e.def.Type, k, err)
 	}
-	if s.e.def.Unique == nil {
+	if s.e.fn.unique == nil {
 		x := newExprs()
 		c := s.e.t.liveCond(x, s.e.def.Type) + " AND " + s.cond(x)
 		return opErr("delete", s.e.def.Type, k, s.e.t.deleteItemCond(ctx, s.e.def.Type, k, c, x))

@@ -18,12 +18,10 @@ type doc struct {
 }
 
 var docDef = table.Def[doc]{
-	Type:  "Doc",
-	Key:   func(d *doc) (table.Key, error) { return table.Key{PK: "DOC#" + d.ID, SK: "DOC"}, nil },
-	Scope: "accountId",
-	Indexes: func(d *doc) (map[table.Index]table.IndexKey, error) {
-		return map[table.Index]table.IndexKey{table.GSI1: {PK: "DOCS", SK: "DOC#" + d.ID}}, nil
-	},
+	Type:      "Doc",
+	Keys:      table.Template{PK: "DOC#{id}", SK: "DOC"},
+	Scope:     "accountId",
+	IndexKeys: map[table.Index]table.Template{table.GSI1: {PK: "DOCS", SK: "DOC#{id}"}},
 }
 
 // A handle for one account never reaches another account's items, on
@@ -136,7 +134,7 @@ func TestFixedAttributes(t *testing.T) {
 	}
 	docs := table.NewEntity(tb, table.Def[doc]{
 		Type:  "Doc",
-		Key:   func(d *doc) (table.Key, error) { return table.Key{PK: "DOC#" + d.ID, SK: "D"}, nil },
+		Keys:  table.Template{PK: "DOC#{id}", SK: "D"},
 		Scope: "tenant",
 		Fixed: []string{"owner"},
 	})

@@ -21,10 +21,8 @@ type credential struct {
 }
 
 var credentialDef = table.Def[credential]{
-	Type: "Credential",
-	Key: func(c *credential) (table.Key, error) {
-		return table.Key{PK: "CRED#" + c.ID, SK: "CRED"}, nil
-	},
+	Type:    "Credential",
+	Keys:    table.Template{PK: "CRED#{id}", SK: "CRED"},
 	Secrets: map[string]func(*credential) *string{"token": func(c *credential) *string { return &c.Token }},
 }
 
@@ -127,7 +125,7 @@ type vault struct {
 
 var vaultDef = table.Def[vault]{
 	Type:    "Vault",
-	Key:     func(v *vault) (table.Key, error) { return table.Key{PK: "VAULT#" + v.ID, SK: "V"}, nil },
+	Keys:    table.Template{PK: "VAULT#{id}", SK: "V"},
 	Secrets: map[string]func(*vault) *string{"tokens.access": func(v *vault) *string { return &v.Tokens.Access }},
 }
 

@@ -19,15 +19,16 @@ type tagged struct {
 
 var taggedDef = table.Def[tagged]{
 	Type: "Tagged",
-	Key:  func(x *tagged) (table.Key, error) { return table.Key{PK: "TAGGED#" + x.ID, SK: "T"}, nil },
-	Unique: func(x *tagged) []table.Unique {
+	Keys: table.Template{PK: "TAGGED#{id}", SK: "T"},
+	// The escape hatch: whether a tag is exclusive or shared follows its
+	// namespace, a rule no UniqueOn entry states.
+	Escape: &table.EscapeHatch[tagged]{From: []string{"tags"}, Uniques: func(x *tagged) []table.Unique {
 		us := make([]table.Unique, len(x.Tags))
 		for i, tag := range x.Tags {
 			us[i] = table.Unique{Name: "tag", Value: tag, Shared: len(tag) < 6 || tag[:6] != "alias:"}
 		}
 		return us
-	},
-	IndexedFields: []string{"id", "tags"},
+	}},
 }
 
 func holders(t *testing.T, tb *table.Table, tag string) []string {

@@ -27,7 +27,7 @@ import (
 // response gives [ErrNotFound] on the retry.
 func (e *Entity[T]) Take(ctx context.Context, k Key) (T, error) {
 	var zero T
-	if e.def.Unique != nil {
+	if e.fn.unique != nil {
 		return zero, opErr("take", e.def.Type, k, &ValidationError{Entity: e.def.Type, Field: "entity", Reason: "has unique values; use Delete"})
 	}
 	if err := checkKey(k); err != nil {

@@ -2,6 +2,7 @@ package table
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"sort"
@@ -19,7 +20,8 @@ import (
 // attribute references joined by the key delimiter '#', such as
 // "USER#{userId}" and "POST#{at:ts}#{id}". An attribute reference names
 // an attribute of the entity (its `dynamo` name), checked by [NewEntity];
-// its value is the attribute's string or number, or, with a modifier:
+// its value is the attribute's string or number, or, after a colon, what
+// a named transform makes of it:
 //
 //   - ":ts": a time (RFC 3339 string, or epoch seconds of a `unixtime`
 //     attribute) as [keys.Timestamp] (UTC, fixed-width nanoseconds, so
@@ -31,6 +33,8 @@ import (
 //     with [keys.Unescape];
 //   - ":N" (digits, such as ":10"): a non-negative integer, zero-padded to
 //     N digits so byte order is number order ("MSG#{seqId:10}");
+//   - ":split": a "scheme:value" string as two segments, each escaped;
+//   - ":root": the first segment of a slash-separated path, escaped;
 //   - ":shardN" (such as ":shard8"): the shard of the value among N,
 //     [Shard](value, N), for the last segment of a partition-key template
 //     ("USERS#{userId:shard8}" gives USERS#0 .. USERS#7): a partition
@@ -38,16 +42,26 @@ import (
 //     whole). ":shard1" leaves the segment out: the key is the unsharded
 //     one byte for byte, so a profile picks N without another template.
 //
+// [Transforms] lists them with their docs: the engine, the model, the
+// pattern documents and NoSQL Workbench exports all read that one
+// registry, and a computation a key needs is added there, never kept in a
+// closure beside the template.
+//
+// A field stored only in the key (`dynamo:"-"`, such as an id the item
+// repeats nowhere else) is referenced by the name in its `key` tag:
+// `UserID UserID `dynamo:"-" key:"userId"“, then "USER#{userId}".
+//
 // Values are key segments: one holding '#' or control characters (after
-// the modifier) is refused with a *[ValidationError], so no value can
+// the transform) is refused with a *[ValidationError], so no value can
 // reach into another key.
 //
 // From declared keys the engine derives, never by hand: the primary key
 // and index keys of every write, which fields [Entity.Patch] may change
 // (an index key whose fields a patch sets in full moves in the same
-// UpdateItem; one it sets in part is refused), the item matcher for items
-// written without a type attribute, and the model tools export
-// ([Entity.Model]).
+// UpdateItem; one it sets in part is refused), which fields move which
+// index entry and guard for Update, Change and the adoption job, the item
+// matcher for items written without a type attribute, samples, and the
+// model tools export ([Entity.Model]).
 type Template struct {
 	PK, SK string
 	// When makes an index key conditional (index templates only): the
@@ -57,6 +71,28 @@ type Template struct {
 	// ("!deletedAt": absent or empty). Soft-deleted, inactive or read
 	// items so leave a sparse index in the same write that changes them.
 	When []string
+}
+
+// TTL declares when an item expires: at the time attribute From holds (an
+// RFC 3339 string, or epoch seconds as a number), plus After. An item
+// whose From is absent, zero or empty never expires. The engine writes it
+// to the schema's TTL attribute as epoch seconds; reads never return an
+// item past it.
+type TTL struct {
+	From  string
+	After time.Duration
+}
+
+// EscapeHatch is the one escape hatch of a [Def]: unique values that no
+// declaration can state because they follow a rule beyond the item's
+// fields (Tinode's tag rule is a store option: whether a tag is exclusive
+// or shared). From names every attribute Uniques reads, and is required:
+// the engine then knows which writes move the guards (Patch refuses those
+// fields; Update and Change rewrite the guards). Use it only with the
+// reason at its use.
+type EscapeHatch[T any] struct {
+	From    []string
+	Uniques func(*T) []Unique
 }
 
 // cond is one When condition.
@@ -82,9 +118,10 @@ func truthy(v types.AttributeValue) bool {
 }
 
 type tmplPart struct {
-	lit  string // a literal segment, or
-	attr string // an attribute reference
-	mod  string // "", "ts" or "ms"
+	lit  string    // a literal segment, or
+	attr string    // an attribute reference
+	mod  string    // its transform's name, "" for none
+	tf   transform // the transform, if mod is set
 }
 
 type template []tmplPart
@@ -98,10 +135,11 @@ func parseTemplate(s string) (template, error) {
 		switch {
 		case strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}"):
 			name, mod, _ := strings.Cut(seg[1:len(seg)-1], ":")
-			if name == "" || (mod != "" && mod != "ts" && mod != "ms" && mod != "esc" && width(mod) == 0 && shardCount(mod) == 0) {
-				return nil, fmt.Errorf("%q: bad reference %q", s, seg)
+			tf, ok := lookupTransform(mod)
+			if name == "" || (mod != "" && !ok) {
+				return nil, fmt.Errorf("%q: bad reference %q (transforms: %s)", s, seg, strings.Join(slices.Sorted(maps.Keys(Transforms())), ", "))
 			}
-			t = append(t, tmplPart{attr: name, mod: mod})
+			t = append(t, tmplPart{attr: name, mod: mod, tf: tf})
 			if shardCount(mod) > 0 && len(t) == 1 {
 				return nil, fmt.Errorf("%q: a shard segment follows the partition it splits", s)
 			}
@@ -129,78 +167,39 @@ func (t template) attrs() []string {
 	return out
 }
 
+// segments returns how many key segments a part writes.
+func (p tmplPart) segments() int {
+	if p.mod != "" {
+		return p.tf.Segments
+	}
+	return 1
+}
+
 // build returns the key for the attribute values av; ok is false when a
 // referenced attribute is absent or empty (a sparse index skips the item).
 func (t template) build(av Item) (key string, ok bool, err error) {
-	parts := make([]string, len(t))
-	for i, p := range t {
+	parts := make([]string, 0, len(t))
+	for _, p := range t {
 		if p.attr == "" {
-			parts[i] = p.lit
+			parts = append(parts, p.lit)
 			continue
 		}
 		v, present := segmentValue(av[p.attr])
 		if !present || v == "" {
 			return "", false, nil
 		}
-		if n := shardCount(p.mod); n > 0 {
-			if n == 1 {
-				parts = parts[:i] // the last segment: left out
-				break
-			}
-			parts[i] = strconv.Itoa(Shard(v, n))
-			continue
-		}
-		switch p.mod {
-		case "":
-		case "esc":
-			v = keys.Escape(v)
-		case "ms":
-			if _, isNum := av[p.attr].(*types.AttributeValueMemberN); isNum {
-				n, err := strconv.ParseInt(v, 10, 64)
-				if err == nil {
-					v, err = keys.UnixMilli(time.UnixMilli(n))
-				}
-				if err != nil {
-					return "", false, &ValidationError{Field: p.attr, Reason: fmt.Sprintf("%s is not a time in Unix milliseconds", v), Key: true}
-				}
-				break
-			}
-			fallthrough
-		default: // a width
-			n, err := strconv.ParseUint(v, 10, 64)
-			if err == nil {
-				v, err = keys.Uint(n, width(p.mod))
-			}
-			if err != nil {
-				return "", false, &ValidationError{Field: p.attr, Reason: fmt.Sprintf("%s is not a non-negative integer of at most %d digits", v, width(p.mod)), Key: true}
-			}
-		case "ts":
-			var tm time.Time
-			var err error
-			if _, isNum := av[p.attr].(*types.AttributeValueMemberN); isNum {
-				var n int64
-				if n, err = strconv.ParseInt(v, 10, 64); err == nil {
-					tm = time.Unix(n, 0) // a `unixtime` attribute: epoch seconds
-				}
-			} else {
-				tm, err = time.Parse(time.RFC3339Nano, v)
-			}
-			if err != nil {
-				return "", false, &ValidationError{Field: p.attr, Reason: fmt.Sprintf("%q is not a time", v), Key: true}
-			}
-			if p.mod == "ts" {
-				v, err = keys.Timestamp(tm)
-			} else {
-				v, err = keys.UnixMilli(tm)
-			}
-			if err != nil {
+		segs := []string{v}
+		if p.mod != "" {
+			if segs, err = p.tf.Apply(v, av[p.attr]); err != nil {
 				return "", false, &ValidationError{Field: p.attr, Reason: err.Error(), Key: true}
 			}
 		}
-		if strings.Contains(v, keys.Delimiter) || strings.ContainsFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-			return "", false, &ValidationError{Field: p.attr, Reason: fmt.Sprintf("%q holds the key delimiter or a control character", v), Key: true}
+		for _, v := range segs {
+			if strings.Contains(v, keys.Delimiter) || strings.ContainsFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+				return "", false, &ValidationError{Field: p.attr, Reason: fmt.Sprintf("%q holds the key delimiter or a control character", v), Key: true}
+			}
 		}
-		parts[i] = v
+		parts = append(parts, segs...)
 	}
 	return strings.Join(parts, keys.Delimiter), true, nil
 }
@@ -208,19 +207,16 @@ func (t template) build(av Item) (key string, ok bool, err error) {
 // matches reports whether key has the template's shape: as many segments,
 // the same literals.
 func (t template) matches(key string) bool {
-	if t.shards() == 1 {
-		t = t[:len(t)-1]
-	}
 	segs := strings.Split(key, keys.Delimiter)
-	if len(segs) != len(t) {
-		return false
-	}
-	for i, p := range t {
-		if p.attr == "" && segs[i] != p.lit {
+	i := 0
+	for _, p := range t {
+		n := p.segments()
+		if i+n > len(segs) || (p.attr == "" && segs[i] != p.lit) {
 			return false
 		}
+		i += n
 	}
-	return true
+	return i == len(segs)
 }
 
 func segmentValue(v types.AttributeValue) (string, bool) {
@@ -242,139 +238,230 @@ func width(mod string) int {
 	return n
 }
 
-// declared is an entity's declared keys, parsed.
+// declared is an entity's declarations, parsed.
 type declared struct {
 	pk, sk   template
 	indexes  map[Index][2]template
 	when     map[Index][]cond
-	hand     []string                                   // the fields Def.IndexedFields lists by hand
-	extra    func(item any) (map[Index]IndexKey, error) // the Indexes closure beside the templates, on a *T
-	uniqueOn []string
+	uniqueOn []uniqueDecl
 	fold     map[string]func(string) string
+	ttl      TTL
+	hatch    []string       // the attributes the escape hatch reads
+	keyOnly  map[string]int // fields stored only in the key, by `key` tag: their field index
 }
+
+// uniqueDecl is one UniqueOn entry: the guard's name and the attribute.
+type uniqueDecl struct{ name, attr string }
 
 // uniques returns the unique values of the attributes av.
 func (d *declared) uniques(av Item) []Unique {
 	var us []Unique
-	for _, a := range d.uniqueOn {
-		if v, ok := segmentValue(av[a]); ok && v != "" {
-			if f := d.fold[a]; f != nil {
+	for _, u := range d.uniqueOn {
+		if v, ok := segmentValue(av[u.attr]); ok && v != "" {
+			if f := d.fold[u.name]; f != nil {
 				v = f(v)
 			}
-			us = append(us, Unique{Name: a, Value: v})
+			us = append(us, Unique{Name: u.name, Value: v})
 		}
 	}
 	return us
 }
 
-// declare parses def's declared keys, checks every reference against T's
-// attributes, and fills in what derives from them. It panics on a
+// derived is what an entity's declarations give the engine, as functions
+// of an item: its keys, index keys, unique values, expiry, the fields any
+// of them reads, and the matcher of its keys.
+type derived[T any] struct {
+	key     func(*T) (Key, error)
+	indexes func(*T) (map[Index]IndexKey, error) // nil: no index
+	unique  func(*T) []Unique                    // nil: no unique value
+	expires func(*T) time.Time                   // nil: no TTL
+	indexed []string                             // every attribute an index key, guard or the TTL derives from
+	match   func(Key) bool
+}
+
+// declare parses def's declarations, checks every reference against T's
+// attributes, and derives what the engine needs from them. It panics on a
 // malformed declaration (a programming error, like a missing Def.Type).
-func declare[T any](t *Table, def *Def[T]) *declared {
-	if def.Keys.PK == "" && len(def.IndexKeys) == 0 && len(def.UniqueOn) == 0 {
-		return nil
+func declare[T any](t *Table, def *Def[T]) (*declared, derived[T]) {
+	rt := reflect.TypeFor[T]()
+	names := fieldsOf(rt)
+	d := &declared{indexes: map[Index][2]template{}, when: map[Index][]cond{}, keyOnly: keyOnlyFields(rt), ttl: def.TTL}
+	known := func(a string) bool {
+		_, ok := names[a]
+		_, key := d.keyOnly[a]
+		return ok || key
 	}
-	names := fieldsOf(reflect.TypeFor[T]())
+	fail := func(format string, args ...any) {
+		panic(fmt.Sprintf("table.NewEntity(%s): ", def.Type) + fmt.Sprintf(format, args...))
+	}
 	must := func(s string) template {
 		tp, err := parseTemplate(s)
 		if err != nil {
-			panic(fmt.Sprintf("table.NewEntity(%s): %v", def.Type, err))
+			fail("%v", err)
 		}
 		for _, a := range tp.attrs() {
-			if _, ok := names[a]; !ok {
-				panic(fmt.Sprintf("table.NewEntity(%s): template %q references %q, not an attribute of the type", def.Type, s, a))
+			if !known(a) {
+				fail("template %q references %q, not an attribute of the type", s, a)
 			}
 		}
 		return tp
 	}
-	d := &declared{indexes: map[Index][2]template{}, when: map[Index][]cond{}}
-	def.IndexedFields = slices.Clone(def.IndexedFields) // the caller's Def is shared
-	d.hand = slices.Clone(def.IndexedFields)
-	var derivedFields []string
-	if def.Keys.PK != "" {
-		if def.Key != nil {
-			panic(fmt.Sprintf("table.NewEntity(%s): both Key and Keys", def.Type))
+	if def.Keys.PK == "" || def.Keys.SK == "" {
+		fail("Def.Keys needs PK and SK templates")
+	}
+	d.pk, d.sk = must(def.Keys.PK), must(def.Keys.SK)
+	var fn derived[T]
+	fn.key = func(item *T) (Key, error) {
+		av, err := d.encode(item)
+		if err != nil {
+			return Key{}, err
 		}
-		if def.Keys.SK == "" {
-			panic(fmt.Sprintf("table.NewEntity(%s): Keys.SK is empty", def.Type))
+		return d.primary(av)
+	}
+	fn.match = func(k Key) bool { return d.pk.matches(k.PK) && d.sk.matches(k.SK) }
+	// The key's own fields never change in place: a patch may not set them.
+	indexed := append(d.pk.attrs(), d.sk.attrs()...)
+	for ix, ks := range def.IndexKeys {
+		if _, err := t.schema.index(ix); err != nil {
+			fail("%v", err)
 		}
-		d.pk, d.sk = must(def.Keys.PK), must(def.Keys.SK)
-		// The key's own fields never change in place: a patch may not set them.
-		derivedFields = append(derivedFields, d.pk.attrs()...)
-		derivedFields = append(derivedFields, d.sk.attrs()...)
-		def.Key = func(item *T) (Key, error) {
-			av, err := dynamo.MarshalItem(item)
-			if err != nil {
-				return Key{}, fmt.Errorf("%w: %v", ErrInvalidInput, err)
+		pair := [2]template{must(ks.PK), must(ks.SK)}
+		d.indexes[ix] = pair
+		for _, w := range ks.When {
+			c := cond{attr: strings.TrimPrefix(w, "!"), neg: strings.HasPrefix(w, "!")}
+			if !known(c.attr) {
+				fail("When %q is not an attribute of the type", w)
 			}
-			return d.primary(av)
+			d.when[ix] = append(d.when[ix], c)
 		}
-		if def.Match == nil {
-			def.Match = func(k Key) bool { return d.pk.matches(k.PK) && d.sk.matches(k.SK) }
+		indexed = append(indexed, d.fields(ix)...)
+	}
+	if len(d.indexes) > 0 {
+		fn.indexes = func(item *T) (map[Index]IndexKey, error) {
+			av, err := d.encode(item)
+			if err != nil {
+				return nil, err
+			}
+			return d.indexKeys(av)
 		}
 	}
-	if len(def.IndexKeys) > 0 {
-		for ix, ks := range def.IndexKeys {
-			if _, err := t.schema.index(ix); err != nil {
-				panic(fmt.Sprintf("table.NewEntity(%s): %v", def.Type, err))
-			}
-			pair := [2]template{must(ks.PK), must(ks.SK)}
-			d.indexes[ix] = pair
-			derivedFields = append(derivedFields, pair[0].attrs()...)
-			derivedFields = append(derivedFields, pair[1].attrs()...)
-			for _, w := range ks.When {
-				c := cond{attr: strings.TrimPrefix(w, "!"), neg: strings.HasPrefix(w, "!")}
-				if _, ok := names[c.attr]; !ok {
-					panic(fmt.Sprintf("table.NewEntity(%s): When %q is not an attribute of the type", def.Type, w))
-				}
-				d.when[ix] = append(d.when[ix], c)
-				derivedFields = append(derivedFields, c.attr)
-			}
+	for _, entry := range def.UniqueOn {
+		name, attr, renamed := strings.Cut(entry, "=")
+		if !renamed {
+			attr = name
 		}
-		// An Indexes closure may keep the indexes no template can state;
-		// IndexedFields then lists the fields it reads.
-		if closure := def.Indexes; closure != nil {
-			d.extra = func(item any) (map[Index]IndexKey, error) { return closure(item.(*T)) }
+		if name == "" || !known(attr) {
+			fail("UniqueOn %q: %q is not an attribute of the type", entry, attr)
 		}
-		def.Indexes = func(item *T) (map[Index]IndexKey, error) {
-			av, err := dynamo.MarshalItem(item)
-			if err != nil {
-				return nil, fmt.Errorf("%w: %v", ErrInvalidInput, err)
-			}
-			return d.indexKeys(av, item)
+		d.uniqueOn = append(d.uniqueOn, uniqueDecl{name: name, attr: attr})
+		indexed = append(indexed, attr)
+	}
+	for name := range def.UniqueFold {
+		if !slices.ContainsFunc(d.uniqueOn, func(u uniqueDecl) bool { return u.name == name }) {
+			fail("UniqueFold %q is not in UniqueOn", name)
 		}
 	}
-	if len(def.UniqueOn) > 0 {
-		if def.Unique != nil {
-			panic(fmt.Sprintf("table.NewEntity(%s): both Unique and UniqueOn", def.Type))
+	d.fold = def.UniqueFold
+	if def.Escape != nil {
+		if def.Escape.Uniques == nil || len(def.Escape.From) == 0 {
+			fail("Def.Escape needs Uniques and the attributes it reads (From)")
 		}
-		for _, a := range def.UniqueOn {
-			if _, ok := names[a]; !ok {
-				panic(fmt.Sprintf("table.NewEntity(%s): UniqueOn %q is not an attribute of the type", def.Type, a))
+		for _, a := range def.Escape.From {
+			if !known(a) {
+				fail("Escape.From %q is not an attribute of the type", a)
 			}
 		}
-		for a := range def.UniqueFold {
-			if !slices.Contains(def.UniqueOn, a) {
-				panic(fmt.Sprintf("table.NewEntity(%s): UniqueFold %q is not in UniqueOn", def.Type, a))
+		d.hatch = slices.Clone(def.Escape.From)
+		indexed = append(indexed, d.hatch...)
+	}
+	switch hatch := def.Escape; {
+	case len(d.uniqueOn) > 0 && hatch != nil:
+		fn.unique = func(item *T) []Unique {
+			av, err := d.encode(item)
+			if err != nil {
+				return nil
 			}
+			return append(d.uniques(av), hatch.Uniques(item)...)
 		}
-		d.uniqueOn, d.fold = slices.Clone(def.UniqueOn), def.UniqueFold
-		def.Unique = func(item *T) []Unique {
-			av, err := dynamo.MarshalItem(item)
+	case len(d.uniqueOn) > 0:
+		fn.unique = func(item *T) []Unique {
+			av, err := d.encode(item)
 			if err != nil {
 				return nil
 			}
 			return d.uniques(av)
 		}
-		derivedFields = append(derivedFields, d.uniqueOn...)
+	case hatch != nil:
+		fn.unique = hatch.Uniques
 	}
-	for _, f := range derivedFields {
-		if !slices.Contains(def.IndexedFields, f) {
-			def.IndexedFields = append(def.IndexedFields, f)
+	if def.TTL.From != "" {
+		if !known(def.TTL.From) {
+			fail("TTL.From %q is not an attribute of the type", def.TTL.From)
+		}
+		indexed = append(indexed, def.TTL.From)
+		fn.expires = func(item *T) time.Time {
+			av, err := d.encode(item)
+			if err != nil {
+				return time.Time{}
+			}
+			return d.expiry(av)
+		}
+	} else if def.TTL.After != 0 {
+		fail("TTL.After without TTL.From")
+	}
+	slices.Sort(indexed)
+	fn.indexed = slices.Compact(indexed)
+	return d, fn
+}
+
+// encode returns item's attributes with its key-only fields, for keys.
+func (d *declared) encode(item any) (Item, error) {
+	av, err := dynamo.MarshalItem(item)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalidInput, err)
+	}
+	return d.withKeyOnly(av, reflect.ValueOf(item).Elem()), nil
+}
+
+// withKeyOnly returns av with the fields stored only in the key added (a
+// copy: the item written never holds them).
+func (d *declared) withKeyOnly(av Item, v reflect.Value) Item {
+	if len(d.keyOnly) == 0 {
+		return av
+	}
+	out := maps.Clone(av)
+	for name, i := range d.keyOnly {
+		if a, err := dynamo.Marshal(v.Field(i).Interface()); err == nil && a != nil {
+			out[name] = a
 		}
 	}
-	sort.Strings(def.IndexedFields)
-	return d
+	return out
+}
+
+// keyOnlyFields returns the fields of struct t stored only in the key
+// (`dynamo:"-" key:"name"`) by name.
+func keyOnlyFields(t reflect.Type) map[string]int {
+	out := map[string]int{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if name := f.Tag.Get("key"); name != "" && f.Tag.Get("dynamo") == "-" && f.IsExported() {
+			out[name] = i
+		}
+	}
+	return out
+}
+
+// expiry returns the TTL the attributes av give (zero: none).
+func (d *declared) expiry(av Item) time.Time {
+	v, ok := segmentValue(av[d.ttl.From])
+	if !ok || v == "" {
+		return time.Time{}
+	}
+	tm, err := timeOf(v, av[d.ttl.From], time.Unix)
+	if err != nil || tm.IsZero() || tm.Unix() <= 0 {
+		return time.Time{}
+	}
+	return tm.Add(d.ttl.After)
 }
 
 func (d *declared) primary(av Item) (Key, error) {
@@ -395,20 +482,8 @@ func (d *declared) primary(av Item) (Key, error) {
 	return Key{PK: pk, SK: sk}, nil
 }
 
-func (d *declared) indexKeys(av Item, item any) (map[Index]IndexKey, error) {
+func (d *declared) indexKeys(av Item) (map[Index]IndexKey, error) {
 	out := make(map[Index]IndexKey, len(d.indexes))
-	if d.extra != nil {
-		ex, err := d.extra(item)
-		if err != nil {
-			return nil, err
-		}
-		for ix, ik := range ex {
-			if _, dup := d.indexes[ix]; dup {
-				return nil, fmt.Errorf("%w: index %d is both a template and the Indexes closure's", ErrInvalidInput, ix)
-			}
-			out[ix] = ik
-		}
-	}
 	for ix, pair := range d.indexes {
 		if !d.holds(ix, av) {
 			continue
@@ -452,7 +527,7 @@ func (d *declared) holds(ix Index, av Item) bool {
 // (every field of both templates set), and the fields it may therefore
 // change. enc holds the set values as Create encodes them.
 func (d *declared) movableIndexes(set map[string]any, enc Item, k Key) (map[Index]IndexKey, map[string]bool, error) {
-	if d == nil || len(set) == 0 {
+	if len(set) == 0 {
 		return nil, nil, nil
 	}
 	// The primary key's fields never change: their values come from k.
@@ -504,7 +579,7 @@ func (d *declared) movableIndexes(set map[string]any, enc Item, k Key) (map[Inde
 		}
 	}
 	// A field that another, not fully set, index derives from stays
-	// refused, and so does one a closure reads (listed by hand).
+	// refused, and so does one a unique value or the TTL derives from.
 	for ix := range d.indexes {
 		if _, moved := moves[ix]; moved {
 			continue
@@ -513,9 +588,13 @@ func (d *declared) movableIndexes(set map[string]any, enc Item, k Key) (map[Inde
 			delete(allowed, a)
 		}
 	}
-	for _, a := range d.hand {
+	for _, u := range d.uniqueOn {
+		delete(allowed, u.attr)
+	}
+	for _, a := range d.hatch {
 		delete(allowed, a)
 	}
+	delete(allowed, d.ttl.From)
 	return moves, allowed, nil
 }
 
@@ -531,46 +610,45 @@ func (d *declared) keyValues(k Key) Item {
 			continue
 		}
 		segs := strings.Split(tk.key, keys.Delimiter)
-		for i, p := range tk.t {
-			if i >= len(segs) {
-				break // a left-out shard segment
-			}
+		i := 0
+		for _, p := range tk.t {
 			switch {
 			case p.attr == "":
 			case p.mod == "":
 				av[p.attr] = &types.AttributeValueMemberS{Value: segs[i]}
-			case p.mod == "esc":
-				if v, err := keys.Unescape(segs[i]); err == nil {
-					av[p.attr] = &types.AttributeValueMemberS{Value: v}
-				}
-			case width(p.mod) > 0:
-				if n, err := strconv.ParseUint(segs[i], 10, 64); err == nil {
-					av[p.attr] = &types.AttributeValueMemberN{Value: strconv.FormatUint(n, 10)}
+			case p.tf.Reverse != nil:
+				if v, ok := p.tf.Reverse(segs[i]); ok {
+					av[p.attr] = v
 				}
 			}
+			i += p.segments()
 		}
 	}
 	return av
 }
 
 // EntityModel is an entity's design as data, for tools (documentation,
-// NoSQL Workbench, reviews): its type, key templates, index templates and
-// unique attributes. Templates are empty for keys declared as closures.
+// NoSQL Workbench, reviews): its type, key templates, index templates,
+// unique values, TTL, and the fields of its Go type.
 type EntityModel struct {
 	Type    string
 	Keys    Template
 	Indexes map[string]Template // by index name
-	Unique  []string
-	// Closures names the parts the entity states in Go code rather than
-	// as templates ("key", "indexes", "unique"): what a tool cannot show.
-	Closures []string
-	// Fields are the attribute names of the Go type, sorted.
+	// Unique lists the UniqueOn declarations ("email", or "keyhash=keyHash"
+	// for a guard named apart from its attribute).
+	Unique []string
+	TTL    TTL
+	// Escape names the attributes the entity's escape hatch derives unique
+	// values from (Def.Escape), empty without one.
+	Escape []string
+	// Fields are the attribute names of the Go type, sorted (fields stored
+	// only in the key by their `key` tag).
 	Fields []string
 }
 
 // Model returns the entity's design as data.
 func (e *Entity[T]) Model() EntityModel {
-	m := EntityModel{Type: e.def.Type, Keys: e.def.Keys, Unique: slices.Clone(e.def.UniqueOn)}
+	m := EntityModel{Type: e.def.Type, Keys: e.def.Keys, Unique: slices.Clone(e.def.UniqueOn), TTL: e.def.TTL}
 	if len(e.def.IndexKeys) > 0 {
 		m.Indexes = map[string]Template{}
 		for ix, ks := range e.def.IndexKeys {
@@ -578,16 +656,11 @@ func (e *Entity[T]) Model() EntityModel {
 			m.Indexes[is.Name] = ks
 		}
 	}
-	if e.def.Keys.PK == "" {
-		m.Closures = append(m.Closures, "key")
-	}
-	if (len(e.def.IndexKeys) == 0 && e.def.Indexes != nil) || (e.decl != nil && e.decl.extra != nil) {
-		m.Closures = append(m.Closures, "indexes")
-	}
-	if len(e.def.UniqueOn) == 0 && e.def.Unique != nil {
-		m.Closures = append(m.Closures, "unique")
-	}
+	m.Escape = slices.Clone(e.decl.hatch)
 	for f := range fieldsOf(reflect.TypeFor[T]()) {
+		m.Fields = append(m.Fields, f)
+	}
+	for f := range e.decl.keyOnly {
 		m.Fields = append(m.Fields, f)
 	}
 	sort.Strings(m.Fields)

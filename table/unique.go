@@ -421,7 +421,7 @@ func checkUnique(u Unique) error {
 // already in the data). An item holding all its guards costs one read of
 // the item and one of each guard, and nothing is written.
 func (e *Entity[T]) EnsureGuards(ctx context.Context, k Key) error {
-	if e.def.Unique == nil {
+	if e.fn.unique == nil {
 		return nil
 	}
 	for attempt := 0; ; attempt++ {
@@ -433,7 +433,7 @@ func (e *Entity[T]) EnsureGuards(ctx context.Context, k Key) error {
 		if err != nil {
 			return opErr("ensure guards", e.def.Type, k, err)
 		}
-		if ver > 0 && e.holdsGuards(ctx, k, e.def.Unique(&orig)) {
+		if ver > 0 && e.holdsGuards(ctx, k, e.fn.unique(&orig)) {
 			return nil
 		}
 		err = e.writeDiff(ctx, k, &orig, raw, ver, &cur, true)

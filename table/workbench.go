@@ -16,29 +16,32 @@ import (
 )
 
 // Workbench returns the table as an Amazon NoSQL Workbench data model (its
-// JSON import format): the key schema and GSIs, one facet per entity type
-// found (the entity-type attribute; items without one are the facet
-// "untyped"), and up to perType sample items of each type as the model's
-// data, so the design opens in Workbench's visualizer with real items.
-// Facet key aliases are the key shapes of the samples, such as
-// "TOPIC#{}" / "MSG#{}" (literal upper-case segments kept, values
-// replaced), or the entity's declared templates (Def.Keys) when the
-// table's entities declare them. It reads the table with Scan requests
-// (at most maxPages pages of 1 MB): a tool for kept development or
-// staging tables, never a request path.
+// JSON import format): the key schema and GSIs, and one facet per entity:
+// every entity bound to the table ([NewEntity]) gets its facet from its
+// declarations, key aliases its templates ("TOPIC#{Topic:esc}" /
+// "MSG#{SeqId:10}") and attributes its fields, with the item its
+// declarations give for sample values ([Entity.Sample]) as its data, so the
+// design can be reviewed before the table holds an item. Items the table
+// holds add examples (up to perType of each type) and facets for the types
+// no entity declares (the entity-type attribute; items without one are the
+// facet "untyped"), keyed by their shapes ("TOPIC#{}"). It reads the table
+// with Scan requests (at most maxPages pages of 1 MB): a tool for kept
+// development or staging tables, never a request path.
 func (t *Table) Workbench(ctx context.Context, modelName string, perType, maxPages int) ([]byte, error) {
 	if perType < 1 || maxPages < 1 {
 		return nil, &ValidationError{Field: "perType", Reason: "perType and maxPages must be positive"}
 	}
 	s := t.schema
-	declared := map[string]Template{}
+	declared := map[string]AnyEntity{}
 	for _, e := range t.Entities() {
-		if m := e.Model(); m.Keys.PK != "" {
-			declared[m.Type] = m.Keys
-		}
+		declared[e.Type()] = e
 	}
 	byType := map[string][]Item{}
 	var order []string
+	for typ := range declared {
+		order = append(order, typ)
+		byType[typ] = nil
+	}
 	var start map[string]types.AttributeValue
 	for page := 0; page < maxPages; page++ {
 		out, err := t.client.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(s.Name), ExclusiveStartKey: start})
@@ -72,8 +75,17 @@ func (t *Table) Workbench(ctx context.Context, modelName string, perType, maxPag
 	for _, typ := range order {
 		items := byType[typ]
 		f := wbFacet{FacetName: typ, NonKeyAttributes: []string{}}
-		if tpl, ok := declared[typ]; ok {
-			f.KeyAttributeAlias = wbAlias{PartitionKeyAlias: tpl.PK, SortKeyAlias: tpl.SK}
+		if e, ok := declared[typ]; ok {
+			m := e.Model()
+			f.KeyAttributeAlias = wbAlias{PartitionKeyAlias: m.Keys.PK, SortKeyAlias: m.Keys.SK}
+			if len(items) == 0 {
+				// no item yet: the one the declarations give
+				if smp, err := e.Sample(nil); err == nil {
+					items = []Item{smp.Item}
+				} else {
+					f.NonKeyAttributes = m.Fields
+				}
+			}
 		} else {
 			f.KeyAttributeAlias = wbAlias{PartitionKeyAlias: keyShape(items[0][s.PK]), SortKeyAlias: keyShape(items[0][s.SK])}
 		}

@@ -5,11 +5,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/singletable/singletable/internal/patterndoc"
+
+	"github.com/singletable/singletable/table"
 )
 
 // appPackages are the store packages, by application.
@@ -66,17 +70,14 @@ func accessPatternDoc(name string, a *app, root string) (string, error) {
 		fmt.Fprintf(&b, "| %s | %s, %s | %s | %s |\n", s.Name, s.PK, s.SK, strings.Join(ix, "; "), s.TTLAttr)
 	}
 	b.WriteString("\n## Entity types\n\n")
-	b.WriteString("Keys as each entity declares them (`{attr}` an attribute, `:ts`/`:ms` a sortable time, `:esc` escaped,\n")
-	b.WriteString("`:N` N digits, `:shardN` the shard of the value among N: FNV-1a mod N, a partition read as N Queries merged;\n")
-	b.WriteString("`when` the condition of a sparse index); \"code\" marks a part stated in Go, with why in its definition.\n\n")
-	b.WriteString("| entity | table | PK | SK | indexes | unique |\n|---|---|---|---|---|---|\n")
+	b.WriteString("Keys as each entity declares them (`{attr}` an attribute, `{attr:transform}` a named transform, listed\n")
+	b.WriteString("below; `when` the condition of a sparse index); \"escape hatch\" marks unique values stated in Go, with the\n")
+	b.WriteString("attributes they read and why in the entity's definition.\n\n")
+	b.WriteString("| entity | table | PK | SK | indexes | unique | TTL |\n|---|---|---|---|---|---|---|\n")
 	for _, t := range openApp(a) {
 		for _, e := range t.Entities() {
 			em := e.Model()
-			pk, sk := "code", "code"
-			if em.Keys.PK != "" {
-				pk, sk = "`"+em.Keys.PK+"`", "`"+em.Keys.SK+"`"
-			}
+			pk, sk := "`"+em.Keys.PK+"`", "`"+em.Keys.SK+"`"
 			var ix []string
 			for _, name := range sortedNames(em.Indexes) {
 				tp := em.Indexes[name]
@@ -86,17 +87,29 @@ func accessPatternDoc(name string, a *app, root string) (string, error) {
 				}
 				ix = append(ix, fmt.Sprintf("%s: `%s` / `%s`%s", name, tp.PK, tp.SK, w))
 			}
-			if slices.Contains(em.Closures, "indexes") {
-				ix = append(ix, "code")
-			}
 			un := strings.Join(em.Unique, ", ")
-			if slices.Contains(em.Closures, "unique") {
-				un = strings.TrimPrefix(un+", code", ", ")
+			if len(em.Escape) > 0 {
+				un = strings.TrimPrefix(un+", escape hatch (from "+strings.Join(em.Escape, ", ")+")", ", ")
 			}
-			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", em.Type, t.Name(), pk, sk, strings.Join(ix, "; "), un)
+			ttl := ""
+			if em.TTL.From != "" {
+				ttl = "`" + em.TTL.From + "`"
+				if em.TTL.After != 0 {
+					ttl += " + " + em.TTL.After.String()
+				}
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s |\n", em.Type, t.Name(), pk, sk, strings.Join(ix, "; "), un, ttl)
 		}
 	}
 	b.WriteString("\n")
+	if used := transformsUsed(a); len(used) > 0 {
+		b.WriteString("Transforms the templates use (the engine's registry, `table.Transforms`):\n\n")
+		docs := table.Transforms()
+		for _, name := range used {
+			fmt.Fprintf(&b, "- `%s`: %s\n", name, docs[name])
+		}
+		b.WriteString("\n")
+	}
 	b.WriteString("## Access patterns\n\n")
 	b.WriteString("Requests and capacity are one call's, measured on DynamoDB Local by the store package's request cost test\n")
 	b.WriteString("(`TestRequestCosts`), which fails when a method sends more requests than this table says. RCU / WCU are\n")
@@ -199,4 +212,32 @@ func requestsTable(root string) (string, error) {
 		b.WriteString("\n</details>\n\n")
 	}
 	return strings.TrimSuffix(b.String(), "\n"), nil
+}
+
+// transformRef matches a template reference's transform: "{at:ts}" -> "ts".
+var transformRef = regexp.MustCompile(`\{[^}:]+:([^}]+)\}`)
+
+// transformsUsed returns the transforms the application's templates use,
+// sorted (":N" for every fixed width).
+func transformsUsed(a *app) []string {
+	seen := map[string]bool{}
+	for _, t := range openApp(a) {
+		for _, e := range t.Entities() {
+			em := e.Model()
+			tps := []string{em.Keys.PK, em.Keys.SK}
+			for _, tp := range em.Indexes {
+				tps = append(tps, tp.PK, tp.SK)
+			}
+			for _, tp := range tps {
+				for _, m := range transformRef.FindAllStringSubmatch(tp, -1) {
+					name := ":" + m[1]
+					if strings.Trim(m[1], "0123456789") == "" {
+						name = ":N"
+					}
+					seen[name] = true
+				}
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
 }

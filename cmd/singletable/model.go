@@ -38,12 +38,20 @@ type indexModel struct {
 }
 
 type entityModel struct {
-	Type     string                    `json:"type"`
-	Table    string                    `json:"table"`
-	Keys     *templateModel            `json:"keys,omitempty"`
-	Indexes  map[string]*templateModel `json:"indexes,omitempty"`
-	Unique   []string                  `json:"unique,omitempty"`
-	Closures []string                  `json:"closures,omitempty"`
+	Type    string                    `json:"type"`
+	Table   string                    `json:"table"`
+	Keys    *templateModel            `json:"keys,omitempty"`
+	Indexes map[string]*templateModel `json:"indexes,omitempty"`
+	Unique  []string                  `json:"unique,omitempty"`
+	TTL     *ttlModel                 `json:"ttl,omitempty"`
+	// Escape names the attributes the entity's one escape hatch derives
+	// unique values from (table.EscapeHatch).
+	Escape []string `json:"escape,omitempty"`
+}
+
+type ttlModel struct {
+	From  string `json:"from"`
+	After string `json:"after,omitempty"`
 }
 
 type templateModel struct {
@@ -105,9 +113,13 @@ func buildModel(name string, a *app, root string) (*appModel, error) {
 		m.Tables = append(m.Tables, tm)
 		for _, e := range t.Entities() {
 			em := e.Model()
-			out := entityModel{Type: em.Type, Table: s.Name, Unique: em.Unique, Closures: em.Closures}
-			if em.Keys.PK != "" {
-				out.Keys = &templateModel{PK: em.Keys.PK, SK: em.Keys.SK}
+			out := entityModel{Type: em.Type, Table: s.Name, Unique: em.Unique, Escape: em.Escape,
+				Keys: &templateModel{PK: em.Keys.PK, SK: em.Keys.SK}}
+			if em.TTL.From != "" {
+				out.TTL = &ttlModel{From: em.TTL.From}
+				if em.TTL.After != 0 {
+					out.TTL.After = em.TTL.After.String()
+				}
 			}
 			for ix, tp := range em.Indexes {
 				if out.Indexes == nil {

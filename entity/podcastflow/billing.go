@@ -13,7 +13,7 @@ import (
 type BillingRecord struct {
 	OrganizationID OrgID `dynamo:"organizationId"`
 	// Date is the record's date; it is stored only in the key.
-	Date             Date          `dynamo:"-"`
+	Date             Date          `dynamo:"-" key:"date"`
 	OrganizationName string        `dynamo:"organizationName"`
 	Plan             Plan          `dynamo:"plan"`
 	Amount           float64       `dynamo:"amount"`

@@ -64,7 +64,7 @@ func (o *OrganizationProfile) Validate() error {
 // (ORG#{organizationId} / SETTINGS).
 type OrganizationSettings struct {
 	// OrganizationID is the organization; it is stored only in the key.
-	OrganizationID OrgID `dynamo:"-"`
+	OrganizationID OrgID `dynamo:"-" key:"organizationId"`
 	// AllowedDomains are the email domains allowed to sign up.
 	AllowedDomains []string `dynamo:"allowedDomains"`
 	// RequireApproval requires admin approval for new users.

@@ -102,7 +102,7 @@ func checkURL(field, s string) error {
 // UserPreferences are a user's preferences (USER#{userId} / PREFERENCES).
 type UserPreferences struct {
 	// UserID is the user; it is stored only in the key.
-	UserID UserID `dynamo:"-"`
+	UserID UserID `dynamo:"-" key:"userId"`
 	// Notifications are the notification preferences: the document's
 	// boolean, or the per-channel map the user Lambda writes.
 	Notifications NotificationPrefs `dynamo:"notifications"`

@@ -22,9 +22,8 @@ var userDef = table.Def[fh.User]{
 	Validate: func(u *fh.User) error { return u.Validate() },
 	// One person, one email, whatever its case or Unicode form: the guard
 	// holds the folded address (keys.FoldEmail), GSI1 the stored one.
-	Unique: func(u *fh.User) []table.Unique {
-		return []table.Unique{{Name: uniqueEmail, Value: fh.NormalizeEmail(u.Email)}}
-	},
+	UniqueOn:   []string{uniqueEmail},
+	UniqueFold: map[string]func(string) string{uniqueEmail: fh.NormalizeEmail},
 	Touch: func(u *fh.User, now time.Time, created bool) {
 		if created && u.CreatedAt.IsZero() {
 			u.CreatedAt = fh.ISO(now)
@@ -70,7 +69,8 @@ var apiKeyDef = table.Def[fh.APIKey]{
 		table.GSI2: {PK: "KEYHASH#{keyHash}", SK: "KEY"},
 	},
 	Validate: func(k *fh.APIKey) error { return k.Validate() },
-	Unique:   func(k *fh.APIKey) []table.Unique { return []table.Unique{{Name: uniqueKeyHash, Value: k.KeyHash}} },
+	// The guard is named keyhash, as stored since the first release.
+	UniqueOn: []string{uniqueKeyHash + "=keyHash"},
 	// No Def.Carry: the key-hash guard only names the key's item, which
 	// answers APIKeys.Authenticate (a guard is never the truth, issue 26).
 	Touch: func(k *fh.APIKey, now time.Time, created bool) {
@@ -88,17 +88,12 @@ var eventDef = table.Def[fh.Event]{
 		table.GSI1: {PK: "EVTID#{eventId}", SK: "EVENT"},
 	},
 	Validate: func(e *fh.Event) error { return e.Validate() },
-	Expires:  func(e *fh.Event) time.Time { return e.ExpiresAt.Time() },
+	TTL:      table.TTL{From: "expiresAt"},
 }
 
 var attemptDef = table.Def[fh.DeliveryAttempt]{
 	Type:     "DeliveryAttempt",
 	Keys:     table.Template{PK: "EVT#{eventId}", SK: "ATT#{attemptNumber}"},
 	Validate: func(a *fh.DeliveryAttempt) error { return a.Validate() },
-	Expires: func(a *fh.DeliveryAttempt) time.Time {
-		if a.ExpiresAt == 0 {
-			return time.Time{}
-		}
-		return a.ExpiresAt.Time()
-	},
+	TTL:      table.TTL{From: "expiresAt"}, // 0: never
 }

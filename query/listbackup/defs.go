@@ -60,8 +60,6 @@ func j(parts ...string) string { return strings.Join(parts, keys.Delimiter) }
 
 func timeKey(field string, t time.Time) (string, error) { return lb.TimeKey(field, t) }
 
-type ixs = map[table.Index]table.IndexKey
-
 // entities are the table bindings of every entity.
 type entities struct {
 	t             *table.Table
@@ -140,17 +138,11 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: {PK: "CHILDREN#{parentAccountId}", SK: "TYPE#{accountType}#{accountId}", When: []string{"!deletedAt"}},
 				table.GSI2: {PK: "ACCTYPE#{accountType}", SK: "ACCOUNT#{accountId}", When: []string{"!deletedAt"}},
+				// A subtree (LB-9) is the partition of the path's root
+				// (lb.PathRoot): the :root transform.
+				table.GSI3: {PK: "TREE#{accountPath:root}", SK: "PATH#{accountPath:esc}", When: []string{"!deletedAt"}},
 			},
-			// The subtree index's partition is the path's root, computed
-			// from accountPath: no template states it.
-			Indexes: func(a *lb.Account) (ixs, error) {
-				if a.Deleted() {
-					return nil, nil
-				}
-				return ixs{table.GSI3: {PK: j("TREE", keys.Escape(lb.PathRoot(a.AccountPath))), SK: j("PATH", keys.Escape(a.AccountPath))}}, nil
-			},
-			Touch:         func(a *lb.Account, now time.Time, isNew bool) { stamps(&a.CreatedAt, &a.UpdatedAt, now, isNew, false) },
-			IndexedFields: []string{"accountPath", "deletedAt"}, // the closure's
+			Touch: func(a *lb.Account, now time.Time, isNew bool) { stamps(&a.CreatedAt, &a.UpdatedAt, now, isNew, false) },
 		}),
 		memberships: table.NewEntity(t, table.Def[lb.Membership]{
 			Type:     TypeMembership,
@@ -188,7 +180,6 @@ func newEntities(t *table.Table, shards int) *entities {
 				stamps(&s.CreatedAt, &s.UpdatedAt, now, isNew, false)
 				s.PlatformID = s.Platform
 			},
-			IndexedFields: []string{"platformId"}, // Touch keeps it equal to platform
 			Secrets: map[string]func(*lb.Source) *string{
 				"credentials.encryptedData": func(s *lb.Source) *string { return &s.Credentials.Data },
 			},
@@ -202,7 +193,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI2: {PK: "ACTRES#{accountId}#{resourceType}", SK: "{createdAt:ts}#{eventId}"},
 				table.GSI3: {PK: "ACTEVT#{accountId}#{eventType}", SK: "{createdAt:ts}#{eventId}"},
 			},
-			Expires: (*lb.Activity).Expires,
+			TTL: table.TTL{From: "createdAt", After: lb.ActivityRetention},
 			Touch: func(a *lb.Activity, now time.Time, _ bool) {
 				if a.CreatedAt.IsZero() {
 					a.CreatedAt = now.UTC()
@@ -210,7 +201,6 @@ func newEntities(t *table.Table, shards int) *entities {
 				a.Timestamp = lb.Seconds(a.CreatedAt)
 				a.Resource = a.ResourceType
 			},
-			IndexedFields: []string{"resource", "timestamp"}, // Touch derives them from resourceType and createdAt
 		}),
 		jobs: table.NewEntity(t, table.Def[lb.Job]{
 			Type:     TypeJob,
@@ -247,7 +237,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			Type:     TypeOAuthState,
 			Keys:     table.Template{PK: "OAUTHSTATE#{state}", SK: lb.SKState},
 			Validate: (*lb.OAuthState).Validate,
-			Expires:  func(s *lb.OAuthState) time.Time { return s.ExpiresAt },
+			TTL:      table.TTL{From: "expiresAt"},
 		}),
 		oauthTokens: table.NewEntity(t, table.Def[lb.OAuthToken]{
 			Type:     TypeOAuthToken,
@@ -273,7 +263,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI1: {PK: "RTUSER#{userId}", SK: "{issuedAt:ts}#{refreshToken}"},
 				table.GSI2: {PK: "RTFAMILY#{tokenFamily}", SK: "{issuedAt:ts}#{refreshToken}"},
 			},
-			Expires: func(r *lb.RefreshToken) time.Time { return r.ExpiresAt },
+			TTL:     table.TTL{From: "expiresAt"},
 			Version: func(r *lb.RefreshToken) *int64 { return &r.Version },
 		}),
 		families: table.NewEntity(t, table.Def[lb.TokenFamily]{
@@ -301,14 +291,13 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI2: {PK: "NOTIFSTATUS#{userId}", SK: "{status}#{createdAt:ts}#{notificationId}"},
 				table.GSI3: {PK: "UNREAD#{userId}", SK: "{createdAt:ts}#{notificationId}", When: []string{"!isRead"}},
 			},
-			Expires: func(n *lb.Notification) time.Time { return n.CreatedAt.Add(lb.NotificationRetention) },
+			TTL: table.TTL{From: "createdAt", After: lb.NotificationRetention},
 			Touch: func(n *lb.Notification, now time.Time, _ bool) {
 				if n.CreatedAt.IsZero() {
 					n.CreatedAt = now.UTC()
 				}
 				n.ExpiresAt = lb.Seconds(n.CreatedAt.Add(lb.NotificationRetention))
 			},
-			IndexedFields: []string{"expiresAt"}, // Touch derives it from createdAt
 		}),
 		schedules: table.NewEntity(t, table.Def[lb.SyncSchedule]{
 			Type:     TypeSyncSchedule,
@@ -421,7 +410,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			Type:     TypeMFACode,
 			Keys:     table.Template{PK: "MFA#{userId}", SK: "CODE#{createdAt:ts}#{codeId}"}, // LB-76
 			Validate: (*lb.MFACode).Validate,
-			Expires:  func(c *lb.MFACode) time.Time { return c.ExpiresAt },
+			TTL:      table.TTL{From: "expiresAt"},
 			Secrets:  map[string]func(*lb.MFACode) *string{"code": func(c *lb.MFACode) *string { return &c.Code }},
 		}),
 		platforms: table.NewEntity(t, table.Def[lb.CatalogPlatform]{

@@ -76,9 +76,8 @@ func newEntities(t *table.Table, shards int) *entities {
 		prefs: table.NewEntity(t, table.Def[pf.UserPreferences]{
 			Type: TypeUserPreferences,
 			// The user's ID is stored only in the key (the document's item
-			// has no userId), so the key stays a closure.
-			Key:      func(p *pf.UserPreferences) (table.Key, error) { return pf.UserPreferencesKey(p.UserID) },
-			Match:    pf.IsUserPreferencesKey,
+			// has no userId): the field's `key` tag names it.
+			Keys:     table.Template{PK: "USER#{userId}", SK: pf.SKPreferences},
 			Validate: (*pf.UserPreferences).Validate,
 			Touch: func(p *pf.UserPreferences, now time.Time, isNew bool) {
 				stamps(nil, &p.UpdatedAt, now, isNew)
@@ -99,10 +98,7 @@ func newEntities(t *table.Table, shards int) *entities {
 		orgSettings: table.NewEntity(t, table.Def[pf.OrganizationSettings]{
 			Type: TypeOrganizationSettings,
 			// The organization's ID is stored only in the key.
-			Key: func(s *pf.OrganizationSettings) (table.Key, error) {
-				return pf.OrganizationSettingsKey(s.OrganizationID)
-			},
-			Match:    pf.IsOrganizationSettingsKey,
+			Keys:     table.Template{PK: "ORG#{organizationId}", SK: pf.SKSettings},
 			Validate: (*pf.OrganizationSettings).Validate,
 			Touch: func(s *pf.OrganizationSettings, now time.Time, isNew bool) {
 				stamps(nil, &s.UpdatedAt, now, isNew)
@@ -136,18 +132,15 @@ func newEntities(t *table.Table, shards int) *entities {
 		billing: table.NewEntity(t, table.Def[pf.BillingRecord]{
 			Type: TypeBillingRecord,
 			// The record's date is stored only in its key, as the document
-			// defines it, so its keys cannot be templates over attributes:
-			// the closures stay, with the fields they read listed by hand.
-			Key: func(r *pf.BillingRecord) (table.Key, error) {
-				return pf.BillingRecordKey(r.OrganizationID, r.Date)
+			// defines it: the field's `key` tag names it.
+			Keys: table.Template{PK: "BILLING#{organizationId}", SK: "RECORD#{date}"},
+			IndexKeys: map[table.Index]table.Template{
+				IndexStatus: {PK: "STATUS#{status}", SK: "BILLING#{organizationId}#{date}"},
 			},
-			Indexes:  billingIndexes,
 			Validate: (*pf.BillingRecord).Validate,
 			Touch: func(r *pf.BillingRecord, now time.Time, isNew bool) {
 				stamps(&r.CreatedAt, &r.UpdatedAt, now, isNew)
 			},
-			IndexedFields: []string{"organizationId", "status"},
-			Match:         pf.IsBillingRecordKey,
 		}),
 		billingM: table.NewEntity(t, table.Def[pf.BillingMetrics]{
 			Type:     TypeBillingMetrics,

@@ -84,8 +84,9 @@
 // Index entries are never stale: [table.Entity.Update] recomputes them, so
 // changing a user's role, organization or status, an organization's status
 // or a billing record's status moves the entries in the same write. The
-// fields they derive from are Def.IndexedFields, which [table.Entity.Patch]
-// refuses.
+// engine knows the fields they derive from by the declared templates: a
+// [table.Entity.Patch] that sets every field of an index key moves it, one
+// that sets part of one is refused.
 //
 // Emails are unique (lower-cased) although the document does not say so: a
 // login platform cannot tell two accounts with one email apart. A guard

@@ -103,15 +103,3 @@ func EntityTypePrefix(t pf.EntityType) (string, error) {
 	}
 	return string(t) + keys.Delimiter, nil
 }
-
-func billingIndexes(r *pf.BillingRecord) (map[table.Index]table.IndexKey, error) {
-	sk, err := BillingEntitySK(r.OrganizationID, r.Date)
-	if err != nil {
-		return nil, err
-	}
-	status, err := StatusPK(pf.EntityStatus(r.Status))
-	if err != nil {
-		return nil, err
-	}
-	return map[table.Index]table.IndexKey{IndexStatus: {PK: status, SK: sk}}, nil
-}

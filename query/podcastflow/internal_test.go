@@ -20,7 +20,7 @@ import (
 // UpdateItem; the email guard's field and the key's own field are refused
 // (they change through Update, which moves the guard), and so is a value
 // the field's type refuses, before any request.
-func TestPatchRefusesIndexedFields_PF12_PF13_PF14(t *testing.T) {
+func TestPatchRefusesDerivedFields_PF12_PF13_PF14(t *testing.T) {
 	t.Parallel()
 	tb := tabletest.NewTable(t, Schema(""))
 	s := New(tb)
@@ -35,10 +35,24 @@ func TestPatchRefusesIndexedFields_PF12_PF13_PF14(t *testing.T) {
 	if _, err := s.Organizations.e.orgs.Patch(t.Context(), ok, table.Patch{Set: map[string]any{"status": "x"}}); !errors.Is(err, table.ErrInvalidInput) {
 		t.Errorf("organization Patch status x: err = %v, want ErrInvalidInput", err)
 	}
-	// The billing record's keys are closures (its date lives only in the
-	// key): its indexed status stays refused.
-	if _, err := s.Billing.e.billing.Patch(t.Context(), bk, table.Patch{Set: map[string]any{"status": "paid"}}); !errors.Is(err, table.ErrInvalidInput) {
-		t.Errorf("billing Patch status: err = %v, want ErrInvalidInput", err)
+	// The billing record's date lives only in its key, which its templates
+	// read back: a patch of its status moves GSI3 in the same UpdateItem.
+	if err := s.Billing.e.billing.Create(t.Context(), &pf.BillingRecord{OrganizationID: "o1", Date: "2024-01-01", Plan: pf.PlanStarter, Status: pf.BillingOverdue}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Billing.e.billing.Patch(t.Context(), bk, table.Patch{Set: map[string]any{"status": string(pf.BillingPaid)}}); err != nil {
+		t.Fatalf("billing Patch status: %v", err)
+	}
+	bout, err := tabletest.Client(t).GetItem(t.Context(), &dynamodb.GetItemInput{TableName: aws.String(tb.Name()),
+		Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: bk.PK}, "SK": &types.AttributeValueMemberS{Value: bk.SK}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := bout.Item["GSI3PK"].(*types.AttributeValueMemberS); got == nil || got.Value != "STATUS#paid" {
+		t.Errorf("after the status patch GSI3PK = %v, want STATUS#paid", got)
+	}
+	if _, ok := bout.Item["date"]; ok {
+		t.Errorf("the key-only date was stored as an attribute: %v", bout.Item)
 	}
 	// A valid role moves GSI2 (ROLE#{role}) with the patch.
 	u := &pf.UserProfile{UserID: "u1", Email: "u1@example.com", Name: "U One", Role: pf.RoleTalent, Status: pf.UserActive, OrganizationID: "o1"}
@@ -85,7 +99,7 @@ func TestIndexKeys(t *testing.T) {
 	if got, _ := userIndexes(u); len(got) != 3 {
 		t.Errorf("master without organization has %d index entries, want 3 (no GSI1)", len(got))
 	}
-	r, err := billingIndexes(&pf.BillingRecord{OrganizationID: "o1", Date: "2024-01-01", Status: pf.BillingOverdue})
+	r, err := e.billing.IndexKeysOf(&pf.BillingRecord{OrganizationID: "o1", Date: "2024-01-01", Status: pf.BillingOverdue})
 	if err != nil || r[table.GSI3] != (table.IndexKey{PK: "STATUS#overdue", SK: "BILLING#o1#2024-01-01"}) {
 		t.Errorf("billing GSI3 = %+v, %v", r, err)
 	}

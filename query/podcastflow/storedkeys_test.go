@@ -25,4 +25,8 @@ func TestStoredKeysUnchanged(t *testing.T) {
 	tbl := table.New(client, podcastflow.Schema("pf"), key)
 	podcastflow.New(tbl)
 	tabletest.StoredKeys(t, "stored_keys", tbl, set)
+	// One shard is the layout before Options.IndexShards, byte for byte.
+	unsharded := table.New(client, podcastflow.Schema("pf"), key)
+	podcastflow.New(unsharded, func(o *podcastflow.Options) { o.IndexShards = 1 })
+	tabletest.StoredKeys(t, "stored_keys_unsharded", unsharded, set)
 }

@@ -38,25 +38,22 @@ var userDef = table.Def[tn.User]{
 	Type:     TypeUser,
 	Keys:     table.Template{PK: "USER#{Id:esc}", SK: "USER"},
 	Validate: func(u *tn.User) error { return u.Validate() },
-	// Unique (the tag guards or entries) is set by New: it follows the
-	// store's tag rule (Options.SharedTags).
+	// Escape (the tag guards or entries, from Tags) is set by New: it
+	// follows the store's tag rule (Options.SharedTags).
 	Touch: func(u *tn.User, now time.Time, created bool) {
 		touch(&u.CreatedAt, &u.UpdatedAt, now, created)
 	},
-	// Tags feed the Unique closure (which tags are unique follows the
-	// store's rule), so they are listed; Id derives from the key.
-	IndexedFields: []string{"Tags"},
 }
 
 var authDef = table.Def[tn.AuthRecord]{
-	Type:     TypeAuth,
-	Key:      func(a *tn.AuthRecord) (table.Key, error) { return tn.AuthKey(a.Unique) },
+	Type: TypeAuth,
+	// unique is "scheme:value", stored as two escaped key segments.
+	Keys:     table.Template{PK: "AUTH#{unique:split}", SK: "AUTH"},
 	Validate: func(a *tn.AuthRecord) error { return a.Validate() },
-	Indexes: func(a *tn.AuthRecord) (map[table.Index]table.IndexKey, error) {
-		ik, err := tn.AuthByUser(a)
-		return map[table.Index]table.IndexKey{table.GSI1: ik}, err
+	// A user's auth records (TN-6).
+	IndexKeys: map[table.Index]table.Template{
+		table.GSI1: {PK: "USER#{userid:esc}", SK: "AUTH#{unique:split}"},
 	},
-	IndexedFields: []string{"unique", "userid"},
 }
 
 var topicDef = table.Def[tn.Topic]{
@@ -69,11 +66,10 @@ var topicDef = table.Def[tn.Topic]{
 		table.GSI1: {PK: "USER#{Owner:esc}", SK: "OWNS#{Id:esc}"},
 	},
 	// Topic tags share the tag guards (or entries) with user tags; New
-	// sets Unique by the store's tag rule.
+	// sets Escape by the store's tag rule.
 	Touch: func(t *tn.Topic, now time.Time, created bool) {
 		touch(&t.CreatedAt, &t.UpdatedAt, now, created)
 	},
-	IndexedFields: []string{"Tags"}, // the Unique closure's; the rest derive from the templates
 }
 
 var subDef = table.Def[tn.Subscription]{
@@ -96,8 +92,9 @@ var subDef = table.Def[tn.Subscription]{
 		touch(&s.CreatedAt, &s.UpdatedAt, now, created)
 	},
 	Version: func(s *tn.Subscription) *int64 { return &s.Version },
-	// Id is Topic and User joined (SubscriptionID): it follows the key.
-	IndexedFields: []string{"Id"},
+	// Id is Topic and User joined (SubscriptionID): it follows the key,
+	// which never changes.
+	Fixed: []string{"Id"},
 }
 
 var delDef = table.Def[tn.DelMessage]{
@@ -115,31 +112,33 @@ var credDef = table.Def[tn.Credential]{
 	IndexKeys: map[table.Index]table.Template{
 		table.GSI2: {PK: "CREDUNV", SK: "CREDUNV#{UpdatedAt:ts}#{User:esc}#{Method:esc}", When: []string{"!Done", "!DeletedAt"}},
 	},
-	// A validated credential is unique among validated credentials.
-	Unique: func(c *tn.Credential) []table.Unique {
-		if !c.Done || c.DeletedAt != nil {
-			return nil
-		}
-		return []table.Unique{tn.CredUnique(c.Method, c.Value)}
+	// A validated credential is unique among validated credentials. The
+	// escape hatch: the guard exists only while Done is set and DeletedAt
+	// is not, and its value joins two escaped fields with ':' as Tinode's
+	// adapter stores it; no UniqueOn entry states either.
+	Escape: &table.EscapeHatch[tn.Credential]{
+		From: []string{"Method", "Value", "Done", "DeletedAt"},
+		Uniques: func(c *tn.Credential) []table.Unique {
+			if !c.Done || c.DeletedAt != nil {
+				return nil
+			}
+			return []table.Unique{tn.CredUnique(c.Method, c.Value)}
+		},
 	},
 	Touch: func(c *tn.Credential, now time.Time, created bool) {
 		touch(&c.CreatedAt, &c.UpdatedAt, now, created)
 	},
-	// The unique guard's closure reads Done and DeletedAt (also GSI2's).
-	IndexedFields: []string{"Done", "DeletedAt"},
 }
 
 var msgDef = table.Def[tn.Message]{
 	Type:     TypeMessage,
 	Keys:     table.Template{PK: "TOPIC#{Topic:esc}", SK: "MSG#{SeqId:10}"},
 	Validate: func(m *tn.Message) error { return m.Validate() },
-	Expires:  func(m *tn.Message) time.Time { return m.Expires() },
+	TTL:      table.TTL{From: "ExpireTime"}, // epoch seconds, 0: never
 	Touch: func(m *tn.Message, now time.Time, created bool) {
 		touch(&m.CreatedAt, &m.UpdatedAt, now, created)
 	},
 	Version: func(m *tn.Message) *int64 { return &m.Version },
-	// The TTL attribute derives from ExpireTime (Expires).
-	IndexedFields: []string{"ExpireTime"},
 }
 
 // Entity type names of what today's Tinode adds beyond tinode.md.

@@ -75,8 +75,10 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 	}
 	s := &Store{t: t, opts: o}
 	ud, td := userDef, topicDef
-	ud.Unique = func(u *tn.User) []table.Unique { return s.tagValues(u.Tags) }
-	td.Unique = func(t *tn.Topic) []table.Unique { return s.tagValues(t.Tags) }
+	// The escape hatch: whether a tag is exclusive or shared follows the
+	// store's option, not the item's fields.
+	ud.Escape = &table.EscapeHatch[tn.User]{From: []string{"Tags"}, Uniques: func(u *tn.User) []table.Unique { return s.tagValues(u.Tags) }}
+	td.Escape = &table.EscapeHatch[tn.Topic]{From: []string{"Tags"}, Uniques: func(t *tn.Topic) []table.Unique { return s.tagValues(t.Tags) }}
 	*s = Store{t: t, opts: o,
 		user:  table.NewEntity(t, ud),
 		auth:  table.NewEntity(t, authDef),

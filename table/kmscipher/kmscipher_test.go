@@ -112,7 +112,7 @@ type secretThing struct {
 
 var thingDef = table.Def[secretThing]{
 	Type:    "Thing",
-	Key:     func(s *secretThing) (table.Key, error) { return table.Key{PK: "THING#" + s.ID, SK: "T"}, nil },
+	Keys:    table.Template{PK: "THING#{id}", SK: "T"},
 	Secrets: map[string]func(*secretThing) *string{"token": func(s *secretThing) *string { return &s.Token }},
 }
 
