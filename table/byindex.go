@@ -8,7 +8,8 @@ import (
 // GetByIndex returns the one item that the index query q finds (its first
 // match), confirmed by the table itself: the item is re-read with a
 // strongly consistent GetItem and must still carry q's index partition
-// key. A GSI is eventually consistent, so a Query alone can return an item
+// key, both in the fields it derives from and in the stored index
+// attribute. A GSI is eventually consistent, so a Query alone can return an item
 // that was just deleted or moved to another index key (a revoked API key,
 // a changed email); GetByIndex never does. Two requests. No match, or a
 // match that no longer holds, gives [ErrNotFound]. q must name a GSI.
@@ -29,7 +30,7 @@ func (e *Entity[T]) GetByIndex(ctx context.Context, q Query) (T, error) {
 		return zero, opErr("get by index", e.def.Type, Key{}, ErrNotFound)
 	}
 	k := e.t.keyFromItem(raw.Items[0])
-	item, _, err := e.get(ctx, k, Consistent())
+	item, _, stored, err := e.getRaw(ctx, k, Consistent())
 	if err != nil {
 		return zero, opErr("get by index", e.def.Type, k, err)
 	}
@@ -37,8 +38,14 @@ func (e *Entity[T]) GetByIndex(ctx context.Context, q Query) (T, error) {
 	if err != nil {
 		return zero, opErr("get by index", e.def.Type, k, err)
 	}
-	if ix[q.Index].PK != q.PK {
-		// The index entry was stale: the item has moved off that key.
+	pkAttr, _, _, err := e.t.schema.keyAttrs(q.Index)
+	if err != nil {
+		return zero, opErr("get by index", e.def.Type, k, err)
+	}
+	if ix[q.Index].PK != q.PK || !rawStringIs(stored, pkAttr, q.PK) {
+		// The index entry was stale: the item has moved off that key, or
+		// another writer removed its index attributes (Ferryhook's
+		// service revokes an API key so).
 		return zero, opErr("get by index", e.def.Type, k, ErrNotFound)
 	}
 	return item, nil

@@ -201,6 +201,7 @@ func (e *Entity[T]) decodeWith(raw Item, lenient bool) (T, int64, error) {
 	if err := decodeItem(src, &v); err != nil {
 		return v, 0, fmt.Errorf("decode %s: %w", e.def.Type, err)
 	}
+	e.fillExtra(raw, &v)
 	ver := e.t.versionOfItem(raw)
 	e.setVersion(&v, ver)
 	e.setRead(&v, raw)

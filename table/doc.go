@@ -64,6 +64,32 @@
 // names the operation, entity and key. Bad input is refused with a
 // [ValidationError] naming the field, before any request is sent.
 //
+// # What survives a write
+//
+// Strict writes, tolerant reads: a write never drops what it did not
+// understand.
+//
+//   - Update, Replace and Upsert write only the top-level attributes whose
+//     encoded value the caller changed; every other stored attribute
+//     (unmodelled, NULL, of another type than the field) keeps its bytes.
+//   - Inside maps, at any depth, a read gives back every stored entry (""
+//     as "", NULL as nil, empty lists and maps as such) and a write stores
+//     every entry of the Go value as it holds it; guregu's omission of
+//     empty values applies to top-level fields only (sparse GSI keys;
+//     Def.AlwaysWrite writes them). An Update or Replace that changes an
+//     attribute writes it from the stored value: a nested part the caller
+//     did not change keeps its stored form (a set read into `any` stays a
+//     set, an empty string a struct field cannot tell from absent stays).
+//   - Declare a field of type [Extra] tagged `dynamo:"-"` (by convention
+//     named Extra) and the entity opts in to the catch-all: every read
+//     fills it with the stored attributes no field models, as raw
+//     attribute values (sets stay sets, NULLs stay NULL), and every write
+//     of the whole item (Create, Put, BatchPut, Replace, Update, Upsert,
+//     transaction ops) writes them back; an entry the caller changes,
+//     adds or deletes is written, a nil Extra leaves them as stored. The
+//     keys, entity-type, version and write-token attributes and the index
+//     keys and TTL the entity derives are never in it.
+//
 // # Under faults
 //
 // Assume another writer is always there and that any response can be lost
@@ -133,6 +159,9 @@
 // foreign cursor is [ErrInvalidCursor]. They name their key
 // (Options.CursorKeyID; Options.OldCursorKeys keeps retired keys readable
 // during a rotation) and carry their issue time (Options.CursorMaxAge).
+// [Pages] turns a list method into an iter.Seq2 over every page (the error
+// yielded once, no request after the loop stops), and [Collect] drains one
+// into a slice.
 //
 // # Observability
 //

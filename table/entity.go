@@ -13,7 +13,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/guregu/dynamo/v2"
 )
 
 // Def describes how one entity type T is stored in a single table: its type
@@ -59,11 +58,12 @@ type Def[T any] struct {
 	// plaintext secret never reaches DynamoDB.
 	Secrets map[string]func(*T) *string
 	// Carry names attributes copied into the item's unique guards, in
-	// the same transaction as every write of the item, so that
-	// [Entity.GetByUniqueCarried] answers a lookup by a unique value (an
-	// API key's hash, an email) with ONE strongly consistent GetItem of
-	// the guard instead of two reads. Carried attributes cannot be
-	// secrets, and Patch refuses them (Update rewrites the guards).
+	// the same transaction as every write of the item. A guard is an
+	// index, never the truth: no lookup answers from the copy (it cannot
+	// see an item another writer deleted or changed), so
+	// [Entity.GetByUniqueCarried] reads the owner as [Entity.GetByUnique]
+	// does. Carried attributes cannot be secrets, and Patch refuses them
+	// (Update rewrites the guards).
 	Carry []string
 	// Fixed names attributes set when the item is created that no later
 	// write changes (an owner, a tenant, an identity field): Update,
@@ -114,6 +114,9 @@ type Entity[T any] struct {
 	touchOnce sync.Once
 	touches   []touchedAttr // what Def.Touch writes (see touchPlan)
 
+	ownOnce sync.Once
+	own     map[string]bool // the attributes Extra never holds (see ownAttrs)
+
 	readIdx []int // T's ReadState field, if any (see ReadState)
 }
 
@@ -126,6 +129,7 @@ func NewEntity[T any](t *Table, def Def[T]) *Entity[T] {
 		panic("table.NewEntity: Def.Type and Def.Key (or Def.Keys) are required")
 	}
 	e := &Entity[T]{t: t, def: def, decl: decl, readIdx: readStateField(reflect.TypeFor[T]())}
+	extraIndex(reflect.TypeFor[T]()) // a misdeclared Extra field panics here
 	for _, a := range def.Carry {
 		if err := e.checkAttr("Def.Carry", a); err != nil {
 			panic("table.NewEntity: " + err.Error())
@@ -169,7 +173,10 @@ func (e *Entity[T]) IndexKeysOf(item *T) (map[Index]IndexKey, error) {
 // ReadOption changes a read.
 type ReadOption func(*readOpts)
 
-type readOpts struct{ consistent bool }
+type readOpts struct {
+	consistent bool
+	indexed    []Index // see Indexed
+}
 
 // Consistent asks for a strongly consistent read (table reads only).
 func Consistent() ReadOption { return func(o *readOpts) { o.consistent = true } }
@@ -548,15 +555,16 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	if e.def.Touch != nil && !noTouch {
 		e.def.Touch(cur, e.t.now(), false)
 	}
+	keepExtra(orig, cur)
 	w, err := e.prepareV(cur, ver+1, false)
 	if err != nil {
 		return err
 	}
-	plainOld, err := dynamo.MarshalItem(orig)
+	plainOld, err := e.encodePlain(orig)
 	if err != nil {
 		return fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
 	}
-	plainNew, err := dynamo.MarshalItem(cur)
+	plainNew, err := e.encodePlain(cur)
 	if err != nil {
 		return fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
 	}
@@ -613,8 +621,9 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 		np := ph(attr)
 		expect(np, attr)
 		if nv, ok := w.item[attr]; ok {
-			sets = append(sets, np+" = "+val(nv))
-			setVals[attr] = nv
+			kept := e.keepStored(attr, raw[attr], plainOld[attr], nv)
+			sets = append(sets, np+" = "+val(kept))
+			setVals[attr] = kept
 		} else {
 			removes = append(removes, np)
 			removed = append(removed, attr)
@@ -646,10 +655,11 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	if err != nil {
 		return err
 	}
+	moved := e.relayout(raw, w.derived) // sharded since it was written
 	for _, attr := range sortedKeys(unionKeys(derivedOld, w.derived)) {
 		nv, has := w.item[attr]
 		_, stored := raw[attr]
-		changed := !avEqual(derivedOld[attr], w.derived[attr])
+		changed := !avEqual(derivedOld[attr], w.derived[attr]) || moved[attr]
 		switch {
 		case !changed && (stored || !has):
 			continue

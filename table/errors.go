@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/singletable/singletable/keys"
-	"github.com/singletable/singletable/query"
 )
 
 // Sentinel errors, matched with [errors.Is]. Every error the package returns
@@ -31,7 +30,7 @@ var (
 	ErrInvalidInput = errors.New("singletable: invalid input")
 	// ErrInvalidCursor: a pagination cursor is malformed, tampered with, or
 	// belongs to another access pattern or partition.
-	ErrInvalidCursor = query.ErrInvalidCursor
+	ErrInvalidCursor = errors.New("singletable: invalid cursor")
 	// ErrItemTooLarge: an item exceeds DynamoDB's 400 KB limit.
 	ErrItemTooLarge = errors.New("singletable: item too large")
 	// ErrTooManyItems: a transaction exceeds 100 actions.

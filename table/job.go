@@ -463,6 +463,9 @@ type AnyEntity interface {
 	Owns(raw Item) bool
 	// Adopt brings one item in line (see [Entity.Adopt]).
 	Adopt(ctx context.Context, raw Item, dryRun bool) (JobOutcome, error)
+	// Sample is an item made up from the declarations and field types
+	// (see [Entity.Sample]).
+	Sample(set map[string]any) (Sample, error)
 }
 
 // AdoptJob returns the job that adopts a live table written by other
@@ -494,7 +497,9 @@ func (e *Entity[T]) Owns(raw Item) bool {
 // invariants, for an adoption job: the guards of its unique values are
 // claimed (a value held by another item is a conflict, reported, never
 // forced), index keys it lacks are backfilled from its fields (index keys
-// already stored stay as they are), and secrets stored in plaintext are
+// already stored stay as they are, except one in a partition sharded since
+// it was written, under another shard count or none: it moves to its
+// shard, see [Shard]), and secrets stored in plaintext are
 // sealed. Touch is not called: updatedAt does not move. An item needing
 // none of it is Unchanged and costs reads only (one per unique value), so
 // a second run changes nothing. The write is the same conditional
@@ -565,6 +570,9 @@ func (e *Entity[T]) needsAdoption(ctx context.Context, k Key, item *T, raw Item,
 		if _, ok := raw[attr]; !ok {
 			need = true
 		}
+	}
+	if len(e.relayout(raw, d)) > 0 {
+		need = true // an index partition sharded since the item was written
 	}
 	if e.def.Unique != nil {
 		for _, u := range e.def.Unique(item) {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"iter"
-
-	"github.com/singletable/singletable/query"
 )
 
 // Page sizes of list access patterns.
@@ -121,7 +119,7 @@ func (e *Entity[T]) ListAll(ctx context.Context, q Query, opts ...ListOption) it
 // it for the iterator form of list methods that do more than one
 // [Entity.List].
 func Pages[T any](ctx context.Context, list func(context.Context, ...ListOption) (Page[T], error), opts ...ListOption) iter.Seq2[T, error] {
-	return query.All(ctx, func(ctx context.Context, cursor string) (Page[T], error) {
+	return allPages(ctx, func(ctx context.Context, cursor string) (Page[T], error) {
 		if cursor == "" {
 			return list(ctx, opts...)
 		}

@@ -11,16 +11,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
-
-	"github.com/singletable/singletable/query"
 )
 
 // notExpiredCond holds for items with no TTL, a zero TTL, or a TTL in the
 // future (#ttl, :now and :zero bound by the caller); used in write conditions.
 const notExpiredCond = "(attribute_not_exists(#ttl) OR #ttl > :now OR #ttl <= :zero)"
-
-// Page is one page of results with an opaque cursor (see [query.Page]).
-type Page[T any] = query.Page[T]
 
 // SKCond is a sort-key condition of a [Query]. The zero value matches the
 // whole partition.
@@ -79,6 +74,15 @@ type Query struct {
 	// FilterContains keeps only items whose attribute (a list, set or
 	// string) contains the value, like Filter a FilterExpression.
 	FilterContains map[string]any
+	// Shards, when above 1, reads a sharded partition: PK is the partition
+	// without its shard segment, and the page merges the Queries of
+	// PK#0 .. PK#{Shards-1} in sort-key order (see [Table.QueryItems]).
+	// [Entity.List] sets it from the entity's declared template ("shardN"
+	// modifier) when PK is the template's partition without the shard.
+	Shards int
+	// OnlyShards, with Shards, reads only these shards (a worker that owns
+	// some of them); nil reads all.
+	OnlyShards []int
 }
 
 // binding names the query's access pattern and partition for its cursor.
@@ -90,6 +94,9 @@ func (q Query) binding(table string) string {
 	}
 	for _, f := range sortedKeys(q.FilterContains) {
 		parts = append(parts, "contains", f, fmt.Sprint(q.FilterContains[f]))
+	}
+	if q.Shards > 1 {
+		parts = append(parts, "shards", strconv.Itoa(q.Shards), fmt.Sprint(q.OnlyShards))
 	}
 	return strings.Join(parts, "\x00")
 }
@@ -110,6 +117,9 @@ func (t *Table) validateQuery(q Query) error {
 	if q.SK.op == "between" && q.SK.a > q.SK.b {
 		return &ValidationError{Field: "SK", Reason: fmt.Sprintf("range reversed: %q > %q", q.SK.a, q.SK.b), Key: true}
 	}
+	if err := checkShards(q); err != nil {
+		return err
+	}
 	if q.Consistent && q.Index != Primary {
 		return &ValidationError{Field: "Consistent", Reason: "GSIs support only eventually consistent reads"}
 	}
@@ -117,7 +127,8 @@ func (t *Table) validateQuery(q Query) error {
 }
 
 // QueryItems runs one Query request and returns its raw items (expired
-// items excluded) and the cursor for the next page.
+// items excluded) and the cursor for the next page; with q.Shards above 1,
+// one Query per shard (sent at once) and a merged page (see [Query.Shards]).
 func (t *Table) QueryItems(ctx context.Context, q Query) (Page[Item], error) {
 	p, err := t.queryItems(ctx, q, "")
 	if err != nil {
@@ -131,9 +142,65 @@ func (t *Table) queryItems(ctx context.Context, q Query, entity string) (Page[It
 	if err := t.validateQuery(q); err != nil {
 		return page, err
 	}
-	pkName, skName, indexName, err := t.schema.keyAttrs(q.Index)
+	if q.Shards > 1 {
+		return t.queryShards(ctx, q, entity)
+	}
+	pkName, _, _, err := t.schema.keyAttrs(q.Index)
 	if err != nil {
 		return page, err
+	}
+	binding := q.binding(t.schema.Name)
+	var start Item
+	if q.Cursor != "" {
+		pos, err := t.sealer().Open(binding, q.Cursor)
+		if err != nil {
+			return page, err
+		}
+		if pos[pkName] != q.PK {
+			return page, fmt.Errorf("%w: cursor is for another partition", ErrInvalidCursor)
+		}
+		start = make(Item, len(pos))
+		for k, v := range pos {
+			start[k] = &types.AttributeValueMemberS{Value: v}
+		}
+	}
+	items, last, err := t.queryRaw(ctx, q, entity, start)
+	if err != nil {
+		return page, err
+	}
+	page.Items = items
+	if len(last) > 0 {
+		pos, err := keyPosition(last)
+		if err != nil {
+			return page, err
+		}
+		if page.Cursor, err = t.sealer().Seal(binding, pos); err != nil {
+			return page, err
+		}
+	}
+	return page, nil
+}
+
+// keyPosition turns a LastEvaluatedKey into a cursor position.
+func keyPosition(last Item) (map[string]string, error) {
+	pos := make(map[string]string, len(last))
+	for k, v := range last {
+		s, ok := v.(*types.AttributeValueMemberS)
+		if !ok {
+			return nil, fmt.Errorf("query: non-string key attribute %s", k)
+		}
+		pos[k] = s.Value
+	}
+	return pos, nil
+}
+
+// queryRaw sends one Query request for q's partition (q.PK as given,
+// q.Cursor ignored) starting after start, and returns its items (expired
+// items excluded) and its LastEvaluatedKey.
+func (t *Table) queryRaw(ctx context.Context, q Query, entity string, start Item) ([]Item, Item, error) {
+	pkName, skName, indexName, err := t.schema.keyAttrs(q.Index)
+	if err != nil {
+		return nil, nil, err
 	}
 	names := map[string]string{"#pk": pkName}
 	values := map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: q.PK}}
@@ -163,10 +230,10 @@ func (t *Table) queryItems(ctx context.Context, q Query, entity string) (Page[It
 	for i, f := range sortedKeys(q.Filter) {
 		av, err := dynamo.Marshal(q.Filter[f])
 		if err != nil || av == nil {
-			return page, &ValidationError{Field: "Filter " + f, Reason: fmt.Sprintf("cannot compare with %v", q.Filter[f])}
+			return nil, nil, &ValidationError{Field: "Filter " + f, Reason: fmt.Sprintf("cannot compare with %v", q.Filter[f])}
 		}
 		if r := checkAV(av); r != "" {
-			return page, &ValidationError{Field: "Filter " + f, Reason: r}
+			return nil, nil, &ValidationError{Field: "Filter " + f, Reason: r}
 		}
 		n, v := "#f"+strconv.Itoa(i), ":f"+strconv.Itoa(i)
 		names[n], values[v] = f, av
@@ -175,10 +242,10 @@ func (t *Table) queryItems(ctx context.Context, q Query, entity string) (Page[It
 	for i, f := range sortedKeys(q.FilterContains) {
 		av, err := dynamo.Marshal(q.FilterContains[f])
 		if err != nil || av == nil {
-			return page, &ValidationError{Field: "FilterContains " + f, Reason: fmt.Sprintf("cannot look for %v", q.FilterContains[f])}
+			return nil, nil, &ValidationError{Field: "FilterContains " + f, Reason: fmt.Sprintf("cannot look for %v", q.FilterContains[f])}
 		}
 		if r := checkAV(av); r != "" {
-			return page, &ValidationError{Field: "FilterContains " + f, Reason: r}
+			return nil, nil, &ValidationError{Field: "FilterContains " + f, Reason: r}
 		}
 		n, v := "#fc"+strconv.Itoa(i), ":fc"+strconv.Itoa(i)
 		names[n], values[v] = f, av
@@ -200,19 +267,7 @@ func (t *Table) queryItems(ctx context.Context, q Query, entity string) (Page[It
 	if q.Limit > 0 {
 		in.Limit = aws.Int32(int32(q.Limit))
 	}
-	binding := q.binding(t.schema.Name)
-	if q.Cursor != "" {
-		pos, err := t.sealer().Open(binding, q.Cursor)
-		if err != nil {
-			return page, err
-		}
-		if pos[pkName] != q.PK {
-			return page, fmt.Errorf("%w: cursor is for another partition", ErrInvalidCursor)
-		}
-		start := make(Item, len(pos))
-		for k, v := range pos {
-			start[k] = &types.AttributeValueMemberS{Value: v}
-		}
+	if len(start) > 0 {
 		in.ExclusiveStartKey = start
 	}
 	began := time.Now()
@@ -229,43 +284,30 @@ func (t *Table) queryItems(ctx context.Context, q Query, entity string) (Page[It
 	}
 	t.observe(ctx, ev)
 	if err != nil {
-		return page, err
+		return nil, nil, err
 	}
 	// Items past their TTL that DynamoDB has not deleted yet are dropped
 	// here rather than by a FilterExpression: they were read (and paid
 	// for) either way, and the check costs nothing client-side.
-	page.Items = out.Items[:0:0]
+	items := out.Items[:0:0]
 	for _, it := range out.Items {
 		if !t.expired(it) {
-			page.Items = append(page.Items, it)
+			items = append(items, it)
 		}
 	}
-	if len(out.LastEvaluatedKey) > 0 {
-		pos := make(map[string]string, len(out.LastEvaluatedKey))
-		for k, v := range out.LastEvaluatedKey {
-			s, ok := v.(*types.AttributeValueMemberS)
-			if !ok {
-				return page, fmt.Errorf("query: non-string key attribute %s", k)
-			}
-			pos[k] = s.Value
-		}
-		if page.Cursor, err = t.sealer().Seal(binding, pos); err != nil {
-			return page, err
-		}
-	}
-	return page, nil
+	return items, out.LastEvaluatedKey, nil
 }
 
-func (t *Table) sealer() *query.Sealer {
+func (t *Table) sealer() *cursorSealer {
 	t.sealOnce.Do(func() {
 		keys := map[string][]byte{}
 		for id, k := range t.opts.OldCursorKeys {
 			keys[id] = k
 		}
 		keys[t.opts.CursorKeyID] = t.opts.CursorKey
-		s, err := query.NewKeyedSealer(t.opts.CursorKeyID, keys, t.opts.CursorMaxAge, t.opts.Now)
+		s, err := newKeyedSealer(t.opts.CursorKeyID, keys, t.opts.CursorMaxAge, t.opts.Now)
 		if err != nil { // a key id over 255 bytes: seal with the key alone
-			s = query.NewSealer(t.opts.CursorKey)
+			s = newSealer(t.opts.CursorKey)
 		}
 		t.seal = s
 	})
@@ -277,6 +319,7 @@ func (t *Table) sealer() *query.Sealer {
 // key condition, when a partition mixes types).
 func (e *Entity[T]) query(ctx context.Context, q Query) (Page[T], error) {
 	var page Page[T]
+	q = e.withShards(q)
 	for _, f := range sortedKeys(q.Filter) {
 		if err := e.checkAttr("Filter", f); err != nil {
 			return page, opErr("query", e.def.Type, Key{}, err)

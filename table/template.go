@@ -30,7 +30,13 @@ import (
 //     hold the delimiter (tags, free text); [Entity.Patch] reads it back
 //     with [keys.Unescape];
 //   - ":N" (digits, such as ":10"): a non-negative integer, zero-padded to
-//     N digits so byte order is number order ("MSG#{seqId:10}").
+//     N digits so byte order is number order ("MSG#{seqId:10}");
+//   - ":shardN" (such as ":shard8"): the shard of the value among N,
+//     [Shard](value, N), for the last segment of a partition-key template
+//     ("USERS#{userId:shard8}" gives USERS#0 .. USERS#7): a partition
+//     every item joins is split in N (see [Query.Shards] for reading it
+//     whole). ":shard1" leaves the segment out: the key is the unsharded
+//     one byte for byte, so a profile picks N without another template.
 //
 // Values are key segments: one holding '#' or control characters (after
 // the modifier) is refused with a *[ValidationError], so no value can
@@ -92,14 +98,22 @@ func parseTemplate(s string) (template, error) {
 		switch {
 		case strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}"):
 			name, mod, _ := strings.Cut(seg[1:len(seg)-1], ":")
-			if name == "" || (mod != "" && mod != "ts" && mod != "ms" && mod != "esc" && width(mod) == 0) {
+			if name == "" || (mod != "" && mod != "ts" && mod != "ms" && mod != "esc" && width(mod) == 0 && shardCount(mod) == 0) {
 				return nil, fmt.Errorf("%q: bad reference %q", s, seg)
 			}
 			t = append(t, tmplPart{attr: name, mod: mod})
+			if shardCount(mod) > 0 && len(t) == 1 {
+				return nil, fmt.Errorf("%q: a shard segment follows the partition it splits", s)
+			}
 		case seg == "" || strings.ContainsAny(seg, "{}"):
 			return nil, fmt.Errorf("%q: bad literal segment %q", s, seg)
 		default:
 			t = append(t, tmplPart{lit: seg})
+		}
+	}
+	for _, p := range t[:len(t)-1] {
+		if shardCount(p.mod) > 0 {
+			return nil, fmt.Errorf("%q: a shard segment must be the last", s)
 		}
 	}
 	return t, nil
@@ -127,6 +141,14 @@ func (t template) build(av Item) (key string, ok bool, err error) {
 		v, present := segmentValue(av[p.attr])
 		if !present || v == "" {
 			return "", false, nil
+		}
+		if n := shardCount(p.mod); n > 0 {
+			if n == 1 {
+				parts = parts[:i] // the last segment: left out
+				break
+			}
+			parts[i] = strconv.Itoa(Shard(v, n))
+			continue
 		}
 		switch p.mod {
 		case "":
@@ -186,6 +208,9 @@ func (t template) build(av Item) (key string, ok bool, err error) {
 // matches reports whether key has the template's shape: as many segments,
 // the same literals.
 func (t template) matches(key string) bool {
+	if t.shards() == 1 {
+		t = t[:len(t)-1]
+	}
 	segs := strings.Split(key, keys.Delimiter)
 	if len(segs) != len(t) {
 		return false
@@ -507,6 +532,9 @@ func (d *declared) keyValues(k Key) Item {
 		}
 		segs := strings.Split(tk.key, keys.Delimiter)
 		for i, p := range tk.t {
+			if i >= len(segs) {
+				break // a left-out shard segment
+			}
 			switch {
 			case p.attr == "":
 			case p.mod == "":

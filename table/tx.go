@@ -105,8 +105,20 @@ func (e *TxError) Error() string {
 	return "singletable: transaction canceled: " + strings.Join(parts, "; ")
 }
 
-// Is matches ErrTransactionCanceled.
-func (e *TxError) Is(target error) bool { return target == ErrTransactionCanceled }
+// Is matches ErrTransactionCanceled, and [ErrThrottled] when an action
+// was throttled (reason ThrottlingError).
+func (e *TxError) Is(target error) bool {
+	return target == ErrTransactionCanceled || (target == ErrThrottled && e.throttled())
+}
+
+func (e *TxError) throttled() bool {
+	for _, r := range e.Reasons {
+		if r.Code == "ThrottlingError" {
+			return true
+		}
+	}
+	return false
+}
 
 // Unwrap returns the SDK's error.
 func (e *TxError) Unwrap() error { return e.cause }
@@ -152,7 +164,10 @@ const MaxTxBytes = 4 * 1024 * 1024
 // it committed is not applied twice and reports success. A cancellation
 // caused only by TransactionConflict (another transaction on the same
 // items) is retried up to Options.ConflictRetries times with jittered
-// backoff; a condition failure is never retried. Repeating a token with
+// backoff; so is one throttled on a hot partition (ThrottlingError, with
+// a longer backoff from Options.BatchBackoff), and when throttling
+// persists the error matches [ErrThrottled]. A condition failure is never
+// retried. Repeating a token with
 // other content gives [ErrIdempotencyMismatch].
 func (t *Table) Transact(ctx context.Context, ops ...TxOp) error {
 	return t.TransactWith(ctx, nil, ops...)
@@ -207,8 +222,12 @@ func (t *Table) TransactWith(ctx context.Context, opts []TxOption, ops ...TxOp) 
 	}
 	for attempt := 0; ; attempt++ {
 		err := t.transactOnce(ctx, in, ops)
-		if isOnlyConflict(err) && attempt < t.opts.ConflictRetries {
-			if serr := sleepCtx(ctx, backoff(attempt, 5*time.Millisecond, 200*time.Millisecond)); serr != nil {
+		if (isOnlyConflict(err) || isThrottledTx(err)) && attempt < t.opts.ConflictRetries {
+			base, most := 5*time.Millisecond, 200*time.Millisecond
+			if isThrottledTx(err) {
+				base, most = t.opts.BatchBackoff, time.Second
+			}
+			if serr := sleepCtx(ctx, backoff(attempt, base, most)); serr != nil {
 				return opErr("transact", "", Key{}, errors.Join(err, serr))
 			}
 			continue
@@ -259,6 +278,26 @@ func isOnlyConflict(err error) bool {
 		}
 	}
 	return true
+}
+
+// isThrottledTx reports whether err is a canceled transaction that failed
+// only because DynamoDB throttled some of its actions (ThrottlingError; a
+// hot partition key), which a later attempt may pass.
+func isThrottledTx(err error) bool {
+	te, ok := err.(*TxError)
+	if !ok {
+		return false
+	}
+	failed := te.Failed()
+	if len(failed) == 0 {
+		return false
+	}
+	for _, r := range failed {
+		if r.Code != "ThrottlingError" && r.Code != "TransactionConflict" {
+			return false
+		}
+	}
+	return te.throttled()
 }
 
 // checkOps refuses empty, over-limit and duplicate-key requests.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -321,24 +320,33 @@ func (t *Table) LookupUniques(ctx context.Context, us []Unique) ([]Guard, error)
 }
 
 // GetByUnique returns the item holding unique value u, or [ErrNotFound]:
-// a strongly consistent GetItem on the guard, then one on the owner, which
-// must still hold u (a lookup racing a change of the value never returns
-// the previous owner). Two requests: the guard is the only way from the
-// value to the owner's key.
+// a strongly consistent GetItem on the guard, then one on the owner it
+// names. The owner answers, never the guard: a missing or expired owner,
+// or one that no longer holds u (deleted or changed by a writer that does
+// not know about guards), gives [ErrNotFound], and its orphan guard is
+// reported to the Observer and removed ([OrphanGuardError]). A lookup
+// racing a change of the value never returns the previous owner. Two
+// requests: the guard is the only way from the value to the owner's key
+// (a third, a transaction, only when an orphan is removed). Options:
+// [Indexed] also requires the owner to be stored under a GSI.
 func (e *Entity[T]) GetByUnique(ctx context.Context, u Unique, opts ...ReadOption) (T, error) {
 	var zero T
-	k, err := e.t.LookupUnique(ctx, u)
+	var ro readOpts
+	for _, o := range opts {
+		o(&ro)
+	}
+	if err := checkLookup(u); err != nil {
+		return zero, opErr("get by unique", e.def.Type, Key{}, err)
+	}
+	raw, err := e.t.getItem(ctx, GuardType, GuardKey(u), true)
 	if err != nil {
-		return zero, err
+		return zero, opErr("get by unique", GuardType, GuardKey(u), err)
 	}
-	item, err := e.Get(ctx, k, Consistent())
-	if err != nil {
-		return zero, err
+	g, ok := e.t.decodeGuard(raw)
+	if raw == nil || !ok || e.t.expired(raw) {
+		return zero, opErr("get by unique", GuardType, GuardKey(u), ErrNotFound)
 	}
-	if e.def.Unique != nil && !slices.Contains(e.def.Unique(&item), u) {
-		return zero, opErr("get by unique", e.def.Type, k, ErrNotFound)
-	}
-	return item, nil
+	return e.confirmOwner(ctx, u, g, ro)
 }
 
 // checkLookup checks a value looked up by its guard (never a shared one).
@@ -381,43 +389,15 @@ func (t *Table) LookupShared(ctx context.Context, u Unique, opts ...ListOption) 
 	return out, nil
 }
 
-// GetByUniqueCarried returns the item holding u as its guard carries it:
-// the attributes named in Def.Carry (and nothing else) decoded into T,
-// with ONE strongly consistent GetItem of the guard. The guard is written
-// in the same transaction as every write of its owner, so what it carries
-// is what the owner held when it was last written. A guard written before
-// the entity declared Carry (or by EnsureGuards of such an item) carries
-// nothing: then the owner is read as [Entity.GetByUnique] does (two
-// reads). A free value gives [ErrNotFound].
-func (e *Entity[T]) GetByUniqueCarried(ctx context.Context, u Unique) (T, error) {
-	var zero T
-	if err := checkLookup(u); err != nil {
-		return zero, opErr("get by unique", e.def.Type, Key{}, err)
-	}
-	raw, err := e.t.getItem(ctx, GuardType, GuardKey(u), true)
-	if err != nil {
-		return zero, opErr("get by unique", GuardType, GuardKey(u), err)
-	}
-	g, ok := e.t.decodeGuard(raw)
-	if raw == nil || !ok || e.t.expired(raw) {
-		return zero, opErr("get by unique", GuardType, GuardKey(u), ErrNotFound)
-	}
-	m, ok := raw[guardCarried].(*types.AttributeValueMemberM)
-	if !ok || len(e.def.Carry) == 0 {
-		item, err := e.Get(ctx, g.Owner, Consistent())
-		if err != nil {
-			return zero, err
-		}
-		if e.def.Unique != nil && !slices.Contains(e.def.Unique(&item), u) {
-			return zero, opErr("get by unique", e.def.Type, g.Owner, ErrNotFound)
-		}
-		return item, nil
-	}
-	var v T
-	if err := decodeItem(m.Value, &v); err != nil {
-		return zero, opErr("get by unique", e.def.Type, g.Owner, err)
-	}
-	return v, nil
+// GetByUniqueCarried returns the item holding u. It is
+// [Entity.GetByUnique] (two strongly consistent reads: the guard, then its
+// owner), whatever the guard carries: a guard is an index, never the
+// truth, so the attributes it carries (Def.Carry) never answer a lookup;
+// an owner deleted or changed by another writer would otherwise still be
+// found through its guard's copy. The result is the item as stored, with
+// every attribute. A free value gives [ErrNotFound].
+func (e *Entity[T]) GetByUniqueCarried(ctx context.Context, u Unique, opts ...ReadOption) (T, error) {
+	return e.GetByUnique(ctx, u, opts...)
 }
 
 func checkUnique(u Unique) error {

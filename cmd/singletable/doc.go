@@ -67,7 +67,8 @@ func accessPatternDoc(name string, a *app, root string) (string, error) {
 	}
 	b.WriteString("\n## Entity types\n\n")
 	b.WriteString("Keys as each entity declares them (`{attr}` an attribute, `:ts`/`:ms` a sortable time, `:esc` escaped,\n")
-	b.WriteString("`:N` N digits; `when` the condition of a sparse index); \"code\" marks a part stated in Go, with why in its definition.\n\n")
+	b.WriteString("`:N` N digits, `:shardN` the shard of the value among N: FNV-1a mod N, a partition read as N Queries merged;\n")
+	b.WriteString("`when` the condition of a sparse index); \"code\" marks a part stated in Go, with why in its definition.\n\n")
 	b.WriteString("| entity | table | PK | SK | indexes | unique |\n|---|---|---|---|---|---|\n")
 	for _, t := range openApp(a) {
 		for _, e := range t.Entities() {
@@ -98,11 +99,18 @@ func accessPatternDoc(name string, a *app, root string) (string, error) {
 	b.WriteString("\n")
 	b.WriteString("## Access patterns\n\n")
 	b.WriteString("Requests and capacity are one call's, measured on DynamoDB Local by the store package's request cost test\n")
-	b.WriteString("(`TestRequestCosts`), which fails when a method sends more requests than this table says.\n\n")
-	b.WriteString("| catalog IDs | method | requests | RCU / WCU | what it does |\n|---|---|---|---|---|\n")
+	b.WriteString("(`TestRequestCosts`), which fails when a method sends more requests than this table says. RCU / WCU are\n")
+	b.WriteString("what DynamoDB Local reports (it halves transactions); the hottest key is metered by `tabletest.Meter` by\n")
+	b.WriteString("DynamoDB's rules: the partition key (table or GSI) the call loads most, the units it puts there, and how\n")
+	b.WriteString("many calls per second one such key sustains (1,000 WCU/s, 3,000 RCU/s per partition); the test fails when\n")
+	b.WriteString("those units grow. Metered units over all keys (the bill) are in the `.requests.json` record.\n\n")
+	b.WriteString("| catalog IDs | method | requests | RCU / WCU | hottest key per call, calls/s on one key | what it does |\n|---|---|---|---|---|---|\n")
 	for _, pt := range pats {
-		req, cu := "not measured", ""
+		req, cu, hot := "not measured", "", ""
 		if c, ok := costs[pt.Name]; ok {
+			if h := c.Hot(); h != "" {
+				hot = "`" + c.HotKey + "` " + strings.TrimPrefix(h, c.HotKey+" ")
+			}
 			req = fmt.Sprintf("%d: %s", c.Requests, c.OpsString())
 			if c.Requests == 0 {
 				req = "0"
@@ -112,7 +120,7 @@ func accessPatternDoc(name string, a *app, root string) (string, error) {
 			}
 			cu = fmt.Sprintf("%.1f / %.1f", c.Read, c.Write)
 		}
-		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s |\n", strings.Join(pt.IDs, ", "), pt.Name, req, cu, strings.ReplaceAll(pt.Synopsis, "|", "\\|"))
+		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s | %s |\n", strings.Join(pt.IDs, ", "), pt.Name, req, cu, hot, strings.ReplaceAll(pt.Synopsis, "|", "\\|"))
 	}
 	return b.String(), nil
 }
@@ -154,7 +162,11 @@ func requestsTable(root string) (string, error) {
 		for _, m := range methods {
 			cell := fmt.Sprintf("`%s` not measured", m.Name)
 			if c, ok := costs[m.Name]; ok {
-				cell = fmt.Sprintf("`%s` %d (%s; %.1f/%.1f)", m.Name, c.Requests, c.OpsString(), c.Read, c.Write)
+				cell = fmt.Sprintf("`%s` %d (%s; %.1f/%.1f", m.Name, c.Requests, c.OpsString(), c.Read, c.Write)
+				if h := c.Hot(); h != "" {
+					cell += "; hottest " + h
+				}
+				cell += ")"
 				switch {
 				case c.Requests <= 1:
 					hist["1"]++
@@ -180,7 +192,7 @@ func requestsTable(root string) (string, error) {
 			fmt.Fprintf(&b, ", %d not measured", hist["unmeasured"])
 		}
 		fmt.Fprintf(&b, " (<a href=\"docs/patterns/%s.md\">document</a>)</summary>\n\n", name)
-		b.WriteString("| catalog ID | methods: requests (operations; RCU/WCU) |\n|---|---|\n")
+		b.WriteString("| catalog ID | methods: requests (operations; RCU/WCU; hottest key per call, calls/s on one key) |\n|---|---|\n")
 		for _, id := range ids {
 			fmt.Fprintf(&b, "| %s | %s |\n", id, strings.Join(byID[id], "<br>"))
 		}

@@ -77,6 +77,9 @@ type OrganizationSettings struct {
 	CustomBranding map[string]any `dynamo:"customBranding"`
 	// UpdatedAt is an ISO timestamp.
 	UpdatedAt time.Time `dynamo:"updatedAt,omitempty"`
+	// Extra keeps what else is stored (table.Extra): the organization
+	// Lambda writes orgId and every field the client sends.
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Validate checks s before a write.

@@ -38,6 +38,11 @@ type UserProfile struct {
 	CreatedAt time.Time `dynamo:"createdAt,omitempty"`
 	UpdatedAt time.Time `dynamo:"updatedAt,omitempty"`
 	LastLogin time.Time `dynamo:"lastLogin,omitempty"`
+	// Extra keeps the attributes the platform's writers store that this
+	// type does not model (table.Extra): the user Lambda's profile update
+	// stores whatever fields the client sends (timezone, language, ...),
+	// the auth Lambda sets timezone and organization.
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Validate checks u before a write; the error is a *table.ValidationError
@@ -107,8 +112,14 @@ type UserPreferences struct {
 	Language string `dynamo:"language"`
 	// Timezone is the user's time zone.
 	Timezone string `dynamo:"timezone"`
+	// Display is the user Lambda's display document (theme, density,
+	// showTutorials, ...), as stored.
+	Display map[string]any `dynamo:"display"`
 	// UpdatedAt is an ISO timestamp.
 	UpdatedAt time.Time `dynamo:"updatedAt,omitempty"`
+	// Extra keeps what else is stored (table.Extra): the user Lambda writes
+	// userId and every field the client sends.
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Validate checks p before a write.

@@ -1,6 +1,9 @@
 package tinode
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Subscription is a user's relationship to a topic (TinodeSubscriptions).
 // The document lists ClearedId but its sample, like Tinode itself, writes
@@ -26,8 +29,19 @@ type Subscription struct {
 	ModeWant  AccessMode `dynamo:"ModeWant" json:"ModeWant"`
 	ModeGiven AccessMode `dynamo:"ModeGiven" json:"ModeGiven"`
 	Private   RawJSON    `dynamo:"Private" json:"Private"`
+	// ChanReader is set while the subscription is a channel reader's
+	// ("chn" topic) with notifications (P) wanted and given: such
+	// subscriptions are listed per user for push (TN-37). The store keeps
+	// it on every write.
+	ChanReader bool `dynamo:"ChanReader,omitempty" json:"ChanReader,omitempty"`
 	// Version mirrors the item's version attribute (filled on read).
 	Version int64 `dynamo:"-" json:"-"`
+}
+
+// IsChannelReader reports whether the subscription is a channel reader's
+// with notifications (P) wanted and given (Tinode's ChannelsForUser).
+func (s *Subscription) IsChannelReader() bool {
+	return strings.HasPrefix(string(s.Topic), "chn") && s.ModeWant.Has(ModePres) && s.ModeGiven.Has(ModePres)
 }
 
 // Mode is the access the user has: what it wants and was given.

@@ -112,6 +112,54 @@ type Cost struct {
 	// Note says what the measured call did, when it matters (a page of
 	// 3 items, an iteration over 2 pages).
 	Note string `json:"note,omitempty"`
+
+	// Metered by tabletest.Meter by DynamoDB's capacity rules (not DynamoDB
+	// Local's report, which halves transactions): HotKey is the partition
+	// key the call loads most against DynamoDB's per-partition limits,
+	// as "table SRC#{id}" or "GSI1 SCHED#DUE" (ID-like segments replaced);
+	// HotRead and HotWrite its units; MeteredRead and MeteredWrite the
+	// units over every key of the table and its GSIs (the bill); Rate the
+	// calls per second one such key sustains (1,000 WCU / HotWrite, 3,000
+	// RCU / HotRead, the lower).
+	HotKey       string  `json:"hotKey,omitempty"`
+	HotRead      float64 `json:"hotRcu,omitempty"`
+	HotWrite     float64 `json:"hotWcu,omitempty"`
+	MeteredRead  float64 `json:"meteredRcu,omitempty"`
+	MeteredWrite float64 `json:"meteredWcu,omitempty"`
+	Rate         float64 `json:"rate,omitempty"`
+}
+
+// Hot renders the hottest key of a metered cost: "table SRC#{id} 4 WCU,
+// 250/s"; "" when the cost was not metered.
+func (c Cost) Hot() string {
+	if c.HotKey == "" {
+		return ""
+	}
+	var u []string
+	if c.HotWrite > 0 {
+		u = append(u, num(c.HotWrite)+" WCU")
+	}
+	if c.HotRead > 0 {
+		u = append(u, num(c.HotRead)+" RCU")
+	}
+	return fmt.Sprintf("%s %s, %s/s", c.HotKey, strings.Join(u, " + "), rate(c.Rate))
+}
+
+func num(f float64) string {
+	if f == float64(int64(f)) {
+		return fmt.Sprintf("%d", int64(f))
+	}
+	return fmt.Sprintf("%.1f", f)
+}
+
+// rate renders calls per second with thousands separators.
+func rate(f float64) string {
+	n := int64(f)
+	s := fmt.Sprintf("%d", n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // Costs are the measured costs of an application's methods, by

@@ -65,16 +65,31 @@ func (a *APIKeys) Create(ctx context.Context, user fh.UserID, in CreateAPIKeyInp
 	return NewAPIKey{Key: plain, APIKey: k}, nil
 }
 
-// Authenticate returns the API key whose plaintext is key (FH-6): the key
-// is hashed with the store's KeyHash and its guard UNIQUE#keyhash#{hash}
-// read with ONE strongly consistent GetItem. The guard is written in the
-// transaction of every write of the key and carries its keyId, userId,
-// name, keyHash, keyPrefix, permissions and createdAt
-// (table.Def.Carry); LastUsedAt is not carried and is zero in the result
-// (read the key for it). A key written by the running service and not
-// adopted yet has no guard: it is found through GSI2 as [APIKeys.GetByHash]
-// does (two requests). An unknown or deleted key gives [ErrInvalidAPIKey]
-// (which matches table.ErrNotFound).
+// Authenticate returns the API key whose plaintext is key (FH-6), as
+// stored: every attribute, lastUsedAt included. A key is live by the
+// running service's own rule, in every profile: its item exists and is
+// stored under GSI2 as KEYHASH#{keyHash} / KEY, where the service's
+// apiKeys.getByHash finds it (the service's apiKeys.delete revokes a key by
+// removing gsi2pk and gsi2sk and leaving the item).
+//
+// Cost: two strongly consistent GetItems, in the default profile and
+// under [ServiceProfile] alike. The hash's guard UNIQUE#keyhash#{hash}
+// names the key's item, and the item answers: a guard is an index, never
+// the truth, so a key whose item was deleted (by anyone), whose GSI2
+// attributes were removed (the service's revoke), or whose hash changed
+// is refused at once, and an orphan guard is reported to the table's
+// Observer and removed (table.OrphanGuardError). One request cannot do
+// this: a GetItem of the guard cannot see the item (the guard's carried
+// copy, which made this one request before issue 26, kept authenticating
+// keys the service had revoked), and the only single request that reads
+// the item, a Query of GSI2, is eventually consistent (a key just revoked,
+// by the library too, would still authenticate while the index lags).
+// A key with no guard (written by the running service and not adopted
+// yet) is found through GSI2 as [APIKeys.GetByHash] does (a Query and a
+// GetItem: two requests; a refused key with a guard costs three).
+//
+// An unknown, deleted or revoked key gives [ErrInvalidAPIKey] (which
+// matches table.ErrNotFound).
 func (a *APIKeys) Authenticate(ctx context.Context, key string) (fh.APIKey, error) {
 	if key == "" {
 		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
@@ -83,7 +98,7 @@ func (a *APIKeys) Authenticate(ctx context.Context, key string) (fh.APIKey, erro
 	if _, err := fh.KeyHashGSI2PK.Build(hash); err != nil {
 		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
 	}
-	k, err := a.s.apiKey.GetByUniqueCarried(ctx, table.Unique{Name: uniqueKeyHash, Value: hash})
+	k, err := a.s.apiKey.GetByUnique(ctx, table.Unique{Name: uniqueKeyHash, Value: hash}, table.Indexed(table.GSI2))
 	if errors.Is(err, table.ErrNotFound) {
 		return a.GetByHash(ctx, hash)
 	}
@@ -93,15 +108,15 @@ func (a *APIKeys) Authenticate(ctx context.Context, key string) (fh.APIKey, erro
 // GetByHash returns the API key with this hash (FH-6; FH-11
 // apiKeys.getByHash): Query GSI2 GSI2PK = KEYHASH#{keyHash}, GSI2SK = KEY,
 // confirmed by a consistent GetItem of the key (table.Entity.GetByIndex),
-// so GSI lag never authenticates a deleted key.
-// An unknown or deleted key gives [ErrInvalidAPIKey].
+// which must still hold the hash and its stored GSI2 key: GSI lag never
+// authenticates a deleted key, nor one the running service revoked by
+// removing its GSI2 attributes. An unknown, deleted or revoked key gives
+// [ErrInvalidAPIKey].
 func (a *APIKeys) GetByHash(ctx context.Context, hash string) (fh.APIKey, error) {
 	pk, err := fh.KeyHashGSI2PK.Build(hash)
 	if err != nil {
 		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
 	}
-	// GetByIndex confirms the GSI hit with a consistent read of the key
-	// itself: a deleted key is refused even while GSI2 still lists it.
 	k, err := a.s.apiKey.GetByIndex(ctx, table.Query{Index: table.GSI2, PK: string(pk), SK: table.SKEquals("KEY")})
 	if errors.Is(err, table.ErrNotFound) {
 		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)

@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	fh "github.com/singletable/singletable/entity/ferryhook"
-	"github.com/singletable/singletable/query"
 	ferryhook "github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/table"
 )
@@ -43,7 +42,7 @@ func TestAttemptsListByEvent_FH9(t *testing.T) {
 		}
 		want = append(want, a)
 	}
-	got, err := query.Collect(s.Attempts.AllByEvent(ctx(t), ev.EventID, table.Limit(3)))
+	got, err := table.Collect(s.Attempts.AllByEvent(ctx(t), ev.EventID, table.Limit(3)))
 	if err != nil {
 		t.Fatal(err)
 	}

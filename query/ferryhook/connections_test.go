@@ -6,7 +6,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	fh "github.com/singletable/singletable/entity/ferryhook"
-	"github.com/singletable/singletable/query"
 	ferryhook "github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/table"
 )
@@ -49,7 +48,7 @@ func TestConnectionsListBySource_FH5(t *testing.T) {
 	if diff := cmp.Diff(byID(want), byID(p.Items)); diff != "" {
 		t.Errorf("ListBySource (-want +got):\n%s", diff)
 	}
-	it, err := query.Collect(s.Connections.AllBySource(ctx(t), u.UserID, src.SourceID, table.Limit(1)))
+	it, err := table.Collect(s.Connections.AllBySource(ctx(t), u.UserID, src.SourceID, table.Limit(1)))
 	if err != nil {
 		t.Fatal(err)
 	}

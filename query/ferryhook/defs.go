@@ -71,10 +71,8 @@ var apiKeyDef = table.Def[fh.APIKey]{
 	},
 	Validate: func(k *fh.APIKey) error { return k.Validate() },
 	Unique:   func(k *fh.APIKey) []table.Unique { return []table.Unique{{Name: uniqueKeyHash, Value: k.KeyHash}} },
-	// The key-hash guard carries what authentication returns, so
-	// APIKeys.Authenticate is one GetItem (issue 12); lastUsedAt, written
-	// on every request, is not carried.
-	Carry: []string{"keyId", "userId", "name", "keyHash", "keyPrefix", "permissions", "createdAt"},
+	// No Def.Carry: the key-hash guard only names the key's item, which
+	// answers APIKeys.Authenticate (a guard is never the truth, issue 26).
 	Touch: func(k *fh.APIKey, now time.Time, created bool) {
 		if created && k.CreatedAt.IsZero() {
 			k.CreatedAt = fh.ISO(now)

@@ -2,7 +2,10 @@ package ferryhook
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 
+	fh "github.com/singletable/singletable/entity/ferryhook"
 	"github.com/singletable/singletable/table"
 )
 
@@ -37,3 +40,36 @@ func (e *matchErr) Is(target error) bool {
 	}
 	return false
 }
+
+// ErrAmbiguousEmail: the email, compared case- and form-insensitively,
+// names several users and none of them holds it exactly as given (live
+// data the running service wrote as typed). The error is an
+// [*AmbiguousEmailError] naming the candidates; no user is returned.
+var ErrAmbiguousEmail = errors.New("ferryhook: email matches several users, none exactly")
+
+// AmbiguousEmailError is the error of a lookup by email that found several
+// users whose addresses differ only in case or Unicode form, none spelled
+// as given. It matches [ErrAmbiguousEmail].
+type AmbiguousEmailError struct {
+	// Email is the address as given.
+	Email string
+	// Candidates are the users found, in ID order.
+	Candidates []fh.UserID
+}
+
+// Error implements error.
+func (e *AmbiguousEmailError) Error() string {
+	ids := make([]string, len(e.Candidates))
+	for i, c := range e.Candidates {
+		ids[i] = string(c)
+	}
+	return fmt.Sprintf("%v: %q is held by %s in other spellings", ErrAmbiguousEmail, e.Email, strings.Join(ids, ", "))
+}
+
+// Is reports whether target is [ErrAmbiguousEmail].
+func (e *AmbiguousEmailError) Is(target error) bool { return target == ErrAmbiguousEmail }
+
+// ErrInvalidLogin: [Users.Login] refused: no user has the email, the
+// password does not match, the user has no password, or the email is
+// ambiguous (then the error also matches [ErrAmbiguousEmail]).
+var ErrInvalidLogin = errors.New("ferryhook: invalid email or password")

@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	fh "github.com/singletable/singletable/entity/ferryhook"
-	"github.com/singletable/singletable/query"
 	ferryhook "github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/table"
 )
@@ -60,7 +59,7 @@ func TestEventsListBySourceNewestFirst_FH7(t *testing.T) {
 	if pages != 3 {
 		t.Errorf("%d pages of 3 for 7 events, want 3", pages)
 	}
-	it, err := query.Collect(s.Events.AllBySource(ctx(t), src.SourceID, table.Limit(4)))
+	it, err := table.Collect(s.Events.AllBySource(ctx(t), src.SourceID, table.Limit(4)))
 	if err != nil {
 		t.Fatal(err)
 	}

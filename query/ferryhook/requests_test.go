@@ -17,10 +17,13 @@ import (
 func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12(t *testing.T) {
 	f := newFixture(t, nil)
 	rc := &tabletest.RequestCounter{Capacity: true}
-	client := tabletest.NewClient(t, rc.Option())
+	meter := tabletest.NewMeter(tabletest.Client(t))
+	client := tabletest.NewClient(t, rc.Option(), meter.Option())
 	withCipher := func(o *table.Options) { o.Cipher = tabletest.Cipher() }
-	s := ferryhook.New(table.New(client, f.main.Schema(), withCipher), table.New(client, f.events.Schema(), withCipher))
-	costs := &tabletest.Costs{App: "ferryhook", Root: "../..", Counter: rc}
+	mainT, eventsT := table.New(client, f.main.Schema(), withCipher), table.New(client, f.events.Schema(), withCipher)
+	s := ferryhook.New(mainT, eventsT)
+	meter.Learn(mainT, eventsT)
+	costs := &tabletest.Costs{App: "ferryhook", Root: "../..", Counter: rc, Meter: meter}
 	c := ctx(t)
 	m := func(method, note string, fn func() error) { t.Helper(); costs.Measure(t, method, note, fn) }
 	drain := func(seq func(func(fh.Source, error) bool)) error {
@@ -83,7 +86,7 @@ func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12(t *test
 		nk, err = s.APIKeys.Create(c, u.UserID, ferryhook.CreateAPIKeyInput{Name: "Production"})
 		return err
 	})
-	m("APIKeys.Authenticate", "", func() error { _, err := s.APIKeys.Authenticate(c, nk.Key); return err })
+	m("APIKeys.Authenticate", "guard, then the key it names; strongly consistent, every profile", func() error { _, err := s.APIKeys.Authenticate(c, nk.Key); return err })
 	m("APIKeys.GetByHash", "", func() error { _, err := s.APIKeys.GetByHash(c, nk.APIKey.KeyHash); return err })
 	m("APIKeys.ListByUser", "a page of 1", func() error { _, err := s.APIKeys.ListByUser(c, u.UserID); return err })
 	m("APIKeys.AllByUser", "1 key, 1 page", func() error {

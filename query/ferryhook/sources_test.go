@@ -6,7 +6,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	fh "github.com/singletable/singletable/entity/ferryhook"
-	"github.com/singletable/singletable/query"
 	ferryhook "github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/table"
 )
@@ -50,7 +49,7 @@ func TestSourcesListByUser_FH3(t *testing.T) {
 	if pages < 3 {
 		t.Errorf("%d pages of 2 for 5 sources, want at least 3", pages)
 	}
-	all, err := query.Collect(s.Sources.AllByUser(ctx(t), u.UserID, table.Limit(2)))
+	all, err := table.Collect(s.Sources.AllByUser(ctx(t), u.UserID, table.Limit(2)))
 	if err != nil {
 		t.Fatal(err)
 	}

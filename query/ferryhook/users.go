@@ -1,6 +1,7 @@
 package ferryhook
 
 import (
+	"slices"
 	"strings"
 
 	"golang.org/x/text/unicode/norm"
@@ -145,30 +146,91 @@ func (u *Users) storedEmail(email string) string {
 	return fh.NormalizeEmail(email)
 }
 
-// GetByEmail returns the user with this email, whatever its case or
-// Unicode form (FH-2; FH-11 users.getByEmail): a strongly consistent
-// GetItem of the email's guard (UNIQUE#email#{folded email}) and one of
-// its owner, which must still hold the email. A user written by the
-// running service and not adopted yet has no guard: then GSI1 GSI1PK =
-// EMAIL#{email} is queried with the email as typed and folded, and the
-// hit confirmed by a consistent read (a lagging index or an email change
-// never returns another user). No user gives table.ErrNotFound.
+// GetByEmail returns the user with this email (FH-2; FH-11
+// users.getByEmail). The user holding the address exactly as given
+// (trimmed, NFC; folded in the default profile, which stores emails so)
+// wins; otherwise the one user holding it in another case or Unicode form.
+//
+// Requests: a strongly consistent GetItem of the email's guard
+// (UNIQUE#email#{folded}) and one of its owner, which answers if it still
+// holds the address and holds it as given: two requests, the common case.
+// Otherwise GSI1 is queried for the address as given and, if that differs,
+// folded (each hit confirmed by a consistent GetItem, so a lagging index or
+// an email change never returns another user): an exact holder found there
+// wins over the guard's owner (live data may hold two users whose emails
+// differ only in case: the service stored emails as typed, and only one of
+// them can hold the guard). Several users found and none exact gives an
+// [*AmbiguousEmailError] (matching [ErrAmbiguousEmail]) naming them, never
+// one of them. A case variant the running service wrote that holds no
+// guard and is stored neither as given nor folded is not seen (no index
+// lists emails by their folded form until the adoption job has run). No
+// user gives table.ErrNotFound.
 func (u *Users) GetByEmail(ctx context.Context, email string) (fh.User, error) {
 	folded := fh.NormalizeEmail(email)
 	if _, err := fh.EmailGSI1PK.Build(folded); err != nil {
 		return fh.User{}, table.Invalid("email", "%v", err)
 	}
+	exact := u.storedEmail(email)
+	found := map[fh.UserID]fh.User{}
 	usr, err := u.s.user.GetByUnique(ctx, table.Unique{Name: uniqueEmail, Value: folded})
-	if !errors.Is(err, table.ErrNotFound) {
-		return usr, err
+	switch {
+	case err == nil && usr.Email == exact:
+		return usr, nil
+	case err == nil:
+		found[usr.UserID] = usr
+	case !errors.Is(err, table.ErrNotFound):
+		return fh.User{}, err
 	}
 	for _, pk := range emailPartitions(email) {
 		usr, err = u.s.user.GetByIndex(ctx, table.Query{Index: table.GSI1, PK: pk, SK: table.SKEquals("USER")})
-		if !errors.Is(err, table.ErrNotFound) {
-			return usr, err
+		switch {
+		case err == nil && usr.Email == exact:
+			return usr, nil
+		case err == nil:
+			found[usr.UserID] = usr
+		case !errors.Is(err, table.ErrNotFound):
+			return fh.User{}, err
 		}
 	}
-	return fh.User{}, fmt.Errorf("get user by email %q: %w", email, table.ErrNotFound)
+	switch len(found) {
+	case 0:
+		return fh.User{}, fmt.Errorf("get user by email %q: %w", email, table.ErrNotFound)
+	case 1:
+		for _, one := range found {
+			return one, nil
+		}
+	}
+	amb := &AmbiguousEmailError{Email: email}
+	for id := range found {
+		amb.Candidates = append(amb.Candidates, id)
+	}
+	slices.Sort(amb.Candidates)
+	return fh.User{}, fmt.Errorf("get user by email: %w", amb)
+}
+
+// Login returns the user who may sign in with email and a password, as
+// the running service's login handler decides, through [Users.GetByEmail]:
+// the user holding the address (exactly as given first), whose stored
+// password hash passwordMatches accepts (pass a bcrypt comparison of the
+// password the user typed). It never logs another account in: an
+// ambiguous address (case variants, none exact) is refused with an error
+// matching both [ErrInvalidLogin] and [ErrAmbiguousEmail]; no user, a user
+// without a password hash, or a mismatch gives [ErrInvalidLogin]. The
+// cost is GetByEmail's.
+func (u *Users) Login(ctx context.Context, email string, passwordMatches func(passwordHash string) bool) (fh.User, error) {
+	usr, err := u.GetByEmail(ctx, email)
+	switch {
+	case errors.Is(err, ErrAmbiguousEmail):
+		return fh.User{}, fmt.Errorf("login: %w: %w", ErrInvalidLogin, err)
+	case errors.Is(err, table.ErrNotFound), errors.Is(err, table.ErrInvalidInput):
+		return fh.User{}, fmt.Errorf("login: %w", ErrInvalidLogin)
+	case err != nil:
+		return fh.User{}, err
+	}
+	if usr.PasswordHash == "" || passwordMatches == nil || !passwordMatches(usr.PasswordHash) {
+		return fh.User{}, fmt.Errorf("login: %w", ErrInvalidLogin)
+	}
+	return usr, nil
 }
 
 // UserUpdate is a partial update of a user (the document's Partial<User>):

@@ -6,7 +6,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	lb "github.com/singletable/singletable/entity/listbackup"
-	"github.com/singletable/singletable/query"
 	"github.com/singletable/singletable/table"
 )
 
@@ -62,7 +61,7 @@ func TestAccountsHierarchy_LB5_LB6_LB7_LB8(t *testing.T) {
 		}
 	}
 	// LB-8 paged with the iterator: 2 per page, same result.
-	all, err := query.Collect(f.Accounts.AllSubtree(c, "/acme/eu/", table.Limit(2)))
+	all, err := table.Collect(f.Accounts.AllSubtree(c, "/acme/eu/", table.Limit(2)))
 	must(t, err)
 	if diff := cmp.Diff([]lb.AccountID{"sub", "loc2", "div", "loc"}, acctIDs(all)); diff != "" {
 		t.Errorf("LB-8 iterator (-want +got):\n%s", diff)

@@ -7,7 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	lb "github.com/singletable/singletable/entity/listbackup"
-	"github.com/singletable/singletable/query"
 	listbackup "github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 )
@@ -65,7 +64,7 @@ func TestActivities_LB18_LB19_LB20_LB21_LB22(t *testing.T) {
 	}
 	p, err = f.Activities.ListByAccount(c, "a1", r, table.Limit(2), table.After(p.Cursor))
 	check("LB-18 range, table.After", []lb.EventID{"e2"}, p, err)
-	all, err := query.Collect(f.Activities.AllByAccount(c, "a1", r, table.Limit(1)))
+	all, err := table.Collect(f.Activities.AllByAccount(c, "a1", r, table.Limit(1)))
 	if diff := cmp.Diff([]lb.EventID{"e4", "e3", "e2"}, evIDs(all)); err != nil || diff != "" {
 		t.Errorf("AllByAccount: err = %v (-want +got):\n%s", err, diff)
 	}

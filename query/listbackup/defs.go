@@ -1,6 +1,7 @@
 package listbackup
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -39,7 +40,8 @@ const (
 	UniqueUsername = "username"
 )
 
-// DuePK is the GSI1 partition of active schedules (LB-48).
+// DuePK is the GSI1 partition of active schedules (LB-48), without its
+// shard segment: shard n is SCHED#DUE#{n} (table.ShardPK).
 const DuePK = "SCHED#DUE"
 
 // ActivePlansPK is the GSI1 partition of active billing plans (LB-62).
@@ -57,6 +59,7 @@ type entities struct {
 	t             *table.Table
 	now           func() time.Time
 	refreshTTL    time.Duration
+	shards        int // of SCHED#DUE and RUNS#{status} (Options.IndexShards)
 	users         *table.Entity[lb.User]
 	accounts      *table.Entity[lb.Account]
 	memberships   *table.Entity[lb.Membership]
@@ -94,9 +97,12 @@ func stamps(created, updated *time.Time, now time.Time, isNew, secs bool) {
 	}
 }
 
-func newEntities(t *table.Table) *entities {
+func newEntities(t *table.Table, shards int) *entities {
+	// The all-items partitions end in a shard segment: SCHED#DUE#{n} by a
+	// hash of the schedule's ID ({scheduleId:shard1} is SCHED#DUE itself).
+	sh := func(pk, id string) string { return fmt.Sprintf("%s#{%s:shard%d}", pk, id, shards) }
 	return &entities{
-		t: t,
+		t: t, shards: shards,
 		users: table.NewEntity(t, table.Def[lb.User]{
 			Type:     TypeUser,
 			Keys:     table.Template{PK: "USER#{userId}", SK: lb.SKProfile},
@@ -291,7 +297,7 @@ func newEntities(t *table.Table) *entities {
 			Validate: (*lb.SyncSchedule).Validate,
 			// Active schedules by next run (LB-48).
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: DuePK, SK: "{nextRunAt:ts}#{sourceId}#{scheduleId}", When: []string{"isActive"}},
+				table.GSI1: {PK: sh(DuePK, "scheduleId"), SK: "{nextRunAt:ts}#{sourceId}#{scheduleId}", When: []string{"isActive"}},
 			},
 			Touch: func(s *lb.SyncSchedule, now time.Time, isNew bool) {
 				stamps(&s.CreatedAt, &s.UpdatedAt, now, isNew, true)
@@ -303,7 +309,7 @@ func newEntities(t *table.Table) *entities {
 			Keys:     table.Template{PK: "SOURCE#{sourceId}", SK: "RUN#{startedAt:ts}#{syncId}"},
 			Validate: (*lb.SyncRun).Validate,
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: "RUNS#{status}", SK: "{startedAt:ts}#{sourceId}#{syncId}"},
+				table.GSI1: {PK: sh("RUNS#{status}", "syncId"), SK: "{startedAt:ts}#{sourceId}#{syncId}"},
 			},
 		}),
 		apiKeys: table.NewEntity(t, table.Def[lb.APIKey]{

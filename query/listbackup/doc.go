@@ -24,8 +24,8 @@
 //	Source         SOURCE#{sourceId} / SOURCE                     GSI1 SOURCES#{accountId} / PLATFORM#{platform}#{sourceId}     LB-14 Sources.Get, LB-15 Sources.ListByAccount, LB-16 Sources.ListByPlatform
 //	                                                              GSI2 SOURCES#{accountId} / STATUS#{status}#{sourceId}         LB-17 Sources.ListByStatus
 //	OAuthToken     SOURCE#{sourceId} / OAUTH                      GSI1 OAUTH#{accountId} / PLATFORM#{platform}#{sourceId}       LB-32 OAuthTokens.Get/Refresh, LB-33 OAuthTokens.ListByPlatform
-//	SyncSchedule   SOURCE#{sourceId} / SCHED#{scheduleId}         GSI1 SCHED#DUE / {nextRunAt}#{scheduleId}  (isActive only)    LB-47 Schedules.ListBySource, LB-48 Schedules.Due, LB-49 Schedules.RecordRun
-//	SyncRun        SOURCE#{sourceId} / RUN#{startedAt}#{syncId}   GSI1 RUNS#{status} / {startedAt}#{sourceId}#{syncId}          LB-50 Runs.ListBySource (desc), LB-51 Runs.ListByStatus
+//	SyncSchedule   SOURCE#{sourceId} / SCHED#{scheduleId}         GSI1 SCHED#DUE#{n} / {nextRunAt}#{scheduleId}  (isActive only) LB-47 Schedules.ListBySource, LB-48 Schedules.Due, LB-49 Schedules.RecordRun
+//	SyncRun        SOURCE#{sourceId} / RUN#{startedAt}#{syncId}   GSI1 RUNS#{status}#{n} / {startedAt}#{sourceId}#{syncId}      LB-50 Runs.ListBySource (desc), LB-51 Runs.ListByStatus
 //	Activity       ACTIVITY#{accountId} / EVT#{createdAt}#{eventId}  GSI1 ACTUSER#{userId} / {createdAt}#{eventId}                 LB-18 Activities.ListByAccount, LB-19 ListByUser
 //	                                                              GSI2 ACTRES#{accountId}#{resourceType} / {createdAt}#{id}     LB-20 Activities.ListByResourceType
 //	                                                              GSI3 ACTEVT#{accountId}#{eventType} / {createdAt}#{id}        LB-21 Activities.ListByEventType; ttl = createdAt+90d: LB-22
@@ -72,9 +72,16 @@
 // exact timestamp, which cannot answer nextRunAt <= now. Active schedules
 // are written to GSI1 partition SCHED#DUE, sorted by nextRunAt, so one
 // Query with SK < keys.MustTimestamp(now + 1ns) returns the due ones, oldest
-// first; inactive schedules are not in the index. One partition sustains
-// about 1,000 schedule writes per second; past that, shard the partition
-// (SCHED#DUE#{n}) and give each scheduler worker a shard.
+// first; inactive schedules are not in the index. One partition key
+// sustains about 1,000 writes per second, and a day's schedules due at
+// midnight move about 3,300 index entries a second when they run, so the
+// partition is sharded: SCHED#DUE#{n}, n = FNV-1a(scheduleId) mod N (the
+// template segment {scheduleId:shard8}, see table.Shard; N is
+// Options.IndexShards, default 8, and 1 keeps SCHED#DUE). Due merges the N
+// Queries of a page, sent at once; a scheduler worker may own some shards
+// (DueInShards). RUNS#{status} (LB-51) is sharded the same way by syncId.
+// These GSI keys are the library's, not the document's; items written
+// under another shard count move with the adoption job.
 //
 // LB-60 rollup. GSI1 partition USAGE#{metricDate} holds the day's metrics
 // of every account, sorted by account.

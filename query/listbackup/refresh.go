@@ -7,7 +7,6 @@ import (
 	"iter"
 
 	lb "github.com/singletable/singletable/entity/listbackup"
-	"github.com/singletable/singletable/query"
 	"github.com/singletable/singletable/table"
 )
 
@@ -128,7 +127,7 @@ func (s *RefreshTokens) RevokeFamily(ctx context.Context, family lb.TokenFamilyI
 	if err := s.revokeFact(ctx, k, family, set); err != nil {
 		return 0, fmt.Errorf("revoke family %s: %w", family, err)
 	}
-	toks, err := query.Collect(s.AllFamily(ctx, family, table.Limit(table.MaxListLimit)))
+	toks, err := table.Collect(s.AllFamily(ctx, family, table.Limit(table.MaxListLimit)))
 	if err != nil {
 		return 0, fmt.Errorf("revoke family %s: family revoked, its tokens not marked: %w", family, err)
 	}

@@ -73,10 +73,12 @@ func drain[T any](n int, seq iter.Seq2[T, error]) error {
 func TestRequestCosts_LB1_to_LB68(t *testing.T) {
 	f := newFixture(t)
 	rc := &tabletest.RequestCounter{Capacity: true}
-	client := tabletest.NewClient(t, rc.Option())
+	meter := tabletest.NewMeter(tabletest.Client(t))
+	client := tabletest.NewClient(t, rc.Option(), meter.Option())
 	tbl := table.New(client, f.tbl.Schema(), func(o *table.Options) { o.Cipher, o.Now = tabletest.Cipher(), f.clock.Now })
 	r := &costRun{s: listbackup.New(tbl), c: ctx(t), clock: f.clock,
-		costs: &tabletest.Costs{App: "listbackup", Root: "../..", Counter: rc}}
+		costs: &tabletest.Costs{App: "listbackup", Root: "../..", Counter: rc, Meter: meter}}
+	meter.Learn(tbl)
 
 	t.Run("accounts", func(t *testing.T) { costAccounts(t, r) })
 	t.Run("memberships and teams", func(t *testing.T) { costMembershipsTeams(t, r) })
@@ -415,6 +417,14 @@ func costSync(t *testing.T, r *costRun) {
 	r.m(t, "Schedules.AllBySource", "2 schedules, 1 page", func() error { return drain(2, s.Schedules.AllBySource(c, "ys1")) })
 	r.m(t, "Schedules.Due", "a page of 2", func() error { return page(s.Schedules.Due(c, now)).of(2) })
 	r.m(t, "Schedules.AllDue", "2 schedules, 1 page", func() error { return drain(2, s.Schedules.AllDue(c, now)) })
+	n := s.Schedules.Shards()
+	owned := []int{table.Shard("yh1", n), table.Shard("yd1", n)}
+	if owned[0] == owned[1] {
+		owned = owned[:1]
+	}
+	r.m(t, "Schedules.DueInShards", fmt.Sprintf("a page of 2 from the %d shards that hold them", len(owned)), func() error {
+		return page(s.Schedules.DueInShards(c, now, owned)).of(2)
+	})
 	r.m(t, "Schedules.RecordRun", "", func() error {
 		_, err := s.Schedules.RecordRun(c, "ys1", "yh1", now, now.Add(time.Hour))
 		return err

@@ -41,10 +41,33 @@ func (s *Schedules) AllBySource(ctx context.Context, src lb.SourceID, opts ...ta
 }
 
 // Due returns one page of the active schedules with nextRunAt <= now,
-// oldest first (LB-48): Query GSI1 PK = SCHED#DUE, SK <
-// keys.MustTimestamp(now + 1ns). Errors: *table.ValidationError (zero now),
+// oldest first (LB-48): Query GSI1 PK = SCHED#DUE#{n}, SK <
+// keys.MustTimestamp(now + 1ns), for each shard n (Options.IndexShards;
+// SCHED#DUE itself with one shard), sent at once and merged by nextRunAt:
+// one request per shard per page (more when one shard holds much more of
+// the page than the others). Errors: *table.ValidationError (zero now),
 // table.ErrInvalidCursor.
 func (s *Schedules) Due(ctx context.Context, now time.Time, opts ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
+	return s.due(ctx, now, nil, opts)
+}
+
+// DueInShards is [Schedules.Due] over some shards only (LB-48), for a
+// scheduler worker that owns them: shards are numbers in
+// 0..Shards()-1, and a schedule is in shard table.Shard(scheduleId,
+// Shards()). Workers owning disjoint shards that cover them all see every
+// due schedule once. Errors: *table.ValidationError (zero now, a shard out
+// of range), table.ErrInvalidCursor.
+func (s *Schedules) DueInShards(ctx context.Context, now time.Time, shards []int, opts ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
+	if len(shards) == 0 {
+		return table.Page[lb.SyncSchedule]{}, table.Invalid("shards", "none")
+	}
+	return s.due(ctx, now, shards, opts)
+}
+
+// Shards returns the shard count of the due index (Options.IndexShards).
+func (s *Schedules) Shards() int { return s.e.shards }
+
+func (s *Schedules) due(ctx context.Context, now time.Time, shards []int, opts []table.ListOption) (table.Page[lb.SyncSchedule], error) {
 	if now.IsZero() {
 		return table.Page[lb.SyncSchedule]{}, table.Invalid("now", "required")
 	}
@@ -52,7 +75,17 @@ func (s *Schedules) Due(ctx context.Context, now time.Time, opts ...table.ListOp
 	if err != nil {
 		return table.Page[lb.SyncSchedule]{}, err
 	}
-	return s.e.schedules.List(ctx, table.Query{Index: table.GSI1, PK: DuePK, SK: table.SKLess(ts)}, opts...)
+	q := table.Query{Index: table.GSI1, PK: DuePK, SK: table.SKLess(ts)}
+	if shards != nil {
+		if s.e.shards < 2 {
+			if len(shards) != 1 || shards[0] != 0 {
+				return table.Page[lb.SyncSchedule]{}, table.Invalid("shards", "the due index has one shard, 0")
+			}
+		} else {
+			q.Shards, q.OnlyShards = s.e.shards, shards
+		}
+	}
+	return s.e.schedules.List(ctx, q, opts...)
 }
 
 // AllDue iterates over LB-48.
@@ -155,7 +188,9 @@ func (s *Runs) AllBySource(ctx context.Context, src lb.SourceID, opts ...table.L
 
 // ListByStatus returns one page of the runs in one status started in r,
 // newest first (LB-51, e.g. recent failures): Query GSI1
-// PK = RUNS#{status}, SK in r. Errors: *table.ValidationError,
+// PK = RUNS#{status}#{n}, SK in r, for each shard n (Options.IndexShards;
+// RUNS#{status} itself with one shard), sent at once and merged by
+// startedAt: one request per shard per page. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
 func (s *Runs) ListByStatus(ctx context.Context, st lb.RunStatus, r TimeRange, opts ...table.ListOption) (table.Page[lb.SyncRun], error) {
 	if err := st.Check("status"); err != nil {

@@ -1,6 +1,9 @@
 package listbackup_test
 
 import (
+	"context"
+	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -247,4 +250,57 @@ func TestPlans_LB62(t *testing.T) {
 		t.Errorf("LB-62 active (-want +got):\n%s", diff)
 	}
 	wantInvalid(t, f.Plans.Put(c, &lb.BillingPlan{PlanID: "x", PlanName: "X", PlanType: lb.PlanFree, Currency: "dollars"}), "currency")
+}
+
+// LB-48 with workers: 8 shards (the default), schedules due in the same
+// second; workers owning disjoint shards see each due schedule exactly
+// once, and Due (all shards) lists them all, oldest first, over pages.
+func TestDueInShards_LB48(t *testing.T) {
+	f := newFixture(t)
+	c := ctx(t)
+	if n := f.Schedules.Shards(); n != listbackup.DefaultIndexShards {
+		t.Fatalf("Shards = %d, want %d", n, listbackup.DefaultIndexShards)
+	}
+	var want []lb.ScheduleID
+	for i := range 40 {
+		sc := lb.SyncSchedule{SourceID: "s1", ScheduleID: lb.ScheduleID(fmt.Sprintf("h%02d", i)), ScheduleType: lb.ScheduleHourly,
+			DataTypes: []string{"contacts"}, IsActive: true, NextRunAt: t0.Add(-time.Duration(i%5) * time.Minute)}
+		must(t, f.Schedules.Create(c, &sc))
+		want = append(want, sc.ScheduleID)
+	}
+	all := map[lb.ScheduleID]int{}
+	for _, owned := range [][]int{{0, 1, 2}, {3, 4}, {5, 6, 7}} {
+		for sc, err := range table.Pages(c, func(c context.Context, o ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
+			return f.Schedules.DueInShards(c, t0, owned, o...)
+		}, table.Limit(3)) {
+			must(t, err)
+			if s := table.Shard(string(sc.ScheduleID), 8); !slices.Contains(owned, s) {
+				t.Errorf("%s (shard %d) listed for shards %v", sc.ScheduleID, s, owned)
+			}
+			all[sc.ScheduleID]++
+		}
+	}
+	for _, id := range want {
+		if all[id] != 1 {
+			t.Errorf("%s seen %d times by the workers, want once", id, all[id])
+		}
+	}
+	var got []lb.ScheduleID
+	var last time.Time
+	for sc, err := range f.Schedules.AllDue(c, t0, table.Limit(7)) {
+		must(t, err)
+		if sc.NextRunAt.Before(last) {
+			t.Errorf("%s out of order", sc.ScheduleID)
+		}
+		last = sc.NextRunAt
+		got = append(got, sc.ScheduleID)
+	}
+	slices.Sort(got)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("AllDue (-want +got):\n%s", diff)
+	}
+	_, err := f.Schedules.DueInShards(c, t0, []int{8})
+	wantInvalid(t, err, "OnlyShards")
+	_, err = f.Schedules.DueInShards(c, t0, nil)
+	wantInvalid(t, err, "shards")
 }

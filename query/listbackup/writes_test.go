@@ -19,7 +19,6 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	lb "github.com/singletable/singletable/entity/listbackup"
-	"github.com/singletable/singletable/query"
 	listbackup "github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
@@ -381,7 +380,7 @@ func TestAccountsMoveSubtreeResumable_LB63(t *testing.T) {
 	if diff := cmp.Diff(want, pathsOf(t, f.Store, "sub", "div", "loc", "loc2", "desk07", "subx", "root")); diff != "" {
 		t.Errorf("LB-63 paths after move (-want +got):\n%s", diff)
 	}
-	all, err := query.Collect(f.Accounts.AllSubtree(c, "/other/", table.Limit(10)))
+	all, err := table.Collect(f.Accounts.AllSubtree(c, "/other/", table.Limit(10)))
 	must(t, err)
 	if len(all) != 1+4+30 || all[0].AccountID != "other" || all[1].AccountID != "sub" {
 		t.Errorf("LB-63 subtree of /other/: %d accounts %v", len(all), acctIDs(all))

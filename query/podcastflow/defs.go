@@ -1,6 +1,7 @@
 package podcastflow
 
 import (
+	"fmt"
 	"time"
 
 	pf "github.com/singletable/singletable/entity/podcastflow"
@@ -35,6 +36,7 @@ type entities struct {
 	orgM        *table.Entity[pf.OrganizationMetrics]
 	billing     *table.Entity[pf.BillingRecord]
 	billingM    *table.Entity[pf.BillingMetrics]
+	shards      int // of the all-items index partitions (Options.IndexShards)
 }
 
 // stamps keeps createdAt and updatedAt.
@@ -48,17 +50,20 @@ func stamps(created, updated *time.Time, now time.Time, isNew bool) {
 	}
 }
 
-func newEntities(t *table.Table) *entities {
+func newEntities(t *table.Table, shards int) *entities {
+	// The all-items partitions end in a shard segment: USERS#{n} by a hash
+	// of the user's ID ({userId:shard1} is USERS itself).
+	sh := func(pk, id string) string { return fmt.Sprintf("%s#{%s:shard%d}", pk, id, shards) }
 	return &entities{
-		t: t,
+		t: t, shards: shards,
 		users: table.NewEntity(t, table.Def[pf.UserProfile]{
 			Type: TypeUserProfile,
 			Keys: table.Template{PK: "USER#{userId}", SK: pf.SKProfile},
 			IndexKeys: map[table.Index]table.Template{
 				IndexOrgUsers: {PK: "ORG#{organizationId}", SK: "USER#{userId}"}, // sparse: users of no organization
-				IndexRole:     {PK: "ROLE#{role}", SK: "USER#{userId}"},
-				IndexStatus:   {PK: "STATUS#{status}", SK: "USER#{userId}"},
-				IndexAll:      {PK: AllUsersPK, SK: "USER#{userId}"},
+				IndexRole:     {PK: sh("ROLE#{role}", "userId"), SK: "USER#{userId}"},
+				IndexStatus:   {PK: sh("STATUS#{status}", "userId"), SK: "USER#{userId}"},
+				IndexAll:      {PK: sh(AllUsersPK, "userId"), SK: "USER#{userId}"},
 			},
 			Validate: (*pf.UserProfile).Validate,
 			// One person, one email, whatever its case or Unicode form.
@@ -83,8 +88,8 @@ func newEntities(t *table.Table) *entities {
 			Type: TypeOrganizationProfile,
 			Keys: table.Template{PK: "ORG#{organizationId}", SK: pf.SKProfile},
 			IndexKeys: map[table.Index]table.Template{
-				IndexStatus: {PK: "STATUS#{status}", SK: "ORG#{organizationId}"},
-				IndexAll:    {PK: AllOrgsPK, SK: "ORG#{organizationId}"},
+				IndexStatus: {PK: sh("STATUS#{status}", "organizationId"), SK: "ORG#{organizationId}"},
+				IndexAll:    {PK: sh(AllOrgsPK, "organizationId"), SK: "ORG#{organizationId}"},
 			},
 			Validate: (*pf.OrganizationProfile).Validate,
 			Touch: func(o *pf.OrganizationProfile, now time.Time, isNew bool) {

@@ -14,12 +14,12 @@
 //
 //	entity               PK                    SK                      GSI keys (PK / SK)                                 serves
 //	UserProfile          USER#{userId}         PROFILE                 GSI1 ORG#{organizationId} / USER#{userId} (*)      PF-1, PF-3, PF-12
-//	                                                                   GSI2 ROLE#{role} / USER#{userId}                   PF-13
-//	                                                                   GSI3 STATUS#{status} / USER#{userId}               PF-14
-//	                                                                   GSI4 USERS / USER#{userId}                         PF-4
+//	                                                                   GSI2 ROLE#{role}#{n} / USER#{userId}               PF-13
+//	                                                                   GSI3 STATUS#{status}#{n} / USER#{userId}           PF-14
+//	                                                                   GSI4 USERS#{n} / USER#{userId}                     PF-4
 //	UserPreferences      USER#{userId}         PREFERENCES             -                                                  PF-2, PF-3
-//	OrganizationProfile  ORG#{organizationId}  PROFILE                 GSI3 STATUS#{status} / ORG#{organizationId}        PF-5, PF-14
-//	                                                                   GSI4 ORGS / ORG#{organizationId}                   PF-6
+//	OrganizationProfile  ORG#{organizationId}  PROFILE                 GSI3 STATUS#{status}#{n} / ORG#{organizationId}    PF-5, PF-14
+//	                                                                   GSI4 ORGS#{n} / ORG#{organizationId}               PF-6
 //	OrganizationSettings ORG#{organizationId}  SETTINGS                -                                                  PF-5
 //	PlatformSettings     PLATFORM              SETTINGS                -                                                  PF-7
 //	GlobalMetrics        ANALYTICS             GLOBAL#{date}           -                                                  PF-8
@@ -29,22 +29,23 @@
 //	email guard (core)   UNIQUE#email#{email}  UNIQUE                  -                                                  GetByEmail, unique emails
 //
 //	(*) only for users with an organization: master users may have none (sparse).
+//	{n}: the shard, FNV-1a(ID) mod Options.IndexShards (default 4); no segment with one shard.
 //
 //	PF    method                                             request and key condition
 //	PF-1  Users.Get                                          GetItem USER#{userId} / PROFILE
 //	PF-2  Users.Preferences                                  GetItem USER#{userId} / PREFERENCES
 //	PF-3  Users.GetWithPreferences                           Query PK = USER#{userId} (whole collection)
-//	PF-4  Users.List, Users.All                              Query GSI4 PK = USERS
+//	PF-4  Users.List, Users.All                              Query GSI4 PK = USERS#{n}, each shard n (merged)
 //	PF-5  Organizations.Get, Organizations.GetWithSettings   GetItem ORG#{id} / PROFILE; Query PK = ORG#{id}
-//	PF-6  Organizations.List, Organizations.All              Query GSI4 PK = ORGS
+//	PF-6  Organizations.List, Organizations.All              Query GSI4 PK = ORGS#{n}, each shard n (merged)
 //	PF-7  Platform.Settings, ReplaceSettings, UpdateSettings GetItem PLATFORM / SETTINGS; UpdateItem if the item is still as read
 //	PF-8  Analytics.GlobalMetrics, GlobalMetricsRange        GetItem; Query PK = ANALYTICS, SK BETWEEN GLOBAL#{from} AND GLOBAL#{to}
 //	PF-9  Analytics.OrganizationMetrics, ...Range            GetItem; Query PK = ANALYTICS, SK BETWEEN ORG#{id}#{from} AND ORG#{id}#{to}
 //	PF-10 Billing.Records, Billing.RecordsBetween            Query PK = BILLING#{id}, SK begins_with RECORD# | BETWEEN RECORD#{from} AND RECORD#{to}
 //	PF-11 Billing.Metrics, Billing.MetricsRange              GetItem; Query PK = BILLING, SK BETWEEN METRICS#{from} AND METRICS#{to}
 //	PF-12 Users.ListByOrganization, AllByOrganization        Query GSI1 PK = ORG#{organizationId}
-//	PF-13 Users.ListByRole, AllByRole                        Query GSI2 PK = ROLE#{role}
-//	PF-14 Statuses.List, Statuses.ListOfType, All, AllOfType Query GSI3 PK = STATUS#{status} [SK begins_with {entityType}#]
+//	PF-13 Users.ListByRole, AllByRole                        Query GSI2 PK = ROLE#{role}#{n}, each shard n (merged)
+//	PF-14 Statuses.List, Statuses.ListOfType, All, AllOfType Query GSI3 PK = STATUS#{status}[#{n}, each shard n] [SK begins_with {entityType}#]
 //
 // # Lists
 //
@@ -66,13 +67,19 @@
 // organization in partition ORGS, sorted by ID, so PF-4 and PF-6 are one
 // Query per page. The cost is a hot partition: every write of a user
 // (including lastLogin) rewrites its GSI4 entry, and all of them land in
-// one partition key. DynamoDB splits a partition by sort-key range when it
-// is hot, which holds up while distinct users are written; the hard limit
-// per partition is about 1,000 writes/s. Beyond that, shard the key
-// (USERS#{hash(userId) mod N}) and merge N queries per page, at the cost of
-// the one-request-per-page rule. GSI2 (ROLE#{role}) and GSI3
-// (STATUS#{status}) have the same shape by the document's own design: few
-// distinct values, all users behind them.
+// one partition key, whose hard limit is about 1,000 writes/s (DynamoDB
+// does not split a key whose items all change). So the key is sharded:
+// USERS#{n}, n = FNV-1a(userId) mod N (the template segment
+// {userId:shard4}, see table.Shard), and a list merges the N Queries of a
+// page, sent at once, at the cost of the one-request-per-page rule: N
+// requests per page (Options.IndexShards, default 4; 1 keeps the
+// unsharded keys and one request). GSI2 (ROLE#{role}) and GSI3
+// (STATUS#{status}) have the same shape by the document's own design (few
+// distinct values, all users behind them) and are sharded the same way;
+// billing statuses, written once a month per organization, are not. These
+// GSI keys are the library's (the document's service keys its indexes on
+// raw attributes), so the service reads nothing of them; items written
+// under another shard count move with the adoption job.
 //
 // Index entries are never stale: [table.Entity.Update] recomputes them, so
 // changing a user's role, organization or status, an organization's status

@@ -2,11 +2,14 @@ package podcastflow
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/google/go-cmp/cmp"
+
 	pf "github.com/singletable/singletable/entity/podcastflow"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
@@ -50,7 +53,8 @@ func TestPatchRefusesIndexedFields_PF12_PF13_PF14(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := RolePK(pf.RoleClient)
+	role, _ := RolePK(pf.RoleClient)
+	want := table.ShardPK(role, table.Shard("u1", DefaultIndexShards), DefaultIndexShards)
 	if got, _ := out.Item["GSI2PK"].(*types.AttributeValueMemberS); got == nil || got.Value != want {
 		t.Errorf("after the role patch GSI2PK = %v, want %q", got, want)
 	}
@@ -59,7 +63,7 @@ func TestPatchRefusesIndexedFields_PF12_PF13_PF14(t *testing.T) {
 // GSI key values are exactly the documented design.
 func TestIndexKeys(t *testing.T) {
 	t.Parallel()
-	e := newEntities(table.New(nil, Schema("")))
+	e := newEntities(table.New(nil, Schema("")), 1) // one shard: the unsharded keys
 	userIndexes, orgIndexes := e.users.IndexKeysOf, e.orgs.IndexKeysOf
 	u := &pf.UserProfile{UserID: "u1", Role: pf.RoleTalent, Status: pf.UserActive, OrganizationID: "o1"}
 	got, err := userIndexes(u)
@@ -87,6 +91,30 @@ func TestIndexKeys(t *testing.T) {
 	}
 	o, err := orgIndexes(&pf.OrganizationProfile{OrganizationID: "o1", Status: pf.OrgTrial})
 	if err != nil || o[table.GSI3] != (table.IndexKey{PK: "STATUS#trial", SK: "ORG#o1"}) || o[table.GSI4] != (table.IndexKey{PK: "ORGS", SK: "ORG#o1"}) {
+		t.Errorf("organization GSIs = %+v, %v", o, err)
+	}
+}
+
+// With N shards, the all-items partitions end in FNV-1a(ID) mod N.
+func TestIndexKeysSharded(t *testing.T) {
+	t.Parallel()
+	e := newEntities(table.New(nil, Schema("")), 4)
+	n := table.Shard("u1", 4)
+	got, err := e.users.IndexKeysOf(&pf.UserProfile{UserID: "u1", Role: pf.RoleTalent, Status: pf.UserActive, OrganizationID: "o1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[table.Index]table.IndexKey{
+		table.GSI1: {PK: "ORG#o1", SK: "USER#u1"},
+		table.GSI2: {PK: fmt.Sprintf("ROLE#talent#%d", n), SK: "USER#u1"},
+		table.GSI3: {PK: fmt.Sprintf("STATUS#active#%d", n), SK: "USER#u1"},
+		table.GSI4: {PK: fmt.Sprintf("USERS#%d", n), SK: "USER#u1"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	o, err := e.orgs.IndexKeysOf(&pf.OrganizationProfile{OrganizationID: "o1", Status: pf.OrgTrial})
+	if m := table.Shard("o1", 4); err != nil || o[table.GSI4] != (table.IndexKey{PK: fmt.Sprintf("ORGS#%d", m), SK: "ORG#o1"}) {
 		t.Errorf("organization GSIs = %+v, %v", o, err)
 	}
 }

@@ -76,7 +76,9 @@ func (s *Organizations) GetWithSettings(ctx context.Context, id pf.OrgID) (Organ
 }
 
 // List returns one page of all organizations, by organizationId (PF-6):
-// Query GSI4 PK = ORGS. The document's Scan is not used. Errors:
+// Query GSI4 PK = ORGS#{n} for each shard n (Options.IndexShards; ORGS
+// itself with one shard), sent at once and merged: one request per shard
+// per page. The document's Scan is not used. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
 func (s *Organizations) List(ctx context.Context, opts ...table.ListOption) (table.Page[pf.OrganizationProfile], error) {
 	return s.e.orgs.List(ctx, table.Query{Index: IndexAll, PK: AllOrgsPK}, opts...)

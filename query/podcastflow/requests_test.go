@@ -26,9 +26,12 @@ func drain[T any](seq iter.Seq2[T, error]) error {
 // tabletest.Costs): a method that starts to send one more request fails.
 func TestRequestCosts_PF1_PF2_PF3_PF4_PF5_PF6_PF7_PF8_PF9_PF10_PF11_PF12_PF13_PF14(t *testing.T) {
 	rc := &tabletest.RequestCounter{Capacity: true}
+	meter := tabletest.NewMeter(tabletest.Client(t))
 	tb := tabletest.NewTable(t, podcastflow.Schema(""))
-	s := podcastflow.New(table.New(tabletest.NewClient(t, rc.Option()), tb.Schema()))
-	costs := &tabletest.Costs{App: "podcastflow", Root: "../..", Counter: rc}
+	metered := table.New(tabletest.NewClient(t, rc.Option(), meter.Option()), tb.Schema())
+	s := podcastflow.New(metered)
+	meter.Learn(metered)
+	costs := &tabletest.Costs{App: "podcastflow", Root: "../..", Counter: rc, Meter: meter}
 	c := t.Context()
 	m := func(method, note string, fn func() error) { t.Helper(); costs.Measure(t, method, note, fn) }
 	get := func(fn func() (any, error)) func() error { return func() error { _, err := fn(); return err } }
@@ -118,7 +121,7 @@ func TestRequestCosts_PF1_PF2_PF3_PF4_PF5_PF6_PF7_PF8_PF9_PF10_PF11_PF12_PF13_PF
 	})
 	// Platform.InitSettings creates the settings once: measured on a
 	// table of its own.
-	s2 := podcastflow.New(table.New(tabletest.NewClient(t, rc.Option()), tabletest.NewTable(t, podcastflow.Schema("")).Schema()))
+	s2 := podcastflow.New(table.New(tabletest.NewClient(t, rc.Option(), meter.Option()), tabletest.NewTable(t, podcastflow.Schema("")).Schema()))
 	m("Platform.InitSettings", "", func() error { return s2.Platform.InitSettings(c, platformSettings()) })
 	costs.Check(t)
 }

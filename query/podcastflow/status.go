@@ -23,14 +23,18 @@ type StatusEntity struct {
 
 // List returns one page of the entities of every type with a status,
 // ordered by entity type then ID (PF-14): Query GSI3 PK = STATUS#{status}.
-// "active" and "suspended" hold users and organizations. Errors:
+// "active" and "suspended" hold users and organizations. A status of users
+// or organizations is sharded (Options.IndexShards): one Query per shard,
+// STATUS#{status}#{n}, sent at once and merged; a billing status is one
+// Query. Errors:
 // *table.ValidationError (unknown status), table.ErrInvalidCursor.
 func (s *Statuses) List(ctx context.Context, status pf.EntityStatus, opts ...table.ListOption) (table.Page[StatusEntity], error) {
 	return s.list(ctx, status, "", opts)
 }
 
 // ListOfType returns one page of the entities of one type with a status
-// (PF-14): Query GSI3 PK = STATUS#{status}, SK begins_with {entityType}#.
+// (PF-14): Query GSI3 PK = STATUS#{status}, SK begins_with {entityType}#,
+// one Query per shard for users and organizations (see [Statuses.List]).
 // Errors: *table.ValidationError (unknown status or type, or a status the
 // type does not have), table.ErrInvalidCursor.
 func (s *Statuses) ListOfType(ctx context.Context, status pf.EntityStatus, typ pf.EntityType, opts ...table.ListOption) (table.Page[StatusEntity], error) {
@@ -68,6 +72,9 @@ func (s *Statuses) list(ctx context.Context, status pf.EntityStatus, typ pf.Enti
 		return page, err
 	}
 	q := table.Query{Index: IndexStatus, PK: pk}
+	if s.e.shards > 1 && (status.ValidFor(pf.EntityUser) || status.ValidFor(pf.EntityOrganization)) {
+		q.Shards = s.e.shards // users' and organizations' statuses are sharded; billing's are not
+	}
 	if typ != "" {
 		prefix, _ := EntityTypePrefix(typ)
 		q.SK = table.SKBeginsWith(prefix)

@@ -120,7 +120,9 @@ func (s *Users) GetWithPreferences(ctx context.Context, id pf.UserID) (UserWithP
 }
 
 // List returns one page of all users, by userId (PF-4): Query GSI4
-// PK = USERS. The document's Scan is not used. Errors:
+// PK = USERS#{n} for each shard n (Options.IndexShards; USERS itself with
+// one shard), sent at once and merged in userId order: one request per
+// shard per page. The document's Scan is not used. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
 func (s *Users) List(ctx context.Context, opts ...table.ListOption) (table.Page[pf.UserProfile], error) {
 	return s.e.users.List(ctx, table.Query{Index: IndexAll, PK: AllUsersPK}, opts...)
@@ -150,7 +152,8 @@ func (s *Users) AllByOrganization(ctx context.Context, org pf.OrgID, opts ...tab
 }
 
 // ListByRole returns one page of the users with a role, by userId
-// (PF-13): Query GSI2 PK = ROLE#{role}. Errors: *table.ValidationError
+// (PF-13): Query GSI2 PK = ROLE#{role}#{n} for each shard n (see
+// [Users.List]), merged. Errors: *table.ValidationError
 // (unknown role), table.ErrInvalidCursor.
 func (s *Users) ListByRole(ctx context.Context, role pf.Role, opts ...table.ListOption) (table.Page[pf.UserProfile], error) {
 	pk, err := RolePK(role)

@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	tn "github.com/singletable/singletable/entity/tinode"
-	"github.com/singletable/singletable/query"
 	"github.com/singletable/singletable/table"
 )
 
@@ -100,7 +99,7 @@ func TestAuthByUser_TN7(t *testing.T) {
 	if len(p.Items) != 3 || !p.More() {
 		t.Fatalf("first page: %d items, more %v", len(p.Items), p.More())
 	}
-	all, err := query.Collect(s.Auth.AllByUser(c, "alice", table.Limit(2)))
+	all, err := table.Collect(s.Auth.AllByUser(c, "alice", table.Limit(2)))
 	if err != nil {
 		t.Fatal(err)
 	}

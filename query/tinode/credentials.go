@@ -26,7 +26,8 @@ type Credentials struct{ s *Store }
 // credentials of the same method are deleted (a user validates one value
 // per method at a time); the same value already pending gets the new Resp
 // and its Retries reset (false). A credential created Done takes its guard
-// in its transaction. Requests: the guard read, one consistent Query of
+// in its transaction and leaves the user's pending values of the method
+// alone (as Tinode does). Requests: the guard read, one consistent Query of
 // the user's credentials of the method, then one write per change.
 func (cs *Credentials) Upsert(ctx context.Context, c *tn.Credential) (bool, error) {
 	probe := *c
@@ -68,7 +69,9 @@ func (cs *Credentials) Upsert(ctx context.Context, c *tn.Credential) (bool, erro
 				return false, err
 			}
 			*c = u
-		case !old.Done:
+		case !old.Done && !c.Done:
+			// A new value to validate replaces the pending one; a value
+			// recorded as validated leaves other pending values alone.
 			if err := cs.s.cred.Delete(ctx, k); err != nil && !errors.Is(err, table.ErrNotFound) {
 				return false, err
 			}

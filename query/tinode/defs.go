@@ -83,11 +83,16 @@ var subDef = table.Def[tn.Subscription]{
 	// A user's subscriptions by update time (TN-7, TN-21, TN-23).
 	IndexKeys: map[table.Index]table.Template{
 		table.GSI1: {PK: "USER#{User:esc}", SK: "SUBUPD#{UpdatedAt:ts}#{Topic:esc}"},
+		// A channel reader with notifications on (TN-37), sparse: every
+		// write recomputes ChanReader (Touch); a soft-deleted one stays
+		// and is dropped on read.
+		table.GSI2: {PK: "CHANRD#{User:esc}", SK: "CHAN#{Topic:esc}", When: []string{"ChanReader"}},
 	},
 	Touch: func(s *tn.Subscription, now time.Time, created bool) {
 		if s.Id == "" {
 			s.Id = tn.SubscriptionID(s.Topic, s.User)
 		}
+		s.ChanReader = s.IsChannelReader()
 		touch(&s.CreatedAt, &s.UpdatedAt, now, created)
 	},
 	Version: func(s *tn.Subscription) *int64 { return &s.Version },
@@ -135,4 +140,58 @@ var msgDef = table.Def[tn.Message]{
 	Version: func(m *tn.Message) *int64 { return &m.Version },
 	// The TTL attribute derives from ExpireTime (Expires).
 	IndexedFields: []string{"ExpireTime"},
+}
+
+// Entity type names of what today's Tinode adds beyond tinode.md.
+const (
+	TypeFile      = "TinodeFile"
+	TypeFileLink  = "TinodeFileLink"
+	TypeCache     = "TinodeCache"
+	TypeDBVersion = "TinodeDBVersion"
+)
+
+// fileDef: an upload record (TN-31). A file nothing links to is in the
+// sparse GSI2 partition FILEUNUSED by UpdatedAt (TN-33): linking it takes
+// it out in the same write that raises UseCount.
+var fileDef = table.Def[tn.File]{
+	Type:     TypeFile,
+	Keys:     table.Template{PK: "FILE#{Id:esc}", SK: "FILE"},
+	Validate: func(f *tn.File) error { return f.Validate() },
+	IndexKeys: map[table.Index]table.Template{
+		table.GSI2: {PK: "FILEUNUSED", SK: "FILEUNUSED#{UpdatedAt:ts}#{Id:esc}", When: []string{"!UseCount"}},
+	},
+	Touch: func(f *tn.File, now time.Time, created bool) {
+		touch(&f.CreatedAt, &f.UpdatedAt, now, created)
+	},
+	Version: func(f *tn.File) *int64 { return &f.Version },
+}
+
+// linkDef: a file link, in its owner's partition (TN-32).
+var linkDef = table.Def[tn.FileLink]{
+	Type:     TypeFileLink,
+	Keys:     table.Template{PK: "FLINK#{Owner:esc}", SK: "FILE#{File:esc}"},
+	Validate: func(l *tn.FileLink) error { return l.Validate() },
+	Touch: func(l *tn.FileLink, now time.Time, created bool) {
+		if created && l.CreatedAt.IsZero() {
+			l.CreatedAt = now.UTC()
+		}
+	},
+}
+
+// cacheDef: the persistent cache, one partition ordered by key, so that a
+// key prefix is a begins_with condition (TN-34, TN-35).
+var cacheDef = table.Def[tn.CacheEntry]{
+	Type:     TypeCache,
+	Keys:     table.Template{PK: "PCACHE", SK: "KEY#{Key:esc}"},
+	Validate: func(c *tn.CacheEntry) error { return c.Validate() },
+}
+
+// versionDef: the one item recording the data layout's version (TN-36).
+var versionDef = table.Def[tn.DBVersion]{
+	Type:     TypeDBVersion,
+	Keys:     table.Template{PK: "META#tinode", SK: "DBVERSION"},
+	Validate: func(v *tn.DBVersion) error { return v.Validate() },
+	Touch: func(v *tn.DBVersion, now time.Time, created bool) {
+		touch(&v.CreatedAt, &v.UpdatedAt, now, created)
+	},
 }

@@ -24,6 +24,11 @@
 //	| Credential    | USER#{user}           | CRED#{method}#{value} | GSI2: CREDUNV | CREDUNV#{Timestamp(UpdatedAt)}#{user}#{method} (unvalidated only) | TN-30 |
 //	| cred guard    | UNIQUE#cred#{method}:{value} | UNIQUE         |               |                                       | TN-30 (validated only)       |
 //	| shared tag    | SHARED#tag#{tag}      | HOLDER#{holder key}   |               |                                       | TN-19 with Options.SharedTags |
+//	| File          | FILE#{id}             | FILE                  | GSI2: FILEUNUSED | FILEUNUSED#{Timestamp(UpdatedAt)}#{id} (UseCount 0 only) | TN-31, 33 |
+//	| FileLink      | FLINK#{owner}         | FILE#{fid}            |               |                                       | TN-32                        |
+//	| CacheEntry    | PCACHE                | KEY#{key}             |               |                                       | TN-34, 35                    |
+//	| DBVersion     | META#tinode           | DBVERSION             |               |                                       | TN-36                        |
+//	| Subscription (channel reader) | ...   | ...                   | GSI2: CHANRD#{user} | CHAN#{topic} (ChanReader only)  | TN-37                        |
 //
 // In a topic partition DEL# < MSG# < SUB# < TOPIC, so [Topics.Load] reads
 // the topic, all its subscriptions and its newest messages with ONE
@@ -68,6 +73,11 @@
 //   - TN-29 [Auth.DeleteScheme], [Auth.Update]
 //   - TN-30 [Credentials]: Upsert, GetActive, List, Confirm, Fail, Delete,
 //     UserByCred, Unvalidated
+//   - TN-31 [Files.Start], [Files.Finish], [Files.Get]; TN-32 [Files.Link],
+//     [Files.Links], [Files.Unlink]; TN-33 [Files.DeleteUnused]
+//   - TN-34 [Cache.Get], [Cache.Upsert], [Cache.Delete]; TN-35 [Cache.Expire]
+//   - TN-36 [Meta.Init], [Meta.Version], [Meta.Upgrade]
+//   - TN-37 [Subscriptions.Channels]; TN-38 [Topics.ChangeOwner]
 //
 // # Tags
 //

@@ -11,7 +11,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	tn "github.com/singletable/singletable/entity/tinode"
-	"github.com/singletable/singletable/query"
 	tinode "github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 )
@@ -78,7 +77,7 @@ func TestSaveConcurrent_TN12(t *testing.T) {
 	if top.SeqId != n || top.TouchedAt == nil {
 		t.Errorf("topic SeqId %d, TouchedAt %v", top.SeqId, top.TouchedAt)
 	}
-	all, err := query.Collect(s.Messages.HistoryAll(c, "grpHot", tinode.HistoryFilter{}, table.Limit(30)))
+	all, err := table.Collect(s.Messages.HistoryAll(c, "grpHot", tinode.HistoryFilter{}, table.Limit(30)))
 	if err != nil || len(all) != n {
 		t.Fatalf("history: %d messages, %v", len(all), err)
 	}
@@ -187,14 +186,14 @@ func TestDeleteMessages_TN14(t *testing.T) {
 	}
 	// Hidden messages are dropped after reading: the iterator goes on
 	// past pages left short or empty.
-	all, err := query.Collect(s.Messages.HistoryAll(c, "p2pXY", tinode.HistoryFilter{ForUser: "x"}, table.Limit(2)))
+	all, err := table.Collect(s.Messages.HistoryAll(c, "p2pXY", tinode.HistoryFilter{ForUser: "x"}, table.Limit(2)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff([]int{6, 5, 1}, seqsOf(all)); d != "" {
 		t.Errorf("x's view, pages of 2 (-want +got):\n%s", d)
 	}
-	all, err = query.Collect(s.Messages.HistoryAll(c, "p2pXY", tinode.HistoryFilter{ForUser: "x"}, table.Limit(2), table.Asc()))
+	all, err = table.Collect(s.Messages.HistoryAll(c, "p2pXY", tinode.HistoryFilter{ForUser: "x"}, table.Limit(2), table.Asc()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,16 +21,19 @@ func drainSeq[T any](seq iter.Seq2[T, error]) error {
 }
 
 // TestRequestCosts measures one call of every Tinode method that serves a
-// catalog pattern (TN-1..TN-30) and holds each to the requests recorded in
+// catalog pattern (TN-1..TN-38) and holds each to the requests recorded in
 // docs/patterns/tinode.requests.json (see tabletest.Costs): a method that
 // starts to send one more request fails. Messages.Save is measured with
 // one sender (its group commit shares a transaction among concurrent
 // senders: BenchmarkSaveSenders).
-func TestRequestCosts_TN1_to_TN30(t *testing.T) {
+func TestRequestCosts_TN1_to_TN38(t *testing.T) {
 	rc := &tabletest.RequestCounter{Capacity: true}
+	meter := tabletest.NewMeter(tabletest.Client(t))
 	tb := tabletest.NewTable(t, table.NewSchema("tinode"))
-	s := tinode.New(table.New(tabletest.NewClient(t, rc.Option()), tb.Schema()))
-	costs := &tabletest.Costs{App: "tinode", Root: "../..", Counter: rc}
+	metered := table.New(tabletest.NewClient(t, rc.Option(), meter.Option()), tb.Schema())
+	s := tinode.New(metered)
+	meter.Learn(metered)
+	costs := &tabletest.Costs{App: "tinode", Root: "../..", Counter: rc, Meter: meter}
 	c := ctx(t)
 	m := func(method, note string, fn func() error) { t.Helper(); costs.Measure(t, method, note, fn) }
 	get := func(fn func() (any, error)) func() error { return func() error { _, err := fn(); return err } }
@@ -164,6 +167,26 @@ func TestRequestCosts_TN1_to_TN30(t *testing.T) {
 	m("Credentials.Confirm", "", get(func() (any, error) { return s.Creds.Confirm(c, "bob", "email") }))
 	m("Credentials.UserByCred", "", get(func() (any, error) { return s.Creds.UserByCred(c, "email", "bob@example.com") }))
 	m("Credentials.Delete", "a validated credential", func() error { return s.Creds.Delete(c, "bob", "email", "bob@example.com") })
+
+	// Files, the persistent cache, the version, channels, owners (TN-31..TN-38).
+	m("Files.Start", "", func() error {
+		return s.Files.Start(c, &tn.File{Id: "f1", User: "bob", MimeType: "image/png"})
+	})
+	m("Files.Get", "", get(func() (any, error) { return s.Files.Get(c, "f1") }))
+	m("Files.Finish", "success", get(func() (any, error) { return s.Files.Finish(c, "f1", true, 100, "/up/f1", "e1") }))
+	m("Files.Link", "1 new link, no replace", func() error { return s.Files.Link(c, tn.MessageOwner("m1"), []string{"f1"}, false) })
+	m("Files.Links", "1 link", get(func() (any, error) { return s.Files.Links(c, tn.MessageOwner("m1")) }))
+	m("Files.Unlink", "1 link", get(func() (any, error) { return s.Files.Unlink(c, tn.MessageOwner("m1")) }))
+	m("Files.DeleteUnused", "1 unused file", get(func() (any, error) { return s.Files.DeleteUnused(c, time.Time{}, 10) }))
+	m("Cache.Upsert", "", func() error { return s.Cache.Upsert(c, "code_email:bob", "123456:0:bob", false) })
+	m("Cache.Get", "", get(func() (any, error) { return s.Cache.Get(c, "code_email:bob") }))
+	m("Cache.Expire", "1 entry", get(func() (any, error) { return s.Cache.Expire(c, "code_", time.Now().Add(time.Hour)) }))
+	m("Cache.Delete", "", func() error { return s.Cache.Delete(c, "code_email:bob") })
+	m("Meta.Init", "", func() error { return s.Meta.Init(c, 113) })
+	m("Meta.Version", "", get(func() (any, error) { return s.Meta.Version(c) }))
+	m("Meta.Upgrade", "", func() error { return s.Meta.Upgrade(c, 113, 114) })
+	m("Subscriptions.Channels", "none", get(func() (any, error) { return s.Subs.Channels(c, "bob") }))
+	m("Topics.ChangeOwner", "", get(func() (any, error) { return s.Topics.ChangeOwner(c, "grpA", "bob") }))
 
 	// Deletes last (TN-18..TN-20).
 	m("Topics.SoftDelete", "", func() error { return s.Topics.SoftDelete(c, "p2pAB") })

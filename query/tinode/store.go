@@ -30,7 +30,8 @@ type Options struct {
 	// their holders).
 	SharedTags bool
 	// UniqueTagNamespaces are the namespaces whose tags stay unique when
-	// SharedTags is set.
+	// SharedTags is set; "*" makes every namespaced tag ("ns:value")
+	// unique and only plain tags shared.
 	UniqueTagNamespaces []string
 }
 
@@ -44,6 +45,12 @@ type Store struct {
 	Messages *Messages
 	// Creds are the credentials under validation (TN-30).
 	Creds *Credentials
+	// Files are upload records and their links (TN-31..TN-33).
+	Files *Files
+	// Cache is the persistent cache (TN-34, TN-35).
+	Cache *Cache
+	// Meta holds the data layout's version (TN-36).
+	Meta *Meta
 
 	t     *table.Table
 	user  *table.Entity[tn.User]
@@ -53,6 +60,10 @@ type Store struct {
 	msg   *table.Entity[tn.Message]
 	del   *table.Entity[tn.DelMessage]
 	cred  *table.Entity[tn.Credential]
+	file  *table.Entity[tn.File]
+	link  *table.Entity[tn.FileLink]
+	cache *table.Entity[tn.CacheEntry]
+	ver   *table.Entity[tn.DBVersion]
 	opts  Options
 }
 
@@ -74,6 +85,10 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 		msg:   table.NewEntity(t, msgDef),
 		del:   table.NewEntity(t, delDef),
 		cred:  table.NewEntity(t, credDef),
+		file:  table.NewEntity(t, fileDef),
+		link:  table.NewEntity(t, linkDef),
+		cache: table.NewEntity(t, cacheDef),
+		ver:   table.NewEntity(t, versionDef),
 	}
 	s.Users = &Users{s}
 	s.Auth = &Auth{s}
@@ -81,6 +96,9 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 	s.Subs = &Subscriptions{s}
 	s.Messages = &Messages{s: s}
 	s.Creds = &Credentials{s}
+	s.Files = &Files{s}
+	s.Cache = &Cache{s}
+	s.Meta = &Meta{s}
 	return s
 }
 
@@ -93,7 +111,7 @@ func (s *Store) tagValue(tag string) table.Unique {
 	u := tn.TagUnique(tag)
 	if s.opts.SharedTags {
 		ns, _, ok := strings.Cut(tag, ":")
-		u.Shared = !ok || !slices.Contains(s.opts.UniqueTagNamespaces, ns)
+		u.Shared = !ok || !(slices.Contains(s.opts.UniqueTagNamespaces, ns) || slices.Contains(s.opts.UniqueTagNamespaces, "*"))
 	}
 	return u
 }

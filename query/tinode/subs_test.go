@@ -7,7 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	tn "github.com/singletable/singletable/entity/tinode"
-	"github.com/singletable/singletable/query"
 	tinode "github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 )
@@ -44,7 +43,7 @@ func TestSubscriptions_TN9_TN10_TN11(t *testing.T) {
 		}
 		return out
 	}
-	all, err := query.Collect(s.Subs.AllByUser(c, "alice", tinode.SubFilter{}, table.Limit(2)))
+	all, err := table.Collect(s.Subs.AllByUser(c, "alice", tinode.SubFilter{}, table.Limit(2)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,11 +84,11 @@ func TestSubscriptions_TN9_TN10_TN11(t *testing.T) {
 		t.Errorf("TN-11 IncludeDeleted: %d", len(p.Items))
 	}
 	// Deleted subscriptions are dropped after reading, page by page.
-	all, err = query.Collect(s.Subs.AllByTopic(c, "grpB", tinode.SubFilter{}, table.Limit(1)))
+	all, err = table.Collect(s.Subs.AllByTopic(c, "grpB", tinode.SubFilter{}, table.Limit(1)))
 	if err != nil || len(all) != 1 || all[0].User != "alice" {
 		t.Errorf("TN-11 AllByTopic: %v %v", all, err)
 	}
-	all, err = query.Collect(s.Subs.AllByTopic(c, "grpB", tinode.SubFilter{IncludeDeleted: true}, table.Limit(1), table.Desc()))
+	all, err = table.Collect(s.Subs.AllByTopic(c, "grpB", tinode.SubFilter{IncludeDeleted: true}, table.Limit(1), table.Desc()))
 	if err != nil || len(all) != 2 || all[0].User != "bob" {
 		t.Errorf("TN-11 AllByTopic IncludeDeleted, descending: %v %v", all, err)
 	}

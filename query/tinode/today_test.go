@@ -14,7 +14,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	tn "github.com/singletable/singletable/entity/tinode"
-	"github.com/singletable/singletable/query"
 	tinode "github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
@@ -35,7 +34,7 @@ func subCnt(t *testing.T, s *tinode.Store, topic tn.TopicName) (stored, live int
 	if err != nil {
 		t.Fatal(err)
 	}
-	subs, err := query.Collect(s.Subs.AllByTopic(ctx(t), topic, tinode.SubFilter{}))
+	subs, err := table.Collect(s.Subs.AllByTopic(ctx(t), topic, tinode.SubFilter{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +99,7 @@ func TestOwnedTopics_TN22(t *testing.T) {
 	if err := s.Topics.Create(c, &p2p); err != nil {
 		t.Fatal(err)
 	}
-	got, err := query.Collect(s.Topics.AllOwned(c, "alice", table.Limit(2)))
+	got, err := table.Collect(s.Topics.AllOwned(c, "alice", table.Limit(2)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +145,7 @@ func TestJoins_TN23(t *testing.T) {
 	if got := reqs.Total(); got != 2 {
 		t.Errorf("TN-23 topics of a user took %d requests, want 2", got)
 	}
-	us, err := query.Collect(s.Subs.AllUsersOfTopic(c, "grpA", tinode.SubFilter{}, table.Limit(1)))
+	us, err := table.Collect(s.Subs.AllUsersOfTopic(c, "grpA", tinode.SubFilter{}, table.Limit(1)))
 	if err != nil || len(us) != 2 || us[0].User.Id != "alice" || us[1].User.Id != "bob" || us[1].Sub.User != "bob" {
 		t.Fatalf("TN-23 users of grpA: %+v, %v", us, err)
 	}
@@ -364,7 +363,7 @@ func TestDeleteList_TN27_TN28(t *testing.T) {
 		t.Fatalf("topic ClearId %d DelId %d, want 4 and 4", top.ClearId, top.DelId)
 	}
 	// TN-28: alice's client hides deletions 1 (hers), 2 and 4 (everyone's), not bob's 3
-	log, err := query.Collect(s.Messages.AllDeletions(c, "grpA", "alice", 0, table.Asc(), table.Limit(1)))
+	log, err := table.Collect(s.Messages.AllDeletions(c, "grpA", "alice", 0, table.Asc(), table.Limit(1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -454,7 +453,7 @@ func TestAuthSchemes_TN29(t *testing.T) {
 	if err != nil || n != 2 || reqs.Of("TransactWriteItems") != 1 {
 		t.Fatalf("TN-29 delete scheme: %d, %v, %d transactions", n, err, reqs.Of("TransactWriteItems"))
 	}
-	left, err := query.Collect(s.Auth.AllByUser(c, "alice"))
+	left, err := table.Collect(s.Auth.AllByUser(c, "alice"))
 	if err != nil || len(left) != 1 || left[0].Unique != "basic:alice" {
 		t.Fatalf("alice's records after: %+v, %v", left, err)
 	}

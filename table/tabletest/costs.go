@@ -35,6 +35,12 @@ type Costs struct {
 	Root string
 	// Counter is the store client's counter.
 	Counter *RequestCounter
+	// Meter, when set, is the store client's meter: each measured call
+	// also records its hottest partition key, the units it puts there and
+	// on all keys, and the rate one key sustains (see [patterndoc.Cost]);
+	// Check fails when a method's hottest-key units grow. Let it
+	// [Meter.Learn] the store's tables, to name keys by their templates.
+	Meter *Meter
 
 	mu       sync.Mutex
 	measured patterndoc.Costs
@@ -55,15 +61,41 @@ func (c *Costs) Measure(t testing.TB, method, note string, fn func() error) {
 		return
 	}
 	c.Counter.Reset()
+	if c.Meter != nil {
+		c.Meter.Reset()
+	}
 	if err := fn(); err != nil {
 		t.Errorf("costs: %s: %v", method, err)
 		return
 	}
 	r, w := c.Counter.Consumed()
-	c.measured[method] = patterndoc.Cost{
+	cost := patterndoc.Cost{
 		Requests: c.Counter.Total(), Ops: c.Counter.Ops(),
 		Read: math.Round(r*10) / 10, Write: math.Round(w*10) / 10, Note: note,
 	}
+	if c.Meter != nil {
+		if p, u, ok := c.Meter.Hottest(); ok {
+			total := c.Meter.Total()
+			cost.HotKey, cost.HotRead, cost.HotWrite = c.Meter.Shape(p), u.Read, u.Write
+			cost.MeteredRead, cost.MeteredWrite = total.Read, total.Write
+			cost.Rate = SustainedRate(u)
+		}
+	}
+	c.measured[method] = cost
+}
+
+// SustainedRate returns how many calls per second one partition key takes
+// when each call puts u on it: PartitionWriteLimit / u.Write or
+// PartitionReadLimit / u.Read, the lower (rounded down).
+func SustainedRate(u Usage) float64 {
+	r := math.Inf(1)
+	if u.Write > 0 {
+		r = PartitionWriteLimit / u.Write
+	}
+	if u.Read > 0 {
+		r = min(r, PartitionReadLimit/u.Read)
+	}
+	return math.Floor(r)
 }
 
 // Check compares the measurements with the record (see [Costs]).
@@ -136,6 +168,10 @@ func (c *Costs) Check(t testing.TB) {
 			t.Errorf("costs: %s now takes %d requests (%s), recorded %d (%s)%s", name, m.Requests, m.OpsString(), r.Requests, r.OpsString(), update)
 		case far(m.Read, r.Read) || far(m.Write, r.Write):
 			t.Errorf("costs: %s consumed %.1f RCU / %.1f WCU, recorded %.1f / %.1f%s", name, m.Read, m.Write, r.Read, r.Write, update)
+		case c.Meter != nil && (hotter(m.HotWrite, r.HotWrite) || hotter(m.HotRead, r.HotRead)):
+			t.Errorf("costs: %s puts %s on its hottest key, its document says %s (%.0f calls/s on one key)", name, m.Hot(), r.Hot(), r.Rate)
+		case c.Meter != nil && (m.HotKey != r.HotKey || far(m.HotRead, r.HotRead) || far(m.HotWrite, r.HotWrite)):
+			t.Errorf("costs: %s now puts %s on its hottest key, recorded %s%s", name, m.Hot(), r.Hot(), update)
 		}
 	}
 	for name := range rec {
@@ -144,6 +180,11 @@ func (c *Costs) Check(t testing.TB) {
 		}
 	}
 }
+
+// hotter reports whether hottest-key units a grew past the recorded b by
+// more than rounding (an item a few bytes larger may cross a 1 KB step:
+// one unit, two in a transaction).
+func hotter(a, b float64) bool { return a > b+2 }
 
 // far reports whether capacity a moved from the recorded b by more than
 // a unit and a quarter of b (item sizes vary by a few bytes between runs).

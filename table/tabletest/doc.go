@@ -48,6 +48,23 @@
 //
 // Any other SDK option function works the same way.
 //
+// # Hot partitions
+//
+// DynamoDB limits each partition key value (of the table and of each GSI)
+// to 1,000 write and 3,000 read units per second, and DynamoDB Local has
+// no partitions. A [Meter] on the client charges every request to the
+// partition keys and items it touches, by DynamoDB's capacity rules (item
+// sizes, 1 KB and 4 KB rounding, transactions twice, GSI entries from the
+// table's key schema), so a test can see the hottest key of an access
+// pattern ([Meter.Hottest]) and what a modeled load puts on it. It also
+// has a throttling mode, which answers a request on a partition past its
+// limit with the error DynamoDB sends:
+//
+//	meter := tabletest.NewMeter(tabletest.Client(t)) // reads through an unmetered client
+//	tbl := table.New(tabletest.NewClient(t, meter.Option()), schema)
+//	... calls ...
+//	p, u, _ := meter.Hottest() // "table SRC#src_1", 4 WCU
+//
 // # Benchmarks
 //
 // [Compare] and [Paired] measure a library call against its hand-written

@@ -1,4 +1,4 @@
-package query_test
+package table
 
 import (
 	"context"
@@ -8,13 +8,11 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/singletable/singletable/query"
 )
 
 func TestSealerRoundTripAndRefusals(t *testing.T) {
 	t.Parallel()
-	s := query.NewSealer([]byte("key one"))
+	s := newSealer([]byte("key one"))
 	pos := map[string]string{"PK": "USER#42", "SK": "SRC#abc"}
 	c, err := s.Seal("pattern\x00USER#42", pos)
 	if err != nil {
@@ -34,30 +32,30 @@ func TestSealerRoundTripAndRefusals(t *testing.T) {
 	flipped[5] ^= 1
 	for name, open := range map[string]func() error{
 		"other binding": func() error { _, err := s.Open("pattern\x00USER#43", c); return err },
-		"other key":     func() error { _, err := query.NewSealer([]byte("key two")).Open("pattern\x00USER#42", c); return err },
+		"other key":     func() error { _, err := newSealer([]byte("key two")).Open("pattern\x00USER#42", c); return err },
 		"tampered":      func() error { _, err := s.Open("pattern\x00USER#42", string(flipped)); return err },
 		"not base64":    func() error { _, err := s.Open("pattern\x00USER#42", "***"); return err },
 		"too short":     func() error { _, err := s.Open("pattern\x00USER#42", "abcd"); return err },
 		"empty":         func() error { _, err := s.Open("pattern\x00USER#42", ""); return err },
 	} {
-		if err := open(); !errors.Is(err, query.ErrInvalidCursor) {
+		if err := open(); !errors.Is(err, ErrInvalidCursor) {
 			t.Errorf("%s: got %v, want ErrInvalidCursor", name, err)
 		}
 	}
 }
 
 // pages serves n items in pages of size, counting fetches.
-func pages(n, size int, fetches *int, failAt int) query.Fetch[int] {
-	return func(_ context.Context, cursor string) (query.Page[int], error) {
+func pages(n, size int, fetches *int, failAt int) fetch[int] {
+	return func(_ context.Context, cursor string) (Page[int], error) {
 		*fetches++
 		if *fetches == failAt {
-			return query.Page[int]{}, fmt.Errorf("boom")
+			return Page[int]{}, fmt.Errorf("boom")
 		}
 		start := 0
 		if cursor != "" {
 			fmt.Sscan(cursor, &start)
 		}
-		var p query.Page[int]
+		var p Page[int]
 		for i := start; i < min(start+size, n); i++ {
 			p.Items = append(p.Items, i)
 		}
@@ -71,12 +69,12 @@ func pages(n, size int, fetches *int, failAt int) query.Fetch[int] {
 func TestAllStopsAndYieldsErrorOnce(t *testing.T) {
 	t.Parallel()
 	var fetches int
-	got, err := query.Collect(query.All(context.Background(), pages(7, 3, &fetches, 0)))
+	got, err := Collect(allPages(context.Background(), pages(7, 3, &fetches, 0)))
 	if err != nil || len(got) != 7 || fetches != 3 {
 		t.Errorf("collect: %v %v after %d fetches", got, err, fetches)
 	}
 	fetches = 0
-	for v := range query.All(context.Background(), pages(100, 3, &fetches, 0)) {
+	for v := range allPages(context.Background(), pages(100, 3, &fetches, 0)) {
 		if v == 4 {
 			break
 		}
@@ -86,7 +84,7 @@ func TestAllStopsAndYieldsErrorOnce(t *testing.T) {
 	}
 	fetches = 0
 	var errs, items int
-	for _, err := range query.All(context.Background(), pages(100, 3, &fetches, 2)) {
+	for _, err := range allPages(context.Background(), pages(100, 3, &fetches, 2)) {
 		if err != nil {
 			errs++
 			continue
@@ -99,7 +97,7 @@ func TestAllStopsAndYieldsErrorOnce(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	fetches = 0
-	for _, err := range query.All(ctx, pages(10, 3, &fetches, 0)) {
+	for _, err := range allPages(ctx, pages(10, 3, &fetches, 0)) {
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("canceled context yielded %v", err)
 		}

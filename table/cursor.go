@@ -1,4 +1,4 @@
-package query
+package table
 
 import (
 	"crypto/aes"
@@ -13,46 +13,46 @@ import (
 	"time"
 )
 
-// Sealer seals and opens pagination cursors. A sealed cursor is encrypted
+// cursorSealer seals and opens pagination cursors. A sealed cursor is encrypted
 // and authenticated (AES-256-GCM) with a key derived from the store's
 // cursor key, and bound to the access pattern and partition it came from:
 // it reveals no key values, and a tampered, foreign or malformed cursor
 // gives [ErrInvalidCursor].
 //
 // Cursors carry the id of the key that sealed them and the time they were
-// issued (both authenticated): [NewKeyedSealer] opens cursors of every
+// issued (both authenticated): [newKeyedSealer] opens cursors of every
 // key it holds and refuses those of a retired key cleanly, and with a
 // maximum age refuses cursors older than it.
-type Sealer struct {
+type cursorSealer struct {
 	current string
 	aeads   map[string]cipher.AEAD
 	maxAge  time.Duration
 	now     func() time.Time
 }
 
-// NewSealer returns a Sealer keyed by secret (any length; 32 random bytes
+// newSealer returns a cursorSealer keyed by secret (any length; 32 random bytes
 // recommended), with key id "" and no maximum age.
-func NewSealer(secret []byte) *Sealer {
-	s, _ := NewKeyedSealer("", map[string][]byte{"": secret}, 0, nil)
+func newSealer(secret []byte) *cursorSealer {
+	s, _ := newKeyedSealer("", map[string][]byte{"": secret}, 0, nil)
 	return s
 }
 
-// NewKeyedSealer returns a Sealer that seals with keys[current] and opens
+// newKeyedSealer returns a cursorSealer that seals with keys[current] and opens
 // cursors sealed with any key of keys (rotation: add the new key, make it
 // current, drop the old one once its cursors no longer matter). maxAge,
 // if positive, refuses cursors issued longer ago than it, by now (default
 // time.Now). Key ids are at most 255 bytes.
-func NewKeyedSealer(current string, keys map[string][]byte, maxAge time.Duration, now func() time.Time) (*Sealer, error) {
+func newKeyedSealer(current string, keys map[string][]byte, maxAge time.Duration, now func() time.Time) (*cursorSealer, error) {
 	if _, ok := keys[current]; !ok {
-		return nil, fmt.Errorf("query: cursor keys: no key %q", current)
+		return nil, fmt.Errorf("table: cursor keys: no key %q", current)
 	}
 	if now == nil {
 		now = time.Now
 	}
-	s := &Sealer{current: current, aeads: map[string]cipher.AEAD{}, maxAge: maxAge, now: now}
+	s := &cursorSealer{current: current, aeads: map[string]cipher.AEAD{}, maxAge: maxAge, now: now}
 	for id, secret := range keys {
 		if len(id) > 255 {
-			return nil, fmt.Errorf("query: cursor key id %q is longer than 255 bytes", id)
+			return nil, fmt.Errorf("table: cursor key id %q is longer than 255 bytes", id)
 		}
 		m := hmac.New(sha256.New, secret)
 		m.Write([]byte("singletable cursor v1"))
@@ -74,7 +74,7 @@ const cursorV2 = 0x02
 
 // Seal returns the opaque cursor for position (the last evaluated key),
 // bound to binding (a string naming the access pattern and partition).
-func (s *Sealer) Seal(binding string, position map[string]string) (string, error) {
+func (s *cursorSealer) Seal(binding string, position map[string]string) (string, error) {
 	pos, err := json.Marshal(position)
 	if err != nil {
 		return "", err
@@ -97,9 +97,9 @@ func (s *Sealer) Seal(binding string, position map[string]string) (string, error
 }
 
 // Open returns the position sealed in cursor, if cursor was sealed for the
-// same binding by one of this Sealer's keys, and is not older than its
+// same binding by one of this cursorSealer's keys, and is not older than its
 // maximum age.
-func (s *Sealer) Open(binding, cursor string) (map[string]string, error) {
+func (s *cursorSealer) Open(binding, cursor string) (map[string]string, error) {
 	raw, err := base64.RawURLEncoding.DecodeString(cursor)
 	if err != nil {
 		return nil, fmt.Errorf("%w: not base64url", ErrInvalidCursor)

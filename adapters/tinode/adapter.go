@@ -1,0 +1,384 @@
+// Package tinode is a store adapter for the Tinode chat server
+// (github.com/tinode/chat, adapter.Adapter at v0.25.3) that keeps all of
+// Tinode's data in ONE DynamoDB table through the access patterns of
+// github.com/singletable/singletable/query/tinode (TN-1..TN-38).
+//
+// Link it into Tinode's server and tinode-db with a blank import and
+// select it in tinode.conf with "use_adapter": "dynamodb"; see README.md
+// for the build recipe, the configuration block and licensing (this module
+// links GPL-3.0 code).
+package tinode
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/query/tinode"
+	"github.com/singletable/singletable/table"
+	"github.com/tinode/chat/server/store"
+	t "github.com/tinode/chat/server/store/types"
+)
+
+// Name is the adapter's name in tinode.conf ("use_adapter").
+const Name = "dynamodb"
+
+// DataVersion is the version of the data layout this adapter writes
+// (Tinode's database version; TN-36).
+const DataVersion = 1
+
+const (
+	defaultMaxResults        = 1024
+	defaultMaxMessageResults = 100
+	defaultTimeout           = 30 * time.Second
+)
+
+func init() {
+	store.RegisterAdapter(&Adapter{})
+}
+
+// Config is the adapter's block in tinode.conf's store_config.adapters.
+type Config struct {
+	// Table is the DynamoDB table's name (default "tinode").
+	Table string `json:"table"`
+	// Region is the AWS region (default: the SDK's, then us-east-1).
+	Region string `json:"region"`
+	// Endpoint overrides the service endpoint, such as
+	// "http://localhost:8000" for DynamoDB Local.
+	Endpoint string `json:"endpoint"`
+	// CreateTable lets the adapter create the table (and, on a reset,
+	// delete it first) when Tinode initialises the database (tinode-db).
+	// Without it the table must exist (created by CloudFormation, for
+	// example: see singletable's export).
+	CreateTable bool `json:"create_table"`
+	// Keys is where the 32-byte keys that seal pagination cursors (and
+	// any secret attribute) come from.
+	Keys KeyConfig `json:"keys"`
+	// UniqueTagNamespaces are the tag namespaces whose tags have one
+	// holder in the whole table (default ["*"]: every "ns:value" tag;
+	// plain tags are shared, as in Tinode's SQL adapters).
+	UniqueTagNamespaces []string `json:"unique_tag_namespaces"`
+	// TimeoutSeconds bounds each adapter call (default 30).
+	TimeoutSeconds int `json:"timeout"`
+}
+
+// KeyConfig names the key source and rotation: Current is the id of the
+// key used for new values, Env maps key ids to environment variables
+// holding 64 hex digits. Retired ids stay in Env so that values sealed
+// under them keep opening. With no key at all, a random key is made at
+// start (cursors then do not survive a restart).
+type KeyConfig struct {
+	Current string            `json:"current"`
+	Env     map[string]string `json:"env"`
+}
+
+// Adapter implements Tinode's adapter.Adapter over query/tinode.
+type Adapter struct {
+	mu         sync.Mutex
+	cfg        Config
+	client     *dynamodb.Client
+	tbl        *table.Table
+	st         *tinode.Store
+	maxResults int
+	maxMsgs    int
+	timeout    time.Duration
+	version    int
+}
+
+// New returns an open adapter over tbl, for tests and programs that build
+// their own table handle; Tinode itself goes through Open.
+func New(tbl *table.Table, cfg Config) *Adapter {
+	a := &Adapter{cfg: cfg}
+	a.use(tbl)
+	return a
+}
+
+func (a *Adapter) use(tbl *table.Table) {
+	ns := a.cfg.UniqueTagNamespaces
+	if len(ns) == 0 {
+		ns = []string{"*"}
+	}
+	a.tbl = tbl
+	a.st = tinode.New(tbl, func(o *tinode.Options) {
+		o.SharedTags = true
+		o.UniqueTagNamespaces = ns
+	})
+	if a.maxResults == 0 {
+		a.maxResults = defaultMaxResults
+	}
+	a.maxMsgs = defaultMaxMessageResults
+	a.timeout = defaultTimeout
+	if a.cfg.TimeoutSeconds > 0 {
+		a.timeout = time.Duration(a.cfg.TimeoutSeconds) * time.Second
+	}
+}
+
+// Store returns the query/tinode store the adapter uses.
+func (a *Adapter) Store() *tinode.Store { return a.st }
+
+func (a *Adapter) ctx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), a.timeout)
+}
+
+// Open reads the configuration and makes the DynamoDB client. It sends no
+// request: whether the table exists is CheckDbVersion's question.
+func (a *Adapter) Open(raw json.RawMessage) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.st != nil {
+		return errors.New("adapter dynamodb is already open")
+	}
+	var cfg Config
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &cfg); err != nil {
+			return fmt.Errorf("adapter dynamodb: config: %w", err)
+		}
+	}
+	if cfg.Table == "" {
+		cfg.Table = "tinode"
+	}
+	var loadOpts []func(*awsconfig.LoadOptions) error
+	if cfg.Region != "" {
+		loadOpts = append(loadOpts, awsconfig.WithRegion(cfg.Region))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	awsCfg, err := awsconfig.LoadDefaultConfig(ctx, loadOpts...)
+	if err != nil {
+		return fmt.Errorf("adapter dynamodb: AWS config: %w", err)
+	}
+	if awsCfg.Region == "" {
+		awsCfg.Region = "us-east-1"
+	}
+	a.client = dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) {
+		if cfg.Endpoint != "" {
+			o.BaseEndpoint = aws.String(cfg.Endpoint)
+		}
+	})
+	tableOpts, err := cfg.Keys.options()
+	if err != nil {
+		return fmt.Errorf("adapter dynamodb: %w", err)
+	}
+	a.cfg = cfg
+	a.use(table.New(a.client, table.NewSchema(cfg.Table), tableOpts...))
+	return nil
+}
+
+// options turns the key configuration into the table's cursor keys and
+// cipher.
+func (k KeyConfig) options() ([]func(*table.Options), error) {
+	if len(k.Env) == 0 {
+		return nil, nil
+	}
+	if k.Current == "" {
+		return nil, errors.New("keys.current is not set")
+	}
+	raw := map[string][]byte{}
+	ciphers := map[string]table.Cipher{}
+	for id, env := range k.Env {
+		v := strings.TrimSpace(os.Getenv(env))
+		key, err := hex.DecodeString(v)
+		if err != nil || len(key) != 32 {
+			return nil, fmt.Errorf("key %q: %s does not hold 64 hex digits", id, env)
+		}
+		c, err := table.NewAESGCM(key)
+		if err != nil {
+			return nil, err
+		}
+		raw[id], ciphers[id] = key, c
+	}
+	if _, ok := raw[k.Current]; !ok {
+		return nil, fmt.Errorf("keys.current %q is not in keys.env", k.Current)
+	}
+	ring, err := table.NewKeyring(k.Current, ciphers)
+	if err != nil {
+		return nil, err
+	}
+	return []func(*table.Options){func(o *table.Options) {
+		o.Cipher = ring
+		o.CursorKey, o.CursorKeyID = raw[k.Current], k.Current
+		o.OldCursorKeys = map[string][]byte{}
+		for id, key := range raw {
+			if id != k.Current {
+				o.OldCursorKeys[id] = key
+			}
+		}
+	}}, nil
+}
+
+// Close forgets the client; the SDK holds no connection to close.
+func (a *Adapter) Close() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.st, a.tbl, a.client = nil, nil, nil
+	return nil
+}
+
+// IsOpen reports whether Open succeeded.
+func (a *Adapter) IsOpen() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.st != nil
+}
+
+// GetName returns "dynamodb".
+func (a *Adapter) GetName() string { return Name }
+
+// SetMaxResults sets the most results one call returns (default 1024).
+func (a *Adapter) SetMaxResults(val int) error {
+	if val <= 0 {
+		val = defaultMaxResults
+	}
+	a.maxResults = val
+	return nil
+}
+
+// Version returns the data layout version this adapter writes.
+func (a *Adapter) Version() int { return DataVersion }
+
+// GetDbVersion returns the version recorded in the table (TN-36). A
+// missing table or record gives an error saying "Database not
+// initialized", which tinode-db recognises.
+func (a *Adapter) GetDbVersion() (int, error) {
+	if a.version > 0 {
+		return a.version, nil
+	}
+	ctx, cancel := a.ctx()
+	defer cancel()
+	v, err := a.st.Meta.Version(ctx)
+	if err != nil {
+		var rnf *types.ResourceNotFoundException
+		if errors.Is(err, table.ErrNotFound) || errors.As(err, &rnf) {
+			//lint:ignore ST1005 tinode-db recognises this exact text
+			return -1, errors.New("Database not initialized")
+		}
+		return -1, err
+	}
+	a.version = v
+	return v, nil
+}
+
+// CheckDbVersion compares the recorded version with DataVersion (TN-36);
+// a difference gives "Invalid database version ...", as tinode-db
+// expects.
+func (a *Adapter) CheckDbVersion() error {
+	v, err := a.GetDbVersion()
+	if err != nil {
+		return err
+	}
+	if v != DataVersion {
+		//lint:ignore ST1005 tinode-db recognises this exact text
+		return fmt.Errorf("Invalid database version %d. Expected %d", v, DataVersion)
+	}
+	return nil
+}
+
+// CreateDb records the data version in the table (TN-36), creating the
+// table first when the configuration allows it. With reset the table is
+// deleted and created again (only with create_table: otherwise reset is
+// refused, since the adapter may not delete what it did not create). An
+// initialised table without reset gives "Database already initialized".
+func (a *Adapter) CreateDb(reset bool) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	a.version = 0
+	if reset {
+		if !a.cfg.CreateTable {
+			return errors.New("adapter dynamodb: reset needs create_table: the adapter does not delete a table it may not create")
+		}
+		var rnf *types.ResourceNotFoundException
+		if err := a.tbl.Delete(ctx); err != nil && !errors.As(err, &rnf) && !errors.Is(err, table.ErrNotFound) {
+			return err
+		}
+	}
+	if a.cfg.CreateTable {
+		if _, err := a.tbl.Describe(ctx); err != nil {
+			var rnf *types.ResourceNotFoundException
+			if !errors.As(err, &rnf) && !errors.Is(err, table.ErrNotFound) {
+				return err
+			}
+			if err := a.tbl.Create(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	if err := a.st.Meta.Init(ctx, DataVersion); err != nil {
+		if errors.Is(err, table.ErrAlreadyExists) {
+			//lint:ignore ST1005 Tinode's adapters say so in these words
+			return errors.New("Database already initialized")
+		}
+		return err
+	}
+	return nil
+}
+
+// UpgradeDb moves the recorded version to DataVersion (TN-36). Version 1
+// is the only layout so far, so there is nothing to convert; an older
+// record is moved forward, a newer one refused.
+func (a *Adapter) UpgradeDb() error {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	a.version = 0
+	v, err := a.st.Meta.Version(ctx)
+	if err != nil {
+		return err
+	}
+	if v == DataVersion {
+		return nil
+	}
+	if v > DataVersion {
+		return fmt.Errorf("adapter dynamodb: database version %d is newer than the adapter's %d", v, DataVersion)
+	}
+	return a.st.Meta.Upgrade(ctx, v, DataVersion)
+}
+
+// Stats returns the table's name and size as DescribeTable reports them
+// (item count and bytes, refreshed by DynamoDB about every six hours).
+func (a *Adapter) Stats() any {
+	if a.tbl == nil {
+		return nil
+	}
+	ctx, cancel := a.ctx()
+	defer cancel()
+	d, err := a.tbl.Describe(ctx)
+	if err != nil {
+		return nil
+	}
+	return map[string]any{"table": aws.ToString(d.TableName), "items": aws.ToInt64(d.ItemCount), "bytes": aws.ToInt64(d.TableSizeBytes)}
+}
+
+// GetTestDB returns the *table.Table the adapter uses.
+func (a *Adapter) GetTestDB() any { return a.tbl }
+
+// terr turns the library's errors into Tinode's.
+func terr(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, table.ErrUniqueViolation), errors.Is(err, table.ErrAlreadyExists):
+		return t.ErrDuplicate
+	case errors.Is(err, table.ErrNotFound):
+		return t.ErrNotFound
+	case errors.Is(err, table.ErrInvalidInput), errors.Is(err, table.ErrInvalidKey):
+		return t.ErrMalformed
+	}
+	return err
+}
+
+// notFoundNil is terr with a missing item as no error.
+func notFoundNil(err error) error {
+	if errors.Is(err, table.ErrNotFound) {
+		return nil
+	}
+	return terr(err)
+}

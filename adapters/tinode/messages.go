@@ -1,0 +1,145 @@
+package tinode
+
+import (
+	"strings"
+
+	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/query/tinode"
+	"github.com/singletable/singletable/table"
+	t "github.com/tinode/chat/server/store/types"
+)
+
+// MessageSave stores the message under the SeqId Tinode gave it (TN-12):
+// one conditional PutItem of TOPIC#{topic} / MSG#{seq}, never over an
+// existing message (types.ErrDuplicate). Tinode's topic goroutine numbers
+// a topic's messages and records the last SeqId with
+// TopicUpdateOnMessage, so the adapter does not number them again.
+func (a *Adapter) MessageSave(msg *t.Message) error {
+	m, err := toMessage(msg)
+	if err != nil {
+		return t.ErrMalformed
+	}
+	ctx, cancel := a.ctx()
+	defer cancel()
+	return terr(a.st.Messages.Import(ctx, &m))
+}
+
+// MessageGetAll returns the topic's messages Since <= SeqId < Before (0:
+// no bound), newest first, at most opts.Limit (or 100), leaving out those
+// deleted for everyone and those forUser deleted (TN-13, TN-14): one Query
+// per page.
+func (a *Adapter) MessageGetAll(topic string, forUser t.Uid, opts *t.QueryOpt) ([]t.Message, error) {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	limit := a.maxMsgs
+	f := tinode.HistoryFilter{}
+	if !forUser.IsZero() {
+		f.ForUser = tn.UserID(forUser.String())
+	}
+	if opts != nil {
+		f.Seq = tinode.SeqRange{Since: max(opts.Since, 0), Before: max(opts.Before, 0)}
+		if opts.Limit > 0 && opts.Limit < limit {
+			limit = opts.Limit
+		}
+	}
+	if f.Seq.Before != 0 && f.Seq.Before <= f.Seq.Since {
+		return nil, nil
+	}
+	var out []t.Message
+	for m, err := range a.st.Messages.HistoryAll(ctx, tn.TopicName(topic), f, table.Limit(limit)) {
+		if err != nil {
+			return nil, terr(err)
+		}
+		out = append(out, fromMessage(&m))
+		if len(out) == limit {
+			break
+		}
+	}
+	return out, nil
+}
+
+// MessageDeleteList deletes messages (TN-27): the ranges of toDel for
+// toDel.DeletedFor alone, or for everyone, recording the deletion in the
+// topic's log with a DelId that advances atomically; the messages of a
+// deletion for everyone keep their SeqId as tombstones. toDel nil deletes
+// every message of the topic for everyone (Tinode's topic deletion).
+// Tinode passes the DelId it expects (the topic's DelId + 1), which is the
+// one the log advances to; SubsUpdate and TopicUpdate then record it.
+func (a *Adapter) MessageDeleteList(topic string, toDel *t.DelMessage) error {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	name := tn.TopicName(topic)
+	if toDel == nil {
+		_, err := a.st.Messages.DeleteForAll(ctx, name, 0, 0)
+		return notFoundNil(err)
+	}
+	forUser := tn.UserID("")
+	if toDel.DeletedFor != "" {
+		forUser = tn.UserID(toDel.DeletedFor)
+	}
+	// Attachments of messages deleted for everyone are released (TN-32).
+	if forUser == "" {
+		if err := a.unlinkRanges(name, toDel.SeqIdRanges); err != nil {
+			return err
+		}
+	}
+	_, err := a.st.Messages.DeleteList(ctx, name, forUser, toRanges(toDel.SeqIdRanges))
+	return terr(err)
+}
+
+func (a *Adapter) unlinkRanges(name tn.TopicName, ranges []t.Range) error {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	for _, r := range ranges {
+		hi := r.Hi
+		if hi == 0 {
+			hi = r.Low + 1
+		}
+		for m, err := range a.st.Messages.HistoryAll(ctx, name, tinode.HistoryFilter{Seq: tinode.SeqRange{Since: r.Low, Before: hi}}) {
+			if err != nil {
+				return terr(err)
+			}
+			if m.Id != "" && strings.Contains(string(m.Head), `"attachments"`) {
+				if _, err := a.st.Files.Unlink(ctx, tn.MessageOwner(m.Id)); err != nil {
+					return terr(err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// MessageGetDeleted returns the topic's deletion log entries for everyone
+// and for forUser with Since <= DelId < Before, oldest first, at most
+// opts.Limit (or MaxResults) (TN-28): one Query per page.
+func (a *Adapter) MessageGetDeleted(topic string, forUser t.Uid, opts *t.QueryOpt) ([]t.DelMessage, error) {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	limit := a.limit(opts)
+	since, before := 0, 0
+	if opts != nil {
+		since, before = max(opts.Since, 0), max(opts.Before, 0)
+	}
+	user := tn.UserID("")
+	if !forUser.IsZero() {
+		user = tn.UserID(forUser.String())
+	}
+	var out []t.DelMessage
+	for d, err := range a.st.Messages.AllDeletions(ctx, tn.TopicName(topic), user, since, table.Asc()) {
+		if err != nil {
+			return nil, terr(err)
+		}
+		if before > 0 && d.DelId >= before {
+			break
+		}
+		out = append(out, t.DelMessage{
+			ObjHeader: t.ObjHeader{CreatedAt: d.CreatedAt, UpdatedAt: d.CreatedAt},
+			Topic:     string(d.Topic), DeletedFor: string(d.DeletedFor), DelId: d.DelId,
+			SeqIdRanges: fromRanges(d.Ranges),
+		})
+		if len(out) == limit {
+			break
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,257 @@
+package tinode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/keys"
+	"github.com/singletable/singletable/table"
+)
+
+// Files are the access patterns of upload records (today's Tinode's
+// fileuploads and filemsglinks): the record of each file, the links from
+// topics, users and messages that keep it in use, and the unused ones a
+// garbage collector deletes. The bytes live outside the table.
+type Files struct{ s *Store }
+
+func fileKey(id string) (table.Key, error) {
+	if id == "" {
+		return table.Key{}, table.Invalid("Id", "empty")
+	}
+	return table.Key{PK: "FILE#" + keys.Escape(id), SK: "FILE"}, nil
+}
+
+// Start records a new upload (TN-31, Tinode's FileStartUpload): one
+// conditional PutItem of FILE#{id} / FILE. The record has no link, so it
+// is in the unused-file index from the start (TN-33). An existing id gives
+// table.ErrAlreadyExists.
+func (fs *Files) Start(ctx context.Context, f *tn.File) error {
+	f.UseCount = 0
+	return fs.s.file.Create(ctx, f)
+}
+
+// Get returns the record of file id (TN-31, Tinode's FileGet): GetItem
+// FILE#{id} / FILE. A missing one gives table.ErrNotFound.
+func (fs *Files) Get(ctx context.Context, id string) (tn.File, error) {
+	k, err := fileKey(id)
+	if err != nil {
+		return tn.File{}, err
+	}
+	return fs.s.file.Get(ctx, k)
+}
+
+// Finish ends the upload of file id (TN-31, Tinode's FileFinishUpload).
+// On success the record becomes UploadCompleted with size, and with
+// location and etag when they are not empty: a consistent GetItem and one
+// UpdateItem checked on the version read. On failure the record is
+// deleted (one DeleteItem; nothing keeps a failed upload) and returned
+// with UploadFailed and size 0. A missing record gives table.ErrNotFound.
+func (fs *Files) Finish(ctx context.Context, id string, success bool, size int64, location, etag string) (tn.File, error) {
+	k, err := fileKey(id)
+	if err != nil {
+		return tn.File{}, err
+	}
+	if !success {
+		f, err := fs.s.file.Take(ctx, k)
+		if err != nil {
+			return tn.File{}, err
+		}
+		f.Status, f.Size, f.UpdatedAt = tn.UploadFailed, 0, fs.s.now()
+		return f, nil
+	}
+	if size < 0 {
+		return tn.File{}, table.Invalid("Size", "negative")
+	}
+	return fs.s.file.Update(ctx, k, func(f *tn.File) error {
+		f.Status, f.Size = tn.UploadCompleted, size
+		if location != "" {
+			f.Location = location
+		}
+		if etag != "" {
+			f.ETag = etag
+		}
+		return nil
+	})
+}
+
+// Link links owner to the files fids (TN-32, Tinode's
+// FileLinkAttachments). With replace (a topic's or user's avatar), the
+// owner's earlier links to other files are removed first, so those files
+// may become unused; a message only adds links. Each new link raises its
+// file's UseCount (which takes the file out of the unused index) before
+// the link item FLINK#{owner} / FILE#{fid} is written, and a removed link
+// is deleted before the count is lowered: a call that stops half way
+// leaves a count too high (a file kept), never a used file collected.
+// A missing file gives table.ErrNotFound.
+//
+// Requests: with replace, a consistent Query of the owner's links; per
+// removed link a DeleteItem, then a GetItem and an UpdateItem of its file;
+// per new link a GetItem and an UpdateItem of its file and a PutItem.
+func (fs *Files) Link(ctx context.Context, owner tn.LinkOwner, fids []string, replace bool) error {
+	if len(fids) == 0 {
+		return table.Invalid("fids", "empty")
+	}
+	have := map[string]bool{}
+	if replace {
+		links, err := fs.Links(ctx, owner)
+		if err != nil {
+			return err
+		}
+		for _, l := range links {
+			if slices.Contains(fids, l.File) {
+				have[l.File] = true
+				continue
+			}
+			if err := fs.unlink(ctx, l); err != nil {
+				return err
+			}
+		}
+	}
+	for _, fid := range fids {
+		if have[fid] {
+			continue
+		}
+		have[fid] = true
+		l := tn.FileLink{Owner: owner, File: fid}
+		if err := l.Validate(); err != nil {
+			return err
+		}
+		if err := fs.count(ctx, fid, 1); err != nil {
+			return err
+		}
+		if err := fs.s.link.Create(ctx, &l); err != nil {
+			if errors.Is(err, table.ErrAlreadyExists) {
+				// Linked before: undo this call's count.
+				if err := fs.count(ctx, fid, -1); err != nil {
+					return err
+				}
+				continue
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// Links returns the files owner links to (TN-32): one consistent Query of
+// PK = FLINK#{owner} per 1 MB.
+func (fs *Files) Links(ctx context.Context, owner tn.LinkOwner) ([]tn.FileLink, error) {
+	if owner == "" {
+		return nil, table.Invalid("Owner", "empty")
+	}
+	q := table.Query{PK: "FLINK#" + keys.Escape(string(owner)), SK: table.SKBeginsWith("FILE#"), Consistent: true}
+	var out []tn.FileLink
+	for l, err := range fs.s.link.ListAll(ctx, q) {
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}
+
+// Unlink removes every link of owner (TN-32), when the topic, user or
+// message is deleted for good, and returns how many it removed: the
+// owner's links as Links reads them, then per link a DeleteItem and the
+// file's count lowered (a GetItem and an UpdateItem).
+func (fs *Files) Unlink(ctx context.Context, owner tn.LinkOwner) (int, error) {
+	links, err := fs.Links(ctx, owner)
+	if err != nil {
+		return 0, err
+	}
+	for i, l := range links {
+		if err := fs.unlink(ctx, l); err != nil {
+			return i, err
+		}
+	}
+	return len(links), nil
+}
+
+func (fs *Files) unlink(ctx context.Context, l tn.FileLink) error {
+	k, err := fs.s.link.KeyOf(&l)
+	if err != nil {
+		return err
+	}
+	if err := fs.s.link.Delete(ctx, k); err != nil && !errors.Is(err, table.ErrNotFound) {
+		return err
+	}
+	err = fs.count(ctx, l.File, -1)
+	if errors.Is(err, table.ErrNotFound) {
+		return nil // the file was deleted already
+	}
+	return err
+}
+
+// count moves file fid's UseCount by delta (never below 0). It is an
+// Update, not an atomic ADD, because the unused-file index key depends on
+// the count and moves in the same write.
+func (fs *Files) count(ctx context.Context, fid string, delta int) error {
+	k, err := fileKey(fid)
+	if err != nil {
+		return err
+	}
+	_, err = fs.s.file.Update(ctx, k, func(f *tn.File) error {
+		f.UseCount = max(0, f.UseCount+delta)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("file %s: %w", fid, err)
+	}
+	return nil
+}
+
+// DeleteUnused deletes up to limit (1..1000) file records that nothing
+// links to, updated before olderThan (zero: any time), and returns the
+// Locations of those that had one, so the media handler deletes the bytes
+// (TN-33, Tinode's FileDeleteUnused). It reads GSI2 PK = FILEUNUSED, SK
+// BETWEEN FILEUNUSED# AND FILEUNUSED#{Timestamp(olderThan)} (oldest
+// first, one Query page per 1 MB, no Scan), then deletes each record on
+// the version it read, so a file linked in between is kept. The index is
+// eventually consistent: a file linked just before may still be listed,
+// and its version check keeps it.
+func (fs *Files) DeleteUnused(ctx context.Context, olderThan time.Time, limit int) ([]string, error) {
+	if limit < 1 || limit > 1000 {
+		return nil, table.Invalid("limit", "%d is outside 1..1000", limit)
+	}
+	sk := table.SKBeginsWith("FILEUNUSED#")
+	if !olderThan.IsZero() {
+		ts, err := keys.Timestamp(olderThan)
+		if err != nil {
+			return nil, table.Invalid("olderThan", "%v", err)
+		}
+		sk = table.SKBetween("FILEUNUSED#", "FILEUNUSED#"+ts)
+	}
+	q := table.Query{Index: table.GSI2, PK: "FILEUNUSED", SK: sk}
+	var found []tn.File
+	for f, err := range fs.s.file.ListAll(ctx, q) {
+		if err != nil {
+			return nil, err
+		}
+		if f.UseCount > 0 {
+			continue
+		}
+		found = append(found, f)
+		if len(found) == limit {
+			break
+		}
+	}
+	var locations []string
+	for _, f := range found {
+		k, _ := fileKey(f.Id)
+		err := fs.s.t.Transact(ctx, fs.s.file.DeleteVersionOp(k, f.Version))
+		if err != nil {
+			if errors.Is(err, table.ErrConflict) || errors.Is(err, table.ErrNotFound) || errors.Is(err, table.ErrConditionFailed) || errors.Is(err, table.ErrTransactionCanceled) {
+				continue // linked or deleted in between
+			}
+			return locations, err
+		}
+		if f.Location != "" {
+			locations = append(locations, f.Location)
+		}
+	}
+	return locations, nil
+}

@@ -1,0 +1,90 @@
+package tinode
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/keys"
+	"github.com/singletable/singletable/table"
+)
+
+// Cache is Tinode's persistent cache (today's kvmeta rows): short-lived
+// strings by key, such as pending confirmation codes. Entries are one
+// partition, PK = PCACHE, SK = KEY#{key}, so a key prefix is a
+// begins_with condition (keys.Escape keeps prefixes: the escape of a
+// prefix is a prefix of the escape). One partition holds up to 1,000
+// writes per second, far above what confirmation codes need.
+type Cache struct{ s *Store }
+
+func cacheKey(key string) (table.Key, error) {
+	if key == "" {
+		return table.Key{}, table.Invalid("Key", "empty")
+	}
+	return table.Key{PK: "PCACHE", SK: "KEY#" + keys.Escape(key)}, nil
+}
+
+// Get returns the value of key (TN-34, Tinode's PCacheGet): GetItem
+// PCACHE / KEY#{key}. A missing key gives table.ErrNotFound.
+func (c *Cache) Get(ctx context.Context, key string) (string, error) {
+	k, err := cacheKey(key)
+	if err != nil {
+		return "", err
+	}
+	e, err := c.s.cache.Get(ctx, k)
+	return e.Value, err
+}
+
+// Upsert sets key to value, stamping CreatedAt now (TN-34, Tinode's
+// PCacheUpsert): one PutItem; with failOnDuplicate one conditional PutItem
+// that gives table.ErrAlreadyExists when the key is held.
+func (c *Cache) Upsert(ctx context.Context, key, value string, failOnDuplicate bool) error {
+	e := tn.CacheEntry{Key: key, Value: value, CreatedAt: c.s.now()}
+	if failOnDuplicate {
+		return c.s.cache.Create(ctx, &e)
+	}
+	return c.s.cache.Put(ctx, &e)
+}
+
+// Delete deletes key (TN-34, Tinode's PCacheDelete): one DeleteItem. A
+// missing key is not an error, as in Tinode's SQL adapters.
+func (c *Cache) Delete(ctx context.Context, key string) error {
+	k, err := cacheKey(key)
+	if err != nil {
+		return err
+	}
+	if err := c.s.cache.Delete(ctx, k); err != nil && !errors.Is(err, table.ErrNotFound) {
+		return err
+	}
+	return nil
+}
+
+// Expire deletes the entries whose key starts with prefix and that were
+// written before olderThan, and returns how many (TN-35, Tinode's
+// PCacheExpire): Query PK = PCACHE, SK begins_with KEY#{prefix} (one page
+// per 1 MB), then one BatchWriteItem per 25 entries. An empty prefix is
+// refused, as Tinode refuses it.
+func (c *Cache) Expire(ctx context.Context, prefix string, olderThan time.Time) (int, error) {
+	if prefix == "" {
+		return 0, table.Invalid("prefix", "empty")
+	}
+	q := table.Query{PK: "PCACHE", SK: table.SKBeginsWith("KEY#" + keys.Escape(prefix))}
+	var old []table.Key
+	for e, err := range c.s.cache.ListAll(ctx, q) {
+		if err != nil {
+			return 0, err
+		}
+		if e.CreatedAt.Before(olderThan) {
+			k, _ := cacheKey(e.Key)
+			old = append(old, k)
+		}
+	}
+	if len(old) == 0 {
+		return 0, nil
+	}
+	if err := c.s.cache.BatchDelete(ctx, old); err != nil {
+		return 0, err
+	}
+	return len(old), nil
+}

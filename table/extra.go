@@ -1,0 +1,206 @@
+package table
+
+import (
+	"fmt"
+	"maps"
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/guregu/dynamo/v2"
+)
+
+// Extra holds the attributes of an item that its Go type does not model,
+// exactly as DynamoDB stores them (the catch-all). An entity opts in by
+// declaring one field of this type tagged `dynamo:"-"`:
+//
+//	type Preferences struct {
+//		Theme string      `dynamo:"theme"`
+//		Extra table.Extra `dynamo:"-"` // every other attribute, kept
+//	}
+//
+// The engine then:
+//
+//   - fills it on every read (Get, List, BatchGet, Collect, Update's read,
+//     Patch's result...) with every stored attribute that no field models
+//     and that the engine does not write itself (the primary key, the
+//     entity-type, version and write-token attributes, the index keys and
+//     TTL the entity derives). Values are the raw attribute values: a
+//     string set stays a string set, a number keeps its spelling, a NULL
+//     stays NULL. A read sets it to nil when there is none.
+//   - writes it back on every write of the whole item (Create, Put,
+//     Replace, Update, Upsert, BatchPut, transaction ops): an entry is
+//     stored as it is; a field of the type with the same name wins, and
+//     names the engine writes itself are ignored.
+//   - Update, Replace and Upsert diff it like any field: an entry the
+//     caller did not change is not written (the stored bytes stay), an
+//     entry the caller changed or added is SET, an entry the caller
+//     deleted from a non-nil map is REMOVEd. A nil Extra (an item built in
+//     code, or read with none) leaves every unmodelled attribute as
+//     stored: to remove them all, set it to an empty map.
+//   - Patch and Change never touch it (they name the attributes they set).
+//
+// Without the field, attributes the type does not model are still kept by
+// Update, Replace, Upsert and Patch (they write only what changed), but
+// are lost by a whole-item write of a value read earlier (Put, BatchPut).
+type Extra map[string]types.AttributeValue
+
+var extraType = reflect.TypeFor[Extra]()
+
+var extraFields sync.Map // reflect.Type -> []int (nil: none)
+
+// extraIndex returns the index of the Extra field of struct type t, or
+// nil. It panics when the field is not tagged `dynamo:"-"` (guregu would
+// otherwise encode it as an attribute named after the field) or when t
+// has two (a programming error, found when the entity is created).
+func extraIndex(t reflect.Type) []int {
+	if v, ok := extraFields.Load(t); ok {
+		return v.([]int)
+	}
+	var idx []int
+	if t.Kind() == reflect.Struct {
+		for _, f := range reflect.VisibleFields(t) {
+			if f.Type != extraType || !f.IsExported() {
+				continue
+			}
+			if name, _, _ := strings.Cut(f.Tag.Get("dynamo"), ","); name != "-" {
+				panic(fmt.Sprintf("table: %s.%s is a table.Extra: tag it `dynamo:\"-\"`", t, f.Name))
+			}
+			if idx != nil {
+				panic(fmt.Sprintf("table: %s has two table.Extra fields", t))
+			}
+			idx = f.Index
+		}
+	}
+	extraFields.Store(t, idx)
+	return idx
+}
+
+// extraOf returns the Extra field of item (a pointer to T), or an invalid
+// value when T has none.
+func extraOf(item any) reflect.Value {
+	v := reflect.ValueOf(item).Elem()
+	idx := extraIndex(v.Type())
+	if idx == nil {
+		return reflect.Value{}
+	}
+	f, err := v.FieldByIndexErr(idx)
+	if err != nil {
+		return reflect.Value{}
+	}
+	return f
+}
+
+// ownAttrs returns the attribute names the engine writes itself for
+// items of this entity, which Extra never holds: the primary key, the
+// entity-type, version and write-token attributes, the TTL when the
+// entity derives it, and the index keys it derives (all of them when an
+// Indexes closure may derive any).
+func (e *Entity[T]) ownAttrs() map[string]bool {
+	e.ownOnce.Do(func() {
+		s := e.t.schema
+		own := map[string]bool{s.PK: true, s.SK: true}
+		for _, a := range []string{s.TypeAttr, s.VersionAttr, s.TokenAttr} {
+			if a != "" {
+				own[a] = true
+			}
+		}
+		if e.def.Expires != nil && s.TTLAttr != "" {
+			own[s.TTLAttr] = true
+		}
+		if e.def.Indexes != nil {
+			all := e.decl == nil || e.decl.extra != nil
+			for i, is := range s.Indexes {
+				if _, declared := e.decl.indexesOf()[Index(i+1)]; all || declared {
+					own[is.PK], own[is.SK] = true, true
+				}
+			}
+		}
+		e.own = own
+	})
+	return e.own
+}
+
+// indexesOf returns the declared index templates (nil-safe).
+func (d *declared) indexesOf() map[Index][2]template {
+	if d == nil {
+		return nil
+	}
+	return d.indexes
+}
+
+// fillExtra sets v's Extra field, if it has one, to the attributes of raw
+// that no field of T models and the engine does not own.
+func (e *Entity[T]) fillExtra(raw Item, v *T) {
+	f := extraOf(v)
+	if !f.IsValid() {
+		return
+	}
+	fields := fieldsOf(reflect.TypeFor[T]())
+	own := e.ownAttrs()
+	var out Extra
+	for name, av := range raw {
+		if _, modelled := fields[name]; modelled || own[name] {
+			continue
+		}
+		if out == nil {
+			out = Extra{}
+		}
+		out[name] = av
+	}
+	f.Set(reflect.ValueOf(out))
+}
+
+// addExtra adds item's Extra entries to av, its encoding: a modelled
+// attribute present in av and the engine's own attributes win.
+func (e *Entity[T]) addExtra(av Item, item *T) {
+	f := extraOf(item)
+	if !f.IsValid() || f.Len() == 0 {
+		return
+	}
+	fields := fieldsOf(reflect.TypeFor[T]())
+	own := e.ownAttrs()
+	for name, v := range f.Interface().(Extra) {
+		if _, modelled := fields[name]; modelled || own[name] || v == nil {
+			continue
+		}
+		av[name] = v
+	}
+}
+
+// keepExtra gives cur (about to be written over orig) orig's Extra when
+// cur's is nil: an item built in code leaves unmodelled attributes alone.
+func keepExtra[T any](orig, cur *T) {
+	f := extraOf(cur)
+	if !f.IsValid() || !f.IsNil() {
+		return
+	}
+	if o := extraOf(orig); o.IsValid() && !o.IsNil() {
+		f.Set(reflect.ValueOf(maps.Clone(o.Interface().(Extra))))
+	}
+}
+
+// encodePlain encodes item as a write would before keys, secrets and the
+// engine's attributes are added: the fields and the Extra entries, which
+// Update and Replace diff.
+func (e *Entity[T]) encodePlain(item *T) (Item, error) {
+	av, err := dynamo.MarshalItem(item)
+	if err != nil {
+		return nil, err
+	}
+	keepEmptyMapStrings(av, reflect.ValueOf(item).Elem())
+	e.addExtra(av, item)
+	return av, nil
+}
+
+// keepStored is the package's keepStored for attribute attr, except for
+// attributes holding secrets: those are written as sealed by this write.
+func (e *Entity[T]) keepStored(attr string, stored, old, nw types.AttributeValue) types.AttributeValue {
+	for path := range e.def.Secrets {
+		if secretTop(path) == attr {
+			return nw
+		}
+	}
+	return keepStored(stored, old, nw)
+}

@@ -1,0 +1,174 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// A guard is an index, never the truth. A lookup by a unique value reads
+// the guard to learn the owner's key, then the owner itself (strongly
+// consistent), and answers from the owner only: a guard whose owner is
+// missing or expired, or whose owner no longer holds the guarded value
+// (another writer deleted it, or changed the value without knowing about
+// guards), answers nothing. Such an orphan guard is reported to
+// Options.Observer (an [Event] with Op [OpOrphanGuard] and an
+// [*OrphanGuardError]) and removed by a conditional delete that never
+// removes a guard re-claimed concurrently (see [OrphanGuardError]).
+
+// OpOrphanGuard is the Op of the [Event] that reports an orphan guard
+// found by a read. It is a report, not a DynamoDB request: the delete that
+// removes the guard is reported on its own, as a TransactWriteItems.
+const OpOrphanGuard = "OrphanGuard"
+
+// ErrOrphanGuard matches every [*OrphanGuardError].
+var ErrOrphanGuard = errors.New("orphan unique guard")
+
+// OrphanGuardError describes a guard found holding a value for an item that
+// is gone or no longer holds it. The guard is removed by one transaction:
+// a delete conditioned on the guard still naming Guard.Owner, and a
+// condition check on the owner: still absent (or expired) when it was
+// missing, still at Version when it no longer held the value. A concurrent
+// re-claim writes the owner (or another owner) in the guard's own
+// transaction, so it fails that condition and the re-claimed guard stays.
+type OrphanGuardError struct {
+	// Guard is the guard as read: the value and the owner it names.
+	Guard Guard
+	// OwnerMissing is true when the owner was missing or expired, false
+	// when it exists but no longer holds the value.
+	OwnerMissing bool
+	// Version is the owner's version as read (0 when missing or written
+	// without a version).
+	Version int64
+	// Removed reports whether the conditional delete removed the guard.
+	Removed bool
+	// DeleteErr is why it did not (a re-claim met the condition, or the
+	// request failed); nil when Removed.
+	DeleteErr error
+}
+
+func (e *OrphanGuardError) Error() string {
+	why := "no longer holds the value"
+	if e.OwnerMissing {
+		why = "is missing or expired"
+	}
+	s := fmt.Sprintf("unique guard %s %q: its owner %s/%s %s", e.Guard.Name, e.Guard.Value, e.Guard.Owner.PK, e.Guard.Owner.SK, why)
+	if e.Removed {
+		return s + "; guard removed"
+	}
+	return fmt.Sprintf("%s; guard kept: %v", s, e.DeleteErr)
+}
+
+// Is reports whether target is [ErrOrphanGuard].
+func (e *OrphanGuardError) Is(target error) bool { return target == ErrOrphanGuard }
+
+// Indexed is a read option of [Entity.GetByUnique] (and
+// [Entity.GetByUniqueCarried]): the owner found must also be stored under
+// each named GSI with the key its fields derive, as its stored index
+// attributes say (not only the fields they derive from). On a table shared
+// with a writer that takes an item out of an index by removing its index
+// attributes (Ferryhook's service revokes an API key so, leaving the item),
+// such an item is not found. Its guard is not an orphan (the item still
+// holds the value) and is kept.
+func Indexed(ix ...Index) ReadOption {
+	return func(o *readOpts) { o.indexed = append(o.indexed, ix...) }
+}
+
+// confirmOwner reads the owner named by guard g of u (strongly consistent)
+// and returns it if it is live, holds u and is indexed as ro asks. An
+// orphan guard is reported and removed; every refusal is [ErrNotFound].
+func (e *Entity[T]) confirmOwner(ctx context.Context, u Unique, g Guard, ro readOpts) (T, error) {
+	var zero T
+	item, ver, raw, err := e.getRaw(ctx, g.Owner, Consistent())
+	if errors.Is(err, ErrNotFound) {
+		e.dropOrphan(ctx, u, g, true, 0)
+		return zero, opErr("get by unique", e.def.Type, g.Owner, ErrNotFound)
+	}
+	if err != nil {
+		return zero, opErr("get by unique", e.def.Type, g.Owner, err)
+	}
+	if e.def.Unique != nil && !slices.Contains(e.def.Unique(&item), u) {
+		e.dropOrphan(ctx, u, g, false, ver)
+		return zero, opErr("get by unique", e.def.Type, g.Owner, ErrNotFound)
+	}
+	if len(ro.indexed) > 0 {
+		ok, err := e.storedUnder(raw, &item, ro.indexed)
+		if err != nil {
+			return zero, opErr("get by unique", e.def.Type, g.Owner, err)
+		}
+		if !ok {
+			return zero, opErr("get by unique", e.def.Type, g.Owner, ErrNotFound)
+		}
+	}
+	return item, nil
+}
+
+// storedUnder reports whether raw holds, for each index of ixs, the index
+// key item's fields derive (an index the item derives no key for fails).
+func (e *Entity[T]) storedUnder(raw Item, item *T, ixs []Index) (bool, error) {
+	if e.def.Indexes == nil {
+		return false, nil
+	}
+	want, err := e.def.Indexes(item)
+	if err != nil {
+		return false, err
+	}
+	for _, ix := range ixs {
+		pk, sk, _, err := e.t.schema.keyAttrs(ix)
+		if err != nil {
+			return false, err
+		}
+		w := want[ix]
+		if w.PK == "" || !rawStringIs(raw, pk, w.PK) || (w.SK != "" && !rawStringIs(raw, sk, w.SK)) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+func rawStringIs(raw Item, attr, v string) bool {
+	s, ok := raw[attr].(*types.AttributeValueMemberS)
+	return ok && s.Value == v
+}
+
+// dropOrphan reports the orphan guard g of u to the Observer after trying
+// to remove it (see [OrphanGuardError] for the conditions). Its failure is
+// reported, never returned: the lookup already answers not found.
+func (e *Entity[T]) dropOrphan(ctx context.Context, u Unique, g Guard, missing bool, ver int64) {
+	s := e.t.schema
+	gx := newExprs()
+	gx.names["#opk"], gx.names["#osk"] = guardOwnerPK, guardOwnerSK
+	gx.values[":opk"] = &types.AttributeValueMemberS{Value: g.Owner.PK}
+	gx.values[":osk"] = &types.AttributeValueMemberS{Value: g.Owner.SK}
+	del := TxOp{del: &types.Delete{
+		TableName:                 aws.String(s.Name),
+		Key:                       e.t.keyItem(GuardKey(u)),
+		ConditionExpression:       aws.String("#opk = :opk AND #osk = :osk"),
+		ExpressionAttributeNames:  gx.names,
+		ExpressionAttributeValues: gx.vals(),
+	}, key: GuardKey(u), what: GuardType}
+	ox := newExprs()
+	var c string
+	if missing {
+		c = e.t.absentCond(ox)
+	} else {
+		c = e.t.versionCond(ox, ver)
+	}
+	check := TxOp{check: &types.ConditionCheck{
+		TableName:                 aws.String(s.Name),
+		Key:                       e.t.keyItem(g.Owner),
+		ConditionExpression:       aws.String(c),
+		ExpressionAttributeNames:  ox.names,
+		ExpressionAttributeValues: ox.vals(),
+	}, key: g.Owner, what: "check"}
+	start := time.Now()
+	err := e.t.Transact(ctx, del, check)
+	g.Unique = u
+	report := &OrphanGuardError{Guard: g, OwnerMissing: missing, Version: ver, Removed: err == nil, DeleteErr: err}
+	e.t.observe(ctx, Event{Op: OpOrphanGuard, Entity: e.def.Type, Duration: time.Since(start), Err: report})
+}
