@@ -29,8 +29,8 @@ func (e *Entity[T]) encodeItem(item *T) (Item, error) {
 }
 
 // finishItem applies the encoding fixes on top of guregu's to av, the
-// encoding of item: empty strings kept in string maps, Def.AlwaysWrite
-// attributes written empty.
+// encoding of item: the empty entries of maps kept, the attributes of the
+// Extra catch-all added, Def.AlwaysWrite attributes written empty.
 func (e *Entity[T]) finishItem(av Item, item *T) {
 	v := reflect.ValueOf(item).Elem()
 	keepEmptyMapStrings(av, v)
