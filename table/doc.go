@@ -72,6 +72,14 @@
 //   - Update, Replace and Upsert write only the top-level attributes whose
 //     encoded value the caller changed; every other stored attribute
 //     (unmodelled, NULL, of another type than the field) keeps its bytes.
+//   - Inside maps, at any depth, a read gives back every stored entry (""
+//     as "", NULL as nil, empty lists and maps as such) and a write stores
+//     every entry of the Go value as it holds it; guregu's omission of
+//     empty values applies to top-level fields only (sparse GSI keys;
+//     Def.AlwaysWrite writes them). An Update or Replace that changes an
+//     attribute writes it from the stored value: a nested part the caller
+//     did not change keeps its stored form (a set read into `any` stays a
+//     set, an empty string a struct field cannot tell from absent stays).
 //   - Declare a field of type [Extra] tagged `dynamo:"-"` (by convention
 //     named Extra) and the entity opts in to the catch-all: every read
 //     fills it with the stored attributes no field models, as raw

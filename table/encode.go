@@ -2,7 +2,10 @@ package table
 
 import (
 	"encoding"
+	"maps"
 	"reflect"
+	"slices"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -56,29 +59,71 @@ var (
 // customEncoded reports whether t (or *t) encodes itself: its encoding is
 // left as it made it.
 func customEncoded(t reflect.Type) bool {
-	pt := reflect.PointerTo(t)
-	for _, it := range []reflect.Type{guregMarshaler, guregItemMarshaler, textMarshaler, avMarshaler} {
-		if t.Implements(it) || pt.Implements(it) {
-			return true
-		}
+	if v, ok := customTypes.Load(t); ok {
+		return v.(bool)
 	}
-	return false
+	pt := reflect.PointerTo(t)
+	custom := false
+	for _, it := range []reflect.Type{guregMarshaler, guregItemMarshaler, textMarshaler, avMarshaler} {
+		custom = custom || t.Implements(it) || pt.Implements(it)
+	}
+	customTypes.Store(t, custom)
+	return custom
+}
+
+var customTypes, mapTypes sync.Map // reflect.Type -> bool
+
+var emptyWrappers sync.Map // reflect.Type -> the struct type emptyElem encodes it in
+
+// mayHoldMap reports whether a value of type t can hold a map guregu
+// encodes (at any depth, through an interface too): only those need
+// keepEmpties.
+func mayHoldMap(t reflect.Type) bool {
+	if v, ok := mapTypes.Load(t); ok {
+		return v.(bool)
+	}
+	var walk func(t reflect.Type, seen map[reflect.Type]bool) bool
+	walk = func(t reflect.Type, seen map[reflect.Type]bool) bool {
+		if seen[t] {
+			return false
+		}
+		seen[t] = true
+		if customEncoded(t) {
+			return false
+		}
+		switch t.Kind() {
+		case reflect.Map, reflect.Interface:
+			return true
+		case reflect.Pointer, reflect.Slice, reflect.Array:
+			return walk(t.Elem(), seen)
+		case reflect.Struct:
+			for i := range t.NumField() {
+				if f := t.Field(i); (f.IsExported() || f.Anonymous) && walk(f.Type, seen) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	holds := walk(t, map[reflect.Type]bool{})
+	mapTypes.Store(t, holds)
+	return holds
 }
 
 // keepEmpties returns av, guregu's encoding of rv, with the entries guregu
-// dropped from maps (at any depth) put back.
+// dropped from maps (at any depth) put back; av itself when nothing was.
 func keepEmpties(rv reflect.Value, av types.AttributeValue) types.AttributeValue {
-	for {
-		if av == nil || !rv.IsValid() || customEncoded(rv.Type()) {
-			return av
-		}
-		if rv.Kind() != reflect.Pointer && rv.Kind() != reflect.Interface {
-			break
-		}
+	if av == nil || !rv.IsValid() || !mayHoldMap(rv.Type()) {
+		return av
+	}
+	for rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
 		if rv.IsNil() {
 			return av
 		}
 		rv = rv.Elem()
+		if !mayHoldMap(rv.Type()) {
+			return av
+		}
 	}
 	switch rv.Kind() {
 	case reflect.Struct:
@@ -87,16 +132,25 @@ func keepEmpties(rv reflect.Value, av types.AttributeValue) types.AttributeValue
 		if !ok || tf.shadowed {
 			return av
 		}
-		out := make(map[string]types.AttributeValue, len(m.Value))
-		for k, v := range m.Value {
-			out[k] = v
-		}
+		var out map[string]types.AttributeValue
 		for name, fi := range tf.fields {
-			if e, ok := m.Value[name]; ok {
-				if f, err := rv.FieldByIndexErr(fi.index); err == nil {
-					out[name] = keepEmpties(f, e)
-				}
+			e, ok := m.Value[name]
+			if !ok {
+				continue
 			}
+			f, err := rv.FieldByIndexErr(fi.index)
+			if err != nil {
+				continue
+			}
+			if fixed := keepEmpties(f, e); fixed != e {
+				if out == nil {
+					out = maps.Clone(m.Value)
+				}
+				out[name] = fixed
+			}
+		}
+		if out == nil {
+			return av
 		}
 		return &types.AttributeValueMemberM{Value: out}
 	case reflect.Map:
@@ -104,15 +158,26 @@ func keepEmpties(rv reflect.Value, av types.AttributeValue) types.AttributeValue
 		if !ok || rv.Type().Key().Kind() != reflect.String {
 			return av // a set, or keys guregu spells its own way
 		}
-		out := make(map[string]types.AttributeValue, rv.Len())
+		var out map[string]types.AttributeValue
 		iter := rv.MapRange()
 		for iter.Next() {
 			k := iter.Key().String()
-			if e, ok := m.Value[k]; ok {
-				out[k] = keepEmpties(iter.Value(), e)
+			e, ok := m.Value[k]
+			fixed := e
+			if ok {
+				fixed = keepEmpties(iter.Value(), e)
 			} else {
-				out[k] = emptyElem(iter.Value())
+				fixed = emptyElem(iter.Value())
 			}
+			if !ok || fixed != e {
+				if out == nil {
+					out = maps.Clone(m.Value)
+				}
+				out[k] = fixed
+			}
+		}
+		if out == nil {
+			return av
 		}
 		return &types.AttributeValueMemberM{Value: out}
 	case reflect.Slice, reflect.Array:
@@ -120,9 +185,17 @@ func keepEmpties(rv reflect.Value, av types.AttributeValue) types.AttributeValue
 		if !ok || len(l.Value) != rv.Len() {
 			return av // []byte, a set
 		}
-		out := make([]types.AttributeValue, len(l.Value))
+		var out []types.AttributeValue
 		for i, e := range l.Value {
-			out[i] = keepEmpties(rv.Index(i), e)
+			if fixed := keepEmpties(rv.Index(i), e); fixed != e {
+				if out == nil {
+					out = slices.Clone(l.Value)
+				}
+				out[i] = fixed
+			}
+		}
+		if out == nil {
+			return av
 		}
 		return &types.AttributeValueMemberL{Value: out}
 	}
@@ -136,7 +209,22 @@ func emptyElem(v reflect.Value) types.AttributeValue {
 	if !v.IsValid() {
 		return &types.AttributeValueMemberNULL{Value: true}
 	}
-	st := reflect.StructOf([]reflect.StructField{{Name: "V", Type: v.Type(), Tag: `dynamo:"v,allowempty,null,allowemptyelem"`}})
+	for v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return &types.AttributeValueMemberNULL{Value: true}
+		}
+		v = v.Elem()
+	}
+	if v.Kind() == reflect.String && !customEncoded(v.Type()) {
+		return &types.AttributeValueMemberS{Value: v.String()} // the usual case, without a detour
+	}
+	var st reflect.Type
+	if c, ok := emptyWrappers.Load(v.Type()); ok {
+		st = c.(reflect.Type)
+	} else {
+		st = reflect.StructOf([]reflect.StructField{{Name: "V", Type: v.Type(), Tag: `dynamo:"v,allowempty,null,allowemptyelem"`}})
+		emptyWrappers.Store(v.Type(), st)
+	}
 	sv := reflect.New(st)
 	sv.Elem().Field(0).Set(v)
 	item, err := dynamo.MarshalItem(sv.Interface())

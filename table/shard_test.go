@@ -7,8 +7,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/google/go-cmp/cmp"
@@ -357,5 +359,51 @@ func TestUpdateMovesItemToItsShard(t *testing.T) {
 	got, _ := listJobs(t, e, table.Query{Index: table.GSI1, PK: table.ShardPK("DUE", table.Shard("u1", 8), 8)})
 	if diff := cmp.Diff([]string{"0005#u1"}, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// A merged page under faults: responses of shard Queries lost (the SDK
+// sends them again) and shard partitions throttled by the meter (retried
+// with backoff) still give every item once, in order; a shard Query that
+// fails for good fails the page, never a partial one.
+func TestShardedListUnderFaults(t *testing.T) {
+	t.Parallel()
+	base := tabletest.NewTable(t, table.NewSchema("shardfault"))
+	jobs := shardFixture(t, table.NewEntity(base, jobDef(8)), 80, func(i int) string { return fmt.Sprintf("f%03d", i) })
+	want := sortJobs(jobs, false)
+	opts := func(o *table.Options) { o.CursorKey = []byte("faults") }
+
+	lost := &tabletest.LostResponses{Op: "Query", Times: 5}
+	e := table.NewEntity(table.New(tabletest.NewClient(t, lost.Option()), base.Schema(), opts), jobDef(8))
+	if got, _ := listJobs(t, e, table.Query{Index: table.GSI1, PK: "DUE"}, table.Limit(11)); !cmp.Equal(want, got) {
+		t.Errorf("lost responses: %s", cmp.Diff(want, got))
+	}
+	if lost.Lost() != 5 {
+		t.Errorf("%d responses lost, want 5", lost.Lost())
+	}
+
+	m := tabletest.NewMeter(tabletest.Client(t))
+	// Each shard key takes one Query per modeled second (40 requests).
+	m.Throttle, m.ReadLimit, m.RequestsPerSecond = true, 0.4, 40
+	client := tabletest.NewClient(t, m.Option(), func(o *dynamodb.Options) {
+		o.Retryer = retry.NewStandard(func(so *retry.StandardOptions) {
+			so.MaxAttempts = 20
+			so.MaxBackoff = 5 * time.Millisecond
+		})
+	})
+	e = table.NewEntity(table.New(client, base.Schema(), opts), jobDef(8))
+	if got, _ := listJobs(t, e, table.Query{Index: table.GSI1, PK: "DUE"}, table.Limit(30)); !cmp.Equal(want, got) {
+		t.Errorf("throttled: %s", cmp.Diff(want, got))
+	}
+	if m.Throttled() == 0 {
+		t.Errorf("no shard Query was throttled: the test proves nothing")
+	}
+
+	t.Logf("%d shard Queries throttled and retried", m.Throttled())
+	bad := &tabletest.Errors{Op: "Query", Code: "AccessDeniedException", Times: 1}
+	e = table.NewEntity(table.New(tabletest.NewClient(t, bad.Option()), base.Schema(), opts), jobDef(8))
+	p, err := e.List(context.Background(), table.Query{Index: table.GSI1, PK: "DUE"}, table.Limit(30))
+	if err == nil || len(p.Items) != 0 || p.Cursor != "" {
+		t.Errorf("a failed shard Query: page of %d, cursor %q, err %v; want an error and no page", len(p.Items), p.Cursor, err)
 	}
 }

@@ -259,6 +259,7 @@ func (a *Adapter) GetDbVersion() (int, error) {
 	if err != nil {
 		var rnf *types.ResourceNotFoundException
 		if errors.Is(err, table.ErrNotFound) || errors.As(err, &rnf) {
+			//lint:ignore ST1005 tinode-db recognises this exact text
 			return -1, errors.New("Database not initialized")
 		}
 		return -1, err
@@ -276,6 +277,7 @@ func (a *Adapter) CheckDbVersion() error {
 		return err
 	}
 	if v != DataVersion {
+		//lint:ignore ST1005 tinode-db recognises this exact text
 		return fmt.Errorf("Invalid database version %d. Expected %d", v, DataVersion)
 	}
 	return nil
@@ -312,6 +314,7 @@ func (a *Adapter) CreateDb(reset bool) error {
 	}
 	if err := a.st.Meta.Init(ctx, DataVersion); err != nil {
 		if errors.Is(err, table.ErrAlreadyExists) {
+			//lint:ignore ST1005 Tinode's adapters say so in these words
 			return errors.New("Database already initialized")
 		}
 		return err

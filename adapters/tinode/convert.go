@@ -57,8 +57,6 @@ func vtime(p *time.Time) time.Time {
 	return *p
 }
 
-func uid(s string) tn.UserID { return tn.UserID(s) }
-
 func toUser(u *t.User) (tn.User, error) {
 	pub, err := toJSON(u.Public)
 	if err != nil {

@@ -138,10 +138,11 @@ const (
 	EventFailed     EventStatus = "failed"
 )
 
-// Valid reports whether s is a known event status.
+// Valid reports whether s is a known event status: the document's, and
+// the running service's signature_failed ([EventSignatureFailed]).
 func (s EventStatus) Valid() bool {
 	switch s {
-	case EventReceived, EventProcessing, EventFiltered, EventDelivered, EventRetrying, EventFailed:
+	case EventReceived, EventProcessing, EventFiltered, EventDelivered, EventRetrying, EventFailed, EventSignatureFailed:
 		return true
 	}
 	return false

@@ -24,7 +24,21 @@ type CreateSourceInput struct {
 	// SigningSecret is the provider's signing secret, if it signs.
 	SigningSecret string
 	// SigningAlgorithm defaults to hmac-sha256 when a secret is given.
+	// Under [ServiceProfile] it is written in the running service's
+	// vocabulary (fh.ServiceSigningAlgorithm: hmac-sha256 as
+	// generic-hmac-sha256, none when unset), and the service's own values
+	// (stripe, github, shopify, none) are accepted.
 	SigningAlgorithm fh.SigningAlgorithm
+}
+
+// signing returns alg as the store writes it: in the running service's
+// vocabulary under ServiceProfile (Options.ServiceVocabulary), as given
+// otherwise.
+func (s *Sources) signing(alg fh.SigningAlgorithm) (fh.SigningAlgorithm, error) {
+	if !s.s.opts.ServiceVocabulary {
+		return alg, nil
+	}
+	return fh.ServiceSigningAlgorithm(alg)
 }
 
 // Create creates an active source for user (FH-11 sources.create) in one
@@ -38,6 +52,9 @@ func (s *Sources) Create(ctx context.Context, user fh.UserID, in CreateSourceInp
 	if in.SigningSecret != "" && in.SigningAlgorithm == "" {
 		in.SigningAlgorithm = fh.SigningHMACSHA256
 	}
+	if in.SigningAlgorithm, err = s.signing(in.SigningAlgorithm); err != nil {
+		return fh.Source{}, err
+	}
 	src := fh.Source{
 		SourceID:         fh.NewSourceID(),
 		UserID:           user,
@@ -47,7 +64,11 @@ func (s *Sources) Create(ctx context.Context, user fh.UserID, in CreateSourceInp
 		SigningAlgorithm: in.SigningAlgorithm,
 		Status:           fh.StatusActive,
 	}
-	if err := src.Validate(); err != nil {
+	validate := src.Validate
+	if s.s.opts.ServiceVocabulary {
+		validate = src.ValidateService
+	}
+	if err := validate(); err != nil {
 		return fh.Source{}, err
 	}
 	ops, err := s.s.source.CreateOp(&src)
@@ -154,7 +175,16 @@ func (s *Sources) Update(ctx context.Context, user fh.UserID, id fh.SourceID, up
 	if up.Status != nil && *up.Status != fh.StatusActive && *up.Status != fh.StatusPaused {
 		return fh.Source{}, table.Invalid("status", "%q: set active or paused (use Delete to delete)", *up.Status)
 	}
-	if err := fh.ValidateSourceChange(up.Name, up.SigningSecret, up.SigningAlgorithm); err != nil {
+	if s.s.opts.ServiceVocabulary && up.SigningAlgorithm != nil {
+		alg, err := s.signing(*up.SigningAlgorithm)
+		if err != nil {
+			return fh.Source{}, err
+		}
+		up.SigningAlgorithm = &alg
+		if err := fh.ValidateSourceChange(up.Name, up.SigningSecret, nil); err != nil {
+			return fh.Source{}, err
+		}
+	} else if err := fh.ValidateSourceChange(up.Name, up.SigningSecret, up.SigningAlgorithm); err != nil {
 		return fh.Source{}, err // before any request
 	}
 	return s.s.source.Update(ctx, k, func(cur *fh.Source) error {
@@ -165,9 +195,16 @@ func (s *Sources) Update(ctx context.Context, user fh.UserID, id fh.SourceID, up
 		set(&cur.SigningSecret, up.SigningSecret)
 		set(&cur.SigningAlgorithm, up.SigningAlgorithm)
 		set(&cur.Status, up.Status)
-		if up.SigningSecret != nil && *up.SigningSecret == "" {
+		switch {
+		case s.s.opts.ServiceVocabulary:
+			// The service's rule: an algorithm always, none when unset; a
+			// secret may go without one (its validation allows it).
+			if cur.SigningAlgorithm == "" {
+				cur.SigningAlgorithm = fh.SigningNone
+			}
+		case up.SigningSecret != nil && *up.SigningSecret == "":
 			cur.SigningAlgorithm = ""
-		} else if cur.SigningSecret != "" && cur.SigningAlgorithm == "" {
+		case cur.SigningSecret != "" && cur.SigningAlgorithm == "":
 			cur.SigningAlgorithm = fh.SigningHMACSHA256
 		}
 		return nil

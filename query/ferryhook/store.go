@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"sync"
 	"time"
 
@@ -53,6 +54,13 @@ type Options struct {
 	// AlwaysWrite names event attributes written even when empty (the
 	// running service always writes body and contentType).
 	AlwaysWrite []string
+	// ServiceVocabulary writes and validates the running service's enum
+	// values instead of the document's (fh.ServiceSigningAlgorithm maps
+	// hmac-sha256 to generic-hmac-sha256, an unset algorithm is written
+	// none; its extra providers and signature_failed are accepted), and
+	// writes every attribute the service always writes, empty or not
+	// ([ServiceAlwaysWrite]). Set by [ServiceProfile].
+	ServiceVocabulary bool
 	// APIKeyPrefix is the start of every plaintext API key the library
 	// creates. Default [fh.SecretKeyPrefix] ("fh_"); the running service's
 	// middleware only accepts "fh_live_" keys ([ServiceProfile]).
@@ -81,7 +89,23 @@ func ServiceProfile() func(*Options) {
 		o.EmailAsEntered = true
 		o.APIKeyPrefix = "fh_live_"
 		o.AlwaysWrite = []string{"body", "contentType"}
+		o.ServiceVocabulary = true
 	}
+}
+
+// ServiceAlwaysWrite names, per entity, the attributes the running
+// service's db/*.ts writes on every create (null when it has no value),
+// beyond the keys and the attributes that are never empty: under
+// [ServiceProfile] the library writes them too (an empty string, 0, or
+// NULL for an unset time), so an item reads the same to the service
+// whoever created it.
+var ServiceAlwaysWrite = map[string][]string{
+	"User":            {"passwordHash", "stripeCustomerId", "stripeSubId", "githubId", "googleId", "usageThisMonth", "usagePeriodStart"},
+	"Source":          {"signingSecret", "signingAlgorithm", "eventCount", "lastEventAt"},
+	"Connection":      {"filters", "transform", "retryConfig", "deliveryCount", "failureCount"},
+	"APIKey":          {"lastUsedAt"},
+	"Event":           {"headers", "sourceIp", "method", "processedAt", "deliveredAt"},
+	"DeliveryAttempt": {"responseBody", "error", "statusCode", "latencyMs"},
 }
 
 // SigningSecretsAsStored is the explicit compatibility choice for signing
@@ -160,17 +184,27 @@ func New(main, events *table.Table, opts ...func(*Options)) *Store {
 		f(&o)
 	}
 	s := &Store{main: main, events: events, opts: o}
-	s.user = table.NewEntity(main, userDef)
 	srcDef, cDef, evDef := sourceDef, connectionDef, eventDef
 	if o.SigningSecretsAsStored {
 		srcDef.Secrets, cDef.Secrets = nil, nil
 	}
 	evDef.AlwaysWrite = o.AlwaysWrite
+	uDef, kDef, aDef := userDef, apiKeyDef, attemptDef
+	if o.ServiceVocabulary {
+		srcDef.Validate = func(s *fh.Source) error { return s.ValidateService() }
+		uDef.AlwaysWrite = ServiceAlwaysWrite["User"]
+		srcDef.AlwaysWrite = ServiceAlwaysWrite["Source"]
+		cDef.AlwaysWrite = ServiceAlwaysWrite["Connection"]
+		kDef.AlwaysWrite = ServiceAlwaysWrite["APIKey"]
+		evDef.AlwaysWrite = append(slices.Clone(o.AlwaysWrite), ServiceAlwaysWrite["Event"]...)
+		aDef.AlwaysWrite = ServiceAlwaysWrite["DeliveryAttempt"]
+	}
+	s.user = table.NewEntity(main, uDef)
 	s.source = table.NewEntity(main, srcDef)
 	s.conn = table.NewEntity(main, cDef)
-	s.apiKey = table.NewEntity(main, apiKeyDef)
+	s.apiKey = table.NewEntity(main, kDef)
 	s.event = table.NewEntity(events, evDef)
-	s.attempt = table.NewEntity(events, attemptDef)
+	s.attempt = table.NewEntity(events, aDef)
 	s.Users = &Users{s}
 	s.Sources = &Sources{s}
 	s.Connections = &Connections{s}

@@ -47,13 +47,12 @@ func (m *Meter) Learn(tables ...*table.Table) {
 }
 
 func newShapeTemplate(tbl, index, tpl string) shapeTemplate {
-	// A shard segment of one shard is left out of the key; of more, it is
-	// a shard number: {shard}.
+	// A shard segment of one shard is left out of the key.
 	tpl = templateShard.ReplaceAllStringFunc(tpl, func(seg string) string {
 		if templateShard.FindStringSubmatch(seg)[1] == "1" {
 			return ""
 		}
-		return "#{shard}"
+		return seg
 	})
 	var re strings.Builder
 	re.WriteString("^")
@@ -69,9 +68,19 @@ func newShapeTemplate(tbl, index, tpl string) shapeTemplate {
 	re.WriteString("$")
 	return shapeTemplate{
 		table: tbl, index: index, literal: literal,
-		shape: templateAttr.ReplaceAllString(tpl, "{$1}"),
+		shape: templateAttr.ReplaceAllStringFunc(tpl, shapeSegment),
 		re:    regexp.MustCompile(re.String()),
 	}
+}
+
+// shapeSegment renders a template reference as a shape: its attribute,
+// and a shard modifier kept ("{userId:shard4}", one of 4 keys).
+func shapeSegment(ref string) string {
+	m := templateAttr.FindStringSubmatch(ref)
+	if strings.HasPrefix(m[2], ":shard") {
+		return "{" + m[1] + m[2] + "}"
+	}
+	return "{" + m[1] + "}"
 }
 
 // Shape names p by its key's shape: "table SRC#{sourceId}", "GSI1

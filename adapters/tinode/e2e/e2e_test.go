@@ -1,0 +1,273 @@
+//go:build e2e
+
+// Package e2e runs Tinode's own server, built with the adapter linked in,
+// on DynamoDB Local and drives it with Tinode's own JavaScript client
+// (tinode-sdk from npm, under Node 20). Run it with
+//
+//	go test -tags e2e ./e2e -v
+//
+// from adapters/tinode: it builds Tinode with build.sh, initialises the
+// database with tinode-db and its sample data, starts the server, and
+// runs scenario.mjs, which asserts each step on what the client sees and,
+// through a small HTTP endpoint this test serves, on what the table holds.
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/query/tinode"
+	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
+	t "github.com/tinode/chat/server/store/types"
+)
+
+func TestMain(m *testing.M) { tabletest.Main(m) }
+
+func freePort(tb testing.TB) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func buildDir() string {
+	if d := os.Getenv("TINODE_BUILD"); d != "" {
+		return d
+	}
+	c, _ := os.UserCacheDir()
+	return filepath.Join(c, "singletable-tinode")
+}
+
+func TestTinodeEndToEnd(t_ *testing.T) {
+	start := time.Now()
+	endpoint := tabletest.Endpoint(t_)
+	here, _ := os.Getwd()
+	build := buildDir()
+	run := func(dir, name string, args ...string) {
+		t_.Helper()
+		cmd := exec.Command(name, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID=local", "AWS_SECRET_ACCESS_KEY=local", "AWS_REGION=us-east-1", "TINODE_BUILD="+build)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t_.Fatalf("%s %v: %v\n%s", name, args, err, out)
+		}
+	}
+	run(here, "./build.sh")
+	t_.Logf("built Tinode in %v", time.Since(start).Round(time.Second))
+	if _, err := os.Stat(filepath.Join(here, "node_modules", "tinode-sdk")); err != nil {
+		run(here, "npm", "install", "--no-audit", "--no-fund")
+	}
+
+	name := tabletest.TableName("tinode", "e2e")
+	port := freePort(t_)
+	conf := map[string]any{
+		"listen":           fmt.Sprintf("127.0.0.1:%d", port),
+		"api_path":         "/",
+		"api_key_salt":     "T713/rYYgW7g4m3vG6zGRh7+FM1t0T8j13koXScOAj4=",
+		"max_message_size": 131072, "max_subscriber_count": 128, "max_tag_count": 16,
+		"p2p_delete_enabled": true,
+		"alias_tag":          "alias",
+		"push":               []any{},
+		"auth_config": map[string]any{
+			"logical_names": []string{},
+			"basic":         map[string]any{"add_to_tags": true, "min_login_length": 4, "min_password_length": 6},
+			"token":         map[string]any{"expire_in": 1209600, "serial_num": 1, "key": "wfaY2RgF2S1OQI/ZlK+LSrp1KB2jwAdGAIHQ7JZn+Kc="},
+		},
+		"store_config": map[string]any{
+			"uid_key": "la6YsO+bNX/+XIkOqc5Svw==", "max_results": 1024, "use_adapter": "dynamodb",
+			"adapters": map[string]any{"dynamodb": map[string]any{
+				"table": name, "endpoint": endpoint, "region": "us-east-1", "create_table": true,
+			}},
+		},
+	}
+	dir := t_.TempDir()
+	cf := filepath.Join(dir, "tinode.conf")
+	b, _ := json.MarshalIndent(conf, "", "  ")
+	if err := os.WriteFile(cf, b, 0o600); err != nil {
+		t_.Fatal(err)
+	}
+
+	// The table, read directly for the checks.
+	tbl := table.New(tabletest.NewClient(t_), table.NewSchema(name))
+	t_.Cleanup(func() {
+		c, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		_ = tbl.Delete(c)
+	})
+	st := tinode.New(tbl, func(o *tinode.Options) { o.SharedTags, o.UniqueTagNamespaces = true, []string{"*"} })
+
+	// tinode-db creates the table and loads Tinode's sample data.
+	t0 := time.Now()
+	// E2E_SAMPLE_DATA=0 only initialises the database (CI's shorter run).
+	dbArgs := []string{"-config", cf, "-data", "data.json"}
+	if os.Getenv("E2E_SAMPLE_DATA") == "0" {
+		dbArgs = dbArgs[:2]
+	}
+	run(filepath.Join(build, "chat", "tinode-db"), filepath.Join(build, "bin", "tinode-db"), dbArgs...)
+	t_.Logf("tinode-db loaded the sample data in %v", time.Since(t0).Round(time.Millisecond))
+	c, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	if v, err := st.Meta.Version(c); err != nil || v != 1 {
+		t_.Fatalf("data version after tinode-db = %d, %v", v, err)
+	}
+	if len(dbArgs) > 2 {
+		alice, err := st.Creds.UserByCred(c, "email", "alice@example.com")
+		if err != nil {
+			t_.Fatalf("sample user alice not in the table: %v", err)
+		}
+		t_.Logf("sample user alice is %s", alice)
+	}
+
+	// The server.
+	srv := exec.Command(filepath.Join(build, "bin", "tinode"), "-config", cf, "-static_data", dir)
+	srv.Dir = dir
+	srv.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID=local", "AWS_SECRET_ACCESS_KEY=local", "AWS_REGION=us-east-1")
+	logf, _ := os.Create(filepath.Join(dir, "server.log"))
+	srv.Stdout, srv.Stderr = logf, logf
+	if err := srv.Start(); err != nil {
+		t_.Fatal(err)
+	}
+	t_.Cleanup(func() {
+		_ = srv.Process.Kill()
+		_, _ = srv.Process.Wait()
+		if t_.Failed() {
+			out, _ := os.ReadFile(filepath.Join(dir, "server.log"))
+			t_.Logf("server log:\n%s", out)
+		}
+	})
+	for i := 0; ; i++ {
+		conn, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		if err == nil {
+			conn.Close()
+			break
+		}
+		if i > 300 {
+			t_.Fatal("the server did not start listening")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	// The table checks the scenario asks for.
+	check := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		res, err := state(r.Context(), st, r.URL.Query().Get("kind"), r.URL.Query())
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		_ = json.NewEncoder(w).Encode(res)
+	})}
+	cl, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t_.Fatal(err)
+	}
+	go check.Serve(cl)
+	t_.Cleanup(func() { check.Close() })
+
+	scenario := exec.Command("node", "scenario.mjs")
+	scenario.Dir = here
+	scenario.Env = append(os.Environ(),
+		fmt.Sprintf("TINODE_HOST=127.0.0.1:%d", port),
+		"CHECK_URL=http://"+cl.Addr().String(),
+		"E2E_SCENARIO="+os.Getenv("E2E_SCENARIO"))
+	out, err := scenario.StdoutPipe()
+	if err != nil {
+		t_.Fatal(err)
+	}
+	scenario.Stderr = scenario.Stdout
+	t1 := time.Now()
+	if err := scenario.Start(); err != nil {
+		t_.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	last := ""
+	for sc.Scan() {
+		last = sc.Text()
+		fmt.Println(last)
+	}
+	err = scenario.Wait()
+	t_.Logf("scenario ran in %v (whole test %v)", time.Since(t1).Round(time.Millisecond), time.Since(start).Round(time.Second))
+	if err != nil || !strings.HasSuffix(last, " 0 failed") {
+		t_.Fatalf("scenario: %v; last line %q", err, last)
+	}
+}
+
+// state answers the scenario's question about the table, through
+// query/tinode's public methods.
+func state(ctx context.Context, st *tinode.Store, kind string, q map[string][]string) (any, error) {
+	get := func(k string) string {
+		if v := q[k]; len(v) > 0 {
+			return v[0]
+		}
+		return ""
+	}
+	user := func(k string) tn.UserID { return tn.UserID(t.ParseUserId(get(k)).String()) }
+	switch kind {
+	case "user":
+		u, err := st.Users.Get(ctx, user("id"))
+		if err != nil {
+			return map[string]any{"exists": false, "err": err.Error()}, nil
+		}
+		return map[string]any{"exists": true, "state": int(u.State), "tags": u.Tags}, nil
+	case "topic":
+		tp, err := st.Topics.Get(ctx, tn.TopicName(get("name")))
+		if err != nil {
+			return map[string]any{"exists": false}, nil
+		}
+		owner := ""
+		if tp.Owner != "" {
+			owner = t.ParseUid(string(tp.Owner)).UserId()
+		}
+		return map[string]any{"exists": true, "seq": tp.SeqId, "subcnt": tp.SubCnt, "delid": tp.DelId, "owner": owner, "tags": tp.Tags}, nil
+	case "p2p":
+		name := t.ParseUserId(get("a")).P2PName(t.ParseUserId(get("b")))
+		tp, err := st.Topics.Get(ctx, tn.TopicName(name))
+		if err != nil {
+			return map[string]any{"name": name, "exists": false}, nil
+		}
+		return map[string]any{"name": name, "exists": true, "seq": tp.SeqId, "subcnt": tp.SubCnt}, nil
+	case "sub":
+		s, err := st.Subs.Get(ctx, tn.TopicName(get("topic")), user("user"))
+		if err != nil {
+			return map[string]any{"exists": false}, nil
+		}
+		return map[string]any{"exists": true, "deleted": s.DeletedAt != nil, "read": s.ReadSeqId, "delid": s.DelId}, nil
+	case "msgs":
+		var out []map[string]any
+		for m, err := range st.Messages.HistoryAll(ctx, tn.TopicName(get("topic")), tinode.HistoryFilter{IncludeDeleted: true}, table.Asc()) {
+			if err != nil {
+				return nil, err
+			}
+			var for_ []string
+			for _, d := range m.DeletedFor {
+				for_ = append(for_, t.ParseUid(string(d.User)).UserId())
+			}
+			out = append(out, map[string]any{"seq": m.SeqId, "deleted": m.DeletedAt != nil, "deletedFor": for_, "content": string(m.Content)})
+		}
+		return out, nil
+	case "dellog":
+		var out []map[string]any
+		for d, err := range st.Messages.AllDeletions(ctx, tn.TopicName(get("topic")), user("user"), 0, table.Asc()) {
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, map[string]any{"delid": d.DelId, "forUser": d.DeletedFor != "", "ranges": d.Ranges})
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("unknown kind %q", kind)
+}
