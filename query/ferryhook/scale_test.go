@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	fh "github.com/singletable/singletable/entity/ferryhook"
 	"github.com/singletable/singletable/query/ferryhook"
@@ -55,7 +56,8 @@ func scaleIngest(s *ferryhook.Store, src fh.SourceID) func(context.Context, int)
 func TestScale_FH1_FH12_OneSource(t *testing.T) {
 	t.Parallel()
 	meter, s := scaleStore(t)
-	c := ctx(t)
+	c, cancel := context.WithTimeout(context.Background(), 10*time.Minute) // setup goes through the meter, slow on a busy machine
+	defer cancel()
 	u, err := s.Users.Create(c, ferryhook.CreateUserInput{Email: "burst@example.com", Name: "Burst", PasswordHash: bcryptHash})
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +80,8 @@ func TestScale_FH1_FH12_OneSource(t *testing.T) {
 func TestScale_FH1_FH12_TwentySources(t *testing.T) {
 	t.Parallel()
 	meter, s := scaleStore(t)
-	c := ctx(t)
+	c, cancel := context.WithTimeout(context.Background(), 10*time.Minute) // setup goes through the meter, slow on a busy machine
+	defer cancel()
 	u, err := s.Users.Create(c, ferryhook.CreateUserInput{Email: "many@example.com", Name: "Many", PasswordHash: bcryptHash})
 	if err != nil {
 		t.Fatal(err)

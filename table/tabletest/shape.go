@@ -47,13 +47,12 @@ func (m *Meter) Learn(tables ...*table.Table) {
 }
 
 func newShapeTemplate(tbl, index, tpl string) shapeTemplate {
-	// A shard segment of one shard is left out of the key; of more, it is
-	// a shard number: {shard}.
+	// A shard segment of one shard is left out of the key.
 	tpl = templateShard.ReplaceAllStringFunc(tpl, func(seg string) string {
 		if templateShard.FindStringSubmatch(seg)[1] == "1" {
 			return ""
 		}
-		return "#{shard}"
+		return seg
 	})
 	var re strings.Builder
 	re.WriteString("^")
