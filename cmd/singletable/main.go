@@ -62,7 +62,7 @@ commands:
   schema   print an application's table definitions (CreateTable JSON, CloudFormation, Terraform)
   plan     compare a live table with the application's schema; -apply makes the in-place changes
   adopt    bring the items of a live table written by other services up to the library's invariants
-  workbench export a live table as an Amazon NoSQL Workbench data model (facets per entity, sample items)
+  workbench export the design as an Amazon NoSQL Workbench data model (a facet per entity, from its declarations; items add examples)
   doc      print an application's access-pattern document (tables, entity key templates, methods by catalog ID, requests)
   model    print an application's design as JSON (tables, entity key and index templates, access patterns, requests)
   migrate  copy a ListBackup deployment from its 13 + 6 legacy tables into the single table, then verify it

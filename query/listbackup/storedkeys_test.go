@@ -25,4 +25,8 @@ func TestStoredKeysUnchanged(t *testing.T) {
 	tbl := table.New(client, listbackup.Schema("lb"), key)
 	listbackup.New(tbl)
 	tabletest.StoredKeys(t, "stored_keys", tbl, set)
+	// One shard is the layout before Options.IndexShards, byte for byte.
+	unsharded := table.New(client, listbackup.Schema("lb"), key)
+	listbackup.New(unsharded, func(o *listbackup.Options) { o.IndexShards = 1 })
+	tabletest.StoredKeys(t, "stored_keys_unsharded", unsharded, set)
 }
