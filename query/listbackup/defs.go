@@ -193,11 +193,15 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI2: {PK: "ACTRES#{accountId}#{resourceType}", SK: "{createdAt:ts}#{eventId}"},
 				table.GSI3: {PK: "ACTEVT#{accountId}#{eventType}", SK: "{createdAt:ts}#{eventId}"},
 			},
-			TTL: table.TTL{From: "createdAt", After: lb.ActivityRetention},
+			// The expiry is what the item holds (ListBackup's own code writes
+			// one, a migrated item keeps it); an activity written without one
+			// gets createdAt + the documents' 90-day retention (LB-22).
+			TTL: table.TTL{From: "expiresAt"},
 			Touch: func(a *lb.Activity, now time.Time, _ bool) {
 				if a.CreatedAt.IsZero() {
 					a.CreatedAt = now.UTC()
 				}
+				a.ExpiresAt = a.Expires()
 				a.Timestamp = lb.Seconds(a.CreatedAt)
 				a.Resource = a.ResourceType
 			},
