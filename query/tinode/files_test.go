@@ -10,7 +10,7 @@ import (
 	"github.com/singletable/singletable/table"
 )
 
-// TestFiles_TN31_TN32_TN33: an upload is started, finished, linked from a
+// TestFiles_TN31_TN32_TN33 (TN-31, TN-32, TN-33): an upload is started, finished, linked from a
 // message and a topic avatar, replaced, and collected once unused.
 func TestFiles_TN31_TN32_TN33(t *testing.T) {
 	s := newStore(t)
@@ -95,7 +95,7 @@ func TestFiles_TN31_TN32_TN33(t *testing.T) {
 	}
 }
 
-// TestCache_TN34_TN35: get, upsert (with and without failOnDuplicate),
+// TestCache_TN34_TN35 (TN-34, TN-35): get, upsert (with and without failOnDuplicate),
 // delete, and expiry by prefix and age.
 func TestCache_TN34_TN35(t *testing.T) {
 	s := newStore(t)
