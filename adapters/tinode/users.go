@@ -276,8 +276,9 @@ func mutateTags(tags, add, remove, reset []string) []string {
 }
 
 // UserGetByCred returns the user whose validated credential is
-// method:value (TN-30): one GetItem of the credential's guard. None gives
-// (ZeroUid, nil).
+// method:value (TN-30): a GetItem of the credential's guard, then one of
+// the credential it names, which answers (a guard is never the truth); an
+// unknown value costs the first only. None gives (ZeroUid, nil).
 func (a *Adapter) UserGetByCred(method, value string) (t.Uid, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()

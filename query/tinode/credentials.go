@@ -216,9 +216,12 @@ func (cs *Credentials) Delete(ctx context.Context, user tn.UserID, method, value
 }
 
 // UserByCred returns the user whose validated credential is method:value
-// (TN-30, Tinode's UserGetByCred): one strongly consistent GetItem on the
-// guard UNIQUE#cred#{method}:{value}. An unvalidated or unknown value
-// gives table.ErrNotFound.
+// (TN-30, Tinode's UserGetByCred): a strongly consistent GetItem on the
+// guard UNIQUE#cred#{method}:{value}, then one on the credential it names,
+// which answers (table.Entity.GetByUnique): a guard is an index, never the
+// truth, so a credential deleted or unvalidated behind the guard's back is
+// not found, and its orphan guard is reported and removed. An unvalidated
+// or unknown value gives table.ErrNotFound.
 func (cs *Credentials) UserByCred(ctx context.Context, method, value string) (tn.UserID, error) {
 	if err := checkMethod(method); err != nil {
 		return "", err
@@ -226,11 +229,11 @@ func (cs *Credentials) UserByCred(ctx context.Context, method, value string) (tn
 	if _, err := tn.CredKey("u", method, value); err != nil {
 		return "", err
 	}
-	owner, err := cs.s.t.LookupUnique(ctx, tn.CredUnique(method, value))
+	c, err := cs.s.cred.GetByUnique(ctx, tn.CredUnique(method, value))
 	if err != nil {
 		return "", err
 	}
-	return tn.UserIDFromKey(owner)
+	return c.User, nil
 }
 
 // Unvalidated returns up to limit users with a credential still
