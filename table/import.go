@@ -105,10 +105,18 @@ func DiffFields[T any](a, b *T, skip ...string) []string {
 	return out
 }
 
-// Expired reports whether item's expiry (Def.Expires) has passed.
+// Expired reports whether item's expiry (Def.TTL) has passed, judged as a
+// create would store it: on a copy that Def.Touch has stamped (an entity
+// whose Touch fills the attribute its TTL derives from, such as a default
+// retention, expires by what the create would write).
 func (e *Entity[T]) Expired(item *T) bool {
 	if e.fn.expires == nil {
 		return false
+	}
+	if e.def.Touch != nil {
+		cp := *item
+		e.def.Touch(&cp, e.t.now(), true)
+		item = &cp
 	}
 	exp := e.fn.expires(item)
 	return !exp.IsZero() && !exp.After(e.t.now())
