@@ -33,6 +33,15 @@ type Options struct {
 	// SharedTags is set; "*" makes every namespaced tag ("ns:value")
 	// unique and only plain tags shared.
 	UniqueTagNamespaces []string
+	// MessageShards is the messages' profile (issue 22; see Messages.Reshard).
+	// 0, the default, is tinode.md's layout byte for byte: every message
+	// in TOPIC#{name}, and message reads never look for another. N >= 1
+	// is the sharded profile: topics this store creates write their
+	// messages to N partitions (TOPIC#{name}#{seq mod N}; 1 keeps
+	// TOPIC#{name} until Messages.Reshard switches the topic), and every
+	// message read first reads the topic's layout (one consistent GetItem
+	// more) and, for a sharded topic, fans out over its partitions.
+	MessageShards int
 }
 
 // Store is Tinode's storage on one single table. Its fields group the
