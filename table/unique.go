@@ -272,27 +272,38 @@ func (t *Table) decodeGuard(raw Item) (Guard, bool) {
 }
 
 // LookupUnique returns the key of the item holding u, or [ErrNotFound]:
-// one strongly consistent GetItem on its guard. A guard past its TTL (its
-// owner expired) holds nothing.
+// a strongly consistent GetItem on its guard, then one on the owner the
+// guard names. The owner answers, never the guard: the entity bound to
+// the table that owns the item decodes it, and a missing or expired owner,
+// or one that no longer holds u (deleted or changed by a writer that does
+// not know about guards), gives [ErrNotFound]; its orphan guard is
+// reported to the Observer and removed ([OrphanGuardError]). An owner of
+// no bound entity gives [ErrUnconfirmedGuard]. Two requests (a third, a
+// transaction, only when an orphan is removed). To get the item, use
+// [Entity.GetByUnique]: the same two reads.
 func (t *Table) LookupUnique(ctx context.Context, u Unique) (Key, error) {
 	if err := checkLookup(u); err != nil {
 		return Key{}, opErr("lookup unique", GuardType, Key{}, err)
 	}
-	raw, err := t.getItem(ctx, GuardType, GuardKey(u), true)
+	g, err := t.readGuard(ctx, u)
 	if err != nil {
 		return Key{}, opErr("lookup unique", GuardType, GuardKey(u), err)
 	}
-	g, ok := t.decodeGuard(raw)
-	if raw == nil || !ok || t.expired(raw) {
-		return Key{}, opErr("lookup unique", GuardType, GuardKey(u), ErrNotFound)
+	if _, _, err := t.confirmGuard(ctx, u, g, true); err != nil {
+		return Key{}, opErr("lookup unique", GuardType, g.Owner, err)
 	}
 	return g.Owner, nil
 }
 
-// LookupUniques returns the guards of those values in us that are held, in
-// the order of us (BatchGetItem, chunked and retried; eventually
-// consistent: confirm with [Entity.GetByUnique] where the answer decides
-// access).
+// LookupUniques returns the guards of those values in us that are held,
+// in the order of us, each confirmed by its owner like [Table.LookupUnique]:
+// one BatchGetItem of the guards, one of the owners they name (each
+// chunked and retried; eventually consistent: confirm with
+// [Entity.GetByUnique] where the answer decides access). A guard whose
+// owner is missing or no longer holds the value is left out, reported and
+// removed (its removal is conditioned on the owner as read, so a value
+// claimed since is kept); an owner of no bound entity gives
+// [ErrUnconfirmedGuard].
 func (t *Table) LookupUniques(ctx context.Context, us []Unique) ([]Guard, error) {
 	ks := make([]Key, 0, len(us))
 	seen := map[Unique]bool{}
@@ -310,10 +321,37 @@ func (t *Table) LookupUniques(ctx context.Context, us []Unique) ([]Guard, error)
 	if err != nil {
 		return nil, opErr("lookup unique", GuardType, Key{}, err)
 	}
-	var out []Guard
+	var guards []Guard
+	var owners []Key
+	ownerSeen := map[Key]bool{}
 	for _, raw := range raws {
 		if g, ok := t.decodeGuard(raw); ok {
+			guards = append(guards, g)
+			if !ownerSeen[g.Owner] {
+				ownerSeen[g.Owner] = true
+				owners = append(owners, g.Owner)
+			}
+		}
+	}
+	if len(owners) == 0 {
+		return nil, nil
+	}
+	ownerRaws, err := t.batchGet(ctx, GuardType, owners)
+	if err != nil {
+		return nil, opErr("lookup unique", GuardType, Key{}, err)
+	}
+	byKey := make(map[Key]Item, len(ownerRaws))
+	for _, raw := range ownerRaws {
+		byKey[t.keyFromItem(raw)] = raw
+	}
+	var out []Guard
+	for _, g := range guards {
+		_, err := t.confirmRaw(ctx, g.Unique, g, byKey[g.Owner], true)
+		switch {
+		case err == nil:
 			out = append(out, g)
+		case !errors.Is(err, ErrNotFound):
+			return nil, opErr("lookup unique", GuardType, g.Owner, err)
 		}
 	}
 	return out, nil
@@ -324,7 +362,8 @@ func (t *Table) LookupUniques(ctx context.Context, us []Unique) ([]Guard, error)
 // names. The owner answers, never the guard: a missing or expired owner,
 // or one that no longer holds u (deleted or changed by a writer that does
 // not know about guards), gives [ErrNotFound], and its orphan guard is
-// reported to the Observer and removed ([OrphanGuardError]). A lookup
+// reported to the Observer and removed ([OrphanGuardError]); so does a
+// value held by an item of another entity (its guard is kept). A lookup
 // racing a change of the value never returns the previous owner. Two
 // requests: the guard is the only way from the value to the owner's key
 // (a third, a transaction, only when an orphan is removed). Options:
@@ -338,13 +377,9 @@ func (e *Entity[T]) GetByUnique(ctx context.Context, u Unique, opts ...ReadOptio
 	if err := checkLookup(u); err != nil {
 		return zero, opErr("get by unique", e.def.Type, Key{}, err)
 	}
-	raw, err := e.t.getItem(ctx, GuardType, GuardKey(u), true)
+	g, err := e.t.readGuard(ctx, u)
 	if err != nil {
 		return zero, opErr("get by unique", GuardType, GuardKey(u), err)
-	}
-	g, ok := e.t.decodeGuard(raw)
-	if raw == nil || !ok || e.t.expired(raw) {
-		return zero, opErr("get by unique", GuardType, GuardKey(u), ErrNotFound)
 	}
 	return e.confirmOwner(ctx, u, g, ro)
 }
@@ -455,8 +490,8 @@ func (e *Entity[T]) holdsGuards(ctx context.Context, k Key, us []Unique) bool {
 			}
 			continue
 		}
-		owner, err := e.t.LookupUnique(ctx, u)
-		if err != nil || owner != k {
+		g, err := e.t.readGuard(ctx, u)
+		if err != nil || g.Owner != k {
 			return false
 		}
 	}

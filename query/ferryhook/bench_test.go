@@ -319,3 +319,50 @@ func BenchmarkAuthenticate(b *testing.B) {
 	tabletest.Compare(b, 200, lib, raw)
 	b.Run("paired", func(b *testing.B) { tabletest.Paired(b, lib, raw) })
 }
+
+// BenchmarkEventByID pairs FH-8 (Events.GetByID of an event the library
+// created) with the running service's events.getById written by hand: one
+// Query of GSI1 (EVTID#{eventId}, eventually consistent) decoded with
+// attributevalue. The library's read is strongly consistent: a replay
+// decides on the event's delivery status.
+func BenchmarkEventByID(b *testing.B) {
+	s, events, src := benchStore(b)
+	ctx := context.Background()
+	ev, err := s.Events.Create(ctx, eventInput(src, time.Time{}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	client := events.Client()
+	lib := func() error {
+		got, err := s.Events.GetByID(ctx, ev.EventID)
+		if err == nil && got.EventID != ev.EventID {
+			err = fmt.Errorf("got event %s", got.EventID)
+		}
+		return err
+	}
+	raw := func() error {
+		out, err := client.Query(ctx, &dynamodb.QueryInput{
+			TableName: aws.String(events.Name()), IndexName: aws.String("GSI1"), Limit: aws.Int32(1),
+			KeyConditionExpression: aws.String("GSI1PK = :pk AND GSI1SK = :sk"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &types.AttributeValueMemberS{Value: "EVTID#" + string(ev.EventID)},
+				":sk": &types.AttributeValueMemberS{Value: "EVENT"},
+			},
+		})
+		if err != nil {
+			return err
+		}
+		if len(out.Items) != 1 {
+			return fmt.Errorf("event not found")
+		}
+		var r rawEvent
+		if err := attributevalue.UnmarshalMap(out.Items[0], &r); err != nil {
+			return err
+		}
+		if r.EventID != string(ev.EventID) {
+			return fmt.Errorf("got event %s", r.EventID)
+		}
+		return nil
+	}
+	tabletest.Compare(b, 200, lib, raw)
+}

@@ -40,6 +40,7 @@ const (
 	TypeMFACode         = "MFACode"
 	TypeCatalogPlatform = "CatalogPlatform"
 	TypeCatalogSource   = "CatalogSource"
+	TypeInbox           = "InboxNotification"
 )
 
 // Unique-value names of the guard items.
@@ -93,6 +94,7 @@ type entities struct {
 	mfaCodes      *table.Entity[lb.MFACode]
 	platforms     *table.Entity[lb.CatalogPlatform]
 	platformSrcs  *table.Entity[lb.CatalogSource]
+	inbox         *table.Entity[lb.InboxNotification]
 }
 
 // stamps keeps createdAt and updatedAt (UTC; secs truncates to seconds
@@ -416,6 +418,21 @@ func newEntities(t *table.Table, shards int) *entities {
 			Validate: (*lb.MFACode).Validate,
 			TTL:      table.TTL{From: "expiresAt"},
 			Secrets:  map[string]func(*lb.MFACode) *string{"code": func(c *lb.MFACode) *string { return &c.Code }},
+		}),
+		inbox: table.NewEntity(t, table.Def[lb.InboxNotification]{
+			Type: TypeInbox,
+			// By ID alone, as the code reads and marks it (LB-79, LB-83).
+			Keys:     table.Template{PK: "INBOXN#{notificationId}", SK: "NOTIFICATION"},
+			Validate: (*lb.InboxNotification).Validate,
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: "INBOX#{userId}", SK: "{createdAt:ts}#{notificationId}"},          // LB-80
+				table.GSI2: {PK: "INBOX#{userId}#{status}", SK: "{createdAt:ts}#{notificationId}"}, // LB-81
+				table.GSI3: {PK: "ACCTINBOX#{accountId}", SK: "{createdAt:ts}#{notificationId}"},   // LB-82
+			},
+			TTL: table.TTL{From: "expiresAt"},
+			Touch: func(n *lb.InboxNotification, now time.Time, isNew bool) {
+				stamps(&n.CreatedAt, &n.UpdatedAt, now, isNew, false)
+			},
 		}),
 		platforms: table.NewEntity(t, table.Def[lb.CatalogPlatform]{
 			Type:     TypeCatalogPlatform,
