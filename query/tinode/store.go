@@ -42,6 +42,15 @@ type Options struct {
 	// needed; files written under another shard count move with the
 	// adoption job (singletable adopt).
 	IndexShards int
+	// MessageShards is the messages' profile (issue 22; see Messages.Reshard).
+	// 0, the default, is tinode.md's layout byte for byte: every message
+	// in TOPIC#{name}, and message reads never look for another. N >= 1
+	// is the sharded profile: topics this store creates write their
+	// messages to N partitions (TOPIC#{name}#{seq mod N}; 1 keeps
+	// TOPIC#{name} until Messages.Reshard switches the topic), and every
+	// message read first reads the topic's layout (one consistent GetItem
+	// more) and, for a sharded topic, fans out over its partitions.
+	MessageShards int
 }
 
 // DefaultIndexShards is the shard count of the unused-file index when
