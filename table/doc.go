@@ -21,7 +21,7 @@
 // [Template]s bound to attribute names (a computation a key needs is a
 // named transform of the template language, see [Transforms]), its unique
 // values (UniqueOn, UniqueFold), its expiry ([TTL]), its secrets, tenant
-// scope and fixed, carried and always-written attributes; then its two
+// scope and fixed and always-written attributes; then its two
 // behaviour hooks, Validate and Touch. Keys are recomputed from the struct
 // on every write, so an index entry can never be stale, and the engine
 // derives from the declarations which fields move which index entry and
