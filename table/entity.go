@@ -23,7 +23,7 @@ import (
 // # Declared
 //
 // Type, Keys, IndexKeys, UniqueOn (with UniqueFold), TTL, Secrets, Scope,
-// Fixed, Carry, AlwaysWrite and Version say what an item is and how it is
+// Fixed, AlwaysWrite, AlwaysWriteNull and Version say what an item is and how it is
 // stored. The engine derives from them, never from a hand-kept list, which
 // fields move which index entry and unique guard (Patch, Change, Update
 // and the adoption job alike) and what a tool shows before the table
@@ -80,6 +80,12 @@ type Def[T any] struct {
 	// maps): for deployments whose other readers expect them, such as a
 	// service that reads body as "" rather than undefined.
 	AlwaysWrite []string
+	// AlwaysWriteNull names attributes written as NULL when their value
+	// is empty (instead of omitted, or the empty value AlwaysWrite
+	// writes): for deployments whose other writers store null for an
+	// unset value, as a JavaScript service writes `x ?? null`, so that an
+	// item reads the same to them whoever wrote it.
+	AlwaysWriteNull []string
 	// Version, if set, returns a pointer to the field that mirrors the
 	// item's version attribute: it is filled on read and advanced on write,
 	// and [Entity.Replace] uses it as the expected version.
