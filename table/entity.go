@@ -401,8 +401,18 @@ func (e *Entity[T]) Put(ctx context.Context, item *T) error {
 // item with more than 150 attributes is conditioned by a strongly
 // consistent GetItem compared with the read image, then the write
 // conditioned on the attributes it changes (DynamoDB's 4 KB expression
-// limit): two requests. A replace whose response was lost and that the SDK
-// retried returns success (its write token).
+// limit): two requests.
+//
+// Under faults: a replace whose response was lost and that the SDK
+// retried returns success (the retry meets its own write token). When the
+// call itself fails after DynamoDB applied the write (every attempt's
+// response lost, a deadline), item's read state is not advanced, so the
+// caller's own retry of the same item gets [ErrConflict] on its own write:
+// the stored item no longer matches the image item carries. Callers tell
+// it from another writer's change by re-reading: if the stored item equals
+// the one they meant to write (its version aside), their write landed;
+// otherwise someone else wrote. Update does not need this: it re-reads
+// and re-applies its change. (TestLostResponseReplace.)
 func (e *Entity[T]) Replace(ctx context.Context, item *T) error {
 	if e.readIdx == nil {
 		return opErr("replace", e.def.Type, Key{}, fmt.Errorf("%w: %s has no table.ReadState field: Replace must know what the caller read", ErrInvalidInput, e.def.Type))
