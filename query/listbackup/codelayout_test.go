@@ -250,7 +250,7 @@ func putItems(t testing.TB, client *dynamodb.Client, stack string, d map[string]
 // skipped by their rule, a missing table is reported and not fatal, an
 // interrupted run resumes, a second run changes nothing, verification
 // compares every attribute, and every item reads back through the access
-// patterns (LB-1, LB-5, LB-9, LB-10, LB-15, LB-18, LB-25, LB-26, LB-28,
+// patterns (LB-1, LB-5..LB-7, LB-9, LB-10, LB-15, LB-18, LB-25, LB-26, LB-28,
 // LB-30, LB-69..LB-83).
 func TestMigrateCodeLayout_LB69_LB83(t *testing.T) {
 	c, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
@@ -423,9 +423,31 @@ func TestMigrateCodeLayout_LB69_LB83(t *testing.T) {
 			t.Errorf("LB-9 sub-account membership lost its permission flags: %+v", mb)
 		}
 	}
-	kids, err := s.Accounts.ListChildren(c, acct, "") // LB-5
+	kids, err := s.Accounts.ListChildren(c, acct, "") // LB-6
 	if err != nil || len(kids.Items) != 1 || kids.Items[0].AccountName != "Analytical Engines" {
-		t.Errorf("LB-5 sub-accounts: %+v, %v", kids.Items, err)
+		t.Errorf("LB-6 sub-accounts: %+v, %v", kids.Items, err)
+	}
+	// The code stores no account type: none is invented. An untyped
+	// account is its parent's child, of no type, and can be updated.
+	for _, id := range []lb.AccountID{acct, "account:7a2d3b0f-1d66-4b5f-8e22-2c3f4d5e6f70"} {
+		if a, err := s.Accounts.Get(c, id); err != nil || a.AccountType != "" { // LB-5
+			t.Errorf("LB-5 account %s: type %q, %v; want none", id, a.AccountType, err)
+		}
+	}
+	if got, err := s.Accounts.ListChildren(c, acct, lb.AccountSubsidiary); err != nil || len(got.Items) != 0 {
+		t.Errorf("LB-6 subsidiaries among the children: %+v, %v; want none", got.Items, err)
+	}
+	if got, err := s.Accounts.ListByType(c, lb.AccountConglomerate); err != nil || len(got.Items) != 0 { // LB-7
+		t.Errorf("LB-7 conglomerates: %+v, %v; want none", got.Items, err)
+	}
+	if a, err := s.Accounts.Update(c, "account:7a2d3b0f-1d66-4b5f-8e22-2c3f4d5e6f70", func(a *lb.Account) error { a.AccountName = "Engines"; return nil }); err != nil || a.AccountType != "" {
+		t.Errorf("LB-63 update of an untyped account: %+v, %v", a, err)
+	}
+	if kids, err := s.Accounts.ListChildren(c, acct, ""); err != nil || len(kids.Items) != 1 || kids.Items[0].AccountName != "Engines" {
+		t.Errorf("LB-6 after the update: %+v, %v", kids.Items, err)
+	}
+	if err := s.Accounts.Create(c, &lb.Account{AccountID: "account:new", AccountName: "New", AccountPath: "/new/"}); !errors.As(err, new(*table.ValidationError)) {
+		t.Errorf("create without a type: %v, want a ValidationError (only migrated accounts lack one)", err)
 	}
 	srcs, err := s.Sources.ListByAccount(c, acct) // LB-15
 	if err != nil || len(srcs.Items) != 2 {

@@ -138,7 +138,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			Validate: (*lb.Account).Validate,
 			// Soft-deleted accounts (LB-63) are in no list.
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: "CHILDREN#{parentAccountId}", SK: "TYPE#{accountType}#{accountId}", When: []string{"!deletedAt"}},
+				table.GSI1: {PK: "CHILDREN#{parentAccountId}", SK: "TYPE#{accountType:opt}#{accountId}", When: []string{"!deletedAt"}},
 				table.GSI2: {PK: "ACCTYPE#{accountType}", SK: "ACCOUNT#{accountId}", When: []string{"!deletedAt"}},
 				// A subtree (LB-9) is the partition of the path's root
 				// (lb.PathRoot): the :root transform.
