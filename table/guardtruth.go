@@ -66,8 +66,8 @@ func (e *OrphanGuardError) Error() string {
 // Is reports whether target is [ErrOrphanGuard].
 func (e *OrphanGuardError) Is(target error) bool { return target == ErrOrphanGuard }
 
-// Indexed is a read option of [Entity.GetByUnique] (and
-// [Entity.GetByUniqueCarried]): the owner found must also be stored under
+// Indexed is a read option of [Entity.GetByUnique] and [Entity.Get]: the
+// item found must also be stored under
 // each named GSI with the key its fields derive, as its stored index
 // attributes say (not only the fields they derive from). On a table shared
 // with a writer that takes an item out of an index by removing its index

@@ -40,7 +40,6 @@ const (
 	guardOwnerSK = "ownerSK"
 	guardName    = "uniqueName"
 	guardValue   = "uniqueValue"
-	guardCarried = "carried" // the owner's Def.Carry attributes
 )
 
 // GuardKey returns the primary key of the guard item that holds u:
@@ -72,7 +71,7 @@ func guardKeyFor(u Unique, owner Key) Key {
 // be (re)written by its own owner, never taken over while its owner lives;
 // exp (epoch seconds, 0 for none) is the owner's TTL, copied to the guard
 // so that it ends with its owner and an expired guard is free.
-func (t *Table) guardPut(u Unique, owner Key, exp int64, carry types.AttributeValue) TxOp {
+func (t *Table) guardPut(u Unique, owner Key, exp int64) TxOp {
 	s := t.schema
 	gk := guardKeyFor(u, owner)
 	item := Item{
@@ -88,9 +87,6 @@ func (t *Table) guardPut(u Unique, owner Key, exp int64, carry types.AttributeVa
 	}
 	if s.TTLAttr != "" && exp > 0 {
 		item[s.TTLAttr] = numAV(exp)
-	}
-	if carry != nil {
-		item[guardCarried] = carry
 	}
 	x := newExprs()
 	x.names["#pk"], x.names["#opk"], x.names["#osk"] = s.PK, guardOwnerPK, guardOwnerSK
@@ -114,9 +110,9 @@ func (t *Table) guardPut(u Unique, owner Key, exp int64, carry types.AttributeVa
 // previous owner prev, which is missing or expired: the guard put is
 // conditioned on prev still owning it, and a condition check on prev
 // makes sure prev is still absent when the transaction commits.
-func (t *Table) guardTakeover(u Unique, owner, prev Key, exp int64, carry types.AttributeValue) []TxOp {
+func (t *Table) guardTakeover(u Unique, owner, prev Key, exp int64) []TxOp {
 	s := t.schema
-	op := t.guardPut(u, owner, exp, carry)
+	op := t.guardPut(u, owner, exp)
 	x := exprs{names: op.put.ExpressionAttributeNames, values: op.put.ExpressionAttributeValues}
 	x.values[":ppk"] = &types.AttributeValueMemberS{Value: prev.PK}
 	x.values[":psk"] = &types.AttributeValueMemberS{Value: prev.SK}
@@ -163,7 +159,7 @@ func (t *Table) guardDelete(u Unique, owner Key) TxOp {
 // guardDiff returns the actions that move owner's guards from old to new.
 // With rewriteKept, guards kept are rewritten too (so they carry the
 // owner's current TTL exp).
-func (t *Table) guardDiff(old, new []Unique, owner Key, exp int64, rewriteKept bool, carry types.AttributeValue) []TxOp {
+func (t *Table) guardDiff(old, new []Unique, owner Key, exp int64, rewriteKept bool) []TxOp {
 	var ops []TxOp
 	keep := map[Unique]bool{}
 	for _, u := range new {
@@ -178,7 +174,7 @@ func (t *Table) guardDiff(old, new []Unique, owner Key, exp int64, rewriteKept b
 	}
 	for _, u := range new {
 		if !had[u] || rewriteKept {
-			ops = append(ops, t.guardPut(u, owner, exp, carry))
+			ops = append(ops, t.guardPut(u, owner, exp))
 		}
 	}
 	return ops
@@ -245,7 +241,7 @@ func (t *Table) freeGuards(ctx context.Context, ops []TxOp, te *TxError) ([]TxOp
 			out = append(out, op) // held by a live item: a real violation
 			continue
 		}
-		out = append(out, t.guardTakeover(op.guard, owner, g.Owner, exp, op.put.Item[guardCarried])...)
+		out = append(out, t.guardTakeover(op.guard, owner, g.Owner, exp)...)
 		changed = true
 	}
 	return out, changed, nil
@@ -422,17 +418,6 @@ func (t *Table) LookupShared(ctx context.Context, u Unique, opts ...ListOption) 
 		}
 	}
 	return out, nil
-}
-
-// GetByUniqueCarried returns the item holding u. It is
-// [Entity.GetByUnique] (two strongly consistent reads: the guard, then its
-// owner), whatever the guard carries: a guard is an index, never the
-// truth, so the attributes it carries (Def.Carry) never answer a lookup;
-// an owner deleted or changed by another writer would otherwise still be
-// found through its guard's copy. The result is the item as stored, with
-// every attribute. A free value gives [ErrNotFound].
-func (e *Entity[T]) GetByUniqueCarried(ctx context.Context, u Unique, opts ...ReadOption) (T, error) {
-	return e.GetByUnique(ctx, u, opts...)
 }
 
 func checkUnique(u Unique) error {

@@ -65,6 +65,13 @@ type Options struct {
 	// creates. Default [fh.SecretKeyPrefix] ("fh_"); the running service's
 	// middleware only accepts "fh_live_" keys ([ServiceProfile]).
 	APIKeyPrefix string
+	// CounterShards, when positive, moves the counters every ingest adds
+	// to (a source's eventCount and lastEventAt, its owner's
+	// usageThisMonth) into that many shard items per source and per user,
+	// with a copy of the source's status and the owner's plan: the scaled
+	// profile ([ScaledProfile]). 0, the default, keeps them on the source
+	// and user items, as the document and its service do.
+	CounterShards int
 }
 
 // ServiceProfile opens tables written by the document's running service
@@ -73,14 +80,17 @@ type Options struct {
 // emails stored as entered. Open its tables with table.WithLowercaseKeys.
 //
 // API keys are live by the service's own rule in this profile as in the
-// default one: [APIKeys.Authenticate] reads the key's guard, then the key
-// it names (two strongly consistent GetItems), and refuses a key whose
-// item is gone or no longer stored under GSI2 (the service's
-// apiKeys.delete removes gsi2pk and gsi2sk and leaves the item). It is
-// stricter than the service, which queries GSI2 and may accept a key for
-// as long as the index lags behind a revocation; it never reads a copy
-// the service cannot update (the guard's), so lastUsedAt and every other
-// attribute the service writes come back as stored.
+// default one: [APIKeys.Authenticate] reads the key's item (one strongly
+// consistent GetItem for a key the library minted, whose plaintext names
+// the item; the guard, then the item, for a key the service minted), and
+// refuses a key whose item is gone, holds another hash or is no longer
+// stored under GSI2 (the service's apiKeys.delete removes gsi2pk and
+// gsi2sk and leaves the item). It is stricter than the service, which
+// queries GSI2 and may accept a key for as long as the index lags behind
+// a revocation; it never reads a copy the service cannot update, so
+// lastUsedAt and every other attribute the service writes come back as
+// stored. The default profile costs the same: its one-request path reads
+// the item too, so it assumes nothing about who writes API keys.
 // Signing secrets stay encrypted (the library's rule); see the package
 // doc, "Existing deployments", for the service-side change that implies.
 func ServiceProfile() func(*Options) {
@@ -173,6 +183,13 @@ type Store struct {
 	apiKey       *table.Entity[fh.APIKey]
 	event        *table.Entity[fh.Event]
 	attempt      *table.Entity[fh.DeliveryAttempt]
+
+	// The scaled profile's counters (nil by default): a source's events
+	// and a user's usage (scaled.go).
+	srcCounters, usageCounters *table.Counters
+	// acceptEventID, set by tests only, makes newEvent mint event IDs
+	// until one is accepted (to spread a small sample over the shards).
+	acceptEventID func(fh.EventID) bool
 }
 
 // New returns a Store on the main and events tables (create them with
@@ -205,6 +222,9 @@ func New(main, events *table.Table, opts ...func(*Options)) *Store {
 	s.apiKey = table.NewEntity(main, kDef)
 	s.event = table.NewEntity(events, evDef)
 	s.attempt = table.NewEntity(events, aDef)
+	if o.CounterShards > 0 {
+		s.srcCounters, s.usageCounters = counterSets(main, o.CounterShards)
+	}
 	s.Users = &Users{s}
 	s.Sources = &Sources{s}
 	s.Connections = &Connections{s}

@@ -189,7 +189,8 @@ func RunMinute(t testing.TB, m *Meter, s Minute) MinuteResult {
 	}
 	n, scale, rate := s.Calls(), s.scale(), s.PerSecond*s.scale()
 	m.mu.Lock()
-	saved := [3]any{m.Throttle, m.WriteLimit, m.ReadLimit}
+	saved := [4]any{m.Throttle, m.WriteLimit, m.ReadLimit, m.RequestsPerSecond}
+	m.RequestsPerSecond = 0 // the modeled clock moves the seconds
 	m.keys, m.items, m.window = nil, nil, nil
 	m.requests, m.sent, m.throttled = 0, 0, 0
 	m.Throttle = true
@@ -201,7 +202,7 @@ func RunMinute(t testing.TB, m *Meter, s Minute) MinuteResult {
 	defer func() {
 		m.mu.Lock()
 		m.minute = nil
-		m.Throttle, m.WriteLimit, m.ReadLimit = saved[0].(bool), saved[1].(float64), saved[2].(float64)
+		m.Throttle, m.WriteLimit, m.ReadLimit, m.RequestsPerSecond = saved[0].(bool), saved[1].(float64), saved[2].(float64), saved[3].(int)
 		m.mu.Unlock()
 	}()
 
