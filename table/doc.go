@@ -183,6 +183,19 @@
 // yielded once, no request after the loop stops), and [Collect] drains one
 // into a slice.
 //
+// # Past one partition's limits
+//
+// One partition key value takes at most 1,000 write and 3,000 read units
+// per second. A partition every item of a kind joins is declared sharded
+// in its template ("{id:shardN}", see [Shard]): N keys, read together by
+// [Query.Shards] with one merged page and one cursor. A collection owned
+// by one item (a topic's messages, a source's events) is write-sharded
+// per owner: the owner records a [Layout] (its shard counts as epochs, 1
+// being its own key byte for byte), writers condition their transaction
+// on it ([TxOp.IfLayout]), a switch appends an epoch while the owner is
+// live ([Table.SwitchLayoutOp]) and leaves every item where it is, and
+// lists read every partition any epoch used ([Layout.Query]).
+//
 // # Observability
 //
 // Options.Logger (log/slog) and Options.Observer receive one [Event] per

@@ -297,6 +297,9 @@ func (e *Entity[T]) newOps(item *T) ([]TxOp, string, error) {
 // token the put carries.
 func (e *Entity[T]) createOps(item *T) ([]TxOp, string, error) {
 	w, err := e.prepare(item, 1)
+	if err == nil {
+		err = e.keepReadForms(item, w.item)
+	}
 	if err != nil {
 		return []TxOp{{key: w.key}}, "", err
 	}
@@ -352,6 +355,9 @@ func (e *Entity[T]) Put(ctx context.Context, item *T) error {
 	}
 	ver := e.putVersion(item)
 	w, err := e.prepare(item, ver)
+	if err == nil {
+		err = e.keepReadForms(item, w.item)
+	}
 	if err != nil {
 		return opErr("put", e.def.Type, w.key, err)
 	}
@@ -1050,6 +1056,9 @@ func (e *Entity[T]) PutOp(item *T) (TxOp, error) {
 	}
 	ver := e.putVersion(item)
 	w, err := e.prepare(item, ver)
+	if err == nil {
+		err = e.keepReadForms(item, w.item)
+	}
 	if err != nil {
 		return TxOp{}, opErr("put", e.def.Type, w.key, err)
 	}

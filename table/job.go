@@ -612,14 +612,15 @@ func (e *Entity[T]) guardOwner(ctx context.Context, u Unique, k Key, dryRun bool
 }
 
 // bookkeeping reports whether raw is one of the library's own items (a
-// unique guard or a job checkpoint), which jobs do not visit.
+// unique guard, a job checkpoint, a counter shard or rollup item), which
+// jobs do not visit.
 func (t *Table) bookkeeping(raw Item) bool {
 	if strings.HasPrefix(t.keyFromItem(raw).PK, jobPrefix) {
 		return true
 	}
 	if ta := t.schema.TypeAttr; ta != "" {
 		if s, ok := raw[ta].(*types.AttributeValueMemberS); ok {
-			return s.Value == GuardType
+			return s.Value == GuardType || s.Value == CounterType
 		}
 	}
 	return false

@@ -35,7 +35,11 @@ type CreateEventInput struct {
 }
 
 // newEvent builds and validates the event of in, without any request.
-func (e *Events) newEvent(in CreateEventInput) (fh.Event, error) {
+func (e *Events) newEvent(in CreateEventInput) (fh.Event, error) { return e.build(in, true) }
+
+// build is newEvent; mint false gives the event a throwaway ID (a check
+// of the input before any request).
+func (e *Events) build(in CreateEventInput, mint bool) (fh.Event, error) {
 	if !in.Plan.Valid() {
 		return fh.Event{}, table.Invalid("plan", "unknown value %q", in.Plan)
 	}
@@ -44,8 +48,12 @@ func (e *Events) newEvent(in CreateEventInput) (fh.Event, error) {
 		at = e.s.now()
 	}
 	received := fh.Millis(at)
+	id := fh.NewLocatedEventID(in.SourceID, received, 0)
+	for mint && e.s.acceptEventID != nil && !e.s.acceptEventID(id) { // tests only: spread IDs over shards
+		id = fh.NewLocatedEventID(in.SourceID, received, 0)
+	}
 	ev := fh.Event{
-		EventID:     fh.NewEventID(),
+		EventID:     id,
 		SourceID:    in.SourceID,
 		UserID:      in.UserID,
 		Status:      fh.EventReceived,
@@ -77,15 +85,25 @@ func (e *Events) Create(ctx context.Context, in CreateEventInput) (fh.Event, err
 	return ev, nil
 }
 
-// GetByID returns an event by ID alone (FH-8; FH-11 events.getById):
-// Query GSI1 GSI1PK = EVTID#{eventId}, GSI1SK = EVENT, then a strongly
-// consistent GetItem of the event found (table.Entity.GetByIndex): its
-// delivery status decides a replay, and a lagging index must not return
-// a stale one. Two requests. A missing or expired event gives
-// table.ErrNotFound.
+// GetByID returns an event by ID alone (FH-8; FH-11 events.getById). An ID
+// the library minted holds the event's key (fh.NewLocatedEventID: source,
+// receivedAt, bucket): one strongly consistent GetItem. Any other ID (the
+// running service's evt_ + nanoid(16)), or a located one whose item is not
+// at its key, takes the index path: Query GSI1 GSI1PK = EVTID#{eventId},
+// GSI1SK = EVENT, then a strongly consistent GetItem of the event found
+// (table.Entity.GetByIndex), two requests. Either way the answer is
+// strongly consistent: the event's delivery status decides a replay, and a
+// lagging index must not return a stale one. A missing or expired event
+// gives table.ErrNotFound.
 func (e *Events) GetByID(ctx context.Context, id fh.EventID) (fh.Event, error) {
 	if err := id.Validate(); err != nil {
 		return fh.Event{}, err
+	}
+	if k, ok := locatedKey(id); ok {
+		ev, err := e.s.event.Get(ctx, k, table.Consistent())
+		if !errors.Is(err, table.ErrNotFound) {
+			return ev, err
+		}
 	}
 	pk, err := fh.EventIDGSI1PK.Build(string(id))
 	if err != nil {
@@ -96,6 +114,25 @@ func (e *Events) GetByID(ctx context.Context, id fh.EventID) (fh.Event, error) {
 		return fh.Event{}, notFound("event", string(id))
 	}
 	return v, err
+}
+
+// locatedKey returns the key a located event ID names (its source's
+// events partition SRC#{sourceId}, or for bucket b > 0 the partition
+// SRC#{sourceId}#{b-1} of a write-sharded source), ok false for an ID
+// without a location.
+func locatedKey(id fh.EventID) (table.Key, bool) {
+	src, at, bucket, ok := id.Location()
+	if !ok {
+		return table.Key{}, false
+	}
+	k, err := fh.EventKey(src, at, id)
+	if err != nil {
+		return table.Key{}, false
+	}
+	if bucket > 0 {
+		k.PK = table.ShardPK(k.PK, bucket-1, table.MaxShards)
+	}
+	return k, true
 }
 
 // ListBySource returns one page of a source's events, newest first (FH-7;
@@ -122,9 +159,11 @@ func (e *Events) AllBySource(ctx context.Context, source fh.SourceID, opts ...ta
 }
 
 // UpdateStatus sets an event's status (FH-11 events.updateStatus) and
-// returns the event as stored, in two requests: the GSI1 Query of FH-8
-// finds its key (an index may lag, but an event's key never changes), then
-// one UpdateItem that never creates an item sets status, processedAt if it
+// returns the event as stored: for an ID the library minted (which holds
+// the event's key, see GetByID) one UpdateItem; for another, two requests:
+// the GSI1 Query of FH-8 finds its key (an index may lag, but an event's
+// key never changes), then the UpdateItem. The UpdateItem never creates an
+// item; it sets status, processedAt if it
 // is absent (when processing starts, the event is filtered or delivered)
 // and deliveredAt (when delivered) to now.
 // A missing or expired event gives table.ErrNotFound; an unknown status a
@@ -133,13 +172,33 @@ func (e *Events) UpdateStatus(ctx context.Context, id fh.EventID, status fh.Even
 	if !status.Valid() {
 		return fh.Event{}, table.Invalid("status", "unknown value %q", status)
 	}
+	if err := id.Validate(); err != nil {
+		return fh.Event{}, err
+	}
+	p := table.Patch{Set: map[string]any{"status": string(status)}}
+	now := int64(fh.Millis(e.s.now()))
+	switch status {
+	case fh.EventProcessing, fh.EventFiltered:
+		p.SetIfAbsent = map[string]any{"processedAt": now}
+	case fh.EventDelivered:
+		p.Set["deliveredAt"] = now
+		p.SetIfAbsent = map[string]any{"processedAt": now}
+	}
+	// A located ID names the event's key: the patch alone. The patch's own
+	// condition (the item exists and has not expired) decides, with no
+	// read before it.
+	if k, ok := locatedKey(id); ok {
+		out, err := e.s.event.Patch(ctx, k, p)
+		if !errors.Is(err, table.ErrNotFound) {
+			return out, err
+		}
+	}
+	// Otherwise the index gives the event's key, which never changes, so
+	// a lagging entry still names the right item.
 	pk, err := fh.EventIDGSI1PK.Build(string(id))
 	if err != nil {
 		return fh.Event{}, err
 	}
-	// The index gives the event's key, which never changes, so a lagging
-	// entry still names the right item; the patch's own condition (the
-	// item exists and has not expired) decides, with no read before it.
 	ev, err := e.s.event.FindOne(ctx, table.Query{Index: table.GSI1, PK: string(pk), SK: table.SKEquals("EVENT")})
 	if errors.Is(err, table.ErrNotFound) {
 		return fh.Event{}, notFound("event", string(id))
@@ -150,15 +209,6 @@ func (e *Events) UpdateStatus(ctx context.Context, id fh.EventID, status fh.Even
 	k, err := fh.EventKey(ev.SourceID, ev.ReceivedAt, ev.EventID)
 	if err != nil {
 		return fh.Event{}, fmt.Errorf("update event status: %w", err)
-	}
-	p := table.Patch{Set: map[string]any{"status": string(status)}}
-	now := int64(fh.Millis(e.s.now()))
-	switch status {
-	case fh.EventProcessing, fh.EventFiltered:
-		p.SetIfAbsent = map[string]any{"processedAt": now}
-	case fh.EventDelivered:
-		p.Set["deliveredAt"] = now
-		p.SetIfAbsent = map[string]any{"processedAt": now}
 	}
 	out, err := e.s.event.Patch(ctx, k, p)
 	if errors.Is(err, table.ErrNotFound) {

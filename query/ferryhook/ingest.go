@@ -47,7 +47,7 @@ func (s *Store) Ingest(ctx context.Context, source fh.SourceID, req IngestReques
 		SourceID: source, UserID: fh.NewUserID(), Plan: fh.PlanFree,
 		Headers: req.Headers, Body: req.Body, SourceIP: req.SourceIP, ContentType: req.ContentType, Method: req.Method,
 	}
-	if _, err := s.Events.newEvent(in); err != nil { // validate before any request
+	if _, err := s.Events.build(in, false); err != nil { // validate before any request
 		return fh.Event{}, err
 	}
 	for attempt := 0; ; attempt++ {
@@ -55,9 +55,19 @@ func (s *Store) Ingest(ctx context.Context, source fh.SourceID, req IngestReques
 		if err != nil {
 			return fh.Event{}, err
 		}
-		ev, retry, err := s.ingestOnce(ctx, source, in, o)
-		if retry && attempt == 0 {
+		ev, next, err := s.ingestOnce(ctx, source, in, o)
+		switch {
+		case next == ingestRereadPlan && attempt == 0:
 			s.owners.Delete(source)
+			continue
+		case next == ingestInitShards && attempt < 3:
+			stale, err := s.initShards(ctx, source, o)
+			if err != nil {
+				return fh.Event{}, err
+			}
+			if stale {
+				s.owners.Delete(source) // the source or the plan changed: read them again
+			}
 			continue
 		}
 		if err != nil {
@@ -96,29 +106,78 @@ func (s *Store) sourceOwner(ctx context.Context, source fh.SourceID) (ownerInfo,
 	return o, nil
 }
 
-// ingestOnce sends the ingest transaction; retry is true when it failed
-// only because the owner's plan is no longer the remembered one.
-func (s *Store) ingestOnce(ctx context.Context, source fh.SourceID, in CreateEventInput, o ownerInfo) (fh.Event, bool, error) {
+// ingestOnce sends the ingest transaction; next says what to do when it
+// failed only because the owner's plan is no longer the remembered one
+// (read it again) or, in the scaled profile, because the source's or the
+// owner's counter shards do not exist yet (create them).
+func (s *Store) ingestOnce(ctx context.Context, source fh.SourceID, in CreateEventInput, o ownerInfo) (fh.Event, ingestNext, error) {
 	in.UserID, in.Plan = o.user, o.plan
 	if !in.Plan.Valid() {
 		in.Plan = fh.PlanFree
 	}
 	ev, err := s.Events.newEvent(in)
 	if err != nil {
-		return fh.Event{}, false, err
+		return fh.Event{}, ingestDone, err
 	}
 	evOps, err := s.event.CreateOp(&ev)
 	if err != nil {
-		return fh.Event{}, false, err
+		return fh.Event{}, ingestDone, err
 	}
-	sk, _ := fh.SourceKey(o.user, source)
+	var counterOps []table.TxOp
+	if s.scaled() {
+		counterOps = s.shardedOps(ev, o)
+	} else if counterOps, err = s.itemCounterOps(ev, o); err != nil {
+		return fh.Event{}, ingestDone, err
+	}
+	ops := append(evOps, counterOps...)
+	err = s.events.Transact(ctx, ops...)
+	var te *table.TxError
+	if err == nil || !errors.As(err, &te) {
+		return ev, ingestDone, err
+	}
+	src, user := len(evOps), len(evOps)+1
+	next := ingestDone
+	for _, r := range te.Failed() {
+		if r.Code != "ConditionalCheckFailed" {
+			continue
+		}
+		switch r.Index {
+		case src: // the source's state, from the item (or shard) returned with the failure
+			st, _ := r.Item["status"].(*types.AttributeValueMemberS)
+			switch {
+			case r.Item == nil && s.scaled():
+				next = ingestInitShards
+				continue
+			case st != nil && st.Value != string(fh.StatusDeleted):
+				return fh.Event{}, ingestDone, fmt.Errorf("ingest %s: %w: %w", source, ErrSourcePaused, err)
+			}
+			return fh.Event{}, ingestDone, fmt.Errorf("ingest %s: %w: %w", source, table.ErrNotFound, err)
+		case user:
+			switch {
+			case r.Item == nil && s.scaled():
+				next = ingestInitShards
+			case r.Item == nil:
+				return fh.Event{}, ingestDone, fmt.Errorf("ingest user %s: %w: %w", o.user, table.ErrNotFound, err)
+			case next == ingestDone:
+				next = ingestRereadPlan // the plan changed: read it again
+			}
+		}
+	}
+	return fh.Event{}, next, err
+}
+
+// itemCounterOps returns the default profile's counter actions of ev: the
+// source's eventCount and lastEventAt, if it is active, and the owner's
+// usageThisMonth, if its plan is still o.plan, on the items themselves.
+func (s *Store) itemCounterOps(ev fh.Event, o ownerInfo) ([]table.TxOp, error) {
+	sk, _ := fh.SourceKey(o.user, ev.SourceID)
 	srcOp, err := s.source.PatchOp(sk, table.Patch{
 		Add:     map[string]int64{"eventCount": 1},
 		Set:     map[string]any{"lastEventAt": fh.ISO(ev.ReceivedAt.Time()).String()},
 		IfEqual: map[string]any{"status": string(fh.StatusActive)},
 	})
 	if err != nil {
-		return fh.Event{}, false, err
+		return nil, err
 	}
 	uk, _ := fh.UserKey(o.user)
 	up := table.Patch{Add: map[string]int64{"usageThisMonth": 1}, IfEqual: map[string]any{"plan": string(o.plan)}}
@@ -127,31 +186,7 @@ func (s *Store) ingestOnce(ctx context.Context, source fh.SourceID, in CreateEve
 	}
 	userOp, err := s.user.PatchOp(uk, up)
 	if err != nil {
-		return fh.Event{}, false, err
+		return nil, err
 	}
-	ops := append(evOps, srcOp, userOp)
-	err = s.events.Transact(ctx, ops...)
-	var te *table.TxError
-	if err == nil || !errors.As(err, &te) {
-		return ev, false, err
-	}
-	src, user := len(evOps), len(evOps)+1
-	for _, r := range te.Failed() {
-		if r.Code != "ConditionalCheckFailed" {
-			continue
-		}
-		switch r.Index {
-		case src: // the source's state, from the item returned with the failure
-			if st, ok := r.Item["status"].(*types.AttributeValueMemberS); ok && r.Item != nil && st.Value != string(fh.StatusDeleted) {
-				return fh.Event{}, false, fmt.Errorf("ingest %s: %w: %w", source, ErrSourcePaused, err)
-			}
-			return fh.Event{}, false, fmt.Errorf("ingest %s: %w: %w", source, table.ErrNotFound, err)
-		case user:
-			if r.Item == nil {
-				return fh.Event{}, false, fmt.Errorf("ingest user %s: %w: %w", o.user, table.ErrNotFound, err)
-			}
-			return fh.Event{}, true, err // the plan changed: read it again
-		}
-	}
-	return fh.Event{}, false, err
+	return []table.TxOp{srcOp, userOp}, nil
 }

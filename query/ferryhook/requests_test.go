@@ -12,10 +12,10 @@ import (
 )
 
 // TestRequestCosts measures one call of every Ferryhook method that serves
-// a catalog pattern (FH-1..FH-12) and holds each to the requests recorded
+// a catalog pattern (FH-1..FH-14) and holds each to the requests recorded
 // in docs/patterns/ferryhook.requests.json (see tabletest.Costs): a method
 // that starts to send one more request fails here.
-func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12(t *testing.T) {
+func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12_FH13_FH14(t *testing.T) {
 	f := newFixture(t, nil)
 	rc := &tabletest.RequestCounter{Capacity: true}
 	meter := tabletest.NewMeter(tabletest.Client(t))
@@ -111,12 +111,20 @@ func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12(t *test
 		_, err := s.Ingest(c, src.SourceID, ferryhook.IngestRequest{Body: "{}", ContentType: "application/json", Method: "POST"})
 		return err
 	})
+	m("Sources.Counts", "default profile; scaled: 1 BatchGetItem of 34 keys (TestScaledProfileRequests)", func() error {
+		_, err := s.Sources.Counts(c, u.UserID, src.SourceID)
+		return err
+	})
+	m("Users.Usage", "default profile; scaled: 1 BatchGetItem of 34 keys (TestScaledProfileRequests)", func() error {
+		_, err := s.Users.Usage(c, u.UserID)
+		return err
+	})
 	var ev fh.Event
 	m("Events.Create", "", func() (err error) {
 		ev, err = s.Events.Create(c, eventInput(src, time.Now()))
 		return err
 	})
-	m("Events.GetByID", "", func() error { _, err := s.Events.GetByID(c, ev.EventID); return err })
+	m("Events.GetByID", "an ID the library minted; the service's take GSI1 + GetItem", func() error { _, err := s.Events.GetByID(c, ev.EventID); return err })
 	m("Events.ListBySource", "a page of 3", func() error { _, err := s.Events.ListBySource(c, src.SourceID); return err })
 	m("Events.AllBySource", "3 events, 1 page", func() error {
 		for _, err := range s.Events.AllBySource(c, src.SourceID) {
@@ -126,7 +134,7 @@ func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12(t *test
 		}
 		return nil
 	})
-	m("Events.UpdateStatus", "", func() error { _, err := s.Events.UpdateStatus(c, ev.EventID, fh.EventProcessing); return err })
+	m("Events.UpdateStatus", "an ID the library minted; the service's take GSI1 + UpdateItem", func() error { _, err := s.Events.UpdateStatus(c, ev.EventID, fh.EventProcessing); return err })
 	m("Attempts.Create", "", func() error {
 		_, err := s.Attempts.Create(c, ev.EventID, 1, ferryhook.CreateAttemptInput{ConnectionID: conn.ConnectionID, DestinationURL: conn.DestinationURL, StatusCode: 200})
 		return err

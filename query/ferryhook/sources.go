@@ -161,7 +161,10 @@ type SourceUpdate struct {
 
 // Update changes user's source (FH-11 sources.update) and returns it as
 // stored (read, then conditional write on the version, retried on a lost
-// race; counters bumped meanwhile are kept). Another user's, a missing or
+// race; counters bumped meanwhile are kept). In the scaled profile
+// ([ScaledProfile]) a status change also writes the status into the
+// source's counter shards, in the same transaction, so the next ingest is
+// refused (or accepted again) by its own transaction. Another user's, a missing or
 // a deleted source gives table.ErrNotFound and changes nothing; bad input
 // a *table.ValidationError.
 func (s *Sources) Update(ctx context.Context, user fh.UserID, id fh.SourceID, up SourceUpdate) (fh.Source, error) {
@@ -187,7 +190,13 @@ func (s *Sources) Update(ctx context.Context, user fh.UserID, id fh.SourceID, up
 	} else if err := fh.ValidateSourceChange(up.Name, up.SigningSecret, up.SigningAlgorithm); err != nil {
 		return fh.Source{}, err // before any request
 	}
-	return s.s.source.Update(ctx, k, func(cur *fh.Source) error {
+	// The scaled profile's counter shards hold a copy of the status: a
+	// status change writes them in the same transaction.
+	var also []table.TxOp
+	if s.s.scaled() && up.Status != nil {
+		also = s.s.srcCounters.StateOps(string(id), map[string]string{"status": string(*up.Status)})
+	}
+	return s.s.source.UpdateAlso(ctx, k, also, func(cur *fh.Source) error {
 		if cur.Status == fh.StatusDeleted {
 			return notFound("source", string(id))
 		}
@@ -226,21 +235,34 @@ func (s *Sources) Resume(ctx context.Context, user fh.UserID, id fh.SourceID) (f
 // Delete deletes user's source (FH-11 sources.delete): status deleted, as
 // the document's statuses say, so it is never returned again and accepts no
 // events. Another user's, a missing or an already deleted source gives
-// table.ErrNotFound and changes nothing.
+// table.ErrNotFound and changes nothing. One UpdateItem; in the scaled
+// profile one transaction that also marks the source's counter shards
+// deleted, so no ingest is counted after it.
 func (s *Sources) Delete(ctx context.Context, user fh.UserID, id fh.SourceID) error {
 	k, err := sourceKey(user, id)
 	if err != nil {
 		return err
 	}
 	// One UpdateItem: status deleted unless already deleted.
-	_, err = s.s.source.Patch(ctx, k, table.Patch{
+	p := table.Patch{
 		Set:        map[string]any{"status": fh.StatusDeleted},
 		IfNotEqual: map[string]any{"status": fh.StatusDeleted},
-	})
-	if errors.Is(err, table.ErrConditionFailed) {
-		return notFound("source", string(id))
 	}
-	return err
+	if !s.s.scaled() {
+		_, err = s.s.source.Patch(ctx, k, p)
+		if errors.Is(err, table.ErrConditionFailed) {
+			return notFound("source", string(id))
+		}
+		return err
+	}
+	// Scaled: the same patch and the status of every counter shard, in
+	// one transaction.
+	op, err := s.s.source.PatchOp(k, p)
+	if err != nil {
+		return err
+	}
+	ops := append([]table.TxOp{op}, s.s.srcCounters.StateOps(string(id), map[string]string{"status": string(fh.StatusDeleted)})...)
+	return txErr(s.s.main.Transact(ctx, ops...), 0, table.ErrNotFound, "source "+string(id))
 }
 
 func sourceKey(user fh.UserID, id fh.SourceID) (table.Key, error) {

@@ -65,6 +65,13 @@ type Options struct {
 	// creates. Default [fh.SecretKeyPrefix] ("fh_"); the running service's
 	// middleware only accepts "fh_live_" keys ([ServiceProfile]).
 	APIKeyPrefix string
+	// CounterShards, when positive, moves the counters every ingest adds
+	// to (a source's eventCount and lastEventAt, its owner's
+	// usageThisMonth) into that many shard items per source and per user,
+	// with a copy of the source's status and the owner's plan: the scaled
+	// profile ([ScaledProfile]). 0, the default, keeps them on the source
+	// and user items, as the document and its service do.
+	CounterShards int
 }
 
 // ServiceProfile opens tables written by the document's running service
@@ -176,6 +183,13 @@ type Store struct {
 	apiKey       *table.Entity[fh.APIKey]
 	event        *table.Entity[fh.Event]
 	attempt      *table.Entity[fh.DeliveryAttempt]
+
+	// The scaled profile's counters (nil by default): a source's events
+	// and a user's usage (scaled.go).
+	srcCounters, usageCounters *table.Counters
+	// acceptEventID, set by tests only, makes newEvent mint event IDs
+	// until one is accepted (to spread a small sample over the shards).
+	acceptEventID func(fh.EventID) bool
 }
 
 // New returns a Store on the main and events tables (create them with
@@ -208,6 +222,9 @@ func New(main, events *table.Table, opts ...func(*Options)) *Store {
 	s.apiKey = table.NewEntity(main, kDef)
 	s.event = table.NewEntity(events, evDef)
 	s.attempt = table.NewEntity(events, aDef)
+	if o.CounterShards > 0 {
+		s.srcCounters, s.usageCounters = counterSets(main, o.CounterShards)
+	}
 	s.Users = &Users{s}
 	s.Sources = &Sources{s}
 	s.Connections = &Connections{s}

@@ -253,8 +253,10 @@ func (up UserUpdate) empty() bool { return up == UserUpdate{} }
 // read and a conditional write on the item's version, retried on a lost
 // race, so concurrent updates are never lost. An email change moves the
 // EMAIL# GSI1 key and the email guard in the same transaction; a taken
-// email gives [ErrEmailTaken]. A missing user gives table.ErrNotFound; bad
-// input a *table.ValidationError.
+// email gives [ErrEmailTaken]. In the scaled profile ([ScaledProfile]) a
+// plan change also writes the plan into the user's usage shards in the same
+// transaction, so the next ingest sees it in its own transaction. A missing
+// user gives table.ErrNotFound; bad input a *table.ValidationError.
 func (u *Users) Update(ctx context.Context, id fh.UserID, up UserUpdate) (fh.User, error) {
 	k, err := userKey(id)
 	if err != nil {
@@ -294,7 +296,13 @@ func (u *Users) Update(ctx context.Context, id fh.UserID, up UserUpdate) (fh.Use
 			return fh.User{}, err
 		}
 	}
-	user, err := u.s.user.Update(ctx, k, func(cur *fh.User) error {
+	// The scaled profile's usage shards hold a copy of the plan: a plan
+	// change writes them in the same transaction.
+	var also []table.TxOp
+	if u.s.scaled() && up.Plan != nil {
+		also = u.s.usageCounters.StateOps(string(id), map[string]string{"plan": string(*up.Plan)})
+	}
+	user, err := u.s.user.UpdateAlso(ctx, k, also, func(cur *fh.User) error {
 		set(&cur.Email, up.Email)
 		set(&cur.Name, up.Name)
 		set(&cur.PasswordHash, up.PasswordHash)
@@ -324,8 +332,11 @@ func (u *Users) IncrementUsage(ctx context.Context, id fh.UserID, n int64) (int6
 }
 
 // ResetUsage starts a new billing period at start: usageThisMonth 0,
-// usagePeriodStart start (one UpdateItem). A missing user gives
-// table.ErrNotFound.
+// usagePeriodStart start (one UpdateItem). In the scaled profile: a
+// consistent GetItem of the user, one transaction that also zeroes its
+// usage shards and rollup item (on condition that the plan is the one
+// read: a concurrent plan change gives table.ErrConflict), and a GetItem
+// of the result. A missing user gives table.ErrNotFound.
 func (u *Users) ResetUsage(ctx context.Context, id fh.UserID, start time.Time) (fh.User, error) {
 	k, err := userKey(id)
 	if err != nil {
@@ -334,11 +345,34 @@ func (u *Users) ResetUsage(ctx context.Context, id fh.UserID, start time.Time) (
 	if start.IsZero() {
 		return fh.User{}, table.Invalid("usagePeriodStart", "required")
 	}
-	return u.s.user.Patch(ctx, k, table.Patch{Set: map[string]any{
+	p := table.Patch{Set: map[string]any{
 		"usageThisMonth":   0,
 		"usagePeriodStart": fh.ISO(start).String(),
 		"updatedAt":        fh.ISO(u.s.now()).String(),
-	}})
+	}}
+	if !u.s.scaled() {
+		return u.s.user.Patch(ctx, k, p)
+	}
+	// Scaled: the user (on condition that its plan is the one read) and
+	// every usage shard and the rollup item set to 0, in one transaction.
+	cur, err := u.s.user.Get(ctx, k, table.Consistent())
+	if err != nil {
+		return fh.User{}, err
+	}
+	if cur.Plan == "" {
+		p.IfAbsent = []string{"plan"}
+	} else {
+		p.IfEqual = map[string]any{"plan": string(cur.Plan)}
+	}
+	op, err := u.s.user.PatchOp(k, p)
+	if err != nil {
+		return fh.User{}, err
+	}
+	ops := append([]table.TxOp{op}, u.s.usageCounters.ResetOps(string(id), []string{"usageThisMonth"}, map[string]string{"plan": string(cur.Plan)})...)
+	if err := u.s.main.Transact(ctx, ops...); err != nil {
+		return fh.User{}, txErr(err, 0, table.ErrConflict, "reset usage of user "+string(id))
+	}
+	return u.s.user.Get(ctx, k, table.Consistent())
 }
 
 func userKey(id fh.UserID) (table.Key, error) {

@@ -38,7 +38,9 @@ const (
 	saveBatchBytes = 2 << 20
 )
 
-// Save stores m as the next message of its topic and sets m.SeqId (TN-12).
+// Save stores m as the next message of its topic and sets m.SeqId (TN-12),
+// in TOPIC#{topic}, or TOPIC#{topic}#{seq mod N} for a topic with sharded
+// messages.
 //
 // Contract: concurrent Saves to one topic get consecutive SeqIds, never the
 // same one and never a gap among committed messages. The commit is one
@@ -226,8 +228,9 @@ func retryable(err error, guarded func(index int) bool) bool {
 	return lost
 }
 
-// Get returns message seq of topic: GetItem TOPIC#{topic} / MSG#{seq}. A
-// missing or expired message gives table.ErrNotFound (TN-15). In the
+// Get returns message seq of topic: GetItem TOPIC#{topic} / MSG#{seq}
+// (sharded profile: the topic's layout first, then the one partition
+// TOPIC#{topic}#{seq mod N} the SeqId is in). A missing or expired message gives table.ErrNotFound (TN-15). In the
 // sharded profile (Options.MessageShards) the topic's layout is read first
 // (a consistent GetItem) and the message is read from the partition its
 // SeqId falls in, TOPIC#{topic}#{seq mod N}: still one GetItem of the
@@ -266,7 +269,8 @@ func (ms *Messages) Get(ctx context.Context, topic tn.TopicName, seq int) (tn.Me
 
 // History lists a topic's messages by SeqId (TN-13): PK = TOPIC#{topic},
 // SK BETWEEN MSG#{f.Seq.Since} AND MSG#{f.Seq.Before-1}, 10-digit SeqIds
-// so 9 sorts before 10. Options: table.Limit (DefaultHistoryLimit unless
+// so 9 sorts before 10; a topic with sharded messages (sharded profile)
+// fans out over its N partitions, one Query each, merged. Options: table.Limit (DefaultHistoryLimit unless
 // set), table.After, table.Asc (oldest first; newest first by default).
 // Expired messages are never returned (TN-15); hard-deleted ones only with
 // f.IncludeDeleted, and those f.ForUser soft-deleted never (TN-14): they

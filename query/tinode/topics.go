@@ -189,7 +189,8 @@ type TopicView struct {
 
 // Load reads a topic, its subscriptions and its newest messages with one
 // Query (TN-8, TN-11, TN-13): PK = TOPIC#{name}, descending, so the page
-// holds TOPIC, then every SUB#{user}, then MSG#... newest first. Options:
+// holds TOPIC, then every SUB#{user}, then MSG#... newest first (a topic
+// with sharded messages adds one Query per partition: a fan-out). Options:
 // table.Limit bounds the items read (the topic and subscriptions count),
 // table.After continues; the order is always descending (table.Asc is
 // ignored). Expired messages are never returned. A missing topic gives

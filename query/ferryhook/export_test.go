@@ -1,0 +1,22 @@
+package ferryhook
+
+import (
+	fh "github.com/singletable/singletable/entity/ferryhook"
+	"github.com/singletable/singletable/table"
+)
+
+// SpreadEventIDs makes s mint event IDs that fall, one call after another,
+// in counter shards 0, 1, ..., n-1, 0, ... (table.Shard of the ID): a
+// small scale sample then fills the shards as evenly as a large
+// population of random IDs does (tabletest.SpreadID's idea, for IDs the
+// store mints). Not safe for concurrent ingests.
+func SpreadEventIDs(s *Store, n int) {
+	next := 0
+	s.acceptEventID = func(id fh.EventID) bool {
+		if table.Shard(string(id), n) != next%n {
+			return false
+		}
+		next++
+		return true
+	}
+}

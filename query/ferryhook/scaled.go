@@ -1,0 +1,238 @@
+package ferryhook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	fh "github.com/singletable/singletable/entity/ferryhook"
+	"github.com/singletable/singletable/table"
+)
+
+// DefaultCounterShards is the scaled profile's shard count: at 10,000
+// ingests per second into one source (../shared/SCALE.md, section 2),
+// each shard item takes about 625 write units per second (2 per ingest
+// transaction), under the 800 target.
+const DefaultCounterShards = 32
+
+// ScaledProfile selects sharded counters ([Options.CounterShards] =
+// [DefaultCounterShards]): no ingest writes the source or user item, so
+// neither partition USER#{userId} nor their GSI1 and GSI3 entries take
+// the events' rate.
+//
+// What changes, per ingest ([Store.Ingest]), still one TransactWriteItems
+// of three actions:
+//
+//	event            events  SRC#{sourceId} / EVT#{receivedAt}#{eventId}   as in the default profile
+//	source shard     main    _CTR#src#{sourceId}#{i} / SHARD               ADD eventCount 1, SET lastEventAt, if status = active (the shard's copy)
+//	usage shard      main    _CTR#usage#{userId}#{i} / SHARD               ADD usageThisMonth 1, if plan = the plan expiresAt came from (the copy)
+//
+// with i = table.Shard(eventId, 32). The shards are in no GSI. A source's
+// and a user's first ingest in this profile creates their 32 shards (one
+// more transaction, with the state copied from the item and checked on
+// it). Pausing, resuming or deleting a source ([Sources.Update],
+// [Sources.Pause], [Sources.Resume], [Sources.Delete]) and changing a plan
+// ([Users.Update]) or a billing period ([Users.ResetUsage]) write the item
+// and its 32 shards in one transaction, so the next ingest is refused (or
+// retried with the new plan) by its own transaction.
+//
+// Reads: eventCount, lastEventAt and usageThisMonth on the items are
+// rollups ([Store.RollupJob], run with table.RunJob on the main table): as
+// of the last rollup, plus whatever another writer added to the item
+// itself. The exact figures are [Sources.Counts] (FH-13) and [Users.Usage]
+// (FH-14): one strongly consistent BatchGetItem of the item, its rollup
+// item and its 32 shards (34 keys, up to 17 read units), where the
+// default profile's is one GetItem.
+//
+// What the document's running service can no longer read or do correctly
+// next to a store in this profile:
+//   - its sources' eventCount and lastEventAt, and users' usageThisMonth,
+//     lag behind by the time since the last rollup, so its plan-limit check
+//     at ingest (usageThisMonth >= the plan's events per month) lets a user
+//     exceed the limit by what was ingested since;
+//   - a source it pauses, or a plan it changes, directly on the item is not
+//     seen by the library's ingest until the next rollup copies the state
+//     into the shards (the rollup does; the library's own Update, Pause,
+//     Delete and ResetUsage do it at once);
+//   - its own ingest and incrementUsage still write the items directly;
+//     the rollup keeps those increments (it adds the shards' gain, it never
+//     overwrites).
+func ScaledProfile() func(*Options) {
+	return func(o *Options) { o.CounterShards = DefaultCounterShards }
+}
+
+// counterSets returns the scaled profile's counter sets on main: a
+// source's events and a user's usage, n shards each (at most
+// table.MaxCounterShards).
+func counterSets(main *table.Table, n int) (src, usage *table.Counters) {
+	n = min(n, table.MaxCounterShards)
+	src, err := main.Counters(table.CounterSpec{Name: "src", Shards: n,
+		Sums: []string{"eventCount"}, Latest: []string{"lastEventAt"}, State: []string{"status"}})
+	if err != nil {
+		panic("ferryhook: " + err.Error()) // fixed declarations: never
+	}
+	usage, err = main.Counters(table.CounterSpec{Name: "usage", Shards: n,
+		Sums: []string{"usageThisMonth"}, State: []string{"plan"}})
+	if err != nil {
+		panic("ferryhook: " + err.Error())
+	}
+	return src, usage
+}
+
+// scaled reports whether the store shards its counters.
+func (s *Store) scaled() bool { return s.srcCounters != nil }
+
+// ingestNext is what Ingest does after a failed transaction.
+type ingestNext int
+
+const (
+	ingestDone ingestNext = iota
+	ingestRereadPlan
+	ingestInitShards // the source's or the user's shards do not exist yet
+)
+
+// shardedOps returns the scaled profile's counter actions of ev, whose
+// owner is o.
+func (s *Store) shardedOps(ev fh.Event, o ownerInfo) []table.TxOp {
+	id := string(ev.EventID)
+	return []table.TxOp{
+		s.srcCounters.AddOp(string(ev.SourceID), id, map[string]int64{"eventCount": 1},
+			map[string]string{"lastEventAt": fh.ISO(ev.ReceivedAt.Time()).String()},
+			map[string]string{"status": string(fh.StatusActive)}),
+		s.usageCounters.AddOp(string(o.user), id, map[string]int64{"usageThisMonth": 1}, nil,
+			map[string]string{"plan": string(o.plan)}),
+	}
+}
+
+// initShards creates the source's and the owner's shards when they do
+// not exist, each set in one transaction that checks the item still
+// holds the state copied (the source active, the plan o.plan). A set
+// created meanwhile by another ingest is not an error; stale reports that
+// the source or the plan changed meanwhile (read them again).
+func (s *Store) initShards(ctx context.Context, source fh.SourceID, o ownerInfo) (stale bool, err error) {
+	sk, err := fh.SourceKey(o.user, source)
+	if err != nil {
+		return false, err
+	}
+	uk, err := fh.UserKey(o.user)
+	if err != nil {
+		return false, err
+	}
+	for _, ops := range [][]table.TxOp{
+		s.srcCounters.InitOps(string(source), sk, map[string]string{"status": string(fh.StatusActive)}),
+		s.usageCounters.InitOps(string(o.user), uk, map[string]string{"plan": string(o.plan)}),
+	} {
+		err := s.main.Transact(ctx, ops...)
+		var te *table.TxError
+		switch {
+		case errors.As(err, &te):
+			for _, r := range te.Failed() {
+				stale = stale || r.Index == 0 && r.Code == "ConditionalCheckFailed"
+			}
+		case err != nil:
+			return false, fmt.Errorf("ingest %s: create counter shards: %w", source, err)
+		}
+	}
+	return stale, nil
+}
+
+// RollupJob returns the maintenance job that brings every source's
+// eventCount and lastEventAt, and every user's usageThisMonth, up to
+// date with their shards in the scaled profile (table.Counters.Rollup,
+// per item: one BatchGetItem, and one transaction when something
+// changed; it also copies a status or plan another writer changed on the
+// item into its shards). Run it on the main table with table.RunJob, as
+// often as the documented attributes must be current (every minute, say).
+// In the default profile it visits nothing.
+func (s *Store) RollupJob() table.Job {
+	return table.Job{Name: "ferryhook-counters", Visit: func(ctx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
+		if !s.scaled() {
+			return table.Skipped, nil
+		}
+		switch {
+		case s.source.Owns(raw):
+			return s.srcCounters.Visit(ctx, raw, dry, idAttr("sourceId"))
+		case s.user.Owns(raw):
+			return s.usageCounters.Visit(ctx, raw, dry, idAttr("userId"))
+		}
+		return table.Skipped, nil
+	}}
+}
+
+// idAttr returns the string attribute attr of an item, if it has one.
+func idAttr(attr string) func(table.Item) (string, bool) {
+	return func(raw table.Item) (string, bool) {
+		v, ok := raw[attr].(*types.AttributeValueMemberS)
+		if !ok || v.Value == "" {
+			return "", false
+		}
+		return v.Value, true
+	}
+}
+
+// SourceCounts are a source's exact counters.
+type SourceCounts struct {
+	// EventCount is the number of events ingested.
+	EventCount int64
+	// LastEventAt is when the last one was received (zero: none).
+	LastEventAt fh.ISOTime
+}
+
+// Counts returns user's source's exact eventCount and lastEventAt (FH-13):
+// in the default profile one strongly consistent GetItem of the source; in
+// the scaled profile ([ScaledProfile]) one strongly consistent
+// BatchGetItem of the source, its rollup item and its shards (N + 2 keys),
+// where the item's own attributes are only as current as the last rollup.
+// Another user's, a missing or a deleted source gives table.ErrNotFound.
+func (s *Sources) Counts(ctx context.Context, user fh.UserID, id fh.SourceID) (SourceCounts, error) {
+	k, err := sourceKey(user, id)
+	if err != nil {
+		return SourceCounts{}, err
+	}
+	if !s.s.scaled() {
+		src, err := s.s.source.Get(ctx, k, table.Consistent())
+		if err != nil {
+			return SourceCounts{}, err
+		}
+		if src.Status == fh.StatusDeleted {
+			return SourceCounts{}, notFound("source", string(id))
+		}
+		return SourceCounts{EventCount: src.EventCount, LastEventAt: src.LastEventAt}, nil
+	}
+	tot, err := s.s.srcCounters.Read(ctx, string(id), k)
+	if err != nil {
+		return SourceCounts{}, err
+	}
+	if tot.State["status"] == string(fh.StatusDeleted) {
+		return SourceCounts{}, notFound("source", string(id))
+	}
+	out := SourceCounts{EventCount: tot.Values["eventCount"]}
+	if l := tot.Latest["lastEventAt"]; l != "" {
+		if out.LastEventAt, err = fh.ParseISO(l); err != nil {
+			return SourceCounts{}, fmt.Errorf("source %s: lastEventAt: %w", id, err)
+		}
+	}
+	return out, nil
+}
+
+// Usage returns the user's exact usageThisMonth (FH-14): in the default
+// profile one strongly consistent GetItem of the user; in the scaled
+// profile one strongly consistent BatchGetItem of the user, its rollup
+// item and its shards (N + 2 keys). A missing user gives
+// table.ErrNotFound.
+func (u *Users) Usage(ctx context.Context, id fh.UserID) (int64, error) {
+	k, err := userKey(id)
+	if err != nil {
+		return 0, err
+	}
+	if !u.s.scaled() {
+		user, err := u.s.user.Get(ctx, k, table.Consistent())
+		return user.UsageThisMonth, err
+	}
+	tot, err := u.s.usageCounters.Read(ctx, string(id), k)
+	if err != nil {
+		return 0, err
+	}
+	return tot.Values["usageThisMonth"], nil
+}
