@@ -34,9 +34,8 @@ type written struct {
 	item    Item
 	key     Key
 	uniques []Unique
-	expires int64                // TTL in epoch seconds, 0 for none
-	derived Item                 // the index keys and TTL the item derives
-	carry   types.AttributeValue // the Def.Carry attributes, for the guards
+	expires int64 // TTL in epoch seconds, 0 for none
+	derived Item  // the index keys and TTL the item derives
 }
 
 // prepare validates item and encodes it with its keys, type, TTL and
@@ -148,9 +147,6 @@ func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, er
 			}
 			seen[u] = true
 		}
-	}
-	if len(e.def.Carry) > 0 && e.fn.unique != nil {
-		w.carry = e.carried(av)
 	}
 	if n := ItemSize(av); n > MaxItemBytes {
 		return w, fmt.Errorf("%w: %s is %d bytes, the limit is %d", ErrItemTooLarge, e.def.Type, n, MaxItemBytes)
@@ -476,16 +472,4 @@ func emptyValue(v reflect.Value, name string) types.AttributeValue {
 		return &types.AttributeValueMemberN{Value: "0"}
 	}
 	return &types.AttributeValueMemberNULL{Value: true}
-}
-
-// carried returns the Def.Carry attributes of an encoded item as the map
-// its guards hold.
-func (e *Entity[T]) carried(av Item) types.AttributeValue {
-	m := make(map[string]types.AttributeValue, len(e.def.Carry))
-	for _, a := range e.def.Carry {
-		if v, ok := av[a]; ok {
-			m[a] = v
-		}
-	}
-	return &types.AttributeValueMemberM{Value: m}
 }

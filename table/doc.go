@@ -21,7 +21,7 @@
 // [Template]s bound to attribute names (a computation a key needs is a
 // named transform of the template language, see [Transforms]), its unique
 // values (UniqueOn, UniqueFold), its expiry ([TTL]), its secrets, tenant
-// scope and fixed, carried and always-written attributes; then its two
+// scope and fixed and always-written attributes; then its two
 // behaviour hooks, Validate and Touch. Keys are recomputed from the struct
 // on every write, so an index entry can never be stale, and the engine
 // derives from the declarations which fields move which index entry and
@@ -182,6 +182,19 @@
 // [Pages] turns a list method into an iter.Seq2 over every page (the error
 // yielded once, no request after the loop stops), and [Collect] drains one
 // into a slice.
+//
+// # Past one partition's limits
+//
+// One partition key value takes at most 1,000 write and 3,000 read units
+// per second. A partition every item of a kind joins is declared sharded
+// in its template ("{id:shardN}", see [Shard]): N keys, read together by
+// [Query.Shards] with one merged page and one cursor. A collection owned
+// by one item (a topic's messages, a source's events) is write-sharded
+// per owner: the owner records a [Layout] (its shard counts as epochs, 1
+// being its own key byte for byte), writers condition their transaction
+// on it ([TxOp.IfLayout]), a switch appends an epoch while the owner is
+// live ([Table.SwitchLayoutOp]) and leaves every item where it is, and
+// lists read every partition any epoch used ([Layout.Query]).
 //
 // # Observability
 //

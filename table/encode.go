@@ -29,6 +29,10 @@ import (
 //     read into `any` stays a set, a nested empty string a struct field
 //     cannot tell from absence stays stored), an entry the Go value could
 //     not represent stays, and only what the caller changed is new.
+//     Whole-item writes (Create, Put, PutOp, BatchPut) of an item that
+//     carries its read image ([ReadState]) do the same against it
+//     (keepReadForms), so an item read and written back is stored
+//     unchanged; an item without one is written as encoded.
 //   - A Patch or Change value is encoded by the same encoder, in a T
 //     (fieldenc.go): it is stored exactly as Create stores the field (its
 //     tags, `unixtime` included), a `set` field's non-empty slice is SS or

@@ -75,14 +75,6 @@ type Def[T any] struct {
 	// when a change would alter one, and Patch refuses them. The Scope
 	// attribute is always fixed: an item never moves to another tenant.
 	Fixed []string
-	// Carry names attributes copied into the item's unique guards, in
-	// the same transaction as every write of the item. A guard is an
-	// index, never the truth: no lookup answers from the copy (it cannot
-	// see an item another writer deleted or changed), so
-	// [Entity.GetByUniqueCarried] reads the owner as [Entity.GetByUnique]
-	// does. Carried attributes cannot be secrets, and Patch refuses them
-	// (Update rewrites the guards).
-	Carry []string
 	// AlwaysWrite names attributes written even when their value is empty
 	// (the encoder otherwise omits empty strings, zero-length lists and
 	// maps): for deployments whose other readers expect them, such as a
@@ -132,16 +124,6 @@ func NewEntity[T any](t *Table, def Def[T]) *Entity[T] {
 	decl, fn := declare(t, &def)
 	e := &Entity[T]{t: t, def: def, decl: decl, fn: fn, readIdx: readStateField(reflect.TypeFor[T]())}
 	extraIndex(reflect.TypeFor[T]()) // a misdeclared Extra field panics here
-	for _, a := range def.Carry {
-		if err := e.checkAttr("Def.Carry", a); err != nil {
-			panic("table.NewEntity: " + err.Error())
-		}
-		for path := range def.Secrets {
-			if secretTop(path) == a {
-				panic("table.NewEntity: Def.Carry names " + a + ", which holds a secret")
-			}
-		}
-	}
 	t.entMu.Lock()
 	t.entities = append(t.entities, e)
 	t.entMu.Unlock()
@@ -184,12 +166,27 @@ type readOpts struct {
 func Consistent() ReadOption { return func(o *readOpts) { o.consistent = true } }
 
 // Get returns the item with key k. A missing item, or one past its TTL,
-// gives [ErrNotFound].
+// gives [ErrNotFound]. Options: [Consistent]; [Indexed] also requires the
+// item to be stored under the named GSIs (its stored index attributes, as
+// its fields derive them), else [ErrNotFound].
 func (e *Entity[T]) Get(ctx context.Context, k Key, opts ...ReadOption) (T, error) {
 	var zero T
-	item, _, err := e.get(ctx, k, opts...)
+	var ro readOpts
+	for _, o := range opts {
+		o(&ro)
+	}
+	item, _, raw, err := e.getRaw(ctx, k, opts...)
 	if err != nil {
 		return zero, opErr("get", e.def.Type, k, err)
+	}
+	if len(ro.indexed) > 0 {
+		ok, err := e.storedUnder(raw, &item, ro.indexed)
+		if err == nil && !ok {
+			err = ErrNotFound
+		}
+		if err != nil {
+			return zero, opErr("get", e.def.Type, k, err)
+		}
 	}
 	return item, nil
 }
@@ -300,6 +297,9 @@ func (e *Entity[T]) newOps(item *T) ([]TxOp, string, error) {
 // token the put carries.
 func (e *Entity[T]) createOps(item *T) ([]TxOp, string, error) {
 	w, err := e.prepare(item, 1)
+	if err == nil {
+		err = e.keepReadForms(item, w.item)
+	}
 	if err != nil {
 		return []TxOp{{key: w.key}}, "", err
 	}
@@ -318,7 +318,7 @@ func (e *Entity[T]) createOps(item *T) ([]TxOp, string, error) {
 		ExpressionAttributeValues: x.vals(),
 	}, key: w.key, what: e.def.Type}}
 	for _, u := range w.uniques {
-		ops = append(ops, e.t.guardPut(u, w.key, w.expires, w.carry))
+		ops = append(ops, e.t.guardPut(u, w.key, w.expires))
 	}
 	return ops, tok, nil
 }
@@ -355,6 +355,9 @@ func (e *Entity[T]) Put(ctx context.Context, item *T) error {
 	}
 	ver := e.putVersion(item)
 	w, err := e.prepare(item, ver)
+	if err == nil {
+		err = e.keepReadForms(item, w.item)
+	}
 	if err != nil {
 		return opErr("put", e.def.Type, w.key, err)
 	}
@@ -711,10 +714,7 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 		oldUniques = e.fn.unique(orig)
 	}
 	rewriteKept := e.fn.expires != nil && w.expires != derivedTTL(derivedOld, s.TTLAttr)
-	if w.carry != nil && !avEqual(e.carried(plainOld), w.carry) {
-		rewriteKept = true // a carried attribute changed: every guard is rewritten
-	}
-	guards := e.t.guardDiff(oldUniques, w.uniques, k, w.expires, rewriteKept, w.carry)
+	guards := e.t.guardDiff(oldUniques, w.uniques, k, w.expires, rewriteKept)
 	ops := append([]TxOp{{update: up, key: k, what: e.def.Type}}, guards...)
 	if req, ok := ctx.Value(requireKey{}).([]TxOp); ok {
 		ops = append(ops, req...)
@@ -992,7 +992,7 @@ func (e *Entity[T]) DeleteOps(ctx context.Context, k Key) ([]TxOp, error) {
 		ExpressionAttributeValues: x.vals(),
 	}, key: k, what: e.def.Type}}
 	if e.fn.unique != nil {
-		ops = append(ops, e.t.guardDiff(e.fn.unique(&cur), nil, k, 0, false, nil)...)
+		ops = append(ops, e.t.guardDiff(e.fn.unique(&cur), nil, k, 0, false)...)
 	}
 	return ops, nil
 }
@@ -1056,6 +1056,9 @@ func (e *Entity[T]) PutOp(item *T) (TxOp, error) {
 	}
 	ver := e.putVersion(item)
 	w, err := e.prepare(item, ver)
+	if err == nil {
+		err = e.keepReadForms(item, w.item)
+	}
 	if err != nil {
 		return TxOp{}, opErr("put", e.def.Type, w.key, err)
 	}

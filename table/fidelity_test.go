@@ -62,25 +62,20 @@ func TestNestedValuesSurvive(t *testing.T) {
 	cases := []struct {
 		name string
 		v    types.AttributeValue
-		// goForm: a Go map[string]any holds the value in a form that a
-		// whole-item write (BatchPut) stores as it was. A set reads as a
-		// slice (guregu's decoding): BatchPut of that Go value writes a
-		// list, so only the writes that keep stored forms are checked.
-		goForm bool
 	}{
-		{"S empty", av(""), true},
-		{"S", av("x"), true},
-		{"NULL", null, true},
-		{"empty L", l(), true},
-		{"empty M", m(), true},
-		{"B", &types.AttributeValueMemberB{Value: []byte{0, 255}}, true},
-		{"empty B", &types.AttributeValueMemberB{Value: []byte{}}, true},
-		{"BOOL false", &types.AttributeValueMemberBOOL{Value: false}, true},
-		{"N", &types.AttributeValueMemberN{Value: "1.5"}, true},
-		{"SS", &types.AttributeValueMemberSS{Value: []string{"a", "b"}}, false},
-		{"NS", &types.AttributeValueMemberNS{Value: []string{"1", "2.5"}}, false},
-		{"BS", &types.AttributeValueMemberBS{Value: [][]byte{{1}, {2}}}, false},
-		{"nested", m("logo", av(""), "n", null, "l", l(av(""), null, m("e", av("")))), true},
+		{"S empty", av("")},
+		{"S", av("x")},
+		{"NULL", null},
+		{"empty L", l()},
+		{"empty M", m()},
+		{"B", &types.AttributeValueMemberB{Value: []byte{0, 255}}},
+		{"empty B", &types.AttributeValueMemberB{Value: []byte{}}},
+		{"BOOL false", &types.AttributeValueMemberBOOL{Value: false}},
+		{"N", &types.AttributeValueMemberN{Value: "1.5"}},
+		{"SS", &types.AttributeValueMemberSS{Value: []string{"a", "b"}}},
+		{"NS", &types.AttributeValueMemberNS{Value: []string{"1", "2.5"}}},
+		{"BS", &types.AttributeValueMemberBS{Value: [][]byte{{1}, {2}}}},
+		{"nested", m("logo", av(""), "n", null, "l", l(av(""), null, m("e", av(""))))},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -144,15 +139,43 @@ func TestNestedValuesSurvive(t *testing.T) {
 			}
 			sameAttrs(t, "Replace of the same map", stored, rawItem(t, tb, k))
 
-			if tc.goForm {
-				bg, err := e.BatchGet(c, []table.Key{k})
-				if err != nil {
+			// Whole-item writes of the item as read write it back as
+			// stored (a set read into map[string]any stays a set).
+			bg, err = e.BatchGet(c, []table.Key{k})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := e.BatchPut(c, []*fidelity{&bg[0]}); err != nil {
+				t.Fatal(err)
+			}
+			sameAttrs(t, "BatchGet then BatchPut", stored, rawItem(t, tb, k))
+			p, err := e.Get(c, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := e.Put(c, &p); err != nil {
+				t.Fatal(err)
+			}
+			sameAttrs(t, "Get then Put", stored, rawItem(t, tb, k))
+			cr, err := e.Get(c, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := e.Delete(c, k); err != nil {
+				t.Fatal(err)
+			}
+			if err := e.Create(c, &cr); err != nil {
+				t.Fatal(err)
+			}
+			sameAttrs(t, "Get, Delete then Create", stored, rawItem(t, tb, k))
+			// A change to a sibling entry leaves the set's form.
+			if v, ok := cr.Doc["v"]; ok && v != nil {
+				cr.Doc["keep"] = "changed"
+				if err := e.Put(c, &cr); err != nil {
 					t.Fatal(err)
 				}
-				if err := e.BatchPut(c, []*fidelity{&bg[0]}); err != nil {
-					t.Fatal(err)
-				}
-				sameAttrs(t, "BatchGet then BatchPut", stored, rawItem(t, tb, k))
+				want := table.Item{"doc": m("v", stored["doc"].(*types.AttributeValueMemberM).Value["v"], "keep", av("changed")), "rows": stored["rows"]}
+				sameAttrs(t, "Put of a changed sibling", want, rawItem(t, tb, k))
 			}
 		})
 	}
@@ -206,6 +229,43 @@ func TestStructFieldsKeepStoredEmpties(t *testing.T) {
 	}
 	want = table.Item{"branding": m("logo", av(""), "color", av("green"), "colors", m("accent", av("")), "unknown", av(""))}
 	sameAttrs(t, "Replace", want, rawItem(t, tb, k))
+
+	// Whole-item writes of the item as read keep the stored empty string
+	// of a nested struct field (and the entry its type cannot hold), and
+	// a top-level one: Put, BatchPut, and Create after a delete.
+	putRawItem(t, tb, table.Item{"PK": av(k.PK), "SK": av(k.SK), "id": av("s"), "name": av(""),
+		"branding": m("logo", av(""), "color", av("red"), "colors", m("accent", av("")), "unknown", av(""))})
+	storedNow := table.Item{"name": av(""), "branding": m("logo", av(""), "color", av("red"), "colors", m("accent", av("")), "unknown", av(""))}
+	for _, step := range []string{"Put", "BatchPut", "Create"} {
+		r, err := e.Get(c, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch step {
+		case "Put":
+			err = e.Put(c, &r)
+		case "BatchPut":
+			err = e.BatchPut(c, []*fidelity{&r})
+		case "Create":
+			if err = e.Delete(c, k); err == nil {
+				err = e.Create(c, &r)
+			}
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		sameAttrs(t, step+" of the item as read", storedNow, rawItem(t, tb, k))
+	}
+	r, err = e.Get(c, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Branding.Color = "blue"
+	if err := e.Put(c, &r); err != nil {
+		t.Fatal(err)
+	}
+	want = table.Item{"name": av(""), "branding": m("logo", av(""), "color", av("blue"), "colors", m("accent", av("")), "unknown", av(""))}
+	sameAttrs(t, "Put of a changed sibling", want, rawItem(t, tb, k))
 
 	// the caller's own empty values inside maps are written as given
 	if err := e.Create(c, &fidelity{ID: "new", Doc: map[string]any{"s": "", "n": nil, "l": []any{}, "m": map[string]any{"e": ""}}}); err != nil {

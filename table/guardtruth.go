@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -67,8 +66,8 @@ func (e *OrphanGuardError) Error() string {
 // Is reports whether target is [ErrOrphanGuard].
 func (e *OrphanGuardError) Is(target error) bool { return target == ErrOrphanGuard }
 
-// Indexed is a read option of [Entity.GetByUnique] (and
-// [Entity.GetByUniqueCarried]): the owner found must also be stored under
+// Indexed is a read option of [Entity.GetByUnique] and [Entity.Get]: the
+// item found must also be stored under
 // each named GSI with the key its fields derive, as its stored index
 // attributes say (not only the fields they derive from). On a table shared
 // with a writer that takes an item out of an index by removing its index
@@ -80,21 +79,25 @@ func Indexed(ix ...Index) ReadOption {
 }
 
 // confirmOwner reads the owner named by guard g of u (strongly consistent)
-// and returns it if it is live, holds u and is indexed as ro asks. An
-// orphan guard is reported and removed; every refusal is [ErrNotFound].
+// and returns it if it is an item of this entity, live, holds u and is
+// indexed as ro asks. An orphan guard is reported and removed; every
+// refusal is [ErrNotFound] (a value held by an item of another entity
+// too: its guard is not an orphan and is kept).
 func (e *Entity[T]) confirmOwner(ctx context.Context, u Unique, g Guard, ro readOpts) (T, error) {
 	var zero T
-	item, ver, raw, err := e.getRaw(ctx, g.Owner, Consistent())
-	if errors.Is(err, ErrNotFound) {
-		e.dropOrphan(ctx, u, g, true, 0)
-		return zero, opErr("get by unique", e.def.Type, g.Owner, ErrNotFound)
+	raw, h, err := e.t.confirmGuard(ctx, u, g, true)
+	if errors.Is(err, ErrUnconfirmedGuard) {
+		err = ErrNotFound // not an item of this entity
 	}
 	if err != nil {
 		return zero, opErr("get by unique", e.def.Type, g.Owner, err)
 	}
-	if e.fn.unique != nil && !slices.Contains(e.fn.unique(&item), u) {
-		e.dropOrphan(ctx, u, g, false, ver)
+	if h.Type() != e.def.Type {
 		return zero, opErr("get by unique", e.def.Type, g.Owner, ErrNotFound)
+	}
+	item, _, err := e.decode(raw)
+	if err != nil {
+		return zero, opErr("get by unique", e.def.Type, g.Owner, err)
 	}
 	if len(ro.indexed) > 0 {
 		ok, err := e.storedUnder(raw, &item, ro.indexed)
@@ -136,18 +139,26 @@ func rawStringIs(raw Item, attr, v string) bool {
 	return ok && s.Value == v
 }
 
-// dropOrphan reports the orphan guard g of u to the Observer after trying
-// to remove it (see [OrphanGuardError] for the conditions). Its failure is
-// reported, never returned: the lookup already answers not found.
-func (e *Entity[T]) dropOrphan(ctx context.Context, u Unique, g Guard, missing bool, ver int64) {
-	s := e.t.schema
+// dropOrphan reports the orphan guard g of u (of an item of entity typ)
+// to the Observer, after trying to remove it when drop is set (see
+// [OrphanGuardError] for the conditions; a dry run reports it kept).
+// Its failure is reported, never returned: the lookup already answers
+// not found.
+func (t *Table) dropOrphan(ctx context.Context, typ string, u Unique, g Guard, missing bool, ver int64, drop bool) {
+	g.Unique = u
+	if !drop {
+		report := &OrphanGuardError{Guard: g, OwnerMissing: missing, Version: ver, DeleteErr: errDryRun}
+		t.observe(ctx, Event{Op: OpOrphanGuard, Entity: typ, Err: report})
+		return
+	}
+	s := t.schema
 	gx := newExprs()
 	gx.names["#opk"], gx.names["#osk"] = guardOwnerPK, guardOwnerSK
 	gx.values[":opk"] = &types.AttributeValueMemberS{Value: g.Owner.PK}
 	gx.values[":osk"] = &types.AttributeValueMemberS{Value: g.Owner.SK}
 	del := TxOp{del: &types.Delete{
 		TableName:                 aws.String(s.Name),
-		Key:                       e.t.keyItem(GuardKey(u)),
+		Key:                       t.keyItem(GuardKey(u)),
 		ConditionExpression:       aws.String("#opk = :opk AND #osk = :osk"),
 		ExpressionAttributeNames:  gx.names,
 		ExpressionAttributeValues: gx.vals(),
@@ -155,20 +166,22 @@ func (e *Entity[T]) dropOrphan(ctx context.Context, u Unique, g Guard, missing b
 	ox := newExprs()
 	var c string
 	if missing {
-		c = e.t.absentCond(ox)
+		c = t.absentCond(ox)
 	} else {
-		c = e.t.versionCond(ox, ver)
+		c = t.versionCond(ox, ver)
 	}
 	check := TxOp{check: &types.ConditionCheck{
 		TableName:                 aws.String(s.Name),
-		Key:                       e.t.keyItem(g.Owner),
+		Key:                       t.keyItem(g.Owner),
 		ConditionExpression:       aws.String(c),
 		ExpressionAttributeNames:  ox.names,
 		ExpressionAttributeValues: ox.vals(),
 	}, key: g.Owner, what: "check"}
 	start := time.Now()
-	err := e.t.Transact(ctx, del, check)
-	g.Unique = u
+	err := t.Transact(ctx, del, check)
 	report := &OrphanGuardError{Guard: g, OwnerMissing: missing, Version: ver, Removed: err == nil, DeleteErr: err}
-	e.t.observe(ctx, Event{Op: OpOrphanGuard, Entity: e.def.Type, Duration: time.Since(start), Err: report})
+	t.observe(ctx, Event{Op: OpOrphanGuard, Entity: typ, Duration: time.Since(start), Err: report})
 }
+
+// errDryRun is why a dry run keeps an orphan guard it found.
+var errDryRun = errors.New("dry run: not removed")

@@ -25,7 +25,6 @@ var loginDef = table.Def[login]{
 	Keys:      table.Template{PK: "LOGIN#{id}", SK: "L"},
 	IndexKeys: map[table.Index]table.Template{table.GSI1: {PK: "LEMAIL#{email}", SK: "L"}},
 	UniqueOn:  []string{"email"},
-	Carry:     []string{"id", "name"},
 }
 
 // orphanLog collects the orphan-guard reports of a table's Observer.
@@ -63,7 +62,7 @@ func rawKey(k table.Key) map[string]types.AttributeValue {
 
 // TestGuardIsNeverTheTruth (issue 26 §1): a guard whose item another
 // writer deleted, or whose item no longer holds the value, answers no
-// lookup (GetByUnique nor GetByUniqueCarried); the orphan is reported to
+// lookup (GetByUnique nor Table.LookupUnique); the orphan is reported to
 // the Observer and removed, and a value taken out of an index by another
 // writer is refused with table.Indexed while its guard stays.
 func TestGuardIsNeverTheTruth(t *testing.T) {
@@ -88,7 +87,10 @@ func TestGuardIsNeverTheTruth(t *testing.T) {
 	// 1. The item deleted outright by another writer: both lookups refuse.
 	for i, lookup := range []func(table.Unique) (login, error){
 		func(v table.Unique) (login, error) { return logins.GetByUnique(c, v) },
-		func(v table.Unique) (login, error) { return logins.GetByUniqueCarried(c, v) },
+		func(v table.Unique) (login, error) {
+			k, err := tb.LookupUnique(c, v)
+			return login{ID: k.PK, Name: k.SK}, err
+		},
 	} {
 		email := []string{"gone1@x.io", "gone2@x.io"}[i]
 		k := mk("gone"+email[4:5], email)
@@ -117,7 +119,7 @@ func TestGuardIsNeverTheTruth(t *testing.T) {
 		ExpressionAttributeValues: map[string]types.AttributeValue{":e": &types.AttributeValueMemberS{Value: "new@x.io"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := logins.GetByUniqueCarried(c, u("old@x.io")); !errors.Is(err, table.ErrNotFound) {
+	if got, err := logins.GetByUnique(c, u("old@x.io")); !errors.Is(err, table.ErrNotFound) {
 		t.Fatalf("lookup of a value the item gave up: %+v, %v", got, err)
 	}
 	r = log.reports()

@@ -576,7 +576,7 @@ func (e *Entity[T]) needsAdoption(ctx context.Context, k Key, item *T, raw Item,
 	}
 	if e.fn.unique != nil {
 		for _, u := range e.fn.unique(item) {
-			owner, err := e.t.LookupUnique(ctx, u)
+			owner, err := e.guardOwner(ctx, u, k, dryRun)
 			switch {
 			case errors.Is(err, ErrNotFound):
 				need = true
@@ -593,6 +593,22 @@ func (e *Entity[T]) needsAdoption(ctx context.Context, k Key, item *T, raw Item,
 		}
 	}
 	return need, nil
+}
+
+// guardOwner returns the owner of u's guard for adopting item k: k itself
+// when the guard names it, otherwise the other owner it names once that
+// owner confirms it still holds u ([Table.confirmGuard]: an orphan guard
+// gives ErrNotFound, and is removed unless dryRun, so the adoption's
+// write can claim it).
+func (e *Entity[T]) guardOwner(ctx context.Context, u Unique, k Key, dryRun bool) (Key, error) {
+	g, err := e.t.readGuard(ctx, u)
+	if err != nil || g.Owner == k {
+		return g.Owner, err
+	}
+	if _, _, err := e.t.confirmGuard(ctx, u, g, !dryRun); err != nil {
+		return Key{}, err
+	}
+	return g.Owner, nil
 }
 
 // bookkeeping reports whether raw is one of the library's own items (a

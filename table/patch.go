@@ -132,9 +132,6 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 		if slices.Contains(e.fixedAttrs(), field) {
 			return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: "fixed at creation (Def.Fixed or Def.Scope)"}
 		}
-		if slices.Contains(e.def.Carry, field) {
-			return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: "carried into the unique guards (Def.Carry); use Update so they move with it"}
-		}
 		if slices.Contains(e.fn.indexed, field) && !movable[field] {
 			return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: "an index or unique value derives from it; use Update so keys and guards move with it"}
 		}

@@ -83,6 +83,10 @@ type Query struct {
 	// OnlyShards, with Shards, reads only these shards (a worker that owns
 	// some of them); nil reads all.
 	OnlyShards []int
+	// ShardBase, with Shards, also reads the partition PK itself, merged
+	// with the shards: a write-sharded collection that was unsharded in
+	// an earlier epoch of its layout (see [Layout.Query]).
+	ShardBase bool
 }
 
 // binding names the query's access pattern and partition for its cursor.
@@ -97,6 +101,9 @@ func (q Query) binding(table string) string {
 	}
 	if q.Shards > 1 {
 		parts = append(parts, "shards", strconv.Itoa(q.Shards), fmt.Sprint(q.OnlyShards))
+		if q.ShardBase {
+			parts = append(parts, "base")
+		}
 	}
 	return strings.Join(parts, "\x00")
 }

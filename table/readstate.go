@@ -26,8 +26,7 @@ import (
 // The engine finds the field by its type ([NewEntity]); every read
 // (Get, List, queries, batches, transactions) fills it, and every write
 // that knows the resulting image (Create, Update, Replace, Patch) refreshes
-// it. A lookup answered from a guard's carried copy (GetByUniqueCarried)
-// leaves it empty: a partial image is no proof of what is stored.
+// it.
 //
 // A ReadState compares equal to every other (Equal), so tests comparing
 // items with go-cmp ignore it; copying an item copies what it was read as.
@@ -41,8 +40,7 @@ type readImage struct {
 // (go-cmp uses this method).
 func (ReadState) Equal(ReadState) bool { return true }
 
-// IsZero reports whether the item carries no read (built by hand, or
-// read through a guard's carried copy).
+// IsZero reports whether the item carries no read (built by hand).
 func (s ReadState) IsZero() bool { return s.r == nil }
 
 var readStateType = reflect.TypeFor[ReadState]()

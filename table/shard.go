@@ -128,6 +128,9 @@ func checkShards(q Query) error {
 	if q.Shards < 0 || q.Shards > MaxShards {
 		return &ValidationError{Field: "Shards", Reason: fmt.Sprintf("%d is outside 0..%d", q.Shards, MaxShards)}
 	}
+	if q.ShardBase && q.Shards < 2 {
+		return &ValidationError{Field: "ShardBase", Reason: "set without Shards"}
+	}
 	if len(q.OnlyShards) > 0 && q.Shards < 2 {
 		return &ValidationError{Field: "OnlyShards", Reason: "set without Shards"}
 	}
@@ -156,6 +159,17 @@ type shardState struct {
 // donePos marks an exhausted shard in a cursor.
 const donePos = "-"
 
+// baseShard numbers the unsharded partition read with [Query.ShardBase].
+const baseShard = -1
+
+// shardName names shard n's position in a merged cursor.
+func shardName(n int) string {
+	if n == baseShard {
+		return "b"
+	}
+	return "s" + strconv.Itoa(n)
+}
+
 // queryShards serves a query of every shard of a sharded partition: a
 // k-way merge in sort-key order (ties by shard number). Each round sends
 // one Query to every shard whose read items are all emitted; an item is
@@ -183,10 +197,17 @@ func (t *Table) queryShards(ctx context.Context, q Query, entity string) (Page[I
 			return page, err
 		}
 	}
+	if q.ShardBase {
+		// The unsharded partition itself, first among equal sort keys.
+		nums = append([]int{baseShard}, nums...)
+	}
 	states := make([]*shardState, len(nums))
 	for i, n := range nums {
 		s := &shardState{n: n, pk: ShardPK(q.PK, n, q.Shards)}
-		switch p, ok := pos["s"+strconv.Itoa(n)]; {
+		if n == baseShard {
+			s.pk = q.PK
+		}
+		switch p, ok := pos[shardName(n)]; {
 		case !ok:
 		case p == donePos:
 			s.done = true
@@ -303,7 +324,7 @@ func (t *Table) queryShards(ctx context.Context, q Query, entity string) (Page[I
 	out := map[string]string{"v": "1"}
 	more := false
 	for _, s := range states {
-		name := "s" + strconv.Itoa(s.n)
+		name := shardName(s.n)
 		p := s.pos
 		if len(s.buf) == 0 {
 			if s.done {

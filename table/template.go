@@ -185,6 +185,10 @@ func (t template) build(av Item) (key string, ok bool, err error) {
 			continue
 		}
 		v, present := segmentValue(av[p.attr])
+		if (!present || v == "") && p.mod != "" && p.tf.Absent != "" {
+			parts = append(parts, p.tf.Absent)
+			continue
+		}
 		if !present || v == "" {
 			return "", false, nil
 		}

@@ -148,6 +148,34 @@ func TestDeclaredKeyModifiers(t *testing.T) {
 	}
 }
 
+// The ":opt" modifier: an optional field of an index key writes "-" when
+// absent, so the item stays in the index (ListBackup's accounts without a
+// type, issue 23), and the value itself when set.
+func TestDeclaredKeyOptional(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t)
+	tags := table.NewEntity(f.t, table.Def[escTagged]{
+		Type:      "OptTagged",
+		Keys:      table.Template{PK: "OWNER#{owner}", SK: "NOTE#{note}"},
+		IndexKeys: map[table.Index]table.Template{table.GSI1: {PK: "OWNERTAGS#{owner}", SK: "TAG#{tag:opt}#{note}"}},
+	})
+	for _, it := range []*escTagged{{Owner: "o1", Note: "a"}, {Owner: "o1", Note: "b", Tag: "red"}} {
+		if err := tags.Create(c, it); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for k, want := range map[table.Key]string{{PK: "OWNER#o1", SK: "NOTE#a"}: "TAG#-#a", {PK: "OWNER#o1", SK: "NOTE#b"}: "TAG#red#b"} {
+		if got := rawItem(t, f.t, k)["GSI1SK"]; got == nil || got.(*types.AttributeValueMemberS).Value != want {
+			t.Errorf("%v: GSI1SK = %v, want %q", k, got, want)
+		}
+	}
+	page, err := tags.List(c, table.Query{Index: table.GSI1, PK: "OWNERTAGS#o1"})
+	if err != nil || len(page.Items) != 2 || page.Items[0].Tag != "" || page.Items[1].Tag != "red" {
+		t.Errorf("the index holds both, the untagged one first: %+v, %v", page.Items, err)
+	}
+}
+
 type hook struct {
 	ID        string `dynamo:"id"`
 	Account   string `dynamo:"account"`

@@ -34,6 +34,10 @@ type transform struct {
 	// Example, if set, is a sample value of the attribute a (for
 	// transforms that need a shape: [Entity.Sample]).
 	Example func(a string) string
+	// Absent, if set, is the segment written when the attribute is absent
+	// or empty, where a key would otherwise not be built (an optional field
+	// in an index key that must still hold the item).
+	Absent string
 }
 
 // transforms is the registry of named transforms. A ":N" modifier (digits)
@@ -83,6 +87,12 @@ var transforms = map[string]transform{
 			return []string{keys.Escape(a), keys.Escape(b)}, nil
 		},
 		Example: func(a string) string { return "scheme1:" + a + "1" },
+	},
+	"opt": {
+		Doc:      `the value, or "-" when the attribute is absent or empty: an optional field (an enum, never "-") in an index key that must hold the item either way`,
+		Segments: 1,
+		Apply:    func(v string, _ types.AttributeValue) ([]string, error) { return []string{v}, nil },
+		Absent:   "-",
 	},
 	"root": {
 		Doc:      `the first segment of a slash-separated path, escaped: "/acme/eu/sales" gives "acme"`,

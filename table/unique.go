@@ -40,7 +40,6 @@ const (
 	guardOwnerSK = "ownerSK"
 	guardName    = "uniqueName"
 	guardValue   = "uniqueValue"
-	guardCarried = "carried" // the owner's Def.Carry attributes
 )
 
 // GuardKey returns the primary key of the guard item that holds u:
@@ -72,7 +71,7 @@ func guardKeyFor(u Unique, owner Key) Key {
 // be (re)written by its own owner, never taken over while its owner lives;
 // exp (epoch seconds, 0 for none) is the owner's TTL, copied to the guard
 // so that it ends with its owner and an expired guard is free.
-func (t *Table) guardPut(u Unique, owner Key, exp int64, carry types.AttributeValue) TxOp {
+func (t *Table) guardPut(u Unique, owner Key, exp int64) TxOp {
 	s := t.schema
 	gk := guardKeyFor(u, owner)
 	item := Item{
@@ -88,9 +87,6 @@ func (t *Table) guardPut(u Unique, owner Key, exp int64, carry types.AttributeVa
 	}
 	if s.TTLAttr != "" && exp > 0 {
 		item[s.TTLAttr] = numAV(exp)
-	}
-	if carry != nil {
-		item[guardCarried] = carry
 	}
 	x := newExprs()
 	x.names["#pk"], x.names["#opk"], x.names["#osk"] = s.PK, guardOwnerPK, guardOwnerSK
@@ -114,9 +110,9 @@ func (t *Table) guardPut(u Unique, owner Key, exp int64, carry types.AttributeVa
 // previous owner prev, which is missing or expired: the guard put is
 // conditioned on prev still owning it, and a condition check on prev
 // makes sure prev is still absent when the transaction commits.
-func (t *Table) guardTakeover(u Unique, owner, prev Key, exp int64, carry types.AttributeValue) []TxOp {
+func (t *Table) guardTakeover(u Unique, owner, prev Key, exp int64) []TxOp {
 	s := t.schema
-	op := t.guardPut(u, owner, exp, carry)
+	op := t.guardPut(u, owner, exp)
 	x := exprs{names: op.put.ExpressionAttributeNames, values: op.put.ExpressionAttributeValues}
 	x.values[":ppk"] = &types.AttributeValueMemberS{Value: prev.PK}
 	x.values[":psk"] = &types.AttributeValueMemberS{Value: prev.SK}
@@ -163,7 +159,7 @@ func (t *Table) guardDelete(u Unique, owner Key) TxOp {
 // guardDiff returns the actions that move owner's guards from old to new.
 // With rewriteKept, guards kept are rewritten too (so they carry the
 // owner's current TTL exp).
-func (t *Table) guardDiff(old, new []Unique, owner Key, exp int64, rewriteKept bool, carry types.AttributeValue) []TxOp {
+func (t *Table) guardDiff(old, new []Unique, owner Key, exp int64, rewriteKept bool) []TxOp {
 	var ops []TxOp
 	keep := map[Unique]bool{}
 	for _, u := range new {
@@ -178,7 +174,7 @@ func (t *Table) guardDiff(old, new []Unique, owner Key, exp int64, rewriteKept b
 	}
 	for _, u := range new {
 		if !had[u] || rewriteKept {
-			ops = append(ops, t.guardPut(u, owner, exp, carry))
+			ops = append(ops, t.guardPut(u, owner, exp))
 		}
 	}
 	return ops
@@ -245,7 +241,7 @@ func (t *Table) freeGuards(ctx context.Context, ops []TxOp, te *TxError) ([]TxOp
 			out = append(out, op) // held by a live item: a real violation
 			continue
 		}
-		out = append(out, t.guardTakeover(op.guard, owner, g.Owner, exp, op.put.Item[guardCarried])...)
+		out = append(out, t.guardTakeover(op.guard, owner, g.Owner, exp)...)
 		changed = true
 	}
 	return out, changed, nil
@@ -272,27 +268,38 @@ func (t *Table) decodeGuard(raw Item) (Guard, bool) {
 }
 
 // LookupUnique returns the key of the item holding u, or [ErrNotFound]:
-// one strongly consistent GetItem on its guard. A guard past its TTL (its
-// owner expired) holds nothing.
+// a strongly consistent GetItem on its guard, then one on the owner the
+// guard names. The owner answers, never the guard: the entity bound to
+// the table that owns the item decodes it, and a missing or expired owner,
+// or one that no longer holds u (deleted or changed by a writer that does
+// not know about guards), gives [ErrNotFound]; its orphan guard is
+// reported to the Observer and removed ([OrphanGuardError]). An owner of
+// no bound entity gives [ErrUnconfirmedGuard]. Two requests (a third, a
+// transaction, only when an orphan is removed). To get the item, use
+// [Entity.GetByUnique]: the same two reads.
 func (t *Table) LookupUnique(ctx context.Context, u Unique) (Key, error) {
 	if err := checkLookup(u); err != nil {
 		return Key{}, opErr("lookup unique", GuardType, Key{}, err)
 	}
-	raw, err := t.getItem(ctx, GuardType, GuardKey(u), true)
+	g, err := t.readGuard(ctx, u)
 	if err != nil {
 		return Key{}, opErr("lookup unique", GuardType, GuardKey(u), err)
 	}
-	g, ok := t.decodeGuard(raw)
-	if raw == nil || !ok || t.expired(raw) {
-		return Key{}, opErr("lookup unique", GuardType, GuardKey(u), ErrNotFound)
+	if _, _, err := t.confirmGuard(ctx, u, g, true); err != nil {
+		return Key{}, opErr("lookup unique", GuardType, g.Owner, err)
 	}
 	return g.Owner, nil
 }
 
-// LookupUniques returns the guards of those values in us that are held, in
-// the order of us (BatchGetItem, chunked and retried; eventually
-// consistent: confirm with [Entity.GetByUnique] where the answer decides
-// access).
+// LookupUniques returns the guards of those values in us that are held,
+// in the order of us, each confirmed by its owner like [Table.LookupUnique]:
+// one BatchGetItem of the guards, one of the owners they name (each
+// chunked and retried; eventually consistent: confirm with
+// [Entity.GetByUnique] where the answer decides access). A guard whose
+// owner is missing or no longer holds the value is left out, reported and
+// removed (its removal is conditioned on the owner as read, so a value
+// claimed since is kept); an owner of no bound entity gives
+// [ErrUnconfirmedGuard].
 func (t *Table) LookupUniques(ctx context.Context, us []Unique) ([]Guard, error) {
 	ks := make([]Key, 0, len(us))
 	seen := map[Unique]bool{}
@@ -310,10 +317,37 @@ func (t *Table) LookupUniques(ctx context.Context, us []Unique) ([]Guard, error)
 	if err != nil {
 		return nil, opErr("lookup unique", GuardType, Key{}, err)
 	}
-	var out []Guard
+	var guards []Guard
+	var owners []Key
+	ownerSeen := map[Key]bool{}
 	for _, raw := range raws {
 		if g, ok := t.decodeGuard(raw); ok {
+			guards = append(guards, g)
+			if !ownerSeen[g.Owner] {
+				ownerSeen[g.Owner] = true
+				owners = append(owners, g.Owner)
+			}
+		}
+	}
+	if len(owners) == 0 {
+		return nil, nil
+	}
+	ownerRaws, err := t.batchGet(ctx, GuardType, owners)
+	if err != nil {
+		return nil, opErr("lookup unique", GuardType, Key{}, err)
+	}
+	byKey := make(map[Key]Item, len(ownerRaws))
+	for _, raw := range ownerRaws {
+		byKey[t.keyFromItem(raw)] = raw
+	}
+	var out []Guard
+	for _, g := range guards {
+		_, err := t.confirmRaw(ctx, g.Unique, g, byKey[g.Owner], true)
+		switch {
+		case err == nil:
 			out = append(out, g)
+		case !errors.Is(err, ErrNotFound):
+			return nil, opErr("lookup unique", GuardType, g.Owner, err)
 		}
 	}
 	return out, nil
@@ -324,7 +358,8 @@ func (t *Table) LookupUniques(ctx context.Context, us []Unique) ([]Guard, error)
 // names. The owner answers, never the guard: a missing or expired owner,
 // or one that no longer holds u (deleted or changed by a writer that does
 // not know about guards), gives [ErrNotFound], and its orphan guard is
-// reported to the Observer and removed ([OrphanGuardError]). A lookup
+// reported to the Observer and removed ([OrphanGuardError]); so does a
+// value held by an item of another entity (its guard is kept). A lookup
 // racing a change of the value never returns the previous owner. Two
 // requests: the guard is the only way from the value to the owner's key
 // (a third, a transaction, only when an orphan is removed). Options:
@@ -338,13 +373,9 @@ func (e *Entity[T]) GetByUnique(ctx context.Context, u Unique, opts ...ReadOptio
 	if err := checkLookup(u); err != nil {
 		return zero, opErr("get by unique", e.def.Type, Key{}, err)
 	}
-	raw, err := e.t.getItem(ctx, GuardType, GuardKey(u), true)
+	g, err := e.t.readGuard(ctx, u)
 	if err != nil {
 		return zero, opErr("get by unique", GuardType, GuardKey(u), err)
-	}
-	g, ok := e.t.decodeGuard(raw)
-	if raw == nil || !ok || e.t.expired(raw) {
-		return zero, opErr("get by unique", GuardType, GuardKey(u), ErrNotFound)
 	}
 	return e.confirmOwner(ctx, u, g, ro)
 }
@@ -387,17 +418,6 @@ func (t *Table) LookupShared(ctx context.Context, u Unique, opts ...ListOption) 
 		}
 	}
 	return out, nil
-}
-
-// GetByUniqueCarried returns the item holding u. It is
-// [Entity.GetByUnique] (two strongly consistent reads: the guard, then its
-// owner), whatever the guard carries: a guard is an index, never the
-// truth, so the attributes it carries (Def.Carry) never answer a lookup;
-// an owner deleted or changed by another writer would otherwise still be
-// found through its guard's copy. The result is the item as stored, with
-// every attribute. A free value gives [ErrNotFound].
-func (e *Entity[T]) GetByUniqueCarried(ctx context.Context, u Unique, opts ...ReadOption) (T, error) {
-	return e.GetByUnique(ctx, u, opts...)
 }
 
 func checkUnique(u Unique) error {
@@ -455,8 +475,8 @@ func (e *Entity[T]) holdsGuards(ctx context.Context, k Key, us []Unique) bool {
 			}
 			continue
 		}
-		owner, err := e.t.LookupUnique(ctx, u)
-		if err != nil || owner != k {
+		g, err := e.t.readGuard(ctx, u)
+		if err != nil || g.Owner != k {
 			return false
 		}
 	}

@@ -65,7 +65,7 @@ commands:
   workbench export the design as an Amazon NoSQL Workbench data model (a facet per entity, from its declarations; items add examples)
   doc      print an application's access-pattern document (tables, entity key templates, methods by catalog ID, requests)
   model    print an application's design as JSON (tables, entity key and index templates, access patterns, requests)
-  migrate  copy a ListBackup deployment from its 13 + 6 legacy tables into the single table, then verify it
+  migrate  copy a ListBackup deployment (the documents' 13 + 6 legacy tables, or the 22 of ListBackup's own code) into the single table, then verify it; -create-legacy creates either layout to rehearse
 
 run "singletable <command> -help" for a command's flags.
 `

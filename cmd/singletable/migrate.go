@@ -56,6 +56,7 @@ func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	create := fs.Bool("create", false, "create the single table first if it does not exist")
 	verify := fs.Bool("verify", true, "after the copy, find every legacy item in the single table and compare every attribute")
 	quiet := fs.Bool("quiet", false, "no progress bars")
+	createLegacy := fs.String("create-legacy", "", "create the empty tables of a legacy layout under <stack>- and stop, to rehearse a migration: documents, listbackup-code, or the name of the -manifest file's layout")
 	a, client, err := c.open(ctx, fs, args, stderr)
 	if err != nil {
 		return err
@@ -78,7 +79,11 @@ func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return fmt.Errorf("%w: %s: %v", errUsage, *manifest, err)
 		}
 		fmt.Fprintf(stdout, "layout %s (from %s)\n", m.Name, *manifest)
-	} else {
+	}
+	if *createLegacy != "" {
+		return cmdCreateLegacy(ctx, stdout, client, *stack, *createLegacy, m)
+	}
+	if m == nil {
 		var found []string
 		m, found, err = listbackup.DetectLayout(ctx, client, *stack)
 		if err != nil {
@@ -305,4 +310,51 @@ func itemsBar(ctx context.Context, client *dynamodb.Client, name string, w io.Wr
 	}
 	return progressbar.NewOptions64(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(name),
 		progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("items"), progressbar.OptionClearOnFinish())
+}
+
+// cmdCreateLegacy creates the tables of the legacy layout named name (a
+// shipped one, or own's, the -manifest file's) under stack-, refusing when
+// the endpoint has any of them already: a rehearsal starts from nothing.
+func cmdCreateLegacy(ctx context.Context, stdout io.Writer, client *dynamodb.Client, stack, name string, own *listbackup.Manifest) error {
+	layouts := listbackup.Layouts()
+	if own != nil {
+		layouts = append([]*listbackup.Manifest{own}, layouts...)
+	}
+	var m *listbackup.Manifest
+	var names []string
+	for _, l := range layouts {
+		names = append(names, l.Name)
+		if m == nil && l.Name == name {
+			m = l
+		}
+	}
+	if m == nil {
+		return fmt.Errorf("%w: -create-legacy %q: want one of %s", errUsage, name, strings.Join(names, ", "))
+	}
+	_, found, err := listbackup.DetectLayout(ctx, client, stack)
+	if err != nil && !errors.Is(err, listbackup.ErrNoLayout) {
+		return err
+	}
+	var exist []string
+	for _, lt := range m.Tables {
+		if slices.Contains(found, stack+"-"+lt.Suffix) {
+			exist = append(exist, stack+"-"+lt.Suffix)
+		}
+	}
+	if len(exist) > 0 {
+		return fmt.Errorf("%w: -create-legacy: %s already exist: a rehearsal starts from an endpoint without them", errUsage, strings.Join(exist, ", "))
+	}
+	if err := listbackup.CreateLegacyLayout(ctx, client, stack, m); err != nil {
+		return err
+	}
+	for _, lt := range m.Tables {
+		keys := lt.PK
+		if lt.SK != "" {
+			keys += ", " + lt.SK
+		}
+		fmt.Fprintf(stdout, "created %s-%s (%s)\n", stack, lt.Suffix, keys)
+	}
+	fmt.Fprintf(stdout, "created the %d tables of layout %s under %s- (TTL off, so expired items stay for the migration to count); write items into them, then run singletable migrate -app listbackup -stack %s without -create-legacy\n",
+		len(m.Tables), m.Name, stack, stack)
+	return nil
 }

@@ -186,3 +186,79 @@ func TestMigrateCommandCodeLayout(t *testing.T) {
 		t.Errorf("conflicts:\n%s", out)
 	}
 }
+
+// singletable migrate -create-legacy creates either legacy layout on an
+// endpoint without it, to rehearse a migration: the tables of ListBackup's
+// own code (22) or of its documents (19), recognised as that layout; it
+// refuses a layout whose tables exist and a layout it does not know (exit
+// 2); and the rehearsal migrates: a notification written as
+// notifications/create writes it is copied and verified (LB-79).
+func TestMigrateCommandCreateLegacy(t *testing.T) {
+	c, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	client := tabletest.Client(t)
+	endpoint := tabletest.Endpoint(t)
+	id := time.Now().UnixNano() % 1_000_000
+	code, docs := fmt.Sprintf("listbackup-cl%d", id), fmt.Sprintf("lbdocs%d", id)
+	main := tabletest.TableName("lbrehearse", t.Name())
+	t.Cleanup(func() {
+		for _, m := range []*listbackup.Manifest{listbackup.CodeLayout(), listbackup.DocumentsLayout()} {
+			for _, lt := range m.Tables {
+				for _, stack := range []string{code, docs} {
+					client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(stack + "-" + lt.Suffix)})
+				}
+			}
+		}
+		client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(main)})
+	})
+	for _, tc := range []struct {
+		stack, layout string
+		tables        int
+	}{{code, "listbackup-code", 22}, {docs, "documents", 19}} {
+		out, err := runCmd(t, "migrate", "-app", "listbackup", "-stack", tc.stack, "-endpoint", endpoint, "-create-legacy", tc.layout)
+		t.Logf("singletable migrate -create-legacy %s:\n%s", tc.layout, out)
+		if err != nil {
+			t.Fatalf("-create-legacy %s: %v", tc.layout, err)
+		}
+		if want := fmt.Sprintf("created the %d tables of layout %s under %s-", tc.tables, tc.layout, tc.stack); !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+		m, found, err := listbackup.DetectLayout(c, client, tc.stack)
+		if err != nil || m.Name != tc.layout || len(found) != tc.tables {
+			t.Errorf("%s: detected %v with %d tables, %v", tc.stack, m, len(found), err)
+		}
+		// A second time: the tables exist.
+		out, err = runCmd(t, "migrate", "-app", "listbackup", "-stack", tc.stack, "-endpoint", endpoint, "-create-legacy", tc.layout)
+		if exitCode(err) != 2 || !strings.Contains(fmt.Sprint(err), "already exist") {
+			t.Errorf("-create-legacy %s again: exit %d, %v\n%s", tc.layout, exitCode(err), err, out)
+		}
+	}
+	out, err := runCmd(t, "migrate", "-app", "listbackup", "-stack", "x", "-endpoint", endpoint, "-create-legacy", "v3")
+	if exitCode(err) != 2 || !strings.Contains(fmt.Sprint(err), "want one of documents, listbackup-code") {
+		t.Errorf("-create-legacy v3: exit %d, %v\n%s", exitCode(err), err, out)
+	}
+
+	// The rehearsal: a notification as notifications/create writes it.
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	ts := time.Now().Add(-time.Hour).Format(time.RFC3339Nano)
+	if _, err := client.PutItem(c, &dynamodb.PutItemInput{TableName: aws.String(code + "-notifications"), Item: map[string]types.AttributeValue{
+		"notificationId": s("0d5f6a7b-0000-4000-8000-000000000001"), "accountId": s("account:77aa"), "userId": s("user:9d1e"),
+		"type": s("success"), "category": s("backup"), "title": s("Backup complete"), "message": s("1,200 contacts backed up"),
+		"priority": s("normal"), "status": s("unread"), "channels": &types.AttributeValueMemberL{Value: []types.AttributeValue{s("app")}},
+		"createdAt": s(ts), "updatedAt": s(ts)}}); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("SINGLETABLE_SECRET_KEY", strings.Repeat("cd", 32))
+	out, err = runCmd(t, "migrate", "-app", "listbackup", "-stack", code, "-endpoint", endpoint, "-table", main, "-create", "-quiet")
+	t.Logf("singletable migrate:\n%s", out)
+	if err != nil {
+		t.Errorf("migrate: %v (exit %d)", err, exitCode(err))
+	}
+	for _, want := range []string{"layout listbackup-code: 22 of its 22 tables found",
+		"migrated " + code + "-notifications -> InboxNotification: seen 1, changed 1",
+		"verified " + code + "-notifications: 1 of 1 found (0 past their TTL, not copied), 0 differing"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+}

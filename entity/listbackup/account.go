@@ -52,7 +52,10 @@ type Account struct {
 	AccountPath     string    `dynamo:"accountPath"`               // "/root/subsidiary/division/"
 	// AccountType is the level's kind (conglomerate, subsidiary, division,
 	// location); GSI2 ACCTYPE#{type} and the children index (GSI1) sort by it.
-	AccountType AccountType `dynamo:"accountType"`
+	// Accounts.Create requires it; an account ListBackup's own code wrote
+	// has none (its code stores no type) and keeps none: it is listed among
+	// its parent's children (under TYPE#-) and in no type's list.
+	AccountType AccountType `dynamo:"accountType,omitempty"`
 	// Level is the depth in the hierarchy: 0 for a root, parent's level + 1
 	// below it. Changed only by Accounts.Move.
 	Level int `dynamo:"level"`
@@ -154,9 +157,14 @@ func PathRoot(p string) string {
 // parent; any other account has one.
 func (a *Account) Validate() error {
 	err := first(a.AccountID.Validate("accountId"), required("accountName", a.AccountName),
-		CheckPath("accountPath", a.AccountPath), a.AccountType.Check("accountType"), a.Status.Check("status"))
+		CheckPath("accountPath", a.AccountPath), a.Status.Check("status"))
 	if err != nil {
 		return err
+	}
+	if a.AccountType != "" {
+		if err := a.AccountType.Check("accountType"); err != nil {
+			return err
+		}
 	}
 	if a.Level < 0 {
 		return table.Invalid("level", "negative")

@@ -1,6 +1,10 @@
 package tinode
 
-import "time"
+import (
+	"time"
+
+	"github.com/singletable/singletable/table"
+)
 
 // Topic is a Tinode topic (TinodeTopics): its metadata and the SeqId of its
 // last message.
@@ -37,6 +41,12 @@ type Topic struct {
 	Owner UserID `dynamo:"Owner,omitempty" json:"Owner,omitempty"`
 	// TouchedAt is when the last message was saved.
 	TouchedAt *time.Time `dynamo:"TouchedAt,omitempty" json:"TouchedAt,omitempty"`
+	// MsgLayout is the shard layout of the topic's messages, as
+	// table.Layout stores it ("0:1,5001:8"): empty (tinode.md's layout)
+	// keeps every message in TOPIC#{name}; a sharded epoch puts message
+	// seq in TOPIC#{name}#{seq mod N}. Only the store writes it (a topic
+	// created in a sharded profile, Messages.Reshard).
+	MsgLayout string `dynamo:"MsgLayout,omitempty" json:"MsgLayout,omitempty"`
 }
 
 // Validate checks the topic before any write.
@@ -75,6 +85,9 @@ func (t *Topic) Validate() error {
 		if err := t.Owner.Validate("Owner"); err != nil {
 			return err
 		}
+	}
+	if _, err := table.ParseLayout(t.MsgLayout); err != nil {
+		return invalid("MsgLayout", "%v", err)
 	}
 	return nil
 }

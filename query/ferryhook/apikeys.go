@@ -2,9 +2,11 @@ package ferryhook
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"iter"
+	"strings"
 
 	fh "github.com/singletable/singletable/entity/ferryhook"
 	"github.com/singletable/singletable/table"
@@ -29,11 +31,14 @@ type NewAPIKey struct {
 	APIKey fh.APIKey
 }
 
-// Create creates an API key for user (FH-11 apiKeys.create): a random
-// plaintext key from crypto/rand, returned once; only its hash (the
-// store's KeyHash, a unique value with its guard item) and its first
+// Create creates an API key for user (FH-11 apiKeys.create): a plaintext
+// key returned once, {APIKeyPrefix}{keyId}.{userId}.{secret} with a secret
+// of 32 characters from crypto/rand (192 bits), so that [APIKeys.Authenticate]
+// finds its item in one GetItem; only its hash (the store's KeyHash over
+// the whole plaintext, a unique value with its guard item) and its first
 // KeyPrefixLen characters are stored, in one transaction that also checks
-// the user exists. A missing user gives table.ErrNotFound, bad input a
+// the user exists. The running service authenticates these keys too (it
+// hashes the whole token and queries GSI2). A missing user gives table.ErrNotFound, bad input a
 // *table.ValidationError.
 func (a *APIKeys) Create(ctx context.Context, user fh.UserID, in CreateAPIKeyInput) (NewAPIKey, error) {
 	uk, err := userKey(user)
@@ -43,9 +48,10 @@ func (a *APIKeys) Create(ctx context.Context, user fh.UserID, in CreateAPIKeyInp
 	if in.Permissions == "" {
 		in.Permissions = fh.PermissionRead
 	}
-	plain := a.s.opts.APIKeyPrefix + fh.NewSecretKey()[len(fh.SecretKeyPrefix):]
+	id := fh.NewAPIKeyID()
+	plain := mintKey(a.s.opts.APIKeyPrefix, id, user)
 	k := fh.APIKey{
-		KeyID:       fh.NewAPIKeyID(),
+		KeyID:       id,
 		UserID:      user,
 		Name:        in.Name,
 		KeyHash:     a.s.opts.KeyHash(plain),
@@ -67,29 +73,33 @@ func (a *APIKeys) Create(ctx context.Context, user fh.UserID, in CreateAPIKeyInp
 
 // Authenticate returns the API key whose plaintext is key (FH-6), as
 // stored: every attribute, lastUsedAt included. A key is live by the
-// running service's own rule, in every profile: its item exists and is
-// stored under GSI2 as KEYHASH#{keyHash} / KEY, where the service's
-// apiKeys.getByHash finds it (the service's apiKeys.delete revokes a key by
-// removing gsi2pk and gsi2sk and leaving the item).
+// running service's own rule, in every profile: its item exists, holds the
+// key's hash and is stored under GSI2 as KEYHASH#{keyHash} / KEY, where
+// the service's apiKeys.getByHash finds it (the service's apiKeys.delete
+// revokes a key by removing gsi2pk and gsi2sk and leaving the item).
 //
-// Cost: two strongly consistent GetItems, in the default profile and
-// under [ServiceProfile] alike. The hash's guard UNIQUE#keyhash#{hash}
-// names the key's item, and the item answers: a guard is an index, never
-// the truth, so a key whose item was deleted (by anyone), whose GSI2
-// attributes were removed (the service's revoke), or whose hash changed
-// is refused at once, and an orphan guard is reported to the table's
-// Observer and removed (table.OrphanGuardError). One request cannot do
-// this: a GetItem of the guard cannot see the item (the guard's carried
-// copy, which made this one request before issue 26, kept authenticating
-// keys the service had revoked), and the only single request that reads
-// the item, a Query of GSI2, is eventually consistent (a key just revoked,
-// by the library too, would still authenticate while the index lags).
-// A key with no guard (written by the running service and not adopted
-// yet) is found through GSI2 as [APIKeys.GetByHash] does (a Query and a
-// GetItem: two requests; a refused key with a guard costs three).
+// Cost, for a key the library minted ({prefix}{keyId}.{userId}.{secret},
+// [APIKeys.Create]): one strongly consistent GetItem of the key's item,
+// named by the plaintext, in the default profile and under
+// [ServiceProfile] alike. The item answers: its stored keyHash must equal
+// the hash of the whole plaintext (a forged key naming a real item fails)
+// and its stored GSI2 attributes must be the ones its hash derives, so a
+// key revoked by the service (REMOVE of gsi2pk/gsi2sk), deleted outright
+// by anyone, or revoked by the library ([APIKeys.Delete]) is refused at
+// once; no copy the service cannot update is read.
 //
-// An unknown, deleted or revoked key gives [ErrInvalidAPIKey] (which
-// matches table.ErrNotFound).
+// A key in the service's format (fh_live_ and 43 base64url characters,
+// minted by the running service), or minted by the library before keys
+// named their item, does not name its item: its hash's guard
+// UNIQUE#keyhash#{hash} does, then the item answers as above (two strongly
+// consistent GetItems; an orphan guard is reported to the table's Observer
+// and removed, table.OrphanGuardError). Without a guard (written by the
+// running service and not adopted yet) it is found through GSI2 as
+// [APIKeys.GetByHash] does (a Query and a GetItem after the guard's miss:
+// three requests).
+//
+// An unknown, forged, deleted or revoked key gives [ErrInvalidAPIKey]
+// (which matches table.ErrNotFound).
 func (a *APIKeys) Authenticate(ctx context.Context, key string) (fh.APIKey, error) {
 	if key == "" {
 		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
@@ -98,11 +108,47 @@ func (a *APIKeys) Authenticate(ctx context.Context, key string) (fh.APIKey, erro
 	if _, err := fh.KeyHashGSI2PK.Build(hash); err != nil {
 		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
 	}
+	if ik, ok := mintedItem(a.s.opts.APIKeyPrefix, key); ok {
+		k, err := a.s.apiKey.Get(ctx, ik, table.Consistent(), table.Indexed(table.GSI2))
+		if errors.Is(err, table.ErrNotFound) || (err == nil && subtle.ConstantTimeCompare([]byte(k.KeyHash), []byte(hash)) != 1) {
+			return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
+		}
+		return k, err
+	}
 	k, err := a.s.apiKey.GetByUnique(ctx, table.Unique{Name: uniqueKeyHash, Value: hash}, table.Indexed(table.GSI2))
 	if errors.Is(err, table.ErrNotFound) {
 		return a.GetByHash(ctx, hash)
 	}
 	return k, err
+}
+
+// mintKey returns a plaintext key that names its item:
+// {prefix}{keyId}.{userId}.{secret}. Neither IDs nor the secret (the URL
+// alphabet) hold a '.', and the service's keys (base64url) hold none.
+func mintKey(prefix string, id fh.APIKeyID, user fh.UserID) string {
+	return prefix + string(id) + "." + string(user) + "." + fh.NewSecretKey()[len(fh.SecretKeyPrefix):]
+}
+
+// mintedItem returns the item key a plaintext minted by [mintKey] names.
+func mintedItem(prefix, key string) (table.Key, bool) {
+	rest, ok := strings.CutPrefix(key, prefix)
+	if !ok {
+		return table.Key{}, false
+	}
+	id, rest, ok := strings.Cut(rest, ".")
+	if !ok {
+		return table.Key{}, false
+	}
+	i := strings.LastIndexByte(rest, '.')
+	if i <= 0 || i == len(rest)-1 {
+		return table.Key{}, false
+	}
+	user := fh.UserID(rest[:i])
+	if user.Validate() != nil || fh.APIKeyID(id).Validate() != nil {
+		return table.Key{}, false
+	}
+	k, err := fh.APIKeyKey(user, fh.APIKeyID(id))
+	return k, err == nil
 }
 
 // GetByHash returns the API key with this hash (FH-6; FH-11

@@ -71,8 +71,8 @@ var apiKeyDef = table.Def[fh.APIKey]{
 	Validate: func(k *fh.APIKey) error { return k.Validate() },
 	// The guard is named keyhash, as stored since the first release.
 	UniqueOn: []string{uniqueKeyHash + "=keyHash"},
-	// No Def.Carry: the key-hash guard only names the key's item, which
-	// answers APIKeys.Authenticate (a guard is never the truth, issue 26).
+	// The key-hash guard only names the key's item, which answers
+	// APIKeys.Authenticate (a guard is never the truth, issue 26).
 	Touch: func(k *fh.APIKey, now time.Time, created bool) {
 		if created && k.CreatedAt.IsZero() {
 			k.CreatedAt = fh.ISO(now)

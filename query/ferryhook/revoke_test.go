@@ -2,6 +2,8 @@ package ferryhook_test
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"sync"
 	"testing"
@@ -81,92 +83,161 @@ func (o *orphans) option() func(*table.Options) {
 
 func (o *orphans) count() int { o.mu.Lock(); defer o.mu.Unlock(); return o.n }
 
+// keyFormat is how an API key's plaintext was minted: by the library
+// (naming its item) or by the running service (fh_live_ and 43 base64url
+// characters, found through its hash's guard once adopted).
+type keyFormat struct {
+	name     string
+	requests int // GetItems of one Authenticate
+	mint     func(t *testing.T, f fixture, p profileCase, user fh.UserID) (plain string, k table.Key, stored fh.APIKey)
+}
+
+var keyFormats = []keyFormat{
+	{"library", 1, func(t *testing.T, f fixture, _ profileCase, user fh.UserID) (string, table.Key, fh.APIKey) {
+		t.Helper()
+		nk, err := f.store.APIKeys.Create(ctx(t), user, ferryhook.CreateAPIKeyInput{Name: "ci", Permissions: fh.PermissionWrite})
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := fh.APIKeyKey(user, nk.APIKey.KeyID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return nk.Key, k, nk.APIKey
+	}},
+	{"service", 2, func(t *testing.T, f fixture, p profileCase, user fh.UserID) (string, table.Key, fh.APIKey) {
+		t.Helper()
+		var b [32]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			t.Fatal(err)
+		}
+		plain := "fh_live_" + base64.RawURLEncoding.EncodeToString(b[:])
+		hash := ferryhook.SHA256Hex(plain)
+		prefix := plain[:8]
+		if p.name == "service" {
+			hash, prefix = ferryhook.HMACSHA256Hex(nil)(plain), plain[:16]
+		}
+		id := fh.NewAPIKeyID()
+		k, err := fh.APIKeyKey(user, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := f.main.Schema()
+		gsi2 := sc.Indexes[1]
+		// As the service's apiKeys.create writes it, then adopted (its
+		// guard claimed), as `singletable adopt` does.
+		putRaw(t, f.main, map[string]any{sc.PK: k.PK, sc.SK: k.SK, gsi2.PK: "KEYHASH#" + hash, gsi2.SK: "KEY",
+			"keyId": string(id), "userId": string(user), "name": "svc", "keyHash": hash, "keyPrefix": prefix,
+			"permissions": "admin", "lastUsedAt": nil, "createdAt": "2026-11-02T00:00:00.000Z"})
+		out, err := f.main.Client().GetItem(ctx(t), &dynamodb.GetItemInput{TableName: aws.String(f.main.Name()), Key: rawKeyOf(f.main, k), ConsistentRead: aws.Bool(true)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range f.main.Entities() {
+			if e.Type() == "APIKey" {
+				if _, err := e.Adopt(ctx(t), out.Item, false); err != nil {
+					t.Fatalf("adopt the service's key: %v", err)
+				}
+			}
+		}
+		created, _ := fh.ParseISO("2026-11-02T00:00:00.000Z")
+		return plain, k, fh.APIKey{KeyID: id, UserID: user, Name: "svc", KeyHash: hash, KeyPrefix: prefix, Permissions: fh.PermissionAdmin, CreatedAt: created}
+	}},
+}
+
 // Every way an API key stops being valid makes the next Authenticate fail
-// with ErrInvalidAPIKey, in both profiles (issue 26 §1; FH-6, FH-11
-// apiKeys.delete): the running service's apiKeys.delete (REMOVE of gsi2pk
-// and gsi2sk), the item deleted outright by another writer (its guard left
-// behind: an orphan, reported and removed), and the library's own
-// APIKeys.Delete. A live key is returned as stored, with the lastUsedAt the
-// service's updateLastUsed wrote, in two GetItems.
+// with ErrInvalidAPIKey, in both profiles and for both key formats (issue
+// 26 §1; FH-6, FH-11 apiKeys.delete): the running service's
+// apiKeys.delete (REMOVE of gsi2pk and gsi2sk), the item deleted outright
+// by another writer, and the library's own APIKeys.Delete. A live key is
+// returned as stored, with the lastUsedAt the service's updateLastUsed
+// wrote: a key the library minted in one GetItem of its item (a forged
+// secret naming the same item is refused), a key in the service's format
+// in two (its guard, then its item; a guard left by a deleted item is an
+// orphan, reported and removed).
 func TestAuthenticateRefusesEveryRevocation_FH6(t *testing.T) {
 	t.Parallel()
 	for _, p := range profiles {
-		t.Run(p.name, func(t *testing.T) {
-			t.Parallel()
-			var seen orphans
-			f := newFixtureWith(t, p.schemaOpts, []func(*table.Options){seen.option()}, p.opts...)
-			s := f.store
-			u := mustUser(t, s, "revoke@example.com")
-			newKey := func() (ferryhook.NewAPIKey, table.Key) {
-				t.Helper()
-				nk, err := s.APIKeys.Create(ctx(t), u.UserID, ferryhook.CreateAPIKeyInput{Name: "ci", Permissions: fh.PermissionWrite})
+		for _, kf := range keyFormats {
+			t.Run(p.name+"/"+kf.name, func(t *testing.T) {
+				t.Parallel()
+				var seen orphans
+				f := newFixtureWith(t, p.schemaOpts, []func(*table.Options){seen.option()}, p.opts...)
+				s := f.store
+				u := mustUser(t, s, "revoke@example.com")
+				newKey := func() (string, table.Key, fh.APIKey) {
+					t.Helper()
+					plain, k, stored := kf.mint(t, f, p, u.UserID)
+					if _, err := s.APIKeys.Authenticate(ctx(t), plain); err != nil {
+						t.Fatalf("a fresh key: %v", err)
+					}
+					return plain, k, stored
+				}
+
+				// The stored key, lastUsedAt included.
+				plain, k, want := newKey()
+				at := "2026-11-25T10:11:12.345Z"
+				serviceUpdateLastUsed(t, f.main, k, at)
+				rc := &tabletest.RequestCounter{}
+				counted := ferryhook.New(table.New(tabletest.NewClient(t, rc.Option()), f.main.Schema()),
+					table.New(tabletest.NewClient(t, rc.Option()), f.events.Schema()), p.opts...)
+				got, err := counted.APIKeys.Authenticate(ctx(t), plain)
 				if err != nil {
 					t.Fatal(err)
 				}
-				k, err := fh.APIKeyKey(u.UserID, nk.APIKey.KeyID)
-				if err != nil {
+				want.LastUsedAt, _ = fh.ParseISO(at)
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("Authenticate after the service's updateLastUsed (-want +got):\n%s", diff)
+				}
+				if rc.Total() != kf.requests || rc.Of("GetItem") != kf.requests {
+					t.Errorf("Authenticate took %v, want %d GetItems", rc.Ops(), kf.requests)
+				}
+				if kf.name == "library" {
+					forged := plain[:len(plain)-4] + "AAAA"
+					if forged == plain {
+						forged = plain[:len(plain)-4] + "BBBB"
+					}
+					_, err := s.APIKeys.Authenticate(ctx(t), forged)
+					wantIs(t, err, ferryhook.ErrInvalidAPIKey)
+				}
+
+				// 1. The service's apiKeys.delete.
+				serviceRevoke(t, f.main, k)
+				rc.Reset()
+				_, err = counted.APIKeys.Authenticate(ctx(t), plain)
+				wantIs(t, err, ferryhook.ErrInvalidAPIKey)
+				if _, err := s.APIKeys.GetByHash(ctx(t), want.KeyHash); !errors.Is(err, ferryhook.ErrInvalidAPIKey) {
+					t.Errorf("GetByHash of a revoked key: %v", err)
+				}
+
+				// 2. The item deleted outright by another writer.
+				plain, k, want = newKey()
+				if _, err := f.main.Client().DeleteItem(ctx(t), &dynamodb.DeleteItemInput{TableName: aws.String(f.main.Name()), Key: rawKeyOf(f.main, k)}); err != nil {
 					t.Fatal(err)
 				}
-				if _, err := s.APIKeys.Authenticate(ctx(t), nk.Key); err != nil {
-					t.Fatalf("a fresh key: %v", err)
+				_, err = s.APIKeys.Authenticate(ctx(t), plain)
+				wantIs(t, err, ferryhook.ErrInvalidAPIKey)
+				if kf.name == "service" {
+					if seen.count() != 1 {
+						t.Errorf("orphan guards reported: %d, want 1", seen.count())
+					}
+					guard := table.GuardKey(table.Unique{Name: "keyhash", Value: want.KeyHash})
+					if out, err := f.main.Client().GetItem(ctx(t), &dynamodb.GetItemInput{TableName: aws.String(f.main.Name()), Key: rawKeyOf(f.main, guard), ConsistentRead: aws.Bool(true)}); err != nil || out.Item != nil {
+						t.Errorf("the orphan guard is still stored (%v)", err)
+					}
 				}
-				return nk, k
-			}
+				_, err = s.APIKeys.Authenticate(ctx(t), plain) // and again
+				wantIs(t, err, ferryhook.ErrInvalidAPIKey)
 
-			// The stored key, lastUsedAt included, in two GetItems.
-			nk, k := newKey()
-			at := "2026-11-25T10:11:12.345Z"
-			serviceUpdateLastUsed(t, f.main, k, at)
-			rc := &tabletest.RequestCounter{}
-			counted := ferryhook.New(table.New(tabletest.NewClient(t, rc.Option()), f.main.Schema()),
-				table.New(tabletest.NewClient(t, rc.Option()), f.events.Schema()), p.opts...)
-			got, err := counted.APIKeys.Authenticate(ctx(t), nk.Key)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := nk.APIKey
-			want.LastUsedAt, _ = fh.ParseISO(at)
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("Authenticate after the service's updateLastUsed (-want +got):\n%s", diff)
-			}
-			if rc.Total() != 2 || rc.Of("GetItem") != 2 {
-				t.Errorf("Authenticate took %v, want 2 GetItems", rc.Ops())
-			}
-
-			// 1. The service's apiKeys.delete.
-			serviceRevoke(t, f.main, k)
-			rc.Reset()
-			_, err = counted.APIKeys.Authenticate(ctx(t), nk.Key)
-			wantIs(t, err, ferryhook.ErrInvalidAPIKey)
-			if _, err := s.APIKeys.GetByHash(ctx(t), nk.APIKey.KeyHash); !errors.Is(err, ferryhook.ErrInvalidAPIKey) {
-				t.Errorf("GetByHash of a revoked key: %v", err)
-			}
-
-			// 2. The item deleted outright by another writer.
-			nk, k = newKey()
-			if _, err := f.main.Client().DeleteItem(ctx(t), &dynamodb.DeleteItemInput{TableName: aws.String(f.main.Name()), Key: rawKeyOf(f.main, k)}); err != nil {
-				t.Fatal(err)
-			}
-			_, err = s.APIKeys.Authenticate(ctx(t), nk.Key)
-			wantIs(t, err, ferryhook.ErrInvalidAPIKey)
-			if seen.count() != 1 {
-				t.Errorf("orphan guards reported: %d, want 1", seen.count())
-			}
-			guard := table.GuardKey(table.Unique{Name: "keyhash", Value: nk.APIKey.KeyHash})
-			if out, err := f.main.Client().GetItem(ctx(t), &dynamodb.GetItemInput{TableName: aws.String(f.main.Name()), Key: rawKeyOf(f.main, guard), ConsistentRead: aws.Bool(true)}); err != nil || out.Item != nil {
-				t.Errorf("the orphan guard is still stored (%v)", err)
-			}
-			_, err = s.APIKeys.Authenticate(ctx(t), nk.Key) // and again, without its guard
-			wantIs(t, err, ferryhook.ErrInvalidAPIKey)
-
-			// 3. The library's own revoke.
-			nk, _ = newKey()
-			if err := s.APIKeys.Delete(ctx(t), u.UserID, nk.APIKey.KeyID); err != nil {
-				t.Fatal(err)
-			}
-			_, err = s.APIKeys.Authenticate(ctx(t), nk.Key)
-			wantIs(t, err, ferryhook.ErrInvalidAPIKey)
-		})
+				// 3. The library's own revoke.
+				plain, _, want = newKey()
+				if err := s.APIKeys.Delete(ctx(t), u.UserID, want.KeyID); err != nil {
+					t.Fatal(err)
+				}
+				_, err = s.APIKeys.Authenticate(ctx(t), plain)
+				wantIs(t, err, ferryhook.ErrInvalidAPIKey)
+			})
+		}
 	}
 }
 

@@ -80,14 +80,17 @@ type Options struct {
 // emails stored as entered. Open its tables with table.WithLowercaseKeys.
 //
 // API keys are live by the service's own rule in this profile as in the
-// default one: [APIKeys.Authenticate] reads the key's guard, then the key
-// it names (two strongly consistent GetItems), and refuses a key whose
-// item is gone or no longer stored under GSI2 (the service's
-// apiKeys.delete removes gsi2pk and gsi2sk and leaves the item). It is
-// stricter than the service, which queries GSI2 and may accept a key for
-// as long as the index lags behind a revocation; it never reads a copy
-// the service cannot update (the guard's), so lastUsedAt and every other
-// attribute the service writes come back as stored.
+// default one: [APIKeys.Authenticate] reads the key's item (one strongly
+// consistent GetItem for a key the library minted, whose plaintext names
+// the item; the guard, then the item, for a key the service minted), and
+// refuses a key whose item is gone, holds another hash or is no longer
+// stored under GSI2 (the service's apiKeys.delete removes gsi2pk and
+// gsi2sk and leaves the item). It is stricter than the service, which
+// queries GSI2 and may accept a key for as long as the index lags behind
+// a revocation; it never reads a copy the service cannot update, so
+// lastUsedAt and every other attribute the service writes come back as
+// stored. The default profile costs the same: its one-request path reads
+// the item too, so it assumes nothing about who writes API keys.
 // Signing secrets stay encrypted (the library's rule); see the package
 // doc, "Existing deployments", for the service-side change that implies.
 func ServiceProfile() func(*Options) {

@@ -17,10 +17,14 @@ type Accounts struct{ e *entities }
 // Create creates account a; a child's parent must exist (checked in the
 // same transaction) and not be soft-deleted (LB-63; checked by a
 // consistent GetItem of the parent just before, so a delete racing the
-// create is not excluded). Status defaults to active. Errors:
+// create is not excluded). Status defaults to active; an account type is
+// required (only migrated accounts may lack one). Errors:
 // *table.ValidationError, table.ErrAlreadyExists, table.ErrNotFound (no
 // parent).
 func (s *Accounts) Create(ctx context.Context, a *lb.Account) error {
+	if err := a.AccountType.Check("accountType"); err != nil {
+		return err
+	}
 	if a.Status == "" {
 		a.Status = lb.AccountActive
 	}
@@ -75,7 +79,9 @@ func (s *Accounts) Get(ctx context.Context, id lb.AccountID) (lb.Account, error)
 
 // ListChildren returns one page of the child accounts of parent, by type
 // then ID (LB-6): Query GSI1 PK = CHILDREN#{parentAccountId}, SK
-// begins_with TYPE#{accountType}# when typ is set. Errors:
+// begins_with TYPE#{accountType}# when typ is set. Children without a type
+// (migrated from ListBackup's own code, which stores none) sort first,
+// under TYPE#-#, and are listed only when typ is empty. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
 func (s *Accounts) ListChildren(ctx context.Context, parent lb.AccountID, typ lb.AccountType, opts ...table.ListOption) (table.Page[lb.Account], error) {
 	if err := parent.Validate("parentAccountId"); err != nil {

@@ -176,6 +176,50 @@ func codeDeployment(now time.Time) map[string][]map[string]av {
 			"userId": sv(user1), "accountId": sv(acct), "redirectUri": sv("https://app.listbackup.ai/connections/callback"), "shopDomain": sv(""),
 			"createdAt": tv(exp.Add(-15 * time.Minute)), "expiresAt": tv(exp)})
 	}
+	// notifications/create (status unread, priority normal unless given,
+	// channels a list, time.Time fields RFC 3339 with nanoseconds, nil
+	// pointers and maps omitted); mark-read, update and the delivery mark
+	// then set RFC 3339 strings: readAt and status read, archivedAt and
+	// status archived, status deleted, deliveredAt. One was created with an
+	// expiresAt now past.
+	rfc := func(t time.Time) av { return sv(t.UTC().Format(time.RFC3339)) }
+	for i, n := range []struct {
+		user, account, typ, category, priority, status string
+		channels                                       []string
+		created                                        time.Time
+		extra                                          map[string]av
+	}{
+		{user1, acct, "success", "backup", "normal", "unread", []string{"app"}, at.Add(10 * time.Minute), map[string]av{
+			"entityId": sv("source:5e6f7a8b-0000-4000-8000-000000000001"), "entityType": sv("source"), "actionUrl": sv("/sources/source:5e6f7a8b-0000-4000-8000-000000000001"),
+			"actionLabel": sv("View backup"), "data": mv(map[string]av{"jobId": sv("job:9c8b7a6f-0000-4000-8000-000000000001"), "records": nv(1200)})}},
+		{user1, acct, "error", "backup", "urgent", "unread", []string{"app", "email"}, at.Add(20 * time.Minute), map[string]av{
+			"deliveredAt": rfc(at.Add(21 * time.Minute)), "updatedAt": rfc(at.Add(21 * time.Minute))}},
+		{user1, acct, "info", "system", "low", "read", []string{"app"}, at.Add(30 * time.Minute), map[string]av{
+			"readAt": rfc(at.Add(31 * time.Minute)), "updatedAt": rfc(at.Add(31 * time.Minute))}},
+		{user1, acct, "warning", "billing", "high", "archived", []string{"app"}, at.Add(40 * time.Minute), map[string]av{
+			"archivedAt": rfc(at.Add(41 * time.Minute)), "updatedAt": rfc(at.Add(41 * time.Minute)), "imageUrl": sv("https://cdn.listbackup.ai/i/card.png"),
+			"metadata": mv(map[string]av{"invoice": sv("in_1"), "amount": nv(4900)})}},
+		{user1, sub, "system", "maintenance", "normal", "deleted", []string{"app"}, at.Add(50 * time.Minute), map[string]av{
+			"updatedAt": rfc(at.Add(51 * time.Minute)), "expiresAt": tv(now.Add(24 * time.Hour))}},
+		{user2, acct, "info", "team", "normal", "unread", []string{"app"}, at.Add(60 * time.Minute), map[string]av{
+			"scheduledFor": tv(at.Add(61 * time.Minute))}},
+		{user2, acct, "info", "team", "normal", "unread", []string{"app"}, at.Add(-30 * 24 * time.Hour), map[string]av{
+			"expiresAt": tv(now.Add(-time.Hour))}}, // expired
+	} {
+		item := map[string]av{"notificationId": sv(fmt.Sprintf("7f809102-0000-4000-8000-00000000000%d", i+1)), "accountId": sv(n.account),
+			"userId": sv(n.user), "type": sv(n.typ), "category": sv(n.category), "title": sv("Notice " + n.category),
+			"message": sv("Something about " + n.category), "priority": sv(n.priority), "status": sv(n.status),
+			"createdAt": tv(n.created), "updatedAt": tv(n.created)}
+		var ch []av
+		for _, c := range n.channels {
+			ch = append(ch, sv(c))
+		}
+		item["channels"] = lv(ch...)
+		for k, v := range n.extra {
+			item[k] = v
+		}
+		add("notifications", item)
+	}
 	// Transient tables.
 	add("rate-limits", map[string]av{"key": sv("login:203.0.113.7"), "count": nv(3), "ttl": nv(now.Add(time.Minute).Unix())})
 	add("account-lockouts", map[string]av{"userId": sv(user2), "email": sv("grace@example.com"), "failedAttempts": nv(5), "lockoutExpiry": nv(now.Add(10 * time.Minute).Unix())})
@@ -206,9 +250,9 @@ func putItems(t testing.TB, client *dynamodb.Client, stack string, d map[string]
 // skipped by their rule, a missing table is reported and not fatal, an
 // interrupted run resumes, a second run changes nothing, verification
 // compares every attribute, and every item reads back through the access
-// patterns (LB-1, LB-5, LB-9, LB-10, LB-15, LB-18, LB-25, LB-26, LB-28,
-// LB-30, LB-69..LB-78).
-func TestMigrateCodeLayout_LB69_LB78(t *testing.T) {
+// patterns (LB-1, LB-5..LB-7, LB-9, LB-10, LB-15, LB-18, LB-25, LB-26, LB-28,
+// LB-30, LB-69..LB-83).
+func TestMigrateCodeLayout_LB69_LB83(t *testing.T) {
 	c, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
 	client := tabletest.Client(t)
@@ -232,7 +276,7 @@ func TestMigrateCodeLayout_LB69_LB78(t *testing.T) {
 		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("dashboardId"), AttributeType: types.ScalarAttributeTypeS}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := client.DeleteTable(c, &dynamodb.DeleteTableInput{TableName: aws.String(stack + "-notifications")}); err != nil {
+	if _, err := client.DeleteTable(c, &dynamodb.DeleteTableInput{TableName: aws.String(stack + "-billing-usage")}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -245,7 +289,7 @@ func TestMigrateCodeLayout_LB69_LB78(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(sv.Missing(), []string{stack + "-notifications"}) || !slices.Equal(sv.Unknown, []string{stack + "-dashboards"}) {
+	if !slices.Equal(sv.Missing(), []string{stack + "-billing-usage"}) || !slices.Equal(sv.Unknown, []string{stack + "-dashboards"}) {
 		t.Errorf("survey: missing %v, unknown %v", sv.Missing(), sv.Unknown)
 	}
 
@@ -273,14 +317,14 @@ func TestMigrateCodeLayout_LB69_LB78(t *testing.T) {
 		t.Fatal(err)
 	}
 	o.Resume = false
-	wantExpired := map[string]int64{"activity": 1, "mfa-codes": 1, "oauth-states": 1}
+	wantExpired := map[string]int64{"activity": 1, "mfa-codes": 1, "oauth-states": 1, "notifications": 1}
 	for _, r := range res {
 		suffix := strings.TrimPrefix(r.Legacy, stack+"-")
 		lt, _ := m.Table(suffix)
 		switch {
-		case suffix == "notifications":
+		case suffix == "billing-usage":
 			if !r.Missing {
-				t.Errorf("notifications: %+v, want reported missing", r)
+				t.Errorf("billing-usage: %+v, want reported missing", r)
 			}
 		case lt.Skip != "":
 			if r.Skip == "" || r.Report.Seen != 0 {
@@ -379,9 +423,31 @@ func TestMigrateCodeLayout_LB69_LB78(t *testing.T) {
 			t.Errorf("LB-9 sub-account membership lost its permission flags: %+v", mb)
 		}
 	}
-	kids, err := s.Accounts.ListChildren(c, acct, "") // LB-5
+	kids, err := s.Accounts.ListChildren(c, acct, "") // LB-6
 	if err != nil || len(kids.Items) != 1 || kids.Items[0].AccountName != "Analytical Engines" {
-		t.Errorf("LB-5 sub-accounts: %+v, %v", kids.Items, err)
+		t.Errorf("LB-6 sub-accounts: %+v, %v", kids.Items, err)
+	}
+	// The code stores no account type: none is invented. An untyped
+	// account is its parent's child, of no type, and can be updated.
+	for _, id := range []lb.AccountID{acct, "account:7a2d3b0f-1d66-4b5f-8e22-2c3f4d5e6f70"} {
+		if a, err := s.Accounts.Get(c, id); err != nil || a.AccountType != "" { // LB-5
+			t.Errorf("LB-5 account %s: type %q, %v; want none", id, a.AccountType, err)
+		}
+	}
+	if got, err := s.Accounts.ListChildren(c, acct, lb.AccountSubsidiary); err != nil || len(got.Items) != 0 {
+		t.Errorf("LB-6 subsidiaries among the children: %+v, %v; want none", got.Items, err)
+	}
+	if got, err := s.Accounts.ListByType(c, lb.AccountConglomerate); err != nil || len(got.Items) != 0 { // LB-7
+		t.Errorf("LB-7 conglomerates: %+v, %v; want none", got.Items, err)
+	}
+	if a, err := s.Accounts.Update(c, "account:7a2d3b0f-1d66-4b5f-8e22-2c3f4d5e6f70", func(a *lb.Account) error { a.AccountName = "Engines"; return nil }); err != nil || a.AccountType != "" {
+		t.Errorf("LB-63 update of an untyped account: %+v, %v", a, err)
+	}
+	if kids, err := s.Accounts.ListChildren(c, acct, ""); err != nil || len(kids.Items) != 1 || kids.Items[0].AccountName != "Engines" {
+		t.Errorf("LB-6 after the update: %+v, %v", kids.Items, err)
+	}
+	if err := s.Accounts.Create(c, &lb.Account{AccountID: "account:new", AccountName: "New", AccountPath: "/new/"}); !errors.As(err, new(*table.ValidationError)) {
+		t.Errorf("create without a type: %v, want a ValidationError (only migrated accounts lack one)", err)
 	}
 	srcs, err := s.Sources.ListByAccount(c, acct) // LB-15
 	if err != nil || len(srcs.Items) != 2 {
@@ -447,6 +513,61 @@ func TestMigrateCodeLayout_LB69_LB78(t *testing.T) {
 	tmpl, err := s.Catalog.Sources(c, "keap") // LB-78
 	if err != nil || len(tmpl.Items) != 1 {
 		t.Errorf("LB-78 templates of keap: %d, %v", len(tmpl.Items), err)
+	}
+	const user2 = lb.UserID("user:3b9f0c1e-aaaa-4c7e-9a51-000000000002")
+	n1, err := s.Inbox.Get(c, "7f809102-0000-4000-8000-000000000001") // LB-79
+	if err != nil || n1.Status != lb.InboxUnread || n1.Priority != lb.InboxNormal || !slices.Equal(n1.Channels, []string{"app"}) ||
+		n1.EntityType != "source" || n1.Data["records"] != float64(1200) || n1.UserID != user1 {
+		t.Errorf("LB-79 notification by ID: %+v, %v", n1, err)
+	}
+	if _, err := s.Inbox.Get(c, "7f809102-0000-4000-8000-000000000007"); !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("LB-79 notification past its expiresAt: %v, want table.ErrNotFound", err)
+	}
+	inbox, err := s.Inbox.ListByUser(c, user1) // LB-80
+	if err != nil || len(inbox.Items) != 5 || inbox.Items[0].NotificationID != "7f809102-0000-4000-8000-000000000005" ||
+		inbox.Items[4].NotificationID != "7f809102-0000-4000-8000-000000000001" {
+		t.Errorf("LB-80 the user's notifications, newest first: %+v, %v", inbox.Items, err)
+	}
+	for st, want := range map[lb.InboxStatus]int{lb.InboxUnread: 2, lb.InboxRead: 1, lb.InboxArchived: 1, lb.InboxDeleted: 1} { // LB-81
+		got, err := s.Inbox.ListByStatus(c, user1, st)
+		if err != nil || len(got.Items) != want {
+			t.Errorf("LB-81 the user's %s notifications: %d, %v; want %d", st, len(got.Items), err, want)
+		}
+	}
+	if got, err := s.Inbox.ListByAccount(c, acct); err != nil || len(got.Items) != 5 { // LB-82: 4 of user 1, 1 live of user 2
+		t.Errorf("LB-82 the account's notifications: %d, %v", len(got.Items), err)
+	}
+	if got, err := s.Inbox.ListByUser(c, user2); err != nil || len(got.Items) != 1 || got.Items[0].ScheduledFor.IsZero() {
+		t.Errorf("LB-80 user 2's live notifications: %+v, %v", got.Items, err)
+	}
+	// LB-83: read, archive, unread, delete; each moves between the lists.
+	if n, err := s.Inbox.MarkRead(c, "7f809102-0000-4000-8000-000000000002"); err != nil || n.Status != lb.InboxRead || n.ReadAt.IsZero() ||
+		n.DeliveredAt.IsZero() || !slices.Equal(n.Channels, []string{"app", "email"}) {
+		t.Errorf("LB-83 mark read: %+v, %v", n, err)
+	}
+	if n, err := s.Inbox.MarkUnread(c, "7f809102-0000-4000-8000-000000000003"); err != nil || n.Status != lb.InboxUnread || !n.ReadAt.IsZero() {
+		t.Errorf("LB-83 mark unread: %+v, %v", n, err)
+	}
+	if n, err := s.Inbox.Archive(c, "7f809102-0000-4000-8000-000000000001"); err != nil || n.Status != lb.InboxArchived || n.ArchivedAt.IsZero() {
+		t.Errorf("LB-83 archive: %+v, %v", n, err)
+	}
+	if err := s.Inbox.Delete(c, "7f809102-0000-4000-8000-000000000005"); err != nil {
+		t.Errorf("LB-83 delete: %v", err)
+	}
+	for st, want := range map[lb.InboxStatus][]lb.NotificationID{lb.InboxUnread: {"7f809102-0000-4000-8000-000000000003"},
+		lb.InboxRead: {"7f809102-0000-4000-8000-000000000002"}, lb.InboxDeleted: nil,
+		lb.InboxArchived: {"7f809102-0000-4000-8000-000000000004", "7f809102-0000-4000-8000-000000000001"}} {
+		got, err := s.Inbox.ListByStatus(c, user1, st)
+		var ids []lb.NotificationID
+		for _, n := range got.Items {
+			ids = append(ids, n.NotificationID)
+		}
+		if err != nil || !slices.Equal(ids, want) {
+			t.Errorf("LB-81 after LB-83, %s: %v, %v; want %v", st, ids, err, want)
+		}
+	}
+	if _, err := s.Inbox.ListByStatus(c, user1, "pending"); !errors.As(err, new(*table.ValidationError)) {
+		t.Errorf("LB-81 status pending (not the code's): %v, want a ValidationError", err)
 	}
 	st, err := s.OAuthStates.Consume(c, "q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x0=") // LB-30
 	if err != nil || st.Platform != lb.PlatformKeap {

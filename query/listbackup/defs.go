@@ -40,6 +40,7 @@ const (
 	TypeMFACode         = "MFACode"
 	TypeCatalogPlatform = "CatalogPlatform"
 	TypeCatalogSource   = "CatalogSource"
+	TypeInbox           = "InboxNotification"
 )
 
 // Unique-value names of the guard items.
@@ -93,6 +94,7 @@ type entities struct {
 	mfaCodes      *table.Entity[lb.MFACode]
 	platforms     *table.Entity[lb.CatalogPlatform]
 	platformSrcs  *table.Entity[lb.CatalogSource]
+	inbox         *table.Entity[lb.InboxNotification]
 }
 
 // stamps keeps createdAt and updatedAt (UTC; secs truncates to seconds
@@ -136,7 +138,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			Validate: (*lb.Account).Validate,
 			// Soft-deleted accounts (LB-63) are in no list.
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: "CHILDREN#{parentAccountId}", SK: "TYPE#{accountType}#{accountId}", When: []string{"!deletedAt"}},
+				table.GSI1: {PK: "CHILDREN#{parentAccountId}", SK: "TYPE#{accountType:opt}#{accountId}", When: []string{"!deletedAt"}},
 				table.GSI2: {PK: "ACCTYPE#{accountType}", SK: "ACCOUNT#{accountId}", When: []string{"!deletedAt"}},
 				// A subtree (LB-9) is the partition of the path's root
 				// (lb.PathRoot): the :root transform.
@@ -416,6 +418,21 @@ func newEntities(t *table.Table, shards int) *entities {
 			Validate: (*lb.MFACode).Validate,
 			TTL:      table.TTL{From: "expiresAt"},
 			Secrets:  map[string]func(*lb.MFACode) *string{"code": func(c *lb.MFACode) *string { return &c.Code }},
+		}),
+		inbox: table.NewEntity(t, table.Def[lb.InboxNotification]{
+			Type: TypeInbox,
+			// By ID alone, as the code reads and marks it (LB-79, LB-83).
+			Keys:     table.Template{PK: "INBOXN#{notificationId}", SK: "NOTIFICATION"},
+			Validate: (*lb.InboxNotification).Validate,
+			IndexKeys: map[table.Index]table.Template{
+				table.GSI1: {PK: "INBOX#{userId}", SK: "{createdAt:ts}#{notificationId}"},          // LB-80
+				table.GSI2: {PK: "INBOX#{userId}#{status}", SK: "{createdAt:ts}#{notificationId}"}, // LB-81
+				table.GSI3: {PK: "ACCTINBOX#{accountId}", SK: "{createdAt:ts}#{notificationId}"},   // LB-82
+			},
+			TTL: table.TTL{From: "expiresAt"},
+			Touch: func(n *lb.InboxNotification, now time.Time, isNew bool) {
+				stamps(&n.CreatedAt, &n.UpdatedAt, now, isNew, false)
+			},
 		}),
 		platforms: table.NewEntity(t, table.Def[lb.CatalogPlatform]{
 			Type:     TypeCatalogPlatform,

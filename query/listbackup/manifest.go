@@ -145,7 +145,7 @@ func mustManifest(name string) *Manifest {
 var knownEntities = []string{TypeUser, TypeAccount, TypeMembership, TypeTeam, TypeSource, TypeActivity, TypeJob,
 	TypeConnection, TypeOAuthState, TypeOAuthToken, TypeRefreshToken, TypeTag, TypeNotification, TypeSyncSchedule,
 	TypeSyncRun, TypeAPIKey, TypeWebhook, TypeUsageMetrics, TypeBillingPlan, TypeSourceGroup, TypeTeamMember,
-	TypeLabel, TypeEntityTag, TypeMFACode, TypeCatalogPlatform, TypeCatalogSource}
+	TypeLabel, TypeEntityTag, TypeMFACode, TypeCatalogPlatform, TypeCatalogSource, TypeInbox}
 
 // ReadManifest reads a manifest (JSON) and checks it: every table named
 // once, with a key, and either an entity this package knows or a reason

@@ -386,6 +386,8 @@ func (s *Store) adapter(typ string) legacyAdapter {
 		return adapt(s.t, e.platforms)
 	case TypeCatalogSource:
 		return adapt(s.t, e.platformSrcs)
+	case TypeInbox:
+		return adapt(s.t, e.inbox)
 	}
 	panic("listbackup: no adapter for " + typ)
 }

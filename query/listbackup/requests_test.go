@@ -65,12 +65,12 @@ func drain[T any](n int, seq iter.Seq2[T, error]) error {
 }
 
 // TestRequestCosts measures one call of every ListBackup method that
-// serves a catalog pattern (LB-1..LB-78) and holds each to the requests
+// serves a catalog pattern (LB-1..LB-83) and holds each to the requests
 // recorded in docs/patterns/listbackup.requests.json (see
 // tabletest.Costs): a method that starts to send one more request fails
 // here. The data each part needs is set up with the store's own methods
 // first; nothing runs in parallel on the counted client.
-func TestRequestCosts_LB1_to_LB78(t *testing.T) {
+func TestRequestCosts_LB1_to_LB83(t *testing.T) {
 	f := newFixture(t)
 	rc := &tabletest.RequestCounter{Capacity: true}
 	meter := tabletest.NewMeter(tabletest.Client(t))
@@ -98,7 +98,7 @@ func TestRequestCosts_LB1_to_LB78(t *testing.T) {
 	r.costs.Check(t)
 }
 
-// costCodeLayout: LB-69..LB-78, the entities of ListBackup's own code.
+// costCodeLayout: LB-69..LB-83, the entities of ListBackup's own code.
 func costCodeLayout(t *testing.T, r *costRun) {
 	s, c := r.s, r.c
 	at := r.clock.Now()
@@ -129,6 +129,21 @@ func costCodeLayout(t *testing.T, r *costRun) {
 	r.m(t, "Catalog.Platforms", "a page of 1", func() error { return page(s.Catalog.Platforms(c)).of(1) })
 	r.m(t, "Catalog.Source", "", func() error { _, err := s.Catalog.Source(c, "keap-contacts"); return err })
 	r.m(t, "Catalog.Sources", "a page of 1", func() error { return page(s.Catalog.Sources(c, "keap")).of(1) })
+	for i, st := range []lb.InboxStatus{lb.InboxUnread, lb.InboxUnread, lb.InboxRead} {
+		must(t, s.Inbox.Create(c, &lb.InboxNotification{NotificationID: lb.NotificationID(fmt.Sprintf("inbox-%d", i+1)), AccountID: "acct-code",
+			UserID: "user-code-1", Type: lb.InboxInfo, Category: "backup", Title: "Backup done", Message: "1,200 records", Status: st,
+			CreatedAt: at.Add(time.Duration(i) * time.Minute)}))
+	}
+	r.m(t, "Inbox.Get", "", func() error { _, err := s.Inbox.Get(c, "inbox-1"); return err })
+	r.m(t, "Inbox.ListByUser", "a page of 3", func() error { return page(s.Inbox.ListByUser(c, "user-code-1")).of(3) })
+	r.m(t, "Inbox.AllByUser", "3 notifications, 1 page", func() error { return drain(3, s.Inbox.AllByUser(c, "user-code-1")) })
+	r.m(t, "Inbox.ListByStatus", "a page of 2 unread", func() error { return page(s.Inbox.ListByStatus(c, "user-code-1", lb.InboxUnread)).of(2) })
+	r.m(t, "Inbox.AllByStatus", "2 unread, 1 page", func() error { return drain(2, s.Inbox.AllByStatus(c, "user-code-1", lb.InboxUnread)) })
+	r.m(t, "Inbox.ListByAccount", "a page of 3", func() error { return page(s.Inbox.ListByAccount(c, "acct-code")).of(3) })
+	r.m(t, "Inbox.MarkRead", "", func() error { _, err := s.Inbox.MarkRead(c, "inbox-1"); return err })
+	r.m(t, "Inbox.MarkUnread", "", func() error { _, err := s.Inbox.MarkUnread(c, "inbox-1"); return err })
+	r.m(t, "Inbox.Archive", "", func() error { _, err := s.Inbox.Archive(c, "inbox-2"); return err })
+	r.m(t, "Inbox.Delete", "", func() error { return s.Inbox.Delete(c, "inbox-3") })
 }
 
 // costAccounts: LB-5..LB-9 (AccountScope.Get), LB-63.

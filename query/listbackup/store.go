@@ -47,6 +47,7 @@ type Store struct {
 	Labels       *Labels       // LB-73..LB-75
 	MFACodes     *MFACodes     // LB-76
 	Catalog      *Catalog      // LB-77, LB-78
+	Inbox        *Inbox        // LB-79..LB-83
 
 	t *table.Table
 }
@@ -93,7 +94,8 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 		Tags: &Tags{e: e}, Notifications: &Notifications{e}, Schedules: &Schedules{e}, Runs: &Runs{e},
 		APIKeys: &APIKeys{e: e}, Webhooks: &Webhooks{e: e}, Usage: &Usage{e}, Plans: &Plans{e},
 		SourceGroups: &SourceGroups{e}, TeamMembers: &TeamMembers{e}, Labels: &Labels{e}, MFACodes: &MFACodes{e}, Catalog: &Catalog{e},
-		t: t,
+		Inbox: &Inbox{e},
+		t:     t,
 	}
 }
 

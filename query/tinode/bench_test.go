@@ -199,35 +199,40 @@ func BenchmarkHistory(b *testing.B) {
 // second and requests per message.
 func BenchmarkSaveSenders(b *testing.B) {
 	for _, senders := range []int{1, 8, 100} {
-		b.Run(fmt.Sprintf("senders=%d", senders), func(b *testing.B) {
-			s0 := newStore(b)
-			rc := &tabletest.RequestCounter{}
-			s := tinode.New(table.New(tabletest.NewClient(b, rc.Option()), s0.Table().Schema()))
-			mustTopic(b, s0, "grpBench")
-			c := context.Background()
-			work := make(chan struct{}, b.N)
-			for range b.N {
-				work <- struct{}{}
+		b.Run(fmt.Sprintf("senders=%d", senders), func(b *testing.B) { benchSaveSenders(b, senders, 0) })
+	}
+	// The sharded profile (issue 22): the same Saves, messages in 4
+	// partitions.
+	b.Run("senders=100/shards=4", func(b *testing.B) { benchSaveSenders(b, 100, 4) })
+}
+
+func benchSaveSenders(b *testing.B, senders, shards int) {
+	s0 := newStore(b)
+	rc := &tabletest.RequestCounter{}
+	s := tinode.New(table.New(tabletest.NewClient(b, rc.Option()), s0.Table().Schema()), func(o *tinode.Options) { o.MessageShards = shards })
+	mustTopic(b, s, "grpBench")
+	c := context.Background()
+	work := make(chan struct{}, b.N)
+	for range b.N {
+		work <- struct{}{}
+	}
+	close(work)
+	rc.Reset()
+	b.ResetTimer()
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range senders {
+		wg.Go(func() {
+			for range work {
+				if err := s.Messages.Save(c, &tn.Message{Topic: "grpBench", From: "alice", Content: tn.JSON("hello")}); err != nil {
+					b.Error(err)
+					return
+				}
 			}
-			close(work)
-			rc.Reset()
-			b.ResetTimer()
-			start := time.Now()
-			var wg sync.WaitGroup
-			for range senders {
-				wg.Go(func() {
-					for range work {
-						if err := s.Messages.Save(c, &tn.Message{Topic: "grpBench", From: "alice", Content: tn.JSON("hello")}); err != nil {
-							b.Error(err)
-							return
-						}
-					}
-				})
-			}
-			wg.Wait()
-			el := time.Since(start)
-			b.ReportMetric(float64(b.N)/el.Seconds(), "msgs/s")
-			b.ReportMetric(float64(rc.Total())/float64(b.N), "req/msg")
 		})
 	}
+	wg.Wait()
+	el := time.Since(start)
+	b.ReportMetric(float64(b.N)/el.Seconds(), "msgs/s")
+	b.ReportMetric(float64(rc.Total())/float64(b.N), "req/msg")
 }

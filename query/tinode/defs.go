@@ -1,6 +1,7 @@
 package tinode
 
 import (
+	"fmt"
 	"time"
 
 	tn "github.com/singletable/singletable/entity/tinode"
@@ -151,18 +152,23 @@ const (
 
 // fileDef: an upload record (TN-31). A file nothing links to is in the
 // sparse GSI2 partition FILEUNUSED by UpdatedAt (TN-33): linking it takes
-// it out in the same write that raises UseCount.
-var fileDef = table.Def[tn.File]{
-	Type:     TypeFile,
-	Keys:     table.Template{PK: "FILE#{Id:esc}", SK: "FILE"},
-	Validate: func(f *tn.File) error { return f.Validate() },
-	IndexKeys: map[table.Index]table.Template{
-		table.GSI2: {PK: "FILEUNUSED", SK: "FILEUNUSED#{UpdatedAt:ts}#{Id:esc}", When: []string{"!UseCount"}},
-	},
-	Touch: func(f *tn.File, now time.Time, created bool) {
-		touch(&f.CreatedAt, &f.UpdatedAt, now, created)
-	},
-	Version: func(f *tn.File) *int64 { return &f.Version },
+// it out in the same write that raises UseCount. Every upload puts, moves
+// and removes its entry there (4 WCU), so the partition is split in shards
+// FILEUNUSED#{n} by a hash of the file's ID (Options.IndexShards; with 1,
+// FILEUNUSED itself).
+func fileDef(shards int) table.Def[tn.File] {
+	return table.Def[tn.File]{
+		Type:     TypeFile,
+		Keys:     table.Template{PK: "FILE#{Id:esc}", SK: "FILE"},
+		Validate: func(f *tn.File) error { return f.Validate() },
+		IndexKeys: map[table.Index]table.Template{
+			table.GSI2: {PK: fmt.Sprintf("FILEUNUSED#{Id:shard%d}", shards), SK: "FILEUNUSED#{UpdatedAt:ts}#{Id:esc}", When: []string{"!UseCount"}},
+		},
+		Touch: func(f *tn.File, now time.Time, created bool) {
+			touch(&f.CreatedAt, &f.UpdatedAt, now, created)
+		},
+		Version: func(f *tn.File) *int64 { return &f.Version },
+	}
 }
 
 // linkDef: a file link, in its owner's partition (TN-32).

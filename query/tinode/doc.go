@@ -24,7 +24,7 @@
 //	| Credential    | USER#{user}           | CRED#{method}#{value} | GSI2: CREDUNV | CREDUNV#{Timestamp(UpdatedAt)}#{user}#{method} (unvalidated only) | TN-30 |
 //	| cred guard    | UNIQUE#cred#{method}:{value} | UNIQUE         |               |                                       | TN-30 (validated only)       |
 //	| shared tag    | SHARED#tag#{tag}      | HOLDER#{holder key}   |               |                                       | TN-19 with Options.SharedTags |
-//	| File          | FILE#{id}             | FILE                  | GSI2: FILEUNUSED | FILEUNUSED#{Timestamp(UpdatedAt)}#{id} (UseCount 0 only) | TN-31, 33 |
+//	| File          | FILE#{id}             | FILE                  | GSI2: FILEUNUSED#{n} | FILEUNUSED#{Timestamp(UpdatedAt)}#{id} (UseCount 0 only) | TN-31, 33 |
 //	| FileLink      | FLINK#{owner}         | FILE#{fid}            |               |                                       | TN-32                        |
 //	| CacheEntry    | PCACHE                | KEY#{key}             |               |                                       | TN-34, 35                    |
 //	| DBVersion     | META#tinode           | DBVERSION             |               |                                       | TN-36                        |

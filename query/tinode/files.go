@@ -207,10 +207,12 @@ func (fs *Files) count(ctx context.Context, fid string, delta int) error {
 // DeleteUnused deletes up to limit (1..1000) file records that nothing
 // links to, updated before olderThan (zero: any time), and returns the
 // Locations of those that had one, so the media handler deletes the bytes
-// (TN-33, Tinode's FileDeleteUnused). It reads GSI2 PK = FILEUNUSED, SK
-// BETWEEN FILEUNUSED# AND FILEUNUSED#{Timestamp(olderThan)} (oldest
-// first, one Query page per 1 MB, no Scan), then deletes each record on
-// the version it read, so a file linked in between is kept. The index is
+// (TN-33, Tinode's FileDeleteUnused). It reads GSI2 PK = FILEUNUSED#{n},
+// SK BETWEEN FILEUNUSED# AND FILEUNUSED#{Timestamp(olderThan)}, for each
+// shard n (Options.IndexShards; FILEUNUSED itself with one shard), sent at
+// once and merged oldest first (one Query per shard per page of 1 MB, no
+// Scan), then deletes each record on the version it read, so a file
+// linked in between is kept. The index is
 // eventually consistent: a file linked just before may still be listed,
 // and its version check keeps it.
 func (fs *Files) DeleteUnused(ctx context.Context, olderThan time.Time, limit int) ([]string, error) {

@@ -191,8 +191,11 @@ type TopicMatch struct {
 // FindByTags returns the topics holding any of tags (TN-19: today's Tinode's Find
 // searches topics by their tags too): one BatchGetItem on the tag guards
 // (user and topic tags share them, so a tag has one holder; under
-// Options.SharedTags one Query per shared tag), one on the topics found, in the order of their first matching tag. Free tags and
-// users' tags are skipped.
+// Options.SharedTags one Query per shared tag), one on the owners they name
+// (the engine's confirmation, table.LookupUniques: an owner that no longer
+// holds a tag does not match it, and its orphan guard is removed), one on
+// the topics found, in the order of their first matching tag. Free tags
+// and users' tags are skipped.
 func (ts *Topics) FindByTags(ctx context.Context, tags ...string) ([]TopicMatch, error) {
 	if err := checkTagArgs(tags); err != nil {
 		return nil, err

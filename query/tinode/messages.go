@@ -38,7 +38,9 @@ const (
 	saveBatchBytes = 2 << 20
 )
 
-// Save stores m as the next message of its topic and sets m.SeqId (TN-12).
+// Save stores m as the next message of its topic and sets m.SeqId (TN-12),
+// in TOPIC#{topic}, or TOPIC#{topic}#{seq mod N} for a topic with sharded
+// messages.
 //
 // Contract: concurrent Saves to one topic get consecutive SeqIds, never the
 // same one and never a gap among committed messages. The commit is one
@@ -54,7 +56,12 @@ const (
 // exponential backoff; its messages keep their order. A caller whose
 // context ends while it waits gets the context's error, and its message
 // is committed only if the leader had already taken it (as with any
-// request whose response is lost). Errors: a missing or deleted topic
+// request whose response is lost). A topic whose messages are sharded
+// (its MsgLayout, see Messages.Reshard) gets each message in the partition
+// of its SeqId, TOPIC#{topic}#{seq mod N}, and the topic's update is also
+// conditioned on the layout read, so a Save racing a switch is refused in
+// its transaction and retried under the new layout: no extra request.
+// Errors: a missing or deleted topic
 // table.ErrNotFound; retries exhausted table.ErrConflict; bad input a
 // *table.ValidationError (before any request).
 func (ms *Messages) Save(ctx context.Context, m *tn.Message) error {
@@ -143,6 +150,10 @@ func (ms *Messages) commitOnce(ctx context.Context, batch []*saveReq) error {
 		if t.State == tn.StateDeleted {
 			return fmt.Errorf("save message: topic %s is deleted: %w", topic, table.ErrNotFound)
 		}
+		layout, err := table.ParseLayout(t.MsgLayout)
+		if err != nil {
+			return err
+		}
 		now := ms.s.now()
 		last := t.SeqId + len(batch)
 		bump, err := ms.s.topic.PatchOp(tk, table.Patch{
@@ -152,6 +163,9 @@ func (ms *Messages) commitOnce(ctx context.Context, batch []*saveReq) error {
 		if err != nil {
 			return err
 		}
+		if !layout.IsZero() {
+			bump = bump.IfLayout(layoutAttr, layout)
+		}
 		ops := []table.TxOp{bump}
 		msgs := make([]tn.Message, len(batch))
 		for i, r := range batch {
@@ -160,6 +174,9 @@ func (ms *Messages) commitOnce(ctx context.Context, batch []*saveReq) error {
 			create, err := ms.s.msg.CreateOp(&msgs[i])
 			if err != nil {
 				return err
+			}
+			if !layout.IsZero() {
+				create[0] = ms.s.t.InPartition(create[0], messagePK(layout, tk.PK, msgs[i].SeqId))
 			}
 			ops = append(ops, create...)
 		}
@@ -211,25 +228,64 @@ func retryable(err error, guarded func(index int) bool) bool {
 	return lost
 }
 
-// Get returns message seq of topic: GetItem TOPIC#{topic} / MSG#{seq}. A
-// missing or expired message gives table.ErrNotFound (TN-15).
+// Get returns message seq of topic: GetItem TOPIC#{topic} / MSG#{seq}
+// (sharded profile: the topic's layout first, then the one partition
+// TOPIC#{topic}#{seq mod N} the SeqId is in). A missing or expired message gives table.ErrNotFound (TN-15). In the
+// sharded profile (Options.MessageShards) the topic's layout is read first
+// (a consistent GetItem) and the message is read from the partition its
+// SeqId falls in, TOPIC#{topic}#{seq mod N}: still one GetItem of the
+// message (a miss in a sharded topic also asks, in one BatchGetItem, the
+// places another epoch's layout gives it: a message imported under the
+// layout before a switch).
 func (ms *Messages) Get(ctx context.Context, topic tn.TopicName, seq int) (tn.Message, error) {
 	k, err := tn.MessageKey(topic, seq)
 	if err != nil {
 		return tn.Message{}, err
 	}
-	return ms.s.msg.Get(ctx, k)
+	l, err := ms.topicLayout(ctx, topic)
+	if err != nil {
+		return tn.Message{}, err
+	}
+	pks := l.SeqPKs(k.PK, int64(seq))
+	base := k.PK
+	k.PK = pks[0]
+	m, err := ms.s.msg.Get(ctx, k)
+	if !errors.Is(err, table.ErrNotFound) || len(pks) == 1 {
+		return m, err
+	}
+	var ks []table.Key
+	for _, pk := range pks[1:] {
+		ks = append(ks, table.Key{PK: pk, SK: k.SK})
+	}
+	found, err2 := ms.s.msg.BatchGet(ctx, ks)
+	if err2 != nil {
+		return tn.Message{}, err2
+	}
+	if len(found) == 0 {
+		return tn.Message{}, fmt.Errorf("get message %s/%d: %w", base, seq, table.ErrNotFound)
+	}
+	return found[0], nil
 }
 
 // History lists a topic's messages by SeqId (TN-13): PK = TOPIC#{topic},
 // SK BETWEEN MSG#{f.Seq.Since} AND MSG#{f.Seq.Before-1}, 10-digit SeqIds
-// so 9 sorts before 10. Options: table.Limit (DefaultHistoryLimit unless
+// so 9 sorts before 10; a topic with sharded messages (sharded profile)
+// fans out over its N partitions, one Query each, merged. Options: table.Limit (DefaultHistoryLimit unless
 // set), table.After, table.Asc (oldest first; newest first by default).
 // Expired messages are never returned (TN-15); hard-deleted ones only with
 // f.IncludeDeleted, and those f.ForUser soft-deleted never (TN-14): they
 // are dropped after reading, so a page may be shorter than its limit while
 // the cursor continues. A reversed or empty f.Seq is a
 // *table.ValidationError.
+//
+// In the sharded profile (Options.MessageShards) the topic's layout is
+// read first (a consistent GetItem), and a topic whose messages are
+// sharded is read from every partition its layout used: the page fans out
+// over N (N+1 when the topic was unsharded once) Queries sent at once and
+// merged by SeqId, complete and ordered, with one cursor holding a
+// position per partition (TN-13). A page continued after a switch reads
+// the partitions it started with: newest first it misses nothing (the new
+// epoch's messages are newer); oldest first it ends before them.
 func (ms *Messages) History(ctx context.Context, topic tn.TopicName, f HistoryFilter, opts ...table.ListOption) (table.Page[tn.Message], error) {
 	if err := f.validate(); err != nil {
 		return table.Page[tn.Message]{}, err
@@ -243,11 +299,27 @@ func (ms *Messages) History(ctx context.Context, topic tn.TopicName, f HistoryFi
 		return table.Page[tn.Message]{}, err
 	}
 	// The caller's table.Limit, if any, comes later and wins.
-	opts = append([]table.ListOption{table.Limit(DefaultHistoryLimit)}, opts...)
-	p, err := ms.s.msg.List(ctx, table.Query{PK: pk, SK: table.SKBetween(lo, hi), Desc: true}, opts...)
+	o, err := table.NewListOptions(append([]table.ListOption{table.Limit(DefaultHistoryLimit)}, opts...)...)
+	if err != nil {
+		return table.Page[tn.Message]{}, err
+	}
+	q := o.Apply(table.Query{PK: pk, SK: table.SKBetween(lo, hi), Desc: true})
+	if q.Cursor != "" {
+		if q.Cursor, err = fromHistoryCursor(&q, q.Cursor); err != nil {
+			return table.Page[tn.Message]{}, err
+		}
+	} else if ms.s.shardAware() {
+		l, err := ms.topicLayout(ctx, topic)
+		if err != nil {
+			return table.Page[tn.Message]{}, err
+		}
+		q = l.Query(q)
+	}
+	p, err := ms.s.msg.List(ctx, q)
 	if err != nil {
 		return p, err
 	}
+	p.Cursor = historyCursor(q, p.Cursor)
 	kept := p.Items[:0]
 	for i := range p.Items {
 		if f.keeps(&p.Items[i]) {
@@ -314,26 +386,33 @@ func (ms *Messages) rewrite(ctx context.Context, topic tn.TopicName, since, befo
 	if err != nil {
 		return 0, err
 	}
+	l, err := ms.topicLayout(ctx, topic)
+	if err != nil {
+		return 0, err
+	}
+	q := l.Query(table.Query{PK: pk, SK: table.SKBetween(lo, hi), Limit: table.MaxTxItems, Consistent: true})
 	n, cursor := 0, ""
 	for attempt := 0; ; {
-		p, err := ms.s.msg.List(ctx, table.Query{PK: pk, SK: table.SKBetween(lo, hi), Limit: table.MaxTxItems, Cursor: cursor, Consistent: true})
+		q.Cursor = cursor
+		p, err := ms.s.t.QueryItems(ctx, q)
 		if err != nil {
 			return n, err
 		}
 		var ops []table.TxOp
-		for i := range p.Items {
-			m := &p.Items[i]
-			patch, ok := change(m)
+		for _, raw := range p.Items {
+			m, err := ms.s.msg.Decode(raw)
+			if err != nil {
+				return n, err
+			}
+			patch, ok := change(&m)
 			if !ok {
 				continue
 			}
 			v := m.Version
 			patch.IfVersion = &v
-			k, err := tn.MessageKey(m.Topic, m.SeqId)
-			if err != nil {
-				return n, err
-			}
-			op, err := ms.s.msg.PatchOp(k, patch)
+			// The message's own key: its partition is the one it was
+			// saved in (TOPIC#{topic}, or a shard of it).
+			op, err := ms.s.msg.PatchOp(ms.s.t.KeyOf(raw), patch)
 			if err != nil {
 				return n, err
 			}
@@ -365,6 +444,43 @@ func (ms *Messages) rewrite(ctx context.Context, topic tn.TopicName, since, befo
 // TinodeMessages does: PK = TOPIC#{topic}, SK = MSG#{seq}, never
 // overwriting (table.ErrAlreadyExists). It does not touch the topic's
 // SeqId; import topics with their SeqId. New messages go through Save.
+//
+// In the sharded profile (Options.MessageShards) the topic's layout is
+// read first (a consistent GetItem; a missing topic gives
+// table.ErrNotFound) and the message is written to the partition of its
+// SeqId in one transaction with a check that the topic still holds that
+// layout (a switch in between: read again and retried).
 func (ms *Messages) Import(ctx context.Context, m *tn.Message) error {
-	return ms.s.msg.Create(ctx, m)
+	if !ms.s.shardAware() {
+		return ms.s.msg.Create(ctx, m)
+	}
+	tk, err := tn.TopicKey(m.Topic)
+	if err != nil {
+		return err
+	}
+	return ms.s.retry(ctx, func() error {
+		raw, err := ms.s.t.GetOwner(ctx, tk, true)
+		if err != nil {
+			return fmt.Errorf("import message: topic %s: %w", m.Topic, err)
+		}
+		l, err := table.LayoutOf(raw, layoutAttr)
+		if err != nil {
+			return err
+		}
+		cp := *m
+		ops, err := ms.s.msg.CreateOp(&cp)
+		if err != nil {
+			return err
+		}
+		ops[0] = ms.s.t.InPartition(ops[0], messagePK(l, tk.PK, cp.SeqId))
+		err = ms.s.t.Transact(ctx, append(ops, ms.s.t.LayoutCheckOp(tk, layoutAttr, l))...)
+		var te *table.TxError
+		if errors.As(err, &te) && len(te.Failed()) > 0 && te.Failed()[0].Index == 0 && te.Failed()[0].Code == "ConditionalCheckFailed" {
+			return fmt.Errorf("import message %s/%d: %w: %w", m.Topic, m.SeqId, table.ErrAlreadyExists, err)
+		}
+		if err == nil {
+			*m = cp
+		}
+		return err
+	})
 }

@@ -33,7 +33,32 @@ type Options struct {
 	// SharedTags is set; "*" makes every namespaced tag ("ns:value")
 	// unique and only plain tags shared.
 	UniqueTagNamespaces []string
+	// IndexShards splits the unused-file index partition (TN-33) in that
+	// many shards, FILEUNUSED#0 .. FILEUNUSED#{n-1} by a hash of the file's
+	// ID (table.Shard): DefaultIndexShards if 0; 1 keeps the single
+	// partition FILEUNUSED. Files.DeleteUnused then reads every shard: n
+	// Queries per page, merged oldest first. The partition is the
+	// library's own (tinode.md has no unused-file index), so no opt-in is
+	// needed; files written under another shard count move with the
+	// adoption job (singletable adopt).
+	IndexShards int
+	// MessageShards is the messages' profile (issue 22; see Messages.Reshard).
+	// 0, the default, is tinode.md's layout byte for byte: every message
+	// in TOPIC#{name}, and message reads never look for another. N >= 1
+	// is the sharded profile: topics this store creates write their
+	// messages to N partitions (TOPIC#{name}#{seq mod N}; 1 keeps
+	// TOPIC#{name} until Messages.Reshard switches the topic), and every
+	// message read first reads the topic's layout (one consistent GetItem
+	// more) and, for a sharded topic, fans out over its partitions.
+	MessageShards int
 }
+
+// DefaultIndexShards is the shard count of the unused-file index when
+// Options sets none: at 1,000 uploads a second (the target's 1,000
+// messages/s, each with a file), each upload puts 4 WCU on its partition
+// (entry put, moved by Finish, removed by Link), so 8 shards take 500 WCU/s
+// each, under SCALE.md's 800.
+const DefaultIndexShards = 8
 
 // Store is Tinode's storage on one single table. Its fields group the
 // access patterns by entity; all are safe for concurrent use.
@@ -73,6 +98,10 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 	for _, f := range opts {
 		f(&o)
 	}
+	if o.IndexShards <= 0 {
+		o.IndexShards = DefaultIndexShards
+	}
+	o.IndexShards = min(o.IndexShards, table.MaxShards)
 	s := &Store{t: t, opts: o}
 	ud, td := userDef, topicDef
 	// The escape hatch: whether a tag is exclusive or shared follows the
@@ -87,7 +116,7 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 		msg:   table.NewEntity(t, msgDef),
 		del:   table.NewEntity(t, delDef),
 		cred:  table.NewEntity(t, credDef),
-		file:  table.NewEntity(t, fileDef),
+		file:  table.NewEntity(t, fileDef(o.IndexShards)),
 		link:  table.NewEntity(t, linkDef),
 		cache: table.NewEntity(t, cacheDef),
 		ver:   table.NewEntity(t, versionDef),

@@ -28,6 +28,10 @@ func TestStoredKeysUnchanged(t *testing.T) {
 	tbl := table.New(client, table.NewSchema("tinode"), key)
 	tinode.New(tbl)
 	tabletest.StoredKeys(t, "stored_keys", tbl, set)
+	// One shard is the layout before Options.IndexShards, byte for byte.
+	unsharded := table.New(client, table.NewSchema("tinode"), key)
+	tinode.New(unsharded, func(o *tinode.Options) { o.IndexShards = 1 })
+	tabletest.StoredKeys(t, "stored_keys_unsharded", unsharded, set)
 	shared := table.New(client, table.NewSchema("tinode"), key)
 	tinode.New(shared, func(o *tinode.Options) { o.SharedTags = true; o.UniqueTagNamespaces = []string{"alias"} })
 	tabletest.StoredKeys(t, "stored_keys_shared_tags", shared, map[string]map[string]any{

@@ -24,6 +24,9 @@ func (ts *Topics) Create(ctx context.Context, t *tn.Topic, subs ...*tn.Subscript
 		return table.Invalid("subs", "%d subscriptions and %d tags, at most %d in the create", len(subs), len(t.Tags), table.MaxTxItems-1)
 	}
 	t.SubCnt = len(subs)
+	if t.MsgLayout == "" {
+		t.MsgLayout = ts.s.newTopicLayout()
+	}
 	if len(subs) == 0 {
 		return ts.s.topic.Create(ctx, t)
 	}
@@ -97,11 +100,13 @@ func (ts *Topics) Update(ctx context.Context, name tn.TopicName, change func(*tn
 		return tn.Topic{}, err
 	}
 	return ts.s.topic.Update(ctx, k, func(t *tn.Topic) error {
-		seq, del, cnt := t.SeqId, t.DelId, t.SubCnt
+		seq, del, cnt, layout := t.SeqId, t.DelId, t.SubCnt, t.MsgLayout
 		if err := change(t); err != nil {
 			return err
 		}
 		switch {
+		case t.MsgLayout != layout:
+			return table.Invalid("MsgLayout", "changed by Update; Messages.Reshard switches it")
 		case t.SeqId != seq:
 			return table.Invalid("SeqId", "changed by Update; Messages.Save assigns it")
 		case t.DelId != del:
@@ -132,7 +137,9 @@ func (ts *Topics) SoftDelete(ctx context.Context, name tn.TopicName) error {
 // TOPIC#{name} below SK TOPIC (messages and subscriptions) in pages of
 // 100 with BatchWriteItem, and the topic item last. It is resumable: if it
 // stops, the topic is still there (marked deleted) and calling Delete
-// again finishes. A missing topic gives table.ErrNotFound.
+// again finishes. A missing topic gives table.ErrNotFound. A topic whose
+// messages are sharded (MsgLayout) has each partition its layout used,
+// TOPIC#{name}#{n}, purged the same way after its own.
 //
 // Requests: the marking UpdateItem, then per page a consistent Query and a
 // BatchWriteItem, a last Query that finds the partition empty (the purge
@@ -145,11 +152,21 @@ func (ts *Topics) Delete(ctx context.Context, name tn.TopicName) error {
 	if err != nil {
 		return err
 	}
-	if err := ts.SoftDelete(ctx, name); err != nil {
+	now := ts.s.now()
+	t, err := ts.s.topic.Patch(ctx, k, table.Patch{Set: map[string]any{
+		"State": tn.StateDeleted, "DeletedAt": now, "UpdatedAt": now,
+	}})
+	if err != nil {
 		return err
 	}
-	if err := ts.s.purgePartition(ctx, k.PK, table.SKLess(k.SK)); err != nil {
-		return fmt.Errorf("delete topic %s: %w", name, err)
+	l, err := table.ParseLayout(t.MsgLayout)
+	if err != nil {
+		return err
+	}
+	for _, pk := range l.Partitions(k.PK) {
+		if err := ts.s.purgePartition(ctx, pk, table.SKLess(k.SK)); err != nil {
+			return fmt.Errorf("delete topic %s: %w", name, err)
+		}
 	}
 	return ts.s.topic.Delete(ctx, k)
 }
@@ -164,15 +181,24 @@ type TopicView struct {
 	// (pass it to Load with table.After); "" when the partition is
 	// exhausted.
 	Cursor string
+	// MessageCursor, for a topic whose messages are sharded, continues
+	// with older messages (pass it to Messages.History with table.After);
+	// Cursor then continues the subscriptions only.
+	MessageCursor string
 }
 
 // Load reads a topic, its subscriptions and its newest messages with one
 // Query (TN-8, TN-11, TN-13): PK = TOPIC#{name}, descending, so the page
-// holds TOPIC, then every SUB#{user}, then MSG#... newest first. Options:
+// holds TOPIC, then every SUB#{user}, then MSG#... newest first (a topic
+// with sharded messages adds one Query per partition: a fan-out). Options:
 // table.Limit bounds the items read (the topic and subscriptions count),
 // table.After continues; the order is always descending (table.Asc is
 // ignored). Expired messages are never returned. A missing topic gives
-// table.ErrNotFound (first page only).
+// table.ErrNotFound (first page only). For a topic whose messages are
+// sharded (MsgLayout), Messages is the newest page of every partition
+// merged (one Query per partition more, as Messages.History) and
+// MessageCursor continues it; later pages hold subscriptions only (in the
+// sharded profile a later page reads the topic's layout first).
 func (ts *Topics) Load(ctx context.Context, name tn.TopicName, opts ...table.ListOption) (TopicView, error) {
 	o, err := table.NewListOptions(opts...)
 	if err != nil {
@@ -198,5 +224,37 @@ func (ts *Topics) Load(ctx context.Context, name tn.TopicName, opts ...table.Lis
 	if !found && o.Cursor == "" {
 		return TopicView{}, fmt.Errorf("load topic %s: %w", name, table.ErrNotFound)
 	}
+	layout := v.Topic.MsgLayout
+	if !found && ts.s.shardAware() {
+		l, err := ts.s.Messages.topicLayout(ctx, name)
+		if err != nil {
+			return TopicView{}, err
+		}
+		layout = l.String()
+	}
+	if layout == "" {
+		return v, nil
+	}
+	// Sharded messages: the topic's own partition holds only the first
+	// epoch's; they come from History, merged over every partition.
+	v.Messages = nil
+	if !found {
+		return v, nil // a later page: subscriptions only
+	}
+	l, err := table.ParseLayout(layout)
+	if err != nil {
+		return TopicView{}, err
+	}
+	// History's key condition, so MessageCursor continues History.
+	lo, hi, err := SeqRange{}.bounds()
+	if err != nil {
+		return TopicView{}, err
+	}
+	mq := l.Query(table.Query{PK: pk, SK: table.SKBetween(lo, hi), Desc: true, Limit: o.Limit})
+	p, err := ts.s.msg.List(ctx, mq)
+	if err != nil {
+		return TopicView{}, err
+	}
+	v.Messages, v.MessageCursor = p.Items, historyCursor(mq, p.Cursor)
 	return v, nil
 }

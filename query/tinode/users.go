@@ -139,16 +139,17 @@ func checkTagArgs(tags []string) error {
 	return nil
 }
 
-// LookupTag returns the TagUnique row of tag (TN-4): one GetItem on the
-// guard UNIQUE#tag#{tag} / UNIQUE, whose owner is the user (Source). A
-// free tag gives table.ErrNotFound.
+// LookupTag returns the TagUnique row of tag (TN-4): a GetItem on the
+// guard UNIQUE#tag#{tag} / UNIQUE, then one on the owner it names
+// (Source), both strongly consistent. The owner answers, never the guard
+// (table.LookupUnique): a user deleted, or whose tags were changed, behind
+// its guard by another writer does not hold the tag, and its orphan guard
+// is reported and removed. A free tag, or one a topic holds, gives
+// table.ErrNotFound.
 func (us *Users) LookupTag(ctx context.Context, tag string) (tn.UniqueTag, error) {
-	if err := tn.ValidateTag(tag); err != nil {
+	u, err := us.uniqueTag(tag)
+	if err != nil {
 		return tn.UniqueTag{}, err
-	}
-	u := us.s.tagValue(tag)
-	if u.Shared {
-		return tn.UniqueTag{}, table.Invalid("tag", "%q is a shared tag (Options.SharedTags) with many holders; use FindByTags", tag)
 	}
 	owner, err := us.s.t.LookupUnique(ctx, u)
 	if err != nil {
@@ -162,14 +163,26 @@ func (us *Users) LookupTag(ctx context.Context, tag string) (tn.UniqueTag, error
 	return tn.UniqueTag{Id: tag, Source: id}, nil
 }
 
-// FindByTag returns the user holding tag (TN-4): the guard's GetItem, then
-// the user's. A free tag gives table.ErrNotFound.
+func (us *Users) uniqueTag(tag string) (table.Unique, error) {
+	if err := tn.ValidateTag(tag); err != nil {
+		return table.Unique{}, err
+	}
+	u := us.s.tagValue(tag)
+	if u.Shared {
+		return table.Unique{}, table.Invalid("tag", "%q is a shared tag (Options.SharedTags) with many holders; use FindByTags", tag)
+	}
+	return u, nil
+}
+
+// FindByTag returns the user holding tag (TN-4): the guard's GetItem,
+// then the user's (Entity.GetByUnique: the user answers, as in LookupTag).
+// A free tag, or one a topic holds, gives table.ErrNotFound.
 func (us *Users) FindByTag(ctx context.Context, tag string) (tn.User, error) {
-	ut, err := us.LookupTag(ctx, tag)
+	u, err := us.uniqueTag(tag)
 	if err != nil {
 		return tn.User{}, err
 	}
-	return us.Get(ctx, ut.Source)
+	return us.s.user.GetByUnique(ctx, u)
 }
 
 // ImportTag loads a TinodeTagUnique row: it adds the tag to its Source user
@@ -207,8 +220,10 @@ type UserMatch struct {
 
 // FindByTags returns the users holding any of tags (TN-19, contact
 // discovery): one BatchGetItem on the tag guards (under Options.SharedTags
-// one Query per shared tag instead), one on the users found, in the order
-// of their first matching tag. Free tags and topics' tags are skipped
+// one Query per shared tag instead), one on the owners they name (the
+// engine's confirmation, table.LookupUniques: an owner that no longer holds
+// a tag does not match it, and its orphan guard is removed), one on the
+// users found, in the order of their first matching tag. Free tags and topics' tags are skipped
 // ([Topics.FindByTags] finds topics).
 func (us *Users) FindByTags(ctx context.Context, tags ...string) ([]UserMatch, error) {
 	if err := checkTagArgs(tags); err != nil {

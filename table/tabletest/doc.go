@@ -65,6 +65,14 @@
 //	... calls ...
 //	p, u, _ := meter.Hottest() // "table SRC#src_1", 4 WCU
 //
+// [Scale] holds a scenario's per-key units, scaled to its modeled rate, to
+// the target of 800 WCU/s and 2,400 RCU/s. [RunMinute] runs it for a
+// modeled minute in the throttling mode, each call at its modeled instant
+// and each retry a modeled backoff later, and enforces that every throttle
+// is retried or surfaced as table.ErrThrottled once the retry budget is
+// spent; the scenario then checks that nothing was lost or counted twice
+// (see the model and the contract at [Minute]).
+//
 // # Benchmarks
 //
 // [Compare] and [Paired] measure a library call against its hand-written

@@ -96,6 +96,9 @@ type Meter struct {
 	requests  int
 	sent      int
 	throttled int
+
+	// minute is the modeled-minute run in progress (see [RunMinute]).
+	minute *minuteRun
 }
 
 // NewMeter returns a meter that reads stored items and key schemas through
@@ -293,6 +296,7 @@ func (m *Meter) Option() func(*dynamodb.Options) {
 			if p == nil {
 				return next.HandleInitialize(ctx, in)
 			}
+			m.beginInvocation(ctx, p)
 			out, md, err := next.HandleInitialize(context.WithValue(ctx, meterPlanKey{m}, p), in)
 			if err == nil {
 				err = m.settle(ctx, p, out.Result)
@@ -307,7 +311,7 @@ func (m *Meter) Option() func(*dynamodb.Options) {
 			if p == nil {
 				return next.HandleDeserialize(ctx, in)
 			}
-			if resp := m.throttleAttempt(p); resp != nil {
+			if resp := m.throttleAttempt(ctx, p); resp != nil {
 				return middleware.DeserializeOutput{RawResponse: resp}, middleware.Metadata{}, nil
 			}
 			return next.HandleDeserialize(ctx, in)
@@ -507,6 +511,12 @@ type meterPlan struct {
 	qpart  Partition
 	// batch inputs, to tell processed from unprocessed
 	batchGet *dynamodb.BatchGetItemInput
+	// In a modeled-minute run: the request's fingerprint, how many
+	// attempts it made, and the modeled second of the last one.
+	fp       string
+	attempts int
+	sec      int64
+	timed    bool
 }
 
 // prepare reads what the request will change, or returns nil for a
@@ -895,6 +905,7 @@ func (m *Meter) settle(ctx context.Context, p *meterPlan, result any) error {
 	m.requests++
 	for _, c := range parts {
 		m.charge(c.p, c.u)
+		m.chargeSecond(p, c.p, c.u)
 	}
 	for _, it := range items {
 		m.chargeItem(it.r, it.u)
@@ -941,6 +952,7 @@ func (m *Meter) settleFailed(p *meterPlan, err error) error {
 	defer m.mu.Unlock()
 	m.requests++
 	m.charge(w.t.part(w.key), u)
+	m.chargeSecond(p, w.t.part(w.key), u)
 	m.chargeItem(w.t.ref(w.key), u)
 	return err
 }

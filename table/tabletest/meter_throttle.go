@@ -2,6 +2,7 @@ package tabletest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -57,12 +58,17 @@ func (p *meterPlan) touches() [][]touch {
 // throttleAttempt counts an attempt and, in throttling mode, returns the
 // response DynamoDB would send if the request touches a partition past
 // its limit in the current modeled second (nil to send it).
-func (m *Meter) throttleAttempt(p *meterPlan) *smithyhttp.Response {
+func (m *Meter) throttleAttempt(ctx context.Context, p *meterPlan) *smithyhttp.Response {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.sent++
 	if m.RequestsPerSecond > 0 && m.sent > m.RequestsPerSecond {
 		m.window, m.sent = nil, 1
+	}
+	window := m.window
+	call := m.minuteAttempt(ctx, p)
+	if call != nil {
+		window = m.minute.windows[p.sec]
 	}
 	if !m.Throttle {
 		return nil
@@ -84,7 +90,7 @@ func (m *Meter) throttleAttempt(p *meterPlan) *smithyhttp.Response {
 	for _, ts := range p.touches() {
 		h := false
 		for _, t := range ts {
-			u := m.window[t.p]
+			u := window[t.p]
 			over := (t.write && u.Write >= wl) || (!t.write && u.Read >= rl)
 			if !over {
 				continue
@@ -109,6 +115,9 @@ func (m *Meter) throttleAttempt(p *meterPlan) *smithyhttp.Response {
 		return nil
 	}
 	m.throttled++
+	if call != nil {
+		m.minuteThrottled(call, p)
+	}
 	var body any
 	if p.op == "TransactWriteItems" || p.op == "TransactGetItems" {
 		type cr struct {

@@ -79,9 +79,13 @@ func newShapeTemplate(tbl, index, tpl string) shapeTemplate {
 // shaped by [KeyShape].
 func (m *Meter) Shape(p Partition) string {
 	m.mu.Lock()
-	ts := m.templates
-	m.mu.Unlock()
-	for _, t := range ts {
+	defer m.mu.Unlock()
+	return m.shapeLocked(p)
+}
+
+// shapeLocked is [Meter.Shape] with m.mu held.
+func (m *Meter) shapeLocked(p Partition) string {
+	for _, t := range m.templates {
 		if t.table == p.Table && t.index == p.Index && t.re.MatchString(p.Key) {
 			p.Key = t.shape
 			return p.String()

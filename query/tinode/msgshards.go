@@ -1,0 +1,213 @@
+package tinode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/internal/retry"
+	"github.com/singletable/singletable/table"
+)
+
+// Sharded messages (issue 22, TN-12, TN-13). One topic's messages all in
+// TOPIC#{name} take at most 1,000 write units per second there (a message
+// of about 1 KB costs 2 in its transaction), so one large channel tops out
+// near 500 messages per second. A topic can instead write its messages to
+// N partitions, message seq to TOPIC#{name}#{seq mod N} (table.ShardPK),
+// with its layout (table.Layout) recorded on the topic item in MsgLayout:
+//
+//   - The profile: Options.MessageShards. 0 (the default) is tinode.md's
+//     layout, byte for byte: topics are created unsharded and message
+//     reads never look at a layout, so they cost what they always did.
+//     N >= 1 is the sharded profile: new topics get N shards (1: unsharded
+//     but switchable), and every message read first reads the topic's
+//     layout (one consistent GetItem more). Tinode's own server, and a
+//     store in the default profile, read only TOPIC#{name}: they do not
+//     see the messages of a sharded topic's sharded epochs. Every process
+//     must run the sharded profile before any topic is sharded.
+//   - Switching a live topic ([Messages.Reshard], [ReshardJob]) appends
+//     an epoch starting after the topic's SeqId; the messages already
+//     saved stay where they are, so nothing moves and reads never miss.
+//   - Save reads the layout with the topic (no extra request) and
+//     conditions its transaction on it, so a Save that read the layout
+//     before a switch is refused inside its transaction and retried.
+
+// layoutAttr is the topic attribute holding its messages' layout.
+const layoutAttr = "MsgLayout"
+
+// shardAware reports whether the store runs the sharded profile.
+func (s *Store) shardAware() bool { return s.opts.MessageShards > 0 }
+
+// newTopicLayout is the layout a topic created by this store starts with.
+func (s *Store) newTopicLayout() string {
+	if s.opts.MessageShards <= 1 {
+		return ""
+	}
+	l, err := table.NewLayout(s.opts.MessageShards)
+	if err != nil {
+		return ""
+	}
+	return l.String()
+}
+
+// topicLayout returns the topic's message layout: one consistent GetItem
+// of the topic in the sharded profile, none (the zero layout) in the
+// default one. A missing topic has the zero layout.
+func (ms *Messages) topicLayout(ctx context.Context, topic tn.TopicName) (table.Layout, error) {
+	if !ms.s.shardAware() {
+		return table.Layout{}, nil
+	}
+	tk, err := tn.TopicKey(topic)
+	if err != nil {
+		return table.Layout{}, err
+	}
+	raw, err := ms.s.t.GetOwner(ctx, tk, true)
+	if errors.Is(err, table.ErrNotFound) {
+		return table.Layout{}, nil
+	}
+	if err != nil {
+		return table.Layout{}, err
+	}
+	return table.LayoutOf(raw, layoutAttr)
+}
+
+// messagePK returns the partition of message seq of the topic whose
+// partition is pk under layout l.
+func messagePK(l table.Layout, pk string, seq int) string { return l.SeqPK(pk, int64(seq)) }
+
+// historyCursor wraps the cursor of a merged History page with the
+// partitions it read ("L8b:" then the engine's cursor: 8 shards and the
+// topic's own partition), so a page after a switch continues over the
+// same partitions: newest first, every message of the epochs it started
+// in; the new epoch's messages are all newer than where it stands.
+func historyCursor(q table.Query, inner string) string {
+	if inner == "" || q.Shards < 2 {
+		return inner
+	}
+	b := ""
+	if q.ShardBase {
+		b = "b"
+	}
+	return "L" + strconv.Itoa(q.Shards) + b + ":" + inner
+}
+
+// fromHistoryCursor sets q's partitions from a cursor historyCursor made
+// and returns the engine's cursor.
+func fromHistoryCursor(q *table.Query, cursor string) (string, error) {
+	span, inner, ok := strings.Cut(cursor, ":")
+	if !ok || !strings.HasPrefix(span, "L") {
+		q.Shards, q.ShardBase = 0, false
+		return cursor, nil
+	}
+	span = span[1:]
+	q.ShardBase = strings.HasSuffix(span, "b")
+	n, err := strconv.Atoi(strings.TrimSuffix(span, "b"))
+	if err != nil || n < 2 || n > table.MaxShards {
+		return "", fmt.Errorf("history: %w", table.ErrInvalidCursor)
+	}
+	q.Shards = n
+	return inner, nil
+}
+
+// Reshard switches the topic's messages to n shards from its next SeqId
+// on (1: back to TOPIC#{name}), while the topic is live (issue 22): one
+// transaction sets MsgLayout on condition that the topic still holds the
+// layout and the SeqId read, so no message is saved at or above the new
+// epoch's start under the old layout (a Save that read it fails its
+// condition and is retried with the new one). Messages already saved stay
+// where they are and stay readable: reads cover every epoch. It needs the
+// sharded profile (Options.MessageShards >= 1), else a
+// *table.ValidationError; a missing topic gives table.ErrNotFound. It
+// returns the new layout.
+//
+// Requests: a consistent GetItem of the topic and the transaction
+// (repeated when a Save or another switch wins the race).
+func (ms *Messages) Reshard(ctx context.Context, topic tn.TopicName, n int) (table.Layout, error) {
+	if !ms.s.shardAware() {
+		return table.Layout{}, table.Invalid("MessageShards", "the store runs tinode.md's layout (Options.MessageShards 0): its readers would not see sharded messages")
+	}
+	if n < 1 || n > table.MaxShards {
+		return table.Layout{}, table.Invalid("shards", "%d is outside 1..%d", n, table.MaxShards)
+	}
+	tk, err := tn.TopicKey(topic)
+	if err != nil {
+		return table.Layout{}, err
+	}
+	o := ms.s.opts
+	for attempt := 0; ; attempt++ {
+		raw, err := ms.s.t.GetOwner(ctx, tk, true)
+		if err != nil {
+			return table.Layout{}, err
+		}
+		t, err := ms.s.topic.Decode(raw)
+		if err != nil {
+			return table.Layout{}, err
+		}
+		l, err := table.ParseLayout(t.MsgLayout)
+		if err != nil {
+			return l, err
+		}
+		if l.Shards() == n {
+			return l, nil
+		}
+		next, err := l.Switch(int64(t.SeqId)+1, n)
+		if err != nil {
+			return l, err
+		}
+		// The SeqId read, exactly as stored (absent: no message yet).
+		op := ms.s.t.SwitchLayoutOp(tk, layoutAttr, l, next, map[string]types.AttributeValue{"SeqId": raw["SeqId"]})
+		err = ms.s.t.Transact(ctx, op)
+		if err == nil {
+			return next, nil
+		}
+		if !retryable(err, nil) {
+			return l, fmt.Errorf("reshard %s: %w", topic, err)
+		}
+		if attempt+1 >= o.SaveAttempts {
+			return l, fmt.Errorf("reshard %s: %d attempts lost the race: %w: %w", topic, attempt+1, table.ErrConflict, err)
+		}
+		if err := retry.Wait(ctx, attempt, o.SaveBackoff, o.SaveMaxBackoff); err != nil {
+			return l, err
+		}
+	}
+}
+
+// ReshardJob returns the job that switches live topics to the shard count
+// shards returns for each (0: leave it), with [Messages.Reshard]: run it
+// with table.RunJob (parallel, resumable, capacity-bounded) when a profile
+// or a topic's load changes. A topic already at its count is Unchanged, so
+// a second run changes nothing; other items are Skipped.
+func ReshardJob(name string, s *Store, shards func(t tn.Topic) int) table.Job {
+	return table.Job{Name: name, Visit: func(ctx context.Context, raw table.Item, dryRun bool) (table.JobOutcome, error) {
+		if !s.topic.Owns(raw) {
+			return table.Skipped, nil
+		}
+		t, err := s.topic.Decode(raw)
+		if err != nil {
+			return table.Conflicted, fmt.Errorf("%w: %v", table.ErrInvalidInput, err)
+		}
+		n := shards(t)
+		l, err := table.ParseLayout(t.MsgLayout)
+		if err != nil {
+			return table.Conflicted, fmt.Errorf("%w: %v", table.ErrInvalidInput, err)
+		}
+		if n == 0 || l.Shards() == n {
+			return table.Unchanged, nil
+		}
+		if dryRun {
+			return table.Changed, nil
+		}
+		if _, err := s.Messages.Reshard(ctx, t.Id, n); err != nil {
+			if errors.Is(err, table.ErrNotFound) {
+				return table.Skipped, nil
+			}
+			return table.Unchanged, err
+		}
+		return table.Changed, nil
+	}}
+}

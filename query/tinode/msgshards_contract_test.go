@@ -1,0 +1,227 @@
+package tinode_test
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/query/tinode"
+	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
+)
+
+// conflicts cancels the first n TransactWriteItems with TransactionConflict
+// on every action, as DynamoDB does when another transaction holds one of
+// the items (DynamoDB Local never does); later ones reach DynamoDB Local.
+type conflicts struct {
+	n    atomic.Int64
+	seen atomic.Int64
+}
+
+func (f *conflicts) Do(r *http.Request) (*http.Response, error) {
+	if strings.HasSuffix(r.Header.Get("X-Amz-Target"), ".TransactWriteItems") {
+		f.seen.Add(1)
+		if f.n.Add(-1) >= 0 {
+			body, _ := io.ReadAll(r.Body)
+			actions := strings.Count(string(body), `"TableName"`)
+			reasons := strings.Repeat(`{"Code":"TransactionConflict","Message":"conflict"},`, actions)
+			js := `{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","Message":"Transaction cancelled","CancellationReasons":[` + strings.TrimSuffix(reasons, ",") + `]}`
+			return &http.Response{StatusCode: 400, Header: http.Header{"Content-Type": {"application/x-amz-json-1.0"}},
+				Body: io.NopCloser(bytes.NewBufferString(js)), Request: r}, nil
+		}
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// faultyShardedStore returns a store in the sharded profile (4 shards)
+// whose client goes through fault, and a clean store on the same table.
+func faultyShardedStore(t *testing.T, fault func(*dynamodb.Options)) (faulty, clean *tinode.Store) {
+	t.Helper()
+	tb := tabletest.NewTable(t, table.NewSchema("tinode"))
+	profile := func(o *tinode.Options) { o.MessageShards = 4 }
+	clean = tinode.New(tb, profile)
+	faulty = tinode.New(table.New(tabletest.NewClient(t, fault), tb.Schema()), profile)
+	return faulty, clean
+}
+
+// wantMessages checks the topic holds exactly SeqIds 1..n, once each, as
+// History lists them and as Get reads them, and SeqId n.
+func wantMessages(t *testing.T, s *tinode.Store, topic tn.TopicName, n int) {
+	t.Helper()
+	got := historySeqs(t, s, topic, tinode.HistoryFilter{}, 3)
+	if len(got) != n {
+		t.Fatalf("listed %v, want SeqIds %d..1", got, n)
+	}
+	for i, seq := range got {
+		if seq != n-i {
+			t.Fatalf("listed %v, want SeqIds %d..1", got, n)
+		}
+		if _, err := s.Messages.Get(ctx(t), topic, seq); err != nil {
+			t.Fatalf("Get %d: %v", seq, err)
+		}
+	}
+	top, err := s.Topics.Get(ctx(t), topic)
+	if err != nil || top.SeqId != n {
+		t.Fatalf("topic SeqId %d (%v), want %d", top.SeqId, err, n)
+	}
+}
+
+// TestShardedSaveLostResponse_TN12: the response of a sharded Save's
+// transaction is lost after DynamoDB applied it; the SDK resends it with
+// its idempotency token, so the message is stored once, in its shard, and
+// SeqId moves once: exactly once (README fault table, issue 22).
+func TestShardedSaveLostResponse_TN12(t *testing.T) {
+	t.Parallel()
+	lost := &tabletest.LostResponses{Op: "TransactWriteItems", Times: 1}
+	s, clean := faultyShardedStore(t, lost.Option())
+	mustTopic(t, clean, "grpLost")
+	m := tn.Message{Topic: "grpLost", From: "usrA", Content: tn.JSON("once")}
+	if err := s.Messages.Save(ctx(t), &m); err != nil {
+		t.Fatalf("Save with its response lost: %v", err)
+	}
+	if lost.Lost() != 1 || m.SeqId != 1 {
+		t.Fatalf("lost %d responses, SeqId %d; want 1, 1", lost.Lost(), m.SeqId)
+	}
+	if err := s.Messages.Save(ctx(t), &tn.Message{Topic: "grpLost", From: "usrA", Content: tn.JSON("next")}); err != nil {
+		t.Fatal(err)
+	}
+	wantMessages(t, clean, "grpLost", 2)
+}
+
+// TestShardedSaveConflicts_TN12: a sharded Save whose transaction is
+// canceled by conflicts (another transaction on the topic item) writes
+// nothing each time (all or nothing) and is retried: one message, SeqId
+// 1, no gap and no orphan in any shard.
+func TestShardedSaveConflicts_TN12(t *testing.T) {
+	t.Parallel()
+	fault := &conflicts{}
+	fault.n.Store(3)
+	s, clean := faultyShardedStore(t, func(o *dynamodb.Options) { o.HTTPClient = fault })
+	mustTopic(t, clean, "grpConflict")
+	if err := s.Messages.Save(ctx(t), &tn.Message{Topic: "grpConflict", From: "usrA", Content: tn.JSON("x")}); err != nil {
+		t.Fatalf("Save under 3 conflicts: %v", err)
+	}
+	if fault.seen.Load() != 4 {
+		t.Errorf("%d transactions sent, want 4 (3 canceled, then applied)", fault.seen.Load())
+	}
+	wantMessages(t, clean, "grpConflict", 1)
+	for _, pk := range []string{"TOPIC#grpConflict#0", "TOPIC#grpConflict#2", "TOPIC#grpConflict#3"} {
+		p, err := clean.Table().QueryItems(ctx(t), table.Query{PK: pk, Consistent: true})
+		if err != nil || len(p.Items) != 0 {
+			t.Errorf("%s holds %d items (%v), want none", pk, len(p.Items), err)
+		}
+	}
+}
+
+// TestReshardLostResponse: the switch's transaction applied, its response
+// lost: the SDK's resend is recognised by its token, Reshard reports the
+// new layout, and the layout has the one new epoch.
+func TestReshardLostResponse(t *testing.T) {
+	t.Parallel()
+	lost := &tabletest.LostResponses{Op: "TransactWriteItems", Times: 1, After: 2}
+	s, clean := faultyShardedStore(t, lost.Option())
+	mustTopic(t, clean, "grpSwitch")
+	for range 2 {
+		if err := s.Messages.Save(ctx(t), &tn.Message{Topic: "grpSwitch", From: "usrA", Content: tn.JSON("x")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := s.Messages.Reshard(ctx(t), "grpSwitch", 8)
+	if err != nil || lost.Lost() != 1 {
+		t.Fatalf("Reshard: %v (lost %d)", err, lost.Lost())
+	}
+	if got := l.String(); got != "0:4,3:8" {
+		t.Errorf("layout %q, want 0:4,3:8", got)
+	}
+	top, _ := clean.Topics.Get(ctx(t), "grpSwitch")
+	if top.MsgLayout != "0:4,3:8" {
+		t.Errorf("stored layout %q", top.MsgLayout)
+	}
+	if err := s.Messages.Save(ctx(t), &tn.Message{Topic: "grpSwitch", From: "usrA", Content: tn.JSON("x")}); err != nil {
+		t.Fatal(err)
+	}
+	wantMessages(t, clean, "grpSwitch", 3)
+}
+
+// TestShardedImportLostResponse_TN12: an import into a sharded topic whose
+// transaction's response is lost is applied once and reports success,
+// not table.ErrAlreadyExists; a second import of the same SeqId does.
+func TestShardedImportLostResponse_TN12(t *testing.T) {
+	t.Parallel()
+	lost := &tabletest.LostResponses{Op: "TransactWriteItems", Times: 1}
+	s, clean := faultyShardedStore(t, lost.Option())
+	top := tn.Topic{Id: "grpImport", Access: tn.DefaultAccess{Auth: tn.ModeCPublic}, SeqId: 1}
+	if err := clean.Topics.Create(ctx(t), &top); err != nil {
+		t.Fatal(err)
+	}
+	m := tn.Message{Topic: "grpImport", SeqId: 1, From: "usrA", Content: tn.JSON("old")}
+	if err := s.Messages.Import(ctx(t), &m); err != nil || lost.Lost() != 1 {
+		t.Fatalf("Import with its response lost: %v (lost %d)", err, lost.Lost())
+	}
+	again := tn.Message{Topic: "grpImport", SeqId: 1, From: "usrA", Content: tn.JSON("old")}
+	wantIs(t, s.Messages.Import(ctx(t), &again), table.ErrAlreadyExists)
+	wantMessages(t, clean, "grpImport", 1)
+}
+
+// TestShardedRequests_TN12_TN13 counts the requests of the sharded paths
+// (4 shards, then switched to 8: 8 partitions and none unsharded): Save
+// alone is what it always was (the layout comes with the topic read);
+// Get and Import read the layout first; History fans out over every
+// partition the layout used, in one round.
+func TestShardedRequests_TN12_TN13(t *testing.T) {
+	t.Parallel()
+	rc := &tabletest.RequestCounter{}
+	tb := tabletest.NewTable(t, table.NewSchema("tinode"))
+	s := tinode.New(table.New(tabletest.NewClient(t, rc.Option()), tb.Schema()), func(o *tinode.Options) { o.MessageShards = 4 })
+	mustTopic(t, s, "grpCount")
+	count := func(what string, want int, fn func() error) {
+		t.Helper()
+		rc.Reset()
+		if err := fn(); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if got := rc.Total(); got != want {
+			t.Errorf("%s: %d requests (%v), want %d", what, got, rc.Ops(), want)
+		}
+	}
+	save := func() error {
+		return s.Messages.Save(ctx(t), &tn.Message{Topic: "grpCount", From: "usrA", Content: tn.JSON("x")})
+	}
+	count("Save, one sender", 2, save) // GetItem of the topic, TransactWriteItems
+	for range 9 {
+		if err := save(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count("Get", 2, func() error { _, err := s.Messages.Get(ctx(t), "grpCount", 7); return err })
+	count("History, 4 shards", 5, func() error {
+		_, err := s.Messages.History(ctx(t), "grpCount", tinode.HistoryFilter{}, table.Limit(100))
+		return err
+	})
+	count("Reshard", 2, func() error { _, err := s.Messages.Reshard(ctx(t), "grpCount", 8); return err })
+	count("History, 8 shards", 9, func() error {
+		_, err := s.Messages.History(ctx(t), "grpCount", tinode.HistoryFilter{}, table.Limit(100))
+		return err
+	})
+	count("Import", 2, func() error {
+		return s.Messages.Import(ctx(t), &tn.Message{Topic: "grpCount", SeqId: 20, From: "usrA", Content: tn.JSON("x")})
+	})
+	// The default profile: tinode.md's keys, no layout read.
+	plain := newStore(t)
+	mustTopic(t, plain, "grpPlain")
+	rc2 := &tabletest.RequestCounter{}
+	p := tinode.New(table.New(tabletest.NewClient(t, rc2.Option()), plain.Table().Schema()))
+	if err := p.Messages.Save(ctx(t), &tn.Message{Topic: "grpPlain", From: "usrA", Content: tn.JSON("x")}); err != nil {
+		t.Fatal(err)
+	}
+	rc2.Reset()
+	if _, err := p.Messages.History(ctx(t), "grpPlain", tinode.HistoryFilter{}); err != nil || rc2.Total() != 1 {
+		t.Errorf("default History: %d requests, %v; want 1", rc2.Total(), err)
+	}
+}

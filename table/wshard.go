@@ -1,0 +1,403 @@
+package table
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Write-sharded collections. A collection whose new items all land in one
+// partition key (a topic's messages, a source's events) takes at most
+// 1,000 write units per second there, however its sort keys grow
+// (../shared/SCALE.md, F1, F2). A write-sharded collection spreads its
+// items over N partitions, PK#0 .. PK#{N-1} ([ShardPK]), and records N on
+// the item that owns the collection (the topic, the source), so that N is
+// chosen per owner and can change while the owner is live.
+//
+// The owner records a [Layout]: the history of its shard counts as epochs,
+// each the count that applies from a position on (a sequence number, a
+// time). Shards = 1 is the owner's own partition key byte for byte (the
+// document's key), so a collection never sharded has the zero Layout and
+// is stored exactly as before. An item is written once, under the epoch
+// its position falls in, and never moves: a switch appends an epoch and
+// leaves every stored item where it is.
+//
+// The contract:
+//
+//   - One place per item. An item's partition is a function of its
+//     position (or ID) and the layout ([Layout.SeqPK], [Layout.IDPK]), so
+//     a point read is one GetItem once the layout is known.
+//   - No stale writer. A writer reads the owner (its layout with it) and
+//     conditions its transaction on the layout it read ([TxOp.IfLayout],
+//     [Table.LayoutCheckOp]); a switch committed in between fails that
+//     condition inside the same transaction (nothing of the write is
+//     applied) and the writer reads the owner again. A switch
+//     ([Table.SwitchLayoutOp]) is conditioned on the layout it replaces,
+//     so two switches never both apply.
+//   - Complete lists. A list of the whole collection reads every partition
+//     any epoch used ([Layout.Query]: the owner's own key if an epoch had 1
+//     shard, and shards 0 .. max-1), merged in sort-key order with one
+//     sealed cursor holding a position per partition ([Query.Shards],
+//     [Query.ShardBase]); since every item lives in exactly one of them, a
+//     list never misses an item and never returns one twice, before,
+//     during and after a switch. Such a list costs one Query per partition
+//     (it fans out).
+//   - Faults. A transaction whose response is lost is resent by the SDK
+//     with its idempotency token: applied once. A conflict or a throttle
+//     cancels the whole transaction: nothing applied. A failed layout
+//     condition is a lost race, the same as a failed version check: the
+//     writer re-reads and retries.
+
+// Epoch is one period of a [Layout]: the shard count that items at
+// positions From and above are written with (until the next epoch).
+type Epoch struct {
+	// From is the first position written under the epoch.
+	From int64
+	// Shards is the number of partitions: 1 is the owner's own partition
+	// key (the document's), N > 1 the keys PK#0 .. PK#{N-1}.
+	Shards int
+}
+
+// Layout is the shard history of a write-sharded collection, stored on its
+// owner item as text ("0:1,5001:8": From:Shards, oldest first). The zero
+// Layout is a collection that was never sharded: every item in the owner's
+// partition, as the document stores it.
+type Layout struct{ epochs []Epoch }
+
+// NewLayout returns the layout of a collection created with n shards.
+func NewLayout(n int) (Layout, error) {
+	if n < 1 || n > MaxShards {
+		return Layout{}, &ValidationError{Field: "Shards", Reason: fmt.Sprintf("%d is outside 1..%d", n, MaxShards)}
+	}
+	if n == 1 {
+		return Layout{}, nil
+	}
+	return Layout{epochs: []Epoch{{From: 0, Shards: n}}}, nil
+}
+
+// ParseLayout parses the stored text of a layout ("" is the zero Layout).
+func ParseLayout(s string) (Layout, error) {
+	if s == "" {
+		return Layout{}, nil
+	}
+	var l Layout
+	for part := range strings.SplitSeq(s, ",") {
+		from, n, ok := strings.Cut(part, ":")
+		f, err1 := strconv.ParseInt(from, 10, 64)
+		c, err2 := strconv.Atoi(n)
+		if !ok || err1 != nil || err2 != nil || c < 1 || c > MaxShards || f < 0 ||
+			(len(l.epochs) > 0 && f <= l.epochs[len(l.epochs)-1].From) {
+			return Layout{}, &ValidationError{Field: "Layout", Reason: fmt.Sprintf("%q is not a layout (From:Shards, From increasing)", s)}
+		}
+		l.epochs = append(l.epochs, Epoch{From: f, Shards: c})
+	}
+	return l, nil
+}
+
+// String returns the layout's stored text ("" for the zero Layout).
+func (l Layout) String() string {
+	parts := make([]string, len(l.epochs))
+	for i, e := range l.epochs {
+		parts[i] = strconv.FormatInt(e.From, 10) + ":" + strconv.Itoa(e.Shards)
+	}
+	return strings.Join(parts, ",")
+}
+
+// IsZero reports whether the collection was never sharded.
+func (l Layout) IsZero() bool { return len(l.epochs) == 0 }
+
+// Epochs returns the layout's epochs, oldest first (none for the zero
+// Layout: everything in the owner's partition).
+func (l Layout) Epochs() []Epoch { return slices.Clone(l.epochs) }
+
+// Shards returns the shard count new items are written with.
+func (l Layout) Shards() int {
+	if len(l.epochs) == 0 {
+		return 1
+	}
+	return l.epochs[len(l.epochs)-1].Shards
+}
+
+// ShardsAt returns the shard count of the epoch position pos falls in.
+func (l Layout) ShardsAt(pos int64) int {
+	n := 1
+	for _, e := range l.epochs {
+		if e.From > pos {
+			break
+		}
+		n = e.Shards
+	}
+	return n
+}
+
+// Switch returns the layout with a new epoch: items at positions from
+// and above are written with n shards. from must be above the last
+// epoch's From, and at or above every position already written (the
+// caller conditions the switch on that, see [Table.SwitchLayoutOp]).
+func (l Layout) Switch(from int64, n int) (Layout, error) {
+	if n < 1 || n > MaxShards {
+		return l, &ValidationError{Field: "Shards", Reason: fmt.Sprintf("%d is outside 1..%d", n, MaxShards)}
+	}
+	if from < 0 || (len(l.epochs) > 0 && from <= l.epochs[len(l.epochs)-1].From) {
+		return l, &ValidationError{Field: "From", Reason: fmt.Sprintf("%d is not after the layout's last epoch (%s)", from, l)}
+	}
+	if n == l.Shards() {
+		return l, nil
+	}
+	epochs := slices.Clone(l.epochs)
+	if len(epochs) == 0 && from > 0 {
+		// The collection was the owner's partition until from.
+		epochs = []Epoch{{From: 0, Shards: 1}}
+	}
+	return Layout{epochs: append(epochs, Epoch{From: from, Shards: n})}, nil
+}
+
+// SeqPK returns the partition of the item at sequence number seq of the
+// collection whose owner's partition key is pk: shard seq mod N of the
+// epoch seq falls in, or pk itself when that epoch has 1 shard.
+// Consecutive sequence numbers go to consecutive shards, so a range of
+// them is spread evenly and each shard's part is computable.
+func (l Layout) SeqPK(pk string, seq int64) string {
+	n := l.ShardsAt(seq)
+	return ShardPK(pk, int(((seq%int64(n))+int64(n))%int64(n)), n)
+}
+
+// SeqPKs returns every partition seq may be in: [Layout.SeqPK]'s first,
+// then its place under each other shard count of the layout, for a point
+// read that missed (an item numbered by its writer, not by the owner's
+// sequence, and written under the layout before a switch whose first
+// position was at or below it).
+func (l Layout) SeqPKs(pk string, seq int64) []string {
+	out := []string{l.SeqPK(pk, seq)}
+	for _, e := range l.epochs {
+		p := Layout{epochs: []Epoch{{Shards: e.Shards}}}.SeqPK(pk, seq)
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// IDPK returns the partition of the item with ID id written at position
+// pos: shard [Shard](id, N) of the epoch pos falls in.
+func (l Layout) IDPK(pk string, pos int64, id string) string {
+	n := l.ShardsAt(pos)
+	return ShardPK(pk, Shard(id, n), n)
+}
+
+// Partitions returns every partition key the collection's items may be
+// in: pk itself if an epoch had 1 shard (or the layout is zero), and
+// pk#0 .. pk#{max-1} for the largest count N > 1 of its epochs.
+func (l Layout) Partitions(pk string) []string {
+	base, n := l.span()
+	var out []string
+	if base {
+		out = append(out, pk)
+	}
+	for i := range n {
+		out = append(out, ShardPK(pk, i, n))
+	}
+	return out
+}
+
+// span returns whether the owner's own partition is used and the
+// largest shard count above 1 (0 if none).
+func (l Layout) span() (base bool, n int) {
+	if len(l.epochs) == 0 {
+		return true, 0
+	}
+	for _, e := range l.epochs {
+		if e.Shards == 1 {
+			base = true
+		} else {
+			n = max(n, e.Shards)
+		}
+	}
+	return base, n
+}
+
+// Query returns q (a query of the owner's partition q.PK) as a query of
+// the whole collection: with Shards and ShardBase set to read every
+// partition of [Layout.Partitions] merged in sort-key order, one Query per
+// partition per page; unchanged for a collection never sharded (one Query).
+func (l Layout) Query(q Query) Query {
+	base, n := l.span()
+	if n > 1 {
+		q.Shards, q.ShardBase, q.OnlyShards = n, base, nil
+	}
+	return q
+}
+
+// LayoutOf returns the layout stored in attribute attr of raw, an owner
+// item (the zero Layout when the attribute is absent).
+func LayoutOf(raw Item, attr string) (Layout, error) {
+	v, ok := raw[attr]
+	if !ok {
+		return Layout{}, nil
+	}
+	s, ok := v.(*types.AttributeValueMemberS)
+	if !ok {
+		return Layout{}, &ValidationError{Field: attr, Reason: "a layout is stored as a string"}
+	}
+	return ParseLayout(s.Value)
+}
+
+// GetOwner reads the owner item with key k (the item whose attribute
+// holds a collection's [Layout]) with one GetItem, strongly consistent
+// when consistent is set. A missing or expired item gives [ErrNotFound].
+func (t *Table) GetOwner(ctx context.Context, k Key, consistent bool) (Item, error) {
+	if err := checkKey(k); err != nil {
+		return nil, err
+	}
+	raw, err := t.getItem(ctx, "", k, consistent)
+	if err != nil {
+		return nil, opErr("get", "", k, err)
+	}
+	if raw == nil || t.expired(raw) {
+		return nil, opErr("get", "", k, ErrNotFound)
+	}
+	return raw, nil
+}
+
+// layoutCond adds to an action's condition that attribute attr holds l
+// (absent for the zero Layout).
+func layoutCond(cond *string, names map[string]string, values map[string]types.AttributeValue, attr string, l Layout) (map[string]string, map[string]types.AttributeValue) {
+	names = maps.Clone(names)
+	if names == nil {
+		names = map[string]string{}
+	}
+	values = maps.Clone(values)
+	names["#wsl"] = attr
+	c := "attribute_not_exists(#wsl)"
+	if !l.IsZero() {
+		if values == nil {
+			values = map[string]types.AttributeValue{}
+		}
+		values[":wsl"] = &types.AttributeValueMemberS{Value: l.String()}
+		c = "#wsl = :wsl"
+	}
+	if *cond != "" {
+		c = "(" + *cond + ") AND " + c
+	}
+	*cond = c
+	return names, values
+}
+
+// IfLayout returns the action (an update, put, delete or condition check
+// of the owner item) also conditioned on the owner holding layout l in
+// attribute attr: a writer that read l and writes under it is refused,
+// inside its transaction, once a switch has changed it.
+func (o TxOp) IfLayout(attr string, l Layout) TxOp {
+	switch {
+	case o.update != nil:
+		u := *o.update
+		c := aws.ToString(u.ConditionExpression)
+		u.ExpressionAttributeNames, u.ExpressionAttributeValues = layoutCond(&c, u.ExpressionAttributeNames, u.ExpressionAttributeValues, attr, l)
+		u.ConditionExpression = aws.String(c)
+		o.update = &u
+	case o.put != nil:
+		p := *o.put
+		c := aws.ToString(p.ConditionExpression)
+		p.ExpressionAttributeNames, p.ExpressionAttributeValues = layoutCond(&c, p.ExpressionAttributeNames, p.ExpressionAttributeValues, attr, l)
+		p.ConditionExpression = aws.String(c)
+		o.put = &p
+	case o.del != nil:
+		d := *o.del
+		c := aws.ToString(d.ConditionExpression)
+		d.ExpressionAttributeNames, d.ExpressionAttributeValues = layoutCond(&c, d.ExpressionAttributeNames, d.ExpressionAttributeValues, attr, l)
+		d.ConditionExpression = aws.String(c)
+		o.del = &d
+	case o.check != nil:
+		k := *o.check
+		c := aws.ToString(k.ConditionExpression)
+		k.ExpressionAttributeNames, k.ExpressionAttributeValues = layoutCond(&c, k.ExpressionAttributeNames, k.ExpressionAttributeValues, attr, l)
+		k.ConditionExpression = aws.String(c)
+		o.check = &k
+	}
+	return o
+}
+
+// LayoutCheckOp returns a transaction action that writes nothing but
+// fails the transaction unless the owner item k exists, is live and holds
+// layout l in attribute attr: the action a writer of the collection adds
+// when its transaction does not otherwise write the owner.
+func (t *Table) LayoutCheckOp(owner Key, attr string, l Layout) TxOp {
+	return t.ConditionOp(owner).IfLayout(attr, l)
+}
+
+// SwitchLayoutOp returns the transaction action that switches the owner
+// item's layout (attribute attr) from old to next: an UpdateItem that sets
+// the attribute, on condition that the owner is live and still holds old.
+// ifEqual adds conditions on other attributes of the owner (the sequence
+// number next's new epoch starts after, so that no item was written at or
+// above it under old); a nil value requires the attribute to be absent. Old items stay where they are; run it with
+// [Table.Transact].
+func (t *Table) SwitchLayoutOp(owner Key, attr string, old, next Layout, ifEqual map[string]types.AttributeValue) TxOp {
+	x := newExprs()
+	c := t.liveCond(x, "")
+	for i, a := range slices.Sorted(maps.Keys(ifEqual)) {
+		n, v := "#wse"+strconv.Itoa(i), ":wse"+strconv.Itoa(i)
+		x.names[n] = a
+		if ifEqual[a] == nil {
+			c += " AND attribute_not_exists(" + n + ")"
+			continue
+		}
+		x.values[v] = ifEqual[a]
+		c += " AND " + n + " = " + v
+	}
+	x.names["#wsn"] = attr
+	update := "REMOVE #wsn"
+	if !next.IsZero() {
+		x.values[":wsn"] = &types.AttributeValueMemberS{Value: next.String()}
+		update = "SET #wsn = :wsn"
+	}
+	op := TxOp{update: &types.Update{
+		TableName:                 aws.String(t.schema.Name),
+		Key:                       t.keyItem(owner),
+		UpdateExpression:          aws.String(update),
+		ConditionExpression:       aws.String(c),
+		ExpressionAttributeNames:  x.names,
+		ExpressionAttributeValues: x.vals(),
+	}, key: owner}
+	return op.IfLayout(attr, old)
+}
+
+// InPartition returns the action moved to partition key pk (same sort
+// key): how a writer puts an entity's item into the shard its layout
+// chooses ([Layout.SeqPK]) when the entity's template names the owner's
+// partition.
+func (t *Table) InPartition(o TxOp, pk string) TxOp {
+	pkAttr := t.schema.PK
+	av := &types.AttributeValueMemberS{Value: pk}
+	rekey := func(k Item) Item {
+		k = maps.Clone(k)
+		k[pkAttr] = av
+		return k
+	}
+	switch {
+	case o.put != nil:
+		p := *o.put
+		p.Item = rekey(p.Item)
+		o.put = &p
+	case o.update != nil:
+		u := *o.update
+		u.Key = rekey(u.Key)
+		o.update = &u
+	case o.del != nil:
+		d := *o.del
+		d.Key = rekey(d.Key)
+		o.del = &d
+	case o.check != nil:
+		c := *o.check
+		c.Key = rekey(c.Key)
+		o.check = &c
+	}
+	o.key.PK = pk
+	return o
+}
