@@ -85,9 +85,10 @@ func (e *Events) Create(ctx context.Context, in CreateEventInput) (fh.Event, err
 	return ev, nil
 }
 
-// GetByID returns an event by ID alone (FH-8; FH-11 events.getById). An ID
-// the library minted holds the event's key (fh.NewLocatedEventID: source,
-// receivedAt, bucket): one strongly consistent GetItem. Any other ID (the
+// GetByID returns an event by ID alone (FH-8; FH-11 events.getById), in
+// one strongly consistent GetItem for an ID the library minted, which
+// holds the event's key (fh.NewLocatedEventID: source, receivedAt,
+// bucket). Any other ID (the
 // running service's evt_ + nanoid(16)), or a located one whose item is not
 // at its key, takes the index path: Query GSI1 GSI1PK = EVTID#{eventId},
 // GSI1SK = EVENT, then a strongly consistent GetItem of the event found

@@ -39,6 +39,23 @@ type IngestRequest struct {
 // once with the new plan). A missing or deleted source gives
 // table.ErrNotFound; a paused one [ErrSourcePaused]. Bad input, a body over
 // 256 KB among it, gives a *table.ValidationError before any request.
+//
+// In the scaled profile ([ScaledProfile]) the transaction adds to one of
+// the source's counter shards (on condition that its copy of the status
+// is active) and one of the owner's usage shards (on condition that its
+// copy of the plan is the remembered one) instead of the items, picked by
+// the event ID: still one request, all or nothing. The first ingest of a
+// source or user without shards creates them (one transaction per set,
+// checking the item's state) and retries.
+//
+// Under faults: a transaction whose response is lost after it committed
+// is resent by the SDK with the same idempotency token and reports success
+// once, the event stored and counted once; one canceled only by
+// TransactionConflict is retried (table.Table.Transact); an error means
+// nothing was stored or counted, except when the SDK's retries of a lost
+// response run out (then the event may be stored and counted: a caller's
+// retry stores a second event under a new ID, as with any webhook
+// delivered twice).
 func (s *Store) Ingest(ctx context.Context, source fh.SourceID, req IngestRequest) (fh.Event, error) {
 	if err := source.Validate(); err != nil {
 		return fh.Event{}, err

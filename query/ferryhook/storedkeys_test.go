@@ -29,4 +29,11 @@ func TestStoredKeysUnchanged(t *testing.T) {
 	ferryhook.New(svcMain, svcEvents, ferryhook.ServiceProfile())
 	tabletest.StoredKeys(t, "stored_keys_service_main", svcMain, set)
 	tabletest.StoredKeys(t, "stored_keys_service_events", svcEvents, nil)
+	// The scaled profile (issue 22) stores every entity under the same
+	// keys: its shards are the only items it adds.
+	scMain := table.New(client, ferryhook.MainSchema("fh-main"), key)
+	scEvents := table.New(client, ferryhook.EventsSchema("fh-events"), key)
+	ferryhook.New(scMain, scEvents, ferryhook.ScaledProfile())
+	tabletest.StoredKeys(t, "stored_keys_main", scMain, set)
+	tabletest.StoredKeys(t, "stored_keys_events", scEvents, nil)
 }
