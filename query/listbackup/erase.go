@@ -73,7 +73,11 @@ func (s *Memberships) leaveTeams(ctx context.Context, user lb.UserID, account lb
 //     (RTFAM#{family}) in the same batch;
 //  3. every API key (GSI3 APIKEYUSER#{userId});
 //  4. every notification (PK = NOTIF#{userId});
-//  5. last, the user item and its unique guards (email, username), in one
+//  5. what ListBackup's own code keeps per user: every inbox notification
+//     (GSI1 INBOX#{userId}, LB-80), every MFA code (PK = MFA#{userId},
+//     LB-76) and every team membership of its team-members table (GSI1
+//     USERTEAMS#{userId}, LB-72);
+//  6. last, the user item and its unique guards (email, username), in one
 //     transaction conditioned on the version read (table.Entity.Delete),
 //     which frees the email and username for a new user.
 //
@@ -124,6 +128,9 @@ func (s *Users) Erase(ctx context.Context, id lb.UserID) error {
 		{"refresh tokens", table.Query{Index: table.GSI1, PK: j("RTUSER", string(id)), OnlyType: TypeRefreshToken}, s.e.refreshTokens.DeleteOp},
 		{"API keys", table.Query{Index: table.GSI3, PK: j("APIKEYUSER", string(id)), OnlyType: TypeAPIKey}, s.e.apiKeys.DeleteOp},
 		{"notifications", table.Query{PK: j("NOTIF", string(id)), Consistent: true, OnlyType: TypeNotification}, s.e.notifications.DeleteOp},
+		{"inbox notifications", table.Query{Index: table.GSI1, PK: j("INBOX", string(id)), OnlyType: TypeInbox}, s.e.inbox.DeleteOp},
+		{"MFA codes", table.Query{PK: j("MFA", string(id)), Consistent: true, OnlyType: TypeMFACode}, s.e.mfaCodes.DeleteOp},
+		{"team memberships", table.Query{Index: table.GSI1, PK: j("USERTEAMS", string(id)), OnlyType: TypeTeamMember}, s.e.teamMembers.DeleteOp},
 	}
 	for _, st := range steps {
 		var extra func(table.Item) []table.TxOp

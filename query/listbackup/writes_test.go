@@ -515,6 +515,16 @@ func TestUserErase_LB68(t *testing.T) {
 	c := ctx(t)
 	key1 := seedUserData(t, f.fixture, "u1", 30) // 30 tokens: more than one BatchWriteItem
 	key2 := seedUserData(t, f.fixture, "u2", 2)
+	// What ListBackup's own code keeps per user (LB-72, LB-76, LB-80).
+	for _, u := range []lb.UserID{"u1", "u2"} {
+		for i := range 3 {
+			must(t, f.Inbox.Create(c, &lb.InboxNotification{NotificationID: lb.NotificationID(fmt.Sprintf("n-%s-%d", u, i)), AccountID: "a1", UserID: u,
+				Type: "info", Title: "t", Message: "m", Status: "unread"}))
+		}
+		must(t, f.MFACodes.Create(c, &lb.MFACode{CodeID: lb.MFACodeID("mfa-" + string(u)), UserID: u, Code: "123456",
+			CreatedAt: f.clock.Now(), ExpiresAt: f.clock.Now().Add(5 * time.Minute)}))
+		must(t, f.TeamMembers.Add(c, &lb.TeamMembership{TeamID: "code-team", UserID: u, Role: "member"}))
+	}
 
 	// Interrupted after 6 requests: the user is still there.
 	if err := f.Users.Erase(f.interruptAfter(t, 6), "u1"); err == nil {
@@ -568,6 +578,24 @@ func TestUserErase_LB68(t *testing.T) {
 		must(t, err)
 		if diff := cmp.Diff([]lb.TeamMember{{UserID: "u2", Role: lb.TeamRoleMember}}, tm.Members); diff != "" {
 			t.Errorf("LB-68 %s (-want +got):\n%s", team, diff)
+		}
+	}
+	for _, u := range []lb.UserID{"u1", "u2"} {
+		want := 0
+		if u == "u2" {
+			want = 1
+		}
+		ip, err := f.Inbox.ListByUser(c, u)
+		if got := collect(t, ip, err); len(got) != 3*want {
+			t.Errorf("LB-68: %s has %d inbox notifications, want %d", u, len(got), 3*want)
+		}
+		cp, err := f.MFACodes.ListByUser(c, u)
+		if got := collect(t, cp, err); len(got) != want {
+			t.Errorf("LB-68: %s has %d MFA codes, want %d", u, len(got), want)
+		}
+		tp, err := f.TeamMembers.ListByUser(c, u)
+		if got := collect(t, tp, err); len(got) != want {
+			t.Errorf("LB-68: %s is in %d teams of the team-members table, want %d", u, len(got), want)
 		}
 	}
 	// Guards released: a new user may take the email and username.
