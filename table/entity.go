@@ -23,7 +23,7 @@ import (
 // # Declared
 //
 // Type, Keys, IndexKeys, UniqueOn (with UniqueFold), TTL, Secrets, Scope,
-// Fixed, Carry, AlwaysWrite and Version say what an item is and how it is
+// Fixed, AlwaysWrite, AlwaysWriteNull and Version say what an item is and how it is
 // stored. The engine derives from them, never from a hand-kept list, which
 // fields move which index entry and unique guard (Patch, Change, Update
 // and the adoption job alike) and what a tool shows before the table
@@ -80,6 +80,12 @@ type Def[T any] struct {
 	// maps): for deployments whose other readers expect them, such as a
 	// service that reads body as "" rather than undefined.
 	AlwaysWrite []string
+	// AlwaysWriteNull names attributes written as NULL when their value
+	// is empty (instead of omitted, or the empty value AlwaysWrite
+	// writes): for deployments whose other writers store null for an
+	// unset value, as a JavaScript service writes `x ?? null`, so that an
+	// item reads the same to them whoever wrote it.
+	AlwaysWriteNull []string
 	// Version, if set, returns a pointer to the field that mirrors the
 	// item's version attribute: it is filled on read and advanced on write,
 	// and [Entity.Replace] uses it as the expected version.
@@ -395,8 +401,18 @@ func (e *Entity[T]) Put(ctx context.Context, item *T) error {
 // item with more than 150 attributes is conditioned by a strongly
 // consistent GetItem compared with the read image, then the write
 // conditioned on the attributes it changes (DynamoDB's 4 KB expression
-// limit): two requests. A replace whose response was lost and that the SDK
-// retried returns success (its write token).
+// limit): two requests.
+//
+// Under faults: a replace whose response was lost and that the SDK
+// retried returns success (the retry meets its own write token). When the
+// call itself fails after DynamoDB applied the write (every attempt's
+// response lost, a deadline), item's read state is not advanced, so the
+// caller's own retry of the same item gets [ErrConflict] on its own write:
+// the stored item no longer matches the image item carries. Callers tell
+// it from another writer's change by re-reading: if the stored item equals
+// the one they meant to write (its version aside), their write landed;
+// otherwise someone else wrote. Update does not need this: it re-reads
+// and re-applies its change. (TestLostResponseReplace.)
 func (e *Entity[T]) Replace(ctx context.Context, item *T) error {
 	if e.readIdx == nil {
 		return opErr("replace", e.def.Type, Key{}, fmt.Errorf("%w: %s has no table.ReadState field: Replace must know what the caller read", ErrInvalidInput, e.def.Type))

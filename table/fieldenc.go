@@ -30,11 +30,17 @@ func (e *Entity[T]) encodeItem(item *T) (Item, error) {
 
 // finishItem applies the encoding fixes on top of guregu's to av, the
 // encoding of item: the empty entries of maps kept, the attributes of the
-// Extra catch-all added, Def.AlwaysWrite attributes written empty.
+// Extra catch-all added, Def.AlwaysWrite attributes written empty and
+// Def.AlwaysWriteNull ones NULL.
 func (e *Entity[T]) finishItem(av Item, item *T) {
 	v := reflect.ValueOf(item).Elem()
 	keepEmptyMapStrings(av, v)
 	e.addExtra(av, item)
+	for _, a := range e.def.AlwaysWriteNull {
+		if _, ok := av[a]; !ok {
+			av[a] = &types.AttributeValueMemberNULL{Value: true}
+		}
+	}
 	for _, a := range e.def.AlwaysWrite {
 		if _, ok := av[a]; !ok {
 			av[a] = emptyValue(v, a)

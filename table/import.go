@@ -108,7 +108,10 @@ func DiffFields[T any](a, b *T, skip ...string) []string {
 // Expired reports whether item's expiry (Def.TTL) has passed, judged as a
 // create would store it: on a copy that Def.Touch has stamped (an entity
 // whose Touch fills the attribute its TTL derives from, such as a default
-// retention, expires by what the create would write).
+// retention, expires by what the create would write). The copy is
+// shallow: a Touch that writes into a map, into a slice's elements or
+// through a pointer of the item (rather than assigning fields) changes
+// the caller's item too; item itself is otherwise left as given.
 func (e *Entity[T]) Expired(item *T) bool {
 	if e.fn.expires == nil {
 		return false

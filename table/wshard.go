@@ -357,6 +357,12 @@ func (t *Table) SwitchLayoutOp(owner Key, attr string, old, next Layout, ifEqual
 		x.values[":wsn"] = &types.AttributeValueMemberS{Value: next.String()}
 		update = "SET #wsn = :wsn"
 	}
+	if va := t.schema.VersionAttr; va != "" {
+		// Like every write of the owner, the switch advances its version,
+		// so a whole-item write of the owner read before it fails.
+		x.names["#wsv"], x.values[":wsone"] = va, numAV(1)
+		update += " ADD #wsv :wsone"
+	}
 	op := TxOp{update: &types.Update{
 		TableName:                 aws.String(t.schema.Name),
 		Key:                       t.keyItem(owner),

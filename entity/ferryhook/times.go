@@ -15,21 +15,43 @@ const ISOLayout = "2006-01-02T15:04:05.000Z"
 // ISOTime is an instant stored as an ISO 8601 string (createdAt,
 // updatedAt, lastEventAt, lastUsedAt, usagePeriodStart). It is written in
 // [ISOLayout] and read from any RFC 3339 timestamp or a YYYY-MM-DD date;
-// the zero ISOTime is not written, and NULL reads as zero.
-type ISOTime struct{ time.Time }
+// the zero ISOTime is not written, and NULL reads as zero. A date read
+// from a YYYY-MM-DD string is written back as one (DateOnly), so what the
+// running service stored (its usagePeriodStart) survives a write.
+type ISOTime struct {
+	time.Time
+	// DateOnly stores the time as a YYYY-MM-DD date (midnight UTC), as
+	// the running service writes usagePeriodStart. Set by [ISODate] and
+	// by reading a date.
+	DateOnly bool
+}
 
 // ISO returns t, truncated to the millisecond and in UTC, as an ISOTime.
 func ISO(t time.Time) ISOTime {
 	if t.IsZero() {
 		return ISOTime{}
 	}
-	return ISOTime{t.UTC().Truncate(time.Millisecond)}
+	return ISOTime{Time: t.UTC().Truncate(time.Millisecond)}
 }
 
-// String returns t in [ISOLayout], or "" for the zero time.
+// ISODate returns t's UTC date (midnight UTC) as an ISOTime stored as
+// YYYY-MM-DD (DateOnly).
+func ISODate(t time.Time) ISOTime {
+	if t.IsZero() {
+		return ISOTime{}
+	}
+	y, m, d := t.UTC().Date()
+	return ISOTime{Time: time.Date(y, m, d, 0, 0, 0, 0, time.UTC), DateOnly: true}
+}
+
+// String returns t in [ISOLayout] (YYYY-MM-DD when DateOnly), or "" for
+// the zero time.
 func (t ISOTime) String() string {
 	if t.IsZero() {
 		return ""
+	}
+	if t.DateOnly {
+		return t.UTC().Format(time.DateOnly)
 	}
 	return t.UTC().Format(ISOLayout)
 }
@@ -61,7 +83,7 @@ func (t *ISOTime) UnmarshalDynamo(av types.AttributeValue) error {
 }
 
 // ParseISO parses an RFC 3339 timestamp (as toISOString writes it) or a
-// YYYY-MM-DD date, to the millisecond, in UTC.
+// YYYY-MM-DD date (DateOnly), to the millisecond, in UTC.
 func ParseISO(s string) (ISOTime, error) {
 	if s == "" {
 		return ISOTime{}, nil
@@ -73,7 +95,7 @@ func ParseISO(s string) (ISOTime, error) {
 	if err != nil {
 		return ISOTime{}, fmt.Errorf("ferryhook: %q is not an ISO 8601 timestamp or date", s)
 	}
-	return ISO(t), nil
+	return ISODate(t), nil
 }
 
 // UnixMillis is an instant as milliseconds since the Unix epoch (receivedAt,

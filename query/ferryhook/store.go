@@ -104,18 +104,32 @@ func ServiceProfile() func(*Options) {
 }
 
 // ServiceAlwaysWrite names, per entity, the attributes the running
-// service's db/*.ts writes on every create (null when it has no value),
-// beyond the keys and the attributes that are never empty: under
-// [ServiceProfile] the library writes them too (an empty string, 0, or
-// NULL for an unset time), so an item reads the same to the service
-// whoever created it.
+// service's db/*.ts writes on every create with a value even when it has
+// none (0 for a counter, its input's headers, sourceIp and method, the
+// signing algorithm "none"), beyond the keys and the attributes that are
+// never empty: under [ServiceProfile] the library writes them too (0, an
+// empty map or string), so an item reads the same to the service whoever
+// created it. The attributes it writes as null are [ServiceWritesNull].
 var ServiceAlwaysWrite = map[string][]string{
-	"User":            {"passwordHash", "stripeCustomerId", "stripeSubId", "githubId", "googleId", "usageThisMonth", "usagePeriodStart"},
-	"Source":          {"signingSecret", "signingAlgorithm", "eventCount", "lastEventAt"},
-	"Connection":      {"filters", "transform", "retryConfig", "deliveryCount", "failureCount"},
+	"User":            {"usageThisMonth", "usagePeriodStart"},
+	"Source":          {"signingAlgorithm", "eventCount"},
+	"Connection":      {"deliveryCount", "failureCount"},
+	"Event":           {"headers", "sourceIp", "method"},
+	"DeliveryAttempt": {"statusCode", "latencyMs"},
+}
+
+// ServiceWritesNull names, per entity, the attributes the running
+// service's db/*.ts writes as null when it has no value (`x ?? null`, or
+// a literal null): under [ServiceProfile] the library writes NULL for
+// them too (table.Def.AlwaysWriteNull), never an empty string (a user's
+// passwordHash is typed string | null in its CreateUserInput).
+var ServiceWritesNull = map[string][]string{
+	"User":            {"passwordHash", "stripeCustomerId", "stripeSubId", "githubId", "googleId"},
+	"Source":          {"signingSecret", "lastEventAt"},
+	"Connection":      {"filters", "transform", "retryConfig"},
 	"APIKey":          {"lastUsedAt"},
-	"Event":           {"headers", "sourceIp", "method", "processedAt", "deliveredAt"},
-	"DeliveryAttempt": {"responseBody", "error", "statusCode", "latencyMs"},
+	"Event":           {"processedAt", "deliveredAt"},
+	"DeliveryAttempt": {"responseBody", "error"},
 }
 
 // SigningSecretsAsStored is the explicit compatibility choice for signing
@@ -215,6 +229,12 @@ func New(main, events *table.Table, opts ...func(*Options)) *Store {
 		kDef.AlwaysWrite = ServiceAlwaysWrite["APIKey"]
 		evDef.AlwaysWrite = append(slices.Clone(o.AlwaysWrite), ServiceAlwaysWrite["Event"]...)
 		aDef.AlwaysWrite = ServiceAlwaysWrite["DeliveryAttempt"]
+		uDef.AlwaysWriteNull = ServiceWritesNull["User"]
+		srcDef.AlwaysWriteNull = ServiceWritesNull["Source"]
+		cDef.AlwaysWriteNull = ServiceWritesNull["Connection"]
+		kDef.AlwaysWriteNull = ServiceWritesNull["APIKey"]
+		evDef.AlwaysWriteNull = ServiceWritesNull["Event"]
+		aDef.AlwaysWriteNull = ServiceWritesNull["DeliveryAttempt"]
 	}
 	s.user = table.NewEntity(main, uDef)
 	s.source = table.NewEntity(main, srcDef)

@@ -53,7 +53,7 @@ func (u *Users) Create(ctx context.Context, in CreateUserInput) (fh.User, error)
 		GitHubID:         in.GitHubID,
 		GoogleID:         in.GoogleID,
 		Plan:             in.Plan,
-		UsagePeriodStart: fh.ISO(now),
+		UsagePeriodStart: u.periodStart(now),
 	}
 	if err := user.Validate(); err != nil {
 		return fh.User{}, err
@@ -347,7 +347,7 @@ func (u *Users) ResetUsage(ctx context.Context, id fh.UserID, start time.Time) (
 	}
 	p := table.Patch{Set: map[string]any{
 		"usageThisMonth":   0,
-		"usagePeriodStart": fh.ISO(start).String(),
+		"usagePeriodStart": u.periodStart(start).String(),
 		"updatedAt":        fh.ISO(u.s.now()).String(),
 	}}
 	if !u.s.scaled() {
@@ -373,6 +373,16 @@ func (u *Users) ResetUsage(ctx context.Context, id fh.UserID, start time.Time) (
 		return fh.User{}, txErr(err, 0, table.ErrConflict, "reset usage of user "+string(id))
 	}
 	return u.s.user.Get(ctx, k, table.Consistent())
+}
+
+// periodStart is a billing period's start as stored: the full timestamp
+// (the library's default), or under ServiceProfile the UTC date, as the
+// running service's users.create writes it (YYYY-MM-DD, fh.ISODate).
+func (u *Users) periodStart(t time.Time) fh.ISOTime {
+	if u.s.opts.ServiceVocabulary {
+		return fh.ISODate(t)
+	}
+	return fh.ISO(t)
 }
 
 func userKey(id fh.UserID) (table.Key, error) {

@@ -1,6 +1,9 @@
 // Package listbackup serves every access pattern of ListBackup
 // (the v2 schema document, canonical, plus the additions of the core
-// document; catalog LB-1..LB-68) on ONE table built from
+// document; catalog LB-1..LB-68), and of the entities ListBackup's own code
+// writes that the documents lack (LB-69..LB-83: source groups, team
+// members, labels, MFA codes, the platform catalog, in-app notifications)
+// on ONE table built from
 // the generic schema ([Schema]: table.NewSchema, GSI1..GSI5, TTL attribute
 // "ttl"). It replaces the 13 tables of v2 and the 6 extra tables of core.
 //

@@ -168,29 +168,52 @@ type MigratedTable struct {
 // table's job stops at its first error that is not a conflict (the others
 // go on); run the migration again with Resume to continue it.
 func (s *Store) Migrate(ctx context.Context, o MigrateOptions) ([]MigratedTable, error) {
+	head := func(lt LegacyTable, name string, missing bool) MigratedTable {
+		return MigratedTable{Legacy: name, Entity: lt.Entity, Skip: lt.Skip, Missing: missing}
+	}
+	return eachLegacyTable(ctx, s, o, head, s.migrateTable, func(ctx context.Context, lt LegacyTable, r *MigratedTable) error {
+		if !lt.ExpectEmpty {
+			return nil
+		}
+		n, err := s.countSome(ctx, r.Legacy)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			r.Unexpected = n
+			return fmt.Errorf("%s: %w", r.Legacy, ErrUnexpectedItems)
+		}
+		return nil
+	})
+}
+
+// eachLegacyTable is the per-table driver of [Store.Migrate] and
+// [Store.Verify]: for each legacy table o selects, o.Parallel at once, it
+// makes the table's result with head (missing when the deployment lacks
+// the table: reported, not an error), then runs the table (run) unless
+// the manifest skips it, when skipped, if set, checks it. Stack is
+// required; the tables' errors are joined.
+func eachLegacyTable[R any](ctx context.Context, s *Store, o MigrateOptions, head func(lt LegacyTable, name string, missing bool) R,
+	run func(context.Context, MigrateOptions, LegacyTable) (R, error), skipped func(context.Context, LegacyTable, *R) error) ([]R, error) {
 	if o.Stack == "" {
 		return nil, &table.ValidationError{Field: "Stack", Reason: "required"}
 	}
 	lts := o.tables()
-	out := make([]MigratedTable, len(lts))
+	out := make([]R, len(lts))
 	errs := make([]error, len(lts))
 	s.parallel(o, len(lts), func(i int) {
 		lt := lts[i]
-		out[i] = MigratedTable{Legacy: o.Stack + "-" + lt.Suffix, Entity: lt.Entity, Skip: lt.Skip}
-		switch exists, err := s.legacyExists(ctx, out[i].Legacy); {
+		name := o.Stack + "-" + lt.Suffix
+		exists, err := s.legacyExists(ctx, name)
+		out[i] = head(lt, name, err == nil && !exists)
+		switch {
 		case err != nil:
 			errs[i] = err
 		case !exists:
-			out[i].Missing = true
 		case lt.Skip == "":
-			out[i], errs[i] = s.migrateTable(ctx, o, lt)
-		case lt.ExpectEmpty:
-			if n, err := s.countSome(ctx, out[i].Legacy); err != nil {
-				errs[i] = err
-			} else if n > 0 {
-				out[i].Unexpected = n
-				errs[i] = fmt.Errorf("%s: %w", out[i].Legacy, ErrUnexpectedItems)
-			}
+			out[i], errs[i] = run(ctx, o, lt)
+		case skipped != nil:
+			errs[i] = skipped(ctx, lt, &out[i])
 		}
 	})
 	return out, errors.Join(errs...)

@@ -65,25 +65,10 @@ func (s *Store) VerifyMigration(ctx context.Context, stack string) ([]VerifiedTa
 // never an abort. Verify writes nothing but its checkpoints; DryRun is
 // ignored.
 func (s *Store) Verify(ctx context.Context, o MigrateOptions) ([]VerifiedTable, error) {
-	if o.Stack == "" {
-		return nil, &table.ValidationError{Field: "Stack", Reason: "required"}
+	head := func(lt LegacyTable, name string, missing bool) VerifiedTable {
+		return VerifiedTable{Legacy: name, Entity: lt.Entity, Skip: lt.Skip, Missing: missing}
 	}
-	lts := o.tables()
-	out := make([]VerifiedTable, len(lts))
-	errs := make([]error, len(lts))
-	s.parallel(o, len(lts), func(i int) {
-		lt := lts[i]
-		out[i] = VerifiedTable{Legacy: o.Stack + "-" + lt.Suffix, Entity: lt.Entity, Skip: lt.Skip}
-		switch exists, err := s.legacyExists(ctx, out[i].Legacy); {
-		case err != nil:
-			errs[i] = err
-		case !exists:
-			out[i].Missing = true
-		case lt.Skip == "":
-			out[i], errs[i] = s.verifyTable(ctx, o, lt)
-		}
-	})
-	return out, errors.Join(errs...)
+	return eachLegacyTable(ctx, s, o, head, s.verifyTable, nil)
 }
 
 // errAbsent marks a legacy item whose copy is not in the single table.

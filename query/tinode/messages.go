@@ -58,9 +58,10 @@ const (
 // is committed only if the leader had already taken it (as with any
 // request whose response is lost). A topic whose messages are sharded
 // (its MsgLayout, see Messages.Reshard) gets each message in the partition
-// of its SeqId, TOPIC#{topic}#{seq mod N}, and the topic's update is also
-// conditioned on the layout read, so a Save racing a switch is refused in
-// its transaction and retried under the new layout: no extra request.
+// of its SeqId, TOPIC#{topic}#{seq mod N}. The topic's update is also
+// conditioned on the layout read (MsgLayout absent, for a topic never
+// sharded), so a Save racing a switch is refused in its transaction and
+// retried under the new layout: no extra request.
 // Errors: a missing or deleted topic
 // table.ErrNotFound; retries exhausted table.ErrConflict; bad input a
 // *table.ValidationError (before any request).
@@ -163,10 +164,9 @@ func (ms *Messages) commitOnce(ctx context.Context, batch []*saveReq) error {
 		if err != nil {
 			return err
 		}
-		if !layout.IsZero() {
-			bump = bump.IfLayout(layoutAttr, layout)
-		}
-		ops := []table.TxOp{bump}
+		// On the layout read too (MsgLayout absent for tinode.md's): a
+		// switch committed since is a lost race, retried under it.
+		ops := []table.TxOp{bump.IfLayout(layoutAttr, layout)}
 		msgs := make([]tn.Message, len(batch))
 		for i, r := range batch {
 			msgs[i] = *r.m

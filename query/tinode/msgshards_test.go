@@ -228,6 +228,12 @@ func TestReshardWhileSaving_TN12(t *testing.T) {
 		if m, err := s.Messages.Get(ctx(t), "grpLive", seq); err != nil || m.SeqId != seq {
 			t.Fatalf("Get %d: %v", seq, err)
 		}
+		// Exactly where the final layout puts it: no Save wrote under a
+		// layout a switch had replaced (its condition refused it).
+		pk := l.SeqPK("TOPIC#grpLive", int64(seq))
+		if out, err := tabletest.Client(t).GetItem(ctx(t), getInput(s, pk, seq)); err != nil || out.Item == nil {
+			t.Fatalf("message %d is not in %s (layout %s): %v", seq, pk, l, err)
+		}
 	}
 	// A second run of the job changes nothing.
 	rep, err := s.Table().RunJob(ctx(t), tinode.ReshardJob("reshard-again", s, func(tn.Topic) int { return 16 }))
