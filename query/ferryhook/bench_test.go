@@ -64,7 +64,10 @@ func benchStore(b *testing.B) (*ferryhook.Store, *table.Table, fh.Source) {
 var benchMain string
 
 func rawPut(ctx context.Context, c *dynamodb.Client, tableName string, src fh.Source, at time.Time) error {
-	id := string(fh.NewEventID())
+	return rawPutID(ctx, c, tableName, src, at, string(fh.NewEventID()))
+}
+
+func rawPutID(ctx context.Context, c *dynamodb.Client, tableName string, src fh.Source, at time.Time, id string) error {
 	ms := at.UnixMilli()
 	item, err := attributevalue.MarshalMap(rawEvent{
 		PK: "SRC#" + string(src.SourceID), SK: "EVT#" + strconv.FormatInt(ms, 10) + "#" + id,
@@ -325,6 +328,11 @@ func BenchmarkAuthenticate(b *testing.B) {
 // Query of GSI1 (EVTID#{eventId}, eventually consistent) decoded with
 // attributevalue. The library's read is strongly consistent: a replay
 // decides on the event's delivery status.
+//
+// The sub-benchmark "service-id" reads an event stored under an ID in the
+// service's format (evt_ + nanoid(16)), which takes the index path (GSI1
+// Query, then the consistent GetItem): the path every ID took before
+// located IDs (issue 22).
 func BenchmarkEventByID(b *testing.B) {
 	s, events, src := benchStore(b)
 	ctx := context.Background()
@@ -332,6 +340,17 @@ func BenchmarkEventByID(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	b.Run("located", func(b *testing.B) { benchEventByID(b, s, events, ev) })
+	svc := ev
+	svc.EventID = fh.NewEventID()
+	if err := rawPutID(ctx, events.Client(), events.Name(), src, svc.ReceivedAt.Time(), string(svc.EventID)); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("service-id", func(b *testing.B) { benchEventByID(b, s, events, svc) })
+}
+
+func benchEventByID(b *testing.B, s *ferryhook.Store, events *table.Table, ev fh.Event) {
+	ctx := context.Background()
 	client := events.Client()
 	lib := func() error {
 		got, err := s.Events.GetByID(ctx, ev.EventID)
