@@ -194,7 +194,8 @@ type TopicMatch struct {
 // Options.SharedTags one Query per shared tag), one on the owners they name
 // (the engine's confirmation, table.LookupUniques: an owner that no longer
 // holds a tag does not match it, and its orphan guard is removed), one on
-// the topics found, in the order of their first matching tag. Free tags
+// the topics found, in the order of their first matching tag; a topic read
+// without the tag (a shared tag's entry left behind) does not match it. Free tags
 // and users' tags are skipped.
 func (ts *Topics) FindByTags(ctx context.Context, tags ...string) ([]TopicMatch, error) {
 	if err := checkTagArgs(tags); err != nil {
@@ -226,7 +227,9 @@ func (ts *Topics) FindByTags(ctx context.Context, tags ...string) ([]TopicMatch,
 	}
 	out := make([]TopicMatch, 0, len(topics))
 	for _, t := range topics {
-		out = append(out, TopicMatch{Topic: t, Tags: matched[t.Id]})
+		if tags := stillHeld(matched[t.Id], t.Tags); len(tags) > 0 {
+			out = append(out, TopicMatch{Topic: t, Tags: tags})
+		}
 	}
 	return out, nil
 }

@@ -155,6 +155,19 @@ func (s *Store) tagValues(tags []string) []table.Unique {
 	return us
 }
 
+// stillHeld returns the tags of matched that held (the item as read) still
+// holds: a shared tag's entry is an index, never the truth (issue 26), so
+// an item changed behind it does not match the tags it dropped.
+func stillHeld(matched, held []string) []string {
+	var out []string
+	for _, tag := range matched {
+		if slices.Contains(held, tag) {
+			out = append(out, tag)
+		}
+	}
+	return out
+}
+
 // tagHolders returns the holders of each tag (guards of unique tags in
 // one BatchGetItem, the entries of each shared tag in one Query per page)
 // in the order of tags.

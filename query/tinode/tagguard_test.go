@@ -11,7 +11,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
 )
 
 // TestTagLookupsAskTheUser_TN4_TN19_TN30: a tag's guard is an index, never
@@ -110,5 +112,57 @@ func TestTagLookupsAskTheUser_TN4_TN19_TN30(t *testing.T) {
 	}
 	if _, err := s.Creds.Upsert(c, &tn.Credential{User: "erin", Method: "email", Value: "v@x.io", Resp: "2"}); err != nil {
 		t.Fatalf("TN-30 Upsert refused a value whose validated credential is gone: %v", err)
+	}
+}
+
+// TestSharedTagEntriesAskTheItem_TN19: under Options.SharedTags a shared
+// tag's entries are an index too. A user and a topic whose tags another
+// writer changed with a raw UpdateItem (the entries left behind) are not
+// found by FindByTags (TN-19) for the tag they gave up, and still are for
+// the tags they hold.
+func TestSharedTagEntriesAskTheItem_TN19(t *testing.T) {
+	t.Parallel()
+	s := tinode.New(tabletest.NewTable(t, table.NewSchema("tinode")), func(o *tinode.Options) { o.SharedTags = true })
+	c := ctx(t)
+	for _, u := range []tn.User{{Id: "ann", Tags: []string{"lang:go", "city:oslo"}}, {Id: "bob", Tags: []string{"lang:go"}}} {
+		if err := s.Users.Create(c, &u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Topics.Create(c, &tn.Topic{Id: "grpGo", Tags: []string{"lang:go", "city:oslo"}}); err != nil {
+		t.Fatal(err)
+	}
+	uk, err := tn.UserKey("ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk, err := tn.TopicKey("grpGo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := s.Table()
+	for _, k := range []table.Key{uk, tk} {
+		if _, err := tb.Client().UpdateItem(c, &dynamodb.UpdateItemInput{TableName: aws.String(tb.Name()),
+			Key:                       map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: k.PK}, "SK": &types.AttributeValueMemberS{Value: k.SK}},
+			UpdateExpression:          aws.String("SET Tags = :t"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":t": &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberS{Value: "city:oslo"}}}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	users, err := s.Users.FindByTags(c, "lang:go")
+	if err != nil || len(users) != 1 || users[0].User.Id != "bob" {
+		t.Fatalf("TN-19 users by a tag ann gave up: %+v, %v; want bob only", users, err)
+	}
+	users, err = s.Users.FindByTags(c, "lang:go", "city:oslo")
+	if err != nil || len(users) != 2 || users[0].User.Id != "ann" || len(users[0].Tags) != 1 || users[0].Tags[0] != "city:oslo" {
+		t.Fatalf("TN-19 users by lang:go, city:oslo: %+v, %v; want ann (city:oslo only) and bob", users, err)
+	}
+	topics, err := s.Topics.FindByTags(c, "lang:go")
+	if err != nil || len(topics) != 0 {
+		t.Fatalf("TN-19 topics by a tag grpGo gave up: %+v, %v; want none", topics, err)
+	}
+	topics, err = s.Topics.FindByTags(c, "city:oslo")
+	if err != nil || len(topics) != 1 || topics[0].Topic.Id != "grpGo" {
+		t.Fatalf("TN-19 topics by city:oslo: %+v, %v; want grpGo", topics, err)
 	}
 }

@@ -223,7 +223,9 @@ type UserMatch struct {
 // one Query per shared tag instead), one on the owners they name (the
 // engine's confirmation, table.LookupUniques: an owner that no longer holds
 // a tag does not match it, and its orphan guard is removed), one on the
-// users found, in the order of their first matching tag. Free tags and topics' tags are skipped
+// users found, in the order of their first matching tag; a user read
+// without the tag (a shared tag's entry left behind by a change another
+// writer made) does not match it. Free tags and topics' tags are skipped
 // ([Topics.FindByTags] finds topics).
 func (us *Users) FindByTags(ctx context.Context, tags ...string) ([]UserMatch, error) {
 	if err := checkTagArgs(tags); err != nil {
@@ -255,7 +257,9 @@ func (us *Users) FindByTags(ctx context.Context, tags ...string) ([]UserMatch, e
 	}
 	out := make([]UserMatch, 0, len(users))
 	for _, u := range users {
-		out = append(out, UserMatch{User: u, Tags: matched[u.Id]})
+		if tags := stillHeld(matched[u.Id], u.Tags); len(tags) > 0 {
+			out = append(out, UserMatch{User: u, Tags: tags})
+		}
 	}
 	return out, nil
 }
