@@ -5,13 +5,10 @@ package table_test
 // the fault in front of the real DynamoDB Local.
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"net/http"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -227,53 +224,30 @@ func TestBatchWriteReportsThreeSets(t *testing.T) {
 	}
 }
 
-// conflictingTx cancels the first n TransactWriteItems with
-// TransactionConflict on every action, as DynamoDB does when another
-// transaction holds an item; later ones reach DynamoDB Local.
-type conflictingTx struct {
-	n    atomic.Int64
-	seen atomic.Int64
-}
-
-func (f *conflictingTx) Do(r *http.Request) (*http.Response, error) {
-	if strings.HasSuffix(r.Header.Get("X-Amz-Target"), ".TransactWriteItems") {
-		f.seen.Add(1)
-		if f.n.Add(-1) >= 0 {
-			body, _ := io.ReadAll(r.Body)
-			actions := strings.Count(string(body), `"TableName"`)
-			reasons := strings.Repeat(`{"Code":"TransactionConflict","Message":"conflict"},`, actions)
-			js := `{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","Message":"Transaction cancelled","CancellationReasons":[` + strings.TrimSuffix(reasons, ",") + `]}`
-			return &http.Response{StatusCode: 400, Header: http.Header{"Content-Type": {"application/x-amz-json-1.0"}},
-				Body: io.NopCloser(bytes.NewBufferString(js)), Request: r}, nil
-		}
-	}
-	return http.DefaultTransport.RoundTrip(r)
-}
-
 // Every transactional write path retries cancellations caused only by
 // TransactionConflict; a Create with a unique value no longer fails on one.
 func TestTransactionConflictsRetried(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	fault := &conflictingTx{}
-	fault.n.Store(3)
+	fault := &tabletest.TxConflicts{}
+	fault.Left.Store(3)
 	ff, _ := faultyFixture(t, f, nil, func(o *dynamodb.Options) { o.HTTPClient = fault })
 	c := ctx(t)
 	if err := ff.members.Create(c, &member{ID: "a", Email: "a@x.io", Status: "on"}); err != nil {
 		t.Fatalf("Create under 3 conflicts = %v, want success", err)
 	}
-	if fault.seen.Load() != 4 {
-		t.Fatalf("%d transactions sent, want 4 (3 conflicts, then success)", fault.seen.Load())
+	if fault.Seen.Load() != 4 {
+		t.Fatalf("%d transactions sent, want 4 (3 conflicts, then success)", fault.Seen.Load())
 	}
 	// Bounded: with more conflicts than retries the error is ErrConflict-free
 	// TxError naming TransactionConflict.
-	fault.n.Store(1000)
-	fault.seen.Store(0)
+	fault.Left.Store(1000)
+	fault.Seen.Store(0)
 	ff2, _ := faultyFixture(t, f, []func(*table.Options){func(o *table.Options) { o.ConflictRetries = 2 }}, func(o *dynamodb.Options) { o.HTTPClient = fault })
 	err := ff2.members.Create(c, &member{ID: "b", Email: "b@x.io", Status: "on"})
 	var te *table.TxError
-	if !errors.As(err, &te) || fault.seen.Load() != 3 {
-		t.Fatalf("Create under endless conflicts = %v after %d sends, want a TxError after 3", err, fault.seen.Load())
+	if !errors.As(err, &te) || fault.Seen.Load() != 3 {
+		t.Fatalf("Create under endless conflicts = %v after %d sends, want a TxError after 3", err, fault.Seen.Load())
 	}
 }
 

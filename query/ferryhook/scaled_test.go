@@ -1,12 +1,9 @@
 package ferryhook_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -274,14 +271,14 @@ func TestScaledIngestUnderFaults_FH11_FH13_FH14(t *testing.T) {
 		t.Fatalf("%d responses lost, want 2", lost.Lost())
 	}
 	// Conflicts: the first 3 transactions canceled with TransactionConflict.
-	conflict := &conflictingTx{}
-	conflict.n.Store(3)
+	conflict := &tabletest.TxConflicts{}
+	conflict.Left.Store(3)
 	cs := scaledStore(t, f, func(o *dynamodb.Options) { o.HTTPClient = conflict })
 	if _, err := ingestOnce(ctx(t), cs, srcs[1].SourceID); err != nil {
 		t.Fatal(err)
 	}
-	if conflict.seen.Load() < 4 {
-		t.Fatalf("%d transactions sent, want the 3 conflicts retried", conflict.seen.Load())
+	if conflict.Seen.Load() < 4 {
+		t.Fatalf("%d transactions sent, want the 3 conflicts retried", conflict.Seen.Load())
 	}
 
 	// Concurrent writers on all three sources, rollups, and the service's
@@ -366,28 +363,4 @@ func TestScaledIngestUnderFaults_FH11_FH13_FH14(t *testing.T) {
 	if usage != 1 || user.UsageThisMonth != 1 {
 		t.Errorf("after a reset and one ingest: exact %d, rolled-up %d, want 1", usage, user.UsageThisMonth)
 	}
-}
-
-// conflictingTx cancels the first n TransactWriteItems with
-// TransactionConflict on every action, as DynamoDB does when another
-// transaction holds an item (DynamoDB Local never does); later ones
-// reach DynamoDB Local.
-type conflictingTx struct {
-	n    atomic.Int64
-	seen atomic.Int64
-}
-
-func (f *conflictingTx) Do(r *http.Request) (*http.Response, error) {
-	if strings.HasSuffix(r.Header.Get("X-Amz-Target"), ".TransactWriteItems") {
-		f.seen.Add(1)
-		if f.n.Add(-1) >= 0 {
-			body, _ := io.ReadAll(r.Body)
-			actions := strings.Count(string(body), `"TableName"`)
-			reasons := strings.Repeat(`{"Code":"TransactionConflict","Message":"conflict"},`, actions)
-			js := `{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","Message":"Transaction cancelled","CancellationReasons":[` + strings.TrimSuffix(reasons, ",") + `]}`
-			return &http.Response{StatusCode: 400, Header: http.Header{"Content-Type": {"application/x-amz-json-1.0"}},
-				Body: io.NopCloser(bytes.NewBufferString(js)), Request: r}, nil
-		}
-	}
-	return http.DefaultTransport.RoundTrip(r)
 }

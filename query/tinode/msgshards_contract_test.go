@@ -1,11 +1,6 @@
 package tinode_test
 
 import (
-	"bytes"
-	"io"
-	"net/http"
-	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -15,29 +10,6 @@ import (
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 )
-
-// conflicts cancels the first n TransactWriteItems with TransactionConflict
-// on every action, as DynamoDB does when another transaction holds one of
-// the items (DynamoDB Local never does); later ones reach DynamoDB Local.
-type conflicts struct {
-	n    atomic.Int64
-	seen atomic.Int64
-}
-
-func (f *conflicts) Do(r *http.Request) (*http.Response, error) {
-	if strings.HasSuffix(r.Header.Get("X-Amz-Target"), ".TransactWriteItems") {
-		f.seen.Add(1)
-		if f.n.Add(-1) >= 0 {
-			body, _ := io.ReadAll(r.Body)
-			actions := strings.Count(string(body), `"TableName"`)
-			reasons := strings.Repeat(`{"Code":"TransactionConflict","Message":"conflict"},`, actions)
-			js := `{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","Message":"Transaction cancelled","CancellationReasons":[` + strings.TrimSuffix(reasons, ",") + `]}`
-			return &http.Response{StatusCode: 400, Header: http.Header{"Content-Type": {"application/x-amz-json-1.0"}},
-				Body: io.NopCloser(bytes.NewBufferString(js)), Request: r}, nil
-		}
-	}
-	return http.DefaultTransport.RoundTrip(r)
-}
 
 // faultyShardedStore returns a store in the sharded profile (4 shards)
 // whose client goes through fault, and a clean store on the same table.
@@ -100,15 +72,15 @@ func TestShardedSaveLostResponse_TN12(t *testing.T) {
 // 1, no gap and no orphan in any shard.
 func TestShardedSaveConflicts_TN12(t *testing.T) {
 	t.Parallel()
-	fault := &conflicts{}
-	fault.n.Store(3)
+	fault := &tabletest.TxConflicts{}
+	fault.Left.Store(3)
 	s, clean := faultyShardedStore(t, func(o *dynamodb.Options) { o.HTTPClient = fault })
 	mustTopic(t, clean, "grpConflict")
 	if err := s.Messages.Save(ctx(t), &tn.Message{Topic: "grpConflict", From: "usrA", Content: tn.JSON("x")}); err != nil {
 		t.Fatalf("Save under 3 conflicts: %v", err)
 	}
-	if fault.seen.Load() != 4 {
-		t.Errorf("%d transactions sent, want 4 (3 canceled, then applied)", fault.seen.Load())
+	if fault.Seen.Load() != 4 {
+		t.Errorf("%d transactions sent, want 4 (3 canceled, then applied)", fault.Seen.Load())
 	}
 	wantMessages(t, clean, "grpConflict", 1)
 	for _, pk := range []string{"TOPIC#grpConflict#0", "TOPIC#grpConflict#2", "TOPIC#grpConflict#3"} {

@@ -193,3 +193,36 @@ func (f *StaleQueries) Option() func(*dynamodb.Options) {
 		})
 	}
 }
+
+// TxConflicts cancels the next Left TransactWriteItems with
+// TransactionConflict on every action, as DynamoDB does when another
+// transaction holds one of the items (DynamoDB Local never does); later
+// ones reach DynamoDB Local. Install it as the client's HTTP client
+// ([TxConflicts.Option]); Seen counts the transactions sent.
+type TxConflicts struct {
+	// Left is how many transactions are still to be canceled.
+	Left atomic.Int64
+	// Seen is how many TransactWriteItems were sent, canceled or not.
+	Seen atomic.Int64
+}
+
+// Option installs the fault on a client (it replaces the HTTP client).
+func (f *TxConflicts) Option() func(*dynamodb.Options) {
+	return func(o *dynamodb.Options) { o.HTTPClient = f }
+}
+
+// Do implements the SDK's HTTPClient.
+func (f *TxConflicts) Do(r *http.Request) (*http.Response, error) {
+	if strings.HasSuffix(r.Header.Get("X-Amz-Target"), ".TransactWriteItems") {
+		f.Seen.Add(1)
+		if f.Left.Add(-1) >= 0 {
+			body, _ := io.ReadAll(r.Body)
+			actions := strings.Count(string(body), `"TableName"`)
+			reasons := strings.Repeat(`{"Code":"TransactionConflict","Message":"conflict"},`, actions)
+			js := `{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","Message":"Transaction cancelled","CancellationReasons":[` + strings.TrimSuffix(reasons, ",") + `]}`
+			return &http.Response{StatusCode: 400, Header: http.Header{"Content-Type": {"application/x-amz-json-1.0"}},
+				Body: io.NopCloser(bytes.NewBufferString(js)), Request: r}, nil
+		}
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
