@@ -3,6 +3,7 @@ package tinode_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -58,8 +59,14 @@ func TestScale_TN31_TN32_TN33_Uploads(t *testing.T) {
 func TestUnusedFilesSharded_TN33(t *testing.T) {
 	t.Parallel()
 	c := ctx(t)
+	var mu sync.Mutex // the adoption job's segments call now concurrently
 	clock := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
-	now := func() time.Time { clock = clock.Add(time.Second); return clock }
+	now := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		clock = clock.Add(time.Second)
+		return clock
+	}
 	opts := func(o *table.Options) { o.Cipher, o.CursorKey, o.Now = tabletest.Cipher(), []byte("files"), now }
 	tb := tabletest.NewTable(t, table.NewSchema("tinode"), opts)
 	old := tinode.New(tb, func(o *tinode.Options) { o.IndexShards = 1 })
