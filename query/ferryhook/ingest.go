@@ -265,11 +265,7 @@ func (s *Store) stateCheck() time.Duration {
 // so that every store's next ingest is refused or re-planned by its own
 // transaction. A missing item gives table.ErrNotFound.
 func (s *Store) recheck(ctx context.Context, source fh.SourceID, o ownerInfo) (bool, error) {
-	sk, err := fh.SourceKey(o.user, source)
-	if err != nil {
-		return false, err
-	}
-	uk, err := fh.UserKey(o.user)
+	sk, uk, err := o.keys(source)
 	if err != nil {
 		return false, err
 	}
@@ -299,4 +295,13 @@ func (s *Store) recheck(ctx context.Context, source fh.SourceID, o ownerInfo) (b
 		}
 	}
 	return same, nil
+}
+
+// keys returns the keys of source's item and of its owner's.
+func (o ownerInfo) keys(source fh.SourceID) (sk, uk table.Key, err error) {
+	if sk, err = fh.SourceKey(o.user, source); err != nil {
+		return sk, uk, err
+	}
+	uk, err = fh.UserKey(o.user)
+	return sk, uk, err
 }

@@ -135,11 +135,7 @@ func (s *Store) sourceState(o ownerInfo) map[string]string {
 // created meanwhile by another ingest is not an error; stale reports that
 // the source or the plan changed meanwhile (read them again).
 func (s *Store) initShards(ctx context.Context, source fh.SourceID, o ownerInfo) (stale bool, err error) {
-	sk, err := fh.SourceKey(o.user, source)
-	if err != nil {
-		return false, err
-	}
-	uk, err := fh.UserKey(o.user)
+	sk, uk, err := o.keys(source)
 	if err != nil {
 		return false, err
 	}

@@ -63,18 +63,7 @@ func (ms *Messages) topicLayout(ctx context.Context, topic tn.TopicName) (table.
 	if !ms.s.shardAware() {
 		return table.Layout{}, nil
 	}
-	tk, err := tn.TopicKey(topic)
-	if err != nil {
-		return table.Layout{}, err
-	}
-	raw, err := ms.s.t.GetOwner(ctx, tk, true)
-	if errors.Is(err, table.ErrNotFound) {
-		return table.Layout{}, nil
-	}
-	if err != nil {
-		return table.Layout{}, err
-	}
-	return table.LayoutOf(raw, layoutAttr)
+	return ms.topicLayoutUpTo(ctx, topic)
 }
 
 // knownLayout is a topic's message layout as read together with the
@@ -112,8 +101,9 @@ func (lm *layoutMemo) store(topic tn.TopicName, k knownLayout) {
 	lm.m.Store(topic, k)
 }
 
-// topicLayoutUpTo is topicLayout with the topic's SeqId as read, and
-// remembers both for Get.
+// topicLayoutUpTo reads the topic's layout (one consistent GetItem; a
+// missing topic has the zero layout) and remembers it with the topic's
+// SeqId as read, for Get.
 func (ms *Messages) topicLayoutUpTo(ctx context.Context, topic tn.TopicName) (table.Layout, error) {
 	tk, err := tn.TopicKey(topic)
 	if err != nil {
