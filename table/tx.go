@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
@@ -43,6 +44,46 @@ func (o TxOp) Unconditional() TxOp {
 		d := *o.del
 		d.ConditionExpression, d.ExpressionAttributeNames, d.ExpressionAttributeValues = nil, nil, nil
 		o.del = &d
+	}
+	return o
+}
+
+// and returns the action (an update, put, delete or condition check) with
+// cond ANDed onto its condition, on a copy of the action: cond binds its
+// placeholders into x, which holds copies of the action's. An action
+// without a condition gets cond alone.
+func (o TxOp) and(cond func(x exprs) string) TxOp {
+	add := func(c **string, names *map[string]string, values *map[string]types.AttributeValue) {
+		x := exprs{names: maps.Clone(*names), values: maps.Clone(*values)}
+		if x.names == nil {
+			x.names = map[string]string{}
+		}
+		if x.values == nil {
+			x.values = map[string]types.AttributeValue{}
+		}
+		e := cond(x)
+		if old := aws.ToString(*c); old != "" {
+			e = "(" + old + ") AND " + e
+		}
+		*c, *names, *values = aws.String(e), x.names, x.vals()
+	}
+	switch {
+	case o.update != nil:
+		u := *o.update
+		add(&u.ConditionExpression, &u.ExpressionAttributeNames, &u.ExpressionAttributeValues)
+		o.update = &u
+	case o.put != nil:
+		p := *o.put
+		add(&p.ConditionExpression, &p.ExpressionAttributeNames, &p.ExpressionAttributeValues)
+		o.put = &p
+	case o.del != nil:
+		d := *o.del
+		add(&d.ConditionExpression, &d.ExpressionAttributeNames, &d.ExpressionAttributeValues)
+		o.del = &d
+	case o.check != nil:
+		k := *o.check
+		add(&k.ConditionExpression, &k.ExpressionAttributeNames, &k.ExpressionAttributeValues)
+		o.check = &k
 	}
 	return o
 }
