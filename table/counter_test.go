@@ -177,3 +177,43 @@ func TestCountersRollupJob(t *testing.T) {
 		t.Fatalf("99 shards: %v", err)
 	}
 }
+
+// A rollup with nothing pending that only copies the owner's state into
+// the shards (another writer changed it on the owner) conditions the
+// owner with a condition check, and that check binds only the
+// placeholders it uses: DynamoDB refuses unused ones.
+func TestCountersRollupStateOnly(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := memberCounters(t, f.t)
+	m := member{ID: "di", Email: "di@x.io", Status: "on"}
+	if err := f.members.Create(ctx(t), &m); err != nil {
+		t.Fatal(err)
+	}
+	k, _ := f.members.KeyOf(&m)
+	if err := f.t.Transact(ctx(t), c.InitOps("di", k, map[string]string{"status": "on"})...); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.t.Client().UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: aws.String(f.t.Name()),
+		Key:                       map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: k.PK}, "SK": &types.AttributeValueMemberS{Value: k.SK}},
+		UpdateExpression:          aws.String("SET #s = :off"),
+		ExpressionAttributeNames:  map[string]string{"#s": "status"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":off": &types.AttributeValueMemberS{Value: "off"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if tot, changed, err := c.Rollup(ctx(t), "di", k); err != nil || !changed || tot.State["status"] != "off" {
+		t.Fatalf("Rollup: %+v, changed %v, %v; want the state off copied", tot, changed, err)
+	}
+	if err := f.t.Transact(ctx(t), c.AddOp("di", "e1", map[string]int64{"logins": 1}, nil, map[string]string{"status": "on"})); err == nil {
+		t.Fatal("add wanting status on after the rollup copied off: accepted")
+	}
+	if err := f.t.Transact(ctx(t), c.AddOp("di", "e2", map[string]int64{"logins": 1}, nil, map[string]string{"status": "off"})); err != nil {
+		t.Fatal(err)
+	}
+	if _, changed, err := c.Rollup(ctx(t), "di", k); err != nil || !changed {
+		t.Fatalf("second Rollup: changed %v, %v", changed, err)
+	}
+	if got, _ := f.members.Get(ctx(t), k); got.Logins != 1 {
+		t.Fatalf("logins %d, want 1", got.Logins)
+	}
+}
