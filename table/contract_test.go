@@ -698,7 +698,7 @@ func TestInputAtTheEdges(t *testing.T) {
 	if _, err := gauges.Patch(c, k, table.Patch{Set: map[string]any{"tags": []string{"b", "c"}, "labels": map[string]string{"k": ""}}}); err != nil {
 		t.Fatal(err)
 	}
-	raw := rawItem(t, ff.t, k)
+	raw := tabletest.RawItem(t, ff.t, k)
 	if _, ok := raw["tags"].(*types.AttributeValueMemberSS); !ok {
 		t.Errorf("tags stored as %T, want a string set", raw["tags"])
 	}
@@ -708,7 +708,7 @@ func TestInputAtTheEdges(t *testing.T) {
 	if _, err := gauges.Patch(c, k, table.Patch{Set: map[string]any{"tags": []string{}}}); err != nil {
 		t.Fatal(err)
 	}
-	if v, ok := rawItem(t, ff.t, k)["tags"]; ok {
+	if v, ok := tabletest.RawItem(t, ff.t, k)["tags"]; ok {
 		t.Errorf("an empty set was stored as %T, want no attribute", v)
 	}
 }
