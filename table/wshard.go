@@ -342,29 +342,11 @@ func (t *Table) SwitchLayoutOp(owner Key, attr string, old, next Layout, ifEqual
 func (t *Table) InPartition(o TxOp, pk string) TxOp {
 	pkAttr := t.schema.PK
 	av := &types.AttributeValueMemberS{Value: pk}
-	rekey := func(k Item) Item {
-		k = maps.Clone(k)
+	o = o.edit(func(a actionRef) {
+		k := maps.Clone(*a.key)
 		k[pkAttr] = av
-		return k
-	}
-	switch {
-	case o.put != nil:
-		p := *o.put
-		p.Item = rekey(p.Item)
-		o.put = &p
-	case o.update != nil:
-		u := *o.update
-		u.Key = rekey(u.Key)
-		o.update = &u
-	case o.del != nil:
-		d := *o.del
-		d.Key = rekey(d.Key)
-		o.del = &d
-	case o.check != nil:
-		c := *o.check
-		c.Key = rekey(c.Key)
-		o.check = &c
-	}
+		*a.key = k
+	})
 	o.key.PK = pk
 	return o
 }
