@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -349,4 +350,114 @@ func (t *Table) InPartition(o TxOp, pk string) TxOp {
 	})
 	o.key.PK = pk
 	return o
+}
+
+// ListLayout returns one page of a write-sharded collection through e: q
+// is a query of the owner's partition with the caller's options applied
+// ([ListOptions.Apply], its Cursor included). A first page (no cursor)
+// asks layout for the owner's [Layout] and reads every partition it gives
+// ([Layout.Query]; base also reads the owner's own partition whatever the
+// layout, for a collection another writer still fills there); a later
+// page reads the partitions its cursor names, so a page continued after a
+// switch reads the partitions it started with: newest first it misses
+// nothing of a collection whose new epochs hold only newer items; oldest
+// first it ends before them. The page's cursor holds those partitions
+// ("L8b:" then the engine's sealed cursor: 8 shards and the owner's
+// partition); a collection read as one partition keeps the engine's
+// cursor as it is. Requests: layout's, then one Query per partition per
+// page, sent at once.
+func ListLayout[T any](ctx context.Context, e *Entity[T], q Query, base bool, layout func(context.Context) (Layout, error)) (Page[T], error) {
+	if q.Cursor != "" {
+		var err error
+		if q.Cursor, err = resumeSpan(&q, q.Cursor); err != nil {
+			return Page[T]{}, err
+		}
+	} else {
+		l, err := layout(ctx)
+		if err != nil {
+			return Page[T]{}, err
+		}
+		q = l.Query(q)
+		if base && q.Shards > 1 {
+			q.ShardBase = true
+		}
+	}
+	p, err := e.List(ctx, q)
+	if err != nil {
+		return p, err
+	}
+	p.Cursor = spanCursor(q, p.Cursor)
+	return p, nil
+}
+
+// spanCursor wraps inner, the engine's cursor of a page of q, with the
+// partitions q read.
+func spanCursor(q Query, inner string) string {
+	if inner == "" || q.Shards < 2 {
+		return inner
+	}
+	b := ""
+	if q.ShardBase {
+		b = "b"
+	}
+	return "L" + strconv.Itoa(q.Shards) + b + ":" + inner
+}
+
+// resumeSpan sets q's partitions from a cursor spanCursor made and
+// returns the engine's cursor (a cursor without partitions: q reads its
+// own partition).
+func resumeSpan(q *Query, cursor string) (string, error) {
+	span, inner, ok := strings.Cut(cursor, ":")
+	if !ok || !strings.HasPrefix(span, "L") {
+		q.Shards, q.ShardBase, q.OnlyShards = 0, false, nil
+		return cursor, nil
+	}
+	span = span[1:]
+	q.ShardBase = strings.HasSuffix(span, "b")
+	n, err := strconv.Atoi(strings.TrimSuffix(span, "b"))
+	if err != nil || n < 2 || n > MaxShards || strconv.Itoa(n) != strings.TrimSuffix(span, "b") {
+		return "", fmt.Errorf("list: %w", ErrInvalidCursor)
+	}
+	q.Shards, q.OnlyShards = n, nil
+	return inner, nil
+}
+
+// ReshardJob returns the job that switches the write-sharded collections
+// of e's items (the owners) to the shard count shards returns for each
+// (0: leave it): layout reads an owner's stored layout, reshard switches
+// it live (a transaction conditioned on the layout read, see
+// [Table.SwitchLayoutOp]). Run it with [RunJob] (parallel, resumable,
+// capacity-bounded) when a profile or an owner's load changes. An owner
+// already at its count is Unchanged, so a second run changes nothing; an
+// owner gone meanwhile ([ErrNotFound]) and other items are Skipped; an
+// owner that does not decode, or whose layout does not parse, is
+// Conflicted.
+func ReshardJob[T any](name string, e *Entity[T], layout func(T) string, shards func(T) int, reshard func(context.Context, T, int) error) Job {
+	return Job{Name: name, Visit: func(ctx context.Context, raw Item, dryRun bool) (JobOutcome, error) {
+		if !e.Owns(raw) {
+			return Skipped, nil
+		}
+		v, err := e.Decode(raw)
+		if err != nil {
+			return Conflicted, fmt.Errorf("%w: %v", ErrInvalidInput, err)
+		}
+		l, err := ParseLayout(layout(v))
+		if err != nil {
+			return Conflicted, fmt.Errorf("%w: %v", ErrInvalidInput, err)
+		}
+		n := shards(v)
+		if n == 0 || l.Shards() == n {
+			return Unchanged, nil
+		}
+		if dryRun {
+			return Changed, nil
+		}
+		if err := reshard(ctx, v, n); err != nil {
+			if errors.Is(err, ErrNotFound) {
+				return Skipped, nil
+			}
+			return Unchanged, err
+		}
+		return Changed, nil
+	}}
 }

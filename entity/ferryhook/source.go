@@ -25,6 +25,12 @@ type Source struct {
 	LastEventAt ISOTime `dynamo:"lastEventAt"`
 	// CreatedAt is kept by the store.
 	CreatedAt ISOTime `dynamo:"createdAt"`
+	// EventLayout is the write-sharded layout of the source's events
+	// (table.Layout's text, such as "0:1,1764000000000:64": from which
+	// receivedAt, in Unix milliseconds, on how many partitions). Empty,
+	// as the document has it: every event in SRC#{sourceId}. The library
+	// writes it only in its scaled profile; the running service never.
+	EventLayout string `dynamo:"eventLayout,omitempty"`
 }
 
 // Validate reports the first invalid field of s as a *table.ValidationError.

@@ -113,11 +113,19 @@
 // one transaction; eventCount, lastEventAt and usageThisMonth on the items
 // become rollups ([Store.RollupJob]), and the exact figures cost one
 // BatchGetItem ([Sources.Counts] FH-13, [Users.Usage] FH-14). Its doc says
-// what the running service can no longer read correctly next to it. The
-// events partition SRC#{sourceId} itself (4 write units per ingest, sort
-// keys increasing) still caps one source at about 200 ingests per second
-// at the 800-unit target: splitting it is write-sharded event collections'
-// work.
+// what the running service can no longer read correctly next to it.
+//
+// The events partition SRC#{sourceId} itself (4 write units per ingest,
+// sort keys increasing) would still cap one source at about 200 ingests
+// per second at the 800-unit target, so the scaled profile also
+// write-shards events (Options.EventShards, 64 for new sources): an
+// ingest writes its event to one of the source's partitions
+// SRC#{sourceId}#{i}, recorded in the event ID's bucket, under the layout
+// the source records (eventLayout, copied into its counter shards, which
+// the ingest transaction already checks); [Events.ListBySource] merges the
+// partitions with one cursor; [Sources.ShardEvents] and [EventReshardJob]
+// switch a live source. Ingest stays one request; a list page costs one
+// Query per partition. See eventshards.go's contract.
 //
 // # Event IDs
 //

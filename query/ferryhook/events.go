@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"math/rand/v2"
 	"time"
 
 	fh "github.com/singletable/singletable/entity/ferryhook"
@@ -34,23 +35,45 @@ type CreateEventInput struct {
 	ReceivedAt time.Time
 }
 
-// newEvent builds and validates the event of in, without any request.
-func (e *Events) newEvent(in CreateEventInput) (fh.Event, error) { return e.build(in, true) }
+// eventShard is the partition a new event goes to: shard i of n of its
+// source's events (n 1: SRC#{sourceId} itself).
+type eventShard struct{ i, n int }
+
+// newEvent builds and validates the event of in, without any request,
+// placed under layout l, its source's event layout: in a uniformly random
+// shard of the epoch its receivedAt falls in, which the ID's bucket
+// records (fh.NewLocatedEventID), so a read by ID needs no layout.
+func (e *Events) newEvent(in CreateEventInput, l table.Layout) (fh.Event, eventShard, error) {
+	return e.build(in, true, l)
+}
 
 // build is newEvent; mint false gives the event a throwaway ID (a check
 // of the input before any request).
-func (e *Events) build(in CreateEventInput, mint bool) (fh.Event, error) {
+func (e *Events) build(in CreateEventInput, mint bool, l table.Layout) (fh.Event, eventShard, error) {
 	if !in.Plan.Valid() {
-		return fh.Event{}, table.Invalid("plan", "unknown value %q", in.Plan)
+		return fh.Event{}, eventShard{}, table.Invalid("plan", "unknown value %q", in.Plan)
 	}
 	at := in.ReceivedAt
 	if at.IsZero() {
 		at = e.s.now()
 	}
 	received := fh.Millis(at)
-	id := fh.NewLocatedEventID(in.SourceID, received, 0)
+	shard := eventShard{n: l.ShardsAt(int64(received))}
+	place := func() fh.EventID {
+		if shard.n <= 1 {
+			return fh.NewLocatedEventID(in.SourceID, received, 0)
+		}
+		shard.i = rand.IntN(shard.n)
+		id := fh.NewLocatedEventID(in.SourceID, received, shard.i+1)
+		if _, _, _, ok := id.Location(); !ok {
+			shard.n = 1 // an ID without a location: the document's partition
+		}
+		return id
+	}
+	id := place()
 	for mint && e.s.acceptEventID != nil && !e.s.acceptEventID(id) { // tests only: spread IDs over shards
-		id = fh.NewLocatedEventID(in.SourceID, received, 0)
+		shard.n = l.ShardsAt(int64(received))
+		id = place()
 	}
 	ev := fh.Event{
 		EventID:     id,
@@ -65,7 +88,7 @@ func (e *Events) build(in CreateEventInput, mint bool) (fh.Event, error) {
 		ReceivedAt:  received,
 		ExpiresAt:   in.Plan.ExpiresAt(received),
 	}
-	return ev, ev.Validate()
+	return ev, shard, ev.Validate()
 }
 
 // Create stores a received event (FH-11 events.create) with status
@@ -75,7 +98,7 @@ func (e *Events) build(in CreateEventInput, mint bool) (fh.Event, error) {
 // body over 256 KB or other bad input gives a *table.ValidationError and
 // writes nothing.
 func (e *Events) Create(ctx context.Context, in CreateEventInput) (fh.Event, error) {
-	ev, err := e.newEvent(in)
+	ev, _, err := e.newEvent(in, table.Layout{}) // the document's partition, as the service writes
 	if err != nil {
 		return fh.Event{}, err
 	}
@@ -142,13 +165,32 @@ func locatedKey(id fh.EventID) (table.Key, bool) {
 // table.After with the previous page's cursor, table.Asc for oldest first.
 // Expired events are left out. A bad limit or cursor gives a
 // *table.ValidationError or table.ErrInvalidCursor.
+//
+// In the scaled profile (Options.EventShards) it fans out: a first page
+// reads the source's event layout (one strongly consistent GetItem of its
+// counter shard 0), then one Query per partition, SRC#{sourceId} and
+// SRC#{sourceId}#0 .. #{N-1} (65 for a source of 64 shards), sent at once
+// and merged newest first; a later page, the partitions its cursor names.
+// A list continued across a switch reads the partitions it started with:
+// newest first it misses nothing; oldest first it ends before the events
+// of the new partitions.
 func (e *Events) ListBySource(ctx context.Context, source fh.SourceID, opts ...table.ListOption) (table.Page[fh.Event], error) {
 	if err := source.Validate(); err != nil {
 		return table.Page[fh.Event]{}, err
 	}
 	pk, _ := fh.SourcePK.Build(string(source))
 	pre, _ := fh.EventSK.Prefix()
-	return e.s.event.List(ctx, table.Query{PK: string(pk), SK: table.SKBeginsWith(string(pre)), Desc: true}, opts...)
+	q := table.Query{PK: string(pk), SK: table.SKBeginsWith(string(pre)), Desc: true}
+	if !e.s.eventSharded() {
+		return e.s.event.List(ctx, q, opts...)
+	}
+	o, err := table.NewListOptions(opts...)
+	if err != nil {
+		return table.Page[fh.Event]{}, err
+	}
+	return table.ListLayout(ctx, e.s.event, o.Apply(q), true, func(ctx context.Context) (table.Layout, error) {
+		return e.s.eventLayout(ctx, source)
+	})
 }
 
 // AllBySource iterates over a source's events, newest first unless

@@ -44,7 +44,11 @@ type IngestRequest struct {
 // the source's counter shards (on condition that its copy of the status
 // is active) and one of the owner's usage shards (on condition that its
 // copy of the plan is the remembered one) instead of the items, picked by
-// the event ID: still one request, all or nothing. The first ingest of a
+// the event ID, and writes the event to one of the source's event
+// partitions (write-sharded events, see eventshards.go), on condition
+// that the source shard's copy of the event layout is the one the event
+// was placed by: still one request, all or nothing; an ingest that read
+// the layout before a switch is refused and retried under the new one. The first ingest of a
 // source or user without shards creates them (one transaction per set,
 // checking the item's state) and retries.
 //
@@ -64,7 +68,7 @@ func (s *Store) Ingest(ctx context.Context, source fh.SourceID, req IngestReques
 		SourceID: source, UserID: fh.NewUserID(), Plan: fh.PlanFree,
 		Headers: req.Headers, Body: req.Body, SourceIP: req.SourceIP, ContentType: req.ContentType, Method: req.Method,
 	}
-	if _, err := s.Events.build(in, false); err != nil { // validate before any request
+	if _, _, err := s.Events.build(in, false, table.Layout{}); err != nil { // validate before any request
 		return fh.Event{}, err
 	}
 	for attempt := 0; ; attempt++ {
@@ -74,7 +78,7 @@ func (s *Store) Ingest(ctx context.Context, source fh.SourceID, req IngestReques
 		}
 		ev, next, err := s.ingestOnce(ctx, source, in, o)
 		switch {
-		case next == ingestRereadPlan && attempt == 0:
+		case next == ingestRereadPlan && attempt < 3:
 			s.owners.Delete(source)
 			continue
 		case next == ingestInitShards && attempt < 3:
@@ -99,6 +103,10 @@ func (s *Store) Ingest(ctx context.Context, source fh.SourceID, req IngestReques
 type ownerInfo struct {
 	user fh.UserID
 	plan fh.Plan // as stored, possibly a value the enum does not know
+	// layout is the source's event layout (write-sharded events; zero:
+	// the document's SRC#{sourceId}), checked in every transaction in the
+	// scaled profile through the source's counter shards.
+	layout table.Layout
 }
 
 // sourceOwner returns the remembered owner of source, or reads it: FH-4
@@ -119,6 +127,11 @@ func (s *Store) sourceOwner(ctx context.Context, source fh.SourceID) (ownerInfo,
 		return ownerInfo{}, err
 	}
 	o := ownerInfo{user: owner.UserID, plan: owner.Plan}
+	if s.eventSharded() {
+		if o.layout, err = table.ParseLayout(src.EventLayout); err != nil {
+			return ownerInfo{}, fmt.Errorf("ingest %s: %w", source, err)
+		}
+	}
 	s.owners.Store(source, o)
 	return o, nil
 }
@@ -132,13 +145,17 @@ func (s *Store) ingestOnce(ctx context.Context, source fh.SourceID, in CreateEve
 	if !in.Plan.Valid() {
 		in.Plan = fh.PlanFree
 	}
-	ev, err := s.Events.newEvent(in)
+	ev, shard, err := s.Events.newEvent(in, o.layout)
 	if err != nil {
 		return fh.Event{}, ingestDone, err
 	}
 	evOps, err := s.event.CreateOp(&ev)
 	if err != nil {
 		return fh.Event{}, ingestDone, err
+	}
+	if shard.n > 1 { // a write-sharded source: the event's partition
+		pk, _ := fh.SourcePK.Build(string(ev.SourceID))
+		evOps[0] = s.events.InPartition(evOps[0], table.ShardPK(string(pk), shard.i, shard.n))
 	}
 	var counterOps []table.TxOp
 	if s.scaled() {
@@ -164,6 +181,11 @@ func (s *Store) ingestOnce(ctx context.Context, source fh.SourceID, in CreateEve
 			switch {
 			case r.Item == nil && s.scaled():
 				next = ingestInitShards
+				continue
+			case st != nil && st.Value == string(fh.StatusActive) && s.eventSharded():
+				// Active, so the event layout changed (a switch): read
+				// the source again and write under the new layout.
+				next = ingestRereadPlan
 				continue
 			case st != nil && st.Value != string(fh.StatusDeleted):
 				return fh.Event{}, ingestDone, fmt.Errorf("ingest %s: %w: %w", source, ErrSourcePaused, err)

@@ -14,14 +14,12 @@ import (
 )
 
 // knownScaleGaps names the scale scenarios of this package still short of
-// SCALE.md's target, and why; issue 22 (sharding) empties it. The
-// scenarios run the scaled profile (ferryhook.ScaledProfile: sharded
-// counters); the default profile keeps the document's keys and cannot
-// meet the target (its source and user items take every ingest).
-var knownScaleGaps = map[string]string{
-	"ferryhook/ingest-one-source":        "issue 22: events in SRC#{sourceId}, sort key increasing (write-sharded event collections)",
-	"ferryhook/ingest-20-sources-1-user": "issue 22: events in SRC#{sourceId}, 500/s per source, sort key increasing (write-sharded event collections)",
-}
+// SCALE.md's target, and why: none since issue 22. The scenarios run the
+// scaled profile (ferryhook.ScaledProfile: sharded counters and
+// write-sharded events); the default profile keeps the document's keys
+// and cannot meet the target (its source and user items, and
+// SRC#{sourceId}, take every ingest).
+var knownScaleGaps = map[string]string{}
 
 // Assumed sizes (SCALE.md section 3): a webhook of a 1,000-byte body and
 // about 300 bytes of headers, stored as an event of about 1.6 KB (2 WCU,
@@ -43,7 +41,7 @@ func scaleStore(t *testing.T) (*tabletest.Meter, *ferryhook.Store, *ferryhook.St
 	withCipher := func(o *table.Options) { o.Cipher = tabletest.Cipher() }
 	mainT, eventsT := table.New(client, f.main.Schema(), withCipher), table.New(client, f.events.Schema(), withCipher)
 	s := ferryhook.New(mainT, eventsT, ferryhook.ScaledProfile())
-	ferryhook.SpreadEventIDs(s, ferryhook.DefaultCounterShards)
+	ferryhook.SpreadEventIDs(s, ferryhook.DefaultCounterShards, ferryhook.DefaultEventShards)
 	meter.Learn(mainT, eventsT)
 	return meter, s, f.store
 }
@@ -57,12 +55,13 @@ func scaleIngest(s *ferryhook.Store, src fh.SourceID) func(context.Context, int)
 
 // TestScale_FH1_FH12_OneSource: 10,000 Ingest/s into one source (a
 // provider's burst at month end), SCALE.md section 2, in the scaled
-// profile. Each ingest is one transaction: the event (4 WCU on
-// SRC#{sourceId}, whose sort keys only increase), one of the source's 32
-// counter shards and one of the user's 32 usage shards (2 WCU each, under
-// their own partition keys, in no GSI: 625 WCU/s per shard). Before issue
-// 22 the source and user items took 20,000 WCU/s each, partition
-// USER#{userId} 40,000, and their GSI1 and GSI3 entries 10,000.
+// profile. Each ingest is one transaction: the event (4 WCU on one of the
+// source's 64 event partitions SRC#{sourceId}#{i}: 625 WCU/s each), one of
+// the source's 32 counter shards and one of the user's 32 usage shards (2
+// WCU each, under their own partition keys, in no GSI: 625 WCU/s per
+// shard). Before issue 22 the events took 40,000 WCU/s on SRC#{sourceId},
+// the source and user items 20,000 WCU/s each, partition USER#{userId}
+// 40,000, and their GSI1 and GSI3 entries 10,000.
 func TestScale_FH1_FH12_OneSource(t *testing.T) {
 	t.Parallel()
 	meter, s, setup := scaleStore(t)
@@ -84,45 +83,37 @@ func TestScale_FH1_FH12_OneSource(t *testing.T) {
 		Call: scaleIngest(s, src.SourceID),
 		Want: tabletest.Hot{Key: "table SRC#{sourceId}", Usage: tabletest.Usage{Write: 4}},
 	}, knownScaleGaps)
-	noCounterGap(t, meter, res, 64, 10_000)
+	eventsSharded(t, meter, res)
 }
 
-// noCounterGap fails t when a key or item past the target is not an
-// events partition SRC#{sourceId} (the part of the gap left to
-// write-sharded event collections): the counters must meet the target.
-// It logs the hottest other partition and item, per second at the
-// scenario's rate (calls over rate seconds).
-func noCounterGap(t *testing.T, m *tabletest.Meter, res tabletest.ScaleResult, calls int, rate float64) {
+// eventsSharded fails t unless the scenario's events went to the
+// sources' event partitions SRC#{sourceId}#{i}, none to SRC#{sourceId},
+// and logs the hottest partition per second at the scenario's rate.
+func eventsSharded(t *testing.T, m *tabletest.Meter, res tabletest.ScaleResult) {
 	t.Helper()
-	for _, o := range res.Over {
-		if !strings.HasPrefix(o, "table SRC#") {
-			t.Errorf("past the target, and not an events partition: %s", o)
-		}
-	}
-	var hotP tabletest.Partition
-	var hotU tabletest.Usage
+	parts := 0
 	for p, u := range m.Keys() {
-		if !(p.Index == "" && strings.HasPrefix(p.Key, "SRC#")) && u.Write > hotU.Write {
-			hotP, hotU = p, u
+		if p.Index != "" || !strings.HasPrefix(p.Key, "SRC#") || u.Write == 0 {
+			continue
 		}
-	}
-	var hotI tabletest.ItemRef
-	var hotIU tabletest.Usage
-	for it, u := range m.Items() {
-		if !strings.HasPrefix(it.PK, "SRC#") && u.Write > hotIU.Write {
-			hotI, hotIU = it, u
+		if strings.Count(p.Key, "#") != 2 {
+			t.Errorf("events written to %s (%.1f WCU), not to an event partition", p.Key, u.Write)
 		}
+		parts++
 	}
-	f := rate / float64(calls)
-	t.Logf("hottest partition but the events': %s %.0f WCU/s; hottest item but an event: %s %.0f WCU/s", hotP, hotU.Write*f, hotI, hotIU.Write*f)
+	if parts < 2 {
+		t.Errorf("events written to %d partitions, want them spread", parts)
+	}
+	t.Logf("hottest partition %s (%s): %.0f WCU/s, %.0f RCU/s; %d event partitions written", res.Hottest, res.Hot.Key, res.PerSecond.Write, res.PerSecond.Read, parts)
 }
 
 // TestScale_FH1_FH12_TwentySources: 10,000 Ingest/s spread over 20 sources
 // of one user, in the scaled profile: the user's usage shards take 625
-// WCU/s each, the source shards far less; each source's events take 500
-// ingests/s (2,000 WCU/s, left to write-sharded event collections). Before
-// issue 22 the user's PROFILE and source items, both in partition
-// USER#{userId}, took 40,000 WCU/s.
+// WCU/s each, the source shards and event partitions far less (each
+// source's 500 ingests/s, 2,000 WCU/s, over its 64 event partitions).
+// Before issue 22 the user's PROFILE and source items, both in partition
+// USER#{userId}, took 40,000 WCU/s, and each source's SRC#{sourceId}
+// 2,000.
 func TestScale_FH1_FH12_TwentySources(t *testing.T) {
 	t.Parallel()
 	meter, s, setup := scaleStore(t)
@@ -149,5 +140,5 @@ func TestScale_FH1_FH12_TwentySources(t *testing.T) {
 		// Sources 0-3 take 4 of the 64 calls: 16 WCU on their events.
 		Want: tabletest.Hot{Key: "table SRC#{sourceId}", Usage: tabletest.Usage{Write: 0.25}},
 	}, knownScaleGaps)
-	noCounterGap(t, meter, res, 64, 10_000)
+	eventsSharded(t, meter, res)
 }

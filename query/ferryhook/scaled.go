@@ -16,16 +16,24 @@ import (
 // transaction), under the 800 target.
 const DefaultCounterShards = 32
 
+// DefaultEventShards is the scaled profile's event partitions per new
+// source: at 10,000 ingests per second into one source, an event of about
+// 1.6 KB (4 write units in the ingest transaction) takes 40,000 write
+// units per second, 625 on each of 64 partitions, under the 800 target.
+const DefaultEventShards = 64
+
 // ScaledProfile selects sharded counters ([Options.CounterShards] =
-// [DefaultCounterShards]): no ingest writes the source or user item, so
-// neither partition USER#{userId} nor their GSI1 and GSI3 entries take
-// the events' rate.
+// [DefaultCounterShards]) and write-sharded events ([Options.EventShards]
+// = [DefaultEventShards] for the sources it creates): no ingest writes the
+// source or user item, so neither partition USER#{userId} nor their GSI1
+// and GSI3 entries take the events' rate, and a source's events spread
+// over 64 partitions.
 //
 // What changes, per ingest ([Store.Ingest]), still one TransactWriteItems
 // of three actions:
 //
-//	event            events  SRC#{sourceId} / EVT#{receivedAt}#{eventId}   as in the default profile
-//	source shard     main    _CTR#src#{sourceId}#{i} / SHARD               ADD eventCount 1, SET lastEventAt, if status = active (the shard's copy)
+//	event            events  SRC#{sourceId}#{b} / EVT#{receivedAt}#{eventId}   b: a random one of the source's event partitions (in the ID's bucket)
+//	source shard     main    _CTR#src#{sourceId}#{i} / SHARD               ADD eventCount 1, SET lastEventAt, if status = active and eventLayout = the layout the event was placed by (the shard's copies)
 //	usage shard      main    _CTR#usage#{userId}#{i} / SHARD               ADD usageThisMonth 1, if plan = the plan expiresAt came from (the copy)
 //
 // with i = table.Shard(eventId, 32). The shards are in no GSI. A source's
@@ -47,6 +55,9 @@ const DefaultCounterShards = 32
 //
 // What the document's running service can no longer read or do correctly
 // next to a store in this profile:
+//   - the events of a sharded source in SRC#{sourceId}#{b}: its
+//     listBySource queries SRC#{sourceId} only (its getById finds them,
+//     through GSI1); [Events.ListBySource] in this profile reads both;
 //   - its sources' eventCount and lastEventAt, and users' usageThisMonth,
 //     lag behind by the time since the last rollup, so its plan-limit check
 //     at ingest (usageThisMonth >= the plan's events per month) lets a user
@@ -59,7 +70,7 @@ const DefaultCounterShards = 32
 //     the rollup keeps those increments (it adds the shards' gain, it never
 //     overwrites).
 func ScaledProfile() func(*Options) {
-	return func(o *Options) { o.CounterShards = DefaultCounterShards }
+	return func(o *Options) { o.CounterShards, o.EventShards = DefaultCounterShards, DefaultEventShards }
 }
 
 // counterSets returns the scaled profile's counter sets on main: a
@@ -68,7 +79,7 @@ func ScaledProfile() func(*Options) {
 func counterSets(main *table.Table, n int) (src, usage *table.Counters) {
 	n = min(n, table.MaxCounterShards)
 	src, err := main.Counters(table.CounterSpec{Name: "src", Shards: n,
-		Sums: []string{"eventCount"}, Latest: []string{"lastEventAt"}, State: []string{"status"}})
+		Sums: []string{"eventCount"}, Latest: []string{"lastEventAt"}, State: []string{"status", eventLayoutAttr}})
 	if err != nil {
 		panic("ferryhook: " + err.Error()) // fixed declarations: never
 	}
@@ -99,7 +110,7 @@ func (s *Store) shardedOps(ev fh.Event, o ownerInfo) []table.TxOp {
 	return []table.TxOp{
 		s.srcCounters.AddOp(string(ev.SourceID), id, map[string]int64{"eventCount": 1},
 			map[string]string{"lastEventAt": fh.ISO(ev.ReceivedAt.Time()).String()},
-			map[string]string{"status": string(fh.StatusActive)}),
+			map[string]string{"status": string(fh.StatusActive), eventLayoutAttr: o.layout.String()}),
 		s.usageCounters.AddOp(string(o.user), id, map[string]int64{"usageThisMonth": 1}, nil,
 			map[string]string{"plan": string(o.plan)}),
 	}
@@ -120,7 +131,7 @@ func (s *Store) initShards(ctx context.Context, source fh.SourceID, o ownerInfo)
 		return false, err
 	}
 	for _, ops := range [][]table.TxOp{
-		s.srcCounters.InitOps(string(source), sk, map[string]string{"status": string(fh.StatusActive)}),
+		s.srcCounters.InitOps(string(source), sk, map[string]string{"status": string(fh.StatusActive), eventLayoutAttr: o.layout.String()}),
 		s.usageCounters.InitOps(string(o.user), uk, map[string]string{"plan": string(o.plan)}),
 	} {
 		err := s.main.Transact(ctx, ops...)

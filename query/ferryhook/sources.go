@@ -63,6 +63,7 @@ func (s *Sources) Create(ctx context.Context, user fh.UserID, in CreateSourceInp
 		SigningSecret:    in.SigningSecret,
 		SigningAlgorithm: in.SigningAlgorithm,
 		Status:           fh.StatusActive,
+		EventLayout:      s.s.newSourceLayout(),
 	}
 	validate := src.Validate
 	if s.s.opts.ServiceVocabulary {

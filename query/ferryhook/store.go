@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -72,6 +73,16 @@ type Options struct {
 	// profile ([ScaledProfile]). 0, the default, keeps them on the source
 	// and user items, as the document and its service do.
 	CounterShards int
+	// EventShards, when positive, makes the store write-shard sources'
+	// events: new sources are created with that many event partitions
+	// (SRC#{sourceId}#0 .. #{N-1}; 1: the document's SRC#{sourceId}, but
+	// switchable), [Sources.ShardEvents] and [EventReshardJob] switch
+	// live ones, and [Events.ListBySource] reads every partition a
+	// source's layout names. It needs CounterShards (the layout travels
+	// in the source's counter shards, which ingest conditions on); [New]
+	// panics without it. 0, the default, is the document's layout: no
+	// source is sharded and lists read SRC#{sourceId} alone.
+	EventShards int
 }
 
 // ServiceProfile opens tables written by the document's running service
@@ -244,6 +255,9 @@ func New(main, events *table.Table, opts ...func(*Options)) *Store {
 	s.attempt = table.NewEntity(events, aDef)
 	if o.CounterShards > 0 {
 		s.srcCounters, s.usageCounters = counterSets(main, o.CounterShards)
+	}
+	if o.EventShards > 0 && (o.CounterShards <= 0 || o.EventShards > table.MaxShards) {
+		panic(fmt.Sprintf("ferryhook: Options.EventShards %d needs Options.CounterShards and at most %d shards", o.EventShards, table.MaxShards))
 	}
 	s.Users = &Users{s}
 	s.Sources = &Sources{s}

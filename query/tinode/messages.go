@@ -304,22 +304,12 @@ func (ms *Messages) History(ctx context.Context, topic tn.TopicName, f HistoryFi
 		return table.Page[tn.Message]{}, err
 	}
 	q := o.Apply(table.Query{PK: pk, SK: table.SKBetween(lo, hi), Desc: true})
-	if q.Cursor != "" {
-		if q.Cursor, err = fromHistoryCursor(&q, q.Cursor); err != nil {
-			return table.Page[tn.Message]{}, err
-		}
-	} else if ms.s.shardAware() {
-		l, err := ms.topicLayout(ctx, topic)
-		if err != nil {
-			return table.Page[tn.Message]{}, err
-		}
-		q = l.Query(q)
-	}
-	p, err := ms.s.msg.List(ctx, q)
+	p, err := table.ListLayout(ctx, ms.s.msg, q, false, func(ctx context.Context) (table.Layout, error) {
+		return ms.topicLayout(ctx, topic)
+	})
 	if err != nil {
 		return p, err
 	}
-	p.Cursor = historyCursor(q, p.Cursor)
 	kept := p.Items[:0]
 	for i := range p.Items {
 		if f.keeps(&p.Items[i]) {

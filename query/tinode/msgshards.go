@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -80,40 +78,6 @@ func (ms *Messages) topicLayout(ctx context.Context, topic tn.TopicName) (table.
 // partition is pk under layout l.
 func messagePK(l table.Layout, pk string, seq int) string { return l.SeqPK(pk, int64(seq)) }
 
-// historyCursor wraps the cursor of a merged History page with the
-// partitions it read ("L8b:" then the engine's cursor: 8 shards and the
-// topic's own partition), so a page after a switch continues over the
-// same partitions: newest first, every message of the epochs it started
-// in; the new epoch's messages are all newer than where it stands.
-func historyCursor(q table.Query, inner string) string {
-	if inner == "" || q.Shards < 2 {
-		return inner
-	}
-	b := ""
-	if q.ShardBase {
-		b = "b"
-	}
-	return "L" + strconv.Itoa(q.Shards) + b + ":" + inner
-}
-
-// fromHistoryCursor sets q's partitions from a cursor historyCursor made
-// and returns the engine's cursor.
-func fromHistoryCursor(q *table.Query, cursor string) (string, error) {
-	span, inner, ok := strings.Cut(cursor, ":")
-	if !ok || !strings.HasPrefix(span, "L") {
-		q.Shards, q.ShardBase = 0, false
-		return cursor, nil
-	}
-	span = span[1:]
-	q.ShardBase = strings.HasSuffix(span, "b")
-	n, err := strconv.Atoi(strings.TrimSuffix(span, "b"))
-	if err != nil || n < 2 || n > table.MaxShards {
-		return "", fmt.Errorf("history: %w", table.ErrInvalidCursor)
-	}
-	q.Shards = n
-	return inner, nil
-}
-
 // Reshard switches the topic's messages to n shards from its next SeqId
 // on (1: back to TOPIC#{name}), while the topic is live (issue 22): one
 // transaction sets MsgLayout on condition that the topic still holds the
@@ -183,31 +147,9 @@ func (ms *Messages) Reshard(ctx context.Context, topic tn.TopicName, n int) (tab
 // or a topic's load changes. A topic already at its count is Unchanged, so
 // a second run changes nothing; other items are Skipped.
 func ReshardJob(name string, s *Store, shards func(t tn.Topic) int) table.Job {
-	return table.Job{Name: name, Visit: func(ctx context.Context, raw table.Item, dryRun bool) (table.JobOutcome, error) {
-		if !s.topic.Owns(raw) {
-			return table.Skipped, nil
-		}
-		t, err := s.topic.Decode(raw)
-		if err != nil {
-			return table.Conflicted, fmt.Errorf("%w: %v", table.ErrInvalidInput, err)
-		}
-		n := shards(t)
-		l, err := table.ParseLayout(t.MsgLayout)
-		if err != nil {
-			return table.Conflicted, fmt.Errorf("%w: %v", table.ErrInvalidInput, err)
-		}
-		if n == 0 || l.Shards() == n {
-			return table.Unchanged, nil
-		}
-		if dryRun {
-			return table.Changed, nil
-		}
-		if _, err := s.Messages.Reshard(ctx, t.Id, n); err != nil {
-			if errors.Is(err, table.ErrNotFound) {
-				return table.Skipped, nil
-			}
-			return table.Unchanged, err
-		}
-		return table.Changed, nil
-	}}
+	return table.ReshardJob(name, s.topic, func(t tn.Topic) string { return t.MsgLayout }, shards,
+		func(ctx context.Context, t tn.Topic, n int) error {
+			_, err := s.Messages.Reshard(ctx, t.Id, n)
+			return err
+		})
 }

@@ -250,11 +250,11 @@ func (ts *Topics) Load(ctx context.Context, name tn.TopicName, opts ...table.Lis
 	if err != nil {
 		return TopicView{}, err
 	}
-	mq := l.Query(table.Query{PK: pk, SK: table.SKBetween(lo, hi), Desc: true, Limit: o.Limit})
-	p, err := ts.s.msg.List(ctx, mq)
+	mq := table.Query{PK: pk, SK: table.SKBetween(lo, hi), Desc: true, Limit: o.Limit}
+	p, err := table.ListLayout(ctx, ts.s.msg, mq, false, func(context.Context) (table.Layout, error) { return l, nil })
 	if err != nil {
 		return TopicView{}, err
 	}
-	v.Messages, v.MessageCursor = p.Items, historyCursor(mq, p.Cursor)
+	v.Messages, v.MessageCursor = p.Items, p.Cursor
 	return v, nil
 }
