@@ -41,11 +41,7 @@ func foreignStatus(t *testing.T, tb *table.Table, k table.Key, status string) {
 // (state on), and returns its key.
 func countedMember(t *testing.T, f fixture, c *table.Counters, id string) table.Key {
 	t.Helper()
-	m := member{ID: id, Email: id + "@x.io", Status: "on"}
-	if err := f.members.Create(ctx(t), &m); err != nil {
-		t.Fatal(err)
-	}
-	k, _ := f.members.KeyOf(&m)
+	k := f.create(t, member{ID: id, Email: id + "@x.io", Status: "on"})
 	if err := f.t.Transact(ctx(t), c.InitOps(id, k, map[string]string{"status": "on"})...); err != nil {
 		t.Fatal(err)
 	}
@@ -62,11 +58,7 @@ func TestCountersShardStateAndRollup(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := memberCounters(t, f.t)
-	m := member{ID: "ann", Email: "ann@x.io", Status: "on", Logins: 10}
-	if err := f.members.Create(ctx(t), &m); err != nil {
-		t.Fatal(err)
-	}
-	k, _ := f.members.KeyOf(&m)
+	k := f.create(t, member{ID: "ann", Email: "ann@x.io", Status: "on", Logins: 10})
 	if err := f.t.Transact(ctx(t), c.InitOps("ann", k, map[string]string{"status": "on"})...); err != nil {
 		t.Fatal(err)
 	}

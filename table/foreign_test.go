@@ -151,9 +151,7 @@ func TestUpdateNotBlockedByLegacyDuplicate(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := ctx(t)
-	if err := f.members.Create(c, &member{ID: "first", Email: "dup@x.io", Status: "on"}); err != nil {
-		t.Fatal(err)
-	}
+	f.create(t, member{ID: "first", Email: "dup@x.io", Status: "on"})
 	k := table.Key{PK: "MEMBER#second", SK: "PROFILE"}
 	putRaw(t, f.t, map[string]string{"PK": k.PK, "SK": k.SK, "id": "second", "email": "dup@x.io", "status": "on"})
 	if _, err := f.members.Update(c, k, func(m *member) error { m.Note = "still writable"; return nil }); err != nil {

@@ -99,9 +99,7 @@ func TestReplaceRefusesForeignWrites(t *testing.T) {
 	for i, fw := range foreignWrites() {
 		t.Run(fw.name, func(t *testing.T) {
 			k := table.Key{PK: "MEMBER#m" + strconv.Itoa(i), SK: "PROFILE"}
-			if err := f.members.Create(c, &member{ID: "m" + strconv.Itoa(i), Email: fmt.Sprintf("m%d@x.io", i), Status: "on", Note: "read"}); err != nil {
-				t.Fatal(err)
-			}
+			f.create(t, member{ID: "m" + strconv.Itoa(i), Email: fmt.Sprintf("m%d@x.io", i), Status: "on", Note: "read"})
 			m, err := f.members.Get(c, k)
 			if err != nil {
 				t.Fatal(err)
@@ -274,9 +272,7 @@ func TestUpdateIncludesForeignWrites(t *testing.T) {
 		t.Run(fw.name, func(t *testing.T) {
 			id := "u" + strconv.Itoa(i)
 			k := table.Key{PK: "MEMBER#" + id, SK: "PROFILE"}
-			if err := f.members.Create(c, &member{ID: id, Email: id + "@x.io", Status: "on", Note: "read"}); err != nil {
-				t.Fatal(err)
-			}
+			f.create(t, member{ID: id, Email: id + "@x.io", Status: "on", Note: "read"})
 			var calls atomic.Int32
 			got, err := f.members.Update(c, k, func(m *member) error {
 				if calls.Add(1) == 1 {
@@ -361,9 +357,7 @@ func TestBlindWritesKeepForeignAttributes(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			id := "blind-" + name
 			k := table.Key{PK: "MEMBER#" + id, SK: "PROFILE"}
-			if err := f.members.Create(c, &member{ID: id, Email: id + "@x.io", Status: "on"}); err != nil {
-				t.Fatal(err)
-			}
+			f.create(t, member{ID: id, Email: id + "@x.io", Status: "on"})
 			if err := write(t, k, id); err != nil {
 				t.Fatal(err)
 			}
