@@ -257,9 +257,10 @@ func TestMinute_FH1_FH12_OneSource(t *testing.T) {
 
 // TestMinute_FH1_Unsharded: the run of TestMinute_FH1_FH12_OneSource with
 // the source's events in one partition, SRC#{sourceId} (the scaled
-// profile's 32 counter shards, Options.EventShards 1), at scale 0.002
-// (1,200 ingests, 20 a modeled second, against 2 WCU per key-second: the
-// same modeled minute for fewer requests). SRC#{sourceId} takes 40,000
+// profile's 32 counter shards, Options.EventShards 1), at scale 0.001
+// (600 ingests, 10 a modeled second, against 1 WCU / 3 RCU per key-second:
+// the same modeled minute for fewer requests, since nearly every call
+// here spends its whole retry budget). SRC#{sourceId} takes 40,000
 // WCU/s at the full rate, so the meter throttles it: the throttles are
 // retried, and the ingests that spend their retry budget fail with
 // table.ErrThrottled (RunMinute's contract). A failed ingest forgets the
@@ -276,7 +277,7 @@ func TestMinute_FH1_Unsharded(t *testing.T) {
 		ferryhook.ScaledProfile()(o)
 		o.EventShards = 1
 	}
-	d := runIngestMinute(t, "ferryhook/ingest-one-source/1-event-partition", unsharded, 0.002, false)
+	d := runIngestMinute(t, "ferryhook/ingest-one-source/1-event-partition", unsharded, 0.001, false)
 	if d.res.Throttled["table SRC#{sourceId}"] == 0 || d.res.Failed == 0 {
 		t.Errorf("unsharded: %d throttles (%v), %d calls failed; want SRC#{sourceId} throttled past the retry budget", d.res.Throttles, d.res.Throttled, d.res.Failed)
 	}
