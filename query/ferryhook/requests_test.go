@@ -125,7 +125,7 @@ func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12_FH13_FH
 		return err
 	})
 	m("Events.GetByID", "an ID the library minted; the service's take GSI1 + GetItem", func() error { _, err := s.Events.GetByID(c, ev.EventID); return err })
-	m("Events.ListBySource", "a page of 3", func() error { _, err := s.Events.ListBySource(c, src.SourceID); return err })
+	m("Events.ListBySource", "a page of 3, default profile; scaled, 64 partitions: 1 GetItem + 65 Queries (TestShardedEventListRequests_FH7)", func() error { _, err := s.Events.ListBySource(c, src.SourceID); return err })
 	m("Events.AllBySource", "3 events, 1 page", func() error {
 		for _, err := range s.Events.AllBySource(c, src.SourceID) {
 			if err != nil {
@@ -149,6 +149,14 @@ func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12_FH13_FH
 		return nil
 	})
 
+	// The scaled profile's switch of a live source (a store on the same
+	// metered client): the source read, then one transaction of the item
+	// and its 32 counter shards.
+	scaled := ferryhook.New(mainT, eventsT, ferryhook.ScaledProfile())
+	m("Sources.ShardEvents", "scaled profile: 1 partition to 16 (the source and its 32 counter shards in one transaction)", func() error {
+		_, err := scaled.Sources.ShardEvents(c, u.UserID, src.SourceID, 16)
+		return err
+	})
 	m("Connections.Delete", "", func() error { return s.Connections.Delete(c, u.UserID, src.SourceID, conn.ConnectionID) })
 	m("APIKeys.Delete", "", func() error { return s.APIKeys.Delete(c, u.UserID, nk.APIKey.KeyID) })
 	m("Sources.Delete", "", func() error { return s.Sources.Delete(c, u.UserID, src.SourceID) })
