@@ -12,10 +12,7 @@ func TestGetByIndexNeverReturnsStaleEntries(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := ctx(t)
-	m := member{ID: "m1", Email: "a@b.c", Status: "active"}
-	if err := f.members.Create(c, &m); err != nil {
-		t.Fatal(err)
-	}
+	f.create(t, member{ID: "m1", Email: "a@b.c", Status: "active"})
 	lagging := table.NewEntity(table.New(tabletest.NewClient(t, (&tabletest.StaleQueries{}).Option()), f.t.Schema()), memberDef)
 	q := table.Query{Index: table.GSI1, PK: "STATUS#active"}
 	got, err := lagging.GetByIndex(c, q)

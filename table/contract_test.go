@@ -78,9 +78,7 @@ func TestLostResponseAddCountsOnce(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := ctx(t)
-	if err := f.members.Create(c, &member{ID: "a", Email: "a@x.io", Status: "on"}); err != nil {
-		t.Fatal(err)
-	}
+	f.create(t, member{ID: "a", Email: "a@x.io", Status: "on"})
 	lost := &tabletest.LostResponses{Op: "UpdateItem", Times: 1}
 	ff, _ := faultyFixture(t, f, nil, lost.Option())
 	k := table.Key{PK: "MEMBER#a", SK: "PROFILE"}
@@ -110,9 +108,7 @@ func TestLostResponseUpdateAppliesOnce(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := ctx(t)
-	if err := f.members.Create(c, &member{ID: "a", Email: "a@x.io", Status: "on"}); err != nil {
-		t.Fatal(err)
-	}
+	f.create(t, member{ID: "a", Email: "a@x.io", Status: "on"})
 	// Without an expiry the guards stay put: one conditional UpdateItem.
 	lost := &tabletest.LostResponses{Op: "UpdateItem", Times: 1}
 	ff, _ := faultyFixture(t, f, nil, lost.Option())
@@ -269,9 +265,7 @@ func TestExpiredItemsAbsentForWrites(t *testing.T) {
 	c := ctx(t)
 	exp := clk.Now().Add(time.Hour)
 	for _, id := range []string{"a", "b"} {
-		if err := f.members.Create(c, &member{ID: id, Email: id + "@x.io", Status: "on", ExpiresAt: exp}); err != nil {
-			t.Fatal(err)
-		}
+		f.create(t, member{ID: id, Email: id + "@x.io", Status: "on", ExpiresAt: exp})
 	}
 	ka := table.Key{PK: "MEMBER#a", SK: "PROFILE"}
 	readA, err := f.members.Get(c, ka) // read while live, replaced once expired
@@ -336,9 +330,7 @@ func TestWritesBoundToEntityType(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := ctx(t)
-	if err := f.members.Create(c, &member{ID: "a", Email: "a@x.io", Status: "on"}); err != nil {
-		t.Fatal(err)
-	}
+	f.create(t, member{ID: "a", Email: "a@x.io", Status: "on"})
 	// A Note entity aimed at the member's key (a bug, or an attacker's ID).
 	k := table.Key{PK: "MEMBER#a", SK: "PROFILE"}
 	if _, err := f.notes.Patch(c, k, table.Patch{Set: map[string]any{"text": "x"}}); !errors.Is(err, table.ErrNotFound) {
@@ -399,10 +391,7 @@ func TestDeleteOpsReleaseGuards(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := ctx(t)
-	if err := f.members.Create(c, &member{ID: "a", Email: "a@x.io", Status: "on"}); err != nil {
-		t.Fatal(err)
-	}
-	k := table.Key{PK: "MEMBER#a", SK: "PROFILE"}
+	k := f.create(t, member{ID: "a", Email: "a@x.io", Status: "on"})
 	ff, rc := faultyFixture(t, f, nil)
 	if err := ff.t.Transact(c, ff.members.DeleteOp(k)); !errors.Is(err, table.ErrInvalidInput) || rc.Total() != 0 {
 		t.Fatalf("DeleteOp of a guarded entity = %v (%d requests), want ErrInvalidInput and none", err, rc.Total())
@@ -424,9 +413,7 @@ func TestGetByUniqueChecksOwner(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := ctx(t)
-	if err := f.members.Create(c, &member{ID: "a", Email: "now@x.io", Status: "on"}); err != nil {
-		t.Fatal(err)
-	}
+	f.create(t, member{ID: "a", Email: "now@x.io", Status: "on"})
 	// A guard that still names a, for a value a no longer holds (a lookup
 	// racing an email change sees exactly this).
 	gk := table.GuardKey(table.Unique{Name: "email", Value: "then@x.io"})
@@ -441,10 +428,7 @@ func TestAddOverflowRefused(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := ctx(t)
-	if err := f.members.Create(c, &member{ID: "a", Email: "a@x.io", Status: "on", Logins: math.MaxInt64 - 2}); err != nil {
-		t.Fatal(err)
-	}
-	k := table.Key{PK: "MEMBER#a", SK: "PROFILE"}
+	k := f.create(t, member{ID: "a", Email: "a@x.io", Status: "on", Logins: math.MaxInt64 - 2})
 	if _, err := f.members.Add(c, k, "logins", 5); !errors.Is(err, table.ErrConditionFailed) {
 		t.Fatalf("overflowing Add = %v, want ErrConditionFailed", err)
 	}
@@ -495,10 +479,7 @@ func TestPatchTouches(t *testing.T) {
 	clk.set(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	f := newFixture(t, withClock(&clk))
 	c := ctx(t)
-	if err := f.members.Create(c, &member{ID: "a", Email: "a@x.io", Status: "on"}); err != nil {
-		t.Fatal(err)
-	}
-	k := table.Key{PK: "MEMBER#a", SK: "PROFILE"}
+	k := f.create(t, member{ID: "a", Email: "a@x.io", Status: "on"})
 	clk.add(time.Hour)
 	if _, err := f.members.Add(c, k, "logins", 1); err != nil {
 		t.Fatal(err)
@@ -534,10 +515,7 @@ func TestWriteTokensBounded(t *testing.T) {
 	clk.set(time.Now())
 	f := newFixture(t, withClock(&clk))
 	c := ctx(t)
-	if err := f.members.Create(c, &member{ID: "a", Email: "a@x.io", Status: "on"}); err != nil {
-		t.Fatal(err)
-	}
-	k := table.Key{PK: "MEMBER#a", SK: "PROFILE"}
+	k := f.create(t, member{ID: "a", Email: "a@x.io", Status: "on"})
 	for range 40 {
 		clk.add(time.Minute)
 		if _, err := f.members.Add(c, k, "logins", 1); err != nil {
@@ -698,7 +676,7 @@ func TestInputAtTheEdges(t *testing.T) {
 	if _, err := gauges.Patch(c, k, table.Patch{Set: map[string]any{"tags": []string{"b", "c"}, "labels": map[string]string{"k": ""}}}); err != nil {
 		t.Fatal(err)
 	}
-	raw := rawItem(t, ff.t, k)
+	raw := tabletest.RawItem(t, ff.t, k)
 	if _, ok := raw["tags"].(*types.AttributeValueMemberSS); !ok {
 		t.Errorf("tags stored as %T, want a string set", raw["tags"])
 	}
@@ -708,7 +686,7 @@ func TestInputAtTheEdges(t *testing.T) {
 	if _, err := gauges.Patch(c, k, table.Patch{Set: map[string]any{"tags": []string{}}}); err != nil {
 		t.Fatal(err)
 	}
-	if v, ok := rawItem(t, ff.t, k)["tags"]; ok {
+	if v, ok := tabletest.RawItem(t, ff.t, k)["tags"]; ok {
 		t.Errorf("an empty set was stored as %T, want no attribute", v)
 	}
 }

@@ -636,11 +636,7 @@ func (c *Counters) rollupOps(owner string, ownerKey Key, r counterRead, tot Coun
 		ops = append(ops, c.update(ownerKey, ox, oset, oadd, nil, ocond))
 		ops[0].what = "owner"
 	} else {
-		ops = append(ops, TxOp{check: &types.ConditionCheck{
-			TableName: aws.String(c.t.schema.Name), Key: c.t.keyItem(ownerKey),
-			ConditionExpression:      aws.String(strings.Join(ocond, " AND ")),
-			ExpressionAttributeNames: ox.names, ExpressionAttributeValues: ox.vals(),
-		}, key: ownerKey, what: "check"})
+		ops = append(ops, c.check(ownerKey, ox, ocond))
 	}
 	if len(rset) > len(c.typeSet()) {
 		ops = append(ops, c.update(c.RollupKey(owner), rx, rset, nil, nil, rcond))

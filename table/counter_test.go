@@ -24,6 +24,30 @@ func memberCounters(t *testing.T, tb *table.Table) *table.Counters {
 	return c
 }
 
+// foreignStatus is another writer's `SET status = :s` on the item k,
+// which the counters' state copies do not see.
+func foreignStatus(t *testing.T, tb *table.Table, k table.Key, status string) {
+	t.Helper()
+	if _, err := tb.Client().UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: aws.String(tb.Name()),
+		Key:                       map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: k.PK}, "SK": &types.AttributeValueMemberS{Value: k.SK}},
+		UpdateExpression:          aws.String("SET #s = :s"),
+		ExpressionAttributeNames:  map[string]string{"#s": "status"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":s": &types.AttributeValueMemberS{Value: status}}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// countedMember creates member id with status on and its counter shards
+// (state on), and returns its key.
+func countedMember(t *testing.T, f fixture, c *table.Counters, id string) table.Key {
+	t.Helper()
+	k := f.create(t, member{ID: id, Email: id + "@x.io", Status: "on"})
+	if err := f.t.Transact(ctx(t), c.InitOps(id, k, map[string]string{"status": "on"})...); err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
 // Counted writes go to N shards under their own partition keys, refused in
 // the transaction when the shard's state copy is not the one wanted; a
 // state change written with StateOps reaches every shard at once; Read is
@@ -34,11 +58,7 @@ func TestCountersShardStateAndRollup(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := memberCounters(t, f.t)
-	m := member{ID: "ann", Email: "ann@x.io", Status: "on", Logins: 10}
-	if err := f.members.Create(ctx(t), &m); err != nil {
-		t.Fatal(err)
-	}
-	k, _ := f.members.KeyOf(&m)
+	k := f.create(t, member{ID: "ann", Email: "ann@x.io", Status: "on", Logins: 10})
 	if err := f.t.Transact(ctx(t), c.InitOps("ann", k, map[string]string{"status": "on"})...); err != nil {
 		t.Fatal(err)
 	}
@@ -127,24 +147,11 @@ func TestCountersRollupJob(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := memberCounters(t, f.t)
-	m := member{ID: "cy", Email: "cy@x.io", Status: "on"}
-	if err := f.members.Create(ctx(t), &m); err != nil {
-		t.Fatal(err)
-	}
-	k, _ := f.members.KeyOf(&m)
-	if err := f.t.Transact(ctx(t), c.InitOps("cy", k, map[string]string{"status": "on"})...); err != nil {
-		t.Fatal(err)
-	}
+	k := countedMember(t, f, c, "cy")
 	if err := f.t.Transact(ctx(t), c.AddOp("cy", "e1", map[string]int64{"logins": 2}, nil, map[string]string{"status": "on"})); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.t.Client().UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: aws.String(f.t.Name()),
-		Key:                       map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: k.PK}, "SK": &types.AttributeValueMemberS{Value: k.SK}},
-		UpdateExpression:          aws.String("SET #s = :off"),
-		ExpressionAttributeNames:  map[string]string{"#s": "status"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":off": &types.AttributeValueMemberS{Value: "off"}}}); err != nil {
-		t.Fatal(err)
-	}
+	foreignStatus(t, f.t, k, "off")
 	job := table.Job{Name: "member-logins", Visit: func(cx context.Context, raw table.Item, dry bool) (table.JobOutcome, error) {
 		return c.Visit(cx, raw, dry, func(raw table.Item) (string, bool) {
 			if !f.members.Owns(raw) {
@@ -175,5 +182,32 @@ func TestCountersRollupJob(t *testing.T) {
 	}
 	if _, err := f.t.Counters(table.CounterSpec{Name: "n", Shards: 99, Sums: []string{"n"}}); !errors.Is(err, table.ErrInvalidInput) {
 		t.Fatalf("99 shards: %v", err)
+	}
+}
+
+// A rollup with nothing pending that only copies the owner's state into
+// the shards (another writer changed it on the owner) conditions the
+// owner with a condition check, and that check binds only the
+// placeholders it uses: DynamoDB refuses unused ones.
+func TestCountersRollupStateOnly(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := memberCounters(t, f.t)
+	k := countedMember(t, f, c, "di")
+	foreignStatus(t, f.t, k, "off")
+	if tot, changed, err := c.Rollup(ctx(t), "di", k); err != nil || !changed || tot.State["status"] != "off" {
+		t.Fatalf("Rollup: %+v, changed %v, %v; want the state off copied", tot, changed, err)
+	}
+	if err := f.t.Transact(ctx(t), c.AddOp("di", "e1", map[string]int64{"logins": 1}, nil, map[string]string{"status": "on"})); err == nil {
+		t.Fatal("add wanting status on after the rollup copied off: accepted")
+	}
+	if err := f.t.Transact(ctx(t), c.AddOp("di", "e2", map[string]int64{"logins": 1}, nil, map[string]string{"status": "off"})); err != nil {
+		t.Fatal(err)
+	}
+	if _, changed, err := c.Rollup(ctx(t), "di", k); err != nil || !changed {
+		t.Fatalf("second Rollup: changed %v, %v", changed, err)
+	}
+	if got, _ := f.members.Get(ctx(t), k); got.Logins != 1 {
+		t.Fatalf("logins %d, want 1", got.Logins)
 	}
 }

@@ -134,7 +134,7 @@ func canonAV(v types.AttributeValue) string {
 func storedImage(t *testing.T, tb *table.Table, k table.Key) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	for a, v := range rawItem(t, tb, k) {
+	for a, v := range tabletest.RawItem(t, tb, k) {
 		if a != "_v" && a != "_wt" {
 			out[a] = canonAV(v)
 		}

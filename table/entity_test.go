@@ -129,11 +129,7 @@ func TestUpdateMovesIndexesAndGuards(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := ctx(t)
-	m := member{ID: "m1", Email: "a@example.com", Status: "active", Team: "red"}
-	if err := f.members.Create(c, &m); err != nil {
-		t.Fatal(err)
-	}
-	k := table.Key{PK: "MEMBER#m1", SK: "PROFILE"}
+	k := f.create(t, member{ID: "m1", Email: "a@example.com", Status: "active", Team: "red"})
 	got, err := f.members.Update(c, k, func(m *member) error {
 		m.Status, m.Team, m.Email = "suspended", "", "b@example.com"
 		return nil
@@ -215,10 +211,7 @@ func TestUpdateMissingIsNotAnUpsert(t *testing.T) {
 		t.Errorf("an item appeared: %v", err)
 	}
 	// The primary key cannot change in an update.
-	m := member{ID: "m1", Email: "a@b.c", Status: "s"}
-	if err := f.members.Create(c, &m); err != nil {
-		t.Fatal(err)
-	}
+	f.create(t, member{ID: "m1", Email: "a@b.c", Status: "s"})
 	_, err = f.members.Update(c, table.Key{PK: "MEMBER#m1", SK: "PROFILE"}, func(m *member) error { m.ID = "m9"; return nil })
 	if !errors.Is(err, table.ErrInvalidKey) {
 		t.Errorf("key change: got %v, want ErrInvalidKey", err)
@@ -229,11 +222,7 @@ func TestReplaceStaleVersionConflicts(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := ctx(t)
-	m := member{ID: "m1", Email: "a@b.c", Status: "s"}
-	if err := f.members.Create(c, &m); err != nil {
-		t.Fatal(err)
-	}
-	k := table.Key{PK: "MEMBER#m1", SK: "PROFILE"}
+	k := f.create(t, member{ID: "m1", Email: "a@b.c", Status: "s"})
 	a, _ := f.members.Get(c, k)
 	b, _ := f.members.Get(c, k)
 	a.Note, b.Note = "from a", "from b"
@@ -268,11 +257,7 @@ func TestCountersConcurrent(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := ctx(t)
-	m := member{ID: "m1", Email: "a@b.c", Status: "s"}
-	if err := f.members.Create(c, &m); err != nil {
-		t.Fatal(err)
-	}
-	k := table.Key{PK: "MEMBER#m1", SK: "PROFILE"}
+	k := f.create(t, member{ID: "m1", Email: "a@b.c", Status: "s"})
 	var wg sync.WaitGroup
 	var failed atomic.Int64
 	for g := 0; g < 100; g++ {
@@ -302,11 +287,7 @@ func TestConcurrentUpdatesNeverLost(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := ctx(t)
-	m := member{ID: "m1", Email: "a@b.c", Status: "s"}
-	if err := f.members.Create(c, &m); err != nil {
-		t.Fatal(err)
-	}
-	k := table.Key{PK: "MEMBER#m1", SK: "PROFILE"}
+	k := f.create(t, member{ID: "m1", Email: "a@b.c", Status: "s"})
 	var wg sync.WaitGroup
 	for g := 0; g < 10; g++ {
 		wg.Add(1)
@@ -376,10 +357,7 @@ func TestDeleteRemovesGuards(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := ctx(t)
-	m := member{ID: "m1", Email: "a@b.c", Status: "s"}
-	if err := f.members.Create(c, &m); err != nil {
-		t.Fatal(err)
-	}
+	f.create(t, member{ID: "m1", Email: "a@b.c", Status: "s"})
 	if err := f.members.Delete(c, table.Key{PK: "MEMBER#m1", SK: "PROFILE"}); err != nil {
 		t.Fatal(err)
 	}
@@ -398,10 +376,7 @@ func TestTTLExpiredNeverReturned(t *testing.T) {
 	clock.Store(&now)
 	f := newFixture(t, func(o *table.Options) { o.Now = func() time.Time { return *clock.Load() } })
 	c := ctx(t)
-	m := member{ID: "m1", Email: "a@b.c", Status: "s", ExpiresAt: now.Add(time.Hour)}
-	if err := f.members.Create(c, &m); err != nil {
-		t.Fatal(err)
-	}
+	f.create(t, member{ID: "m1", Email: "a@b.c", Status: "s", ExpiresAt: now.Add(time.Hour)})
 	keep := member{ID: "m2", Email: "b@b.c", Status: "s"}
 	if err := f.members.Create(c, &keep); err != nil {
 		t.Fatal(err)
@@ -435,11 +410,7 @@ func TestPatchRules(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := ctx(t)
-	m := member{ID: "m1", Email: "a@b.c", Status: "s"}
-	if err := f.members.Create(c, &m); err != nil {
-		t.Fatal(err)
-	}
-	k := table.Key{PK: "MEMBER#m1", SK: "PROFILE"}
+	k := f.create(t, member{ID: "m1", Email: "a@b.c", Status: "s"})
 	got, err := f.members.Patch(c, k, table.Patch{Set: map[string]any{"note": "hello"}, Add: map[string]int64{"logins": 2}})
 	if err != nil {
 		t.Fatal(err)
@@ -469,10 +440,7 @@ func TestTransactGet(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := ctx(t)
-	m := member{ID: "m1", Email: "a@b.c", Status: "s"}
-	if err := f.members.Create(c, &m); err != nil {
-		t.Fatal(err)
-	}
+	f.create(t, member{ID: "m1", Email: "a@b.c", Status: "s"})
 	if err := f.notes.Create(c, &note{MemberID: "m1", Seq: 1, Text: "n"}); err != nil {
 		t.Fatal(err)
 	}
@@ -520,10 +488,7 @@ func TestPatchIfNotEqualAndQueryFilter(t *testing.T) {
 	f := newFixture(t)
 	c := ctx(t)
 	for i, note := range []string{"keep", "drop", "keep"} {
-		m := member{ID: fmt.Sprintf("m%d", i), Email: fmt.Sprintf("m%d@b.c", i), Status: "s", Note: note}
-		if err := f.members.Create(c, &m); err != nil {
-			t.Fatal(err)
-		}
+		f.create(t, member{ID: fmt.Sprintf("m%d", i), Email: fmt.Sprintf("m%d@b.c", i), Status: "s", Note: note})
 	}
 	k := table.Key{PK: "MEMBER#m1", SK: "PROFILE"}
 	_, err := f.members.Patch(c, k, table.Patch{Set: map[string]any{"logins": 1}, IfNotEqual: map[string]any{"note": "drop"}})

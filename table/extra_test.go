@@ -65,7 +65,7 @@ func putRawItem(t *testing.T, tb *table.Table, item table.Item) {
 // storedAttrs returns the attributes of the stored item k named in names.
 func storedAttrs(t *testing.T, tb *table.Table, k table.Key, names table.Item) table.Item {
 	t.Helper()
-	raw := rawItem(t, tb, k)
+	raw := tabletest.RawItem(t, tb, k)
 	out := table.Item{}
 	for n := range names {
 		out[n] = raw[n]
@@ -110,7 +110,7 @@ func TestExtraKeepsUnmodelledAttributes(t *testing.T) {
 	if d := cmp.Diff(table.Extra(want), got.Extra, exporter); d != "" {
 		t.Fatalf("Get: Extra (-want +got):\n%s", d)
 	}
-	sameAttrs(t, "raw", want, rawItem(t, tb, k))
+	sameAttrs(t, "raw", want, tabletest.RawItem(t, tb, k))
 
 	steps := []struct {
 		name string
@@ -158,7 +158,7 @@ func TestExtraKeepsUnmodelledAttributes(t *testing.T) {
 		if err := s.do(); err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}
-		sameAttrs(t, s.name, want, rawItem(t, tb, k))
+		sameAttrs(t, s.name, want, tabletest.RawItem(t, tb, k))
 	}
 	if got, err := e.Get(c, k); err != nil || got.Theme != "black" {
 		t.Fatalf("after the writes: %+v, %v", got, err)
@@ -191,7 +191,7 @@ func TestExtraChangesAreWritten(t *testing.T) {
 	want["added"] = &types.AttributeValueMemberNS{Value: []string{"7"}}
 	want["empty"] = av("now set")
 	delete(want, "ss")
-	raw := rawItem(t, tb, k)
+	raw := tabletest.RawItem(t, tb, k)
 	sameAttrs(t, "Update of Extra", want, raw)
 	if _, ok := raw["ss"]; ok {
 		t.Errorf("ss deleted from Extra is still stored: %v", raw["ss"])
@@ -211,7 +211,7 @@ func TestExtraOwnAttributes(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := table.Key{PK: "PREF#u3", SK: "P"}
-	raw := rawItem(t, tb, k)
+	raw := tabletest.RawItem(t, tb, k)
 	if d := cmp.Diff(table.Item{"PK": av(k.PK), "theme": av("dark"), "kept": av("yes")},
 		table.Item{"PK": raw["PK"], "theme": raw["theme"], "kept": raw["kept"]}, exporter); d != "" {
 		t.Errorf("stored (-want +got):\n%s", d)

@@ -132,11 +132,7 @@ func TestThrottlingRetriedThenTyped(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := ctx(t)
-	m := member{ID: "m1", Email: "a@b.c", Status: "s"}
-	if err := f.members.Create(c, &m); err != nil {
-		t.Fatal(err)
-	}
-	k := table.Key{PK: "MEMBER#m1", SK: "PROFILE"}
+	k := f.create(t, member{ID: "m1", Email: "a@b.c", Status: "s"})
 	// Two throttles, three attempts: the SDK's retries absorb them.
 	th := &tabletest.Errors{Op: "GetItem", Code: "ProvisionedThroughputExceededException", Times: 2}
 	e := table.NewEntity(table.New(faultyClient(t, th), f.t.Schema()), memberDef)

@@ -112,7 +112,7 @@ func TestNestedValuesSurvive(t *testing.T) {
 			if _, err := e.Update(c, k, func(f *fidelity) error { f.Name = "renamed"; return nil }); err != nil {
 				t.Fatal(err)
 			}
-			sameAttrs(t, "Update of another attribute", stored, rawItem(t, tb, k))
+			sameAttrs(t, "Update of another attribute", stored, tabletest.RawItem(t, tb, k))
 
 			if _, err := e.Update(c, k, func(f *fidelity) error {
 				f.Doc["added"] = ""
@@ -126,7 +126,7 @@ func TestNestedValuesSurvive(t *testing.T) {
 				"rows": l(m("v", tc.v), m("other", av(""), "added", null)),
 			}
 			want = normalized(stored, want)
-			sameAttrs(t, "Update of the same map", want, rawItem(t, tb, k))
+			sameAttrs(t, "Update of the same map", want, tabletest.RawItem(t, tb, k))
 
 			r, err := e.Get(c, k)
 			if err != nil {
@@ -137,7 +137,7 @@ func TestNestedValuesSurvive(t *testing.T) {
 			if err := e.Replace(c, &r); err != nil {
 				t.Fatal(err)
 			}
-			sameAttrs(t, "Replace of the same map", stored, rawItem(t, tb, k))
+			sameAttrs(t, "Replace of the same map", stored, tabletest.RawItem(t, tb, k))
 
 			// Whole-item writes of the item as read write it back as
 			// stored (a set read into map[string]any stays a set).
@@ -148,7 +148,7 @@ func TestNestedValuesSurvive(t *testing.T) {
 			if err := e.BatchPut(c, []*fidelity{&bg[0]}); err != nil {
 				t.Fatal(err)
 			}
-			sameAttrs(t, "BatchGet then BatchPut", stored, rawItem(t, tb, k))
+			sameAttrs(t, "BatchGet then BatchPut", stored, tabletest.RawItem(t, tb, k))
 			p, err := e.Get(c, k)
 			if err != nil {
 				t.Fatal(err)
@@ -156,7 +156,7 @@ func TestNestedValuesSurvive(t *testing.T) {
 			if err := e.Put(c, &p); err != nil {
 				t.Fatal(err)
 			}
-			sameAttrs(t, "Get then Put", stored, rawItem(t, tb, k))
+			sameAttrs(t, "Get then Put", stored, tabletest.RawItem(t, tb, k))
 			cr, err := e.Get(c, k)
 			if err != nil {
 				t.Fatal(err)
@@ -167,7 +167,7 @@ func TestNestedValuesSurvive(t *testing.T) {
 			if err := e.Create(c, &cr); err != nil {
 				t.Fatal(err)
 			}
-			sameAttrs(t, "Get, Delete then Create", stored, rawItem(t, tb, k))
+			sameAttrs(t, "Get, Delete then Create", stored, tabletest.RawItem(t, tb, k))
 			// A change to a sibling entry leaves the set's form.
 			if v, ok := cr.Doc["v"]; ok && v != nil {
 				cr.Doc["keep"] = "changed"
@@ -175,7 +175,7 @@ func TestNestedValuesSurvive(t *testing.T) {
 					t.Fatal(err)
 				}
 				want := table.Item{"doc": m("v", stored["doc"].(*types.AttributeValueMemberM).Value["v"], "keep", av("changed")), "rows": stored["rows"]}
-				sameAttrs(t, "Put of a changed sibling", want, rawItem(t, tb, k))
+				sameAttrs(t, "Put of a changed sibling", want, tabletest.RawItem(t, tb, k))
 			}
 		})
 	}
@@ -216,7 +216,7 @@ func TestStructFieldsKeepStoredEmpties(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := table.Item{"branding": m("logo", av(""), "color", av("blue"), "colors", m("accent", av(""), "primary", av("")), "unknown", av(""))}
-	sameAttrs(t, "Update", want, rawItem(t, tb, k))
+	sameAttrs(t, "Update", want, tabletest.RawItem(t, tb, k))
 
 	r, err := e.Get(c, k)
 	if err != nil {
@@ -228,7 +228,7 @@ func TestStructFieldsKeepStoredEmpties(t *testing.T) {
 		t.Fatal(err)
 	}
 	want = table.Item{"branding": m("logo", av(""), "color", av("green"), "colors", m("accent", av("")), "unknown", av(""))}
-	sameAttrs(t, "Replace", want, rawItem(t, tb, k))
+	sameAttrs(t, "Replace", want, tabletest.RawItem(t, tb, k))
 
 	// Whole-item writes of the item as read keep the stored empty string
 	// of a nested struct field (and the entry its type cannot hold), and
@@ -254,7 +254,7 @@ func TestStructFieldsKeepStoredEmpties(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", step, err)
 		}
-		sameAttrs(t, step+" of the item as read", storedNow, rawItem(t, tb, k))
+		sameAttrs(t, step+" of the item as read", storedNow, tabletest.RawItem(t, tb, k))
 	}
 	r, err = e.Get(c, k)
 	if err != nil {
@@ -265,12 +265,12 @@ func TestStructFieldsKeepStoredEmpties(t *testing.T) {
 		t.Fatal(err)
 	}
 	want = table.Item{"name": av(""), "branding": m("logo", av(""), "color", av("blue"), "colors", m("accent", av("")), "unknown", av(""))}
-	sameAttrs(t, "Put of a changed sibling", want, rawItem(t, tb, k))
+	sameAttrs(t, "Put of a changed sibling", want, tabletest.RawItem(t, tb, k))
 
 	// the caller's own empty values inside maps are written as given
 	if err := e.Create(c, &fidelity{ID: "new", Doc: map[string]any{"s": "", "n": nil, "l": []any{}, "m": map[string]any{"e": ""}}}); err != nil {
 		t.Fatal(err)
 	}
 	want = table.Item{"doc": m("s", av(""), "n", &types.AttributeValueMemberNULL{Value: true}, "l", l(), "m", m("e", av("")))}
-	sameAttrs(t, "Create", want, rawItem(t, tb, table.Key{PK: "FID#new", SK: "F"}))
+	sameAttrs(t, "Create", want, tabletest.RawItem(t, tb, table.Key{PK: "FID#new", SK: "F"}))
 }

@@ -93,6 +93,19 @@ func newFixture(t *testing.T, opts ...func(*table.Options)) fixture {
 	return fixture{t: tb, members: table.NewEntity(tb, memberDef), notes: table.NewEntity(tb, noteDef)}
 }
 
+// create creates m (failing the test if it cannot) and returns its key.
+func (f fixture) create(t *testing.T, m member) table.Key {
+	t.Helper()
+	if err := f.members.Create(ctx(t), &m); err != nil {
+		t.Fatal(err)
+	}
+	k, err := f.members.KeyOf(&m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
 func ctx(t *testing.T) context.Context {
 	c, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)

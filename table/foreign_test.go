@@ -14,17 +14,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
 )
-
-func rawItem(t *testing.T, tb *table.Table, k table.Key) map[string]types.AttributeValue {
-	t.Helper()
-	out, err := tb.Client().GetItem(ctx(t), &dynamodb.GetItemInput{TableName: aws.String(tb.Name()), ConsistentRead: aws.Bool(true),
-		Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: k.PK}, "SK": &types.AttributeValueMemberS{Value: k.SK}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out.Item
-}
 
 // foreignIncrement is another service's `SET logins = logins + :n`.
 func foreignIncrement(t *testing.T, tb *table.Table, k table.Key, attr string) {
@@ -116,7 +107,7 @@ func TestUpdateKeepsUnchangedBytes(t *testing.T) {
 	if _, err := f.members.Update(c, k, func(m *member) error { m.Team = "red"; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	after := rawItem(t, f.t, k)
+	after := tabletest.RawItem(t, f.t, k)
 	for _, attr := range []string{"note", "createdAt", "extra", "GSI1PK", "GSI1SK", "email"} {
 		if !equalAV(item[attr], after[attr]) {
 			t.Errorf("%s changed from %#v to %#v though the update did not change it", attr, item[attr], after[attr])
@@ -132,7 +123,7 @@ func TestUpdateKeepsUnchangedBytes(t *testing.T) {
 	if _, err := f.members.Update(c, k, func(m *member) error { m.Status = "off"; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	after = rawItem(t, f.t, k)
+	after = tabletest.RawItem(t, f.t, k)
 	if s := after["GSI1PK"].(*types.AttributeValueMemberS).Value; s != "STATUS#off" {
 		t.Errorf("GSI1PK = %q after a status change, want STATUS#off", s)
 	}
@@ -160,9 +151,7 @@ func TestUpdateNotBlockedByLegacyDuplicate(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := ctx(t)
-	if err := f.members.Create(c, &member{ID: "first", Email: "dup@x.io", Status: "on"}); err != nil {
-		t.Fatal(err)
-	}
+	f.create(t, member{ID: "first", Email: "dup@x.io", Status: "on"})
 	k := table.Key{PK: "MEMBER#second", SK: "PROFILE"}
 	putRaw(t, f.t, map[string]string{"PK": k.PK, "SK": k.SK, "id": "second", "email": "dup@x.io", "status": "on"})
 	if _, err := f.members.Update(c, k, func(m *member) error { m.Note = "still writable"; return nil }); err != nil {

@@ -42,7 +42,7 @@ func TestLookupUniqueAsksTheOwner(t *testing.T) {
 	u := func(email string) table.Unique { return table.Unique{Name: "email", Value: email} }
 	guardStored := func(email string) bool {
 		t.Helper()
-		return len(rawItem(t, tb, table.GuardKey(u(email)))) > 0
+		return len(tabletest.RawItem(t, tb, table.GuardKey(u(email)))) > 0
 	}
 	for _, id := range []string{"a", "b", "c", "d"} {
 		if err := logins.Create(c, &login{ID: id, Email: id + "@x.io", Name: id}); err != nil {

@@ -81,7 +81,7 @@ func TestGuardIsNeverTheTruth(t *testing.T) {
 	u := func(email string) table.Unique { return table.Unique{Name: "email", Value: email} }
 	guardStored := func(email string) bool {
 		t.Helper()
-		return len(rawItem(t, tb, table.GuardKey(u(email)))) > 0
+		return len(tabletest.RawItem(t, tb, table.GuardKey(u(email)))) > 0
 	}
 
 	// 1. The item deleted outright by another writer: both lookups refuse.

@@ -47,13 +47,9 @@ func TestImportDryRunPredictsRealRun(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := ctx(t)
-	if err := f.members.Create(c, &member{ID: "existing", Email: "held@x.io", Status: "on"}); err != nil {
-		t.Fatal(err)
-	}
+	f.create(t, member{ID: "existing", Email: "held@x.io", Status: "on"})
 	// A guard whose owner is gone: the owner deleted by another service.
-	if err := f.members.Create(c, &member{ID: "ghost", Email: "orphan@x.io", Status: "on"}); err != nil {
-		t.Fatal(err)
-	}
+	f.create(t, member{ID: "ghost", Email: "orphan@x.io", Status: "on"})
 	if _, err := f.t.Client().DeleteItem(c, &dynamodb.DeleteItemInput{TableName: aws.String(f.t.Name()), Key: keyAV(table.Key{PK: "MEMBER#ghost", SK: "PROFILE"})}); err != nil {
 		t.Fatal(err)
 	}

@@ -131,7 +131,7 @@ func TestAdoptJob(t *testing.T) {
 	if err != nil || owner != k {
 		t.Fatalf("guard of m01: %v %v", owner, err)
 	}
-	raw := rawItem(t, f.t, k)
+	raw := tabletest.RawItem(t, f.t, k)
 	if s, ok := raw["GSI1PK"].(*types.AttributeValueMemberS); !ok || s.Value != "STATUS#active" {
 		t.Errorf("GSI1PK not backfilled: %#v", raw["GSI1PK"])
 	}

@@ -15,10 +15,7 @@ func TestSlogLoggerRecordsRequests(t *testing.T) {
 	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	f := newFixture(t, func(o *table.Options) { o.Logger = logger })
 	c := ctx(t)
-	m := member{ID: "m1", Email: "a@b.c", Status: "active"}
-	if err := f.members.Create(c, &m); err != nil {
-		t.Fatal(err)
-	}
+	f.create(t, member{ID: "m1", Email: "a@b.c", Status: "active"})
 	if _, err := f.members.List(c, table.Query{Index: table.GSI1, PK: "STATUS#active"}); err != nil {
 		t.Fatal(err)
 	}

@@ -161,10 +161,7 @@ func TestCollectDecodesByType(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := ctx(t)
-	m := member{ID: "m1", Email: "a@b.c", Status: "s"}
-	if err := f.members.Create(c, &m); err != nil {
-		t.Fatal(err)
-	}
+	f.create(t, member{ID: "m1", Email: "a@b.c", Status: "s"})
 	seedNotes(t, f, "m1", 3)
 	var gotM []member
 	var gotN []note

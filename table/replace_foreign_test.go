@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
 )
 
 // foreignWrite is one write by a service that does not know the library:
@@ -56,7 +57,7 @@ func nAttr(item map[string]types.AttributeValue, a string) string {
 func foreignWrites() []foreignWrite {
 	return []foreignWrite{
 		{"raw PutItem", func(t *testing.T, tb *table.Table, k table.Key) {
-			item := rawItem(t, tb, k)
+			item := tabletest.RawItem(t, tb, k)
 			delete(item, "_v")
 			delete(item, "_type")
 			delete(item, "_wt")
@@ -98,9 +99,7 @@ func TestReplaceRefusesForeignWrites(t *testing.T) {
 	for i, fw := range foreignWrites() {
 		t.Run(fw.name, func(t *testing.T) {
 			k := table.Key{PK: "MEMBER#m" + strconv.Itoa(i), SK: "PROFILE"}
-			if err := f.members.Create(c, &member{ID: "m" + strconv.Itoa(i), Email: fmt.Sprintf("m%d@x.io", i), Status: "on", Note: "read"}); err != nil {
-				t.Fatal(err)
-			}
+			f.create(t, member{ID: "m" + strconv.Itoa(i), Email: fmt.Sprintf("m%d@x.io", i), Status: "on", Note: "read"})
 			m, err := f.members.Get(c, k)
 			if err != nil {
 				t.Fatal(err)
@@ -110,7 +109,7 @@ func TestReplaceRefusesForeignWrites(t *testing.T) {
 			if err := f.members.Replace(c, &m); !errors.Is(err, table.ErrConflict) {
 				t.Fatalf("Replace after a %s = %v, want ErrConflict", fw.name, err)
 			}
-			stored := rawItem(t, f.t, k)
+			stored := tabletest.RawItem(t, f.t, k)
 			if !fw.check(stored) || sAttr(stored, "note") == "mine" {
 				t.Fatalf("after the refused replace the store holds %v: the foreign change was overwritten", stored)
 			}
@@ -124,7 +123,7 @@ func TestReplaceRefusesForeignWrites(t *testing.T) {
 			if err := f.members.Replace(c, &m); err != nil {
 				t.Fatalf("Replace of a fresh read = %v", err)
 			}
-			stored = rawItem(t, f.t, k)
+			stored = tabletest.RawItem(t, f.t, k)
 			// (An index key the item derives but lacks is written back by any
 			// write from a fresh read, as Update and the adoption job do.)
 			if (!fw.check(stored) && fw.name != "raw UpdateItem removing an index key") || sAttr(stored, "team") != "red" {
@@ -178,7 +177,7 @@ func TestReplaceReadStateTravelsWithItem(t *testing.T) {
 	if err := f.members.Replace(c, &u); err != nil {
 		t.Fatalf("Replace next to an attribute added elsewhere = %v, want success", err)
 	}
-	stored := rawItem(t, f.t, k)
+	stored := tabletest.RawItem(t, f.t, k)
 	if sAttr(stored, "addedElsewhere") != "kept" || sAttr(stored, "note") != "three" || nAttr(stored, "logins") != "7" {
 		t.Fatalf("stored %v", stored)
 	}
@@ -255,7 +254,7 @@ func TestReplaceWideItemComparesByRead(t *testing.T) {
 	if err := f.members.Replace(c, &second); !errors.Is(err, table.ErrConflict) {
 		t.Fatalf("stale Replace of a wide item = %v, want ErrConflict", err)
 	}
-	stored := rawItem(t, f.t, k)
+	stored := tabletest.RawItem(t, f.t, k)
 	if sAttr(stored, "legacy007") != "theirs" || sAttr(stored, "note") != "wide" || sAttr(stored, "legacy100") != "v" {
 		t.Fatalf("stored note %q legacy007 %q", sAttr(stored, "note"), sAttr(stored, "legacy007"))
 	}
@@ -273,9 +272,7 @@ func TestUpdateIncludesForeignWrites(t *testing.T) {
 		t.Run(fw.name, func(t *testing.T) {
 			id := "u" + strconv.Itoa(i)
 			k := table.Key{PK: "MEMBER#" + id, SK: "PROFILE"}
-			if err := f.members.Create(c, &member{ID: id, Email: id + "@x.io", Status: "on", Note: "read"}); err != nil {
-				t.Fatal(err)
-			}
+			f.create(t, member{ID: id, Email: id + "@x.io", Status: "on", Note: "read"})
 			var calls atomic.Int32
 			got, err := f.members.Update(c, k, func(m *member) error {
 				if calls.Add(1) == 1 {
@@ -287,7 +284,7 @@ func TestUpdateIncludesForeignWrites(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			stored := rawItem(t, f.t, k)
+			stored := tabletest.RawItem(t, f.t, k)
 			want := "read+mine"
 			if fw.name == "raw UpdateItem of the same attribute" {
 				want = "theirs+mine" // re-applied to what the other service wrote
@@ -337,7 +334,7 @@ func TestBlindWritesKeepForeignAttributes(t *testing.T) {
 			return err
 		},
 		"Change": func(t *testing.T, k table.Key, _ string) error {
-			item := rawItem(t, f.t, k) // the other service's own PutItem
+			item := tabletest.RawItem(t, f.t, k) // the other service's own PutItem
 			delete(item, "_v")
 			item["addedElsewhere"] = &types.AttributeValueMemberS{Value: "kept"}
 			if _, err := f.t.Client().PutItem(c, &dynamodb.PutItemInput{TableName: aws.String(f.t.Name()), Item: item}); err != nil {
@@ -360,13 +357,11 @@ func TestBlindWritesKeepForeignAttributes(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			id := "blind-" + name
 			k := table.Key{PK: "MEMBER#" + id, SK: "PROFILE"}
-			if err := f.members.Create(c, &member{ID: id, Email: id + "@x.io", Status: "on"}); err != nil {
-				t.Fatal(err)
-			}
+			f.create(t, member{ID: id, Email: id + "@x.io", Status: "on"})
 			if err := write(t, k, id); err != nil {
 				t.Fatal(err)
 			}
-			stored := rawItem(t, f.t, k)
+			stored := tabletest.RawItem(t, f.t, k)
 			if sAttr(stored, "addedElsewhere") != "kept" || sAttr(stored, "note") != "mine" {
 				t.Fatalf("stored addedElsewhere %q note %q", sAttr(stored, "addedElsewhere"), sAttr(stored, "note"))
 			}

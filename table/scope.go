@@ -188,10 +188,7 @@ func (s *Scoped[T]) Delete(ctx context.Context, k Key) error {
 		if err != nil {
 			return opErr("delete", s.e.def.Type, k, err)
 		}
-		d := ops[0].del
-		x := exprs{names: d.ExpressionAttributeNames, values: d.ExpressionAttributeValues}
-		c := *d.ConditionExpression + " AND " + s.cond(x)
-		d.ConditionExpression = &c
+		ops[0] = ops[0].and(s.cond)
 		err = s.e.t.Transact(ctx, ops...)
 		var te *TxError
 		if errors.As(err, &te) && len(te.Reasons) > 0 && te.Reasons[0].Code == "ConditionalCheckFailed" {

@@ -49,7 +49,7 @@ func TestDeclaredKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := table.Key{PK: "ARTICLE#a1", SK: "ARTICLE"}
-	raw := rawItem(t, f.t, k)
+	raw := tabletest.RawItem(t, f.t, k)
 	for attr, want := range map[string]string{"GSI1PK": "AUTHOR#ann", "GSI1SK": "AT#2026-11-22T10:00:00.000000000Z#a1", "GSI2PK": "SECTION#news", "GSI2SK": "P#2#a1"} {
 		if got := raw[attr].(*types.AttributeValueMemberS).Value; got != want {
 			t.Errorf("%s = %q, want %q", attr, got, want)
@@ -64,7 +64,7 @@ func TestDeclaredKeys(t *testing.T) {
 	if _, err := articles.Patch(c, k, table.Patch{Set: map[string]any{"section": "sports", "priority": 1}}); err != nil {
 		t.Fatalf("patch of a whole index key: %v", err)
 	}
-	if got := rawItem(t, f.t, k)["GSI2PK"].(*types.AttributeValueMemberS).Value; got != "SECTION#sports" {
+	if got := tabletest.RawItem(t, f.t, k)["GSI2PK"].(*types.AttributeValueMemberS).Value; got != "SECTION#sports" {
 		t.Errorf("GSI2PK after the patch = %q, want SECTION#sports", got)
 	}
 	if _, err := articles.Patch(c, k, table.Patch{Set: map[string]any{"author": "zed"}}); !errors.Is(err, table.ErrInvalidInput) {
@@ -126,7 +126,7 @@ func TestDeclaredKeyModifiers(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := table.Key{PK: "OWNER#o1", SK: "TAG#c%23100%25"}
-	raw := rawItem(t, f.t, k)
+	raw := tabletest.RawItem(t, f.t, k)
 	for attr, want := range map[string]string{"GSI1PK": "TAGNOTE#c%23100%25#a", "GSI1SK": "AT#1700000000123"} {
 		if got := raw[attr].(*types.AttributeValueMemberS).Value; got != want {
 			t.Errorf("%s = %q, want %q", attr, got, want)
@@ -140,7 +140,7 @@ func TestDeclaredKeyModifiers(t *testing.T) {
 	if _, err := tags.Patch(c, k, table.Patch{Set: map[string]any{"note": "b#c", "ms": int64(42)}}); err != nil {
 		t.Fatal(err)
 	}
-	raw = rawItem(t, f.t, k)
+	raw = tabletest.RawItem(t, f.t, k)
 	for attr, want := range map[string]string{"GSI1PK": "TAGNOTE#c%23100%25#b%23c", "GSI1SK": "AT#0000000000042"} {
 		if got := raw[attr].(*types.AttributeValueMemberS).Value; got != want {
 			t.Errorf("after the patch %s = %q, want %q", attr, got, want)
@@ -166,7 +166,7 @@ func TestDeclaredKeyOptional(t *testing.T) {
 		}
 	}
 	for k, want := range map[table.Key]string{{PK: "OWNER#o1", SK: "NOTE#a"}: "TAG#-#a", {PK: "OWNER#o1", SK: "NOTE#b"}: "TAG#red#b"} {
-		if got := rawItem(t, f.t, k)["GSI1SK"]; got == nil || got.(*types.AttributeValueMemberS).Value != want {
+		if got := tabletest.RawItem(t, f.t, k)["GSI1SK"]; got == nil || got.(*types.AttributeValueMemberS).Value != want {
 			t.Errorf("%v: GSI1SK = %v, want %q", k, got, want)
 		}
 	}
@@ -202,7 +202,7 @@ func TestDeclaredIndexConditions(t *testing.T) {
 	if err := hooks.Create(c, &hook{ID: "h1", Account: "a1", Active: true, Region: "eu"}); err != nil {
 		t.Fatal(err)
 	}
-	raw := rawItem(t, f.t, k)
+	raw := tabletest.RawItem(t, f.t, k)
 	if got, _ := raw["GSI1PK"].(*types.AttributeValueMemberS); got == nil || got.Value != "HOOKS#a1" {
 		t.Errorf("active hook: GSI1PK %v, want HOOKS#a1", raw["GSI1PK"])
 	}
@@ -218,21 +218,21 @@ func TestDeclaredIndexConditions(t *testing.T) {
 	if _, err := hooks.Patch(c, k, table.Patch{Set: map[string]any{"account": "a1", "active": true, "deletedAt": "2026-11-22"}}); err != nil {
 		t.Fatal(err)
 	}
-	if raw := rawItem(t, f.t, k); raw["GSI1PK"] != nil {
+	if raw := tabletest.RawItem(t, f.t, k); raw["GSI1PK"] != nil {
 		t.Errorf("deleted hook still in GSI1: %v", raw["GSI1PK"])
 	}
 	// GSI2's other field is the key's: a patch of region moves it.
 	if _, err := hooks.Patch(c, k, table.Patch{Set: map[string]any{"region": "us"}}); err != nil {
 		t.Fatalf("patch of region: %v", err)
 	}
-	if got, _ := rawItem(t, f.t, k)["GSI2PK"].(*types.AttributeValueMemberS); got == nil || got.Value != "REGION#us" {
+	if got, _ := tabletest.RawItem(t, f.t, k)["GSI2PK"].(*types.AttributeValueMemberS); got == nil || got.Value != "REGION#us" {
 		t.Errorf("GSI2PK after the region patch = %v, want REGION#us", got)
 	}
 	// An update back to active puts it back.
 	if err := hooks.Put(c, &hook{ID: "h1", Account: "a1", Active: true, Region: "eu"}); err != nil {
 		t.Fatal(err)
 	}
-	if raw := rawItem(t, f.t, k); raw["GSI1PK"] == nil {
+	if raw := tabletest.RawItem(t, f.t, k); raw["GSI1PK"] == nil {
 		t.Error("restored hook not in GSI1")
 	}
 }
@@ -264,7 +264,7 @@ func TestDeclaredPatchLeavesUntouchedIndexes(t *testing.T) {
 	if _, err := articles.Patch(c, k, table.Patch{Set: map[string]any{"title": "T2"}}); err != nil {
 		t.Fatal(err)
 	}
-	if raw := rawItem(t, f.t, k); raw["GSI3PK"] != nil {
+	if raw := tabletest.RawItem(t, f.t, k); raw["GSI3PK"] != nil {
 		t.Errorf("after a title patch: GSI3PK %v, want it left absent", raw["GSI3PK"])
 	}
 }

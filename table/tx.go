@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -45,6 +47,59 @@ func (o TxOp) Unconditional() TxOp {
 		o.del = &d
 	}
 	return o
+}
+
+// actionRef points into the one action a TxOp holds: its key (the whole
+// item, for a put) and its condition with its placeholders.
+type actionRef struct {
+	key    *Item
+	cond   **string
+	names  *map[string]string
+	values *map[string]types.AttributeValue
+}
+
+// edit returns the TxOp holding a copy of its action (an update, put,
+// delete or condition check) changed by f; the original is untouched.
+func (o TxOp) edit(f func(a actionRef)) TxOp {
+	switch {
+	case o.update != nil:
+		u := *o.update
+		f(actionRef{&u.Key, &u.ConditionExpression, &u.ExpressionAttributeNames, &u.ExpressionAttributeValues})
+		o.update = &u
+	case o.put != nil:
+		p := *o.put
+		f(actionRef{&p.Item, &p.ConditionExpression, &p.ExpressionAttributeNames, &p.ExpressionAttributeValues})
+		o.put = &p
+	case o.del != nil:
+		d := *o.del
+		f(actionRef{&d.Key, &d.ConditionExpression, &d.ExpressionAttributeNames, &d.ExpressionAttributeValues})
+		o.del = &d
+	case o.check != nil:
+		k := *o.check
+		f(actionRef{&k.Key, &k.ConditionExpression, &k.ExpressionAttributeNames, &k.ExpressionAttributeValues})
+		o.check = &k
+	}
+	return o
+}
+
+// and returns the action with cond ANDed onto its condition, on a copy
+// of the action: cond binds its placeholders into x, which holds copies
+// of the action's. An action without a condition gets cond alone.
+func (o TxOp) and(cond func(x exprs) string) TxOp {
+	return o.edit(func(a actionRef) {
+		x := exprs{names: maps.Clone(*a.names), values: maps.Clone(*a.values)}
+		if x.names == nil {
+			x.names = map[string]string{}
+		}
+		if x.values == nil {
+			x.values = map[string]types.AttributeValue{}
+		}
+		e := cond(x)
+		if old := aws.ToString(*a.cond); old != "" {
+			e = "(" + old + ") AND " + e
+		}
+		*a.cond, *a.names, *a.values = aws.String(e), x.names, x.vals()
+	})
 }
 
 // ConditionOp returns an action that writes nothing but fails the
@@ -264,40 +319,35 @@ func (t *Table) transactOnce(ctx context.Context, in *dynamodb.TransactWriteItem
 // isOnlyConflict reports whether err is a canceled transaction whose every
 // failing action failed with TransactionConflict.
 func isOnlyConflict(err error) bool {
-	te, ok := err.(*TxError)
-	if !ok {
-		return false
-	}
-	failed := te.Failed()
-	if len(failed) == 0 {
-		return false
-	}
-	for _, r := range failed {
-		if r.Code != "TransactionConflict" {
-			return false
-		}
-	}
-	return true
+	_, ok := failedOnlyWith(err, "TransactionConflict")
+	return ok
 }
 
 // isThrottledTx reports whether err is a canceled transaction that failed
 // only because DynamoDB throttled some of its actions (ThrottlingError; a
 // hot partition key), which a later attempt may pass.
 func isThrottledTx(err error) bool {
+	te, ok := failedOnlyWith(err, "ThrottlingError", "TransactionConflict")
+	return ok && te.throttled()
+}
+
+// failedOnlyWith reports whether err is a canceled transaction with at
+// least one failing action, each failed with one of codes.
+func failedOnlyWith(err error, codes ...string) (*TxError, bool) {
 	te, ok := err.(*TxError)
 	if !ok {
-		return false
+		return nil, false
 	}
 	failed := te.Failed()
 	if len(failed) == 0 {
-		return false
+		return nil, false
 	}
 	for _, r := range failed {
-		if r.Code != "ThrottlingError" && r.Code != "TransactionConflict" {
-			return false
+		if !slices.Contains(codes, r.Code) {
+			return nil, false
 		}
 	}
-	return te.throttled()
+	return te, true
 }
 
 // checkOps refuses empty, over-limit and duplicate-key requests.

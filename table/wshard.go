@@ -266,63 +266,24 @@ func (t *Table) GetOwner(ctx context.Context, k Key, consistent bool) (Item, err
 	return raw, nil
 }
 
-// layoutCond adds to an action's condition that attribute attr holds l
-// (absent for the zero Layout).
-func layoutCond(cond *string, names map[string]string, values map[string]types.AttributeValue, attr string, l Layout) (map[string]string, map[string]types.AttributeValue) {
-	names = maps.Clone(names)
-	if names == nil {
-		names = map[string]string{}
-	}
-	values = maps.Clone(values)
-	names["#wsl"] = attr
-	c := "attribute_not_exists(#wsl)"
-	if !l.IsZero() {
-		if values == nil {
-			values = map[string]types.AttributeValue{}
+// layoutCond is the condition that attribute attr holds l (is absent
+// for the zero Layout), binding #wsl and :wsl.
+func layoutCond(attr string, l Layout) func(x exprs) string {
+	return func(x exprs) string {
+		x.names["#wsl"] = attr
+		if l.IsZero() {
+			return "attribute_not_exists(#wsl)"
 		}
-		values[":wsl"] = &types.AttributeValueMemberS{Value: l.String()}
-		c = "#wsl = :wsl"
+		x.values[":wsl"] = &types.AttributeValueMemberS{Value: l.String()}
+		return "#wsl = :wsl"
 	}
-	if *cond != "" {
-		c = "(" + *cond + ") AND " + c
-	}
-	*cond = c
-	return names, values
 }
 
 // IfLayout returns the action (an update, put, delete or condition check
 // of the owner item) also conditioned on the owner holding layout l in
 // attribute attr: a writer that read l and writes under it is refused,
 // inside its transaction, once a switch has changed it.
-func (o TxOp) IfLayout(attr string, l Layout) TxOp {
-	switch {
-	case o.update != nil:
-		u := *o.update
-		c := aws.ToString(u.ConditionExpression)
-		u.ExpressionAttributeNames, u.ExpressionAttributeValues = layoutCond(&c, u.ExpressionAttributeNames, u.ExpressionAttributeValues, attr, l)
-		u.ConditionExpression = aws.String(c)
-		o.update = &u
-	case o.put != nil:
-		p := *o.put
-		c := aws.ToString(p.ConditionExpression)
-		p.ExpressionAttributeNames, p.ExpressionAttributeValues = layoutCond(&c, p.ExpressionAttributeNames, p.ExpressionAttributeValues, attr, l)
-		p.ConditionExpression = aws.String(c)
-		o.put = &p
-	case o.del != nil:
-		d := *o.del
-		c := aws.ToString(d.ConditionExpression)
-		d.ExpressionAttributeNames, d.ExpressionAttributeValues = layoutCond(&c, d.ExpressionAttributeNames, d.ExpressionAttributeValues, attr, l)
-		d.ConditionExpression = aws.String(c)
-		o.del = &d
-	case o.check != nil:
-		k := *o.check
-		c := aws.ToString(k.ConditionExpression)
-		k.ExpressionAttributeNames, k.ExpressionAttributeValues = layoutCond(&c, k.ExpressionAttributeNames, k.ExpressionAttributeValues, attr, l)
-		k.ConditionExpression = aws.String(c)
-		o.check = &k
-	}
-	return o
-}
+func (o TxOp) IfLayout(attr string, l Layout) TxOp { return o.and(layoutCond(attr, l)) }
 
 // LayoutCheckOp returns a transaction action that writes nothing but
 // fails the transaction unless the owner item k exists, is live and holds
@@ -382,29 +343,11 @@ func (t *Table) SwitchLayoutOp(owner Key, attr string, old, next Layout, ifEqual
 func (t *Table) InPartition(o TxOp, pk string) TxOp {
 	pkAttr := t.schema.PK
 	av := &types.AttributeValueMemberS{Value: pk}
-	rekey := func(k Item) Item {
-		k = maps.Clone(k)
+	o = o.edit(func(a actionRef) {
+		k := maps.Clone(*a.key)
 		k[pkAttr] = av
-		return k
-	}
-	switch {
-	case o.put != nil:
-		p := *o.put
-		p.Item = rekey(p.Item)
-		o.put = &p
-	case o.update != nil:
-		u := *o.update
-		u.Key = rekey(u.Key)
-		o.update = &u
-	case o.del != nil:
-		d := *o.del
-		d.Key = rekey(d.Key)
-		o.del = &d
-	case o.check != nil:
-		c := *o.check
-		c.Key = rekey(c.Key)
-		o.check = &c
-	}
+		*a.key = k
+	})
 	o.key.PK = pk
 	return o
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -374,5 +375,54 @@ func TestShardEventsRefusesAndJob_FH7(t *testing.T) {
 	}
 	if _, _, b, _ := ev.EventID.Location(); b < 1 || b > 16 {
 		t.Errorf("after the job an event went to bucket %d, want 1..16", b)
+	}
+}
+
+// A switch whose response is lost after it applied (FH-7): the SDK
+// resends the transaction with its idempotency token and ShardEvents
+// reports the new layout once; the source and every counter shard hold
+// it, so the next ingest is one request in the new partitions. A
+// transaction conflict on the switch is retried.
+func TestShardEventsLostResponse_FH7(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, nil, switchable)
+	u := mustUser(t, f.store, "lost-switch@example.com")
+	src := mustSource(t, f.store, u.UserID, "lost")
+	if _, err := ingestOnce(ctx(t), f.store, src.SourceID); err != nil { // the shards exist
+		t.Fatal(err)
+	}
+	lost := &tabletest.LostResponses{Op: "TransactWriteItems", Times: 2}
+	ls := scaledStore(t, f, lost.Option())
+	l, err := ls.Sources.ShardEvents(ctx(t), u.UserID, src.SourceID, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lost.Lost() != 2 || l.Shards() != 8 {
+		t.Fatalf("%d responses lost, layout %s; want 2 lost and 8 shards", lost.Lost(), l)
+	}
+	conflict := &tabletest.TxConflicts{}
+	conflict.Left.Store(2)
+	cs := scaledStore(t, f, func(o *dynamodb.Options) { o.HTTPClient = conflict })
+	l2, err := cs.Sources.ShardEvents(ctx(t), u.UserID, src.SourceID, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if conflict.Seen.Load() < 3 || l2.Shards() != 32 {
+		t.Fatalf("%d transactions, layout %s; want the 2 conflicts retried and 32 shards", conflict.Seen.Load(), l2)
+	}
+	rc := &tabletest.RequestCounter{}
+	s := scaledStore(t, f, rc.Option())
+	ev, err := ingestOnce(ctx(t), s, src.SourceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, b, _ := ev.EventID.Location(); b < 1 || b > 32 {
+		t.Errorf("the next event went to bucket %d, want 1..32", b)
+	}
+	if rc.Of("TransactWriteItems") != 1 {
+		t.Errorf("the next ingest sent %d transactions, want 1 (every shard holds the new layout)", rc.Of("TransactWriteItems"))
+	}
+	if n := storedEvents(t, f.store, src.SourceID); n != 2 {
+		t.Errorf("%d events listed, want 2", n)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	fh "github.com/singletable/singletable/entity/ferryhook"
@@ -107,13 +108,30 @@ type ownerInfo struct {
 	// the document's SRC#{sourceId}), checked in every transaction in the
 	// scaled profile through the source's counter shards.
 	layout table.Layout
+	// read is when the source and its owner were last read.
+	read time.Time
 }
 
 // sourceOwner returns the remembered owner of source, or reads it: FH-4
 // (GSI3 confirmed by a consistent read) and FH-1.
 func (s *Store) sourceOwner(ctx context.Context, source fh.SourceID) (ownerInfo, error) {
 	if v, ok := s.owners.Load(source); ok {
-		return v.(ownerInfo), nil
+		o := v.(ownerInfo)
+		if !s.scaled() || s.opts.StateCheck < 0 || s.now().Sub(o.read) < s.stateCheck() {
+			return o, nil
+		}
+		same, err := s.recheck(ctx, source, o)
+		if err != nil || !same {
+			s.owners.Delete(source)
+		}
+		if err != nil {
+			return ownerInfo{}, err
+		}
+		if same {
+			o.read = s.now()
+			s.owners.Store(source, o)
+			return o, nil
+		}
 	}
 	src, err := s.Sources.GetByID(ctx, source)
 	if err != nil {
@@ -126,7 +144,7 @@ func (s *Store) sourceOwner(ctx context.Context, source fh.SourceID) (ownerInfo,
 	if err != nil {
 		return ownerInfo{}, err
 	}
-	o := ownerInfo{user: owner.UserID, plan: owner.Plan}
+	o := ownerInfo{user: owner.UserID, plan: owner.Plan, read: s.now()}
 	if s.eventSharded() {
 		if o.layout, err = table.ParseLayout(src.EventLayout); err != nil {
 			return ownerInfo{}, fmt.Errorf("ingest %s: %w", source, err)
@@ -228,4 +246,62 @@ func (s *Store) itemCounterOps(ev fh.Event, o ownerInfo) ([]table.TxOp, error) {
 		return nil, err
 	}
 	return []table.TxOp{srcOp, userOp}, nil
+}
+
+// stateCheck is Options.StateCheck with its default.
+func (s *Store) stateCheck() time.Duration {
+	if s.opts.StateCheck == 0 {
+		return time.Second
+	}
+	return s.opts.StateCheck
+}
+
+// recheck reads source's item and its owner's (two eventually consistent
+// GetItems: a change shows within StateCheck and the index-free
+// replication lag, and the reads cost half) and reports whether they still hold the state o remembers
+// (the source active under o.layout, the owner on o.plan). When one does
+// not, it rolls that item up first, which copies the item's state into
+// its counter shards (a change another writer made on the item alone),
+// so that every store's next ingest is refused or re-planned by its own
+// transaction. A missing item gives table.ErrNotFound.
+func (s *Store) recheck(ctx context.Context, source fh.SourceID, o ownerInfo) (bool, error) {
+	sk, uk, err := o.keys(source)
+	if err != nil {
+		return false, err
+	}
+	same := true
+	raw, err := s.main.GetOwner(ctx, sk, false)
+	if err != nil {
+		return false, err
+	}
+	status, _ := raw["status"].(*types.AttributeValueMemberS)
+	layout, _ := raw[eventLayoutAttr].(*types.AttributeValueMemberS)
+	moved := s.eventSharded() && (layout != nil && layout.Value != o.layout.String() || layout == nil && !o.layout.IsZero())
+	if status == nil || status.Value != string(fh.StatusActive) || moved {
+		same = false
+		if _, _, err := s.srcCounters.Rollup(ctx, string(source), sk); err != nil {
+			return false, err
+		}
+	}
+	raw, err = s.main.GetOwner(ctx, uk, false)
+	if err != nil {
+		return false, err
+	}
+	plan, _ := raw["plan"].(*types.AttributeValueMemberS)
+	if (plan == nil) != (o.plan == "") || plan != nil && plan.Value != string(o.plan) {
+		same = false
+		if _, _, err := s.usageCounters.Rollup(ctx, string(o.user), uk); err != nil {
+			return false, err
+		}
+	}
+	return same, nil
+}
+
+// keys returns the keys of source's item and of its owner's.
+func (o ownerInfo) keys(source fh.SourceID) (sk, uk table.Key, err error) {
+	if sk, err = fh.SourceKey(o.user, source); err != nil {
+		return sk, uk, err
+	}
+	uk, err = fh.UserKey(o.user)
+	return sk, uk, err
 }

@@ -10,6 +10,7 @@ import (
 	fh "github.com/singletable/singletable/entity/ferryhook"
 	"github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
 )
 
 var dateOnly = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
@@ -95,7 +96,7 @@ func TestServiceProfileWritesNullsAndDates_FH11(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := rawS(rawItemOf(t, f.main, k), "usagePeriodStart"); dateOnly.MatchString(d) != service || (service && d != "2026-12-01") {
+			if d := rawS(tabletest.RawItem(t, f.main, k), "usagePeriodStart"); dateOnly.MatchString(d) != service || (service && d != "2026-12-01") {
 				t.Errorf("%s profile: ResetUsage stored usagePeriodStart %q", p.name, d)
 			}
 			if service && (!reset.UsagePeriodStart.DateOnly || !reset.UsagePeriodStart.Equal(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))) {
@@ -113,7 +114,7 @@ func TestServiceProfileWritesNullsAndDates_FH11(t *testing.T) {
 		"stripeSubId": nil, "githubId": nil, "googleId": nil, "usageThisMonth": 0, "usagePeriodStart": "2026-11-01",
 		"createdAt": "2026-11-01T00:00:00.000Z", "updatedAt": "2026-11-01T00:00:00.000Z"})
 	k := table.Key{PK: "USER#" + uid, SK: "PROFILE"}
-	before := rawItemOf(t, f.main, k)
+	before := tabletest.RawItem(t, f.main, k)
 	got, err := s.Users.GetByID(ctx(t), fh.UserID(uid))
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +126,7 @@ func TestServiceProfileWritesNullsAndDates_FH11(t *testing.T) {
 	if _, err := s.Users.Update(ctx(t), fh.UserID(uid), ferryhook.UserUpdate{Name: &name}); err != nil {
 		t.Fatal(err)
 	}
-	after := rawItemOf(t, f.main, k)
+	after := tabletest.RawItem(t, f.main, k)
 	for _, attr := range append([]string{"usagePeriodStart", "usageThisMonth"}, ferryhook.ServiceWritesNull["User"]...) {
 		if d := cmpAV(before[attr], after[attr]); d != "" {
 			t.Errorf("Update of the name changed %s: %s", attr, d)

@@ -40,7 +40,11 @@ func scaleStore(t *testing.T) (*tabletest.Meter, *ferryhook.Store, *ferryhook.St
 	client := tabletest.NewClient(t, meter.Option())
 	withCipher := func(o *table.Options) { o.Cipher = tabletest.Cipher() }
 	mainT, eventsT := table.New(client, f.main.Schema(), withCipher), table.New(client, f.events.Schema(), withCipher)
-	s := ferryhook.New(mainT, eventsT, ferryhook.ScaledProfile())
+	// The sample stands for milliseconds of the modeled load: a re-read
+	// of the items (Options.StateCheck, once a second per process and
+	// source) would be scaled as if every call made it; its own cost is
+	// in StateCheck's doc.
+	s := ferryhook.New(mainT, eventsT, ferryhook.ScaledProfile(), func(o *ferryhook.Options) { o.StateCheck = time.Hour })
 	ferryhook.SpreadEventIDs(s, ferryhook.DefaultCounterShards, ferryhook.DefaultEventShards)
 	meter.Learn(mainT, eventsT)
 	return meter, s, f.store

@@ -62,10 +62,12 @@ const DefaultEventShards = 64
 //     lag behind by the time since the last rollup, so its plan-limit check
 //     at ingest (usageThisMonth >= the plan's events per month) lets a user
 //     exceed the limit by what was ingested since;
-//   - a source it pauses, or a plan it changes, directly on the item is not
-//     seen by the library's ingest until the next rollup copies the state
-//     into the shards (the rollup does; the library's own Update, Pause,
-//     Delete and ResetUsage do it at once);
+//   - a source it pauses, or a plan it changes, directly on the item is
+//     seen by the library's ingest only after up to [Options.StateCheck]
+//     (1 second): an ingesting store reads the items again that often and
+//     then copies their state into the shards (the library's own Update,
+//     Pause, Delete and ResetUsage do it at once, in the same
+//     transaction; the rollup job does it too);
 //   - its own ingest and incrementUsage still write the items directly;
 //     the rollup keeps those increments (it adds the shards' gain, it never
 //     overwrites).
@@ -110,10 +112,21 @@ func (s *Store) shardedOps(ev fh.Event, o ownerInfo) []table.TxOp {
 	return []table.TxOp{
 		s.srcCounters.AddOp(string(ev.SourceID), id, map[string]int64{"eventCount": 1},
 			map[string]string{"lastEventAt": fh.ISO(ev.ReceivedAt.Time()).String()},
-			map[string]string{"status": string(fh.StatusActive), eventLayoutAttr: o.layout.String()}),
+			s.sourceState(o)),
 		s.usageCounters.AddOp(string(o.user), id, map[string]int64{"usageThisMonth": 1}, nil,
 			map[string]string{"plan": string(o.plan)}),
 	}
+}
+
+// sourceState is the state of an active source an ingest conditions on
+// (the source counter shard's copies): its status and, when the store
+// write-shards events, the event layout it places the event by.
+func (s *Store) sourceState(o ownerInfo) map[string]string {
+	st := map[string]string{"status": string(fh.StatusActive)}
+	if s.eventSharded() {
+		st[eventLayoutAttr] = o.layout.String()
+	}
+	return st
 }
 
 // initShards creates the source's and the owner's shards when they do
@@ -122,16 +135,12 @@ func (s *Store) shardedOps(ev fh.Event, o ownerInfo) []table.TxOp {
 // created meanwhile by another ingest is not an error; stale reports that
 // the source or the plan changed meanwhile (read them again).
 func (s *Store) initShards(ctx context.Context, source fh.SourceID, o ownerInfo) (stale bool, err error) {
-	sk, err := fh.SourceKey(o.user, source)
-	if err != nil {
-		return false, err
-	}
-	uk, err := fh.UserKey(o.user)
+	sk, uk, err := o.keys(source)
 	if err != nil {
 		return false, err
 	}
 	for _, ops := range [][]table.TxOp{
-		s.srcCounters.InitOps(string(source), sk, map[string]string{"status": string(fh.StatusActive), eventLayoutAttr: o.layout.String()}),
+		s.srcCounters.InitOps(string(source), sk, s.sourceState(o)),
 		s.usageCounters.InitOps(string(o.user), uk, map[string]string{"plan": string(o.plan)}),
 	} {
 		err := s.main.Transact(ctx, ops...)

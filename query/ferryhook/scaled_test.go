@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -20,12 +21,16 @@ import (
 )
 
 // scaledStore is a second scaled store on f's tables, reached through a
-// client with opts (a counter, a fault).
+// client with opts (a counter, a fault). It trusts what it remembers of a
+// source for an hour (Options.StateCheck), so request counts stay exact
+// on a slow machine; TestScaledIngestSeesForeignState_FH11_FH12 covers
+// the re-read.
 func scaledStore(t *testing.T, f fixture, opts ...func(*dynamodb.Options)) *ferryhook.Store {
 	t.Helper()
 	client := tabletest.NewClient(t, opts...)
 	withCipher := func(o *table.Options) { o.Cipher = tabletest.Cipher() }
-	return ferryhook.New(table.New(client, f.main.Schema(), withCipher), table.New(client, f.events.Schema(), withCipher), ferryhook.ScaledProfile())
+	return ferryhook.New(table.New(client, f.main.Schema(), withCipher), table.New(client, f.events.Schema(), withCipher), ferryhook.ScaledProfile(),
+		func(o *ferryhook.Options) { o.StateCheck = time.Hour })
 }
 
 func ingestOnce(c context.Context, s *ferryhook.Store, src fh.SourceID) (fh.Event, error) {

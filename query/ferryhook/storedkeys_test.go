@@ -18,22 +18,20 @@ func TestStoredKeysUnchanged(t *testing.T) {
 	t.Parallel()
 	client := dynamodb.New(dynamodb.Options{Region: "us-east-1"}) // nothing is sent
 	key := func(o *table.Options) { o.CursorKey = []byte("stored keys") }
-	main := table.New(client, ferryhook.MainSchema("fh-main"), key)
-	events := table.New(client, ferryhook.EventsSchema("fh-events"), key)
-	ferryhook.New(main, events)
 	set := map[string]map[string]any{"User": {"email": "Ann@Example.COM"}}
-	tabletest.StoredKeys(t, "stored_keys_main", main, set)
-	tabletest.StoredKeys(t, "stored_keys_events", events, nil)
-	svcMain := table.New(client, ferryhook.MainSchema("fh-main", table.WithLowercaseKeys()), key)
-	svcEvents := table.New(client, ferryhook.EventsSchema("fh-events", table.WithLowercaseKeys()), key)
-	ferryhook.New(svcMain, svcEvents, ferryhook.ServiceProfile())
-	tabletest.StoredKeys(t, "stored_keys_service_main", svcMain, set)
-	tabletest.StoredKeys(t, "stored_keys_service_events", svcEvents, nil)
+	// pin binds a store made with profile to tables of schema options so
+	// and compares them with the golden files <golden>main, <golden>events.
+	pin := func(golden string, profile []func(*ferryhook.Options), so ...table.SchemaOption) {
+		t.Helper()
+		main := table.New(client, ferryhook.MainSchema("fh-main", so...), key)
+		events := table.New(client, ferryhook.EventsSchema("fh-events", so...), key)
+		ferryhook.New(main, events, profile...)
+		tabletest.StoredKeys(t, golden+"main", main, set)
+		tabletest.StoredKeys(t, golden+"events", events, nil)
+	}
+	pin("stored_keys_", nil)
+	pin("stored_keys_service_", []func(*ferryhook.Options){ferryhook.ServiceProfile()}, table.WithLowercaseKeys())
 	// The scaled profile (issue 22) stores every entity under the same
 	// keys: its shards are the only items it adds.
-	scMain := table.New(client, ferryhook.MainSchema("fh-main"), key)
-	scEvents := table.New(client, ferryhook.EventsSchema("fh-events"), key)
-	ferryhook.New(scMain, scEvents, ferryhook.ScaledProfile())
-	tabletest.StoredKeys(t, "stored_keys_main", scMain, set)
-	tabletest.StoredKeys(t, "stored_keys_events", scEvents, nil)
+	pin("stored_keys_", []func(*ferryhook.Options){ferryhook.ScaledProfile()})
 }

@@ -15,6 +15,7 @@ import (
 	fh "github.com/singletable/singletable/entity/ferryhook"
 	"github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
 )
 
 // serviceAccepts is the running service's rule for every enum attribute of
@@ -212,7 +213,7 @@ func TestServiceProfileReadsAndKeepsTheServiceVocabulary_FH11(t *testing.T) {
 	const created = "2026-11-01T00:00:00.000Z"
 	stored := func(tbl *table.Table, pk, sk, attr string) string {
 		t.Helper()
-		return rawS(rawItemOf(t, tbl, table.Key{PK: pk, SK: sk}), attr)
+		return rawS(tabletest.RawItem(t, tbl, table.Key{PK: pk, SK: sk}), attr)
 	}
 	id := func(prefix string, i int) string { return fmt.Sprintf("%s%016d", prefix, i) }
 	newName := "renamed"
@@ -368,13 +369,4 @@ func TestServiceProfileReadsAndKeepsTheServiceVocabulary_FH11(t *testing.T) {
 	if !errors.Is(err, table.ErrInvalidInput) {
 		t.Errorf("default profile wrote a service-only algorithm: %v", err)
 	}
-}
-
-func rawItemOf(t *testing.T, tbl *table.Table, k table.Key) map[string]types.AttributeValue {
-	t.Helper()
-	out, err := tbl.Client().GetItem(ctx(t), &dynamodb.GetItemInput{TableName: aws.String(tbl.Name()), Key: rawKeyOf(tbl, k), ConsistentRead: aws.Bool(true)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out.Item
 }

@@ -49,15 +49,6 @@ func keyOf(tb *table.Table, k table.Key) table.Item {
 	return table.Item{s.PK: sv(k.PK), s.SK: sv(k.SK)}
 }
 
-func rawGet(t *testing.T, tb *table.Table, k table.Key) table.Item {
-	t.Helper()
-	out, err := tb.Client().GetItem(t.Context(), &dynamodb.GetItemInput{TableName: aws.String(tb.Name()), ConsistentRead: aws.Bool(true), Key: keyOf(tb, k)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out.Item
-}
-
 // modelledBy returns the top-level attribute names T models.
 func modelledBy[T any]() map[string]bool {
 	out := map[string]bool{}
@@ -81,7 +72,7 @@ func serviceItemSurvives[T any](t *testing.T, tb *table.Table, e *table.Entity[T
 	if _, err := tb.Client().PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String(tb.Name()), Item: item}); err != nil {
 		t.Fatal(err)
 	}
-	stored := rawGet(t, tb, k)
+	stored := tabletest.RawItem(t, tb, k)
 	skip := map[string]bool{"updatedAt": true}
 	for n := range keyOf(tb, k) {
 		skip[n] = true
@@ -102,7 +93,7 @@ func serviceItemSurvives[T any](t *testing.T, tb *table.Table, e *table.Entity[T
 	}
 	check := func(step string) {
 		t.Helper()
-		got := rawGet(t, tb, k)
+		got := tabletest.RawItem(t, tb, k)
 		want, have := table.Item{}, table.Item{}
 		for n, v := range stored {
 			if !skip[n] {

@@ -256,17 +256,8 @@ func TestMigrateCodeLayout_LB69_LB83(t *testing.T) {
 	c, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
 	client := tabletest.Client(t)
-	stack := fmt.Sprintf("listbackup-rh%d", time.Now().UnixNano()%1_000_000)
 	m := listbackup.CodeLayout()
-	if err := listbackup.CreateLegacyLayout(c, client, stack, m); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		for _, lt := range m.Tables {
-			client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(stack + "-" + lt.Suffix)})
-		}
-		client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(stack + "-dashboards")})
-	})
+	stack := legacyStack(c, t, client, "listbackup-rh", m, "dashboards")
 	now := time.Now()
 	data := codeDeployment(now)
 	putItems(t, client, stack, data)

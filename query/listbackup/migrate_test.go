@@ -164,6 +164,26 @@ func genLegacy(t testing.TB, scale int) legacyData {
 	return d
 }
 
+// legacyStack creates the tables of layout m under a fresh stack name
+// made of prefix, and returns the name; the tables, and those of the
+// suffixes also (tables the test adds), are deleted when tb ends.
+func legacyStack(ctx context.Context, tb testing.TB, client *dynamodb.Client, prefix string, m *listbackup.Manifest, also ...string) string {
+	tb.Helper()
+	stack := fmt.Sprintf("%s%d", prefix, time.Now().UnixNano()%1_000_000)
+	if err := listbackup.CreateLegacyLayout(ctx, client, stack, m); err != nil {
+		tb.Fatal(err)
+	}
+	for _, lt := range m.Tables {
+		also = append(also, lt.Suffix)
+	}
+	tb.Cleanup(func() {
+		for _, suffix := range also {
+			client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(stack + "-" + suffix)})
+		}
+	})
+	return stack
+}
+
 // putLegacy writes the data set into the legacy tables of stack with
 // BatchWriteItem.
 func putLegacy(t testing.TB, c *dynamodb.Client, stack string, d legacyData) {
@@ -233,15 +253,7 @@ func TestMigrateLegacyDeployment_LB1_LB5_LB14_LB18_LB62(t *testing.T) {
 	c, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	client := tabletest.Client(t)
-	stack := fmt.Sprintf("lbmig%d", time.Now().UnixNano()%1_000_000)
-	if err := listbackup.CreateLegacyTables(c, client, stack); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		for _, lt := range listbackup.LegacyTables() {
-			client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(stack + "-" + lt.Suffix)})
-		}
-	})
+	stack := legacyStack(c, t, client, "lbmig", listbackup.DocumentsLayout())
 	data := genLegacy(t, 1)
 	putLegacy(t, client, stack, data)
 	t.Logf("legacy data set: %d items in %d tables", data.total(), len(data))
@@ -378,15 +390,7 @@ func first[T any](s []T, n int) []T { return s[:min(n, len(s))] }
 func BenchmarkMigrate(b *testing.B) {
 	c := context.Background()
 	client := tabletest.Client(b)
-	stack := fmt.Sprintf("lbbench%d", time.Now().UnixNano()%1_000_000)
-	if err := listbackup.CreateLegacyTables(c, client, stack); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() {
-		for _, lt := range listbackup.LegacyTables() {
-			client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(stack + "-" + lt.Suffix)})
-		}
-	})
+	stack := legacyStack(c, b, client, "lbbench", listbackup.DocumentsLayout())
 	data := genLegacy(b, 1)
 	putLegacy(b, client, stack, data)
 	withCipher := func(o *table.Options) { o.Cipher = tabletest.Cipher() }

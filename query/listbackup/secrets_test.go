@@ -1,30 +1,24 @@
 package listbackup_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	lb "github.com/singletable/singletable/entity/listbackup"
 	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
 )
 
 // raw reads an item with the plain SDK, bypassing the library.
 func raw(t *testing.T, f *fixture, k table.Key) map[string]types.AttributeValue {
 	t.Helper()
-	out, err := f.tbl.Client().GetItem(context.Background(), &dynamodb.GetItemInput{
-		TableName: aws.String(f.tbl.Name()),
-		Key:       map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: k.PK}, "SK": &types.AttributeValueMemberS{Value: k.SK}},
-	})
-	must(t, err)
-	if out.Item == nil {
+	it := tabletest.RawItem(t, f.tbl, k)
+	if it == nil {
 		t.Fatalf("no item at %v", k)
 	}
-	return out.Item
+	return it
 }
 
 // at returns the value at a dotted path of a raw item.

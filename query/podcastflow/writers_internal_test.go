@@ -44,16 +44,6 @@ func lv(vs ...types.AttributeValue) types.AttributeValue {
 
 var null = &types.AttributeValueMemberNULL{Value: true}
 
-func rawGet(t *testing.T, tb *table.Table, k table.Key) table.Item {
-	t.Helper()
-	out, err := tb.Client().GetItem(t.Context(), &dynamodb.GetItemInput{TableName: aws.String(tb.Name()), ConsistentRead: aws.Bool(true),
-		Key: table.Item{"PK": sv(k.PK), "SK": sv(k.SK)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out.Item
-}
-
 // attrsOf returns the top-level attribute names T models.
 func attrsOf[T any]() map[string]bool {
 	out := map[string]bool{}
@@ -78,14 +68,14 @@ func survives[T any](t *testing.T, tb *table.Table, e *table.Entity[T], item tab
 	if _, err := tb.Client().PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String(tb.Name()), Item: item}); err != nil {
 		t.Fatal(err)
 	}
-	stored := rawGet(t, tb, k)
+	stored := tabletest.RawItem(t, tb, k)
 	skip := map[string]bool{"PK": true, "SK": true, "updatedAt": true}
 	for _, c := range changed {
 		skip[c] = true
 	}
 	check := func(step string) {
 		t.Helper()
-		got := rawGet(t, tb, k)
+		got := tabletest.RawItem(t, tb, k)
 		want, have := table.Item{}, table.Item{}
 		for n, v := range stored {
 			if !skip[n] {

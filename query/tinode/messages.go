@@ -228,24 +228,43 @@ func retryable(err error, guarded func(index int) bool) bool {
 	return lost
 }
 
-// Get returns message seq of topic: GetItem TOPIC#{topic} / MSG#{seq}
-// (sharded profile: the topic's layout first, then the one partition
-// TOPIC#{topic}#{seq mod N} the SeqId is in). A missing or expired message gives table.ErrNotFound (TN-15). In the
-// sharded profile (Options.MessageShards) the topic's layout is read first
-// (a consistent GetItem) and the message is read from the partition its
-// SeqId falls in, TOPIC#{topic}#{seq mod N}: still one GetItem of the
-// message (a miss in a sharded topic also asks, in one BatchGetItem, the
-// places another epoch's layout gives it: a message imported under the
+// Get returns message seq of topic: GetItem TOPIC#{topic} / MSG#{seq}. A
+// missing or expired message gives table.ErrNotFound (TN-15). In the
+// sharded profile (Options.MessageShards) the message is read from the
+// partition its SeqId falls in, TOPIC#{topic}#{seq mod N}, under the
+// topic's layout: one GetItem when the store remembers the layout as read
+// with a SeqId at or above seq (exact for it: a switch starts after the
+// SeqId it read), else a consistent GetItem of the topic first, remembered
+// for the next reads (a miss under a remembered layout reads the topic
+// again). A miss in a sharded topic also asks, in one BatchGetItem, the
+// places another epoch's layout gives it (a message imported under the
 // layout before a switch).
 func (ms *Messages) Get(ctx context.Context, topic tn.TopicName, seq int) (tn.Message, error) {
 	k, err := tn.MessageKey(topic, seq)
 	if err != nil {
 		return tn.Message{}, err
 	}
-	l, err := ms.topicLayout(ctx, topic)
+	if !ms.s.shardAware() {
+		return ms.getIn(ctx, k, table.Layout{}, seq)
+	}
+	if l, ok := ms.s.layouts.load(topic, seq); ok {
+		m, err := ms.s.msg.Get(ctx, table.Key{PK: l.SeqPK(k.PK, int64(seq)), SK: k.SK})
+		if !errors.Is(err, table.ErrNotFound) {
+			return m, err
+		}
+		// A miss under a remembered layout: read the topic again (it may
+		// have been deleted and created anew).
+	}
+	l, err := ms.topicLayoutUpTo(ctx, topic)
 	if err != nil {
 		return tn.Message{}, err
 	}
+	return ms.getIn(ctx, k, l, seq)
+}
+
+// getIn reads message k (number seq) under layout l: its partition, then
+// in one BatchGetItem the places another epoch's layout gives it.
+func (ms *Messages) getIn(ctx context.Context, k table.Key, l table.Layout, seq int) (tn.Message, error) {
 	pks := l.SeqPKs(k.PK, int64(seq))
 	base := k.PK
 	k.PK = pks[0]

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -60,6 +63,48 @@ func (ms *Messages) topicLayout(ctx context.Context, topic tn.TopicName) (table.
 	if !ms.s.shardAware() {
 		return table.Layout{}, nil
 	}
+	return ms.topicLayoutUpTo(ctx, topic)
+}
+
+// knownLayout is a topic's message layout as read together with the
+// topic's SeqId then (upTo): exact for every message at or below upTo,
+// since a switch starts its epoch after the SeqId it reads (Reshard is
+// conditioned on it), so an epoch added later starts above upTo.
+type knownLayout struct {
+	l    table.Layout
+	upTo int
+}
+
+// layoutMemo remembers up to maxKnownLayouts topics' layouts (all are
+// forgotten at once when it is full: a cache, never the truth; a read
+// that misses under a remembered layout reads the topic again).
+type layoutMemo struct {
+	m sync.Map // tn.TopicName -> knownLayout
+	n atomic.Int64
+}
+
+const maxKnownLayouts = 100_000
+
+func (lm *layoutMemo) load(topic tn.TopicName, seq int) (table.Layout, bool) {
+	v, ok := lm.m.Load(topic)
+	if !ok || seq > v.(knownLayout).upTo {
+		return table.Layout{}, false
+	}
+	return v.(knownLayout).l, true
+}
+
+func (lm *layoutMemo) store(topic tn.TopicName, k knownLayout) {
+	if lm.n.Add(1) > maxKnownLayouts {
+		lm.m.Clear()
+		lm.n.Store(1)
+	}
+	lm.m.Store(topic, k)
+}
+
+// topicLayoutUpTo reads the topic's layout (one consistent GetItem; a
+// missing topic has the zero layout) and remembers it with the topic's
+// SeqId as read, for Get.
+func (ms *Messages) topicLayoutUpTo(ctx context.Context, topic tn.TopicName) (table.Layout, error) {
 	tk, err := tn.TopicKey(topic)
 	if err != nil {
 		return table.Layout{}, err
@@ -71,7 +116,16 @@ func (ms *Messages) topicLayout(ctx context.Context, topic tn.TopicName) (table.
 	if err != nil {
 		return table.Layout{}, err
 	}
-	return table.LayoutOf(raw, layoutAttr)
+	l, err := table.LayoutOf(raw, layoutAttr)
+	if err != nil {
+		return table.Layout{}, err
+	}
+	if n, ok := raw["SeqId"].(*types.AttributeValueMemberN); ok {
+		if upTo, err := strconv.Atoi(n.Value); err == nil {
+			ms.s.layouts.store(topic, knownLayout{l: l, upTo: upTo})
+		}
+	}
+	return l, nil
 }
 
 // messagePK returns the partition of message seq of the topic whose

@@ -144,8 +144,10 @@ func TestShardedImportLostResponse_TN12(t *testing.T) {
 // TestShardedRequests_TN12_TN13 counts the requests of the sharded paths
 // (4 shards, then switched to 8: 8 partitions and none unsharded): Save
 // alone is what it always was (the layout comes with the topic read);
-// Get and Import read the layout first; History fans out over every
-// partition the layout used, in one round.
+// Import reads the layout first; Get does for the first read of a topic
+// and for a message past the SeqId its remembered layout was read with,
+// else it is one GetItem; History fans out over every partition the
+// layout used, in one round.
 func TestShardedRequests_TN12_TN13(t *testing.T) {
 	t.Parallel()
 	rc := &tabletest.RequestCounter{}
@@ -171,7 +173,11 @@ func TestShardedRequests_TN12_TN13(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	count("Get", 2, func() error { _, err := s.Messages.Get(ctx(t), "grpCount", 7); return err })
+	count("Get, first of the topic", 2, func() error { _, err := s.Messages.Get(ctx(t), "grpCount", 7); return err })
+	// The layout read with SeqId 10 is exact for every message up to 10:
+	// a point read is one GetItem from then on.
+	count("Get, layout remembered", 1, func() error { _, err := s.Messages.Get(ctx(t), "grpCount", 3); return err })
+	count("Get, layout remembered", 1, func() error { _, err := s.Messages.Get(ctx(t), "grpCount", 10); return err })
 	count("History, 4 shards", 5, func() error {
 		_, err := s.Messages.History(ctx(t), "grpCount", tinode.HistoryFilter{}, table.Limit(100))
 		return err
@@ -181,6 +187,19 @@ func TestShardedRequests_TN12_TN13(t *testing.T) {
 		_, err := s.Messages.History(ctx(t), "grpCount", tinode.HistoryFilter{}, table.Limit(100))
 		return err
 	})
+	// After the switch (from SeqId 11 on): a message past what the store
+	// remembers reads the topic again; older ones stay one GetItem.
+	if err := save(); err != nil {
+		t.Fatal(err)
+	}
+	count("Get, after a switch, a new message", 2, func() error {
+		m, err := s.Messages.Get(ctx(t), "grpCount", 11)
+		if err == nil && m.SeqId != 11 {
+			t.Errorf("got message %d, want 11", m.SeqId)
+		}
+		return err
+	})
+	count("Get, after a switch, an old message", 1, func() error { _, err := s.Messages.Get(ctx(t), "grpCount", 5); return err })
 	count("Import", 2, func() error {
 		return s.Messages.Import(ctx(t), &tn.Message{Topic: "grpCount", SeqId: 20, From: "usrA", Content: tn.JSON("x")})
 	})

@@ -90,6 +90,9 @@ type Store struct {
 	cache *table.Entity[tn.CacheEntry]
 	ver   *table.Entity[tn.DBVersion]
 	opts  Options
+	// layouts remembers topics' message layouts for Messages.Get (see
+	// knownLayout).
+	layouts layoutMemo
 }
 
 // New returns the store on table t (created with table.NewSchema).
