@@ -329,6 +329,10 @@ func BenchmarkAuthenticate(b *testing.B) {
 // service's format (evt_ + nanoid(16)), which takes the index path (GSI1
 // Query, then the consistent GetItem): the path every ID took before
 // located IDs (issue 22).
+//
+// The sub-benchmark "sharded" reads an event the scaled profile ingested
+// into one of its source's 64 partitions, against a hand-written
+// consistent GetItem of the key its ID names (benchShardedEventByID).
 func BenchmarkEventByID(b *testing.B) {
 	s, events, src := benchStore(b)
 	ctx := context.Background()
@@ -343,6 +347,7 @@ func BenchmarkEventByID(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Run("service-id", func(b *testing.B) { benchEventByID(b, s, events, svc) })
+	b.Run("sharded", benchShardedEventByID)
 }
 
 func benchEventByID(b *testing.B, s *ferryhook.Store, events *table.Table, ev fh.Event) {

@@ -69,23 +69,7 @@ func survives[T any](t *testing.T, tb *table.Table, e *table.Entity[T], item tab
 		t.Fatal(err)
 	}
 	stored := tabletest.RawItem(t, tb, k)
-	skip := map[string]bool{"PK": true, "SK": true, "updatedAt": true}
-	for _, c := range changed {
-		skip[c] = true
-	}
-	check := func(step string) {
-		t.Helper()
-		got := tabletest.RawItem(t, tb, k)
-		want, have := table.Item{}, table.Item{}
-		for n, v := range stored {
-			if !skip[n] {
-				want[n], have[n] = v, got[n]
-			}
-		}
-		if d := cmp.Diff(want, have, exporter); d != "" {
-			t.Errorf("%s: stored attributes changed (-before +after):\n%s", step, d)
-		}
-	}
+	check := tabletest.Unchanged(t, tb, k, append([]string{"PK", "SK", "updatedAt"}, changed...)...)
 
 	v, err := e.Get(t.Context(), k)
 	if err != nil {

@@ -31,6 +31,14 @@
 //		...
 //	}
 //
+// # What is stored
+//
+// [RawItem] reads an item as DynamoDB holds it, past the library, and
+// [Unchanged] checks after each write under test that the attributes an
+// item stored (those another writer put there, say) are still stored
+// byte for byte; [StoredKeys] pins the keys every entity derives against
+// a golden file.
+//
 // # Injecting faults
 //
 // DynamoDB Local never throttles, never returns unprocessed items, never
