@@ -92,7 +92,11 @@ func (s *Store) Ingest(ctx context.Context, source fh.SourceID, req IngestReques
 			}
 			continue
 		}
-		if err != nil {
+		if err != nil && !errors.Is(err, table.ErrThrottled) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+			// The owner, its plan or the source may have changed: read
+			// them again. A throttle or a canceled call says nothing about
+			// them, and re-reading under throttling would add reads to the
+			// partitions already refusing.
 			s.owners.Delete(source)
 		}
 		return ev, err
