@@ -426,3 +426,17 @@ func TestShardEventsLostResponse_FH7(t *testing.T) {
 		t.Errorf("%d events listed, want 2", n)
 	}
 }
+
+// Write-sharded events need the counter shards (the layout's copy the
+// ingest checks lives there): a store configured with EventShards alone
+// is a programming error New refuses at once.
+func TestEventShardsNeedCounterShards(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, nil)
+	defer func() {
+		if recover() == nil {
+			t.Error("New accepted EventShards without CounterShards")
+		}
+	}()
+	ferryhook.New(f.main, f.events, func(o *ferryhook.Options) { o.EventShards = 8 })
+}
