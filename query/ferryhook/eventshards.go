@@ -38,9 +38,16 @@ import (
 //     write), merged newest first with one cursor holding a position per
 //     partition (table.ListLayout). Every event is in exactly one of them,
 //     so a list never misses an event or returns one twice, before,
-//     during or after a switch.
+//     during or after a switch. A list continued page by page across a
+//     switch reads the partitions its first page read: newest first it
+//     misses none of the events older than where it stands; oldest first
+//     it ends before the new partitions' events.
 //   - Switching a live source ([Sources.ShardEvents], [EventReshardJob])
 //     appends an epoch from now on; stored events stay where they are.
+//   - Faults. An ingest and a switch are one transaction each: a response
+//     lost after it applied is resent by the SDK with its idempotency
+//     token (applied once), a conflict cancels all of it and is retried,
+//     a failed condition applies nothing.
 //
 // What the document's running service cannot read of a sharded source:
 // the events in SRC#{sourceId}#{i} (its listBySource queries
