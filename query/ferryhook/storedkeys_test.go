@@ -31,7 +31,9 @@ func TestStoredKeysUnchanged(t *testing.T) {
 	}
 	pin("stored_keys_", nil)
 	pin("stored_keys_service_", []func(*ferryhook.Options){ferryhook.ServiceProfile()}, table.WithLowercaseKeys())
-	// The scaled profile (issue 22) stores every entity under the same
-	// keys: its shards are the only items it adds.
+	// The scaled profile (issue 22) declares every entity with the same
+	// keys: it adds its counter shards, and Ingest moves an event into one
+	// of its source's partitions SRC#{sourceId}#{n}, the rest of the key
+	// as derived (TestShardEventsWhileIngesting_FH7_FH8).
 	pin("stored_keys_", []func(*ferryhook.Options){ferryhook.ScaledProfile()})
 }
