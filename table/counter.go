@@ -334,7 +334,16 @@ func (c *Counters) StateOps(owner string, state map[string]string) []TxOp {
 // that the owner (ownerKey) exists and holds state: one transaction gives
 // an owner written before its counters were sharded its shards.
 func (c *Counters) InitOps(owner string, ownerKey Key, state map[string]string) []TxOp {
-	ops := []TxOp{c.CheckOp(ownerKey, state)}
+	return append([]TxOp{c.CheckOp(ownerKey, state)}, c.NewShardOps(owner, state)...)
+}
+
+// NewShardOps returns the N puts that create owner's shards, each with
+// the state copy and no counts, on condition that none exists: put them
+// in the transaction that creates the owner (which [Counters.InitOps]
+// cannot check, the owner being written in the same transaction), so its
+// first counted write needs no shard creation.
+func (c *Counters) NewShardOps(owner string, state map[string]string) []TxOp {
+	var ops []TxOp
 	for i := range c.spec.Shards {
 		k := c.ShardKey(owner, i)
 		item := c.t.keyItem(k)

@@ -211,3 +211,37 @@ func TestCountersRollupStateOnly(t *testing.T) {
 		t.Fatalf("logins %d, want 1", got.Logins)
 	}
 }
+
+// CreateAlso writes a new owner and its counter shards (NewShardOps) in
+// one transaction: the shards carry the state, the first counted write
+// needs no InitOps, and Read counts it. When an action of also fails (the
+// shards already exist), nothing is written: the owner stays absent.
+func TestCreateAlsoWithShards(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := memberCounters(t, f.t)
+	m := member{ID: "cal", Email: "cal@x.io", Status: "on"}
+	if err := f.members.CreateAlso(ctx(t), &m, c.NewShardOps("cal", map[string]string{"status": "on"})); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.t.Transact(ctx(t), c.AddOp("cal", "evt-1", map[string]int64{"logins": 1}, nil, map[string]string{"status": "on"})); err != nil {
+		t.Fatalf("the first counted write, with no InitOps: %v", err)
+	}
+	got, err := f.members.Get(ctx(t), table.Key{PK: "MEMBER#cal", SK: "PROFILE"})
+	if err != nil || got.Email != "cal@x.io" {
+		t.Fatalf("the owner: %+v, %v", got, err)
+	}
+	tot, err := c.Read(ctx(t), "cal", table.Key{PK: "MEMBER#cal", SK: "PROFILE"})
+	if err != nil || tot.Values["logins"] != 1 || tot.Shards != 8 || tot.State["status"] != "on" {
+		t.Errorf("read: %+v, %v; want 1 login over 8 shards, status on", tot, err)
+	}
+	// Another owner whose shards would collide with cal's: refused whole.
+	other := member{ID: "dee", Email: "dee@x.io", Status: "on"}
+	err = f.members.CreateAlso(ctx(t), &other, c.NewShardOps("cal", map[string]string{"status": "on"}))
+	if err == nil {
+		t.Fatal("CreateAlso with shards that exist: no error")
+	}
+	if _, err := f.members.Get(ctx(t), table.Key{PK: "MEMBER#dee", SK: "PROFILE"}); !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("the refused owner: %v, want ErrNotFound (nothing written)", err)
+	}
+}

@@ -285,6 +285,27 @@ func (e *Entity[T]) create(ctx context.Context, item *T) (Key, error) {
 	return k, nil
 }
 
+// CreateAlso is [Entity.Create] with also, actions on other items, in the
+// same transaction (the counter shards of a new owner,
+// [Counters.NewShardOps]): all are written or none. Its faults are
+// Create's for a transaction.
+func (e *Entity[T]) CreateAlso(ctx context.Context, item *T, also []TxOp) error {
+	if len(also) == 0 {
+		return e.Create(ctx, item)
+	}
+	ops, tok, err := e.newOps(item)
+	if err != nil {
+		return opErr("create", e.def.Type, ops0Key(ops), err)
+	}
+	k := ops[0].key
+	if err := e.t.transactGuarded(ctx, append(ops, also...), tok); err != nil {
+		return opErr("create", e.def.Type, k, txToCreateErr(err))
+	}
+	e.setVersion(item, 1)
+	e.setRead(item, ops[0].put.Item)
+	return nil
+}
+
 func ops0Key(ops []TxOp) Key {
 	if len(ops) == 0 {
 		return Key{}

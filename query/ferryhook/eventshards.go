@@ -72,6 +72,15 @@ func (s *Store) newSourceLayout() string {
 	return l.String()
 }
 
+// mustLayout parses a layout this store wrote (newSourceLayout).
+func mustLayout(text string) table.Layout {
+	l, err := table.ParseLayout(text)
+	if err != nil {
+		panic("ferryhook: " + err.Error()) // written by newSourceLayout: never
+	}
+	return l
+}
+
 // eventLayout returns source's event layout as its counter shard 0 holds
 // it (one strongly consistent GetItem; an ingest writes events only under
 // the layout its shard holds). A source without shards yet has ingested

@@ -36,10 +36,12 @@ const DefaultEventShards = 64
 //	source shard     main    _CTR#src#{sourceId}#{i} / SHARD               ADD eventCount 1, SET lastEventAt, if status = active and eventLayout = the layout the event was placed by (the shard's copies)
 //	usage shard      main    _CTR#usage#{userId}#{i} / SHARD               ADD usageThisMonth 1, if plan = the plan expiresAt came from (the copy)
 //
-// with i = table.Shard(eventId, 32). The shards are in no GSI. A source's
-// and a user's first ingest in this profile creates their 32 shards (one
-// more transaction, with the state copied from the item and checked on
-// it). Pausing, resuming or deleting a source ([Sources.Update],
+// with i = table.Shard(eventId, 32). The shards are in no GSI. A source
+// or user created in this profile ([Sources.Create], [Users.Create]) gets
+// its 32 shards in the transaction that creates it; one written otherwise
+// (by the running service, or before the profile) gets them at its first
+// ingest (one more transaction, with the state copied from the item and
+// checked on it). Pausing, resuming or deleting a source ([Sources.Update],
 // [Sources.Pause], [Sources.Resume], [Sources.Delete]) and changing a plan
 // ([Users.Update]) or a billing period ([Users.ResetUsage]) write the item
 // and its 32 shards in one transaction, so the next ingest is refused (or

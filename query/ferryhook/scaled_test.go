@@ -73,8 +73,25 @@ func TestScaledProfileRequests_FH13_FH14(t *testing.T) {
 	src := mustSource(t, f.store, u.UserID, "stripe")
 	rc := &tabletest.RequestCounter{}
 	s := scaledStore(t, f, rc.Option())
-	if _, err := ingestOnce(ctx(t), s, src.SourceID); err != nil { // learns the owner, creates the shards
+	if _, err := ingestOnce(ctx(t), s, src.SourceID); err != nil { // learns the owner
 		t.Fatal(err)
+	}
+	// Created in the scaled profile, the source and the user have their
+	// shards already: FH-4 (2), FH-1, the transaction.
+	if first := rc.Total(); first != 4 || rc.Of("TransactWriteItems") != 1 {
+		t.Errorf("the first ingest took %d requests (%v), want 4 (FH-4: 2, FH-1, the transaction)", first, rc.Ops())
+	}
+	// A source and user the running service wrote (no shards): the first
+	// ingest creates them, checking the items' state.
+	plain := newFixtureStore(f)
+	pu := mustUser(t, plain, "service-made@example.com")
+	ps := mustSource(t, plain, pu.UserID, "service-made")
+	rc.Reset()
+	if _, err := ingestOnce(ctx(t), s, ps.SourceID); err != nil {
+		t.Fatal(err)
+	}
+	if n := rc.Of("TransactWriteItems"); n != 4 {
+		t.Errorf("the first ingest of a source without shards sent %d transactions (%v), want 4 (refused, 2 shard creations, the ingest)", n, rc.Ops())
 	}
 	first := rc.Total()
 	rc.Reset()
@@ -89,7 +106,7 @@ func TestScaledProfileRequests_FH13_FH14(t *testing.T) {
 	if n := rc.Total(); n != 5 || rc.Of("TransactWriteItems") != 5 {
 		t.Fatalf("5 ingests took %d requests (%d transactions), want 5 (the first took %d)", n, rc.Of("TransactWriteItems"), first)
 	}
-	t.Logf("scaled ingest: the first %d requests (FH-4: 2, FH-1, the transaction refused for lack of shards, 2 shard creations, the transaction again), then 1", first)
+	t.Logf("scaled ingest: 4 requests for a source created in the profile, %d for one without shards (FH-4: 2, FH-1, the transaction refused for lack of shards, 2 shard creations, the transaction again), then 1", first)
 	// The items are untouched: their counts are the rollup's.
 	item, err := f.store.Sources.Get(ctx(t), u.UserID, src.SourceID)
 	if err != nil {
@@ -105,8 +122,8 @@ func TestScaledProfileRequests_FH13_FH14(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out.Items) != 2*ferryhook.DefaultCounterShards {
-		t.Errorf("%d counter shards stored, want %d (32 for the source, 32 for the user)", len(out.Items), 2*ferryhook.DefaultCounterShards)
+	if len(out.Items) != 4*ferryhook.DefaultCounterShards {
+		t.Errorf("%d counter shards stored, want %d (32 for each source, 32 for each user)", len(out.Items), 4*ferryhook.DefaultCounterShards)
 	}
 	for _, it := range out.Items {
 		for a := range it {
@@ -133,8 +150,8 @@ func TestScaledProfileRequests_FH13_FH14(t *testing.T) {
 	}
 
 	rep := runRollup(t, s, f.main)
-	if rep.Changed != 2 {
-		t.Errorf("rollup: %v, want 2 items changed (the source and the user)", rep)
+	if rep.Changed != 4 {
+		t.Errorf("rollup: %v, want 4 items changed (both sources and both users)", rep)
 	}
 	item, _ = f.store.Sources.Get(ctx(t), u.UserID, src.SourceID)
 	user, _ := f.store.Users.GetByID(ctx(t), u.UserID)
@@ -263,8 +280,7 @@ func TestScaledIngestUnderFaults_FH11_FH13_FH14(t *testing.T) {
 
 	// Lost responses: a transaction applied, its answer thrown away twice
 	// (the SDK's third attempt gets DynamoDB Local's answer to the same
-	// token). The first ingest's 4 transactions (refused for lack of
-	// shards, 2 shard creations, the ingest) pass untouched.
+	// token). The first 4 transactions pass untouched.
 	lost := &tabletest.LostResponses{Op: "TransactWriteItems", Times: 2, After: 4}
 	ls := scaledStore(t, f, lost.Option())
 	for range 6 {
@@ -368,4 +384,10 @@ func TestScaledIngestUnderFaults_FH11_FH13_FH14(t *testing.T) {
 	if usage != 1 || user.UsageThisMonth != 1 {
 		t.Errorf("after a reset and one ingest: exact %d, rolled-up %d, want 1", usage, user.UsageThisMonth)
 	}
+}
+
+// newFixtureStore is a default-profile store on f's tables: what the
+// running service writes, without counter shards.
+func newFixtureStore(f fixture) *ferryhook.Store {
+	return ferryhook.New(f.main, f.events)
 }

@@ -43,7 +43,9 @@ func (s *Sources) signing(alg fh.SigningAlgorithm) (fh.SigningAlgorithm, error) 
 
 // Create creates an active source for user (FH-11 sources.create) in one
 // transaction that also checks the user exists: a missing user gives
-// table.ErrNotFound, bad input a *table.ValidationError.
+// table.ErrNotFound, bad input a *table.ValidationError. In the scaled
+// profile the transaction also creates the source's counter shards
+// (with its status and event layout), 34 actions.
 func (s *Sources) Create(ctx context.Context, user fh.UserID, in CreateSourceInput) (fh.Source, error) {
 	uk, err := userKey(user)
 	if err != nil {
@@ -75,6 +77,9 @@ func (s *Sources) Create(ctx context.Context, user fh.UserID, in CreateSourceInp
 	ops, err := s.s.source.CreateOp(&src)
 	if err != nil {
 		return fh.Source{}, err
+	}
+	if s.s.scaled() { // its counter shards, so its first ingest needs no shard creation
+		ops = append(ops, s.s.srcCounters.NewShardOps(string(src.SourceID), s.s.sourceState(ownerInfo{layout: mustLayout(src.EventLayout)}))...)
 	}
 	if err := s.s.main.Transact(ctx, append([]table.TxOp{s.s.main.ConditionOp(uk)}, ops...)...); err != nil {
 		return fh.Source{}, txErr(err, 0, table.ErrNotFound, "user "+string(user))

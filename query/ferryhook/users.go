@@ -34,7 +34,8 @@ type CreateUserInput struct {
 
 // Create signs a user up (FH-11 users.create; FH-2 uniqueness): a new
 // usr_ ID, the email normalized, the free plan unless given, a usage period
-// starting now. The email is unique: a guard item UNIQUE#email#{email} is
+// starting now (in the scaled profile, with its usage counter shards in
+// the same transaction). The email is unique: a guard item UNIQUE#email#{email} is
 // written in the same transaction as the user (so of concurrent sign-ups
 // with one email exactly one succeeds), and GSI1 is checked first for users
 // written without a guard by the existing service: two requests (a Query of
@@ -61,7 +62,13 @@ func (u *Users) Create(ctx context.Context, in CreateUserInput) (fh.User, error)
 	if err := u.checkNoLegacyHolder(ctx, in.Email); err != nil {
 		return fh.User{}, err
 	}
-	if err := u.s.user.Create(ctx, &user); err != nil {
+	// The scaled profile creates the user's usage shards with it, so its
+	// first ingest needs no shard creation.
+	var shards []table.TxOp
+	if u.s.scaled() {
+		shards = u.s.usageCounters.NewShardOps(string(user.UserID), map[string]string{"plan": string(user.Plan)})
+	}
+	if err := u.s.user.CreateAlso(ctx, &user, shards); err != nil {
 		return fh.User{}, emailErr(err)
 	}
 	return user, nil
