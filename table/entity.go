@@ -263,21 +263,23 @@ func capOf(out *dynamodb.GetItemOutput) float64 {
 // token), never [ErrAlreadyExists] for itself. Transaction conflicts are
 // retried (see [Table.Transact]).
 func (e *Entity[T]) Create(ctx context.Context, item *T) error {
-	k, err := e.create(ctx, item)
+	k, err := e.create(ctx, item, nil)
 	return opErr("create", e.def.Type, k, err)
 }
 
-func (e *Entity[T]) create(ctx context.Context, item *T) (Key, error) {
+// create writes item and also (actions on other items) in one request: a
+// PutItem when there is nothing else, else a transaction.
+func (e *Entity[T]) create(ctx context.Context, item *T, also []TxOp) (Key, error) {
 	ops, tok, err := e.newOps(item)
 	if err != nil {
 		return ops0Key(ops), err
 	}
 	k := ops[0].key
-	if len(ops) == 1 {
+	if len(ops) == 1 && len(also) == 0 {
 		if err := e.t.putItem(ctx, e.def.Type, ops[0].put, tok, ErrAlreadyExists); err != nil {
 			return k, err
 		}
-	} else if err := e.t.transactGuarded(ctx, ops, tok); err != nil {
+	} else if err := e.t.transactGuarded(ctx, append(ops, also...), tok); err != nil {
 		return k, txToCreateErr(err)
 	}
 	e.setVersion(item, 1)
@@ -290,20 +292,8 @@ func (e *Entity[T]) create(ctx context.Context, item *T) (Key, error) {
 // [Counters.NewShardOps]): all are written or none. Its faults are
 // Create's for a transaction.
 func (e *Entity[T]) CreateAlso(ctx context.Context, item *T, also []TxOp) error {
-	if len(also) == 0 {
-		return e.Create(ctx, item)
-	}
-	ops, tok, err := e.newOps(item)
-	if err != nil {
-		return opErr("create", e.def.Type, ops0Key(ops), err)
-	}
-	k := ops[0].key
-	if err := e.t.transactGuarded(ctx, append(ops, also...), tok); err != nil {
-		return opErr("create", e.def.Type, k, txToCreateErr(err))
-	}
-	e.setVersion(item, 1)
-	e.setRead(item, ops[0].put.Item)
-	return nil
+	k, err := e.create(ctx, item, also)
+	return opErr("create", e.def.Type, k, err)
 }
 
 func ops0Key(ops []TxOp) Key {

@@ -45,7 +45,7 @@ func (e *Entity[T]) Import(ctx context.Context, raw Item, dryRun bool) (JobOutco
 	if dryRun {
 		return e.dryImport(withClaims(ctx), &item)
 	}
-	k, err := e.create(ctx, &item)
+	k, err := e.create(ctx, &item, nil)
 	switch {
 	case err == nil:
 		return Changed, nil
