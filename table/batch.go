@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
@@ -202,10 +203,10 @@ func (t *Table) rounds(ctx context.Context, left func() int, round func() error,
 	return nil
 }
 
-// batchGet reads ks with BatchGetItem in chunks of 100, retrying
-// unprocessed keys, and returns the items found (expired ones dropped) in
-// the order of ks.
-func (t *Table) batchGet(ctx context.Context, entity string, ks []Key) ([]Item, error) {
+// batchGet reads ks with BatchGetItem in chunks of 100 (strongly
+// consistent when consistent is set), retrying unprocessed keys, and
+// returns the items found (expired ones dropped) in the order of ks.
+func (t *Table) batchGet(ctx context.Context, entity string, ks []Key, consistent bool) ([]Item, error) {
 	seen := make(map[Key]bool, len(ks))
 	for i, k := range ks {
 		if err := checkKey(k); err != nil {
@@ -223,7 +224,7 @@ func (t *Table) batchGet(ctx context.Context, entity string, ks []Key) ([]Item, 
 		for _, k := range ks[start:end] {
 			pending = append(pending, t.keyItem(k))
 		}
-		if err := t.batchGetChunk(ctx, entity, pending, found); err != nil {
+		if err := t.batchGetChunk(ctx, entity, pending, found, consistent); err != nil {
 			var be *BatchError
 			if errors.As(err, &be) {
 				be.Keys = append(be.Keys, ks[end:]...)
@@ -240,11 +241,11 @@ func (t *Table) batchGet(ctx context.Context, entity string, ks []Key) ([]Item, 
 	return out, nil
 }
 
-func (t *Table) batchGetChunk(ctx context.Context, entity string, pending []Item, found map[Key]Item) error {
+func (t *Table) batchGetChunk(ctx context.Context, entity string, pending []Item, found map[Key]Item, consistent bool) error {
 	return t.rounds(ctx, func() int { return len(pending) }, func() error {
 		start := time.Now()
 		out, err := t.client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
-			RequestItems:           map[string]types.KeysAndAttributes{t.schema.Name: {Keys: pending}},
+			RequestItems:           map[string]types.KeysAndAttributes{t.schema.Name: {Keys: pending, ConsistentRead: aws.Bool(consistent)}},
 			ReturnConsumedCapacity: t.wantCapacity(),
 		})
 		if err != nil {
@@ -276,7 +277,7 @@ func (t *Table) batchGetChunk(ctx context.Context, entity string, pending []Item
 // their TTL), in the order of ks, with BatchGetItem in chunks of 100;
 // unprocessed keys are retried. Duplicate keys are refused before sending.
 func (e *Entity[T]) BatchGet(ctx context.Context, ks []Key) ([]T, error) {
-	raws, err := e.t.batchGet(ctx, e.def.Type, ks)
+	raws, err := e.t.batchGet(ctx, e.def.Type, ks, false)
 	if err != nil {
 		return nil, opErr("batch get", e.def.Type, Key{}, err)
 	}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/singletable/singletable/keys"
@@ -456,36 +455,13 @@ func (c *Counters) read(ctx context.Context, owner string, ownerKey Key) (counte
 	for i := range c.spec.Shards {
 		ks = append(ks, c.ShardKey(owner, i))
 	}
-	pending := make([]Item, len(ks))
-	for i, k := range ks {
-		pending[i] = c.t.keyItem(k)
-	}
-	found := map[Key]Item{}
-	err := c.t.rounds(ctx, func() int { return len(pending) }, func() error {
-		start := time.Now()
-		out, err := c.t.client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
-			RequestItems:           map[string]types.KeysAndAttributes{c.t.schema.Name: {Keys: pending, ConsistentRead: aws.Bool(true)}},
-			ReturnConsumedCapacity: c.t.wantCapacity(),
-		})
-		if err != nil {
-			err = mapErr(err)
-		}
-		var cu float64
-		if out != nil {
-			cu = capacity(out.ConsumedCapacity...)
-		}
-		c.t.observe(ctx, Event{Op: "BatchGetItem", Entity: CounterType, Duration: time.Since(start), Err: err, Capacity: cu})
-		if err != nil {
-			return err
-		}
-		for _, it := range out.Responses[c.t.schema.Name] {
-			found[c.t.keyFromItem(it)] = it
-		}
-		pending = out.UnprocessedKeys[c.t.schema.Name].Keys
-		return nil
-	}, func(cause error) error { return &BatchError{Op: "BatchGetItem", Cause: cause} })
+	raws, err := c.t.batchGet(ctx, CounterType, ks, true)
 	if err != nil {
 		return r, err
+	}
+	found := make(map[Key]Item, len(raws))
+	for _, it := range raws {
+		found[c.t.keyFromItem(it)] = it
 	}
 	if it, ok := found[ownerKey]; ok && !c.t.expired(it) {
 		r.owner = it

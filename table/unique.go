@@ -313,7 +313,7 @@ func (t *Table) LookupUniques(ctx context.Context, us []Unique) ([]Guard, error)
 		seen[u] = true
 		ks = append(ks, GuardKey(u))
 	}
-	raws, err := t.batchGet(ctx, GuardType, ks)
+	raws, err := t.batchGet(ctx, GuardType, ks, false)
 	if err != nil {
 		return nil, opErr("lookup unique", GuardType, Key{}, err)
 	}
@@ -332,7 +332,7 @@ func (t *Table) LookupUniques(ctx context.Context, us []Unique) ([]Guard, error)
 	if len(owners) == 0 {
 		return nil, nil
 	}
-	ownerRaws, err := t.batchGet(ctx, GuardType, owners)
+	ownerRaws, err := t.batchGet(ctx, GuardType, owners, false)
 	if err != nil {
 		return nil, opErr("lookup unique", GuardType, Key{}, err)
 	}
