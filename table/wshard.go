@@ -266,6 +266,22 @@ func (t *Table) GetOwner(ctx context.Context, k Key, consistent bool) (Item, err
 	return raw, nil
 }
 
+// GetOwners reads the owner items with keys ks, as [Table.GetOwner] does
+// one, in one BatchGetItem (per 100 keys; unprocessed keys retried),
+// strongly consistent when consistent is set. It returns the items found
+// and live, by key: a missing or expired one is absent from the map.
+func (t *Table) GetOwners(ctx context.Context, ks []Key, consistent bool) (map[Key]Item, error) {
+	raws, err := t.batchGet(ctx, "", ks, consistent)
+	if err != nil {
+		return nil, opErr("batch get", "", Key{}, err)
+	}
+	out := make(map[Key]Item, len(raws))
+	for _, raw := range raws {
+		out[t.keyFromItem(raw)] = raw
+	}
+	return out, nil
+}
+
 // layoutCond is the condition that attribute attr holds l (is absent
 // for the zero Layout), binding #wsl and :wsl.
 func layoutCond(attr string, l Layout) func(x exprs) string {

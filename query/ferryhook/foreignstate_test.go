@@ -43,7 +43,7 @@ func serviceSet(t *testing.T, main *table.Table, k table.Key, attr, value string
 // it remembers for an hour, by its own transaction. A plan changed by
 // the service gives the next events the new plan's retention. Within
 // StateCheck a steady-state ingest is still one request; the re-read
-// costs two GetItems.
+// costs one BatchGetItem.
 func TestScaledIngestSeesForeignState_FH11_FH12(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, nil, ferryhook.ScaledProfile())

@@ -260,9 +260,9 @@ func (s *Store) stateCheck() time.Duration {
 	return s.opts.StateCheck
 }
 
-// recheck reads source's item and its owner's (two eventually consistent
-// GetItems: a change shows within StateCheck and the index-free
-// replication lag, and the reads cost half) and reports whether they still hold the state o remembers
+// recheck reads source's item and its owner's (one eventually consistent
+// BatchGetItem: a change shows within StateCheck and the replication lag,
+// and the reads cost half) and reports whether they still hold the state o remembers
 // (the source active under o.layout, the owner on o.plan). When one does
 // not, it rolls that item up first, which copies the item's state into
 // its counter shards (a change another writer made on the item alone),
@@ -273,11 +273,15 @@ func (s *Store) recheck(ctx context.Context, source fh.SourceID, o ownerInfo) (b
 	if err != nil {
 		return false, err
 	}
-	same := true
-	raw, err := s.main.GetOwner(ctx, sk, false)
+	items, err := s.main.GetOwners(ctx, []table.Key{sk, uk}, false)
 	if err != nil {
 		return false, err
 	}
+	raw, user := items[sk], items[uk]
+	if raw == nil || user == nil {
+		return false, fmt.Errorf("ingest %s: source or owner: %w", source, table.ErrNotFound)
+	}
+	same := true
 	status, _ := raw["status"].(*types.AttributeValueMemberS)
 	layout, _ := raw[eventLayoutAttr].(*types.AttributeValueMemberS)
 	moved := s.eventSharded() && (layout != nil && layout.Value != o.layout.String() || layout == nil && !o.layout.IsZero())
@@ -287,11 +291,7 @@ func (s *Store) recheck(ctx context.Context, source fh.SourceID, o ownerInfo) (b
 			return false, err
 		}
 	}
-	raw, err = s.main.GetOwner(ctx, uk, false)
-	if err != nil {
-		return false, err
-	}
-	plan, _ := raw["plan"].(*types.AttributeValueMemberS)
+	plan, _ := user["plan"].(*types.AttributeValueMemberS)
 	if (plan == nil) != (o.plan == "") || plan != nil && plan.Value != string(o.plan) {
 		same = false
 		if _, _, err := s.usageCounters.Rollup(ctx, string(o.user), uk); err != nil {

@@ -89,8 +89,8 @@ type Options struct {
 	// items again. Another writer (the running service pausing a source,
 	// its billing webhook changing a plan) changes the item but not the
 	// counter shards' copies the ingest transaction checks: the first
-	// ingest after StateCheck reads the source and the user (two
-	// eventually consistent GetItems, 0.5 read units each, on
+	// ingest after StateCheck reads the source and the user (one
+	// eventually consistent BatchGetItem, 0.5 read units per item, on
 	// USER#{userId}) and, when either differs, rolls the item up
 	// (table.Counters.Rollup), which copies its state into the shards,
 	// so every store refuses (or re-plans) from then on. The reads are
