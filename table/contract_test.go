@@ -1,6 +1,6 @@
 package table_test
 
-// The tests of the README's "What happens if the response is lost" table
+// The tests of docs/guarantees.md's "What happens if the response is lost" table
 // and of the engine's contract under faults (issue 9): each test injects
 // the fault in front of the real DynamoDB Local.
 
