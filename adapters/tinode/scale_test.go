@@ -352,3 +352,19 @@ func TestSeqIdRecovery_LostResponse(t_ *testing.T) {
 		})
 	}
 }
+
+// TestScaleConfig: store_config's message_shards and coalesce_ms reach the
+// adapter (and the store's sharded profile); out of range is refused.
+func TestScaleConfig(t_ *testing.T) {
+	a := &Adapter{}
+	must(t_, a.Open([]byte(`{"table": "tinode", "region": "us-east-1", "message_shards": 4, "coalesce_ms": 500}`)))
+	if a.cfg.MessageShards != 4 || a.cfg.CoalesceMillis != 500 || a.coal == nil || a.coal.every != 500*time.Millisecond {
+		t_.Fatalf("config %+v, coalescer %v", a.cfg, a.coal)
+	}
+	must(t_, a.Close())
+	for _, bad := range []string{`{"message_shards": -1}`, `{"message_shards": 257}`, `{"coalesce_ms": -5}`} {
+		if err := (&Adapter{}).Open([]byte(bad)); err == nil {
+			t_.Errorf("Open(%s) accepted", bad)
+		}
+	}
+}
