@@ -22,17 +22,17 @@ const ScopeName = "github.com/singletable/singletable/table/oteltable"
 
 // Attribute keys set on spans and metrics.
 const (
-	AttrPattern        = attribute.Key("singletable.pattern")         // catalog ID: "FH-6"
-	AttrMethod         = attribute.Key("singletable.method")          // "ferryhook.APIKeys.Authenticate"
-	AttrErrorKind      = attribute.Key("singletable.error.kind")      // see ErrorKind
-	AttrRequests       = attribute.Key("singletable.requests")        // requests a call sent
-	AttrRetries        = attribute.Key("singletable.retries")         // attempts beyond the first
-	AttrCapacity       = attribute.Key("singletable.capacity_units")  // consumed capacity, total
+	AttrPattern        = attribute.Key("singletable.pattern")          // catalog ID: "FH-6"
+	AttrMethod         = attribute.Key("singletable.method")           // "ferryhook.APIKeys.Authenticate"
+	AttrErrorKind      = attribute.Key("singletable.error.kind")       // see ErrorKind
+	AttrRequests       = attribute.Key("singletable.requests")         // requests a call sent
+	AttrRetries        = attribute.Key("singletable.retries")          // attempts beyond the first
+	AttrCapacity       = attribute.Key("singletable.capacity_units")   // consumed capacity, total
 	AttrCondFailed     = attribute.Key("singletable.condition_failed") // a condition refused the write
-	AttrAttempt        = attribute.Key("singletable.attempt")         // 1 for the first attempt
-	AttrOperation      = attribute.Key("db.operation.name")           // "GetItem"
-	AttrSystem         = attribute.Key("db.system.name")              // "aws.dynamodb"
-	AttrTableNames     = attribute.Key("aws.dynamodb.table_names")    // tables a request names
+	AttrAttempt        = attribute.Key("singletable.attempt")          // 1 for the first attempt
+	AttrOperation      = attribute.Key("db.operation.name")            // "GetItem"
+	AttrSystem         = attribute.Key("db.system.name")               // "aws.dynamodb"
+	AttrTableNames     = attribute.Key("aws.dynamodb.table_names")     // tables a request names
 	AttrConsistentRead = attribute.Key("aws.dynamodb.consistent_read")
 )
 
