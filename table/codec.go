@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"reflect"
 	"strconv"
 	"strings"
@@ -332,15 +331,6 @@ func mapErr(err error) error {
 		return fmt.Errorf("%w: %w", ErrThrottled, err)
 	}
 	return err
-}
-
-// backoff returns a jittered exponential delay for attempt (0-based).
-func backoff(attempt int, base, max time.Duration) time.Duration {
-	d := base << min(attempt, 20)
-	if d > max || d <= 0 {
-		d = max
-	}
-	return d/2 + rand.N(d/2+1)
 }
 
 // checkValues returns a *ValidationError naming the first attribute of

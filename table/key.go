@@ -19,3 +19,7 @@ type Keys struct {
 	Key
 	Indexes map[Index]IndexKey
 }
+
+// KeyOf returns the primary key of a raw item (as returned by
+// [Table.QueryItems]).
+func (t *Table) KeyOf(raw Item) Key { return t.keyFromItem(raw) }
