@@ -17,7 +17,7 @@
 // # Spans
 //
 // A store method that reports its access pattern with [table.Table.Call]
-// (every Ferryhook store method does) gets one span named by the method
+// gets one span named by the method
 // ("ferryhook.APIKeys.Authenticate") with these attributes:
 //
 //   - singletable.pattern: the catalog ID ("FH-6");
