@@ -45,6 +45,30 @@ type Def[T any] struct {
 	// that changes a field an index derives from moves the index entry in
 	// the same request.
 	IndexKeys map[Index]Template
+	// ValidWhileIndexed names indexes of IndexKeys that an item is valid
+	// only while it is stored under: for a table shared with a writer that
+	// revokes an item by removing its index key attributes and leaving it
+	// (Ferryhook's service revokes an API key so: REMOVE gsi2pk, gsi2sk).
+	// An item whose stored attributes lack the partition or sort key of
+	// one of these indexes is revoked, and stays so:
+	//
+	//   - no write of the library puts it back: Update, Replace, Upsert and
+	//     the adoption job ([AdoptJob]) never write those index keys on a
+	//     revoked item, nor claim its unique guards (other index keys, the
+	//     TTL and secrets are brought in line as usual); every such write
+	//     is conditioned on those index attributes as it read them, so a
+	//     revocation between the read and the write is seen (the write is
+	//     retried on the new state, or gives [ErrConflict]);
+	//   - a lookup answers only for a valid item: [Entity.GetByUnique],
+	//     [Entity.GetByIndex] and [Entity.Get] with [Valid] read the item
+	//     itself, strongly consistent (Get: with [Consistent]), and give
+	//     [ErrNotFound] unless it stores under each of these indexes the
+	//     key its fields derive. A guard, an index entry or a key alone
+	//     never answers; a guard of a revoked item is not an orphan (the
+	//     item still holds the value): it is kept and answers nothing.
+	//
+	// Lists and a plain Get return revoked items as stored (tolerant reads).
+	ValidWhileIndexed []Index
 	// UniqueOn lists attributes whose values are unique among the entity's
 	// items (emails, usernames, key hashes). Each is held by a guard item
 	// written in the same transaction as the item; create, change and
@@ -166,6 +190,7 @@ type ReadOption func(*readOpts)
 type readOpts struct {
 	consistent bool
 	indexed    []Index // see Indexed
+	valid      bool    // see Valid
 }
 
 // Consistent asks for a strongly consistent read (table reads only).
@@ -174,7 +199,8 @@ func Consistent() ReadOption { return func(o *readOpts) { o.consistent = true } 
 // Get returns the item with key k. A missing item, or one past its TTL,
 // gives [ErrNotFound]. Options: [Consistent]; [Indexed] also requires the
 // item to be stored under the named GSIs (its stored index attributes, as
-// its fields derive them), else [ErrNotFound].
+// its fields derive them), else [ErrNotFound]; [Valid] requires it to be
+// valid by Def.ValidWhileIndexed (a revoked item is [ErrNotFound]).
 func (e *Entity[T]) Get(ctx context.Context, k Key, opts ...ReadOption) (T, error) {
 	var zero T
 	var ro readOpts
@@ -185,8 +211,8 @@ func (e *Entity[T]) Get(ctx context.Context, k Key, opts ...ReadOption) (T, erro
 	if err != nil {
 		return zero, opErr("get", e.def.Type, k, err)
 	}
-	if len(ro.indexed) > 0 {
-		ok, err := e.storedUnder(raw, &item, ro.indexed)
+	if ixs := e.checkIndexes(ro, false); len(ixs) > 0 {
+		ok, err := e.storedUnder(raw, &item, ixs)
 		if err == nil && !ok {
 			err = ErrNotFound
 		}
@@ -681,6 +707,16 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 			setVals[attr] = w.item[attr]
 		}
 	}
+	// Def.ValidWhileIndexed: the write is conditioned on those index
+	// attributes as read (a revocation since the read fails it), and a
+	// revoked item is never put back in those indexes nor guarded.
+	valid := e.validAttrs()
+	revoked := e.revoked(raw)
+	for _, attr := range sortedKeys(valid) {
+		if !conditioned[attr] {
+			expect(ph(attr), attr)
+		}
+	}
 	// Index keys and TTL: moved when the fields they derive from changed,
 	// or added when the stored item has none.
 	derivedOld, err := e.derived(orig)
@@ -689,6 +725,9 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	}
 	moved := e.relayout(raw, w.derived) // sharded since it was written
 	for _, attr := range sortedKeys(unionKeys(derivedOld, w.derived)) {
+		if revoked && valid[attr] {
+			continue
+		}
 		nv, has := w.item[attr]
 		_, stored := raw[attr]
 		changed := !avEqual(derivedOld[attr], w.derived[attr]) || moved[attr]
@@ -740,8 +779,12 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	if e.fn.unique != nil && ver > 0 && !ensureAll {
 		oldUniques = e.fn.unique(orig)
 	}
+	newUniques := w.uniques
+	if revoked {
+		oldUniques, newUniques = nil, nil // its guards are neither claimed nor moved
+	}
 	rewriteKept := e.fn.expires != nil && w.expires != derivedTTL(derivedOld, s.TTLAttr)
-	guards := e.t.guardDiff(oldUniques, w.uniques, k, w.expires, rewriteKept)
+	guards := e.t.guardDiff(oldUniques, newUniques, k, w.expires, rewriteKept)
 	ops := append([]TxOp{{update: up, key: k, what: e.def.Type}}, guards...)
 	if req, ok := ctx.Value(requireKey{}).([]TxOp); ok {
 		ops = append(ops, req...)

@@ -340,6 +340,11 @@ func declare[T any](t *Table, def *Def[T]) (*declared, derived[T]) {
 		}
 		indexed = append(indexed, d.fields(ix)...)
 	}
+	for _, ix := range def.ValidWhileIndexed {
+		if _, ok := d.indexes[ix]; !ok {
+			fail("ValidWhileIndexed names %v, which IndexKeys does not declare", ix)
+		}
+	}
 	if len(d.indexes) > 0 {
 		fn.indexes = func(item *T) (map[Index]IndexKey, error) {
 			av, err := d.encode(item)
@@ -645,6 +650,9 @@ type EntityModel struct {
 	// Escape names the attributes the entity's escape hatch derives unique
 	// values from (Def.Escape), empty without one.
 	Escape []string
+	// ValidWhileIndexed names the indexes an item is valid only while it
+	// is stored under (Def.ValidWhileIndexed), empty without any.
+	ValidWhileIndexed []string
 	// Fields are the attribute names of the Go type, sorted (fields stored
 	// only in the key by their `key` tag).
 	Fields []string
@@ -661,6 +669,10 @@ func (e *Entity[T]) Model() EntityModel {
 		}
 	}
 	m.Escape = slices.Clone(e.decl.hatch)
+	for _, ix := range e.def.ValidWhileIndexed {
+		is, _ := e.t.schema.index(ix)
+		m.ValidWhileIndexed = append(m.ValidWhileIndexed, is.Name)
+	}
 	for f := range fieldsOf(reflect.TypeFor[T]()) {
 		m.Fields = append(m.Fields, f)
 	}

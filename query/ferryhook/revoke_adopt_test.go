@@ -15,6 +15,7 @@ import (
 	fh "github.com/singletable/singletable/entity/ferryhook"
 	"github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
 )
 
 // The running service's writes of API keys, byte for byte (the reference
@@ -297,5 +298,47 @@ func TestRevokedKeyAcrossInterruptedAdoption_FH6_FH11(t *testing.T) {
 	}
 	if _, err := f.store.APIKeys.Authenticate(ctx(t), live); err != nil {
 		t.Errorf("the key never revoked: %v", err)
+	}
+}
+
+// A revocation that lands while the adoption's write is in flight (its
+// scan read the key live, the service revokes it, then the write that
+// claims the guard arrives) does not leave a guard for the revoked key:
+// the write is conditioned on gsi2pk and gsi2sk as read, fails, and the
+// job re-reads the key, revoked (issue 35, FH-6, FH-11 apiKeys.delete).
+func TestRevokedDuringAdoptionWrite_FH6_FH11(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, []table.SchemaOption{table.WithLowercaseKeys()}, ferryhook.ServiceProfile())
+	plain, k := svcCreateKey(t, f.main, "usr_revokeinflight01")
+	hold := &tabletest.Hold{Op: "TransactWriteItems"}
+	held := table.New(tabletest.NewClient(t, hold.Option()), f.main.Schema())
+	ferryhook.New(held, f.events, ferryhook.ServiceProfile()) // binds the entities to held
+	type result struct {
+		rep table.JobReport
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		rep, err := held.RunJob(ctx(t), table.AdoptJob("adopt-ferryhook", held.Entities()...))
+		done <- result{rep, err}
+	}()
+	select {
+	case <-hold.Arrived():
+	case r := <-done:
+		t.Fatalf("the adoption wrote no transaction: %v %v", r.rep, r.err)
+	}
+	svcDeleteKey(t, f.main, k)
+	hold.Release()
+	r := <-done
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if r.rep.Changed != 0 || r.rep.Unchanged != 1 {
+		t.Errorf("adoption: %v, want the revoked key unchanged", r.rep)
+	}
+	hash := ferryhook.HMACSHA256Hex(nil)(plain)
+	wantRevoked(t, f, revokedKey{"service", plain, k, hash}, "revoked in flight")
+	if guardOf(t, f, hash) {
+		t.Errorf("adoption claimed the guard of a key the service revoked while its write was in flight")
 	}
 }
