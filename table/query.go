@@ -87,7 +87,14 @@ type Query struct {
 	// with the shards: a write-sharded collection that was unsharded in
 	// an earlier epoch of its layout (see [Layout.Query]).
 	ShardBase bool
+
+	// err is why [Entity.Partition] could not build the query: every
+	// method that takes it returns it, before any request.
+	err error
 }
+
+// Err returns why [Entity.Partition] could not build q (nil otherwise).
+func (q Query) Err() error { return q.err }
 
 // binding names the query's access pattern and partition for its cursor.
 func (q Query) binding(table string) string {
@@ -109,6 +116,9 @@ func (q Query) binding(table string) string {
 }
 
 func (t *Table) validateQuery(q Query) error {
+	if q.err != nil {
+		return q.err
+	}
 	if q.PK == "" {
 		return &ValidationError{Field: "PK", Reason: "empty partition key", Key: true}
 	}

@@ -2,9 +2,11 @@ package table
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -279,4 +281,14 @@ func (t *Table) Delete(ctx context.Context) error {
 		return fmt.Errorf("delete table %s: wait: %w", t.schema.Name, err)
 	}
 	return nil
+}
+
+func randomKey() []byte {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return b
+}
+
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
 }
