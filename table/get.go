@@ -13,8 +13,9 @@ type ReadOption func(*readOpts)
 
 type readOpts struct {
 	consistent bool
-	indexed    []Index // see Indexed
-	valid      bool    // see Valid
+	indexed    []Index     // see Indexed
+	valid      bool        // see Valid
+	project    *projection // see Projection.Read
 }
 
 // Consistent asks for a strongly consistent read (table reads only).
@@ -61,6 +62,9 @@ func (e *Entity[T]) getRaw(ctx context.Context, k Key, opts ...ReadOption) (T, i
 	}
 	if err := checkKey(k); err != nil {
 		return zero, 0, nil, err
+	}
+	if ro.project != nil {
+		return e.getProjected(ctx, k, ro)
 	}
 	raw, err := e.t.getItem(ctx, e.def.Type, k, ro.consistent)
 	if err != nil {
