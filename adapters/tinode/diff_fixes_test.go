@@ -64,3 +64,82 @@ func TestDiffHistoryRanges(t_ *testing.T) {
 		}
 	}
 }
+
+// TestDiffSharedTags: with the default configuration a namespaced tag
+// another user holds is taken as Tinode's SQL adapters take it (they keep
+// no tag unique; Tinode's server answers {set tags} on 'me' with 200 and
+// {"added":1}); before, the adapter refused it (types.ErrDuplicate, which
+// Tinode's server answers with 500). Both holders are found.
+func TestDiffSharedTags(t_ *testing.T) {
+	a, td := newAdapter(t_)
+	loadUsers(t_, a, td)
+	alice, bob := uidOf(td.Users[0]), uidOf(td.Users[1])
+	must(t_, a.UserUpdate(alice, map[string]any{"Tags": []string{"basic:alice", "alias:chess"}}))
+	must(t_, a.UserUpdate(bob, map[string]any{"Tags": []string{"basic:bob", "alias:chess"}}))
+	if _, err := a.UserUpdateTags(bob, []string{"basic:alice"}, nil, nil); err != nil {
+		t_.Fatalf("UserUpdateTags with a tag alice holds: %v", err)
+	}
+	found, err := a.Find(uidOf(td.Users[2]).UserId(), "", [][]string{{"alias:chess"}}, nil, false)
+	if err != nil || len(found) != 2 {
+		t_.Fatalf("Find alias:chess = %+v, %v; want alice and bob", found, err)
+	}
+	if id, err := a.FindOne("alias:chess"); err != nil || (id != alice.UserId() && id != bob.UserId()) {
+		t_.Fatalf("FindOne = %q, %v", id, err)
+	}
+}
+
+// TestDiffTagAndCredOrder: tags come back in the order they were added
+// and credentials oldest first, as Tinode's PostgreSQL adapter returns
+// them; the adapter sorted tags and listed credentials by value
+// (bob2@ before bob@).
+func TestDiffTagAndCredOrder(t_ *testing.T) {
+	a, td := newAdapter(t_)
+	loadUsers(t_, a, td)
+	bob := uidOf(td.Users[1])
+	must(t_, a.UserUpdate(bob, map[string]any{"Tags": []string{"tester", "basic:bob1"}}))
+	tags, err := a.UserUpdateTags(bob, []string{"email:bob@example.com", "tester"}, nil, nil)
+	if err != nil || !slices.Equal(tags, []string{"tester", "basic:bob1", "email:bob@example.com"}) {
+		t_.Fatalf("tags = %v, %v", tags, err)
+	}
+	if u, _ := a.UserGet(bob); u == nil || !slices.Equal(u.Tags, tags) {
+		t_.Fatalf("UserGet tags = %+v", u)
+	}
+	now := time.Now().UTC().Round(time.Millisecond)
+	for i, v := range []string{"bob@example.com", "bob2@example.com"} {
+		at := now.Add(time.Duration(i) * time.Second)
+		_, err := a.CredUpsert(&t.Credential{ObjHeader: t.ObjHeader{CreatedAt: at, UpdatedAt: at}, User: bob.String(), Method: "email", Value: v, Resp: "123456"})
+		must(t_, err)
+		if i == 0 {
+			must(t_, a.CredConfirm(bob, "email"))
+		}
+	}
+	cs, err := a.CredGetAll(bob, "", false)
+	if err != nil || len(cs) != 2 || cs[0].Value != "bob@example.com" || cs[1].Value != "bob2@example.com" {
+		t_.Fatalf("CredGetAll = %+v, %v; want bob@ then bob2@", cs, err)
+	}
+}
+
+// TestDiffHardDeleteKeepsP2P: after a user's hard delete the other user's
+// 'me' still lists their p2p topic, as with Tinode's SQL adapters (which
+// delete the user's subscriptions and leave the topic and the other
+// subscription); the adapter marked the topic deleted, so it vanished
+// from the other user's list (PostgreSQL: 3 topics, the adapter: 2).
+// A soft delete still marks it deleted, as the SQL adapters do.
+func TestDiffHardDeleteKeepsP2P(t_ *testing.T) {
+	for _, hard := range []bool{true, false} {
+		a, td := newAdapter(t_)
+		loadUsers(t_, a, td)
+		must(t_, a.TopicCreateP2P(td.Subs[2], td.Subs[3]))
+		p2p := td.Subs[2].Topic
+		gone, stays := t.ParseUid(td.Subs[2].User), t.ParseUid(td.Subs[3].User)
+		must(t_, a.UserDelete(gone, hard))
+		subs, err := a.TopicsForUser(stays, false, nil)
+		if err != nil {
+			t_.Fatal(err)
+		}
+		listed := slices.ContainsFunc(subs, func(s t.Subscription) bool { return s.Topic == p2p })
+		if listed != hard {
+			t_.Errorf("hard=%v: the other user's 'me' lists the p2p topic: %v, want %v (%d subscriptions)", hard, listed, hard, len(subs))
+		}
+	}
+}
