@@ -373,7 +373,11 @@ func terr(err error) error {
 		return t.ErrDuplicate
 	case errors.Is(err, table.ErrNotFound):
 		return t.ErrNotFound
-	case errors.Is(err, table.ErrInvalidInput), errors.Is(err, table.ErrInvalidKey):
+	case errors.Is(err, table.ErrInvalidInput), errors.Is(err, table.ErrInvalidKey),
+		errors.Is(err, table.ErrItemTooLarge), errors.Is(err, table.ErrTooManyItems):
+		// What the user sent does not fit an item (400 KB) or a
+		// transaction: Tinode's server answers ErrMalformed with 400;
+		// any other error would be its 500.
 		return t.ErrMalformed
 	}
 	return err

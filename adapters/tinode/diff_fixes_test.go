@@ -2,6 +2,7 @@ package tinode
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -142,4 +143,23 @@ func TestDiffHardDeleteKeepsP2P(t_ *testing.T) {
 			t_.Errorf("hard=%v: the other user's 'me' lists the p2p topic: %v, want %v (%d subscriptions)", hard, listed, hard, len(subs))
 		}
 	}
+}
+
+// TestDiffErrorsAreTinodes: what a user can send must come back as one of
+// Tinode's errors, which its server answers with 4xx, never as a library
+// error, which it answers with 500. A description over DynamoDB's 400 KB
+// item limit (Tinode's max_message_size may allow it; the SQL adapters
+// store it) is types.ErrMalformed.
+func TestDiffErrorsAreTinodes(t_ *testing.T) {
+	a, td := newAdapter(t_)
+	loadUsers(t_, a, td)
+	alice := uidOf(td.Users[0])
+	big := map[string]any{"fn": strings.Repeat("x", 500<<10)}
+	wantErr(t_, a.UserUpdate(alice, map[string]any{"Public": big}), t.ErrMalformed)
+	grp := td.Topics[0]
+	must(t_, a.TopicCreate(grp))
+	wantErr(t_, a.TopicUpdate(grp.Id, map[string]any{"Public": big}), t.ErrMalformed)
+	sub := *td.Subs[0]
+	sub.Private = big
+	wantErr(t_, a.TopicShare(grp.Id, []*t.Subscription{&sub}), t.ErrMalformed)
 }
