@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"reflect"
 	"strconv"
 	"strings"
@@ -231,6 +230,9 @@ func numAV(n int64) types.AttributeValue {
 
 // checkKey validates a primary key before any request.
 func checkKey(k Key) error {
+	if k.err != nil {
+		return k.err
+	}
 	if err := checkKeyValue("PK", k.PK, keys.MaxPKBytes); err != nil {
 		return err
 	}
@@ -332,15 +334,6 @@ func mapErr(err error) error {
 		return fmt.Errorf("%w: %w", ErrThrottled, err)
 	}
 	return err
-}
-
-// backoff returns a jittered exponential delay for attempt (0-based).
-func backoff(attempt int, base, max time.Duration) time.Duration {
-	d := base << min(attempt, 20)
-	if d > max || d <= 0 {
-		d = max
-	}
-	return d/2 + rand.N(d/2+1)
 }
 
 // checkValues returns a *ValidationError naming the first attribute of

@@ -1,5 +1,27 @@
 package table
 
-// KeyOf returns the primary key of a raw item (as returned by
-// [Table.QueryItems]).
-func (t *Table) KeyOf(raw Item) Key { return t.keyFromItem(raw) }
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+)
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-tm.C:
+		return nil
+	}
+}
+
+// backoff returns a jittered exponential delay for attempt (0-based).
+func backoff(attempt int, base, max time.Duration) time.Duration {
+	d := base << min(attempt, 20)
+	if d > max || d <= 0 {
+		d = max
+	}
+	return d/2 + rand.N(d/2+1)
+}

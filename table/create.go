@@ -1,0 +1,157 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/singletable/singletable/keys"
+)
+
+// Create writes item if no item with its key exists; otherwise it returns
+// [ErrAlreadyExists] (or [ErrUniqueViolation] when a unique value is held
+// by another item). Guard items for its unique values are written in the
+// same transaction. The item's version starts at 1.
+//
+// Under faults: an item past its TTL that DynamoDB has not deleted yet
+// counts as absent, so Create takes its key, and a guard whose owner is
+// missing or expired is taken over (conditioned on that owner staying
+// absent, in the same transaction). A create whose response is lost after
+// it was applied is retried by the SDK and returns success: the retry
+// recognises its own write token (or the transaction's idempotency
+// token), never [ErrAlreadyExists] for itself. Transaction conflicts are
+// retried (see [Table.Transact]).
+func (e *Entity[T]) Create(ctx context.Context, item *T) error {
+	k, err := e.create(ctx, item, nil)
+	return opErr("create", e.def.Type, k, err)
+}
+
+// CreateIn is [Entity.Create] with the item written to partition key pk
+// (its own sort key): how a writer that knows a collection's layout puts
+// an item into the shard the layout chooses ([Layout.SeqPK]) in ONE
+// PutItem, with Create's guarantees (a key that holds a live item gives
+// [ErrAlreadyExists]; a create whose response was lost after it was
+// applied is recognised by its write token when the SDK retries it). An
+// entity with unique values writes its guards in the same transaction,
+// as Create does.
+func (e *Entity[T]) CreateIn(ctx context.Context, item *T, pk string) error {
+	k, err := e.createIn(ctx, item, nil, pk)
+	return opErr("create", e.def.Type, k, err)
+}
+
+// create writes item and also (actions on other items) in one request: a
+// PutItem when there is nothing else, else a transaction.
+func (e *Entity[T]) create(ctx context.Context, item *T, also []TxOp) (Key, error) {
+	return e.createIn(ctx, item, also, "")
+}
+
+// createIn is create with the item moved to partition pk ("": its own).
+func (e *Entity[T]) createIn(ctx context.Context, item *T, also []TxOp, pk string) (Key, error) {
+	ops, tok, err := e.newOps(item)
+	if err != nil {
+		return ops0Key(ops), err
+	}
+	if pk != "" {
+		if err := checkKeyValue("PK", pk, keys.MaxPKBytes); err != nil {
+			return ops[0].key, err
+		}
+		ops[0] = e.t.InPartition(ops[0], pk)
+	}
+	k := ops[0].key
+	if len(ops) == 1 && len(also) == 0 {
+		if err := e.t.putItem(ctx, e.def.Type, ops[0].put, tok, ErrAlreadyExists); err != nil {
+			return k, err
+		}
+	} else if err := e.t.transactGuarded(ctx, append(ops, also...), tok); err != nil {
+		return k, txToCreateErr(err)
+	}
+	e.setVersion(item, 1)
+	e.setRead(item, ops[0].put.Item)
+	return k, nil
+}
+
+// CreateAlso is [Entity.Create] with also, actions on other items, in the
+// same transaction (the counter shards of a new owner,
+// [Counters.NewShardOps]): all are written or none. Its faults are
+// Create's for a transaction.
+func (e *Entity[T]) CreateAlso(ctx context.Context, item *T, also []TxOp) error {
+	k, err := e.create(ctx, item, also)
+	return opErr("create", e.def.Type, k, err)
+}
+
+func ops0Key(ops []TxOp) Key {
+	if len(ops) == 0 {
+		return Key{}
+	}
+	return ops[0].key
+}
+
+// newOps is createOps for a new item: Def.Touch stamps it first.
+func (e *Entity[T]) newOps(item *T) ([]TxOp, string, error) {
+	e.Touch(item)
+	return e.createOps(item)
+}
+
+// createOps validates item and returns the conditional put that creates it
+// (its key absent, or expired) and the puts of its guards, with the write
+// token the put carries.
+func (e *Entity[T]) createOps(item *T) ([]TxOp, string, error) {
+	w, err := e.prepare(item, 1)
+	if err == nil {
+		err = e.keepReadForms(item, w.item)
+	}
+	if err != nil {
+		return []TxOp{{key: w.key}}, "", err
+	}
+	var tok string
+	if ta := e.t.schema.TokenAttr; ta != "" {
+		tok = e.t.newToken()
+		w.item[ta] = &types.AttributeValueMemberSS{Value: []string{tok}}
+	}
+	x := newExprs()
+	c := e.t.absentCond(x)
+	ops := []TxOp{{put: &types.Put{
+		TableName:                 aws.String(e.t.schema.Name),
+		Item:                      w.item,
+		ConditionExpression:       aws.String(c),
+		ExpressionAttributeNames:  x.names,
+		ExpressionAttributeValues: x.vals(),
+	}, key: w.key, what: e.def.Type}}
+	for _, u := range w.uniques {
+		ops = append(ops, e.t.guardPut(u, w.key, w.expires))
+	}
+	return ops, tok, nil
+}
+
+// txToCreateErr turns a canceled create transaction into ErrAlreadyExists
+// (the item) or ErrUniqueViolation (a guard), keeping the TxError.
+func txToCreateErr(err error) error {
+	var te *TxError
+	if !errors.As(err, &te) {
+		return err
+	}
+	for _, r := range te.Reasons {
+		if r.Code != "ConditionalCheckFailed" {
+			continue
+		}
+		if r.Guard != "" {
+			return fmt.Errorf("%w: %s %q: %w", ErrUniqueViolation, r.Guard, r.GuardValue, err)
+		}
+		return fmt.Errorf("%w: %w", ErrAlreadyExists, err)
+	}
+	return err
+}
+
+// CreateOp returns a transaction action that creates item (failing if its
+// key holds a live item), plus the actions that write its unique guards.
+func (e *Entity[T]) CreateOp(item *T) ([]TxOp, error) {
+	ops, _, err := e.newOps(item)
+	if err != nil {
+		return nil, opErr("create", e.def.Type, ops0Key(ops), err)
+	}
+	e.setVersion(item, 1)
+	return ops, nil
+}

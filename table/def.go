@@ -1,0 +1,113 @@
+package table
+
+import "time"
+
+// Def is one entity type's schema: how its items are stored in a single
+// table, declared as data the engine, the tools and the documents all read
+// (see [Template]), then the two behaviour hooks. Type and Keys are
+// required; every other field is optional.
+//
+// # Declared
+//
+// Type, Keys, IndexKeys, UniqueOn (with UniqueFold), TTL, Secrets, Scope,
+// Fixed, AlwaysWrite, AlwaysWriteNull and Version say what an item is and how it is
+// stored. The engine derives from them, never from a hand-kept list, which
+// fields move which index entry and unique guard (Patch, Change, Update
+// and the adoption job alike) and what a tool shows before the table
+// holds an item ([Entity.Sample], [Entity.Model]). Escape is the one
+// escape hatch, for unique values no declaration can state.
+//
+// # Behaviour
+//
+// Validate and Touch are code run on writes.
+type Def[T any] struct {
+	// Type is the value of the entity-type attribute ("User", "Source").
+	Type string
+	// Keys declares the primary key as templates bound to attribute names
+	// ("USER#{userId}", "PROFILE"): see [Template].
+	Keys Template
+	// IndexKeys declares GSI keys as templates. An index whose referenced
+	// attributes are empty, or whose When conditions fail, does not hold
+	// the item (sparse). Keys are recomputed on every write, so a write
+	// that changes a field an index derives from moves the index entry in
+	// the same request.
+	IndexKeys map[Index]Template
+	// UniqueOn lists attributes whose values are unique among the entity's
+	// items (emails, usernames, key hashes). Each is held by a guard item
+	// written in the same transaction as the item; create, change and
+	// delete keep guards exact. The guard is named by the attribute, or,
+	// written "name=attribute" ("keyhash=keyHash"), by name.
+	UniqueOn []string
+	// UniqueFold folds the value of a UniqueOn guard (by its name) before
+	// it is guarded, so values that differ only in form are one value: an
+	// email stored as given, guarded as keys.FoldEmail folds it.
+	UniqueFold map[string]func(string) string
+	// TTL declares when the item expires (see [TTL]).
+	TTL TTL
+	// Secrets maps attribute names to the string fields that hold secrets
+	// (credentials, tokens, MFA secrets). They are encrypted with
+	// Options.Cipher before any write, bound to the item's key and the
+	// attribute name, and decrypted on read; Patch refuses them. Without a
+	// cipher, writing a non-empty secret fails with [ErrNoCipher]: a
+	// plaintext secret never reaches DynamoDB.
+	Secrets map[string]func(*T) *string
+	// Scope names the attribute holding the tenant an item belongs to
+	// (an account, a user, an organization): set, it enables [Entity.In],
+	// the handle whose reads and writes cannot reach another tenant's
+	// items.
+	Scope string
+	// Fixed names attributes set when the item is created that no later
+	// write changes (an owner, a tenant, an identity field): Update,
+	// Replace and Upsert return a *[ValidationError] naming the attribute
+	// when a change would alter one, and Patch refuses them. The Scope
+	// attribute is always fixed: an item never moves to another tenant.
+	Fixed []string
+	// AlwaysWrite names attributes written even when their value is empty
+	// (the encoder otherwise omits empty strings, zero-length lists and
+	// maps): for deployments whose other readers expect them, such as a
+	// service that reads body as "" rather than undefined.
+	AlwaysWrite []string
+	// AlwaysWriteNull names attributes written as NULL when their value
+	// is empty (instead of omitted, or the empty value AlwaysWrite
+	// writes): for deployments whose other writers store null for an
+	// unset value, as a JavaScript service writes `x ?? null`, so that an
+	// item reads the same to them whoever wrote it.
+	AlwaysWriteNull []string
+	// Version, if set, returns a pointer to the field that mirrors the
+	// item's version attribute: it is filled on read and advanced on write,
+	// and [Entity.Replace] uses it as the expected version.
+	Version func(*T) *int64
+	// Escape is the one escape hatch (see [EscapeHatch]): unique values
+	// that follow a rule beyond the item's fields, with the attributes
+	// they read declared. State the reason where it is used.
+	Escape *EscapeHatch[T]
+
+	// Validate checks the item before any write; return a
+	// *[ValidationError] (see [Invalid]) naming the field.
+	Validate func(*T) error
+	// Touch is called before every write with the current time; created
+	// is true on create. Use it to keep createdAt/updatedAt.
+	Touch func(item *T, now time.Time, created bool)
+}
+
+// TTL declares when an item expires: at the time attribute From holds (an
+// RFC 3339 string, or epoch seconds as a number), plus After. An item
+// whose From is absent, zero or empty never expires. The engine writes it
+// to the schema's TTL attribute as epoch seconds; reads never return an
+// item past it.
+type TTL struct {
+	From  string
+	After time.Duration
+}
+
+// EscapeHatch is the one escape hatch of a [Def]: unique values that no
+// declaration can state because they follow a rule beyond the item's
+// fields (Tinode's tag rule is a store option: whether a tag is exclusive
+// or shared). From names every attribute Uniques reads, and is required:
+// the engine then knows which writes move the guards (Patch refuses those
+// fields; Update and Change rewrite the guards). Use it only with the
+// reason at its use.
+type EscapeHatch[T any] struct {
+	From    []string
+	Uniques func(*T) []Unique
+}

@@ -1,0 +1,138 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Delete deletes the item with key k and its unique guards. A missing or
+// expired item, or one of another entity type, gives [ErrNotFound].
+//
+// Under faults: a delete whose response was lost after it was applied may
+// report [ErrNotFound] when the SDK's retry finds the item gone; the item
+// is deleted either way.
+func (e *Entity[T]) Delete(ctx context.Context, k Key) error {
+	return opErr("delete", e.def.Type, k, e.delete(ctx, k))
+}
+
+func (e *Entity[T]) delete(ctx context.Context, k Key) error {
+	if err := checkKey(k); err != nil {
+		return err
+	}
+	if e.fn.unique == nil {
+		return e.t.deleteItem(ctx, e.def.Type, k)
+	}
+	for attempt := 0; ; attempt++ {
+		ops, err := e.DeleteOps(ctx, k)
+		if err != nil {
+			return err
+		}
+		err = txToUpdateErr(e.t.Transact(ctx, ops...))
+		if errors.Is(err, ErrConflict) && attempt < e.t.opts.ConflictRetries {
+			continue
+		}
+		return err
+	}
+}
+
+// DeleteOps reads the item with key k (strongly consistent) and returns
+// the transaction actions that delete it and release its unique guards,
+// conditioned on the version read: add them to a transaction of your own.
+// A missing or expired item gives [ErrNotFound].
+func (e *Entity[T]) DeleteOps(ctx context.Context, k Key) ([]TxOp, error) {
+	cur, ver, err := e.get(ctx, k, Consistent())
+	if err != nil {
+		return nil, err
+	}
+	x := newExprs()
+	c := e.t.liveCond(x, e.def.Type) + " AND " + e.t.versionCond(x, ver)
+	ops := []TxOp{{del: &types.Delete{
+		TableName:                 aws.String(e.t.schema.Name),
+		Key:                       e.t.keyItem(k),
+		ConditionExpression:       aws.String(c),
+		ExpressionAttributeNames:  x.names,
+		ExpressionAttributeValues: x.vals(),
+	}, key: k, what: e.def.Type}}
+	if e.fn.unique != nil {
+		ops = append(ops, e.t.guardDiff(e.fn.unique(&cur), nil, k, 0, false)...)
+	}
+	return ops, nil
+}
+
+// DeleteOp returns a transaction action that deletes the item with key k
+// if it exists, is live and is of this entity type. Entities with unique
+// values cannot be deleted without their guards: for them the action fails
+// validation when the transaction is sent; use [Entity.DeleteOps].
+func (e *Entity[T]) DeleteOp(k Key) TxOp {
+	if e.fn.unique != nil {
+		return TxOp{key: k, what: e.def.Type, err: &ValidationError{Entity: e.def.Type, Field: "entity",
+			Reason: "has unique values; use DeleteOps so its guards are released in the same transaction"}}
+	}
+	x := newExprs()
+	c := e.t.liveCond(x, e.def.Type)
+	return TxOp{del: &types.Delete{
+		TableName:                 aws.String(e.t.schema.Name),
+		Key:                       e.t.keyItem(k),
+		ConditionExpression:       aws.String(c),
+		ExpressionAttributeNames:  x.names,
+		ExpressionAttributeValues: x.vals(),
+	}, key: k, what: e.def.Type}
+}
+
+// DeleteVersionOp is [Entity.DeleteOp] that also requires the stored
+// version to equal version: it deletes exactly the item the caller read,
+// so a transaction can act on what it saw (a counter decremented only for
+// a live item, say). A stale version fails the transaction's condition.
+func (e *Entity[T]) DeleteVersionOp(k Key, version int64) TxOp {
+	op := e.DeleteOp(k)
+	if op.err != nil {
+		return op
+	}
+	x := newExprs()
+	c := e.t.liveCond(x, e.def.Type) + " AND " + e.t.versionCond(x, version)
+	op.del.ConditionExpression = aws.String(c)
+	op.del.ExpressionAttributeNames = x.names
+	op.del.ExpressionAttributeValues = x.vals()
+	return op
+}
+
+func (t *Table) deleteItem(ctx context.Context, entity string, k Key) error {
+	x := newExprs()
+	return t.deleteItemCond(ctx, entity, k, t.liveCond(x, entity), x)
+}
+
+// scopeKey carries a tenant condition to writeDiff (see Scoped.Update).
+type scopeKey struct{}
+
+type scopeCond struct{ attr, value string }
+
+// deleteItemCond is one DeleteItem with condition c (placeholders in x); a
+// failed condition is ErrNotFound.
+func (t *Table) deleteItemCond(ctx context.Context, entity string, k Key, c string, x exprs) error {
+	start := time.Now()
+	out, err := t.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+		TableName:                 aws.String(t.schema.Name),
+		Key:                       t.keyItem(k),
+		ConditionExpression:       aws.String(c),
+		ExpressionAttributeNames:  x.names,
+		ExpressionAttributeValues: x.vals(),
+		ReturnConsumedCapacity:    t.wantCapacity(),
+	})
+	if err != nil {
+		err = mapErr(err)
+		if errors.Is(err, ErrConditionFailed) {
+			err = ErrNotFound
+		}
+	}
+	var c2 float64
+	if out != nil {
+		c2 = capPtr(out.ConsumedCapacity)
+	}
+	t.observe(ctx, Event{Op: "DeleteItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: c2})
+	return err
+}

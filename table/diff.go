@@ -1,0 +1,356 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// writeDiff writes cur over orig, the item decoded from raw at version
+// ver: SET and REMOVE of the attributes whose encoded value differs, the
+// index keys and TTL derived from changed fields, the version and write
+// tokens, and the guard moves, conditioned as [Entity.Update] says. An
+// item written by another service (version 0) gets guards only for the
+// unique values this write sets, unless ensureAll (see EnsureGuards): a
+// duplicate already in the data never blocks a write of other fields.
+func (e *Entity[T]) writeDiff(ctx context.Context, k Key, orig *T, raw Item, ver int64, cur *T, ensureAll bool) error {
+	return e.writeDiffOpts(ctx, k, orig, raw, ver, cur, ensureAll, false)
+}
+
+// writeDiffOpts is writeDiff; noTouch leaves Def.Touch's fields alone (an
+// adoption pass is not an update of the item).
+func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item, ver int64, cur *T, ensureAll, noTouch bool) error {
+	if e.def.Touch != nil && !noTouch {
+		e.def.Touch(cur, e.t.now(), false)
+	}
+	keepExtra(orig, cur)
+	w, err := e.prepareV(cur, ver+1, false)
+	if err != nil {
+		return err
+	}
+	plainOld, err := e.encodePlain(orig)
+	if err != nil {
+		return fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
+	}
+	plainNew, err := e.encodePlain(cur)
+	if err != nil {
+		return fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
+	}
+	for _, a := range e.fixedAttrs() {
+		if _, had := plainOld[a]; had && !avEqual(plainOld[a], plainNew[a]) {
+			return &ValidationError{Entity: e.def.Type, Field: a, Reason: "fixed at creation (Def.Fixed or Def.Scope): an update cannot change it"}
+		}
+	}
+	s := e.t.schema
+	x := newExprs()
+	cond := []string{e.t.liveCond(x, e.def.Type), e.t.versionCond(x, ver)}
+	if sc, ok := ctx.Value(scopeKey{}).(scopeCond); ok {
+		x.names["#scope"] = sc.attr
+		x.values[":scope"] = &types.AttributeValueMemberS{Value: sc.value}
+		cond = append(cond, "#scope = :scope")
+	}
+	var sets, removes []string
+	setVals, removed := Item{}, []string(nil) // by attribute name: the image after the write
+	n := 0
+	ph := func(attr string) string {
+		n++
+		p := "#a" + strconv.Itoa(n)
+		x.names[p] = attr
+		return p
+	}
+	val := func(v types.AttributeValue) string {
+		n++
+		p := ":a" + strconv.Itoa(n)
+		x.values[p] = v
+		return p
+	}
+	// expect conditions attribute a on its stored value.
+	conditioned := map[string]bool{}
+	expect := func(np, attr string) {
+		conditioned[attr] = true
+		switch old := raw[attr].(type) {
+		case nil:
+			cond = append(cond, "attribute_not_exists("+np+")")
+		case *types.AttributeValueMemberNULL:
+			cond = append(cond, "attribute_type("+np+", "+val(&types.AttributeValueMemberS{Value: "NULL"})+")")
+		default:
+			cond = append(cond, np+" = "+val(old))
+		}
+	}
+	managed := map[string]bool{s.PK: true, s.SK: true, s.TypeAttr: true, s.VersionAttr: true, s.TTLAttr: true, s.TokenAttr: true}
+	for _, ix := range s.Indexes {
+		managed[ix.PK], managed[ix.SK] = true, true
+	}
+	// Fields: what change changed, compared on the plaintext encodings.
+	for _, attr := range sortedKeys(unionKeys(plainOld, plainNew)) {
+		if managed[attr] || avEqual(plainOld[attr], plainNew[attr]) {
+			continue
+		}
+		np := ph(attr)
+		expect(np, attr)
+		if nv, ok := w.item[attr]; ok {
+			kept := e.keepStored(attr, raw[attr], plainOld[attr], nv)
+			sets = append(sets, np+" = "+val(kept))
+			setVals[attr] = kept
+		} else {
+			removes = append(removes, np)
+			removed = append(removed, attr)
+		}
+	}
+	// Strict writes, tolerant reads: Def.Validate judges what this write
+	// changes; a legacy value it carries through unchanged (written by
+	// another service, or before a rule existed) never refuses the write.
+	if err := e.validateChange(cur, plainOld, plainNew); err != nil {
+		return err
+	}
+	// Secrets stored in plaintext (written by another service), in the
+	// previous format or under a stale key are sealed anew by every write
+	// (the whole top-level attribute that holds them is rewritten).
+	resealed := map[string]bool{}
+	for path := range e.def.Secrets {
+		attr := secretTop(path)
+		if !resealed[attr] && e.t.needsSeal(raw, path) && w.item[attr] != nil && avEqual(plainOld[attr], plainNew[attr]) {
+			resealed[attr] = true
+			np := ph(attr)
+			expect(np, attr)
+			sets = append(sets, np+" = "+val(w.item[attr]))
+			setVals[attr] = w.item[attr]
+		}
+	}
+	// Index keys and TTL: moved when the fields they derive from changed,
+	// or added when the stored item has none.
+	derivedOld, err := e.derived(orig)
+	if err != nil {
+		return err
+	}
+	moved := e.relayout(raw, w.derived) // sharded since it was written
+	for _, attr := range sortedKeys(unionKeys(derivedOld, w.derived)) {
+		nv, has := w.item[attr]
+		_, stored := raw[attr]
+		changed := !avEqual(derivedOld[attr], w.derived[attr]) || moved[attr]
+		switch {
+		case !changed && (stored || !has):
+			continue
+		case has:
+			sets = append(sets, ph(attr)+" = "+val(nv))
+			setVals[attr] = nv
+		case stored:
+			removes = append(removes, ph(attr))
+			removed = append(removed, attr)
+		}
+	}
+	if s.TypeAttr != "" {
+		sets = append(sets, ph(s.TypeAttr)+" = "+val(w.item[s.TypeAttr]))
+		setVals[s.TypeAttr] = w.item[s.TypeAttr]
+	}
+	sets = append(sets, "#v = "+val(numAV(ver+1)))
+	setVals[s.VersionAttr] = numAV(ver + 1)
+	var tok string
+	if s.TokenAttr != "" {
+		tok = e.t.newToken()
+		setVals[s.TokenAttr] = e.t.carryTokens(raw, tok)
+		sets = append(sets, ph(s.TokenAttr)+" = "+val(setVals[s.TokenAttr]))
+	}
+	// Replace: the stored item must still be the image the caller read,
+	// every attribute of it, not only those this write changes.
+	if whole, _ := ctx.Value(wholeImageKey{}).(bool); whole {
+		for _, attr := range e.t.imageAttrs(raw) {
+			if !conditioned[attr] {
+				expect(ph(attr), attr)
+			}
+		}
+	}
+	ex := "SET " + strings.Join(sets, ", ")
+	if len(removes) > 0 {
+		ex += " REMOVE " + strings.Join(removes, ", ")
+	}
+	up := &types.Update{
+		TableName:                 aws.String(s.Name),
+		Key:                       e.t.keyItem(k),
+		UpdateExpression:          aws.String(ex),
+		ConditionExpression:       aws.String(strings.Join(cond, " AND ")),
+		ExpressionAttributeNames:  x.names,
+		ExpressionAttributeValues: x.vals(),
+	}
+	var oldUniques []Unique
+	if e.fn.unique != nil && ver > 0 && !ensureAll {
+		oldUniques = e.fn.unique(orig)
+	}
+	rewriteKept := e.fn.expires != nil && w.expires != derivedTTL(derivedOld, s.TTLAttr)
+	guards := e.t.guardDiff(oldUniques, w.uniques, k, w.expires, rewriteKept)
+	ops := append([]TxOp{{update: up, key: k, what: e.def.Type}}, guards...)
+	if req, ok := ctx.Value(requireKey{}).([]TxOp); ok {
+		ops = append(ops, req...)
+	}
+	// Guards of values this write does not set never block it: a guard the
+	// item does not hold is not released (another item holds it), and an
+	// item written elsewhere (version 0) claims the guards of its unchanged
+	// values when it can, leaving out one held by another item (a duplicate
+	// already in the live data, which the adoption job reports).
+	// EnsureGuards (ensureAll) claims them all or fails.
+	unchanged := map[Unique]bool{}
+	if e.fn.unique != nil && !ensureAll {
+		for _, u := range e.fn.unique(orig) {
+			unchanged[u] = true
+		}
+	}
+	for round := 0; ; round++ {
+		if len(ops) == 1 {
+			err = e.t.updateItem(ctx, e.def.Type, up, tok)
+		} else {
+			err = txToUpdateErr(e.t.transactGuarded(ctx, ops, tok))
+		}
+		var te *TxError
+		if round > 1 || !errors.Is(err, ErrUniqueViolation) || !errors.As(err, &te) {
+			break
+		}
+		next := ops[:1:1]
+		dropped := false
+		for i, op := range ops[1:] {
+			if i+1 < len(te.Reasons) && te.Reasons[i+1].Code == "ConditionalCheckFailed" && op.guard.Name != "" &&
+				(op.del != nil || unchanged[op.guard]) {
+				dropped = true
+				continue
+			}
+			next = append(next, op)
+		}
+		if !dropped {
+			break
+		}
+		ops = next
+	}
+	if err == nil {
+		e.setVersion(cur, ver+1)
+		e.setRead(cur, afterImage(raw, setVals, removed))
+	}
+	return err
+}
+
+// validateChange runs Def.Validate on cur, the item as a write leaves it,
+// and keeps its error unless every *ValidationError in it (a Validate may
+// join several with errors.Join) names a field whose value the write does
+// not change: a legacy value carried through never refuses a write, an
+// invalid value the write sets always does.
+func (e *Entity[T]) validateChange(cur *T, plainOld, plainNew Item) error {
+	if e.def.Validate == nil {
+		return nil
+	}
+	err := e.def.Validate(cur)
+	if err == nil {
+		return nil
+	}
+	for _, leaf := range leafErrors(err) {
+		var ve *ValidationError
+		if !errors.As(leaf, &ve) {
+			return err
+		}
+		field, _, _ := strings.Cut(ve.Field, ".")
+		if field == "" || ve.Key || !avEqual(plainOld[field], plainNew[field]) {
+			return leaf // about what this write changes
+		}
+	}
+	return nil
+}
+
+// leafErrors flattens the errors.Join tree of err.
+func leafErrors(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, leafErrors(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
+
+// derived returns the index keys and TTL attribute item derives.
+func (e *Entity[T]) derived(item *T) (Item, error) {
+	out := Item{}
+	s := e.t.schema
+	if e.fn.indexes != nil {
+		ix, err := e.fn.indexes(item)
+		if err != nil {
+			return nil, err
+		}
+		for i, ik := range ix {
+			is, err := s.index(i)
+			if err != nil {
+				return nil, err
+			}
+			if ik.PK == "" {
+				continue
+			}
+			out[is.PK] = &types.AttributeValueMemberS{Value: ik.PK}
+			out[is.SK] = &types.AttributeValueMemberS{Value: ik.SK}
+		}
+	}
+	if e.fn.expires != nil && s.TTLAttr != "" {
+		if exp := e.fn.expires(item); !exp.IsZero() {
+			out[s.TTLAttr] = numAV(exp.Unix())
+		}
+	}
+	return out, nil
+}
+
+func derivedTTL(d Item, attr string) int64 {
+	if n, ok := d[attr].(*types.AttributeValueMemberN); ok {
+		v, _ := strconv.ParseInt(n.Value, 10, 64)
+		return v
+	}
+	return 0
+}
+
+func unionKeys(a, b Item) map[string]bool {
+	out := make(map[string]bool, len(a)+len(b))
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
+}
+
+// avEqual reports whether two attribute values are equal (sets compared
+// as sets).
+func avEqual(a, b types.AttributeValue) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	switch a := a.(type) {
+	case *types.AttributeValueMemberSS:
+		if b, ok := b.(*types.AttributeValueMemberSS); ok {
+			return sameSet(a.Value, b.Value)
+		}
+		return false
+	case *types.AttributeValueMemberNS:
+		if b, ok := b.(*types.AttributeValueMemberNS); ok {
+			return sameSet(a.Value, b.Value)
+		}
+		return false
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	m := make(map[string]bool, len(a))
+	for _, s := range a {
+		m[s] = true
+	}
+	for _, s := range b {
+		if !m[s] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,102 @@
+package table
+
+import (
+	"context"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+// ReadOption changes a read.
+type ReadOption func(*readOpts)
+
+type readOpts struct {
+	consistent bool
+	indexed    []Index     // see Indexed
+	project    *projection // see Projection.Read
+}
+
+// Consistent asks for a strongly consistent read (table reads only).
+func Consistent() ReadOption { return func(o *readOpts) { o.consistent = true } }
+
+// Get returns the item with key k. A missing item, or one past its TTL,
+// gives [ErrNotFound]. Options: [Consistent]; [Indexed] also requires the
+// item to be stored under the named GSIs (its stored index attributes, as
+// its fields derive them), else [ErrNotFound].
+func (e *Entity[T]) Get(ctx context.Context, k Key, opts ...ReadOption) (T, error) {
+	var zero T
+	var ro readOpts
+	for _, o := range opts {
+		o(&ro)
+	}
+	item, _, raw, err := e.getRaw(ctx, k, opts...)
+	if err != nil {
+		return zero, opErr("get", e.def.Type, k, err)
+	}
+	if len(ro.indexed) > 0 {
+		ok, err := e.storedUnder(raw, &item, ro.indexed)
+		if err == nil && !ok {
+			err = ErrNotFound
+		}
+		if err != nil {
+			return zero, opErr("get", e.def.Type, k, err)
+		}
+	}
+	return item, nil
+}
+
+func (e *Entity[T]) get(ctx context.Context, k Key, opts ...ReadOption) (T, int64, error) {
+	v, ver, _, err := e.getRaw(ctx, k, opts...)
+	return v, ver, err
+}
+
+// getRaw is get that also returns the stored item.
+func (e *Entity[T]) getRaw(ctx context.Context, k Key, opts ...ReadOption) (T, int64, Item, error) {
+	var zero T
+	var ro readOpts
+	for _, o := range opts {
+		o(&ro)
+	}
+	if err := checkKey(k); err != nil {
+		return zero, 0, nil, err
+	}
+	if ro.project != nil {
+		return e.getProjected(ctx, k, ro)
+	}
+	raw, err := e.t.getItem(ctx, e.def.Type, k, ro.consistent)
+	if err != nil {
+		return zero, 0, nil, err
+	}
+	if raw == nil || e.t.expired(raw) {
+		return zero, 0, nil, ErrNotFound
+	}
+	v, ver, err := e.decode(raw)
+	return v, ver, raw, err
+}
+
+// getItem is one GetItem; a missing item is nil, not an error.
+func (t *Table) getItem(ctx context.Context, entity string, k Key, consistent bool) (Item, error) {
+	start := time.Now()
+	out, err := t.client.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName:              aws.String(t.schema.Name),
+		Key:                    t.keyItem(k),
+		ConsistentRead:         aws.Bool(consistent),
+		ReturnConsumedCapacity: t.wantCapacity(),
+	})
+	if err != nil {
+		err = mapErr(err)
+	}
+	t.observe(ctx, Event{Op: "GetItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: capOf(out)})
+	if err != nil {
+		return nil, err
+	}
+	return out.Item, nil
+}
+
+func capOf(out *dynamodb.GetItemOutput) float64 {
+	if out == nil {
+		return 0
+	}
+	return capPtr(out.ConsumedCapacity)
+}

@@ -1,0 +1,47 @@
+package table
+
+import (
+	"reflect"
+	"slices"
+	"sort"
+)
+
+// EntityModel is an entity's design as data, for tools (documentation,
+// NoSQL Workbench, reviews): its type, key templates, index templates,
+// unique values, TTL, and the fields of its Go type.
+type EntityModel struct {
+	Type    string
+	Keys    Template
+	Indexes map[string]Template // by index name
+	// Unique lists the UniqueOn declarations ("email", or "keyhash=keyHash"
+	// for a guard named apart from its attribute).
+	Unique []string
+	TTL    TTL
+	// Escape names the attributes the entity's escape hatch derives unique
+	// values from (Def.Escape), empty without one.
+	Escape []string
+	// Fields are the attribute names of the Go type, sorted (fields stored
+	// only in the key by their `key` tag).
+	Fields []string
+}
+
+// Model returns the entity's design as data.
+func (e *Entity[T]) Model() EntityModel {
+	m := EntityModel{Type: e.def.Type, Keys: e.def.Keys, Unique: slices.Clone(e.def.UniqueOn), TTL: e.def.TTL}
+	if len(e.def.IndexKeys) > 0 {
+		m.Indexes = map[string]Template{}
+		for ix, ks := range e.def.IndexKeys {
+			is, _ := e.t.schema.index(ix)
+			m.Indexes[is.Name] = ks
+		}
+	}
+	m.Escape = slices.Clone(e.decl.hatch)
+	for f := range fieldsOf(reflect.TypeFor[T]()) {
+		m.Fields = append(m.Fields, f)
+	}
+	for f := range e.decl.keyOnly {
+		m.Fields = append(m.Fields, f)
+	}
+	sort.Strings(m.Fields)
+	return m
+}

@@ -1,0 +1,173 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Update reads the item with key k, applies change to it, and writes back
+// what change changed, only if nobody wrote it in between. It is one
+// strongly consistent GetItem and one UpdateItem (a transaction when
+// unique guards move), and the write:
+//
+//   - sets and removes only the attributes whose value change changed;
+//     attributes the Go type does not know, NULLs, and the stored form of
+//     unchanged fields are kept byte for byte;
+//   - is conditioned on the item being live and of this type, on the
+//     stored values of exactly the attributes it changes, and on the
+//     version attribute (items written by other services have none and
+//     count as version 0): a concurrent change to the same attributes, or
+//     by another library writer, is a lost race: Update re-reads and
+//     re-applies change, up to Options.ConflictRetries times, so concurrent
+//     updates are never lost; another service's change to other attributes
+//     is kept;
+//   - moves GSI keys and unique guards whose source fields changed, in the
+//     same request; index keys of unchanged fields stay as stored.
+//
+// A missing or expired item gives [ErrNotFound]; the primary key cannot
+// change. It returns the item as written.
+//
+// Under faults: a write whose response was lost and that the SDK retried
+// is recognised by its write token and counts as done, so change is never
+// applied twice for one call; a transaction conflict is a lost race.
+func (e *Entity[T]) Update(ctx context.Context, k Key, change func(*T) error) (T, error) {
+	return e.updateScoped(ctx, k, nil, change)
+}
+
+// requireKey carries the items an update's write requires to exist.
+type requireKey struct{}
+
+// UpdateRequiring is [Entity.Update] whose write also requires each item
+// of require (keys in the same table) to exist, checked by a
+// ConditionCheck in the same transaction: no read before it, so an item
+// deleted in between is noticed (a user moved to an organization that is
+// being deleted). A missing required item gives [ErrNotFound] naming its
+// key. The write is then a transaction: one request, as an UpdateItem.
+func (e *Entity[T]) UpdateRequiring(ctx context.Context, k Key, require []Key, change func(*T) error) (T, error) {
+	var ops []TxOp
+	for _, rk := range require {
+		if err := checkKey(rk); err != nil {
+			var zero T
+			return zero, opErr("update", e.def.Type, k, err)
+		}
+		ops = append(ops, e.t.ConditionOp(rk))
+	}
+	return e.updateScoped(context.WithValue(ctx, requireKey{}, ops), k, nil, change)
+}
+
+// updateScoped is Update, restricted to scope's tenant when scope is set.
+func (e *Entity[T]) updateScoped(ctx context.Context, k Key, scope *Scoped[T], change func(*T) error) (T, error) {
+	var zero T
+	for attempt := 0; ; attempt++ {
+		orig, ver, raw, err := e.getRaw(ctx, k, Consistent())
+		if err == nil && scope != nil && !scope.owns(raw) {
+			err = ErrNotFound
+		}
+		if err != nil {
+			return zero, opErr("update", e.def.Type, k, err)
+		}
+		cur, err := e.decodeCopy(raw)
+		if err != nil {
+			return zero, opErr("update", e.def.Type, k, err)
+		}
+		if err := change(&cur); err != nil {
+			return zero, opErr("update", e.def.Type, k, err)
+		}
+		if scope != nil {
+			if got, err := scope.scopeOf(&cur); err != nil || got != scope.scope {
+				return zero, opErr("update", e.def.Type, k, &ValidationError{Entity: e.def.Type, Field: e.def.Scope, Reason: "the tenant of an item cannot change"})
+			}
+		}
+		nk, err := e.KeyOf(&cur)
+		if err != nil {
+			return zero, opErr("update", e.def.Type, k, err)
+		}
+		if nk != k {
+			return zero, opErr("update", e.def.Type, k, &ValidationError{Entity: e.def.Type, Field: "key", Reason: "an update cannot change the primary key", Key: true})
+		}
+		wctx := ctx
+		if scope != nil {
+			wctx = context.WithValue(ctx, scopeKey{}, scopeCond{attr: e.def.Scope, value: scope.scope})
+		}
+		err = e.writeDiff(wctx, k, &orig, raw, ver, &cur, false)
+		if errors.Is(err, ErrConflict) && attempt < e.t.opts.ConflictRetries {
+			if err := sleepCtx(ctx, backoff(attempt, 5*time.Millisecond, 200*time.Millisecond)); err != nil {
+				return zero, opErr("update", e.def.Type, k, err)
+			}
+			continue
+		}
+		if err != nil {
+			return zero, opErr("update", e.def.Type, k, err)
+		}
+		return cur, nil
+	}
+}
+
+// decodeCopy decodes raw again: a copy change may modify without touching
+// the original (slices and maps are not shared).
+func (e *Entity[T]) decodeCopy(raw Item) (T, error) {
+	v, _, err := e.decode(raw)
+	return v, err
+}
+
+// updateItem sends u as one UpdateItem. A failed condition whose returned
+// item carries write token tok is this write, applied by an attempt whose
+// response was lost: success. A missing, expired or foreign-typed item is
+// [ErrNotFound]; any other failure [ErrConflict].
+func (t *Table) updateItem(ctx context.Context, entity string, u *types.Update, tok string) error {
+	start := time.Now()
+	out, err := t.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                           u.TableName,
+		Key:                                 u.Key,
+		UpdateExpression:                    u.UpdateExpression,
+		ConditionExpression:                 u.ConditionExpression,
+		ExpressionAttributeNames:            u.ExpressionAttributeNames,
+		ExpressionAttributeValues:           u.ExpressionAttributeValues,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		ReturnConsumedCapacity:              t.wantCapacity(),
+	})
+	if err != nil {
+		err = mapErr(err)
+		err = t.classifyCondFailure(err, entity, tok, nil)
+	}
+	var c float64
+	if out != nil {
+		c = capPtr(out.ConsumedCapacity)
+	}
+	t.observe(ctx, Event{Op: "UpdateItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: c})
+	return err
+}
+
+// versionCond returns the condition "the stored version is v" (an item
+// written without a version attribute counts as version 0).
+func (t *Table) versionCond(x exprs, v int64) string {
+	x.names["#v"] = t.schema.VersionAttr
+	x.values[":v"] = numAV(v)
+	if v == 0 {
+		return "(attribute_not_exists(#v) OR #v = :v)"
+	}
+	return "#v = :v"
+}
+
+func txToUpdateErr(err error) error {
+	var te *TxError
+	if !errors.As(err, &te) {
+		return err
+	}
+	for _, r := range te.Reasons {
+		switch {
+		case r.Code == "ConditionalCheckFailed" && r.Entity == "check":
+			return fmt.Errorf("%w: required item %s/%s: %w", ErrNotFound, r.Key.PK, r.Key.SK, err)
+		case r.Code == "ConditionalCheckFailed" && r.Guard != "":
+			return fmt.Errorf("%w: %s %q: %w", ErrUniqueViolation, r.Guard, r.GuardValue, err)
+		case r.Code == "ConditionalCheckFailed", r.Code == "TransactionConflict":
+			return fmt.Errorf("%w: %w", ErrConflict, err)
+		}
+	}
+	return err
+}
