@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
 	t "github.com/tinode/chat/server/store/types"
 )
 
@@ -162,4 +164,39 @@ func TestDiffErrorsAreTinodes(t_ *testing.T) {
 	sub := *td.Subs[0]
 	sub.Private = big
 	wantErr(t_, a.TopicShare(grp.Id, []*t.Subscription{&sub}), t.ErrMalformed)
+}
+
+// TestDiffShardedTopicDelete: with message_shards a hard topic delete
+// left the topic's subscriptions (and deletion log) behind, so members'
+// 'me' kept listing the deleted topic (the differential run with
+// DIFF_ADAPTER_CONFIG='{"message_shards": 4, "coalesce_ms": 1000}'):
+// query/tinode's Topics.Delete purged only the message shards of a topic
+// born sharded, not the topic's own partition.
+func TestDiffShardedTopicDelete(t_ *testing.T) {
+	a := New(tabletest.NewTable(t_, table.NewSchema("tinode")), Config{MessageShards: 4})
+	td := newFixtures()
+	loadUsers(t_, a, td)
+	grp := td.Topics[0]
+	grp.SeqId = 0
+	must(t_, a.TopicCreate(grp))
+	must(t_, a.TopicShare(grp.Id, []*t.Subscription{td.Subs[0], td.Subs[1]}))
+	alice, bob := uidOf(td.Users[0]), uidOf(td.Users[1])
+	saveMessages(t_, a, grp.Id, alice, 6)
+	must(t_, a.MessageDeleteList(grp.Id, &t.DelMessage{Topic: grp.Id, DeletedFor: bob.String(), DelId: 1, SeqIdRanges: []t.Range{{Low: 1, Hi: 3}}}))
+	must(t_, a.TopicDelete(grp.Id, false, true))
+	for _, u := range []t.Uid{alice, bob} {
+		subs, err := a.TopicsForUser(u, true, nil)
+		if err != nil {
+			t_.Fatal(err)
+		}
+		if slices.ContainsFunc(subs, func(s t.Subscription) bool { return s.Topic == grp.Id }) {
+			t_.Errorf("%s's 'me' still lists the deleted topic", u.UserId())
+		}
+	}
+	if subs, err := a.SubsForTopic(grp.Id, true, nil); err != nil || len(subs) != 0 {
+		t_.Errorf("subscriptions left: %d, %v", len(subs), err)
+	}
+	if ms, err := a.MessageGetAll(grp.Id, alice, nil); err != nil || len(ms) != 0 {
+		t_.Errorf("messages left: %v, %v", msgSeqs(ms), err)
+	}
 }

