@@ -158,6 +158,15 @@ type MigratedTable struct {
 	// Expired lists the legacy keys of items past their TTL, not migrated
 	// (at most 100; Report.Skipped counts them all).
 	Expired []string
+	// Kept lists the values this run wrote that the entity does not know
+	// (an enum value another writer stored: "plan \"pro\" in ACCOUNT#.../PROFILE
+	// (known: free, ...)"; at most 100, KeptCount counts them all): kept as
+	// stored, never a reason to leave an item behind.
+	Kept      []string
+	KeptCount int
+	// Repairs lists the paths this run rebuilt from the parent chain
+	// (LegacyTree): "accountPath of accountId=X: \"old\" -> \"new\"".
+	Repairs []string
 }
 
 // Migrate copies a legacy deployment into the store's table (see the
@@ -294,21 +303,38 @@ func (e *expiredKeys) add(k string) {
 // migrateTable runs the job that copies one legacy table.
 func (s *Store) migrateTable(ctx context.Context, o MigrateOptions, lt LegacyTable) (MigratedTable, error) {
 	name := o.Stack + "-" + lt.Suffix
+	res := MigratedTable{Legacy: name, Entity: lt.Entity}
+	prep, err := s.prepFor(ctx, name, lt)
+	if err != nil {
+		return res, fmt.Errorf("migrate %s: %w", name, err)
+	}
 	ad := s.adapter(lt.Entity)
 	var exp expiredKeys
+	var mu sync.Mutex
+	ctx = table.WithKeptValues(ctx, func(kv table.KeptValue) {
+		mu.Lock()
+		defer mu.Unlock()
+		res.KeptCount++
+		if len(res.Kept) < 100 {
+			res.Kept = append(res.Kept, fmt.Sprintf("%s %q in %s/%s (known: %s)", kv.Field, kv.Value, kv.Key.PK, kv.Key.SK, strings.Join(kv.Allowed, ", ")))
+		}
+	})
 	now := s.t.Now().Unix()
 	page := func(ctx context.Context, raws []table.Item, dry bool) ([]table.JobOutcome, []error) {
 		outs, errs := make([]table.JobOutcome, len(raws)), make([]error, len(raws))
 		var ready []table.Item
 		var at []int
+		var repairs []string
 		for i, raw := range raws {
 			if ttl, ok := lt.ttlSeconds(raw); ok && ttl <= now {
 				outs[i] = table.Skipped
 				exp.add(legacyKey(raw, lt))
 				continue
 			}
-			ready = append(ready, lt.ready(raw))
+			r, repair := prep.item(raw)
+			ready = append(ready, r)
 			at = append(at, i)
+			repairs = append(repairs, repair)
 		}
 		if len(ready) == 0 {
 			return outs, errs
@@ -316,8 +342,13 @@ func (s *Store) migrateTable(ctx context.Context, o MigrateOptions, lt LegacyTab
 		o, e := ad.page(ctx, ready, dry)
 		for j, i := range at {
 			outs[i], errs[i] = o[j], e[j]
-			if o[j] == table.Skipped {
+			switch {
+			case o[j] == table.Skipped:
 				exp.add(legacyKey(raws[i], lt))
+			case o[j] == table.Changed && e[j] == nil && repairs[j] != "":
+				mu.Lock()
+				res.Repairs = append(res.Repairs, repairs[j])
+				mu.Unlock()
 			}
 		}
 		return outs, errs
@@ -343,7 +374,11 @@ func (s *Store) migrateTable(ctx context.Context, o MigrateOptions, lt LegacyTab
 	if err != nil {
 		err = fmt.Errorf("migrate %s: %w", name, err)
 	}
-	return MigratedTable{Legacy: name, Entity: lt.Entity, Report: rep, Expired: exp.keys}, err
+	mu.Lock()
+	defer mu.Unlock()
+	slices.Sort(res.Repairs)
+	res.Report, res.Expired = rep, exp.keys
+	return res, err
 }
 
 // legacyAdapter imports and verifies the items of one entity, made ready
