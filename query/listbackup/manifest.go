@@ -195,6 +195,9 @@ func ReadManifest(r io.Reader) (*Manifest, error) {
 		case lt.Entity != "" && !slices.Contains(knownEntities, lt.Entity):
 			return nil, &table.ValidationError{Field: field("entity"), Reason: fmt.Sprintf("%q is not one of %v", lt.Entity, knownEntities)}
 		}
+		if lt.Tree != nil && (lt.Tree.Path == "" || lt.Tree.ID == "" || lt.Tree.Parent == "") {
+			return nil, &table.ValidationError{Field: field("tree"), Reason: "path, id and parent are required"}
+		}
 		if lt.TTL != nil && !slices.Contains([]string{"", "s", "ms", "auto"}, lt.TTL.Unit) {
 			return nil, &table.ValidationError{Field: field("ttl.unit"), Reason: fmt.Sprintf("%q: want s, ms or auto", lt.TTL.Unit)}
 		}

@@ -30,9 +30,31 @@ import (
 //     entity ([table.Entity.Import]), with its keys, index keys, unique
 //     guards and version, never over an existing item; the attributes keep
 //     their names, IDs keep the forms the documents give (user:<sub>,
-//     account:<uuid>, ...), empty strings and NULLs read as absent, values
-//     an enum lacks are kept (reads are tolerant), and a secret found in
-//     plaintext is sealed on the way in.
+//     account:<uuid>, ...), and a secret found in plaintext is sealed on
+//     the way in (under the entity's attribute: a connection's
+//     credentials.access_token becomes credentials.accessToken, sealed).
+//   - What the live system holds is kept: a value an enum lacks (a plan
+//     "pro" that accounts/create stored as the client sent it) is copied
+//     as stored, read back as itself, carried through updates of other
+//     fields, and listed in [MigratedTable].Kept; it is never a reason to
+//     leave an item behind. Every other check still applies.
+//   - Empty values: a top-level NULL or empty string reads as absent
+//     (ListBackup's Go code, aws-sdk-go v1, writes an empty string or a
+//     nil pointer as NULL). Inside a map, a NULL member (whiteLabel.logo,
+//     a nil pointer field of a nested struct) may be left out of the copy:
+//     a struct field cannot tell it from absent, and verification counts
+//     NULL, "" and absent as the same. Members of a map the entity models
+//     as a struct and does not know are not copied (verification reports
+//     each as missing); attributes it does not know are kept whole
+//     ([table.Extra]).
+//   - Trees: a table whose manifest declares a [LegacyTree] (ListBackup's
+//     accounts) has every path rebuilt from the parent chain, not copied:
+//     auth/register stores a root's path without its closing '/' and
+//     accounts/create and create-sub-account append the child's ID to it,
+//     so the stored path of a child runs two IDs together (LB-8 would
+//     miss it). Each path changed is listed in [MigratedTable].Repairs;
+//     where the chain is broken (a parent not in the table, a loop) the
+//     stored path is kept.
 //   - Resumable: each table's scan saves its position after every page in
 //     a checkpoint item of the single table (_JOB#migrate-<table>); run
 //     again with Resume, a migration continues after the last page done.
@@ -44,7 +66,10 @@ import (
 //     and encodes every item and writes nothing but checkpoints.
 //   - Verifiable: [Store.VerifyMigration] scans the legacy tables again and
 //     finds every item through its entity's key in the single table,
-//     comparing it field by field.
+//     comparing it field by field after the same rules (renames, value
+//     mappings, rebuilt paths) and with its secrets unsealed, so a correct
+//     migration verifies with no difference and the command exits 0; what
+//     it reports is a real difference.
 
 // CreateLegacyTables creates the 19 tables of the documents' layout for
 // stack; see [CreateLegacyLayout].
