@@ -237,6 +237,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			Secrets: map[string]func(*lb.Connection) *string{
 				"credentials.accessToken":  func(c *lb.Connection) *string { return &c.Credentials.AccessToken },
 				"credentials.refreshToken": func(c *lb.Connection) *string { return &c.Credentials.RefreshToken },
+				"credentials.apiKey":       func(c *lb.Connection) *string { return &c.Credentials.APIKey },
 			},
 		}),
 		states: table.NewEntity(t, table.Def[lb.OAuthState]{
