@@ -45,7 +45,7 @@ var sourceDef = table.Def[fh.Source]{
 		}
 	},
 	// The provider's signing secret is a credential: encrypted at rest.
-	Secrets: map[string]func(*fh.Source) *string{"signingSecret": func(s *fh.Source) *string { return &s.SigningSecret }},
+	Secrets: []string{"signingSecret"},
 }
 
 var connectionDef = table.Def[fh.Connection]{
@@ -59,7 +59,7 @@ var connectionDef = table.Def[fh.Connection]{
 		c.UpdatedAt = fh.ISO(now)
 	},
 	// The outbound signing secret is a credential: encrypted at rest.
-	Secrets: map[string]func(*fh.Connection) *string{"signingSecret": func(c *fh.Connection) *string { return &c.SigningSecret }},
+	Secrets: []string{"signingSecret"},
 }
 
 var apiKeyDef = table.Def[fh.APIKey]{
