@@ -47,10 +47,11 @@ func (t Template) Key(v map[string]string) (Key, error) {
 }
 
 // Partition returns the partition key alone (the PK of a Query), built
-// from v. A trailing shard segment is left out: the result is then the
-// partition [Query.Shards] reads whole.
+// from v. A trailing shard segment, with its count or without (":shard",
+// not yet given one by [Template.WithShards]), is left out: the result is
+// then the partition [Query.Shards] reads whole.
 func (t Template) Partition(v map[string]string) (string, error) {
-	pk, err := parsedTemplate(t.PK)
+	pk, err := parsedTemplate(t.WithShards(2).PK) // the count is left out with the segment
 	if err != nil {
 		return "", err
 	}
