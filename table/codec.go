@@ -230,6 +230,9 @@ func numAV(n int64) types.AttributeValue {
 
 // checkKey validates a primary key before any request.
 func checkKey(k Key) error {
+	if k.err != nil {
+		return k.err
+	}
 	if err := checkKeyValue("PK", k.PK, keys.MaxPKBytes); err != nil {
 		return err
 	}

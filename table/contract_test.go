@@ -1,6 +1,6 @@
 package table_test
 
-// The tests of the README's "What happens if the response is lost" table
+// The tests of docs/guarantees.md's "What happens if the response is lost" table
 // and of the engine's contract under faults (issue 9): each test injects
 // the fault in front of the real DynamoDB Local.
 
@@ -688,5 +688,36 @@ func TestInputAtTheEdges(t *testing.T) {
 	}
 	if v, ok := tabletest.RawItem(t, ff.t, k)["tags"]; ok {
 		t.Errorf("an empty set was stored as %T, want no attribute", v)
+	}
+}
+
+// CreateIn: the item lands in the partition given (same sort key), a
+// second create of that key fails, and a lost response is recognised by
+// the retried PutItem's write token.
+func TestCreateInPartition(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	lost := &tabletest.LostResponses{Op: "PutItem", Times: 1}
+	ff, _ := faultyFixture(t, f, nil, lost.Option())
+	c := ctx(t)
+	if err := ff.notes.CreateIn(c, &note{MemberID: "m1", Seq: 1, Text: "once"}, "MEMBER#m1#3"); err != nil {
+		t.Fatalf("CreateIn with a lost response = %v, want success", err)
+	}
+	if lost.Lost() != 1 || lost.Calls() != 2 {
+		t.Fatalf("lost %d of %d PutItem calls, want 1 of 2", lost.Lost(), lost.Calls())
+	}
+	n := note{MemberID: "m1", Seq: 1}
+	k, err := f.notes.KeyOf(&n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.notes.Get(c, table.Key{PK: "MEMBER#m1#3", SK: k.SK}); err != nil {
+		t.Fatalf("the note is not in MEMBER#m1#3: %v", err)
+	}
+	if _, err := f.notes.Get(c, k); !errors.Is(err, table.ErrNotFound) {
+		t.Fatalf("the note is also in its own partition: %v", err)
+	}
+	if err := ff.notes.CreateIn(c, &note{MemberID: "m1", Seq: 1, Text: "twice"}, "MEMBER#m1#3"); !errors.Is(err, table.ErrAlreadyExists) {
+		t.Fatalf("second CreateIn = %v, want ErrAlreadyExists", err)
 	}
 }

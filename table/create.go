@@ -7,6 +7,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/singletable/singletable/keys"
 )
 
 // Create writes item if no item with its key exists; otherwise it returns
@@ -27,12 +29,36 @@ func (e *Entity[T]) Create(ctx context.Context, item *T) error {
 	return opErr("create", e.def.Type, k, err)
 }
 
+// CreateIn is [Entity.Create] with the item written to partition key pk
+// (its own sort key): how a writer that knows a collection's layout puts
+// an item into the shard the layout chooses ([Layout.SeqPK]) in ONE
+// PutItem, with Create's guarantees (a key that holds a live item gives
+// [ErrAlreadyExists]; a create whose response was lost after it was
+// applied is recognised by its write token when the SDK retries it). An
+// entity with unique values writes its guards in the same transaction,
+// as Create does.
+func (e *Entity[T]) CreateIn(ctx context.Context, item *T, pk string) error {
+	k, err := e.createIn(ctx, item, nil, pk)
+	return opErr("create", e.def.Type, k, err)
+}
+
 // create writes item and also (actions on other items) in one request: a
 // PutItem when there is nothing else, else a transaction.
 func (e *Entity[T]) create(ctx context.Context, item *T, also []TxOp) (Key, error) {
+	return e.createIn(ctx, item, also, "")
+}
+
+// createIn is create with the item moved to partition pk ("": its own).
+func (e *Entity[T]) createIn(ctx context.Context, item *T, also []TxOp, pk string) (Key, error) {
 	ops, tok, err := e.newOps(item)
 	if err != nil {
 		return ops0Key(ops), err
+	}
+	if pk != "" {
+		if err := checkKeyValue("PK", pk, keys.MaxPKBytes); err != nil {
+			return ops[0].key, err
+		}
+		ops[0] = e.t.InPartition(ops[0], pk)
 	}
 	k := ops[0].key
 	if len(ops) == 1 && len(also) == 0 {

@@ -137,8 +137,8 @@
 //     limits, invalid UTF-8, counters that would overflow, transactions over
 //     4 MB, expiries more than 100 years ahead.
 //
-// The README's table "what happens if the response is lost" lists each
-// operation's guarantee with the test that proves it.
+// The table "what happens if the response is lost" in docs/guarantees.md
+// lists each operation's guarantee with the test that proves it.
 //
 // # Secrets at rest
 //

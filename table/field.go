@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"fmt"
+	"reflect"
 )
 
 // Field is a typed reference to the attribute of entity type T that holds
@@ -15,14 +16,31 @@ import (
 type Field[T, V any] struct{ name string }
 
 // MustField returns the field of T named name. It panics if items of T
-// have no such attribute (a programming error, found when the package
-// initialises).
+// have no such attribute, or if the attribute's Go field cannot hold a V
+// (its type is neither V nor *V, nor a named type of V's kind V converts
+// to, such as an enum declared on string): both are programming errors,
+// found when the package initialises, never at the first request.
 func MustField[T, V any](name string) Field[T, V] {
-	if !hasAttr[T](name) {
-		var zero T
+	var zero T
+	f, ok := fieldsOf(reflect.TypeFor[T]())[name]
+	if !ok {
 		panic(fmt.Sprintf("table.MustField: %T has no attribute %q", zero, name))
 	}
+	if v := reflect.TypeFor[V](); !fieldHolds(f.typ, v) {
+		panic(fmt.Sprintf("table.MustField[%T, %v]: attribute %q is a %v, not a %v", zero, v, name, f.typ, v))
+	}
 	return Field[T, V]{name: name}
+}
+
+// fieldHolds reports whether a field of type ft holds values of type v.
+func fieldHolds(ft, v reflect.Type) bool {
+	if ft.Kind() == reflect.Pointer && v.Kind() != reflect.Pointer {
+		ft = ft.Elem()
+	}
+	if v == ft || (v.Kind() == reflect.Interface && ft.Implements(v)) {
+		return true
+	}
+	return v.Kind() == ft.Kind() && v.ConvertibleTo(ft) && (v.Name() == "" || ft.Name() == "" || v.Kind() != reflect.Struct)
 }
 
 // Name returns the attribute name.
@@ -81,5 +99,5 @@ func (e *Entity[T]) Change(ctx context.Context, k Key, changes ...Change[T]) (T,
 	for _, c := range changes {
 		c.apply(&p)
 	}
-	return e.Patch(ctx, k, p)
+	return e.patch(ctx, "change", k, p)
 }

@@ -13,7 +13,8 @@ type ReadOption func(*readOpts)
 
 type readOpts struct {
 	consistent bool
-	indexed    []Index // see Indexed
+	indexed    []Index     // see Indexed
+	project    *projection // see Projection.Read
 }
 
 // Consistent asks for a strongly consistent read (table reads only).
@@ -59,6 +60,9 @@ func (e *Entity[T]) getRaw(ctx context.Context, k Key, opts ...ReadOption) (T, i
 	}
 	if err := checkKey(k); err != nil {
 		return zero, 0, nil, err
+	}
+	if ro.project != nil {
+		return e.getProjected(ctx, k, ro)
 	}
 	raw, err := e.t.getItem(ctx, e.def.Type, k, ro.consistent)
 	if err != nil {

@@ -1,10 +1,23 @@
 package table
 
 // Key is the primary key of an item: partition key and sort key values.
+// Build it from the entity's declaration with [Entity.Key] rather than by
+// hand: the templates are the only place a key's shape is written.
 type Key struct {
 	PK string
 	SK string
+
+	// err is why [Entity.Key] could not build the key: every method that
+	// takes the key returns it, before any request.
+	err error
 }
+
+// String formats the key as {PK SK}.
+func (k Key) String() string { return "{" + k.PK + " " + k.SK + "}" }
+
+// Err returns why [Entity.Key] could not build k (nil for a key that
+// holds values).
+func (k Key) Err() error { return k.err }
 
 // IndexKey is an item's key in one GSI. An empty PK leaves the item out of
 // the index (a sparse index).

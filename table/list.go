@@ -36,7 +36,8 @@ type ListOptions struct {
 	// Order overrides the pattern's default order.
 	Order SortOrder
 
-	limitSet bool // Limit came from the caller (Limit option)
+	limitSet bool        // Limit came from the caller (Limit option)
+	project  *projection // see Projection.List
 }
 
 // ListOption sets a list option.
@@ -81,6 +82,9 @@ func (o ListOptions) Apply(q Query) Query {
 	}
 	if o.Cursor != "" {
 		q.Cursor = o.Cursor
+	}
+	if o.project != nil {
+		q.project = o.project
 	}
 	switch o.Order {
 	case SortAsc:

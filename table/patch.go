@@ -349,14 +349,19 @@ func sortedKeys[V any](m map[string]V) []string {
 // Patch applies p to the item with key k in one UpdateItem and returns the
 // item as stored afterwards. See [Patch] for the rules.
 func (e *Entity[T]) Patch(ctx context.Context, k Key, p Patch) (T, error) {
+	return e.patch(ctx, "patch", k, p)
+}
+
+// patch is Patch, its errors naming op, the method the caller called.
+func (e *Entity[T]) patch(ctx context.Context, op string, k Key, p Patch) (T, error) {
 	var zero T
 	raw, err := e.update(ctx, k, p, types.ReturnValueAllNew)
 	if err != nil {
-		return zero, opErr("patch", e.def.Type, k, err)
+		return zero, opErr(op, e.def.Type, k, err)
 	}
 	v, _, err := e.decode(raw)
 	if err != nil {
-		return zero, opErr("patch", e.def.Type, k, err)
+		return zero, opErr(op, e.def.Type, k, err)
 	}
 	return v, nil
 }

@@ -80,6 +80,9 @@ func (e *Entity[T]) Replace(ctx context.Context, item *T) error {
 	if e.readIdx == nil {
 		return opErr("replace", e.def.Type, Key{}, fmt.Errorf("%w: %s has no table.ReadState field: Replace must know what the caller read", ErrInvalidInput, e.def.Type))
 	}
+	if err := e.refusePartial("replace", item); err != nil {
+		return err
+	}
 	k, err := e.KeyOf(item)
 	if err != nil {
 		return opErr("replace", e.def.Type, k, err)

@@ -87,7 +87,16 @@ type Query struct {
 	// with the shards: a write-sharded collection that was unsharded in
 	// an earlier epoch of its layout (see [Layout.Query]).
 	ShardBase bool
+
+	// err is why [Entity.Partition] could not build the query: every
+	// method that takes it returns it, before any request.
+	err error
+
+	project *projection // see Projection.List
 }
+
+// Err returns why [Entity.Partition] could not build q (nil otherwise).
+func (q Query) Err() error { return q.err }
 
 // binding names the query's access pattern and partition for its cursor.
 func (q Query) binding(table string) string {
@@ -109,6 +118,9 @@ func (q Query) binding(table string) string {
 }
 
 func (t *Table) validateQuery(q Query) error {
+	if q.err != nil {
+		return q.err
+	}
 	if q.PK == "" {
 		return &ValidationError{Field: "PK", Reason: "empty partition key", Key: true}
 	}
@@ -271,6 +283,9 @@ func (t *Table) queryRaw(ctx context.Context, q Query, entity string, start Item
 	if len(filters) > 0 {
 		in.FilterExpression = aws.String(strings.Join(filters, " AND "))
 	}
+	if q.project != nil {
+		in.ProjectionExpression = aws.String(t.projectionExpr(q.project, []Index{q.Index}, names))
+	}
 	if q.Limit > 0 {
 		in.Limit = aws.Int32(int32(q.Limit))
 	}
@@ -327,6 +342,11 @@ func (t *Table) sealer() *cursorSealer {
 func (e *Entity[T]) query(ctx context.Context, q Query) (Page[T], error) {
 	var page Page[T]
 	q = e.withShards(q)
+	proj, err := e.projectionFor(q.project, []Index{q.Index})
+	if err != nil {
+		return page, opErr("query", e.def.Type, Key{}, err)
+	}
+	q.project = proj
 	for _, f := range sortedKeys(q.Filter) {
 		if err := e.checkAttr("Filter", f); err != nil {
 			return page, opErr("query", e.def.Type, Key{}, err)
@@ -347,6 +367,9 @@ func (e *Entity[T]) query(ctx context.Context, q Query) (Page[T], error) {
 		v, _, err := e.decode(it)
 		if err != nil {
 			return Page[T]{}, opErr("query", e.def.Type, e.t.keyFromItem(it), err)
+		}
+		if q.project != nil {
+			e.markPartial(&v)
 		}
 		page.Items = append(page.Items, v)
 	}

@@ -20,6 +20,9 @@ import (
 // image (built by hand, or of a type without a ReadState field) is
 // written as encoded.
 func (e *Entity[T]) keepReadForms(item *T, av Item) error {
+	if e.isPartial(item) {
+		return errPartial
+	}
 	raw := e.readOf(item)
 	if raw == nil {
 		return nil

@@ -33,7 +33,8 @@ import (
 type ReadState struct{ r *readImage }
 
 type readImage struct {
-	item Item // never modified once set
+	item    Item // never modified once set
+	partial bool // read with a projection (see Projection)
 }
 
 // Equal reports true: what a read saw is not part of the item's value

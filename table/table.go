@@ -45,6 +45,13 @@ type Options struct {
 	Logger *slog.Logger
 	// Observer, if set, is called after every request (see [Event]).
 	Observer func(context.Context, Event)
+	// Tracer, if set, receives every store method's call ([Table.Call]);
+	// see package table/oteltable. Nil, the default, costs nothing.
+	Tracer Tracer
+	// ClientOptions, if any, are applied to a copy of the client New is
+	// given, which the table then uses: middleware that only this table's
+	// requests go through (table/oteltable installs its own here).
+	ClientOptions []func(*dynamodb.Options)
 	// CursorKey seals pagination cursors: they are encrypted and
 	// authenticated with AES-256-GCM under a key derived from it
 	// (HMAC-SHA256), bound to their query and partition. Use 32 random
@@ -123,7 +130,7 @@ func New(client *dynamodb.Client, schema Schema, opts ...func(*Options)) *Table 
 			l.Warn("singletable: no Options.CursorKey: cursors are sealed with a random key of this process, so a cursor from another instance or before a restart is refused (ErrInvalidCursor); set a shared 32-byte key", "table", schema.Name)
 		})
 	}
-	return &Table{client: client, schema: schema, opts: o}
+	return &Table{client: clientFor(client, &o), schema: schema, opts: o}
 }
 
 // Schema returns the table's schema.

@@ -198,3 +198,32 @@ func width(mod string) int {
 	}
 	return n
 }
+
+// prefix returns the literal segments the template starts with, joined
+// and followed by the delimiter when a field comes next; whole is true
+// when the template has no field (the prefix is the whole key).
+func (t template) prefix() (p string, whole bool) {
+	var lits []string
+	for _, part := range t {
+		if part.attr != "" {
+			if len(lits) == 0 {
+				return "", false
+			}
+			return strings.Join(lits, keys.Delimiter) + keys.Delimiter, false
+		}
+		lits = append(lits, part.lit)
+	}
+	return strings.Join(lits, keys.Delimiter), true
+}
+
+// withoutShard returns the template without a trailing ":shardN" part
+// (":shard1" included): the partition a sharded query names, its shards
+// read by [Entity.List].
+func (t template) withoutShard() template {
+	if n := len(t); n > 0 && shardCount(t[n-1].mod) > 0 {
+		return t[:n-1]
+	}
+	return t
+}
+
+func joinAttrs(a []string) string { return strings.Join(a, ", ") }

@@ -15,6 +15,9 @@ import (
 // do not know the library. One consistent GetItem and one write (two
 // writes when the item appears between them).
 func (e *Entity[T]) Upsert(ctx context.Context, item *T) error {
+	if err := e.refusePartial("upsert", item); err != nil {
+		return err
+	}
 	k, err := e.KeyOf(item)
 	if err != nil {
 		return opErr("upsert", e.def.Type, k, err)

@@ -70,6 +70,24 @@ type Config struct {
 	UniqueTagNamespaces []string `json:"unique_tag_namespaces"`
 	// TimeoutSeconds bounds each adapter call (default 30).
 	TimeoutSeconds int `json:"timeout"`
+	// MessageShards selects the store's sharded message profile
+	// (tinode.Options.MessageShards): 0 (the default) keeps every message
+	// of a topic in TOPIC#{name}; N >= 1 creates new topics with their
+	// messages in TOPIC#{name}#{seq mod N} (1: unsharded), and every
+	// message read first reads the topic's layout. Topics created before
+	// keep their layout. Every server of a deployment must run the same
+	// N >= 1 before the first sharded topic is created, and never go back
+	// to 0 (a server at 0 does not see sharded messages). At most
+	// table.MaxShards. See README "Scale".
+	MessageShards int `json:"message_shards"`
+	// CoalesceMillis, when above 0, coalesces the writes Tinode makes for
+	// every message besides the message itself: the topic's SeqId and
+	// TouchedAt (TopicUpdateOnMessage) and the sender's RecvSeqId and
+	// ReadSeqId (SubsUpdate) are kept in the server and written at most
+	// once per CoalesceMillis per topic; a crash loses nothing, the next
+	// TopicGet recovers them from the stored messages. 0 (the default)
+	// writes them with every message. See README "Scale".
+	CoalesceMillis int `json:"coalesce_ms"`
 }
 
 // KeyConfig names the key source and rotation: Current is the id of the
@@ -93,14 +111,31 @@ type Adapter struct {
 	maxMsgs    int
 	timeout    time.Duration
 	version    int
+	coal       *coalescer // nil unless CoalesceMillis > 0
+	layouts    sync.Map   // tn.TopicName -> table.Layout, with MessageShards
 }
 
 // New returns an open adapter over tbl, for tests and programs that build
-// their own table handle; Tinode itself goes through Open.
+// their own table handle; Tinode itself goes through Open. A configuration
+// Open would refuse (message_shards, coalesce_ms out of range) panics.
 func New(tbl *table.Table, cfg Config) *Adapter {
+	if err := cfg.check(); err != nil {
+		panic(err)
+	}
 	a := &Adapter{cfg: cfg}
 	a.use(tbl)
 	return a
+}
+
+// check validates the scale settings.
+func (c Config) check() error {
+	if c.MessageShards < 0 || c.MessageShards > table.MaxShards {
+		return fmt.Errorf("adapter dynamodb: message_shards %d is outside 0..%d", c.MessageShards, table.MaxShards)
+	}
+	if c.CoalesceMillis < 0 {
+		return fmt.Errorf("adapter dynamodb: coalesce_ms %d is negative", c.CoalesceMillis)
+	}
+	return nil
 }
 
 func (a *Adapter) use(tbl *table.Table) {
@@ -112,7 +147,11 @@ func (a *Adapter) use(tbl *table.Table) {
 	a.st = tinode.New(tbl, func(o *tinode.Options) {
 		o.SharedTags = true
 		o.UniqueTagNamespaces = ns
+		o.MessageShards = a.cfg.MessageShards
 	})
+	if a.cfg.CoalesceMillis > 0 {
+		a.coal = newCoalescer(a, time.Duration(a.cfg.CoalesceMillis)*time.Millisecond)
+	}
 	if a.maxResults == 0 {
 		a.maxResults = defaultMaxResults
 	}
@@ -146,6 +185,9 @@ func (a *Adapter) Open(raw json.RawMessage) error {
 	}
 	if cfg.Table == "" {
 		cfg.Table = "tinode"
+	}
+	if err := cfg.check(); err != nil {
+		return err
 	}
 	var loadOpts []func(*awsconfig.LoadOptions) error
 	if cfg.Region != "" {
@@ -216,12 +258,18 @@ func (k KeyConfig) options() ([]func(*table.Options), error) {
 	}}, nil
 }
 
-// Close forgets the client; the SDK holds no connection to close.
+// Close writes what coalesce_ms keeps (Flush) and forgets the client; the
+// SDK holds no connection to close.
 func (a *Adapter) Close() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	var err error
+	if a.coal != nil {
+		err = terr(a.coal.close())
+		a.coal = nil
+	}
 	a.st, a.tbl, a.client = nil, nil, nil
-	return nil
+	return err
 }
 
 // IsOpen reports whether Open succeeded.

@@ -10,10 +10,15 @@ import (
 )
 
 // MessageSave stores the message under the SeqId Tinode gave it (TN-12):
-// one conditional PutItem of TOPIC#{topic} / MSG#{seq}, never over an
-// existing message (types.ErrDuplicate). Tinode's topic goroutine numbers
-// a topic's messages and records the last SeqId with
-// TopicUpdateOnMessage, so the adapter does not number them again.
+// one conditional PutItem of TOPIC#{topic} / MSG#{seq} (with
+// message_shards N, TOPIC#{topic}#{seq mod N}, the topic's layout read
+// once per process), never over an existing message (types.ErrDuplicate).
+// A write whose outcome is unknown is retried and recognised as this
+// message by its Id, so a lost response is a success (saveMessage).
+// Tinode's topic goroutine numbers a topic's messages and records the
+// last SeqId with TopicUpdateOnMessage, so the adapter does not number
+// them again; with coalesce_ms the SeqId is recorded from here (README
+// "Scale").
 func (a *Adapter) MessageSave(msg *t.Message) error {
 	m, err := toMessage(msg)
 	if err != nil {
@@ -21,7 +26,13 @@ func (a *Adapter) MessageSave(msg *t.Message) error {
 	}
 	ctx, cancel := a.ctx()
 	defer cancel()
-	return terr(a.st.Messages.Import(ctx, &m))
+	if err := a.saveMessage(ctx, &m); err != nil {
+		return terr(err)
+	}
+	if a.coal != nil {
+		a.coal.saved(msg.Topic, m.SeqId, msg.From, m.CreatedAt)
+	}
+	return nil
 }
 
 // MessageGetAll returns the topic's messages Since <= SeqId < Before (0:

@@ -24,6 +24,7 @@ func (a *Adapter) SubscriptionGet(topic string, user t.Uid, keepDeleted bool) (*
 		return nil, nil
 	}
 	out := fromSub(&s)
+	a.coal.overlaySub(&out)
 	return &out, nil
 }
 
@@ -38,6 +39,7 @@ func (a *Adapter) SubsForUser(user t.Uid) ([]t.Subscription, error) {
 			return nil, terr(err)
 		}
 		sub := fromSub(&s)
+		a.coal.overlaySub(&sub)
 		sub.Private = nil
 		out = append(out, sub)
 	}
@@ -64,7 +66,9 @@ func (a *Adapter) SubsForTopic(topic string, keepDeleted bool, opts *t.QueryOpt)
 		if err != nil {
 			return nil, terr(err)
 		}
-		out = append(out, fromSub(&s))
+		sub := fromSub(&s)
+		a.coal.overlaySub(&sub)
+		out = append(out, sub)
 		if len(out) == limit {
 			break
 		}
@@ -77,7 +81,14 @@ func (a *Adapter) SubsForTopic(topic string, keepDeleted bool, opts *t.QueryOpt)
 // subscription one read and one version-checked write. Missing
 // subscriptions are not an error, as an UPDATE that matches nothing is
 // not in Tinode's SQL adapters.
+//
+// With coalesce_ms, the update Tinode makes after saving a message (the
+// sender's RecvSeqId and ReadSeqId set to its SeqId) is kept and written
+// by the topic's next flush (README "Scale"): no request.
 func (a *Adapter) SubsUpdate(topic string, user t.Uid, update map[string]any) error {
+	if a.coal != nil && !user.IsZero() && a.coal.senderMarks(topic, user.String(), update) {
+		return nil
+	}
 	ctx, cancel := a.ctx()
 	defer cancel()
 	name := tn.TopicName(topic)

@@ -58,6 +58,18 @@ func (a *Adapter) TopicGet(name string) (*t.Topic, error) {
 	if err != nil {
 		return nil, notFoundNil(err)
 	}
+	if a.coal != nil {
+		// The SeqId Tinode numbers from: this process's last stored
+		// message, or the newest stored one (recovery, README "Scale").
+		if seq, at, ok := a.coal.live(name); ok {
+			tp.SeqId = max(tp.SeqId, seq)
+			if tp.TouchedAt == nil || at.After(*tp.TouchedAt) {
+				tp.TouchedAt = &at
+			}
+		} else if err := a.recoverTopic(ctx, &tp); err != nil {
+			return nil, terr(err)
+		}
+	}
 	return fromTopic(&tp), nil
 }
 
@@ -155,6 +167,7 @@ func (a *Adapter) TopicsForUser(id t.Uid, keepDeleted bool, opts *t.QueryOpt) ([
 	}
 	subs := make([]t.Subscription, 0, len(join))
 	for _, s := range join {
+		a.coal.overlayJoined(&s)
 		subs = append(subs, s)
 	}
 	slices.SortFunc(subs, func(x, y t.Subscription) int { return strings.Compare(x.Topic, y.Topic) })
@@ -212,6 +225,7 @@ func (a *Adapter) UsersForTopic(topic string, keepDeleted bool, opts *t.QueryOpt
 			continue
 		}
 		sub := fromSub(&raw[i])
+		a.coal.overlaySub(&sub)
 		sub.ObjHeader.MergeTimes(&t.ObjHeader{CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt})
 		sub.SetPublic(fromJSON(u.Public))
 		sub.SetTrusted(fromJSON(u.Trusted))
@@ -336,6 +350,7 @@ func (a *Adapter) TopicShare(topic string, shares []*t.Subscription) error {
 // partition (subscriptions, messages, deletion log) and the topic.
 func (a *Adapter) TopicDelete(topic string, isChan, hard bool) error {
 	if hard {
+		a.forget(topic)
 		if isChan {
 			if err := a.deleteReaders(topic); err != nil {
 				return err
@@ -413,7 +428,14 @@ func (a *Adapter) topicDeleteHard(name tn.TopicName) error {
 // (TN-12, Topics.RecordMessage): one read and one version-checked write of
 // the topic; SeqId never moves back. Tinode numbers messages itself and saves them with
 // MessageSave. A topic with no item ('me') is not an error.
+//
+// With coalesce_ms it sends nothing: MessageSave records the SeqId once the
+// message is stored, and a flush writes it (README "Scale").
 func (a *Adapter) TopicUpdateOnMessage(topic string, msg *t.Message) error {
+	if a.coal != nil {
+		a.coal.begin(topic, msg.SeqId)
+		return nil
+	}
 	ctx, cancel := a.ctx()
 	defer cancel()
 	_, err := a.st.Topics.RecordMessage(ctx, tn.TopicName(topic), msg.SeqId, msg.CreatedAt)

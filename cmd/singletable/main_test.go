@@ -63,7 +63,7 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
-// The adoption walk-through of the README, on tables written as the live
+// The adoption walk-through of docs/live-adoption.md, on tables written as the live
 // Ferryhook service writes them (lower-case keys, emails as entered, no
 // library attributes, a duplicate email): plan, dry run, adopt, adopt again.
 func TestPlanAndAdoptFerryhookServiceTables(t *testing.T) {
@@ -306,7 +306,7 @@ func TestModelCommand(t *testing.T) {
 	}
 }
 
-// TestReadmeRequests keeps the README's request table (every catalog ID,
+// TestReadmeRequests keeps docs/costs.md's request table (every catalog ID,
 // the methods serving it, their measured requests and capacity) equal to
 // what the recorded costs give; SINGLETABLE_UPDATE_DOCS=1 rewrites it.
 func TestReadmeRequests(t *testing.T) {
@@ -315,7 +315,7 @@ func TestReadmeRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(root, "README.md")
+	path := filepath.Join(root, "docs", "costs.md")
 	readme, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -323,7 +323,7 @@ func TestReadmeRequests(t *testing.T) {
 	s := string(readme)
 	i, j := strings.Index(s, requestsBegin), strings.Index(s, requestsEnd)
 	if i < 0 || j < i {
-		t.Fatalf("README.md has no request table markers %q ... %q", requestsBegin, requestsEnd)
+		t.Fatalf("docs/costs.md has no request table markers %q ... %q", requestsBegin, requestsEnd)
 	}
 	want := s[:i+len(requestsBegin)] + "\n" + table + "\n" + s[j:]
 	if os.Getenv("SINGLETABLE_UPDATE_DOCS") == "1" {
@@ -333,7 +333,7 @@ func TestReadmeRequests(t *testing.T) {
 		return
 	}
 	if want != s {
-		t.Error("README.md's request table is out of date: run SINGLETABLE_UPDATE_DOCS=1 go test ./cmd/singletable -run 'TestAccessPatternDocs|TestReadmeRequests'")
+		t.Error("docs/costs.md's request table is out of date: run SINGLETABLE_UPDATE_DOCS=1 go test ./cmd/singletable -run 'TestAccessPatternDocs|TestReadmeRequests'")
 	}
 	for _, id := range []string{"FH-6", "PF-8", "TN-12", "LB-68"} {
 		if !strings.Contains(table, "| "+id+" |") {

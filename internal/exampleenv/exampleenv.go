@@ -114,7 +114,7 @@ func Table(ctx context.Context, client *dynamodb.Client, keep bool, schema table
 	}
 	what := "dropped when the example ends"
 	if keep {
-		what = "kept, to browse (see the README, \"See your data\")"
+		what = "kept, to browse (see docs/local-development.md, \"See your data\")"
 	}
 	fmt.Fprintf(os.Stderr, "table %s: %s\n", schema.Name, what)
 	if keep && os.Getenv(EnvSecretKey) == "" {

@@ -207,3 +207,52 @@ func ReshardJob(name string, s *Store, shards func(t tn.Topic) int) table.Job {
 			return err
 		})
 }
+
+// ImportAt writes a message that already has its SeqId under layout l,
+// which the caller read from the topic (Topics.Get, MsgLayout) and keeps:
+// ONE conditional PutItem of TOPIC#{topic}#{seq mod N} (TOPIC#{topic} for
+// the zero layout) / MSG#{seq}, never overwriting (table.ErrAlreadyExists;
+// a lost response is recognised by its write token, table.Entity.CreateIn).
+// No topic read, no layout check: it is the per-message write of a server
+// that numbers a topic's messages itself and whose topics keep the layout
+// they were created with (Tinode's, through adapters/tinode). A topic
+// switched with Reshard while such a server writes to it would get
+// messages in the old layout's partitions: switch it with the writers of
+// that topic stopped.
+func (ms *Messages) ImportAt(ctx context.Context, m *tn.Message, l table.Layout) error {
+	tk, err := tn.TopicKey(m.Topic)
+	if err != nil {
+		return err
+	}
+	cp := *m
+	if err := ms.s.msg.CreateIn(ctx, &cp, messagePK(l, tk.PK, cp.SeqId)); err != nil {
+		return err
+	}
+	*m = cp
+	return nil
+}
+
+// Newest returns the topic's message with the highest SeqId stored under
+// layout l, deleted ones included (a tombstone keeps its SeqId): one
+// consistent Query (Limit 1, newest first) per partition of l, sent at
+// once and merged. No message gives table.ErrNotFound. It is how a server
+// that numbers messages itself recovers the topic's last SeqId after a
+// crash, whatever the topic item recorded.
+func (ms *Messages) Newest(ctx context.Context, topic tn.TopicName, l table.Layout) (tn.Message, error) {
+	pk, err := tn.TopicPartition(topic)
+	if err != nil {
+		return tn.Message{}, err
+	}
+	lo, hi, err := SeqRange{}.bounds()
+	if err != nil {
+		return tn.Message{}, err
+	}
+	p, err := ms.s.t.QueryItems(ctx, l.Query(table.Query{PK: pk, SK: table.SKBetween(lo, hi), Desc: true, Limit: 1, Consistent: true}))
+	if err != nil {
+		return tn.Message{}, err
+	}
+	if len(p.Items) == 0 {
+		return tn.Message{}, fmt.Errorf("newest message of %s: %w", topic, table.ErrNotFound)
+	}
+	return ms.s.msg.Decode(p.Items[0])
+}

@@ -47,7 +47,7 @@ func wantMessages(t *testing.T, s *tinode.Store, topic tn.TopicName, n int) {
 // TestShardedSaveLostResponse_TN12: the response of a sharded Save's
 // transaction is lost after DynamoDB applied it; the SDK resends it with
 // its idempotency token, so the message is stored once, in its shard, and
-// SeqId moves once: exactly once (README fault table, issue 22).
+// SeqId moves once: exactly once (docs/guarantees.md fault table, issue 22).
 func TestShardedSaveLostResponse_TN12(t *testing.T) {
 	t.Parallel()
 	lost := &tabletest.LostResponses{Op: "TransactWriteItems", Times: 1}
