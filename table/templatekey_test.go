@@ -163,4 +163,3 @@ func mustTS(t *testing.T, s string) string {
 	}
 	return k
 }
-

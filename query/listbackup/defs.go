@@ -409,7 +409,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			Keys:     table.Template{PK: "MFA#{userId}", SK: "CODE#{createdAt:ts}#{codeId}"}, // LB-76
 			Validate: (*lb.MFACode).Validate,
 			TTL:      table.TTL{From: "expiresAt"},
-			Secrets: []string{"code"},
+			Secrets:  []string{"code"},
 		}),
 		inbox: table.NewEntity(t, table.Def[lb.InboxNotification]{
 			Type: TypeInbox,
