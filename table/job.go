@@ -566,15 +566,19 @@ func (e *Entity[T]) needsAdoption(ctx context.Context, k Key, item *T, raw Item,
 	if err != nil {
 		return false, fmt.Errorf("%w: %v", ErrInvalidInput, err)
 	}
+	// An item revoked by Def.ValidWhileIndexed (another writer took it out
+	// of one of those indexes) is not put back in them, and its unique
+	// values are not guarded: the writer no longer holds it valid.
+	revoked, valid := e.revoked(raw), e.validAttrs()
 	for attr := range d {
-		if _, ok := raw[attr]; !ok {
+		if _, ok := raw[attr]; !ok && !(revoked && valid[attr]) {
 			need = true
 		}
 	}
 	if len(e.relayout(raw, d)) > 0 {
 		need = true // an index partition sharded since the item was written
 	}
-	if e.fn.unique != nil {
+	if e.fn.unique != nil && !revoked {
 		for _, u := range e.fn.unique(item) {
 			owner, err := e.guardOwner(ctx, u, k, dryRun)
 			switch {
