@@ -34,7 +34,7 @@ func TestKeysDocumentFormat(t *testing.T) {
 		{PK: "SRC#src_aaaaaaaaaaaaaaaa", SK: "EVT#1700000000123#evt_eeeeeeeeeeeeeeee"},
 		{PK: "EVT#evt_eeeeeeeeeeeeeeee", SK: "ATT#3"},
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b table.Key) bool { return a == b })); diff != "" {
 		t.Errorf("keys (-want +got):\n%s", diff)
 	}
 	gsi := []table.Key{
@@ -44,7 +44,7 @@ func TestKeysDocumentFormat(t *testing.T) {
 		must(fh.EventIDIndex.Key(map[string]string{"eventId": string(e)})),
 	}
 	wantGSI := []table.Key{{PK: "EMAIL#a@example.com", SK: "USER"}, {PK: "KEYHASH#abc123", SK: "KEY"}, {PK: "SRCID#src_aaaaaaaaaaaaaaaa", SK: "SOURCE"}, {PK: "EVTID#evt_eeeeeeeeeeeeeeee", SK: "EVENT"}}
-	if diff := cmp.Diff(wantGSI, gsi); diff != "" {
+	if diff := cmp.Diff(wantGSI, gsi, cmp.Comparer(func(a, b table.Key) bool { return a == b })); diff != "" {
 		t.Errorf("GSI keys (-want +got):\n%s", diff)
 	}
 
