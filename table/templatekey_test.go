@@ -52,8 +52,8 @@ func TestTemplateKeyRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(c.want, got); diff != "" {
-				t.Fatalf("Key (-want +got):\n%s", diff)
+			if got != c.want {
+				t.Fatalf("Key = %v, want %v", got, c.want)
 			}
 			back, err := c.tmpl.Parse(got)
 			if err != nil {
