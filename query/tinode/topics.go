@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	tn "github.com/singletable/singletable/entity/tinode"
 	"github.com/singletable/singletable/table"
@@ -163,7 +164,15 @@ func (ts *Topics) Delete(ctx context.Context, name tn.TopicName) error {
 	if err != nil {
 		return err
 	}
-	for _, pk := range l.Partitions(k.PK) {
+	// The topic's own partition (its subscriptions and deletion log, and
+	// its messages unless they are sharded) and every message shard its
+	// layout used: Partitions leaves out the own partition of a topic
+	// born sharded.
+	pks := l.Partitions(k.PK)
+	if !slices.Contains(pks, k.PK) {
+		pks = append([]string{k.PK}, pks...)
+	}
+	for _, pk := range pks {
 		if err := ts.s.purgePartition(ctx, pk, table.SKLess(k.SK)); err != nil {
 			return fmt.Errorf("delete topic %s: %w", name, err)
 		}
