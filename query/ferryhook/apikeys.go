@@ -112,7 +112,7 @@ func (a *APIKeys) Authenticate(ctx context.Context, key string) (fh.APIKey, erro
 		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
 	}
 	hash := a.s.opts.KeyHash(key)
-	if _, err := fh.KeyHashGSI2PK.Build(hash); err != nil {
+	if _, err := fh.APIKeyHashIndex.Partition(map[string]string{"keyHash": hash}); err != nil {
 		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
 	}
 	var k fh.APIKey
@@ -180,7 +180,7 @@ func mintedItem(prefix, key string) (table.Key, bool) {
 // removing its GSI2 attributes. An unknown, deleted or revoked key gives
 // [ErrInvalidAPIKey].
 func (a *APIKeys) GetByHash(ctx context.Context, hash string) (fh.APIKey, error) {
-	pk, err := fh.KeyHashGSI2PK.Build(hash)
+	pk, err := fh.APIKeyHashIndex.Partition(map[string]string{"keyHash": hash})
 	if err != nil {
 		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
 	}
@@ -201,8 +201,8 @@ func (a *APIKeys) ListByUser(ctx context.Context, user fh.UserID, opts ...table.
 	if err := user.Validate(); err != nil {
 		return table.Page[fh.APIKey]{}, err
 	}
-	pk, _ := fh.UserPK.Build(string(user))
-	pre, _ := fh.APIKeySK.Prefix()
+	pk, _ := fh.APIKeyKeys.Partition(map[string]string{"userId": string(user)})
+	pre, _ := fh.APIKeyKeys.SortPrefix(nil)
 	return a.s.apiKey.List(ctx, table.Query{PK: string(pk), SK: table.SKBeginsWith(string(pre))}, opts...)
 }
 

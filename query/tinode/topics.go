@@ -220,7 +220,7 @@ func (ts *Topics) Load(ctx context.Context, name tn.TopicName, opts ...table.Lis
 	var v TopicView
 	found := false
 	// MSG# < SUB# < TOPIC; the deletion log (DEL#) below is left out.
-	q := o.Apply(table.Query{PK: pk, SK: table.SKBetween(tn.MsgSK.Literal()+"#", string(tn.TopicSK.MustBuild()))})
+	q := o.Apply(table.Query{PK: pk, SK: table.SKBetween(tn.MessagePrefix(), tn.TopicKeys.SK)})
 	q.Desc = true // the topic item first
 	v.Cursor, err = ts.s.t.Collect(ctx, q,
 		table.Into(ts.s.topic, func(t tn.Topic) { v.Topic, found = t, true }),
