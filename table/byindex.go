@@ -12,7 +12,9 @@ import (
 // attribute. A GSI is eventually consistent, so a Query alone can return an item
 // that was just deleted or moved to another index key (a revoked API key,
 // a changed email); GetByIndex never does. Two requests. No match, or a
-// match that no longer holds, gives [ErrNotFound]. q must name a GSI.
+// match that no longer holds, gives [ErrNotFound]; so does an item revoked
+// by its entity's Def.ValidWhileIndexed (not stored under one of those
+// indexes with the key its fields derive). q must name a GSI.
 func (e *Entity[T]) GetByIndex(ctx context.Context, q Query) (T, error) {
 	var zero T
 	if q.Index == Primary {
@@ -47,6 +49,15 @@ func (e *Entity[T]) GetByIndex(ctx context.Context, q Query) (T, error) {
 		// another writer removed its index attributes (Ferryhook's
 		// service revokes an API key so).
 		return zero, opErr("get by index", e.def.Type, k, ErrNotFound)
+	}
+	if ixs := e.def.ValidWhileIndexed; len(ixs) > 0 {
+		ok, err := e.storedUnder(stored, &item, ixs)
+		if err == nil && !ok {
+			err = ErrNotFound // revoked
+		}
+		if err != nil {
+			return zero, opErr("get by index", e.def.Type, k, err)
+		}
 	}
 	return item, nil
 }

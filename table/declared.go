@@ -134,6 +134,11 @@ func declare[T any](t *Table, def *Def[T]) (*declared, derived[T]) {
 		}
 		indexed = append(indexed, d.fields(ix)...)
 	}
+	for _, ix := range def.ValidWhileIndexed {
+		if _, ok := d.indexes[ix]; !ok {
+			fail("ValidWhileIndexed names %v, which IndexKeys does not declare", ix)
+		}
+	}
 	if len(d.indexes) > 0 {
 		fn.indexes = func(item *T) (map[Index]IndexKey, error) {
 			av, err := d.encode(item)

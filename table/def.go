@@ -32,6 +32,30 @@ type Def[T any] struct {
 	// that changes a field an index derives from moves the index entry in
 	// the same request.
 	IndexKeys map[Index]Template
+	// ValidWhileIndexed names indexes of IndexKeys that an item is valid
+	// only while it is stored under: for a table shared with a writer that
+	// revokes an item by removing its index key attributes and leaving it
+	// (Ferryhook's service revokes an API key so: REMOVE gsi2pk, gsi2sk).
+	// An item whose stored attributes lack the partition or sort key of
+	// one of these indexes is revoked, and stays so:
+	//
+	//   - no write of the library puts it back: Update, Replace, Upsert and
+	//     the adoption job ([AdoptJob]) never write those index keys on a
+	//     revoked item, nor claim its unique guards (other index keys, the
+	//     TTL and secrets are brought in line as usual); every such write
+	//     is conditioned on those index attributes as it read them, so a
+	//     revocation between the read and the write is seen (the write is
+	//     retried on the new state, or gives [ErrConflict]);
+	//   - a lookup answers only for a valid item: [Entity.GetByUnique],
+	//     [Entity.GetByIndex] and [Entity.Get] with [Valid] read the item
+	//     itself, strongly consistent (Get: with [Consistent]), and give
+	//     [ErrNotFound] unless it stores under each of these indexes the
+	//     key its fields derive. A guard, an index entry or a key alone
+	//     never answers; a guard of a revoked item is not an orphan (the
+	//     item still holds the value): it is kept and answers nothing.
+	//
+	// Lists and a plain Get return revoked items as stored (tolerant reads).
+	ValidWhileIndexed []Index
 	// UniqueOn lists attributes whose values are unique among the entity's
 	// items (emails, usernames, key hashes). Each is held by a guard item
 	// written in the same transaction as the item; create, change and

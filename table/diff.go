@@ -123,6 +123,16 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 			setVals[attr] = w.item[attr]
 		}
 	}
+	// Def.ValidWhileIndexed: the write is conditioned on those index
+	// attributes as read (a revocation since the read fails it), and a
+	// revoked item is never put back in those indexes nor guarded.
+	valid := e.validAttrs()
+	revoked := e.revoked(raw)
+	for _, attr := range sortedKeys(valid) {
+		if !conditioned[attr] {
+			expect(ph(attr), attr)
+		}
+	}
 	// Index keys and TTL: moved when the fields they derive from changed,
 	// or added when the stored item has none.
 	derivedOld, err := e.derived(orig)
@@ -131,6 +141,9 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	}
 	moved := e.relayout(raw, w.derived) // sharded since it was written
 	for _, attr := range sortedKeys(unionKeys(derivedOld, w.derived)) {
+		if revoked && valid[attr] {
+			continue
+		}
 		nv, has := w.item[attr]
 		_, stored := raw[attr]
 		changed := !avEqual(derivedOld[attr], w.derived[attr]) || moved[attr]
@@ -182,8 +195,12 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	if e.fn.unique != nil && ver > 0 && !ensureAll {
 		oldUniques = e.fn.unique(orig)
 	}
+	newUniques := w.uniques
+	if revoked {
+		oldUniques, newUniques = nil, nil // its guards are neither claimed nor moved
+	}
 	rewriteKept := e.fn.expires != nil && w.expires != derivedTTL(derivedOld, s.TTLAttr)
-	guards := e.t.guardDiff(oldUniques, w.uniques, k, w.expires, rewriteKept)
+	guards := e.t.guardDiff(oldUniques, newUniques, k, w.expires, rewriteKept)
 	ops := append([]TxOp{{update: up, key: k, what: e.def.Type}}, guards...)
 	if req, ok := ctx.Value(requireKey{}).([]TxOp); ok {
 		ops = append(ops, req...)

@@ -31,7 +31,11 @@
 // hand-kept list. [EscapeHatch] is the one escape hatch, for unique values
 // that follow a rule beyond the item's fields; it names what it reads.
 // [Entity.Sample] and [Entity.Model] give the design before the table
-// holds an item. [Timestamps] builds the usual Touch.
+// holds an item. [Timestamps] builds the usual Touch. Def.ValidWhileIndexed
+// declares that another writer revokes an item by taking it out of an
+// index: no write (the adoption job included) puts it back or claims its
+// guards, and lookups by value ([Entity.GetByUnique],
+// [Entity.GetByIndex], [Entity.Get] with [Valid]) refuse it.
 //
 //	var notes = table.NewEntity(tbl, table.Def[Note]{
 //		Type:      "Note",
@@ -181,6 +185,11 @@
 // foreign cursor is [ErrInvalidCursor]. They name their key
 // (Options.CursorKeyID; Options.OldCursorKeys keeps retired keys readable
 // during a rotation) and carry their issue time (Options.CursorMaxAge).
+// Every part of a cursor is held to this: the layout prefix of a
+// write-sharded list ("L8b:", see [ListLayout]) names the partitions its
+// sealed part was bound to, so a prefix changed, inflated, swapped with
+// another list's or removed fails to open, and a prefix without its sealed
+// part is refused; a refused cursor sends no request.
 // [Pages] turns a list method into an iter.Seq2 over every page (the error
 // yielded once, no request after the loop stops), and [Collect] drains one
 // into a slice.

@@ -14,6 +14,7 @@ type ReadOption func(*readOpts)
 type readOpts struct {
 	consistent bool
 	indexed    []Index     // see Indexed
+	valid      bool        // see Valid
 	project    *projection // see Projection.Read
 }
 
@@ -23,7 +24,8 @@ func Consistent() ReadOption { return func(o *readOpts) { o.consistent = true } 
 // Get returns the item with key k. A missing item, or one past its TTL,
 // gives [ErrNotFound]. Options: [Consistent]; [Indexed] also requires the
 // item to be stored under the named GSIs (its stored index attributes, as
-// its fields derive them), else [ErrNotFound].
+// its fields derive them), else [ErrNotFound]; [Valid] requires it to be
+// valid by Def.ValidWhileIndexed (a revoked item is [ErrNotFound]).
 func (e *Entity[T]) Get(ctx context.Context, k Key, opts ...ReadOption) (T, error) {
 	var zero T
 	var ro readOpts
@@ -34,8 +36,8 @@ func (e *Entity[T]) Get(ctx context.Context, k Key, opts ...ReadOption) (T, erro
 	if err != nil {
 		return zero, opErr("get", e.def.Type, k, err)
 	}
-	if len(ro.indexed) > 0 {
-		ok, err := e.storedUnder(raw, &item, ro.indexed)
+	if ixs := e.checkIndexes(ro, false); len(ixs) > 0 {
+		ok, err := e.storedUnder(raw, &item, ixs)
 		if err == nil && !ok {
 			err = ErrNotFound
 		}

@@ -20,6 +20,9 @@ type EntityModel struct {
 	// Escape names the attributes the entity's escape hatch derives unique
 	// values from (Def.Escape), empty without one.
 	Escape []string
+	// ValidWhileIndexed names the indexes an item is valid only while it
+	// is stored under (Def.ValidWhileIndexed), empty without any.
+	ValidWhileIndexed []string
 	// Fields are the attribute names of the Go type, sorted (fields stored
 	// only in the key by their `key` tag).
 	Fields []string
@@ -36,6 +39,10 @@ func (e *Entity[T]) Model() EntityModel {
 		}
 	}
 	m.Escape = slices.Clone(e.decl.hatch)
+	for _, ix := range e.def.ValidWhileIndexed {
+		is, _ := e.t.schema.index(ix)
+		m.ValidWhileIndexed = append(m.ValidWhileIndexed, is.Name)
+	}
 	for f := range fieldsOf(reflect.TypeFor[T]()) {
 		m.Fields = append(m.Fields, f)
 	}

@@ -363,7 +363,9 @@ func (t *Table) LookupUniques(ctx context.Context, us []Unique) ([]Guard, error)
 // racing a change of the value never returns the previous owner. Two
 // requests: the guard is the only way from the value to the owner's key
 // (a third, a transaction, only when an orphan is removed). Options:
-// [Indexed] also requires the owner to be stored under a GSI.
+// [Indexed] also requires the owner to be stored under a GSI. An owner
+// revoked by its entity's Def.ValidWhileIndexed gives [ErrNotFound] (its
+// guard is kept).
 func (e *Entity[T]) GetByUnique(ctx context.Context, u Unique, opts ...ReadOption) (T, error) {
 	var zero T
 	var ro readOpts

@@ -99,8 +99,8 @@ func (e *Entity[T]) confirmOwner(ctx context.Context, u Unique, g Guard, ro read
 	if err != nil {
 		return zero, opErr("get by unique", e.def.Type, g.Owner, err)
 	}
-	if len(ro.indexed) > 0 {
-		ok, err := e.storedUnder(raw, &item, ro.indexed)
+	if ixs := e.checkIndexes(ro, true); len(ixs) > 0 {
+		ok, err := e.storedUnder(raw, &item, ixs)
 		if err != nil {
 			return zero, opErr("get by unique", e.def.Type, g.Owner, err)
 		}

@@ -171,3 +171,10 @@ func txToUpdateErr(err error) error {
 	}
 	return err
 }
+
+// UpdateAlso is [Entity.Update] whose write also carries also (actions on
+// other items, such as [Counters.StateOps] copying a field the change
+// sets) in the same transaction: one request, all or nothing.
+func (e *Entity[T]) UpdateAlso(ctx context.Context, k Key, also []TxOp, change func(*T) error) (T, error) {
+	return e.updateScoped(context.WithValue(ctx, requireKey{}, also), k, nil, change)
+}

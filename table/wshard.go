@@ -379,8 +379,11 @@ func (t *Table) InPartition(o TxOp, pk string) TxOp {
 // nothing of a collection whose new epochs hold only newer items; oldest
 // first it ends before them. The page's cursor holds those partitions
 // ("L8b:" then the engine's sealed cursor: 8 shards and the owner's
-// partition); a collection read as one partition keeps the engine's
-// cursor as it is. Requests: layout's, then one Query per partition per
+// partition; the sealed part is bound to them, so the prefix is
+// authenticated with it, and a prefix alone is refused); a collection
+// read as one partition keeps the engine's cursor as it is. A tampered,
+// foreign or malformed cursor, its prefix included, gives
+// [ErrInvalidCursor] before any request. Requests: layout's, then one Query per partition per
 // page, sent at once.
 func ListLayout[T any](ctx context.Context, e *Entity[T], q Query, base bool, layout func(context.Context) (Layout, error)) (Page[T], error) {
 	if q.Cursor != "" {
@@ -422,11 +425,22 @@ func spanCursor(q Query, inner string) string {
 // resumeSpan sets q's partitions from a cursor spanCursor made and
 // returns the engine's cursor (a cursor without partitions: q reads its
 // own partition).
+//
+// The prefix is authenticated by the sealed part it comes with: the
+// partitions it names (count and base) are part of the binding the engine
+// sealed that cursor under ([Query.binding]), so a prefix changed,
+// inflated, swapped or removed makes the sealed part fail to open
+// ([ErrInvalidCursor], before any Query). A prefix without a sealed part
+// is refused here: it would otherwise start a first page of whatever
+// partitions it names, unread layout and all.
 func resumeSpan(q *Query, cursor string) (string, error) {
 	span, inner, ok := strings.Cut(cursor, ":")
 	if !ok || !strings.HasPrefix(span, "L") {
 		q.Shards, q.ShardBase, q.OnlyShards = 0, false, nil
 		return cursor, nil
+	}
+	if inner == "" {
+		return "", fmt.Errorf("list: %w: a layout prefix without its sealed part", ErrInvalidCursor)
 	}
 	span = span[1:]
 	q.ShardBase = strings.HasSuffix(span, "b")

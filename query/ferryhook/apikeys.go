@@ -98,6 +98,13 @@ func (a *APIKeys) Create(ctx context.Context, user fh.UserID, in CreateAPIKeyInp
 // [APIKeys.GetByHash] does (a Query and a GetItem after the guard's miss:
 // three requests).
 //
+// No path answers from a guard or an index entry alone, and nothing is
+// cached: every path ends in a strongly consistent read of the key's item,
+// which must hold the hash of the whole plaintext and be live (stored
+// under GSI2 with the key its hash derives, the Def's ValidWhileIndexed).
+// A key the service revoked before the library's adoption job ran stays
+// revoked: the job neither puts it back in GSI2 nor claims its guard.
+//
 // An unknown, forged, deleted or revoked key gives [ErrInvalidAPIKey]
 // (which matches table.ErrNotFound).
 func (a *APIKeys) Authenticate(ctx context.Context, key string) (fh.APIKey, error) {
@@ -108,18 +115,32 @@ func (a *APIKeys) Authenticate(ctx context.Context, key string) (fh.APIKey, erro
 	if _, err := fh.KeyHashGSI2PK.Build(hash); err != nil {
 		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
 	}
+	var k fh.APIKey
+	var err error
 	if ik, ok := mintedItem(a.s.opts.APIKeyPrefix, key); ok {
-		k, err := a.s.apiKey.Get(ctx, ik, table.Consistent(), table.Indexed(table.GSI2))
-		if errors.Is(err, table.ErrNotFound) || (err == nil && subtle.ConstantTimeCompare([]byte(k.KeyHash), []byte(hash)) != 1) {
-			return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
+		// The item the key names, read itself: consistent, and valid
+		// (apiKeyDef.ValidWhileIndexed: stored under GSI2).
+		k, err = a.s.apiKey.Get(ctx, ik, table.Consistent(), table.Valid())
+	} else {
+		// The guard names the item, which answers (GetByUnique reads it
+		// consistently and applies the same validity); no guard: GSI2
+		// names it, and GetByIndex re-reads it the same way.
+		k, err = a.s.apiKey.GetByUnique(ctx, table.Unique{Name: uniqueKeyHash, Value: hash})
+		if errors.Is(err, table.ErrNotFound) {
+			k, err = a.GetByHash(ctx, hash)
 		}
-		return k, err
 	}
-	k, err := a.s.apiKey.GetByUnique(ctx, table.Unique{Name: uniqueKeyHash, Value: hash}, table.Indexed(table.GSI2))
 	if errors.Is(err, table.ErrNotFound) {
-		return a.GetByHash(ctx, hash)
+		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
 	}
-	return k, err
+	if err != nil {
+		return fh.APIKey{}, err
+	}
+	// Whatever path found it, the item read holds this key's hash.
+	if subtle.ConstantTimeCompare([]byte(k.KeyHash), []byte(hash)) != 1 {
+		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
+	}
+	return k, nil
 }
 
 // mintKey returns a plaintext key that names its item:

@@ -68,7 +68,13 @@ var apiKeyDef = table.Def[fh.APIKey]{
 	IndexKeys: map[table.Index]table.Template{
 		table.GSI2: {PK: "KEYHASH#{keyHash}", SK: "KEY"},
 	},
-	Validate: func(k *fh.APIKey) error { return k.Validate() },
+	// A key is live only while stored under GSI2 (FH-6): the running
+	// service's apiKeys.delete revokes it by removing gsi2pk and gsi2sk and
+	// leaving the item. No write of the library (the adoption job
+	// included) puts a revoked key back in GSI2 or claims its guard, and
+	// every lookup (APIKeys.Authenticate, GetByHash) refuses it.
+	ValidWhileIndexed: []table.Index{table.GSI2},
+	Validate:          func(k *fh.APIKey) error { return k.Validate() },
 	// The guard is named keyhash, as stored since the first release.
 	UniqueOn: []string{uniqueKeyHash + "=keyHash"},
 	// The key-hash guard only names the key's item, which answers

@@ -75,6 +75,20 @@
 // by a consistent read), and a sign-up under another case of an unadopted
 // address is not detected. [Users.EnsureGuards] adopts one user.
 //
+// Revocation before adoption: the service's apiKeys.delete revokes a key
+// by removing gsi2pk and gsi2sk and leaving the item, and such a key stays
+// revoked whenever the adoption job runs (before or after the revocation,
+// between its dry run and its run, interrupted and resumed): the APIKey
+// Def declares GSI2 with table.Def.ValidWhileIndexed, so adoption neither
+// puts a revoked key back in GSI2 (where the service's own getByHash would
+// find it again) nor claims its key-hash guard, and its write is
+// conditioned on gsi2pk/gsi2sk as it read them. [APIKeys.Authenticate]
+// refuses a key whose item lacks them whatever path found it (its guard,
+// GSI2, or the item a library key names): every path ends in a strongly
+// consistent read of the item itself. A deployment adopted by an earlier
+// release may hold revoked keys put back in GSI2: re-revoke the keys the
+// service deleted (its logs: "API key deleted") after upgrading.
+//
 // Signing secrets are an explicit choice: encrypted by default (the
 // service must then decrypt before it signs), or stored as the service
 // reads them with [SigningSecretsAsStored], whose trade-off its doc states.
@@ -125,7 +139,10 @@
 // the ingest transaction already checks); [Events.ListBySource] merges the
 // partitions with one cursor; [Sources.ShardEvents] and [EventReshardJob]
 // switch a live source. Ingest stays one request; a list page costs one
-// Query per partition. See eventshards.go's contract.
+// Query per partition. See eventshards.go's contract. The list's cursor
+// ("L64b:" then its sealed part) is held to the cursor contract as a
+// whole: a layout prefix alone, changed, inflated or taken from another
+// source gives table.ErrInvalidCursor before any request.
 //
 // # Event IDs
 //

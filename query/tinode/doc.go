@@ -118,6 +118,10 @@
 // for messages, a [SubFilter] (UpdatedSince, IncludeDeleted) for
 // subscriptions. Deleted items are dropped after reading, so a page may be
 // shorter than its limit while its cursor continues; the iterators go on.
+// A sharded topic's history cursor ("L4:" then its sealed part) is
+// authenticated as a whole: a layout prefix alone, changed, inflated or
+// taken from another topic gives table.ErrInvalidCursor before any
+// request.
 // Bad input is a *table.ValidationError naming the field, returned before
 // any request; errors wrap the table sentinels (table.ErrNotFound,
 // table.ErrAlreadyExists, table.ErrUniqueViolation, table.ErrConflict).
