@@ -10,9 +10,11 @@
 // version attribute, billed on demand. Attribute and index names are
 // options ([WithLowercaseKeys], [WithTTLAttribute]) so that deployments
 // written by other services open unchanged. [Table.Create] is idempotent,
-// waits until the table is active and enables TTL; the same definition is
-// exported as CreateTable JSON and as a CloudFormation resource
-// ([Schema.CreateTableJSON], [Schema.CloudFormation]).
+// waits until the table is active and enables TTL. What only deployment
+// and review need lives in package table/tableschema: the same definition
+// exported as CreateTable JSON, CloudFormation and Terraform, the plan of
+// a live table's differences from its schema (and Apply), and the design
+// as an Amazon NoSQL Workbench model.
 //
 // # Entities
 //

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
@@ -107,11 +106,4 @@ func ExampleTable_Collect() {
 	// Output:
 	// <nil>
 	// open [sku-1 sku-2 sku-3] <nil>
-}
-
-// The schema the tests create, exported for deployment.
-func ExampleSchema_Terraform() {
-	tf := string(table.NewSchema("shop", table.WithIndexCount(1)).Terraform("shop"))
-	fmt.Println(strings.Count(tf, "global_secondary_index {"), strings.Contains(tf, `attribute_name = "ttl"`))
-	// Output: 1 true
 }

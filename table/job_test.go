@@ -1,8 +1,8 @@
 package table_test
 
-// Adopting a live table (issue 10 §4, §5): Create never changes an existing
-// table, Plan shows the differences, and one job runner brings items
-// written by other services up to the library's invariants.
+// Adopting a live table (issue 10 §4, §5): one job runner brings items
+// written by other services up to the library's invariants. Create on a
+// live table and the plan of its differences are tested in tableschema.
 
 import (
 	"context"
@@ -13,69 +13,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 )
-
-// Create on an existing table changes nothing (not even TTL); Plan lists
-// the differences; Apply makes the in-place ones.
-func TestCreateNeverChangesExistingTable(t *testing.T) {
-	t.Parallel()
-	client := tabletest.Client(t)
-	c := ctx(t)
-	name := tabletest.TableName("live", t.Name())
-	small := table.NewSchema(name, table.WithIndexCount(1))
-	in := small.CreateTableInput()
-	if _, err := client.CreateTable(c, in); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_, _ = client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)})
-	})
-	tb := table.New(client, table.NewSchema(name, table.WithIndexCount(3)))
-	if err := tb.Create(c); err != nil {
-		t.Fatal(err)
-	}
-	ttl, err := client.DescribeTimeToLive(c, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(name)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s := ttl.TimeToLiveDescription.TimeToLiveStatus; s != types.TimeToLiveStatusDisabled {
-		t.Fatalf("TTL is %s after Create on an existing table, want it untouched (DISABLED)", s)
-	}
-	plan, err := tb.Plan(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, ch := range plan.Changes {
-		got = append(got, ch.What+" "+ch.Name)
-	}
-	if want := "index GSI2,index GSI3,ttl "; strings.Join(got, ",") != want {
-		t.Fatalf("plan = %q, want %q\n%s", strings.Join(got, ","), want, plan)
-	}
-	// Apply enables TTL and reports the indexes for the operator.
-	if err := tb.Apply(c, plan); err == nil || !strings.Contains(err.Error(), "GSI2") {
-		t.Fatalf("Apply = %v, want the missing indexes reported", err)
-	}
-	plan, err = tb.Plan(c)
-	if err != nil || len(plan.Changes) != 2 || plan.Changes[0].What != "index" || plan.Changes[1].What != "index" {
-		t.Fatalf("plan after Apply: %v %v; want only the two indexes left", plan, err)
-	}
-	// A key schema difference is reported, never applied.
-	other := table.New(client, table.NewSchema(name, table.WithIndexCount(3), table.WithLowercaseKeys()))
-	plan, err = other.Plan(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := other.Apply(c, plan); err == nil || !strings.Contains(err.Error(), "need a new table") {
-		t.Fatalf("Apply of a key change = %v, want a refusal", err)
-	}
-}
 
 // legacyMember writes a member as another service would: no type, no
 // version, no index keys, no guard.

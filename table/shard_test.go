@@ -17,6 +17,7 @@ import (
 
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
+	"github.com/singletable/singletable/table/tabletest/capacity"
 )
 
 // job is an entity whose "every due job" partition is sharded in 8.
@@ -382,7 +383,7 @@ func TestShardedListUnderFaults(t *testing.T) {
 		t.Errorf("%d responses lost, want 5", lost.Lost())
 	}
 
-	m := tabletest.NewMeter(tabletest.Client(t))
+	m := capacity.NewMeter(tabletest.Client(t))
 	// Each shard key takes one Query per modeled second (40 requests).
 	m.Throttle, m.ReadLimit, m.RequestsPerSecond = true, 0.4, 40
 	client := tabletest.NewClient(t, m.Option(), func(o *dynamodb.Options) {

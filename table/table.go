@@ -193,10 +193,24 @@ func (t *Table) wantCapacity() types.ReturnConsumedCapacity {
 // Create creates the table if it does not exist, waits until it is
 // active, and enables TTL on the schema's TTL attribute. An existing table
 // is never changed (not even its TTL setting): compare it with the schema
-// with [Table.Plan], and make the in-place changes with [Table.Apply].
-// It is idempotent.
+// with tableschema.Compare, and make the in-place changes with
+// tableschema.Apply. It is idempotent.
 func (t *Table) Create(ctx context.Context) error {
 	return t.create(ctx, false)
+}
+
+// CreateNew is [Table.Create] for a table that must not exist yet: a table
+// of that name already there is an error, not left as it is. It is what
+// tableschema.Apply runs for a missing table.
+func (t *Table) CreateNew(ctx context.Context) error {
+	return t.create(ctx, true)
+}
+
+// EnableTTL enables TTL on the schema's TTL attribute, unless the schema
+// has none or it is enabled (or being enabled) already. [Table.Create]
+// does it for a table it creates; tableschema.Apply for a live table.
+func (t *Table) EnableTTL(ctx context.Context) error {
+	return t.enableTTL(ctx)
 }
 
 func (t *Table) create(ctx context.Context, mustCreate bool) error {

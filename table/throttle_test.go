@@ -13,14 +13,15 @@ import (
 
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
+	"github.com/singletable/singletable/table/tabletest/capacity"
 )
 
 // throttled returns the fixture's entities on a client whose meter throttles
 // a partition past 1 WCU per modeled second, with a quick SDK retryer
 // (3 attempts) and quick engine retries (3).
-func throttled(t *testing.T, f fixture) (*tabletest.Meter, *table.Entity[member], *table.Entity[note]) {
+func throttled(t *testing.T, f fixture) (*capacity.Meter, *table.Entity[member], *table.Entity[note]) {
 	t.Helper()
-	m := tabletest.NewMeter(tabletest.Client(t))
+	m := capacity.NewMeter(tabletest.Client(t))
 	m.Throttle, m.WriteLimit = true, 1
 	client := tabletest.NewClient(t, m.Option(), func(o *dynamodb.Options) {
 		o.Retryer = retry.NewStandard(func(so *retry.StandardOptions) {

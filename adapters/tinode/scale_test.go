@@ -14,6 +14,7 @@ import (
 	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
+	"github.com/singletable/singletable/table/tabletest/capacity"
 	t "github.com/tinode/chat/server/store/types"
 )
 
@@ -126,7 +127,7 @@ func senderUids(n int) []t.Uid {
 // TestScale_OneTopic: 1,000 messages/s in one group topic through the
 // adapter, each message the three calls Tinode's server makes, one at a
 // time (a call of the scenario is one message), metered with
-// tabletest.Meter. Default config (before): every message reads and
+// capacity.Meter. Default config (before): every message reads and
 // writes the topic item and the sender's subscription in TOPIC#{name} and
 // rewrites their GSI1 entries (a known gap). scaleConfig (after), with one
 // sender (a channel's owner) and with 100 senders in turn: no partition
@@ -139,18 +140,18 @@ func TestScale_OneTopic(t_ *testing.T) {
 		cfg     Config
 		senders int
 		calls   int
-		want    tabletest.Hot
+		want    capacity.Hot
 		maxReq  float64
 	}{
-		{"tinode-adapter/one-topic-default", Config{}, 1, 300, tabletest.Hot{Key: "GSI1 USER#{id}", Usage: tabletest.Usage{Write: 3}}, 5},
-		{"tinode-adapter/one-topic-one-sender", scaleConfig, 1, 3000, tabletest.Hot{}, 1.01},
-		{"tinode-adapter/one-topic-100-senders", scaleConfig, 100, 3000, tabletest.Hot{}, 1.25},
+		{"tinode-adapter/one-topic-default", Config{}, 1, 300, capacity.Hot{Key: "GSI1 USER#{id}", Usage: capacity.Usage{Write: 3}}, 5},
+		{"tinode-adapter/one-topic-one-sender", scaleConfig, 1, 3000, capacity.Hot{}, 1.01},
+		{"tinode-adapter/one-topic-100-senders", scaleConfig, 100, 3000, capacity.Hot{}, 1.25},
 	}
 	for _, tc := range cases {
 		t_.Run(tc.name[len("tinode-adapter/"):], func(t_ *testing.T) {
 			clk := newClock()
 			tb := tabletest.NewTable(t_, table.NewSchema("tinode"), clk.opt())
-			meter := tabletest.NewMeter(tabletest.Client(t_))
+			meter := capacity.NewMeter(tabletest.Client(t_))
 			metered := table.New(tabletest.NewClient(t_, meter.Option()), tb.Schema(), func(o *table.Options) {
 				o.Cipher, o.Now = tabletest.Cipher(), clk.Now
 			})
@@ -161,7 +162,7 @@ func TestScale_OneTopic(t_ *testing.T) {
 			scaleTopic(t_, a, "grpScale", senders)
 			s := &server{tb: t_, a: a, topic: "grpScale", clk: clk}
 			s.load()
-			res := tabletest.Scale(t_, meter, tabletest.Scenario{
+			res := capacity.Scale(t_, meter, capacity.Scenario{
 				Name: tc.name, Calls: tc.calls, PerSecond: 1_000, Want: tc.want,
 				Call: func(ctx context.Context, i int) error {
 					clk.Advance(time.Millisecond)

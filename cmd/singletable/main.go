@@ -31,6 +31,7 @@ import (
 
 	"github.com/singletable/singletable/internal/dynamolocal"
 	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tableschema"
 )
 
 func main() {
@@ -175,11 +176,11 @@ func cmdSchema(args []string, stdout, stderr io.Writer) error {
 		var out []byte
 		switch *format {
 		case "json":
-			out, err = s.CreateTableJSON()
+			out, err = tableschema.CreateTableJSON(s)
 		case "cloudformation":
-			out, err = s.CloudFormation(logicalID(s.Name))
+			out, err = tableschema.CloudFormation(s, logicalID(s.Name))
 		case "terraform":
-			out = s.Terraform(strings.NewReplacer("-", "_", ".", "_").Replace(s.Name))
+			out = tableschema.Terraform(s, strings.NewReplacer("-", "_", ".", "_").Replace(s.Name))
 		default:
 			return fmt.Errorf("%w: -format must be json, cloudformation or terraform", errUsage)
 		}
@@ -228,13 +229,13 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var errs []error
 	for _, s := range a.schemas(c.tableName, c.profile) {
 		tb := table.New(client, s, cmdTableOptions)
-		p, err := tb.Plan(ctx)
+		p, err := tableschema.Compare(ctx, tb)
 		if err != nil {
 			return err
 		}
 		fmt.Fprint(stdout, p)
 		if *apply && len(p.Changes) > 0 {
-			if err := tb.Apply(ctx, p); err != nil {
+			if err := tableschema.Apply(ctx, tb, p); err != nil {
 				errs = append(errs, err)
 			} else {
 				fmt.Fprintf(stdout, "applied to %s\n", s.Name)
@@ -340,7 +341,7 @@ func cmdWorkbench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	a.open(tables, c.profile) // binds the entities, so declared key templates name the facets
 	var model map[string]any
 	for _, tb := range tables {
-		raw, err := tb.Workbench(ctx, or(*name, c.app), *samples, *pages)
+		raw, err := tableschema.Workbench(ctx, tb, or(*name, c.app), *samples, *pages)
 		if err != nil {
 			return err
 		}

@@ -113,7 +113,7 @@ type Cost struct {
 	// 3 items, an iteration over 2 pages).
 	Note string `json:"note,omitempty"`
 
-	// Metered by tabletest.Meter by DynamoDB's capacity rules (not DynamoDB
+	// Metered by capacity.Meter by DynamoDB's capacity rules (not DynamoDB
 	// Local's report, which halves transactions): HotKey is the partition
 	// key the call loads most against DynamoDB's per-partition limits,
 	// as "table SRC#{id}" or "GSI1 SCHED#DUE" (ID-like segments replaced);

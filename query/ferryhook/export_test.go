@@ -10,7 +10,7 @@ import (
 // for a write-sharded source, in event partitions 0, 1, ..., e-1, 0, ...
 // (the bucket the ID records): a small scale sample then fills
 // the shards as evenly as a large population of random IDs does
-// (tabletest.SpreadID's idea, for IDs the store mints). Not safe for
+// (capacity.SpreadID's idea, for IDs the store mints). Not safe for
 // concurrent ingests.
 func SpreadEventIDs(s *Store, n, e int) {
 	next := 0

@@ -13,12 +13,13 @@ import (
 	"github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
+	"github.com/singletable/singletable/table/tabletest/capacity"
 )
 
 // ingestMinute is the outcome of a modeled minute of ingests into one
 // source, with what is stored read back without the meter.
 type ingestMinute struct {
-	res tabletest.MinuteResult
+	res capacity.MinuteResult
 	// returned are the IDs the calls that succeeded got (and the two
 	// ingests before the run); stored the IDs FH-7 lists.
 	returned, stored map[fh.EventID]bool
@@ -34,7 +35,7 @@ type ingestMinute struct {
 
 // runIngestMinute ingests into one source at 10,000 calls a second
 // (SCALE.md section 2) for a modeled minute at scale, with the meter
-// throttling each key past its scaled limit (tabletest.RunMinute), in a
+// throttling each key past its scaled limit (capacity.RunMinute), in a
 // store with opts; spread makes the metered store mint event IDs spread
 // evenly over the partitions and shards within each modeled second
 // (secondSpread). It then reads back, without the meter, every event of
@@ -58,8 +59,8 @@ func runIngestMinute(t *testing.T, name string, opts func(*ferryhook.Options), s
 	base := time.Now().Truncate(time.Second)
 	var modeled atomic.Int64 // nanoseconds after base
 	now := func() time.Time { return base.Add(time.Duration(modeled.Load())) }
-	meter := tabletest.NewMeter(tabletest.Client(t))
-	client := tabletest.NewClient(t, meter.Option(), tabletest.MinuteRetries())
+	meter := capacity.NewMeter(tabletest.Client(t))
+	client := tabletest.NewClient(t, meter.Option(), capacity.MinuteRetries())
 	topts := func(o *table.Options) {
 		o.Cipher, o.BatchBackoff, o.Now = tabletest.Cipher(), time.Microsecond, now
 	}
@@ -90,7 +91,7 @@ func runIngestMinute(t *testing.T, name string, opts func(*ferryhook.Options), s
 			t.Fatal(err)
 		}
 	}
-	d.res = tabletest.RunMinute(t, meter, tabletest.Minute{
+	d.res = capacity.RunMinute(t, meter, capacity.Minute{
 		Name: name, PerSecond: 10_000, Scale: scale,
 		Call: func(c context.Context, i int) error {
 			at := float64(i) / (10_000 * scale)
@@ -203,7 +204,7 @@ func (d *ingestMinute) nothingLostOrTwice(t *testing.T) {
 // section 2) for a modeled minute in the scaled profile
 // (ferryhook.ScaledProfile: events over 64 partitions SRC#{sourceId}#{b},
 // counts over 32 source and 32 usage shards), with the meter throttling
-// every key past its limit per modeled second (tabletest.RunMinute at
+// every key past its limit per modeled second (capacity.RunMinute at
 // scale 0.005: 3,000 ingests, 50 a modeled second, against 5 WCU per
 // key-second; the smallest scale at which one event's 4 WCU fits under a
 // partition's scaled limit). Each ingest is one transaction (FH-11
@@ -241,7 +242,7 @@ func TestMinute_FH1_FH12_OneSource(t *testing.T) {
 	if d.res.Failed != 0 || d.res.Throttles != 0 {
 		t.Errorf("%d throttles; %d of %d ingests failed at the target rate in the scaled profile: %v", d.res.Throttles, d.res.Failed, d.res.Calls, d.res.Errors)
 	}
-	if d.res.PerSecond.Write > tabletest.TargetWrite || d.res.PerSecond.Read > tabletest.TargetRead {
+	if d.res.PerSecond.Write > capacity.TargetWrite || d.res.PerSecond.Read > capacity.TargetRead {
 		t.Errorf("hottest key-second %s: %s, past the target", d.res.Hottest, d.res.PerSecond)
 	}
 	if len(d.buckets) != ferryhook.DefaultEventShards || d.buckets[0] != 0 {
@@ -284,7 +285,7 @@ func TestMinute_FH1_Unsharded(t *testing.T) {
 	if d.res.RetriedBySDK+d.res.RetriedByEngine == 0 {
 		t.Errorf("unsharded: no throttle retried")
 	}
-	if d.res.PerSecond.Write <= tabletest.TargetWrite {
+	if d.res.PerSecond.Write <= capacity.TargetWrite {
 		t.Errorf("unsharded: hottest key-second %s: %s, want it past the target", d.res.Hottest, d.res.PerSecond)
 	}
 	for i, err := range d.res.Errors {

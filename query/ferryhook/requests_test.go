@@ -6,25 +6,27 @@ import (
 	"time"
 
 	fh "github.com/singletable/singletable/entity/ferryhook"
+	"github.com/singletable/singletable/internal/patterncost"
 	"github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
+	"github.com/singletable/singletable/table/tabletest/capacity"
 )
 
 // TestRequestCosts measures one call of every Ferryhook method that serves
 // a catalog pattern (FH-1..FH-14) and holds each to the requests recorded
-// in docs/patterns/ferryhook.requests.json (see tabletest.Costs): a method
+// in docs/patterns/ferryhook.requests.json (see patterncost.Costs): a method
 // that starts to send one more request fails here.
 func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12_FH13_FH14(t *testing.T) {
 	f := newFixture(t, nil)
 	rc := &tabletest.RequestCounter{Capacity: true}
-	meter := tabletest.NewMeter(tabletest.Client(t))
+	meter := capacity.NewMeter(tabletest.Client(t))
 	client := tabletest.NewClient(t, rc.Option(), meter.Option())
 	withCipher := func(o *table.Options) { o.Cipher = tabletest.Cipher() }
 	mainT, eventsT := table.New(client, f.main.Schema(), withCipher), table.New(client, f.events.Schema(), withCipher)
 	s := ferryhook.New(mainT, eventsT)
 	meter.Learn(mainT, eventsT)
-	costs := &tabletest.Costs{App: "ferryhook", Root: "../..", Counter: rc, Meter: meter}
+	costs := &patterncost.Costs{App: "ferryhook", Root: "../..", Counter: rc, Meter: meter}
 	// A long deadline: the meter reads every item it charges, and a busy machine is slow.
 	c, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()

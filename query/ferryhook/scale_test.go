@@ -11,6 +11,7 @@ import (
 	"github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
+	"github.com/singletable/singletable/table/tabletest/capacity"
 )
 
 // knownScaleGaps names the scale scenarios of this package still short of
@@ -33,10 +34,10 @@ var (
 // event IDs spread evenly over its counter shards: the meter, the store,
 // and an unmetered scaled store on the same tables (for setup: creating
 // 32 shards through the meter is slow).
-func scaleStore(t *testing.T) (*tabletest.Meter, *ferryhook.Store, *ferryhook.Store) {
+func scaleStore(t *testing.T) (*capacity.Meter, *ferryhook.Store, *ferryhook.Store) {
 	t.Helper()
 	f := newFixture(t, nil, ferryhook.ScaledProfile())
-	meter := tabletest.NewMeter(tabletest.Client(t))
+	meter := capacity.NewMeter(tabletest.Client(t))
 	client := tabletest.NewClient(t, meter.Option())
 	withCipher := func(o *table.Options) { o.Cipher = tabletest.Cipher() }
 	mainT, eventsT := table.New(client, f.main.Schema(), withCipher), table.New(client, f.events.Schema(), withCipher)
@@ -82,10 +83,10 @@ func TestScale_FH1_FH12_OneSource(t *testing.T) {
 	if err := scaleIngest(s, src.SourceID)(c, -1); err != nil { // learns the owner
 		t.Fatal(err)
 	}
-	res := tabletest.Scale(t, meter, tabletest.Scenario{
+	res := capacity.Scale(t, meter, capacity.Scenario{
 		Name: "ferryhook/ingest-one-source", Calls: 64, PerSecond: 10_000,
 		Call: scaleIngest(s, src.SourceID),
-		Want: tabletest.Hot{Key: "table SRC#{sourceId}", Usage: tabletest.Usage{Write: 4}},
+		Want: capacity.Hot{Key: "table SRC#{sourceId}", Usage: capacity.Usage{Write: 4}},
 	}, knownScaleGaps)
 	eventsSharded(t, meter, res)
 }
@@ -93,7 +94,7 @@ func TestScale_FH1_FH12_OneSource(t *testing.T) {
 // eventsSharded fails t unless the scenario's events went to the
 // sources' event partitions SRC#{sourceId}#{i}, none to SRC#{sourceId},
 // and logs the hottest partition per second at the scenario's rate.
-func eventsSharded(t *testing.T, m *tabletest.Meter, res tabletest.ScaleResult) {
+func eventsSharded(t *testing.T, m *capacity.Meter, res capacity.ScaleResult) {
 	t.Helper()
 	parts := 0
 	for p, u := range m.Keys() {
@@ -138,11 +139,11 @@ func TestScale_FH1_FH12_TwentySources(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res := tabletest.Scale(t, meter, tabletest.Scenario{
+	res := capacity.Scale(t, meter, capacity.Scenario{
 		Name: "ferryhook/ingest-20-sources-1-user", Calls: 64, PerSecond: 10_000,
 		Call: func(c context.Context, i int) error { return calls[i%len(calls)](c, i) },
 		// Sources 0-3 take 4 of the 64 calls: 16 WCU on their events.
-		Want: tabletest.Hot{Key: "table SRC#{sourceId}", Usage: tabletest.Usage{Write: 0.25}},
+		Want: capacity.Hot{Key: "table SRC#{sourceId}", Usage: capacity.Usage{Write: 0.25}},
 	}, knownScaleGaps)
 	eventsSharded(t, meter, res)
 }

@@ -17,12 +17,13 @@ import (
 	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
+	"github.com/singletable/singletable/table/tabletest/capacity"
 )
 
 // dueMinute is the outcome of a modeled minute of due schedules: what each
 // call's steps returned.
 type dueMinute struct {
-	res       tabletest.MinuteResult
+	res       capacity.MinuteResult
 	scheds    []lb.SyncSchedule // by call
 	ran       []bool            // RecordRun succeeded
 	recorded  []bool            // Runs.Record succeeded
@@ -50,16 +51,16 @@ func runDueMinute(t *testing.T, shards int, scale float64) *dueMinute {
 	opts := func(o *listbackup.Options) { o.IndexShards = shards }
 	s0 := listbackup.New(f.tbl, opts)
 	d := &dueMinute{midnight: t0.Truncate(24 * time.Hour)}
-	minute := tabletest.Minute{Name: fmt.Sprintf("listbackup/100k-due-in-a-minute/%d-shards", shards), PerSecond: 100_000.0 / 60, Scale: scale}
+	minute := capacity.Minute{Name: fmt.Sprintf("listbackup/100k-due-in-a-minute/%d-shards", shards), PerSecond: 100_000.0 / 60, Scale: scale}
 	n := minute.Calls()
 	parallel(t, n, func(i int) error {
-		sc := lb.SyncSchedule{SourceID: lb.SourceID(fmt.Sprintf("src%05d", i)), ScheduleID: lb.ScheduleID(tabletest.SpreadID("daily", i, shards)),
+		sc := lb.SyncSchedule{SourceID: lb.SourceID(fmt.Sprintf("src%05d", i)), ScheduleID: lb.ScheduleID(capacity.SpreadID("daily", i, shards)),
 			ScheduleType: lb.ScheduleDaily, DataTypes: []string{"contacts", "deals"}, IsActive: true, NextRunAt: d.midnight}
 		return s0.Schedules.Create(c, &sc)
 	})
 
-	meter := tabletest.NewMeter(tabletest.Client(t))
-	metered := table.New(tabletest.NewClient(t, meter.Option(), tabletest.MinuteRetries()), f.tbl.Schema(), func(o *table.Options) {
+	meter := capacity.NewMeter(tabletest.Client(t))
+	metered := table.New(tabletest.NewClient(t, meter.Option(), capacity.MinuteRetries()), f.tbl.Schema(), func(o *table.Options) {
 		o.Cipher, o.Now, o.BatchBackoff = tabletest.Cipher(), f.clock.Now, time.Microsecond
 	})
 	s := listbackup.New(metered, opts)
@@ -90,7 +91,7 @@ func runDueMinute(t *testing.T, shards int, scale float64) *dueMinute {
 			return err
 		}
 		d.ran[i] = true
-		d.syncIDs[i] = lb.SyncID(tabletest.SpreadID("run", i, shards))
+		d.syncIDs[i] = lb.SyncID(capacity.SpreadID("run", i, shards))
 		run := lb.SyncRun{SourceID: sc.SourceID, SyncID: d.syncIDs[i], ScheduleID: sc.ScheduleID, DataTypes: sc.DataTypes, StartedAt: d.midnight}
 		if err := s.Runs.Record(c, &run); err != nil {
 			return err
@@ -102,7 +103,7 @@ func runDueMinute(t *testing.T, shards int, scale float64) *dueMinute {
 		d.finished[i] = true
 		return nil
 	}
-	d.res = tabletest.RunMinute(t, meter, minute)
+	d.res = capacity.RunMinute(t, meter, minute)
 
 	// What is stored, read without the meter.
 	d.runsFound = map[lb.SyncID]lb.SyncRun{}
@@ -223,7 +224,7 @@ func count(bs []bool) int {
 // TestMinute_LB48_LB49_LB51_DueAtMidnight: 100,000 schedules due at
 // midnight, run within the minute (SCALE.md section 2), for a modeled
 // minute with the meter throttling every key past its limit per modeled
-// second (tabletest.RunMinute at scale 0.01: 1,000 schedules, 16.7 a
+// second (capacity.RunMinute at scale 0.01: 1,000 schedules, 16.7 a
 // modeled second, against 10 WCU / 30 RCU per key-second). Over the 8
 // shards of SCHED#DUE and RUNS#{status} no call fails and no key-second
 // passes the target (800 WCU/s at full scale); nothing is lost (every
@@ -236,7 +237,7 @@ func TestMinute_LB48_LB49_LB51_DueAtMidnight(t *testing.T) {
 	if d.res.Failed != 0 {
 		t.Errorf("%d of %d calls failed at the target rate over %d shards: %v", d.res.Failed, d.res.Calls, listbackup.DefaultIndexShards, d.res.Errors)
 	}
-	if d.res.PerSecond.Write > tabletest.TargetWrite || d.res.PerSecond.Read > tabletest.TargetRead {
+	if d.res.PerSecond.Write > capacity.TargetWrite || d.res.PerSecond.Read > capacity.TargetRead {
 		t.Errorf("hottest key-second %s: %s, past the target", d.res.Hottest, d.res.PerSecond)
 	}
 	n := d.res.Calls

@@ -8,9 +8,11 @@ import (
 	"time"
 
 	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/internal/patterncost"
 	listbackup "github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
+	"github.com/singletable/singletable/table/tabletest/capacity"
 )
 
 // costRun is what the per-area parts of TestRequestCosts share: the store
@@ -19,10 +21,10 @@ type costRun struct {
 	s     *listbackup.Store
 	c     context.Context
 	clock *clock
-	costs *tabletest.Costs
+	costs *patterncost.Costs
 }
 
-// m measures one call of method (see tabletest.Costs.Measure).
+// m measures one call of method (see patterncost.Costs.Measure).
 func (r *costRun) m(t *testing.T, method, note string, fn func() error) {
 	t.Helper()
 	r.costs.Measure(t, method, note, fn)
@@ -67,20 +69,20 @@ func drain[T any](n int, seq iter.Seq2[T, error]) error {
 // TestRequestCosts measures one call of every ListBackup method that
 // serves a catalog pattern (LB-1..LB-83) and holds each to the requests
 // recorded in docs/patterns/listbackup.requests.json (see
-// tabletest.Costs): a method that starts to send one more request fails
+// patterncost.Costs): a method that starts to send one more request fails
 // here. The data each part needs is set up with the store's own methods
 // first; nothing runs in parallel on the counted client.
 func TestRequestCosts_LB1_to_LB83(t *testing.T) {
 	f := newFixture(t)
 	rc := &tabletest.RequestCounter{Capacity: true}
-	meter := tabletest.NewMeter(tabletest.Client(t))
+	meter := capacity.NewMeter(tabletest.Client(t))
 	client := tabletest.NewClient(t, rc.Option(), meter.Option())
 	tbl := table.New(client, f.tbl.Schema(), func(o *table.Options) { o.Cipher, o.Now = tabletest.Cipher(), f.clock.Now })
 	// A long deadline: the meter reads every item it charges, and a busy machine is slow.
 	c, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	r := &costRun{s: listbackup.New(tbl), c: c, clock: f.clock,
-		costs: &tabletest.Costs{App: "listbackup", Root: "../..", Counter: rc, Meter: meter}}
+		costs: &patterncost.Costs{App: "listbackup", Root: "../..", Counter: rc, Meter: meter}}
 	meter.Learn(tbl)
 
 	t.Run("accounts", func(t *testing.T) { costAccounts(t, r) })

@@ -10,6 +10,7 @@ import (
 	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
+	"github.com/singletable/singletable/table/tabletest/capacity"
 )
 
 // knownScaleGaps names the scale scenarios of this package still short of
@@ -29,7 +30,7 @@ var knownScaleGaps = map[string]string{}
 // Since issue 22 those index partitions are sharded (SCHED#DUE#{n},
 // RUNS#{status}#{n}, Options.IndexShards, default 8) by a hash of the
 // schedule's and the run's ID: the sample's IDs fill the shards evenly
-// (tabletest.SpreadID), as 100,000 random IDs do, so each shard takes
+// (capacity.SpreadID), as 100,000 random IDs do, so each shard takes
 // 1/8 of the load: 417 WCU/s on SCHED#DUE#{n} and RUNS#running#{n}.
 func TestScale_LB48_LB49_LB50_DueAtMidnight(t *testing.T) {
 	f := newFixture(t)
@@ -39,15 +40,15 @@ func TestScale_LB48_LB49_LB50_DueAtMidnight(t *testing.T) {
 	calls := 2 * shards
 	var due []lb.SyncSchedule
 	for i := range calls {
-		sc := lb.SyncSchedule{SourceID: lb.SourceID(fmt.Sprintf("src%03d", i)), ScheduleID: lb.ScheduleID(tabletest.SpreadID("daily", i, shards)),
+		sc := lb.SyncSchedule{SourceID: lb.SourceID(fmt.Sprintf("src%03d", i)), ScheduleID: lb.ScheduleID(capacity.SpreadID("daily", i, shards)),
 			ScheduleType: lb.ScheduleDaily, DataTypes: []string{"contacts", "deals"}, IsActive: true, NextRunAt: midnight}
 		must(t, f.Schedules.Create(c, &sc))
 	}
-	meter := tabletest.NewMeter(tabletest.Client(t))
+	meter := capacity.NewMeter(tabletest.Client(t))
 	metered := table.New(tabletest.NewClient(t, meter.Option()), f.tbl.Schema(), func(o *table.Options) { o.Cipher, o.Now = tabletest.Cipher(), f.clock.Now })
 	s := listbackup.New(metered)
 	meter.Learn(metered)
-	tabletest.Scale(t, meter, tabletest.Scenario{
+	capacity.Scale(t, meter, capacity.Scenario{
 		Name: "listbackup/100k-schedules-due-in-one-minute", Calls: calls, PerSecond: 100_000.0 / 60,
 		Call: func(c context.Context, i int) error {
 			if i == 0 {
@@ -62,7 +63,7 @@ func TestScale_LB48_LB49_LB50_DueAtMidnight(t *testing.T) {
 				}
 			}
 			sc := due[i]
-			syncID := lb.SyncID(tabletest.SpreadID("run", i, shards))
+			syncID := lb.SyncID(capacity.SpreadID("run", i, shards))
 			if _, err := s.Schedules.RecordRun(c, sc.SourceID, sc.ScheduleID, midnight, midnight.Add(24*time.Hour)); err != nil {
 				return err
 			}
@@ -73,6 +74,6 @@ func TestScale_LB48_LB49_LB50_DueAtMidnight(t *testing.T) {
 			_, err := s.Runs.Finish(c, sc.SourceID, run.StartedAt, run.SyncID, lb.RunCompleted, map[string]int64{"contacts": 120, "deals": 7}, nil)
 			return err
 		},
-		Want: tabletest.Hot{Key: fmt.Sprintf("GSI1 RUNS#{status}#{syncId:shard%d}", shards), Usage: tabletest.Usage{Write: 2.0 / float64(shards)}},
+		Want: capacity.Hot{Key: fmt.Sprintf("GSI1 RUNS#{status}#{syncId:shard%d}", shards), Usage: capacity.Usage{Write: 2.0 / float64(shards)}},
 	}, knownScaleGaps)
 }

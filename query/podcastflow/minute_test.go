@@ -13,11 +13,12 @@ import (
 	"github.com/singletable/singletable/query/podcastflow"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
+	"github.com/singletable/singletable/table/tabletest/capacity"
 )
 
 // TestMinute_PF4_PF13_UserWrites: 1,000 user writes a second (SCALE.md
 // section 2) for a modeled minute with the meter throttling every key past
-// its limit per modeled second (tabletest.RunMinute at scale 0.01: 600
+// its limit per modeled second (capacity.RunMinute at scale 0.01: 600
 // calls, 10 a modeled second, against 10 WCU / 30 RCU per key-second):
 // creates (a transaction: the user, its email guard, a check of its
 // organization), updates (a consistent read and a conditional write) and
@@ -34,7 +35,7 @@ func TestMinute_PF4_PF13_UserWrites(t *testing.T) {
 	tb := tabletest.NewTable(t, podcastflow.Schema(""))
 	s0 := podcastflow.New(tb)
 	const orgs, shards = 20, podcastflow.DefaultIndexShards
-	minute := tabletest.Minute{Name: "podcastflow/1000-user-writes-per-second", PerSecond: 1_000, Scale: 0.01}
+	minute := capacity.Minute{Name: "podcastflow/1000-user-writes-per-second", PerSecond: 1_000, Scale: 0.01}
 	n := minute.Calls()
 	pool := n / 3 // users updated and logged in; as many are created
 	for i := range orgs {
@@ -45,7 +46,7 @@ func TestMinute_PF4_PF13_UserWrites(t *testing.T) {
 	for w := range 8 {
 		wg.Go(func() {
 			for i := w; i < pool; i += 8 {
-				errs[i] = s0.Users.Create(t.Context(), user(tabletest.SpreadID("pool", i, shards), fmt.Sprintf("org%02d", i%orgs), pf.RoleSeller))
+				errs[i] = s0.Users.Create(t.Context(), user(capacity.SpreadID("pool", i, shards), fmt.Sprintf("org%02d", i%orgs), pf.RoleSeller))
 			}
 		})
 	}
@@ -56,18 +57,18 @@ func TestMinute_PF4_PF13_UserWrites(t *testing.T) {
 		}
 	}
 
-	meter := tabletest.NewMeter(tabletest.Client(t))
-	metered := table.New(tabletest.NewClient(t, meter.Option(), tabletest.MinuteRetries()), tb.Schema(), func(o *table.Options) {
+	meter := capacity.NewMeter(tabletest.Client(t))
+	metered := table.New(tabletest.NewClient(t, meter.Option(), capacity.MinuteRetries()), tb.Schema(), func(o *table.Options) {
 		o.Cipher, o.BatchBackoff = tabletest.Cipher(), time.Microsecond
 	})
 	s := podcastflow.New(metered)
 	meter.Learn(metered)
 	login := time.Date(2026, 11, 25, 8, 0, 0, 0, time.UTC)
 	minute.Call = func(c context.Context, i int) error {
-		id := pf.UserID(tabletest.SpreadID("pool", i/3, shards))
+		id := pf.UserID(capacity.SpreadID("pool", i/3, shards))
 		switch i % 3 {
 		case 0:
-			return s.Users.Create(c, user(tabletest.SpreadID("new", i/3, shards), fmt.Sprintf("org%02d", i%orgs), pf.RoleSeller))
+			return s.Users.Create(c, user(capacity.SpreadID("new", i/3, shards), fmt.Sprintf("org%02d", i%orgs), pf.RoleSeller))
 		case 1:
 			_, err := s.Users.Update(c, id, func(u *pf.UserProfile) error { u.Name = fmt.Sprintf("User %d", i); return nil })
 			return err
@@ -75,18 +76,18 @@ func TestMinute_PF4_PF13_UserWrites(t *testing.T) {
 		_, err := s.Users.RecordLogin(c, id, login.Add(time.Duration(i)*time.Second))
 		return err
 	}
-	res := tabletest.RunMinute(t, meter, minute)
+	res := capacity.RunMinute(t, meter, minute)
 	if res.Failed != 0 {
 		t.Errorf("%d of %d calls failed at the target rate over %d shards: %v", res.Failed, res.Calls, shards, res.Errors)
 	}
-	if res.PerSecond.Write > tabletest.TargetWrite || res.PerSecond.Read > tabletest.TargetRead {
+	if res.PerSecond.Write > capacity.TargetWrite || res.PerSecond.Read > capacity.TargetRead {
 		t.Errorf("hottest key-second %s: %s, past the target", res.Hottest, res.PerSecond)
 	}
 
 	// What is stored, read without the meter.
 	c := t.Context()
 	for k := range pool {
-		id := pf.UserID(tabletest.SpreadID("pool", k, shards))
+		id := pf.UserID(capacity.SpreadID("pool", k, shards))
 		u, err := s0.Users.Get(c, id)
 		if err != nil {
 			t.Fatalf("pool user %s: %v", id, err)
@@ -97,7 +98,7 @@ func TestMinute_PF4_PF13_UserWrites(t *testing.T) {
 		if want := login.Add(time.Duration(3*k+2) * time.Second); !u.LastLogin.Equal(want) {
 			t.Errorf("user %s: lastLogin %s, want %s (its login)", id, u.LastLogin, want)
 		}
-		nu, err := s0.Users.Get(c, pf.UserID(tabletest.SpreadID("new", k, shards)))
+		nu, err := s0.Users.Get(c, pf.UserID(capacity.SpreadID("new", k, shards)))
 		if err != nil || nu.Role != pf.RoleSeller || nu.Status != pf.UserActive {
 			t.Errorf("created user %d: %+v, %v", k, nu, err)
 		}

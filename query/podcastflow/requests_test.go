@@ -7,9 +7,11 @@ import (
 	"time"
 
 	pf "github.com/singletable/singletable/entity/podcastflow"
+	"github.com/singletable/singletable/internal/patterncost"
 	"github.com/singletable/singletable/query/podcastflow"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
+	"github.com/singletable/singletable/table/tabletest/capacity"
 )
 
 // drain iterates seq to its end.
@@ -25,15 +27,15 @@ func drain[T any](seq iter.Seq2[T, error]) error {
 // TestRequestCosts measures one call of every PodcastFlow method that
 // serves a catalog pattern (PF-1..PF-14) and holds each to the requests
 // recorded in docs/patterns/podcastflow.requests.json (see
-// tabletest.Costs): a method that starts to send one more request fails.
+// patterncost.Costs): a method that starts to send one more request fails.
 func TestRequestCosts_PF1_PF2_PF3_PF4_PF5_PF6_PF7_PF8_PF9_PF10_PF11_PF12_PF13_PF14(t *testing.T) {
 	rc := &tabletest.RequestCounter{Capacity: true}
-	meter := tabletest.NewMeter(tabletest.Client(t))
+	meter := capacity.NewMeter(tabletest.Client(t))
 	tb := tabletest.NewTable(t, podcastflow.Schema(""))
 	metered := table.New(tabletest.NewClient(t, rc.Option(), meter.Option()), tb.Schema())
 	s := podcastflow.New(metered)
 	meter.Learn(metered)
-	costs := &tabletest.Costs{App: "podcastflow", Root: "../..", Counter: rc, Meter: meter}
+	costs := &patterncost.Costs{App: "podcastflow", Root: "../..", Counter: rc, Meter: meter}
 	// A long deadline: the meter reads every item it charges, and a busy machine is slow.
 	c, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()

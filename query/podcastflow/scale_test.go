@@ -10,6 +10,7 @@ import (
 	"github.com/singletable/singletable/query/podcastflow"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
+	"github.com/singletable/singletable/table/tabletest/capacity"
 )
 
 // knownScaleGaps names the scale scenarios of this package still short of
@@ -27,7 +28,7 @@ var knownScaleGaps = map[string]string{}
 // Since issue 22 those partitions are sharded by a hash of the user's ID
 // (ROLE#{role}#{n}, STATUS#{status}#{n}, USERS#{n}; Options.IndexShards,
 // default 4): the sample's user IDs fill the shards evenly
-// (tabletest.SpreadID), as a million random IDs do, so each shard takes
+// (capacity.SpreadID), as a million random IDs do, so each shard takes
 // 250 WCU/s.
 func TestScale_PF4_PF13_UserWrites(t *testing.T) {
 	t.Parallel()
@@ -38,20 +39,20 @@ func TestScale_PF4_PF13_UserWrites(t *testing.T) {
 		mustCreateOrgs(t, s0, fmt.Sprintf("org%02d", i))
 	}
 	for i := range pool {
-		mustCreateUser(t, s0, user(tabletest.SpreadID("pool", i, shards), fmt.Sprintf("org%02d", i%orgs), pf.RoleSeller))
+		mustCreateUser(t, s0, user(capacity.SpreadID("pool", i, shards), fmt.Sprintf("org%02d", i%orgs), pf.RoleSeller))
 	}
-	meter := tabletest.NewMeter(tabletest.Client(t))
+	meter := capacity.NewMeter(tabletest.Client(t))
 	metered := table.New(tabletest.NewClient(t, meter.Option()), tb.Schema(), func(o *table.Options) { o.Cipher = tabletest.Cipher() })
 	s := podcastflow.New(metered)
 	meter.Learn(metered)
 	login := time.Date(2026, 11, 25, 8, 0, 0, 0, time.UTC)
-	tabletest.Scale(t, meter, tabletest.Scenario{
+	capacity.Scale(t, meter, capacity.Scenario{
 		Name: "podcastflow/1000-user-writes-per-second", Calls: 3 * pool, PerSecond: 1_000,
 		Call: func(c context.Context, i int) error {
-			id := pf.UserID(tabletest.SpreadID("pool", i/3, shards))
+			id := pf.UserID(capacity.SpreadID("pool", i/3, shards))
 			switch i % 3 {
 			case 0:
-				return s.Users.Create(c, user(tabletest.SpreadID("new", i/3, shards), fmt.Sprintf("org%02d", i%orgs), pf.RoleSeller))
+				return s.Users.Create(c, user(capacity.SpreadID("new", i/3, shards), fmt.Sprintf("org%02d", i%orgs), pf.RoleSeller))
 			case 1:
 				_, err := s.Users.Update(c, id, func(u *pf.UserProfile) error { u.Name = fmt.Sprintf("User %d", i); return nil })
 				return err
@@ -59,6 +60,6 @@ func TestScale_PF4_PF13_UserWrites(t *testing.T) {
 			_, err := s.Users.RecordLogin(c, id, login.Add(time.Duration(i)*time.Second))
 			return err
 		},
-		Want: tabletest.Hot{Key: fmt.Sprintf("GSI2 ROLE#{role}#{userId:shard%d}", shards), Usage: tabletest.Usage{Write: 1.0 / shards}},
+		Want: capacity.Hot{Key: fmt.Sprintf("GSI2 ROLE#{role}#{userId:shard%d}", shards), Usage: capacity.Usage{Write: 1.0 / shards}},
 	}, knownScaleGaps)
 }

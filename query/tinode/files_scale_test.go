@@ -13,6 +13,7 @@ import (
 	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
+	"github.com/singletable/singletable/table/tabletest/capacity"
 )
 
 // TestScale_TN31_TN32_TN33_Uploads: 1,000 uploads a second across the
@@ -29,15 +30,15 @@ import (
 func TestScale_TN31_TN32_TN33_Uploads(t *testing.T) {
 	t.Parallel()
 	tb := tabletest.NewTable(t, table.NewSchema("tinode"))
-	meter := tabletest.NewMeter(tabletest.Client(t))
+	meter := capacity.NewMeter(tabletest.Client(t))
 	metered := table.New(tabletest.NewClient(t, meter.Option()), tb.Schema(), func(o *table.Options) { o.Cipher = tabletest.Cipher() })
 	s := tinode.New(metered)
 	meter.Learn(metered)
 	shards := tinode.DefaultIndexShards
-	tabletest.Scale(t, meter, tabletest.Scenario{
+	capacity.Scale(t, meter, capacity.Scenario{
 		Name: "tinode/uploads", Calls: 3 * shards, PerSecond: 1_000,
 		Call: func(c context.Context, i int) error {
-			id := tabletest.SpreadID("file", i, shards)
+			id := capacity.SpreadID("file", i, shards)
 			if err := s.Files.Start(c, &tn.File{Id: id, User: tn.UserID(fmt.Sprintf("usr%03d", i%100)), MimeType: "image/png"}); err != nil {
 				return err
 			}

@@ -14,12 +14,13 @@ import (
 	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
+	"github.com/singletable/singletable/table/tabletest/capacity"
 )
 
 // TestMinute_TN12_TN13_OneTopic: 1,000 Save/s into one topic from 100
 // senders (SCALE.md section 2) for a modeled minute, in the sharded
 // profile (Options.MessageShards = 4), with the meter throttling every key
-// past its limit per modeled second (tabletest.RunMinute). A call is a
+// past its limit per modeled second (capacity.RunMinute). A call is a
 // round in which the 100 senders save one message each at once (the group
 // commit forms as under that load, see TestScale_TN12_OneTopic); the full
 // load is 10 rounds a second, and the run is at scale 0.1: one round a
@@ -39,8 +40,8 @@ func TestMinute_TN12_TN13_OneTopic(t *testing.T) {
 	}
 	tb := tabletest.NewTable(t, table.NewSchema("tinode"))
 	mustTopic(t, tinode.New(tb, opts), "grpChannel")
-	meter := tabletest.NewMeter(tabletest.Client(t))
-	metered := table.New(tabletest.NewClient(t, meter.Option(), tabletest.MinuteRetries()), tb.Schema(), func(o *table.Options) {
+	meter := capacity.NewMeter(tabletest.Client(t))
+	metered := table.New(tabletest.NewClient(t, meter.Option(), capacity.MinuteRetries()), tb.Schema(), func(o *table.Options) {
 		o.Cipher, o.BatchBackoff = tabletest.Cipher(), time.Microsecond
 	})
 	s := tinode.New(metered, opts)
@@ -49,7 +50,7 @@ func TestMinute_TN12_TN13_OneTopic(t *testing.T) {
 	var mu sync.Mutex
 	sent := map[int]string{} // SeqId -> the text its caller saved
 	twice := 0
-	res := tabletest.RunMinute(t, meter, tabletest.Minute{
+	res := capacity.RunMinute(t, meter, capacity.Minute{
 		Name: "tinode/save-one-topic", PerSecond: 1_000 / senders, Scale: 0.1,
 		Call: func(c context.Context, round int) error {
 			errs := make([]error, senders)
@@ -77,7 +78,7 @@ func TestMinute_TN12_TN13_OneTopic(t *testing.T) {
 	if res.Failed != 0 {
 		t.Errorf("%d of %d rounds failed at the target rate over 4 shards: %v", res.Failed, res.Calls, res.Errors)
 	}
-	if res.PerSecond.Write > tabletest.TargetWrite || res.PerSecond.Read > tabletest.TargetRead {
+	if res.PerSecond.Write > capacity.TargetWrite || res.PerSecond.Read > capacity.TargetRead {
 		t.Errorf("hottest key-second %s: %s, past the target", res.Hottest, res.PerSecond)
 	}
 	if twice != 0 || len(sent) != n {

@@ -7,9 +7,11 @@ import (
 	"time"
 
 	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/internal/patterncost"
 	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
+	"github.com/singletable/singletable/table/tabletest/capacity"
 )
 
 func drainSeq[T any](seq iter.Seq2[T, error]) error {
@@ -23,18 +25,18 @@ func drainSeq[T any](seq iter.Seq2[T, error]) error {
 
 // TestRequestCosts measures one call of every Tinode method that serves a
 // catalog pattern (TN-1..TN-38) and holds each to the requests recorded in
-// docs/patterns/tinode.requests.json (see tabletest.Costs): a method that
+// docs/patterns/tinode.requests.json (see patterncost.Costs): a method that
 // starts to send one more request fails. Messages.Save is measured with
 // one sender (its group commit shares a transaction among concurrent
 // senders: BenchmarkSaveSenders).
 func TestRequestCosts_TN1_to_TN38(t *testing.T) {
 	rc := &tabletest.RequestCounter{Capacity: true}
-	meter := tabletest.NewMeter(tabletest.Client(t))
+	meter := capacity.NewMeter(tabletest.Client(t))
 	tb := tabletest.NewTable(t, table.NewSchema("tinode"))
 	metered := table.New(tabletest.NewClient(t, rc.Option(), meter.Option()), tb.Schema())
 	s := tinode.New(metered)
 	meter.Learn(metered)
-	costs := &tabletest.Costs{App: "tinode", Root: "../..", Counter: rc, Meter: meter}
+	costs := &patterncost.Costs{App: "tinode", Root: "../..", Counter: rc, Meter: meter}
 	// A long deadline: the meter reads every item it charges, and a busy machine is slow.
 	c, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()

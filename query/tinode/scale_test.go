@@ -11,6 +11,7 @@ import (
 	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
+	"github.com/singletable/singletable/table/tabletest/capacity"
 )
 
 // knownScaleGaps names the scale scenarios of this package still short of
@@ -37,14 +38,14 @@ const senders = 100
 func TestScale_TN12_OneTopic(t *testing.T) {
 	t.Parallel()
 	tb := tabletest.NewTable(t, table.NewSchema("tinode"))
-	meter := tabletest.NewMeter(tabletest.Client(t))
+	meter := capacity.NewMeter(tabletest.Client(t))
 	metered := table.New(tabletest.NewClient(t, meter.Option()), tb.Schema(), func(o *table.Options) { o.Cipher = tabletest.Cipher() })
 	s := tinode.New(metered, func(o *tinode.Options) { o.MessageShards = 4 })
 	meter.Learn(metered)
 	mustTopic(t, s, "grpChannel")
 	content := tn.JSON(map[string]string{"txt": strings.Repeat("m", 700)})
 	const rounds = 12
-	res := tabletest.Scale(t, meter, tabletest.Scenario{
+	res := capacity.Scale(t, meter, capacity.Scenario{
 		Name: "tinode/save-one-topic", Calls: rounds, PerSecond: 1_000 / senders,
 		Call: func(c context.Context, round int) error {
 			errs := make(chan error, senders)

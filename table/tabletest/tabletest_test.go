@@ -3,6 +3,7 @@ package tabletest_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"reflect"
 	"regexp"
@@ -191,6 +192,19 @@ func TestRawItem(t *testing.T) {
 		t.Errorf("RawItem of a missing key = %v, want nil", got)
 	}
 }
+
+// recorder is a testing.TB that keeps what a check reports.
+type recorder struct {
+	testing.TB
+	errors, logs []string
+}
+
+func (r *recorder) Helper() {}
+func (r *recorder) Errorf(f string, args ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(f, args...))
+}
+func (r *recorder) Logf(f string, args ...any)   { r.logs = append(r.logs, fmt.Sprintf(f, args...)) }
+func (r *recorder) Fatalf(f string, args ...any) { panic(fmt.Sprintf(f, args...)) }
 
 // Unchanged passes while the attributes it read stay as stored (a skipped
 // one may change, a new one may appear) and reports each step that

@@ -1,4 +1,4 @@
-package tabletest
+package capacity
 
 import (
 	"context"
@@ -206,4 +206,18 @@ func SpreadID(prefix string, i, n int) string {
 			return id
 		}
 	}
+}
+
+// SustainedRate returns how many calls per second one partition key takes
+// when each call puts u on it: PartitionWriteLimit / u.Write or
+// PartitionReadLimit / u.Read, the lower (rounded down).
+func SustainedRate(u Usage) float64 {
+	r := math.Inf(1)
+	if u.Write > 0 {
+		r = PartitionWriteLimit / u.Write
+	}
+	if u.Read > 0 {
+		r = min(r, PartitionReadLimit/u.Read)
+	}
+	return math.Floor(r)
 }

@@ -1,4 +1,4 @@
-package tabletest_test
+package capacity_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
+	"github.com/singletable/singletable/table/tabletest/capacity"
 )
 
 // A meter on the client of the table under test charges each request to
@@ -20,7 +21,7 @@ func ExampleMeter() {
 	t, done := tabletest.ForExample("ExampleMeter")
 	defer done()
 	tbl := tabletest.NewTable(t, table.NewSchema("shop", table.WithIndexCount(1)))
-	meter := tabletest.NewMeter(tabletest.Client(t)) // reads through an unmetered client
+	meter := capacity.NewMeter(tabletest.Client(t)) // reads through an unmetered client
 	client := tabletest.NewClient(t, meter.Option())
 
 	for i := range 3 {
@@ -41,7 +42,7 @@ func ExampleMeter() {
 	p, u, _ := meter.Hottest()
 	fmt.Println("hottest:", p.Shape(), u)
 	fmt.Println("total:", meter.Total())
-	fmt.Printf("sustainable: %.0f calls/s on that key\n", tabletest.PartitionWriteLimit/(u.Write/3))
+	fmt.Printf("sustainable: %.0f calls/s on that key\n", capacity.PartitionWriteLimit/(u.Write/3))
 	// Output:
 	// hottest: table SRC#{id} 12 WCU
 	// total: 18 WCU

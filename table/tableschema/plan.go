@@ -1,4 +1,4 @@
-package table
+package tableschema
 
 import (
 	"context"
@@ -9,9 +9,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/singletable/singletable/table"
 )
 
-// Difference is one difference between a live table and its [Schema].
+// Difference is one difference between a live table and its [table.Schema].
 type Difference struct {
 	// What names the difference: "table", "key", "attribute", "index",
 	// "ttl" or "billing".
@@ -20,7 +22,7 @@ type Difference struct {
 	Name string
 	// Live and Want describe the two sides ("" when absent).
 	Live, Want string
-	// Apply is true when [Table.Apply] can make the change without
+	// Apply is true when [Apply] can make the change without
 	// touching data (create a missing table, enable TTL). A missing GSI is
 	// reported for the operator to add (UpdateTable backfills it from the
 	// whole table; DynamoDB Local's online index creation is broken, so the
@@ -68,20 +70,22 @@ func (p Plan) String() string {
 	return b.String()
 }
 
-// Plan compares the live table with the schema (DescribeTable and
-// DescribeTimeToLive) and returns the differences. It writes nothing: use
-// it on a deployment before [Table.Apply], which never runs by itself.
-func (t *Table) Plan(ctx context.Context) (Plan, error) {
-	p := Plan{Table: t.schema.Name}
-	want := t.schema.CreateTableInput()
-	out, err := t.client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(t.schema.Name)})
+// Compare compares the live table with its schema (DescribeTable and
+// DescribeTimeToLive) and returns the differences as a [Plan]. It writes
+// nothing: use it on a deployment before [Apply], which never runs by
+// itself.
+func Compare(ctx context.Context, t *table.Table) (Plan, error) {
+	schema, client := t.Schema(), t.Client()
+	p := Plan{Table: schema.Name}
+	want := schema.CreateTableInput()
+	out, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(schema.Name)})
 	var nf *types.ResourceNotFoundException
 	if errors.As(err, &nf) {
 		p.Changes = append(p.Changes, Difference{What: "table", Want: fmt.Sprintf("create with %d GSIs", len(want.GlobalSecondaryIndexes)), Apply: true})
 		return p, nil
 	}
 	if err != nil {
-		return p, fmt.Errorf("plan %s: %w", t.schema.Name, err)
+		return p, fmt.Errorf("plan %s: %w", schema.Name, err)
 	}
 	live := out.Table
 	if a, b := keySchema(live.KeySchema), keySchema(want.KeySchema); a != b {
@@ -123,10 +127,10 @@ func (t *Table) Plan(ctx context.Context) (Plan, error) {
 			p.Changes = append(p.Changes, Difference{What: "index", Name: name, Live: keySchema(ix.KeySchema)})
 		}
 	}
-	if t.schema.TTLAttr != "" {
-		ttl, err := t.client.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(t.schema.Name)})
+	if schema.TTLAttr != "" {
+		ttl, err := client.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(schema.Name)})
 		if err != nil {
-			return p, fmt.Errorf("plan %s: %w", t.schema.Name, err)
+			return p, fmt.Errorf("plan %s: %w", schema.Name, err)
 		}
 		var attr, status string
 		if d := ttl.TimeToLiveDescription; d != nil {
@@ -134,11 +138,11 @@ func (t *Table) Plan(ctx context.Context) (Plan, error) {
 		}
 		switch {
 		case status == string(types.TimeToLiveStatusEnabled) || status == string(types.TimeToLiveStatusEnabling):
-			if attr != t.schema.TTLAttr {
-				p.Changes = append(p.Changes, Difference{What: "ttl", Live: attr, Want: t.schema.TTLAttr})
+			if attr != schema.TTLAttr {
+				p.Changes = append(p.Changes, Difference{What: "ttl", Live: attr, Want: schema.TTLAttr})
 			}
 		default:
-			p.Changes = append(p.Changes, Difference{What: "ttl", Want: t.schema.TTLAttr + " enabled", Apply: true})
+			p.Changes = append(p.Changes, Difference{What: "ttl", Want: schema.TTLAttr + " enabled", Apply: true})
 		}
 	}
 	return p, nil
@@ -156,7 +160,7 @@ func keySchema(ks []types.KeySchemaElement) string {
 // it creates a missing table and enables TTL. Other differences (a missing
 // GSI, a key schema) are left for a human; Apply makes what it can and
 // then reports them in its error.
-func (t *Table) Apply(ctx context.Context, p Plan) error {
+func Apply(ctx context.Context, t *table.Table, p Plan) error {
 	var manual []string
 	for _, c := range p.Changes {
 		if !c.Apply {
@@ -168,9 +172,9 @@ func (t *Table) Apply(ctx context.Context, p Plan) error {
 		var err error
 		switch c.What {
 		case "table":
-			err = t.create(ctx, true)
+			err = t.CreateNew(ctx)
 		case "ttl":
-			err = t.enableTTL(ctx)
+			err = t.EnableTTL(ctx)
 		}
 		if err != nil {
 			return fmt.Errorf("apply %s: %w", c, err)

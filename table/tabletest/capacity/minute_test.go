@@ -1,4 +1,4 @@
-package tabletest_test
+package capacity_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
+	"github.com/singletable/singletable/table/tabletest/capacity"
 )
 
 // hit is an item of one hot partition.
@@ -29,11 +30,11 @@ var hitDef = table.Def[hit]{
 
 // minuteFixture returns a metered entity of hits on a client that retries
 // as RunMinute expects, and an unmetered one to check what is stored.
-func minuteFixture(t *testing.T) (*tabletest.Meter, *table.Table, *table.Entity[hit], *table.Entity[hit]) {
+func minuteFixture(t *testing.T) (*capacity.Meter, *table.Table, *table.Entity[hit], *table.Entity[hit]) {
 	t.Helper()
 	tbl := tabletest.NewTable(t, table.NewSchema("minute", table.WithIndexCount(1)))
-	m := tabletest.NewMeter(tabletest.Client(t))
-	metered := table.New(tabletest.NewClient(t, m.Option(), tabletest.MinuteRetries()), tbl.Schema(), func(o *table.Options) {
+	m := capacity.NewMeter(tabletest.Client(t))
+	metered := table.New(tabletest.NewClient(t, m.Option(), capacity.MinuteRetries()), tbl.Schema(), func(o *table.Options) {
 		o.Cipher, o.BatchBackoff = tabletest.Cipher(), time.Microsecond
 	})
 	m.Learn(metered)
@@ -64,7 +65,7 @@ func TestRunMinuteRetriesEveryThrottle(t *testing.T) {
 			return tb.Transact(ctx, op) // a transaction: the engine retries
 		}
 	}
-	res := tabletest.RunMinute(t, m, tabletest.Minute{Name: "hot", PerSecond: 1500, Seconds: 4, Scale: 0.01, Call: write("h")})
+	res := capacity.RunMinute(t, m, capacity.Minute{Name: "hot", PerSecond: 1500, Seconds: 4, Scale: 0.01, Call: write("h")})
 	if res.Calls != 60 || res.Throttles == 0 || res.RetriedBySDK == 0 || res.RetriedByEngine == 0 || res.GivenUp == 0 || res.Failed == 0 {
 		t.Errorf("1.5x the limit: %+v, want throttles retried by both and some given up", res)
 	}
@@ -91,7 +92,7 @@ func TestRunMinuteRetriesEveryThrottle(t *testing.T) {
 		t.Errorf("%d stored, want %d calls - %d failed", stored, res.Calls, res.Failed)
 	}
 
-	cold := tabletest.RunMinute(t, m, tabletest.Minute{Name: "cold", PerSecond: 500, Seconds: 4, Scale: 0.01, Call: write("c")})
+	cold := capacity.RunMinute(t, m, capacity.Minute{Name: "cold", PerSecond: 500, Seconds: 4, Scale: 0.01, Call: write("c")})
 	if cold.Throttles != 0 || cold.Failed != 0 || cold.Calls != 20 {
 		t.Errorf("half the limit: %+v, want nothing throttled", cold)
 	}
@@ -104,10 +105,10 @@ func TestRunMinuteCatchesASwallowedThrottle(t *testing.T) {
 	t.Parallel()
 	m, _, _, _ := minuteFixture(t)
 	tbl := tabletest.NewTable(t, table.NewSchema("minute", table.WithIndexCount(1)))
-	client := tabletest.NewClient(t, m.Option(), tabletest.MinuteRetries(), func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
+	client := tabletest.NewClient(t, m.Option(), capacity.MinuteRetries(), func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
 	name := tbl.Name()
 	r := &recorder{TB: t}
-	tabletest.RunMinute(r, m, tabletest.Minute{Name: "swallow", PerSecond: 3000, Seconds: 1, Scale: 0.01, Call: func(ctx context.Context, i int) error {
+	capacity.RunMinute(r, m, capacity.Minute{Name: "swallow", PerSecond: 3000, Seconds: 1, Scale: 0.01, Call: func(ctx context.Context, i int) error {
 		_, _ = client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(name), Item: item("HOT", fmt.Sprint(i), "", 100)})
 		if i == 29 {
 			return errors.New("boom")

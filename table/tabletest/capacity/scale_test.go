@@ -1,4 +1,4 @@
-package tabletest_test
+package capacity_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/singletable/singletable/table/tabletest"
+	"github.com/singletable/singletable/table/tabletest/capacity"
 )
 
 // recorder is a testing.TB that keeps what Scale reports.
@@ -35,12 +35,12 @@ func TestScaleVerdicts(t *testing.T) {
 		_, err := client.PutItem(c, &dynamodb.PutItemInput{TableName: &name, Item: item("HOT#1", fmt.Sprint(runs, "-", i), "DUE", 100)})
 		return err
 	}
-	want := tabletest.Hot{Key: "GSI1 DUE", Usage: tabletest.Usage{Write: 1}}
+	want := capacity.Hot{Key: "GSI1 DUE", Usage: capacity.Usage{Write: 1}}
 	gaps := map[string]string{"hot": "known"}
-	run := func(rate float64, gaps map[string]string, want tabletest.Hot) *recorder {
+	run := func(rate float64, gaps map[string]string, want capacity.Hot) *recorder {
 		runs++
 		r := &recorder{TB: t}
-		tabletest.Scale(r, m, tabletest.Scenario{Name: "hot", Calls: 4, PerSecond: rate, Call: put, Want: want}, gaps)
+		capacity.Scale(r, m, capacity.Scenario{Name: "hot", Calls: 4, PerSecond: rate, Call: put, Want: want}, gaps)
 		return r
 	}
 	if r := run(2000, nil, want); len(r.errors) != 2 || !strings.Contains(strings.Join(r.errors, "\n"), "table HOT#1 2,000 WCU/s, limit 800") {
@@ -49,7 +49,7 @@ func TestScaleVerdicts(t *testing.T) {
 	if r := run(2000, gaps, want); len(r.errors) != 0 || !strings.Contains(strings.Join(r.logs, "\n"), "GAP GSI1 DUE 2,000 WCU/s, limit 800 (known)") {
 		t.Errorf("known gap: errors %q, logs %q", r.errors, r.logs)
 	}
-	if r := run(2000, gaps, tabletest.Hot{Key: "GSI1 DUE", Usage: tabletest.Usage{Write: 2}}); len(r.errors) != 1 {
+	if r := run(2000, gaps, capacity.Hot{Key: "GSI1 DUE", Usage: capacity.Usage{Write: 2}}); len(r.errors) != 1 {
 		t.Errorf("known gap measuring other than its model: %q", r.errors)
 	}
 	if r := run(500, gaps, want); len(r.errors) != 1 || !strings.Contains(r.errors[0], "meets the target now") {

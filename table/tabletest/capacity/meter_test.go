@@ -1,4 +1,4 @@
-package tabletest_test
+package capacity_test
 
 import (
 	"context"
@@ -13,13 +13,16 @@ import (
 
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
+	"github.com/singletable/singletable/table/tabletest/capacity"
 )
 
 // meterFixture is a table with one GSI and a client metered by m.
-func meterFixture(t *testing.T) (*tabletest.Meter, *dynamodb.Client, string) {
+func TestMain(m *testing.M) { tabletest.Main(m) }
+
+func meterFixture(t *testing.T) (*capacity.Meter, *dynamodb.Client, string) {
 	t.Helper()
 	tbl := tabletest.NewTable(t, table.NewSchema("meter", table.WithIndexCount(1)))
-	m := tabletest.NewMeter(tabletest.Client(t))
+	m := capacity.NewMeter(tabletest.Client(t))
 	return m, tabletest.NewClient(t, m.Option()), tbl.Name()
 }
 
@@ -139,9 +142,9 @@ func TestMeterRules(t *testing.T) {
 	key := func(pk, sk string) map[string]types.AttributeValue {
 		return map[string]types.AttributeValue{"PK": s(pk), "SK": s(sk)}
 	}
-	want := func(what string, keys map[string]tabletest.Usage) {
+	want := func(what string, keys map[string]capacity.Usage) {
 		t.Helper()
-		got := map[string]tabletest.Usage{}
+		got := map[string]capacity.Usage{}
 		for p, u := range m.Keys() {
 			got[p.String()] = u
 		}
@@ -150,8 +153,8 @@ func TestMeterRules(t *testing.T) {
 		}
 		m.Reset()
 	}
-	w := func(n float64) tabletest.Usage { return tabletest.Usage{Write: n} }
-	r := func(n float64) tabletest.Usage { return tabletest.Usage{Read: n} }
+	w := func(n float64) capacity.Usage { return capacity.Usage{Write: n} }
+	r := func(n float64) capacity.Usage { return capacity.Usage{Read: n} }
 
 	// A transaction doubles the table's writes, not the GSI's; a
 	// ConditionCheck is a write of the item it checks.
@@ -166,7 +169,7 @@ func TestMeterRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want("transaction", map[string]tabletest.Usage{"table SRC#1": w(4), "table U#1": w(4), "GSI1 DUE": w(2)})
+	want("transaction", map[string]capacity.Usage{"table SRC#1": w(4), "table U#1": w(4), "GSI1 DUE": w(2)})
 
 	// Moving an item's GSI key is a delete on the old partition and a put
 	// on the new; changing another attribute rewrites the entry in place.
@@ -175,20 +178,20 @@ func TestMeterRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want("GSI key moved", map[string]tabletest.Usage{"table SRC#1": w(2), "GSI1 DUE": w(2), "GSI1 LATER": w(2)})
+	want("GSI key moved", map[string]capacity.Usage{"table SRC#1": w(2), "GSI1 DUE": w(2), "GSI1 LATER": w(2)})
 	_, err = client.UpdateItem(c, &dynamodb.UpdateItemInput{TableName: &name, Key: key("SRC#1", "EVT#1"),
 		UpdateExpression: aws.String("SET n = :n"), ExpressionAttributeValues: map[string]types.AttributeValue{":n": &types.AttributeValueMemberN{Value: "1"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want("projected attribute changed", map[string]tabletest.Usage{"table SRC#1": w(2), "GSI1 LATER": w(2)})
+	want("projected attribute changed", map[string]capacity.Usage{"table SRC#1": w(2), "GSI1 LATER": w(2)})
 	// An update that changes nothing still writes the table, not the GSI.
 	_, err = client.UpdateItem(c, &dynamodb.UpdateItemInput{TableName: &name, Key: key("SRC#1", "EVT#1"),
 		UpdateExpression: aws.String("SET n = :n"), ExpressionAttributeValues: map[string]types.AttributeValue{":n": &types.AttributeValueMemberN{Value: "1"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want("nothing changed", map[string]tabletest.Usage{"table SRC#1": w(2)})
+	want("nothing changed", map[string]capacity.Usage{"table SRC#1": w(2)})
 
 	// A failed condition is charged on the table.
 	_, err = client.PutItem(c, &dynamodb.PutItemInput{TableName: &name, Item: item("U#1", "PROFILE", "", 10), ConditionExpression: aws.String("attribute_not_exists(PK)")})
@@ -196,13 +199,13 @@ func TestMeterRules(t *testing.T) {
 	if !errors.As(err, &ccf) {
 		t.Fatalf("conditional put: %v", err)
 	}
-	want("failed condition", map[string]tabletest.Usage{"table U#1": w(2)})
+	want("failed condition", map[string]capacity.Usage{"table U#1": w(2)})
 
 	// A delete charges the item it removes, and removes its GSI entry.
 	if _, err := client.DeleteItem(c, &dynamodb.DeleteItemInput{TableName: &name, Key: key("SRC#1", "EVT#1")}); err != nil {
 		t.Fatal(err)
 	}
-	want("delete", map[string]tabletest.Usage{"table SRC#1": w(2), "GSI1 LATER": w(2)})
+	want("delete", map[string]capacity.Usage{"table SRC#1": w(2), "GSI1 LATER": w(2)})
 
 	// A batch charges each item; a transactional read doubles.
 	_, err = client.BatchWriteItem(c, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{name: {
@@ -212,12 +215,12 @@ func TestMeterRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want("batch", map[string]tabletest.Usage{"table B#1": w(4)})
+	want("batch", map[string]capacity.Usage{"table B#1": w(4)})
 	_, err = client.TransactGetItems(c, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{{Get: &types.Get{TableName: &name, Key: key("B#1", "2")}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want("transactional get", map[string]tabletest.Usage{"table B#1": r(2)})
+	want("transactional get", map[string]capacity.Usage{"table B#1": r(2)})
 
 	// A filter does not lower a Query's charge: it counts what was read.
 	q, err := client.Query(c, &dynamodb.QueryInput{TableName: &name, KeyConditionExpression: aws.String("#p = :p"), FilterExpression: aws.String("body = :none"),
@@ -228,7 +231,7 @@ func TestMeterRules(t *testing.T) {
 	if len(q.Items) != 0 {
 		t.Fatalf("filtered query returned %d items", len(q.Items))
 	}
-	want("filtered query", map[string]tabletest.Usage{"table B#1": r(1)})
+	want("filtered query", map[string]capacity.Usage{"table B#1": r(1)})
 
 	if it, u, ok := m.HottestItem(); ok {
 		t.Errorf("after Reset, hottest item %v %v", it, u)
@@ -246,7 +249,7 @@ func TestKeyShape(t *testing.T) {
 		"TOPIC#grpX1a#M#12":           "TOPIC#{id}#M#{n}",
 		"USERS":                       "USERS",
 	} {
-		if got := tabletest.KeyShape(in); got != want {
+		if got := capacity.KeyShape(in); got != want {
 			t.Errorf("KeyShape(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -258,7 +261,7 @@ func TestKeyShape(t *testing.T) {
 func TestMeterThrottlesAnIndexPartition(t *testing.T) {
 	t.Parallel()
 	tbl := tabletest.NewTable(t, table.NewSchema("meter", table.WithIndexCount(1)))
-	m := tabletest.NewMeter(tabletest.Client(t))
+	m := capacity.NewMeter(tabletest.Client(t))
 	m.Throttle, m.WriteLimit, m.ReadLimit = true, 1, 1
 	client := tabletest.NewClient(t, m.Option(), func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
 	c, name := context.Background(), tbl.Name()

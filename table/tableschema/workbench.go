@@ -1,4 +1,4 @@
-package table
+package tableschema
 
 import (
 	"context"
@@ -13,30 +13,32 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/singletable/singletable/table"
 )
 
 // Workbench returns the table as an Amazon NoSQL Workbench data model (its
 // JSON import format): the key schema and GSIs, and one facet per entity:
-// every entity bound to the table ([NewEntity]) gets its facet from its
-// declarations, key aliases its templates ("TOPIC#{Topic:esc}" /
+// every entity bound to the table ([table.NewEntity]) gets its facet from
+// its declarations, key aliases its templates ("TOPIC#{Topic:esc}" /
 // "MSG#{SeqId:10}") and attributes its fields, with the item its
-// declarations give for sample values ([Entity.Sample]) as its data, so the
+// declarations give for sample values ([table.Entity.Sample]) as its data, so the
 // design can be reviewed before the table holds an item. Items the table
 // holds add examples (up to perType of each type) and facets for the types
 // no entity declares (the entity-type attribute; items without one are the
 // facet "untyped"), keyed by their shapes ("TOPIC#{}"). It reads the table
 // with Scan requests (at most maxPages pages of 1 MB): a tool for kept
 // development or staging tables, never a request path.
-func (t *Table) Workbench(ctx context.Context, modelName string, perType, maxPages int) ([]byte, error) {
+func Workbench(ctx context.Context, t *table.Table, modelName string, perType, maxPages int) ([]byte, error) {
 	if perType < 1 || maxPages < 1 {
-		return nil, &ValidationError{Field: "perType", Reason: "perType and maxPages must be positive"}
+		return nil, &table.ValidationError{Field: "perType", Reason: "perType and maxPages must be positive"}
 	}
-	s := t.schema
-	declared := map[string]AnyEntity{}
+	s := t.Schema()
+	declared := map[string]table.AnyEntity{}
 	for _, e := range t.Entities() {
 		declared[e.Type()] = e
 	}
-	byType := map[string][]Item{}
+	byType := map[string][]table.Item{}
 	var order []string
 	for typ := range declared {
 		order = append(order, typ)
@@ -44,7 +46,7 @@ func (t *Table) Workbench(ctx context.Context, modelName string, perType, maxPag
 	}
 	var start map[string]types.AttributeValue
 	for page := 0; page < maxPages; page++ {
-		out, err := t.client.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(s.Name), ExclusiveStartKey: start})
+		out, err := t.Client().Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(s.Name), ExclusiveStartKey: start})
 		if err != nil {
 			return nil, fmt.Errorf("workbench: scan %s: %w", s.Name, err)
 		}
@@ -81,7 +83,7 @@ func (t *Table) Workbench(ctx context.Context, modelName string, perType, maxPag
 			if len(items) == 0 {
 				// no item yet: the one the declarations give
 				if smp, err := e.Sample(nil); err == nil {
-					items = []Item{smp.Item}
+					items = []table.Item{smp.Item}
 				} else {
 					f.NonKeyAttributes = m.Fields
 				}
@@ -132,7 +134,7 @@ func (t *Table) Workbench(ctx context.Context, modelName string, perType, maxPag
 			KeyAttributes: wbKeys{PartitionKey: wbAttr{ix.PK, "S"}, SortKey: &wbAttr{ix.SK, "S"}},
 			Projection:    map[string]string{"ProjectionType": "ALL"}})
 	}
-	now := t.now().UTC().Format(time.RFC3339)
+	now := t.Now().UTC().Format(time.RFC3339)
 	model := map[string]any{
 		"ModelName": modelName,
 		"ModelMetadata": map[string]any{"Author": "singletable", "DateCreated": now, "DateLastModified": now,
@@ -231,7 +233,7 @@ func avType(v types.AttributeValue) string {
 }
 
 // avJSONItem is an item in DynamoDB's JSON form ({"S": "x"}, ...).
-func avJSONItem(it Item) map[string]any {
+func avJSONItem(it table.Item) map[string]any {
 	out := make(map[string]any, len(it))
 	for k, v := range it {
 		out[k] = avJSON(v)

@@ -1,16 +1,18 @@
-package table
+package tableschema
 
 import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/singletable/singletable/table"
 )
 
 // CreateTableJSON returns the CreateTable request for the schema as the
 // JSON that `aws dynamodb create-table --cli-input-json` takes, followed by
-// nothing else: enable TTL separately (see [Schema.TTLSpecificationJSON])
-// or deploy with [Schema.CloudFormation], which carries both.
-func (s Schema) CreateTableJSON() ([]byte, error) {
+// nothing else: enable TTL separately (see [TTLSpecificationJSON])
+// or deploy with [CloudFormation], which carries both.
+func CreateTableJSON(s table.Schema) ([]byte, error) {
 	in := s.CreateTableInput()
 	type attr struct {
 		AttributeName string
@@ -53,9 +55,9 @@ func (s Schema) CreateTableJSON() ([]byte, error) {
 
 // TTLSpecificationJSON returns the `aws dynamodb update-time-to-live
 // --cli-input-json` request that enables TTL on the schema's TTL attribute.
-func (s Schema) TTLSpecificationJSON() ([]byte, error) {
+func TTLSpecificationJSON(s table.Schema) ([]byte, error) {
 	if s.TTLAttr == "" {
-		return nil, fmt.Errorf("%w: schema %s has no TTL attribute", ErrInvalidInput, s.Name)
+		return nil, fmt.Errorf("%w: schema %s has no TTL attribute", table.ErrInvalidInput, s.Name)
 	}
 	return json.MarshalIndent(map[string]any{
 		"TableName":               s.Name,
@@ -65,9 +67,9 @@ func (s Schema) TTLSpecificationJSON() ([]byte, error) {
 
 // CloudFormation returns an AWS::DynamoDB::Table resource for the schema
 // as a CloudFormation template (JSON) with one resource named logicalID:
-// the same keys, GSIs, billing mode and TTL that [Table.Create] makes, plus
-// point-in-time recovery.
-func (s Schema) CloudFormation(logicalID string) ([]byte, error) {
+// the same keys, GSIs, billing mode and TTL that [table.Table.Create] makes,
+// plus point-in-time recovery.
+func CloudFormation(s table.Schema, logicalID string) ([]byte, error) {
 	in := s.CreateTableInput()
 	var attrs []map[string]string
 	for _, a := range in.AttributeDefinitions {
@@ -108,9 +110,9 @@ func (s Schema) CloudFormation(logicalID string) ([]byte, error) {
 
 // Terraform returns an aws_dynamodb_table resource named resource for the
 // schema, in Terraform's HCL: the same keys, GSIs, billing mode and TTL
-// that [Table.Create] makes, plus point-in-time recovery and
+// that [table.Table.Create] makes, plus point-in-time recovery and
 // prevent_destroy (a table holds state).
-func (s Schema) Terraform(resource string) []byte {
+func Terraform(s table.Schema, resource string) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "resource \"aws_dynamodb_table\" %q {\n", resource)
 	fmt.Fprintf(&b, "  name         = %q\n", s.Name)

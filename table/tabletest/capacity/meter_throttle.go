@@ -1,4 +1,4 @@
-package tabletest
+package capacity
 
 import (
 	"bytes"

@@ -1,7 +1,6 @@
-package table_test
+package tableschema_test
 
 import (
-	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tableschema"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -35,44 +35,26 @@ func golden(t *testing.T, name string, got []byte) {
 func TestSchemaExportsGolden(t *testing.T) {
 	t.Parallel()
 	s := table.NewSchema("app-table")
-	ct, err := s.CreateTableJSON()
+	ct, err := tableschema.CreateTableJSON(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "createtable.json", ct)
-	cf, err := s.CloudFormation("AppTable")
+	cf, err := tableschema.CloudFormation(s, "AppTable")
 	if err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "cloudformation.json", cf)
-	lower, err := table.NewSchema("ferryhook-main", table.WithIndexCount(3), table.WithLowercaseKeys()).CloudFormation("Main")
+	lower, err := tableschema.CloudFormation(table.NewSchema("ferryhook-main", table.WithIndexCount(3), table.WithLowercaseKeys()), "Main")
 	if err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "cloudformation-lowercase.json", lower)
-	ttl, err := s.TTLSpecificationJSON()
+	ttl, err := tableschema.TTLSpecificationJSON(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "ttl.json", ttl)
-}
-
-func TestSchemaValidate(t *testing.T) {
-	t.Parallel()
-	if err := table.NewSchema("app-table").Validate(); err != nil {
-		t.Errorf("default schema: %v", err)
-	}
-	for name, s := range map[string]table.Schema{
-		"short name":   table.NewSchema("ab"),
-		"bad char":     table.NewSchema("app table"),
-		"dup attr":     table.NewSchema("app", table.WithTTLAttribute("x"), func(s *table.Schema) { s.SK = s.PK }),
-		"too many GSI": table.NewSchema("app", table.WithIndexCount(21)),
-	} {
-		var ve *table.ValidationError
-		if err := s.Validate(); !errors.As(err, &ve) {
-			t.Errorf("%s: got %v, want a ValidationError", name, err)
-		}
-	}
 }
 
 // The Terraform export: a golden file, and its structure checked (braces
@@ -80,7 +62,7 @@ func TestSchemaValidate(t *testing.T) {
 func TestSchemaTerraform(t *testing.T) {
 	t.Parallel()
 	s := table.NewSchema("app-table")
-	tf := s.Terraform("app")
+	tf := tableschema.Terraform(s, "app")
 	golden(t, "terraform.tf", tf)
 	src := string(tf)
 	if o, c := strings.Count(src, "{"), strings.Count(src, "}"); o != c {

@@ -1,4 +1,11 @@
-package tabletest
+// Package patterncost measures what each access pattern of an application
+// store costs and holds the store to the record in
+// docs/patterns/<app>.requests.json, which `singletable doc` renders. It
+// is this repository's own bookkeeping (catalog IDs, the docs/patterns
+// layout), so it lives here, internal, built on the public test kit
+// (tabletest's RequestCounter, capacity's Meter) rather than the kit
+// importing it.
+package patterncost
 
 import (
 	"math"
@@ -9,13 +16,15 @@ import (
 	"testing"
 
 	"github.com/singletable/singletable/internal/patterndoc"
+	"github.com/singletable/singletable/table/tabletest"
+	"github.com/singletable/singletable/table/tabletest/capacity"
 )
 
 // Costs measures what each access pattern of an application costs, and
 // holds the store package to it. It is how the store packages prove that
 // every catalog pattern takes the requests its document says:
 //
-//   - Measure runs one call of a method under a [RequestCounter] (with
+//   - Measure runs one call of a method under a [tabletest.RequestCounter] (with
 //     Capacity) and records its requests, operations and consumed capacity;
 //   - Check, at the end of the test, fails when a method takes more (or
 //     fewer, or other) requests than recorded in
@@ -34,13 +43,13 @@ type Costs struct {
 	// Root is the module root, relative to the test's directory ("../..").
 	Root string
 	// Counter is the store client's counter.
-	Counter *RequestCounter
+	Counter *tabletest.RequestCounter
 	// Meter, when set, is the store client's meter: each measured call
 	// also records its hottest partition key, the units it puts there and
 	// on all keys, and the rate one key sustains (see [patterndoc.Cost]);
 	// Check fails when a method's hottest-key units grow. Let it
-	// [Meter.Learn] the store's tables, to name keys by their templates.
-	Meter *Meter
+	// [capacity.Meter.Learn] the store's tables, to name keys by their templates.
+	Meter *capacity.Meter
 
 	mu       sync.Mutex
 	measured patterndoc.Costs
@@ -78,24 +87,10 @@ func (c *Costs) Measure(t testing.TB, method, note string, fn func() error) {
 			total := c.Meter.Total()
 			cost.HotKey, cost.HotRead, cost.HotWrite = c.Meter.Shape(p), u.Read, u.Write
 			cost.MeteredRead, cost.MeteredWrite = total.Read, total.Write
-			cost.Rate = SustainedRate(u)
+			cost.Rate = capacity.SustainedRate(u)
 		}
 	}
 	c.measured[method] = cost
-}
-
-// SustainedRate returns how many calls per second one partition key takes
-// when each call puts u on it: PartitionWriteLimit / u.Write or
-// PartitionReadLimit / u.Read, the lower (rounded down).
-func SustainedRate(u Usage) float64 {
-	r := math.Inf(1)
-	if u.Write > 0 {
-		r = PartitionWriteLimit / u.Write
-	}
-	if u.Read > 0 {
-		r = min(r, PartitionReadLimit/u.Read)
-	}
-	return math.Floor(r)
 }
 
 // Check compares the measurements with the record (see [Costs]).
