@@ -61,7 +61,9 @@ type IngestRequest struct {
 // response run out (then the event may be stored and counted: a caller's
 // retry stores a second event under a new ID, as with any webhook
 // delivered twice).
-func (s *Store) Ingest(ctx context.Context, source fh.SourceID, req IngestRequest) (fh.Event, error) {
+func (s *Store) Ingest(ctx context.Context, source fh.SourceID, req IngestRequest) (_ fh.Event, err error) {
+	ctx, call := s.main.Call(ctx, "FH-12", "ferryhook.Store.Ingest")
+	defer func() { call.End(err) }()
 	if err := source.Validate(); err != nil {
 		return fh.Event{}, err
 	}
