@@ -73,6 +73,10 @@ func Check(p Package) (problems []string, wired int, err error) {
 				problems = append(problems, where+": exported method with a context cites no catalog ID: cite the pattern it serves and call Table.Call with it, or list it in Exempt")
 				continue
 			}
+			if n := countLit(fd.Body, p.Name+"."+name); n != 1 {
+				problems = append(problems, fmt.Sprintf("%s: names itself %d times, want one call", where, n))
+				continue
+			}
 			if msg := checkBody(fd, ctxName, ids, p.Name+"."+name); msg != "" {
 				problems = append(problems, where+": "+msg)
 				continue
@@ -234,4 +238,18 @@ func errResult(fd *ast.FuncDecl) string {
 		return "-"
 	}
 	return last.Names[len(last.Names)-1].Name
+}
+
+// countLit counts the string literals lit in body.
+func countLit(body ast.Node, lit string) int {
+	n := 0
+	ast.Inspect(body, func(x ast.Node) bool {
+		if s, ok := x.(ast.Expr); ok {
+			if v, ok := stringLit(s); ok && v == lit {
+				n++
+			}
+		}
+		return true
+	})
+	return n
 }

@@ -10,6 +10,7 @@ var wiredPackages = []Package{
 		"Users.ResetUsage":   "billing-period maintenance, no catalog pattern",
 		"Users.EnsureGuards": "adoption of service-written users",
 	}},
+	{Dir: "../../query/podcastflow", Name: "podcastflow", Prefix: "PF"},
 }
 
 // TestCallWiring fails when a store method of a wired package that cites
