@@ -11,6 +11,7 @@ var wiredPackages = []Package{
 		"Users.EnsureGuards": "adoption of service-written users",
 	}},
 	{Dir: "../../query/podcastflow", Name: "podcastflow", Prefix: "PF"},
+	{Dir: "../../query/tinode", Name: "tinode", Prefix: "TN"},
 }
 
 // TestCallWiring fails when a store method of a wired package that cites
