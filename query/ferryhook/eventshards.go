@@ -82,14 +82,14 @@ func mustLayout(text string) table.Layout {
 }
 
 // eventLayout returns source's event layout as its counter shard 0 holds
-// it (one strongly consistent GetItem; an ingest writes events only under
+// it (one strongly consistent GetItem, projected on the layout; an ingest writes events only under
 // the layout its shard holds). A source without shards yet has ingested
 // nothing sharded: the zero layout.
 func (s *Store) eventLayout(ctx context.Context, source fh.SourceID) (table.Layout, error) {
 	if !s.eventSharded() {
 		return table.Layout{}, nil
 	}
-	raw, err := s.main.GetOwner(ctx, s.srcCounters.ShardKey(string(source), 0), true)
+	raw, err := s.main.GetOwner(ctx, s.srcCounters.ShardKey(string(source), 0), true, eventLayoutAttr)
 	if errors.Is(err, table.ErrNotFound) {
 		return table.Layout{}, nil
 	}
