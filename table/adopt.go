@@ -119,7 +119,7 @@ func (e *Entity[T]) Adopt(ctx context.Context, raw Item, dryRun bool) (JobOutcom
 // another item is an ErrUniqueViolation.
 func (e *Entity[T]) needsAdoption(ctx context.Context, k Key, item *T, raw Item, dryRun bool) (bool, error) {
 	need := false
-	for path := range e.def.Secrets {
+	for _, path := range e.def.Secrets {
 		if e.t.needsSeal(raw, path) {
 			need = true
 		}

@@ -60,6 +60,12 @@ func (e *Entity[T]) createIn(ctx context.Context, item *T, also []TxOp, pk strin
 		}
 		ops[0] = e.t.InPartition(ops[0], pk)
 	}
+	return e.createWith(ctx, item, ops, tok, also)
+}
+
+// createWith sends ops (item's create, from newOps or importOps, with the
+// write token tok) and also.
+func (e *Entity[T]) createWith(ctx context.Context, item *T, ops []TxOp, tok string, also []TxOp) (Key, error) {
 	k := ops[0].key
 	if len(ops) == 1 && len(also) == 0 {
 		if err := e.t.putItem(ctx, e.def.Type, ops[0].put, tok, ErrAlreadyExists); err != nil {
@@ -95,11 +101,28 @@ func (e *Entity[T]) newOps(item *T) ([]TxOp, string, error) {
 	return e.createOps(item)
 }
 
+// importOps is newOps for [Entity.Import]: Def.Touch, then Def.Validate
+// as Import judges a copied item (importValidate: unknown enum values
+// kept, returned), then the create.
+func (e *Entity[T]) importOps(item *T) ([]TxOp, string, []KeptValue, error) {
+	e.Touch(item)
+	kept, err := e.importValidate(item)
+	if err != nil {
+		return []TxOp{{}}, "", nil, err
+	}
+	ops, tok, err := e.createOpsV(item, false)
+	return ops, tok, kept, err
+}
+
 // createOps validates item and returns the conditional put that creates it
 // (its key absent, or expired) and the puts of its guards, with the write
 // token the put carries.
-func (e *Entity[T]) createOps(item *T) ([]TxOp, string, error) {
-	w, err := e.prepare(item, 1)
+func (e *Entity[T]) createOps(item *T) ([]TxOp, string, error) { return e.createOpsV(item, true) }
+
+// createOpsV is createOps; without validate, Def.Validate is left to the
+// caller (Import's importValidate).
+func (e *Entity[T]) createOpsV(item *T, validate bool) ([]TxOp, string, error) {
+	w, err := e.prepareV(item, 1, validate)
 	if err == nil {
 		err = e.keepReadForms(item, w.item)
 	}

@@ -212,9 +212,34 @@ func declare[T any](t *Table, def *Def[T]) (*declared, derived[T]) {
 	} else if def.TTL.After != 0 {
 		fail("TTL.After without TTL.From")
 	}
+	for _, path := range def.Secrets {
+		if !secretField(rt, path) {
+			fail("Secrets %q is not a string attribute of the type", path)
+		}
+	}
 	slices.Sort(indexed)
 	fn.indexed = slices.Compact(indexed)
 	return d, fn
+}
+
+// secretField reports whether the attribute path names a string field of
+// struct type t ("credentials.accessToken": through the struct the
+// credentials attribute holds).
+func secretField(t reflect.Type, path string) bool {
+	for part := range strings.SplitSeq(path, ".") {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct {
+			return false
+		}
+		fi, ok := fieldsOf(t)[part]
+		if !ok {
+			return false
+		}
+		t = fi.typ
+	}
+	return t.Kind() == reflect.String
 }
 
 // encode returns item's attributes with its key-only fields, for keys.

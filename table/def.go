@@ -68,13 +68,14 @@ type Def[T any] struct {
 	UniqueFold map[string]func(string) string
 	// TTL declares when the item expires (see [TTL]).
 	TTL TTL
-	// Secrets maps attribute names to the string fields that hold secrets
-	// (credentials, tokens, MFA secrets). They are encrypted with
+	// Secrets names the string attributes that hold secrets (credentials,
+	// tokens, MFA secrets), by attribute path: "mfaSecret", or
+	// "credentials.accessToken" for one inside a map. They are encrypted with
 	// Options.Cipher before any write, bound to the item's key and the
 	// attribute name, and decrypted on read; Patch refuses them. Without a
 	// cipher, writing a non-empty secret fails with [ErrNoCipher]: a
 	// plaintext secret never reaches DynamoDB.
-	Secrets map[string]func(*T) *string
+	Secrets []string
 	// Scope names the attribute holding the tenant an item belongs to
 	// (an account, a user, an organization): set, it enables [Entity.In],
 	// the handle whose reads and writes cannot reach another tenant's

@@ -113,7 +113,7 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	// previous format or under a stale key are sealed anew by every write
 	// (the whole top-level attribute that holds them is rewritten).
 	resealed := map[string]bool{}
-	for path := range e.def.Secrets {
+	for _, path := range e.def.Secrets {
 		attr := secretTop(path)
 		if !resealed[attr] && e.t.needsSeal(raw, path) && w.item[attr] != nil && avEqual(plainOld[attr], plainNew[attr]) {
 			resealed[attr] = true

@@ -88,6 +88,23 @@
 // names the operation, entity and key. Bad input is refused with a
 // [ValidationError] naming the field, before any request is sent.
 //
+// # Keys from the declaration
+//
+// A key's shape is written once, in its [Template], and everything else is
+// built from it with the grammar the engine writes items by:
+// [Template.Key] builds one item's key from attribute values and
+// [Template.Parse] reads them back (Key(Parse(k)) is k), [Template.Partition]
+// gives a Query's partition (without a trailing shard segment),
+// [Template.SortKey] and [Template.SortPrefix] the bounds and begins_with
+// prefixes of a range. An application declares its templates beside its
+// entity types (entity/<app>: `var UserKeys = table.Template{PK:
+// "USER#{userId}", SK: "PROFILE"}`), its Defs reference them (`Keys:
+// fh.UserKeys`), and its key helpers (UserKey(id)) call the builder: no
+// second pattern restates a template, no store concatenates a key by hand.
+// A shard count a deployment picks is a modifier of the template
+// ("USERS#{userId:shard}", given the profile's count by
+// [Template.WithShards]), not a template built with fmt.Sprintf.
+//
 // # What survives a write
 //
 // Strict writes, tolerant reads: a write never drops what it did not

@@ -13,7 +13,7 @@ func ParseEnum[E ~string](field, s string, allowed ...E) (E, error) {
 	if slices.Contains(allowed, E(s)) {
 		return E(s), nil
 	}
-	return "", unknownValue(field, fmt.Sprintf("%q", s), allowed)
+	return "", unknownValue(field, s, allowed)
 }
 
 // CheckEnum returns nil if v is one of allowed, or else a
@@ -22,13 +22,15 @@ func CheckEnum[E comparable](field string, v E, allowed ...E) error {
 	if slices.Contains(allowed, v) {
 		return nil
 	}
-	return unknownValue(field, fmt.Sprintf("%v", v), allowed)
+	return unknownValue(field, fmt.Sprint(v), allowed)
 }
 
+// unknownValue is the *ValidationError of an unknown enum value got.
 func unknownValue[E any](field, got string, allowed []E) error {
 	names := make([]string, len(allowed))
 	for i, a := range allowed {
 		names[i] = fmt.Sprint(a)
 	}
-	return &ValidationError{Field: field, Reason: fmt.Sprintf("unknown value %s (want one of %s)", got, strings.Join(names, ", "))}
+	return &ValidationError{Field: field, Reason: fmt.Sprintf("unknown value %q (want one of %s)", got, strings.Join(names, ", ")),
+		Unknown: true, Value: got, Allowed: names}
 }

@@ -71,6 +71,13 @@ type ValidationError struct {
 	Reason string
 	// Key is true when the field is part of a key.
 	Key bool
+	// Unknown is true when the field holds a value its enumeration does
+	// not list ([ParseEnum], [CheckEnum]); Value is that value and Allowed
+	// the list. A write refuses it; [Entity.Import] keeps it, since the
+	// source holds it (see [KeptValue]).
+	Unknown bool
+	Value   string
+	Allowed []string
 }
 
 // Error implements error.

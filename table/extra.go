@@ -185,7 +185,7 @@ func (e *Entity[T]) encodePlain(item *T) (Item, error) {
 // keepStored is the package's keepStored for attribute attr, except for
 // attributes holding secrets: those are written as sealed by this write.
 func (e *Entity[T]) keepStored(attr string, stored, old, nw types.AttributeValue) types.AttributeValue {
-	for path := range e.def.Secrets {
+	for _, path := range e.def.Secrets {
 		if secretTop(path) == attr {
 			return nw
 		}

@@ -25,6 +25,10 @@ import (
 //   - Honest: a duplicate unique value or an item that fails validation is
 //     returned as an error the job runner counts as a conflict (it wraps
 //     [ErrUniqueViolation] or [ErrInvalidInput]).
+//   - What the source holds is kept: an enum value Def.Validate does not
+//     list ([ValidationError.Unknown]) is written as stored, never a
+//     reason to leave the item behind, and reported to the context's
+//     [WithKeptValues] callback; every other check still applies.
 //   - A dry run predicts the real run exactly and writes nothing: the item
 //     is decoded, validated and encoded; an item already at its key is
 //     Unchanged; a unique value held by another live item (a guard read,
@@ -45,9 +49,14 @@ func (e *Entity[T]) Import(ctx context.Context, raw Item, dryRun bool) (JobOutco
 	if dryRun {
 		return e.dryImport(withClaims(ctx), &item)
 	}
-	k, err := e.create(ctx, &item, nil)
+	ops, tok, kept, err := e.importOps(&item)
+	var k Key
+	if err == nil {
+		k, err = e.createWith(ctx, &item, ops, tok, nil)
+	}
 	switch {
 	case err == nil:
+		reportKept(ctx, k, kept)
 		return Changed, nil
 	case errors.Is(err, ErrUniqueViolation), errors.Is(err, ErrInvalidInput):
 		// before ErrAlreadyExists: a held guard also fails a condition
@@ -151,8 +160,9 @@ func (e *Entity[T]) ImportMany(ctx context.Context, raws []Item, dryRun bool) ([
 		return outs, errs
 	}
 	type prepared struct {
-		i   int
-		ops []TxOp
+		i    int
+		ops  []TxOp
+		kept []KeptValue
 	}
 	var ready []prepared
 	for i, raw := range raws {
@@ -161,12 +171,12 @@ func (e *Entity[T]) ImportMany(ctx context.Context, raws []Item, dryRun bool) ([
 			outs[i], errs[i] = o, err
 			continue
 		}
-		ops, _, err := e.newOps(&item)
+		ops, _, kept, err := e.importOps(&item)
 		if err != nil {
 			outs[i], errs[i] = Conflicted, opErr("import", e.def.Type, ops0Key(ops), err)
 			continue
 		}
-		ready = append(ready, prepared{i, ops})
+		ready = append(ready, prepared{i, ops, kept})
 	}
 	flush := func(batch []prepared) {
 		if len(batch) == 0 {
@@ -179,6 +189,7 @@ func (e *Entity[T]) ImportMany(ctx context.Context, raws []Item, dryRun bool) ([
 		if err := e.t.Transact(ctx, ops...); err == nil {
 			for _, p := range batch {
 				outs[p.i] = Changed
+				reportKept(ctx, p.ops[0].key, p.kept)
 			}
 			return
 		}
@@ -204,7 +215,7 @@ func (e *Entity[T]) ImportMany(ctx context.Context, raws []Item, dryRun bool) ([
 // table, strongly consistent, and against the dry run's claims, and
 // claimed when the create would succeed.
 func (e *Entity[T]) dryImport(ctx context.Context, item *T) (JobOutcome, error) {
-	ops, _, err := e.newOps(item)
+	ops, _, kept, err := e.importOps(item)
 	if err != nil {
 		return Conflicted, opErr("import", e.def.Type, ops0Key(ops), err)
 	}
@@ -250,6 +261,7 @@ func (e *Entity[T]) dryImport(ctx context.Context, item *T) (JobOutcome, error) 
 		}
 	}
 	claims.Store(k, true)
+	reportKept(ctx, k, kept)
 	return Changed, nil
 }
 

@@ -15,6 +15,11 @@ type Key struct {
 // String formats the key as {PK SK}.
 func (k Key) String() string { return "{" + k.PK + " " + k.SK + "}" }
 
+// Equal reports whether k and o are the same key (and, for keys that
+// could not be built, the same error). go-cmp uses it, so cmp.Diff
+// compares keys without options.
+func (k Key) Equal(o Key) bool { return k == o }
+
 // Err returns why [Entity.Key] could not build k (nil for a key that
 // holds values).
 func (k Key) Err() error { return k.err }

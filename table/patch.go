@@ -124,7 +124,7 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 		if slices.Contains(reserved, field) {
 			return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: "a key or table attribute; use Update"}
 		}
-		for path := range e.def.Secrets {
+		for _, path := range e.def.Secrets {
 			if path == field || secretTop(path) == field {
 				return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: fmt.Sprintf("holds the secret %s; use Update so it is encrypted", path)}
 			}

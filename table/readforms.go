@@ -62,7 +62,7 @@ func (e *Entity[T]) keepReadForms(item *T, av Item) error {
 
 // isSecret reports whether top-level attribute attr holds a secret.
 func (e *Entity[T]) isSecret(attr string) bool {
-	for path := range e.def.Secrets {
+	for _, path := range e.def.Secrets {
 		if secretTop(path) == attr {
 			return true
 		}

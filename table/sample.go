@@ -63,8 +63,10 @@ func (e *Entity[T]) Sample(set map[string]any) (Sample, error) {
 			}
 		}
 	}
-	for _, ptr := range e.def.Secrets {
-		*ptr(&item) = "" // a sample never holds a secret
+	for _, path := range e.def.Secrets {
+		if f, ok := fieldByPath(rv, path); ok {
+			f.SetString("") // a sample never holds a secret
+		}
 	}
 	for name, v := range set {
 		f, ok := fieldByName(rv, name)
@@ -100,6 +102,29 @@ func fieldByName(v reflect.Value, name string) (reflect.Value, bool) {
 		return v.FieldByIndex(f.Index), true
 	}
 	return reflect.Value{}, false
+}
+
+// fieldByPath returns the string field at the attribute path
+// ("credentials.accessToken": the accessToken attribute of the struct the
+// credentials attribute holds), following pointers.
+func fieldByPath(v reflect.Value, path string) (reflect.Value, bool) {
+	for part := range strings.SplitSeq(path, ".") {
+		for v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return reflect.Value{}, false
+			}
+			v = v.Elem()
+		}
+		if v.Kind() != reflect.Struct {
+			return reflect.Value{}, false
+		}
+		f, ok := fieldByName(v, part)
+		if !ok {
+			return reflect.Value{}, false
+		}
+		v = f
+	}
+	return v, v.Kind() == reflect.String
 }
 
 // fillSample fills v with sample values; name is its attribute name.

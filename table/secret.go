@@ -175,7 +175,7 @@ func secretSlot(item Item, path string) (map[string]types.AttributeValue, string
 
 // sealItem encrypts the secrets of a freshly encoded item in place.
 func (e *Entity[T]) sealItem(av Item, k Key) error {
-	for path := range e.def.Secrets {
+	for _, path := range e.def.Secrets {
 		m, name := secretSlot(av, path)
 		if m == nil {
 			continue
@@ -202,7 +202,7 @@ func (e *Entity[T]) sealItem(av Item, k Key) error {
 func (e *Entity[T]) openItem(raw Item, k Key, lenient bool) (Item, error) {
 	out := raw
 	copied := false
-	for path := range e.def.Secrets {
+	for _, path := range e.def.Secrets {
 		m, name := secretSlot(raw, path)
 		if m == nil || m[name] == nil {
 			continue

@@ -23,7 +23,7 @@ type credential struct {
 var credentialDef = table.Def[credential]{
 	Type:    "Credential",
 	Keys:    table.Template{PK: "CRED#{id}", SK: "CRED"},
-	Secrets: map[string]func(*credential) *string{"token": func(c *credential) *string { return &c.Token }},
+	Secrets: []string{"token"},
 }
 
 func rawAttr(t *testing.T, tb *table.Table, k table.Key, attr string) string {
@@ -126,7 +126,7 @@ type vault struct {
 var vaultDef = table.Def[vault]{
 	Type:    "Vault",
 	Keys:    table.Template{PK: "VAULT#{id}", SK: "V"},
-	Secrets: map[string]func(*vault) *string{"tokens.access": func(v *vault) *string { return &v.Tokens.Access }},
+	Secrets: []string{"tokens.access"},
 }
 
 // TestNestedSecretsAndPatch: a secret inside a map is sealed in place, and

@@ -37,6 +37,8 @@ import (
 //     every item joins is split in N (see [Query.Shards] for reading it
 //     whole). ":shard1" leaves the segment out: the key is the unsharded
 //     one byte for byte, so a profile picks N without another template.
+//     Declared as ":shard" (no count), the count is the profile's:
+//     [Template.WithShards] gives it.
 //
 // [Transforms] lists them with their docs: the engine, the model, the
 // pattern documents and NoSQL Workbench exports all read that one
@@ -88,6 +90,9 @@ func parseTemplate(s string) (template, error) {
 		case strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}"):
 			name, mod, _ := strings.Cut(seg[1:len(seg)-1], ":")
 			tf, ok := lookupTransform(mod)
+			if mod == "shard" {
+				return nil, fmt.Errorf("%q: %q takes its shard count from the profile: Template.WithShards", s, seg)
+			}
 			if name == "" || (mod != "" && !ok) {
 				return nil, fmt.Errorf("%q: bad reference %q (transforms: %s)", s, seg, strings.Join(slices.Sorted(maps.Keys(Transforms())), ", "))
 			}

@@ -31,6 +31,11 @@ type transform struct {
 	// Reverse, if set, returns the attribute value of a segment (for a
 	// Patch, which reads the fields a key holds back from the key).
 	Reverse func(seg string) (types.AttributeValue, bool)
+	// Read, if set, returns the value a key's segments (Segments of them)
+	// hold, as a string ([Template.Parse]); ok is false when they hold
+	// none (an Absent segment). Unset: the transform keeps only part of
+	// the value, which is not read back.
+	Read func(segs []string) (v string, ok bool, err error)
 	// Example, if set, is a sample value of the attribute a (for
 	// transforms that need a shape: [Entity.Sample]).
 	Example func(a string) string
@@ -51,6 +56,10 @@ var transforms = map[string]transform{
 			v, err := keys.Unescape(seg)
 			return &types.AttributeValueMemberS{Value: v}, err == nil
 		},
+		Read: func(segs []string) (string, bool, error) {
+			v, err := keys.Unescape(segs[0])
+			return v, true, err
+		},
 	},
 	"ts": {
 		Doc:      "a time (RFC 3339 string, or epoch seconds of a `unixtime` number) as keys.Timestamp: UTC, fixed-width nanoseconds, byte order is time order",
@@ -62,6 +71,10 @@ var transforms = map[string]transform{
 			}
 			s, err := keys.Timestamp(tm)
 			return []string{s}, err
+		},
+		Read: func(segs []string) (string, bool, error) {
+			tm, err := keys.ParseTimestamp(segs[0])
+			return tm.Format(time.RFC3339Nano), true, err
 		},
 	},
 	"ms": {
@@ -75,6 +88,10 @@ var transforms = map[string]transform{
 			s, err := keys.UnixMilli(tm)
 			return []string{s}, err
 		},
+		Read: func(segs []string) (string, bool, error) {
+			tm, err := keys.ParseUnixMilli(segs[0])
+			return strconv.FormatInt(tm.UnixMilli(), 10), true, err
+		},
 	},
 	"split": {
 		Doc:      `a "scheme:value" string as two segments, each escaped: "basic:alice" gives "basic#alice"`,
@@ -86,12 +103,21 @@ var transforms = map[string]transform{
 			}
 			return []string{keys.Escape(a), keys.Escape(b)}, nil
 		},
+		Read: func(segs []string) (string, bool, error) {
+			a, err := keys.Unescape(segs[0])
+			if err != nil {
+				return "", false, err
+			}
+			b, err := keys.Unescape(segs[1])
+			return a + ":" + b, true, err
+		},
 		Example: func(a string) string { return "scheme1:" + a + "1" },
 	},
 	"opt": {
 		Doc:      `the value, or "-" when the attribute is absent or empty: an optional field (an enum, never "-") in an index key that must hold the item either way`,
 		Segments: 1,
 		Apply:    func(v string, _ types.AttributeValue) ([]string, error) { return []string{v}, nil },
+		Read:     func(segs []string) (string, bool, error) { return segs[0], segs[0] != "-", nil },
 		Absent:   "-",
 	},
 	"root": {
@@ -130,6 +156,13 @@ func widthTransform(n int) transform {
 		Reverse: func(seg string) (types.AttributeValue, bool) {
 			u, err := strconv.ParseUint(seg, 10, 64)
 			return &types.AttributeValueMemberN{Value: strconv.FormatUint(u, 10)}, err == nil
+		},
+		Read: func(segs []string) (string, bool, error) {
+			if len(segs[0]) != n {
+				return "", false, fmt.Errorf("%q is not %d digits", segs[0], n)
+			}
+			u, err := keys.ParseUint(segs[0])
+			return strconv.FormatUint(u, 10), true, err
 		},
 	}
 }
@@ -173,6 +206,7 @@ func Transforms() map[string]string {
 	out := map[string]string{
 		":N":      "a non-negative integer zero-padded to N digits (1 to 20), so byte order is number order",
 		":shardN": "the value's shard among N (table.Shard: FNV-1a mod N), the last segment of a sharded partition; :shard1 leaves it out",
+		":shard":  "a shard segment whose count N the deployment's profile gives (Template.WithShards makes it :shardN)",
 	}
 	for name, t := range transforms {
 		out[":"+name] = t.Doc

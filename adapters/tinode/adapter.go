@@ -65,8 +65,15 @@ type Config struct {
 	// any secret attribute) come from.
 	Keys KeyConfig `json:"keys"`
 	// UniqueTagNamespaces are the tag namespaces whose tags have one
-	// holder in the whole table (default ["*"]: every "ns:value" tag;
-	// plain tags are shared, as in Tinode's SQL adapters).
+	// holder in the whole table ("*": every "ns:value" tag). The default,
+	// none, is Tinode's SQL adapters' rule: any tag may be held by many
+	// users and topics (Tinode's server checks what it wants unique, and
+	// logins and validated credentials are unique by their own records).
+	// With a unique namespace a taken tag makes the write fail with
+	// types.ErrDuplicate, which Tinode's server answers on 'me' {set tags}
+	// with 500. Decide before the first write: tags written under one
+	// rule are not found under the other (their holders must be saved
+	// again).
 	UniqueTagNamespaces []string `json:"unique_tag_namespaces"`
 	// TimeoutSeconds bounds each adapter call (default 30).
 	TimeoutSeconds int `json:"timeout"`
@@ -140,9 +147,6 @@ func (c Config) check() error {
 
 func (a *Adapter) use(tbl *table.Table) {
 	ns := a.cfg.UniqueTagNamespaces
-	if len(ns) == 0 {
-		ns = []string{"*"}
-	}
 	a.tbl = tbl
 	a.st = tinode.New(tbl, func(o *tinode.Options) {
 		o.SharedTags = true
@@ -417,7 +421,11 @@ func terr(err error) error {
 		return t.ErrDuplicate
 	case errors.Is(err, table.ErrNotFound):
 		return t.ErrNotFound
-	case errors.Is(err, table.ErrInvalidInput), errors.Is(err, table.ErrInvalidKey):
+	case errors.Is(err, table.ErrInvalidInput), errors.Is(err, table.ErrInvalidKey),
+		errors.Is(err, table.ErrItemTooLarge), errors.Is(err, table.ErrTooManyItems):
+		// What the user sent does not fit an item (400 KB) or a
+		// transaction: Tinode's server answers ErrMalformed with 400;
+		// any other error would be its 500.
 		return t.ErrMalformed
 	}
 	return err

@@ -2,6 +2,7 @@ package tinode
 
 import (
 	"errors"
+	"slices"
 	"time"
 
 	tn "github.com/singletable/singletable/entity/tinode"
@@ -139,6 +140,9 @@ func (a *Adapter) CredGetAll(user t.Uid, method string, validatedOnly bool) ([]t
 	for i := range cs {
 		out[i] = fromCred(&cs[i])
 	}
+	// Oldest first, as Tinode's SQL adapters return them (rows in the
+	// order they were inserted); the store lists them by value.
+	slices.SortStableFunc(out, func(x, y t.Credential) int { return x.CreatedAt.Compare(y.CreatedAt) })
 	return out, nil
 }
 

@@ -1,6 +1,7 @@
 package tinode
 
 import (
+	"slices"
 	"strings"
 
 	tn "github.com/singletable/singletable/entity/tinode"
@@ -36,9 +37,10 @@ func (a *Adapter) MessageSave(msg *t.Message) error {
 }
 
 // MessageGetAll returns the topic's messages Since <= SeqId < Before (0:
-// no bound), newest first, at most opts.Limit (or 100), leaving out those
-// deleted for everyone and those forUser deleted (TN-13, TN-14): one Query
-// per page.
+// no bound), or in opts.IdRanges when given (they replace Since and
+// Before, as in Tinode's SQL adapters), newest first, at most opts.Limit
+// (or 100), leaving out those deleted for everyone and those forUser
+// deleted (TN-13, TN-14): one Query per page, per range.
 func (a *Adapter) MessageGetAll(topic string, forUser t.Uid, opts *t.QueryOpt) ([]t.Message, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()
@@ -47,26 +49,61 @@ func (a *Adapter) MessageGetAll(topic string, forUser t.Uid, opts *t.QueryOpt) (
 	if !forUser.IsZero() {
 		f.ForUser = tn.UserID(forUser.String())
 	}
+	ranges := []tinode.SeqRange{{}}
 	if opts != nil {
-		f.Seq = tinode.SeqRange{Since: max(opts.Since, 0), Before: max(opts.Before, 0)}
 		if opts.Limit > 0 && opts.Limit < limit {
 			limit = opts.Limit
 		}
-	}
-	if f.Seq.Before != 0 && f.Seq.Before <= f.Seq.Since {
-		return nil, nil
+		if len(opts.IdRanges) > 0 {
+			// The client's ranges (a chat client fills the gaps of its
+			// cache with them) replace Since and Before, as in the SQL
+			// adapters.
+			ranges = seqRanges(opts.IdRanges)
+		} else {
+			ranges[0] = tinode.SeqRange{Since: max(opts.Since, 0), Before: max(opts.Before, 0)}
+		}
 	}
 	var out []t.Message
-	for m, err := range a.st.Messages.HistoryAll(ctx, tn.TopicName(topic), f, table.Limit(limit)) {
-		if err != nil {
-			return nil, terr(err)
+	for _, r := range ranges {
+		if r.Before != 0 && r.Before <= r.Since {
+			continue
 		}
-		out = append(out, fromMessage(&m))
-		if len(out) == limit {
-			break
+		f.Seq = r
+		n := 0
+		for m, err := range a.st.Messages.HistoryAll(ctx, tn.TopicName(topic), f, table.Limit(limit)) {
+			if err != nil {
+				return nil, terr(err)
+			}
+			out = append(out, fromMessage(&m))
+			if n++; n == limit {
+				break
+			}
+		}
+	}
+	if len(ranges) > 1 {
+		// Newest first over all ranges, at most limit.
+		slices.SortFunc(out, func(x, y t.Message) int { return y.SeqId - x.SeqId })
+		out = slices.CompactFunc(out, func(x, y t.Message) bool { return x.SeqId == y.SeqId })
+		if len(out) > limit {
+			out = out[:limit]
 		}
 	}
 	return out, nil
+}
+
+// seqRanges turns Tinode's ranges (Hi exclusive, 0 for the single SeqId
+// Low) into SeqRanges, newest first.
+func seqRanges(in []t.Range) []tinode.SeqRange {
+	out := make([]tinode.SeqRange, 0, len(in))
+	for _, r := range in {
+		hi := r.Hi
+		if hi == 0 {
+			hi = r.Low + 1
+		}
+		out = append(out, tinode.SeqRange{Since: max(r.Low, 0), Before: max(hi, 0)})
+	}
+	slices.SortFunc(out, func(x, y tinode.SeqRange) int { return y.Since - x.Since })
+	return out
 }
 
 // MessageDeleteList deletes messages (TN-27): the ranges of toDel for

@@ -71,7 +71,8 @@ func userIDs(ids []t.Uid) []tn.UserID {
 // UserDelete deletes the user (TN-17). Soft: the user, the group topics it
 // owns and its p2p topics are marked deleted, its subscriptions kept.
 // Hard: the group topics it owns are deleted with their messages
-// (TN-18), its p2p topics marked deleted, its files unlinked (TN-32),
+// (TN-18), its p2p topics left as they are (the other user keeps them, as
+// in Tinode's SQL adapters), its files unlinked (TN-32),
 // then the user with its subscriptions, credentials, auth records and
 // tags. Each step is resumable; a repeated call finishes a stopped one.
 func (a *Adapter) UserDelete(id t.Uid, hard bool) error {
@@ -106,7 +107,14 @@ func (a *Adapter) UserDelete(id t.Uid, hard bool) error {
 			return terr(err)
 		}
 	}
+	// A soft delete marks the user's p2p topics deleted; a hard one leaves
+	// them to the other user, as Tinode's SQL adapters do (they delete the
+	// user's subscriptions and keep the topic and the other one's), so
+	// the other user's 'me' still lists the conversation.
 	for _, name := range p2p {
+		if hard {
+			break
+		}
 		if err := a.st.Topics.SoftDelete(ctx, name); err != nil && !errors.Is(err, table.ErrNotFound) {
 			return terr(err)
 		}
@@ -271,8 +279,15 @@ func mutateTags(tags, add, remove, reset []string) []string {
 		}
 		tags = slices.DeleteFunc(slices.Clone(tags), func(s string) bool { return slices.Contains(remove, s) })
 	}
-	slices.Sort(tags)
-	return slices.Compact(tags)
+	// In the order they were added, each once, as Tinode's PostgreSQL
+	// adapter reads them back (SELECT without ORDER BY of rows inserted
+	// in that order).
+	seen := map[string]bool{}
+	return slices.DeleteFunc(tags, func(s string) bool {
+		dup := seen[s]
+		seen[s] = true
+		return dup
+	})
 }
 
 // UserGetByCred returns the user whose validated credential is

@@ -7,6 +7,7 @@ import (
 
 	tn "github.com/singletable/singletable/entity/tinode"
 	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
 	t "github.com/tinode/chat/server/store/types"
 )
 
@@ -14,7 +15,9 @@ import (
 // get, get many (deleted users left out), update, tags with today's rule
 // (namespaced tags unique, plain tags shared), soft and hard delete.
 func TestUsers(t_ *testing.T) {
-	a, td := newAdapter(t_)
+	// The opt-in rule: every namespaced tag has one holder.
+	a := New(tabletest.NewTable(t_, table.NewSchema("tinode")), Config{UniqueTagNamespaces: []string{"*"}})
+	td := newFixtures()
 	loadUsers(t_, a, td)
 	wantErr(t_, a.UserCreate(td.Users[0]), t.ErrDuplicate)
 

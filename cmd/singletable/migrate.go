@@ -154,6 +154,15 @@ func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		for _, cf := range r.Report.Conflicts {
 			fmt.Fprintf(stdout, "  conflict %s %s: %s\n", cf.Key.PK, cf.Key.SK, cf.Reason)
 		}
+		for _, k := range r.Kept {
+			fmt.Fprintf(stdout, "  kept %s: a value the library does not know, copied as stored\n", k)
+		}
+		if more := r.KeptCount - len(r.Kept); more > 0 {
+			fmt.Fprintf(stdout, "  kept %d more such values\n", more)
+		}
+		for _, rp := range r.Repairs {
+			fmt.Fprintf(stdout, "  rebuilt %s (from the parent chain)\n", rp)
+		}
 		if r.Report.Scanned > 0 {
 			resumable = true // its checkpoints hold a position to continue from
 		}
@@ -235,6 +244,10 @@ func printPlan(w io.Writer, sv listbackup.Survey) {
 		}
 		for _, attr := range slices.Sorted(maps.Keys(t.Drop)) {
 			fmt.Fprintf(w, "  drop %s: %s\n", attr, t.Drop[attr])
+		}
+		if tr := t.Tree; tr != nil {
+			fmt.Fprintf(w, "  rebuild %s from the %s chain (%s's segment: its %s without %q); where the chain is broken the stored path is kept; each repair is reported\n",
+				tr.Path, tr.Parent, t.Entity, tr.ID, tr.TrimPrefix)
 		}
 		for _, attr := range slices.Sorted(maps.Keys(t.Defaults)) {
 			fmt.Fprintf(w, "  default %s = %s where missing\n", attr, t.Defaults[attr])

@@ -147,9 +147,13 @@ func (s *Source) Validate() error {
 	return nil
 }
 
-// ConnectionCredentials are a connection's credentials; AccessToken and
-// RefreshToken are encrypted before they are stored.
+// ConnectionCredentials are a connection's credentials; AccessToken,
+// RefreshToken and APIKey are encrypted before they are stored.
 type ConnectionCredentials struct {
+	// APIKey is the key of an API-key connection, as ListBackup's web
+	// client sends it to platform-connections/create (credentials
+	// {"apiKey": ...}, authType apikey); encrypted at rest (Def.Secrets).
+	APIKey string `dynamo:"apiKey,omitempty"`
 	// AccessToken is the provider's access token; encrypted at rest
 	// (Def.Secrets).
 	AccessToken string `dynamo:"accessToken,omitempty"`

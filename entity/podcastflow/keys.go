@@ -1,7 +1,6 @@
 package podcastflow
 
 import (
-	"github.com/singletable/singletable/keys"
 	"github.com/singletable/singletable/table"
 )
 
@@ -15,45 +14,72 @@ const (
 	PKBilling     = "BILLING"
 )
 
-// Key patterns of the document.
+// Key templates of the document: the one statement of each key's shape.
+// The store's Defs declare them (query/podcastflow), the engine writes
+// items by them, and every key helper here builds and parses with them.
+// A ":shard" segment takes its count from the deployment's profile
+// (Options.IndexShards; [table.Template.WithShards]).
 var (
-	userPK           = keys.NewPattern[keys.PK]("USER", "userId")
-	orgPK            = keys.NewPattern[keys.PK]("ORG", "organizationId")
-	billingPK        = keys.NewPattern[keys.PK]("BILLING", "organizationId")
-	globalMetricsSK  = keys.NewPattern[keys.SK]("GLOBAL", "date")
-	orgMetricsSK     = keys.NewPattern[keys.SK]("ORG", "organizationId", "date")
-	billingRecordSK  = keys.NewPattern[keys.SK]("RECORD", "date")
-	billingMetricsSK = keys.NewPattern[keys.SK]("METRICS", "date")
+	UserProfileKeys          = table.Template{PK: "USER#{userId}", SK: SKProfile}
+	UserPreferencesKeys      = table.Template{PK: "USER#{userId}", SK: SKPreferences}
+	OrganizationProfileKeys  = table.Template{PK: "ORG#{organizationId}", SK: SKProfile}
+	OrganizationSettingsKeys = table.Template{PK: "ORG#{organizationId}", SK: SKSettings}
+	PlatformSettingsKeys     = table.Template{PK: PKPlatform, SK: SKSettings}
+	GlobalMetricsKeys        = table.Template{PK: PKAnalytics, SK: "GLOBAL#{date}"}
+	OrganizationMetricsKeys  = table.Template{PK: PKAnalytics, SK: "ORG#{organizationId}#{date}"}
+	BillingRecordKeys        = table.Template{PK: "BILLING#{organizationId}", SK: "RECORD#{date}"}
+	BillingMetricsKeys       = table.Template{PK: PKBilling, SK: "METRICS#{date}"}
+
+	// UserOrgIndex: a user under its organization (GSI1; sparse: users of
+	// no organization).
+	UserOrgIndex = table.Template{PK: "ORG#{organizationId}", SK: "USER#{userId}"}
+	// UserRoleIndex: a user under its role (GSI2), sharded.
+	UserRoleIndex = table.Template{PK: "ROLE#{role}#{userId:shard}", SK: "USER#{userId}"}
+	// UserStatusIndex, OrgStatusIndex and BillingStatusIndex: entities
+	// under their status (GSI3), the sort key beginning with the entity
+	// type; users' and organizations' partitions sharded, billing's not.
+	UserStatusIndex    = table.Template{PK: "STATUS#{status}#{userId:shard}", SK: "USER#{userId}"}
+	OrgStatusIndex     = table.Template{PK: "STATUS#{status}#{organizationId:shard}", SK: "ORG#{organizationId}"}
+	BillingStatusIndex = table.Template{PK: "STATUS#{status}", SK: "BILLING#{organizationId}#{date}"}
+	// AllUsersIndex and AllOrgsIndex: every user and every organization
+	// (GSI4), sharded (USERS#{n}, ORGS#{n}; one shard is USERS itself).
+	AllUsersIndex = table.Template{PK: "USERS#{userId:shard}", SK: "USER#{userId}"}
+	AllOrgsIndex  = table.Template{PK: "ORGS#{organizationId:shard}", SK: "ORG#{organizationId}"}
 )
+
+func one(name, v string) map[string]string { return map[string]string{name: v} }
 
 // UserPK returns USER#{userId}.
 func UserPK(id UserID) (string, error) {
 	if err := id.Validate("userId"); err != nil {
 		return "", err
 	}
-	pk, err := userPK.Build(string(id))
-	return string(pk), err
+	return UserProfileKeys.Partition(one("userId", string(id)))
 }
 
 // UserProfileKey returns USER#{userId} / PROFILE.
 func UserProfileKey(id UserID) (table.Key, error) {
-	pk, err := UserPK(id)
-	return table.Key{PK: pk, SK: SKProfile}, err
+	if err := id.Validate("userId"); err != nil {
+		return table.Key{}, err
+	}
+	return UserProfileKeys.Key(one("userId", string(id)))
 }
 
 // UserPreferencesKey returns USER#{userId} / PREFERENCES.
 func UserPreferencesKey(id UserID) (table.Key, error) {
-	pk, err := UserPK(id)
-	return table.Key{PK: pk, SK: SKPreferences}, err
+	if err := id.Validate("userId"); err != nil {
+		return table.Key{}, err
+	}
+	return UserPreferencesKeys.Key(one("userId", string(id)))
 }
 
 // ParseUserPK returns the userId of USER#{userId}.
 func ParseUserPK(pk string) (UserID, error) {
-	v, err := userPK.Parse(keys.PK(pk))
+	v, err := UserProfileKeys.Parse(table.Key{PK: pk, SK: SKProfile})
 	if err != nil {
 		return "", err
 	}
-	return UserID(v[0]), nil
+	return UserID(v["userId"]), nil
 }
 
 // OrgPK returns ORG#{organizationId}.
@@ -61,47 +87,57 @@ func OrgPK(id OrgID) (string, error) {
 	if err := id.Validate("organizationId"); err != nil {
 		return "", err
 	}
-	pk, err := orgPK.Build(string(id))
-	return string(pk), err
+	return OrganizationProfileKeys.Partition(one("organizationId", string(id)))
 }
 
 // OrganizationProfileKey returns ORG#{organizationId} / PROFILE.
 func OrganizationProfileKey(id OrgID) (table.Key, error) {
-	pk, err := OrgPK(id)
-	return table.Key{PK: pk, SK: SKProfile}, err
+	if err := id.Validate("organizationId"); err != nil {
+		return table.Key{}, err
+	}
+	return OrganizationProfileKeys.Key(one("organizationId", string(id)))
 }
 
 // OrganizationSettingsKey returns ORG#{organizationId} / SETTINGS.
 func OrganizationSettingsKey(id OrgID) (table.Key, error) {
-	pk, err := OrgPK(id)
-	return table.Key{PK: pk, SK: SKSettings}, err
+	if err := id.Validate("organizationId"); err != nil {
+		return table.Key{}, err
+	}
+	return OrganizationSettingsKeys.Key(one("organizationId", string(id)))
 }
 
 // ParseOrgPK returns the organizationId of ORG#{organizationId}.
 func ParseOrgPK(pk string) (OrgID, error) {
-	v, err := orgPK.Parse(keys.PK(pk))
+	v, err := OrganizationProfileKeys.Parse(table.Key{PK: pk, SK: SKProfile})
 	if err != nil {
 		return "", err
 	}
-	return OrgID(v[0]), nil
+	return OrgID(v["organizationId"]), nil
 }
 
 // PlatformSettingsKey returns PLATFORM / SETTINGS.
-func PlatformSettingsKey() table.Key { return table.Key{PK: PKPlatform, SK: SKSettings} }
+func PlatformSettingsKey() table.Key {
+	k, err := PlatformSettingsKeys.Key(nil)
+	if err != nil {
+		panic(err) // a constant template
+	}
+	return k
+}
 
 // GlobalMetricsSK returns GLOBAL#{date}.
 func GlobalMetricsSK(d Date) (string, error) {
 	if err := d.Validate("date"); err != nil {
 		return "", err
 	}
-	sk, err := globalMetricsSK.Build(string(d))
-	return string(sk), err
+	return GlobalMetricsKeys.SortKey(one("date", string(d)))
 }
 
 // GlobalMetricsKey returns ANALYTICS / GLOBAL#{date}.
 func GlobalMetricsKey(d Date) (table.Key, error) {
-	sk, err := GlobalMetricsSK(d)
-	return table.Key{PK: PKAnalytics, SK: sk}, err
+	if err := d.Validate("date"); err != nil {
+		return table.Key{}, err
+	}
+	return GlobalMetricsKeys.Key(one("date", string(d)))
 }
 
 // OrganizationMetricsSK returns ORG#{organizationId}#{date}.
@@ -112,14 +148,15 @@ func OrganizationMetricsSK(id OrgID, d Date) (string, error) {
 	if err := d.Validate("date"); err != nil {
 		return "", err
 	}
-	sk, err := orgMetricsSK.Build(string(id), string(d))
-	return string(sk), err
+	return OrganizationMetricsKeys.SortKey(map[string]string{"organizationId": string(id), "date": string(d)})
 }
 
 // OrganizationMetricsKey returns ANALYTICS / ORG#{organizationId}#{date}.
 func OrganizationMetricsKey(id OrgID, d Date) (table.Key, error) {
-	sk, err := OrganizationMetricsSK(id, d)
-	return table.Key{PK: PKAnalytics, SK: sk}, err
+	if _, err := OrganizationMetricsSK(id, d); err != nil {
+		return table.Key{}, err
+	}
+	return OrganizationMetricsKeys.Key(map[string]string{"organizationId": string(id), "date": string(d)})
 }
 
 // BillingPK returns BILLING#{organizationId}.
@@ -127,8 +164,7 @@ func BillingPK(id OrgID) (string, error) {
 	if err := id.Validate("organizationId"); err != nil {
 		return "", err
 	}
-	pk, err := billingPK.Build(string(id))
-	return string(pk), err
+	return BillingRecordKeys.Partition(one("organizationId", string(id)))
 }
 
 // BillingRecordSK returns RECORD#{date}.
@@ -136,35 +172,38 @@ func BillingRecordSK(d Date) (string, error) {
 	if err := d.Validate("date"); err != nil {
 		return "", err
 	}
-	sk, err := billingRecordSK.Build(string(d))
-	return string(sk), err
+	return BillingRecordKeys.SortKey(one("date", string(d)))
 }
 
-// BillingRecordSKPrefix is the prefix of every billing record sort key.
-const BillingRecordSKPrefix = "RECORD#"
+// BillingRecordSKPrefix returns the prefix of every billing record sort
+// key: RECORD#.
+func BillingRecordSKPrefix() string {
+	p, err := BillingRecordKeys.SortPrefix(nil)
+	if err != nil {
+		panic(err) // a template with a reference
+	}
+	return p
+}
 
 // BillingRecordKey returns BILLING#{organizationId} / RECORD#{date}.
 func BillingRecordKey(id OrgID, d Date) (table.Key, error) {
-	pk, err := BillingPK(id)
-	if err != nil {
+	if err := id.Validate("organizationId"); err != nil {
 		return table.Key{}, err
 	}
-	sk, err := BillingRecordSK(d)
-	return table.Key{PK: pk, SK: sk}, err
+	if err := d.Validate("date"); err != nil {
+		return table.Key{}, err
+	}
+	return BillingRecordKeys.Key(map[string]string{"organizationId": string(id), "date": string(d)})
 }
 
 // ParseBillingRecordKey returns the organizationId and date of
 // BILLING#{organizationId} / RECORD#{date}.
 func ParseBillingRecordKey(k table.Key) (OrgID, Date, error) {
-	p, err := billingPK.Parse(keys.PK(k.PK))
+	v, err := BillingRecordKeys.Parse(k)
 	if err != nil {
 		return "", "", err
 	}
-	s, err := billingRecordSK.Parse(keys.SK(k.SK))
-	if err != nil {
-		return "", "", err
-	}
-	return OrgID(p[0]), Date(s[0]), nil
+	return OrgID(v["organizationId"]), Date(v["date"]), nil
 }
 
 // BillingMetricsSK returns METRICS#{date}.
@@ -172,36 +211,36 @@ func BillingMetricsSK(d Date) (string, error) {
 	if err := d.Validate("date"); err != nil {
 		return "", err
 	}
-	sk, err := billingMetricsSK.Build(string(d))
-	return string(sk), err
+	return BillingMetricsKeys.SortKey(one("date", string(d)))
 }
 
 // BillingMetricsKey returns BILLING / METRICS#{date}.
 func BillingMetricsKey(d Date) (table.Key, error) {
-	sk, err := BillingMetricsSK(d)
-	return table.Key{PK: PKBilling, SK: sk}, err
+	if err := d.Validate("date"); err != nil {
+		return table.Key{}, err
+	}
+	return BillingMetricsKeys.Key(one("date", string(d)))
 }
 
 // IsUserProfileKey reports whether k is USER#{userId} / PROFILE.
-func IsUserProfileKey(k table.Key) bool { return k.SK == SKProfile && userPK.Matches(keys.PK(k.PK)) }
+func IsUserProfileKey(k table.Key) bool { return UserProfileKeys.Matches(k) }
 
 // IsUserPreferencesKey reports whether k is USER#{userId} / PREFERENCES.
 func IsUserPreferencesKey(k table.Key) bool {
-	return k.SK == SKPreferences && userPK.Matches(keys.PK(k.PK))
+	return UserPreferencesKeys.Matches(k)
 }
 
 // IsOrganizationProfileKey reports whether k is ORG#{organizationId} / PROFILE.
 func IsOrganizationProfileKey(k table.Key) bool {
-	return k.SK == SKProfile && orgPK.Matches(keys.PK(k.PK))
+	return OrganizationProfileKeys.Matches(k)
 }
 
 // IsOrganizationSettingsKey reports whether k is ORG#{organizationId} / SETTINGS.
 func IsOrganizationSettingsKey(k table.Key) bool {
-	return k.SK == SKSettings && orgPK.Matches(keys.PK(k.PK))
+	return OrganizationSettingsKeys.Matches(k)
 }
 
 // IsBillingRecordKey reports whether k is BILLING#{organizationId} / RECORD#{date}.
 func IsBillingRecordKey(k table.Key) bool {
-	_, _, err := ParseBillingRecordKey(k)
-	return err == nil
+	return BillingRecordKeys.Matches(k)
 }

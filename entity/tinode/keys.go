@@ -1,37 +1,58 @@
 package tinode
 
 import (
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/singletable/singletable/keys"
 	"github.com/singletable/singletable/table"
 )
 
-// Key patterns of the single table (see the package documentation). Every
-// variable segment is escaped with keys.Escape before it is built.
+// Key templates of the single table (see the package documentation): the
+// one statement of each key's shape. The store's Defs declare them
+// (query/tinode), the engine writes items by them, and every key helper
+// here builds and parses with them. Every variable segment is escaped
+// (":esc"), sequence and deletion IDs are 10 digits (":10").
 var (
-	// UserPK is the user's partition, also GSI1's partition of the user's
-	// subscriptions and auth records: USER#{userId}.
-	UserPK = keys.NewPattern[keys.PK]("USER", "userId")
-	// UserSK is the user item's sort key: USER.
-	UserSK = keys.NewPattern[keys.SK]("USER")
-	// TopicPK is a topic's partition: TOPIC#{topic}.
-	TopicPK = keys.NewPattern[keys.PK]("TOPIC", "topic")
-	// TopicSK is the topic item's sort key: TOPIC (sorts above SUB# and MSG#).
-	TopicSK = keys.NewPattern[keys.SK]("TOPIC")
-	// SubSK is a subscription's sort key in its topic: SUB#{userId}.
-	SubSK = keys.NewPattern[keys.SK]("SUB", "userId")
-	// MsgSK is a message's sort key: MSG#{seqId, 10 digits}.
-	MsgSK = keys.NewPattern[keys.SK]("MSG", "seqId")
-	// SubUpdatedSK is a subscription's GSI1 sort key:
-	// SUBUPD#{Timestamp(UpdatedAt)}#{topic}.
-	SubUpdatedSK = keys.NewPattern[keys.SK]("SUBUPD", "updatedAt", "topic")
-	// AuthPK is an auth record's partition: AUTH#{scheme}#{value}.
-	AuthPK = keys.NewPattern[keys.PK]("AUTH", "scheme", "value")
-	// AuthSK is the auth record's sort key: AUTH.
-	AuthSK = keys.NewPattern[keys.SK]("AUTH")
-	// AuthByUserSK is an auth record's GSI1 sort key: AUTH#{scheme}#{value}.
-	AuthByUserSK = keys.NewPattern[keys.SK]("AUTH", "scheme", "value")
+	UserKeys = table.Template{PK: "USER#{Id:esc}", SK: "USER"}
+	// AuthKeys: unique is "scheme:value", stored as two escaped segments.
+	AuthKeys = table.Template{PK: "AUTH#{unique:split}", SK: "AUTH"}
+	// AuthByUserIndex: a user's auth records (GSI1, TN-6).
+	AuthByUserIndex = table.Template{PK: "USER#{userid:esc}", SK: "AUTH#{unique:split}"}
+	// TopicKeys: the topic item sorts above SUB# and MSG#.
+	TopicKeys = table.Template{PK: "TOPIC#{Id:esc}", SK: "TOPIC"}
+	// TopicOwnerIndex: a group topic under its owner (GSI1, TN-22); a
+	// topic without one (p2p) is not listed (sparse).
+	TopicOwnerIndex  = table.Template{PK: "USER#{Owner:esc}", SK: "OWNS#{Id:esc}"}
+	SubscriptionKeys = table.Template{PK: "TOPIC#{Topic:esc}", SK: "SUB#{User:esc}"}
+	// SubscriptionUpdatedIndex: a user's subscriptions by update time
+	// (GSI1, TN-7, TN-21, TN-23).
+	SubscriptionUpdatedIndex = table.Template{PK: "USER#{User:esc}", SK: "SUBUPD#{UpdatedAt:ts}#{Topic:esc}"}
+	// ChannelReaderIndex: a channel reader with notifications on (GSI2,
+	// TN-37), sparse: in it while ChanReader is set.
+	ChannelReaderIndex = table.Template{PK: "CHANRD#{User:esc}", SK: "CHAN#{Topic:esc}", When: []string{"ChanReader"}}
+	MessageKeys        = table.Template{PK: "TOPIC#{Topic:esc}", SK: "MSG#{SeqId:10}"}
+	// DelKeys: a deletion-log entry in its topic's partition (TN-27, TN-28).
+	DelKeys = table.Template{PK: "TOPIC#{Topic:esc}", SK: "DEL#{DelId:10}"}
+	// CredKeys: a credential in its user's partition (TN-30).
+	CredKeys = table.Template{PK: "USER#{User:esc}", SK: "CRED#{Method:esc}#{Value:esc}"}
+	// CredUnvalidatedIndex: unvalidated credentials by age (GSI2, TN-30),
+	// sparse: confirming or deleting one takes it out in the same write.
+	CredUnvalidatedIndex = table.Template{PK: "CREDUNV", SK: "CREDUNV#{UpdatedAt:ts}#{User:esc}#{Method:esc}", When: []string{"!Done", "!DeletedAt"}}
+	// FileKeys: an upload record (TN-31).
+	FileKeys = table.Template{PK: "FILE#{Id:esc}", SK: "FILE"}
+	// FileUnusedIndex: a file nothing links to, by UpdatedAt (GSI2,
+	// TN-33), sharded by the file's ID (the profile's count).
+	FileUnusedIndex = table.Template{PK: "FILEUNUSED#{Id:shard}", SK: "FILEUNUSED#{UpdatedAt:ts}#{Id:esc}", When: []string{"!UseCount"}}
+	// FileLinkKeys: a file link in its owner's partition (TN-32).
+	FileLinkKeys = table.Template{PK: "FLINK#{Owner:esc}", SK: "FILE#{File:esc}"}
+	// CacheKeys: the persistent cache, one partition ordered by key, so
+	// that a key prefix is a begins_with condition (TN-34, TN-35).
+	CacheKeys = table.Template{PK: "PCACHE", SK: "KEY#{Key:esc}"}
+	// DBVersionKeys: the one item recording the data layout's version.
+	DBVersionKeys = table.Template{PK: "META#tinode", SK: "DBVERSION"}
 )
 
 // TagUniqueName is the name of the unique value a tag guard holds.
@@ -42,27 +63,21 @@ func UserKey(id UserID) (table.Key, error) {
 	if err := id.Validate("Id"); err != nil {
 		return table.Key{}, err
 	}
-	pk, err := UserPK.Build(keys.Escape(string(id)))
-	if err != nil {
-		return table.Key{}, err
-	}
-	return table.Key{PK: string(pk), SK: string(UserSK.MustBuild())}, nil
+	return UserKeys.Key(map[string]string{"Id": string(id)})
 }
 
 // UserIDFromKey parses the user id back from a user item's key.
 func UserIDFromKey(k table.Key) (UserID, error) {
-	segs, err := UserPK.Parse(keys.PK(k.PK))
-	if err != nil {
-		return "", err
-	}
-	id, err := keys.Unescape(segs[0])
-	return UserID(id), err
+	v, err := UserKeys.Parse(table.Key{PK: k.PK, SK: UserKeys.SK})
+	return UserID(v["Id"]), err
 }
 
 // TopicKey returns the topic item's key: TOPIC#{name} / TOPIC.
 func TopicKey(name TopicName) (table.Key, error) {
-	pk, err := topicPK(name)
-	return table.Key{PK: pk, SK: string(TopicSK.MustBuild())}, err
+	if err := name.Validate("Topic"); err != nil {
+		return table.Key{}, err
+	}
+	return TopicKeys.Key(map[string]string{"Id": string(name)})
 }
 
 // TopicPartition returns the topic's partition key TOPIC#{name}.
@@ -72,59 +87,59 @@ func topicPK(name TopicName) (string, error) {
 	if err := name.Validate("Topic"); err != nil {
 		return "", err
 	}
-	pk, err := TopicPK.Build(keys.Escape(string(name)))
-	return string(pk), err
+	return TopicKeys.Partition(map[string]string{"Id": string(name)})
 }
 
 // SubscriptionKey returns a subscription's key: TOPIC#{topic} / SUB#{user}.
 func SubscriptionKey(topic TopicName, user UserID) (table.Key, error) {
-	pk, err := topicPK(topic)
-	if err != nil {
+	if err := topic.Validate("Topic"); err != nil {
 		return table.Key{}, err
 	}
 	if err := user.Validate("User"); err != nil {
 		return table.Key{}, err
 	}
-	sk, err := SubSK.Build(keys.Escape(string(user)))
-	return table.Key{PK: pk, SK: string(sk)}, err
+	return SubscriptionKeys.Key(map[string]string{"Topic": string(topic), "User": string(user)})
 }
 
 // SubscriptionPrefix is the sort-key prefix of a topic's subscriptions: SUB#.
-func SubscriptionPrefix() string { return string(must(SubSK.Prefix())) }
+func SubscriptionPrefix() string { return must(SubscriptionKeys.SortPrefix(nil)) }
 
 // SubscriptionsUpdatedSince returns the GSI1 sort-key bounds of subscriptions
 // updated at or after since (zero: all): SUBUPD#{Timestamp(since)} to
 // SUBUPD$ ('$' follows '#', so it bounds every SUBUPD# key).
 func SubscriptionsUpdatedSince(since time.Time) (lo, hi string, err error) {
-	prefix := string(must(SubUpdatedSK.Prefix()))
+	prefix := must(SubscriptionUpdatedIndex.SortPrefix(nil))
 	lo = prefix
 	if !since.IsZero() {
-		ts, err := keys.Timestamp(since)
+		p, err := SubscriptionUpdatedIndex.SortPrefix(map[string]string{"UpdatedAt": since.Format(time.RFC3339Nano)})
 		if err != nil {
 			return "", "", err
 		}
-		lo = prefix + ts
+		lo = strings.TrimSuffix(p, keys.Delimiter)
 	}
-	return lo, SubUpdatedSK.Literal() + "$", nil
+	return lo, strings.TrimSuffix(prefix, keys.Delimiter) + "$", nil
 }
 
 // MessageKey returns a message's key: TOPIC#{topic} / MSG#{seq, 10 digits}.
 func MessageKey(topic TopicName, seq int) (table.Key, error) {
-	pk, err := topicPK(topic)
-	if err != nil {
+	if err := topic.Validate("Topic"); err != nil {
 		return table.Key{}, err
 	}
-	sk, err := MessageSK(seq)
-	return table.Key{PK: pk, SK: sk}, err
+	if _, err := MessageSK(seq); err != nil {
+		return table.Key{}, err
+	}
+	return MessageKeys.Key(map[string]string{"Topic": string(topic), "SeqId": strconv.Itoa(seq)})
 }
+
+// MessagePrefix is the sort-key prefix of a topic's messages: MSG#.
+func MessagePrefix() string { return must(MessageKeys.SortPrefix(nil)) }
 
 // MessageSK returns the sort key of message seq: MSG#{seq, 10 digits}.
 func MessageSK(seq int) (string, error) {
 	if seq < 1 || seq > MaxSeqId {
 		return "", invalidKey("SeqId", "%d is outside 1..%d", seq, MaxSeqId)
 	}
-	sk, err := MsgSK.Build(keys.MustUint(uint64(seq), SeqWidth))
-	return string(sk), err
+	return MessageKeys.SortKey(map[string]string{"SeqId": strconv.Itoa(seq)})
 }
 
 // AuthKey returns an auth record's key: AUTH#{scheme}#{value} / AUTH.
@@ -132,31 +147,29 @@ func AuthKey(u AuthUnique) (table.Key, error) {
 	if err := u.Validate("unique"); err != nil {
 		return table.Key{}, err
 	}
-	s, v := u.Split()
-	pk, err := AuthPK.Build(keys.Escape(s), keys.Escape(v))
-	return table.Key{PK: string(pk), SK: string(AuthSK.MustBuild())}, err
+	return AuthKeys.Key(map[string]string{"unique": string(u)})
 }
 
 // AuthByUser returns an auth record's GSI1 key:
 // USER#{userid} / AUTH#{scheme}#{value}.
 func AuthByUser(a *AuthRecord) (table.IndexKey, error) {
-	pk, err := UserPK.Build(keys.Escape(string(a.UserID)))
-	if err != nil {
-		return table.IndexKey{}, err
-	}
-	s, v := a.Unique.Split()
-	sk, err := AuthByUserSK.Build(keys.Escape(s), keys.Escape(v))
-	return table.IndexKey{PK: string(pk), SK: string(sk)}, err
+	k, err := AuthByUserIndex.Key(map[string]string{"userid": string(a.UserID), "unique": string(a.Unique)})
+	return table.IndexKey{PK: k.PK, SK: k.SK}, err
 }
 
 // AuthByUserPrefix returns the GSI1 sort-key prefix of a user's auth
 // records: AUTH# for all, AUTH#{scheme}# for one scheme.
 func AuthByUserPrefix(scheme string) (string, error) {
-	if scheme == "" {
-		return string(must(AuthByUserSK.Prefix())), nil
+	p, err := AuthByUserIndex.SortPrefix(nil)
+	if err != nil || scheme == "" {
+		return p, err
 	}
-	p, err := AuthByUserSK.Prefix(keys.Escape(scheme))
-	return string(p), err
+	// {unique:split} writes the scheme as the first of its two segments:
+	// the prefix of one scheme ends after it.
+	if scheme = keys.Escape(scheme); strings.ContainsFunc(scheme, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return "", invalidKey("scheme", "%q holds a control character", scheme)
+	}
+	return p + scheme + keys.Delimiter, nil
 }
 
 // TagUnique returns the unique value a tag's guard holds (the tag, escaped).
@@ -164,10 +177,42 @@ func TagUnique(tag string) table.Unique {
 	return table.Unique{Name: TagUniqueName, Value: keys.Escape(tag)}
 }
 
+// TagRule is the rule a tag's holder (a user or a topic) writes its tags
+// by: under tinode.md's rule (the zero TagRule) every tag has one holder
+// in the whole table, its unique guard; with Shared, today's Tinode's, a
+// tag may be held by many users and topics, each once, through a lookup
+// entry (table.Unique.Shared), except the tags of UniqueNamespaces (such
+// as "alias" for "alias:bob"; "*": every namespaced tag), which stay
+// unique.
+type TagRule struct {
+	Shared           bool
+	UniqueNamespaces []string
+}
+
+// Unique returns what tag's holder writes under the rule: the tag's
+// unique guard, or, for a shared tag, its lookup entry.
+func (r TagRule) Unique(tag string) table.Unique {
+	u := TagUnique(tag)
+	if r.Shared {
+		ns, _, ok := strings.Cut(tag, ":")
+		u.Shared = !ok || !(slices.Contains(r.UniqueNamespaces, ns) || slices.Contains(r.UniqueNamespaces, "*"))
+	}
+	return u
+}
+
+// Uniques returns what a holder of tags writes under the rule.
+func (r TagRule) Uniques(tags []string) []table.Unique {
+	us := make([]table.Unique, len(tags))
+	for i, tag := range tags {
+		us[i] = r.Unique(tag)
+	}
+	return us
+}
+
 // TagFromUnique reverses [TagUnique].
 func TagFromUnique(u table.Unique) (string, error) { return keys.Unescape(u.Value) }
 
-func must[K ~string](k K, err error) K {
+func must(k string, err error) string {
 	if err != nil {
 		panic(err)
 	}
@@ -176,31 +221,11 @@ func must[K ~string](k K, err error) K {
 
 // SubscriptionsPrefixGSI is the GSI1 sort-key prefix of a user's
 // subscriptions: SUBUPD#.
-func SubscriptionsPrefixGSI() string { return string(must(SubUpdatedSK.Prefix())) }
+func SubscriptionsPrefixGSI() string { return must(SubscriptionUpdatedIndex.SortPrefix(nil)) }
 
 // MustSeq returns seq as the 10 digits of a message sort key; it panics
 // outside 1..MaxSeqId (use MessageSK for input).
 func MustSeq(seq int) string { return keys.MustUint(uint64(seq), SeqWidth) }
-
-// Key patterns of the entities today's Tinode adds to tinode.md's six
-// tables.
-var (
-	// TopicOwnerSK is a group topic's GSI1 sort key under its owner's
-	// partition USER#{owner}: OWNS#{topic} (TN-22).
-	TopicOwnerSK = keys.NewPattern[keys.SK]("OWNS", "topic")
-	// DelSK is a deletion-log entry's sort key in its topic's partition:
-	// DEL#{delId, 10 digits} (TN-27, TN-28).
-	DelSK = keys.NewPattern[keys.SK]("DEL", "delId")
-	// CredSK is a credential's sort key in its user's partition:
-	// CRED#{method}#{value} (TN-30).
-	CredSK = keys.NewPattern[keys.SK]("CRED", "method", "value")
-	// CredUnvalidatedPK is the GSI2 partition of unvalidated credentials:
-	// CREDUNV (sparse: a credential leaves it when confirmed or deleted).
-	CredUnvalidatedPK = keys.NewPattern[keys.PK]("CREDUNV")
-	// CredUnvalidatedSK is an unvalidated credential's GSI2 sort key:
-	// CREDUNV#{Timestamp(UpdatedAt)}#{user}#{method}.
-	CredUnvalidatedSK = keys.NewPattern[keys.SK]("CREDUNV", "updatedAt", "user", "method")
-)
 
 // CredUniqueName is the name of the unique value a validated credential's
 // guard holds ("{method}:{value}").
@@ -208,16 +233,17 @@ const CredUniqueName = "cred"
 
 // TopicOwnerPrefix is the GSI1 sort-key prefix of the topics a user owns:
 // OWNS#.
-func TopicOwnerPrefix() string { return string(must(TopicOwnerSK.Prefix())) }
+func TopicOwnerPrefix() string { return must(TopicOwnerIndex.SortPrefix(nil)) }
 
 // DelKey returns a deletion-log entry's key: TOPIC#{topic} / DEL#{delId}.
 func DelKey(topic TopicName, delID int) (table.Key, error) {
-	pk, err := topicPK(topic)
-	if err != nil {
+	if err := topic.Validate("Topic"); err != nil {
 		return table.Key{}, err
 	}
-	sk, err := DelLogSK(delID)
-	return table.Key{PK: pk, SK: sk}, err
+	if _, err := DelLogSK(delID); err != nil {
+		return table.Key{}, err
+	}
+	return DelKeys.Key(map[string]string{"Topic": string(topic), "DelId": strconv.Itoa(delID)})
 }
 
 // DelLogSK returns the sort key of deletion delID: DEL#{delId, 10 digits}.
@@ -225,14 +251,12 @@ func DelLogSK(delID int) (string, error) {
 	if delID < 1 || delID > MaxSeqId {
 		return "", invalidKey("DelId", "%d is outside 1..%d", delID, MaxSeqId)
 	}
-	sk, err := DelSK.Build(keys.MustUint(uint64(delID), SeqWidth))
-	return string(sk), err
+	return DelKeys.SortKey(map[string]string{"DelId": strconv.Itoa(delID)})
 }
 
 // CredKey returns a credential's key: USER#{user} / CRED#{method}#{value}.
 func CredKey(user UserID, method, value string) (table.Key, error) {
-	k, err := UserKey(user)
-	if err != nil {
+	if err := user.Validate("Id"); err != nil {
 		return table.Key{}, err
 	}
 	if err := checkID("Method", method); err != nil {
@@ -241,18 +265,16 @@ func CredKey(user UserID, method, value string) (table.Key, error) {
 	if err := checkID("Value", value); err != nil {
 		return table.Key{}, err
 	}
-	sk, err := CredSK.Build(keys.Escape(method), keys.Escape(value))
-	return table.Key{PK: k.PK, SK: string(sk)}, err
+	return CredKeys.Key(map[string]string{"User": string(user), "Method": method, "Value": value})
 }
 
 // CredPrefix returns the sort-key prefix of a user's credentials: CRED#
 // for all, CRED#{method}# for one method.
 func CredPrefix(method string) (string, error) {
 	if method == "" {
-		return string(must(CredSK.Prefix())), nil
+		return CredKeys.SortPrefix(nil)
 	}
-	p, err := CredSK.Prefix(keys.Escape(method))
-	return string(p), err
+	return CredKeys.SortPrefix(map[string]string{"Method": method})
 }
 
 // CredUnique returns the unique value a validated credential's guard
@@ -265,24 +287,17 @@ func CredUnique(method, value string) table.Unique {
 // last updated before t: CREDUNV# up to CREDUNV#{Timestamp(t)} (exclusive
 // in effect: a timestamp key sorts below its own extensions).
 func CredUnvalidatedBefore(t time.Time) (lo, hi string, err error) {
-	ts, err := keys.Timestamp(t)
+	p := must(CredUnvalidatedIndex.SortPrefix(nil))
+	hi, err = CredUnvalidatedIndex.SortPrefix(map[string]string{"UpdatedAt": t.Format(time.RFC3339Nano)})
 	if err != nil {
 		return "", "", err
 	}
-	p := string(must(CredUnvalidatedSK.Prefix()))
-	return p, p + ts, nil
+	return p, strings.TrimSuffix(hi, keys.Delimiter), nil
 }
 
 // TopicNameFromKey parses the topic name back from a topic item's key,
 // and false if k is not a topic item's key.
 func TopicNameFromKey(k table.Key) (TopicName, bool) {
-	if k.SK != string(TopicSK.MustBuild()) {
-		return "", false
-	}
-	segs, err := TopicPK.Parse(keys.PK(k.PK))
-	if err != nil {
-		return "", false
-	}
-	name, err := keys.Unescape(segs[0])
-	return TopicName(name), err == nil
+	v, err := TopicKeys.Parse(k)
+	return TopicName(v["Id"]), err == nil
 }

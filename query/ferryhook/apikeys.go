@@ -116,7 +116,7 @@ func (a *APIKeys) Authenticate(ctx context.Context, key string) (_ fh.APIKey, er
 		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
 	}
 	hash := a.s.opts.KeyHash(key)
-	if _, err := fh.KeyHashGSI2PK.Build(hash); err != nil {
+	if _, err := fh.APIKeyHashIndex.Partition(map[string]string{"keyHash": hash}); err != nil {
 		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
 	}
 	var k fh.APIKey
@@ -185,7 +185,7 @@ func mintedItem(prefix, key string) (table.Key, bool) {
 func (a *APIKeys) GetByHash(ctx context.Context, hash string) (_ fh.APIKey, err error) {
 	ctx, call := a.s.main.Call(ctx, "FH-6", "ferryhook.APIKeys.GetByHash")
 	defer func() { call.End(err) }()
-	pk, err := fh.KeyHashGSI2PK.Build(hash)
+	pk, err := fh.APIKeyHashIndex.Partition(map[string]string{"keyHash": hash})
 	if err != nil {
 		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
 	}
@@ -208,8 +208,8 @@ func (a *APIKeys) ListByUser(ctx context.Context, user fh.UserID, opts ...table.
 	if err := user.Validate(); err != nil {
 		return table.Page[fh.APIKey]{}, err
 	}
-	pk, _ := fh.UserPK.Build(string(user))
-	pre, _ := fh.APIKeySK.Prefix()
+	pk, _ := fh.APIKeyKeys.Partition(map[string]string{"userId": string(user)})
+	pre, _ := fh.APIKeyKeys.SortPrefix(nil)
 	return a.s.apiKey.List(ctx, table.Query{PK: string(pk), SK: table.SKBeginsWith(string(pre))}, opts...)
 }
 

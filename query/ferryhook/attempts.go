@@ -77,8 +77,8 @@ func (a *Attempts) ListByEvent(ctx context.Context, event fh.EventID, opts ...ta
 	if err := event.Validate(); err != nil {
 		return table.Page[fh.DeliveryAttempt]{}, err
 	}
-	pk, _ := fh.EventPK.Build(string(event))
-	pre, _ := fh.AttemptSK.Prefix()
+	pk, _ := fh.AttemptKeys.Partition(map[string]string{"eventId": string(event)})
+	pre, _ := fh.AttemptKeys.SortPrefix(nil)
 	return a.s.attempt.List(ctx, table.Query{PK: string(pk), SK: table.SKBeginsWith(string(pre))}, opts...)
 }
 

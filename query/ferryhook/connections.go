@@ -101,8 +101,8 @@ func (c *Connections) ListBySource(ctx context.Context, user fh.UserID, source f
 	if err := source.Validate(); err != nil {
 		return table.Page[fh.Connection]{}, err
 	}
-	pk, _ := fh.SourcePK.Build(string(source))
-	pre, _ := fh.ConnectionSK.Prefix()
+	pk, _ := fh.ConnectionKeys.Partition(map[string]string{"sourceId": string(source)})
+	pre, _ := fh.ConnectionKeys.SortPrefix(nil)
 	// userId equality is a FilterExpression; the status check (not equal)
 	// stays here. The user check is repeated for safety.
 	p, err := c.s.conn.List(ctx, table.Query{

@@ -15,9 +15,9 @@ const (
 
 var userDef = table.Def[fh.User]{
 	Type: "User",
-	Keys: table.Template{PK: "USER#{userId}", SK: "PROFILE"},
+	Keys: fh.UserKeys,
 	IndexKeys: map[table.Index]table.Template{
-		table.GSI1: {PK: "EMAIL#{email}", SK: "USER"},
+		table.GSI1: fh.UserEmailIndex,
 	},
 	Validate: func(u *fh.User) error { return u.Validate() },
 	// One person, one email, whatever its case or Unicode form: the guard
@@ -34,9 +34,9 @@ var userDef = table.Def[fh.User]{
 
 var sourceDef = table.Def[fh.Source]{
 	Type: "Source",
-	Keys: table.Template{PK: "USER#{userId}", SK: "SRC#{sourceId}"},
+	Keys: fh.SourceKeys,
 	IndexKeys: map[table.Index]table.Template{
-		table.GSI3: {PK: "SRCID#{sourceId}", SK: "SOURCE"},
+		table.GSI3: fh.SourceIDIndex,
 	},
 	Validate: func(s *fh.Source) error { return s.Validate() },
 	Touch: func(s *fh.Source, now time.Time, created bool) {
@@ -45,12 +45,12 @@ var sourceDef = table.Def[fh.Source]{
 		}
 	},
 	// The provider's signing secret is a credential: encrypted at rest.
-	Secrets: map[string]func(*fh.Source) *string{"signingSecret": func(s *fh.Source) *string { return &s.SigningSecret }},
+	Secrets: []string{"signingSecret"},
 }
 
 var connectionDef = table.Def[fh.Connection]{
 	Type:     "Connection",
-	Keys:     table.Template{PK: "SRC#{sourceId}", SK: "CONN#{connectionId}"},
+	Keys:     fh.ConnectionKeys,
 	Validate: func(c *fh.Connection) error { return c.Validate() },
 	Touch: func(c *fh.Connection, now time.Time, created bool) {
 		if created && c.CreatedAt.IsZero() {
@@ -59,14 +59,14 @@ var connectionDef = table.Def[fh.Connection]{
 		c.UpdatedAt = fh.ISO(now)
 	},
 	// The outbound signing secret is a credential: encrypted at rest.
-	Secrets: map[string]func(*fh.Connection) *string{"signingSecret": func(c *fh.Connection) *string { return &c.SigningSecret }},
+	Secrets: []string{"signingSecret"},
 }
 
 var apiKeyDef = table.Def[fh.APIKey]{
 	Type: "APIKey",
-	Keys: table.Template{PK: "USER#{userId}", SK: "KEY#{keyId}"},
+	Keys: fh.APIKeyKeys,
 	IndexKeys: map[table.Index]table.Template{
-		table.GSI2: {PK: "KEYHASH#{keyHash}", SK: "KEY"},
+		table.GSI2: fh.APIKeyHashIndex,
 	},
 	// A key is live only while stored under GSI2 (FH-6): the running
 	// service's apiKeys.delete revokes it by removing gsi2pk and gsi2sk and
@@ -88,10 +88,9 @@ var apiKeyDef = table.Def[fh.APIKey]{
 
 var eventDef = table.Def[fh.Event]{
 	Type: "Event",
-	// receivedAt is Unix milliseconds, 13 digits in the key (fh.EventSK).
-	Keys: table.Template{PK: "SRC#{sourceId}", SK: "EVT#{receivedAt:ms}#{eventId}"},
+	Keys: fh.EventKeys,
 	IndexKeys: map[table.Index]table.Template{
-		table.GSI1: {PK: "EVTID#{eventId}", SK: "EVENT"},
+		table.GSI1: fh.EventIDIndex,
 	},
 	Validate: func(e *fh.Event) error { return e.Validate() },
 	TTL:      table.TTL{From: "expiresAt"},
@@ -99,7 +98,7 @@ var eventDef = table.Def[fh.Event]{
 
 var attemptDef = table.Def[fh.DeliveryAttempt]{
 	Type:     "DeliveryAttempt",
-	Keys:     table.Template{PK: "EVT#{eventId}", SK: "ATT#{attemptNumber}"},
+	Keys:     fh.AttemptKeys,
 	Validate: func(a *fh.DeliveryAttempt) error { return a.Validate() },
 	TTL:      table.TTL{From: "expiresAt"}, // 0: never
 }

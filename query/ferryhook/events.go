@@ -133,7 +133,7 @@ func (e *Events) GetByID(ctx context.Context, id fh.EventID) (_ fh.Event, err er
 			return ev, err
 		}
 	}
-	pk, err := fh.EventIDGSI1PK.Build(string(id))
+	pk, err := fh.EventIDIndex.Partition(map[string]string{"eventId": string(id)})
 	if err != nil {
 		return fh.Event{}, err
 	}
@@ -184,8 +184,8 @@ func (e *Events) ListBySource(ctx context.Context, source fh.SourceID, opts ...t
 	if err := source.Validate(); err != nil {
 		return table.Page[fh.Event]{}, err
 	}
-	pk, _ := fh.SourcePK.Build(string(source))
-	pre, _ := fh.EventSK.Prefix()
+	pk, _ := fh.EventKeys.Partition(map[string]string{"sourceId": string(source)})
+	pre, _ := fh.EventKeys.SortPrefix(nil)
 	q := table.Query{PK: string(pk), SK: table.SKBeginsWith(string(pre)), Desc: true}
 	if !e.s.eventSharded() {
 		return e.s.event.List(ctx, q, opts...)
@@ -248,7 +248,7 @@ func (e *Events) UpdateStatus(ctx context.Context, id fh.EventID, status fh.Even
 	}
 	// Otherwise the index gives the event's key, which never changes, so
 	// a lagging entry still names the right item.
-	pk, err := fh.EventIDGSI1PK.Build(string(id))
+	pk, err := fh.EventIDIndex.Partition(map[string]string{"eventId": string(id)})
 	if err != nil {
 		return fh.Event{}, err
 	}

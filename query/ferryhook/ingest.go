@@ -178,7 +178,7 @@ func (s *Store) ingestOnce(ctx context.Context, source fh.SourceID, in CreateEve
 		return fh.Event{}, ingestDone, err
 	}
 	if shard.n > 1 { // a write-sharded source: the event's partition
-		pk, _ := fh.SourcePK.Build(string(ev.SourceID))
+		pk, _ := fh.EventKeys.Partition(map[string]string{"sourceId": string(ev.SourceID)})
 		evOps[0] = s.events.InPartition(evOps[0], table.ShardPK(string(pk), shard.i, shard.n))
 	}
 	var counterOps []table.TxOp

@@ -123,7 +123,7 @@ func (s *Sources) GetByID(ctx context.Context, id fh.SourceID) (_ fh.Source, err
 	if err := id.Validate(); err != nil {
 		return fh.Source{}, err
 	}
-	pk, err := fh.SourceIDGSI3PK.Build(string(id))
+	pk, err := fh.SourceIDIndex.Partition(map[string]string{"sourceId": string(id)})
 	if err != nil {
 		return fh.Source{}, err
 	}
@@ -146,8 +146,8 @@ func (s *Sources) ListByUser(ctx context.Context, user fh.UserID, opts ...table.
 	if err := user.Validate(); err != nil {
 		return table.Page[fh.Source]{}, err
 	}
-	pk, _ := fh.UserPK.Build(string(user))
-	pre, _ := fh.SourceSK.Prefix()
+	pk, _ := fh.SourceKeys.Partition(map[string]string{"userId": string(user)})
+	pre, _ := fh.SourceKeys.SortPrefix(nil)
 	p, err := s.s.source.List(ctx, table.Query{PK: string(pk), SK: table.SKBeginsWith(string(pre))}, opts...)
 	if err != nil {
 		return p, err

@@ -106,7 +106,7 @@ func emailPartitions(email string) []string {
 	}
 	var out []string
 	for _, form := range forms {
-		if pk, err := fh.EmailGSI1PK.Build(form); err == nil {
+		if pk, err := fh.UserEmailIndex.Partition(map[string]string{"email": form}); err == nil {
 			out = append(out, string(pk))
 		}
 	}
@@ -180,7 +180,7 @@ func (u *Users) GetByEmail(ctx context.Context, email string) (_ fh.User, err er
 	ctx, call := u.s.main.Call(ctx, "FH-2", "ferryhook.Users.GetByEmail")
 	defer func() { call.End(err) }()
 	folded := fh.NormalizeEmail(email)
-	if _, err := fh.EmailGSI1PK.Build(folded); err != nil {
+	if _, err := fh.UserEmailIndex.Partition(map[string]string{"email": folded}); err != nil {
 		return fh.User{}, table.Invalid("email", "%v", err)
 	}
 	exact := u.storedEmail(email)

@@ -130,7 +130,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				UniqueUsername: lb.NormalizeUsername,
 			},
 			Touch:   func(u *lb.User, now time.Time, isNew bool) { stamps(&u.CreatedAt, &u.UpdatedAt, now, isNew, false) },
-			Secrets: map[string]func(*lb.User) *string{"mfaSecret": func(u *lb.User) *string { return &u.MFASecret }},
+			Secrets: []string{"mfaSecret"},
 		}),
 		accounts: table.NewEntity(t, table.Def[lb.Account]{
 			Type:     TypeAccount,
@@ -182,9 +182,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				stamps(&s.CreatedAt, &s.UpdatedAt, now, isNew, false)
 				s.PlatformID = s.Platform
 			},
-			Secrets: map[string]func(*lb.Source) *string{
-				"credentials.encryptedData": func(s *lb.Source) *string { return &s.Credentials.Data },
-			},
+			Secrets: []string{"credentials.encryptedData"},
 		}),
 		activities: table.NewEntity(t, table.Def[lb.Activity]{
 			Type:     TypeActivity,
@@ -234,10 +232,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			Touch: func(c *lb.Connection, now time.Time, isNew bool) {
 				stamps(&c.CreatedAt, &c.UpdatedAt, now, isNew, false)
 			},
-			Secrets: map[string]func(*lb.Connection) *string{
-				"credentials.accessToken":  func(c *lb.Connection) *string { return &c.Credentials.AccessToken },
-				"credentials.refreshToken": func(c *lb.Connection) *string { return &c.Credentials.RefreshToken },
-			},
+			Secrets: []string{"credentials.accessToken", "credentials.refreshToken", "credentials.apiKey"},
 		}),
 		states: table.NewEntity(t, table.Def[lb.OAuthState]{
 			Type:     TypeOAuthState,
@@ -255,10 +250,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			Touch: func(o *lb.OAuthToken, now time.Time, isNew bool) {
 				stamps(&o.CreatedAt, &o.UpdatedAt, now, isNew, false)
 			},
-			Secrets: map[string]func(*lb.OAuthToken) *string{
-				"tokens.accessToken":  func(o *lb.OAuthToken) *string { return &o.Tokens.AccessToken },
-				"tokens.refreshToken": func(o *lb.OAuthToken) *string { return &o.Tokens.RefreshToken },
-			},
+			Secrets: []string{"tokens.accessToken", "tokens.refreshToken"},
 		}),
 		refreshTokens: table.NewEntity(t, table.Def[lb.RefreshToken]{
 			Type: TypeRefreshToken,
@@ -347,7 +339,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI1: {PK: "HOOKS#{accountId}", SK: "ACTIVE#{webhookId}", When: []string{"isActive", "!deletedAt"}},
 			},
 			Touch:   func(w *lb.Webhook, now time.Time, isNew bool) { stamps(&w.CreatedAt, &w.UpdatedAt, now, isNew, true) },
-			Secrets: map[string]func(*lb.Webhook) *string{"secret": func(w *lb.Webhook) *string { return &w.Secret }},
+			Secrets: []string{"secret"},
 		}),
 		usage: table.NewEntity(t, table.Def[lb.UsageMetrics]{
 			Type:     TypeUsageMetrics,
@@ -417,7 +409,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			Keys:     table.Template{PK: "MFA#{userId}", SK: "CODE#{createdAt:ts}#{codeId}"}, // LB-76
 			Validate: (*lb.MFACode).Validate,
 			TTL:      table.TTL{From: "expiresAt"},
-			Secrets:  map[string]func(*lb.MFACode) *string{"code": func(c *lb.MFACode) *string { return &c.Code }},
+			Secrets:  []string{"code"},
 		}),
 		inbox: table.NewEntity(t, table.Def[lb.InboxNotification]{
 			Type: TypeInbox,

@@ -110,8 +110,28 @@ type LegacyTable struct {
 	// Drop names legacy attributes not carried over, each with why (a
 	// composite key whose parts are attributes of their own, say).
 	Drop map[string]string `json:"drop,omitempty"`
+	// Tree rebuilds a path attribute from the parent chain (see
+	// [LegacyTree]).
+	Tree *LegacyTree `json:"tree,omitempty"`
 	// Note is any further remark shown by the plan.
 	Note string `json:"note,omitempty"`
+}
+
+// LegacyTree says that a table's items form a tree whose path attribute
+// the migration rebuilds from the parent chain, not trusting the stored
+// path: an item's path is its parent's path, then its segment (its ID
+// without TrimPrefix), then '/'; a root's (no parent) is '/', its
+// segment, '/'. Where the chain is broken (the parent is not in the
+// table, or the chain loops), the item keeps its stored path (after the
+// table's other rules) and its descendants build on it. The names are the
+// entity's (after Renames). The table is read once more, before the copy
+// and before the verification, to learn the chain (three strings per
+// item held in memory).
+type LegacyTree struct {
+	Path       string `json:"path"`
+	ID         string `json:"id"`
+	Parent     string `json:"parent"`
+	TrimPrefix string `json:"trimPrefix,omitempty"`
 }
 
 //go:embed manifests/*.json
@@ -174,6 +194,9 @@ func ReadManifest(r io.Reader) (*Manifest, error) {
 			return nil, &table.ValidationError{Field: field("entity"), Reason: "required (or skip, saying why)"}
 		case lt.Entity != "" && !slices.Contains(knownEntities, lt.Entity):
 			return nil, &table.ValidationError{Field: field("entity"), Reason: fmt.Sprintf("%q is not one of %v", lt.Entity, knownEntities)}
+		}
+		if lt.Tree != nil && (lt.Tree.Path == "" || lt.Tree.ID == "" || lt.Tree.Parent == "") {
+			return nil, &table.ValidationError{Field: field("tree"), Reason: "path, id and parent are required"}
 		}
 		if lt.TTL != nil && !slices.Contains([]string{"", "s", "ms", "auto"}, lt.TTL.Unit) {
 			return nil, &table.ValidationError{Field: field("ttl.unit"), Reason: fmt.Sprintf("%q: want s, ms or auto", lt.TTL.Unit)}

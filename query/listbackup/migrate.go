@@ -30,9 +30,31 @@ import (
 //     entity ([table.Entity.Import]), with its keys, index keys, unique
 //     guards and version, never over an existing item; the attributes keep
 //     their names, IDs keep the forms the documents give (user:<sub>,
-//     account:<uuid>, ...), empty strings and NULLs read as absent, values
-//     an enum lacks are kept (reads are tolerant), and a secret found in
-//     plaintext is sealed on the way in.
+//     account:<uuid>, ...), and a secret found in plaintext is sealed on
+//     the way in (under the entity's attribute: a connection's
+//     credentials.access_token becomes credentials.accessToken, sealed).
+//   - What the live system holds is kept: a value an enum lacks (a plan
+//     "pro" that accounts/create stored as the client sent it) is copied
+//     as stored, read back as itself, carried through updates of other
+//     fields, and listed in [MigratedTable].Kept; it is never a reason to
+//     leave an item behind. Every other check still applies.
+//   - Empty values: a top-level NULL or empty string reads as absent
+//     (ListBackup's Go code, aws-sdk-go v1, writes an empty string or a
+//     nil pointer as NULL). Inside a map, a NULL member (whiteLabel.logo,
+//     a nil pointer field of a nested struct) may be left out of the copy:
+//     a struct field cannot tell it from absent, and verification counts
+//     NULL, "" and absent as the same. Members of a map the entity models
+//     as a struct and does not know are not copied (verification reports
+//     each as missing); attributes it does not know are kept whole
+//     ([table.Extra]).
+//   - Trees: a table whose manifest declares a [LegacyTree] (ListBackup's
+//     accounts) has every path rebuilt from the parent chain, not copied:
+//     auth/register stores a root's path without its closing '/' and
+//     accounts/create and create-sub-account append the child's ID to it,
+//     so the stored path of a child runs two IDs together (LB-8 would
+//     miss it). Each path changed is listed in [MigratedTable].Repairs;
+//     where the chain is broken (a parent not in the table, a loop) the
+//     stored path is kept.
 //   - Resumable: each table's scan saves its position after every page in
 //     a checkpoint item of the single table (_JOB#migrate-<table>); run
 //     again with Resume, a migration continues after the last page done.
@@ -44,7 +66,10 @@ import (
 //     and encodes every item and writes nothing but checkpoints.
 //   - Verifiable: [Store.VerifyMigration] scans the legacy tables again and
 //     finds every item through its entity's key in the single table,
-//     comparing it field by field.
+//     comparing it field by field after the same rules (renames, value
+//     mappings, rebuilt paths) and with its secrets unsealed, so a correct
+//     migration verifies with no difference and the command exits 0; what
+//     it reports is a real difference.
 
 // CreateLegacyTables creates the 19 tables of the documents' layout for
 // stack; see [CreateLegacyLayout].
@@ -158,6 +183,15 @@ type MigratedTable struct {
 	// Expired lists the legacy keys of items past their TTL, not migrated
 	// (at most 100; Report.Skipped counts them all).
 	Expired []string
+	// Kept lists the values this run wrote that the entity does not know
+	// (an enum value another writer stored: "plan \"pro\" in ACCOUNT#.../PROFILE
+	// (known: free, ...)"; at most 100, KeptCount counts them all): kept as
+	// stored, never a reason to leave an item behind.
+	Kept      []string
+	KeptCount int
+	// Repairs lists the paths this run rebuilt from the parent chain
+	// (LegacyTree): "accountPath of accountId=X: \"old\" -> \"new\"".
+	Repairs []string
 }
 
 // Migrate copies a legacy deployment into the store's table (see the
@@ -294,21 +328,38 @@ func (e *expiredKeys) add(k string) {
 // migrateTable runs the job that copies one legacy table.
 func (s *Store) migrateTable(ctx context.Context, o MigrateOptions, lt LegacyTable) (MigratedTable, error) {
 	name := o.Stack + "-" + lt.Suffix
+	res := MigratedTable{Legacy: name, Entity: lt.Entity}
+	prep, err := s.prepFor(ctx, name, lt)
+	if err != nil {
+		return res, fmt.Errorf("migrate %s: %w", name, err)
+	}
 	ad := s.adapter(lt.Entity)
 	var exp expiredKeys
+	var mu sync.Mutex
+	ctx = table.WithKeptValues(ctx, func(kv table.KeptValue) {
+		mu.Lock()
+		defer mu.Unlock()
+		res.KeptCount++
+		if len(res.Kept) < 100 {
+			res.Kept = append(res.Kept, fmt.Sprintf("%s %q in %s/%s (known: %s)", kv.Field, kv.Value, kv.Key.PK, kv.Key.SK, strings.Join(kv.Allowed, ", ")))
+		}
+	})
 	now := s.t.Now().Unix()
 	page := func(ctx context.Context, raws []table.Item, dry bool) ([]table.JobOutcome, []error) {
 		outs, errs := make([]table.JobOutcome, len(raws)), make([]error, len(raws))
 		var ready []table.Item
 		var at []int
+		var repairs []string
 		for i, raw := range raws {
 			if ttl, ok := lt.ttlSeconds(raw); ok && ttl <= now {
 				outs[i] = table.Skipped
 				exp.add(legacyKey(raw, lt))
 				continue
 			}
-			ready = append(ready, lt.ready(raw))
+			r, repair := prep.item(raw)
+			ready = append(ready, r)
 			at = append(at, i)
+			repairs = append(repairs, repair)
 		}
 		if len(ready) == 0 {
 			return outs, errs
@@ -316,8 +367,13 @@ func (s *Store) migrateTable(ctx context.Context, o MigrateOptions, lt LegacyTab
 		o, e := ad.page(ctx, ready, dry)
 		for j, i := range at {
 			outs[i], errs[i] = o[j], e[j]
-			if o[j] == table.Skipped {
+			switch {
+			case o[j] == table.Skipped:
 				exp.add(legacyKey(raws[i], lt))
+			case o[j] == table.Changed && e[j] == nil && repairs[j] != "":
+				mu.Lock()
+				res.Repairs = append(res.Repairs, repairs[j])
+				mu.Unlock()
 			}
 		}
 		return outs, errs
@@ -343,7 +399,11 @@ func (s *Store) migrateTable(ctx context.Context, o MigrateOptions, lt LegacyTab
 	if err != nil {
 		err = fmt.Errorf("migrate %s: %w", name, err)
 	}
-	return MigratedTable{Legacy: name, Entity: lt.Entity, Report: rep, Expired: exp.keys}, err
+	mu.Lock()
+	defer mu.Unlock()
+	slices.Sort(res.Repairs)
+	res.Report, res.Expired = rep, exp.keys
+	return res, err
 }
 
 // legacyAdapter imports and verifies the items of one entity, made ready

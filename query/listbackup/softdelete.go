@@ -113,7 +113,7 @@ func (s *Connections) Delete(ctx context.Context, id lb.ConnectionID) (err error
 			return deletedErr("delete connection", string(id))
 		}
 		c.Status, c.DeletedAt = lb.ConnectionRevoked, now
-		c.Credentials.AccessToken, c.Credentials.RefreshToken = "", ""
+		c.Credentials.AccessToken, c.Credentials.RefreshToken, c.Credentials.APIKey = "", "", ""
 		return nil
 	})
 	return err

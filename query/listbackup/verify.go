@@ -76,6 +76,10 @@ var errAbsent = errors.New("absent from the single table")
 
 func (s *Store) verifyTable(ctx context.Context, o MigrateOptions, lt LegacyTable) (VerifiedTable, error) {
 	vt := VerifiedTable{Legacy: o.Stack + "-" + lt.Suffix, Entity: lt.Entity}
+	prep, err := s.prepFor(ctx, vt.Legacy, lt)
+	if err != nil {
+		return vt, fmt.Errorf("verify %s: %w", vt.Legacy, err)
+	}
 	ad := s.adapter(lt.Entity)
 	now := s.t.Now().Unix()
 	var mu sync.Mutex
@@ -87,7 +91,8 @@ func (s *Store) verifyTable(ctx context.Context, o MigrateOptions, lt LegacyTabl
 				return table.Skipped, nil
 			}
 			name := legacyKey(raw, lt)
-			diffs, err := ad.check(ctx, lt.ready(raw))
+			ready, _ := prep.item(raw)
+			diffs, err := ad.check(ctx, ready)
 			mu.Lock()
 			defer mu.Unlock()
 			switch {

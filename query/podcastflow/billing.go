@@ -44,7 +44,7 @@ func (b *Billing) Records(ctx context.Context, org pf.OrgID, opts ...table.ListO
 	if err != nil {
 		return table.Page[pf.BillingRecord]{}, err
 	}
-	return b.e.billing.List(ctx, table.Query{PK: pk, SK: table.SKBeginsWith(pf.BillingRecordSKPrefix)}, opts...)
+	return b.e.billing.List(ctx, table.Query{PK: pk, SK: table.SKBeginsWith(pf.BillingRecordSKPrefix())}, opts...)
 }
 
 // AllRecords iterates over an organization's billing records (PF-10).

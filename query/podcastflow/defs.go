@@ -1,7 +1,6 @@
 package podcastflow
 
 import (
-	"fmt"
 	"time"
 
 	pf "github.com/singletable/singletable/entity/podcastflow"
@@ -51,19 +50,19 @@ func stamps(created, updated *time.Time, now time.Time, isNew bool) {
 }
 
 func newEntities(t *table.Table, shards int) *entities {
-	// The all-items partitions end in a shard segment: USERS#{n} by a hash
-	// of the user's ID ({userId:shard1} is USERS itself).
-	sh := func(pk, id string) string { return fmt.Sprintf("%s#{%s:shard%d}", pk, id, shards) }
+	// The all-items, role and status partitions end in a shard segment
+	// (":shard" in the templates): USERS#{n} by a hash of the user's ID,
+	// n among the profile's shards (one shard is USERS itself).
 	return &entities{
 		t: t, shards: shards,
 		users: table.NewEntity(t, table.Def[pf.UserProfile]{
 			Type: TypeUserProfile,
-			Keys: table.Template{PK: "USER#{userId}", SK: pf.SKProfile},
+			Keys: pf.UserProfileKeys,
 			IndexKeys: map[table.Index]table.Template{
-				IndexOrgUsers: {PK: "ORG#{organizationId}", SK: "USER#{userId}"}, // sparse: users of no organization
-				IndexRole:     {PK: sh("ROLE#{role}", "userId"), SK: "USER#{userId}"},
-				IndexStatus:   {PK: sh("STATUS#{status}", "userId"), SK: "USER#{userId}"},
-				IndexAll:      {PK: sh(AllUsersPK, "userId"), SK: "USER#{userId}"},
+				IndexOrgUsers: pf.UserOrgIndex, // sparse: users of no organization
+				IndexRole:     pf.UserRoleIndex.WithShards(shards),
+				IndexStatus:   pf.UserStatusIndex.WithShards(shards),
+				IndexAll:      pf.AllUsersIndex.WithShards(shards),
 			},
 			Validate: (*pf.UserProfile).Validate,
 			// One person, one email, whatever its case or Unicode form.
@@ -77,7 +76,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			Type: TypeUserPreferences,
 			// The user's ID is stored only in the key (the document's item
 			// has no userId): the field's `key` tag names it.
-			Keys:     table.Template{PK: "USER#{userId}", SK: pf.SKPreferences},
+			Keys:     pf.UserPreferencesKeys,
 			Validate: (*pf.UserPreferences).Validate,
 			Touch: func(p *pf.UserPreferences, now time.Time, isNew bool) {
 				stamps(nil, &p.UpdatedAt, now, isNew)
@@ -85,10 +84,10 @@ func newEntities(t *table.Table, shards int) *entities {
 		}),
 		orgs: table.NewEntity(t, table.Def[pf.OrganizationProfile]{
 			Type: TypeOrganizationProfile,
-			Keys: table.Template{PK: "ORG#{organizationId}", SK: pf.SKProfile},
+			Keys: pf.OrganizationProfileKeys,
 			IndexKeys: map[table.Index]table.Template{
-				IndexStatus: {PK: sh("STATUS#{status}", "organizationId"), SK: "ORG#{organizationId}"},
-				IndexAll:    {PK: sh(AllOrgsPK, "organizationId"), SK: "ORG#{organizationId}"},
+				IndexStatus: pf.OrgStatusIndex.WithShards(shards),
+				IndexAll:    pf.AllOrgsIndex.WithShards(shards),
 			},
 			Validate: (*pf.OrganizationProfile).Validate,
 			Touch: func(o *pf.OrganizationProfile, now time.Time, isNew bool) {
@@ -98,7 +97,7 @@ func newEntities(t *table.Table, shards int) *entities {
 		orgSettings: table.NewEntity(t, table.Def[pf.OrganizationSettings]{
 			Type: TypeOrganizationSettings,
 			// The organization's ID is stored only in the key.
-			Keys:     table.Template{PK: "ORG#{organizationId}", SK: pf.SKSettings},
+			Keys:     pf.OrganizationSettingsKeys,
 			Validate: (*pf.OrganizationSettings).Validate,
 			Touch: func(s *pf.OrganizationSettings, now time.Time, isNew bool) {
 				stamps(nil, &s.UpdatedAt, now, isNew)
@@ -106,7 +105,7 @@ func newEntities(t *table.Table, shards int) *entities {
 		}),
 		platform: table.NewEntity(t, table.Def[pf.PlatformSettings]{
 			Type:     TypePlatformSettings,
-			Keys:     table.Template{PK: pf.PKPlatform, SK: pf.SKSettings},
+			Keys:     pf.PlatformSettingsKeys,
 			Validate: (*pf.PlatformSettings).Validate,
 			Touch: func(s *pf.PlatformSettings, now time.Time, isNew bool) {
 				stamps(nil, &s.UpdatedAt, now, isNew)
@@ -115,7 +114,7 @@ func newEntities(t *table.Table, shards int) *entities {
 		}),
 		globalM: table.NewEntity(t, table.Def[pf.GlobalMetrics]{
 			Type:     TypeGlobalMetrics,
-			Keys:     table.Template{PK: pf.PKAnalytics, SK: "GLOBAL#{date}"},
+			Keys:     pf.GlobalMetricsKeys,
 			Validate: (*pf.GlobalMetrics).Validate,
 			Touch: func(m *pf.GlobalMetrics, now time.Time, isNew bool) {
 				stamps(&m.CreatedAt, nil, now, isNew)
@@ -123,7 +122,7 @@ func newEntities(t *table.Table, shards int) *entities {
 		}),
 		orgM: table.NewEntity(t, table.Def[pf.OrganizationMetrics]{
 			Type:     TypeOrganizationMetrics,
-			Keys:     table.Template{PK: pf.PKAnalytics, SK: "ORG#{organizationId}#{date}"},
+			Keys:     pf.OrganizationMetricsKeys,
 			Validate: (*pf.OrganizationMetrics).Validate,
 			Touch: func(m *pf.OrganizationMetrics, now time.Time, isNew bool) {
 				stamps(&m.CreatedAt, nil, now, isNew)
@@ -133,9 +132,9 @@ func newEntities(t *table.Table, shards int) *entities {
 			Type: TypeBillingRecord,
 			// The record's date is stored only in its key, as the document
 			// defines it: the field's `key` tag names it.
-			Keys: table.Template{PK: "BILLING#{organizationId}", SK: "RECORD#{date}"},
+			Keys: pf.BillingRecordKeys,
 			IndexKeys: map[table.Index]table.Template{
-				IndexStatus: {PK: "STATUS#{status}", SK: "BILLING#{organizationId}#{date}"},
+				IndexStatus: pf.BillingStatusIndex,
 			},
 			Validate: (*pf.BillingRecord).Validate,
 			Touch: func(r *pf.BillingRecord, now time.Time, isNew bool) {
@@ -144,7 +143,7 @@ func newEntities(t *table.Table, shards int) *entities {
 		}),
 		billingM: table.NewEntity(t, table.Def[pf.BillingMetrics]{
 			Type:     TypeBillingMetrics,
-			Keys:     table.Template{PK: pf.PKBilling, SK: "METRICS#{date}"},
+			Keys:     pf.BillingMetricsKeys,
 			Validate: (*pf.BillingMetrics).Validate,
 			Touch: func(m *pf.BillingMetrics, now time.Time, isNew bool) {
 				stamps(&m.CreatedAt, nil, now, isNew)

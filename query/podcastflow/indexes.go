@@ -2,7 +2,6 @@ package podcastflow
 
 import (
 	pf "github.com/singletable/singletable/entity/podcastflow"
-	"github.com/singletable/singletable/keys"
 	"github.com/singletable/singletable/table"
 )
 
@@ -23,23 +22,13 @@ const (
 	AllOrgsPK  = "ORGS"
 )
 
-var (
-	orgUsersPK   = keys.NewPattern[keys.PK]("ORG", "organizationId")
-	rolePK       = keys.NewPattern[keys.PK]("ROLE", "role")
-	statusPK     = keys.NewPattern[keys.PK]("STATUS", "status")
-	userEntSK    = keys.NewPattern[keys.SK](string(pf.EntityUser), "userId")
-	orgEntSK     = keys.NewPattern[keys.SK](string(pf.EntityOrganization), "organizationId")
-	billingEntSK = keys.NewPattern[keys.SK](string(pf.EntityBilling), "organizationId", "date")
-)
-
 // OrgUsersPK returns the GSI1 partition of an organization's users:
 // ORG#{organizationId}.
 func OrgUsersPK(id pf.OrgID) (string, error) {
 	if err := id.Validate("organizationId"); err != nil {
 		return "", err
 	}
-	k, err := orgUsersPK.Build(string(id))
-	return string(k), err
+	return pf.UserOrgIndex.Partition(map[string]string{"organizationId": string(id)})
 }
 
 // RolePK returns the GSI2 partition of a role: ROLE#{role}.
@@ -48,8 +37,7 @@ func RolePK(r pf.Role) (string, error) {
 		_, err := pf.ParseRole(string(r))
 		return "", err
 	}
-	k, err := rolePK.Build(string(r))
-	return string(k), err
+	return pf.UserRoleIndex.Partition(map[string]string{"role": string(r)})
 }
 
 // StatusPK returns the GSI3 partition of a status: STATUS#{status}.
@@ -58,8 +46,7 @@ func StatusPK(s pf.EntityStatus) (string, error) {
 		_, err := pf.ParseEntityStatus(string(s))
 		return "", err
 	}
-	k, err := statusPK.Build(string(s))
-	return string(k), err
+	return pf.UserStatusIndex.Partition(map[string]string{"status": string(s)})
 }
 
 // UserEntitySK returns USER#{userId}: the sort key of a user in GSI1 to GSI4.
@@ -67,8 +54,7 @@ func UserEntitySK(id pf.UserID) (string, error) {
 	if err := id.Validate("userId"); err != nil {
 		return "", err
 	}
-	k, err := userEntSK.Build(string(id))
-	return string(k), err
+	return pf.UserStatusIndex.SortKey(map[string]string{"userId": string(id)})
 }
 
 // OrgEntitySK returns ORG#{organizationId}: an organization's sort key in
@@ -77,8 +63,7 @@ func OrgEntitySK(id pf.OrgID) (string, error) {
 	if err := id.Validate("organizationId"); err != nil {
 		return "", err
 	}
-	k, err := orgEntSK.Build(string(id))
-	return string(k), err
+	return pf.OrgStatusIndex.SortKey(map[string]string{"organizationId": string(id)})
 }
 
 // BillingEntitySK returns BILLING#{organizationId}#{date}: a billing
@@ -90,16 +75,17 @@ func BillingEntitySK(id pf.OrgID, d pf.Date) (string, error) {
 	if err := d.Validate("date"); err != nil {
 		return "", err
 	}
-	k, err := billingEntSK.Build(string(id), string(d))
-	return string(k), err
+	return pf.BillingStatusIndex.SortKey(map[string]string{"organizationId": string(id), "date": string(d)})
 }
 
 // EntityTypePrefix returns {entityType}#, the GSI3 sort-key prefix of one
-// entity type.
+// entity type (its status template's).
 func EntityTypePrefix(t pf.EntityType) (string, error) {
 	if !t.Valid() {
 		_, err := pf.ParseEntityType(string(t))
 		return "", err
 	}
-	return string(t) + keys.Delimiter, nil
+	return map[pf.EntityType]table.Template{
+		pf.EntityUser: pf.UserStatusIndex, pf.EntityOrganization: pf.OrgStatusIndex, pf.EntityBilling: pf.BillingStatusIndex,
+	}[t].SortPrefix(nil)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	tn "github.com/singletable/singletable/entity/tinode"
-	"github.com/singletable/singletable/keys"
 	"github.com/singletable/singletable/table"
 )
 
@@ -21,7 +20,15 @@ func (ss *Subscriptions) Channels(ctx context.Context, user tn.UserID) (_ []tn.T
 	if err := user.Validate("User"); err != nil {
 		return nil, err
 	}
-	q := table.Query{Index: table.GSI2, PK: "CHANRD#" + keys.Escape(string(user)), SK: table.SKBeginsWith("CHAN#")}
+	pk, err := tn.ChannelReaderIndex.Partition(map[string]string{"User": string(user)})
+	if err != nil {
+		return nil, err
+	}
+	prefix, err := tn.ChannelReaderIndex.SortPrefix(nil)
+	if err != nil {
+		return nil, err
+	}
+	q := table.Query{Index: table.GSI2, PK: pk, SK: table.SKBeginsWith(prefix)}
 	var out []tn.TopicName
 	for s, err := range ss.s.sub.ListAll(ctx, q) {
 		if err != nil {

@@ -268,7 +268,7 @@ func (cs *Credentials) Unvalidated(ctx context.Context, before time.Time, limit 
 	if err != nil {
 		return nil, table.Invalid("before", "%v", err)
 	}
-	q := table.Query{Index: table.GSI2, PK: tn.CredUnvalidatedPK.Literal(), SK: table.SKBetween(lo, hi)}
+	q := table.Query{Index: table.GSI2, PK: tn.CredUnvalidatedIndex.PK, SK: table.SKBetween(lo, hi)}
 	var out []tn.UserID
 	seen := map[tn.UserID]bool{}
 	for c, err := range cs.s.cred.ListAll(ctx, q) {

@@ -1,7 +1,6 @@
 package tinode
 
 import (
-	"fmt"
 	"time"
 
 	tn "github.com/singletable/singletable/entity/tinode"
@@ -35,55 +34,63 @@ func touch(created, updated *time.Time, now time.Time, isCreate bool) {
 	*updated = now
 }
 
-var userDef = table.Def[tn.User]{
-	Type:     TypeUser,
-	Keys:     table.Template{PK: "USER#{Id:esc}", SK: "USER"},
-	Validate: func(u *tn.User) error { return u.Validate() },
-	// Escape (the tag guards or entries, from Tags) is set by New: it
-	// follows the store's tag rule (Options.SharedTags).
-	Touch: func(u *tn.User, now time.Time, created bool) {
-		touch(&u.CreatedAt, &u.UpdatedAt, now, created)
-	},
+// userDef: a user, whose tags are guarded (or entered) by the store's
+// tag rule (Options.SharedTags).
+func userDef(tags tn.TagRule) table.Def[tn.User] {
+	return table.Def[tn.User]{
+		Type:     TypeUser,
+		Keys:     tn.UserKeys,
+		Validate: func(u *tn.User) error { return u.Validate() },
+		// The escape hatch: whether a tag is exclusive or shared follows
+		// the store's tag rule, not the item's fields.
+		Escape: &table.EscapeHatch[tn.User]{From: []string{"Tags"}, Uniques: func(u *tn.User) []table.Unique { return tags.Uniques(u.Tags) }},
+		Touch: func(u *tn.User, now time.Time, created bool) {
+			touch(&u.CreatedAt, &u.UpdatedAt, now, created)
+		},
+	}
 }
 
 var authDef = table.Def[tn.AuthRecord]{
 	Type: TypeAuth,
 	// unique is "scheme:value", stored as two escaped key segments.
-	Keys:     table.Template{PK: "AUTH#{unique:split}", SK: "AUTH"},
+	Keys:     tn.AuthKeys,
 	Validate: func(a *tn.AuthRecord) error { return a.Validate() },
 	// A user's auth records (TN-6).
 	IndexKeys: map[table.Index]table.Template{
-		table.GSI1: {PK: "USER#{userid:esc}", SK: "AUTH#{unique:split}"},
+		table.GSI1: tn.AuthByUserIndex,
 	},
 }
 
-var topicDef = table.Def[tn.Topic]{
-	Type:     TypeTopic,
-	Keys:     table.Template{PK: "TOPIC#{Id:esc}", SK: "TOPIC"},
-	Validate: func(t *tn.Topic) error { return t.Validate() },
-	// A group topic is listed under its owner (TN-22); a topic without
-	// one (p2p) is not (sparse).
-	IndexKeys: map[table.Index]table.Template{
-		table.GSI1: {PK: "USER#{Owner:esc}", SK: "OWNS#{Id:esc}"},
-	},
-	// Topic tags share the tag guards (or entries) with user tags; New
-	// sets Escape by the store's tag rule.
-	Touch: func(t *tn.Topic, now time.Time, created bool) {
-		touch(&t.CreatedAt, &t.UpdatedAt, now, created)
-	},
+// topicDef: a topic, whose tags share the tag guards (or entries) with
+// user tags, by the same rule.
+func topicDef(tags tn.TagRule) table.Def[tn.Topic] {
+	return table.Def[tn.Topic]{
+		Type:     TypeTopic,
+		Keys:     tn.TopicKeys,
+		Validate: func(t *tn.Topic) error { return t.Validate() },
+		// A group topic is listed under its owner (TN-22); a topic without
+		// one (p2p) is not (sparse).
+		IndexKeys: map[table.Index]table.Template{
+			table.GSI1: tn.TopicOwnerIndex,
+		},
+		Escape: &table.EscapeHatch[tn.Topic]{From: []string{"Tags"}, Uniques: func(t *tn.Topic) []table.Unique { return tags.Uniques(t.Tags) }},
+		Touch: func(t *tn.Topic, now time.Time, created bool) {
+			touch(&t.CreatedAt, &t.UpdatedAt, now, created)
+		},
+	}
 }
 
 var subDef = table.Def[tn.Subscription]{
 	Type:     TypeSubscription,
-	Keys:     table.Template{PK: "TOPIC#{Topic:esc}", SK: "SUB#{User:esc}"},
+	Keys:     tn.SubscriptionKeys,
 	Validate: func(s *tn.Subscription) error { return s.Validate() },
 	// A user's subscriptions by update time (TN-7, TN-21, TN-23).
 	IndexKeys: map[table.Index]table.Template{
-		table.GSI1: {PK: "USER#{User:esc}", SK: "SUBUPD#{UpdatedAt:ts}#{Topic:esc}"},
+		table.GSI1: tn.SubscriptionUpdatedIndex,
 		// A channel reader with notifications on (TN-37), sparse: every
 		// write recomputes ChanReader (Touch); a soft-deleted one stays
 		// and is dropped on read.
-		table.GSI2: {PK: "CHANRD#{User:esc}", SK: "CHAN#{Topic:esc}", When: []string{"ChanReader"}},
+		table.GSI2: tn.ChannelReaderIndex,
 	},
 	Touch: func(s *tn.Subscription, now time.Time, created bool) {
 		if s.Id == "" {
@@ -100,18 +107,18 @@ var subDef = table.Def[tn.Subscription]{
 
 var delDef = table.Def[tn.DelMessage]{
 	Type:     TypeDelMessage,
-	Keys:     table.Template{PK: "TOPIC#{Topic:esc}", SK: "DEL#{DelId:10}"},
+	Keys:     tn.DelKeys,
 	Validate: func(d *tn.DelMessage) error { return d.Validate() },
 }
 
 var credDef = table.Def[tn.Credential]{
 	Type:     TypeCredential,
-	Keys:     table.Template{PK: "USER#{User:esc}", SK: "CRED#{Method:esc}#{Value:esc}"},
+	Keys:     tn.CredKeys,
 	Validate: func(c *tn.Credential) error { return c.Validate() },
 	// Unvalidated credentials are listed by age in a sparse GSI2 (TN-30):
 	// confirming or deleting one takes it out in the same write.
 	IndexKeys: map[table.Index]table.Template{
-		table.GSI2: {PK: "CREDUNV", SK: "CREDUNV#{UpdatedAt:ts}#{User:esc}#{Method:esc}", When: []string{"!Done", "!DeletedAt"}},
+		table.GSI2: tn.CredUnvalidatedIndex,
 	},
 	// A validated credential is unique among validated credentials. The
 	// escape hatch: the guard exists only while Done is set and DeletedAt
@@ -133,7 +140,7 @@ var credDef = table.Def[tn.Credential]{
 
 var msgDef = table.Def[tn.Message]{
 	Type:     TypeMessage,
-	Keys:     table.Template{PK: "TOPIC#{Topic:esc}", SK: "MSG#{SeqId:10}"},
+	Keys:     tn.MessageKeys,
 	Validate: func(m *tn.Message) error { return m.Validate() },
 	TTL:      table.TTL{From: "ExpireTime"}, // epoch seconds, 0: never
 	Touch: func(m *tn.Message, now time.Time, created bool) {
@@ -159,10 +166,10 @@ const (
 func fileDef(shards int) table.Def[tn.File] {
 	return table.Def[tn.File]{
 		Type:     TypeFile,
-		Keys:     table.Template{PK: "FILE#{Id:esc}", SK: "FILE"},
+		Keys:     tn.FileKeys,
 		Validate: func(f *tn.File) error { return f.Validate() },
 		IndexKeys: map[table.Index]table.Template{
-			table.GSI2: {PK: fmt.Sprintf("FILEUNUSED#{Id:shard%d}", shards), SK: "FILEUNUSED#{UpdatedAt:ts}#{Id:esc}", When: []string{"!UseCount"}},
+			table.GSI2: tn.FileUnusedIndex.WithShards(shards),
 		},
 		Touch: func(f *tn.File, now time.Time, created bool) {
 			touch(&f.CreatedAt, &f.UpdatedAt, now, created)
@@ -174,7 +181,7 @@ func fileDef(shards int) table.Def[tn.File] {
 // linkDef: a file link, in its owner's partition (TN-32).
 var linkDef = table.Def[tn.FileLink]{
 	Type:     TypeFileLink,
-	Keys:     table.Template{PK: "FLINK#{Owner:esc}", SK: "FILE#{File:esc}"},
+	Keys:     tn.FileLinkKeys,
 	Validate: func(l *tn.FileLink) error { return l.Validate() },
 	Touch: func(l *tn.FileLink, now time.Time, created bool) {
 		if created && l.CreatedAt.IsZero() {
@@ -187,14 +194,14 @@ var linkDef = table.Def[tn.FileLink]{
 // key prefix is a begins_with condition (TN-34, TN-35).
 var cacheDef = table.Def[tn.CacheEntry]{
 	Type:     TypeCache,
-	Keys:     table.Template{PK: "PCACHE", SK: "KEY#{Key:esc}"},
+	Keys:     tn.CacheKeys,
 	Validate: func(c *tn.CacheEntry) error { return c.Validate() },
 }
 
 // versionDef: the one item recording the data layout's version (TN-36).
 var versionDef = table.Def[tn.DBVersion]{
 	Type:     TypeDBVersion,
-	Keys:     table.Template{PK: "META#tinode", SK: "DBVERSION"},
+	Keys:     tn.DBVersionKeys,
 	Validate: func(v *tn.DBVersion) error { return v.Validate() },
 	Touch: func(v *tn.DBVersion, now time.Time, created bool) {
 		touch(&v.CreatedAt, &v.UpdatedAt, now, created)

@@ -22,7 +22,7 @@ func fileKey(id string) (table.Key, error) {
 	if id == "" {
 		return table.Key{}, table.Invalid("Id", "empty")
 	}
-	return table.Key{PK: "FILE#" + keys.Escape(id), SK: "FILE"}, nil
+	return tn.FileKeys.Key(map[string]string{"Id": id})
 }
 
 // Start records a new upload (TN-31, Tinode's FileStartUpload): one
@@ -153,7 +153,15 @@ func (fs *Files) Links(ctx context.Context, owner tn.LinkOwner) (_ []tn.FileLink
 	if owner == "" {
 		return nil, table.Invalid("Owner", "empty")
 	}
-	q := table.Query{PK: "FLINK#" + keys.Escape(string(owner)), SK: table.SKBeginsWith("FILE#"), Consistent: true}
+	pk, err := tn.FileLinkKeys.Partition(map[string]string{"Owner": string(owner)})
+	if err != nil {
+		return nil, err
+	}
+	prefix, err := tn.FileLinkKeys.SortPrefix(nil)
+	if err != nil {
+		return nil, err
+	}
+	q := table.Query{PK: pk, SK: table.SKBeginsWith(prefix), Consistent: true}
 	var out []tn.FileLink
 	for l, err := range fs.s.link.ListAll(ctx, q) {
 		if err != nil {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	tn "github.com/singletable/singletable/entity/tinode"
-	"github.com/singletable/singletable/keys"
 	"github.com/singletable/singletable/table"
 )
 
@@ -22,7 +21,7 @@ func cacheKey(key string) (table.Key, error) {
 	if key == "" {
 		return table.Key{}, table.Invalid("Key", "empty")
 	}
-	return table.Key{PK: "PCACHE", SK: "KEY#" + keys.Escape(key)}, nil
+	return tn.CacheKeys.Key(map[string]string{"Key": key})
 }
 
 // Get returns the value of key (TN-34, Tinode's PCacheGet): GetItem
@@ -77,7 +76,12 @@ func (c *Cache) Expire(ctx context.Context, prefix string, olderThan time.Time) 
 	if prefix == "" {
 		return 0, table.Invalid("prefix", "empty")
 	}
-	q := table.Query{PK: "PCACHE", SK: table.SKBeginsWith("KEY#" + keys.Escape(prefix))}
+	// the key of the entry named prefix is the prefix of every key it begins
+	k, err := tn.CacheKeys.Key(map[string]string{"Key": prefix})
+	if err != nil {
+		return 0, err
+	}
+	q := table.Query{PK: k.PK, SK: table.SKBeginsWith(k.SK)}
 	var old []table.Key
 	for e, err := range c.s.cache.ListAll(ctx, q) {
 		if err != nil {

@@ -3,7 +3,6 @@ package tinode
 import (
 	"context"
 	"slices"
-	"strings"
 	"time"
 
 	tn "github.com/singletable/singletable/entity/tinode"
@@ -106,15 +105,11 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 	}
 	o.IndexShards = min(o.IndexShards, table.MaxShards)
 	s := &Store{t: t, opts: o}
-	ud, td := userDef, topicDef
-	// The escape hatch: whether a tag is exclusive or shared follows the
-	// store's option, not the item's fields.
-	ud.Escape = &table.EscapeHatch[tn.User]{From: []string{"Tags"}, Uniques: func(u *tn.User) []table.Unique { return s.tagValues(u.Tags) }}
-	td.Escape = &table.EscapeHatch[tn.Topic]{From: []string{"Tags"}, Uniques: func(t *tn.Topic) []table.Unique { return s.tagValues(t.Tags) }}
+	rule := o.tagRule()
 	*s = Store{t: t, opts: o,
-		user:  table.NewEntity(t, ud),
+		user:  table.NewEntity(t, userDef(rule)),
 		auth:  table.NewEntity(t, authDef),
-		topic: table.NewEntity(t, td),
+		topic: table.NewEntity(t, topicDef(rule)),
 		sub:   table.NewEntity(t, subDef),
 		msg:   table.NewEntity(t, msgDef),
 		del:   table.NewEntity(t, delDef),
@@ -139,24 +134,13 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 // Table returns the table the store uses.
 func (s *Store) Table() *table.Table { return s.t }
 
-// tagValue returns what tag's holder writes: the unique guard of the tag,
-// or, under SharedTags outside the unique namespaces, its lookup entry.
-func (s *Store) tagValue(tag string) table.Unique {
-	u := tn.TagUnique(tag)
-	if s.opts.SharedTags {
-		ns, _, ok := strings.Cut(tag, ":")
-		u.Shared = !ok || !(slices.Contains(s.opts.UniqueTagNamespaces, ns) || slices.Contains(s.opts.UniqueTagNamespaces, "*"))
-	}
-	return u
+// tagRule returns the tag rule the options choose.
+func (o Options) tagRule() tn.TagRule {
+	return tn.TagRule{Shared: o.SharedTags, UniqueNamespaces: o.UniqueTagNamespaces}
 }
 
-func (s *Store) tagValues(tags []string) []table.Unique {
-	us := make([]table.Unique, len(tags))
-	for i, tag := range tags {
-		us[i] = s.tagValue(tag)
-	}
-	return us
-}
+// tagValue returns what tag's holder writes under the store's tag rule.
+func (s *Store) tagValue(tag string) table.Unique { return s.opts.tagRule().Unique(tag) }
 
 // stillHeld returns the tags of matched that held (the item as read) still
 // holds: a shared tag's entry is an index, never the truth (issue 26), so

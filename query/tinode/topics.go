@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	tn "github.com/singletable/singletable/entity/tinode"
 	"github.com/singletable/singletable/table"
@@ -177,7 +178,15 @@ func (ts *Topics) Delete(ctx context.Context, name tn.TopicName) (err error) {
 	if err != nil {
 		return err
 	}
-	for _, pk := range l.Partitions(k.PK) {
+	// The topic's own partition (its subscriptions and deletion log, and
+	// its messages unless they are sharded) and every message shard its
+	// layout used: Partitions leaves out the own partition of a topic
+	// born sharded.
+	pks := l.Partitions(k.PK)
+	if !slices.Contains(pks, k.PK) {
+		pks = append([]string{k.PK}, pks...)
+	}
+	for _, pk := range pks {
 		if err := ts.s.purgePartition(ctx, pk, table.SKLess(k.SK)); err != nil {
 			return fmt.Errorf("delete topic %s: %w", name, err)
 		}
@@ -227,7 +236,7 @@ func (ts *Topics) Load(ctx context.Context, name tn.TopicName, opts ...table.Lis
 	var v TopicView
 	found := false
 	// MSG# < SUB# < TOPIC; the deletion log (DEL#) below is left out.
-	q := o.Apply(table.Query{PK: pk, SK: table.SKBetween(tn.MsgSK.Literal()+"#", string(tn.TopicSK.MustBuild()))})
+	q := o.Apply(table.Query{PK: pk, SK: table.SKBetween(tn.MessagePrefix(), tn.TopicKeys.SK)})
 	q.Desc = true // the topic item first
 	v.Cursor, err = ts.s.t.Collect(ctx, q,
 		table.Into(ts.s.topic, func(t tn.Topic) { v.Topic, found = t, true }),

@@ -50,6 +50,9 @@ MOD
 cp "$adapter/go.sum" "$build/go.sum"
 cat "$build/chat/go.sum" >> "$build/go.sum"
 cd "$build"
-GOFLAGS=-mod=mod go build -o bin/tinode github.com/tinode/chat/server
-GOFLAGS=-mod=mod go build -o bin/tinode-db github.com/tinode/chat/tinode-db
+# Built with the build tag postgres as well, so the same binaries also
+# serve Tinode's own PostgreSQL adapter ("use_adapter": "postgres") for the
+# differential run (diff_test.go); the DynamoDB runs select "dynamodb".
+GOFLAGS=-mod=mod go build -tags postgres -o bin/tinode github.com/tinode/chat/server
+GOFLAGS=-mod=mod go build -tags postgres -o bin/tinode-db github.com/tinode/chat/tinode-db
 echo "built $build/bin/tinode and $build/bin/tinode-db"

@@ -109,7 +109,7 @@ func TestTinodeEndToEnd(t_ *testing.T) {
 		defer cancel()
 		_ = tbl.Delete(c)
 	})
-	st := tinode.New(tbl, func(o *tinode.Options) { o.SharedTags, o.UniqueTagNamespaces = true, []string{"*"} })
+	st := tinode.New(tbl, func(o *tinode.Options) { o.SharedTags = true }) // the adapter's default tag rule
 
 	// tinode-db creates the table and loads Tinode's sample data.
 	t0 := time.Now()

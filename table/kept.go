@@ -1,0 +1,115 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+)
+
+// A migration keeps what the live system holds. An item Import copies
+// may hold an enum value the entity's vocabulary does not list (another
+// writer stored it: ListBackup's accounts/create stores whatever plan the
+// client sends). Reads are tolerant of it already, and Update carries it
+// through (a write is judged on what it changes); Import, which creates
+// the item, keeps it too and reports it, instead of leaving the item
+// behind. Every other check of Def.Validate still applies to it.
+
+// KeptValue is a value [Entity.Import] wrote although the entity's
+// Def.Validate does not know it: an enum value ([ValidationError.Unknown])
+// the source item holds.
+type KeptValue struct {
+	// Key is the item's key in this table.
+	Key Key
+	// Entity is the entity type.
+	Entity string
+	// Field is the attribute (a dotted path for a nested one), Value the
+	// value kept and Allowed the values the entity knows.
+	Field, Value string
+	Allowed      []string
+}
+
+type keptKey struct{}
+
+// WithKeptValues returns a context under which [Entity.Import] and
+// [Entity.ImportMany] call report once per value they keep, for each item
+// they write (or, in a dry run, would write). report may be called from
+// several goroutines at once.
+func WithKeptValues(ctx context.Context, report func(KeptValue)) context.Context {
+	return context.WithValue(ctx, keptKey{}, report)
+}
+
+// reportKept hands kept to the report of ctx, if it has one.
+func reportKept(ctx context.Context, k Key, kept []KeptValue) {
+	report, _ := ctx.Value(keptKey{}).(func(KeptValue))
+	if report == nil {
+		return
+	}
+	for _, kv := range kept {
+		kv.Key = k
+		report(kv)
+	}
+}
+
+// importValidate runs Def.Validate on item as Import judges an item it
+// copies: an unknown enum value is kept (and listed), every other error
+// refuses the item. So that a check after a kept value is not skipped (a
+// Validate may stop at its first error), Validate runs again on a copy in
+// which the kept field holds one of its allowed values, until it passes or
+// fails on something else; item then takes what Validate normalized in the
+// copy, with its kept values. A field the copy cannot be given another
+// value (not a string field reached through struct fields) keeps its
+// error.
+func (e *Entity[T]) importValidate(item *T) ([]KeptValue, error) {
+	if e.def.Validate == nil {
+		return nil, nil
+	}
+	err := e.def.Validate(item)
+	if err == nil {
+		return nil, nil
+	}
+	probe := *item
+	pv := reflect.ValueOf(&probe).Elem()
+	var kept []KeptValue
+	for range 64 {
+		for _, leaf := range leafErrors(err) {
+			var ve *ValidationError
+			if !errors.As(leaf, &ve) || !ve.Unknown || ve.Key || len(ve.Allowed) == 0 || !setStringPath(pv, ve.Field, ve.Allowed[0]) {
+				return nil, err
+			}
+			kept = append(kept, KeptValue{Entity: e.def.Type, Field: ve.Field, Value: ve.Value, Allowed: ve.Allowed})
+		}
+		if err = e.def.Validate(&probe); err == nil {
+			for _, kv := range kept {
+				setStringPath(pv, kv.Field, kv.Value)
+			}
+			*item = probe
+			return kept, nil
+		}
+	}
+	return nil, err
+}
+
+// setStringPath sets the string field at attribute path (dotted, through
+// struct fields only) of struct v to s; false when there is none.
+func setStringPath(v reflect.Value, path, s string) bool {
+	for part := range strings.SplitSeq(path, ".") {
+		if v.Kind() != reflect.Struct {
+			return false
+		}
+		fi, ok := fieldsOf(v.Type())[part]
+		if !ok || fi.viaPointer {
+			return false
+		}
+		f, err := v.FieldByIndexErr(fi.index)
+		if err != nil {
+			return false
+		}
+		v = f
+	}
+	if v.Kind() != reflect.String || !v.CanSet() {
+		return false
+	}
+	v.SetString(s)
+	return true
+}

@@ -1,0 +1,263 @@
+package table
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/singletable/singletable/keys"
+)
+
+// The key builder: a [Template] is the one statement of a key's shape,
+// and the keys a caller needs (one item's key for a Get, a partition for
+// a Query, a sort-key prefix for begins_with) are built from it, and keys
+// read from the table parsed back with it, by the same grammar the engine
+// writes items with. No second pattern restates the template.
+//
+//	var UserKeys = table.Template{PK: "USER#{userId}", SK: "PROFILE"}
+//	k, err := UserKeys.Key(map[string]string{"userId": "u1"}) // USER#u1 / PROFILE
+//	v, err := UserKeys.Parse(k)                                // {"userId": "u1"}
+//
+// Values are the attributes' values as strings, before any transform: a
+// time for ":ts" as RFC 3339, or, written in digits only, epoch seconds
+// (":ts") or Unix milliseconds (":ms") as the number attribute would hold
+// them; an integer for ":N" in decimal; a raw string for ":esc" (the
+// builder escapes it).
+
+// Key returns the primary key the template gives the attribute values v
+// (by attribute name). A value the templates need and v lacks, or a value
+// that would not make a valid segment, gives a *[ValidationError] naming
+// the attribute; a name no template references gives one too (a typo
+// never builds a key silently).
+func (t Template) Key(v map[string]string) (Key, error) {
+	pk, sk, err := t.parsed()
+	if err != nil {
+		return Key{}, err
+	}
+	av, err := templateValues(v, pk, sk)
+	if err != nil {
+		return Key{}, err
+	}
+	d := declared{pk: pk, sk: sk}
+	return d.primary(av)
+}
+
+// Partition returns the partition key alone (the PK of a Query), built
+// from v. A trailing shard segment, with its count or without (":shard",
+// not yet given one by [Template.WithShards]), is left out: the result is
+// then the partition [Query.Shards] reads whole.
+func (t Template) Partition(v map[string]string) (string, error) {
+	pk, err := parsedTemplate(t.WithShards(2).PK) // the count is left out with the segment
+	if err != nil {
+		return "", err
+	}
+	if pk.shards() > 0 {
+		pk = pk[:len(pk)-1]
+	}
+	return buildSide(pk, v, "partition key")
+}
+
+// SortKey returns the sort key alone (a bound of a range), built from v.
+func (t Template) SortKey(v map[string]string) (string, error) {
+	sk, err := parsedTemplate(t.SK)
+	if err != nil {
+		return "", err
+	}
+	return buildSide(sk, v, "sort key")
+}
+
+// SortPrefix returns a begins_with prefix of the template's sort keys: its
+// leading literal segments and the leading references v sets, ending with
+// the key delimiter, so that "SUB#" never matches "SUBUPD#..." and
+// "TOPIC#1#" never matches "TOPIC#10#...". It refuses a constant sort key
+// and a v that sets every reference (that is a whole key: [Template.Key]).
+func (t Template) SortPrefix(v map[string]string) (string, error) {
+	sk, err := parsedTemplate(t.SK)
+	if err != nil {
+		return "", err
+	}
+	n := 0
+	for n < len(sk) {
+		if p := sk[n]; p.attr != "" {
+			if _, ok := v[p.attr]; !ok {
+				break
+			}
+		}
+		n++
+	}
+	if n == len(sk) {
+		return "", &ValidationError{Field: strings.Join(sk.attrs(), ", "), Reason: fmt.Sprintf("%q: a prefix leaves out at least one reference", t.SK), Key: true}
+	}
+	s, err := buildSide(sk[:n], v, "sort key prefix")
+	if err != nil {
+		return "", err
+	}
+	return s + keys.Delimiter, nil
+}
+
+// Parse returns the attribute values the key k holds, by attribute name:
+// the inverse of [Template.Key] (Key(Parse(k)) is k). A key of another
+// shape gives a *[ValidationError]. A reference whose transform keeps
+// only part of the value (":root", ":shardN") is not read back; an ":opt"
+// segment holding "-" gives no value; a time comes back as RFC 3339
+// (":ts") or as Unix milliseconds in digits (":ms").
+func (t Template) Parse(k Key) (map[string]string, error) {
+	pk, sk, err := t.parsed()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	if err := readSide(pk, k.PK, t.PK, out); err != nil {
+		return nil, err
+	}
+	if err := readSide(sk, k.SK, t.SK, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Matches reports whether k has the template's shape (as many segments,
+// the same literals, every segment valid): whether [Template.Parse]
+// succeeds.
+func (t Template) Matches(k Key) bool {
+	_, err := t.Parse(k)
+	return err == nil
+}
+
+// WithShards returns the template with every ":shard" reference (a shard
+// segment without its count, "USERS#{userId:shard}") given the count n:
+// ":shardN", the count a deployment's profile picks (1 leaves the segment
+// out: the unsharded key byte for byte). A template is declared once with
+// ":shard"; the store that knows the profile calls WithShards.
+func (t Template) WithShards(n int) Template {
+	r := strings.NewReplacer(":shard}", fmt.Sprintf(":shard%d}", n))
+	t.PK, t.SK = r.Replace(t.PK), r.Replace(t.SK)
+	return t
+}
+
+// References returns the attributes the templates reference, in order,
+// each once.
+func (t Template) References() ([]string, error) {
+	pk, sk, err := t.parsed()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, a := range append(pk.attrs(), sk.attrs()...) {
+		if !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// parsed returns both templates, parsed (cached: a template is a constant
+// of the program).
+func (t Template) parsed() (pk, sk template, err error) {
+	if pk, err = parsedTemplate(t.PK); err != nil {
+		return nil, nil, err
+	}
+	if sk, err = parsedTemplate(t.SK); err != nil {
+		return nil, nil, err
+	}
+	return pk, sk, nil
+}
+
+var templateCache sync.Map // string -> template
+
+func parsedTemplate(s string) (template, error) {
+	if t, ok := templateCache.Load(s); ok {
+		return t.(template), nil
+	}
+	t, err := parseTemplate(s)
+	if err != nil {
+		return nil, fmt.Errorf("%w: template %v", ErrInvalidInput, err)
+	}
+	templateCache.Store(s, t)
+	return t, nil
+}
+
+// templateValues returns v as attribute values for build: a value in
+// digits only is a number (so ":ts" and ":ms" read it as epoch seconds or
+// milliseconds), any other a string. A name no template references is
+// refused.
+func templateValues(v map[string]string, ts ...template) (Item, error) {
+	av := make(Item, len(v))
+	for _, name := range slices.Sorted(maps.Keys(v)) {
+		if !slices.ContainsFunc(ts, func(t template) bool { return slices.Contains(t.attrs(), name) }) {
+			return nil, &ValidationError{Field: name, Reason: "not referenced by the key template", Key: true}
+		}
+		s := v[name]
+		if s != "" && len(s) <= 19 && strings.Trim(s, "0123456789") == "" {
+			av[name] = &types.AttributeValueMemberN{Value: s}
+		} else {
+			av[name] = &types.AttributeValueMemberS{Value: s}
+		}
+	}
+	return av, nil
+}
+
+// buildSide builds one side of a key from v.
+func buildSide(t template, v map[string]string, what string) (string, error) {
+	av, err := templateValues(v, t)
+	if err != nil {
+		return "", err
+	}
+	s, ok, err := t.build(av)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", &ValidationError{Field: strings.Join(t.attrs(), ", "), Reason: "empty: the " + what + " derives from it", Key: true}
+	}
+	return s, nil
+}
+
+// readSide reads the values key holds by template t (written as src) into
+// out.
+func readSide(t template, key, src string, out map[string]string) error {
+	bad := func(reason string) error {
+		return &ValidationError{Field: strings.Join(t.attrs(), ", "), Reason: fmt.Sprintf("%q is not a key of %q: %s", key, src, reason), Key: true}
+	}
+	if !t.matches(key) {
+		return bad("another shape")
+	}
+	segs := strings.Split(key, keys.Delimiter)
+	i := 0
+	for _, p := range t {
+		n := p.segments()
+		part := segs[i : i+n]
+		i += n
+		for _, s := range part {
+			if s == "" || strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+				return bad(fmt.Sprintf("segment %q", s))
+			}
+		}
+		if p.attr == "" {
+			continue
+		}
+		read := func(segs []string) (string, bool, error) { return segs[0], true, nil }
+		if p.mod != "" {
+			read = p.tf.Read
+		}
+		if read == nil {
+			continue // a transform that keeps part of the value
+		}
+		v, ok, err := read(part)
+		if err != nil {
+			return bad(fmt.Sprintf("%s: %v", p.attr, err))
+		}
+		if !ok {
+			continue
+		}
+		if prev, seen := out[p.attr]; seen && prev != v {
+			return bad(fmt.Sprintf("%s is %q and %q", p.attr, prev, v))
+		}
+		out[p.attr] = v
+	}
+	return nil
+}
