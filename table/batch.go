@@ -207,6 +207,12 @@ func (t *Table) rounds(ctx context.Context, left func() int, round func() error,
 // consistent when consistent is set), retrying unprocessed keys, and
 // returns the items found (expired ones dropped) in the order of ks.
 func (t *Table) batchGet(ctx context.Context, entity string, ks []Key, consistent bool) ([]Item, error) {
+	return t.batchGetAttrs(ctx, entity, ks, consistent, nil)
+}
+
+// batchGetAttrs is batchGet fetching only attrs (with what the table reads
+// itself: see [Table.projectionExpr]) when attrs is not empty.
+func (t *Table) batchGetAttrs(ctx context.Context, entity string, ks []Key, consistent bool, attrs []string) ([]Item, error) {
 	seen := make(map[Key]bool, len(ks))
 	for i, k := range ks {
 		if err := checkKey(k); err != nil {
@@ -224,7 +230,7 @@ func (t *Table) batchGet(ctx context.Context, entity string, ks []Key, consisten
 		for _, k := range ks[start:end] {
 			pending = append(pending, t.keyItem(k))
 		}
-		if err := t.batchGetChunk(ctx, entity, pending, found, consistent); err != nil {
+		if err := t.batchGetChunk(ctx, entity, pending, found, consistent, attrs); err != nil {
 			var be *BatchError
 			if errors.As(err, &be) {
 				be.Keys = append(be.Keys, ks[end:]...)
@@ -241,11 +247,18 @@ func (t *Table) batchGet(ctx context.Context, entity string, ks []Key, consisten
 	return out, nil
 }
 
-func (t *Table) batchGetChunk(ctx context.Context, entity string, pending []Item, found map[Key]Item, consistent bool) error {
+func (t *Table) batchGetChunk(ctx context.Context, entity string, pending []Item, found map[Key]Item, consistent bool, attrs []string) error {
+	var names map[string]string
+	var proj *string
+	if len(attrs) > 0 {
+		names = map[string]string{}
+		proj = aws.String(t.projectionExpr(&projection{attrs: attrs}, nil, names))
+	}
 	return t.rounds(ctx, func() int { return len(pending) }, func() error {
 		start := time.Now()
 		out, err := t.client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
-			RequestItems:           map[string]types.KeysAndAttributes{t.schema.Name: {Keys: pending, ConsistentRead: aws.Bool(consistent)}},
+			RequestItems: map[string]types.KeysAndAttributes{t.schema.Name: {Keys: pending, ConsistentRead: aws.Bool(consistent),
+				ProjectionExpression: proj, ExpressionAttributeNames: names}},
 			ReturnConsumedCapacity: t.wantCapacity(),
 		})
 		if err != nil {

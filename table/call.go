@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"iter"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
@@ -58,6 +59,35 @@ func (t *Table) Call(ctx context.Context, pattern, method string) (context.Conte
 	c := Call{Pattern: pattern, Method: method}
 	ctx, end := t.opts.Tracer.StartCall(context.WithValue(ctx, callKey{}, c), c)
 	return ctx, EndCall{end: end}
+}
+
+// CallSeq2 is [Table.Call] for a store method that returns an iterator:
+// the call starts when the iteration does (not when the method returns),
+// seq runs under its context, and it ends with the first error the
+// iteration yields (nil when none), whether the caller stops early or not.
+//
+//	func (s *Sources) AllByUser(ctx context.Context, u UserID) iter.Seq2[Source, error] {
+//		return table.CallSeq2(ctx, s.t, "FH-3", "ferryhook.Sources.AllByUser", func(ctx context.Context) iter.Seq2[Source, error] {
+//			...
+//		})
+//	}
+func CallSeq2[V any](ctx context.Context, t *Table, pattern, method string, seq func(context.Context) iter.Seq2[V, error]) iter.Seq2[V, error] {
+	if t.opts.Tracer == nil {
+		return seq(ctx)
+	}
+	return func(yield func(V, error) bool) {
+		ctx, call := t.Call(ctx, pattern, method)
+		var err error
+		defer func() { call.End(err) }()
+		for v, e := range seq(ctx) {
+			if e != nil && err == nil {
+				err = e
+			}
+			if !yield(v, e) {
+				return
+			}
+		}
+	}
 }
 
 // CallOf returns the innermost call ctx was started under with

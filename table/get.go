@@ -79,13 +79,24 @@ func (e *Entity[T]) getRaw(ctx context.Context, k Key, opts ...ReadOption) (T, i
 
 // getItem is one GetItem; a missing item is nil, not an error.
 func (t *Table) getItem(ctx context.Context, entity string, k Key, consistent bool) (Item, error) {
+	return t.getItemAttrs(ctx, entity, k, consistent, nil)
+}
+
+// getItemAttrs is getItem fetching only attrs (with what the table reads
+// itself: see [Table.projectionExpr]) when attrs is not empty.
+func (t *Table) getItemAttrs(ctx context.Context, entity string, k Key, consistent bool, attrs []string) (Item, error) {
 	start := time.Now()
-	out, err := t.client.GetItem(ctx, &dynamodb.GetItemInput{
+	in := &dynamodb.GetItemInput{
 		TableName:              aws.String(t.schema.Name),
 		Key:                    t.keyItem(k),
 		ConsistentRead:         aws.Bool(consistent),
 		ReturnConsumedCapacity: t.wantCapacity(),
-	})
+	}
+	if len(attrs) > 0 {
+		in.ExpressionAttributeNames = map[string]string{}
+		in.ProjectionExpression = aws.String(t.projectionExpr(&projection{attrs: attrs}, nil, in.ExpressionAttributeNames))
+	}
+	out, err := t.client.GetItem(ctx, in)
 	if err != nil {
 		err = mapErr(err)
 	}

@@ -233,7 +233,9 @@ func (t *Table) freeGuards(ctx context.Context, ops []TxOp, te *TxError) ([]TxOp
 			out = append(out, op)
 			continue
 		}
-		raw, err := t.getItem(ctx, GuardType, g.Owner, true)
+		// Read only to check that the owner is live: its keys, type,
+		// version and TTL, not the item (a projection).
+		raw, err := t.getItemAttrs(ctx, GuardType, g.Owner, true, []string{t.schema.PK})
 		if err != nil {
 			return nil, false, err
 		}

@@ -252,11 +252,15 @@ func LayoutOf(raw Item, attr string) (Layout, error) {
 // GetOwner reads the owner item with key k (the item whose attribute
 // holds a collection's [Layout]) with one GetItem, strongly consistent
 // when consistent is set. A missing or expired item gives [ErrNotFound].
-func (t *Table) GetOwner(ctx context.Context, k Key, consistent bool) (Item, error) {
+// Given attrs, it fetches only those attributes (a ProjectionExpression)
+// and what the table reads itself (the keys, the type, version and TTL
+// attributes): for a read that checks a few of them. DynamoDB charges the
+// read by the whole item's size all the same.
+func (t *Table) GetOwner(ctx context.Context, k Key, consistent bool, attrs ...string) (Item, error) {
 	if err := checkKey(k); err != nil {
 		return nil, err
 	}
-	raw, err := t.getItem(ctx, "", k, consistent)
+	raw, err := t.getItemAttrs(ctx, "", k, consistent, attrs)
 	if err != nil {
 		return nil, opErr("get", "", k, err)
 	}
@@ -270,8 +274,9 @@ func (t *Table) GetOwner(ctx context.Context, k Key, consistent bool) (Item, err
 // one, in one BatchGetItem (per 100 keys; unprocessed keys retried),
 // strongly consistent when consistent is set. It returns the items found
 // and live, by key: a missing or expired one is absent from the map.
-func (t *Table) GetOwners(ctx context.Context, ks []Key, consistent bool) (map[Key]Item, error) {
-	raws, err := t.batchGet(ctx, "", ks, consistent)
+// Given attrs, it fetches only those, as GetOwner does.
+func (t *Table) GetOwners(ctx context.Context, ks []Key, consistent bool, attrs ...string) (map[Key]Item, error) {
+	raws, err := t.batchGetAttrs(ctx, "", ks, consistent, attrs)
 	if err != nil {
 		return nil, opErr("batch get", "", Key{}, err)
 	}

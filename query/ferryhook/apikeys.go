@@ -40,7 +40,9 @@ type NewAPIKey struct {
 // the user exists. The running service authenticates these keys too (it
 // hashes the whole token and queries GSI2). A missing user gives table.ErrNotFound, bad input a
 // *table.ValidationError.
-func (a *APIKeys) Create(ctx context.Context, user fh.UserID, in CreateAPIKeyInput) (NewAPIKey, error) {
+func (a *APIKeys) Create(ctx context.Context, user fh.UserID, in CreateAPIKeyInput) (_ NewAPIKey, err error) {
+	ctx, call := a.s.main.Call(ctx, "FH-11", "ferryhook.APIKeys.Create")
+	defer func() { call.End(err) }()
 	uk, err := userKey(user)
 	if err != nil {
 		return NewAPIKey{}, err
@@ -107,7 +109,9 @@ func (a *APIKeys) Create(ctx context.Context, user fh.UserID, in CreateAPIKeyInp
 //
 // An unknown, forged, deleted or revoked key gives [ErrInvalidAPIKey]
 // (which matches table.ErrNotFound).
-func (a *APIKeys) Authenticate(ctx context.Context, key string) (fh.APIKey, error) {
+func (a *APIKeys) Authenticate(ctx context.Context, key string) (_ fh.APIKey, err error) {
+	ctx, call := a.s.main.Call(ctx, "FH-6", "ferryhook.APIKeys.Authenticate")
+	defer func() { call.End(err) }()
 	if key == "" {
 		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
 	}
@@ -116,7 +120,6 @@ func (a *APIKeys) Authenticate(ctx context.Context, key string) (fh.APIKey, erro
 		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
 	}
 	var k fh.APIKey
-	var err error
 	if ik, ok := mintedItem(a.s.opts.APIKeyPrefix, key); ok {
 		// The item the key names, read itself: consistent, and valid
 		// (apiKeyDef.ValidWhileIndexed: stored under GSI2).
@@ -179,7 +182,9 @@ func mintedItem(prefix, key string) (table.Key, bool) {
 // authenticates a deleted key, nor one the running service revoked by
 // removing its GSI2 attributes. An unknown, deleted or revoked key gives
 // [ErrInvalidAPIKey].
-func (a *APIKeys) GetByHash(ctx context.Context, hash string) (fh.APIKey, error) {
+func (a *APIKeys) GetByHash(ctx context.Context, hash string) (_ fh.APIKey, err error) {
+	ctx, call := a.s.main.Call(ctx, "FH-6", "ferryhook.APIKeys.GetByHash")
+	defer func() { call.End(err) }()
 	pk, err := fh.APIKeyHashIndex.Partition(map[string]string{"keyHash": hash})
 	if err != nil {
 		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
@@ -197,7 +202,9 @@ func (a *APIKeys) GetByHash(ctx context.Context, hash string) (fh.APIKey, error)
 // table.Limit, table.After, table.Asc, table.Desc (default ascending). A
 // bad limit or cursor gives a *table.ValidationError or
 // table.ErrInvalidCursor.
-func (a *APIKeys) ListByUser(ctx context.Context, user fh.UserID, opts ...table.ListOption) (table.Page[fh.APIKey], error) {
+func (a *APIKeys) ListByUser(ctx context.Context, user fh.UserID, opts ...table.ListOption) (_ table.Page[fh.APIKey], err error) {
+	ctx, call := a.s.main.Call(ctx, "FH-10", "ferryhook.APIKeys.ListByUser")
+	defer func() { call.End(err) }()
 	if err := user.Validate(); err != nil {
 		return table.Page[fh.APIKey]{}, err
 	}
@@ -209,9 +216,11 @@ func (a *APIKeys) ListByUser(ctx context.Context, user fh.UserID, opts ...table.
 // AllByUser iterates over all of user's API keys (FH-10), page by page,
 // with ListByUser's options.
 func (a *APIKeys) AllByUser(ctx context.Context, user fh.UserID, opts ...table.ListOption) iter.Seq2[fh.APIKey, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[fh.APIKey], error) {
-		return a.ListByUser(ctx, user, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, a.s.main, "FH-10", "ferryhook.APIKeys.AllByUser", func(ctx context.Context) iter.Seq2[fh.APIKey, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[fh.APIKey], error) {
+			return a.ListByUser(ctx, user, o...)
+		}, opts...)
+	})
 }
 
 // Delete deletes user's API key and its hash guard (FH-11 apiKeys.delete);
@@ -219,7 +228,9 @@ func (a *APIKeys) AllByUser(ctx context.Context, user fh.UserID, opts ...table.L
 // table.ErrNotFound and changes nothing. Two requests: a consistent read of
 // the key, whose hash names the guard, then one transaction deleting both
 // on condition the key is unchanged.
-func (a *APIKeys) Delete(ctx context.Context, user fh.UserID, id fh.APIKeyID) error {
+func (a *APIKeys) Delete(ctx context.Context, user fh.UserID, id fh.APIKeyID) (err error) {
+	ctx, call := a.s.main.Call(ctx, "FH-11", "ferryhook.APIKeys.Delete")
+	defer func() { call.End(err) }()
 	k, err := apiKeyKey(user, id)
 	if err != nil {
 		return err
@@ -230,7 +241,9 @@ func (a *APIKeys) Delete(ctx context.Context, user fh.UserID, id fh.APIKeyID) er
 // UpdateLastUsed sets the key's lastUsedAt to now (FH-11
 // apiKeys.updateLastUsed; one UpdateItem that never creates an item).
 // Another user's or a missing key gives table.ErrNotFound.
-func (a *APIKeys) UpdateLastUsed(ctx context.Context, user fh.UserID, id fh.APIKeyID) (fh.APIKey, error) {
+func (a *APIKeys) UpdateLastUsed(ctx context.Context, user fh.UserID, id fh.APIKeyID) (_ fh.APIKey, err error) {
+	ctx, call := a.s.main.Call(ctx, "FH-11", "ferryhook.APIKeys.UpdateLastUsed")
+	defer func() { call.End(err) }()
 	k, err := apiKeyKey(user, id)
 	if err != nil {
 		return fh.APIKey{}, err

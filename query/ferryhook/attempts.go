@@ -38,7 +38,9 @@ type CreateAttemptInput struct {
 // attempts.create), as EVT#{eventId} / ATT#{n}. Recording the same
 // attempt number twice gives table.ErrAlreadyExists; bad input (n outside
 // 1..8 among it) a *table.ValidationError before any request.
-func (a *Attempts) Create(ctx context.Context, event fh.EventID, n int, in CreateAttemptInput) (fh.DeliveryAttempt, error) {
+func (a *Attempts) Create(ctx context.Context, event fh.EventID, n int, in CreateAttemptInput) (_ fh.DeliveryAttempt, err error) {
+	ctx, call := a.s.events.Call(ctx, "FH-11", "ferryhook.Attempts.Create")
+	defer func() { call.End(err) }()
 	at := in.AttemptedAt
 	if at.IsZero() {
 		at = a.s.now()
@@ -69,7 +71,9 @@ func (a *Attempts) Create(ctx context.Context, event fh.EventID, n int, in Creat
 // begins_with ATT#. Options: table.Limit, table.After, table.Asc,
 // table.Desc (table.Desc: last attempt first). A bad limit or cursor gives
 // a *table.ValidationError or table.ErrInvalidCursor.
-func (a *Attempts) ListByEvent(ctx context.Context, event fh.EventID, opts ...table.ListOption) (table.Page[fh.DeliveryAttempt], error) {
+func (a *Attempts) ListByEvent(ctx context.Context, event fh.EventID, opts ...table.ListOption) (_ table.Page[fh.DeliveryAttempt], err error) {
+	ctx, call := a.s.events.Call(ctx, "FH-9", "ferryhook.Attempts.ListByEvent")
+	defer func() { call.End(err) }()
 	if err := event.Validate(); err != nil {
 		return table.Page[fh.DeliveryAttempt]{}, err
 	}
@@ -81,7 +85,9 @@ func (a *Attempts) ListByEvent(ctx context.Context, event fh.EventID, opts ...ta
 // AllByEvent iterates over all of an event's attempts (FH-9), page by
 // page, with ListByEvent's options.
 func (a *Attempts) AllByEvent(ctx context.Context, event fh.EventID, opts ...table.ListOption) iter.Seq2[fh.DeliveryAttempt, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[fh.DeliveryAttempt], error) {
-		return a.ListByEvent(ctx, event, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, a.s.events, "FH-9", "ferryhook.Attempts.AllByEvent", func(ctx context.Context) iter.Seq2[fh.DeliveryAttempt, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[fh.DeliveryAttempt], error) {
+			return a.ListByEvent(ctx, event, o...)
+		}, opts...)
+	})
 }

@@ -34,7 +34,9 @@ type CreateConnectionInput struct {
 // connections.create): the source is read first (another user's, a missing
 // or a deleted source gives table.ErrNotFound), then the connection is
 // written if its key is new. Bad input gives a *table.ValidationError.
-func (c *Connections) Create(ctx context.Context, user fh.UserID, source fh.SourceID, in CreateConnectionInput) (fh.Connection, error) {
+func (c *Connections) Create(ctx context.Context, user fh.UserID, source fh.SourceID, in CreateConnectionInput) (_ fh.Connection, err error) {
+	ctx, call := c.s.main.Call(ctx, "FH-11", "ferryhook.Connections.Create")
+	defer func() { call.End(err) }()
 	if in.SigningSecret == "" {
 		in.SigningSecret = "whsec_" + fh.NewSecretKey()[len(fh.SecretKeyPrefix):]
 	}
@@ -62,10 +64,13 @@ func (c *Connections) Create(ctx context.Context, user fh.UserID, source fh.Sour
 	return conn, nil
 }
 
-// Get returns user's connection (GetItem PK = SRC#{sourceId}, SK =
+// Get returns user's connection (FH-5; GetItem PK = SRC#{sourceId}, SK =
 // CONN#{connectionId}). Another user's, a missing or a deleted connection
 // gives table.ErrNotFound.
-func (c *Connections) Get(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID) (fh.Connection, error) {
+func (c *Connections) Get(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID) (_ fh.Connection, err error) {
+	ctx, call := c.s.main.Call(ctx, "FH-5", "ferryhook.Connections.Get")
+	defer func() { call.End(err) }()
+
 	k, err := connKey(user, source, id)
 	if err != nil {
 		return fh.Connection{}, err
@@ -87,7 +92,9 @@ func (c *Connections) Get(ctx context.Context, user fh.UserID, source fh.SourceI
 // Options: table.Limit, table.After, table.Asc, table.Desc (default
 // connectionId order, ascending). A bad limit or cursor gives a
 // *table.ValidationError or table.ErrInvalidCursor.
-func (c *Connections) ListBySource(ctx context.Context, user fh.UserID, source fh.SourceID, opts ...table.ListOption) (table.Page[fh.Connection], error) {
+func (c *Connections) ListBySource(ctx context.Context, user fh.UserID, source fh.SourceID, opts ...table.ListOption) (_ table.Page[fh.Connection], err error) {
+	ctx, call := c.s.main.Call(ctx, "FH-5", "ferryhook.Connections.ListBySource")
+	defer func() { call.End(err) }()
 	if err := user.Validate(); err != nil {
 		return table.Page[fh.Connection]{}, err
 	}
@@ -115,9 +122,11 @@ func (c *Connections) ListBySource(ctx context.Context, user fh.UserID, source f
 // AllBySource iterates over all connections of user's source (FH-5), page
 // by page, with ListBySource's options and filtering.
 func (c *Connections) AllBySource(ctx context.Context, user fh.UserID, source fh.SourceID, opts ...table.ListOption) iter.Seq2[fh.Connection, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[fh.Connection], error) {
-		return c.ListBySource(ctx, user, source, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, c.s.main, "FH-5", "ferryhook.Connections.AllBySource", func(ctx context.Context) iter.Seq2[fh.Connection, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[fh.Connection], error) {
+			return c.ListBySource(ctx, user, source, o...)
+		}, opts...)
+	})
 }
 
 // ConnectionUpdate is a partial update of a connection (the document's
@@ -138,7 +147,9 @@ type ConnectionUpdate struct {
 // race; delivery counters bumped meanwhile are kept). Another user's, a
 // missing or a deleted connection gives table.ErrNotFound and changes
 // nothing; bad input a *table.ValidationError.
-func (c *Connections) Update(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID, up ConnectionUpdate) (fh.Connection, error) {
+func (c *Connections) Update(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID, up ConnectionUpdate) (_ fh.Connection, err error) {
+	ctx, call := c.s.main.Call(ctx, "FH-11", "ferryhook.Connections.Update")
+	defer func() { call.End(err) }()
 	k, err := connKey(user, source, id)
 	if err != nil {
 		return fh.Connection{}, err
@@ -167,14 +178,22 @@ func (c *Connections) Update(ctx context.Context, user fh.UserID, source fh.Sour
 	})
 }
 
-// Pause holds deliveries of user's connection (status paused).
-func (c *Connections) Pause(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID) (fh.Connection, error) {
+// Pause holds deliveries of user's connection (status paused; FH-11
+// connections.update).
+func (c *Connections) Pause(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID) (_ fh.Connection, err error) {
+	ctx, call := c.s.main.Call(ctx, "FH-11", "ferryhook.Connections.Pause")
+	defer func() { call.End(err) }()
+
 	st := fh.StatusPaused
 	return c.Update(ctx, user, source, id, ConnectionUpdate{Status: &st})
 }
 
-// Resume resumes deliveries of user's paused connection (status active).
-func (c *Connections) Resume(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID) (fh.Connection, error) {
+// Resume resumes deliveries of user's paused connection (status active;
+// FH-11 connections.update).
+func (c *Connections) Resume(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID) (_ fh.Connection, err error) {
+	ctx, call := c.s.main.Call(ctx, "FH-11", "ferryhook.Connections.Resume")
+	defer func() { call.End(err) }()
+
 	st := fh.StatusActive
 	return c.Update(ctx, user, source, id, ConnectionUpdate{Status: &st})
 }
@@ -183,7 +202,9 @@ func (c *Connections) Resume(ctx context.Context, user fh.UserID, source fh.Sour
 // deleted, so it is never returned or delivered to again. Another user's,
 // a missing or an already deleted connection gives table.ErrNotFound and
 // changes nothing.
-func (c *Connections) Delete(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID) error {
+func (c *Connections) Delete(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID) (err error) {
+	ctx, call := c.s.main.Call(ctx, "FH-11", "ferryhook.Connections.Delete")
+	defer func() { call.End(err) }()
 	k, err := connKey(user, source, id)
 	if err != nil {
 		return err
@@ -202,10 +223,13 @@ func (c *Connections) Delete(ctx context.Context, user fh.UserID, source fh.Sour
 }
 
 // RecordDelivery counts one delivery outcome of a connection atomically
-// (one UpdateItem ADD on deliveryCount, or failureCount when delivered is
-// false) and returns the new count. It is the delivery worker's call, not
+// (FH-11 connections.update; one UpdateItem ADD on deliveryCount, or
+// failureCount when delivered is false) and returns the new count. It is the delivery worker's call, not
 // user-facing. A missing connection gives table.ErrNotFound.
-func (c *Connections) RecordDelivery(ctx context.Context, source fh.SourceID, id fh.ConnectionID, delivered bool) (int64, error) {
+func (c *Connections) RecordDelivery(ctx context.Context, source fh.SourceID, id fh.ConnectionID, delivered bool) (_ int64, err error) {
+	ctx, call := c.s.main.Call(ctx, "FH-11", "ferryhook.Connections.RecordDelivery")
+	defer func() { call.End(err) }()
+
 	if err := source.Validate(); err != nil {
 		return 0, err
 	}

@@ -97,7 +97,9 @@ func (e *Events) build(in CreateEventInput, mint bool, l table.Layout) (fh.Event
 // conditional PutItem; counters are not touched (see [Store.Ingest]). A
 // body over 256 KB or other bad input gives a *table.ValidationError and
 // writes nothing.
-func (e *Events) Create(ctx context.Context, in CreateEventInput) (fh.Event, error) {
+func (e *Events) Create(ctx context.Context, in CreateEventInput) (_ fh.Event, err error) {
+	ctx, call := e.s.events.Call(ctx, "FH-11", "ferryhook.Events.Create")
+	defer func() { call.End(err) }()
 	ev, _, err := e.newEvent(in, table.Layout{}) // the document's partition, as the service writes
 	if err != nil {
 		return fh.Event{}, err
@@ -119,7 +121,9 @@ func (e *Events) Create(ctx context.Context, in CreateEventInput) (fh.Event, err
 // strongly consistent: the event's delivery status decides a replay, and a
 // lagging index must not return a stale one. A missing or expired event
 // gives table.ErrNotFound.
-func (e *Events) GetByID(ctx context.Context, id fh.EventID) (fh.Event, error) {
+func (e *Events) GetByID(ctx context.Context, id fh.EventID) (_ fh.Event, err error) {
+	ctx, call := e.s.events.Call(ctx, "FH-8", "ferryhook.Events.GetByID")
+	defer func() { call.End(err) }()
 	if err := id.Validate(); err != nil {
 		return fh.Event{}, err
 	}
@@ -174,7 +178,9 @@ func locatedKey(id fh.EventID) (table.Key, bool) {
 // A list continued across a switch reads the partitions it started with:
 // newest first it misses nothing; oldest first it ends before the events
 // of the new partitions.
-func (e *Events) ListBySource(ctx context.Context, source fh.SourceID, opts ...table.ListOption) (table.Page[fh.Event], error) {
+func (e *Events) ListBySource(ctx context.Context, source fh.SourceID, opts ...table.ListOption) (_ table.Page[fh.Event], err error) {
+	ctx, call := e.s.events.Call(ctx, "FH-7", "ferryhook.Events.ListBySource")
+	defer func() { call.End(err) }()
 	if err := source.Validate(); err != nil {
 		return table.Page[fh.Event]{}, err
 	}
@@ -196,9 +202,11 @@ func (e *Events) ListBySource(ctx context.Context, source fh.SourceID, opts ...t
 // AllBySource iterates over a source's events, newest first unless
 // table.Asc (FH-7), page by page, with ListBySource's options.
 func (e *Events) AllBySource(ctx context.Context, source fh.SourceID, opts ...table.ListOption) iter.Seq2[fh.Event, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[fh.Event], error) {
-		return e.ListBySource(ctx, source, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, e.s.events, "FH-7", "ferryhook.Events.AllBySource", func(ctx context.Context) iter.Seq2[fh.Event, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[fh.Event], error) {
+			return e.ListBySource(ctx, source, o...)
+		}, opts...)
+	})
 }
 
 // UpdateStatus sets an event's status (FH-11 events.updateStatus) and
@@ -211,7 +219,9 @@ func (e *Events) AllBySource(ctx context.Context, source fh.SourceID, opts ...ta
 // and deliveredAt (when delivered) to now.
 // A missing or expired event gives table.ErrNotFound; an unknown status a
 // *table.ValidationError.
-func (e *Events) UpdateStatus(ctx context.Context, id fh.EventID, status fh.EventStatus) (fh.Event, error) {
+func (e *Events) UpdateStatus(ctx context.Context, id fh.EventID, status fh.EventStatus) (_ fh.Event, err error) {
+	ctx, call := e.s.events.Call(ctx, "FH-11", "ferryhook.Events.UpdateStatus")
+	defer func() { call.End(err) }()
 	if !status.Valid() {
 		return fh.Event{}, table.Invalid("status", "unknown value %q", status)
 	}

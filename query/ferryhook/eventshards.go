@@ -82,14 +82,14 @@ func mustLayout(text string) table.Layout {
 }
 
 // eventLayout returns source's event layout as its counter shard 0 holds
-// it (one strongly consistent GetItem; an ingest writes events only under
+// it (one strongly consistent GetItem, projected on the layout; an ingest writes events only under
 // the layout its shard holds). A source without shards yet has ingested
 // nothing sharded: the zero layout.
 func (s *Store) eventLayout(ctx context.Context, source fh.SourceID) (table.Layout, error) {
 	if !s.eventSharded() {
 		return table.Layout{}, nil
 	}
-	raw, err := s.main.GetOwner(ctx, s.srcCounters.ShardKey(string(source), 0), true)
+	raw, err := s.main.GetOwner(ctx, s.srcCounters.ShardKey(string(source), 0), true, eventLayoutAttr)
 	if errors.Is(err, table.ErrNotFound) {
 		return table.Layout{}, nil
 	}
@@ -114,7 +114,9 @@ func (s *Store) eventLayout(ctx context.Context, source fh.SourceID) (table.Layo
 // Requests: a strongly consistent GetItem of the source and one
 // TransactWriteItems of N+1 actions (the item and its counter shards),
 // repeated when a status change or another switch wins the race.
-func (s *Sources) ShardEvents(ctx context.Context, user fh.UserID, id fh.SourceID, n int) (table.Layout, error) {
+func (s *Sources) ShardEvents(ctx context.Context, user fh.UserID, id fh.SourceID, n int) (_ table.Layout, err error) {
+	ctx, call := s.s.main.Call(ctx, "FH-7", "ferryhook.Sources.ShardEvents")
+	defer func() { call.End(err) }()
 	if !s.s.eventSharded() {
 		return table.Layout{}, table.Invalid("EventShards", "the store runs the document's layout (Options.EventShards 0): its lists would not read sharded events")
 	}

@@ -61,7 +61,9 @@ type IngestRequest struct {
 // response run out (then the event may be stored and counted: a caller's
 // retry stores a second event under a new ID, as with any webhook
 // delivered twice).
-func (s *Store) Ingest(ctx context.Context, source fh.SourceID, req IngestRequest) (fh.Event, error) {
+func (s *Store) Ingest(ctx context.Context, source fh.SourceID, req IngestRequest) (_ fh.Event, err error) {
+	ctx, call := s.main.Call(ctx, "FH-12", "ferryhook.Store.Ingest")
+	defer func() { call.End(err) }()
 	if err := source.Validate(); err != nil {
 		return fh.Event{}, err
 	}
@@ -262,7 +264,7 @@ func (s *Store) stateCheck() time.Duration {
 
 // recheck reads source's item and its owner's (one eventually consistent
 // BatchGetItem: a change shows within StateCheck and the replication lag,
-// and the reads cost half) and reports whether they still hold the state o remembers
+// and the reads cost half; projected on recheckAttrs) and reports whether they still hold the state o remembers
 // (the source active under o.layout, the owner on o.plan). When one does
 // not, it rolls that item up first, which copies the item's state into
 // its counter shards (a change another writer made on the item alone),
@@ -273,7 +275,7 @@ func (s *Store) recheck(ctx context.Context, source fh.SourceID, o ownerInfo) (b
 	if err != nil {
 		return false, err
 	}
-	items, err := s.main.GetOwners(ctx, []table.Key{sk, uk}, false)
+	items, err := s.main.GetOwners(ctx, []table.Key{sk, uk}, false, recheckAttrs...)
 	if err != nil {
 		return false, err
 	}
@@ -300,6 +302,10 @@ func (s *Store) recheck(ctx context.Context, source fh.SourceID, o ownerInfo) (b
 	}
 	return same, nil
 }
+
+// recheckAttrs are the attributes recheck reads of a source and its owner
+// (a projection: the rest of the items is never fetched).
+var recheckAttrs = []string{"status", eventLayoutAttr, "plan"}
 
 // keys returns the keys of source's item and of its owner's.
 func (o ownerInfo) keys(source fh.SourceID) (sk, uk table.Key, err error) {

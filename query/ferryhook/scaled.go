@@ -207,7 +207,9 @@ type SourceCounts struct {
 // BatchGetItem of the source, its rollup item and its shards (N + 2 keys),
 // where the item's own attributes are only as current as the last rollup.
 // Another user's, a missing or a deleted source gives table.ErrNotFound.
-func (s *Sources) Counts(ctx context.Context, user fh.UserID, id fh.SourceID) (SourceCounts, error) {
+func (s *Sources) Counts(ctx context.Context, user fh.UserID, id fh.SourceID) (_ SourceCounts, err error) {
+	ctx, call := s.s.main.Call(ctx, "FH-13", "ferryhook.Sources.Counts")
+	defer func() { call.End(err) }()
 	k, err := sourceKey(user, id)
 	if err != nil {
 		return SourceCounts{}, err
@@ -243,7 +245,9 @@ func (s *Sources) Counts(ctx context.Context, user fh.UserID, id fh.SourceID) (S
 // profile one strongly consistent BatchGetItem of the user, its rollup
 // item and its shards (N + 2 keys). A missing user gives
 // table.ErrNotFound.
-func (u *Users) Usage(ctx context.Context, id fh.UserID) (int64, error) {
+func (u *Users) Usage(ctx context.Context, id fh.UserID) (_ int64, err error) {
+	ctx, call := u.s.main.Call(ctx, "FH-14", "ferryhook.Users.Usage")
+	defer func() { call.End(err) }()
 	k, err := userKey(id)
 	if err != nil {
 		return 0, err

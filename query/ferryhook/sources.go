@@ -46,7 +46,9 @@ func (s *Sources) signing(alg fh.SigningAlgorithm) (fh.SigningAlgorithm, error) 
 // table.ErrNotFound, bad input a *table.ValidationError. In the scaled
 // profile the transaction also creates the source's counter shards
 // (with its status and event layout), 34 actions.
-func (s *Sources) Create(ctx context.Context, user fh.UserID, in CreateSourceInput) (fh.Source, error) {
+func (s *Sources) Create(ctx context.Context, user fh.UserID, in CreateSourceInput) (_ fh.Source, err error) {
+	ctx, call := s.s.main.Call(ctx, "FH-11", "ferryhook.Sources.Create")
+	defer func() { call.End(err) }()
 	uk, err := userKey(user)
 	if err != nil {
 		return fh.Source{}, err
@@ -87,10 +89,13 @@ func (s *Sources) Create(ctx context.Context, user fh.UserID, in CreateSourceInp
 	return src, nil
 }
 
-// Get returns user's source (GetItem PK = USER#{userId}, SK =
-// SRC#{sourceId}). Another user's source, a missing or a deleted one give
+// Get returns user's source (FH-11 sources.getById; GetItem PK =
+// USER#{userId}, SK = SRC#{sourceId}). Another user's source, a missing or a deleted one give
 // table.ErrNotFound.
-func (s *Sources) Get(ctx context.Context, user fh.UserID, id fh.SourceID) (fh.Source, error) {
+func (s *Sources) Get(ctx context.Context, user fh.UserID, id fh.SourceID) (_ fh.Source, err error) {
+	ctx, call := s.s.main.Call(ctx, "FH-11", "ferryhook.Sources.Get")
+	defer func() { call.End(err) }()
+
 	k, err := sourceKey(user, id)
 	if err != nil {
 		return fh.Source{}, err
@@ -112,7 +117,9 @@ func (s *Sources) Get(ctx context.Context, user fh.UserID, id fh.SourceID) (fh.S
 // events are accepted, so a lagging index never returns a deleted or
 // paused source as active. Two requests. A missing or deleted source gives
 // table.ErrNotFound.
-func (s *Sources) GetByID(ctx context.Context, id fh.SourceID) (fh.Source, error) {
+func (s *Sources) GetByID(ctx context.Context, id fh.SourceID) (_ fh.Source, err error) {
+	ctx, call := s.s.main.Call(ctx, "FH-4", "ferryhook.Sources.GetByID")
+	defer func() { call.End(err) }()
 	if err := id.Validate(); err != nil {
 		return fh.Source{}, err
 	}
@@ -133,7 +140,9 @@ func (s *Sources) GetByID(ctx context.Context, id fh.SourceID) (fh.Source, error
 // limit). Options: table.Limit, table.After, table.Asc, table.Desc
 // (default ascending). A bad limit or cursor gives a
 // *table.ValidationError or table.ErrInvalidCursor.
-func (s *Sources) ListByUser(ctx context.Context, user fh.UserID, opts ...table.ListOption) (table.Page[fh.Source], error) {
+func (s *Sources) ListByUser(ctx context.Context, user fh.UserID, opts ...table.ListOption) (_ table.Page[fh.Source], err error) {
+	ctx, call := s.s.main.Call(ctx, "FH-3", "ferryhook.Sources.ListByUser")
+	defer func() { call.End(err) }()
 	if err := user.Validate(); err != nil {
 		return table.Page[fh.Source]{}, err
 	}
@@ -150,9 +159,11 @@ func (s *Sources) ListByUser(ctx context.Context, user fh.UserID, opts ...table.
 // AllByUser iterates over all of user's sources (FH-3), page by page, with
 // ListByUser's options and filtering.
 func (s *Sources) AllByUser(ctx context.Context, user fh.UserID, opts ...table.ListOption) iter.Seq2[fh.Source, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[fh.Source], error) {
-		return s.ListByUser(ctx, user, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.s.main, "FH-3", "ferryhook.Sources.AllByUser", func(ctx context.Context) iter.Seq2[fh.Source, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[fh.Source], error) {
+			return s.ListByUser(ctx, user, o...)
+		}, opts...)
+	})
 }
 
 // SourceUpdate is a partial update of a source (the document's
@@ -173,7 +184,9 @@ type SourceUpdate struct {
 // refused (or accepted again) by its own transaction. Another user's, a missing or
 // a deleted source gives table.ErrNotFound and changes nothing; bad input
 // a *table.ValidationError.
-func (s *Sources) Update(ctx context.Context, user fh.UserID, id fh.SourceID, up SourceUpdate) (fh.Source, error) {
+func (s *Sources) Update(ctx context.Context, user fh.UserID, id fh.SourceID, up SourceUpdate) (_ fh.Source, err error) {
+	ctx, call := s.s.main.Call(ctx, "FH-11", "ferryhook.Sources.Update")
+	defer func() { call.End(err) }()
 	k, err := sourceKey(user, id)
 	if err != nil {
 		return fh.Source{}, err
@@ -226,14 +239,22 @@ func (s *Sources) Update(ctx context.Context, user fh.UserID, id fh.SourceID, up
 	})
 }
 
-// Pause stops user's source from accepting events (status paused).
-func (s *Sources) Pause(ctx context.Context, user fh.UserID, id fh.SourceID) (fh.Source, error) {
+// Pause stops user's source from accepting events (status paused; FH-11
+// sources.update).
+func (s *Sources) Pause(ctx context.Context, user fh.UserID, id fh.SourceID) (_ fh.Source, err error) {
+	ctx, call := s.s.main.Call(ctx, "FH-11", "ferryhook.Sources.Pause")
+	defer func() { call.End(err) }()
+
 	st := fh.StatusPaused
 	return s.Update(ctx, user, id, SourceUpdate{Status: &st})
 }
 
-// Resume lets user's paused source accept events again (status active).
-func (s *Sources) Resume(ctx context.Context, user fh.UserID, id fh.SourceID) (fh.Source, error) {
+// Resume lets user's paused source accept events again (status active;
+// FH-11 sources.update).
+func (s *Sources) Resume(ctx context.Context, user fh.UserID, id fh.SourceID) (_ fh.Source, err error) {
+	ctx, call := s.s.main.Call(ctx, "FH-11", "ferryhook.Sources.Resume")
+	defer func() { call.End(err) }()
+
 	st := fh.StatusActive
 	return s.Update(ctx, user, id, SourceUpdate{Status: &st})
 }
@@ -244,7 +265,9 @@ func (s *Sources) Resume(ctx context.Context, user fh.UserID, id fh.SourceID) (f
 // table.ErrNotFound and changes nothing. One UpdateItem; in the scaled
 // profile one transaction that also marks the source's counter shards
 // deleted, so no ingest is counted after it.
-func (s *Sources) Delete(ctx context.Context, user fh.UserID, id fh.SourceID) error {
+func (s *Sources) Delete(ctx context.Context, user fh.UserID, id fh.SourceID) (err error) {
+	ctx, call := s.s.main.Call(ctx, "FH-11", "ferryhook.Sources.Delete")
+	defer func() { call.End(err) }()
 	k, err := sourceKey(user, id)
 	if err != nil {
 		return err

@@ -41,7 +41,9 @@ type CreateUserInput struct {
 // written without a guard by the existing service: two requests (a Query of
 // GSI1, the transaction), three when the email is not given folded. A taken email gives
 // [ErrEmailTaken]; bad input a *table.ValidationError before any request.
-func (u *Users) Create(ctx context.Context, in CreateUserInput) (fh.User, error) {
+func (u *Users) Create(ctx context.Context, in CreateUserInput) (_ fh.User, err error) {
+	ctx, call := u.s.main.Call(ctx, "FH-11", "ferryhook.Users.Create")
+	defer func() { call.End(err) }()
 	if in.Plan == "" {
 		in.Plan = fh.PlanFree
 	}
@@ -135,7 +137,9 @@ func emailErr(err error) error {
 
 // GetByID returns the user (FH-1; FH-11 users.getById): GetItem
 // PK = USER#{userId}, SK = PROFILE. A missing user gives table.ErrNotFound.
-func (u *Users) GetByID(ctx context.Context, id fh.UserID) (fh.User, error) {
+func (u *Users) GetByID(ctx context.Context, id fh.UserID) (_ fh.User, err error) {
+	ctx, call := u.s.main.Call(ctx, "FH-1", "ferryhook.Users.GetByID")
+	defer func() { call.End(err) }()
 	k, err := userKey(id)
 	if err != nil {
 		return fh.User{}, err
@@ -172,7 +176,9 @@ func (u *Users) storedEmail(email string) string {
 // guard and is stored neither as given nor folded is not seen (no index
 // lists emails by their folded form until the adoption job has run). No
 // user gives table.ErrNotFound.
-func (u *Users) GetByEmail(ctx context.Context, email string) (fh.User, error) {
+func (u *Users) GetByEmail(ctx context.Context, email string) (_ fh.User, err error) {
+	ctx, call := u.s.main.Call(ctx, "FH-2", "ferryhook.Users.GetByEmail")
+	defer func() { call.End(err) }()
 	folded := fh.NormalizeEmail(email)
 	if _, err := fh.UserEmailIndex.Partition(map[string]string{"email": folded}); err != nil {
 		return fh.User{}, table.Invalid("email", "%v", err)
@@ -216,7 +222,7 @@ func (u *Users) GetByEmail(ctx context.Context, email string) (fh.User, error) {
 }
 
 // Login returns the user who may sign in with email and a password, as
-// the running service's login handler decides, through [Users.GetByEmail]:
+// the running service's login handler decides, through [Users.GetByEmail] (FH-2):
 // the user holding the address (exactly as given first), whose stored
 // password hash passwordMatches accepts (pass a bcrypt comparison of the
 // password the user typed). It never logs another account in: an
@@ -224,7 +230,10 @@ func (u *Users) GetByEmail(ctx context.Context, email string) (fh.User, error) {
 // matching both [ErrInvalidLogin] and [ErrAmbiguousEmail]; no user, a user
 // without a password hash, or a mismatch gives [ErrInvalidLogin]. The
 // cost is GetByEmail's.
-func (u *Users) Login(ctx context.Context, email string, passwordMatches func(passwordHash string) bool) (fh.User, error) {
+func (u *Users) Login(ctx context.Context, email string, passwordMatches func(passwordHash string) bool) (_ fh.User, err error) {
+	ctx, call := u.s.main.Call(ctx, "FH-2", "ferryhook.Users.Login")
+	defer func() { call.End(err) }()
+
 	usr, err := u.GetByEmail(ctx, email)
 	switch {
 	case errors.Is(err, ErrAmbiguousEmail):
@@ -264,7 +273,9 @@ func (up UserUpdate) empty() bool { return up == UserUpdate{} }
 // plan change also writes the plan into the user's usage shards in the same
 // transaction, so the next ingest sees it in its own transaction. A missing
 // user gives table.ErrNotFound; bad input a *table.ValidationError.
-func (u *Users) Update(ctx context.Context, id fh.UserID, up UserUpdate) (fh.User, error) {
+func (u *Users) Update(ctx context.Context, id fh.UserID, up UserUpdate) (_ fh.User, err error) {
+	ctx, call := u.s.main.Call(ctx, "FH-11", "ferryhook.Users.Update")
+	defer func() { call.End(err) }()
 	k, err := userKey(id)
 	if err != nil {
 		return fh.User{}, err
@@ -327,7 +338,9 @@ func (u *Users) Update(ctx context.Context, id fh.UserID, up UserUpdate) (fh.Use
 // atomically (FH-11 users.incrementUsage) and returns the new count: one
 // UpdateItem ADD, so concurrent increments are never lost. A missing user
 // gives table.ErrNotFound.
-func (u *Users) IncrementUsage(ctx context.Context, id fh.UserID, n int64) (int64, error) {
+func (u *Users) IncrementUsage(ctx context.Context, id fh.UserID, n int64) (_ int64, err error) {
+	ctx, call := u.s.main.Call(ctx, "FH-11", "ferryhook.Users.IncrementUsage")
+	defer func() { call.End(err) }()
 	k, err := userKey(id)
 	if err != nil {
 		return 0, err

@@ -21,7 +21,9 @@ type Accounts struct{ e *entities }
 // required (only migrated accounts may lack one). Errors:
 // *table.ValidationError, table.ErrAlreadyExists, table.ErrNotFound (no
 // parent).
-func (s *Accounts) Create(ctx context.Context, a *lb.Account) error {
+func (s *Accounts) Create(ctx context.Context, a *lb.Account) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-63", "listbackup.Accounts.Create")
+	defer func() { call.End(err) }()
 	if err := a.AccountType.Check("accountType"); err != nil {
 		return err
 	}
@@ -65,7 +67,9 @@ func (s *Accounts) Create(ctx context.Context, a *lb.Account) error {
 // parent and carries the move in its Move field. Errors:
 // *table.ValidationError, table.ErrNotFound (also for a soft-deleted
 // account, LB-63).
-func (s *Accounts) Get(ctx context.Context, id lb.AccountID) (lb.Account, error) {
+func (s *Accounts) Get(ctx context.Context, id lb.AccountID) (_ lb.Account, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-5", "listbackup.Accounts.Get")
+	defer func() { call.End(err) }()
 	k, err := lb.AccountKey(id)
 	if err != nil {
 		return lb.Account{}, err
@@ -83,7 +87,9 @@ func (s *Accounts) Get(ctx context.Context, id lb.AccountID) (lb.Account, error)
 // (migrated from ListBackup's own code, which stores none) sort first,
 // under TYPE#-#, and are listed only when typ is empty. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *Accounts) ListChildren(ctx context.Context, parent lb.AccountID, typ lb.AccountType, opts ...table.ListOption) (table.Page[lb.Account], error) {
+func (s *Accounts) ListChildren(ctx context.Context, parent lb.AccountID, typ lb.AccountType, opts ...table.ListOption) (_ table.Page[lb.Account], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-6", "listbackup.Accounts.ListChildren")
+	defer func() { call.End(err) }()
 	if err := parent.Validate("parentAccountId"); err != nil {
 		return table.Page[lb.Account]{}, err
 	}
@@ -99,15 +105,19 @@ func (s *Accounts) ListChildren(ctx context.Context, parent lb.AccountID, typ lb
 
 // AllChildren iterates over the child accounts of parent (LB-6).
 func (s *Accounts) AllChildren(ctx context.Context, parent lb.AccountID, typ lb.AccountType, opts ...table.ListOption) iter.Seq2[lb.Account, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Account], error) {
-		return s.ListChildren(ctx, parent, typ, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-6", "listbackup.Accounts.AllChildren", func(ctx context.Context) iter.Seq2[lb.Account, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Account], error) {
+			return s.ListChildren(ctx, parent, typ, o...)
+		}, opts...)
+	})
 }
 
 // ListByType returns one page of the accounts of a type, by ID (LB-7):
 // Query GSI2 PK = ACCTYPE#{accountType}. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Accounts) ListByType(ctx context.Context, typ lb.AccountType, opts ...table.ListOption) (table.Page[lb.Account], error) {
+func (s *Accounts) ListByType(ctx context.Context, typ lb.AccountType, opts ...table.ListOption) (_ table.Page[lb.Account], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-7", "listbackup.Accounts.ListByType")
+	defer func() { call.End(err) }()
 	if err := typ.Check("accountType"); err != nil {
 		return table.Page[lb.Account]{}, err
 	}
@@ -116,9 +126,11 @@ func (s *Accounts) ListByType(ctx context.Context, typ lb.AccountType, opts ...t
 
 // AllByType iterates over the accounts of a type (LB-7).
 func (s *Accounts) AllByType(ctx context.Context, typ lb.AccountType, opts ...table.ListOption) iter.Seq2[lb.Account, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Account], error) {
-		return s.ListByType(ctx, typ, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-7", "listbackup.Accounts.AllByType", func(ctx context.Context) iter.Seq2[lb.Account, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Account], error) {
+			return s.ListByType(ctx, typ, o...)
+		}, opts...)
+	})
 }
 
 // ListSubtree returns one page of the accounts at or below path, in path
@@ -126,7 +138,9 @@ func (s *Accounts) AllByType(ctx context.Context, typ lb.AccountType, opts ...ta
 // PATH#{path}. path ends with '/', so /root/sub/ does not match
 // /root/subsidiary/. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Accounts) ListSubtree(ctx context.Context, path string, opts ...table.ListOption) (table.Page[lb.Account], error) {
+func (s *Accounts) ListSubtree(ctx context.Context, path string, opts ...table.ListOption) (_ table.Page[lb.Account], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-8", "listbackup.Accounts.ListSubtree")
+	defer func() { call.End(err) }()
 	if err := lb.CheckPath("accountPath", path); err != nil {
 		return table.Page[lb.Account]{}, err
 	}
@@ -136,9 +150,11 @@ func (s *Accounts) ListSubtree(ctx context.Context, path string, opts ...table.L
 
 // AllSubtree iterates over the accounts at or below path (LB-8).
 func (s *Accounts) AllSubtree(ctx context.Context, path string, opts ...table.ListOption) iter.Seq2[lb.Account, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Account], error) {
-		return s.ListSubtree(ctx, path, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-8", "listbackup.Accounts.AllSubtree", func(ctx context.Context) iter.Seq2[lb.Account, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Account], error) {
+			return s.ListSubtree(ctx, path, o...)
+		}, opts...)
+	})
 }
 
 // Memberships serves LB-9..LB-11: a user's accounts, an account's users,
@@ -149,7 +165,11 @@ type Memberships struct{ e *entities }
 // (the key is the pair): a second gives table.ErrAlreadyExists. Status
 // defaults to active. Errors: *table.ValidationError,
 // table.ErrAlreadyExists.
-func (s *Memberships) Add(ctx context.Context, m *lb.Membership) error {
+//
+// Pattern: LB-11 (its write side).
+func (s *Memberships) Add(ctx context.Context, m *lb.Membership) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-11", "listbackup.Memberships.Add")
+	defer func() { call.End(err) }()
 	if m.Status == "" {
 		m.Status = lb.MemberActive
 	}
@@ -159,7 +179,9 @@ func (s *Memberships) Add(ctx context.Context, m *lb.Membership) error {
 // Get returns a user's membership and permissions in one account (LB-11):
 // GetItem PK = USER#{userId}, SK = MEMBER#{accountId}. Errors:
 // *table.ValidationError, table.ErrNotFound (not a member).
-func (s *Memberships) Get(ctx context.Context, user lb.UserID, account lb.AccountID) (lb.Membership, error) {
+func (s *Memberships) Get(ctx context.Context, user lb.UserID, account lb.AccountID) (_ lb.Membership, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-11", "listbackup.Memberships.Get")
+	defer func() { call.End(err) }()
 	k, err := lb.MembershipKey(user, account)
 	if err != nil {
 		return lb.Membership{}, err
@@ -173,7 +195,9 @@ func (s *Memberships) Get(ctx context.Context, user lb.UserID, account lb.Accoun
 // stored membership (role, user) and the write is conditioned on the
 // version read. Errors:
 // *table.ValidationError, table.ErrNotFound.
-func (s *Memberships) SetRole(ctx context.Context, user lb.UserID, account lb.AccountID, role lb.MemberRole) (lb.Membership, error) {
+func (s *Memberships) SetRole(ctx context.Context, user lb.UserID, account lb.AccountID, role lb.MemberRole) (_ lb.Membership, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-64", "listbackup.Memberships.SetRole")
+	defer func() { call.End(err) }()
 	k, err := lb.MembershipKey(user, account)
 	if err != nil {
 		return lb.Membership{}, err
@@ -187,7 +211,9 @@ func (s *Memberships) SetRole(ctx context.Context, user lb.UserID, account lb.Ac
 // ListByUser returns one page of a user's memberships, by account (LB-9):
 // Query PK = USER#{userId}, SK begins_with MEMBER#. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *Memberships) ListByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) (table.Page[lb.Membership], error) {
+func (s *Memberships) ListByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) (_ table.Page[lb.Membership], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-9", "listbackup.Memberships.ListByUser")
+	defer func() { call.End(err) }()
 	k, err := lb.UserKey(user)
 	if err != nil {
 		return table.Page[lb.Membership]{}, err
@@ -197,16 +223,20 @@ func (s *Memberships) ListByUser(ctx context.Context, user lb.UserID, opts ...ta
 
 // AllByUser iterates over a user's memberships (LB-9).
 func (s *Memberships) AllByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) iter.Seq2[lb.Membership, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Membership], error) {
-		return s.ListByUser(ctx, user, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-9", "listbackup.Memberships.AllByUser", func(ctx context.Context) iter.Seq2[lb.Membership, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Membership], error) {
+			return s.ListByUser(ctx, user, o...)
+		}, opts...)
+	})
 }
 
 // ListByAccount returns one page of an account's members, by role then
 // user (LB-10): Query GSI1 PK = MEMBERS#{accountId}, SK begins_with
 // ROLE#{role}# when role is set. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Memberships) ListByAccount(ctx context.Context, account lb.AccountID, role lb.MemberRole, opts ...table.ListOption) (table.Page[lb.Membership], error) {
+func (s *Memberships) ListByAccount(ctx context.Context, account lb.AccountID, role lb.MemberRole, opts ...table.ListOption) (_ table.Page[lb.Membership], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-10", "listbackup.Memberships.ListByAccount")
+	defer func() { call.End(err) }()
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Membership]{}, err
 	}
@@ -222,9 +252,11 @@ func (s *Memberships) ListByAccount(ctx context.Context, account lb.AccountID, r
 
 // AllByAccount iterates over an account's members (LB-10).
 func (s *Memberships) AllByAccount(ctx context.Context, account lb.AccountID, role lb.MemberRole, opts ...table.ListOption) iter.Seq2[lb.Membership, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Membership], error) {
-		return s.ListByAccount(ctx, account, role, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-10", "listbackup.Memberships.AllByAccount", func(ctx context.Context) iter.Seq2[lb.Membership, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Membership], error) {
+			return s.ListByAccount(ctx, account, role, o...)
+		}, opts...)
+	})
 }
 
 // Teams serves LB-12 and LB-13.
@@ -235,11 +267,19 @@ type Teams struct {
 
 // Create creates team t. Errors: *table.ValidationError,
 // table.ErrAlreadyExists.
-func (s *Teams) Create(ctx context.Context, t *lb.Team) error { return s.v().Create(ctx, t) }
+//
+// Pattern: LB-13 (its write side).
+func (s *Teams) Create(ctx context.Context, t *lb.Team) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-13", "listbackup.Teams.Create")
+	defer func() { call.End(err) }()
+	return s.v().Create(ctx, t)
+}
 
 // Get returns a team by ID (LB-13): GetItem PK = TEAM#{teamId}, SK = TEAM.
 // Errors: *table.ValidationError, table.ErrNotFound.
-func (s *Teams) Get(ctx context.Context, id lb.TeamID) (lb.Team, error) {
+func (s *Teams) Get(ctx context.Context, id lb.TeamID) (_ lb.Team, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-13", "listbackup.Teams.Get")
+	defer func() { call.End(err) }()
 	k, err := lb.TeamKey(id)
 	if err != nil {
 		return lb.Team{}, err
@@ -250,7 +290,9 @@ func (s *Teams) Get(ctx context.Context, id lb.TeamID) (lb.Team, error) {
 // ListByAccount returns one page of an account's teams (LB-12): Query GSI1
 // PK = TEAMS#{accountId}. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Teams) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (table.Page[lb.Team], error) {
+func (s *Teams) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (_ table.Page[lb.Team], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-12", "listbackup.Teams.ListByAccount")
+	defer func() { call.End(err) }()
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Team]{}, err
 	}
@@ -259,7 +301,9 @@ func (s *Teams) ListByAccount(ctx context.Context, account lb.AccountID, opts ..
 
 // AllByAccount iterates over an account's teams (LB-12).
 func (s *Teams) AllByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) iter.Seq2[lb.Team, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Team], error) {
-		return s.ListByAccount(ctx, account, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-12", "listbackup.Teams.AllByAccount", func(ctx context.Context) iter.Seq2[lb.Team, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Team], error) {
+			return s.ListByAccount(ctx, account, o...)
+		}, opts...)
+	})
 }

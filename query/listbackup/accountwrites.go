@@ -22,7 +22,9 @@ import (
 // place in the tree (accountPath, parentAccountId, level) is changed only
 // by [Accounts.Move], and a soft-deleted account cannot be updated.
 // Errors: *table.ValidationError, table.ErrNotFound (missing or deleted).
-func (s *Accounts) Update(ctx context.Context, id lb.AccountID, change func(*lb.Account) error) (lb.Account, error) {
+func (s *Accounts) Update(ctx context.Context, id lb.AccountID, change func(*lb.Account) error) (_ lb.Account, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-63", "listbackup.Accounts.Update")
+	defer func() { call.End(err) }()
 	k, err := lb.AccountKey(id)
 	if err != nil {
 		return lb.Account{}, err
@@ -63,7 +65,9 @@ func (s *Accounts) Update(ctx context.Context, id lb.AccountID, change func(*lb.
 // prevented (Create checks only that the parent item exists). Errors:
 // *table.ValidationError, table.ErrNotFound (missing or already deleted),
 // table.ErrConflict.
-func (s *Accounts) Delete(ctx context.Context, id lb.AccountID) error {
+func (s *Accounts) Delete(ctx context.Context, id lb.AccountID) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-63", "listbackup.Accounts.Delete")
+	defer func() { call.End(err) }()
 	k, err := lb.AccountKey(id)
 	if err != nil {
 		return err
@@ -155,7 +159,9 @@ var errMoved = errors.New("already moved")
 //
 // Errors: *table.ValidationError, table.ErrNotFound (the account or the
 // new parent missing or deleted), table.ErrConflict.
-func (s *Accounts) Move(ctx context.Context, id, newParent lb.AccountID) (lb.Account, error) {
+func (s *Accounts) Move(ctx context.Context, id, newParent lb.AccountID) (_ lb.Account, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-63", "listbackup.Accounts.Move")
+	defer func() { call.End(err) }()
 	k, err := lb.AccountKey(id)
 	if err != nil {
 		return lb.Account{}, err

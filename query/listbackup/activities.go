@@ -16,7 +16,9 @@ type Activities struct{ e *entities }
 // new UUID. Its table TTL is CreatedAt + 90 days (LB-22): reads never
 // return it afterwards. Errors: *table.ValidationError,
 // table.ErrAlreadyExists.
-func (s *Activities) Record(ctx context.Context, a *lb.Activity) error {
+func (s *Activities) Record(ctx context.Context, a *lb.Activity) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-22", "listbackup.Activities.Record")
+	defer func() { call.End(err) }()
 	if a.EventID == "" {
 		a.EventID = lb.EventID(lb.NewUUID())
 	}
@@ -35,7 +37,9 @@ func (s *Activities) list(ctx context.Context, ix table.Index, pk, prefix string
 // first (LB-18): Query PK = ACTIVITY#{accountId}, SK BETWEEN
 // EVT#{from} AND EVT#{to}#…, descending. Errors: *table.ValidationError
 // (bad ID, reversed range), table.ErrInvalidCursor.
-func (s *Activities) ListByAccount(ctx context.Context, account lb.AccountID, r TimeRange, opts ...table.ListOption) (table.Page[lb.Activity], error) {
+func (s *Activities) ListByAccount(ctx context.Context, account lb.AccountID, r TimeRange, opts ...table.ListOption) (_ table.Page[lb.Activity], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-18", "listbackup.Activities.ListByAccount")
+	defer func() { call.End(err) }()
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Activity]{}, err
 	}
@@ -45,15 +49,19 @@ func (s *Activities) ListByAccount(ctx context.Context, account lb.AccountID, r 
 
 // AllByAccount iterates over LB-18.
 func (s *Activities) AllByAccount(ctx context.Context, account lb.AccountID, r TimeRange, opts ...table.ListOption) iter.Seq2[lb.Activity, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Activity], error) {
-		return s.ListByAccount(ctx, account, r, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-18", "listbackup.Activities.AllByAccount", func(ctx context.Context) iter.Seq2[lb.Activity, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Activity], error) {
+			return s.ListByAccount(ctx, account, r, o...)
+		}, opts...)
+	})
 }
 
 // ListByUser returns one page of a user's activities in r, newest first
 // (LB-19): Query GSI1 PK = ACTUSER#{userId}, SK BETWEEN {from} AND {to}#….
 // Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Activities) ListByUser(ctx context.Context, user lb.UserID, r TimeRange, opts ...table.ListOption) (table.Page[lb.Activity], error) {
+func (s *Activities) ListByUser(ctx context.Context, user lb.UserID, r TimeRange, opts ...table.ListOption) (_ table.Page[lb.Activity], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-19", "listbackup.Activities.ListByUser")
+	defer func() { call.End(err) }()
 	if err := user.Validate("userId"); err != nil {
 		return table.Page[lb.Activity]{}, err
 	}
@@ -62,16 +70,20 @@ func (s *Activities) ListByUser(ctx context.Context, user lb.UserID, r TimeRange
 
 // AllByUser iterates over LB-19.
 func (s *Activities) AllByUser(ctx context.Context, user lb.UserID, r TimeRange, opts ...table.ListOption) iter.Seq2[lb.Activity, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Activity], error) {
-		return s.ListByUser(ctx, user, r, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-19", "listbackup.Activities.AllByUser", func(ctx context.Context) iter.Seq2[lb.Activity, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Activity], error) {
+			return s.ListByUser(ctx, user, r, o...)
+		}, opts...)
+	})
 }
 
 // ListByResourceType returns one page of an account's activities on a
 // resource type in r, newest first (LB-20): Query GSI2
 // PK = ACTRES#{accountId}#{resourceType}, SK in r. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *Activities) ListByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, r TimeRange, opts ...table.ListOption) (table.Page[lb.Activity], error) {
+func (s *Activities) ListByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, r TimeRange, opts ...table.ListOption) (_ table.Page[lb.Activity], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-20", "listbackup.Activities.ListByResourceType")
+	defer func() { call.End(err) }()
 	if err := first(account.Validate("accountId"), rt.Check("resourceType")); err != nil {
 		return table.Page[lb.Activity]{}, err
 	}
@@ -80,16 +92,20 @@ func (s *Activities) ListByResourceType(ctx context.Context, account lb.AccountI
 
 // AllByResourceType iterates over LB-20.
 func (s *Activities) AllByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, r TimeRange, opts ...table.ListOption) iter.Seq2[lb.Activity, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Activity], error) {
-		return s.ListByResourceType(ctx, account, rt, r, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-20", "listbackup.Activities.AllByResourceType", func(ctx context.Context) iter.Seq2[lb.Activity, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Activity], error) {
+			return s.ListByResourceType(ctx, account, rt, r, o...)
+		}, opts...)
+	})
 }
 
 // ListByEventType returns one page of an account's activities of an event
 // type in r, newest first (LB-21): Query GSI3
 // PK = ACTEVT#{accountId}#{eventType}, SK in r. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *Activities) ListByEventType(ctx context.Context, account lb.AccountID, et lb.EventType, r TimeRange, opts ...table.ListOption) (table.Page[lb.Activity], error) {
+func (s *Activities) ListByEventType(ctx context.Context, account lb.AccountID, et lb.EventType, r TimeRange, opts ...table.ListOption) (_ table.Page[lb.Activity], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-21", "listbackup.Activities.ListByEventType")
+	defer func() { call.End(err) }()
 	if err := first(account.Validate("accountId"), et.Check("eventType")); err != nil {
 		return table.Page[lb.Activity]{}, err
 	}
@@ -98,9 +114,11 @@ func (s *Activities) ListByEventType(ctx context.Context, account lb.AccountID, 
 
 // AllByEventType iterates over LB-21.
 func (s *Activities) AllByEventType(ctx context.Context, account lb.AccountID, et lb.EventType, r TimeRange, opts ...table.ListOption) iter.Seq2[lb.Activity, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Activity], error) {
-		return s.ListByEventType(ctx, account, et, r, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-21", "listbackup.Activities.AllByEventType", func(ctx context.Context) iter.Seq2[lb.Activity, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Activity], error) {
+			return s.ListByEventType(ctx, account, et, r, o...)
+		}, opts...)
+	})
 }
 
 // Jobs serves LB-23..LB-26.
@@ -112,7 +130,11 @@ type Jobs struct {
 // Create creates job jb (CreatedAt defaults to now, Status to pending,
 // Priority to medium). Errors: *table.ValidationError,
 // table.ErrAlreadyExists.
-func (s *Jobs) Create(ctx context.Context, jb *lb.Job) error {
+//
+// Pattern: LB-24 (its write side).
+func (s *Jobs) Create(ctx context.Context, jb *lb.Job) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-24", "listbackup.Jobs.Create")
+	defer func() { call.End(err) }()
 	if jb.Status == "" {
 		jb.Status = lb.JobPending
 	}
@@ -124,7 +146,9 @@ func (s *Jobs) Create(ctx context.Context, jb *lb.Job) error {
 
 // Get returns a job by ID (LB-24): GetItem PK = JOB#{jobId}, SK = JOB.
 // Errors: *table.ValidationError, table.ErrNotFound.
-func (s *Jobs) Get(ctx context.Context, id lb.JobID) (lb.Job, error) {
+func (s *Jobs) Get(ctx context.Context, id lb.JobID) (_ lb.Job, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-24", "listbackup.Jobs.Get")
+	defer func() { call.End(err) }()
 	k, err := lb.JobKey(id)
 	if err != nil {
 		return lb.Job{}, err
@@ -134,7 +158,11 @@ func (s *Jobs) Get(ctx context.Context, id lb.JobID) (lb.Job, error) {
 
 // Update applies change to a job (status, progress, result), moving its
 // index entries. Errors: *table.ValidationError, table.ErrNotFound.
-func (s *Jobs) Update(ctx context.Context, id lb.JobID, change func(*lb.Job) error) (lb.Job, error) {
+//
+// Pattern: LB-24 (its write side).
+func (s *Jobs) Update(ctx context.Context, id lb.JobID, change func(*lb.Job) error) (_ lb.Job, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-24", "listbackup.Jobs.Update")
+	defer func() { call.End(err) }()
 	k, err := lb.JobKey(id)
 	if err != nil {
 		return lb.Job{}, err
@@ -145,7 +173,9 @@ func (s *Jobs) Update(ctx context.Context, id lb.JobID, change func(*lb.Job) err
 // ListByAccount returns one page of an account's jobs, newest first
 // (LB-23): Query GSI1 PK = JOBS#{accountId}, SK begins_with CREATED#,
 // descending. Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Jobs) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (table.Page[lb.Job], error) {
+func (s *Jobs) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (_ table.Page[lb.Job], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-23", "listbackup.Jobs.ListByAccount")
+	defer func() { call.End(err) }()
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Job]{}, err
 	}
@@ -154,15 +184,19 @@ func (s *Jobs) ListByAccount(ctx context.Context, account lb.AccountID, opts ...
 
 // AllByAccount iterates over LB-23.
 func (s *Jobs) AllByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) iter.Seq2[lb.Job, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Job], error) {
-		return s.ListByAccount(ctx, account, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-23", "listbackup.Jobs.AllByAccount", func(ctx context.Context) iter.Seq2[lb.Job, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Job], error) {
+			return s.ListByAccount(ctx, account, o...)
+		}, opts...)
+	})
 }
 
 // ListByStatus returns one page of an account's jobs in one status,
 // newest first (LB-25): Query GSI2 PK = JOBS#{accountId}, SK begins_with
 // STATUS#{status}#. Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Jobs) ListByStatus(ctx context.Context, account lb.AccountID, st lb.JobStatus, opts ...table.ListOption) (table.Page[lb.Job], error) {
+func (s *Jobs) ListByStatus(ctx context.Context, account lb.AccountID, st lb.JobStatus, opts ...table.ListOption) (_ table.Page[lb.Job], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-25", "listbackup.Jobs.ListByStatus")
+	defer func() { call.End(err) }()
 	if err := first(account.Validate("accountId"), st.Check("status")); err != nil {
 		return table.Page[lb.Job]{}, err
 	}
@@ -172,16 +206,20 @@ func (s *Jobs) ListByStatus(ctx context.Context, account lb.AccountID, st lb.Job
 
 // AllByStatus iterates over LB-25.
 func (s *Jobs) AllByStatus(ctx context.Context, account lb.AccountID, st lb.JobStatus, opts ...table.ListOption) iter.Seq2[lb.Job, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Job], error) {
-		return s.ListByStatus(ctx, account, st, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-25", "listbackup.Jobs.AllByStatus", func(ctx context.Context) iter.Seq2[lb.Job, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Job], error) {
+			return s.ListByStatus(ctx, account, st, o...)
+		}, opts...)
+	})
 }
 
 // ListBySource returns one page of a source's jobs ordered by creation
 // time, oldest first unless table.Desc (LB-26): Query GSI3
 // PK = SRCJOBS#{sourceId}. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Jobs) ListBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) (table.Page[lb.Job], error) {
+func (s *Jobs) ListBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) (_ table.Page[lb.Job], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-26", "listbackup.Jobs.ListBySource")
+	defer func() { call.End(err) }()
 	if err := src.Validate("sourceId"); err != nil {
 		return table.Page[lb.Job]{}, err
 	}
@@ -190,7 +228,9 @@ func (s *Jobs) ListBySource(ctx context.Context, src lb.SourceID, opts ...table.
 
 // AllBySource iterates over LB-26.
 func (s *Jobs) AllBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) iter.Seq2[lb.Job, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Job], error) {
-		return s.ListBySource(ctx, src, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-26", "listbackup.Jobs.AllBySource", func(ctx context.Context) iter.Seq2[lb.Job, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Job], error) {
+			return s.ListBySource(ctx, src, o...)
+		}, opts...)
+	})
 }

@@ -32,7 +32,11 @@ type NewAPIKey struct {
 // Create issues an API key and returns its plaintext (lbk_ + 32 random
 // bytes, shown once) and the stored key, which holds only apiKeyHash.
 // Errors: *table.ValidationError.
-func (s *APIKeys) Create(ctx context.Context, in NewAPIKey) (string, lb.APIKey, error) {
+//
+// Pattern: LB-52 (its write side).
+func (s *APIKeys) Create(ctx context.Context, in NewAPIKey) (_ string, _ lb.APIKey, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-52", "listbackup.APIKeys.Create")
+	defer func() { call.End(err) }()
 	plain := APIKeyPrefix + lb.NewSecret(32)
 	k := lb.APIKey{
 		APIKeyID: lb.APIKeyID(lb.NewUUID()), APIKeyHash: lb.Hash(plain), AccountID: in.AccountID, UserID: in.UserID,
@@ -55,7 +59,9 @@ func (s *APIKeys) Create(ctx context.Context, in NewAPIKey) (string, lb.APIKey, 
 // validate a revoked or deleted key. Errors:
 // *table.ValidationError, table.ErrNotFound (unknown), ErrKeyInactive
 // (revoked or past expiresAt).
-func (s *APIKeys) Validate(ctx context.Context, key string) (lb.APIKey, error) {
+func (s *APIKeys) Validate(ctx context.Context, key string) (_ lb.APIKey, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-52", "listbackup.APIKeys.Validate")
+	defer func() { call.End(err) }()
 	if len(key) <= len(APIKeyPrefix) || key[:len(APIKeyPrefix)] != APIKeyPrefix {
 		return lb.APIKey{}, table.Invalid("apiKey", "not a ListBackup API key")
 	}
@@ -73,7 +79,11 @@ func (s *APIKeys) Validate(ctx context.Context, key string) (lb.APIKey, error) {
 
 // Get returns an API key by ID: GetItem PK = APIKEY#{apiKeyId}. Errors:
 // *table.ValidationError, table.ErrNotFound.
-func (s *APIKeys) Get(ctx context.Context, id lb.APIKeyID) (lb.APIKey, error) {
+//
+// Pattern: LB-53 (the read beside it).
+func (s *APIKeys) Get(ctx context.Context, id lb.APIKeyID) (_ lb.APIKey, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-53", "listbackup.APIKeys.Get")
+	defer func() { call.End(err) }()
 	k, err := lb.APIKeyKey(id)
 	if err != nil {
 		return lb.APIKey{}, err
@@ -86,7 +96,9 @@ func (s *APIKeys) Get(ctx context.Context, id lb.APIKeyID) (lb.APIKey, error) {
 // PK = APIKEYS#{accountId}, filter status = st. With a status the page may
 // hold fewer items than its limit; the cursor continues correctly.
 // Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *APIKeys) ListByAccount(ctx context.Context, account lb.AccountID, st lb.APIKeyStatus, opts ...table.ListOption) (table.Page[lb.APIKey], error) {
+func (s *APIKeys) ListByAccount(ctx context.Context, account lb.AccountID, st lb.APIKeyStatus, opts ...table.ListOption) (_ table.Page[lb.APIKey], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-53", "listbackup.APIKeys.ListByAccount")
+	defer func() { call.End(err) }()
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.APIKey]{}, err
 	}
@@ -102,15 +114,19 @@ func (s *APIKeys) ListByAccount(ctx context.Context, account lb.AccountID, st lb
 
 // AllByAccount iterates over LB-53.
 func (s *APIKeys) AllByAccount(ctx context.Context, account lb.AccountID, st lb.APIKeyStatus, opts ...table.ListOption) iter.Seq2[lb.APIKey, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.APIKey], error) {
-		return s.ListByAccount(ctx, account, st, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-53", "listbackup.APIKeys.AllByAccount", func(ctx context.Context) iter.Seq2[lb.APIKey, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.APIKey], error) {
+			return s.ListByAccount(ctx, account, st, o...)
+		}, opts...)
+	})
 }
 
 // Revoke revokes an API key (LB-54): one UpdateItem setting status
 // revoked; Validate refuses it from then on. Revoking twice is harmless.
 // Errors: *table.ValidationError, table.ErrNotFound.
-func (s *APIKeys) Revoke(ctx context.Context, id lb.APIKeyID) (lb.APIKey, error) {
+func (s *APIKeys) Revoke(ctx context.Context, id lb.APIKeyID) (_ lb.APIKey, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-54", "listbackup.APIKeys.Revoke")
+	defer func() { call.End(err) }()
 	k, err := lb.APIKeyKey(id)
 	if err != nil {
 		return lb.APIKey{}, err
@@ -120,7 +136,11 @@ func (s *APIKeys) Revoke(ctx context.Context, id lb.APIKeyID) (lb.APIKey, error)
 
 // TouchLastUsed stamps lastUsedAt (one UpdateItem). Errors:
 // *table.ValidationError, table.ErrNotFound.
-func (s *APIKeys) TouchLastUsed(ctx context.Context, id lb.APIKeyID) error {
+//
+// Pattern: LB-52 (its write side).
+func (s *APIKeys) TouchLastUsed(ctx context.Context, id lb.APIKeyID) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-52", "listbackup.APIKeys.TouchLastUsed")
+	defer func() { call.End(err) }()
 	k, err := lb.APIKeyKey(id)
 	if err != nil {
 		return err
@@ -137,7 +157,11 @@ type Webhooks struct {
 
 // Create creates webhook w (WebhookID defaults to a new UUID). Errors:
 // *table.ValidationError, table.ErrAlreadyExists.
-func (s *Webhooks) Create(ctx context.Context, w *lb.Webhook) error {
+//
+// Pattern: LB-55 (its write side).
+func (s *Webhooks) Create(ctx context.Context, w *lb.Webhook) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-55", "listbackup.Webhooks.Create")
+	defer func() { call.End(err) }()
 	if w.WebhookID == "" {
 		w.WebhookID = lb.WebhookID(lb.NewUUID())
 	}
@@ -147,7 +171,9 @@ func (s *Webhooks) Create(ctx context.Context, w *lb.Webhook) error {
 // Get returns a webhook by ID (LB-55): GetItem PK = WEBHOOK#{webhookId}.
 // Errors: *table.ValidationError, table.ErrNotFound (also for a
 // soft-deleted webhook, LB-67).
-func (s *Webhooks) Get(ctx context.Context, id lb.WebhookID) (lb.Webhook, error) {
+func (s *Webhooks) Get(ctx context.Context, id lb.WebhookID) (_ lb.Webhook, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-55", "listbackup.Webhooks.Get")
+	defer func() { call.End(err) }()
 	k, err := lb.WebhookKey(id)
 	if err != nil {
 		return lb.Webhook{}, err
@@ -165,7 +191,9 @@ func (s *Webhooks) Get(ctx context.Context, id lb.WebhookID) (lb.Webhook, error)
 // webhook and written back only if nobody wrote it in between. A
 // soft-deleted webhook cannot be updated. Errors: *table.ValidationError,
 // table.ErrNotFound (missing or deleted).
-func (s *Webhooks) Update(ctx context.Context, id lb.WebhookID, change func(*lb.Webhook) error) (lb.Webhook, error) {
+func (s *Webhooks) Update(ctx context.Context, id lb.WebhookID, change func(*lb.Webhook) error) (_ lb.Webhook, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-55", "listbackup.Webhooks.Update")
+	defer func() { call.End(err) }()
 	k, err := lb.WebhookKey(id)
 	if err != nil {
 		return lb.Webhook{}, err
@@ -195,7 +223,9 @@ func (s *Webhooks) Update(ctx context.Context, id lb.WebhookID, change func(*lb.
 // in the table (delivery history, audit) but Get, Update and Delete treat
 // it as missing. Errors: *table.ValidationError, table.ErrNotFound
 // (missing or already deleted).
-func (s *Webhooks) Delete(ctx context.Context, id lb.WebhookID) error {
+func (s *Webhooks) Delete(ctx context.Context, id lb.WebhookID) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-55", "listbackup.Webhooks.Delete")
+	defer func() { call.End(err) }()
 	k, err := lb.WebhookKey(id)
 	if err != nil {
 		return err
@@ -214,7 +244,9 @@ func (s *Webhooks) Delete(ctx context.Context, id lb.WebhookID) error {
 // ListActive returns one page of an account's active webhooks (LB-56):
 // Query GSI1 PK = HOOKS#{accountId}; inactive webhooks are not in that
 // sparse index. Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Webhooks) ListActive(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (table.Page[lb.Webhook], error) {
+func (s *Webhooks) ListActive(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (_ table.Page[lb.Webhook], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-56", "listbackup.Webhooks.ListActive")
+	defer func() { call.End(err) }()
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Webhook]{}, err
 	}
@@ -223,9 +255,11 @@ func (s *Webhooks) ListActive(ctx context.Context, account lb.AccountID, opts ..
 
 // AllActive iterates over LB-56.
 func (s *Webhooks) AllActive(ctx context.Context, account lb.AccountID, opts ...table.ListOption) iter.Seq2[lb.Webhook, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Webhook], error) {
-		return s.ListActive(ctx, account, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-56", "listbackup.Webhooks.AllActive", func(ctx context.Context) iter.Seq2[lb.Webhook, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Webhook], error) {
+			return s.ListActive(ctx, account, o...)
+		}, opts...)
+	})
 }
 
 // ListActiveForEvent returns one page of an account's active webhooks
@@ -233,7 +267,9 @@ func (s *Webhooks) AllActive(ctx context.Context, account lb.AccountID, opts ...
 // HOOKS#{accountId}) with a server-side filter contains(events, et), so a
 // page may hold fewer than its limit; the cursor continues correctly.
 // Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Webhooks) ListActiveForEvent(ctx context.Context, account lb.AccountID, et lb.EventType, opts ...table.ListOption) (table.Page[lb.Webhook], error) {
+func (s *Webhooks) ListActiveForEvent(ctx context.Context, account lb.AccountID, et lb.EventType, opts ...table.ListOption) (_ table.Page[lb.Webhook], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-57", "listbackup.Webhooks.ListActiveForEvent")
+	defer func() { call.End(err) }()
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Webhook]{}, err
 	}
@@ -246,7 +282,9 @@ func (s *Webhooks) ListActiveForEvent(ctx context.Context, account lb.AccountID,
 
 // AllActiveForEvent iterates over LB-57.
 func (s *Webhooks) AllActiveForEvent(ctx context.Context, account lb.AccountID, et lb.EventType, opts ...table.ListOption) iter.Seq2[lb.Webhook, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Webhook], error) {
-		return s.ListActiveForEvent(ctx, account, et, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-57", "listbackup.Webhooks.AllActiveForEvent", func(ctx context.Context) iter.Seq2[lb.Webhook, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Webhook], error) {
+			return s.ListActiveForEvent(ctx, account, et, o...)
+		}, opts...)
+	})
 }

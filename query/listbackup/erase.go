@@ -25,7 +25,9 @@ const erasePage = 100
 // API keys, connections and sources in the account are kept (they belong
 // to the account). Errors: *table.ValidationError, table.ErrNotFound (not
 // a member).
-func (s *Memberships) Remove(ctx context.Context, user lb.UserID, account lb.AccountID) error {
+func (s *Memberships) Remove(ctx context.Context, user lb.UserID, account lb.AccountID) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-68", "listbackup.Memberships.Remove")
+	defer func() { call.End(err) }()
 	k, err := lb.MembershipKey(user, account)
 	if err != nil {
 		return err
@@ -100,7 +102,9 @@ func (s *Memberships) leaveTeams(ctx context.Context, user lb.UserID, account lb
 // idempotency token.
 // Errors: *table.ValidationError, table.ErrNotFound (no such user), and
 // the first failing request's error (*table.BatchError for a batch).
-func (s *Users) Erase(ctx context.Context, id lb.UserID) error {
+func (s *Users) Erase(ctx context.Context, id lb.UserID) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-68", "listbackup.Users.Erase")
+	defer func() { call.End(err) }()
 	k, err := lb.UserKey(id)
 	if err != nil {
 		return err

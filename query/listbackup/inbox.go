@@ -17,7 +17,11 @@ type Inbox struct{ e *entities }
 // Create stores a new notification, with the code's defaults: a new UUID
 // for NotificationID, status unread, priority normal, channel app.
 // Errors: *table.ValidationError, table.ErrAlreadyExists.
-func (s *Inbox) Create(ctx context.Context, n *lb.InboxNotification) error {
+//
+// Pattern: LB-79 (its write side).
+func (s *Inbox) Create(ctx context.Context, n *lb.InboxNotification) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-79", "listbackup.Inbox.Create")
+	defer func() { call.End(err) }()
 	if n.NotificationID == "" {
 		n.NotificationID = lb.NotificationID(lb.NewUUID())
 	}
@@ -43,7 +47,9 @@ func (s *Inbox) key(id lb.NotificationID) (table.Key, error) {
 // Get returns a notification by ID (LB-79): GetItem PK =
 // INBOXN#{notificationId}, SK = NOTIFICATION. Errors:
 // *table.ValidationError, table.ErrNotFound (unknown or past expiresAt).
-func (s *Inbox) Get(ctx context.Context, id lb.NotificationID) (lb.InboxNotification, error) {
+func (s *Inbox) Get(ctx context.Context, id lb.NotificationID) (_ lb.InboxNotification, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-79", "listbackup.Inbox.Get")
+	defer func() { call.End(err) }()
 	k, err := s.key(id)
 	if err != nil {
 		return lb.InboxNotification{}, err
@@ -54,7 +60,9 @@ func (s *Inbox) Get(ctx context.Context, id lb.NotificationID) (lb.InboxNotifica
 // ListByUser returns one page of a user's notifications, newest first
 // (LB-80): Query GSI1 PK = INBOX#{userId}, descending. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *Inbox) ListByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) (table.Page[lb.InboxNotification], error) {
+func (s *Inbox) ListByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) (_ table.Page[lb.InboxNotification], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-80", "listbackup.Inbox.ListByUser")
+	defer func() { call.End(err) }()
 	if err := user.Validate("userId"); err != nil {
 		return table.Page[lb.InboxNotification]{}, err
 	}
@@ -63,9 +71,11 @@ func (s *Inbox) ListByUser(ctx context.Context, user lb.UserID, opts ...table.Li
 
 // AllByUser iterates over LB-80.
 func (s *Inbox) AllByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) iter.Seq2[lb.InboxNotification, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.InboxNotification], error) {
-		return s.ListByUser(ctx, user, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-80", "listbackup.Inbox.AllByUser", func(ctx context.Context) iter.Seq2[lb.InboxNotification, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.InboxNotification], error) {
+			return s.ListByUser(ctx, user, o...)
+		}, opts...)
+	})
 }
 
 // ListByStatus returns one page of a user's notifications in one status,
@@ -73,7 +83,9 @@ func (s *Inbox) AllByUser(ctx context.Context, user lb.UserID, opts ...table.Lis
 // INBOX#{userId}#{status}, descending. The status is any the code stores
 // (unread, read, archived, deleted). Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Inbox) ListByStatus(ctx context.Context, user lb.UserID, st lb.InboxStatus, opts ...table.ListOption) (table.Page[lb.InboxNotification], error) {
+func (s *Inbox) ListByStatus(ctx context.Context, user lb.UserID, st lb.InboxStatus, opts ...table.ListOption) (_ table.Page[lb.InboxNotification], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-81", "listbackup.Inbox.ListByStatus")
+	defer func() { call.End(err) }()
 	if err := first(user.Validate("userId"), st.Check("status")); err != nil {
 		return table.Page[lb.InboxNotification]{}, err
 	}
@@ -82,15 +94,19 @@ func (s *Inbox) ListByStatus(ctx context.Context, user lb.UserID, st lb.InboxSta
 
 // AllByStatus iterates over LB-81.
 func (s *Inbox) AllByStatus(ctx context.Context, user lb.UserID, st lb.InboxStatus, opts ...table.ListOption) iter.Seq2[lb.InboxNotification, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.InboxNotification], error) {
-		return s.ListByStatus(ctx, user, st, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-81", "listbackup.Inbox.AllByStatus", func(ctx context.Context) iter.Seq2[lb.InboxNotification, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.InboxNotification], error) {
+			return s.ListByStatus(ctx, user, st, o...)
+		}, opts...)
+	})
 }
 
 // ListByAccount returns one page of an account's notifications, newest
 // first (LB-82): Query GSI3 PK = ACCTINBOX#{accountId}, descending.
 // Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Inbox) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (table.Page[lb.InboxNotification], error) {
+func (s *Inbox) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (_ table.Page[lb.InboxNotification], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-82", "listbackup.Inbox.ListByAccount")
+	defer func() { call.End(err) }()
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.InboxNotification]{}, err
 	}
@@ -103,7 +119,9 @@ func (s *Inbox) ListByAccount(ctx context.Context, account lb.AccountID, opts ..
 // conditioned on the version read (table.Entity.Update): a concurrent
 // change makes it retry on the new state, never lose it. Errors:
 // *table.ValidationError, table.ErrNotFound.
-func (s *Inbox) MarkRead(ctx context.Context, id lb.NotificationID) (lb.InboxNotification, error) {
+func (s *Inbox) MarkRead(ctx context.Context, id lb.NotificationID) (_ lb.InboxNotification, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-83", "listbackup.Inbox.MarkRead")
+	defer func() { call.End(err) }()
 	return s.set(ctx, id, func(n *lb.InboxNotification) {
 		if n.ReadAt.IsZero() {
 			n.ReadAt = s.e.now()
@@ -114,13 +132,17 @@ func (s *Inbox) MarkRead(ctx context.Context, id lb.NotificationID) (lb.InboxNot
 
 // MarkUnread marks a notification unread again (LB-83): status unread,
 // readAt removed, as the code does. Same contract as MarkRead.
-func (s *Inbox) MarkUnread(ctx context.Context, id lb.NotificationID) (lb.InboxNotification, error) {
+func (s *Inbox) MarkUnread(ctx context.Context, id lb.NotificationID) (_ lb.InboxNotification, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-83", "listbackup.Inbox.MarkUnread")
+	defer func() { call.End(err) }()
 	return s.set(ctx, id, func(n *lb.InboxNotification) { n.Status, n.ReadAt = lb.InboxUnread, time.Time{} })
 }
 
 // Archive archives a notification (LB-83): status archived, archivedAt.
 // Same contract as MarkRead.
-func (s *Inbox) Archive(ctx context.Context, id lb.NotificationID) (lb.InboxNotification, error) {
+func (s *Inbox) Archive(ctx context.Context, id lb.NotificationID) (_ lb.InboxNotification, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-83", "listbackup.Inbox.Archive")
+	defer func() { call.End(err) }()
 	return s.set(ctx, id, func(n *lb.InboxNotification) { n.Status, n.ArchivedAt = lb.InboxArchived, s.e.now() })
 }
 
@@ -128,7 +150,9 @@ func (s *Inbox) Archive(ctx context.Context, id lb.NotificationID) (lb.InboxNoti
 // leaves every list with it. Errors: *table.ValidationError,
 // table.ErrNotFound (a retried delete whose first response was lost may
 // report it; the item is gone either way).
-func (s *Inbox) Delete(ctx context.Context, id lb.NotificationID) error {
+func (s *Inbox) Delete(ctx context.Context, id lb.NotificationID) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-83", "listbackup.Inbox.Delete")
+	defer func() { call.End(err) }()
 	k, err := s.key(id)
 	if err != nil {
 		return err

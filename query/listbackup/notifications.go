@@ -16,7 +16,9 @@ type Notifications struct{ e *entities }
 // a new UUID, Status to pending). expiresAt and the table TTL are
 // CreatedAt + 30 days (LB-46). Errors: *table.ValidationError,
 // table.ErrAlreadyExists.
-func (s *Notifications) Send(ctx context.Context, n *lb.Notification) error {
+func (s *Notifications) Send(ctx context.Context, n *lb.Notification) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-46", "listbackup.Notifications.Send")
+	defer func() { call.End(err) }()
 	if n.NotificationID == "" {
 		n.NotificationID = lb.NotificationID(lb.NewUUID())
 	}
@@ -29,7 +31,9 @@ func (s *Notifications) Send(ctx context.Context, n *lb.Notification) error {
 // ListByUser returns one page of a user's notifications, newest first
 // (LB-42): Query PK = NOTIF#{userId}, descending. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *Notifications) ListByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) (table.Page[lb.Notification], error) {
+func (s *Notifications) ListByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) (_ table.Page[lb.Notification], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-42", "listbackup.Notifications.ListByUser")
+	defer func() { call.End(err) }()
 	if err := user.Validate("userId"); err != nil {
 		return table.Page[lb.Notification]{}, err
 	}
@@ -39,15 +43,19 @@ func (s *Notifications) ListByUser(ctx context.Context, user lb.UserID, opts ...
 
 // AllByUser iterates over LB-42.
 func (s *Notifications) AllByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) iter.Seq2[lb.Notification, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
-		return s.ListByUser(ctx, user, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-42", "listbackup.Notifications.AllByUser", func(ctx context.Context) iter.Seq2[lb.Notification, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
+			return s.ListByUser(ctx, user, o...)
+		}, opts...)
+	})
 }
 
 // ListByAccount returns one page of an account's notifications in r,
 // newest first (LB-43): Query GSI1 PK = ACCTNOTIF#{accountId}, SK in r.
 // Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Notifications) ListByAccount(ctx context.Context, account lb.AccountID, r TimeRange, opts ...table.ListOption) (table.Page[lb.Notification], error) {
+func (s *Notifications) ListByAccount(ctx context.Context, account lb.AccountID, r TimeRange, opts ...table.ListOption) (_ table.Page[lb.Notification], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-43", "listbackup.Notifications.ListByAccount")
+	defer func() { call.End(err) }()
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Notification]{}, err
 	}
@@ -60,16 +68,20 @@ func (s *Notifications) ListByAccount(ctx context.Context, account lb.AccountID,
 
 // AllByAccount iterates over LB-43.
 func (s *Notifications) AllByAccount(ctx context.Context, account lb.AccountID, r TimeRange, opts ...table.ListOption) iter.Seq2[lb.Notification, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
-		return s.ListByAccount(ctx, account, r, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-43", "listbackup.Notifications.AllByAccount", func(ctx context.Context) iter.Seq2[lb.Notification, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
+			return s.ListByAccount(ctx, account, r, o...)
+		}, opts...)
+	})
 }
 
 // ListByStatus returns one page of a user's notifications in one status,
 // newest first (LB-44): Query GSI2 PK = NOTIFSTATUS#{userId}, SK
 // begins_with {status}#. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Notifications) ListByStatus(ctx context.Context, user lb.UserID, st lb.NotificationStatus, opts ...table.ListOption) (table.Page[lb.Notification], error) {
+func (s *Notifications) ListByStatus(ctx context.Context, user lb.UserID, st lb.NotificationStatus, opts ...table.ListOption) (_ table.Page[lb.Notification], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-44", "listbackup.Notifications.ListByStatus")
+	defer func() { call.End(err) }()
 	if err := first(user.Validate("userId"), st.Check("status")); err != nil {
 		return table.Page[lb.Notification]{}, err
 	}
@@ -79,16 +91,20 @@ func (s *Notifications) ListByStatus(ctx context.Context, user lb.UserID, st lb.
 
 // AllByStatus iterates over LB-44.
 func (s *Notifications) AllByStatus(ctx context.Context, user lb.UserID, st lb.NotificationStatus, opts ...table.ListOption) iter.Seq2[lb.Notification, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
-		return s.ListByStatus(ctx, user, st, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-44", "listbackup.Notifications.AllByStatus", func(ctx context.Context) iter.Seq2[lb.Notification, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
+			return s.ListByStatus(ctx, user, st, o...)
+		}, opts...)
+	})
 }
 
 // ListUnread returns one page of a user's unread notifications, newest
 // first (LB-44): Query GSI3 PK = UNREAD#{userId}; read notifications are
 // not in that sparse index. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Notifications) ListUnread(ctx context.Context, user lb.UserID, opts ...table.ListOption) (table.Page[lb.Notification], error) {
+func (s *Notifications) ListUnread(ctx context.Context, user lb.UserID, opts ...table.ListOption) (_ table.Page[lb.Notification], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-44", "listbackup.Notifications.ListUnread")
+	defer func() { call.End(err) }()
 	if err := user.Validate("userId"); err != nil {
 		return table.Page[lb.Notification]{}, err
 	}
@@ -97,9 +113,11 @@ func (s *Notifications) ListUnread(ctx context.Context, user lb.UserID, opts ...
 
 // AllUnread iterates over LB-44 (unread).
 func (s *Notifications) AllUnread(ctx context.Context, user lb.UserID, opts ...table.ListOption) iter.Seq2[lb.Notification, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
-		return s.ListUnread(ctx, user, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-44", "listbackup.Notifications.AllUnread", func(ctx context.Context) iter.Seq2[lb.Notification, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
+			return s.ListUnread(ctx, user, o...)
+		}, opts...)
+	})
 }
 
 // MarkRead marks a notification read (LB-45): status read, isRead, readAt;
@@ -109,7 +127,9 @@ func (s *Notifications) AllUnread(ctx context.Context, user lb.UserID, opts ...t
 // conditioned on the version read. Marking it again
 // keeps the first readAt. Errors: *table.ValidationError,
 // table.ErrNotFound (unknown or expired).
-func (s *Notifications) MarkRead(ctx context.Context, user lb.UserID, createdAt time.Time, id lb.NotificationID) (lb.Notification, error) {
+func (s *Notifications) MarkRead(ctx context.Context, user lb.UserID, createdAt time.Time, id lb.NotificationID) (_ lb.Notification, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-45", "listbackup.Notifications.MarkRead")
+	defer func() { call.End(err) }()
 	k, err := lb.NotificationKey(user, createdAt, id)
 	if err != nil {
 		return lb.Notification{}, err

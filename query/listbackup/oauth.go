@@ -23,7 +23,9 @@ type NewOAuthState struct {
 // Create stores a new OAuth state (LB-30): 32 random bytes (crypto/rand),
 // PK = OAUTHSTATE#{state}, expiresAt and the table TTL = now + 15 minutes.
 // Errors: *table.ValidationError.
-func (s *OAuthStates) Create(ctx context.Context, in NewOAuthState) (lb.OAuthState, error) {
+func (s *OAuthStates) Create(ctx context.Context, in NewOAuthState) (_ lb.OAuthState, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-30", "listbackup.OAuthStates.Create")
+	defer func() { call.End(err) }()
 	now := s.e.now()
 	st := lb.OAuthState{
 		State: lb.NewSecret(32), AccountID: in.AccountID, UserID: in.UserID, Platform: in.Platform,
@@ -41,7 +43,9 @@ func (s *OAuthStates) Create(ctx context.Context, in NewOAuthState) (lb.OAuthSta
 // one gets it; a state past its expiry is refused even before DynamoDB's
 // TTL removes it. Errors: *table.ValidationError, table.ErrNotFound
 // (unknown, already used or expired).
-func (s *OAuthStates) Consume(ctx context.Context, state string) (lb.OAuthState, error) {
+func (s *OAuthStates) Consume(ctx context.Context, state string) (_ lb.OAuthState, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-31", "listbackup.OAuthStates.Consume")
+	defer func() { call.End(err) }()
 	if len(state) < 16 {
 		return lb.OAuthState{}, &table.ValidationError{Field: "state", Reason: "too short to be a state", Key: true}
 	}
@@ -58,14 +62,20 @@ type OAuthTokens struct{ e *entities }
 
 // Save stores (or replaces) a source's tokens: PK = SOURCE#{sourceId},
 // SK = OAUTH. Errors: *table.ValidationError, table.ErrNoCipher.
-func (s *OAuthTokens) Save(ctx context.Context, t *lb.OAuthToken) error {
+//
+// Pattern: LB-32 (its write side).
+func (s *OAuthTokens) Save(ctx context.Context, t *lb.OAuthToken) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-32", "listbackup.OAuthTokens.Save")
+	defer func() { call.End(err) }()
 	return s.e.oauthTokens.Put(ctx, t)
 }
 
 // Get returns a source's tokens, decrypted (LB-32): GetItem
 // PK = SOURCE#{sourceId}, SK = OAUTH. Errors: *table.ValidationError,
 // table.ErrNotFound.
-func (s *OAuthTokens) Get(ctx context.Context, src lb.SourceID) (lb.OAuthToken, error) {
+func (s *OAuthTokens) Get(ctx context.Context, src lb.SourceID) (_ lb.OAuthToken, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-32", "listbackup.OAuthTokens.Get")
+	defer func() { call.End(err) }()
 	k, err := lb.OAuthTokenKey(src)
 	if err != nil {
 		return lb.OAuthToken{}, err
@@ -81,7 +91,9 @@ func (s *OAuthTokens) Get(ctx context.Context, src lb.SourceID) (lb.OAuthToken, 
 // is not overwritten unseen. A
 // refresh token left empty keeps the stored one. Errors:
 // *table.ValidationError, table.ErrNotFound.
-func (s *OAuthTokens) Refresh(ctx context.Context, src lb.SourceID, tokens lb.OAuthTokenSet) (lb.OAuthToken, error) {
+func (s *OAuthTokens) Refresh(ctx context.Context, src lb.SourceID, tokens lb.OAuthTokenSet) (_ lb.OAuthToken, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-32", "listbackup.OAuthTokens.Refresh")
+	defer func() { call.End(err) }()
 	k, err := lb.OAuthTokenKey(src)
 	if err != nil {
 		return lb.OAuthToken{}, err
@@ -103,7 +115,9 @@ func (s *OAuthTokens) Refresh(ctx context.Context, src lb.SourceID, tokens lb.OA
 // platform (LB-33): Query GSI1 PK = OAUTH#{accountId}, SK begins_with
 // PLATFORM#{platform}#. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *OAuthTokens) ListByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) (table.Page[lb.OAuthToken], error) {
+func (s *OAuthTokens) ListByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) (_ table.Page[lb.OAuthToken], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-33", "listbackup.OAuthTokens.ListByPlatform")
+	defer func() { call.End(err) }()
 	if err := first(account.Validate("accountId"), p.Check("platform")); err != nil {
 		return table.Page[lb.OAuthToken]{}, err
 	}
@@ -113,7 +127,9 @@ func (s *OAuthTokens) ListByPlatform(ctx context.Context, account lb.AccountID, 
 
 // AllByPlatform iterates over LB-33.
 func (s *OAuthTokens) AllByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) iter.Seq2[lb.OAuthToken, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.OAuthToken], error) {
-		return s.ListByPlatform(ctx, account, p, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-33", "listbackup.OAuthTokens.AllByPlatform", func(ctx context.Context) iter.Seq2[lb.OAuthToken, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.OAuthToken], error) {
+			return s.ListByPlatform(ctx, account, p, o...)
+		}, opts...)
+	})
 }

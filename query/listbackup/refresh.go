@@ -27,7 +27,11 @@ type IssueInput struct {
 // SHA-256 hash. One transaction creates the token and its family item
 // RTFAM#{family} / FAMILY, the fact every rotation checks (see
 // [RefreshTokens.Rotate]). Errors: *table.ValidationError.
-func (s *RefreshTokens) Issue(ctx context.Context, in IssueInput) (string, lb.RefreshToken, error) {
+//
+// Pattern: LB-34 (its write side).
+func (s *RefreshTokens) Issue(ctx context.Context, in IssueInput) (_ string, _ lb.RefreshToken, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-34", "listbackup.RefreshTokens.Issue")
+	defer func() { call.End(err) }()
 	plain := lb.NewSecret(32)
 	now := s.e.now()
 	rt := lb.RefreshToken{
@@ -54,7 +58,9 @@ func (s *RefreshTokens) Issue(ctx context.Context, in IssueInput) (string, lb.Re
 // PK = RTOKEN#{sha256(token)}; the plaintext is never stored. Expired
 // tokens are not returned. Errors: *table.ValidationError,
 // table.ErrNotFound.
-func (s *RefreshTokens) GetByToken(ctx context.Context, token string) (lb.RefreshToken, error) {
+func (s *RefreshTokens) GetByToken(ctx context.Context, token string) (_ lb.RefreshToken, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-34", "listbackup.RefreshTokens.GetByToken")
+	defer func() { call.End(err) }()
 	if token == "" {
 		return lb.RefreshToken{}, table.Invalid("refreshToken", "empty")
 	}
@@ -68,7 +74,9 @@ func (s *RefreshTokens) GetByToken(ctx context.Context, token string) (lb.Refres
 // ListByUser returns one page of a user's tokens by issue time, newest
 // first (LB-35): Query GSI1 PK = RTUSER#{userId}. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *RefreshTokens) ListByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) (table.Page[lb.RefreshToken], error) {
+func (s *RefreshTokens) ListByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) (_ table.Page[lb.RefreshToken], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-35", "listbackup.RefreshTokens.ListByUser")
+	defer func() { call.End(err) }()
 	if err := user.Validate("userId"); err != nil {
 		return table.Page[lb.RefreshToken]{}, err
 	}
@@ -77,15 +85,19 @@ func (s *RefreshTokens) ListByUser(ctx context.Context, user lb.UserID, opts ...
 
 // AllByUser iterates over LB-35.
 func (s *RefreshTokens) AllByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) iter.Seq2[lb.RefreshToken, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.RefreshToken], error) {
-		return s.ListByUser(ctx, user, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-35", "listbackup.RefreshTokens.AllByUser", func(ctx context.Context) iter.Seq2[lb.RefreshToken, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.RefreshToken], error) {
+			return s.ListByUser(ctx, user, o...)
+		}, opts...)
+	})
 }
 
 // ListFamily returns one page of a token family, by issue time (LB-36):
 // Query GSI2 PK = RTFAMILY#{tokenFamily}. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *RefreshTokens) ListFamily(ctx context.Context, family lb.TokenFamilyID, opts ...table.ListOption) (table.Page[lb.RefreshToken], error) {
+func (s *RefreshTokens) ListFamily(ctx context.Context, family lb.TokenFamilyID, opts ...table.ListOption) (_ table.Page[lb.RefreshToken], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-36", "listbackup.RefreshTokens.ListFamily")
+	defer func() { call.End(err) }()
 	if err := family.Validate("tokenFamily"); err != nil {
 		return table.Page[lb.RefreshToken]{}, err
 	}
@@ -94,9 +106,11 @@ func (s *RefreshTokens) ListFamily(ctx context.Context, family lb.TokenFamilyID,
 
 // AllFamily iterates over LB-36.
 func (s *RefreshTokens) AllFamily(ctx context.Context, family lb.TokenFamilyID, opts ...table.ListOption) iter.Seq2[lb.RefreshToken, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.RefreshToken], error) {
-		return s.ListFamily(ctx, family, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-36", "listbackup.RefreshTokens.AllFamily", func(ctx context.Context) iter.Seq2[lb.RefreshToken, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.RefreshToken], error) {
+			return s.ListFamily(ctx, family, o...)
+		}, opts...)
+	})
 }
 
 // RevokeFamily revokes a token family (LB-36) and returns how many of its
@@ -111,7 +125,9 @@ func (s *RefreshTokens) AllFamily(ctx context.Context, family lb.TokenFamilyID, 
 // tokens setting revoked, revokedAt, revokedBy and revokedReason) is
 // cleanup for readers of single tokens; if it fails the error says so
 // and the family stays revoked. Errors: *table.ValidationError.
-func (s *RefreshTokens) RevokeFamily(ctx context.Context, family lb.TokenFamilyID, by lb.UserID, reason string) (int, error) {
+func (s *RefreshTokens) RevokeFamily(ctx context.Context, family lb.TokenFamilyID, by lb.UserID, reason string) (_ int, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-36", "listbackup.RefreshTokens.RevokeFamily")
+	defer func() { call.End(err) }()
 	k, err := lb.TokenFamilyKey(family)
 	if err != nil {
 		return 0, err
@@ -201,7 +217,9 @@ func (s *RefreshTokens) revokeFact(ctx context.Context, k table.Key, family lb.T
 // a revoked family gives ErrTokenRevoked, even if the token itself was
 // never marked. Errors: *table.ValidationError, table.ErrNotFound
 // (unknown or expired), ErrTokenRevoked, ErrTokenReused.
-func (s *RefreshTokens) Rotate(ctx context.Context, token, userAgent, ipAddress string) (string, lb.RefreshToken, error) {
+func (s *RefreshTokens) Rotate(ctx context.Context, token, userAgent, ipAddress string) (_ string, _ lb.RefreshToken, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-37", "listbackup.RefreshTokens.Rotate")
+	defer func() { call.End(err) }()
 	if token == "" {
 		return "", lb.RefreshToken{}, table.Invalid("refreshToken", "empty")
 	}

@@ -15,7 +15,11 @@ type Schedules struct{ e *entities }
 // Create creates schedule sc (ScheduleID defaults to a new UUID). Active
 // schedules enter the due index. Errors: *table.ValidationError,
 // table.ErrAlreadyExists.
-func (s *Schedules) Create(ctx context.Context, sc *lb.SyncSchedule) error {
+//
+// Pattern: LB-47 (its write side).
+func (s *Schedules) Create(ctx context.Context, sc *lb.SyncSchedule) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-47", "listbackup.Schedules.Create")
+	defer func() { call.End(err) }()
 	if sc.ScheduleID == "" {
 		sc.ScheduleID = lb.ScheduleID(lb.NewUUID())
 	}
@@ -25,7 +29,9 @@ func (s *Schedules) Create(ctx context.Context, sc *lb.SyncSchedule) error {
 // ListBySource returns one page of a source's schedules (LB-47): Query
 // PK = SOURCE#{sourceId}, SK begins_with SCHED#. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *Schedules) ListBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
+func (s *Schedules) ListBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) (_ table.Page[lb.SyncSchedule], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-47", "listbackup.Schedules.ListBySource")
+	defer func() { call.End(err) }()
 	k, err := lb.SourceKey(src)
 	if err != nil {
 		return table.Page[lb.SyncSchedule]{}, err
@@ -35,9 +41,11 @@ func (s *Schedules) ListBySource(ctx context.Context, src lb.SourceID, opts ...t
 
 // AllBySource iterates over LB-47.
 func (s *Schedules) AllBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) iter.Seq2[lb.SyncSchedule, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
-		return s.ListBySource(ctx, src, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-47", "listbackup.Schedules.AllBySource", func(ctx context.Context) iter.Seq2[lb.SyncSchedule, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
+			return s.ListBySource(ctx, src, o...)
+		}, opts...)
+	})
 }
 
 // Due returns one page of the active schedules with nextRunAt <= now,
@@ -47,7 +55,9 @@ func (s *Schedules) AllBySource(ctx context.Context, src lb.SourceID, opts ...ta
 // one request per shard per page (more when one shard holds much more of
 // the page than the others). Errors: *table.ValidationError (zero now),
 // table.ErrInvalidCursor.
-func (s *Schedules) Due(ctx context.Context, now time.Time, opts ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
+func (s *Schedules) Due(ctx context.Context, now time.Time, opts ...table.ListOption) (_ table.Page[lb.SyncSchedule], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-48", "listbackup.Schedules.Due")
+	defer func() { call.End(err) }()
 	return s.due(ctx, now, nil, opts)
 }
 
@@ -57,7 +67,9 @@ func (s *Schedules) Due(ctx context.Context, now time.Time, opts ...table.ListOp
 // Shards()). Workers owning disjoint shards that cover them all see every
 // due schedule once. Errors: *table.ValidationError (zero now, a shard out
 // of range), table.ErrInvalidCursor.
-func (s *Schedules) DueInShards(ctx context.Context, now time.Time, shards []int, opts ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
+func (s *Schedules) DueInShards(ctx context.Context, now time.Time, shards []int, opts ...table.ListOption) (_ table.Page[lb.SyncSchedule], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-48", "listbackup.Schedules.DueInShards")
+	defer func() { call.End(err) }()
 	if len(shards) == 0 {
 		return table.Page[lb.SyncSchedule]{}, table.Invalid("shards", "none")
 	}
@@ -90,9 +102,11 @@ func (s *Schedules) due(ctx context.Context, now time.Time, shards []int, opts [
 
 // AllDue iterates over LB-48.
 func (s *Schedules) AllDue(ctx context.Context, now time.Time, opts ...table.ListOption) iter.Seq2[lb.SyncSchedule, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
-		return s.Due(ctx, now, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-48", "listbackup.Schedules.AllDue", func(ctx context.Context) iter.Seq2[lb.SyncSchedule, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
+			return s.Due(ctx, now, o...)
+		}, opts...)
+	})
 }
 
 // RecordRun updates a schedule after a run (LB-49): lastRunAt = ranAt,
@@ -102,7 +116,9 @@ func (s *Schedules) AllDue(ctx context.Context, now time.Time, opts ...table.Lis
 // not touch: the index entry is recomputed from the stored schedule read,
 // and the write is conditioned on its version. Errors:
 // *table.ValidationError (next not after ranAt), table.ErrNotFound.
-func (s *Schedules) RecordRun(ctx context.Context, src lb.SourceID, id lb.ScheduleID, ranAt, next time.Time) (lb.SyncSchedule, error) {
+func (s *Schedules) RecordRun(ctx context.Context, src lb.SourceID, id lb.ScheduleID, ranAt, next time.Time) (_ lb.SyncSchedule, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-49", "listbackup.Schedules.RecordRun")
+	defer func() { call.End(err) }()
 	k, err := lb.ScheduleKey(src, id)
 	if err != nil {
 		return lb.SyncSchedule{}, err
@@ -118,7 +134,11 @@ func (s *Schedules) RecordRun(ctx context.Context, src lb.SourceID, id lb.Schedu
 
 // SetActive turns a schedule on or off (off leaves the due index).
 // Errors: *table.ValidationError, table.ErrNotFound.
-func (s *Schedules) SetActive(ctx context.Context, src lb.SourceID, id lb.ScheduleID, active bool) (lb.SyncSchedule, error) {
+//
+// Pattern: LB-49 (its write side).
+func (s *Schedules) SetActive(ctx context.Context, src lb.SourceID, id lb.ScheduleID, active bool) (_ lb.SyncSchedule, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-49", "listbackup.Schedules.SetActive")
+	defer func() { call.End(err) }()
 	k, err := lb.ScheduleKey(src, id)
 	if err != nil {
 		return lb.SyncSchedule{}, err
@@ -132,7 +152,11 @@ type Runs struct{ e *entities }
 // Record stores sync run r (SyncID defaults to a new UUID, StartedAt to
 // now, Status to running). Errors: *table.ValidationError,
 // table.ErrAlreadyExists.
-func (s *Runs) Record(ctx context.Context, r *lb.SyncRun) error {
+//
+// Pattern: LB-50 (its write side).
+func (s *Runs) Record(ctx context.Context, r *lb.SyncRun) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-50", "listbackup.Runs.Record")
+	defer func() { call.End(err) }()
 	if r.SyncID == "" {
 		r.SyncID = lb.SyncID(lb.NewUUID())
 	}
@@ -149,7 +173,11 @@ func (s *Runs) Record(ctx context.Context, r *lb.SyncRun) error {
 // Finish records a run's outcome (status, completedAt, duration, counts,
 // errors), moving it in the status index. Errors: *table.ValidationError,
 // table.ErrNotFound.
-func (s *Runs) Finish(ctx context.Context, src lb.SourceID, startedAt time.Time, id lb.SyncID, status lb.RunStatus, records map[string]int64, errs []string) (lb.SyncRun, error) {
+//
+// Pattern: LB-50 (its write side).
+func (s *Runs) Finish(ctx context.Context, src lb.SourceID, startedAt time.Time, id lb.SyncID, status lb.RunStatus, records map[string]int64, errs []string) (_ lb.SyncRun, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-50", "listbackup.Runs.Finish")
+	defer func() { call.End(err) }()
 	k, err := lb.RunKey(src, lb.Seconds(startedAt), id)
 	if err != nil {
 		return lb.SyncRun{}, err
@@ -171,7 +199,9 @@ func (s *Runs) Finish(ctx context.Context, src lb.SourceID, startedAt time.Time,
 // ListBySource returns one page of a source's runs, newest first (LB-50):
 // Query PK = SOURCE#{sourceId}, SK begins_with RUN#, descending. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *Runs) ListBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) (table.Page[lb.SyncRun], error) {
+func (s *Runs) ListBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) (_ table.Page[lb.SyncRun], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-50", "listbackup.Runs.ListBySource")
+	defer func() { call.End(err) }()
 	k, err := lb.SourceKey(src)
 	if err != nil {
 		return table.Page[lb.SyncRun]{}, err
@@ -181,9 +211,11 @@ func (s *Runs) ListBySource(ctx context.Context, src lb.SourceID, opts ...table.
 
 // AllBySource iterates over LB-50.
 func (s *Runs) AllBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) iter.Seq2[lb.SyncRun, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncRun], error) {
-		return s.ListBySource(ctx, src, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-50", "listbackup.Runs.AllBySource", func(ctx context.Context) iter.Seq2[lb.SyncRun, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncRun], error) {
+			return s.ListBySource(ctx, src, o...)
+		}, opts...)
+	})
 }
 
 // ListByStatus returns one page of the runs in one status started in r,
@@ -192,7 +224,9 @@ func (s *Runs) AllBySource(ctx context.Context, src lb.SourceID, opts ...table.L
 // RUNS#{status} itself with one shard), sent at once and merged by
 // startedAt: one request per shard per page. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Runs) ListByStatus(ctx context.Context, st lb.RunStatus, r TimeRange, opts ...table.ListOption) (table.Page[lb.SyncRun], error) {
+func (s *Runs) ListByStatus(ctx context.Context, st lb.RunStatus, r TimeRange, opts ...table.ListOption) (_ table.Page[lb.SyncRun], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-51", "listbackup.Runs.ListByStatus")
+	defer func() { call.End(err) }()
 	if err := st.Check("status"); err != nil {
 		return table.Page[lb.SyncRun]{}, err
 	}
@@ -205,7 +239,9 @@ func (s *Runs) ListByStatus(ctx context.Context, st lb.RunStatus, r TimeRange, o
 
 // AllByStatus iterates over LB-51.
 func (s *Runs) AllByStatus(ctx context.Context, st lb.RunStatus, r TimeRange, opts ...table.ListOption) iter.Seq2[lb.SyncRun, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncRun], error) {
-		return s.ListByStatus(ctx, st, r, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-51", "listbackup.Runs.AllByStatus", func(ctx context.Context) iter.Seq2[lb.SyncRun, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncRun], error) {
+			return s.ListByStatus(ctx, st, r, o...)
+		}, opts...)
+	})
 }

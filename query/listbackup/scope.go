@@ -48,7 +48,9 @@ func (s *Store) ForAccount(account lb.AccountID) (*AccountScope, error) {
 }
 
 // Get returns the scope's own account (LB-9). Errors: table.ErrNotFound.
-func (a *AccountScope) Get(ctx context.Context) (lb.Account, error) {
+func (a *AccountScope) Get(ctx context.Context) (_ lb.Account, err error) {
+	ctx, call := a.e.t.Call(ctx, "LB-9", "listbackup.AccountScope.Get")
+	defer func() { call.End(err) }()
 	return (&Accounts{a.e}).Get(ctx, a.Account)
 }
 

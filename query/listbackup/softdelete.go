@@ -32,7 +32,9 @@ func deletedErr(op, id string) error {
 // interrupted halfway can simply be repeated.
 // OAuth tokens, runs and jobs of the source are kept. Errors:
 // *table.ValidationError, table.ErrNotFound (missing or already deleted).
-func (s *Sources) Delete(ctx context.Context, id lb.SourceID) error {
+func (s *Sources) Delete(ctx context.Context, id lb.SourceID) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-65", "listbackup.Sources.Delete")
+	defer func() { call.End(err) }()
 	k, err := lb.SourceKey(id)
 	if err != nil {
 		return err
@@ -70,7 +72,9 @@ func (s *Sources) Delete(ctx context.Context, id lb.SourceID) error {
 // and the version the write is conditioned on. A connection cannot move
 // to another account or user, and a soft-deleted one cannot be updated.
 // Errors: *table.ValidationError, table.ErrNotFound (missing or deleted).
-func (s *Connections) Update(ctx context.Context, id lb.ConnectionID, change func(*lb.Connection) error) (lb.Connection, error) {
+func (s *Connections) Update(ctx context.Context, id lb.ConnectionID, change func(*lb.Connection) error) (_ lb.Connection, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-65", "listbackup.Connections.Update")
+	defer func() { call.End(err) }()
 	k, err := lb.ConnectionKey(id)
 	if err != nil {
 		return lb.Connection{}, err
@@ -96,7 +100,9 @@ func (s *Connections) Update(ctx context.Context, id lb.ConnectionID, change fun
 // to give the write the version it is conditioned on) and one conditional
 // UpdateItem (table.Entity.Update). Errors: *table.ValidationError, table.ErrNotFound
 // (missing or already deleted).
-func (s *Connections) Delete(ctx context.Context, id lb.ConnectionID) error {
+func (s *Connections) Delete(ctx context.Context, id lb.ConnectionID) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-65", "listbackup.Connections.Delete")
+	defer func() { call.End(err) }()
 	k, err := lb.ConnectionKey(id)
 	if err != nil {
 		return err

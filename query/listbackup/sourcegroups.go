@@ -13,13 +13,19 @@ type SourceGroups struct{ e *entities }
 
 // Create stores a new source group. Errors: *table.ValidationError,
 // table.ErrAlreadyExists.
-func (s *SourceGroups) Create(ctx context.Context, g *lb.SourceGroup) error {
+//
+// Pattern: LB-69 (its write side).
+func (s *SourceGroups) Create(ctx context.Context, g *lb.SourceGroup) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-69", "listbackup.SourceGroups.Create")
+	defer func() { call.End(err) }()
 	return s.e.groups.Create(ctx, g)
 }
 
 // Get returns a source group by ID (LB-69): GetItem PK = SRCGROUP#{groupId},
 // SK = GROUP. Errors: *table.ValidationError, table.ErrNotFound.
-func (s *SourceGroups) Get(ctx context.Context, id lb.SourceGroupID) (lb.SourceGroup, error) {
+func (s *SourceGroups) Get(ctx context.Context, id lb.SourceGroupID) (_ lb.SourceGroup, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-69", "listbackup.SourceGroups.Get")
+	defer func() { call.End(err) }()
 	if err := id.Validate("groupId"); err != nil {
 		return lb.SourceGroup{}, err
 	}
@@ -33,7 +39,9 @@ func (s *SourceGroups) Get(ctx context.Context, id lb.SourceGroupID) (lb.SourceG
 // ListByAccount returns one page of an account's source groups (LB-69):
 // Query GSI1 PK = SRCGROUPS#{accountId}. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *SourceGroups) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (table.Page[lb.SourceGroup], error) {
+func (s *SourceGroups) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (_ table.Page[lb.SourceGroup], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-69", "listbackup.SourceGroups.ListByAccount")
+	defer func() { call.End(err) }()
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.SourceGroup]{}, err
 	}
@@ -43,7 +51,9 @@ func (s *SourceGroups) ListByAccount(ctx context.Context, account lb.AccountID, 
 // Sources returns one page of a source group's sources (LB-70): Query GSI3
 // PK = GROUPSRC#{groupId}; soft-deleted sources are not in it. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *SourceGroups) Sources(ctx context.Context, id lb.SourceGroupID, opts ...table.ListOption) (table.Page[lb.Source], error) {
+func (s *SourceGroups) Sources(ctx context.Context, id lb.SourceGroupID, opts ...table.ListOption) (_ table.Page[lb.Source], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-70", "listbackup.SourceGroups.Sources")
+	defer func() { call.End(err) }()
 	if err := id.Validate("groupId"); err != nil {
 		return table.Page[lb.Source]{}, err
 	}

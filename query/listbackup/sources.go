@@ -16,7 +16,11 @@ type Sources struct {
 
 // Create creates source src. Status defaults to active. Errors:
 // *table.ValidationError, table.ErrAlreadyExists.
-func (s *Sources) Create(ctx context.Context, src *lb.Source) error {
+//
+// Pattern: LB-14 (its write side).
+func (s *Sources) Create(ctx context.Context, src *lb.Source) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-14", "listbackup.Sources.Create")
+	defer func() { call.End(err) }()
 	if src.Status == "" {
 		src.Status = lb.SourceActive
 	}
@@ -26,7 +30,9 @@ func (s *Sources) Create(ctx context.Context, src *lb.Source) error {
 // Get returns a source by ID (LB-14): GetItem PK = SOURCE#{sourceId},
 // SK = SOURCE. Errors: *table.ValidationError, table.ErrNotFound (also for
 // a soft-deleted source, LB-65).
-func (s *Sources) Get(ctx context.Context, id lb.SourceID) (lb.Source, error) {
+func (s *Sources) Get(ctx context.Context, id lb.SourceID) (_ lb.Source, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-14", "listbackup.Sources.Get")
+	defer func() { call.End(err) }()
 	k, err := lb.SourceKey(id)
 	if err != nil {
 		return lb.Source{}, err
@@ -47,7 +53,9 @@ func (s *Sources) Get(ctx context.Context, id lb.SourceID) (lb.Source, error) {
 // cannot move to another account, and a soft-deleted one cannot be
 // updated. Errors: *table.ValidationError, table.ErrNotFound (missing or
 // deleted).
-func (s *Sources) Update(ctx context.Context, id lb.SourceID, change func(*lb.Source) error) (lb.Source, error) {
+func (s *Sources) Update(ctx context.Context, id lb.SourceID, change func(*lb.Source) error) (_ lb.Source, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-65", "listbackup.Sources.Update")
+	defer func() { call.End(err) }()
 	k, err := lb.SourceKey(id)
 	if err != nil {
 		return lb.Source{}, err
@@ -78,22 +86,28 @@ func (s *Sources) list(ctx context.Context, account lb.AccountID, ix table.Index
 // STATUS#. Every source is there, a source of ListBackup's own code too,
 // which names no platform and so is in no platform list (GSI1). Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *Sources) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (table.Page[lb.Source], error) {
+func (s *Sources) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (_ table.Page[lb.Source], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-15", "listbackup.Sources.ListByAccount")
+	defer func() { call.End(err) }()
 	return s.list(ctx, account, table.GSI2, "STATUS#", opts)
 }
 
 // AllByAccount iterates over an account's sources (LB-15).
 func (s *Sources) AllByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) iter.Seq2[lb.Source, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Source], error) {
-		return s.ListByAccount(ctx, account, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-15", "listbackup.Sources.AllByAccount", func(ctx context.Context) iter.Seq2[lb.Source, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Source], error) {
+			return s.ListByAccount(ctx, account, o...)
+		}, opts...)
+	})
 }
 
 // ListByPlatform returns one page of an account's sources on one platform
 // (LB-16): Query GSI1 PK = SOURCES#{accountId}, SK begins_with
 // PLATFORM#{platform}#. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Sources) ListByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) (table.Page[lb.Source], error) {
+func (s *Sources) ListByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) (_ table.Page[lb.Source], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-16", "listbackup.Sources.ListByPlatform")
+	defer func() { call.End(err) }()
 	if err := p.Check("platform"); err != nil {
 		return table.Page[lb.Source]{}, err
 	}
@@ -102,15 +116,19 @@ func (s *Sources) ListByPlatform(ctx context.Context, account lb.AccountID, p lb
 
 // AllByPlatform iterates over an account's sources on one platform (LB-16).
 func (s *Sources) AllByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) iter.Seq2[lb.Source, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Source], error) {
-		return s.ListByPlatform(ctx, account, p, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-16", "listbackup.Sources.AllByPlatform", func(ctx context.Context) iter.Seq2[lb.Source, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Source], error) {
+			return s.ListByPlatform(ctx, account, p, o...)
+		}, opts...)
+	})
 }
 
 // ListByStatus returns one page of an account's sources in one status
 // (LB-17): Query GSI2 PK = SOURCES#{accountId}, SK begins_with
 // STATUS#{status}#. Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Sources) ListByStatus(ctx context.Context, account lb.AccountID, st lb.SourceStatus, opts ...table.ListOption) (table.Page[lb.Source], error) {
+func (s *Sources) ListByStatus(ctx context.Context, account lb.AccountID, st lb.SourceStatus, opts ...table.ListOption) (_ table.Page[lb.Source], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-17", "listbackup.Sources.ListByStatus")
+	defer func() { call.End(err) }()
 	if err := st.Check("status"); err != nil {
 		return table.Page[lb.Source]{}, err
 	}
@@ -119,9 +137,11 @@ func (s *Sources) ListByStatus(ctx context.Context, account lb.AccountID, st lb.
 
 // AllByStatus iterates over an account's sources in one status (LB-17).
 func (s *Sources) AllByStatus(ctx context.Context, account lb.AccountID, st lb.SourceStatus, opts ...table.ListOption) iter.Seq2[lb.Source, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Source], error) {
-		return s.ListByStatus(ctx, account, st, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-17", "listbackup.Sources.AllByStatus", func(ctx context.Context) iter.Seq2[lb.Source, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Source], error) {
+			return s.ListByStatus(ctx, account, st, o...)
+		}, opts...)
+	})
 }
 
 // Connections serves LB-27..LB-29. Credentials are encrypted at rest.
@@ -132,7 +152,11 @@ type Connections struct {
 
 // Create creates connection c. Status defaults to active. Errors:
 // *table.ValidationError, table.ErrAlreadyExists.
-func (s *Connections) Create(ctx context.Context, c *lb.Connection) error {
+//
+// Pattern: LB-27 (its write side).
+func (s *Connections) Create(ctx context.Context, c *lb.Connection) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-27", "listbackup.Connections.Create")
+	defer func() { call.End(err) }()
 	if c.Status == "" {
 		c.Status = lb.ConnectionActive
 	}
@@ -142,7 +166,9 @@ func (s *Connections) Create(ctx context.Context, c *lb.Connection) error {
 // Get returns a connection by ID (LB-27): GetItem PK = CONN#{connectionId},
 // SK = CONN. Errors: *table.ValidationError, table.ErrNotFound (also for a
 // soft-deleted connection, LB-65).
-func (s *Connections) Get(ctx context.Context, id lb.ConnectionID) (lb.Connection, error) {
+func (s *Connections) Get(ctx context.Context, id lb.ConnectionID) (_ lb.Connection, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-27", "listbackup.Connections.Get")
+	defer func() { call.End(err) }()
 	k, err := lb.ConnectionKey(id)
 	if err != nil {
 		return lb.Connection{}, err
@@ -158,7 +184,9 @@ func (s *Connections) Get(ctx context.Context, id lb.ConnectionID) (lb.Connectio
 // one platform (LB-28): Query GSI1 PK = CONNS#{accountId}, SK begins_with
 // PLATFORM#{platform}#. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Connections) ListByAccountPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) (table.Page[lb.Connection], error) {
+func (s *Connections) ListByAccountPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) (_ table.Page[lb.Connection], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-28", "listbackup.Connections.ListByAccountPlatform")
+	defer func() { call.End(err) }()
 	if err := first(account.Validate("accountId"), p.Check("platform")); err != nil {
 		return table.Page[lb.Connection]{}, err
 	}
@@ -168,16 +196,20 @@ func (s *Connections) ListByAccountPlatform(ctx context.Context, account lb.Acco
 
 // AllByAccountPlatform iterates over LB-28.
 func (s *Connections) AllByAccountPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) iter.Seq2[lb.Connection, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Connection], error) {
-		return s.ListByAccountPlatform(ctx, account, p, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-28", "listbackup.Connections.AllByAccountPlatform", func(ctx context.Context) iter.Seq2[lb.Connection, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Connection], error) {
+			return s.ListByAccountPlatform(ctx, account, p, o...)
+		}, opts...)
+	})
 }
 
 // ListByUserPlatform returns one page of a user's connections on one
 // platform (LB-29): Query GSI2 PK = USERCONNS#{userId}, SK begins_with
 // PLATFORM#{platform}#. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Connections) ListByUserPlatform(ctx context.Context, user lb.UserID, p lb.Platform, opts ...table.ListOption) (table.Page[lb.Connection], error) {
+func (s *Connections) ListByUserPlatform(ctx context.Context, user lb.UserID, p lb.Platform, opts ...table.ListOption) (_ table.Page[lb.Connection], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-29", "listbackup.Connections.ListByUserPlatform")
+	defer func() { call.End(err) }()
 	if err := first(user.Validate("userId"), p.Check("platform")); err != nil {
 		return table.Page[lb.Connection]{}, err
 	}
@@ -187,9 +219,11 @@ func (s *Connections) ListByUserPlatform(ctx context.Context, user lb.UserID, p 
 
 // AllByUserPlatform iterates over LB-29.
 func (s *Connections) AllByUserPlatform(ctx context.Context, user lb.UserID, p lb.Platform, opts ...table.ListOption) iter.Seq2[lb.Connection, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Connection], error) {
-		return s.ListByUserPlatform(ctx, user, p, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-29", "listbackup.Connections.AllByUserPlatform", func(ctx context.Context) iter.Seq2[lb.Connection, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Connection], error) {
+			return s.ListByUserPlatform(ctx, user, p, o...)
+		}, opts...)
+	})
 }
 
 func first(errs ...error) error {

@@ -31,7 +31,11 @@ func (r TagRef) key() (table.Key, error) {
 // Create creates tag t; (account, resource type, key, value) is unique.
 // TagID defaults to a new UUID. Errors: *table.ValidationError,
 // table.ErrAlreadyExists.
-func (s *Tags) Create(ctx context.Context, t *lb.Tag) error {
+//
+// Pattern: LB-40 (its write side).
+func (s *Tags) Create(ctx context.Context, t *lb.Tag) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-40", "listbackup.Tags.Create")
+	defer func() { call.End(err) }()
 	if t.TagID == "" {
 		t.TagID = lb.TagID(lb.NewUUID())
 	}
@@ -43,7 +47,9 @@ func (s *Tags) Create(ctx context.Context, t *lb.Tag) error {
 // (table.Entity.GetByIndex), so a lagging index never returns a deleted or
 // renamed tag. Two requests. Errors: *table.ValidationError,
 // table.ErrNotFound.
-func (s *Tags) Get(ctx context.Context, id lb.TagID) (lb.Tag, error) {
+func (s *Tags) Get(ctx context.Context, id lb.TagID) (_ lb.Tag, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-40", "listbackup.Tags.Get")
+	defer func() { call.End(err) }()
 	if err := id.Validate("tagId"); err != nil {
 		return lb.Tag{}, err
 	}
@@ -53,7 +59,9 @@ func (s *Tags) Get(ctx context.Context, id lb.TagID) (lb.Tag, error) {
 // ListByResourceType returns one page of an account's tags for a resource
 // type, by key then value (LB-38): Query PK = TAGS#{accountId}#{resourceType},
 // SK begins_with TAG#. Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Tags) ListByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, opts ...table.ListOption) (table.Page[lb.Tag], error) {
+func (s *Tags) ListByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, opts ...table.ListOption) (_ table.Page[lb.Tag], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-38", "listbackup.Tags.ListByResourceType")
+	defer func() { call.End(err) }()
 	pk, err := lb.TagsPartition(account, rt)
 	if err != nil {
 		return table.Page[lb.Tag]{}, err
@@ -63,16 +71,20 @@ func (s *Tags) ListByResourceType(ctx context.Context, account lb.AccountID, rt 
 
 // AllByResourceType iterates over LB-38.
 func (s *Tags) AllByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, opts ...table.ListOption) iter.Seq2[lb.Tag, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Tag], error) {
-		return s.ListByResourceType(ctx, account, rt, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-38", "listbackup.Tags.AllByResourceType", func(ctx context.Context) iter.Seq2[lb.Tag, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Tag], error) {
+			return s.ListByResourceType(ctx, account, rt, o...)
+		}, opts...)
+	})
 }
 
 // ListByKey returns one page of an account's tags for a resource type with
 // one tag key, by value (LB-39): Query PK = TAGS#{accountId}#{resourceType},
 // SK begins_with TAG#{escaped tagKey}#. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Tags) ListByKey(ctx context.Context, account lb.AccountID, rt lb.ResourceType, tagKey string, opts ...table.ListOption) (table.Page[lb.Tag], error) {
+func (s *Tags) ListByKey(ctx context.Context, account lb.AccountID, rt lb.ResourceType, tagKey string, opts ...table.ListOption) (_ table.Page[lb.Tag], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-39", "listbackup.Tags.ListByKey")
+	defer func() { call.End(err) }()
 	pk, err := lb.TagsPartition(account, rt)
 	if err != nil {
 		return table.Page[lb.Tag]{}, err
@@ -89,16 +101,20 @@ func (s *Tags) ListByKey(ctx context.Context, account lb.AccountID, rt lb.Resour
 
 // AllByKey iterates over LB-39.
 func (s *Tags) AllByKey(ctx context.Context, account lb.AccountID, rt lb.ResourceType, tagKey string, opts ...table.ListOption) iter.Seq2[lb.Tag, error] {
-	return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Tag], error) {
-		return s.ListByKey(ctx, account, rt, tagKey, o...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "LB-39", "listbackup.Tags.AllByKey", func(ctx context.Context) iter.Seq2[lb.Tag, error] {
+		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Tag], error) {
+			return s.ListByKey(ctx, account, rt, tagKey, o...)
+		}, opts...)
+	})
 }
 
 // Attach attaches a resource to a tag (LB-41); attaching it again changes
 // nothing. A consistent read and one conditional write
 // (table.Entity.Update), so concurrent attaches are never lost. Errors:
 // *table.ValidationError, table.ErrNotFound.
-func (s *Tags) Attach(ctx context.Context, ref TagRef, resourceID string, by lb.UserID) (lb.Tag, error) {
+func (s *Tags) Attach(ctx context.Context, ref TagRef, resourceID string, by lb.UserID) (_ lb.Tag, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-41", "listbackup.Tags.Attach")
+	defer func() { call.End(err) }()
 	k, err := ref.key()
 	if err != nil {
 		return lb.Tag{}, err
@@ -120,7 +136,9 @@ func (s *Tags) Attach(ctx context.Context, ref TagRef, resourceID string, by lb.
 // (table.Entity.Update), because the resources list is changed in Go and
 // written back only if nobody wrote it in between, so a concurrent Attach
 // is never lost. Errors: *table.ValidationError, table.ErrNotFound.
-func (s *Tags) Detach(ctx context.Context, ref TagRef, resourceID string) (lb.Tag, error) {
+func (s *Tags) Detach(ctx context.Context, ref TagRef, resourceID string) (_ lb.Tag, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-41", "listbackup.Tags.Detach")
+	defer func() { call.End(err) }()
 	k, err := ref.key()
 	if err != nil {
 		return lb.Tag{}, err
@@ -141,7 +159,9 @@ func (s *Tags) Detach(ctx context.Context, ref TagRef, resourceID string) (lb.Ta
 // identity (account, resource type, key, value, tagId) cannot change: to
 // rename a tag, create the new one and delete the old. Errors:
 // *table.ValidationError, table.ErrNotFound.
-func (s *Tags) Update(ctx context.Context, ref TagRef, change func(*lb.Tag) error) (lb.Tag, error) {
+func (s *Tags) Update(ctx context.Context, ref TagRef, change func(*lb.Tag) error) (_ lb.Tag, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-66", "listbackup.Tags.Update")
+	defer func() { call.End(err) }()
 	k, err := ref.key()
 	if err != nil {
 		return lb.Tag{}, err
@@ -172,7 +192,9 @@ func (s *Tags) Update(ctx context.Context, ref TagRef, change func(*lb.Tag) erro
 // names the deleted tag. Tags have no status in either document, so the
 // delete is hard, which also frees the (account, resource type, key,
 // value) for a new tag. Errors: *table.ValidationError, table.ErrNotFound.
-func (s *Tags) Delete(ctx context.Context, ref TagRef) error {
+func (s *Tags) Delete(ctx context.Context, ref TagRef) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-66", "listbackup.Tags.Delete")
+	defer func() { call.End(err) }()
 	k, err := ref.key()
 	if err != nil {
 		return err

@@ -13,14 +13,20 @@ type TeamMembers struct{ e *entities }
 
 // Add stores a membership. Errors: *table.ValidationError,
 // table.ErrAlreadyExists.
-func (s *TeamMembers) Add(ctx context.Context, m *lb.TeamMembership) error {
+//
+// Pattern: LB-71 (its write side).
+func (s *TeamMembers) Add(ctx context.Context, m *lb.TeamMembership) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-71", "listbackup.TeamMembers.Add")
+	defer func() { call.End(err) }()
 	return s.e.teamMembers.Create(ctx, m)
 }
 
 // ListByTeam returns one page of a team's members, by user ID (LB-71):
 // Query PK = TEAM#{teamId}, SK begins_with MEMBER#. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *TeamMembers) ListByTeam(ctx context.Context, team lb.TeamID, opts ...table.ListOption) (table.Page[lb.TeamMembership], error) {
+func (s *TeamMembers) ListByTeam(ctx context.Context, team lb.TeamID, opts ...table.ListOption) (_ table.Page[lb.TeamMembership], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-71", "listbackup.TeamMembers.ListByTeam")
+	defer func() { call.End(err) }()
 	if err := team.Validate("teamId"); err != nil {
 		return table.Page[lb.TeamMembership]{}, err
 	}
@@ -30,7 +36,9 @@ func (s *TeamMembers) ListByTeam(ctx context.Context, team lb.TeamID, opts ...ta
 // ListByUser returns one page of a user's team memberships (LB-72): Query
 // GSI1 PK = USERTEAMS#{userId}. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *TeamMembers) ListByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) (table.Page[lb.TeamMembership], error) {
+func (s *TeamMembers) ListByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) (_ table.Page[lb.TeamMembership], err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-72", "listbackup.TeamMembers.ListByUser")
+	defer func() { call.End(err) }()
 	if err := user.Validate("userId"); err != nil {
 		return table.Page[lb.TeamMembership]{}, err
 	}

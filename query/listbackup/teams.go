@@ -15,7 +15,9 @@ import (
 // lost race, so concurrent updates are never lost. A team cannot move to
 // another account: changing accountId or teamId is refused. Errors:
 // *table.ValidationError, table.ErrNotFound.
-func (s *Teams) Update(ctx context.Context, id lb.TeamID, change func(*lb.Team) error) (lb.Team, error) {
+func (s *Teams) Update(ctx context.Context, id lb.TeamID, change func(*lb.Team) error) (_ lb.Team, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-64", "listbackup.Teams.Update")
+	defer func() { call.End(err) }()
 	k, err := lb.TeamKey(id)
 	if err != nil {
 		return lb.Team{}, err
@@ -32,7 +34,9 @@ func (s *Teams) Update(ctx context.Context, id lb.TeamID, change func(*lb.Team) 
 // no status in either document, so the delete is hard; memberships of its
 // users in the account are not touched). Errors: *table.ValidationError,
 // table.ErrNotFound.
-func (s *Teams) Delete(ctx context.Context, id lb.TeamID) error {
+func (s *Teams) Delete(ctx context.Context, id lb.TeamID) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-64", "listbackup.Teams.Delete")
+	defer func() { call.End(err) }()
 	k, err := lb.TeamKey(id)
 	if err != nil {
 		return err
@@ -45,7 +49,9 @@ func (s *Teams) Delete(ctx context.Context, id lb.TeamID) error {
 // changes to other members are kept. Errors: *table.ValidationError,
 // table.ErrNotFound (no such team, or the user is not a member). An
 // account member's role is [Memberships.SetRole].
-func (s *Teams) SetMemberRole(ctx context.Context, id lb.TeamID, user lb.UserID, role lb.TeamRole) (lb.Team, error) {
+func (s *Teams) SetMemberRole(ctx context.Context, id lb.TeamID, user lb.UserID, role lb.TeamRole) (_ lb.Team, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-64", "listbackup.Teams.SetMemberRole")
+	defer func() { call.End(err) }()
 	k, err := lb.TeamKey(id)
 	if err != nil {
 		return lb.Team{}, err

@@ -18,7 +18,11 @@ type Users struct{ e *entities }
 // transaction. Status defaults to active. Errors: *table.ValidationError
 // (before any request), table.ErrAlreadyExists (the ID exists),
 // table.ErrUniqueViolation (email or username taken).
-func (s *Users) Create(ctx context.Context, u *lb.User) error {
+//
+// Pattern: LB-1 (its write side; LB-2, LB-3 uniqueness).
+func (s *Users) Create(ctx context.Context, u *lb.User) (err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-1", "listbackup.Users.Create")
+	defer func() { call.End(err) }()
 	if u.Status == "" {
 		u.Status = lb.UserActive
 	}
@@ -27,7 +31,9 @@ func (s *Users) Create(ctx context.Context, u *lb.User) error {
 
 // Get returns a user (LB-1): GetItem PK = USER#{userId}, SK = PROFILE.
 // Errors: *table.ValidationError, table.ErrNotFound.
-func (s *Users) Get(ctx context.Context, id lb.UserID) (lb.User, error) {
+func (s *Users) Get(ctx context.Context, id lb.UserID) (_ lb.User, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-1", "listbackup.Users.Get")
+	defer func() { call.End(err) }()
 	k, err := lb.UserKey(id)
 	if err != nil {
 		return lb.User{}, err
@@ -41,7 +47,9 @@ func (s *Users) Get(ctx context.Context, id lb.UserID) (lb.User, error) {
 // user's key (table.Entity.GetByUnique). Uniqueness is enforced on create
 // and on change. Errors: *table.ValidationError,
 // table.ErrNotFound.
-func (s *Users) GetByEmail(ctx context.Context, email string) (lb.User, error) {
+func (s *Users) GetByEmail(ctx context.Context, email string) (_ lb.User, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-2", "listbackup.Users.GetByEmail")
+	defer func() { call.End(err) }()
 	if err := lb.CheckEmail("email", email); err != nil {
 		return lb.User{}, err
 	}
@@ -52,7 +60,9 @@ func (s *Users) GetByEmail(ctx context.Context, email string) (lb.User, error) {
 // lower-cased: GetItem on the guard UNIQUE#username#{username}, then on
 // the user: two requests, because the guard is the only way from the
 // username to the user's key (table.Entity.GetByUnique). Errors: *table.ValidationError, table.ErrNotFound.
-func (s *Users) GetByUsername(ctx context.Context, username string) (lb.User, error) {
+func (s *Users) GetByUsername(ctx context.Context, username string) (_ lb.User, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-3", "listbackup.Users.GetByUsername")
+	defer func() { call.End(err) }()
 	if err := lb.CheckUsername("username", username); err != nil {
 		return lb.User{}, err
 	}
@@ -73,7 +83,9 @@ type ProfileChange struct {
 // (LB-4), in one UpdateItem on USER#{userId} / PROFILE, and returns the
 // user as stored. Errors: *table.ValidationError (nothing to change),
 // table.ErrNotFound.
-func (s *Users) UpdateProfile(ctx context.Context, id lb.UserID, c ProfileChange) (lb.User, error) {
+func (s *Users) UpdateProfile(ctx context.Context, id lb.UserID, c ProfileChange) (_ lb.User, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-4", "listbackup.Users.UpdateProfile")
+	defer func() { call.End(err) }()
 	k, err := lb.UserKey(id)
 	if err != nil {
 		return lb.User{}, err
@@ -113,7 +125,9 @@ func (s *Users) UpdateProfile(ctx context.Context, id lb.UserID, c ProfileChange
 // whose version the transaction is conditioned on.
 // Errors: *table.ValidationError, table.ErrNotFound,
 // table.ErrUniqueViolation, table.ErrConflict (after retries).
-func (s *Users) Update(ctx context.Context, id lb.UserID, change func(*lb.User) error) (lb.User, error) {
+func (s *Users) Update(ctx context.Context, id lb.UserID, change func(*lb.User) error) (_ lb.User, err error) {
+	ctx, call := s.e.t.Call(ctx, "LB-4", "listbackup.Users.Update")
+	defer func() { call.End(err) }()
 	k, err := lb.UserKey(id)
 	if err != nil {
 		return lb.User{}, err

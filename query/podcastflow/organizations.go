@@ -23,7 +23,11 @@ type OrganizationWithSettings struct {
 
 // Create creates organization o; status defaults to trial. Errors:
 // *table.ValidationError, table.ErrAlreadyExists.
-func (s *Organizations) Create(ctx context.Context, o *pf.OrganizationProfile) error {
+//
+// Pattern: PF-5 (its write side).
+func (s *Organizations) Create(ctx context.Context, o *pf.OrganizationProfile) (err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-5", "podcastflow.Organizations.Create")
+	defer func() { call.End(err) }()
 	if o.Status == "" {
 		o.Status = pf.OrgTrial
 	}
@@ -33,7 +37,9 @@ func (s *Organizations) Create(ctx context.Context, o *pf.OrganizationProfile) e
 // Get returns an organization's profile (PF-5): GetItem
 // PK = ORG#{organizationId}, SK = PROFILE. Errors: *table.ValidationError,
 // table.ErrNotFound.
-func (s *Organizations) Get(ctx context.Context, id pf.OrgID) (pf.OrganizationProfile, error) {
+func (s *Organizations) Get(ctx context.Context, id pf.OrgID) (_ pf.OrganizationProfile, err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-5", "podcastflow.Organizations.Get")
+	defer func() { call.End(err) }()
 	k, err := pf.OrganizationProfileKey(id)
 	if err != nil {
 		return pf.OrganizationProfile{}, err
@@ -44,7 +50,11 @@ func (s *Organizations) Get(ctx context.Context, id pf.OrgID) (pf.OrganizationPr
 // Settings returns an organization's settings: GetItem
 // PK = ORG#{organizationId}, SK = SETTINGS. Errors:
 // *table.ValidationError, table.ErrNotFound.
-func (s *Organizations) Settings(ctx context.Context, id pf.OrgID) (pf.OrganizationSettings, error) {
+//
+// Pattern: PF-5 (the read beside it).
+func (s *Organizations) Settings(ctx context.Context, id pf.OrgID) (_ pf.OrganizationSettings, err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-5", "podcastflow.Organizations.Settings")
+	defer func() { call.End(err) }()
 	k, err := pf.OrganizationSettingsKey(id)
 	if err != nil {
 		return pf.OrganizationSettings{}, err
@@ -56,7 +66,9 @@ func (s *Organizations) Settings(ctx context.Context, id pf.OrgID) (pf.Organizat
 // Query on the item collection (PF-5): PK = ORG#{organizationId}. Items
 // without the entity-type attribute are recognized by their sort key.
 // Errors: *table.ValidationError, table.ErrNotFound (no profile).
-func (s *Organizations) GetWithSettings(ctx context.Context, id pf.OrgID) (OrganizationWithSettings, error) {
+func (s *Organizations) GetWithSettings(ctx context.Context, id pf.OrgID) (_ OrganizationWithSettings, err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-5", "podcastflow.Organizations.GetWithSettings")
+	defer func() { call.End(err) }()
 	var out OrganizationWithSettings
 	pk, err := pf.OrgPK(id)
 	if err != nil {
@@ -80,20 +92,28 @@ func (s *Organizations) GetWithSettings(ctx context.Context, id pf.OrgID) (Organ
 // itself with one shard), sent at once and merged: one request per shard
 // per page. The document's Scan is not used. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *Organizations) List(ctx context.Context, opts ...table.ListOption) (table.Page[pf.OrganizationProfile], error) {
+func (s *Organizations) List(ctx context.Context, opts ...table.ListOption) (_ table.Page[pf.OrganizationProfile], err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-6", "podcastflow.Organizations.List")
+	defer func() { call.End(err) }()
 	return s.e.orgs.List(ctx, table.Query{Index: IndexAll, PK: AllOrgsPK}, opts...)
 }
 
 // All iterates over all organizations (PF-6); see [Organizations.List].
 func (s *Organizations) All(ctx context.Context, opts ...table.ListOption) iter.Seq2[pf.OrganizationProfile, error] {
-	return s.e.orgs.ListAll(ctx, table.Query{Index: IndexAll, PK: AllOrgsPK}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "PF-6", "podcastflow.Organizations.All", func(ctx context.Context) iter.Seq2[pf.OrganizationProfile, error] {
+		return s.e.orgs.ListAll(ctx, table.Query{Index: IndexAll, PK: AllOrgsPK}, opts...)
+	})
 }
 
 // PutSettings writes an organization's settings: an upsert that writes only
 // what differs from the stored item (table.Entity.Upsert), so changes the
 // application's scripts made to other attributes are kept. Errors:
 // *table.ValidationError.
-func (s *Organizations) PutSettings(ctx context.Context, st *pf.OrganizationSettings) error {
+//
+// Pattern: PF-5 (its write side).
+func (s *Organizations) PutSettings(ctx context.Context, st *pf.OrganizationSettings) (err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-5", "podcastflow.Organizations.PutSettings")
+	defer func() { call.End(err) }()
 	return s.e.orgSettings.Upsert(ctx, st)
 }
 
@@ -106,7 +126,9 @@ func (s *Organizations) PutSettings(ctx context.Context, st *pf.OrganizationSett
 // conditioned on the version read, writing only the attributes that changed
 // so that attributes written by other services are kept. change is arbitrary
 // code that needs the current profile.
-func (s *Organizations) Update(ctx context.Context, id pf.OrgID, change func(*pf.OrganizationProfile) error) (pf.OrganizationProfile, error) {
+func (s *Organizations) Update(ctx context.Context, id pf.OrgID, change func(*pf.OrganizationProfile) error) (_ pf.OrganizationProfile, err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-14", "podcastflow.Organizations.Update")
+	defer func() { call.End(err) }()
 	k, err := pf.OrganizationProfileKey(id)
 	if err != nil {
 		return pf.OrganizationProfile{}, err
@@ -119,7 +141,9 @@ func (s *Organizations) Update(ctx context.Context, id pf.OrgID, change func(*pf
 //
 // Requests: as Organizations.Update, a consistent GetItem and one
 // conditional UpdateItem.
-func (s *Organizations) SetStatus(ctx context.Context, id pf.OrgID, status pf.OrgStatus) (pf.OrganizationProfile, error) {
+func (s *Organizations) SetStatus(ctx context.Context, id pf.OrgID, status pf.OrgStatus) (_ pf.OrganizationProfile, err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-14", "podcastflow.Organizations.SetStatus")
+	defer func() { call.End(err) }()
 	if _, err := pf.ParseOrgStatus(string(status)); err != nil {
 		return pf.OrganizationProfile{}, err
 	}
@@ -130,7 +154,11 @@ func (s *Organizations) SetStatus(ctx context.Context, id pf.OrgID, status pf.Or
 // transaction. Its users, metrics and billing records are kept (billing
 // is an audit trail; move or delete users first). Errors:
 // *table.ValidationError, table.ErrNotFound (no profile).
-func (s *Organizations) Delete(ctx context.Context, id pf.OrgID) error {
+//
+// Pattern: PF-5 (its write side).
+func (s *Organizations) Delete(ctx context.Context, id pf.OrgID) (err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-5", "podcastflow.Organizations.Delete")
+	defer func() { call.End(err) }()
 	pk, err := pf.OrganizationProfileKey(id)
 	if err != nil {
 		return err
@@ -152,6 +180,8 @@ func (s *Organizations) Delete(ctx context.Context, id pf.OrgID) error {
 // conditioned on the version read, writing only the attributes that changed
 // so that attributes written by other services are kept. The read is what
 // finds the fields to index.
-func (s *Organizations) Reindex(ctx context.Context, id pf.OrgID) (pf.OrganizationProfile, error) {
+func (s *Organizations) Reindex(ctx context.Context, id pf.OrgID) (_ pf.OrganizationProfile, err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-6", "podcastflow.Organizations.Reindex")
+	defer func() { call.End(err) }()
 	return s.Update(ctx, id, func(*pf.OrganizationProfile) error { return nil })
 }

@@ -13,13 +13,17 @@ type Platform struct{ e *entities }
 // Settings returns the platform settings (PF-7): GetItem PK = PLATFORM,
 // SK = SETTINGS, strongly consistent, with their Version. Errors:
 // table.ErrNotFound (never initialized).
-func (p *Platform) Settings(ctx context.Context) (pf.PlatformSettings, error) {
+func (p *Platform) Settings(ctx context.Context) (_ pf.PlatformSettings, err error) {
+	ctx, call := p.e.t.Call(ctx, "PF-7", "podcastflow.Platform.Settings")
+	defer func() { call.End(err) }()
 	return p.e.platform.Get(ctx, pf.PlatformSettingsKey(), consistent())
 }
 
 // InitSettings writes the first platform settings (PF-7). Errors:
 // *table.ValidationError, table.ErrAlreadyExists.
-func (p *Platform) InitSettings(ctx context.Context, s *pf.PlatformSettings) error {
+func (p *Platform) InitSettings(ctx context.Context, s *pf.PlatformSettings) (err error) {
+	ctx, call := p.e.t.Call(ctx, "PF-7", "podcastflow.Platform.InitSettings")
+	defer func() { call.End(err) }()
 	return p.e.platform.Create(ctx, s)
 }
 
@@ -36,7 +40,9 @@ func (p *Platform) InitSettings(ctx context.Context, s *pf.PlatformSettings) err
 // *table.ValidationError, table.ErrConflict (someone wrote in between:
 // re-read and retry, or use UpdateSettings), table.ErrNotFound,
 // table.ErrInvalidInput (s was not read: built by hand).
-func (p *Platform) ReplaceSettings(ctx context.Context, s *pf.PlatformSettings) error {
+func (p *Platform) ReplaceSettings(ctx context.Context, s *pf.PlatformSettings) (err error) {
+	ctx, call := p.e.t.Call(ctx, "PF-7", "podcastflow.Platform.ReplaceSettings")
+	defer func() { call.End(err) }()
 	return p.e.platform.Replace(ctx, s)
 }
 
@@ -50,6 +56,8 @@ func (p *Platform) ReplaceSettings(ctx context.Context, s *pf.PlatformSettings) 
 // conditioned on the version read, writing only the attributes that changed
 // so that attributes written by other services are kept. change is arbitrary
 // code that needs the current settings.
-func (p *Platform) UpdateSettings(ctx context.Context, change func(*pf.PlatformSettings) error) (pf.PlatformSettings, error) {
+func (p *Platform) UpdateSettings(ctx context.Context, change func(*pf.PlatformSettings) error) (_ pf.PlatformSettings, err error) {
+	ctx, call := p.e.t.Call(ctx, "PF-7", "podcastflow.Platform.UpdateSettings")
+	defer func() { call.End(err) }()
 	return p.e.platform.Update(ctx, pf.PlatformSettingsKey(), change)
 }

@@ -28,7 +28,9 @@ type StatusEntity struct {
 // STATUS#{status}#{n}, sent at once and merged; a billing status is one
 // Query. Errors:
 // *table.ValidationError (unknown status), table.ErrInvalidCursor.
-func (s *Statuses) List(ctx context.Context, status pf.EntityStatus, opts ...table.ListOption) (table.Page[StatusEntity], error) {
+func (s *Statuses) List(ctx context.Context, status pf.EntityStatus, opts ...table.ListOption) (_ table.Page[StatusEntity], err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-14", "podcastflow.Statuses.List")
+	defer func() { call.End(err) }()
 	return s.list(ctx, status, "", opts)
 }
 
@@ -37,7 +39,9 @@ func (s *Statuses) List(ctx context.Context, status pf.EntityStatus, opts ...tab
 // one Query per shard for users and organizations (see [Statuses.List]).
 // Errors: *table.ValidationError (unknown status or type, or a status the
 // type does not have), table.ErrInvalidCursor.
-func (s *Statuses) ListOfType(ctx context.Context, status pf.EntityStatus, typ pf.EntityType, opts ...table.ListOption) (table.Page[StatusEntity], error) {
+func (s *Statuses) ListOfType(ctx context.Context, status pf.EntityStatus, typ pf.EntityType, opts ...table.ListOption) (_ table.Page[StatusEntity], err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-14", "podcastflow.Statuses.ListOfType")
+	defer func() { call.End(err) }()
 	if _, err := pf.ParseEntityType(string(typ)); err != nil {
 		return table.Page[StatusEntity]{}, err
 	}
@@ -49,16 +53,20 @@ func (s *Statuses) ListOfType(ctx context.Context, status pf.EntityStatus, typ p
 
 // All iterates over the entities with a status (PF-14).
 func (s *Statuses) All(ctx context.Context, status pf.EntityStatus, opts ...table.ListOption) iter.Seq2[StatusEntity, error] {
-	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[StatusEntity], error) {
-		return s.List(ctx, status, opts...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "PF-14", "podcastflow.Statuses.All", func(ctx context.Context) iter.Seq2[StatusEntity, error] {
+		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[StatusEntity], error) {
+			return s.List(ctx, status, opts...)
+		}, opts...)
+	})
 }
 
 // AllOfType iterates over the entities of one type with a status (PF-14).
 func (s *Statuses) AllOfType(ctx context.Context, status pf.EntityStatus, typ pf.EntityType, opts ...table.ListOption) iter.Seq2[StatusEntity, error] {
-	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[StatusEntity], error) {
-		return s.ListOfType(ctx, status, typ, opts...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "PF-14", "podcastflow.Statuses.AllOfType", func(ctx context.Context) iter.Seq2[StatusEntity, error] {
+		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[StatusEntity], error) {
+			return s.ListOfType(ctx, status, typ, opts...)
+		}, opts...)
+	})
 }
 
 func (s *Statuses) list(ctx context.Context, status pf.EntityStatus, typ pf.EntityType, opts []table.ListOption) (table.Page[StatusEntity], error) {

@@ -29,7 +29,11 @@ type UserWithPreferences struct {
 // active. Errors: *table.ValidationError (before any request),
 // table.ErrAlreadyExists (the user ID exists), table.ErrUniqueViolation
 // (the email is taken), table.ErrNotFound (the organization does not exist).
-func (s *Users) Create(ctx context.Context, u *pf.UserProfile) error {
+//
+// Pattern: PF-1 (its write side).
+func (s *Users) Create(ctx context.Context, u *pf.UserProfile) (err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-1", "podcastflow.Users.Create")
+	defer func() { call.End(err) }()
 	if u.Status == "" {
 		u.Status = pf.UserActive
 	}
@@ -66,7 +70,9 @@ func (s *Users) Create(ctx context.Context, u *pf.UserProfile) error {
 
 // Get returns a user's profile (PF-1): GetItem PK = USER#{userId},
 // SK = PROFILE. Errors: *table.ValidationError, table.ErrNotFound.
-func (s *Users) Get(ctx context.Context, id pf.UserID) (pf.UserProfile, error) {
+func (s *Users) Get(ctx context.Context, id pf.UserID) (_ pf.UserProfile, err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-1", "podcastflow.Users.Get")
+	defer func() { call.End(err) }()
 	k, err := pf.UserProfileKey(id)
 	if err != nil {
 		return pf.UserProfile{}, err
@@ -78,7 +84,11 @@ func (s *Users) Get(ctx context.Context, id pf.UserID) (pf.UserProfile, error) {
 // GetItem on the email guard, one on the profile. Not in the document;
 // it comes with unique emails. Errors: *table.ValidationError,
 // table.ErrNotFound.
-func (s *Users) GetByEmail(ctx context.Context, email string) (pf.UserProfile, error) {
+//
+// Pattern: PF-1 (the read beside it).
+func (s *Users) GetByEmail(ctx context.Context, email string) (_ pf.UserProfile, err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-1", "podcastflow.Users.GetByEmail")
+	defer func() { call.End(err) }()
 	if err := pf.CheckEmail("email", email); err != nil {
 		return pf.UserProfile{}, err
 	}
@@ -88,7 +98,9 @@ func (s *Users) GetByEmail(ctx context.Context, email string) (pf.UserProfile, e
 // Preferences returns a user's preferences (PF-2): GetItem
 // PK = USER#{userId}, SK = PREFERENCES. Errors: *table.ValidationError,
 // table.ErrNotFound (never saved).
-func (s *Users) Preferences(ctx context.Context, id pf.UserID) (pf.UserPreferences, error) {
+func (s *Users) Preferences(ctx context.Context, id pf.UserID) (_ pf.UserPreferences, err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-2", "podcastflow.Users.Preferences")
+	defer func() { call.End(err) }()
 	k, err := pf.UserPreferencesKey(id)
 	if err != nil {
 		return pf.UserPreferences{}, err
@@ -100,7 +112,9 @@ func (s *Users) Preferences(ctx context.Context, id pf.UserID) (pf.UserPreferenc
 // Query on the item collection (PF-3): PK = USER#{userId}. Items written
 // without the entity-type attribute are recognized by their sort key.
 // Errors: *table.ValidationError, table.ErrNotFound (no profile).
-func (s *Users) GetWithPreferences(ctx context.Context, id pf.UserID) (UserWithPreferences, error) {
+func (s *Users) GetWithPreferences(ctx context.Context, id pf.UserID) (_ UserWithPreferences, err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-3", "podcastflow.Users.GetWithPreferences")
+	defer func() { call.End(err) }()
 	var out UserWithPreferences
 	pk, err := pf.UserPK(id)
 	if err != nil {
@@ -124,19 +138,25 @@ func (s *Users) GetWithPreferences(ctx context.Context, id pf.UserID) (UserWithP
 // one shard), sent at once and merged in userId order: one request per
 // shard per page. The document's Scan is not used. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *Users) List(ctx context.Context, opts ...table.ListOption) (table.Page[pf.UserProfile], error) {
+func (s *Users) List(ctx context.Context, opts ...table.ListOption) (_ table.Page[pf.UserProfile], err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-4", "podcastflow.Users.List")
+	defer func() { call.End(err) }()
 	return s.e.users.List(ctx, table.Query{Index: IndexAll, PK: AllUsersPK}, opts...)
 }
 
 // All iterates over all users (PF-4), page by page; see [Users.List].
 func (s *Users) All(ctx context.Context, opts ...table.ListOption) iter.Seq2[pf.UserProfile, error] {
-	return s.e.users.ListAll(ctx, table.Query{Index: IndexAll, PK: AllUsersPK}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "PF-4", "podcastflow.Users.All", func(ctx context.Context) iter.Seq2[pf.UserProfile, error] {
+		return s.e.users.ListAll(ctx, table.Query{Index: IndexAll, PK: AllUsersPK}, opts...)
+	})
 }
 
 // ListByOrganization returns one page of an organization's users, by
 // userId (PF-12): Query GSI1 PK = ORG#{organizationId}. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *Users) ListByOrganization(ctx context.Context, org pf.OrgID, opts ...table.ListOption) (table.Page[pf.UserProfile], error) {
+func (s *Users) ListByOrganization(ctx context.Context, org pf.OrgID, opts ...table.ListOption) (_ table.Page[pf.UserProfile], err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-12", "podcastflow.Users.ListByOrganization")
+	defer func() { call.End(err) }()
 	pk, err := OrgUsersPK(org)
 	if err != nil {
 		return table.Page[pf.UserProfile]{}, err
@@ -146,16 +166,20 @@ func (s *Users) ListByOrganization(ctx context.Context, org pf.OrgID, opts ...ta
 
 // AllByOrganization iterates over an organization's users (PF-12).
 func (s *Users) AllByOrganization(ctx context.Context, org pf.OrgID, opts ...table.ListOption) iter.Seq2[pf.UserProfile, error] {
-	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.UserProfile], error) {
-		return s.ListByOrganization(ctx, org, opts...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "PF-12", "podcastflow.Users.AllByOrganization", func(ctx context.Context) iter.Seq2[pf.UserProfile, error] {
+		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.UserProfile], error) {
+			return s.ListByOrganization(ctx, org, opts...)
+		}, opts...)
+	})
 }
 
 // ListByRole returns one page of the users with a role, by userId
 // (PF-13): Query GSI2 PK = ROLE#{role}#{n} for each shard n (see
 // [Users.List]), merged. Errors: *table.ValidationError
 // (unknown role), table.ErrInvalidCursor.
-func (s *Users) ListByRole(ctx context.Context, role pf.Role, opts ...table.ListOption) (table.Page[pf.UserProfile], error) {
+func (s *Users) ListByRole(ctx context.Context, role pf.Role, opts ...table.ListOption) (_ table.Page[pf.UserProfile], err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-13", "podcastflow.Users.ListByRole")
+	defer func() { call.End(err) }()
 	pk, err := RolePK(role)
 	if err != nil {
 		return table.Page[pf.UserProfile]{}, err
@@ -165,9 +189,11 @@ func (s *Users) ListByRole(ctx context.Context, role pf.Role, opts ...table.List
 
 // AllByRole iterates over the users with a role (PF-13).
 func (s *Users) AllByRole(ctx context.Context, role pf.Role, opts ...table.ListOption) iter.Seq2[pf.UserProfile, error] {
-	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.UserProfile], error) {
-		return s.ListByRole(ctx, role, opts...)
-	}, opts...)
+	return table.CallSeq2(ctx, s.e.t, "PF-13", "podcastflow.Users.AllByRole", func(ctx context.Context) iter.Seq2[pf.UserProfile, error] {
+		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.UserProfile], error) {
+			return s.ListByRole(ctx, role, opts...)
+		}, opts...)
+	})
 }
 
 // Update applies change to the user and writes it back with optimistic
@@ -180,7 +206,11 @@ func (s *Users) AllByRole(ctx context.Context, role pf.Role, opts ...table.ListO
 // conditioned on the version read, writing only the attributes that changed
 // so that attributes written by other services are kept. change is arbitrary
 // code that needs the current profile.
-func (s *Users) Update(ctx context.Context, id pf.UserID, change func(*pf.UserProfile) error) (pf.UserProfile, error) {
+//
+// Pattern: PF-1 (its write side).
+func (s *Users) Update(ctx context.Context, id pf.UserID, change func(*pf.UserProfile) error) (_ pf.UserProfile, err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-1", "podcastflow.Users.Update")
+	defer func() { call.End(err) }()
 	k, err := pf.UserProfileKey(id)
 	if err != nil {
 		return pf.UserProfile{}, err
@@ -193,7 +223,9 @@ func (s *Users) Update(ctx context.Context, id pf.UserID, change func(*pf.UserPr
 //
 // Requests: as Users.Update, a consistent GetItem and one conditional
 // UpdateItem.
-func (s *Users) ChangeRole(ctx context.Context, id pf.UserID, role pf.Role) (pf.UserProfile, error) {
+func (s *Users) ChangeRole(ctx context.Context, id pf.UserID, role pf.Role) (_ pf.UserProfile, err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-13", "podcastflow.Users.ChangeRole")
+	defer func() { call.End(err) }()
 	if _, err := pf.ParseRole(string(role)); err != nil {
 		return pf.UserProfile{}, err
 	}
@@ -205,7 +237,9 @@ func (s *Users) ChangeRole(ctx context.Context, id pf.UserID, role pf.Role) (pf.
 //
 // Requests: as Users.Update, a consistent GetItem and one conditional
 // UpdateItem.
-func (s *Users) SetStatus(ctx context.Context, id pf.UserID, status pf.UserStatus) (pf.UserProfile, error) {
+func (s *Users) SetStatus(ctx context.Context, id pf.UserID, status pf.UserStatus) (_ pf.UserProfile, err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-14", "podcastflow.Users.SetStatus")
+	defer func() { call.End(err) }()
 	if _, err := pf.ParseUserStatus(string(status)); err != nil {
 		return pf.UserProfile{}, err
 	}
@@ -218,7 +252,9 @@ func (s *Users) SetStatus(ctx context.Context, id pf.UserID, status pf.UserStatu
 // it, so an organization deleted in between is noticed. Two requests (the
 // user's consistent read, the transaction). Errors: as [Users.Update];
 // table.ErrNotFound for a missing organization.
-func (s *Users) MoveToOrganization(ctx context.Context, id pf.UserID, org pf.OrgID) (pf.UserProfile, error) {
+func (s *Users) MoveToOrganization(ctx context.Context, id pf.UserID, org pf.OrgID) (_ pf.UserProfile, err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-12", "podcastflow.Users.MoveToOrganization")
+	defer func() { call.End(err) }()
 	k, err := pf.UserProfileKey(id)
 	if err != nil {
 		return pf.UserProfile{}, err
@@ -237,7 +273,11 @@ func (s *Users) MoveToOrganization(ctx context.Context, id pf.UserID, org pf.Org
 // RecordLogin sets a user's lastLogin to at, in one UpdateItem (no read;
 // updatedAt is left alone: a login is not a profile change). Errors:
 // *table.ValidationError, table.ErrNotFound.
-func (s *Users) RecordLogin(ctx context.Context, id pf.UserID, at time.Time) (pf.UserProfile, error) {
+//
+// Pattern: PF-1 (its write side).
+func (s *Users) RecordLogin(ctx context.Context, id pf.UserID, at time.Time) (_ pf.UserProfile, err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-1", "podcastflow.Users.RecordLogin")
+	defer func() { call.End(err) }()
 	k, err := pf.UserProfileKey(id)
 	if err != nil {
 		return pf.UserProfile{}, err
@@ -251,14 +291,22 @@ func (s *Users) RecordLogin(ctx context.Context, id pf.UserID, at time.Time) (pf
 // PutPreferences writes a user's preferences (an upsert; the user's
 // existence is not checked, preferences are deleted with the user).
 // Errors: *table.ValidationError.
-func (s *Users) PutPreferences(ctx context.Context, p *pf.UserPreferences) error {
+//
+// Pattern: PF-2 (its write side).
+func (s *Users) PutPreferences(ctx context.Context, p *pf.UserPreferences) (err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-2", "podcastflow.Users.PutPreferences")
+	defer func() { call.End(err) }()
 	return s.e.prefs.Upsert(ctx, p)
 }
 
 // Delete deletes a user: its preferences, then its profile and email
 // guard (one transaction). Errors: *table.ValidationError,
 // table.ErrNotFound (no profile).
-func (s *Users) Delete(ctx context.Context, id pf.UserID) error {
+//
+// Pattern: PF-1 (its write side).
+func (s *Users) Delete(ctx context.Context, id pf.UserID) (err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-1", "podcastflow.Users.Delete")
+	defer func() { call.End(err) }()
 	pk, err := pf.UserPreferencesKey(id)
 	if err != nil {
 		return err
@@ -279,6 +327,8 @@ func (s *Users) Delete(ctx context.Context, id pf.UserID) error {
 // conditioned on the version read, writing only the attributes that changed
 // so that attributes written by other services are kept. The read is what
 // finds the fields to index.
-func (s *Users) Reindex(ctx context.Context, id pf.UserID) (pf.UserProfile, error) {
+func (s *Users) Reindex(ctx context.Context, id pf.UserID) (_ pf.UserProfile, err error) {
+	ctx, call := s.e.t.Call(ctx, "PF-4", "podcastflow.Users.Reindex")
+	defer func() { call.End(err) }()
 	return s.Update(ctx, id, func(*pf.UserProfile) error { return nil })
 }

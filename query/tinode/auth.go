@@ -16,13 +16,17 @@ type Auth struct{ s *Store }
 // Add creates an auth record (TN-6): PK = AUTH#{scheme}#{value}, SK = AUTH,
 // never overwriting: a unique value already held (by any user) gives
 // table.ErrAlreadyExists.
-func (a *Auth) Add(ctx context.Context, rec *tn.AuthRecord) error {
+func (a *Auth) Add(ctx context.Context, rec *tn.AuthRecord) (err error) {
+	ctx, call := a.s.t.Call(ctx, "TN-6", "tinode.Auth.Add")
+	defer func() { call.End(err) }()
 	return a.s.auth.Create(ctx, rec)
 }
 
 // Get returns the record with unique "scheme:value" (TN-6): GetItem
 // AUTH#{scheme}#{value} / AUTH. A missing record gives table.ErrNotFound.
-func (a *Auth) Get(ctx context.Context, unique tn.AuthUnique) (tn.AuthRecord, error) {
+func (a *Auth) Get(ctx context.Context, unique tn.AuthUnique) (_ tn.AuthRecord, err error) {
+	ctx, call := a.s.t.Call(ctx, "TN-6", "tinode.Auth.Get")
+	defer func() { call.End(err) }()
 	k, err := tn.AuthKey(unique)
 	if err != nil {
 		return tn.AuthRecord{}, err
@@ -40,7 +44,9 @@ func (a *Auth) Get(ctx context.Context, unique tn.AuthUnique) (tn.AuthRecord, er
 // Requests: a consistent GetItem of the old record (its owner and version
 // are checked), then one write: an UpdateItem in place, or the transaction
 // when the unique changes.
-func (a *Auth) Update(ctx context.Context, unique tn.AuthUnique, rec tn.AuthRecord) (tn.AuthRecord, error) {
+func (a *Auth) Update(ctx context.Context, unique tn.AuthUnique, rec tn.AuthRecord) (_ tn.AuthRecord, err error) {
+	ctx, call := a.s.t.Call(ctx, "TN-6", "tinode.Auth.Update")
+	defer func() { call.End(err) }()
 	k, err := tn.AuthKey(unique)
 	if err != nil {
 		return tn.AuthRecord{}, err
@@ -85,7 +91,9 @@ func (a *Auth) Update(ctx context.Context, unique tn.AuthUnique, rec tn.AuthReco
 
 // Delete deletes the record unique (TN-6). A missing record gives
 // table.ErrNotFound.
-func (a *Auth) Delete(ctx context.Context, unique tn.AuthUnique) error {
+func (a *Auth) Delete(ctx context.Context, unique tn.AuthUnique) (err error) {
+	ctx, call := a.s.t.Call(ctx, "TN-6", "tinode.Auth.Delete")
+	defer func() { call.End(err) }()
 	k, err := tn.AuthKey(unique)
 	if err != nil {
 		return err
@@ -108,7 +116,9 @@ func (a *Auth) byUser(user tn.UserID, scheme string) (table.Query, error) {
 // ListByUser lists a user's auth records, ordered by unique (TN-7): GSI1
 // PK = USER#{user}, SK begins_with AUTH#. Options: table.Limit,
 // table.After, table.Desc.
-func (a *Auth) ListByUser(ctx context.Context, user tn.UserID, opts ...table.ListOption) (table.Page[tn.AuthRecord], error) {
+func (a *Auth) ListByUser(ctx context.Context, user tn.UserID, opts ...table.ListOption) (_ table.Page[tn.AuthRecord], err error) {
+	ctx, call := a.s.t.Call(ctx, "TN-7", "tinode.Auth.ListByUser")
+	defer func() { call.End(err) }()
 	q, err := a.byUser(user, "")
 	if err != nil {
 		return table.Page[tn.AuthRecord]{}, err
@@ -119,17 +129,21 @@ func (a *Auth) ListByUser(ctx context.Context, user tn.UserID, opts ...table.Lis
 // AllByUser iterates over all of a user's auth records (TN-7), page by
 // page; options as ListByUser.
 func (a *Auth) AllByUser(ctx context.Context, user tn.UserID, opts ...table.ListOption) iter.Seq2[tn.AuthRecord, error] {
-	q, err := a.byUser(user, "")
-	if err != nil {
-		return fail[tn.AuthRecord](err)
-	}
-	return a.s.auth.ListAll(ctx, q, opts...)
+	return table.CallSeq2(ctx, a.s.t, "TN-7", "tinode.Auth.AllByUser", func(ctx context.Context) iter.Seq2[tn.AuthRecord, error] {
+		q, err := a.byUser(user, "")
+		if err != nil {
+			return fail[tn.AuthRecord](err)
+		}
+		return a.s.auth.ListAll(ctx, q, opts...)
+	})
 }
 
 // GetByScheme returns the user's record of one scheme, such as "basic"
 // (TN-7): GSI1 PK = USER#{user}, SK begins_with AUTH#{scheme}#. No record
 // gives table.ErrNotFound.
-func (a *Auth) GetByScheme(ctx context.Context, user tn.UserID, scheme string) (tn.AuthRecord, error) {
+func (a *Auth) GetByScheme(ctx context.Context, user tn.UserID, scheme string) (_ tn.AuthRecord, err error) {
+	ctx, call := a.s.t.Call(ctx, "TN-7", "tinode.Auth.GetByScheme")
+	defer func() { call.End(err) }()
 	if scheme == "" {
 		return tn.AuthRecord{}, table.Invalid("scheme", "empty")
 	}
@@ -153,7 +167,9 @@ func (a *Auth) GetByScheme(ctx context.Context, user tn.UserID, scheme string) (
 // Requests: per page a Query and a BatchWriteItem, and a last Query that
 // finds none left (the purge starts again from the top each round instead of
 // keeping a cursor, so it can resume): 3 for one page.
-func (a *Auth) DeleteAllByUser(ctx context.Context, user tn.UserID) error {
+func (a *Auth) DeleteAllByUser(ctx context.Context, user tn.UserID) (err error) {
+	ctx, call := a.s.t.Call(ctx, "TN-7", "tinode.Auth.DeleteAllByUser")
+	defer func() { call.End(err) }()
 	k, err := tn.UserKey(user)
 	if err != nil {
 		return err
@@ -167,7 +183,9 @@ func (a *Auth) DeleteAllByUser(ctx context.Context, user tn.UserID) error {
 // then one TransactWriteItems deleting them (chunks of 100 beyond 100
 // records). It returns how many it deleted (0: none). GSI1 is eventually
 // consistent, so a record added a moment ago may remain.
-func (a *Auth) DeleteScheme(ctx context.Context, user tn.UserID, scheme string) (int, error) {
+func (a *Auth) DeleteScheme(ctx context.Context, user tn.UserID, scheme string) (_ int, err error) {
+	ctx, call := a.s.t.Call(ctx, "TN-29", "tinode.Auth.DeleteScheme")
+	defer func() { call.End(err) }()
 	if scheme == "" {
 		return 0, table.Invalid("scheme", "empty")
 	}

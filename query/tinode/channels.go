@@ -14,7 +14,9 @@ import (
 // such subscriptions (Subscription.ChanReader, kept on every write), one
 // Query page per 1 MB. A soft-deleted subscription stays in the index and
 // is dropped here.
-func (ss *Subscriptions) Channels(ctx context.Context, user tn.UserID) ([]tn.TopicName, error) {
+func (ss *Subscriptions) Channels(ctx context.Context, user tn.UserID) (_ []tn.TopicName, err error) {
+	ctx, call := ss.s.t.Call(ctx, "TN-37", "tinode.Subscriptions.Channels")
+	defer func() { call.End(err) }()
 	if err := user.Validate("User"); err != nil {
 		return nil, err
 	}
@@ -44,7 +46,9 @@ func (ss *Subscriptions) Channels(ctx context.Context, user tn.UserID) ([]tn.Top
 // the version read, which moves the topic's GSI1 entry from the old
 // owner's USER#{owner} / OWNS#{name} to the new one's (TN-22). A missing
 // topic gives table.ErrNotFound.
-func (ts *Topics) ChangeOwner(ctx context.Context, name tn.TopicName, user tn.UserID) (tn.Topic, error) {
+func (ts *Topics) ChangeOwner(ctx context.Context, name tn.TopicName, user tn.UserID) (_ tn.Topic, err error) {
+	ctx, call := ts.s.t.Call(ctx, "TN-38", "tinode.Topics.ChangeOwner")
+	defer func() { call.End(err) }()
 	if err := user.Validate("Owner"); err != nil {
 		return tn.Topic{}, err
 	}

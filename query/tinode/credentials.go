@@ -29,7 +29,9 @@ type Credentials struct{ s *Store }
 // in its transaction and leaves the user's pending values of the method
 // alone (as Tinode does). Requests: the guard read, one consistent Query of
 // the user's credentials of the method, then one write per change.
-func (cs *Credentials) Upsert(ctx context.Context, c *tn.Credential) (bool, error) {
+func (cs *Credentials) Upsert(ctx context.Context, c *tn.Credential) (_ bool, err error) {
+	ctx, call := cs.s.t.Call(ctx, "TN-30", "tinode.Credentials.Upsert")
+	defer func() { call.End(err) }()
 	probe := *c
 	if probe.UpdatedAt.IsZero() {
 		probe.UpdatedAt = time.Unix(1, 0)
@@ -90,7 +92,9 @@ func (cs *Credentials) Upsert(ctx context.Context, c *tn.Credential) (bool, erro
 // GetActive returns the user's unvalidated credential of method (TN-30,
 // Tinode's CredGetActive): one consistent Query of USER#{user} /
 // CRED#{method}#. None gives table.ErrNotFound.
-func (cs *Credentials) GetActive(ctx context.Context, user tn.UserID, method string) (tn.Credential, error) {
+func (cs *Credentials) GetActive(ctx context.Context, user tn.UserID, method string) (_ tn.Credential, err error) {
+	ctx, call := cs.s.t.Call(ctx, "TN-30", "tinode.Credentials.GetActive")
+	defer func() { call.End(err) }()
 	if err := checkMethod(method); err != nil {
 		return tn.Credential{}, err
 	}
@@ -110,7 +114,9 @@ func (cs *Credentials) GetActive(ctx context.Context, user tn.UserID, method str
 // only the validated ones if validatedOnly (TN-30, Tinode's CredGetAll):
 // a consistent Query of USER#{user}, SK begins_with CRED#{method}#, one
 // request per 1 MB.
-func (cs *Credentials) List(ctx context.Context, user tn.UserID, method string, validatedOnly bool) ([]tn.Credential, error) {
+func (cs *Credentials) List(ctx context.Context, user tn.UserID, method string, validatedOnly bool) (_ []tn.Credential, err error) {
+	ctx, call := cs.s.t.Call(ctx, "TN-30", "tinode.Credentials.List")
+	defer func() { call.End(err) }()
 	k, err := tn.UserKey(user)
 	if err != nil {
 		return nil, err
@@ -142,7 +148,9 @@ func (cs *Credentials) List(ctx context.Context, user tn.UserID, method string, 
 // Requests: the consistent Query of Credentials.GetActive that finds the
 // pending credential (its value is not known to the caller), then the
 // consistent GetItem and transaction of a version-checked update.
-func (cs *Credentials) Confirm(ctx context.Context, user tn.UserID, method string) (tn.Credential, error) {
+func (cs *Credentials) Confirm(ctx context.Context, user tn.UserID, method string) (_ tn.Credential, err error) {
+	ctx, call := cs.s.t.Call(ctx, "TN-30", "tinode.Credentials.Confirm")
+	defer func() { call.End(err) }()
 	c, err := cs.GetActive(ctx, user, method)
 	if err != nil {
 		return tn.Credential{}, err
@@ -164,7 +172,9 @@ func (cs *Credentials) Confirm(ctx context.Context, user tn.UserID, method strin
 // credential of method and returns the attempts so far (TN-30, Tinode's
 // CredFail): the Query that finds it, then one UpdateItem ADD Retries 1
 // (concurrent failures all count).
-func (cs *Credentials) Fail(ctx context.Context, user tn.UserID, method string) (int, error) {
+func (cs *Credentials) Fail(ctx context.Context, user tn.UserID, method string) (_ int, err error) {
+	ctx, call := cs.s.t.Call(ctx, "TN-30", "tinode.Credentials.Fail")
+	defer func() { call.End(err) }()
 	c, err := cs.GetActive(ctx, user, method)
 	if err != nil {
 		return 0, err
@@ -183,7 +193,9 @@ func (cs *Credentials) Fail(ctx context.Context, user tn.UserID, method string) 
 // the same transaction. Requests: the Query, then per credential a
 // consistent GetItem and a write. Nothing to delete gives
 // table.ErrNotFound when value names one credential.
-func (cs *Credentials) Delete(ctx context.Context, user tn.UserID, method, value string) error {
+func (cs *Credentials) Delete(ctx context.Context, user tn.UserID, method, value string) (err error) {
+	ctx, call := cs.s.t.Call(ctx, "TN-30", "tinode.Credentials.Delete")
+	defer func() { call.End(err) }()
 	if method == "" && value != "" {
 		return table.Invalid("Method", "empty while Value is %q", value)
 	}
@@ -222,7 +234,9 @@ func (cs *Credentials) Delete(ctx context.Context, user tn.UserID, method, value
 // truth, so a credential deleted or unvalidated behind the guard's back is
 // not found, and its orphan guard is reported and removed. An unvalidated
 // or unknown value gives table.ErrNotFound.
-func (cs *Credentials) UserByCred(ctx context.Context, method, value string) (tn.UserID, error) {
+func (cs *Credentials) UserByCred(ctx context.Context, method, value string) (_ tn.UserID, err error) {
+	ctx, call := cs.s.t.Call(ctx, "TN-30", "tinode.Credentials.UserByCred")
+	defer func() { call.End(err) }()
 	if err := checkMethod(method); err != nil {
 		return "", err
 	}
@@ -244,7 +258,9 @@ func (cs *Credentials) UserByCred(ctx context.Context, method, value string) (tn
 // still be listed. All unvalidated credentials share one GSI2 partition,
 // which suits the background sweep this serves (a few reads per hour),
 // not a request path.
-func (cs *Credentials) Unvalidated(ctx context.Context, before time.Time, limit int) ([]tn.UserID, error) {
+func (cs *Credentials) Unvalidated(ctx context.Context, before time.Time, limit int) (_ []tn.UserID, err error) {
+	ctx, call := cs.s.t.Call(ctx, "TN-30", "tinode.Credentials.Unvalidated")
+	defer func() { call.End(err) }()
 	if limit < 1 || limit > 1000 {
 		return nil, table.Invalid("limit", "%d is outside 1..1000", limit)
 	}

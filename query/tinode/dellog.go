@@ -32,7 +32,9 @@ import (
 // transaction, and one UpdateItem. Bad ranges give a *table.ValidationError
 // before any request; a missing or deleted topic (or, for one user, a
 // missing subscription) table.ErrNotFound.
-func (ms *Messages) DeleteList(ctx context.Context, topic tn.TopicName, forUser tn.UserID, ranges []tn.Range) (int, error) {
+func (ms *Messages) DeleteList(ctx context.Context, topic tn.TopicName, forUser tn.UserID, ranges []tn.Range) (_ int, err error) {
+	ctx, call := ms.s.t.Call(ctx, "TN-27", "tinode.Messages.DeleteList")
+	defer func() { call.End(err) }()
 	rs, err := tn.NormalizeRanges("ranges", ranges)
 	if err != nil {
 		return 0, err
@@ -154,7 +156,9 @@ func (ms *Messages) apply(ctx context.Context, d tn.DelMessage) error {
 // [Messages.DeleteList]'s rewrite for each entry not yet Applied. Running
 // it again, or concurrently with a deletion, is harmless: each message
 // change is skipped once done.
-func (ms *Messages) FinishDeletes(ctx context.Context, topic tn.TopicName) (int, error) {
+func (ms *Messages) FinishDeletes(ctx context.Context, topic tn.TopicName) (_ int, err error) {
+	ctx, call := ms.s.t.Call(ctx, "TN-27", "tinode.Messages.FinishDeletes")
+	defer func() { call.End(err) }()
 	n := 0
 	for d, err := range ms.allDeletions(ctx, topic, "", 0, true, []table.ListOption{table.Asc()}) {
 		if err != nil {
@@ -179,7 +183,9 @@ func (ms *Messages) FinishDeletes(ctx context.Context, topic tn.TopicName) (int,
 // shorter than its limit while its cursor continues; forUser "" keeps
 // only the deletions for everyone. The entries are read strongly
 // consistent, so a deletion that returned is listed.
-func (ms *Messages) Deletions(ctx context.Context, topic tn.TopicName, forUser tn.UserID, since int, opts ...table.ListOption) (table.Page[tn.DelMessage], error) {
+func (ms *Messages) Deletions(ctx context.Context, topic tn.TopicName, forUser tn.UserID, since int, opts ...table.ListOption) (_ table.Page[tn.DelMessage], err error) {
+	ctx, call := ms.s.t.Call(ctx, "TN-28", "tinode.Messages.Deletions")
+	defer func() { call.End(err) }()
 	return ms.deletions(ctx, topic, forUser, since, false, opts)
 }
 
@@ -221,7 +227,9 @@ func (ms *Messages) deletions(ctx context.Context, topic tn.TopicName, forUser t
 // AllDeletions iterates over Deletions' pages (TN-28); filter and options
 // as Deletions.
 func (ms *Messages) AllDeletions(ctx context.Context, topic tn.TopicName, forUser tn.UserID, since int, opts ...table.ListOption) iter.Seq2[tn.DelMessage, error] {
-	return ms.allDeletions(ctx, topic, forUser, since, false, opts)
+	return table.CallSeq2(ctx, ms.s.t, "TN-28", "tinode.Messages.AllDeletions", func(ctx context.Context) iter.Seq2[tn.DelMessage, error] {
+		return ms.allDeletions(ctx, topic, forUser, since, false, opts)
+	})
 }
 
 func (ms *Messages) allDeletions(ctx context.Context, topic tn.TopicName, forUser tn.UserID, since int, all bool, opts []table.ListOption) iter.Seq2[tn.DelMessage, error] {

@@ -15,7 +15,9 @@ import (
 // conditional PutItem of TOPIC#{topic} / SUB#{user} and counts nothing
 // (TN-24 counts subscriptions of stored topics). An existing subscription
 // gives table.ErrAlreadyExists.
-func (ss *Subscriptions) CreateUncounted(ctx context.Context, sub *tn.Subscription) error {
+func (ss *Subscriptions) CreateUncounted(ctx context.Context, sub *tn.Subscription) (err error) {
+	ctx, call := ss.s.t.Call(ctx, "TN-9", "tinode.Subscriptions.CreateUncounted")
+	defer func() { call.End(err) }()
 	return ss.s.sub.Create(ctx, sub)
 }
 
@@ -29,9 +31,11 @@ func (ss *Subscriptions) CreateUncounted(ctx context.Context, sub *tn.Subscripti
 // a soft-deleted one an UpdateItem of the topic's SubCnt. If the second
 // write does not happen, SubCnt stays one low until Topics.RecountSubs. A
 // missing subscription gives table.ErrNotFound.
-func (ss *Subscriptions) Restore(ctx context.Context, sub *tn.Subscription, counted bool) error {
+func (ss *Subscriptions) Restore(ctx context.Context, sub *tn.Subscription, counted bool) (err error) {
+	ctx, call := ss.s.t.Call(ctx, "TN-9", "tinode.Subscriptions.Restore")
+	defer func() { call.End(err) }()
 	wasDeleted := false
-	_, err := ss.Update(ctx, sub.Topic, sub.User, func(cur *tn.Subscription) error {
+	_, err = ss.Update(ctx, sub.Topic, sub.User, func(cur *tn.Subscription) error {
 		wasDeleted = cur.DeletedAt != nil
 		cur.DeletedAt = nil
 		cur.State = tn.StateOK
@@ -60,7 +64,9 @@ func (ss *Subscriptions) Restore(ctx context.Context, sub *tn.Subscription, coun
 // readers of a channel when readers names their "chn..." topic: one Query
 // per 1 MB of subscriptions of each, then Topics.Update. It returns the
 // count. A missing topic gives table.ErrNotFound.
-func (ts *Topics) RecountSubs(ctx context.Context, name, readers tn.TopicName) (int, error) {
+func (ts *Topics) RecountSubs(ctx context.Context, name, readers tn.TopicName) (_ int, err error) {
+	ctx, call := ts.s.t.Call(ctx, "TN-24", "tinode.Topics.RecountSubs")
+	defer func() { call.End(err) }()
 	n := 0
 	names := []tn.TopicName{name}
 	if readers != "" {
@@ -93,7 +99,9 @@ func (ts *Topics) RecountSubs(ctx context.Context, name, readers tn.TopicName) (
 // is already higher, TouchedAt moves forward. A consistent GetItem and
 // one UpdateItem checked on the version read (retried on a lost race). A
 // missing topic gives table.ErrNotFound.
-func (ts *Topics) RecordMessage(ctx context.Context, name tn.TopicName, seq int, at time.Time) (tn.Topic, error) {
+func (ts *Topics) RecordMessage(ctx context.Context, name tn.TopicName, seq int, at time.Time) (_ tn.Topic, err error) {
+	ctx, call := ts.s.t.Call(ctx, "TN-12", "tinode.Topics.RecordMessage")
+	defer func() { call.End(err) }()
 	if seq < 1 || seq > tn.MaxSeqId {
 		return tn.Topic{}, table.Invalid("SeqId", "%d is outside 1..%d", seq, tn.MaxSeqId)
 	}

@@ -14,11 +14,13 @@ import (
 // d.DeviceId (TN-16): read the user, set Devices[DeviceId], write back
 // version-checked (retried on a race, so concurrent device changes are
 // never lost). A missing user gives table.ErrNotFound.
-func (us *Users) UpsertDevice(ctx context.Context, id tn.UserID, d tn.Device) error {
+func (us *Users) UpsertDevice(ctx context.Context, id tn.UserID, d tn.Device) (err error) {
+	ctx, call := us.s.t.Call(ctx, "TN-16", "tinode.Users.UpsertDevice")
+	defer func() { call.End(err) }()
 	if err := d.Validate(); err != nil {
 		return err
 	}
-	_, err := us.Update(ctx, id, func(u *tn.User) error {
+	_, err = us.Update(ctx, id, func(u *tn.User) error {
 		if u.Devices == nil {
 			u.Devices = map[string]tn.Device{}
 		}
@@ -33,11 +35,13 @@ func (us *Users) UpsertDevice(ctx context.Context, id tn.UserID, d tn.Device) er
 //
 // Requests: a consistent GetItem of the user (a missing device gives
 // ErrNotFound), then one UpdateItem checked on the version read.
-func (us *Users) DeleteDevice(ctx context.Context, id tn.UserID, deviceID string) error {
+func (us *Users) DeleteDevice(ctx context.Context, id tn.UserID, deviceID string) (err error) {
+	ctx, call := us.s.t.Call(ctx, "TN-16", "tinode.Users.DeleteDevice")
+	defer func() { call.End(err) }()
 	if deviceID == "" {
 		return table.Invalid("DeviceId", "empty")
 	}
-	_, err := us.Update(ctx, id, func(u *tn.User) error {
+	_, err = us.Update(ctx, id, func(u *tn.User) error {
 		if _, ok := u.Devices[deviceID]; !ok {
 			return fmt.Errorf("device %q of user %s: %w", deviceID, id, table.ErrNotFound)
 		}
@@ -51,7 +55,9 @@ func (us *Users) DeleteDevice(ctx context.Context, id tn.UserID, deviceID string
 // notification fan-out (TN-20): one BatchGetItem per 100 users on
 // USER#{id} / USER. Users without devices, or missing, are left out; each
 // user's devices are ordered by DeviceId.
-func (us *Users) Devices(ctx context.Context, ids ...tn.UserID) (map[tn.UserID][]tn.Device, error) {
+func (us *Users) Devices(ctx context.Context, ids ...tn.UserID) (_ map[tn.UserID][]tn.Device, err error) {
+	ctx, call := us.s.t.Call(ctx, "TN-20", "tinode.Users.Devices")
+	defer func() { call.End(err) }()
 	users, err := us.GetMany(ctx, ids)
 	if err != nil {
 		return nil, err

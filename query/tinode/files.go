@@ -29,14 +29,18 @@ func fileKey(id string) (table.Key, error) {
 // conditional PutItem of FILE#{id} / FILE. The record has no link, so it
 // is in the unused-file index from the start (TN-33). An existing id gives
 // table.ErrAlreadyExists.
-func (fs *Files) Start(ctx context.Context, f *tn.File) error {
+func (fs *Files) Start(ctx context.Context, f *tn.File) (err error) {
+	ctx, call := fs.s.t.Call(ctx, "TN-31", "tinode.Files.Start")
+	defer func() { call.End(err) }()
 	f.UseCount = 0
 	return fs.s.file.Create(ctx, f)
 }
 
 // Get returns the record of file id (TN-31, Tinode's FileGet): GetItem
 // FILE#{id} / FILE. A missing one gives table.ErrNotFound.
-func (fs *Files) Get(ctx context.Context, id string) (tn.File, error) {
+func (fs *Files) Get(ctx context.Context, id string) (_ tn.File, err error) {
+	ctx, call := fs.s.t.Call(ctx, "TN-31", "tinode.Files.Get")
+	defer func() { call.End(err) }()
 	k, err := fileKey(id)
 	if err != nil {
 		return tn.File{}, err
@@ -50,7 +54,9 @@ func (fs *Files) Get(ctx context.Context, id string) (tn.File, error) {
 // UpdateItem checked on the version read. On failure the record is
 // deleted (one DeleteItem; nothing keeps a failed upload) and returned
 // with UploadFailed and size 0. A missing record gives table.ErrNotFound.
-func (fs *Files) Finish(ctx context.Context, id string, success bool, size int64, location, etag string) (tn.File, error) {
+func (fs *Files) Finish(ctx context.Context, id string, success bool, size int64, location, etag string) (_ tn.File, err error) {
+	ctx, call := fs.s.t.Call(ctx, "TN-31", "tinode.Files.Finish")
+	defer func() { call.End(err) }()
 	k, err := fileKey(id)
 	if err != nil {
 		return tn.File{}, err
@@ -91,7 +97,9 @@ func (fs *Files) Finish(ctx context.Context, id string, success bool, size int64
 // Requests: with replace, a consistent Query of the owner's links; per
 // removed link a DeleteItem, then a GetItem and an UpdateItem of its file;
 // per new link a GetItem and an UpdateItem of its file and a PutItem.
-func (fs *Files) Link(ctx context.Context, owner tn.LinkOwner, fids []string, replace bool) error {
+func (fs *Files) Link(ctx context.Context, owner tn.LinkOwner, fids []string, replace bool) (err error) {
+	ctx, call := fs.s.t.Call(ctx, "TN-32", "tinode.Files.Link")
+	defer func() { call.End(err) }()
 	if len(fids) == 0 {
 		return table.Invalid("fids", "empty")
 	}
@@ -139,7 +147,9 @@ func (fs *Files) Link(ctx context.Context, owner tn.LinkOwner, fids []string, re
 
 // Links returns the files owner links to (TN-32): one consistent Query of
 // PK = FLINK#{owner} per 1 MB.
-func (fs *Files) Links(ctx context.Context, owner tn.LinkOwner) ([]tn.FileLink, error) {
+func (fs *Files) Links(ctx context.Context, owner tn.LinkOwner) (_ []tn.FileLink, err error) {
+	ctx, call := fs.s.t.Call(ctx, "TN-32", "tinode.Files.Links")
+	defer func() { call.End(err) }()
 	if owner == "" {
 		return nil, table.Invalid("Owner", "empty")
 	}
@@ -166,7 +176,9 @@ func (fs *Files) Links(ctx context.Context, owner tn.LinkOwner) ([]tn.FileLink, 
 // message is deleted for good, and returns how many it removed: the
 // owner's links as Links reads them, then per link a DeleteItem and the
 // file's count lowered (a GetItem and an UpdateItem).
-func (fs *Files) Unlink(ctx context.Context, owner tn.LinkOwner) (int, error) {
+func (fs *Files) Unlink(ctx context.Context, owner tn.LinkOwner) (_ int, err error) {
+	ctx, call := fs.s.t.Call(ctx, "TN-32", "tinode.Files.Unlink")
+	defer func() { call.End(err) }()
 	links, err := fs.Links(ctx, owner)
 	if err != nil {
 		return 0, err
@@ -223,7 +235,9 @@ func (fs *Files) count(ctx context.Context, fid string, delta int) error {
 // linked in between is kept. The index is
 // eventually consistent: a file linked just before may still be listed,
 // and its version check keeps it.
-func (fs *Files) DeleteUnused(ctx context.Context, olderThan time.Time, limit int) ([]string, error) {
+func (fs *Files) DeleteUnused(ctx context.Context, olderThan time.Time, limit int) (_ []string, err error) {
+	ctx, call := fs.s.t.Call(ctx, "TN-33", "tinode.Files.DeleteUnused")
+	defer func() { call.End(err) }()
 	if limit < 1 || limit > 1000 {
 		return nil, table.Invalid("limit", "%d is outside 1..1000", limit)
 	}

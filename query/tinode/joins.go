@@ -14,7 +14,9 @@ import (
 // OwnTopics): GSI1 PK = USER#{user}, SK begins_with OWNS#, one Query per
 // page, no Scan. Options: table.Limit, table.After, table.Desc. GSI1 is
 // eventually consistent: a topic created a moment ago may be missing.
-func (ts *Topics) Owned(ctx context.Context, user tn.UserID, opts ...table.ListOption) (table.Page[tn.Topic], error) {
+func (ts *Topics) Owned(ctx context.Context, user tn.UserID, opts ...table.ListOption) (_ table.Page[tn.Topic], err error) {
+	ctx, call := ts.s.t.Call(ctx, "TN-22", "tinode.Topics.Owned")
+	defer func() { call.End(err) }()
 	k, err := tn.UserKey(user)
 	if err != nil {
 		return table.Page[tn.Topic]{}, err
@@ -24,9 +26,11 @@ func (ts *Topics) Owned(ctx context.Context, user tn.UserID, opts ...table.ListO
 
 // AllOwned iterates over Owned's pages (TN-22).
 func (ts *Topics) AllOwned(ctx context.Context, user tn.UserID, opts ...table.ListOption) iter.Seq2[tn.Topic, error] {
-	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Topic], error) {
-		return ts.Owned(ctx, user, opts...)
-	}, opts...)
+	return table.CallSeq2(ctx, ts.s.t, "TN-22", "tinode.Topics.AllOwned", func(ctx context.Context) iter.Seq2[tn.Topic, error] {
+		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Topic], error) {
+			return ts.Owned(ctx, user, opts...)
+		}, opts...)
+	})
 }
 
 // SubTopic is a subscription joined with its topic.
@@ -46,7 +50,9 @@ type SubUser struct {
 // (filter and options as there), then one BatchGetItem for the page's
 // topics, so 2 requests per page, never one per row. A subscription
 // whose topic is gone is left out.
-func (ss *Subscriptions) TopicsOfUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) (table.Page[SubTopic], error) {
+func (ss *Subscriptions) TopicsOfUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) (_ table.Page[SubTopic], err error) {
+	ctx, call := ss.s.t.Call(ctx, "TN-23", "tinode.Subscriptions.TopicsOfUser")
+	defer func() { call.End(err) }()
 	p, err := ss.ListByUser(ctx, user, f, opts...)
 	if err != nil {
 		return table.Page[SubTopic]{}, err
@@ -59,9 +65,11 @@ func (ss *Subscriptions) TopicsOfUser(ctx context.Context, user tn.UserID, f Sub
 //
 // Each page costs what a TopicsOfUser page does: a Query and a BatchGetItem.
 func (ss *Subscriptions) AllTopicsOfUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) iter.Seq2[SubTopic, error] {
-	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[SubTopic], error) {
-		return ss.TopicsOfUser(ctx, user, f, opts...)
-	}, opts...)
+	return table.CallSeq2(ctx, ss.s.t, "TN-23", "tinode.Subscriptions.AllTopicsOfUser", func(ctx context.Context) iter.Seq2[SubTopic, error] {
+		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[SubTopic], error) {
+			return ss.TopicsOfUser(ctx, user, f, opts...)
+		}, opts...)
+	})
 }
 
 // UsersOfTopic lists a topic's subscriptions joined with their users
@@ -69,7 +77,9 @@ func (ss *Subscriptions) AllTopicsOfUser(ctx context.Context, user tn.UserID, f 
 // [Subscriptions.ListByTopic] (filter and options as there), then one
 // BatchGetItem for the page's users: 2 requests per page. A subscription
 // whose user is gone is left out.
-func (ss *Subscriptions) UsersOfTopic(ctx context.Context, topic tn.TopicName, f SubFilter, opts ...table.ListOption) (table.Page[SubUser], error) {
+func (ss *Subscriptions) UsersOfTopic(ctx context.Context, topic tn.TopicName, f SubFilter, opts ...table.ListOption) (_ table.Page[SubUser], err error) {
+	ctx, call := ss.s.t.Call(ctx, "TN-23", "tinode.Subscriptions.UsersOfTopic")
+	defer func() { call.End(err) }()
 	p, err := ss.ListByTopic(ctx, topic, f, opts...)
 	if err != nil {
 		return table.Page[SubUser]{}, err
@@ -82,9 +92,11 @@ func (ss *Subscriptions) UsersOfTopic(ctx context.Context, topic tn.TopicName, f
 //
 // Each page costs what a UsersOfTopic page does: a Query and a BatchGetItem.
 func (ss *Subscriptions) AllUsersOfTopic(ctx context.Context, topic tn.TopicName, f SubFilter, opts ...table.ListOption) iter.Seq2[SubUser, error] {
-	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[SubUser], error) {
-		return ss.UsersOfTopic(ctx, topic, f, opts...)
-	}, opts...)
+	return table.CallSeq2(ctx, ss.s.t, "TN-23", "tinode.Subscriptions.AllUsersOfTopic", func(ctx context.Context) iter.Seq2[SubUser, error] {
+		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[SubUser], error) {
+			return ss.UsersOfTopic(ctx, topic, f, opts...)
+		}, opts...)
+	})
 }
 
 // UnreadCount returns how many messages the user has not read over all
@@ -94,7 +106,9 @@ func (ss *Subscriptions) AllUsersOfTopic(ctx context.Context, topic tn.TopicName
 // Requests: per page of subscriptions (GSI1 Query) one BatchGetItem of
 // their topics, no per-topic read. The subscriptions come from GSI1, so a
 // read position advanced a moment ago may not count yet.
-func (ss *Subscriptions) UnreadCount(ctx context.Context, user tn.UserID) (int, error) {
+func (ss *Subscriptions) UnreadCount(ctx context.Context, user tn.UserID) (_ int, err error) {
+	ctx, call := ss.s.t.Call(ctx, "TN-21", "tinode.Subscriptions.UnreadCount")
+	defer func() { call.End(err) }()
 	total := 0
 	for st, err := range ss.AllTopicsOfUser(ctx, user, SubFilter{}, table.Limit(100)) {
 		if err != nil {
@@ -121,7 +135,9 @@ func (ss *Subscriptions) UnreadCount(ctx context.Context, user tn.UserID) (int, 
 // then one transaction (topic with SubCnt 2, both subscriptions), retried
 // if the invited subscription changed in between. An existing topic gives
 // table.ErrAlreadyExists.
-func (ts *Topics) CreateP2P(ctx context.Context, t *tn.Topic, initiator, invited *tn.Subscription) (bool, error) {
+func (ts *Topics) CreateP2P(ctx context.Context, t *tn.Topic, initiator, invited *tn.Subscription) (_ bool, err error) {
+	ctx, call := ts.s.t.Call(ctx, "TN-26", "tinode.Topics.CreateP2P")
+	defer func() { call.End(err) }()
 	if initiator.Topic != t.Id || invited.Topic != t.Id {
 		return false, table.Invalid("Topic", "both subscriptions must be of topic %q", t.Id)
 	}
@@ -197,7 +213,9 @@ type TopicMatch struct {
 // the topics found, in the order of their first matching tag; a topic read
 // without the tag (a shared tag's entry left behind) does not match it. Free tags
 // and users' tags are skipped.
-func (ts *Topics) FindByTags(ctx context.Context, tags ...string) ([]TopicMatch, error) {
+func (ts *Topics) FindByTags(ctx context.Context, tags ...string) (_ []TopicMatch, err error) {
+	ctx, call := ts.s.t.Call(ctx, "TN-19", "tinode.Topics.FindByTags")
+	defer func() { call.End(err) }()
 	if err := checkTagArgs(tags); err != nil {
 		return nil, err
 	}

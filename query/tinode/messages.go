@@ -65,7 +65,9 @@ const (
 // Errors: a missing or deleted topic
 // table.ErrNotFound; retries exhausted table.ErrConflict; bad input a
 // *table.ValidationError (before any request).
-func (ms *Messages) Save(ctx context.Context, m *tn.Message) error {
+func (ms *Messages) Save(ctx context.Context, m *tn.Message) (err error) {
+	ctx, call := ms.s.t.Call(ctx, "TN-12", "tinode.Messages.Save")
+	defer func() { call.End(err) }()
 	if _, err := tn.TopicKey(m.Topic); err != nil {
 		return err
 	}
@@ -239,7 +241,9 @@ func retryable(err error, guarded func(index int) bool) bool {
 // again). A miss in a sharded topic also asks, in one BatchGetItem, the
 // places another epoch's layout gives it (a message imported under the
 // layout before a switch).
-func (ms *Messages) Get(ctx context.Context, topic tn.TopicName, seq int) (tn.Message, error) {
+func (ms *Messages) Get(ctx context.Context, topic tn.TopicName, seq int) (_ tn.Message, err error) {
+	ctx, call := ms.s.t.Call(ctx, "TN-15", "tinode.Messages.Get")
+	defer func() { call.End(err) }()
 	k, err := tn.MessageKey(topic, seq)
 	if err != nil {
 		return tn.Message{}, err
@@ -305,7 +309,9 @@ func (ms *Messages) getIn(ctx context.Context, k table.Key, l table.Layout, seq 
 // position per partition (TN-13). A page continued after a switch reads
 // the partitions it started with: newest first it misses nothing (the new
 // epoch's messages are newer); oldest first it ends before them.
-func (ms *Messages) History(ctx context.Context, topic tn.TopicName, f HistoryFilter, opts ...table.ListOption) (table.Page[tn.Message], error) {
+func (ms *Messages) History(ctx context.Context, topic tn.TopicName, f HistoryFilter, opts ...table.ListOption) (_ table.Page[tn.Message], err error) {
+	ctx, call := ms.s.t.Call(ctx, "TN-13", "tinode.Messages.History")
+	defer func() { call.End(err) }()
 	if err := f.validate(); err != nil {
 		return table.Page[tn.Message]{}, err
 	}
@@ -342,9 +348,11 @@ func (ms *Messages) History(ctx context.Context, topic tn.TopicName, f HistoryFi
 // HistoryAll iterates over History's pages (TN-13); filter and options as
 // History.
 func (ms *Messages) HistoryAll(ctx context.Context, topic tn.TopicName, f HistoryFilter, opts ...table.ListOption) iter.Seq2[tn.Message, error] {
-	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Message], error) {
-		return ms.History(ctx, topic, f, opts...)
-	}, opts...)
+	return table.CallSeq2(ctx, ms.s.t, "TN-13", "tinode.Messages.HistoryAll", func(ctx context.Context) iter.Seq2[tn.Message, error] {
+		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Message], error) {
+			return ms.History(ctx, topic, f, opts...)
+		}, opts...)
+	})
 }
 
 // DeleteForUser soft-deletes the messages since <= SeqId < before (0: no
@@ -354,7 +362,9 @@ func (ms *Messages) HistoryAll(ctx context.Context, topic tn.TopicName, f Histor
 // BETWEEN) and patched in one transaction each, every patch checking the
 // version read, retried on a race. It returns how many messages were newly
 // hidden.
-func (ms *Messages) DeleteForUser(ctx context.Context, topic tn.TopicName, user tn.UserID, since, before int) (int, error) {
+func (ms *Messages) DeleteForUser(ctx context.Context, topic tn.TopicName, user tn.UserID, since, before int) (_ int, err error) {
+	ctx, call := ms.s.t.Call(ctx, "TN-14", "tinode.Messages.DeleteForUser")
+	defer func() { call.End(err) }()
 	if err := user.Validate("User"); err != nil {
 		return 0, err
 	}
@@ -375,7 +385,9 @@ func (ms *Messages) DeleteForUser(ctx context.Context, topic tn.TopicName, user 
 // Requests: per page of 100 a Query of the messages, then the transaction
 // that patches them on the versions read, so a message saved or edited
 // meanwhile is never overwritten.
-func (ms *Messages) DeleteForAll(ctx context.Context, topic tn.TopicName, since, before int) (int, error) {
+func (ms *Messages) DeleteForAll(ctx context.Context, topic tn.TopicName, since, before int) (_ int, err error) {
+	ctx, call := ms.s.t.Call(ctx, "TN-14", "tinode.Messages.DeleteForAll")
+	defer func() { call.End(err) }()
 	now := ms.s.now()
 	return ms.rewrite(ctx, topic, since, before, func(m *tn.Message) (table.Patch, bool) {
 		if m.DeletedAt != nil {
@@ -459,7 +471,11 @@ func (ms *Messages) rewrite(ctx context.Context, topic tn.TopicName, since, befo
 // table.ErrNotFound) and the message is written to the partition of its
 // SeqId in one transaction with a check that the topic still holds that
 // layout (a switch in between: read again and retried).
-func (ms *Messages) Import(ctx context.Context, m *tn.Message) error {
+//
+// Pattern: TN-12 (the write it serves).
+func (ms *Messages) Import(ctx context.Context, m *tn.Message) (err error) {
+	ctx, call := ms.s.t.Call(ctx, "TN-12", "tinode.Messages.Import")
+	defer func() { call.End(err) }()
 	if !ms.s.shardAware() {
 		return ms.s.msg.Create(ctx, m)
 	}

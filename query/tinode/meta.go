@@ -17,7 +17,9 @@ var versionKey = table.Key{PK: "META#tinode", SK: "DBVERSION"}
 // Version returns the recorded version (TN-36, Tinode's GetDbVersion and
 // CheckDbVersion): one GetItem. A table never initialised gives
 // table.ErrNotFound.
-func (m *Meta) Version(ctx context.Context) (int, error) {
+func (m *Meta) Version(ctx context.Context) (_ int, err error) {
+	ctx, call := m.s.t.Call(ctx, "TN-36", "tinode.Meta.Version")
+	defer func() { call.End(err) }()
 	v, err := m.s.ver.Get(ctx, versionKey)
 	return v.Version, err
 }
@@ -25,7 +27,9 @@ func (m *Meta) Version(ctx context.Context) (int, error) {
 // Init records version in a table that has none (TN-36, Tinode's
 // CreateDb): one conditional PutItem; a table that has one gives
 // table.ErrAlreadyExists.
-func (m *Meta) Init(ctx context.Context, version int) error {
+func (m *Meta) Init(ctx context.Context, version int) (err error) {
+	ctx, call := m.s.t.Call(ctx, "TN-36", "tinode.Meta.Init")
+	defer func() { call.End(err) }()
 	return m.s.ver.Create(ctx, &tn.DBVersion{Version: version})
 }
 
@@ -33,8 +37,10 @@ func (m *Meta) Init(ctx context.Context, version int) error {
 // Tinode's UpgradeDb): a consistent GetItem and one UpdateItem checked on
 // what it read. A recorded version other than from gives
 // table.ErrConflict, none gives table.ErrNotFound.
-func (m *Meta) Upgrade(ctx context.Context, from, to int) error {
-	_, err := m.s.ver.Update(ctx, versionKey, func(v *tn.DBVersion) error {
+func (m *Meta) Upgrade(ctx context.Context, from, to int) (err error) {
+	ctx, call := m.s.t.Call(ctx, "TN-36", "tinode.Meta.Upgrade")
+	defer func() { call.End(err) }()
+	_, err = m.s.ver.Update(ctx, versionKey, func(v *tn.DBVersion) error {
 		if v.Version != from {
 			return fmt.Errorf("tinode: data layout version %d, not %d: %w", v.Version, from, table.ErrConflict)
 		}

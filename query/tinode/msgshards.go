@@ -145,7 +145,11 @@ func messagePK(l table.Layout, pk string, seq int) string { return l.SeqPK(pk, i
 //
 // Requests: a consistent GetItem of the topic and the transaction
 // (repeated when a Save or another switch wins the race).
-func (ms *Messages) Reshard(ctx context.Context, topic tn.TopicName, n int) (table.Layout, error) {
+//
+// Pattern: TN-12 (the layout its saves write to).
+func (ms *Messages) Reshard(ctx context.Context, topic tn.TopicName, n int) (_ table.Layout, err error) {
+	ctx, call := ms.s.t.Call(ctx, "TN-12", "tinode.Messages.Reshard")
+	defer func() { call.End(err) }()
 	if !ms.s.shardAware() {
 		return table.Layout{}, table.Invalid("MessageShards", "the store runs tinode.md's layout (Options.MessageShards 0): its readers would not see sharded messages")
 	}
@@ -219,7 +223,11 @@ func ReshardJob(name string, s *Store, shards func(t tn.Topic) int) table.Job {
 // switched with Reshard while such a server writes to it would get
 // messages in the old layout's partitions: switch it with the writers of
 // that topic stopped.
-func (ms *Messages) ImportAt(ctx context.Context, m *tn.Message, l table.Layout) error {
+//
+// Pattern: TN-12 (the write it serves).
+func (ms *Messages) ImportAt(ctx context.Context, m *tn.Message, l table.Layout) (err error) {
+	ctx, call := ms.s.t.Call(ctx, "TN-12", "tinode.Messages.ImportAt")
+	defer func() { call.End(err) }()
 	tk, err := tn.TopicKey(m.Topic)
 	if err != nil {
 		return err
@@ -238,7 +246,11 @@ func (ms *Messages) ImportAt(ctx context.Context, m *tn.Message, l table.Layout)
 // once and merged. No message gives table.ErrNotFound. It is how a server
 // that numbers messages itself recovers the topic's last SeqId after a
 // crash, whatever the topic item recorded.
-func (ms *Messages) Newest(ctx context.Context, topic tn.TopicName, l table.Layout) (tn.Message, error) {
+//
+// Pattern: TN-13 (the read it serves).
+func (ms *Messages) Newest(ctx context.Context, topic tn.TopicName, l table.Layout) (_ tn.Message, err error) {
+	ctx, call := ms.s.t.Call(ctx, "TN-13", "tinode.Messages.Newest")
+	defer func() { call.End(err) }()
 	pk, err := tn.TopicPartition(topic)
 	if err != nil {
 		return tn.Message{}, err

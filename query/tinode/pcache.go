@@ -26,7 +26,9 @@ func cacheKey(key string) (table.Key, error) {
 
 // Get returns the value of key (TN-34, Tinode's PCacheGet): GetItem
 // PCACHE / KEY#{key}. A missing key gives table.ErrNotFound.
-func (c *Cache) Get(ctx context.Context, key string) (string, error) {
+func (c *Cache) Get(ctx context.Context, key string) (_ string, err error) {
+	ctx, call := c.s.t.Call(ctx, "TN-34", "tinode.Cache.Get")
+	defer func() { call.End(err) }()
 	k, err := cacheKey(key)
 	if err != nil {
 		return "", err
@@ -38,7 +40,9 @@ func (c *Cache) Get(ctx context.Context, key string) (string, error) {
 // Upsert sets key to value, stamping CreatedAt now (TN-34, Tinode's
 // PCacheUpsert): one PutItem; with failOnDuplicate one conditional PutItem
 // that gives table.ErrAlreadyExists when the key is held.
-func (c *Cache) Upsert(ctx context.Context, key, value string, failOnDuplicate bool) error {
+func (c *Cache) Upsert(ctx context.Context, key, value string, failOnDuplicate bool) (err error) {
+	ctx, call := c.s.t.Call(ctx, "TN-34", "tinode.Cache.Upsert")
+	defer func() { call.End(err) }()
 	e := tn.CacheEntry{Key: key, Value: value, CreatedAt: c.s.now()}
 	if failOnDuplicate {
 		return c.s.cache.Create(ctx, &e)
@@ -48,7 +52,9 @@ func (c *Cache) Upsert(ctx context.Context, key, value string, failOnDuplicate b
 
 // Delete deletes key (TN-34, Tinode's PCacheDelete): one DeleteItem. A
 // missing key is not an error, as in Tinode's SQL adapters.
-func (c *Cache) Delete(ctx context.Context, key string) error {
+func (c *Cache) Delete(ctx context.Context, key string) (err error) {
+	ctx, call := c.s.t.Call(ctx, "TN-34", "tinode.Cache.Delete")
+	defer func() { call.End(err) }()
 	k, err := cacheKey(key)
 	if err != nil {
 		return err
@@ -64,7 +70,9 @@ func (c *Cache) Delete(ctx context.Context, key string) error {
 // PCacheExpire): Query PK = PCACHE, SK begins_with KEY#{prefix} (one page
 // per 1 MB), then one BatchWriteItem per 25 entries. An empty prefix is
 // refused, as Tinode refuses it.
-func (c *Cache) Expire(ctx context.Context, prefix string, olderThan time.Time) (int, error) {
+func (c *Cache) Expire(ctx context.Context, prefix string, olderThan time.Time) (_ int, err error) {
+	ctx, call := c.s.t.Call(ctx, "TN-35", "tinode.Cache.Expire")
+	defer func() { call.End(err) }()
 	if prefix == "" {
 		return 0, table.Invalid("prefix", "empty")
 	}

@@ -18,7 +18,9 @@ type Subscriptions struct{ s *Store }
 // adds 1 to the topic's SubCnt (TN-24; the topic must exist) and creates
 // SUB#{user}. A missing topic gives table.ErrNotFound, an existing
 // subscription table.ErrAlreadyExists.
-func (ss *Subscriptions) Create(ctx context.Context, sub *tn.Subscription) error {
+func (ss *Subscriptions) Create(ctx context.Context, sub *tn.Subscription) (err error) {
+	ctx, call := ss.s.t.Call(ctx, "TN-24", "tinode.Subscriptions.Create")
+	defer func() { call.End(err) }()
 	tk, err := tn.TopicKey(sub.Topic)
 	if err != nil {
 		return err
@@ -69,7 +71,9 @@ type ShareResult struct {
 // table.ErrNotFound; bad input (any sub) a *table.ValidationError before
 // any request. Requests: one transaction per chunk, plus one per chunk
 // that met existing subscriptions.
-func (ss *Subscriptions) Share(ctx context.Context, topic tn.TopicName, subs []*tn.Subscription) (ShareResult, error) {
+func (ss *Subscriptions) Share(ctx context.Context, topic tn.TopicName, subs []*tn.Subscription) (_ ShareResult, err error) {
+	ctx, call := ss.s.t.Call(ctx, "TN-25", "tinode.Subscriptions.Share")
+	defer func() { call.End(err) }()
 	tk, err := tn.TopicKey(topic)
 	if err != nil {
 		return ShareResult{}, err
@@ -146,7 +150,9 @@ func (ss *Subscriptions) Share(ctx context.Context, topic tn.TopicName, subs []*
 
 // Get returns the user's subscription to topic (TN-9): GetItem
 // TOPIC#{topic} / SUB#{user}. A missing one gives table.ErrNotFound.
-func (ss *Subscriptions) Get(ctx context.Context, topic tn.TopicName, user tn.UserID) (tn.Subscription, error) {
+func (ss *Subscriptions) Get(ctx context.Context, topic tn.TopicName, user tn.UserID) (_ tn.Subscription, err error) {
+	ctx, call := ss.s.t.Call(ctx, "TN-9", "tinode.Subscriptions.Get")
+	defer func() { call.End(err) }()
 	k, err := tn.SubscriptionKey(topic, user)
 	if err != nil {
 		return tn.Subscription{}, err
@@ -158,7 +164,11 @@ func (ss *Subscriptions) Get(ctx context.Context, topic tn.TopicName, user tn.Us
 // modes, Private, ...) and writes it back, version-checked and retried;
 // UpdatedAt advances and its GSI1 entry moves in the same write. A missing
 // subscription gives table.ErrNotFound.
-func (ss *Subscriptions) Update(ctx context.Context, topic tn.TopicName, user tn.UserID, change func(*tn.Subscription) error) (tn.Subscription, error) {
+//
+// Pattern: TN-9 (its write side).
+func (ss *Subscriptions) Update(ctx context.Context, topic tn.TopicName, user tn.UserID, change func(*tn.Subscription) error) (_ tn.Subscription, err error) {
+	ctx, call := ss.s.t.Call(ctx, "TN-9", "tinode.Subscriptions.Update")
+	defer func() { call.End(err) }()
 	k, err := tn.SubscriptionKey(topic, user)
 	if err != nil {
 		return tn.Subscription{}, err
@@ -174,7 +184,9 @@ func (ss *Subscriptions) Update(ctx context.Context, topic tn.TopicName, user tn
 // nothing. UpdatedAt advances in the same patch and its GSI1 entry moves
 // with it (a declared key a patch sets in full), so clients syncing by
 // UpdatedSince see the change. A missing one gives table.ErrNotFound.
-func (ss *Subscriptions) SoftDelete(ctx context.Context, topic tn.TopicName, user tn.UserID) error {
+func (ss *Subscriptions) SoftDelete(ctx context.Context, topic tn.TopicName, user tn.UserID) (err error) {
+	ctx, call := ss.s.t.Call(ctx, "TN-24", "tinode.Subscriptions.SoftDelete")
+	defer func() { call.End(err) }()
 	k, err := tn.SubscriptionKey(topic, user)
 	if err != nil {
 		return err
@@ -209,7 +221,9 @@ func (ss *Subscriptions) SoftDelete(ctx context.Context, topic tn.TopicName, use
 // subtracts 1 from the topic's SubCnt (TN-24), retried on a lost race; a
 // subscription whose topic is gone is deleted alone. A missing one gives
 // table.ErrNotFound.
-func (ss *Subscriptions) Delete(ctx context.Context, topic tn.TopicName, user tn.UserID) error {
+func (ss *Subscriptions) Delete(ctx context.Context, topic tn.TopicName, user tn.UserID) (err error) {
+	ctx, call := ss.s.t.Call(ctx, "TN-24", "tinode.Subscriptions.Delete")
+	defer func() { call.End(err) }()
 	k, err := tn.SubscriptionKey(topic, user)
 	if err != nil {
 		return err
@@ -276,7 +290,9 @@ func (s *Store) retry(ctx context.Context, attempt func() error) error {
 // Soft-deleted subscriptions are dropped after reading unless
 // f.IncludeDeleted, so a page may be shorter than its limit while the
 // cursor continues.
-func (ss *Subscriptions) ListByUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
+func (ss *Subscriptions) ListByUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) (_ table.Page[tn.Subscription], err error) {
+	ctx, call := ss.s.t.Call(ctx, "TN-10", "tinode.Subscriptions.ListByUser")
+	defer func() { call.End(err) }()
 	k, err := tn.UserKey(user)
 	if err != nil {
 		return table.Page[tn.Subscription]{}, err
@@ -292,9 +308,11 @@ func (ss *Subscriptions) ListByUser(ctx context.Context, user tn.UserID, f SubFi
 // AllByUser iterates over ListByUser's pages (TN-10); filter and options
 // as ListByUser.
 func (ss *Subscriptions) AllByUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) iter.Seq2[tn.Subscription, error] {
-	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
-		return ss.ListByUser(ctx, user, f, opts...)
-	}, opts...)
+	return table.CallSeq2(ctx, ss.s.t, "TN-10", "tinode.Subscriptions.AllByUser", func(ctx context.Context) iter.Seq2[tn.Subscription, error] {
+		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
+			return ss.ListByUser(ctx, user, f, opts...)
+		}, opts...)
+	})
 }
 
 // ListByTopic lists a topic's subscriptions, ordered by user id (TN-11):
@@ -302,7 +320,9 @@ func (ss *Subscriptions) AllByUser(ctx context.Context, user tn.UserID, f SubFil
 // table.After, table.Desc. Soft-deleted subscriptions are dropped after
 // reading unless f.IncludeDeleted; f.UpdatedSince is a
 // *table.ValidationError (only ListByUser reads it).
-func (ss *Subscriptions) ListByTopic(ctx context.Context, topic tn.TopicName, f SubFilter, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
+func (ss *Subscriptions) ListByTopic(ctx context.Context, topic tn.TopicName, f SubFilter, opts ...table.ListOption) (_ table.Page[tn.Subscription], err error) {
+	ctx, call := ss.s.t.Call(ctx, "TN-11", "tinode.Subscriptions.ListByTopic")
+	defer func() { call.End(err) }()
 	if !f.UpdatedSince.IsZero() {
 		return table.Page[tn.Subscription]{}, table.Invalid("UpdatedSince", "not supported when listing by topic")
 	}
@@ -317,9 +337,11 @@ func (ss *Subscriptions) ListByTopic(ctx context.Context, topic tn.TopicName, f 
 // AllByTopic iterates over ListByTopic's pages (TN-11); filter and options
 // as ListByTopic.
 func (ss *Subscriptions) AllByTopic(ctx context.Context, topic tn.TopicName, f SubFilter, opts ...table.ListOption) iter.Seq2[tn.Subscription, error] {
-	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
-		return ss.ListByTopic(ctx, topic, f, opts...)
-	}, opts...)
+	return table.CallSeq2(ctx, ss.s.t, "TN-11", "tinode.Subscriptions.AllByTopic", func(ctx context.Context) iter.Seq2[tn.Subscription, error] {
+		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
+			return ss.ListByTopic(ctx, topic, f, opts...)
+		}, opts...)
+	})
 }
 
 // list reads one page of q and drops the soft-deleted subscriptions

@@ -20,7 +20,9 @@ type Topics struct{ s *Store }
 // subscriptions. SubCnt is set to len(subs) (TN-24); tags take their
 // guards in the same transaction (a tag held elsewhere gives
 // table.ErrUniqueViolation).
-func (ts *Topics) Create(ctx context.Context, t *tn.Topic, subs ...*tn.Subscription) error {
+func (ts *Topics) Create(ctx context.Context, t *tn.Topic, subs ...*tn.Subscription) (err error) {
+	ctx, call := ts.s.t.Call(ctx, "TN-8", "tinode.Topics.Create")
+	defer func() { call.End(err) }()
 	if len(subs)+len(t.Tags) > table.MaxTxItems-1 {
 		return table.Invalid("subs", "%d subscriptions and %d tags, at most %d in the create", len(subs), len(t.Tags), table.MaxTxItems-1)
 	}
@@ -58,7 +60,9 @@ func (ts *Topics) Create(ctx context.Context, t *tn.Topic, subs ...*tn.Subscript
 
 // Get returns the topic (TN-8): GetItem TOPIC#{name} / TOPIC. A missing
 // topic gives table.ErrNotFound.
-func (ts *Topics) Get(ctx context.Context, name tn.TopicName) (tn.Topic, error) {
+func (ts *Topics) Get(ctx context.Context, name tn.TopicName) (_ tn.Topic, err error) {
+	ctx, call := ts.s.t.Call(ctx, "TN-8", "tinode.Topics.Get")
+	defer func() { call.End(err) }()
 	k, err := tn.TopicKey(name)
 	if err != nil {
 		return tn.Topic{}, err
@@ -68,7 +72,11 @@ func (ts *Topics) Get(ctx context.Context, name tn.TopicName) (tn.Topic, error) 
 
 // GetMany returns the topics that exist among names, in their order
 // (BatchGetItem): the topics of a user's subscriptions, for example.
-func (ts *Topics) GetMany(ctx context.Context, names []tn.TopicName) ([]tn.Topic, error) {
+//
+// Pattern: TN-8 (many at once).
+func (ts *Topics) GetMany(ctx context.Context, names []tn.TopicName) (_ []tn.Topic, err error) {
+	ctx, call := ts.s.t.Call(ctx, "TN-8", "tinode.Topics.GetMany")
+	defer func() { call.End(err) }()
 	ks := make([]table.Key, 0, len(names))
 	seen := map[tn.TopicName]bool{}
 	for _, n := range names {
@@ -95,7 +103,9 @@ func (ts *Topics) GetMany(ctx context.Context, names []tn.TopicName) ([]tn.Topic
 //
 // Requests: a consistent GetItem, then one UpdateItem conditioned on the
 // version read, since change is arbitrary code that needs the current topic.
-func (ts *Topics) Update(ctx context.Context, name tn.TopicName, change func(*tn.Topic) error) (tn.Topic, error) {
+func (ts *Topics) Update(ctx context.Context, name tn.TopicName, change func(*tn.Topic) error) (_ tn.Topic, err error) {
+	ctx, call := ts.s.t.Call(ctx, "TN-8", "tinode.Topics.Update")
+	defer func() { call.End(err) }()
 	k, err := tn.TopicKey(name)
 	if err != nil {
 		return tn.Topic{}, err
@@ -121,7 +131,9 @@ func (ts *Topics) Update(ctx context.Context, name tn.TopicName, change func(*tn
 
 // SoftDelete marks the topic deleted (TN-18): State = deleted and
 // DeletedAt, one UpdateItem. A missing topic gives table.ErrNotFound.
-func (ts *Topics) SoftDelete(ctx context.Context, name tn.TopicName) error {
+func (ts *Topics) SoftDelete(ctx context.Context, name tn.TopicName) (err error) {
+	ctx, call := ts.s.t.Call(ctx, "TN-18", "tinode.Topics.SoftDelete")
+	defer func() { call.End(err) }()
 	k, err := tn.TopicKey(name)
 	if err != nil {
 		return err
@@ -148,7 +160,9 @@ func (ts *Topics) SoftDelete(ctx context.Context, name tn.TopicName) error {
 // then a GetItem of the topic (its tag guards go with it) and the
 // transaction deleting it: 6 for a partition of one page. The partition is
 // unbounded, so it cannot be one transaction.
-func (ts *Topics) Delete(ctx context.Context, name tn.TopicName) error {
+func (ts *Topics) Delete(ctx context.Context, name tn.TopicName) (err error) {
+	ctx, call := ts.s.t.Call(ctx, "TN-18", "tinode.Topics.Delete")
+	defer func() { call.End(err) }()
 	k, err := tn.TopicKey(name)
 	if err != nil {
 		return err
@@ -208,7 +222,9 @@ type TopicView struct {
 // merged (one Query per partition more, as Messages.History) and
 // MessageCursor continues it; later pages hold subscriptions only (in the
 // sharded profile a later page reads the topic's layout first).
-func (ts *Topics) Load(ctx context.Context, name tn.TopicName, opts ...table.ListOption) (TopicView, error) {
+func (ts *Topics) Load(ctx context.Context, name tn.TopicName, opts ...table.ListOption) (_ TopicView, err error) {
+	ctx, call := ts.s.t.Call(ctx, "TN-8", "tinode.Topics.Load")
+	defer func() { call.End(err) }()
 	o, err := table.NewListOptions(opts...)
 	if err != nil {
 		return TopicView{}, err

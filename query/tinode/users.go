@@ -20,13 +20,17 @@ type Users struct{ s *Store }
 // whole create with table.ErrUniqueViolation; an existing id gives
 // table.ErrAlreadyExists; bad input a *table.ValidationError.
 // CreatedAt/UpdatedAt are set when zero.
-func (us *Users) Create(ctx context.Context, u *tn.User) error {
+func (us *Users) Create(ctx context.Context, u *tn.User) (err error) {
+	ctx, call := us.s.t.Call(ctx, "TN-2", "tinode.Users.Create")
+	defer func() { call.End(err) }()
 	return us.s.user.Create(ctx, u)
 }
 
 // Get returns the user with id (TN-1): GetItem USER#{id} / USER.
 // A missing user gives table.ErrNotFound.
-func (us *Users) Get(ctx context.Context, id tn.UserID) (tn.User, error) {
+func (us *Users) Get(ctx context.Context, id tn.UserID) (_ tn.User, err error) {
+	ctx, call := us.s.t.Call(ctx, "TN-1", "tinode.Users.Get")
+	defer func() { call.End(err) }()
 	k, err := tn.UserKey(id)
 	if err != nil {
 		return tn.User{}, err
@@ -37,7 +41,9 @@ func (us *Users) Get(ctx context.Context, id tn.UserID) (tn.User, error) {
 // GetMany returns the users with ids that exist, in the order of ids
 // (TN-1): BatchGetItem on USER#{id} / USER, 100 keys per request.
 // Repeated ids are read once.
-func (us *Users) GetMany(ctx context.Context, ids []tn.UserID) ([]tn.User, error) {
+func (us *Users) GetMany(ctx context.Context, ids []tn.UserID) (_ []tn.User, err error) {
+	ctx, call := us.s.t.Call(ctx, "TN-1", "tinode.Users.GetMany")
+	defer func() { call.End(err) }()
 	ks := make([]table.Key, 0, len(ids))
 	seen := make(map[tn.UserID]bool, len(ids))
 	for i, id := range ids {
@@ -62,7 +68,9 @@ func (us *Users) GetMany(ctx context.Context, ids []tn.UserID) ([]tn.User, error
 // transaction, so change may edit Tags (TN-3). It returns the user as
 // written. A missing user gives table.ErrNotFound, a taken tag
 // table.ErrUniqueViolation.
-func (us *Users) Update(ctx context.Context, id tn.UserID, change func(*tn.User) error) (tn.User, error) {
+func (us *Users) Update(ctx context.Context, id tn.UserID, change func(*tn.User) error) (_ tn.User, err error) {
+	ctx, call := us.s.t.Call(ctx, "TN-3", "tinode.Users.Update")
+	defer func() { call.End(err) }()
 	k, err := tn.UserKey(id)
 	if err != nil {
 		return tn.User{}, err
@@ -78,7 +86,9 @@ func (us *Users) Update(ctx context.Context, id tn.UserID, change func(*tn.User)
 // Requests: a consistent GetItem of the user, whose current tags decide
 // which guards to write or free, then one TransactWriteItems checked on the
 // version read.
-func (us *Users) AddTags(ctx context.Context, id tn.UserID, tags ...string) ([]string, error) {
+func (us *Users) AddTags(ctx context.Context, id tn.UserID, tags ...string) (_ []string, err error) {
+	ctx, call := us.s.t.Call(ctx, "TN-3", "tinode.Users.AddTags")
+	defer func() { call.End(err) }()
 	if err := checkTagArgs(tags); err != nil {
 		return nil, err
 	}
@@ -99,7 +109,9 @@ func (us *Users) AddTags(ctx context.Context, id tn.UserID, tags ...string) ([]s
 // Requests: a consistent GetItem of the user, whose current tags decide
 // which guards to write or free, then one TransactWriteItems checked on the
 // version read.
-func (us *Users) RemoveTags(ctx context.Context, id tn.UserID, tags ...string) ([]string, error) {
+func (us *Users) RemoveTags(ctx context.Context, id tn.UserID, tags ...string) (_ []string, err error) {
+	ctx, call := us.s.t.Call(ctx, "TN-3", "tinode.Users.RemoveTags")
+	defer func() { call.End(err) }()
 	if err := checkTagArgs(tags); err != nil {
 		return nil, err
 	}
@@ -116,7 +128,9 @@ func (us *Users) RemoveTags(ctx context.Context, id tn.UserID, tags ...string) (
 // Requests: a consistent GetItem of the user, whose current tags decide
 // which guards to write or free, then one TransactWriteItems checked on the
 // version read.
-func (us *Users) ResetTags(ctx context.Context, id tn.UserID, tags ...string) ([]string, error) {
+func (us *Users) ResetTags(ctx context.Context, id tn.UserID, tags ...string) (_ []string, err error) {
+	ctx, call := us.s.t.Call(ctx, "TN-3", "tinode.Users.ResetTags")
+	defer func() { call.End(err) }()
 	if err := tn.ValidateTags(tags); err != nil {
 		return nil, err
 	}
@@ -146,7 +160,9 @@ func checkTagArgs(tags []string) error {
 // its guard by another writer does not hold the tag, and its orphan guard
 // is reported and removed. A free tag, or one a topic holds, gives
 // table.ErrNotFound.
-func (us *Users) LookupTag(ctx context.Context, tag string) (tn.UniqueTag, error) {
+func (us *Users) LookupTag(ctx context.Context, tag string) (_ tn.UniqueTag, err error) {
+	ctx, call := us.s.t.Call(ctx, "TN-4", "tinode.Users.LookupTag")
+	defer func() { call.End(err) }()
 	u, err := us.uniqueTag(tag)
 	if err != nil {
 		return tn.UniqueTag{}, err
@@ -177,7 +193,9 @@ func (us *Users) uniqueTag(tag string) (table.Unique, error) {
 // FindByTag returns the user holding tag (TN-4): the guard's GetItem,
 // then the user's (Entity.GetByUnique: the user answers, as in LookupTag).
 // A free tag, or one a topic holds, gives table.ErrNotFound.
-func (us *Users) FindByTag(ctx context.Context, tag string) (tn.User, error) {
+func (us *Users) FindByTag(ctx context.Context, tag string) (_ tn.User, err error) {
+	ctx, call := us.s.t.Call(ctx, "TN-4", "tinode.Users.FindByTag")
+	defer func() { call.End(err) }()
 	u, err := us.uniqueTag(tag)
 	if err != nil {
 		return tn.User{}, err
@@ -192,15 +210,19 @@ func (us *Users) FindByTag(ctx context.Context, tag string) (tn.User, error) {
 // Requests: a consistent GetItem of the user, whose current tags decide
 // which guards to write or free, then one TransactWriteItems checked on the
 // version read.
-func (us *Users) ImportTag(ctx context.Context, t tn.UniqueTag) error {
-	_, err := us.AddTags(ctx, t.Source, t.Id)
+func (us *Users) ImportTag(ctx context.Context, t tn.UniqueTag) (err error) {
+	ctx, call := us.s.t.Call(ctx, "TN-3", "tinode.Users.ImportTag")
+	defer func() { call.End(err) }()
+	_, err = us.AddTags(ctx, t.Source, t.Id)
 	return err
 }
 
 // Tags lists the tags of a user as TagUnique rows (TN-5). The user item
 // holds them and its guards are written with it, so this is one GetItem
 // on USER#{id} / USER (the old Source index is not needed).
-func (us *Users) Tags(ctx context.Context, id tn.UserID) ([]tn.UniqueTag, error) {
+func (us *Users) Tags(ctx context.Context, id tn.UserID) (_ []tn.UniqueTag, err error) {
+	ctx, call := us.s.t.Call(ctx, "TN-5", "tinode.Users.Tags")
+	defer func() { call.End(err) }()
 	u, err := us.Get(ctx, id)
 	if err != nil {
 		return nil, err
@@ -227,7 +249,9 @@ type UserMatch struct {
 // without the tag (a shared tag's entry left behind by a change another
 // writer made) does not match it. Free tags and topics' tags are skipped
 // ([Topics.FindByTags] finds topics).
-func (us *Users) FindByTags(ctx context.Context, tags ...string) ([]UserMatch, error) {
+func (us *Users) FindByTags(ctx context.Context, tags ...string) (_ []UserMatch, err error) {
+	ctx, call := us.s.t.Call(ctx, "TN-19", "tinode.Users.FindByTags")
+	defer func() { call.End(err) }()
 	if err := checkTagArgs(tags); err != nil {
 		return nil, err
 	}
@@ -266,7 +290,11 @@ func (us *Users) FindByTags(ctx context.Context, tags ...string) ([]UserMatch, e
 
 // Touch records that the user was online (LastSeen, UserAgent) with one
 // UpdateItem. A missing user gives table.ErrNotFound.
-func (us *Users) Touch(ctx context.Context, id tn.UserID, when time.Time, userAgent string) error {
+//
+// Pattern: TN-1 (the user record's write side).
+func (us *Users) Touch(ctx context.Context, id tn.UserID, when time.Time, userAgent string) (err error) {
+	ctx, call := us.s.t.Call(ctx, "TN-1", "tinode.Users.Touch")
+	defer func() { call.End(err) }()
 	k, err := tn.UserKey(id)
 	if err != nil {
 		return err
@@ -285,7 +313,9 @@ func (us *Users) Touch(ctx context.Context, id tn.UserID, when time.Time, userAg
 // SoftDelete marks the user deleted (TN-17): State = deleted and DeletedAt,
 // one UpdateItem; tags, auth records and subscriptions stay. A missing user
 // gives table.ErrNotFound.
-func (us *Users) SoftDelete(ctx context.Context, id tn.UserID) error {
+func (us *Users) SoftDelete(ctx context.Context, id tn.UserID) (err error) {
+	ctx, call := us.s.t.Call(ctx, "TN-17", "tinode.Users.SoftDelete")
+	defer func() { call.End(err) }()
 	k, err := tn.UserKey(id)
 	if err != nil {
 		return err
@@ -312,7 +342,9 @@ func (us *Users) SoftDelete(ctx context.Context, id tn.UserID) error {
 // the subscription's GetItem and transaction (as Subscriptions.Delete), one
 // Query each for credentials and auth records, then the user's GetItem (its
 // tags name the guards to delete) and the final transaction.
-func (us *Users) Delete(ctx context.Context, id tn.UserID) error {
+func (us *Users) Delete(ctx context.Context, id tn.UserID) (err error) {
+	ctx, call := us.s.t.Call(ctx, "TN-17", "tinode.Users.Delete")
+	defer func() { call.End(err) }()
 	k, err := tn.UserKey(id)
 	if err != nil {
 		return err

@@ -1,0 +1,255 @@
+// Package wiretest checks that the store methods of the applications'
+// packages report their access pattern: every exported method taking a
+// context.Context whose doc comment cites a catalog ID (FH-6, PF-3, ...)
+// must start with [table.Table.Call] (or return [table.CallSeq2]) naming
+// one of the IDs it cites and itself as "pkg.Type.Method", and end the
+// call with its named error result. A method that cites no ID must be
+// listed as exempt, so that a new method cannot slip by unwired.
+package wiretest
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Package is one store package to check.
+type Package struct {
+	Dir    string // directory, relative to the caller
+	Name   string // package name, the method names' first part ("ferryhook")
+	Prefix string // catalog ID prefix ("FH")
+	// Exempt lists "Type.Method" of exported ctx-taking methods that cite
+	// no catalog ID on purpose (maintenance jobs, adoption), with why.
+	Exempt map[string]string
+}
+
+// Check returns one message per method that breaks the rule, and the
+// number of methods found wired.
+func Check(p Package) (problems []string, wired int, err error) {
+	fset := token.NewFileSet()
+	files, err := filepath.Glob(filepath.Join(p.Dir, "*.go"))
+	if err != nil {
+		return nil, 0, err
+	}
+	idRE := regexp.MustCompile(`\b` + regexp.QuoteMeta(p.Prefix) + `-[0-9]+\b`)
+	seen := map[string]bool{}
+	for _, file := range files {
+		if strings.HasSuffix(file, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, file, nil, parser.ParseComments)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv == nil || !fd.Name.IsExported() || fd.Body == nil {
+				continue
+			}
+			ctxName := contextParam(fd)
+			if ctxName == "" {
+				continue
+			}
+			name := recvType(fd) + "." + fd.Name.Name
+			if !ast.IsExported(recvType(fd)) {
+				continue
+			}
+			where := fmt.Sprintf("%s: %s.%s", fset.Position(fd.Pos()), p.Name, name)
+			var ids []string
+			if fd.Doc != nil {
+				ids = idRE.FindAllString(fd.Doc.Text(), -1)
+			}
+			if len(ids) == 0 {
+				if _, ok := p.Exempt[name]; ok {
+					seen[name] = true
+					continue
+				}
+				problems = append(problems, where+": exported method with a context cites no catalog ID: cite the pattern it serves and call Table.Call with it, or list it in Exempt")
+				continue
+			}
+			if n := countLit(fd.Body, p.Name+"."+name); n != 1 {
+				problems = append(problems, fmt.Sprintf("%s: names itself %d times, want one call", where, n))
+				continue
+			}
+			if msg := checkBody(fd, ctxName, ids, p.Name+"."+name); msg != "" {
+				problems = append(problems, where+": "+msg)
+				continue
+			}
+			wired++
+		}
+	}
+	for name := range p.Exempt {
+		if !seen[name] {
+			problems = append(problems, fmt.Sprintf("%s.%s is listed in Exempt but is not an uncited exported method", p.Name, name))
+		}
+	}
+	return problems, wired, nil
+}
+
+func recvType(fd *ast.FuncDecl) string {
+	t := fd.Recv.List[0].Type
+	if s, ok := t.(*ast.StarExpr); ok {
+		t = s.X
+	}
+	switch x := t.(type) {
+	case *ast.IndexExpr:
+		t = x.X
+	case *ast.IndexListExpr:
+		t = x.X
+	}
+	if id, ok := t.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
+
+func contextParam(fd *ast.FuncDecl) string {
+	for _, p := range fd.Type.Params.List {
+		if sel, ok := p.Type.(*ast.SelectorExpr); ok && sel.Sel.Name == "Context" {
+			if x, ok := sel.X.(*ast.Ident); ok && x.Name == "context" && len(p.Names) > 0 {
+				return p.Names[0].Name
+			}
+		}
+	}
+	return ""
+}
+
+// patternArgs reports whether args[i], args[i+1] are the string literals
+// of a cited ID and the method's name.
+func patternArgs(args []ast.Expr, i int, ids []string, method string) string {
+	if len(args) < i+2 {
+		return "too few arguments"
+	}
+	pat, ok1 := stringLit(args[i])
+	m, ok2 := stringLit(args[i+1])
+	if !ok1 || !ok2 {
+		return "the pattern and method must be string literals"
+	}
+	if !slices.Contains(ids, pat) {
+		return fmt.Sprintf("calls pattern %q, but its doc cites %v", pat, ids)
+	}
+	if m != method {
+		return fmt.Sprintf("names itself %q, want %q", m, method)
+	}
+	return ""
+}
+
+func stringLit(e ast.Expr) (string, bool) {
+	bl, ok := e.(*ast.BasicLit)
+	if !ok || bl.Kind != token.STRING {
+		return "", false
+	}
+	s, err := strconv.Unquote(bl.Value)
+	return s, err == nil
+}
+
+func selName(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.SelectorExpr:
+		return x.Sel.Name
+	case *ast.Ident:
+		return x.Name
+	case *ast.IndexExpr:
+		return selName(x.X)
+	}
+	return ""
+}
+
+func checkBody(fd *ast.FuncDecl, ctxName string, ids []string, method string) string {
+	stmts := fd.Body.List
+	if len(stmts) == 0 {
+		return "empty body"
+	}
+	// An iterator: return table.CallSeq2(ctx, t, "ID", "method", func...).
+	if r, ok := stmts[0].(*ast.ReturnStmt); ok && len(r.Results) == 1 {
+		if c, ok := r.Results[0].(*ast.CallExpr); ok && selName(c.Fun) == "CallSeq2" {
+			return patternArgs(c.Args, 2, ids, method)
+		}
+	}
+	const want = "must start with `ctx, call := <table>.Call(ctx, \"<ID>\", \"<pkg.Type.Method>\")` and `defer func() { call.End(err) }()`"
+	as, ok := stmts[0].(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 2 || len(as.Rhs) != 1 {
+		return want
+	}
+	c, ok := as.Rhs[0].(*ast.CallExpr)
+	if !ok || selName(c.Fun) != "Call" {
+		return want
+	}
+	if x, ok := as.Lhs[0].(*ast.Ident); !ok || x.Name != ctxName {
+		return "the call's context must replace " + ctxName
+	}
+	if msg := patternArgs(c.Args, 1, ids, method); msg != "" {
+		return msg
+	}
+	callVar, _ := as.Lhs[1].(*ast.Ident)
+	if callVar == nil || len(stmts) < 2 {
+		return want
+	}
+	ds, ok := stmts[1].(*ast.DeferStmt)
+	if !ok {
+		return want
+	}
+	errName := errResult(fd)
+	// defer call.End(nil) is right only without an error result.
+	var end *ast.CallExpr
+	if fl, ok := ds.Call.Fun.(*ast.FuncLit); ok && len(fl.Body.List) == 1 {
+		if es, ok := fl.Body.List[0].(*ast.ExprStmt); ok {
+			end, _ = es.X.(*ast.CallExpr)
+		}
+	} else {
+		end = ds.Call
+	}
+	if end == nil || selName(end.Fun) != "End" || len(end.Args) != 1 {
+		return want
+	}
+	if sel, ok := end.Fun.(*ast.SelectorExpr); !ok || selName(sel.X) != callVar.Name {
+		return want
+	}
+	arg, _ := end.Args[0].(*ast.Ident)
+	switch {
+	case errName == "" && (arg == nil || arg.Name != "nil"):
+		return "without an error result, end with call.End(nil)"
+	case errName == "-":
+		return "name the error result (err) so that the call ends with it"
+	case errName != "" && (arg == nil || arg.Name != errName):
+		return fmt.Sprintf("must end the call with its error result %s: defer func() { call.End(%s) }()", errName, errName)
+	}
+	return ""
+}
+
+// errResult returns the name of the last result when it is an error ("-"
+// when unnamed), or "".
+func errResult(fd *ast.FuncDecl) string {
+	r := fd.Type.Results
+	if r == nil || len(r.List) == 0 {
+		return ""
+	}
+	last := r.List[len(r.List)-1]
+	if id, ok := last.Type.(*ast.Ident); !ok || id.Name != "error" {
+		return ""
+	}
+	if len(last.Names) == 0 || last.Names[len(last.Names)-1].Name == "_" {
+		return "-"
+	}
+	return last.Names[len(last.Names)-1].Name
+}
+
+// countLit counts the string literals lit in body.
+func countLit(body ast.Node, lit string) int {
+	n := 0
+	ast.Inspect(body, func(x ast.Node) bool {
+		if s, ok := x.(ast.Expr); ok {
+			if v, ok := stringLit(s); ok && v == lit {
+				n++
+			}
+		}
+		return true
+	})
+	return n
+}

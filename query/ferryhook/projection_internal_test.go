@@ -1,0 +1,102 @@
+package ferryhook
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
+)
+
+// respBytes counts the response bytes a client receives.
+type respBytes struct{ n atomic.Int64 }
+
+func (b *respBytes) Do(r *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err == nil && resp.ContentLength > 0 {
+		b.n.Add(resp.ContentLength)
+	}
+	return resp, err
+}
+
+// TestProjectionStateCheck: the scaled profile's read-to-check paths
+// (recheck's BatchGetItem of a source and its owner, eventLayout's GetItem
+// of counter shard 0) fetch only the attributes they check, and still
+// decide as before. It logs the bytes and read units of the whole and the
+// projected reads (docs/observability.md).
+func TestProjectionStateCheck(t *testing.T) {
+	rc := &tabletest.RequestCounter{Capacity: true}
+	rb := &respBytes{}
+	client := tabletest.NewClient(t, rc.Option(), func(o *dynamodb.Options) { o.HTTPClient = rb })
+	opt := func(o *table.Options) {
+		o.Cipher, o.CursorKey = tabletest.Cipher(), []byte("ferryhook projection cursor key!")
+	}
+	mainT := tabletest.NewTable(t, MainSchema(DefaultMainTable))
+	eventsT := tabletest.NewTable(t, EventsSchema(DefaultEventsTable))
+	s := New(table.New(client, mainT.Schema(), opt), table.New(client, eventsT.Schema(), opt), ScaledProfile())
+	ctx := context.Background()
+	u, err := s.Users.Create(ctx, CreateUserInput{Email: "ada@example.com", Name: "Ada", PasswordHash: "$2b$10$" + strings.Repeat("a", 53)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := s.Sources.Create(ctx, u.UserID, CreateSourceInput{Name: "Stripe", Provider: "stripe", SigningSecret: "whsec_test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := ownerInfo{user: u.UserID, plan: u.Plan, layout: mustLayout(src.EventLayout)}
+	sk, uk, err := o.keys(src.SourceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shard0 := s.srcCounters.ShardKey(string(src.SourceID), 0)
+
+	measure := func(what string, fn func() (table.Item, error)) int64 {
+		t.Helper()
+		rc.Reset()
+		rb.n.Store(0)
+		if _, err := fn(); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		r, _ := rc.Consumed()
+		t.Logf("%-40s %5d response bytes, %.1f RCU", what, rb.n.Load(), r)
+		return rb.n.Load()
+	}
+	owners := func(attrs ...string) func() (table.Item, error) {
+		return func() (table.Item, error) {
+			m, err := s.main.GetOwners(ctx, []table.Key{sk, uk}, false, attrs...)
+			if err == nil && len(m) != 2 {
+				t.Fatalf("%d items, want 2", len(m))
+			}
+			return nil, err
+		}
+	}
+	wholeB := measure("recheck BatchGetItem, whole items", owners())
+	projB := measure("recheck BatchGetItem, projected", owners(recheckAttrs...))
+	shard := func(attrs ...string) func() (table.Item, error) {
+		return func() (table.Item, error) { return s.main.GetOwner(ctx, shard0, true, attrs...) }
+	}
+	wholeS := measure("eventLayout GetItem of shard 0, whole", shard())
+	projS := measure("eventLayout GetItem of shard 0, projected", shard(eventLayoutAttr))
+	if projB >= wholeB || projS >= wholeS {
+		t.Errorf("projected reads not smaller: %d vs %d, %d vs %d bytes", projB, wholeB, projS, wholeS)
+	}
+
+	// The paths decide on the projected items as on whole ones.
+	if same, err := s.recheck(ctx, src.SourceID, o); err != nil || !same {
+		t.Fatalf("recheck = %v, %v; want true", same, err)
+	}
+	if l, err := s.eventLayout(ctx, src.SourceID); err != nil || l.String() != o.layout.String() {
+		t.Fatalf("eventLayout = %v, %v; want %v", l, err, o.layout)
+	}
+	if _, err := s.Sources.Pause(ctx, u.UserID, src.SourceID); err != nil {
+		t.Fatal(err)
+	}
+	if same, err := s.recheck(ctx, src.SourceID, o); err != nil || same {
+		t.Fatalf("recheck of a paused source = %v, %v; want false", same, err)
+	}
+}

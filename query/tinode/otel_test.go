@@ -1,0 +1,47 @@
+package tinode_test
+
+import (
+	"testing"
+	"time"
+
+	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/internal/wiretest"
+)
+
+// TestOtelTinodeCalls: store methods report their catalog ID, their
+// requests sit under them, and a method calling another (UpsertDevice
+// through Update) nests.
+func TestOtelTinodeCalls(t *testing.T) {
+	traced, exp := wiretest.Traced(t)
+	s := newStore(t, traced)
+	mustUser(t, s, "usrAda")
+	mustTopic(t, s, "grpOtel", "usrAda")
+	exp.Reset()
+
+	if _, err := s.Users.Get(ctx(t), "usrAda"); err != nil {
+		t.Fatal(err)
+	}
+	spans := exp.GetSpans()
+	wiretest.Request(t, spans, wiretest.Call(t, spans, "tinode.Users.Get", "TN-1"), "GetItem")
+	exp.Reset()
+
+	// TN-12: the message and the topic's SeqId in one transaction.
+	if err := s.Messages.Save(ctx(t), &tn.Message{Topic: "grpOtel", From: "usrAda", Content: tn.JSON("hi")}); err != nil {
+		t.Fatal(err)
+	}
+	spans = exp.GetSpans()
+	wiretest.Call(t, spans, "tinode.Messages.Save", "TN-12")
+	exp.Reset()
+
+	// TN-16 through Update (TN-1's write side): nested, the requests
+	// under Update.
+	d := tn.Device{DeviceId: "dev1", Platform: tn.PlatformAndroid, LastSeen: time.Now().UTC()}
+	if err := s.Users.UpsertDevice(ctx(t), "usrAda", d); err != nil {
+		t.Fatal(err)
+	}
+	spans = exp.GetSpans()
+	up := wiretest.Call(t, spans, "tinode.Users.UpsertDevice", "TN-16")
+	upd := wiretest.Span(t, spans, "tinode.Users.Update")
+	wiretest.Child(t, up, upd)
+	wiretest.Request(t, spans, upd, "GetItem")
+}
