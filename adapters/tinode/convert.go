@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/entity/tn"
 	t "github.com/tinode/chat/server/store/types"
 )
 

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"time"
 
-	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 	t "github.com/tinode/chat/server/store/types"

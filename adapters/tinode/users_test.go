@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 	t "github.com/tinode/chat/server/store/types"

@@ -204,7 +204,7 @@ func requestsTable(root string) (string, error) {
 		if hist["unmeasured"] > 0 {
 			fmt.Fprintf(&b, ", %d not measured", hist["unmeasured"])
 		}
-		fmt.Fprintf(&b, " (<a href=\"docs/patterns/%s.md\">document</a>)</summary>\n\n", name)
+		fmt.Fprintf(&b, " (<a href=\"patterns/%s.md\">document</a>)</summary>\n\n", name)
 		b.WriteString("| catalog ID | methods: requests (operations; RCU/WCU; hottest key per call, calls/s on one key) |\n|---|---|\n")
 		for _, id := range ids {
 			fmt.Fprintf(&b, "| %s | %s |\n", id, strings.Join(byID[id], "<br>"))

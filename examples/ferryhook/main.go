@@ -15,9 +15,9 @@ import (
 	"os"
 	"time"
 
-	fh "github.com/singletable/singletable/entity/ferryhook"
+	"github.com/singletable/singletable/entity/fh"
 	"github.com/singletable/singletable/internal/exampleenv"
-	ferryhook "github.com/singletable/singletable/query/ferryhook"
+	"github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/table"
 )
 

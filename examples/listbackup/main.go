@@ -17,9 +17,9 @@ import (
 	"sync"
 	"time"
 
-	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/internal/exampleenv"
-	listbackup "github.com/singletable/singletable/query/listbackup"
+	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 )
 

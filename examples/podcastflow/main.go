@@ -17,7 +17,7 @@ import (
 	"os"
 	"time"
 
-	pf "github.com/singletable/singletable/entity/podcastflow"
+	"github.com/singletable/singletable/entity/pf"
 	"github.com/singletable/singletable/internal/exampleenv"
 	"github.com/singletable/singletable/query/podcastflow"
 	"github.com/singletable/singletable/table"

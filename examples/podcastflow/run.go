@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	pf "github.com/singletable/singletable/entity/podcastflow"
+	"github.com/singletable/singletable/entity/pf"
 	"github.com/singletable/singletable/query/podcastflow"
 	"github.com/singletable/singletable/table"
 )

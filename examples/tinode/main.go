@@ -21,9 +21,9 @@ import (
 	"sync"
 	"time"
 
-	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/internal/exampleenv"
-	tinode "github.com/singletable/singletable/query/tinode"
+	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 )
 

@@ -5,7 +5,7 @@ import (
 	"iter"
 	"time"
 
-	fh "github.com/singletable/singletable/entity/ferryhook"
+	"github.com/singletable/singletable/entity/fh"
 	"github.com/singletable/singletable/table"
 )
 

@@ -8,7 +8,7 @@ import (
 	"math/rand/v2"
 	"time"
 
-	fh "github.com/singletable/singletable/entity/ferryhook"
+	"github.com/singletable/singletable/entity/fh"
 	"github.com/singletable/singletable/table"
 )
 

@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	fh "github.com/singletable/singletable/entity/ferryhook"
-	ferryhook "github.com/singletable/singletable/query/ferryhook"
+	"github.com/singletable/singletable/entity/fh"
+	"github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/table"
 )
 

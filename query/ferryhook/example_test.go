@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	fh "github.com/singletable/singletable/entity/ferryhook"
-	ferryhook "github.com/singletable/singletable/query/ferryhook"
+	"github.com/singletable/singletable/entity/fh"
+	"github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 )

@@ -1,6 +1,6 @@
 package ferryhook
 
-import fh "github.com/singletable/singletable/entity/ferryhook"
+import fh "github.com/singletable/singletable/entity/fh"
 
 // AcceptEventIDs makes s mint only event IDs that accept approves (drawing
 // again otherwise), for a test that places a small sample's events as a

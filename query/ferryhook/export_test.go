@@ -1,7 +1,7 @@
 package ferryhook
 
 import (
-	fh "github.com/singletable/singletable/entity/ferryhook"
+	"github.com/singletable/singletable/entity/fh"
 	"github.com/singletable/singletable/table"
 )
 

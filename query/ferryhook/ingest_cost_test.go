@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	fh "github.com/singletable/singletable/entity/ferryhook"
+	"github.com/singletable/singletable/entity/fh"
 	"github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"

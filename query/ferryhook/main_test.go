@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	fh "github.com/singletable/singletable/entity/ferryhook"
-	ferryhook "github.com/singletable/singletable/query/ferryhook"
+	"github.com/singletable/singletable/entity/fh"
+	"github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 )

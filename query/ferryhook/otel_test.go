@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/singletable/singletable/internal/wiretest"
-	ferryhook "github.com/singletable/singletable/query/ferryhook"
+	"github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/table"
 )
 

@@ -7,7 +7,7 @@ import (
 	"iter"
 	"slices"
 
-	fh "github.com/singletable/singletable/entity/ferryhook"
+	"github.com/singletable/singletable/entity/fh"
 	"github.com/singletable/singletable/table"
 )
 

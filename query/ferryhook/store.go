@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	fh "github.com/singletable/singletable/entity/ferryhook"
+	"github.com/singletable/singletable/entity/fh"
 	"github.com/singletable/singletable/table"
 )
 

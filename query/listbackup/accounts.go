@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"iter"
 
-	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/keys"
 	"github.com/singletable/singletable/table"
 )

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/table"
 )
 

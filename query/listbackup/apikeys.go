@@ -6,7 +6,7 @@ import (
 	"iter"
 	"time"
 
-	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/table"
 )
 

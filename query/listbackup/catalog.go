@@ -3,7 +3,7 @@ package listbackup
 import (
 	"context"
 
-	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/table"
 )
 

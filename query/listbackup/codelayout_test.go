@@ -14,8 +14,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	lb "github.com/singletable/singletable/entity/listbackup"
-	listbackup "github.com/singletable/singletable/query/listbackup"
+	"github.com/singletable/singletable/entity/lb"
+	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 )

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/keys"
 	"github.com/singletable/singletable/table"
 )

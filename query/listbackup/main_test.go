@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	listbackup "github.com/singletable/singletable/query/listbackup"
+	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 )

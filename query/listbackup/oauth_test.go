@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	lb "github.com/singletable/singletable/entity/listbackup"
-	listbackup "github.com/singletable/singletable/query/listbackup"
+	"github.com/singletable/singletable/entity/lb"
+	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 )
 

@@ -3,7 +3,7 @@ package listbackup_test
 import (
 	"testing"
 
-	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/internal/wiretest"
 	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table/tabletest"

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/internal/patterncost"
-	listbackup "github.com/singletable/singletable/query/listbackup"
+	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 	"github.com/singletable/singletable/table/tabletest/capacity"

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"testing"
 
-	lb "github.com/singletable/singletable/entity/listbackup"
-	listbackup "github.com/singletable/singletable/query/listbackup"
+	"github.com/singletable/singletable/entity/lb"
+	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/table"
 )
 

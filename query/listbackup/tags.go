@@ -5,7 +5,7 @@ import (
 	"iter"
 	"slices"
 
-	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/keys"
 	"github.com/singletable/singletable/table"
 )

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	lb "github.com/singletable/singletable/entity/listbackup"
+	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/table"
 )
 

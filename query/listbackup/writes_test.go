@@ -18,8 +18,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	lb "github.com/singletable/singletable/entity/listbackup"
-	listbackup "github.com/singletable/singletable/query/listbackup"
+	"github.com/singletable/singletable/entity/lb"
+	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 )

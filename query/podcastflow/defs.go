@@ -3,7 +3,7 @@ package podcastflow
 import (
 	"time"
 
-	pf "github.com/singletable/singletable/entity/podcastflow"
+	"github.com/singletable/singletable/entity/pf"
 	"github.com/singletable/singletable/table"
 )
 

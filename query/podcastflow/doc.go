@@ -2,7 +2,7 @@
 // (its schema document's access patterns, catalog PF-1 ... PF-14) on one table,
 // podcastflow-pro by default, with the generic schema of [table.NewSchema].
 // The entities themselves (typed IDs, enums, validation, the document's key
-// formats) are in package entity/podcastflow.
+// formats) are in package entity/pf.
 //
 // # Mapping
 //

@@ -1,7 +1,7 @@
 package podcastflow
 
 import (
-	pf "github.com/singletable/singletable/entity/podcastflow"
+	"github.com/singletable/singletable/entity/pf"
 	"github.com/singletable/singletable/table"
 )
 

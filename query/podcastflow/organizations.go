@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"iter"
 
-	pf "github.com/singletable/singletable/entity/podcastflow"
+	"github.com/singletable/singletable/entity/pf"
 	"github.com/singletable/singletable/table"
 )
 

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	pf "github.com/singletable/singletable/entity/podcastflow"
+	"github.com/singletable/singletable/entity/pf"
 	"github.com/singletable/singletable/internal/wiretest"
 	"github.com/singletable/singletable/query/podcastflow"
 	"github.com/singletable/singletable/table"

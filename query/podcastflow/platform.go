@@ -3,7 +3,7 @@ package podcastflow
 import (
 	"context"
 
-	pf "github.com/singletable/singletable/entity/podcastflow"
+	"github.com/singletable/singletable/entity/pf"
 )
 
 // Platform serves the platform settings, PF-7: one item, PLATFORM /

@@ -4,7 +4,7 @@ import (
 	"context"
 	"iter"
 
-	pf "github.com/singletable/singletable/entity/podcastflow"
+	"github.com/singletable/singletable/entity/pf"
 	"github.com/singletable/singletable/table"
 )
 

@@ -9,7 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	pf "github.com/singletable/singletable/entity/podcastflow"
+	"github.com/singletable/singletable/entity/pf"
 	"github.com/singletable/singletable/query/podcastflow"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"

@@ -7,7 +7,7 @@ import (
 	"iter"
 	"time"
 
-	pf "github.com/singletable/singletable/entity/podcastflow"
+	"github.com/singletable/singletable/entity/pf"
 	"github.com/singletable/singletable/table"
 )
 

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/table"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"

@@ -6,7 +6,7 @@ import (
 	"maps"
 	"slices"
 
-	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/table"
 )
 

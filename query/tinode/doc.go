@@ -4,7 +4,7 @@
 // credentials) from ONE DynamoDB table, replacing TinodeUsers,
 // TinodeAuth, TinodeTagUnique, TinodeTopics, TinodeSubscriptions and
 // TinodeMessages (and today's dellog and credentials tables). Entities are
-// in package entity/tinode.
+// in package entity/tn.
 //
 // # Mapping
 //

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	tn "github.com/singletable/singletable/entity/tinode"
-	tinode "github.com/singletable/singletable/query/tinode"
+	"github.com/singletable/singletable/entity/tn"
+	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 )

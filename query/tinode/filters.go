@@ -3,7 +3,7 @@ package tinode
 import (
 	"time"
 
-	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/table"
 )
 

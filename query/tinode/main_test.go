@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	tn "github.com/singletable/singletable/entity/tinode"
-	tinode "github.com/singletable/singletable/query/tinode"
+	"github.com/singletable/singletable/entity/tn"
+	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 )

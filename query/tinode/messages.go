@@ -7,7 +7,7 @@ import (
 	"iter"
 	"sync"
 
-	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/internal/retry"
 	"github.com/singletable/singletable/table"
 )

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/internal/wiretest"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/internal/patterncost"
 	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"

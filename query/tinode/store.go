@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	tn "github.com/singletable/singletable/entity/tinode"
+	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/table"
 )
 

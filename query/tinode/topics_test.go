@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	tn "github.com/singletable/singletable/entity/tinode"
-	tinode "github.com/singletable/singletable/query/tinode"
+	"github.com/singletable/singletable/entity/tn"
+	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 )
 

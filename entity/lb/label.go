@@ -1,0 +1,73 @@
+package lb
+
+import (
+	"time"
+
+	"github.com/singletable/singletable/table"
+)
+
+// Label is a named, coloured tag of an account, as ListBackup's own code
+// keeps them (its tags table: name, color, usage count); it is put on
+// entities with an [EntityTag]. The documents' key=value [Tag] is
+// another thing.
+type Label struct {
+	// TagID identifies the label.
+	TagID TagID `dynamo:"tagId"`
+	// AccountID is the account the label belongs to.
+	AccountID AccountID `dynamo:"accountId"`
+	// UserID is the user who created it.
+	UserID UserID `dynamo:"userId,omitempty"`
+	// Name is the label's name, as its user typed it.
+	Name        string `dynamo:"name"`
+	Description string `dynamo:"description,omitempty"`
+	// Color is the label's colour, as stored ("#1a2b3c", "blue").
+	Color    string `dynamo:"color,omitempty"`
+	Category string `dynamo:"category,omitempty"`
+	// IsSystem marks labels the system made.
+	IsSystem bool `dynamo:"isSystem"`
+	// UsageCount is how many entities carry the label, as its writer
+	// counted them.
+	UsageCount int       `dynamo:"usageCount"`
+	Metadata   Object    `dynamo:"metadata,omitempty"`
+	CreatedAt  time.Time `dynamo:"createdAt"`
+	UpdatedAt  time.Time `dynamo:"updatedAt"`
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
+}
+
+// Validate checks the label before a write.
+func (l *Label) Validate() error {
+	return first(l.TagID.Validate("tagId"), l.AccountID.Validate("accountId"), required("name", l.Name))
+}
+
+// EntityTagID identifies an EntityTag.
+type EntityTagID string
+
+// Validate returns a *table.ValidationError naming field unless id is a
+// valid ID.
+func (id EntityTagID) Validate(field string) error { return CheckID(field, string(id)) }
+
+// EntityTag puts a [Label] on an entity (a source, a job, ...), as
+// ListBackup's own code keeps it (its entity-tags table).
+type EntityTag struct {
+	// EntityTagID identifies the link.
+	EntityTagID EntityTagID `dynamo:"entityTagId"`
+	AccountID   AccountID   `dynamo:"accountId"`
+	// EntityType and EntityID name the tagged entity ("source", "source:1").
+	EntityType string `dynamo:"entityType"`
+	EntityID   string `dynamo:"entityId"`
+	// TagID is the label.
+	TagID     TagID     `dynamo:"tagId"`
+	UserID    UserID    `dynamo:"userId,omitempty"`
+	CreatedAt time.Time `dynamo:"createdAt"`
+	// Extra keeps the attributes no field models, as stored (the
+	// catch-all: a migrated item keeps what its legacy writer wrote).
+	Extra table.Extra `dynamo:"-"`
+}
+
+// Validate checks the link before a write.
+func (t *EntityTag) Validate() error {
+	return first(t.EntityTagID.Validate("entityTagId"), t.AccountID.Validate("accountId"), CheckID("entityType", t.EntityType),
+		CheckID("entityId", t.EntityID), t.TagID.Validate("tagId"))
+}

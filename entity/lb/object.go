@@ -1,0 +1,63 @@
+package lb
+
+import (
+	"strings"
+	"time"
+
+	"github.com/singletable/singletable/table"
+)
+
+// Object is a free-form value the documents leave untyped ("object",
+// "Map"): stored as a DynamoDB map of native values.
+type Object = map[string]any
+
+// Permissions maps a resource ("sources", "users", "billing") to the
+// operations allowed on it ("create", "read", ...), as in the documents.
+type Permissions = map[string][]string
+
+// RetryPolicy is a retry configuration (core's retryPolicy maps).
+type RetryPolicy struct {
+	// MaxRetries is how many times a failed call is retried (0: none).
+	MaxRetries int `dynamo:"maxRetries,omitempty"`
+	// BackoffSeconds is the wait before the first retry, in seconds.
+	BackoffSeconds int `dynamo:"backoffSeconds,omitempty"`
+}
+
+// Validate checks that the numbers are not negative.
+func (p RetryPolicy) Validate(field string) error {
+	if p.MaxRetries < 0 || p.BackoffSeconds < 0 {
+		return table.Invalid(field, "negative retry setting")
+	}
+	return nil
+}
+
+func required(field, v string) error {
+	if strings.TrimSpace(v) == "" {
+		return table.Invalid(field, "required")
+	}
+	return nil
+}
+
+func requiredTime(field string, t time.Time) error {
+	if t.IsZero() {
+		return table.Invalid(field, "required")
+	}
+	return nil
+}
+
+// first returns the first non-nil error.
+func first(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Stamp is how times are kept: UTC. Epoch-second attributes (core) are
+// truncated to the second by Seconds so that they read back equal.
+func Stamp(t time.Time) time.Time { return t.UTC() }
+
+// Seconds truncates t to whole seconds in UTC (core's epoch-second times).
+func Seconds(t time.Time) time.Time { return t.UTC().Truncate(time.Second) }

@@ -1,0 +1,39 @@
+// Package podcastflow holds the entities of PodcastFlow Pro
+// (from its schema document): plain structs whose dynamo tags are the
+// document's attribute names, typed IDs and enums that reject unknown
+// values, their validation, and the document's key formats.
+//
+// # Mapping
+//
+//	entity               PK                        SK                           key builder
+//	UserProfile          USER#{userId}             PROFILE                      UserProfileKey
+//	UserPreferences      USER#{userId}             PREFERENCES                  UserPreferencesKey
+//	OrganizationProfile  ORG#{organizationId}      PROFILE                      OrganizationProfileKey
+//	OrganizationSettings ORG#{organizationId}      SETTINGS                     OrganizationSettingsKey
+//	PlatformSettings     PLATFORM                  SETTINGS                     PlatformSettingsKey
+//	GlobalMetrics        ANALYTICS                 GLOBAL#{date}                GlobalMetricsKey
+//	OrganizationMetrics  ANALYTICS                 ORG#{organizationId}#{date}  OrganizationMetricsKey
+//	BillingRecord        BILLING#{organizationId}  RECORD#{date}                BillingRecordKey
+//	BillingMetrics       BILLING                   METRICS#{date}               BillingMetricsKey
+//
+// The GSI keys, and the access patterns each key serves (PF-1 ... PF-14),
+// are in package query/podcastflow.
+//
+// # Fields that live only in the key
+//
+// The document stores no userId in preferences, no organizationId in
+// organization settings and no date in billing records: those values are
+// in the key only. [UserPreferences], [OrganizationSettings] and
+// [BillingRecord] fill them from PK and SK when decoded, so items written
+// by another service in the document's format read back complete.
+//
+// # Values
+//
+// Roles, statuses and plans are typed strings; Valid reports whether a
+// value is one the document lists, and the Parse functions turn input into
+// them or return a *table.ValidationError naming the field. Writes are
+// validated; reads are not, so an unexpected value in existing data does
+// not make a whole page unreadable. Timestamps are time.Time, stored as
+// ISO 8601 (RFC 3339) strings as the document says; dates are [Date],
+// strictly YYYY-MM-DD.
+package pf

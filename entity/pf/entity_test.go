@@ -1,0 +1,164 @@
+package pf_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/singletable/singletable/entity/pf"
+	"github.com/singletable/singletable/table"
+)
+
+func TestEnumsRejectUnknownValues(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		in    string
+		parse func(string) error
+		ok    bool
+	}{
+		{"producer", func(s string) error { _, err := pf.ParseRole(s); return err }, true},
+		{"Producer", func(s string) error { _, err := pf.ParseRole(s); return err }, false},
+		{"owner", func(s string) error { _, err := pf.ParseRole(s); return err }, false},
+		{"inactive", func(s string) error { _, err := pf.ParseUserStatus(s); return err }, true},
+		{"trial", func(s string) error { _, err := pf.ParseUserStatus(s); return err }, false},
+		{"trial", func(s string) error { _, err := pf.ParseOrgStatus(s); return err }, true},
+		{"overdue", func(s string) error { _, err := pf.ParseBillingStatus(s); return err }, true},
+		{"refunded", func(s string) error { _, err := pf.ParseBillingStatus(s); return err }, false},
+		{"enterprise", func(s string) error { _, err := pf.ParsePlan(s); return err }, true},
+		{"free", func(s string) error { _, err := pf.ParsePlan(s); return err }, false},
+		{"BILLING", func(s string) error { _, err := pf.ParseEntityType(s); return err }, true},
+		{"", func(s string) error { _, err := pf.ParseEntityType(s); return err }, false},
+		{"paid", func(s string) error { _, err := pf.ParseEntityStatus(s); return err }, true},
+		{"deleted", func(s string) error { _, err := pf.ParseEntityStatus(s); return err }, false},
+	} {
+		err := c.parse(c.in)
+		if c.ok != (err == nil) {
+			t.Errorf("parse %q: err = %v, want ok=%v", c.in, err, c.ok)
+		}
+		if err != nil && !errors.Is(err, table.ErrInvalidInput) {
+			t.Errorf("parse %q: err = %v does not match ErrInvalidInput", c.in, err)
+		}
+	}
+	if !pf.EntityStatus("active").ValidFor(pf.EntityOrganization) || pf.EntityStatus("paid").ValidFor(pf.EntityUser) {
+		t.Error("EntityStatus.ValidFor is wrong")
+	}
+	if len(pf.Roles()) != 6 || len(pf.Plans()) != 3 || len(pf.BillingStatuses()) != 4 {
+		t.Error("the document lists 6 roles, 3 plans and 4 billing statuses")
+	}
+}
+
+// Keys are the document's, byte for byte, and parse back.
+func TestKeysByteForByte(t *testing.T) {
+	t.Parallel()
+	must := func(k table.Key, err error) table.Key {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	got := []table.Key{
+		must(pf.UserProfileKey("u-1")),
+		must(pf.UserPreferencesKey("u-1")),
+		must(pf.OrganizationProfileKey("org_7")),
+		must(pf.OrganizationSettingsKey("org_7")),
+		pf.PlatformSettingsKey(),
+		must(pf.GlobalMetricsKey("2024-02-29")),
+		must(pf.OrganizationMetricsKey("org_7", "2024-02-29")),
+		must(pf.BillingRecordKey("org_7", "2024-03-01")),
+		must(pf.BillingMetricsKey("2024-03-01")),
+	}
+	want := []table.Key{
+		{PK: "USER#u-1", SK: "PROFILE"},
+		{PK: "USER#u-1", SK: "PREFERENCES"},
+		{PK: "ORG#org_7", SK: "PROFILE"},
+		{PK: "ORG#org_7", SK: "SETTINGS"},
+		{PK: "PLATFORM", SK: "SETTINGS"},
+		{PK: "ANALYTICS", SK: "GLOBAL#2024-02-29"},
+		{PK: "ANALYTICS", SK: "ORG#org_7#2024-02-29"},
+		{PK: "BILLING#org_7", SK: "RECORD#2024-03-01"},
+		{PK: "BILLING", SK: "METRICS#2024-03-01"},
+	}
+	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b table.Key) bool { return a == b })); diff != "" {
+		t.Errorf("keys (-want +got):\n%s", diff)
+	}
+	if id, err := pf.ParseUserPK("USER#u-1"); err != nil || id != "u-1" {
+		t.Errorf("ParseUserPK = %q, %v", id, err)
+	}
+	if id, err := pf.ParseOrgPK("ORG#org_7"); err != nil || id != "org_7" {
+		t.Errorf("ParseOrgPK = %q, %v", id, err)
+	}
+	if o, d, err := pf.ParseBillingRecordKey(want[7]); err != nil || o != "org_7" || d != "2024-03-01" {
+		t.Errorf("ParseBillingRecordKey = %q %q %v", o, d, err)
+	}
+	if !pf.IsUserProfileKey(want[0]) || pf.IsUserProfileKey(want[1]) || !pf.IsUserPreferencesKey(want[1]) ||
+		!pf.IsOrganizationProfileKey(want[2]) || !pf.IsOrganizationSettingsKey(want[3]) ||
+		pf.IsOrganizationProfileKey(want[0]) || !pf.IsBillingRecordKey(want[7]) || pf.IsBillingRecordKey(want[8]) {
+		t.Error("Is*Key recognizes the wrong keys")
+	}
+	for _, bad := range []func() error{
+		func() error { _, err := pf.UserProfileKey(""); return err },
+		func() error { _, err := pf.UserProfileKey("a#b"); return err },
+		func() error { _, err := pf.OrganizationProfileKey("x\n"); return err },
+		func() error { _, err := pf.GlobalMetricsKey("2024-02-30"); return err },
+		func() error { _, err := pf.OrganizationMetricsKey("o", "2024-2-1"); return err },
+		func() error { _, err := pf.BillingRecordKey("", "2024-01-01"); return err },
+	} {
+		if err := bad(); !errors.Is(err, table.ErrInvalidKey) {
+			t.Errorf("bad key: err = %v, want ErrInvalidKey", err)
+		}
+	}
+}
+
+func TestDates(t *testing.T) {
+	t.Parallel()
+	for in, ok := range map[string]bool{
+		"2024-02-29": true, "2023-02-29": false, "2024-1-05": false, "2024-01-05T00:00:00Z": false,
+		"": false, "20240105": false, "2024-13-01": false,
+	} {
+		if _, err := pf.ParseDate(in); (err == nil) != ok {
+			t.Errorf("ParseDate(%q): err = %v, want ok=%v", in, err, ok)
+		}
+	}
+	if got := pf.Date("2024-02-28").AddDays(2); got != "2024-03-01" {
+		t.Errorf("AddDays = %s, want 2024-03-01", got)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	t.Parallel()
+	good := pf.UserProfile{UserID: "u", Email: "a@b.co", Name: "A", Role: pf.RoleAdmin, Status: pf.UserActive, OrganizationID: "o"}
+	if err := good.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	master := good
+	master.Role, master.OrganizationID = pf.RoleMaster, ""
+	if err := master.Validate(); err != nil {
+		t.Errorf("master without organization: %v", err)
+	}
+	for field, change := range map[string]func(*pf.UserProfile){
+		"userId":         func(u *pf.UserProfile) { u.UserID = "" },
+		"email":          func(u *pf.UserProfile) { u.Email = "Bob <b@c.co>" },
+		"name":           func(u *pf.UserProfile) { u.Name = " " },
+		"role":           func(u *pf.UserProfile) { u.Role = "root" },
+		"status":         func(u *pf.UserProfile) { u.Status = "trial" },
+		"organizationId": func(u *pf.UserProfile) { u.OrganizationID = "" },
+		"avatar":         func(u *pf.UserProfile) { u.Avatar = "ftp://x" },
+	} {
+		u := good
+		change(&u)
+		var ve *table.ValidationError
+		if err := u.Validate(); !errors.As(err, &ve) || ve.Field != field {
+			t.Errorf("%s: err = %v, want a ValidationError for it", field, err)
+		}
+	}
+	gm := pf.GlobalMetrics{Date: "2024-01-01", Uptime: 101}
+	if err := gm.Validate(); err == nil {
+		t.Error("uptime 101% accepted")
+	}
+	bm := pf.BillingMetrics{Date: "2024-01-01", OverdueAmount: -1}
+	if err := bm.Validate(); err == nil {
+		t.Error("negative overdue amount accepted")
+	}
+}

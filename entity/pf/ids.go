@@ -1,0 +1,94 @@
+package pf
+
+import (
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/singletable/singletable/keys"
+	"github.com/singletable/singletable/table"
+)
+
+// MaxIDBytes bounds user and organization IDs, so that every key built
+// from them stays far below DynamoDB's limits.
+const MaxIDBytes = 256
+
+// UserID identifies a user (the document's userId).
+type UserID string
+
+// OrgID identifies an organization (the document's organizationId).
+type OrgID string
+
+// Validate checks that id can be part of a key: non-empty, at most
+// [MaxIDBytes], valid UTF-8, no control character and no '#' (the key
+// delimiter). The error is a *table.ValidationError naming field.
+func (id UserID) Validate(field string) error { return checkID(field, string(id)) }
+
+// Validate checks that id can be part of a key (see [UserID.Validate]).
+func (id OrgID) Validate(field string) error { return checkID(field, string(id)) }
+
+func checkID(field, v string) error {
+	reason := ""
+	switch {
+	case v == "":
+		reason = "empty"
+	case len(v) > MaxIDBytes:
+		reason = "longer than 256 bytes"
+	case !utf8.ValidString(v):
+		reason = "not valid UTF-8"
+	case strings.Contains(v, keys.Delimiter):
+		reason = "contains the key delimiter '#'"
+	case strings.IndexFunc(v, unicode.IsControl) >= 0:
+		reason = "contains a control character"
+	}
+	if reason == "" {
+		return nil
+	}
+	return &table.ValidationError{Field: field, Reason: reason, Key: true}
+}
+
+// Date is a calendar day, YYYY-MM-DD, as the document writes dates in
+// metrics and billing keys.
+type Date string
+
+// ParseDate returns s as a Date if it is exactly YYYY-MM-DD and a real day
+// ("2024-1-5" and "2024-02-30" are refused with a *table.ValidationError).
+func ParseDate(s string) (Date, error) {
+	d := Date(s)
+	return d, d.Validate("date")
+}
+
+// DateOf returns the day of t in UTC.
+func DateOf(t time.Time) Date { return Date(keys.MustDate(t)) }
+
+// Validate checks that d is exactly YYYY-MM-DD and a real day.
+func (d Date) Validate(field string) error {
+	if _, err := keys.ParseDate(string(d)); err != nil {
+		return &table.ValidationError{Field: field, Reason: "not a YYYY-MM-DD date: " + quote(string(d)), Key: true}
+	}
+	return nil
+}
+
+// Time returns midnight UTC of d (the zero time if d is not valid).
+func (d Date) Time() time.Time {
+	t, _ := keys.ParseDate(string(d))
+	return t
+}
+
+// AddDays returns the date n days after d (before, for negative n).
+func (d Date) AddDays(n int) Date { return DateOf(d.Time().AddDate(0, 0, n)) }
+
+// String returns d as written.
+func (d Date) String() string { return string(d) }
+
+func quote(s string) string {
+	if len(s) > 40 {
+		s = s[:40] + "..."
+	}
+	return `"` + s + `"`
+}
+
+// Stamp returns now as the entities store timestamps: UTC, millisecond
+// precision, like the document's JavaScript writers (toISOString).
+func Stamp(now time.Time) time.Time { return now.UTC().Truncate(time.Millisecond) }

@@ -1,0 +1,70 @@
+package tn
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/singletable/singletable/table"
+)
+
+// MaxIDBytes bounds user ids, topic names, tags and auth values, so every
+// key built from them stays far below DynamoDB's key limits even escaped.
+const MaxIDBytes = 255
+
+// UserID is a Tinode user id, such as "KKyCVA956m8".
+type UserID string
+
+// Validate returns a *table.ValidationError naming field if id is empty,
+// too long, or not printable UTF-8.
+func (id UserID) Validate(field string) error { return checkID(field, string(id)) }
+
+// TopicName is a Tinode topic name, such as "p2pAlPRDF12iirthS2WpDz1eg" or
+// "grpX3fa2".
+type TopicName string
+
+// Validate returns a *table.ValidationError naming field if the name is
+// empty, too long, or not printable UTF-8.
+func (n TopicName) Validate(field string) error { return checkID(field, string(n)) }
+
+// IsP2P reports whether the topic is a peer-to-peer topic ("p2p" prefix).
+func (n TopicName) IsP2P() bool { return strings.HasPrefix(string(n), "p2p") }
+
+// IsGroup reports whether the topic is a group topic ("grp" prefix).
+func (n TopicName) IsGroup() bool { return strings.HasPrefix(string(n), "grp") }
+
+// SubscriptionID returns Tinode's subscription id "{topic}:{user}".
+func SubscriptionID(topic TopicName, user UserID) string {
+	return string(topic) + ":" + string(user)
+}
+
+func checkID(field, v string) error {
+	if r := idReason(v); r != "" {
+		return &table.ValidationError{Field: field, Reason: r, Key: true}
+	}
+	return nil
+}
+
+// idReason says why v cannot be an id, tag or key value ("" if it can).
+func idReason(v string) string {
+	switch {
+	case v == "":
+		return "empty"
+	case len(v) > MaxIDBytes:
+		return "longer than 255 bytes"
+	case !utf8.ValidString(v):
+		return "not valid UTF-8"
+	}
+	for _, r := range v {
+		if unicode.IsControl(r) {
+			return "contains a control character"
+		}
+	}
+	return ""
+}
+
+// invalidKey returns a *table.ValidationError for a field keys derive from.
+func invalidKey(field, format string, args ...any) error {
+	return &table.ValidationError{Field: field, Reason: fmt.Sprintf(format, args...), Key: true}
+}
