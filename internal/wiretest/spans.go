@@ -44,7 +44,7 @@ func Span(t testing.TB, spans tracetest.SpanStubs, name string) tracetest.SpanSt
 func Attr(s tracetest.SpanStub, k attribute.Key) string {
 	for _, a := range s.Attributes {
 		if a.Key == k {
-			return a.Value.Emit()
+			return a.Value.String()
 		}
 	}
 	return ""
