@@ -55,10 +55,7 @@ func (t Template) Partition(v map[string]string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if pk.shards() > 0 {
-		pk = pk[:len(pk)-1]
-	}
-	return buildSide(pk, v, "partition key")
+	return buildSide(pk.withoutShard(), v, "partition key")
 }
 
 // SortKey returns the sort key alone (a bound of a range), built from v.

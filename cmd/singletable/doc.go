@@ -113,7 +113,7 @@ func accessPatternDoc(name string, a *app, root string) (string, error) {
 	b.WriteString("## Access patterns\n\n")
 	b.WriteString("Requests and capacity are one call's, measured on DynamoDB Local by the store package's request cost test\n")
 	b.WriteString("(`TestRequestCosts`), which fails when a method sends more requests than this table says. RCU / WCU are\n")
-	b.WriteString("what DynamoDB Local reports (it halves transactions); the hottest key is metered by `tabletest.Meter` by\n")
+	b.WriteString("what DynamoDB Local reports (it halves transactions); the hottest key is metered by `capacity.Meter` by\n")
 	b.WriteString("DynamoDB's rules: the partition key (table or GSI) the call loads most, the units it puts there, and how\n")
 	b.WriteString("many calls per second one such key sustains (1,000 WCU/s, 3,000 RCU/s per partition); the test fails when\n")
 	b.WriteString("those units grow. Metered units over all keys (the bill) are in the `.requests.json` record.\n\n")
