@@ -54,7 +54,11 @@ func (e *Entity[T]) Partition(ix Index, fields T) Query {
 		return Query{Index: ix, err: opErr("partition", e.def.Type, Key{}, err)}
 	}
 	q := Query{Index: ix, PK: v}
-	if p, whole := sk.prefix(); whole {
+	p, whole, err := sk.prefix(nil)
+	if err != nil {
+		return Query{Index: ix, err: opErr("partition", e.def.Type, Key{}, err)}
+	}
+	if whole {
 		q.SK = SKEquals(p)
 	} else if p != "" {
 		q.SK = SKBeginsWith(p)

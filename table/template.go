@@ -199,21 +199,39 @@ func width(mod string) int {
 	return n
 }
 
-// prefix returns the literal segments the template starts with, joined
-// and followed by the delimiter when a field comes next; whole is true
-// when the template has no field (the prefix is the whole key).
-func (t template) prefix() (p string, whole bool) {
-	var lits []string
-	for _, part := range t {
-		if part.attr != "" {
-			if len(lits) == 0 {
-				return "", false
+// prefix returns the begins_with prefix of the keys t builds: its leading
+// parts, each a literal or a reference av sets, built as [template.build]
+// builds them and followed by the delimiter, so that "SUB#" never matches
+// "SUBUPD#..." and "TOPIC#1#" never matches "TOPIC#10#...". With a nil av
+// it is the literal segments the template starts with. p is "" when the
+// template starts with a reference av does not set; whole is true when
+// every part is led (p is then a whole key, without the delimiter). The
+// one computation behind [Entity.Partition]'s sort-key narrowing and
+// [Template.SortPrefix].
+func (t template) prefix(av Item) (p string, whole bool, err error) {
+	n := 0
+	for n < len(t) {
+		if a := t[n].attr; a != "" {
+			if _, set := av[a]; !set {
+				break
 			}
-			return strings.Join(lits, keys.Delimiter) + keys.Delimiter, false
 		}
-		lits = append(lits, part.lit)
+		n++
 	}
-	return strings.Join(lits, keys.Delimiter), true
+	if n == 0 {
+		return "", false, nil
+	}
+	key, ok, err := t[:n].build(av)
+	if err != nil {
+		return "", false, err
+	}
+	if !ok {
+		return "", false, &ValidationError{Field: joinAttrs(t[:n].attrs()), Reason: "empty: the key prefix derives from it", Key: true}
+	}
+	if n == len(t) {
+		return key, true, nil
+	}
+	return key + keys.Delimiter, false, nil
 }
 
 // withoutShard returns the template without a trailing ":shardN" part

@@ -77,23 +77,18 @@ func (t Template) SortPrefix(v map[string]string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	n := 0
-	for n < len(sk) {
-		if p := sk[n]; p.attr != "" {
-			if _, ok := v[p.attr]; !ok {
-				break
-			}
-		}
-		n++
-	}
-	if n == len(sk) {
-		return "", &ValidationError{Field: strings.Join(sk.attrs(), ", "), Reason: fmt.Sprintf("%q: a prefix leaves out at least one reference", t.SK), Key: true}
-	}
-	s, err := buildSide(sk[:n], v, "sort key prefix")
+	av, err := templateValues(v, sk)
 	if err != nil {
 		return "", err
 	}
-	return s + keys.Delimiter, nil
+	p, whole, err := sk.prefix(av)
+	if err != nil {
+		return "", err
+	}
+	if whole {
+		return "", &ValidationError{Field: strings.Join(sk.attrs(), ", "), Reason: fmt.Sprintf("%q: a prefix leaves out at least one reference", t.SK), Key: true}
+	}
+	return p, nil
 }
 
 // Parse returns the attribute values the key k holds, by attribute name:
