@@ -84,8 +84,8 @@ func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, er
 	if len(e.decl.uniqueOn) > 0 {
 		w.uniques = e.decl.uniques(kav) // UniqueOn never names a secret
 	}
-	if e.def.Escape != nil {
-		w.uniques = append(w.uniques, e.def.Escape.Uniques(item)...)
+	if e.def.CustomUniques != nil {
+		w.uniques = append(w.uniques, e.def.CustomUniques.Uniques(item)...)
 	}
 	e.finishItem(av, src) // the one encoder's fixes (see fieldenc.go)
 	if len(e.def.Secrets) > 0 {

@@ -44,7 +44,7 @@ type declared struct {
 	uniqueOn []uniqueDecl
 	fold     map[string]func(string) string
 	ttl      TTL
-	hatch    []string       // the attributes the escape hatch reads
+	custom   []string       // the attributes Def.CustomUniques reads
 	keyOnly  map[string]int // fields stored only in the key, by `key` tag: their field index
 }
 
@@ -165,26 +165,26 @@ func declare[T any](t *Table, def *Def[T]) (*declared, derived[T]) {
 		}
 	}
 	d.fold = def.UniqueFold
-	if def.Escape != nil {
-		if def.Escape.Uniques == nil || len(def.Escape.From) == 0 {
-			fail("Def.Escape needs Uniques and the attributes it reads (From)")
+	if def.CustomUniques != nil {
+		if def.CustomUniques.Uniques == nil || len(def.CustomUniques.From) == 0 {
+			fail("Def.CustomUniques needs Uniques and the attributes it reads (From)")
 		}
-		for _, a := range def.Escape.From {
+		for _, a := range def.CustomUniques.From {
 			if !known(a) {
-				fail("Escape.From %q is not an attribute of the type", a)
+				fail("CustomUniques.From %q is not an attribute of the type", a)
 			}
 		}
-		d.hatch = slices.Clone(def.Escape.From)
-		indexed = append(indexed, d.hatch...)
+		d.custom = slices.Clone(def.CustomUniques.From)
+		indexed = append(indexed, d.custom...)
 	}
-	switch hatch := def.Escape; {
-	case len(d.uniqueOn) > 0 && hatch != nil:
+	switch custom := def.CustomUniques; {
+	case len(d.uniqueOn) > 0 && custom != nil:
 		fn.unique = func(item *T) []Unique {
 			av, err := d.encode(item)
 			if err != nil {
 				return nil
 			}
-			return append(d.uniques(av), hatch.Uniques(item)...)
+			return append(d.uniques(av), custom.Uniques(item)...)
 		}
 	case len(d.uniqueOn) > 0:
 		fn.unique = func(item *T) []Unique {
@@ -194,8 +194,8 @@ func declare[T any](t *Table, def *Def[T]) (*declared, derived[T]) {
 			}
 			return d.uniques(av)
 		}
-	case hatch != nil:
-		fn.unique = hatch.Uniques
+	case custom != nil:
+		fn.unique = custom.Uniques
 	}
 	if def.TTL.From != "" {
 		if !known(def.TTL.From) {
@@ -419,7 +419,7 @@ func (d *declared) movableIndexes(set map[string]any, enc Item, k Key) (map[Inde
 	for _, u := range d.uniqueOn {
 		delete(allowed, u.attr)
 	}
-	for _, a := range d.hatch {
+	for _, a := range d.custom {
 		delete(allowed, a)
 	}
 	delete(allowed, d.ttl.From)

@@ -14,8 +14,8 @@ import "time"
 // stored. The engine derives from them, never from a hand-kept list, which
 // fields move which index entry and unique guard (Patch, Change, Update
 // and the adoption job alike) and what a tool shows before the table
-// holds an item ([Entity.Sample], [Entity.Model]). Escape is the one
-// escape hatch, for unique values no declaration can state.
+// holds an item ([Entity.Sample], [Entity.Model]). CustomUniques states,
+// in Go, unique values no declaration can state.
 //
 // # Behaviour
 //
@@ -102,10 +102,10 @@ type Def[T any] struct {
 	// item's version attribute: it is filled on read and advanced on write,
 	// and [Entity.Replace] uses it as the expected version.
 	Version func(*T) *int64
-	// Escape is the one escape hatch (see [EscapeHatch]): unique values
-	// that follow a rule beyond the item's fields, with the attributes
+	// CustomUniques states in Go the unique values that follow a rule
+	// beyond the item's fields (see [CustomUniques]), with the attributes
 	// they read declared. State the reason where it is used.
-	Escape *EscapeHatch[T]
+	CustomUniques *CustomUniques[T]
 
 	// Validate checks the item before any write; return a
 	// *[ValidationError] (see [Invalid]) naming the field.
@@ -125,14 +125,14 @@ type TTL struct {
 	After time.Duration
 }
 
-// EscapeHatch is the one escape hatch of a [Def]: unique values that no
-// declaration can state because they follow a rule beyond the item's
-// fields (Tinode's tag rule is a store option: whether a tag is exclusive
+// CustomUniques are a [Def]'s unique values stated in Go: those no
+// declaration ([Def.UniqueOn]) can state because they follow a rule beyond
+// the item's fields (Tinode's tag rule is a store option: whether a tag is exclusive
 // or shared). From names every attribute Uniques reads, and is required:
 // the engine then knows which writes move the guards (Patch refuses those
 // fields; Update and Change rewrite the guards). Use it only with the
 // reason at its use.
-type EscapeHatch[T any] struct {
+type CustomUniques[T any] struct {
 	From    []string
 	Uniques func(*T) []Unique
 }

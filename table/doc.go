@@ -28,8 +28,8 @@
 // on every write, so an index entry can never be stale, and the engine
 // derives from the declarations which fields move which index entry and
 // guard (Patch, Change, Update and the adoption job alike): there is no
-// hand-kept list. [EscapeHatch] is the one escape hatch, for unique values
-// that follow a rule beyond the item's fields; it names what it reads.
+// hand-kept list. [CustomUniques] states in Go the unique values that
+// follow a rule beyond the item's fields; it names what it reads.
 // [Entity.Sample] and [Entity.Model] give the design before the table
 // holds an item. [Timestamps] builds the usual Touch. Def.ValidWhileIndexed
 // declares that another writer revokes an item by taking it out of an

@@ -17,9 +17,9 @@ type EntityModel struct {
 	// for a guard named apart from its attribute).
 	Unique []string
 	TTL    TTL
-	// Escape names the attributes the entity's escape hatch derives unique
-	// values from (Def.Escape), empty without one.
-	Escape []string
+	// CustomUniques names the attributes the entity's custom unique values
+	// derive from (Def.CustomUniques), empty without them.
+	CustomUniques []string
 	// ValidWhileIndexed names the indexes an item is valid only while it
 	// is stored under (Def.ValidWhileIndexed), empty without any.
 	ValidWhileIndexed []string
@@ -38,7 +38,7 @@ func (e *Entity[T]) Model() EntityModel {
 			m.Indexes[is.Name] = ks
 		}
 	}
-	m.Escape = slices.Clone(e.decl.hatch)
+	m.CustomUniques = slices.Clone(e.decl.custom)
 	for _, ix := range e.def.ValidWhileIndexed {
 		is, _ := e.t.schema.index(ix)
 		m.ValidWhileIndexed = append(m.ValidWhileIndexed, is.Name)

@@ -20,9 +20,9 @@ type tagged struct {
 var taggedDef = table.Def[tagged]{
 	Type: "Tagged",
 	Keys: table.Template{PK: "TAGGED#{id}", SK: "T"},
-	// The escape hatch: whether a tag is exclusive or shared follows its
+	// Custom uniques: whether a tag is exclusive or shared follows its
 	// namespace, a rule no UniqueOn entry states.
-	Escape: &table.EscapeHatch[tagged]{From: []string{"tags"}, Uniques: func(x *tagged) []table.Unique {
+	CustomUniques: &table.CustomUniques[tagged]{From: []string{"tags"}, Uniques: func(x *tagged) []table.Unique {
 		us := make([]table.Unique, len(x.Tags))
 		for i, tag := range x.Tags {
 			us[i] = table.Unique{Name: "tag", Value: tag, Shared: len(tag) < 6 || tag[:6] != "alias:"}

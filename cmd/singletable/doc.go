@@ -71,7 +71,7 @@ func accessPatternDoc(name string, a *app, root string) (string, error) {
 	}
 	b.WriteString("\n## Entity types\n\n")
 	b.WriteString("Keys as each entity declares them (`{attr}` an attribute, `{attr:transform}` a named transform, listed\n")
-	b.WriteString("below; `when` the condition of a sparse index); \"escape hatch\" marks unique values stated in Go, with the\n")
+	b.WriteString("below; `when` the condition of a sparse index); \"custom\" marks unique values stated in Go, with the\n")
 	b.WriteString("attributes they read and why in the entity's definition.\n\n")
 	b.WriteString("| entity | table | PK | SK | indexes | unique | TTL |\n|---|---|---|---|---|---|---|\n")
 	for _, t := range openApp(a) {
@@ -88,8 +88,8 @@ func accessPatternDoc(name string, a *app, root string) (string, error) {
 				ix = append(ix, fmt.Sprintf("%s: `%s` / `%s`%s", name, tp.PK, tp.SK, w))
 			}
 			un := strings.Join(em.Unique, ", ")
-			if len(em.Escape) > 0 {
-				un = strings.TrimPrefix(un+", escape hatch (from "+strings.Join(em.Escape, ", ")+")", ", ")
+			if len(em.CustomUniques) > 0 {
+				un = strings.TrimPrefix(un+", custom (from "+strings.Join(em.CustomUniques, ", ")+")", ", ")
 			}
 			ttl := ""
 			if em.TTL.From != "" {

@@ -44,9 +44,9 @@ type entityModel struct {
 	Indexes map[string]*templateModel `json:"indexes,omitempty"`
 	Unique  []string                  `json:"unique,omitempty"`
 	TTL     *ttlModel                 `json:"ttl,omitempty"`
-	// Escape names the attributes the entity's one escape hatch derives
-	// unique values from (table.EscapeHatch).
-	Escape []string `json:"escape,omitempty"`
+	// CustomUniques names the attributes the entity's custom unique values
+	// derive from (table.CustomUniques).
+	CustomUniques []string `json:"customUniques,omitempty"`
 }
 
 type ttlModel struct {
@@ -113,7 +113,7 @@ func buildModel(name string, a *app, root string) (*appModel, error) {
 		m.Tables = append(m.Tables, tm)
 		for _, e := range t.Entities() {
 			em := e.Model()
-			out := entityModel{Type: em.Type, Table: s.Name, Unique: em.Unique, Escape: em.Escape,
+			out := entityModel{Type: em.Type, Table: s.Name, Unique: em.Unique, CustomUniques: em.CustomUniques,
 				Keys: &templateModel{PK: em.Keys.PK, SK: em.Keys.SK}}
 			if em.TTL.From != "" {
 				out.TTL = &ttlModel{From: em.TTL.From}

@@ -41,9 +41,9 @@ func userDef(tags tn.TagRule) table.Def[tn.User] {
 		Type:     TypeUser,
 		Keys:     tn.UserKeys,
 		Validate: func(u *tn.User) error { return u.Validate() },
-		// The escape hatch: whether a tag is exclusive or shared follows
+		// Custom uniques: whether a tag is exclusive or shared follows
 		// the store's tag rule, not the item's fields.
-		Escape: &table.EscapeHatch[tn.User]{From: []string{"Tags"}, Uniques: func(u *tn.User) []table.Unique { return tags.Uniques(u.Tags) }},
+		CustomUniques: &table.CustomUniques[tn.User]{From: []string{"Tags"}, Uniques: func(u *tn.User) []table.Unique { return tags.Uniques(u.Tags) }},
 		Touch: func(u *tn.User, now time.Time, created bool) {
 			touch(&u.CreatedAt, &u.UpdatedAt, now, created)
 		},
@@ -73,7 +73,7 @@ func topicDef(tags tn.TagRule) table.Def[tn.Topic] {
 		IndexKeys: map[table.Index]table.Template{
 			table.GSI1: tn.TopicOwnerIndex,
 		},
-		Escape: &table.EscapeHatch[tn.Topic]{From: []string{"Tags"}, Uniques: func(t *tn.Topic) []table.Unique { return tags.Uniques(t.Tags) }},
+		CustomUniques: &table.CustomUniques[tn.Topic]{From: []string{"Tags"}, Uniques: func(t *tn.Topic) []table.Unique { return tags.Uniques(t.Tags) }},
 		Touch: func(t *tn.Topic, now time.Time, created bool) {
 			touch(&t.CreatedAt, &t.UpdatedAt, now, created)
 		},
@@ -120,11 +120,11 @@ var credDef = table.Def[tn.Credential]{
 	IndexKeys: map[table.Index]table.Template{
 		table.GSI2: tn.CredUnvalidatedIndex,
 	},
-	// A validated credential is unique among validated credentials. The
-	// escape hatch: the guard exists only while Done is set and DeletedAt
+	// A validated credential is unique among validated credentials, a
+	// custom unique: the guard exists only while Done is set and DeletedAt
 	// is not, and its value joins two escaped fields with ':' as Tinode's
 	// adapter stores it; no UniqueOn entry states either.
-	Escape: &table.EscapeHatch[tn.Credential]{
+	CustomUniques: &table.CustomUniques[tn.Credential]{
 		From: []string{"Method", "Value", "Done", "DeletedAt"},
 		Uniques: func(c *tn.Credential) []table.Unique {
 			if !c.Done || c.DeletedAt != nil {
