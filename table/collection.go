@@ -27,18 +27,20 @@ func Into[T any](e *Entity[T], fn func(T)) Handler {
 	}}
 }
 
-// Collect runs one Query page over an item collection that mixes entity
-// types and decodes each item by its entity-type attribute with the
-// matching handler (items without that attribute by Def.Match). An item of a type no handler takes is an error, never
-// dropped silently. It returns the cursor of the next page ("" if none).
-func (t *Table) Collect(ctx context.Context, q Query, handlers ...Handler) (string, error) {
+// ReadCollection reads one page of an item collection that mixes entity
+// types (one Query request) and decodes each item by its entity-type
+// attribute with the matching handler (items without that attribute by
+// the key shapes the entities declare). An item of a type no handler
+// takes is an error, never dropped silently. It returns the cursor of the
+// next page ("" if none).
+func (t *Table) ReadCollection(ctx context.Context, q Query, handlers ...Handler) (string, error) {
 	byType := make(map[string]Handler, len(handlers))
 	for _, h := range handlers {
 		byType[h.typ] = h
 	}
 	page, err := t.queryItems(ctx, q, "")
 	if err != nil {
-		return "", opErr("collect", "", Key{}, err)
+		return "", opErr("read collection", "", Key{}, err)
 	}
 	for _, raw := range page.Items {
 		var typ string
@@ -56,10 +58,10 @@ func (t *Table) Collect(ctx context.Context, q Query, handlers ...Handler) (stri
 			}
 		}
 		if !ok {
-			return "", opErr("collect", typ, t.keyFromItem(raw), fmt.Errorf("%w: no handler for entity type %q", ErrUnknownType, typ))
+			return "", opErr("read collection", typ, t.keyFromItem(raw), fmt.Errorf("%w: no handler for entity type %q", ErrUnknownType, typ))
 		}
 		if err := h.decode(raw); err != nil {
-			return "", opErr("collect", typ, t.keyFromItem(raw), err)
+			return "", opErr("read collection", typ, t.keyFromItem(raw), err)
 		}
 	}
 	return page.Cursor, nil

@@ -73,7 +73,7 @@
 //     [Entity.ListAll] iterates over every page as an iter.Seq2. Every
 //     application package names its methods the same way (ListX for a
 //     page, AllX for the iterator, built with [Pages]);
-//     [Table.Collect] decodes an item collection that mixes types.
+//     [Table.ReadCollection] decodes an item collection that mixes types.
 //   - [Entity.Take] consumes an item once (OAuth states, invitations): of
 //     concurrent takers exactly one gets it, and never after its TTL.
 //   - Def.Secrets fields (credentials, tokens, MFA secrets) are encrypted

@@ -80,9 +80,9 @@ func ExampleTable_Transact() {
 }
 
 // BatchWrite writes many items in chunks of 25, retrying unprocessed ones;
-// Collect reads a collection that mixes entity types in one Query.
-func ExampleTable_Collect() {
-	t, done := tabletest.ForExample("ExampleTable_Collect")
+// ReadCollection reads a collection that mixes entity types in one Query.
+func ExampleTable_ReadCollection() {
+	t, done := tabletest.ForExample("ExampleTable_ReadCollection")
 	defer done()
 	ctx := context.Background()
 	tbl := tabletest.NewTable(t, table.NewSchema("shop"))
@@ -99,7 +99,7 @@ func ExampleTable_Collect() {
 
 	var order Order
 	var skus []string
-	_, err := tbl.Collect(ctx, table.Query{PK: "ORDER#o2"},
+	_, err := tbl.ReadCollection(ctx, table.Query{PK: "ORDER#o2"},
 		table.Into(orders, func(o Order) { order = o }),
 		table.Into(lines, func(l Line) { skus = append(skus, l.SKU) }))
 	fmt.Println(order.Status, skus, err)

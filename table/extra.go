@@ -22,7 +22,7 @@ import (
 //
 // The engine then:
 //
-//   - fills it on every read (Get, List, BatchGet, Collect, Update's read,
+//   - fills it on every read (Get, List, BatchGet, ReadCollection, Update's read,
 //     Patch's result...) with every stored attribute that no field models
 //     and that the engine does not write itself (the primary key, the
 //     entity-type, version and write-token attributes, the index keys and

@@ -53,7 +53,7 @@ func allPages[T any](ctx context.Context, fetch fetch[T]) iter.Seq2[T, error] {
 
 // Collect drains seq (a list method's iterator form, such as
 // [Entity.ListAll]) into a slice, stopping at the first error. Not to be
-// confused with [Table.Collect], which decodes one mixed item collection.
+// confused with [Table.ReadCollection], which decodes one mixed item collection.
 func Collect[T any](seq iter.Seq2[T, error]) ([]T, error) {
 	var out []T
 	for v, err := range seq {

@@ -165,7 +165,7 @@ func TestCollectDecodesByType(t *testing.T) {
 	seedNotes(t, f, "m1", 3)
 	var gotM []member
 	var gotN []note
-	cur, err := f.t.Collect(c, table.Query{PK: "MEMBER#m1"},
+	cur, err := f.t.ReadCollection(c, table.Query{PK: "MEMBER#m1"},
 		table.Into(f.members, func(m member) { gotM = append(gotM, m) }),
 		table.Into(f.notes, func(n note) { gotN = append(gotN, n) }))
 	if err != nil || cur != "" {
@@ -174,7 +174,7 @@ func TestCollectDecodesByType(t *testing.T) {
 	if len(gotM) != 1 || len(gotN) != 3 {
 		t.Errorf("collect: %d members %d notes, want 1 and 3", len(gotM), len(gotN))
 	}
-	_, err = f.t.Collect(c, table.Query{PK: "MEMBER#m1"}, table.Into(f.notes, func(note) {}))
+	_, err = f.t.ReadCollection(c, table.Query{PK: "MEMBER#m1"}, table.Into(f.notes, func(note) {}))
 	if !errors.Is(err, table.ErrUnknownType) {
 		t.Errorf("collect without a member handler: %v, want ErrUnknownType", err)
 	}

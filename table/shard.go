@@ -93,7 +93,7 @@ func (t template) unsharded(pk string) bool {
 // Shards returns the shard count of the entity's partition key on index
 // ix (Primary for the table), as its template declares: 0 when it is not
 // sharded. Readers of a partition that several entity types share
-// ([Table.Collect]) pass it as [Query.Shards].
+// ([Table.ReadCollection]) pass it as [Query.Shards].
 func (e *Entity[T]) Shards(ix Index) int {
 	if e.decl == nil {
 		return 0

@@ -75,7 +75,7 @@ func (s *Organizations) GetWithSettings(ctx context.Context, id pf.OrgID) (_ Org
 		return out, err
 	}
 	found := false
-	_, err = s.e.t.Collect(ctx, table.Query{PK: pk, Consistent: true},
+	_, err = s.e.t.ReadCollection(ctx, table.Query{PK: pk, Consistent: true},
 		table.Into(s.e.orgs, func(o pf.OrganizationProfile) { out.Profile, found = o, true }),
 		table.Into(s.e.orgSettings, func(st pf.OrganizationSettings) { out.Settings = &st }))
 	if err != nil {

@@ -88,7 +88,7 @@ func (s *Statuses) list(ctx context.Context, status pf.EntityStatus, typ pf.Enti
 		q.SK = table.SKBeginsWith(prefix)
 	}
 	page.Items = []StatusEntity{}
-	page.Cursor, err = s.e.t.Collect(ctx, o.Apply(q),
+	page.Cursor, err = s.e.t.ReadCollection(ctx, o.Apply(q),
 		table.Into(s.e.users, func(u pf.UserProfile) {
 			page.Items = append(page.Items, StatusEntity{Type: pf.EntityUser, User: &u})
 		}),

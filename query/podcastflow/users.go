@@ -121,7 +121,7 @@ func (s *Users) GetWithPreferences(ctx context.Context, id pf.UserID) (_ UserWit
 		return out, err
 	}
 	found := false
-	_, err = s.e.t.Collect(ctx, table.Query{PK: pk, Consistent: true},
+	_, err = s.e.t.ReadCollection(ctx, table.Query{PK: pk, Consistent: true},
 		table.Into(s.e.users, func(u pf.UserProfile) { out.Profile, found = u, true }),
 		table.Into(s.e.prefs, func(p pf.UserPreferences) { out.Preferences = &p }))
 	if err != nil {

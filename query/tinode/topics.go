@@ -238,7 +238,7 @@ func (ts *Topics) Load(ctx context.Context, name tn.TopicName, opts ...table.Lis
 	// MSG# < SUB# < TOPIC; the deletion log (DEL#) below is left out.
 	q := o.Apply(table.Query{PK: pk, SK: table.SKBetween(tn.MessagePrefix(), tn.TopicKeys.SK)})
 	q.Desc = true // the topic item first
-	v.Cursor, err = ts.s.t.Collect(ctx, q,
+	v.Cursor, err = ts.s.t.ReadCollection(ctx, q,
 		table.Into(ts.s.topic, func(t tn.Topic) { v.Topic, found = t, true }),
 		table.Into(ts.s.sub, func(s tn.Subscription) { v.Subs = append(v.Subs, s) }),
 		table.Into(ts.s.msg, func(m tn.Message) { v.Messages = append(v.Messages, m) }),
