@@ -36,13 +36,15 @@ func (Field[T, V]) fieldOf(*T) {}
 //	var sourceState = table.Project(SourceStatus, SourceOwner)
 //	src, err := sources.Get(ctx, k, sourceState.Read())
 //	page, err := sources.List(ctx, q, sourceState.List())
+//	cur, err := tbl.ReadCollection(ctx, q, sourceState.Into(sources, fn), ...)
 //
 // An item read so is partial: its [ReadState] says so, and a write of
 // the whole item (Create, Put, Replace, PutOp, BatchPut) refuses it with
 // [ErrPartialItem] before any request. Write what changed with
 // [Entity.Change] or [Entity.Patch] instead. A type without a ReadState
-// field cannot carry the mark: [Entity.Get] and [Entity.List] refuse a
-// projection for it ([ErrInvalidInput]).
+// field cannot carry the mark: [Entity.Get], [Entity.List] and
+// [Table.ReadCollection] refuse a projection for it ([ErrInvalidInput]),
+// before any request.
 type Projection[T any] struct{ p *projection }
 
 type projection struct {

@@ -195,3 +195,126 @@ func TestProjectionNeedsReadState(t *testing.T) {
 		t.Errorf("sent %d requests, want 0", rc.Total())
 	}
 }
+
+// pnote is a second entity type in a document's partition: the item
+// collection DOC#{id} holds the document and its notes.
+type pnote struct {
+	Doc    string          `dynamo:"doc"`
+	ID     string          `dynamo:"id"`
+	Status string          `dynamo:"status"`
+	Text   string          `dynamo:"text"`
+	Read   table.ReadState `dynamo:"-"`
+}
+
+var (
+	pnoteDef    = table.Def[pnote]{Type: "PNote", Keys: table.Template{PK: "DOC#{doc}", SK: "NOTE#{id}"}}
+	pnoteStatus = table.MustField[pnote, string]("status")
+	pnoteState  = table.Project(pnoteStatus)
+)
+
+// TestProjectionCollection: a collection read whose handlers project
+// (Projection.Into) fetches only their fields in one Query, returns
+// partial items that a whole write refuses with ErrPartialItem (no
+// request sent), and reports the bytes and capacity of a whole and a
+// projected read of a document and its notes. A mix of projected and
+// whole handlers, or a List projection on the query, is refused before
+// any request.
+func TestProjectionCollection(t *testing.T) {
+	t.Parallel()
+	docs, rc, bi := newProjFixture(t)
+	notes := table.NewEntity(docs.Table(), pnoteDef)
+	c := ctx(t)
+	if err := docs.Create(c, &pdoc{ID: "d1", Status: "live", Owner: "u1", Body: strings.Repeat("b", 8<<10)}); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"n1", "n2", "n3"} {
+		if err := notes.Create(c, &pnote{Doc: "d1", ID: id, Status: "open", Text: strings.Repeat("t", 4<<10)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q := table.Query{PK: "DOC#d1", Consistent: true}
+	type read struct {
+		doc   pdoc
+		notes []pnote
+		rcu   float64
+		bytes int64
+	}
+	collect := func(project bool) read {
+		t.Helper()
+		var r read
+		hd := table.Into(docs, func(d pdoc) { r.doc = d })
+		hn := table.Into(notes, func(n pnote) { r.notes = append(r.notes, n) })
+		if project {
+			hd = pdocState.Into(docs, func(d pdoc) { r.doc = d })
+			hn = pnoteState.Into(notes, func(n pnote) { r.notes = append(r.notes, n) })
+		}
+		rc.Reset()
+		bi.n.Store(0)
+		if _, err := docs.Table().ReadCollection(c, q, hd, hn); err != nil {
+			t.Fatal(err)
+		}
+		if n := rc.Total(); n != 1 {
+			t.Errorf("collection read sent %d requests (%v), want 1 Query", n, rc.Ops())
+		}
+		r.rcu, _ = rc.Consumed()
+		r.bytes = bi.n.Load()
+		return r
+	}
+	whole, part := collect(false), collect(true)
+	if len(whole.doc.Body) != 8<<10 || whole.doc.Read.Partial() || len(whole.notes) != 3 || whole.notes[0].Text == "" || whole.notes[0].Read.Partial() {
+		t.Errorf("whole read: body %d bytes partial %v, %d notes", len(whole.doc.Body), whole.doc.Read.Partial(), len(whole.notes))
+	}
+	if part.doc.Status != "live" || part.doc.Owner != "u1" || part.doc.Body != "" || !part.doc.Read.Partial() {
+		t.Errorf("projected doc = status %q owner %q body %d bytes partial %v, want live, u1, 0, true", part.doc.Status, part.doc.Owner, len(part.doc.Body), part.doc.Read.Partial())
+	}
+	if len(part.notes) != 3 {
+		t.Fatalf("projected read: %d notes, want 3", len(part.notes))
+	}
+	for _, n := range part.notes {
+		if n.Doc != "d1" || n.ID == "" || n.Status != "open" || n.Text != "" || !n.Read.Partial() {
+			t.Errorf("projected note = %s/%s status %q text %d bytes partial %v", n.Doc, n.ID, n.Status, len(n.Text), n.Read.Partial())
+		}
+	}
+	t.Logf("Query of a document (8 KB) and 3 notes (4 KB each), consistent: whole %d bytes %.1f RCU; projected (doc: status, owner; notes: status) %d bytes %.1f RCU",
+		whole.bytes, whole.rcu, part.bytes, part.rcu)
+	if part.bytes*20 > whole.bytes {
+		t.Errorf("projected collection returned %d bytes, whole %d: want under 5%%", part.bytes, whole.bytes)
+	}
+
+	// A partial item from the collection is never written back whole.
+	rc.Reset()
+	d, n := part.doc, part.notes[0]
+	if err := docs.Put(c, &d); !errors.Is(err, table.ErrPartialItem) {
+		t.Errorf("Put of a partial document: %v, want ErrPartialItem", err)
+	}
+	if err := notes.Replace(c, &n); !errors.Is(err, table.ErrPartialItem) {
+		t.Errorf("Replace of a partial note: %v, want ErrPartialItem", err)
+	}
+	if got := rc.Total(); got != 0 {
+		t.Errorf("refused writes sent %d requests, want 0", got)
+	}
+	stored, err := docs.Get(c, table.Key{PK: "DOC#d1", SK: "DOC"})
+	if err != nil || len(stored.Body) != 8<<10 {
+		t.Errorf("stored document: body %d bytes, %v; want the whole body", len(stored.Body), err)
+	}
+
+	// Refused before any request: a mix, a List projection on the query.
+	rc.Reset()
+	for name, hs := range map[string][]table.Handler{
+		"mixed": {pdocState.Into(docs, func(pdoc) {}), table.Into(notes, func(pnote) {})},
+	} {
+		if _, err := docs.Table().ReadCollection(c, q, hs...); !errors.Is(err, table.ErrInvalidInput) {
+			t.Errorf("%s: %v, want ErrInvalidInput", name, err)
+		}
+	}
+	o, err := table.NewListOptions(pnoteState.List())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := docs.Table().ReadCollection(c, o.Apply(q), table.Into(notes, func(pnote) {})); !errors.Is(err, table.ErrInvalidInput) {
+		t.Errorf("List projection on a collection query: %v, want ErrInvalidInput", err)
+	}
+	if got := rc.Total(); got != 0 {
+		t.Errorf("refused collection reads sent %d requests, want 0", got)
+	}
+}
