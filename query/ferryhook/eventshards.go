@@ -111,7 +111,8 @@ func (s *Store) eventLayout(ctx context.Context, source fh.SourceID) (table.Layo
 // user's, a missing or a deleted source gives table.ErrNotFound. It
 // returns the new layout.
 //
-// Requests: a strongly consistent GetItem of the source and one
+// Requests: a strongly consistent GetItem of the source (projected on
+// its status and event layout: sourceShardFields) and one
 // TransactWriteItems of N+1 actions (the item and its counter shards),
 // repeated when a status change or another switch wins the race.
 func (s *Sources) ShardEvents(ctx context.Context, user fh.UserID, id fh.SourceID, n int) (_ table.Layout, err error) {
@@ -128,7 +129,7 @@ func (s *Sources) ShardEvents(ctx context.Context, user fh.UserID, id fh.SourceI
 		return table.Layout{}, err
 	}
 	for attempt := 0; ; attempt++ {
-		src, err := s.s.source.Get(ctx, k, table.Consistent())
+		src, err := s.s.sourceShardState(ctx, k)
 		if err != nil {
 			return table.Layout{}, err
 		}
@@ -164,6 +165,29 @@ func (s *Sources) ShardEvents(ctx context.Context, user fh.UserID, id fh.SourceI
 		// The source changed since it was read (its status, another
 		// switch): read it again.
 	}
+}
+
+// sourceShardFields is what ShardEvents reads of a source: its status and
+// event layout, typed fields checked when the package loads.
+var sourceShardFields = table.Project(
+	table.MustField[fh.Source, fh.Status]("status"),
+	table.MustField[fh.Source, string](eventLayoutAttr),
+)
+
+// sourceShardState reads the source k, strongly consistent, fetching only
+// sourceShardFields (and the table's keys, type, version and TTL): the
+// signing secret and the rest of the item are neither sent nor decrypted.
+// fh.Source has no table.ReadState to mark an item partial, so the read
+// is the table's owner read decoded here, and the partial source never
+// leaves ShardEvents (it is never written back: the switch is a
+// conditioned update of two attributes). A missing source gives
+// table.ErrNotFound.
+func (s *Store) sourceShardState(ctx context.Context, k table.Key) (fh.Source, error) {
+	raw, err := s.main.GetOwner(ctx, k, true, sourceShardFields.Attrs()...)
+	if err != nil {
+		return fh.Source{}, err
+	}
+	return s.source.Decode(raw)
 }
 
 // EventReshardJob returns the job that switches live sources to the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/singletable/singletable/entity/fh"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 )
@@ -26,7 +27,7 @@ func (b *respBytes) Do(r *http.Request) (*http.Response, error) {
 
 // TestProjectionStateCheck: the scaled profile's read-to-check paths
 // (recheck's BatchGetItem of a source and its owner, eventLayout's GetItem
-// of counter shard 0) fetch only the attributes they check, and still
+// of counter shard 0, ShardEvents' GetItem of the source) fetch only the attributes they check, and still
 // decide as before. It logs the bytes and read units of the whole and the
 // projected reads (docs/observability.md).
 func TestProjectionStateCheck(t *testing.T) {
@@ -82,8 +83,23 @@ func TestProjectionStateCheck(t *testing.T) {
 	}
 	wholeS := measure("eventLayout GetItem of shard 0, whole", shard())
 	projS := measure("eventLayout GetItem of shard 0, projected", shard(eventLayoutAttr))
-	if projB >= wholeB || projS >= wholeS {
-		t.Errorf("projected reads not smaller: %d vs %d, %d vs %d bytes", projB, wholeB, projS, wholeS)
+	source := func(projected bool) func() (table.Item, error) {
+		return func() (table.Item, error) {
+			if projected {
+				_, err := s.sourceShardState(ctx, sk)
+				return nil, err
+			}
+			_, err := s.source.Get(ctx, sk, table.Consistent())
+			return nil, err
+		}
+	}
+	wholeE := measure("ShardEvents GetItem of the source, whole", source(false))
+	projE := measure("ShardEvents GetItem of the source, projected", source(true))
+	if projB >= wholeB || projS >= wholeS || projE >= wholeE {
+		t.Errorf("projected reads not smaller: %d vs %d, %d vs %d, %d vs %d bytes", projB, wholeB, projS, wholeS, projE, wholeE)
+	}
+	if st, err := s.sourceShardState(ctx, sk); err != nil || st.Status != fh.StatusActive || st.EventLayout != src.EventLayout || st.SigningSecret != "" || st.Name != "" {
+		t.Fatalf("sourceShardState = status %q layout %q secret %q name %q, %v; want active, %q and nothing else", st.Status, st.EventLayout, st.SigningSecret, st.Name, err, src.EventLayout)
 	}
 
 	// The paths decide on the projected items as on whole ones.
