@@ -129,7 +129,7 @@ func (s *Sources) ShardEvents(ctx context.Context, user fh.UserID, id fh.SourceI
 		return table.Layout{}, err
 	}
 	for attempt := 0; ; attempt++ {
-		src, err := s.s.sourceShardState(ctx, k)
+		src, err := readFields(ctx, s.s.source, k, sourceShardFields)
 		if err != nil {
 			return table.Layout{}, err
 		}
@@ -173,22 +173,6 @@ var sourceShardFields = table.Project(
 	table.MustField[fh.Source, fh.Status]("status"),
 	table.MustField[fh.Source, string](eventLayoutAttr),
 )
-
-// sourceShardState reads the source k, strongly consistent, fetching only
-// sourceShardFields (and the table's keys, type, version and TTL): the
-// signing secret and the rest of the item are neither sent nor decrypted.
-// fh.Source has no table.ReadState to mark an item partial, so the read
-// is the table's owner read decoded here, and the partial source never
-// leaves ShardEvents (it is never written back: the switch is a
-// conditioned update of two attributes). A missing source gives
-// table.ErrNotFound.
-func (s *Store) sourceShardState(ctx context.Context, k table.Key) (fh.Source, error) {
-	raw, err := s.main.GetOwner(ctx, k, true, sourceShardFields.Attrs()...)
-	if err != nil {
-		return fh.Source{}, err
-	}
-	return s.source.Decode(raw)
-}
 
 // EventReshardJob returns the job that switches live sources to the
 // event partition count shards returns for each (0: leave it), with

@@ -27,7 +27,8 @@ func (b *respBytes) Do(r *http.Request) (*http.Response, error) {
 
 // TestProjectionStateCheck: the scaled profile's read-to-check paths
 // (recheck's BatchGetItem of a source and its owner, eventLayout's GetItem
-// of counter shard 0, ShardEvents' GetItem of the source) fetch only the attributes they check, and still
+// of counter shard 0, the GetItem of a source by ShardEvents and Counts
+// and of a user by Usage) fetch only the attributes they check, and still
 // decide as before. It logs the bytes and read units of the whole and the
 // projected reads (docs/observability.md).
 func TestProjectionStateCheck(t *testing.T) {
@@ -83,25 +84,31 @@ func TestProjectionStateCheck(t *testing.T) {
 	}
 	wholeS := measure("eventLayout GetItem of shard 0, whole", shard())
 	projS := measure("eventLayout GetItem of shard 0, projected", shard(eventLayoutAttr))
-	source := func(projected bool) func() (table.Item, error) {
-		return func() (table.Item, error) {
-			if projected {
-				_, err := s.sourceShardState(ctx, sk)
-				return nil, err
-			}
-			_, err := s.source.Get(ctx, sk, table.Consistent())
-			return nil, err
+	// Reads of one item by GetItem (consistent), whole as the typed Get
+	// reads it and projected as readFields does.
+	wholeOrFields := func(k table.Key, attrs []string) (int64, int64) {
+		get := func(attrs ...string) func() (table.Item, error) {
+			return func() (table.Item, error) { return s.main.GetOwner(ctx, k, true, attrs...) }
 		}
+		return measure("  GetItem, whole", get()), measure("  GetItem, projected", get(attrs...))
 	}
-	wholeE := measure("ShardEvents GetItem of the source, whole", source(false))
-	projE := measure("ShardEvents GetItem of the source, projected", source(true))
-	if projB >= wholeB || projS >= wholeS || projE >= wholeE {
-		t.Errorf("projected reads not smaller: %d vs %d, %d vs %d, %d vs %d bytes", projB, wholeB, projS, wholeS, projE, wholeE)
+	var whole, proj [3]int64
+	t.Log("ShardEvents' read of the source (status, eventLayout):")
+	whole[0], proj[0] = wholeOrFields(sk, sourceShardFields.Attrs())
+	t.Log("Counts' read of the source, default profile (status, eventCount, lastEventAt):")
+	whole[1], proj[1] = wholeOrFields(sk, sourceCountFields.Attrs())
+	t.Log("Usage's read of the user, default profile (usageThisMonth):")
+	whole[2], proj[2] = wholeOrFields(uk, userUsageFields.Attrs())
+	if projB >= wholeB || projS >= wholeS || proj[0] >= whole[0] || proj[1] >= whole[1] || proj[2] >= whole[2] {
+		t.Errorf("projected reads not smaller: %d vs %d, %d vs %d, %v vs %v bytes", projB, wholeB, projS, wholeS, proj, whole)
 	}
-	if st, err := s.sourceShardState(ctx, sk); err != nil || st.Status != fh.StatusActive || st.EventLayout != src.EventLayout || st.SigningSecret != "" || st.Name != "" {
-		t.Fatalf("sourceShardState = status %q layout %q secret %q name %q, %v; want active, %q and nothing else", st.Status, st.EventLayout, st.SigningSecret, st.Name, err, src.EventLayout)
+	st, err := readFields(ctx, s.source, sk, sourceShardFields)
+	if err != nil || st.Status != fh.StatusActive || st.EventLayout != src.EventLayout || st.SigningSecret != "" || st.Name != "" {
+		t.Fatalf("readFields(source) = status %q layout %q secret %q name %q, %v; want active, %q and nothing else", st.Status, st.EventLayout, st.SigningSecret, st.Name, err, src.EventLayout)
 	}
-
+	if n, err := s.Users.Usage(ctx, u.UserID); err != nil || n != 0 {
+		t.Fatalf("Usage = %d, %v; want 0", n, err)
+	}
 	// The paths decide on the projected items as on whole ones.
 	if same, err := s.recheck(ctx, src.SourceID, o); err != nil || !same {
 		t.Fatalf("recheck = %v, %v; want true", same, err)

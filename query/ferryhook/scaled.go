@@ -202,7 +202,8 @@ type SourceCounts struct {
 }
 
 // Counts returns user's source's exact eventCount and lastEventAt (FH-13):
-// in the default profile one strongly consistent GetItem of the source; in
+// in the default profile one strongly consistent GetItem of the source
+// (projected on status, eventCount, lastEventAt); in
 // the scaled profile ([ScaledProfile]) one strongly consistent
 // BatchGetItem of the source, its rollup item and its shards (N + 2 keys),
 // where the item's own attributes are only as current as the last rollup.
@@ -215,7 +216,7 @@ func (s *Sources) Counts(ctx context.Context, user fh.UserID, id fh.SourceID) (_
 		return SourceCounts{}, err
 	}
 	if !s.s.scaled() {
-		src, err := s.s.source.Get(ctx, k, table.Consistent())
+		src, err := readFields(ctx, s.s.source, k, sourceCountFields)
 		if err != nil {
 			return SourceCounts{}, err
 		}
@@ -240,8 +241,21 @@ func (s *Sources) Counts(ctx context.Context, user fh.UserID, id fh.SourceID) (_
 	return out, nil
 }
 
+// sourceCountFields is what Counts reads of a source in the default
+// profile; userUsageFields what Usage reads of a user (typed fields,
+// checked when the package loads).
+var (
+	sourceCountFields = table.Project(
+		table.MustField[fh.Source, fh.Status]("status"),
+		table.MustField[fh.Source, int64]("eventCount"),
+		table.MustField[fh.Source, fh.ISOTime]("lastEventAt"),
+	)
+	userUsageFields = table.Project(table.MustField[fh.User, int64]("usageThisMonth"))
+)
+
 // Usage returns the user's exact usageThisMonth (FH-14): in the default
-// profile one strongly consistent GetItem of the user; in the scaled
+// profile one strongly consistent GetItem of the user (projected on
+// usageThisMonth); in the scaled
 // profile one strongly consistent BatchGetItem of the user, its rollup
 // item and its shards (N + 2 keys). A missing user gives
 // table.ErrNotFound.
@@ -253,7 +267,7 @@ func (u *Users) Usage(ctx context.Context, id fh.UserID) (_ int64, err error) {
 		return 0, err
 	}
 	if !u.s.scaled() {
-		user, err := u.s.user.Get(ctx, k, table.Consistent())
+		user, err := readFields(ctx, u.s.user, k, userUsageFields)
 		return user.UsageThisMonth, err
 	}
 	tot, err := u.s.usageCounters.Read(ctx, string(id), k)
