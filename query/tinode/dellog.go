@@ -9,6 +9,15 @@ import (
 	"github.com/singletable/singletable/table"
 )
 
+// topicDeleteFields is what DeleteList reads of its topic (typed fields,
+// checked when the package loads).
+var topicDeleteFields = table.Project(
+	table.MustField[tn.Topic, tn.ObjState]("State"),
+	table.MustField[tn.Topic, int]("SeqId"),
+	table.MustField[tn.Topic, int]("DelId"),
+	table.MustField[tn.Topic, int]("ClearId"),
+)
+
 // DeleteList deletes the messages in ranges for forUser alone, or for
 // everyone when forUser is "", and records the deletion in the topic's
 // deletion log (TN-27, Tinode's MessageDeleteList). It returns the new
@@ -27,8 +36,8 @@ import (
 // {user, DelId} is added to DeletedFor. Last the entry is marked Applied.
 // If it stops after the first transaction, the log already tells clients
 // what to hide and [Messages.FinishDeletes] completes the rewrite.
-// Requests: a consistent GetItem of the topic (and of the subscription
-// for one user), one transaction, then per 100 messages a Query and a
+// Requests: a consistent GetItem of the topic (projected on
+// topicDeleteFields; and of the subscription for one user), one transaction, then per 100 messages a Query and a
 // transaction, and one UpdateItem. Bad ranges give a *table.ValidationError
 // before any request; a missing or deleted topic (or, for one user, a
 // missing subscription) table.ErrNotFound.
@@ -51,7 +60,7 @@ func (ms *Messages) DeleteList(ctx context.Context, topic tn.TopicName, forUser 
 	}
 	var entry tn.DelMessage
 	err = ms.s.retry(ctx, func() error {
-		t, err := ms.s.topic.Get(ctx, tk, table.Consistent())
+		t, err := ms.s.topicFields(ctx, tk, topicDeleteFields)
 		if err != nil {
 			return err
 		}

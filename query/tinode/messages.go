@@ -138,6 +138,30 @@ func (ms *Messages) commit(ctx context.Context, batch []*saveReq) {
 	}
 }
 
+// topicSaveFields is what a save reads of its topic: its state, last
+// SeqId and message layout (typed fields, checked when the package loads).
+var topicSaveFields = table.Project(
+	table.MustField[tn.Topic, tn.ObjState]("State"),
+	table.MustField[tn.Topic, int]("SeqId"),
+	table.MustField[tn.Topic, string]("MsgLayout"),
+)
+
+// topicFields reads the topic k, strongly consistent, fetching only p's
+// fields (and the table's keys, type, version and TTL): for a method that
+// reads the topic only to check a few (its Public, Trusted and Aux
+// documents and its tags are neither sent nor decoded). tn.Topic has no
+// table.ReadState to mark an item partial, so the read is the table's
+// owner read decoded here: the partial topic it returns is for checking,
+// never written back (callers write conditioned updates of the
+// attributes they change). A missing topic gives table.ErrNotFound.
+func (s *Store) topicFields(ctx context.Context, k table.Key, p table.Projection[tn.Topic]) (tn.Topic, error) {
+	raw, err := s.t.GetOwner(ctx, k, true, p.Attrs()...)
+	if err != nil {
+		return tn.Topic{}, err
+	}
+	return s.topic.Decode(raw)
+}
+
 func (ms *Messages) commitOnce(ctx context.Context, batch []*saveReq) error {
 	topic := batch[0].m.Topic
 	tk, err := tn.TopicKey(topic)
@@ -146,7 +170,7 @@ func (ms *Messages) commitOnce(ctx context.Context, batch []*saveReq) error {
 	}
 	o := ms.s.opts
 	for attempt := 0; ; attempt++ {
-		t, err := ms.s.topic.Get(ctx, tk, table.Consistent())
+		t, err := ms.s.topicFields(ctx, tk, topicSaveFields)
 		if err != nil {
 			return err
 		}
