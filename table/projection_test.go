@@ -3,12 +3,8 @@ package table_test
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strings"
-	"sync/atomic"
 	"testing"
-
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
@@ -31,23 +27,12 @@ var (
 	pdocState  = table.Project(pdocStatus, pdocOwner)
 )
 
-// bytesIn counts the response bytes a client receives.
-type bytesIn struct{ n atomic.Int64 }
-
-func (b *bytesIn) Do(r *http.Request) (*http.Response, error) {
-	resp, err := http.DefaultTransport.RoundTrip(r)
-	if err == nil && resp.ContentLength > 0 {
-		b.n.Add(resp.ContentLength)
-	}
-	return resp, err
-}
-
-func newProjFixture(t *testing.T) (*table.Entity[pdoc], *tabletest.RequestCounter, *bytesIn) {
+func newProjFixture(t *testing.T) (*table.Entity[pdoc], *tabletest.RequestCounter, *tabletest.ResponseBytes) {
 	t.Helper()
 	base := tabletest.NewTable(t, table.NewSchema("proj"))
 	rc := &tabletest.RequestCounter{Capacity: true}
-	bi := &bytesIn{}
-	tbl := table.New(tabletest.NewClient(t, rc.Option(), func(o *dynamodb.Options) { o.HTTPClient = bi }), base.Schema(),
+	bi := &tabletest.ResponseBytes{}
+	tbl := table.New(tabletest.NewClient(t, rc.Option(), bi.Option()), base.Schema(),
 		func(o *table.Options) { o.CursorKey = []byte("projection test cursor key, 32b!") })
 	return table.NewEntity(tbl, pdocDef), rc, bi
 }
@@ -66,13 +51,13 @@ func TestProjectionGet(t *testing.T) {
 	k, _ := docs.KeyOf(&d)
 	measure := func(opts ...table.ReadOption) (pdoc, float64, int64) {
 		rc.Reset()
-		bi.n.Store(0)
+		bi.Reset()
 		got, err := docs.Get(c, k, opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		r, _ := rc.Consumed()
-		return got, r, bi.n.Load()
+		return got, r, bi.Bytes()
 	}
 	whole, wholeRCU, wholeBytes := measure(table.Consistent())
 	part, partRCU, partBytes := measure(table.Consistent(), pdocState.Read())
@@ -249,7 +234,7 @@ func TestProjectionCollection(t *testing.T) {
 			hn = pnoteState.Into(notes, func(n pnote) { r.notes = append(r.notes, n) })
 		}
 		rc.Reset()
-		bi.n.Store(0)
+		bi.Reset()
 		if _, err := docs.Table().ReadCollection(c, q, hd, hn); err != nil {
 			t.Fatal(err)
 		}
@@ -257,7 +242,7 @@ func TestProjectionCollection(t *testing.T) {
 			t.Errorf("collection read sent %d requests (%v), want 1 Query", n, rc.Ops())
 		}
 		r.rcu, _ = rc.Consumed()
-		r.bytes = bi.n.Load()
+		r.bytes = bi.Bytes()
 		return r
 	}
 	whole, part := collect(false), collect(true)

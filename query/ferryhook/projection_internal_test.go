@@ -2,28 +2,13 @@ package ferryhook
 
 import (
 	"context"
-	"net/http"
 	"strings"
-	"sync/atomic"
 	"testing"
-
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/singletable/singletable/entity/fh"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 )
-
-// respBytes counts the response bytes a client receives.
-type respBytes struct{ n atomic.Int64 }
-
-func (b *respBytes) Do(r *http.Request) (*http.Response, error) {
-	resp, err := http.DefaultTransport.RoundTrip(r)
-	if err == nil && resp.ContentLength > 0 {
-		b.n.Add(resp.ContentLength)
-	}
-	return resp, err
-}
 
 // TestProjectionStateCheck: the scaled profile's read-to-check paths
 // (recheck's BatchGetItem of a source and its owner, eventLayout's GetItem
@@ -33,8 +18,8 @@ func (b *respBytes) Do(r *http.Request) (*http.Response, error) {
 // projected reads (docs/observability.md).
 func TestProjectionStateCheck(t *testing.T) {
 	rc := &tabletest.RequestCounter{Capacity: true}
-	rb := &respBytes{}
-	client := tabletest.NewClient(t, rc.Option(), func(o *dynamodb.Options) { o.HTTPClient = rb })
+	rb := &tabletest.ResponseBytes{}
+	client := tabletest.NewClient(t, rc.Option(), rb.Option())
 	opt := func(o *table.Options) {
 		o.Cipher, o.CursorKey = tabletest.Cipher(), []byte("ferryhook projection cursor key!")
 	}
@@ -60,13 +45,13 @@ func TestProjectionStateCheck(t *testing.T) {
 	measure := func(what string, fn func() (table.Item, error)) int64 {
 		t.Helper()
 		rc.Reset()
-		rb.n.Store(0)
+		rb.Reset()
 		if _, err := fn(); err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
 		r, _ := rc.Consumed()
-		t.Logf("%-40s %5d response bytes, %.1f RCU", what, rb.n.Load(), r)
-		return rb.n.Load()
+		t.Logf("%-40s %5d response bytes, %.1f RCU", what, rb.Bytes(), r)
+		return rb.Bytes()
 	}
 	owners := func(attrs ...string) func() (table.Item, error) {
 		return func() (table.Item, error) {

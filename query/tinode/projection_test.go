@@ -1,29 +1,14 @@
 package tinode_test
 
 import (
-	"net/http"
 	"strings"
-	"sync/atomic"
 	"testing"
-
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 )
-
-// respBytes counts the response bytes a client receives.
-type respBytes struct{ n atomic.Int64 }
-
-func (b *respBytes) Do(r *http.Request) (*http.Response, error) {
-	resp, err := http.DefaultTransport.RoundTrip(r)
-	if err == nil && resp.ContentLength > 0 {
-		b.n.Add(resp.ContentLength)
-	}
-	return resp, err
-}
 
 // TestTopicReadsProjected_TN12_TN27: Messages.Save and DeleteList read of
 // their topic only the fields they check (state, SeqId, layout, DelId,
@@ -33,9 +18,9 @@ func (b *respBytes) Do(r *http.Request) (*http.Response, error) {
 func TestTopicReadsProjected_TN12_TN27(t *testing.T) {
 	t.Parallel()
 	rc := &tabletest.RequestCounter{Capacity: true}
-	rb := &respBytes{}
+	rb := &tabletest.ResponseBytes{}
 	base := tabletest.NewTable(t, table.NewSchema("tinode"))
-	tbl := table.New(tabletest.NewClient(t, rc.Option(), func(o *dynamodb.Options) { o.HTTPClient = rb }), base.Schema(),
+	tbl := table.New(tabletest.NewClient(t, rc.Option(), rb.Option()), base.Schema(),
 		func(o *table.Options) { o.CursorKey = []byte("tinode projection test cursor k!") })
 	s := tinode.New(tbl)
 	c := ctx(t)
@@ -53,13 +38,13 @@ func TestTopicReadsProjected_TN12_TN27(t *testing.T) {
 	measure := func(what string, attrs ...string) int64 {
 		t.Helper()
 		rc.Reset()
-		rb.n.Store(0)
+		rb.Reset()
 		if _, err := tbl.GetOwner(c, k, true, attrs...); err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
 		r, _ := rc.Consumed()
-		t.Logf("%-40s %5d response bytes, %.1f RCU", what, rb.n.Load(), r)
-		return rb.n.Load()
+		t.Logf("%-40s %5d response bytes, %.1f RCU", what, rb.Bytes(), r)
+		return rb.Bytes()
 	}
 	whole := measure("topic GetItem (consistent), whole")
 	save := measure("same, projected as Messages.Save", tinode.TopicSaveAttrs...)
