@@ -10,28 +10,10 @@
 // lists whose order Tinode does not define are sorted. The transcript is
 // written as JSON to DIFF_OUT; diff_test.go compares two of them.
 import {writeFileSync} from 'node:fs';
-import WebSocket from 'ws';
-import TinodeSDK from 'tinode-sdk';
+import {apiKey, host, newClient} from './client.mjs';
 
-const Tinode = TinodeSDK.Tinode || TinodeSDK;
-Tinode.setNetworkProviders(WebSocket, null);
-Tinode.setDatabaseProvider({
-  deleteDatabase() {
-    const req = {};
-    setTimeout(() => req.onsuccess && req.onsuccess({}), 0);
-    return req;
-  },
-  open() {
-    const req = {};
-    setTimeout(() => req.onerror && req.onerror({target: {error: new Error('no IndexedDB')}}), 0);
-    return req;
-  },
-});
-
-const host = process.env.TINODE_HOST;
 const restartURL = process.env.RESTART_URL;
 const out = process.env.DIFF_OUT;
-const apiKey = 'AQEAAAABAAD_rAp4DJh05a1HAwFT3A6K';
 const sleep = ms => new Promise(r => setTimeout(r, ms));
 
 // ---- normalisation ----
@@ -98,7 +80,7 @@ function norm(v, key) {
 
 // ---- clients ----
 function client(name) {
-  const tn = new Tinode({appName: 'singletable-diff', host, apiKey, transport: 'ws', secure: false, persist: false});
+  const tn = newClient('singletable-diff');
   tn.name = name;
   tn.pkts = [];
   tn.replies = [];

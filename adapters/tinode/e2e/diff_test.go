@@ -40,13 +40,7 @@ import (
 // transcripts.
 func TestTinodeDifferential(t *testing.T) {
 	start := time.Now()
-	here, _ := os.Getwd()
-	build := buildDir()
-	runCmd(t, here, "./build.sh")
-	t.Logf("built Tinode in %v", time.Since(start).Round(time.Second))
-	if _, err := os.Stat(filepath.Join(here, "node_modules", "tinode-sdk")); err != nil {
-		runCmd(t, here, "npm", "install", "--no-audit", "--no-fund")
-	}
+	here, build := setUp(t)
 	pgDSN := startPostgres(t, here)
 	endpoint := tabletest.Endpoint(t)
 	dyn := tabletest.TableName("tinode", "diff")
@@ -183,17 +177,6 @@ type transcript struct {
 	} `json:"steps"`
 }
 
-func runCmd(t *testing.T, dir, name string, args ...string) {
-	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID=local", "AWS_SECRET_ACCESS_KEY=local", "AWS_REGION=us-east-1", "TINODE_BUILD="+buildDir())
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s %v: %v\n%s", name, args, err, out)
-	}
-}
-
 // startPostgres initialises and starts a PostgreSQL server on a free port
 // and returns the DSN of database "tinode" on it.
 func startPostgres(t *testing.T, here string) string {
@@ -254,22 +237,6 @@ func startPostgres(t *testing.T, here string) string {
 	return fmt.Sprintf("postgresql://postgres@127.0.0.1:%d/tinode?sslmode=disable", port)
 }
 
-func waitListening(t *testing.T, port int, max time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(max)
-	for {
-		conn, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
-		if err == nil {
-			conn.Close()
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("nothing listens on port %d after %v", port, max)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
 // runScenario initialises the database with tinode-db, starts Tinode's
 // server on it, and runs diff.mjs, which may ask (RESTART_URL) for the
 // server to be restarted on the same database. It returns the transcript.
@@ -278,45 +245,24 @@ func runScenario(t *testing.T, build, here, name, adapter string, adapterCfg map
 	dir := t.TempDir()
 	port := freePort(t)
 	templ := filepath.Join(build, "chat", "server", "templ")
-	conf := map[string]any{
-		"listen":           fmt.Sprintf("127.0.0.1:%d", port),
-		"api_path":         "/",
-		"api_key_salt":     "T713/rYYgW7g4m3vG6zGRh7+FM1t0T8j13koXScOAj4=",
-		"max_message_size": 131072, "max_subscriber_count": 128, "max_tag_count": 16,
-		"p2p_delete_enabled": true,
-		"alias_tag":          "alias",
-		"push":               []any{},
-		"media": map[string]any{
-			"use_handler": "fs", "max_size": 8388608, "gc_period": 3600, "gc_block_size": 100,
-			"handlers": map[string]any{"fs": map[string]any{"upload_dir": filepath.Join(dir, "uploads")}},
-		},
-		"acc_validation": map[string]any{
-			"email": map[string]any{
-				"add_to_tags": true, "required": []string{"auth"},
-				"config": map[string]any{
-					"host_url": "http://localhost/", "smtp_server": "127.0.0.1", "smtp_port": "1",
-					"sender": "\"Tinode\" <noreply@example.com>", "languages": []string{"en"},
-					"validation_templ":   filepath.Join(templ, "email-validation-{{.Language}}.templ"),
-					"reset_secret_templ": filepath.Join(templ, "email-password-reset-{{.Language}}.templ"),
-					"max_retries":        4, "debug_response": "123456",
-				},
+	conf := serverConfig(port, adapter, adapterCfg)
+	conf["media"] = map[string]any{
+		"use_handler": "fs", "max_size": 8388608, "gc_period": 3600, "gc_block_size": 100,
+		"handlers": map[string]any{"fs": map[string]any{"upload_dir": filepath.Join(dir, "uploads")}},
+	}
+	conf["acc_validation"] = map[string]any{
+		"email": map[string]any{
+			"add_to_tags": true, "required": []string{"auth"},
+			"config": map[string]any{
+				"host_url": "http://localhost/", "smtp_server": "127.0.0.1", "smtp_port": "1",
+				"sender": "\"Tinode\" <noreply@example.com>", "languages": []string{"en"},
+				"validation_templ":   filepath.Join(templ, "email-validation-{{.Language}}.templ"),
+				"reset_secret_templ": filepath.Join(templ, "email-password-reset-{{.Language}}.templ"),
+				"max_retries":        4, "debug_response": "123456",
 			},
 		},
-		"auth_config": map[string]any{
-			"logical_names": []string{},
-			"basic":         map[string]any{"add_to_tags": true, "min_login_length": 4, "min_password_length": 6},
-			"token":         map[string]any{"expire_in": 1209600, "serial_num": 1, "key": "wfaY2RgF2S1OQI/ZlK+LSrp1KB2jwAdGAIHQ7JZn+Kc="},
-		},
-		"store_config": map[string]any{
-			"uid_key": "la6YsO+bNX/+XIkOqc5Svw==", "max_results": 1024, "use_adapter": adapter,
-			"adapters": map[string]any{adapter: adapterCfg},
-		},
 	}
-	cf := filepath.Join(dir, "tinode.conf")
-	b, _ := json.MarshalIndent(conf, "", "  ")
-	if err := os.WriteFile(cf, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cf := writeConfig(t, dir, conf)
 	t0 := time.Now()
 	runCmd(t, filepath.Join(build, "chat", "tinode-db"), filepath.Join(build, "bin", "tinode-db"), "-config", cf)
 	t.Logf("%s: tinode-db initialised the database in %v", name, time.Since(t0).Round(time.Millisecond))
@@ -328,9 +274,7 @@ func runScenario(t *testing.T, build, here, name, adapter string, adapterCfg map
 	startSrv := func() error {
 		mu.Lock()
 		defer mu.Unlock()
-		srv = exec.Command(filepath.Join(build, "bin", "tinode"), "-config", cf, "-static_data", dir)
-		srv.Dir = dir
-		srv.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID=local", "AWS_SECRET_ACCESS_KEY=local", "AWS_REGION=us-east-1")
+		srv = serverCmd(build, dir, cf)
 		srv.Stdout, srv.Stderr = logf, logf
 		return srv.Start()
 	}

@@ -35,72 +35,18 @@ import (
 
 func TestMain(m *testing.M) { tabletest.Main(m) }
 
-func freePort(tb testing.TB) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-func buildDir() string {
-	if d := os.Getenv("TINODE_BUILD"); d != "" {
-		return d
-	}
-	c, _ := os.UserCacheDir()
-	return filepath.Join(c, "singletable-tinode")
-}
-
 func TestTinodeEndToEnd(t_ *testing.T) {
 	start := time.Now()
+	here, build := setUp(t_)
 	endpoint := tabletest.Endpoint(t_)
-	here, _ := os.Getwd()
-	build := buildDir()
-	run := func(dir, name string, args ...string) {
-		t_.Helper()
-		cmd := exec.Command(name, args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID=local", "AWS_SECRET_ACCESS_KEY=local", "AWS_REGION=us-east-1", "TINODE_BUILD="+build)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t_.Fatalf("%s %v: %v\n%s", name, args, err, out)
-		}
-	}
-	run(here, "./build.sh")
-	t_.Logf("built Tinode in %v", time.Since(start).Round(time.Second))
-	if _, err := os.Stat(filepath.Join(here, "node_modules", "tinode-sdk")); err != nil {
-		run(here, "npm", "install", "--no-audit", "--no-fund")
-	}
 
 	name := tabletest.TableName("tinode", "e2e")
 	port := freePort(t_)
-	conf := map[string]any{
-		"listen":           fmt.Sprintf("127.0.0.1:%d", port),
-		"api_path":         "/",
-		"api_key_salt":     "T713/rYYgW7g4m3vG6zGRh7+FM1t0T8j13koXScOAj4=",
-		"max_message_size": 131072, "max_subscriber_count": 128, "max_tag_count": 16,
-		"p2p_delete_enabled": true,
-		"alias_tag":          "alias",
-		"push":               []any{},
-		"auth_config": map[string]any{
-			"logical_names": []string{},
-			"basic":         map[string]any{"add_to_tags": true, "min_login_length": 4, "min_password_length": 6},
-			"token":         map[string]any{"expire_in": 1209600, "serial_num": 1, "key": "wfaY2RgF2S1OQI/ZlK+LSrp1KB2jwAdGAIHQ7JZn+Kc="},
-		},
-		"store_config": map[string]any{
-			"uid_key": "la6YsO+bNX/+XIkOqc5Svw==", "max_results": 1024, "use_adapter": "dynamodb",
-			"adapters": map[string]any{"dynamodb": map[string]any{
-				"table": name, "endpoint": endpoint, "region": "us-east-1", "create_table": true,
-			}},
-		},
-	}
+	conf := serverConfig(port, "dynamodb", map[string]any{
+		"table": name, "endpoint": endpoint, "region": "us-east-1", "create_table": true,
+	})
 	dir := t_.TempDir()
-	cf := filepath.Join(dir, "tinode.conf")
-	b, _ := json.MarshalIndent(conf, "", "  ")
-	if err := os.WriteFile(cf, b, 0o600); err != nil {
-		t_.Fatal(err)
-	}
+	cf := writeConfig(t_, dir, conf)
 
 	// The table, read directly for the checks.
 	tbl := table.New(tabletest.NewClient(t_), table.NewSchema(name))
@@ -118,7 +64,7 @@ func TestTinodeEndToEnd(t_ *testing.T) {
 	if os.Getenv("E2E_SAMPLE_DATA") == "0" {
 		dbArgs = dbArgs[:2]
 	}
-	run(filepath.Join(build, "chat", "tinode-db"), filepath.Join(build, "bin", "tinode-db"), dbArgs...)
+	runCmd(t_, filepath.Join(build, "chat", "tinode-db"), filepath.Join(build, "bin", "tinode-db"), dbArgs...)
 	t_.Logf("tinode-db loaded the sample data in %v", time.Since(t0).Round(time.Millisecond))
 	c, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -134,9 +80,7 @@ func TestTinodeEndToEnd(t_ *testing.T) {
 	}
 
 	// The server.
-	srv := exec.Command(filepath.Join(build, "bin", "tinode"), "-config", cf, "-static_data", dir)
-	srv.Dir = dir
-	srv.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID=local", "AWS_SECRET_ACCESS_KEY=local", "AWS_REGION=us-east-1")
+	srv := serverCmd(build, dir, cf)
 	logf, _ := os.Create(filepath.Join(dir, "server.log"))
 	srv.Stdout, srv.Stderr = logf, logf
 	if err := srv.Start(); err != nil {
@@ -150,17 +94,7 @@ func TestTinodeEndToEnd(t_ *testing.T) {
 			t_.Logf("server log:\n%s", out)
 		}
 	})
-	for i := 0; ; i++ {
-		conn, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
-		if err == nil {
-			conn.Close()
-			break
-		}
-		if i > 300 {
-			t_.Fatal("the server did not start listening")
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	waitListening(t_, port, 30*time.Second)
 
 	// The table checks the scenario asks for.
 	check := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -3,29 +3,9 @@
 // and, through CHECK_URL (served by e2e_test.go), what the table holds.
 // Prints one line per step and "N passed, M failed" last; exits non-zero
 // on a failure.
-import WebSocket from 'ws';
-import TinodeSDK from 'tinode-sdk';
+import {newClient} from './client.mjs';
 
-const Tinode = TinodeSDK.Tinode || TinodeSDK;
-Tinode.setNetworkProviders(WebSocket, null);
-// No IndexedDB in Node: the client runs with persist off, but still clears
-// its cache at start, so it gets a store that holds nothing.
-Tinode.setDatabaseProvider({
-  deleteDatabase() {
-    const req = {};
-    setTimeout(() => req.onsuccess && req.onsuccess({}), 0);
-    return req;
-  },
-  open() {
-    const req = {};
-    setTimeout(() => req.onerror && req.onerror({target: {error: new Error('no IndexedDB')}}), 0);
-    return req;
-  },
-});
-
-const host = process.env.TINODE_HOST;
 const checkURL = process.env.CHECK_URL;
-const apiKey = 'AQEAAAABAAD_rAp4DJh05a1HAwFT3A6K';
 const run = Date.now().toString(36);
 
 let passed = 0, failed = 0;
@@ -74,7 +54,7 @@ async function late(fn, settled) {
 
 // A client that records the {data} and {meta} packets it receives.
 function client() {
-  const tn = new Tinode({appName: 'singletable-e2e', host, apiKey, transport: 'ws', secure: false, persist: false});
+  const tn = newClient('singletable-e2e');
   tn.data = [];
   tn.meta = [];
   tn.onRawMessage = raw => {
