@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/singletable/singletable/entity/lb"
+	"github.com/singletable/singletable/internal/legacytest"
 	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
@@ -146,27 +147,10 @@ func TestMigrateCommandHandlersDeployment_LB5_LB6_LB8_LB28(t *testing.T) {
 	c, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	client := tabletest.Client(t)
-	stack := fmt.Sprintf("listbackup-h%d", time.Now().UnixNano()%1_000_000)
-	m := listbackup.CodeLayout()
-	if err := listbackup.CreateLegacyLayout(c, client, stack, m); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		for _, lt := range m.Tables {
-			client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(stack + "-" + lt.Suffix)})
-		}
-	})
+	stack := legacytest.Stack(c, t, client, "listbackup-h", listbackup.CodeLayout())
 	at := time.Now().Add(-time.Hour).UTC()
 	data, paths := handlersDeployment(at)
-	n := 0
-	for suffix, items := range data {
-		for _, it := range items {
-			if _, err := client.PutItem(c, &dynamodb.PutItemInput{TableName: aws.String(stack + "-" + suffix), Item: it}); err != nil {
-				t.Fatalf("%s: %v", suffix, err)
-			}
-			n++
-		}
-	}
+	n := legacytest.Put(t, client, stack, data)
 	main := tabletest.TableName("lbhandlers", t.Name())
 	t.Cleanup(func() {
 		client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(main)})

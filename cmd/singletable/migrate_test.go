@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/singletable/singletable/internal/legacytest"
 	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table/tabletest"
 )
@@ -94,17 +95,7 @@ func TestMigrateCommandCodeLayout(t *testing.T) {
 	c, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	client := tabletest.Client(t)
-	stack := fmt.Sprintf("listbackup-cmd%d", time.Now().UnixNano()%1_000_000)
-	m := listbackup.CodeLayout()
-	if err := listbackup.CreateLegacyLayout(c, client, stack, m); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		for _, lt := range m.Tables {
-			client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(stack + "-" + lt.Suffix)})
-		}
-		client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(stack + "-dashboards")})
-	})
+	stack := legacytest.Stack(c, t, client, "listbackup-cmd", listbackup.CodeLayout(), "dashboards")
 	if _, err := client.DeleteTable(c, &dynamodb.DeleteTableInput{TableName: aws.String(stack + "-notifications")}); err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/singletable/singletable/entity/lb"
+	"github.com/singletable/singletable/internal/legacytest"
 	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
@@ -232,17 +233,6 @@ func codeDeployment(now time.Time) map[string][]map[string]av {
 // as missing.
 var unmodelled = map[string][]string{}
 
-func putItems(t testing.TB, client *dynamodb.Client, stack string, d map[string][]map[string]av) {
-	t.Helper()
-	for suffix, items := range d {
-		for _, it := range items {
-			if _, err := client.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(stack + "-" + suffix), Item: it}); err != nil {
-				t.Fatalf("%s: %v", suffix, err)
-			}
-		}
-	}
-}
-
 // A deployment of ListBackup's own code (22 tables, items as its handlers
 // write them) migrates into the single table: its layout is recognised,
 // every table holding user data becomes entities with no conflict, items
@@ -257,10 +247,10 @@ func TestMigrateCodeLayout_LB69_LB83(t *testing.T) {
 	defer cancel()
 	client := tabletest.Client(t)
 	m := listbackup.CodeLayout()
-	stack := legacyStack(c, t, client, "listbackup-rh", m, "dashboards")
+	stack := legacytest.Stack(c, t, client, "listbackup-rh", m, "dashboards")
 	now := time.Now()
 	data := codeDeployment(now)
-	putItems(t, client, stack, data)
+	legacytest.Put(t, client, stack, data)
 	// A table the layout does not know, and one it expects that is gone.
 	if _, err := client.CreateTable(c, &dynamodb.CreateTableInput{TableName: aws.String(stack + "-dashboards"), BillingMode: types.BillingModePayPerRequest,
 		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("dashboardId"), KeyType: types.KeyTypeHash}},

@@ -15,6 +15,7 @@ import (
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/singletable/singletable/entity/lb"
+	"github.com/singletable/singletable/internal/legacytest"
 	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
@@ -164,48 +165,6 @@ func genLegacy(t testing.TB, scale int) legacyData {
 	return d
 }
 
-// legacyStack creates the tables of layout m under a fresh stack name
-// made of prefix, and returns the name; the tables, and those of the
-// suffixes also (tables the test adds), are deleted when tb ends.
-func legacyStack(ctx context.Context, tb testing.TB, client *dynamodb.Client, prefix string, m *listbackup.Manifest, also ...string) string {
-	tb.Helper()
-	stack := fmt.Sprintf("%s%d", prefix, time.Now().UnixNano()%1_000_000)
-	if err := listbackup.CreateLegacyLayout(ctx, client, stack, m); err != nil {
-		tb.Fatal(err)
-	}
-	for _, lt := range m.Tables {
-		also = append(also, lt.Suffix)
-	}
-	tb.Cleanup(func() {
-		for _, suffix := range also {
-			client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(stack + "-" + suffix)})
-		}
-	})
-	return stack
-}
-
-// putLegacy writes the data set into the legacy tables of stack with
-// BatchWriteItem.
-func putLegacy(t testing.TB, c *dynamodb.Client, stack string, d legacyData) {
-	t.Helper()
-	for suffix, items := range d {
-		for i := 0; i < len(items); i += 25 {
-			var reqs []types.WriteRequest
-			for _, it := range items[i:min(i+25, len(items))] {
-				reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: it}})
-			}
-			in := map[string][]types.WriteRequest{stack + "-" + suffix: reqs}
-			for len(in) > 0 {
-				out, err := c.BatchWriteItem(context.Background(), &dynamodb.BatchWriteItemInput{RequestItems: in})
-				if err != nil {
-					t.Fatalf("legacy %s: %v", suffix, err)
-				}
-				in = out.UnprocessedItems
-			}
-		}
-	}
-}
-
 func reportTotals(rs []listbackup.MigratedTable) (changed, unchanged, conflicted int64, conflicts []string) {
 	for _, r := range rs {
 		changed += r.Report.Changed
@@ -253,9 +212,9 @@ func TestMigrateLegacyDeployment_LB1_LB5_LB14_LB18_LB62(t *testing.T) {
 	c, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	client := tabletest.Client(t)
-	stack := legacyStack(c, t, client, "lbmig", listbackup.DocumentsLayout())
+	stack := legacytest.Stack(c, t, client, "lbmig", listbackup.DocumentsLayout())
 	data := genLegacy(t, 1)
-	putLegacy(t, client, stack, data)
+	legacytest.Put(t, client, stack, data)
 	t.Logf("legacy data set: %d items in %d tables", data.total(), len(data))
 	tb := tabletest.NewTable(t, listbackup.Schema("lbmig"), func(o *table.Options) { o.Cipher = tabletest.Cipher() })
 	s := listbackup.New(tb)
@@ -390,9 +349,9 @@ func first[T any](s []T, n int) []T { return s[:min(n, len(s))] }
 func BenchmarkMigrate(b *testing.B) {
 	c := context.Background()
 	client := tabletest.Client(b)
-	stack := legacyStack(c, b, client, "lbbench", listbackup.DocumentsLayout())
+	stack := legacytest.Stack(c, b, client, "lbbench", listbackup.DocumentsLayout())
 	data := genLegacy(b, 1)
-	putLegacy(b, client, stack, data)
+	legacytest.Put(b, client, stack, data)
 	withCipher := func(o *table.Options) { o.Cipher = tabletest.Cipher() }
 	var migrated, raw time.Duration
 	var items int64
