@@ -55,10 +55,6 @@ func first(errs ...error) error {
 	return nil
 }
 
-// Stamp is how times are kept: UTC. Epoch-second attributes (core) are
-// truncated to the second by Seconds so that they read back equal.
-func Stamp(t time.Time) time.Time { return t.UTC() }
-
 // Seconds truncates t to whole seconds in UTC (core's epoch-second times).
 func Seconds(t time.Time) time.Time { return t.UTC().Truncate(time.Second) }
 
