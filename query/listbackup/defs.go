@@ -82,22 +82,6 @@ type entities struct {
 	inbox         *table.Entity[lb.InboxNotification]
 }
 
-// stamps keeps createdAt and updatedAt (UTC; secs truncates to seconds
-// for core's epoch-second attributes). A new item keeps an updatedAt it
-// already has (an imported item's, which a migration must not move).
-func stamps(created, updated *time.Time, now time.Time, isNew, secs bool) {
-	now = now.UTC()
-	if secs {
-		now = lb.Seconds(now)
-	}
-	if created != nil && created.IsZero() {
-		*created = now
-	}
-	if updated != nil && (!isNew || updated.IsZero()) {
-		*updated = now
-	}
-}
-
 func newEntities(t *table.Table, shards int) *entities {
 	// The all-items partitions end in a shard segment, given the profile's
 	// count: SCHED#DUE#{n} by a hash of the schedule's ID (one shard is
@@ -114,8 +98,8 @@ func newEntities(t *table.Table, shards int) *entities {
 				UniqueEmail:    lb.NormalizeEmail,
 				UniqueUsername: lb.NormalizeUsername,
 			},
-			Touch:   func(u *lb.User, now time.Time, isNew bool) { stamps(&u.CreatedAt, &u.UpdatedAt, now, isNew, false) },
-			Secrets: []string{"mfaSecret"},
+			Timestamps: lb.Stamps,
+			Secrets:    []string{"mfaSecret"},
 		}),
 		accounts: table.NewEntity(t, table.Def[lb.Account]{
 			Type:     TypeAccount,
@@ -129,7 +113,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				// (lb.PathRoot): the :root transform.
 				table.GSI3: lb.AccountTreeIndex,
 			},
-			Touch: func(a *lb.Account, now time.Time, isNew bool) { stamps(&a.CreatedAt, &a.UpdatedAt, now, isNew, false) },
+			Timestamps: lb.Stamps,
 		}),
 		memberships: table.NewEntity(t, table.Def[lb.Membership]{
 			Type:     TypeMembership,
@@ -138,7 +122,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.MembershipRoleIndex,
 			},
-			Touch: func(m *lb.Membership, now time.Time, isNew bool) { stamps(&m.JoinedAt, nil, now, isNew, false) },
+			Timestamps: lb.JoinedStamp,
 		}),
 		teams: table.NewEntity(t, table.Def[lb.Team]{
 			Type:     TypeTeam,
@@ -148,7 +132,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.TeamAccountIndex,
 			},
-			Touch: func(tm *lb.Team, now time.Time, isNew bool) { stamps(&tm.CreatedAt, &tm.UpdatedAt, now, isNew, false) },
+			Timestamps: lb.Stamps,
 		}),
 		sources: table.NewEntity(t, table.Def[lb.Source]{
 			Type:     TypeSource,
@@ -163,11 +147,9 @@ func newEntities(t *table.Table, shards int) *entities {
 				// own code name their group.
 				table.GSI3: lb.SourceGroupIndex,
 			},
-			Touch: func(s *lb.Source, now time.Time, isNew bool) {
-				stamps(&s.CreatedAt, &s.UpdatedAt, now, isNew, false)
-				s.PlatformID = s.Platform
-			},
-			Secrets: []string{"credentials.encryptedData"},
+			Timestamps: lb.Stamps,
+			Touch:      func(s *lb.Source, _ time.Time, _ bool) { s.PlatformID = s.Platform },
+			Secrets:    []string{"credentials.encryptedData"},
 		}),
 		activities: table.NewEntity(t, table.Def[lb.Activity]{
 			Type:     TypeActivity,
@@ -181,11 +163,9 @@ func newEntities(t *table.Table, shards int) *entities {
 			// The expiry is what the item holds (ListBackup's own code writes
 			// one, a migrated item keeps it); an activity written without one
 			// gets createdAt + the documents' 90-day retention (LB-22).
-			TTL: table.TTL{From: "expiresAt"},
-			Touch: func(a *lb.Activity, now time.Time, _ bool) {
-				if a.CreatedAt.IsZero() {
-					a.CreatedAt = now.UTC()
-				}
+			TTL:        table.TTL{From: "expiresAt"},
+			Timestamps: lb.CreatedStamp,
+			Touch: func(a *lb.Activity, _ time.Time, _ bool) {
 				a.ExpiresAt = a.Expires()
 				a.Timestamp = lb.Seconds(a.CreatedAt)
 				a.Resource = a.ResourceType
@@ -201,7 +181,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI2: lb.JobStatusIndex,
 				table.GSI3: lb.JobSourceIndex, // sparse: account-wide jobs have no source
 			},
-			Touch: func(jb *lb.Job, now time.Time, isNew bool) { stamps(&jb.CreatedAt, nil, now, isNew, false) },
+			Timestamps: lb.CreatedStamp,
 		}),
 		connections: table.NewEntity(t, table.Def[lb.Connection]{
 			Type:     TypeConnection,
@@ -214,10 +194,8 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI1: lb.ConnectionAccountIndex,
 				table.GSI2: lb.ConnectionUserIndex,
 			},
-			Touch: func(c *lb.Connection, now time.Time, isNew bool) {
-				stamps(&c.CreatedAt, &c.UpdatedAt, now, isNew, false)
-			},
-			Secrets: []string{"credentials.accessToken", "credentials.refreshToken", "credentials.apiKey"},
+			Timestamps: lb.Stamps,
+			Secrets:    []string{"credentials.accessToken", "credentials.refreshToken", "credentials.apiKey"},
 		}),
 		states: table.NewEntity(t, table.Def[lb.OAuthState]{
 			Type:     TypeOAuthState,
@@ -232,10 +210,8 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.OAuthTokenAccountIndex,
 			},
-			Touch: func(o *lb.OAuthToken, now time.Time, isNew bool) {
-				stamps(&o.CreatedAt, &o.UpdatedAt, now, isNew, false)
-			},
-			Secrets: []string{"tokens.accessToken", "tokens.refreshToken"},
+			Timestamps: lb.Stamps,
+			Secrets:    []string{"tokens.accessToken", "tokens.refreshToken"},
 		}),
 		refreshTokens: table.NewEntity(t, table.Def[lb.RefreshToken]{
 			Type: TypeRefreshToken,
@@ -263,7 +239,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.TagIDIndex,
 			},
-			Touch: func(tg *lb.Tag, now time.Time, isNew bool) { stamps(&tg.CreatedAt, &tg.UpdatedAt, now, isNew, false) },
+			Timestamps: lb.Stamps,
 		}),
 		notifications: table.NewEntity(t, table.Def[lb.Notification]{
 			Type:     TypeNotification,
@@ -274,11 +250,9 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI2: lb.NotificationStatusIndex,
 				table.GSI3: lb.NotificationUnreadIndex,
 			},
-			TTL: table.TTL{From: "createdAt", After: lb.NotificationRetention},
-			Touch: func(n *lb.Notification, now time.Time, _ bool) {
-				if n.CreatedAt.IsZero() {
-					n.CreatedAt = now.UTC()
-				}
+			TTL:        table.TTL{From: "createdAt", After: lb.NotificationRetention},
+			Timestamps: lb.CreatedStamp,
+			Touch: func(n *lb.Notification, _ time.Time, _ bool) {
 				n.ExpiresAt = lb.Seconds(n.CreatedAt.Add(lb.NotificationRetention))
 			},
 		}),
@@ -290,8 +264,8 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.ScheduleDueIndex.WithShards(shards),
 			},
-			Touch: func(s *lb.SyncSchedule, now time.Time, isNew bool) {
-				stamps(&s.CreatedAt, &s.UpdatedAt, now, isNew, true)
+			Timestamps: lb.SecondStamps,
+			Touch: func(s *lb.SyncSchedule, _ time.Time, _ bool) {
 				s.NextRunAt, s.LastRunAt = lb.Seconds(s.NextRunAt), secondsOrZero(s.LastRunAt)
 			},
 		}),
@@ -323,8 +297,8 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.WebhookActiveIndex,
 			},
-			Touch:   func(w *lb.Webhook, now time.Time, isNew bool) { stamps(&w.CreatedAt, &w.UpdatedAt, now, isNew, true) },
-			Secrets: []string{"secret"},
+			Timestamps: lb.SecondStamps,
+			Secrets:    []string{"secret"},
 		}),
 		usage: table.NewEntity(t, table.Def[lb.UsageMetrics]{
 			Type:     TypeUsageMetrics,
@@ -333,7 +307,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.UsageDateIndex,
 			},
-			Touch: func(m *lb.UsageMetrics, now time.Time, isNew bool) { stamps(nil, &m.UpdatedAt, now, isNew, true) },
+			Timestamps: lb.UpdatedSecondStamp,
 		}),
 		plans: table.NewEntity(t, table.Def[lb.BillingPlan]{
 			Type:     TypeBillingPlan,
@@ -343,9 +317,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.PlanActiveIndex,
 			},
-			Touch: func(p *lb.BillingPlan, now time.Time, isNew bool) {
-				stamps(&p.CreatedAt, &p.UpdatedAt, now, isNew, true)
-			},
+			Timestamps: lb.SecondStamps,
 		}),
 		groups: table.NewEntity(t, table.Def[lb.SourceGroup]{
 			Type:     TypeSourceGroup,
@@ -354,9 +326,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.SourceGroupAccountIndex, // LB-69
 			},
-			Touch: func(g *lb.SourceGroup, now time.Time, isNew bool) {
-				stamps(&g.CreatedAt, &g.UpdatedAt, now, isNew, false)
-			},
+			Timestamps: lb.Stamps,
 		}),
 		teamMembers: table.NewEntity(t, table.Def[lb.TeamMembership]{
 			Type: TypeTeamMember,
@@ -366,9 +336,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.TeamMemberUserIndex, // LB-72
 			},
-			Touch: func(m *lb.TeamMembership, now time.Time, isNew bool) {
-				stamps(&m.JoinedAt, &m.UpdatedAt, now, isNew, false)
-			},
+			Timestamps: lb.JoinedStamps,
 		}),
 		labels: table.NewEntity(t, table.Def[lb.Label]{
 			Type:     TypeLabel,
@@ -377,7 +345,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.LabelAccountIndex, // LB-73
 			},
-			Touch: func(l *lb.Label, now time.Time, isNew bool) { stamps(&l.CreatedAt, &l.UpdatedAt, now, isNew, false) },
+			Timestamps: lb.Stamps,
 		}),
 		entityTags: table.NewEntity(t, table.Def[lb.EntityTag]{
 			Type: TypeEntityTag,
@@ -387,7 +355,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.EntityTagLabelIndex, // LB-75
 			},
-			Touch: func(x *lb.EntityTag, now time.Time, isNew bool) { stamps(&x.CreatedAt, nil, now, isNew, false) },
+			Timestamps: lb.CreatedStamp,
 		}),
 		mfaCodes: table.NewEntity(t, table.Def[lb.MFACode]{
 			Type:     TypeMFACode,
@@ -406,10 +374,8 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI2: lb.InboxStatusIndex,  // LB-81
 				table.GSI3: lb.InboxAccountIndex, // LB-82
 			},
-			TTL: table.TTL{From: "expiresAt"},
-			Touch: func(n *lb.InboxNotification, now time.Time, isNew bool) {
-				stamps(&n.CreatedAt, &n.UpdatedAt, now, isNew, false)
-			},
+			TTL:        table.TTL{From: "expiresAt"},
+			Timestamps: lb.Stamps,
 		}),
 		platforms: table.NewEntity(t, table.Def[lb.CatalogPlatform]{
 			Type:     TypeCatalogPlatform,
@@ -418,9 +384,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.CatalogPlatformIndex, // LB-77: tens of items
 			},
-			Touch: func(p *lb.CatalogPlatform, now time.Time, isNew bool) {
-				stamps(&p.CreatedAt, &p.UpdatedAt, now, isNew, false)
-			},
+			Timestamps: lb.Stamps,
 		}),
 		platformSrcs: table.NewEntity(t, table.Def[lb.CatalogSource]{
 			Type:     TypeCatalogSource,
@@ -429,9 +393,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.CatalogSourcePlatformIndex, // LB-78
 			},
-			Touch: func(p *lb.CatalogSource, now time.Time, isNew bool) {
-				stamps(&p.CreatedAt, &p.UpdatedAt, now, isNew, false)
-			},
+			Timestamps: lb.Stamps,
 		}),
 	}
 }
