@@ -70,7 +70,9 @@ func (t Template) SortKey(v map[string]string) (string, error) {
 // SortPrefix returns a begins_with prefix of the template's sort keys: its
 // leading literal segments and the leading references v sets, ending with
 // the key delimiter, so that "SUB#" never matches "SUBUPD#..." and
-// "TOPIC#1#" never matches "TOPIC#10#...". It refuses a constant sort key
+// "TOPIC#1#" never matches "TOPIC#10#...". A sort key that begins with a
+// reference v leaves unset ("{createdAt:ts}#{eventId}" and nil) has no
+// prefix: "", which every key begins with. It refuses a constant sort key
 // and a v that sets every reference (that is a whole key: [Template.Key]).
 func (t Template) SortPrefix(v map[string]string) (string, error) {
 	sk, err := parsedTemplate(t.SK)
