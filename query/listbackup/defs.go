@@ -182,7 +182,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				stamps(&s.CreatedAt, &s.UpdatedAt, now, isNew, false)
 				s.PlatformID = s.Platform
 			},
-			Secrets: []string{"credentials.encryptedData"},
+			Secrets: []string{"credentials.encryptedData", "credentials.*"},
 		}),
 		activities: table.NewEntity(t, table.Def[lb.Activity]{
 			Type:     TypeActivity,
@@ -232,7 +232,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			Touch: func(c *lb.Connection, now time.Time, isNew bool) {
 				stamps(&c.CreatedAt, &c.UpdatedAt, now, isNew, false)
 			},
-			Secrets: []string{"credentials.accessToken", "credentials.refreshToken", "credentials.apiKey"},
+			Secrets: []string{"credentials.accessToken", "credentials.refreshToken", "credentials.apiKey", "credentials.*"},
 		}),
 		states: table.NewEntity(t, table.Def[lb.OAuthState]{
 			Type:     TypeOAuthState,
@@ -250,7 +250,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			Touch: func(o *lb.OAuthToken, now time.Time, isNew bool) {
 				stamps(&o.CreatedAt, &o.UpdatedAt, now, isNew, false)
 			},
-			Secrets: []string{"tokens.accessToken", "tokens.refreshToken"},
+			Secrets: []string{"tokens.accessToken", "tokens.refreshToken", "tokens.*"},
 		}),
 		refreshTokens: table.NewEntity(t, table.Def[lb.RefreshToken]{
 			Type: TypeRefreshToken,
