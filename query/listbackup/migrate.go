@@ -183,15 +183,20 @@ type MigratedTable struct {
 	// Expired lists the legacy keys of items past their TTL, not migrated
 	// (at most 100; Report.Skipped counts them all).
 	Expired []string
-	// Kept lists the values this run wrote that the entity does not know
-	// (an enum value another writer stored: "plan \"pro\" in ACCOUNT#.../PROFILE
-	// (known: free, ...)"; at most 100, KeptCount counts them all): kept as
-	// stored, never a reason to leave an item behind.
+	// Kept lists the values the migration copied that the entity does not
+	// know (an enum value another writer stored: "plan \"pro\" in
+	// ACCOUNT#.../PROFILE (known: free, ...)"), in the items this run wrote
+	// and in those an earlier run wrote (a resumed run lists the whole
+	// migration's: they are saved with the checkpoints); at most 100,
+	// KeptCount counts them all. Kept as stored, never a reason to leave
+	// an item behind.
 	Kept      []string
 	KeptCount int
-	// Repairs lists the paths this run rebuilt from the parent chain
-	// (LegacyTree): "accountPath of accountId=X: \"old\" -> \"new\"".
-	Repairs []string
+	// Repairs lists the paths the migration rebuilt from the parent chain
+	// (LegacyTree): "accountPath of accountId=X: \"old\" -> \"new\"",
+	// sorted, with Kept's scope and bound (RepairCount counts them all).
+	Repairs     []string
+	RepairCount int
 }
 
 // Migrate copies a legacy deployment into the store's table (see the
@@ -335,17 +340,14 @@ func (s *Store) migrateTable(ctx context.Context, o MigrateOptions, lt LegacyTab
 	}
 	ad := s.adapter(lt.Entity)
 	var exp expiredKeys
-	var mu sync.Mutex
-	ctx = table.WithKeptValues(ctx, func(kv table.KeptValue) {
-		mu.Lock()
-		defer mu.Unlock()
-		res.KeptCount++
-		if len(res.Kept) < 100 {
-			res.Kept = append(res.Kept, fmt.Sprintf("%s %q in %s/%s (known: %s)", kv.Field, kv.Value, kv.Key.PK, kv.Key.SK, strings.Join(kv.Allowed, ", ")))
-		}
-	})
 	now := s.t.Now().Unix()
+	// What the migration kept and repaired is noted with the page's
+	// checkpoint (table.JobNote), for the items it wrote and those an
+	// earlier run wrote: a resumed run lists the whole migration's.
 	page := func(ctx context.Context, raws []table.Item, dry bool) ([]table.JobOutcome, []error) {
+		ctx = table.WithKeptValues(ctx, func(kv table.KeptValue) {
+			table.JobNote(ctx, noteKept, fmt.Sprintf("%s %q in %s/%s (known: %s)", kv.Field, kv.Value, kv.Key.PK, kv.Key.SK, strings.Join(kv.Allowed, ", ")))
+		})
 		outs, errs := make([]table.JobOutcome, len(raws)), make([]error, len(raws))
 		var ready []table.Item
 		var at []int
@@ -370,10 +372,8 @@ func (s *Store) migrateTable(ctx context.Context, o MigrateOptions, lt LegacyTab
 			switch {
 			case o[j] == table.Skipped:
 				exp.add(legacyKey(raws[i], lt))
-			case o[j] == table.Changed && e[j] == nil && repairs[j] != "":
-				mu.Lock()
-				res.Repairs = append(res.Repairs, repairs[j])
-				mu.Unlock()
+			case (o[j] == table.Changed || o[j] == table.Unchanged) && e[j] == nil && repairs[j] != "":
+				table.JobNote(ctx, noteRepairs, repairs[j])
 			}
 		}
 		return outs, errs
@@ -399,12 +399,18 @@ func (s *Store) migrateTable(ctx context.Context, o MigrateOptions, lt LegacyTab
 	if err != nil {
 		err = fmt.Errorf("migrate %s: %w", name, err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	slices.Sort(res.Repairs)
+	kept, repaired := rep.Notes[noteKept], rep.Notes[noteRepairs]
+	res.Kept, res.KeptCount = kept.Entries, kept.Count
+	res.Repairs, res.RepairCount = slices.Sorted(slices.Values(repaired.Entries)), repaired.Count
 	res.Report, res.Expired = rep, exp.keys
 	return res, err
 }
+
+// The lists of notes a migration's job keeps (table.JobNote).
+const (
+	noteKept    = "kept"
+	noteRepairs = "repairs"
+)
 
 // legacyAdapter imports and verifies the items of one entity, made ready
 // by the manifest.
