@@ -28,7 +28,8 @@ import (
 //   - Resumable: after each page, each segment's position and counts are
 //     saved in a checkpoint item in the table itself (PK _JOB#{name}); an
 //     interrupted job run again with Job.Resume continues after the last
-//     completed page, and its report covers the whole job. A dry run's
+//     completed page, and its report covers the whole job (its counts,
+//     conflicts and the notes visits keep with [JobNote]). A dry run's
 //     checkpoint is never resumed by a real run (nor the reverse).
 //   - Idempotent: a visit must be safe to repeat (the pages after the
 //     checkpoint are visited again after an interruption); a second run of

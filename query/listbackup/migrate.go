@@ -43,10 +43,14 @@ import (
 //     nil pointer as NULL). Inside a map, a NULL member (whiteLabel.logo,
 //     a nil pointer field of a nested struct) may be left out of the copy:
 //     a struct field cannot tell it from absent, and verification counts
-//     NULL, "" and absent as the same. Members of a map the entity models
-//     as a struct and does not know are not copied (verification reports
-//     each as missing); attributes it does not know are kept whole
-//     ([table.Extra]).
+//     NULL, "" and absent as the same. Attributes the entity does not
+//     know are kept whole ([table.Extra]), and so are the members of a map
+//     its struct does not model, at any depth (the struct's own
+//     table.Extra: a provider's whole token response, stored as a
+//     connection's credentials, keeps stripe_user_id, id_token and what
+//     else the provider sent). Inside credentials and tokens those members
+//     are sealed like the tokens (Def.Secrets "credentials.*"); elsewhere
+//     they are kept as they are.
 //   - Trees: a table whose manifest declares a [LegacyTree] (ListBackup's
 //     accounts) has every path rebuilt from the parent chain, not copied:
 //     auth/register stores a root's path without its closing '/' and
@@ -56,8 +60,10 @@ import (
 //     where the chain is broken (a parent not in the table, a loop) the
 //     stored path is kept.
 //   - Resumable: each table's scan saves its position after every page in
-//     a checkpoint item of the single table (_JOB#migrate-<table>); run
-//     again with Resume, a migration continues after the last page done.
+//     a checkpoint item of the single table (_JOB#migrate-<table>), with
+//     what the page kept and repaired ([table.JobNote]); run again with
+//     Resume, a migration continues after the last page done, and its
+//     report lists what the whole migration kept and repaired.
 //   - Idempotent: an item already migrated is left as it is and counted
 //     unchanged, so a resumed run and a second run change nothing twice.
 //   - Honest: a legacy item that cannot be migrated (a duplicate email, a
