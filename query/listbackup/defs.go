@@ -97,22 +97,6 @@ type entities struct {
 	inbox         *table.Entity[lb.InboxNotification]
 }
 
-// stamps keeps createdAt and updatedAt (UTC; secs truncates to seconds
-// for core's epoch-second attributes). A new item keeps an updatedAt it
-// already has (an imported item's, which a migration must not move).
-func stamps(created, updated *time.Time, now time.Time, isNew, secs bool) {
-	now = now.UTC()
-	if secs {
-		now = lb.Seconds(now)
-	}
-	if created != nil && created.IsZero() {
-		*created = now
-	}
-	if updated != nil && (!isNew || updated.IsZero()) {
-		*updated = now
-	}
-}
-
 func newEntities(t *table.Table, shards int) *entities {
 	// The all-items partitions end in a shard segment: SCHED#DUE#{n} by a
 	// hash of the schedule's ID ({scheduleId:shard1} is SCHED#DUE itself).
@@ -129,8 +113,8 @@ func newEntities(t *table.Table, shards int) *entities {
 				UniqueEmail:    lb.NormalizeEmail,
 				UniqueUsername: lb.NormalizeUsername,
 			},
-			Touch:   func(u *lb.User, now time.Time, isNew bool) { stamps(&u.CreatedAt, &u.UpdatedAt, now, isNew, false) },
-			Secrets: []string{"mfaSecret"},
+			Timestamps: lb.Stamps,
+			Secrets:    []string{"mfaSecret"},
 		}),
 		accounts: table.NewEntity(t, table.Def[lb.Account]{
 			Type:     TypeAccount,
@@ -144,7 +128,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				// (lb.PathRoot): the :root transform.
 				table.GSI3: {PK: "TREE#{accountPath:root}", SK: "PATH#{accountPath:esc}", When: []string{"!deletedAt"}},
 			},
-			Touch: func(a *lb.Account, now time.Time, isNew bool) { stamps(&a.CreatedAt, &a.UpdatedAt, now, isNew, false) },
+			Timestamps: lb.Stamps,
 		}),
 		memberships: table.NewEntity(t, table.Def[lb.Membership]{
 			Type:     TypeMembership,
@@ -153,7 +137,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: {PK: "MEMBERS#{accountId}", SK: "ROLE#{role}#{userId}"},
 			},
-			Touch: func(m *lb.Membership, now time.Time, isNew bool) { stamps(&m.JoinedAt, nil, now, isNew, false) },
+			Timestamps: lb.JoinedStamp,
 		}),
 		teams: table.NewEntity(t, table.Def[lb.Team]{
 			Type:     TypeTeam,
@@ -163,7 +147,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: {PK: "TEAMS#{accountId}", SK: "TEAM#{teamId}"},
 			},
-			Touch: func(tm *lb.Team, now time.Time, isNew bool) { stamps(&tm.CreatedAt, &tm.UpdatedAt, now, isNew, false) },
+			Timestamps: lb.Stamps,
 		}),
 		sources: table.NewEntity(t, table.Def[lb.Source]{
 			Type:     TypeSource,
@@ -178,11 +162,9 @@ func newEntities(t *table.Table, shards int) *entities {
 				// own code name their group.
 				table.GSI3: {PK: "GROUPSRC#{groupId}", SK: "SOURCE#{sourceId}", When: []string{"!deletedAt"}},
 			},
-			Touch: func(s *lb.Source, now time.Time, isNew bool) {
-				stamps(&s.CreatedAt, &s.UpdatedAt, now, isNew, false)
-				s.PlatformID = s.Platform
-			},
-			Secrets: []string{"credentials.encryptedData", "credentials.*"},
+			Timestamps: lb.Stamps,
+			Touch:      func(s *lb.Source, _ time.Time, _ bool) { s.PlatformID = s.Platform },
+			Secrets:    []string{"credentials.encryptedData", "credentials.*"},
 		}),
 		activities: table.NewEntity(t, table.Def[lb.Activity]{
 			Type:     TypeActivity,
@@ -196,11 +178,9 @@ func newEntities(t *table.Table, shards int) *entities {
 			// The expiry is what the item holds (ListBackup's own code writes
 			// one, a migrated item keeps it); an activity written without one
 			// gets createdAt + the documents' 90-day retention (LB-22).
-			TTL: table.TTL{From: "expiresAt"},
-			Touch: func(a *lb.Activity, now time.Time, _ bool) {
-				if a.CreatedAt.IsZero() {
-					a.CreatedAt = now.UTC()
-				}
+			TTL:        table.TTL{From: "expiresAt"},
+			Timestamps: lb.CreatedStamp,
+			Touch: func(a *lb.Activity, _ time.Time, _ bool) {
 				a.ExpiresAt = a.Expires()
 				a.Timestamp = lb.Seconds(a.CreatedAt)
 				a.Resource = a.ResourceType
@@ -216,7 +196,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI2: {PK: "JOBS#{accountId}", SK: "STATUS#{status}#{createdAt:ts}#{jobId}"},
 				table.GSI3: {PK: "SRCJOBS#{sourceId}", SK: "{createdAt:ts}#{jobId}"}, // sparse: account-wide jobs have no source
 			},
-			Touch: func(jb *lb.Job, now time.Time, isNew bool) { stamps(&jb.CreatedAt, nil, now, isNew, false) },
+			Timestamps: lb.CreatedStamp,
 		}),
 		connections: table.NewEntity(t, table.Def[lb.Connection]{
 			Type:     TypeConnection,
@@ -229,10 +209,8 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI1: {PK: "CONNS#{accountId}", SK: "PLATFORM#{platform}#{connectionId}", When: []string{"!deletedAt"}},
 				table.GSI2: {PK: "USERCONNS#{userId}", SK: "PLATFORM#{platform}#{connectionId}", When: []string{"!deletedAt"}},
 			},
-			Touch: func(c *lb.Connection, now time.Time, isNew bool) {
-				stamps(&c.CreatedAt, &c.UpdatedAt, now, isNew, false)
-			},
-			Secrets: []string{"credentials.accessToken", "credentials.refreshToken", "credentials.apiKey", "credentials.*"},
+			Timestamps: lb.Stamps,
+			Secrets:    []string{"credentials.accessToken", "credentials.refreshToken", "credentials.apiKey", "credentials.*"},
 		}),
 		states: table.NewEntity(t, table.Def[lb.OAuthState]{
 			Type:     TypeOAuthState,
@@ -247,10 +225,8 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: {PK: "OAUTH#{accountId}", SK: "PLATFORM#{platform}#{sourceId}"},
 			},
-			Touch: func(o *lb.OAuthToken, now time.Time, isNew bool) {
-				stamps(&o.CreatedAt, &o.UpdatedAt, now, isNew, false)
-			},
-			Secrets: []string{"tokens.accessToken", "tokens.refreshToken", "tokens.*"},
+			Timestamps: lb.Stamps,
+			Secrets:    []string{"tokens.accessToken", "tokens.refreshToken", "tokens.*"},
 		}),
 		refreshTokens: table.NewEntity(t, table.Def[lb.RefreshToken]{
 			Type: TypeRefreshToken,
@@ -278,7 +254,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: {PK: "TAGID#{tagId}", SK: "TAG"},
 			},
-			Touch: func(tg *lb.Tag, now time.Time, isNew bool) { stamps(&tg.CreatedAt, &tg.UpdatedAt, now, isNew, false) },
+			Timestamps: lb.Stamps,
 		}),
 		notifications: table.NewEntity(t, table.Def[lb.Notification]{
 			Type:     TypeNotification,
@@ -289,11 +265,9 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI2: {PK: "NOTIFSTATUS#{userId}", SK: "{status}#{createdAt:ts}#{notificationId}"},
 				table.GSI3: {PK: "UNREAD#{userId}", SK: "{createdAt:ts}#{notificationId}", When: []string{"!isRead"}},
 			},
-			TTL: table.TTL{From: "createdAt", After: lb.NotificationRetention},
-			Touch: func(n *lb.Notification, now time.Time, _ bool) {
-				if n.CreatedAt.IsZero() {
-					n.CreatedAt = now.UTC()
-				}
+			TTL:        table.TTL{From: "createdAt", After: lb.NotificationRetention},
+			Timestamps: lb.CreatedStamp,
+			Touch: func(n *lb.Notification, _ time.Time, _ bool) {
 				n.ExpiresAt = lb.Seconds(n.CreatedAt.Add(lb.NotificationRetention))
 			},
 		}),
@@ -305,8 +279,8 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: {PK: sh(DuePK, "scheduleId"), SK: "{nextRunAt:ts}#{sourceId}#{scheduleId}", When: []string{"isActive"}},
 			},
-			Touch: func(s *lb.SyncSchedule, now time.Time, isNew bool) {
-				stamps(&s.CreatedAt, &s.UpdatedAt, now, isNew, true)
+			Timestamps: lb.SecondStamps,
+			Touch: func(s *lb.SyncSchedule, _ time.Time, _ bool) {
 				s.NextRunAt, s.LastRunAt = lb.Seconds(s.NextRunAt), secondsOrZero(s.LastRunAt)
 			},
 		}),
@@ -338,8 +312,8 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: {PK: "HOOKS#{accountId}", SK: "ACTIVE#{webhookId}", When: []string{"isActive", "!deletedAt"}},
 			},
-			Touch:   func(w *lb.Webhook, now time.Time, isNew bool) { stamps(&w.CreatedAt, &w.UpdatedAt, now, isNew, true) },
-			Secrets: []string{"secret"},
+			Timestamps: lb.SecondStamps,
+			Secrets:    []string{"secret"},
 		}),
 		usage: table.NewEntity(t, table.Def[lb.UsageMetrics]{
 			Type:     TypeUsageMetrics,
@@ -348,7 +322,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: {PK: "USAGE#{metricDate}", SK: "ACCOUNT#{accountId}"},
 			},
-			Touch: func(m *lb.UsageMetrics, now time.Time, isNew bool) { stamps(nil, &m.UpdatedAt, now, isNew, true) },
+			Timestamps: lb.UpdatedSecondStamp,
 		}),
 		plans: table.NewEntity(t, table.Def[lb.BillingPlan]{
 			Type:     TypeBillingPlan,
@@ -358,9 +332,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: {PK: ActivePlansPK, SK: "PRICE#{price:12}#{planId}", When: []string{"isActive"}},
 			},
-			Touch: func(p *lb.BillingPlan, now time.Time, isNew bool) {
-				stamps(&p.CreatedAt, &p.UpdatedAt, now, isNew, true)
-			},
+			Timestamps: lb.SecondStamps,
 		}),
 		groups: table.NewEntity(t, table.Def[lb.SourceGroup]{
 			Type:     TypeSourceGroup,
@@ -369,9 +341,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: {PK: "SRCGROUPS#{accountId}", SK: "GROUP#{groupId}"}, // LB-69
 			},
-			Touch: func(g *lb.SourceGroup, now time.Time, isNew bool) {
-				stamps(&g.CreatedAt, &g.UpdatedAt, now, isNew, false)
-			},
+			Timestamps: lb.Stamps,
 		}),
 		teamMembers: table.NewEntity(t, table.Def[lb.TeamMembership]{
 			Type: TypeTeamMember,
@@ -381,9 +351,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: {PK: "USERTEAMS#{userId}", SK: "TEAM#{teamId}"}, // LB-72
 			},
-			Touch: func(m *lb.TeamMembership, now time.Time, isNew bool) {
-				stamps(&m.JoinedAt, &m.UpdatedAt, now, isNew, false)
-			},
+			Timestamps: lb.JoinedStamps,
 		}),
 		labels: table.NewEntity(t, table.Def[lb.Label]{
 			Type:     TypeLabel,
@@ -392,7 +360,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: {PK: "LABELS#{accountId}", SK: "NAME#{name}#{tagId}"}, // LB-73
 			},
-			Touch: func(l *lb.Label, now time.Time, isNew bool) { stamps(&l.CreatedAt, &l.UpdatedAt, now, isNew, false) },
+			Timestamps: lb.Stamps,
 		}),
 		entityTags: table.NewEntity(t, table.Def[lb.EntityTag]{
 			Type: TypeEntityTag,
@@ -402,7 +370,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: {PK: "TAGGING#{tagId}", SK: "{entityType}#{entityId}"}, // LB-75
 			},
-			Touch: func(x *lb.EntityTag, now time.Time, isNew bool) { stamps(&x.CreatedAt, nil, now, isNew, false) },
+			Timestamps: lb.CreatedStamp,
 		}),
 		mfaCodes: table.NewEntity(t, table.Def[lb.MFACode]{
 			Type:     TypeMFACode,
@@ -421,10 +389,8 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI2: {PK: "INBOX#{userId}#{status}", SK: "{createdAt:ts}#{notificationId}"}, // LB-81
 				table.GSI3: {PK: "ACCTINBOX#{accountId}", SK: "{createdAt:ts}#{notificationId}"},   // LB-82
 			},
-			TTL: table.TTL{From: "expiresAt"},
-			Touch: func(n *lb.InboxNotification, now time.Time, isNew bool) {
-				stamps(&n.CreatedAt, &n.UpdatedAt, now, isNew, false)
-			},
+			TTL:        table.TTL{From: "expiresAt"},
+			Timestamps: lb.Stamps,
 		}),
 		platforms: table.NewEntity(t, table.Def[lb.CatalogPlatform]{
 			Type:     TypeCatalogPlatform,
@@ -433,9 +399,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: {PK: "CATALOG", SK: "PLATFORM#{platformId}"}, // LB-77: tens of items
 			},
-			Touch: func(p *lb.CatalogPlatform, now time.Time, isNew bool) {
-				stamps(&p.CreatedAt, &p.UpdatedAt, now, isNew, false)
-			},
+			Timestamps: lb.Stamps,
 		}),
 		platformSrcs: table.NewEntity(t, table.Def[lb.CatalogSource]{
 			Type:     TypeCatalogSource,
@@ -444,9 +408,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: {PK: "CATSOURCES#{platformId}", SK: "SOURCE#{platformSourceId}"}, // LB-78
 			},
-			Touch: func(p *lb.CatalogSource, now time.Time, isNew bool) {
-				stamps(&p.CreatedAt, &p.UpdatedAt, now, isNew, false)
-			},
+			Timestamps: lb.Stamps,
 		}),
 	}
 }
