@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/singletable/singletable/entity/lb"
+	"github.com/singletable/singletable/internal/legacytest"
 	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
@@ -87,23 +88,10 @@ func TestMigrateCommandTokenResponses_LB27_LB28_LB65(t *testing.T) {
 	c, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	client := tabletest.Client(t)
-	stack := fmt.Sprintf("listbackup-t%d", time.Now().UnixNano()%1_000_000)
-	m := listbackup.CodeLayout()
-	if err := listbackup.CreateLegacyLayout(c, client, stack, m); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		for _, lt := range m.Tables {
-			client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(stack + "-" + lt.Suffix)})
-		}
-	})
+	stack := legacytest.Stack(c, t, client, "listbackup-t", listbackup.CodeLayout())
 	at := time.Now().Add(-time.Hour).UTC()
 	items, secrets, want := tokenConnections(at)
-	for _, it := range items {
-		if _, err := client.PutItem(c, &dynamodb.PutItemInput{TableName: aws.String(stack + "-platform-connections"), Item: it}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	legacytest.Put(t, client, stack, map[string][]map[string]types.AttributeValue{"platform-connections": items})
 	main := tabletest.TableName("lbtokens", t.Name())
 	t.Cleanup(func() {
 		client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(main)})

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/singletable/singletable/entity/lb"
+	"github.com/singletable/singletable/internal/legacytest"
 	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
@@ -64,9 +65,9 @@ func TestMigrateResumedReportsKeptAndRepairs_LB5_LB8(t *testing.T) {
 		t.Fatal("no accounts table in the code layout")
 	}
 	m := &listbackup.Manifest{Name: "accounts only", Tables: []listbackup.LegacyTable{lt}}
-	stack := legacyStack(c, t, client, "lbresume", m)
+	stack := legacytest.Stack(c, t, client, "lbresume", m)
 	items, ids := handlerAccounts(60, time.Now().Add(-time.Hour).UTC())
-	putLegacy(t, client, stack, legacyData{"accounts": items})
+	legacytest.Put(t, client, stack, legacyData{"accounts": items})
 	for _, interrupt := range []string{"cancelled", "checkpoint lost"} {
 		t.Run(interrupt, func(t *testing.T) {
 			resumeAfter(c, t, client, stack, m, interrupt, items, ids)
