@@ -195,9 +195,10 @@ func (w *workload) ingestItem(now time.Time, located bool) (map[string]types.Att
 
 // sameIngest is the library's transaction written by hand: the create
 // treats an expired item as absent, the updates require a live item of
-// the right type, counters cannot overflow, versions advance, a write
-// token and the ClientRequestToken resolve a lost response, and a failed
-// condition returns the item.
+// the right type (the item's existence is implied by their equality
+// conditions on its state), counters cannot overflow, versions advance,
+// the ClientRequestToken resolves a lost response, and a failed condition
+// returns the item.
 func (w *workload) sameIngest() error {
 	now := time.Now()
 	item, _, err := w.ingestItem(now, true)
@@ -205,9 +206,8 @@ func (w *workload) sameIngest() error {
 		return err
 	}
 	item["_type"], item["_v"] = str("Event"), num(1)
-	item["_wt"] = &types.AttributeValueMemberSS{Value: []string{writeToken(now)}}
 	nowS, at := num(now.Unix()), str(now.UTC().Format(time.RFC3339Nano))
-	alive := "attribute_exists(#pk) AND (attribute_not_exists(#ty) OR #ty = :ty) AND (attribute_not_exists(#ttl) OR #ttl > :now OR #ttl <= :zero)"
+	alive := "(attribute_not_exists(#ty) OR #ty = :ty) AND (attribute_not_exists(#ttl) OR #ttl > :now OR #ttl <= :zero)"
 	_, err = w.c.TransactWriteItems(w.ctx, &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String(txToken()), TransactItems: []types.TransactWriteItem{
 		{Put: &types.Put{TableName: aws.String(w.events), Item: item,
 			ConditionExpression:                 aws.String("(attribute_not_exists(#pk) OR (#ttl <= :now AND #ttl > :zero))"),
@@ -218,14 +218,14 @@ func (w *workload) sameIngest() error {
 			Key:                                 map[string]types.AttributeValue{"PK": str("USER#" + string(w.src.UserID)), "SK": str("SRC#" + string(w.src.SourceID))},
 			UpdateExpression:                    aws.String("SET lastEventAt = :at ADD eventCount :one, #v :one"),
 			ConditionExpression:                 aws.String(alive + " AND (attribute_not_exists(eventCount) OR eventCount <= :max) AND #s = :active"),
-			ExpressionAttributeNames:            map[string]string{"#s": "status", "#pk": "PK", "#ty": "_type", "#ttl": "ttl", "#v": "_v"},
+			ExpressionAttributeNames:            map[string]string{"#s": "status", "#ty": "_type", "#ttl": "ttl", "#v": "_v"},
 			ExpressionAttributeValues:           map[string]types.AttributeValue{":one": num(1), ":at": at, ":active": str("active"), ":ty": str("Source"), ":now": nowS, ":zero": num(0), ":max": num(math.MaxInt64 - 1)},
 			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}},
 		{Update: &types.Update{TableName: aws.String(w.main),
 			Key:                                 map[string]types.AttributeValue{"PK": str("USER#" + string(w.src.UserID)), "SK": str("PROFILE")},
 			UpdateExpression:                    aws.String("SET updatedAt = :at ADD usageThisMonth :one, #v :one"),
 			ConditionExpression:                 aws.String(alive + " AND (attribute_not_exists(usageThisMonth) OR usageThisMonth <= :max) AND #p = :plan"),
-			ExpressionAttributeNames:            map[string]string{"#p": "plan", "#pk": "PK", "#ty": "_type", "#ttl": "ttl", "#v": "_v"},
+			ExpressionAttributeNames:            map[string]string{"#p": "plan", "#ty": "_type", "#ttl": "ttl", "#v": "_v"},
 			ExpressionAttributeValues:           map[string]types.AttributeValue{":one": num(1), ":at": at, ":plan": str("free"), ":ty": str("User"), ":now": nowS, ":zero": num(0), ":max": num(math.MaxInt64 - 1)},
 			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}},
 	}})
