@@ -2,6 +2,7 @@ package ferryhook_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -47,6 +48,13 @@ func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12_FH13_FH
 	})
 	m("Users.GetByID", "", func() error { _, err := s.Users.GetByID(c, u.UserID); return err })
 	m("Users.GetByEmail", "", func() error { _, err := s.Users.GetByEmail(c, "Cost@Example.com"); return err })
+	m("Users.Login", "GetByEmail's, the hash accepted", func() error {
+		got, err := s.Users.Login(c, "cost@example.com", func(h string) bool { return h == bcryptHash })
+		if err == nil && got.UserID != u.UserID {
+			err = fmt.Errorf("logged in %s, want %s", got.UserID, u.UserID)
+		}
+		return err
+	})
 	name := "Ada L."
 	m("Users.Update", "the name", func() error { _, err := s.Users.Update(c, u.UserID, ferryhook.UserUpdate{Name: &name}); return err })
 	m("Users.IncrementUsage", "", func() error { _, err := s.Users.IncrementUsage(c, u.UserID, 1); return err })
@@ -58,11 +66,26 @@ func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12_FH13_FH
 	})
 	mustSource(t, s, u.UserID, "github")
 	m("Sources.GetByID", "", func() error { _, err := s.Sources.GetByID(c, src.SourceID); return err })
+	m("Sources.Get", "", func() error { _, err := s.Sources.Get(c, u.UserID, src.SourceID); return err })
 	m("Sources.ListByUser", "a page of 2", func() error { _, err := s.Sources.ListByUser(c, u.UserID); return err })
 	m("Sources.AllByUser", "2 sources, 1 page", func() error { return drain(s.Sources.AllByUser(c, u.UserID)) })
 	srcName := "stripe prod"
 	m("Sources.Update", "the name", func() error {
 		_, err := s.Sources.Update(c, u.UserID, src.SourceID, ferryhook.SourceUpdate{Name: &srcName})
+		return err
+	})
+	m("Sources.Pause", "", func() error {
+		got, err := s.Sources.Pause(c, u.UserID, src.SourceID)
+		if err == nil && got.Status != fh.StatusPaused {
+			err = fmt.Errorf("status %q after Pause", got.Status)
+		}
+		return err
+	})
+	m("Sources.Resume", "", func() error {
+		got, err := s.Sources.Resume(c, u.UserID, src.SourceID)
+		if err == nil && got.Status != fh.StatusActive {
+			err = fmt.Errorf("status %q after Resume", got.Status)
+		}
 		return err
 	})
 
@@ -71,6 +94,7 @@ func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12_FH13_FH
 		conn, err = s.Connections.Create(c, u.UserID, src.SourceID, ferryhook.CreateConnectionInput{Name: "prod", DestinationURL: "https://example.com/hook"})
 		return err
 	})
+	m("Connections.Get", "", func() error { _, err := s.Connections.Get(c, u.UserID, src.SourceID, conn.ConnectionID); return err })
 	m("Connections.ListBySource", "a page of 1", func() error { _, err := s.Connections.ListBySource(c, u.UserID, src.SourceID); return err })
 	m("Connections.AllBySource", "1 connection, 1 page", func() error {
 		for _, err := range s.Connections.AllBySource(c, u.UserID, src.SourceID) {
@@ -83,6 +107,27 @@ func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12_FH13_FH
 	connName := "production"
 	m("Connections.Update", "the name", func() error {
 		_, err := s.Connections.Update(c, u.UserID, src.SourceID, conn.ConnectionID, ferryhook.ConnectionUpdate{Name: &connName})
+		return err
+	})
+	m("Connections.Pause", "", func() error {
+		got, err := s.Connections.Pause(c, u.UserID, src.SourceID, conn.ConnectionID)
+		if err == nil && got.Status != fh.StatusPaused {
+			err = fmt.Errorf("status %q after Pause", got.Status)
+		}
+		return err
+	})
+	m("Connections.Resume", "", func() error {
+		got, err := s.Connections.Resume(c, u.UserID, src.SourceID, conn.ConnectionID)
+		if err == nil && got.Status != fh.StatusActive {
+			err = fmt.Errorf("status %q after Resume", got.Status)
+		}
+		return err
+	})
+	m("Connections.RecordDelivery", "a delivery", func() error {
+		n, err := s.Connections.RecordDelivery(c, src.SourceID, conn.ConnectionID, true)
+		if err == nil && n != 1 {
+			err = fmt.Errorf("delivery count %d, want 1", n)
+		}
 		return err
 	})
 

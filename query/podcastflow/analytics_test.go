@@ -13,11 +13,9 @@ import (
 
 const day0 pf.Date = "2024-02-25" // the series crosses a month end and 29 Feb
 
-func seedMetrics(t *testing.T, s *podcastflow.Store, days int, orgs ...pf.OrgID) {
-	t.Helper()
-	var g []*pf.GlobalMetrics
-	var o []*pf.OrganizationMetrics
-	var b []*pf.BillingMetrics
+// metricsOf builds days of global, organization (one per org a day) and
+// billing metrics from day0 on.
+func metricsOf(days int, orgs ...pf.OrgID) (g []*pf.GlobalMetrics, o []*pf.OrganizationMetrics, b []*pf.BillingMetrics) {
 	for i := range days {
 		d := day0.AddDays(i)
 		g = append(g, &pf.GlobalMetrics{Date: d, TotalUsers: int64(100 + i), ActiveUsers: int64(50 + i),
@@ -30,6 +28,12 @@ func seedMetrics(t *testing.T, s *podcastflow.Store, days int, orgs ...pf.OrgID)
 				Plan: pf.PlanStarter, StorageUsed: 2.5, APICalls: 100, ActiveUsers: 1})
 		}
 	}
+	return g, o, b
+}
+
+func seedMetrics(t *testing.T, s *podcastflow.Store, days int, orgs ...pf.OrgID) {
+	t.Helper()
+	g, o, b := metricsOf(days, orgs...)
 	ctx := t.Context()
 	if err := s.Analytics.PutGlobalMetrics(ctx, g...); err != nil {
 		t.Fatal(err)

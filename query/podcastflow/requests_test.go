@@ -43,18 +43,26 @@ func TestRequestCosts_PF1_PF2_PF3_PF4_PF5_PF6_PF7_PF8_PF9_PF10_PF11_PF12_PF13_PF
 	get := func(fn func() (any, error)) func() error { return func() error { _, err := fn(); return err } }
 
 	// Setup: two organizations, three users, preferences, metrics and
-	// billing records, through the store.
-	mustCreateOrgs(t, s, "o1", "o2")
-	mustCreateUser(t, s, user("u1", "o1", pf.RoleAdmin))
+	// billing records, through the store; the first write of each kind is
+	// measured.
+	m("Organizations.Create", "", func() error { return s.Organizations.Create(c, org("o1")) })
+	mustCreateOrgs(t, s, "o2")
+	m("Organizations.PutSettings", "new settings", func() error {
+		return s.Organizations.PutSettings(c, &pf.OrganizationSettings{OrganizationID: "o1", AllowedDomains: []string{"o1.example.com"}, SSOEnabled: true})
+	})
+	m("Users.Create", "", func() error { return s.Users.Create(c, user("u1", "o1", pf.RoleAdmin)) })
 	mustCreateUser(t, s, user("u2", "o1", pf.RoleTalent))
 	mustCreateUser(t, s, user("u3", "o2", pf.RoleTalent))
-	if err := s.Users.PutPreferences(c, &pf.UserPreferences{UserID: "u1", Theme: "dark", Language: "en"}); err != nil {
-		t.Fatal(err)
-	}
+	m("Users.PutPreferences", "new preferences", func() error {
+		return s.Users.PutPreferences(c, &pf.UserPreferences{UserID: "u1", Theme: "dark", Language: "en"})
+	})
 	if err := s.Platform.InitSettings(c, platformSettings()); err != nil {
 		t.Fatal(err)
 	}
-	seedMetrics(t, s, 5, "o1")
+	g, om, bm := metricsOf(5, "o1")
+	m("Analytics.PutGlobalMetrics", "5 days", func() error { return s.Analytics.PutGlobalMetrics(c, g...) })
+	m("Analytics.PutOrganizationMetrics", "5 days of 1 organization", func() error { return s.Analytics.PutOrganizationMetrics(c, om...) })
+	m("Billing.PutMetrics", "5 days", func() error { return s.Billing.PutMetrics(c, bm...) })
 	for i := range 3 {
 		if err := s.Billing.PutRecord(c, record("o1", day0.AddDays(i), pf.BillingPending)); err != nil {
 			t.Fatal(err)
@@ -63,6 +71,11 @@ func TestRequestCosts_PF1_PF2_PF3_PF4_PF5_PF6_PF7_PF8_PF9_PF10_PF11_PF12_PF13_PF
 	from, to := day0, day0.AddDays(2)
 
 	m("Users.Get", "", get(func() (any, error) { return s.Users.Get(c, "u1") }))
+	m("Users.GetByEmail", "", get(func() (any, error) { return s.Users.GetByEmail(c, "U1@Example.com") }))
+	m("Users.RecordLogin", "", get(func() (any, error) { return s.Users.RecordLogin(c, "u1", time.Date(2024, 3, 1, 9, 0, 0, 0, time.UTC)) }))
+	m("Users.Update", "the name", get(func() (any, error) {
+		return s.Users.Update(c, "u1", func(u *pf.UserProfile) error { u.Name = "Ada"; return nil })
+	}))
 	m("Users.Preferences", "", get(func() (any, error) { return s.Users.Preferences(c, "u1") }))
 	m("Users.GetWithPreferences", "", get(func() (any, error) { return s.Users.GetWithPreferences(c, "u1") }))
 	m("Users.List", "a page of 3", get(func() (any, error) { return s.Users.List(c) }))
@@ -77,6 +90,7 @@ func TestRequestCosts_PF1_PF2_PF3_PF4_PF5_PF6_PF7_PF8_PF9_PF10_PF11_PF12_PF13_PF
 	m("Users.Reindex", "", get(func() (any, error) { return s.Users.Reindex(c, "u1") }))
 
 	m("Organizations.Get", "", get(func() (any, error) { return s.Organizations.Get(c, "o1") }))
+	m("Organizations.Settings", "", get(func() (any, error) { return s.Organizations.Settings(c, "o1") }))
 	m("Organizations.GetWithSettings", "", get(func() (any, error) { return s.Organizations.GetWithSettings(c, "o1") }))
 	m("Organizations.List", "a page of 2", get(func() (any, error) { return s.Organizations.List(c) }))
 	m("Organizations.All", "2 organizations, 1 page", func() error { return drain(s.Organizations.All(c)) })
@@ -110,6 +124,10 @@ func TestRequestCosts_PF1_PF2_PF3_PF4_PF5_PF6_PF7_PF8_PF9_PF10_PF11_PF12_PF13_PF
 	m("Billing.AllRecords", "3 records, 1 page", func() error { return drain(s.Billing.AllRecords(c, "o1")) })
 	m("Billing.RecordsBetween", "3 records", get(func() (any, error) { return s.Billing.RecordsBetween(c, "o1", from, to) }))
 	m("Billing.AllRecordsBetween", "3 records, 1 page", func() error { return drain(s.Billing.AllRecordsBetween(c, "o1", from, to)) })
+	m("Billing.Record", "", get(func() (any, error) { return s.Billing.Record(c, "o1", day0) }))
+	m("Billing.UpdateRecord", "the amount", get(func() (any, error) {
+		return s.Billing.UpdateRecord(c, "o1", day0.AddDays(1), func(r *pf.BillingRecord) error { r.Amount = 599.99; return nil })
+	}))
 	m("Billing.SetRecordStatus", "", get(func() (any, error) { return s.Billing.SetRecordStatus(c, "o1", day0, pf.BillingPaid) }))
 	m("Billing.ReindexRecord", "", get(func() (any, error) { return s.Billing.ReindexRecord(c, "o1", day0) }))
 	m("Billing.PutRecord", "", func() error { return s.Billing.PutRecord(c, record("o2", day0, pf.BillingOverdue)) })
@@ -125,6 +143,9 @@ func TestRequestCosts_PF1_PF2_PF3_PF4_PF5_PF6_PF7_PF8_PF9_PF10_PF11_PF12_PF13_PF
 	m("Statuses.AllOfType", "active users, 1 page", func() error {
 		return drain(s.Statuses.AllOfType(c, pf.EntityStatus("active"), pf.EntityUser))
 	})
+	// Deletes last: a user with preferences, an organization with settings.
+	m("Users.Delete", "with preferences", func() error { return s.Users.Delete(c, "u1") })
+	m("Organizations.Delete", "with settings", func() error { return s.Organizations.Delete(c, "o1") })
 	// Platform.InitSettings creates the settings once: measured on a
 	// table of its own.
 	s2 := podcastflow.New(table.New(tabletest.NewClient(t, rc.Option(), meter.Option()), tabletest.NewTable(t, podcastflow.Schema("")).Schema()))

@@ -2,6 +2,7 @@ package tinode_test
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"testing"
 	"time"
@@ -53,6 +54,9 @@ func TestRequestCosts_TN1_to_TN38(t *testing.T) {
 	mustUser(t, s, "carol")
 	m("Users.Get", "", get(func() (any, error) { return s.Users.Get(c, "alice") }))
 	m("Users.GetMany", "3 users", get(func() (any, error) { return s.Users.GetMany(c, []tn.UserID{"alice", "bob", "carol"}) }))
+	m("Users.Touch", "", func() error {
+		return s.Users.Touch(c, "alice", time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC), "TinodeWeb/0.24")
+	})
 	m("Users.Update", "", get(func() (any, error) {
 		return s.Users.Update(c, "carol", func(u *tn.User) error { u.Public = tn.JSON(map[string]string{"fn": "Carol"}); return nil })
 	}))
@@ -115,6 +119,9 @@ func TestRequestCosts_TN1_to_TN38(t *testing.T) {
 		return s.Subs.Create(c, &tn.Subscription{Topic: "grpA", User: "carol", ModeWant: tn.ModeCFull, ModeGiven: tn.ModeCFull})
 	})
 	m("Subscriptions.Get", "", get(func() (any, error) { return s.Subs.Get(c, "grpA", "bob") }))
+	m("Subscriptions.Update", "the private note", get(func() (any, error) {
+		return s.Subs.Update(c, "grpA", "carol", func(sub *tn.Subscription) error { sub.Private = tn.JSON("work"); return nil })
+	}))
 	m("Subscriptions.ListByTopic", "a page of 3", get(func() (any, error) { return s.Subs.ListByTopic(c, "grpA", all) }))
 	m("Subscriptions.AllByTopic", "3 subscriptions, 1 page", func() error { return drainSeq(s.Subs.AllByTopic(c, "grpA", all)) })
 	m("Subscriptions.ListByUser", "a page of 1", get(func() (any, error) { return s.Subs.ListByUser(c, "bob", all) }))
@@ -132,12 +139,35 @@ func TestRequestCosts_TN1_to_TN38(t *testing.T) {
 			{Topic: "grpA", User: "erin", ModeWant: tn.ModeCFull, ModeGiven: tn.ModeCFull}})
 	}))
 	m("Subscriptions.SoftDelete", "", func() error { return s.Subs.SoftDelete(c, "grpA", "dave") })
+	m("Subscriptions.Restore", "a soft-deleted one, its topic counted", func() error {
+		return s.Subs.Restore(c, &tn.Subscription{Topic: "grpA", User: "dave", ModeWant: tn.ModeCFull, ModeGiven: tn.ModeCFull}, true)
+	})
+	if err := s.Subs.SoftDelete(c, "grpA", "dave"); err != nil { // as before the Restore
+		t.Fatal(err)
+	}
 	m("Subscriptions.Delete", "", func() error { return s.Subs.Delete(c, "grpA", "erin") })
+	m("Topics.RecountSubs", "3 live subscriptions, no channel readers", func() error {
+		n, err := s.Topics.RecountSubs(c, "grpA", "")
+		if err == nil && n != 3 {
+			err = fmt.Errorf("counted %d subscriptions, want 3", n)
+		}
+		return err
+	})
 	m("Topics.CreateP2P", "both subscriptions new", get(func() (any, error) {
 		return s.Topics.CreateP2P(c, &tn.Topic{Id: "p2pAB"},
 			&tn.Subscription{Topic: "p2pAB", User: "alice", ModeWant: tn.ModeCFull, ModeGiven: tn.ModeCFull},
 			&tn.Subscription{Topic: "p2pAB", User: "bob", ModeWant: tn.ModeCFull, ModeGiven: tn.ModeCFull})
 	}))
+	m("Topics.GetMany", "2 topics", func() error {
+		got, err := s.Topics.GetMany(c, []tn.TopicName{"grpA", "p2pAB"})
+		if err == nil && len(got) != 2 {
+			err = fmt.Errorf("%d topics, want 2", len(got))
+		}
+		return err
+	})
+	m("Subscriptions.CreateUncounted", "carol's 'me' topic (no topic item)", func() error {
+		return s.Subs.CreateUncounted(c, &tn.Subscription{Topic: "usrcarol", User: "carol", ModeWant: tn.ModeCFull, ModeGiven: tn.ModeCFull})
+	})
 
 	// Messages and deletions (TN-12..TN-15, TN-27, TN-28).
 	m("Messages.Save", "one sender", func() error {
@@ -160,6 +190,37 @@ func TestRequestCosts_TN1_to_TN38(t *testing.T) {
 	m("Messages.FinishDeletes", "none pending", get(func() (any, error) { return s.Messages.FinishDeletes(c, "grpA") }))
 	m("Messages.Deletions", "a page of the log", get(func() (any, error) { return s.Messages.Deletions(c, "grpA", "", 0) }))
 	m("Messages.AllDeletions", "the log, 1 page", func() error { return drainSeq(s.Messages.AllDeletions(c, "grpA", "", 0)) })
+
+	// A server that numbers a topic's messages itself (adapters/tinode):
+	// the topic records the SeqId, the message is imported with it, and
+	// the newest is read back after a restart.
+	mustTopic(t, s, "grpImp")
+	sent := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	m("Topics.RecordMessage", "", get(func() (any, error) { return s.Topics.RecordMessage(c, "grpImp", 1, sent) }))
+	m("Messages.Import", "default profile", func() error {
+		return s.Messages.Import(c, &tn.Message{Topic: "grpImp", SeqId: 1, From: "bob", CreatedAt: sent, Content: tn.JSON("imported")})
+	})
+	m("Messages.ImportAt", "the zero layout (1 partition)", func() error {
+		return s.Messages.ImportAt(c, &tn.Message{Topic: "grpImp", SeqId: 2, From: "bob", CreatedAt: sent, Content: tn.JSON("imported")}, table.Layout{})
+	})
+	m("Messages.Newest", "the zero layout (1 partition)", func() error {
+		got, err := s.Messages.Newest(c, "grpImp", table.Layout{})
+		if err == nil && got.SeqId != 2 {
+			err = fmt.Errorf("newest message %d, want 2", got.SeqId)
+		}
+		return err
+	})
+	// The sharded profile's switch of a live topic (a store on the same
+	// metered client).
+	sharded := tinode.New(metered, func(o *tinode.Options) { o.MessageShards = 1 })
+	mustTopic(t, sharded, "grpShard")
+	m("Messages.Reshard", "sharded profile: 1 partition to 4", func() error {
+		l, err := sharded.Messages.Reshard(c, "grpShard", 4)
+		if err == nil && l.Shards() != 4 {
+			err = fmt.Errorf("%d shards after Reshard, want 4", l.Shards())
+		}
+		return err
+	})
 
 	// Credentials (TN-30).
 	m("Credentials.Upsert", "a new credential", get(func() (any, error) {
