@@ -95,13 +95,14 @@ func ops0Key(ops []TxOp) Key {
 	return ops[0].key
 }
 
-// newOps is createOps for a new item: Def.Touch stamps it first.
+// newOps is createOps for a new item: Def.Timestamps and Def.Touch stamp
+// it first.
 func (e *Entity[T]) newOps(item *T) ([]TxOp, string, error) {
 	e.Touch(item)
 	return e.createOps(item)
 }
 
-// importOps is newOps for [Entity.Import]: Def.Touch, then Def.Validate
+// importOps is newOps for [Entity.Import]: the stamps, then Def.Validate
 // as Import judges a copied item (importValidate: unknown enum values
 // kept, returned), then the create.
 func (e *Entity[T]) importOps(item *T) ([]TxOp, string, []KeptValue, error) {

@@ -9,9 +9,9 @@ import "time"
 //
 // # Declared
 //
-// Type, Keys, IndexKeys, UniqueOn (with UniqueFold), TTL, Secrets, Scope,
-// Fixed, AlwaysWrite, AlwaysWriteNull and Version say what an item is and how it is
-// stored. The engine derives from them, never from a hand-kept list, which
+// Type, Keys, IndexKeys, UniqueOn (with UniqueFold), TTL, Timestamps,
+// Secrets, Scope, Fixed, AlwaysWrite, AlwaysWriteNull and Version say what
+// an item is and how it is stored. The engine derives from them, never from a hand-kept list, which
 // fields move which index entry and unique guard (Patch, Change, Update
 // and the adoption job alike) and what a tool shows before the table
 // holds an item ([Entity.Sample], [Entity.Model]). Escape is the one
@@ -68,6 +68,10 @@ type Def[T any] struct {
 	UniqueFold map[string]func(string) string
 	// TTL declares when the item expires (see [TTL]).
 	TTL TTL
+	// Timestamps declares the creation and last-write times the engine
+	// keeps (createdAt on create, never on update; updatedAt on every
+	// write) and the precision they are stored to (see [Timestamps]).
+	Timestamps Timestamps
 	// Secrets names the string attributes that hold secrets (credentials,
 	// tokens, MFA secrets), by attribute path: "mfaSecret", or
 	// "credentials.accessToken" for one inside a map. They are encrypted with
@@ -110,8 +114,10 @@ type Def[T any] struct {
 	// Validate checks the item before any write; return a
 	// *[ValidationError] (see [Invalid]) naming the field.
 	Validate func(*T) error
-	// Touch is called before every write with the current time; created
-	// is true on create. Use it to keep createdAt/updatedAt.
+	// Touch is called before every write with the current time, after the
+	// Timestamps are set; created is true on create. Use it for fields
+	// derived on write (an expiry from createdAt); declare createdAt and
+	// updatedAt in Timestamps instead.
 	Touch func(item *T, now time.Time, created bool)
 }
 

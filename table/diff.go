@@ -23,11 +23,11 @@ func (e *Entity[T]) writeDiff(ctx context.Context, k Key, orig *T, raw Item, ver
 	return e.writeDiffOpts(ctx, k, orig, raw, ver, cur, ensureAll, false)
 }
 
-// writeDiffOpts is writeDiff; noTouch leaves Def.Touch's fields alone (an
-// adoption pass is not an update of the item).
+// writeDiffOpts is writeDiff; noTouch leaves the Timestamps and Def.Touch's
+// fields alone (an adoption pass is not an update of the item).
 func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item, ver int64, cur *T, ensureAll, noTouch bool) error {
-	if e.def.Touch != nil && !noTouch {
-		e.def.Touch(cur, e.t.now(), false)
+	if !noTouch {
+		e.stampWrite(cur, e.t.now(), false)
 	}
 	keepExtra(orig, cur)
 	w, err := e.prepareV(cur, ver+1, false)

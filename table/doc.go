@@ -31,7 +31,9 @@
 // hand-kept list. [EscapeHatch] is the one escape hatch, for unique values
 // that follow a rule beyond the item's fields; it names what it reads.
 // [Entity.Sample] and [Entity.Model] give the design before the table
-// holds an item. [Timestamps] builds the usual Touch. Def.ValidWhileIndexed
+// holds an item. Def.Timestamps declares createdAt and updatedAt (see
+// [Timestamps]): a create sets both, every other write only updatedAt,
+// each at the precision declared. Def.ValidWhileIndexed
 // declares that another writer revokes an item by taking it out of an
 // index: no write (the adoption job included) puts it back or claims its
 // guards, and lookups by value ([Entity.GetByUnique],

@@ -15,6 +15,7 @@ type Entity[T any] struct {
 
 	touchOnce sync.Once
 	touches   []touchedAttr // what Def.Touch writes (see touchPlan)
+	stamps    *stamps       // Def.Timestamps, bound (nil: none)
 
 	ownOnce sync.Once
 	own     map[string]bool // the attributes Extra never holds (see ownAttrs)
@@ -30,7 +31,8 @@ func NewEntity[T any](t *Table, def Def[T]) *Entity[T] {
 		panic("table.NewEntity: Def.Type is required")
 	}
 	decl, fn := declare(t, &def)
-	e := &Entity[T]{t: t, def: def, decl: decl, fn: fn, readIdx: readStateField(reflect.TypeFor[T]())}
+	e := &Entity[T]{t: t, def: def, decl: decl, fn: fn, readIdx: readStateField(reflect.TypeFor[T]()),
+		stamps: bindTimestamps(def.Type, reflect.TypeFor[T](), def.Timestamps)}
 	extraIndex(reflect.TypeFor[T]()) // a misdeclared Extra field panics here
 	t.entMu.Lock()
 	t.entities = append(t.entities, e)

@@ -15,7 +15,8 @@ import (
 //
 //   - Read as reads are: decoded tolerantly, a secret found in plaintext
 //     accepted (and sealed on the way in, as every write seals it).
-//   - Written as creates are: Def.Touch and Def.Validate run, then the
+//   - Written as creates are: the Timestamps (an imported item keeps the
+//     times it holds), Def.Touch and Def.Validate run, then the
 //     item is created with its keys, index keys, guards and version in
 //     one request, never over an existing item.
 //   - Idempotent: an item already there (a re-run, or a run resumed after
@@ -115,7 +116,7 @@ func DiffFields[T any](a, b *T, skip ...string) []string {
 }
 
 // Expired reports whether item's expiry (Def.TTL) has passed, judged as a
-// create would store it: on a copy that Def.Touch has stamped (an entity
+// create would store it: on a copy that Def.Timestamps and Def.Touch have stamped (an entity
 // whose Touch fills the attribute its TTL derives from, such as a default
 // retention, expires by what the create would write). The copy is
 // shallow: a Touch that writes into a map, into a slice's elements or
@@ -125,23 +126,20 @@ func (e *Entity[T]) Expired(item *T) bool {
 	if e.fn.expires == nil {
 		return false
 	}
-	if e.def.Touch != nil {
+	if e.stamps != nil || e.def.Touch != nil {
 		cp := *item
-		e.def.Touch(&cp, e.t.now(), true)
+		e.stampCreate(&cp, e.t.now())
 		item = &cp
 	}
 	exp := e.fn.expires(item)
 	return !exp.IsZero() && !exp.After(e.t.now())
 }
 
-// Touch applies the entity's Def.Touch to item as a create does (derived
-// fields, first-write stamps), without writing: how a verification brings
-// a source item to the form its imported copy was written in.
-func (e *Entity[T]) Touch(item *T) {
-	if e.def.Touch != nil {
-		e.def.Touch(item, e.t.now(), true)
-	}
-}
+// Touch applies the entity's Def.Timestamps and Def.Touch to item as a
+// create does (first-write stamps, derived fields), without writing: how a
+// verification brings a source item to the form its imported copy was
+// written in.
+func (e *Entity[T]) Touch(item *T) { e.stampCreate(item, e.t.now()) }
 
 // ImportMany is [Entity.Import] for a page of items, with fewer requests:
 // the creates (each item's conditional put and its guard puts) are sent

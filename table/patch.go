@@ -57,9 +57,9 @@ type Patch struct {
 	// IfVersion, when non-nil, requires the stored version to equal it
 	// (a stale version gives [ErrConflict]).
 	IfVersion *int64
-	// NoTouch leaves the attributes Def.Touch keeps (updatedAt) alone; by
-	// default a patch sets them like every other write (bookkeeping such
-	// as recording a login may opt out).
+	// NoTouch leaves Def.Timestamps' Updated attribute and the attributes
+	// Def.Touch keeps alone; by default a patch sets them like every other
+	// write (bookkeeping such as recording a login may opt out).
 	NoTouch bool
 }
 
@@ -447,35 +447,44 @@ type touchedAttr struct {
 	onlyNew bool // set only if absent
 }
 
-// touched returns the attributes Def.Touch sets on an update (updatedAt),
-// for Patch and Add to set too, unless p sets them itself. Which
-// attributes Touch writes is learned once per entity (touchPlan); each
-// call then runs Touch on a zero item and encodes it once.
+// touched returns the attributes an update sets besides the patch's own,
+// for Patch and Add to set too, unless p sets them itself: the
+// Timestamps' Updated (never Created: a patch is no create), then those
+// Def.Touch sets. Which attributes Touch writes is learned once per
+// entity (touchPlan); each call then runs Touch on a zero item and encodes
+// it once.
 func (e *Entity[T]) touched(p Patch) []touchedAttr {
-	if e.def.Touch == nil || p.NoTouch {
+	if p.NoTouch {
 		return nil
 	}
-	plan := e.touchPlan()
-	if len(plan) == 0 {
-		return nil
+	now := e.t.now()
+	var all []touchedAttr
+	if ta, ok := e.stampedUpdated(now); ok {
+		all = append(all, ta)
 	}
-	var v T
-	e.def.Touch(&v, e.t.now(), false)
-	av, err := e.encodeItem(&v)
-	if err != nil {
-		return nil
+	if plan := e.touchPlan(); len(plan) > 0 {
+		var v T
+		e.def.Touch(&v, now, false)
+		if av, err := e.encodeItem(&v); err == nil {
+			for _, ta := range plan {
+				if val, ok := av[ta.name]; ok {
+					all = append(all, touchedAttr{ta.name, val, ta.onlyNew})
+				}
+			}
+		}
 	}
 	var out []touchedAttr
-	for _, ta := range plan {
+	for _, ta := range all {
 		if _, set := p.Set[ta.name]; set {
 			continue
 		}
 		if _, add := p.Add[ta.name]; add || slices.Contains(p.Remove, ta.name) {
 			continue
 		}
-		if val, ok := av[ta.name]; ok {
-			out = append(out, touchedAttr{ta.name, val, ta.onlyNew})
+		if slices.ContainsFunc(out, func(o touchedAttr) bool { return o.name == ta.name }) {
+			continue
 		}
+		out = append(out, ta)
 	}
 	return out
 }
@@ -484,6 +493,9 @@ func (e *Entity[T]) touched(p Patch) []touchedAttr {
 // rewrites the second time are set on every write; those it fills only
 // while empty (a createdAt set "if zero") are set only if absent.
 func (e *Entity[T]) touchPlan() []touchedAttr {
+	if e.def.Touch == nil {
+		return nil
+	}
 	e.touchOnce.Do(func() {
 		var zero, v T
 		base, err := e.encodeItem(&zero)

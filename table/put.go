@@ -18,10 +18,7 @@ func (e *Entity[T]) Put(ctx context.Context, item *T) error {
 	if e.fn.unique != nil {
 		return opErr("put", e.def.Type, Key{}, fmt.Errorf("%w: %s has unique values; use Create or Update", ErrInvalidInput, e.def.Type))
 	}
-	now := e.t.now()
-	if e.def.Touch != nil {
-		e.def.Touch(item, now, false)
-	}
+	e.stampWrite(item, e.t.now(), true)
 	ver := e.putVersion(item)
 	w, err := e.prepare(item, ver)
 	if err == nil {
@@ -126,9 +123,7 @@ func (e *Entity[T]) PutOp(item *T) (TxOp, error) {
 	if e.fn.unique != nil {
 		return TxOp{}, fmt.Errorf("%w: %s has unique values; use CreateOp", ErrInvalidInput, e.def.Type)
 	}
-	if e.def.Touch != nil {
-		e.def.Touch(item, e.t.now(), false)
-	}
+	e.stampWrite(item, e.t.now(), true)
 	ver := e.putVersion(item)
 	w, err := e.prepare(item, ver)
 	if err == nil {

@@ -70,7 +70,9 @@ func (t Template) SortKey(v map[string]string) (string, error) {
 // SortPrefix returns a begins_with prefix of the template's sort keys: its
 // leading literal segments and the leading references v sets, ending with
 // the key delimiter, so that "SUB#" never matches "SUBUPD#..." and
-// "TOPIC#1#" never matches "TOPIC#10#...". It refuses a constant sort key
+// "TOPIC#1#" never matches "TOPIC#10#...". A sort key that begins with a
+// reference v leaves unset ("{createdAt:ts}#{eventId}" and nil) has no
+// prefix: "", which every key begins with. It refuses a constant sort key
 // and a v that sets every reference (that is a whole key: [Template.Key]).
 func (t Template) SortPrefix(v map[string]string) (string, error) {
 	sk, err := parsedTemplate(t.SK)
@@ -88,6 +90,9 @@ func (t Template) SortPrefix(v map[string]string) (string, error) {
 	}
 	if n == len(sk) {
 		return "", &ValidationError{Field: strings.Join(sk.attrs(), ", "), Reason: fmt.Sprintf("%q: a prefix leaves out at least one reference", t.SK), Key: true}
+	}
+	if n == 0 {
+		return "", nil
 	}
 	s, err := buildSide(sk[:n], v, "sort key prefix")
 	if err != nil {

@@ -146,6 +146,15 @@ func TestTemplateKeyRefuses(t *testing.T) {
 			t.Errorf("SortPrefix(%v) = %q, %v; want %q", c.v, got, err, c.want)
 		}
 	}
+	// A sort key that begins with a reference has no prefix but the ones
+	// its values give.
+	byTime := table.Template{PK: "ACTUSER#{userId}", SK: "{createdAt:ts}#{eventId}"}
+	if got, err := byTime.SortPrefix(nil); err != nil || got != "" {
+		t.Errorf("SortPrefix(nil) of %q = %q, %v; want \"\"", byTime.SK, got, err)
+	}
+	if got, err := byTime.SortPrefix(map[string]string{"createdAt": "2025-01-02T03:04:05.000000006Z"}); err != nil || got != "2025-01-02T03:04:05.000000006Z#" {
+		t.Errorf("SortPrefix(createdAt) of %q = %q, %v", byTime.SK, got, err)
+	}
 	if got, err := (table.Template{PK: "ROLE#{role}#{userId:shard}", SK: "USER#{userId}"}).WithShards(8).Partition(map[string]string{"role": "admin"}); err != nil || got != "ROLE#admin" {
 		t.Errorf("Partition = %q, %v; want ROLE#admin", got, err)
 	}

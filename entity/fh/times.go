@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/singletable/singletable/table"
 )
 
 // ISOLayout is the layout of JavaScript's Date.prototype.toISOString,
@@ -25,6 +27,18 @@ type ISOTime struct {
 	// by reading a date.
 	DateOnly bool
 }
+
+// Stamps are the createdAt and updatedAt the store keeps (Def.Timestamps):
+// ISO strings to the millisecond, as the service's toISOString writes them.
+var Stamps = table.Timestamps{Created: "createdAt", Updated: "updatedAt", Precision: time.Millisecond}
+
+// CreatedStamp is [Stamps] for the entities that keep only createdAt
+// (Source, APIKey).
+var CreatedStamp = table.Timestamps{Created: "createdAt", Precision: time.Millisecond}
+
+// SetTime sets t to now in [ISOLayout] (a table.TimeField: the store's
+// stamps set it).
+func (t *ISOTime) SetTime(now time.Time) { *t = ISO(now) }
 
 // ISO returns t, truncated to the millisecond and in UTC, as an ISOTime.
 func ISO(t time.Time) ISOTime {

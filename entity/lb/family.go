@@ -2,13 +2,7 @@ package lb
 
 import (
 	"time"
-
-	"github.com/singletable/singletable/keys"
-	"github.com/singletable/singletable/table"
 )
-
-// TokenFamilyPK is a refresh-token family's partition: RTFAM#{tokenFamily}.
-var TokenFamilyPK = keys.NewPattern[keys.PK]("RTFAM", "tokenFamily")
 
 // SKFamily is the sort key of a family item.
 const SKFamily = "FAMILY"
@@ -46,13 +40,4 @@ type TokenFamily struct {
 // Validate checks the family item before a write.
 func (f *TokenFamily) Validate() error {
 	return first(f.Family.Validate("tokenFamily"), f.UserID.Validate("userId"), requiredTime("createdAt", f.CreatedAt))
-}
-
-// TokenFamilyKey returns a family item's key: RTFAM#{tokenFamily} / FAMILY.
-func TokenFamilyKey(family TokenFamilyID) (table.Key, error) {
-	if err := family.Validate("tokenFamily"); err != nil {
-		return table.Key{}, err
-	}
-	pk, err := build(TokenFamilyPK, string(family))
-	return key(pk, err, SKFamily)
 }

@@ -55,9 +55,21 @@ func first(errs ...error) error {
 	return nil
 }
 
-// Stamp is how times are kept: UTC. Epoch-second attributes (core) are
-// truncated to the second by Seconds so that they read back equal.
-func Stamp(t time.Time) time.Time { return t.UTC() }
-
 // Seconds truncates t to whole seconds in UTC (core's epoch-second times).
 func Seconds(t time.Time) time.Time { return t.UTC().Truncate(time.Second) }
+
+// The createdAt and updatedAt the store keeps (Def.Timestamps): a create
+// sets createdAt (a migrated item keeps its own) and an updatedAt equal
+// to it, every later write updatedAt. The v2 document's ISO 8601 strings
+// keep the clock's precision (Stamps, CreatedStamp, JoinedStamp,
+// JoinedStamps); the core document's epoch numbers ("All timestamps use
+// Unix epoch (seconds)") are whole seconds (SecondStamps,
+// UpdatedSecondStamp).
+var (
+	Stamps             = table.Timestamps{Created: "createdAt", Updated: "updatedAt", Precision: time.Nanosecond}
+	CreatedStamp       = table.Timestamps{Created: "createdAt", Precision: time.Nanosecond}
+	JoinedStamp        = table.Timestamps{Created: "joinedAt", Precision: time.Nanosecond}
+	JoinedStamps       = table.Timestamps{Created: "joinedAt", Updated: "updatedAt", Precision: time.Nanosecond}
+	SecondStamps       = table.Timestamps{Created: "createdAt", Updated: "updatedAt", Precision: time.Second}
+	UpdatedSecondStamp = table.Timestamps{Updated: "updatedAt", Precision: time.Second}
+)

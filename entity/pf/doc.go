@@ -34,6 +34,7 @@
 // them or return a *table.ValidationError naming the field. Writes are
 // validated; reads are not, so an unexpected value in existing data does
 // not make a whole page unreadable. Timestamps are time.Time, stored as
-// ISO 8601 (RFC 3339) strings as the document says; dates are [Date],
+// ISO 8601 (RFC 3339) strings as the document says, to the millisecond
+// (createdAt and updatedAt declared as [Stamps]); dates are [Date],
 // strictly YYYY-MM-DD.
 package pf

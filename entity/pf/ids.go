@@ -92,3 +92,16 @@ func quote(s string) string {
 // Stamp returns now as the entities store timestamps: UTC, millisecond
 // precision, like the document's JavaScript writers (toISOString).
 func Stamp(now time.Time) time.Time { return now.UTC().Truncate(time.Millisecond) }
+
+// Stamps are the createdAt and updatedAt the store keeps (Def.Timestamps):
+// a create sets both, every other write updatedAt, to the millisecond as
+// [Stamp] gives them.
+var Stamps = table.Timestamps{Created: "createdAt", Updated: "updatedAt", Precision: time.Millisecond}
+
+// UpdatedStamp is [Stamps] for the entities that keep only updatedAt
+// (preferences and settings).
+var UpdatedStamp = table.Timestamps{Updated: "updatedAt", Precision: time.Millisecond}
+
+// CreatedStamp is [Stamps] for the entities that keep only createdAt
+// (metrics snapshots).
+var CreatedStamp = table.Timestamps{Created: "createdAt", Precision: time.Millisecond}

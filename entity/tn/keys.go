@@ -295,6 +295,18 @@ func CredUnvalidatedBefore(t time.Time) (lo, hi string, err error) {
 	return p, strings.TrimSuffix(hi, keys.Delimiter), nil
 }
 
+// FileUnusedBefore returns the GSI2 sort-key bounds of unused files last
+// updated before t: FILEUNUSED# up to FILEUNUSED#{Timestamp(t)} (exclusive
+// in effect, as [CredUnvalidatedBefore]).
+func FileUnusedBefore(t time.Time) (lo, hi string, err error) {
+	p := must(FileUnusedIndex.SortPrefix(nil))
+	hi, err = FileUnusedIndex.SortPrefix(map[string]string{"UpdatedAt": t.Format(time.RFC3339Nano)})
+	if err != nil {
+		return "", "", err
+	}
+	return p, strings.TrimSuffix(hi, keys.Delimiter), nil
+}
+
 // TopicNameFromKey parses the topic name back from a topic item's key,
 // and false if k is not a topic item's key.
 func TopicNameFromKey(k table.Key) (TopicName, bool) {

@@ -52,8 +52,8 @@ var noteDef = table.Def[Note]{
 		return nil
 	},
 	UniqueOn: []string{"slug"}, // a guard item per slug, written in the note's transaction
-	// createdAt on create, updatedAt on every write.
-	Touch: table.Timestamps(func(n *Note) (*time.Time, *time.Time) { return &n.CreatedAt, &n.UpdatedAt }),
+	// createdAt on create, updatedAt on every write, to the millisecond.
+	Timestamps: table.Timestamps{Created: "createdAt", Updated: "updatedAt", Precision: time.Millisecond},
 }
 
 func main() {

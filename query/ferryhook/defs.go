@@ -1,8 +1,6 @@
 package ferryhook
 
 import (
-	"time"
-
 	"github.com/singletable/singletable/entity/fh"
 	"github.com/singletable/singletable/table"
 )
@@ -24,12 +22,7 @@ var userDef = table.Def[fh.User]{
 	// holds the folded address (keys.FoldEmail), GSI1 the stored one.
 	UniqueOn:   []string{uniqueEmail},
 	UniqueFold: map[string]func(string) string{uniqueEmail: fh.NormalizeEmail},
-	Touch: func(u *fh.User, now time.Time, created bool) {
-		if created && u.CreatedAt.IsZero() {
-			u.CreatedAt = fh.ISO(now)
-		}
-		u.UpdatedAt = fh.ISO(now)
-	},
+	Timestamps: fh.Stamps,
 }
 
 var sourceDef = table.Def[fh.Source]{
@@ -38,26 +31,17 @@ var sourceDef = table.Def[fh.Source]{
 	IndexKeys: map[table.Index]table.Template{
 		table.GSI3: fh.SourceIDIndex,
 	},
-	Validate: func(s *fh.Source) error { return s.Validate() },
-	Touch: func(s *fh.Source, now time.Time, created bool) {
-		if created && s.CreatedAt.IsZero() {
-			s.CreatedAt = fh.ISO(now)
-		}
-	},
+	Validate:   func(s *fh.Source) error { return s.Validate() },
+	Timestamps: fh.CreatedStamp,
 	// The provider's signing secret is a credential: encrypted at rest.
 	Secrets: []string{"signingSecret"},
 }
 
 var connectionDef = table.Def[fh.Connection]{
-	Type:     "Connection",
-	Keys:     fh.ConnectionKeys,
-	Validate: func(c *fh.Connection) error { return c.Validate() },
-	Touch: func(c *fh.Connection, now time.Time, created bool) {
-		if created && c.CreatedAt.IsZero() {
-			c.CreatedAt = fh.ISO(now)
-		}
-		c.UpdatedAt = fh.ISO(now)
-	},
+	Type:       "Connection",
+	Keys:       fh.ConnectionKeys,
+	Validate:   func(c *fh.Connection) error { return c.Validate() },
+	Timestamps: fh.Stamps,
 	// The outbound signing secret is a credential: encrypted at rest.
 	Secrets: []string{"signingSecret"},
 }
@@ -79,11 +63,7 @@ var apiKeyDef = table.Def[fh.APIKey]{
 	UniqueOn: []string{uniqueKeyHash + "=keyHash"},
 	// The key-hash guard only names the key's item, which answers
 	// APIKeys.Authenticate (a guard is never the truth, issue 26).
-	Touch: func(k *fh.APIKey, now time.Time, created bool) {
-		if created && k.CreatedAt.IsZero() {
-			k.CreatedAt = fh.ISO(now)
-		}
-	},
+	Timestamps: fh.CreatedStamp,
 }
 
 var eventDef = table.Def[fh.Event]{

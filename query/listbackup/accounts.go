@@ -7,7 +7,6 @@ import (
 	"iter"
 
 	"github.com/singletable/singletable/entity/lb"
-	"github.com/singletable/singletable/keys"
 	"github.com/singletable/singletable/table"
 )
 
@@ -93,12 +92,16 @@ func (s *Accounts) ListChildren(ctx context.Context, parent lb.AccountID, typ lb
 	if err := parent.Validate("parentAccountId"); err != nil {
 		return table.Page[lb.Account]{}, err
 	}
-	q := table.Query{Index: table.GSI1, PK: j("CHILDREN", string(parent))}
+	pk := vals{"parentAccountId": string(parent)}
+	q, err := inPartition(table.GSI1, lb.AccountChildrenIndex, pk)
 	if typ != "" {
 		if err := typ.Check("accountType"); err != nil {
 			return table.Page[lb.Account]{}, err
 		}
-		q.SK = table.SKBeginsWith(j("TYPE", string(typ), ""))
+		q, err = inPrefix(table.GSI1, lb.AccountChildrenIndex, pk, vals{"accountType": string(typ)})
+	}
+	if err != nil {
+		return table.Page[lb.Account]{}, err
 	}
 	return s.e.accounts.List(ctx, q, opts...)
 }
@@ -121,7 +124,11 @@ func (s *Accounts) ListByType(ctx context.Context, typ lb.AccountType, opts ...t
 	if err := typ.Check("accountType"); err != nil {
 		return table.Page[lb.Account]{}, err
 	}
-	return s.e.accounts.List(ctx, table.Query{Index: table.GSI2, PK: j("ACCTYPE", string(typ))}, opts...)
+	q, err := inPartition(table.GSI2, lb.AccountTypeIndex, vals{"accountType": string(typ)})
+	if err != nil {
+		return table.Page[lb.Account]{}, err
+	}
+	return s.e.accounts.List(ctx, q, opts...)
 }
 
 // AllByType iterates over the accounts of a type (LB-7).
@@ -144,7 +151,17 @@ func (s *Accounts) ListSubtree(ctx context.Context, path string, opts ...table.L
 	if err := lb.CheckPath("accountPath", path); err != nil {
 		return table.Page[lb.Account]{}, err
 	}
-	q := table.Query{Index: table.GSI3, PK: j("TREE", keys.Escape(lb.PathRoot(path))), SK: table.SKBeginsWith(j("PATH", keys.Escape(path)))}
+	// The whole path is the prefix: a sort key, not a SortPrefix (which
+	// would add a delimiter after it).
+	q, err := inPartition(table.GSI3, lb.AccountTreeIndex, vals{"accountPath": path})
+	if err != nil {
+		return table.Page[lb.Account]{}, err
+	}
+	sk, err := lb.AccountTreeIndex.SortKey(vals{"accountPath": path})
+	if err != nil {
+		return table.Page[lb.Account]{}, err
+	}
+	q.SK = table.SKBeginsWith(sk)
 	return s.e.accounts.List(ctx, q, opts...)
 }
 
@@ -214,11 +231,14 @@ func (s *Memberships) SetRole(ctx context.Context, user lb.UserID, account lb.Ac
 func (s *Memberships) ListByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) (_ table.Page[lb.Membership], err error) {
 	ctx, call := s.e.t.Call(ctx, "LB-9", "listbackup.Memberships.ListByUser")
 	defer func() { call.End(err) }()
-	k, err := lb.UserKey(user)
+	if err := user.Validate("userId"); err != nil {
+		return table.Page[lb.Membership]{}, err
+	}
+	q, err := inPrefix(table.Primary, lb.MembershipKeys, vals{"userId": string(user)}, nil)
 	if err != nil {
 		return table.Page[lb.Membership]{}, err
 	}
-	return s.e.memberships.List(ctx, table.Query{PK: k.PK, SK: table.SKBeginsWith("MEMBER#")}, opts...)
+	return s.e.memberships.List(ctx, q, opts...)
 }
 
 // AllByUser iterates over a user's memberships (LB-9).
@@ -240,12 +260,16 @@ func (s *Memberships) ListByAccount(ctx context.Context, account lb.AccountID, r
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Membership]{}, err
 	}
-	q := table.Query{Index: table.GSI1, PK: j("MEMBERS", string(account))}
+	pk := vals{"accountId": string(account)}
+	q, err := inPartition(table.GSI1, lb.MembershipRoleIndex, pk)
 	if role != "" {
 		if err := role.Check("role"); err != nil {
 			return table.Page[lb.Membership]{}, err
 		}
-		q.SK = table.SKBeginsWith(j("ROLE", string(role), ""))
+		q, err = inPrefix(table.GSI1, lb.MembershipRoleIndex, pk, vals{"role": string(role)})
+	}
+	if err != nil {
+		return table.Page[lb.Membership]{}, err
 	}
 	return s.e.memberships.List(ctx, q, opts...)
 }
@@ -296,7 +320,11 @@ func (s *Teams) ListByAccount(ctx context.Context, account lb.AccountID, opts ..
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Team]{}, err
 	}
-	return s.v().List(ctx, table.Query{Index: table.GSI1, PK: j("TEAMS", string(account))}, opts...)
+	q, err := inPartition(table.GSI1, lb.TeamAccountIndex, vals{"accountId": string(account)})
+	if err != nil {
+		return table.Page[lb.Team]{}, err
+	}
+	return s.v().List(ctx, q, opts...)
 }
 
 // AllByAccount iterates over an account's teams (LB-12).

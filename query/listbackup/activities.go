@@ -25,12 +25,18 @@ func (s *Activities) Record(ctx context.Context, a *lb.Activity) (err error) {
 	return s.e.activities.Create(ctx, a)
 }
 
-func (s *Activities) list(ctx context.Context, ix table.Index, pk, prefix string, r TimeRange, opts []table.ListOption) (table.Page[lb.Activity], error) {
-	cond, err := r.cond(prefix)
+// list returns a page of the activities of index ix in the partition
+// template t gives v, in r, newest first.
+func (s *Activities) list(ctx context.Context, ix table.Index, t table.Template, v vals, r TimeRange, opts []table.ListOption) (table.Page[lb.Activity], error) {
+	q, err := inPartition(ix, t, v)
 	if err != nil {
 		return table.Page[lb.Activity]{}, err
 	}
-	return s.e.activities.List(ctx, table.Query{Index: ix, PK: pk, SK: cond, Desc: true}, opts...)
+	if q.SK, err = r.cond(t, nil, "createdAt"); err != nil {
+		return table.Page[lb.Activity]{}, err
+	}
+	q.Desc = true
+	return s.e.activities.List(ctx, q, opts...)
 }
 
 // ListByAccount returns one page of an account's activities in r, newest
@@ -43,8 +49,7 @@ func (s *Activities) ListByAccount(ctx context.Context, account lb.AccountID, r 
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Activity]{}, err
 	}
-	pk, _ := lb.ActivityPK.Build(string(account))
-	return s.list(ctx, table.Primary, string(pk), "EVT#", r, opts)
+	return s.list(ctx, table.Primary, lb.ActivityKeys, vals{"accountId": string(account)}, r, opts)
 }
 
 // AllByAccount iterates over LB-18.
@@ -65,7 +70,7 @@ func (s *Activities) ListByUser(ctx context.Context, user lb.UserID, r TimeRange
 	if err := user.Validate("userId"); err != nil {
 		return table.Page[lb.Activity]{}, err
 	}
-	return s.list(ctx, table.GSI1, j("ACTUSER", string(user)), "", r, opts)
+	return s.list(ctx, table.GSI1, lb.ActivityUserIndex, vals{"userId": string(user)}, r, opts)
 }
 
 // AllByUser iterates over LB-19.
@@ -87,7 +92,7 @@ func (s *Activities) ListByResourceType(ctx context.Context, account lb.AccountI
 	if err := first(account.Validate("accountId"), rt.Check("resourceType")); err != nil {
 		return table.Page[lb.Activity]{}, err
 	}
-	return s.list(ctx, table.GSI2, j("ACTRES", string(account), string(rt)), "", r, opts)
+	return s.list(ctx, table.GSI2, lb.ActivityResourceIndex, vals{"accountId": string(account), "resourceType": string(rt)}, r, opts)
 }
 
 // AllByResourceType iterates over LB-20.
@@ -109,7 +114,7 @@ func (s *Activities) ListByEventType(ctx context.Context, account lb.AccountID, 
 	if err := first(account.Validate("accountId"), et.Check("eventType")); err != nil {
 		return table.Page[lb.Activity]{}, err
 	}
-	return s.list(ctx, table.GSI3, j("ACTEVT", string(account), string(et)), "", r, opts)
+	return s.list(ctx, table.GSI3, lb.ActivityEventIndex, vals{"accountId": string(account), "eventType": string(et)}, r, opts)
 }
 
 // AllByEventType iterates over LB-21.
@@ -179,7 +184,12 @@ func (s *Jobs) ListByAccount(ctx context.Context, account lb.AccountID, opts ...
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Job]{}, err
 	}
-	return s.v().List(ctx, table.Query{Index: table.GSI1, PK: j("JOBS", string(account)), SK: table.SKBeginsWith("CREATED#"), Desc: true}, opts...)
+	q, err := inPrefix(table.GSI1, lb.JobCreatedIndex, vals{"accountId": string(account)}, nil)
+	if err != nil {
+		return table.Page[lb.Job]{}, err
+	}
+	q.Desc = true
+	return s.v().List(ctx, q, opts...)
 }
 
 // AllByAccount iterates over LB-23.
@@ -200,7 +210,11 @@ func (s *Jobs) ListByStatus(ctx context.Context, account lb.AccountID, st lb.Job
 	if err := first(account.Validate("accountId"), st.Check("status")); err != nil {
 		return table.Page[lb.Job]{}, err
 	}
-	q := table.Query{Index: table.GSI2, PK: j("JOBS", string(account)), SK: table.SKBeginsWith(j("STATUS", string(st), "")), Desc: true}
+	q, err := inPrefix(table.GSI2, lb.JobStatusIndex, vals{"accountId": string(account)}, vals{"status": string(st)})
+	if err != nil {
+		return table.Page[lb.Job]{}, err
+	}
+	q.Desc = true
 	return s.v().List(ctx, q, opts...)
 }
 
@@ -223,7 +237,11 @@ func (s *Jobs) ListBySource(ctx context.Context, src lb.SourceID, opts ...table.
 	if err := src.Validate("sourceId"); err != nil {
 		return table.Page[lb.Job]{}, err
 	}
-	return s.v().List(ctx, table.Query{Index: table.GSI3, PK: j("SRCJOBS", string(src))}, opts...)
+	q, err := inPartition(table.GSI3, lb.JobSourceIndex, vals{"sourceId": string(src)})
+	if err != nil {
+		return table.Page[lb.Job]{}, err
+	}
+	return s.v().List(ctx, q, opts...)
 }
 
 // AllBySource iterates over LB-26.

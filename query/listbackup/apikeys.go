@@ -67,7 +67,11 @@ func (s *APIKeys) Validate(ctx context.Context, key string) (_ lb.APIKey, err er
 	}
 	// Confirmed by a consistent read of the key (GetByIndex): GSI lag never
 	// validates a revoked or deleted key.
-	k, err := s.v().GetByIndex(ctx, table.Query{Index: table.GSI1, PK: j("APIKEYHASH", lb.Hash(key))})
+	q, err := inPartition(table.GSI1, lb.APIKeyHashIndex, vals{"apiKeyHash": lb.Hash(key)})
+	if err != nil {
+		return lb.APIKey{}, err
+	}
+	k, err := s.v().GetByIndex(ctx, q)
 	if err != nil {
 		return lb.APIKey{}, fmt.Errorf("validate API key: %w", err)
 	}
@@ -102,7 +106,11 @@ func (s *APIKeys) ListByAccount(ctx context.Context, account lb.AccountID, st lb
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.APIKey]{}, err
 	}
-	q := table.Query{Index: table.GSI2, PK: j("APIKEYS", string(account)), Desc: true}
+	q, err := inPartition(table.GSI2, lb.APIKeyAccountIndex, vals{"accountId": string(account)})
+	if err != nil {
+		return table.Page[lb.APIKey]{}, err
+	}
+	q.Desc = true
 	if st != "" {
 		if err := st.Check("status"); err != nil {
 			return table.Page[lb.APIKey]{}, err
@@ -250,7 +258,11 @@ func (s *Webhooks) ListActive(ctx context.Context, account lb.AccountID, opts ..
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Webhook]{}, err
 	}
-	return s.v().List(ctx, table.Query{Index: table.GSI1, PK: j("HOOKS", string(account))}, opts...)
+	q, err := inPartition(table.GSI1, lb.WebhookActiveIndex, vals{"accountId": string(account)})
+	if err != nil {
+		return table.Page[lb.Webhook]{}, err
+	}
+	return s.v().List(ctx, q, opts...)
 }
 
 // AllActive iterates over LB-56.
@@ -276,8 +288,12 @@ func (s *Webhooks) ListActiveForEvent(ctx context.Context, account lb.AccountID,
 	if err := et.Check("eventType"); err != nil {
 		return table.Page[lb.Webhook]{}, err
 	}
-	return s.v().List(ctx, table.Query{Index: table.GSI1, PK: j("HOOKS", string(account)),
-		FilterContains: map[string]any{"events": string(et)}}, opts...)
+	q, err := inPartition(table.GSI1, lb.WebhookActiveIndex, vals{"accountId": string(account)})
+	if err != nil {
+		return table.Page[lb.Webhook]{}, err
+	}
+	q.FilterContains = map[string]any{"events": string(et)}
+	return s.v().List(ctx, q, opts...)
 }
 
 // AllActiveForEvent iterates over LB-57.

@@ -110,7 +110,7 @@ func BenchmarkActivities(b *testing.B) {
 		return err
 	}
 	rawList := func() error {
-		pk, _ := lb.ActivityPK.Build("raw")
+		pk, _ := lb.ActivityKeys.Partition(map[string]string{"accountId": "raw"})
 		out, err := client.Query(ctx, &dynamodb.QueryInput{TableName: name,
 			KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :sk)"),
 			ExpressionAttributeValues: map[string]types.AttributeValue{
@@ -140,7 +140,7 @@ func BenchmarkActivities(b *testing.B) {
 		return err
 	}
 	rawListSame := func() error {
-		pk, _ := lb.ActivityPK.Build("raw")
+		pk, _ := lb.ActivityKeys.Partition(map[string]string{"accountId": "raw"})
 		out, err := client.Query(ctx, &dynamodb.QueryInput{TableName: name,
 			KeyConditionExpression:   aws.String("PK = :pk AND begins_with(SK, :sk)"),
 			FilterExpression:         aws.String("(attribute_not_exists(#ttl) OR #ttl > :now OR #ttl <= :zero)"),

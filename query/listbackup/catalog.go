@@ -82,5 +82,9 @@ func (s *Catalog) Sources(ctx context.Context, platform lb.CatalogPlatformID, op
 	if err := platform.Validate("platformId"); err != nil {
 		return table.Page[lb.CatalogSource]{}, err
 	}
-	return s.e.platformSrcs.List(ctx, table.Query{Index: table.GSI1, PK: j("CATSOURCES", string(platform))}, opts...)
+	q, err := inPartition(table.GSI1, lb.CatalogSourcePlatformIndex, vals{"platformId": string(platform)})
+	if err != nil {
+		return table.Page[lb.CatalogSource]{}, err
+	}
+	return s.e.platformSrcs.List(ctx, q, opts...)
 }

@@ -1,12 +1,9 @@
 package listbackup
 
 import (
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/singletable/singletable/entity/lb"
-	"github.com/singletable/singletable/keys"
 	"github.com/singletable/singletable/table"
 )
 
@@ -49,18 +46,6 @@ const (
 	UniqueUsername = "username"
 )
 
-// DuePK is the GSI1 partition of active schedules (LB-48), without its
-// shard segment: shard n is SCHED#DUE#{n} (table.ShardPK).
-const DuePK = "SCHED#DUE"
-
-// ActivePlansPK is the GSI1 partition of active billing plans (LB-62).
-const ActivePlansPK = "PLANS#active"
-
-// j joins key parts with the delimiter.
-func j(parts ...string) string { return strings.Join(parts, keys.Delimiter) }
-
-func timeKey(field string, t time.Time) (string, error) { return lb.TimeKey(field, t) }
-
 // entities are the table bindings of every entity.
 type entities struct {
 	t             *table.Table
@@ -97,31 +82,15 @@ type entities struct {
 	inbox         *table.Entity[lb.InboxNotification]
 }
 
-// stamps keeps createdAt and updatedAt (UTC; secs truncates to seconds
-// for core's epoch-second attributes). A new item keeps an updatedAt it
-// already has (an imported item's, which a migration must not move).
-func stamps(created, updated *time.Time, now time.Time, isNew, secs bool) {
-	now = now.UTC()
-	if secs {
-		now = lb.Seconds(now)
-	}
-	if created != nil && created.IsZero() {
-		*created = now
-	}
-	if updated != nil && (!isNew || updated.IsZero()) {
-		*updated = now
-	}
-}
-
 func newEntities(t *table.Table, shards int) *entities {
-	// The all-items partitions end in a shard segment: SCHED#DUE#{n} by a
-	// hash of the schedule's ID ({scheduleId:shard1} is SCHED#DUE itself).
-	sh := func(pk, id string) string { return fmt.Sprintf("%s#{%s:shard%d}", pk, id, shards) }
+	// The all-items partitions end in a shard segment, given the profile's
+	// count: SCHED#DUE#{n} by a hash of the schedule's ID (one shard is
+	// SCHED#DUE itself), RUNS#{status}#{n} by the run's.
 	return &entities{
 		t: t, shards: shards,
 		users: table.NewEntity(t, table.Def[lb.User]{
 			Type:     TypeUser,
-			Keys:     table.Template{PK: "USER#{userId}", SK: lb.SKProfile},
+			Keys:     lb.UserKeys,
 			Validate: (*lb.User).Validate,
 			// One email and one username per person, whatever their case.
 			UniqueOn: []string{UniqueEmail, UniqueUsername},
@@ -129,78 +98,74 @@ func newEntities(t *table.Table, shards int) *entities {
 				UniqueEmail:    lb.NormalizeEmail,
 				UniqueUsername: lb.NormalizeUsername,
 			},
-			Touch:   func(u *lb.User, now time.Time, isNew bool) { stamps(&u.CreatedAt, &u.UpdatedAt, now, isNew, false) },
-			Secrets: []string{"mfaSecret"},
+			Timestamps: lb.Stamps,
+			Secrets:    []string{"mfaSecret"},
 		}),
 		accounts: table.NewEntity(t, table.Def[lb.Account]{
 			Type:     TypeAccount,
-			Keys:     table.Template{PK: "ACCOUNT#{accountId}", SK: lb.SKProfile},
+			Keys:     lb.AccountKeys,
 			Validate: (*lb.Account).Validate,
 			// Soft-deleted accounts (LB-63) are in no list.
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: "CHILDREN#{parentAccountId}", SK: "TYPE#{accountType:opt}#{accountId}", When: []string{"!deletedAt"}},
-				table.GSI2: {PK: "ACCTYPE#{accountType}", SK: "ACCOUNT#{accountId}", When: []string{"!deletedAt"}},
+				table.GSI1: lb.AccountChildrenIndex,
+				table.GSI2: lb.AccountTypeIndex,
 				// A subtree (LB-9) is the partition of the path's root
 				// (lb.PathRoot): the :root transform.
-				table.GSI3: {PK: "TREE#{accountPath:root}", SK: "PATH#{accountPath:esc}", When: []string{"!deletedAt"}},
+				table.GSI3: lb.AccountTreeIndex,
 			},
-			Touch: func(a *lb.Account, now time.Time, isNew bool) { stamps(&a.CreatedAt, &a.UpdatedAt, now, isNew, false) },
+			Timestamps: lb.Stamps,
 		}),
 		memberships: table.NewEntity(t, table.Def[lb.Membership]{
 			Type:     TypeMembership,
-			Keys:     table.Template{PK: "USER#{userId}", SK: "MEMBER#{accountId}"},
+			Keys:     lb.MembershipKeys,
 			Validate: (*lb.Membership).Validate,
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: "MEMBERS#{accountId}", SK: "ROLE#{role}#{userId}"},
+				table.GSI1: lb.MembershipRoleIndex,
 			},
-			Touch: func(m *lb.Membership, now time.Time, isNew bool) { stamps(&m.JoinedAt, nil, now, isNew, false) },
+			Timestamps: lb.JoinedStamp,
 		}),
 		teams: table.NewEntity(t, table.Def[lb.Team]{
 			Type:     TypeTeam,
 			Scope:    "accountId",
-			Keys:     table.Template{PK: "TEAM#{teamId}", SK: lb.SKTeam},
+			Keys:     lb.TeamKeys,
 			Validate: (*lb.Team).Validate,
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: "TEAMS#{accountId}", SK: "TEAM#{teamId}"},
+				table.GSI1: lb.TeamAccountIndex,
 			},
-			Touch: func(tm *lb.Team, now time.Time, isNew bool) { stamps(&tm.CreatedAt, &tm.UpdatedAt, now, isNew, false) },
+			Timestamps: lb.Stamps,
 		}),
 		sources: table.NewEntity(t, table.Def[lb.Source]{
 			Type:     TypeSource,
 			Scope:    "accountId",
-			Keys:     table.Template{PK: "SOURCE#{sourceId}", SK: lb.SKSource},
+			Keys:     lb.SourceKeys,
 			Validate: (*lb.Source).Validate,
 			// Soft-deleted sources (LB-65) are in no list.
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: "SOURCES#{accountId}", SK: "PLATFORM#{platform}#{sourceId}", When: []string{"!deletedAt"}},
-				table.GSI2: {PK: "SOURCES#{accountId}", SK: "STATUS#{status}#{sourceId}", When: []string{"!deletedAt"}},
+				table.GSI1: lb.SourcePlatformIndex,
+				table.GSI2: lb.SourceStatusIndex,
 				// A source group's sources (LB-70): sources of ListBackup's
 				// own code name their group.
-				table.GSI3: {PK: "GROUPSRC#{groupId}", SK: "SOURCE#{sourceId}", When: []string{"!deletedAt"}},
+				table.GSI3: lb.SourceGroupIndex,
 			},
-			Touch: func(s *lb.Source, now time.Time, isNew bool) {
-				stamps(&s.CreatedAt, &s.UpdatedAt, now, isNew, false)
-				s.PlatformID = s.Platform
-			},
-			Secrets: []string{"credentials.encryptedData"},
+			Timestamps: lb.Stamps,
+			Touch:      func(s *lb.Source, _ time.Time, _ bool) { s.PlatformID = s.Platform },
+			Secrets:    []string{"credentials.encryptedData"},
 		}),
 		activities: table.NewEntity(t, table.Def[lb.Activity]{
 			Type:     TypeActivity,
-			Keys:     table.Template{PK: "ACTIVITY#{accountId}", SK: "EVT#{createdAt:ts}#{eventId}"},
+			Keys:     lb.ActivityKeys,
 			Validate: (*lb.Activity).Validate,
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: "ACTUSER#{userId}", SK: "{createdAt:ts}#{eventId}"}, // sparse: system events have no user
-				table.GSI2: {PK: "ACTRES#{accountId}#{resourceType}", SK: "{createdAt:ts}#{eventId}"},
-				table.GSI3: {PK: "ACTEVT#{accountId}#{eventType}", SK: "{createdAt:ts}#{eventId}"},
+				table.GSI1: lb.ActivityUserIndex, // sparse: system events have no user
+				table.GSI2: lb.ActivityResourceIndex,
+				table.GSI3: lb.ActivityEventIndex,
 			},
 			// The expiry is what the item holds (ListBackup's own code writes
 			// one, a migrated item keeps it); an activity written without one
 			// gets createdAt + the documents' 90-day retention (LB-22).
-			TTL: table.TTL{From: "expiresAt"},
-			Touch: func(a *lb.Activity, now time.Time, _ bool) {
-				if a.CreatedAt.IsZero() {
-					a.CreatedAt = now.UTC()
-				}
+			TTL:        table.TTL{From: "expiresAt"},
+			Timestamps: lb.CreatedStamp,
+			Touch: func(a *lb.Activity, _ time.Time, _ bool) {
 				a.ExpiresAt = a.Expires()
 				a.Timestamp = lb.Seconds(a.CreatedAt)
 				a.Resource = a.ResourceType
@@ -209,204 +174,192 @@ func newEntities(t *table.Table, shards int) *entities {
 		jobs: table.NewEntity(t, table.Def[lb.Job]{
 			Type:     TypeJob,
 			Scope:    "accountId",
-			Keys:     table.Template{PK: "JOB#{jobId}", SK: lb.SKJob},
+			Keys:     lb.JobKeys,
 			Validate: (*lb.Job).Validate,
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: "JOBS#{accountId}", SK: "CREATED#{createdAt:ts}#{jobId}"},
-				table.GSI2: {PK: "JOBS#{accountId}", SK: "STATUS#{status}#{createdAt:ts}#{jobId}"},
-				table.GSI3: {PK: "SRCJOBS#{sourceId}", SK: "{createdAt:ts}#{jobId}"}, // sparse: account-wide jobs have no source
+				table.GSI1: lb.JobCreatedIndex,
+				table.GSI2: lb.JobStatusIndex,
+				table.GSI3: lb.JobSourceIndex, // sparse: account-wide jobs have no source
 			},
-			Touch: func(jb *lb.Job, now time.Time, isNew bool) { stamps(&jb.CreatedAt, nil, now, isNew, false) },
+			Timestamps: lb.CreatedStamp,
 		}),
 		connections: table.NewEntity(t, table.Def[lb.Connection]{
 			Type:     TypeConnection,
 			Scope:    "accountId",
 			Fixed:    []string{"userId"}, // a connection never moves to another user
-			Keys:     table.Template{PK: "CONN#{connectionId}", SK: lb.SKConn},
+			Keys:     lb.ConnectionKeys,
 			Validate: (*lb.Connection).Validate,
 			// Soft-deleted connections (LB-65) are in no list.
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: "CONNS#{accountId}", SK: "PLATFORM#{platform}#{connectionId}", When: []string{"!deletedAt"}},
-				table.GSI2: {PK: "USERCONNS#{userId}", SK: "PLATFORM#{platform}#{connectionId}", When: []string{"!deletedAt"}},
+				table.GSI1: lb.ConnectionAccountIndex,
+				table.GSI2: lb.ConnectionUserIndex,
 			},
-			Touch: func(c *lb.Connection, now time.Time, isNew bool) {
-				stamps(&c.CreatedAt, &c.UpdatedAt, now, isNew, false)
-			},
-			Secrets: []string{"credentials.accessToken", "credentials.refreshToken", "credentials.apiKey"},
+			Timestamps: lb.Stamps,
+			Secrets:    []string{"credentials.accessToken", "credentials.refreshToken", "credentials.apiKey"},
 		}),
 		states: table.NewEntity(t, table.Def[lb.OAuthState]{
 			Type:     TypeOAuthState,
-			Keys:     table.Template{PK: "OAUTHSTATE#{state}", SK: lb.SKState},
+			Keys:     lb.OAuthStateKeys,
 			Validate: (*lb.OAuthState).Validate,
 			TTL:      table.TTL{From: "expiresAt"},
 		}),
 		oauthTokens: table.NewEntity(t, table.Def[lb.OAuthToken]{
 			Type:     TypeOAuthToken,
-			Keys:     table.Template{PK: "SOURCE#{sourceId}", SK: lb.SKOAuth},
+			Keys:     lb.OAuthTokenKeys,
 			Validate: (*lb.OAuthToken).Validate,
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: "OAUTH#{accountId}", SK: "PLATFORM#{platform}#{sourceId}"},
+				table.GSI1: lb.OAuthTokenAccountIndex,
 			},
-			Touch: func(o *lb.OAuthToken, now time.Time, isNew bool) {
-				stamps(&o.CreatedAt, &o.UpdatedAt, now, isNew, false)
-			},
-			Secrets: []string{"tokens.accessToken", "tokens.refreshToken"},
+			Timestamps: lb.Stamps,
+			Secrets:    []string{"tokens.accessToken", "tokens.refreshToken"},
 		}),
 		refreshTokens: table.NewEntity(t, table.Def[lb.RefreshToken]{
 			Type: TypeRefreshToken,
 			// refreshToken is the token's SHA-256 hex, never the plaintext.
-			Keys:     table.Template{PK: "RTOKEN#{refreshToken}", SK: lb.SKRToken},
+			Keys:     lb.RefreshTokenKeys,
 			Validate: (*lb.RefreshToken).Validate,
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: "RTUSER#{userId}", SK: "{issuedAt:ts}#{refreshToken}"},
-				table.GSI2: {PK: "RTFAMILY#{tokenFamily}", SK: "{issuedAt:ts}#{refreshToken}"},
+				table.GSI1: lb.RefreshTokenUserIndex,
+				table.GSI2: lb.RefreshTokenFamilyIndex,
 			},
 			TTL:     table.TTL{From: "expiresAt"},
 			Version: func(r *lb.RefreshToken) *int64 { return &r.Version },
 		}),
 		families: table.NewEntity(t, table.Def[lb.TokenFamily]{
 			Type:     TypeTokenFamily,
-			Keys:     table.Template{PK: "RTFAM#{tokenFamily}", SK: lb.SKFamily},
+			Keys:     lb.TokenFamilyKeys,
 			Validate: (*lb.TokenFamily).Validate,
 		}),
 		tags: table.NewEntity(t, table.Def[lb.Tag]{
 			Type:  TypeTag,
 			Scope: "accountId",
 			// Tag keys and values are free text: escaped in the key.
-			Keys:     table.Template{PK: "TAGS#{accountId}#{resourceType}", SK: "TAG#{tagKey:esc}#{tagValue:esc}"},
+			Keys:     lb.TagKeys,
 			Validate: (*lb.Tag).Validate,
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: "TAGID#{tagId}", SK: "TAG"},
+				table.GSI1: lb.TagIDIndex,
 			},
-			Touch: func(tg *lb.Tag, now time.Time, isNew bool) { stamps(&tg.CreatedAt, &tg.UpdatedAt, now, isNew, false) },
+			Timestamps: lb.Stamps,
 		}),
 		notifications: table.NewEntity(t, table.Def[lb.Notification]{
 			Type:     TypeNotification,
-			Keys:     table.Template{PK: "NOTIF#{userId}", SK: "N#{createdAt:ts}#{notificationId}"},
+			Keys:     lb.NotificationKeys,
 			Validate: (*lb.Notification).Validate,
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: "ACCTNOTIF#{accountId}", SK: "{createdAt:ts}#{notificationId}"},
-				table.GSI2: {PK: "NOTIFSTATUS#{userId}", SK: "{status}#{createdAt:ts}#{notificationId}"},
-				table.GSI3: {PK: "UNREAD#{userId}", SK: "{createdAt:ts}#{notificationId}", When: []string{"!isRead"}},
+				table.GSI1: lb.NotificationAccountIndex,
+				table.GSI2: lb.NotificationStatusIndex,
+				table.GSI3: lb.NotificationUnreadIndex,
 			},
-			TTL: table.TTL{From: "createdAt", After: lb.NotificationRetention},
-			Touch: func(n *lb.Notification, now time.Time, _ bool) {
-				if n.CreatedAt.IsZero() {
-					n.CreatedAt = now.UTC()
-				}
+			TTL:        table.TTL{From: "createdAt", After: lb.NotificationRetention},
+			Timestamps: lb.CreatedStamp,
+			Touch: func(n *lb.Notification, _ time.Time, _ bool) {
 				n.ExpiresAt = lb.Seconds(n.CreatedAt.Add(lb.NotificationRetention))
 			},
 		}),
 		schedules: table.NewEntity(t, table.Def[lb.SyncSchedule]{
 			Type:     TypeSyncSchedule,
-			Keys:     table.Template{PK: "SOURCE#{sourceId}", SK: "SCHED#{scheduleId}"},
+			Keys:     lb.ScheduleKeys,
 			Validate: (*lb.SyncSchedule).Validate,
 			// Active schedules by next run (LB-48).
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: sh(DuePK, "scheduleId"), SK: "{nextRunAt:ts}#{sourceId}#{scheduleId}", When: []string{"isActive"}},
+				table.GSI1: lb.ScheduleDueIndex.WithShards(shards),
 			},
-			Touch: func(s *lb.SyncSchedule, now time.Time, isNew bool) {
-				stamps(&s.CreatedAt, &s.UpdatedAt, now, isNew, true)
+			Timestamps: lb.SecondStamps,
+			Touch: func(s *lb.SyncSchedule, _ time.Time, _ bool) {
 				s.NextRunAt, s.LastRunAt = lb.Seconds(s.NextRunAt), secondsOrZero(s.LastRunAt)
 			},
 		}),
 		runs: table.NewEntity(t, table.Def[lb.SyncRun]{
 			Type:     TypeSyncRun,
-			Keys:     table.Template{PK: "SOURCE#{sourceId}", SK: "RUN#{startedAt:ts}#{syncId}"},
+			Keys:     lb.RunKeys,
 			Validate: (*lb.SyncRun).Validate,
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: sh("RUNS#{status}", "syncId"), SK: "{startedAt:ts}#{sourceId}#{syncId}"},
+				table.GSI1: lb.RunStatusIndex.WithShards(shards),
 			},
 		}),
 		apiKeys: table.NewEntity(t, table.Def[lb.APIKey]{
 			Type:     TypeAPIKey,
 			Scope:    "accountId",
-			Keys:     table.Template{PK: "APIKEY#{apiKeyId}", SK: lb.SKAPIKey},
+			Keys:     lb.APIKeyKeys,
 			Validate: (*lb.APIKey).Validate,
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: "APIKEYHASH#{apiKeyHash}", SK: "APIKEY"},
-				table.GSI2: {PK: "APIKEYS#{accountId}", SK: "{createdAt:ts}#{apiKeyId}"},
-				table.GSI3: {PK: "APIKEYUSER#{userId}", SK: "{createdAt:ts}#{apiKeyId}"},
+				table.GSI1: lb.APIKeyHashIndex,
+				table.GSI2: lb.APIKeyAccountIndex,
+				table.GSI3: lb.APIKeyUserIndex,
 			},
 		}),
 		webhooks: table.NewEntity(t, table.Def[lb.Webhook]{
 			Type:     TypeWebhook,
 			Scope:    "accountId",
-			Keys:     table.Template{PK: "WEBHOOK#{webhookId}", SK: lb.SKWebhook},
+			Keys:     lb.WebhookKeys,
 			Validate: (*lb.Webhook).Validate,
 			// Active, not deleted webhooks of an account (LB-57).
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: "HOOKS#{accountId}", SK: "ACTIVE#{webhookId}", When: []string{"isActive", "!deletedAt"}},
+				table.GSI1: lb.WebhookActiveIndex,
 			},
-			Touch:   func(w *lb.Webhook, now time.Time, isNew bool) { stamps(&w.CreatedAt, &w.UpdatedAt, now, isNew, true) },
-			Secrets: []string{"secret"},
+			Timestamps: lb.SecondStamps,
+			Secrets:    []string{"secret"},
 		}),
 		usage: table.NewEntity(t, table.Def[lb.UsageMetrics]{
 			Type:     TypeUsageMetrics,
-			Keys:     table.Template{PK: "ACCOUNT#{accountId}", SK: "USAGE#{metricDate}"},
+			Keys:     lb.UsageKeys,
 			Validate: (*lb.UsageMetrics).Validate,
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: "USAGE#{metricDate}", SK: "ACCOUNT#{accountId}"},
+				table.GSI1: lb.UsageDateIndex,
 			},
-			Touch: func(m *lb.UsageMetrics, now time.Time, isNew bool) { stamps(nil, &m.UpdatedAt, now, isNew, true) },
+			Timestamps: lb.UpdatedSecondStamp,
 		}),
 		plans: table.NewEntity(t, table.Def[lb.BillingPlan]{
 			Type:     TypeBillingPlan,
-			Keys:     table.Template{PK: "PLAN#{planId}", SK: lb.SKPlan},
+			Keys:     lb.PlanKeys,
 			Validate: (*lb.BillingPlan).Validate,
 			// Active plans by price (LB-62), the price 12 digits wide.
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: ActivePlansPK, SK: "PRICE#{price:12}#{planId}", When: []string{"isActive"}},
+				table.GSI1: lb.PlanActiveIndex,
 			},
-			Touch: func(p *lb.BillingPlan, now time.Time, isNew bool) {
-				stamps(&p.CreatedAt, &p.UpdatedAt, now, isNew, true)
-			},
+			Timestamps: lb.SecondStamps,
 		}),
 		groups: table.NewEntity(t, table.Def[lb.SourceGroup]{
 			Type:     TypeSourceGroup,
-			Keys:     table.Template{PK: "SRCGROUP#{groupId}", SK: "GROUP"},
+			Keys:     lb.SourceGroupKeys,
 			Validate: (*lb.SourceGroup).Validate,
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: "SRCGROUPS#{accountId}", SK: "GROUP#{groupId}"}, // LB-69
+				table.GSI1: lb.SourceGroupAccountIndex, // LB-69
 			},
-			Touch: func(g *lb.SourceGroup, now time.Time, isNew bool) {
-				stamps(&g.CreatedAt, &g.UpdatedAt, now, isNew, false)
-			},
+			Timestamps: lb.Stamps,
 		}),
 		teamMembers: table.NewEntity(t, table.Def[lb.TeamMembership]{
 			Type: TypeTeamMember,
 			// In the team's own partition, next to its TEAM item (LB-71).
-			Keys:     table.Template{PK: "TEAM#{teamId}", SK: "MEMBER#{userId}"},
+			Keys:     lb.TeamMemberKeys,
 			Validate: (*lb.TeamMembership).Validate,
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: "USERTEAMS#{userId}", SK: "TEAM#{teamId}"}, // LB-72
+				table.GSI1: lb.TeamMemberUserIndex, // LB-72
 			},
-			Touch: func(m *lb.TeamMembership, now time.Time, isNew bool) {
-				stamps(&m.JoinedAt, &m.UpdatedAt, now, isNew, false)
-			},
+			Timestamps: lb.JoinedStamps,
 		}),
 		labels: table.NewEntity(t, table.Def[lb.Label]{
 			Type:     TypeLabel,
-			Keys:     table.Template{PK: "LABEL#{tagId}", SK: "LABEL"},
+			Keys:     lb.LabelKeys,
 			Validate: (*lb.Label).Validate,
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: "LABELS#{accountId}", SK: "NAME#{name}#{tagId}"}, // LB-73
+				table.GSI1: lb.LabelAccountIndex, // LB-73
 			},
-			Touch: func(l *lb.Label, now time.Time, isNew bool) { stamps(&l.CreatedAt, &l.UpdatedAt, now, isNew, false) },
+			Timestamps: lb.Stamps,
 		}),
 		entityTags: table.NewEntity(t, table.Def[lb.EntityTag]{
 			Type: TypeEntityTag,
 			// The labels of an entity in its own partition (LB-74).
-			Keys:     table.Template{PK: "TAGGED#{entityType}#{entityId}", SK: "TAG#{tagId}"},
+			Keys:     lb.EntityTagKeys,
 			Validate: (*lb.EntityTag).Validate,
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: "TAGGING#{tagId}", SK: "{entityType}#{entityId}"}, // LB-75
+				table.GSI1: lb.EntityTagLabelIndex, // LB-75
 			},
-			Touch: func(x *lb.EntityTag, now time.Time, isNew bool) { stamps(&x.CreatedAt, nil, now, isNew, false) },
+			Timestamps: lb.CreatedStamp,
 		}),
 		mfaCodes: table.NewEntity(t, table.Def[lb.MFACode]{
 			Type:     TypeMFACode,
-			Keys:     table.Template{PK: "MFA#{userId}", SK: "CODE#{createdAt:ts}#{codeId}"}, // LB-76
+			Keys:     lb.MFACodeKeys, // LB-76
 			Validate: (*lb.MFACode).Validate,
 			TTL:      table.TTL{From: "expiresAt"},
 			Secrets:  []string{"code"},
@@ -414,39 +367,33 @@ func newEntities(t *table.Table, shards int) *entities {
 		inbox: table.NewEntity(t, table.Def[lb.InboxNotification]{
 			Type: TypeInbox,
 			// By ID alone, as the code reads and marks it (LB-79, LB-83).
-			Keys:     table.Template{PK: "INBOXN#{notificationId}", SK: "NOTIFICATION"},
+			Keys:     lb.InboxKeys,
 			Validate: (*lb.InboxNotification).Validate,
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: "INBOX#{userId}", SK: "{createdAt:ts}#{notificationId}"},          // LB-80
-				table.GSI2: {PK: "INBOX#{userId}#{status}", SK: "{createdAt:ts}#{notificationId}"}, // LB-81
-				table.GSI3: {PK: "ACCTINBOX#{accountId}", SK: "{createdAt:ts}#{notificationId}"},   // LB-82
+				table.GSI1: lb.InboxUserIndex,    // LB-80
+				table.GSI2: lb.InboxStatusIndex,  // LB-81
+				table.GSI3: lb.InboxAccountIndex, // LB-82
 			},
-			TTL: table.TTL{From: "expiresAt"},
-			Touch: func(n *lb.InboxNotification, now time.Time, isNew bool) {
-				stamps(&n.CreatedAt, &n.UpdatedAt, now, isNew, false)
-			},
+			TTL:        table.TTL{From: "expiresAt"},
+			Timestamps: lb.Stamps,
 		}),
 		platforms: table.NewEntity(t, table.Def[lb.CatalogPlatform]{
 			Type:     TypeCatalogPlatform,
-			Keys:     table.Template{PK: "CATPLATFORM#{platformId}", SK: "PLATFORM"},
+			Keys:     lb.CatalogPlatformKeys,
 			Validate: (*lb.CatalogPlatform).Validate,
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: "CATALOG", SK: "PLATFORM#{platformId}"}, // LB-77: tens of items
+				table.GSI1: lb.CatalogPlatformIndex, // LB-77: tens of items
 			},
-			Touch: func(p *lb.CatalogPlatform, now time.Time, isNew bool) {
-				stamps(&p.CreatedAt, &p.UpdatedAt, now, isNew, false)
-			},
+			Timestamps: lb.Stamps,
 		}),
 		platformSrcs: table.NewEntity(t, table.Def[lb.CatalogSource]{
 			Type:     TypeCatalogSource,
-			Keys:     table.Template{PK: "CATSOURCE#{platformSourceId}", SK: "TEMPLATE"},
+			Keys:     lb.CatalogSourceKeys,
 			Validate: (*lb.CatalogSource).Validate,
 			IndexKeys: map[table.Index]table.Template{
-				table.GSI1: {PK: "CATSOURCES#{platformId}", SK: "SOURCE#{platformSourceId}"}, // LB-78
+				table.GSI1: lb.CatalogSourcePlatformIndex, // LB-78
 			},
-			Touch: func(p *lb.CatalogSource, now time.Time, isNew bool) {
-				stamps(&p.CreatedAt, &p.UpdatedAt, now, isNew, false)
-			},
+			Timestamps: lb.Stamps,
 		}),
 	}
 }

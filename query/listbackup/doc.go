@@ -9,6 +9,11 @@
 //
 // # Mapping table
 //
+// The key templates are declared once, in package entity/lb (lb.UserKeys,
+// lb.AccountChildrenIndex, ...): the Defs write items by them, and every
+// method builds the keys it reads by from them (keys.go); the table below
+// is their summary for a reader.
+//
 // Times in keys are keys.Timestamp (UTC, nine fractional digits, so byte
 // order is time order); dates keys.Date; free-form values (tag keys and
 // values, account paths) pass through keys.Escape. GSIs not listed for an

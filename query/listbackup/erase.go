@@ -113,7 +113,11 @@ func (s *Users) Erase(ctx context.Context, id lb.UserID) (err error) {
 		return err
 	}
 	ms := &Memberships{s.e}
-	q := table.Query{PK: k.PK, SK: table.SKBeginsWith("MEMBER#"), Consistent: true, OnlyType: TypeMembership}
+	q, err := inPrefix(table.Primary, lb.MembershipKeys, vals{"userId": string(id)}, nil)
+	if err != nil {
+		return err
+	}
+	q.Consistent, q.OnlyType = true, TypeMembership
 	_, err = s.e.sweep(ctx, q, s.e.memberships.DeleteOp, func(raw table.Item) error {
 		acct, ok := raw["accountId"].(*types.AttributeValueMemberS)
 		if !ok {
@@ -124,24 +128,33 @@ func (s *Users) Erase(ctx context.Context, id lb.UserID) (err error) {
 	if err != nil {
 		return fmt.Errorf("erase user %s: memberships: %w", id, err)
 	}
+	// The user's items in other partitions, each a partition of userId
+	// (read consistently where it is the table's).
 	steps := []struct {
 		what string
-		q    table.Query
+		ix   table.Index
+		keys table.Template
+		typ  string
 		del  func(table.Key) table.TxOp
 	}{
-		{"refresh tokens", table.Query{Index: table.GSI1, PK: j("RTUSER", string(id)), OnlyType: TypeRefreshToken}, s.e.refreshTokens.DeleteOp},
-		{"API keys", table.Query{Index: table.GSI3, PK: j("APIKEYUSER", string(id)), OnlyType: TypeAPIKey}, s.e.apiKeys.DeleteOp},
-		{"notifications", table.Query{PK: j("NOTIF", string(id)), Consistent: true, OnlyType: TypeNotification}, s.e.notifications.DeleteOp},
-		{"inbox notifications", table.Query{Index: table.GSI1, PK: j("INBOX", string(id)), OnlyType: TypeInbox}, s.e.inbox.DeleteOp},
-		{"MFA codes", table.Query{PK: j("MFA", string(id)), Consistent: true, OnlyType: TypeMFACode}, s.e.mfaCodes.DeleteOp},
-		{"team memberships", table.Query{Index: table.GSI1, PK: j("USERTEAMS", string(id)), OnlyType: TypeTeamMember}, s.e.teamMembers.DeleteOp},
+		{"refresh tokens", table.GSI1, lb.RefreshTokenUserIndex, TypeRefreshToken, s.e.refreshTokens.DeleteOp},
+		{"API keys", table.GSI3, lb.APIKeyUserIndex, TypeAPIKey, s.e.apiKeys.DeleteOp},
+		{"notifications", table.Primary, lb.NotificationKeys, TypeNotification, s.e.notifications.DeleteOp},
+		{"inbox notifications", table.GSI1, lb.InboxUserIndex, TypeInbox, s.e.inbox.DeleteOp},
+		{"MFA codes", table.Primary, lb.MFACodeKeys, TypeMFACode, s.e.mfaCodes.DeleteOp},
+		{"team memberships", table.GSI1, lb.TeamMemberUserIndex, TypeTeamMember, s.e.teamMembers.DeleteOp},
 	}
 	for _, st := range steps {
+		q, err := inPartition(st.ix, st.keys, vals{"userId": string(id)})
+		if err != nil {
+			return err
+		}
+		q.Consistent, q.OnlyType = st.ix == table.Primary, st.typ
 		var extra func(table.Item) []table.TxOp
 		if st.what == "refresh tokens" {
 			extra = s.e.familyOf
 		}
-		if _, err := s.e.sweepWith(ctx, st.q, st.del, nil, extra); err != nil {
+		if _, err := s.e.sweepWith(ctx, q, st.del, nil, extra); err != nil {
 			return fmt.Errorf("erase user %s: %s: %w", id, st.what, err)
 		}
 	}

@@ -66,7 +66,12 @@ func (s *Inbox) ListByUser(ctx context.Context, user lb.UserID, opts ...table.Li
 	if err := user.Validate("userId"); err != nil {
 		return table.Page[lb.InboxNotification]{}, err
 	}
-	return s.e.inbox.List(ctx, table.Query{Index: table.GSI1, PK: j("INBOX", string(user)), Desc: true}, opts...)
+	q, err := inPartition(table.GSI1, lb.InboxUserIndex, vals{"userId": string(user)})
+	if err != nil {
+		return table.Page[lb.InboxNotification]{}, err
+	}
+	q.Desc = true
+	return s.e.inbox.List(ctx, q, opts...)
 }
 
 // AllByUser iterates over LB-80.
@@ -89,7 +94,12 @@ func (s *Inbox) ListByStatus(ctx context.Context, user lb.UserID, st lb.InboxSta
 	if err := first(user.Validate("userId"), st.Check("status")); err != nil {
 		return table.Page[lb.InboxNotification]{}, err
 	}
-	return s.e.inbox.List(ctx, table.Query{Index: table.GSI2, PK: j("INBOX", string(user), string(st)), Desc: true}, opts...)
+	q, err := inPartition(table.GSI2, lb.InboxStatusIndex, vals{"userId": string(user), "status": string(st)})
+	if err != nil {
+		return table.Page[lb.InboxNotification]{}, err
+	}
+	q.Desc = true
+	return s.e.inbox.List(ctx, q, opts...)
 }
 
 // AllByStatus iterates over LB-81.
@@ -110,7 +120,12 @@ func (s *Inbox) ListByAccount(ctx context.Context, account lb.AccountID, opts ..
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.InboxNotification]{}, err
 	}
-	return s.e.inbox.List(ctx, table.Query{Index: table.GSI3, PK: j("ACCTINBOX", string(account)), Desc: true}, opts...)
+	q, err := inPartition(table.GSI3, lb.InboxAccountIndex, vals{"accountId": string(account)})
+	if err != nil {
+		return table.Page[lb.InboxNotification]{}, err
+	}
+	q.Desc = true
+	return s.e.inbox.List(ctx, q, opts...)
 }
 
 // MarkRead marks a notification read (LB-83): status read, readAt (the

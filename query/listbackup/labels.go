@@ -45,7 +45,11 @@ func (s *Labels) ListByAccount(ctx context.Context, account lb.AccountID, opts .
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Label]{}, err
 	}
-	return s.e.labels.List(ctx, table.Query{Index: table.GSI1, PK: j("LABELS", string(account)), SK: table.SKBeginsWith("NAME#")}, opts...)
+	q, err := inPrefix(table.GSI1, lb.LabelAccountIndex, vals{"accountId": string(account)}, nil)
+	if err != nil {
+		return table.Page[lb.Label]{}, err
+	}
+	return s.e.labels.List(ctx, q, opts...)
 }
 
 // Tag puts a label on an entity. Errors: *table.ValidationError,
@@ -67,7 +71,11 @@ func (s *Labels) OfEntity(ctx context.Context, entityType, entityID string, opts
 	if err := first(lb.CheckID("entityType", entityType), lb.CheckID("entityId", entityID)); err != nil {
 		return table.Page[lb.EntityTag]{}, err
 	}
-	return s.e.entityTags.List(ctx, table.Query{PK: j("TAGGED", entityType, entityID), SK: table.SKBeginsWith("TAG#")}, opts...)
+	q, err := inPrefix(table.Primary, lb.EntityTagKeys, vals{"entityType": entityType, "entityId": entityID}, nil)
+	if err != nil {
+		return table.Page[lb.EntityTag]{}, err
+	}
+	return s.e.entityTags.List(ctx, q, opts...)
 }
 
 // Tagged returns one page of the entities carrying a label, by type then
@@ -79,5 +87,9 @@ func (s *Labels) Tagged(ctx context.Context, id lb.TagID, opts ...table.ListOpti
 	if err := id.Validate("tagId"); err != nil {
 		return table.Page[lb.EntityTag]{}, err
 	}
-	return s.e.entityTags.List(ctx, table.Query{Index: table.GSI1, PK: j("TAGGING", string(id))}, opts...)
+	q, err := inPartition(table.GSI1, lb.EntityTagLabelIndex, vals{"tagId": string(id)})
+	if err != nil {
+		return table.Page[lb.EntityTag]{}, err
+	}
+	return s.e.entityTags.List(ctx, q, opts...)
 }

@@ -30,5 +30,10 @@ func (s *MFACodes) ListByUser(ctx context.Context, user lb.UserID, opts ...table
 	if err := user.Validate("userId"); err != nil {
 		return table.Page[lb.MFACode]{}, err
 	}
-	return s.e.mfaCodes.List(ctx, table.Query{PK: j("MFA", string(user)), SK: table.SKBeginsWith("CODE#"), Desc: true}, opts...)
+	q, err := inPrefix(table.Primary, lb.MFACodeKeys, vals{"userId": string(user)}, nil)
+	if err != nil {
+		return table.Page[lb.MFACode]{}, err
+	}
+	q.Desc = true
+	return s.e.mfaCodes.List(ctx, q, opts...)
 }

@@ -37,8 +37,12 @@ func (s *Notifications) ListByUser(ctx context.Context, user lb.UserID, opts ...
 	if err := user.Validate("userId"); err != nil {
 		return table.Page[lb.Notification]{}, err
 	}
-	pk, _ := lb.NotificationPK.Build(string(user))
-	return s.e.notifications.List(ctx, table.Query{PK: string(pk), SK: table.SKBeginsWith("N#"), Desc: true}, opts...)
+	q, err := inPrefix(table.Primary, lb.NotificationKeys, vals{"userId": string(user)}, nil)
+	if err != nil {
+		return table.Page[lb.Notification]{}, err
+	}
+	q.Desc = true
+	return s.e.notifications.List(ctx, q, opts...)
 }
 
 // AllByUser iterates over LB-42.
@@ -59,11 +63,15 @@ func (s *Notifications) ListByAccount(ctx context.Context, account lb.AccountID,
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Notification]{}, err
 	}
-	cond, err := r.cond("")
+	q, err := inPartition(table.GSI1, lb.NotificationAccountIndex, vals{"accountId": string(account)})
 	if err != nil {
 		return table.Page[lb.Notification]{}, err
 	}
-	return s.e.notifications.List(ctx, table.Query{Index: table.GSI1, PK: j("ACCTNOTIF", string(account)), SK: cond, Desc: true}, opts...)
+	if q.SK, err = r.cond(lb.NotificationAccountIndex, nil, "createdAt"); err != nil {
+		return table.Page[lb.Notification]{}, err
+	}
+	q.Desc = true
+	return s.e.notifications.List(ctx, q, opts...)
 }
 
 // AllByAccount iterates over LB-43.
@@ -85,7 +93,11 @@ func (s *Notifications) ListByStatus(ctx context.Context, user lb.UserID, st lb.
 	if err := first(user.Validate("userId"), st.Check("status")); err != nil {
 		return table.Page[lb.Notification]{}, err
 	}
-	q := table.Query{Index: table.GSI2, PK: j("NOTIFSTATUS", string(user)), SK: table.SKBeginsWith(string(st) + "#"), Desc: true}
+	q, err := inPrefix(table.GSI2, lb.NotificationStatusIndex, vals{"userId": string(user)}, vals{"status": string(st)})
+	if err != nil {
+		return table.Page[lb.Notification]{}, err
+	}
+	q.Desc = true
 	return s.e.notifications.List(ctx, q, opts...)
 }
 
@@ -108,7 +120,12 @@ func (s *Notifications) ListUnread(ctx context.Context, user lb.UserID, opts ...
 	if err := user.Validate("userId"); err != nil {
 		return table.Page[lb.Notification]{}, err
 	}
-	return s.e.notifications.List(ctx, table.Query{Index: table.GSI3, PK: j("UNREAD", string(user)), Desc: true}, opts...)
+	q, err := inPartition(table.GSI3, lb.NotificationUnreadIndex, vals{"userId": string(user)})
+	if err != nil {
+		return table.Page[lb.Notification]{}, err
+	}
+	q.Desc = true
+	return s.e.notifications.List(ctx, q, opts...)
 }
 
 // AllUnread iterates over LB-44 (unread).

@@ -121,7 +121,10 @@ func (s *OAuthTokens) ListByPlatform(ctx context.Context, account lb.AccountID, 
 	if err := first(account.Validate("accountId"), p.Check("platform")); err != nil {
 		return table.Page[lb.OAuthToken]{}, err
 	}
-	q := table.Query{Index: table.GSI1, PK: j("OAUTH", string(account)), SK: table.SKBeginsWith(j("PLATFORM", string(p), ""))}
+	q, err := inPrefix(table.GSI1, lb.OAuthTokenAccountIndex, vals{"accountId": string(account)}, vals{"platform": string(p)})
+	if err != nil {
+		return table.Page[lb.OAuthToken]{}, err
+	}
 	return s.e.oauthTokens.List(ctx, q, opts...)
 }
 

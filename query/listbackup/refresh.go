@@ -80,7 +80,12 @@ func (s *RefreshTokens) ListByUser(ctx context.Context, user lb.UserID, opts ...
 	if err := user.Validate("userId"); err != nil {
 		return table.Page[lb.RefreshToken]{}, err
 	}
-	return s.e.refreshTokens.List(ctx, table.Query{Index: table.GSI1, PK: j("RTUSER", string(user)), Desc: true}, opts...)
+	q, err := inPartition(table.GSI1, lb.RefreshTokenUserIndex, vals{"userId": string(user)})
+	if err != nil {
+		return table.Page[lb.RefreshToken]{}, err
+	}
+	q.Desc = true
+	return s.e.refreshTokens.List(ctx, q, opts...)
 }
 
 // AllByUser iterates over LB-35.
@@ -101,7 +106,11 @@ func (s *RefreshTokens) ListFamily(ctx context.Context, family lb.TokenFamilyID,
 	if err := family.Validate("tokenFamily"); err != nil {
 		return table.Page[lb.RefreshToken]{}, err
 	}
-	return s.e.refreshTokens.List(ctx, table.Query{Index: table.GSI2, PK: j("RTFAMILY", string(family))}, opts...)
+	q, err := inPartition(table.GSI2, lb.RefreshTokenFamilyIndex, vals{"tokenFamily": string(family)})
+	if err != nil {
+		return table.Page[lb.RefreshToken]{}, err
+	}
+	return s.e.refreshTokens.List(ctx, q, opts...)
 }
 
 // AllFamily iterates over LB-36.

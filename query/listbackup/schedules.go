@@ -32,11 +32,14 @@ func (s *Schedules) Create(ctx context.Context, sc *lb.SyncSchedule) (err error)
 func (s *Schedules) ListBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) (_ table.Page[lb.SyncSchedule], err error) {
 	ctx, call := s.e.t.Call(ctx, "LB-47", "listbackup.Schedules.ListBySource")
 	defer func() { call.End(err) }()
-	k, err := lb.SourceKey(src)
+	if err := src.Validate("sourceId"); err != nil {
+		return table.Page[lb.SyncSchedule]{}, err
+	}
+	q, err := inPrefix(table.Primary, lb.ScheduleKeys, vals{"sourceId": string(src)}, nil)
 	if err != nil {
 		return table.Page[lb.SyncSchedule]{}, err
 	}
-	return s.e.schedules.List(ctx, table.Query{PK: k.PK, SK: table.SKBeginsWith("SCHED#")}, opts...)
+	return s.e.schedules.List(ctx, q, opts...)
 }
 
 // AllBySource iterates over LB-47.
@@ -83,11 +86,21 @@ func (s *Schedules) due(ctx context.Context, now time.Time, shards []int, opts [
 	if now.IsZero() {
 		return table.Page[lb.SyncSchedule]{}, table.Invalid("now", "required")
 	}
-	ts, err := timeKey("now", now.Add(time.Nanosecond))
+	ts, err := lb.TimeValue("now", now.Add(time.Nanosecond))
 	if err != nil {
 		return table.Page[lb.SyncSchedule]{}, err
 	}
-	q := table.Query{Index: table.GSI1, PK: DuePK, SK: table.SKLess(ts)}
+	// The partition without its shard segment (SCHED#DUE), which List
+	// reads shard by shard.
+	q, err := inPartition(table.GSI1, lb.ScheduleDueIndex, nil)
+	if err != nil {
+		return table.Page[lb.SyncSchedule]{}, err
+	}
+	bound, err := sortBound(lb.ScheduleDueIndex, vals{"nextRunAt": ts})
+	if err != nil {
+		return table.Page[lb.SyncSchedule]{}, err
+	}
+	q.SK = table.SKLess(bound)
 	if shards != nil {
 		if s.e.shards < 2 {
 			if len(shards) != 1 || shards[0] != 0 {
@@ -202,11 +215,15 @@ func (s *Runs) Finish(ctx context.Context, src lb.SourceID, startedAt time.Time,
 func (s *Runs) ListBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) (_ table.Page[lb.SyncRun], err error) {
 	ctx, call := s.e.t.Call(ctx, "LB-50", "listbackup.Runs.ListBySource")
 	defer func() { call.End(err) }()
-	k, err := lb.SourceKey(src)
+	if err := src.Validate("sourceId"); err != nil {
+		return table.Page[lb.SyncRun]{}, err
+	}
+	q, err := inPrefix(table.Primary, lb.RunKeys, vals{"sourceId": string(src)}, nil)
 	if err != nil {
 		return table.Page[lb.SyncRun]{}, err
 	}
-	return s.e.runs.List(ctx, table.Query{PK: k.PK, SK: table.SKBeginsWith("RUN#"), Desc: true}, opts...)
+	q.Desc = true
+	return s.e.runs.List(ctx, q, opts...)
 }
 
 // AllBySource iterates over LB-50.
@@ -230,11 +247,15 @@ func (s *Runs) ListByStatus(ctx context.Context, st lb.RunStatus, r TimeRange, o
 	if err := st.Check("status"); err != nil {
 		return table.Page[lb.SyncRun]{}, err
 	}
-	cond, err := r.cond("")
+	q, err := inPartition(table.GSI1, lb.RunStatusIndex, vals{"status": string(st)})
 	if err != nil {
 		return table.Page[lb.SyncRun]{}, err
 	}
-	return s.e.runs.List(ctx, table.Query{Index: table.GSI1, PK: j("RUNS", string(st)), SK: cond, Desc: true}, opts...)
+	if q.SK, err = r.cond(lb.RunStatusIndex, nil, "startedAt"); err != nil {
+		return table.Page[lb.SyncRun]{}, err
+	}
+	q.Desc = true
+	return s.e.runs.List(ctx, q, opts...)
 }
 
 // AllByStatus iterates over LB-51.

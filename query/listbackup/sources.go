@@ -74,11 +74,17 @@ func (s *Sources) Update(ctx context.Context, id lb.SourceID, change func(*lb.So
 	})
 }
 
-func (s *Sources) list(ctx context.Context, account lb.AccountID, ix table.Index, prefix string, opts []table.ListOption) (table.Page[lb.Source], error) {
+// list returns a page of an account's sources in index ix (template t),
+// the sort keys beginning with the values sk (nil: t's leading literals).
+func (s *Sources) list(ctx context.Context, account lb.AccountID, ix table.Index, t table.Template, sk vals, opts []table.ListOption) (table.Page[lb.Source], error) {
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Source]{}, err
 	}
-	return s.v().List(ctx, table.Query{Index: ix, PK: j("SOURCES", string(account)), SK: table.SKBeginsWith(prefix)}, opts...)
+	q, err := inPrefix(ix, t, vals{"accountId": string(account)}, sk)
+	if err != nil {
+		return table.Page[lb.Source]{}, err
+	}
+	return s.v().List(ctx, q, opts...)
 }
 
 // ListByAccount returns one page of an account's sources, by status then
@@ -89,7 +95,7 @@ func (s *Sources) list(ctx context.Context, account lb.AccountID, ix table.Index
 func (s *Sources) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (_ table.Page[lb.Source], err error) {
 	ctx, call := s.e.t.Call(ctx, "LB-15", "listbackup.Sources.ListByAccount")
 	defer func() { call.End(err) }()
-	return s.list(ctx, account, table.GSI2, "STATUS#", opts)
+	return s.list(ctx, account, table.GSI2, lb.SourceStatusIndex, nil, opts)
 }
 
 // AllByAccount iterates over an account's sources (LB-15).
@@ -111,7 +117,7 @@ func (s *Sources) ListByPlatform(ctx context.Context, account lb.AccountID, p lb
 	if err := p.Check("platform"); err != nil {
 		return table.Page[lb.Source]{}, err
 	}
-	return s.list(ctx, account, table.GSI1, j("PLATFORM", string(p), ""), opts)
+	return s.list(ctx, account, table.GSI1, lb.SourcePlatformIndex, vals{"platform": string(p)}, opts)
 }
 
 // AllByPlatform iterates over an account's sources on one platform (LB-16).
@@ -132,7 +138,7 @@ func (s *Sources) ListByStatus(ctx context.Context, account lb.AccountID, st lb.
 	if err := st.Check("status"); err != nil {
 		return table.Page[lb.Source]{}, err
 	}
-	return s.list(ctx, account, table.GSI2, j("STATUS", string(st), ""), opts)
+	return s.list(ctx, account, table.GSI2, lb.SourceStatusIndex, vals{"status": string(st)}, opts)
 }
 
 // AllByStatus iterates over an account's sources in one status (LB-17).
@@ -190,7 +196,10 @@ func (s *Connections) ListByAccountPlatform(ctx context.Context, account lb.Acco
 	if err := first(account.Validate("accountId"), p.Check("platform")); err != nil {
 		return table.Page[lb.Connection]{}, err
 	}
-	q := table.Query{Index: table.GSI1, PK: j("CONNS", string(account)), SK: table.SKBeginsWith(j("PLATFORM", string(p), ""))}
+	q, err := inPrefix(table.GSI1, lb.ConnectionAccountIndex, vals{"accountId": string(account)}, vals{"platform": string(p)})
+	if err != nil {
+		return table.Page[lb.Connection]{}, err
+	}
 	return s.v().List(ctx, q, opts...)
 }
 
@@ -213,7 +222,10 @@ func (s *Connections) ListByUserPlatform(ctx context.Context, user lb.UserID, p 
 	if err := first(user.Validate("userId"), p.Check("platform")); err != nil {
 		return table.Page[lb.Connection]{}, err
 	}
-	q := table.Query{Index: table.GSI2, PK: j("USERCONNS", string(user)), SK: table.SKBeginsWith(j("PLATFORM", string(p), ""))}
+	q, err := inPrefix(table.GSI2, lb.ConnectionUserIndex, vals{"userId": string(user)}, vals{"platform": string(p)})
+	if err != nil {
+		return table.Page[lb.Connection]{}, err
+	}
 	return s.v().List(ctx, q, opts...)
 }
 

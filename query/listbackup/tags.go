@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/singletable/singletable/entity/lb"
-	"github.com/singletable/singletable/keys"
 	"github.com/singletable/singletable/table"
 )
 
@@ -53,7 +52,11 @@ func (s *Tags) Get(ctx context.Context, id lb.TagID) (_ lb.Tag, err error) {
 	if err := id.Validate("tagId"); err != nil {
 		return lb.Tag{}, err
 	}
-	return s.v().GetByIndex(ctx, table.Query{Index: table.GSI1, PK: j("TAGID", string(id))})
+	q, err := inPartition(table.GSI1, lb.TagIDIndex, vals{"tagId": string(id)})
+	if err != nil {
+		return lb.Tag{}, err
+	}
+	return s.v().GetByIndex(ctx, q)
 }
 
 // ListByResourceType returns one page of an account's tags for a resource
@@ -62,11 +65,14 @@ func (s *Tags) Get(ctx context.Context, id lb.TagID) (_ lb.Tag, err error) {
 func (s *Tags) ListByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, opts ...table.ListOption) (_ table.Page[lb.Tag], err error) {
 	ctx, call := s.e.t.Call(ctx, "LB-38", "listbackup.Tags.ListByResourceType")
 	defer func() { call.End(err) }()
-	pk, err := lb.TagsPartition(account, rt)
+	if err := first(account.Validate("accountId"), rt.Check("resourceType")); err != nil {
+		return table.Page[lb.Tag]{}, err
+	}
+	q, err := inPrefix(table.Primary, lb.TagKeys, vals{"accountId": string(account), "resourceType": string(rt)}, nil)
 	if err != nil {
 		return table.Page[lb.Tag]{}, err
 	}
-	return s.v().List(ctx, table.Query{PK: pk, SK: table.SKBeginsWith("TAG#")}, opts...)
+	return s.v().List(ctx, q, opts...)
 }
 
 // AllByResourceType iterates over LB-38.
@@ -85,18 +91,14 @@ func (s *Tags) AllByResourceType(ctx context.Context, account lb.AccountID, rt l
 func (s *Tags) ListByKey(ctx context.Context, account lb.AccountID, rt lb.ResourceType, tagKey string, opts ...table.ListOption) (_ table.Page[lb.Tag], err error) {
 	ctx, call := s.e.t.Call(ctx, "LB-39", "listbackup.Tags.ListByKey")
 	defer func() { call.End(err) }()
-	pk, err := lb.TagsPartition(account, rt)
+	if err := first(account.Validate("accountId"), rt.Check("resourceType"), lb.CheckTagPart("tagKey", tagKey)); err != nil {
+		return table.Page[lb.Tag]{}, err
+	}
+	q, err := inPrefix(table.Primary, lb.TagKeys, vals{"accountId": string(account), "resourceType": string(rt)}, vals{"tagKey": tagKey})
 	if err != nil {
 		return table.Page[lb.Tag]{}, err
 	}
-	if err := lb.CheckTagPart("tagKey", tagKey); err != nil {
-		return table.Page[lb.Tag]{}, err
-	}
-	prefix, err := lb.TagSK.Prefix(keys.Escape(tagKey))
-	if err != nil {
-		return table.Page[lb.Tag]{}, err
-	}
-	return s.v().List(ctx, table.Query{PK: pk, SK: table.SKBeginsWith(string(prefix))}, opts...)
+	return s.v().List(ctx, q, opts...)
 }
 
 // AllByKey iterates over LB-39.

@@ -30,7 +30,11 @@ func (s *TeamMembers) ListByTeam(ctx context.Context, team lb.TeamID, opts ...ta
 	if err := team.Validate("teamId"); err != nil {
 		return table.Page[lb.TeamMembership]{}, err
 	}
-	return s.e.teamMembers.List(ctx, table.Query{PK: j("TEAM", string(team)), SK: table.SKBeginsWith("MEMBER#")}, opts...)
+	q, err := inPrefix(table.Primary, lb.TeamMemberKeys, vals{"teamId": string(team)}, nil)
+	if err != nil {
+		return table.Page[lb.TeamMembership]{}, err
+	}
+	return s.e.teamMembers.List(ctx, q, opts...)
 }
 
 // ListByUser returns one page of a user's team memberships (LB-72): Query
@@ -42,5 +46,9 @@ func (s *TeamMembers) ListByUser(ctx context.Context, user lb.UserID, opts ...ta
 	if err := user.Validate("userId"); err != nil {
 		return table.Page[lb.TeamMembership]{}, err
 	}
-	return s.e.teamMembers.List(ctx, table.Query{Index: table.GSI1, PK: j("USERTEAMS", string(user))}, opts...)
+	q, err := inPartition(table.GSI1, lb.TeamMemberUserIndex, vals{"userId": string(user)})
+	if err != nil {
+		return table.Page[lb.TeamMembership]{}, err
+	}
+	return s.e.teamMembers.List(ctx, q, opts...)
 }

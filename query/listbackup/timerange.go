@@ -1,8 +1,10 @@
 package listbackup
 
 import (
+	"maps"
 	"time"
 
+	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/table"
 )
 
@@ -15,27 +17,52 @@ type TimeRange struct {
 // Between returns the range [from, to].
 func Between(from, to time.Time) TimeRange { return TimeRange{From: from, To: to} }
 
-// cond returns the sort-key condition for keys "{prefix}{timestamp}#..."
-// in r, or a *table.ValidationError.
-func (r TimeRange) cond(prefix string) (table.SKCond, error) {
+// cond returns the sort-key condition for the keys of template sk in r:
+// v sets the references before the time (nil when the time leads, or
+// follows only literals), at names the time's attribute. Errors: a
+// *table.ValidationError.
+func (r TimeRange) cond(sk table.Template, v map[string]string, at string) (table.SKCond, error) {
 	if !r.From.IsZero() && !r.To.IsZero() && r.To.Before(r.From) {
 		return table.SKCond{}, table.Invalid("to", "%s is before from %s (reversed range)", r.To.Format(time.RFC3339), r.From.Format(time.RFC3339))
 	}
 	const top = "\U0010FFFF" // sorts after every key character
+	prefix, err := sk.SortPrefix(v)
+	if err != nil {
+		return table.SKCond{}, err
+	}
+	// with returns v with the time set to t.
+	with := func(field string, t time.Time) (map[string]string, error) {
+		s, err := lb.TimeValue(field, t)
+		if err != nil {
+			return nil, err
+		}
+		w := maps.Clone(v)
+		if w == nil {
+			w = map[string]string{}
+		}
+		w[at] = s
+		return w, nil
+	}
 	var lo, hi string
 	if !r.From.IsZero() {
-		s, err := timeKey("from", r.From)
+		w, err := with("from", r.From)
 		if err != nil {
 			return table.SKCond{}, err
 		}
-		lo = prefix + s
+		if lo, err = sortBound(sk, w); err != nil {
+			return table.SKCond{}, err
+		}
 	}
 	if !r.To.IsZero() {
-		s, err := timeKey("to", r.To)
+		w, err := with("to", r.To)
 		if err != nil {
 			return table.SKCond{}, err
 		}
-		hi = prefix + s + "#" + top // every key at the To instant
+		p, err := sk.SortPrefix(w)
+		if err != nil {
+			return table.SKCond{}, err
+		}
+		hi = p + top // every key at the To instant
 	}
 	switch {
 	case lo != "" && hi != "":

@@ -74,7 +74,11 @@ func (s *Usage) ListDay(ctx context.Context, day lb.Date, opts ...table.ListOpti
 	if err := day.Validate("metricDate"); err != nil {
 		return table.Page[lb.UsageMetrics]{}, err
 	}
-	return s.e.usage.List(ctx, table.Query{Index: table.GSI1, PK: j("USAGE", string(day))}, opts...)
+	q, err := inPartition(table.GSI1, lb.UsageDateIndex, vals{"metricDate": string(day)})
+	if err != nil {
+		return table.Page[lb.UsageMetrics]{}, err
+	}
+	return s.e.usage.List(ctx, q, opts...)
 }
 
 // AllDay iterates over LB-60.
@@ -156,7 +160,11 @@ func (s *Plans) Get(ctx context.Context, id lb.PlanID) (_ lb.BillingPlan, err er
 func (s *Plans) ListActive(ctx context.Context, opts ...table.ListOption) (_ table.Page[lb.BillingPlan], err error) {
 	ctx, call := s.e.t.Call(ctx, "LB-62", "listbackup.Plans.ListActive")
 	defer func() { call.End(err) }()
-	return s.e.plans.List(ctx, table.Query{Index: table.GSI1, PK: ActivePlansPK}, opts...)
+	q, err := inPartition(table.GSI1, lb.PlanActiveIndex, nil)
+	if err != nil {
+		return table.Page[lb.BillingPlan]{}, err
+	}
+	return s.e.plans.List(ctx, q, opts...)
 }
 
 // AllActive iterates over LB-62 (active plans).

@@ -1,8 +1,6 @@
 package podcastflow
 
 import (
-	"time"
-
 	"github.com/singletable/singletable/entity/pf"
 	"github.com/singletable/singletable/table"
 )
@@ -38,17 +36,6 @@ type entities struct {
 	shards      int // of the all-items index partitions (Options.IndexShards)
 }
 
-// stamps keeps createdAt and updatedAt.
-func stamps(created, updated *time.Time, now time.Time, isNew bool) {
-	now = pf.Stamp(now)
-	if created != nil && (isNew || created.IsZero()) {
-		*created = now
-	}
-	if updated != nil {
-		*updated = now
-	}
-}
-
 func newEntities(t *table.Table, shards int) *entities {
 	// The all-items, role and status partitions end in a shard segment
 	// (":shard" in the templates): USERS#{n} by a hash of the user's ID,
@@ -68,19 +55,15 @@ func newEntities(t *table.Table, shards int) *entities {
 			// One person, one email, whatever its case or Unicode form.
 			UniqueOn:   []string{uniqueEmail},
 			UniqueFold: map[string]func(string) string{uniqueEmail: pf.NormalizeEmail},
-			Touch: func(u *pf.UserProfile, now time.Time, isNew bool) {
-				stamps(&u.CreatedAt, &u.UpdatedAt, now, isNew)
-			},
+			Timestamps: pf.Stamps,
 		}),
 		prefs: table.NewEntity(t, table.Def[pf.UserPreferences]{
 			Type: TypeUserPreferences,
 			// The user's ID is stored only in the key (the document's item
 			// has no userId): the field's `key` tag names it.
-			Keys:     pf.UserPreferencesKeys,
-			Validate: (*pf.UserPreferences).Validate,
-			Touch: func(p *pf.UserPreferences, now time.Time, isNew bool) {
-				stamps(nil, &p.UpdatedAt, now, isNew)
-			},
+			Keys:       pf.UserPreferencesKeys,
+			Validate:   (*pf.UserPreferences).Validate,
+			Timestamps: pf.UpdatedStamp,
 		}),
 		orgs: table.NewEntity(t, table.Def[pf.OrganizationProfile]{
 			Type: TypeOrganizationProfile,
@@ -89,44 +72,34 @@ func newEntities(t *table.Table, shards int) *entities {
 				IndexStatus: pf.OrgStatusIndex.WithShards(shards),
 				IndexAll:    pf.AllOrgsIndex.WithShards(shards),
 			},
-			Validate: (*pf.OrganizationProfile).Validate,
-			Touch: func(o *pf.OrganizationProfile, now time.Time, isNew bool) {
-				stamps(&o.CreatedAt, &o.UpdatedAt, now, isNew)
-			},
+			Validate:   (*pf.OrganizationProfile).Validate,
+			Timestamps: pf.Stamps,
 		}),
 		orgSettings: table.NewEntity(t, table.Def[pf.OrganizationSettings]{
 			Type: TypeOrganizationSettings,
 			// The organization's ID is stored only in the key.
-			Keys:     pf.OrganizationSettingsKeys,
-			Validate: (*pf.OrganizationSettings).Validate,
-			Touch: func(s *pf.OrganizationSettings, now time.Time, isNew bool) {
-				stamps(nil, &s.UpdatedAt, now, isNew)
-			},
+			Keys:       pf.OrganizationSettingsKeys,
+			Validate:   (*pf.OrganizationSettings).Validate,
+			Timestamps: pf.UpdatedStamp,
 		}),
 		platform: table.NewEntity(t, table.Def[pf.PlatformSettings]{
-			Type:     TypePlatformSettings,
-			Keys:     pf.PlatformSettingsKeys,
-			Validate: (*pf.PlatformSettings).Validate,
-			Touch: func(s *pf.PlatformSettings, now time.Time, isNew bool) {
-				stamps(nil, &s.UpdatedAt, now, isNew)
-			},
-			Version: func(s *pf.PlatformSettings) *int64 { return &s.Version },
+			Type:       TypePlatformSettings,
+			Keys:       pf.PlatformSettingsKeys,
+			Validate:   (*pf.PlatformSettings).Validate,
+			Timestamps: pf.UpdatedStamp,
+			Version:    func(s *pf.PlatformSettings) *int64 { return &s.Version },
 		}),
 		globalM: table.NewEntity(t, table.Def[pf.GlobalMetrics]{
-			Type:     TypeGlobalMetrics,
-			Keys:     pf.GlobalMetricsKeys,
-			Validate: (*pf.GlobalMetrics).Validate,
-			Touch: func(m *pf.GlobalMetrics, now time.Time, isNew bool) {
-				stamps(&m.CreatedAt, nil, now, isNew)
-			},
+			Type:       TypeGlobalMetrics,
+			Keys:       pf.GlobalMetricsKeys,
+			Validate:   (*pf.GlobalMetrics).Validate,
+			Timestamps: pf.CreatedStamp,
 		}),
 		orgM: table.NewEntity(t, table.Def[pf.OrganizationMetrics]{
-			Type:     TypeOrganizationMetrics,
-			Keys:     pf.OrganizationMetricsKeys,
-			Validate: (*pf.OrganizationMetrics).Validate,
-			Touch: func(m *pf.OrganizationMetrics, now time.Time, isNew bool) {
-				stamps(&m.CreatedAt, nil, now, isNew)
-			},
+			Type:       TypeOrganizationMetrics,
+			Keys:       pf.OrganizationMetricsKeys,
+			Validate:   (*pf.OrganizationMetrics).Validate,
+			Timestamps: pf.CreatedStamp,
 		}),
 		billing: table.NewEntity(t, table.Def[pf.BillingRecord]{
 			Type: TypeBillingRecord,
@@ -136,18 +109,14 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				IndexStatus: pf.BillingStatusIndex,
 			},
-			Validate: (*pf.BillingRecord).Validate,
-			Touch: func(r *pf.BillingRecord, now time.Time, isNew bool) {
-				stamps(&r.CreatedAt, &r.UpdatedAt, now, isNew)
-			},
+			Validate:   (*pf.BillingRecord).Validate,
+			Timestamps: pf.Stamps,
 		}),
 		billingM: table.NewEntity(t, table.Def[pf.BillingMetrics]{
-			Type:     TypeBillingMetrics,
-			Keys:     pf.BillingMetricsKeys,
-			Validate: (*pf.BillingMetrics).Validate,
-			Touch: func(m *pf.BillingMetrics, now time.Time, isNew bool) {
-				stamps(&m.CreatedAt, nil, now, isNew)
-			},
+			Type:       TypeBillingMetrics,
+			Keys:       pf.BillingMetricsKeys,
+			Validate:   (*pf.BillingMetrics).Validate,
+			Timestamps: pf.CreatedStamp,
 		}),
 	}
 }

@@ -18,22 +18,6 @@ const (
 	TypeCredential   = "TinodeCredential"
 )
 
-// touch keeps CreatedAt/UpdatedAt: set on create when not given (so
-// imported items keep theirs), UpdatedAt advanced on every later write.
-func touch(created, updated *time.Time, now time.Time, isCreate bool) {
-	now = now.UTC()
-	if isCreate {
-		if created.IsZero() {
-			*created = now
-		}
-		if updated.IsZero() {
-			*updated = *created
-		}
-		return
-	}
-	*updated = now
-}
-
 // userDef: a user, whose tags are guarded (or entered) by the store's
 // tag rule (Options.SharedTags).
 func userDef(tags tn.TagRule) table.Def[tn.User] {
@@ -43,10 +27,8 @@ func userDef(tags tn.TagRule) table.Def[tn.User] {
 		Validate: func(u *tn.User) error { return u.Validate() },
 		// The escape hatch: whether a tag is exclusive or shared follows
 		// the store's tag rule, not the item's fields.
-		Escape: &table.EscapeHatch[tn.User]{From: []string{"Tags"}, Uniques: func(u *tn.User) []table.Unique { return tags.Uniques(u.Tags) }},
-		Touch: func(u *tn.User, now time.Time, created bool) {
-			touch(&u.CreatedAt, &u.UpdatedAt, now, created)
-		},
+		Escape:     &table.EscapeHatch[tn.User]{From: []string{"Tags"}, Uniques: func(u *tn.User) []table.Unique { return tags.Uniques(u.Tags) }},
+		Timestamps: tn.Stamps,
 	}
 }
 
@@ -73,10 +55,8 @@ func topicDef(tags tn.TagRule) table.Def[tn.Topic] {
 		IndexKeys: map[table.Index]table.Template{
 			table.GSI1: tn.TopicOwnerIndex,
 		},
-		Escape: &table.EscapeHatch[tn.Topic]{From: []string{"Tags"}, Uniques: func(t *tn.Topic) []table.Unique { return tags.Uniques(t.Tags) }},
-		Touch: func(t *tn.Topic, now time.Time, created bool) {
-			touch(&t.CreatedAt, &t.UpdatedAt, now, created)
-		},
+		Escape:     &table.EscapeHatch[tn.Topic]{From: []string{"Tags"}, Uniques: func(t *tn.Topic) []table.Unique { return tags.Uniques(t.Tags) }},
+		Timestamps: tn.Stamps,
 	}
 }
 
@@ -92,12 +72,12 @@ var subDef = table.Def[tn.Subscription]{
 		// and is dropped on read.
 		table.GSI2: tn.ChannelReaderIndex,
 	},
-	Touch: func(s *tn.Subscription, now time.Time, created bool) {
+	Timestamps: tn.Stamps,
+	Touch: func(s *tn.Subscription, _ time.Time, _ bool) {
 		if s.Id == "" {
 			s.Id = tn.SubscriptionID(s.Topic, s.User)
 		}
 		s.ChanReader = s.IsChannelReader()
-		touch(&s.CreatedAt, &s.UpdatedAt, now, created)
 	},
 	Version: func(s *tn.Subscription) *int64 { return &s.Version },
 	// Id is Topic and User joined (SubscriptionID): it follows the key,
@@ -133,20 +113,16 @@ var credDef = table.Def[tn.Credential]{
 			return []table.Unique{tn.CredUnique(c.Method, c.Value)}
 		},
 	},
-	Touch: func(c *tn.Credential, now time.Time, created bool) {
-		touch(&c.CreatedAt, &c.UpdatedAt, now, created)
-	},
+	Timestamps: tn.Stamps,
 }
 
 var msgDef = table.Def[tn.Message]{
-	Type:     TypeMessage,
-	Keys:     tn.MessageKeys,
-	Validate: func(m *tn.Message) error { return m.Validate() },
-	TTL:      table.TTL{From: "ExpireTime"}, // epoch seconds, 0: never
-	Touch: func(m *tn.Message, now time.Time, created bool) {
-		touch(&m.CreatedAt, &m.UpdatedAt, now, created)
-	},
-	Version: func(m *tn.Message) *int64 { return &m.Version },
+	Type:       TypeMessage,
+	Keys:       tn.MessageKeys,
+	Validate:   func(m *tn.Message) error { return m.Validate() },
+	TTL:        table.TTL{From: "ExpireTime"}, // epoch seconds, 0: never
+	Timestamps: tn.Stamps,
+	Version:    func(m *tn.Message) *int64 { return &m.Version },
 }
 
 // Entity type names of what today's Tinode adds beyond tinode.md.
@@ -171,23 +147,17 @@ func fileDef(shards int) table.Def[tn.File] {
 		IndexKeys: map[table.Index]table.Template{
 			table.GSI2: tn.FileUnusedIndex.WithShards(shards),
 		},
-		Touch: func(f *tn.File, now time.Time, created bool) {
-			touch(&f.CreatedAt, &f.UpdatedAt, now, created)
-		},
-		Version: func(f *tn.File) *int64 { return &f.Version },
+		Timestamps: tn.Stamps,
+		Version:    func(f *tn.File) *int64 { return &f.Version },
 	}
 }
 
 // linkDef: a file link, in its owner's partition (TN-32).
 var linkDef = table.Def[tn.FileLink]{
-	Type:     TypeFileLink,
-	Keys:     tn.FileLinkKeys,
-	Validate: func(l *tn.FileLink) error { return l.Validate() },
-	Touch: func(l *tn.FileLink, now time.Time, created bool) {
-		if created && l.CreatedAt.IsZero() {
-			l.CreatedAt = now.UTC()
-		}
-	},
+	Type:       TypeFileLink,
+	Keys:       tn.FileLinkKeys,
+	Validate:   func(l *tn.FileLink) error { return l.Validate() },
+	Timestamps: tn.CreatedStamp,
 }
 
 // cacheDef: the persistent cache, one partition ordered by key, so that a
@@ -200,10 +170,8 @@ var cacheDef = table.Def[tn.CacheEntry]{
 
 // versionDef: the one item recording the data layout's version (TN-36).
 var versionDef = table.Def[tn.DBVersion]{
-	Type:     TypeDBVersion,
-	Keys:     tn.DBVersionKeys,
-	Validate: func(v *tn.DBVersion) error { return v.Validate() },
-	Touch: func(v *tn.DBVersion, now time.Time, created bool) {
-		touch(&v.CreatedAt, &v.UpdatedAt, now, created)
-	},
+	Type:       TypeDBVersion,
+	Keys:       tn.DBVersionKeys,
+	Validate:   func(v *tn.DBVersion) error { return v.Validate() },
+	Timestamps: tn.Stamps,
 }

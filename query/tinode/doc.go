@@ -130,6 +130,8 @@
 // dependent items page by page (a user's subscriptions one transaction
 // each, so their topics' SubCnt stays exact), and delete the user or topic
 // last, so a stopped delete is finished by calling it again. Timestamps
-// come from the table's clock (table.Options.Now). Expired messages are
+// come from the table's clock (table.Options.Now), to the millisecond as
+// Tinode keeps them (tn.Precision); CreatedAt and UpdatedAt are declared
+// (tn.Stamps), so the engine sets them. Expired messages are
 // left to the table's TTL.
 package tinode

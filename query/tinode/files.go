@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/singletable/singletable/entity/tn"
-	"github.com/singletable/singletable/keys"
 	"github.com/singletable/singletable/table"
 )
 
@@ -241,15 +240,25 @@ func (fs *Files) DeleteUnused(ctx context.Context, olderThan time.Time, limit in
 	if limit < 1 || limit > 1000 {
 		return nil, table.Invalid("limit", "%d is outside 1..1000", limit)
 	}
-	sk := table.SKBeginsWith("FILEUNUSED#")
+	// The partition without its shard segment (FILEUNUSED), which List
+	// reads shard by shard.
+	pk, err := tn.FileUnusedIndex.Partition(nil)
+	if err != nil {
+		return nil, err
+	}
+	lo, err := tn.FileUnusedIndex.SortPrefix(nil)
+	if err != nil {
+		return nil, err
+	}
+	sk := table.SKBeginsWith(lo)
 	if !olderThan.IsZero() {
-		ts, err := keys.Timestamp(olderThan)
+		lo, hi, err := tn.FileUnusedBefore(olderThan)
 		if err != nil {
 			return nil, table.Invalid("olderThan", "%v", err)
 		}
-		sk = table.SKBetween("FILEUNUSED#", "FILEUNUSED#"+ts)
+		sk = table.SKBetween(lo, hi)
 	}
-	q := table.Query{Index: table.GSI2, PK: "FILEUNUSED", SK: sk}
+	q := table.Query{Index: table.GSI2, PK: pk, SK: sk}
 	var found []tn.File
 	for f, err := range fs.s.file.ListAll(ctx, q) {
 		if err != nil {

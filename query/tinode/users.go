@@ -377,5 +377,6 @@ func mustPrefix(p string, err error) string {
 	return p
 }
 
-// now is the table's clock (table.Options.Now), in UTC.
-func (s *Store) now() time.Time { return s.t.Now().UTC() }
+// now is the table's clock (table.Options.Now), in UTC, to the
+// precision Tinode stores its times at (tn.Precision), as the stamps are.
+func (s *Store) now() time.Time { return s.t.Now().UTC().Truncate(tn.Precision) }
