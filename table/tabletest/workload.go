@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -55,16 +54,6 @@ func ProcessCPU(pid int) (cpu time.Duration, ok bool) {
 	return time.Duration(sum), len(tasks) > 0
 }
 
-// selfCPU returns the user and system CPU time of this process
-// (getrusage), microsecond resolution.
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // Variant is one implementation of a scenario's operation: the library
 // call, or hand-written code doing the same work.
 type Variant struct {
@@ -99,7 +88,7 @@ type VariantStats struct {
 	Name string
 	// OpsPerSec is its throughput.
 	OpsPerSec float64
-	// ClientCPU is this process's CPU per operation (getrusage: user +
+	// ClientCPU is this process's CPU per operation (getrusage on Unix, 0 elsewhere: user +
 	// system, every goroutine, the garbage collector included).
 	ClientCPU time.Duration
 	// ServerCPU is the server process's CPU per operation; negative when
