@@ -119,10 +119,8 @@ func (e *Entity[T]) Adopt(ctx context.Context, raw Item, dryRun bool) (JobOutcom
 // another item is an ErrUniqueViolation.
 func (e *Entity[T]) needsAdoption(ctx context.Context, k Key, item *T, raw Item, dryRun bool) (bool, error) {
 	need := false
-	for _, path := range e.def.Secrets {
-		if e.t.needsSeal(raw, path) {
-			need = true
-		}
+	if len(e.needsSeal(raw)) > 0 {
+		need = true
 	}
 	d, err := e.derived(item)
 	if err != nil {

@@ -42,6 +42,19 @@ func (t *Table) saveCheckpoint(ctx context.Context, job string, seg *jobSegment,
 		}
 		item["conflicts"] = &types.AttributeValueMemberL{Value: l}
 	}
+	if len(seg.rep.Notes) > 0 {
+		notes := map[string]types.AttributeValue{}
+		for name, n := range seg.rep.Notes {
+			l := make([]types.AttributeValue, 0, len(n.Entries))
+			for _, e := range n.Entries {
+				l = append(l, &types.AttributeValueMemberS{Value: e})
+			}
+			notes[name] = &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{
+				"entries": &types.AttributeValueMemberL{Value: l}, "count": numAV(int64(n.Count)),
+			}}
+		}
+		item["notes"] = &types.AttributeValueMemberM{Value: notes}
+	}
 	_, err := t.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(t.schema.Name), Item: item})
 	if err != nil {
 		return fmt.Errorf("job %s: save checkpoint: %w", job, mapErr(err))
@@ -80,6 +93,28 @@ func (t *Table) loadCheckpoint(ctx context.Context, job string, segs []*jobSegme
 			return 0
 		}
 		seg.rep = JobReport{Seen: num("seen"), Changed: num("changed"), Unchanged: num("unchanged"), Skipped: num("skipped"), Conflicted: num("conflicted")}
+		if m, ok := raw["notes"].(*types.AttributeValueMemberM); ok {
+			seg.rep.Notes = map[string]JobNotes{}
+			for name, v := range m.Value {
+				nm, _ := v.(*types.AttributeValueMemberM)
+				if nm == nil {
+					continue
+				}
+				var n JobNotes
+				if l, ok := nm.Value["entries"].(*types.AttributeValueMemberL); ok {
+					for _, e := range l.Value {
+						if s, ok := e.(*types.AttributeValueMemberS); ok {
+							n.Entries = append(n.Entries, s.Value)
+						}
+					}
+				}
+				if c, ok := nm.Value["count"].(*types.AttributeValueMemberN); ok {
+					v, _ := strconv.Atoi(c.Value)
+					n.Count = v
+				}
+				seg.rep.Notes[name] = n
+			}
+		}
 		if l, ok := raw["conflicts"].(*types.AttributeValueMemberL); ok {
 			for _, v := range l.Value {
 				m, _ := v.(*types.AttributeValueMemberM)

@@ -176,6 +176,7 @@ func (e *Entity[T]) decodeWith(raw Item, lenient bool) (T, int64, error) {
 		return v, 0, fmt.Errorf("decode %s: %w", e.def.Type, err)
 	}
 	e.fillExtra(raw, &v)
+	fillNested(reflect.ValueOf(&v).Elem(), src) // the nested catch-alls, secrets opened
 	ver := e.t.versionOfItem(raw)
 	e.setVersion(&v, ver)
 	e.setRead(&v, raw)

@@ -46,6 +46,7 @@ type declared struct {
 	ttl      TTL
 	hatch    []string       // the attributes the escape hatch reads
 	keyOnly  map[string]int // fields stored only in the key, by `key` tag: their field index
+	wild     []wildSecret   // the Secrets paths "m.*": a catch-all whose members are sealed
 	// ixFields holds every attribute an index key or its When conditions
 	// read (d.fields of every index), filled by declare.
 	ixFields map[string]bool
@@ -222,6 +223,14 @@ func declare[T any](t *Table, def *Def[T]) (*declared, derived[T]) {
 		fail("TTL.After without TTL.From")
 	}
 	for _, path := range def.Secrets {
+		if prefix, ok := strings.CutSuffix(path, ".*"); ok {
+			known, ok := wildField(rt, prefix)
+			if !ok {
+				fail("Secrets %q: %q is not a struct attribute with a table.Extra field (the members it keeps are the ones sealed)", path, prefix)
+			}
+			d.wild = append(d.wild, wildSecret{prefix: prefix, known: known})
+			continue
+		}
 		if !secretField(rt, path) {
 			fail("Secrets %q is not a string attribute of the type", path)
 		}

@@ -78,7 +78,10 @@ type Def[T any] struct {
 	// Options.Cipher before any write, bound to the item's key and the
 	// attribute name, and decrypted on read; Patch refuses them. Without a
 	// cipher, writing a non-empty secret fails with [ErrNoCipher]: a
-	// plaintext secret never reaches DynamoDB.
+	// plaintext secret never reaches DynamoDB. "credentials.*" names every
+	// member of the credentials map that the nested [Extra] of its struct
+	// keeps (the members no field models), of any type (see the package
+	// documentation, Secrets at rest).
 	Secrets []string
 	// Scope names the attribute holding the tenant an item belongs to
 	// (an account, a user, an organization): set, it enables [Entity.In],

@@ -112,11 +112,8 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	// Secrets stored in plaintext (written by another service), in the
 	// previous format or under a stale key are sealed anew by every write
 	// (the whole top-level attribute that holds them is rewritten).
-	resealed := map[string]bool{}
-	for _, path := range e.def.Secrets {
-		attr := secretTop(path)
-		if !resealed[attr] && e.t.needsSeal(raw, path) && w.item[attr] != nil && avEqual(plainOld[attr], plainNew[attr]) {
-			resealed[attr] = true
+	for _, attr := range e.needsSeal(raw) {
+		if w.item[attr] != nil && avEqual(plainOld[attr], plainNew[attr]) {
 			np := ph(attr)
 			expect(np, attr)
 			sets = append(sets, np+" = "+val(w.item[attr]))

@@ -134,6 +134,16 @@
 //     adds or deletes is written, a nil Extra leaves them as stored. The
 //     keys, entity-type, version and write-token attributes and the index
 //     keys and TTL the entity derives are never in it.
+//   - A nested struct (a map attribute, at any depth through struct
+//     fields, pointers, slices and arrays) may declare its own [Extra]
+//     field, tagged the same way: every read fills it with the members of
+//     that map no field of the struct models (after secrets are opened),
+//     and every write of the item puts them back in the map (a member a
+//     field models wins), so a provider's token response stored whole
+//     keeps every member. It is part of its struct's value: a struct
+//     assigned whole writes the Extra it holds, and a nil one has no
+//     members (unlike the item's own Extra, it does not keep the stored
+//     ones: new credentials drop the old response's members).
 //
 // # Under faults
 //
@@ -195,6 +205,16 @@
 //     leniently, through the job runner ([Table.RunJob]).
 //   - Patch refuses any attribute path that holds a secret or contains
 //     one ([Entity.Patch]): only whole-item writes encrypt.
+//   - A path "m.*" (m a struct attribute whose struct has a nested
+//     [Extra]) makes secrets of the members that Extra keeps, whatever
+//     their names: each non-empty one is sealed under its own path
+//     ("m.id_token"), a string exactly as a named secret (marker "STS1"),
+//     any other value (number, boolean, map, list, set) as its typed
+//     encoding (marker "STV1"), and read back as the value it was; a NULL
+//     or "" member holds no secret and is stored as it is. The rules
+//     above (binding, plaintext refused or adopted, rotation, Patch)
+//     apply to each member. The members the struct's fields model are not
+//     covered: name the secret ones.
 //
 // # Cursors
 //

@@ -141,8 +141,11 @@ func (e *Entity[T]) fillExtra(raw Item, v *T) {
 }
 
 // addExtra adds item's Extra entries to av, its encoding: a modelled
-// attribute present in av and the engine's own attributes win.
+// attribute present in av and the engine's own attributes win; and the
+// members its nested Extra fields keep to the maps they belong to (see
+// nested.go).
 func (e *Entity[T]) addExtra(av Item, item *T) {
+	addNested(av, reflect.ValueOf(item).Elem())
 	f := extraOf(item)
 	if !f.IsValid() || f.Len() == 0 {
 		return

@@ -63,6 +63,7 @@ func (e *Entity[T]) Import(ctx context.Context, raw Item, dryRun bool) (JobOutco
 		// before ErrAlreadyExists: a held guard also fails a condition
 		return Conflicted, opErr("import", e.def.Type, k, err)
 	case errors.Is(err, ErrAlreadyExists):
+		reportKept(ctx, ops0Key(ops), kept) // copied by an earlier run: its copy keeps them
 		return Unchanged, nil
 	}
 	return Conflicted, opErr("import", e.def.Type, k, err)
@@ -88,6 +89,14 @@ func (e *Entity[T]) Decode(raw Item) (T, error) {
 	v, _, err := e.decodeWith(raw, true)
 	return v, err
 }
+
+// Encode returns item's attributes as a write stores them, before its
+// secrets are sealed and the engine's own attributes (keys, entity type,
+// version, index keys, TTL) are added: the fields, with the encoding
+// fixes, and the members the Extra catch-alls keep (the item's own and
+// those of its nested structs), secrets in plaintext. A migration's
+// verification compares it with the legacy item.
+func (e *Entity[T]) Encode(item *T) (Item, error) { return e.encodeItem(item) }
 
 // DiffFields returns the attributes whose values differ between a and b
 // (encoded as writes encode them), sorted, leaving out skip: how a
@@ -220,13 +229,14 @@ func (e *Entity[T]) dryImport(ctx context.Context, item *T) (JobOutcome, error) 
 	k := ops[0].key
 	claims := claimsOf(ctx)
 	if _, dup := claims.Load(k); dup {
-		return Unchanged, nil // an earlier row creates it: this create meets it
+		return Unchanged, nil // an earlier row creates it (and reports its kept values): this create meets it
 	}
 	raw, err := e.t.getItem(ctx, e.def.Type, k, true)
 	if err != nil {
 		return Conflicted, opErr("import", e.def.Type, k, err)
 	}
 	if raw != nil && !e.t.expired(raw) {
+		reportKept(ctx, k, kept) // copied by an earlier run: its copy keeps them
 		return Unchanged, nil
 	}
 	var mine []Unique

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -26,7 +28,8 @@ import (
 //   - Resumable: after each page, each segment's position and counts are
 //     saved in a checkpoint item in the table itself (PK _JOB#{name}); an
 //     interrupted job run again with Job.Resume continues after the last
-//     completed page, and its report covers the whole job. A dry run's
+//     completed page, and its report covers the whole job (its counts,
+//     conflicts and the notes visits keep with [JobNote]). A dry run's
 //     checkpoint is never resumed by a real run (nor the reverse).
 //   - Idempotent: a visit must be safe to repeat (the pages after the
 //     checkpoint are visited again after an interruption); a second run of
@@ -71,6 +74,77 @@ type JobReport struct {
 	Conflicts []JobConflict
 	// Resumed is true when the run continued from a checkpoint.
 	Resumed bool
+	// Notes are the lists the visits kept with [JobNote], by name, over
+	// the whole job: each page's notes are saved with its checkpoint, so
+	// the report of a resumed run lists those of the runs before it too.
+	Notes map[string]JobNotes
+}
+
+// JobNotes is one list of a job's notes: the first MaxJobNotes entries
+// and how many there were.
+type JobNotes struct {
+	Entries []string
+	Count   int
+}
+
+// MaxJobNotes bounds each list of notes a report (and each segment's
+// checkpoint) holds; JobNotes.Count counts them all.
+const MaxJobNotes = 100
+
+// add appends entries (of count in all) to n, keeping the first
+// MaxJobNotes; n's entries are copied, never appended to in place.
+func (n JobNotes) add(entries []string, count int) JobNotes {
+	out := JobNotes{Entries: slices.Clone(n.Entries), Count: n.Count + count}
+	for _, e := range entries {
+		if len(out.Entries) == MaxJobNotes {
+			break
+		}
+		out.Entries = append(out.Entries, e)
+	}
+	return out
+}
+
+// mergeNotes returns a with b's notes added after its own.
+func mergeNotes(a, b map[string]JobNotes) map[string]JobNotes {
+	if len(b) == 0 {
+		return a
+	}
+	out := maps.Clone(a)
+	if out == nil {
+		out = map[string]JobNotes{}
+	}
+	for name, n := range b {
+		out[name] = out[name].add(n.Entries, n.Count)
+	}
+	return out
+}
+
+type noteKey struct{}
+
+// pageNotes collects the notes of one page of a segment.
+type pageNotes struct {
+	mu sync.Mutex
+	m  map[string]JobNotes
+}
+
+// JobNote adds entry to the job's list of notes named list (what a
+// migration kept or repaired, say), when ctx is a visit's context under
+// [Table.RunJob]; elsewhere it does nothing. Notes are saved with the
+// checkpoint of the page whose visit made them, and a page visited again
+// after an interruption makes its notes again: a visit notes what holds
+// of its item (an item already done included), not only what it wrote.
+// Safe for concurrent use.
+func JobNote(ctx context.Context, list, entry string) {
+	pn, _ := ctx.Value(noteKey{}).(*pageNotes)
+	if pn == nil {
+		return
+	}
+	pn.mu.Lock()
+	defer pn.mu.Unlock()
+	if pn.m == nil {
+		pn.m = map[string]JobNotes{}
+	}
+	pn.m[list] = pn.m[list].add([]string{entry}, 1)
 }
 
 // String summarises the report on one line.
@@ -183,6 +257,7 @@ func (t *Table) RunJob(ctx context.Context, job Job) (JobReport, error) {
 			r.Skipped += s.rep.Skipped
 			r.Conflicted += s.rep.Conflicted
 			r.Conflicts = append(r.Conflicts, s.rep.Conflicts...)
+			r.Notes = mergeNotes(r.Notes, s.rep.Notes)
 		}
 		if len(r.Conflicts) > 1000 {
 			r.Conflicts = r.Conflicts[:1000]
@@ -274,10 +349,12 @@ func (t *Table) runSegment(ctx context.Context, job Job, seg *jobSegment, lim *c
 			}
 			raws, keys = append(raws, raw), append(keys, k)
 		}
-		visit := func(i int) (JobOutcome, error) { return job.Visit(ctx, raws[i], job.DryRun) }
+		notes := &pageNotes{}
+		vctx := context.WithValue(ctx, noteKey{}, notes)
+		visit := func(i int) (JobOutcome, error) { return job.Visit(vctx, raws[i], job.DryRun) }
 		if job.VisitPage != nil {
 			before := acc.get()
-			outs, errs := job.VisitPage(ctx, raws, job.DryRun)
+			outs, errs := job.VisitPage(vctx, raws, job.DryRun)
 			if len(outs) != len(raws) || len(errs) != len(raws) {
 				return fmt.Errorf("job %s: VisitPage returned %d outcomes and %d errors for %d items", job.Name, len(outs), len(errs), len(raws))
 			}
@@ -316,6 +393,9 @@ func (t *Table) runSegment(ctx context.Context, job Job, seg *jobSegment, lim *c
 		if err := lim.wait(ctx, c); err != nil {
 			return err
 		}
+		notes.mu.Lock()
+		page.Notes = mergeNotes(page.Notes, notes.m)
+		notes.mu.Unlock()
 		mu.Lock() // the progress callback reads every segment's report
 		seg.rep = page
 		seg.start = out.LastEvaluatedKey

@@ -33,8 +33,11 @@ type keptKey struct{}
 
 // WithKeptValues returns a context under which [Entity.Import] and
 // [Entity.ImportMany] call report once per value they keep, for each item
-// they write (or, in a dry run, would write). report may be called from
-// several goroutines at once.
+// they write (or, in a dry run, would write) and for each item they find
+// already copied (Unchanged: an earlier run wrote it, keeping the value),
+// so that a run resumed after an interruption reports the items the
+// interrupted run wrote after its last checkpoint. report may be called
+// from several goroutines at once.
 func WithKeptValues(ctx context.Context, report func(KeptValue)) context.Context {
 	return context.WithValue(ctx, keptKey{}, report)
 }

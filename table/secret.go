@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -158,59 +159,73 @@ func (t *Table) legacyAAD(k Key, attr string) []byte {
 	return []byte(t.schema.Name + "\x00" + k.PK + "\x00" + k.SK + "\x00" + attr)
 }
 
-// secretSlot finds the value at a dotted attribute path of item: the map
+// secretSlot finds the value at an attribute path (split) of item: the map
 // that holds it and its name there (nil if a map on the path is missing).
-func secretSlot(item Item, path string) (map[string]types.AttributeValue, string) {
-	m := map[string]types.AttributeValue(item)
-	parts := strings.Split(path, ".")
-	for _, p := range parts[:len(parts)-1] {
-		next, ok := m[p].(*types.AttributeValueMemberM)
-		if !ok {
-			return nil, ""
-		}
-		m = next.Value
+func secretSlot(item Item, parts []string) (map[string]types.AttributeValue, string) {
+	m := mapAt(item, parts[:len(parts)-1])
+	if m == nil {
+		return nil, ""
 	}
 	return m, parts[len(parts)-1]
 }
 
-// sealItem encrypts the secrets of a freshly encoded item in place.
+// sealItem encrypts the secrets of a freshly encoded item in place: the
+// named ones (strings) and the members of "m.*" catch-alls (any value
+// but NULL and "").
 func (e *Entity[T]) sealItem(av Item, k Key) error {
-	for _, path := range e.def.Secrets {
-		m, name := secretSlot(av, path)
-		if m == nil {
+	for _, sp := range e.secretPaths(av) {
+		path := sp.String()
+		m, name := secretSlot(av, sp.parts)
+		if m == nil || noSecret(m[name]) {
 			continue
 		}
-		s, ok := m[name].(*types.AttributeValueMemberS)
-		if !ok || s.Value == "" {
-			continue
+		plain, marker := []byte(nil), envelopeMarker
+		switch v := m[name].(type) {
+		case *types.AttributeValueMemberS:
+			plain = []byte(v.Value)
+		default:
+			if !sp.wild {
+				continue
+			}
+			b, err := encodeAV(v)
+			if err != nil {
+				return fmt.Errorf("%w: encrypt %s.%s: %v", ErrInvalidInput, e.def.Type, path, err)
+			}
+			plain, marker = b, valueMarker
 		}
 		if e.t.opts.Cipher == nil {
 			return fmt.Errorf("%w: %s.%s", ErrNoCipher, e.def.Type, path)
 		}
-		ct, err := e.t.opts.Cipher.Encrypt([]byte(s.Value), e.t.secretAAD(k, path))
+		ct, err := e.t.opts.Cipher.Encrypt(plain, e.t.secretAAD(k, path))
 		if err != nil {
 			return fmt.Errorf("encrypt %s.%s: %w", e.def.Type, path, err)
 		}
-		m[name] = &types.AttributeValueMemberB{Value: append(append([]byte(nil), envelopeMarker...), ct...)}
+		m[name] = &types.AttributeValueMemberB{Value: append(append([]byte(nil), marker...), ct...)}
 	}
 	return nil
 }
 
-// openItem returns raw with its secrets decrypted into strings (raw is not
-// changed: the maps on each secret's path are copied). lenient accepts
-// plaintext strings (adoption, Options.AcceptPlaintextSecrets).
+// openItem returns raw with its secrets decrypted (raw is not changed: the
+// maps on each secret's path are copied): a named secret into a string, a
+// catch-all member into the value it was sealed from. lenient accepts
+// plaintext (adoption, Options.AcceptPlaintextSecrets).
 func (e *Entity[T]) openItem(raw Item, k Key, lenient bool) (Item, error) {
 	out := raw
 	copied := false
-	for _, path := range e.def.Secrets {
-		m, name := secretSlot(raw, path)
+	for _, sp := range e.secretPaths(raw) {
+		path := sp.String()
+		m, name := secretSlot(raw, sp.parts)
 		if m == nil || m[name] == nil {
 			continue
 		}
-		var plain string
+		var plain types.AttributeValue
 		switch v := m[name].(type) {
 		case *types.AttributeValueMemberB:
-			if !bytes.HasPrefix(v.Value, envelopeMarker) {
+			typed := sp.wild && bytes.HasPrefix(v.Value, valueMarker)
+			if !typed && !bytes.HasPrefix(v.Value, envelopeMarker) {
+				if sp.wild && (lenient || e.t.opts.AcceptPlaintextSecrets) {
+					continue // a binary value another writer stored: the next write seals it
+				}
 				return nil, fmt.Errorf("decrypt %s.%s: %w: binary value without the envelope marker", e.def.Type, path, ErrInvalidInput)
 			}
 			if e.t.opts.Cipher == nil {
@@ -220,12 +235,17 @@ func (e *Entity[T]) openItem(raw Item, k Key, lenient bool) (Item, error) {
 			if err != nil {
 				return nil, fmt.Errorf("decrypt %s.%s: %w", e.def.Type, path, err)
 			}
-			plain = string(pt)
+			plain = &types.AttributeValueMemberS{Value: string(pt)}
+			if typed {
+				if plain, err = decodeAV(pt); err != nil {
+					return nil, fmt.Errorf("decrypt %s.%s: %w: %v", e.def.Type, path, ErrInvalidInput, err)
+				}
+			}
 		case *types.AttributeValueMemberS:
 			switch {
 			case v.Value == "":
 				continue
-			case strings.HasPrefix(v.Value, legacyPrefix):
+			case strings.HasPrefix(v.Value, legacyPrefix) && !sp.wild:
 				if e.t.opts.Cipher == nil {
 					return nil, fmt.Errorf("%w: %s.%s", ErrNoCipher, e.def.Type, path)
 				}
@@ -237,27 +257,31 @@ func (e *Entity[T]) openItem(raw Item, k Key, lenient bool) (Item, error) {
 				if err != nil {
 					return nil, fmt.Errorf("decrypt %s.%s: %w", e.def.Type, path, err)
 				}
-				plain = string(pt)
+				plain = &types.AttributeValueMemberS{Value: string(pt)}
 			case lenient || e.t.opts.AcceptPlaintextSecrets:
 				continue // read as it is; the next write seals it
 			default:
 				return nil, fmt.Errorf("%s.%s of %s/%s: %w", e.def.Type, path, k.PK, k.SK, ErrPlaintextSecret)
 			}
+		case *types.AttributeValueMemberNULL:
+			continue // no secret
 		default:
-			continue // NULL and the like: no secret
+			if !sp.wild || lenient || e.t.opts.AcceptPlaintextSecrets {
+				continue // a named secret is a string; a catch-all member in plaintext: the next write seals it
+			}
+			return nil, fmt.Errorf("%s.%s of %s/%s: %w", e.def.Type, path, k.PK, k.SK, ErrPlaintextSecret)
 		}
 		if !copied {
 			out, copied = maps.Clone(raw), true
 		}
-		setPath(out, path, &types.AttributeValueMemberS{Value: plain})
+		setPath(out, sp.parts, plain)
 	}
 	return out, nil
 }
 
-// setPath sets the value at a dotted path of item, copying the maps on the
-// way (item's own top level is already a copy).
-func setPath(item Item, path string, v types.AttributeValue) {
-	parts := strings.Split(path, ".")
+// setPath sets the value at an attribute path (split) of item, copying the
+// maps on the way (item's own top level is already a copy).
+func setPath(item Item, parts []string, v types.AttributeValue) {
 	m := map[string]types.AttributeValue(item)
 	for _, p := range parts[:len(parts)-1] {
 		next := m[p].(*types.AttributeValueMemberM)
@@ -268,22 +292,40 @@ func setPath(item Item, path string, v types.AttributeValue) {
 	m[parts[len(parts)-1]] = v
 }
 
-// needsSeal reports whether the stored secret at path must be rewritten:
-// plaintext, the previous format, or sealed under a stale key.
-func (t *Table) needsSeal(raw Item, path string) bool {
-	m, name := secretSlot(raw, path)
+// needsSeal reports whether a stored secret of raw must be rewritten:
+// plaintext, the previous format, or sealed under a stale key. It returns
+// the top-level attributes that hold one.
+func (e *Entity[T]) needsSeal(raw Item) []string {
+	var out []string
+	for _, sp := range e.secretPaths(raw) {
+		if e.t.needsSealAt(raw, sp) && !slices.Contains(out, sp.parts[0]) {
+			out = append(out, sp.parts[0])
+		}
+	}
+	return out
+}
+
+// needsSealAt reports whether the stored secret at sp must be rewritten.
+func (t *Table) needsSealAt(raw Item, sp secretPath) bool {
+	m, name := secretSlot(raw, sp.parts)
 	if m == nil {
 		return false
 	}
 	switch v := m[name].(type) {
+	case nil, *types.AttributeValueMemberNULL:
+		return false
 	case *types.AttributeValueMemberS:
 		return v.Value != ""
 	case *types.AttributeValueMemberB:
-		if sc, ok := t.opts.Cipher.(StaleChecker); ok && bytes.HasPrefix(v.Value, envelopeMarker) {
+		if !sealed(v) {
+			return sp.wild
+		}
+		if sc, ok := t.opts.Cipher.(StaleChecker); ok {
 			return sc.Stale(v.Value[len(envelopeMarker):])
 		}
+		return false
 	}
-	return false
+	return sp.wild
 }
 
 // secretTop returns the top-level attribute a secret path lives in.

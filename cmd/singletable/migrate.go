@@ -163,6 +163,9 @@ func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		for _, rp := range r.Repairs {
 			fmt.Fprintf(stdout, "  rebuilt %s (from the parent chain)\n", rp)
 		}
+		if more := r.RepairCount - len(r.Repairs); more > 0 {
+			fmt.Fprintf(stdout, "  rebuilt %d more paths\n", more)
+		}
 		if r.Report.Scanned > 0 {
 			resumable = true // its checkpoints hold a position to continue from
 		}

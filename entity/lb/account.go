@@ -17,6 +17,9 @@ type BillingInfo struct {
 	// PaymentMethod names the payment method on file (free text from the
 	// billing provider).
 	PaymentMethod string `dynamo:"paymentMethod,omitempty"`
+	// Extra keeps the members of the map that no field models, as stored
+	// (the nested catch-all: a migrated item keeps what its writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // AccountLimits are an account's limits.
@@ -28,6 +31,9 @@ type AccountLimits struct {
 	Users int64 `dynamo:"users,omitempty"`
 	// Storage is the storage quota (the document gives no unit).
 	Storage int64 `dynamo:"storage,omitempty"`
+	// Extra keeps the members of the map that no field models, as stored
+	// (the nested catch-all: a migrated item keeps what its writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // AccountMetadata is an account's custom metadata.
@@ -38,6 +44,9 @@ type AccountMetadata struct {
 	Size string `dynamo:"size,omitempty"`
 	// CustomFields holds any other key/value data the application keeps.
 	CustomFields Object `dynamo:"customFields,omitempty"`
+	// Extra keeps the members of the map that no field models, as stored
+	// (the nested catch-all: a migrated item keeps what its writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Account is a node of the account hierarchy (conglomerate > subsidiary >

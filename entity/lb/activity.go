@@ -41,6 +41,9 @@ type ActivityDetails struct {
 	After Object `dynamo:"after,omitempty"`
 	// Metadata is any other context of the event; optional.
 	Metadata Object `dynamo:"metadata,omitempty"`
+	// Extra keeps the members of the map that no field models, as stored
+	// (the nested catch-all: a migrated item keeps what its writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Activity is one audit-log event of an account.
@@ -116,6 +119,9 @@ type JobDateRange struct {
 	Start string `dynamo:"start,omitempty"`
 	// End is the last date of the data to process (YYYY-MM-DD); optional.
 	End string `dynamo:"end,omitempty"`
+	// Extra keeps the members of the map that no field models, as stored
+	// (the nested catch-all: a migrated item keeps what its writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // JobConfig is a job's configuration.
@@ -129,6 +135,9 @@ type JobConfig struct {
 	Filters Object `dynamo:"filters,omitempty"`
 	// Options are other job options; optional.
 	Options Object `dynamo:"options,omitempty"`
+	// Extra keeps the members of the map that no field models, as stored
+	// (the nested catch-all: a migrated item keeps what its writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // JobProgress tracks a job's progress.
@@ -141,6 +150,9 @@ type JobProgress struct {
 	Failed int64 `dynamo:"failed"`
 	// Percentage is the progress, 0 to 100.
 	Percentage float64 `dynamo:"percentage"`
+	// Extra keeps the members of the map that no field models, as stored
+	// (the nested catch-all: a migrated item keeps what its writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // JobResult is a job's result.
@@ -154,6 +166,9 @@ type JobResult struct {
 	OutputLocation string `dynamo:"outputLocation,omitempty"`
 	// Summary is any other result data.
 	Summary Object `dynamo:"summary,omitempty"`
+	// Extra keeps the members of the map that no field models, as stored
+	// (the nested catch-all: a migrated item keeps what its writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Job is a unit of background work (sync, export, import, ...).

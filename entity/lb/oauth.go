@@ -17,6 +17,9 @@ type OAuthStateMetadata struct {
 	ConnectionID ConnectionID `dynamo:"connectionId,omitempty"`
 	// ReturnURL is where the application sends the user after the flow.
 	ReturnURL string `dynamo:"returnUrl,omitempty"`
+	// Extra keeps the members of the map that no field models, as stored
+	// (the nested catch-all: a migrated item keeps what its writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // OAuthState is the state parameter of one OAuth flow: valid once, for 15
@@ -73,6 +76,10 @@ type OAuthTokenSet struct {
 	Scope string `dynamo:"scope,omitempty"`
 	// ExpiresAt is when the access token expires.
 	ExpiresAt time.Time `dynamo:"expiresAt,omitempty"`
+	// Extra keeps the members of the map that no field models, as stored
+	// (the nested catch-all: a provider's token response kept whole); they
+	// are sealed at rest like the tokens (Def.Secrets "tokens.*").
+	Extra table.Extra `dynamo:"-"`
 }
 
 // OAuthTokenMetadata is the metadata of a source's tokens.
@@ -83,6 +90,9 @@ type OAuthTokenMetadata struct {
 	PlatformAccountID string `dynamo:"platformAccountId,omitempty"`
 	// PlatformAccountName is the account's name at the provider; optional.
 	PlatformAccountName string `dynamo:"platformAccountName,omitempty"`
+	// Extra keeps the members of the map that no field models, as stored
+	// (the nested catch-all: a migrated item keeps what its writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // OAuthToken holds a source's OAuth tokens (one per source).

@@ -21,6 +21,9 @@ type RetryPolicy struct {
 	MaxRetries int `dynamo:"maxRetries,omitempty"`
 	// BackoffSeconds is the wait before the first retry, in seconds.
 	BackoffSeconds int `dynamo:"backoffSeconds,omitempty"`
+	// Extra keeps the members of the map that no field models, as stored
+	// (the nested catch-all: a migrated item keeps what its writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Validate checks that the numbers are not negative.

@@ -14,6 +14,10 @@ type SourceCredentials struct {
 	// Data is the credential itself; encrypted at rest (Def.Secrets),
 	// plaintext in memory.
 	Data string `dynamo:"encryptedData,omitempty"`
+	// Extra keeps the members of the map that no field models, as stored
+	// (the nested catch-all: a provider's token response kept whole); they
+	// are sealed at rest like the tokens (Def.Secrets "credentials.*").
+	Extra table.Extra `dynamo:"-"`
 }
 
 // SourceConfig is a source's configuration.
@@ -26,6 +30,9 @@ type SourceConfig struct {
 	Filters Object `dynamo:"filters,omitempty"`
 	// Webhooks is the provider-side webhook configuration; optional.
 	Webhooks Object `dynamo:"webhooks,omitempty"`
+	// Extra keeps the members of the map that no field models, as stored
+	// (the nested catch-all: a migrated item keeps what its writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // SyncStatus is a source's sync status (v2's object; core's string values
@@ -37,6 +44,9 @@ type SyncStatus struct {
 	Progress float64 `dynamo:"progress,omitempty"`
 	// Message is a human-readable status message; optional.
 	Message string `dynamo:"message,omitempty"`
+	// Extra keeps the members of the map that no field models, as stored
+	// (the nested catch-all: a migrated item keeps what its writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // SourceMetadata is a source's metadata.
@@ -47,6 +57,9 @@ type SourceMetadata struct {
 	Limits Object `dynamo:"limits,omitempty"`
 	// CustomFields holds any other data the application keeps.
 	CustomFields Object `dynamo:"customFields,omitempty"`
+	// Extra keeps the members of the map that no field models, as stored
+	// (the nested catch-all: a migrated item keeps what its writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Source is a connected platform account whose data is backed up.
@@ -168,6 +181,10 @@ type ConnectionCredentials struct {
 	ExpiresAt time.Time `dynamo:"expiresAt,omitempty"`
 	// Scope is the granted scope.
 	Scope string `dynamo:"scope,omitempty"`
+	// Extra keeps the members of the map that no field models, as stored
+	// (the nested catch-all: a provider's token response kept whole); they
+	// are sealed at rest like the tokens (Def.Secrets "credentials.*").
+	Extra table.Extra `dynamo:"-"`
 }
 
 // ConnectionMetadata is a connection's metadata.
@@ -177,6 +194,9 @@ type ConnectionMetadata struct {
 	AccountID   string `dynamo:"accountId,omitempty"` // the platform's account ID
 	// Limits are the provider's API limits; optional.
 	Limits Object `dynamo:"limits,omitempty"`
+	// Extra keeps the members of the map that no field models, as stored
+	// (the nested catch-all: a migrated item keeps what its writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Connection is an authenticated link to a platform, owned by a user of an

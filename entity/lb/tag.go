@@ -15,6 +15,9 @@ type TaggedResource struct {
 	AttachedAt time.Time `dynamo:"attachedAt"`
 	// AttachedBy is the user who attached it; optional.
 	AttachedBy UserID `dynamo:"attachedBy,omitempty"`
+	// Extra keeps the members of the map that no field models, as stored
+	// (the nested catch-all: a migrated item keeps what its writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Tag is a key/value label of an account for one resource type, with the
@@ -95,6 +98,9 @@ type NotificationData struct {
 	ActionURL string `dynamo:"actionUrl,omitempty"`
 	// Metadata is any other data; optional.
 	Metadata Object `dynamo:"metadata,omitempty"`
+	// Extra keeps the members of the map that no field models, as stored
+	// (the nested catch-all: a migrated item keeps what its writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // Notification is a message to a user.

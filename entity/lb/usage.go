@@ -112,6 +112,9 @@ type PlanLimits struct {
 	Webhooks int64 `dynamo:"webhooks"`
 	// CustomDomains is the most custom domains an account may use.
 	CustomDomains int64 `dynamo:"customDomains"`
+	// Extra keeps the members of the map that no field models, as stored
+	// (the nested catch-all: a migrated item keeps what its writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // BillingPlan is a subscription plan (core's billing_plans).

@@ -19,6 +19,9 @@ type UserPreferences struct {
 	// Theme is the user's UI theme ("light", "dark", ...), as ListBackup's
 	// own code stores it; optional.
 	Theme string `dynamo:"theme,omitempty"`
+	// Extra keeps the members of the map that no field models, as stored
+	// (the nested catch-all: a migrated item keeps what its writer wrote).
+	Extra table.Extra `dynamo:"-"`
 }
 
 // User is a person who signs in (v2 users table, plus core's attributes).

@@ -149,7 +149,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			},
 			Timestamps: lb.Stamps,
 			Touch:      func(s *lb.Source, _ time.Time, _ bool) { s.PlatformID = s.Platform },
-			Secrets:    []string{"credentials.encryptedData"},
+			Secrets:    []string{"credentials.encryptedData", "credentials.*"},
 		}),
 		activities: table.NewEntity(t, table.Def[lb.Activity]{
 			Type:     TypeActivity,
@@ -195,7 +195,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI2: lb.ConnectionUserIndex,
 			},
 			Timestamps: lb.Stamps,
-			Secrets:    []string{"credentials.accessToken", "credentials.refreshToken", "credentials.apiKey"},
+			Secrets:    []string{"credentials.accessToken", "credentials.refreshToken", "credentials.apiKey", "credentials.*"},
 		}),
 		states: table.NewEntity(t, table.Def[lb.OAuthState]{
 			Type:     TypeOAuthState,
@@ -211,7 +211,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI1: lb.OAuthTokenAccountIndex,
 			},
 			Timestamps: lb.Stamps,
-			Secrets:    []string{"tokens.accessToken", "tokens.refreshToken"},
+			Secrets:    []string{"tokens.accessToken", "tokens.refreshToken", "tokens.*"},
 		}),
 		refreshTokens: table.NewEntity(t, table.Def[lb.RefreshToken]{
 			Type: TypeRefreshToken,

@@ -157,10 +157,14 @@
 // # Secrets and hashes
 //
 // mfaSecret, source credentials (credentials.encryptedData), connection
-// credentials (credentials.accessToken, credentials.refreshToken), OAuth
-// tokens (tokens.accessToken, tokens.refreshToken) and webhook signing
-// secrets are table.Def.Secrets: encrypted with table.Options.Cipher
-// before they reach DynamoDB, bound to the item's key and attribute.
+// credentials (credentials.accessToken, credentials.refreshToken,
+// credentials.apiKey), OAuth tokens (tokens.accessToken,
+// tokens.refreshToken) and webhook signing secrets are table.Def.Secrets:
+// encrypted with table.Options.Cipher before they reach DynamoDB, bound
+// to the item's key and attribute. So is every member of those
+// credentials and tokens maps that no field models (Secrets
+// "credentials.*", "tokens.*": the rest of a provider's token response,
+// an id_token, kept in the struct's Extra and read back unsealed).
 // API keys (LB-52) and refresh tokens (LB-34) are stored only as the
 // SHA-256 hex of their plaintext; the plaintext comes from crypto/rand and
 // is returned once, at creation.

@@ -43,10 +43,14 @@ import (
 //     nil pointer as NULL). Inside a map, a NULL member (whiteLabel.logo,
 //     a nil pointer field of a nested struct) may be left out of the copy:
 //     a struct field cannot tell it from absent, and verification counts
-//     NULL, "" and absent as the same. Members of a map the entity models
-//     as a struct and does not know are not copied (verification reports
-//     each as missing); attributes it does not know are kept whole
-//     ([table.Extra]).
+//     NULL, "" and absent as the same. Attributes the entity does not
+//     know are kept whole ([table.Extra]), and so are the members of a map
+//     its struct does not model, at any depth (the struct's own
+//     table.Extra: a provider's whole token response, stored as a
+//     connection's credentials, keeps stripe_user_id, id_token and what
+//     else the provider sent). Inside credentials and tokens those members
+//     are sealed like the tokens (Def.Secrets "credentials.*"); elsewhere
+//     they are kept as they are.
 //   - Trees: a table whose manifest declares a [LegacyTree] (ListBackup's
 //     accounts) has every path rebuilt from the parent chain, not copied:
 //     auth/register stores a root's path without its closing '/' and
@@ -56,8 +60,10 @@ import (
 //     where the chain is broken (a parent not in the table, a loop) the
 //     stored path is kept.
 //   - Resumable: each table's scan saves its position after every page in
-//     a checkpoint item of the single table (_JOB#migrate-<table>); run
-//     again with Resume, a migration continues after the last page done.
+//     a checkpoint item of the single table (_JOB#migrate-<table>), with
+//     what the page kept and repaired ([table.JobNote]); run again with
+//     Resume, a migration continues after the last page done, and its
+//     report lists what the whole migration kept and repaired.
 //   - Idempotent: an item already migrated is left as it is and counted
 //     unchanged, so a resumed run and a second run change nothing twice.
 //   - Honest: a legacy item that cannot be migrated (a duplicate email, a
@@ -183,15 +189,20 @@ type MigratedTable struct {
 	// Expired lists the legacy keys of items past their TTL, not migrated
 	// (at most 100; Report.Skipped counts them all).
 	Expired []string
-	// Kept lists the values this run wrote that the entity does not know
-	// (an enum value another writer stored: "plan \"pro\" in ACCOUNT#.../PROFILE
-	// (known: free, ...)"; at most 100, KeptCount counts them all): kept as
-	// stored, never a reason to leave an item behind.
+	// Kept lists the values the migration copied that the entity does not
+	// know (an enum value another writer stored: "plan \"pro\" in
+	// ACCOUNT#.../PROFILE (known: free, ...)"), in the items this run wrote
+	// and in those an earlier run wrote (a resumed run lists the whole
+	// migration's: they are saved with the checkpoints); at most 100,
+	// KeptCount counts them all. Kept as stored, never a reason to leave
+	// an item behind.
 	Kept      []string
 	KeptCount int
-	// Repairs lists the paths this run rebuilt from the parent chain
-	// (LegacyTree): "accountPath of accountId=X: \"old\" -> \"new\"".
-	Repairs []string
+	// Repairs lists the paths the migration rebuilt from the parent chain
+	// (LegacyTree): "accountPath of accountId=X: \"old\" -> \"new\"",
+	// sorted, with Kept's scope and bound (RepairCount counts them all).
+	Repairs     []string
+	RepairCount int
 }
 
 // Migrate copies a legacy deployment into the store's table (see the
@@ -335,17 +346,14 @@ func (s *Store) migrateTable(ctx context.Context, o MigrateOptions, lt LegacyTab
 	}
 	ad := s.adapter(lt.Entity)
 	var exp expiredKeys
-	var mu sync.Mutex
-	ctx = table.WithKeptValues(ctx, func(kv table.KeptValue) {
-		mu.Lock()
-		defer mu.Unlock()
-		res.KeptCount++
-		if len(res.Kept) < 100 {
-			res.Kept = append(res.Kept, fmt.Sprintf("%s %q in %s/%s (known: %s)", kv.Field, kv.Value, kv.Key.PK, kv.Key.SK, strings.Join(kv.Allowed, ", ")))
-		}
-	})
 	now := s.t.Now().Unix()
+	// What the migration kept and repaired is noted with the page's
+	// checkpoint (table.JobNote), for the items it wrote and those an
+	// earlier run wrote: a resumed run lists the whole migration's.
 	page := func(ctx context.Context, raws []table.Item, dry bool) ([]table.JobOutcome, []error) {
+		ctx = table.WithKeptValues(ctx, func(kv table.KeptValue) {
+			table.JobNote(ctx, noteKept, fmt.Sprintf("%s %q in %s/%s (known: %s)", kv.Field, kv.Value, kv.Key.PK, kv.Key.SK, strings.Join(kv.Allowed, ", ")))
+		})
 		outs, errs := make([]table.JobOutcome, len(raws)), make([]error, len(raws))
 		var ready []table.Item
 		var at []int
@@ -370,10 +378,8 @@ func (s *Store) migrateTable(ctx context.Context, o MigrateOptions, lt LegacyTab
 			switch {
 			case o[j] == table.Skipped:
 				exp.add(legacyKey(raws[i], lt))
-			case o[j] == table.Changed && e[j] == nil && repairs[j] != "":
-				mu.Lock()
-				res.Repairs = append(res.Repairs, repairs[j])
-				mu.Unlock()
+			case (o[j] == table.Changed || o[j] == table.Unchanged) && e[j] == nil && repairs[j] != "":
+				table.JobNote(ctx, noteRepairs, repairs[j])
 			}
 		}
 		return outs, errs
@@ -399,12 +405,18 @@ func (s *Store) migrateTable(ctx context.Context, o MigrateOptions, lt LegacyTab
 	if err != nil {
 		err = fmt.Errorf("migrate %s: %w", name, err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	slices.Sort(res.Repairs)
+	kept, repaired := rep.Notes[noteKept], rep.Notes[noteRepairs]
+	res.Kept, res.KeptCount = kept.Entries, kept.Count
+	res.Repairs, res.RepairCount = slices.Sorted(slices.Values(repaired.Entries)), repaired.Count
 	res.Report, res.Expired = rep, exp.keys
 	return res, err
 }
+
+// The lists of notes a migration's job keeps (table.JobNote).
+const (
+	noteKept    = "kept"
+	noteRepairs = "repairs"
+)
 
 // legacyAdapter imports and verifies the items of one entity, made ready
 // by the manifest.

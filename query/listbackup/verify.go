@@ -14,7 +14,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/guregu/dynamo/v2"
 
 	"github.com/singletable/singletable/table"
 )
@@ -166,9 +165,10 @@ func compareMigrated[T any](ctx context.Context, t *table.Table, ent *table.Enti
 	if err != nil {
 		return []string{"copy cannot be decoded: " + err.Error()}, nil
 	}
-	// The copy as its entity reads it (secrets opened), plus what the
-	// entity does not model, stored as it came.
-	view, err := dynamo.MarshalItem(&migrated)
+	// The copy as its entity reads it (secrets opened, the members its
+	// nested catch-alls keep unsealed), plus what the entity does not
+	// model, stored as it came.
+	view, err := ent.Encode(&migrated)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +184,7 @@ func compareMigrated[T any](ctx context.Context, t *table.Table, ent *table.Enti
 	// What the entity derives itself (stamps, kept-equal aliases, zero
 	// values it always writes) is not extra.
 	ent.Touch(&legacy)
-	derived, err := dynamo.MarshalItem(&legacy)
+	derived, err := ent.Encode(&legacy)
 	if err != nil {
 		return nil, err
 	}
