@@ -46,20 +46,33 @@ const expiredCond = "(#ttl <= :now AND #ttl > :zero)"
 
 // liveCond returns the condition "the item exists, is not expired and is of
 // entity type typ (or untyped)", binding its placeholders into x.
-func (t *Table) liveCond(x exprs, typ string) string {
+func (t *Table) liveCond(x exprs, typ string) string { return t.liveCondOf(x, typ, false) }
+
+// liveCondOf is liveCond; with implied, the caller's condition already
+// requires the item to exist (an equality on a stored attribute, false on
+// a missing item), so attribute_exists(#pk) is left out: the same
+// condition, one operand shorter.
+func (t *Table) liveCondOf(x exprs, typ string, implied bool) string {
 	s := t.schema
-	x.names["#pk"] = s.PK
-	c := "attribute_exists(#pk)"
+	var parts []string
+	if !implied {
+		x.names["#pk"] = s.PK
+		parts = append(parts, "attribute_exists(#pk)")
+	}
 	if s.TypeAttr != "" && typ != "" {
 		x.names["#ty"] = s.TypeAttr
 		x.values[":ty"] = &types.AttributeValueMemberS{Value: typ}
-		c += " AND (attribute_not_exists(#ty) OR #ty = :ty)"
+		parts = append(parts, "(attribute_not_exists(#ty) OR #ty = :ty)")
 	}
 	if s.TTLAttr != "" {
 		t.bindTTL(x)
-		c += " AND " + notExpiredCond
+		parts = append(parts, notExpiredCond)
 	}
-	return c
+	if len(parts) == 0 { // no type, no TTL: existence must still be asked
+		x.names["#pk"] = s.PK
+		return "attribute_exists(#pk)"
+	}
+	return strings.Join(parts, " AND ")
 }
 
 // absentCond returns the condition of a create: no item with the key, or

@@ -123,6 +123,12 @@ func (e *Entity[T]) createOps(item *T) ([]TxOp, string, error) { return e.create
 // createOpsV is createOps; without validate, Def.Validate is left to the
 // caller (Import's importValidate).
 func (e *Entity[T]) createOpsV(item *T, validate bool) ([]TxOp, string, error) {
+	return e.createOpsT(item, validate, true)
+}
+
+// createOpsT is createOpsV; without token the put carries no write token
+// (tok is ""): see [Entity.CreateOp].
+func (e *Entity[T]) createOpsT(item *T, validate, token bool) ([]TxOp, string, error) {
 	w, err := e.prepareV(item, 1, validate)
 	if err == nil {
 		err = e.keepReadForms(item, w.item)
@@ -131,7 +137,7 @@ func (e *Entity[T]) createOpsV(item *T, validate bool) ([]TxOp, string, error) {
 		return []TxOp{{key: w.key}}, "", err
 	}
 	var tok string
-	if ta := e.t.schema.TokenAttr; ta != "" {
+	if ta := e.t.schema.TokenAttr; ta != "" && token {
 		tok = e.t.newToken()
 		w.item[ta] = &types.AttributeValueMemberSS{Value: []string{tok}}
 	}
@@ -171,8 +177,17 @@ func txToCreateErr(err error) error {
 
 // CreateOp returns a transaction action that creates item (failing if its
 // key holds a live item), plus the actions that write its unique guards.
+//
+// The item carries no write token ([Schema.TokenAttr]): nothing would
+// read it. A write token lets a single-item write recognise itself in the
+// item a retried request's failed condition returns; a transaction is
+// made exactly-once by its idempotency token instead (the SDK gives every
+// TransactWriteItems one and resends it with a retried request, and
+// DynamoDB answers a repeat with success without applying it again), and
+// the caller of [Table.Transact] never sees a token to look for.
 func (e *Entity[T]) CreateOp(item *T) ([]TxOp, error) {
-	ops, _, err := e.newOps(item)
+	e.Touch(item)
+	ops, _, err := e.createOpsT(item, true, false)
 	if err != nil {
 		return nil, opErr("create", e.def.Type, ops0Key(ops), err)
 	}

@@ -47,6 +47,9 @@ type declared struct {
 	custom   []string       // the attributes Def.CustomUniques reads
 	keyOnly  map[string]int // fields stored only in the key, by `key` tag: their field index
 	wild     []wildSecret   // the Secrets paths "m.*": a catch-all whose members are sealed
+	// ixFields holds every attribute an index key or its When conditions
+	// read (d.fields of every index), filled by declare.
+	ixFields map[string]bool
 }
 
 // uniqueDecl is one UniqueOn entry: the guard's name and the attribute.
@@ -134,6 +137,12 @@ func declare[T any](t *Table, def *Def[T]) (*declared, derived[T]) {
 			d.when[ix] = append(d.when[ix], c)
 		}
 		indexed = append(indexed, d.fields(ix)...)
+		if d.ixFields == nil {
+			d.ixFields = map[string]bool{}
+		}
+		for _, a := range d.fields(ix) {
+			d.ixFields[a] = true
+		}
 	}
 	for _, ix := range def.ValidWhileIndexed {
 		if _, ok := d.indexes[ix]; !ok {
@@ -364,8 +373,8 @@ func (d *declared) holds(ix Index, av Item) bool {
 // (every field of both templates set), and the fields it may therefore
 // change. enc holds the set values as Create encodes them.
 func (d *declared) movableIndexes(set map[string]any, enc Item, k Key) (map[Index]IndexKey, map[string]bool, error) {
-	if len(set) == 0 {
-		return nil, nil, nil
+	if len(set) == 0 || !d.touchesIndex(set) {
+		return nil, nil, nil // no index reads what set sets: nothing moves, nothing is allowed
 	}
 	// The primary key's fields never change: their values come from k.
 	av := d.keyValues(k)
@@ -433,6 +442,17 @@ func (d *declared) movableIndexes(set map[string]any, enc Item, k Key) (map[Inde
 	}
 	delete(allowed, d.ttl.From)
 	return moves, allowed, nil
+}
+
+// touchesIndex reports whether set names an attribute an index key (or
+// its When conditions) reads.
+func (d *declared) touchesIndex(set map[string]any) bool {
+	for a := range set {
+		if d.ixFields[a] {
+			return true
+		}
+	}
+	return false
 }
 
 // keyValues returns the attribute values the primary key k holds, by its

@@ -317,7 +317,9 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 	b.update = strings.Join(ex, " ")
 	// The item exists, is live (one past its TTL that DynamoDB has not
 	// deleted yet counts as missing) and is of this entity type.
-	c := e.t.liveCond(x, e.def.Type)
+	// An IfEqual condition is false on a missing item (an equality with an
+	// attribute that is not there), so it implies attribute_exists.
+	c := e.t.liveCondOf(x, e.def.Type, len(p.IfEqual) > 0)
 	if p.IfVersion != nil {
 		c += " AND " + e.t.versionCond(x, *p.IfVersion)
 	}

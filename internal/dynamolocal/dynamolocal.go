@@ -109,6 +109,11 @@ func (i *Instance) Endpoint() string { return i.endpoint }
 // [BackendTestcontainers] or [BackendJava].
 func (i *Instance) Backend() string { return i.backend }
 
+// PID returns the process ID of the JVM running DynamoDB Local on this
+// machine ([BackendJava]), or 0 when the instance runs elsewhere (a
+// container or DYNAMODB_ENDPOINT), where its CPU cannot be read.
+func (i *Instance) PID() int { return i.pid }
+
 // Close stops the instance: it kills the JVM or terminates the container.
 // An instance given by DYNAMODB_ENDPOINT is left running. Close may be
 // called more than once.

@@ -10,6 +10,7 @@ import (
 	"github.com/singletable/singletable/entity/fh"
 	"github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/tabletest"
 )
 
 var req = ferryhook.IngestRequest{Headers: `{"stripe-signature":["t=1,v1=abc"]}`, Body: `{"id":"evt_1"}`,
@@ -97,5 +98,51 @@ func TestIngestRefused_FH4(t *testing.T) {
 	got, err := s.Users.GetByID(ctx(t), u.UserID)
 	if err != nil || got.UsageThisMonth != 0 {
 		t.Fatalf("usage = %d, %v; want 0", got.UsageThisMonth, err)
+	}
+}
+
+// An ingest whose transaction response is lost after DynamoDB applied it
+// (twice: the SDK's third attempt gets DynamoDB Local's answer) succeeds
+// once, in the default profile: the event stored once, the source and the
+// owner counted once. The SDK resends the same idempotency token, which
+// DynamoDB answers with success without applying the transaction again;
+// the event's put carries no write token (table.Entity.CreateOp), which
+// nothing would read.
+func TestIngestLostResponse_FH12(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, nil)
+	u := mustUser(t, f.store, "lost@example.com")
+	src := mustSource(t, f.store, u.UserID, "lost")
+	if _, err := ingestOnce(ctx(t), f.store, src.SourceID); err != nil { // the owner remembered
+		t.Fatal(err)
+	}
+	lost := &tabletest.LostResponses{Op: "TransactWriteItems", Times: 2}
+	client := tabletest.NewClient(t, lost.Option())
+	withCipher := func(o *table.Options) { o.Cipher = tabletest.Cipher() }
+	ls := ferryhook.New(table.New(client, f.main.Schema(), withCipher), table.New(client, f.events.Schema(), withCipher))
+	ev, err := ingestOnce(ctx(t), ls, src.SourceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lost.Lost() != 2 {
+		t.Fatalf("%d responses lost, want 2", lost.Lost())
+	}
+	if n := storedEvents(t, f.store, src.SourceID); n != 2 {
+		t.Fatalf("%d events stored, want 2", n)
+	}
+	got, err := f.store.Events.GetByID(ctx(t), ev.EventID)
+	if err != nil || got.EventID != ev.EventID {
+		t.Fatalf("GetByID = %v, %v", got.EventID, err)
+	}
+	s, err := f.store.Sources.Get(ctx(t), u.UserID, src.SourceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner, err := f.store.Users.GetByID(ctx(t), u.UserID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.EventCount != 2 || owner.UsageThisMonth != 2 {
+		t.Fatalf("eventCount %d, usageThisMonth %d, want 2 and 2", s.EventCount, owner.UsageThisMonth)
 	}
 }
