@@ -270,8 +270,13 @@ func TestShardedEventListRequests_FH7(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rc.Of("GetItem") != 1 || rc.Of("Query") != 65 || rc.Total() != 66 {
-		t.Errorf("first page: %v, want 1 GetItem and 65 Queries", rc.Ops())
+	// Each partition is asked for its share of the page (2 of 5 here), so
+	// a partition the random placement gave 3 or more of the 13 events
+	// stops at its share and may be read again in a second round: at most
+	// one more Query per partition that filled its share (13/2 = 6). The
+	// count is not fixed at 65 (it flaked at 66 under CI).
+	if q := rc.Of("Query"); rc.Of("GetItem") != 1 || q < 65 || q > 65+6 || rc.Total() != 1+q {
+		t.Errorf("first page: %v, want 1 GetItem and 65 Queries (up to 6 more in a second round)", rc.Ops())
 	}
 	if len(p.Items) != 5 || p.Cursor == "" {
 		t.Fatalf("first page: %d events, cursor %q", len(p.Items), p.Cursor)
@@ -290,7 +295,7 @@ func TestShardedEventListRequests_FH7(t *testing.T) {
 	if rc.Of("GetItem") != 0 || rc.Of("Query") < 1 || rc.Of("Query") > 65*3 {
 		t.Errorf("later pages: %v, want at most 65 Queries each (3 pages) and no layout read", rc.Ops())
 	}
-	t.Logf("first page: 1 GetItem + 65 Queries; the 3 later pages: %d Queries", rc.Of("Query"))
+	t.Logf("the later pages: %d Queries", rc.Of("Query"))
 	all := append(p.Items, rest...)
 	if !slices.IsSortedFunc(all, newestFirst) {
 		t.Error("not newest first across the switch")
