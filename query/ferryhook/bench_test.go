@@ -44,20 +44,29 @@ type rawEvent struct {
 
 func benchStore(b *testing.B) (*ferryhook.Store, *table.Table, fh.Source) {
 	b.Helper()
-	main := tabletest.NewTable(b, ferryhook.MainSchema(ferryhook.DefaultMainTable))
-	events := tabletest.NewTable(b, ferryhook.EventsSchema(ferryhook.DefaultEventsTable))
-	s := ferryhook.New(main, events)
+	s, main, events, src := benchSetup(b)
+	benchMain = main.Name()
+	return s, events, src
+}
+
+// benchSetup is the prologue of every Ferryhook benchmark: new main and
+// events tables, a store on them with opts, and the user and source the
+// benchmark works on.
+func benchSetup(b *testing.B, opts ...func(*ferryhook.Options)) (s *ferryhook.Store, main, events *table.Table, src fh.Source) {
+	b.Helper()
+	main = tabletest.NewTable(b, ferryhook.MainSchema(ferryhook.DefaultMainTable))
+	events = tabletest.NewTable(b, ferryhook.EventsSchema(ferryhook.DefaultEventsTable))
+	s = ferryhook.New(main, events, opts...)
 	ctx := context.Background()
 	u, err := s.Users.Create(ctx, ferryhook.CreateUserInput{Email: "bench@example.com", Name: "B", GitHubID: "1"})
 	if err != nil {
 		b.Fatal(err)
 	}
-	src, err := s.Sources.Create(ctx, u.UserID, ferryhook.CreateSourceInput{Name: "s", Provider: fh.ProviderStripe})
+	src, err = s.Sources.Create(ctx, u.UserID, ferryhook.CreateSourceInput{Name: "s", Provider: fh.ProviderStripe})
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchMain = main.Name()
-	return s, events, src
+	return s, main, events, src
 }
 
 // benchMain is the main table of the last benchStore (benchmarks run one
