@@ -44,7 +44,8 @@ func (Field[T, V]) fieldOf(*T) {}
 // [Entity.Change] or [Entity.Patch] instead. A type without a ReadState
 // field cannot carry the mark: [Entity.Get], [Entity.List] and
 // [Table.ReadCollection] refuse a projection for it ([ErrInvalidInput]),
-// before any request.
+// before any request. To read an item only to check a few fields, of any
+// type, use [Entity.Peek]: it returns a read-only [Fields] view, no T.
 type Projection[T any] struct{ p *projection }
 
 type projection struct {

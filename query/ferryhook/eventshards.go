@@ -129,14 +129,15 @@ func (s *Sources) ShardEvents(ctx context.Context, user fh.UserID, id fh.SourceI
 		return table.Layout{}, err
 	}
 	for attempt := 0; ; attempt++ {
-		src, err := readFields(ctx, s.s.source, k, sourceShardFields)
+		src, err := s.s.source.Peek(ctx, k, sourceShardFields)
 		if err != nil {
 			return table.Layout{}, err
 		}
-		if src.Status == fh.StatusDeleted {
+		status := table.FieldValue(src, sourceStatus)
+		if status == fh.StatusDeleted {
 			return table.Layout{}, notFound("source", string(id))
 		}
-		l, err := table.ParseLayout(src.EventLayout)
+		l, err := table.ParseLayout(table.FieldValue(src, sourceEventLayout))
 		if err != nil {
 			return table.Layout{}, fmt.Errorf("source %s: %w", id, err)
 		}
@@ -151,9 +152,9 @@ func (s *Sources) ShardEvents(ctx context.Context, user fh.UserID, id fh.SourceI
 		if err != nil {
 			return l, err
 		}
-		status := &types.AttributeValueMemberS{Value: string(src.Status)}
-		ops := append([]table.TxOp{s.s.main.SwitchLayoutOp(k, eventLayoutAttr, l, next, map[string]types.AttributeValue{"status": status})},
-			s.s.srcCounters.StateOps(string(id), map[string]string{"status": string(src.Status), eventLayoutAttr: next.String()})...)
+		was := &types.AttributeValueMemberS{Value: string(status)}
+		ops := append([]table.TxOp{s.s.main.SwitchLayoutOp(k, eventLayoutAttr, l, next, map[string]types.AttributeValue{"status": was})},
+			s.s.srcCounters.StateOps(string(id), map[string]string{"status": string(status), eventLayoutAttr: next.String()})...)
 		err = s.s.main.Transact(ctx, ops...)
 		if err == nil {
 			return next, nil
@@ -169,9 +170,10 @@ func (s *Sources) ShardEvents(ctx context.Context, user fh.UserID, id fh.SourceI
 
 // sourceShardFields is what ShardEvents reads of a source: its status and
 // event layout, typed fields checked when the package loads.
-var sourceShardFields = table.Project(
-	table.MustField[fh.Source, fh.Status]("status"),
-	table.MustField[fh.Source, string](eventLayoutAttr),
+var (
+	sourceStatus      = table.MustField[fh.Source, fh.Status]("status")
+	sourceEventLayout = table.MustField[fh.Source, string](eventLayoutAttr)
+	sourceShardFields = table.Project(sourceStatus, sourceEventLayout)
 )
 
 // EventReshardJob returns the job that switches live sources to the

@@ -216,14 +216,14 @@ func (s *Sources) Counts(ctx context.Context, user fh.UserID, id fh.SourceID) (_
 		return SourceCounts{}, err
 	}
 	if !s.s.scaled() {
-		src, err := readFields(ctx, s.s.source, k, sourceCountFields)
+		src, err := s.s.source.Peek(ctx, k, sourceCountFields)
 		if err != nil {
 			return SourceCounts{}, err
 		}
-		if src.Status == fh.StatusDeleted {
+		if table.FieldValue(src, sourceStatus) == fh.StatusDeleted {
 			return SourceCounts{}, notFound("source", string(id))
 		}
-		return SourceCounts{EventCount: src.EventCount, LastEventAt: src.LastEventAt}, nil
+		return SourceCounts{EventCount: table.FieldValue(src, sourceEventCount), LastEventAt: table.FieldValue(src, sourceLastEventAt)}, nil
 	}
 	tot, err := s.s.srcCounters.Read(ctx, string(id), k)
 	if err != nil {
@@ -245,12 +245,11 @@ func (s *Sources) Counts(ctx context.Context, user fh.UserID, id fh.SourceID) (_
 // profile; userUsageFields what Usage reads of a user (typed fields,
 // checked when the package loads).
 var (
-	sourceCountFields = table.Project(
-		table.MustField[fh.Source, fh.Status]("status"),
-		table.MustField[fh.Source, int64]("eventCount"),
-		table.MustField[fh.Source, fh.ISOTime]("lastEventAt"),
-	)
-	userUsageFields = table.Project(table.MustField[fh.User, int64]("usageThisMonth"))
+	sourceEventCount   = table.MustField[fh.Source, int64]("eventCount")
+	sourceLastEventAt  = table.MustField[fh.Source, fh.ISOTime]("lastEventAt")
+	sourceCountFields  = table.Project(sourceStatus, sourceEventCount, sourceLastEventAt)
+	userUsageThisMonth = table.MustField[fh.User, int64]("usageThisMonth")
+	userUsageFields    = table.Project(userUsageThisMonth)
 )
 
 // Usage returns the user's exact usageThisMonth (FH-14): in the default
@@ -267,8 +266,11 @@ func (u *Users) Usage(ctx context.Context, id fh.UserID) (_ int64, err error) {
 		return 0, err
 	}
 	if !u.s.scaled() {
-		user, err := readFields(ctx, u.s.user, k, userUsageFields)
-		return user.UsageThisMonth, err
+		user, err := u.s.user.Peek(ctx, k, userUsageFields)
+		if err != nil {
+			return 0, err
+		}
+		return table.FieldValue(user, userUsageThisMonth), nil
 	}
 	tot, err := u.s.usageCounters.Read(ctx, string(id), k)
 	if err != nil {

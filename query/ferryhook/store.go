@@ -1,7 +1,6 @@
 package ferryhook
 
 import (
-	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
@@ -289,21 +288,3 @@ func New(main, events *table.Table, opts ...func(*Options)) *Store {
 // now is the main table's clock (table.Options.Now): receivedAt,
 // lastEventAt and lastUsedAt move with the TTL checks in tests.
 func (s *Store) now() time.Time { return s.main.Now() }
-
-// readFields reads the item k of e, strongly consistent, fetching only
-// the projection p's fields (and the table's keys, type, version and
-// TTL): for a method that reads an item only to check a field or two.
-// The rest of the item is neither sent nor decoded, secrets not
-// decrypted. Ferryhook's types have no table.ReadState to mark an item
-// partial, so the read is the table's owner read decoded here: the
-// partial item it returns is for checking, never written back (callers
-// write with conditioned updates of the attributes they change). A
-// missing item gives table.ErrNotFound.
-func readFields[T any](ctx context.Context, e *table.Entity[T], k table.Key, p table.Projection[T]) (T, error) {
-	raw, err := e.Table().GetOwner(ctx, k, true, p.Attrs()...)
-	if err != nil {
-		var zero T
-		return zero, err
-	}
-	return e.Decode(raw)
-}

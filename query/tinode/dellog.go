@@ -11,11 +11,10 @@ import (
 
 // topicDeleteFields is what DeleteList reads of its topic (typed fields,
 // checked when the package loads).
-var topicDeleteFields = table.Project(
-	table.MustField[tn.Topic, tn.ObjState]("State"),
-	table.MustField[tn.Topic, int]("SeqId"),
-	table.MustField[tn.Topic, int]("DelId"),
-	table.MustField[tn.Topic, int]("ClearId"),
+var (
+	topicDelId        = table.MustField[tn.Topic, int]("DelId")
+	topicClearId      = table.MustField[tn.Topic, int]("ClearId")
+	topicDeleteFields = table.Project(topicState, topicSeqId, topicDelId, topicClearId)
 )
 
 // DeleteList deletes the messages in ranges for forUser alone, or for
@@ -60,23 +59,24 @@ func (ms *Messages) DeleteList(ctx context.Context, topic tn.TopicName, forUser 
 	}
 	var entry tn.DelMessage
 	err = ms.s.retry(ctx, func() error {
-		t, err := ms.s.topicFields(ctx, tk, topicDeleteFields)
+		t, err := ms.s.topic.Peek(ctx, tk, topicDeleteFields)
 		if err != nil {
 			return err
 		}
-		if t.State == tn.StateDeleted {
+		if table.FieldValue(t, topicState) == tn.StateDeleted {
 			return fmt.Errorf("delete messages: topic %s is deleted: %w", topic, table.ErrNotFound)
 		}
-		id := t.DelId + 1
+		delID, clearID, seq := table.FieldValue(t, topicDelId), table.FieldValue(t, topicClearId), table.FieldValue(t, topicSeqId)
+		id := delID + 1
 		bump := table.Patch{Set: map[string]any{"DelId": id}, NoTouch: true}
-		if t.DelId == 0 {
+		if delID == 0 {
 			bump.IfAbsent = []string{"DelId"}
 		} else {
-			bump.IfEqual = map[string]any{"DelId": t.DelId}
+			bump.IfEqual = map[string]any{"DelId": delID}
 		}
 		var subPatch *table.Patch
 		if forUser == "" {
-			if c := extendClear(t.ClearId, rs, t.SeqId); c > t.ClearId {
+			if c := extendClear(clearID, rs, seq); c > clearID {
 				bump.Set["ClearId"] = c
 			}
 		} else {
@@ -86,7 +86,7 @@ func (ms *Messages) DeleteList(ctx context.Context, topic tn.TopicName, forUser 
 			}
 			v := sub.Version
 			subPatch = &table.Patch{Set: map[string]any{"DelId": id}, IfVersion: &v, NoTouch: true}
-			if c := extendClear(sub.ClearId, rs, t.SeqId); c > sub.ClearId {
+			if c := extendClear(sub.ClearId, rs, seq); c > sub.ClearId {
 				subPatch.Set["ClearId"] = c
 			}
 		}

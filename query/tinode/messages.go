@@ -140,27 +140,12 @@ func (ms *Messages) commit(ctx context.Context, batch []*saveReq) {
 
 // topicSaveFields is what a save reads of its topic: its state, last
 // SeqId and message layout (typed fields, checked when the package loads).
-var topicSaveFields = table.Project(
-	table.MustField[tn.Topic, tn.ObjState]("State"),
-	table.MustField[tn.Topic, int]("SeqId"),
-	table.MustField[tn.Topic, string]("MsgLayout"),
+var (
+	topicState      = table.MustField[tn.Topic, tn.ObjState]("State")
+	topicSeqId      = table.MustField[tn.Topic, int]("SeqId")
+	topicMsgLayout  = table.MustField[tn.Topic, string]("MsgLayout")
+	topicSaveFields = table.Project(topicState, topicSeqId, topicMsgLayout)
 )
-
-// topicFields reads the topic k, strongly consistent, fetching only p's
-// fields (and the table's keys, type, version and TTL): for a method that
-// reads the topic only to check a few (its Public, Trusted and Aux
-// documents and its tags are neither sent nor decoded). tn.Topic has no
-// table.ReadState to mark an item partial, so the read is the table's
-// owner read decoded here: the partial topic it returns is for checking,
-// never written back (callers write conditioned updates of the
-// attributes they change). A missing topic gives table.ErrNotFound.
-func (s *Store) topicFields(ctx context.Context, k table.Key, p table.Projection[tn.Topic]) (tn.Topic, error) {
-	raw, err := s.t.GetOwner(ctx, k, true, p.Attrs()...)
-	if err != nil {
-		return tn.Topic{}, err
-	}
-	return s.topic.Decode(raw)
-}
 
 func (ms *Messages) commitOnce(ctx context.Context, batch []*saveReq) error {
 	topic := batch[0].m.Topic
@@ -170,22 +155,23 @@ func (ms *Messages) commitOnce(ctx context.Context, batch []*saveReq) error {
 	}
 	o := ms.s.opts
 	for attempt := 0; ; attempt++ {
-		t, err := ms.s.topicFields(ctx, tk, topicSaveFields)
+		t, err := ms.s.topic.Peek(ctx, tk, topicSaveFields)
 		if err != nil {
 			return err
 		}
-		if t.State == tn.StateDeleted {
+		if table.FieldValue(t, topicState) == tn.StateDeleted {
 			return fmt.Errorf("save message: topic %s is deleted: %w", topic, table.ErrNotFound)
 		}
-		layout, err := table.ParseLayout(t.MsgLayout)
+		layout, err := table.ParseLayout(table.FieldValue(t, topicMsgLayout))
 		if err != nil {
 			return err
 		}
 		now := ms.s.now()
-		last := t.SeqId + len(batch)
+		seq := table.FieldValue(t, topicSeqId)
+		last := seq + len(batch)
 		bump, err := ms.s.topic.PatchOp(tk, table.Patch{
 			Set:     map[string]any{"SeqId": last, "TouchedAt": now},
-			IfEqual: map[string]any{"SeqId": t.SeqId},
+			IfEqual: map[string]any{"SeqId": seq},
 		})
 		if err != nil {
 			return err
@@ -196,7 +182,7 @@ func (ms *Messages) commitOnce(ctx context.Context, batch []*saveReq) error {
 		msgs := make([]tn.Message, len(batch))
 		for i, r := range batch {
 			msgs[i] = *r.m
-			msgs[i].SeqId = t.SeqId + 1 + i
+			msgs[i].SeqId = seq + 1 + i
 			create, err := ms.s.msg.CreateOp(&msgs[i])
 			if err != nil {
 				return err
@@ -216,7 +202,7 @@ func (ms *Messages) commitOnce(ctx context.Context, batch []*saveReq) error {
 		if !retryable(err, func(i int) bool { return i == 0 }) {
 			var te *table.TxError
 			if errors.As(err, &te) {
-				return fmt.Errorf("save message %s/%d..%d: %w: %w", topic, t.SeqId+1, last, table.ErrAlreadyExists, err)
+				return fmt.Errorf("save message %s/%d..%d: %w: %w", topic, seq+1, last, table.ErrAlreadyExists, err)
 			}
 			return err
 		}

@@ -52,6 +52,27 @@ func TestTopicReadsProjected_TN12_TN27(t *testing.T) {
 	if save*2 > whole || del*2 > whole {
 		t.Errorf("projected reads %d and %d bytes, whole %d: want under half", save, del, whole)
 	}
+	// The stores' reads (Entity.Peek) send that GetItem: as many bytes.
+	peek := func(what string, read func() error) int64 {
+		t.Helper()
+		rc.Reset()
+		rb.Reset()
+		if err := read(); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		r, _ := rc.Consumed()
+		t.Logf("%-40s %5d response bytes, %.1f RCU", what, rb.Bytes(), r)
+		if n := rc.Of("GetItem"); n != 1 || rc.Total() != 1 {
+			t.Errorf("%s sent %v, want one GetItem", what, rc.Ops())
+		}
+		return rb.Bytes()
+	}
+	if got := peek("Messages.Save's read (Entity.Peek)", func() error { return tinode.PeekTopicForSave(c, s, k) }); got != save {
+		t.Errorf("Save's read returned %d bytes, the projected GetItem %d", got, save)
+	}
+	if got := peek("Messages.DeleteList's read (Entity.Peek)", func() error { return tinode.PeekTopicForDelete(c, s, k) }); got != del {
+		t.Errorf("DeleteList's read returned %d bytes, the projected GetItem %d", got, del)
+	}
 
 	// The paths decide on the projected topic as on the whole one.
 	for i := range 3 {
