@@ -90,6 +90,21 @@ func CallSeq2[V any](ctx context.Context, t *Table, pattern, method string, seq 
 	}
 }
 
+// CallPages is [CallSeq2] over [Pages]: the iterator form of list
+// method list as one call of pattern by method, which is what a store's
+// AllX method is:
+//
+//	func (s *Sources) AllByUser(ctx context.Context, u UserID, opts ...ListOption) iter.Seq2[Source, error] {
+//		return table.CallPages(ctx, s.t, "FH-3", "ferryhook.Sources.AllByUser", func(ctx context.Context, o ...table.ListOption) (table.Page[Source], error) {
+//			return s.ListByUser(ctx, u, o...)
+//		}, opts...)
+//	}
+func CallPages[T any](ctx context.Context, t *Table, pattern, method string, list func(context.Context, ...ListOption) (Page[T], error), opts ...ListOption) iter.Seq2[T, error] {
+	return CallSeq2(ctx, t, pattern, method, func(ctx context.Context) iter.Seq2[T, error] {
+		return Pages(ctx, list, opts...)
+	})
+}
+
 // CallOf returns the innermost call ctx was started under with
 // [Table.Call], if a Tracer is set.
 func CallOf(ctx context.Context) (Call, bool) {

@@ -41,8 +41,23 @@ func (x exprs) vals() map[string]types.AttributeValue {
 	return x.values
 }
 
-// expiredCond holds for an item whose TTL has passed (#ttl, :now, :zero).
-const expiredCond = "(#ttl <= :now AND #ttl > :zero)"
+// expiredCond holds for an item whose TTL has passed: a number in
+// (0, now] (#ttl, :tiny and :now bound by bindTTL; :tiny is DynamoDB's
+// smallest positive number, so BETWEEN's inclusive bound excludes 0 and
+// below, which mean "no expiry"). A missing or non-number TTL is not
+// expired, as DynamoDB's TTL and [Table.expired] on reads see it. One
+// BETWEEN costs DynamoDB less to evaluate than the two comparisons it
+// replaces (BenchmarkIngestAblation), with the same result for every number.
+const expiredCond = "#ttl BETWEEN :tiny AND :now"
+
+// notExpiredCond holds for an item with no TTL, a zero or negative TTL, a
+// non-number TTL, or one in the future: expiredCond negated (a comparison
+// on a missing attribute is false, so NOT makes it true); used in write
+// conditions.
+const notExpiredCond = "NOT " + expiredCond
+
+// tinyNumber is DynamoDB's smallest positive number.
+const tinyNumber = "1E-130"
 
 // liveCond returns the condition "the item exists, is not expired and is of
 // entity type typ (or untyped)", binding its placeholders into x.
@@ -83,13 +98,13 @@ func (t *Table) absentCond(x exprs) string {
 		return "attribute_not_exists(#pk)"
 	}
 	t.bindTTL(x)
-	return "(attribute_not_exists(#pk) OR " + expiredCond + ")"
+	return "attribute_not_exists(#pk) OR " + expiredCond
 }
 
 func (t *Table) bindTTL(x exprs) {
 	x.names["#ttl"] = t.schema.TTLAttr
 	x.values[":now"] = numAV(t.now().Unix())
-	x.values[":zero"] = numAV(0)
+	x.values[":tiny"] = &types.AttributeValueMemberN{Value: tinyNumber}
 }
 
 // Write tokens. A write whose response is lost after DynamoDB applied it

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -719,5 +720,69 @@ func TestCreateInPartition(t *testing.T) {
 	}
 	if err := ff.notes.CreateIn(c, &note{MemberID: "m1", Seq: 1, Text: "twice"}, "MEMBER#m1#3"); !errors.Is(err, table.ErrAlreadyExists) {
 		t.Fatalf("second CreateIn = %v, want ErrAlreadyExists", err)
+	}
+}
+
+// TestTTLEdgeValuesAgree: for every TTL value an item may hold (written by
+// another service: none, zero, negative, fractional, a string, past, the
+// current second, future), the write conditions (a patch, an add, a
+// create over the key) and the read agree on whether the item is live:
+// an item is expired when its TTL is a number in (0, now], as DynamoDB's
+// TTL deletes and Table reads see it. The conditions test expiry with one
+// BETWEEN (#ttl BETWEEN 1E-130 AND now), whose result on a missing
+// attribute is false.
+func TestTTLEdgeValuesAgree(t *testing.T) {
+	t.Parallel()
+	var clk clock
+	clk.set(time.Unix(1_900_000_000, 0))
+	f := newFixture(t, withClock(&clk))
+	c := ctx(t)
+	now := clk.Now().Unix()
+	n := func(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
+	cases := []struct {
+		name string
+		ttl  types.AttributeValue // nil: no TTL attribute
+		live bool
+	}{
+		{"none", nil, true},
+		{"zero", n("0"), true},
+		{"negative", n("-5"), true},
+		{"string", &types.AttributeValueMemberS{Value: "soon"}, true},
+		{"future", n(strconv.FormatInt(now+3600, 10)), true},
+		{"next second", n(strconv.FormatInt(now+1, 10)), true},
+		{"this second", n(strconv.FormatInt(now, 10)), false},
+		{"past", n(strconv.FormatInt(now-1, 10)), false},
+		{"fraction", n("0.5"), false},
+	}
+	for i, tc := range cases {
+		id := "ttl" + strconv.Itoa(i)
+		k := table.Key{PK: "MEMBER#" + id, SK: "NOTE#0001"}
+		put := func() {
+			item := table.Item{"PK": &types.AttributeValueMemberS{Value: k.PK}, "SK": &types.AttributeValueMemberS{Value: k.SK},
+				"memberId": &types.AttributeValueMemberS{Value: id}, "seq": n("1"), "text": &types.AttributeValueMemberS{Value: "foreign"}}
+			if tc.ttl != nil {
+				item[f.t.Schema().TTLAttr] = tc.ttl
+			}
+			putRawItem(t, f.t, item)
+		}
+		put()
+		_, err := f.notes.Get(c, k)
+		if read := err == nil; read != tc.live || (err != nil && !errors.Is(err, table.ErrNotFound)) {
+			t.Errorf("%s: Get = %v, want live %v", tc.name, err, tc.live)
+		}
+		_, err = f.notes.Patch(c, k, table.Patch{Set: map[string]any{"text": "patched"}})
+		if ok := err == nil; ok != tc.live || (err != nil && !errors.Is(err, table.ErrNotFound)) {
+			t.Errorf("%s: Patch = %v, want success %v", tc.name, err, tc.live)
+		}
+		put()
+		_, err = f.notes.Add(c, k, "likes", 1)
+		if ok := err == nil; ok != tc.live || (err != nil && !errors.Is(err, table.ErrNotFound)) {
+			t.Errorf("%s: Add = %v, want success %v", tc.name, err, tc.live)
+		}
+		put()
+		err = f.notes.Create(c, &note{MemberID: id, Seq: 1, Text: "mine"})
+		if ok := err == nil; ok == tc.live || (err != nil && !errors.Is(err, table.ErrAlreadyExists)) {
+			t.Errorf("%s: Create over it = %v, want success %v", tc.name, err, !tc.live)
+		}
 	}
 }

@@ -243,10 +243,10 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 		lim := ":l" + strconv.Itoa(n)
 		if d > 0 {
 			b.values[lim] = numAV(math.MaxInt64 - d)
-			conds = append(conds, "(attribute_not_exists("+nm+") OR "+nm+" <= "+lim+")")
+			conds = append(conds, "NOT "+nm+" > "+lim) // true on a missing attribute
 		} else if d < 0 {
 			b.values[lim] = numAV(math.MinInt64 - d)
-			conds = append(conds, "(attribute_not_exists("+nm+") OR "+nm+" >= "+lim+")")
+			conds = append(conds, "NOT "+nm+" < "+lim)
 		}
 	}
 	for _, f := range p.Remove {

@@ -13,10 +13,6 @@ import (
 	"github.com/guregu/dynamo/v2"
 )
 
-// notExpiredCond holds for items with no TTL, a zero TTL, or a TTL in the
-// future (#ttl, :now and :zero bound by the caller); used in write conditions.
-const notExpiredCond = "(attribute_not_exists(#ttl) OR #ttl > :now OR #ttl <= :zero)"
-
 // SKCond is a sort-key condition of a [Query]. The zero value matches the
 // whole partition.
 type SKCond struct {

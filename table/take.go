@@ -63,6 +63,7 @@ func (e *Entity[T]) Take(ctx context.Context, k Key) (T, error) {
 		x.names["#wt"], x.names["#ttl0"] = s.TokenAttr, takenTTLAttr
 		x.values[":wt"] = &types.AttributeValueMemberSS{Value: []string{tok}}
 		x.values[":gone"] = numAV(e.t.now().Unix())
+		x.values[":zero"] = numAV(0)
 		var out *dynamodb.UpdateItemOutput
 		out, err = e.t.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 			TableName: aws.String(s.Name),

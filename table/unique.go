@@ -123,7 +123,7 @@ func (t *Table) guardTakeover(u Unique, owner, prev Key, exp int64) []TxOp {
 	if s.TTLAttr != "" {
 		delete(x.names, "#ttl")
 		delete(x.values, ":now")
-		delete(x.values, ":zero")
+		delete(x.values, ":tiny")
 	}
 	cx := newExprs()
 	cx.names["#pk"] = s.PK

@@ -22,20 +22,12 @@ import (
 // v1 is an attribute value as ListBackup's Go handlers marshal it
 // (aws-sdk-go v1 dynamodbattribute.MarshalMap): an empty string, a nil
 // pointer without omitempty and a nil map are NULL, a time.Time an RFC 3339
-// string with nanoseconds, an int a number.
+// string with nanoseconds, an int a number; the constructors are
+// legacytest's.
 type v1 = types.AttributeValue
 
-func v1s(s string) v1 {
-	if s == "" {
-		return &types.AttributeValueMemberNULL{Value: true}
-	}
-	return &types.AttributeValueMemberS{Value: s}
-}
-func v1n(n int) v1              { return &types.AttributeValueMemberN{Value: fmt.Sprint(n)} }
-func v1b(b bool) v1             { return &types.AttributeValueMemberBOOL{Value: b} }
-func v1t(t time.Time) v1        { return v1s(t.Format(time.RFC3339Nano)) }
-func v1m(m map[string]v1) v1    { return &types.AttributeValueMemberM{Value: m} }
-func v1null() v1                { return &types.AttributeValueMemberNULL{Value: true} }
+var v1s, v1n, v1b, v1t, v1m, v1null = legacytest.S, legacytest.N[int], legacytest.Bool, legacytest.Time, legacytest.M, legacytest.Null
+
 func trimAcct(id string) string { return strings.TrimPrefix(id, "account:") }
 
 // handlersDeployment is what ListBackup's Lambda handlers write (read from

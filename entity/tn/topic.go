@@ -54,17 +54,8 @@ func (t *Topic) Validate() error {
 	if err := t.Id.Validate("Id"); err != nil {
 		return err
 	}
-	if err := t.Access.Validate("Access"); err != nil {
+	if err := validateHeader(t.Access, t.State, t.Public, t.Trusted); err != nil {
 		return err
-	}
-	if !t.State.Valid() {
-		return invalid("State", "unknown state %d", int(t.State))
-	}
-	if !t.Public.Valid() {
-		return invalid("Public", "not valid JSON")
-	}
-	if !t.Trusted.Valid() {
-		return invalid("Trusted", "not valid JSON")
 	}
 	if !t.Aux.Valid() {
 		return invalid("Aux", "not valid JSON")

@@ -63,17 +63,8 @@ func (u *User) Validate() error {
 	if err := u.Id.Validate("Id"); err != nil {
 		return err
 	}
-	if err := u.Access.Validate("Access"); err != nil {
+	if err := validateHeader(u.Access, u.State, u.Public, u.Trusted); err != nil {
 		return err
-	}
-	if !u.State.Valid() {
-		return invalid("State", "unknown state %d", int(u.State))
-	}
-	if !u.Public.Valid() {
-		return invalid("Public", "not valid JSON")
-	}
-	if !u.Trusted.Valid() {
-		return invalid("Trusted", "not valid JSON")
 	}
 	if u.SeqId < 0 || u.ClearId < 0 {
 		return invalid("SeqId", "negative")
@@ -88,6 +79,24 @@ func (u *User) Validate() error {
 		if err := d.Validate(); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// validateHeader checks what a user and a topic both hold: the default
+// access, the state and the public and trusted JSON.
+func validateHeader(access DefaultAccess, state ObjState, public, trusted RawJSON) error {
+	if err := access.Validate("Access"); err != nil {
+		return err
+	}
+	if !state.Valid() {
+		return invalid("State", "unknown state %d", int(state))
+	}
+	if !public.Valid() {
+		return invalid("Public", "not valid JSON")
+	}
+	if !trusted.Valid() {
+		return invalid("Trusted", "not valid JSON")
 	}
 	return nil
 }

@@ -1,9 +1,9 @@
 // Package wiretest checks that the store methods of the applications'
 // packages report their access pattern: every exported method taking a
 // context.Context whose doc comment cites a catalog ID (FH-6, PF-3, ...)
-// must start with [table.Table.Call] (or return [table.CallSeq2]) naming
-// one of the IDs it cites and itself as "pkg.Type.Method", and end the
-// call with its named error result. A method that cites no ID must be
+// must start with [table.Table.Call] (or return [table.CallSeq2] or
+// [table.CallPages]) naming one of the IDs it cites and itself as
+// "pkg.Type.Method", and end the call with its named error result. A method that cites no ID must be
 // listed as exempt, so that a new method cannot slip by unwired.
 package wiretest
 
@@ -166,9 +166,10 @@ func checkBody(fd *ast.FuncDecl, ctxName string, ids []string, method string) st
 	if len(stmts) == 0 {
 		return "empty body"
 	}
-	// An iterator: return table.CallSeq2(ctx, t, "ID", "method", func...).
+	// An iterator: return table.CallSeq2(ctx, t, "ID", "method", func...),
+	// or table.CallPages with the same first arguments.
 	if r, ok := stmts[0].(*ast.ReturnStmt); ok && len(r.Results) == 1 {
-		if c, ok := r.Results[0].(*ast.CallExpr); ok && selName(c.Fun) == "CallSeq2" {
+		if c, ok := r.Results[0].(*ast.CallExpr); ok && (selName(c.Fun) == "CallSeq2" || selName(c.Fun) == "CallPages") {
 			return patternArgs(c.Args, 2, ids, method)
 		}
 	}

@@ -216,11 +216,9 @@ func (a *APIKeys) ListByUser(ctx context.Context, user fh.UserID, opts ...table.
 // AllByUser iterates over all of user's API keys (FH-10), page by page,
 // with ListByUser's options.
 func (a *APIKeys) AllByUser(ctx context.Context, user fh.UserID, opts ...table.ListOption) iter.Seq2[fh.APIKey, error] {
-	return table.CallSeq2(ctx, a.s.main, "FH-10", "ferryhook.APIKeys.AllByUser", func(ctx context.Context) iter.Seq2[fh.APIKey, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[fh.APIKey], error) {
-			return a.ListByUser(ctx, user, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, a.s.main, "FH-10", "ferryhook.APIKeys.AllByUser", func(ctx context.Context, o ...table.ListOption) (table.Page[fh.APIKey], error) {
+		return a.ListByUser(ctx, user, o...)
+	}, opts...)
 }
 
 // Delete deletes user's API key and its hash guard (FH-11 apiKeys.delete);

@@ -85,9 +85,7 @@ func (a *Attempts) ListByEvent(ctx context.Context, event fh.EventID, opts ...ta
 // AllByEvent iterates over all of an event's attempts (FH-9), page by
 // page, with ListByEvent's options.
 func (a *Attempts) AllByEvent(ctx context.Context, event fh.EventID, opts ...table.ListOption) iter.Seq2[fh.DeliveryAttempt, error] {
-	return table.CallSeq2(ctx, a.s.events, "FH-9", "ferryhook.Attempts.AllByEvent", func(ctx context.Context) iter.Seq2[fh.DeliveryAttempt, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[fh.DeliveryAttempt], error) {
-			return a.ListByEvent(ctx, event, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, a.s.events, "FH-9", "ferryhook.Attempts.AllByEvent", func(ctx context.Context, o ...table.ListOption) (table.Page[fh.DeliveryAttempt], error) {
+		return a.ListByEvent(ctx, event, o...)
+	}, opts...)
 }

@@ -47,22 +47,11 @@ type scaledBench struct {
 
 func newScaledBench(b *testing.B) scaledBench {
 	b.Helper()
-	main := tabletest.NewTable(b, ferryhook.MainSchema(ferryhook.DefaultMainTable))
-	events := tabletest.NewTable(b, ferryhook.EventsSchema(ferryhook.DefaultEventsTable))
-	s := ferryhook.New(main, events, ferryhook.ScaledProfile())
-	ctx := context.Background()
-	u, err := s.Users.Create(ctx, ferryhook.CreateUserInput{Email: "bench@example.com", Name: "B", GitHubID: "1"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	src, err := s.Sources.Create(ctx, u.UserID, ferryhook.CreateSourceInput{Name: "s", Provider: fh.ProviderStripe})
-	if err != nil {
-		b.Fatal(err)
-	}
+	s, main, events, src := benchSetup(b, ferryhook.ScaledProfile())
 	if src.EventLayout != "0:64" {
 		b.Fatalf("source created with layout %q, want 0:64", src.EventLayout)
 	}
-	return scaledBench{s: s, main: main, events: events, src: src, ctx: ctx}
+	return scaledBench{s: s, main: main, events: events, src: src, ctx: context.Background()}
 }
 
 // countingStore returns a second store on sb's tables whose requests rc
@@ -176,9 +165,9 @@ func (sb scaledBench) rawIngest(full bool) func() error {
 			item["_type"], item["_v"] = str("Event"), num(1)
 			item["_wt"] = &types.AttributeValueMemberSS{Value: []string{randomToken()}}
 			in.ClientRequestToken = aws.String(randomToken())
-			put.ConditionExpression = aws.String("(attribute_not_exists(#pk) OR (#ttl <= :now AND #ttl > :zero))")
+			put.ConditionExpression = aws.String("attribute_not_exists(#pk) OR #ttl BETWEEN :tiny AND :now")
 			put.ExpressionAttributeNames = map[string]string{"#pk": "PK", "#ttl": "expiresAt"}
-			put.ExpressionAttributeValues = map[string]types.AttributeValue{":now": num(now.Unix()), ":zero": num(0)}
+			put.ExpressionAttributeValues = map[string]types.AttributeValue{":now": num(now.Unix()), ":tiny": tiny}
 			put.ReturnValuesOnConditionCheckFailure = allOld
 			srcUp.UpdateExpression = aws.String("SET #ty = :ty, lastEventAt = :at ADD eventCount :one")
 			srcUp.ExpressionAttributeNames["#ty"] = "_type"

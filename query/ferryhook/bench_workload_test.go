@@ -207,26 +207,26 @@ func (w *workload) sameIngest() error {
 	}
 	item["_type"], item["_v"] = str("Event"), num(1)
 	nowS, at := num(now.Unix()), str(now.UTC().Format(time.RFC3339Nano))
-	alive := "(attribute_not_exists(#ty) OR #ty = :ty) AND (attribute_not_exists(#ttl) OR #ttl > :now OR #ttl <= :zero)"
+	alive := "(attribute_not_exists(#ty) OR #ty = :ty) AND NOT #ttl BETWEEN :tiny AND :now"
 	_, err = w.c.TransactWriteItems(w.ctx, &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String(txToken()), TransactItems: []types.TransactWriteItem{
 		{Put: &types.Put{TableName: aws.String(w.events), Item: item,
-			ConditionExpression:                 aws.String("(attribute_not_exists(#pk) OR (#ttl <= :now AND #ttl > :zero))"),
+			ConditionExpression:                 aws.String("attribute_not_exists(#pk) OR #ttl BETWEEN :tiny AND :now"),
 			ExpressionAttributeNames:            map[string]string{"#pk": "PK", "#ttl": "expiresAt"},
-			ExpressionAttributeValues:           map[string]types.AttributeValue{":now": nowS, ":zero": num(0)},
+			ExpressionAttributeValues:           map[string]types.AttributeValue{":now": nowS, ":tiny": tiny},
 			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}},
 		{Update: &types.Update{TableName: aws.String(w.main),
 			Key:                                 map[string]types.AttributeValue{"PK": str("USER#" + string(w.src.UserID)), "SK": str("SRC#" + string(w.src.SourceID))},
 			UpdateExpression:                    aws.String("SET lastEventAt = :at ADD eventCount :one, #v :one"),
-			ConditionExpression:                 aws.String(alive + " AND (attribute_not_exists(eventCount) OR eventCount <= :max) AND #s = :active"),
+			ConditionExpression:                 aws.String(alive + " AND NOT eventCount > :max AND #s = :active"),
 			ExpressionAttributeNames:            map[string]string{"#s": "status", "#ty": "_type", "#ttl": "ttl", "#v": "_v"},
-			ExpressionAttributeValues:           map[string]types.AttributeValue{":one": num(1), ":at": at, ":active": str("active"), ":ty": str("Source"), ":now": nowS, ":zero": num(0), ":max": num(math.MaxInt64 - 1)},
+			ExpressionAttributeValues:           map[string]types.AttributeValue{":one": num(1), ":at": at, ":active": str("active"), ":ty": str("Source"), ":now": nowS, ":tiny": tiny, ":max": num(math.MaxInt64 - 1)},
 			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}},
 		{Update: &types.Update{TableName: aws.String(w.main),
 			Key:                                 map[string]types.AttributeValue{"PK": str("USER#" + string(w.src.UserID)), "SK": str("PROFILE")},
 			UpdateExpression:                    aws.String("SET updatedAt = :at ADD usageThisMonth :one, #v :one"),
-			ConditionExpression:                 aws.String(alive + " AND (attribute_not_exists(usageThisMonth) OR usageThisMonth <= :max) AND #p = :plan"),
+			ConditionExpression:                 aws.String(alive + " AND NOT usageThisMonth > :max AND #p = :plan"),
 			ExpressionAttributeNames:            map[string]string{"#p": "plan", "#ty": "_type", "#ttl": "ttl", "#v": "_v"},
-			ExpressionAttributeValues:           map[string]types.AttributeValue{":one": num(1), ":at": at, ":plan": str("free"), ":ty": str("User"), ":now": nowS, ":zero": num(0), ":max": num(math.MaxInt64 - 1)},
+			ExpressionAttributeValues:           map[string]types.AttributeValue{":one": num(1), ":at": at, ":plan": str("free"), ":ty": str("User"), ":now": nowS, ":tiny": tiny, ":max": num(math.MaxInt64 - 1)},
 			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}},
 	}})
 	return err
@@ -588,9 +588,9 @@ func (w *workload) sameAttemptCreate() error {
 	item["_type"], item["_v"] = str("DeliveryAttempt"), num(1)
 	item["_wt"] = &types.AttributeValueMemberSS{Value: []string{writeToken(now)}}
 	_, err = w.c.PutItem(w.ctx, &dynamodb.PutItemInput{TableName: aws.String(w.events), Item: item,
-		ConditionExpression:                 aws.String("(attribute_not_exists(#pk) OR (#ttl <= :now AND #ttl > :zero))"),
+		ConditionExpression:                 aws.String("attribute_not_exists(#pk) OR #ttl BETWEEN :tiny AND :now"),
 		ExpressionAttributeNames:            map[string]string{"#pk": "PK", "#ttl": "expiresAt"},
-		ExpressionAttributeValues:           map[string]types.AttributeValue{":now": num(now.Unix()), ":zero": num(0)},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":now": num(now.Unix()), ":tiny": tiny},
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
 	return err
 }

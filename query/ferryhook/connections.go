@@ -122,11 +122,9 @@ func (c *Connections) ListBySource(ctx context.Context, user fh.UserID, source f
 // AllBySource iterates over all connections of user's source (FH-5), page
 // by page, with ListBySource's options and filtering.
 func (c *Connections) AllBySource(ctx context.Context, user fh.UserID, source fh.SourceID, opts ...table.ListOption) iter.Seq2[fh.Connection, error] {
-	return table.CallSeq2(ctx, c.s.main, "FH-5", "ferryhook.Connections.AllBySource", func(ctx context.Context) iter.Seq2[fh.Connection, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[fh.Connection], error) {
-			return c.ListBySource(ctx, user, source, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, c.s.main, "FH-5", "ferryhook.Connections.AllBySource", func(ctx context.Context, o ...table.ListOption) (table.Page[fh.Connection], error) {
+		return c.ListBySource(ctx, user, source, o...)
+	}, opts...)
 }
 
 // ConnectionUpdate is a partial update of a connection (the document's

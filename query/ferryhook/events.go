@@ -202,11 +202,9 @@ func (e *Events) ListBySource(ctx context.Context, source fh.SourceID, opts ...t
 // AllBySource iterates over a source's events, newest first unless
 // table.Asc (FH-7), page by page, with ListBySource's options.
 func (e *Events) AllBySource(ctx context.Context, source fh.SourceID, opts ...table.ListOption) iter.Seq2[fh.Event, error] {
-	return table.CallSeq2(ctx, e.s.events, "FH-7", "ferryhook.Events.AllBySource", func(ctx context.Context) iter.Seq2[fh.Event, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[fh.Event], error) {
-			return e.ListBySource(ctx, source, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, e.s.events, "FH-7", "ferryhook.Events.AllBySource", func(ctx context.Context, o ...table.ListOption) (table.Page[fh.Event], error) {
+		return e.ListBySource(ctx, source, o...)
+	}, opts...)
 }
 
 // UpdateStatus sets an event's status (FH-11 events.updateStatus) and

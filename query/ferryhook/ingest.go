@@ -165,35 +165,16 @@ func (s *Store) sourceOwner(ctx context.Context, source fh.SourceID) (ownerInfo,
 // (read it again) or, in the scaled profile, because the source's or the
 // owner's counter shards do not exist yet (create them).
 func (s *Store) ingestOnce(ctx context.Context, source fh.SourceID, in CreateEventInput, o ownerInfo) (fh.Event, ingestNext, error) {
-	in.UserID, in.Plan = o.user, o.plan
-	if !in.Plan.Valid() {
-		in.Plan = fh.PlanFree
-	}
-	ev, shard, err := s.Events.newEvent(in, o.layout)
+	ev, ops, evOps, err := s.ingestOps(in, o)
 	if err != nil {
 		return fh.Event{}, ingestDone, err
 	}
-	evOps, err := s.event.CreateOp(&ev)
-	if err != nil {
-		return fh.Event{}, ingestDone, err
-	}
-	if shard.n > 1 { // a write-sharded source: the event's partition
-		pk, _ := fh.EventKeys.Partition(map[string]string{"sourceId": string(ev.SourceID)})
-		evOps[0] = s.events.InPartition(evOps[0], table.ShardPK(string(pk), shard.i, shard.n))
-	}
-	var counterOps []table.TxOp
-	if s.scaled() {
-		counterOps = s.shardedOps(ev, o)
-	} else if counterOps, err = s.itemCounterOps(ev, o); err != nil {
-		return fh.Event{}, ingestDone, err
-	}
-	ops := append(evOps, counterOps...)
 	err = s.events.Transact(ctx, ops...)
 	var te *table.TxError
 	if err == nil || !errors.As(err, &te) {
 		return ev, ingestDone, err
 	}
-	src, user := len(evOps), len(evOps)+1
+	src, user := evOps, evOps+1
 	next := ingestDone
 	for _, r := range te.Failed() {
 		if r.Code != "ConditionalCheckFailed" {
@@ -227,6 +208,35 @@ func (s *Store) ingestOnce(ctx context.Context, source fh.SourceID, in CreateEve
 		}
 	}
 	return fh.Event{}, next, err
+}
+
+// ingestOps builds the ingest transaction of in for the owner o: the
+// event's create (evOps actions) followed by the counter actions. It
+// sends nothing.
+func (s *Store) ingestOps(in CreateEventInput, o ownerInfo) (ev fh.Event, ops []table.TxOp, evOps int, err error) {
+	in.UserID, in.Plan = o.user, o.plan
+	if !in.Plan.Valid() {
+		in.Plan = fh.PlanFree
+	}
+	ev, shard, err := s.Events.newEvent(in, o.layout)
+	if err != nil {
+		return fh.Event{}, nil, 0, err
+	}
+	if ops, err = s.event.CreateOp(&ev); err != nil {
+		return fh.Event{}, nil, 0, err
+	}
+	if shard.n > 1 { // a write-sharded source: the event's partition
+		pk, _ := fh.EventKeys.Partition(map[string]string{"sourceId": string(ev.SourceID)})
+		ops[0] = s.events.InPartition(ops[0], table.ShardPK(string(pk), shard.i, shard.n))
+	}
+	evOps = len(ops)
+	var counterOps []table.TxOp
+	if s.scaled() {
+		counterOps = s.shardedOps(ev, o)
+	} else if counterOps, err = s.itemCounterOps(ev, o); err != nil {
+		return fh.Event{}, nil, 0, err
+	}
+	return ev, append(ops, counterOps...), evOps, nil
 }
 
 // itemCounterOps returns the default profile's counter actions of ev: the

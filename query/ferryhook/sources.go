@@ -159,11 +159,9 @@ func (s *Sources) ListByUser(ctx context.Context, user fh.UserID, opts ...table.
 // AllByUser iterates over all of user's sources (FH-3), page by page, with
 // ListByUser's options and filtering.
 func (s *Sources) AllByUser(ctx context.Context, user fh.UserID, opts ...table.ListOption) iter.Seq2[fh.Source, error] {
-	return table.CallSeq2(ctx, s.s.main, "FH-3", "ferryhook.Sources.AllByUser", func(ctx context.Context) iter.Seq2[fh.Source, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[fh.Source], error) {
-			return s.ListByUser(ctx, user, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.s.main, "FH-3", "ferryhook.Sources.AllByUser", func(ctx context.Context, o ...table.ListOption) (table.Page[fh.Source], error) {
+		return s.ListByUser(ctx, user, o...)
+	}, opts...)
 }
 
 // SourceUpdate is a partial update of a source (the document's

@@ -108,11 +108,9 @@ func (s *Accounts) ListChildren(ctx context.Context, parent lb.AccountID, typ lb
 
 // AllChildren iterates over the child accounts of parent (LB-6).
 func (s *Accounts) AllChildren(ctx context.Context, parent lb.AccountID, typ lb.AccountType, opts ...table.ListOption) iter.Seq2[lb.Account, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-6", "listbackup.Accounts.AllChildren", func(ctx context.Context) iter.Seq2[lb.Account, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Account], error) {
-			return s.ListChildren(ctx, parent, typ, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-6", "listbackup.Accounts.AllChildren", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Account], error) {
+		return s.ListChildren(ctx, parent, typ, o...)
+	}, opts...)
 }
 
 // ListByType returns one page of the accounts of a type, by ID (LB-7):
@@ -124,20 +122,14 @@ func (s *Accounts) ListByType(ctx context.Context, typ lb.AccountType, opts ...t
 	if err := typ.Check("accountType"); err != nil {
 		return table.Page[lb.Account]{}, err
 	}
-	q, err := inPartition(table.GSI2, lb.AccountTypeIndex, vals{"accountType": string(typ)})
-	if err != nil {
-		return table.Page[lb.Account]{}, err
-	}
-	return s.e.accounts.List(ctx, q, opts...)
+	return listIn(ctx, s.e.accounts, table.GSI2, lb.AccountTypeIndex, vals{"accountType": string(typ)}, opts)
 }
 
 // AllByType iterates over the accounts of a type (LB-7).
 func (s *Accounts) AllByType(ctx context.Context, typ lb.AccountType, opts ...table.ListOption) iter.Seq2[lb.Account, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-7", "listbackup.Accounts.AllByType", func(ctx context.Context) iter.Seq2[lb.Account, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Account], error) {
-			return s.ListByType(ctx, typ, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-7", "listbackup.Accounts.AllByType", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Account], error) {
+		return s.ListByType(ctx, typ, o...)
+	}, opts...)
 }
 
 // ListSubtree returns one page of the accounts at or below path, in path
@@ -167,11 +159,9 @@ func (s *Accounts) ListSubtree(ctx context.Context, path string, opts ...table.L
 
 // AllSubtree iterates over the accounts at or below path (LB-8).
 func (s *Accounts) AllSubtree(ctx context.Context, path string, opts ...table.ListOption) iter.Seq2[lb.Account, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-8", "listbackup.Accounts.AllSubtree", func(ctx context.Context) iter.Seq2[lb.Account, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Account], error) {
-			return s.ListSubtree(ctx, path, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-8", "listbackup.Accounts.AllSubtree", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Account], error) {
+		return s.ListSubtree(ctx, path, o...)
+	}, opts...)
 }
 
 // Memberships serves LB-9..LB-11: a user's accounts, an account's users,
@@ -234,20 +224,14 @@ func (s *Memberships) ListByUser(ctx context.Context, user lb.UserID, opts ...ta
 	if err := user.Validate("userId"); err != nil {
 		return table.Page[lb.Membership]{}, err
 	}
-	q, err := inPrefix(table.Primary, lb.MembershipKeys, vals{"userId": string(user)}, nil)
-	if err != nil {
-		return table.Page[lb.Membership]{}, err
-	}
-	return s.e.memberships.List(ctx, q, opts...)
+	return listPrefix(ctx, s.e.memberships, table.Primary, lb.MembershipKeys, vals{"userId": string(user)}, nil, opts)
 }
 
 // AllByUser iterates over a user's memberships (LB-9).
 func (s *Memberships) AllByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) iter.Seq2[lb.Membership, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-9", "listbackup.Memberships.AllByUser", func(ctx context.Context) iter.Seq2[lb.Membership, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Membership], error) {
-			return s.ListByUser(ctx, user, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-9", "listbackup.Memberships.AllByUser", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Membership], error) {
+		return s.ListByUser(ctx, user, o...)
+	}, opts...)
 }
 
 // ListByAccount returns one page of an account's members, by role then
@@ -276,11 +260,9 @@ func (s *Memberships) ListByAccount(ctx context.Context, account lb.AccountID, r
 
 // AllByAccount iterates over an account's members (LB-10).
 func (s *Memberships) AllByAccount(ctx context.Context, account lb.AccountID, role lb.MemberRole, opts ...table.ListOption) iter.Seq2[lb.Membership, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-10", "listbackup.Memberships.AllByAccount", func(ctx context.Context) iter.Seq2[lb.Membership, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Membership], error) {
-			return s.ListByAccount(ctx, account, role, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-10", "listbackup.Memberships.AllByAccount", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Membership], error) {
+		return s.ListByAccount(ctx, account, role, o...)
+	}, opts...)
 }
 
 // Teams serves LB-12 and LB-13.
@@ -329,9 +311,7 @@ func (s *Teams) ListByAccount(ctx context.Context, account lb.AccountID, opts ..
 
 // AllByAccount iterates over an account's teams (LB-12).
 func (s *Teams) AllByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) iter.Seq2[lb.Team, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-12", "listbackup.Teams.AllByAccount", func(ctx context.Context) iter.Seq2[lb.Team, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Team], error) {
-			return s.ListByAccount(ctx, account, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-12", "listbackup.Teams.AllByAccount", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Team], error) {
+		return s.ListByAccount(ctx, account, o...)
+	}, opts...)
 }

@@ -54,11 +54,9 @@ func (s *Activities) ListByAccount(ctx context.Context, account lb.AccountID, r 
 
 // AllByAccount iterates over LB-18.
 func (s *Activities) AllByAccount(ctx context.Context, account lb.AccountID, r TimeRange, opts ...table.ListOption) iter.Seq2[lb.Activity, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-18", "listbackup.Activities.AllByAccount", func(ctx context.Context) iter.Seq2[lb.Activity, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Activity], error) {
-			return s.ListByAccount(ctx, account, r, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-18", "listbackup.Activities.AllByAccount", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Activity], error) {
+		return s.ListByAccount(ctx, account, r, o...)
+	}, opts...)
 }
 
 // ListByUser returns one page of a user's activities in r, newest first
@@ -75,11 +73,9 @@ func (s *Activities) ListByUser(ctx context.Context, user lb.UserID, r TimeRange
 
 // AllByUser iterates over LB-19.
 func (s *Activities) AllByUser(ctx context.Context, user lb.UserID, r TimeRange, opts ...table.ListOption) iter.Seq2[lb.Activity, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-19", "listbackup.Activities.AllByUser", func(ctx context.Context) iter.Seq2[lb.Activity, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Activity], error) {
-			return s.ListByUser(ctx, user, r, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-19", "listbackup.Activities.AllByUser", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Activity], error) {
+		return s.ListByUser(ctx, user, r, o...)
+	}, opts...)
 }
 
 // ListByResourceType returns one page of an account's activities on a
@@ -97,11 +93,9 @@ func (s *Activities) ListByResourceType(ctx context.Context, account lb.AccountI
 
 // AllByResourceType iterates over LB-20.
 func (s *Activities) AllByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, r TimeRange, opts ...table.ListOption) iter.Seq2[lb.Activity, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-20", "listbackup.Activities.AllByResourceType", func(ctx context.Context) iter.Seq2[lb.Activity, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Activity], error) {
-			return s.ListByResourceType(ctx, account, rt, r, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-20", "listbackup.Activities.AllByResourceType", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Activity], error) {
+		return s.ListByResourceType(ctx, account, rt, r, o...)
+	}, opts...)
 }
 
 // ListByEventType returns one page of an account's activities of an event
@@ -119,11 +113,9 @@ func (s *Activities) ListByEventType(ctx context.Context, account lb.AccountID, 
 
 // AllByEventType iterates over LB-21.
 func (s *Activities) AllByEventType(ctx context.Context, account lb.AccountID, et lb.EventType, r TimeRange, opts ...table.ListOption) iter.Seq2[lb.Activity, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-21", "listbackup.Activities.AllByEventType", func(ctx context.Context) iter.Seq2[lb.Activity, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Activity], error) {
-			return s.ListByEventType(ctx, account, et, r, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-21", "listbackup.Activities.AllByEventType", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Activity], error) {
+		return s.ListByEventType(ctx, account, et, r, o...)
+	}, opts...)
 }
 
 // Jobs serves LB-23..LB-26.
@@ -194,11 +186,9 @@ func (s *Jobs) ListByAccount(ctx context.Context, account lb.AccountID, opts ...
 
 // AllByAccount iterates over LB-23.
 func (s *Jobs) AllByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) iter.Seq2[lb.Job, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-23", "listbackup.Jobs.AllByAccount", func(ctx context.Context) iter.Seq2[lb.Job, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Job], error) {
-			return s.ListByAccount(ctx, account, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-23", "listbackup.Jobs.AllByAccount", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Job], error) {
+		return s.ListByAccount(ctx, account, o...)
+	}, opts...)
 }
 
 // ListByStatus returns one page of an account's jobs in one status,
@@ -220,11 +210,9 @@ func (s *Jobs) ListByStatus(ctx context.Context, account lb.AccountID, st lb.Job
 
 // AllByStatus iterates over LB-25.
 func (s *Jobs) AllByStatus(ctx context.Context, account lb.AccountID, st lb.JobStatus, opts ...table.ListOption) iter.Seq2[lb.Job, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-25", "listbackup.Jobs.AllByStatus", func(ctx context.Context) iter.Seq2[lb.Job, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Job], error) {
-			return s.ListByStatus(ctx, account, st, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-25", "listbackup.Jobs.AllByStatus", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Job], error) {
+		return s.ListByStatus(ctx, account, st, o...)
+	}, opts...)
 }
 
 // ListBySource returns one page of a source's jobs ordered by creation
@@ -246,9 +234,7 @@ func (s *Jobs) ListBySource(ctx context.Context, src lb.SourceID, opts ...table.
 
 // AllBySource iterates over LB-26.
 func (s *Jobs) AllBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) iter.Seq2[lb.Job, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-26", "listbackup.Jobs.AllBySource", func(ctx context.Context) iter.Seq2[lb.Job, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Job], error) {
-			return s.ListBySource(ctx, src, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-26", "listbackup.Jobs.AllBySource", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Job], error) {
+		return s.ListBySource(ctx, src, o...)
+	}, opts...)
 }

@@ -122,11 +122,9 @@ func (s *APIKeys) ListByAccount(ctx context.Context, account lb.AccountID, st lb
 
 // AllByAccount iterates over LB-53.
 func (s *APIKeys) AllByAccount(ctx context.Context, account lb.AccountID, st lb.APIKeyStatus, opts ...table.ListOption) iter.Seq2[lb.APIKey, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-53", "listbackup.APIKeys.AllByAccount", func(ctx context.Context) iter.Seq2[lb.APIKey, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.APIKey], error) {
-			return s.ListByAccount(ctx, account, st, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-53", "listbackup.APIKeys.AllByAccount", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.APIKey], error) {
+		return s.ListByAccount(ctx, account, st, o...)
+	}, opts...)
 }
 
 // Revoke revokes an API key (LB-54): one UpdateItem setting status
@@ -267,11 +265,9 @@ func (s *Webhooks) ListActive(ctx context.Context, account lb.AccountID, opts ..
 
 // AllActive iterates over LB-56.
 func (s *Webhooks) AllActive(ctx context.Context, account lb.AccountID, opts ...table.ListOption) iter.Seq2[lb.Webhook, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-56", "listbackup.Webhooks.AllActive", func(ctx context.Context) iter.Seq2[lb.Webhook, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Webhook], error) {
-			return s.ListActive(ctx, account, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-56", "listbackup.Webhooks.AllActive", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Webhook], error) {
+		return s.ListActive(ctx, account, o...)
+	}, opts...)
 }
 
 // ListActiveForEvent returns one page of an account's active webhooks
@@ -298,9 +294,7 @@ func (s *Webhooks) ListActiveForEvent(ctx context.Context, account lb.AccountID,
 
 // AllActiveForEvent iterates over LB-57.
 func (s *Webhooks) AllActiveForEvent(ctx context.Context, account lb.AccountID, et lb.EventType, opts ...table.ListOption) iter.Seq2[lb.Webhook, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-57", "listbackup.Webhooks.AllActiveForEvent", func(ctx context.Context) iter.Seq2[lb.Webhook, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Webhook], error) {
-			return s.ListActiveForEvent(ctx, account, et, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-57", "listbackup.Webhooks.AllActiveForEvent", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Webhook], error) {
+		return s.ListActiveForEvent(ctx, account, et, o...)
+	}, opts...)
 }

@@ -82,9 +82,5 @@ func (s *Catalog) Sources(ctx context.Context, platform lb.CatalogPlatformID, op
 	if err := platform.Validate("platformId"); err != nil {
 		return table.Page[lb.CatalogSource]{}, err
 	}
-	q, err := inPartition(table.GSI1, lb.CatalogSourcePlatformIndex, vals{"platformId": string(platform)})
-	if err != nil {
-		return table.Page[lb.CatalogSource]{}, err
-	}
-	return s.e.platformSrcs.List(ctx, q, opts...)
+	return listIn(ctx, s.e.platformSrcs, table.GSI1, lb.CatalogSourcePlatformIndex, vals{"platformId": string(platform)}, opts)
 }

@@ -23,21 +23,12 @@ import (
 
 // Attribute values as ListBackup's Go backend marshals its structs
 // (aws-sdk-go dynamodbattribute.MarshalMap): an empty string or a nil map
-// is NULL, a time.Time an RFC 3339 string with nanoseconds.
+// is NULL, a time.Time an RFC 3339 string with nanoseconds; the
+// constructors are legacytest's.
 type av = types.AttributeValue
 
-func sv(s string) av {
-	if s == "" {
-		return &types.AttributeValueMemberNULL{Value: true}
-	}
-	return &types.AttributeValueMemberS{Value: s}
-}
-func nv(n int64) av            { return &types.AttributeValueMemberN{Value: fmt.Sprint(n)} }
-func bv(b bool) av             { return &types.AttributeValueMemberBOOL{Value: b} }
-func mv(m map[string]av) av    { return &types.AttributeValueMemberM{Value: m} }
-func lv(items ...av) av        { return &types.AttributeValueMemberL{Value: items} }
-func tv(t time.Time) av        { return sv(t.Format(time.RFC3339Nano)) }
-func null() av                 { return &types.AttributeValueMemberNULL{Value: true} }
+var sv, nv, bv, mv, lv, tv, null = legacytest.S, legacytest.N[int64], legacytest.Bool, legacytest.M, legacytest.L, legacytest.Time, legacytest.Null
+
 func bools(names ...string) av { return boolMap(true, names...) }
 func boolMap(v bool, names ...string) av {
 	m := map[string]av{}

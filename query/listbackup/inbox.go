@@ -76,11 +76,9 @@ func (s *Inbox) ListByUser(ctx context.Context, user lb.UserID, opts ...table.Li
 
 // AllByUser iterates over LB-80.
 func (s *Inbox) AllByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) iter.Seq2[lb.InboxNotification, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-80", "listbackup.Inbox.AllByUser", func(ctx context.Context) iter.Seq2[lb.InboxNotification, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.InboxNotification], error) {
-			return s.ListByUser(ctx, user, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-80", "listbackup.Inbox.AllByUser", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.InboxNotification], error) {
+		return s.ListByUser(ctx, user, o...)
+	}, opts...)
 }
 
 // ListByStatus returns one page of a user's notifications in one status,
@@ -104,11 +102,9 @@ func (s *Inbox) ListByStatus(ctx context.Context, user lb.UserID, st lb.InboxSta
 
 // AllByStatus iterates over LB-81.
 func (s *Inbox) AllByStatus(ctx context.Context, user lb.UserID, st lb.InboxStatus, opts ...table.ListOption) iter.Seq2[lb.InboxNotification, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-81", "listbackup.Inbox.AllByStatus", func(ctx context.Context) iter.Seq2[lb.InboxNotification, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.InboxNotification], error) {
-			return s.ListByStatus(ctx, user, st, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-81", "listbackup.Inbox.AllByStatus", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.InboxNotification], error) {
+		return s.ListByStatus(ctx, user, st, o...)
+	}, opts...)
 }
 
 // ListByAccount returns one page of an account's notifications, newest

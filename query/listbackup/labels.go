@@ -45,11 +45,7 @@ func (s *Labels) ListByAccount(ctx context.Context, account lb.AccountID, opts .
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.Label]{}, err
 	}
-	q, err := inPrefix(table.GSI1, lb.LabelAccountIndex, vals{"accountId": string(account)}, nil)
-	if err != nil {
-		return table.Page[lb.Label]{}, err
-	}
-	return s.e.labels.List(ctx, q, opts...)
+	return listPrefix(ctx, s.e.labels, table.GSI1, lb.LabelAccountIndex, vals{"accountId": string(account)}, nil, opts)
 }
 
 // Tag puts a label on an entity. Errors: *table.ValidationError,
@@ -71,11 +67,7 @@ func (s *Labels) OfEntity(ctx context.Context, entityType, entityID string, opts
 	if err := first(lb.CheckID("entityType", entityType), lb.CheckID("entityId", entityID)); err != nil {
 		return table.Page[lb.EntityTag]{}, err
 	}
-	q, err := inPrefix(table.Primary, lb.EntityTagKeys, vals{"entityType": entityType, "entityId": entityID}, nil)
-	if err != nil {
-		return table.Page[lb.EntityTag]{}, err
-	}
-	return s.e.entityTags.List(ctx, q, opts...)
+	return listPrefix(ctx, s.e.entityTags, table.Primary, lb.EntityTagKeys, vals{"entityType": entityType, "entityId": entityID}, nil, opts)
 }
 
 // Tagged returns one page of the entities carrying a label, by type then
@@ -87,9 +79,5 @@ func (s *Labels) Tagged(ctx context.Context, id lb.TagID, opts ...table.ListOpti
 	if err := id.Validate("tagId"); err != nil {
 		return table.Page[lb.EntityTag]{}, err
 	}
-	q, err := inPartition(table.GSI1, lb.EntityTagLabelIndex, vals{"tagId": string(id)})
-	if err != nil {
-		return table.Page[lb.EntityTag]{}, err
-	}
-	return s.e.entityTags.List(ctx, q, opts...)
+	return listIn(ctx, s.e.entityTags, table.GSI1, lb.EntityTagLabelIndex, vals{"tagId": string(id)}, opts)
 }

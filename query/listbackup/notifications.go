@@ -47,11 +47,9 @@ func (s *Notifications) ListByUser(ctx context.Context, user lb.UserID, opts ...
 
 // AllByUser iterates over LB-42.
 func (s *Notifications) AllByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) iter.Seq2[lb.Notification, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-42", "listbackup.Notifications.AllByUser", func(ctx context.Context) iter.Seq2[lb.Notification, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
-			return s.ListByUser(ctx, user, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-42", "listbackup.Notifications.AllByUser", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
+		return s.ListByUser(ctx, user, o...)
+	}, opts...)
 }
 
 // ListByAccount returns one page of an account's notifications in r,
@@ -76,11 +74,9 @@ func (s *Notifications) ListByAccount(ctx context.Context, account lb.AccountID,
 
 // AllByAccount iterates over LB-43.
 func (s *Notifications) AllByAccount(ctx context.Context, account lb.AccountID, r TimeRange, opts ...table.ListOption) iter.Seq2[lb.Notification, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-43", "listbackup.Notifications.AllByAccount", func(ctx context.Context) iter.Seq2[lb.Notification, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
-			return s.ListByAccount(ctx, account, r, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-43", "listbackup.Notifications.AllByAccount", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
+		return s.ListByAccount(ctx, account, r, o...)
+	}, opts...)
 }
 
 // ListByStatus returns one page of a user's notifications in one status,
@@ -103,11 +99,9 @@ func (s *Notifications) ListByStatus(ctx context.Context, user lb.UserID, st lb.
 
 // AllByStatus iterates over LB-44.
 func (s *Notifications) AllByStatus(ctx context.Context, user lb.UserID, st lb.NotificationStatus, opts ...table.ListOption) iter.Seq2[lb.Notification, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-44", "listbackup.Notifications.AllByStatus", func(ctx context.Context) iter.Seq2[lb.Notification, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
-			return s.ListByStatus(ctx, user, st, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-44", "listbackup.Notifications.AllByStatus", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
+		return s.ListByStatus(ctx, user, st, o...)
+	}, opts...)
 }
 
 // ListUnread returns one page of a user's unread notifications, newest
@@ -130,11 +124,9 @@ func (s *Notifications) ListUnread(ctx context.Context, user lb.UserID, opts ...
 
 // AllUnread iterates over LB-44 (unread).
 func (s *Notifications) AllUnread(ctx context.Context, user lb.UserID, opts ...table.ListOption) iter.Seq2[lb.Notification, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-44", "listbackup.Notifications.AllUnread", func(ctx context.Context) iter.Seq2[lb.Notification, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
-			return s.ListUnread(ctx, user, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-44", "listbackup.Notifications.AllUnread", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
+		return s.ListUnread(ctx, user, o...)
+	}, opts...)
 }
 
 // MarkRead marks a notification read (LB-45): status read, isRead, readAt;

@@ -121,18 +121,12 @@ func (s *OAuthTokens) ListByPlatform(ctx context.Context, account lb.AccountID, 
 	if err := first(account.Validate("accountId"), p.Check("platform")); err != nil {
 		return table.Page[lb.OAuthToken]{}, err
 	}
-	q, err := inPrefix(table.GSI1, lb.OAuthTokenAccountIndex, vals{"accountId": string(account)}, vals{"platform": string(p)})
-	if err != nil {
-		return table.Page[lb.OAuthToken]{}, err
-	}
-	return s.e.oauthTokens.List(ctx, q, opts...)
+	return listPrefix(ctx, s.e.oauthTokens, table.GSI1, lb.OAuthTokenAccountIndex, vals{"accountId": string(account)}, vals{"platform": string(p)}, opts)
 }
 
 // AllByPlatform iterates over LB-33.
 func (s *OAuthTokens) AllByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) iter.Seq2[lb.OAuthToken, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-33", "listbackup.OAuthTokens.AllByPlatform", func(ctx context.Context) iter.Seq2[lb.OAuthToken, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.OAuthToken], error) {
-			return s.ListByPlatform(ctx, account, p, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-33", "listbackup.OAuthTokens.AllByPlatform", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.OAuthToken], error) {
+		return s.ListByPlatform(ctx, account, p, o...)
+	}, opts...)
 }

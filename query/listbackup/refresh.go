@@ -90,11 +90,9 @@ func (s *RefreshTokens) ListByUser(ctx context.Context, user lb.UserID, opts ...
 
 // AllByUser iterates over LB-35.
 func (s *RefreshTokens) AllByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) iter.Seq2[lb.RefreshToken, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-35", "listbackup.RefreshTokens.AllByUser", func(ctx context.Context) iter.Seq2[lb.RefreshToken, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.RefreshToken], error) {
-			return s.ListByUser(ctx, user, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-35", "listbackup.RefreshTokens.AllByUser", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.RefreshToken], error) {
+		return s.ListByUser(ctx, user, o...)
+	}, opts...)
 }
 
 // ListFamily returns one page of a token family, by issue time (LB-36):
@@ -106,20 +104,14 @@ func (s *RefreshTokens) ListFamily(ctx context.Context, family lb.TokenFamilyID,
 	if err := family.Validate("tokenFamily"); err != nil {
 		return table.Page[lb.RefreshToken]{}, err
 	}
-	q, err := inPartition(table.GSI2, lb.RefreshTokenFamilyIndex, vals{"tokenFamily": string(family)})
-	if err != nil {
-		return table.Page[lb.RefreshToken]{}, err
-	}
-	return s.e.refreshTokens.List(ctx, q, opts...)
+	return listIn(ctx, s.e.refreshTokens, table.GSI2, lb.RefreshTokenFamilyIndex, vals{"tokenFamily": string(family)}, opts)
 }
 
 // AllFamily iterates over LB-36.
 func (s *RefreshTokens) AllFamily(ctx context.Context, family lb.TokenFamilyID, opts ...table.ListOption) iter.Seq2[lb.RefreshToken, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-36", "listbackup.RefreshTokens.AllFamily", func(ctx context.Context) iter.Seq2[lb.RefreshToken, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.RefreshToken], error) {
-			return s.ListFamily(ctx, family, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-36", "listbackup.RefreshTokens.AllFamily", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.RefreshToken], error) {
+		return s.ListFamily(ctx, family, o...)
+	}, opts...)
 }
 
 // RevokeFamily revokes a token family (LB-36) and returns how many of its

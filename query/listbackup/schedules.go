@@ -35,20 +35,14 @@ func (s *Schedules) ListBySource(ctx context.Context, src lb.SourceID, opts ...t
 	if err := src.Validate("sourceId"); err != nil {
 		return table.Page[lb.SyncSchedule]{}, err
 	}
-	q, err := inPrefix(table.Primary, lb.ScheduleKeys, vals{"sourceId": string(src)}, nil)
-	if err != nil {
-		return table.Page[lb.SyncSchedule]{}, err
-	}
-	return s.e.schedules.List(ctx, q, opts...)
+	return listPrefix(ctx, s.e.schedules, table.Primary, lb.ScheduleKeys, vals{"sourceId": string(src)}, nil, opts)
 }
 
 // AllBySource iterates over LB-47.
 func (s *Schedules) AllBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) iter.Seq2[lb.SyncSchedule, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-47", "listbackup.Schedules.AllBySource", func(ctx context.Context) iter.Seq2[lb.SyncSchedule, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
-			return s.ListBySource(ctx, src, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-47", "listbackup.Schedules.AllBySource", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
+		return s.ListBySource(ctx, src, o...)
+	}, opts...)
 }
 
 // Due returns one page of the active schedules with nextRunAt <= now,
@@ -115,11 +109,9 @@ func (s *Schedules) due(ctx context.Context, now time.Time, shards []int, opts [
 
 // AllDue iterates over LB-48.
 func (s *Schedules) AllDue(ctx context.Context, now time.Time, opts ...table.ListOption) iter.Seq2[lb.SyncSchedule, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-48", "listbackup.Schedules.AllDue", func(ctx context.Context) iter.Seq2[lb.SyncSchedule, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
-			return s.Due(ctx, now, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-48", "listbackup.Schedules.AllDue", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
+		return s.Due(ctx, now, o...)
+	}, opts...)
 }
 
 // RecordRun updates a schedule after a run (LB-49): lastRunAt = ranAt,
@@ -228,11 +220,9 @@ func (s *Runs) ListBySource(ctx context.Context, src lb.SourceID, opts ...table.
 
 // AllBySource iterates over LB-50.
 func (s *Runs) AllBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) iter.Seq2[lb.SyncRun, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-50", "listbackup.Runs.AllBySource", func(ctx context.Context) iter.Seq2[lb.SyncRun, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncRun], error) {
-			return s.ListBySource(ctx, src, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-50", "listbackup.Runs.AllBySource", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncRun], error) {
+		return s.ListBySource(ctx, src, o...)
+	}, opts...)
 }
 
 // ListByStatus returns one page of the runs in one status started in r,
@@ -260,9 +250,7 @@ func (s *Runs) ListByStatus(ctx context.Context, st lb.RunStatus, r TimeRange, o
 
 // AllByStatus iterates over LB-51.
 func (s *Runs) AllByStatus(ctx context.Context, st lb.RunStatus, r TimeRange, opts ...table.ListOption) iter.Seq2[lb.SyncRun, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-51", "listbackup.Runs.AllByStatus", func(ctx context.Context) iter.Seq2[lb.SyncRun, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncRun], error) {
-			return s.ListByStatus(ctx, st, r, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-51", "listbackup.Runs.AllByStatus", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncRun], error) {
+		return s.ListByStatus(ctx, st, r, o...)
+	}, opts...)
 }

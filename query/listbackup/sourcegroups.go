@@ -45,11 +45,7 @@ func (s *SourceGroups) ListByAccount(ctx context.Context, account lb.AccountID, 
 	if err := account.Validate("accountId"); err != nil {
 		return table.Page[lb.SourceGroup]{}, err
 	}
-	q, err := inPartition(table.GSI1, lb.SourceGroupAccountIndex, vals{"accountId": string(account)})
-	if err != nil {
-		return table.Page[lb.SourceGroup]{}, err
-	}
-	return s.e.groups.List(ctx, q, opts...)
+	return listIn(ctx, s.e.groups, table.GSI1, lb.SourceGroupAccountIndex, vals{"accountId": string(account)}, opts)
 }
 
 // Sources returns one page of a source group's sources (LB-70): Query GSI3
@@ -61,9 +57,5 @@ func (s *SourceGroups) Sources(ctx context.Context, id lb.SourceGroupID, opts ..
 	if err := id.Validate("groupId"); err != nil {
 		return table.Page[lb.Source]{}, err
 	}
-	q, err := inPartition(table.GSI3, lb.SourceGroupIndex, vals{"groupId": string(id)})
-	if err != nil {
-		return table.Page[lb.Source]{}, err
-	}
-	return s.e.sources.List(ctx, q, opts...)
+	return listIn(ctx, s.e.sources, table.GSI3, lb.SourceGroupIndex, vals{"groupId": string(id)}, opts)
 }

@@ -100,11 +100,9 @@ func (s *Sources) ListByAccount(ctx context.Context, account lb.AccountID, opts 
 
 // AllByAccount iterates over an account's sources (LB-15).
 func (s *Sources) AllByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) iter.Seq2[lb.Source, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-15", "listbackup.Sources.AllByAccount", func(ctx context.Context) iter.Seq2[lb.Source, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Source], error) {
-			return s.ListByAccount(ctx, account, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-15", "listbackup.Sources.AllByAccount", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Source], error) {
+		return s.ListByAccount(ctx, account, o...)
+	}, opts...)
 }
 
 // ListByPlatform returns one page of an account's sources on one platform
@@ -122,11 +120,9 @@ func (s *Sources) ListByPlatform(ctx context.Context, account lb.AccountID, p lb
 
 // AllByPlatform iterates over an account's sources on one platform (LB-16).
 func (s *Sources) AllByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) iter.Seq2[lb.Source, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-16", "listbackup.Sources.AllByPlatform", func(ctx context.Context) iter.Seq2[lb.Source, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Source], error) {
-			return s.ListByPlatform(ctx, account, p, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-16", "listbackup.Sources.AllByPlatform", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Source], error) {
+		return s.ListByPlatform(ctx, account, p, o...)
+	}, opts...)
 }
 
 // ListByStatus returns one page of an account's sources in one status
@@ -143,11 +139,9 @@ func (s *Sources) ListByStatus(ctx context.Context, account lb.AccountID, st lb.
 
 // AllByStatus iterates over an account's sources in one status (LB-17).
 func (s *Sources) AllByStatus(ctx context.Context, account lb.AccountID, st lb.SourceStatus, opts ...table.ListOption) iter.Seq2[lb.Source, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-17", "listbackup.Sources.AllByStatus", func(ctx context.Context) iter.Seq2[lb.Source, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Source], error) {
-			return s.ListByStatus(ctx, account, st, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-17", "listbackup.Sources.AllByStatus", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Source], error) {
+		return s.ListByStatus(ctx, account, st, o...)
+	}, opts...)
 }
 
 // Connections serves LB-27..LB-29. Credentials are encrypted at rest.
@@ -205,11 +199,9 @@ func (s *Connections) ListByAccountPlatform(ctx context.Context, account lb.Acco
 
 // AllByAccountPlatform iterates over LB-28.
 func (s *Connections) AllByAccountPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) iter.Seq2[lb.Connection, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-28", "listbackup.Connections.AllByAccountPlatform", func(ctx context.Context) iter.Seq2[lb.Connection, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Connection], error) {
-			return s.ListByAccountPlatform(ctx, account, p, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-28", "listbackup.Connections.AllByAccountPlatform", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Connection], error) {
+		return s.ListByAccountPlatform(ctx, account, p, o...)
+	}, opts...)
 }
 
 // ListByUserPlatform returns one page of a user's connections on one
@@ -231,11 +223,9 @@ func (s *Connections) ListByUserPlatform(ctx context.Context, user lb.UserID, p 
 
 // AllByUserPlatform iterates over LB-29.
 func (s *Connections) AllByUserPlatform(ctx context.Context, user lb.UserID, p lb.Platform, opts ...table.ListOption) iter.Seq2[lb.Connection, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-29", "listbackup.Connections.AllByUserPlatform", func(ctx context.Context) iter.Seq2[lb.Connection, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Connection], error) {
-			return s.ListByUserPlatform(ctx, user, p, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-29", "listbackup.Connections.AllByUserPlatform", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Connection], error) {
+		return s.ListByUserPlatform(ctx, user, p, o...)
+	}, opts...)
 }
 
 func first(errs ...error) error {

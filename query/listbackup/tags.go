@@ -77,11 +77,9 @@ func (s *Tags) ListByResourceType(ctx context.Context, account lb.AccountID, rt 
 
 // AllByResourceType iterates over LB-38.
 func (s *Tags) AllByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, opts ...table.ListOption) iter.Seq2[lb.Tag, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-38", "listbackup.Tags.AllByResourceType", func(ctx context.Context) iter.Seq2[lb.Tag, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Tag], error) {
-			return s.ListByResourceType(ctx, account, rt, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-38", "listbackup.Tags.AllByResourceType", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Tag], error) {
+		return s.ListByResourceType(ctx, account, rt, o...)
+	}, opts...)
 }
 
 // ListByKey returns one page of an account's tags for a resource type with
@@ -103,11 +101,9 @@ func (s *Tags) ListByKey(ctx context.Context, account lb.AccountID, rt lb.Resour
 
 // AllByKey iterates over LB-39.
 func (s *Tags) AllByKey(ctx context.Context, account lb.AccountID, rt lb.ResourceType, tagKey string, opts ...table.ListOption) iter.Seq2[lb.Tag, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-39", "listbackup.Tags.AllByKey", func(ctx context.Context) iter.Seq2[lb.Tag, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Tag], error) {
-			return s.ListByKey(ctx, account, rt, tagKey, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-39", "listbackup.Tags.AllByKey", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Tag], error) {
+		return s.ListByKey(ctx, account, rt, tagKey, o...)
+	}, opts...)
 }
 
 // Attach attaches a resource to a tag (LB-41); attaching it again changes

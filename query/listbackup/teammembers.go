@@ -30,11 +30,7 @@ func (s *TeamMembers) ListByTeam(ctx context.Context, team lb.TeamID, opts ...ta
 	if err := team.Validate("teamId"); err != nil {
 		return table.Page[lb.TeamMembership]{}, err
 	}
-	q, err := inPrefix(table.Primary, lb.TeamMemberKeys, vals{"teamId": string(team)}, nil)
-	if err != nil {
-		return table.Page[lb.TeamMembership]{}, err
-	}
-	return s.e.teamMembers.List(ctx, q, opts...)
+	return listPrefix(ctx, s.e.teamMembers, table.Primary, lb.TeamMemberKeys, vals{"teamId": string(team)}, nil, opts)
 }
 
 // ListByUser returns one page of a user's team memberships (LB-72): Query
@@ -46,9 +42,5 @@ func (s *TeamMembers) ListByUser(ctx context.Context, user lb.UserID, opts ...ta
 	if err := user.Validate("userId"); err != nil {
 		return table.Page[lb.TeamMembership]{}, err
 	}
-	q, err := inPartition(table.GSI1, lb.TeamMemberUserIndex, vals{"userId": string(user)})
-	if err != nil {
-		return table.Page[lb.TeamMembership]{}, err
-	}
-	return s.e.teamMembers.List(ctx, q, opts...)
+	return listIn(ctx, s.e.teamMembers, table.GSI1, lb.TeamMemberUserIndex, vals{"userId": string(user)}, opts)
 }

@@ -58,11 +58,9 @@ func (s *Usage) ListRange(ctx context.Context, account lb.AccountID, from, to lb
 
 // AllRange iterates over LB-59.
 func (s *Usage) AllRange(ctx context.Context, account lb.AccountID, from, to lb.Date, opts ...table.ListOption) iter.Seq2[lb.UsageMetrics, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-59", "listbackup.Usage.AllRange", func(ctx context.Context) iter.Seq2[lb.UsageMetrics, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.UsageMetrics], error) {
-			return s.ListRange(ctx, account, from, to, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-59", "listbackup.Usage.AllRange", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.UsageMetrics], error) {
+		return s.ListRange(ctx, account, from, to, o...)
+	}, opts...)
 }
 
 // ListDay returns one page of every account's metrics for a day, by
@@ -74,20 +72,14 @@ func (s *Usage) ListDay(ctx context.Context, day lb.Date, opts ...table.ListOpti
 	if err := day.Validate("metricDate"); err != nil {
 		return table.Page[lb.UsageMetrics]{}, err
 	}
-	q, err := inPartition(table.GSI1, lb.UsageDateIndex, vals{"metricDate": string(day)})
-	if err != nil {
-		return table.Page[lb.UsageMetrics]{}, err
-	}
-	return s.e.usage.List(ctx, q, opts...)
+	return listIn(ctx, s.e.usage, table.GSI1, lb.UsageDateIndex, vals{"metricDate": string(day)}, opts)
 }
 
 // AllDay iterates over LB-60.
 func (s *Usage) AllDay(ctx context.Context, day lb.Date, opts ...table.ListOption) iter.Seq2[lb.UsageMetrics, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-60", "listbackup.Usage.AllDay", func(ctx context.Context) iter.Seq2[lb.UsageMetrics, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.UsageMetrics], error) {
-			return s.ListDay(ctx, day, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-60", "listbackup.Usage.AllDay", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.UsageMetrics], error) {
+		return s.ListDay(ctx, day, o...)
+	}, opts...)
 }
 
 // Increment adds deltas to an account's counters for a day atomically
@@ -160,18 +152,12 @@ func (s *Plans) Get(ctx context.Context, id lb.PlanID) (_ lb.BillingPlan, err er
 func (s *Plans) ListActive(ctx context.Context, opts ...table.ListOption) (_ table.Page[lb.BillingPlan], err error) {
 	ctx, call := s.e.t.Call(ctx, "LB-62", "listbackup.Plans.ListActive")
 	defer func() { call.End(err) }()
-	q, err := inPartition(table.GSI1, lb.PlanActiveIndex, nil)
-	if err != nil {
-		return table.Page[lb.BillingPlan]{}, err
-	}
-	return s.e.plans.List(ctx, q, opts...)
+	return listIn(ctx, s.e.plans, table.GSI1, lb.PlanActiveIndex, nil, opts)
 }
 
 // AllActive iterates over LB-62 (active plans).
 func (s *Plans) AllActive(ctx context.Context, opts ...table.ListOption) iter.Seq2[lb.BillingPlan, error] {
-	return table.CallSeq2(ctx, s.e.t, "LB-62", "listbackup.Plans.AllActive", func(ctx context.Context) iter.Seq2[lb.BillingPlan, error] {
-		return table.Pages(ctx, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.BillingPlan], error) {
-			return s.ListActive(ctx, o...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "LB-62", "listbackup.Plans.AllActive", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.BillingPlan], error) {
+		return s.ListActive(ctx, o...)
+	}, opts...)
 }

@@ -53,11 +53,9 @@ func (a *Analytics) GlobalMetricsRange(ctx context.Context, from, to pf.Date, op
 
 // AllGlobalMetricsRange iterates over the global metrics of a date range (PF-8).
 func (a *Analytics) AllGlobalMetricsRange(ctx context.Context, from, to pf.Date, opts ...table.ListOption) iter.Seq2[pf.GlobalMetrics, error] {
-	return table.CallSeq2(ctx, a.e.t, "PF-8", "podcastflow.Analytics.AllGlobalMetricsRange", func(ctx context.Context) iter.Seq2[pf.GlobalMetrics, error] {
-		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.GlobalMetrics], error) {
-			return a.GlobalMetricsRange(ctx, from, to, opts...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, a.e.t, "PF-8", "podcastflow.Analytics.AllGlobalMetricsRange", func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.GlobalMetrics], error) {
+		return a.GlobalMetricsRange(ctx, from, to, opts...)
+	}, opts...)
 }
 
 // PutOrganizationMetrics writes days of organization metrics with
@@ -105,9 +103,7 @@ func (a *Analytics) OrganizationMetricsRange(ctx context.Context, org pf.OrgID, 
 // AllOrganizationMetricsRange iterates over an organization's metrics of a
 // date range (PF-9).
 func (a *Analytics) AllOrganizationMetricsRange(ctx context.Context, org pf.OrgID, from, to pf.Date, opts ...table.ListOption) iter.Seq2[pf.OrganizationMetrics, error] {
-	return table.CallSeq2(ctx, a.e.t, "PF-9", "podcastflow.Analytics.AllOrganizationMetricsRange", func(ctx context.Context) iter.Seq2[pf.OrganizationMetrics, error] {
-		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.OrganizationMetrics], error) {
-			return a.OrganizationMetricsRange(ctx, org, from, to, opts...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, a.e.t, "PF-9", "podcastflow.Analytics.AllOrganizationMetricsRange", func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.OrganizationMetrics], error) {
+		return a.OrganizationMetricsRange(ctx, org, from, to, opts...)
+	}, opts...)
 }

@@ -49,11 +49,9 @@ func (b *Billing) Records(ctx context.Context, org pf.OrgID, opts ...table.ListO
 
 // AllRecords iterates over an organization's billing records (PF-10).
 func (b *Billing) AllRecords(ctx context.Context, org pf.OrgID, opts ...table.ListOption) iter.Seq2[pf.BillingRecord, error] {
-	return table.CallSeq2(ctx, b.e.t, "PF-10", "podcastflow.Billing.AllRecords", func(ctx context.Context) iter.Seq2[pf.BillingRecord, error] {
-		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.BillingRecord], error) {
-			return b.Records(ctx, org, opts...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, b.e.t, "PF-10", "podcastflow.Billing.AllRecords", func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.BillingRecord], error) {
+		return b.Records(ctx, org, opts...)
+	}, opts...)
 }
 
 // RecordsBetween returns one page of an organization's billing records
@@ -79,11 +77,9 @@ func (b *Billing) RecordsBetween(ctx context.Context, org pf.OrgID, from, to pf.
 // AllRecordsBetween iterates over an organization's billing records of a
 // date range (PF-10).
 func (b *Billing) AllRecordsBetween(ctx context.Context, org pf.OrgID, from, to pf.Date, opts ...table.ListOption) iter.Seq2[pf.BillingRecord, error] {
-	return table.CallSeq2(ctx, b.e.t, "PF-10", "podcastflow.Billing.AllRecordsBetween", func(ctx context.Context) iter.Seq2[pf.BillingRecord, error] {
-		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.BillingRecord], error) {
-			return b.RecordsBetween(ctx, org, from, to, opts...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, b.e.t, "PF-10", "podcastflow.Billing.AllRecordsBetween", func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.BillingRecord], error) {
+		return b.RecordsBetween(ctx, org, from, to, opts...)
+	}, opts...)
 }
 
 // SetRecordStatus sets a billing record's status (paid, overdue, ...); its
@@ -171,9 +167,7 @@ func (b *Billing) MetricsRange(ctx context.Context, from, to pf.Date, opts ...ta
 
 // AllMetricsRange iterates over the billing metrics of a date range (PF-11).
 func (b *Billing) AllMetricsRange(ctx context.Context, from, to pf.Date, opts ...table.ListOption) iter.Seq2[pf.BillingMetrics, error] {
-	return table.CallSeq2(ctx, b.e.t, "PF-11", "podcastflow.Billing.AllMetricsRange", func(ctx context.Context) iter.Seq2[pf.BillingMetrics, error] {
-		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.BillingMetrics], error) {
-			return b.MetricsRange(ctx, from, to, opts...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, b.e.t, "PF-11", "podcastflow.Billing.AllMetricsRange", func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.BillingMetrics], error) {
+		return b.MetricsRange(ctx, from, to, opts...)
+	}, opts...)
 }

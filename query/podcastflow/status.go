@@ -53,20 +53,16 @@ func (s *Statuses) ListOfType(ctx context.Context, status pf.EntityStatus, typ p
 
 // All iterates over the entities with a status (PF-14).
 func (s *Statuses) All(ctx context.Context, status pf.EntityStatus, opts ...table.ListOption) iter.Seq2[StatusEntity, error] {
-	return table.CallSeq2(ctx, s.e.t, "PF-14", "podcastflow.Statuses.All", func(ctx context.Context) iter.Seq2[StatusEntity, error] {
-		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[StatusEntity], error) {
-			return s.List(ctx, status, opts...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "PF-14", "podcastflow.Statuses.All", func(ctx context.Context, opts ...table.ListOption) (table.Page[StatusEntity], error) {
+		return s.List(ctx, status, opts...)
+	}, opts...)
 }
 
 // AllOfType iterates over the entities of one type with a status (PF-14).
 func (s *Statuses) AllOfType(ctx context.Context, status pf.EntityStatus, typ pf.EntityType, opts ...table.ListOption) iter.Seq2[StatusEntity, error] {
-	return table.CallSeq2(ctx, s.e.t, "PF-14", "podcastflow.Statuses.AllOfType", func(ctx context.Context) iter.Seq2[StatusEntity, error] {
-		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[StatusEntity], error) {
-			return s.ListOfType(ctx, status, typ, opts...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "PF-14", "podcastflow.Statuses.AllOfType", func(ctx context.Context, opts ...table.ListOption) (table.Page[StatusEntity], error) {
+		return s.ListOfType(ctx, status, typ, opts...)
+	}, opts...)
 }
 
 func (s *Statuses) list(ctx context.Context, status pf.EntityStatus, typ pf.EntityType, opts []table.ListOption) (table.Page[StatusEntity], error) {

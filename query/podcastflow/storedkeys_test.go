@@ -3,11 +3,8 @@ package podcastflow_test
 import (
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-
+	"github.com/singletable/singletable/internal/keystest"
 	"github.com/singletable/singletable/query/podcastflow"
-	"github.com/singletable/singletable/table"
-	"github.com/singletable/singletable/table/tabletest"
 )
 
 // TestStoredKeysUnchanged pins the primary key, index keys, entity type,
@@ -16,17 +13,9 @@ import (
 // how an entity is declared may change, what it stores may not.
 func TestStoredKeysUnchanged(t *testing.T) {
 	t.Parallel()
-	client := dynamodb.New(dynamodb.Options{Region: "us-east-1"}) // nothing is sent
 	set := map[string]map[string]any{
 		podcastflow.TypeBillingRecord: {"Date": "2024-01-02", "status": "overdue"},
 		podcastflow.TypeUserProfile:   {"email": "Ann@Example.COM"},
 	}
-	key := func(o *table.Options) { o.CursorKey = []byte("stored keys") }
-	tbl := table.New(client, podcastflow.Schema("pf"), key)
-	podcastflow.New(tbl)
-	tabletest.StoredKeys(t, "stored_keys", tbl, set)
-	// One shard is the layout before Options.IndexShards, byte for byte.
-	unsharded := table.New(client, podcastflow.Schema("pf"), key)
-	podcastflow.New(unsharded, func(o *podcastflow.Options) { o.IndexShards = 1 })
-	tabletest.StoredKeys(t, "stored_keys_unsharded", unsharded, set)
+	keystest.Unchanged(t, podcastflow.Schema("pf"), set, podcastflow.New, func(o *podcastflow.Options) { o.IndexShards = 1 })
 }

@@ -166,11 +166,9 @@ func (s *Users) ListByOrganization(ctx context.Context, org pf.OrgID, opts ...ta
 
 // AllByOrganization iterates over an organization's users (PF-12).
 func (s *Users) AllByOrganization(ctx context.Context, org pf.OrgID, opts ...table.ListOption) iter.Seq2[pf.UserProfile, error] {
-	return table.CallSeq2(ctx, s.e.t, "PF-12", "podcastflow.Users.AllByOrganization", func(ctx context.Context) iter.Seq2[pf.UserProfile, error] {
-		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.UserProfile], error) {
-			return s.ListByOrganization(ctx, org, opts...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "PF-12", "podcastflow.Users.AllByOrganization", func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.UserProfile], error) {
+		return s.ListByOrganization(ctx, org, opts...)
+	}, opts...)
 }
 
 // ListByRole returns one page of the users with a role, by userId
@@ -189,11 +187,9 @@ func (s *Users) ListByRole(ctx context.Context, role pf.Role, opts ...table.List
 
 // AllByRole iterates over the users with a role (PF-13).
 func (s *Users) AllByRole(ctx context.Context, role pf.Role, opts ...table.ListOption) iter.Seq2[pf.UserProfile, error] {
-	return table.CallSeq2(ctx, s.e.t, "PF-13", "podcastflow.Users.AllByRole", func(ctx context.Context) iter.Seq2[pf.UserProfile, error] {
-		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.UserProfile], error) {
-			return s.ListByRole(ctx, role, opts...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, s.e.t, "PF-13", "podcastflow.Users.AllByRole", func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.UserProfile], error) {
+		return s.ListByRole(ctx, role, opts...)
+	}, opts...)
 }
 
 // Update applies change to the user and writes it back with optimistic

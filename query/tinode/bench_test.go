@@ -130,21 +130,21 @@ func BenchmarkSaveSameGuarantees(b *testing.B) {
 		item["_v"] = &types.AttributeValueMemberN{Value: "1"}
 		item["_wt"] = &types.AttributeValueMemberSS{Value: []string{token}}
 		nowS := &types.AttributeValueMemberN{Value: strconv.FormatInt(now.Unix(), 10)}
-		zero := &types.AttributeValueMemberN{Value: "0"}
+		tiny := &types.AttributeValueMemberN{Value: "1E-130"} // DynamoDB's smallest positive number
 		_, err = cl.TransactWriteItems(c, &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String(token), TransactItems: []types.TransactWriteItem{
 			{Update: &types.Update{TableName: aws.String(name), Key: key,
 				UpdateExpression:         aws.String("SET SeqId = :n, TouchedAt = :t ADD #v :one"),
-				ConditionExpression:      aws.String("attribute_exists(#pk) AND (attribute_not_exists(#ty) OR #ty = :ty) AND (attribute_not_exists(#ttl) OR #ttl > :now OR #ttl <= :zero) AND SeqId = :o"),
+				ConditionExpression:      aws.String("attribute_exists(#pk) AND (attribute_not_exists(#ty) OR #ty = :ty) AND NOT #ttl BETWEEN :tiny AND :now AND SeqId = :o"),
 				ExpressionAttributeNames: map[string]string{"#v": "_v", "#pk": "PK", "#ty": "_type", "#ttl": "ttl"},
 				ExpressionAttributeValues: map[string]types.AttributeValue{
 					":n": &types.AttributeValueMemberN{Value: strconv.Itoa(n + 1)}, ":o": &types.AttributeValueMemberN{Value: strconv.Itoa(n)},
 					":t": &types.AttributeValueMemberS{Value: now.Format(time.RFC3339Nano)}, ":one": &types.AttributeValueMemberN{Value: "1"},
-					":ty": &types.AttributeValueMemberS{Value: tinode.TypeTopic}, ":now": nowS, ":zero": zero},
+					":ty": &types.AttributeValueMemberS{Value: tinode.TypeTopic}, ":now": nowS, ":tiny": tiny},
 				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}},
 			{Put: &types.Put{TableName: aws.String(name), Item: item,
-				ConditionExpression:                 aws.String("(attribute_not_exists(#pk) OR (#ttl <= :now AND #ttl > :zero))"),
+				ConditionExpression:                 aws.String("attribute_not_exists(#pk) OR #ttl BETWEEN :tiny AND :now"),
 				ExpressionAttributeNames:            map[string]string{"#pk": "PK", "#ttl": "ttl"},
-				ExpressionAttributeValues:           map[string]types.AttributeValue{":now": nowS, ":zero": zero},
+				ExpressionAttributeValues:           map[string]types.AttributeValue{":now": nowS, ":tiny": tiny},
 				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}},
 		}})
 		return err

@@ -26,11 +26,9 @@ func (ts *Topics) Owned(ctx context.Context, user tn.UserID, opts ...table.ListO
 
 // AllOwned iterates over Owned's pages (TN-22).
 func (ts *Topics) AllOwned(ctx context.Context, user tn.UserID, opts ...table.ListOption) iter.Seq2[tn.Topic, error] {
-	return table.CallSeq2(ctx, ts.s.t, "TN-22", "tinode.Topics.AllOwned", func(ctx context.Context) iter.Seq2[tn.Topic, error] {
-		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Topic], error) {
-			return ts.Owned(ctx, user, opts...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, ts.s.t, "TN-22", "tinode.Topics.AllOwned", func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Topic], error) {
+		return ts.Owned(ctx, user, opts...)
+	}, opts...)
 }
 
 // SubTopic is a subscription joined with its topic.
@@ -65,11 +63,9 @@ func (ss *Subscriptions) TopicsOfUser(ctx context.Context, user tn.UserID, f Sub
 //
 // Each page costs what a TopicsOfUser page does: a Query and a BatchGetItem.
 func (ss *Subscriptions) AllTopicsOfUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) iter.Seq2[SubTopic, error] {
-	return table.CallSeq2(ctx, ss.s.t, "TN-23", "tinode.Subscriptions.AllTopicsOfUser", func(ctx context.Context) iter.Seq2[SubTopic, error] {
-		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[SubTopic], error) {
-			return ss.TopicsOfUser(ctx, user, f, opts...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, ss.s.t, "TN-23", "tinode.Subscriptions.AllTopicsOfUser", func(ctx context.Context, opts ...table.ListOption) (table.Page[SubTopic], error) {
+		return ss.TopicsOfUser(ctx, user, f, opts...)
+	}, opts...)
 }
 
 // UsersOfTopic lists a topic's subscriptions joined with their users
@@ -92,11 +88,9 @@ func (ss *Subscriptions) UsersOfTopic(ctx context.Context, topic tn.TopicName, f
 //
 // Each page costs what a UsersOfTopic page does: a Query and a BatchGetItem.
 func (ss *Subscriptions) AllUsersOfTopic(ctx context.Context, topic tn.TopicName, f SubFilter, opts ...table.ListOption) iter.Seq2[SubUser, error] {
-	return table.CallSeq2(ctx, ss.s.t, "TN-23", "tinode.Subscriptions.AllUsersOfTopic", func(ctx context.Context) iter.Seq2[SubUser, error] {
-		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[SubUser], error) {
-			return ss.UsersOfTopic(ctx, topic, f, opts...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, ss.s.t, "TN-23", "tinode.Subscriptions.AllUsersOfTopic", func(ctx context.Context, opts ...table.ListOption) (table.Page[SubUser], error) {
+		return ss.UsersOfTopic(ctx, topic, f, opts...)
+	}, opts...)
 }
 
 // UnreadCount returns how many messages the user has not read over all

@@ -372,11 +372,9 @@ func (ms *Messages) History(ctx context.Context, topic tn.TopicName, f HistoryFi
 // HistoryAll iterates over History's pages (TN-13); filter and options as
 // History.
 func (ms *Messages) HistoryAll(ctx context.Context, topic tn.TopicName, f HistoryFilter, opts ...table.ListOption) iter.Seq2[tn.Message, error] {
-	return table.CallSeq2(ctx, ms.s.t, "TN-13", "tinode.Messages.HistoryAll", func(ctx context.Context) iter.Seq2[tn.Message, error] {
-		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Message], error) {
-			return ms.History(ctx, topic, f, opts...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, ms.s.t, "TN-13", "tinode.Messages.HistoryAll", func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Message], error) {
+		return ms.History(ctx, topic, f, opts...)
+	}, opts...)
 }
 
 // DeleteForUser soft-deletes the messages since <= SeqId < before (0: no

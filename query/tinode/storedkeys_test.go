@@ -3,8 +3,7 @@ package tinode_test
 import (
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-
+	"github.com/singletable/singletable/internal/keystest"
 	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
@@ -16,7 +15,6 @@ import (
 // how an entity is declared may change, what it stores may not.
 func TestStoredKeysUnchanged(t *testing.T) {
 	t.Parallel()
-	client := dynamodb.New(dynamodb.Options{Region: "us-east-1"}) // nothing is sent
 	set := map[string]map[string]any{
 		tinode.TypeAuth:       {"unique": "basic:al#ice", "userid": "usr#1"},
 		tinode.TypeCredential: {"Done": true, "Method": "email", "Value": "a#b:c@x.com"},
@@ -24,15 +22,8 @@ func TestStoredKeysUnchanged(t *testing.T) {
 		tinode.TypeTopic:      {"Tags": []string{"grp#tag"}, "Owner": "usr#2"},
 		tinode.TypeMessage:    {"ExpireTime": 1704164645},
 	}
-	key := func(o *table.Options) { o.CursorKey = []byte("stored keys") }
-	tbl := table.New(client, table.NewSchema("tinode"), key)
-	tinode.New(tbl)
-	tabletest.StoredKeys(t, "stored_keys", tbl, set)
-	// One shard is the layout before Options.IndexShards, byte for byte.
-	unsharded := table.New(client, table.NewSchema("tinode"), key)
-	tinode.New(unsharded, func(o *tinode.Options) { o.IndexShards = 1 })
-	tabletest.StoredKeys(t, "stored_keys_unsharded", unsharded, set)
-	shared := table.New(client, table.NewSchema("tinode"), key)
+	keystest.Unchanged(t, table.NewSchema("tinode"), set, tinode.New, func(o *tinode.Options) { o.IndexShards = 1 })
+	shared := keystest.Table(table.NewSchema("tinode"))
 	tinode.New(shared, func(o *tinode.Options) { o.SharedTags = true; o.UniqueTagNamespaces = []string{"alias"} })
 	tabletest.StoredKeys(t, "stored_keys_shared_tags", shared, map[string]map[string]any{
 		tinode.TypeUser:  {"Tags": []string{"alias:bob", "travel"}},

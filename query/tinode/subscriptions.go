@@ -308,11 +308,9 @@ func (ss *Subscriptions) ListByUser(ctx context.Context, user tn.UserID, f SubFi
 // AllByUser iterates over ListByUser's pages (TN-10); filter and options
 // as ListByUser.
 func (ss *Subscriptions) AllByUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) iter.Seq2[tn.Subscription, error] {
-	return table.CallSeq2(ctx, ss.s.t, "TN-10", "tinode.Subscriptions.AllByUser", func(ctx context.Context) iter.Seq2[tn.Subscription, error] {
-		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
-			return ss.ListByUser(ctx, user, f, opts...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, ss.s.t, "TN-10", "tinode.Subscriptions.AllByUser", func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
+		return ss.ListByUser(ctx, user, f, opts...)
+	}, opts...)
 }
 
 // ListByTopic lists a topic's subscriptions, ordered by user id (TN-11):
@@ -337,11 +335,9 @@ func (ss *Subscriptions) ListByTopic(ctx context.Context, topic tn.TopicName, f 
 // AllByTopic iterates over ListByTopic's pages (TN-11); filter and options
 // as ListByTopic.
 func (ss *Subscriptions) AllByTopic(ctx context.Context, topic tn.TopicName, f SubFilter, opts ...table.ListOption) iter.Seq2[tn.Subscription, error] {
-	return table.CallSeq2(ctx, ss.s.t, "TN-11", "tinode.Subscriptions.AllByTopic", func(ctx context.Context) iter.Seq2[tn.Subscription, error] {
-		return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
-			return ss.ListByTopic(ctx, topic, f, opts...)
-		}, opts...)
-	})
+	return table.CallPages(ctx, ss.s.t, "TN-11", "tinode.Subscriptions.AllByTopic", func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
+		return ss.ListByTopic(ctx, topic, f, opts...)
+	}, opts...)
 }
 
 // list reads one page of q and drops the soft-deleted subscriptions
