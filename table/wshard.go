@@ -159,6 +159,29 @@ func (l Layout) Switch(from int64, n int) (Layout, error) {
 	return Layout{epochs: append(epochs, Epoch{From: from, Shards: n})}, nil
 }
 
+// Redo returns the layout with its last epoch's shard count changed to
+// n: a switch made again before any item was written in the last epoch
+// (its From is still above every position written; the caller
+// conditions the change on that, as for [Layout.Switch], e.g. on the
+// owner's sequence number being the one read). When n is the count of
+// the epoch before, the last epoch is removed (the one before goes on).
+// The zero Layout has no epoch to redo: use Switch.
+func (l Layout) Redo(n int) (Layout, error) {
+	if n < 1 || n > MaxShards {
+		return l, &ValidationError{Field: "Shards", Reason: fmt.Sprintf("%d is outside 1..%d", n, MaxShards)}
+	}
+	if len(l.epochs) == 0 {
+		return l, &ValidationError{Field: "Layout", Reason: "no epoch to redo"}
+	}
+	epochs := slices.Clone(l.epochs)
+	last := len(epochs) - 1
+	if last > 0 && epochs[last-1].Shards == n {
+		return Layout{epochs: epochs[:last]}, nil // the epoch before goes on
+	}
+	epochs[last].Shards = n
+	return Layout{epochs: epochs}, nil
+}
+
 // SeqPK returns the partition of the item at sequence number seq of the
 // collection whose owner's partition key is pk: shard seq mod N of the
 // epoch seq falls in, or pk itself when that epoch has 1 shard.

@@ -590,7 +590,7 @@ func (w *workload) sameAttemptCreate() error {
 	_, err = w.c.PutItem(w.ctx, &dynamodb.PutItemInput{TableName: aws.String(w.events), Item: item,
 		ConditionExpression:                 aws.String("attribute_not_exists(#pk) OR #ttl BETWEEN :tiny AND :now"),
 		ExpressionAttributeNames:            map[string]string{"#pk": "PK", "#ttl": "expiresAt"},
-		ExpressionAttributeValues:           map[string]types.AttributeValue{":now": num(now.Unix()), ":zero": num(0)},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":now": num(now.Unix()), ":tiny": tiny},
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
 	return err
 }

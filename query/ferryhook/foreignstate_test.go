@@ -2,6 +2,7 @@ package ferryhook_test
 
 import (
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +15,25 @@ import (
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 )
+
+// manualClock is a table clock (table.Options.Now) that moves only when
+// told to; safe for concurrent use.
+type manualClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *manualClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *manualClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
 
 // serviceSet writes attribute attr = value on the item at k directly, as
 // the running service's own UpdateItem does: the item only, never the
@@ -53,9 +73,15 @@ func TestScaledIngestSeesForeignState_FH11_FH12(t *testing.T) {
 
 	rc := &tabletest.RequestCounter{}
 	client := tabletest.NewClient(t, rc.Option())
-	withCipher := func(o *table.Options) { o.Cipher = tabletest.Cipher() }
+	// The watchful store runs on a clock of its own (table.Options.Now),
+	// moved by hand: on the wall clock the steady-state ingest below had
+	// to follow the re-read within StateCheck, which a slow request under
+	// go test -race on a loaded machine can miss (a second re-read, 2
+	// requests), and the sleeps had to outlast StateCheck.
+	clk := &manualClock{t: time.Now()}
+	withClock := func(o *table.Options) { o.Cipher, o.Now = tabletest.Cipher(), clk.Now }
 	const check = 2 * time.Second
-	watchful := ferryhook.New(table.New(client, f.main.Schema(), withCipher), table.New(client, f.events.Schema(), withCipher),
+	watchful := ferryhook.New(table.New(client, f.main.Schema(), withClock), table.New(client, f.events.Schema(), withClock),
 		ferryhook.ScaledProfile(), func(o *ferryhook.Options) { o.StateCheck = check })
 	trusting := scaledStore(t, f) // StateCheck: an hour
 	for _, s := range []*ferryhook.Store{watchful, trusting} {
@@ -64,9 +90,6 @@ func TestScaledIngestSeesForeignState_FH11_FH12(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-	}
-	if _, err := ingestOnce(ctx(t), watchful, other.SourceID); err != nil { // re-reads if the set-up took longer than StateCheck
-		t.Fatal(err)
 	}
 	rc.Reset()
 	if _, err := ingestOnce(ctx(t), watchful, other.SourceID); err != nil {
@@ -79,7 +102,7 @@ func TestScaledIngestSeesForeignState_FH11_FH12(t *testing.T) {
 	// The service pauses the source on its item.
 	sk, _ := fh.SourceKey(u.UserID, src.SourceID)
 	serviceSet(t, f.main, sk, "status", string(fh.StatusPaused))
-	time.Sleep(check + 50*time.Millisecond)
+	clk.Advance(check) // StateCheck has passed: the next ingest reads the items again
 	rc.Reset()
 	_, err := ingestOnce(ctx(t), watchful, src.SourceID)
 	if !errors.Is(err, ferryhook.ErrSourcePaused) {
@@ -105,7 +128,7 @@ func TestScaledIngestSeesForeignState_FH11_FH12(t *testing.T) {
 	// The service's billing webhook moves the user to team.
 	uk, _ := fh.UserKey(u.UserID)
 	serviceSet(t, f.main, uk, "plan", string(fh.PlanTeam))
-	time.Sleep(check + 50*time.Millisecond)
+	clk.Advance(check) // StateCheck has passed: the next ingest reads the items again
 	ev, err := ingestOnce(ctx(t), watchful, other.SourceID)
 	if err != nil {
 		t.Fatal(err)

@@ -134,9 +134,9 @@ func BenchmarkActivities(b *testing.B) {
 		}
 		item["_wt"] = &types.AttributeValueMemberSS{Value: []string{fmt.Sprintf("raw.%016x", tok.Add(1))}}
 		_, err = client.PutItem(ctx, &dynamodb.PutItemInput{TableName: name, Item: item,
-			ConditionExpression:       aws.String("(attribute_not_exists(#pk) OR (#ttl <= :now AND #ttl > :zero))"),
+			ConditionExpression:       aws.String("attribute_not_exists(#pk) OR #ttl BETWEEN :tiny AND :now"),
 			ExpressionAttributeNames:  map[string]string{"#pk": "PK", "#ttl": "ttl"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{":now": &types.AttributeValueMemberN{Value: fmt.Sprint(time.Now().Unix())}, ":zero": &types.AttributeValueMemberN{Value: "0"}}})
+			ExpressionAttributeValues: map[string]types.AttributeValue{":now": &types.AttributeValueMemberN{Value: fmt.Sprint(time.Now().Unix())}, ":tiny": &types.AttributeValueMemberN{Value: "1E-130"}}})
 		return err
 	}
 	rawListSame := func() error {

@@ -175,7 +175,14 @@ func TestReshardWhileSaving_TN12(t *testing.T) {
 			}
 		}()
 	}
-	// The switches run as jobs, during the saves: 1 -> 4 -> 16.
+	// The switches run as jobs, during the saves: 1 -> 4 -> 16. A switch
+	// starts its epoch at the topic's SeqId + 1, after the last epoch's
+	// start: a second switch with no message saved since the first is
+	// refused (ValidationError on From). Whether a sender's Save lands
+	// between the two jobs is the scheduler's choice (the senders may
+	// also all be done, or keep losing their transactions to the switch),
+	// so the job goroutine saves one message itself after each switch:
+	// every epoch then holds a message and the next switch is valid.
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -194,6 +201,10 @@ func TestReshardWhileSaving_TN12(t *testing.T) {
 			if rep.Changed != 1 {
 				errs <- fmt.Errorf("reshard job to %d: %s", n, rep)
 			}
+			if err := s.Messages.Save(ctx(t), &tn.Message{Topic: "grpLive", From: "usrJob", Content: tn.JSON("after the switch")}); err != nil {
+				errs <- err
+				return
+			}
 		}
 	}()
 	close(start)
@@ -206,12 +217,12 @@ func TestReshardWhileSaving_TN12(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const n = senders * each
+	const n = senders*each + 2 // and the job goroutine's one after each switch
 	if top.SeqId != n {
 		t.Fatalf("SeqId %d, want %d", top.SeqId, n)
 	}
 	l, _ := table.ParseLayout(top.MsgLayout)
-	if l.Shards() != 16 || len(l.Epochs()) < 2 {
+	if l.Shards() != 16 || len(l.Epochs()) != 3 { // 1, then 4 and 16, each epoch holding a message
 		t.Fatalf("layout %q", top.MsgLayout)
 	}
 	t.Logf("layout after the switches: %s", l)
@@ -259,4 +270,41 @@ func getInput(s *tinode.Store, pk string, seq int) *dynamodb.GetItemInput {
 	return &dynamodb.GetItemInput{TableName: aws.String(s.Table().Name()), ConsistentRead: aws.Bool(true), Key: map[string]types.AttributeValue{
 		sc.PK: &types.AttributeValueMemberS{Value: pk}, sc.SK: &types.AttributeValueMemberS{Value: sk},
 	}}
+}
+
+// TestReshardTwiceWithoutMessages_TN12: a second switch before any message
+// was saved in the first one's epoch (a reshard job run twice quickly, or
+// a change of mind) redoes that empty epoch instead of being refused; the
+// messages before and after stay complete and in order.
+func TestReshardTwiceWithoutMessages_TN12(t *testing.T) {
+	t.Parallel()
+	s := shardedStore(t, 4)
+	mustTopic(t, s, "grpTwice")
+	save := func(n int) {
+		t.Helper()
+		for range n {
+			if err := s.Messages.Save(ctx(t), &tn.Message{Topic: "grpTwice", From: "usrA", Content: tn.JSON("hi")}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	save(5)
+	steps := []struct {
+		n    int
+		want string
+	}{{8, "0:4,6:8"}, {16, "0:4,6:16"}, {4, "0:4"}, {2, "0:4,6:2"}}
+	for _, st := range steps {
+		l, err := s.Messages.Reshard(ctx(t), "grpTwice", st.n)
+		if err != nil || l.String() != st.want {
+			t.Fatalf("Reshard(%d) = %q, %v; want %q", st.n, l, err, st.want)
+		}
+	}
+	save(5)
+	p, err := s.Messages.History(ctx(t), "grpTwice", tinode.HistoryFilter{}, table.Limit(20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := seqsOf(p.Items); !slices.Equal(got, []int{10, 9, 8, 7, 6, 5, 4, 3, 2, 1}) {
+		t.Errorf("history %v", got)
+	}
 }
