@@ -39,7 +39,11 @@ func (w *workload) ablatedIngest(a ablation) func() error {
 		}
 		upd := func(sk, counter, field, want, typ, timeAttr string) *types.Update {
 			names := map[string]string{"#s": field, "#v": "_v"}
-			vals := map[string]types.AttributeValue{":one": num(1), ":want": str(want), ":at": at}
+			vals := map[string]types.AttributeValue{":one": num(1), ":want": str(want)}
+			set := ""
+			if timeAttr != "" {
+				set, vals[":at"] = "SET "+timeAttr+" = :at ", at
+			}
 			var conds []string
 			if !a.noType {
 				conds = append(conds, "(attribute_not_exists(#ty) OR #ty = :ty)")
@@ -66,7 +70,7 @@ func (w *workload) ablatedIngest(a ablation) func() error {
 			conds = append(conds, "#s = :want")
 			return &types.Update{TableName: aws.String(w.main),
 				Key:                                 map[string]types.AttributeValue{"PK": str("USER#" + string(w.src.UserID)), "SK": str(sk)},
-				UpdateExpression:                    aws.String("SET " + timeAttr + " = :at ADD " + counter + " :one, #v :one"),
+				UpdateExpression:                    aws.String(set + "ADD " + counter + " :one, #v :one"),
 				ConditionExpression:                 aws.String(strings.Join(conds, " AND ")),
 				ExpressionAttributeNames:            names,
 				ExpressionAttributeValues:           vals,
@@ -83,7 +87,7 @@ func (w *workload) ablatedIngest(a ablation) func() error {
 		_, err = w.c.TransactWriteItems(w.ctx, &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String(txToken()), TransactItems: []types.TransactWriteItem{
 			{Put: put},
 			{Update: upd("SRC#"+string(w.src.SourceID), "eventCount", "status", "active", "Source", "lastEventAt")},
-			{Update: upd("PROFILE", "usageThisMonth", "plan", "free", "User", "updatedAt")},
+			{Update: upd("PROFILE", "usageThisMonth", "plan", "free", "User", "")},
 		}})
 		return err
 	}

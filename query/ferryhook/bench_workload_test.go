@@ -223,10 +223,10 @@ func (w *workload) sameIngest() error {
 			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}},
 		{Update: &types.Update{TableName: aws.String(w.main),
 			Key:                                 map[string]types.AttributeValue{"PK": str("USER#" + string(w.src.UserID)), "SK": str("PROFILE")},
-			UpdateExpression:                    aws.String("SET updatedAt = :at ADD usageThisMonth :one, #v :one"),
+			UpdateExpression:                    aws.String("ADD usageThisMonth :one, #v :one"),
 			ConditionExpression:                 aws.String(alive + " AND NOT usageThisMonth > :max AND #p = :plan"),
 			ExpressionAttributeNames:            map[string]string{"#p": "plan", "#ty": "_type", "#ttl": "ttl", "#v": "_v"},
-			ExpressionAttributeValues:           map[string]types.AttributeValue{":one": num(1), ":at": at, ":plan": str("free"), ":ty": str("User"), ":now": nowS, ":tiny": tiny, ":max": num(math.MaxInt64 - 1)},
+			ExpressionAttributeValues:           map[string]types.AttributeValue{":one": num(1), ":plan": str("free"), ":ty": str("User"), ":now": nowS, ":tiny": tiny, ":max": num(math.MaxInt64 - 1)},
 			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}},
 	}})
 	return err

@@ -253,7 +253,10 @@ func (s *Store) itemCounterOps(ev fh.Event, o ownerInfo) ([]table.TxOp, error) {
 		return nil, err
 	}
 	uk, _ := fh.UserKey(o.user)
-	up := table.Patch{Add: map[string]int64{"usageThisMonth": 1}, IfEqual: map[string]any{"plan": string(o.plan)}}
+	// Counting usage is not a change of the profile: like the service's
+	// incrementUsage ("SET usageThisMonth = usageThisMonth + :inc"), it
+	// leaves updatedAt as it was (one attribute less on every ingest).
+	up := table.Patch{Add: map[string]int64{"usageThisMonth": 1}, IfEqual: map[string]any{"plan": string(o.plan)}, NoTouch: true}
 	if o.plan == "" { // a user written without a plan
 		up.IfEqual, up.IfAbsent = nil, []string{"plan"}
 	}
