@@ -85,6 +85,17 @@ func (t *Table) getItem(ctx context.Context, entity string, k Key, consistent bo
 // getItemAttrs is getItem fetching only attrs (with what the table reads
 // itself: see [Table.projectionExpr]) when attrs is not empty.
 func (t *Table) getItemAttrs(ctx context.Context, entity string, k Key, consistent bool, attrs []string) (Item, error) {
+	var p *projection
+	if len(attrs) > 0 {
+		p = &projection{attrs: attrs}
+	}
+	return t.getItemProjected(ctx, entity, k, consistent, p, nil)
+}
+
+// getItemProjected is the one GetItem of the table's reads: the whole
+// item, or with p only p's attributes, the engine's own and those of the
+// indexes ixs (projectionExpr).
+func (t *Table) getItemProjected(ctx context.Context, entity string, k Key, consistent bool, p *projection, ixs []Index) (Item, error) {
 	start := time.Now()
 	in := &dynamodb.GetItemInput{
 		TableName:              aws.String(t.schema.Name),
@@ -92,9 +103,9 @@ func (t *Table) getItemAttrs(ctx context.Context, entity string, k Key, consiste
 		ConsistentRead:         aws.Bool(consistent),
 		ReturnConsumedCapacity: t.wantCapacity(),
 	}
-	if len(attrs) > 0 {
+	if p != nil {
 		in.ExpressionAttributeNames = map[string]string{}
-		in.ProjectionExpression = aws.String(t.projectionExpr(&projection{attrs: attrs}, nil, in.ExpressionAttributeNames))
+		in.ProjectionExpression = aws.String(t.projectionExpr(p, ixs, in.ExpressionAttributeNames))
 	}
 	out, err := t.client.GetItem(ctx, in)
 	if err != nil {

@@ -7,10 +7,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"time"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
 // ErrPartialItem is returned, before any request, by a write that would
@@ -135,25 +131,10 @@ func (e *Entity[T]) getProjected(ctx context.Context, k Key, ro readOpts) (T, in
 		return zero, 0, nil, err
 	}
 	t := e.t
-	names := map[string]string{}
-	in := &dynamodb.GetItemInput{
-		TableName:                aws.String(t.schema.Name),
-		Key:                      t.keyItem(k),
-		ConsistentRead:           aws.Bool(ro.consistent),
-		ReturnConsumedCapacity:   t.wantCapacity(),
-		ExpressionAttributeNames: names,
-	}
-	in.ProjectionExpression = aws.String(t.projectionExpr(proj, ro.indexed, names))
-	start := time.Now()
-	out, err := t.client.GetItem(ctx, in)
-	if err != nil {
-		err = mapErr(err)
-	}
-	t.observe(ctx, Event{Op: "GetItem", Entity: e.def.Type, Duration: time.Since(start), Err: err, Capacity: capOf(out)})
+	raw, err := t.getItemProjected(ctx, e.def.Type, k, ro.consistent, proj, ro.indexed)
 	if err != nil {
 		return zero, 0, nil, err
 	}
-	raw := out.Item
 	if raw == nil || t.expired(raw) {
 		return zero, 0, nil, ErrNotFound
 	}
