@@ -138,18 +138,31 @@ func (l Layout) ShardsAt(pos int64) int {
 }
 
 // Switch returns the layout with a new epoch: items at positions from
-// and above are written with n shards. from must be above the last
+// and above are written with n shards. from must be at or above the last
 // epoch's From, and at or above every position already written (the
 // caller conditions the switch on that, see [Table.SwitchLayoutOp]).
+// from equal to the last epoch's From is a switch made again before any
+// item was written in that epoch (the caller's positions are all below
+// from: for a sequence, the owner's last number plus one): the epoch
+// takes n, or is removed when n is the count of the epoch before it.
 func (l Layout) Switch(from int64, n int) (Layout, error) {
 	if n < 1 || n > MaxShards {
 		return l, &ValidationError{Field: "Shards", Reason: fmt.Sprintf("%d is outside 1..%d", n, MaxShards)}
 	}
-	if from < 0 || (len(l.epochs) > 0 && from <= l.epochs[len(l.epochs)-1].From) {
-		return l, &ValidationError{Field: "From", Reason: fmt.Sprintf("%d is not after the layout's last epoch (%s)", from, l)}
+	last := len(l.epochs) - 1
+	if from < 0 || (last >= 0 && from < l.epochs[last].From) {
+		return l, &ValidationError{Field: "From", Reason: fmt.Sprintf("%d is before the layout's last epoch (%s)", from, l)}
 	}
 	if n == l.Shards() {
 		return l, nil
+	}
+	if last >= 0 && from == l.epochs[last].From { // the last epoch is empty: redo it
+		epochs := slices.Clone(l.epochs)
+		if last > 0 && epochs[last-1].Shards == n {
+			return Layout{epochs: epochs[:last]}, nil // the epoch before goes on
+		}
+		epochs[last].Shards = n
+		return Layout{epochs: epochs}, nil
 	}
 	epochs := slices.Clone(l.epochs)
 	if len(epochs) == 0 && from > 0 {
@@ -157,29 +170,6 @@ func (l Layout) Switch(from int64, n int) (Layout, error) {
 		epochs = []Epoch{{From: 0, Shards: 1}}
 	}
 	return Layout{epochs: append(epochs, Epoch{From: from, Shards: n})}, nil
-}
-
-// Redo returns the layout with its last epoch's shard count changed to
-// n: a switch made again before any item was written in the last epoch
-// (its From is still above every position written; the caller
-// conditions the change on that, as for [Layout.Switch], e.g. on the
-// owner's sequence number being the one read). When n is the count of
-// the epoch before, the last epoch is removed (the one before goes on).
-// The zero Layout has no epoch to redo: use Switch.
-func (l Layout) Redo(n int) (Layout, error) {
-	if n < 1 || n > MaxShards {
-		return l, &ValidationError{Field: "Shards", Reason: fmt.Sprintf("%d is outside 1..%d", n, MaxShards)}
-	}
-	if len(l.epochs) == 0 {
-		return l, &ValidationError{Field: "Layout", Reason: "no epoch to redo"}
-	}
-	epochs := slices.Clone(l.epochs)
-	last := len(epochs) - 1
-	if last > 0 && epochs[last-1].Shards == n {
-		return Layout{epochs: epochs[:last]}, nil // the epoch before goes on
-	}
-	epochs[last].Shards = n
-	return Layout{epochs: epochs}, nil
 }
 
 // SeqPK returns the partition of the item at sequence number seq of the

@@ -244,10 +244,11 @@ func isCondFailed(err error) bool {
 	return false
 }
 
-// TestLayoutRedo: a switch made again before any item was written in the
-// last epoch changes that epoch's count, or removes it when the count is
-// the one before; the zero Layout and counts out of range are refused.
-func TestLayoutRedo(t *testing.T) {
+// TestLayoutSwitchAgain: a switch made again before any item was written
+// in the last epoch (from equal to its From) changes that epoch's count,
+// or removes it when the count is the one before; a from before the last
+// epoch and counts out of range are refused.
+func TestLayoutSwitchAgain(t *testing.T) {
 	l, err := table.ParseLayout("0:1,31:4")
 	if err != nil {
 		t.Fatal(err)
@@ -256,19 +257,19 @@ func TestLayoutRedo(t *testing.T) {
 		n    int
 		want string
 	}{{8, "0:1,31:8"}, {1, "0:1"}, {4, "0:1,31:4"}} {
-		got, err := l.Redo(tc.n)
+		got, err := l.Switch(31, tc.n)
 		if err != nil || got.String() != tc.want {
-			t.Errorf("Redo(%d) of %s = %q, %v; want %q", tc.n, l, got, err, tc.want)
+			t.Errorf("Switch(31, %d) of %s = %q, %v; want %q", tc.n, l, got, err, tc.want)
 		}
 	}
 	one, _ := table.ParseLayout("0:4")
-	if got, err := one.Redo(8); err != nil || got.String() != "0:8" {
-		t.Errorf("Redo(8) of 0:4 = %q, %v", got, err)
+	if got, err := one.Switch(0, 8); err != nil || got.String() != "0:8" {
+		t.Errorf("Switch(0, 8) of 0:4 = %q, %v", got, err)
 	}
-	if _, err := (table.Layout{}).Redo(4); !errors.Is(err, table.ErrInvalidInput) {
-		t.Errorf("Redo of the zero Layout = %v, want ErrInvalidInput", err)
+	if _, err := l.Switch(30, 8); !errors.Is(err, table.ErrInvalidInput) {
+		t.Errorf("Switch before the last epoch = %v, want ErrInvalidInput", err)
 	}
-	if _, err := l.Redo(0); !errors.Is(err, table.ErrInvalidInput) {
-		t.Errorf("Redo(0) = %v, want ErrInvalidInput", err)
+	if _, err := l.Switch(31, 0); !errors.Is(err, table.ErrInvalidInput) {
+		t.Errorf("Switch(31, 0) = %v, want ErrInvalidInput", err)
 	}
 }

@@ -177,15 +177,10 @@ func (ms *Messages) Reshard(ctx context.Context, topic tn.TopicName, n int) (_ t
 		if l.Shards() == n {
 			return l, nil
 		}
-		from := int64(t.SeqId) + 1
-		var next table.Layout
-		if e := l.Epochs(); len(e) > 0 && e[len(e)-1].From == from {
-			// No message since the last switch: its epoch is empty and
-			// takes the new count (the condition on SeqId below keeps it so).
-			next, err = l.Redo(n)
-		} else {
-			next, err = l.Switch(from, n)
-		}
+		// Every message is below SeqId+1: a switch again before the next
+		// message redoes the empty last epoch (the condition on SeqId
+		// below keeps it empty).
+		next, err := l.Switch(int64(t.SeqId)+1, n)
 		if err != nil {
 			return l, err
 		}
