@@ -3,11 +3,13 @@ package table
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
@@ -95,10 +97,51 @@ func (t *Table) liveCondOf(x exprs, typ string, implied bool) string {
 func (t *Table) absentCond(x exprs) string {
 	x.names["#pk"] = t.schema.PK
 	if t.schema.TTLAttr == "" {
-		return "attribute_not_exists(#pk)"
+		return createCond
 	}
 	t.bindTTL(x)
-	return "attribute_not_exists(#pk) OR " + expiredCond
+	return createCond + " OR " + expiredCond
+}
+
+// createCond is the condition a create is first sent with: no item with
+// the key. A key holding an item past its TTL that DynamoDB has not
+// deleted yet fails it, and the failure returns that item (every
+// conditional write asks for it); the create is then sent once more on
+// [Table.absentCond] ([Table.fullCreate]), which takes the key if the
+// item is still expired and fails if a live item took it meanwhile. So a
+// create on a fresh key (nearly every create: new IDs) costs one request
+// on the shortest condition, and one over an expired item costs two, with
+// absentCond's result. A lost response is told apart by the write token
+// (or the transaction's idempotency token) on both sends.
+const createCond = "attribute_not_exists(#pk)"
+
+// shortCreate returns a create's put condition, with absent: true when it
+// is createCond while the table has a TTL attribute (an expired item in
+// the way needs the second send).
+func (t *Table) shortCreate(x exprs) (cond string, absent bool) {
+	x.names["#pk"] = t.schema.PK
+	return createCond, t.schema.TTLAttr != ""
+}
+
+// fullCreate returns op, a create sent on createCond (perhaps with
+// conditions ANDed on, [TxOp.and]), with createCond widened to
+// absentCond: the second send of a create whose key holds an expired
+// item. op itself is untouched.
+func (t *Table) fullCreate(op TxOp) TxOp {
+	if !op.absent {
+		return op
+	}
+	op = op.edit(func(a actionRef) {
+		x := exprs{names: maps.Clone(*a.names), values: maps.Clone(*a.values)}
+		if x.values == nil {
+			x.values = map[string]types.AttributeValue{}
+		}
+		full := "(" + t.absentCond(x) + ")"
+		*a.cond = aws.String(strings.Replace(aws.ToString(*a.cond), createCond, full, 1))
+		*a.names, *a.values = x.names, x.vals()
+	})
+	op.absent = false
+	return op
 }
 
 func (t *Table) bindTTL(x exprs) {

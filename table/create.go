@@ -17,13 +17,15 @@ import (
 // same transaction. The item's version starts at 1.
 //
 // Under faults: an item past its TTL that DynamoDB has not deleted yet
-// counts as absent, so Create takes its key, and a guard whose owner is
-// missing or expired is taken over (conditioned on that owner staying
-// absent, in the same transaction). A create whose response is lost after
-// it was applied is retried by the SDK and returns success: the retry
-// recognises its own write token (or the transaction's idempotency
-// token), never [ErrAlreadyExists] for itself. Transaction conflicts are
-// retried (see [Table.Transact]).
+// counts as absent, so Create takes its key (in a second request: a
+// create is sent first on attribute_not_exists alone, and again on the
+// condition that also takes an expired item's key only when that failed
+// on one), and a guard whose owner is missing or expired is taken over
+// (conditioned on that owner staying absent, in the same transaction). A
+// create whose response is lost after it was applied is retried by the
+// SDK and returns success: the retry recognises its own write token (or
+// the transaction's idempotency token), never [ErrAlreadyExists] for
+// itself. Transaction conflicts are retried (see [Table.Transact]).
 func (e *Entity[T]) Create(ctx context.Context, item *T) error {
 	k, err := e.create(ctx, item, nil)
 	return opErr("create", e.def.Type, k, err)
@@ -68,7 +70,7 @@ func (e *Entity[T]) createIn(ctx context.Context, item *T, also []TxOp, pk strin
 func (e *Entity[T]) createWith(ctx context.Context, item *T, ops []TxOp, tok string, also []TxOp) (Key, error) {
 	k := ops[0].key
 	if len(ops) == 1 && len(also) == 0 {
-		if err := e.t.putItem(ctx, e.def.Type, ops[0].put, tok, ErrAlreadyExists); err != nil {
+		if err := e.t.putCreate(ctx, e.def.Type, ops[0], tok); err != nil {
 			return k, err
 		}
 	} else if err := e.t.transactGuarded(ctx, append(ops, also...), tok); err != nil {
@@ -77,6 +79,21 @@ func (e *Entity[T]) createWith(ctx context.Context, item *T, ops []TxOp, tok str
 	e.setVersion(item, 1)
 	e.setRead(item, ops[0].put.Item)
 	return k, nil
+}
+
+// putCreate sends op, a create, as one PutItem: on createCond first and,
+// when an item past its TTL holds the key, once more on absentCond (see
+// createCond). A key held by a live item gives ErrAlreadyExists.
+func (t *Table) putCreate(ctx context.Context, entity string, op TxOp, tok string) error {
+	onFail := ErrAlreadyExists
+	if op.absent {
+		onFail = errExpiredInWay
+	}
+	err := t.putItem(ctx, entity, op.put, tok, onFail)
+	if err == errExpiredInWay {
+		err = t.putItem(ctx, entity, t.fullCreate(op).put, tok, ErrAlreadyExists)
+	}
+	return err
 }
 
 // CreateAlso is [Entity.Create] with also, actions on other items, in the
@@ -142,14 +159,14 @@ func (e *Entity[T]) createOpsT(item *T, validate, token bool) ([]TxOp, string, e
 		w.item[ta] = &types.AttributeValueMemberSS{Value: []string{tok}}
 	}
 	x := newExprs()
-	c := e.t.absentCond(x)
+	c, absent := e.t.shortCreate(x)
 	ops := []TxOp{{put: &types.Put{
 		TableName:                 aws.String(e.t.schema.Name),
 		Item:                      w.item,
 		ConditionExpression:       aws.String(c),
 		ExpressionAttributeNames:  x.names,
 		ExpressionAttributeValues: x.vals(),
-	}, key: w.key, what: e.def.Type}}
+	}, key: w.key, what: e.def.Type, absent: absent}}
 	for _, u := range w.uniques {
 		ops = append(ops, e.t.guardPut(u, w.key, w.expires))
 	}

@@ -201,6 +201,8 @@ func (t *Table) classifyCondFailure(err error, entity, tok string, onFail error)
 	switch {
 	case t.hasToken(ccf.Item, tok):
 		return nil
+	case onFail == errExpiredInWay && (ccf.Item == nil || !t.expired(ccf.Item)):
+		return ErrAlreadyExists
 	case onFail != nil:
 		return onFail
 	case ccf.Item == nil || t.expired(ccf.Item) || !t.isType(ccf.Item, entity):
@@ -208,6 +210,11 @@ func (t *Table) classifyCondFailure(err error, entity, tok string, onFail error)
 	}
 	return fmt.Errorf("%w: %w", ErrConflict, err)
 }
+
+// errExpiredInWay, as putItem's onFail, asks that a failed condition
+// whose returned item is past its TTL be reported as errExpiredInWay (a
+// create to send again on absentCond), any other as ErrAlreadyExists.
+var errExpiredInWay = errors.New("table: an item past its TTL holds the key")
 
 // isType reports whether raw is of entity type typ, or carries no type.
 func (t *Table) isType(raw Item, typ string) bool {

@@ -28,6 +28,9 @@ type TxOp struct {
 	what   string // entity type
 	guard  Unique // set on guard actions
 	err    error  // set on an action refused when it was built
+	// absent marks a create sent on createCond: when an item past its TTL
+	// holds the key, the transaction is sent again with [Table.fullCreate].
+	absent bool
 }
 
 // Key returns the key of the item the action writes.
@@ -222,7 +225,12 @@ const MaxTxBytes = 4 * 1024 * 1024
 // backoff; so is one throttled on a hot partition (ThrottlingError, with
 // a longer backoff from Options.BatchBackoff), and when throttling
 // persists the error matches [ErrThrottled]. A condition failure is never
-// retried. Repeating a token with
+// retried, with one exception: a create ([Entity.CreateOp]) is sent on
+// attribute_not_exists alone, and when that condition failed on an item
+// past its TTL, the transaction is sent once more (a new
+// request, with a new idempotency token) with that create's condition
+// also taking an expired item's key. With [IdempotencyToken], creates are
+// sent on that wider condition from the start. Repeating a token with
 // other content gives [ErrIdempotencyMismatch].
 func (t *Table) Transact(ctx context.Context, ops ...TxOp) error {
 	return t.TransactWith(ctx, nil, ops...)
@@ -240,13 +248,59 @@ func (t *Table) TransactWith(ctx context.Context, opts []TxOption, ops ...TxOp) 
 	if len(o.token) > 36 {
 		return opErr("transact", "", Key{}, &ValidationError{Field: "idempotency token", Reason: fmt.Sprintf("%d characters, the limit is 36", len(o.token))})
 	}
+	if o.token != "" {
+		// A caller's token must name one request: creates are sent on
+		// their full condition from the start, never resent changed.
+		ops = slices.Clone(ops)
+		for i := range ops {
+			ops[i] = t.fullCreate(ops[i])
+		}
+	}
+	items, size := txItems(ops)
+	if size > MaxTxBytes {
+		return opErr("transact", "", Key{}, fmt.Errorf("%w: the transaction writes %d bytes, the limit is %d", ErrItemTooLarge, size, MaxTxBytes))
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items, ReturnConsumedCapacity: t.wantCapacity()}
+	if o.token != "" {
+		in.ClientRequestToken = aws.String(o.token)
+	}
+	widened := false
+	for attempt := 0; ; attempt++ {
+		err := t.transactOnce(ctx, in, ops)
+		if (isOnlyConflict(err) || isThrottledTx(err)) && attempt < t.opts.ConflictRetries {
+			base, most := 5*time.Millisecond, 200*time.Millisecond
+			if isThrottledTx(err) {
+				base, most = t.opts.BatchBackoff, time.Second
+			}
+			if serr := sleepCtx(ctx, backoff(attempt, base, most)); serr != nil {
+				return opErr("transact", "", Key{}, errors.Join(err, serr))
+			}
+			continue
+		}
+		if next, ok := t.widenCreates(ops, err); ok && !widened {
+			// A create met an item past its TTL (see createCond): send the
+			// transaction again, a new request with a new idempotency token.
+			widened, ops = true, next
+			in.TransactItems, _ = txItems(ops)
+			in.ClientRequestToken = nil
+			continue
+		}
+		if err != nil {
+			return opErr("transact", "", Key{}, err)
+		}
+		return nil
+	}
+}
+
+// txItems returns the transaction's actions and the bytes they write.
+// Conditional actions return the item that failed their condition, so a
+// cancellation can be explained (and a retried write recognised).
+func txItems(ops []TxOp) ([]types.TransactWriteItem, int) {
 	const allOld = types.ReturnValuesOnConditionCheckFailureAllOld
 	size := 0
 	items := make([]types.TransactWriteItem, len(ops))
 	for i, op := range ops {
 		items[i] = types.TransactWriteItem{Put: op.put, Delete: op.del, Update: op.update, ConditionCheck: op.check}
-		// Conditional actions return the item that failed their condition,
-		// so a cancellation can be explained (and a retried write recognised).
 		switch {
 		case op.put != nil:
 			if op.put.ConditionExpression != nil {
@@ -268,30 +322,28 @@ func (t *Table) TransactWith(ctx context.Context, opts []TxOption, ops ...TxOp) 
 			op.check.ReturnValuesOnConditionCheckFailure = allOld
 		}
 	}
-	if size > MaxTxBytes {
-		return opErr("transact", "", Key{}, fmt.Errorf("%w: the transaction writes %d bytes, the limit is %d", ErrItemTooLarge, size, MaxTxBytes))
+	return items, size
+}
+
+// widenCreates returns ops with fullCreate applied to each create that
+// failed its condition on an item past its TTL, and whether there was
+// one: err is then that transaction's cancellation.
+func (t *Table) widenCreates(ops []TxOp, err error) ([]TxOp, bool) {
+	te, ok := err.(*TxError)
+	if !ok {
+		return nil, false
 	}
-	in := &dynamodb.TransactWriteItemsInput{TransactItems: items, ReturnConsumedCapacity: t.wantCapacity()}
-	if o.token != "" {
-		in.ClientRequestToken = aws.String(o.token)
-	}
-	for attempt := 0; ; attempt++ {
-		err := t.transactOnce(ctx, in, ops)
-		if (isOnlyConflict(err) || isThrottledTx(err)) && attempt < t.opts.ConflictRetries {
-			base, most := 5*time.Millisecond, 200*time.Millisecond
-			if isThrottledTx(err) {
-				base, most = t.opts.BatchBackoff, time.Second
-			}
-			if serr := sleepCtx(ctx, backoff(attempt, base, most)); serr != nil {
-				return opErr("transact", "", Key{}, errors.Join(err, serr))
-			}
+	var next []TxOp
+	for i, r := range te.Reasons {
+		if i >= len(ops) || !ops[i].absent || r.Code != "ConditionalCheckFailed" || r.Item == nil || !t.expired(r.Item) {
 			continue
 		}
-		if err != nil {
-			return opErr("transact", "", Key{}, err)
+		if next == nil {
+			next = slices.Clone(ops)
 		}
-		return nil
+		next[i] = t.fullCreate(ops[i])
 	}
+	return next, next != nil
 }
 
 func (t *Table) transactOnce(ctx context.Context, in *dynamodb.TransactWriteItemsInput, ops []TxOp) error {

@@ -22,6 +22,8 @@ type ablation struct {
 	noTTL      bool // no TTL check on the updates
 	noOverflow bool // no overflow check on the counters
 	noRVOCCF   bool // no ReturnValuesOnConditionCheckFailure
+	putRVOCCF  bool // ReturnValuesOnConditionCheckFailure on the put only
+	putFull    bool // the put's condition also taking an expired item's key (as the library sent it before it sent that only after a failure)
 }
 
 func (w *workload) ablatedIngest(a ablation) func() error {
@@ -34,8 +36,12 @@ func (w *workload) ablatedIngest(a ablation) func() error {
 		item["_type"], item["_v"] = str("Event"), num(1)
 		nowS, at := num(now.Unix()), str(now.UTC().Format(time.RFC3339Nano))
 		rv := types.ReturnValuesOnConditionCheckFailureAllOld
+		urv := rv
 		if a.noRVOCCF {
-			rv = ""
+			rv, urv = "", ""
+		}
+		if a.putRVOCCF {
+			urv = ""
 		}
 		upd := func(sk, counter, field, want, typ, timeAttr string) *types.Update {
 			names := map[string]string{"#s": field, "#v": "_v"}
@@ -74,14 +80,19 @@ func (w *workload) ablatedIngest(a ablation) func() error {
 				ConditionExpression:                 aws.String(strings.Join(conds, " AND ")),
 				ExpressionAttributeNames:            names,
 				ExpressionAttributeValues:           vals,
-				ReturnValuesOnConditionCheckFailure: rv}
+				ReturnValuesOnConditionCheckFailure: urv}
 		}
 		put := &types.Put{TableName: aws.String(w.events), Item: item, ReturnValuesOnConditionCheckFailure: rv,
-			ConditionExpression:       aws.String("attribute_not_exists(#pk) OR #ttl BETWEEN :tiny AND :now"),
-			ExpressionAttributeNames:  map[string]string{"#pk": "PK", "#ttl": "expiresAt"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{":now": nowS, ":tiny": tiny}}
+			ConditionExpression:      aws.String("attribute_not_exists(#pk)"),
+			ExpressionAttributeNames: map[string]string{"#pk": "PK"}}
+		if a.putFull {
+			put.ConditionExpression = aws.String("attribute_not_exists(#pk) OR #ttl BETWEEN :tiny AND :now")
+			put.ExpressionAttributeNames = map[string]string{"#pk": "PK", "#ttl": "expiresAt"}
+			put.ExpressionAttributeValues = map[string]types.AttributeValue{":now": nowS, ":tiny": tiny}
+		}
 		if a.oldForms {
 			put.ConditionExpression = aws.String("(attribute_not_exists(#pk) OR (#ttl <= :now AND #ttl > :zero))")
+			put.ExpressionAttributeNames = map[string]string{"#pk": "PK", "#ttl": "expiresAt"}
 			put.ExpressionAttributeValues = map[string]types.AttributeValue{":now": nowS, ":zero": num(0)}
 		}
 		_, err = w.c.TransactWriteItems(w.ctx, &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String(txToken()), TransactItems: []types.TransactWriteItem{
@@ -110,7 +121,74 @@ func BenchmarkIngestAblation(b *testing.B) {
 		tabletest.Variant{Name: "noTTL", Op: w.ablatedIngest(ablation{noTTL: true})},
 		tabletest.Variant{Name: "noOverflow", Op: w.ablatedIngest(ablation{noOverflow: true})},
 		tabletest.Variant{Name: "noRVOCCF", Op: w.ablatedIngest(ablation{noRVOCCF: true})},
+		tabletest.Variant{Name: "putRVOCCF", Op: w.ablatedIngest(ablation{putRVOCCF: true})},
+		tabletest.Variant{Name: "putRV+noTy", Op: w.ablatedIngest(ablation{putRVOCCF: true, noType: true})},
+		tabletest.Variant{Name: "putFull", Op: w.ablatedIngest(ablation{putFull: true})},
 		tabletest.Variant{Name: "min", Op: w.minIngest},
+	)
+	for _, s := range st {
+		b.Logf("%-10s ops/s %6.0f  same/x %.3f [%.2f-%.2f]  client %6.0f us/op  server %6.0f us/op", s.Name, s.OpsPerSec, s.Ratio, s.RatioMin, s.RatioMax,
+			float64(s.ClientCPU.Nanoseconds())/1e3, float64(s.ServerCPU.Nanoseconds())/1e3)
+	}
+}
+
+// attemptAblation is the hand-written attempt create ("same" of
+// BenchmarkWorkload) with one part switched off.
+type attemptAblation struct {
+	noToken  bool // no write token attribute
+	noRVOCCF bool // no ReturnValuesOnConditionCheckFailure
+	fullTTL  bool // the condition also taking an expired item's key (as the library sent it before it sent that only after a failure)
+	noMeta   bool // no _type and _v
+	tokenS   bool // the write token a string, not a set
+}
+
+func (w *workload) ablatedAttempt(a attemptAblation) func() error {
+	return func() error {
+		now := time.Now()
+		item, err := w.attemptItem(now)
+		if err != nil {
+			return err
+		}
+		if !a.noMeta {
+			item["_type"], item["_v"] = str("DeliveryAttempt"), num(1)
+		}
+		switch {
+		case a.noToken:
+		case a.tokenS:
+			item["_ct"] = str(writeToken(now))
+		default:
+			item["_wt"] = &types.AttributeValueMemberSS{Value: []string{writeToken(now)}}
+		}
+		in := &dynamodb.PutItemInput{TableName: aws.String(w.events), Item: item,
+			ConditionExpression:                 aws.String("attribute_not_exists(#pk)"),
+			ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
+			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}
+		if a.noRVOCCF {
+			in.ReturnValuesOnConditionCheckFailure = ""
+		}
+		if a.fullTTL {
+			in.ConditionExpression = aws.String("attribute_not_exists(#pk) OR #ttl BETWEEN :tiny AND :now")
+			in.ExpressionAttributeNames = map[string]string{"#pk": "PK", "#ttl": "expiresAt"}
+			in.ExpressionAttributeValues = map[string]types.AttributeValue{":now": num(now.Unix()), ":tiny": tiny}
+		}
+		_, err = w.c.PutItem(w.ctx, in)
+		return err
+	}
+}
+
+// BenchmarkAttemptAblation is BenchmarkIngestAblation for the attempt
+// create (FH-10): the library's PutItem by hand, one part off, and min.
+func BenchmarkAttemptAblation(b *testing.B) {
+	w := newWorkload(b)
+	st := tabletest.Interleave(b, tabletest.Interleaved{Rounds: *workloadRounds, Block: *workloadBlock, Warmup: 200, ServerPID: w.pid},
+		tabletest.Variant{Name: "same", Op: w.ablatedAttempt(attemptAblation{})},
+		tabletest.Variant{Name: "noToken", Op: w.ablatedAttempt(attemptAblation{noToken: true})},
+		tabletest.Variant{Name: "noRVOCCF", Op: w.ablatedAttempt(attemptAblation{noRVOCCF: true})},
+		tabletest.Variant{Name: "fullTTL", Op: w.ablatedAttempt(attemptAblation{fullTTL: true})},
+		tabletest.Variant{Name: "noMeta", Op: w.ablatedAttempt(attemptAblation{noMeta: true})},
+		tabletest.Variant{Name: "tokenS", Op: w.ablatedAttempt(attemptAblation{tokenS: true})},
+		tabletest.Variant{Name: "lib", Op: w.libAttemptCreate},
+		tabletest.Variant{Name: "min", Op: w.minAttemptCreate},
 	)
 	for _, s := range st {
 		b.Logf("%-10s ops/s %6.0f  same/x %.3f [%.2f-%.2f]  client %6.0f us/op  server %6.0f us/op", s.Name, s.OpsPerSec, s.Ratio, s.RatioMin, s.RatioMax,

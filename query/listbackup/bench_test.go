@@ -134,9 +134,8 @@ func BenchmarkActivities(b *testing.B) {
 		}
 		item["_wt"] = &types.AttributeValueMemberSS{Value: []string{fmt.Sprintf("raw.%016x", tok.Add(1))}}
 		_, err = client.PutItem(ctx, &dynamodb.PutItemInput{TableName: name, Item: item,
-			ConditionExpression:       aws.String("attribute_not_exists(#pk) OR #ttl BETWEEN :tiny AND :now"),
-			ExpressionAttributeNames:  map[string]string{"#pk": "PK", "#ttl": "ttl"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{":now": &types.AttributeValueMemberN{Value: fmt.Sprint(time.Now().Unix())}, ":tiny": &types.AttributeValueMemberN{Value: "1E-130"}}})
+			ConditionExpression:      aws.String("attribute_not_exists(#pk)"), // an expired item in the way: sent again on "... OR #ttl BETWEEN :tiny AND :now", as the library does
+			ExpressionAttributeNames: map[string]string{"#pk": "PK"}})
 		return err
 	}
 	rawListSame := func() error {

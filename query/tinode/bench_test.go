@@ -142,9 +142,8 @@ func BenchmarkSaveSameGuarantees(b *testing.B) {
 					":ty": &types.AttributeValueMemberS{Value: tinode.TypeTopic}, ":now": nowS, ":tiny": tiny},
 				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}},
 			{Put: &types.Put{TableName: aws.String(name), Item: item,
-				ConditionExpression:                 aws.String("attribute_not_exists(#pk) OR #ttl BETWEEN :tiny AND :now"),
-				ExpressionAttributeNames:            map[string]string{"#pk": "PK", "#ttl": "ttl"},
-				ExpressionAttributeValues:           map[string]types.AttributeValue{":now": nowS, ":tiny": tiny},
+				ConditionExpression:                 aws.String("attribute_not_exists(#pk)"), // an expired item in the way: sent again on "... OR #ttl BETWEEN :tiny AND :now", as the library does
+				ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}},
 		}})
 		return err
