@@ -69,6 +69,12 @@ type builtPatch struct {
 	names  map[string]string
 	values map[string]types.AttributeValue
 	token  string // the write token the patch stamps, if any
+	// setPH and touchPH name the value placeholder of each Set field
+	// stored (not removed) and of each touched attribute; moves says the
+	// patch moves index keys (their values derive from Set values). A
+	// PreparedPatch rebinds these.
+	setPH, touchPH map[string]string
+	moves          bool
 }
 
 func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, error) {
@@ -80,7 +86,7 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 	x := newExprs()
 	x.names["#v"] = s.VersionAttr
 	x.values[":one"] = numAV(1)
-	b := builtPatch{names: x.names, values: x.values}
+	b := builtPatch{names: x.names, values: x.values, setPH: map[string]string{}, touchPH: map[string]string{}}
 	n := 0
 	var sets, adds, removes, conds []string
 	// Values are encoded as Create stores them (one encoder: fieldenc.go).
@@ -97,6 +103,7 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 	for _, f := range e.def.UniqueOn {
 		delete(movable, f)
 	}
+	b.moves = len(moves) > 0
 	for _, ix := range sortedIndexes(moves) {
 		is, _ := s.index(ix)
 		ik := moves[ix]
@@ -178,6 +185,7 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 		n++
 		vp := ":v" + strconv.Itoa(n)
 		b.values[vp] = av
+		b.setPH[f] = vp
 		sets = append(sets, nm+" = "+vp)
 	}
 	encIf, err := e.patchAttrs(p.SetIfAbsent)
@@ -220,6 +228,7 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 		n++
 		vp := ":v" + strconv.Itoa(n)
 		b.values[vp] = f.value
+		b.touchPH[f.name] = vp
 		if f.onlyNew {
 			sets = append(sets, nm+" = if_not_exists("+nm+", "+vp+")")
 		} else {
@@ -452,6 +461,11 @@ func (e *Entity[T]) PatchOp(k Key, p Patch) (TxOp, error) {
 	if err != nil {
 		return TxOp{}, opErr("patch", e.def.Type, k, err)
 	}
+	return e.patchTxOp(k, b), nil
+}
+
+// patchTxOp is the transaction action of the built patch b on k.
+func (e *Entity[T]) patchTxOp(k Key, b builtPatch) TxOp {
 	return TxOp{update: &types.Update{
 		TableName:                 aws.String(e.t.schema.Name),
 		Key:                       e.t.keyItem(k),
@@ -459,7 +473,7 @@ func (e *Entity[T]) PatchOp(k Key, p Patch) (TxOp, error) {
 		ConditionExpression:       aws.String(b.cond),
 		ExpressionAttributeNames:  b.names,
 		ExpressionAttributeValues: b.values,
-	}, key: k, what: e.def.Type}, nil
+	}, key: k, what: e.def.Type}
 }
 
 // Add adds delta to the numeric attribute field of the item with key k,

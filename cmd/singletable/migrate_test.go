@@ -70,11 +70,7 @@ func TestMigrateCommand(t *testing.T) {
 	if err != nil {
 		t.Fatalf("migrate: %v\n%s", err, out)
 	}
-	for _, want := range []string{"migrated 5 items", "verified " + stack + "-users: 3 of 3 found", "verified " + stack + "-sources: 1 of 1 found"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
+	checkOutput(t, out, []string{"migrated 5 items", "verified " + stack + "-users: 3 of 3 found", "verified " + stack + "-sources: 1 of 1 found"}, nil)
 	out, err = runCmd(t, base...)
 	if err != nil || !strings.Contains(out, stack+"-users -> User: seen 3, changed 0, unchanged 3") {
 		t.Errorf("second run: %v\n%s", err, out)
@@ -154,7 +150,7 @@ func TestMigrateCommandCodeLayout(t *testing.T) {
 	if err != nil {
 		t.Errorf("migrate: %v (exit %d)", err, exitCode(err))
 	}
-	for _, want := range []string{
+	checkOutput(t, out, []string{
 		"migrated " + stack + "-user-accounts -> Membership: seen 1, changed 1",
 		"migrated " + stack + "-jobs -> Job: seen 1, changed 1",
 		"migrated " + stack + "-activity -> Activity: seen 2, changed 1, unchanged 0, skipped 1",
@@ -165,17 +161,7 @@ func TestMigrateCommandCodeLayout(t *testing.T) {
 		"verified " + stack + "-user-accounts: 1 of 1 found (0 past their TTL, not copied), 0 differing",
 		"verified " + stack + "-users: 1 of 1 found (0 past their TTL, not copied), 0 differing",
 		"verified " + stack + "-activity: 1 of 2 found (1 past their TTL, not copied), 0 differing",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q", want)
-		}
-	}
-	if strings.Contains(out, "differs") {
-		t.Errorf("verification found differences:\n%s", out)
-	}
-	if strings.Contains(out, "  conflict ") {
-		t.Errorf("conflicts:\n%s", out)
-	}
+	}, []string{"differs", "  conflict "})
 }
 
 // singletable migrate -create-legacy creates either legacy layout on an
@@ -245,11 +231,23 @@ func TestMigrateCommandCreateLegacy(t *testing.T) {
 	if err != nil {
 		t.Errorf("migrate: %v (exit %d)", err, exitCode(err))
 	}
-	for _, want := range []string{"layout listbackup-code: 22 of its 22 tables found",
+	checkOutput(t, out, []string{"layout listbackup-code: 22 of its 22 tables found",
 		"migrated " + code + "-notifications -> InboxNotification: seen 1, changed 1",
-		"verified " + code + "-notifications: 1 of 1 found (0 past their TTL, not copied), 0 differing"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q", want)
+		"verified " + code + "-notifications: 1 of 1 found (0 past their TTL, not copied), 0 differing"}, nil)
+}
+
+// checkOutput fails t for each of want that the command's output out
+// lacks and each of bad that it reports.
+func checkOutput(t *testing.T, out string, want, bad []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q", w)
+		}
+	}
+	for _, b := range bad {
+		if strings.Contains(out, b) {
+			t.Errorf("output reports %q", b)
 		}
 	}
 }

@@ -116,6 +116,9 @@ type ownerInfo struct {
 	layout table.Layout
 	// read is when the source and its owner were last read.
 	read time.Time
+	// counters are the default profile's counter patches, prepared when
+	// the owner is read (nil in the scaled profile).
+	counters *counterPatches
 }
 
 // sourceOwner returns the remembered owner of source, or reads it: FH-4
@@ -154,6 +157,11 @@ func (s *Store) sourceOwner(ctx context.Context, source fh.SourceID) (ownerInfo,
 	if s.eventSharded() {
 		if o.layout, err = table.ParseLayout(src.EventLayout); err != nil {
 			return ownerInfo{}, fmt.Errorf("ingest %s: %w", source, err)
+		}
+	}
+	if !s.scaled() {
+		if o.counters, err = s.prepareCounters(source, o); err != nil {
+			return ownerInfo{}, err
 		}
 	}
 	s.owners.Store(source, o)
@@ -241,18 +249,48 @@ func (s *Store) ingestOps(in CreateEventInput, o ownerInfo) (ev fh.Event, ops []
 
 // itemCounterOps returns the default profile's counter actions of ev: the
 // source's eventCount and lastEventAt, if it is active, and the owner's
-// usageThisMonth, if its plan is still o.plan, on the items themselves.
+// usageThisMonth, if its plan is still o.plan, on the items themselves:
+// o's prepared patches with this event's lastEventAt.
 func (s *Store) itemCounterOps(ev fh.Event, o ownerInfo) ([]table.TxOp, error) {
-	sk, _ := fh.SourceKey(o.user, ev.SourceID)
-	srcOp, err := s.source.PatchOp(sk, table.Patch{
+	if o.counters == nil {
+		c, err := s.prepareCounters(ev.SourceID, o)
+		if err != nil {
+			return nil, err
+		}
+		o.counters = c
+	}
+	srcOp, err := o.counters.src.Op(map[string]any{"lastEventAt": fh.ISO(ev.ReceivedAt.Time()).String()})
+	if err != nil {
+		return nil, err
+	}
+	userOp, err := o.counters.user.Op(nil)
+	if err != nil {
+		return nil, err
+	}
+	return []table.TxOp{srcOp, userOp}, nil
+}
+
+// counterPatches are the two patches every ingest of one source sends
+// (built once per remembered owner: [table.PreparedPatch]).
+type counterPatches struct {
+	src  *table.PreparedPatch[fh.Source]
+	user *table.PreparedPatch[fh.User]
+}
+
+// prepareCounters prepares the counter patches of source for the owner o.
+func (s *Store) prepareCounters(source fh.SourceID, o ownerInfo) (*counterPatches, error) {
+	sk, uk, err := o.keys(source)
+	if err != nil {
+		return nil, err
+	}
+	src, err := s.source.PreparePatch(sk, table.Patch{
 		Add:     map[string]int64{"eventCount": 1},
-		Set:     map[string]any{"lastEventAt": fh.ISO(ev.ReceivedAt.Time()).String()},
+		Set:     map[string]any{"lastEventAt": fh.ISO(s.now()).String()},
 		IfEqual: map[string]any{"status": string(fh.StatusActive)},
 	})
 	if err != nil {
 		return nil, err
 	}
-	uk, _ := fh.UserKey(o.user)
 	// Counting usage is not a change of the profile: like the service's
 	// incrementUsage ("SET usageThisMonth = usageThisMonth + :inc"), it
 	// leaves updatedAt as it was (one attribute less on every ingest).
@@ -260,11 +298,11 @@ func (s *Store) itemCounterOps(ev fh.Event, o ownerInfo) ([]table.TxOp, error) {
 	if o.plan == "" { // a user written without a plan
 		up.IfEqual, up.IfAbsent = nil, []string{"plan"}
 	}
-	userOp, err := s.user.PatchOp(uk, up)
+	user, err := s.user.PreparePatch(uk, up)
 	if err != nil {
 		return nil, err
 	}
-	return []table.TxOp{srcOp, userOp}, nil
+	return &counterPatches{src: src, user: user}, nil
 }
 
 // stateCheck is Options.StateCheck with its default.

@@ -25,6 +25,9 @@ func BenchmarkIngestBuild(b *testing.B) {
 	}
 	in := CreateEventInput{SourceID: src.SourceID, Body: `{"type":"invoice.paid"}`, ContentType: "application/json", Method: "POST", SourceIP: "203.0.113.7"}
 	o := ownerInfo{user: u.UserID, plan: u.Plan}
+	if o.counters, err = s.prepareCounters(src.SourceID, o); err != nil { // as sourceOwner does once per owner
+		b.Fatal(err)
+	}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, ops, _, err := s.ingestOps(in, o); err != nil || len(ops) != 3 {

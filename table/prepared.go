@@ -1,0 +1,101 @@
+package table
+
+import (
+	"maps"
+)
+
+// PreparedPatch is a [Patch] of one item built once and sent many times
+// with new Set values ([PreparedPatch.Op]): the hot-path form of
+// [Entity.PatchOp], for a writer that applies the same patch to the same
+// item on every call (Ferryhook's ingest counts every event on its source
+// and on its owner, FH-12).
+//
+// Op returns the action PatchOp would build at that moment: it encodes
+// the new Set values as PatchOp does (checked the same way), stamps the
+// attributes Def.Timestamps and Def.Touch keep with the current time, and
+// binds the current time into the TTL condition; everything else (the
+// expressions, names, key, conditions and their values) is the prepared
+// copy, never changed by a send. A patch that moves index keys (their
+// values derive from Set values), or Set values whose encoding changes
+// the patch's shape (a value Create stores nothing for, which the patch
+// then removes), are built by PatchOp in full. TestPreparedPatchIsPatchOp
+// compares the two.
+type PreparedPatch[T any] struct {
+	e *Entity[T]
+	k Key
+	p Patch
+	b builtPatch
+}
+
+// PreparePatch builds p on the item with key k once, checked as
+// [Entity.PatchOp] checks it (a bad patch fails here, before any request).
+func (e *Entity[T]) PreparePatch(k Key, p Patch) (*PreparedPatch[T], error) {
+	if err := checkKey(k); err != nil {
+		return nil, opErr("patch", e.def.Type, k, err)
+	}
+	b, err := e.buildPatch(k, p, false)
+	if err != nil {
+		return nil, opErr("patch", e.def.Type, k, err)
+	}
+	return &PreparedPatch[T]{e: e, k: k, p: p, b: b}, nil
+}
+
+// Key returns the key of the item the patch writes.
+func (pp *PreparedPatch[T]) Key() Key { return pp.k }
+
+// Op returns the patch's transaction action with set as its Set values:
+// set must name exactly the prepared Patch's Set fields (nil when it has
+// none); a value is checked and encoded as PatchOp would.
+func (pp *PreparedPatch[T]) Op(set map[string]any) (TxOp, error) {
+	e := pp.e
+	if len(set) != len(pp.p.Set) {
+		return TxOp{}, opErr("patch", e.def.Type, pp.k, &ValidationError{Entity: e.def.Type, Field: "Set", Reason: "not the fields the patch was prepared with"})
+	}
+	full := pp.b.moves
+	for f := range set {
+		if _, ok := pp.p.Set[f]; !ok {
+			return TxOp{}, opErr("patch", e.def.Type, pp.k, &ValidationError{Entity: e.def.Type, Field: f, Reason: "not a field the patch was prepared with"})
+		}
+		if _, ok := pp.b.setPH[f]; !ok {
+			full = true // prepared as a removal
+		}
+	}
+	if full {
+		p := pp.p
+		p.Set = set
+		return e.PatchOp(pp.k, p)
+	}
+	vals := maps.Clone(pp.b.values)
+	if len(set) > 0 {
+		enc, err := e.patchAttrs(set)
+		if err != nil {
+			return TxOp{}, opErr("patch", e.def.Type, pp.k, err)
+		}
+		for f, v := range set {
+			if err := checkFieldValue[T](e.def.Type, f, v); err != nil {
+				return TxOp{}, opErr("patch", e.def.Type, pp.k, err)
+			}
+			av, ok := enc[f]
+			if !ok { // Create stores nothing for it: the patch removes it
+				p := pp.p
+				p.Set = set
+				return e.PatchOp(pp.k, p)
+			}
+			if r := checkAV(av); r != "" {
+				return TxOp{}, opErr("patch", e.def.Type, pp.k, &ValidationError{Entity: e.def.Type, Field: f, Reason: "cannot set: " + r})
+			}
+			vals[pp.b.setPH[f]] = av
+		}
+	}
+	for _, ta := range e.touched(pp.p) {
+		if ph, ok := pp.b.touchPH[ta.name]; ok {
+			vals[ph] = ta.value
+		}
+	}
+	if _, ok := vals[":now"]; ok {
+		vals[":now"] = numAV(e.t.now().Unix())
+	}
+	b := pp.b
+	b.values = vals
+	return e.patchTxOp(pp.k, b), nil
+}
