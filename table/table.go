@@ -187,7 +187,7 @@ func (t *Table) wantCapacity() types.ReturnConsumedCapacity {
 	if t.opts.Logger != nil || t.opts.Observer != nil || t.jobs.Load() > 0 {
 		return types.ReturnConsumedCapacityTotal
 	}
-	return types.ReturnConsumedCapacityNone
+	return "" // left out: DynamoDB's default, NONE, in fewer bytes
 }
 
 // Create creates the table if it does not exist, waits until it is
