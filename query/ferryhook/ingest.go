@@ -183,6 +183,13 @@ func (s *Store) ingestOnce(ctx context.Context, source fh.SourceID, in CreateEve
 		return ev, ingestDone, err
 	}
 	src, user := evOps, evOps+1
+	if !s.scaled() {
+		// The counter actions do not ask for the item they fail on
+		// (hot, and a failure is rare): read the two items to say why.
+		if err := s.explainCounters(ctx, te, source, o, src, user); err != nil {
+			return fh.Event{}, ingestDone, err
+		}
+	}
 	next := ingestDone
 	for _, r := range te.Failed() {
 		if r.Code != "ConditionalCheckFailed" {
@@ -267,7 +274,44 @@ func (s *Store) itemCounterOps(ev fh.Event, o ownerInfo) ([]table.TxOp, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []table.TxOp{srcOp, userOp}, nil
+	// A failed condition is explained by explainCounters' read, so the
+	// actions do not ask for the items (a success costs DynamoDB less).
+	return []table.TxOp{srcOp.WithoutOldItem(), userOp.WithoutOldItem()}, nil
+}
+
+// explainCounters fills in the source's and the owner's items (the
+// attributes recheck reads, strongly consistent, in one BatchGetItem) on
+// the reasons of te whose counter action, at index src or user, failed its
+// condition without returning the item: a missing or expired item stays
+// nil. The ingest then tells a paused, deleted or re-planned source from
+// the item as it does from a returned one; a state that changed again
+// between the cancellation and the read is met by the next attempt.
+func (s *Store) explainCounters(ctx context.Context, te *table.TxError, source fh.SourceID, o ownerInfo, src, user int) error {
+	var need []int
+	for i, r := range te.Reasons {
+		if (i == src || i == user) && r.Code == "ConditionalCheckFailed" && r.Item == nil {
+			need = append(need, i)
+		}
+	}
+	if len(need) == 0 {
+		return nil
+	}
+	sk, uk, err := o.keys(source)
+	if err != nil {
+		return err
+	}
+	items, err := s.main.GetOwners(ctx, []table.Key{sk, uk}, true, recheckAttrs...)
+	if err != nil {
+		return fmt.Errorf("ingest %s: %w", source, err)
+	}
+	for _, i := range need {
+		if i == src {
+			te.Reasons[i].Item = items[sk]
+		} else {
+			te.Reasons[i].Item = items[uk]
+		}
+	}
+	return nil
 }
 
 // counterPatches are the two patches every ingest of one source sends
