@@ -76,6 +76,10 @@ type derived[T any] struct {
 	key     func(*T) (Key, error)
 	indexes func(*T) (map[Index]IndexKey, error) // nil: no index
 	unique  func(*T) []Unique                    // nil: no unique value
+	// uniqueRaw reads the declared unique values of a stored item (nil
+	// when one is computed by CustomUniques or lives only in the key):
+	// what the stored bytes hold, without decoding and encoding the item.
+	uniqueRaw func(Item) []Unique
 	expires func(*T) time.Time                   // nil: no TTL
 	indexed []string                             // every attribute an index key, guard or the TTL derives from
 	match   func(Key) bool
@@ -203,6 +207,9 @@ func declare[T any](t *Table, def *Def[T]) (*declared, derived[T]) {
 				return nil
 			}
 			return d.uniques(av)
+		}
+		if !slices.ContainsFunc(d.uniqueOn, func(u uniqueDecl) bool { _, ko := d.keyOnly[u.attr]; return ko }) {
+			fn.uniqueRaw = d.uniques
 		}
 	case custom != nil:
 		fn.unique = custom.Uniques

@@ -86,17 +86,23 @@ func Indexed(ix ...Index) ReadOption {
 // too: its guard is not an orphan and is kept).
 func (e *Entity[T]) confirmOwner(ctx context.Context, u Unique, g Guard, ro readOpts) (T, error) {
 	var zero T
-	raw, err := e.t.getItem(ctx, e.t.typeOfKey(g.Owner), g.Owner, true)
+	owner := e.def.Type // the entity the read is observed under
+	if !e.matchesKey(g.Owner) {
+		owner = e.t.typeOfKey(g.Owner)
+	}
+	raw, err := e.t.getItem(ctx, owner, g.Owner, true)
 	if err != nil {
 		return zero, opErr("get by unique", e.def.Type, g.Owner, err)
 	}
 	// The common case, an owner of this entity that holds u, decodes the
-	// owner once: the item checked is the item returned. Anything else
+	// owner once: the item checked is the item returned. That it holds u
+	// is read from the stored attributes when the declarations allow
+	// (uniqueRaw), else from the decoded item encoded again. Anything else
 	// (gone, another entity's, no longer holding u, not decoding) takes
 	// confirmRaw, which reports and removes an orphan guard.
 	if raw != nil && !e.t.expired(raw) && e.fn.unique != nil {
 		if h := e.t.holderOf(raw); h != nil && h.Type() == e.def.Type {
-			if item, _, err := e.decode(raw); err == nil && slices.Contains(e.fn.unique(&item), u) {
+			if item, _, err := e.decode(raw); err == nil && (e.fn.uniqueRaw != nil && slices.Contains(e.fn.uniqueRaw(raw), u) || slices.Contains(e.fn.unique(&item), u)) {
 				return e.indexedOwner(raw, item, g, ro)
 			}
 		}
