@@ -155,7 +155,11 @@
 //     the item existing, not being past its TTL, and being of the entity's
 //     type (or untyped: written by another service). An expired item that
 //     DynamoDB has not deleted yet is absent for writes as for reads: Create
-//     takes its key, the others give [ErrNotFound].
+//     takes its key, the others give [ErrNotFound]. A create is sent on
+//     attribute_not_exists alone, and again on the condition that also
+//     takes an expired item's key only when the first failed on one (the
+//     failure returns it): the shortest request on a fresh key, two over an
+//     expired item, the same result either way.
 //   - Lost responses: a non-idempotent single-item write stamps a random
 //     token into the item's token set ([Schema.TokenAttr]) in the same
 //     request; when the SDK's retry fails its condition, the item returned
