@@ -80,9 +80,9 @@ type derived[T any] struct {
 	// when one is computed by CustomUniques or lives only in the key):
 	// what the stored bytes hold, without decoding and encoding the item.
 	uniqueRaw func(Item) []Unique
-	expires func(*T) time.Time                   // nil: no TTL
-	indexed []string                             // every attribute an index key, guard or the TTL derives from
-	match   func(Key) bool
+	expires   func(*T) time.Time // nil: no TTL
+	indexed   []string           // every attribute an index key, guard or the TTL derives from
+	match     func(Key) bool
 }
 
 // declare parses def's declarations, checks every reference against T's
