@@ -107,3 +107,36 @@ func ExampleTable_ReadCollection() {
 	// <nil>
 	// open [sku-1 sku-2 sku-3] <nil>
 }
+
+// PreparePatch builds a patch of one item once; each Op gives the action
+// with new Set values (and the current time where the patch stamps or
+// checks it), for a hot path that sends the same patch in many
+// transactions. WithoutOldItem leaves out the item a failed condition
+// would return: the caller reads it when it must explain a failure.
+func ExampleEntity_PreparePatch() {
+	t, done := tabletest.ForExample("ExampleEntity_PreparePatch")
+	defer done()
+	ctx := context.Background()
+	tbl := tabletest.NewTable(t, table.NewSchema("shop"))
+	orders, lines := table.NewEntity(tbl, orderTmpl), table.NewEntity(tbl, lineTmpl)
+	_ = orders.Create(ctx, &Order{ID: "o1", Status: "open"})
+
+	// Every line added counts on its order, while the order is open.
+	count, err := orders.PreparePatch(table.Key{PK: "ORDER#o1", SK: "ORDER"},
+		table.Patch{Add: map[string]int64{"total": 1}, IfEqual: map[string]any{"status": "open"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for n := 1; n <= 3; n++ {
+		line, _ := lines.CreateOp(&Line{Order: "o1", N: n, SKU: fmt.Sprint("sku-", n)})
+		op, _ := count.Op(nil)
+		if err := tbl.Transact(ctx, append(line, op.WithoutOldItem())...); err != nil {
+			fmt.Println(err)
+		}
+	}
+	o, _ := orders.Get(ctx, table.Key{PK: "ORDER#o1", SK: "ORDER"})
+	fmt.Println(o.Total)
+	// Output:
+	// 3
+}

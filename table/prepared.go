@@ -19,7 +19,8 @@ import (
 // values derive from Set values), or Set values whose encoding changes
 // the patch's shape (a value Create stores nothing for, which the patch
 // then removes), are built by PatchOp in full. TestPreparedPatchIsPatchOp
-// compares the two.
+// compares the two. A PreparedPatch is read-only once built: Op may be
+// called from many goroutines at once.
 type PreparedPatch[T any] struct {
 	e *Entity[T]
 	k Key

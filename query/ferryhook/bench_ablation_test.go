@@ -114,7 +114,7 @@ func (w *workload) ablatedIngest(a ablation) func() error {
 // -benchtime 1x -v -workload.rounds 200 -workload.block 5.
 func BenchmarkIngestAblation(b *testing.B) {
 	w := newWorkload(b)
-	st := tabletest.Interleave(b, tabletest.Interleaved{Rounds: *workloadRounds, Block: *workloadBlock, Warmup: 200, ServerPID: w.pid},
+	w.ablate(b,
 		tabletest.Variant{Name: "same", Op: w.ablatedIngest(ablation{})},
 		tabletest.Variant{Name: "oldForms", Op: w.ablatedIngest(ablation{oldForms: true})},
 		tabletest.Variant{Name: "noType", Op: w.ablatedIngest(ablation{noType: true})},
@@ -125,6 +125,12 @@ func BenchmarkIngestAblation(b *testing.B) {
 		tabletest.Variant{Name: "putFull", Op: w.ablatedIngest(ablation{putFull: true})},
 		tabletest.Variant{Name: "min", Op: w.minIngest},
 	)
+}
+
+// ablate interleaves the variants (the first is the baseline) and logs
+// each one's throughput ratio baseline/x and client and server CPU per op.
+func (w *workload) ablate(b *testing.B, variants ...tabletest.Variant) {
+	st := tabletest.Interleave(b, tabletest.Interleaved{Rounds: *workloadRounds, Block: *workloadBlock, Warmup: 200, ServerPID: w.pid}, variants...)
 	for _, s := range st {
 		b.Logf("%-10s ops/s %6.0f  same/x %.3f [%.2f-%.2f]  client %6.0f us/op  server %6.0f us/op", s.Name, s.OpsPerSec, s.Ratio, s.RatioMin, s.RatioMax,
 			float64(s.ClientCPU.Nanoseconds())/1e3, float64(s.ServerCPU.Nanoseconds())/1e3)
@@ -179,7 +185,7 @@ func (w *workload) ablatedAttempt(a attemptAblation) func() error {
 // create (FH-10): the library's PutItem by hand, one part off, and min.
 func BenchmarkAttemptAblation(b *testing.B) {
 	w := newWorkload(b)
-	st := tabletest.Interleave(b, tabletest.Interleaved{Rounds: *workloadRounds, Block: *workloadBlock, Warmup: 200, ServerPID: w.pid},
+	w.ablate(b,
 		tabletest.Variant{Name: "same", Op: w.ablatedAttempt(attemptAblation{})},
 		tabletest.Variant{Name: "noToken", Op: w.ablatedAttempt(attemptAblation{noToken: true})},
 		tabletest.Variant{Name: "noRVOCCF", Op: w.ablatedAttempt(attemptAblation{noRVOCCF: true})},
@@ -189,8 +195,4 @@ func BenchmarkAttemptAblation(b *testing.B) {
 		tabletest.Variant{Name: "lib", Op: w.libAttemptCreate},
 		tabletest.Variant{Name: "min", Op: w.minAttemptCreate},
 	)
-	for _, s := range st {
-		b.Logf("%-10s ops/s %6.0f  same/x %.3f [%.2f-%.2f]  client %6.0f us/op  server %6.0f us/op", s.Name, s.OpsPerSec, s.Ratio, s.RatioMin, s.RatioMax,
-			float64(s.ClientCPU.Nanoseconds())/1e3, float64(s.ServerCPU.Nanoseconds())/1e3)
-	}
 }
