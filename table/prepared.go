@@ -52,22 +52,14 @@ func (pp *PreparedPatch[T]) Op(set map[string]any) (TxOp, error) {
 	if len(set) != len(pp.p.Set) {
 		return TxOp{}, opErr("patch", e.def.Type, pp.k, &ValidationError{Entity: e.def.Type, Field: "Set", Reason: "not the fields the patch was prepared with"})
 	}
-	full := pp.b.moves
 	for f := range set {
 		if _, ok := pp.p.Set[f]; !ok {
 			return TxOp{}, opErr("patch", e.def.Type, pp.k, &ValidationError{Entity: e.def.Type, Field: f, Reason: "not a field the patch was prepared with"})
 		}
-		if _, ok := pp.b.setPH[f]; !ok {
-			full = true // prepared as a removal
-		}
-	}
-	if full {
-		p := pp.p
-		p.Set = set
-		return e.PatchOp(pp.k, p)
 	}
 	vals := maps.Clone(pp.b.values)
-	if len(set) > 0 {
+	full := pp.b.moves // index keys derive from the Set values
+	if len(set) > 0 && !full {
 		enc, err := e.patchAttrs(set)
 		if err != nil {
 			return TxOp{}, opErr("patch", e.def.Type, pp.k, err)
@@ -76,17 +68,22 @@ func (pp *PreparedPatch[T]) Op(set map[string]any) (TxOp, error) {
 			if err := checkFieldValue[T](e.def.Type, f, v); err != nil {
 				return TxOp{}, opErr("patch", e.def.Type, pp.k, err)
 			}
-			av, ok := enc[f]
-			if !ok { // Create stores nothing for it: the patch removes it
-				p := pp.p
-				p.Set = set
-				return e.PatchOp(pp.k, p)
+			av, stored := enc[f]
+			ph, prepared := pp.b.setPH[f]
+			if !stored || !prepared { // a removal now or when prepared: another shape
+				full = true
+				break
 			}
 			if r := checkAV(av); r != "" {
 				return TxOp{}, opErr("patch", e.def.Type, pp.k, &ValidationError{Entity: e.def.Type, Field: f, Reason: "cannot set: " + r})
 			}
-			vals[pp.b.setPH[f]] = av
+			vals[ph] = av
 		}
+	}
+	if full {
+		p := pp.p
+		p.Set = set
+		return e.PatchOp(pp.k, p)
 	}
 	for _, ta := range e.touched(pp.p) {
 		if ph, ok := pp.b.touchPH[ta.name]; ok {
