@@ -41,6 +41,18 @@ type Schema struct {
 	// it (see the package doc, "Under faults"). Empty disables tokens: a
 	// retried Create may then report ErrAlreadyExists for its own write.
 	TokenAttr string
+	// Stream is the view type of the table's DynamoDB stream
+	// (types.StreamViewTypeNewAndOldImages for a change feed that tells
+	// what changed; see package table/feed); empty: no stream. Create
+	// enables it on a table it creates, and the schema exports
+	// (package table/tableschema) carry it.
+	Stream types.StreamViewType
+}
+
+// WithStream declares the table's stream with view type view
+// (NEW_AND_OLD_IMAGES for a change feed, see [Schema.Stream]).
+func WithStream(view types.StreamViewType) SchemaOption {
+	return func(s *Schema) { s.Stream = view }
 }
 
 // IndexSchema is one overloaded GSI of a [Schema].
@@ -178,7 +190,17 @@ func (s Schema) CreateTableInput() *dynamodb.CreateTableInput {
 		},
 		GlobalSecondaryIndexes: gsis,
 		BillingMode:            types.BillingModePayPerRequest,
+		StreamSpecification:    s.streamSpec(),
 	}
+}
+
+// streamSpec returns the stream's specification, nil when the schema
+// declares none.
+func (s Schema) streamSpec() *types.StreamSpecification {
+	if s.Stream == "" {
+		return nil
+	}
+	return &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: s.Stream}
 }
 
 // Validate checks the schema before any request: a table name of 3 to 255
@@ -192,6 +214,11 @@ func (s Schema) Validate() error {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
 			return &ValidationError{Field: "table name", Reason: fmt.Sprintf("%q holds %q; allowed are a-z, A-Z, 0-9, '_', '-', '.'", s.Name, r)}
 		}
+	}
+	switch s.Stream {
+	case "", types.StreamViewTypeNewAndOldImages, types.StreamViewTypeNewImage, types.StreamViewTypeOldImage, types.StreamViewTypeKeysOnly:
+	default:
+		return &ValidationError{Field: "stream", Reason: fmt.Sprintf("view type %q; want NEW_AND_OLD_IMAGES, NEW_IMAGE, OLD_IMAGE or KEYS_ONLY", s.Stream)}
 	}
 	if len(s.Indexes) > 20 {
 		return &ValidationError{Field: "indexes", Reason: fmt.Sprintf("%d GSIs, the limit is 20", len(s.Indexes))}

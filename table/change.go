@@ -1,0 +1,399 @@
+package table
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Changes: what the table's stream says happened, typed. A DynamoDB
+// stream carries one record per write of an item: its key, its images
+// before and after (as the stream's view type keeps them), the operation
+// and, for an item DynamoDB's TTL deleted, the service's identity. On one
+// table the stream carries every entity and the engine's own items
+// (unique guards, counter shards and rollups, job checkpoints, change-feed
+// checkpoints). This file turns a [Record] into:
+//
+//   - the kind of item it is ([Table.Classify]): an item of one declared
+//     entity, by its entity-type attribute (or, for an item another
+//     service wrote without one, by the entity's key matcher, Def.Match);
+//     one of the engine's own items, by its type or key; or none of them
+//     ([KindUnknown]), which a consumer reports and never drops silently;
+//   - for an entity's item, an [ItemChange] of T ([Entity.DecodeChange]): the
+//     event (created, modified, removed, expired by TTL), the key, the old
+//     and new images decoded exactly as reads decode them (tolerantly,
+//     Extra kept, secrets unsealed with the table's cipher), the tenant
+//     (Def.Scope) the item belongs to, and the attributes that changed.
+//     A modification that changes nothing but the engine's bookkeeping
+//     (version, write token, entity type, derived index keys and TTL) has
+//     no changed attributes and is marked [ItemChange.BookkeepingOnly].
+//
+// Nothing here sends a request: decoding is a function of the record and
+// the declarations. Delivery (shards, iterators, checkpoints, retries) is
+// package table/feed's; a Lambda event is converted by table/feed/lambdafeed.
+
+// Record is one stream record, as the Streams API, a Lambda event or a
+// test built it. Keys always holds the item's primary key; Old and New
+// hold the images the stream's view type keeps (nil when it keeps none,
+// and Old is nil for an insert, New for a removal).
+type Record struct {
+	// ID is the record's event ID: the same on every delivery of the
+	// record, and unique per record: the idempotency key of a handler.
+	ID string
+	// Op is the stream's event name: "INSERT", "MODIFY" or "REMOVE".
+	Op string
+	// Shard is the stream shard the record was read from ("" when the
+	// source does not say: a Lambda event names its stream only).
+	Shard string
+	// Sequence is the record's sequence number: increasing within a shard,
+	// and so within an item's key.
+	Sequence string
+	// At is the record's approximate creation time.
+	At time.Time
+	// Keys, Old and New are the key attributes and the images.
+	Keys, Old, New Item
+	// PrincipalType and PrincipalID are the record's userIdentity: a TTL
+	// deletion is "Service" / "dynamodb.amazonaws.com"; empty otherwise.
+	PrincipalType, PrincipalID string
+}
+
+// TTLPrincipal is the userIdentity principal of a removal that DynamoDB's
+// TTL made (with type "Service").
+const TTLPrincipal = "dynamodb.amazonaws.com"
+
+// ChangeEvent is what happened to an item.
+type ChangeEvent int
+
+// The events of an [ItemChange].
+const (
+	// Created: the item did not exist before the write (INSERT).
+	Created ChangeEvent = iota + 1
+	// Modified: the item existed and was written again (MODIFY).
+	Modified
+	// Removed: the item was deleted by a writer (REMOVE).
+	Removed
+	// Expired: the item was deleted by DynamoDB's TTL (REMOVE with the
+	// service's identity).
+	Expired
+)
+
+// String returns the event's name: "created", "modified", "removed",
+// "expired".
+func (e ChangeEvent) String() string {
+	switch e {
+	case Created:
+		return "created"
+	case Modified:
+		return "modified"
+	case Removed:
+		return "removed"
+	case Expired:
+		return "expired"
+	}
+	return fmt.Sprintf("ChangeEvent(%d)", int(e))
+}
+
+// Event returns what the record says happened; an operation the stream
+// does not define is an error.
+func (r Record) Event() (ChangeEvent, error) {
+	switch r.Op {
+	case "INSERT":
+		return Created, nil
+	case "MODIFY":
+		return Modified, nil
+	case "REMOVE":
+		if r.PrincipalType == "Service" && r.PrincipalID == TTLPrincipal {
+			return Expired, nil
+		}
+		return Removed, nil
+	}
+	return 0, fmt.Errorf("%w: stream operation %q", ErrInvalidInput, r.Op)
+}
+
+// Image returns the newest image the record holds: New, else Old, else
+// Keys.
+func (r Record) Image() Item {
+	switch {
+	case r.New != nil:
+		return r.New
+	case r.Old != nil:
+		return r.Old
+	}
+	return r.Keys
+}
+
+// Kind says what kind of item a record is about.
+type Kind int
+
+// The kinds of [Classification].
+const (
+	// KindUnknown: no declared entity and none of the engine's items.
+	KindUnknown Kind = iota
+	// KindEntity: an item of a declared entity.
+	KindEntity
+	// KindLibrary: one of the engine's own items (see [Classification.Library]).
+	KindLibrary
+)
+
+// String returns "unknown", "entity" or "library".
+func (k Kind) String() string {
+	switch k {
+	case KindEntity:
+		return "entity"
+	case KindLibrary:
+		return "library"
+	}
+	return "unknown"
+}
+
+// Classification is what [Table.Classify] recognised.
+type Classification struct {
+	Kind Kind
+	// Entity is the entity whose item it is (KindEntity).
+	Entity AnyEntity
+	// Library names the engine's item kind (KindLibrary): [GuardType]
+	// ("_unique", guards of unique and shared values), [CounterType]
+	// ("_counter", counter shards and rollups), "_job" (job checkpoints and
+	// notes) or [FeedType] ("_feed", change-feed checkpoints).
+	Library string
+}
+
+// FeedType is the entity-type attribute of a change feed's checkpoint
+// items (package table/feed): library bookkeeping, never an entity's.
+const FeedType = "_feed"
+
+// FeedPrefix starts the partition key of a change feed's checkpoint
+// items: _FEED#{name}.
+const FeedPrefix = "_FEED#"
+
+// libraryTypes are the entity-type values of the engine's own items.
+var libraryTypes = map[string]bool{GuardType: true, CounterType: true, "_job": true, FeedType: true}
+
+// libraryKind returns the engine's item kind a key without an entity-type
+// attribute has by its shape, or "".
+func libraryKind(k Key) string {
+	switch {
+	case strings.HasPrefix(k.PK, "UNIQUE#") && k.SK == "UNIQUE",
+		strings.HasPrefix(k.PK, "SHARED#") && strings.HasPrefix(k.SK, "HOLDER#"):
+		return GuardType
+	case strings.HasPrefix(k.PK, counterPrefix):
+		return CounterType
+	case strings.HasPrefix(k.PK, jobPrefix):
+		return "_job"
+	case strings.HasPrefix(k.PK, FeedPrefix):
+		return FeedType
+	}
+	return ""
+}
+
+// Classify says whose item r is about (by its newest image): the entity
+// bound to t whose type the item's entity-type attribute names, or, when
+// it has none, the first entity whose Def.Match recognises its key; one of
+// the engine's own items; or unknown. It sends no request.
+func (t *Table) Classify(r Record) Classification {
+	return t.classifyItem(r.Image())
+}
+
+func (t *Table) classifyItem(img Item) Classification {
+	if ta := t.schema.TypeAttr; ta != "" {
+		if s, ok := img[ta].(*types.AttributeValueMemberS); ok {
+			for _, e := range t.Entities() {
+				if e.Type() == s.Value {
+					return Classification{Kind: KindEntity, Entity: e}
+				}
+			}
+			if libraryTypes[s.Value] {
+				return Classification{Kind: KindLibrary, Library: s.Value}
+			}
+			return Classification{}
+		}
+	}
+	k := t.keyFromItem(img)
+	if lib := libraryKind(k); lib != "" {
+		return Classification{Kind: KindLibrary, Library: lib}
+	}
+	for _, e := range t.Entities() {
+		if e.Owns(img) {
+			return Classification{Kind: KindEntity, Entity: e}
+		}
+	}
+	return Classification{}
+}
+
+// ItemChange is one write of an item of T, as the stream reported it.
+type ItemChange[T any] struct {
+	// Record is the stream record (its ID is the idempotency key).
+	Record Record
+	// Event is what happened.
+	Event ChangeEvent
+	// Key is the item's primary key.
+	Key Key
+	// Old and New are the images decoded as reads decode them; nil when
+	// the record holds none (an insert has no Old, a removal no New, a
+	// KEYS_ONLY or NEW_IMAGE stream keeps fewer).
+	Old, New *T
+	// Scope is the tenant the item belongs to (its Def.Scope attribute;
+	// "" when the entity has none).
+	Scope string
+	// Changed names the attributes whose values differ between Old and
+	// New, sorted: the fields and the members Extra keeps, compared as
+	// stored (secrets unsealed first); never the engine's own attributes.
+	// A creation or removal names every attribute its image holds. Nil
+	// when the stream keeps only one image of a modification.
+	Changed []string
+	// BookkeepingOnly marks a modification that changed nothing but the
+	// engine's own attributes (version, write token, entity type, index
+	// keys, TTL): a rollup copying a layout, a version bump, an index
+	// move. Handlers that react to what a service wrote skip it.
+	BookkeepingOnly bool
+}
+
+// RecordError names the stream record a decode or a handler failed on.
+type RecordError struct {
+	// Sequence and ID are the record's sequence number and event ID.
+	Sequence, ID string
+	// Key is the item's primary key.
+	Key Key
+	// Entity is the entity type the record was routed to ("" if none).
+	Entity string
+	// Err is what failed.
+	Err error
+}
+
+// Error names the record, then the failure.
+func (e *RecordError) Error() string {
+	ent := e.Entity
+	if ent == "" {
+		ent = "unrouted"
+	}
+	return fmt.Sprintf("stream record %s (event %s, %s %s): %v", e.Sequence, e.ID, ent, e.Key, e.Err)
+}
+
+// Unwrap returns the failure.
+func (e *RecordError) Unwrap() error { return e.Err }
+
+// NewRecordError returns the error naming r (its sequence number, event
+// ID and key), routed to entity, for err.
+func (t *Table) NewRecordError(r Record, entity string, err error) *RecordError {
+	return &RecordError{Sequence: r.Sequence, ID: r.ID, Key: t.keyFromItem(r.Keys), Entity: entity, Err: err}
+}
+
+// DecodeChange decodes r, a stream record of an item of this entity, into
+// a typed change (see [ItemChange]). A record of another entity or of the
+// engine's own items, an image that does not decode, a secret that does
+// not open, or a modification that moved the item to another tenant
+// (Def.Scope changed: the library's writes never do that) is a
+// *[RecordError] naming the record; it wraps [ErrInvalidInput] when r is
+// not this entity's. It sends no request.
+func (e *Entity[T]) DecodeChange(r Record) (ItemChange[T], error) {
+	c := ItemChange[T]{Record: r}
+	fail := func(err error) (ItemChange[T], error) {
+		return ItemChange[T]{}, e.t.NewRecordError(r, e.def.Type, err)
+	}
+	ev, err := r.Event()
+	if err != nil {
+		return fail(err)
+	}
+	c.Event = ev
+	if cl := e.t.Classify(r); cl.Kind != KindEntity || cl.Entity.Type() != e.def.Type {
+		return fail(fmt.Errorf("%w: the record is about %s, not a %s", ErrInvalidInput, describeClass(cl), e.def.Type))
+	}
+	keysOf := r.Keys
+	if len(keysOf) == 0 {
+		keysOf = r.Image()
+	}
+	c.Key = e.t.keyFromItem(keysOf)
+	var openOld, openNew Item
+	if r.Old != nil {
+		v, opened, err := e.decodeImage(r.Old, c.Key)
+		if err != nil {
+			return fail(fmt.Errorf("old image: %w", err))
+		}
+		c.Old, openOld = &v, opened
+	}
+	if r.New != nil {
+		v, opened, err := e.decodeImage(r.New, c.Key)
+		if err != nil {
+			return fail(fmt.Errorf("new image: %w", err))
+		}
+		c.New, openNew = &v, opened
+	}
+	if sc := e.def.Scope; sc != "" {
+		oldScope, newScope := strAttr(r.Old, sc), strAttr(r.New, sc)
+		if r.Old != nil && r.New != nil && oldScope != newScope {
+			return fail(fmt.Errorf("%w: %s moved from tenant %q to %q", ErrInvalidInput, sc, oldScope, newScope))
+		}
+		c.Scope = newScope
+		if r.New == nil {
+			c.Scope = oldScope
+		}
+	}
+	switch {
+	case openOld != nil && openNew != nil:
+		c.Changed = e.changedAttrs(openOld, openNew)
+		c.BookkeepingOnly = ev == Modified && len(c.Changed) == 0
+		if c.Changed == nil {
+			c.Changed = []string{}
+		}
+	case openNew != nil && ev == Created:
+		c.Changed = e.changedAttrs(nil, openNew)
+	case openOld != nil && (ev == Removed || ev == Expired):
+		c.Changed = e.changedAttrs(openOld, nil)
+	}
+	return c, nil
+}
+
+// decodeImage decodes one image as reads do and returns it with its
+// secrets opened (for comparison).
+func (e *Entity[T]) decodeImage(raw Item, k Key) (T, Item, error) {
+	v, _, err := e.decodeWith(raw, true)
+	if err != nil {
+		return v, nil, err
+	}
+	opened := raw
+	if len(e.def.Secrets) > 0 {
+		if opened, err = e.openItem(raw, k, true); err != nil {
+			return v, nil, err
+		}
+	}
+	return v, opened, nil
+}
+
+// changedAttrs returns the attributes, other than the engine's own, whose
+// values differ between a and b (either may be nil), sorted.
+func (e *Entity[T]) changedAttrs(a, b Item) []string {
+	own := e.ownAttrs()
+	var out []string
+	for name, av := range a {
+		if !own[name] && !avEqual(av, b[name]) {
+			out = append(out, name)
+		}
+	}
+	for name, bv := range b {
+		if _, inA := a[name]; !inA && !own[name] && bv != nil {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func strAttr(img Item, name string) string {
+	if s, ok := img[name].(*types.AttributeValueMemberS); ok {
+		return s.Value
+	}
+	return ""
+}
+
+func describeClass(c Classification) string {
+	switch c.Kind {
+	case KindEntity:
+		return "a " + c.Entity.Type()
+	case KindLibrary:
+		return "the engine's " + c.Library + " item"
+	}
+	return "no declared entity"
+}
