@@ -36,38 +36,35 @@ func (a *Adapter) MessageSave(msg *t.Message) error {
 	return nil
 }
 
-// MessageGetAll returns the topic's messages Since <= SeqId < Before (0:
-// no bound), or in opts.IdRanges when given (they replace Since and
-// Before, as in Tinode's SQL adapters), newest first, at most opts.Limit
-// (or 100), leaving out those deleted for everyone and those forUser
-// deleted (TN-13, TN-14): one Query per page, per range.
+// MessageGetAll returns the topic's messages newest first, at most
+// opts.Limit (or 100), leaving out those deleted for everyone and those
+// forUser deleted (TN-13, TN-14): one Query per page, per range.
+//
+// The SeqIds it selects are the ones Tinode's SQL adapters select
+// (historyRanges): Since <= SeqId < Before (Since <= 0: from the first,
+// Before <= 0: no bound), or the ranges in opts.IdRanges when given (they
+// replace Since and Before). A selection holding no SeqId (the page
+// before the first message, Before <= Since, a Since past the last
+// message, a range whose Hi is not above its Low) is an empty answer and
+// sends no request, as on PostgreSQL, whose empty result Tinode's server
+// answers "204 no content"; before, the adapter failed such a page with
+// types.ErrMalformed (Tinode's 500). The limit counts the messages
+// returned, not those read: a range that straddles deleted messages is
+// read on until it holds limit messages or ends (TN-14).
 func (a *Adapter) MessageGetAll(topic string, forUser t.Uid, opts *t.QueryOpt) ([]t.Message, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()
 	limit := a.maxMsgs
+	if opts != nil && opts.Limit > 0 && opts.Limit < limit {
+		limit = opts.Limit
+	}
 	f := tinode.HistoryFilter{}
 	if !forUser.IsZero() {
 		f.ForUser = tn.UserID(forUser.String())
 	}
-	ranges := []tinode.SeqRange{{}}
-	if opts != nil {
-		if opts.Limit > 0 && opts.Limit < limit {
-			limit = opts.Limit
-		}
-		if len(opts.IdRanges) > 0 {
-			// The client's ranges (a chat client fills the gaps of its
-			// cache with them) replace Since and Before, as in the SQL
-			// adapters.
-			ranges = seqRanges(opts.IdRanges)
-		} else {
-			ranges[0] = tinode.SeqRange{Since: max(opts.Since, 0), Before: max(opts.Before, 0)}
-		}
-	}
-	var out []t.Message
+	ranges := historyRanges(opts)
+	out := []t.Message{}
 	for _, r := range ranges {
-		if r.Before != 0 && r.Before <= r.Since {
-			continue
-		}
 		f.Seq = r
 		n := 0
 		for m, err := range a.st.Messages.HistoryAll(ctx, tn.TopicName(topic), f, table.Limit(limit)) {
@@ -91,16 +88,48 @@ func (a *Adapter) MessageGetAll(topic string, forUser t.Uid, opts *t.QueryOpt) (
 	return out, nil
 }
 
-// seqRanges turns Tinode's ranges (Hi exclusive, 0 for the single SeqId
-// Low) into SeqRanges, newest first.
-func seqRanges(in []t.Range) []tinode.SeqRange {
-	out := make([]tinode.SeqRange, 0, len(in))
-	for _, r := range in {
-		hi := r.Hi
-		if hi == 0 {
-			hi = r.Low + 1
+// historyRanges returns the SeqIds MessageGetAll reads, as the SeqRanges
+// (newest first) of the closed intervals Tinode's SQL adapters select
+// (TN-13): "m.seqid BETWEEN since AND before-1" with since 0 when
+// opts.Since <= 0 and no upper bound when opts.Before <= 0; with
+// opts.IdRanges, the SeqIds of each range, Low..Hi-1, or Low alone when
+// Hi is 0 ("IN (...)", or BETWEEN for a single range). Intervals are cut
+// to 1..tn.MaxSeqId (no message has another SeqId) and an interval left
+// empty is dropped, so every range returned is one query/tinode accepts;
+// none at all is a selection of no message. nil opts is every message.
+//
+// Tinode's mysql adapter reads Before = 1 as no bound (its test is
+// Before > 1): it answers the page before the first message with the
+// newest messages again. The adapter answers as the postgres adapter,
+// with none, which is what the paging client expects.
+func historyRanges(opts *t.QueryOpt) []tinode.SeqRange {
+	type span struct{ lo, hi int } // closed
+	var spans []span
+	switch {
+	case opts == nil:
+		spans = []span{{1, tn.MaxSeqId}}
+	case len(opts.IdRanges) == 0:
+		s := span{max(opts.Since, 0), tn.MaxSeqId}
+		if opts.Before > 0 {
+			s.hi = opts.Before - 1
 		}
-		out = append(out, tinode.SeqRange{Since: max(r.Low, 0), Before: max(hi, 0)})
+		spans = []span{s}
+	default:
+		for _, r := range opts.IdRanges {
+			switch {
+			case r.Hi == 0:
+				spans = append(spans, span{r.Low, r.Low})
+			case r.Hi > r.Low:
+				spans = append(spans, span{r.Low, r.Hi - 1})
+			}
+		}
+	}
+	var out []tinode.SeqRange
+	for _, s := range spans {
+		lo, hi := max(s.lo, 1), min(s.hi, tn.MaxSeqId)
+		if hi >= lo {
+			out = append(out, tinode.SeqRange{Since: lo, Before: hi + 1})
+		}
 	}
 	slices.SortFunc(out, func(x, y tinode.SeqRange) int { return y.Since - x.Since })
 	return out

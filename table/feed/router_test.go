@@ -163,7 +163,9 @@ func TestRouterTypedChanges(t *testing.T) {
 	failing := feed.NewRouter(w.tbl)
 	boom := errors.New("boom")
 	feed.Handle(failing, w.tags, func(context.Context, table.ItemChange[tag]) error { return boom })
-	idx := slices.IndexFunc(recs, func(r table.Record) bool { return w.tbl.Classify(r).Kind == table.KindEntity && w.tbl.Classify(r).Entity.Type() == "Tag" })
+	idx := slices.IndexFunc(recs, func(r table.Record) bool {
+		return w.tbl.Classify(r).Kind == table.KindEntity && w.tbl.Classify(r).Entity.Type() == "Tag"
+	})
 	if _, err := failing.RouteAll(ctx, recs[idx:idx+1]); !errors.Is(err, boom) || !errors.As(err, &re) || re.Entity != "Tag" || re.ID != recs[idx].ID {
 		t.Errorf("handler error: %v", err)
 	}
