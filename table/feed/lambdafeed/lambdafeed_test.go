@@ -402,11 +402,11 @@ func TestFromValue(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := table.Item{
-		"s": &types.AttributeValueMemberS{Value: "x"},
-		"n": &types.AttributeValueMemberN{Value: "1.50E+3"},
-		"b": &types.AttributeValueMemberB{Value: []byte{0, 1, 42, 65}},
-		"t": &types.AttributeValueMemberBOOL{Value: true},
-		"z": &types.AttributeValueMemberNULL{Value: true},
+		"s":  &types.AttributeValueMemberS{Value: "x"},
+		"n":  &types.AttributeValueMemberN{Value: "1.50E+3"},
+		"b":  &types.AttributeValueMemberB{Value: []byte{0, 1, 42, 65}},
+		"t":  &types.AttributeValueMemberBOOL{Value: true},
+		"z":  &types.AttributeValueMemberNULL{Value: true},
 		"ss": &types.AttributeValueMemberSS{Value: []string{"b", "a"}},
 		"ns": &types.AttributeValueMemberNS{Value: []string{"10", "-0.5"}},
 		"bs": &types.AttributeValueMemberBS{Value: [][]byte{{0, 1, 42, 65}, {65, 42, 1, 0}}},
