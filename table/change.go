@@ -200,10 +200,11 @@ func (t *Table) Classify(r Record) Classification {
 func (t *Table) classifyItem(img Item) Classification {
 	if ta := t.schema.TypeAttr; ta != "" {
 		if s, ok := img[ta].(*types.AttributeValueMemberS); ok {
-			for _, e := range t.Entities() {
-				if e.Type() == s.Value {
-					return Classification{Kind: KindEntity, Entity: e}
-				}
+			t.entMu.Lock()
+			e := t.byType[s.Value]
+			t.entMu.Unlock()
+			if e != nil {
+				return Classification{Kind: KindEntity, Entity: e}
 			}
 			if libraryTypes[s.Value] {
 				return Classification{Kind: KindLibrary, Library: s.Value}
@@ -238,17 +239,36 @@ type ItemChange[T any] struct {
 	// Scope is the tenant the item belongs to (its Def.Scope attribute;
 	// "" when the entity has none).
 	Scope string
-	// Changed names the attributes whose values differ between Old and
-	// New, sorted: the fields and the members Extra keeps, compared as
-	// stored (secrets unsealed first); never the engine's own attributes.
-	// A creation or removal names every attribute its image holds. Nil
-	// when the stream keeps only one image of a modification.
-	Changed []string
 	// BookkeepingOnly marks a modification that changed nothing but the
 	// engine's own attributes (version, write token, entity type, index
 	// keys, TTL): a rollup copying a layout, a version bump, an index
 	// move. Handlers that react to what a service wrote skip it.
 	BookkeepingOnly bool
+
+	own              map[string]bool // the engine's own attributes
+	openOld, openNew Item            // the images, secrets opened
+}
+
+// Changed returns the attributes whose values differ between Old and New,
+// sorted: the fields and the members Extra keeps, compared as stored
+// (secrets unsealed first); never the engine's own attributes. A creation
+// or removal names every attribute its image holds; nil when the stream
+// keeps only one image of a modification. It is computed when called (a
+// handler that does not ask pays nothing).
+func (c ItemChange[T]) Changed() []string {
+	switch {
+	case c.openOld != nil && c.openNew != nil:
+		out := changedAttrs(c.own, c.openOld, c.openNew)
+		if out == nil {
+			out = []string{}
+		}
+		return out
+	case c.openNew != nil && c.Event == Created:
+		return changedAttrs(c.own, nil, c.openNew)
+	case c.openOld != nil && (c.Event == Removed || c.Event == Expired):
+		return changedAttrs(c.own, c.openOld, nil)
+	}
+	return nil
 }
 
 // RecordError names the stream record a decode or a handler failed on.
@@ -298,8 +318,8 @@ func (e *Entity[T]) DecodeChange(r Record) (ItemChange[T], error) {
 		return fail(err)
 	}
 	c.Event = ev
-	if cl := e.t.Classify(r); cl.Kind != KindEntity || cl.Entity.Type() != e.def.Type {
-		return fail(fmt.Errorf("%w: the record is about %s, not a %s", ErrInvalidInput, describeClass(cl), e.def.Type))
+	if !e.ownsRecord(r) {
+		return fail(fmt.Errorf("%w: the record is about %s, not a %s", ErrInvalidInput, describeClass(e.t.Classify(r)), e.def.Type))
 	}
 	keysOf := r.Keys
 	if len(keysOf) == 0 {
@@ -331,19 +351,22 @@ func (e *Entity[T]) DecodeChange(r Record) (ItemChange[T], error) {
 			c.Scope = oldScope
 		}
 	}
-	switch {
-	case openOld != nil && openNew != nil:
-		c.Changed = e.changedAttrs(openOld, openNew)
-		c.BookkeepingOnly = ev == Modified && len(c.Changed) == 0
-		if c.Changed == nil {
-			c.Changed = []string{}
-		}
-	case openNew != nil && ev == Created:
-		c.Changed = e.changedAttrs(nil, openNew)
-	case openOld != nil && (ev == Removed || ev == Expired):
-		c.Changed = e.changedAttrs(openOld, nil)
-	}
+	c.own, c.openOld, c.openNew = e.ownAttrs(), openOld, openNew
+	c.BookkeepingOnly = ev == Modified && openOld != nil && openNew != nil && sameExceptOwn(c.own, openOld, openNew)
 	return c, nil
+}
+
+// ownsRecord reports whether r is about an item of this entity type: its
+// entity-type attribute names the type (the common case, one lookup), or
+// the table classifies it so.
+func (e *Entity[T]) ownsRecord(r Record) bool {
+	if ta := e.t.schema.TypeAttr; ta != "" {
+		if s, ok := r.Image()[ta].(*types.AttributeValueMemberS); ok && s.Value == e.def.Type {
+			return true
+		}
+	}
+	cl := e.t.Classify(r)
+	return cl.Kind == KindEntity && cl.Entity.Type() == e.def.Type
 }
 
 // decodeImage decodes one image as reads do and returns it with its
@@ -362,10 +385,31 @@ func (e *Entity[T]) decodeImage(raw Item, k Key) (T, Item, error) {
 	return v, opened, nil
 }
 
+// sameExceptOwn reports whether a and b hold the same attributes with the
+// same values, leaving out the engine's own; it stops at the first
+// difference.
+func sameExceptOwn(own map[string]bool, a, b Item) bool {
+	na, nb := 0, 0
+	for name, av := range a {
+		if own[name] {
+			continue
+		}
+		na++
+		if !avEqual(av, b[name]) {
+			return false
+		}
+	}
+	for name := range b {
+		if !own[name] {
+			nb++
+		}
+	}
+	return na == nb
+}
+
 // changedAttrs returns the attributes, other than the engine's own, whose
 // values differ between a and b (either may be nil), sorted.
-func (e *Entity[T]) changedAttrs(a, b Item) []string {
-	own := e.ownAttrs()
+func changedAttrs(own map[string]bool, a, b Item) []string {
 	var out []string
 	for name, av := range a {
 		if !own[name] && !avEqual(av, b[name]) {

@@ -339,6 +339,15 @@ func avEqual(a, b types.AttributeValue) bool {
 		return a == nil && b == nil
 	}
 	switch a := a.(type) {
+	case *types.AttributeValueMemberS:
+		b, ok := b.(*types.AttributeValueMemberS)
+		return ok && a.Value == b.Value
+	case *types.AttributeValueMemberN:
+		b, ok := b.(*types.AttributeValueMemberN)
+		return ok && a.Value == b.Value
+	case *types.AttributeValueMemberBOOL:
+		b, ok := b.(*types.AttributeValueMemberBOOL)
+		return ok && a.Value == b.Value
 	case *types.AttributeValueMemberSS:
 		if b, ok := b.(*types.AttributeValueMemberSS); ok {
 			return sameSet(a.Value, b.Value)

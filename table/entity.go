@@ -36,6 +36,12 @@ func NewEntity[T any](t *Table, def Def[T]) *Entity[T] {
 	extraIndex(reflect.TypeFor[T]()) // a misdeclared Extra field panics here
 	t.entMu.Lock()
 	t.entities = append(t.entities, e)
+	if _, taken := t.byType[def.Type]; !taken {
+		if t.byType == nil {
+			t.byType = map[string]AnyEntity{}
+		}
+		t.byType[def.Type] = e // the first entity of a type is the one a record routes to
+	}
 	t.entMu.Unlock()
 	return e
 }

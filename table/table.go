@@ -27,6 +27,7 @@ type Table struct {
 	jobs     atomic.Int64 // running maintenance jobs: capacity is then measured
 	entMu    sync.Mutex
 	entities []AnyEntity // every entity bound to the table, in NewEntity order
+	byType   map[string]AnyEntity // the first entity bound of each type (Classify)
 }
 
 // Entities returns the entities bound to the table with [NewEntity], in

@@ -125,17 +125,17 @@ func TestRouterTypedChanges(t *testing.T) {
 	if created.New == nil || created.New.Token != "s3cret" || created.Old != nil || created.Key != k || created.Scope != "acct1" {
 		t.Errorf("created: %+v", created)
 	}
-	if !slices.Contains(created.Changed, "token") || slices.Contains(created.Changed, "GSI1PK") || slices.Contains(created.Changed, "_v") {
-		t.Errorf("created changed %v: want the fields, never the engine's attributes", created.Changed)
+	if !slices.Contains(created.Changed(), "token") || slices.Contains(created.Changed(), "GSI1PK") || slices.Contains(created.Changed(), "_v") {
+		t.Errorf("created changed %v: want the fields, never the engine's attributes", created.Changed())
 	}
-	if want := []string{"slug", "text"}; !slices.Equal(renamed.Changed, want) || renamed.BookkeepingOnly {
-		t.Errorf("renamed: changed %v bookkeeping %v, want %v", renamed.Changed, renamed.BookkeepingOnly, want)
+	if want := []string{"slug", "text"}; !slices.Equal(renamed.Changed(), want) || renamed.BookkeepingOnly {
+		t.Errorf("renamed: changed %v bookkeeping %v, want %v", renamed.Changed(), renamed.BookkeepingOnly, want)
 	}
 	if renamed.Old.Text != "hi" || renamed.New.Text != "hello again" || renamed.New.Token != "s3cret" {
 		t.Errorf("renamed images: old %+v new %+v", renamed.Old, renamed.New)
 	}
-	if len(bumped.Changed) != 0 || !bumped.BookkeepingOnly {
-		t.Errorf("version-only rewrite: changed %v bookkeeping %v, want none and true", bumped.Changed, bumped.BookkeepingOnly)
+	if len(bumped.Changed()) != 0 || !bumped.BookkeepingOnly {
+		t.Errorf("version-only rewrite: changed %v bookkeeping %v, want none and true", bumped.Changed(), bumped.BookkeepingOnly)
 	}
 	if removed.New != nil || removed.Old == nil || removed.Old.Text != "hello again" {
 		t.Errorf("removed: %+v", removed)
