@@ -11,7 +11,9 @@ import (
 // CreateTableJSON returns the CreateTable request for the schema as the
 // JSON that `aws dynamodb create-table --cli-input-json` takes, followed by
 // nothing else: enable TTL separately (see [TTLSpecificationJSON])
-// or deploy with [CloudFormation], which carries both.
+// or deploy with [CloudFormation], which carries both. A schema with a
+// stream (Schema.Stream) gets its StreamSpecification; one without has
+// none.
 func CreateTableJSON(s table.Schema) ([]byte, error) {
 	in := s.CreateTableInput()
 	type attr struct {
@@ -33,6 +35,10 @@ func CreateTableJSON(s table.Schema) ([]byte, error) {
 		KeySchema              []keyElem
 		GlobalSecondaryIndexes []gsi `json:",omitempty"`
 		BillingMode            string
+		StreamSpecification    *struct {
+			StreamEnabled  bool
+			StreamViewType string
+		} `json:",omitempty"`
 	}
 	out.TableName = *in.TableName
 	out.BillingMode = string(in.BillingMode)
@@ -49,6 +55,12 @@ func CreateTableJSON(s table.Schema) ([]byte, error) {
 		}
 		x.Projection.ProjectionType = string(g.Projection.ProjectionType)
 		out.GlobalSecondaryIndexes = append(out.GlobalSecondaryIndexes, x)
+	}
+	if sp := in.StreamSpecification; sp != nil {
+		out.StreamSpecification = &struct {
+			StreamEnabled  bool
+			StreamViewType string
+		}{true, string(sp.StreamViewType)}
 	}
 	return json.MarshalIndent(out, "", "  ")
 }
@@ -67,8 +79,9 @@ func TTLSpecificationJSON(s table.Schema) ([]byte, error) {
 
 // CloudFormation returns an AWS::DynamoDB::Table resource for the schema
 // as a CloudFormation template (JSON) with one resource named logicalID:
-// the same keys, GSIs, billing mode and TTL that [table.Table.Create] makes,
-// plus point-in-time recovery.
+// the same keys, GSIs, billing mode, TTL and stream (its StreamSpecification's
+// StreamViewType, when the schema declares one) that [table.Table.Create]
+// makes, plus point-in-time recovery.
 func CloudFormation(s table.Schema, logicalID string) ([]byte, error) {
 	in := s.CreateTableInput()
 	var attrs []map[string]string
@@ -99,6 +112,9 @@ func CloudFormation(s table.Schema, logicalID string) ([]byte, error) {
 	if s.TTLAttr != "" {
 		props["TimeToLiveSpecification"] = map[string]any{"AttributeName": s.TTLAttr, "Enabled": true}
 	}
+	if s.Stream != "" {
+		props["StreamSpecification"] = map[string]any{"StreamViewType": string(s.Stream)}
+	}
 	tmpl := map[string]any{
 		"AWSTemplateFormatVersion": "2010-09-09",
 		"Resources": map[string]any{
@@ -109,8 +125,9 @@ func CloudFormation(s table.Schema, logicalID string) ([]byte, error) {
 }
 
 // Terraform returns an aws_dynamodb_table resource named resource for the
-// schema, in Terraform's HCL: the same keys, GSIs, billing mode and TTL
-// that [table.Table.Create] makes, plus point-in-time recovery and
+// schema, in Terraform's HCL: the same keys, GSIs, billing mode, TTL and
+// stream (stream_enabled and stream_view_type, when the schema declares
+// one) that [table.Table.Create] makes, plus point-in-time recovery and
 // prevent_destroy (a table holds state).
 func Terraform(s table.Schema, resource string) []byte {
 	var b strings.Builder
@@ -119,6 +136,9 @@ func Terraform(s table.Schema, resource string) []byte {
 	b.WriteString("  billing_mode = \"PAY_PER_REQUEST\"\n")
 	fmt.Fprintf(&b, "  hash_key     = %q\n", s.PK)
 	fmt.Fprintf(&b, "  range_key    = %q\n", s.SK)
+	if s.Stream != "" {
+		fmt.Fprintf(&b, "\n  stream_enabled   = true\n  stream_view_type = %q\n", string(s.Stream))
+	}
 	for _, a := range s.CreateTableInput().AttributeDefinitions {
 		fmt.Fprintf(&b, "\n  attribute {\n    name = %q\n    type = %q\n  }\n", *a.AttributeName, string(a.AttributeType))
 	}

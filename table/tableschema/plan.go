@@ -16,18 +16,22 @@ import (
 // Difference is one difference between a live table and its [table.Schema].
 type Difference struct {
 	// What names the difference: "table", "key", "attribute", "index",
-	// "ttl" or "billing".
+	// "ttl", "stream" or "billing".
 	What string
 	// Name is the index or attribute concerned, if any.
 	Name string
 	// Live and Want describe the two sides ("" when absent).
 	Live, Want string
 	// Apply is true when [Apply] can make the change without
-	// touching data (create a missing table, enable TTL). A missing GSI is
+	// touching data (create a missing table, enable TTL, enable the
+	// stream the schema declares on a table that has none). A missing GSI is
 	// reported for the operator to add (UpdateTable backfills it from the
 	// whole table; DynamoDB Local's online index creation is broken, so the
 	// library does not do it for you); key schema differences need a new
-	// table and a migration.
+	// table and a migration. A stream of another view type is reported,
+	// not applied: changing it means disabling the stream and enabling a
+	// new one, whose readers start over (the old stream's records stay
+	// readable for 24 hours, its consumers' checkpoints do not carry over).
 	Apply bool
 }
 
@@ -71,7 +75,10 @@ func (p Plan) String() string {
 }
 
 // Compare compares the live table with its schema (DescribeTable and
-// DescribeTimeToLive) and returns the differences as a [Plan]. It writes
+// DescribeTimeToLive) and returns the differences as a [Plan]: keys,
+// attribute types, GSIs, TTL and the stream (a schema's stream missing or
+// of another view type; a live stream the schema does not declare is
+// listed and left as is). It writes
 // nothing: use it on a deployment before [Apply], which never runs by
 // itself.
 func Compare(ctx context.Context, t *table.Table) (Plan, error) {
@@ -127,6 +134,9 @@ func Compare(ctx context.Context, t *table.Table) (Plan, error) {
 			p.Changes = append(p.Changes, Difference{What: "index", Name: name, Live: keySchema(ix.KeySchema)})
 		}
 	}
+	if d, ok := compareStream(live.StreamSpecification, schema.Stream); ok {
+		p.Changes = append(p.Changes, d)
+	}
 	if schema.TTLAttr != "" {
 		ttl, err := client.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(schema.Name)})
 		if err != nil {
@@ -148,6 +158,22 @@ func Compare(ctx context.Context, t *table.Table) (Plan, error) {
 	return p, nil
 }
 
+// compareStream returns the difference between the live table's stream
+// and the schema's, if any.
+func compareStream(live *types.StreamSpecification, want types.StreamViewType) (Difference, bool) {
+	var have types.StreamViewType
+	if live != nil && aws.ToBool(live.StreamEnabled) {
+		have = live.StreamViewType
+	}
+	switch {
+	case have == want:
+		return Difference{}, false
+	case have == "":
+		return Difference{What: "stream", Want: string(want), Apply: true}, true
+	}
+	return Difference{What: "stream", Live: string(have), Want: string(want)}, true
+}
+
 func keySchema(ks []types.KeySchemaElement) string {
 	var parts []string
 	for _, k := range ks {
@@ -157,9 +183,11 @@ func keySchema(ks []types.KeySchemaElement) string {
 }
 
 // Apply makes the changes of p that can be made in place (Difference.Apply):
-// it creates a missing table and enables TTL. Other differences (a missing
-// GSI, a key schema) are left for a human; Apply makes what it can and
-// then reports them in its error.
+// it creates a missing table, enables TTL, and enables the schema's stream
+// on a table without one (UpdateTable with its StreamSpecification). Other
+// differences (a missing GSI, a key schema, a stream of another view type)
+// are left for a human; Apply makes what it can and then reports them in
+// its error.
 func Apply(ctx context.Context, t *table.Table, p Plan) error {
 	var manual []string
 	for _, c := range p.Changes {
@@ -175,6 +203,8 @@ func Apply(ctx context.Context, t *table.Table, p Plan) error {
 			err = t.CreateNew(ctx)
 		case "ttl":
 			err = t.EnableTTL(ctx)
+		case "stream":
+			err = enableStream(ctx, t)
 		}
 		if err != nil {
 			return fmt.Errorf("apply %s: %w", c, err)
@@ -184,4 +214,14 @@ func Apply(ctx context.Context, t *table.Table, p Plan) error {
 		return fmt.Errorf("apply %s: %d change(s) need a new table or a human: %s", p.Table, len(manual), strings.Join(manual, "; "))
 	}
 	return nil
+}
+
+// enableStream enables the stream the schema of t declares.
+func enableStream(ctx context.Context, t *table.Table) error {
+	s := t.Schema()
+	_, err := t.Client().UpdateTable(ctx, &dynamodb.UpdateTableInput{
+		TableName:           aws.String(s.Name),
+		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: s.Stream},
+	})
+	return err
 }

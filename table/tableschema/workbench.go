@@ -28,7 +28,10 @@ import (
 // no entity declares (the entity-type attribute; items without one are the
 // facet "untyped"), keyed by their shapes ("TOPIC#{}"). It reads the table
 // with Scan requests (at most maxPages pages of 1 MB): a tool for kept
-// development or staging tables, never a request path.
+// development or staging tables, never a request path. The model carries
+// no stream: NoSQL Workbench's data model has no place for one, so a
+// schema's stream (Schema.Stream) is deployed through [CreateTableJSON],
+// [CloudFormation], [Terraform] or [Apply].
 func Workbench(ctx context.Context, t *table.Table, modelName string, perType, maxPages int) ([]byte, error) {
 	if perType < 1 || maxPages < 1 {
 		return nil, &table.ValidationError{Field: "perType", Reason: "perType and maxPages must be positive"}
