@@ -26,7 +26,7 @@ type Table struct {
 	seal     *cursorSealer
 	jobs     atomic.Int64 // running maintenance jobs: capacity is then measured
 	entMu    sync.Mutex
-	entities []AnyEntity // every entity bound to the table, in NewEntity order
+	entities []AnyEntity          // every entity bound to the table, in NewEntity order
 	byType   map[string]AnyEntity // the first entity bound of each type (Classify)
 }
 
