@@ -336,6 +336,23 @@ for (let i = 1; i <= 3; i++) {
     return {seqs: s};
   });
 }
+// The pages past the first message and other selections of no SeqId:
+// PostgreSQL answers them 204 no content (issue 43; the adapter answered
+// 500 when query/tinode refused the empty range).
+await step('history: withEarlierData(10) past the first message (before 1)', async () => {
+  const r = await get('bob', grp, {what: 'data', data: {before: 1, limit: 10}});
+  return {seqs: seqs(r), r};
+});
+await step('history: an empty range (since 10, before 10)', async () =>
+  get('bob', grp, {what: 'data', data: {since: 10, before: 10}}));
+await step('history: since above before (since 12, before 4)', async () =>
+  get('bob', grp, {what: 'data', data: {since: 12, before: 4}}));
+await step('history: since past the last message (since 31)', async () =>
+  get('bob', grp, {what: 'data', data: {since: 31, limit: 10}}));
+await step('history: a range whose hi is not above its low [12, 12)', async () =>
+  get('bob', grp, {what: 'data', data: {ranges: [{low: 12, hi: 12}]}}));
+await step('history: SeqId 0 alone, next to [29, 33)', async () =>
+  get('bob', grp, {what: 'data', data: {ranges: [{low: 0}, {low: 29, hi: 33}]}}));
 await step("history: the client's gap fill, ranges [16, 26) limit 10", async () =>
   ({seqs: seqs(await get('bob', grp, {what: 'data', data: {ranges: [{low: 16, hi: 26}], limit: 10}}))}));
 await step('history: ranges 3..4, 7 and 28.. ', async () =>
@@ -357,6 +374,16 @@ await step('carol reads since 1 (limit 12)', async () => {
   const r = await get('carol', grp, {what: 'data', data: {since: 1, limit: 12}});
   return {seqs: seqs(r), data: r.data};
 });
+// Pages that straddle the deleted messages: bob's own 1..5 and the
+// hard-deleted 6..8 and 10; the limit counts the messages answered.
+await step('bob pages back across the deleted messages: before 12, limit 5', async () =>
+  ({seqs: seqs(await get('bob', grp, {what: 'data', data: {before: 12, limit: 5}}))}));
+await step('bob pages back past them: before 9, limit 10 (none left)', async () =>
+  get('bob', grp, {what: 'data', data: {before: 9, limit: 10}}));
+await step('carol reads since 4 before 12, limit 3, across 6..8 and 10', async () =>
+  ({seqs: seqs(await get('carol', grp, {what: 'data', data: {since: 4, before: 12, limit: 3}}))}));
+await step('carol reads ranges [6, 9) and 10 (all hard-deleted)', async () =>
+  get('carol', grp, {what: 'data', data: {ranges: [{low: 6, hi: 9}, {low: 10}]}}));
 await step('the deletion log as bob sees it', () => get('bob', grp, {what: 'del', del: {since: 1}}));
 await step('the deletion log as carol sees it', () => get('carol', grp, {what: 'del', del: {since: 1}}));
 await step('alice uploads a file and sends it', async () => {
