@@ -79,6 +79,34 @@ func Handle[T any](r *Router, e *table.Entity[T], h func(context.Context, table.
 	}
 }
 
+// HandleType registers h as the handler of the changes of the entity of
+// Go type T bound to r's table: for an application store that binds its
+// entities itself (ferryhook, podcastflow, tinode, listbackup), so a
+// service routes by the item type it reads, with no handle on the entity:
+//
+//	r := feed.NewRouter(store.Table())
+//	feed.HandleType(r, func(ctx context.Context, c table.ItemChange[lb.Job]) error { ... })
+//
+// When the table binds several entities of T under different entity
+// types, h handles each of them; of several under one type, the first
+// bound (the one [table.Table.Classify] routes the type to). It panics
+// when the table binds none, or on a second handler for an entity
+// (programming errors, found when the service starts).
+func HandleType[T any](r *Router, h func(context.Context, table.ItemChange[T]) error) {
+	done := map[string]bool{}
+	for _, e := range r.t.Entities() {
+		if te, ok := e.(*table.Entity[T]); ok && !done[te.Type()] {
+			Handle(r, te, h)
+			done[te.Type()] = true
+		}
+	}
+	if len(done) > 0 {
+		return
+	}
+	var zero T
+	panic(fmt.Sprintf("feed.HandleType: table %s binds no entity of Go type %T", r.t.Name(), zero))
+}
+
 // Unknown sets the handler of records of no declared entity and none of
 // the engine's items (another service's items in the same table). Without
 // one, such a record is an [ErrUnknownRecord] error.

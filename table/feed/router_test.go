@@ -208,3 +208,32 @@ func TestExpiredByTTL(t *testing.T) {
 		t.Errorf("tag record decoded as a note: %v", err)
 	}
 }
+
+// HandleType finds the entity by its Go type: a service on an
+// application store routes by the item type it reads.
+func TestHandleType(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	ctx := context.Background()
+	if err := w.tags.Create(ctx, &tag{Name: "go"}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	r := feed.NewRouter(w.tbl)
+	feed.HandleType(r, func(_ context.Context, c table.ItemChange[tag]) error {
+		got = append(got, c.Event.String()+" "+c.New.Name)
+		return nil
+	})
+	if _, err := r.RouteAll(ctx, readAll(t, w.tbl)); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, []string{"created go"}) {
+		t.Errorf("HandleType saw %v, want [created go]", got)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("HandleType of a Go type the table binds no entity of did not panic")
+		}
+	}()
+	feed.HandleType(r, func(context.Context, table.ItemChange[world]) error { return nil })
+}
