@@ -1,6 +1,8 @@
 package podcastflow
 
 import (
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/singletable/singletable/table"
 )
 
@@ -9,12 +11,18 @@ const TableName = "podcastflow-pro"
 
 // Schema returns the generic schema ([table.NewSchema]) for a PodcastFlow
 // table called name (TableName if name is empty). GSI1 to GSI4 are used;
-// see the package documentation for the mapping.
+// see the package documentation for the mapping. It declares the table's
+// stream with NEW_AND_OLD_IMAGES, as PodcastFlow's own deployment does
+// (the MainTable of infrastructure/cloudformation/template.yaml and
+// simple-template.yaml in ebfarnell/podcastflow-pro: StreamSpecification
+// StreamViewType NEW_AND_OLD_IMAGES), so that the table's writes are heard
+// as typed changes ([Handle], PF-15); opts may declare another view
+// type (table.WithStream).
 func Schema(name string, opts ...table.SchemaOption) table.Schema {
 	if name == "" {
 		name = TableName
 	}
-	return table.NewSchema(name, opts...)
+	return table.NewSchema(name, append([]table.SchemaOption{table.WithStream(types.StreamViewTypeNewAndOldImages)}, opts...)...)
 }
 
 // Store holds the access patterns of PodcastFlow, grouped by aggregate.
