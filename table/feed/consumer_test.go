@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
@@ -207,8 +209,20 @@ func quiet(o *table.Options) { o.CursorKey = make([]byte, 32) }
 // streamsWith returns a Streams API client of tbl's DynamoDB Local whose
 // requests go through hc.
 func streamsWith(tbl *table.Table, hc faults) *dynamodbstreams.Client {
-	return dynamodbstreams.New(feed.StreamsClient(tbl.Client()).Options(), func(o *dynamodbstreams.Options) { o.HTTPClient = hc })
+	return dynamodbstreams.New(feed.StreamsClient(tbl.Client()).Options(), func(o *dynamodbstreams.Options) {
+		o.HTTPClient, o.Retryer = hc, quickRetryer()
+	})
 }
+
+// quickRetryer is the SDK's standard retryer (3 attempts, throttling and
+// server errors retried) with waits of at most 20 ms instead of 20 s, so
+// the tests of faults run in well under a second each.
+func quickRetryer() aws.Retryer {
+	return retry.NewStandard(func(o *retry.StandardOptions) { o.MaxBackoff = 20 * time.Millisecond })
+}
+
+// quickRetries gives a DynamoDB client the quick retryer.
+func quickRetries(o *dynamodb.Options) { o.Retryer = quickRetryer() }
 
 // A consumer from the trim horizon delivers every record; one from the
 // latest record only what is written after it starts; both continue
@@ -507,7 +521,7 @@ func TestConsumerFaults(t *testing.T) {
 	t.Run("checkpoint write throttled", func(t *testing.T) {
 		t.Parallel()
 		f := &tabletest.Errors{Op: "PutItem", Code: "ProvisionedThroughputExceededException", Times: 5}
-		faulty := table.New(tabletest.NewClient(t, f.Option()), w.tbl.Schema(), quiet)
+		faulty := table.New(tabletest.NewClient(t, f.Option(), quickRetries), w.tbl.Schema(), quiet)
 		got := &recorder{tbl: w.tbl}
 		c := &feed.Consumer{Table: faulty, Name: "cp-throttled", Handler: got, BatchSize: 5, Backoff: 5 * time.Millisecond}
 		if err := c.CatchUp(context.Background()); err != nil {
@@ -520,11 +534,29 @@ func TestConsumerFaults(t *testing.T) {
 			t.Errorf("retries %d, PutItem calls %d: want the consumer to retry past the SDK", c.Retries(), f.Calls())
 		}
 	})
+	t.Run("checkpoint write response lost", func(t *testing.T) {
+		t.Parallel()
+		// The first write lands, its answer is lost and the SDK sends it
+		// again: the condition admits the same position.
+		f := &tabletest.LostResponses{Op: "PutItem", Times: 2}
+		faulty := table.New(tabletest.NewClient(t, f.Option(), quickRetries), w.tbl.Schema(), quiet)
+		got := &recorder{tbl: w.tbl}
+		c := &feed.Consumer{Table: faulty, Name: "cp-lost", Handler: got, BatchSize: 5}
+		if err := c.CatchUp(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if twice := checkDelivered(t, want, got.records()); len(twice) > 0 {
+			t.Errorf("delivered twice %v", twice)
+		}
+		if f.Lost() != 2 {
+			t.Errorf("%d responses lost, want 2", f.Lost())
+		}
+	})
 	t.Run("checkpoint write refused", func(t *testing.T) {
 		t.Parallel()
 		// The second checkpoint write (after the second batch) is refused.
 		refuse := faults{{Op: "PutItem", Code: "AccessDeniedException", After: 1, Times: 1}}
-		faulty := table.New(tabletest.NewClient(t, func(o *dynamodb.Options) { o.HTTPClient = refuse }), w.tbl.Schema(), quiet)
+		faulty := table.New(tabletest.NewClient(t, func(o *dynamodb.Options) { o.HTTPClient = refuse }, quickRetries), w.tbl.Schema(), quiet)
 		first := &recorder{tbl: w.tbl}
 		c := &feed.Consumer{Table: faulty, Name: "cp-refused", Handler: first, BatchSize: 5}
 		err := c.CatchUp(context.Background())
@@ -547,4 +579,32 @@ func TestConsumerFaults(t *testing.T) {
 			t.Errorf("delivered twice %v, want the second batch %v", twice, batch2)
 		}
 	})
+}
+
+// A checkpoint older than the stream's retention (a consumer down for
+// more than 24 hours on AWS) gets TrimmedDataAccessException: the consumer
+// continues at the trim horizon, delivering what the stream still holds
+// (DynamoDB Local trims nothing: the answer is injected).
+func TestConsumerTrimmedCheckpoint(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	ctx := context.Background()
+	workload(t, w, "a")
+	if err := (&feed.Consumer{Table: w.tbl, Name: "trimmed", Handler: &recorder{tbl: w.tbl}}).CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	workload(t, w, "b")
+	want := withoutFeed(w.tbl, readAll(t, w.tbl))
+	trim := faults{{Op: "GetShardIterator", Code: "TrimmedDataAccessException", Times: 1}}
+	got := &recorder{tbl: w.tbl}
+	if err := (&feed.Consumer{Table: w.tbl, Name: "trimmed", Handler: got, Streams: streamsWith(w.tbl, trim)}).CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if trim[0].faced.Load() != 1 {
+		t.Fatalf("%d faults injected, want 1", trim[0].faced.Load())
+	}
+	// Everything the stream holds, from its start, once.
+	if twice := checkDelivered(t, want, got.records()); len(twice) > 0 {
+		t.Errorf("delivered twice %v", twice)
+	}
 }
