@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	st "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
+	"github.com/aws/smithy-go/middleware"
 	"github.com/singletable/singletable/table"
 )
 
@@ -15,6 +16,9 @@ import (
 // (region, credentials, HTTP client, retries): against DynamoDB Local its
 // endpoint is c's own (DynamoDB Local serves both APIs on one port);
 // against AWS, with no endpoint set on c, the region's streams endpoint.
+// Its GetRecords responses are read through a repair of DynamoDB Local's
+// empty maps (written {} in stream records; see emptymap.go), which
+// leaves DynamoDB's own responses as they are.
 func StreamsClient(c *dynamodb.Client) *dynamodbstreams.Client {
 	o := c.Options()
 	return dynamodbstreams.New(dynamodbstreams.Options{
@@ -27,6 +31,7 @@ func StreamsClient(c *dynamodb.Client) *dynamodbstreams.Client {
 		Retryer:          o.Retryer,
 		Logger:           o.Logger,
 		ClientLogMode:    o.ClientLogMode,
+		APIOptions:       []func(*middleware.Stack) error{repairEmptyMaps},
 	})
 }
 
