@@ -16,8 +16,10 @@ const TableName = "podcastflow-pro"
 // (the MainTable of infrastructure/cloudformation/template.yaml and
 // simple-template.yaml in ebfarnell/podcastflow-pro: StreamSpecification
 // StreamViewType NEW_AND_OLD_IMAGES), so that the table's writes are heard
-// as typed changes ([Handle], PF-15); opts may declare another view
-// type (table.WithStream).
+// as typed changes (PF-15: feed.HandleType per Go type on
+// feed.NewRouter(s.Table()); each of the nine entities is bound to one Go
+// type, the email guards reach the router's Library handler); opts may
+// declare another view type (table.WithStream).
 func Schema(name string, opts ...table.SchemaOption) table.Schema {
 	if name == "" {
 		name = TableName

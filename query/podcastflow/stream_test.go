@@ -23,10 +23,11 @@ type pfHeard struct {
 	lib    map[string]int      // the engine's item kind -> records
 }
 
-// pfListen registers a handler for s's entity of type T that records
-// each change: its event, after checking the images its event must have.
+// pfListen registers, by its Go type (feed.HandleType), a handler for
+// s's entity of type T that records each change: its event, after
+// checking the images its event must have.
 func pfListen[T any](t *testing.T, s *podcastflow.Store, r *feed.Router, h *pfHeard, check func(table.ItemChange[T]) error) {
-	podcastflow.Handle(s, r, func(_ context.Context, c table.ItemChange[T]) error {
+	feed.HandleType(r, func(_ context.Context, c table.ItemChange[T]) error {
 		typ := s.Table().Classify(c.Record).Entity.Type()
 		switch {
 		case c.Event == table.Created && (c.New == nil || c.Old != nil),
