@@ -78,6 +78,15 @@
 //   - TN-34 [Cache.Get], [Cache.Upsert], [Cache.Delete]; TN-35 [Cache.Expire]
 //   - TN-36 [Meta.Init], [Meta.Version], [Meta.Upgrade]
 //   - TN-37 [Subscriptions.Channels]; TN-38 [Topics.ChangeOwner]
+//   - TN-39 every write heard as a typed change of its entity, from the
+//     table's stream (declare one: tinode.md has none, so the schema adds
+//     table.WithStream(types.StreamViewTypeNewAndOldImages)): route
+//     feed.NewRouter(s.Table()) with feed.HandleType per Go type. Each of
+//     the eleven entities is bound to one Go type (a message in any
+//     partition of a sharded topic is a tn.Message; the topic item, which
+//     carries the messages' layout, a tn.Topic), and the tag and
+//     credential guards reach the router's Library handler, never an
+//     entity's (TestEveryWriteHeard_TN39)
 //
 // # Tags
 //
@@ -110,6 +119,11 @@
 // default profile) can no longer read: the messages a sharded topic
 // writes to TOPIC#{name}#{n}; it still reads the topic, its
 // subscriptions and the messages of the topic's unsharded epochs.
+// Servers that number and write messages themselves under a layout they
+// keep a while (Tinode's, through adapters/tinode, with
+// [Messages.ImportAt]) run Options.ServerNumbered: a switch then starts
+// past the newest stored message and only appends epochs, so what such a
+// server writes before it reads the new layout is still found (issue 43).
 //
 // Lists return table.Page[T] with an opaque cursor and have an iterator
 // form; page size, cursor and order are the core's list options
