@@ -119,7 +119,10 @@ type Adapter struct {
 	timeout    time.Duration
 	version    int
 	coal       *coalescer // nil unless CoalesceMillis > 0
-	layouts    sync.Map   // tn.TopicName -> table.Layout, with MessageShards
+	layouts    sync.Map   // tn.TopicName -> knownLayout
+	// layoutEvery is how long a topic's layout read for MessageSave is
+	// used before it is read again (layoutRefresh; tests shorten it).
+	layoutEvery time.Duration
 }
 
 // New returns an open adapter over tbl, for tests and programs that build
@@ -151,8 +154,15 @@ func (a *Adapter) use(tbl *table.Table) {
 	a.st = tinode.New(tbl, func(o *tinode.Options) {
 		o.SharedTags = true
 		o.UniqueTagNamespaces = ns
-		o.MessageShards = a.cfg.MessageShards
+		// Every server obeys the layout stored with each topic, whatever
+		// its own message_shards (which only decides new topics' layout):
+		// the store's sharded profile, with 1 for message_shards 0 (new
+		// topics unsharded, byte for byte tinode.md's), and switches that
+		// never hide what a server wrote under the layout it last read.
+		o.MessageShards = max(a.cfg.MessageShards, 1)
+		o.ServerNumbered = true
 	})
+	a.layoutEvery = layoutRefresh
 	if a.cfg.CoalesceMillis > 0 {
 		a.coal = newCoalescer(a, time.Duration(a.cfg.CoalesceMillis)*time.Millisecond)
 	}

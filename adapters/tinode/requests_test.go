@@ -94,13 +94,13 @@ func TestRequestsPerMethod(t_ *testing.T) {
 	m("FindOne", "1 plain tag", func() error { _, err := a.FindOne("travel"); return err })
 	msg := td.Msgs[0]
 	m("TopicUpdateOnMessage", "", func() error { return a.TopicUpdateOnMessage(msg.Topic, msg) })
-	m("MessageSave", "", func() error { return a.MessageSave(msg) })
+	m("MessageSave", "first of its topic in this process: the stored layout read (again once a second)", func() error { return a.MessageSave(msg) })
 	for _, x := range td.Msgs[1:3] {
 		must(t_, a.TopicUpdateOnMessage(x.Topic, x))
 		must(t_, a.MessageSave(x))
 	}
-	m("MessageGetAll", "3 messages", func() error { _, err := a.MessageGetAll(grp.Id, alice, nil); return err })
-	m("MessageDeleteList", "1 message for one user", func() error {
+	m("MessageGetAll", "3 messages; the stored layout read first", func() error { _, err := a.MessageGetAll(grp.Id, alice, nil); return err })
+	m("MessageDeleteList", "1 message for one user; the stored layout read", func() error {
 		return a.MessageDeleteList(grp.Id, &t.DelMessage{Topic: grp.Id, DeletedFor: alice.String(), DelId: 1, SeqIdRanges: []t.Range{{Low: 3}}})
 	})
 	m("MessageGetDeleted", "1 entry", func() error { _, err := a.MessageGetDeleted(grp.Id, alice, nil); return err })

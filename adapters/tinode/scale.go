@@ -365,15 +365,29 @@ func (c *coalescer) overlayJoined(sub *t.Subscription) {
 	}
 }
 
-// layoutOf returns the topic's message layout: remembered, or one
-// consistent GetItem of the topic (a topic without an item, such as
-// 'me', has the zero layout and is not remembered).
+// layoutRefresh is how long MessageSave writes a topic's messages under
+// the layout it read before reading it again: a switch (Reshard, by any
+// server or job) reaches every writer within it.
+const layoutRefresh = time.Second
+
+// knownLayout is a topic's layout and when it was read (the table's
+// clock).
+type knownLayout struct {
+	l  table.Layout
+	at time.Time
+}
+
+// layoutOf returns the topic's message layout as stored with the topic
+// (TN-12), whatever this server's message_shards: remembered for
+// a.layoutEvery, then one consistent GetItem of the topic again (a topic
+// without an item, such as 'me', has the zero layout and is not
+// remembered). A message written under a layout a switch replaced since
+// is where the previous epoch puts it, which every read looks at too
+// (query/tinode Options.ServerNumbered).
 func (a *Adapter) layoutOf(ctx context.Context, name tn.TopicName) (table.Layout, error) {
-	if a.cfg.MessageShards == 0 {
-		return table.Layout{}, nil
-	}
-	if l, ok := a.layouts.Load(name); ok {
-		return l.(table.Layout), nil
+	now := a.tbl.Now()
+	if v, ok := a.layouts.Load(name); ok && now.Sub(v.(knownLayout).at) < a.layoutEvery {
+		return v.(knownLayout).l, nil
 	}
 	tk, err := tn.TopicKey(name)
 	if err != nil {
@@ -390,8 +404,36 @@ func (a *Adapter) layoutOf(ctx context.Context, name tn.TopicName) (table.Layout
 	if err != nil {
 		return l, err
 	}
-	a.layouts.Store(name, l)
+	a.layouts.Store(name, knownLayout{l: l, at: now})
 	return l, nil
+}
+
+// Reshard switches the topic's messages to n shards (1: its own
+// partition TOPIC#{name}) while servers write to it (TN-12, issue 43):
+// query/tinode's Messages.Reshard, the store's live table.Layout.Switch,
+// conditioned on the layout and SeqId read. The new epoch starts past the
+// newest stored message and is always appended, so a server that writes
+// under the layout it read before the switch (for at most layoutRefresh)
+// puts its messages where the previous epoch does, and every read finds
+// them (TN-13). It returns the new layout. Requests: a consistent GetItem
+// of the topic, one consistent Query per message partition (the newest
+// message) and the transaction.
+func (a *Adapter) Reshard(topic string, n int) (table.Layout, error) {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	l, err := a.st.Messages.Reshard(ctx, tn.TopicName(topic), n)
+	if err == nil {
+		a.layouts.Delete(tn.TopicName(topic))
+	}
+	return l, terr(err)
+}
+
+// ReshardJob is Reshard over every topic of the table, to the count shards
+// gives each (0: leave it): query/tinode's ReshardJob on the adapter's
+// store. Run it with table.RunJob (parallel, resumable, capacity-bounded)
+// while the servers run.
+func (a *Adapter) ReshardJob(name string, shards func(tn.Topic) int) table.Job {
+	return tinode.ReshardJob(name, a.st, shards)
 }
 
 // saveMessage writes m under its SeqId: one PutItem in the partition of

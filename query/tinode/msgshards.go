@@ -37,6 +37,12 @@ import (
 //   - Save reads the layout with the topic (no extra request) and
 //     conditions its transaction on it, so a Save that read the layout
 //     before a switch is refused inside its transaction and retried.
+//   - Servers that number and write messages themselves (ImportAt under
+//     a layout they keep for a while: Options.ServerNumbered) are not
+//     refused: a switch then appends an epoch past the newest stored
+//     message, and a message such a server writes before it reads the
+//     new layout stays where the previous epoch puts it, which every
+//     read looks at too.
 
 // layoutAttr is the topic attribute holding its messages' layout.
 const layoutAttr = "MsgLayout"
@@ -143,8 +149,19 @@ func messagePK(l table.Layout, pk string, seq int) string { return l.SeqPK(pk, i
 // *table.ValidationError; a missing topic gives table.ErrNotFound. It
 // returns the new layout.
 //
+// With Options.ServerNumbered (servers number and write the messages,
+// [Messages.ImportAt], each under the layout it last read: no Save to
+// refuse) the epoch starts past the newest stored message and past the
+// last epoch's start (appendFrom): the switch always appends, so the
+// shard count a server still writes with until it reads the new layout
+// stays in the layout, and a message it writes meanwhile, in the place
+// the previous epoch gives, is found by every read (TN-13: History reads
+// every partition any epoch used, Get the place of each epoch's count).
+//
 // Requests: a consistent GetItem of the topic and the transaction
-// (repeated when a Save or another switch wins the race).
+// (repeated when a Save or another switch wins the race); with
+// ServerNumbered one consistent Query per partition more (the newest
+// message).
 //
 // Pattern: TN-12 (the layout its saves write to).
 func (ms *Messages) Reshard(ctx context.Context, topic tn.TopicName, n int) (_ table.Layout, err error) {
@@ -180,7 +197,13 @@ func (ms *Messages) Reshard(ctx context.Context, topic tn.TopicName, n int) (_ t
 		// Every message is below SeqId+1: a switch again before the next
 		// message redoes the empty last epoch (the condition on SeqId
 		// below keeps it empty).
-		next, err := l.Switch(int64(t.SeqId)+1, n)
+		from := int64(t.SeqId) + 1
+		if ms.s.opts.ServerNumbered {
+			if from, err = ms.appendFrom(ctx, topic, l, from); err != nil {
+				return l, err
+			}
+		}
+		next, err := l.Switch(from, n)
 		if err != nil {
 			return l, err
 		}
@@ -200,6 +223,27 @@ func (ms *Messages) Reshard(ctx context.Context, topic tn.TopicName, n int) (_ t
 			return l, err
 		}
 	}
+}
+
+// appendFrom is where a switch of a topic whose messages servers number
+// themselves (Options.ServerNumbered) starts: past the topic's SeqId
+// (from), past the newest message stored under layout l (a server may
+// store messages before the topic records their SeqId: adapters/tinode's
+// coalesce_ms), and past the last epoch's start, so the switch appends an
+// epoch and never redoes one. Requests: one consistent Query per
+// partition of l (Messages.Newest).
+func (ms *Messages) appendFrom(ctx context.Context, topic tn.TopicName, l table.Layout, from int64) (int64, error) {
+	newest, err := ms.Newest(ctx, topic, l)
+	switch {
+	case err == nil:
+		from = max(from, int64(newest.SeqId)+1)
+	case !errors.Is(err, table.ErrNotFound):
+		return 0, err
+	}
+	if ep := l.Epochs(); len(ep) > 0 {
+		from = max(from, ep[len(ep)-1].From+1)
+	}
+	return from, nil
 }
 
 // ReshardJob returns the job that switches live topics to the shard count
@@ -225,7 +269,10 @@ func ReshardJob(name string, s *Store, shards func(t tn.Topic) int) table.Job {
 // they were created with (Tinode's, through adapters/tinode). A topic
 // switched with Reshard while such a server writes to it would get
 // messages in the old layout's partitions: switch it with the writers of
-// that topic stopped.
+// that topic stopped, unless the store runs Options.ServerNumbered: then
+// the switch appends an epoch past the newest stored message and such a
+// message, in the place the previous epoch gives, is still found by every
+// read (TN-13).
 //
 // Pattern: TN-12 (the write it serves).
 func (ms *Messages) ImportAt(ctx context.Context, m *tn.Message, l table.Layout) (err error) {

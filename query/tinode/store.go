@@ -50,6 +50,18 @@ type Options struct {
 	// message read first reads the topic's layout (one consistent GetItem
 	// more) and, for a sharded topic, fans out over its partitions.
 	MessageShards int
+	// ServerNumbered says the topics' messages are numbered and written
+	// by servers of their own, each message with [Messages.ImportAt]
+	// under a layout the server read earlier and keeps for a while
+	// (Tinode's servers, through adapters/tinode). [Messages.Reshard] (and
+	// so [ReshardJob]) then starts the new epoch past the newest message
+	// stored under the topic's layout, whatever the topic's SeqId records,
+	// and always appends an epoch, never redoes one: every shard count a
+	// server may still write with stays in the layout, so every read
+	// (History's fan-out, Get's other places, Newest, purges) still finds
+	// a message a server wrote under the layout before a switch, until
+	// each server has read the new one (issue 43).
+	ServerNumbered bool
 }
 
 // DefaultIndexShards is the shard count of the unused-file index when
