@@ -162,4 +162,21 @@
 // are never returned and cannot be changed ([table.ErrNotFound]). API keys
 // are deleted for real, with their hash guard; a deleted key
 // authenticates no more ([ErrInvalidAPIKey], like an unknown key).
+//
+// # Change feed
+//
+// Every write of the store can be heard as a typed change of its entity
+// (FH-15) from the tables' DynamoDB streams. The document declares no
+// stream, so [MainSchema] and [EventsSchema] declare none either; a
+// deployment that wants the feed adds
+// table.WithStream(types.StreamViewTypeNewAndOldImages) to both
+// (tableschema.Apply enables it on live tables). Each table's stream is
+// routed by a router of its own, feed.NewRouter(main) and
+// feed.NewRouter(events), with handlers registered by Go type
+// (feed.HandleType): fh.User, fh.Source, fh.Connection and fh.APIKey on
+// the main table, fh.Event and fh.DeliveryAttempt on the events table,
+// each bound to one entity. Signing secrets arrive unsealed in the images;
+// the email and key-hash guards, the scaled profile's counter shards and
+// the rollup job's checkpoints reach the router's Library handler, never
+// an entity's (TestEveryWriteHeard_FH15).
 package ferryhook
