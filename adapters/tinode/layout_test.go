@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -174,18 +175,19 @@ func TestLayoutStoredWithTopic_TN12_TN13(t_ *testing.T) {
 	}
 }
 
-// TestReshardWhileWriting_TN12_TN13: one server writes 150 messages to a
-// topic in Tinode's call order while another server (configured with
-// message_shards 0) switches the topic's layout six times (4 -> 8 -> 2 ->
-// 1 -> 8 -> 3, the last through the adapter's ReshardJob) and a third
-// reads it back page by page (allHistory). The writer reads the stored layout again
-// after layoutEvery (50 ms here, a second by default). Every message is
-// stored once and every reader lists 190..1 gapless; a point read finds
-// each message written under a replaced layout (and every 10th); every switch appended an epoch past the newest
-// stored message; and the 40 messages written after the writer read the
-// last layout are each in the place that layout gives. Before, the
-// writer used the layout it read first for as long as it ran (and a
-// server with message_shards 0 could not reshard).
+// TestReshardWhileWriting_TN12_TN13: one server writes messages to a
+// topic in Tinode's call order (at least 150, until the switches are
+// over) while another server (configured with message_shards 0) switches
+// the topic's layout five times (4 -> 8 -> 2 -> 1 -> 8 -> 3, the last
+// through the adapter's ReshardJob) and a third reads it back page by
+// page (allHistory). The writer reads the stored layout again after
+// layoutEvery (50 ms here, a second by default). Every message is stored
+// once and every server lists them all, newest first, gapless; a point
+// read finds each message written under a replaced layout (and every
+// 10th); every switch appended an epoch; and the 40 messages written
+// after the writer read the last layout are each in the place that
+// layout gives. Before, the writer used the layout it read first for as
+// long as it ran (and a server with message_shards 0 could not reshard).
 func TestReshardWhileWriting_TN12_TN13(t_ *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -199,22 +201,35 @@ func TestReshardWhileWriting_TN12_TN13(t_ *testing.T) {
 			reader := New(tbl, Config{})
 			t_.Cleanup(func() { writer.Close(); operator.Close(); reader.Close() })
 			senders := senderUids(3)
-			const topic, n = "grpLive", 150
+			const topic, minN = "grpLive", 150
 			scaleTopic(t_, writer, topic, senders)
 			clk := newClock()
 			s := &server{tb: t_, a: writer, topic: topic, clk: clk}
 			s.load()
 
+			// The writer writes until the switches are over and at least
+			// minN messages are written: every switch is made while it
+			// writes, however fast the machine.
 			var wg sync.WaitGroup
+			var written atomic.Int64
+			stop := make(chan struct{})
 			writeErr := make(chan error, 1)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				for i := range n {
+				for i := 0; ; i++ {
+					select {
+					case <-stop:
+						if i >= minN {
+							return
+						}
+					default:
+					}
 					if _, err := s.send(senders[i%3], "m", 3); err != nil {
 						writeErr <- fmt.Errorf("message %d: %w", i+1, err)
 						return
 					}
+					written.Store(int64(i + 1))
 				}
 			}()
 			var layouts []table.Layout
@@ -233,6 +248,7 @@ func TestReshardWhileWriting_TN12_TN13(t_ *testing.T) {
 				t_.Fatalf("ReshardJob while writing: %+v, %v", rep, err)
 			}
 			layouts = append(layouts, storedLayout(t_, operator, topic))
+			close(stop)
 			wg.Wait()
 			select {
 			case err := <-writeErr:
@@ -240,6 +256,7 @@ func TestReshardWhileWriting_TN12_TN13(t_ *testing.T) {
 			default:
 			}
 			// The writer has read the last layout: 40 more messages.
+			n := int(written.Load())
 			time.Sleep(2 * writer.layoutEvery)
 			for i := n; i < n+40; i++ {
 				if _, err := s.send(senders[i%3], "m", 3); err != nil {
@@ -255,7 +272,7 @@ func TestReshardWhileWriting_TN12_TN13(t_ *testing.T) {
 			if len(ep) != 1+len(counts)+1 {
 				t_.Errorf("final layout %s has %d epochs, want %d: every switch appends one", final, len(ep), 1+len(counts)+1)
 			}
-			if last := ep[len(ep)-1].From; last > n {
+			if last := ep[len(ep)-1].From; last > int64(n) {
 				t_.Fatalf("the last switch starts at %d, after the writer's %d messages: not a switch while writing", last, n)
 			}
 			where := placement(t_, reader, topic)
@@ -276,7 +293,7 @@ func TestReshardWhileWriting_TN12_TN13(t_ *testing.T) {
 			if len(where) != total {
 				t_.Fatalf("%d messages stored, want %d", len(where), total)
 			}
-			t_.Logf("%d of %d messages written under a layout a switch had replaced (where the previous epoch puts them)", len(off), total)
+			t_.Logf("%d messages written while switching, %d of %d under a layout a switch had replaced (where the previous epoch puts them)", n, len(off), total)
 			for name, a := range map[string]*Adapter{"writer": writer, "operator": operator, "reader": reader} {
 				wantNewestFirst(t_, name+"'s history", allHistory(t_, a, topic, senders[0]), total)
 			}
