@@ -3,6 +3,7 @@ package listbackup
 import (
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/table"
 )
 
@@ -10,12 +11,15 @@ import (
 const TableName = "listbackup"
 
 // Schema returns the generic schema (table.NewSchema, GSI1..GSI5) for a
-// ListBackup table called name (TableName if empty).
+// ListBackup table called name (TableName if empty), with a
+// NEW_AND_OLD_IMAGES stream: ListBackup's job queue lives on it
+// ([JobQueueHandler], LB-84), as it lived on its jobs table's stream. opts
+// apply after it (table.WithStream("") declares none).
 func Schema(name string, opts ...table.SchemaOption) table.Schema {
 	if name == "" {
 		name = TableName
 	}
-	return table.NewSchema(name, opts...)
+	return table.NewSchema(name, append([]table.SchemaOption{table.WithStream(types.StreamViewTypeNewAndOldImages)}, opts...)...)
 }
 
 // Store holds ListBackup's access patterns, grouped by aggregate. It is
