@@ -28,6 +28,7 @@ type Table struct {
 	entMu    sync.Mutex
 	entities []AnyEntity          // every entity bound to the table, in NewEntity order
 	byType   map[string]AnyEntity // the first entity bound of each type (Classify)
+	patterns []PatternInfo        // every pattern declared with NewPattern, in order
 }
 
 // Entities returns the entities bound to the table with [NewEntity], in

@@ -1,0 +1,348 @@
+package table
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"slices"
+	"strings"
+)
+
+// Reads says which reads a declared access pattern serves ([PatternDef.Reads]).
+type Reads uint8
+
+// The reads of a [Pattern].
+const (
+	// ReadOne is [Pattern.Get]: one item by its whole primary key (a
+	// pattern on the table, [Primary]).
+	ReadOne Reads = 1 << iota
+	// ReadPage is [Pattern.List] and [Pattern.All]: the entity's items in
+	// one partition.
+	ReadPage
+	// ReadRange is [Pattern.Between] and [Pattern.AllBetween]: the
+	// entity's items in one partition whose sort keys lie between two.
+	ReadRange
+)
+
+// PatternDef declares one read access pattern of an entity: what a
+// catalog row names (its ID), where it reads (an index and the entity's
+// templates for it, never restated) and how (order, page size,
+// consistency, the application's checks of its input). [NewPattern] binds
+// it; the [Pattern] then gives the typed reads, each one call of ID for
+// Options.Tracer, and [Table.Patterns] lists it for tools and documents.
+type PatternDef[T any] struct {
+	// ID is the catalog ID ("PF-12"), stated once: the spans, the
+	// documents and the cost records read it from here.
+	ID string
+	// Name is "package.Type.Field" of the store field holding the
+	// pattern ("podcastflow.Users.ByOrganization"): a read's call is
+	// named Name + "." + the method ("podcastflow.Users.ByOrganization.List").
+	Name string
+	// Doc says in one sentence what the pattern returns, for the
+	// documents (the key condition is derived, not stated).
+	Doc string
+	// Reads lists the reads the pattern serves; a read it does not list
+	// is refused before any request.
+	Reads Reads
+	// Index is the index read: [Primary] for the table, or a GSI the
+	// entity declares in Def.IndexKeys. Its templates give the partition
+	// key (from the fields a call sets) and the sort key.
+	Index Index
+	// WholePartition reads the whole partition: no sort-key condition, for
+	// a partition that holds this entity's items alone. Otherwise a List
+	// narrows the sort key to the literal prefix its template starts
+	// with, as [Entity.Partition] does.
+	WholePartition bool
+	// Desc lists newest first (descending sort keys) unless the caller
+	// asks otherwise ([Asc], [Desc]).
+	Desc bool
+	// Limit is the page size when the caller sets none (0:
+	// DefaultListLimit).
+	Limit int
+	// Consistent reads strongly consistent (on the table only).
+	Consistent bool
+	// Check, if set, checks the fields a call gives (an enumeration, a
+	// date's form) before any request and before the templates' own
+	// checks (a missing field, a delimiter in a value), so that it names
+	// the field alone; return a *[ValidationError] naming it. It sees the
+	// fields of every read the pattern serves: a List sets no sort-key
+	// field, so check those only when set.
+	Check func(fields *T) error
+}
+
+// Pattern is one declared read access pattern of an entity ([NewPattern]).
+// Nobody writes its prologue, its iterator or its key: every read builds
+// its key from the entity's templates and the fields given, refuses a
+// missing field or a bad value with a *[ValidationError] naming it before
+// any request, and runs as one call of the pattern's ID for
+// Options.Tracer ([Table.Call]). It is safe for concurrent use.
+type Pattern[T any] struct {
+	e       *Entity[T]
+	def     PatternDef[T]
+	pk, sk  template
+	methods [5]string // call names: Get, List, All, Between, AllBetween
+}
+
+// NewPattern binds def to entity e and registers it with e's table
+// ([Table.Patterns]). It panics on a declaration error, found at start-up:
+// no ID, Name or Reads, an index e does not declare, ReadOne on a GSI,
+// Consistent on a GSI.
+func NewPattern[T any](e *Entity[T], def PatternDef[T]) *Pattern[T] {
+	fail := func(format string, a ...any) {
+		panic(fmt.Sprintf("table.NewPattern %s %s: %s", def.ID, def.Name, fmt.Sprintf(format, a...)))
+	}
+	if def.ID == "" || def.Name == "" {
+		fail("ID and Name are required")
+	}
+	if def.Reads == 0 || def.Reads&^(ReadOne|ReadPage|ReadRange) != 0 {
+		fail("Reads must list ReadOne, ReadPage or ReadRange")
+	}
+	if def.Limit < 0 || def.Limit > MaxListLimit {
+		fail("Limit %d is outside 0..%d", def.Limit, MaxListLimit)
+	}
+	p := &Pattern[T]{e: e, def: def, pk: e.decl.pk, sk: e.decl.sk}
+	if def.Index != Primary {
+		pair, ok := e.decl.indexes[def.Index]
+		if !ok {
+			fail("entity %s declares no template for GSI%d", e.def.Type, def.Index)
+		}
+		if def.Reads&ReadOne != 0 || def.Consistent {
+			fail("ReadOne and Consistent read the table, not GSI%d", def.Index)
+		}
+		p.pk, p.sk = pair[0], pair[1]
+	}
+	for i, m := range []string{"Get", "List", "All", "Between", "AllBetween"} {
+		p.methods[i] = def.Name + "." + m
+	}
+	e.t.entMu.Lock()
+	e.t.patterns = append(e.t.patterns, p.Info())
+	e.t.entMu.Unlock()
+	return p
+}
+
+// PatternInfo describes a declared pattern for tools and documents
+// ([Table.Patterns]).
+type PatternInfo struct {
+	// ID, Name, Doc and Index are the declaration's.
+	ID, Name, Doc string
+	Index         Index
+	// Entity is the entity type read.
+	Entity string
+	// Methods are the pattern's reads, in order: Get, List, All, Between,
+	// AllBetween (those its Reads lists).
+	Methods []PatternMethod
+	// Desc, Limit and Consistent are the declaration's.
+	Desc       bool
+	Limit      int
+	Consistent bool
+}
+
+// PatternMethod is one read of a declared pattern.
+type PatternMethod struct {
+	// Name is the method: "Get", "List", "All", "Between", "AllBetween".
+	Name string
+	// Request is the request it sends, derived from the templates:
+	// "GetItem PK = USER#{userId}, SK = PROFILE", "Query GSI1
+	// PK = ORG#{organizationId}", "Query PK = BILLING#{organizationId},
+	// SK begins_with RECORD#", "Query PK = ANALYTICS, SK BETWEEN
+	// GLOBAL#{date} (from) AND GLOBAL#{date} (to)"; a sharded partition
+	// adds "(each shard)".
+	Request string
+}
+
+// Info describes the pattern.
+func (p *Pattern[T]) Info() PatternInfo {
+	d := p.def
+	in := PatternInfo{ID: d.ID, Name: d.Name, Doc: d.Doc, Index: d.Index, Entity: p.e.def.Type,
+		Desc: d.Desc, Limit: d.Limit, Consistent: d.Consistent}
+	tp := p.e.def.Keys
+	if d.Index != Primary {
+		tp = p.e.def.IndexKeys[d.Index]
+	}
+	pk := tp.PK
+	if len(p.pk.withoutShard()) != len(p.pk) {
+		pk += " (each shard)"
+	}
+	query := "Query"
+	if d.Index != Primary {
+		query += fmt.Sprintf(" GSI%d", d.Index)
+	}
+	add := func(request string, names ...string) {
+		for _, n := range names {
+			in.Methods = append(in.Methods, PatternMethod{Name: n, Request: request})
+		}
+	}
+	if d.Reads&ReadOne != 0 {
+		add(fmt.Sprintf("GetItem PK = %s, SK = %s", tp.PK, tp.SK), "Get")
+	}
+	if d.Reads&ReadPage != 0 {
+		c := fmt.Sprintf("%s PK = %s", query, pk)
+		if pre, whole, err := p.sk.prefix(nil); !d.WholePartition && err == nil && pre != "" {
+			c += map[bool]string{true: ", SK = ", false: ", SK begins_with "}[whole] + pre
+		}
+		add(c, "List", "All")
+	}
+	if d.Reads&ReadRange != 0 {
+		add(fmt.Sprintf("%s PK = %s, SK BETWEEN %s (from) AND %s (to)", query, pk, tp.SK, tp.SK), "Between", "AllBetween")
+	}
+	return in
+}
+
+// Patterns returns the access patterns declared on the table with
+// [NewPattern], in the order they were declared: what tools and documents
+// list (catalog coverage, the access-pattern documents).
+func (t *Table) Patterns() []PatternInfo {
+	t.entMu.Lock()
+	defer t.entMu.Unlock()
+	return slices.Clone(t.patterns)
+}
+
+// Entity returns the entity the pattern reads.
+func (p *Pattern[T]) Entity() *Entity[T] { return p.e }
+
+// refuse returns the error of a read the declaration does not list.
+func (p *Pattern[T]) refuse(r Reads, method string) error {
+	if p.def.Reads&r != 0 {
+		return nil
+	}
+	return opErr(strings.ToLower(method), p.e.def.Type, Key{}, &ValidationError{Field: "pattern",
+		Reason: fmt.Sprintf("%s (%s) declares no %s", p.def.Name, p.def.ID, method)})
+}
+
+// check runs the declaration's Check on fields.
+func (p *Pattern[T]) check(op string, fields *T) error {
+	if p.def.Check == nil {
+		return nil
+	}
+	return opErr(op, p.e.def.Type, Key{}, p.def.Check(fields))
+}
+
+// Get returns the item whose primary key the fields set in fields build
+// (ReadOne): one GetItem. Errors: *[ValidationError] (a missing or bad key
+// field, before any request), [ErrNotFound].
+func (p *Pattern[T]) Get(ctx context.Context, fields T, opts ...ReadOption) (_ T, err error) {
+	ctx, call := p.e.t.Call(ctx, p.def.ID, p.methods[0])
+	defer func() { call.End(err) }()
+	var zero T
+	if err := p.refuse(ReadOne, "Get"); err != nil {
+		return zero, err
+	}
+	if err := p.check("get", &fields); err != nil {
+		return zero, err
+	}
+	k := p.e.Key(fields)
+	if k.err != nil {
+		return zero, k.err
+	}
+	if p.def.Consistent {
+		opts = append([]ReadOption{Consistent()}, opts...)
+	}
+	return p.e.Get(ctx, k, opts...)
+}
+
+// Query returns the query List sends for fields: the partition of the
+// pattern's index its fields build, narrowed as the declaration says,
+// with its order, page size and consistency. A missing or bad field makes
+// a query every method refuses before any request ([Query.Err]). Use it
+// to compose the pattern into a read of several entities
+// ([Table.ReadCollection]).
+func (p *Pattern[T]) Query(fields T) Query {
+	var q Query
+	if err := p.check("partition", &fields); err != nil {
+		q = Query{Index: p.def.Index, err: err}
+	} else {
+		q = p.e.Partition(p.def.Index, fields)
+	}
+	if p.def.WholePartition {
+		q.SK = SKCond{}
+	}
+	q.Desc, q.Limit, q.Consistent = p.def.Desc, p.def.Limit, p.def.Consistent
+	return q
+}
+
+// List returns one page of the entity's items in the partition the fields
+// set in fields build (ReadPage): one Query, or one per shard of a sharded
+// partition, sent at once. Errors: *[ValidationError] (before any
+// request), [ErrInvalidCursor].
+func (p *Pattern[T]) List(ctx context.Context, fields T, opts ...ListOption) (_ Page[T], err error) {
+	ctx, call := p.e.t.Call(ctx, p.def.ID, p.methods[1])
+	defer func() { call.End(err) }()
+	if err := p.refuse(ReadPage, "List"); err != nil {
+		return Page[T]{}, err
+	}
+	return p.e.List(ctx, p.Query(fields), opts...)
+}
+
+// All iterates over every item List reads, page by page: one call,
+// started when the iteration starts. The error is yielded once; no
+// request is sent after the loop stops.
+func (p *Pattern[T]) All(ctx context.Context, fields T, opts ...ListOption) iter.Seq2[T, error] {
+	return CallSeq2(ctx, p.e.t, p.def.ID, p.methods[2], func(ctx context.Context) iter.Seq2[T, error] {
+		if err := p.refuse(ReadPage, "All"); err != nil {
+			return func(yield func(T, error) bool) { var zero T; yield(zero, err) }
+		}
+		return p.e.ListAll(ctx, p.Query(fields), opts...)
+	})
+}
+
+// rangeQuery returns the query of the items from from to to, both
+// inclusive: the partition from builds (to must build the same), the sort
+// keys between the keys from and to build whole.
+func (p *Pattern[T]) rangeQuery(from, to T) Query {
+	q := p.Query(from)
+	if q.err != nil {
+		return q
+	}
+	bad := func(err error) Query { q.err = err; return q } // the list names the operation and entity
+	if qt := p.Query(to); qt.err != nil {
+		return qt
+	} else if qt.PK != q.PK {
+		return bad(&ValidationError{Field: joinAttrs(p.pk.attrs()), Reason: fmt.Sprintf("from and to are in different partitions (%s, %s)", q.PK, qt.PK), Key: true})
+	}
+	var bounds [2]string
+	for i, f := range []*T{&from, &to} {
+		av, err := p.e.decl.encode(f)
+		if err != nil {
+			return bad(err)
+		}
+		k, ok, err := p.sk.build(av)
+		if err == nil && !ok {
+			err = &ValidationError{Field: joinAttrs(p.sk.attrs()), Reason: "empty: the range's sort key derives from it", Key: true}
+		}
+		if err != nil {
+			return bad(err)
+		}
+		bounds[i] = k
+	}
+	if bounds[0] > bounds[1] {
+		return bad(&ValidationError{Field: joinAttrs(p.sk.attrs()), Reason: fmt.Sprintf("reversed range: to %s is before from %s", bounds[1], bounds[0]), Key: true})
+	}
+	q.SK = SKBetween(bounds[0], bounds[1])
+	return q
+}
+
+// Between returns one page of the entity's items in one partition whose
+// sort keys lie between the keys from and to build, both inclusive
+// (ReadRange): from and to set the fields of the partition (the same) and
+// of the whole sort key. One Query. Errors: *[ValidationError] (a missing
+// or bad field, different partitions, a reversed range; before any
+// request), [ErrInvalidCursor].
+func (p *Pattern[T]) Between(ctx context.Context, from, to T, opts ...ListOption) (_ Page[T], err error) {
+	ctx, call := p.e.t.Call(ctx, p.def.ID, p.methods[3])
+	defer func() { call.End(err) }()
+	if err := p.refuse(ReadRange, "Between"); err != nil {
+		return Page[T]{}, err
+	}
+	return p.e.List(ctx, p.rangeQuery(from, to), opts...)
+}
+
+// AllBetween iterates over every item Between reads, page by page: one
+// call, started when the iteration starts.
+func (p *Pattern[T]) AllBetween(ctx context.Context, from, to T, opts ...ListOption) iter.Seq2[T, error] {
+	return CallSeq2(ctx, p.e.t, p.def.ID, p.methods[4], func(ctx context.Context) iter.Seq2[T, error] {
+		if err := p.refuse(ReadRange, "AllBetween"); err != nil {
+			return func(yield func(T, error) bool) { var zero T; yield(zero, err) }
+		}
+		return p.e.ListAll(ctx, p.rangeQuery(from, to), opts...)
+	})
+}
