@@ -229,4 +229,53 @@
 // is v2's object, whose state also accepts core's values; core's
 // platformId mirrors v2's platform. Attributes that exist only in core
 // keep core's types (epoch seconds for its timestamps).
+//
+// # The job queue on the stream (LB-84, LB-85)
+//
+// ListBackup's job queue lived on its jobs table's stream (its
+// jobs/queue handler). On the single table the stream carries every
+// entity, guard and checkpoint, so [Schema] declares a NEW_AND_OLD_IMAGES
+// stream and [JobQueueHandler] hears only the Job entity's typed changes
+// on a table/feed Router ([Handle] hears any other entity's, LB-85). It
+// routes as the legacy handler: a created job goes to the queue of its
+// type ([QueueOf]: sync, backup, export, analytics, maintenance, alert;
+// none for import and migration, as before), message group sourceId else
+// accountId, deduplication ID the job's ID, attributes JobType, Priority,
+// SourceId, AccountId and SubType when set; running -> failed sends it
+// again while retries remain; pending -> running, running -> completed,
+// -> cancelled, other transitions and a removal send nothing; a
+// bookkeeping-only rewrite or one that changes no status is ignored. The
+// service supplies the queue ([JobQueue]: an SQS FIFO client in
+// ListBackup's deployment). The legacy handler's four flaws are fixed:
+//
+//  1. No empty attribute. SQS refuses an empty attribute value, and
+//     jobs/create writes no priority, so every message of a job it
+//     created was refused. Priority is the job's, else "medium" (what
+//     [Jobs.Create] gives a job without one); SourceId is left out for
+//     an account-wide job.
+//  2. Bounded re-queues. The legacy count was hard-coded to 0. A failed
+//     job is sent again only while its retryCount < maxRetries
+//     ([DefaultMaxRetries], the legacy constant, for a migrated job of
+//     ListBackup's code whose maxRetries is 0). No ListBackup code writes
+//     retryCount, so the handler does: it increments it in the table,
+//     conditioned on the count the record shows, and only then sends, so
+//     the worker the retry reaches, and its next failure, see the new
+//     count.
+//  3. A deduplication ID per attempt: {jobId}#retry-{n} for the n-th
+//     re-queue (the legacy handler reused jobId, so a second failure
+//     within SQS's five-minute window was dropped). A record delivered
+//     again yields the same ID as its first delivery (n comes from the
+//     record's image and the count is not made twice).
+//  4. A failed send is an error, so the consumer retries the batch and
+//     the stream delivers the record again (the legacy handler logged it
+//     and reported success).
+//
+// The guarantee: every created job of a queued type, and every failure
+// with retries left, is sent at least once; a repeat caused by a fault (a
+// retried batch, a consumer stopped before its checkpoint) carries the
+// first send's deduplication ID, so the FIFO queue keeps one message per
+// attempt when the repeat comes within its five-minute window. Migrating
+// jobs into the table writes INSERT records too: start the handler's
+// consumer at feed.Latest after a migration unless the migrated jobs are
+// to be queued again.
 package listbackup
