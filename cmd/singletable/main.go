@@ -4,13 +4,30 @@
 //	singletable schema -app ferryhook [-format json|cloudformation|terraform]
 //	singletable plan   -app ferryhook [-table ferryhook-main] [-profile service] [-apply]
 //	singletable adopt  -app ferryhook [-table ferryhook-main] [-dry-run] [-resume] [-segments 4] [-max-capacity 0]
+//	singletable tail   -app listbackup [-table listbackup] [-from latest|trim-horizon] [-entity Job,User] [-library] [-values]
 //
-// plan and adopt talk to the DynamoDB named by DYNAMODB_ENDPOINT (signing
+// plan, adopt and tail talk to the DynamoDB named by DYNAMODB_ENDPOINT (signing
 // like the examples: DynamoDB Local's dummy credentials, or the standard
 // AWS configuration with DYNAMODB_USE_AWS_CONFIG=1), or by -endpoint; with
 // neither, to AWS itself through the standard AWS configuration. Secrets
 // are sealed with the hex key in SINGLETABLE_SECRET_KEY. Every subcommand
 // takes -help and exits non-zero on failure.
+//
+// tail follows the streams of the application's tables (a table.Consumer
+// per table, positions in memory only: it never writes to a table) and
+// prints one line per change as it happens, until Ctrl-C:
+//
+//	10:04:05.123 Job modified JOB#j1/JOB status,updatedAt
+//
+// the record's time, the entity, the event (created, modified, removed,
+// expired), the key and the attributes that changed; a modification of
+// nothing but the engine's bookkeeping says "(bookkeeping only)". The
+// engine's own items (guards, counters, checkpoints) are hidden unless
+// -library is given; a record of no declared entity prints as "unknown".
+// -entity Job,User (or repeated) shows only those entities. -values adds
+// the values (old->new), with every declared secret shown as [redacted];
+// without -values no value is printed at all. -from trim-horizon starts at
+// the oldest record the stream holds instead of now.
 package main
 
 import (
@@ -66,6 +83,7 @@ commands:
   workbench export the design as an Amazon NoSQL Workbench data model (a facet per entity, from its declarations; items add examples)
   doc      print an application's access-pattern document (tables, entity key templates, methods by catalog ID, requests)
   model    print an application's design as JSON (tables, entity key and index templates, access patterns, requests)
+  tail     follow a table's stream and print each change (time, entity, event, key, changed fields); Ctrl-C stops
   migrate  copy a ListBackup deployment (the documents' 13 + 6 legacy tables, or the 22 of ListBackup's own code) into the single table, then verify it; -create-legacy creates either layout to rehearse
 
 run "singletable <command> -help" for a command's flags.
@@ -95,6 +113,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdModel(ctx, args[1:], stdout, stderr)
 	case "migrate":
 		return cmdMigrate(ctx, args[1:], stdout, stderr)
+	case "tail":
+		return cmdTail(ctx, args[1:], stdout, stderr)
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("%w: unknown command %q", errUsage, args[0])
