@@ -4,7 +4,7 @@
 // schedules, usage and plans, runs every access pattern LB-1..LB-62, then
 // the writes LB-63..LB-68 (updates, soft deletes, a subtree move, an
 // erasure) and a tenant-scoped view, printing each with its catalog ID
-// and result.
+// and result; then ListBackup's job queue on the table's stream (LB-84).
 //
 //	go run ./examples/listbackup
 package main
@@ -51,7 +51,7 @@ func run(ctx context.Context) error {
 	if err := seed(ctx, s, now, today); err != nil {
 		return fmt.Errorf("seed: %w", err)
 	}
-	for _, part := range []func(context.Context, *listbackup.Store, time.Time, lb.Date) error{users, accounts, sources, tokens, rest, writes} {
+	for _, part := range []func(context.Context, *listbackup.Store, time.Time, lb.Date) error{users, accounts, sources, tokens, rest, writes, queue} {
 		if err := part(ctx, s, now, today); err != nil {
 			return err
 		}
