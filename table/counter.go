@@ -13,7 +13,7 @@ import (
 )
 
 // Sharded counters. One item takes at most 1,000 write units per second
-// (../shared/SCALE.md, F1, F2), so a counter every event adds to (a
+// (docs/performance.md, "Scale"), so a counter every event adds to (a
 // source's eventCount, an owner's usage) caps the whole event rate. A
 // [Counters] set moves such counters off their owning item into N shard
 // items, one picked per event by [Shard] of the event's ID, each under its

@@ -14,7 +14,7 @@ import (
 )
 
 // The sharded counters of a member: logins summed over 8 shards, the
-// member's status copied into each (issue 22, SCALE.md section 4).
+// member's status copied into each (issue 22; docs/performance.md, "Scale profiles").
 func memberCounters(t *testing.T, tb *table.Table) *table.Counters {
 	t.Helper()
 	c, err := tb.Counters(table.CounterSpec{Name: "logins", Shards: 8, Sums: []string{"logins"}, Latest: []string{"note"}, State: []string{"status"}})

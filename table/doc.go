@@ -197,9 +197,7 @@
 //     does not decrypt.
 //   - Reads: a binary envelope is decrypted (a [Keyring] finds the key
 //     named in its output, so values sealed under older keys still
-//     read). A string holding the previous format ("enc:v1:...", bound
-//     to the physical table name) is decrypted for compatibility. Any
-//     other string is a plaintext secret written by someone else: the
+//     read). A string is a plaintext secret written by someone else: the
 //     read fails with [ErrPlaintextSecret], unless
 //     Options.AcceptPlaintextSecrets is set to adopt legacy data; then the
 //     value is returned and every write of the item seals it.

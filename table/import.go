@@ -4,10 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"sort"
-
-	"github.com/guregu/dynamo/v2"
 )
 
 // Import writes raw, an item read from another table (a migration's
@@ -97,32 +93,6 @@ func (e *Entity[T]) Decode(raw Item) (T, error) {
 // those of its nested structs), secrets in plaintext. A migration's
 // verification compares it with the legacy item.
 func (e *Entity[T]) Encode(item *T) (Item, error) { return e.encodeItem(item) }
-
-// DiffFields returns the attributes whose values differ between a and b
-// (encoded as writes encode them), sorted, leaving out skip: how a
-// migration's verification compares a legacy item with its copy.
-func DiffFields[T any](a, b *T, skip ...string) []string {
-	x, errA := dynamo.MarshalItem(a)
-	y, errB := dynamo.MarshalItem(b)
-	if errA != nil || errB != nil {
-		return []string{fmt.Sprintf("(cannot encode: %v %v)", errA, errB)}
-	}
-	var out []string
-	seen := map[string]bool{}
-	for _, m := range []Item{x, y} {
-		for k := range m {
-			if seen[k] || slices.Contains(skip, k) {
-				continue
-			}
-			seen[k] = true
-			if !avEqual(x[k], y[k]) {
-				out = append(out, k)
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
-}
 
 // Expired reports whether item's expiry (Def.TTL) has passed, judged as a
 // create would store it: on a copy that Def.Timestamps and Def.Touch have stamped (an entity

@@ -5,7 +5,6 @@ import (
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"maps"
@@ -147,16 +146,8 @@ func (k *Keyring) split(ciphertext []byte) (string, []byte, error) {
 // envelopeMarker starts every sealed binary attribute.
 var envelopeMarker = []byte("STS1")
 
-// legacyPrefix marks the previous format: a string attribute holding
-// base64 ciphertext bound to the physical table name.
-const legacyPrefix = "enc:v1:"
-
 func (t *Table) secretAAD(k Key, attr string) []byte {
 	return []byte("singletable secret v2\x00" + t.opts.SecretContext + "\x00" + k.PK + "\x00" + k.SK + "\x00" + attr)
-}
-
-func (t *Table) legacyAAD(k Key, attr string) []byte {
-	return []byte(t.schema.Name + "\x00" + k.PK + "\x00" + k.SK + "\x00" + attr)
 }
 
 // secretSlot finds the value at an attribute path (split) of item: the map
@@ -245,19 +236,6 @@ func (e *Entity[T]) openItem(raw Item, k Key, lenient bool) (Item, error) {
 			switch {
 			case v.Value == "":
 				continue
-			case strings.HasPrefix(v.Value, legacyPrefix) && !sp.wild:
-				if e.t.opts.Cipher == nil {
-					return nil, fmt.Errorf("%w: %s.%s", ErrNoCipher, e.def.Type, path)
-				}
-				ct, err := base64.RawStdEncoding.DecodeString(v.Value[len(legacyPrefix):])
-				if err != nil {
-					return nil, fmt.Errorf("decrypt %s.%s: %w", e.def.Type, path, err)
-				}
-				pt, err := e.t.opts.Cipher.Decrypt(ct, e.t.legacyAAD(k, path))
-				if err != nil {
-					return nil, fmt.Errorf("decrypt %s.%s: %w", e.def.Type, path, err)
-				}
-				plain = &types.AttributeValueMemberS{Value: string(pt)}
 			case lenient || e.t.opts.AcceptPlaintextSecrets:
 				continue // read as it is; the next write seals it
 			default:

@@ -255,10 +255,10 @@ func TestKeyRotation(t *testing.T) {
 	}
 }
 
-// TestPreviousFormatReads: values in the previous format (a string
-// "enc:v1:..." bound to the table name) still decrypt, and adoption
-// rewrites them as binary envelopes.
-func TestPreviousFormatReads(t *testing.T) {
+// TestPreReleaseFormatIsPlaintext: a string in the pre-release format
+// ("enc:v1:...", which no deployment ever stored) is not decrypted: it is a
+// string like any other, so a read refuses it as a plaintext secret.
+func TestPreReleaseFormatIsPlaintext(t *testing.T) {
 	t.Parallel()
 	cipher := tabletest.Cipher()
 	tb := tabletest.NewTable(t, table.NewSchema("prev"), func(o *table.Options) { o.Cipher = cipher })
@@ -270,14 +270,8 @@ func TestPreviousFormatReads(t *testing.T) {
 	}
 	putRaw(t, tb, map[string]string{"PK": k.PK, "SK": k.SK, "_type": "Credential", "id": "p", "token": "enc:v1:" + base64.RawStdEncoding.EncodeToString(ct)})
 	creds := table.NewEntity(tb, credentialDef)
-	if got, err := creds.Get(c, k); err != nil || got.Token != "old-secret" {
-		t.Fatalf("previous format: %+v, %v", got, err)
-	}
-	if _, err := tb.RunJob(c, table.AdoptJob("seal", creds)); err != nil {
-		t.Fatal(err)
-	}
-	if v := rawValue(t, tb, k, "token"); !sealed(v, "old-secret") {
-		t.Fatalf("after adoption: %#v", v)
+	if got, err := creds.Get(c, k); !errors.Is(err, table.ErrPlaintextSecret) {
+		t.Fatalf("pre-release format: %+v, %v; want ErrPlaintextSecret", got, err)
 	}
 }
 

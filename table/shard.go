@@ -16,7 +16,7 @@ import (
 
 // Sharded partitions. One partition key value takes at most 1,000 write
 // and 3,000 read units per second, on the table and on each GSI alike
-// (../shared/SCALE.md, F1), and DynamoDB never splits a key whose items
+// (docs/performance.md, "Scale"), and DynamoDB never splits a key whose items
 // all change. A partition every item of a kind joins (all users, all due
 // schedules, every run of a status) is therefore split in N shards: the
 // template segment "{id:shardN}" (last in a partition-key template, such

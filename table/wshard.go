@@ -16,7 +16,7 @@ import (
 // Write-sharded collections. A collection whose new items all land in one
 // partition key (a topic's messages, a source's events) takes at most
 // 1,000 write units per second there, however its sort keys grow
-// (../shared/SCALE.md, F1, F2). A write-sharded collection spreads its
+// (docs/performance.md, "Scale"). A write-sharded collection spreads its
 // items over N partitions, PK#0 .. PK#{N-1} ([ShardPK]), and records N on
 // the item that owns the collection (the topic, the source), so that N is
 // chosen per owner and can change while the owner is live.

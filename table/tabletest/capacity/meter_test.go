@@ -134,7 +134,8 @@ func TestMeterMatchesConsumedCapacity(t *testing.T) {
 }
 
 // TestMeterRules: the charges DynamoDB Local cannot confirm (transactions,
-// GSI moves, deletes, batches, filtered queries) follow SCALE.md F3-F5.
+// GSI moves, deletes, batches, filtered queries) follow DynamoDB's rules as
+// docs/performance.md ("Scale") states them.
 func TestMeterRules(t *testing.T) {
 	t.Parallel()
 	m, client, name := meterFixture(t)

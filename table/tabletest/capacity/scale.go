@@ -11,7 +11,7 @@ import (
 	"github.com/singletable/singletable/table"
 )
 
-// The scale target (SCALE.md section 2): at the modeled load, no partition
+// The scale target (docs/performance.md, "Targets"): at the modeled load, no partition
 // key of a table or GSI above 80% of DynamoDB's per-partition limits, and
 // no single item above 80% of the write limit (an item never spans
 // partitions, and a collection written in sort-key order takes no split).
