@@ -11,12 +11,12 @@ import (
 )
 
 // costDrift compares an application's store methods that cite catalog IDs
-// with its recorded costs (docs/patterns/<app>.requests.json, under root):
+// and the reads of its declared patterns with its recorded costs (docs/patterns/<app>.requests.json, under root):
 // unmeasured are the methods with no recorded cost (the documents would
 // say "not measured"), stale the recorded methods that no longer cite an
 // ID (or no longer exist). Both sorted.
 func costDrift(root, app string) (unmeasured, stale []string, err error) {
-	_, methods, err := patterndoc.Methods(filepath.Join(root, appPackages[app]))
+	_, methods, err := patterndoc.Patterns(filepath.Join(root, appPackages[app]), openApp(apps[app])...)
 	if err != nil {
 		return nil, nil, err
 	}

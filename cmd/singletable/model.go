@@ -130,7 +130,7 @@ func buildModel(name string, a *app, root string) (*appModel, error) {
 			m.Entities = append(m.Entities, out)
 		}
 	}
-	_, methods, err := patterndoc.Methods(filepath.Join(root, appPackages[name]))
+	_, methods, err := patterndoc.Patterns(filepath.Join(root, appPackages[name]), tables...)
 	if err != nil {
 		return nil, fmt.Errorf("model: read %s (run from the repository's root or set -src): %w", appPackages[name], err)
 	}

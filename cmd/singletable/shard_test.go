@@ -40,7 +40,7 @@ func TestAdoptMovesPodcastFlowUsersToTheirShards_PF4_PF13_PF14(t *testing.T) {
 	}
 	s := podcastflow.New(tb)
 	var got []string
-	for u, err := range s.Users.All(ctx, table.Limit(5)) {
+	for u, err := range s.Users.AllUsers.All(ctx, pf.UserProfile{}, table.Limit(5)) {
 		if err != nil {
 			t.Fatal(err)
 		}

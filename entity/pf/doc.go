@@ -5,19 +5,22 @@
 //
 // # Mapping
 //
-//	entity               PK                        SK                           key builder
-//	UserProfile          USER#{userId}             PROFILE                      UserProfileKey
-//	UserPreferences      USER#{userId}             PREFERENCES                  UserPreferencesKey
-//	OrganizationProfile  ORG#{organizationId}      PROFILE                      OrganizationProfileKey
-//	OrganizationSettings ORG#{organizationId}      SETTINGS                     OrganizationSettingsKey
-//	PlatformSettings     PLATFORM                  SETTINGS                     PlatformSettingsKey
-//	GlobalMetrics        ANALYTICS                 GLOBAL#{date}                GlobalMetricsKey
-//	OrganizationMetrics  ANALYTICS                 ORG#{organizationId}#{date}  OrganizationMetricsKey
-//	BillingRecord        BILLING#{organizationId}  RECORD#{date}                BillingRecordKey
-//	BillingMetrics       BILLING                   METRICS#{date}               BillingMetricsKey
+//	entity               PK                        SK                           template
+//	UserProfile          USER#{userId}             PROFILE                      UserProfileKeys
+//	UserPreferences      USER#{userId}             PREFERENCES                  UserPreferencesKeys
+//	OrganizationProfile  ORG#{organizationId}      PROFILE                      OrganizationProfileKeys
+//	OrganizationSettings ORG#{organizationId}      SETTINGS                     OrganizationSettingsKeys
+//	PlatformSettings     PLATFORM                  SETTINGS                     PlatformSettingsKeys
+//	GlobalMetrics        ANALYTICS                 GLOBAL#{date}                GlobalMetricsKeys
+//	OrganizationMetrics  ANALYTICS                 ORG#{organizationId}#{date}  OrganizationMetricsKeys
+//	BillingRecord        BILLING#{organizationId}  RECORD#{date}                BillingRecordKeys
+//	BillingMetrics       BILLING                   METRICS#{date}               BillingMetricsKeys
 //
-// The GSI keys, and the access patterns each key serves (PF-1 ... PF-14),
-// are in package query/podcastflow.
+// Keys are built from typed fields through these templates, by the
+// entities package query/podcastflow declares on them (table.Entity.Key,
+// and its declared access patterns, table.Pattern): no key is built here
+// by hand. The GSI keys, and the access patterns each key serves
+// (PF-1 ... PF-14), are in package query/podcastflow.
 //
 // # Fields that live only in the key
 //

@@ -15,8 +15,10 @@ const (
 )
 
 // Key templates of the document: the one statement of each key's shape.
-// The store's Defs declare them (query/podcastflow), the engine writes
-// items by them, and every key helper here builds and parses with them.
+// The store's Defs declare them (query/podcastflow): the engine writes
+// items by them, the store builds every key it reads or writes from typed
+// fields through them (table.Entity.Key, table.Pattern), and the parsers
+// here read keys back with them.
 // A ":shard" segment takes its count from the deployment's profile
 // (Options.IndexShards; [table.Template.WithShards]).
 var (
@@ -47,32 +49,6 @@ var (
 	AllOrgsIndex  = table.Template{PK: "ORGS#{organizationId:shard}", SK: "ORG#{organizationId}"}
 )
 
-func one(name, v string) map[string]string { return map[string]string{name: v} }
-
-// UserPK returns USER#{userId}.
-func UserPK(id UserID) (string, error) {
-	if err := id.Validate("userId"); err != nil {
-		return "", err
-	}
-	return UserProfileKeys.Partition(one("userId", string(id)))
-}
-
-// UserProfileKey returns USER#{userId} / PROFILE.
-func UserProfileKey(id UserID) (table.Key, error) {
-	if err := id.Validate("userId"); err != nil {
-		return table.Key{}, err
-	}
-	return UserProfileKeys.Key(one("userId", string(id)))
-}
-
-// UserPreferencesKey returns USER#{userId} / PREFERENCES.
-func UserPreferencesKey(id UserID) (table.Key, error) {
-	if err := id.Validate("userId"); err != nil {
-		return table.Key{}, err
-	}
-	return UserPreferencesKeys.Key(one("userId", string(id)))
-}
-
 // ParseUserPK returns the userId of USER#{userId}.
 func ParseUserPK(pk string) (UserID, error) {
 	v, err := UserProfileKeys.Parse(table.Key{PK: pk, SK: SKProfile})
@@ -80,30 +56,6 @@ func ParseUserPK(pk string) (UserID, error) {
 		return "", err
 	}
 	return UserID(v["userId"]), nil
-}
-
-// OrgPK returns ORG#{organizationId}.
-func OrgPK(id OrgID) (string, error) {
-	if err := id.Validate("organizationId"); err != nil {
-		return "", err
-	}
-	return OrganizationProfileKeys.Partition(one("organizationId", string(id)))
-}
-
-// OrganizationProfileKey returns ORG#{organizationId} / PROFILE.
-func OrganizationProfileKey(id OrgID) (table.Key, error) {
-	if err := id.Validate("organizationId"); err != nil {
-		return table.Key{}, err
-	}
-	return OrganizationProfileKeys.Key(one("organizationId", string(id)))
-}
-
-// OrganizationSettingsKey returns ORG#{organizationId} / SETTINGS.
-func OrganizationSettingsKey(id OrgID) (table.Key, error) {
-	if err := id.Validate("organizationId"); err != nil {
-		return table.Key{}, err
-	}
-	return OrganizationSettingsKeys.Key(one("organizationId", string(id)))
 }
 
 // ParseOrgPK returns the organizationId of ORG#{organizationId}.
@@ -115,87 +67,6 @@ func ParseOrgPK(pk string) (OrgID, error) {
 	return OrgID(v["organizationId"]), nil
 }
 
-// PlatformSettingsKey returns PLATFORM / SETTINGS.
-func PlatformSettingsKey() table.Key {
-	k, err := PlatformSettingsKeys.Key(nil)
-	if err != nil {
-		panic(err) // a constant template
-	}
-	return k
-}
-
-// GlobalMetricsSK returns GLOBAL#{date}.
-func GlobalMetricsSK(d Date) (string, error) {
-	if err := d.Validate("date"); err != nil {
-		return "", err
-	}
-	return GlobalMetricsKeys.SortKey(one("date", string(d)))
-}
-
-// GlobalMetricsKey returns ANALYTICS / GLOBAL#{date}.
-func GlobalMetricsKey(d Date) (table.Key, error) {
-	if err := d.Validate("date"); err != nil {
-		return table.Key{}, err
-	}
-	return GlobalMetricsKeys.Key(one("date", string(d)))
-}
-
-// OrganizationMetricsSK returns ORG#{organizationId}#{date}.
-func OrganizationMetricsSK(id OrgID, d Date) (string, error) {
-	if err := id.Validate("organizationId"); err != nil {
-		return "", err
-	}
-	if err := d.Validate("date"); err != nil {
-		return "", err
-	}
-	return OrganizationMetricsKeys.SortKey(map[string]string{"organizationId": string(id), "date": string(d)})
-}
-
-// OrganizationMetricsKey returns ANALYTICS / ORG#{organizationId}#{date}.
-func OrganizationMetricsKey(id OrgID, d Date) (table.Key, error) {
-	if _, err := OrganizationMetricsSK(id, d); err != nil {
-		return table.Key{}, err
-	}
-	return OrganizationMetricsKeys.Key(map[string]string{"organizationId": string(id), "date": string(d)})
-}
-
-// BillingPK returns BILLING#{organizationId}.
-func BillingPK(id OrgID) (string, error) {
-	if err := id.Validate("organizationId"); err != nil {
-		return "", err
-	}
-	return BillingRecordKeys.Partition(one("organizationId", string(id)))
-}
-
-// BillingRecordSK returns RECORD#{date}.
-func BillingRecordSK(d Date) (string, error) {
-	if err := d.Validate("date"); err != nil {
-		return "", err
-	}
-	return BillingRecordKeys.SortKey(one("date", string(d)))
-}
-
-// BillingRecordSKPrefix returns the prefix of every billing record sort
-// key: RECORD#.
-func BillingRecordSKPrefix() string {
-	p, err := BillingRecordKeys.SortPrefix(nil)
-	if err != nil {
-		panic(err) // a template with a reference
-	}
-	return p
-}
-
-// BillingRecordKey returns BILLING#{organizationId} / RECORD#{date}.
-func BillingRecordKey(id OrgID, d Date) (table.Key, error) {
-	if err := id.Validate("organizationId"); err != nil {
-		return table.Key{}, err
-	}
-	if err := d.Validate("date"); err != nil {
-		return table.Key{}, err
-	}
-	return BillingRecordKeys.Key(map[string]string{"organizationId": string(id), "date": string(d)})
-}
-
 // ParseBillingRecordKey returns the organizationId and date of
 // BILLING#{organizationId} / RECORD#{date}.
 func ParseBillingRecordKey(k table.Key) (OrgID, Date, error) {
@@ -204,22 +75,6 @@ func ParseBillingRecordKey(k table.Key) (OrgID, Date, error) {
 		return "", "", err
 	}
 	return OrgID(v["organizationId"]), Date(v["date"]), nil
-}
-
-// BillingMetricsSK returns METRICS#{date}.
-func BillingMetricsSK(d Date) (string, error) {
-	if err := d.Validate("date"); err != nil {
-		return "", err
-	}
-	return BillingMetricsKeys.SortKey(one("date", string(d)))
-}
-
-// BillingMetricsKey returns BILLING / METRICS#{date}.
-func BillingMetricsKey(d Date) (table.Key, error) {
-	if err := d.Validate("date"); err != nil {
-		return table.Key{}, err
-	}
-	return BillingMetricsKeys.Key(one("date", string(d)))
 }
 
 // IsUserProfileKey reports whether k is USER#{userId} / PROFILE.

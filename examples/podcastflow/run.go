@@ -21,7 +21,7 @@ func ids(us []pf.UserProfile) string {
 }
 
 func run(ctx context.Context, s *podcastflow.Store, today pf.Date) error {
-	u, err := s.Users.Get(ctx, "sam")
+	u, err := s.Users.Profile.Get(ctx, pf.UserProfile{UserID: "sam"})
 	if err != nil {
 		return err
 	}
@@ -31,7 +31,7 @@ func run(ctx context.Context, s *podcastflow.Store, today pf.Date) error {
 	}
 	fmt.Printf("      lastLogin recorded: %s\n", u.LastLogin.Format(time.RFC3339))
 
-	p, err := s.Users.Preferences(ctx, "sam")
+	p, err := s.Users.Preferences.Get(ctx, pf.UserPreferences{UserID: "sam"})
 	if err != nil {
 		return err
 	}
@@ -43,13 +43,13 @@ func run(ctx context.Context, s *podcastflow.Store, today pf.Date) error {
 	}
 	fmt.Printf("PF-3  sam with preferences (one Query): %s, theme %s\n", both.Profile.Name, both.Preferences.Theme)
 
-	page, err := s.Users.List(ctx, table.Limit(4))
+	page, err := s.Users.AllUsers.List(ctx, pf.UserProfile{}, table.Limit(4))
 	if err != nil {
 		return err
 	}
 	fmt.Printf("PF-4  all users, first page of 4: %s (more: %v)\n", ids(page.Items), page.More())
 	n := 0
-	for _, err := range s.Users.All(ctx, table.Limit(4)) {
+	for _, err := range s.Users.AllUsers.All(ctx, pf.UserProfile{}, table.Limit(4)) {
 		if err != nil {
 			return err
 		}
@@ -65,7 +65,7 @@ func run(ctx context.Context, s *podcastflow.Store, today pf.Date) error {
 		o.Profile.Name, o.Profile.Plan, o.Profile.Status, o.Profile.Features, o.Settings.SSOEnabled, o.Settings.RequireApproval)
 
 	var names []string
-	for org, err := range s.Organizations.All(ctx, table.Limit(2)) {
+	for org, err := range s.Organizations.AllOrganizations.All(ctx, pf.OrganizationProfile{}, table.Limit(2)) {
 		if err != nil {
 			return err
 		}
@@ -73,7 +73,7 @@ func run(ctx context.Context, s *podcastflow.Store, today pf.Date) error {
 	}
 	fmt.Printf("PF-6  all organizations: %s\n", strings.Join(names, " "))
 
-	ps, err := s.Platform.Settings(ctx)
+	ps, err := s.Platform.Settings.Get(ctx, pf.PlatformSettings{})
 	if err != nil {
 		return err
 	}
@@ -87,25 +87,25 @@ func run(ctx context.Context, s *podcastflow.Store, today pf.Date) error {
 	err = s.Platform.ReplaceSettings(ctx, &stale)
 	fmt.Printf("      replaced -> v%d maintenance=%v; a stale replace: conflict=%v\n", ps.Version, ps.MaintenanceMode, errors.Is(err, table.ErrConflict))
 
-	g, err := s.Analytics.GlobalMetrics(ctx, today)
+	g, err := s.Analytics.GlobalMetrics.Get(ctx, pf.GlobalMetrics{Date: today})
 	if err != nil {
 		return err
 	}
 	fmt.Printf("PF-8  global metrics %s: users=%d active=%d revenue=%.2f uptime=%.2f%%\n", g.Date, g.TotalUsers, g.ActiveUsers, g.TotalRevenue, g.Uptime)
-	gr, err := s.Analytics.GlobalMetricsRange(ctx, today.AddDays(-6), today)
+	gr, err := s.Analytics.GlobalMetrics.Between(ctx, pf.GlobalMetrics{Date: today.AddDays(-6)}, pf.GlobalMetrics{Date: today})
 	if err != nil {
 		return err
 	}
 	fmt.Printf("      last 7 days: %d days, %s .. %s\n", len(gr.Items), gr.Items[0].Date, gr.Items[len(gr.Items)-1].Date)
 
-	om, err := s.Analytics.OrganizationMetrics(ctx, "bayside", today)
+	om, err := s.Analytics.OrganizationMetrics.Get(ctx, pf.OrganizationMetrics{OrganizationID: "bayside", Date: today})
 	if err != nil {
 		return err
 	}
 	fmt.Printf("PF-9  bayside metrics %s: users=%d revenue=%.2f apiCalls=%d\n", om.Date, om.Users, om.Revenue, om.APICalls)
 	var calls int64
 	days := 0
-	for m, err := range s.Analytics.AllOrganizationMetricsRange(ctx, "bayside", today.AddDays(-29), today, table.Limit(10)) {
+	for m, err := range s.Analytics.OrganizationMetrics.AllBetween(ctx, pf.OrganizationMetrics{OrganizationID: "bayside", Date: today.AddDays(-29)}, pf.OrganizationMetrics{OrganizationID: "bayside", Date: today}, table.Limit(10)) {
 		if err != nil {
 			return err
 		}
@@ -115,31 +115,31 @@ func run(ctx context.Context, s *podcastflow.Store, today pf.Date) error {
 	fmt.Printf("      bayside over 30 days: %d days, %d API calls\n", days, calls)
 
 	var recs []string
-	for r, err := range s.Billing.AllRecords(ctx, "cove") {
+	for r, err := range s.Billing.Records.All(ctx, pf.BillingRecord{OrganizationID: "cove"}) {
 		if err != nil {
 			return err
 		}
 		recs = append(recs, fmt.Sprintf("%s %s %.2f", r.Date, r.Status, r.Amount))
 	}
 	fmt.Printf("PF-10 cove billing records: %s\n", strings.Join(recs, "; "))
-	rb, err := s.Billing.RecordsBetween(ctx, "acme", today.AddDays(-40), today)
+	rb, err := s.Billing.Records.Between(ctx, pf.BillingRecord{OrganizationID: "acme", Date: today.AddDays(-40)}, pf.BillingRecord{OrganizationID: "acme", Date: today})
 	if err != nil {
 		return err
 	}
 	fmt.Printf("      acme records of the last 40 days: %d\n", len(rb.Items))
 
-	bm, err := s.Billing.Metrics(ctx, today)
+	bm, err := s.Billing.Metrics.Get(ctx, pf.BillingMetrics{Date: today})
 	if err != nil {
 		return err
 	}
 	fmt.Printf("PF-11 billing metrics %s: revenue=%.2f mrr=%.2f overdue=%.2f churn=%.1f%%\n", bm.Date, bm.TotalRevenue, bm.MonthlyRecurring, bm.OverdueAmount, bm.ChurnRate)
-	bmr, err := s.Billing.MetricsRange(ctx, today.AddDays(-13), today)
+	bmr, err := s.Billing.Metrics.Between(ctx, pf.BillingMetrics{Date: today.AddDays(-13)}, pf.BillingMetrics{Date: today})
 	if err != nil {
 		return err
 	}
 	fmt.Printf("      last 14 days: %d days\n", len(bmr.Items))
 
-	ou, err := s.Users.ListByOrganization(ctx, "acme")
+	ou, err := s.Users.ByOrganization.List(ctx, pf.UserProfile{OrganizationID: "acme"})
 	if err != nil {
 		return err
 	}
@@ -147,12 +147,12 @@ func run(ctx context.Context, s *podcastflow.Store, today pf.Date) error {
 	if _, err := s.Users.MoveToOrganization(ctx, "tom", "bayside"); err != nil {
 		return err
 	}
-	ou, _ = s.Users.ListByOrganization(ctx, "bayside")
+	ou, _ = s.Users.ByOrganization.List(ctx, pf.UserProfile{OrganizationID: "bayside"})
 	fmt.Printf("      tom moved to bayside: %s\n", ids(ou.Items))
 	defer s.Users.MoveToOrganization(ctx, "tom", "acme") //nolint:errcheck // restore the seed for the next run
 
 	for _, r := range pf.Roles() {
-		ru, err := s.Users.ListByRole(ctx, r)
+		ru, err := s.Users.ByRole.List(ctx, pf.UserProfile{Role: r})
 		if err != nil {
 			return err
 		}
@@ -161,7 +161,7 @@ func run(ctx context.Context, s *podcastflow.Store, today pf.Date) error {
 	if _, err := s.Users.ChangeRole(ctx, "sid", pf.RoleProducer); err != nil {
 		return err
 	}
-	ru, _ := s.Users.ListByRole(ctx, pf.RoleProducer)
+	ru, _ := s.Users.ByRole.List(ctx, pf.UserProfile{Role: pf.RoleProducer})
 	fmt.Printf("      sid promoted to producer: %s\n", ids(ru.Items))
 	defer s.Users.ChangeRole(ctx, "sid", pf.RoleSeller) //nolint:errcheck
 

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/singletable/singletable/internal/patterndoc"
+	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 	"github.com/singletable/singletable/table/tabletest/capacity"
 )
@@ -29,8 +30,9 @@ import (
 //   - Check, at the end of the test, fails when a method takes more (or
 //     fewer, or other) requests than recorded in
 //     docs/patterns/<app>.requests.json, when its capacity moved by more
-//     than a unit and a quarter, when a catalog ID the package cites has no
-//     measured method, when a method that cites one is not measured, or
+//     than a unit and a quarter, when a catalog ID the package cites or
+//     declares has no measured method, when a method that cites one or a
+//     read of a declared pattern (Tables) is not measured, or
 //     when the record names a method no longer measured. With
 //     SINGLETABLE_UPDATE_DOCS=1 it rewrites the record instead; `singletable
 //     doc` renders it in the access-pattern document.
@@ -51,6 +53,10 @@ type Costs struct {
 	// Check fails when a method's hottest-key units grow. Let it
 	// [capacity.Meter.Learn] the store's tables, to name keys by their templates.
 	Meter *capacity.Meter
+	// Tables are the store's tables: the patterns declared on them
+	// ([table.Table.Patterns]) are methods to measure, as the methods
+	// whose doc comments cite a catalog ID are.
+	Tables []*table.Table
 
 	mu       sync.Mutex
 	measured patterndoc.Costs
@@ -100,7 +106,7 @@ func (c *Costs) Check(t testing.TB) {
 	if t.Failed() {
 		return // a failed measurement is not a cost
 	}
-	_, methods, err := patterndoc.Methods(".")
+	_, methods, err := patterndoc.Patterns(".", c.Tables...)
 	if err != nil {
 		t.Fatalf("costs: %v", err)
 	}
@@ -118,7 +124,7 @@ func (c *Costs) Check(t testing.TB) {
 	}
 	for name := range c.measured {
 		if !known[name] {
-			t.Errorf("costs: %s is not a method of the package that cites a catalog ID", name)
+			t.Errorf("costs: %s is not a method of the package that cites a catalog ID, nor a read of a pattern it declares", name)
 		}
 	}
 	var missing []string

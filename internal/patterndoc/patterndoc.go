@@ -1,7 +1,8 @@
 // Package patterndoc reads an application store package's access patterns
-// from its source (its exported methods and the catalog IDs their doc
-// comments cite) and keeps the measured cost of each pattern: the requests
-// it sends and the capacity they consume on DynamoDB Local.
+// (the patterns it declares, [table.Table.Patterns], and its exported
+// methods with the catalog IDs their doc comments cite) and keeps the
+// measured cost of each: the requests it sends and the capacity they
+// consume on DynamoDB Local.
 //
 // Both the `singletable doc` command (which renders them) and the request
 // cost tests of the store packages (which measure and enforce them) use it,
@@ -22,20 +23,72 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/singletable/singletable/table"
 )
 
 // CatalogID matches a catalog row's ID in a doc comment (FH-3, TN-27, ...).
 var CatalogID = regexp.MustCompile(`\b(FH|PF|TN|LB)-\d+\b`)
 
-// Method is one exported method of a store package whose doc comment
-// cites catalog IDs.
+// Method is one access-pattern method of a store package: an exported
+// method whose doc comment cites catalog IDs, or a read of a declared
+// pattern.
 type Method struct {
-	// IDs are the catalog IDs its doc cites, sorted, without duplicates.
+	// IDs are the catalog IDs its doc cites (a declared pattern's: its
+	// ID), sorted, without duplicates.
 	IDs []string
-	// Name is "Type.Method".
+	// Name is "Type.Method", or "Type.Field.Method" for a declared pattern
+	// ("Users.ByOrganization.List").
 	Name string
-	// Synopsis is the first sentence of its doc comment.
+	// Synopsis is the first sentence of its doc comment (a declared
+	// pattern's: its Doc and the request the method sends).
 	Synopsis string
+	// Declared is true for a read of a declared pattern.
+	Declared bool
+}
+
+// Patterns returns the package name and the access-pattern methods of the
+// store package in dir: the reads of the patterns declared on tables
+// (those named in the package, see [Declared]) and the methods its doc
+// comments cite IDs in ([Methods]), ordered by their first ID, then name.
+func Patterns(dir string, tables ...*table.Table) (string, []Method, error) {
+	pkg, out, err := Methods(dir)
+	if err != nil {
+		return "", nil, err
+	}
+	out = append(out, Declared(pkg, tables...)...)
+	sortMethods(out)
+	return pkg, out, nil
+}
+
+// Declared returns the reads of the patterns declared on tables whose
+// Name is in package pkg ("podcastflow.Users.ByOrganization"): one Method
+// per read, named without the package ("Users.ByOrganization.List"),
+// citing the declaration's ID.
+func Declared(pkg string, tables ...*table.Table) []Method {
+	var out []Method
+	for _, t := range tables {
+		for _, p := range t.Patterns() {
+			name, ok := strings.CutPrefix(p.Name, pkg+".")
+			if !ok {
+				continue
+			}
+			for _, m := range p.Methods {
+				syn := strings.TrimSpace(p.Doc+" "+m.Request) + "."
+				out = append(out, Method{IDs: []string{p.ID}, Name: name + "." + m.Name, Synopsis: syn, Declared: true})
+			}
+		}
+	}
+	return out
+}
+
+func sortMethods(ms []Method) {
+	slices.SortFunc(ms, func(x, y Method) int {
+		if c := CompareIDs(x.IDs[0], y.IDs[0]); c != 0 {
+			return c
+		}
+		return strings.Compare(x.Name, y.Name)
+	})
 }
 
 // Methods parses the non-test Go files of the package in dir and returns
@@ -77,12 +130,7 @@ func Methods(dir string) (string, []Method, error) {
 			out = append(out, Method{IDs: slices.Compact(ids), Name: t.Name + "." + m.Name, Synopsis: p.Synopsis(m.Doc)})
 		}
 	}
-	slices.SortFunc(out, func(x, y Method) int {
-		if c := CompareIDs(x.IDs[0], y.IDs[0]); c != 0 {
-			return c
-		}
-		return strings.Compare(x.Name, y.Name)
-	})
+	sortMethods(out)
 	return pkgName, out, nil
 }
 

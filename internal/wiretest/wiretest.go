@@ -4,7 +4,9 @@
 // must start with [table.Table.Call] (or return [table.CallSeq2] or
 // [table.CallPages]) naming one of the IDs it cites and itself as
 // "pkg.Type.Method", and end the call with its named error result. A method that cites no ID must be
-// listed as exempt, so that a new method cannot slip by unwired.
+// listed as exempt, so that a new method cannot slip by unwired. A
+// declared pattern ([table.Pattern]) carries its ID and name by
+// construction: [CheckDeclared] holds each to its place in the store.
 package wiretest
 
 import (
@@ -13,10 +15,13 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/singletable/singletable/table"
 )
 
 // Package is one store package to check.
@@ -253,4 +258,61 @@ func countLit(body ast.Node, lit string) int {
 		return true
 	})
 	return n
+}
+
+// CheckDeclared returns one message per declared pattern of store (a
+// package's *Store) that a user could not find by its app and name, or
+// whose ID is not the package's: every exported field of type
+// *table.Pattern[T] of an aggregate (an exported pointer-to-struct field
+// of store) must be set and declared with ID of the package's prefix and
+// Name "pkg.Type.Field" (its place: "podcastflow.Users.ByOrganization"),
+// and every pattern declared on tables must be such a field. It returns
+// the number of patterns found so. A declared pattern opens its calls
+// with its ID by construction ([table.Pattern]), so this is what is left
+// to check.
+func CheckDeclared(p Package, store any, tables ...*table.Table) (problems []string, declared int) {
+	idRE := regexp.MustCompile(`^` + regexp.QuoteMeta(p.Prefix) + `-[0-9]+$`)
+	infoType := reflect.TypeFor[table.PatternInfo]()
+	found := map[string]bool{}
+	sv := reflect.ValueOf(store).Elem()
+	for i := range sv.NumField() {
+		f := sv.Type().Field(i)
+		agg := sv.Field(i)
+		if !f.IsExported() || agg.Kind() != reflect.Pointer || agg.Type().Elem().Kind() != reflect.Struct || agg.IsNil() {
+			continue
+		}
+		at := agg.Type().Elem()
+		for j := range at.NumField() {
+			pf := at.Field(j)
+			info, ok := pf.Type.MethodByName("Info")
+			if !pf.IsExported() || pf.Type.Kind() != reflect.Pointer || !strings.HasPrefix(pf.Type.Elem().Name(), "Pattern[") ||
+				pf.Type.Elem().PkgPath() != infoType.PkgPath() || !ok || info.Type.NumOut() != 1 || info.Type.Out(0) != infoType {
+				continue
+			}
+			where := fmt.Sprintf("%s.%s.%s", p.Name, at.Name(), pf.Name)
+			pv := agg.Elem().Field(j)
+			if pv.IsNil() {
+				problems = append(problems, where+": declared pattern field not set")
+				continue
+			}
+			in := pv.MethodByName("Info").Call(nil)[0].Interface().(table.PatternInfo)
+			switch {
+			case in.Name != where:
+				problems = append(problems, fmt.Sprintf("%s: declared as %q, want its place %q", where, in.Name, where))
+			case !idRE.MatchString(in.ID):
+				problems = append(problems, fmt.Sprintf("%s: ID %q is not a %s catalog ID", where, in.ID, p.Prefix))
+			default:
+				declared++
+			}
+			found[in.Name] = true
+		}
+	}
+	for _, t := range tables {
+		for _, in := range t.Patterns() {
+			if !found[in.Name] {
+				problems = append(problems, fmt.Sprintf("%s (%s) is declared on table %s but is no field of the store's aggregates", in.Name, in.ID, t.Name()))
+			}
+		}
+	}
+	return problems, declared
 }

@@ -1,6 +1,11 @@
 package wiretest
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/singletable/singletable/query/podcastflow"
+	"github.com/singletable/singletable/table"
+)
 
 // wiredPackages are the store packages whose methods report their access
 // pattern through Table.Call. A package joins when all of its cited
@@ -33,4 +38,21 @@ func TestCallWiring(t *testing.T) {
 		}
 		t.Logf("%s: %d methods wired, %d exempt", p.Name, wired, len(p.Exempt))
 	}
+}
+
+// TestDeclaredPatternsInPlace fails when a declared pattern of a store
+// cannot be found by its app and name: its Name is not the store field
+// holding it ("podcastflow.Users.ByOrganization"), its ID is not the
+// app's, or a pattern declared on the store's table is no field of it.
+func TestDeclaredPatternsInPlace(t *testing.T) {
+	tb := table.New(nil, podcastflow.Schema(""))
+	s := podcastflow.New(tb)
+	problems, declared := CheckDeclared(Package{Name: "podcastflow", Prefix: "PF"}, s, tb)
+	for _, m := range problems {
+		t.Error(m)
+	}
+	if declared == 0 || declared != len(tb.Patterns()) {
+		t.Errorf("podcastflow: %d declared patterns in place, %d declared on its table", declared, len(tb.Patterns()))
+	}
+	t.Logf("podcastflow: %d declared patterns in place", declared)
 }

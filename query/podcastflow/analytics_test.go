@@ -69,14 +69,14 @@ func TestGlobalMetrics_PF8(t *testing.T) {
 	ctx := t.Context()
 	seedMetrics(t, s, 30)
 
-	got, err := s.Analytics.GlobalMetrics(ctx, "2024-02-29")
+	got, err := s.Analytics.GlobalMetrics.Get(ctx, pf.GlobalMetrics{Date: "2024-02-29"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.Date != "2024-02-29" || got.TotalUsers != 104 || got.CreatedAt.IsZero() {
 		t.Errorf("PF-8 one day = %+v", got)
 	}
-	p, err := s.Analytics.GlobalMetricsRange(ctx, "2024-02-28", "2024-03-02")
+	p, err := s.Analytics.GlobalMetrics.Between(ctx, pf.GlobalMetrics{Date: "2024-02-28"}, pf.GlobalMetrics{Date: "2024-03-02"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,22 +84,22 @@ func TestGlobalMetrics_PF8(t *testing.T) {
 	if diff := cmp.Diff(want, dates(p.Items, func(m pf.GlobalMetrics) pf.Date { return m.Date })); diff != "" {
 		t.Errorf("PF-8 range (-want +got):\n%s", diff)
 	}
-	all := collect(t, s.Analytics.AllGlobalMetricsRange(ctx, day0, day0.AddDays(29), table.Limit(7)))
+	all := collect(t, s.Analytics.GlobalMetrics.AllBetween(ctx, pf.GlobalMetrics{Date: day0}, pf.GlobalMetrics{Date: day0.AddDays(29)}, table.Limit(7)))
 	if diff := cmp.Diff(span(day0, 30), dates(all, func(m pf.GlobalMetrics) pf.Date { return m.Date })); diff != "" {
 		t.Errorf("PF-8 30 days (-want +got):\n%s", diff)
 	}
-	desc, err := s.Analytics.GlobalMetricsRange(ctx, "2024-03-01", "2024-03-03", table.Desc())
+	desc, err := s.Analytics.GlobalMetrics.Between(ctx, pf.GlobalMetrics{Date: "2024-03-01"}, pf.GlobalMetrics{Date: "2024-03-03"}, table.Desc())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]pf.Date{"2024-03-03", "2024-03-02", "2024-03-01"}, dates(desc.Items, func(m pf.GlobalMetrics) pf.Date { return m.Date })); diff != "" {
 		t.Errorf("PF-8 newest first (-want +got):\n%s", diff)
 	}
-	one, err := s.Analytics.GlobalMetricsRange(ctx, "2024-03-01", "2024-03-01")
+	one, err := s.Analytics.GlobalMetrics.Between(ctx, pf.GlobalMetrics{Date: "2024-03-01"}, pf.GlobalMetrics{Date: "2024-03-01"})
 	if err != nil || len(one.Items) != 1 {
 		t.Errorf("PF-8 one-day range: %d items, %v; want 1", len(one.Items), err)
 	}
-	if _, err := s.Analytics.GlobalMetrics(ctx, "2023-01-01"); !errors.Is(err, table.ErrNotFound) {
+	if _, err := s.Analytics.GlobalMetrics.Get(ctx, pf.GlobalMetrics{Date: "2023-01-01"}); !errors.Is(err, table.ErrNotFound) {
 		t.Errorf("PF-8 missing day: err = %v, want ErrNotFound", err)
 	}
 }
@@ -112,14 +112,14 @@ func TestOrganizationMetrics_PF9(t *testing.T) {
 	ctx := t.Context()
 	seedMetrics(t, s, 30, "o1", "o10", "o2") // "o1" is a prefix of "o10"
 
-	got, err := s.Analytics.OrganizationMetrics(ctx, "o1", day0.AddDays(3))
+	got, err := s.Analytics.OrganizationMetrics.Get(ctx, pf.OrganizationMetrics{OrganizationID: "o1", Date: day0.AddDays(3)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.OrganizationID != "o1" || got.Users != 3 || got.Date != day0.AddDays(3) {
 		t.Errorf("PF-9 one day = %+v", got)
 	}
-	p, err := s.Analytics.OrganizationMetricsRange(ctx, "o1", day0, day0.AddDays(29))
+	p, err := s.Analytics.OrganizationMetrics.Between(ctx, pf.OrganizationMetrics{OrganizationID: "o1", Date: day0}, pf.OrganizationMetrics{OrganizationID: "o1", Date: day0.AddDays(29)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestOrganizationMetrics_PF9(t *testing.T) {
 			t.Fatalf("PF-9 range for o1 returned %s", m.OrganizationID)
 		}
 	}
-	all := collect(t, s.Analytics.AllOrganizationMetricsRange(ctx, "o2", day0.AddDays(10), day0.AddDays(14), table.Limit(2)))
+	all := collect(t, s.Analytics.OrganizationMetrics.AllBetween(ctx, pf.OrganizationMetrics{OrganizationID: "o2", Date: day0.AddDays(10)}, pf.OrganizationMetrics{OrganizationID: "o2", Date: day0.AddDays(14)}, table.Limit(2)))
 	if diff := cmp.Diff(span(day0.AddDays(10), 5), dates(all, func(m pf.OrganizationMetrics) pf.Date { return m.Date })); diff != "" {
 		t.Errorf("PF-9 iterator (-want +got):\n%s", diff)
 	}

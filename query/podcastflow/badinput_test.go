@@ -38,34 +38,34 @@ func TestBadInput_PF1_to_PF14(t *testing.T) {
 		field string
 		err   error
 	}{
-		{"PF-1 empty user ID", "userId", err1(s.Users.Get(ctx, ""))},
-		{"PF-1 user ID with delimiter", "userId", err1(s.Users.Get(ctx, "a#b"))},
-		{"PF-2 empty user ID", "userId", err1(s.Users.Preferences(ctx, ""))},
+		{"PF-1 empty user ID", "userId", err1(s.Users.Profile.Get(ctx, pf.UserProfile{UserID: ""}))},
+		{"PF-1 user ID with delimiter", "userId", err1(s.Users.Profile.Get(ctx, pf.UserProfile{UserID: "a#b"}))},
+		{"PF-2 empty user ID", "userId", err1(s.Users.Preferences.Get(ctx, pf.UserPreferences{UserID: ""}))},
 		{"PF-3 empty user ID", "userId", err1(s.Users.GetWithPreferences(ctx, ""))},
-		{"PF-4 negative limit", "limit", err1(s.Users.List(ctx, table.Limit(-1)))},
-		{"PF-4 huge limit", "limit", err1(s.Users.List(ctx, table.Limit(5000)))},
-		{"PF-5 empty org ID", "organizationId", err1(s.Organizations.Get(ctx, ""))},
+		{"PF-4 negative limit", "limit", err1(s.Users.AllUsers.List(ctx, pf.UserProfile{}, table.Limit(-1)))},
+		{"PF-4 huge limit", "limit", err1(s.Users.AllUsers.List(ctx, pf.UserProfile{}, table.Limit(5000)))},
+		{"PF-5 empty org ID", "organizationId", err1(s.Organizations.Profile.Get(ctx, pf.OrganizationProfile{OrganizationID: ""}))},
 		{"PF-5 settings empty org ID", "organizationId", err1(s.Organizations.GetWithSettings(ctx, ""))},
-		{"PF-6 negative limit", "limit", err1(s.Organizations.List(ctx, table.Limit(-5)))},
+		{"PF-6 negative limit", "limit", err1(s.Organizations.AllOrganizations.List(ctx, pf.OrganizationProfile{}, table.Limit(-5)))},
 		{"PF-7 master default role", "defaultUserRole", s.Platform.InitSettings(ctx, &pf.PlatformSettings{DefaultUserRole: pf.RoleMaster})},
 		{"PF-7 unknown default role", "defaultUserRole", s.Platform.InitSettings(ctx, &pf.PlatformSettings{DefaultUserRole: "guest"})},
-		{"PF-8 malformed date", "date", err1(s.Analytics.GlobalMetrics(ctx, "2024-1-5"))},
-		{"PF-8 impossible date", "from", err1(s.Analytics.GlobalMetricsRange(ctx, "2024-02-30", "2024-03-01"))},
-		{"PF-8 reversed range", "to", err1(s.Analytics.GlobalMetricsRange(ctx, "2024-03-02", "2024-03-01"))},
+		{"PF-8 malformed date", "date", err1(s.Analytics.GlobalMetrics.Get(ctx, pf.GlobalMetrics{Date: "2024-1-5"}))},
+		{"PF-8 impossible date", "date", err1(s.Analytics.GlobalMetrics.Between(ctx, pf.GlobalMetrics{Date: "2024-02-30"}, pf.GlobalMetrics{Date: "2024-03-01"}))},
+		{"PF-8 reversed range", "date", err1(s.Analytics.GlobalMetrics.Between(ctx, pf.GlobalMetrics{Date: "2024-03-02"}, pf.GlobalMetrics{Date: "2024-03-01"}))},
 		{"PF-8 bad metrics", "date", s.Analytics.PutGlobalMetrics(ctx, &pf.GlobalMetrics{Date: "yesterday"})},
-		{"PF-9 empty org ID", "organizationId", err1(s.Analytics.OrganizationMetrics(ctx, "", "2024-01-01"))},
-		{"PF-9 malformed date", "date", err1(s.Analytics.OrganizationMetrics(ctx, "o1", "20240101"))},
-		{"PF-9 reversed range", "to", err1(s.Analytics.OrganizationMetricsRange(ctx, "o1", "2024-02-01", "2024-01-01"))},
-		{"PF-9 range empty org", "organizationId", err1(s.Analytics.OrganizationMetricsRange(ctx, "", "2024-01-01", "2024-02-01"))},
-		{"PF-10 empty org ID", "organizationId", err1(s.Billing.Records(ctx, ""))},
-		{"PF-10 reversed range", "to", err1(s.Billing.RecordsBetween(ctx, "o1", "2024-12-01", "2024-01-01"))},
-		{"PF-10 malformed to", "to", err1(s.Billing.RecordsBetween(ctx, "o1", "2024-01-01", "2024-13-01"))},
+		{"PF-9 empty org ID", "organizationId", err1(s.Analytics.OrganizationMetrics.Get(ctx, pf.OrganizationMetrics{OrganizationID: "", Date: "2024-01-01"}))},
+		{"PF-9 malformed date", "date", err1(s.Analytics.OrganizationMetrics.Get(ctx, pf.OrganizationMetrics{OrganizationID: "o1", Date: "20240101"}))},
+		{"PF-9 reversed range", "organizationId, date", err1(s.Analytics.OrganizationMetrics.Between(ctx, pf.OrganizationMetrics{OrganizationID: "o1", Date: "2024-02-01"}, pf.OrganizationMetrics{OrganizationID: "o1", Date: "2024-01-01"}))},
+		{"PF-9 range empty org", "organizationId", err1(s.Analytics.OrganizationMetrics.Between(ctx, pf.OrganizationMetrics{OrganizationID: "", Date: "2024-01-01"}, pf.OrganizationMetrics{OrganizationID: "", Date: "2024-02-01"}))},
+		{"PF-10 empty org ID", "organizationId", err1(s.Billing.Records.List(ctx, pf.BillingRecord{OrganizationID: ""}))},
+		{"PF-10 reversed range", "date", err1(s.Billing.Records.Between(ctx, pf.BillingRecord{OrganizationID: "o1", Date: "2024-12-01"}, pf.BillingRecord{OrganizationID: "o1", Date: "2024-01-01"}))},
+		{"PF-10 malformed to", "date", err1(s.Billing.Records.Between(ctx, pf.BillingRecord{OrganizationID: "o1", Date: "2024-01-01"}, pf.BillingRecord{OrganizationID: "o1", Date: "2024-13-01"}))},
 		{"PF-10 unknown billing status", "status", s.Billing.PutRecord(ctx, badRecord)},
-		{"PF-11 malformed date", "date", err1(s.Billing.Metrics(ctx, "2024-13-01"))},
-		{"PF-11 reversed range", "to", err1(s.Billing.MetricsRange(ctx, "2024-01-02", "2024-01-01"))},
-		{"PF-12 empty org ID", "organizationId", err1(s.Users.ListByOrganization(ctx, ""))},
-		{"PF-13 unknown role", "role", err1(s.Users.ListByRole(ctx, "owner"))},
-		{"PF-13 empty role", "role", err1(s.Users.ListByRole(ctx, ""))},
+		{"PF-11 malformed date", "date", err1(s.Billing.Metrics.Get(ctx, pf.BillingMetrics{Date: "2024-13-01"}))},
+		{"PF-11 reversed range", "date", err1(s.Billing.Metrics.Between(ctx, pf.BillingMetrics{Date: "2024-01-02"}, pf.BillingMetrics{Date: "2024-01-01"}))},
+		{"PF-12 empty org ID", "organizationId", err1(s.Users.ByOrganization.List(ctx, pf.UserProfile{OrganizationID: ""}))},
+		{"PF-13 unknown role", "role", err1(s.Users.ByRole.List(ctx, pf.UserProfile{Role: "owner"}))},
+		{"PF-13 empty role", "role", err1(s.Users.ByRole.List(ctx, pf.UserProfile{Role: ""}))},
 		{"PF-14 unknown status", "status", err1(s.Statuses.List(ctx, "deleted"))},
 		{"PF-14 unknown type", "entityType", err1(s.Statuses.ListOfType(ctx, "active", "PODCAST"))},
 		{"PF-14 status of another type", "status", err1(s.Statuses.ListOfType(ctx, "paid", pf.EntityUser))},
@@ -86,14 +86,14 @@ func TestBadInput_PF1_to_PF14(t *testing.T) {
 	}
 	// The iterator form yields the validation error once.
 	n := 0
-	for _, err := range s.Users.AllByRole(ctx, "owner") {
+	for _, err := range s.Users.ByRole.All(ctx, pf.UserProfile{Role: "owner"}) {
 		n++
 		if !errors.Is(err, table.ErrInvalidInput) {
-			t.Errorf("AllByRole(owner) yielded %v", err)
+			t.Errorf("ByRole.All(owner) yielded %v", err)
 		}
 	}
 	if n != 1 {
-		t.Errorf("AllByRole(owner) yielded %d times, want 1", n)
+		t.Errorf("ByRole.All(owner) yielded %d times, want 1", n)
 	}
 	if got := requests.Load(); got != 0 {
 		t.Errorf("%d requests sent for bad input, want 0", got)

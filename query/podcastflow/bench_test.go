@@ -50,7 +50,7 @@ func BenchmarkMetricsRange(b *testing.B) {
 	}
 	from, to := pf.Date("2026-10-10"), pf.Date("2026-11-08")
 	lib := func() error {
-		p, err := s.Analytics.GlobalMetricsRange(ctx, from, to)
+		p, err := s.Analytics.GlobalMetrics.Between(ctx, pf.GlobalMetrics{Date: from}, pf.GlobalMetrics{Date: to})
 		if err == nil && len(p.Items) != 30 {
 			err = fmt.Errorf("%d days, want 30", len(p.Items))
 		}

@@ -2,14 +2,53 @@ package podcastflow
 
 import (
 	"context"
-	"iter"
 
 	"github.com/singletable/singletable/entity/pf"
 	"github.com/singletable/singletable/table"
 )
 
-// Billing serves the billing patterns, PF-10 and PF-11.
-type Billing struct{ e *entities }
+// Billing serves the billing patterns, PF-10 and PF-11. The reads are
+// declared ([table.Pattern]): its fields.
+type Billing struct {
+	// Records reads an organization's billing records (PF-10): one date
+	// with Get (GetItem PK = BILLING#{organizationId}, SK = RECORD#{date}),
+	// every record by date with List and All (Query
+	// PK = BILLING#{organizationId}, SK begins_with RECORD#), a range of
+	// dates, both inclusive, with Between (SK BETWEEN RECORD#{from} AND
+	// RECORD#{to}).
+	//
+	//	page, err := s.Billing.Records.List(ctx, pf.BillingRecord{OrganizationID: org})
+	Records *table.Pattern[pf.BillingRecord]
+	// Metrics reads the billing metrics (PF-11): one day with Get
+	// (GetItem PK = BILLING, SK = METRICS#{date}), a range with Between
+	// (Query PK = BILLING, SK BETWEEN METRICS#{from} AND METRICS#{to}).
+	Metrics *table.Pattern[pf.BillingMetrics]
+
+	e *entities
+}
+
+func newBilling(e *entities) *Billing {
+	return &Billing{e: e,
+		Records: table.NewPattern(e.billing, table.PatternDef[pf.BillingRecord]{ID: "PF-10", Name: "podcastflow.Billing.Records",
+			Doc: "An organization's billing records: of a date, all by date, or of a range of dates.", Reads: table.ReadOne | table.ReadPage | table.ReadRange,
+			Check: checkBilling}),
+		Metrics: table.NewPattern(e.billingM, table.PatternDef[pf.BillingMetrics]{ID: "PF-11", Name: "podcastflow.Billing.Metrics",
+			Doc: "The billing metrics of a day, or of a range of days by date.", Reads: table.ReadOne | table.ReadRange,
+			Check: func(m *pf.BillingMetrics) error { return m.Date.Validate("date") }}),
+	}
+}
+
+// checkBilling checks the organizationId and, when set, the date a read
+// of billing records names (a List names no date).
+func checkBilling(r *pf.BillingRecord) error {
+	if err := r.OrganizationID.Validate("organizationId"); err != nil {
+		return err
+	}
+	if r.Date == "" {
+		return nil
+	}
+	return r.Date.Validate("date")
+}
 
 // PutRecord writes a billing record (an upsert); its status entry (PF-14)
 // is written with it. Errors: *table.ValidationError.
@@ -17,69 +56,6 @@ func (b *Billing) PutRecord(ctx context.Context, r *pf.BillingRecord) (err error
 	ctx, call := b.e.t.Call(ctx, "PF-14", "podcastflow.Billing.PutRecord")
 	defer func() { call.End(err) }()
 	return b.e.billing.Put(ctx, r)
-}
-
-// Record returns an organization's billing record of one date: GetItem
-// PK = BILLING#{organizationId}, SK = RECORD#{date}. Errors:
-// *table.ValidationError, table.ErrNotFound.
-//
-// Pattern: PF-10 (its write side).
-func (b *Billing) Record(ctx context.Context, org pf.OrgID, d pf.Date) (_ pf.BillingRecord, err error) {
-	ctx, call := b.e.t.Call(ctx, "PF-10", "podcastflow.Billing.Record")
-	defer func() { call.End(err) }()
-	k, err := pf.BillingRecordKey(org, d)
-	if err != nil {
-		return pf.BillingRecord{}, err
-	}
-	return b.e.billing.Get(ctx, k)
-}
-
-// Records returns one page of an organization's billing records, by date
-// (PF-10): Query PK = BILLING#{organizationId}, SK begins_with RECORD#.
-// Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (b *Billing) Records(ctx context.Context, org pf.OrgID, opts ...table.ListOption) (_ table.Page[pf.BillingRecord], err error) {
-	ctx, call := b.e.t.Call(ctx, "PF-10", "podcastflow.Billing.Records")
-	defer func() { call.End(err) }()
-	pk, err := pf.BillingPK(org)
-	if err != nil {
-		return table.Page[pf.BillingRecord]{}, err
-	}
-	return b.e.billing.List(ctx, table.Query{PK: pk, SK: table.SKBeginsWith(pf.BillingRecordSKPrefix())}, opts...)
-}
-
-// AllRecords iterates over an organization's billing records (PF-10).
-func (b *Billing) AllRecords(ctx context.Context, org pf.OrgID, opts ...table.ListOption) iter.Seq2[pf.BillingRecord, error] {
-	return table.CallPages(ctx, b.e.t, "PF-10", "podcastflow.Billing.AllRecords", func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.BillingRecord], error) {
-		return b.Records(ctx, org, opts...)
-	}, opts...)
-}
-
-// RecordsBetween returns one page of an organization's billing records
-// from one date to another, both inclusive (PF-10): Query
-// PK = BILLING#{organizationId}, SK BETWEEN RECORD#{from} AND RECORD#{to}.
-// Errors: *table.ValidationError (malformed date, reversed range),
-// table.ErrInvalidCursor.
-func (b *Billing) RecordsBetween(ctx context.Context, org pf.OrgID, from, to pf.Date, opts ...table.ListOption) (_ table.Page[pf.BillingRecord], err error) {
-	ctx, call := b.e.t.Call(ctx, "PF-10", "podcastflow.Billing.RecordsBetween")
-	defer func() { call.End(err) }()
-	pk, err := pf.BillingPK(org)
-	if err != nil {
-		return table.Page[pf.BillingRecord]{}, err
-	}
-	if err := dateRange(from, to); err != nil {
-		return table.Page[pf.BillingRecord]{}, err
-	}
-	lo, _ := pf.BillingRecordSK(from)
-	hi, _ := pf.BillingRecordSK(to)
-	return b.e.billing.List(ctx, table.Query{PK: pk, SK: table.SKBetween(lo, hi)}, opts...)
-}
-
-// AllRecordsBetween iterates over an organization's billing records of a
-// date range (PF-10).
-func (b *Billing) AllRecordsBetween(ctx context.Context, org pf.OrgID, from, to pf.Date, opts ...table.ListOption) iter.Seq2[pf.BillingRecord, error] {
-	return table.CallPages(ctx, b.e.t, "PF-10", "podcastflow.Billing.AllRecordsBetween", func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.BillingRecord], error) {
-		return b.RecordsBetween(ctx, org, from, to, opts...)
-	}, opts...)
 }
 
 // SetRecordStatus sets a billing record's status (paid, overdue, ...); its
@@ -106,7 +82,7 @@ func (b *Billing) SetRecordStatus(ctx context.Context, org pf.OrgID, d pf.Date, 
 func (b *Billing) UpdateRecord(ctx context.Context, org pf.OrgID, d pf.Date, change func(*pf.BillingRecord) error) (_ pf.BillingRecord, err error) {
 	ctx, call := b.e.t.Call(ctx, "PF-10", "podcastflow.Billing.UpdateRecord")
 	defer func() { call.End(err) }()
-	k, err := pf.BillingRecordKey(org, d)
+	k, err := b.e.billingKey(org, d)
 	if err != nil {
 		return pf.BillingRecord{}, err
 	}
@@ -134,40 +110,4 @@ func (b *Billing) PutMetrics(ctx context.Context, ms ...*pf.BillingMetrics) (err
 	ctx, call := b.e.t.Call(ctx, "PF-11", "podcastflow.Billing.PutMetrics")
 	defer func() { call.End(err) }()
 	return b.e.billingM.BatchPut(ctx, ms)
-}
-
-// Metrics returns the billing metrics of one day (PF-11): GetItem
-// PK = BILLING, SK = METRICS#{date}. Errors: *table.ValidationError,
-// table.ErrNotFound.
-func (b *Billing) Metrics(ctx context.Context, d pf.Date) (_ pf.BillingMetrics, err error) {
-	ctx, call := b.e.t.Call(ctx, "PF-11", "podcastflow.Billing.Metrics")
-	defer func() { call.End(err) }()
-	k, err := pf.BillingMetricsKey(d)
-	if err != nil {
-		return pf.BillingMetrics{}, err
-	}
-	return b.e.billingM.Get(ctx, k)
-}
-
-// MetricsRange returns one page of the billing metrics from one day to
-// another, both inclusive, by date (PF-11): Query PK = BILLING,
-// SK BETWEEN METRICS#{from} AND METRICS#{to}. Errors:
-// *table.ValidationError (malformed date, reversed range),
-// table.ErrInvalidCursor.
-func (b *Billing) MetricsRange(ctx context.Context, from, to pf.Date, opts ...table.ListOption) (_ table.Page[pf.BillingMetrics], err error) {
-	ctx, call := b.e.t.Call(ctx, "PF-11", "podcastflow.Billing.MetricsRange")
-	defer func() { call.End(err) }()
-	if err := dateRange(from, to); err != nil {
-		return table.Page[pf.BillingMetrics]{}, err
-	}
-	lo, _ := pf.BillingMetricsSK(from)
-	hi, _ := pf.BillingMetricsSK(to)
-	return b.e.billingM.List(ctx, table.Query{PK: pf.PKBilling, SK: table.SKBetween(lo, hi)}, opts...)
-}
-
-// AllMetricsRange iterates over the billing metrics of a date range (PF-11).
-func (b *Billing) AllMetricsRange(ctx context.Context, from, to pf.Date, opts ...table.ListOption) iter.Seq2[pf.BillingMetrics, error] {
-	return table.CallPages(ctx, b.e.t, "PF-11", "podcastflow.Billing.AllMetricsRange", func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.BillingMetrics], error) {
-		return b.MetricsRange(ctx, from, to, opts...)
-	}, opts...)
 }

@@ -37,32 +37,32 @@ func TestBillingRecords_PF10(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	all := collect(t, s.Billing.AllRecords(ctx, "o1", table.Limit(3)))
+	all := collect(t, s.Billing.Records.All(ctx, pf.BillingRecord{OrganizationID: "o1"}, table.Limit(3)))
 	if diff := cmp.Diff(want, all); diff != "" {
 		t.Errorf("PF-10 all (-want +got):\n%s", diff)
 	}
-	p, err := s.Billing.RecordsBetween(ctx, "o1", "2024-02-01", "2024-03-31")
+	p, err := s.Billing.Records.Between(ctx, pf.BillingRecord{OrganizationID: "o1", Date: "2024-02-01"}, pf.BillingRecord{OrganizationID: "o1", Date: "2024-03-31"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(want[1:3], p.Items); diff != "" {
 		t.Errorf("PF-10 range (-want +got):\n%s", diff)
 	}
-	pg, err := s.Billing.Records(ctx, "o1", table.Limit(2), table.Desc())
+	pg, err := s.Billing.Records.List(ctx, pf.BillingRecord{OrganizationID: "o1"}, table.Limit(2), table.Desc())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]pf.Date{"2024-04-01", "2024-03-01"}, dates(pg.Items, func(r pf.BillingRecord) pf.Date { return r.Date })); diff != "" {
 		t.Errorf("PF-10 newest first (-want +got):\n%s", diff)
 	}
-	got, err := s.Billing.Record(ctx, "o1", "2024-03-01")
+	got, err := s.Billing.Records.Get(ctx, pf.BillingRecord{OrganizationID: "o1", Date: "2024-03-01"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(want[2], got); diff != "" {
 		t.Errorf("Record (-want +got):\n%s", diff)
 	}
-	inRange := collect(t, s.Billing.AllRecordsBetween(ctx, "o1", "2024-01-15", "2024-01-31"))
+	inRange := collect(t, s.Billing.Records.AllBetween(ctx, pf.BillingRecord{OrganizationID: "o1", Date: "2024-01-15"}, pf.BillingRecord{OrganizationID: "o1", Date: "2024-01-31"}))
 	if len(inRange) != 0 {
 		t.Errorf("PF-10 empty range = %d records", len(inRange))
 	}
@@ -74,7 +74,7 @@ func TestBillingMetrics_PF11(t *testing.T) {
 	s := newStore(t)
 	ctx := t.Context()
 	seedMetrics(t, s, 30)
-	got, err := s.Billing.Metrics(ctx, day0.AddDays(5))
+	got, err := s.Billing.Metrics.Get(ctx, pf.BillingMetrics{Date: day0.AddDays(5)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,15 +82,15 @@ func TestBillingMetrics_PF11(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" || time.Since(got.CreatedAt) > time.Minute {
 		t.Errorf("PF-11 one day (-want +got):\n%s", diff)
 	}
-	all := collect(t, s.Billing.AllMetricsRange(ctx, day0.AddDays(20), day0.AddDays(40), table.Limit(4)))
+	all := collect(t, s.Billing.Metrics.AllBetween(ctx, pf.BillingMetrics{Date: day0.AddDays(20)}, pf.BillingMetrics{Date: day0.AddDays(40)}, table.Limit(4)))
 	if diff := cmp.Diff(span(day0.AddDays(20), 10), dates(all, func(m pf.BillingMetrics) pf.Date { return m.Date })); diff != "" {
 		t.Errorf("PF-11 range (-want +got):\n%s", diff)
 	}
-	p, err := s.Billing.MetricsRange(ctx, day0, day0.AddDays(1))
+	p, err := s.Billing.Metrics.Between(ctx, pf.BillingMetrics{Date: day0}, pf.BillingMetrics{Date: day0.AddDays(1)})
 	if err != nil || len(p.Items) != 2 {
 		t.Errorf("PF-11 page: %d items, %v; want 2", len(p.Items), err)
 	}
-	if _, err := s.Billing.Metrics(ctx, "1999-12-31"); !errors.Is(err, table.ErrNotFound) {
+	if _, err := s.Billing.Metrics.Get(ctx, pf.BillingMetrics{Date: "1999-12-31"}); !errors.Is(err, table.ErrNotFound) {
 		t.Errorf("PF-11 missing: err = %v, want ErrNotFound", err)
 	}
 }

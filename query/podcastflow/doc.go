@@ -31,33 +31,57 @@
 //	(*) only for users with an organization: master users may have none (sparse).
 //	{n}: the shard, FNV-1a(ID) mod Options.IndexShards (default 4); no segment with one shard.
 //
-//	PF    method                                             request and key condition
-//	PF-1  Users.Get                                          GetItem USER#{userId} / PROFILE
-//	PF-2  Users.Preferences                                  GetItem USER#{userId} / PREFERENCES
+//	PF    store field or method                              request and key condition
+//	PF-1  Users.Profile.Get                                  GetItem USER#{userId} / PROFILE
+//	PF-2  Users.Preferences.Get                              GetItem USER#{userId} / PREFERENCES
 //	PF-3  Users.GetWithPreferences                           Query PK = USER#{userId} (whole collection)
-//	PF-4  Users.List, Users.All                              Query GSI4 PK = USERS#{n}, each shard n (merged)
-//	PF-5  Organizations.Get, Organizations.GetWithSettings   GetItem ORG#{id} / PROFILE; Query PK = ORG#{id}
-//	PF-6  Organizations.List, Organizations.All              Query GSI4 PK = ORGS#{n}, each shard n (merged)
-//	PF-7  Platform.Settings, ReplaceSettings, UpdateSettings GetItem PLATFORM / SETTINGS; UpdateItem if the item is still as read
-//	PF-8  Analytics.GlobalMetrics, GlobalMetricsRange        GetItem; Query PK = ANALYTICS, SK BETWEEN GLOBAL#{from} AND GLOBAL#{to}
-//	PF-9  Analytics.OrganizationMetrics, ...Range            GetItem; Query PK = ANALYTICS, SK BETWEEN ORG#{id}#{from} AND ORG#{id}#{to}
-//	PF-10 Billing.Records, Billing.RecordsBetween            Query PK = BILLING#{id}, SK begins_with RECORD# | BETWEEN RECORD#{from} AND RECORD#{to}
-//	PF-11 Billing.Metrics, Billing.MetricsRange              GetItem; Query PK = BILLING, SK BETWEEN METRICS#{from} AND METRICS#{to}
-//	PF-12 Users.ListByOrganization, AllByOrganization        Query GSI1 PK = ORG#{organizationId}
-//	PF-13 Users.ListByRole, AllByRole                        Query GSI2 PK = ROLE#{role}#{n}, each shard n (merged)
+//	PF-4  Users.AllUsers.List, .All                          Query GSI4 PK = USERS#{n}, each shard n (merged)
+//	PF-5  Organizations.Profile.Get, .Settings.Get,          GetItem ORG#{id} / PROFILE | SETTINGS;
+//	      Organizations.GetWithSettings                      Query PK = ORG#{id}
+//	PF-6  Organizations.AllOrganizations.List, .All          Query GSI4 PK = ORGS#{n}, each shard n (merged)
+//	PF-7  Platform.Settings.Get, ReplaceSettings, Update...  GetItem PLATFORM / SETTINGS; UpdateItem if the item is still as read
+//	PF-8  Analytics.GlobalMetrics.Get, .Between              GetItem; Query PK = ANALYTICS, SK BETWEEN GLOBAL#{from} AND GLOBAL#{to}
+//	PF-9  Analytics.OrganizationMetrics.Get, .Between        GetItem; Query PK = ANALYTICS, SK BETWEEN ORG#{id}#{from} AND ORG#{id}#{to}
+//	PF-10 Billing.Records.Get, .List, .Between               GetItem; Query PK = BILLING#{id}, SK begins_with RECORD# | BETWEEN RECORD#{from} AND RECORD#{to}
+//	PF-11 Billing.Metrics.Get, .Between                      GetItem; Query PK = BILLING, SK BETWEEN METRICS#{from} AND METRICS#{to}
+//	PF-12 Users.ByOrganization.List, .All                    Query GSI1 PK = ORG#{organizationId}
+//	PF-13 Users.ByRole.List, .All                            Query GSI2 PK = ROLE#{role}#{n}, each shard n (merged)
 //	PF-14 Statuses.List, Statuses.ListOfType, All, AllOfType Query GSI3 PK = STATUS#{status}[#{n}, each shard n] [SK begins_with {entityType}#]
+//
+// # Declared access patterns
+//
+// A pattern that is one read of one entity is a declaration, not a
+// method: an exported field of its aggregate holding a [table.Pattern]
+// (Users.ByOrganization, Billing.Records, ...), declared once with its
+// catalog ID, index, order and input checks. Its reads take the entity's
+// type with the fields the key needs set, and build the key through the
+// entity's templates:
+//
+//	u, err := s.Users.Profile.Get(ctx, pf.UserProfile{UserID: id})
+//	page, err := s.Users.ByOrganization.List(ctx, pf.UserProfile{OrganizationID: org}, table.Limit(50))
+//	for r, err := range s.Billing.Records.All(ctx, pf.BillingRecord{OrganizationID: org}) { ... }
+//	days, err := s.Analytics.GlobalMetrics.Between(ctx, pf.GlobalMetrics{Date: from}, pf.GlobalMetrics{Date: to})
+//
+// Each read is one call of its catalog ID for table.Options.Tracer, named
+// after its place ("podcastflow.Users.ByOrganization.List"), and a missing
+// or bad field is a *table.ValidationError naming it, before any request.
+// The methods that remain do more than one request or carry a rule of the
+// application (creates with their defaults and checks, updates, deletes,
+// the collections of PF-3, PF-5 and PF-14); they compose the same
+// entities and keys.
 //
 // # Lists
 //
-// Every list method returns one page ([table.Page]) and has an iterator
-// form (All...) over every item, page by page; both take the core's list
-// options: table.Limit (page size, default table.DefaultListLimit, at most
-// table.MaxListLimit), table.After (the cursor of a previous page),
-// table.Asc and table.Desc. Each pattern lists in ascending sort-key
-// order by default: by ID for users and organizations, oldest date first
-// for metrics and billing records; table.Desc gives newest first. A bad
-// page size is a *table.ValidationError for field "limit", sent before any
-// request; a cursor from another pattern is table.ErrInvalidCursor.
+// Every list returns one page ([table.Page]) and has an iterator form
+// (All, AllBetween, AllOfType) over every item, page by page; both take
+// the core's list options: table.Limit (page size, default
+// table.DefaultListLimit, at most table.MaxListLimit), table.After (the
+// cursor of a previous page), table.Asc and table.Desc. Each pattern
+// lists in ascending sort-key order by default: by ID for users and
+// organizations, oldest date first for metrics and billing records;
+// table.Desc gives newest first. A bad page size is a
+// *table.ValidationError for field "limit", sent before any request; a
+// cursor from another pattern is table.ErrInvalidCursor.
 //
 // # Design notes
 //

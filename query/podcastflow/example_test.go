@@ -34,17 +34,17 @@ func Example() {
 		panic(err)
 	}
 	for _, r := range []pf.Role{pf.RoleSeller, pf.RoleProducer} {
-		for u, err := range s.Users.AllByRole(ctx, r) {
+		for u, err := range s.Users.ByRole.All(ctx, pf.UserProfile{Role: r}) {
 			if err != nil {
 				panic(err)
 			}
 			fmt.Println("PF-13", r, u.UserID, u.CreatedAt.Format(time.RFC3339))
 		}
 	}
-	page, _ := s.Users.List(ctx, table.Limit(1))
+	page, _ := s.Users.AllUsers.List(ctx, pf.UserProfile{}, table.Limit(1))
 	fmt.Println("PF-4 first page:", page.Items[0].UserID, "more:", page.More())
 
-	_, err := s.Users.ListByRole(ctx, "owner")
+	_, err := s.Users.ByRole.List(ctx, pf.UserProfile{Role: "owner"})
 	fmt.Println(errors.Is(err, table.ErrInvalidInput))
 	// Output:
 	// PF-13 seller ann 2024-03-01T12:00:00Z
@@ -53,8 +53,9 @@ func Example() {
 	// true
 }
 
-// Metrics of a date range (PF-8) are one Query with BETWEEN on the sort key.
-func ExampleAnalytics_GlobalMetricsRange() {
+// Metrics of a date range (PF-8) are one Query with BETWEEN on the sort key:
+// the declared pattern's Between.
+func ExampleAnalytics_globalMetricsRange() {
 	t, done := tabletest.ForExample("ExampleRange")
 	defer done()
 	s := podcastflow.New(tabletest.NewTable(t, podcastflow.Schema("")))
@@ -66,18 +67,18 @@ func ExampleAnalytics_GlobalMetricsRange() {
 	if err := s.Analytics.PutGlobalMetrics(ctx, days...); err != nil {
 		panic(err)
 	}
-	p, err := s.Analytics.GlobalMetricsRange(ctx, "2024-02-28", "2024-03-01")
+	p, err := s.Analytics.GlobalMetrics.Between(ctx, pf.GlobalMetrics{Date: "2024-02-28"}, pf.GlobalMetrics{Date: "2024-03-01"})
 	if err != nil {
 		panic(err)
 	}
 	for _, m := range p.Items {
 		fmt.Println(m.Date, m.TotalUsers)
 	}
-	_, err = s.Analytics.GlobalMetricsRange(ctx, "2024-03-01", "2024-02-28")
+	_, err = s.Analytics.GlobalMetrics.Between(ctx, pf.GlobalMetrics{Date: "2024-03-01"}, pf.GlobalMetrics{Date: "2024-02-28"})
 	fmt.Println(err)
 	// Output:
 	// 2024-02-28 103
 	// 2024-02-29 104
 	// 2024-03-01 105
-	// singletable: invalid to: 2024-02-28 is before from 2024-03-01 (reversed range)
+	// query GlobalMetrics: singletable: invalid GlobalMetrics date: reversed range: to GLOBAL#2024-02-28 is before from GLOBAL#2024-03-01
 }

@@ -24,23 +24,23 @@ func TestPatchRefusesDerivedFields_PF12_PF13_PF14(t *testing.T) {
 	t.Parallel()
 	tb := tabletest.NewTable(t, Schema(""))
 	s := New(tb)
-	k, _ := pf.UserProfileKey("u1")
-	ok, _ := pf.OrganizationProfileKey("o1")
-	bk, _ := pf.BillingRecordKey("o1", "2024-01-01")
+	k := s.e().users.Key(pf.UserProfile{UserID: "u1"})
+	ok := s.e().orgs.Key(pf.OrganizationProfile{OrganizationID: "o1"})
+	bk := s.e().billing.Key(pf.BillingRecord{OrganizationID: "o1", Date: "2024-01-01"})
 	for _, f := range []string{"role", "status", "email", "userId"} {
-		if _, err := s.Users.e.users.Patch(t.Context(), k, table.Patch{Set: map[string]any{f: "x"}}); !errors.Is(err, table.ErrInvalidInput) {
+		if _, err := s.e().users.Patch(t.Context(), k, table.Patch{Set: map[string]any{f: "x"}}); !errors.Is(err, table.ErrInvalidInput) {
 			t.Errorf("user Patch %s: err = %v, want ErrInvalidInput", f, err)
 		}
 	}
-	if _, err := s.Organizations.e.orgs.Patch(t.Context(), ok, table.Patch{Set: map[string]any{"status": "x"}}); !errors.Is(err, table.ErrInvalidInput) {
+	if _, err := s.e().orgs.Patch(t.Context(), ok, table.Patch{Set: map[string]any{"status": "x"}}); !errors.Is(err, table.ErrInvalidInput) {
 		t.Errorf("organization Patch status x: err = %v, want ErrInvalidInput", err)
 	}
 	// The billing record's date lives only in its key, which its templates
 	// read back: a patch of its status moves GSI3 in the same UpdateItem.
-	if err := s.Billing.e.billing.Create(t.Context(), &pf.BillingRecord{OrganizationID: "o1", Date: "2024-01-01", Plan: pf.PlanStarter, Status: pf.BillingOverdue}); err != nil {
+	if err := s.e().billing.Create(t.Context(), &pf.BillingRecord{OrganizationID: "o1", Date: "2024-01-01", Plan: pf.PlanStarter, Status: pf.BillingOverdue}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Billing.e.billing.Patch(t.Context(), bk, table.Patch{Set: map[string]any{"status": string(pf.BillingPaid)}}); err != nil {
+	if _, err := s.e().billing.Patch(t.Context(), bk, table.Patch{Set: map[string]any{"status": string(pf.BillingPaid)}}); err != nil {
 		t.Fatalf("billing Patch status: %v", err)
 	}
 	bout, err := tabletest.Client(t).GetItem(t.Context(), &dynamodb.GetItemInput{TableName: aws.String(tb.Name()),
@@ -56,10 +56,10 @@ func TestPatchRefusesDerivedFields_PF12_PF13_PF14(t *testing.T) {
 	}
 	// A valid role moves GSI2 (ROLE#{role}) with the patch.
 	u := &pf.UserProfile{UserID: "u1", Email: "u1@example.com", Name: "U One", Role: pf.RoleTalent, Status: pf.UserActive, OrganizationID: "o1"}
-	if err := s.Users.e.users.Create(t.Context(), u); err != nil {
+	if err := s.e().users.Create(t.Context(), u); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Users.e.users.Patch(t.Context(), k, table.Patch{Set: map[string]any{"role": string(pf.RoleClient)}}); err != nil {
+	if _, err := s.e().users.Patch(t.Context(), k, table.Patch{Set: map[string]any{"role": string(pf.RoleClient)}}); err != nil {
 		t.Fatal(err)
 	}
 	out, err := tabletest.Client(t).GetItem(t.Context(), &dynamodb.GetItemInput{TableName: aws.String(tb.Name()),
@@ -67,8 +67,7 @@ func TestPatchRefusesDerivedFields_PF12_PF13_PF14(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	role, _ := RolePK(pf.RoleClient)
-	want := table.ShardPK(role, table.Shard("u1", DefaultIndexShards), DefaultIndexShards)
+	want := table.ShardPK(s.Users.ByRole.Query(pf.UserProfile{Role: pf.RoleClient}).PK, table.Shard("u1", DefaultIndexShards), DefaultIndexShards)
 	if got, _ := out.Item["GSI2PK"].(*types.AttributeValueMemberS); got == nil || got.Value != want {
 		t.Errorf("after the role patch GSI2PK = %v, want %q", got, want)
 	}
@@ -132,3 +131,58 @@ func TestIndexKeysSharded(t *testing.T) {
 		t.Errorf("organization GSIs = %+v, %v", o, err)
 	}
 }
+
+// e returns the store's entities (its aggregates share them).
+func (s *Store) e() *entities { return s.Users.e }
+
+// The primary keys are the document's, byte for byte, built from typed
+// fields through the entities' declarations; a bad key field is refused
+// before any request by the declared patterns that read by it.
+func TestPrimaryKeysByteForByte(t *testing.T) {
+	t.Parallel()
+	tb := table.New(nil, Schema(""))
+	s := New(tb)
+	e := s.e()
+	got := []table.Key{
+		e.users.Key(pf.UserProfile{UserID: "u-1"}),
+		e.prefs.Key(pf.UserPreferences{UserID: "u-1"}),
+		e.orgs.Key(pf.OrganizationProfile{OrganizationID: "org_7"}),
+		e.orgSettings.Key(pf.OrganizationSettings{OrganizationID: "org_7"}),
+		e.platform.Key(pf.PlatformSettings{}),
+		e.globalM.Key(pf.GlobalMetrics{Date: "2024-02-29"}),
+		e.orgM.Key(pf.OrganizationMetrics{OrganizationID: "org_7", Date: "2024-02-29"}),
+		e.billing.Key(pf.BillingRecord{OrganizationID: "org_7", Date: "2024-03-01"}),
+		e.billingM.Key(pf.BillingMetrics{Date: "2024-03-01"}),
+	}
+	want := []table.Key{
+		{PK: "USER#u-1", SK: "PROFILE"},
+		{PK: "USER#u-1", SK: "PREFERENCES"},
+		{PK: "ORG#org_7", SK: "PROFILE"},
+		{PK: "ORG#org_7", SK: "SETTINGS"},
+		{PK: "PLATFORM", SK: "SETTINGS"},
+		{PK: "ANALYTICS", SK: "GLOBAL#2024-02-29"},
+		{PK: "ANALYTICS", SK: "ORG#org_7#2024-02-29"},
+		{PK: "BILLING#org_7", SK: "RECORD#2024-03-01"},
+		{PK: "BILLING", SK: "METRICS#2024-03-01"},
+	}
+	for i, k := range got {
+		if k.Err() != nil || k != want[i] {
+			t.Errorf("key %d = %v (%v), want %v", i, k, k.Err(), want[i])
+		}
+	}
+	ctx := t.Context()
+	for name, err := range map[string]error{
+		"empty user":          err1(s.Users.Profile.Get(ctx, pf.UserProfile{})),
+		"user with delimiter": err1(s.Users.Profile.Get(ctx, pf.UserProfile{UserID: "a#b"})),
+		"org with control":    err1(s.Organizations.Profile.Get(ctx, pf.OrganizationProfile{OrganizationID: "x\n"})),
+		"impossible date":     err1(s.Analytics.GlobalMetrics.Get(ctx, pf.GlobalMetrics{Date: "2024-02-30"})),
+		"short date":          err1(s.Analytics.OrganizationMetrics.Get(ctx, pf.OrganizationMetrics{OrganizationID: "o", Date: "2024-2-1"})),
+		"record without org":  err1(s.Billing.Records.Get(ctx, pf.BillingRecord{Date: "2024-01-01"})),
+	} {
+		if !errors.Is(err, table.ErrInvalidKey) {
+			t.Errorf("%s: err = %v, want ErrInvalidKey", name, err)
+		}
+	}
+}
+
+func err1(_ any, err error) error { return err }

@@ -16,8 +16,8 @@ import (
 	"github.com/singletable/singletable/table/tabletest/capacity"
 )
 
-// TestMinute_PF4_PF13_UserWrites: 1,000 user writes a second (SCALE.md
-// section 2) for a modeled minute with the meter throttling every key past
+// TestMinute_PF4_PF13_UserWrites: 1,000 user writes a second (the
+// target of docs/performance.md) for a modeled minute with the meter throttling every key past
 // its limit per modeled second (capacity.RunMinute at scale 0.01: 600
 // calls, 10 a modeled second, against 10 WCU / 30 RCU per key-second):
 // creates (a transaction: the user, its email guard, a check of its
@@ -88,7 +88,7 @@ func TestMinute_PF4_PF13_UserWrites(t *testing.T) {
 	c := t.Context()
 	for k := range pool {
 		id := pf.UserID(capacity.SpreadID("pool", k, shards))
-		u, err := s0.Users.Get(c, id)
+		u, err := s0.Users.Profile.Get(c, pf.UserProfile{UserID: id})
 		if err != nil {
 			t.Fatalf("pool user %s: %v", id, err)
 		}
@@ -98,7 +98,7 @@ func TestMinute_PF4_PF13_UserWrites(t *testing.T) {
 		if want := login.Add(time.Duration(3*k+2) * time.Second); !u.LastLogin.Equal(want) {
 			t.Errorf("user %s: lastLogin %s, want %s (its login)", id, u.LastLogin, want)
 		}
-		nu, err := s0.Users.Get(c, pf.UserID(capacity.SpreadID("new", k, shards)))
+		nu, err := s0.Users.Profile.Get(c, pf.UserProfile{UserID: pf.UserID(capacity.SpreadID("new", k, shards))})
 		if err != nil || nu.Role != pf.RoleSeller || nu.Status != pf.UserActive {
 			t.Errorf("created user %d: %+v, %v", k, nu, err)
 		}
@@ -116,13 +116,13 @@ func TestMinute_PF4_PF13_UserWrites(t *testing.T) {
 		seen[list][id] = true
 		lists[list]++
 	}
-	for u, err := range s0.Users.All(c) {
+	for u, err := range s0.Users.AllUsers.All(c, pf.UserProfile{}) {
 		if err != nil {
 			t.Fatal(err)
 		}
 		once("PF-4 all users (GSI4 USERS#{n})", u.UserID)
 	}
-	for u, err := range s0.Users.AllByRole(c, pf.RoleSeller) {
+	for u, err := range s0.Users.ByRole.All(c, pf.UserProfile{Role: pf.RoleSeller}) {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,15 +4,45 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
 
 	"github.com/singletable/singletable/entity/pf"
 	"github.com/singletable/singletable/table"
 )
 
 // Organizations serves the organization patterns, PF-5 and PF-6, and the
-// writes the platform needs.
-type Organizations struct{ e *entities }
+// writes the platform needs. The reads of one pattern are declared
+// ([table.Pattern]): their fields.
+type Organizations struct {
+	// Profile reads an organization's profile (PF-5): GetItem
+	// PK = ORG#{organizationId}, SK = PROFILE.
+	//
+	//	o, err := s.Organizations.Profile.Get(ctx, pf.OrganizationProfile{OrganizationID: id})
+	Profile *table.Pattern[pf.OrganizationProfile]
+	// Settings reads an organization's settings (PF-5): GetItem
+	// PK = ORG#{organizationId}, SK = SETTINGS.
+	Settings *table.Pattern[pf.OrganizationSettings]
+	// AllOrganizations lists every organization by organizationId
+	// (PF-6): Query GSI4 PK = ORGS#{n} for each shard n
+	// (Options.IndexShards; ORGS itself with one shard), sent at once and
+	// merged: one request per shard per page. The document's Scan is not
+	// used.
+	AllOrganizations *table.Pattern[pf.OrganizationProfile]
+
+	e *entities
+}
+
+func newOrganizations(e *entities) *Organizations {
+	return &Organizations{e: e,
+		Profile: table.NewPattern(e.orgs, table.PatternDef[pf.OrganizationProfile]{ID: "PF-5", Name: "podcastflow.Organizations.Profile",
+			Doc: "An organization's profile.", Reads: table.ReadOne,
+			Check: func(o *pf.OrganizationProfile) error { return o.OrganizationID.Validate("organizationId") }}),
+		Settings: table.NewPattern(e.orgSettings, table.PatternDef[pf.OrganizationSettings]{ID: "PF-5", Name: "podcastflow.Organizations.Settings",
+			Doc: "An organization's settings.", Reads: table.ReadOne,
+			Check: func(o *pf.OrganizationSettings) error { return o.OrganizationID.Validate("organizationId") }}),
+		AllOrganizations: table.NewPattern(e.orgs, table.PatternDef[pf.OrganizationProfile]{ID: "PF-6", Name: "podcastflow.Organizations.AllOrganizations",
+			Doc: "Every organization, by organizationId, one Query per shard per page (no Scan).", Reads: table.ReadPage, Index: IndexAll, WholePartition: true}),
+	}
+}
 
 // OrganizationWithSettings is an organization's profile with its settings
 // (PF-5). Settings is nil when none were saved.
@@ -34,34 +64,6 @@ func (s *Organizations) Create(ctx context.Context, o *pf.OrganizationProfile) (
 	return s.e.orgs.Create(ctx, o)
 }
 
-// Get returns an organization's profile (PF-5): GetItem
-// PK = ORG#{organizationId}, SK = PROFILE. Errors: *table.ValidationError,
-// table.ErrNotFound.
-func (s *Organizations) Get(ctx context.Context, id pf.OrgID) (_ pf.OrganizationProfile, err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-5", "podcastflow.Organizations.Get")
-	defer func() { call.End(err) }()
-	k, err := pf.OrganizationProfileKey(id)
-	if err != nil {
-		return pf.OrganizationProfile{}, err
-	}
-	return s.e.orgs.Get(ctx, k)
-}
-
-// Settings returns an organization's settings: GetItem
-// PK = ORG#{organizationId}, SK = SETTINGS. Errors:
-// *table.ValidationError, table.ErrNotFound.
-//
-// Pattern: PF-5 (the read beside it).
-func (s *Organizations) Settings(ctx context.Context, id pf.OrgID) (_ pf.OrganizationSettings, err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-5", "podcastflow.Organizations.Settings")
-	defer func() { call.End(err) }()
-	k, err := pf.OrganizationSettingsKey(id)
-	if err != nil {
-		return pf.OrganizationSettings{}, err
-	}
-	return s.e.orgSettings.Get(ctx, k)
-}
-
 // GetWithSettings returns an organization's profile and settings with one
 // Query on the item collection (PF-5): PK = ORG#{organizationId}. Items
 // without the entity-type attribute are recognized by their sort key.
@@ -70,12 +72,12 @@ func (s *Organizations) GetWithSettings(ctx context.Context, id pf.OrgID) (_ Org
 	ctx, call := s.e.t.Call(ctx, "PF-5", "podcastflow.Organizations.GetWithSettings")
 	defer func() { call.End(err) }()
 	var out OrganizationWithSettings
-	pk, err := pf.OrgPK(id)
+	k, err := s.e.orgKey(id)
 	if err != nil {
 		return out, err
 	}
 	found := false
-	_, err = s.e.t.ReadCollection(ctx, table.Query{PK: pk, Consistent: true},
+	_, err = s.e.t.ReadCollection(ctx, table.Query{PK: k.PK, Consistent: true},
 		table.Into(s.e.orgs, func(o pf.OrganizationProfile) { out.Profile, found = o, true }),
 		table.Into(s.e.orgSettings, func(st pf.OrganizationSettings) { out.Settings = &st }))
 	if err != nil {
@@ -85,24 +87,6 @@ func (s *Organizations) GetWithSettings(ctx context.Context, id pf.OrgID) (_ Org
 		return OrganizationWithSettings{}, fmt.Errorf("get organization %s with settings: %w", id, table.ErrNotFound)
 	}
 	return out, nil
-}
-
-// List returns one page of all organizations, by organizationId (PF-6):
-// Query GSI4 PK = ORGS#{n} for each shard n (Options.IndexShards; ORGS
-// itself with one shard), sent at once and merged: one request per shard
-// per page. The document's Scan is not used. Errors:
-// *table.ValidationError, table.ErrInvalidCursor.
-func (s *Organizations) List(ctx context.Context, opts ...table.ListOption) (_ table.Page[pf.OrganizationProfile], err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-6", "podcastflow.Organizations.List")
-	defer func() { call.End(err) }()
-	return s.e.orgs.List(ctx, table.Query{Index: IndexAll, PK: AllOrgsPK}, opts...)
-}
-
-// All iterates over all organizations (PF-6); see [Organizations.List].
-func (s *Organizations) All(ctx context.Context, opts ...table.ListOption) iter.Seq2[pf.OrganizationProfile, error] {
-	return table.CallSeq2(ctx, s.e.t, "PF-6", "podcastflow.Organizations.All", func(ctx context.Context) iter.Seq2[pf.OrganizationProfile, error] {
-		return s.e.orgs.ListAll(ctx, table.Query{Index: IndexAll, PK: AllOrgsPK}, opts...)
-	})
 }
 
 // PutSettings writes an organization's settings: an upsert that writes only
@@ -129,7 +113,7 @@ func (s *Organizations) PutSettings(ctx context.Context, st *pf.OrganizationSett
 func (s *Organizations) Update(ctx context.Context, id pf.OrgID, change func(*pf.OrganizationProfile) error) (_ pf.OrganizationProfile, err error) {
 	ctx, call := s.e.t.Call(ctx, "PF-14", "podcastflow.Organizations.Update")
 	defer func() { call.End(err) }()
-	k, err := pf.OrganizationProfileKey(id)
+	k, err := s.e.orgKey(id)
 	if err != nil {
 		return pf.OrganizationProfile{}, err
 	}
@@ -159,11 +143,11 @@ func (s *Organizations) SetStatus(ctx context.Context, id pf.OrgID, status pf.Or
 func (s *Organizations) Delete(ctx context.Context, id pf.OrgID) (err error) {
 	ctx, call := s.e.t.Call(ctx, "PF-5", "podcastflow.Organizations.Delete")
 	defer func() { call.End(err) }()
-	pk, err := pf.OrganizationProfileKey(id)
+	pk, err := s.e.orgKey(id)
 	if err != nil {
 		return err
 	}
-	sk, _ := pf.OrganizationSettingsKey(id)
+	sk := s.e.orgSettings.Key(pf.OrganizationSettings{OrganizationID: id})
 	err = s.e.t.Transact(ctx, s.e.orgs.DeleteOp(pk), s.e.orgSettings.DeleteOp(sk).Unconditional())
 	var te *table.TxError
 	if errors.As(err, &te) && len(te.Failed()) == 1 && te.Failed()[0].Key == pk && te.Failed()[0].Code == "ConditionalCheckFailed" {

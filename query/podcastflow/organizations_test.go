@@ -20,7 +20,7 @@ func TestGetOrganization_PF5(t *testing.T) {
 	if err := s.Organizations.Create(ctx, o); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.Organizations.Get(ctx, "o1")
+	got, err := s.Organizations.Profile.Get(ctx, pf.OrganizationProfile{OrganizationID: "o1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestGetOrganization_PF5(t *testing.T) {
 	if diff := cmp.Diff(podcastflow.OrganizationWithSettings{Profile: *o, Settings: st}, both, equateEmpty); diff != "" {
 		t.Errorf("PF-5 with settings (-want +got):\n%s", diff)
 	}
-	gotSt, err := s.Organizations.Settings(ctx, "o1")
+	gotSt, err := s.Organizations.Settings.Get(ctx, pf.OrganizationSettings{OrganizationID: "o1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestListAllOrganizations_PF6(t *testing.T) {
 	}
 	mustCreateUser(t, s, user("u1", "o1", pf.RoleAdmin)) // users are not organizations
 
-	first, err := s.Organizations.List(ctx, table.Limit(3))
+	first, err := s.Organizations.AllOrganizations.List(ctx, pf.OrganizationProfile{}, table.Limit(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestListAllOrganizations_PF6(t *testing.T) {
 		t.Fatalf("PF-6 first page: %d items, more=%v; want 3 and more", len(first.Items), first.More())
 	}
 	var got []pf.OrgID
-	for o, err := range s.Organizations.All(ctx, table.Limit(2)) {
+	for o, err := range s.Organizations.AllOrganizations.All(ctx, pf.OrganizationProfile{}, table.Limit(2)) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +106,7 @@ func TestDeleteOrganization(t *testing.T) {
 	if err := s.Organizations.Delete(ctx, "o1"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Organizations.Settings(ctx, "o1"); !errors.Is(err, table.ErrNotFound) {
+	if _, err := s.Organizations.Settings.Get(ctx, pf.OrganizationSettings{OrganizationID: "o1"}); !errors.Is(err, table.ErrNotFound) {
 		t.Errorf("settings after delete: err = %v, want ErrNotFound", err)
 	}
 	if err := s.Organizations.Delete(ctx, "o1"); !errors.Is(err, table.ErrNotFound) {

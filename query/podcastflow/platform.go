@@ -4,19 +4,27 @@ import (
 	"context"
 
 	"github.com/singletable/singletable/entity/pf"
+	"github.com/singletable/singletable/table"
 )
 
 // Platform serves the platform settings, PF-7: one item, PLATFORM /
 // SETTINGS, written with optimistic concurrency.
-type Platform struct{ e *entities }
+type Platform struct {
+	// Settings reads the platform settings (PF-7): GetItem PK = PLATFORM,
+	// SK = SETTINGS, strongly consistent, with their Version;
+	// table.ErrNotFound when never initialized.
+	//
+	//	cur, err := s.Platform.Settings.Get(ctx, pf.PlatformSettings{})
+	Settings *table.Pattern[pf.PlatformSettings]
 
-// Settings returns the platform settings (PF-7): GetItem PK = PLATFORM,
-// SK = SETTINGS, strongly consistent, with their Version. Errors:
-// table.ErrNotFound (never initialized).
-func (p *Platform) Settings(ctx context.Context) (_ pf.PlatformSettings, err error) {
-	ctx, call := p.e.t.Call(ctx, "PF-7", "podcastflow.Platform.Settings")
-	defer func() { call.End(err) }()
-	return p.e.platform.Get(ctx, pf.PlatformSettingsKey(), consistent())
+	e *entities
+}
+
+func newPlatform(e *entities) *Platform {
+	return &Platform{e: e,
+		Settings: table.NewPattern(e.platform, table.PatternDef[pf.PlatformSettings]{ID: "PF-7", Name: "podcastflow.Platform.Settings",
+			Doc: "The platform settings, strongly consistent, with their Version.", Reads: table.ReadOne, Consistent: true}),
+	}
 }
 
 // InitSettings writes the first platform settings (PF-7). Errors:
@@ -59,5 +67,5 @@ func (p *Platform) ReplaceSettings(ctx context.Context, s *pf.PlatformSettings) 
 func (p *Platform) UpdateSettings(ctx context.Context, change func(*pf.PlatformSettings) error) (_ pf.PlatformSettings, err error) {
 	ctx, call := p.e.t.Call(ctx, "PF-7", "podcastflow.Platform.UpdateSettings")
 	defer func() { call.End(err) }()
-	return p.e.platform.Update(ctx, pf.PlatformSettingsKey(), change)
+	return p.e.platform.Update(ctx, p.e.platform.Key(pf.PlatformSettings{}), change)
 }

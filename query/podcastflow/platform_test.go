@@ -27,7 +27,7 @@ func TestPlatformSettingsConflict_PF7(t *testing.T) {
 	t.Parallel()
 	s := newStore(t)
 	ctx := t.Context()
-	if _, err := s.Platform.Settings(ctx); !errors.Is(err, table.ErrNotFound) {
+	if _, err := s.Platform.Settings.Get(ctx, pf.PlatformSettings{}); !errors.Is(err, table.ErrNotFound) {
 		t.Errorf("PF-7 before init: err = %v, want ErrNotFound", err)
 	}
 	init := platformSettings()
@@ -38,7 +38,7 @@ func TestPlatformSettingsConflict_PF7(t *testing.T) {
 		t.Errorf("second init: err = %v, want ErrAlreadyExists", err)
 	}
 
-	a, err := s.Platform.Settings(ctx)
+	a, err := s.Platform.Settings.Get(ctx, pf.PlatformSettings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestPlatformSettingsConflict_PF7(t *testing.T) {
 	if err := s.Platform.ReplaceSettings(ctx, &b); !errors.Is(err, table.ErrConflict) {
 		t.Fatalf("PF-7 stale replace: err = %v, want ErrConflict", err)
 	}
-	got, err := s.Platform.Settings(ctx)
+	got, err := s.Platform.Settings.Get(ctx, pf.PlatformSettings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestPlatformSettingsConflict_PF7(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	got, err = s.Platform.Settings(ctx)
+	got, err = s.Platform.Settings.Get(ctx, pf.PlatformSettings{})
 	if err != nil {
 		t.Fatal(err)
 	}

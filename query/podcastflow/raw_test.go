@@ -93,11 +93,11 @@ func TestRawDocumentItems_PF1_PF2_PF3_PF5_PF7_PF8_PF9_PF10_PF11(t *testing.T) {
 	if diff := cmp.Diff(podcastflow.UserWithPreferences{Profile: wantUser, Preferences: &wantPrefs}, both); diff != "" {
 		t.Errorf("PF-3 raw (-want +got):\n%s", diff)
 	}
-	u, err := s.Users.Get(ctx, "legacy-1") // PF-1
+	u, err := s.Users.Profile.Get(ctx, pf.UserProfile{UserID: "legacy-1"}) // PF-1
 	if err != nil || !cmp.Equal(wantUser, u) {
 		t.Errorf("PF-1 raw = %+v, %v", u, err)
 	}
-	p, err := s.Users.Preferences(ctx, "legacy-1") // PF-2
+	p, err := s.Users.Preferences.Get(ctx, pf.UserPreferences{UserID: "legacy-1"}) // PF-2
 	if err != nil || !cmp.Equal(wantPrefs, p) {
 		t.Errorf("PF-2 raw = %+v, %v", p, err)
 	}
@@ -117,7 +117,7 @@ func TestRawDocumentItems_PF1_PF2_PF3_PF5_PF7_PF8_PF9_PF10_PF11(t *testing.T) {
 		t.Errorf("PF-5 raw (-want +got):\n%s", diff)
 	}
 
-	ps, err := s.Platform.Settings(ctx) // PF-7
+	ps, err := s.Platform.Settings.Get(ctx, pf.PlatformSettings{}) // PF-7
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,11 +129,11 @@ func TestRawDocumentItems_PF1_PF2_PF3_PF5_PF7_PF8_PF9_PF10_PF11(t *testing.T) {
 		t.Errorf("PF-7 replace of raw settings: version %d, %v", ps.Version, err)
 	}
 
-	g, err := s.Analytics.GlobalMetricsRange(ctx, "2024-01-01", "2024-01-31") // PF-8
+	g, err := s.Analytics.GlobalMetrics.Between(ctx, pf.GlobalMetrics{Date: "2024-01-01"}, pf.GlobalMetrics{Date: "2024-01-31"}) // PF-8
 	if err != nil || len(g.Items) != 1 || g.Items[0].TotalRevenue != 98765.43 || g.Items[0].Date != "2024-01-15" {
 		t.Errorf("PF-8 raw = %+v, %v", g.Items, err)
 	}
-	om, err := s.Analytics.OrganizationMetrics(ctx, "org-9", "2024-01-15") // PF-9
+	om, err := s.Analytics.OrganizationMetrics.Get(ctx, pf.OrganizationMetrics{OrganizationID: "org-9", Date: "2024-01-15"}) // PF-9
 	if err != nil || om.Users != 12 || om.Plan != pf.PlanEnterprise {
 		t.Errorf("PF-9 raw = %+v, %v", om, err)
 	}
@@ -141,17 +141,17 @@ func TestRawDocumentItems_PF1_PF2_PF3_PF5_PF7_PF8_PF9_PF10_PF11(t *testing.T) {
 		Plan: pf.PlanEnterprise, Amount: 499, Status: pf.BillingOverdue, DueDate: ts("2024-01-31T00:00:00Z"),
 		LastPayment: ts("2023-12-01T12:00:00Z"), InvoiceURL: "https://billing.example.com/inv-1.pdf",
 		CreatedAt: ts("2024-01-01T00:00:00Z"), UpdatedAt: ts("2024-01-01T00:00:00Z")}
-	recs := collect(t, s.Billing.AllRecords(ctx, "org-9")) // PF-10
+	recs := collect(t, s.Billing.Records.All(ctx, pf.BillingRecord{OrganizationID: "org-9"})) // PF-10
 	if diff := cmp.Diff([]pf.BillingRecord{wantRec}, recs); diff != "" {
 		t.Errorf("PF-10 raw (-want +got):\n%s", diff)
 	}
-	bm, err := s.Billing.Metrics(ctx, "2024-01-15") // PF-11
+	bm, err := s.Billing.Metrics.Get(ctx, pf.BillingMetrics{Date: "2024-01-15"}) // PF-11
 	if err != nil || bm.ChurnRate != 2.5 || bm.MonthlyRecurring != 80000 {
 		t.Errorf("PF-11 raw = %+v, %v", bm, err)
 	}
 
 	// The raw items carry no GSI keys; Reindex makes them join the indexes.
-	if p, _ := s.Users.ListByRole(ctx, pf.RoleProducer); len(p.Items) != 0 {
+	if p, _ := s.Users.ByRole.List(ctx, pf.UserProfile{Role: pf.RoleProducer}); len(p.Items) != 0 {
 		t.Errorf("PF-13 before reindex = %d users, want 0", len(p.Items))
 	}
 	if _, err := s.Users.Reindex(ctx, "legacy-1"); err != nil {
@@ -163,11 +163,11 @@ func TestRawDocumentItems_PF1_PF2_PF3_PF5_PF7_PF8_PF9_PF10_PF11(t *testing.T) {
 	if _, err := s.Billing.ReindexRecord(ctx, "org-9", "2024-01-01"); err != nil {
 		t.Fatal(err)
 	}
-	byRole, err := s.Users.ListByRole(ctx, pf.RoleProducer)
+	byRole, err := s.Users.ByRole.List(ctx, pf.UserProfile{Role: pf.RoleProducer})
 	if err != nil || len(byRole.Items) != 1 || byRole.Items[0].UserID != "legacy-1" {
 		t.Errorf("PF-13 after reindex = %v, %v", userIDs(byRole.Items), err)
 	}
-	byOrg := collect(t, s.Users.AllByOrganization(ctx, "org-9"))
+	byOrg := collect(t, s.Users.ByOrganization.All(ctx, pf.UserProfile{OrganizationID: "org-9"}))
 	if diff := cmp.Diff([]pf.UserID{"legacy-1"}, userIDs(byOrg)); diff != "" {
 		t.Errorf("PF-12 after reindex (-want +got):\n%s", diff)
 	}

@@ -57,7 +57,7 @@ func TestReplaceSettingsKeepsScriptWrites_PF7(t *testing.T) {
 			if err := s.Platform.InitSettings(ctx, platformSettings()); err != nil {
 				t.Fatal(err)
 			}
-			admin, err := s.Platform.Settings(ctx)
+			admin, err := s.Platform.Settings.Get(ctx, pf.PlatformSettings{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -66,7 +66,7 @@ func TestReplaceSettingsKeepsScriptWrites_PF7(t *testing.T) {
 			if err := s.Platform.ReplaceSettings(ctx, &admin); !errors.Is(err, table.ErrConflict) {
 				t.Fatalf("ReplaceSettings after the script's %s = %v, want ErrConflict", name, err)
 			}
-			got, err := s.Platform.Settings(ctx)
+			got, err := s.Platform.Settings.Get(ctx, pf.PlatformSettings{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +77,7 @@ func TestReplaceSettingsKeepsScriptWrites_PF7(t *testing.T) {
 			if err := s.Platform.ReplaceSettings(ctx, &got); err != nil {
 				t.Fatal(err)
 			}
-			final, err := s.Platform.Settings(ctx)
+			final, err := s.Platform.Settings.Get(ctx, pf.PlatformSettings{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -35,7 +35,7 @@ func TestRequestCosts_PF1_PF2_PF3_PF4_PF5_PF6_PF7_PF8_PF9_PF10_PF11_PF12_PF13_PF
 	metered := table.New(tabletest.NewClient(t, rc.Option(), meter.Option()), tb.Schema())
 	s := podcastflow.New(metered)
 	meter.Learn(metered)
-	costs := &patterncost.Costs{App: "podcastflow", Root: "../..", Counter: rc, Meter: meter}
+	costs := &patterncost.Costs{App: "podcastflow", Root: "../..", Counter: rc, Meter: meter, Tables: []*table.Table{metered}}
 	// A long deadline: the meter reads every item it charges, and a busy machine is slow.
 	c, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -70,70 +70,92 @@ func TestRequestCosts_PF1_PF2_PF3_PF4_PF5_PF6_PF7_PF8_PF9_PF10_PF11_PF12_PF13_PF
 	}
 	from, to := day0, day0.AddDays(2)
 
-	m("Users.Get", "", get(func() (any, error) { return s.Users.Get(c, "u1") }))
+	m("Users.Profile.Get", "", get(func() (any, error) { return s.Users.Profile.Get(c, pf.UserProfile{UserID: "u1"}) }))
 	m("Users.GetByEmail", "", get(func() (any, error) { return s.Users.GetByEmail(c, "U1@Example.com") }))
 	m("Users.RecordLogin", "", get(func() (any, error) { return s.Users.RecordLogin(c, "u1", time.Date(2024, 3, 1, 9, 0, 0, 0, time.UTC)) }))
 	m("Users.Update", "the name", get(func() (any, error) {
 		return s.Users.Update(c, "u1", func(u *pf.UserProfile) error { u.Name = "Ada"; return nil })
 	}))
-	m("Users.Preferences", "", get(func() (any, error) { return s.Users.Preferences(c, "u1") }))
+	m("Users.Preferences.Get", "", get(func() (any, error) { return s.Users.Preferences.Get(c, pf.UserPreferences{UserID: "u1"}) }))
 	m("Users.GetWithPreferences", "", get(func() (any, error) { return s.Users.GetWithPreferences(c, "u1") }))
-	m("Users.List", "a page of 3", get(func() (any, error) { return s.Users.List(c) }))
-	m("Users.All", "3 users, 1 page", func() error { return drain(s.Users.All(c)) })
-	m("Users.ListByOrganization", "a page of 2", get(func() (any, error) { return s.Users.ListByOrganization(c, "o1") }))
-	m("Users.AllByOrganization", "2 users, 1 page", func() error { return drain(s.Users.AllByOrganization(c, "o1")) })
-	m("Users.ListByRole", "a page of 2", get(func() (any, error) { return s.Users.ListByRole(c, pf.RoleTalent) }))
-	m("Users.AllByRole", "2 users, 1 page", func() error { return drain(s.Users.AllByRole(c, pf.RoleTalent)) })
+	m("Users.AllUsers.List", "a page of 3", get(func() (any, error) { return s.Users.AllUsers.List(c, pf.UserProfile{}) }))
+	m("Users.AllUsers.All", "3 users, 1 page", func() error { return drain(s.Users.AllUsers.All(c, pf.UserProfile{})) })
+	m("Users.ByOrganization.List", "a page of 2", get(func() (any, error) { return s.Users.ByOrganization.List(c, pf.UserProfile{OrganizationID: "o1"}) }))
+	m("Users.ByOrganization.All", "2 users, 1 page", func() error { return drain(s.Users.ByOrganization.All(c, pf.UserProfile{OrganizationID: "o1"})) })
+	m("Users.ByRole.List", "a page of 2", get(func() (any, error) { return s.Users.ByRole.List(c, pf.UserProfile{Role: pf.RoleTalent}) }))
+	m("Users.ByRole.All", "2 users, 1 page", func() error { return drain(s.Users.ByRole.All(c, pf.UserProfile{Role: pf.RoleTalent})) })
 	m("Users.ChangeRole", "", get(func() (any, error) { return s.Users.ChangeRole(c, "u2", pf.RoleProducer) }))
 	m("Users.SetStatus", "", get(func() (any, error) { return s.Users.SetStatus(c, "u2", pf.UserSuspended) }))
 	m("Users.MoveToOrganization", "", get(func() (any, error) { return s.Users.MoveToOrganization(c, "u3", "o1") }))
 	m("Users.Reindex", "", get(func() (any, error) { return s.Users.Reindex(c, "u1") }))
 
-	m("Organizations.Get", "", get(func() (any, error) { return s.Organizations.Get(c, "o1") }))
-	m("Organizations.Settings", "", get(func() (any, error) { return s.Organizations.Settings(c, "o1") }))
+	m("Organizations.Profile.Get", "", get(func() (any, error) {
+		return s.Organizations.Profile.Get(c, pf.OrganizationProfile{OrganizationID: "o1"})
+	}))
+	m("Organizations.Settings.Get", "", get(func() (any, error) {
+		return s.Organizations.Settings.Get(c, pf.OrganizationSettings{OrganizationID: "o1"})
+	}))
 	m("Organizations.GetWithSettings", "", get(func() (any, error) { return s.Organizations.GetWithSettings(c, "o1") }))
-	m("Organizations.List", "a page of 2", get(func() (any, error) { return s.Organizations.List(c) }))
-	m("Organizations.All", "2 organizations, 1 page", func() error { return drain(s.Organizations.All(c)) })
+	m("Organizations.AllOrganizations.List", "a page of 2", get(func() (any, error) { return s.Organizations.AllOrganizations.List(c, pf.OrganizationProfile{}) }))
+	m("Organizations.AllOrganizations.All", "2 organizations, 1 page", func() error { return drain(s.Organizations.AllOrganizations.All(c, pf.OrganizationProfile{})) })
 	m("Organizations.Update", "the name", get(func() (any, error) {
 		return s.Organizations.Update(c, "o2", func(o *pf.OrganizationProfile) error { o.Name = "Org Two"; return nil })
 	}))
 	m("Organizations.SetStatus", "", get(func() (any, error) { return s.Organizations.SetStatus(c, "o2", pf.OrgSuspended) }))
 	m("Organizations.Reindex", "", get(func() (any, error) { return s.Organizations.Reindex(c, "o1") }))
 
-	m("Platform.Settings", "", get(func() (any, error) { return s.Platform.Settings(c) }))
+	m("Platform.Settings.Get", "", get(func() (any, error) { return s.Platform.Settings.Get(c, pf.PlatformSettings{}) }))
 	m("Platform.UpdateSettings", "", get(func() (any, error) {
 		return s.Platform.UpdateSettings(c, func(p *pf.PlatformSettings) error { p.SessionTimeout = 12; return nil })
 	}))
-	cur, err := s.Platform.Settings(c)
+	cur, err := s.Platform.Settings.Get(c, pf.PlatformSettings{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cur.MaxUploadSize = 600
 	m("Platform.ReplaceSettings", "", func() error { return s.Platform.ReplaceSettings(c, &cur) })
 
-	m("Analytics.GlobalMetrics", "", get(func() (any, error) { return s.Analytics.GlobalMetrics(c, day0) }))
-	m("Analytics.GlobalMetricsRange", "3 days", get(func() (any, error) { return s.Analytics.GlobalMetricsRange(c, from, to) }))
-	m("Analytics.AllGlobalMetricsRange", "3 days, 1 page", func() error { return drain(s.Analytics.AllGlobalMetricsRange(c, from, to)) })
-	m("Analytics.OrganizationMetrics", "", get(func() (any, error) { return s.Analytics.OrganizationMetrics(c, "o1", day0) }))
-	m("Analytics.OrganizationMetricsRange", "3 days", get(func() (any, error) { return s.Analytics.OrganizationMetricsRange(c, "o1", from, to) }))
-	m("Analytics.AllOrganizationMetricsRange", "3 days, 1 page", func() error {
-		return drain(s.Analytics.AllOrganizationMetricsRange(c, "o1", from, to))
+	m("Analytics.GlobalMetrics.Get", "", get(func() (any, error) { return s.Analytics.GlobalMetrics.Get(c, pf.GlobalMetrics{Date: day0}) }))
+	m("Analytics.GlobalMetrics.Between", "3 days", get(func() (any, error) {
+		return s.Analytics.GlobalMetrics.Between(c, pf.GlobalMetrics{Date: from}, pf.GlobalMetrics{Date: to})
+	}))
+	m("Analytics.GlobalMetrics.AllBetween", "3 days, 1 page", func() error {
+		return drain(s.Analytics.GlobalMetrics.AllBetween(c, pf.GlobalMetrics{Date: from}, pf.GlobalMetrics{Date: to}))
+	})
+	m("Analytics.OrganizationMetrics.Get", "", get(func() (any, error) {
+		return s.Analytics.OrganizationMetrics.Get(c, pf.OrganizationMetrics{OrganizationID: "o1", Date: day0})
+	}))
+	m("Analytics.OrganizationMetrics.Between", "3 days", get(func() (any, error) {
+		return s.Analytics.OrganizationMetrics.Between(c, pf.OrganizationMetrics{OrganizationID: "o1", Date: from}, pf.OrganizationMetrics{OrganizationID: "o1", Date: to})
+	}))
+	m("Analytics.OrganizationMetrics.AllBetween", "3 days, 1 page", func() error {
+		return drain(s.Analytics.OrganizationMetrics.AllBetween(c, pf.OrganizationMetrics{OrganizationID: "o1", Date: from}, pf.OrganizationMetrics{OrganizationID: "o1", Date: to}))
 	})
 
-	m("Billing.Records", "a page of 3", get(func() (any, error) { return s.Billing.Records(c, "o1") }))
-	m("Billing.AllRecords", "3 records, 1 page", func() error { return drain(s.Billing.AllRecords(c, "o1")) })
-	m("Billing.RecordsBetween", "3 records", get(func() (any, error) { return s.Billing.RecordsBetween(c, "o1", from, to) }))
-	m("Billing.AllRecordsBetween", "3 records, 1 page", func() error { return drain(s.Billing.AllRecordsBetween(c, "o1", from, to)) })
-	m("Billing.Record", "", get(func() (any, error) { return s.Billing.Record(c, "o1", day0) }))
+	m("Billing.Records.List", "a page of 3", get(func() (any, error) { return s.Billing.Records.List(c, pf.BillingRecord{OrganizationID: "o1"}) }))
+	m("Billing.Records.All", "3 records, 1 page", func() error { return drain(s.Billing.Records.All(c, pf.BillingRecord{OrganizationID: "o1"})) })
+	m("Billing.Records.Between", "3 records", get(func() (any, error) {
+		return s.Billing.Records.Between(c, pf.BillingRecord{OrganizationID: "o1", Date: from}, pf.BillingRecord{OrganizationID: "o1", Date: to})
+	}))
+	m("Billing.Records.AllBetween", "3 records, 1 page", func() error {
+		return drain(s.Billing.Records.AllBetween(c, pf.BillingRecord{OrganizationID: "o1", Date: from}, pf.BillingRecord{OrganizationID: "o1", Date: to}))
+	})
+	m("Billing.Records.Get", "", get(func() (any, error) {
+		return s.Billing.Records.Get(c, pf.BillingRecord{OrganizationID: "o1", Date: day0})
+	}))
 	m("Billing.UpdateRecord", "the amount", get(func() (any, error) {
 		return s.Billing.UpdateRecord(c, "o1", day0.AddDays(1), func(r *pf.BillingRecord) error { r.Amount = 599.99; return nil })
 	}))
 	m("Billing.SetRecordStatus", "", get(func() (any, error) { return s.Billing.SetRecordStatus(c, "o1", day0, pf.BillingPaid) }))
 	m("Billing.ReindexRecord", "", get(func() (any, error) { return s.Billing.ReindexRecord(c, "o1", day0) }))
 	m("Billing.PutRecord", "", func() error { return s.Billing.PutRecord(c, record("o2", day0, pf.BillingOverdue)) })
-	m("Billing.Metrics", "", get(func() (any, error) { return s.Billing.Metrics(c, day0) }))
-	m("Billing.MetricsRange", "3 days", get(func() (any, error) { return s.Billing.MetricsRange(c, from, to) }))
-	m("Billing.AllMetricsRange", "3 days, 1 page", func() error { return drain(s.Billing.AllMetricsRange(c, from, to)) })
+	m("Billing.Metrics.Get", "", get(func() (any, error) { return s.Billing.Metrics.Get(c, pf.BillingMetrics{Date: day0}) }))
+	m("Billing.Metrics.Between", "3 days", get(func() (any, error) {
+		return s.Billing.Metrics.Between(c, pf.BillingMetrics{Date: from}, pf.BillingMetrics{Date: to})
+	}))
+	m("Billing.Metrics.AllBetween", "3 days, 1 page", func() error {
+		return drain(s.Billing.Metrics.AllBetween(c, pf.BillingMetrics{Date: from}, pf.BillingMetrics{Date: to}))
+	})
 
 	m("Statuses.List", "a page of the active", get(func() (any, error) { return s.Statuses.List(c, pf.EntityStatus("active")) }))
 	m("Statuses.All", "the active, 1 page", func() error { return drain(s.Statuses.All(c, pf.EntityStatus("active"))) })

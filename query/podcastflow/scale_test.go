@@ -14,11 +14,11 @@ import (
 )
 
 // knownScaleGaps names the scale scenarios of this package still short of
-// SCALE.md's target, and why; issue 22 (sharding) empties it.
+// the target of docs/performance.md, and why; issue 22 (sharding) empties it.
 var knownScaleGaps = map[string]string{}
 
 // TestScale_PF4_PF13_UserWrites: 1,000,000 users, 1,000 user writes per
-// second (SCALE.md section 2): creates, updates and logins mixed, users of
+// second (the target of docs/performance.md): creates, updates and logins mixed, users of
 // one role spread over organizations. Every write adds or rewrites the
 // user's entry (all attributes projected) in GSI2 ROLE#{role}, GSI3
 // STATUS#active and GSI4 USERS: 1 WCU each per write, 1,000 WCU/s on

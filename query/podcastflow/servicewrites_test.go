@@ -79,12 +79,12 @@ func TestServiceWritesKeptOnRead_PF2_PF3_PF5(t *testing.T) {
 		if d := cmp.Diff(wantBranding, got.Settings.CustomBranding); d != "" {
 			t.Errorf("%s: GetWithSettings customBranding (-want +got):\n%s", when, d)
 		}
-		st, err := s.Organizations.Settings(c, "acme-corp")
+		st, err := s.Organizations.Settings.Get(c, pf.OrganizationSettings{OrganizationID: "acme-corp"})
 		if d := cmp.Diff(wantBranding, st.CustomBranding); err != nil || d != "" {
 			t.Errorf("%s: Settings customBranding (-want +got): %v\n%s", when, err, d)
 		}
 		for _, u := range []pf.UserID{"user-1", "user-2"} {
-			p, err := s.Users.Preferences(c, u) // PF-2
+			p, err := s.Users.Preferences.Get(c, pf.UserPreferences{UserID: u}) // PF-2
 			if v, ok := p.Extra["userId"].(*types.AttributeValueMemberS); err != nil || !ok || v.Value != string(u) {
 				t.Errorf("%s: Preferences(%s) userId = %#v, %v; want %q kept", when, u, p.Extra["userId"], err, u)
 			}
@@ -103,7 +103,7 @@ func TestServiceWritesKeptOnRead_PF2_PF3_PF5(t *testing.T) {
 	}
 	check("after adoption")
 	// The library writes both back as read: what the services stored stays.
-	st, err := s.Organizations.Settings(c, "acme-corp")
+	st, err := s.Organizations.Settings.Get(c, pf.OrganizationSettings{OrganizationID: "acme-corp"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestServiceWritesKeptOnRead_PF2_PF3_PF5(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, u := range []pf.UserID{"user-1", "user-2"} {
-		p, err := s.Users.Preferences(c, u)
+		p, err := s.Users.Preferences.Get(c, pf.UserPreferences{UserID: u})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -71,17 +71,29 @@ func (s *Statuses) list(ctx context.Context, status pf.EntityStatus, typ pf.Enti
 	if err != nil {
 		return page, err
 	}
-	pk, err := StatusPK(status)
-	if err != nil {
+	if _, err := pf.ParseEntityStatus(string(status)); err != nil {
 		return page, err
 	}
-	q := table.Query{Index: IndexStatus, PK: pk}
+	// The partition and the type's sort-key prefix from the entities'
+	// GSI3 templates: STATUS#{status} (users' and organizations' without
+	// their shard), SK begins_with USER#, ORG# or BILLING#.
+	var q table.Query
+	switch typ {
+	case pf.EntityUser:
+		q = s.e.users.Partition(IndexStatus, pf.UserProfile{Status: pf.UserStatus(status)})
+	case pf.EntityOrganization:
+		q = s.e.orgs.Partition(IndexStatus, pf.OrganizationProfile{Status: pf.OrgStatus(status)})
+	default:
+		q = s.e.billing.Partition(IndexStatus, pf.BillingRecord{Status: pf.BillingStatus(status)})
+		if typ == "" {
+			q.SK = table.SKCond{} // every type
+		}
+	}
+	if err := q.Err(); err != nil {
+		return page, err
+	}
 	if s.e.shards > 1 && (status.ValidFor(pf.EntityUser) || status.ValidFor(pf.EntityOrganization)) {
 		q.Shards = s.e.shards // users' and organizations' statuses are sharded; billing's are not
-	}
-	if typ != "" {
-		prefix, _ := EntityTypePrefix(typ)
-		q.SK = table.SKBeginsWith(prefix)
 	}
 	page.Items = []StatusEntity{}
 	page.Cursor, err = s.e.t.ReadCollection(ctx, o.Apply(q),

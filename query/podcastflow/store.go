@@ -77,11 +77,11 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 	}
 	e := newEntities(t, min(o.IndexShards, table.MaxShards))
 	return &Store{
-		Users:         &Users{e: e},
-		Organizations: &Organizations{e: e},
-		Platform:      &Platform{e: e},
-		Analytics:     &Analytics{e: e},
-		Billing:       &Billing{e: e},
+		Users:         newUsers(e),
+		Organizations: newOrganizations(e),
+		Platform:      newPlatform(e),
+		Analytics:     newAnalytics(e),
+		Billing:       newBilling(e),
 		Statuses:      &Statuses{e: e},
 		t:             t,
 	}

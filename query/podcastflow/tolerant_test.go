@@ -46,7 +46,7 @@ func TestScriptWrittenItems_PF1_PF5_PF10_PF11(t *testing.T) {
 	put(map[string]any{"PK": "USER#lam-1", "SK": "PREFERENCES", "notifications": map[string]bool{"email": true, "push": false},
 		"theme": "light", "language": "en", "timezone": "UTC", "updatedAt": "2024-01-01T00:00:00.000Z"})
 
-	page, err := s.Billing.Records(ctx, "org-s") // PF-10
+	page, err := s.Billing.Records.List(ctx, pf.BillingRecord{OrganizationID: "org-s"}) // PF-10
 	if err != nil || len(page.Items) != 3 {
 		t.Fatalf("PF-10 with unknown plans: %d items, %v", len(page.Items), err)
 	}
@@ -63,7 +63,7 @@ func TestScriptWrittenItems_PF1_PF5_PF10_PF11(t *testing.T) {
 	if err != nil || r.Plan != "Enterprise" {
 		t.Fatalf("status update of a record with an unknown plan: %+v %v", r.Plan, err)
 	}
-	st, err := s.Organizations.Settings(ctx, "org-s") // PF-5
+	st, err := s.Organizations.Settings.Get(ctx, pf.OrganizationSettings{OrganizationID: "org-s"}) // PF-5
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestScriptWrittenItems_PF1_PF5_PF10_PF11(t *testing.T) {
 	if b, ok := out.Item["ssoEnabled"].(*types.AttributeValueMemberBOOL); !ok || !b.Value {
 		t.Errorf("ssoEnabled = %#v, want true", out.Item["ssoEnabled"])
 	}
-	prefs, err := s.Users.Preferences(ctx, "lam-1") // PF-1 collection item
+	prefs, err := s.Users.Preferences.Get(ctx, pf.UserPreferences{UserID: "lam-1"}) // PF-1 collection item
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestScriptWrittenItems_PF1_PF5_PF10_PF11(t *testing.T) {
 	if err := s.Users.PutPreferences(ctx, &prefs); err != nil {
 		t.Fatal(err)
 	}
-	again, err := s.Users.Preferences(ctx, "lam-1")
+	again, err := s.Users.Preferences.Get(ctx, pf.UserPreferences{UserID: "lam-1"})
 	if err != nil || again.Theme != "dark" || again.Notifications.Channels == nil || again.Notifications.On("push") {
 		t.Fatalf("after PutPreferences: %+v %v", again, err)
 	}

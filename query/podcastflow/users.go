@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
 	"time"
 
 	"github.com/singletable/singletable/entity/pf"
@@ -13,8 +12,58 @@ import (
 
 // Users serves the user patterns: PF-1, PF-2, PF-3, PF-4, PF-12, PF-13,
 // and the writes the platform needs (create, update, role, organization
-// and status changes, last login, preferences, delete).
-type Users struct{ e *entities }
+// and status changes, last login, preferences, delete). The reads of one
+// pattern are declared ([table.Pattern]): their fields.
+type Users struct {
+	// Profile reads a user's profile (PF-1): GetItem PK = USER#{userId},
+	// SK = PROFILE.
+	//
+	//	u, err := s.Users.Profile.Get(ctx, pf.UserProfile{UserID: id})
+	Profile *table.Pattern[pf.UserProfile]
+	// Preferences reads a user's preferences (PF-2): GetItem
+	// PK = USER#{userId}, SK = PREFERENCES; table.ErrNotFound when never
+	// saved.
+	Preferences *table.Pattern[pf.UserPreferences]
+	// AllUsers lists every user by userId (PF-4): Query GSI4
+	// PK = USERS#{n} for each shard n (Options.IndexShards; USERS itself
+	// with one shard), sent at once and merged: one request per shard per
+	// page. The document's Scan is not used.
+	//
+	//	page, err := s.Users.AllUsers.List(ctx, pf.UserProfile{}, table.Limit(50))
+	AllUsers *table.Pattern[pf.UserProfile]
+	// ByOrganization lists an organization's users by userId (PF-12):
+	// Query GSI1 PK = ORG#{organizationId}.
+	//
+	//	for u, err := range s.Users.ByOrganization.All(ctx, pf.UserProfile{OrganizationID: org}) {
+	ByOrganization *table.Pattern[pf.UserProfile]
+	// ByRole lists the users with a role by userId (PF-13): Query GSI2
+	// PK = ROLE#{role}#{n} for each shard n, merged; an unknown role is a
+	// *table.ValidationError.
+	ByRole *table.Pattern[pf.UserProfile]
+
+	e *entities
+}
+
+func newUsers(e *entities) *Users {
+	return &Users{e: e,
+		Profile: table.NewPattern(e.users, table.PatternDef[pf.UserProfile]{ID: "PF-1", Name: "podcastflow.Users.Profile",
+			Doc: "A user's profile.", Reads: table.ReadOne, Check: checkUser}),
+		Preferences: table.NewPattern(e.prefs, table.PatternDef[pf.UserPreferences]{ID: "PF-2", Name: "podcastflow.Users.Preferences",
+			Doc: "A user's preferences.", Reads: table.ReadOne,
+			Check: func(p *pf.UserPreferences) error { return p.UserID.Validate("userId") }}),
+		AllUsers: table.NewPattern(e.users, table.PatternDef[pf.UserProfile]{ID: "PF-4", Name: "podcastflow.Users.AllUsers",
+			Doc: "Every user, by userId, one Query per shard per page (no Scan).", Reads: table.ReadPage, Index: IndexAll, WholePartition: true}),
+		ByOrganization: table.NewPattern(e.users, table.PatternDef[pf.UserProfile]{ID: "PF-12", Name: "podcastflow.Users.ByOrganization",
+			Doc: "An organization's users, by userId.", Reads: table.ReadPage, Index: IndexOrgUsers, WholePartition: true,
+			Check: func(u *pf.UserProfile) error { return u.OrganizationID.Validate("organizationId") }}),
+		ByRole: table.NewPattern(e.users, table.PatternDef[pf.UserProfile]{ID: "PF-13", Name: "podcastflow.Users.ByRole",
+			Doc: "The users with a role, by userId, one Query per shard per page.", Reads: table.ReadPage, Index: IndexRole, WholePartition: true,
+			Check: func(u *pf.UserProfile) error { _, err := pf.ParseRole(string(u.Role)); return err }}),
+	}
+}
+
+// checkUser checks the userId a read names.
+func checkUser(u *pf.UserProfile) error { return u.UserID.Validate("userId") }
 
 // UserWithPreferences is a user's profile with its preferences (PF-3).
 // Preferences is nil when the user has never saved any.
@@ -43,7 +92,7 @@ func (s *Users) Create(ctx context.Context, u *pf.UserProfile) (err error) {
 	}
 	var orgKey table.Key
 	if u.OrganizationID != "" {
-		orgKey, _ = pf.OrganizationProfileKey(u.OrganizationID)
+		orgKey, _ = s.e.orgKey(u.OrganizationID)
 		ops = append(ops, s.e.t.ConditionOp(orgKey))
 	}
 	err = s.e.t.Transact(ctx, ops...)
@@ -68,18 +117,6 @@ func (s *Users) Create(ctx context.Context, u *pf.UserProfile) (err error) {
 	return fmt.Errorf("create user %s: %w", u.UserID, err)
 }
 
-// Get returns a user's profile (PF-1): GetItem PK = USER#{userId},
-// SK = PROFILE. Errors: *table.ValidationError, table.ErrNotFound.
-func (s *Users) Get(ctx context.Context, id pf.UserID) (_ pf.UserProfile, err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-1", "podcastflow.Users.Get")
-	defer func() { call.End(err) }()
-	k, err := pf.UserProfileKey(id)
-	if err != nil {
-		return pf.UserProfile{}, err
-	}
-	return s.e.users.Get(ctx, k)
-}
-
 // GetByEmail returns the user holding email (compared lower-cased): one
 // GetItem on the email guard, one on the profile. Not in the document;
 // it comes with unique emails. Errors: *table.ValidationError,
@@ -95,19 +132,6 @@ func (s *Users) GetByEmail(ctx context.Context, email string) (_ pf.UserProfile,
 	return s.e.users.GetByUnique(ctx, table.Unique{Name: uniqueEmail, Value: pf.NormalizeEmail(email)})
 }
 
-// Preferences returns a user's preferences (PF-2): GetItem
-// PK = USER#{userId}, SK = PREFERENCES. Errors: *table.ValidationError,
-// table.ErrNotFound (never saved).
-func (s *Users) Preferences(ctx context.Context, id pf.UserID) (_ pf.UserPreferences, err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-2", "podcastflow.Users.Preferences")
-	defer func() { call.End(err) }()
-	k, err := pf.UserPreferencesKey(id)
-	if err != nil {
-		return pf.UserPreferences{}, err
-	}
-	return s.e.prefs.Get(ctx, k)
-}
-
 // GetWithPreferences returns a user's profile and preferences with one
 // Query on the item collection (PF-3): PK = USER#{userId}. Items written
 // without the entity-type attribute are recognized by their sort key.
@@ -116,12 +140,12 @@ func (s *Users) GetWithPreferences(ctx context.Context, id pf.UserID) (_ UserWit
 	ctx, call := s.e.t.Call(ctx, "PF-3", "podcastflow.Users.GetWithPreferences")
 	defer func() { call.End(err) }()
 	var out UserWithPreferences
-	pk, err := pf.UserPK(id)
+	k, err := s.e.userKey(id)
 	if err != nil {
 		return out, err
 	}
 	found := false
-	_, err = s.e.t.ReadCollection(ctx, table.Query{PK: pk, Consistent: true},
+	_, err = s.e.t.ReadCollection(ctx, table.Query{PK: k.PK, Consistent: true},
 		table.Into(s.e.users, func(u pf.UserProfile) { out.Profile, found = u, true }),
 		table.Into(s.e.prefs, func(p pf.UserPreferences) { out.Preferences = &p }))
 	if err != nil {
@@ -131,65 +155,6 @@ func (s *Users) GetWithPreferences(ctx context.Context, id pf.UserID) (_ UserWit
 		return UserWithPreferences{}, fmt.Errorf("get user %s with preferences: %w", id, table.ErrNotFound)
 	}
 	return out, nil
-}
-
-// List returns one page of all users, by userId (PF-4): Query GSI4
-// PK = USERS#{n} for each shard n (Options.IndexShards; USERS itself with
-// one shard), sent at once and merged in userId order: one request per
-// shard per page. The document's Scan is not used. Errors:
-// *table.ValidationError, table.ErrInvalidCursor.
-func (s *Users) List(ctx context.Context, opts ...table.ListOption) (_ table.Page[pf.UserProfile], err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-4", "podcastflow.Users.List")
-	defer func() { call.End(err) }()
-	return s.e.users.List(ctx, table.Query{Index: IndexAll, PK: AllUsersPK}, opts...)
-}
-
-// All iterates over all users (PF-4), page by page; see [Users.List].
-func (s *Users) All(ctx context.Context, opts ...table.ListOption) iter.Seq2[pf.UserProfile, error] {
-	return table.CallSeq2(ctx, s.e.t, "PF-4", "podcastflow.Users.All", func(ctx context.Context) iter.Seq2[pf.UserProfile, error] {
-		return s.e.users.ListAll(ctx, table.Query{Index: IndexAll, PK: AllUsersPK}, opts...)
-	})
-}
-
-// ListByOrganization returns one page of an organization's users, by
-// userId (PF-12): Query GSI1 PK = ORG#{organizationId}. Errors:
-// *table.ValidationError, table.ErrInvalidCursor.
-func (s *Users) ListByOrganization(ctx context.Context, org pf.OrgID, opts ...table.ListOption) (_ table.Page[pf.UserProfile], err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-12", "podcastflow.Users.ListByOrganization")
-	defer func() { call.End(err) }()
-	pk, err := OrgUsersPK(org)
-	if err != nil {
-		return table.Page[pf.UserProfile]{}, err
-	}
-	return s.e.users.List(ctx, table.Query{Index: IndexOrgUsers, PK: pk}, opts...)
-}
-
-// AllByOrganization iterates over an organization's users (PF-12).
-func (s *Users) AllByOrganization(ctx context.Context, org pf.OrgID, opts ...table.ListOption) iter.Seq2[pf.UserProfile, error] {
-	return table.CallPages(ctx, s.e.t, "PF-12", "podcastflow.Users.AllByOrganization", func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.UserProfile], error) {
-		return s.ListByOrganization(ctx, org, opts...)
-	}, opts...)
-}
-
-// ListByRole returns one page of the users with a role, by userId
-// (PF-13): Query GSI2 PK = ROLE#{role}#{n} for each shard n (see
-// [Users.List]), merged. Errors: *table.ValidationError
-// (unknown role), table.ErrInvalidCursor.
-func (s *Users) ListByRole(ctx context.Context, role pf.Role, opts ...table.ListOption) (_ table.Page[pf.UserProfile], err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-13", "podcastflow.Users.ListByRole")
-	defer func() { call.End(err) }()
-	pk, err := RolePK(role)
-	if err != nil {
-		return table.Page[pf.UserProfile]{}, err
-	}
-	return s.e.users.List(ctx, table.Query{Index: IndexRole, PK: pk}, opts...)
-}
-
-// AllByRole iterates over the users with a role (PF-13).
-func (s *Users) AllByRole(ctx context.Context, role pf.Role, opts ...table.ListOption) iter.Seq2[pf.UserProfile, error] {
-	return table.CallPages(ctx, s.e.t, "PF-13", "podcastflow.Users.AllByRole", func(ctx context.Context, opts ...table.ListOption) (table.Page[pf.UserProfile], error) {
-		return s.ListByRole(ctx, role, opts...)
-	}, opts...)
 }
 
 // Update applies change to the user and writes it back with optimistic
@@ -207,7 +172,7 @@ func (s *Users) AllByRole(ctx context.Context, role pf.Role, opts ...table.ListO
 func (s *Users) Update(ctx context.Context, id pf.UserID, change func(*pf.UserProfile) error) (_ pf.UserProfile, err error) {
 	ctx, call := s.e.t.Call(ctx, "PF-1", "podcastflow.Users.Update")
 	defer func() { call.End(err) }()
-	k, err := pf.UserProfileKey(id)
+	k, err := s.e.userKey(id)
 	if err != nil {
 		return pf.UserProfile{}, err
 	}
@@ -251,11 +216,11 @@ func (s *Users) SetStatus(ctx context.Context, id pf.UserID, status pf.UserStatu
 func (s *Users) MoveToOrganization(ctx context.Context, id pf.UserID, org pf.OrgID) (_ pf.UserProfile, err error) {
 	ctx, call := s.e.t.Call(ctx, "PF-12", "podcastflow.Users.MoveToOrganization")
 	defer func() { call.End(err) }()
-	k, err := pf.UserProfileKey(id)
+	k, err := s.e.userKey(id)
 	if err != nil {
 		return pf.UserProfile{}, err
 	}
-	ok, err := pf.OrganizationProfileKey(org)
+	ok, err := s.e.orgKey(org)
 	if err != nil {
 		return pf.UserProfile{}, err
 	}
@@ -274,7 +239,7 @@ func (s *Users) MoveToOrganization(ctx context.Context, id pf.UserID, org pf.Org
 func (s *Users) RecordLogin(ctx context.Context, id pf.UserID, at time.Time) (_ pf.UserProfile, err error) {
 	ctx, call := s.e.t.Call(ctx, "PF-1", "podcastflow.Users.RecordLogin")
 	defer func() { call.End(err) }()
-	k, err := pf.UserProfileKey(id)
+	k, err := s.e.userKey(id)
 	if err != nil {
 		return pf.UserProfile{}, err
 	}
@@ -303,14 +268,13 @@ func (s *Users) PutPreferences(ctx context.Context, p *pf.UserPreferences) (err 
 func (s *Users) Delete(ctx context.Context, id pf.UserID) (err error) {
 	ctx, call := s.e.t.Call(ctx, "PF-1", "podcastflow.Users.Delete")
 	defer func() { call.End(err) }()
-	pk, err := pf.UserPreferencesKey(id)
+	k, err := s.e.userKey(id)
 	if err != nil {
 		return err
 	}
-	if err := s.e.prefs.Delete(ctx, pk); err != nil && !errors.Is(err, table.ErrNotFound) {
+	if err := s.e.prefs.Delete(ctx, s.e.prefs.Key(pf.UserPreferences{UserID: id})); err != nil && !errors.Is(err, table.ErrNotFound) {
 		return err
 	}
-	k, _ := pf.UserProfileKey(id)
 	return s.e.users.Delete(ctx, k)
 }
 

@@ -20,7 +20,7 @@ func TestUserProfileAndPreferences_PF1_PF2_PF3(t *testing.T) {
 	mustCreateOrgs(t, s, "o1")
 	u := mustCreateUser(t, s, user("u1", "o1", pf.RoleProducer))
 
-	got, err := s.Users.Get(ctx, "u1") // PF-1
+	got, err := s.Users.Profile.Get(ctx, pf.UserProfile{UserID: "u1"}) // PF-1
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestUserProfileAndPreferences_PF1_PF2_PF3(t *testing.T) {
 	if diff := cmp.Diff(podcastflow.UserWithPreferences{Profile: *u}, both, equateEmpty); diff != "" {
 		t.Errorf("PF-3 without preferences (-want +got):\n%s", diff)
 	}
-	if _, err := s.Users.Preferences(ctx, "u1"); !errors.Is(err, table.ErrNotFound) {
+	if _, err := s.Users.Preferences.Get(ctx, pf.UserPreferences{UserID: "u1"}); !errors.Is(err, table.ErrNotFound) {
 		t.Errorf("PF-2 before save: err = %v, want ErrNotFound", err)
 	}
 
@@ -44,7 +44,7 @@ func TestUserProfileAndPreferences_PF1_PF2_PF3(t *testing.T) {
 	if err := s.Users.PutPreferences(ctx, p); err != nil {
 		t.Fatal(err)
 	}
-	gotP, err := s.Users.Preferences(ctx, "u1") // PF-2
+	gotP, err := s.Users.Preferences.Get(ctx, pf.UserPreferences{UserID: "u1"}) // PF-2
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestUserProfileAndPreferences_PF1_PF2_PF3(t *testing.T) {
 	}
 
 	for name, err := range map[string]error{
-		"PF-1": func() error { _, err := s.Users.Get(ctx, "nobody"); return err }(),
+		"PF-1": func() error { _, err := s.Users.Profile.Get(ctx, pf.UserProfile{UserID: "nobody"}); return err }(),
 		"PF-3": func() error { _, err := s.Users.GetWithPreferences(ctx, "nobody"); return err }(),
 	} {
 		if !errors.Is(err, table.ErrNotFound) {
@@ -94,7 +94,7 @@ func TestListAllUsers_PF4(t *testing.T) {
 	var got []pf.UserID
 	cursor, pages := "", 0
 	for {
-		p, err := s.Users.List(ctx, table.Limit(4), table.After(cursor))
+		p, err := s.Users.AllUsers.List(ctx, pf.UserProfile{}, table.Limit(4), table.After(cursor))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,10 +111,10 @@ func TestListAllUsers_PF4(t *testing.T) {
 	if pages < 2 {
 		t.Errorf("PF-4 read %d pages of 4 for %d users, want at least 2", pages, len(want))
 	}
-	if diff := cmp.Diff(want, userIDs(collect(t, s.Users.All(ctx, table.Limit(2))))); diff != "" {
+	if diff := cmp.Diff(want, userIDs(collect(t, s.Users.AllUsers.All(ctx, pf.UserProfile{}, table.Limit(2))))); diff != "" {
 		t.Errorf("PF-4 iterator (-want +got):\n%s", diff)
 	}
-	if _, err := s.Users.List(ctx, table.After("not-a-cursor")); !errors.Is(err, table.ErrInvalidCursor) {
+	if _, err := s.Users.AllUsers.List(ctx, pf.UserProfile{}, table.After("not-a-cursor")); !errors.Is(err, table.ErrInvalidCursor) {
 		t.Errorf("PF-4 bad cursor: err = %v, want ErrInvalidCursor", err)
 	}
 }
@@ -131,19 +131,19 @@ func TestUsersByOrganizationAndRole_PF12_PF13(t *testing.T) {
 	mustCreateUser(t, s, user("m1", "", pf.RoleMaster)) // master: no organization
 
 	byOrg := func(o pf.OrgID) []pf.UserID {
-		p, err := s.Users.ListByOrganization(ctx, o)
+		p, err := s.Users.ByOrganization.List(ctx, pf.UserProfile{OrganizationID: o})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return userIDs(p.Items)
 	}
 	byRole := func(r pf.Role) []pf.UserID {
-		return userIDs(collect(t, s.Users.AllByRole(ctx, r, table.Limit(1))))
+		return userIDs(collect(t, s.Users.ByRole.All(ctx, pf.UserProfile{Role: r}, table.Limit(1))))
 	}
 	if diff := cmp.Diff([]pf.UserID{"u1", "u2"}, byOrg("o1")); diff != "" {
 		t.Errorf("PF-12 o1 (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]pf.UserID{"u3"}, userIDs(collect(t, s.Users.AllByOrganization(ctx, "o2")))); diff != "" {
+	if diff := cmp.Diff([]pf.UserID{"u3"}, userIDs(collect(t, s.Users.ByOrganization.All(ctx, pf.UserProfile{OrganizationID: "o2"})))); diff != "" {
 		t.Errorf("PF-12 o2 iterator (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]pf.UserID{"u1", "u3"}, byRole(pf.RoleSeller)); diff != "" {
@@ -173,7 +173,7 @@ func TestRoleChangeMovesUser_PF13(t *testing.T) {
 		t.Errorf("ChangeRole returned role %q", got.Role)
 	}
 	for role, want := range map[pf.Role][]pf.UserID{pf.RoleSeller: nil, pf.RoleAdmin: {"u1"}} {
-		p, err := s.Users.ListByRole(ctx, role)
+		p, err := s.Users.ByRole.List(ctx, pf.UserProfile{Role: role})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,7 +199,7 @@ func TestOrganizationChangeMovesUser_PF12(t *testing.T) {
 		t.Fatal(err)
 	}
 	for o, want := range map[pf.OrgID][]pf.UserID{"o1": nil, "o2": {"u1"}} {
-		p, err := s.Users.ListByOrganization(ctx, o)
+		p, err := s.Users.ByOrganization.List(ctx, pf.UserProfile{OrganizationID: o})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -282,10 +282,10 @@ func TestDeleteUser(t *testing.T) {
 	if _, err := s.Users.GetWithPreferences(ctx, "u1"); !errors.Is(err, table.ErrNotFound) {
 		t.Errorf("after delete: err = %v, want ErrNotFound", err)
 	}
-	if _, err := s.Users.Preferences(ctx, "u1"); !errors.Is(err, table.ErrNotFound) {
+	if _, err := s.Users.Preferences.Get(ctx, pf.UserPreferences{UserID: "u1"}); !errors.Is(err, table.ErrNotFound) {
 		t.Errorf("preferences after delete: err = %v, want ErrNotFound", err)
 	}
-	p, err := s.Users.List(ctx)
+	p, err := s.Users.AllUsers.List(ctx, pf.UserProfile{})
 	if err != nil || len(p.Items) != 0 {
 		t.Errorf("PF-4 after delete = %v, %v; want none", userIDs(p.Items), err)
 	}

@@ -134,7 +134,7 @@ func TestWritersAttributesSurvive(t *testing.T) {
 			func(p *pf.UserPreferences) { p.Display["density"] = "compact" },
 			func(ctx context.Context, p *pf.UserPreferences) error { return e.prefs.Upsert(ctx, p) }, "display")
 		// Users.Preferences gives back what is stored.
-		p, err := s.Users.Preferences(t.Context(), "u-pref")
+		p, err := s.Users.Preferences.Get(t.Context(), pf.UserPreferences{UserID: "u-pref"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,7 +172,7 @@ func TestWritersAttributesSurvive(t *testing.T) {
 			func(ctx context.Context, o *pf.OrganizationSettings) error {
 				return s.Organizations.PutSettings(ctx, o)
 			}, "ssoEnabled")
-		st, err := s.Organizations.Settings(t.Context(), "acme-corp")
+		st, err := s.Organizations.Settings.Get(t.Context(), pf.OrganizationSettings{OrganizationID: "acme-corp"})
 		if err != nil {
 			t.Fatal(err)
 		}
