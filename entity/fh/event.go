@@ -41,6 +41,12 @@ type Event struct {
 	DeliveredAt UnixMillis `dynamo:"deliveredAt,omitempty"`
 	// ExpiresAt is the TTL (Unix seconds).
 	ExpiresAt UnixSeconds `dynamo:"expiresAt"`
+	// ByKey marks an event found by its located ID alone (its key is in
+	// its ID, [NewLocatedEventID]): a store profile that leaves such
+	// events out of GSI1 sets it, saving the index entry's write units
+	// (query/ferryhook, Options.EventsByKeyOnly). Absent (false) on every
+	// other event, which GSI1 holds as the document says.
+	ByKey bool `dynamo:"byKey,omitempty"`
 }
 
 // Validate reports the first invalid field of e as a *table.ValidationError.

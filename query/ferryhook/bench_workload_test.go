@@ -76,8 +76,11 @@ func BenchmarkWorkload(b *testing.B) {
 			rows = append(rows, row)
 		})
 	}
-	b.Logf("Ferryhook workload, %d rounds of %d-operation blocks (lib/x: throughput ratio, median [range]; CPU per op: lib / same / min):\n%s",
+	b.Logf("Ferryhook workload, %d rounds of %d-operation blocks (lib/x: throughput ratio, median [range]; CPU per op: lib / same / min; in the ingest-8-together and ingest-stream-counted rows min is the running service's own requests):\n%s",
 		*workloadRounds, *workloadBlock, tabletest.WorkloadTable(rows))
+	// The WCU column (issue 44): what each ingest costs DynamoDB, metered
+	// over every key, table and GSI, with 1.8 KB events.
+	b.Logf("Ferryhook ingest, WCU per event (capacity.Meter, 1.8 KB events, 16 operations each):\n%s", routeWCUTable(measureRouteWCU(b, 16)))
 }
 
 // workload is the fixture the scenarios share: one store on two fresh
@@ -95,6 +98,9 @@ type workload struct {
 	ev           fh.Event  // created by the library: a located ID
 	attEv        fh.EventID
 	aead         cipher.AEAD
+	// routes are issue 44's ingest routes on the same tables (the
+	// scaled profile's group commit, the stream-counted profile).
+	routes *ingestRoutes
 }
 
 func newWorkload(b *testing.B) *workload {
@@ -124,6 +130,7 @@ func newWorkload(b *testing.B) *workload {
 			b.Fatal(err)
 		}
 	}
+	w.routes = newIngestRoutes(b, w.c, ferryhook.MainSchema(benchMain), events.Schema(), `{"type":"invoice.paid"}`, "")
 	// the hand-written layer's cursor key (AES-256-GCM), as the library seals its cursors
 	block, err := aes.NewCipher([]byte("a hand-written cursor key 32 by."))
 	if err != nil {
@@ -157,6 +164,11 @@ func (w *workload) scenarios() []scenario {
 		{name: "event-by-id", variants: []tabletest.Variant{{Name: "lib", Op: w.libEventByID}, {Name: "same", Op: w.sameEventByID}, {Name: "min", Op: w.minEventByID}}},
 		{name: "attempt-create", variants: []tabletest.Variant{{Name: "lib", Op: w.libAttemptCreate}, {Name: "same", Op: w.sameAttemptCreate}, {Name: "min", Op: w.minAttemptCreate}}},
 		{name: "attempt-list", variants: []tabletest.Variant{{Name: "lib", Op: w.libAttemptList}, {Name: "same", Op: w.sameAttemptList}, {Name: "min", Op: w.minAttemptList}}},
+		// Issue 44: 8 events that arrived together in the scaled profile
+		// (one transaction), and one event in the stream-counted profile
+		// (one PutItem); min is the running service's own requests.
+		{name: "ingest-8-together", variants: []tabletest.Variant{{Name: "lib", Op: w.routes.libGroup}, {Name: "same", Op: w.routes.sameGroup}, {Name: "min", Op: w.routes.serviceGroup}}},
+		{name: "ingest-stream-counted", variants: []tabletest.Variant{{Name: "lib", Op: w.routes.libStream}, {Name: "same", Op: w.routes.sameStream}, {Name: "min", Op: w.routes.serviceStream}}},
 	}
 }
 

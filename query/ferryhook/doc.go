@@ -111,6 +111,21 @@
 // (on condition that it is still active) and the owner's usageThisMonth.
 // The counters therefore count exactly the events stored.
 //
+// What an ingest costs in write units (issue 44; an event of about 1.8 KB,
+// measured by capacity.Meter over every key, table and GSI,
+// TestIngestWCU_FH12_FH16 and TestIngestRoutesWCU_FH12_FH16), per profile:
+//
+//	profile                      WCU per event   requests per event   guarantees
+//	document (default)           12              1 transaction        all, immediate
+//	[ScaledProfile]              4 + 4/k         1/k transaction      all, immediate; k events per group commit (6 at k = 2, 4.5 at 8)
+//	[StreamCountedProfile]       4.0x            1 PutItem            as bounds: a paused source within Options.StateCheck, counts within the stream's lag
+//	the service's own handler    6               2 (PutItem, UpdateItem)  none: no atomicity, no count per source, a paused source for 5 minutes
+//
+// The 4 units left in the scaled profile are the event written in a
+// transaction (2 units for 1-2 KB, doubled); the stream-counted profile
+// writes it alone (2) and keeps its GSI1 entry (2) so the running service
+// finds it by ID; with Options.EventsByKeyOnly as well it costs 2.
+//
 // # Scaled profile
 //
 // One item takes at most 1,000 write units per second, so in the default
@@ -151,9 +166,13 @@
 // characters in the document's alphabet. [Events.GetByID] and
 // [Events.UpdateStatus] read the event's key from such an ID and send one
 // request; IDs the running service mints (evt_ + nanoid(16), 20
-// characters) take the GSI1 path as before. Every event still gets its
-// GSI1 entry, so the service finds the library's events by ID too (it
-// never checks an ID's length).
+// characters) take the GSI1 path as before. Events keep their GSI1 entry,
+// so the service finds the library's events by ID too (it never checks an
+// ID's length), except in a store with Options.EventsByKeyOnly (the
+// scaled profile's default since issue 44): the events it ingests are
+// marked byKey and left out of GSI1, saving the entry's 2 write units,
+// and the service's getById no longer finds them. Such a store still
+// reads the service's events (and any other) through GSI1.
 //
 // # Deletion
 //

@@ -1,6 +1,8 @@
 package ferryhook
 
 import (
+	"sync"
+
 	"github.com/singletable/singletable/entity/fh"
 	"github.com/singletable/singletable/table"
 )
@@ -10,11 +12,14 @@ import (
 // for a write-sharded source, in event partitions 0, 1, ..., e-1, 0, ...
 // (the bucket the ID records): a small scale sample then fills
 // the shards as evenly as a large population of random IDs does
-// (capacity.SpreadID's idea, for IDs the store mints). Not safe for
-// concurrent ingests.
+// (capacity.SpreadID's idea, for IDs the store mints). Concurrent ingests
+// (group commits of several sources) share the sequence.
 func SpreadEventIDs(s *Store, n, e int) {
 	next := 0
+	var mu sync.Mutex
 	s.acceptEventID = func(id fh.EventID) bool {
+		mu.Lock()
+		defer mu.Unlock()
 		if table.Shard(string(id), n) != next%n {
 			return false
 		}

@@ -53,6 +53,14 @@ type IngestRequest struct {
 // source or user without shards creates them (one transaction per set,
 // checking the item's state) and retries.
 //
+// With group commit (Options.GroupCommit, the scaled profile's default
+// since issue 44) an ingest into a source with a transaction in flight
+// goes out with the others that arrived meanwhile, in one transaction
+// with one count delta (group.go): the same conditions and faults, for
+// the whole group. In the stream-counted profile ([StreamCountedProfile],
+// FH-16) it is one PutItem of the event, counted later from the stream,
+// and its conditions become the bounds that profile states.
+//
 // Under faults: a transaction whose response is lost after it committed
 // is resent by the SDK with the same idempotency token and reports success
 // once, the event stored and counted once; one canceled only by
@@ -64,22 +72,49 @@ type IngestRequest struct {
 func (s *Store) Ingest(ctx context.Context, source fh.SourceID, req IngestRequest) (_ fh.Event, err error) {
 	ctx, call := s.main.Call(ctx, "FH-12", "ferryhook.Store.Ingest")
 	defer func() { call.End(err) }()
-	if err := source.Validate(); err != nil {
+	in, err := s.ingestInput(source, req)
+	if err != nil {
 		return fh.Event{}, err
+	}
+	switch {
+	case s.opts.StreamCounts:
+		return s.ingestAlone(ctx, source, in)
+	case s.opts.GroupCommit > 1:
+		return s.ingestGrouped(ctx, source, in)
+	}
+	evs, err := s.ingestEvents(ctx, source, []CreateEventInput{in})
+	if err != nil {
+		return fh.Event{}, err
+	}
+	return evs[0], nil
+}
+
+// ingestInput returns the event input of req into source, validated
+// before any request (the owner and plan are filled in when the
+// transaction is built).
+func (s *Store) ingestInput(source fh.SourceID, req IngestRequest) (CreateEventInput, error) {
+	if err := source.Validate(); err != nil {
+		return CreateEventInput{}, err
 	}
 	in := CreateEventInput{
 		SourceID: source, UserID: fh.NewUserID(), Plan: fh.PlanFree,
 		Headers: req.Headers, Body: req.Body, SourceIP: req.SourceIP, ContentType: req.ContentType, Method: req.Method,
 	}
 	if _, _, err := s.Events.build(in, false, table.Layout{}); err != nil { // validate before any request
-		return fh.Event{}, err
+		return CreateEventInput{}, err
 	}
+	return in, nil
+}
+
+// ingestEvents stores and counts the events of ins, all into source, in
+// one transaction (see Ingest; several events only with group commit).
+func (s *Store) ingestEvents(ctx context.Context, source fh.SourceID, ins []CreateEventInput) ([]fh.Event, error) {
 	for attempt := 0; ; attempt++ {
 		o, err := s.sourceOwner(ctx, source)
 		if err != nil {
-			return fh.Event{}, err
+			return nil, err
 		}
-		ev, next, err := s.ingestOnce(ctx, source, in, o)
+		evs, next, err := s.ingestOnce(ctx, source, ins, o)
 		switch {
 		case next == ingestRereadPlan && attempt < 3:
 			s.owners.Delete(source)
@@ -87,7 +122,7 @@ func (s *Store) Ingest(ctx context.Context, source fh.SourceID, req IngestReques
 		case next == ingestInitShards && attempt < 3:
 			stale, err := s.initShards(ctx, source, o)
 			if err != nil {
-				return fh.Event{}, err
+				return nil, err
 			}
 			if stale {
 				s.owners.Delete(source) // the source or the plan changed: read them again
@@ -101,7 +136,7 @@ func (s *Store) Ingest(ctx context.Context, source fh.SourceID, req IngestReques
 			// partitions already refusing.
 			s.owners.Delete(source)
 		}
-		return ev, err
+		return evs, err
 	}
 }
 
@@ -168,26 +203,29 @@ func (s *Store) sourceOwner(ctx context.Context, source fh.SourceID) (ownerInfo,
 	return o, nil
 }
 
-// ingestOnce sends the ingest transaction; next says what to do when it
-// failed only because the owner's plan is no longer the remembered one
-// (read it again) or, in the scaled profile, because the source's or the
-// owner's counter shards do not exist yet (create them).
-func (s *Store) ingestOnce(ctx context.Context, source fh.SourceID, in CreateEventInput, o ownerInfo) (fh.Event, ingestNext, error) {
-	ev, ops, evOps, err := s.ingestOps(in, o)
+// ingestOnce sends the ingest transaction of ins; next says what to do
+// when it failed only because the owner's plan is no longer the
+// remembered one (read it again) or, in the scaled profile, because the
+// source's or the owner's counter shards do not exist yet (create them).
+func (s *Store) ingestOnce(ctx context.Context, source fh.SourceID, ins []CreateEventInput, o ownerInfo) ([]fh.Event, ingestNext, error) {
+	evs, ops, evOps, err := s.ingestOps(ins, o)
 	if err != nil {
-		return fh.Event{}, ingestDone, err
+		return nil, ingestDone, err
 	}
 	err = s.events.Transact(ctx, ops...)
 	var te *table.TxError
 	if err == nil || !errors.As(err, &te) {
-		return ev, ingestDone, err
+		if err != nil {
+			evs = nil
+		}
+		return evs, ingestDone, err
 	}
 	src, user := evOps, evOps+1
 	if !s.scaled() {
 		// The counter actions do not ask for the item they fail on
 		// (hot, and a failure is rare): read the two items to say why.
 		if err := s.explainCounters(ctx, te, source, o, src, user); err != nil {
-			return fh.Event{}, ingestDone, err
+			return nil, ingestDone, err
 		}
 	}
 	next := ingestDone
@@ -208,50 +246,67 @@ func (s *Store) ingestOnce(ctx context.Context, source fh.SourceID, in CreateEve
 				next = ingestRereadPlan
 				continue
 			case st != nil && st.Value != string(fh.StatusDeleted):
-				return fh.Event{}, ingestDone, fmt.Errorf("ingest %s: %w: %w", source, ErrSourcePaused, err)
+				return nil, ingestDone, fmt.Errorf("ingest %s: %w: %w", source, ErrSourcePaused, err)
 			}
-			return fh.Event{}, ingestDone, fmt.Errorf("ingest %s: %w: %w", source, table.ErrNotFound, err)
+			return nil, ingestDone, fmt.Errorf("ingest %s: %w: %w", source, table.ErrNotFound, err)
 		case user:
 			switch {
 			case r.Item == nil && s.scaled():
 				next = ingestInitShards
 			case r.Item == nil:
-				return fh.Event{}, ingestDone, fmt.Errorf("ingest user %s: %w: %w", o.user, table.ErrNotFound, err)
+				return nil, ingestDone, fmt.Errorf("ingest user %s: %w: %w", o.user, table.ErrNotFound, err)
 			case next == ingestDone:
 				next = ingestRereadPlan // the plan changed: read it again
 			}
 		}
 	}
-	return fh.Event{}, next, err
+	return nil, next, err
 }
 
-// ingestOps builds the ingest transaction of in for the owner o: the
-// event's create (evOps actions) followed by the counter actions. It
-// sends nothing.
-func (s *Store) ingestOps(in CreateEventInput, o ownerInfo) (ev fh.Event, ops []table.TxOp, evOps int, err error) {
+// ingestOps builds the ingest transaction of ins for the owner o: the
+// events' creates (evOps actions) followed by the counter actions, which
+// count them all. It sends nothing.
+func (s *Store) ingestOps(ins []CreateEventInput, o ownerInfo) (evs []fh.Event, ops []table.TxOp, evOps int, err error) {
+	for _, in := range ins {
+		ev, evOp, err := s.ingestEventOp(in, o)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		evs, ops = append(evs, ev), append(ops, evOp...)
+	}
+	evOps = len(ops)
+	var counterOps []table.TxOp
+	if s.scaled() {
+		counterOps = s.shardedOps(evs, o)
+	} else if counterOps, err = s.itemCounterOps(evs[0], o); err != nil { // one event: the default profile has no group commit
+		return nil, nil, 0, err
+	}
+	return evs, append(ops, counterOps...), evOps, nil
+}
+
+// ingestEventOp builds the event of in for the owner o and its create
+// action, in its event partition when the source is write-sharded.
+func (s *Store) ingestEventOp(in CreateEventInput, o ownerInfo) (fh.Event, []table.TxOp, error) {
 	in.UserID, in.Plan = o.user, o.plan
 	if !in.Plan.Valid() {
 		in.Plan = fh.PlanFree
 	}
 	ev, shard, err := s.Events.newEvent(in, o.layout)
 	if err != nil {
-		return fh.Event{}, nil, 0, err
+		return fh.Event{}, nil, err
 	}
-	if ops, err = s.event.CreateOp(&ev); err != nil {
-		return fh.Event{}, nil, 0, err
+	if s.opts.EventsByKeyOnly {
+		_, _, _, ev.ByKey = ev.EventID.Location() // found by key alone: no GSI1 entry
+	}
+	ops, err := s.event.CreateOp(&ev)
+	if err != nil {
+		return fh.Event{}, nil, err
 	}
 	if shard.n > 1 { // a write-sharded source: the event's partition
 		pk, _ := fh.EventKeys.Partition(map[string]string{"sourceId": string(ev.SourceID)})
 		ops[0] = s.events.InPartition(ops[0], table.ShardPK(string(pk), shard.i, shard.n))
 	}
-	evOps = len(ops)
-	var counterOps []table.TxOp
-	if s.scaled() {
-		counterOps = s.shardedOps(ev, o)
-	} else if counterOps, err = s.itemCounterOps(ev, o); err != nil {
-		return fh.Event{}, nil, 0, err
-	}
-	return ev, append(ops, counterOps...), evOps, nil
+	return ev, ops, nil
 }
 
 // itemCounterOps returns the default profile's counter actions of ev: the

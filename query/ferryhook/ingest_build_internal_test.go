@@ -28,9 +28,10 @@ func BenchmarkIngestBuild(b *testing.B) {
 	if o.counters, err = s.prepareCounters(src.SourceID, o); err != nil { // as sourceOwner does once per owner
 		b.Fatal(err)
 	}
+	ins := []CreateEventInput{in}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, ops, _, err := s.ingestOps(in, o); err != nil || len(ops) != 3 {
+		if _, ops, _, err := s.ingestOps(ins, o); err != nil || len(ops) != 3 {
 			b.Fatal(len(ops), err)
 		}
 	}

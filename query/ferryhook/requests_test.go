@@ -10,6 +10,7 @@ import (
 	"github.com/singletable/singletable/internal/patterncost"
 	"github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/table"
+	"github.com/singletable/singletable/table/feed"
 	"github.com/singletable/singletable/table/tabletest"
 	"github.com/singletable/singletable/table/tabletest/capacity"
 )
@@ -158,6 +159,10 @@ func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12_FH13_FH
 		_, err := s.Ingest(c, src.SourceID, ferryhook.IngestRequest{Body: "{}", ContentType: "application/json", Method: "POST"})
 		return err
 	})
+	m("Store.IngestBatch", "2 events; default profile: a transaction each; scaled: one transaction of both (TestIngestWCU_FH12_FH16)", func() error {
+		_, err := s.IngestBatch(c, src.SourceID, []ferryhook.IngestRequest{{Body: "{}", Method: "POST"}, {Body: "{}", Method: "POST"}})
+		return err
+	})
 	m("Sources.Counts", "default profile; scaled: 1 BatchGetItem of 34 keys (TestScaledProfileRequests)", func() error {
 		_, err := s.Sources.Counts(c, u.UserID, src.SourceID)
 		return err
@@ -202,6 +207,34 @@ func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12_FH13_FH
 	scaled := ferryhook.New(mainT, eventsT, ferryhook.ScaledProfile())
 	m("Sources.ShardEvents", "scaled profile: 1 partition to 16 (the source and its 32 counter shards in one transaction)", func() error {
 		_, err := scaled.Sources.ShardEvents(c, u.UserID, src.SourceID, 16)
+		return err
+	})
+	// The stream-counted profile's counting (FH-16), on tables with a
+	// stream reached through the metered client: a batch of two events of
+	// one source, one UpdateItem on its source shard and one on its
+	// owner's usage shard.
+	sf := streamFixture(t)
+	ss := ferryhook.New(table.New(client, sf.main.Schema(), withCipher), table.New(client, sf.events.Schema(), withCipher), ferryhook.StreamCountedProfile())
+	su := mustUser(t, sf.store, "stream-cost@example.com")
+	ssrc := mustSource(t, sf.store, su.UserID, "stripe")
+	for range 2 {
+		if _, err := ss.Ingest(c, ssrc.SourceID, ferryhook.IngestRequest{Body: "{}", Method: "POST"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	arn, err := feed.StreamARN(c, sf.events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := feed.ReadAll(c, feed.StreamsClient(sf.events.Client()), arn)
+	if err != nil || len(recs) != 2 {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+	m("Store.CountsHandler", "stream-counted profile: a batch of 2 events of one source (the handler's requests per batch)", func() error {
+		n, err := ss.CountsHandler().HandleBatch(c, feed.Batch{Shard: recs[0].Shard, Records: recs})
+		if err == nil && n != 2 {
+			err = fmt.Errorf("%d records handled", n)
+		}
 		return err
 	})
 	m("Connections.Delete", "", func() error { return s.Connections.Delete(c, u.UserID, src.SourceID, conn.ConnectionID) })

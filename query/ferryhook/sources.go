@@ -213,6 +213,9 @@ func (s *Sources) Update(ctx context.Context, user fh.UserID, id fh.SourceID, up
 	if s.s.scaled() && up.Status != nil {
 		also = s.s.srcCounters.StateOps(string(id), map[string]string{"status": string(*up.Status)})
 	}
+	if up.Status != nil {
+		defer s.s.forgetSource(id)
+	}
 	return s.s.source.UpdateAlso(ctx, k, also, func(cur *fh.Source) error {
 		if cur.Status == fh.StatusDeleted {
 			return notFound("source", string(id))
@@ -270,6 +273,7 @@ func (s *Sources) Delete(ctx context.Context, user fh.UserID, id fh.SourceID) (e
 	if err != nil {
 		return err
 	}
+	defer s.s.forgetSource(id)
 	// One UpdateItem: status deleted unless already deleted.
 	p := table.Patch{
 		Set:        map[string]any{"status": fh.StatusDeleted},

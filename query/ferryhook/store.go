@@ -100,6 +100,27 @@ type Options struct {
 	// Default (0): 1 second; a negative value never reads again (the next
 	// RollupJob run copies the state).
 	StateCheck time.Duration
+	// GroupCommit, when above 1, lets concurrent ingests into one source
+	// share one transaction of up to that many events, with one count
+	// delta on one source shard and one usage shard (group commit,
+	// issue 44; [Store.IngestBatch] sends events that arrive together so).
+	// It needs CounterShards. [ScaledProfile] sets [DefaultGroupCommit].
+	GroupCommit int
+	// EventsByKeyOnly leaves the events the store ingests out of GSI1:
+	// their IDs are located (fh.NewLocatedEventID), so the library reads
+	// them by key and never needs the index, and each saves its GSI1
+	// entry (2 write units for an event of 1-2 KB). The running service
+	// finds events only through GSI1 (its getById): it no longer finds
+	// these. Events created otherwise (Events.Create, the service's) keep
+	// their entry. [ScaledProfile] sets it.
+	EventsByKeyOnly bool
+	// StreamCounts makes Ingest write the event alone (one PutItem) and
+	// leaves the counts to the events table's stream: a consumer running
+	// [Store.CountsHandler] adds each batch's events to the source's and
+	// the owner's counter shards exactly once (FH-16). It needs
+	// CounterShards and excludes GroupCommit. [StreamCountedProfile] sets
+	// it; what each guarantee becomes is in its doc.
+	StreamCounts bool
 }
 
 // ServiceProfile opens tables written by the document's running service
@@ -219,6 +240,7 @@ type Store struct {
 	main, events *table.Table
 	opts         Options
 	owners       sync.Map // fh.SourceID -> ownerInfo, for Ingest
+	groups       sync.Map // fh.SourceID -> *ingestGroup, for Ingest's group commit
 	user         *table.Entity[fh.User]
 	source       *table.Entity[fh.Source]
 	conn         *table.Entity[fh.Connection]
@@ -248,6 +270,13 @@ func New(main, events *table.Table, opts ...func(*Options)) *Store {
 		srcDef.Secrets, cDef.Secrets = nil, nil
 	}
 	evDef.AlwaysWrite = o.AlwaysWrite
+	if o.EventsByKeyOnly {
+		// An event marked byKey (ingested with a located ID) is in no
+		// index: GSI1 holds the others, as the document says.
+		ix := fh.EventIDIndex
+		ix.When = []string{"!byKey"}
+		evDef.IndexKeys = map[table.Index]table.Template{table.GSI1: ix}
+	}
 	uDef, kDef, aDef := userDef, apiKeyDef, attemptDef
 	if o.ServiceVocabulary {
 		srcDef.Validate = func(s *fh.Source) error { return s.ValidateService() }
@@ -275,6 +304,9 @@ func New(main, events *table.Table, opts ...func(*Options)) *Store {
 	}
 	if o.EventShards > 0 && (o.CounterShards <= 0 || o.EventShards > table.MaxShards) {
 		panic(fmt.Sprintf("ferryhook: Options.EventShards %d needs Options.CounterShards and at most %d shards", o.EventShards, table.MaxShards))
+	}
+	if (o.GroupCommit > 1 || o.StreamCounts) && o.CounterShards <= 0 || o.GroupCommit > 1 && o.StreamCounts {
+		panic(fmt.Sprintf("ferryhook: Options.GroupCommit %d and StreamCounts %v need Options.CounterShards and exclude each other", o.GroupCommit, o.StreamCounts))
 	}
 	s.Users = &Users{s}
 	s.Sources = &Sources{s}

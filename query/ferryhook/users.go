@@ -319,6 +319,7 @@ func (u *Users) Update(ctx context.Context, id fh.UserID, up UserUpdate) (_ fh.U
 	var also []table.TxOp
 	if u.s.scaled() && up.Plan != nil {
 		also = u.s.usageCounters.StateOps(string(id), map[string]string{"plan": string(*up.Plan)})
+		defer u.s.forgetOwner(id)
 	}
 	user, err := u.s.user.UpdateAlso(ctx, k, also, func(cur *fh.User) error {
 		set(&cur.Email, up.Email)
