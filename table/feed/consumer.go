@@ -317,7 +317,15 @@ func (c *Consumer) follow(ctx context.Context, catchUp bool) error {
 				sh.seq, sh.saved, sh.done = cp.Sequence, cp.Sequence, cp.Done
 			} else if first && len(saved) == 0 && c.Start == Latest {
 				if s.SequenceNumberRange != nil && s.SequenceNumberRange.EndingSequenceNumber != nil {
-					sh.done = true // closed before the start: nothing after "latest" in it
+					// Closed before the start: nothing after "latest" in it.
+					// Marked done, so a restart (which has checkpoints by
+					// then) does not read it from its trim horizon.
+					sh.done = true
+					if !c.NoCheckpoint {
+						if err := c.save(ctx, sh, true); err != nil {
+							return err
+						}
+					}
 				} else {
 					sh.latest = true
 				}

@@ -151,4 +151,24 @@ func TestConsumerParentShardFirst(t *testing.T) {
 	if n := len(withoutFeed(w.tbl, again)); n != 0 {
 		t.Errorf("restart delivered %d records again, want none", n)
 	}
+
+	// A consumer from the latest record skips the closed parent without
+	// reading it and marks it done, so that its restart, which has
+	// checkpoints by then, does not read it from the trim horizon.
+	iters = split.iterators.Load()
+	var latest []table.Record
+	c3 := &feed.Consumer{Table: w.tbl, Name: "split-latest", Streams: sc, Start: feed.Latest, Handler: feed.BatchFunc(func(_ context.Context, b feed.Batch) (int, error) {
+		latest = append(latest, b.Records...)
+		return len(b.Records), nil
+	})}
+	if err := c3.CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	cps, err = c3.Checkpoints(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cp := cps[fakeParent]; !cp.Done || split.iterators.Load() != iters || len(latest) != 0 {
+		t.Errorf("latest: parent checkpoint %+v, %d parent iterators, %d records; want done, none read", cp, split.iterators.Load()-iters, len(latest))
+	}
 }
