@@ -20,9 +20,7 @@ var ErrJobRunning = fmt.Errorf("listbackup: the job is running: %w", table.ErrCo
 // handler). Errors: *table.ValidationError, table.ErrNotFound,
 // [ErrJobRunning].
 //
-// It serves the removal the job queue hears; it cites no catalog ID of
-// its own, since its request cost is not yet in the measured table
-// (TestRequestCosts).
+// Pattern: LB-24 (its write side).
 func (s *Jobs) Delete(ctx context.Context, id lb.JobID) (err error) {
 	ctx, call := s.e.t.Call(ctx, "LB-24", "listbackup.Jobs.Delete")
 	defer func() { call.End(err) }()

@@ -333,6 +333,7 @@ func costSources(t *testing.T, r *costRun) {
 		_, err := s.Jobs.Update(c, "sj3", func(jb *lb.Job) error { jb.Status = lb.JobCompleted; return nil })
 		return err
 	})
+	r.m(t, "Jobs.Delete", "a job not running", func() error { return s.Jobs.Delete(c, "sj3") })
 
 	for _, cn := range []lb.Connection{
 		{ConnectionID: "sc1", AccountID: "sa1", UserID: "su1", Platform: lb.PlatformKeap, ConnectionType: lb.ConnOAuth,
