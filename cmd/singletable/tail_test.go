@@ -39,7 +39,7 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// tailUntil runs tail with args until its output holds lines lines (or 30
+// tailUntil runs tail with args until its output holds lines lines (or 60
 // s pass), then stops it as Ctrl-C does (its context ends) and returns
 // the lines; tail must return nil.
 func tailUntil(t *testing.T, lines int, args ...string) []string {
@@ -48,7 +48,7 @@ func tailUntil(t *testing.T, lines int, args ...string) []string {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, append([]string{"tail"}, args...), &out, &errOut) }()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for strings.Count(out.String(), "\n") < lines && time.Now().Before(deadline) {
 		select {
 		case err := <-done:
