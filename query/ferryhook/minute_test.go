@@ -238,7 +238,15 @@ func (d *ingestMinute) nothingLostOrTwice(t *testing.T) {
 // run the same way, is throttled: TestMinute_FH1_Unsharded.
 func TestMinute_FH1_FH12_OneSource(t *testing.T) {
 	t.Parallel()
-	d := runIngestMinute(t, "ferryhook/ingest-one-source/64-event-partitions", ferryhook.ScaledProfile(), 0.005, true)
+	// One ingest per transaction (GroupCommit 1): the modeled minute spreads
+	// each call's event ID over the partitions, which a group's shared
+	// transaction does not follow yet; the group-commit path under the
+	// modeled minute is not measured here (issue 44, open).
+	oneByOne := func(o *ferryhook.Options) {
+		ferryhook.ScaledProfile()(o)
+		o.GroupCommit = 1
+	}
+	d := runIngestMinute(t, "ferryhook/ingest-one-source/64-event-partitions", oneByOne, 0.005, true)
 	if d.res.Failed != 0 || d.res.Throttles != 0 {
 		t.Errorf("%d throttles; %d of %d ingests failed at the target rate in the scaled profile: %v", d.res.Throttles, d.res.Failed, d.res.Calls, d.res.Errors)
 	}
@@ -277,6 +285,7 @@ func TestMinute_FH1_Unsharded(t *testing.T) {
 	unsharded := func(o *ferryhook.Options) {
 		ferryhook.ScaledProfile()(o)
 		o.EventShards = 1
+		o.GroupCommit = 1 // each call's requests its own (see TestMinute_FH1_FH12_OneSource)
 	}
 	d := runIngestMinute(t, "ferryhook/ingest-one-source/1-event-partition", unsharded, 0.001, false)
 	if d.res.Throttled["table SRC#{sourceId}"] == 0 || d.res.Failed == 0 {
