@@ -229,11 +229,9 @@ func (h *JobQueueHandler) Register(r *feed.Router) {
 	feed.Handle(r, h.jobs, h.Handle)
 }
 
-// Handle acts on one change of a job (LB-84, see [JobQueueHandler]); a
-// failed send or count is returned.
-func (h *JobQueueHandler) Handle(ctx context.Context, c table.ItemChange[lb.Job]) (err error) {
-	ctx, call := h.jobs.Table().Call(ctx, "LB-84", "listbackup.JobQueueHandler.Handle")
-	defer func() { call.End(err) }()
+// Handle acts on one change of a job (see [JobQueueHandler]); a failed
+// send or count is returned.
+func (h *JobQueueHandler) Handle(ctx context.Context, c table.ItemChange[lb.Job]) error {
 	ev := JobEvent{RecordID: c.Record.ID}
 	if (c.New == nil && c.Event != table.Removed && c.Event != table.Expired) || (c.Old == nil && c.Event != table.Created) {
 		return ErrStreamView
