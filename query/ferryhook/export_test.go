@@ -8,14 +8,19 @@ import (
 )
 
 // SpreadEventIDs makes s mint event IDs that fall, one call after another,
-// in counter shards 0, 1, ..., n-1, 0, ... (table.Shard of the ID) and,
-// for a write-sharded source, in event partitions 0, 1, ..., e-1, 0, ...
-// (the bucket the ID records): a small scale sample then fills
-// the shards as evenly as a large population of random IDs does
-// (capacity.SpreadID's idea, for IDs the store mints). Concurrent ingests
-// (group commits of several sources) share the sequence.
+// in counter shards 0, 1, ..., n-1, 0, ... (table.Shard of the ID, one
+// sequence for every source, since the owner's usage shards are shared by
+// all of them) and, for a write-sharded source, in event partitions 0, 1,
+// ..., e-1, 0, ... (the bucket the ID records, one sequence per source,
+// since each source has its own event partitions): a small scale sample
+// then fills the shards as evenly as a large population of random IDs
+// does (capacity.SpreadID's idea, for IDs the store mints). With one
+// sequence for buckets too, 80 events over 20 sources could give one
+// source two events in one partition, which the model then charged at
+// 125 calls a second (a CI failure of TestIngestWCU_FH12_FH16).
 func SpreadEventIDs(s *Store, n, e int) {
 	next := 0
+	bucket := map[fh.SourceID]int{}
 	var mu sync.Mutex
 	s.acceptEventID = func(id fh.EventID) bool {
 		mu.Lock()
@@ -23,10 +28,12 @@ func SpreadEventIDs(s *Store, n, e int) {
 		if table.Shard(string(id), n) != next%n {
 			return false
 		}
-		if _, _, b, ok := id.Location(); ok && b > 0 && b-1 != next%e {
+		src, _, b, ok := id.Location()
+		if ok && b > 0 && b-1 != bucket[src]%e {
 			return false
 		}
 		next++
+		bucket[src]++
 		return true
 	}
 }
