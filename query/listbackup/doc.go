@@ -236,7 +236,8 @@
 // jobs/queue handler). On the single table the stream carries every
 // entity, guard and checkpoint, so [Schema] declares a NEW_AND_OLD_IMAGES
 // stream and [JobQueueHandler] hears only the Job entity's typed changes
-// on a table/feed Router ([Handle] hears any other entity's, LB-85). It
+// on a table/feed Router (feed.HandleType hears any other entity's by its
+// Go type on the store's Table, LB-85). It
 // routes as the legacy handler: a created job goes to the queue of its
 // type ([QueueOf]: sync, backup, export, analytics, maintenance, alert;
 // none for import and migration, as before), message group sourceId else

@@ -459,7 +459,7 @@ func TestJobQueueSendFails_LB84(t *testing.T) {
 // hear registers a handler of T's changes that checks each is coherent
 // (the images its event has) and counts it under its entity's type.
 func hear[T any](s *listbackup.Store, r *feed.Router, mu *sync.Mutex, got map[string][]string) {
-	listbackup.Handle(s, r, func(_ context.Context, c table.ItemChange[T]) error {
+	feed.HandleType(r, func(_ context.Context, c table.ItemChange[T]) error {
 		cl := s.Table().Classify(c.Record)
 		ok := (c.Event == table.Created && c.New != nil && c.Old == nil) ||
 			(c.Event == table.Modified && c.New != nil && c.Old != nil) ||
