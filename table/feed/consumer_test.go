@@ -471,6 +471,50 @@ func TestConsumerNoCheckpointLoop(t *testing.T) {
 	}
 }
 
+// Two consumers of one Name running at once (a deployment's second
+// instance, a rolling restart) each deliver every record, in order per
+// key; their checkpoint keeps the furthest position, so a consumer of the
+// same name started after them delivers nothing again.
+func TestConsumerTwoOfOneName(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	workload(t, w, "")
+	want := withoutFeed(w.tbl, readAll(t, w.tbl))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var wg sync.WaitGroup
+	recs := []*recorder{{tbl: w.tbl}, {tbl: w.tbl}}
+	for _, r := range recs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := &feed.Consumer{Table: w.tbl, Name: "shared", Handler: r, BatchSize: 3, Poll: 20 * time.Millisecond}
+			if err := c.Run(ctx); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	for deadline := time.Now().Add(time.Minute); len(recs[0].records()) < len(want) || len(recs[1].records()) < len(want); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("after a minute the consumers delivered %d and %d of %d records", len(recs[0].records()), len(recs[1].records()), len(want))
+		}
+	}
+	cancel()
+	wg.Wait()
+	for i, r := range recs {
+		if twice := checkDelivered(t, want, r.records()); len(twice) > 0 {
+			t.Errorf("consumer %d delivered %v twice", i, twice)
+		}
+	}
+	after := &recorder{tbl: w.tbl}
+	if err := (&feed.Consumer{Table: w.tbl, Name: "shared", Handler: after}).CatchUp(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := after.records(); len(got) != 0 {
+		t.Errorf("a consumer of the same name started after them delivered %d records again, want none (first %s %s)", len(got), got[0].Op, keyOf(got[0]))
+	}
+}
+
 // Faults of the Streams API and of the checkpoint writes, injected in
 // front of DynamoDB Local: each leaves every record delivered, in order
 // per key, exactly once.

@@ -91,7 +91,7 @@
 //	                                           one checkpoint each, not one per poll
 //
 // Two consumers with one Name running at once both deliver every record;
-// the checkpoint keeps the furthest position. Start (TrimHorizon or
+// the checkpoint keeps the furthest position (TestConsumerTwoOfOneName). Start (TrimHorizon or
 // Latest) applies only while a consumer has no checkpoint at all; with
 // Latest, until the first batch of a shard is checkpointed its position
 // lives in memory, so a restart before then starts at the latest record
