@@ -73,7 +73,7 @@ func (s *Store) ingestGrouped(ctx context.Context, source fh.SourceID, in Create
 	g.running = true
 	g.mu.Unlock()
 	if start {
-		go s.commitGroups(context.WithoutCancel(ctx), source, g)
+		go s.commitGroups(source, g)
 	}
 	select {
 	case <-p.done:
@@ -84,8 +84,11 @@ func (s *Store) ingestGrouped(ctx context.Context, source fh.SourceID, in Create
 }
 
 // commitGroups sends g's waiting ingests, a group per transaction, until
-// none is left.
-func (s *Store) commitGroups(ctx context.Context, source fh.SourceID, g *ingestGroup) {
+// none is left. Each group's requests go out under the context of its
+// first caller, without its cancellation: they belong to that call (its
+// span, its values), never to the caller that started the committer,
+// whose call may have ended long before.
+func (s *Store) commitGroups(source fh.SourceID, g *ingestGroup) {
 	limit := s.groupLimit()
 	for {
 		// Let the ingests already on their way (a burst's other callers)
@@ -122,7 +125,7 @@ func (s *Store) commitGroups(ctx context.Context, source fh.SourceID, g *ingestG
 		for i, p := range group {
 			ins[i] = p.in
 		}
-		evs, err := s.ingestEvents(ctx, source, ins)
+		evs, err := s.ingestEvents(context.WithoutCancel(group[0].ctx), source, ins)
 		for i, p := range group {
 			if err == nil {
 				p.ev = evs[i]

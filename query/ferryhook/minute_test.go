@@ -34,7 +34,7 @@ type ingestMinute struct {
 }
 
 // runIngestMinute ingests into one source at 10,000 calls a second
-// (SCALE.md section 2) for a modeled minute at scale, with the meter
+// (SCALE.md section 2) for seconds modeled seconds (a minute when 0) at scale, with the meter
 // throttling each key past its scaled limit (capacity.RunMinute), in a
 // store with opts; spread makes the metered store mint event IDs spread
 // evenly over the partitions and shards within each modeled second
@@ -42,7 +42,7 @@ type ingestMinute struct {
 // the source (FH-7, merged over its partitions), the exact counts (FH-13,
 // FH-14), and the items' counts after a rollup (Store.RollupJob), and
 // checks that nothing was listed twice.
-func runIngestMinute(t *testing.T, name string, opts func(*ferryhook.Options), scale float64, spread bool) *ingestMinute {
+func runIngestMinute(t *testing.T, name string, opts func(*ferryhook.Options), scale float64, seconds int, spread bool) *ingestMinute {
 	t.Helper()
 	start := time.Now()
 	f := newFixture(t, nil, opts)
@@ -92,7 +92,7 @@ func runIngestMinute(t *testing.T, name string, opts func(*ferryhook.Options), s
 		}
 	}
 	d.res = capacity.RunMinute(t, meter, capacity.Minute{
-		Name: name, PerSecond: 10_000, Scale: scale,
+		Name: name, PerSecond: 10_000, Scale: scale, Seconds: seconds,
 		Call: func(c context.Context, i int) error {
 			at := float64(i) / (10_000 * scale)
 			modeled.Store(int64(at * float64(time.Second)))
@@ -207,10 +207,16 @@ func (d *ingestMinute) nothingLostOrTwice(t *testing.T) {
 // every key past its limit per modeled second (capacity.RunMinute at
 // scale 0.005: 3,000 ingests, 50 a modeled second, against 5 WCU per
 // key-second; the smallest scale at which one event's 4 WCU fits under a
-// partition's scaled limit). Each ingest is one transaction (FH-11
-// events.create, with the FH-12 retention; 4 WCU on the event's partition,
-// 2 on a source shard, 2 on a usage shard; FH-4 and FH-1 only before the
-// run, the owner remembered; the store runs on the modeled clock). No call fails and no key-second passes the
+// partition's scaled limit). The store is the default ScaledProfile, group
+// commit included: RunMinute makes its calls one at a time, so each group
+// holds the one ingest of its call, and its transaction goes out under
+// that call's context (group.go; a committer that sent it under the
+// context of the call that started it charged a later call's requests to
+// an earlier modeled second: 70 throttles at 1,600 WCU/s, before). Each
+// ingest is one transaction (FH-11 events.create, with the FH-12
+// retention; 4 WCU on the event's partition, 2 on a source shard, 2 on a
+// usage shard; FH-4 and FH-1 only before the run, the owner remembered;
+// the store runs on the modeled clock). No call fails and no key-second passes the
 // target (800 WCU/s at full scale). Nothing is lost and nothing is counted
 // twice: the events FH-7 lists (merged over the partitions, each of the 64
 // holding some) are exactly those whose ingest returned success, once
@@ -238,15 +244,7 @@ func (d *ingestMinute) nothingLostOrTwice(t *testing.T) {
 // run the same way, is throttled: TestMinute_FH1_Unsharded.
 func TestMinute_FH1_FH12_OneSource(t *testing.T) {
 	t.Parallel()
-	// One ingest per transaction (GroupCommit 1): the modeled minute spreads
-	// each call's event ID over the partitions, which a group's shared
-	// transaction does not follow yet; the group-commit path under the
-	// modeled minute is not measured here (issue 44, open).
-	oneByOne := func(o *ferryhook.Options) {
-		ferryhook.ScaledProfile()(o)
-		o.GroupCommit = 1
-	}
-	d := runIngestMinute(t, "ferryhook/ingest-one-source/64-event-partitions", oneByOne, 0.005, true)
+	d := runIngestMinute(t, "ferryhook/ingest-one-source/64-event-partitions", ferryhook.ScaledProfile(), 0.005, 0, true)
 	if d.res.Failed != 0 || d.res.Throttles != 0 {
 		t.Errorf("%d throttles; %d of %d ingests failed at the target rate in the scaled profile: %v", d.res.Throttles, d.res.Failed, d.res.Calls, d.res.Errors)
 	}
@@ -267,9 +265,11 @@ func TestMinute_FH1_FH12_OneSource(t *testing.T) {
 // TestMinute_FH1_Unsharded: the run of TestMinute_FH1_FH12_OneSource with
 // the source's events in one partition, SRC#{sourceId} (the scaled
 // profile's 32 counter shards, Options.EventShards 1), at scale 0.001
-// (600 ingests, 10 a modeled second, against 1 WCU / 3 RCU per key-second:
-// the same modeled minute for fewer requests, since nearly every call
-// here spends its whole retry budget). SRC#{sourceId} takes 40,000
+// (10 ingests a modeled second, against 1 WCU / 3 RCU per key-second) for
+// 12 modeled seconds, 120 ingests: nearly every call here spends its
+// whole retry budget (17 attempts), and every modeled second is the same
+// steady state, so a minute (600 calls, 10,198 attempts, 161 s) proved
+// nothing more than these 12 seconds do. SRC#{sourceId} takes 40,000
 // WCU/s at the full rate, so the meter throttles it: the throttles are
 // retried, and the ingests that spend their retry budget fail with
 // table.ErrThrottled (RunMinute's contract). A failed ingest forgets the
@@ -285,9 +285,8 @@ func TestMinute_FH1_Unsharded(t *testing.T) {
 	unsharded := func(o *ferryhook.Options) {
 		ferryhook.ScaledProfile()(o)
 		o.EventShards = 1
-		o.GroupCommit = 1 // each call's requests its own (see TestMinute_FH1_FH12_OneSource)
 	}
-	d := runIngestMinute(t, "ferryhook/ingest-one-source/1-event-partition", unsharded, 0.001, false)
+	d := runIngestMinute(t, "ferryhook/ingest-one-source/1-event-partition", unsharded, 0.001, 12, false)
 	if d.res.Throttled["table SRC#{sourceId}"] == 0 || d.res.Failed == 0 {
 		t.Errorf("unsharded: %d throttles (%v), %d calls failed; want SRC#{sourceId} throttled past the retry budget", d.res.Throttles, d.res.Throttled, d.res.Failed)
 	}
