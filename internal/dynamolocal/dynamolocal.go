@@ -146,7 +146,7 @@ func newOptions(opts []Option) *options {
 		heap:         "512m",
 		docker:       true,
 		dockerProbe:  2 * time.Second,
-		startTimeout: 30 * time.Second,
+		startTimeout: 90 * time.Second,
 	}
 	if v := os.Getenv(EnvStartTimeout); v != "" {
 		if d, err := time.ParseDuration(v); err == nil && d > 0 {
@@ -160,7 +160,8 @@ func newOptions(opts []Option) *options {
 }
 
 // EnvStartTimeout names the variable that sets how long a JVM may take to
-// answer (a Go duration such as "90s"; default 30s). A start that fails is
+// answer (a Go duration such as "120s"; default 90s: on a 2-core machine
+// running several test binaries a JVM has taken over 30s). A start that fails is
 // retried once.
 const EnvStartTimeout = "DYNAMODB_LOCAL_START_TIMEOUT"
 
@@ -195,7 +196,7 @@ func WithDockerProbeTimeout(d time.Duration) Option {
 }
 
 // WithStartTimeout bounds how long a started JVM may take to answer
-// (30s by default).
+// (90s by default).
 func WithStartTimeout(d time.Duration) Option {
 	return func(o *options) { o.startTimeout = d }
 }
