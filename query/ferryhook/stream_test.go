@@ -1,10 +1,8 @@
 package ferryhook_test
 
 import (
-	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -14,35 +12,8 @@ import (
 	"github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/feed"
+	"github.com/singletable/singletable/table/feed/feedtest"
 )
-
-// fh15Heard counts what the routers of both tables heard.
-type fh15Heard struct {
-	events map[string][]string // entity type -> events in order
-	lib    map[string]int      // the engine's item kind -> records
-}
-
-// fh15Listen registers, by its Go type (feed.HandleType), a handler for
-// the entity of type T of r's table that checks the images each event
-// must have, runs check, and records the event.
-func fh15Listen[T any](r *feed.Router, h *fh15Heard, check func(table.ItemChange[T]) error) {
-	feed.HandleType(r, func(_ context.Context, c table.ItemChange[T]) error {
-		typ := r.Table().Classify(c.Record).Entity.Type()
-		switch {
-		case c.Event == table.Created && (c.New == nil || c.Old != nil),
-			c.Event == table.Modified && (c.New == nil || c.Old == nil),
-			c.Event == table.Removed && (c.New != nil || c.Old == nil):
-			return fmt.Errorf("%s %s: old %v new %v", typ, c.Event, c.Old != nil, c.New != nil)
-		}
-		if check != nil {
-			if err := check(c); err != nil {
-				return err
-			}
-		}
-		h.events[typ] = append(h.events[typ], c.Event.String())
-		return nil
-	})
-}
 
 // FH-15: every write of the Ferryhook store in its scaled profile (counter
 // shards per source and per user, 4 here, events sharded over partitions, the
@@ -109,71 +80,43 @@ func TestEveryWriteHeard_FH15(t *testing.T) {
 	must(s.Sources.Delete(c, bob.UserID, old.SourceID))
 	must2(f.main.RunJob(c, s.RollupJob())) // the counters rolled up into the source and the user
 
-	h := &fh15Heard{events: map[string][]string{}, lib: map[string]int{}}
+	h := feedtest.New()
 	var secrets []string
 	route := func(tbl *table.Table, register func(*feed.Router)) int {
 		t.Helper()
-		arn, err := feed.StreamARN(c, tbl)
-		must(err)
-		recs, err := feed.ReadAll(c, feed.StreamsClient(tbl.Client()), arn)
-		must(err)
-		r := feed.NewRouter(tbl)
-		r.Strict() // a record of an entity without a handler is an error
-		r.Library(func(_ context.Context, _ table.Record, kind string) error { h.lib[kind]++; return nil })
-		// No Unknown handler: a record of no declared entity fails RouteAll.
+		r := h.Router(tbl)
 		register(r)
-		if n, err := r.RouteAll(c, recs); err != nil || n != len(recs) {
-			t.Fatalf("RouteAll on %s: %d of %d records, %v", tbl.Name(), n, len(recs), err)
-		}
-		return len(recs)
+		return h.Route(t, c, r)
 	}
 	nMain := route(f.main, func(r *feed.Router) {
-		fh15Listen[fh.User](r, h, nil)
-		fh15Listen(r, h, func(c table.ItemChange[fh.Source]) error {
+		feedtest.Listen[fh.User](h, r, nil)
+		feedtest.Listen(h, r, func(c table.ItemChange[fh.Source]) error {
 			if c.New != nil && c.New.SigningSecret != "" {
 				secrets = append(secrets, c.New.SigningSecret)
 			}
 			return nil
 		})
-		fh15Listen(r, h, func(c table.ItemChange[fh.Connection]) error {
+		feedtest.Listen(h, r, func(c table.ItemChange[fh.Connection]) error {
 			if c.New != nil && c.New.SigningSecret != "" {
 				secrets = append(secrets, c.New.SigningSecret)
 			}
 			return nil
 		})
-		fh15Listen[fh.APIKey](r, h, nil)
+		feedtest.Listen[fh.APIKey](h, r, nil)
 	})
 	partitions := map[string]bool{}
 	nEvents := route(f.events, func(r *feed.Router) {
-		fh15Listen(r, h, func(c table.ItemChange[fh.Event]) error {
+		feedtest.Listen(h, r, func(c table.ItemChange[fh.Event]) error {
 			partitions[c.Key.PK] = true
 			return nil
 		})
-		fh15Listen[fh.DeliveryAttempt](r, h, nil)
+		feedtest.Listen[fh.DeliveryAttempt](h, r, nil)
 	})
 
-	var counts []string
-	total, libTotal := 0, 0
-	for _, tbl := range []*table.Table{f.main, f.events} {
-		for _, e := range tbl.Entities() {
-			evs := h.events[e.Type()]
-			if len(evs) == 0 {
-				t.Errorf("FH-15: no change of %s heard", e.Type())
-			}
-			counts = append(counts, fmt.Sprintf("%s %d", e.Type(), len(evs)))
-			total += len(evs)
-		}
-	}
-	for _, n := range h.lib {
-		libTotal += n
-	}
-	t.Logf("FH-15: main %d + events %d records: %s; library %v", nMain, nEvents, strings.Join(counts, ", "), h.lib)
-	if total+libTotal != nMain+nEvents {
-		t.Errorf("%d entity records + %d library records, want all %d", total, libTotal, nMain+nEvents)
-	}
+	t.Logf("FH-15: main %d + events %d records: %s", nMain, nEvents, h.EveryEntity(t, f.main, f.events))
 	for _, kind := range []string{table.GuardType, table.CounterType, "_job"} {
-		if h.lib[kind] == 0 {
-			t.Errorf("no %s record heard: library %v", kind, h.lib)
+		if h.Library[kind] == 0 {
+			t.Errorf("no %s record heard: library %v", kind, h.Library)
 		}
 	}
 	// The secrets as sealed at rest, heard in plaintext.
@@ -189,11 +132,11 @@ func TestEveryWriteHeard_FH15(t *testing.T) {
 		"APIKey":          {"created", "created", "modified", "removed"},
 		"DeliveryAttempt": {"created"},
 	} {
-		if got := h.events[typ]; !slices.Equal(got, want) {
+		if got := h.Events[typ]; !slices.Equal(got, want) {
 			t.Errorf("%s events %v, want %v", typ, got, want)
 		}
 	}
-	if evs := h.events["Event"]; len(evs) != 5 || slices.Index(evs, "modified") < 0 {
+	if evs := h.Events["Event"]; len(evs) != 5 || slices.Index(evs, "modified") < 0 {
 		t.Errorf("Event events %v: want the 4 creations and the status change", evs)
 	}
 }
