@@ -7,8 +7,13 @@ import (
 	"testing"
 )
 
+// layers are the engine's internal packages, lowest first: each imports
+// nothing of table and no layer above it (see TestArrowsOneWay).
+var layers = []string{"/internal/codec"}
+
 // TestArrowsOneWay: the engine imports nothing of this module but keys
-// (pages, cursors and sealing live in table itself), and neither table nor
+// and its own layers (internal packages that import nothing of table, a
+// lower layer nothing of a higher one), and neither table nor
 // its kit depends on the examples' environment or on the applications;
 // tableschema (what only the command uses) sits on the engine alone, and
 // the capacity meter on the test kit's basics, never under them.
@@ -28,10 +33,31 @@ func TestArrowsOneWay(t *testing.T) {
 		}
 		return ours
 	}
+	engine := []string{mod + "/keys"}
+	for _, l := range layers {
+		engine = append(engine, mod+l)
+	}
+	isLayer := func(p string) bool { return slices.Contains(engine[1:], p) }
 	got := deps(mod + "/table")
 	slices.Sort(got)
-	if want := []string{mod + "/keys", mod + "/table"}; !slices.Equal(got, want) {
+	want := slices.Sorted(slices.Values(append([]string{mod + "/table"}, engine...)))
+	if !slices.Equal(got, want) {
 		t.Errorf("table depends on %v, want only %v", got, want)
+	}
+	for i, l := range layers {
+		for _, p := range deps(mod + l) {
+			if p == mod+"/table" || strings.HasPrefix(p, mod+"/table/") {
+				t.Errorf("layer %s depends on %s", l[1:], p)
+			}
+			for _, above := range layers[i+1:] {
+				if p == mod+above {
+					t.Errorf("layer %s depends on %s, a layer above it", l[1:], p)
+				}
+			}
+			if p != mod+l && p != mod+"/keys" && !isLayer(p) {
+				t.Errorf("layer %s depends on %s", l[1:], p)
+			}
+		}
 	}
 	for _, kit := range []string{"/table/tabletest", "/table/tabletest/capacity"} {
 		for _, p := range deps(mod + kit) {
@@ -52,7 +78,7 @@ func TestArrowsOneWay(t *testing.T) {
 	// the other way.
 	for _, pkg := range []string{"/table/tableschema", "/table/tabletest", "/table/tabletest/capacity"} {
 		for _, p := range deps(mod + pkg) {
-			if strings.HasPrefix(p, mod+"/internal/") && p != mod+"/internal/dynamolocal" {
+			if strings.HasPrefix(p, mod+"/internal/") && p != mod+"/internal/dynamolocal" && !isLayer(p) {
 				t.Errorf("%s depends on %s", pkg[1:], p)
 			}
 		}
@@ -61,7 +87,7 @@ func TestArrowsOneWay(t *testing.T) {
 	// the test kit or the applications.
 	got = deps(mod + "/table/tableschema")
 	slices.Sort(got)
-	if want := []string{mod + "/keys", mod + "/table", mod + "/table/tableschema"}; !slices.Equal(got, want) {
+	if want := slices.Sorted(slices.Values(append([]string{mod + "/table", mod + "/table/tableschema"}, engine...))); !slices.Equal(got, want) {
 		t.Errorf("table/tableschema depends on %v, want only %v", got, want)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/codec"
 )
 
 // Changes: what the table's stream says happened, typed. A DynamoDB
@@ -395,7 +396,7 @@ func sameExceptOwn(own map[string]bool, a, b Item) bool {
 			continue
 		}
 		na++
-		if !avEqual(av, b[name]) {
+		if !codec.Equal(av, b[name]) {
 			return false
 		}
 	}
@@ -412,7 +413,7 @@ func sameExceptOwn(own map[string]bool, a, b Item) bool {
 func changedAttrs(own map[string]bool, a, b Item) []string {
 	var out []string
 	for name, av := range a {
-		if !own[name] && !avEqual(av, b[name]) {
+		if !own[name] && !codec.Equal(av, b[name]) {
 			out = append(out, name)
 		}
 	}

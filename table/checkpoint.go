@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/codec"
 )
 
 func checkpointKey(job string, seg int) Key {
@@ -22,12 +23,12 @@ func (t *Table) saveCheckpoint(ctx context.Context, job string, seg *jobSegment,
 	}
 	item["done"] = &types.AttributeValueMemberBOOL{Value: seg.done}
 	item["dryRun"] = &types.AttributeValueMemberBOOL{Value: dryRun}
-	item["segments"] = numAV(int64(seg.of))
+	item["segments"] = codec.Num(int64(seg.of))
 	if len(seg.start) > 0 {
 		item["start"] = &types.AttributeValueMemberM{Value: seg.start}
 	}
 	for name, n := range map[string]int64{"seen": seg.rep.Seen, "changed": seg.rep.Changed, "unchanged": seg.rep.Unchanged, "skipped": seg.rep.Skipped, "conflicted": seg.rep.Conflicted} {
-		item[name] = numAV(n)
+		item[name] = codec.Num(n)
 	}
 	if len(seg.rep.Conflicts) > 0 {
 		var l []types.AttributeValue
@@ -50,7 +51,7 @@ func (t *Table) saveCheckpoint(ctx context.Context, job string, seg *jobSegment,
 				l = append(l, &types.AttributeValueMemberS{Value: e})
 			}
 			notes[name] = &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{
-				"entries": &types.AttributeValueMemberL{Value: l}, "count": numAV(int64(n.Count)),
+				"entries": &types.AttributeValueMemberL{Value: l}, "count": codec.Num(int64(n.Count)),
 			}}
 		}
 		item["notes"] = &types.AttributeValueMemberM{Value: notes}

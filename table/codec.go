@@ -3,10 +3,8 @@ package table
 import (
 	"errors"
 	"fmt"
-	"math"
 	"reflect"
 	"strconv"
-	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -15,6 +13,7 @@ import (
 	"github.com/aws/smithy-go"
 	"github.com/guregu/dynamo/v2"
 
+	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/keys"
 )
 
@@ -104,7 +103,7 @@ func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, er
 		av[s.TypeAttr] = &types.AttributeValueMemberS{Value: e.def.Type}
 	}
 	if s.VersionAttr != "" {
-		av[s.VersionAttr] = numAV(version)
+		av[s.VersionAttr] = codec.Num(version)
 	}
 	for i, ik := range ix {
 		is, err := s.index(i)
@@ -128,7 +127,7 @@ func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, er
 		w.derived[is.PK], w.derived[is.SK] = av[is.PK], av[is.SK]
 	}
 	if !exp.IsZero() {
-		av[s.TTLAttr] = numAV(exp.Unix())
+		av[s.TTLAttr] = codec.Num(exp.Unix())
 		w.derived[s.TTLAttr] = av[s.TTLAttr]
 		w.expires = exp.Unix()
 	}
@@ -172,11 +171,11 @@ func (e *Entity[T]) decodeWith(raw Item, lenient bool) (T, int64, error) {
 			return v, 0, err
 		}
 	}
-	if err := decodeItem(src, &v); err != nil {
+	if err := codec.DecodeItem(src, &v); err != nil {
 		return v, 0, fmt.Errorf("decode %s: %w", e.def.Type, err)
 	}
 	e.fillExtra(raw, &v)
-	fillNested(reflect.ValueOf(&v).Elem(), src) // the nested catch-alls, secrets opened
+	codec.FillNested(reflect.ValueOf(&v).Elem(), src) // the nested catch-alls, secrets opened
 	ver := e.t.versionOfItem(raw)
 	e.setVersion(&v, ver)
 	e.setRead(&v, raw)
@@ -225,10 +224,6 @@ func (t *Table) keyFromItem(raw Item) Key {
 	return k
 }
 
-func numAV(n int64) types.AttributeValue {
-	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
-}
-
 // checkKey validates a primary key before any request.
 func checkKey(k Key) error {
 	if k.err != nil {
@@ -255,60 +250,6 @@ func checkKeyValue(field, v string, max int) error {
 		}
 	}
 	return nil
-}
-
-// ItemSize returns the size DynamoDB counts for item: attribute names plus
-// values, per the documented rules (numbers approximated from their digits).
-func ItemSize(item Item) int {
-	n := 0
-	for k, v := range item {
-		n += len(k) + avSize(v)
-	}
-	return n
-}
-
-func avSize(v types.AttributeValue) int {
-	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		return len(v.Value)
-	case *types.AttributeValueMemberN:
-		return (len(v.Value)+1)/2 + 1
-	case *types.AttributeValueMemberB:
-		return len(v.Value)
-	case *types.AttributeValueMemberBOOL, *types.AttributeValueMemberNULL:
-		return 1
-	case *types.AttributeValueMemberSS:
-		n := 0
-		for _, s := range v.Value {
-			n += len(s)
-		}
-		return n
-	case *types.AttributeValueMemberNS:
-		n := 0
-		for _, s := range v.Value {
-			n += (len(s)+1)/2 + 1
-		}
-		return n
-	case *types.AttributeValueMemberBS:
-		n := 0
-		for _, s := range v.Value {
-			n += len(s)
-		}
-		return n
-	case *types.AttributeValueMemberL:
-		n := 3
-		for _, e := range v.Value {
-			n += 1 + avSize(e)
-		}
-		return n
-	case *types.AttributeValueMemberM:
-		n := 3
-		for k, e := range v.Value {
-			n += 1 + len(k) + avSize(e)
-		}
-		return n
-	}
-	return 0
 }
 
 // mapErr turns SDK errors into the package's sentinels, keeping the cause.
@@ -348,122 +289,13 @@ func checkValues(entity string, item Item) error {
 		if !utf8.ValidString(name) {
 			return &ValidationError{Entity: entity, Field: name, Reason: "attribute name is not valid UTF-8"}
 		}
-		if reason := checkAV(v); reason != "" {
+		if reason := codec.Check(v); reason != "" {
 			return &ValidationError{Entity: entity, Field: name, Reason: reason}
 		}
 	}
 	return nil
 }
 
-// checkAV returns why v cannot be stored as is, or "".
-func checkAV(v types.AttributeValue) string {
-	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		if !utf8.ValidString(v.Value) {
-			return "not valid UTF-8 (DynamoDB would store another string)"
-		}
-	case *types.AttributeValueMemberN:
-		return checkNumber(v.Value)
-	case *types.AttributeValueMemberSS:
-		for _, s := range v.Value {
-			if !utf8.ValidString(s) {
-				return "a set member is not valid UTF-8"
-			}
-		}
-	case *types.AttributeValueMemberNS:
-		for _, n := range v.Value {
-			if r := checkNumber(n); r != "" {
-				return r
-			}
-		}
-	case *types.AttributeValueMemberL:
-		for _, e := range v.Value {
-			if r := checkAV(e); r != "" {
-				return r
-			}
-		}
-	case *types.AttributeValueMemberM:
-		for k, e := range v.Value {
-			if !utf8.ValidString(k) {
-				return "a map key is not valid UTF-8"
-			}
-			if r := checkAV(e); r != "" {
-				return r
-			}
-		}
-	}
-	return ""
-}
-
-// checkNumber returns why DynamoDB would refuse number n, or "".
-func checkNumber(n string) string {
-	f, err := strconv.ParseFloat(n, 64)
-	if err != nil {
-		var ne *strconv.NumError
-		if !errors.As(err, &ne) || ne.Err != strconv.ErrRange {
-			return fmt.Sprintf("%q is not a number", n)
-		}
-	}
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		if strings.ContainsAny(n, "Nn") || strings.Contains(n, "Inf") || strings.Contains(n, "inf") {
-			return fmt.Sprintf("%s is not a number DynamoDB can store", n)
-		}
-	}
-	// Significant digits and exponent, from the decimal text.
-	mant, exp := n, 0
-	if i := strings.IndexAny(n, "eE"); i >= 0 {
-		mant = n[:i]
-		e, err := strconv.Atoi(n[i+1:])
-		if err != nil {
-			return fmt.Sprintf("%q is not a number", n)
-		}
-		exp = e
-	}
-	mant = strings.TrimLeft(mant, "+-")
-	intPart, frac, _ := strings.Cut(mant, ".")
-	digits := strings.TrimLeft(intPart+frac, "0")
-	if digits == "" {
-		return "" // zero
-	}
-	// Decimal exponent of the leading digit.
-	lead := len(strings.TrimLeft(intPart, "0")) - 1 + exp
-	if strings.TrimLeft(intPart, "0") == "" {
-		lead = -(len(frac) - len(strings.TrimLeft(frac, "0"))) - 1 + exp
-	}
-	digits = strings.TrimRight(digits, "0")
-	switch {
-	case len(digits) > 38:
-		return fmt.Sprintf("%s has %d significant digits, DynamoDB keeps 38", n, len(digits))
-	case lead > 125:
-		return fmt.Sprintf("%s is above DynamoDB's largest number (1E+126)", n)
-	case lead < -130:
-		return fmt.Sprintf("%s is below DynamoDB's smallest magnitude (1E-130)", n)
-	}
-	return ""
-}
-
-// emptyValue is the stored form of the empty value of attribute name of
-// struct v: "" for strings, an empty list or map, false, 0; NULL otherwise.
-func emptyValue(v reflect.Value, name string) types.AttributeValue {
-	fi, ok := fieldsOf(v.Type())[name]
-	if !ok {
-		return &types.AttributeValueMemberNULL{Value: true}
-	}
-	f, err := v.FieldByIndexErr(fi.index)
-	if err != nil {
-		return &types.AttributeValueMemberNULL{Value: true}
-	}
-	switch f.Kind() {
-	case reflect.String:
-		return &types.AttributeValueMemberS{Value: ""}
-	case reflect.Slice:
-		return &types.AttributeValueMemberL{Value: []types.AttributeValue{}}
-	case reflect.Map:
-		return &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{}}
-	case reflect.Bool:
-		return &types.AttributeValueMemberBOOL{Value: false}
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
-		return &types.AttributeValueMemberN{Value: "0"}
-	}
-	return &types.AttributeValueMemberNULL{Value: true}
-}
+// ItemSize returns the size DynamoDB counts for item: attribute names plus
+// values, per the documented rules (numbers approximated from their digits).
+func ItemSize(item Item) int { return codec.ItemSize(item) }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/codec"
 )
 
 // Write conditions shared by every write on an existing key. One place
@@ -146,7 +147,7 @@ func (t *Table) fullCreate(op TxOp) TxOp {
 
 func (t *Table) bindTTL(x exprs) {
 	x.names["#ttl"] = t.schema.TTLAttr
-	x.values[":now"] = numAV(t.now().Unix())
+	x.values[":now"] = codec.Num(t.now().Unix())
 	x.values[":tiny"] = &types.AttributeValueMemberN{Value: tinyNumber}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/keys"
 )
 
@@ -267,7 +268,7 @@ func (c *Counters) AddOp(owner, id string, add map[string]int64, latest, want ma
 			return TxOp{key: k, what: CounterType, err: err}
 		}
 		n := strconv.Itoa(i)
-		x.names["#s"+n], x.values[":s"+n] = a, numAV(add[a])
+		x.names["#s"+n], x.values[":s"+n] = a, codec.Num(add[a])
 		adds = append(adds, "#s"+n+" :s"+n)
 	}
 	for i, a := range sortedKeys(latest) {
@@ -399,7 +400,7 @@ func (c *Counters) ResetOps(owner string, sums []string, state map[string]string
 		if u.ExpressionAttributeValues == nil {
 			u.ExpressionAttributeValues = map[string]types.AttributeValue{}
 		}
-		u.ExpressionAttributeValues[":zero"] = numAV(0)
+		u.ExpressionAttributeValues[":zero"] = codec.Num(0)
 		ex := aws.ToString(u.UpdateExpression)
 		if rest, ok := strings.CutPrefix(ex, "SET "); ok {
 			ex = "SET " + strings.Join(zero, ", ") + ", " + rest
@@ -416,6 +417,6 @@ func (c *Counters) ResetOps(owner string, sums []string, state map[string]string
 		x.names["#z"+n] = a
 		set = append(set, "#z"+n+" = :zero")
 	}
-	x.values[":zero"] = numAV(0)
+	x.values[":zero"] = codec.Num(0)
 	return append(ops, c.update(k, x, set, nil, nil, nil))
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/codec"
 )
 
 // CounterTotals is what a counter set holds for one owner.
@@ -158,18 +159,18 @@ func (c *Counters) rollupOps(owner string, ownerKey Key, r counterRead, tot Coun
 		if rolled, ok := numOf(r.rollup[a]); ok {
 			sum += rolled
 		}
-		rx.names["#s"+n], rx.values[":s"+n] = a, numAV(sum)
+		rx.names["#s"+n], rx.values[":s"+n] = a, codec.Num(sum)
 		rset = append(rset, "#s"+n+" = :s"+n)
 		if r.rollup != nil {
 			rcond = expectAttr(rx, rcond, "#s"+n, ":r"+n, r.rollup, a)
 		}
 		ox.names["#s"+n] = a
 		if _, isNum := numOf(r.owner[a]); isNum || r.owner[a] == nil {
-			ox.values[":s"+n] = numAV(tot.Pending[a])
+			ox.values[":s"+n] = codec.Num(tot.Pending[a])
 			oadd = append(oadd, "#s"+n+" :s"+n)
 		} else { // NULL or another type: the exact figure over it
 			ocond = expectAttr(ox, ocond, "#s"+n, ":o"+n, r.owner, a)
-			ox.values[":s"+n] = numAV(tot.Values[a])
+			ox.values[":s"+n] = codec.Num(tot.Values[a])
 			oset = append(oset, "#s"+n+" = :s"+n)
 		}
 	}

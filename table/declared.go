@@ -11,6 +11,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
+	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/keys"
 )
 
@@ -44,9 +45,9 @@ type declared struct {
 	uniqueOn []uniqueDecl
 	fold     map[string]func(string) string
 	ttl      TTL
-	custom   []string       // the attributes Def.CustomUniques reads
-	keyOnly  map[string]int // fields stored only in the key, by `key` tag: their field index
-	wild     []wildSecret   // the Secrets paths "m.*": a catch-all whose members are sealed
+	custom   []string           // the attributes Def.CustomUniques reads
+	keyOnly  map[string]int     // fields stored only in the key, by `key` tag: their field index
+	wild     []codec.WildSecret // the Secrets paths "m.*": a catch-all whose members are sealed
 	// ixFields holds every attribute an index key or its When conditions
 	// read (d.fields of every index), filled by declare.
 	ixFields map[string]bool
@@ -90,7 +91,7 @@ type derived[T any] struct {
 // malformed declaration (a programming error, like a missing Def.Type).
 func declare[T any](t *Table, def *Def[T]) (*declared, derived[T]) {
 	rt := reflect.TypeFor[T]()
-	names := fieldsOf(rt)
+	names := codec.FieldsOf(rt)
 	d := &declared{indexes: map[Index][2]template{}, when: map[Index][]cond{}, keyOnly: keyOnlyFields(rt), ttl: def.TTL}
 	known := func(a string) bool {
 		_, ok := names[a]
@@ -231,11 +232,11 @@ func declare[T any](t *Table, def *Def[T]) (*declared, derived[T]) {
 	}
 	for _, path := range def.Secrets {
 		if prefix, ok := strings.CutSuffix(path, ".*"); ok {
-			known, ok := wildField(rt, prefix)
+			known, ok := codec.WildField(rt, prefix)
 			if !ok {
 				fail("Secrets %q: %q is not a struct attribute with a table.Extra field (the members it keeps are the ones sealed)", path, prefix)
 			}
-			d.wild = append(d.wild, wildSecret{prefix: prefix, known: known})
+			d.wild = append(d.wild, codec.WildSecret{Prefix: prefix, Known: known})
 			continue
 		}
 		if !secretField(rt, path) {
@@ -258,11 +259,11 @@ func secretField(t reflect.Type, path string) bool {
 		if t.Kind() != reflect.Struct {
 			return false
 		}
-		fi, ok := fieldsOf(t)[part]
+		fi, ok := codec.FieldsOf(t)[part]
 		if !ok {
 			return false
 		}
-		t = fi.typ
+		t = fi.Typ
 	}
 	return t.Kind() == reflect.String
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
+	"github.com/singletable/singletable/internal/codec"
 )
 
 // pageEvent has the shape of a Ferryhook event as stored: its fields, plus
@@ -53,7 +54,7 @@ func BenchmarkDecodePage(b *testing.B) {
 		for b.Loop() {
 			out := make([]pageEvent, len(page))
 			for i, it := range page {
-				if err := decodeItem(it, &out[i]); err != nil {
+				if err := codec.DecodeItem(it, &out[i]); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/google/go-cmp/cmp"
 	"github.com/guregu/dynamo/v2"
+	"github.com/singletable/singletable/internal/codec"
 )
 
 type inner struct {
@@ -85,10 +86,10 @@ func TestFastDecodeMatchesGuregu(t *testing.T) {
 		t.Fatal(err)
 	}
 	item["null"] = &types.AttributeValueMemberNULL{Value: true}
-	if !canDecodeFast(reflect.TypeFor[wide]()) {
+	if !codec.CanDecodeFast(reflect.TypeFor[wide]()) {
 		t.Fatal("wide should take the fast path")
 	}
-	if !canDecodeFast(reflect.TypeFor[flatWide]()) {
+	if !codec.CanDecodeFast(reflect.TypeFor[flatWide]()) {
 		t.Fatal("flatWide should take the fast path")
 	}
 	{
@@ -104,7 +105,7 @@ func TestFastDecodeMatchesGuregu(t *testing.T) {
 		if err := dynamo.UnmarshalItem(fitem, &slow); err != nil {
 			t.Fatal(err)
 		}
-		if err := decodeItem(fitem, &fast); err != nil {
+		if err := codec.DecodeItem(fitem, &fast); err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(slow, fast); diff != "" {
@@ -115,17 +116,17 @@ func TestFastDecodeMatchesGuregu(t *testing.T) {
 	if err := dynamo.UnmarshalItem(item, &slow); err != nil {
 		t.Fatal(err)
 	}
-	if err := decodeItem(item, &fast); err != nil {
+	if err := codec.DecodeItem(item, &fast); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(slow, fast); diff != "" {
 		t.Errorf("fast decode differs from guregu (-guregu +fast):\n%s", diff)
 	}
-	if canDecodeFast(reflect.TypeFor[withCustom]()) {
+	if codec.CanDecodeFast(reflect.TypeFor[withCustom]()) {
 		t.Error("a type with a guregu Unmarshaler must not take the fast path")
 	}
 	var c withCustom
-	if err := decodeItem(Item{"c": &types.AttributeValueMemberS{Value: "v"}}, &c); err != nil || c.C.V != "custom:v" {
+	if err := codec.DecodeItem(Item{"c": &types.AttributeValueMemberS{Value: "v"}}, &c); err != nil || c.C.V != "custom:v" {
 		t.Errorf("custom decode: %+v %v", c, err)
 	}
 }

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/codec"
 )
 
 // writeDiff writes cur over orig, the item decoded from raw at version
@@ -29,7 +29,7 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	if !noTouch {
 		e.stampWrite(cur, e.t.now(), false)
 	}
-	keepExtra(orig, cur)
+	codec.KeepExtra(orig, cur)
 	w, err := e.prepareV(cur, ver+1, false)
 	if err != nil {
 		return err
@@ -43,7 +43,7 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 		return fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
 	}
 	for _, a := range e.fixedAttrs() {
-		if _, had := plainOld[a]; had && !avEqual(plainOld[a], plainNew[a]) {
+		if _, had := plainOld[a]; had && !codec.Equal(plainOld[a], plainNew[a]) {
 			return &ValidationError{Entity: e.def.Type, Field: a, Reason: "fixed at creation (Def.Fixed or Def.Scope): an update cannot change it"}
 		}
 	}
@@ -89,7 +89,7 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	}
 	// Fields: what change changed, compared on the plaintext encodings.
 	for _, attr := range sortedKeys(unionKeys(plainOld, plainNew)) {
-		if managed[attr] || avEqual(plainOld[attr], plainNew[attr]) {
+		if managed[attr] || codec.Equal(plainOld[attr], plainNew[attr]) {
 			continue
 		}
 		np := ph(attr)
@@ -113,7 +113,7 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	// previous format or under a stale key are sealed anew by every write
 	// (the whole top-level attribute that holds them is rewritten).
 	for _, attr := range e.needsSeal(raw) {
-		if w.item[attr] != nil && avEqual(plainOld[attr], plainNew[attr]) {
+		if w.item[attr] != nil && codec.Equal(plainOld[attr], plainNew[attr]) {
 			np := ph(attr)
 			expect(np, attr)
 			sets = append(sets, np+" = "+val(w.item[attr]))
@@ -143,7 +143,7 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 		}
 		nv, has := w.item[attr]
 		_, stored := raw[attr]
-		changed := !avEqual(derivedOld[attr], w.derived[attr]) || moved[attr]
+		changed := !codec.Equal(derivedOld[attr], w.derived[attr]) || moved[attr]
 		switch {
 		case !changed && (stored || !has):
 			continue
@@ -159,8 +159,8 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 		sets = append(sets, ph(s.TypeAttr)+" = "+val(w.item[s.TypeAttr]))
 		setVals[s.TypeAttr] = w.item[s.TypeAttr]
 	}
-	sets = append(sets, "#v = "+val(numAV(ver+1)))
-	setVals[s.VersionAttr] = numAV(ver + 1)
+	sets = append(sets, "#v = "+val(codec.Num(ver+1)))
+	setVals[s.VersionAttr] = codec.Num(ver + 1)
 	var tok string
 	if s.TokenAttr != "" {
 		tok = e.t.newToken()
@@ -265,7 +265,7 @@ func (e *Entity[T]) validateChange(cur *T, plainOld, plainNew Item) error {
 			return err
 		}
 		field, _, _ := strings.Cut(ve.Field, ".")
-		if field == "" || ve.Key || !avEqual(plainOld[field], plainNew[field]) {
+		if field == "" || ve.Key || !codec.Equal(plainOld[field], plainNew[field]) {
 			return leaf // about what this write changes
 		}
 	}
@@ -307,7 +307,7 @@ func (e *Entity[T]) derived(item *T) (Item, error) {
 	}
 	if e.fn.expires != nil && s.TTLAttr != "" {
 		if exp := e.fn.expires(item); !exp.IsZero() {
-			out[s.TTLAttr] = numAV(exp.Unix())
+			out[s.TTLAttr] = codec.Num(exp.Unix())
 		}
 	}
 	return out, nil
@@ -330,50 +330,4 @@ func unionKeys(a, b Item) map[string]bool {
 		out[k] = true
 	}
 	return out
-}
-
-// avEqual reports whether two attribute values are equal (sets compared
-// as sets).
-func avEqual(a, b types.AttributeValue) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	switch a := a.(type) {
-	case *types.AttributeValueMemberS:
-		b, ok := b.(*types.AttributeValueMemberS)
-		return ok && a.Value == b.Value
-	case *types.AttributeValueMemberN:
-		b, ok := b.(*types.AttributeValueMemberN)
-		return ok && a.Value == b.Value
-	case *types.AttributeValueMemberBOOL:
-		b, ok := b.(*types.AttributeValueMemberBOOL)
-		return ok && a.Value == b.Value
-	case *types.AttributeValueMemberSS:
-		if b, ok := b.(*types.AttributeValueMemberSS); ok {
-			return sameSet(a.Value, b.Value)
-		}
-		return false
-	case *types.AttributeValueMemberNS:
-		if b, ok := b.(*types.AttributeValueMemberNS); ok {
-			return sameSet(a.Value, b.Value)
-		}
-		return false
-	}
-	return reflect.DeepEqual(a, b)
-}
-
-func sameSet(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	m := make(map[string]bool, len(a))
-	for _, s := range a {
-		m[s] = true
-	}
-	for _, s := range b {
-		if !m[s] {
-			return false
-		}
-	}
-	return true
 }

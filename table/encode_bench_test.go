@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/guregu/dynamo/v2"
+	"github.com/singletable/singletable/internal/codec"
 )
 
 // BenchmarkEncodeFixes measures what the encoding fixes (empty entries in
@@ -39,7 +40,7 @@ func BenchmarkEncodeFixes(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				keepEmptyMapStrings(av, reflect.ValueOf(c.v).Elem())
+				codec.KeepEmptyMapStrings(av, reflect.ValueOf(c.v).Elem())
 			}
 		})
 	}

@@ -3,6 +3,8 @@ package table
 import (
 	"reflect"
 	"sync"
+
+	"github.com/singletable/singletable/internal/codec"
 )
 
 // Entity reads and writes items of type T in a [Table]. Create one per
@@ -33,7 +35,7 @@ func NewEntity[T any](t *Table, def Def[T]) *Entity[T] {
 	decl, fn := declare(t, &def)
 	e := &Entity[T]{t: t, def: def, decl: decl, fn: fn, readIdx: readStateField(reflect.TypeFor[T]()),
 		stamps: bindTimestamps(def.Type, reflect.TypeFor[T](), def.Timestamps)}
-	extraIndex(reflect.TypeFor[T]()) // a misdeclared Extra field panics here
+	codec.ExtraIndex(reflect.TypeFor[T]()) // a misdeclared Extra field panics here
 	t.entMu.Lock()
 	t.entities = append(t.entities, e)
 	if _, taken := t.byType[def.Type]; !taken {

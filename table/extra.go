@@ -1,14 +1,11 @@
 package table
 
 import (
-	"fmt"
-	"maps"
 	"reflect"
-	"strings"
-	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
+	"github.com/singletable/singletable/internal/codec"
 )
 
 // Extra holds the attributes of an item that its Go type does not model,
@@ -44,53 +41,7 @@ import (
 // Without the field, attributes the type does not model are still kept by
 // Update, Replace, Upsert and Patch (they write only what changed), but
 // are lost by a whole-item write of a value read earlier (Put, BatchPut).
-type Extra map[string]types.AttributeValue
-
-var extraType = reflect.TypeFor[Extra]()
-
-var extraFields sync.Map // reflect.Type -> []int (nil: none)
-
-// extraIndex returns the index of the Extra field of struct type t, or
-// nil. It panics when the field is not tagged `dynamo:"-"` (guregu would
-// otherwise encode it as an attribute named after the field) or when t
-// has two (a programming error, found when the entity is created).
-func extraIndex(t reflect.Type) []int {
-	if v, ok := extraFields.Load(t); ok {
-		return v.([]int)
-	}
-	var idx []int
-	if t.Kind() == reflect.Struct {
-		for _, f := range reflect.VisibleFields(t) {
-			if f.Type != extraType || !f.IsExported() {
-				continue
-			}
-			if name, _, _ := strings.Cut(f.Tag.Get("dynamo"), ","); name != "-" {
-				panic(fmt.Sprintf("table: %s.%s is a table.Extra: tag it `dynamo:\"-\"`", t, f.Name))
-			}
-			if idx != nil {
-				panic(fmt.Sprintf("table: %s has two table.Extra fields", t))
-			}
-			idx = f.Index
-		}
-	}
-	extraFields.Store(t, idx)
-	return idx
-}
-
-// extraOf returns the Extra field of item (a pointer to T), or an invalid
-// value when T has none.
-func extraOf(item any) reflect.Value {
-	v := reflect.ValueOf(item).Elem()
-	idx := extraIndex(v.Type())
-	if idx == nil {
-		return reflect.Value{}
-	}
-	f, err := v.FieldByIndexErr(idx)
-	if err != nil {
-		return reflect.Value{}
-	}
-	return f
-}
+type Extra = codec.Extra
 
 // ownAttrs returns the attribute names the engine writes itself for
 // items of this entity, which Extra never holds: the primary key, the
@@ -121,11 +72,11 @@ func (e *Entity[T]) ownAttrs() map[string]bool {
 // fillExtra sets v's Extra field, if it has one, to the attributes of raw
 // that no field of T models and the engine does not own.
 func (e *Entity[T]) fillExtra(raw Item, v *T) {
-	f := extraOf(v)
+	f := codec.ExtraOf(v)
 	if !f.IsValid() {
 		return
 	}
-	fields := fieldsOf(reflect.TypeFor[T]())
+	fields := codec.FieldsOf(reflect.TypeFor[T]())
 	own := e.ownAttrs()
 	var out Extra
 	for name, av := range raw {
@@ -145,30 +96,18 @@ func (e *Entity[T]) fillExtra(raw Item, v *T) {
 // members its nested Extra fields keep to the maps they belong to (see
 // nested.go).
 func (e *Entity[T]) addExtra(av Item, item *T) {
-	addNested(av, reflect.ValueOf(item).Elem())
-	f := extraOf(item)
+	codec.AddNested(av, reflect.ValueOf(item).Elem())
+	f := codec.ExtraOf(item)
 	if !f.IsValid() || f.Len() == 0 {
 		return
 	}
-	fields := fieldsOf(reflect.TypeFor[T]())
+	fields := codec.FieldsOf(reflect.TypeFor[T]())
 	own := e.ownAttrs()
 	for name, v := range f.Interface().(Extra) {
 		if _, modelled := fields[name]; modelled || own[name] || v == nil {
 			continue
 		}
 		av[name] = v
-	}
-}
-
-// keepExtra gives cur (about to be written over orig) orig's Extra when
-// cur's is nil: an item built in code leaves unmodelled attributes alone.
-func keepExtra[T any](orig, cur *T) {
-	f := extraOf(cur)
-	if !f.IsValid() || !f.IsNil() {
-		return
-	}
-	if o := extraOf(orig); o.IsValid() && !o.IsNil() {
-		f.Set(reflect.ValueOf(maps.Clone(o.Interface().(Extra))))
 	}
 }
 
@@ -180,7 +119,7 @@ func (e *Entity[T]) encodePlain(item *T) (Item, error) {
 	if err != nil {
 		return nil, err
 	}
-	keepEmptyMapStrings(av, reflect.ValueOf(item).Elem())
+	codec.KeepEmptyMapStrings(av, reflect.ValueOf(item).Elem())
 	e.addExtra(av, item)
 	return av, nil
 }
@@ -193,5 +132,5 @@ func (e *Entity[T]) keepStored(attr string, stored, old, nw types.AttributeValue
 			return nw
 		}
 	}
-	return keepStored(stored, old, nw)
+	return codec.KeepStored(stored, old, nw)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+
+	"github.com/singletable/singletable/internal/codec"
 )
 
 // Field is a typed reference to the attribute of entity type T that holds
@@ -22,12 +24,12 @@ type Field[T, V any] struct{ name string }
 // found when the package initialises, never at the first request.
 func MustField[T, V any](name string) Field[T, V] {
 	var zero T
-	f, ok := fieldsOf(reflect.TypeFor[T]())[name]
+	f, ok := codec.FieldsOf(reflect.TypeFor[T]())[name]
 	if !ok {
 		panic(fmt.Sprintf("table.MustField: %T has no attribute %q", zero, name))
 	}
-	if v := reflect.TypeFor[V](); !fieldHolds(f.typ, v) {
-		panic(fmt.Sprintf("table.MustField[%T, %v]: attribute %q is a %v, not a %v", zero, v, name, f.typ, v))
+	if v := reflect.TypeFor[V](); !fieldHolds(f.Typ, v) {
+		panic(fmt.Sprintf("table.MustField[%T, %v]: attribute %q is a %v, not a %v", zero, v, name, f.Typ, v))
 	}
 	return Field[T, V]{name: name}
 }
@@ -100,4 +102,15 @@ func (e *Entity[T]) Change(ctx context.Context, k Key, changes ...Change[T]) (T,
 		c.apply(&p)
 	}
 	return e.patch(ctx, "change", k, p)
+}
+
+// checkAttr refuses an attribute name that items of T do not have (a typo
+// such as "txet" for "text" would otherwise store a new attribute, or
+// filter on one that never matches), before any request. The table's TTL
+// attribute is accepted.
+func (e *Entity[T]) checkAttr(what, name string) error {
+	if codec.HasAttr[T](name) || (name != "" && name == e.t.schema.TTLAttr) {
+		return nil
+	}
+	return &ValidationError{Entity: e.def.Type, Field: name, Reason: fmt.Sprintf("%s: not an attribute of %s (a typo?)", what, e.def.Type)}
 }

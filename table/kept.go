@@ -5,6 +5,8 @@ import (
 	"errors"
 	"reflect"
 	"strings"
+
+	"github.com/singletable/singletable/internal/codec"
 )
 
 // A migration keeps what the live system holds. An item Import copies
@@ -100,11 +102,11 @@ func setStringPath(v reflect.Value, path, s string) bool {
 		if v.Kind() != reflect.Struct {
 			return false
 		}
-		fi, ok := fieldsOf(v.Type())[part]
-		if !ok || fi.viaPointer {
+		fi, ok := codec.FieldsOf(v.Type())[part]
+		if !ok || fi.ViaPointer {
 			return false
 		}
-		f, err := v.FieldByIndexErr(fi.index)
+		f, err := v.FieldByIndexErr(fi.Index)
 		if err != nil {
 			return false
 		}

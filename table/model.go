@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+
+	"github.com/singletable/singletable/internal/codec"
 )
 
 // EntityModel is an entity's design as data, for tools (documentation,
@@ -43,7 +45,7 @@ func (e *Entity[T]) Model() EntityModel {
 		is, _ := e.t.schema.index(ix)
 		m.ValidWhileIndexed = append(m.ValidWhileIndexed, is.Name)
 	}
-	for f := range fieldsOf(reflect.TypeFor[T]()) {
+	for f := range codec.FieldsOf(reflect.TypeFor[T]()) {
 		m.Fields = append(m.Fields, f)
 	}
 	for f := range e.decl.keyOnly {

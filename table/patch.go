@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 
+	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/keys"
 )
 
@@ -85,7 +86,7 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 	}
 	x := newExprs()
 	x.names["#v"] = s.VersionAttr
-	x.values[":one"] = numAV(1)
+	x.values[":one"] = codec.Num(1)
 	b := builtPatch{names: x.names, values: x.values, setPH: map[string]string{}, touchPH: map[string]string{}}
 	n := 0
 	var sets, adds, removes, conds []string
@@ -160,7 +161,7 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 		if av == nil {
 			return "", fmt.Errorf("empty value")
 		}
-		if r := checkAV(av); r != "" {
+		if r := codec.Check(av); r != "" {
 			return "", errors.New(r)
 		}
 		b.values[ph] = av
@@ -179,7 +180,7 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 			removes = append(removes, nm) // Create stores nothing for this value (empty, an empty set)
 			continue
 		}
-		if r := checkAV(av); r != "" {
+		if r := codec.Check(av); r != "" {
 			return b, &ValidationError{Entity: e.def.Type, Field: f, Reason: "cannot set: " + r}
 		}
 		n++
@@ -208,7 +209,7 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 			err = errors.New("empty value")
 		}
 		if err == nil {
-			if r := checkAV(av); r != "" {
+			if r := codec.Check(av); r != "" {
 				err = errors.New(r)
 			}
 		}
@@ -251,10 +252,10 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 		n++
 		lim := ":l" + strconv.Itoa(n)
 		if d > 0 {
-			b.values[lim] = numAV(math.MaxInt64 - d)
+			b.values[lim] = codec.Num(math.MaxInt64 - d)
 			conds = append(conds, "NOT "+nm+" > "+lim) // true on a missing attribute
 		} else if d < 0 {
-			b.values[lim] = numAV(math.MinInt64 - d)
+			b.values[lim] = codec.Num(math.MinInt64 - d)
 			conds = append(conds, "NOT "+nm+" < "+lim)
 		}
 	}
@@ -293,7 +294,7 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 			if cv[f] == nil {
 				return b, &ValidationError{Entity: e.def.Type, Field: f, Reason: "bad condition value: empty value"}
 			}
-			if r := checkAV(cv[f]); r != "" {
+			if r := codec.Check(cv[f]); r != "" {
 				return b, &ValidationError{Entity: e.def.Type, Field: f, Reason: "bad condition value: " + r}
 			}
 			n++
@@ -517,17 +518,17 @@ func addResult(raw Item, field, entity string, k Key) (int64, error) {
 // error. A patch writes without Def.Validate, so this is where a value
 // the type refuses (and an index key would be built from) is stopped.
 func checkFieldValue[T any](entity, name string, v any) error {
-	fi, ok := fieldsOf(reflect.TypeFor[T]())[name]
-	if !ok || fi.typ == nil || v == nil {
+	fi, ok := codec.FieldsOf(reflect.TypeFor[T]())[name]
+	if !ok || fi.Typ == nil || v == nil {
 		return nil
 	}
 	rv := reflect.ValueOf(v)
-	if rv.Kind() != fi.typ.Kind() || !rv.Type().ConvertibleTo(fi.typ) {
+	if rv.Kind() != fi.Typ.Kind() || !rv.Type().ConvertibleTo(fi.Typ) {
 		return nil
 	}
-	cv := rv.Convert(fi.typ).Interface()
+	cv := rv.Convert(fi.Typ).Interface()
 	if x, ok := cv.(interface{ Valid() bool }); ok && !x.Valid() {
-		return &ValidationError{Entity: entity, Field: name, Reason: fmt.Sprintf("%v is not a valid %s", v, fi.typ.Name())}
+		return &ValidationError{Entity: entity, Field: name, Reason: fmt.Sprintf("%v is not a valid %s", v, fi.Typ.Name())}
 	}
 	if x, ok := cv.(interface{ Validate(string) error }); ok {
 		if err := x.Validate(name); err != nil {

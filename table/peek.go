@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/singletable/singletable/internal/codec"
 )
 
 // Fields is a read-only view of some fields of one item of T, as
@@ -77,8 +79,8 @@ func (e *Entity[T]) Peek(ctx context.Context, k Key, p Projection[T]) (Fields[T]
 func FieldValue[T, V any](f Fields[T], field Field[T, V]) V {
 	var zero V
 	f.mustHold("FieldValue", field.name)
-	fi := fieldsOf(reflect.TypeFor[T]())[field.name]
-	rv, err := reflect.ValueOf(&f.item).Elem().FieldByIndexErr(fi.index)
+	fi := codec.FieldsOf(reflect.TypeFor[T]())[field.name]
+	rv, err := reflect.ValueOf(&f.item).Elem().FieldByIndexErr(fi.Index)
 	if err != nil { // under a nil embedded pointer: not stored
 		return zero
 	}

@@ -2,6 +2,8 @@ package table
 
 import (
 	"maps"
+
+	"github.com/singletable/singletable/internal/codec"
 )
 
 // PreparedPatch is a [Patch] of one item built once and sent many times
@@ -74,7 +76,7 @@ func (pp *PreparedPatch[T]) Op(set map[string]any) (TxOp, error) {
 				full = true
 				break
 			}
-			if r := checkAV(av); r != "" {
+			if r := codec.Check(av); r != "" {
 				return TxOp{}, opErr("patch", e.def.Type, pp.k, &ValidationError{Entity: e.def.Type, Field: f, Reason: "cannot set: " + r})
 			}
 			vals[ph] = av
@@ -91,7 +93,7 @@ func (pp *PreparedPatch[T]) Op(set map[string]any) (TxOp, error) {
 		}
 	}
 	if _, ok := vals[":now"]; ok {
-		vals[":now"] = numAV(e.t.now().Unix())
+		vals[":now"] = codec.Num(e.t.now().Unix())
 	}
 	b := pp.b
 	b.values = vals

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
+	"github.com/singletable/singletable/internal/codec"
 )
 
 // SKCond is a sort-key condition of a [Query]. The zero value matches the
@@ -247,7 +248,7 @@ func (t *Table) queryRaw(ctx context.Context, q Query, entity string, start Item
 		if err != nil || av == nil {
 			return nil, nil, &ValidationError{Field: "Filter " + f, Reason: fmt.Sprintf("cannot compare with %v", q.Filter[f])}
 		}
-		if r := checkAV(av); r != "" {
+		if r := codec.Check(av); r != "" {
 			return nil, nil, &ValidationError{Field: "Filter " + f, Reason: r}
 		}
 		n, v := "#f"+strconv.Itoa(i), ":f"+strconv.Itoa(i)
@@ -259,7 +260,7 @@ func (t *Table) queryRaw(ctx context.Context, q Query, entity string, start Item
 		if err != nil || av == nil {
 			return nil, nil, &ValidationError{Field: "FilterContains " + f, Reason: fmt.Sprintf("cannot look for %v", q.FilterContains[f])}
 		}
-		if r := checkAV(av); r != "" {
+		if r := codec.Check(av); r != "" {
 			return nil, nil, &ValidationError{Field: "FilterContains " + f, Reason: r}
 		}
 		n, v := "#fc"+strconv.Itoa(i), ":fc"+strconv.Itoa(i)

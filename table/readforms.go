@@ -3,6 +3,8 @@ package table
 import (
 	"fmt"
 	"reflect"
+
+	"github.com/singletable/singletable/internal/codec"
 )
 
 // keepReadForms makes a whole-item write (Create, Put, PutOp, BatchPut) of
@@ -46,7 +48,7 @@ func (e *Entity[T]) keepReadForms(item *T, av Item) error {
 		}
 		av[attr] = e.keepStored(attr, raw[attr], old[attr], nv)
 	}
-	fields := fieldsOf(reflect.TypeFor[T]())
+	fields := codec.FieldsOf(reflect.TypeFor[T]())
 	for attr, sv := range raw {
 		if _, ok := fields[attr]; !ok || managed[attr] {
 			continue

@@ -4,6 +4,8 @@ import (
 	"maps"
 	"reflect"
 	"strings"
+
+	"github.com/singletable/singletable/internal/codec"
 )
 
 // ReadState is what a read saw of an item: the stored image, every
@@ -144,7 +146,7 @@ func (t *Table) sameImage(a, b Item) bool {
 		if k == tok && tok != "" {
 			continue
 		}
-		if !avEqual(a[k], b[k]) {
+		if !codec.Equal(a[k], b[k]) {
 			return false
 		}
 	}

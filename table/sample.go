@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/codec"
 )
 
 // sampleTime is the time every sampled time field holds.
@@ -95,8 +96,8 @@ func (e *Entity[T]) Sample(set map[string]any) (Sample, error) {
 // fieldByName returns the top-level field of struct v stored as attribute
 // name, or named name in Go.
 func fieldByName(v reflect.Value, name string) (reflect.Value, bool) {
-	if fi, ok := fieldsOf(v.Type())[name]; ok && !fi.viaPointer {
-		return v.FieldByIndex(fi.index), true
+	if fi, ok := codec.FieldsOf(v.Type())[name]; ok && !fi.ViaPointer {
+		return v.FieldByIndex(fi.Index), true
 	}
 	if f, ok := v.Type().FieldByName(name); ok && f.IsExported() {
 		return v.FieldByIndex(f.Index), true

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/codec"
 )
 
 // ErrNoCipher: an entity with secret fields was written or read on a
@@ -153,7 +154,7 @@ func (t *Table) secretAAD(k Key, attr string) []byte {
 // secretSlot finds the value at an attribute path (split) of item: the map
 // that holds it and its name there (nil if a map on the path is missing).
 func secretSlot(item Item, parts []string) (map[string]types.AttributeValue, string) {
-	m := mapAt(item, parts[:len(parts)-1])
+	m := codec.MapAt(item, parts[:len(parts)-1])
 	if m == nil {
 		return nil, ""
 	}
@@ -178,7 +179,7 @@ func (e *Entity[T]) sealItem(av Item, k Key) error {
 			if !sp.wild {
 				continue
 			}
-			b, err := encodeAV(v)
+			b, err := codec.EncodeAV(v)
 			if err != nil {
 				return fmt.Errorf("%w: encrypt %s.%s: %v", ErrInvalidInput, e.def.Type, path, err)
 			}
@@ -228,7 +229,7 @@ func (e *Entity[T]) openItem(raw Item, k Key, lenient bool) (Item, error) {
 			}
 			plain = &types.AttributeValueMemberS{Value: string(pt)}
 			if typed {
-				if plain, err = decodeAV(pt); err != nil {
+				if plain, err = codec.DecodeAV(pt); err != nil {
 					return nil, fmt.Errorf("decrypt %s.%s: %w: %v", e.def.Type, path, ErrInvalidInput, err)
 				}
 			}
@@ -310,4 +311,56 @@ func (t *Table) needsSealAt(raw Item, sp secretPath) bool {
 func secretTop(path string) string {
 	top, _, _ := strings.Cut(path, ".")
 	return top
+}
+
+// secretPath is one secret of an item: the attribute path, split, and
+// whether it is a member of a "m.*" catch-all (any type) or a named
+// string secret.
+type secretPath struct {
+	parts []string
+	wild  bool
+}
+
+func (p secretPath) String() string { return strings.Join(p.parts, ".") }
+
+// secretPaths returns the secrets of item: the named Def.Secrets paths and
+// the catch-all members item holds, sorted within each catch-all.
+func (e *Entity[T]) secretPaths(item Item) []secretPath {
+	out := make([]secretPath, 0, len(e.def.Secrets))
+	for _, path := range e.def.Secrets {
+		if !strings.HasSuffix(path, ".*") {
+			out = append(out, secretPath{parts: strings.Split(path, ".")})
+		}
+	}
+	for _, w := range e.decl.wild {
+		prefix := strings.Split(w.Prefix, ".")
+		m := codec.MapAt(item, prefix)
+		for _, name := range slices.Sorted(maps.Keys(m)) {
+			if !w.Known[name] {
+				out = append(out, secretPath{parts: append(slices.Clone(prefix), name), wild: true})
+			}
+		}
+	}
+	return out
+}
+
+// valueMarker starts a sealed catch-all member that is not a string: its
+// plaintext is the value's typed encoding (encodeAV).
+var valueMarker = []byte("STV1")
+
+// noSecret reports whether v holds nothing to seal (NULL, "").
+func noSecret(v types.AttributeValue) bool {
+	switch v := v.(type) {
+	case nil, *types.AttributeValueMemberNULL:
+		return true
+	case *types.AttributeValueMemberS:
+		return v.Value == ""
+	}
+	return false
+}
+
+// sealed reports whether v is a sealed envelope (a string's or a value's).
+func sealed(v types.AttributeValue) bool {
+	b, ok := v.(*types.AttributeValueMemberB)
+	return ok && (bytes.HasPrefix(b.Value, envelopeMarker) || bytes.HasPrefix(b.Value, valueMarker))
 }

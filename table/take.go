@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/codec"
 )
 
 // Take consumes the item with key k and returns it, in one conditional
@@ -62,8 +63,8 @@ func (e *Entity[T]) Take(ctx context.Context, k Key) (T, error) {
 		tok := e.t.newToken()
 		x.names["#wt"], x.names["#ttl0"] = s.TokenAttr, takenTTLAttr
 		x.values[":wt"] = &types.AttributeValueMemberSS{Value: []string{tok}}
-		x.values[":gone"] = numAV(e.t.now().Unix())
-		x.values[":zero"] = numAV(0)
+		x.values[":gone"] = codec.Num(e.t.now().Unix())
+		x.values[":zero"] = codec.Num(0)
 		var out *dynamodb.UpdateItemOutput
 		out, err = e.t.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 			TableName: aws.String(s.Name),

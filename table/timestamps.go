@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"reflect"
 	"time"
+
+	"github.com/singletable/singletable/internal/codec"
 )
 
 // Timestamps declares an entity's creation and last-write times by
@@ -94,17 +96,17 @@ func bindTimestamps(entity string, t reflect.Type, ts Timestamps) *stamps {
 		if name == "" {
 			return nil
 		}
-		fi, ok := fieldsOf(t)[name]
+		fi, ok := codec.FieldsOf(t)[name]
 		if !ok {
 			panic(fmt.Sprintf("table.NewEntity: %s: Timestamps names %q, not an attribute of the type", entity, name))
 		}
-		if fi.viaPointer {
+		if fi.ViaPointer {
 			panic(fmt.Sprintf("table.NewEntity: %s: Timestamps attribute %q is inside an embedded pointer", entity, name))
 		}
-		if fi.typ != timeType && fi.typ != reflect.PointerTo(timeType) && !reflect.PointerTo(fi.typ).Implements(timeFieldType) {
-			panic(fmt.Sprintf("table.NewEntity: %s: Timestamps attribute %q is a %v, not a time.Time, *time.Time or table.TimeField", entity, name, fi.typ))
+		if fi.Typ != codec.TimeType && fi.Typ != reflect.PointerTo(codec.TimeType) && !reflect.PointerTo(fi.Typ).Implements(timeFieldType) {
+			panic(fmt.Sprintf("table.NewEntity: %s: Timestamps attribute %q is a %v, not a time.Time, *time.Time or table.TimeField", entity, name, fi.Typ))
 		}
-		return &stampField{name: name, index: fi.index, typ: fi.typ}
+		return &stampField{name: name, index: fi.Index, typ: fi.Typ}
 	}
 	s := &stamps{created: bind(ts.Created), updated: bind(ts.Updated), precision: ts.Precision}
 	if s.created != nil && s.updated != nil && s.created.name == s.updated.name {
@@ -129,9 +131,9 @@ func (f *stampField) field(v reflect.Value) reflect.Value { return v.FieldByInde
 func (f *stampField) isZero(v reflect.Value) bool {
 	fv := f.field(v)
 	switch f.typ {
-	case timeType:
+	case codec.TimeType:
 		return fv.Interface().(time.Time).IsZero()
-	case reflect.PointerTo(timeType):
+	case reflect.PointerTo(codec.TimeType):
 		return fv.IsNil() || fv.Elem().Interface().(time.Time).IsZero()
 	}
 	return fv.Addr().Interface().(TimeField).IsZero()
@@ -141,9 +143,9 @@ func (f *stampField) isZero(v reflect.Value) bool {
 func (f *stampField) set(v reflect.Value, t time.Time) {
 	fv := f.field(v)
 	switch f.typ {
-	case timeType:
+	case codec.TimeType:
 		fv.Set(reflect.ValueOf(t))
-	case reflect.PointerTo(timeType):
+	case reflect.PointerTo(codec.TimeType):
 		fv.Set(reflect.ValueOf(&t))
 	default:
 		fv.Addr().Interface().(TimeField).SetTime(t)
@@ -154,11 +156,11 @@ func (f *stampField) set(v reflect.Value, t time.Time) {
 func (s *stamps) copyCreated(v reflect.Value, now time.Time) {
 	c, u := s.created.field(v), s.updated.field(v)
 	switch {
-	case s.created.typ == s.updated.typ && s.created.typ != reflect.PointerTo(timeType):
+	case s.created.typ == s.updated.typ && s.created.typ != reflect.PointerTo(codec.TimeType):
 		u.Set(c)
-	case s.created.typ == timeType:
+	case s.created.typ == codec.TimeType:
 		s.updated.set(v, c.Interface().(time.Time))
-	case s.created.typ == reflect.PointerTo(timeType):
+	case s.created.typ == reflect.PointerTo(codec.TimeType):
 		s.updated.set(v, *c.Interface().(*time.Time))
 	default: // a TimeField into another type: the time it was set to
 		s.updated.set(v, now)

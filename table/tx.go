@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/codec"
 )
 
 // MaxTxItems is DynamoDB's limit of actions in one transaction.
@@ -339,7 +340,7 @@ func txItems(ops []TxOp) ([]types.TransactWriteItem, int) {
 				op.update.ReturnValuesOnConditionCheckFailure = rv
 			}
 			for _, v := range op.update.ExpressionAttributeValues {
-				size += avSize(v)
+				size += codec.Size(v)
 			}
 		case op.check != nil:
 			op.check.ReturnValuesOnConditionCheckFailure = rv

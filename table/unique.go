@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/keys"
 )
 
@@ -86,7 +87,7 @@ func (t *Table) guardPut(u Unique, owner Key, exp int64) TxOp {
 		item[s.TypeAttr] = &types.AttributeValueMemberS{Value: GuardType}
 	}
 	if s.TTLAttr != "" && exp > 0 {
-		item[s.TTLAttr] = numAV(exp)
+		item[s.TTLAttr] = codec.Num(exp)
 	}
 	x := newExprs()
 	x.names["#pk"], x.names["#opk"], x.names["#osk"] = s.PK, guardOwnerPK, guardOwnerSK

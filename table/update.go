@@ -8,6 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/codec"
 )
 
 // Update reads the item with key k, applies change to it, and writes back
@@ -147,7 +148,7 @@ func (t *Table) updateItem(ctx context.Context, entity string, u *types.Update, 
 // written without a version attribute counts as version 0).
 func (t *Table) versionCond(x exprs, v int64) string {
 	x.names["#v"] = t.schema.VersionAttr
-	x.values[":v"] = numAV(v)
+	x.values[":v"] = codec.Num(v)
 	if v == 0 {
 		return "(attribute_not_exists(#v) OR #v = :v)"
 	}

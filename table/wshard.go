@@ -11,6 +11,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/codec"
 )
 
 // Write-sharded collections. A collection whose new items all land in one
@@ -356,7 +357,7 @@ func (t *Table) SwitchLayoutOp(owner Key, attr string, old, next Layout, ifEqual
 	if va := t.schema.VersionAttr; va != "" {
 		// Like every write of the owner, the switch advances its version,
 		// so a whole-item write of the owner read before it fails.
-		x.names["#wsv"], x.values[":wsone"] = va, numAV(1)
+		x.names["#wsv"], x.values[":wsone"] = va, codec.Num(1)
 		update += " ADD #wsv :wsone"
 	}
 	op := TxOp{update: &types.Update{

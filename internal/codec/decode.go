@@ -1,4 +1,4 @@
-package table
+package codec
 
 import (
 	"encoding"
@@ -26,10 +26,10 @@ var (
 
 var fastDecode sync.Map // reflect.Type -> bool
 
-// canDecodeFast reports whether attributevalue decodes t exactly as guregu
+// CanDecodeFast reports whether attributevalue decodes t exactly as guregu
 // would: no field (at any depth) implements a decoding interface of
 // either library, and no field is an interface.
-func canDecodeFast(t reflect.Type) bool {
+func CanDecodeFast(t reflect.Type) bool {
 	if v, ok := fastDecode.Load(t); ok {
 		return v.(bool)
 	}
@@ -93,15 +93,15 @@ func hasGuregOnlyOption(tag string) bool {
 	return false
 }
 
-// decodeItem decodes raw into out (a pointer) with the type's decoder plan
+// DecodeItem decodes raw into out (a pointer) with the type's decoder plan
 // (plan_decode.go): exact attribute names, guregu's result, the table's
 // own attributes skipped. Types that decode themselves (guregu's,
 // attributevalue's or encoding.TextUnmarshaler interfaces, at any depth)
 // go to guregu whole, so custom types behave the same both ways.
-func decodeItem(raw Item, out any) error {
+func DecodeItem(raw Item, out any) error {
 	rv := reflect.ValueOf(out).Elem()
 	t := rv.Type()
-	if canDecodeFast(t) {
+	if CanDecodeFast(t) {
 		if p := planFor(t); p != nil {
 			return p.decode(raw, rv)
 		}

@@ -1,7 +1,6 @@
-package table
+package codec
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,17 +41,17 @@ import (
 // write reseal it. The members the struct's fields model are not covered
 // by "m.*": name the secret ones in Def.Secrets.
 
-// wildSecret is a Def.Secrets path "prefix.*": the members of the map at
+// WildSecret is a Def.Secrets path "prefix.*": the members of the map at
 // prefix that no field of its struct (known) models are secrets.
-type wildSecret struct {
-	prefix string
-	known  map[string]bool
+type WildSecret struct {
+	Prefix string
+	Known  map[string]bool
 }
 
-// wildField reports whether the attribute path names a struct attribute
+// WildField reports whether the attribute path names a struct attribute
 // of struct type t whose struct has an Extra field, with the attributes
 // that struct models.
-func wildField(t reflect.Type, path string) (map[string]bool, bool) {
+func WildField(t reflect.Type, path string) (map[string]bool, bool) {
 	for part := range strings.SplitSeq(path, ".") {
 		for t.Kind() == reflect.Pointer {
 			t = t.Elem()
@@ -60,58 +59,27 @@ func wildField(t reflect.Type, path string) (map[string]bool, bool) {
 		if t.Kind() != reflect.Struct {
 			return nil, false
 		}
-		fi, ok := fieldsOf(t)[part]
+		fi, ok := FieldsOf(t)[part]
 		if !ok {
 			return nil, false
 		}
-		t = fi.typ
+		t = fi.Typ
 	}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if t.Kind() != reflect.Struct || extraIndex(t) == nil {
+	if t.Kind() != reflect.Struct || ExtraIndex(t) == nil {
 		return nil, false
 	}
 	known := map[string]bool{}
-	for name := range fieldsOf(t) {
+	for name := range FieldsOf(t) {
 		known[name] = true
 	}
 	return known, true
 }
 
-// secretPath is one secret of an item: the attribute path, split, and
-// whether it is a member of a "m.*" catch-all (any type) or a named
-// string secret.
-type secretPath struct {
-	parts []string
-	wild  bool
-}
-
-func (p secretPath) String() string { return strings.Join(p.parts, ".") }
-
-// secretPaths returns the secrets of item: the named Def.Secrets paths and
-// the catch-all members item holds, sorted within each catch-all.
-func (e *Entity[T]) secretPaths(item Item) []secretPath {
-	out := make([]secretPath, 0, len(e.def.Secrets))
-	for _, path := range e.def.Secrets {
-		if !strings.HasSuffix(path, ".*") {
-			out = append(out, secretPath{parts: strings.Split(path, ".")})
-		}
-	}
-	for _, w := range e.decl.wild {
-		prefix := strings.Split(w.prefix, ".")
-		m := mapAt(item, prefix)
-		for _, name := range slices.Sorted(maps.Keys(m)) {
-			if !w.known[name] {
-				out = append(out, secretPath{parts: append(slices.Clone(prefix), name), wild: true})
-			}
-		}
-	}
-	return out
-}
-
-// mapAt returns the map at attribute path parts of item (nil if none).
-func mapAt(item Item, parts []string) map[string]types.AttributeValue {
+// MapAt returns the map at attribute path parts of item (nil if none).
+func MapAt(item Item, parts []string) map[string]types.AttributeValue {
 	m := map[string]types.AttributeValue(item)
 	for _, p := range parts {
 		next, ok := m[p].(*types.AttributeValueMemberM)
@@ -121,27 +89,6 @@ func mapAt(item Item, parts []string) map[string]types.AttributeValue {
 		m = next.Value
 	}
 	return m
-}
-
-// valueMarker starts a sealed catch-all member that is not a string: its
-// plaintext is the value's typed encoding (encodeAV).
-var valueMarker = []byte("STV1")
-
-// noSecret reports whether v holds nothing to seal (NULL, "").
-func noSecret(v types.AttributeValue) bool {
-	switch v := v.(type) {
-	case nil, *types.AttributeValueMemberNULL:
-		return true
-	case *types.AttributeValueMemberS:
-		return v.Value == ""
-	}
-	return false
-}
-
-// sealed reports whether v is a sealed envelope (a string's or a value's).
-func sealed(v types.AttributeValue) bool {
-	b, ok := v.(*types.AttributeValueMemberB)
-	return ok && (bytes.HasPrefix(b.Value, envelopeMarker) || bytes.HasPrefix(b.Value, valueMarker))
 }
 
 // avJSON is the typed encoding of an attribute value (DynamoDB's JSON).
@@ -245,8 +192,8 @@ func fromAVJSON(j avJSON) (types.AttributeValue, error) {
 	return nil, errors.New("empty typed value")
 }
 
-// encodeAV and decodeAV are the typed encoding of a sealed value.
-func encodeAV(v types.AttributeValue) ([]byte, error) {
+// EncodeAV and DecodeAV are the typed encoding of a sealed value.
+func EncodeAV(v types.AttributeValue) ([]byte, error) {
 	j, err := toAVJSON(v)
 	if err != nil {
 		return nil, err
@@ -254,7 +201,8 @@ func encodeAV(v types.AttributeValue) ([]byte, error) {
 	return json.Marshal(j)
 }
 
-func decodeAV(b []byte) (types.AttributeValue, error) {
+// DecodeAV is the inverse of EncodeAV.
+func DecodeAV(b []byte) (types.AttributeValue, error) {
 	var j avJSON
 	if err := json.Unmarshal(b, &j); err != nil {
 		return nil, err
@@ -283,8 +231,8 @@ func nestedFields(t reflect.Type) []nestedField {
 	if !tf.shadowed {
 		for _, name := range slices.Sorted(maps.Keys(tf.fields)) {
 			fi := tf.fields[name]
-			if leadsToExtra(fi.typ, map[reflect.Type]bool{}) {
-				out = append(out, nestedField{name: name, index: fi.index})
+			if leadsToExtra(fi.Typ, map[reflect.Type]bool{}) {
+				out = append(out, nestedField{name: name, index: fi.Index})
 			}
 		}
 	}
@@ -305,20 +253,20 @@ func leadsToExtra(t reflect.Type, seen map[reflect.Type]bool) bool {
 		return false
 	}
 	seen[t] = true
-	if extraIndex(t) != nil {
+	if ExtraIndex(t) != nil {
 		return true
 	}
-	for _, fi := range fieldsOf(t) {
-		if leadsToExtra(fi.typ, seen) {
+	for _, fi := range FieldsOf(t) {
+		if leadsToExtra(fi.Typ, seen) {
 			return true
 		}
 	}
 	return false
 }
 
-// fillNested fills the nested Extra fields of struct value v (settable)
+// FillNested fills the nested Extra fields of struct value v (settable)
 // from m, the attributes v was decoded from.
-func fillNested(v reflect.Value, m map[string]types.AttributeValue) {
+func FillNested(v reflect.Value, m map[string]types.AttributeValue) {
 	for _, nf := range nestedFields(v.Type()) {
 		f, err := v.FieldByIndexErr(nf.index)
 		if err != nil {
@@ -350,8 +298,8 @@ func fillValue(f reflect.Value, av types.AttributeValue) {
 		if !ok {
 			return
 		}
-		if idx := extraIndex(f.Type()); idx != nil {
-			fields := fieldsOf(f.Type())
+		if idx := ExtraIndex(f.Type()); idx != nil {
+			fields := FieldsOf(f.Type())
 			var ex Extra
 			for name, v := range mv.Value {
 				if _, modelled := fields[name]; modelled {
@@ -364,13 +312,13 @@ func fillValue(f reflect.Value, av types.AttributeValue) {
 			}
 			f.FieldByIndex(idx).Set(reflect.ValueOf(ex))
 		}
-		fillNested(f, mv.Value)
+		FillNested(f, mv.Value)
 	}
 }
 
-// addNested puts the nested Extra members of struct value v back into
+// AddNested puts the nested Extra members of struct value v back into
 // av, its encoding (the maps on the way are copied, never changed).
-func addNested(av map[string]types.AttributeValue, v reflect.Value) {
+func AddNested(av map[string]types.AttributeValue, v reflect.Value) {
 	for _, nf := range nestedFields(v.Type()) {
 		f, err := v.FieldByIndexErr(nf.index)
 		if err != nil {
@@ -421,8 +369,8 @@ func addValue(f reflect.Value, cur types.AttributeValue) (types.AttributeValue, 
 			return nil, false
 		}
 		changed := false
-		if idx := extraIndex(f.Type()); idx != nil {
-			fields := fieldsOf(f.Type())
+		if idx := ExtraIndex(f.Type()); idx != nil {
+			fields := FieldsOf(f.Type())
 			for name, v := range f.FieldByIndex(idx).Interface().(Extra) {
 				if _, modelled := fields[name]; modelled || v == nil {
 					continue

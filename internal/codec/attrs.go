@@ -1,7 +1,6 @@
-package table
+package codec
 
 import (
-	"fmt"
 	"reflect"
 	"strings"
 	"sync"
@@ -15,12 +14,12 @@ import (
 
 // fieldInfo is one attribute of a struct type.
 type fieldInfo struct {
-	index      []int
-	typ        reflect.Type
+	Index      []int
+	Typ        reflect.Type
 	set        bool // the `set` tag option
 	unixtime   bool // the `unixtime` tag option
 	stringMap  bool // map with string keys and string values
-	viaPointer bool // reached through an embedded pointer
+	ViaPointer bool // reached through an embedded pointer
 }
 
 // typeFields is the walk's result for one type.
@@ -70,7 +69,7 @@ func fieldsOfType(t reflect.Type) *typeFields {
 			}
 			ft := f.Type
 			o := "," + opts + ","
-			tf.fields[name] = fieldInfo{index: idx, typ: ft, viaPointer: viaPtr,
+			tf.fields[name] = fieldInfo{Index: idx, Typ: ft, ViaPointer: viaPtr,
 				set: strings.Contains(o, ",set,"), unixtime: strings.Contains(o, ",unixtime,"),
 				stringMap: ft.Kind() == reflect.Map && ft.Key().Kind() == reflect.String && ft.Elem().Kind() == reflect.String}
 		}
@@ -80,22 +79,11 @@ func fieldsOfType(t reflect.Type) *typeFields {
 	return tf
 }
 
-// fieldsOf returns the attributes of struct type t by name.
-func fieldsOf(t reflect.Type) map[string]fieldInfo { return fieldsOfType(t).fields }
+// FieldsOf returns the attributes of struct type t by name.
+func FieldsOf(t reflect.Type) map[string]fieldInfo { return fieldsOfType(t).fields }
 
-// hasAttr reports whether items of type T have attribute name.
-func hasAttr[T any](name string) bool {
-	_, ok := fieldsOf(reflect.TypeFor[T]())[name]
+// HasAttr reports whether items of type T have attribute name.
+func HasAttr[T any](name string) bool {
+	_, ok := FieldsOf(reflect.TypeFor[T]())[name]
 	return ok
-}
-
-// checkAttr refuses an attribute name that items of T do not have (a typo
-// such as "txet" for "text" would otherwise store a new attribute, or
-// filter on one that never matches), before any request. The table's TTL
-// attribute is accepted.
-func (e *Entity[T]) checkAttr(what, name string) error {
-	if hasAttr[T](name) || (name != "" && name == e.t.schema.TTLAttr) {
-		return nil
-	}
-	return &ValidationError{Entity: e.def.Type, Field: name, Reason: fmt.Sprintf("%s: not an attribute of %s (a typo?)", what, e.def.Type)}
 }

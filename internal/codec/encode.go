@@ -1,4 +1,4 @@
-package table
+package codec
 
 import (
 	"encoding"
@@ -24,7 +24,7 @@ import (
 //     empty lists and maps as such. guregu drops these entries; DynamoDB
 //     stores them outside keys, and a key present in a Go map is data.
 //   - Update, Replace and Upsert rewrite an attribute the caller changed
-//     from the stored value, not from a fresh encoding (keepStored): a part
+//     from the stored value, not from a fresh encoding (KeepStored): a part
 //     of it the change did not touch keeps its stored form (a string set
 //     read into `any` stays a set, a nested empty string a struct field
 //     cannot tell from absence stays stored), an entry the Go value could
@@ -38,11 +38,11 @@ import (
 //     tags, `unixtime` included), a `set` field's non-empty slice is SS or
 //     NS, an empty one removes the attribute (DynamoDB has no empty set).
 
-// keepEmptyMapStrings fixes av, guregu's encoding of struct value v: the
+// KeepEmptyMapStrings fixes av, guregu's encoding of struct value v: the
 // maps at any depth keep their empty entries (see keepEmpties).
-func keepEmptyMapStrings(av Item, v reflect.Value) {
-	for name, fi := range fieldsOf(v.Type()) {
-		f, err := v.FieldByIndexErr(fi.index)
+func KeepEmptyMapStrings(av Item, v reflect.Value) {
+	for name, fi := range FieldsOf(v.Type()) {
+		f, err := v.FieldByIndexErr(fi.Index)
 		if err != nil {
 			continue
 		}
@@ -143,7 +143,7 @@ func keepEmpties(rv reflect.Value, av types.AttributeValue) types.AttributeValue
 			if !ok {
 				continue
 			}
-			f, err := rv.FieldByIndexErr(fi.index)
+			f, err := rv.FieldByIndexErr(fi.Index)
 			if err != nil {
 				continue
 			}
@@ -239,18 +239,18 @@ func emptyElem(v reflect.Value) types.AttributeValue {
 	return keepEmpties(v, item["v"])
 }
 
-// keepStored returns the value an Update or Replace writes for an
+// KeepStored returns the value an Update or Replace writes for an
 // attribute whose encoding the caller changed from old (the encoding of
 // the item as read) to nw: nw, except that every part of stored (the
 // attribute as DynamoDB holds it) that the change did not touch keeps its
 // stored form: a part encoded the same before and after is written as
 // stored, and a map entry absent from both encodings (the Go value could
 // not represent it) is kept.
-func keepStored(stored, old, nw types.AttributeValue) types.AttributeValue {
+func KeepStored(stored, old, nw types.AttributeValue) types.AttributeValue {
 	if stored == nil || nw == nil {
 		return nw
 	}
-	if avEqual(old, nw) {
+	if Equal(old, nw) {
 		return stored
 	}
 	switch n := nw.(type) {
@@ -269,7 +269,7 @@ func keepStored(stored, old, nw types.AttributeValue) types.AttributeValue {
 		}
 		out := make(map[string]types.AttributeValue, len(n.Value))
 		for k, v := range n.Value {
-			out[k] = keepStored(s.Value[k], o[k], v)
+			out[k] = KeepStored(s.Value[k], o[k], v)
 		}
 		for k, v := range s.Value {
 			_, inNew := n.Value[k]
@@ -287,7 +287,7 @@ func keepStored(stored, old, nw types.AttributeValue) types.AttributeValue {
 		}
 		out := make([]types.AttributeValue, len(n.Value))
 		for i, v := range n.Value {
-			out[i] = keepStored(s.Value[i], o.Value[i], v)
+			out[i] = KeepStored(s.Value[i], o.Value[i], v)
 		}
 		return &types.AttributeValueMemberL{Value: out}
 	}

@@ -1,4 +1,4 @@
-package table
+package codec
 
 import (
 	"reflect"
@@ -50,15 +50,16 @@ func buildPlan(t reflect.Type) *decodePlan {
 	}
 	p := &decodePlan{fields: make(map[string]fieldPlan, len(tf.fields))}
 	for name, fi := range tf.fields {
-		if fi.viaPointer {
+		if fi.ViaPointer {
 			return nil // an embedded pointer may be nil: leave it to guregu
 		}
-		p.fields[name] = fieldPlan{index: fi.index, set: setterFor(fi.typ, fi.unixtime)}
+		p.fields[name] = fieldPlan{index: fi.Index, set: setterFor(fi.Typ, fi.unixtime)}
 	}
 	return p
 }
 
-var timeType = reflect.TypeFor[time.Time]()
+// TimeType is time.Time, which the plan decodes itself.
+var TimeType = reflect.TypeFor[time.Time]()
 
 // setterFor returns the setter of a field of type t.
 func setterFor(t reflect.Type, unixtime bool) func(types.AttributeValue, reflect.Value) bool {
@@ -73,7 +74,7 @@ func setterFor(t reflect.Type, unixtime bool) func(types.AttributeValue, reflect
 			return true
 		}
 	}
-	if t == timeType {
+	if t == TimeType {
 		if unixtime {
 			return func(av types.AttributeValue, f reflect.Value) bool {
 				n, ok := av.(*types.AttributeValueMemberN)
@@ -225,5 +226,8 @@ type decodeError struct {
 	err  error
 }
 
+// Error names the attribute and the cause.
 func (e *decodeError) Error() string { return "attribute " + e.attr + ": " + e.err.Error() }
+
+// Unwrap returns the cause.
 func (e *decodeError) Unwrap() error { return e.err }
