@@ -45,6 +45,36 @@ func (p Plan) Retention() time.Duration {
 	return 24 * time.Hour
 }
 
+// EventsPerMonth is the monthly event allowance of plan p, as the
+// running service's PLAN_LIMITS (packages/core/src/config.ts,
+// eventsPerMonth) states it: 5,000 on free, 100,000 on starter,
+// 1,000,000 on pro, 5,000,000 on team. An unknown plan gets free's, as
+// it gets free's retention.
+func (p Plan) EventsPerMonth() int64 {
+	switch p {
+	case PlanStarter:
+		return 100_000
+	case PlanPro:
+		return 1_000_000
+	case PlanTeam:
+		return 5_000_000
+	}
+	return 5_000
+}
+
+// RefusesOverLimit reports whether ingestion refuses the events of a user
+// on plan p once their usage this month reaches [Plan.EventsPerMonth]:
+// on free (and an unknown plan) only. The running service's ingest
+// handler answers 429 PLAN_LIMIT_REACHED there and lets paid plans
+// through, flagged for overage billing.
+func (p Plan) RefusesOverLimit() bool {
+	switch p {
+	case PlanStarter, PlanPro, PlanTeam:
+		return false
+	}
+	return true
+}
+
 // ExpiresAt returns the expiresAt of an event received at receivedAt by a
 // user on plan p (FH-12): receivedAt, in whole seconds, plus the plan's
 // retention, as the document's Math.floor(ms / 1000) + TTL_SECONDS.

@@ -63,7 +63,7 @@ func newIngestRoutes(tb testing.TB, c *dynamodb.Client, main, events table.Schem
 	// counted as one read per ingest.
 	hour := func(o *ferryhook.Options) { o.StateCheck = time.Hour }
 	r := &ingestRoutes{ctx: ctx, c: c, main: main.Name, events: events.Name, body: body, headers: headers,
-		scaled: ferryhook.New(mt, et, ferryhook.ScaledProfile(), hour), stream: ferryhook.New(mt, et, ferryhook.StreamCountedProfile(), hour)}
+		scaled: ferryhook.New(mt, et, ferryhook.ScaledProfile(), hour, benchPlanLimit), stream: ferryhook.New(mt, et, ferryhook.StreamCountedProfile(), hour, benchPlanLimit)}
 	var err error
 	if r.user, err = r.scaled.Users.Create(ctx, ferryhook.CreateUserInput{Email: "routes@example.com", Name: "R", GitHubID: "2"}); err != nil {
 		tb.Fatal(err)

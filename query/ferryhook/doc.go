@@ -109,16 +109,22 @@
 // (the owner's plan, for FH-12 retention), then one TransactWriteItems that
 // spans both tables: the event, the source's eventCount and lastEventAt
 // (on condition that it is still active) and the owner's usageThisMonth.
-// The counters therefore count exactly the events stored.
+// The counters therefore count exactly the events stored. The plan's
+// monthly event limit holds as in the running service (free: 5,000, then
+// [ErrPlanLimit]; paid plans are not refused), in every profile, from the
+// usage read at most every Options.StateCheck plus the events the store
+// took since: one store never passes it, several by at most the others'
+// ingests within StateCheck (and the stream's lag when counts follow the
+// stream). See planlimit.go and TestPlanLimit_FH12.
 //
 // What an ingest costs in write units (issue 44; an event of about 1.8 KB,
 // measured by capacity.Meter over every key, table and GSI,
 // TestIngestWCU_FH12_FH16 and TestIngestRoutesWCU_FH12_FH16), per profile:
 //
 //	profile                      WCU per event   requests per event   guarantees
-//	document (default)           12              1 transaction        all, immediate
-//	[ScaledProfile]              4 + 4/k         1/k transaction      all, immediate; k events per group commit (6 at k = 2, 4.5 at 8)
-//	[StreamCountedProfile]       4.0x            1 PutItem            as bounds: a paused source within Options.StateCheck, counts within the stream's lag
+//	document (default)           12              1 transaction        all, immediate; the plan limit exact per store, across stores within StateCheck
+//	[ScaledProfile]              4 + 4/k         1/k transaction      as the document's; k events per group commit (6 at k = 2, 4.5 at 8)
+//	[StreamCountedProfile]       4.0x            1 PutItem            as bounds: a paused source within Options.StateCheck, counts within the stream's lag, the plan limit within StateCheck + the lag
 //	the service's own handler    6               2 (PutItem, UpdateItem)  none: no atomicity, no count per source, a paused source for 5 minutes
 //
 // The 4 units left in the scaled profile are the event written in a

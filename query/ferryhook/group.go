@@ -2,6 +2,7 @@ package ferryhook
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"sync"
 
@@ -126,6 +127,19 @@ func (s *Store) commitGroups(source fh.SourceID, g *ingestGroup) {
 			ins[i] = p.in
 		}
 		evs, err := s.ingestEvents(context.WithoutCancel(group[0].ctx), source, ins)
+		if errors.Is(err, ErrPlanLimit) && len(group) > 1 {
+			// Near the limit: one at a time, so that those that fit are
+			// taken.
+			for _, p := range group {
+				evs, err := s.ingestEvents(context.WithoutCancel(p.ctx), source, []CreateEventInput{p.in})
+				if err == nil {
+					p.ev = evs[0]
+				}
+				p.err = err
+				close(p.done)
+			}
+			continue
+		}
 		for i, p := range group {
 			if err == nil {
 				p.ev = evs[i]
@@ -186,6 +200,10 @@ func (s *Store) IngestBatch(ctx context.Context, source fh.SourceID, reqs []Inge
 			n, bytes = n+1, bytes+b
 		}
 		evs, err := s.ingestEvents(ctx, source, ins[:n])
+		if errors.Is(err, ErrPlanLimit) && n > 1 {
+			limit = 1 // near the limit: one at a time, so that those that fit are taken
+			continue
+		}
 		if err != nil {
 			return out, err
 		}

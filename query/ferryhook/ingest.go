@@ -38,7 +38,12 @@ type IngestRequest struct {
 // FH-1 reads the owner only on the first ingest of a source, and again
 // when the transaction says the plan changed (then the ingest is retried
 // once with the new plan). A missing or deleted source gives
-// table.ErrNotFound; a paused one [ErrSourcePaused]. Bad input, a body over
+// table.ErrNotFound; a paused one [ErrSourcePaused]; an owner whose
+// events this month reached the plan's limit ([Options.PlanLimit]: 5,000
+// on free, as the running service refuses with PLAN_LIMIT_REACHED) a
+// [*PlanLimitError] matching [ErrPlanLimit], with nothing sent (FH-12,
+// issue 44; the usage is read at most every Options.StateCheck, and the
+// bound across stores is planlimit.go's). Bad input, a body over
 // 256 KB among it, gives a *table.ValidationError before any request.
 //
 // In the scaled profile ([ScaledProfile]) the transaction adds to one of
@@ -114,7 +119,12 @@ func (s *Store) ingestEvents(ctx context.Context, source fh.SourceID, ins []Crea
 		if err != nil {
 			return nil, err
 		}
+		release, err := s.admit(ctx, o.user, o.plan, len(ins))
+		if err != nil {
+			return nil, fmt.Errorf("ingest %s: %w", source, err)
+		}
 		evs, next, err := s.ingestOnce(ctx, source, ins, o)
+		release(err == nil)
 		switch {
 		case next == ingestRereadPlan && attempt < 3:
 			s.owners.Delete(source)
@@ -189,6 +199,7 @@ func (s *Store) sourceOwner(ctx context.Context, source fh.SourceID) (ownerInfo,
 		return ownerInfo{}, err
 	}
 	o := ownerInfo{user: owner.UserID, plan: owner.Plan, read: s.now()}
+	s.seedUsage(owner.UserID, owner.Plan, owner.UsageThisMonth)
 	if s.eventSharded() {
 		if o.layout, err = table.ParseLayout(src.EventLayout); err != nil {
 			return ownerInfo{}, fmt.Errorf("ingest %s: %w", source, err)

@@ -240,7 +240,9 @@ func (d *ingestMinute) nothingLostOrTwice(t *testing.T) {
 // hottest 1,200 WCU/s). Those are artifacts of the small sample, not of
 // the layout, so this test spreads the IDs and asserts no throttle at all. The only other requests
 // are the state re-checks (Options.StateCheck, one a modeled second: two
-// eventually consistent GetItems on USER#{userId}). The unsharded layout,
+// eventually consistent GetItems on USER#{userId}) and, the user being on
+// the free plan, the plan limit's usage read at the same rate (one
+// BatchGetItem of the user's rollup and 32 usage shards, planlimit.go). The unsharded layout,
 // run the same way, is throttled: TestMinute_FH1_Unsharded.
 func TestMinute_FH1_FH12_OneSource(t *testing.T) {
 	t.Parallel()

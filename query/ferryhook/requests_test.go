@@ -26,7 +26,10 @@ func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12_FH13_FH
 	client := tabletest.NewClient(t, rc.Option(), meter.Option())
 	withCipher := func(o *table.Options) { o.Cipher = tabletest.Cipher() }
 	mainT, eventsT := table.New(client, f.main.Schema(), withCipher), table.New(client, f.events.Schema(), withCipher)
-	s := ferryhook.New(mainT, eventsT)
+	// StateCheck an hour: the plan limit reads a free user's usage once per
+	// StateCheck (not per ingest), and on a loaded machine a second may
+	// pass between the first ingest and the steady state measured.
+	s := ferryhook.New(mainT, eventsT, func(o *ferryhook.Options) { o.StateCheck = time.Hour })
 	meter.Learn(mainT, eventsT)
 	costs := &patterncost.Costs{App: "ferryhook", Root: "../..", Counter: rc, Meter: meter}
 	// A long deadline: the meter reads every item it charges, and a busy machine is slow.

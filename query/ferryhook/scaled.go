@@ -282,18 +282,24 @@ var (
 func (u *Users) Usage(ctx context.Context, id fh.UserID) (_ int64, err error) {
 	ctx, call := u.s.main.Call(ctx, "FH-14", "ferryhook.Users.Usage")
 	defer func() { call.End(err) }()
+	return u.s.usage(ctx, id)
+}
+
+// usage is Users.Usage's read, without opening a call of its own (an
+// ingest reads it for the plan limit).
+func (s *Store) usage(ctx context.Context, id fh.UserID) (int64, error) {
 	k, err := userKey(id)
 	if err != nil {
 		return 0, err
 	}
-	if !u.s.scaled() {
-		user, err := u.s.user.Peek(ctx, k, userUsageFields)
+	if !s.scaled() {
+		user, err := s.user.Peek(ctx, k, userUsageFields)
 		if err != nil {
 			return 0, err
 		}
 		return table.FieldValue(user, userUsageThisMonth), nil
 	}
-	tot, err := u.s.usageCounters.Read(ctx, string(id), k)
+	tot, err := s.usageCounters.Read(ctx, string(id), k)
 	if err != nil {
 		return 0, err
 	}

@@ -77,9 +77,11 @@ func TestScaledProfileRequests_FH13_FH14(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Created in the scaled profile, the source and the user have their
-	// shards already: FH-4 (2), FH-1, the transaction.
-	if first := rc.Total(); first != 4 || rc.Of("TransactWriteItems") != 1 {
-		t.Errorf("the first ingest took %d requests (%v), want 4 (FH-4: 2, FH-1, the transaction)", first, rc.Ops())
+	// shards already: FH-4 (2), FH-1, the free plan's usage read (one
+	// BatchGetItem, the plan limit: once per Options.StateCheck), the
+	// transaction.
+	if first := rc.Total(); first != 5 || rc.Of("TransactWriteItems") != 1 || rc.Of("BatchGetItem") != 1 {
+		t.Errorf("the first ingest took %d requests (%v), want 5 (FH-4: 2, FH-1, the usage read, the transaction)", first, rc.Ops())
 	}
 	// A source and user the running service wrote (no shards): the first
 	// ingest creates them, checking the items' state.
@@ -106,7 +108,7 @@ func TestScaledProfileRequests_FH13_FH14(t *testing.T) {
 	if n := rc.Total(); n != 5 || rc.Of("TransactWriteItems") != 5 {
 		t.Fatalf("5 ingests took %d requests (%d transactions), want 5 (the first took %d)", n, rc.Of("TransactWriteItems"), first)
 	}
-	t.Logf("scaled ingest: 4 requests for a source created in the profile, %d for one without shards (FH-4: 2, FH-1, the transaction refused for lack of shards, 2 shard creations, the transaction again), then 1", first)
+	t.Logf("scaled ingest: 5 requests for a source created in the profile, %d for one without shards (FH-4: 2, FH-1, the usage read, the transaction refused for lack of shards, 2 shard creations, the transaction again), then 1", first)
 	// The items are untouched: their counts are the rollup's.
 	item, err := f.store.Sources.Get(ctx(t), u.UserID, src.SourceID)
 	if err != nil {

@@ -98,7 +98,9 @@ type Options struct {
 	// ingesting into 20 sources of one user read 1,000 units a second
 	// from its partition at the 1-second default, under the 2,400 target.
 	// Default (0): 1 second; a negative value never reads again (the next
-	// RollupJob run copies the state).
+	// RollupJob run copies the state). In every profile it is also how
+	// long a store trusts the usage it read of a user whose plan has a
+	// limit (Options.PlanLimit, planlimit.go).
 	StateCheck time.Duration
 	// GroupCommit, when above 1, lets concurrent ingests into one source
 	// share one transaction of up to that many events, with one count
@@ -121,6 +123,12 @@ type Options struct {
 	// CounterShards and excludes GroupCommit. [StreamCountedProfile] sets
 	// it; what each guarantee becomes is in its doc.
 	StreamCounts bool
+	// PlanLimit returns the events a month a user on the plan may ingest
+	// before Ingest refuses them with [ErrPlanLimit]; 0 for no limit.
+	// Default [DefaultPlanLimit], the running service's rule: 5,000 on
+	// free, none on paid plans (their overage is billed). How it holds
+	// in each profile, and its bound across stores, is in planlimit.go.
+	PlanLimit func(fh.Plan) int64
 }
 
 // ServiceProfile opens tables written by the document's running service
@@ -241,6 +249,7 @@ type Store struct {
 	opts         Options
 	owners       sync.Map // fh.SourceID -> ownerInfo, for Ingest
 	groups       sync.Map // fh.SourceID -> *ingestGroup, for Ingest's group commit
+	gates        sync.Map // fh.UserID -> *usageGate, the plan limit (planlimit.go)
 	user         *table.Entity[fh.User]
 	source       *table.Entity[fh.Source]
 	conn         *table.Entity[fh.Connection]

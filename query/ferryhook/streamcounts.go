@@ -91,12 +91,17 @@ func (s *Store) ingestAlone(ctx context.Context, source fh.SourceID, in CreateEv
 	if s.opts.EventsByKeyOnly {
 		_, _, _, ev.ByKey = ev.EventID.Location()
 	}
+	release, err := s.admit(ctx, o.user, o.plan, 1)
+	if err != nil {
+		return fh.Event{}, fmt.Errorf("ingest %s: %w", source, err)
+	}
 	if shard.n > 1 {
 		pk, _ := fh.EventKeys.Partition(map[string]string{"sourceId": string(ev.SourceID)})
 		err = s.event.CreateIn(ctx, &ev, table.ShardPK(string(pk), shard.i, shard.n))
 	} else {
 		err = s.event.Create(ctx, &ev)
 	}
+	release(err == nil)
 	if err != nil {
 		return fh.Event{}, fmt.Errorf("ingest %s: %w", source, err)
 	}

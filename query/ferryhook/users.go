@@ -359,6 +359,7 @@ func (u *Users) IncrementUsage(ctx context.Context, id fh.UserID, n int64) (_ in
 // read: a concurrent plan change gives table.ErrConflict), and a GetItem
 // of the result. A missing user gives table.ErrNotFound.
 func (u *Users) ResetUsage(ctx context.Context, id fh.UserID, start time.Time) (fh.User, error) {
+	defer u.s.forgetUsage(id) // the plan limit: the next ingest reads the new period's usage
 	k, err := userKey(id)
 	if err != nil {
 		return fh.User{}, err
