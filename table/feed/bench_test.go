@@ -3,7 +3,6 @@ package feed_test
 import (
 	"context"
 	"fmt"
-	"syscall"
 	"testing"
 	"time"
 
@@ -192,7 +191,7 @@ func BenchmarkRouteRecords(b *testing.B) {
 // pairedCPU is tabletest.Paired with the client's CPU time: every
 // iteration runs lib and hand back to back, alternating which goes first,
 // and it reports each side's records per second of wall time and CPU
-// nanoseconds per record (user and system time of this process, GC
+// nanoseconds per record (tabletest.SelfCPU: user and system time of this process, GC
 // included: both sides are pure client work, DynamoDB Local runs in
 // another process), and the ratios (lib-over-hand throughput, 1.0 is as
 // fast; lib-over-hand CPU, 1.0 is as much).
@@ -211,12 +210,12 @@ func pairedCPU(b *testing.B, records int, lib, hand func() error) {
 			if side == 1 {
 				f = hand
 			}
-			c0, t0 := processCPU(b), time.Now()
+			c0, t0 := tabletest.SelfCPU(), time.Now()
 			if err := f(); err != nil {
 				b.Fatal(err)
 			}
 			wall[side] += time.Since(t0)
-			cpu[side] += processCPU(b) - c0
+			cpu[side] += tabletest.SelfCPU() - c0
 		}
 	}
 	if n == 0 || wall[0] == 0 || cpu[0] == 0 {
@@ -230,13 +229,4 @@ func pairedCPU(b *testing.B, records int, lib, hand func() error) {
 	b.ReportMetric(float64(wall[1])/float64(wall[0]), "lib/hand-throughput")
 	b.ReportMetric(float64(cpu[0])/float64(cpu[1]), "lib/hand-cpu")
 	b.ReportMetric(float64(records), "records/op")
-}
-
-// processCPU is the user and system time this process has used.
-func processCPU(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

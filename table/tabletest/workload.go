@@ -23,6 +23,12 @@ func ServerPID(t testing.TB) int {
 	return start(t).PID()
 }
 
+// SelfCPU returns the user and system CPU time this process has used
+// (getrusage on Unix, microsecond resolution; 0 on other systems), GC
+// and every goroutine included: around a loop of pure client work, the
+// client's CPU.
+func SelfCPU() time.Duration { return selfCPU() }
+
 // ProcessCPU returns the CPU time process pid has used: the sum of its
 // threads' run time as the scheduler counts it
 // (/proc/<pid>/task/*/schedstat, in nanoseconds, so that short intervals
