@@ -16,7 +16,7 @@ import (
 func (a *Adapter) AuthGetUniqueRecord(unique string) (t.Uid, auth.Level, []byte, time.Time, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()
-	r, err := a.st.Auth.Get(ctx, tn.AuthUnique(unique))
+	r, err := a.st.Auth.ByUnique.Get(ctx, tn.AuthRecord{Unique: tn.AuthUnique(unique)})
 	if err != nil {
 		return t.ZeroUid, 0, nil, time.Time{}, notFoundNil(err)
 	}
@@ -62,7 +62,7 @@ func (a *Adapter) AuthDelAllRecords(user t.Uid) (int, error) {
 	defer cancel()
 	id := tn.UserID(user.String())
 	n := 0
-	for _, err := range a.st.Auth.AllByUser(ctx, id) {
+	for _, err := range a.st.Auth.ByUser.All(ctx, tn.AuthRecord{UserID: id}) {
 		if err != nil {
 			return 0, terr(err)
 		}

@@ -42,7 +42,7 @@ func (a *Adapter) FileGet(fid string) (*t.FileDef, error) {
 	}
 	ctx, cancel := a.ctx()
 	defer cancel()
-	f, err := a.st.Files.Get(ctx, fid)
+	f, err := a.st.Files.ByID.Get(ctx, tn.File{Id: fid})
 	if err != nil {
 		return nil, notFoundNil(err)
 	}

@@ -31,8 +31,9 @@ import (
 // twice.
 func placement(tb testing.TB, a *Adapter, topic string) map[int]string {
 	tb.Helper()
-	pk, err := tn.TopicPartition(tn.TopicName(topic))
-	must(tb, err)
+	tk := a.st.Topics.ByName.Entity().Key(tn.Topic{Id: tn.TopicName(topic)})
+	must(tb, tk.Err())
+	pk := tk.PK
 	lo, _ := tn.MessageSK(1)
 	hi, _ := tn.MessageSK(tn.MaxSeqId)
 	out := map[int]string{}
@@ -76,7 +77,7 @@ func seqOf(tb testing.TB, raw table.Item) int {
 // storedLayout is the topic's layout as stored.
 func storedLayout(tb testing.TB, a *Adapter, topic string) table.Layout {
 	tb.Helper()
-	tp, err := a.st.Topics.Get(context.Background(), tn.TopicName(topic))
+	tp, err := a.st.Topics.ByName.Get(context.Background(), tn.Topic{Id: tn.TopicName(topic)})
 	must(tb, err)
 	l, err := table.ParseLayout(tp.MsgLayout)
 	must(tb, err)
@@ -159,7 +160,7 @@ func TestLayoutStoredWithTopic_TN12_TN13(t_ *testing.T) {
 		if l.String() != wantLayout {
 			t_.Fatalf("%s: stored layout %q, want %q", topic, l, wantLayout)
 		}
-		pk, _ := tn.TopicPartition(tn.TopicName(topic))
+		pk := plain.st.Topics.ByName.Entity().Key(tn.Topic{Id: tn.TopicName(topic)}).PK
 		where := placement(t_, plain, topic)
 		for seq := 1; seq <= 20; seq++ {
 			if where[seq] != l.SeqPK(pk, int64(seq)) {
@@ -276,7 +277,7 @@ func TestReshardWhileWriting_TN12_TN13(t_ *testing.T) {
 				t_.Fatalf("the last switch starts at %d, after the writer's %d messages: not a switch while writing", last, n)
 			}
 			where := placement(t_, reader, topic)
-			pk, _ := tn.TopicPartition(tn.TopicName(topic))
+			pk := reader.st.Topics.ByName.Entity().Key(tn.Topic{Id: tn.TopicName(topic)}).PK
 			var off []int
 			for seq := 1; seq <= total; seq++ {
 				p, ok := where[seq]

@@ -389,8 +389,11 @@ func (a *Adapter) layoutOf(ctx context.Context, name tn.TopicName) (table.Layout
 	if v, ok := a.layouts.Load(name); ok && now.Sub(v.(knownLayout).at) < a.layoutEvery {
 		return v.(knownLayout).l, nil
 	}
-	tk, err := tn.TopicKey(name)
-	if err != nil {
+	if err := name.Validate("Topic"); err != nil {
+		return table.Layout{}, err
+	}
+	tk := a.st.Topics.ByName.Entity().Key(tn.Topic{Id: name})
+	if err := tk.Err(); err != nil {
 		return table.Layout{}, err
 	}
 	raw, err := a.tbl.GetOwner(ctx, tk, true)

@@ -210,7 +210,7 @@ func checkTopic(tb testing.TB, a *Adapter, name string, n int, senders []t.Uid) 
 		tb.Fatalf("History stops above SeqId %d", want)
 	}
 	must(tb, a.Flush())
-	tp, err := a.st.Topics.Get(ctx, tn.TopicName(name))
+	tp, err := a.st.Topics.ByName.Get(ctx, tn.Topic{Id: tn.TopicName(name)})
 	if err != nil || tp.SeqId != n {
 		tb.Fatalf("stored topic SeqId %d, %v; want %d", tp.SeqId, err, n)
 	}
@@ -219,7 +219,7 @@ func checkTopic(tb testing.TB, a *Adapter, name string, n int, senders []t.Uid) 
 		if i >= n {
 			continue
 		}
-		sub, err := a.st.Subs.Get(ctx, tn.TopicName(name), tn.UserID(u.String()))
+		sub, err := a.st.Subs.ByTopicUser.Get(ctx, tn.Subscription{Topic: tn.TopicName(name), User: tn.UserID(u.String())})
 		if err != nil || sub.ReadSeqId != last || sub.RecvSeqId != last {
 			tb.Fatalf("sender %d: stored marks recv %d read %d, %v; want %d", i, sub.RecvSeqId, sub.ReadSeqId, err, last)
 		}

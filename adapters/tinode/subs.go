@@ -16,7 +16,7 @@ import (
 func (a *Adapter) SubscriptionGet(topic string, user t.Uid, keepDeleted bool) (*t.Subscription, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()
-	s, err := a.st.Subs.Get(ctx, tn.TopicName(topic), tn.UserID(user.String()))
+	s, err := a.st.Subs.ByTopicUser.Get(ctx, tn.Subscription{Topic: tn.TopicName(topic), User: tn.UserID(user.String())})
 	if err != nil {
 		return nil, notFoundNil(err)
 	}

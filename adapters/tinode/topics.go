@@ -54,7 +54,7 @@ func (a *Adapter) TopicCreateP2P(initiator, invited *t.Subscription) error {
 func (a *Adapter) TopicGet(name string) (*t.Topic, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()
-	tp, err := a.st.Topics.Get(ctx, tn.TopicName(name))
+	tp, err := a.st.Topics.ByName.Get(ctx, tn.Topic{Id: tn.TopicName(name)})
 	if err != nil {
 		return nil, notFoundNil(err)
 	}
@@ -268,7 +268,7 @@ func (a *Adapter) OwnTopics(id t.Uid) ([]string, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()
 	var out []string
-	for tp, err := range a.st.Topics.AllOwned(ctx, tn.UserID(id.String())) {
+	for tp, err := range a.st.Topics.Owned.All(ctx, tn.Topic{Owner: tn.UserID(id.String())}) {
 		if err != nil {
 			return nil, terr(err)
 		}

@@ -29,7 +29,7 @@ func (a *Adapter) UserCreate(user *t.User) error {
 func (a *Adapter) UserGet(id t.Uid) (*t.User, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()
-	u, err := a.st.Users.Get(ctx, tn.UserID(id.String()))
+	u, err := a.st.Users.ByID.Get(ctx, tn.User{Id: tn.UserID(id.String())})
 	if err != nil {
 		return nil, notFoundNil(err)
 	}
@@ -81,7 +81,7 @@ func (a *Adapter) UserDelete(id t.Uid, hard bool) error {
 	user := tn.UserID(id.String())
 	// Topics the user owns (TN-22) and p2p topics (TN-10).
 	var owned []tn.TopicName
-	for tp, err := range a.st.Topics.AllOwned(ctx, user) {
+	for tp, err := range a.st.Topics.Owned.All(ctx, tn.Topic{Owner: user}) {
 		if err != nil {
 			return terr(err)
 		}
@@ -159,7 +159,7 @@ func (a *Adapter) topicStateForUser(user tn.UserID, state tn.ObjState, at time.T
 	ctx, cancel := a.ctx()
 	defer cancel()
 	var names []tn.TopicName
-	for tp, err := range a.st.Topics.AllOwned(ctx, user) {
+	for tp, err := range a.st.Topics.Owned.All(ctx, tn.Topic{Owner: user}) {
 		if err != nil {
 			return terr(err)
 		}

@@ -90,7 +90,7 @@ func TestUsers(t_ *testing.T) {
 	must(t_, a.UserDelete(alice, true))
 	c, cancel := a.ctx()
 	defer cancel()
-	_, err = a.st.Users.Get(c, tn.UserID(alice.String()))
+	_, err = a.st.Users.ByID.Get(c, tn.User{Id: tn.UserID(alice.String())})
 	wantErr(t_, err, table.ErrNotFound)
 	// Alice's unique tag is free again.
 	if _, err := a.UserUpdateTags(uidOf(td.Users[2]), []string{"email:alice@x.example.com"}, nil, nil); err != nil {

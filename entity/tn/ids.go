@@ -39,6 +39,11 @@ func SubscriptionID(topic TopicName, user UserID) string {
 	return string(topic) + ":" + string(user)
 }
 
+// CheckKeyValue returns a *table.ValidationError naming field if v cannot
+// be a key segment's value (an id, a credential's method or value):
+// empty, too long, or not printable UTF-8.
+func CheckKeyValue(field, v string) error { return checkID(field, v) }
+
 func checkID(field, v string) error {
 	if r := idReason(v); r != "" {
 		return &table.ValidationError{Field: field, Reason: r, Key: true}

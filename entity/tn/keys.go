@@ -58,51 +58,11 @@ var (
 // TagUniqueName is the name of the unique value a tag guard holds.
 const TagUniqueName = "tag"
 
-// UserKey returns the user item's key: USER#{id} / USER.
-func UserKey(id UserID) (table.Key, error) {
-	if err := id.Validate("Id"); err != nil {
-		return table.Key{}, err
-	}
-	return UserKeys.Key(map[string]string{"Id": string(id)})
-}
-
 // UserIDFromKey parses the user id back from a user item's key.
 func UserIDFromKey(k table.Key) (UserID, error) {
 	v, err := UserKeys.Parse(table.Key{PK: k.PK, SK: UserKeys.SK})
 	return UserID(v["Id"]), err
 }
-
-// TopicKey returns the topic item's key: TOPIC#{name} / TOPIC.
-func TopicKey(name TopicName) (table.Key, error) {
-	if err := name.Validate("Topic"); err != nil {
-		return table.Key{}, err
-	}
-	return TopicKeys.Key(map[string]string{"Id": string(name)})
-}
-
-// TopicPartition returns the topic's partition key TOPIC#{name}.
-func TopicPartition(name TopicName) (string, error) { return topicPK(name) }
-
-func topicPK(name TopicName) (string, error) {
-	if err := name.Validate("Topic"); err != nil {
-		return "", err
-	}
-	return TopicKeys.Partition(map[string]string{"Id": string(name)})
-}
-
-// SubscriptionKey returns a subscription's key: TOPIC#{topic} / SUB#{user}.
-func SubscriptionKey(topic TopicName, user UserID) (table.Key, error) {
-	if err := topic.Validate("Topic"); err != nil {
-		return table.Key{}, err
-	}
-	if err := user.Validate("User"); err != nil {
-		return table.Key{}, err
-	}
-	return SubscriptionKeys.Key(map[string]string{"Topic": string(topic), "User": string(user)})
-}
-
-// SubscriptionPrefix is the sort-key prefix of a topic's subscriptions: SUB#.
-func SubscriptionPrefix() string { return must(SubscriptionKeys.SortPrefix(nil)) }
 
 // SubscriptionsUpdatedSince returns the GSI1 sort-key bounds of subscriptions
 // updated at or after since (zero: all): SUBUPD#{Timestamp(since)} to
@@ -120,17 +80,6 @@ func SubscriptionsUpdatedSince(since time.Time) (lo, hi string, err error) {
 	return lo, strings.TrimSuffix(prefix, keys.Delimiter) + "$", nil
 }
 
-// MessageKey returns a message's key: TOPIC#{topic} / MSG#{seq, 10 digits}.
-func MessageKey(topic TopicName, seq int) (table.Key, error) {
-	if err := topic.Validate("Topic"); err != nil {
-		return table.Key{}, err
-	}
-	if _, err := MessageSK(seq); err != nil {
-		return table.Key{}, err
-	}
-	return MessageKeys.Key(map[string]string{"Topic": string(topic), "SeqId": strconv.Itoa(seq)})
-}
-
 // MessagePrefix is the sort-key prefix of a topic's messages: MSG#.
 func MessagePrefix() string { return must(MessageKeys.SortPrefix(nil)) }
 
@@ -140,21 +89,6 @@ func MessageSK(seq int) (string, error) {
 		return "", invalidKey("SeqId", "%d is outside 1..%d", seq, MaxSeqId)
 	}
 	return MessageKeys.SortKey(map[string]string{"SeqId": strconv.Itoa(seq)})
-}
-
-// AuthKey returns an auth record's key: AUTH#{scheme}#{value} / AUTH.
-func AuthKey(u AuthUnique) (table.Key, error) {
-	if err := u.Validate("unique"); err != nil {
-		return table.Key{}, err
-	}
-	return AuthKeys.Key(map[string]string{"unique": string(u)})
-}
-
-// AuthByUser returns an auth record's GSI1 key:
-// USER#{userid} / AUTH#{scheme}#{value}.
-func AuthByUser(a *AuthRecord) (table.IndexKey, error) {
-	k, err := AuthByUserIndex.Key(map[string]string{"userid": string(a.UserID), "unique": string(a.Unique)})
-	return table.IndexKey{PK: k.PK, SK: k.SK}, err
 }
 
 // AuthByUserPrefix returns the GSI1 sort-key prefix of a user's auth
@@ -219,10 +153,6 @@ func must(k string, err error) string {
 	return k
 }
 
-// SubscriptionsPrefixGSI is the GSI1 sort-key prefix of a user's
-// subscriptions: SUBUPD#.
-func SubscriptionsPrefixGSI() string { return must(SubscriptionUpdatedIndex.SortPrefix(nil)) }
-
 // MustSeq returns seq as the 10 digits of a message sort key; it panics
 // outside 1..MaxSeqId (use MessageSK for input).
 func MustSeq(seq int) string { return keys.MustUint(uint64(seq), SeqWidth) }
@@ -231,41 +161,12 @@ func MustSeq(seq int) string { return keys.MustUint(uint64(seq), SeqWidth) }
 // guard holds ("{method}:{value}").
 const CredUniqueName = "cred"
 
-// TopicOwnerPrefix is the GSI1 sort-key prefix of the topics a user owns:
-// OWNS#.
-func TopicOwnerPrefix() string { return must(TopicOwnerIndex.SortPrefix(nil)) }
-
-// DelKey returns a deletion-log entry's key: TOPIC#{topic} / DEL#{delId}.
-func DelKey(topic TopicName, delID int) (table.Key, error) {
-	if err := topic.Validate("Topic"); err != nil {
-		return table.Key{}, err
-	}
-	if _, err := DelLogSK(delID); err != nil {
-		return table.Key{}, err
-	}
-	return DelKeys.Key(map[string]string{"Topic": string(topic), "DelId": strconv.Itoa(delID)})
-}
-
 // DelLogSK returns the sort key of deletion delID: DEL#{delId, 10 digits}.
 func DelLogSK(delID int) (string, error) {
 	if delID < 1 || delID > MaxSeqId {
 		return "", invalidKey("DelId", "%d is outside 1..%d", delID, MaxSeqId)
 	}
 	return DelKeys.SortKey(map[string]string{"DelId": strconv.Itoa(delID)})
-}
-
-// CredKey returns a credential's key: USER#{user} / CRED#{method}#{value}.
-func CredKey(user UserID, method, value string) (table.Key, error) {
-	if err := user.Validate("Id"); err != nil {
-		return table.Key{}, err
-	}
-	if err := checkID("Method", method); err != nil {
-		return table.Key{}, err
-	}
-	if err := checkID("Value", value); err != nil {
-		return table.Key{}, err
-	}
-	return CredKeys.Key(map[string]string{"User": string(user), "Method": method, "Value": value})
 }
 
 // CredPrefix returns the sort-key prefix of a user's credentials: CRED#

@@ -10,8 +10,35 @@ import (
 	"github.com/singletable/singletable/table"
 )
 
-// Auth are the access patterns of authentication records.
-type Auth struct{ s *Store }
+// Auth are the access patterns of authentication records. The reads of
+// one pattern are declared ([table.Pattern]): their fields.
+type Auth struct {
+	// ByUnique reads the record with unique "scheme:value" (TN-6):
+	// GetItem AUTH#{scheme}#{value} / AUTH. A missing record gives
+	// table.ErrNotFound.
+	//
+	//	rec, err := s.Auth.ByUnique.Get(ctx, tn.AuthRecord{Unique: "basic:alice"})
+	ByUnique *table.Pattern[tn.AuthRecord]
+	// ByUser lists a user's auth records, ordered by unique (TN-7): Query
+	// GSI1 PK = USER#{user}, SK begins_with AUTH#. Options: table.Limit,
+	// table.After, table.Desc.
+	//
+	//	for rec, err := range s.Auth.ByUser.All(ctx, tn.AuthRecord{UserID: user}) {
+	ByUser *table.Pattern[tn.AuthRecord]
+
+	s *Store
+}
+
+func newAuth(s *Store) *Auth {
+	return &Auth{s: s,
+		ByUnique: table.NewPattern(s.auth, table.PatternDef[tn.AuthRecord]{ID: "TN-6", Name: "tinode.Auth.ByUnique",
+			Doc: "An auth record by its unique scheme:value.", Reads: table.ReadOne,
+			Check: func(a *tn.AuthRecord) error { return a.Unique.Validate("unique") }}),
+		ByUser: table.NewPattern(s.auth, table.PatternDef[tn.AuthRecord]{ID: "TN-7", Name: "tinode.Auth.ByUser",
+			Doc: "A user's auth records, by unique.", Reads: table.ReadPage, Index: table.GSI1,
+			Check: func(a *tn.AuthRecord) error { return a.UserID.Validate("Id") }}),
+	}
+}
 
 // Add creates an auth record (TN-6): PK = AUTH#{scheme}#{value}, SK = AUTH,
 // never overwriting: a unique value already held (by any user) gives
@@ -20,18 +47,6 @@ func (a *Auth) Add(ctx context.Context, rec *tn.AuthRecord) (err error) {
 	ctx, call := a.s.t.Call(ctx, "TN-6", "tinode.Auth.Add")
 	defer func() { call.End(err) }()
 	return a.s.auth.Create(ctx, rec)
-}
-
-// Get returns the record with unique "scheme:value" (TN-6): GetItem
-// AUTH#{scheme}#{value} / AUTH. A missing record gives table.ErrNotFound.
-func (a *Auth) Get(ctx context.Context, unique tn.AuthUnique) (_ tn.AuthRecord, err error) {
-	ctx, call := a.s.t.Call(ctx, "TN-6", "tinode.Auth.Get")
-	defer func() { call.End(err) }()
-	k, err := tn.AuthKey(unique)
-	if err != nil {
-		return tn.AuthRecord{}, err
-	}
-	return a.s.auth.Get(ctx, k)
 }
 
 // Update changes the record unique (TN-6, TN-29: Tinode's AuthUpdRecord). If rec.Unique equals unique the
@@ -47,7 +62,7 @@ func (a *Auth) Get(ctx context.Context, unique tn.AuthUnique) (_ tn.AuthRecord, 
 func (a *Auth) Update(ctx context.Context, unique tn.AuthUnique, rec tn.AuthRecord) (_ tn.AuthRecord, err error) {
 	ctx, call := a.s.t.Call(ctx, "TN-6", "tinode.Auth.Update")
 	defer func() { call.End(err) }()
-	k, err := tn.AuthKey(unique)
+	k, err := a.s.authKey(unique)
 	if err != nil {
 		return tn.AuthRecord{}, err
 	}
@@ -94,7 +109,7 @@ func (a *Auth) Update(ctx context.Context, unique tn.AuthUnique, rec tn.AuthReco
 func (a *Auth) Delete(ctx context.Context, unique tn.AuthUnique) (err error) {
 	ctx, call := a.s.t.Call(ctx, "TN-6", "tinode.Auth.Delete")
 	defer func() { call.End(err) }()
-	k, err := tn.AuthKey(unique)
+	k, err := a.s.authKey(unique)
 	if err != nil {
 		return err
 	}
@@ -102,7 +117,7 @@ func (a *Auth) Delete(ctx context.Context, unique tn.AuthUnique) (err error) {
 }
 
 func (a *Auth) byUser(user tn.UserID, scheme string) (table.Query, error) {
-	k, err := tn.UserKey(user)
+	k, err := a.s.userKey(user)
 	if err != nil {
 		return table.Query{}, err
 	}
@@ -111,31 +126,6 @@ func (a *Auth) byUser(user tn.UserID, scheme string) (table.Query, error) {
 		return table.Query{}, err
 	}
 	return table.Query{Index: table.GSI1, PK: k.PK, SK: table.SKBeginsWith(prefix)}, nil
-}
-
-// ListByUser lists a user's auth records, ordered by unique (TN-7): GSI1
-// PK = USER#{user}, SK begins_with AUTH#. Options: table.Limit,
-// table.After, table.Desc.
-func (a *Auth) ListByUser(ctx context.Context, user tn.UserID, opts ...table.ListOption) (_ table.Page[tn.AuthRecord], err error) {
-	ctx, call := a.s.t.Call(ctx, "TN-7", "tinode.Auth.ListByUser")
-	defer func() { call.End(err) }()
-	q, err := a.byUser(user, "")
-	if err != nil {
-		return table.Page[tn.AuthRecord]{}, err
-	}
-	return a.s.auth.List(ctx, q, opts...)
-}
-
-// AllByUser iterates over all of a user's auth records (TN-7), page by
-// page; options as ListByUser.
-func (a *Auth) AllByUser(ctx context.Context, user tn.UserID, opts ...table.ListOption) iter.Seq2[tn.AuthRecord, error] {
-	return table.CallSeq2(ctx, a.s.t, "TN-7", "tinode.Auth.AllByUser", func(ctx context.Context) iter.Seq2[tn.AuthRecord, error] {
-		q, err := a.byUser(user, "")
-		if err != nil {
-			return fail[tn.AuthRecord](err)
-		}
-		return a.s.auth.ListAll(ctx, q, opts...)
-	})
 }
 
 // GetByScheme returns the user's record of one scheme, such as "basic"
@@ -170,7 +160,7 @@ func (a *Auth) GetByScheme(ctx context.Context, user tn.UserID, scheme string) (
 func (a *Auth) DeleteAllByUser(ctx context.Context, user tn.UserID) (err error) {
 	ctx, call := a.s.t.Call(ctx, "TN-7", "tinode.Auth.DeleteAllByUser")
 	defer func() { call.End(err) }()
-	k, err := tn.UserKey(user)
+	k, err := a.s.userKey(user)
 	if err != nil {
 		return err
 	}
@@ -198,7 +188,7 @@ func (a *Auth) DeleteScheme(ctx context.Context, user tn.UserID, scheme string) 
 		if err != nil {
 			return 0, err
 		}
-		k, err := tn.AuthKey(rec.Unique)
+		k, err := a.s.authKey(rec.Unique)
 		if err != nil {
 			return 0, err
 		}

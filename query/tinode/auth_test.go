@@ -43,9 +43,9 @@ func TestAuth_TN6(t *testing.T) {
 	if _, err := s.Auth.Update(c, "basic:alice#1", moved); err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.Auth.Get(c, "basic:alice#1")
+	_, err = s.Auth.ByUnique.Get(c, tn.AuthRecord{Unique: "basic:alice#1"})
 	wantIs(t, err, table.ErrNotFound)
-	got, err = s.Auth.Get(c, "basic:alice2")
+	got, err = s.Auth.ByUnique.Get(c, tn.AuthRecord{Unique: "basic:alice2"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestAuth_TN6(t *testing.T) {
 	clash.Unique = "basic:bob"
 	_, err = s.Auth.Update(c, "basic:alice2", clash)
 	wantIs(t, err, table.ErrAlreadyExists)
-	if _, err := s.Auth.Get(c, "basic:alice2"); err != nil {
+	if _, err := s.Auth.ByUnique.Get(c, tn.AuthRecord{Unique: "basic:alice2"}); err != nil {
 		t.Errorf("failed rename lost the old record: %v", err)
 	}
 	if err := s.Auth.Delete(c, "basic:alice2"); err != nil {
@@ -92,14 +92,14 @@ func TestAuthByUser_TN7(t *testing.T) {
 	if err := s.Auth.Add(c, &tn.AuthRecord{Unique: "basic:bob", UserID: "bob", AuthLvl: tn.LevelAuth}); err != nil {
 		t.Fatal(err)
 	}
-	p, err := s.Auth.ListByUser(c, "alice", table.Limit(3))
+	p, err := s.Auth.ByUser.List(c, tn.AuthRecord{UserID: "alice"}, table.Limit(3))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(p.Items) != 3 || !p.More() {
 		t.Fatalf("first page: %d items, more %v", len(p.Items), p.More())
 	}
-	all, err := table.Collect(s.Auth.AllByUser(c, "alice", table.Limit(2)))
+	all, err := table.Collect(s.Auth.ByUser.All(c, tn.AuthRecord{UserID: "alice"}, table.Limit(2)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,15 +119,15 @@ func TestAuthByUser_TN7(t *testing.T) {
 	if err := s.Auth.DeleteAllByUser(c, "alice"); err != nil {
 		t.Fatal(err)
 	}
-	p, err = s.Auth.ListByUser(c, "alice")
+	p, err = s.Auth.ByUser.List(c, tn.AuthRecord{UserID: "alice"})
 	if err != nil || len(p.Items) != 0 {
 		t.Fatalf("after delete all: %d items, %v", len(p.Items), err)
 	}
-	if _, err := s.Auth.Get(c, "basic:bob"); err != nil {
+	if _, err := s.Auth.ByUnique.Get(c, tn.AuthRecord{Unique: "basic:bob"}); err != nil {
 		t.Errorf("other user's record deleted: %v", err)
 	}
-	_, err = s.Auth.ListByUser(c, "")
+	_, err = s.Auth.ByUser.List(c, tn.AuthRecord{UserID: ""})
 	wantInvalid(t, err, "Id")
-	_, err = s.Auth.ListByUser(c, "alice", table.After("garbage"))
+	_, err = s.Auth.ByUser.List(c, tn.AuthRecord{UserID: "alice"}, table.After("garbage"))
 	wantIs(t, err, table.ErrInvalidCursor)
 }

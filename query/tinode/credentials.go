@@ -54,7 +54,7 @@ func (cs *Credentials) Upsert(ctx context.Context, c *tn.Credential) (_ bool, er
 	}
 	created := true
 	for _, old := range mine {
-		k, err := tn.CredKey(old.User, old.Method, old.Value)
+		k, err := cs.s.credKey(old.User, old.Method, old.Value)
 		if err != nil {
 			return false, err
 		}
@@ -117,7 +117,7 @@ func (cs *Credentials) GetActive(ctx context.Context, user tn.UserID, method str
 func (cs *Credentials) List(ctx context.Context, user tn.UserID, method string, validatedOnly bool) (_ []tn.Credential, err error) {
 	ctx, call := cs.s.t.Call(ctx, "TN-30", "tinode.Credentials.List")
 	defer func() { call.End(err) }()
-	k, err := tn.UserKey(user)
+	k, err := cs.s.userKey(user)
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +155,7 @@ func (cs *Credentials) Confirm(ctx context.Context, user tn.UserID, method strin
 	if err != nil {
 		return tn.Credential{}, err
 	}
-	k, err := tn.CredKey(c.User, c.Method, c.Value)
+	k, err := cs.s.credKey(c.User, c.Method, c.Value)
 	if err != nil {
 		return tn.Credential{}, err
 	}
@@ -179,7 +179,7 @@ func (cs *Credentials) Fail(ctx context.Context, user tn.UserID, method string) 
 	if err != nil {
 		return 0, err
 	}
-	k, err := tn.CredKey(c.User, c.Method, c.Value)
+	k, err := cs.s.credKey(c.User, c.Method, c.Value)
 	if err != nil {
 		return 0, err
 	}
@@ -205,7 +205,7 @@ func (cs *Credentials) Delete(ctx context.Context, user tn.UserID, method, value
 		}
 	}
 	if value != "" {
-		k, err := tn.CredKey(user, method, value)
+		k, err := cs.s.credKey(user, method, value)
 		if err != nil {
 			return err
 		}
@@ -216,7 +216,7 @@ func (cs *Credentials) Delete(ctx context.Context, user tn.UserID, method, value
 		return err
 	}
 	for _, c := range all {
-		k, err := tn.CredKey(c.User, c.Method, c.Value)
+		k, err := cs.s.credKey(c.User, c.Method, c.Value)
 		if err != nil {
 			return err
 		}
@@ -240,7 +240,7 @@ func (cs *Credentials) UserByCred(ctx context.Context, method, value string) (_ 
 	if err := checkMethod(method); err != nil {
 		return "", err
 	}
-	if _, err := tn.CredKey("u", method, value); err != nil {
+	if _, err := cs.s.credKey("u", method, value); err != nil {
 		return "", err
 	}
 	c, err := cs.s.cred.GetByUnique(ctx, tn.CredUnique(method, value))

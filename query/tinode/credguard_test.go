@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/singletable/singletable/entity/tn"
+	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 )
 
@@ -30,7 +31,7 @@ func TestUserByCredAsksTheCredential_TN30(t *testing.T) {
 	if id, err := s.Creds.UserByCred(c, "email", "b@example.com"); err != nil || id != "bob" {
 		t.Fatalf("TN-30 user by credential: %q, %v", id, err)
 	}
-	k, err := tn.CredKey("bob", "email", "b@example.com")
+	k, err := tinode.CredKey(s, "bob", "email", "b@example.com")
 	if err != nil {
 		t.Fatal(err)
 	}

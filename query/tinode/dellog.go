@@ -47,13 +47,13 @@ func (ms *Messages) DeleteList(ctx context.Context, topic tn.TopicName, forUser 
 	if err != nil {
 		return 0, err
 	}
-	tk, err := tn.TopicKey(topic)
+	tk, err := ms.s.topicKey(topic)
 	if err != nil {
 		return 0, err
 	}
 	var sk table.Key
 	if forUser != "" {
-		if sk, err = tn.SubscriptionKey(topic, forUser); err != nil {
+		if sk, err = ms.s.subKey(topic, forUser); err != nil {
 			return 0, err
 		}
 	}
@@ -151,7 +151,7 @@ func (ms *Messages) apply(ctx context.Context, d tn.DelMessage) error {
 			return fmt.Errorf("delete messages %s/%d: %w", d.Topic, d.DelId, err)
 		}
 	}
-	k, err := tn.DelKey(d.Topic, d.DelId)
+	k, err := ms.s.delKey(d.Topic, d.DelId)
 	if err != nil {
 		return err
 	}
@@ -207,10 +207,11 @@ func (ms *Messages) deletions(ctx context.Context, topic tn.TopicName, forUser t
 			return table.Page[tn.DelMessage]{}, err
 		}
 	}
-	pk, err := tn.TopicPartition(topic)
+	tk, err := ms.s.topicKey(topic)
 	if err != nil {
 		return table.Page[tn.DelMessage]{}, err
 	}
+	pk := tk.PK
 	lo, _ := tn.DelLogSK(max(since, 1))
 	hi, _ := tn.DelLogSK(tn.MaxSeqId)
 	o, err := table.NewListOptions(append([]table.ListOption{table.Desc()}, opts...)...)

@@ -49,7 +49,7 @@ func (ss *Subscriptions) Restore(ctx context.Context, sub *tn.Subscription, coun
 	if err != nil || !wasDeleted || !counted {
 		return err
 	}
-	tk, err := tn.TopicKey(sub.Topic)
+	tk, err := ss.s.topicKey(sub.Topic)
 	if err != nil {
 		return err
 	}
@@ -72,7 +72,7 @@ func (ts *Topics) RecountSubs(ctx context.Context, name, readers tn.TopicName) (
 	if readers != "" {
 		names = append(names, readers)
 	}
-	ss := &Subscriptions{ts.s}
+	ss := ts.s.Subs
 	for _, tname := range names {
 		for _, err := range ss.AllByTopic(ctx, tname, SubFilter{}) {
 			if err != nil {
@@ -81,7 +81,7 @@ func (ts *Topics) RecountSubs(ctx context.Context, name, readers tn.TopicName) (
 			n++
 		}
 	}
-	k, err := tn.TopicKey(name)
+	k, err := ts.s.topicKey(name)
 	if err != nil {
 		return 0, err
 	}
@@ -105,7 +105,7 @@ func (ts *Topics) RecordMessage(ctx context.Context, name tn.TopicName, seq int,
 	if seq < 1 || seq > tn.MaxSeqId {
 		return tn.Topic{}, table.Invalid("SeqId", "%d is outside 1..%d", seq, tn.MaxSeqId)
 	}
-	k, err := tn.TopicKey(name)
+	k, err := ts.s.topicKey(name)
 	if err != nil {
 		return tn.Topic{}, err
 	}

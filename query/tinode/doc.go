@@ -38,14 +38,14 @@
 //
 // # Access patterns
 //
-//   - TN-1 [Users.Get], [Users.GetMany] (BatchGetItem)
+//   - TN-1 Users.ByID.Get (declared), [Users.GetMany] (BatchGetItem)
 //   - TN-2 [Users.Create]: user + tag guards in one transaction
 //   - TN-3 [Users.AddTags], [Users.RemoveTags], [Users.ResetTags], [Users.Update]
 //   - TN-4 [Users.LookupTag], [Users.FindByTag]; TN-5 [Users.Tags]
-//   - TN-6 [Auth.Add], [Auth.Get], [Auth.Update], [Auth.Delete]
-//   - TN-7 [Auth.ListByUser], [Auth.AllByUser], [Auth.GetByScheme], [Auth.DeleteAllByUser]
-//   - TN-8 [Topics.Create], [Topics.Get], [Topics.Update], [Topics.Load]
-//   - TN-9 [Subscriptions.Get]; TN-10 [Subscriptions.ListByUser], [Subscriptions.AllByUser]
+//   - TN-6 [Auth.Add], Auth.ByUnique.Get (declared), [Auth.Update], [Auth.Delete]
+//   - TN-7 Auth.ByUser.List and .All (declared), [Auth.GetByScheme], [Auth.DeleteAllByUser]
+//   - TN-8 [Topics.Create], Topics.ByName.Get (declared), [Topics.Update], [Topics.Load]
+//   - TN-9 Subscriptions.ByTopicUser.Get (declared); TN-10 [Subscriptions.ListByUser], [Subscriptions.AllByUser]
 //   - TN-11 [Subscriptions.ListByTopic], [Subscriptions.AllByTopic]
 //   - TN-12 [Messages.Save]: read SeqId n, then one transaction (topic
 //     SeqId n -> n+1 on condition SeqId = n, create MSG#{n+1}); retried with
@@ -60,7 +60,7 @@
 //     guards, then of users or topics
 //   - TN-21 [Subscriptions.UnreadCount]: per page of subscriptions one
 //     BatchGetItem of their topics
-//   - TN-22 [Topics.Owned], [Topics.AllOwned]: GSI1 USER#{owner} / OWNS#
+//   - TN-22 Topics.Owned.List and .All (declared): GSI1 USER#{owner} / OWNS#
 //   - TN-23 [Subscriptions.TopicsOfUser], [Subscriptions.UsersOfTopic]:
 //     a page and one BatchGetItem, 2 requests per page
 //   - TN-24 Topic.SubCnt, kept in the transaction of every subscribe
@@ -73,7 +73,7 @@
 //   - TN-29 [Auth.DeleteScheme], [Auth.Update]
 //   - TN-30 [Credentials]: Upsert, GetActive, List, Confirm, Fail, Delete,
 //     UserByCred, Unvalidated
-//   - TN-31 [Files.Start], [Files.Finish], [Files.Get]; TN-32 [Files.Link],
+//   - TN-31 [Files.Start], [Files.Finish], Files.ByID.Get (declared); TN-32 [Files.Link],
 //     [Files.Links], [Files.Unlink]; TN-33 [Files.DeleteUnused]
 //   - TN-34 [Cache.Get], [Cache.Upsert], [Cache.Delete]; TN-35 [Cache.Expire]
 //   - TN-36 [Meta.Init], [Meta.Version], [Meta.Upgrade]
@@ -87,6 +87,27 @@
 //     carries the messages' layout, a tn.Topic), and the tag and
 //     credential guards reach the router's Library handler, never an
 //     entity's (TestEveryWriteHeard_TN39)
+//
+// # Declared access patterns
+//
+// A pattern that is one read of one entity is a declaration, not a
+// method: an exported field of its aggregate holding a [table.Pattern]
+// (Users.ByID, Auth.ByUnique, Auth.ByUser, Topics.ByName, Topics.Owned,
+// Subscriptions.ByTopicUser, Files.ByID), declared once with its catalog
+// ID, index and input checks. Its reads take the entity's type with the
+// fields the key needs set, and build the key through the entity's
+// templates:
+//
+//	u, err := s.Users.ByID.Get(ctx, tn.User{Id: id})
+//	sub, err := s.Subs.ByTopicUser.Get(ctx, tn.Subscription{Topic: topic, User: user})
+//	for t, err := range s.Topics.Owned.All(ctx, tn.Topic{Owner: user}) { ... }
+//
+// Each read is one call of its catalog ID for table.Options.Tracer, named
+// after its place ("tinode.Users.ByID.Get"), and a missing or bad field is
+// a *table.ValidationError naming it, before any request. The methods that
+// remain do more than one request or carry a rule of the application
+// (tags, subscription filters, message layouts, deletions); they compose
+// the same entities and keys.
 //
 // # Tags
 //

@@ -3,6 +3,7 @@ package tinode
 import (
 	"context"
 
+	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/table"
 )
 
@@ -23,4 +24,14 @@ func PeekTopicForSave(ctx context.Context, s *Store, k table.Key) error {
 func PeekTopicForDelete(ctx context.Context, s *Store, k table.Key) error {
 	_, err := s.topic.Peek(ctx, k, topicDeleteFields)
 	return err
+}
+
+// UserKey, TopicKey and CredKey are the keys the store builds through its
+// entities' declarations.
+func UserKey(s *Store, id tn.UserID) (table.Key, error) { return s.userKey(id) }
+
+func TopicKey(s *Store, name tn.TopicName) (table.Key, error) { return s.topicKey(name) }
+
+func CredKey(s *Store, user tn.UserID, method, value string) (table.Key, error) {
+	return s.credKey(user, method, value)
 }

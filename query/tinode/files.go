@@ -15,13 +15,35 @@ import (
 // fileuploads and filemsglinks): the record of each file, the links from
 // topics, users and messages that keep it in use, and the unused ones a
 // garbage collector deletes. The bytes live outside the table.
-type Files struct{ s *Store }
+type Files struct {
+	// ByID reads the record of a file (TN-31, Tinode's FileGet): GetItem
+	// FILE#{id} / FILE. A missing one gives table.ErrNotFound.
+	//
+	//	f, err := s.Files.ByID.Get(ctx, tn.File{Id: id})
+	ByID *table.Pattern[tn.File]
 
-func fileKey(id string) (table.Key, error) {
+	s *Store
+}
+
+func newFiles(s *Store) *Files {
+	return &Files{s: s,
+		ByID: table.NewPattern(s.file, table.PatternDef[tn.File]{ID: "TN-31", Name: "tinode.Files.ByID",
+			Doc: "An upload record by file id.", Reads: table.ReadOne,
+			Check: func(f *tn.File) error {
+				if f.Id == "" {
+					return table.Invalid("Id", "empty")
+				}
+				return nil
+			}}),
+	}
+}
+
+func (s *Store) fileKey(id string) (table.Key, error) {
 	if id == "" {
 		return table.Key{}, table.Invalid("Id", "empty")
 	}
-	return tn.FileKeys.Key(map[string]string{"Id": id})
+	k := s.file.Key(tn.File{Id: id})
+	return k, k.Err()
 }
 
 // Start records a new upload (TN-31, Tinode's FileStartUpload): one
@@ -35,18 +57,6 @@ func (fs *Files) Start(ctx context.Context, f *tn.File) (err error) {
 	return fs.s.file.Create(ctx, f)
 }
 
-// Get returns the record of file id (TN-31, Tinode's FileGet): GetItem
-// FILE#{id} / FILE. A missing one gives table.ErrNotFound.
-func (fs *Files) Get(ctx context.Context, id string) (_ tn.File, err error) {
-	ctx, call := fs.s.t.Call(ctx, "TN-31", "tinode.Files.Get")
-	defer func() { call.End(err) }()
-	k, err := fileKey(id)
-	if err != nil {
-		return tn.File{}, err
-	}
-	return fs.s.file.Get(ctx, k)
-}
-
 // Finish ends the upload of file id (TN-31, Tinode's FileFinishUpload).
 // On success the record becomes UploadCompleted with size, and with
 // location and etag when they are not empty: a consistent GetItem and one
@@ -56,7 +66,7 @@ func (fs *Files) Get(ctx context.Context, id string) (_ tn.File, err error) {
 func (fs *Files) Finish(ctx context.Context, id string, success bool, size int64, location, etag string) (_ tn.File, err error) {
 	ctx, call := fs.s.t.Call(ctx, "TN-31", "tinode.Files.Finish")
 	defer func() { call.End(err) }()
-	k, err := fileKey(id)
+	k, err := fs.s.fileKey(id)
 	if err != nil {
 		return tn.File{}, err
 	}
@@ -152,15 +162,11 @@ func (fs *Files) Links(ctx context.Context, owner tn.LinkOwner) (_ []tn.FileLink
 	if owner == "" {
 		return nil, table.Invalid("Owner", "empty")
 	}
-	pk, err := tn.FileLinkKeys.Partition(map[string]string{"Owner": string(owner)})
-	if err != nil {
+	q := fs.s.link.Partition(table.Primary, tn.FileLink{Owner: owner})
+	if err := q.Err(); err != nil {
 		return nil, err
 	}
-	prefix, err := tn.FileLinkKeys.SortPrefix(nil)
-	if err != nil {
-		return nil, err
-	}
-	q := table.Query{PK: pk, SK: table.SKBeginsWith(prefix), Consistent: true}
+	q.Consistent = true
 	var out []tn.FileLink
 	for l, err := range fs.s.link.ListAll(ctx, q) {
 		if err != nil {
@@ -209,7 +215,7 @@ func (fs *Files) unlink(ctx context.Context, l tn.FileLink) error {
 // Update, not an atomic ADD, because the unused-file index key depends on
 // the count and moves in the same write.
 func (fs *Files) count(ctx context.Context, fid string, delta int) error {
-	k, err := fileKey(fid)
+	k, err := fs.s.fileKey(fid)
 	if err != nil {
 		return err
 	}
@@ -274,7 +280,7 @@ func (fs *Files) DeleteUnused(ctx context.Context, olderThan time.Time, limit in
 	}
 	var locations []string
 	for _, f := range found {
-		k, _ := fileKey(f.Id)
+		k, _ := fs.s.fileKey(f.Id)
 		err := fs.s.t.Transact(ctx, fs.s.file.DeleteVersionOp(k, f.Version))
 		if err != nil {
 			if errors.Is(err, table.ErrConflict) || errors.Is(err, table.ErrNotFound) || errors.Is(err, table.ErrConditionFailed) || errors.Is(err, table.ErrTransactionCanceled) {

@@ -113,7 +113,7 @@ func TestUnusedFilesSharded_TN33(t *testing.T) {
 		t.Errorf("DeleteUnused over the shards (-want +got):\n%s", diff)
 	}
 	for i := 0; i < 12; i += 3 {
-		if _, err := s.Files.Get(c, fmt.Sprintf("old%02d", i)); err != nil {
+		if _, err := s.Files.ByID.Get(c, tn.File{Id: fmt.Sprintf("old%02d", i)}); err != nil {
 			t.Errorf("linked file old%02d: %v", i, err)
 		}
 	}

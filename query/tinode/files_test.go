@@ -25,7 +25,7 @@ func TestFiles_TN31_TN32_TN33(t *testing.T) {
 	if err != nil || f.Status != tn.UploadCompleted || f.Size != 42 || f.Location != "/up/f1" {
 		t.Fatalf("Finish = %+v, %v", f, err)
 	}
-	got, err := s.Files.Get(c, "f1")
+	got, err := s.Files.ByID.Get(c, tn.File{Id: "f1"})
 	if err != nil || got.Status != tn.UploadCompleted || got.ETag != "etag1" {
 		t.Fatalf("Get = %+v, %v", got, err)
 	}
@@ -33,9 +33,9 @@ func TestFiles_TN31_TN32_TN33(t *testing.T) {
 	if err != nil || failed.Status != tn.UploadFailed {
 		t.Fatalf("failed Finish = %+v, %v", failed, err)
 	}
-	_, err = s.Files.Get(c, "f3")
+	_, err = s.Files.ByID.Get(c, tn.File{Id: "f3"})
 	wantIs(t, err, table.ErrNotFound)
-	_, err = s.Files.Get(c, "nope")
+	_, err = s.Files.ByID.Get(c, tn.File{Id: "nope"})
 	wantIs(t, err, table.ErrNotFound)
 
 	// Linked files are kept; a missing file cannot be linked.
@@ -50,7 +50,7 @@ func TestFiles_TN31_TN32_TN33(t *testing.T) {
 	if err := s.Files.Link(c, tn.MessageOwner("m1"), []string{"f1"}, false); err != nil {
 		t.Fatal(err)
 	}
-	if f, _ := s.Files.Get(c, "f1"); f.UseCount != 1 {
+	if f, _ := s.Files.ByID.Get(c, tn.File{Id: "f1"}); f.UseCount != 1 {
 		t.Fatalf("f1 UseCount = %d, want 1", f.UseCount)
 	}
 	locs, err := s.Files.DeleteUnused(c, time.Time{}, 10)
@@ -76,7 +76,7 @@ func TestFiles_TN31_TN32_TN33(t *testing.T) {
 	if err != nil || len(locs) != 0 {
 		t.Fatalf("DeleteUnused = %v, %v", locs, err)
 	}
-	_, err = s.Files.Get(c, "f2")
+	_, err = s.Files.ByID.Get(c, tn.File{Id: "f2"})
 	wantIs(t, err, table.ErrNotFound)
 	// A message deleted for good releases its attachment.
 	if n, err := s.Files.Unlink(c, tn.MessageOwner("m1")); err != nil || n != 1 {
@@ -90,7 +90,7 @@ func TestFiles_TN31_TN32_TN33(t *testing.T) {
 	if err != nil || !slices.Equal(locs, []string{"/up/f1"}) {
 		t.Fatalf("DeleteUnused = %v, %v, want [/up/f1]", locs, err)
 	}
-	if f, err := s.Files.Get(c, "f4"); err != nil || f.UseCount != 1 {
+	if f, err := s.Files.ByID.Get(c, tn.File{Id: "f4"}); err != nil || f.UseCount != 1 {
 		t.Fatalf("f4 = %+v, %v", f, err)
 	}
 }
@@ -207,7 +207,7 @@ func TestChannelsAndOwner_TN37_TN38(t *testing.T) {
 		t.Fatal(err)
 	}
 	for user, want := range map[tn.UserID]int{"alice": 0, "bob": 1} {
-		p, err := s.Topics.Owned(c, user)
+		p, err := s.Topics.Owned.List(c, tn.Topic{Owner: user})
 		if err != nil || len(p.Items) != want {
 			t.Fatalf("Owned(%s) = %d topics, %v, want %d", user, len(p.Items), err, want)
 		}

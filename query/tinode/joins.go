@@ -10,27 +10,6 @@ import (
 	"github.com/singletable/singletable/table"
 )
 
-// Owned lists the group topics user owns, by topic name (TN-22, Tinode's
-// OwnTopics): GSI1 PK = USER#{user}, SK begins_with OWNS#, one Query per
-// page, no Scan. Options: table.Limit, table.After, table.Desc. GSI1 is
-// eventually consistent: a topic created a moment ago may be missing.
-func (ts *Topics) Owned(ctx context.Context, user tn.UserID, opts ...table.ListOption) (_ table.Page[tn.Topic], err error) {
-	ctx, call := ts.s.t.Call(ctx, "TN-22", "tinode.Topics.Owned")
-	defer func() { call.End(err) }()
-	k, err := tn.UserKey(user)
-	if err != nil {
-		return table.Page[tn.Topic]{}, err
-	}
-	return ts.s.topic.List(ctx, table.Query{Index: table.GSI1, PK: k.PK, SK: table.SKBeginsWith(tn.TopicOwnerPrefix())}, opts...)
-}
-
-// AllOwned iterates over Owned's pages (TN-22).
-func (ts *Topics) AllOwned(ctx context.Context, user tn.UserID, opts ...table.ListOption) iter.Seq2[tn.Topic, error] {
-	return table.CallPages(ctx, ts.s.t, "TN-22", "tinode.Topics.AllOwned", func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Topic], error) {
-		return ts.Owned(ctx, user, opts...)
-	}, opts...)
-}
-
 // SubTopic is a subscription joined with its topic.
 type SubTopic struct {
 	Sub   tn.Subscription
@@ -141,7 +120,7 @@ func (ts *Topics) CreateP2P(ctx context.Context, t *tn.Topic, initiator, invited
 	if err := t.Id.Validate("Id"); err != nil {
 		return false, err
 	}
-	ik, err := tn.SubscriptionKey(invited.Topic, invited.User)
+	ik, err := ts.s.subKey(invited.Topic, invited.User)
 	if err != nil {
 		return false, err
 	}

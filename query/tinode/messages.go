@@ -68,7 +68,7 @@ const (
 func (ms *Messages) Save(ctx context.Context, m *tn.Message) (err error) {
 	ctx, call := ms.s.t.Call(ctx, "TN-12", "tinode.Messages.Save")
 	defer func() { call.End(err) }()
-	if _, err := tn.TopicKey(m.Topic); err != nil {
+	if _, err := ms.s.topicKey(m.Topic); err != nil {
 		return err
 	}
 	probe := *m
@@ -149,7 +149,7 @@ var (
 
 func (ms *Messages) commitOnce(ctx context.Context, batch []*saveReq) error {
 	topic := batch[0].m.Topic
-	tk, err := tn.TopicKey(topic)
+	tk, err := ms.s.topicKey(topic)
 	if err != nil {
 		return err
 	}
@@ -254,7 +254,7 @@ func retryable(err error, guarded func(index int) bool) bool {
 func (ms *Messages) Get(ctx context.Context, topic tn.TopicName, seq int) (_ tn.Message, err error) {
 	ctx, call := ms.s.t.Call(ctx, "TN-15", "tinode.Messages.Get")
 	defer func() { call.End(err) }()
-	k, err := tn.MessageKey(topic, seq)
+	k, err := ms.s.msgKey(topic, seq)
 	if err != nil {
 		return tn.Message{}, err
 	}
@@ -325,10 +325,11 @@ func (ms *Messages) History(ctx context.Context, topic tn.TopicName, f HistoryFi
 	if err := f.validate(); err != nil {
 		return table.Page[tn.Message]{}, err
 	}
-	pk, err := tn.TopicPartition(topic)
+	tk, err := ms.s.topicKey(topic)
 	if err != nil {
 		return table.Page[tn.Message]{}, err
 	}
+	pk := tk.PK
 	lo, hi, err := f.Seq.bounds()
 	if err != nil {
 		return table.Page[tn.Message]{}, err
@@ -411,10 +412,11 @@ func (ms *Messages) rewrite(ctx context.Context, topic tn.TopicName, since, befo
 	if err != nil {
 		return 0, err
 	}
-	pk, err := tn.TopicPartition(topic)
+	tk, err := ms.s.topicKey(topic)
 	if err != nil {
 		return 0, err
 	}
+	pk := tk.PK
 	l, err := ms.topicLayout(ctx, topic)
 	if err != nil {
 		return 0, err
@@ -487,7 +489,7 @@ func (ms *Messages) Import(ctx context.Context, m *tn.Message) (err error) {
 	if !ms.s.shardAware() {
 		return ms.s.msg.Create(ctx, m)
 	}
-	tk, err := tn.TopicKey(m.Topic)
+	tk, err := ms.s.topicKey(m.Topic)
 	if err != nil {
 		return err
 	}

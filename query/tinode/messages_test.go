@@ -73,7 +73,7 @@ func TestSaveConcurrent_TN12(t *testing.T) {
 	if d := cmp.Diff(want, seqs); d != "" {
 		t.Errorf("SeqIds (-want +got):\n%s", d)
 	}
-	top, _ := s.Topics.Get(c, "grpHot")
+	top, _ := s.Topics.ByName.Get(c, tn.Topic{Id: "grpHot"})
 	if top.SeqId != n || top.TouchedAt == nil {
 		t.Errorf("topic SeqId %d, TouchedAt %v", top.SeqId, top.TouchedAt)
 	}

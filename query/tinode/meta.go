@@ -12,15 +12,13 @@ import (
 // kvmeta "version" row), in the item META#tinode / DBVERSION (TN-36).
 type Meta struct{ s *Store }
 
-var versionKey = table.Key{PK: "META#tinode", SK: "DBVERSION"}
-
 // Version returns the recorded version (TN-36, Tinode's GetDbVersion and
 // CheckDbVersion): one GetItem. A table never initialised gives
 // table.ErrNotFound.
 func (m *Meta) Version(ctx context.Context) (_ int, err error) {
 	ctx, call := m.s.t.Call(ctx, "TN-36", "tinode.Meta.Version")
 	defer func() { call.End(err) }()
-	v, err := m.s.ver.Get(ctx, versionKey)
+	v, err := m.s.ver.Get(ctx, m.s.ver.Key(tn.DBVersion{}))
 	return v.Version, err
 }
 
@@ -40,7 +38,7 @@ func (m *Meta) Init(ctx context.Context, version int) (err error) {
 func (m *Meta) Upgrade(ctx context.Context, from, to int) (err error) {
 	ctx, call := m.s.t.Call(ctx, "TN-36", "tinode.Meta.Upgrade")
 	defer func() { call.End(err) }()
-	_, err = m.s.ver.Update(ctx, versionKey, func(v *tn.DBVersion) error {
+	_, err = m.s.ver.Update(ctx, m.s.ver.Key(tn.DBVersion{}), func(v *tn.DBVersion) error {
 		if v.Version != from {
 			return fmt.Errorf("tinode: data layout version %d, not %d: %w", v.Version, from, table.ErrConflict)
 		}

@@ -92,7 +92,7 @@ func TestMinute_TN12_TN13_OneTopic(t *testing.T) {
 	}
 	c := ctx(t)
 	check := tinode.New(tb, opts)
-	top, err := check.Topics.Get(c, "grpChannel")
+	top, err := check.Topics.ByName.Get(c, tn.Topic{Id: "grpChannel"})
 	if err != nil || top.SeqId != n {
 		t.Errorf("topic SeqId %d, %v; want %d", top.SeqId, err, n)
 	}

@@ -111,7 +111,7 @@ func (lm *layoutMemo) store(topic tn.TopicName, k knownLayout) {
 // missing topic has the zero layout) and remembers it with the topic's
 // SeqId as read, for Get.
 func (ms *Messages) topicLayoutUpTo(ctx context.Context, topic tn.TopicName) (table.Layout, error) {
-	tk, err := tn.TopicKey(topic)
+	tk, err := ms.s.topicKey(topic)
 	if err != nil {
 		return table.Layout{}, err
 	}
@@ -173,7 +173,7 @@ func (ms *Messages) Reshard(ctx context.Context, topic tn.TopicName, n int) (_ t
 	if n < 1 || n > table.MaxShards {
 		return table.Layout{}, table.Invalid("shards", "%d is outside 1..%d", n, table.MaxShards)
 	}
-	tk, err := tn.TopicKey(topic)
+	tk, err := ms.s.topicKey(topic)
 	if err != nil {
 		return table.Layout{}, err
 	}
@@ -260,7 +260,7 @@ func ReshardJob(name string, s *Store, shards func(t tn.Topic) int) table.Job {
 }
 
 // ImportAt writes a message that already has its SeqId under layout l,
-// which the caller read from the topic (Topics.Get, MsgLayout) and keeps:
+// which the caller read from the topic (Topics.ByName, MsgLayout) and keeps:
 // ONE conditional PutItem of TOPIC#{topic}#{seq mod N} (TOPIC#{topic} for
 // the zero layout) / MSG#{seq}, never overwriting (table.ErrAlreadyExists;
 // a lost response is recognised by its write token, table.Entity.CreateIn).
@@ -278,7 +278,7 @@ func ReshardJob(name string, s *Store, shards func(t tn.Topic) int) table.Job {
 func (ms *Messages) ImportAt(ctx context.Context, m *tn.Message, l table.Layout) (err error) {
 	ctx, call := ms.s.t.Call(ctx, "TN-12", "tinode.Messages.ImportAt")
 	defer func() { call.End(err) }()
-	tk, err := tn.TopicKey(m.Topic)
+	tk, err := ms.s.topicKey(m.Topic)
 	if err != nil {
 		return err
 	}
@@ -301,10 +301,11 @@ func (ms *Messages) ImportAt(ctx context.Context, m *tn.Message, l table.Layout)
 func (ms *Messages) Newest(ctx context.Context, topic tn.TopicName, l table.Layout) (_ tn.Message, err error) {
 	ctx, call := ms.s.t.Call(ctx, "TN-13", "tinode.Messages.Newest")
 	defer func() { call.End(err) }()
-	pk, err := tn.TopicPartition(topic)
+	tk, err := ms.s.topicKey(topic)
 	if err != nil {
 		return tn.Message{}, err
 	}
+	pk := tk.PK
 	lo, hi, err := SeqRange{}.bounds()
 	if err != nil {
 		return tn.Message{}, err

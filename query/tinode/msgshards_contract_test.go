@@ -38,7 +38,7 @@ func wantMessages(t *testing.T, s *tinode.Store, topic tn.TopicName, n int) {
 			t.Fatalf("Get %d: %v", seq, err)
 		}
 	}
-	top, err := s.Topics.Get(ctx(t), topic)
+	top, err := s.Topics.ByName.Get(ctx(t), tn.Topic{Id: topic})
 	if err != nil || top.SeqId != n {
 		t.Fatalf("topic SeqId %d (%v), want %d", top.SeqId, err, n)
 	}
@@ -111,7 +111,7 @@ func TestReshardLostResponse(t *testing.T) {
 	if got := l.String(); got != "0:4,3:8" {
 		t.Errorf("layout %q, want 0:4,3:8", got)
 	}
-	top, _ := clean.Topics.Get(ctx(t), "grpSwitch")
+	top, _ := clean.Topics.ByName.Get(ctx(t), tn.Topic{Id: "grpSwitch"})
 	if top.MsgLayout != "0:4,3:8" {
 		t.Errorf("stored layout %q", top.MsgLayout)
 	}

@@ -27,7 +27,7 @@ func TestReshardServerNumbered_TN12_TN13(t *testing.T) {
 		o.ServerNumbered = true
 	})
 	mustTopic(t, s, "grpNum")
-	tp, err := s.Topics.Get(ctx(t), "grpNum")
+	tp, err := s.Topics.ByName.Get(ctx(t), tn.Topic{Id: "grpNum"})
 	if err != nil {
 		t.Fatal(err)
 	}

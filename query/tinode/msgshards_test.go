@@ -213,7 +213,7 @@ func TestReshardWhileSaving_TN12(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	top, err := s.Topics.Get(ctx(t), "grpLive")
+	top, err := s.Topics.ByName.Get(ctx(t), tn.Topic{Id: "grpLive"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,11 +18,11 @@ func TestOtelTinodeCalls(t *testing.T) {
 	mustTopic(t, s, "grpOtel", "usrAda")
 	exp.Reset()
 
-	if _, err := s.Users.Get(ctx(t), "usrAda"); err != nil {
+	if _, err := s.Users.ByID.Get(ctx(t), tn.User{Id: "usrAda"}); err != nil {
 		t.Fatal(err)
 	}
 	spans := exp.GetSpans()
-	wiretest.Request(t, spans, wiretest.Call(t, spans, "tinode.Users.Get", "TN-1"), "GetItem")
+	wiretest.Request(t, spans, wiretest.Call(t, spans, "tinode.Users.ByID.Get", "TN-1"), "GetItem")
 	exp.Reset()
 
 	// TN-12: the message and the topic's SeqId in one transaction.

@@ -17,11 +17,12 @@ import (
 // writes per second, far above what confirmation codes need.
 type Cache struct{ s *Store }
 
-func cacheKey(key string) (table.Key, error) {
+func (s *Store) cacheKey(key string) (table.Key, error) {
 	if key == "" {
 		return table.Key{}, table.Invalid("Key", "empty")
 	}
-	return tn.CacheKeys.Key(map[string]string{"Key": key})
+	k := s.cache.Key(tn.CacheEntry{Key: key})
+	return k, k.Err()
 }
 
 // Get returns the value of key (TN-34, Tinode's PCacheGet): GetItem
@@ -29,7 +30,7 @@ func cacheKey(key string) (table.Key, error) {
 func (c *Cache) Get(ctx context.Context, key string) (_ string, err error) {
 	ctx, call := c.s.t.Call(ctx, "TN-34", "tinode.Cache.Get")
 	defer func() { call.End(err) }()
-	k, err := cacheKey(key)
+	k, err := c.s.cacheKey(key)
 	if err != nil {
 		return "", err
 	}
@@ -55,7 +56,7 @@ func (c *Cache) Upsert(ctx context.Context, key, value string, failOnDuplicate b
 func (c *Cache) Delete(ctx context.Context, key string) (err error) {
 	ctx, call := c.s.t.Call(ctx, "TN-34", "tinode.Cache.Delete")
 	defer func() { call.End(err) }()
-	k, err := cacheKey(key)
+	k, err := c.s.cacheKey(key)
 	if err != nil {
 		return err
 	}
@@ -88,7 +89,7 @@ func (c *Cache) Expire(ctx context.Context, prefix string, olderThan time.Time) 
 			return 0, err
 		}
 		if e.CreatedAt.Before(olderThan) {
-			k, _ := cacheKey(e.Key)
+			k, _ := c.s.cacheKey(e.Key)
 			old = append(old, k)
 		}
 	}

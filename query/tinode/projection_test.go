@@ -31,7 +31,7 @@ func TestTopicReadsProjected_TN12_TN27(t *testing.T) {
 	if err := s.Topics.Create(c, &top, &tn.Subscription{Topic: top.Id, User: "usr1", ModeWant: tn.ModeCFull, ModeGiven: tn.ModeCFull}); err != nil {
 		t.Fatal(err)
 	}
-	k, err := tn.TopicKey(top.Id)
+	k, err := tinode.TopicKey(s, top.Id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestTopicReadsProjected_TN12_TN27(t *testing.T) {
 	if _, err := s.Messages.DeleteList(c, top.Id, "", []tn.Range{{Low: 1, Hi: 2}}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.Topics.Get(c, top.Id)
+	got, err := s.Topics.ByName.Get(c, tn.Topic{Id: top.Id})
 	if err != nil {
 		t.Fatal(err)
 	}

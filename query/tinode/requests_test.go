@@ -37,7 +37,7 @@ func TestRequestCosts_TN1_to_TN38(t *testing.T) {
 	metered := table.New(tabletest.NewClient(t, rc.Option(), meter.Option()), tb.Schema())
 	s := tinode.New(metered)
 	meter.Learn(metered)
-	costs := &patterncost.Costs{App: "tinode", Root: "../..", Counter: rc, Meter: meter}
+	costs := &patterncost.Costs{App: "tinode", Root: "../..", Counter: rc, Meter: meter, Tables: []*table.Table{metered}}
 	// A long deadline: the meter reads every item it charges, and a busy machine is slow.
 	c, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -52,7 +52,7 @@ func TestRequestCosts_TN1_to_TN38(t *testing.T) {
 	})
 	mustUser(t, s, "bob", "email:bob@example.com")
 	mustUser(t, s, "carol")
-	m("Users.Get", "", get(func() (any, error) { return s.Users.Get(c, "alice") }))
+	m("Users.ByID.Get", "", get(func() (any, error) { return s.Users.ByID.Get(c, tn.User{Id: "alice"}) }))
 	m("Users.GetMany", "3 users", get(func() (any, error) { return s.Users.GetMany(c, []tn.UserID{"alice", "bob", "carol"}) }))
 	m("Users.Touch", "", func() error {
 		return s.Users.Touch(c, "alice", time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC), "TinodeWeb/0.24")
@@ -85,9 +85,9 @@ func TestRequestCosts_TN1_to_TN38(t *testing.T) {
 	if err := s.Auth.Add(c, &tn.AuthRecord{Unique: "token:alice1", UserID: "alice", AuthLvl: tn.LevelAuth, Secret: []byte("t1"), Expires: exp}); err != nil {
 		t.Fatal(err)
 	}
-	m("Auth.Get", "", get(func() (any, error) { return s.Auth.Get(c, "basic:alice") }))
-	m("Auth.ListByUser", "a page of 2", get(func() (any, error) { return s.Auth.ListByUser(c, "alice") }))
-	m("Auth.AllByUser", "2 records, 1 page", func() error { return drainSeq(s.Auth.AllByUser(c, "alice")) })
+	m("Auth.ByUnique.Get", "", get(func() (any, error) { return s.Auth.ByUnique.Get(c, tn.AuthRecord{Unique: "basic:alice"}) }))
+	m("Auth.ByUser.List", "a page of 2", get(func() (any, error) { return s.Auth.ByUser.List(c, tn.AuthRecord{UserID: "alice"}) }))
+	m("Auth.ByUser.All", "2 records, 1 page", func() error { return drainSeq(s.Auth.ByUser.All(c, tn.AuthRecord{UserID: "alice"})) })
 	m("Auth.GetByScheme", "", get(func() (any, error) { return s.Auth.GetByScheme(c, "alice", "basic") }))
 	m("Auth.Update", "a new unique value", get(func() (any, error) {
 		return s.Auth.Update(c, "basic:alice", tn.AuthRecord{Unique: "basic:alice2", UserID: "alice", AuthLvl: tn.LevelAuth, Secret: []byte("h2"), Expires: exp})
@@ -108,17 +108,17 @@ func TestRequestCosts_TN1_to_TN38(t *testing.T) {
 			&tn.Subscription{Topic: "grpA", User: "alice", ModeWant: tn.ModeCFull, ModeGiven: tn.ModeCFull},
 			&tn.Subscription{Topic: "grpA", User: "bob", ModeWant: tn.ModeCFull, ModeGiven: tn.ModeCFull})
 	})
-	m("Topics.Get", "", get(func() (any, error) { return s.Topics.Get(c, "grpA") }))
+	m("Topics.ByName.Get", "", get(func() (any, error) { return s.Topics.ByName.Get(c, tn.Topic{Id: "grpA"}) }))
 	m("Topics.Update", "", get(func() (any, error) {
 		return s.Topics.Update(c, "grpA", func(tp *tn.Topic) error { tp.Public = tn.JSON("A"); return nil })
 	}))
-	m("Topics.Owned", "a page of 1", get(func() (any, error) { return s.Topics.Owned(c, "alice") }))
-	m("Topics.AllOwned", "1 topic, 1 page", func() error { return drainSeq(s.Topics.AllOwned(c, "alice")) })
+	m("Topics.Owned.List", "a page of 1", get(func() (any, error) { return s.Topics.Owned.List(c, tn.Topic{Owner: "alice"}) }))
+	m("Topics.Owned.All", "1 topic, 1 page", func() error { return drainSeq(s.Topics.Owned.All(c, tn.Topic{Owner: "alice"})) })
 	m("Topics.FindByTags", "1 tag", get(func() (any, error) { return s.Topics.FindByTags(c, "topic:a") }))
 	m("Subscriptions.Create", "", func() error {
 		return s.Subs.Create(c, &tn.Subscription{Topic: "grpA", User: "carol", ModeWant: tn.ModeCFull, ModeGiven: tn.ModeCFull})
 	})
-	m("Subscriptions.Get", "", get(func() (any, error) { return s.Subs.Get(c, "grpA", "bob") }))
+	m("Subscriptions.ByTopicUser.Get", "", get(func() (any, error) { return s.Subs.ByTopicUser.Get(c, tn.Subscription{Topic: "grpA", User: "bob"}) }))
 	m("Subscriptions.Update", "the private note", get(func() (any, error) {
 		return s.Subs.Update(c, "grpA", "carol", func(sub *tn.Subscription) error { sub.Private = tn.JSON("work"); return nil })
 	}))
@@ -238,7 +238,7 @@ func TestRequestCosts_TN1_to_TN38(t *testing.T) {
 	m("Files.Start", "", func() error {
 		return s.Files.Start(c, &tn.File{Id: "f1", User: "bob", MimeType: "image/png"})
 	})
-	m("Files.Get", "", get(func() (any, error) { return s.Files.Get(c, "f1") }))
+	m("Files.ByID.Get", "", get(func() (any, error) { return s.Files.ByID.Get(c, tn.File{Id: "f1"}) }))
 	m("Files.Finish", "success", get(func() (any, error) { return s.Files.Finish(c, "f1", true, 100, "/up/f1", "e1") }))
 	m("Files.Link", "1 new link, no replace", func() error { return s.Files.Link(c, tn.MessageOwner("m1"), []string{"f1"}, false) })
 	m("Files.Links", "1 link", get(func() (any, error) { return s.Files.Links(c, tn.MessageOwner("m1")) }))

@@ -109,7 +109,7 @@ func TestSamplesRoundTrip(t *testing.T) {
 		if err := s.Users.Create(c, &in); err != nil {
 			t.Fatal(err)
 		}
-		got, err := s.Users.Get(c, want.Id)
+		got, err := s.Users.ByID.Get(c, tn.User{Id: want.Id})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +129,7 @@ func TestSamplesRoundTrip(t *testing.T) {
 		if err := s.Auth.Add(c, &in); err != nil {
 			t.Fatal(err)
 		}
-		got, err := s.Auth.Get(c, want.Unique)
+		got, err := s.Auth.ByUnique.Get(c, tn.AuthRecord{Unique: want.Unique})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -160,7 +160,7 @@ func TestSamplesRoundTrip(t *testing.T) {
 		if err := s.Topics.Create(c, &in); err != nil {
 			t.Fatal(err)
 		}
-		got, err := s.Topics.Get(c, want.Id)
+		got, err := s.Topics.ByName.Get(c, tn.Topic{Id: want.Id})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,7 +177,7 @@ func TestSamplesRoundTrip(t *testing.T) {
 		if err := s.Subs.Create(c, &in); err != nil {
 			t.Fatal(err)
 		}
-		got, err := s.Subs.Get(c, want.Topic, want.User)
+		got, err := s.Subs.ByTopicUser.Get(c, tn.Subscription{Topic: want.Topic, User: want.User})
 		if err != nil {
 			t.Fatal(err)
 		}

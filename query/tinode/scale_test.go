@@ -68,7 +68,7 @@ func TestScale_TN12_OneTopic(t *testing.T) {
 		},
 	}, knownScaleGaps)
 	t.Logf("per message: hottest %s %s", res.Hot.Key, res.Hot.Usage.Scaled(1.0/senders))
-	top, err := s.Topics.Get(ctx(t), "grpChannel")
+	top, err := s.Topics.ByName.Get(ctx(t), tn.Topic{Id: "grpChannel"})
 	if err != nil {
 		t.Fatal(err)
 	}

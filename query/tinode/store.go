@@ -131,13 +131,13 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 		cache: table.NewEntity(t, cacheDef),
 		ver:   table.NewEntity(t, versionDef),
 	}
-	s.Users = &Users{s}
-	s.Auth = &Auth{s}
-	s.Topics = &Topics{s}
-	s.Subs = &Subscriptions{s}
+	s.Users = newUsers(s)
+	s.Auth = newAuth(s)
+	s.Topics = newTopics(s)
+	s.Subs = newSubscriptions(s)
 	s.Messages = &Messages{s: s}
 	s.Creds = &Credentials{s}
-	s.Files = &Files{s}
+	s.Files = newFiles(s)
 	s.Cache = &Cache{s}
 	s.Meta = &Meta{s}
 	return s

@@ -32,7 +32,7 @@ func TestSubscriptions_TN9_TN10_TN11(t *testing.T) {
 	if _, err := s.Subs.Update(c, "grpA", "alice", func(s *tn.Subscription) error { s.ReadSeqId = 3; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	sub, err := s.Subs.Get(c, "grpA", "alice")
+	sub, err := s.Subs.ByTopicUser.Get(c, tn.Subscription{Topic: "grpA", User: "alice"})
 	if err != nil || sub.ReadSeqId != 3 || !sub.UpdatedAt.Equal(since) || sub.Id != "grpA:alice" {
 		t.Fatalf("TN-9 get: %+v %v", sub, err)
 	}
@@ -99,9 +99,9 @@ func TestSubscriptions_TN9_TN10_TN11(t *testing.T) {
 	if err := s.Subs.Delete(c, "grpB", "alice"); err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.Subs.Get(c, "grpB", "alice")
+	_, err = s.Subs.ByTopicUser.Get(c, tn.Subscription{Topic: "grpB", User: "alice"})
 	wantIs(t, err, table.ErrNotFound)
-	_, err = s.Subs.Get(c, "grpB", "")
+	_, err = s.Subs.ByTopicUser.Get(c, tn.Subscription{Topic: "grpB", User: ""})
 	wantInvalid(t, err, "User")
 	_, err = s.Subs.ListByUser(c, "alice", tinode.SubFilter{}, table.Limit(-1))
 	wantInvalid(t, err, "limit")

@@ -12,7 +12,28 @@ import (
 )
 
 // Subscriptions are the access patterns of subscriptions.
-type Subscriptions struct{ s *Store }
+type Subscriptions struct {
+	// ByTopicUser reads a user's subscription to a topic (TN-9): GetItem
+	// TOPIC#{topic} / SUB#{user}. A missing one gives table.ErrNotFound.
+	//
+	//	sub, err := s.Subs.ByTopicUser.Get(ctx, tn.Subscription{Topic: topic, User: user})
+	ByTopicUser *table.Pattern[tn.Subscription]
+
+	s *Store
+}
+
+func newSubscriptions(s *Store) *Subscriptions {
+	return &Subscriptions{s: s,
+		ByTopicUser: table.NewPattern(s.sub, table.PatternDef[tn.Subscription]{ID: "TN-9", Name: "tinode.Subscriptions.ByTopicUser",
+			Doc: "A user's subscription to a topic.", Reads: table.ReadOne,
+			Check: func(sub *tn.Subscription) error {
+				if err := sub.Topic.Validate("Topic"); err != nil {
+					return err
+				}
+				return sub.User.Validate("User")
+			}}),
+	}
+}
 
 // Create subscribes a user to an existing topic: one transaction that
 // adds 1 to the topic's SubCnt (TN-24; the topic must exist) and creates
@@ -21,7 +42,7 @@ type Subscriptions struct{ s *Store }
 func (ss *Subscriptions) Create(ctx context.Context, sub *tn.Subscription) (err error) {
 	ctx, call := ss.s.t.Call(ctx, "TN-24", "tinode.Subscriptions.Create")
 	defer func() { call.End(err) }()
-	tk, err := tn.TopicKey(sub.Topic)
+	tk, err := ss.s.topicKey(sub.Topic)
 	if err != nil {
 		return err
 	}
@@ -74,7 +95,7 @@ type ShareResult struct {
 func (ss *Subscriptions) Share(ctx context.Context, topic tn.TopicName, subs []*tn.Subscription) (_ ShareResult, err error) {
 	ctx, call := ss.s.t.Call(ctx, "TN-25", "tinode.Subscriptions.Share")
 	defer func() { call.End(err) }()
-	tk, err := tn.TopicKey(topic)
+	tk, err := ss.s.topicKey(topic)
 	if err != nil {
 		return ShareResult{}, err
 	}
@@ -148,18 +169,6 @@ func (ss *Subscriptions) Share(ctx context.Context, topic tn.TopicName, subs []*
 	return res, nil
 }
 
-// Get returns the user's subscription to topic (TN-9): GetItem
-// TOPIC#{topic} / SUB#{user}. A missing one gives table.ErrNotFound.
-func (ss *Subscriptions) Get(ctx context.Context, topic tn.TopicName, user tn.UserID) (_ tn.Subscription, err error) {
-	ctx, call := ss.s.t.Call(ctx, "TN-9", "tinode.Subscriptions.Get")
-	defer func() { call.End(err) }()
-	k, err := tn.SubscriptionKey(topic, user)
-	if err != nil {
-		return tn.Subscription{}, err
-	}
-	return ss.s.sub.Get(ctx, k)
-}
-
 // Update reads the subscription, applies change (read/recv positions,
 // modes, Private, ...) and writes it back, version-checked and retried;
 // UpdatedAt advances and its GSI1 entry moves in the same write. A missing
@@ -169,7 +178,7 @@ func (ss *Subscriptions) Get(ctx context.Context, topic tn.TopicName, user tn.Us
 func (ss *Subscriptions) Update(ctx context.Context, topic tn.TopicName, user tn.UserID, change func(*tn.Subscription) error) (_ tn.Subscription, err error) {
 	ctx, call := ss.s.t.Call(ctx, "TN-9", "tinode.Subscriptions.Update")
 	defer func() { call.End(err) }()
-	k, err := tn.SubscriptionKey(topic, user)
+	k, err := ss.s.subKey(topic, user)
 	if err != nil {
 		return tn.Subscription{}, err
 	}
@@ -187,11 +196,11 @@ func (ss *Subscriptions) Update(ctx context.Context, topic tn.TopicName, user tn
 func (ss *Subscriptions) SoftDelete(ctx context.Context, topic tn.TopicName, user tn.UserID) (err error) {
 	ctx, call := ss.s.t.Call(ctx, "TN-24", "tinode.Subscriptions.SoftDelete")
 	defer func() { call.End(err) }()
-	k, err := tn.SubscriptionKey(topic, user)
+	k, err := ss.s.subKey(topic, user)
 	if err != nil {
 		return err
 	}
-	tk, _ := tn.TopicKey(topic)
+	tk, _ := ss.s.topicKey(topic)
 	return ss.s.retry(ctx, func() error {
 		cur, err := ss.s.sub.Get(ctx, k, table.Consistent())
 		if err != nil || cur.DeletedAt != nil {
@@ -224,11 +233,11 @@ func (ss *Subscriptions) SoftDelete(ctx context.Context, topic tn.TopicName, use
 func (ss *Subscriptions) Delete(ctx context.Context, topic tn.TopicName, user tn.UserID) (err error) {
 	ctx, call := ss.s.t.Call(ctx, "TN-24", "tinode.Subscriptions.Delete")
 	defer func() { call.End(err) }()
-	k, err := tn.SubscriptionKey(topic, user)
+	k, err := ss.s.subKey(topic, user)
 	if err != nil {
 		return err
 	}
-	tk, _ := tn.TopicKey(topic)
+	tk, _ := ss.s.topicKey(topic)
 	return ss.s.retry(ctx, func() error {
 		cur, err := ss.s.sub.Get(ctx, k, table.Consistent())
 		if err != nil {
@@ -293,7 +302,7 @@ func (s *Store) retry(ctx context.Context, attempt func() error) error {
 func (ss *Subscriptions) ListByUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) (_ table.Page[tn.Subscription], err error) {
 	ctx, call := ss.s.t.Call(ctx, "TN-10", "tinode.Subscriptions.ListByUser")
 	defer func() { call.End(err) }()
-	k, err := tn.UserKey(user)
+	k, err := ss.s.userKey(user)
 	if err != nil {
 		return table.Page[tn.Subscription]{}, err
 	}
@@ -324,11 +333,10 @@ func (ss *Subscriptions) ListByTopic(ctx context.Context, topic tn.TopicName, f 
 	if !f.UpdatedSince.IsZero() {
 		return table.Page[tn.Subscription]{}, table.Invalid("UpdatedSince", "not supported when listing by topic")
 	}
-	pk, err := tn.TopicPartition(topic)
-	if err != nil {
+	if err := topic.Validate("Topic"); err != nil {
 		return table.Page[tn.Subscription]{}, err
 	}
-	q := table.Query{PK: pk, SK: table.SKBeginsWith(tn.SubscriptionPrefix())}
+	q := ss.s.sub.Partition(table.Primary, tn.Subscription{Topic: topic})
 	return ss.list(ctx, q, f, opts)
 }
 

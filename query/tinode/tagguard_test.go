@@ -47,7 +47,7 @@ func TestTagLookupsAskTheUser_TN4_TN19_TN30(t *testing.T) {
 	}
 	tb := s.Table()
 	key := func(id tn.UserID) map[string]types.AttributeValue {
-		k, err := tn.UserKey(id)
+		k, err := tinode.UserKey(s, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +102,7 @@ func TestTagLookupsAskTheUser_TN4_TN19_TN30(t *testing.T) {
 	if _, err := s.Creds.Upsert(c, &tn.Credential{User: "erin", Method: "email", Value: "v@x.io", Resp: "2"}); !errors.Is(err, table.ErrUniqueViolation) {
 		t.Fatalf("Upsert of a value bob validated: %v", err)
 	}
-	ck, err := tn.CredKey("bob", "email", "v@x.io")
+	ck, err := tinode.CredKey(s, "bob", "email", "v@x.io")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,11 +132,11 @@ func TestSharedTagEntriesAskTheItem_TN19(t *testing.T) {
 	if err := s.Topics.Create(c, &tn.Topic{Id: "grpGo", Tags: []string{"lang:go", "city:oslo"}}); err != nil {
 		t.Fatal(err)
 	}
-	uk, err := tn.UserKey("ann")
+	uk, err := tinode.UserKey(s, "ann")
 	if err != nil {
 		t.Fatal(err)
 	}
-	tk, err := tn.TopicKey("grpGo")
+	tk, err := tinode.TopicKey(s, "grpGo")
 	if err != nil {
 		t.Fatal(err)
 	}

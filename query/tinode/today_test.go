@@ -30,7 +30,7 @@ func counted(t *testing.T, s *tinode.Store) (*tinode.Store, *tabletest.RequestCo
 // subCnt reads the topic's SubCnt and counts its live subscriptions.
 func subCnt(t *testing.T, s *tinode.Store, topic tn.TopicName) (stored, live int) {
 	t.Helper()
-	top, err := s.Topics.Get(ctx(t), topic)
+	top, err := s.Topics.ByName.Get(ctx(t), tn.Topic{Id: topic})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestOwnedTopics_TN22(t *testing.T) {
 	if err := s.Topics.Create(c, &p2p); err != nil {
 		t.Fatal(err)
 	}
-	got, err := table.Collect(s.Topics.AllOwned(c, "alice", table.Limit(2)))
+	got, err := table.Collect(s.Topics.Owned.All(c, tn.Topic{Owner: "alice"}, table.Limit(2)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,11 +114,11 @@ func TestOwnedTopics_TN22(t *testing.T) {
 	if _, err := s.Topics.Update(c, "grpC", func(tp *tn.Topic) error { tp.Owner = "bob"; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	p, err := s.Topics.Owned(c, "bob")
+	p, err := s.Topics.Owned.List(c, tn.Topic{Owner: "bob"})
 	if err != nil || len(p.Items) != 2 {
 		t.Fatalf("bob owns %+v, %v; want grpC and grpZ", p.Items, err)
 	}
-	_, err = s.Topics.Owned(c, "")
+	_, err = s.Topics.Owned.List(c, tn.Topic{Owner: ""})
 	wantInvalid(t, err, "Id")
 }
 
@@ -198,12 +198,12 @@ func TestSubCnt_TN24(t *testing.T) {
 		t.Fatal("Topics.Update changed SubCnt")
 	}
 	// a soft delete advances UpdatedAt, so syncing clients see it
-	before, _ := s.Subs.Get(c, "grpA", "owner")
+	before, _ := s.Subs.ByTopicUser.Get(c, tn.Subscription{Topic: "grpA", User: "owner"})
 	time.Sleep(2 * time.Millisecond)
 	if err := s.Subs.SoftDelete(c, "grpA", "owner"); err != nil {
 		t.Fatal(err)
 	}
-	after, err := s.Subs.Get(c, "grpA", "owner")
+	after, err := s.Subs.ByTopicUser.Get(c, tn.Subscription{Topic: "grpA", User: "owner"})
 	if err != nil || after.DeletedAt == nil || !after.UpdatedAt.After(before.UpdatedAt) {
 		t.Fatalf("soft-deleted subscription %+v, %v: want DeletedAt set and UpdatedAt advanced", after, err)
 	}
@@ -234,7 +234,7 @@ func TestShare_TN25(t *testing.T) {
 	if got := reqs.Total(); got != 3 {
 		t.Errorf("TN-25 took %d requests, want 3 (2 chunks, one retried without the existing subscription)", got)
 	}
-	kept, _ := s.Subs.Get(c, "grpA", "u007")
+	kept, _ := s.Subs.ByTopicUser.Get(c, tn.Subscription{Topic: "grpA", User: "u007"})
 	if kept.ModeWant != tn.ModeCFull {
 		t.Errorf("existing subscription overwritten: %+v", kept)
 	}
@@ -265,7 +265,7 @@ func TestCreateP2P_TN26(t *testing.T) {
 	if err := s.Subs.SoftDelete(c, "p2pAB", "bob"); err != nil {
 		t.Fatal(err)
 	}
-	tk, _ := tn.TopicKey("p2pAB")
+	tk, _ := tinode.TopicKey(s, "p2pAB")
 	sc := s.Table().Schema()
 	if _, err := s.Table().Client().DeleteItem(c, &dynamodb.DeleteItemInput{TableName: aws.String(sc.Name),
 		Key: map[string]types.AttributeValue{sc.PK: &types.AttributeValueMemberS{Value: tk.PK}, sc.SK: &types.AttributeValueMemberS{Value: tk.SK}}}); err != nil {
@@ -277,11 +277,11 @@ func TestCreateP2P_TN26(t *testing.T) {
 	if err != nil || !kept {
 		t.Fatalf("TN-26 create p2p: kept=%v, %v", kept, err)
 	}
-	bob, err := s.Subs.Get(c, "p2pAB", "bob")
+	bob, err := s.Subs.ByTopicUser.Get(c, tn.Subscription{Topic: "p2pAB", User: "bob"})
 	if err != nil || bob.DeletedAt != nil || bob.State != tn.StateOK || bob.ModeWant != tn.ModeCPublic || !bob.Private.Equal(note) {
 		t.Fatalf("TN-26 bob's subscription %+v, %v: want kept (modes, Private) and undeleted", bob, err)
 	}
-	alice, err := s.Subs.Get(c, "p2pAB", "alice")
+	alice, err := s.Subs.ByTopicUser.Get(c, tn.Subscription{Topic: "p2pAB", User: "alice"})
 	if err != nil || alice.ModeWant != tn.ModeCFull {
 		t.Fatalf("alice's subscription %+v, %v", alice, err)
 	}
@@ -318,7 +318,7 @@ func TestDeleteList_TN27_TN28(t *testing.T) {
 	if err != nil || id != 1 {
 		t.Fatalf("TN-27 delete for alice: %d, %v", id, err)
 	}
-	sub, _ := s.Subs.Get(c, "grpA", "alice")
+	sub, _ := s.Subs.ByTopicUser.Get(c, tn.Subscription{Topic: "grpA", User: "alice"})
 	if sub.DelId != 1 || sub.ClearId != 3 {
 		t.Fatalf("alice's subscription DelId %d ClearId %d, want 1 and 3", sub.DelId, sub.ClearId)
 	}
@@ -343,7 +343,7 @@ func TestDeleteList_TN27_TN28(t *testing.T) {
 	if errs[0] != nil || errs[1] != nil || ids[0]+ids[1] != 5 {
 		t.Fatalf("concurrent deletions: ids %v, errors %v; want DelIds 2 and 3", ids, errs)
 	}
-	top, _ := s.Topics.Get(c, "grpA")
+	top, _ := s.Topics.ByName.Get(c, tn.Topic{Id: "grpA"})
 	if top.DelId != 3 || top.ClearId != 0 {
 		t.Fatalf("topic DelId %d ClearId %d, want 3 and 0 (1..4 are not all deleted for everyone)", top.DelId, top.ClearId)
 	}
@@ -359,7 +359,7 @@ func TestDeleteList_TN27_TN28(t *testing.T) {
 	if _, err := s.Messages.DeleteList(c, "grpA", "", []tn.Range{{Low: 1, Hi: 5}}); err != nil {
 		t.Fatal(err)
 	}
-	if top, _ := s.Topics.Get(c, "grpA"); top.ClearId != 4 || top.DelId != 4 {
+	if top, _ := s.Topics.ByName.Get(c, tn.Topic{Id: "grpA"}); top.ClearId != 4 || top.DelId != 4 {
 		t.Fatalf("topic ClearId %d DelId %d, want 4 and 4", top.ClearId, top.DelId)
 	}
 	// TN-28: alice's client hides deletions 1 (hers), 2 and 4 (everyone's), not bob's 3
@@ -453,11 +453,11 @@ func TestAuthSchemes_TN29(t *testing.T) {
 	if err != nil || n != 2 || reqs.Of("TransactWriteItems") != 1 {
 		t.Fatalf("TN-29 delete scheme: %d, %v, %d transactions", n, err, reqs.Of("TransactWriteItems"))
 	}
-	left, err := table.Collect(s.Auth.AllByUser(c, "alice"))
+	left, err := table.Collect(s.Auth.ByUser.All(c, tn.AuthRecord{UserID: "alice"}))
 	if err != nil || len(left) != 1 || left[0].Unique != "basic:alice" {
 		t.Fatalf("alice's records after: %+v, %v", left, err)
 	}
-	if _, err := s.Auth.Get(c, "token:b1"); err != nil {
+	if _, err := s.Auth.ByUnique.Get(c, tn.AuthRecord{Unique: "token:b1"}); err != nil {
 		t.Fatalf("bob's token went too: %v", err)
 	}
 	reqs.Reset()
@@ -465,7 +465,7 @@ func TestAuthSchemes_TN29(t *testing.T) {
 	if err != nil || rec.Unique != "basic:alice2" || reqs.Of("TransactWriteItems") != 1 {
 		t.Fatalf("TN-29 change unique: %+v, %v, %d transactions", rec, err, reqs.Of("TransactWriteItems"))
 	}
-	if _, err := s.Auth.Get(c, "basic:alice"); !errors.Is(err, table.ErrNotFound) {
+	if _, err := s.Auth.ByUnique.Get(c, tn.AuthRecord{Unique: "basic:alice"}); !errors.Is(err, table.ErrNotFound) {
 		t.Fatalf("old unique still there: %v", err)
 	}
 	_, err = s.Auth.DeleteScheme(c, "alice", "")
@@ -581,7 +581,7 @@ func TestTodaysFields(t *testing.T) {
 	if err := s.Users.Create(c, &u); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.Users.Get(c, "alice")
+	got, err := s.Users.ByID.Get(c, tn.User{Id: "alice"})
 	if err != nil || !got.Trusted.Equal(u.Trusted) || got.StateAt == nil || !got.StateAt.Equal(at) || !got.CreatedAt.Equal(clk.now) {
 		t.Fatalf("user %+v, %v: want Trusted, StateAt and CreatedAt from the table's clock", got, err)
 	}
@@ -589,7 +589,7 @@ func TestTodaysFields(t *testing.T) {
 	if err := s.Topics.Create(c, &top); err != nil {
 		t.Fatal(err)
 	}
-	gt, err := s.Topics.Get(c, "grpA")
+	gt, err := s.Topics.ByName.Get(c, tn.Topic{Id: "grpA"})
 	if err != nil || !gt.Aux.Equal(top.Aux) || !gt.Trusted.Equal(top.Trusted) || len(gt.Tags) != 1 {
 		t.Fatalf("topic %+v, %v", gt, err)
 	}

@@ -10,8 +10,36 @@ import (
 	"github.com/singletable/singletable/table"
 )
 
-// Topics are the access patterns of topics.
-type Topics struct{ s *Store }
+// Topics are the access patterns of topics. The reads of one pattern are
+// declared ([table.Pattern]): their fields.
+type Topics struct {
+	// ByName reads a topic (TN-8): GetItem TOPIC#{name} / TOPIC. A
+	// missing topic gives table.ErrNotFound.
+	//
+	//	t, err := s.Topics.ByName.Get(ctx, tn.Topic{Id: name})
+	ByName *table.Pattern[tn.Topic]
+	// Owned lists the group topics a user owns, by topic name (TN-22,
+	// Tinode's OwnTopics): Query GSI1 PK = USER#{owner}, SK begins_with
+	// OWNS#, one Query per page, no Scan. Options: table.Limit,
+	// table.After, table.Desc. GSI1 is eventually consistent: a topic
+	// created a moment ago may be missing.
+	//
+	//	page, err := s.Topics.Owned.List(ctx, tn.Topic{Owner: user})
+	Owned *table.Pattern[tn.Topic]
+
+	s *Store
+}
+
+func newTopics(s *Store) *Topics {
+	return &Topics{s: s,
+		ByName: table.NewPattern(s.topic, table.PatternDef[tn.Topic]{ID: "TN-8", Name: "tinode.Topics.ByName",
+			Doc: "A topic by name.", Reads: table.ReadOne,
+			Check: func(t *tn.Topic) error { return t.Id.Validate("Topic") }}),
+		Owned: table.NewPattern(s.topic, table.PatternDef[tn.Topic]{ID: "TN-22", Name: "tinode.Topics.Owned",
+			Doc: "The group topics a user owns, by topic name (no Scan).", Reads: table.ReadPage, Index: table.GSI1,
+			Check: func(t *tn.Topic) error { return t.Owner.Validate("Id") }}),
+	}
+}
 
 // Create creates topic t and, in the same transaction, its first
 // subscriptions (the owner of a group topic, or both users of a p2p topic)
@@ -58,18 +86,6 @@ func (ts *Topics) Create(ctx context.Context, t *tn.Topic, subs ...*tn.Subscript
 	return err
 }
 
-// Get returns the topic (TN-8): GetItem TOPIC#{name} / TOPIC. A missing
-// topic gives table.ErrNotFound.
-func (ts *Topics) Get(ctx context.Context, name tn.TopicName) (_ tn.Topic, err error) {
-	ctx, call := ts.s.t.Call(ctx, "TN-8", "tinode.Topics.Get")
-	defer func() { call.End(err) }()
-	k, err := tn.TopicKey(name)
-	if err != nil {
-		return tn.Topic{}, err
-	}
-	return ts.s.topic.Get(ctx, k)
-}
-
 // GetMany returns the topics that exist among names, in their order
 // (BatchGetItem): the topics of a user's subscriptions, for example.
 //
@@ -84,7 +100,7 @@ func (ts *Topics) GetMany(ctx context.Context, names []tn.TopicName) (_ []tn.Top
 			continue
 		}
 		seen[n] = true
-		k, err := tn.TopicKey(n)
+		k, err := ts.s.topicKey(n)
 		if err != nil {
 			return nil, err
 		}
@@ -106,7 +122,7 @@ func (ts *Topics) GetMany(ctx context.Context, names []tn.TopicName) (_ []tn.Top
 func (ts *Topics) Update(ctx context.Context, name tn.TopicName, change func(*tn.Topic) error) (_ tn.Topic, err error) {
 	ctx, call := ts.s.t.Call(ctx, "TN-8", "tinode.Topics.Update")
 	defer func() { call.End(err) }()
-	k, err := tn.TopicKey(name)
+	k, err := ts.s.topicKey(name)
 	if err != nil {
 		return tn.Topic{}, err
 	}
@@ -134,7 +150,7 @@ func (ts *Topics) Update(ctx context.Context, name tn.TopicName, change func(*tn
 func (ts *Topics) SoftDelete(ctx context.Context, name tn.TopicName) (err error) {
 	ctx, call := ts.s.t.Call(ctx, "TN-18", "tinode.Topics.SoftDelete")
 	defer func() { call.End(err) }()
-	k, err := tn.TopicKey(name)
+	k, err := ts.s.topicKey(name)
 	if err != nil {
 		return err
 	}
@@ -163,7 +179,7 @@ func (ts *Topics) SoftDelete(ctx context.Context, name tn.TopicName) (err error)
 func (ts *Topics) Delete(ctx context.Context, name tn.TopicName) (err error) {
 	ctx, call := ts.s.t.Call(ctx, "TN-18", "tinode.Topics.Delete")
 	defer func() { call.End(err) }()
-	k, err := tn.TopicKey(name)
+	k, err := ts.s.topicKey(name)
 	if err != nil {
 		return err
 	}
@@ -229,10 +245,11 @@ func (ts *Topics) Load(ctx context.Context, name tn.TopicName, opts ...table.Lis
 	if err != nil {
 		return TopicView{}, err
 	}
-	pk, err := tn.TopicPartition(name)
+	tk, err := ts.s.topicKey(name)
 	if err != nil {
 		return TopicView{}, err
 	}
+	pk := tk.PK
 	var v TopicView
 	found := false
 	// MSG# < SUB# < TOPIC; the deletion log (DEL#) below is left out.

@@ -23,7 +23,7 @@ func TestTopicCRUD_TN8(t *testing.T) {
 	wantIs(t, s.Topics.Create(c, &top), table.ErrAlreadyExists)
 	dupSub := tn.Topic{Id: "grp2"}
 	wantIs(t, s.Topics.Create(c, &dupSub, &tn.Subscription{Topic: "grp2", User: "x"}, &tn.Subscription{Topic: "grp2", User: "x"}), table.ErrDuplicateItem)
-	_, err := s.Topics.Get(c, "grp2")
+	_, err := s.Topics.ByName.Get(c, tn.Topic{Id: "grp2"})
 	wantIs(t, err, table.ErrNotFound)
 
 	up, err := s.Topics.Update(c, "grp#1", func(t *tn.Topic) error {
@@ -34,7 +34,7 @@ func TestTopicCRUD_TN8(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.Topics.Get(c, "grp#1")
+	got, err := s.Topics.ByName.Get(c, tn.Topic{Id: "grp#1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,12 +46,12 @@ func TestTopicCRUD_TN8(t *testing.T) {
 	if err := s.Topics.SoftDelete(c, "grp#1"); err != nil {
 		t.Fatal(err)
 	}
-	got, _ = s.Topics.Get(c, "grp#1")
+	got, _ = s.Topics.ByName.Get(c, tn.Topic{Id: "grp#1"})
 	if got.State != tn.StateDeleted || got.DeletedAt == nil {
 		t.Errorf("soft delete: state %v, deletedAt %v", got.State, got.DeletedAt)
 	}
 	wantIs(t, s.Messages.Save(c, &tn.Message{Topic: "grp#1", Content: tn.JSON("x")}), table.ErrNotFound)
-	_, err = s.Topics.Get(c, "")
+	_, err = s.Topics.ByName.Get(c, tn.Topic{Id: ""})
 	wantInvalid(t, err, "Topic")
 }
 
@@ -119,7 +119,7 @@ func TestTopicHardDelete_TN18(t *testing.T) {
 	if err := s.Topics.Delete(c, "grpBig"); err != nil {
 		t.Fatal(err)
 	}
-	_, err := s.Topics.Get(c, "grpBig")
+	_, err := s.Topics.ByName.Get(c, tn.Topic{Id: "grpBig"})
 	wantIs(t, err, table.ErrNotFound)
 	page, err := s.Table().QueryItems(c, table.Query{PK: "TOPIC#grpBig"})
 	if err != nil || len(page.Items) != 0 {

@@ -12,7 +12,25 @@ import (
 )
 
 // Users are the access patterns of Tinode users, their tags and devices.
-type Users struct{ s *Store }
+// The read of one user is declared ([table.Pattern]): a field.
+type Users struct {
+	// ByID reads the user with an id (TN-1): GetItem USER#{id} / USER. A
+	// missing user gives table.ErrNotFound, a bad id a
+	// *table.ValidationError naming Id.
+	//
+	//	u, err := s.Users.ByID.Get(ctx, tn.User{Id: id})
+	ByID *table.Pattern[tn.User]
+
+	s *Store
+}
+
+func newUsers(s *Store) *Users {
+	return &Users{s: s,
+		ByID: table.NewPattern(s.user, table.PatternDef[tn.User]{ID: "TN-1", Name: "tinode.Users.ByID",
+			Doc: "A user by id.", Reads: table.ReadOne,
+			Check: func(u *tn.User) error { return u.Id.Validate("Id") }}),
+	}
+}
 
 // Create creates u together with the guards of its unique tags, in one
 // transaction (TN-2): PK = USER#{id}, SK = USER, plus one
@@ -24,18 +42,6 @@ func (us *Users) Create(ctx context.Context, u *tn.User) (err error) {
 	ctx, call := us.s.t.Call(ctx, "TN-2", "tinode.Users.Create")
 	defer func() { call.End(err) }()
 	return us.s.user.Create(ctx, u)
-}
-
-// Get returns the user with id (TN-1): GetItem USER#{id} / USER.
-// A missing user gives table.ErrNotFound.
-func (us *Users) Get(ctx context.Context, id tn.UserID) (_ tn.User, err error) {
-	ctx, call := us.s.t.Call(ctx, "TN-1", "tinode.Users.Get")
-	defer func() { call.End(err) }()
-	k, err := tn.UserKey(id)
-	if err != nil {
-		return tn.User{}, err
-	}
-	return us.s.user.Get(ctx, k)
 }
 
 // GetMany returns the users with ids that exist, in the order of ids
@@ -51,7 +57,7 @@ func (us *Users) GetMany(ctx context.Context, ids []tn.UserID) (_ []tn.User, err
 			continue
 		}
 		seen[id] = true
-		k, err := tn.UserKey(id)
+		k, err := us.s.userKey(id)
 		if err != nil {
 			return nil, fmt.Errorf("users get many: id %d: %w", i, err)
 		}
@@ -71,7 +77,7 @@ func (us *Users) GetMany(ctx context.Context, ids []tn.UserID) (_ []tn.User, err
 func (us *Users) Update(ctx context.Context, id tn.UserID, change func(*tn.User) error) (_ tn.User, err error) {
 	ctx, call := us.s.t.Call(ctx, "TN-3", "tinode.Users.Update")
 	defer func() { call.End(err) }()
-	k, err := tn.UserKey(id)
+	k, err := us.s.userKey(id)
 	if err != nil {
 		return tn.User{}, err
 	}
@@ -223,7 +229,7 @@ func (us *Users) ImportTag(ctx context.Context, t tn.UniqueTag) (err error) {
 func (us *Users) Tags(ctx context.Context, id tn.UserID) (_ []tn.UniqueTag, err error) {
 	ctx, call := us.s.t.Call(ctx, "TN-5", "tinode.Users.Tags")
 	defer func() { call.End(err) }()
-	u, err := us.Get(ctx, id)
+	u, err := us.ByID.Get(ctx, tn.User{Id: id})
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +301,7 @@ func (us *Users) FindByTags(ctx context.Context, tags ...string) (_ []UserMatch,
 func (us *Users) Touch(ctx context.Context, id tn.UserID, when time.Time, userAgent string) (err error) {
 	ctx, call := us.s.t.Call(ctx, "TN-1", "tinode.Users.Touch")
 	defer func() { call.End(err) }()
-	k, err := tn.UserKey(id)
+	k, err := us.s.userKey(id)
 	if err != nil {
 		return err
 	}
@@ -316,7 +322,7 @@ func (us *Users) Touch(ctx context.Context, id tn.UserID, when time.Time, userAg
 func (us *Users) SoftDelete(ctx context.Context, id tn.UserID) (err error) {
 	ctx, call := us.s.t.Call(ctx, "TN-17", "tinode.Users.SoftDelete")
 	defer func() { call.End(err) }()
-	k, err := tn.UserKey(id)
+	k, err := us.s.userKey(id)
 	if err != nil {
 		return err
 	}
@@ -345,7 +351,7 @@ func (us *Users) SoftDelete(ctx context.Context, id tn.UserID) (err error) {
 func (us *Users) Delete(ctx context.Context, id tn.UserID) (err error) {
 	ctx, call := us.s.t.Call(ctx, "TN-17", "tinode.Users.Delete")
 	defer func() { call.End(err) }()
-	k, err := tn.UserKey(id)
+	k, err := us.s.userKey(id)
 	if err != nil {
 		return err
 	}

@@ -26,9 +26,9 @@ func TestUsersGetMany_TN1(t *testing.T) {
 	if d := cmp.Diff([]tn.UserID{b.Id, a.Id}, ids); d != "" {
 		t.Errorf("ids (-want +got):\n%s", d)
 	}
-	_, err = s.Users.Get(ctx(t), "nobody")
+	_, err = s.Users.ByID.Get(ctx(t), tn.User{Id: "nobody"})
 	wantIs(t, err, table.ErrNotFound)
-	_, err = s.Users.Get(ctx(t), "")
+	_, err = s.Users.ByID.Get(ctx(t), tn.User{Id: ""})
 	wantInvalid(t, err, "Id")
 }
 
@@ -40,7 +40,7 @@ func TestUsersCreateTags_TN2(t *testing.T) {
 	mustUser(t, s, "alice", "email:a@x.org", "tel:#1")
 	u := tn.User{Id: "bob", Tags: []string{"email:b@x.org", "tel:#1"}}
 	wantIs(t, s.Users.Create(ctx(t), &u), table.ErrUniqueViolation)
-	_, err := s.Users.Get(ctx(t), "bob")
+	_, err := s.Users.ByID.Get(ctx(t), tn.User{Id: "bob"})
 	wantIs(t, err, table.ErrNotFound)
 	_, err = s.Users.LookupTag(ctx(t), "email:b@x.org")
 	wantIs(t, err, table.ErrNotFound)
@@ -166,7 +166,7 @@ func TestDevices_TN16_TN20(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantIs(t, s.Users.DeleteDevice(c, "alice", "apns#2"), table.ErrNotFound)
-	u, _ := s.Users.Get(c, "alice")
+	u, _ := s.Users.ByID.Get(c, tn.User{Id: "alice"})
 	if d := cmp.Diff(map[string]tn.Device{"fcm:1": d1}, u.Devices); d != "" {
 		t.Errorf("TN-16 after delete (-want +got):\n%s", d)
 	}
@@ -196,25 +196,25 @@ func TestUserDelete_TN17(t *testing.T) {
 	if err := s.Users.SoftDelete(c, "alice"); err != nil {
 		t.Fatal(err)
 	}
-	u, err := s.Users.Get(c, "alice")
+	u, err := s.Users.ByID.Get(c, tn.User{Id: "alice"})
 	if err != nil || u.State != tn.StateDeleted || u.DeletedAt == nil {
 		t.Fatalf("soft delete: state %v deletedAt %v err %v", u.State, u.DeletedAt, err)
 	}
 	if err := s.Users.Delete(c, "alice"); err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.Users.Get(c, "alice")
+	_, err = s.Users.ByID.Get(c, tn.User{Id: "alice"})
 	wantIs(t, err, table.ErrNotFound)
 	_, err = s.Users.LookupTag(c, "a1")
 	wantIs(t, err, table.ErrNotFound)
-	_, err = s.Auth.Get(c, "basic:alice")
+	_, err = s.Auth.ByUnique.Get(c, tn.AuthRecord{Unique: "basic:alice"})
 	wantIs(t, err, table.ErrNotFound)
-	_, err = s.Subs.Get(c, "grp1", "alice")
+	_, err = s.Subs.ByTopicUser.Get(c, tn.Subscription{Topic: "grp1", User: "alice"})
 	wantIs(t, err, table.ErrNotFound)
-	if _, err := s.Subs.Get(c, "grp1", "bob"); err != nil {
+	if _, err := s.Subs.ByTopicUser.Get(c, tn.Subscription{Topic: "grp1", User: "bob"}); err != nil {
 		t.Errorf("bob's subscription deleted too: %v", err)
 	}
-	if _, err := s.Auth.Get(c, "basic:bob"); err != nil {
+	if _, err := s.Auth.ByUnique.Get(c, tn.AuthRecord{Unique: "basic:bob"}); err != nil {
 		t.Errorf("bob's auth deleted too: %v", err)
 	}
 	mustUser(t, s, "carol", "a1") // the tag is free again

@@ -152,13 +152,13 @@ func state(ctx context.Context, st *tinode.Store, kind string, q map[string][]st
 	user := func(k string) tn.UserID { return tn.UserID(t.ParseUserId(get(k)).String()) }
 	switch kind {
 	case "user":
-		u, err := st.Users.Get(ctx, user("id"))
+		u, err := st.Users.ByID.Get(ctx, tn.User{Id: user("id")})
 		if err != nil {
 			return map[string]any{"exists": false, "err": err.Error()}, nil
 		}
 		return map[string]any{"exists": true, "state": int(u.State), "tags": u.Tags}, nil
 	case "topic":
-		tp, err := st.Topics.Get(ctx, tn.TopicName(get("name")))
+		tp, err := st.Topics.ByName.Get(ctx, tn.Topic{Id: tn.TopicName(get("name"))})
 		if err != nil {
 			return map[string]any{"exists": false}, nil
 		}
@@ -169,13 +169,13 @@ func state(ctx context.Context, st *tinode.Store, kind string, q map[string][]st
 		return map[string]any{"exists": true, "seq": tp.SeqId, "subcnt": tp.SubCnt, "delid": tp.DelId, "owner": owner, "tags": tp.Tags}, nil
 	case "p2p":
 		name := t.ParseUserId(get("a")).P2PName(t.ParseUserId(get("b")))
-		tp, err := st.Topics.Get(ctx, tn.TopicName(name))
+		tp, err := st.Topics.ByName.Get(ctx, tn.Topic{Id: tn.TopicName(name)})
 		if err != nil {
 			return map[string]any{"name": name, "exists": false}, nil
 		}
 		return map[string]any{"name": name, "exists": true, "seq": tp.SeqId, "subcnt": tp.SubCnt}, nil
 	case "sub":
-		s, err := st.Subs.Get(ctx, tn.TopicName(get("topic")), user("user"))
+		s, err := st.Subs.ByTopicUser.Get(ctx, tn.Subscription{Topic: tn.TopicName(get("topic")), User: user("user")})
 		if err != nil {
 			return map[string]any{"exists": false}, nil
 		}
