@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
+	"github.com/singletable/singletable/internal/ddb"
 )
 
 // Batch limits of DynamoDB.
@@ -192,7 +193,7 @@ func (t *Table) rounds(ctx context.Context, left func() int, round func() error,
 			if attempt >= t.opts.MaxBatchAttempts {
 				return fail(fmt.Errorf("gave up after %d rounds", attempt))
 			}
-			if err := sleepCtx(ctx, backoff(attempt-1, t.opts.BatchBackoff, time.Second)); err != nil {
+			if err := ddb.Sleep(ctx, ddb.Backoff(attempt-1, t.opts.BatchBackoff, time.Second)); err != nil {
 				return fail(err)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/ddb"
 )
 
 // CounterTotals is what a counter set holds for one owner.
@@ -252,7 +253,7 @@ func (c *Counters) Rollup(ctx context.Context, owner string, ownerKey Key) (tot 
 		if !errors.As(err, &te) || attempt >= c.t.opts.ConflictRetries {
 			return CounterTotals{}, false, opErr("rollup", CounterType, ownerKey, err)
 		}
-		if serr := sleepCtx(ctx, backoff(attempt, 5*time.Millisecond, 200*time.Millisecond)); serr != nil {
+		if serr := ddb.Sleep(ctx, ddb.Backoff(attempt, 5*time.Millisecond, 200*time.Millisecond)); serr != nil {
 			return CounterTotals{}, false, opErr("rollup", CounterType, ownerKey, serr)
 		}
 	}

@@ -8,11 +8,12 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/singletable/singletable/internal/ddb"
 )
 
 func TestSealerRoundTripAndRefusals(t *testing.T) {
 	t.Parallel()
-	s := newSealer([]byte("key one"))
+	s := ddb.NewSealer([]byte("key one"))
 	pos := map[string]string{"PK": "USER#42", "SK": "SRC#abc"}
 	c, err := s.Seal("pattern\x00USER#42", pos)
 	if err != nil {
@@ -32,7 +33,7 @@ func TestSealerRoundTripAndRefusals(t *testing.T) {
 	flipped[5] ^= 1
 	for name, open := range map[string]func() error{
 		"other binding": func() error { _, err := s.Open("pattern\x00USER#43", c); return err },
-		"other key":     func() error { _, err := newSealer([]byte("key two")).Open("pattern\x00USER#42", c); return err },
+		"other key":     func() error { _, err := ddb.NewSealer([]byte("key two")).Open("pattern\x00USER#42", c); return err },
 		"tampered":      func() error { _, err := s.Open("pattern\x00USER#42", string(flipped)); return err },
 		"not base64":    func() error { _, err := s.Open("pattern\x00USER#42", "***"); return err },
 		"too short":     func() error { _, err := s.Open("pattern\x00USER#42", "abcd"); return err },

@@ -1,6 +1,8 @@
 package table
 
 import (
+	"github.com/singletable/singletable/internal/ddb"
+
 	"errors"
 	"fmt"
 	"strings"
@@ -30,7 +32,7 @@ var (
 	ErrInvalidInput = errors.New("singletable: invalid input")
 	// ErrInvalidCursor: a pagination cursor is malformed, tampered with, or
 	// belongs to another access pattern or partition.
-	ErrInvalidCursor = errors.New("singletable: invalid cursor")
+	ErrInvalidCursor = ddb.ErrInvalidCursor
 	// ErrItemTooLarge: an item exceeds DynamoDB's 400 KB limit.
 	ErrItemTooLarge = errors.New("singletable: item too large")
 	// ErrTooManyItems: a transaction exceeds 100 actions.

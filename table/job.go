@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/ddb"
 )
 
 // Maintenance jobs: one pass over every item of a table, outside every
@@ -437,5 +438,5 @@ func (l *capLimiter) wait(ctx context.Context, units float64) error {
 	if d <= 0 {
 		return nil
 	}
-	return sleepCtx(ctx, d)
+	return ddb.Sleep(ctx, d)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/ddb"
 )
 
 // SKCond is a sort-key condition of a [Query]. The zero value matches the
@@ -317,16 +318,16 @@ func (t *Table) queryRaw(ctx context.Context, q Query, entity string, start Item
 	return items, out.LastEvaluatedKey, nil
 }
 
-func (t *Table) sealer() *cursorSealer {
+func (t *Table) sealer() *ddb.Sealer {
 	t.sealOnce.Do(func() {
 		keys := map[string][]byte{}
 		for id, k := range t.opts.OldCursorKeys {
 			keys[id] = k
 		}
 		keys[t.opts.CursorKeyID] = t.opts.CursorKey
-		s, err := newKeyedSealer(t.opts.CursorKeyID, keys, t.opts.CursorMaxAge, t.opts.Now)
+		s, err := ddb.NewKeyedSealer(t.opts.CursorKeyID, keys, t.opts.CursorMaxAge, t.opts.Now)
 		if err != nil { // a key id over 255 bytes: seal with the key alone
-			s = newSealer(t.opts.CursorKey)
+			s = ddb.NewSealer(t.opts.CursorKey)
 		}
 		t.seal = s
 	})

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/ddb"
 )
 
 // Table is a handle on one physical single-table-design table. It is safe
@@ -23,7 +24,7 @@ type Table struct {
 	schema   Schema
 	opts     Options
 	sealOnce sync.Once
-	seal     *cursorSealer
+	seal     *ddb.Sealer
 	jobs     atomic.Int64 // running maintenance jobs: capacity is then measured
 	entMu    sync.Mutex
 	entities []AnyEntity          // every entity bound to the table, in NewEntity order

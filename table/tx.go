@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/ddb"
 )
 
 // MaxTxItems is DynamoDB's limit of actions in one transaction.
@@ -291,7 +292,7 @@ func (t *Table) TransactWith(ctx context.Context, opts []TxOption, ops ...TxOp) 
 			if isThrottledTx(err) {
 				base, most = t.opts.BatchBackoff, time.Second
 			}
-			if serr := sleepCtx(ctx, backoff(attempt, base, most)); serr != nil {
+			if serr := ddb.Sleep(ctx, ddb.Backoff(attempt, base, most)); serr != nil {
 				return opErr("transact", "", Key{}, errors.Join(err, serr))
 			}
 			continue

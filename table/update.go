@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/ddb"
 )
 
 // Update reads the item with key k, applies change to it, and writes back
@@ -97,7 +98,7 @@ func (e *Entity[T]) updateScoped(ctx context.Context, k Key, scope *Scoped[T], c
 		}
 		err = e.writeDiff(wctx, k, &orig, raw, ver, &cur, false)
 		if errors.Is(err, ErrConflict) && attempt < e.t.opts.ConflictRetries {
-			if err := sleepCtx(ctx, backoff(attempt, 5*time.Millisecond, 200*time.Millisecond)); err != nil {
+			if err := ddb.Sleep(ctx, ddb.Backoff(attempt, 5*time.Millisecond, 200*time.Millisecond)); err != nil {
 				return zero, opErr("update", e.def.Type, k, err)
 			}
 			continue

@@ -1,4 +1,4 @@
-package table
+package ddb
 
 import (
 	"crypto/aes"
@@ -13,43 +13,43 @@ import (
 	"time"
 )
 
-// cursorSealer seals and opens pagination cursors. A sealed cursor is encrypted
+// Sealer seals and opens pagination cursors. A sealed cursor is encrypted
 // and authenticated (AES-256-GCM) with a key derived from the store's
 // cursor key, and bound to the access pattern and partition it came from:
 // it reveals no key values, and a tampered, foreign or malformed cursor
 // gives [ErrInvalidCursor].
 //
 // Cursors carry the id of the key that sealed them and the time they were
-// issued (both authenticated): [newKeyedSealer] opens cursors of every
+// issued (both authenticated): [NewKeyedSealer] opens cursors of every
 // key it holds and refuses those of a retired key cleanly, and with a
 // maximum age refuses cursors older than it.
-type cursorSealer struct {
+type Sealer struct {
 	current string
 	aeads   map[string]cipher.AEAD
 	maxAge  time.Duration
 	now     func() time.Time
 }
 
-// newSealer returns a cursorSealer keyed by secret (any length; 32 random bytes
+// NewSealer returns a Sealer keyed by secret (any length; 32 random bytes
 // recommended), with key id "" and no maximum age.
-func newSealer(secret []byte) *cursorSealer {
-	s, _ := newKeyedSealer("", map[string][]byte{"": secret}, 0, nil)
+func NewSealer(secret []byte) *Sealer {
+	s, _ := NewKeyedSealer("", map[string][]byte{"": secret}, 0, nil)
 	return s
 }
 
-// newKeyedSealer returns a cursorSealer that seals with keys[current] and opens
+// NewKeyedSealer returns a Sealer that seals with keys[current] and opens
 // cursors sealed with any key of keys (rotation: add the new key, make it
 // current, drop the old one once its cursors no longer matter). maxAge,
 // if positive, refuses cursors issued longer ago than it, by now (default
 // time.Now). Key ids are at most 255 bytes.
-func newKeyedSealer(current string, keys map[string][]byte, maxAge time.Duration, now func() time.Time) (*cursorSealer, error) {
+func NewKeyedSealer(current string, keys map[string][]byte, maxAge time.Duration, now func() time.Time) (*Sealer, error) {
 	if _, ok := keys[current]; !ok {
 		return nil, fmt.Errorf("table: cursor keys: no key %q", current)
 	}
 	if now == nil {
 		now = time.Now
 	}
-	s := &cursorSealer{current: current, aeads: map[string]cipher.AEAD{}, maxAge: maxAge, now: now}
+	s := &Sealer{current: current, aeads: map[string]cipher.AEAD{}, maxAge: maxAge, now: now}
 	for id, secret := range keys {
 		if len(id) > 255 {
 			return nil, fmt.Errorf("table: cursor key id %q is longer than 255 bytes", id)
@@ -74,7 +74,7 @@ const cursorV2 = 0x02
 
 // Seal returns the opaque cursor for position (the last evaluated key),
 // bound to binding (a string naming the access pattern and partition).
-func (s *cursorSealer) Seal(binding string, position map[string]string) (string, error) {
+func (s *Sealer) Seal(binding string, position map[string]string) (string, error) {
 	pos, err := json.Marshal(position)
 	if err != nil {
 		return "", err
@@ -97,9 +97,9 @@ func (s *cursorSealer) Seal(binding string, position map[string]string) (string,
 }
 
 // Open returns the position sealed in cursor, if cursor was sealed for the
-// same binding by one of this cursorSealer's keys, and is not older than its
+// same binding by one of this Sealer's keys, and is not older than its
 // maximum age.
-func (s *cursorSealer) Open(binding, cursor string) (map[string]string, error) {
+func (s *Sealer) Open(binding, cursor string) (map[string]string, error) {
 	raw, err := base64.RawURLEncoding.DecodeString(cursor)
 	if err != nil {
 		return nil, fmt.Errorf("%w: not base64url", ErrInvalidCursor)
