@@ -38,14 +38,6 @@ func newFiles(s *Store) *Files {
 	}
 }
 
-func (s *Store) fileKey(id string) (table.Key, error) {
-	if id == "" {
-		return table.Key{}, table.Invalid("Id", "empty")
-	}
-	k := s.file.Key(tn.File{Id: id})
-	return k, k.Err()
-}
-
 // Start records a new upload (TN-31, Tinode's FileStartUpload): one
 // conditional PutItem of FILE#{id} / FILE. The record has no link, so it
 // is in the unused-file index from the start (TN-33). An existing id gives

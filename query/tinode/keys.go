@@ -5,77 +5,63 @@ import (
 	"github.com/singletable/singletable/table"
 )
 
-// Keys of the items the store's methods name, built by the entities'
-// declarations (the typed fields through the templates of entity/tn),
-// after the IDs' own checks, which name the field.
+// key returns the key fields builds through e's declaration (the typed
+// fields through the templates of entity/tn), or the first error of
+// checks: the IDs' own checks, which name the field.
+func key[T any](e *table.Entity[T], fields T, checks ...error) (table.Key, error) {
+	for _, err := range checks {
+		if err != nil {
+			return table.Key{}, err
+		}
+	}
+	k := e.Key(fields)
+	return k, k.Err()
+}
+
+// seqErr is the error of a SeqId or DelId outside a sort key's 10 digits.
+func seqErr(_ string, err error) error { return err }
 
 func (s *Store) userKey(id tn.UserID) (table.Key, error) {
-	if err := id.Validate("Id"); err != nil {
-		return table.Key{}, err
-	}
-	k := s.user.Key(tn.User{Id: id})
-	return k, k.Err()
+	return key(s.user, tn.User{Id: id}, id.Validate("Id"))
 }
 
 func (s *Store) topicKey(name tn.TopicName) (table.Key, error) {
-	if err := name.Validate("Topic"); err != nil {
-		return table.Key{}, err
-	}
-	k := s.topic.Key(tn.Topic{Id: name})
-	return k, k.Err()
+	return key(s.topic, tn.Topic{Id: name}, name.Validate("Topic"))
 }
 
 func (s *Store) subKey(topic tn.TopicName, user tn.UserID) (table.Key, error) {
-	if err := topic.Validate("Topic"); err != nil {
-		return table.Key{}, err
-	}
-	if err := user.Validate("User"); err != nil {
-		return table.Key{}, err
-	}
-	k := s.sub.Key(tn.Subscription{Topic: topic, User: user})
-	return k, k.Err()
+	return key(s.sub, tn.Subscription{Topic: topic, User: user}, topic.Validate("Topic"), user.Validate("User"))
 }
 
 func (s *Store) msgKey(topic tn.TopicName, seq int) (table.Key, error) {
-	if err := topic.Validate("Topic"); err != nil {
-		return table.Key{}, err
-	}
-	if _, err := tn.MessageSK(seq); err != nil {
-		return table.Key{}, err
-	}
-	k := s.msg.Key(tn.Message{Topic: topic, SeqId: seq})
-	return k, k.Err()
+	return key(s.msg, tn.Message{Topic: topic, SeqId: seq}, topic.Validate("Topic"), seqErr(tn.MessageSK(seq)))
 }
 
 func (s *Store) authKey(u tn.AuthUnique) (table.Key, error) {
-	if err := u.Validate("unique"); err != nil {
-		return table.Key{}, err
-	}
-	k := s.auth.Key(tn.AuthRecord{Unique: u})
-	return k, k.Err()
+	return key(s.auth, tn.AuthRecord{Unique: u}, u.Validate("unique"))
 }
 
 func (s *Store) delKey(topic tn.TopicName, delID int) (table.Key, error) {
-	if err := topic.Validate("Topic"); err != nil {
-		return table.Key{}, err
-	}
-	if _, err := tn.DelLogSK(delID); err != nil {
-		return table.Key{}, err
-	}
-	k := s.del.Key(tn.DelMessage{Topic: topic, DelId: delID})
-	return k, k.Err()
+	return key(s.del, tn.DelMessage{Topic: topic, DelId: delID}, topic.Validate("Topic"), seqErr(tn.DelLogSK(delID)))
 }
 
 func (s *Store) credKey(user tn.UserID, method, value string) (table.Key, error) {
-	if err := user.Validate("Id"); err != nil {
-		return table.Key{}, err
+	return key(s.cred, tn.Credential{User: user, Method: method, Value: value},
+		user.Validate("Id"), tn.CheckKeyValue("Method", method), tn.CheckKeyValue("Value", value))
+}
+
+func (s *Store) cacheKey(k string) (table.Key, error) {
+	var err error
+	if k == "" {
+		err = table.Invalid("Key", "empty")
 	}
-	if err := tn.CheckKeyValue("Method", method); err != nil {
-		return table.Key{}, err
+	return key(s.cache, tn.CacheEntry{Key: k}, err)
+}
+
+func (s *Store) fileKey(id string) (table.Key, error) {
+	var err error
+	if id == "" {
+		err = table.Invalid("Id", "empty")
 	}
-	if err := tn.CheckKeyValue("Value", value); err != nil {
-		return table.Key{}, err
-	}
-	k := s.cred.Key(tn.Credential{User: user, Method: method, Value: value})
-	return k, k.Err()
+	return key(s.file, tn.File{Id: id}, err)
 }

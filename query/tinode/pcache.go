@@ -17,14 +17,6 @@ import (
 // writes per second, far above what confirmation codes need.
 type Cache struct{ s *Store }
 
-func (s *Store) cacheKey(key string) (table.Key, error) {
-	if key == "" {
-		return table.Key{}, table.Invalid("Key", "empty")
-	}
-	k := s.cache.Key(tn.CacheEntry{Key: key})
-	return k, k.Err()
-}
-
 // Get returns the value of key (TN-34, Tinode's PCacheGet): GetItem
 // PCACHE / KEY#{key}. A missing key gives table.ErrNotFound.
 func (c *Cache) Get(ctx context.Context, key string) (_ string, err error) {
