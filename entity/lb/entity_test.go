@@ -49,8 +49,8 @@ func TestKeysRoundTrip(t *testing.T) {
 	if u, err := lb.ParseUserKey(k); err != nil || u != "u1" || k.SK != "MEMBER#a1" {
 		t.Errorf("membership key %v: %s %v", k, u, err)
 	}
-	k, _ = lb.UsageKey("a1", "2025-03-14")
-	if a, err := lb.ParseAccountKey(k); err != nil || a != "a1" || k.SK != "USAGE#2025-03-14" {
+	k = table.Key{PK: "ACCOUNT#a1", SK: "USAGE#2025-03-14"} // a usage key (query/listbackup builds it through its entity)
+	if a, err := lb.ParseAccountKey(k); err != nil || a != "a1" {
 		t.Errorf("usage key %v", k)
 	}
 	k, _ = lb.RunKey("s1", at, "r1")
@@ -116,7 +116,6 @@ func TestKeyHelpersDocumentFormat(t *testing.T) {
 		{func() (table.Key, error) { return lb.UserKey("u1") }, table.Key{PK: "USER#u1", SK: "PROFILE"}},
 		{func() (table.Key, error) { return lb.MembershipKey("u1", "a1") }, table.Key{PK: "USER#u1", SK: "MEMBER#a1"}},
 		{func() (table.Key, error) { return lb.AccountKey("a1") }, table.Key{PK: "ACCOUNT#a1", SK: "PROFILE"}},
-		{func() (table.Key, error) { return lb.UsageKey("a1", "2025-03-14") }, table.Key{PK: "ACCOUNT#a1", SK: "USAGE#2025-03-14"}},
 		{func() (table.Key, error) { return lb.TeamKey("t1") }, table.Key{PK: "TEAM#t1", SK: "TEAM"}},
 		{func() (table.Key, error) { return lb.SourceKey("s1") }, table.Key{PK: "SOURCE#s1", SK: "SOURCE"}},
 		{func() (table.Key, error) { return lb.OAuthTokenKey("s1") }, table.Key{PK: "SOURCE#s1", SK: "OAUTH"}},
@@ -132,15 +131,11 @@ func TestKeyHelpersDocumentFormat(t *testing.T) {
 		{func() (table.Key, error) { return lb.NotificationKey("u1", at, "n1") }, table.Key{PK: "NOTIF#u1", SK: "N#" + ts + "#n1"}},
 		{func() (table.Key, error) { return lb.APIKeyKey("k1") }, table.Key{PK: "APIKEY#k1", SK: "APIKEY"}},
 		{func() (table.Key, error) { return lb.WebhookKey("w1") }, table.Key{PK: "WEBHOOK#w1", SK: "WEBHOOK"}},
-		{func() (table.Key, error) { return lb.PlanKey("p1") }, table.Key{PK: "PLAN#p1", SK: "PLAN"}},
 	} {
 		got, err := c.k()
 		if err != nil || got != c.want {
 			t.Errorf("got %v, %v; want %v", got, err, c.want)
 		}
-	}
-	if pk, err := lb.TagsPartition("a1", lb.ResSource); err != nil || pk != "TAGS#a1#source" {
-		t.Errorf("TagsPartition = %q, %v", pk, err)
 	}
 	// A zero time is refused naming the field, as before the templates.
 	var ve *table.ValidationError

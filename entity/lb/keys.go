@@ -272,14 +272,6 @@ func AccountKey(id AccountID) (table.Key, error) {
 	return AccountKeys.Key(map[string]string{"accountId": string(id)})
 }
 
-// UsageKey is ACCOUNT#{accountId} / USAGE#{metricDate}.
-func UsageKey(a AccountID, d Date) (table.Key, error) {
-	if err := first(a.Validate("accountId"), d.Validate("metricDate")); err != nil {
-		return table.Key{}, err
-	}
-	return UsageKeys.Key(map[string]string{"accountId": string(a), "metricDate": string(d)})
-}
-
 // TeamKey is TEAM#{teamId} / TEAM.
 func TeamKey(id TeamID) (table.Key, error) {
 	if err := id.Validate("teamId"); err != nil {
@@ -362,14 +354,6 @@ func RefreshTokenKey(hash string) (table.Key, error) {
 	return RefreshTokenKeys.Key(map[string]string{"refreshToken": hash})
 }
 
-// TagsPartition is TAGS#{accountId}#{resourceType}.
-func TagsPartition(a AccountID, rt ResourceType) (string, error) {
-	if err := first(a.Validate("accountId"), rt.Check("resourceType")); err != nil {
-		return "", err
-	}
-	return TagKeys.Partition(map[string]string{"accountId": string(a), "resourceType": string(rt)})
-}
-
 // TagKeyOf is TAGS#{accountId}#{resourceType} / TAG#{escaped tagKey}#{escaped tagValue}.
 func TagKeyOf(a AccountID, rt ResourceType, tagKey, tagValue string) (table.Key, error) {
 	if err := first(CheckTagPart("tagKey", tagKey), CheckTagPart("tagValue", tagValue)); err != nil {
@@ -404,14 +388,6 @@ func WebhookKey(id WebhookID) (table.Key, error) {
 		return table.Key{}, err
 	}
 	return WebhookKeys.Key(map[string]string{"webhookId": string(id)})
-}
-
-// PlanKey is PLAN#{planId} / PLAN.
-func PlanKey(id PlanID) (table.Key, error) {
-	if err := id.Validate("planId"); err != nil {
-		return table.Key{}, err
-	}
-	return PlanKeys.Key(map[string]string{"planId": string(id)})
 }
 
 // TokenFamilyKey returns a family item's key: RTFAM#{tokenFamily} / FAMILY.

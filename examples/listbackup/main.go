@@ -135,7 +135,7 @@ func n[T any](p table.Page[T], err error) any {
 }
 
 func users(ctx context.Context, s *listbackup.Store, _ time.Time, _ lb.Date) error {
-	u, err := s.Users.Get(ctx, "ada")
+	u, err := s.Users.ByID.Get(ctx, lb.User{UserID: "ada"})
 	if err != nil {
 		return err
 	}
@@ -242,12 +242,12 @@ func tokens(ctx context.Context, s *listbackup.Store, _ time.Time, _ lb.Date) er
 	}
 	got, err3 := s.RefreshTokens.GetByToken(ctx, plain)
 	step("LB-34", "refresh token by hash", got.TokenFamily == rt.TokenFamily)
-	step("LB-35", "refresh tokens of ada", n(s.RefreshTokens.ListByUser(ctx, "ada")))
+	step("LB-35", "refresh tokens of ada", n(s.RefreshTokens.ByUser.List(ctx, lb.RefreshToken{UserID: "ada"})))
 	_, _, err4 := s.RefreshTokens.Rotate(ctx, plain, "cli", "")
 	step("LB-37", "rotate refresh token", err4 == nil)
 	_, _, reuse := s.RefreshTokens.Rotate(ctx, plain, "attacker", "")
 	step("LB-37", "reuse of rotated token", errors.Is(reuse, listbackup.ErrTokenReused))
-	fam, err5 := s.RefreshTokens.ListFamily(ctx, rt.TokenFamily)
+	fam, err5 := s.RefreshTokens.Family.List(ctx, lb.RefreshToken{TokenFamily: rt.TokenFamily})
 	revoked := 0
 	for _, r := range fam.Items {
 		if r.Revoked {
@@ -269,10 +269,10 @@ func rest(ctx context.Context, s *listbackup.Store, now time.Time, today lb.Date
 	step("LB-40", "tag by ID", tg.TagValue)
 	tg, err2 := s.Tags.Attach(ctx, listbackup.TagRef{AccountID: "acme", ResourceType: lb.ResSource, TagKey: "env", TagValue: "production"}, "keap-1", "ada")
 	step("LB-41", "attach keap-1 to env=production", len(tg.Resources))
-	p, err3 := s.Notifications.ListByUser(ctx, "ada")
+	p, err3 := s.Notifications.ByUser.List(ctx, lb.Notification{UserID: "ada"})
 	step("LB-42", "notifications of ada, newest first", n(p, err3))
 	step("LB-43", "notifications of acme, last hour", n(s.Notifications.ListByAccount(ctx, "acme", listbackup.Between(now.Add(-time.Hour), now.Add(time.Hour)))))
-	step("LB-44", "unread notifications of ada", n(s.Notifications.ListUnread(ctx, "ada")))
+	step("LB-44", "unread notifications of ada", n(s.Notifications.Unread.List(ctx, lb.Notification{UserID: "ada"})))
 	var err4 error
 	if len(p.Items) > 0 {
 		var nt lb.Notification
@@ -309,14 +309,14 @@ func rest(ctx context.Context, s *listbackup.Store, now time.Time, today lb.Date
 		})
 	}
 	wg.Wait()
-	m, err13 := s.Usage.Get(ctx, "acme", today)
+	m, err13 := s.Usage.Metrics.Get(ctx, lb.UsageMetrics{AccountID: "acme", MetricDate: today})
 	step("LB-61", "10 concurrent increments, apiCalls", m.APICalls)
 	step("LB-58", "usage of acme today", m.MetricDate)
-	step("LB-59", "usage of acme this month", n(s.Usage.ListRange(ctx, "acme", today[:8]+"01", today)))
-	step("LB-60", "usage of all accounts today", n(s.Usage.ListDay(ctx, today)))
-	pl, err14 := s.Plans.Get(ctx, "pro")
+	step("LB-59", "usage of acme this month", n(s.Usage.Range.Between(ctx, lb.UsageMetrics{AccountID: "acme", MetricDate: today[:8] + "01"}, lb.UsageMetrics{AccountID: "acme", MetricDate: today})))
+	step("LB-60", "usage of all accounts today", n(s.Usage.Day.List(ctx, lb.UsageMetrics{MetricDate: today})))
+	pl, err14 := s.Plans.ByID.Get(ctx, lb.BillingPlan{PlanID: "pro"})
 	step("LB-62", "plan by ID", pl.PlanName)
-	step("LB-62", "active plans, no Scan", n(s.Plans.ListActive(ctx)))
+	step("LB-62", "active plans, no Scan", n(s.Plans.Active.List(ctx, lb.BillingPlan{})))
 	return errors.Join(err, err2, err4, err5, err6, err7, err8, err9, err10, err11, err12, err13, err14)
 }
 

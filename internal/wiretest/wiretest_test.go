@@ -3,6 +3,7 @@ package wiretest
 import (
 	"testing"
 
+	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/query/podcastflow"
 	"github.com/singletable/singletable/table"
 )
@@ -46,14 +47,23 @@ func TestCallWiring(t *testing.T) {
 // holding it ("podcastflow.Users.ByOrganization"), its ID is not the
 // app's, or a pattern declared on the store's table is no field of it.
 func TestDeclaredPatternsInPlace(t *testing.T) {
-	tb := table.New(nil, podcastflow.Schema(""))
-	s := podcastflow.New(tb)
-	problems, declared := CheckDeclared(Package{Name: "podcastflow", Prefix: "PF"}, s, tb)
-	for _, m := range problems {
-		t.Error(m)
+	for _, app := range []struct {
+		p    Package
+		open func(*table.Table) any
+		tb   *table.Table
+	}{
+		{p: Package{Name: "podcastflow", Prefix: "PF"}, open: func(tb *table.Table) any { return podcastflow.New(tb) },
+			tb: table.New(nil, podcastflow.Schema(""))},
+		{p: Package{Name: "listbackup", Prefix: "LB"}, open: func(tb *table.Table) any { return listbackup.New(tb) },
+			tb: table.New(nil, listbackup.Schema(""))},
+	} {
+		problems, declared := CheckDeclared(app.p, app.open(app.tb), app.tb)
+		for _, m := range problems {
+			t.Error(m)
+		}
+		if declared == 0 || declared != len(app.tb.Patterns()) {
+			t.Errorf("%s: %d declared patterns in place, %d declared on its table", app.p.Name, declared, len(app.tb.Patterns()))
+		}
+		t.Logf("%s: %d declared patterns in place", app.p.Name, declared)
 	}
-	if declared == 0 || declared != len(tb.Patterns()) {
-		t.Errorf("podcastflow: %d declared patterns in place, %d declared on its table", declared, len(tb.Patterns()))
-	}
-	t.Logf("podcastflow: %d declared patterns in place", declared)
 }

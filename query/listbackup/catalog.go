@@ -9,8 +9,44 @@ import (
 
 // Catalog serves LB-77 and LB-78: the platforms ListBackup can back up and
 // the kinds of data each offers (ListBackup's own code's platforms and
-// platform-sources tables).
-type Catalog struct{ e *entities }
+// platform-sources tables). The reads of one pattern are declared
+// ([table.Pattern]): its fields.
+type Catalog struct {
+	// Platform reads a platform by ID (LB-77): GetItem
+	// PK = CATPLATFORM#{platformId}, SK = PLATFORM.
+	//
+	//	p, err := s.Catalog.Platform.Get(ctx, lb.CatalogPlatform{PlatformID: "keap"})
+	Platform *table.Pattern[lb.CatalogPlatform]
+	// Platforms lists the catalog's platforms, by ID (LB-77): Query GSI1
+	// PK = CATALOG (tens of items in one partition).
+	//
+	//	page, err := s.Catalog.Platforms.List(ctx, lb.CatalogPlatform{})
+	Platforms *table.Pattern[lb.CatalogPlatform]
+	// Source reads a source template by ID (LB-78): GetItem
+	// PK = CATSOURCE#{platformSourceId}, SK = TEMPLATE.
+	Source *table.Pattern[lb.CatalogSource]
+	// Sources lists the source templates a platform offers (LB-78): Query
+	// GSI1 PK = CATSOURCES#{platformId}.
+	Sources *table.Pattern[lb.CatalogSource]
+
+	e *entities
+}
+
+func newCatalog(e *entities) *Catalog {
+	return &Catalog{e: e,
+		Platform: table.NewPattern(e.platforms, table.PatternDef[lb.CatalogPlatform]{ID: "LB-77", Name: "listbackup.Catalog.Platform",
+			Doc: "A platform of the catalog by ID.", Reads: table.ReadOne,
+			Check: func(p *lb.CatalogPlatform) error { return p.PlatformID.Validate("platformId") }}),
+		Platforms: table.NewPattern(e.platforms, table.PatternDef[lb.CatalogPlatform]{ID: "LB-77", Name: "listbackup.Catalog.Platforms",
+			Doc: "The catalog's platforms, by ID (tens of items in one partition).", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true}),
+		Source: table.NewPattern(e.platformSrcs, table.PatternDef[lb.CatalogSource]{ID: "LB-78", Name: "listbackup.Catalog.Source",
+			Doc: "A source template of the catalog by ID.", Reads: table.ReadOne,
+			Check: func(p *lb.CatalogSource) error { return p.PlatformSourceID.Validate("platformSourceId") }}),
+		Sources: table.NewPattern(e.platformSrcs, table.PatternDef[lb.CatalogSource]{ID: "LB-78", Name: "listbackup.Catalog.Sources",
+			Doc: "The source templates a platform offers.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true,
+			Check: func(p *lb.CatalogSource) error { return p.PlatformID.Validate("platformId") }}),
+	}
+}
 
 // PutPlatform stores a platform, replacing the one with its ID.
 // Errors: *table.ValidationError.
@@ -22,31 +58,6 @@ func (s *Catalog) PutPlatform(ctx context.Context, p *lb.CatalogPlatform) (err e
 	return s.e.platforms.Put(ctx, p)
 }
 
-// Platform returns a platform by ID (LB-77): GetItem PK =
-// CATPLATFORM#{platformId}, SK = PLATFORM. Errors: *table.ValidationError,
-// table.ErrNotFound.
-func (s *Catalog) Platform(ctx context.Context, id lb.CatalogPlatformID) (_ lb.CatalogPlatform, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-77", "listbackup.Catalog.Platform")
-	defer func() { call.End(err) }()
-	if err := id.Validate("platformId"); err != nil {
-		return lb.CatalogPlatform{}, err
-	}
-	k, err := s.e.platforms.KeyOf(&lb.CatalogPlatform{PlatformID: id})
-	if err != nil {
-		return lb.CatalogPlatform{}, err
-	}
-	return s.e.platforms.Get(ctx, k)
-}
-
-// Platforms returns one page of the catalog's platforms, by ID (LB-77):
-// Query GSI1 PK = CATALOG (tens of items in one partition). Errors:
-// table.ErrInvalidCursor.
-func (s *Catalog) Platforms(ctx context.Context, opts ...table.ListOption) (_ table.Page[lb.CatalogPlatform], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-77", "listbackup.Catalog.Platforms")
-	defer func() { call.End(err) }()
-	return s.e.platforms.List(ctx, table.Query{Index: table.GSI1, PK: "CATALOG"}, opts...)
-}
-
 // PutSource stores a platform's source template, replacing the one with
 // its ID. Errors: *table.ValidationError.
 //
@@ -55,32 +66,4 @@ func (s *Catalog) PutSource(ctx context.Context, p *lb.CatalogSource) (err error
 	ctx, call := s.e.t.Call(ctx, "LB-78", "listbackup.Catalog.PutSource")
 	defer func() { call.End(err) }()
 	return s.e.platformSrcs.Put(ctx, p)
-}
-
-// Source returns a source template by ID (LB-78): GetItem PK =
-// CATSOURCE#{platformSourceId}, SK = TEMPLATE. Errors:
-// *table.ValidationError, table.ErrNotFound.
-func (s *Catalog) Source(ctx context.Context, id lb.PlatformSourceID) (_ lb.CatalogSource, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-78", "listbackup.Catalog.Source")
-	defer func() { call.End(err) }()
-	if err := id.Validate("platformSourceId"); err != nil {
-		return lb.CatalogSource{}, err
-	}
-	k, err := s.e.platformSrcs.KeyOf(&lb.CatalogSource{PlatformSourceID: id})
-	if err != nil {
-		return lb.CatalogSource{}, err
-	}
-	return s.e.platformSrcs.Get(ctx, k)
-}
-
-// Sources returns one page of the source templates a platform offers
-// (LB-78): Query GSI1 PK = CATSOURCES#{platformId}. Errors:
-// *table.ValidationError, table.ErrInvalidCursor.
-func (s *Catalog) Sources(ctx context.Context, platform lb.CatalogPlatformID, opts ...table.ListOption) (_ table.Page[lb.CatalogSource], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-78", "listbackup.Catalog.Sources")
-	defer func() { call.End(err) }()
-	if err := platform.Validate("platformId"); err != nil {
-		return table.Page[lb.CatalogSource]{}, err
-	}
-	return listIn(ctx, s.e.platformSrcs, table.GSI1, lb.CatalogSourcePlatformIndex, vals{"platformId": string(platform)}, opts)
 }

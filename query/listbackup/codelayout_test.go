@@ -446,70 +446,70 @@ func TestMigrateCodeLayout_LB69_LB83(t *testing.T) {
 	if err != nil || len(conns.Items) != 1 || conns.Items[0].Credentials.AccessToken != "ya29.secret-access" || conns.Items[0].Credentials.RefreshToken != "1//secret-refresh" {
 		t.Errorf("LB-28 connections: %+v, %v", conns.Items, err)
 	}
-	groups, err := s.SourceGroups.ListByAccount(c, acct) // LB-69
+	groups, err := s.SourceGroups.ByAccount.List(c, lb.SourceGroup{AccountID: acct}) // LB-69
 	if err != nil || len(groups.Items) != 1 || groups.Items[0].SourceCount != 2 {
 		t.Errorf("LB-69 source groups: %+v, %v", groups.Items, err)
 	}
-	grouped, err := s.SourceGroups.Sources(c, "group:1a2b3c4d-0000-4000-8000-000000000001") // LB-70
+	grouped, err := s.SourceGroups.Sources.List(c, lb.Source{GroupID: "group:1a2b3c4d-0000-4000-8000-000000000001"}) // LB-70
 	if err != nil || len(grouped.Items) != 2 {
 		t.Errorf("LB-70 sources of the group: %d, %v", len(grouped.Items), err)
 	}
-	tm, err := s.TeamMembers.ListByTeam(c, "team:2b3c4d5e-0000-4000-8000-000000000001") // LB-71
+	tm, err := s.TeamMembers.ByTeam.List(c, lb.TeamMembership{TeamID: "team:2b3c4d5e-0000-4000-8000-000000000001"}) // LB-71
 	if err != nil || len(tm.Items) != 2 || !tm.Items[0].Permissions["canViewReports"] {
 		t.Errorf("LB-71 team members: %+v, %v", tm.Items, err)
 	}
-	ut, err := s.TeamMembers.ListByUser(c, user1) // LB-72
+	ut, err := s.TeamMembers.ByUser.List(c, lb.TeamMembership{UserID: user1}) // LB-72
 	if err != nil || len(ut.Items) != 1 {
 		t.Errorf("LB-72 teams of the user: %d, %v", len(ut.Items), err)
 	}
-	labels, err := s.Labels.ListByAccount(c, acct) // LB-73
+	labels, err := s.Labels.ByAccount.List(c, lb.Label{AccountID: acct}) // LB-73
 	if err != nil || len(labels.Items) != 1 || labels.Items[0].Color != "#ff0000" {
 		t.Errorf("LB-73 labels: %+v, %v", labels.Items, err)
 	}
-	onSource, err := s.Labels.OfEntity(c, "source", "source:5e6f7a8b-0000-4000-8000-000000000001") // LB-74
+	onSource, err := s.Labels.OfEntity.List(c, lb.EntityTag{EntityType: "source", EntityID: "source:5e6f7a8b-0000-4000-8000-000000000001"}) // LB-74
 	if err != nil || len(onSource.Items) != 1 {
 		t.Errorf("LB-74 tags of the source: %d, %v", len(onSource.Items), err)
 	}
-	tagged, err := s.Labels.Tagged(c, "4c5d6e7f-0000-4000-8000-000000000001") // LB-75
+	tagged, err := s.Labels.Tagged.List(c, lb.EntityTag{TagID: "4c5d6e7f-0000-4000-8000-000000000001"}) // LB-75
 	if err != nil || len(tagged.Items) != 1 {
 		t.Errorf("LB-75 entities with the label: %d, %v", len(tagged.Items), err)
 	}
-	codes, err := s.MFACodes.ListByUser(c, user1) // LB-76
+	codes, err := s.MFACodes.ByUser.List(c, lb.MFACode{UserID: user1}) // LB-76
 	if err != nil || len(codes.Items) != 1 || codes.Items[0].Code != "482130" {
 		t.Errorf("LB-76 live MFA codes: %+v, %v", codes.Items, err)
 	}
-	plats, err := s.Catalog.Platforms(c) // LB-77
+	plats, err := s.Catalog.Platforms.List(c, lb.CatalogPlatform{}) // LB-77
 	if err != nil || len(plats.Items) != 1 || !plats.Items[0].RequiresOAuth {
 		t.Errorf("LB-77 catalog: %+v, %v", plats.Items, err)
 	}
-	tmpl, err := s.Catalog.Sources(c, "keap") // LB-78
+	tmpl, err := s.Catalog.Sources.List(c, lb.CatalogSource{PlatformID: "keap"}) // LB-78
 	if err != nil || len(tmpl.Items) != 1 {
 		t.Errorf("LB-78 templates of keap: %d, %v", len(tmpl.Items), err)
 	}
 	const user2 = lb.UserID("user:3b9f0c1e-aaaa-4c7e-9a51-000000000002")
-	n1, err := s.Inbox.Get(c, "7f809102-0000-4000-8000-000000000001") // LB-79
+	n1, err := s.Inbox.ByID.Get(c, lb.InboxNotification{NotificationID: "7f809102-0000-4000-8000-000000000001"}) // LB-79
 	if err != nil || n1.Status != lb.InboxUnread || n1.Priority != lb.InboxNormal || !slices.Equal(n1.Channels, []string{"app"}) ||
 		n1.EntityType != "source" || n1.Data["records"] != float64(1200) || n1.UserID != user1 {
 		t.Errorf("LB-79 notification by ID: %+v, %v", n1, err)
 	}
-	if _, err := s.Inbox.Get(c, "7f809102-0000-4000-8000-000000000007"); !errors.Is(err, table.ErrNotFound) {
+	if _, err := s.Inbox.ByID.Get(c, lb.InboxNotification{NotificationID: "7f809102-0000-4000-8000-000000000007"}); !errors.Is(err, table.ErrNotFound) {
 		t.Errorf("LB-79 notification past its expiresAt: %v, want table.ErrNotFound", err)
 	}
-	inbox, err := s.Inbox.ListByUser(c, user1) // LB-80
+	inbox, err := s.Inbox.ByUser.List(c, lb.InboxNotification{UserID: user1}) // LB-80
 	if err != nil || len(inbox.Items) != 5 || inbox.Items[0].NotificationID != "7f809102-0000-4000-8000-000000000005" ||
 		inbox.Items[4].NotificationID != "7f809102-0000-4000-8000-000000000001" {
 		t.Errorf("LB-80 the user's notifications, newest first: %+v, %v", inbox.Items, err)
 	}
 	for st, want := range map[lb.InboxStatus]int{lb.InboxUnread: 2, lb.InboxRead: 1, lb.InboxArchived: 1, lb.InboxDeleted: 1} { // LB-81
-		got, err := s.Inbox.ListByStatus(c, user1, st)
+		got, err := s.Inbox.ByStatus.List(c, lb.InboxNotification{UserID: user1, Status: st})
 		if err != nil || len(got.Items) != want {
 			t.Errorf("LB-81 the user's %s notifications: %d, %v; want %d", st, len(got.Items), err, want)
 		}
 	}
-	if got, err := s.Inbox.ListByAccount(c, acct); err != nil || len(got.Items) != 5 { // LB-82: 4 of user 1, 1 live of user 2
+	if got, err := s.Inbox.ByAccount.List(c, lb.InboxNotification{AccountID: acct}); err != nil || len(got.Items) != 5 { // LB-82: 4 of user 1, 1 live of user 2
 		t.Errorf("LB-82 the account's notifications: %d, %v", len(got.Items), err)
 	}
-	if got, err := s.Inbox.ListByUser(c, user2); err != nil || len(got.Items) != 1 || got.Items[0].ScheduledFor.IsZero() {
+	if got, err := s.Inbox.ByUser.List(c, lb.InboxNotification{UserID: user2}); err != nil || len(got.Items) != 1 || got.Items[0].ScheduledFor.IsZero() {
 		t.Errorf("LB-80 user 2's live notifications: %+v, %v", got.Items, err)
 	}
 	// LB-83: read, archive, unread, delete; each moves between the lists.
@@ -529,7 +529,7 @@ func TestMigrateCodeLayout_LB69_LB83(t *testing.T) {
 	for st, want := range map[lb.InboxStatus][]lb.NotificationID{lb.InboxUnread: {"7f809102-0000-4000-8000-000000000003"},
 		lb.InboxRead: {"7f809102-0000-4000-8000-000000000002"}, lb.InboxDeleted: nil,
 		lb.InboxArchived: {"7f809102-0000-4000-8000-000000000004", "7f809102-0000-4000-8000-000000000001"}} {
-		got, err := s.Inbox.ListByStatus(c, user1, st)
+		got, err := s.Inbox.ByStatus.List(c, lb.InboxNotification{UserID: user1, Status: st})
 		var ids []lb.NotificationID
 		for _, n := range got.Items {
 			ids = append(ids, n.NotificationID)
@@ -538,7 +538,7 @@ func TestMigrateCodeLayout_LB69_LB83(t *testing.T) {
 			t.Errorf("LB-81 after LB-83, %s: %v, %v; want %v", st, ids, err, want)
 		}
 	}
-	if _, err := s.Inbox.ListByStatus(c, user1, "pending"); !errors.As(err, new(*table.ValidationError)) {
+	if _, err := s.Inbox.ByStatus.List(c, lb.InboxNotification{UserID: user1, Status: "pending"}); !errors.As(err, new(*table.ValidationError)) {
 		t.Errorf("LB-81 status pending (not the code's): %v, want a ValidationError", err)
 	}
 	st, err := s.OAuthStates.Consume(c, "q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x0=") // LB-30

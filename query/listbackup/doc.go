@@ -20,14 +20,14 @@
 // entity do not hold it (sparse).
 //
 //	entity         PK / SK                                        GSI keys                                                      catalog IDs
-//	User           USER#{userId} / PROFILE                        -                                                             LB-1 Users.Get, LB-4 Users.UpdateProfile/ChangeEmail
+//	User           USER#{userId} / PROFILE                        -                                                             LB-1 Users.ByID, LB-4 Users.UpdateProfile/ChangeEmail
 //	 email guard   UNIQUE#email#{normalized email} / UNIQUE       -                                                             LB-2 Users.GetByEmail (unique, enforced)
 //	 username grd  UNIQUE#username#{lower-cased} / UNIQUE         -                                                             LB-3 Users.GetByUsername (unique, enforced)
 //	Membership     USER#{userId} / MEMBER#{accountId}             GSI1 MEMBERS#{accountId} / ROLE#{role}#{userId}               LB-9 Memberships.ListByUser, LB-11 Memberships.Get, LB-10 Memberships.ListByAccount (role prefix)
 //	Account        ACCOUNT#{accountId} / PROFILE                  GSI1 CHILDREN#{parentAccountId} / TYPE#{accountType}#{id}     LB-5 Accounts.Get, LB-6 Accounts.ListChildren (type prefix)
 //	                                                              GSI2 ACCTYPE#{accountType} / ACCOUNT#{accountId}              LB-7 Accounts.ListByType
 //	                                                              GSI3 TREE#{first path segment} / PATH#{escaped accountPath}   LB-8 Accounts.ListSubtree (begins_with path)
-//	UsageMetrics   ACCOUNT#{accountId} / USAGE#{metricDate}       GSI1 USAGE#{metricDate} / ACCOUNT#{accountId}                 LB-58 Usage.Get, LB-59 Usage.ListRange, LB-60 Usage.ListDay, LB-61 Usage.Increment
+//	UsageMetrics   ACCOUNT#{accountId} / USAGE#{metricDate}       GSI1 USAGE#{metricDate} / ACCOUNT#{accountId}                 LB-58 Usage.Metrics, LB-59 Usage.Range, LB-60 Usage.Day, LB-61 Usage.Increment
 //	Team           TEAM#{teamId} / TEAM                           GSI1 TEAMS#{accountId} / TEAM#{teamId}                        LB-13 Teams.Get, LB-12 Teams.ListByAccount
 //	Source         SOURCE#{sourceId} / SOURCE                     GSI1 SOURCES#{accountId} / PLATFORM#{platform}#{sourceId}     LB-14 Sources.Get, LB-15 Sources.ListByAccount, LB-16 Sources.ListByPlatform
 //	                                                              GSI2 SOURCES#{accountId} / STATUS#{status}#{sourceId}         LB-17 Sources.ListByStatus
@@ -43,17 +43,17 @@
 //	Connection     CONN#{connectionId} / CONN                     GSI1 CONNS#{accountId} / PLATFORM#{platform}#{connectionId}   LB-27 Connections.Get, LB-28 Connections.ListByAccountPlatform
 //	                                                              GSI2 USERCONNS#{userId} / PLATFORM#{platform}#{connectionId}  LB-29 Connections.ListByUserPlatform
 //	OAuthState     OAUTHSTATE#{state} / STATE                     -   ttl = expiresAt = createdAt+15m                           LB-30 OAuthStates.Create, LB-31 OAuthStates.Consume (Take)
-//	RefreshToken   RTOKEN#{sha256 hex} / RTOKEN                   GSI1 RTUSER#{userId} / {issuedAt}#{hash}                      LB-34 RefreshTokens.GetByToken, LB-35 ListByUser
-//	                                                              GSI2 RTFAMILY#{tokenFamily} / {issuedAt}#{hash}               LB-36 ListFamily/RevokeFamily, LB-37 Rotate; ttl = expiresAt
+//	RefreshToken   RTOKEN#{sha256 hex} / RTOKEN                   GSI1 RTUSER#{userId} / {issuedAt}#{hash}                      LB-34 RefreshTokens.GetByToken, LB-35 RefreshTokens.ByUser
+//	                                                              GSI2 RTFAMILY#{tokenFamily} / {issuedAt}#{hash}               LB-36 Family/RevokeFamily, LB-37 Rotate; ttl = expiresAt
 //	Tag            TAGS#{accountId}#{resourceType} / TAG#{key}#{value}  GSI1 TAGID#{tagId} / TAG                                LB-38 Tags.ListByResourceType, LB-39 ListByKey, LB-40 Get, LB-41 Attach/Detach
-//	Notification   NOTIF#{userId} / N#{createdAt}#{notificationId}  GSI1 ACCTNOTIF#{accountId} / {createdAt}#{id}                LB-42 Notifications.ListByUser (desc), LB-43 ListByAccount
+//	Notification   NOTIF#{userId} / N#{createdAt}#{notificationId}  GSI1 ACCTNOTIF#{accountId} / {createdAt}#{id}                LB-42 Notifications.ByUser (desc), LB-43 ListByAccount
 //	                                                              GSI2 NOTIFSTATUS#{userId} / {status}#{createdAt}#{id}         LB-44 Notifications.ListByStatus
-//	                                                              GSI3 UNREAD#{userId} / {createdAt}#{id}  (isRead false only)  LB-44 Notifications.ListUnread, LB-45 MarkRead; ttl = createdAt+30d: LB-46
+//	                                                              GSI3 UNREAD#{userId} / {createdAt}#{id}  (isRead false only)  LB-44 Notifications.Unread, LB-45 MarkRead; ttl = createdAt+30d: LB-46
 //	APIKey         APIKEY#{apiKeyId} / APIKEY                     GSI1 APIKEYHASH#{apiKeyHash} / APIKEY                         LB-52 APIKeys.Validate, LB-54 APIKeys.Revoke
 //	                                                              GSI2 APIKEYS#{accountId} / {createdAt}#{apiKeyId}             LB-53 APIKeys.ListByAccount (status: filter)
 //	                                                              GSI3 APIKEYUSER#{userId} / {createdAt}#{apiKeyId}             LB-68 Users.Erase (a user's keys)
 //	Webhook        WEBHOOK#{webhookId} / WEBHOOK                  GSI1 HOOKS#{accountId} / ACTIVE#{webhookId}  (isActive only)  LB-55 Webhooks.Get/Update/Delete, LB-56 ListActive, LB-57 ListActiveForEvent
-//	BillingPlan    PLAN#{planId} / PLAN                           GSI1 PLANS#active / PRICE#{price, 12 digits}#{planId} (active) LB-62 Plans.Get, Plans.ListActive
+//	BillingPlan    PLAN#{planId} / PLAN                           GSI1 PLANS#active / PRICE#{price, 12 digits}#{planId} (active) LB-62 Plans.ByID, Plans.Active
 //
 // Five GSIs suffice (at most three per entity), so the schema keeps the
 // default table.NewSchema count. Every GSI partition-key prefix belongs to
@@ -210,6 +210,27 @@
 // parameter before the options.
 // A bad limit is a *table.ValidationError for "limit", refused before any
 // request.
+//
+// # Declared access patterns
+//
+// A pattern that is one read of one entity is a declaration, not a
+// method: an exported field of its aggregate holding a [table.Pattern]
+// (Users.ByID, Inbox.ByStatus, Usage.Range, ...), declared once with its
+// catalog ID, index, order and input checks. Its reads take the entity's
+// type with the fields the key needs set and build the key through the
+// entity's templates:
+//
+//	u, err := s.Users.ByID.Get(ctx, lb.User{UserID: id})
+//	page, err := s.Inbox.ByStatus.List(ctx, lb.InboxNotification{UserID: u, Status: lb.InboxUnread}, table.Limit(20))
+//	for m, err := range s.Usage.Range.AllBetween(ctx, lb.UsageMetrics{AccountID: a, MetricDate: from}, lb.UsageMetrics{AccountID: a, MetricDate: to}) { ... }
+//
+// Each read is one call of its catalog ID for table.Options.Tracer, named
+// after its place ("listbackup.Inbox.ByStatus.List"), and a missing or
+// bad field is a *table.ValidationError naming it, before any request. A
+// declared List has its All (every page) and a declared Between its
+// AllBetween. The methods that remain send more than one request, carry a
+// rule of the application, read an account-scoped view ([Store.ForAccount])
+// or narrow a sort key by a field or a [TimeRange].
 //
 // # Requests per pattern
 //

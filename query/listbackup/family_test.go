@@ -92,7 +92,7 @@ func TestFamilyRevocationIsOneFact_LB36_LB37(t *testing.T) {
 		stale := &tabletest.StaleQueries{}
 		lagging := storeWith(t, f, stale.Option())
 		// the lagging index answers with the family as it was: only a
-		if p, err := lagging.RefreshTokens.ListFamily(c, rt.TokenFamily); err != nil || len(p.Items) != 1 {
+		if p, err := lagging.RefreshTokens.Family.List(c, lb.RefreshToken{TokenFamily: rt.TokenFamily}); err != nil || len(p.Items) != 1 {
 			t.Fatalf("prime: %d, %v", len(p.Items), err)
 		}
 		b, _, err := f.RefreshTokens.Rotate(c, a, "", "")

@@ -2,7 +2,6 @@ package listbackup
 
 import (
 	"context"
-	"iter"
 	"time"
 
 	"github.com/singletable/singletable/entity/lb"
@@ -12,7 +11,50 @@ import (
 // Inbox serves LB-79..LB-83: the in-app notifications of ListBackup's own
 // code (its notifications table), read and marked by ID, listed per user
 // newest first, per user in one status (unread, ...), and per account.
-type Inbox struct{ e *entities }
+// The reads of one pattern are declared ([table.Pattern]): its fields.
+type Inbox struct {
+	// ByID reads a notification by ID (LB-79): GetItem
+	// PK = INBOXN#{notificationId}, SK = NOTIFICATION; one past expiresAt
+	// is table.ErrNotFound.
+	//
+	//	n, err := s.Inbox.ByID.Get(ctx, lb.InboxNotification{NotificationID: id})
+	ByID *table.Pattern[lb.InboxNotification]
+	// ByUser lists a user's notifications, newest first (LB-80): Query
+	// GSI1 PK = INBOX#{userId}, descending.
+	ByUser *table.Pattern[lb.InboxNotification]
+	// ByStatus lists a user's notifications in one status, newest first
+	// (LB-81; unread ones with lb.InboxUnread): Query GSI2
+	// PK = INBOX#{userId}#{status}, descending. The status is any the
+	// code stores (unread, read, archived, deleted).
+	//
+	//	page, err := s.Inbox.ByStatus.List(ctx, lb.InboxNotification{UserID: u, Status: lb.InboxUnread})
+	ByStatus *table.Pattern[lb.InboxNotification]
+	// ByAccount lists an account's notifications, newest first (LB-82):
+	// Query GSI3 PK = ACCTINBOX#{accountId}, descending.
+	ByAccount *table.Pattern[lb.InboxNotification]
+
+	e *entities
+}
+
+func newInbox(e *entities) *Inbox {
+	def := func(id, field, doc string, ix table.Index, check func(*lb.InboxNotification) error) table.PatternDef[lb.InboxNotification] {
+		return table.PatternDef[lb.InboxNotification]{ID: id, Name: "listbackup.Inbox." + field, Doc: doc, Reads: table.ReadPage,
+			Index: ix, WholePartition: true, Desc: true, Check: check}
+	}
+	return &Inbox{e: e,
+		ByID: table.NewPattern(e.inbox, table.PatternDef[lb.InboxNotification]{ID: "LB-79", Name: "listbackup.Inbox.ByID",
+			Doc: "An inbox notification by ID.", Reads: table.ReadOne,
+			Check: func(n *lb.InboxNotification) error { return n.NotificationID.Validate("notificationId") }}),
+		ByUser: table.NewPattern(e.inbox, def("LB-80", "ByUser", "A user's notifications, newest first.", table.GSI1,
+			func(n *lb.InboxNotification) error { return n.UserID.Validate("userId") })),
+		ByStatus: table.NewPattern(e.inbox, def("LB-81", "ByStatus", "A user's notifications in one status, newest first.", table.GSI2,
+			func(n *lb.InboxNotification) error {
+				return first(n.UserID.Validate("userId"), n.Status.Check("status"))
+			})),
+		ByAccount: table.NewPattern(e.inbox, def("LB-82", "ByAccount", "An account's notifications, newest first.", table.GSI3,
+			func(n *lb.InboxNotification) error { return n.AccountID.Validate("accountId") })),
+	}
+}
 
 // Create stores a new notification, with the code's defaults: a new UUID
 // for NotificationID, status unread, priority normal, channel app.
@@ -42,86 +84,6 @@ func (s *Inbox) key(id lb.NotificationID) (table.Key, error) {
 		return table.Key{}, err
 	}
 	return s.e.inbox.KeyOf(&lb.InboxNotification{NotificationID: id})
-}
-
-// Get returns a notification by ID (LB-79): GetItem PK =
-// INBOXN#{notificationId}, SK = NOTIFICATION. Errors:
-// *table.ValidationError, table.ErrNotFound (unknown or past expiresAt).
-func (s *Inbox) Get(ctx context.Context, id lb.NotificationID) (_ lb.InboxNotification, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-79", "listbackup.Inbox.Get")
-	defer func() { call.End(err) }()
-	k, err := s.key(id)
-	if err != nil {
-		return lb.InboxNotification{}, err
-	}
-	return s.e.inbox.Get(ctx, k)
-}
-
-// ListByUser returns one page of a user's notifications, newest first
-// (LB-80): Query GSI1 PK = INBOX#{userId}, descending. Errors:
-// *table.ValidationError, table.ErrInvalidCursor.
-func (s *Inbox) ListByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) (_ table.Page[lb.InboxNotification], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-80", "listbackup.Inbox.ListByUser")
-	defer func() { call.End(err) }()
-	if err := user.Validate("userId"); err != nil {
-		return table.Page[lb.InboxNotification]{}, err
-	}
-	q, err := inPartition(table.GSI1, lb.InboxUserIndex, vals{"userId": string(user)})
-	if err != nil {
-		return table.Page[lb.InboxNotification]{}, err
-	}
-	q.Desc = true
-	return s.e.inbox.List(ctx, q, opts...)
-}
-
-// AllByUser iterates over LB-80.
-func (s *Inbox) AllByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) iter.Seq2[lb.InboxNotification, error] {
-	return table.CallPages(ctx, s.e.t, "LB-80", "listbackup.Inbox.AllByUser", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.InboxNotification], error) {
-		return s.ListByUser(ctx, user, o...)
-	}, opts...)
-}
-
-// ListByStatus returns one page of a user's notifications in one status,
-// newest first (LB-81; unread ones with lb.InboxUnread): Query GSI2 PK =
-// INBOX#{userId}#{status}, descending. The status is any the code stores
-// (unread, read, archived, deleted). Errors: *table.ValidationError,
-// table.ErrInvalidCursor.
-func (s *Inbox) ListByStatus(ctx context.Context, user lb.UserID, st lb.InboxStatus, opts ...table.ListOption) (_ table.Page[lb.InboxNotification], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-81", "listbackup.Inbox.ListByStatus")
-	defer func() { call.End(err) }()
-	if err := first(user.Validate("userId"), st.Check("status")); err != nil {
-		return table.Page[lb.InboxNotification]{}, err
-	}
-	q, err := inPartition(table.GSI2, lb.InboxStatusIndex, vals{"userId": string(user), "status": string(st)})
-	if err != nil {
-		return table.Page[lb.InboxNotification]{}, err
-	}
-	q.Desc = true
-	return s.e.inbox.List(ctx, q, opts...)
-}
-
-// AllByStatus iterates over LB-81.
-func (s *Inbox) AllByStatus(ctx context.Context, user lb.UserID, st lb.InboxStatus, opts ...table.ListOption) iter.Seq2[lb.InboxNotification, error] {
-	return table.CallPages(ctx, s.e.t, "LB-81", "listbackup.Inbox.AllByStatus", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.InboxNotification], error) {
-		return s.ListByStatus(ctx, user, st, o...)
-	}, opts...)
-}
-
-// ListByAccount returns one page of an account's notifications, newest
-// first (LB-82): Query GSI3 PK = ACCTINBOX#{accountId}, descending.
-// Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Inbox) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (_ table.Page[lb.InboxNotification], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-82", "listbackup.Inbox.ListByAccount")
-	defer func() { call.End(err) }()
-	if err := account.Validate("accountId"); err != nil {
-		return table.Page[lb.InboxNotification]{}, err
-	}
-	q, err := inPartition(table.GSI3, lb.InboxAccountIndex, vals{"accountId": string(account)})
-	if err != nil {
-		return table.Page[lb.InboxNotification]{}, err
-	}
-	q.Desc = true
-	return s.e.inbox.List(ctx, q, opts...)
 }
 
 // MarkRead marks a notification read (LB-83): status read, readAt (the

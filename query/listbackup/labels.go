@@ -8,8 +8,47 @@ import (
 )
 
 // Labels serves LB-73..LB-75: the named, coloured tags of ListBackup's own
-// code and the entities they are put on.
-type Labels struct{ e *entities }
+// code and the entities they are put on. The reads of one pattern are
+// declared ([table.Pattern]): its fields.
+type Labels struct {
+	// ByID reads a label by ID (LB-73): GetItem PK = LABEL#{tagId},
+	// SK = LABEL.
+	//
+	//	l, err := s.Labels.ByID.Get(ctx, lb.Label{TagID: id})
+	ByID *table.Pattern[lb.Label]
+	// ByAccount lists an account's labels by name (LB-73): Query GSI1
+	// PK = LABELS#{accountId}, SK begins_with NAME#.
+	ByAccount *table.Pattern[lb.Label]
+	// OfEntity lists the labels put on an entity (LB-74): Query
+	// PK = TAGGED#{entityType}#{entityId}, SK begins_with TAG#.
+	//
+	//	page, err := s.Labels.OfEntity.List(ctx, lb.EntityTag{EntityType: "source", EntityID: id})
+	OfEntity *table.Pattern[lb.EntityTag]
+	// Tagged lists the entities carrying a label, by type then ID
+	// (LB-75): Query GSI1 PK = TAGGING#{tagId}.
+	Tagged *table.Pattern[lb.EntityTag]
+
+	e *entities
+}
+
+func newLabels(e *entities) *Labels {
+	return &Labels{e: e,
+		ByID: table.NewPattern(e.labels, table.PatternDef[lb.Label]{ID: "LB-73", Name: "listbackup.Labels.ByID",
+			Doc: "A label by ID.", Reads: table.ReadOne,
+			Check: func(l *lb.Label) error { return l.TagID.Validate("tagId") }}),
+		ByAccount: table.NewPattern(e.labels, table.PatternDef[lb.Label]{ID: "LB-73", Name: "listbackup.Labels.ByAccount",
+			Doc: "An account's labels, by name.", Reads: table.ReadPage, Index: table.GSI1,
+			Check: func(l *lb.Label) error { return l.AccountID.Validate("accountId") }}),
+		OfEntity: table.NewPattern(e.entityTags, table.PatternDef[lb.EntityTag]{ID: "LB-74", Name: "listbackup.Labels.OfEntity",
+			Doc: "The labels put on an entity.", Reads: table.ReadPage,
+			Check: func(t *lb.EntityTag) error {
+				return first(lb.CheckID("entityType", t.EntityType), lb.CheckID("entityId", t.EntityID))
+			}}),
+		Tagged: table.NewPattern(e.entityTags, table.PatternDef[lb.EntityTag]{ID: "LB-75", Name: "listbackup.Labels.Tagged",
+			Doc: "The entities carrying a label, by type then ID.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true,
+			Check: func(t *lb.EntityTag) error { return t.TagID.Validate("tagId") }}),
+	}
+}
 
 // Create stores a new label. Errors: *table.ValidationError,
 // table.ErrAlreadyExists.
@@ -21,33 +60,6 @@ func (s *Labels) Create(ctx context.Context, l *lb.Label) (err error) {
 	return s.e.labels.Create(ctx, l)
 }
 
-// Get returns a label by ID (LB-73): GetItem PK = LABEL#{tagId}, SK =
-// LABEL. Errors: *table.ValidationError, table.ErrNotFound.
-func (s *Labels) Get(ctx context.Context, id lb.TagID) (_ lb.Label, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-73", "listbackup.Labels.Get")
-	defer func() { call.End(err) }()
-	if err := id.Validate("tagId"); err != nil {
-		return lb.Label{}, err
-	}
-	k, err := s.e.labels.KeyOf(&lb.Label{TagID: id})
-	if err != nil {
-		return lb.Label{}, err
-	}
-	return s.e.labels.Get(ctx, k)
-}
-
-// ListByAccount returns one page of an account's labels by name (LB-73):
-// Query GSI1 PK = LABELS#{accountId}, SK begins_with NAME#. Errors:
-// *table.ValidationError, table.ErrInvalidCursor.
-func (s *Labels) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (_ table.Page[lb.Label], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-73", "listbackup.Labels.ListByAccount")
-	defer func() { call.End(err) }()
-	if err := account.Validate("accountId"); err != nil {
-		return table.Page[lb.Label]{}, err
-	}
-	return listPrefix(ctx, s.e.labels, table.GSI1, lb.LabelAccountIndex, vals{"accountId": string(account)}, nil, opts)
-}
-
 // Tag puts a label on an entity. Errors: *table.ValidationError,
 // table.ErrAlreadyExists (the entity carries it already).
 //
@@ -56,28 +68,4 @@ func (s *Labels) Tag(ctx context.Context, t *lb.EntityTag) (err error) {
 	ctx, call := s.e.t.Call(ctx, "LB-74", "listbackup.Labels.Tag")
 	defer func() { call.End(err) }()
 	return s.e.entityTags.Create(ctx, t)
-}
-
-// OfEntity returns one page of the labels put on an entity (LB-74): Query
-// PK = TAGGED#{entityType}#{entityId}, SK begins_with TAG#. Errors:
-// *table.ValidationError, table.ErrInvalidCursor.
-func (s *Labels) OfEntity(ctx context.Context, entityType, entityID string, opts ...table.ListOption) (_ table.Page[lb.EntityTag], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-74", "listbackup.Labels.OfEntity")
-	defer func() { call.End(err) }()
-	if err := first(lb.CheckID("entityType", entityType), lb.CheckID("entityId", entityID)); err != nil {
-		return table.Page[lb.EntityTag]{}, err
-	}
-	return listPrefix(ctx, s.e.entityTags, table.Primary, lb.EntityTagKeys, vals{"entityType": entityType, "entityId": entityID}, nil, opts)
-}
-
-// Tagged returns one page of the entities carrying a label, by type then
-// ID (LB-75): Query GSI1 PK = TAGGING#{tagId}. Errors:
-// *table.ValidationError, table.ErrInvalidCursor.
-func (s *Labels) Tagged(ctx context.Context, id lb.TagID, opts ...table.ListOption) (_ table.Page[lb.EntityTag], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-75", "listbackup.Labels.Tagged")
-	defer func() { call.End(err) }()
-	if err := id.Validate("tagId"); err != nil {
-		return table.Page[lb.EntityTag]{}, err
-	}
-	return listIn(ctx, s.e.entityTags, table.GSI1, lb.EntityTagLabelIndex, vals{"tagId": string(id)}, opts)
 }

@@ -314,7 +314,7 @@ func TestMigrateLegacyDeployment_LB1_LB5_LB14_LB18_LB62(t *testing.T) {
 	if err != nil || len(acts.Items) == 0 {
 		t.Errorf("LB-18 activities: %d, %v", len(acts.Items), err)
 	}
-	plans, err := s.Plans.ListActive(c) // LB-62
+	plans, err := s.Plans.Active.List(c, lb.BillingPlan{}) // LB-62
 	if err != nil || len(plans.Items) != 5 {
 		t.Errorf("LB-62 plans: %d, %v", len(plans.Items), err)
 	}

@@ -9,8 +9,31 @@ import (
 	"github.com/singletable/singletable/table"
 )
 
-// Notifications serves LB-42..LB-46: kept 30 days.
-type Notifications struct{ e *entities }
+// Notifications serves LB-42..LB-46: kept 30 days. The reads of one
+// pattern are declared ([table.Pattern]): its fields.
+type Notifications struct {
+	// ByUser lists a user's notifications, newest first (LB-42): Query
+	// PK = NOTIF#{userId}, SK begins_with N#, descending.
+	//
+	//	page, err := s.Notifications.ByUser.List(ctx, lb.Notification{UserID: u})
+	ByUser *table.Pattern[lb.Notification]
+	// Unread lists a user's unread notifications, newest first (LB-44):
+	// Query GSI3 PK = UNREAD#{userId}, descending; read notifications are
+	// not in that sparse index.
+	Unread *table.Pattern[lb.Notification]
+
+	e *entities
+}
+
+func newNotifications(e *entities) *Notifications {
+	user := func(n *lb.Notification) error { return n.UserID.Validate("userId") }
+	return &Notifications{e: e,
+		ByUser: table.NewPattern(e.notifications, table.PatternDef[lb.Notification]{ID: "LB-42", Name: "listbackup.Notifications.ByUser",
+			Doc: "A user's notifications, newest first.", Reads: table.ReadPage, Desc: true, Check: user}),
+		Unread: table.NewPattern(e.notifications, table.PatternDef[lb.Notification]{ID: "LB-44", Name: "listbackup.Notifications.Unread",
+			Doc: "A user's unread notifications, newest first.", Reads: table.ReadPage, Index: table.GSI3, WholePartition: true, Desc: true, Check: user}),
+	}
+}
 
 // Send stores notification n (CreatedAt defaults to now, NotificationID to
 // a new UUID, Status to pending). expiresAt and the table TTL are
@@ -26,30 +49,6 @@ func (s *Notifications) Send(ctx context.Context, n *lb.Notification) (err error
 		n.Status = lb.NotificationPending
 	}
 	return s.e.notifications.Create(ctx, n)
-}
-
-// ListByUser returns one page of a user's notifications, newest first
-// (LB-42): Query PK = NOTIF#{userId}, descending. Errors:
-// *table.ValidationError, table.ErrInvalidCursor.
-func (s *Notifications) ListByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) (_ table.Page[lb.Notification], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-42", "listbackup.Notifications.ListByUser")
-	defer func() { call.End(err) }()
-	if err := user.Validate("userId"); err != nil {
-		return table.Page[lb.Notification]{}, err
-	}
-	q, err := inPrefix(table.Primary, lb.NotificationKeys, vals{"userId": string(user)}, nil)
-	if err != nil {
-		return table.Page[lb.Notification]{}, err
-	}
-	q.Desc = true
-	return s.e.notifications.List(ctx, q, opts...)
-}
-
-// AllByUser iterates over LB-42.
-func (s *Notifications) AllByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) iter.Seq2[lb.Notification, error] {
-	return table.CallPages(ctx, s.e.t, "LB-42", "listbackup.Notifications.AllByUser", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
-		return s.ListByUser(ctx, user, o...)
-	}, opts...)
 }
 
 // ListByAccount returns one page of an account's notifications in r,
@@ -101,31 +100,6 @@ func (s *Notifications) ListByStatus(ctx context.Context, user lb.UserID, st lb.
 func (s *Notifications) AllByStatus(ctx context.Context, user lb.UserID, st lb.NotificationStatus, opts ...table.ListOption) iter.Seq2[lb.Notification, error] {
 	return table.CallPages(ctx, s.e.t, "LB-44", "listbackup.Notifications.AllByStatus", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
 		return s.ListByStatus(ctx, user, st, o...)
-	}, opts...)
-}
-
-// ListUnread returns one page of a user's unread notifications, newest
-// first (LB-44): Query GSI3 PK = UNREAD#{userId}; read notifications are
-// not in that sparse index. Errors: *table.ValidationError,
-// table.ErrInvalidCursor.
-func (s *Notifications) ListUnread(ctx context.Context, user lb.UserID, opts ...table.ListOption) (_ table.Page[lb.Notification], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-44", "listbackup.Notifications.ListUnread")
-	defer func() { call.End(err) }()
-	if err := user.Validate("userId"); err != nil {
-		return table.Page[lb.Notification]{}, err
-	}
-	q, err := inPartition(table.GSI3, lb.NotificationUnreadIndex, vals{"userId": string(user)})
-	if err != nil {
-		return table.Page[lb.Notification]{}, err
-	}
-	q.Desc = true
-	return s.e.notifications.List(ctx, q, opts...)
-}
-
-// AllUnread iterates over LB-44 (unread).
-func (s *Notifications) AllUnread(ctx context.Context, user lb.UserID, opts ...table.ListOption) iter.Seq2[lb.Notification, error] {
-	return table.CallPages(ctx, s.e.t, "LB-44", "listbackup.Notifications.AllUnread", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
-		return s.ListUnread(ctx, user, o...)
 	}, opts...)
 }
 

@@ -124,12 +124,12 @@ func TestRefreshTokenRotationAndReuse_LB34_LB35_LB36_LB37(t *testing.T) {
 	f.clock.Add(time.Minute)
 	_, _, err = f.RefreshTokens.Issue(c, listbackup.IssueInput{UserID: "u1"}) // another login
 	must(t, err)
-	p, err := f.RefreshTokens.ListByUser(c, "u1") // LB-35, newest first
+	p, err := f.RefreshTokens.ByUser.List(c, lb.RefreshToken{UserID: "u1"}) // LB-35, newest first
 	must(t, err)
 	if len(p.Items) != 3 || p.Items[1].TokenHash != rt2.TokenHash || p.Items[2].TokenHash != rt.TokenHash {
 		t.Errorf("LB-35: %v", ids(p.Items, func(r lb.RefreshToken) string { return r.TokenHash[:8] }))
 	}
-	fam, err := f.RefreshTokens.ListFamily(c, rt.TokenFamily) // LB-36
+	fam, err := f.RefreshTokens.Family.List(c, lb.RefreshToken{TokenFamily: rt.TokenFamily}) // LB-36
 	must(t, err)
 	if diff := cmp.Diff([]string{rt.TokenHash, rt2.TokenHash}, ids(fam.Items, func(r lb.RefreshToken) string { return r.TokenHash })); diff != "" {
 		t.Errorf("LB-36 family (-want +got):\n%s", diff)
@@ -138,7 +138,7 @@ func TestRefreshTokenRotationAndReuse_LB34_LB35_LB36_LB37(t *testing.T) {
 	_, _, err = f.RefreshTokens.Rotate(c, plain, "attacker", "6.6.6.6")
 	wantIs(t, err, listbackup.ErrTokenReused)
 	wantIs(t, err, table.ErrConflict)
-	fam, err = f.RefreshTokens.ListFamily(c, rt.TokenFamily)
+	fam, err = f.RefreshTokens.Family.List(c, lb.RefreshToken{TokenFamily: rt.TokenFamily})
 	must(t, err)
 	for _, r := range fam.Items {
 		if !r.Revoked || r.RevokedReason == "" {
@@ -148,7 +148,7 @@ func TestRefreshTokenRotationAndReuse_LB34_LB35_LB36_LB37(t *testing.T) {
 	_, _, err = f.RefreshTokens.Rotate(c, plain2, "test", "")
 	wantIs(t, err, listbackup.ErrTokenRevoked)
 	// The other login's family is untouched.
-	p, err = f.RefreshTokens.ListByUser(c, "u1")
+	p, err = f.RefreshTokens.ByUser.List(c, lb.RefreshToken{UserID: "u1"})
 	must(t, err)
 	if p.Items[0].Revoked {
 		t.Errorf("another family was revoked")
@@ -186,7 +186,7 @@ func TestRefreshTokenRevokeFamilyAndConcurrentRotate_LB36_LB37(t *testing.T) {
 	}
 	n, err := f.RefreshTokens.RevokeFamily(c, rt.TokenFamily, "admin", "logout") // LB-36
 	must(t, err)
-	fam, err := f.RefreshTokens.ListFamily(c, rt.TokenFamily)
+	fam, err := f.RefreshTokens.Family.List(c, lb.RefreshToken{TokenFamily: rt.TokenFamily})
 	must(t, err)
 	for _, r := range fam.Items {
 		if !r.Revoked {

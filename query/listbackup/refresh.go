@@ -4,15 +4,37 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
 
 	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/table"
 )
 
 // RefreshTokens serves LB-34..LB-37: refresh tokens stored by hash,
-// families, rotation with reuse detection.
-type RefreshTokens struct{ e *entities }
+// families, rotation with reuse detection. The lists are declared
+// ([table.Pattern]): their fields.
+type RefreshTokens struct {
+	// ByUser lists a user's tokens by issue time, newest first (LB-35):
+	// Query GSI1 PK = RTUSER#{userId}, descending.
+	//
+	//	page, err := s.RefreshTokens.ByUser.List(ctx, lb.RefreshToken{UserID: u})
+	ByUser *table.Pattern[lb.RefreshToken]
+	// Family lists a token family, by issue time (LB-36): Query GSI2
+	// PK = RTFAMILY#{tokenFamily}.
+	Family *table.Pattern[lb.RefreshToken]
+
+	e *entities
+}
+
+func newRefreshTokens(e *entities) *RefreshTokens {
+	return &RefreshTokens{e: e,
+		ByUser: table.NewPattern(e.refreshTokens, table.PatternDef[lb.RefreshToken]{ID: "LB-35", Name: "listbackup.RefreshTokens.ByUser",
+			Doc: "A user's refresh tokens, newest first.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true, Desc: true,
+			Check: func(r *lb.RefreshToken) error { return r.UserID.Validate("userId") }}),
+		Family: table.NewPattern(e.refreshTokens, table.PatternDef[lb.RefreshToken]{ID: "LB-36", Name: "listbackup.RefreshTokens.Family",
+			Doc: "A refresh-token family, by issue time.", Reads: table.ReadPage, Index: table.GSI2, WholePartition: true,
+			Check: func(r *lb.RefreshToken) error { return r.TokenFamily.Validate("tokenFamily") }}),
+	}
+}
 
 // IssueInput describes a new login's refresh token.
 type IssueInput struct {
@@ -71,49 +93,6 @@ func (s *RefreshTokens) GetByToken(ctx context.Context, token string) (_ lb.Refr
 	return s.e.refreshTokens.Get(ctx, k, table.Consistent())
 }
 
-// ListByUser returns one page of a user's tokens by issue time, newest
-// first (LB-35): Query GSI1 PK = RTUSER#{userId}. Errors:
-// *table.ValidationError, table.ErrInvalidCursor.
-func (s *RefreshTokens) ListByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) (_ table.Page[lb.RefreshToken], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-35", "listbackup.RefreshTokens.ListByUser")
-	defer func() { call.End(err) }()
-	if err := user.Validate("userId"); err != nil {
-		return table.Page[lb.RefreshToken]{}, err
-	}
-	q, err := inPartition(table.GSI1, lb.RefreshTokenUserIndex, vals{"userId": string(user)})
-	if err != nil {
-		return table.Page[lb.RefreshToken]{}, err
-	}
-	q.Desc = true
-	return s.e.refreshTokens.List(ctx, q, opts...)
-}
-
-// AllByUser iterates over LB-35.
-func (s *RefreshTokens) AllByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) iter.Seq2[lb.RefreshToken, error] {
-	return table.CallPages(ctx, s.e.t, "LB-35", "listbackup.RefreshTokens.AllByUser", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.RefreshToken], error) {
-		return s.ListByUser(ctx, user, o...)
-	}, opts...)
-}
-
-// ListFamily returns one page of a token family, by issue time (LB-36):
-// Query GSI2 PK = RTFAMILY#{tokenFamily}. Errors: *table.ValidationError,
-// table.ErrInvalidCursor.
-func (s *RefreshTokens) ListFamily(ctx context.Context, family lb.TokenFamilyID, opts ...table.ListOption) (_ table.Page[lb.RefreshToken], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-36", "listbackup.RefreshTokens.ListFamily")
-	defer func() { call.End(err) }()
-	if err := family.Validate("tokenFamily"); err != nil {
-		return table.Page[lb.RefreshToken]{}, err
-	}
-	return listIn(ctx, s.e.refreshTokens, table.GSI2, lb.RefreshTokenFamilyIndex, vals{"tokenFamily": string(family)}, opts)
-}
-
-// AllFamily iterates over LB-36.
-func (s *RefreshTokens) AllFamily(ctx context.Context, family lb.TokenFamilyID, opts ...table.ListOption) iter.Seq2[lb.RefreshToken, error] {
-	return table.CallPages(ctx, s.e.t, "LB-36", "listbackup.RefreshTokens.AllFamily", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.RefreshToken], error) {
-		return s.ListFamily(ctx, family, o...)
-	}, opts...)
-}
-
 // RevokeFamily revokes a token family (LB-36) and returns how many of its
 // tokens it marked revoked. The revocation is one fact: the family item
 // RTFAM#{family} is marked revoked first (one UpdateItem, or a create for
@@ -144,7 +123,7 @@ func (s *RefreshTokens) RevokeFamily(ctx context.Context, family lb.TokenFamilyI
 	if err := s.revokeFact(ctx, k, family, set); err != nil {
 		return 0, fmt.Errorf("revoke family %s: %w", family, err)
 	}
-	toks, err := table.Collect(s.AllFamily(ctx, family, table.Limit(table.MaxListLimit)))
+	toks, err := table.Collect(s.Family.All(ctx, lb.RefreshToken{TokenFamily: family}, table.Limit(table.MaxListLimit)))
 	if err != nil {
 		return 0, fmt.Errorf("revoke family %s: family revoked, its tokens not marked: %w", family, err)
 	}
@@ -180,7 +159,7 @@ func (s *RefreshTokens) revokeFact(ctx context.Context, k table.Key, family lb.T
 			return err
 		}
 		// A family from before family items: find its user, create it revoked.
-		p, err := s.ListFamily(ctx, family, table.Limit(1))
+		p, err := s.Family.List(ctx, lb.RefreshToken{TokenFamily: family}, table.Limit(1))
 		if err != nil {
 			return err
 		}

@@ -100,7 +100,7 @@ func TestRequestCosts_LB1_to_LB83(t *testing.T) {
 	c, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	r := &costRun{s: listbackup.New(tbl), c: c, clock: f.clock,
-		costs: &patterncost.Costs{App: "listbackup", Root: "../..", Counter: rc, Meter: meter}}
+		costs: &patterncost.Costs{App: "listbackup", Root: "../..", Counter: rc, Meter: meter, Tables: []*table.Table{tbl}}}
 	meter.Learn(tbl)
 
 	t.Run("accounts", func(t *testing.T) { costAccounts(t, r) })
@@ -129,40 +129,61 @@ func costCodeLayout(t *testing.T, r *costRun) {
 		must(t, s.Sources.Create(c, &lb.Source{AccountID: "acct-code", SourceID: id, SourceName: "Contacts", ConnectionID: "conn:1",
 			GroupID: "group:1", Status: lb.SourceActive}))
 	}
-	r.m(t, "SourceGroups.Get", "", func() error { _, err := s.SourceGroups.Get(c, "group:1"); return err })
-	r.m(t, "SourceGroups.ListByAccount", "a page of 1", func() error { return page(s.SourceGroups.ListByAccount(c, "acct-code")).of(1) })
-	r.m(t, "SourceGroups.Sources", "a page of 2", func() error { return page(s.SourceGroups.Sources(c, "group:1")).of(2) })
+	r.m(t, "SourceGroups.ByID.Get", "", func() error { _, err := s.SourceGroups.ByID.Get(c, lb.SourceGroup{GroupID: "group:1"}); return err })
+	r.m(t, "SourceGroups.ByAccount.List", "a page of 1", func() error {
+		return page(s.SourceGroups.ByAccount.List(c, lb.SourceGroup{AccountID: "acct-code"})).of(1)
+	})
+	r.m(t, "SourceGroups.ByAccount.All", "1 group, 1 page", func() error { return drain(1, s.SourceGroups.ByAccount.All(c, lb.SourceGroup{AccountID: "acct-code"})) })
+	r.m(t, "SourceGroups.Sources.List", "a page of 2", func() error { return page(s.SourceGroups.Sources.List(c, lb.Source{GroupID: "group:1"})).of(2) })
+	r.m(t, "SourceGroups.Sources.All", "2 sources, 1 page", func() error { return drain(2, s.SourceGroups.Sources.All(c, lb.Source{GroupID: "group:1"})) })
 	for _, u := range []lb.UserID{"user-code-1", "user-code-2"} {
 		r.once(t, "TeamMembers.Add", "", func() error {
 			return s.TeamMembers.Add(c, &lb.TeamMembership{TeamID: "team-code", UserID: u, Role: "member"})
 		})
 	}
-	r.m(t, "TeamMembers.ListByTeam", "a page of 2", func() error { return page(s.TeamMembers.ListByTeam(c, "team-code")).of(2) })
-	r.m(t, "TeamMembers.ListByUser", "a page of 1", func() error { return page(s.TeamMembers.ListByUser(c, "user-code-1")).of(1) })
+	r.m(t, "TeamMembers.ByTeam.List", "a page of 2", func() error { return page(s.TeamMembers.ByTeam.List(c, lb.TeamMembership{TeamID: "team-code"})).of(2) })
+	r.m(t, "TeamMembers.ByTeam.All", "2 members, 1 page", func() error { return drain(2, s.TeamMembers.ByTeam.All(c, lb.TeamMembership{TeamID: "team-code"})) })
+	r.m(t, "TeamMembers.ByUser.List", "a page of 1", func() error {
+		return page(s.TeamMembers.ByUser.List(c, lb.TeamMembership{UserID: "user-code-1"})).of(1)
+	})
+	r.m(t, "TeamMembers.ByUser.All", "1 membership, 1 page", func() error { return drain(1, s.TeamMembers.ByUser.All(c, lb.TeamMembership{UserID: "user-code-1"})) })
 	r.m(t, "Labels.Create", "", func() error {
 		return s.Labels.Create(c, &lb.Label{TagID: "label-1", AccountID: "acct-code", Name: "Production", Color: "#ff0000"})
 	})
 	r.m(t, "Labels.Tag", "", func() error {
 		return s.Labels.Tag(c, &lb.EntityTag{EntityTagID: "et-1", AccountID: "acct-code", EntityType: "source", EntityID: "src-code-1", TagID: "label-1"})
 	})
-	r.m(t, "Labels.Get", "", func() error { _, err := s.Labels.Get(c, "label-1"); return err })
-	r.m(t, "Labels.ListByAccount", "a page of 1", func() error { return page(s.Labels.ListByAccount(c, "acct-code")).of(1) })
-	r.m(t, "Labels.OfEntity", "a page of 1", func() error { return page(s.Labels.OfEntity(c, "source", "src-code-1")).of(1) })
-	r.m(t, "Labels.Tagged", "a page of 1", func() error { return page(s.Labels.Tagged(c, "label-1")).of(1) })
+	r.m(t, "Labels.ByID.Get", "", func() error { _, err := s.Labels.ByID.Get(c, lb.Label{TagID: "label-1"}); return err })
+	r.m(t, "Labels.ByAccount.List", "a page of 1", func() error { return page(s.Labels.ByAccount.List(c, lb.Label{AccountID: "acct-code"})).of(1) })
+	r.m(t, "Labels.ByAccount.All", "1 label, 1 page", func() error { return drain(1, s.Labels.ByAccount.All(c, lb.Label{AccountID: "acct-code"})) })
+	r.m(t, "Labels.OfEntity.List", "a page of 1", func() error {
+		return page(s.Labels.OfEntity.List(c, lb.EntityTag{EntityType: "source", EntityID: "src-code-1"})).of(1)
+	})
+	r.m(t, "Labels.OfEntity.All", "1 label, 1 page", func() error {
+		return drain(1, s.Labels.OfEntity.All(c, lb.EntityTag{EntityType: "source", EntityID: "src-code-1"}))
+	})
+	r.m(t, "Labels.Tagged.List", "a page of 1", func() error { return page(s.Labels.Tagged.List(c, lb.EntityTag{TagID: "label-1"})).of(1) })
+	r.m(t, "Labels.Tagged.All", "1 entity, 1 page", func() error { return drain(1, s.Labels.Tagged.All(c, lb.EntityTag{TagID: "label-1"})) })
 	r.m(t, "MFACodes.Create", "", func() error {
 		return s.MFACodes.Create(c, &lb.MFACode{CodeID: "code-1", UserID: "user-code-1", Code: "123456", CreatedAt: at, ExpiresAt: at.Add(5 * time.Minute)})
 	})
-	r.m(t, "MFACodes.ListByUser", "a page of 1", func() error { return page(s.MFACodes.ListByUser(c, "user-code-1")).of(1) })
+	r.m(t, "MFACodes.ByUser.List", "a page of 1", func() error { return page(s.MFACodes.ByUser.List(c, lb.MFACode{UserID: "user-code-1"})).of(1) })
+	r.m(t, "MFACodes.ByUser.All", "1 code, 1 page", func() error { return drain(1, s.MFACodes.ByUser.All(c, lb.MFACode{UserID: "user-code-1"})) })
 	r.m(t, "Catalog.PutPlatform", "a new platform", func() error {
 		return s.Catalog.PutPlatform(c, &lb.CatalogPlatform{PlatformID: "keap", Name: "Keap"})
 	})
 	r.m(t, "Catalog.PutSource", "a new source template", func() error {
 		return s.Catalog.PutSource(c, &lb.CatalogSource{PlatformSourceID: "keap-contacts", PlatformID: "keap", Name: "Contacts"})
 	})
-	r.m(t, "Catalog.Platform", "", func() error { _, err := s.Catalog.Platform(c, "keap"); return err })
-	r.m(t, "Catalog.Platforms", "a page of 1", func() error { return page(s.Catalog.Platforms(c)).of(1) })
-	r.m(t, "Catalog.Source", "", func() error { _, err := s.Catalog.Source(c, "keap-contacts"); return err })
-	r.m(t, "Catalog.Sources", "a page of 1", func() error { return page(s.Catalog.Sources(c, "keap")).of(1) })
+	r.m(t, "Catalog.Platform.Get", "", func() error { _, err := s.Catalog.Platform.Get(c, lb.CatalogPlatform{PlatformID: "keap"}); return err })
+	r.m(t, "Catalog.Platforms.List", "a page of 1", func() error { return page(s.Catalog.Platforms.List(c, lb.CatalogPlatform{})).of(1) })
+	r.m(t, "Catalog.Platforms.All", "1 platform, 1 page", func() error { return drain(1, s.Catalog.Platforms.All(c, lb.CatalogPlatform{})) })
+	r.m(t, "Catalog.Source.Get", "", func() error {
+		_, err := s.Catalog.Source.Get(c, lb.CatalogSource{PlatformSourceID: "keap-contacts"})
+		return err
+	})
+	r.m(t, "Catalog.Sources.List", "a page of 1", func() error { return page(s.Catalog.Sources.List(c, lb.CatalogSource{PlatformID: "keap"})).of(1) })
+	r.m(t, "Catalog.Sources.All", "1 template, 1 page", func() error { return drain(1, s.Catalog.Sources.All(c, lb.CatalogSource{PlatformID: "keap"})) })
 	for i, st := range []lb.InboxStatus{lb.InboxUnread, lb.InboxUnread, lb.InboxRead} {
 		r.once(t, "Inbox.Create", "", func() error {
 			return s.Inbox.Create(c, &lb.InboxNotification{NotificationID: lb.NotificationID(fmt.Sprintf("inbox-%d", i+1)), AccountID: "acct-code",
@@ -170,12 +191,22 @@ func costCodeLayout(t *testing.T, r *costRun) {
 				CreatedAt: at.Add(time.Duration(i) * time.Minute)})
 		})
 	}
-	r.m(t, "Inbox.Get", "", func() error { _, err := s.Inbox.Get(c, "inbox-1"); return err })
-	r.m(t, "Inbox.ListByUser", "a page of 3", func() error { return page(s.Inbox.ListByUser(c, "user-code-1")).of(3) })
-	r.m(t, "Inbox.AllByUser", "3 notifications, 1 page", func() error { return drain(3, s.Inbox.AllByUser(c, "user-code-1")) })
-	r.m(t, "Inbox.ListByStatus", "a page of 2 unread", func() error { return page(s.Inbox.ListByStatus(c, "user-code-1", lb.InboxUnread)).of(2) })
-	r.m(t, "Inbox.AllByStatus", "2 unread, 1 page", func() error { return drain(2, s.Inbox.AllByStatus(c, "user-code-1", lb.InboxUnread)) })
-	r.m(t, "Inbox.ListByAccount", "a page of 3", func() error { return page(s.Inbox.ListByAccount(c, "acct-code")).of(3) })
+	r.m(t, "Inbox.ByID.Get", "", func() error {
+		_, err := s.Inbox.ByID.Get(c, lb.InboxNotification{NotificationID: "inbox-1"})
+		return err
+	})
+	r.m(t, "Inbox.ByUser.List", "a page of 3", func() error { return page(s.Inbox.ByUser.List(c, lb.InboxNotification{UserID: "user-code-1"})).of(3) })
+	r.m(t, "Inbox.ByUser.All", "3 notifications, 1 page", func() error { return drain(3, s.Inbox.ByUser.All(c, lb.InboxNotification{UserID: "user-code-1"})) })
+	r.m(t, "Inbox.ByStatus.List", "a page of 2 unread", func() error {
+		return page(s.Inbox.ByStatus.List(c, lb.InboxNotification{UserID: "user-code-1", Status: lb.InboxUnread})).of(2)
+	})
+	r.m(t, "Inbox.ByStatus.All", "2 unread, 1 page", func() error {
+		return drain(2, s.Inbox.ByStatus.All(c, lb.InboxNotification{UserID: "user-code-1", Status: lb.InboxUnread}))
+	})
+	r.m(t, "Inbox.ByAccount.List", "a page of 3", func() error {
+		return page(s.Inbox.ByAccount.List(c, lb.InboxNotification{AccountID: "acct-code"})).of(3)
+	})
+	r.m(t, "Inbox.ByAccount.All", "3 notifications, 1 page", func() error { return drain(3, s.Inbox.ByAccount.All(c, lb.InboxNotification{AccountID: "acct-code"})) })
 	r.m(t, "Inbox.MarkRead", "", func() error { _, err := s.Inbox.MarkRead(c, "inbox-1"); return err })
 	r.m(t, "Inbox.MarkUnread", "", func() error { _, err := s.Inbox.MarkUnread(c, "inbox-1"); return err })
 	r.m(t, "Inbox.Archive", "", func() error { _, err := s.Inbox.Archive(c, "inbox-2"); return err })
@@ -261,7 +292,7 @@ func costMembershipsTeams(t *testing.T, r *costRun) {
 func costUsers(t *testing.T, r *costRun) {
 	s, c := r.s, r.c
 	r.m(t, "Users.Create", "", func() error { return s.Users.Create(c, newUser("uu1", "Ada@Example.com", "Ada")) })
-	r.m(t, "Users.Get", "", func() error { _, err := s.Users.Get(c, "uu1"); return err })
+	r.m(t, "Users.ByID.Get", "", func() error { _, err := s.Users.ByID.Get(c, lb.User{UserID: "uu1"}); return err })
 	r.m(t, "Users.GetByEmail", "", func() error { _, err := s.Users.GetByEmail(c, "ada@example.com"); return err })
 	r.m(t, "Users.GetByUsername", "", func() error { _, err := s.Users.GetByUsername(c, "ADA"); return err })
 	name := "Countess of Lovelace"
@@ -431,10 +462,14 @@ func costOAuth(t *testing.T, r *costRun) {
 	r.m(t, "RefreshTokens.GetByToken", "", func() error { _, err := s.RefreshTokens.GetByToken(c, plain); return err })
 	r.clock.Add(time.Minute)
 	r.m(t, "RefreshTokens.Rotate", "steady state", func() error { _, _, err := s.RefreshTokens.Rotate(c, plain, "test", "10.0.0.1"); return err })
-	r.m(t, "RefreshTokens.ListByUser", "a page of 3", func() error { return page(s.RefreshTokens.ListByUser(c, "ou1")).of(3) })
-	r.m(t, "RefreshTokens.AllByUser", "3 tokens, 1 page", func() error { return drain(3, s.RefreshTokens.AllByUser(c, "ou1")) })
-	r.m(t, "RefreshTokens.ListFamily", "a page of 2", func() error { return page(s.RefreshTokens.ListFamily(c, rt.TokenFamily)).of(2) })
-	r.m(t, "RefreshTokens.AllFamily", "2 tokens, 1 page", func() error { return drain(2, s.RefreshTokens.AllFamily(c, rt.TokenFamily)) })
+	r.m(t, "RefreshTokens.ByUser.List", "a page of 3", func() error { return page(s.RefreshTokens.ByUser.List(c, lb.RefreshToken{UserID: "ou1"})).of(3) })
+	r.m(t, "RefreshTokens.ByUser.All", "3 tokens, 1 page", func() error { return drain(3, s.RefreshTokens.ByUser.All(c, lb.RefreshToken{UserID: "ou1"})) })
+	r.m(t, "RefreshTokens.Family.List", "a page of 2", func() error {
+		return page(s.RefreshTokens.Family.List(c, lb.RefreshToken{TokenFamily: rt.TokenFamily})).of(2)
+	})
+	r.m(t, "RefreshTokens.Family.All", "2 tokens, 1 page", func() error {
+		return drain(2, s.RefreshTokens.Family.All(c, lb.RefreshToken{TokenFamily: rt.TokenFamily}))
+	})
 	r.m(t, "RefreshTokens.RevokeFamily", "a family of 2 tokens, both marked", func() error {
 		n, err := s.RefreshTokens.RevokeFamily(c, rt.TokenFamily, "ou1", "logout everywhere")
 		if err == nil && n != 2 {
@@ -488,8 +523,8 @@ func costNotifications(t *testing.T, r *costRun) {
 	}
 	all := listbackup.TimeRange{}
 	r.m(t, "Notifications.MarkRead", "", func() error { _, err := s.Notifications.MarkRead(c, "nu1", sent[0].CreatedAt, "nn1"); return err })
-	r.m(t, "Notifications.ListByUser", "a page of 3", func() error { return page(s.Notifications.ListByUser(c, "nu1")).of(3) })
-	r.m(t, "Notifications.AllByUser", "3 notifications, 1 page", func() error { return drain(3, s.Notifications.AllByUser(c, "nu1")) })
+	r.m(t, "Notifications.ByUser.List", "a page of 3", func() error { return page(s.Notifications.ByUser.List(c, lb.Notification{UserID: "nu1"})).of(3) })
+	r.m(t, "Notifications.ByUser.All", "3 notifications, 1 page", func() error { return drain(3, s.Notifications.ByUser.All(c, lb.Notification{UserID: "nu1"})) })
 	r.m(t, "Notifications.ListByAccount", "a page of 3", func() error { return page(s.Notifications.ListByAccount(c, "na1", all)).of(3) })
 	r.m(t, "Notifications.AllByAccount", "3 notifications, 1 page", func() error { return drain(3, s.Notifications.AllByAccount(c, "na1", all)) })
 	r.m(t, "Notifications.ListByStatus", "a page of 2", func() error {
@@ -498,8 +533,8 @@ func costNotifications(t *testing.T, r *costRun) {
 	r.m(t, "Notifications.AllByStatus", "2 notifications, 1 page", func() error {
 		return drain(2, s.Notifications.AllByStatus(c, "nu1", lb.NotificationPending))
 	})
-	r.m(t, "Notifications.ListUnread", "a page of 2", func() error { return page(s.Notifications.ListUnread(c, "nu1")).of(2) })
-	r.m(t, "Notifications.AllUnread", "2 notifications, 1 page", func() error { return drain(2, s.Notifications.AllUnread(c, "nu1")) })
+	r.m(t, "Notifications.Unread.List", "a page of 2", func() error { return page(s.Notifications.Unread.List(c, lb.Notification{UserID: "nu1"})).of(2) })
+	r.m(t, "Notifications.Unread.All", "2 notifications, 1 page", func() error { return drain(2, s.Notifications.Unread.All(c, lb.Notification{UserID: "nu1"})) })
 }
 
 // costSync: LB-47..LB-51.
@@ -615,11 +650,18 @@ func costUsagePlans(t *testing.T, r *costRun) {
 	r.m(t, "Usage.Put", "a new day", func() error {
 		return s.Usage.Put(c, &lb.UsageMetrics{AccountID: "ga2", MetricDate: "2025-03-14", APICalls: 7})
 	})
-	r.m(t, "Usage.Get", "", func() error { _, err := s.Usage.Get(c, "ga1", "2025-03-14"); return err })
-	r.m(t, "Usage.ListRange", "a page of 2", func() error { return page(s.Usage.ListRange(c, "ga1", "2025-03-01", "2025-03-31")).of(2) })
-	r.m(t, "Usage.AllRange", "2 days, 1 page", func() error { return drain(2, s.Usage.AllRange(c, "ga1", "2025-03-01", "2025-03-31")) })
-	r.m(t, "Usage.ListDay", "a page of 2", func() error { return page(s.Usage.ListDay(c, "2025-03-14")).of(2) })
-	r.m(t, "Usage.AllDay", "2 accounts, 1 page", func() error { return drain(2, s.Usage.AllDay(c, "2025-03-14")) })
+	r.m(t, "Usage.Metrics.Get", "", func() error {
+		_, err := s.Usage.Metrics.Get(c, lb.UsageMetrics{AccountID: "ga1", MetricDate: "2025-03-14"})
+		return err
+	})
+	r.m(t, "Usage.Range.Between", "a page of 2", func() error {
+		return page(s.Usage.Range.Between(c, lb.UsageMetrics{AccountID: "ga1", MetricDate: "2025-03-01"}, lb.UsageMetrics{AccountID: "ga1", MetricDate: "2025-03-31"})).of(2)
+	})
+	r.m(t, "Usage.Range.AllBetween", "2 days, 1 page", func() error {
+		return drain(2, s.Usage.Range.AllBetween(c, lb.UsageMetrics{AccountID: "ga1", MetricDate: "2025-03-01"}, lb.UsageMetrics{AccountID: "ga1", MetricDate: "2025-03-31"}))
+	})
+	r.m(t, "Usage.Day.List", "a page of 2", func() error { return page(s.Usage.Day.List(c, lb.UsageMetrics{MetricDate: "2025-03-14"})).of(2) })
+	r.m(t, "Usage.Day.All", "2 accounts, 1 page", func() error { return drain(2, s.Usage.Day.All(c, lb.UsageMetrics{MetricDate: "2025-03-14"})) })
 
 	for _, p := range []lb.BillingPlan{
 		{PlanID: "pro", PlanName: "Pro", PlanType: lb.PlanProfessional, Price: 4900, Currency: "USD", IsActive: true, Features: []string{"hourly"}},
@@ -628,7 +670,7 @@ func costUsagePlans(t *testing.T, r *costRun) {
 	} {
 		r.once(t, "Plans.Put", "a new active plan", func() error { return s.Plans.Put(c, &p) })
 	}
-	r.m(t, "Plans.Get", "", func() error { _, err := s.Plans.Get(c, "pro"); return err })
-	r.m(t, "Plans.ListActive", "a page of 2", func() error { return page(s.Plans.ListActive(c)).of(2) })
-	r.m(t, "Plans.AllActive", "2 plans, 1 page", func() error { return drain(2, s.Plans.AllActive(c)) })
+	r.m(t, "Plans.ByID.Get", "", func() error { _, err := s.Plans.ByID.Get(c, lb.BillingPlan{PlanID: "pro"}); return err })
+	r.m(t, "Plans.Active.List", "a page of 2", func() error { return page(s.Plans.Active.List(c, lb.BillingPlan{})).of(2) })
+	r.m(t, "Plans.Active.All", "2 plans, 1 page", func() error { return drain(2, s.Plans.Active.All(c, lb.BillingPlan{})) })
 }

@@ -99,7 +99,7 @@ func TestSecretsEncryptedAtRest_LB32(t *testing.T) {
 	wk, _ := lb.WebhookKey("w1")
 	wantSealed(t, raw(t, f, wk), "secret", "whsec_abc123")
 
-	gu, err := f.Users.Get(c, "u1")
+	gu, err := f.Users.ByID.Get(c, lb.User{UserID: "u1"})
 	must(t, err)
 	gs, err := f.Sources.Get(c, "s1")
 	must(t, err)

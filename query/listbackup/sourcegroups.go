@@ -8,8 +8,37 @@ import (
 )
 
 // SourceGroups serves LB-69 and LB-70: the source groups of ListBackup's
-// own code (one per platform connection) and their sources.
-type SourceGroups struct{ e *entities }
+// own code (one per platform connection) and their sources. The reads of
+// one pattern are declared ([table.Pattern]): its fields.
+type SourceGroups struct {
+	// ByID reads a source group by ID (LB-69): GetItem
+	// PK = SRCGROUP#{groupId}, SK = GROUP.
+	//
+	//	g, err := s.SourceGroups.ByID.Get(ctx, lb.SourceGroup{GroupID: id})
+	ByID *table.Pattern[lb.SourceGroup]
+	// ByAccount lists an account's source groups (LB-69): Query GSI1
+	// PK = SRCGROUPS#{accountId}.
+	ByAccount *table.Pattern[lb.SourceGroup]
+	// Sources lists a source group's sources (LB-70): Query GSI3
+	// PK = GROUPSRC#{groupId}; soft-deleted sources are not in it.
+	Sources *table.Pattern[lb.Source]
+
+	e *entities
+}
+
+func newSourceGroups(e *entities) *SourceGroups {
+	return &SourceGroups{e: e,
+		ByID: table.NewPattern(e.groups, table.PatternDef[lb.SourceGroup]{ID: "LB-69", Name: "listbackup.SourceGroups.ByID",
+			Doc: "A source group by ID.", Reads: table.ReadOne,
+			Check: func(g *lb.SourceGroup) error { return g.GroupID.Validate("groupId") }}),
+		ByAccount: table.NewPattern(e.groups, table.PatternDef[lb.SourceGroup]{ID: "LB-69", Name: "listbackup.SourceGroups.ByAccount",
+			Doc: "An account's source groups.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true,
+			Check: func(g *lb.SourceGroup) error { return g.AccountID.Validate("accountId") }}),
+		Sources: table.NewPattern(e.sources, table.PatternDef[lb.Source]{ID: "LB-70", Name: "listbackup.SourceGroups.Sources",
+			Doc: "A source group's sources, soft-deleted ones left out.", Reads: table.ReadPage, Index: table.GSI3, WholePartition: true,
+			Check: func(src *lb.Source) error { return src.GroupID.Validate("groupId") }}),
+	}
+}
 
 // Create stores a new source group. Errors: *table.ValidationError,
 // table.ErrAlreadyExists.
@@ -19,43 +48,4 @@ func (s *SourceGroups) Create(ctx context.Context, g *lb.SourceGroup) (err error
 	ctx, call := s.e.t.Call(ctx, "LB-69", "listbackup.SourceGroups.Create")
 	defer func() { call.End(err) }()
 	return s.e.groups.Create(ctx, g)
-}
-
-// Get returns a source group by ID (LB-69): GetItem PK = SRCGROUP#{groupId},
-// SK = GROUP. Errors: *table.ValidationError, table.ErrNotFound.
-func (s *SourceGroups) Get(ctx context.Context, id lb.SourceGroupID) (_ lb.SourceGroup, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-69", "listbackup.SourceGroups.Get")
-	defer func() { call.End(err) }()
-	if err := id.Validate("groupId"); err != nil {
-		return lb.SourceGroup{}, err
-	}
-	k, err := s.e.groups.KeyOf(&lb.SourceGroup{GroupID: id})
-	if err != nil {
-		return lb.SourceGroup{}, err
-	}
-	return s.e.groups.Get(ctx, k)
-}
-
-// ListByAccount returns one page of an account's source groups (LB-69):
-// Query GSI1 PK = SRCGROUPS#{accountId}. Errors: *table.ValidationError,
-// table.ErrInvalidCursor.
-func (s *SourceGroups) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (_ table.Page[lb.SourceGroup], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-69", "listbackup.SourceGroups.ListByAccount")
-	defer func() { call.End(err) }()
-	if err := account.Validate("accountId"); err != nil {
-		return table.Page[lb.SourceGroup]{}, err
-	}
-	return listIn(ctx, s.e.groups, table.GSI1, lb.SourceGroupAccountIndex, vals{"accountId": string(account)}, opts)
-}
-
-// Sources returns one page of a source group's sources (LB-70): Query GSI3
-// PK = GROUPSRC#{groupId}; soft-deleted sources are not in it. Errors:
-// *table.ValidationError, table.ErrInvalidCursor.
-func (s *SourceGroups) Sources(ctx context.Context, id lb.SourceGroupID, opts ...table.ListOption) (_ table.Page[lb.Source], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-70", "listbackup.SourceGroups.Sources")
-	defer func() { call.End(err) }()
-	if err := id.Validate("groupId"); err != nil {
-		return table.Page[lb.Source]{}, err
-	}
-	return listIn(ctx, s.e.sources, table.GSI3, lb.SourceGroupIndex, vals{"groupId": string(id)}, opts)
 }

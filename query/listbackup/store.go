@@ -92,13 +92,13 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 	e := newEntities(t, min(o.IndexShards, table.MaxShards))
 	e.now, e.refreshTTL = func() time.Time { return t.Now().UTC() }, o.RefreshTokenTTL
 	return &Store{
-		Users: &Users{e}, Accounts: &Accounts{e}, Memberships: &Memberships{e}, Teams: &Teams{e: e},
+		Users: newUsers(e), Accounts: &Accounts{e}, Memberships: &Memberships{e}, Teams: &Teams{e: e},
 		Sources: &Sources{e: e}, Activities: &Activities{e}, Jobs: &Jobs{e: e}, Connections: &Connections{e: e},
-		OAuthStates: &OAuthStates{e}, OAuthTokens: &OAuthTokens{e}, RefreshTokens: &RefreshTokens{e},
-		Tags: &Tags{e: e}, Notifications: &Notifications{e}, Schedules: &Schedules{e}, Runs: &Runs{e},
-		APIKeys: &APIKeys{e: e}, Webhooks: &Webhooks{e: e}, Usage: &Usage{e}, Plans: &Plans{e},
-		SourceGroups: &SourceGroups{e}, TeamMembers: &TeamMembers{e}, Labels: &Labels{e}, MFACodes: &MFACodes{e}, Catalog: &Catalog{e},
-		Inbox: &Inbox{e},
+		OAuthStates: &OAuthStates{e}, OAuthTokens: &OAuthTokens{e}, RefreshTokens: newRefreshTokens(e),
+		Tags: &Tags{e: e}, Notifications: newNotifications(e), Schedules: &Schedules{e}, Runs: &Runs{e},
+		APIKeys: &APIKeys{e: e}, Webhooks: &Webhooks{e: e}, Usage: newUsage(e), Plans: newPlans(e),
+		SourceGroups: newSourceGroups(e), TeamMembers: newTeamMembers(e), Labels: newLabels(e), MFACodes: newMFACodes(e), Catalog: newCatalog(e),
+		Inbox: newInbox(e),
 		t:     t,
 	}
 }

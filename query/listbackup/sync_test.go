@@ -200,7 +200,7 @@ func TestUsage_LB58_LB59_LB60_LB61(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	m, err := f.Usage.Get(c, "a1", "2025-03-14") // LB-58
+	m, err := f.Usage.Metrics.Get(c, lb.UsageMetrics{AccountID: "a1", MetricDate: "2025-03-14"}) // LB-58
 	must(t, err)
 	if m.APICalls != 500 || m.DataProcessed != 50000 {
 		t.Errorf("LB-61: apiCalls %d dataProcessed %d, want 500 and 50000", m.APICalls, m.DataProcessed)
@@ -211,19 +211,19 @@ func TestUsage_LB58_LB59_LB60_LB61(t *testing.T) {
 	}
 	must(t, f.Usage.Put(c, &lb.UsageMetrics{AccountID: "a2", MetricDate: "2025-03-14", APICalls: 7, ByPlatform: map[string]map[string]int64{"stripe": {"apiCalls": 7}}}))
 	mdate := func(x lb.UsageMetrics) lb.Date { return x.MetricDate }
-	p, err := f.Usage.ListRange(c, "a1", "2025-03-01", "2025-03-31") // LB-59
+	p, err := f.Usage.Range.Between(c, lb.UsageMetrics{AccountID: "a1", MetricDate: "2025-03-01"}, lb.UsageMetrics{AccountID: "a1", MetricDate: "2025-03-31"}) // LB-59
 	if diff := cmp.Diff([]lb.Date{"2025-03-01", "2025-03-14", "2025-03-31"}, ids(collect(t, p, err), mdate)); diff != "" {
 		t.Errorf("LB-59 (-want +got):\n%s", diff)
 	}
-	p, err = f.Usage.ListDay(c, "2025-03-14") // LB-60
+	p, err = f.Usage.Day.List(c, lb.UsageMetrics{MetricDate: "2025-03-14"}) // LB-60
 	if diff := cmp.Diff([]lb.AccountID{"a1", "a2"}, ids(collect(t, p, err), func(x lb.UsageMetrics) lb.AccountID { return x.AccountID })); diff != "" {
 		t.Errorf("LB-60 (-want +got):\n%s", diff)
 	}
-	_, err = f.Usage.ListRange(c, "a1", "2025-03-31", "2025-03-01")
-	wantInvalid(t, err, "to")
+	_, err = f.Usage.Range.Between(c, lb.UsageMetrics{AccountID: "a1", MetricDate: "2025-03-31"}, lb.UsageMetrics{AccountID: "a1", MetricDate: "2025-03-01"})
+	wantInvalid(t, err, "metricDate") // a reversed range names the field its template reads
 	_, err = f.Usage.Increment(c, "a1", "2025-03-14", map[lb.Counter]int64{"bogus": 1})
 	wantInvalid(t, err, "counter")
-	_, err = f.Usage.ListDay(c, "2025-02-30")
+	_, err = f.Usage.Day.List(c, lb.UsageMetrics{MetricDate: "2025-02-30"})
 	wantInvalid(t, err, "metricDate")
 }
 
@@ -240,12 +240,12 @@ func TestPlans_LB62(t *testing.T) {
 	} {
 		must(t, f.Plans.Put(c, &p))
 	}
-	got, err := f.Plans.Get(c, "pro")
+	got, err := f.Plans.ByID.Get(c, lb.BillingPlan{PlanID: "pro"})
 	must(t, err)
 	if got.Limits.Webhooks != 5 || got.Price != 4900 {
 		t.Errorf("LB-62 get: %+v", got)
 	}
-	p, err := f.Plans.ListActive(c)
+	p, err := f.Plans.Active.List(c, lb.BillingPlan{})
 	if diff := cmp.Diff([]lb.PlanID{"free", "pro", "ent"}, ids(collect(t, p, err), func(x lb.BillingPlan) lb.PlanID { return x.PlanID })); diff != "" {
 		t.Errorf("LB-62 active (-want +got):\n%s", diff)
 	}

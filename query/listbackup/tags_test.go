@@ -96,11 +96,11 @@ func TestNotifications_LB42_LB43_LB44_LB45_LB46(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", name, diff)
 		}
 	}
-	p, err := f.Notifications.ListByUser(c, "u1")
+	p, err := f.Notifications.ByUser.List(c, lb.Notification{UserID: "u1"})
 	check("LB-42", []lb.NotificationID{"n2", "n1"}, p, err)
 	p, err = f.Notifications.ListByAccount(c, "a1", listbackup.Between(t0.Add(time.Hour), t0.Add(2*time.Hour)))
 	check("LB-43", []lb.NotificationID{"n3", "n2"}, p, err)
-	p, err = f.Notifications.ListUnread(c, "u1")
+	p, err = f.Notifications.Unread.List(c, lb.Notification{UserID: "u1"})
 	check("LB-44 unread", []lb.NotificationID{"n2", "n1"}, p, err)
 
 	n, err := f.Notifications.MarkRead(c, "u1", sent[0].CreatedAt, "n1") // LB-45
@@ -108,7 +108,7 @@ func TestNotifications_LB42_LB43_LB44_LB45_LB46(t *testing.T) {
 	if !n.IsRead || n.Status != lb.NotificationRead || n.ReadAt.IsZero() {
 		t.Errorf("LB-45: %+v", n)
 	}
-	p, err = f.Notifications.ListUnread(c, "u1")
+	p, err = f.Notifications.Unread.List(c, lb.Notification{UserID: "u1"})
 	check("LB-44 unread after LB-45", []lb.NotificationID{"n2"}, p, err)
 	p, err = f.Notifications.ListByStatus(c, "u1", lb.NotificationRead)
 	check("LB-44 status read", []lb.NotificationID{"n1"}, p, err)
@@ -123,7 +123,7 @@ func TestNotifications_LB42_LB43_LB44_LB45_LB46(t *testing.T) {
 		t.Errorf("LB-46: ttl %d, expiresAt %d, want %d", numAttr(t, item, "ttl"), numAttr(t, item, "expiresAt"), want)
 	}
 	f.clock.Add(30*24*time.Hour - 2*time.Hour) // n1 (t0) and n2 (t0+1h) expired
-	p, err = f.Notifications.ListByUser(c, "u1")
+	p, err = f.Notifications.ByUser.List(c, lb.Notification{UserID: "u1"})
 	check("LB-46 after 30 days", []lb.NotificationID{}, p, err)
 	_, err = f.Notifications.MarkRead(c, "u1", sent[1].CreatedAt, "n2")
 	wantIs(t, err, table.ErrNotFound)
@@ -141,7 +141,7 @@ func TestTagsNotificationsBadInput_LB38_LB39_LB40_LB41_LB42_LB43_LB44_LB45(t *te
 	wantInvalid(t, err, "tagId")
 	_, err = f.Tags.Attach(c, listbackup.TagRef{AccountID: "a1", ResourceType: lb.ResSource, TagKey: "k", TagValue: "v"}, "", "")
 	wantInvalid(t, err, "resourceId")
-	_, err = f.Notifications.ListByUser(c, "")
+	_, err = f.Notifications.ByUser.List(c, lb.Notification{UserID: ""})
 	wantInvalid(t, err, "userId")
 	_, err = f.Notifications.ListByAccount(c, "a1", listbackup.Between(t0, t0.Add(-1)))
 	wantInvalid(t, err, "to")

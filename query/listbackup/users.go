@@ -10,8 +10,24 @@ import (
 )
 
 // Users serves LB-1..LB-4: users by ID, email and username (both unique),
-// and profile updates.
-type Users struct{ e *entities }
+// and profile updates. The read by ID is declared ([table.Pattern]): its
+// field.
+type Users struct {
+	// ByID reads a user (LB-1): GetItem PK = USER#{userId}, SK = PROFILE.
+	//
+	//	u, err := s.Users.ByID.Get(ctx, lb.User{UserID: id})
+	ByID *table.Pattern[lb.User]
+
+	e *entities
+}
+
+func newUsers(e *entities) *Users {
+	return &Users{e: e,
+		ByID: table.NewPattern(e.users, table.PatternDef[lb.User]{ID: "LB-1", Name: "listbackup.Users.ByID",
+			Doc: "A user by ID.", Reads: table.ReadOne,
+			Check: func(u *lb.User) error { return u.UserID.Validate("userId") }}),
+	}
+}
 
 // Create creates user u. Its email and username must not be held by
 // another user (compared normalized): guard items are written in the same
@@ -27,18 +43,6 @@ func (s *Users) Create(ctx context.Context, u *lb.User) (err error) {
 		u.Status = lb.UserActive
 	}
 	return s.e.users.Create(ctx, u)
-}
-
-// Get returns a user (LB-1): GetItem PK = USER#{userId}, SK = PROFILE.
-// Errors: *table.ValidationError, table.ErrNotFound.
-func (s *Users) Get(ctx context.Context, id lb.UserID) (_ lb.User, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-1", "listbackup.Users.Get")
-	defer func() { call.End(err) }()
-	k, err := lb.UserKey(id)
-	if err != nil {
-		return lb.User{}, err
-	}
-	return s.e.users.Get(ctx, k)
 }
 
 // GetByEmail returns the user holding email (LB-2), compared normalized:

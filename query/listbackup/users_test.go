@@ -23,7 +23,7 @@ func TestUsersGetByIDEmailUsernameAndUpdate_LB1_LB2_LB3_LB4(t *testing.T) {
 	u := newUser("u1", "Ada@Example.com", "Ada")
 	must(t, f.Users.Create(c, u))
 
-	got, err := f.Users.Get(c, "u1") // LB-1
+	got, err := f.Users.ByID.Get(c, lb.User{UserID: "u1"}) // LB-1
 	must(t, err)
 	if diff := cmp.Diff(*u, got); diff != "" {
 		t.Errorf("LB-1 get (-want +got):\n%s", diff)
@@ -66,7 +66,7 @@ func TestUsersUniqueEmailAndUsername_LB2_LB3(t *testing.T) {
 	must(t, f.Users.Create(c, newUser("u4", "y@example.com", "grace")))
 	_, err := f.Users.Update(c, "u4", func(u *lb.User) error { u.Username = "ADA"; return nil })
 	wantIs(t, err, table.ErrUniqueViolation)
-	_, err = f.Users.Get(c, "u2")
+	_, err = f.Users.ByID.Get(c, lb.User{UserID: "u2"})
 	wantIs(t, err, table.ErrNotFound)
 }
 
@@ -74,7 +74,7 @@ func TestUsersUniqueEmailAndUsername_LB2_LB3(t *testing.T) {
 func TestUsersBadInputSendsNothing_LB1_LB2_LB3_LB4(t *testing.T) {
 	f := newFixture(t)
 	c := ctx(t)
-	_, err := f.Users.Get(c, "a#b")
+	_, err := f.Users.ByID.Get(c, lb.User{UserID: "a#b"})
 	wantInvalid(t, err, "userId")
 	_, err = f.Users.GetByEmail(c, "not-an-email")
 	wantInvalid(t, err, "email")

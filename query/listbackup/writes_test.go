@@ -531,13 +531,13 @@ func TestUserErase_LB68(t *testing.T) {
 		t.Fatal("LB-68: the interrupted erasure reported success")
 	}
 	f.cancelAt.Store(0)
-	_, err := f.Users.Get(c, "u1")
+	_, err := f.Users.ByID.Get(c, lb.User{UserID: "u1"})
 	must(t, err)
 	// Calling again finishes the job.
 	must(t, f.Users.Erase(c, "u1"))
 	wantIs(t, f.Users.Erase(c, "u1"), table.ErrNotFound)
 
-	_, err = f.Users.Get(c, "u1")
+	_, err = f.Users.ByID.Get(c, lb.User{UserID: "u1"})
 	wantIs(t, err, table.ErrNotFound)
 	_, err = f.Users.GetByEmail(c, "u1@example.com")
 	wantIs(t, err, table.ErrNotFound)
@@ -545,7 +545,7 @@ func TestUserErase_LB68(t *testing.T) {
 	if got := collect(t, mp, err); len(got) != 0 {
 		t.Errorf("LB-68: memberships left: %+v", got)
 	}
-	rp, err := f.RefreshTokens.ListByUser(c, "u1")
+	rp, err := f.RefreshTokens.ByUser.List(c, lb.RefreshToken{UserID: "u1"})
 	if got := collect(t, rp, err); len(got) != 0 {
 		t.Errorf("LB-68: %d refresh tokens left", len(got))
 	}
@@ -569,7 +569,7 @@ func TestUserErase_LB68(t *testing.T) {
 	if diff := cmp.Diff([]lb.UserID{"u2"}, ids(collect(t, kp, err), func(k lb.APIKey) lb.UserID { return k.UserID })); diff != "" {
 		t.Errorf("LB-68 API keys of a1 (-want +got):\n%s", diff)
 	}
-	np, err := f.Notifications.ListByUser(c, "u1")
+	np, err := f.Notifications.ByUser.List(c, lb.Notification{UserID: "u1"})
 	if got := collect(t, np, err); len(got) != 0 {
 		t.Errorf("LB-68: notifications left: %+v", got)
 	}
@@ -585,15 +585,15 @@ func TestUserErase_LB68(t *testing.T) {
 		if u == "u2" {
 			want = 1
 		}
-		ip, err := f.Inbox.ListByUser(c, u)
+		ip, err := f.Inbox.ByUser.List(c, lb.InboxNotification{UserID: u})
 		if got := collect(t, ip, err); len(got) != 3*want {
 			t.Errorf("LB-68: %s has %d inbox notifications, want %d", u, len(got), 3*want)
 		}
-		cp, err := f.MFACodes.ListByUser(c, u)
+		cp, err := f.MFACodes.ByUser.List(c, lb.MFACode{UserID: u})
 		if got := collect(t, cp, err); len(got) != want {
 			t.Errorf("LB-68: %s has %d MFA codes, want %d", u, len(got), want)
 		}
-		tp, err := f.TeamMembers.ListByUser(c, u)
+		tp, err := f.TeamMembers.ByUser.List(c, lb.TeamMembership{UserID: u})
 		if got := collect(t, tp, err); len(got) != want {
 			t.Errorf("LB-68: %s is in %d teams of the team-members table, want %d", u, len(got), want)
 		}
@@ -602,15 +602,15 @@ func TestUserErase_LB68(t *testing.T) {
 	must(t, f.Users.Create(c, newUser("u9", "U1@example.com", "user-u1")))
 
 	// The other user is untouched.
-	_, err = f.Users.Get(c, "u2")
+	_, err = f.Users.ByID.Get(c, lb.User{UserID: "u2"})
 	must(t, err)
 	_, err = f.APIKeys.Validate(c, key2)
 	must(t, err)
-	rp, err = f.RefreshTokens.ListByUser(c, "u2")
+	rp, err = f.RefreshTokens.ByUser.List(c, lb.RefreshToken{UserID: "u2"})
 	if got := collect(t, rp, err); len(got) != 2 {
 		t.Errorf("LB-68: u2 has %d refresh tokens, want 2", len(got))
 	}
-	np, err = f.Notifications.ListByUser(c, "u2")
+	np, err = f.Notifications.ByUser.List(c, lb.Notification{UserID: "u2"})
 	if got := collect(t, np, err); len(got) != 3 {
 		t.Errorf("LB-68: u2 has %d notifications, want 3", len(got))
 	}
