@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
 
 	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/table"
@@ -204,12 +203,4 @@ func (a *Auth) DeleteScheme(ctx context.Context, user tn.UserID, scheme string) 
 		n += len(chunk)
 	}
 	return n, nil
-}
-
-// fail returns an iterator that yields err once.
-func fail[T any](err error) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
-		var zero T
-		yield(zero, err)
-	}
 }
