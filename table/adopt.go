@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/keytmpl"
 )
 
 // AnyEntity is an [Entity] of any type: what tools see of the entities
@@ -194,7 +195,7 @@ func (t *Table) bookkeeping(raw Item) bool {
 func sourceKey(raw Item, attrs []string) Key {
 	var k Key
 	for i, a := range attrs {
-		v, _ := segmentValue(raw[a])
+		v, _ := keytmpl.SegmentValue(raw[a])
 		if i == 0 {
 			k.PK = a + "=" + v
 		} else {

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/keytmpl"
 	"github.com/singletable/singletable/keys"
 )
 
@@ -39,8 +40,8 @@ func truthy(v types.AttributeValue) bool {
 
 // declared is an entity's declarations, parsed.
 type declared struct {
-	pk, sk   template
-	indexes  map[Index][2]template
+	pk, sk   keytmpl.Template
+	indexes  map[Index][2]keytmpl.Template
 	when     map[Index][]cond
 	uniqueOn []uniqueDecl
 	fold     map[string]func(string) string
@@ -60,7 +61,7 @@ type uniqueDecl struct{ name, attr string }
 func (d *declared) uniques(av Item) []Unique {
 	var us []Unique
 	for _, u := range d.uniqueOn {
-		if v, ok := segmentValue(av[u.attr]); ok && v != "" {
+		if v, ok := keytmpl.SegmentValue(av[u.attr]); ok && v != "" {
 			if f := d.fold[u.name]; f != nil {
 				v = f(v)
 			}
@@ -92,7 +93,7 @@ type derived[T any] struct {
 func declare[T any](t *Table, def *Def[T]) (*declared, derived[T]) {
 	rt := reflect.TypeFor[T]()
 	names := codec.FieldsOf(rt)
-	d := &declared{indexes: map[Index][2]template{}, when: map[Index][]cond{}, keyOnly: keyOnlyFields(rt), ttl: def.TTL}
+	d := &declared{indexes: map[Index][2]keytmpl.Template{}, when: map[Index][]cond{}, keyOnly: keyOnlyFields(rt), ttl: def.TTL}
 	known := func(a string) bool {
 		_, ok := names[a]
 		_, key := d.keyOnly[a]
@@ -101,12 +102,12 @@ func declare[T any](t *Table, def *Def[T]) (*declared, derived[T]) {
 	fail := func(format string, args ...any) {
 		panic(fmt.Sprintf("table.NewEntity(%s): ", def.Type) + fmt.Sprintf(format, args...))
 	}
-	must := func(s string) template {
-		tp, err := parseTemplate(s)
+	must := func(s string) keytmpl.Template {
+		tp, err := keytmpl.Parse(s)
 		if err != nil {
 			fail("%v", err)
 		}
-		for _, a := range tp.attrs() {
+		for _, a := range tp.Attrs() {
 			if !known(a) {
 				fail("template %q references %q, not an attribute of the type", s, a)
 			}
@@ -125,14 +126,14 @@ func declare[T any](t *Table, def *Def[T]) (*declared, derived[T]) {
 		}
 		return d.primary(av)
 	}
-	fn.match = func(k Key) bool { return d.pk.matches(k.PK) && d.sk.matches(k.SK) }
+	fn.match = func(k Key) bool { return d.pk.Matches(k.PK) && d.sk.Matches(k.SK) }
 	// The key's own fields never change in place: a patch may not set them.
-	indexed := append(d.pk.attrs(), d.sk.attrs()...)
+	indexed := append(d.pk.Attrs(), d.sk.Attrs()...)
 	for ix, ks := range def.IndexKeys {
 		if _, err := t.schema.index(ix); err != nil {
 			fail("%v", err)
 		}
-		pair := [2]template{must(ks.PK), must(ks.SK)}
+		pair := [2]keytmpl.Template{must(ks.PK), must(ks.SK)}
 		d.indexes[ix] = pair
 		for _, w := range ks.When {
 			c := cond{attr: strings.TrimPrefix(w, "!"), neg: strings.HasPrefix(w, "!")}
@@ -307,11 +308,11 @@ func keyOnlyFields(t reflect.Type) map[string]int {
 
 // expiry returns the TTL the attributes av give (zero: none).
 func (d *declared) expiry(av Item) time.Time {
-	v, ok := segmentValue(av[d.ttl.From])
+	v, ok := keytmpl.SegmentValue(av[d.ttl.From])
 	if !ok || v == "" {
 		return time.Time{}
 	}
-	tm, err := timeOf(v, av[d.ttl.From], time.Unix)
+	tm, err := keytmpl.TimeOf(v, av[d.ttl.From], time.Unix)
 	if err != nil || tm.IsZero() || tm.Unix() <= 0 {
 		return time.Time{}
 	}
@@ -319,19 +320,19 @@ func (d *declared) expiry(av Item) time.Time {
 }
 
 func (d *declared) primary(av Item) (Key, error) {
-	pk, ok, err := d.pk.build(av)
+	pk, ok, err := d.pk.Build(av)
 	if err != nil {
 		return Key{}, err
 	}
 	if !ok {
-		return Key{}, &ValidationError{Field: strings.Join(d.pk.attrs(), ", "), Reason: "empty: the primary key derives from it", Key: true}
+		return Key{}, &ValidationError{Field: strings.Join(d.pk.Attrs(), ", "), Reason: "empty: the primary key derives from it", Key: true}
 	}
-	sk, ok, err := d.sk.build(av)
+	sk, ok, err := d.sk.Build(av)
 	if err != nil {
 		return Key{}, err
 	}
 	if !ok {
-		return Key{}, &ValidationError{Field: strings.Join(d.sk.attrs(), ", "), Reason: "empty: the sort key derives from it", Key: true}
+		return Key{}, &ValidationError{Field: strings.Join(d.sk.Attrs(), ", "), Reason: "empty: the sort key derives from it", Key: true}
 	}
 	return Key{PK: pk, SK: sk}, nil
 }
@@ -342,11 +343,11 @@ func (d *declared) indexKeys(av Item) (map[Index]IndexKey, error) {
 		if !d.holds(ix, av) {
 			continue
 		}
-		pk, ok1, err := pair[0].build(av)
+		pk, ok1, err := pair[0].Build(av)
 		if err != nil {
 			return nil, err
 		}
-		sk, ok2, err := pair[1].build(av)
+		sk, ok2, err := pair[1].Build(av)
 		if err != nil {
 			return nil, err
 		}
@@ -360,7 +361,7 @@ func (d *declared) indexKeys(av Item) (map[Index]IndexKey, error) {
 // fields returns the attributes index ix derives from.
 func (d *declared) fields(ix Index) []string {
 	pair := d.indexes[ix]
-	out := append(pair[0].attrs(), pair[1].attrs()...)
+	out := append(pair[0].Attrs(), pair[1].Attrs()...)
 	for _, c := range d.when[ix] {
 		out = append(out, c.attr)
 	}
@@ -413,11 +414,11 @@ func (d *declared) movableIndexes(set map[string]any, enc Item, k Key) (map[Inde
 		if !all || !touched {
 			continue // not moved: a patch that sets none of its fields leaves it alone
 		}
-		pk, ok1, err := pair[0].build(av)
+		pk, ok1, err := pair[0].Build(av)
 		if err != nil {
 			return nil, nil, err
 		}
-		sk, ok2, err := pair[1].build(av)
+		sk, ok2, err := pair[1].Build(av)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -468,25 +469,25 @@ func (d *declared) touchesIndex(set map[string]any) bool {
 func (d *declared) keyValues(k Key) Item {
 	av := Item{}
 	for _, tk := range []struct {
-		t   template
+		t   keytmpl.Template
 		key string
 	}{{d.pk, k.PK}, {d.sk, k.SK}} {
-		if tk.t == nil || !tk.t.matches(tk.key) {
+		if tk.t == nil || !tk.t.Matches(tk.key) {
 			continue
 		}
 		segs := strings.Split(tk.key, keys.Delimiter)
 		i := 0
 		for _, p := range tk.t {
 			switch {
-			case p.attr == "":
-			case p.mod == "":
-				av[p.attr] = &types.AttributeValueMemberS{Value: segs[i]}
-			case p.tf.Reverse != nil:
-				if v, ok := p.tf.Reverse(segs[i]); ok {
-					av[p.attr] = v
+			case p.Attr == "":
+			case p.Mod == "":
+				av[p.Attr] = &types.AttributeValueMemberS{Value: segs[i]}
+			case p.Tf.Reverse != nil:
+				if v, ok := p.Tf.Reverse(segs[i]); ok {
+					av[p.Attr] = v
 				}
 			}
-			i += p.segments()
+			i += p.Segments()
 		}
 	}
 	return av

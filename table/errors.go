@@ -1,12 +1,12 @@
 package table
 
 import (
-	"github.com/singletable/singletable/internal/ddb"
-
 	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/ddb"
 	"github.com/singletable/singletable/keys"
 )
 
@@ -29,7 +29,7 @@ var (
 	ErrInvalidKey = keys.ErrInvalidKey
 	// ErrInvalidInput: an item or request failed validation before any
 	// request was sent.
-	ErrInvalidInput = errors.New("singletable: invalid input")
+	ErrInvalidInput = codec.ErrInvalidInput
 	// ErrInvalidCursor: a pagination cursor is malformed, tampered with, or
 	// belongs to another access pattern or partition.
 	ErrInvalidCursor = ddb.ErrInvalidCursor
@@ -63,41 +63,14 @@ func (*uniqueErr) Error() string        { return "singletable: unique value alre
 func (*uniqueErr) Is(target error) bool { return target == ErrAlreadyExists }
 
 // ValidationError reports bad input: which field, and why. It matches
-// [ErrInvalidInput] (and [ErrInvalidKey] when Key is set).
-type ValidationError struct {
-	// Entity is the entity type, when known.
-	Entity string
-	// Field names the offending field or key segment.
-	Field string
-	// Reason says what is wrong with it.
-	Reason string
-	// Key is true when the field is part of a key.
-	Key bool
-	// Unknown is true when the field holds a value its enumeration does
-	// not list ([ParseEnum], [CheckEnum]); Value is that value and Allowed
-	// the list. A write refuses it; [Entity.Import] keeps it, since the
-	// source holds it (see [KeptValue]).
-	Unknown bool
-	Value   string
-	Allowed []string
-}
-
-// Error implements error.
-func (e *ValidationError) Error() string {
-	var b strings.Builder
-	b.WriteString("singletable: invalid ")
-	if e.Entity != "" {
-		b.WriteString(e.Entity)
-		b.WriteByte(' ')
-	}
-	fmt.Fprintf(&b, "%s: %s", e.Field, e.Reason)
-	return b.String()
-}
-
-// Is reports whether target is ErrInvalidInput, or ErrInvalidKey for key fields.
-func (e *ValidationError) Is(target error) bool {
-	return target == ErrInvalidInput || (e.Key && target == ErrInvalidKey)
-}
+// [ErrInvalidInput] (and [ErrInvalidKey] when Key is set). Entity is the
+// entity type when known; Field names the offending field or key segment;
+// Reason says what is wrong with it; Key is true when the field is part
+// of a key. Unknown is true when the field holds a value its enumeration
+// does not list ([ParseEnum], [CheckEnum]); Value is that value and
+// Allowed the list. A write refuses it; [Entity.Import] keeps it, since
+// the source holds it (see [KeptValue]).
+type ValidationError = codec.ValidationError
 
 // Invalid returns a *[ValidationError] for field with the reason formatted
 // from format and args.

@@ -1,6 +1,10 @@
 package table
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/singletable/singletable/internal/keytmpl"
+)
 
 // Keys and queries from the declaration. A caller never writes a key's
 // shape: the entity's templates ([Def.Keys], [Def.IndexKeys]) build it
@@ -46,15 +50,15 @@ func (e *Entity[T]) Partition(ix Index, fields T) Query {
 	if err != nil {
 		return Query{Index: ix, err: opErr("partition", e.def.Type, Key{}, err)}
 	}
-	v, ok, err := pk.withoutShard().build(av)
+	v, ok, err := pk.WithoutShard().Build(av)
 	if err == nil && !ok {
-		err = &ValidationError{Entity: e.def.Type, Field: joinAttrs(pk.attrs()), Reason: "empty: the partition key derives from it", Key: true}
+		err = &ValidationError{Entity: e.def.Type, Field: keytmpl.JoinAttrs(pk.Attrs()), Reason: "empty: the partition key derives from it", Key: true}
 	}
 	if err != nil {
 		return Query{Index: ix, err: opErr("partition", e.def.Type, Key{}, err)}
 	}
 	q := Query{Index: ix, PK: v}
-	p, whole, err := sk.prefix(nil)
+	p, whole, err := sk.Prefix(nil)
 	if err != nil {
 		return Query{Index: ix, err: opErr("partition", e.def.Type, Key{}, err)}
 	}

@@ -6,6 +6,8 @@ import (
 	"iter"
 	"slices"
 	"strings"
+
+	"github.com/singletable/singletable/internal/keytmpl"
 )
 
 // Reads says which reads a declared access pattern serves ([PatternDef.Reads]).
@@ -79,7 +81,7 @@ type PatternDef[T any] struct {
 type Pattern[T any] struct {
 	e       *Entity[T]
 	def     PatternDef[T]
-	pk, sk  template
+	pk, sk  keytmpl.Template
 	methods [5]string // call names: Get, List, All, Between, AllBetween
 }
 
@@ -160,7 +162,7 @@ func (p *Pattern[T]) Info() PatternInfo {
 		tp = p.e.def.IndexKeys[d.Index]
 	}
 	pk := tp.PK
-	if len(p.pk.withoutShard()) != len(p.pk) {
+	if len(p.pk.WithoutShard()) != len(p.pk) {
 		pk += " (each shard)"
 	}
 	query := "Query"
@@ -177,7 +179,7 @@ func (p *Pattern[T]) Info() PatternInfo {
 	}
 	if d.Reads&ReadPage != 0 {
 		c := fmt.Sprintf("%s PK = %s", query, pk)
-		if pre, whole, err := p.sk.prefix(nil); !d.WholePartition && err == nil && pre != "" {
+		if pre, whole, err := p.sk.Prefix(nil); !d.WholePartition && err == nil && pre != "" {
 			c += map[bool]string{true: ", SK = ", false: ", SK begins_with "}[whole] + pre
 		}
 		add(c, "List", "All")
@@ -297,7 +299,7 @@ func (p *Pattern[T]) rangeQuery(from, to T) Query {
 	if qt := p.Query(to); qt.err != nil {
 		return qt
 	} else if qt.PK != q.PK {
-		return bad(&ValidationError{Field: joinAttrs(p.pk.attrs()), Reason: fmt.Sprintf("from and to are in different partitions (%s, %s)", q.PK, qt.PK), Key: true})
+		return bad(&ValidationError{Field: keytmpl.JoinAttrs(p.pk.Attrs()), Reason: fmt.Sprintf("from and to are in different partitions (%s, %s)", q.PK, qt.PK), Key: true})
 	}
 	var bounds [2]string
 	for i, f := range []*T{&from, &to} {
@@ -305,9 +307,9 @@ func (p *Pattern[T]) rangeQuery(from, to T) Query {
 		if err != nil {
 			return bad(err)
 		}
-		k, ok, err := p.sk.build(av)
+		k, ok, err := p.sk.Build(av)
 		if err == nil && !ok {
-			err = &ValidationError{Field: joinAttrs(p.sk.attrs()), Reason: "empty: the range's sort key derives from it", Key: true}
+			err = &ValidationError{Field: keytmpl.JoinAttrs(p.sk.Attrs()), Reason: "empty: the range's sort key derives from it", Key: true}
 		}
 		if err != nil {
 			return bad(err)
@@ -315,7 +317,7 @@ func (p *Pattern[T]) rangeQuery(from, to T) Query {
 		bounds[i] = k
 	}
 	if bounds[0] > bounds[1] {
-		return bad(&ValidationError{Field: joinAttrs(p.sk.attrs()), Reason: fmt.Sprintf("reversed range: to %s is before from %s", bounds[1], bounds[0]), Key: true})
+		return bad(&ValidationError{Field: keytmpl.JoinAttrs(p.sk.Attrs()), Reason: fmt.Sprintf("reversed range: to %s is before from %s", bounds[1], bounds[0]), Key: true})
 	}
 	q.SK = SKBetween(bounds[0], bounds[1])
 	return q

@@ -85,7 +85,7 @@ func (e *Entity[T]) projectionFor(p *projection, ixs []Index) (*projection, erro
 	if e.readIdx == nil {
 		return nil, &ValidationError{Entity: e.def.Type, Field: "projection", Reason: "the type has no table.ReadState field to mark a projected item partial"}
 	}
-	out := &projection{typ: p.typ, attrs: append(append(e.decl.pk.attrs(), e.decl.sk.attrs()...), p.attrs...)}
+	out := &projection{typ: p.typ, attrs: append(append(e.decl.pk.Attrs(), e.decl.sk.Attrs()...), p.attrs...)}
 	for _, ix := range ixs {
 		if _, ok := e.decl.indexes[ix]; ok {
 			out.attrs = append(out.attrs, e.decl.fields(ix)...)

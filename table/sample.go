@@ -8,6 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/keytmpl"
 )
 
 // sampleTime is the time every sampled time field holds.
@@ -37,17 +38,17 @@ func (e *Entity[T]) Sample(set map[string]any) (Sample, error) {
 	rv := reflect.ValueOf(&item).Elem()
 	fillSample(rv, "", 0)
 	// a transform that needs a shape gets its example
-	tps := []template{e.decl.pk, e.decl.sk}
+	tps := []keytmpl.Template{e.decl.pk, e.decl.sk}
 	for _, pair := range e.decl.indexes {
 		tps = append(tps, pair[0], pair[1])
 	}
 	for _, tp := range tps {
 		for _, p := range tp {
-			if p.tf.Example == nil {
+			if p.Tf.Example == nil {
 				continue
 			}
-			if f, ok := fieldByName(rv, p.attr); ok && f.Kind() == reflect.String {
-				f.SetString(p.tf.Example(p.attr))
+			if f, ok := fieldByName(rv, p.Attr); ok && f.Kind() == reflect.String {
+				f.SetString(p.Tf.Example(p.Attr))
 			}
 		}
 	}

@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/singletable/singletable/internal/keytmpl"
 	"github.com/singletable/singletable/keys"
 )
 
@@ -33,21 +33,6 @@ import (
 // owns some shards reads only those ([Query.OnlyShards]), or one shard by
 // its full key.
 
-// MaxShards is the largest shard count a template or a query accepts.
-const MaxShards = 256
-
-// Shard returns the shard of id among n (0 when n <= 1): the 32-bit
-// FNV-1a hash of id's bytes, mod n. It is stable across processes,
-// releases and languages, so every writer and reader of an ID agrees.
-func Shard(id string, n int) int {
-	if n <= 1 {
-		return 0
-	}
-	h := fnv.New32a()
-	h.Write([]byte(id))
-	return int(h.Sum32() % uint32(n))
-}
-
 // ShardPK returns the partition key of shard i of the sharded partition
 // pk: pk#i, or pk itself when n is 1.
 func ShardPK(pk string, i, n int) string {
@@ -55,39 +40,6 @@ func ShardPK(pk string, i, n int) string {
 		return pk
 	}
 	return pk + keys.Delimiter + strconv.Itoa(i)
-}
-
-// shardCount returns N of a "shardN" template modifier, 0 if mod is not
-// one.
-func shardCount(mod string) int {
-	digits, ok := strings.CutPrefix(mod, "shard")
-	if !ok {
-		return 0
-	}
-	n, err := strconv.Atoi(digits)
-	if err != nil || n < 1 || n > MaxShards || strconv.Itoa(n) != digits {
-		return 0
-	}
-	return n
-}
-
-// shards returns the shard count of the template's trailing shard segment
-// (0 when it has none).
-func (t template) shards() int {
-	if len(t) == 0 {
-		return 0
-	}
-	return shardCount(t[len(t)-1].mod)
-}
-
-// unsharded reports whether pk is the template's partition without its
-// shard segment (the PK a reader of every shard names).
-func (t template) unsharded(pk string) bool {
-	n := t.shards()
-	if n <= 1 {
-		return false
-	}
-	return t[:len(t)-1].matches(pk)
 }
 
 // Shards returns the shard count of the entity's partition key on index
@@ -102,7 +54,7 @@ func (e *Entity[T]) Shards(ix Index) int {
 	if ix != Primary {
 		t = e.decl.indexes[ix][0]
 	}
-	if n := t.shards(); n > 1 {
+	if n := t.Shards(); n > 1 {
 		return n
 	}
 	return 0
@@ -118,8 +70,8 @@ func (e *Entity[T]) withShards(q Query) Query {
 	if q.Index != Primary {
 		t = e.decl.indexes[q.Index][0]
 	}
-	if t.unsharded(q.PK) {
-		q.Shards = t.shards()
+	if t.Unsharded(q.PK) {
+		q.Shards = t.Shards()
 	}
 	return q
 }
@@ -225,7 +177,7 @@ func (t *Table) queryShards(ctx context.Context, q Query, entity string) (Page[I
 		states[i] = s
 	}
 	sk := func(it Item) string {
-		v, _ := segmentValue(it[skName])
+		v, _ := keytmpl.SegmentValue(it[skName])
 		return v
 	}
 	// before reports whether (a, shard i) comes before (b, shard j) in
@@ -363,7 +315,7 @@ func (e *Entity[T]) relayout(raw, derived Item) map[string]bool {
 	}
 	var out map[string]bool
 	for ix, pair := range e.decl.indexes {
-		n := pair[0].shards()
+		n := pair[0].Shards()
 		if n == 0 {
 			continue
 		}
@@ -371,8 +323,8 @@ func (e *Entity[T]) relayout(raw, derived Item) map[string]bool {
 		if err != nil {
 			continue
 		}
-		want, _ := segmentValue(derived[is.PK])
-		had, stored := segmentValue(raw[is.PK])
+		want, _ := keytmpl.SegmentValue(derived[is.PK])
+		had, stored := keytmpl.SegmentValue(raw[is.PK])
 		if want == "" || !stored || had == want {
 			continue
 		}
@@ -393,3 +345,11 @@ func (e *Entity[T]) relayout(raw, derived Item) map[string]bool {
 	}
 	return out
 }
+
+// MaxShards is the largest shard count a template or a query accepts.
+const MaxShards = keytmpl.MaxShards
+
+// Shard returns the shard of id among n (0 when n <= 1): the 32-bit
+// FNV-1a hash of id's bytes, mod n. It is stable across processes,
+// releases and languages, so every writer and reader of an ID agrees.
+func Shard(id string, n int) int { return keytmpl.Shard(id, n) }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/singletable/singletable/internal/keytmpl"
 	"github.com/singletable/singletable/keys"
 )
 
@@ -55,7 +56,7 @@ func (t Template) Partition(v map[string]string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return buildSide(pk.withoutShard(), v, "partition key")
+	return buildSide(pk.WithoutShard(), v, "partition key")
 }
 
 // SortKey returns the sort key alone (a bound of a range), built from v.
@@ -83,12 +84,12 @@ func (t Template) SortPrefix(v map[string]string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	p, whole, err := sk.prefix(av)
+	p, whole, err := sk.Prefix(av)
 	if err != nil {
 		return "", err
 	}
 	if whole {
-		return "", &ValidationError{Field: strings.Join(sk.attrs(), ", "), Reason: fmt.Sprintf("%q: a prefix leaves out at least one reference", t.SK), Key: true}
+		return "", &ValidationError{Field: strings.Join(sk.Attrs(), ", "), Reason: fmt.Sprintf("%q: a prefix leaves out at least one reference", t.SK), Key: true}
 	}
 	return p, nil
 }
@@ -141,7 +142,7 @@ func (t Template) References() ([]string, error) {
 		return nil, err
 	}
 	var out []string
-	for _, a := range append(pk.attrs(), sk.attrs()...) {
+	for _, a := range append(pk.Attrs(), sk.Attrs()...) {
 		if !slices.Contains(out, a) {
 			out = append(out, a)
 		}
@@ -151,7 +152,7 @@ func (t Template) References() ([]string, error) {
 
 // parsed returns both templates, parsed (cached: a template is a constant
 // of the program).
-func (t Template) parsed() (pk, sk template, err error) {
+func (t Template) parsed() (pk, sk keytmpl.Template, err error) {
 	if pk, err = parsedTemplate(t.PK); err != nil {
 		return nil, nil, err
 	}
@@ -163,11 +164,11 @@ func (t Template) parsed() (pk, sk template, err error) {
 
 var templateCache sync.Map // string -> template
 
-func parsedTemplate(s string) (template, error) {
+func parsedTemplate(s string) (keytmpl.Template, error) {
 	if t, ok := templateCache.Load(s); ok {
-		return t.(template), nil
+		return t.(keytmpl.Template), nil
 	}
-	t, err := parseTemplate(s)
+	t, err := keytmpl.Parse(s)
 	if err != nil {
 		return nil, fmt.Errorf("%w: template %v", ErrInvalidInput, err)
 	}
@@ -179,10 +180,10 @@ func parsedTemplate(s string) (template, error) {
 // digits only is a number (so ":ts" and ":ms" read it as epoch seconds or
 // milliseconds), any other a string. A name no template references is
 // refused.
-func templateValues(v map[string]string, ts ...template) (Item, error) {
+func templateValues(v map[string]string, ts ...keytmpl.Template) (Item, error) {
 	av := make(Item, len(v))
 	for _, name := range slices.Sorted(maps.Keys(v)) {
-		if !slices.ContainsFunc(ts, func(t template) bool { return slices.Contains(t.attrs(), name) }) {
+		if !slices.ContainsFunc(ts, func(t keytmpl.Template) bool { return slices.Contains(t.Attrs(), name) }) {
 			return nil, &ValidationError{Field: name, Reason: "not referenced by the key template", Key: true}
 		}
 		s := v[name]
@@ -196,34 +197,34 @@ func templateValues(v map[string]string, ts ...template) (Item, error) {
 }
 
 // buildSide builds one side of a key from v.
-func buildSide(t template, v map[string]string, what string) (string, error) {
+func buildSide(t keytmpl.Template, v map[string]string, what string) (string, error) {
 	av, err := templateValues(v, t)
 	if err != nil {
 		return "", err
 	}
-	s, ok, err := t.build(av)
+	s, ok, err := t.Build(av)
 	if err != nil {
 		return "", err
 	}
 	if !ok {
-		return "", &ValidationError{Field: strings.Join(t.attrs(), ", "), Reason: "empty: the " + what + " derives from it", Key: true}
+		return "", &ValidationError{Field: strings.Join(t.Attrs(), ", "), Reason: "empty: the " + what + " derives from it", Key: true}
 	}
 	return s, nil
 }
 
 // readSide reads the values key holds by template t (written as src) into
 // out.
-func readSide(t template, key, src string, out map[string]string) error {
+func readSide(t keytmpl.Template, key, src string, out map[string]string) error {
 	bad := func(reason string) error {
-		return &ValidationError{Field: strings.Join(t.attrs(), ", "), Reason: fmt.Sprintf("%q is not a key of %q: %s", key, src, reason), Key: true}
+		return &ValidationError{Field: strings.Join(t.Attrs(), ", "), Reason: fmt.Sprintf("%q is not a key of %q: %s", key, src, reason), Key: true}
 	}
-	if !t.matches(key) {
+	if !t.Matches(key) {
 		return bad("another shape")
 	}
 	segs := strings.Split(key, keys.Delimiter)
 	i := 0
 	for _, p := range t {
-		n := p.segments()
+		n := p.Segments()
 		part := segs[i : i+n]
 		i += n
 		for _, s := range part {
@@ -231,27 +232,27 @@ func readSide(t template, key, src string, out map[string]string) error {
 				return bad(fmt.Sprintf("segment %q", s))
 			}
 		}
-		if p.attr == "" {
+		if p.Attr == "" {
 			continue
 		}
 		read := func(segs []string) (string, bool, error) { return segs[0], true, nil }
-		if p.mod != "" {
-			read = p.tf.Read
+		if p.Mod != "" {
+			read = p.Tf.Read
 		}
 		if read == nil {
 			continue // a transform that keeps part of the value
 		}
 		v, ok, err := read(part)
 		if err != nil {
-			return bad(fmt.Sprintf("%s: %v", p.attr, err))
+			return bad(fmt.Sprintf("%s: %v", p.Attr, err))
 		}
 		if !ok {
 			continue
 		}
-		if prev, seen := out[p.attr]; seen && prev != v {
-			return bad(fmt.Sprintf("%s is %q and %q", p.attr, prev, v))
+		if prev, seen := out[p.Attr]; seen && prev != v {
+			return bad(fmt.Sprintf("%s is %q and %q", p.Attr, prev, v))
 		}
-		out[p.attr] = v
+		out[p.Attr] = v
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package table
+package keytmpl
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ import (
 // through it. Add one by adding an entry to [transforms] (with its doc
 // line, its sample output and a test), never by a closure beside the
 // templates.
-type transform struct {
+type Transform struct {
 	// Doc says what the transform does, for documents and errors.
 	Doc string
 	// Segments is how many key segments the transform writes (1 unless
@@ -47,7 +47,7 @@ type transform struct {
 
 // transforms is the registry of named transforms. A ":N" modifier (digits)
 // is the fixed-width number transform of width N (see [widthTransform]).
-var transforms = map[string]transform{
+var Registry = map[string]Transform{
 	"esc": {
 		Doc:      "the value escaped with keys.Escape (for values that may hold the delimiter: tags, free text)",
 		Segments: 1,
@@ -65,7 +65,7 @@ var transforms = map[string]transform{
 		Doc:      "a time (RFC 3339 string, or epoch seconds of a `unixtime` number) as keys.Timestamp: UTC, fixed-width nanoseconds, byte order is time order",
 		Segments: 1,
 		Apply: func(v string, av types.AttributeValue) ([]string, error) {
-			tm, err := timeOf(v, av, time.Unix)
+			tm, err := TimeOf(v, av, time.Unix)
 			if err != nil {
 				return nil, err
 			}
@@ -81,7 +81,7 @@ var transforms = map[string]transform{
 		Doc:      "a time (RFC 3339 string, or a number of Unix milliseconds) as keys.UnixMilli, 13 digits",
 		Segments: 1,
 		Apply: func(v string, av types.AttributeValue) ([]string, error) {
-			tm, err := timeOf(v, av, func(n, _ int64) time.Time { return time.UnixMilli(n) })
+			tm, err := TimeOf(v, av, func(n, _ int64) time.Time { return time.UnixMilli(n) })
 			if err != nil {
 				return nil, err
 			}
@@ -139,8 +139,8 @@ var transforms = map[string]transform{
 
 // widthTransform is ":N" (N digits, 1 to 20): a non-negative integer,
 // zero-padded to N digits so byte order is number order ("MSG#{seqId:10}").
-func widthTransform(n int) transform {
-	return transform{
+func widthTransform(n int) Transform {
+	return Transform{
 		Doc:      fmt.Sprintf("a non-negative integer zero-padded to %d digits, so byte order is number order", n),
 		Segments: 1,
 		Apply: func(v string, _ types.AttributeValue) ([]string, error) {
@@ -170,12 +170,12 @@ func widthTransform(n int) transform {
 // shardTransform is ":shardN": the value's shard among N ([Shard]), as
 // the last segment of a partition key; ":shard1" writes no segment (the
 // unsharded key).
-func shardTransform(n int) transform {
+func shardTransform(n int) Transform {
 	segs := 1
 	if n == 1 {
 		segs = 0
 	}
-	return transform{
+	return Transform{
 		Doc:      fmt.Sprintf("the value's shard among %d (table.Shard: FNV-1a mod N), the last segment of a sharded partition", n),
 		Segments: segs,
 		Apply: func(v string, _ types.AttributeValue) ([]string, error) {
@@ -188,34 +188,19 @@ func shardTransform(n int) transform {
 }
 
 // lookupTransform returns the transform named mod ("" is none).
-func lookupTransform(mod string) (transform, bool) {
-	if n := width(mod); n > 0 {
+func Lookup(mod string) (Transform, bool) {
+	if n := Width(mod); n > 0 {
 		return widthTransform(n), true
 	}
-	if n := shardCount(mod); n > 0 {
+	if n := ShardCount(mod); n > 0 {
 		return shardTransform(n), true
 	}
-	t, ok := transforms[mod]
+	t, ok := Registry[mod]
 	return t, ok
 }
 
-// Transforms returns the doc line of every named transform a template may
-// apply, by name (":N" for the fixed-width numbers): what documents and
-// tools show beside the templates.
-func Transforms() map[string]string {
-	out := map[string]string{
-		":N":      "a non-negative integer zero-padded to N digits (1 to 20), so byte order is number order",
-		":shardN": "the value's shard among N (table.Shard: FNV-1a mod N), the last segment of a sharded partition; :shard1 leaves it out",
-		":shard":  "a shard segment whose count N the deployment's profile gives (Template.WithShards makes it :shardN)",
-	}
-	for name, t := range transforms {
-		out[":"+name] = t.Doc
-	}
-	return out
-}
-
 // timeOf reads a time from an RFC 3339 string, or from a number by unit.
-func timeOf(v string, av types.AttributeValue, unit func(n, nsec int64) time.Time) (time.Time, error) {
+func TimeOf(v string, av types.AttributeValue, unit func(n, nsec int64) time.Time) (time.Time, error) {
 	if _, isNum := av.(*types.AttributeValueMemberN); isNum {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
@@ -228,4 +213,19 @@ func timeOf(v string, av types.AttributeValue, unit func(n, nsec int64) time.Tim
 		return time.Time{}, fmt.Errorf("%q is not a time", v)
 	}
 	return tm, nil
+}
+
+// Transforms returns the doc line of every named transform a template may
+// apply, by name (":N" for the fixed-width numbers): what documents and
+// tools show beside the templates.
+func Transforms() map[string]string {
+	out := map[string]string{
+		":N":      "a non-negative integer zero-padded to N digits (1 to 20), so byte order is number order",
+		":shardN": "the value's shard among N (table.Shard: FNV-1a mod N), the last segment of a sharded partition; :shard1 leaves it out",
+		":shard":  "a shard segment whose count N the deployment's profile gives (Template.WithShards makes it :shardN)",
+	}
+	for name, t := range Registry {
+		out[":"+name] = t.Doc
+	}
+	return out
 }
