@@ -20,6 +20,7 @@ import (
 	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/feed"
+	"github.com/singletable/singletable/table/feed/feedtest"
 )
 
 var errQueueDown = errors.New("queue unavailable")
@@ -456,24 +457,6 @@ func TestJobQueueSendFails_LB84(t *testing.T) {
 	}
 }
 
-// hear registers a handler of T's changes that checks each is coherent
-// (the images its event has) and counts it under its entity's type.
-func hear[T any](s *listbackup.Store, r *feed.Router, mu *sync.Mutex, got map[string][]string) {
-	feed.HandleType(r, func(_ context.Context, c table.ItemChange[T]) error {
-		cl := s.Table().Classify(c.Record)
-		ok := (c.Event == table.Created && c.New != nil && c.Old == nil) ||
-			(c.Event == table.Modified && c.New != nil && c.Old != nil) ||
-			(c.Event == table.Removed && c.New == nil && c.Old != nil)
-		if !ok || cl.Kind != table.KindEntity {
-			return fmt.Errorf("incoherent change %v of %v", c.Event, c.Key)
-		}
-		mu.Lock()
-		got[cl.Entity.Type()] = append(got[cl.Entity.Type()], c.Event.String())
-		mu.Unlock()
-		return nil
-	})
-}
-
 // Every ListBackup write, of every entity the store binds, heard from the
 // real stream as a typed change of its entity; the engine's own items go
 // to the library handler; no record is unknown or left without a handler
@@ -485,45 +468,36 @@ func TestEveryWriteHeard_LB85(t *testing.T) {
 	must(t, f.Jobs.Create(c, &lb.Job{AccountID: "all-acct", JobID: "all-job", JobType: lb.JobSync, SourceID: "all-src", MaxRetries: 1}))
 	must(t, f.Jobs.Delete(c, "all-job"))
 
-	r := feed.NewRouter(f.tbl)
-	r.Strict()
-	var mu sync.Mutex
-	got := map[string][]string{}
-	lib := map[string]int{}
-	r.Library(func(_ context.Context, _ table.Record, kind string) error {
-		mu.Lock()
-		lib[kind]++
-		mu.Unlock()
-		return nil
-	})
-	hear[lb.User](f.Store, r, &mu, got)
-	hear[lb.Account](f.Store, r, &mu, got)
-	hear[lb.Membership](f.Store, r, &mu, got)
-	hear[lb.Team](f.Store, r, &mu, got)
-	hear[lb.Source](f.Store, r, &mu, got)
-	hear[lb.Activity](f.Store, r, &mu, got)
-	hear[lb.Job](f.Store, r, &mu, got)
-	hear[lb.Connection](f.Store, r, &mu, got)
-	hear[lb.OAuthState](f.Store, r, &mu, got)
-	hear[lb.OAuthToken](f.Store, r, &mu, got)
-	hear[lb.RefreshToken](f.Store, r, &mu, got)
-	hear[lb.TokenFamily](f.Store, r, &mu, got)
-	hear[lb.Tag](f.Store, r, &mu, got)
-	hear[lb.Notification](f.Store, r, &mu, got)
-	hear[lb.SyncSchedule](f.Store, r, &mu, got)
-	hear[lb.SyncRun](f.Store, r, &mu, got)
-	hear[lb.APIKey](f.Store, r, &mu, got)
-	hear[lb.Webhook](f.Store, r, &mu, got)
-	hear[lb.UsageMetrics](f.Store, r, &mu, got)
-	hear[lb.BillingPlan](f.Store, r, &mu, got)
-	hear[lb.SourceGroup](f.Store, r, &mu, got)
-	hear[lb.TeamMembership](f.Store, r, &mu, got)
-	hear[lb.Label](f.Store, r, &mu, got)
-	hear[lb.EntityTag](f.Store, r, &mu, got)
-	hear[lb.MFACode](f.Store, r, &mu, got)
-	hear[lb.CatalogPlatform](f.Store, r, &mu, got)
-	hear[lb.CatalogSource](f.Store, r, &mu, got)
-	hear[lb.InboxNotification](f.Store, r, &mu, got)
+	h := feedtest.New()
+	r := h.Router(f.tbl)
+	feedtest.Listen[lb.User](h, r, nil)
+	feedtest.Listen[lb.Account](h, r, nil)
+	feedtest.Listen[lb.Membership](h, r, nil)
+	feedtest.Listen[lb.Team](h, r, nil)
+	feedtest.Listen[lb.Source](h, r, nil)
+	feedtest.Listen[lb.Activity](h, r, nil)
+	feedtest.Listen[lb.Job](h, r, nil)
+	feedtest.Listen[lb.Connection](h, r, nil)
+	feedtest.Listen[lb.OAuthState](h, r, nil)
+	feedtest.Listen[lb.OAuthToken](h, r, nil)
+	feedtest.Listen[lb.RefreshToken](h, r, nil)
+	feedtest.Listen[lb.TokenFamily](h, r, nil)
+	feedtest.Listen[lb.Tag](h, r, nil)
+	feedtest.Listen[lb.Notification](h, r, nil)
+	feedtest.Listen[lb.SyncSchedule](h, r, nil)
+	feedtest.Listen[lb.SyncRun](h, r, nil)
+	feedtest.Listen[lb.APIKey](h, r, nil)
+	feedtest.Listen[lb.Webhook](h, r, nil)
+	feedtest.Listen[lb.UsageMetrics](h, r, nil)
+	feedtest.Listen[lb.BillingPlan](h, r, nil)
+	feedtest.Listen[lb.SourceGroup](h, r, nil)
+	feedtest.Listen[lb.TeamMembership](h, r, nil)
+	feedtest.Listen[lb.Label](h, r, nil)
+	feedtest.Listen[lb.EntityTag](h, r, nil)
+	feedtest.Listen[lb.MFACode](h, r, nil)
+	feedtest.Listen[lb.CatalogPlatform](h, r, nil)
+	feedtest.Listen[lb.CatalogSource](h, r, nil)
+	feedtest.Listen[lb.InboxNotification](h, r, nil)
 
 	cons := &feed.Consumer{Table: f.tbl, Name: "every-write", Handler: r, Attempts: 1}
 	must(t, cons.CatchUp(c)) // an unknown record or one without a handler is an error
@@ -534,7 +508,7 @@ func TestEveryWriteHeard_LB85(t *testing.T) {
 	}
 	slices.Sort(bound)
 	var heard []string
-	for typ, evs := range got {
+	for typ, evs := range h.Events {
 		heard = append(heard, typ)
 		if evs[0] != "created" {
 			t.Errorf("%s: first change %v, want created", typ, evs)
@@ -549,14 +523,14 @@ func TestEveryWriteHeard_LB85(t *testing.T) {
 		listbackup.TypeJob:   {"created", "removed"},
 		listbackup.TypeInbox: {"created", "modified"},
 	} {
-		if !slices.Equal(got[typ], want) {
-			t.Errorf("%s changes %v, want %v", typ, got[typ], want)
+		if !slices.Equal(h.Events[typ], want) {
+			t.Errorf("%s changes %v, want %v", typ, h.Events[typ], want)
 		}
 	}
 	// The user's email and username guards (the email's moved): 3 created,
 	// 1 removed.
-	if lib[table.GuardType] < 4 {
-		t.Errorf("library records %v, want at least the user's 4 guard records", lib)
+	if h.Library[table.GuardType] < 4 {
+		t.Errorf("library records %v, want at least the user's 4 guard records", h.Library)
 	}
-	t.Logf("heard %d entities; library records %v", len(heard), lib)
+	t.Logf("LB-85: heard %d entities: %s", len(heard), h.EveryEntity(t, f.tbl))
 }

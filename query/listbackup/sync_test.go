@@ -187,7 +187,6 @@ func TestWebhooks_LB55_LB56_LB57(t *testing.T) {
 // on one day, none lost.
 func TestUsage_LB58_LB59_LB60_LB61(t *testing.T) {
 	f := newFixture(t)
-	c := ctx(t)
 	var wg sync.WaitGroup
 	for range 50 {
 		wg.Go(func() {
@@ -200,6 +199,9 @@ func TestUsage_LB58_LB59_LB60_LB61(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	// The context starts after the 500 contended increments, which may
+	// take minutes on a loaded machine.
+	c := ctx(t)
 	m, err := f.Usage.Metrics.Get(c, lb.UsageMetrics{AccountID: "a1", MetricDate: "2025-03-14"}) // LB-58
 	must(t, err)
 	if m.APICalls != 500 || m.DataProcessed != 50000 {

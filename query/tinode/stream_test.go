@@ -1,7 +1,6 @@
 package tinode_test
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -13,37 +12,9 @@ import (
 	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
-	"github.com/singletable/singletable/table/feed"
+	"github.com/singletable/singletable/table/feed/feedtest"
 	"github.com/singletable/singletable/table/tabletest"
 )
-
-// tn39Heard counts what a router heard, per entity type and event.
-type tn39Heard struct {
-	events map[string][]string // entity type -> events in order
-	lib    map[string]int      // the engine's item kind -> records
-}
-
-// tn39Listen registers, by its Go type (feed.HandleType), a handler for
-// s's entity of type T that checks the images each event must have, runs
-// check, and records the event.
-func tn39Listen[T any](s *tinode.Store, r *feed.Router, h *tn39Heard, check func(table.ItemChange[T]) error) {
-	feed.HandleType(r, func(_ context.Context, c table.ItemChange[T]) error {
-		typ := s.Table().Classify(c.Record).Entity.Type()
-		switch {
-		case c.Event == table.Created && (c.New == nil || c.Old != nil),
-			c.Event == table.Modified && (c.New == nil || c.Old == nil),
-			c.Event == table.Removed && (c.New != nil || c.Old == nil):
-			return fmt.Errorf("%s %s: old %v new %v", typ, c.Event, c.Old != nil, c.New != nil)
-		}
-		if check != nil {
-			if err := check(c); err != nil {
-				return err
-			}
-		}
-		h.events[typ] = append(h.events[typ], c.Event.String())
-		return nil
-	})
-}
 
 // TN-39: every write of the Tinode store, on a table with a
 // NEW_AND_OLD_IMAGES stream (tinode.md declares none; the test adds it),
@@ -121,73 +92,45 @@ func TestEveryWriteHeard_TN39(t *testing.T) {
 	must(s.Users.SoftDelete(c, "usrCyd"))
 	must(s.Users.Delete(c, "usrBob"))
 
-	arn, err := feed.StreamARN(c, tbl)
-	must(err)
-	recs, err := feed.ReadAll(c, feed.StreamsClient(tbl.Client()), arn)
-	must(err)
-
-	h := &tn39Heard{events: map[string][]string{}, lib: map[string]int{}}
-	r := feed.NewRouter(tbl)
-	r.Strict() // a record of an entity without a handler is an error
-	r.Library(func(_ context.Context, _ table.Record, kind string) error { h.lib[kind]++; return nil })
-	// No Unknown handler: a record of no declared entity fails RouteAll.
+	h := feedtest.New()
+	r := h.Router(tbl)
 	var tags [][]string
-	tn39Listen(s, r, h, func(c table.ItemChange[tn.User]) error {
+	feedtest.Listen(h, r, func(c table.ItemChange[tn.User]) error {
 		if c.New != nil && (c.Old == nil || !slices.Equal(c.Old.Tags, c.New.Tags)) {
 			tags = append(tags, c.New.Tags)
 		}
 		return nil
 	})
 	var secrets []string
-	tn39Listen(s, r, h, func(c table.ItemChange[tn.AuthRecord]) error {
+	feedtest.Listen(h, r, func(c table.ItemChange[tn.AuthRecord]) error {
 		if c.New != nil && c.New.UserID == "usrAda" {
 			secrets = append(secrets, string(c.New.Secret))
 		}
 		return nil
 	})
-	tn39Listen[tn.Topic](s, r, h, nil)
-	tn39Listen[tn.Subscription](s, r, h, nil)
+	feedtest.Listen[tn.Topic](h, r, nil)
+	feedtest.Listen[tn.Subscription](h, r, nil)
 	partitions := map[string]bool{}
 	var contents []string
-	tn39Listen(s, r, h, func(c table.ItemChange[tn.Message]) error {
+	feedtest.Listen(h, r, func(c table.ItemChange[tn.Message]) error {
 		partitions[c.Key.PK] = true
 		if c.Event == table.Created {
 			contents = append(contents, strings.Trim(string(c.New.Content), `"`))
 		}
 		return nil
 	})
-	tn39Listen[tn.DelMessage](s, r, h, nil)
-	tn39Listen[tn.Credential](s, r, h, nil)
-	tn39Listen[tn.File](s, r, h, nil)
-	tn39Listen[tn.FileLink](s, r, h, nil)
-	tn39Listen[tn.CacheEntry](s, r, h, nil)
-	tn39Listen[tn.DBVersion](s, r, h, nil)
-	n, err := r.RouteAll(c, recs)
-	if err != nil || n != len(recs) {
-		t.Fatalf("RouteAll: %d of %d records, %v", n, len(recs), err)
-	}
+	feedtest.Listen[tn.DelMessage](h, r, nil)
+	feedtest.Listen[tn.Credential](h, r, nil)
+	feedtest.Listen[tn.File](h, r, nil)
+	feedtest.Listen[tn.FileLink](h, r, nil)
+	feedtest.Listen[tn.CacheEntry](h, r, nil)
+	feedtest.Listen[tn.DBVersion](h, r, nil)
+	h.Route(t, c, r)
 
 	// Every entity the store binds was written and heard.
-	var counts []string
-	total := 0
-	for _, e := range tbl.Entities() {
-		evs := h.events[e.Type()]
-		if len(evs) == 0 {
-			t.Errorf("TN-39: no change of %s heard", e.Type())
-		}
-		counts = append(counts, fmt.Sprintf("%s %d", e.Type(), len(evs)))
-		total += len(evs)
-	}
-	libTotal := 0
-	for _, n := range h.lib {
-		libTotal += n
-	}
-	t.Logf("TN-39: %d records: %s; library %v", len(recs), strings.Join(counts, ", "), h.lib)
-	if total+libTotal != len(recs) {
-		t.Errorf("%d entity records + %d library records, want all %d", total, libTotal, len(recs))
-	}
-	if h.lib[table.GuardType] == 0 {
-		t.Errorf("no guard record heard: library %v", h.lib)
+	t.Logf("TN-39: %s", h.EveryEntity(t, tbl))
+	if h.Library[table.GuardType] == 0 {
+		t.Errorf("no guard record heard: library %v", h.Library)
 	}
 	if want := []string{"hello 0", "hello 1", "hello 2", "hello 3", "hello 4", "hello 5", "after 0", "after 1"}; !slices.Equal(contents, want) {
 		t.Errorf("messages heard %q, want %q", contents, want)
@@ -212,7 +155,7 @@ func TestEveryWriteHeard_TN39(t *testing.T) {
 		"TinodeMessage":   {"created", "created", "created", "created", "created", "created", "created", "created", "modified", "modified", "modified"},
 		"TinodeDBVersion": {"created", "modified"},
 	} {
-		if got := h.events[typ]; !slices.Equal(got, want) {
+		if got := h.Events[typ]; !slices.Equal(got, want) {
 			t.Errorf("%s events %v, want %v", typ, got, want)
 		}
 	}
