@@ -13,6 +13,7 @@ import (
 	"github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/feed"
+	"github.com/singletable/singletable/table/feed/feedtest"
 	"github.com/singletable/singletable/table/tabletest"
 	"github.com/singletable/singletable/table/tabletest/capacity"
 )
@@ -74,14 +75,7 @@ func newWCUSetup(t *testing.T, profile ...func(*ferryhook.Options)) wcuSetup {
 // and returns how many batches it handled.
 func (w wcuSetup) consume(t *testing.T, c context.Context, size int) int {
 	t.Helper()
-	arn, err := feed.StreamARN(c, w.events)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := feed.ReadAll(c, feed.StreamsClient(w.events.Client()), arn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := feedtest.Records(t, c, w.events)
 	h := w.s.CountsHandler()
 	n := 0
 	for len(recs) > 0 {

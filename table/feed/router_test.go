@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/feed"
+	"github.com/singletable/singletable/table/feed/feedtest"
 	"github.com/singletable/singletable/table/tabletest"
 )
 
@@ -54,16 +55,7 @@ func newWorld(t *testing.T) world {
 
 func readAll(t *testing.T, tbl *table.Table) []table.Record {
 	t.Helper()
-	ctx := context.Background()
-	arn, err := feed.StreamARN(ctx, tbl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := feed.ReadAll(ctx, feed.StreamsClient(tbl.Client()), arn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return recs
+	return feedtest.Records(t, context.Background(), tbl)
 }
 
 // A stream record becomes a typed change of its entity: the event, the

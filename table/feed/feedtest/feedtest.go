@@ -85,13 +85,10 @@ func Listen[T any](h *Hearing, r *feed.Router, check func(table.ItemChange[T]) e
 	})
 }
 
-// Route reads every record of the stream of r's table, from the trim
-// horizon to its current end ([feed.ReadAll]), routes them all through r
-// and returns how many there were. Any error fails t: an unknown record,
-// a change without a handler, a check of [Listen] that failed.
-func (h *Hearing) Route(t testing.TB, ctx context.Context, r *feed.Router) int {
+// Records returns every record of tbl's stream, from the trim horizon
+// to its current end ([feed.ReadAll]), failing t on an error.
+func Records(t testing.TB, ctx context.Context, tbl *table.Table) []table.Record {
 	t.Helper()
-	tbl := r.Table()
 	arn, err := feed.StreamARN(ctx, tbl)
 	if err != nil {
 		t.Fatal(err)
@@ -100,6 +97,17 @@ func (h *Hearing) Route(t testing.TB, ctx context.Context, r *feed.Router) int {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return recs
+}
+
+// Route reads every record of the stream of r's table ([Records]),
+// routes them all through r and returns how many there were. Any error
+// fails t: an unknown record, a change without a handler, a check of
+// [Listen] that failed.
+func (h *Hearing) Route(t testing.TB, ctx context.Context, r *feed.Router) int {
+	t.Helper()
+	tbl := r.Table()
+	recs := Records(t, ctx, tbl)
 	if n, err := r.RouteAll(ctx, recs); err != nil || n != len(recs) {
 		t.Fatalf("RouteAll on %s: %d of %d records, %v", tbl.Name(), n, len(recs), err)
 	}

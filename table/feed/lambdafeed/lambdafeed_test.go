@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/feed"
+	"github.com/singletable/singletable/table/feed/feedtest"
 	"github.com/singletable/singletable/table/feed/lambdafeed"
 	"github.com/singletable/singletable/table/tabletest"
 )
@@ -120,11 +121,7 @@ func readAll(t *testing.T, tbl *table.Table) (string, []table.Record) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, err := feed.ReadAll(ctx, feed.StreamsClient(tbl.Client()), arn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return arn, recs
+	return arn, feedtest.Records(t, ctx, tbl)
 }
 
 // lambdaEventJSON writes recs as the JSON event Lambda hands a function
