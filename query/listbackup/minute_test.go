@@ -41,7 +41,7 @@ type dueMinute struct {
 // nextRunAt moves a day), records the run as running and finishes it
 // completed (the run moves from RUNS#running to RUNS#completed, LB-51).
 // shards is Options.IndexShards (1: the unsharded SCHED#DUE, RUNS#{status}).
-func runDueMinute(t *testing.T, shards int, scale float64) *dueMinute {
+func runDueMinute(t *testing.T, shards int, scale float64, seconds int) *dueMinute {
 	t.Helper()
 	f := newFixture(t)
 	// A modeled minute sends thousands of requests through the meter:
@@ -51,7 +51,7 @@ func runDueMinute(t *testing.T, shards int, scale float64) *dueMinute {
 	opts := func(o *listbackup.Options) { o.IndexShards = shards }
 	s0 := listbackup.New(f.tbl, opts)
 	d := &dueMinute{midnight: t0.Truncate(24 * time.Hour)}
-	minute := capacity.Minute{Name: fmt.Sprintf("listbackup/100k-due-in-a-minute/%d-shards", shards), PerSecond: 100_000.0 / 60, Scale: scale}
+	minute := capacity.Minute{Name: fmt.Sprintf("listbackup/100k-due-in-a-minute/%d-shards", shards), PerSecond: 100_000.0 / 60, Scale: scale, Seconds: seconds}
 	n := minute.Calls()
 	parallel(t, n, func(i int) error {
 		sc := lb.SyncSchedule{SourceID: lb.SourceID(fmt.Sprintf("src%05d", i)), ScheduleID: lb.ScheduleID(capacity.SpreadID("daily", i, shards)),
@@ -222,10 +222,12 @@ func count(bs []bool) int {
 }
 
 // TestMinute_LB48_LB49_LB51_DueAtMidnight: 100,000 schedules due at
-// midnight, run within the minute (SCALE.md section 2), for a modeled
-// minute with the meter throttling every key past its limit per modeled
-// second (capacity.RunMinute at scale 0.01: 1,000 schedules, 16.7 a
-// modeled second, against 10 WCU / 30 RCU per key-second). Over the 8
+// midnight, run within the minute (SCALE.md section 2), for 20 modeled
+// seconds of that minute (its steady state: every second runs as many
+// schedules; the whole minute took CI three times as long and showed
+// nothing more) with the meter throttling every key past its limit per
+// modeled second (capacity.RunMinute at scale 0.01: 333 schedules, 16.7
+// a modeled second, against 10 WCU / 30 RCU per key-second). Over the 8
 // shards of SCHED#DUE and RUNS#{status} no call fails and no key-second
 // passes the target (800 WCU/s at full scale); nothing is lost (every
 // schedule moved a day once, every run stored completed) and nothing is
@@ -233,7 +235,7 @@ func count(bs []bool) int {
 // recorded). The unsharded layout, run the same, is throttled:
 // TestMinute_LB48_Unsharded.
 func TestMinute_LB48_LB49_LB51_DueAtMidnight(t *testing.T) {
-	d := runDueMinute(t, listbackup.DefaultIndexShards, 0.01)
+	d := runDueMinute(t, listbackup.DefaultIndexShards, 0.01, 20)
 	if d.res.Failed != 0 {
 		t.Errorf("%d of %d calls failed at the target rate over %d shards: %v", d.res.Failed, d.res.Calls, listbackup.DefaultIndexShards, d.res.Errors)
 	}
@@ -265,14 +267,13 @@ func TestMinute_LB48_LB49_LB51_DueAtMidnight(t *testing.T) {
 // GSI1 SCHED#DUE, every run in RUNS#running then RUNS#completed) puts
 // ~3,300 WCU/s on SCHED#DUE, so the meter throttles it: the throttles are
 // retried, and the calls that spend their retry budget fail with
-// table.ErrThrottled (RunMinute's contract; at scale 0.005, 500
-// schedules against 5 WCU per key-second, the same modeled minute for half
-// the requests); still nothing is lost (a call's
+// table.ErrThrottled (RunMinute's contract; at scale 0.005, 20 modeled
+// seconds: 167 schedules against 5 WCU per key-second); still nothing is lost (a call's
 // steps that returned success are stored, a schedule not moved is still
 // due) and nothing is counted twice. So the sharded run passing is not for
 // lack of throttling.
 func TestMinute_LB48_Unsharded(t *testing.T) {
-	d := runDueMinute(t, 1, 0.005)
+	d := runDueMinute(t, 1, 0.005, 20)
 	if d.res.Throttles == 0 || d.res.Throttled["GSI1 SCHED#DUE"] == 0 {
 		t.Errorf("unsharded: %d throttles (%v), want SCHED#DUE throttled", d.res.Throttles, d.res.Throttled)
 	}
