@@ -124,7 +124,7 @@ func (s *Store) ingestEvents(ctx context.Context, source fh.SourceID, ins []Crea
 			return nil, fmt.Errorf("ingest %s: %w", source, err)
 		}
 		evs, next, err := s.ingestOnce(ctx, source, ins, o)
-		release(err == nil)
+		release(err == nil || kept(err))
 		switch {
 		case next == ingestRereadPlan && attempt < 3:
 			s.owners.Delete(source)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/singletable/singletable/entity/fh"
+	"github.com/singletable/singletable/table"
 )
 
 // The plan limit (issue 44). The running service's ingest handler reads
@@ -28,7 +29,9 @@ import (
 // document profile takes its first figure from the FH-1 read it makes
 // anyway. Only users whose plan has a limit are read. The bound:
 //
-//   - one store never passes the limit: it counts what it takes;
+//   - one store never passes the limit: it counts what it takes,
+//     including an ingest that failed in a way that may follow a stored
+//     write (a lost answer: kept), until its next usage read;
 //   - stores together pass it by at most the events the other stores took
 //     for the user since this store's last read, their rate times
 //     StateCheck (a free plan's 100 events a minute, the service's rate
@@ -127,8 +130,8 @@ func (s *Store) seedUsage(user fh.UserID, plan fh.Plan, usage int64) {
 // admit reserves room for n events of user on plan under the plan's
 // limit, reading the usage when the store's figure is older than
 // StateCheck; it gives a *PlanLimitError when they do not fit. release
-// ends the reservation: ok says the events were stored (an error gives
-// the room back).
+// ends the reservation: ok says the events stay counted (stored, or
+// possibly stored: see kept); false gives the room back.
 func (s *Store) admit(ctx context.Context, user fh.UserID, plan fh.Plan, n int) (release func(ok bool), err error) {
 	limit := s.planLimit(plan)
 	if limit <= 0 {
@@ -164,6 +167,22 @@ func (s *Store) admit(ctx context.Context, user fh.UserID, plan fh.Plan, n int) 
 		}
 		g.mu.Unlock()
 	}, nil
+}
+
+// kept says whether events whose write ended in err stay counted against
+// the limit until the next usage read: yes unless err says DynamoDB
+// refused the write (a condition, a missing or paused source, bad
+// input). A timeout, a lost connection or throttling after the retries
+// may follow a write that landed, whose answer was lost: giving its room
+// back could let one store pass the limit.
+func kept(err error) bool {
+	for _, refused := range []error{table.ErrNotFound, table.ErrAlreadyExists, table.ErrConditionFailed,
+		table.ErrTransactionCanceled, table.ErrConflict, table.ErrInvalidInput, table.ErrInvalidKey, table.ErrItemTooLarge} {
+		if errors.Is(err, refused) {
+			return false
+		}
+	}
+	return true
 }
 
 // forgetUsage drops what the store knows of user's usage (its billing

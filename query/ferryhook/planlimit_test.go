@@ -3,16 +3,19 @@ package ferryhook_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/singletable/singletable/entity/fh"
 	"github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/feed"
+	"github.com/singletable/singletable/table/tabletest"
 )
 
 // TestPlanLimit_FH12: the plan limit (issue 44, the running service's
@@ -157,5 +160,84 @@ func TestPlanLimit_FH12(t *testing.T) {
 			}
 			t.Logf("%s: limit %d; B 1, A %d, B %d more within StateCheck: %d stored (the bound), both refused past it", p.name, limit, tookA, limit-1, stored)
 		})
+	}
+}
+
+// switchLost loses every TransactWriteItems response (applied, then a 500
+// to each retry of the SDK) while lose is set, and passes requests through
+// otherwise.
+type switchLost struct {
+	lose atomic.Bool
+	lost *tabletest.LostResponses
+}
+
+func (s *switchLost) Do(r *http.Request) (*http.Response, error) {
+	if s.lose.Load() {
+		return s.lost.Do(r)
+	}
+	return http.DefaultClient.Do(r)
+}
+
+// TestPlanLimitLostResponse_FH12: an ingest whose transaction DynamoDB
+// applied but whose every answer was lost returns an error, and its event
+// is stored: the store keeps it counted against the limit (planlimit.go,
+// kept) until its next usage read, so one store still never passes the
+// limit. In the scaled profile, with a limit of 3: one ingest, one lost,
+// one more; the fourth is
+// refused and 3 events are stored (a store that gave the lost one's room
+// back took a fourth).
+func TestPlanLimitLostResponse_FH12(t *testing.T) {
+	t.Parallel()
+	limited := func(o *ferryhook.Options) {
+		o.PlanLimit = func(p fh.Plan) int64 {
+			if p == fh.PlanFree {
+				return 3
+			}
+			return 0
+		}
+	}
+	at := time.Now()
+	clock := func(o *table.Options) { o.Now = func() time.Time { return at } } // no usage re-read
+	// The scaled profile: its usage figure comes only from its usage
+	// read (the document profile's also from the owner's item, read again
+	// after a failure).
+	f := newFixtureWith(t, nil, []func(*table.Options){clock}, ferryhook.ScaledProfile(), limited)
+	sw := &switchLost{lost: &tabletest.LostResponses{Op: "TransactWriteItems", Times: 1 << 20}}
+	cl := tabletest.NewClient(t, func(o *dynamodb.Options) { o.HTTPClient = sw })
+	opts := func(o *table.Options) { clock(o); o.Cipher, o.CursorKey = tabletest.Cipher(), make([]byte, 32) }
+	s := ferryhook.New(table.New(cl, f.main.Schema(), opts), table.New(cl, f.events.Schema(), opts), ferryhook.ScaledProfile(), limited)
+	u := mustUser(t, f.store, "lost@example.com")
+	src := mustSource(t, f.store, u.UserID, "stripe")
+	c := context.Background()
+	ingest := func() error {
+		_, err := s.Ingest(c, src.SourceID, ferryhook.IngestRequest{Body: "{}", ContentType: "application/json", Method: "POST"})
+		return err
+	}
+	if err := ingest(); err != nil {
+		t.Fatal(err)
+	}
+	sw.lose.Store(true)
+	if err := ingest(); err == nil || errors.Is(err, ferryhook.ErrPlanLimit) {
+		t.Fatalf("ingest with every answer lost: %v, want a failure that is not ErrPlanLimit", err)
+	}
+	sw.lose.Store(false)
+	if sw.lost.Lost() == 0 {
+		t.Fatal("no response lost")
+	}
+	if err := ingest(); err != nil {
+		t.Fatal(err)
+	}
+	if err := ingest(); !errors.Is(err, ferryhook.ErrPlanLimit) {
+		t.Errorf("fourth ingest: %v, want ErrPlanLimit (the lost one counted)", err)
+	}
+	stored := 0
+	for _, err := range f.store.Events.AllBySource(c, src.SourceID) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored++
+	}
+	if stored != 3 {
+		t.Errorf("%d events stored, want 3 (the lost one applied, the limit held)", stored)
 	}
 }

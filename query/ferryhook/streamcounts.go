@@ -101,7 +101,7 @@ func (s *Store) ingestAlone(ctx context.Context, source fh.SourceID, in CreateEv
 	} else {
 		err = s.event.Create(ctx, &ev)
 	}
-	release(err == nil)
+	release(err == nil || kept(err))
 	if err != nil {
 		return fh.Event{}, fmt.Errorf("ingest %s: %w", source, err)
 	}
