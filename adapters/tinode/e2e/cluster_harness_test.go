@@ -108,7 +108,7 @@ func startCluster(t *testing.T, build, dir string, conf map[string]any, names ..
 		for _, n := range c.Nodes {
 			out, _ := os.ReadFile(n.log)
 			if keep != "" {
-				_ = os.WriteFile(filepath.Join(keep, filepath.Base(dir)+"-"+n.Name+".log"), out, 0o644)
+				_ = os.WriteFile(filepath.Join(keep, strings.ReplaceAll(t.Name(), "/", "-")+"-"+n.Name+".log"), out, 0o644)
 			}
 			if t.Failed() {
 				if len(out) > 12000 {
