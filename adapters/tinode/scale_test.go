@@ -232,11 +232,26 @@ func checkTopic(tb testing.TB, a *Adapter, name string, n int, senders []t.Uid) 
 // TopicGet): no SeqId is ever stored twice, History is gapless, the topic
 // item's SeqId and every sender's marks catch up with the stored
 // messages, and between crashes the adapter's reads never show an older
-// SeqId or mark than the server accepted.
+// SeqId or mark than the server accepted. Coalesced (write_through_per_s
+// 0: every message kept) and written through (every restarted server's
+// topic is within its budget of 100 a second for its first 100 messages,
+// so at most messages are written through: a crash falls between a
+// message's SeqId and its sender's marks too).
 func TestSeqIdRecovery_Crash(t_ *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"coalesced", Config{MessageShards: 4, CoalesceMillis: 20}},
+		{"write-through", Config{MessageShards: 4, CoalesceMillis: 20, WriteThroughPerSecond: 100}},
+	} {
+		t_.Run(tc.name, func(t_ *testing.T) { seqIdRecoveryCrash(t_, tc.cfg) })
+	}
+}
+
+func seqIdRecoveryCrash(t_ *testing.T, cfg Config) {
 	clk := newClock()
 	tb := tabletest.NewTable(t_, table.NewSchema("tinode"), clk.opt())
-	cfg := Config{MessageShards: 4, CoalesceMillis: 20}
 	a := New(tb, cfg)
 	senders := senderUids(3)
 	scaleTopic(t_, a, "grpCrash", senders)
@@ -356,16 +371,33 @@ func TestSeqIdRecovery_LostResponse(t_ *testing.T) {
 	}
 }
 
-// TestScaleConfig: store_config's message_shards and coalesce_ms reach the
-// adapter (and the store's sharded profile); out of range is refused.
+// TestScaleConfig: store_config's message_shards, coalesce_ms and
+// write_through_per_s reach the adapter (and its coalescer); omitted,
+// they are the scaled defaults (4, 1000, 100); an explicit 0 is 0
+// (write-through, unsharded, as before); out of range is refused.
 func TestScaleConfig(t_ *testing.T) {
-	a := &Adapter{}
-	must(t_, a.Open([]byte(`{"table": "tinode", "region": "us-east-1", "message_shards": 4, "coalesce_ms": 500}`)))
-	if a.cfg.MessageShards != 4 || a.cfg.CoalesceMillis != 500 || a.coal == nil || a.coal.every != 500*time.Millisecond {
-		t_.Fatalf("config %+v, coalescer %v", a.cfg, a.coal)
+	for _, tc := range []struct {
+		raw                string
+		shards, ms, budget int
+	}{
+		{`{"table": "tinode", "region": "us-east-1", "message_shards": 4, "coalesce_ms": 500, "write_through_per_s": 20}`, 4, 500, 20},
+		{`{"table": "tinode", "region": "us-east-1"}`, DefaultMessageShards, DefaultCoalesceMillis, DefaultWriteThroughPerSecond},
+		{``, 4, 1000, 100},
+		{`{"region": "us-east-1", "message_shards": 0, "coalesce_ms": 0}`, 0, 0, 100},
+		{`{"region": "us-east-1", "write_through_per_s": 0}`, 4, 1000, 0},
+	} {
+		a := &Adapter{}
+		must(t_, a.Open([]byte(tc.raw)))
+		got := a.cfg
+		if got.Table != "tinode" || got.MessageShards != tc.shards || got.CoalesceMillis != tc.ms || got.WriteThroughPerSecond != tc.budget {
+			t_.Fatalf("Open(%s): config %+v", tc.raw, got)
+		}
+		if (tc.ms > 0) != (a.coal != nil) || (a.coal != nil && (a.coal.every != time.Duration(tc.ms)*time.Millisecond || a.coal.rate != float64(tc.budget))) {
+			t_.Fatalf("Open(%s): coalescer %+v", tc.raw, a.coal)
+		}
+		must(t_, a.Close())
 	}
-	must(t_, a.Close())
-	for _, bad := range []string{`{"message_shards": -1}`, `{"message_shards": 257}`, `{"coalesce_ms": -5}`} {
+	for _, bad := range []string{`{"message_shards": -1}`, `{"message_shards": 257}`, `{"coalesce_ms": -5}`, `{"write_through_per_s": -1}`, `{"write_through_per_s": 401}`} {
 		if err := (&Adapter{}).Open([]byte(bad)); err == nil {
 			t_.Errorf("Open(%s) accepted", bad)
 		}
