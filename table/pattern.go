@@ -181,6 +181,8 @@ type PatternInfo struct {
 	Desc       bool
 	Limit      int
 	Consistent bool
+	// run runs the pattern with text fields (Table.RunPattern).
+	run patternRun
 }
 
 // PatternMethod is one read of a declared pattern.
@@ -200,7 +202,7 @@ type PatternMethod struct {
 func (p *Pattern[T]) Info() PatternInfo {
 	d := p.def
 	in := PatternInfo{ID: d.ID, Name: d.Name, Doc: d.Doc, Index: d.Index, Entity: p.e.def.Type,
-		Desc: d.Desc, Limit: d.Limit, Consistent: d.Consistent}
+		Desc: d.Desc, Limit: d.Limit, Consistent: d.Consistent, run: p.runText}
 	tp := p.e.def.Keys
 	if d.Index != Primary {
 		tp = p.e.def.IndexKeys[d.Index]

@@ -19,6 +19,10 @@ import (
 // table that has no Options.Cipher. Plaintext secrets are never stored.
 var ErrNoCipher = errors.New("singletable: no cipher configured for secret fields")
 
+// Redacted is what a secret reads as on a table with
+// Options.RedactSecrets.
+const Redacted = "[redacted]"
+
 // ErrPlaintextSecret: a secret attribute holds a string, not ciphertext
 // (written by another service, or by hand). Set
 // Options.AcceptPlaintextSecrets to read such data while adopting it.
@@ -210,6 +214,13 @@ func (e *Entity[T]) openItem(raw Item, k Key, lenient bool) (Item, error) {
 		if m == nil || m[name] == nil {
 			continue
 		}
+		if e.t.opts.RedactSecrets {
+			if !copied {
+				out, copied = maps.Clone(raw), true
+			}
+			setPath(out, sp.parts, redact(m[name], sp.wild))
+			continue
+		}
 		var plain types.AttributeValue
 		switch v := m[name].(type) {
 		case *types.AttributeValueMemberB:
@@ -256,6 +267,25 @@ func (e *Entity[T]) openItem(raw Item, k Key, lenient bool) (Item, error) {
 		setPath(out, sp.parts, plain)
 	}
 	return out, nil
+}
+
+// redact returns what a stored secret v reads as with
+// Options.RedactSecrets: the string [Redacted], or NULL for a catch-all
+// member, whose type is not known without opening it; a NULL or empty
+// string stays (no secret).
+func redact(v types.AttributeValue, wild bool) types.AttributeValue {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberNULL:
+		return v
+	case *types.AttributeValueMemberS:
+		if v.Value == "" {
+			return v
+		}
+	}
+	if wild {
+		return &types.AttributeValueMemberNULL{Value: true}
+	}
+	return &types.AttributeValueMemberS{Value: Redacted}
 }
 
 // setPath sets the value at an attribute path (split) of item, copying the
