@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +19,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	rh "github.com/tinode/chat/server/ringhash"
 )
 
 // A Tinode cluster on this machine, as Tinode's own server/run-cluster.sh
@@ -69,6 +72,8 @@ type tinodeCluster struct {
 	build string
 	dir   string
 	conf  string // the configuration file every node runs with
+
+	probes [][2]string // probe users made (login, user ID): reconnected
 }
 
 // startCluster starts a Tinode cluster of the named nodes (in parallel),
@@ -169,9 +174,10 @@ func (c *tinodeCluster) Stop(name string) error {
 	return c.settle(c.running(), marks)
 }
 
-// Start starts node name again and waits until it serves clients and
-// each other node has taken it back into its ring (rehashed once), so
-// it hosts its topics again.
+// Start starts node name again and waits until it serves clients, each
+// other node has taken it back into its ring (rehashed once), so it hosts
+// its topics again, and each other node has connected to it again
+// (reconnected).
 func (c *tinodeCluster) Start(name string) error {
 	n := c.Node(name)
 	if n == nil {
@@ -181,7 +187,92 @@ func (c *tinodeCluster) Start(name string) error {
 	if err := c.start(n); err != nil {
 		return err
 	}
-	return c.settle(c.running(), marks)
+	if err := c.settle(c.running(), marks); err != nil {
+		return err
+	}
+	return c.reconnected(name, marks)
+}
+
+// reconnected makes sure every other running node has connected again to
+// node name since its mark. A node notices that its connection to a
+// stopped node broke only when a request over it fails: the leader's
+// next health check does, but another node keeps the broken connection
+// until it sends something to the node, and the first thing it sends
+// (say, the reply of a topic it hosts to a session attached there) is
+// lost. Such a node is made to send first: probe.mjs, attached to it,
+// subscribes to the 'me' or 'fnd' of a probe user that the ring gives to
+// node name, until it has connected.
+func (c *tinodeCluster) reconnected(name string, marks map[string]int64) error {
+	ring := rh.New(20, nil) // Tinode's clusterHashReplicas
+	ring.Add(c.running()...)
+	connected := func(n *clusterNode) bool {
+		for _, l := range n.logSince(marks[n.Name]) {
+			if strings.Contains(l.text, "cluster: connected to "+name) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, other := range c.running() {
+		n := c.Node(other)
+		if other == name || connected(n) {
+			continue
+		}
+		login, topic, err := c.probeFor(ring, name, n.Host())
+		if err != nil {
+			return err
+		}
+		probe := c.probe(n.Host(), login, topic)
+		var out bytes.Buffer
+		probe.Stdout, probe.Stderr = &out, &out
+		if err := probe.Start(); err != nil {
+			return err
+		}
+		deadline := time.Now().Add(20 * time.Second)
+		for !connected(n) && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		_ = probe.Process.Kill()
+		_ = probe.Wait()
+		if !connected(n) {
+			return fmt.Errorf("node %s did not connect again to node %s (probe %s %s: %s)", other, name, login, topic, out.String())
+		}
+	}
+	return nil
+}
+
+// probeFor returns a probe user whose 'me' or 'fnd' (topic) the ring
+// gives to node target, making probe users (probe1, probe2, ...) through
+// host until one fits.
+func (c *tinodeCluster) probeFor(ring *rh.Ring, target, host string) (login, topic string, err error) {
+	for i := 0; i < 20; i++ {
+		if i == len(c.probes) {
+			login := fmt.Sprintf("probe%d", i+1)
+			out, err := c.probe(host, login, "").CombinedOutput()
+			uid, ok := strings.CutPrefix(strings.TrimSpace(string(out)), "uid ")
+			if err != nil || !ok {
+				return "", "", fmt.Errorf("probe user %s: %v: %s", login, err, out)
+			}
+			c.probes = append(c.probes, [2]string{login, uid})
+		}
+		p := c.probes[i]
+		switch target {
+		case ring.Get(p[1]):
+			return p[0], "me", nil
+		case ring.Get("fnd" + strings.TrimPrefix(p[1], "usr")):
+			return p[0], "fnd", nil
+		}
+	}
+	return "", "", fmt.Errorf("no probe user's 'me' or 'fnd' is on node %s", target)
+}
+
+// probe returns the command running probe.mjs on host as login.
+func (c *tinodeCluster) probe(host, login, topic string) *exec.Cmd {
+	here, _ := os.Getwd()
+	cmd := exec.Command("node", "probe.mjs")
+	cmd.Dir = here
+	cmd.Env = append(os.Environ(), "PROBE_HOST="+host, "PROBE_LOGIN="+login, "PROBE_TOPIC="+topic)
+	return cmd
 }
 
 // marks returns the size of each running node's log: what it logs after
