@@ -400,3 +400,38 @@ func TestExitWithoutClose_SampleData(t_ *testing.T) {
 		}
 	}
 }
+
+// TestClusterTopicRecreated_TN8_TN12: node A wrote 5 messages of a topic
+// (a p2p topic's name comes back when both users delete it and talk
+// again); node B deletes it (hard) and creates it again under the same
+// name; node A, which still remembers the old topic, loads the new one:
+// TopicGet gives SeqId 0 (Tinode numbers the first message 1), and its
+// first message is recorded as SeqId 1.
+func TestClusterTopicRecreated_TN8_TN12(t_ *testing.T) {
+	clk := newClock()
+	tbl := tabletest.NewTable(t_, table.NewSchema("tinode"), clk.opt())
+	a := node(t_, tbl, clk, DefaultConfig())
+	b := node(t_, tbl, clk, DefaultConfig())
+	const topic = "grpAgain"
+	senders := senderUids(2)
+	scaleTopic(t_, a, topic, senders)
+	s := &server{tb: t_, a: a, topic: topic, clk: clk}
+	s.load()
+	for i := range 5 {
+		clk.Advance(200 * time.Millisecond)
+		_, err := s.send(senders[i%2], fmt.Sprintf("old %d", i), 3)
+		must(t_, err)
+	}
+	must(t_, b.TopicDelete(topic, false, true))
+	scaleTopic(t_, b, topic, senders)
+	s.load()
+	if s.lastID != 0 {
+		t_.Fatalf("node A loads the new topic at SeqId %d, want 0", s.lastID)
+	}
+	clk.Advance(200 * time.Millisecond)
+	_, err := s.send(senders[0], "new", 3)
+	must(t_, err)
+	if got := readMember(t_, b, topic, senders[0]); got != (seen{1, 1, 1}) {
+		t_.Fatalf("node B shows %s, want seq 1 recv 1 read 1", got)
+	}
+}

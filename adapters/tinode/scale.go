@@ -198,16 +198,22 @@ func (c *coalescer) topic(name string) *ptopic {
 	return p
 }
 
-// loaded records the topic's SeqId as TopicGet read it (after recovery):
-// the value the next conditional write of the SeqId expects.
+// loaded records the topic's SeqId as TopicGet read it after recovery
+// (the newest stored message's, at least): the value the next conditional
+// write of the SeqId expects. What this process kept of a topic whose
+// last stored message is now below it is of a topic deleted and created
+// again under its name (a p2p topic): it is dropped.
 func (c *coalescer) loaded(name string, seq int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.dead {
 		return
 	}
+	if p := c.topics[name]; p != nil && p.saved > seq {
+		delete(c.topics, name)
+	}
 	p := c.topic(name)
-	p.stored, p.active = max(p.stored, seq), c.now()
+	p.stored, p.active = seq, c.now()
 }
 
 // begin is TopicUpdateOnMessage(seq): the previous message's calls are

@@ -10,6 +10,7 @@ import (
 	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 	"github.com/tinode/chat/server/db/common"
+	"github.com/tinode/chat/server/logs"
 	t "github.com/tinode/chat/server/store/types"
 )
 
@@ -460,11 +461,13 @@ func (a *Adapter) TopicUpdateOnMessage(topic string, msg *t.Message) error {
 // deleted, shut down, or moved to another node of a cluster): with
 // coalesce_ms, what is kept of the topic is written first and forgotten
 // (README "Scale"), so the node that loads it next reads it from the
-// table.
+// table; if that write fails, the topic stays kept and the ticker retries
+// it.
 func (a *Adapter) TopicUpdateSubCnt(topic string) error {
 	if a.coal != nil {
 		if err := a.coal.release(topic); err != nil {
-			return terr(err)
+			// Still kept: the ticker flushes it within coalesce_ms.
+			logs.Warn.Printf("adapter dynamodb: topic[%s]: flush as the topic stops: %v (retried)", topic, err)
 		}
 	}
 	ctx, cancel := a.ctx()
