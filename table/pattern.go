@@ -70,8 +70,7 @@ type PatternDef[T any] struct {
 	// builds from the fields the call sets, up to the first it leaves
 	// unset ("JOB#{jobId}#RUN#" for JOB#{jobId}#RUN#{runId} when jobId is
 	// set, "JOB#" when none is), instead of the literal prefix alone. A
-	// field counts as set when the entity's encoder writes it (an empty
-	// string does not).
+	// field left at its zero value is unset.
 	SortPrefix bool
 	// RangeOn names the sort-key field a Between's bounds range over
 	// when they need not build whole sort keys: each bound sets the
@@ -116,6 +115,9 @@ type Pattern[T any] struct {
 	pk, sk  keytmpl.Template
 	methods [5]string // call names: Get, List, All, Between, AllBetween
 	filter  [][]int   // the field index of each FilterOn attribute
+	// skFields holds the field index of each sort-key attribute (for
+	// SortPrefix and RangeOn: a zero field is unset).
+	skFields map[string][]int
 }
 
 // NewPattern binds def to entity e and registers it with e's table
@@ -153,6 +155,12 @@ func NewPattern[T any](e *Entity[T], def PatternDef[T]) *Pattern[T] {
 			fail("FilterOn %q is not an attribute of the type", a)
 		}
 		p.filter = append(p.filter, fi.Index)
+	}
+	p.skFields = map[string][]int{}
+	for _, a := range p.sk.Attrs() {
+		if fi, ok := fields[a]; ok {
+			p.skFields[a] = fi.Index
+		}
 	}
 	if def.RangeOn != "" && !slices.Contains(p.sk.Attrs(), def.RangeOn) {
 		fail("RangeOn %q is no field of the sort key (%s)", def.RangeOn, keytmpl.JoinAttrs(p.sk.Attrs()))
@@ -345,11 +353,28 @@ func (p *Pattern[T]) Query(fields T) Query {
 // prefix returns the prefix of the pattern's sort-key template the fields
 // set build ([keytmpl.Template.Prefix]).
 func (p *Pattern[T]) prefix(fields *T) (string, bool, error) {
-	av, err := p.e.decl.encode(fields)
+	av, err := p.setFields(fields)
 	if err != nil {
 		return "", false, err
 	}
 	return p.sk.Prefix(av)
+}
+
+// setFields returns the attributes of fields for the sort key's prefix:
+// encoded as the entity writes them, without the sort-key fields left at
+// their zero value (a zero time or number is encoded, but not set).
+func (p *Pattern[T]) setFields(fields *T) (Item, error) {
+	av, err := p.e.decl.encode(fields)
+	if err != nil {
+		return nil, err
+	}
+	v := reflect.ValueOf(fields).Elem()
+	for a, ix := range p.skFields {
+		if f, err := v.FieldByIndexErr(ix); err == nil && f.IsZero() {
+			delete(av, a)
+		}
+	}
+	return av, nil
 }
 
 // list reads one page of q, the items the declaration's Keep refuses
@@ -470,7 +495,7 @@ func (p *Pattern[T]) prefixRange(q Query, from, to *T) Query {
 	var pre [2]string
 	var whole, set [2]bool
 	for i, f := range []*T{from, to} {
-		av, err := p.e.decl.encode(f)
+		av, err := p.setFields(f)
 		if err != nil {
 			return bad(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
@@ -176,5 +177,54 @@ func TestPatternNarrowInfo(t *testing.T) {
 			}()
 			table.NewPattern(m.memos, def)
 		}()
+	}
+}
+
+// stamp is an entity whose sort key holds a time: a zero time is encoded
+// (as 0001-01-01) but is no field a call sets.
+type stamp struct {
+	Owner string    `dynamo:"owner"`
+	At    time.Time `dynamo:"at"`
+	ID    string    `dynamo:"id"`
+}
+
+// TestPatternZeroFieldsUnset: SortPrefix and RangeOn take a sort-key
+// field left at its zero value (a time here) as unset.
+func TestPatternZeroFieldsUnset(t *testing.T) {
+	t.Parallel()
+	tb := tabletest.NewTable(t, table.NewSchema("stamps"))
+	stamps := table.NewEntity(tb, table.Def[stamp]{Type: "Stamp", Keys: table.Template{PK: "OWNER#{owner}", SK: "AT#{at:ts}#{id}"}})
+	byOwner := table.NewPattern(stamps, table.PatternDef[stamp]{ID: "T-9", Name: "stamps.Stamps.ByOwner",
+		Reads: table.ReadPage | table.ReadRange, SortPrefix: true, RangeOn: "at"})
+	if q := byOwner.Query(stamp{Owner: "ann"}); q.Err() != nil || q.SK != table.SKBeginsWith("AT#") {
+		t.Errorf("Query with a zero time = %+v (%v), want SK begins_with AT#", q, q.Err())
+	}
+	day := func(d int) time.Time { return time.Date(2026, 1, d, 12, 0, 0, 0, time.UTC) }
+	c := ctx(t)
+	for i, id := range []string{"s1", "s2", "s3"} {
+		if err := stamps.Create(c, &stamp{Owner: "ann", At: day(i + 1), ID: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sids := func(ss []stamp) []string {
+		var out []string
+		for _, s := range ss {
+			out = append(out, s.ID)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		from, to time.Time
+		want     []string
+	}{
+		{day(2), time.Time{}, []string{"s2", "s3"}},
+		{time.Time{}, day(2), []string{"s1", "s2"}},
+		{day(1), day(1), []string{"s1"}},
+		{time.Time{}, time.Time{}, []string{"s1", "s2", "s3"}},
+	} {
+		page, err := byOwner.Between(c, stamp{Owner: "ann", At: tc.from}, stamp{Owner: "ann", At: tc.to})
+		if err != nil || !slices.Equal(sids(page.Items), tc.want) {
+			t.Errorf("Between(%v, %v) = %v, %v; want %v", tc.from, tc.to, sids(page.Items), err, tc.want)
+		}
 	}
 }
