@@ -112,11 +112,14 @@ await step("bob's 'me' and 'fnd' are each hosted by one node", async () => {
   await T.sub(C.bob, 'me', {what: 'desc'});
   await T.sub(C.bob, 'fnd', {});
   const me = await where(meName('bob')), fnd = await where(fndName('bob'));
-  // The group will be hosted on a third node (a new group is named so
-  // that the creating session's node hosts it): alice's.
-  X = nodes.map(n => n.name).find(n => n != me.master[0] && n != fnd.master[0]);
-  B = nodes.map(n => n.name).find(n => n != X);
-  Cn = nodes.map(n => n.name).find(n => n != X && n != B);
+  // The group will be hosted on a node that hosts neither (a new group
+  // is named so that the creating session's node hosts it): alice's.
+  // Bob attaches to the node that hosts neither the group nor his 'me',
+  // so he reads 'me' through a proxy too; carol to the last one.
+  const names = nodes.map(n => n.name);
+  X = names.find(n => n != me.master[0] && n != fnd.master[0]);
+  B = names.find(n => n != X && n != me.master[0]);
+  Cn = names.find(n => n != X && n != B);
   return {me: me.master.length, fnd: fnd.master.length};
 });
 await step('alice, bob and carol attach to three different nodes', () => attachAll({alice: X, bob: B, carol: Cn}));
@@ -131,12 +134,13 @@ await step('bob and carol join through their nodes', async () => ({
   bob: await T.sub(C.bob, grp, {what: 'desc sub'}, {desc: {private: {comment: 'bob in the club'}}}),
   carol: await T.sub(C.carol, grp, {what: 'desc sub'}),
 }));
-await step("where the topics are: the group on alice's node, proxies on bob's and carol's; bob's 'me' and 'fnd' elsewhere", async () => {
+await step("where the topics are: the group on alice's node, proxies on bob's and carol's; bob's 'me' and 'fnd' elsewhere, his 'me' not on his node", async () => {
   const g = await where(grp), me = await where(meName('bob')), fnd = await where(fndName('bob'));
   return {
     group: {master: roles(g.master), proxies: roles(g.proxies)},
     bobMeOnGroupNode: me.master.includes(g.master[0]),
     bobFndOnGroupNode: fnd.master.includes(g.master[0]),
+    bobMeOnBobsNode: me.master.includes(at.bob),
   };
 });
 await step('9 messages through every node in turn', () => send(9, 'message'));
@@ -224,12 +228,13 @@ await step('they subscribe to the group again: its SeqId and marks', async () =>
   for (const who of users) res[who] = await T.sub(C[who], grp, {what: 'desc sub'});
   return res;
 });
-await step("where the topics are: the group back on alice's node, proxies on bob's and carol's; bob's 'me' and 'fnd' elsewhere", async () => {
+await step("where the topics are: the group back on alice's node, proxies on bob's and carol's; bob's 'me' and 'fnd' elsewhere, his 'me' not on his node", async () => {
   const g = await where(grp), me = await where(meName('bob')), fnd = await where(fndName('bob'));
   return {
     group: {master: roles(g.master), proxies: roles(g.proxies)},
     bobMeOnGroupNode: me.master.includes(g.master[0]),
     bobFndOnGroupNode: fnd.master.includes(g.master[0]),
+    bobMeOnBobsNode: me.master.includes(at.bob),
   };
 });
 await step('6 messages through every node after the restart', () => send(6, 'back'));
