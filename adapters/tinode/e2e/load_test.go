@@ -828,7 +828,8 @@ func coalescedFromFirst(p loadParams) bool {
 }
 
 // TestLoad_OneNode: one Tinode server (metered) on DynamoDB Local, the
-// load of the package comment.
+// load of the package comment: TN-12 (each message saved once, SeqIds
+// 1..N) and TN-13 (History reads them back, gapless) under load.
 func TestLoad_OneNode(t *testing.T) {
 	p := loadParamsFromEnv(t)
 	metered, build := loadSetUp(t)
@@ -874,6 +875,7 @@ func TestLoad_OneNode(t *testing.T) {
 // nodes (startCluster) on one table; sessions, and so senders, spread over
 // the nodes round robin. The topic lives on one node (its master), whose
 // adapter stores every message; the meters of all three are summed.
+// TN-12 and TN-13 as in TestLoad_OneNode.
 //
 // Sessions subscribe one at a time here (LOAD_SUB_PARALLEL sets it): with
 // 8 at once through the proxy nodes, 19 of the 66 sessions on the two
