@@ -32,6 +32,35 @@ type Package struct {
 	// Exempt lists "Type.Method" of exported ctx-taking methods that cite
 	// no catalog ID on purpose (maintenance jobs, adoption), with why.
 	Exempt map[string]string
+	// Ops are the store's declared operations by "Type.field" ([OpsOf]):
+	// a method whose body runs in one ([table.Op]) is wired when the op
+	// held in the field named as the method (Put: put) is declared with
+	// the method's name and one of the IDs its doc cites.
+	Ops map[string]table.Op
+}
+
+// OpsOf returns the declared operations ([table.Op]) of store (a
+// package's *Store) by "Type.field": every field of type table.Op of an
+// aggregate (an exported pointer-to-struct field of store).
+func OpsOf(store any) map[string]table.Op {
+	out := map[string]table.Op{}
+	opType := reflect.TypeFor[table.Op]()
+	sv := reflect.ValueOf(store).Elem()
+	for i := range sv.NumField() {
+		agg := sv.Field(i)
+		if !sv.Type().Field(i).IsExported() || agg.Kind() != reflect.Pointer || agg.Type().Elem().Kind() != reflect.Struct || agg.IsNil() {
+			continue
+		}
+		at := agg.Type().Elem()
+		for j := range at.NumField() {
+			if at.Field(j).Type != opType {
+				continue
+			}
+			v := agg.Elem().Field(j) // unexported: read, not called
+			out[at.Name()+"."+at.Field(j).Name] = table.Op{ID: v.FieldByName("ID").String(), Name: v.FieldByName("Name").String()}
+		}
+	}
+	return out
 }
 
 // Check returns one message per method that breaks the rule, and the
@@ -76,6 +105,14 @@ func Check(p Package) (problems []string, wired int, err error) {
 					continue
 				}
 				problems = append(problems, where+": exported method with a context cites no catalog ID: cite the pattern it serves and call Table.Call with it, or list it in Exempt")
+				continue
+			}
+			if field, ok := opForm(fd, ctxName); ok {
+				if msg := checkOp(p, recvType(fd), fd.Name.Name, field, ids); msg != "" {
+					problems = append(problems, where+": "+msg)
+					continue
+				}
+				wired++
 				continue
 			}
 			if n := countLit(fd.Body, p.Name+"."+name); n != 1 {
@@ -315,4 +352,63 @@ func CheckDeclared(p Package, store any, tables ...*table.Table) (problems []str
 		}
 	}
 	return problems, declared
+}
+
+// opForm reports whether fd's body is one statement running in a declared
+// operation held in a field of its receiver: `return r.field.Do(ctx, ...)`
+// or `return table.Run(ctx, r.field, ...)`, and returns the field.
+func opForm(fd *ast.FuncDecl, ctxName string) (string, bool) {
+	if len(fd.Body.List) != 1 {
+		return "", false
+	}
+	r, ok := fd.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(r.Results) != 1 {
+		return "", false
+	}
+	c, ok := r.Results[0].(*ast.CallExpr)
+	if !ok || len(c.Args) < 2 {
+		return "", false
+	}
+	var op ast.Expr
+	switch fun := c.Fun.(type) {
+	case *ast.SelectorExpr:
+		if fun.Sel.Name == "Do" {
+			op = fun.X
+		} else if x, ok := fun.X.(*ast.Ident); ok && x.Name == "table" && fun.Sel.Name == "Run" {
+			op = c.Args[1]
+		}
+	case *ast.IndexExpr: // table.Run[R](...)
+		if sel, ok := fun.X.(*ast.SelectorExpr); ok && sel.Sel.Name == "Run" {
+			op = c.Args[1]
+		}
+	}
+	if a, ok := c.Args[0].(*ast.Ident); !ok || a.Name != ctxName || op == nil {
+		return "", false
+	}
+	sel, ok := op.(*ast.SelectorExpr)
+	if !ok {
+		return "", false
+	}
+	if x, ok := sel.X.(*ast.Ident); !ok || len(fd.Recv.List[0].Names) == 0 || x.Name != fd.Recv.List[0].Names[0].Name {
+		return "", false
+	}
+	return sel.Sel.Name, true
+}
+
+// checkOp checks that the op in field of type typ is declared for method
+// with one of the IDs its doc cites.
+func checkOp(p Package, typ, method, field string, ids []string) string {
+	if want := strings.ToLower(method[:1]) + method[1:]; field != want {
+		return fmt.Sprintf("runs in the op of field %s, want the field named as the method (%s)", field, want)
+	}
+	op, ok := p.Ops[typ+"."+field]
+	switch {
+	case !ok:
+		return fmt.Sprintf("runs in %s.%s, which is no declared table.Op of the store (Package.Ops, OpsOf)", typ, field)
+	case op.Name != p.Name+"."+typ+"."+method:
+		return fmt.Sprintf("its op is declared as %q, want %q", op.Name, p.Name+"."+typ+"."+method)
+	case !slices.Contains(ids, op.ID):
+		return fmt.Sprintf("its op is declared with %s, but its doc cites %v", op.ID, ids)
+	}
+	return ""
 }

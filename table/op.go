@@ -1,0 +1,75 @@
+package table
+
+import (
+	"context"
+	"fmt"
+)
+
+// Op declares a store operation that is more than one read of a declared
+// pattern ([Pattern]): a write, or a method that sends several requests
+// and carries an application's rules. It holds the catalog ID and the
+// method's name once, as data; the method's body runs inside [Op.Do] (or
+// [Run] for a result), which opens the call for Options.Tracer
+// ([Table.Call]) and ends it with the body's error, so no method writes a
+// span prologue:
+//
+//	type Usage struct {
+//		put table.Op
+//		e   *entities
+//	}
+//
+//	func newUsage(e *entities) *Usage {
+//		return &Usage{e: e, put: table.NewOp(e.t, "LB-58", "listbackup.Usage.Put")}
+//	}
+//
+//	// Put stores a day's metrics (LB-58, its write side).
+//	func (s *Usage) Put(ctx context.Context, m *lb.UsageMetrics) error {
+//		return s.put.Do(ctx, func(ctx context.Context) error { return s.e.usage.Put(ctx, m) })
+//	}
+//
+// The method's doc comment still cites the ID for its readers and the
+// documents; internal/wiretest holds the declaration, the field and the
+// method to one another. An Op is a value, safe for concurrent use.
+type Op struct {
+	// ID is the catalog ID the operation serves ("LB-58").
+	ID string
+	// Name is "package.Type.Method" of the store method it runs
+	// ("listbackup.Usage.Put"): the call's name.
+	Name string
+
+	t *Table
+}
+
+// NewOp declares the operation id of the method name on table t. It
+// panics when id or name is empty or t is nil (a declaration error, found
+// at start-up).
+func NewOp(t *Table, id, name string) Op {
+	if t == nil || id == "" || name == "" {
+		panic(fmt.Sprintf("table.NewOp(%q, %q): a table, an ID and a name are required", id, name))
+	}
+	return Op{ID: id, Name: name, t: t}
+}
+
+// Do runs fn as one call of the operation: fn gets the call's context
+// (the requests it sends are the call's), and the call ends with fn's
+// error. Without a tracer it is fn(ctx).
+func (o Op) Do(ctx context.Context, fn func(context.Context) error) error {
+	if o.t == nil || o.t.opts.Tracer == nil {
+		return fn(ctx)
+	}
+	ctx, call := o.t.Call(ctx, o.ID, o.Name)
+	err := fn(ctx)
+	call.End(err)
+	return err
+}
+
+// Run is [Op.Do] for an operation with a result.
+func Run[R any](ctx context.Context, o Op, fn func(context.Context) (R, error)) (R, error) {
+	if o.t == nil || o.t.opts.Tracer == nil {
+		return fn(ctx)
+	}
+	ctx, call := o.t.Call(ctx, o.ID, o.Name)
+	r, err := fn(ctx)
+	call.End(err)
+	return r, err
+}
