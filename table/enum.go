@@ -34,3 +34,53 @@ func unknownValue[E any](field, got string, allowed []E) error {
 	return &ValidationError{Field: field, Reason: fmt.Sprintf("unknown value %q (want one of %s)", got, strings.Join(names, ", ")),
 		Unknown: true, Value: got, Allowed: names}
 }
+
+// Enum is one enumeration, declared once: a string type's values as a
+// document lists them, and the field its errors name. It gives what each
+// enumeration needs (the values, a check, a parse) so that an entity
+// package declares
+//
+//	type Role string
+//	const (RoleAdmin Role = "admin"; RoleClient Role = "client")
+//	var Roles = table.NewEnum("role", RoleAdmin, RoleClient)
+//
+// and writes nothing else for it. A value outside the set is refused on
+// write (Check, in the entity's Validate) and kept on read: the type is a
+// string, so an item another writer stored with a newer value reads back
+// with that value, and a write-back keeps it unless the caller changes it.
+// An Enum is immutable and safe for concurrent use.
+type Enum[E ~string] struct {
+	field  string
+	values []E
+}
+
+// NewEnum declares the enumeration of values, named field in its errors.
+func NewEnum[E ~string](field string, values ...E) Enum[E] {
+	return Enum[E]{field: field, values: slices.Clone(values)}
+}
+
+// Values returns the values, in their declared order (a copy).
+func (e Enum[E]) Values() []E { return slices.Clone(e.values) }
+
+// Field returns the field its errors name.
+func (e Enum[E]) Field() string { return e.field }
+
+// Valid reports whether v is one of the values.
+func (e Enum[E]) Valid(v E) bool { return slices.Contains(e.values, v) }
+
+// Parse returns s as an E if it is one of the values, else a
+// *[ValidationError] naming the field and listing the values.
+func (e Enum[E]) Parse(s string) (E, error) { return ParseEnum(e.field, s, e.values...) }
+
+// Check returns nil if v is one of the values, else a *[ValidationError]
+// naming the field and listing the values.
+func (e Enum[E]) Check(v E) error { return e.CheckField(e.field, v) }
+
+// CheckField is Check naming field instead (a field that holds the
+// enumeration's values under another name: a default role).
+func (e Enum[E]) CheckField(field string, v E) error {
+	if e.Valid(v) {
+		return nil
+	}
+	return unknownValue(field, string(v), e.values)
+}

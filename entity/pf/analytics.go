@@ -58,7 +58,7 @@ func (m *OrganizationMetrics) Validate() error {
 	if err := m.Date.Validate("date"); err != nil {
 		return err
 	}
-	if err := checkEnum("plan", m.Plan, m.Plan.Valid()); err != nil {
+	if err := Plans.Check(m.Plan); err != nil {
 		return err
 	}
 	return nonNegative(named{"users", float64(m.Users)}, named{"revenue", m.Revenue},

@@ -33,10 +33,10 @@ func (r *BillingRecord) Validate() error {
 	if err := r.Date.Validate("date"); err != nil {
 		return err
 	}
-	if err := checkEnum("plan", r.Plan, r.Plan.Valid()); err != nil {
+	if err := Plans.Check(r.Plan); err != nil {
 		return err
 	}
-	if err := checkEnum("status", r.Status, r.Status.Valid()); err != nil {
+	if err := BillingStatuses.Check(r.Status); err != nil {
 		return err
 	}
 	if r.Amount < 0 {

@@ -15,18 +15,18 @@ func TestEnumsRejectUnknownValues(t *testing.T) {
 		parse func(string) error
 		ok    bool
 	}{
-		{"producer", func(s string) error { _, err := pf.ParseRole(s); return err }, true},
-		{"Producer", func(s string) error { _, err := pf.ParseRole(s); return err }, false},
-		{"owner", func(s string) error { _, err := pf.ParseRole(s); return err }, false},
-		{"inactive", func(s string) error { _, err := pf.ParseUserStatus(s); return err }, true},
-		{"trial", func(s string) error { _, err := pf.ParseUserStatus(s); return err }, false},
-		{"trial", func(s string) error { _, err := pf.ParseOrgStatus(s); return err }, true},
-		{"overdue", func(s string) error { _, err := pf.ParseBillingStatus(s); return err }, true},
-		{"refunded", func(s string) error { _, err := pf.ParseBillingStatus(s); return err }, false},
-		{"enterprise", func(s string) error { _, err := pf.ParsePlan(s); return err }, true},
-		{"free", func(s string) error { _, err := pf.ParsePlan(s); return err }, false},
-		{"BILLING", func(s string) error { _, err := pf.ParseEntityType(s); return err }, true},
-		{"", func(s string) error { _, err := pf.ParseEntityType(s); return err }, false},
+		{"producer", func(s string) error { _, err := pf.Roles.Parse(s); return err }, true},
+		{"Producer", func(s string) error { _, err := pf.Roles.Parse(s); return err }, false},
+		{"owner", func(s string) error { _, err := pf.Roles.Parse(s); return err }, false},
+		{"inactive", func(s string) error { _, err := pf.UserStatuses.Parse(s); return err }, true},
+		{"trial", func(s string) error { _, err := pf.UserStatuses.Parse(s); return err }, false},
+		{"trial", func(s string) error { _, err := pf.OrgStatuses.Parse(s); return err }, true},
+		{"overdue", func(s string) error { _, err := pf.BillingStatuses.Parse(s); return err }, true},
+		{"refunded", func(s string) error { _, err := pf.BillingStatuses.Parse(s); return err }, false},
+		{"enterprise", func(s string) error { _, err := pf.Plans.Parse(s); return err }, true},
+		{"free", func(s string) error { _, err := pf.Plans.Parse(s); return err }, false},
+		{"BILLING", func(s string) error { _, err := pf.EntityTypes.Parse(s); return err }, true},
+		{"", func(s string) error { _, err := pf.EntityTypes.Parse(s); return err }, false},
 		{"paid", func(s string) error { _, err := pf.ParseEntityStatus(s); return err }, true},
 		{"deleted", func(s string) error { _, err := pf.ParseEntityStatus(s); return err }, false},
 	} {
@@ -41,7 +41,7 @@ func TestEnumsRejectUnknownValues(t *testing.T) {
 	if !pf.EntityStatus("active").ValidFor(pf.EntityOrganization) || pf.EntityStatus("paid").ValidFor(pf.EntityUser) {
 		t.Error("EntityStatus.ValidFor is wrong")
 	}
-	if len(pf.Roles()) != 6 || len(pf.Plans()) != 3 || len(pf.BillingStatuses()) != 4 {
+	if len(pf.Roles.Values()) != 6 || len(pf.Plans.Values()) != 3 || len(pf.BillingStatuses.Values()) != 4 {
 		t.Error("the document lists 6 roles, 3 plans and 4 billing statuses")
 	}
 }

@@ -1,8 +1,6 @@
 package pf
 
 import (
-	"slices"
-
 	"github.com/singletable/singletable/table"
 )
 
@@ -19,16 +17,12 @@ const (
 	RoleTalent   Role = "talent"
 )
 
-// Roles returns every role.
-func Roles() []Role {
-	return []Role{RoleMaster, RoleAdmin, RoleSeller, RoleClient, RoleProducer, RoleTalent}
-}
+// Roles are the roles the document lists.
+var Roles = table.NewEnum("role", RoleMaster, RoleAdmin, RoleSeller, RoleClient, RoleProducer, RoleTalent)
 
-// Valid reports whether r is a role the document lists.
-func (r Role) Valid() bool { return slices.Contains(Roles(), r) }
-
-// ParseRole returns s as a Role, or a *table.ValidationError for field "role".
-func ParseRole(s string) (Role, error) { return table.ParseEnum("role", s, Roles()...) }
+// Valid reports whether r is one of Roles (the engine checks a patched
+// value with it).
+func (r Role) Valid() bool { return Roles.Valid(r) }
 
 // UserStatus is a user account's status.
 type UserStatus string
@@ -40,16 +34,12 @@ const (
 	UserInactive  UserStatus = "inactive"
 )
 
-// UserStatuses returns every user status.
-func UserStatuses() []UserStatus { return []UserStatus{UserActive, UserSuspended, UserInactive} }
+// UserStatuses are the user statuses the document lists.
+var UserStatuses = table.NewEnum("status", UserActive, UserSuspended, UserInactive)
 
-// Valid reports whether s is a user status the document lists.
-func (s UserStatus) Valid() bool { return slices.Contains(UserStatuses(), s) }
-
-// ParseUserStatus returns s as a UserStatus, or a *table.ValidationError.
-func ParseUserStatus(s string) (UserStatus, error) {
-	return table.ParseEnum("status", s, UserStatuses()...)
-}
+// Valid reports whether s is one of UserStatuses (the engine checks a patched
+// value with it).
+func (s UserStatus) Valid() bool { return UserStatuses.Valid(s) }
 
 // OrgStatus is an organization's status.
 type OrgStatus string
@@ -61,16 +51,12 @@ const (
 	OrgTrial     OrgStatus = "trial"
 )
 
-// OrgStatuses returns every organization status.
-func OrgStatuses() []OrgStatus { return []OrgStatus{OrgActive, OrgSuspended, OrgTrial} }
+// OrgStatuses are the organization statuses the document lists.
+var OrgStatuses = table.NewEnum("status", OrgActive, OrgSuspended, OrgTrial)
 
-// Valid reports whether s is an organization status the document lists.
-func (s OrgStatus) Valid() bool { return slices.Contains(OrgStatuses(), s) }
-
-// ParseOrgStatus returns s as an OrgStatus, or a *table.ValidationError.
-func ParseOrgStatus(s string) (OrgStatus, error) {
-	return table.ParseEnum("status", s, OrgStatuses()...)
-}
+// Valid reports whether s is one of OrgStatuses (the engine checks a patched
+// value with it).
+func (s OrgStatus) Valid() bool { return OrgStatuses.Valid(s) }
 
 // BillingStatus is a billing record's status.
 type BillingStatus string
@@ -83,18 +69,12 @@ const (
 	BillingFailed  BillingStatus = "failed"
 )
 
-// BillingStatuses returns every billing status.
-func BillingStatuses() []BillingStatus {
-	return []BillingStatus{BillingPaid, BillingPending, BillingOverdue, BillingFailed}
-}
+// BillingStatuses are the billing statuses the document lists.
+var BillingStatuses = table.NewEnum("status", BillingPaid, BillingPending, BillingOverdue, BillingFailed)
 
-// Valid reports whether s is a billing status the document lists.
-func (s BillingStatus) Valid() bool { return slices.Contains(BillingStatuses(), s) }
-
-// ParseBillingStatus returns s as a BillingStatus, or a *table.ValidationError.
-func ParseBillingStatus(s string) (BillingStatus, error) {
-	return table.ParseEnum("status", s, BillingStatuses()...)
-}
+// Valid reports whether s is one of BillingStatuses (the engine checks a patched
+// value with it).
+func (s BillingStatus) Valid() bool { return BillingStatuses.Valid(s) }
 
 // Plan is a subscription plan.
 type Plan string
@@ -106,14 +86,12 @@ const (
 	PlanEnterprise   Plan = "enterprise"
 )
 
-// Plans returns every plan.
-func Plans() []Plan { return []Plan{PlanStarter, PlanProfessional, PlanEnterprise} }
+// Plans are the plans the document lists.
+var Plans = table.NewEnum("plan", PlanStarter, PlanProfessional, PlanEnterprise)
 
-// Valid reports whether p is a plan the document lists.
-func (p Plan) Valid() bool { return slices.Contains(Plans(), p) }
-
-// ParsePlan returns s as a Plan, or a *table.ValidationError.
-func ParsePlan(s string) (Plan, error) { return table.ParseEnum("plan", s, Plans()...) }
+// Valid reports whether p is one of Plans (the engine checks a patched
+// value with it).
+func (p Plan) Valid() bool { return Plans.Valid(p) }
 
 // EntityType is the entityType segment of the status index (the document's
 // GSI3 sort key entityType#{entityId}).
@@ -126,16 +104,12 @@ const (
 	EntityBilling      EntityType = "BILLING"
 )
 
-// EntityTypes returns every entity type that has a status.
-func EntityTypes() []EntityType { return []EntityType{EntityUser, EntityOrganization, EntityBilling} }
+// EntityTypes are the entity types that have a status the document lists.
+var EntityTypes = table.NewEnum("entityType", EntityUser, EntityOrganization, EntityBilling)
 
-// Valid reports whether t is an entity type that has a status.
-func (t EntityType) Valid() bool { return slices.Contains(EntityTypes(), t) }
-
-// ParseEntityType returns s as an EntityType, or a *table.ValidationError.
-func ParseEntityType(s string) (EntityType, error) {
-	return table.ParseEnum("entityType", s, EntityTypes()...)
-}
+// Valid reports whether t is one of EntityTypes (the engine checks a patched
+// value with it).
+func (t EntityType) Valid() bool { return EntityTypes.Valid(t) }
 
 // EntityStatus is a status as the status index holds it: a [UserStatus],
 // [OrgStatus] or [BillingStatus] value. "active" and "suspended" are both
@@ -144,18 +118,18 @@ type EntityStatus string
 
 // Valid reports whether s is the status of at least one entity type.
 func (s EntityStatus) Valid() bool {
-	return UserStatus(s).Valid() || OrgStatus(s).Valid() || BillingStatus(s).Valid()
+	return UserStatuses.Valid(UserStatus(s)) || OrgStatuses.Valid(OrgStatus(s)) || BillingStatuses.Valid(BillingStatus(s))
 }
 
 // ValidFor reports whether s is a status of entity type t.
 func (s EntityStatus) ValidFor(t EntityType) bool {
 	switch t {
 	case EntityUser:
-		return UserStatus(s).Valid()
+		return UserStatuses.Valid(UserStatus(s))
 	case EntityOrganization:
-		return OrgStatus(s).Valid()
+		return OrgStatuses.Valid(OrgStatus(s))
 	case EntityBilling:
-		return BillingStatus(s).Valid()
+		return BillingStatuses.Valid(BillingStatus(s))
 	}
 	return false
 }
@@ -167,12 +141,4 @@ func ParseEntityStatus(s string) (EntityStatus, error) {
 		return "", table.Invalid("status", "unknown status %q", s)
 	}
 	return st, nil
-}
-
-// checkEnum returns a *table.ValidationError for field unless valid.
-func checkEnum[E ~string](field string, v E, valid bool) error {
-	if valid {
-		return nil
-	}
-	return table.Invalid(field, "unknown value %q", string(v))
 }

@@ -40,10 +40,10 @@ func (o *OrganizationProfile) Validate() error {
 	if strings.TrimSpace(o.Name) == "" {
 		return table.Invalid("name", "empty")
 	}
-	if err := checkEnum("plan", o.Plan, o.Plan.Valid()); err != nil {
+	if err := Plans.Check(o.Plan); err != nil {
 		return err
 	}
-	if err := checkEnum("status", o.Status, o.Status.Valid()); err != nil {
+	if err := OrgStatuses.Check(o.Status); err != nil {
 		return err
 	}
 	if o.Domain != "" && (strings.ContainsAny(o.Domain, "@/ ") || !strings.Contains(o.Domain, ".")) {

@@ -45,7 +45,7 @@ type PlatformSettings struct {
 // Validate checks s before a write. The default role of self-registered
 // users may not be master.
 func (s *PlatformSettings) Validate() error {
-	if err := checkEnum("defaultUserRole", s.DefaultUserRole, s.DefaultUserRole.Valid()); err != nil {
+	if err := Roles.CheckField("defaultUserRole", s.DefaultUserRole); err != nil {
 		return err
 	}
 	if s.DefaultUserRole == RoleMaster {

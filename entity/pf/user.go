@@ -57,10 +57,10 @@ func (u *UserProfile) Validate() error {
 	if strings.TrimSpace(u.Name) == "" {
 		return table.Invalid("name", "empty")
 	}
-	if err := checkEnum("role", u.Role, u.Role.Valid()); err != nil {
+	if err := Roles.Check(u.Role); err != nil {
 		return err
 	}
-	if err := checkEnum("status", u.Status, u.Status.Valid()); err != nil {
+	if err := UserStatuses.Check(u.Status); err != nil {
 		return err
 	}
 	if u.OrganizationID != "" || u.Role != RoleMaster {

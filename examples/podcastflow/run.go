@@ -151,7 +151,7 @@ func run(ctx context.Context, s *podcastflow.Store, today pf.Date) error {
 	fmt.Printf("      tom moved to bayside: %s\n", ids(ou.Items))
 	defer s.Users.MoveToOrganization(ctx, "tom", "acme") //nolint:errcheck // restore the seed for the next run
 
-	for _, r := range pf.Roles() {
+	for _, r := range pf.Roles.Values() {
 		ru, err := s.Users.ByRole.List(ctx, pf.UserProfile{Role: r})
 		if err != nil {
 			return err

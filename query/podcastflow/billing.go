@@ -68,7 +68,7 @@ func (b *Billing) PutRecord(ctx context.Context, r *pf.BillingRecord) (err error
 func (b *Billing) SetRecordStatus(ctx context.Context, org pf.OrgID, d pf.Date, status pf.BillingStatus) (_ pf.BillingRecord, err error) {
 	ctx, call := b.e.t.Call(ctx, "PF-14", "podcastflow.Billing.SetRecordStatus")
 	defer func() { call.End(err) }()
-	if _, err := pf.ParseBillingStatus(string(status)); err != nil {
+	if _, err := pf.BillingStatuses.Parse(string(status)); err != nil {
 		return pf.BillingRecord{}, err
 	}
 	return b.UpdateRecord(ctx, org, d, func(r *pf.BillingRecord) error { r.Status = status; return nil })

@@ -128,7 +128,7 @@ func (s *Organizations) Update(ctx context.Context, id pf.OrgID, change func(*pf
 func (s *Organizations) SetStatus(ctx context.Context, id pf.OrgID, status pf.OrgStatus) (_ pf.OrganizationProfile, err error) {
 	ctx, call := s.e.t.Call(ctx, "PF-14", "podcastflow.Organizations.SetStatus")
 	defer func() { call.End(err) }()
-	if _, err := pf.ParseOrgStatus(string(status)); err != nil {
+	if _, err := pf.OrgStatuses.Parse(string(status)); err != nil {
 		return pf.OrganizationProfile{}, err
 	}
 	return s.Update(ctx, id, func(o *pf.OrganizationProfile) error { o.Status = status; return nil })

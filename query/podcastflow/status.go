@@ -42,7 +42,7 @@ func (s *Statuses) List(ctx context.Context, status pf.EntityStatus, opts ...tab
 func (s *Statuses) ListOfType(ctx context.Context, status pf.EntityStatus, typ pf.EntityType, opts ...table.ListOption) (_ table.Page[StatusEntity], err error) {
 	ctx, call := s.e.t.Call(ctx, "PF-14", "podcastflow.Statuses.ListOfType")
 	defer func() { call.End(err) }()
-	if _, err := pf.ParseEntityType(string(typ)); err != nil {
+	if _, err := pf.EntityTypes.Parse(string(typ)); err != nil {
 		return table.Page[StatusEntity]{}, err
 	}
 	if status.Valid() && !status.ValidFor(typ) {

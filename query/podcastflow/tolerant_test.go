@@ -51,7 +51,7 @@ func TestScriptWrittenItems_PF1_PF5_PF10_PF11(t *testing.T) {
 		t.Fatalf("PF-10 with unknown plans: %d items, %v", len(page.Items), err)
 	}
 	for _, r := range page.Items {
-		if r.Plan.Valid() {
+		if pf.Plans.Valid(r.Plan) {
 			t.Errorf("plan %q reported as known", r.Plan)
 		}
 	}

@@ -58,7 +58,7 @@ func newUsers(e *entities) *Users {
 			Check: func(u *pf.UserProfile) error { return u.OrganizationID.Validate("organizationId") }}),
 		ByRole: table.NewPattern(e.users, table.PatternDef[pf.UserProfile]{ID: "PF-13", Name: "podcastflow.Users.ByRole",
 			Doc: "The users with a role, by userId, one Query per shard per page.", Reads: table.ReadPage, Index: IndexRole, WholePartition: true,
-			Check: func(u *pf.UserProfile) error { _, err := pf.ParseRole(string(u.Role)); return err }}),
+			Check: func(u *pf.UserProfile) error { _, err := pf.Roles.Parse(string(u.Role)); return err }}),
 	}
 }
 
@@ -187,7 +187,7 @@ func (s *Users) Update(ctx context.Context, id pf.UserID, change func(*pf.UserPr
 func (s *Users) ChangeRole(ctx context.Context, id pf.UserID, role pf.Role) (_ pf.UserProfile, err error) {
 	ctx, call := s.e.t.Call(ctx, "PF-13", "podcastflow.Users.ChangeRole")
 	defer func() { call.End(err) }()
-	if _, err := pf.ParseRole(string(role)); err != nil {
+	if _, err := pf.Roles.Parse(string(role)); err != nil {
 		return pf.UserProfile{}, err
 	}
 	return s.Update(ctx, id, func(u *pf.UserProfile) error { u.Role = role; return nil })
@@ -201,7 +201,7 @@ func (s *Users) ChangeRole(ctx context.Context, id pf.UserID, role pf.Role) (_ p
 func (s *Users) SetStatus(ctx context.Context, id pf.UserID, status pf.UserStatus) (_ pf.UserProfile, err error) {
 	ctx, call := s.e.t.Call(ctx, "PF-14", "podcastflow.Users.SetStatus")
 	defer func() { call.End(err) }()
-	if _, err := pf.ParseUserStatus(string(status)); err != nil {
+	if _, err := pf.UserStatuses.Parse(string(status)); err != nil {
 		return pf.UserProfile{}, err
 	}
 	return s.Update(ctx, id, func(u *pf.UserProfile) error { u.Status = status; return nil })

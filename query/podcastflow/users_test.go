@@ -77,7 +77,7 @@ func TestListAllUsers_PF4(t *testing.T) {
 	ctx := t.Context()
 	mustCreateOrgs(t, s, "o1", "o2")
 	var want []pf.UserID
-	for i, r := range pf.Roles() {
+	for i, r := range pf.Roles.Values() {
 		id := "u" + string(rune('a'+i))
 		o := "o1"
 		if i%2 == 1 {
