@@ -13,7 +13,7 @@ import (
 // pattern through Table.Call. A package joins when all of its cited
 // methods are wired.
 var wiredPackages = []Package{
-	{Dir: "../../query/ferryhook", Name: "ferryhook", Prefix: "FH", Exempt: map[string]string{
+	{Dir: "../../query/ferryhook", Name: "ferryhook", Prefix: "FH", Ops: OpsOf(ferryhook.New(table.New(nil, ferryhook.MainSchema("")), table.New(nil, ferryhook.EventsSchema("")))), Exempt: map[string]string{
 		"Users.ResetUsage":   "billing-period maintenance, no catalog pattern",
 		"Users.EnsureGuards": "adoption of service-written users",
 	}},

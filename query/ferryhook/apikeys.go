@@ -25,7 +25,8 @@ type APIKeys struct {
 	//	page, err := s.APIKeys.ByUser.List(ctx, fh.APIKey{UserID: u})
 	ByUser *table.Pattern[fh.APIKey]
 
-	s *Store
+	delete, updateLastUsed table.Op
+	s                      *Store
 }
 
 func newAPIKeys(s *Store) *APIKeys {
@@ -33,6 +34,8 @@ func newAPIKeys(s *Store) *APIKeys {
 		ByUser: table.NewPattern(s.apiKey, table.PatternDef[fh.APIKey]{ID: "FH-10", Name: "ferryhook.APIKeys.ByUser",
 			Doc: "A user's API keys (hash and prefix, never the plaintext).", Reads: table.ReadPage,
 			Check: func(k *fh.APIKey) error { return k.UserID.Validate() }}),
+		delete:         table.NewOp(s.main, "FH-11", "ferryhook.APIKeys.Delete"),
+		updateLastUsed: table.NewOp(s.main, "FH-11", "ferryhook.APIKeys.UpdateLastUsed"),
 	}
 }
 
@@ -221,27 +224,27 @@ func (a *APIKeys) GetByHash(ctx context.Context, hash string) (_ fh.APIKey, err 
 // table.ErrNotFound and changes nothing. Two requests: a consistent read of
 // the key, whose hash names the guard, then one transaction deleting both
 // on condition the key is unchanged.
-func (a *APIKeys) Delete(ctx context.Context, user fh.UserID, id fh.APIKeyID) (err error) {
-	ctx, call := a.s.main.Call(ctx, "FH-11", "ferryhook.APIKeys.Delete")
-	defer func() { call.End(err) }()
-	k, err := apiKeyKey(user, id)
-	if err != nil {
-		return err
-	}
-	return a.s.apiKey.Delete(ctx, k)
+func (a *APIKeys) Delete(ctx context.Context, user fh.UserID, id fh.APIKeyID) error {
+	return a.delete.Do(ctx, func(ctx context.Context) error {
+		k, err := apiKeyKey(user, id)
+		if err != nil {
+			return err
+		}
+		return a.s.apiKey.Delete(ctx, k)
+	})
 }
 
 // UpdateLastUsed sets the key's lastUsedAt to now (FH-11
 // apiKeys.updateLastUsed; one UpdateItem that never creates an item).
 // Another user's or a missing key gives table.ErrNotFound.
-func (a *APIKeys) UpdateLastUsed(ctx context.Context, user fh.UserID, id fh.APIKeyID) (_ fh.APIKey, err error) {
-	ctx, call := a.s.main.Call(ctx, "FH-11", "ferryhook.APIKeys.UpdateLastUsed")
-	defer func() { call.End(err) }()
-	k, err := apiKeyKey(user, id)
-	if err != nil {
-		return fh.APIKey{}, err
-	}
-	return a.s.apiKey.Patch(ctx, k, table.Patch{Set: map[string]any{"lastUsedAt": fh.ISO(a.s.now()).String()}})
+func (a *APIKeys) UpdateLastUsed(ctx context.Context, user fh.UserID, id fh.APIKeyID) (fh.APIKey, error) {
+	return table.Run(ctx, a.updateLastUsed, func(ctx context.Context) (fh.APIKey, error) {
+		k, err := apiKeyKey(user, id)
+		if err != nil {
+			return fh.APIKey{}, err
+		}
+		return a.s.apiKey.Patch(ctx, k, table.Patch{Set: map[string]any{"lastUsedAt": fh.ISO(a.s.now()).String()}})
+	})
 }
 
 func apiKeyKey(user fh.UserID, id fh.APIKeyID) (table.Key, error) {

@@ -25,13 +25,15 @@ type Users struct {
 	//	u, err := s.Users.ByID.Get(ctx, fh.User{UserID: id})
 	ByID *table.Pattern[fh.User]
 
-	s *Store
+	incrementUsage table.Op
+	s              *Store
 }
 
 func newUsers(s *Store) *Users {
 	return &Users{s: s,
 		ByID: table.NewPattern(s.user, table.PatternDef[fh.User]{ID: "FH-1", Name: "ferryhook.Users.ByID",
 			Doc: "A user by ID.", Reads: table.ReadOne, Check: func(u *fh.User) error { return u.UserID.Validate() }}),
+		incrementUsage: table.NewOp(s.main, "FH-11", "ferryhook.Users.IncrementUsage"),
 	}
 }
 
@@ -344,17 +346,17 @@ func (u *Users) Update(ctx context.Context, id fh.UserID, up UserUpdate) (_ fh.U
 // atomically (FH-11 users.incrementUsage) and returns the new count: one
 // UpdateItem ADD, so concurrent increments are never lost. A missing user
 // gives table.ErrNotFound.
-func (u *Users) IncrementUsage(ctx context.Context, id fh.UserID, n int64) (_ int64, err error) {
-	ctx, call := u.s.main.Call(ctx, "FH-11", "ferryhook.Users.IncrementUsage")
-	defer func() { call.End(err) }()
-	k, err := userKey(id)
-	if err != nil {
-		return 0, err
-	}
-	if n < 1 {
-		return 0, table.Invalid("count", "%d is not positive", n)
-	}
-	return u.s.user.Add(ctx, k, "usageThisMonth", n)
+func (u *Users) IncrementUsage(ctx context.Context, id fh.UserID, n int64) (int64, error) {
+	return table.Run(ctx, u.incrementUsage, func(ctx context.Context) (int64, error) {
+		k, err := userKey(id)
+		if err != nil {
+			return 0, err
+		}
+		if n < 1 {
+			return 0, table.Invalid("count", "%d is not positive", n)
+		}
+		return u.s.user.Add(ctx, k, "usageThisMonth", n)
+	})
 }
 
 // ResetUsage starts a new billing period at start: usageThisMonth 0,
