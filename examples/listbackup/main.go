@@ -235,7 +235,7 @@ func tokens(ctx context.Context, s *listbackup.Store, _ time.Time, _ lb.Date) er
 	}
 	tk, err := s.OAuthTokens.Refresh(ctx, "keap-1", lb.OAuthTokenSet{AccessToken: "a2"})
 	step("LB-32", "refresh tokens of keap-1 (encrypted at rest)", tk.Tokens.AccessToken)
-	step("LB-33", "OAuth tokens of acme on keap", n(s.OAuthTokens.ListByPlatform(ctx, "acme", lb.PlatformKeap)))
+	step("LB-33", "OAuth tokens of acme on keap", n(s.OAuthTokens.ByPlatform.List(ctx, lb.OAuthToken{AccountID: "acme", Platform: lb.PlatformKeap})))
 	plain, rt, err2 := s.RefreshTokens.Issue(ctx, listbackup.IssueInput{UserID: "ada", AccountID: "acme"})
 	if err2 != nil {
 		return err2
@@ -280,14 +280,14 @@ func rest(ctx context.Context, s *listbackup.Store, now time.Time, today lb.Date
 		step("LB-45", "mark notification read", nt.Status)
 	}
 	step("LB-46", "notification retention", lb.NotificationRetention)
-	step("LB-47", "schedules of keap-1", n(s.Schedules.ListBySource(ctx, "keap-1")))
+	step("LB-47", "schedules of keap-1", n(s.Schedules.BySource.List(ctx, lb.SyncSchedule{SourceID: "keap-1"})))
 	step("LB-48", "schedules due now", n(s.Schedules.Due(ctx, now)))
 	sc, err5 := s.Schedules.RecordRun(ctx, "keap-1", "hourly", now, now.Add(time.Hour))
 	step("LB-49", "record run, next run", sc.NextRunAt.Format(time.RFC3339))
 	run := lb.SyncRun{SourceID: "keap-1", DataTypes: []string{"contacts"}, RecordsProcessed: map[string]int64{}, StartedAt: now.Add(-time.Minute)}
 	err6 := s.Runs.Record(ctx, &run)
 	_, err7 := s.Runs.Finish(ctx, run.SourceID, run.StartedAt, run.SyncID, lb.RunFailed, nil, []string{"rate limited"})
-	step("LB-50", "sync runs of keap-1", n(s.Runs.ListBySource(ctx, "keap-1")))
+	step("LB-50", "sync runs of keap-1", n(s.Runs.BySource.List(ctx, lb.SyncRun{SourceID: "keap-1"})))
 	step("LB-51", "failed runs in the last day, oldest first", n(s.Runs.ListByStatus(ctx, lb.RunFailed, listbackup.TimeRange{From: now.Add(-24 * time.Hour)}, table.Asc())))
 	key, k, err8 := s.APIKeys.Create(ctx, listbackup.NewAPIKey{AccountID: "acme", UserID: "ada", Name: "ci", Permissions: []string{"sources:read"}})
 	v, err9 := s.APIKeys.Validate(ctx, key)

@@ -48,10 +48,13 @@ const (
 
 // entities are the table bindings of every entity.
 type entities struct {
-	t             *table.Table
-	now           func() time.Time
-	refreshTTL    time.Duration
-	shards        int // of SCHED#DUE and RUNS#{status} (Options.IndexShards)
+	t          *table.Table
+	now        func() time.Time
+	refreshTTL time.Duration
+	shards     int // of SCHED#DUE and RUNS#{status} (Options.IndexShards)
+	// scheduleStore is the store's Schedules, whose patterns are declared
+	// once (Sources.Delete deactivates a source's schedules through it).
+	scheduleStore *Schedules
 	users         *table.Entity[lb.User]
 	accounts      *table.Entity[lb.Account]
 	memberships   *table.Entity[lb.Membership]

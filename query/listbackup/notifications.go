@@ -21,6 +21,12 @@ type Notifications struct {
 	// Query GSI3 PK = UNREAD#{userId}, descending; read notifications are
 	// not in that sparse index.
 	Unread *table.Pattern[lb.Notification]
+	// ByStatus lists a user's notifications in one status, newest first
+	// (LB-44): Query GSI2 PK = NOTIFSTATUS#{userId}, SK begins_with
+	// {status}#. Errors: *table.ValidationError, table.ErrInvalidCursor.
+	//
+	//	page, err := s.Notifications.ByStatus.List(ctx, lb.Notification{UserID: u, Status: lb.NotificationRead})
+	ByStatus *table.Pattern[lb.Notification]
 
 	e *entities
 }
@@ -32,6 +38,9 @@ func newNotifications(e *entities) *Notifications {
 			Doc: "A user's notifications, newest first.", Reads: table.ReadPage, Desc: true, Check: user}),
 		Unread: table.NewPattern(e.notifications, table.PatternDef[lb.Notification]{ID: "LB-44", Name: "listbackup.Notifications.Unread",
 			Doc: "A user's unread notifications, newest first.", Reads: table.ReadPage, Index: table.GSI3, WholePartition: true, Desc: true, Check: user}),
+		ByStatus: table.NewPattern(e.notifications, table.PatternDef[lb.Notification]{ID: "LB-44", Name: "listbackup.Notifications.ByStatus",
+			Doc: "A user's notifications in one status, newest first.", Reads: table.ReadPage, Index: table.GSI2, SortPrefix: true, Desc: true,
+			Check: func(n *lb.Notification) error { return first(n.UserID.Validate("userId"), n.Status.Check("status")) }}),
 	}
 }
 
@@ -75,31 +84,6 @@ func (s *Notifications) ListByAccount(ctx context.Context, account lb.AccountID,
 func (s *Notifications) AllByAccount(ctx context.Context, account lb.AccountID, r TimeRange, opts ...table.ListOption) iter.Seq2[lb.Notification, error] {
 	return table.CallPages(ctx, s.e.t, "LB-43", "listbackup.Notifications.AllByAccount", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
 		return s.ListByAccount(ctx, account, r, o...)
-	}, opts...)
-}
-
-// ListByStatus returns one page of a user's notifications in one status,
-// newest first (LB-44): Query GSI2 PK = NOTIFSTATUS#{userId}, SK
-// begins_with {status}#. Errors: *table.ValidationError,
-// table.ErrInvalidCursor.
-func (s *Notifications) ListByStatus(ctx context.Context, user lb.UserID, st lb.NotificationStatus, opts ...table.ListOption) (_ table.Page[lb.Notification], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-44", "listbackup.Notifications.ListByStatus")
-	defer func() { call.End(err) }()
-	if err := first(user.Validate("userId"), st.Check("status")); err != nil {
-		return table.Page[lb.Notification]{}, err
-	}
-	q, err := inPrefix(table.GSI2, lb.NotificationStatusIndex, vals{"userId": string(user)}, vals{"status": string(st)})
-	if err != nil {
-		return table.Page[lb.Notification]{}, err
-	}
-	q.Desc = true
-	return s.e.notifications.List(ctx, q, opts...)
-}
-
-// AllByStatus iterates over LB-44.
-func (s *Notifications) AllByStatus(ctx context.Context, user lb.UserID, st lb.NotificationStatus, opts ...table.ListOption) iter.Seq2[lb.Notification, error] {
-	return table.CallPages(ctx, s.e.t, "LB-44", "listbackup.Notifications.AllByStatus", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
-		return s.ListByStatus(ctx, user, st, o...)
 	}, opts...)
 }
 

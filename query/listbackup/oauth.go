@@ -2,7 +2,6 @@ package listbackup
 
 import (
 	"context"
-	"iter"
 
 	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/table"
@@ -58,7 +57,29 @@ func (s *OAuthStates) Consume(ctx context.Context, state string) (_ lb.OAuthStat
 
 // OAuthTokens serves LB-32 and LB-33. Access and refresh tokens are
 // encrypted before they reach DynamoDB.
-type OAuthTokens struct{ e *entities }
+//
+// The read of one pattern is declared ([table.Pattern]): its field.
+type OAuthTokens struct {
+	// ByPlatform lists an account's OAuth tokens on one platform (LB-33):
+	// Query GSI1 PK = OAUTH#{accountId}, SK begins_with
+	// PLATFORM#{platform}#. Errors: *table.ValidationError,
+	// table.ErrInvalidCursor.
+	//
+	//	page, err := s.OAuthTokens.ByPlatform.List(ctx, lb.OAuthToken{AccountID: a, Platform: lb.PlatformStripe})
+	ByPlatform *table.Pattern[lb.OAuthToken]
+
+	e *entities
+}
+
+func newOAuthTokens(e *entities) *OAuthTokens {
+	return &OAuthTokens{e: e,
+		ByPlatform: table.NewPattern(e.oauthTokens, table.PatternDef[lb.OAuthToken]{ID: "LB-33", Name: "listbackup.OAuthTokens.ByPlatform",
+			Doc: "An account's OAuth tokens on one platform.", Reads: table.ReadPage, Index: table.GSI1, SortPrefix: true,
+			Check: func(t *lb.OAuthToken) error {
+				return first(t.AccountID.Validate("accountId"), t.Platform.Check("platform"))
+			}}),
+	}
+}
 
 // Save stores (or replaces) a source's tokens: PK = SOURCE#{sourceId},
 // SK = OAUTH. Errors: *table.ValidationError, table.ErrNoCipher.
@@ -109,24 +130,4 @@ func (s *OAuthTokens) Refresh(ctx context.Context, src lb.SourceID, tokens lb.OA
 		t.Tokens, t.LastRefreshedAt = tokens, now
 		return nil
 	})
-}
-
-// ListByPlatform returns one page of an account's OAuth tokens on one
-// platform (LB-33): Query GSI1 PK = OAUTH#{accountId}, SK begins_with
-// PLATFORM#{platform}#. Errors: *table.ValidationError,
-// table.ErrInvalidCursor.
-func (s *OAuthTokens) ListByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) (_ table.Page[lb.OAuthToken], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-33", "listbackup.OAuthTokens.ListByPlatform")
-	defer func() { call.End(err) }()
-	if err := first(account.Validate("accountId"), p.Check("platform")); err != nil {
-		return table.Page[lb.OAuthToken]{}, err
-	}
-	return listPrefix(ctx, s.e.oauthTokens, table.GSI1, lb.OAuthTokenAccountIndex, vals{"accountId": string(account)}, vals{"platform": string(p)}, opts)
-}
-
-// AllByPlatform iterates over LB-33.
-func (s *OAuthTokens) AllByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) iter.Seq2[lb.OAuthToken, error] {
-	return table.CallPages(ctx, s.e.t, "LB-33", "listbackup.OAuthTokens.AllByPlatform", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.OAuthToken], error) {
-		return s.ListByPlatform(ctx, account, p, o...)
-	}, opts...)
 }

@@ -89,7 +89,7 @@ func TestOAuthTokens_LB32_LB33(t *testing.T) {
 	if tok.Tokens.AccessToken != "at-s2" {
 		t.Errorf("LB-32: %+v", tok)
 	}
-	p, err := f.OAuthTokens.ListByPlatform(c, "a1", lb.PlatformKeap) // LB-33
+	p, err := f.OAuthTokens.ByPlatform.List(c, lb.OAuthToken{AccountID: "a1", Platform: lb.PlatformKeap}) // LB-33
 	if diff := cmp.Diff([]lb.SourceID{"s1", "s3"}, ids(collect(t, p, err), func(o lb.OAuthToken) lb.SourceID { return o.SourceID })); diff != "" {
 		t.Errorf("LB-33 (-want +got):\n%s", diff)
 	}

@@ -447,8 +447,12 @@ func costOAuth(t *testing.T, r *costRun) {
 		_, err := s.OAuthTokens.Refresh(c, "os1", lb.OAuthTokenSet{AccessToken: "at-2", RefreshToken: "rt-2"})
 		return err
 	})
-	r.m(t, "OAuthTokens.ListByPlatform", "a page of 2", func() error { return page(s.OAuthTokens.ListByPlatform(c, "oa1", lb.PlatformKeap)).of(2) })
-	r.m(t, "OAuthTokens.AllByPlatform", "2 token sets, 1 page", func() error { return drain(2, s.OAuthTokens.AllByPlatform(c, "oa1", lb.PlatformKeap)) })
+	r.m(t, "OAuthTokens.ByPlatform.List", "a page of 2", func() error {
+		return page(s.OAuthTokens.ByPlatform.List(c, lb.OAuthToken{AccountID: "oa1", Platform: lb.PlatformKeap})).of(2)
+	})
+	r.m(t, "OAuthTokens.ByPlatform.All", "2 token sets, 1 page", func() error {
+		return drain(2, s.OAuthTokens.ByPlatform.All(c, lb.OAuthToken{AccountID: "oa1", Platform: lb.PlatformKeap}))
+	})
 
 	var plain string
 	var rt lb.RefreshToken
@@ -527,11 +531,11 @@ func costNotifications(t *testing.T, r *costRun) {
 	r.m(t, "Notifications.ByUser.All", "3 notifications, 1 page", func() error { return drain(3, s.Notifications.ByUser.All(c, lb.Notification{UserID: "nu1"})) })
 	r.m(t, "Notifications.ListByAccount", "a page of 3", func() error { return page(s.Notifications.ListByAccount(c, "na1", all)).of(3) })
 	r.m(t, "Notifications.AllByAccount", "3 notifications, 1 page", func() error { return drain(3, s.Notifications.AllByAccount(c, "na1", all)) })
-	r.m(t, "Notifications.ListByStatus", "a page of 2", func() error {
-		return page(s.Notifications.ListByStatus(c, "nu1", lb.NotificationPending)).of(2)
+	r.m(t, "Notifications.ByStatus.List", "a page of 2", func() error {
+		return page(s.Notifications.ByStatus.List(c, lb.Notification{UserID: "nu1", Status: lb.NotificationPending})).of(2)
 	})
-	r.m(t, "Notifications.AllByStatus", "2 notifications, 1 page", func() error {
-		return drain(2, s.Notifications.AllByStatus(c, "nu1", lb.NotificationPending))
+	r.m(t, "Notifications.ByStatus.All", "2 notifications, 1 page", func() error {
+		return drain(2, s.Notifications.ByStatus.All(c, lb.Notification{UserID: "nu1", Status: lb.NotificationPending}))
 	})
 	r.m(t, "Notifications.Unread.List", "a page of 2", func() error { return page(s.Notifications.Unread.List(c, lb.Notification{UserID: "nu1"})).of(2) })
 	r.m(t, "Notifications.Unread.All", "2 notifications, 1 page", func() error { return drain(2, s.Notifications.Unread.All(c, lb.Notification{UserID: "nu1"})) })
@@ -547,8 +551,8 @@ func costSync(t *testing.T, r *costRun) {
 	} {
 		r.once(t, "Schedules.Create", "", func() error { return s.Schedules.Create(c, &sc) })
 	}
-	r.m(t, "Schedules.ListBySource", "a page of 2", func() error { return page(s.Schedules.ListBySource(c, "ys1")).of(2) })
-	r.m(t, "Schedules.AllBySource", "2 schedules, 1 page", func() error { return drain(2, s.Schedules.AllBySource(c, "ys1")) })
+	r.m(t, "Schedules.BySource.List", "a page of 2", func() error { return page(s.Schedules.BySource.List(c, lb.SyncSchedule{SourceID: "ys1"})).of(2) })
+	r.m(t, "Schedules.BySource.All", "2 schedules, 1 page", func() error { return drain(2, s.Schedules.BySource.All(c, lb.SyncSchedule{SourceID: "ys1"})) })
 	r.m(t, "Schedules.Due", "a page of 2", func() error { return page(s.Schedules.Due(c, now)).of(2) })
 	r.m(t, "Schedules.AllDue", "2 schedules, 1 page", func() error { return drain(2, s.Schedules.AllDue(c, now)) })
 	n := s.Schedules.Shards()
@@ -578,8 +582,8 @@ func costSync(t *testing.T, r *costRun) {
 		})
 	}
 	since := listbackup.TimeRange{From: now}
-	r.m(t, "Runs.ListBySource", "a page of 2", func() error { return page(s.Runs.ListBySource(c, "ys1")).of(2) })
-	r.m(t, "Runs.AllBySource", "2 runs, 1 page", func() error { return drain(2, s.Runs.AllBySource(c, "ys1")) })
+	r.m(t, "Runs.BySource.List", "a page of 2", func() error { return page(s.Runs.BySource.List(c, lb.SyncRun{SourceID: "ys1"})).of(2) })
+	r.m(t, "Runs.BySource.All", "2 runs, 1 page", func() error { return drain(2, s.Runs.BySource.All(c, lb.SyncRun{SourceID: "ys1"})) })
 	r.m(t, "Runs.ListByStatus", "a page of 2", func() error { return page(s.Runs.ListByStatus(c, lb.RunRunning, since)).of(2) })
 	r.m(t, "Runs.AllByStatus", "2 runs, 1 page", func() error { return drain(2, s.Runs.AllByStatus(c, lb.RunRunning, since)) })
 	r.m(t, "Runs.Finish", "completed (it moves in the status index)", func() error {

@@ -10,7 +10,26 @@ import (
 )
 
 // Schedules serves LB-47..LB-49.
-type Schedules struct{ e *entities }
+//
+// The read of one pattern is declared ([table.Pattern]): its field.
+type Schedules struct {
+	// BySource lists a source's schedules (LB-47): Query
+	// PK = SOURCE#{sourceId}, SK begins_with SCHED#. Errors:
+	// *table.ValidationError, table.ErrInvalidCursor.
+	//
+	//	page, err := s.Schedules.BySource.List(ctx, lb.SyncSchedule{SourceID: src})
+	BySource *table.Pattern[lb.SyncSchedule]
+
+	e *entities
+}
+
+func newSchedules(e *entities) *Schedules {
+	return &Schedules{e: e,
+		BySource: table.NewPattern(e.schedules, table.PatternDef[lb.SyncSchedule]{ID: "LB-47", Name: "listbackup.Schedules.BySource",
+			Doc: "A source's sync schedules.", Reads: table.ReadPage,
+			Check: func(sc *lb.SyncSchedule) error { return sc.SourceID.Validate("sourceId") }}),
+	}
+}
 
 // Create creates schedule sc (ScheduleID defaults to a new UUID). Active
 // schedules enter the due index. Errors: *table.ValidationError,
@@ -24,25 +43,6 @@ func (s *Schedules) Create(ctx context.Context, sc *lb.SyncSchedule) (err error)
 		sc.ScheduleID = lb.ScheduleID(lb.NewUUID())
 	}
 	return s.e.schedules.Create(ctx, sc)
-}
-
-// ListBySource returns one page of a source's schedules (LB-47): Query
-// PK = SOURCE#{sourceId}, SK begins_with SCHED#. Errors:
-// *table.ValidationError, table.ErrInvalidCursor.
-func (s *Schedules) ListBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) (_ table.Page[lb.SyncSchedule], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-47", "listbackup.Schedules.ListBySource")
-	defer func() { call.End(err) }()
-	if err := src.Validate("sourceId"); err != nil {
-		return table.Page[lb.SyncSchedule]{}, err
-	}
-	return listPrefix(ctx, s.e.schedules, table.Primary, lb.ScheduleKeys, vals{"sourceId": string(src)}, nil, opts)
-}
-
-// AllBySource iterates over LB-47.
-func (s *Schedules) AllBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) iter.Seq2[lb.SyncSchedule, error] {
-	return table.CallPages(ctx, s.e.t, "LB-47", "listbackup.Schedules.AllBySource", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
-		return s.ListBySource(ctx, src, o...)
-	}, opts...)
 }
 
 // Due returns one page of the active schedules with nextRunAt <= now,
@@ -152,7 +152,26 @@ func (s *Schedules) SetActive(ctx context.Context, src lb.SourceID, id lb.Schedu
 }
 
 // Runs serves LB-50 and LB-51 (core's sync_history).
-type Runs struct{ e *entities }
+//
+// The read of one pattern is declared ([table.Pattern]): its field.
+type Runs struct {
+	// BySource lists a source's runs, newest first (LB-50): Query
+	// PK = SOURCE#{sourceId}, SK begins_with RUN#, descending. Errors:
+	// *table.ValidationError, table.ErrInvalidCursor.
+	//
+	//	page, err := s.Runs.BySource.List(ctx, lb.SyncRun{SourceID: src})
+	BySource *table.Pattern[lb.SyncRun]
+
+	e *entities
+}
+
+func newRuns(e *entities) *Runs {
+	return &Runs{e: e,
+		BySource: table.NewPattern(e.runs, table.PatternDef[lb.SyncRun]{ID: "LB-50", Name: "listbackup.Runs.BySource",
+			Doc: "A source's sync runs, newest first.", Reads: table.ReadPage, Desc: true,
+			Check: func(r *lb.SyncRun) error { return r.SourceID.Validate("sourceId") }}),
+	}
+}
 
 // Record stores sync run r (SyncID defaults to a new UUID, StartedAt to
 // now, Status to running). Errors: *table.ValidationError,
@@ -199,30 +218,6 @@ func (s *Runs) Finish(ctx context.Context, src lb.SourceID, startedAt time.Time,
 		}
 		return nil
 	})
-}
-
-// ListBySource returns one page of a source's runs, newest first (LB-50):
-// Query PK = SOURCE#{sourceId}, SK begins_with RUN#, descending. Errors:
-// *table.ValidationError, table.ErrInvalidCursor.
-func (s *Runs) ListBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) (_ table.Page[lb.SyncRun], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-50", "listbackup.Runs.ListBySource")
-	defer func() { call.End(err) }()
-	if err := src.Validate("sourceId"); err != nil {
-		return table.Page[lb.SyncRun]{}, err
-	}
-	q, err := inPrefix(table.Primary, lb.RunKeys, vals{"sourceId": string(src)}, nil)
-	if err != nil {
-		return table.Page[lb.SyncRun]{}, err
-	}
-	q.Desc = true
-	return s.e.runs.List(ctx, q, opts...)
-}
-
-// AllBySource iterates over LB-50.
-func (s *Runs) AllBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) iter.Seq2[lb.SyncRun, error] {
-	return table.CallPages(ctx, s.e.t, "LB-50", "listbackup.Runs.AllBySource", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncRun], error) {
-		return s.ListBySource(ctx, src, o...)
-	}, opts...)
 }
 
 // ListByStatus returns one page of the runs in one status started in r,

@@ -42,8 +42,8 @@ func (s *Sources) Delete(ctx context.Context, id lb.SourceID) (err error) {
 	if _, err := s.Get(ctx, id); err != nil {
 		return err
 	}
-	sched := &Schedules{s.e}
-	for sc, err := range sched.AllBySource(ctx, id) {
+	sched := s.e.scheduleStore
+	for sc, err := range sched.BySource.All(ctx, lb.SyncSchedule{SourceID: id}) {
 		if err != nil {
 			return fmt.Errorf("delete source %s: %w", id, err)
 		}

@@ -91,11 +91,12 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 	}
 	e := newEntities(t, min(o.IndexShards, table.MaxShards))
 	e.now, e.refreshTTL = func() time.Time { return t.Now().UTC() }, o.RefreshTokenTTL
+	e.scheduleStore = newSchedules(e)
 	return &Store{
 		Users: newUsers(e), Accounts: &Accounts{e}, Memberships: &Memberships{e}, Teams: &Teams{e: e},
 		Sources: &Sources{e: e}, Activities: &Activities{e}, Jobs: &Jobs{e: e}, Connections: &Connections{e: e},
-		OAuthStates: &OAuthStates{e}, OAuthTokens: &OAuthTokens{e}, RefreshTokens: newRefreshTokens(e),
-		Tags: &Tags{e: e}, Notifications: newNotifications(e), Schedules: &Schedules{e}, Runs: &Runs{e},
+		OAuthStates: &OAuthStates{e}, OAuthTokens: newOAuthTokens(e), RefreshTokens: newRefreshTokens(e),
+		Tags: &Tags{e: e}, Notifications: newNotifications(e), Schedules: e.scheduleStore, Runs: newRuns(e),
 		APIKeys: &APIKeys{e: e}, Webhooks: &Webhooks{e: e}, Usage: newUsage(e), Plans: newPlans(e),
 		SourceGroups: newSourceGroups(e), TeamMembers: newTeamMembers(e), Labels: newLabels(e), MFACodes: newMFACodes(e), Catalog: newCatalog(e),
 		Inbox: newInbox(e),

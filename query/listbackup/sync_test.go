@@ -33,7 +33,7 @@ func TestSchedules_LB47_LB48_LB49(t *testing.T) {
 	for i := range seed {
 		must(t, f.Schedules.Create(c, &seed[i]))
 	}
-	p, err := f.Schedules.ListBySource(c, "s1") // LB-47
+	p, err := f.Schedules.BySource.List(c, lb.SyncSchedule{SourceID: "s1"}) // LB-47
 	if diff := cmp.Diff([]lb.ScheduleID{"d1", "h1"}, schedIDs(collect(t, p, err))); diff != "" {
 		t.Errorf("LB-47 (-want +got):\n%s", diff)
 	}
@@ -78,7 +78,7 @@ func TestRuns_LB50_LB51(t *testing.T) {
 		must(t, err)
 	}
 	rid := func(r lb.SyncRun) lb.SyncID { return r.SyncID }
-	p, err := f.Runs.ListBySource(c, "s1") // LB-50
+	p, err := f.Runs.BySource.List(c, lb.SyncRun{SourceID: "s1"}) // LB-50
 	if diff := cmp.Diff([]lb.SyncID{"r4", "r2", "r1"}, ids(collect(t, p, err), rid)); diff != "" {
 		t.Errorf("LB-50 (-want +got):\n%s", diff)
 	}

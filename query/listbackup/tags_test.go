@@ -110,9 +110,9 @@ func TestNotifications_LB42_LB43_LB44_LB45_LB46(t *testing.T) {
 	}
 	p, err = f.Notifications.Unread.List(c, lb.Notification{UserID: "u1"})
 	check("LB-44 unread after LB-45", []lb.NotificationID{"n2"}, p, err)
-	p, err = f.Notifications.ListByStatus(c, "u1", lb.NotificationRead)
+	p, err = f.Notifications.ByStatus.List(c, lb.Notification{UserID: "u1", Status: lb.NotificationRead})
 	check("LB-44 status read", []lb.NotificationID{"n1"}, p, err)
-	p, err = f.Notifications.ListByStatus(c, "u1", lb.NotificationPending)
+	p, err = f.Notifications.ByStatus.List(c, lb.Notification{UserID: "u1", Status: lb.NotificationPending})
 	check("LB-44 status pending", []lb.NotificationID{"n2"}, p, err)
 
 	// LB-46: expiresAt and the TTL attribute are createdAt + 30 days.
@@ -145,7 +145,7 @@ func TestTagsNotificationsBadInput_LB38_LB39_LB40_LB41_LB42_LB43_LB44_LB45(t *te
 	wantInvalid(t, err, "userId")
 	_, err = f.Notifications.ListByAccount(c, "a1", listbackup.Between(t0, t0.Add(-1)))
 	wantInvalid(t, err, "to")
-	_, err = f.Notifications.ListByStatus(c, "u1", "unknown")
+	_, err = f.Notifications.ByStatus.List(c, lb.Notification{UserID: "u1", Status: "unknown"})
 	wantInvalid(t, err, "status")
 	_, err = f.Notifications.MarkRead(c, "u1", time.Time{}, "n1")
 	wantInvalid(t, err, "createdAt")
