@@ -53,7 +53,7 @@ func (e *Entity[T]) Owns(raw Item) bool {
 			return s.Value == e.def.Type
 		}
 	}
-	return e.fn.match != nil && e.fn.match(e.t.keyFromItem(raw))
+	return e.fn.match != nil && e.fn.match(e.t.c.KeyOf(raw))
 }
 
 // Adopt brings the item raw (as a Scan returned it) up to the library's
@@ -69,8 +69,8 @@ func (e *Entity[T]) Owns(raw Item) bool {
 // UpdateItem (or transaction) as [Entity.Update]'s, retried on a lost
 // race; an item deleted meanwhile is Skipped.
 func (e *Entity[T]) Adopt(ctx context.Context, raw Item, dryRun bool) (JobOutcome, error) {
-	k := e.t.keyFromItem(raw)
-	if e.t.expired(raw) {
+	k := e.t.c.KeyOf(raw)
+	if e.t.c.Expired(raw) {
 		return Skipped, nil
 	}
 	for attempt := 0; ; attempt++ {
@@ -105,7 +105,7 @@ func (e *Entity[T]) Adopt(ctx context.Context, raw Item, dryRun bool) (JobOutcom
 			if err != nil {
 				return Unchanged, err
 			}
-			if raw == nil || e.t.expired(raw) {
+			if raw == nil || e.t.c.Expired(raw) {
 				return Skipped, nil
 			}
 			continue
@@ -180,7 +180,7 @@ func (e *Entity[T]) guardOwner(ctx context.Context, u Unique, k Key, dryRun bool
 // unique guard, a job checkpoint, a counter shard or rollup item), which
 // jobs do not visit.
 func (t *Table) bookkeeping(raw Item) bool {
-	if strings.HasPrefix(t.keyFromItem(raw).PK, jobPrefix) {
+	if strings.HasPrefix(t.c.KeyOf(raw).PK, jobPrefix) {
 		return true
 	}
 	if ta := t.schema.TypeAttr; ta != "" {

@@ -213,7 +213,7 @@ func (t *Table) classifyItem(img Item) Classification {
 			return Classification{}
 		}
 	}
-	k := t.keyFromItem(img)
+	k := t.c.KeyOf(img)
 	if lib := libraryKind(k); lib != "" {
 		return Classification{Kind: KindLibrary, Library: lib}
 	}
@@ -299,7 +299,7 @@ func (e *RecordError) Unwrap() error { return e.Err }
 // NewRecordError returns the error naming r (its sequence number, event
 // ID and key), routed to entity, for err.
 func (t *Table) NewRecordError(r Record, entity string, err error) *RecordError {
-	return &RecordError{Sequence: r.Sequence, ID: r.ID, Key: t.keyFromItem(r.Keys), Entity: entity, Err: err}
+	return &RecordError{Sequence: r.Sequence, ID: r.ID, Key: t.c.KeyOf(r.Keys), Entity: entity, Err: err}
 }
 
 // DecodeChange decodes r, a stream record of an item of this entity, into
@@ -326,7 +326,7 @@ func (e *Entity[T]) DecodeChange(r Record) (ItemChange[T], error) {
 	if len(keysOf) == 0 {
 		keysOf = r.Image()
 	}
-	c.Key = e.t.keyFromItem(keysOf)
+	c.Key = e.t.c.KeyOf(keysOf)
 	var openOld, openNew Item
 	if r.Old != nil {
 		v, opened, err := e.decodeImage(r.Old, c.Key)

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/ddb"
 )
 
 func checkpointKey(job string, seg int) Key {
@@ -17,7 +18,7 @@ func checkpointKey(job string, seg int) Key {
 
 func (t *Table) saveCheckpoint(ctx context.Context, job string, seg *jobSegment, dryRun bool) error {
 	k := checkpointKey(job, seg.n)
-	item := t.keyItem(k)
+	item := t.c.KeyItem(k)
 	if t.schema.TypeAttr != "" {
 		item[t.schema.TypeAttr] = &types.AttributeValueMemberS{Value: "_job"}
 	}
@@ -58,7 +59,7 @@ func (t *Table) saveCheckpoint(ctx context.Context, job string, seg *jobSegment,
 	}
 	_, err := t.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(t.schema.Name), Item: item})
 	if err != nil {
-		return fmt.Errorf("job %s: save checkpoint: %w", job, mapErr(err))
+		return fmt.Errorf("job %s: save checkpoint: %w", job, ddb.MapErr(err))
 	}
 	return nil
 }

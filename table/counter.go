@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/ddb"
+	"github.com/singletable/singletable/internal/expr"
 	"github.com/singletable/singletable/keys"
 )
 
@@ -142,11 +144,11 @@ func (c *Counters) RollupKey(owner string) Key {
 // counterExprs builds an expression with the table's key and type
 // attributes bound (#pk, #ty, :ty).
 func (c *Counters) exprs() exprs {
-	x := newExprs()
-	x.names["#pk"] = c.t.schema.PK
+	x := expr.New()
+	x.Names["#pk"] = c.t.schema.PK
 	if c.t.schema.TypeAttr != "" {
-		x.names["#ty"] = c.t.schema.TypeAttr
-		x.values[":ty"] = &types.AttributeValueMemberS{Value: CounterType}
+		x.Names["#ty"] = c.t.schema.TypeAttr
+		x.Values[":ty"] = &types.AttributeValueMemberS{Value: CounterType}
 	}
 	return x
 }
@@ -173,12 +175,12 @@ func (c *Counters) stateCond(x exprs, cond []string, want map[string]string, p s
 			return nil, err
 		}
 		n := "#" + p + strconv.Itoa(i)
-		x.names[n] = a
+		x.Names[n] = a
 		if want[a] == "" {
 			cond = append(cond, "attribute_not_exists("+n+")")
 			continue
 		}
-		x.values[":"+p+strconv.Itoa(i)] = &types.AttributeValueMemberS{Value: want[a]}
+		x.Values[":"+p+strconv.Itoa(i)] = &types.AttributeValueMemberS{Value: want[a]}
 		cond = append(cond, n+" = :"+p+strconv.Itoa(i))
 	}
 	return cond, nil
@@ -199,28 +201,28 @@ func (c *Counters) update(k Key, x exprs, set, add, remove, cond []string) TxOp 
 	prune(x, ex, ce)
 	u := &types.Update{
 		TableName:                 aws.String(c.t.schema.Name),
-		Key:                       c.t.keyItem(k),
+		Key:                       c.t.c.KeyItem(k),
 		UpdateExpression:          aws.String(ex),
-		ExpressionAttributeNames:  x.names,
-		ExpressionAttributeValues: x.vals(),
+		ExpressionAttributeNames:  x.Names,
+		ExpressionAttributeValues: x.Vals(),
 	}
 	if ce != "" {
 		u.ConditionExpression = aws.String(ce)
 	}
-	return TxOp{update: u, key: k, what: CounterType}
+	return TxOp{op: ddb.Op{Update: u, Key: k, What: CounterType}}
 }
 
 // check returns a ConditionCheck of k on cond.
 func (c *Counters) check(k Key, x exprs, cond []string) TxOp {
 	ce := strings.Join(cond, " AND ")
 	prune(x, ce)
-	return TxOp{check: &types.ConditionCheck{
+	return TxOp{op: ddb.Op{Check: &types.ConditionCheck{
 		TableName:                 aws.String(c.t.schema.Name),
-		Key:                       c.t.keyItem(k),
+		Key:                       c.t.c.KeyItem(k),
 		ConditionExpression:       aws.String(ce),
-		ExpressionAttributeNames:  x.names,
-		ExpressionAttributeValues: x.vals(),
-	}, key: k, what: "check"}
+		ExpressionAttributeNames:  x.Names,
+		ExpressionAttributeValues: x.Vals(),
+	}, Key: k, What: "check"}}
 }
 
 // prune drops the placeholders none of exprs uses (DynamoDB refuses
@@ -240,14 +242,14 @@ func prune(x exprs, exprs ...string) {
 			i = j - 1
 		}
 	}
-	for n := range x.names {
+	for n := range x.Names {
 		if !used[n] {
-			delete(x.names, n)
+			delete(x.Names, n)
 		}
 	}
-	for v := range x.values {
+	for v := range x.Values {
 		if !used[v] {
-			delete(x.values, v)
+			delete(x.Values, v)
 		}
 	}
 }
@@ -265,26 +267,26 @@ func (c *Counters) AddOp(owner, id string, add map[string]int64, latest, want ma
 	set, adds := c.typeSet(), []string(nil)
 	for i, a := range sortedKeys(add) {
 		if err := c.declared(c.spec.Sums, a, "sum"); err != nil {
-			return TxOp{key: k, what: CounterType, err: err}
+			return TxOp{op: ddb.Op{Key: k, What: CounterType, Err: err}}
 		}
 		n := strconv.Itoa(i)
-		x.names["#s"+n], x.values[":s"+n] = a, codec.Num(add[a])
+		x.Names["#s"+n], x.Values[":s"+n] = a, codec.Num(add[a])
 		adds = append(adds, "#s"+n+" :s"+n)
 	}
 	for i, a := range sortedKeys(latest) {
 		if err := c.declared(c.spec.Latest, a, "latest attribute"); err != nil {
-			return TxOp{key: k, what: CounterType, err: err}
+			return TxOp{op: ddb.Op{Key: k, What: CounterType, Err: err}}
 		}
 		n := strconv.Itoa(i)
-		x.names["#l"+n], x.values[":l"+n] = a, &types.AttributeValueMemberS{Value: latest[a]}
+		x.Names["#l"+n], x.Values[":l"+n] = a, &types.AttributeValueMemberS{Value: latest[a]}
 		set = append(set, "#l"+n+" = :l"+n)
 	}
 	cond, err := c.stateCond(x, []string{"attribute_exists(#pk)"}, want, "c")
 	if err != nil {
-		return TxOp{key: k, what: CounterType, err: err}
+		return TxOp{op: ddb.Op{Key: k, What: CounterType, Err: err}}
 	}
 	if len(set)+len(adds) == 0 {
-		return TxOp{key: k, what: CounterType, err: &ValidationError{Field: "counters " + c.spec.Name, Reason: "nothing to add"}}
+		return TxOp{op: ddb.Op{Key: k, What: CounterType, Err: &ValidationError{Field: "counters " + c.spec.Name, Reason: "nothing to add"}}}
 	}
 	return c.update(k, x, set, adds, nil, cond)
 }
@@ -296,12 +298,12 @@ func (c *Counters) stateSet(x exprs, state map[string]string) (set, remove []str
 			return nil, nil, err
 		}
 		n := strconv.Itoa(i)
-		x.names["#c"+n] = a
+		x.Names["#c"+n] = a
 		if state[a] == "" {
 			remove = append(remove, "#c"+n)
 			continue
 		}
-		x.values[":c"+n] = &types.AttributeValueMemberS{Value: state[a]}
+		x.Values[":c"+n] = &types.AttributeValueMemberS{Value: state[a]}
 		set = append(set, "#c"+n+" = :c"+n)
 	}
 	return set, remove, nil
@@ -318,7 +320,7 @@ func (c *Counters) StateOps(owner string, state map[string]string) []TxOp {
 		x := c.exprs()
 		set, remove, err := c.stateSet(x, state)
 		if err != nil {
-			ops[i] = TxOp{key: k, what: CounterType, err: err}
+			ops[i] = TxOp{op: ddb.Op{Key: k, What: CounterType, Err: err}}
 			continue
 		}
 		ops[i] = c.update(k, x, append(c.typeSet(), set...), nil, remove, nil)
@@ -343,24 +345,24 @@ func (c *Counters) NewShardOps(owner string, state map[string]string) []TxOp {
 	var ops []TxOp
 	for i := range c.spec.Shards {
 		k := c.ShardKey(owner, i)
-		item := c.t.keyItem(k)
+		item := c.t.c.KeyItem(k)
 		if c.t.schema.TypeAttr != "" {
 			item[c.t.schema.TypeAttr] = &types.AttributeValueMemberS{Value: CounterType}
 		}
 		for a, v := range state {
 			if err := c.declared(c.spec.State, a, "state attribute"); err != nil {
-				return []TxOp{{key: k, what: CounterType, err: err}}
+				return []TxOp{{op: ddb.Op{Key: k, What: CounterType, Err: err}}}
 			}
 			if v != "" {
 				item[a] = &types.AttributeValueMemberS{Value: v}
 			}
 		}
-		ops = append(ops, TxOp{put: &types.Put{
+		ops = append(ops, TxOp{op: ddb.Op{Put: &types.Put{
 			TableName:                aws.String(c.t.schema.Name),
 			Item:                     item,
 			ConditionExpression:      aws.String("attribute_not_exists(#pk)"),
 			ExpressionAttributeNames: map[string]string{"#pk": c.t.schema.PK},
-		}, key: k, what: CounterType})
+		}, Key: k, What: CounterType}})
 	}
 	return ops
 }
@@ -371,7 +373,7 @@ func (c *Counters) CheckOp(ownerKey Key, state map[string]string) TxOp {
 	x := c.exprs()
 	cond, err := c.stateCond(x, []string{"attribute_exists(#pk)"}, state, "o")
 	if err != nil {
-		return TxOp{key: ownerKey, what: "check", err: err}
+		return TxOp{op: ddb.Op{Key: ownerKey, What: "check", Err: err}}
 	}
 	return c.check(ownerKey, x, cond)
 }
@@ -383,14 +385,14 @@ func (c *Counters) CheckOp(ownerKey Key, state map[string]string) TxOp {
 func (c *Counters) ResetOps(owner string, sums []string, state map[string]string) []TxOp {
 	ops := c.StateOps(owner, state)
 	for i := range ops {
-		if ops[i].err != nil {
+		if ops[i].op.Err != nil {
 			return ops
 		}
-		u := ops[i].update
+		u := ops[i].op.Update
 		var zero []string
 		for j, a := range sums {
 			if err := c.declared(c.spec.Sums, a, "sum"); err != nil {
-				ops[i].err = err
+				ops[i].op.Err = err
 				return ops
 			}
 			n := strconv.Itoa(j)
@@ -414,9 +416,9 @@ func (c *Counters) ResetOps(owner string, sums []string, state map[string]string
 	set := c.typeSet()
 	for j, a := range sums {
 		n := strconv.Itoa(j)
-		x.names["#z"+n] = a
+		x.Names["#z"+n] = a
 		set = append(set, "#z"+n+" = :zero")
 	}
-	x.values[":zero"] = codec.Num(0)
+	x.Values[":zero"] = codec.Num(0)
 	return append(ops, c.update(k, x, set, nil, nil, nil))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/ddb"
+	"github.com/singletable/singletable/internal/keytmpl"
 )
 
 // CounterTotals is what a counter set holds for one owner.
@@ -36,7 +37,7 @@ type counterRead struct {
 // consistent BatchGetItem (unprocessed keys retried).
 func (c *Counters) read(ctx context.Context, owner string, ownerKey Key) (counterRead, error) {
 	var r counterRead
-	if err := checkKey(ownerKey); err != nil {
+	if err := keytmpl.CheckKey(ownerKey); err != nil {
 		return r, err
 	}
 	ks := []Key{ownerKey, c.RollupKey(owner)}
@@ -49,9 +50,9 @@ func (c *Counters) read(ctx context.Context, owner string, ownerKey Key) (counte
 	}
 	found := make(map[Key]Item, len(raws))
 	for _, it := range raws {
-		found[c.t.keyFromItem(it)] = it
+		found[c.t.c.KeyOf(it)] = it
 	}
-	if it, ok := found[ownerKey]; ok && !c.t.expired(it) {
+	if it, ok := found[ownerKey]; ok && !c.t.c.Expired(it) {
 		r.owner = it
 	}
 	r.rollup = found[ks[1]]
@@ -126,15 +127,15 @@ func (c *Counters) Read(ctx context.Context, owner string, ownerKey Key) (Counte
 // expectAttr appends the condition that attribute n (bound to a) of item
 // still holds its value in raw.
 func expectAttr(x exprs, cond []string, n, p string, raw Item, a string) []string {
-	x.names[n] = a
+	x.Names[n] = a
 	switch v := raw[a].(type) {
 	case nil:
 		return append(cond, "attribute_not_exists("+n+")")
 	case *types.AttributeValueMemberNULL:
-		x.values[p+"t"] = &types.AttributeValueMemberS{Value: "NULL"}
+		x.Values[p+"t"] = &types.AttributeValueMemberS{Value: "NULL"}
 		return append(cond, "attribute_type("+n+", "+p+"t)")
 	default:
-		x.values[p] = v
+		x.Values[p] = v
 		return append(cond, n+" = "+p)
 	}
 }
@@ -160,18 +161,18 @@ func (c *Counters) rollupOps(owner string, ownerKey Key, r counterRead, tot Coun
 		if rolled, ok := numOf(r.rollup[a]); ok {
 			sum += rolled
 		}
-		rx.names["#s"+n], rx.values[":s"+n] = a, codec.Num(sum)
+		rx.Names["#s"+n], rx.Values[":s"+n] = a, codec.Num(sum)
 		rset = append(rset, "#s"+n+" = :s"+n)
 		if r.rollup != nil {
 			rcond = expectAttr(rx, rcond, "#s"+n, ":r"+n, r.rollup, a)
 		}
-		ox.names["#s"+n] = a
+		ox.Names["#s"+n] = a
 		if _, isNum := numOf(r.owner[a]); isNum || r.owner[a] == nil {
-			ox.values[":s"+n] = codec.Num(tot.Pending[a])
+			ox.Values[":s"+n] = codec.Num(tot.Pending[a])
 			oadd = append(oadd, "#s"+n+" :s"+n)
 		} else { // NULL or another type: the exact figure over it
 			ocond = expectAttr(ox, ocond, "#s"+n, ":o"+n, r.owner, a)
-			ox.values[":s"+n] = codec.Num(tot.Values[a])
+			ox.Values[":s"+n] = codec.Num(tot.Values[a])
 			oset = append(oset, "#s"+n+" = :s"+n)
 		}
 	}
@@ -182,7 +183,7 @@ func (c *Counters) rollupOps(owner string, ownerKey Key, r counterRead, tot Coun
 		}
 		n := strconv.Itoa(i)
 		ocond = expectAttr(ox, ocond, "#l"+n, ":p"+n, r.owner, a)
-		ox.values[":l"+n] = &types.AttributeValueMemberS{Value: l}
+		ox.Values[":l"+n] = &types.AttributeValueMemberS{Value: l}
 		oset = append(oset, "#l"+n+" = :l"+n)
 	}
 	// The state copies: rewritten when a shard's differs from the owner's.
@@ -207,7 +208,7 @@ func (c *Counters) rollupOps(owner string, ownerKey Key, r counterRead, tot Coun
 	var ops []TxOp
 	if len(oset)+len(oadd) > 0 {
 		ops = append(ops, c.update(ownerKey, ox, oset, oadd, nil, ocond))
-		ops[0].what = "owner"
+		ops[0].op.What = "owner"
 	} else {
 		ops = append(ops, c.check(ownerKey, ox, ocond))
 	}
@@ -268,7 +269,7 @@ func (c *Counters) Visit(ctx context.Context, raw Item, dryRun bool, owner func(
 	if !ok {
 		return Skipped, nil
 	}
-	k := c.t.keyFromItem(raw)
+	k := c.t.c.KeyOf(raw)
 	if dryRun {
 		r, err := c.read(ctx, id, k)
 		if err != nil || r.owner == nil {

@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/ddb"
+	"github.com/singletable/singletable/internal/expr"
 )
 
 // writeDiff writes cur over orig, the item decoded from raw at version
@@ -48,11 +50,11 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 		}
 	}
 	s := e.t.schema
-	x := newExprs()
-	cond := []string{e.t.liveCond(x, e.def.Type), e.t.versionCond(x, ver)}
+	x := expr.New()
+	cond := []string{e.t.c.Live(x, e.def.Type), e.t.versionCond(x, ver)}
 	if sc, ok := ctx.Value(scopeKey{}).(scopeCond); ok {
-		x.names["#scope"] = sc.attr
-		x.values[":scope"] = &types.AttributeValueMemberS{Value: sc.value}
+		x.Names["#scope"] = sc.attr
+		x.Values[":scope"] = &types.AttributeValueMemberS{Value: sc.value}
 		cond = append(cond, "#scope = :scope")
 	}
 	var sets, removes []string
@@ -61,13 +63,13 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	ph := func(attr string) string {
 		n++
 		p := "#a" + strconv.Itoa(n)
-		x.names[p] = attr
+		x.Names[p] = attr
 		return p
 	}
 	val := func(v types.AttributeValue) string {
 		n++
 		p := ":a" + strconv.Itoa(n)
-		x.values[p] = v
+		x.Values[p] = v
 		return p
 	}
 	// expect conditions attribute a on its stored value.
@@ -163,8 +165,8 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	setVals[s.VersionAttr] = codec.Num(ver + 1)
 	var tok string
 	if s.TokenAttr != "" {
-		tok = e.t.newToken()
-		setVals[s.TokenAttr] = e.t.carryTokens(raw, tok)
+		tok = e.t.c.NewToken()
+		setVals[s.TokenAttr] = e.t.c.CarryTokens(raw, tok)
 		sets = append(sets, ph(s.TokenAttr)+" = "+val(setVals[s.TokenAttr]))
 	}
 	// Replace: the stored item must still be the image the caller read,
@@ -182,11 +184,11 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	}
 	up := &types.Update{
 		TableName:                 aws.String(s.Name),
-		Key:                       e.t.keyItem(k),
+		Key:                       e.t.c.KeyItem(k),
 		UpdateExpression:          aws.String(ex),
 		ConditionExpression:       aws.String(strings.Join(cond, " AND ")),
-		ExpressionAttributeNames:  x.names,
-		ExpressionAttributeValues: x.vals(),
+		ExpressionAttributeNames:  x.Names,
+		ExpressionAttributeValues: x.Vals(),
 	}
 	var oldUniques []Unique
 	if e.fn.unique != nil && ver > 0 && !ensureAll {
@@ -198,7 +200,7 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	}
 	rewriteKept := e.fn.expires != nil && w.expires != derivedTTL(derivedOld, s.TTLAttr)
 	guards := e.t.guardDiff(oldUniques, newUniques, k, w.expires, rewriteKept)
-	ops := append([]TxOp{{update: up, key: k, what: e.def.Type}}, guards...)
+	ops := append([]TxOp{{op: ddb.Op{Update: up, Key: k, What: e.def.Type}}}, guards...)
 	if req, ok := ctx.Value(requireKey{}).([]TxOp); ok {
 		ops = append(ops, req...)
 	}
@@ -227,8 +229,8 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 		next := ops[:1:1]
 		dropped := false
 		for i, op := range ops[1:] {
-			if i+1 < len(te.Reasons) && te.Reasons[i+1].Code == "ConditionalCheckFailed" && op.guard.Name != "" &&
-				(op.del != nil || unchanged[op.guard]) {
+			if i+1 < len(te.Reasons) && te.Reasons[i+1].Code == "ConditionalCheckFailed" && op.op.Guard.Name != "" &&
+				(op.op.Delete != nil || unchanged[op.op.Guard]) {
 				dropped = true
 				continue
 			}
@@ -294,7 +296,7 @@ func (e *Entity[T]) derived(item *T) (Item, error) {
 			return nil, err
 		}
 		for i, ik := range ix {
-			is, err := s.index(i)
+			is, err := s.GSI(i)
 			if err != nil {
 				return nil, err
 			}

@@ -6,6 +6,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/singletable/singletable/internal/ddb"
+	"github.com/singletable/singletable/internal/keytmpl"
 )
 
 // ReadOption changes a read.
@@ -60,7 +62,7 @@ func (e *Entity[T]) getRaw(ctx context.Context, k Key, opts ...ReadOption) (T, i
 	for _, o := range opts {
 		o(&ro)
 	}
-	if err := checkKey(k); err != nil {
+	if err := keytmpl.CheckKey(k); err != nil {
 		return zero, 0, nil, err
 	}
 	if ro.project != nil {
@@ -70,7 +72,7 @@ func (e *Entity[T]) getRaw(ctx context.Context, k Key, opts ...ReadOption) (T, i
 	if err != nil {
 		return zero, 0, nil, err
 	}
-	if raw == nil || e.t.expired(raw) {
+	if raw == nil || e.t.c.Expired(raw) {
 		return zero, 0, nil, ErrNotFound
 	}
 	v, ver, err := e.decode(raw)
@@ -99,9 +101,9 @@ func (t *Table) getItemProjected(ctx context.Context, entity string, k Key, cons
 	start := time.Now()
 	in := &dynamodb.GetItemInput{
 		TableName:              aws.String(t.schema.Name),
-		Key:                    t.keyItem(k),
+		Key:                    t.c.KeyItem(k),
 		ConsistentRead:         aws.Bool(consistent),
-		ReturnConsumedCapacity: t.wantCapacity(),
+		ReturnConsumedCapacity: t.c.WantCapacity(),
 	}
 	if p != nil {
 		in.ExpressionAttributeNames = map[string]string{}
@@ -109,9 +111,9 @@ func (t *Table) getItemProjected(ctx context.Context, entity string, k Key, cons
 	}
 	out, err := t.client.GetItem(ctx, in)
 	if err != nil {
-		err = mapErr(err)
+		err = ddb.MapErr(err)
 	}
-	t.observe(ctx, Event{Op: "GetItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: capOf(out)})
+	t.c.Observe(ctx, Event{Op: "GetItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: capOf(out)})
 	if err != nil {
 		return nil, err
 	}
@@ -122,5 +124,5 @@ func capOf(out *dynamodb.GetItemOutput) float64 {
 	if out == nil {
 		return 0
 	}
-	return capPtr(out.ConsumedCapacity)
+	return ddb.CapacityOf(out.ConsumedCapacity)
 }

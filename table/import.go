@@ -166,7 +166,7 @@ func (e *Entity[T]) ImportMany(ctx context.Context, raws []Item, dryRun bool) ([
 		if err := e.t.Transact(ctx, ops...); err == nil {
 			for _, p := range batch {
 				outs[p.i] = Changed
-				reportKept(ctx, p.ops[0].key, p.kept)
+				reportKept(ctx, p.ops[0].op.Key, p.kept)
 			}
 			return
 		}
@@ -196,7 +196,7 @@ func (e *Entity[T]) dryImport(ctx context.Context, item *T) (JobOutcome, error) 
 	if err != nil {
 		return Conflicted, opErr("import", e.def.Type, ops0Key(ops), err)
 	}
-	k := ops[0].key
+	k := ops[0].op.Key
 	claims := claimsOf(ctx)
 	if _, dup := claims.Load(k); dup {
 		return Unchanged, nil // an earlier row creates it (and reports its kept values): this create meets it
@@ -205,7 +205,7 @@ func (e *Entity[T]) dryImport(ctx context.Context, item *T) (JobOutcome, error) 
 	if err != nil {
 		return Conflicted, opErr("import", e.def.Type, k, err)
 	}
-	if raw != nil && !e.t.expired(raw) {
+	if raw != nil && !e.t.c.Expired(raw) {
 		reportKept(ctx, k, kept) // copied by an earlier run: its copy keeps them
 		return Unchanged, nil
 	}
@@ -216,7 +216,7 @@ func (e *Entity[T]) dryImport(ctx context.Context, item *T) (JobOutcome, error) 
 		}
 	}
 	for _, op := range ops[1:] {
-		u := op.guard
+		u := op.op.Guard
 		if u.Name == "" || u.Shared {
 			continue // a shared value's guard is the holder's own
 		}
@@ -228,7 +228,7 @@ func (e *Entity[T]) dryImport(ctx context.Context, item *T) (JobOutcome, error) 
 		if fresh {
 			mine = append(mine, u)
 		}
-		owner, held, err := e.t.liveHolder(ctx, op.key)
+		owner, held, err := e.t.liveHolder(ctx, op.op.Key)
 		if err != nil {
 			release()
 			return Conflicted, opErr("import", e.def.Type, k, err)
@@ -248,7 +248,7 @@ func (e *Entity[T]) dryImport(ctx context.Context, item *T) (JobOutcome, error) 
 // guard whose owner is missing or expired is taken over).
 func (t *Table) liveHolder(ctx context.Context, gk Key) (Key, bool, error) {
 	raw, err := t.getItem(ctx, GuardType, gk, true)
-	if err != nil || raw == nil || t.expired(raw) {
+	if err != nil || raw == nil || t.c.Expired(raw) {
 		return Key{}, false, err
 	}
 	g, ok := t.decodeGuard(raw)
@@ -256,7 +256,7 @@ func (t *Table) liveHolder(ctx context.Context, gk Key) (Key, bool, error) {
 		return Key{}, true, nil // not a guard the create could take over: it fails
 	}
 	owner, err := t.getItem(ctx, "", g.Owner, true)
-	if err != nil || owner == nil || t.expired(owner) {
+	if err != nil || owner == nil || t.c.Expired(owner) {
 		return g.Owner, false, err
 	}
 	return g.Owner, true, nil

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -191,14 +190,6 @@ type Job struct {
 // jobPrefix is the partition of checkpoint items.
 const jobPrefix = "_JOB#"
 
-type capKey struct{}
-
-// capAccum collects the capacity of the requests made under a job's context.
-type capAccum struct{ units atomic.Uint64 } // millicapacity units
-
-func (c *capAccum) add(u float64) { c.units.Add(uint64(u * 1000)) }
-func (c *capAccum) get() float64  { return float64(c.units.Load()) / 1000 }
-
 // RunJob runs job over every item of the table (see the contract above)
 // and returns its report. On an error or the end of ctx the checkpoint
 // keeps what was done, and the report so far is returned with the error.
@@ -218,8 +209,8 @@ func (t *Table) RunJob(ctx context.Context, job Job) (JobReport, error) {
 	if job.PageSize <= 0 {
 		job.PageSize = 100
 	}
-	t.jobs.Add(1)
-	defer t.jobs.Add(-1)
+	t.c.Jobs.Add(1)
+	defer t.c.Jobs.Add(-1)
 	if job.DryRun {
 		// A dry run writes no guard, so it finds the duplicates among the
 		// items themselves by remembering the values it would claim.
@@ -250,7 +241,7 @@ func (t *Table) RunJob(ctx context.Context, job Job) (JobReport, error) {
 	total := func() JobReport {
 		r := JobReport{Resumed: rep.Resumed}
 		for _, s := range segs {
-			r.Capacity += s.acc.get()
+			r.Capacity += s.acc.Units()
 			r.Scanned += s.rep.Scanned
 			r.Seen += s.rep.Seen
 			r.Changed += s.rep.Changed
@@ -276,7 +267,7 @@ func (t *Table) RunJob(ctx context.Context, job Job) (JobReport, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = t.runSegment(context.WithValue(ctx, capKey{}, &seg.acc), job, seg, lim, &mu, func() {
+			errs[i] = t.runSegment(ddb.WithMeter(ctx, &seg.acc), job, seg, lim, &mu, func() {
 				if job.Progress != nil {
 					mu.Lock()
 					job.Progress(total())
@@ -303,7 +294,7 @@ type jobSegment struct {
 	start Item
 	done  bool
 	rep   JobReport
-	acc   capAccum // capacity consumed by this run of the segment
+	acc   ddb.Meter // capacity consumed by this run of the segment
 }
 
 func (t *Table) runSegment(ctx context.Context, job Job, seg *jobSegment, lim *capLimiter, mu *sync.Mutex, progress func()) error {
@@ -328,12 +319,12 @@ func (t *Table) runSegment(ctx context.Context, job Job, seg *jobSegment, lim *c
 		})
 		var c float64
 		if out != nil {
-			c = capPtr(out.ConsumedCapacity)
+			c = ddb.CapacityOf(out.ConsumedCapacity)
 		}
 		if err != nil {
-			err = mapErr(err)
+			err = ddb.MapErr(err)
 		}
-		t.observe(ctx, Event{Op: "Scan", Duration: time.Since(start), Err: err, Capacity: c})
+		t.c.Observe(ctx, Event{Op: "Scan", Duration: time.Since(start), Err: err, Capacity: c})
 		if err != nil {
 			return fmt.Errorf("job %s: scan segment %d: %w", job.Name, seg.n, err)
 		}
@@ -342,7 +333,7 @@ func (t *Table) runSegment(ctx context.Context, job Job, seg *jobSegment, lim *c
 		var raws []Item
 		var keys []Key
 		for _, raw := range out.Items {
-			k := t.keyFromItem(raw)
+			k := t.c.KeyOf(raw)
 			if job.Source != "" {
 				k = sourceKey(raw, job.SourceKey)
 			} else if t.bookkeeping(raw) {
@@ -354,20 +345,20 @@ func (t *Table) runSegment(ctx context.Context, job Job, seg *jobSegment, lim *c
 		vctx := context.WithValue(ctx, noteKey{}, notes)
 		visit := func(i int) (JobOutcome, error) { return job.Visit(vctx, raws[i], job.DryRun) }
 		if job.VisitPage != nil {
-			before := acc.get()
+			before := acc.Units()
 			outs, errs := job.VisitPage(vctx, raws, job.DryRun)
 			if len(outs) != len(raws) || len(errs) != len(raws) {
 				return fmt.Errorf("job %s: VisitPage returned %d outcomes and %d errors for %d items", job.Name, len(outs), len(errs), len(raws))
 			}
 			visit = func(i int) (JobOutcome, error) { return outs[i], errs[i] }
-			if err := lim.wait(ctx, acc.get()-before); err != nil {
+			if err := lim.wait(ctx, acc.Units()-before); err != nil {
 				return err
 			}
 		}
 		for i := range raws {
 			k := keys[i]
 			page.Seen++
-			before := acc.get()
+			before := acc.Units()
 			o, err := visit(i)
 			switch {
 			case err == nil:
@@ -387,7 +378,7 @@ func (t *Table) runSegment(ctx context.Context, job Job, seg *jobSegment, lim *c
 			case Conflicted:
 				page.Conflicted++
 			}
-			if err := lim.wait(ctx, acc.get()-before); err != nil {
+			if err := lim.wait(ctx, acc.Units()-before); err != nil {
 				return err
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"maps"
 
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/keytmpl"
 )
 
 // PreparedPatch is a [Patch] of one item built once and sent many times
@@ -33,7 +34,7 @@ type PreparedPatch[T any] struct {
 // PreparePatch builds p on the item with key k once, checked as
 // [Entity.PatchOp] checks it (a bad patch fails here, before any request).
 func (e *Entity[T]) PreparePatch(k Key, p Patch) (*PreparedPatch[T], error) {
-	if err := checkKey(k); err != nil {
+	if err := keytmpl.CheckKey(k); err != nil {
 		return nil, opErr("patch", e.def.Type, k, err)
 	}
 	b, err := e.buildPatch(k, p, false)

@@ -7,6 +7,8 @@ import (
 	"iter"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/expr"
+	"github.com/singletable/singletable/internal/keytmpl"
 )
 
 // Tenant scoping, enforced by signatures. An entity whose items belong to a
@@ -175,12 +177,12 @@ func (s *Scoped[T]) Delete(ctx context.Context, k Key) error {
 	if err := s.check(); err != nil {
 		return opErr("delete", s.e.def.Type, k, err)
 	}
-	if err := checkKey(k); err != nil {
+	if err := keytmpl.CheckKey(k); err != nil {
 		return opErr("delete", s.e.def.Type, k, err)
 	}
 	if s.e.fn.unique == nil {
-		x := newExprs()
-		c := s.e.t.liveCond(x, s.e.def.Type) + " AND " + s.cond(x)
+		x := expr.New()
+		c := s.e.t.c.Live(x, s.e.def.Type) + " AND " + s.cond(x)
 		return opErr("delete", s.e.def.Type, k, s.e.t.deleteItemCond(ctx, s.e.def.Type, k, c, x))
 	}
 	for attempt := 0; ; attempt++ {
@@ -192,7 +194,7 @@ func (s *Scoped[T]) Delete(ctx context.Context, k Key) error {
 		err = s.e.t.Transact(ctx, ops...)
 		var te *TxError
 		if errors.As(err, &te) && len(te.Reasons) > 0 && te.Reasons[0].Code == "ConditionalCheckFailed" {
-			if it := te.Reasons[0].Item; it == nil || s.e.t.expired(it) || !s.owns(it) {
+			if it := te.Reasons[0].Item; it == nil || s.e.t.c.Expired(it) || !s.owns(it) {
 				err = ErrNotFound
 			} else if attempt < s.e.t.opts.ConflictRetries {
 				continue
@@ -210,8 +212,8 @@ func (s *Scoped[T]) ctx(ctx context.Context) context.Context {
 
 // cond binds the condition "the scope attribute is the tenant" into x.
 func (s *Scoped[T]) cond(x exprs) string {
-	x.names["#scope"] = s.e.def.Scope
-	x.values[":scope"] = &types.AttributeValueMemberS{Value: s.scope}
+	x.Names["#scope"] = s.e.def.Scope
+	x.Values[":scope"] = &types.AttributeValueMemberS{Value: s.scope}
 	return "#scope = :scope"
 }
 

@@ -131,7 +131,7 @@ func shardName(n int) string {
 // records, per shard, the last item emitted or the last key evaluated.
 func (t *Table) queryShards(ctx context.Context, q Query, entity string) (Page[Item], error) {
 	var page Page[Item]
-	pkName, skName, _, err := t.schema.keyAttrs(q.Index)
+	pkName, skName, _, err := t.schema.KeyAttrs(q.Index)
 	if err != nil {
 		return page, err
 	}
@@ -319,7 +319,7 @@ func (e *Entity[T]) relayout(raw, derived Item) map[string]bool {
 		if n == 0 {
 			continue
 		}
-		is, err := e.t.schema.index(ix)
+		is, err := e.t.schema.GSI(ix)
 		if err != nil {
 			continue
 		}

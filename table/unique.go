@@ -12,6 +12,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/ddb"
+	"github.com/singletable/singletable/internal/expr"
+	"github.com/singletable/singletable/internal/keytmpl"
 	"github.com/singletable/singletable/keys"
 )
 
@@ -26,11 +29,7 @@ import (
 // with one Query. Use it for multi-valued attributes that a GSI cannot
 // index (a list of tags: a GSI takes one value per item); one item holds
 // a value once.
-type Unique struct {
-	Name   string
-	Value  string
-	Shared bool
-}
+type Unique = ddb.Unique
 
 // GuardType is the entity-type attribute of guard items.
 const GuardType = "_unique"
@@ -89,22 +88,22 @@ func (t *Table) guardPut(u Unique, owner Key, exp int64) TxOp {
 	if s.TTLAttr != "" && exp > 0 {
 		item[s.TTLAttr] = codec.Num(exp)
 	}
-	x := newExprs()
-	x.names["#pk"], x.names["#opk"], x.names["#osk"] = s.PK, guardOwnerPK, guardOwnerSK
-	x.values[":opk"] = &types.AttributeValueMemberS{Value: owner.PK}
-	x.values[":osk"] = &types.AttributeValueMemberS{Value: owner.SK}
+	x := expr.New()
+	x.Names["#pk"], x.Names["#opk"], x.Names["#osk"] = s.PK, guardOwnerPK, guardOwnerSK
+	x.Values[":opk"] = &types.AttributeValueMemberS{Value: owner.PK}
+	x.Values[":osk"] = &types.AttributeValueMemberS{Value: owner.SK}
 	c := "attribute_not_exists(#pk) OR (#opk = :opk AND #osk = :osk)"
 	if s.TTLAttr != "" {
-		t.bindTTL(x)
-		c += " OR " + expiredCond
+		t.c.BindTTL(x)
+		c += " OR " + expr.ExpiredCond
 	}
-	return TxOp{put: &types.Put{
+	return TxOp{op: ddb.Op{Put: &types.Put{
 		TableName:                 aws.String(s.Name),
 		Item:                      item,
 		ConditionExpression:       aws.String(c),
-		ExpressionAttributeNames:  x.names,
-		ExpressionAttributeValues: x.values,
-	}, key: gk, what: GuardType, guard: u}
+		ExpressionAttributeNames:  x.Names,
+		ExpressionAttributeValues: x.Values,
+	}, Key: gk, What: GuardType, Guard: u}}
 }
 
 // guardTakeover returns the actions that take guard u over from its
@@ -114,47 +113,47 @@ func (t *Table) guardPut(u Unique, owner Key, exp int64) TxOp {
 func (t *Table) guardTakeover(u Unique, owner, prev Key, exp int64) []TxOp {
 	s := t.schema
 	op := t.guardPut(u, owner, exp)
-	x := exprs{names: op.put.ExpressionAttributeNames, values: op.put.ExpressionAttributeValues}
-	x.values[":ppk"] = &types.AttributeValueMemberS{Value: prev.PK}
-	x.values[":psk"] = &types.AttributeValueMemberS{Value: prev.SK}
-	op.put.ConditionExpression = aws.String("#opk = :ppk AND #osk = :psk")
-	delete(x.names, "#pk")
-	delete(x.values, ":opk")
-	delete(x.values, ":osk")
+	x := exprs{Names: op.op.Put.ExpressionAttributeNames, Values: op.op.Put.ExpressionAttributeValues}
+	x.Values[":ppk"] = &types.AttributeValueMemberS{Value: prev.PK}
+	x.Values[":psk"] = &types.AttributeValueMemberS{Value: prev.SK}
+	op.op.Put.ConditionExpression = aws.String("#opk = :ppk AND #osk = :psk")
+	delete(x.Names, "#pk")
+	delete(x.Values, ":opk")
+	delete(x.Values, ":osk")
 	if s.TTLAttr != "" {
-		delete(x.names, "#ttl")
-		delete(x.values, ":now")
-		delete(x.values, ":tiny")
+		delete(x.Names, "#ttl")
+		delete(x.Values, ":now")
+		delete(x.Values, ":tiny")
 	}
-	cx := newExprs()
-	cx.names["#pk"] = s.PK
+	cx := expr.New()
+	cx.Names["#pk"] = s.PK
 	cc := "attribute_not_exists(#pk)"
 	if s.TTLAttr != "" {
-		t.bindTTL(cx)
-		cc += " OR " + expiredCond
+		t.c.BindTTL(cx)
+		cc += " OR " + expr.ExpiredCond
 	}
-	check := TxOp{check: &types.ConditionCheck{
+	check := TxOp{op: ddb.Op{Check: &types.ConditionCheck{
 		TableName:                 aws.String(s.Name),
-		Key:                       t.keyItem(prev),
+		Key:                       t.c.KeyItem(prev),
 		ConditionExpression:       aws.String(cc),
-		ExpressionAttributeNames:  cx.names,
-		ExpressionAttributeValues: cx.vals(),
-	}, key: prev, what: "check"}
+		ExpressionAttributeNames:  cx.Names,
+		ExpressionAttributeValues: cx.Vals(),
+	}, Key: prev, What: "check"}}
 	return []TxOp{op, check}
 }
 
 func (t *Table) guardDelete(u Unique, owner Key) TxOp {
 	s := t.schema
-	return TxOp{del: &types.Delete{
+	return TxOp{op: ddb.Op{Delete: &types.Delete{
 		TableName:                aws.String(s.Name),
-		Key:                      t.keyItem(guardKeyFor(u, owner)),
+		Key:                      t.c.KeyItem(guardKeyFor(u, owner)),
 		ConditionExpression:      aws.String("attribute_not_exists(#pk) OR (#opk = :opk AND #osk = :osk)"),
 		ExpressionAttributeNames: map[string]string{"#pk": s.PK, "#opk": guardOwnerPK, "#osk": guardOwnerSK},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":opk": &types.AttributeValueMemberS{Value: owner.PK},
 			":osk": &types.AttributeValueMemberS{Value: owner.SK},
 		},
-	}, key: guardKeyFor(u, owner), what: GuardType, guard: u}
+	}, Key: guardKeyFor(u, owner), What: GuardType, Guard: u}}
 }
 
 // guardDiff returns the actions that move owner's guards from old to new.
@@ -195,7 +194,7 @@ func (t *Table) transactGuarded(ctx context.Context, ops []TxOp, tok string) err
 		if err == nil || !errors.As(err, &te) {
 			return err
 		}
-		if len(te.Reasons) > 0 && te.Reasons[0].Code == "ConditionalCheckFailed" && t.hasToken(te.Reasons[0].Item, tok) {
+		if len(te.Reasons) > 0 && te.Reasons[0].Code == "ConditionalCheckFailed" && t.c.HasToken(te.Reasons[0].Item, tok) {
 			return nil
 		}
 		if round > 0 {
@@ -215,9 +214,9 @@ func (t *Table) transactGuarded(ctx context.Context, ops []TxOp, tok string) err
 // freeGuards replaces the guard puts that failed against a guard whose
 // holder is gone with takeover actions.
 func (t *Table) freeGuards(ctx context.Context, ops []TxOp, te *TxError) ([]TxOp, bool, error) {
-	owner := ops[0].key
+	owner := ops[0].op.Key
 	var exp int64
-	if it := ops[0].put; it != nil && t.schema.TTLAttr != "" {
+	if it := ops[0].op.Put; it != nil && t.schema.TTLAttr != "" {
 		if n, ok := it.Item[t.schema.TTLAttr].(*types.AttributeValueMemberN); ok {
 			exp, _ = strconv.ParseInt(n.Value, 10, 64)
 		}
@@ -225,7 +224,7 @@ func (t *Table) freeGuards(ctx context.Context, ops []TxOp, te *TxError) ([]TxOp
 	out := make([]TxOp, 0, len(ops)+1)
 	changed := false
 	for i, op := range ops {
-		if i >= len(te.Reasons) || op.put == nil || op.guard.Name == "" || te.Reasons[i].Code != "ConditionalCheckFailed" {
+		if i >= len(te.Reasons) || op.op.Put == nil || op.op.Guard.Name == "" || te.Reasons[i].Code != "ConditionalCheckFailed" {
 			out = append(out, op)
 			continue
 		}
@@ -240,11 +239,11 @@ func (t *Table) freeGuards(ctx context.Context, ops []TxOp, te *TxError) ([]TxOp
 		if err != nil {
 			return nil, false, err
 		}
-		if raw != nil && !t.expired(raw) {
+		if raw != nil && !t.c.Expired(raw) {
 			out = append(out, op) // held by a live item: a real violation
 			continue
 		}
-		out = append(out, t.guardTakeover(op.guard, owner, g.Owner, exp)...)
+		out = append(out, t.guardTakeover(op.op.Guard, owner, g.Owner, exp)...)
 		changed = true
 	}
 	return out, changed, nil
@@ -341,7 +340,7 @@ func (t *Table) LookupUniques(ctx context.Context, us []Unique) ([]Guard, error)
 	}
 	byKey := make(map[Key]Item, len(ownerRaws))
 	for _, raw := range ownerRaws {
-		byKey[t.keyFromItem(raw)] = raw
+		byKey[t.c.KeyOf(raw)] = raw
 	}
 	var out []Guard
 	for _, g := range guards {
@@ -417,7 +416,7 @@ func (t *Table) LookupShared(ctx context.Context, u Unique, opts ...ListOption) 
 	}
 	out := Page[Guard]{Cursor: p.Cursor, Items: make([]Guard, 0, len(p.Items))}
 	for _, raw := range p.Items {
-		if g, ok := t.decodeGuard(raw); ok && !t.expired(raw) {
+		if g, ok := t.decodeGuard(raw); ok && !t.c.Expired(raw) {
 			g.Shared = true
 			out.Items = append(out.Items, g)
 		}
@@ -435,7 +434,7 @@ func checkUnique(u Unique) error {
 	if !utf8.ValidString(u.Value) || !utf8.ValidString(u.Name) {
 		return &ValidationError{Field: "unique " + u.Name, Reason: "not valid UTF-8"}
 	}
-	return checkKeyValue("unique "+u.Name, GuardKey(u).PK, keys.MaxPKBytes)
+	return keytmpl.CheckKeyValue("unique "+u.Name, GuardKey(u).PK, keys.MaxPKBytes)
 }
 
 // EnsureGuards makes sure the item with key k holds the guards of its

@@ -68,7 +68,7 @@ func (t *Table) readGuard(ctx context.Context, u Unique) (Guard, error) {
 		return Guard{}, err
 	}
 	g, ok := t.decodeGuard(raw)
-	if raw == nil || !ok || t.expired(raw) {
+	if raw == nil || !ok || t.c.Expired(raw) {
 		return Guard{}, ErrNotFound
 	}
 	g.Unique = u
@@ -90,7 +90,7 @@ func (t *Table) confirmGuard(ctx context.Context, u Unique, g Guard, drop bool) 
 
 // confirmRaw is confirmGuard on an owner already read (nil when missing).
 func (t *Table) confirmRaw(ctx context.Context, u Unique, g Guard, raw Item, drop bool) (guardHolder, error) {
-	if raw == nil || t.expired(raw) {
+	if raw == nil || t.c.Expired(raw) {
 		t.dropOrphan(ctx, t.typeOfKey(g.Owner), u, g, true, 0, drop)
 		return nil, ErrNotFound
 	}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/ddb"
+	"github.com/singletable/singletable/internal/expr"
 )
 
 // A guard is an index, never the truth. A lookup by a unique value reads
@@ -100,7 +102,7 @@ func (e *Entity[T]) confirmOwner(ctx context.Context, u Unique, g Guard, ro read
 	// (uniqueRaw), else from the decoded item encoded again. Anything else
 	// (gone, another entity's, no longer holding u, not decoding) takes
 	// confirmRaw, which reports and removes an orphan guard.
-	if raw != nil && !e.t.expired(raw) && e.fn.unique != nil {
+	if raw != nil && !e.t.c.Expired(raw) && e.fn.unique != nil {
 		if h := e.t.holderOf(raw); h != nil && h.Type() == e.def.Type {
 			if item, _, err := e.decode(raw); err == nil && (e.fn.uniqueRaw != nil && slices.Contains(e.fn.uniqueRaw(raw), u) || slices.Contains(e.fn.unique(&item), u)) {
 				return e.indexedOwner(raw, item, g, ro)
@@ -152,7 +154,7 @@ func (e *Entity[T]) storedUnder(raw Item, item *T, ixs []Index) (bool, error) {
 		return false, err
 	}
 	for _, ix := range ixs {
-		pk, sk, _, err := e.t.schema.keyAttrs(ix)
+		pk, sk, _, err := e.t.schema.KeyAttrs(ix)
 		if err != nil {
 			return false, err
 		}
@@ -178,39 +180,39 @@ func (t *Table) dropOrphan(ctx context.Context, typ string, u Unique, g Guard, m
 	g.Unique = u
 	if !drop {
 		report := &OrphanGuardError{Guard: g, OwnerMissing: missing, Version: ver, DeleteErr: errDryRun}
-		t.observe(ctx, Event{Op: OpOrphanGuard, Entity: typ, Err: report})
+		t.c.Observe(ctx, Event{Op: OpOrphanGuard, Entity: typ, Err: report})
 		return
 	}
 	s := t.schema
-	gx := newExprs()
-	gx.names["#opk"], gx.names["#osk"] = guardOwnerPK, guardOwnerSK
-	gx.values[":opk"] = &types.AttributeValueMemberS{Value: g.Owner.PK}
-	gx.values[":osk"] = &types.AttributeValueMemberS{Value: g.Owner.SK}
-	del := TxOp{del: &types.Delete{
+	gx := expr.New()
+	gx.Names["#opk"], gx.Names["#osk"] = guardOwnerPK, guardOwnerSK
+	gx.Values[":opk"] = &types.AttributeValueMemberS{Value: g.Owner.PK}
+	gx.Values[":osk"] = &types.AttributeValueMemberS{Value: g.Owner.SK}
+	del := TxOp{op: ddb.Op{Delete: &types.Delete{
 		TableName:                 aws.String(s.Name),
-		Key:                       t.keyItem(GuardKey(u)),
+		Key:                       t.c.KeyItem(GuardKey(u)),
 		ConditionExpression:       aws.String("#opk = :opk AND #osk = :osk"),
-		ExpressionAttributeNames:  gx.names,
-		ExpressionAttributeValues: gx.vals(),
-	}, key: GuardKey(u), what: GuardType}
-	ox := newExprs()
+		ExpressionAttributeNames:  gx.Names,
+		ExpressionAttributeValues: gx.Vals(),
+	}, Key: GuardKey(u), What: GuardType}}
+	ox := expr.New()
 	var c string
 	if missing {
-		c = t.absentCond(ox)
+		c = t.c.Absent(ox)
 	} else {
 		c = t.versionCond(ox, ver)
 	}
-	check := TxOp{check: &types.ConditionCheck{
+	check := TxOp{op: ddb.Op{Check: &types.ConditionCheck{
 		TableName:                 aws.String(s.Name),
-		Key:                       t.keyItem(g.Owner),
+		Key:                       t.c.KeyItem(g.Owner),
 		ConditionExpression:       aws.String(c),
-		ExpressionAttributeNames:  ox.names,
-		ExpressionAttributeValues: ox.vals(),
-	}, key: g.Owner, what: "check"}
+		ExpressionAttributeNames:  ox.Names,
+		ExpressionAttributeValues: ox.Vals(),
+	}, Key: g.Owner, What: "check"}}
 	start := time.Now()
 	err := t.Transact(ctx, del, check)
 	report := &OrphanGuardError{Guard: g, OwnerMissing: missing, Version: ver, Removed: err == nil, DeleteErr: err}
-	t.observe(ctx, Event{Op: OpOrphanGuard, Entity: typ, Duration: time.Since(start), Err: report})
+	t.c.Observe(ctx, Event{Op: OpOrphanGuard, Entity: typ, Duration: time.Since(start), Err: report})
 }
 
 // errDryRun is why a dry run keeps an orphan guard it found.

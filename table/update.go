@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/ddb"
+	"github.com/singletable/singletable/internal/keytmpl"
 )
 
 // Update reads the item with key k, applies change to it, and writes back
@@ -53,7 +54,7 @@ type requireKey struct{}
 func (e *Entity[T]) UpdateRequiring(ctx context.Context, k Key, require []Key, change func(*T) error) (T, error) {
 	var ops []TxOp
 	for _, rk := range require {
-		if err := checkKey(rk); err != nil {
+		if err := keytmpl.CheckKey(rk); err != nil {
 			var zero T
 			return zero, opErr("update", e.def.Type, k, err)
 		}
@@ -131,25 +132,25 @@ func (t *Table) updateItem(ctx context.Context, entity string, u *types.Update, 
 		ExpressionAttributeNames:            u.ExpressionAttributeNames,
 		ExpressionAttributeValues:           u.ExpressionAttributeValues,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		ReturnConsumedCapacity:              t.wantCapacity(),
+		ReturnConsumedCapacity:              t.c.WantCapacity(),
 	})
 	if err != nil {
-		err = mapErr(err)
+		err = ddb.MapErr(err)
 		err = t.classifyCondFailure(err, entity, tok, nil)
 	}
 	var c float64
 	if out != nil {
-		c = capPtr(out.ConsumedCapacity)
+		c = ddb.CapacityOf(out.ConsumedCapacity)
 	}
-	t.observe(ctx, Event{Op: "UpdateItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: c})
+	t.c.Observe(ctx, Event{Op: "UpdateItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: c})
 	return err
 }
 
 // versionCond returns the condition "the stored version is v" (an item
 // written without a version attribute counts as version 0).
 func (t *Table) versionCond(x exprs, v int64) string {
-	x.names["#v"] = t.schema.VersionAttr
-	x.values[":v"] = codec.Num(v)
+	x.Names["#v"] = t.schema.VersionAttr
+	x.Values[":v"] = codec.Num(v)
 	if v == 0 {
 		return "(attribute_not_exists(#v) OR #v = :v)"
 	}

@@ -12,6 +12,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/ddb"
+	"github.com/singletable/singletable/internal/expr"
+	"github.com/singletable/singletable/internal/keytmpl"
 )
 
 // Write-sharded collections. A collection whose new items all land in one
@@ -271,14 +274,14 @@ func LayoutOf(raw Item, attr string) (Layout, error) {
 // attributes): for a read that checks a few of them. DynamoDB charges the
 // read by the whole item's size all the same.
 func (t *Table) GetOwner(ctx context.Context, k Key, consistent bool, attrs ...string) (Item, error) {
-	if err := checkKey(k); err != nil {
+	if err := keytmpl.CheckKey(k); err != nil {
 		return nil, err
 	}
 	raw, err := t.getItemAttrs(ctx, "", k, consistent, attrs)
 	if err != nil {
 		return nil, opErr("get", "", k, err)
 	}
-	if raw == nil || t.expired(raw) {
+	if raw == nil || t.c.Expired(raw) {
 		return nil, opErr("get", "", k, ErrNotFound)
 	}
 	return raw, nil
@@ -296,7 +299,7 @@ func (t *Table) GetOwners(ctx context.Context, ks []Key, consistent bool, attrs 
 	}
 	out := make(map[Key]Item, len(raws))
 	for _, raw := range raws {
-		out[t.keyFromItem(raw)] = raw
+		out[t.c.KeyOf(raw)] = raw
 	}
 	return out, nil
 }
@@ -305,11 +308,11 @@ func (t *Table) GetOwners(ctx context.Context, ks []Key, consistent bool, attrs 
 // for the zero Layout), binding #wsl and :wsl.
 func layoutCond(attr string, l Layout) func(x exprs) string {
 	return func(x exprs) string {
-		x.names["#wsl"] = attr
+		x.Names["#wsl"] = attr
 		if l.IsZero() {
 			return "attribute_not_exists(#wsl)"
 		}
-		x.values[":wsl"] = &types.AttributeValueMemberS{Value: l.String()}
+		x.Values[":wsl"] = &types.AttributeValueMemberS{Value: l.String()}
 		return "#wsl = :wsl"
 	}
 }
@@ -336,38 +339,38 @@ func (t *Table) LayoutCheckOp(owner Key, attr string, l Layout) TxOp {
 // above it under old); a nil value requires the attribute to be absent. Old items stay where they are; run it with
 // [Table.Transact].
 func (t *Table) SwitchLayoutOp(owner Key, attr string, old, next Layout, ifEqual map[string]types.AttributeValue) TxOp {
-	x := newExprs()
-	c := t.liveCond(x, "")
+	x := expr.New()
+	c := t.c.Live(x, "")
 	for i, a := range slices.Sorted(maps.Keys(ifEqual)) {
 		n, v := "#wse"+strconv.Itoa(i), ":wse"+strconv.Itoa(i)
-		x.names[n] = a
+		x.Names[n] = a
 		if ifEqual[a] == nil {
 			c += " AND attribute_not_exists(" + n + ")"
 			continue
 		}
-		x.values[v] = ifEqual[a]
+		x.Values[v] = ifEqual[a]
 		c += " AND " + n + " = " + v
 	}
-	x.names["#wsn"] = attr
+	x.Names["#wsn"] = attr
 	update := "REMOVE #wsn"
 	if !next.IsZero() {
-		x.values[":wsn"] = &types.AttributeValueMemberS{Value: next.String()}
+		x.Values[":wsn"] = &types.AttributeValueMemberS{Value: next.String()}
 		update = "SET #wsn = :wsn"
 	}
 	if va := t.schema.VersionAttr; va != "" {
 		// Like every write of the owner, the switch advances its version,
 		// so a whole-item write of the owner read before it fails.
-		x.names["#wsv"], x.values[":wsone"] = va, codec.Num(1)
+		x.Names["#wsv"], x.Values[":wsone"] = va, codec.Num(1)
 		update += " ADD #wsv :wsone"
 	}
-	op := TxOp{update: &types.Update{
+	op := TxOp{op: ddb.Op{Update: &types.Update{
 		TableName:                 aws.String(t.schema.Name),
-		Key:                       t.keyItem(owner),
+		Key:                       t.c.KeyItem(owner),
 		UpdateExpression:          aws.String(update),
 		ConditionExpression:       aws.String(c),
-		ExpressionAttributeNames:  x.names,
-		ExpressionAttributeValues: x.vals(),
-	}, key: owner}
+		ExpressionAttributeNames:  x.Names,
+		ExpressionAttributeValues: x.Vals(),
+	}, Key: owner}}
 	return op.IfLayout(attr, old)
 }
 
@@ -378,12 +381,12 @@ func (t *Table) SwitchLayoutOp(owner Key, attr string, old, next Layout, ifEqual
 func (t *Table) InPartition(o TxOp, pk string) TxOp {
 	pkAttr := t.schema.PK
 	av := &types.AttributeValueMemberS{Value: pk}
-	o = o.edit(func(a actionRef) {
-		k := maps.Clone(*a.key)
+	o.op = o.op.Edit(func(a ddb.ActionRef) {
+		k := maps.Clone(*a.Key)
 		k[pkAttr] = av
-		*a.key = k
+		*a.Key = k
 	})
-	o.key.PK = pk
+	o.op.Key.PK = pk
 	return o
 }
 
