@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/singletable/singletable/internal/keytmpl"
+	"github.com/singletable/singletable/internal/job"
 )
 
 // AnyEntity is an [Entity] of any type: what tools see of the entities
@@ -92,7 +92,7 @@ func (e *Entity[T]) Adopt(ctx context.Context, raw Item, dryRun bool) (JobOutcom
 		if err != nil {
 			return Conflicted, err
 		}
-		err = e.writeDiffOpts(ctx, k, &orig, raw, ver, &cur, true, true)
+		err = e.writeDiff(ctx, k, &orig, raw, ver, &cur, diffWrite{ensureAll: true, noTouch: true})
 		switch {
 		case err == nil:
 			return Changed, nil
@@ -145,8 +145,8 @@ func (e *Entity[T]) needsAdoption(ctx context.Context, k Key, item *T, raw Item,
 			switch {
 			case errors.Is(err, ErrNotFound):
 				need = true
-				if claims := claimsOf(ctx); claims != nil && dryRun {
-					if p, taken, _ := claimUnique(claims, u, k); taken {
+				if claims := job.ClaimsOf(ctx); claims != nil && dryRun {
+					if p, taken, _ := job.ClaimUnique(claims, u, k); taken {
 						return false, fmt.Errorf("%w: %s %q is also held by %s/%s", ErrUniqueViolation, u.Name, u.Value, p.PK, p.SK)
 					}
 				}
@@ -180,7 +180,7 @@ func (e *Entity[T]) guardOwner(ctx context.Context, u Unique, k Key, dryRun bool
 // unique guard, a job checkpoint, a counter shard or rollup item), which
 // jobs do not visit.
 func (t *Table) bookkeeping(raw Item) bool {
-	if strings.HasPrefix(t.c.KeyOf(raw).PK, jobPrefix) {
+	if strings.HasPrefix(t.c.KeyOf(raw).PK, job.Prefix) {
 		return true
 	}
 	if ta := t.schema.TypeAttr; ta != "" {
@@ -189,18 +189,4 @@ func (t *Table) bookkeeping(raw Item) bool {
 		}
 	}
 	return false
-}
-
-// sourceKey names an item of a job's source table by its key attributes.
-func sourceKey(raw Item, attrs []string) Key {
-	var k Key
-	for i, a := range attrs {
-		v, _ := keytmpl.SegmentValue(raw[a])
-		if i == 0 {
-			k.PK = a + "=" + v
-		} else {
-			k.SK = a + "=" + v
-		}
-	}
-	return k
 }

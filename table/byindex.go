@@ -46,8 +46,8 @@ func (e *Entity[T]) GetByIndex(ctx context.Context, q Query) (T, error) {
 	}
 	if ix[q.Index].PK != q.PK || !rawStringIs(stored, pkAttr, q.PK) {
 		// The index entry was stale: the item has moved off that key, or
-		// another writer removed its index attributes (Ferryhook's
-		// service revokes an API key so).
+		// another writer removed its index attributes (a service that
+		// revokes an item so).
 		return zero, opErr("get by index", e.def.Type, k, ErrNotFound)
 	}
 	if ixs := e.def.ValidWhileIndexed; len(ixs) > 0 {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/counter"
+	"github.com/singletable/singletable/internal/job"
 )
 
 // Changes: what the table's stream says happened, typed. A DynamoDB
@@ -180,9 +182,9 @@ func libraryKind(k Key) string {
 	case strings.HasPrefix(k.PK, "UNIQUE#") && k.SK == "UNIQUE",
 		strings.HasPrefix(k.PK, "SHARED#") && strings.HasPrefix(k.SK, "HOLDER#"):
 		return GuardType
-	case strings.HasPrefix(k.PK, counterPrefix):
+	case strings.HasPrefix(k.PK, counter.Prefix):
 		return CounterType
-	case strings.HasPrefix(k.PK, jobPrefix):
+	case strings.HasPrefix(k.PK, job.Prefix):
 		return "_job"
 	case strings.HasPrefix(k.PK, FeedPrefix):
 		return FeedType

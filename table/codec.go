@@ -34,15 +34,11 @@ type written struct {
 	derived Item  // the index keys and TTL the item derives
 }
 
-// prepare validates item and encodes it with its keys, type, TTL and
-// version attributes. Nothing is sent.
-func (e *Entity[T]) prepare(item *T, version int64) (written, error) {
-	return e.prepareV(item, version, true)
-}
-
-// prepareV is prepare; without validate, Def.Validate is left to the
-// caller (a write of a difference validates only what it changes).
-func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, error) {
+// prepare encodes item with its keys, type, TTL and version attributes,
+// after Def.Validate when validate is set (without it, validation is left
+// to the caller: a write of a difference validates only what it changes).
+// Nothing is sent.
+func (e *Entity[T]) prepare(item *T, version int64, validate bool) (written, error) {
 	w := written{derived: Item{}}
 	// Keys derive from the encoded attributes: validate (which may
 	// normalize), then encode once and derive everything from that.

@@ -119,7 +119,7 @@ func ops0Key(ops []TxOp) Key {
 // it first.
 func (e *Entity[T]) newOps(item *T) ([]TxOp, string, error) {
 	e.Touch(item)
-	return e.createOps(item)
+	return e.createOps(item, true, true)
 }
 
 // importOps is newOps for [Entity.Import]: the stamps, then Def.Validate
@@ -131,25 +131,17 @@ func (e *Entity[T]) importOps(item *T) ([]TxOp, string, []KeptValue, error) {
 	if err != nil {
 		return []TxOp{{op: ddb.Op{}}}, "", nil, err
 	}
-	ops, tok, err := e.createOpsV(item, false)
+	ops, tok, err := e.createOps(item, false, true)
 	return ops, tok, kept, err
 }
 
-// createOps validates item and returns the conditional put that creates it
-// (its key absent, or expired) and the puts of its guards, with the write
-// token the put carries.
-func (e *Entity[T]) createOps(item *T) ([]TxOp, string, error) { return e.createOpsV(item, true) }
-
-// createOpsV is createOps; without validate, Def.Validate is left to the
-// caller (Import's importValidate).
-func (e *Entity[T]) createOpsV(item *T, validate bool) ([]TxOp, string, error) {
-	return e.createOpsT(item, validate, true)
-}
-
-// createOpsT is createOpsV; without token the put carries no write token
-// (tok is ""): see [Entity.CreateOp].
-func (e *Entity[T]) createOpsT(item *T, validate, token bool) ([]TxOp, string, error) {
-	w, err := e.prepareV(item, 1, validate)
+// createOps returns the conditional put that creates item (its key
+// absent, or expired) and the puts of its guards, with the write token
+// the put carries. validate runs Def.Validate first (without it,
+// validation is left to the caller: Import's importValidate); without
+// token the put carries no write token (tok is ""): see [Entity.CreateOp].
+func (e *Entity[T]) createOps(item *T, validate, token bool) ([]TxOp, string, error) {
+	w, err := e.prepare(item, 1, validate)
 	if err == nil {
 		err = e.keepReadForms(item, w.item)
 	}
@@ -207,7 +199,7 @@ func txToCreateErr(err error) error {
 // the caller of [Table.Transact] never sees a token to look for.
 func (e *Entity[T]) CreateOp(item *T) ([]TxOp, error) {
 	e.Touch(item)
-	ops, _, err := e.createOpsT(item, true, false)
+	ops, _, err := e.createOps(item, true, false)
 	if err != nil {
 		return nil, opErr("create", e.def.Type, ops0Key(ops), err)
 	}

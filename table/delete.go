@@ -109,11 +109,6 @@ func (t *Table) deleteItem(ctx context.Context, entity string, k Key) error {
 	return t.deleteItemCond(ctx, entity, k, t.c.Live(x, entity), x)
 }
 
-// scopeKey carries a tenant condition to writeDiff (see Scoped.Update).
-type scopeKey struct{}
-
-type scopeCond struct{ attr, value string }
-
 // deleteItemCond is one DeleteItem with condition c (placeholders in x); a
 // failed condition is ErrNotFound.
 func (t *Table) deleteItemCond(ctx context.Context, entity string, k Key, c string, x exprs) error {

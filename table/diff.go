@@ -14,25 +14,40 @@ import (
 	"github.com/singletable/singletable/internal/expr"
 )
 
+// diffWrite is how [Entity.writeDiff] conditions its write and what it
+// sends with it.
+type diffWrite struct {
+	// ensureAll claims the guards of every unique value, not only those
+	// the write sets (EnsureGuards, adoption).
+	ensureAll bool
+	// noTouch leaves the Timestamps and Def.Touch's fields alone (an
+	// adoption pass is not an update of the item).
+	noTouch bool
+	// whole conditions the write on every attribute of the image read, not
+	// only those it changes (Replace).
+	whole bool
+	// scope, when set, conditions the write on the tenant (Scoped).
+	scope *scopeCond
+	// also are actions on other items sent in the same transaction
+	// (UpdateRequiring's checks, UpdateAlso's writes).
+	also []TxOp
+}
+
 // writeDiff writes cur over orig, the item decoded from raw at version
 // ver: SET and REMOVE of the attributes whose encoded value differs, the
 // index keys and TTL derived from changed fields, the version and write
-// tokens, and the guard moves, conditioned as [Entity.Update] says. An
-// item written by another service (version 0) gets guards only for the
-// unique values this write sets, unless ensureAll (see EnsureGuards): a
-// duplicate already in the data never blocks a write of other fields.
-func (e *Entity[T]) writeDiff(ctx context.Context, k Key, orig *T, raw Item, ver int64, cur *T, ensureAll bool) error {
-	return e.writeDiffOpts(ctx, k, orig, raw, ver, cur, ensureAll, false)
-}
-
-// writeDiffOpts is writeDiff; noTouch leaves the Timestamps and Def.Touch's
-// fields alone (an adoption pass is not an update of the item).
-func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item, ver int64, cur *T, ensureAll, noTouch bool) error {
-	if !noTouch {
+// tokens, and the guard moves, conditioned as [Entity.Update] says and as
+// o asks. An item written by another service (version 0) gets guards only
+// for the unique values this write sets, unless o.ensureAll (see
+// EnsureGuards): a duplicate already in the data never blocks a write of
+// other fields.
+func (e *Entity[T]) writeDiff(ctx context.Context, k Key, orig *T, raw Item, ver int64, cur *T, o diffWrite) error {
+	ensureAll := o.ensureAll
+	if !o.noTouch {
 		e.stampWrite(cur, e.t.now(), false)
 	}
 	codec.KeepExtra(orig, cur)
-	w, err := e.prepareV(cur, ver+1, false)
+	w, err := e.prepare(cur, ver+1, false)
 	if err != nil {
 		return err
 	}
@@ -52,7 +67,7 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	s := e.t.schema
 	x := expr.New()
 	cond := []string{e.t.c.Live(x, e.def.Type), e.t.versionCond(x, ver)}
-	if sc, ok := ctx.Value(scopeKey{}).(scopeCond); ok {
+	if sc := o.scope; sc != nil {
 		x.Names["#scope"] = sc.attr
 		x.Values[":scope"] = &types.AttributeValueMemberS{Value: sc.value}
 		cond = append(cond, "#scope = :scope")
@@ -171,7 +186,7 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	}
 	// Replace: the stored item must still be the image the caller read,
 	// every attribute of it, not only those this write changes.
-	if whole, _ := ctx.Value(wholeImageKey{}).(bool); whole {
+	if o.whole {
 		for _, attr := range e.t.imageAttrs(raw) {
 			if !conditioned[attr] {
 				expect(ph(attr), attr)
@@ -201,9 +216,7 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	rewriteKept := e.fn.expires != nil && w.expires != derivedTTL(derivedOld, s.TTLAttr)
 	guards := e.t.guardDiff(oldUniques, newUniques, k, w.expires, rewriteKept)
 	ops := append([]TxOp{{op: ddb.Op{Update: up, Key: k, What: e.def.Type}}}, guards...)
-	if req, ok := ctx.Value(requireKey{}).([]TxOp); ok {
-		ops = append(ops, req...)
-	}
+	ops = append(ops, o.also...)
 	// Guards of values this write does not set never block it: a guard the
 	// item does not hold is not released (another item holds it), and an
 	// item written elsewhere (version 0) claims the guards of its unchanged

@@ -2,11 +2,8 @@ package table
 
 import (
 	"context"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/singletable/singletable/internal/ddb"
 	"github.com/singletable/singletable/internal/keytmpl"
 )
 
@@ -98,31 +95,10 @@ func (t *Table) getItemAttrs(ctx context.Context, entity string, k Key, consiste
 // item, or with p only p's attributes, the engine's own and those of the
 // indexes ixs (projectionExpr).
 func (t *Table) getItemProjected(ctx context.Context, entity string, k Key, consistent bool, p *projection, ixs []Index) (Item, error) {
-	start := time.Now()
-	in := &dynamodb.GetItemInput{
-		TableName:              aws.String(t.schema.Name),
-		Key:                    t.c.KeyItem(k),
-		ConsistentRead:         aws.Bool(consistent),
-		ReturnConsumedCapacity: t.c.WantCapacity(),
+	if p == nil {
+		return t.c.GetItem(ctx, entity, k, consistent, nil, nil)
 	}
-	if p != nil {
-		in.ExpressionAttributeNames = map[string]string{}
-		in.ProjectionExpression = aws.String(t.projectionExpr(p, ixs, in.ExpressionAttributeNames))
-	}
-	out, err := t.client.GetItem(ctx, in)
-	if err != nil {
-		err = ddb.MapErr(err)
-	}
-	t.c.Observe(ctx, Event{Op: "GetItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: capOf(out)})
-	if err != nil {
-		return nil, err
-	}
-	return out.Item, nil
-}
-
-func capOf(out *dynamodb.GetItemOutput) float64 {
-	if out == nil {
-		return 0
-	}
-	return ddb.CapacityOf(out.ConsumedCapacity)
+	names := map[string]string{}
+	proj := aws.String(t.projectionExpr(p, ixs, names))
+	return t.c.GetItem(ctx, entity, k, consistent, proj, names)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/singletable/singletable/internal/job"
 )
 
 // Import writes raw, an item read from another table (a migration's
@@ -44,7 +46,7 @@ func (e *Entity[T]) Import(ctx context.Context, raw Item, dryRun bool) (JobOutco
 		return o, err
 	}
 	if dryRun {
-		return e.dryImport(withClaims(ctx), &item)
+		return e.dryImport(job.WithClaims(ctx), &item)
 	}
 	ops, tok, kept, err := e.importOps(&item)
 	var k Key
@@ -130,7 +132,7 @@ func (e *Entity[T]) Touch(item *T) { e.stampCreate(item, e.t.now()) }
 func (e *Entity[T]) ImportMany(ctx context.Context, raws []Item, dryRun bool) ([]JobOutcome, []error) {
 	outs, errs := make([]JobOutcome, len(raws)), make([]error, len(raws))
 	if dryRun {
-		ctx = withClaims(ctx) // the rows of one call see each other's claims
+		ctx = job.WithClaims(ctx) // the rows of one call see each other's claims
 		for i, raw := range raws {
 			outs[i], errs[i] = e.Import(ctx, raw, true)
 		}
@@ -197,7 +199,7 @@ func (e *Entity[T]) dryImport(ctx context.Context, item *T) (JobOutcome, error) 
 		return Conflicted, opErr("import", e.def.Type, ops0Key(ops), err)
 	}
 	k := ops[0].op.Key
-	claims := claimsOf(ctx)
+	claims := job.ClaimsOf(ctx)
 	if _, dup := claims.Load(k); dup {
 		return Unchanged, nil // an earlier row creates it (and reports its kept values): this create meets it
 	}
@@ -220,7 +222,7 @@ func (e *Entity[T]) dryImport(ctx context.Context, item *T) (JobOutcome, error) 
 		if u.Name == "" || u.Shared {
 			continue // a shared value's guard is the holder's own
 		}
-		p, taken, fresh := claimUnique(claims, u, k)
+		p, taken, fresh := job.ClaimUnique(claims, u, k)
 		if taken {
 			release()
 			return Conflicted, opErr("import", e.def.Type, k, fmt.Errorf("%w: %s %q is also claimed by %s/%s in this run", ErrUniqueViolation, u.Name, u.Value, p.PK, p.SK))

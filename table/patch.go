@@ -21,6 +21,7 @@ import (
 	"github.com/singletable/singletable/internal/ddb"
 	"github.com/singletable/singletable/internal/expr"
 	"github.com/singletable/singletable/internal/keytmpl"
+	"github.com/singletable/singletable/internal/secret"
 	"github.com/singletable/singletable/keys"
 )
 
@@ -136,7 +137,7 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 			return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: "a key or table attribute; use Update"}
 		}
 		for _, path := range e.def.Secrets {
-			if path == field || secretTop(path) == field {
+			if path == field || secret.Top(path) == field {
 				return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: fmt.Sprintf("holds the secret %s; use Update so it is encrypted", path)}
 			}
 		}
@@ -364,13 +365,14 @@ func sortedKeys[V any](m map[string]V) []string {
 // Patch applies p to the item with key k in one UpdateItem and returns the
 // item as stored afterwards. See [Patch] for the rules.
 func (e *Entity[T]) Patch(ctx context.Context, k Key, p Patch) (T, error) {
-	return e.patch(ctx, "patch", k, p)
+	return e.patch(ctx, "patch", k, p, nil)
 }
 
-// patch is Patch, its errors naming op, the method the caller called.
-func (e *Entity[T]) patch(ctx context.Context, op string, k Key, p Patch) (T, error) {
+// patch is Patch, its errors naming op, the method the caller called, on
+// scope's tenant when scope is set.
+func (e *Entity[T]) patch(ctx context.Context, op string, k Key, p Patch, scope *scopeCond) (T, error) {
 	var zero T
-	raw, err := e.update(ctx, k, p, types.ReturnValueAllNew)
+	raw, err := e.update(ctx, k, p, types.ReturnValueAllNew, scope)
 	if err != nil {
 		return zero, opErr(op, e.def.Type, k, err)
 	}
@@ -383,8 +385,10 @@ func (e *Entity[T]) patch(ctx context.Context, op string, k Key, p Patch) (T, er
 
 // update sends p as one UpdateItem and returns the attributes ret asks for.
 // A failed condition on a missing or expired item is ErrNotFound, on a
-// stale IfVersion ErrConflict, otherwise ErrConditionFailed.
-func (e *Entity[T]) update(ctx context.Context, k Key, p Patch, ret types.ReturnValue) (Item, error) {
+// stale IfVersion ErrConflict, otherwise ErrConditionFailed. scope, when
+// set, is the tenant p's condition names (a failed condition on another
+// tenant's item is ErrNotFound).
+func (e *Entity[T]) update(ctx context.Context, k Key, p Patch, ret types.ReturnValue, scope *scopeCond) (Item, error) {
 	if err := keytmpl.CheckKey(k); err != nil {
 		return nil, err
 	}
@@ -414,7 +418,7 @@ func (e *Entity[T]) update(ctx context.Context, k Key, p Patch, ret types.Return
 				// its response lost: the item DynamoDB returns is the result.
 				e.t.c.Observe(ctx, Event{Op: "UpdateItem", Entity: e.def.Type, Duration: time.Since(start)})
 				return ccf.Item, nil
-			case ccf.Item == nil || e.t.c.Expired(ccf.Item) || !e.t.isType(ccf.Item, e.def.Type) || !inScope(ctx, ccf.Item):
+			case ccf.Item == nil || e.t.c.Expired(ccf.Item) || !e.t.isType(ccf.Item, e.def.Type) || !scope.holds(ccf.Item):
 				err = ErrNotFound
 			case p.IfVersion != nil && e.t.versionOfItem(ccf.Item) != *p.IfVersion:
 				err = fmt.Errorf("%w: %w", ErrConflict, err)
@@ -488,18 +492,17 @@ func (e *Entity[T]) patchTxOp(k Key, b builtPatch) TxOp {
 // DynamoDB applied it, the SDK's retry is recognised by its write token:
 // the counter moves once.
 func (e *Entity[T]) Add(ctx context.Context, k Key, field string, delta int64) (int64, error) {
-	raw, err := e.update(ctx, k, Patch{Add: map[string]int64{field: delta}}, types.ReturnValueUpdatedNew)
+	raw, err := e.update(ctx, k, Patch{Add: map[string]int64{field: delta}}, types.ReturnValueUpdatedNew, nil)
 	if err != nil {
 		return 0, opErr("add", e.def.Type, k, err)
 	}
 	return addResult(raw, field, e.def.Type, k)
 }
 
-// inScope reports whether raw belongs to the tenant ctx restricts writes
-// to, if any (see Scoped).
-func inScope(ctx context.Context, raw Item) bool {
-	sc, ok := ctx.Value(scopeKey{}).(scopeCond)
-	if !ok {
+// holds reports whether raw belongs to the tenant sc (any item when sc is
+// nil: no tenant).
+func (sc *scopeCond) holds(raw Item) bool {
+	if sc == nil {
 		return true
 	}
 	v, isS := raw[sc.attr].(*types.AttributeValueMemberS)

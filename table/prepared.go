@@ -10,8 +10,8 @@ import (
 // PreparedPatch is a [Patch] of one item built once and sent many times
 // with new Set values ([PreparedPatch.Op]): the hot-path form of
 // [Entity.PatchOp], for a writer that applies the same patch to the same
-// item on every call (Ferryhook's ingest counts every event on its source
-// and on its owner, FH-12).
+// item on every call (an ingest that counts every event on its source
+// and on its owner).
 //
 // Op returns the action PatchOp would build at that moment: it encodes
 // the new Set values as PatchOp does (checked the same way), stamps the

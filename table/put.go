@@ -21,7 +21,7 @@ func (e *Entity[T]) Put(ctx context.Context, item *T) error {
 	}
 	e.stampWrite(item, e.t.now(), true)
 	ver := e.putVersion(item)
-	w, err := e.prepare(item, ver)
+	w, err := e.prepare(item, ver, true)
 	if err == nil {
 		err = e.keepReadForms(item, w.item)
 	}
@@ -43,8 +43,8 @@ func (e *Entity[T]) Put(ctx context.Context, item *T) error {
 // version), not only on the version. A change by any writer since the
 // read gives [ErrConflict]: another library write (which advances the
 // version), and another service's PutItem or UpdateItem that never touches
-// the version (PodcastFlow's scripts rewriting settings, Ferryhook's
-// service removing an index key). Re-read and retry, or use
+// the version (a script rewriting settings, a service
+// removing an index key). Re-read and retry, or use
 // [Entity.Update], which re-applies a change to what is stored.
 //
 // The write is one UpdateItem (a transaction when unique guards move)
@@ -101,7 +101,7 @@ func (e *Entity[T]) Replace(ctx context.Context, item *T) error {
 	if err != nil {
 		return opErr("replace", e.def.Type, k, err)
 	}
-	wctx := context.WithValue(ctx, wholeImageKey{}, true)
+	whole := true
 	if len(e.t.imageAttrs(image)) > maxImageConds {
 		cur, err := e.t.getItem(ctx, e.def.Type, k, true)
 		switch {
@@ -112,9 +112,9 @@ func (e *Entity[T]) Replace(ctx context.Context, item *T) error {
 		case !e.t.sameImage(cur, image):
 			return opErr("replace", e.def.Type, k, fmt.Errorf("%w: the stored item changed since it was read", ErrConflict))
 		}
-		wctx, image = ctx, cur
+		whole, image = false, cur
 	}
-	err = e.writeDiff(wctx, k, &orig, image, ver, item, false)
+	err = e.writeDiff(ctx, k, &orig, image, ver, item, diffWrite{whole: whole})
 	return opErr("replace", e.def.Type, k, err)
 }
 
@@ -126,7 +126,7 @@ func (e *Entity[T]) PutOp(item *T) (TxOp, error) {
 	}
 	e.stampWrite(item, e.t.now(), true)
 	ver := e.putVersion(item)
-	w, err := e.prepare(item, ver)
+	w, err := e.prepare(item, ver, true)
 	if err == nil {
 		err = e.keepReadForms(item, w.item)
 	}

@@ -63,7 +63,7 @@ func (s *Scoped[T]) owns(raw Item) bool {
 
 // scopeOf returns the tenant an item of T names (its Def.Scope attribute).
 func (s *Scoped[T]) scopeOf(item *T) (string, error) {
-	w, err := s.e.prepareV(item, 0, false)
+	w, err := s.e.prepare(item, 0, false)
 	if err != nil {
 		return "", err
 	}
@@ -115,7 +115,7 @@ func (s *Scoped[T]) Update(ctx context.Context, k Key, change func(*T) error) (T
 	if err := s.check(); err != nil {
 		return zero, opErr("update", s.e.def.Type, k, err)
 	}
-	return s.e.updateScoped(ctx, k, s, change)
+	return s.e.updateScoped(ctx, k, s, nil, change)
 }
 
 // Patch is [Entity.Patch] on the tenant's item, conditioned on the tenant
@@ -129,7 +129,7 @@ func (s *Scoped[T]) Patch(ctx context.Context, k Key, p Patch) (T, error) {
 	if err != nil {
 		return zero, opErr("patch", s.e.def.Type, k, err)
 	}
-	return s.e.Patch(s.ctx(ctx), k, p)
+	return s.e.patch(ctx, "patch", k, p, s.scopeCond())
 }
 
 // Add is [Entity.Add] on the tenant's item, conditioned on the tenant.
@@ -141,7 +141,7 @@ func (s *Scoped[T]) Add(ctx context.Context, k Key, field string, delta int64) (
 	if err != nil {
 		return 0, opErr("add", s.e.def.Type, k, err)
 	}
-	raw, err := s.e.update(s.ctx(ctx), k, p, types.ReturnValueUpdatedNew)
+	raw, err := s.e.update(ctx, k, p, types.ReturnValueUpdatedNew, s.scopeCond())
 	if err != nil {
 		return 0, opErr("add", s.e.def.Type, k, err)
 	}
@@ -204,10 +204,14 @@ func (s *Scoped[T]) Delete(ctx context.Context, k Key) error {
 	}
 }
 
-// ctx marks ctx with the tenant, so that a failed condition on another
-// tenant's item reads as ErrNotFound.
-func (s *Scoped[T]) ctx(ctx context.Context) context.Context {
-	return context.WithValue(ctx, scopeKey{}, scopeCond{attr: s.e.def.Scope, value: s.scope})
+// scopeCond names the tenant a write is conditioned on: the scope
+// attribute and its value.
+type scopeCond struct{ attr, value string }
+
+// scopeCond is the tenant a write is conditioned on, so that a failed
+// condition on another tenant's item reads as ErrNotFound.
+func (s *Scoped[T]) scopeCond() *scopeCond {
+	return &scopeCond{attr: s.e.def.Scope, value: s.scope}
 }
 
 // cond binds the condition "the scope attribute is the tenant" into x.

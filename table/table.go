@@ -75,7 +75,7 @@ type Options struct {
 	Cipher Cipher
 	// SecretContext is the logical table identity every secret's
 	// ciphertext is bound to (with the item's key and the attribute), such
-	// as "listbackup-prod". Unlike the physical table name it survives a
+	// as "orders-prod". Unlike the physical table name it survives a
 	// point-in-time restore into a table of another name. Default empty:
 	// bound to the item and attribute only.
 	SecretContext string

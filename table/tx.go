@@ -26,7 +26,7 @@ type TxOp struct{ op ddb.Op }
 // failure reads the item itself. For hot actions whose conditions rarely
 // fail, and whose callers read the item on that path: a successful
 // transaction costs DynamoDB Local less to evaluate without it (about 1-3%
-// of Ferryhook's ingest, BenchmarkIngestAblation); DynamoDB charges
+// of an event ingest, BenchmarkIngestAblation); DynamoDB charges
 // nothing for it either way. A create keeps it whatever this says: its
 // second send over an expired item needs the item.
 func (o TxOp) WithoutOldItem() TxOp { return TxOp{o.op.WithoutOldItem()} }

@@ -460,7 +460,7 @@ func (e *Entity[T]) EnsureGuards(ctx context.Context, k Key) error {
 		if ver > 0 && e.holdsGuards(ctx, k, e.fn.unique(&orig)) {
 			return nil
 		}
-		err = e.writeDiff(ctx, k, &orig, raw, ver, &cur, true)
+		err = e.writeDiff(ctx, k, &orig, raw, ver, &cur, diffWrite{ensureAll: true})
 		if errors.Is(err, ErrConflict) && !errors.Is(err, ErrUniqueViolation) && attempt < e.t.opts.ConflictRetries {
 			continue
 		}

@@ -74,7 +74,7 @@ func (e *OrphanGuardError) Is(target error) bool { return target == ErrOrphanGua
 // each named GSI with the key its fields derive, as its stored index
 // attributes say (not only the fields they derive from). On a table shared
 // with a writer that takes an item out of an index by removing its index
-// attributes (Ferryhook's service revokes an API key so, leaving the item),
+// attributes (a service may revoke an API key so, leaving the item),
 // such an item is not found. Its guard is not an orphan (the item still
 // holds the value) and is kept.
 func Indexed(ix ...Index) ReadOption {

@@ -39,11 +39,8 @@ import (
 // is recognised by its write token and counts as done, so change is never
 // applied twice for one call; a transaction conflict is a lost race.
 func (e *Entity[T]) Update(ctx context.Context, k Key, change func(*T) error) (T, error) {
-	return e.updateScoped(ctx, k, nil, change)
+	return e.updateScoped(ctx, k, nil, nil, change)
 }
-
-// requireKey carries the items an update's write requires to exist.
-type requireKey struct{}
 
 // UpdateRequiring is [Entity.Update] whose write also requires each item
 // of require (keys in the same table) to exist, checked by a
@@ -60,11 +57,12 @@ func (e *Entity[T]) UpdateRequiring(ctx context.Context, k Key, require []Key, c
 		}
 		ops = append(ops, e.t.ConditionOp(rk))
 	}
-	return e.updateScoped(context.WithValue(ctx, requireKey{}, ops), k, nil, change)
+	return e.updateScoped(ctx, k, nil, ops, change)
 }
 
-// updateScoped is Update, restricted to scope's tenant when scope is set.
-func (e *Entity[T]) updateScoped(ctx context.Context, k Key, scope *Scoped[T], change func(*T) error) (T, error) {
+// updateScoped is Update, restricted to scope's tenant when scope is set,
+// its write sending also in the same transaction.
+func (e *Entity[T]) updateScoped(ctx context.Context, k Key, scope *Scoped[T], also []TxOp, change func(*T) error) (T, error) {
 	var zero T
 	for attempt := 0; ; attempt++ {
 		orig, ver, raw, err := e.getRaw(ctx, k, Consistent())
@@ -93,11 +91,11 @@ func (e *Entity[T]) updateScoped(ctx context.Context, k Key, scope *Scoped[T], c
 		if nk != k {
 			return zero, opErr("update", e.def.Type, k, &ValidationError{Entity: e.def.Type, Field: "key", Reason: "an update cannot change the primary key", Key: true})
 		}
-		wctx := ctx
+		o := diffWrite{also: also}
 		if scope != nil {
-			wctx = context.WithValue(ctx, scopeKey{}, scopeCond{attr: e.def.Scope, value: scope.scope})
+			o.scope = scope.scopeCond()
 		}
-		err = e.writeDiff(wctx, k, &orig, raw, ver, &cur, false)
+		err = e.writeDiff(ctx, k, &orig, raw, ver, &cur, o)
 		if errors.Is(err, ErrConflict) && attempt < e.t.opts.ConflictRetries {
 			if err := ddb.Sleep(ctx, ddb.Backoff(attempt, 5*time.Millisecond, 200*time.Millisecond)); err != nil {
 				return zero, opErr("update", e.def.Type, k, err)
@@ -179,5 +177,5 @@ func txToUpdateErr(err error) error {
 // other items, such as [Counters.StateOps] copying a field the change
 // sets) in the same transaction: one request, all or nothing.
 func (e *Entity[T]) UpdateAlso(ctx context.Context, k Key, also []TxOp, change func(*T) error) (T, error) {
-	return e.updateScoped(context.WithValue(ctx, requireKey{}, also), k, nil, change)
+	return e.updateScoped(ctx, k, nil, also, change)
 }
