@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"reflect"
 	"slices"
 	"strings"
 
+	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/keytmpl"
+	"github.com/singletable/singletable/keys"
 )
 
 // Reads says which reads a declared access pattern serves ([PatternDef.Reads]).
@@ -63,6 +66,34 @@ type PatternDef[T any] struct {
 	Limit int
 	// Consistent reads strongly consistent (on the table only).
 	Consistent bool
+	// SortPrefix narrows a List's sort key to the prefix its template
+	// builds from the fields the call sets, up to the first it leaves
+	// unset ("JOB#{jobId}#RUN#" for JOB#{jobId}#RUN#{runId} when jobId is
+	// set, "JOB#" when none is), instead of the literal prefix alone. A
+	// field left at its zero value is unset.
+	SortPrefix bool
+	// RangeOn names the sort-key field a Between's bounds range over
+	// when they need not build whole sort keys: each bound sets the
+	// fields before it (the same in both) and, unless open, RangeOn
+	// itself; from then reads from the first key its fields begin (the
+	// sort key up to RangeOn, without what follows), to up to the last
+	// key they begin. A bound that leaves RangeOn unset is open: from
+	// starts at the prefix of the fields before it, to ends after that
+	// prefix; with both open, the range is the prefix. Without it,
+	// Between builds both sort keys whole.
+	RangeOn string
+	// FilterOn names attributes a Query's items must equal, each to the
+	// value of its field in the call's fields (a FilterExpression,
+	// [Query.Filter]: evaluated after the page is read, so a page may hold
+	// fewer items than its limit; the cursor still continues correctly).
+	// A field the call leaves zero filters nothing.
+	FilterOn []string
+	// Keep, if set, is an application's rule of which items a read
+	// returns, given the call's fields (a soft-deleted item, another
+	// owner's): an item it refuses is left out of a page (which may then
+	// hold fewer items than its limit; the cursor still continues), and
+	// is [ErrNotFound] to Get.
+	Keep func(fields, item *T) bool
 	// Check, if set, checks the fields a call gives (an enumeration, a
 	// date's form) before any request and before the templates' own
 	// checks (a missing field, a delimiter in a value), so that it names
@@ -83,6 +114,10 @@ type Pattern[T any] struct {
 	def     PatternDef[T]
 	pk, sk  keytmpl.Template
 	methods [5]string // call names: Get, List, All, Between, AllBetween
+	filter  [][]int   // the field index of each FilterOn attribute
+	// skFields holds the field index of each sort-key attribute (for
+	// SortPrefix and RangeOn: a zero field is unset).
+	skFields map[string][]int
 }
 
 // NewPattern binds def to entity e and registers it with e's table
@@ -113,6 +148,23 @@ func NewPattern[T any](e *Entity[T], def PatternDef[T]) *Pattern[T] {
 		}
 		p.pk, p.sk = pair[0], pair[1]
 	}
+	fields := codec.FieldsOf(reflect.TypeFor[T]())
+	for _, a := range def.FilterOn {
+		fi, ok := fields[a]
+		if !ok {
+			fail("FilterOn %q is not an attribute of the type", a)
+		}
+		p.filter = append(p.filter, fi.Index)
+	}
+	p.skFields = map[string][]int{}
+	for _, a := range p.sk.Attrs() {
+		if fi, ok := fields[a]; ok {
+			p.skFields[a] = fi.Index
+		}
+	}
+	if def.RangeOn != "" && !slices.Contains(p.sk.Attrs(), def.RangeOn) {
+		fail("RangeOn %q is no field of the sort key (%s)", def.RangeOn, keytmpl.JoinAttrs(p.sk.Attrs()))
+	}
 	for i, m := range []string{"Get", "List", "All", "Between", "AllBetween"} {
 		p.methods[i] = def.Name + "." + m
 	}
@@ -137,6 +189,8 @@ type PatternInfo struct {
 	Desc       bool
 	Limit      int
 	Consistent bool
+	// run runs the pattern with text fields (Table.RunPattern).
+	run patternRun
 }
 
 // PatternMethod is one read of a declared pattern.
@@ -156,7 +210,7 @@ type PatternMethod struct {
 func (p *Pattern[T]) Info() PatternInfo {
 	d := p.def
 	in := PatternInfo{ID: d.ID, Name: d.Name, Doc: d.Doc, Index: d.Index, Entity: p.e.def.Type,
-		Desc: d.Desc, Limit: d.Limit, Consistent: d.Consistent}
+		Desc: d.Desc, Limit: d.Limit, Consistent: d.Consistent, run: p.runText}
 	tp := p.e.def.Keys
 	if d.Index != Primary {
 		tp = p.e.def.IndexKeys[d.Index]
@@ -177,15 +231,25 @@ func (p *Pattern[T]) Info() PatternInfo {
 	if d.Reads&ReadOne != 0 {
 		add(fmt.Sprintf("GetItem PK = %s, SK = %s", tp.PK, tp.SK), "Get")
 	}
+	filter := ""
+	if len(d.FilterOn) > 0 {
+		filter = ", filter " + strings.Join(d.FilterOn, " = , ") + " ="
+	}
 	if d.Reads&ReadPage != 0 {
 		c := fmt.Sprintf("%s PK = %s", query, pk)
-		if pre, whole, err := p.sk.Prefix(nil); !d.WholePartition && err == nil && pre != "" {
+		if pre, whole, err := p.sk.Prefix(nil); d.SortPrefix {
+			c += ", SK begins_with " + tp.SK + " up to its first field not set"
+		} else if !d.WholePartition && err == nil && pre != "" {
 			c += map[bool]string{true: ", SK = ", false: ", SK begins_with "}[whole] + pre
 		}
-		add(c, "List", "All")
+		add(c+filter, "List", "All")
 	}
 	if d.Reads&ReadRange != 0 {
-		add(fmt.Sprintf("%s PK = %s, SK BETWEEN %s (from) AND %s (to)", query, pk, tp.SK, tp.SK), "Between", "AllBetween")
+		c := fmt.Sprintf("%s PK = %s, SK BETWEEN %s (from) AND %s (to)", query, pk, tp.SK, tp.SK)
+		if d.RangeOn != "" {
+			c = fmt.Sprintf("%s PK = %s, SK BETWEEN %s up to {%s} (from) AND after it (to), either open", query, pk, tp.SK, d.RangeOn)
+		}
+		add(c+filter, "Between", "AllBetween")
 	}
 	return in
 }
@@ -239,7 +303,11 @@ func (p *Pattern[T]) Get(ctx context.Context, fields T, opts ...ReadOption) (_ T
 	if p.def.Consistent {
 		opts = append([]ReadOption{Consistent()}, opts...)
 	}
-	return p.e.Get(ctx, k, opts...)
+	item, err := p.e.Get(ctx, k, opts...)
+	if err == nil && p.def.Keep != nil && !p.def.Keep(&fields, &item) {
+		return zero, opErr("get", p.e.def.Type, k, ErrNotFound)
+	}
+	return item, err
 }
 
 // Query returns the query List sends for fields: the partition of the
@@ -258,8 +326,73 @@ func (p *Pattern[T]) Query(fields T) Query {
 	if p.def.WholePartition {
 		q.SK = SKCond{}
 	}
+	if p.def.SortPrefix && q.err == nil {
+		if pre, whole, err := p.prefix(&fields); err != nil {
+			q.err = opErr("partition", p.e.def.Type, Key{}, err)
+		} else if whole {
+			q.SK = SKEquals(pre)
+		} else if pre != "" {
+			q.SK = SKBeginsWith(pre)
+		}
+	}
+	if len(p.filter) > 0 && q.err == nil {
+		v := reflect.ValueOf(&fields).Elem()
+		for i, a := range p.def.FilterOn {
+			if f, err := v.FieldByIndexErr(p.filter[i]); err == nil && !f.IsZero() {
+				if q.Filter == nil {
+					q.Filter = map[string]any{}
+				}
+				q.Filter[a] = f.Interface()
+			}
+		}
+	}
 	q.Desc, q.Limit, q.Consistent = p.def.Desc, p.def.Limit, p.def.Consistent
 	return q
+}
+
+// prefix returns the prefix of the pattern's sort-key template the fields
+// set build ([keytmpl.Template.Prefix]).
+func (p *Pattern[T]) prefix(fields *T) (string, bool, error) {
+	av, err := p.setFields(fields)
+	if err != nil {
+		return "", false, err
+	}
+	return p.sk.Prefix(av)
+}
+
+// setFields returns the attributes of fields for the sort key's prefix:
+// encoded as the entity writes them, without the sort-key fields left at
+// their zero value (a zero time or number is encoded, but not set).
+func (p *Pattern[T]) setFields(fields *T) (Item, error) {
+	av, err := p.e.decl.encode(fields)
+	if err != nil {
+		return nil, err
+	}
+	v := reflect.ValueOf(fields).Elem()
+	for a, ix := range p.skFields {
+		if f, err := v.FieldByIndexErr(ix); err == nil && f.IsZero() {
+			delete(av, a)
+		}
+	}
+	return av, nil
+}
+
+// list reads one page of q, the items the declaration's Keep refuses
+// left out.
+func (p *Pattern[T]) list(ctx context.Context, fields *T, q Query, opts []ListOption) (Page[T], error) {
+	page, err := p.e.List(ctx, q, opts...)
+	if err == nil && p.def.Keep != nil {
+		page.Items = slices.DeleteFunc(page.Items, func(item T) bool { return !p.def.Keep(fields, &item) })
+	}
+	return page, err
+}
+
+// all iterates over every page of q, as list reads each.
+func (p *Pattern[T]) all(ctx context.Context, fields *T, q Query, opts []ListOption) iter.Seq2[T, error] {
+	if p.def.Keep == nil {
+		return p.e.ListAll(ctx, q, opts...)
+	}
+	return Pages(ctx, func(ctx context.Context, o ...ListOption) (Page[T], error) { return p.list(ctx, fields, q, o) }, opts...)
 }
 
 // List returns one page of the entity's items in the partition the fields
@@ -272,7 +405,7 @@ func (p *Pattern[T]) List(ctx context.Context, fields T, opts ...ListOption) (_ 
 	if err := p.refuse(ReadPage, "List"); err != nil {
 		return Page[T]{}, err
 	}
-	return p.e.List(ctx, p.Query(fields), opts...)
+	return p.list(ctx, &fields, p.Query(fields), opts)
 }
 
 // All iterates over every item List reads, page by page: one call,
@@ -283,7 +416,7 @@ func (p *Pattern[T]) All(ctx context.Context, fields T, opts ...ListOption) iter
 		if err := p.refuse(ReadPage, "All"); err != nil {
 			return func(yield func(T, error) bool) { var zero T; yield(zero, err) }
 		}
-		return p.e.ListAll(ctx, p.Query(fields), opts...)
+		return p.all(ctx, &fields, p.Query(fields), opts)
 	})
 }
 
@@ -300,6 +433,9 @@ func (p *Pattern[T]) rangeQuery(from, to T) Query {
 		return qt
 	} else if qt.PK != q.PK {
 		return bad(&ValidationError{Field: keytmpl.JoinAttrs(p.pk.Attrs()), Reason: fmt.Sprintf("from and to are in different partitions (%s, %s)", q.PK, qt.PK), Key: true})
+	}
+	if p.def.RangeOn != "" {
+		return p.prefixRange(q, &from, &to)
 	}
 	var bounds [2]string
 	for i, f := range []*T{&from, &to} {
@@ -335,7 +471,7 @@ func (p *Pattern[T]) Between(ctx context.Context, from, to T, opts ...ListOption
 	if err := p.refuse(ReadRange, "Between"); err != nil {
 		return Page[T]{}, err
 	}
-	return p.e.List(ctx, p.rangeQuery(from, to), opts...)
+	return p.list(ctx, &from, p.rangeQuery(from, to), opts)
 }
 
 // AllBetween iterates over every item Between reads, page by page: one
@@ -345,6 +481,58 @@ func (p *Pattern[T]) AllBetween(ctx context.Context, from, to T, opts ...ListOpt
 		if err := p.refuse(ReadRange, "AllBetween"); err != nil {
 			return func(yield func(T, error) bool) { var zero T; yield(zero, err) }
 		}
-		return p.e.ListAll(ctx, p.rangeQuery(from, to), opts...)
+		return p.all(ctx, &from, p.rangeQuery(from, to), opts)
 	})
+}
+
+// top sorts after every character of a key: the end of a prefix range.
+const top = "\U0010FFFF"
+
+// prefixRange narrows q to the sort keys between the prefixes from and to
+// build through the declaration's RangeOn ([PatternDef.RangeOn]).
+func (p *Pattern[T]) prefixRange(q Query, from, to *T) Query {
+	bad := func(err error) Query { q.err = err; return q }
+	var pre [2]string
+	var whole, set [2]bool
+	for i, f := range []*T{from, to} {
+		av, err := p.setFields(f)
+		if err != nil {
+			return bad(err)
+		}
+		_, set[i] = av[p.def.RangeOn]
+		if pre[i], whole[i], err = p.sk.Prefix(av); err != nil {
+			return bad(err)
+		}
+	}
+	var lo, hi string
+	switch {
+	case !set[0]:
+		lo = pre[0]
+	case whole[0]:
+		lo = pre[0]
+	default:
+		lo = strings.TrimSuffix(pre[0], keys.Delimiter) // at or below every key it begins
+	}
+	switch {
+	case !set[1] && pre[1] == "":
+	case whole[1]:
+		hi = pre[1]
+	default:
+		hi = pre[1] + top // every key it begins
+	}
+	switch {
+	case !set[0] && !set[1]:
+		if lo != "" {
+			q.SK = SKBeginsWith(lo)
+		}
+	case set[0] && set[1] && hi < lo:
+		return bad(&ValidationError{Field: p.def.RangeOn, Reason: fmt.Sprintf("reversed range: to %s is before from %s", pre[1], pre[0]), Key: true})
+	case hi == "":
+		q.SK = SKGreaterEq(lo)
+	case lo == "":
+		q.SK = SKLessEq(hi)
+	default:
+		q.SK = SKBetween(lo, hi)
+	}
+	return q
 }

@@ -17,6 +17,10 @@ import (
 // table that has no Options.Cipher. Plaintext secrets are never stored.
 var ErrNoCipher = errors.New("singletable: no cipher configured for secret fields")
 
+// Redacted is what a secret reads as on a table with
+// Options.RedactSecrets.
+const Redacted = secret.Redacted
+
 // ErrPlaintextSecret: a secret attribute holds a string, not ciphertext
 // (written by another service, or by hand). Set
 // Options.AcceptPlaintextSecrets to read such data while adopting it.
@@ -105,6 +109,13 @@ func (e *Entity[T]) openItem(raw Item, k Key, lenient bool) (Item, error) {
 		path := sp.String()
 		m, name := secret.Slot(raw, sp.Parts)
 		if m == nil || m[name] == nil {
+			continue
+		}
+		if e.t.opts.RedactSecrets {
+			if !copied {
+				out, copied = maps.Clone(raw), true
+			}
+			secret.SetPath(out, sp.Parts, secret.Redact(m[name], sp.Wild))
 			continue
 		}
 		var plain types.AttributeValue

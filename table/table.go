@@ -84,6 +84,12 @@ type Options struct {
 	// ErrPlaintextSecret; every write then seals it, and AdoptJob seals
 	// all of them. Meant for adopting legacy data, then turned off.
 	AcceptPlaintextSecrets bool
+	// RedactSecrets reads every secret attribute as the string
+	// "[redacted]" (a catch-all member holding a typed value: left out),
+	// without a cipher and without opening it: a table opened to inspect
+	// data (singletable query) never shows a secret. Writes of an entity
+	// with secrets fail with ErrNoCipher unless a Cipher is set too.
+	RedactSecrets bool
 	// Now returns the current time; tests may fix it. Defaults to time.Now.
 	Now func() time.Time
 	// MaxBatchAttempts bounds how many rounds a batch retries unprocessed

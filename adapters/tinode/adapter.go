@@ -77,24 +77,68 @@ type Config struct {
 	UniqueTagNamespaces []string `json:"unique_tag_namespaces"`
 	// TimeoutSeconds bounds each adapter call (default 30).
 	TimeoutSeconds int `json:"timeout"`
-	// MessageShards selects the store's sharded message profile
-	// (tinode.Options.MessageShards): 0 (the default) keeps every message
-	// of a topic in TOPIC#{name}; N >= 1 creates new topics with their
-	// messages in TOPIC#{name}#{seq mod N} (1: unsharded), and every
-	// message read first reads the topic's layout. Topics created before
-	// keep their layout. Every server of a deployment must run the same
-	// N >= 1 before the first sharded topic is created, and never go back
-	// to 0 (a server at 0 does not see sharded messages). At most
-	// table.MaxShards. See README "Scale".
+	// MessageShards is the message layout of the topics this server
+	// creates (tinode.Options.MessageShards): N >= 2 keeps a new topic's
+	// messages in TOPIC#{name}#{seq mod N}, 0 or 1 in TOPIC#{name}. Every
+	// server reads and writes each topic by the layout stored with it,
+	// whatever its own MessageShards; topics created before keep theirs.
+	// At most table.MaxShards. Open's default, when the configuration
+	// omits it, is DefaultMessageShards; New takes the value as given.
+	// See README "Scale".
 	MessageShards int `json:"message_shards"`
-	// CoalesceMillis, when above 0, coalesces the writes Tinode makes for
-	// every message besides the message itself: the topic's SeqId and
-	// TouchedAt (TopicUpdateOnMessage) and the sender's RecvSeqId and
-	// ReadSeqId (SubsUpdate) are kept in the server and written at most
-	// once per CoalesceMillis per topic; a crash loses nothing, the next
-	// TopicGet recovers them from the stored messages. 0 (the default)
-	// writes them with every message. See README "Scale".
+	// CoalesceMillis, when above 0, is the longest the writes Tinode makes
+	// for every message besides the message itself (the topic's SeqId and
+	// TouchedAt, the sender's RecvSeqId and ReadSeqId) stay kept in the
+	// server while a topic is hot, above WriteThroughPerSecond: they are
+	// written at most once per CoalesceMillis per topic; a crash loses
+	// nothing, the next TopicGet recovers them from the stored messages.
+	// A quiet topic's are written through. 0 writes them with every
+	// message, as before (two reads and two writes more a message). Open's
+	// default, when the configuration omits it, is DefaultCoalesceMillis.
+	// See README "Scale".
 	CoalesceMillis int `json:"coalesce_ms"`
+	// WriteThroughPerSecond is the write-through budget of one topic with
+	// CoalesceMillis: while a topic's messages come at most this many a
+	// second (a token bucket of one second), each message's SeqId and its
+	// sender's marks are written before Tinode's calls return (one
+	// conditional UpdateItem each, 2.4 to 2.9 WCU on TOPIC#{name} a
+	// message), so every server of a cluster reads what Tinode's SQL
+	// adapters would show; above it they are kept and flushed once per
+	// CoalesceMillis.
+	// 0 keeps them always (every topic coalesced). At most
+	// MaxWriteThroughPerSecond. Open's default, when the configuration
+	// omits it, is DefaultWriteThroughPerSecond.
+	WriteThroughPerSecond int `json:"write_through_per_s"`
+}
+
+// The defaults Open applies to keys the configuration omits (an explicit
+// 0 stays 0): the scaled per-message path (README "Scale").
+const (
+	DefaultMessageShards         = 4
+	DefaultCoalesceMillis        = 1000
+	DefaultWriteThroughPerSecond = 100
+)
+
+// MaxWriteThroughPerSecond bounds WriteThroughPerSecond: a message
+// written through puts up to 2.9 WCU on its topic's partition and the
+// owner's GSI1 partition (measured by TestScale_OneTopic: the topic item
+// and the sender's subscription, each a little over 1 KB with the write
+// tokens its patches carry), so 250 a second stays under the 800 WCU/s a
+// partition key may take (SCALE.md).
+const MaxWriteThroughPerSecond = 250
+
+// DefaultConfig returns the configuration Open starts from before it
+// reads tinode.conf's block: table "tinode" and the scaled per-message
+// path (DefaultMessageShards, DefaultCoalesceMillis,
+// DefaultWriteThroughPerSecond). New takes a Config as given, so
+// programs that build one should start from DefaultConfig too.
+func DefaultConfig() Config {
+	return Config{
+		Table:                 "tinode",
+		MessageShards:         DefaultMessageShards,
+		CoalesceMillis:        DefaultCoalesceMillis,
+		WriteThroughPerSecond: DefaultWriteThroughPerSecond,
+	}
 }
 
 // KeyConfig names the key source and rotation: Current is the id of the
@@ -118,7 +162,7 @@ type Adapter struct {
 	maxMsgs    int
 	timeout    time.Duration
 	version    int
-	coal       *coalescer // nil unless CoalesceMillis > 0
+	coal       *coalescer // nil when CoalesceMillis is 0
 	layouts    sync.Map   // tn.TopicName -> knownLayout
 	// layoutEvery is how long a topic's layout read for MessageSave is
 	// used before it is read again (layoutRefresh; tests shorten it).
@@ -126,8 +170,10 @@ type Adapter struct {
 }
 
 // New returns an open adapter over tbl, for tests and programs that build
-// their own table handle; Tinode itself goes through Open. A configuration
-// Open would refuse (message_shards, coalesce_ms out of range) panics.
+// their own table handle; Tinode itself goes through Open. cfg is taken as
+// given (a zero field is 0, not Open's default: start from DefaultConfig
+// for those). A configuration Open would refuse (message_shards,
+// coalesce_ms, write_through_per_s out of range) panics.
 func New(tbl *table.Table, cfg Config) *Adapter {
 	if err := cfg.check(); err != nil {
 		panic(err)
@@ -144,6 +190,9 @@ func (c Config) check() error {
 	}
 	if c.CoalesceMillis < 0 {
 		return fmt.Errorf("adapter dynamodb: coalesce_ms %d is negative", c.CoalesceMillis)
+	}
+	if c.WriteThroughPerSecond < 0 || c.WriteThroughPerSecond > MaxWriteThroughPerSecond {
+		return fmt.Errorf("adapter dynamodb: write_through_per_s %d is outside 0..%d", c.WriteThroughPerSecond, MaxWriteThroughPerSecond)
 	}
 	return nil
 }
@@ -164,7 +213,7 @@ func (a *Adapter) use(tbl *table.Table) {
 	})
 	a.layoutEvery = layoutRefresh
 	if a.cfg.CoalesceMillis > 0 {
-		a.coal = newCoalescer(a, time.Duration(a.cfg.CoalesceMillis)*time.Millisecond)
+		a.coal = newCoalescer(a, time.Duration(a.cfg.CoalesceMillis)*time.Millisecond, a.cfg.WriteThroughPerSecond)
 	}
 	if a.maxResults == 0 {
 		a.maxResults = defaultMaxResults
@@ -183,15 +232,16 @@ func (a *Adapter) ctx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), a.timeout)
 }
 
-// Open reads the configuration and makes the DynamoDB client. It sends no
-// request: whether the table exists is CheckDbVersion's question.
+// Open reads the configuration and makes the DynamoDB client. Keys the
+// configuration omits keep DefaultConfig's values (an explicit 0 is 0). It
+// sends no request: whether the table exists is CheckDbVersion's question.
 func (a *Adapter) Open(raw json.RawMessage) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.st != nil {
 		return errors.New("adapter dynamodb is already open")
 	}
-	var cfg Config
+	cfg := DefaultConfig()
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &cfg); err != nil {
 			return fmt.Errorf("adapter dynamodb: config: %w", err)

@@ -7,19 +7,25 @@ import (
 	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
+	"github.com/tinode/chat/server/logs"
 	t "github.com/tinode/chat/server/store/types"
 )
 
 // MessageSave stores the message under the SeqId Tinode gave it (TN-12):
 // one conditional PutItem of TOPIC#{topic} / MSG#{seq} (with
 // message_shards N, TOPIC#{topic}#{seq mod N}, the topic's layout read
-// once per process), never over an existing message (types.ErrDuplicate).
-// A write whose outcome is unknown is retried and recognised as this
-// message by its Id, so a lost response is a success (saveMessage).
-// Tinode's topic goroutine numbers a topic's messages and records the
-// last SeqId with TopicUpdateOnMessage, so the adapter does not number
-// them again; with coalesce_ms the SeqId is recorded from here (README
-// "Scale").
+// once a second per topic and process), never over an existing message
+// (types.ErrDuplicate). A write whose outcome is unknown is retried and
+// recognised as this message by its Id, so a lost response is a success
+// (saveMessage). Tinode's topic goroutine numbers a topic's messages and
+// records the last SeqId with TopicUpdateOnMessage, so the adapter does
+// not number them again.
+//
+// With coalesce_ms the SeqId is recorded from here, once the message is
+// stored: for a quiet topic (within write_through_per_s) one conditional
+// UpdateItem of the topic item more (raiseSeq, never lowering a SeqId
+// another server wrote); for a hot one nothing, the flush writes it
+// (README "Scale").
 func (a *Adapter) MessageSave(msg *t.Message) error {
 	m, err := toMessage(msg)
 	if err != nil {
@@ -31,7 +37,13 @@ func (a *Adapter) MessageSave(msg *t.Message) error {
 		return terr(err)
 	}
 	if a.coal != nil {
-		a.coal.saved(msg.Topic, m.SeqId, msg.From, m.CreatedAt)
+		if p, through := a.coal.saved(msg.Topic, m.SeqId, msg.From, m.CreatedAt); through {
+			if err := a.coal.writeThrough(msg.Topic, p, m.SeqId, m.CreatedAt); err != nil {
+				// The message is stored: its SeqId is flushed, as a hot
+				// topic's, and recovered from it after a crash.
+				logs.Warn.Printf("adapter dynamodb: topic[%s]: SeqId %d written through: %v (left to the flush)", msg.Topic, m.SeqId, err)
+			}
+		}
 	}
 	return nil
 }

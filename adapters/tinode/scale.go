@@ -13,42 +13,64 @@ import (
 	t "github.com/tinode/chat/server/store/types"
 )
 
-// The per-message path at scale (issue 32, part 2; README "Scale").
+// The per-message path at scale (issue 32, part 2; issue 43, part 3;
+// README "Scale").
 //
 // Per message Tinode's topic goroutine calls TopicUpdateOnMessage(n),
 // MessageSave(n) and, when the sender may read, SubsUpdate(sender,
 // RecvSeqId = ReadSeqId = n), one message at a time per topic. Written
-// through, that is a read and a write of the topic item (indexed in GSI1
-// USER#{owner}) and of the sender's subscription (indexed in GSI1
-// USER#{sender}) per message, all in TOPIC#{name}. With coalesce_ms > 0:
+// through as Tinode's SQL adapters do (coalesce_ms 0), that is a read and
+// a write of the topic item (indexed in GSI1 USER#{owner}) and of the
+// sender's subscription (indexed in GSI1 USER#{sender}) per message, all
+// in TOPIC#{name}. With coalesce_ms > 0 (the default):
 //
 //   - TopicUpdateOnMessage sends nothing.
 //   - MessageSave is one PutItem of the message, in TOPIC#{name}#{n mod N}
-//     with message_shards N (the layout read once per topic and process).
-//   - SubsUpdate of the sender's marks to n sends nothing: the marks are
-//     kept here, and the topic's SeqId/TouchedAt with them.
-//   - At most once per coalesce_ms per topic (the table's clock), a flush
-//     writes the kept marks (a read and a write per sender) and THEN the
-//     topic's SeqId and TouchedAt (a read and a write), so the topic item
-//     never records a SeqId whose sender marks are not stored.
+//     with message_shards N (the layout stored with the topic).
+//   - A quiet topic (its messages within write_through_per_s, a token
+//     bucket per topic: bucket) is written through: MessageSave then
+//     records n on the topic item and SubsUpdate the sender's marks, one
+//     conditional UpdateItem each (raiseSeq, raiseMarks), before Tinode's
+//     calls return. Every server of a cluster reads what Tinode's SQL
+//     adapters would show at that moment.
+//   - A hot topic (above its budget) is coalesced: SubsUpdate of the
+//     sender's marks sends nothing, they are kept here, and the topic's
+//     SeqId/TouchedAt with them. At most once per coalesce_ms per topic
+//     (the table's clock) a flush writes the kept marks and THEN the
+//     topic's SeqId and TouchedAt (one conditional UpdateItem each), so
+//     the topic item never records a SeqId whose sender marks are not
+//     stored. A topic that turns quiet flushes what it kept before its
+//     first write-through.
+//   - Every write of a SeqId or a mark is conditioned, in the same
+//     request, on the value this process last saw stored and sets the
+//     higher of it and its own: a server that lost the topic (a cluster
+//     rehash) never moves back what the new one wrote.
+//   - A topic stopping here (Tinode's TopicUpdateSubCnt, called when a
+//     group topic unloads: idle, deleted, shutdown, moved to another node)
+//     and Close (Tinode's shutdown) flush what is kept. Nothing else is
+//     called when a p2p topic unloads, or when tinode-db exits (os.Exit,
+//     without Close): there the bound is coalesce_ms (the ticker flushes
+//     a kept topic within it), and only a hot topic keeps anything.
 //   - The adapter's reads (TopicGet, TopicsForUser, SubscriptionGet,
 //     SubsForTopic, SubsForUser, UsersForTopic) return what is kept here
 //     when it is newer than the table: this server never shows an older
 //     SeqId or mark than it has accepted.
 //
 // Recovery (a crash loses what is kept here): a message is stored before
-// anything records its SeqId, so the stored messages are the truth. TopicGet
-// (Tinode reads it when it loads a topic, and numbers the next message
-// SeqId + 1) reads, for a topic this process has not written, the newest
-// stored message (one consistent Query per message partition, merged:
-// Messages.Newest). If it is above the topic item's SeqId F, the messages
-// F+1..newest are read, each sender's marks are raised to its last message
-// there (when the sender's subscription may read, as Tinode's Save asks),
-// and the topic item gets the newest SeqId. So a SeqId is never given
-// twice, there is no gap (every SeqId up to the newest is a stored
-// message), and no sender's mark is older than before the crash.
+// anything records its SeqId, so the stored messages are the truth.
+// TopicGet (Tinode reads it when it loads a topic, and numbers the next
+// message SeqId + 1) reads the newest stored message (one consistent
+// Query per message partition, merged: Messages.Newest). If it is above
+// the topic item's SeqId F, the messages F+1..newest are read, each
+// sender's marks are raised to its last message there (when the sender's
+// subscription may read, as Tinode's Save asks), and the topic item gets
+// the newest SeqId; the newest message's sender's marks are raised to it
+// in any case (a crash between a write-through's SeqId and its marks). So
+// a SeqId is never given twice, there is no gap (every SeqId up to the
+// newest is a stored message), and no sender's mark is older than before
+// the crash.
 
-// mark is a sender's pending RecvSeqId and ReadSeqId.
+// mark is a sender's RecvSeqId and ReadSeqId.
 type mark struct{ recv, read int }
 
 // ptopic is what the coalescer keeps for one topic.
@@ -57,20 +79,49 @@ type ptopic struct {
 	savedFrom string    // its sender
 	savedAt   time.Time // its CreatedAt (the topic's TouchedAt)
 	savedWhen time.Time // clock time it was stored
-	settled   int       // highest SeqId whose sender's marks are kept or need none
+	settled   int       // highest SeqId whose sender's marks are kept, written or need none
 	settledAt time.Time
-	flushed   int // SeqId last written to the topic item by this process
-	marks     map[string]mark
-	flushedAt time.Time // clock time the last flush started
-	flushing  bool
+	stored    int             // the topic item's SeqId as last seen stored (0: not seen)
+	marks     map[string]mark // senders' marks kept while the topic is hot
+	seen      map[string]mark // senders' marks as last seen stored
+	flushedAt time.Time       // clock time the last flush started
+	flushing  bool            // a flush goroutine is scheduled or running
+	active    time.Time       // clock time of the last message or load
+	budget    bucket          // the write-through budget
+	through   int             // the last message whose SeqId was written through
+	// wmu is held while this process writes the topic's SeqId or its
+	// senders' marks: a write-through waits for a flush in flight.
+	wmu sync.Mutex
 }
 
-func (p *ptopic) work() bool { return len(p.marks) > 0 || p.settled > p.flushed }
+func (p *ptopic) work() bool { return len(p.marks) > 0 || p.settled > p.stored }
+
+// settle marks the last stored message settled (its sender's marks kept,
+// or none coming).
+func (p *ptopic) settle() {
+	if p.saved > p.settled {
+		p.settled, p.settledAt = p.saved, p.savedAt
+	}
+}
+
+// seenMax is how many senders' stored marks a topic remembers.
+const seenMax = 1024
+
+func (p *ptopic) see(user string, m mark) {
+	if _, ok := p.seen[user]; ok || len(p.seen) < seenMax {
+		p.seen[user] = m
+	}
+}
+
+// idleTopic is how long a topic with nothing kept stays remembered
+// (its budget and the values it last saw stored) after its last message.
+const idleTopic = time.Minute
 
 // coalescer keeps the per-message writes of every topic and flushes them.
 type coalescer struct {
 	a      *Adapter
 	every  time.Duration
+	rate   float64 // write-through budget, messages a second per topic
 	mu     sync.Mutex
 	topics map[string]*ptopic
 	stop   chan struct{}
@@ -78,8 +129,8 @@ type coalescer struct {
 	dead   bool
 }
 
-func newCoalescer(a *Adapter, every time.Duration) *coalescer {
-	c := &coalescer{a: a, every: every, topics: map[string]*ptopic{}, stop: make(chan struct{})}
+func newCoalescer(a *Adapter, every time.Duration, rate int) *coalescer {
+	c := &coalescer{a: a, every: every, rate: float64(rate), topics: map[string]*ptopic{}, stop: make(chan struct{})}
 	c.wg.Add(1)
 	go c.tick()
 	return c
@@ -104,9 +155,9 @@ func (c *coalescer) tick() {
 		now := c.now()
 		for name, p := range c.topics {
 			if p.saved > p.settled && now.Sub(p.savedWhen) >= c.every {
-				p.settled, p.settledAt = p.saved, p.savedAt
+				p.settle()
 			}
-			if !p.work() && !p.flushing && p.saved <= p.flushed && now.Sub(p.flushedAt) >= c.every {
+			if !p.work() && !p.flushing && now.Sub(p.active) >= max(idleTopic, c.every) {
 				delete(c.topics, name)
 				continue
 			}
@@ -126,7 +177,13 @@ func (c *coalescer) due(name string, p *ptopic, now time.Time) {
 	c.wg.Add(1)
 	go func() {
 		defer c.wg.Done()
-		if err := c.flush(name); err != nil {
+		p.wmu.Lock()
+		err := c.flushLocked(name, p)
+		p.wmu.Unlock()
+		c.mu.Lock()
+		p.flushing = false
+		c.mu.Unlock()
+		if err != nil {
 			logs.Warn.Printf("adapter dynamodb: topic[%s]: flush of SeqId and sender marks: %v (retried)", name, err)
 		}
 	}()
@@ -135,10 +192,28 @@ func (c *coalescer) due(name string, p *ptopic, now time.Time) {
 func (c *coalescer) topic(name string) *ptopic {
 	p := c.topics[name]
 	if p == nil {
-		p = &ptopic{marks: map[string]mark{}}
+		p = &ptopic{marks: map[string]mark{}, seen: map[string]mark{}, active: c.now()}
 		c.topics[name] = p
 	}
 	return p
+}
+
+// loaded records the topic's SeqId as TopicGet read it after recovery
+// (the newest stored message's, at least): the value the next conditional
+// write of the SeqId expects. What this process kept of a topic whose
+// last stored message is now below it is of a topic deleted and created
+// again under its name (a p2p topic): it is dropped.
+func (c *coalescer) loaded(name string, seq int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dead {
+		return
+	}
+	if p := c.topics[name]; p != nil && p.saved > seq {
+		delete(c.topics, name)
+	}
+	p := c.topic(name)
+	p.stored, p.active = seq, c.now()
 }
 
 // begin is TopicUpdateOnMessage(seq): the previous message's calls are
@@ -147,91 +222,187 @@ func (c *coalescer) begin(name string, seq int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if p := c.topics[name]; p != nil && p.saved > p.settled && p.saved < seq {
-		p.settled, p.settledAt = p.saved, p.savedAt
+		p.settle()
 		c.due(name, p, c.now())
 	}
 }
 
-// saved records that MessageSave stored message seq.
-func (c *coalescer) saved(name string, seq int, from string, at time.Time) {
+// saved records that MessageSave stored message seq and reports whether
+// its SeqId (and its sender's marks) are written through: the topic is
+// within its write-through budget.
+func (c *coalescer) saved(name string, seq int, from string, at time.Time) (*ptopic, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	p := c.topic(name)
+	now := c.now()
 	if seq > p.saved {
-		p.saved, p.savedFrom, p.savedAt, p.savedWhen = seq, from, at, c.now()
+		p.saved, p.savedFrom, p.savedAt, p.savedWhen = seq, from, at, now
 	}
+	p.active = now
+	return p, !c.dead && p.budget.take(now, c.rate)
 }
 
-// senderMarks keeps SubsUpdate's update when it is the one Tinode's Save
-// makes after MessageSave: the sender of the topic's last stored message,
-// RecvSeqId and ReadSeqId both set to its SeqId and nothing else. It
-// reports whether it kept it (else the caller writes it through).
-func (c *coalescer) senderMarks(name, user string, update map[string]any) bool {
+// writeThrough writes message seq's SeqId and TouchedAt to the topic item
+// now (the topic is quiet). Marks kept while the topic was hot are written
+// first, with the SeqId they settle (a flush), so the topic item never
+// records a SeqId past kept marks. On failure the message is left to the
+// flush, as a hot topic's.
+func (c *coalescer) writeThrough(name string, p *ptopic, seq int, at time.Time) error {
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	c.mu.Lock()
+	kept := len(p.marks) > 0
+	c.mu.Unlock()
+	if kept {
+		if err := c.flushLocked(name, p); err != nil {
+			return err
+		}
+	}
+	c.mu.Lock()
+	guess := p.stored
+	if guess == 0 {
+		guess = seq - 1
+	}
+	c.mu.Unlock()
+	ctx, cancel := c.a.ctx()
+	defer cancel()
+	got, err := c.a.raiseSeq(ctx, tn.TopicName(name), guess, seq, at)
+	if errors.Is(err, table.ErrNotFound) {
+		got, err = seq, nil // a topic without an item
+	}
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p.stored = max(p.stored, got)
+	if seq > p.settled {
+		p.settled, p.settledAt = seq, at
+	}
+	p.through = max(p.through, seq)
+	return nil
+}
+
+// What senderMarks did with an update.
+const (
+	marksOther   = iota // not the marks Tinode's Save makes: the caller writes them
+	marksKept           // kept, written by the topic's next flush
+	marksThrough        // to be written through now (marksThrough)
+)
+
+// senderMarks looks at SubsUpdate's update: when it is the one Tinode's
+// Save makes after MessageSave (the sender of the topic's last stored
+// message, RecvSeqId and ReadSeqId both set to its SeqId and nothing
+// else), it is kept (a hot topic) or to be written through (a message
+// whose SeqId was written through). It returns what to do and the SeqId.
+func (c *coalescer) senderMarks(name, user string, update map[string]any) (int, int) {
 	if len(update) != 2 {
-		return false
+		return marksOther, 0
 	}
 	recv, ok1 := update["RecvSeqId"]
 	read, ok2 := update["ReadSeqId"]
 	if !ok1 || !ok2 {
-		return false
+		return marksOther, 0
 	}
 	seq := intOf(recv)
 	if seq <= 0 || intOf(read) != seq {
-		return false
+		return marksOther, 0
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	p := c.topics[name]
 	if c.dead || p == nil || p.saved != seq || p.savedFrom != user {
-		return false
+		return marksOther, 0
 	}
-	m := p.marks[user]
-	p.marks[user] = mark{recv: max(m.recv, seq), read: max(m.read, seq)}
-	if seq > p.settled {
-		p.settled, p.settledAt = seq, p.savedAt
+	if p.through == seq {
+		return marksThrough, seq
 	}
+	c.keep(p, user, mark{recv: seq, read: seq})
 	c.due(name, p, c.now())
-	return true
+	return marksKept, seq
 }
 
-// flush writes the topic's kept marks, then its SeqId and TouchedAt.
-func (c *coalescer) flush(name string) error {
+// keep adds m to the topic's kept marks of user. Called with c.mu held.
+func (c *coalescer) keep(p *ptopic, user string, m mark) {
+	k := p.marks[user]
+	p.marks[user] = mark{recv: max(k.recv, m.recv), read: max(k.read, m.read)}
+	if m.recv > p.settled && m.recv == p.saved {
+		p.settled, p.settledAt = m.recv, p.savedAt
+	}
+}
+
+// marksThrough writes the sender's marks of message seq, whose SeqId was
+// written through: one conditional UpdateItem (raiseMarks). On failure
+// they are kept for the next flush.
+func (c *coalescer) marksThrough(name, user string, seq int) error {
 	c.mu.Lock()
 	p := c.topics[name]
+	c.mu.Unlock()
 	if p == nil {
-		c.mu.Unlock()
 		return nil
 	}
-	marks := make(map[string]mark, len(p.marks))
-	for u, m := range p.marks {
-		marks[u] = m
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	c.mu.Lock()
+	guess := p.seen[user]
+	c.mu.Unlock()
+	ctx, cancel := c.a.ctx()
+	defer cancel()
+	got, err := c.a.raiseMarks(ctx, tn.TopicName(name), tn.UserID(user), guess, mark{recv: seq, read: seq})
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case errors.Is(err, table.ErrNotFound):
+		return nil
+	case err != nil:
+		c.keep(p, user, mark{recv: seq, read: seq})
+		return err
 	}
-	seq, at, flushed := p.settled, p.settledAt, p.flushed
+	p.see(user, got)
+	return nil
+}
+
+// flushLocked writes the topic's kept marks, then its settled SeqId and
+// TouchedAt, each one conditional UpdateItem over what this process last
+// saw stored (raiseMarks, raiseSeq: never lowering what another server
+// wrote). Called with p.wmu held.
+func (c *coalescer) flushLocked(name string, p *ptopic) error {
+	c.mu.Lock()
+	marks := make(map[string]mark, len(p.marks))
+	guesses := make(map[string]mark, len(p.marks))
+	for u, m := range p.marks {
+		marks[u], guesses[u] = m, p.seen[u]
+	}
+	seq, at, stored := p.settled, p.settledAt, p.stored
 	c.mu.Unlock()
 
 	ctx, cancel := c.a.ctx()
 	defer cancel()
 	topic := tn.TopicName(name)
 	written := map[string]mark{}
+	seen := map[string]mark{}
 	var errs []error
 	for u, m := range marks {
-		_, err := c.a.st.Subs.Update(ctx, topic, tn.UserID(u), func(s *tn.Subscription) error {
-			s.RecvSeqId, s.ReadSeqId = max(s.RecvSeqId, m.recv), max(s.ReadSeqId, m.read)
-			return nil
-		})
-		if err != nil && !errors.Is(err, table.ErrNotFound) {
+		got, err := c.a.raiseMarks(ctx, topic, tn.UserID(u), guesses[u], m)
+		switch {
+		case errors.Is(err, table.ErrNotFound):
+		case err != nil:
 			errs = append(errs, err)
 			continue
+		default:
+			seen[u] = got
 		}
 		written[u] = m
 	}
-	topicDone := false
-	if len(errs) == 0 && seq > flushed {
-		_, err := c.a.st.Topics.RecordMessage(ctx, topic, seq, at)
-		if err != nil && !errors.Is(err, table.ErrNotFound) {
+	got := 0
+	if len(errs) == 0 && seq > stored {
+		var err error
+		got, err = c.a.raiseSeq(ctx, topic, stored, seq, at)
+		if errors.Is(err, table.ErrNotFound) {
+			got, err = seq, nil
+		}
+		if err != nil {
 			errs = append(errs, err)
-		} else {
-			topicDone = true
 		}
 	}
 	c.mu.Lock()
@@ -241,44 +412,57 @@ func (c *coalescer) flush(name string) error {
 			delete(p.marks, u)
 		}
 	}
-	if topicDone {
-		p.flushed = max(p.flushed, seq)
+	for u, m := range seen {
+		p.see(u, m)
 	}
-	p.flushing = false
+	p.stored = max(p.stored, got)
 	return errors.Join(errs...)
 }
 
 // flushAll flushes every topic now and waits (Close, Flush).
 func (c *coalescer) flushAll() error {
 	c.mu.Lock()
-	now := c.now()
+	var ps []*ptopic
 	var names []string
 	for name, p := range c.topics {
-		if p.saved > p.settled {
-			p.settled, p.settledAt = p.saved, p.savedAt
-		}
-		if !p.flushing && p.work() {
-			p.flushing, p.flushedAt = true, now
-			names = append(names, name)
+		p.settle()
+		if p.work() {
+			ps, names = append(ps, p), append(names, name)
 		}
 	}
 	c.mu.Unlock()
 	var errs []error
-	for _, name := range names {
-		errs = append(errs, c.flush(name))
-	}
-	// Flushes started before still run: wait for them.
-	c.mu.Lock()
-	busy := false
-	for _, p := range c.topics {
-		busy = busy || p.flushing
-	}
-	c.mu.Unlock()
-	if busy {
-		time.Sleep(10 * time.Millisecond)
-		return errors.Join(append(errs, c.flushAll())...)
+	for i, p := range ps {
+		p.wmu.Lock()
+		errs = append(errs, c.flushLocked(names[i], p))
+		p.wmu.Unlock()
 	}
 	return errors.Join(errs...)
+}
+
+// release flushes the topic now and forgets it: Tinode's server stops the
+// topic on this process (TopicUpdateSubCnt, which it calls when a group
+// topic unloads: idle, deleted, the server shutting down, or moved to
+// another node of a cluster). If the flush fails the topic stays, and the
+// ticker retries.
+func (c *coalescer) release(name string) error {
+	c.mu.Lock()
+	p := c.topics[name]
+	if p == nil {
+		c.mu.Unlock()
+		return nil
+	}
+	p.settle()
+	c.mu.Unlock()
+	p.wmu.Lock()
+	err := c.flushLocked(name, p)
+	p.wmu.Unlock()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err == nil && c.topics[name] == p && !p.work() {
+		delete(c.topics, name)
+	}
+	return err
 }
 
 // close stops the ticker and flushes everything kept.
@@ -330,7 +514,8 @@ func (c *coalescer) live(name string) (int, time.Time, bool) {
 	return 0, time.Time{}, false
 }
 
-// overlaySub raises sub's marks to the kept ones.
+// overlaySub raises sub's marks to the kept ones, after noting the stored
+// ones (the expectation of the next conditional write of them).
 func (c *coalescer) overlaySub(sub *t.Subscription) {
 	if c == nil {
 		return
@@ -338,6 +523,7 @@ func (c *coalescer) overlaySub(sub *t.Subscription) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if p := c.topics[sub.Topic]; p != nil {
+		p.see(sub.User, mark{recv: sub.RecvSeqId, read: sub.ReadSeqId})
 		if m, ok := p.marks[sub.User]; ok {
 			sub.RecvSeqId, sub.ReadSeqId = max(sub.RecvSeqId, m.recv), max(sub.ReadSeqId, m.read)
 		}
@@ -492,10 +678,14 @@ func definite(err error) bool {
 // recoverTopic returns the topic with the SeqId of its newest stored
 // message when that is above the topic item's, after raising the marks of
 // the senders of the messages above it and recording it on the topic
-// item (see the recovery rule above). Requests: a consistent GetItem of
-// the topic (the layout), one Query per message partition; when there is
-// something to recover, one Query per page of those messages, a read and a
-// write per sender and of the topic.
+// item (see the recovery rule above). The newest message's sender's marks
+// are raised to it in any case: a write-through records the SeqId before
+// Tinode's SubsUpdate of the sender's marks, and a crash may fall in
+// between. Requests: a consistent GetItem of the topic (the layout), one
+// Query per message partition, a consistent GetItem of the newest
+// message's sender's subscription (and a write if its marks are behind);
+// when there is more to recover, one Query per page of those messages, a
+// read and a write per sender and of the topic.
 func (a *Adapter) recoverTopic(ctx context.Context, tp *tn.Topic) error {
 	name := tp.Id
 	l, err := a.layoutOf(ctx, name)
@@ -506,31 +696,43 @@ func (a *Adapter) recoverTopic(ctx context.Context, tp *tn.Topic) error {
 	if errors.Is(err, table.ErrNotFound) {
 		return nil
 	}
-	if err != nil || newest.SeqId <= tp.SeqId {
+	if err != nil {
 		return err
 	}
 	last := map[tn.UserID]int{}
-	f := tinode.HistoryFilter{Seq: tinode.SeqRange{Since: tp.SeqId + 1, Before: newest.SeqId + 1}, IncludeDeleted: true}
-	for m, err := range a.st.Messages.HistoryAll(ctx, name, f, table.Limit(500)) {
-		if err != nil {
-			return err
-		}
-		if m.From != "" {
-			last[m.From] = max(last[m.From], m.SeqId)
+	if newest.From != "" {
+		last[newest.From] = newest.SeqId
+	}
+	if newest.SeqId > tp.SeqId {
+		f := tinode.HistoryFilter{Seq: tinode.SeqRange{Since: tp.SeqId + 1, Before: newest.SeqId + 1}, IncludeDeleted: true}
+		for m, err := range a.st.Messages.HistoryAll(ctx, name, f, table.Limit(500)) {
+			if err != nil {
+				return err
+			}
+			if m.From != "" {
+				last[m.From] = max(last[m.From], m.SeqId)
+			}
 		}
 	}
 	errNoRead := errors.New("not a reader")
+	errAsHigh := errors.New("marks as high")
 	for u, seq := range last {
 		_, err := a.st.Subs.Update(ctx, name, u, func(s *tn.Subscription) error {
 			if s.DeletedAt != nil || !(tmode(s.ModeGiven) & tmode(s.ModeWant)).IsReader() {
 				return errNoRead
 			}
+			if s.RecvSeqId >= seq && s.ReadSeqId >= seq {
+				return errAsHigh
+			}
 			s.RecvSeqId, s.ReadSeqId = max(s.RecvSeqId, seq), max(s.ReadSeqId, seq)
 			return nil
 		})
-		if err != nil && !errors.Is(err, errNoRead) && !errors.Is(err, table.ErrNotFound) {
+		if err != nil && !errors.Is(err, errNoRead) && !errors.Is(err, errAsHigh) && !errors.Is(err, table.ErrNotFound) {
 			return err
 		}
+	}
+	if newest.SeqId <= tp.SeqId {
+		return nil
 	}
 	rec, err := a.st.Topics.RecordMessage(ctx, name, newest.SeqId, newest.CreatedAt)
 	if err != nil {

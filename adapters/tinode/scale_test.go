@@ -24,9 +24,11 @@ var knownScaleGaps = map[string]string{
 	"tinode-adapter/one-topic-default": "the default config writes the topic item, its GSI1 entry and the sender's subscription with every message (issue 32: use message_shards and coalesce_ms)",
 }
 
-// scaleConfig is the configuration the scale scenarios run: 4 message
-// shards, SeqId and sender marks flushed once a second per topic.
-var scaleConfig = Config{MessageShards: 4, CoalesceMillis: 1000}
+// scaleConfig is the configuration the scale scenarios run: the
+// defaults (4 message shards; a topic above 100 messages a second
+// coalesced, its SeqId and sender marks flushed once a second; below it
+// written through).
+var scaleConfig = DefaultConfig()
 
 // clock is a modeled clock: the table's Now, moved by the scenario (1 ms
 // a message at 1,000 messages/s), so flushes happen per modeled second.
@@ -124,30 +126,40 @@ func senderUids(n int) []t.Uid {
 	return out
 }
 
-// TestScale_OneTopic: 1,000 messages/s in one group topic through the
-// adapter, each message the three calls Tinode's server makes, one at a
-// time (a call of the scenario is one message), metered with
-// capacity.Meter. Default config (before): every message reads and
-// writes the topic item and the sender's subscription in TOPIC#{name} and
-// rewrites their GSI1 entries (a known gap). scaleConfig (after), with one
-// sender (a channel's owner) and with 100 senders in turn: no partition
-// key above 800 WCU/s or 2,400 RCU/s, no item above 800 WCU/s. Assumed
-// size: a message of about 700 bytes of text (1 WCU). Every
+// TestScale_OneTopic: one group topic through the adapter, each message
+// the three calls Tinode's server makes, one at a time (a call of the
+// scenario is one message), metered with capacity.Meter. At 1,000
+// messages/s: the explicit 0 config (before: every message reads and
+// writes the topic item and the sender's subscription in TOPIC#{name}
+// and rewrites their GSI1 entries, a known gap); the default config on a
+// hot topic (the first modeled second, which spends the write-through
+// budget, is sent before the meter starts), with one sender (a channel's
+// owner) and with 100 senders in turn; and the default config from a
+// cold start (the budget's write-throughs counted). At 10 messages/s, the
+// default config writes each message through (the SeqId and the sender's
+// marks, one conditional UpdateItem each). No partition key above 800
+// WCU/s or 2,400 RCU/s, no item above 800 WCU/s, except the known gap.
+// Assumed size: a message of about 700 bytes of text (1 WCU). Every
 // configuration reads the topic's stored layout again once per modeled
 // second (layoutRefresh), a GetItem per topic per second.
 func TestScale_OneTopic(t_ *testing.T) {
 	text := strings.Repeat("m", 700)
 	cases := []struct {
-		name    string
-		cfg     Config
-		senders int
-		calls   int
-		want    capacity.Hot
-		maxReq  float64
+		name      string
+		cfg       Config
+		senders   int
+		calls     int
+		perSecond int
+		warm      bool // send one modeled second first, unmetered
+		want      capacity.Hot
+		maxReq    float64
 	}{
-		{"tinode-adapter/one-topic-default", Config{}, 1, 300, capacity.Hot{Key: "GSI1 USER#{id}", Usage: capacity.Usage{Write: 3}}, 5.01},
-		{"tinode-adapter/one-topic-one-sender", scaleConfig, 1, 3000, capacity.Hot{}, 1.01},
-		{"tinode-adapter/one-topic-100-senders", scaleConfig, 100, 3000, capacity.Hot{}, 1.25},
+		{"tinode-adapter/one-topic-default", Config{}, 1, 300, 1000, false, capacity.Hot{Key: "GSI1 USER#{id}", Usage: capacity.Usage{Write: 3}}, 5.01},
+		{"tinode-adapter/one-topic-one-sender", scaleConfig, 1, 3000, 1000, true, capacity.Hot{}, 1.01},
+		{"tinode-adapter/one-topic-100-senders", scaleConfig, 100, 3000, 1000, true, capacity.Hot{}, 1.15},
+		{"tinode-adapter/one-topic-cold-start", scaleConfig, 1, 3000, 1000, false, capacity.Hot{}, 1.10},
+		{"tinode-adapter/one-topic-quiet-one-sender", scaleConfig, 1, 300, 10, false, capacity.Hot{}, 3.30},
+		{"tinode-adapter/one-topic-quiet-100-senders", scaleConfig, 100, 300, 10, false, capacity.Hot{}, 3.30},
 	}
 	for _, tc := range cases {
 		t_.Run(tc.name[len("tinode-adapter/"):], func(t_ *testing.T) {
@@ -164,11 +176,22 @@ func TestScale_OneTopic(t_ *testing.T) {
 			scaleTopic(t_, a, "grpScale", senders)
 			s := &server{tb: t_, a: a, topic: "grpScale", clk: clk}
 			s.load()
+			step := time.Second / time.Duration(tc.perSecond)
+			warm := 0
+			if tc.warm {
+				for warm < tc.perSecond {
+					clk.Advance(step)
+					if _, err := s.send(senders[warm%len(senders)], text, 3); err != nil {
+						t_.Fatal(err)
+					}
+					warm++
+				}
+			}
 			res := capacity.Scale(t_, meter, capacity.Scenario{
-				Name: tc.name, Calls: tc.calls, PerSecond: 1_000, Want: tc.want,
+				Name: tc.name, Calls: tc.calls, PerSecond: float64(tc.perSecond), Want: tc.want,
 				Call: func(ctx context.Context, i int) error {
-					clk.Advance(time.Millisecond)
-					if _, err := s.send(senders[i%len(senders)], text, 3); err != nil {
+					clk.Advance(step)
+					if _, err := s.send(senders[(warm+i)%len(senders)], text, 3); err != nil {
 						return err
 					}
 					if i == tc.calls-1 {
@@ -178,13 +201,13 @@ func TestScale_OneTopic(t_ *testing.T) {
 				},
 			}, knownScaleGaps)
 			req := float64(meter.Requests()) / float64(tc.calls)
-			t_.Logf("%s: %.3f requests per message; hottest key %s (%s) %s per message, %s at 1,000 msg/s; hottest item %s %s",
-				tc.name, req, res.Hottest, res.Hot.Key, res.Hot.Usage, res.PerSecond, res.Item, res.ItemPerSecd)
+			t_.Logf("%s: %.3f requests per message; hottest key %s (%s) %s per message, %s at %d msg/s; hottest item %s %s",
+				tc.name, req, res.Hottest, res.Hot.Key, res.Hot.Usage, res.PerSecond, tc.perSecond, res.Item, res.ItemPerSecd)
 			if req > tc.maxReq {
 				t_.Errorf("%.3f requests per message, want at most %.2f", req, tc.maxReq)
 			}
 			if tc.cfg.CoalesceMillis > 0 {
-				checkTopic(t_, a, "grpScale", tc.calls, senders)
+				checkTopic(t_, a, "grpScale", warm+tc.calls, senders)
 			}
 		})
 	}
@@ -232,11 +255,26 @@ func checkTopic(tb testing.TB, a *Adapter, name string, n int, senders []t.Uid) 
 // TopicGet): no SeqId is ever stored twice, History is gapless, the topic
 // item's SeqId and every sender's marks catch up with the stored
 // messages, and between crashes the adapter's reads never show an older
-// SeqId or mark than the server accepted.
+// SeqId or mark than the server accepted. Coalesced (write_through_per_s
+// 0: every message kept) and written through (every restarted server's
+// topic is within its budget of 100 a second for its first 100 messages,
+// so at most messages are written through: a crash falls between a
+// message's SeqId and its sender's marks too).
 func TestSeqIdRecovery_Crash(t_ *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"coalesced", Config{MessageShards: 4, CoalesceMillis: 20}},
+		{"write-through", Config{MessageShards: 4, CoalesceMillis: 20, WriteThroughPerSecond: 100}},
+	} {
+		t_.Run(tc.name, func(t_ *testing.T) { seqIdRecoveryCrash(t_, tc.cfg) })
+	}
+}
+
+func seqIdRecoveryCrash(t_ *testing.T, cfg Config) {
 	clk := newClock()
 	tb := tabletest.NewTable(t_, table.NewSchema("tinode"), clk.opt())
-	cfg := Config{MessageShards: 4, CoalesceMillis: 20}
 	a := New(tb, cfg)
 	senders := senderUids(3)
 	scaleTopic(t_, a, "grpCrash", senders)
@@ -356,16 +394,33 @@ func TestSeqIdRecovery_LostResponse(t_ *testing.T) {
 	}
 }
 
-// TestScaleConfig: store_config's message_shards and coalesce_ms reach the
-// adapter (and the store's sharded profile); out of range is refused.
+// TestScaleConfig: store_config's message_shards, coalesce_ms and
+// write_through_per_s reach the adapter (and its coalescer); omitted,
+// they are the scaled defaults (4, 1000, 100); an explicit 0 is 0
+// (write-through, unsharded, as before); out of range is refused.
 func TestScaleConfig(t_ *testing.T) {
-	a := &Adapter{}
-	must(t_, a.Open([]byte(`{"table": "tinode", "region": "us-east-1", "message_shards": 4, "coalesce_ms": 500}`)))
-	if a.cfg.MessageShards != 4 || a.cfg.CoalesceMillis != 500 || a.coal == nil || a.coal.every != 500*time.Millisecond {
-		t_.Fatalf("config %+v, coalescer %v", a.cfg, a.coal)
+	for _, tc := range []struct {
+		raw                string
+		shards, ms, budget int
+	}{
+		{`{"table": "tinode", "region": "us-east-1", "message_shards": 4, "coalesce_ms": 500, "write_through_per_s": 20}`, 4, 500, 20},
+		{`{"table": "tinode", "region": "us-east-1"}`, DefaultMessageShards, DefaultCoalesceMillis, DefaultWriteThroughPerSecond},
+		{``, 4, 1000, 100},
+		{`{"region": "us-east-1", "message_shards": 0, "coalesce_ms": 0}`, 0, 0, 100},
+		{`{"region": "us-east-1", "write_through_per_s": 0}`, 4, 1000, 0},
+	} {
+		a := &Adapter{}
+		must(t_, a.Open([]byte(tc.raw)))
+		got := a.cfg
+		if got.Table != "tinode" || got.MessageShards != tc.shards || got.CoalesceMillis != tc.ms || got.WriteThroughPerSecond != tc.budget {
+			t_.Fatalf("Open(%s): config %+v", tc.raw, got)
+		}
+		if (tc.ms > 0) != (a.coal != nil) || (a.coal != nil && (a.coal.every != time.Duration(tc.ms)*time.Millisecond || a.coal.rate != float64(tc.budget))) {
+			t_.Fatalf("Open(%s): coalescer %+v", tc.raw, a.coal)
+		}
+		must(t_, a.Close())
 	}
-	must(t_, a.Close())
-	for _, bad := range []string{`{"message_shards": -1}`, `{"message_shards": 257}`, `{"coalesce_ms": -5}`} {
+	for _, bad := range []string{`{"message_shards": -1}`, `{"message_shards": 257}`, `{"coalesce_ms": -5}`, `{"write_through_per_s": -1}`, `{"write_through_per_s": 251}`} {
 		if err := (&Adapter{}).Open([]byte(bad)); err == nil {
 			t_.Errorf("Open(%s) accepted", bad)
 		}

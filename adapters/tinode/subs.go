@@ -7,6 +7,7 @@ import (
 	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
+	"github.com/tinode/chat/server/logs"
 	t "github.com/tinode/chat/server/store/types"
 )
 
@@ -83,11 +84,23 @@ func (a *Adapter) SubsForTopic(topic string, keepDeleted bool, opts *t.QueryOpt)
 // not in Tinode's SQL adapters.
 //
 // With coalesce_ms, the update Tinode makes after saving a message (the
-// sender's RecvSeqId and ReadSeqId set to its SeqId) is kept and written
-// by the topic's next flush (README "Scale"): no request.
+// sender's RecvSeqId and ReadSeqId set to its SeqId) is written through
+// when the message's SeqId was (a quiet topic): one conditional UpdateItem
+// (raiseMarks, never lowering marks another server wrote, UpdatedAt
+// untouched as on Tinode's SQL adapters); for a hot topic it is kept and
+// written by the topic's next flush: no request (README "Scale").
 func (a *Adapter) SubsUpdate(topic string, user t.Uid, update map[string]any) error {
-	if a.coal != nil && !user.IsZero() && a.coal.senderMarks(topic, user.String(), update) {
-		return nil
+	if a.coal != nil && !user.IsZero() {
+		switch how, seq := a.coal.senderMarks(topic, user.String(), update); how {
+		case marksKept:
+			return nil
+		case marksThrough:
+			if err := a.coal.marksThrough(topic, user.String(), seq); err != nil {
+				// Kept: the next flush writes them.
+				logs.Warn.Printf("adapter dynamodb: topic[%s]: sender marks %d written through: %v (left to the flush)", topic, seq, err)
+			}
+			return nil
+		}
 	}
 	ctx, cancel := a.ctx()
 	defer cancel()

@@ -10,6 +10,7 @@ import (
 	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 	"github.com/tinode/chat/server/db/common"
+	"github.com/tinode/chat/server/logs"
 	t "github.com/tinode/chat/server/store/types"
 )
 
@@ -51,6 +52,15 @@ func (a *Adapter) TopicCreateP2P(initiator, invited *t.Subscription) error {
 }
 
 // TopicGet returns the topic (TN-8): one GetItem. None gives (nil, nil).
+//
+// With coalesce_ms, Tinode's server calls it when it loads a topic and
+// numbers the next message SeqId + 1, so the topic is first recovered
+// from its stored messages (recoverTopic: a crash, here or on the server
+// that hosted the topic before, loses nothing): one Query per message
+// partition and a GetItem of the newest message's sender's subscription
+// more, and the writes of a recovery when there is something to recover.
+// The SeqId and TouchedAt returned are never older than this process's
+// last stored message (README "Scale").
 func (a *Adapter) TopicGet(name string) (*t.Topic, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()
@@ -59,15 +69,15 @@ func (a *Adapter) TopicGet(name string) (*t.Topic, error) {
 		return nil, notFoundNil(err)
 	}
 	if a.coal != nil {
-		// The SeqId Tinode numbers from: this process's last stored
-		// message, or the newest stored one (recovery, README "Scale").
+		if err := a.recoverTopic(ctx, &tp); err != nil {
+			return nil, terr(err)
+		}
+		a.coal.loaded(name, tp.SeqId)
 		if seq, at, ok := a.coal.live(name); ok {
 			tp.SeqId = max(tp.SeqId, seq)
 			if tp.TouchedAt == nil || at.After(*tp.TouchedAt) {
 				tp.TouchedAt = &at
 			}
-		} else if err := a.recoverTopic(ctx, &tp); err != nil {
-			return nil, terr(err)
 		}
 	}
 	return fromTopic(&tp), nil
@@ -430,7 +440,7 @@ func (a *Adapter) topicDeleteHard(name tn.TopicName) error {
 // MessageSave. A topic with no item ('me') is not an error.
 //
 // With coalesce_ms it sends nothing: MessageSave records the SeqId once the
-// message is stored, and a flush writes it (README "Scale").
+// message is stored, written through or kept (README "Scale").
 func (a *Adapter) TopicUpdateOnMessage(topic string, msg *t.Message) error {
 	if a.coal != nil {
 		a.coal.begin(topic, msg.SeqId)
@@ -446,7 +456,20 @@ func (a *Adapter) TopicUpdateOnMessage(topic string, msg *t.Message) error {
 // channel's readers (TN-24): one Query per 1 MB of each, then a read and
 // a write of the topic. SubCnt is kept exact by every subscribe and
 // unsubscribe already; this repairs a count a stopped Restore left low.
+//
+// Tinode's server calls it when a group topic stops on this server (idle,
+// deleted, shut down, or moved to another node of a cluster): with
+// coalesce_ms, what is kept of the topic is written first and forgotten
+// (README "Scale"), so the node that loads it next reads it from the
+// table; if that write fails, the topic stays kept and the ticker retries
+// it.
 func (a *Adapter) TopicUpdateSubCnt(topic string) error {
+	if a.coal != nil {
+		if err := a.coal.release(topic); err != nil {
+			// Still kept: the ticker flushes it within coalesce_ms.
+			logs.Warn.Printf("adapter dynamodb: topic[%s]: flush as the topic stops: %v (retried)", topic, err)
+		}
+	}
 	ctx, cancel := a.ctx()
 	defer cancel()
 	readers := tn.TopicName("")

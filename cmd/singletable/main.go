@@ -83,6 +83,7 @@ commands:
   workbench export the design as an Amazon NoSQL Workbench data model (a facet per entity, from its declarations; items add examples)
   doc      print an application's access-pattern document (tables, entity key templates, methods by catalog ID, requests)
   model    print an application's design as JSON (tables, entity key and index templates, access patterns, requests)
+  query    run one declared access pattern (by catalog ID or name, key fields as field=value) and print its typed items, secrets redacted; -list lists the patterns
   tail     follow a table's stream and print each change (time, entity, event, key, changed fields); Ctrl-C stops
   migrate  copy a ListBackup deployment (the documents' 13 + 6 legacy tables, or the 22 of ListBackup's own code) into the single table, then verify it; -create-legacy creates either layout to rehearse
 
@@ -115,6 +116,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdMigrate(ctx, args[1:], stdout, stderr)
 	case "tail":
 		return cmdTail(ctx, args[1:], stdout, stderr)
+	case "query":
+		return cmdQuery(ctx, args[1:], stdout, stderr)
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("%w: unknown command %q", errUsage, args[0])
@@ -146,6 +149,18 @@ func init() {
 }
 
 func parse(fs *flag.FlagSet, args []string, stderr io.Writer) error {
+	if err := parseWithArgs(fs, args, stderr); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
+	}
+	return nil
+}
+
+// parseWithArgs is parse for a command that takes arguments after its
+// flags (query).
+func parseWithArgs(fs *flag.FlagSet, args []string, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: singletable %s -app NAME [flags]\n\n%s.\n\n", fs.Name(), summaries[fs.Name()])
@@ -162,9 +177,6 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer) error {
 			return err
 		}
 		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
 	}
 	return nil
 }

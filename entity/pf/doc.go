@@ -29,6 +29,9 @@
 // in the key only. [UserPreferences], [OrganizationSettings] and
 // [BillingRecord] fill them from PK and SK when decoded, so items written
 // by another service in the document's format read back complete.
+// Preferences are written with userId, as PodcastFlow's user Lambda writes
+// them, so that its GET /preferences (the stored item, as is) answers with
+// it for preferences the library wrote.
 //
 // # Values
 //

@@ -101,8 +101,11 @@ func checkURL(field, s string) error {
 
 // UserPreferences are a user's preferences (USER#{userId} / PREFERENCES).
 type UserPreferences struct {
-	// UserID is the user; it is stored only in the key.
-	UserID UserID `dynamo:"-" key:"userId"`
+	// UserID is the user: in the key, and stored as userId too, as the
+	// user Lambda's PUT /preferences stores it (its GET /preferences
+	// returns the item as stored). An item without it (the document's
+	// format) reads it from the key; the key wins over a stored value.
+	UserID UserID `dynamo:"userId" key:"userId"`
 	// Notifications are the notification preferences: the document's
 	// boolean, or the per-channel map the user Lambda writes.
 	Notifications NotificationPrefs `dynamo:"notifications"`
@@ -118,7 +121,7 @@ type UserPreferences struct {
 	// UpdatedAt is an ISO timestamp.
 	UpdatedAt time.Time `dynamo:"updatedAt,omitempty"`
 	// Extra keeps what else is stored (table.Extra): the user Lambda writes
-	// userId and every field the client sends.
+	// every field the client sends.
 	Extra table.Extra `dynamo:"-"`
 }
 

@@ -60,7 +60,7 @@ func run(ctx context.Context) error {
 	step("FH-11", "users.create", fmt.Sprintf("%s <%s> plan %s", u.UserID, u.Email, u.Plan))
 	_, err = s.Users.Create(ctx, ferryhook.CreateUserInput{Email: "ada@example.com", Name: "Eve", GitHubID: "1"})
 	step("FH-2", "users.create with a taken email", errors.Is(err, ferryhook.ErrEmailTaken))
-	if got, err := s.Users.GetByID(ctx, u.UserID); err == nil {
+	if got, err := s.Users.ByID.Get(ctx, fh.User{UserID: u.UserID}); err == nil {
 		step("FH-1", "users.getById", got.Name)
 	} else {
 		return err
@@ -76,7 +76,7 @@ func run(ctx context.Context) error {
 		return err
 	}
 	step("FH-11", "sources.create", fmt.Sprintf("%s %q %s", src.SourceID, src.Name, src.SigningAlgorithm))
-	if p, err := s.Sources.ListByUser(ctx, u.UserID); err == nil {
+	if p, err := s.Sources.ByUser.List(ctx, fh.Source{UserID: u.UserID}); err == nil {
 		step("FH-3", "sources.listByUser (SK begins_with SRC#)", len(p.Items))
 	} else {
 		return err
@@ -93,7 +93,7 @@ func run(ctx context.Context) error {
 		return err
 	}
 	step("FH-11", "connections.create", conn.ConnectionID)
-	if p, err := s.Connections.ListBySource(ctx, u.UserID, src.SourceID); err == nil {
+	if p, err := s.Connections.BySource.List(ctx, fh.Connection{UserID: u.UserID, SourceID: src.SourceID}); err == nil {
 		step("FH-5", "connections.listBySource (SK begins_with CONN#)", len(p.Items))
 	} else {
 		return err
@@ -112,7 +112,7 @@ func run(ctx context.Context) error {
 	if _, err := s.APIKeys.UpdateLastUsed(ctx, who.UserID, who.KeyID); err != nil {
 		return err
 	}
-	if p, err := s.APIKeys.ListByUser(ctx, u.UserID); err == nil {
+	if p, err := s.APIKeys.ByUser.List(ctx, fh.APIKey{UserID: u.UserID}); err == nil {
 		step("FH-10", "apiKeys.listByUser (SK begins_with KEY#)", fmt.Sprintf("%d key(s), last used %s", len(p.Items), p.Items[0].LastUsedAt))
 	} else {
 		return err
@@ -130,7 +130,7 @@ func run(ctx context.Context) error {
 	}
 	step("FH-12", "ingest x7: expiresAt = receivedAt + 7 days", last.ExpiresAt.Time().Sub(last.ReceivedAt.Time()).Round(time.Hour))
 	gotSrc, _ := s.Sources.GetByID(ctx, src.SourceID)
-	gotUser, _ := s.Users.GetByID(ctx, u.UserID)
+	gotUser, _ := s.Users.ByID.Get(ctx, fh.User{UserID: u.UserID})
 	step("FH-11", "counters (eventCount, usageThisMonth)", fmt.Sprintf("%d, %d", gotSrc.EventCount, gotUser.UsageThisMonth))
 
 	if _, err := s.Events.UpdateStatus(ctx, last.EventID, fh.EventProcessing); err != nil {
@@ -157,7 +157,7 @@ func run(ctx context.Context) error {
 	} else {
 		return err
 	}
-	if p, err := s.Attempts.ListByEvent(ctx, last.EventID); err == nil {
+	if p, err := s.Attempts.ByEvent.List(ctx, fh.DeliveryAttempt{EventID: last.EventID}); err == nil {
 		for _, a := range p.Items {
 			step("FH-9", fmt.Sprintf("attempts.listByEvent #%d", a.AttemptNumber), a.StatusCode)
 		}

@@ -198,3 +198,25 @@ func Sealed(v types.AttributeValue) bool {
 	b, ok := v.(*types.AttributeValueMemberB)
 	return ok && (bytes.HasPrefix(b.Value, EnvelopeMarker) || bytes.HasPrefix(b.Value, ValueMarker))
 }
+
+// Redacted is what a redacted secret reads as (table.Redacted).
+const Redacted = "[redacted]"
+
+// Redact returns what a stored secret v reads as when secrets are
+// redacted: the string [Redacted], or NULL for a catch-all member (wild),
+// whose type is not known without opening it; a NULL or empty string
+// stays (no secret).
+func Redact(v types.AttributeValue, wild bool) types.AttributeValue {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberNULL:
+		return v
+	case *types.AttributeValueMemberS:
+		if v.Value == "" {
+			return v
+		}
+	}
+	if wild {
+		return &types.AttributeValueMemberNULL{Value: true}
+	}
+	return &types.AttributeValueMemberS{Value: Redacted}
+}

@@ -3,6 +3,7 @@ package wiretest
 import (
 	"testing"
 
+	"github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/query/podcastflow"
 	"github.com/singletable/singletable/table"
@@ -47,22 +48,31 @@ func TestCallWiring(t *testing.T) {
 // holding it ("podcastflow.Users.ByOrganization"), its ID is not the
 // app's, or a pattern declared on the store's table is no field of it.
 func TestDeclaredPatternsInPlace(t *testing.T) {
+	fhMain, fhEvents := table.New(nil, ferryhook.MainSchema("")), table.New(nil, ferryhook.EventsSchema(""))
 	for _, app := range []struct {
-		p    Package
-		open func(*table.Table) any
-		tb   *table.Table
+		p      Package
+		open   func(*table.Table) any
+		tb     *table.Table
+		others []*table.Table // the store's other tables
 	}{
+		{p: Package{Name: "ferryhook", Prefix: "FH"}, open: func(tb *table.Table) any { return ferryhook.New(tb, fhEvents) },
+			tb: fhMain, others: []*table.Table{fhEvents}},
 		{p: Package{Name: "podcastflow", Prefix: "PF"}, open: func(tb *table.Table) any { return podcastflow.New(tb) },
 			tb: table.New(nil, podcastflow.Schema(""))},
 		{p: Package{Name: "listbackup", Prefix: "LB"}, open: func(tb *table.Table) any { return listbackup.New(tb) },
 			tb: table.New(nil, listbackup.Schema(""))},
 	} {
-		problems, declared := CheckDeclared(app.p, app.open(app.tb), app.tb)
+		tables := append([]*table.Table{app.tb}, app.others...)
+		problems, declared := CheckDeclared(app.p, app.open(app.tb), tables...)
 		for _, m := range problems {
 			t.Error(m)
 		}
-		if declared == 0 || declared != len(app.tb.Patterns()) {
-			t.Errorf("%s: %d declared patterns in place, %d declared on its table", app.p.Name, declared, len(app.tb.Patterns()))
+		n := 0
+		for _, tb := range tables {
+			n += len(tb.Patterns())
+		}
+		if declared == 0 || declared != n {
+			t.Errorf("%s: %d declared patterns in place, %d declared on its tables", app.p.Name, declared, n)
 		}
 		t.Logf("%s: %d declared patterns in place", app.p.Name, declared)
 	}

@@ -5,7 +5,6 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
-	"iter"
 	"strings"
 
 	"github.com/singletable/singletable/entity/fh"
@@ -14,7 +13,28 @@ import (
 
 // APIKeys serves the API keys of the document's interface (FH-6, FH-10,
 // FH-11).
-type APIKeys struct{ s *Store }
+//
+// The read of one pattern is declared ([table.Pattern]): its field.
+type APIKeys struct {
+	// ByUser lists a user's API keys (FH-10; FH-11 apiKeys.listByUser):
+	// Query PK = USER#{userId}, SK begins_with KEY#. Records carry the
+	// hash and prefix, never the plaintext. Options: table.Limit,
+	// table.After, table.Asc, table.Desc (default ascending). A bad limit
+	// or cursor gives a *table.ValidationError or table.ErrInvalidCursor.
+	//
+	//	page, err := s.APIKeys.ByUser.List(ctx, fh.APIKey{UserID: u})
+	ByUser *table.Pattern[fh.APIKey]
+
+	s *Store
+}
+
+func newAPIKeys(s *Store) *APIKeys {
+	return &APIKeys{s: s,
+		ByUser: table.NewPattern(s.apiKey, table.PatternDef[fh.APIKey]{ID: "FH-10", Name: "ferryhook.APIKeys.ByUser",
+			Doc: "A user's API keys (hash and prefix, never the plaintext).", Reads: table.ReadPage,
+			Check: func(k *fh.APIKey) error { return k.UserID.Validate() }}),
+	}
+}
 
 // CreateAPIKeyInput describes a new API key.
 type CreateAPIKeyInput struct {
@@ -194,31 +214,6 @@ func (a *APIKeys) GetByHash(ctx context.Context, hash string) (_ fh.APIKey, err 
 		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
 	}
 	return k, err
-}
-
-// ListByUser returns one page of user's API keys (FH-10; FH-11
-// apiKeys.listByUser): Query PK = USER#{userId}, SK begins_with KEY#.
-// Records carry the hash and prefix, never the plaintext. Options:
-// table.Limit, table.After, table.Asc, table.Desc (default ascending). A
-// bad limit or cursor gives a *table.ValidationError or
-// table.ErrInvalidCursor.
-func (a *APIKeys) ListByUser(ctx context.Context, user fh.UserID, opts ...table.ListOption) (_ table.Page[fh.APIKey], err error) {
-	ctx, call := a.s.main.Call(ctx, "FH-10", "ferryhook.APIKeys.ListByUser")
-	defer func() { call.End(err) }()
-	if err := user.Validate(); err != nil {
-		return table.Page[fh.APIKey]{}, err
-	}
-	pk, _ := fh.APIKeyKeys.Partition(map[string]string{"userId": string(user)})
-	pre, _ := fh.APIKeyKeys.SortPrefix(nil)
-	return a.s.apiKey.List(ctx, table.Query{PK: string(pk), SK: table.SKBeginsWith(string(pre))}, opts...)
-}
-
-// AllByUser iterates over all of user's API keys (FH-10), page by page,
-// with ListByUser's options.
-func (a *APIKeys) AllByUser(ctx context.Context, user fh.UserID, opts ...table.ListOption) iter.Seq2[fh.APIKey, error] {
-	return table.CallPages(ctx, a.s.main, "FH-10", "ferryhook.APIKeys.AllByUser", func(ctx context.Context, o ...table.ListOption) (table.Page[fh.APIKey], error) {
-		return a.ListByUser(ctx, user, o...)
-	}, opts...)
 }
 
 // Delete deletes user's API key and its hash guard (FH-11 apiKeys.delete);

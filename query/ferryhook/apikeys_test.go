@@ -99,7 +99,7 @@ func TestAPIKeysListByUser_FH10(t *testing.T) {
 		}
 		want = append(want, k.APIKey)
 	}
-	got, err := table.Collect(s.APIKeys.AllByUser(ctx(t), u.UserID, table.Limit(2)))
+	got, err := table.Collect(s.APIKeys.ByUser.All(ctx(t), fh.APIKey{UserID: u.UserID}, table.Limit(2)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,14 +113,14 @@ func TestAPIKeysListByUser_FH10(t *testing.T) {
 	if diff := cmp.Diff(sortKeys(want), sortKeys(got)); diff != "" {
 		t.Errorf("AllByUser (-want +got):\n%s", diff)
 	}
-	p, err := s.APIKeys.ListByUser(ctx(t), u.UserID, table.Limit(2))
+	p, err := s.APIKeys.ByUser.List(ctx(t), fh.APIKey{UserID: u.UserID}, table.Limit(2))
 	if err != nil || len(p.Items) != 2 || p.Cursor == "" {
 		t.Fatalf("first page: %d items, cursor %q, %v", len(p.Items), p.Cursor, err)
 	}
 	wantIs(t, s.APIKeys.Delete(ctx(t), mallory.UserID, want[0].KeyID), table.ErrNotFound)
 	_, err = s.APIKeys.UpdateLastUsed(ctx(t), mallory.UserID, want[0].KeyID)
 	wantIs(t, err, table.ErrNotFound)
-	mp, err := s.APIKeys.ListByUser(ctx(t), mallory.UserID)
+	mp, err := s.APIKeys.ByUser.List(ctx(t), fh.APIKey{UserID: mallory.UserID})
 	if err != nil || len(mp.Items) != 0 {
 		t.Fatalf("another user's list: %d items, %v", len(mp.Items), err)
 	}
@@ -148,7 +148,7 @@ func TestAPIKeysBadInput_FH11(t *testing.T) {
 	if !errors.Is(err, ferryhook.ErrInvalidAPIKey) {
 		t.Fatalf("GetByHash(bad) = %v, want ErrInvalidAPIKey", err)
 	}
-	p, err := s.APIKeys.ListByUser(ctx(t), u.UserID)
+	p, err := s.APIKeys.ByUser.List(ctx(t), fh.APIKey{UserID: u.UserID})
 	if err != nil || len(p.Items) != 0 {
 		t.Fatalf("keys written by bad input: %d, %v", len(p.Items), err)
 	}

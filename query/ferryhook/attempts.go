@@ -2,7 +2,6 @@ package ferryhook
 
 import (
 	"context"
-	"iter"
 	"time"
 
 	"github.com/singletable/singletable/entity/fh"
@@ -10,8 +9,28 @@ import (
 )
 
 // Attempts serves the delivery attempts of the document's interface
-// (FH-9, FH-11).
-type Attempts struct{ s *Store }
+// (FH-9, FH-11). The read of one pattern is declared ([table.Pattern]):
+// its field.
+type Attempts struct {
+	// ByEvent lists an event's attempts, first attempt first (FH-9;
+	// FH-11 attempts.listByEvent): Query PK = EVT#{eventId}, SK
+	// begins_with ATT#. Options: table.Limit, table.After, table.Asc,
+	// table.Desc (table.Desc: last attempt first). A bad limit or cursor
+	// gives a *table.ValidationError or table.ErrInvalidCursor.
+	//
+	//	page, err := s.Attempts.ByEvent.List(ctx, fh.DeliveryAttempt{EventID: id})
+	ByEvent *table.Pattern[fh.DeliveryAttempt]
+
+	s *Store
+}
+
+func newAttempts(s *Store) *Attempts {
+	return &Attempts{s: s,
+		ByEvent: table.NewPattern(s.attempt, table.PatternDef[fh.DeliveryAttempt]{ID: "FH-9", Name: "ferryhook.Attempts.ByEvent",
+			Doc: "An event's delivery attempts, first attempt first.", Reads: table.ReadPage,
+			Check: func(a *fh.DeliveryAttempt) error { return a.EventID.Validate() }}),
+	}
+}
 
 // CreateAttemptInput is the outcome of one delivery try.
 type CreateAttemptInput struct {
@@ -64,28 +83,4 @@ func (a *Attempts) Create(ctx context.Context, event fh.EventID, n int, in Creat
 		return fh.DeliveryAttempt{}, err
 	}
 	return att, nil
-}
-
-// ListByEvent returns one page of an event's attempts, first attempt first
-// (FH-9; FH-11 attempts.listByEvent): Query PK = EVT#{eventId}, SK
-// begins_with ATT#. Options: table.Limit, table.After, table.Asc,
-// table.Desc (table.Desc: last attempt first). A bad limit or cursor gives
-// a *table.ValidationError or table.ErrInvalidCursor.
-func (a *Attempts) ListByEvent(ctx context.Context, event fh.EventID, opts ...table.ListOption) (_ table.Page[fh.DeliveryAttempt], err error) {
-	ctx, call := a.s.events.Call(ctx, "FH-9", "ferryhook.Attempts.ListByEvent")
-	defer func() { call.End(err) }()
-	if err := event.Validate(); err != nil {
-		return table.Page[fh.DeliveryAttempt]{}, err
-	}
-	pk, _ := fh.AttemptKeys.Partition(map[string]string{"eventId": string(event)})
-	pre, _ := fh.AttemptKeys.SortPrefix(nil)
-	return a.s.attempt.List(ctx, table.Query{PK: string(pk), SK: table.SKBeginsWith(string(pre))}, opts...)
-}
-
-// AllByEvent iterates over all of an event's attempts (FH-9), page by
-// page, with ListByEvent's options.
-func (a *Attempts) AllByEvent(ctx context.Context, event fh.EventID, opts ...table.ListOption) iter.Seq2[fh.DeliveryAttempt, error] {
-	return table.CallPages(ctx, a.s.events, "FH-9", "ferryhook.Attempts.AllByEvent", func(ctx context.Context, o ...table.ListOption) (table.Page[fh.DeliveryAttempt], error) {
-		return a.ListByEvent(ctx, event, o...)
-	}, opts...)
 }

@@ -42,19 +42,19 @@ func TestAttemptsListByEvent_FH9(t *testing.T) {
 		}
 		want = append(want, a)
 	}
-	got, err := table.Collect(s.Attempts.AllByEvent(ctx(t), ev.EventID, table.Limit(3)))
+	got, err := table.Collect(s.Attempts.ByEvent.All(ctx(t), fh.DeliveryAttempt{EventID: ev.EventID}, table.Limit(3)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("AllByEvent (-want +got):\n%s", diff)
+		t.Errorf("ByEvent.All (-want +got):\n%s", diff)
 	}
-	p, err := s.Attempts.ListByEvent(ctx(t), ev.EventID)
+	p, err := s.Attempts.ByEvent.List(ctx(t), fh.DeliveryAttempt{EventID: ev.EventID})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(want, p.Items); diff != "" {
-		t.Errorf("ListByEvent (-want +got):\n%s", diff)
+		t.Errorf("ByEvent.List (-want +got):\n%s", diff)
 	}
 	_, err = s.Attempts.Create(ctx(t), ev.EventID, 3, ferryhook.CreateAttemptInput{ConnectionID: conn.ConnectionID, DestinationURL: conn.DestinationURL})
 	wantIs(t, err, table.ErrAlreadyExists)
@@ -88,7 +88,7 @@ func TestAttemptsBadInput_FH11(t *testing.T) {
 	wantInvalid(t, err, "latencyMs")
 	_, err = s.Attempts.Create(ctx(t), "evt_bad", 1, ok)
 	wantInvalid(t, err, "eventId")
-	p, err := s.Attempts.ListByEvent(ctx(t), ev)
+	p, err := s.Attempts.ByEvent.List(ctx(t), fh.DeliveryAttempt{EventID: ev})
 	if err != nil || len(p.Items) != 0 {
 		t.Fatalf("attempts written by bad input: %d, %v", len(p.Items), err)
 	}

@@ -109,7 +109,7 @@ func newWorkload(b *testing.B) *workload {
 	ctx := context.Background()
 	w := &workload{s: s, ctx: ctx, c: tabletest.Client(b), main: benchMain, events: events.Name(), pid: tabletest.ServerPID(b), src: src}
 	var err error
-	if w.user, err = s.Users.GetByID(ctx, src.UserID); err != nil {
+	if w.user, err = s.Users.ByID.Get(ctx, fh.User{UserID: src.UserID}); err != nil {
 		b.Fatal(err)
 	}
 	if w.listSrc, err = s.Sources.Create(ctx, src.UserID, ferryhook.CreateSourceInput{Name: "list", Provider: fh.ProviderStripe}); err != nil {
@@ -616,7 +616,7 @@ func (w *workload) minAttemptCreate() error {
 // --- attempt list (FH-9): an event's three attempts ---
 
 func (w *workload) libAttemptList() error {
-	p, err := w.s.Attempts.ListByEvent(w.ctx, w.attEv)
+	p, err := w.s.Attempts.ByEvent.List(w.ctx, fh.DeliveryAttempt{EventID: w.attEv})
 	if err == nil && len(p.Items) != 3 {
 		err = fmt.Errorf("%d attempts", len(p.Items))
 	}

@@ -3,8 +3,6 @@ package ferryhook
 import (
 	"context"
 	"errors"
-	"iter"
-	"slices"
 
 	"github.com/singletable/singletable/entity/fh"
 	"github.com/singletable/singletable/table"
@@ -13,7 +11,39 @@ import (
 // Connections serves the connections of the document's interface (FH-5,
 // FH-11). Every user-facing operation takes the owner's ID and checks the
 // connection's userId against it.
-type Connections struct{ s *Store }
+//
+// The read of one pattern is declared ([table.Pattern]): its field.
+type Connections struct {
+	// BySource lists the connections of a user's source (FH-5; FH-11
+	// connections.listBySource): Query PK = SRC#{sourceId}, SK
+	// begins_with CONN#, filtered on userId. Connections of another user
+	// and deleted ones are never returned (a page may hold fewer than the
+	// limit). Options: table.Limit, table.After, table.Asc, table.Desc
+	// (default connectionId order, ascending). A bad limit or cursor gives
+	// a *table.ValidationError or table.ErrInvalidCursor.
+	//
+	//	page, err := s.Connections.BySource.List(ctx, fh.Connection{UserID: u, SourceID: src})
+	BySource *table.Pattern[fh.Connection]
+
+	s *Store
+}
+
+func newConnections(s *Store) *Connections {
+	return &Connections{s: s,
+		BySource: table.NewPattern(s.conn, table.PatternDef[fh.Connection]{ID: "FH-5", Name: "ferryhook.Connections.BySource",
+			Doc: "The connections of a user's source, deleted ones left out.", Reads: table.ReadPage,
+			// userId equality is a FilterExpression; the status check (not
+			// equal) is Keep's, which repeats the user check for safety.
+			FilterOn: []string{"userId"},
+			Check: func(c *fh.Connection) error {
+				if err := c.UserID.Validate(); err != nil {
+					return err
+				}
+				return c.SourceID.Validate()
+			},
+			Keep: func(f, c *fh.Connection) bool { return c.UserID == f.UserID && c.Status != fh.StatusDeleted }}),
+	}
+}
 
 // CreateConnectionInput describes a new connection.
 type CreateConnectionInput struct {
@@ -83,48 +113,6 @@ func (c *Connections) Get(ctx context.Context, user fh.UserID, source fh.SourceI
 		return fh.Connection{}, notFound("connection", string(id))
 	}
 	return conn, nil
-}
-
-// ListBySource returns one page of the connections of user's source
-// (FH-5; FH-11 connections.listBySource): Query PK = SRC#{sourceId}, SK
-// begins_with CONN#, filtered on userId. Connections of another user and
-// deleted ones are never returned (a page may hold fewer than the limit).
-// Options: table.Limit, table.After, table.Asc, table.Desc (default
-// connectionId order, ascending). A bad limit or cursor gives a
-// *table.ValidationError or table.ErrInvalidCursor.
-func (c *Connections) ListBySource(ctx context.Context, user fh.UserID, source fh.SourceID, opts ...table.ListOption) (_ table.Page[fh.Connection], err error) {
-	ctx, call := c.s.main.Call(ctx, "FH-5", "ferryhook.Connections.ListBySource")
-	defer func() { call.End(err) }()
-	if err := user.Validate(); err != nil {
-		return table.Page[fh.Connection]{}, err
-	}
-	if err := source.Validate(); err != nil {
-		return table.Page[fh.Connection]{}, err
-	}
-	pk, _ := fh.ConnectionKeys.Partition(map[string]string{"sourceId": string(source)})
-	pre, _ := fh.ConnectionKeys.SortPrefix(nil)
-	// userId equality is a FilterExpression; the status check (not equal)
-	// stays here. The user check is repeated for safety.
-	p, err := c.s.conn.List(ctx, table.Query{
-		PK:     string(pk),
-		SK:     table.SKBeginsWith(string(pre)),
-		Filter: map[string]any{"userId": string(user)},
-	}, opts...)
-	if err != nil {
-		return p, err
-	}
-	p.Items = slices.DeleteFunc(p.Items, func(conn fh.Connection) bool {
-		return conn.UserID != user || conn.Status == fh.StatusDeleted
-	})
-	return p, nil
-}
-
-// AllBySource iterates over all connections of user's source (FH-5), page
-// by page, with ListBySource's options and filtering.
-func (c *Connections) AllBySource(ctx context.Context, user fh.UserID, source fh.SourceID, opts ...table.ListOption) iter.Seq2[fh.Connection, error] {
-	return table.CallPages(ctx, c.s.main, "FH-5", "ferryhook.Connections.AllBySource", func(ctx context.Context, o ...table.ListOption) (table.Page[fh.Connection], error) {
-		return c.ListBySource(ctx, user, source, o...)
-	}, opts...)
 }
 
 // ConnectionUpdate is a partial update of a connection (the document's

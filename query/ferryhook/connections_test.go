@@ -34,7 +34,7 @@ func TestConnectionsListBySource_FH5(t *testing.T) {
 	if want[0].SigningSecret == "" || want[0].Status != fh.StatusActive {
 		t.Fatalf("created connection = %+v: want a generated signing secret, active", want[0])
 	}
-	p, err := s.Connections.ListBySource(ctx(t), u.UserID, src.SourceID)
+	p, err := s.Connections.BySource.List(ctx(t), fh.Connection{UserID: u.UserID, SourceID: src.SourceID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestConnectionsListBySource_FH5(t *testing.T) {
 	if diff := cmp.Diff(byID(want), byID(p.Items)); diff != "" {
 		t.Errorf("ListBySource (-want +got):\n%s", diff)
 	}
-	it, err := table.Collect(s.Connections.AllBySource(ctx(t), u.UserID, src.SourceID, table.Limit(1)))
+	it, err := table.Collect(s.Connections.BySource.All(ctx(t), fh.Connection{UserID: u.UserID, SourceID: src.SourceID}, table.Limit(1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestConnectionsListBySource_FH5(t *testing.T) {
 	}
 	// Another user sees none of them.
 	mallory := mustUser(t, s, "mallory@example.com")
-	p, err = s.Connections.ListBySource(ctx(t), mallory.UserID, src.SourceID)
+	p, err = s.Connections.BySource.List(ctx(t), fh.Connection{UserID: mallory.UserID, SourceID: src.SourceID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestConnectionsUpdateDeleteScoped_FH11(t *testing.T) {
 	_, err = s.Connections.Get(ctx(t), u.UserID, src.SourceID, c.ConnectionID)
 	wantIs(t, err, table.ErrNotFound)
 	wantIs(t, s.Connections.Delete(ctx(t), u.UserID, src.SourceID, c.ConnectionID), table.ErrNotFound)
-	p, err := s.Connections.ListBySource(ctx(t), u.UserID, src.SourceID)
+	p, err := s.Connections.BySource.List(ctx(t), fh.Connection{UserID: u.UserID, SourceID: src.SourceID})
 	if err != nil || len(p.Items) != 0 {
 		t.Fatalf("ListBySource after delete = %d items, %v", len(p.Items), err)
 	}

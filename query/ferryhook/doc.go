@@ -6,29 +6,29 @@
 // # Mapping table
 //
 //	entity           table   PK / SK                                       GSI                                   catalog IDs
-//	User             main    USER#{userId} / PROFILE                       GSI1 EMAIL#{email} / USER             FH-1 Users.GetByID, FH-2 Users.GetByEmail
-//	Source           main    USER#{userId} / SRC#{sourceId}                GSI3 SRCID#{sourceId} / SOURCE        FH-3 Sources.ListByUser, FH-4 Sources.GetByID
-//	Connection       main    SRC#{sourceId} / CONN#{connectionId}          -                                     FH-5 Connections.ListBySource
-//	APIKey           main    USER#{userId} / KEY#{keyId}                   GSI2 KEYHASH#{keyHash} / KEY          FH-6 APIKeys.Authenticate/GetByHash, FH-10 APIKeys.ListByUser
+//	User             main    USER#{userId} / PROFILE                       GSI1 EMAIL#{email} / USER             FH-1 Users.ByID, FH-2 Users.GetByEmail
+//	Source           main    USER#{userId} / SRC#{sourceId}                GSI3 SRCID#{sourceId} / SOURCE        FH-3 Sources.ByUser, FH-4 Sources.GetByID
+//	Connection       main    SRC#{sourceId} / CONN#{connectionId}          -                                     FH-5 Connections.BySource
+//	APIKey           main    USER#{userId} / KEY#{keyId}                   GSI2 KEYHASH#{keyHash} / KEY          FH-6 APIKeys.Authenticate/GetByHash, FH-10 APIKeys.ByUser
 //	Event            events  SRC#{sourceId} / EVT#{receivedAt}#{eventId}   GSI1 EVTID#{eventId} / EVENT          FH-7 Events.ListBySource (desc), FH-8 Events.GetByID, FH-12 expiresAt
-//	DeliveryAttempt  events  EVT#{eventId} / ATT#{attemptNumber}           -                                     FH-9 Attempts.ListByEvent
+//	DeliveryAttempt  events  EVT#{eventId} / ATT#{attemptNumber}           -                                     FH-9 Attempts.ByEvent
 //	email guard      main    UNIQUE#email#{email} / UNIQUE                 -                                     FH-2 uniqueness (Users.Create, Users.Update)
 //	keyhash guard    main    UNIQUE#keyhash#{keyHash} / UNIQUE             -                                     FH-6 uniqueness (APIKeys.Create)
 //
 // FH-11, the document's data-access interface, maps operation by operation:
 //
 //	users.create / getById / getByEmail / update / incrementUsage
-//	    Users.Create / GetByID / GetByEmail / Update / IncrementUsage
+//	    Users.Create / ByID.Get / GetByEmail / Update / IncrementUsage
 //	sources.create / getById / listByUser / update / delete
-//	    Sources.Create / GetByID / ListByUser (AllByUser) / Update / Delete
+//	    Sources.Create / GetByID / ByUser.List (ByUser.All) / Update / Delete
 //	connections.create / listBySource / update / delete
-//	    Connections.Create / ListBySource (AllBySource) / Update / Delete
+//	    Connections.Create / BySource.List (BySource.All) / Update / Delete
 //	events.create / getById / listBySource / updateStatus
 //	    Events.Create / GetByID / ListBySource (AllBySource) / UpdateStatus
 //	attempts.create / listByEvent
-//	    Attempts.Create / ListByEvent (AllByEvent)
+//	    Attempts.Create / ByEvent.List (ByEvent.All)
 //	apiKeys.create / getByHash / listByUser / delete / updateLastUsed
-//	    APIKeys.Create / GetByHash / ListByUser (AllByUser) / Delete / UpdateLastUsed
+//	    APIKeys.Create / GetByHash / ByUser.List (ByUser.All) / Delete / UpdateLastUsed
 //
 // Operations the document addresses by a child ID alone (connections.update
 // and delete, apiKeys.updateLastUsed) take the parent IDs too: the key
@@ -39,8 +39,9 @@
 //
 // # Lists
 //
-// Every list method (ListBySource, ListByUser, ListByEvent) returns one
-// [table.Page] and takes the core's options: table.Limit (page size,
+// Every list (Events.ListBySource and the declared patterns' List:
+// Sources.ByUser, Connections.BySource, APIKeys.ByUser, Attempts.ByEvent,
+// [table.Pattern]) returns one [table.Page] and takes the core's options: table.Limit (page size,
 // default table.DefaultListLimit, at most table.MaxListLimit), table.After
 // (the previous page's cursor), table.Asc and table.Desc (overriding the
 // pattern's order: events newest first, the others ascending). Its All...

@@ -194,7 +194,7 @@ func (s *Store) sourceOwner(ctx context.Context, source fh.SourceID) (ownerInfo,
 	if src.Status != fh.StatusActive {
 		return ownerInfo{}, fmt.Errorf("ingest %s: %w", source, ErrSourcePaused)
 	}
-	owner, err := s.Users.GetByID(ctx, src.UserID)
+	owner, err := s.Users.ByID.Get(ctx, fh.User{UserID: src.UserID})
 	if err != nil {
 		return ownerInfo{}, err
 	}

@@ -99,7 +99,7 @@ func TestIngestCountersReadOnFailure_FH12(t *testing.T) {
 	if _, err := ingest(); !errors.Is(err, table.ErrNotFound) {
 		t.Fatalf("deleted: %v, want ErrNotFound", err)
 	}
-	if got, err := f.store.Users.GetByID(ctx(t), u.UserID); err != nil || got.UsageThisMonth != 3 {
+	if got, err := f.store.Users.ByID.Get(ctx(t), fh.User{UserID: u.UserID}); err != nil || got.UsageThisMonth != 3 {
 		t.Fatalf("usage %d, %v; want 3 (the refused ingests counted nothing)", got.UsageThisMonth, err)
 	}
 }

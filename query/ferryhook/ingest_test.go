@@ -52,7 +52,7 @@ func TestIngestCounters_FH4_FH12(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gotUser, err := s.Users.GetByID(ctx(t), u.UserID)
+	gotUser, err := s.Users.ByID.Get(ctx(t), fh.User{UserID: u.UserID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestIngestRefused_FH4(t *testing.T) {
 	if err != nil || len(p.Items) != 0 {
 		t.Fatalf("events written: %d, %v", len(p.Items), err)
 	}
-	got, err := s.Users.GetByID(ctx(t), u.UserID)
+	got, err := s.Users.ByID.Get(ctx(t), fh.User{UserID: u.UserID})
 	if err != nil || got.UsageThisMonth != 0 {
 		t.Fatalf("usage = %d, %v; want 0", got.UsageThisMonth, err)
 	}
@@ -138,7 +138,7 @@ func TestIngestLostResponse_FH12(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	owner, err := f.store.Users.GetByID(ctx(t), u.UserID)
+	owner, err := f.store.Users.ByID.Get(ctx(t), fh.User{UserID: u.UserID})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -117,7 +117,7 @@ func TestLegacyServiceData_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10(t *testing.T
 			wantUser := fh.User{UserID: fh.UserID(uid), Email: "old@example.com", Name: "Old Timer", Plan: fh.PlanStarter,
 				GitHubID: "583231", UsageThisMonth: 7, UsagePeriodStart: fh.ISO(time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)),
 				CreatedAt: fh.ISO(created), UpdatedAt: fh.ISO(created)}
-			u, err := s.Users.GetByID(ctx(t), fh.UserID(uid)) // FH-1
+			u, err := s.Users.ByID.Get(ctx(t), fh.User{UserID: fh.UserID(uid)}) // FH-1
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -127,7 +127,7 @@ func TestLegacyServiceData_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10(t *testing.T
 			if u, err = s.Users.GetByEmail(ctx(t), "Old@Example.com"); err != nil || u.UserID != fh.UserID(uid) { // FH-2
 				t.Fatalf("FH-2: %v, %v", u.UserID, err)
 			}
-			srcs, err := s.Sources.ListByUser(ctx(t), fh.UserID(uid)) // FH-3
+			srcs, err := s.Sources.ByUser.List(ctx(t), fh.Source{UserID: fh.UserID(uid)}) // FH-3
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -141,7 +141,7 @@ func TestLegacyServiceData_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10(t *testing.T
 			if got, err := s.Sources.GetByID(ctx(t), fh.SourceID(sid1)); err != nil || got != wantSrc { // FH-4
 				t.Fatalf("FH-4: %+v, %v", got, err)
 			}
-			conns, err := s.Connections.ListBySource(ctx(t), fh.UserID(uid), fh.SourceID(sid1)) // FH-5
+			conns, err := s.Connections.BySource.List(ctx(t), fh.Connection{UserID: fh.UserID(uid), SourceID: fh.SourceID(sid1)}) // FH-5
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -157,7 +157,7 @@ func TestLegacyServiceData_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10(t *testing.T
 			if got, err := s.APIKeys.Authenticate(ctx(t), plain); err != nil || got != wantKey { // FH-6
 				t.Fatalf("FH-6: %+v, %v", got, err)
 			}
-			keys, err := s.APIKeys.ListByUser(ctx(t), fh.UserID(uid)) // FH-10
+			keys, err := s.APIKeys.ByUser.List(ctx(t), fh.APIKey{UserID: fh.UserID(uid)}) // FH-10
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -183,7 +183,7 @@ func TestLegacyServiceData_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10(t *testing.T
 			if diff := cmp.Diff(wantEv, ev); diff != "" {
 				t.Errorf("FH-8 (-want +got):\n%s", diff)
 			}
-			atts, err := s.Attempts.ListByEvent(ctx(t), fh.EventID(evIDs[0])) // FH-9
+			atts, err := s.Attempts.ByEvent.List(ctx(t), fh.DeliveryAttempt{EventID: fh.EventID(evIDs[0])}) // FH-9
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -206,7 +206,7 @@ func TestLegacyServiceData_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10(t *testing.T
 			if err != nil || got.Name != name || got.EventCount != 4 {
 				t.Fatalf("after update and ingest: %+v, %v", got, err)
 			}
-			if u, err := s.Users.GetByID(ctx(t), fh.UserID(uid)); err != nil || u.UsageThisMonth != 8 {
+			if u, err := s.Users.ByID.Get(ctx(t), fh.User{UserID: fh.UserID(uid)}); err != nil || u.UsageThisMonth != 8 {
 				t.Fatalf("usage after ingest: %d, %v", u.UsageThisMonth, err)
 			}
 			// A sign-up with the legacy user's email is refused although it

@@ -128,7 +128,7 @@ func runIngestMinute(t *testing.T, name string, opts func(*ferryhook.Options), s
 	if err != nil {
 		t.Fatal(err)
 	}
-	owner, err := f.store.Users.GetByID(c, u.UserID)
+	owner, err := f.store.Users.ByID.Get(c, fh.User{UserID: u.UserID})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -115,7 +115,7 @@ func TestServiceProfileWritesNullsAndDates_FH11(t *testing.T) {
 		"createdAt": "2026-11-01T00:00:00.000Z", "updatedAt": "2026-11-01T00:00:00.000Z"})
 	k := table.Key{PK: "USER#" + uid, SK: "PROFILE"}
 	before := tabletest.RawItem(t, f.main, k)
-	got, err := s.Users.GetByID(ctx(t), fh.UserID(uid))
+	got, err := s.Users.ByID.Get(ctx(t), fh.User{UserID: fh.UserID(uid)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package ferryhook_test
 import (
 	"testing"
 
+	"github.com/singletable/singletable/entity/fh"
 	"github.com/singletable/singletable/internal/wiretest"
 	"github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/table"
@@ -39,9 +40,9 @@ func TestOtelFerryhookCalls(t *testing.T) {
 	wiretest.Child(t, login, byEmail)
 	exp.Reset()
 
-	// The iterator (FH-10) starts its call when iterated; each page's
-	// ListByUser nests under it.
-	seq := s.APIKeys.AllByUser(ctx(t), u.UserID)
+	// The declared pattern's iterator (FH-10) starts its call when
+	// iterated; each page's Query is sent under it.
+	seq := s.APIKeys.ByUser.All(ctx(t), fh.APIKey{UserID: u.UserID})
 	if n := len(exp.GetSpans()); n != 0 {
 		t.Fatalf("%d spans before iterating, want 0", n)
 	}
@@ -51,10 +52,8 @@ func TestOtelFerryhookCalls(t *testing.T) {
 		}
 	}
 	spans = exp.GetSpans()
-	all := wiretest.Call(t, spans, "ferryhook.APIKeys.AllByUser", "FH-10")
-	page := wiretest.Call(t, spans, "ferryhook.APIKeys.ListByUser", "FH-10")
-	wiretest.Child(t, all, page)
-	wiretest.Request(t, spans, page, "Query")
+	all := wiretest.Call(t, spans, "ferryhook.APIKeys.ByUser.All", "FH-10")
+	wiretest.Request(t, spans, all, "Query")
 	exp.Reset()
 
 	// The events table's methods trace too (FH-7).

@@ -31,7 +31,7 @@ func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12_FH13_FH
 	// pass between the first ingest and the steady state measured.
 	s := ferryhook.New(mainT, eventsT, func(o *ferryhook.Options) { o.StateCheck = time.Hour })
 	meter.Learn(mainT, eventsT)
-	costs := &patterncost.Costs{App: "ferryhook", Root: "../..", Counter: rc, Meter: meter}
+	costs := &patterncost.Costs{App: "ferryhook", Root: "../..", Counter: rc, Meter: meter, Tables: []*table.Table{mainT, eventsT}}
 	// A long deadline: the meter reads every item it charges, and a busy machine is slow.
 	c, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -50,7 +50,7 @@ func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12_FH13_FH
 		u, err = s.Users.Create(c, ferryhook.CreateUserInput{Email: "cost@example.com", Name: "Ada", PasswordHash: bcryptHash})
 		return err
 	})
-	m("Users.GetByID", "", func() error { _, err := s.Users.GetByID(c, u.UserID); return err })
+	m("Users.ByID.Get", "", func() error { _, err := s.Users.ByID.Get(c, fh.User{UserID: u.UserID}); return err })
 	m("Users.GetByEmail", "", func() error { _, err := s.Users.GetByEmail(c, "Cost@Example.com"); return err })
 	m("Users.Login", "GetByEmail's, the hash accepted", func() error {
 		got, err := s.Users.Login(c, "cost@example.com", func(h string) bool { return h == bcryptHash })
@@ -71,8 +71,8 @@ func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12_FH13_FH
 	mustSource(t, s, u.UserID, "github")
 	m("Sources.GetByID", "", func() error { _, err := s.Sources.GetByID(c, src.SourceID); return err })
 	m("Sources.Get", "", func() error { _, err := s.Sources.Get(c, u.UserID, src.SourceID); return err })
-	m("Sources.ListByUser", "a page of 2", func() error { _, err := s.Sources.ListByUser(c, u.UserID); return err })
-	m("Sources.AllByUser", "2 sources, 1 page", func() error { return drain(s.Sources.AllByUser(c, u.UserID)) })
+	m("Sources.ByUser.List", "a page of 2", func() error { _, err := s.Sources.ByUser.List(c, fh.Source{UserID: u.UserID}); return err })
+	m("Sources.ByUser.All", "2 sources, 1 page", func() error { return drain(s.Sources.ByUser.All(c, fh.Source{UserID: u.UserID})) })
 	srcName := "stripe prod"
 	m("Sources.Update", "the name", func() error {
 		_, err := s.Sources.Update(c, u.UserID, src.SourceID, ferryhook.SourceUpdate{Name: &srcName})
@@ -99,9 +99,12 @@ func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12_FH13_FH
 		return err
 	})
 	m("Connections.Get", "", func() error { _, err := s.Connections.Get(c, u.UserID, src.SourceID, conn.ConnectionID); return err })
-	m("Connections.ListBySource", "a page of 1", func() error { _, err := s.Connections.ListBySource(c, u.UserID, src.SourceID); return err })
-	m("Connections.AllBySource", "1 connection, 1 page", func() error {
-		for _, err := range s.Connections.AllBySource(c, u.UserID, src.SourceID) {
+	m("Connections.BySource.List", "a page of 1", func() error {
+		_, err := s.Connections.BySource.List(c, fh.Connection{UserID: u.UserID, SourceID: src.SourceID})
+		return err
+	})
+	m("Connections.BySource.All", "1 connection, 1 page", func() error {
+		for _, err := range s.Connections.BySource.All(c, fh.Connection{UserID: u.UserID, SourceID: src.SourceID}) {
 			if err != nil {
 				return err
 			}
@@ -142,9 +145,9 @@ func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12_FH13_FH
 	})
 	m("APIKeys.Authenticate", "guard, then the key it names; strongly consistent, every profile", func() error { _, err := s.APIKeys.Authenticate(c, nk.Key); return err })
 	m("APIKeys.GetByHash", "", func() error { _, err := s.APIKeys.GetByHash(c, nk.APIKey.KeyHash); return err })
-	m("APIKeys.ListByUser", "a page of 1", func() error { _, err := s.APIKeys.ListByUser(c, u.UserID); return err })
-	m("APIKeys.AllByUser", "1 key, 1 page", func() error {
-		for _, err := range s.APIKeys.AllByUser(c, u.UserID) {
+	m("APIKeys.ByUser.List", "a page of 1", func() error { _, err := s.APIKeys.ByUser.List(c, fh.APIKey{UserID: u.UserID}); return err })
+	m("APIKeys.ByUser.All", "1 key, 1 page", func() error {
+		for _, err := range s.APIKeys.ByUser.All(c, fh.APIKey{UserID: u.UserID}) {
 			if err != nil {
 				return err
 			}
@@ -194,9 +197,12 @@ func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12_FH13_FH
 		_, err := s.Attempts.Create(c, ev.EventID, 1, ferryhook.CreateAttemptInput{ConnectionID: conn.ConnectionID, DestinationURL: conn.DestinationURL, StatusCode: 200})
 		return err
 	})
-	m("Attempts.ListByEvent", "a page of 1", func() error { _, err := s.Attempts.ListByEvent(c, ev.EventID); return err })
-	m("Attempts.AllByEvent", "1 attempt, 1 page", func() error {
-		for _, err := range s.Attempts.AllByEvent(c, ev.EventID) {
+	m("Attempts.ByEvent.List", "a page of 1", func() error {
+		_, err := s.Attempts.ByEvent.List(c, fh.DeliveryAttempt{EventID: ev.EventID})
+		return err
+	})
+	m("Attempts.ByEvent.All", "1 attempt, 1 page", func() error {
+		for _, err := range s.Attempts.ByEvent.All(c, fh.DeliveryAttempt{EventID: ev.EventID}) {
 			if err != nil {
 				return err
 			}

@@ -156,7 +156,7 @@ func TestScaledProfileRequests_FH13_FH14(t *testing.T) {
 		t.Errorf("rollup: %v, want 4 items changed (both sources and both users)", rep)
 	}
 	item, _ = f.store.Sources.Get(ctx(t), u.UserID, src.SourceID)
-	user, _ := f.store.Users.GetByID(ctx(t), u.UserID)
+	user, _ := f.store.Users.ByID.Get(ctx(t), fh.User{UserID: u.UserID})
 	if item.EventCount != 6 || user.UsageThisMonth != 6 || !item.LastEventAt.Equal(last.ReceivedAt.Time()) {
 		t.Errorf("after the rollup: eventCount %d lastEventAt %v, usageThisMonth %d; want 6, %v, 6", item.EventCount, item.LastEventAt, user.UsageThisMonth, last.ReceivedAt.Time())
 	}
@@ -367,7 +367,7 @@ func TestScaledIngestUnderFaults_FH11_FH13_FH14(t *testing.T) {
 		t.Errorf("%d events stored, want %d (each ingest once)", total, want)
 	}
 	usage, _ := f.store.Users.Usage(ctx(t), u.UserID)
-	user, _ := f.store.Users.GetByID(ctx(t), u.UserID)
+	user, _ := f.store.Users.ByID.Get(ctx(t), fh.User{UserID: u.UserID})
 	if want := total + direct.Load(); usage != want || user.UsageThisMonth != want {
 		t.Errorf("usage exact %d, rolled-up %d; want %d (the events and the 3 direct increments)", usage, user.UsageThisMonth, want)
 	}
@@ -382,7 +382,7 @@ func TestScaledIngestUnderFaults_FH11_FH13_FH14(t *testing.T) {
 	}
 	runRollup(t, f.store, f.main)
 	usage, _ = f.store.Users.Usage(ctx(t), u.UserID)
-	user, _ = f.store.Users.GetByID(ctx(t), u.UserID)
+	user, _ = f.store.Users.ByID.Get(ctx(t), fh.User{UserID: u.UserID})
 	if usage != 1 || user.UsageThisMonth != 1 {
 		t.Errorf("after a reset and one ingest: exact %d, rolled-up %d, want 1", usage, user.UsageThisMonth)
 	}

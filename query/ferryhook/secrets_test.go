@@ -48,11 +48,11 @@ func TestSigningSecretsEncryptedAtRest(t *testing.T) {
 			t.Errorf("%v stored signingSecret %q: not encrypted", c.key, got)
 		}
 	}
-	list, err := s.Sources.ListByUser(ctx(t), u.UserID)
+	list, err := s.Sources.ByUser.List(ctx(t), fh.Source{UserID: u.UserID})
 	if err != nil || len(list.Items) != 1 || list.Items[0].SigningSecret != "whsec_test" {
 		t.Errorf("FH-3 read back: %+v %v", list.Items, err)
 	}
-	conns, err := s.Connections.ListBySource(ctx(t), u.UserID, src.SourceID)
+	conns, err := s.Connections.BySource.List(ctx(t), fh.Connection{UserID: u.UserID, SourceID: src.SourceID})
 	if err != nil || len(conns.Items) != 1 || conns.Items[0].SigningSecret != conn.SigningSecret {
 		t.Errorf("FH-5 read back: %+v %v", conns.Items, err)
 	}

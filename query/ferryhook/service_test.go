@@ -101,7 +101,7 @@ func TestUnknownEnumValuesTolerated_FH3_FH4_FH11(t *testing.T) {
 			"sourceId": sid, "userId": uid, "name": "S" + sid, "provider": v.provider, "signingSecret": nil,
 			"signingAlgorithm": v.alg, "status": "active", "eventCount": 0, "createdAt": "2026-11-01T00:00:00.000Z"})
 	}
-	page, err := s.Sources.ListByUser(ctx(t), fh.UserID(uid)) // FH-3
+	page, err := s.Sources.ByUser.List(ctx(t), fh.Source{UserID: fh.UserID(uid)}) // FH-3
 	if err != nil || len(page.Items) != 2 {
 		t.Fatalf("FH-3 with unknown values: %d items, %v", len(page.Items), err)
 	}

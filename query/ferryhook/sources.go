@@ -4,16 +4,36 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
-	"slices"
 
 	"github.com/singletable/singletable/entity/fh"
 	"github.com/singletable/singletable/table"
 )
 
 // Sources serves the sources of the document's interface (FH-3, FH-4,
-// FH-11).
-type Sources struct{ s *Store }
+// FH-11). The read of one pattern is declared ([table.Pattern]): its
+// field.
+type Sources struct {
+	// ByUser lists a user's sources in sourceId order (FH-3; FH-11
+	// sources.listByUser): Query PK = USER#{userId}, SK begins_with
+	// SRC#. Deleted sources are left out (a page may hold fewer than the
+	// limit). Options: table.Limit, table.After, table.Asc, table.Desc
+	// (default ascending). A bad limit or cursor gives a
+	// *table.ValidationError or table.ErrInvalidCursor.
+	//
+	//	page, err := s.Sources.ByUser.List(ctx, fh.Source{UserID: u})
+	ByUser *table.Pattern[fh.Source]
+
+	s *Store
+}
+
+func newSources(s *Store) *Sources {
+	return &Sources{s: s,
+		ByUser: table.NewPattern(s.source, table.PatternDef[fh.Source]{ID: "FH-3", Name: "ferryhook.Sources.ByUser",
+			Doc: "A user's sources, deleted ones left out.", Reads: table.ReadPage,
+			Check: func(src *fh.Source) error { return src.UserID.Validate() },
+			Keep:  func(_, src *fh.Source) bool { return src.Status != fh.StatusDeleted }}),
+	}
+}
 
 // CreateSourceInput describes a new source.
 type CreateSourceInput struct {
@@ -132,36 +152,6 @@ func (s *Sources) GetByID(ctx context.Context, id fh.SourceID) (_ fh.Source, err
 		return fh.Source{}, notFound("source", string(id))
 	}
 	return src, err
-}
-
-// ListByUser returns one page of user's sources in sourceId order (FH-3;
-// FH-11 sources.listByUser): Query PK = USER#{userId}, SK begins_with
-// SRC#. Deleted sources are left out (a page may hold fewer than the
-// limit). Options: table.Limit, table.After, table.Asc, table.Desc
-// (default ascending). A bad limit or cursor gives a
-// *table.ValidationError or table.ErrInvalidCursor.
-func (s *Sources) ListByUser(ctx context.Context, user fh.UserID, opts ...table.ListOption) (_ table.Page[fh.Source], err error) {
-	ctx, call := s.s.main.Call(ctx, "FH-3", "ferryhook.Sources.ListByUser")
-	defer func() { call.End(err) }()
-	if err := user.Validate(); err != nil {
-		return table.Page[fh.Source]{}, err
-	}
-	pk, _ := fh.SourceKeys.Partition(map[string]string{"userId": string(user)})
-	pre, _ := fh.SourceKeys.SortPrefix(nil)
-	p, err := s.s.source.List(ctx, table.Query{PK: string(pk), SK: table.SKBeginsWith(string(pre))}, opts...)
-	if err != nil {
-		return p, err
-	}
-	p.Items = slices.DeleteFunc(p.Items, func(src fh.Source) bool { return src.Status == fh.StatusDeleted })
-	return p, nil
-}
-
-// AllByUser iterates over all of user's sources (FH-3), page by page, with
-// ListByUser's options and filtering.
-func (s *Sources) AllByUser(ctx context.Context, user fh.UserID, opts ...table.ListOption) iter.Seq2[fh.Source, error] {
-	return table.CallPages(ctx, s.s.main, "FH-3", "ferryhook.Sources.AllByUser", func(ctx context.Context, o ...table.ListOption) (table.Page[fh.Source], error) {
-		return s.ListByUser(ctx, user, o...)
-	}, opts...)
 }
 
 // SourceUpdate is a partial update of a source (the document's

@@ -31,7 +31,7 @@ func TestSourcesListByUser_FH3(t *testing.T) {
 	var cursor string
 	pages := 0
 	for {
-		p, err := s.Sources.ListByUser(ctx(t), u.UserID, table.Limit(2), table.After(cursor))
+		p, err := s.Sources.ByUser.List(ctx(t), fh.Source{UserID: u.UserID}, table.Limit(2), table.After(cursor))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,17 +44,17 @@ func TestSourcesListByUser_FH3(t *testing.T) {
 		}
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("ListByUser pages (-want +got):\n%s", diff)
+		t.Errorf("ByUser.List pages (-want +got):\n%s", diff)
 	}
 	if pages < 3 {
 		t.Errorf("%d pages of 2 for 5 sources, want at least 3", pages)
 	}
-	all, err := table.Collect(s.Sources.AllByUser(ctx(t), u.UserID, table.Limit(2)))
+	all, err := table.Collect(s.Sources.ByUser.All(ctx(t), fh.Source{UserID: u.UserID}, table.Limit(2)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(all) != 5 {
-		t.Errorf("AllByUser gave %d sources, want 5", len(all))
+		t.Errorf("ByUser.All gave %d sources, want 5", len(all))
 	}
 }
 
@@ -125,12 +125,12 @@ func TestSourcesUpdateDeleteScoped_FH11(t *testing.T) {
 	wantIs(t, err, table.ErrNotFound)
 	_, err = s.Sources.Update(ctx(t), u.UserID, src.SourceID, ferryhook.SourceUpdate{Name: &name})
 	wantIs(t, err, table.ErrNotFound)
-	p, err := s.Sources.ListByUser(ctx(t), u.UserID)
+	p, err := s.Sources.ByUser.List(ctx(t), fh.Source{UserID: u.UserID})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(p.Items) != 0 {
-		t.Errorf("ListByUser after delete = %d sources, want 0", len(p.Items))
+		t.Errorf("ByUser.List after delete = %d sources, want 0", len(p.Items))
 	}
 }
 
@@ -168,9 +168,9 @@ func TestSourcesBadInput_FH11(t *testing.T) {
 	wantInvalid(t, err, "update")
 	_, err = s.Sources.GetByID(ctx(t), "src_x")
 	wantInvalid(t, err, "sourceId")
-	_, err = s.Sources.ListByUser(ctx(t), u.UserID, table.Limit(-1))
+	_, err = s.Sources.ByUser.List(ctx(t), fh.Source{UserID: u.UserID}, table.Limit(-1))
 	wantInvalid(t, err, "limit")
-	_, err = s.Sources.ListByUser(ctx(t), u.UserID, table.After("garbage"))
+	_, err = s.Sources.ByUser.List(ctx(t), fh.Source{UserID: u.UserID}, table.After("garbage"))
 	wantIs(t, err, table.ErrInvalidCursor)
 	got, err := s.Sources.Get(ctx(t), u.UserID, src.SourceID)
 	if err != nil {

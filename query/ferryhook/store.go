@@ -317,12 +317,12 @@ func New(main, events *table.Table, opts ...func(*Options)) *Store {
 	if (o.GroupCommit > 1 || o.StreamCounts) && o.CounterShards <= 0 || o.GroupCommit > 1 && o.StreamCounts {
 		panic(fmt.Sprintf("ferryhook: Options.GroupCommit %d and StreamCounts %v need Options.CounterShards and exclude each other", o.GroupCommit, o.StreamCounts))
 	}
-	s.Users = &Users{s}
-	s.Sources = &Sources{s}
-	s.Connections = &Connections{s}
-	s.APIKeys = &APIKeys{s}
+	s.Users = newUsers(s)
+	s.Sources = newSources(s)
+	s.Connections = newConnections(s)
+	s.APIKeys = newAPIKeys(s)
 	s.Events = &Events{s}
-	s.Attempts = &Attempts{s}
+	s.Attempts = newAttempts(s)
 	return s
 }
 

@@ -16,7 +16,24 @@ import (
 )
 
 // Users serves the users of the document's interface (FH-1, FH-2, FH-11).
-type Users struct{ s *Store }
+// The read of one pattern is declared ([table.Pattern]): its field.
+type Users struct {
+	// ByID reads a user (FH-1; FH-11 users.getById): GetItem
+	// PK = USER#{userId}, SK = PROFILE. A missing user gives
+	// table.ErrNotFound.
+	//
+	//	u, err := s.Users.ByID.Get(ctx, fh.User{UserID: id})
+	ByID *table.Pattern[fh.User]
+
+	s *Store
+}
+
+func newUsers(s *Store) *Users {
+	return &Users{s: s,
+		ByID: table.NewPattern(s.user, table.PatternDef[fh.User]{ID: "FH-1", Name: "ferryhook.Users.ByID",
+			Doc: "A user by ID.", Reads: table.ReadOne, Check: func(u *fh.User) error { return u.UserID.Validate() }}),
+	}
+}
 
 // CreateUserInput is what sign-up knows about a new user.
 type CreateUserInput struct {
@@ -133,18 +150,6 @@ func emailErr(err error) error {
 		return fmt.Errorf("%w: %w", ErrEmailTaken, err)
 	}
 	return err
-}
-
-// GetByID returns the user (FH-1; FH-11 users.getById): GetItem
-// PK = USER#{userId}, SK = PROFILE. A missing user gives table.ErrNotFound.
-func (u *Users) GetByID(ctx context.Context, id fh.UserID) (_ fh.User, err error) {
-	ctx, call := u.s.main.Call(ctx, "FH-1", "ferryhook.Users.GetByID")
-	defer func() { call.End(err) }()
-	k, err := userKey(id)
-	if err != nil {
-		return fh.User{}, err
-	}
-	return u.s.user.Get(ctx, k)
 }
 
 // storedEmail is the form an email is stored in: folded

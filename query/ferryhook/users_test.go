@@ -31,14 +31,14 @@ func TestUsersCreateGetByID_FH1(t *testing.T) {
 	if err := u.UserID.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.Users.GetByID(ctx(t), u.UserID)
+	got, err := s.Users.ByID.Get(ctx(t), fh.User{UserID: u.UserID})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(u, got); diff != "" {
 		t.Errorf("GetByID (-want +got):\n%s", diff)
 	}
-	_, err = s.Users.GetByID(ctx(t), fh.NewUserID())
+	_, err = s.Users.ByID.Get(ctx(t), fh.User{UserID: fh.NewUserID()})
 	wantIs(t, err, table.ErrNotFound)
 }
 
@@ -168,7 +168,7 @@ func TestUsersUpdate_FH11(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Update (-want +got):\n%s", diff)
 	}
-	stored, err := s.Users.GetByID(ctx(t), u.UserID)
+	stored, err := s.Users.ByID.Get(ctx(t), fh.User{UserID: u.UserID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestUsersIncrementUsage_FH11(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	got, err := s.Users.GetByID(ctx(t), u.UserID)
+	got, err := s.Users.ByID.Get(ctx(t), fh.User{UserID: u.UserID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,10 +248,10 @@ func TestUsersBadInput_FH11(t *testing.T) {
 	wantInvalid(t, err, "userId")
 	_, err = s.Users.IncrementUsage(ctx(t), u.UserID, 0)
 	wantInvalid(t, err, "count")
-	_, err = s.Users.GetByID(ctx(t), "bogus")
+	_, err = s.Users.ByID.Get(ctx(t), fh.User{UserID: "bogus"})
 	wantInvalid(t, err, "userId")
 	// Nothing changed.
-	got, err := s.Users.GetByID(ctx(t), u.UserID)
+	got, err := s.Users.ByID.Get(ctx(t), fh.User{UserID: u.UserID})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -225,7 +225,7 @@ func TestServiceProfileReadsAndKeepsTheServiceVocabulary_FH11(t *testing.T) {
 		putRaw(t, f.main, map[string]any{"pk": "USER#" + uid, "sk": "PROFILE", "gsi1pk": "EMAIL#p" + uid + "@example.com", "gsi1sk": "USER",
 			"userId": uid, "email": "p" + uid + "@example.com", "name": "P", "passwordHash": nil, "plan": plan, "stripeCustomerId": nil,
 			"stripeSubId": nil, "githubId": "1", "googleId": nil, "usageThisMonth": 0, "usagePeriodStart": "2026-11-01", "createdAt": created, "updatedAt": created})
-		got, err := s.Users.GetByID(c, fh.UserID(uid))
+		got, err := s.Users.ByID.Get(c, fh.User{UserID: fh.UserID(uid)})
 		if err != nil || string(got.Plan) != plan {
 			t.Fatalf("user plan %s read as %q, %v", plan, got.Plan, err)
 		}

@@ -85,14 +85,14 @@ func TestServiceWritesKeptOnRead_PF2_PF3_PF5(t *testing.T) {
 		}
 		for _, u := range []pf.UserID{"user-1", "user-2"} {
 			p, err := s.Users.Preferences.Get(c, pf.UserPreferences{UserID: u}) // PF-2
-			if v, ok := p.Extra["userId"].(*types.AttributeValueMemberS); err != nil || !ok || v.Value != string(u) {
-				t.Errorf("%s: Preferences(%s) userId = %#v, %v; want %q kept", when, u, p.Extra["userId"], err, u)
+			if err != nil || p.UserID != u {
+				t.Errorf("%s: Preferences(%s) userId = %q, %v; want %q", when, u, p.UserID, err, u)
 			}
 			if !p.Notifications.On("email") || p.Notifications.On("browser") || p.Display["density"] != "compact" {
 				t.Errorf("%s: Preferences(%s): %+v", when, u, p)
 			}
 			w, err := s.Users.GetWithPreferences(c, u) // PF-3 (user-1 and user-2 have no profile)
-			if err == nil && (w.Preferences == nil || w.Preferences.Extra["userId"] == nil) {
+			if err == nil && (w.Preferences == nil || w.Preferences.UserID != u) {
 				t.Errorf("%s: GetWithPreferences(%s) lost userId: %+v", when, u, w.Preferences)
 			}
 		}
@@ -130,4 +130,45 @@ func TestServiceWritesKeptOnRead_PF2_PF3_PF5(t *testing.T) {
 		t.Errorf("after PutSettings: stored customBranding %#v", raw["customBranding"])
 	}
 	check("after the library's writes")
+}
+
+// Issue 42: preferences the library writes carry userId, as the user
+// Lambda's PUT /preferences writes it, so the service's own GET
+// /preferences (infrastructure/lambdas/user/index.js getPreferences: a
+// DocumentClient get of USER#{userId} / PREFERENCES, the item returned as
+// stored) answers with userId for them too. The Lambda's GET is reproduced
+// with the raw SDK: the item as stored, every attribute.
+func TestPreferencesCarryUserID_PF2(t *testing.T) {
+	t.Parallel()
+	tbl := tabletest.NewTable(t, podcastflow.Schema(""))
+	s := podcastflow.New(tbl)
+	c := t.Context()
+	if err := s.Users.PutPreferences(c, &pf.UserPreferences{UserID: "user-3", Theme: "dark", Language: "de"}); err != nil {
+		t.Fatal(err)
+	}
+	// getPreferences: dynamodb.get({Key: {PK, SK}}), body = result.Item.
+	out, err := tbl.Client().GetItem(c, &dynamodb.GetItemInput{TableName: aws.String(tbl.Name()),
+		Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "USER#user-3"}, "SK": &types.AttributeValueMemberS{Value: "PREFERENCES"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := out.Item["userId"].(*types.AttributeValueMemberS); !ok || v.Value != "user-3" {
+		t.Errorf("GET /preferences of library-written preferences: userId %#v, want \"user-3\" (item %v)", out.Item["userId"], out.Item)
+	}
+	for _, name := range []string{"theme", "language"} {
+		if out.Item[name] == nil {
+			t.Errorf("GET /preferences: %s missing from %v", name, out.Item)
+		}
+	}
+	// A stored userId that disagrees with the key does not win on read.
+	if _, err := tbl.Client().UpdateItem(c, &dynamodb.UpdateItemInput{TableName: aws.String(tbl.Name()),
+		Key:                       map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "USER#user-3"}, "SK": &types.AttributeValueMemberS{Value: "PREFERENCES"}},
+		UpdateExpression:          aws.String("SET userId = :u"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":u": &types.AttributeValueMemberS{Value: "someone-else"}}}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Users.Preferences.Get(c, pf.UserPreferences{UserID: "user-3"}) // PF-2
+	if err != nil || p.UserID != "user-3" || p.Theme != "dark" {
+		t.Errorf("Preferences(user-3) = %+v, %v; want userId from the key", p, err)
+	}
 }

@@ -16,6 +16,9 @@ func TestStoredKeysUnchanged(t *testing.T) {
 	set := map[string]map[string]any{
 		podcastflow.TypeBillingRecord: {"Date": "2024-01-02", "status": "overdue"},
 		podcastflow.TypeUserProfile:   {"email": "Ann@Example.COM"},
+		// UserID is stored as userId since issue 42 (it was key-only);
+		// the sample value stays the one the golden was written with.
+		podcastflow.TypeUserPreferences: {"userId": "UserID1"},
 	}
 	keystest.Unchanged(t, podcastflow.Schema("pf"), set, podcastflow.New, func(o *podcastflow.Options) { o.IndexShards = 1 })
 }

@@ -141,7 +141,7 @@ func TestWritersAttributesSurvive(t *testing.T) {
 		if d := cmp.Diff(map[string]any{"theme": "light", "density": "compact", "showTutorials": true, "accent": ""}, p.Display); d != "" {
 			t.Errorf("Preferences display (-want +got):\n%s", d)
 		}
-		if d := cmp.Diff(table.Extra{"userId": sv("u-pref"), "emailDigest": sv("weekly"), "shortcuts": null}, p.Extra, exporter); d != "" {
+		if d := cmp.Diff(table.Extra{"emailDigest": sv("weekly"), "shortcuts": null}, p.Extra, exporter); d != "" {
 			t.Errorf("Preferences extra (-want +got):\n%s", d)
 		}
 	})

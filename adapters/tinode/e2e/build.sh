@@ -30,6 +30,16 @@ package main
 import _ "github.com/singletable/singletable/adapters/tinode"
 GO
 done
+# The load test's metered adapter (e2e/tinodemeter, "dynamodb_metered"),
+# linked only into bin/tinode-metered, built when TINODE_METERED=1.
+cat > "$build/chat/server/zz_singletable_meter.go" <<'GO'
+//go:build singletable_meter
+
+package main
+
+// Links the load test's metered adapter ("use_adapter": "dynamodb_metered").
+import _ "github.com/singletable/singletable/adapters/tinode/e2e/tinodemeter"
+GO
 cat > "$build/go.mod" <<MOD
 module tinodebuild
 
@@ -56,3 +66,7 @@ cd "$build"
 GOFLAGS=-mod=mod go build -tags postgres -o bin/tinode github.com/tinode/chat/server
 GOFLAGS=-mod=mod go build -tags postgres -o bin/tinode-db github.com/tinode/chat/tinode-db
 echo "built $build/bin/tinode and $build/bin/tinode-db"
+if [ "${TINODE_METERED:-}" = 1 ]; then
+	GOFLAGS=-mod=mod go build -tags 'postgres singletable_meter' -o bin/tinode-metered github.com/tinode/chat/server
+	echo "built $build/bin/tinode-metered"
+fi

@@ -1,5 +1,5 @@
 // Tinode's JavaScript client set up for Node, shared by scenario.mjs (the
-// e2e scenario) and diff.mjs (the differential transcript): WebSocket from
+// e2e scenario) and transcript.mjs (the differential transcripts): WebSocket from
 // the ws package, and no IndexedDB (the client runs with persist off, but
 // still clears its cache at start, so it gets a store that holds nothing).
 import WebSocket from 'ws';
@@ -25,7 +25,8 @@ Tinode.setDatabaseProvider({
 export const host = process.env.TINODE_HOST;
 export const apiKey = 'AQEAAAABAAD_rAp4DJh05a1HAwFT3A6K';
 
-// newClient returns a client of host for the application appName.
-export function newClient(appName) {
-  return new Tinode({appName, host, apiKey, transport: 'ws', secure: false, persist: false});
+// newClient returns a client of server (host when absent) for the
+// application appName.
+export function newClient(appName, server) {
+  return new Tinode({appName, host: server || host, apiKey, transport: 'ws', secure: false, persist: false});
 }

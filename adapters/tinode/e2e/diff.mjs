@@ -9,130 +9,20 @@
 // (usr:alice, grp:1, file:1), times "<time>", tokens "<token>", and
 // lists whose order Tinode does not define are sorted. The transcript is
 // written as JSON to DIFF_OUT; diff_test.go compares two of them.
-import {writeFileSync} from 'node:fs';
-import {apiKey, host, newClient} from './client.mjs';
+import {apiKey, host} from './client.mjs';
+import * as T from './transcript.mjs';
+import {label, req, seqs, sleep, step} from './transcript.mjs';
 
 const restartURL = process.env.RESTART_URL;
 const out = process.env.DIFF_OUT;
-const sleep = ms => new Promise(r => setTimeout(r, ms));
 
-// ---- normalisation ----
-const labels = new Map(); // raw id -> label
-const counters = {};
-function label(raw, kind, name) {
-  if (!raw || labels.has(raw)) return;
-  if (!name) {
-    counters[kind] = (counters[kind] || 0) + 1;
-    name = String(counters[kind]);
-  }
-  labels.set(raw, `${kind}:${name}`);
-}
-const timeKeys = new Set(['ts', 'created', 'updated', 'touched', 'when', 'expires', 'deleted']);
-const idRe = /(usr|grp|p2p|chn)[A-Za-z0-9_-]{11,22}/g;
-const fileRe = /\/v0\/file\/s\/[A-Za-z0-9_-]+(\.[a-z0-9]+)?/g;
-const isoRe = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
-function normString(s) {
-  if (isoRe.test(s)) return '<time>';
-  s = s.replace(fileRe, m => {
-    label(m, 'file');
-    return labels.get(m);
-  });
-  return s.replace(idRe, m => {
-    if (!labels.has(m)) label(m, m.slice(0, 3) + '?');
-    return labels.get(m);
-  });
-}
-function norm(v, key) {
-  if (v === null || v === undefined) return v;
-  if (Array.isArray(v)) {
-    const arr = v.map(x => norm(x));
-    if (arr.length && typeof arr[0] == 'object' && arr[0] && ('topic' in arr[0] || 'user' in arr[0]) && !('seq' in arr[0] && 'content' in arr[0])) {
-      arr.sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)));
-    }
-    return arr;
-  }
-  if (typeof v == 'object') {
-    const o = {};
-    for (const k of Object.keys(v).sort()) {
-      if (k == 'id') continue; // the client's own request id
-      if (k == 'tmpname') {
-        o[k] = '<tmpname>'; // the client's own counter
-        continue;
-      }
-      if (k == 'token') {
-        o[k] = '<token>';
-        continue;
-      }
-      if (k == 'ua') {
-        o[k] = '<ua>';
-        continue;
-      }
-      o[k] = norm(v[k], k);
-    }
-    return o;
-  }
-  if (typeof v == 'string') {
-    if (timeKeys.has(key)) return '<time>';
-    return normString(v);
-  }
-  return v;
-}
-
-// ---- clients ----
-function client(name) {
-  const tn = newClient('singletable-diff');
-  tn.name = name;
-  tn.pkts = [];
-  tn.replies = [];
-  tn.onRawMessage = raw => {
-    const pkt = JSON.parse(raw);
-    if (pkt.meta || pkt.data) tn.pkts.push(pkt);
-    if (pkt.meta || pkt.ctrl) tn.replies.push(pkt);
-  };
-  return tn;
-}
-async function connected(name) {
-  const tn = client(name);
-  await tn.connect();
-  return tn;
-}
-// req sends one request and returns what the client saw: the ctrl (or
-// the error's code and text) and the meta and data packets of the topic.
-// Data packets count only for requests that read data (wantData): others
-// see other users' messages broadcast at times of their own.
-async function req(tn, topic, fn, wantData) {
-  tn.pkts = [];
-  let res;
-  try {
-    const ctrl = await fn();
-    res = ctrl ? {code: ctrl.code, text: ctrl.text, topic: ctrl.topic, params: ctrl.params} : {code: 'none'};
-  } catch (err) {
-    res = {err: err && err.code ? err.code : String(err), text: err && err.message};
-  }
-  const pk = tn.pkts.filter(p => !topic || (p.meta || p.data).topic == topic);
-  const meta = pk.filter(p => p.meta).map(p => p.meta);
-  const data = wantData ? pk.filter(p => p.data).map(p => p.data) : [];
-  if (meta.length) res.meta = meta;
-  if (data.length) res.data = data.sort((x, y) => x.seq - y.seq);
-  return res;
-}
-// seqs returns the SeqIds of a data reply, newest first, as a chat client
-// shows a page read backwards.
-const seqs = r => (r.data || []).map(d => d.seq).sort((x, y) => y - x);
-
-// ---- steps ----
-const steps = [];
-async function step(name, fn) {
-  const t0 = Date.now();
-  let obs;
-  try {
-    obs = await fn();
-  } catch (err) {
-    obs = {scenarioError: String(err && err.message || err)};
-  }
-  steps.push({step: name, obs: norm(obs)});
-  console.log(`${String(steps.length).padStart(2)} ${name} (${Date.now() - t0} ms)`);
-}
+// The requests of transcript.mjs, by user name.
+const connected = name => T.connected(name);
+const sub = (who, ...a) => T.sub(C[who], ...a);
+const get = (who, ...a) => T.get(C[who], ...a);
+const set = (who, ...a) => T.set(C[who], ...a);
+const pub = (who, ...a) => T.pub(C[who], ...a);
+const leave = (who, ...a) => T.leave(C[who], ...a);
 
 const U = {
   alice: {login: 'alice1', pass: 'alice-secret', email: 'alice@example.com'},
@@ -167,64 +57,6 @@ async function login(who, pass) {
   else tn.disconnect();
   return r;
 }
-// quiet waits until no packet has arrived for 120 ms (at most 3 s):
-// Tinode answers a {sub} with its {ctrl} first and the {meta} and {data}
-// of its get part after, so the step waits for them.
-async function quiet(tn) {
-  const t0 = Date.now();
-  let n = -1, since = Date.now();
-  while (Date.now() - t0 < 3000) {
-    if (tn.pkts.length != n) {
-      n = tn.pkts.length;
-      since = Date.now();
-    } else if (Date.now() - since >= 120) {
-      return;
-    }
-    await sleep(25);
-  }
-}
-const readsData = params => !!params && typeof params.what == 'string' && params.what.split(' ').includes('data');
-// Before a read of data, stragglers (broadcasts of earlier messages) are
-// let in and dropped; after it, the rest of the reply is waited for.
-// parts waits (at most 10 s) until every part of a get (desc, sub, data,
-// ...) has its reply to request id: a {meta} holding it, or a {ctrl}
-// naming it (204 no content, the count after data) or an error. Tinode
-// answers the parts one after another, the first often before the rest.
-async function parts(tn, id, what) {
-  if (!id || !what) return;
-  const want = what.split(' ').filter(Boolean);
-  const t0 = Date.now();
-  while (Date.now() - t0 < 10000) {
-    const mine = tn.replies.filter(p => (p.meta || p.ctrl).id == id);
-    if (mine.some(p => p.ctrl && p.ctrl.code >= 300)) return;
-    const done = w => mine.some(p => (p.meta && p.meta[w] !== undefined) || (p.ctrl && p.ctrl.params && p.ctrl.params.what == w));
-    if (want.every(done)) return;
-    await sleep(20);
-  }
-}
-const sub = async (who, topic, get, set) => {
-  if (readsData(get)) await quiet(C[who]);
-  return req(C[who], topic, async () => {
-    const ctrl = await C[who].subscribe(topic, get, set);
-    await parts(C[who], ctrl && ctrl.id, get && get.what);
-    return ctrl;
-  }, readsData(get));
-};
-const get = async (who, topic, params) => {
-  if (readsData(params)) await quiet(C[who]);
-  return req(C[who], topic, async () => {
-    const ctrl = await C[who].getMeta(topic, params);
-    await parts(C[who], ctrl && ctrl.id, params && params.what);
-    return ctrl;
-  }, readsData(params));
-};
-const set = (who, topic, params) => req(C[who], topic, () => C[who].setMeta(topic, params));
-const pub = (who, topic, content, extra) => req(C[who], topic, () => {
-  const p = C[who].createMessage(topic, content, true);
-  return C[who].publishMessage(p, extra);
-});
-const leave = (who, topic, unsub) => req(C[who], topic, () => C[who].leave(topic, unsub));
-
 await step('alice signs up with public, private, tags and an email', () => signUp('alice'));
 await step('alice validates her email with a wrong code', () =>
   req(C.alice, null, () => C.alice.loginBasic(U.alice.login, U.alice.pass, [{meth: 'email', resp: '000000'}])));
@@ -500,6 +332,5 @@ await step("bob's me after the group is deleted", () => get('bob', 'me', {what: 
 for (const tn of Object.values(C)) {
   try { tn.disconnect(); } catch (e) {}
 }
-writeFileSync(out, JSON.stringify({steps}, null, 1));
-console.log(`${steps.length} steps recorded`);
+T.writeTranscript(out);
 process.exit(0);

@@ -72,11 +72,21 @@ func TestTinodeDifferential(t *testing.T) {
 		transcripts[i] = runScenario(t, build, here, b.name, b.adapter, b.cfg)
 		times[b.name] = time.Since(t0).Round(time.Millisecond)
 	}
-	pg, dy := transcripts[0], transcripts[1]
+	equal, withDoc := compareTranscripts(t, transcripts[0], transcripts[1])
+	t.Logf("%d steps compared: %d equal, %d with documented SQL-adapter differences; scenario on postgres %v, on dynamodb %v; whole test %v",
+		len(transcripts[0].Steps), equal, withDoc, times["postgres"], times["dynamodb"], time.Since(start).Round(time.Second))
+}
+
+// compareTranscripts compares the transcripts of one scenario on
+// PostgreSQL (pg) and on the adapter (dy) step by step, prints each step
+// (same, doc: only documented SQL-adapter differences, DIFF) and fails the
+// test on every difference not documented. It returns how many steps were
+// equal and how many had documented differences only.
+func compareTranscripts(t *testing.T, pg, dy transcript) (equal, withDoc int) {
+	t.Helper()
 	if len(pg.Steps) != len(dy.Steps) {
 		t.Errorf("steps: postgres %d, dynamodb %d", len(pg.Steps), len(dy.Steps))
 	}
-	equal, withDoc := 0, 0
 	for i := 0; i < len(pg.Steps) && i < len(dy.Steps); i++ {
 		a, b := pg.Steps[i], dy.Steps[i]
 		if a.Step != b.Step {
@@ -106,8 +116,7 @@ func TestTinodeDifferential(t *testing.T) {
 			t.Errorf("step %d %q: %d differences", i+1, a.Step, len(open))
 		}
 	}
-	t.Logf("%d steps compared: %d equal, %d with documented SQL-adapter differences; scenario on postgres %v, on dynamodb %v; whole test %v",
-		len(pg.Steps), equal, withDoc, times["postgres"], times["dynamodb"], time.Since(start).Round(time.Second))
+	return equal, withDoc
 }
 
 // sqlDifference is a difference that is Tinode's own: where its SQL
@@ -233,7 +242,21 @@ func startPostgres(t *testing.T, here string) string {
 			<-done
 		}
 	})
-	waitListening(t, port, 30*time.Second)
+	// Listening is not ready: until its startup is over the server refuses
+	// connections ("the database system is starting up"); it logs when it
+	// accepts them.
+	waitListening(t, port, 60*time.Second)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		out, _ := os.ReadFile(logf.Name())
+		if bytes.Contains(out, []byte("database system is ready to accept connections")) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("PostgreSQL not ready after 60 s:\n%s", out)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	return fmt.Sprintf("postgresql://postgres@127.0.0.1:%d/tinode?sslmode=disable", port)
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 )
@@ -21,19 +22,38 @@ import (
 // awsEnv is the environment Tinode's processes reach DynamoDB Local with.
 var awsEnv = []string{"AWS_ACCESS_KEY_ID=local", "AWS_SECRET_ACCESS_KEY=local", "AWS_REGION=us-east-1"}
 
+// built is build.sh's outcome, shared by the tests of this binary: Tinode
+// is built once per run.
+var built struct {
+	once sync.Once
+	err  error
+}
+
 // setUp builds Tinode's server and tinode-db with the adapter linked in
-// (build.sh) and installs Tinode's JavaScript client when node_modules
-// lacks it. It returns this directory (where the scripts run) and the
-// build directory.
+// (build.sh, once per test binary; E2E_BUILT=1 uses the binaries already
+// in the build directory) and installs Tinode's JavaScript client when
+// node_modules lacks it. It returns this directory (where the scripts
+// run) and the build directory.
 func setUp(t *testing.T) (here, build string) {
 	t.Helper()
-	start := time.Now()
 	here, _ = os.Getwd()
 	build = buildDir()
-	runCmd(t, here, "./build.sh")
-	t.Logf("built Tinode in %v", time.Since(start).Round(time.Second))
-	if _, err := os.Stat(filepath.Join(here, "node_modules", "tinode-sdk")); err != nil {
-		runCmd(t, here, "npm", "install", "--no-audit", "--no-fund")
+	built.once.Do(func() {
+		start := time.Now()
+		if os.Getenv("E2E_BUILT") == "1" {
+			_, built.err = os.Stat(filepath.Join(build, "bin", "tinode"))
+		} else if built.err = runCmdErr(here, "./build.sh"); built.err == nil {
+			t.Logf("built Tinode in %v", time.Since(start).Round(time.Second))
+		}
+		if built.err != nil {
+			return
+		}
+		if _, err := os.Stat(filepath.Join(here, "node_modules", "tinode-sdk")); err != nil {
+			built.err = runCmdErr(here, "npm", "install", "--no-audit", "--no-fund")
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
 	return here, build
 }
@@ -103,13 +123,21 @@ func buildDir() string {
 // directory, failing the test with its output when it fails.
 func runCmd(t *testing.T, dir, name string, args ...string) {
 	t.Helper()
+	if err := runCmdErr(dir, name, args...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runCmdErr is runCmd's command; its error holds the output.
+func runCmdErr(dir, name string, args ...string) error {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), awsEnv...), "TINODE_BUILD="+buildDir())
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("%s %v: %v\n%s", name, args, err, out)
+		return fmt.Errorf("%s %v: %v\n%s", name, args, err, out)
 	}
+	return nil
 }
 
 // waitListening waits until something listens on port, at most max.

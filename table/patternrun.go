@@ -1,0 +1,180 @@
+package table
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/singletable/singletable/internal/codec"
+)
+
+// PatternItem is one item a pattern run by text returned
+// ([Table.RunPattern]).
+type PatternItem struct {
+	// Type is the entity type.
+	Type string
+	// Key is the item's primary key.
+	Key Key
+	// Value is the typed item (the entity's Go value, a T), as the
+	// pattern's own reads return it. On a table with
+	// Options.RedactSecrets its secrets read [Redacted].
+	Value any
+}
+
+// RunRequest is a declared pattern to run by text ([Table.RunPattern]).
+type RunRequest struct {
+	// Pattern is the pattern's catalog ID ("PF-12") or its Name
+	// ("podcastflow.Users.ByOrganization"); an ID that two patterns share
+	// must be given by Name.
+	Pattern string
+	// Fields are the key fields, by the attribute names the entity's
+	// templates use ("userId" -> "u-1"). From.* and To.* fields
+	// ("from.date", "to.date") make the run a range read (Between).
+	Fields map[string]string
+	// Limit stops after this many items (0: the pattern's page size).
+	Limit int
+}
+
+// patternRun is a declared pattern run by text: what [Table.RunPattern]
+// reaches through [PatternInfo].
+type patternRun func(ctx context.Context, r RunRequest) iter.Seq2[PatternItem, error]
+
+// RunPattern runs a declared access pattern with its fields given as text
+// (singletable query): Get when the pattern reads one item, else every
+// page of List (or of Between, with from./to. fields), up to r.Limit
+// items, each one traced call of the pattern's ID as its own reads are.
+// The fields are checked as the pattern checks them, before any request.
+// Open the table with Options.RedactSecrets to never see a secret: the
+// items then hold [Redacted] in its place. Errors: a
+// *[ValidationError] naming the pattern when no pattern or several match
+// r.Pattern, or naming the field that is missing or bad.
+func (t *Table) RunPattern(ctx context.Context, r RunRequest) iter.Seq2[PatternItem, error] {
+	var found []PatternInfo
+	for _, p := range t.Patterns() {
+		if p.ID == r.Pattern || p.Name == r.Pattern {
+			found = append(found, p)
+		}
+	}
+	fail := func(reason string, a ...any) iter.Seq2[PatternItem, error] {
+		return func(yield func(PatternItem, error) bool) {
+			yield(PatternItem{}, &ValidationError{Field: "pattern", Reason: fmt.Sprintf(reason, a...)})
+		}
+	}
+	switch {
+	case len(found) == 0:
+		return fail("no declared pattern is %q", r.Pattern)
+	case len(found) > 1:
+		names := make([]string, len(found))
+		for i, p := range found {
+			names[i] = p.Name
+		}
+		return fail("%q names %d patterns: give one of %s", r.Pattern, len(found), strings.Join(names, ", "))
+	case found[0].run == nil:
+		return fail("%s cannot be run by text", found[0].Name)
+	}
+	return found[0].run(ctx, r)
+}
+
+// runText is the pattern's [patternRun].
+func (p *Pattern[T]) runText(ctx context.Context, r RunRequest) iter.Seq2[PatternItem, error] {
+	return func(yield func(PatternItem, error) bool) {
+		plain, from, to := map[string]string{}, map[string]string{}, map[string]string{}
+		for k, v := range r.Fields {
+			switch {
+			case strings.HasPrefix(k, "from."):
+				from[strings.TrimPrefix(k, "from.")] = v
+			case strings.HasPrefix(k, "to."):
+				to[strings.TrimPrefix(k, "to.")] = v
+			default:
+				plain[k] = v
+			}
+		}
+		fields, err := p.textFields(plain)
+		if err != nil {
+			yield(PatternItem{}, err)
+			return
+		}
+		var opts []ListOption
+		if r.Limit > 0 {
+			opts = append(opts, Limit(min(r.Limit, MaxListLimit)))
+		}
+		var seq iter.Seq2[T, error]
+		switch {
+		case len(from) > 0 || len(to) > 0:
+			lo, err := p.textFields(merged(plain, from))
+			if err != nil {
+				yield(PatternItem{}, err)
+				return
+			}
+			hi, err := p.textFields(merged(plain, to))
+			if err != nil {
+				yield(PatternItem{}, err)
+				return
+			}
+			seq = p.AllBetween(ctx, lo, hi, opts...)
+		case p.def.Reads&ReadOne != 0 && (p.def.Reads&ReadPage == 0 || p.e.Key(fields).Err() == nil):
+			seq = func(yield func(T, error) bool) { yield(p.Get(ctx, fields)) }
+		default:
+			seq = p.All(ctx, fields, opts...)
+		}
+		n := 0
+		for v, err := range seq {
+			if err != nil {
+				yield(PatternItem{}, err)
+				return
+			}
+			if !yield(p.item(v)) {
+				return
+			}
+			if n++; r.Limit > 0 && n >= r.Limit {
+				return
+			}
+		}
+	}
+}
+
+// merged returns a's entries overwritten by b's.
+func merged(a, b map[string]string) map[string]string {
+	m := maps.Clone(a)
+	maps.Copy(m, b)
+	return m
+}
+
+// textFields decodes fields given as text into a T: each as a string, or
+// as a number where the field is one.
+func (p *Pattern[T]) textFields(text map[string]string) (T, error) {
+	var v T
+	item := make(Item, len(text))
+	for k, s := range text {
+		item[k] = &types.AttributeValueMemberS{Value: s}
+	}
+	for _, k := range slices.Sorted(maps.Keys(text)) {
+		if err := codec.DecodeItem(item, &v); err == nil {
+			return v, nil
+		}
+		if _, err := strconv.ParseFloat(text[k], 64); err == nil {
+			item[k] = &types.AttributeValueMemberN{Value: text[k]}
+		}
+	}
+	if err := codec.DecodeItem(item, &v); err != nil {
+		return v, &ValidationError{Field: "fields", Reason: err.Error()}
+	}
+	return v, nil
+}
+
+// item returns v as a PatternItem.
+func (p *Pattern[T]) item(v T) (PatternItem, error) {
+	it := PatternItem{Type: p.e.def.Type, Value: v}
+	raw, err := p.e.decl.encode(&v)
+	if err != nil {
+		return it, err
+	}
+	it.Key, err = p.e.decl.primary(raw)
+	return it, err
+}
