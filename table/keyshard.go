@@ -35,12 +35,7 @@ import (
 
 // ShardPK returns the partition key of shard i of the sharded partition
 // pk: pk#i, or pk itself when n is 1.
-func ShardPK(pk string, i, n int) string {
-	if n <= 1 {
-		return pk
-	}
-	return pk + keys.Delimiter + strconv.Itoa(i)
-}
+func ShardPK(pk string, i, n int) string { return keytmpl.ShardPK(pk, i, n) }
 
 // Shards returns the shard count of the entity's partition key on index
 // ix (Primary for the table), as its template declares: 0 when it is not

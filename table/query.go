@@ -27,7 +27,7 @@ type SKCond struct {
 func SKEquals(v string) SKCond { return SKCond{op: "=", a: v} }
 
 // SKBeginsWith matches sort keys that start with prefix. Build prefixes with
-// keys.Pattern.Prefix so they end at a segment boundary.
+// [Template.SortPrefix] so they end at a segment boundary.
 func SKBeginsWith(prefix string) SKCond { return SKCond{op: "begins_with", a: prefix} }
 
 // SKBetween matches sort keys from lo to hi, both inclusive.
