@@ -163,7 +163,7 @@ func (e *Entity[T]) createOps(item *T, validate, token bool) ([]TxOp, string, er
 		ExpressionAttributeValues: x.Vals(),
 	}, Key: w.key, What: e.def.Type, Absent: absent}}}
 	for _, u := range w.uniques {
-		ops = append(ops, e.t.guardPut(u, w.key, w.expires))
+		ops = append(ops, TxOp{e.t.c.GuardPut(u, w.key, w.expires)})
 	}
 	return ops, tok, nil
 }

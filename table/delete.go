@@ -62,7 +62,7 @@ func (e *Entity[T]) DeleteOps(ctx context.Context, k Key) ([]TxOp, error) {
 		ExpressionAttributeValues: x.Vals(),
 	}, Key: k, What: e.def.Type}}}
 	if e.fn.unique != nil {
-		ops = append(ops, e.t.guardDiff(e.fn.unique(&cur), nil, k, 0, false)...)
+		ops = append(ops, txOps(e.t.c.GuardDiff(e.fn.unique(&cur), nil, k, 0, false))...)
 	}
 	return ops, nil
 }

@@ -214,7 +214,7 @@ func (e *Entity[T]) writeDiff(ctx context.Context, k Key, orig *T, raw Item, ver
 		oldUniques, newUniques = nil, nil // its guards are neither claimed nor moved
 	}
 	rewriteKept := e.fn.expires != nil && w.expires != derivedTTL(derivedOld, s.TTLAttr)
-	guards := e.t.guardDiff(oldUniques, newUniques, k, w.expires, rewriteKept)
+	guards := txOps(e.t.c.GuardDiff(oldUniques, newUniques, k, w.expires, rewriteKept))
 	ops := append([]TxOp{{op: ddb.Op{Update: up, Key: k, What: e.def.Type}}}, guards...)
 	ops = append(ops, o.also...)
 	// Guards of values this write does not set never block it: a guard the
