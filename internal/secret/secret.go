@@ -1,3 +1,12 @@
+// Package secret is the engine's sealing of secret attributes: the
+// [Cipher] interface with its local AES-GCM implementation ([NewAESGCM])
+// and key rotation ([Keyring]), and the envelope a sealed value is stored
+// in (a marker, then the ciphertext: [EnvelopeMarker] for a string,
+// [ValueMarker] for a typed catch-all member), found in an item by its
+// attribute path ([Path], [Slot]). Which attributes are secret is the
+// entity's declaration (table.Def.Secrets).
+//
+// It imports the codec layer, nothing of table.
 package secret
 
 import (
