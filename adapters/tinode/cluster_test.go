@@ -2,6 +2,7 @@ package tinode
 
 import (
 	"fmt"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -433,5 +434,55 @@ func TestClusterTopicRecreated_TN8_TN12(t_ *testing.T) {
 	must(t_, err)
 	if got := readMember(t_, b, topic, senders[0]); got != (seen{1, 1, 1}) {
 		t_.Fatalf("node B shows %s, want seq 1 recv 1 read 1", got)
+	}
+}
+
+// TestWriteThroughLostResponse_TN9_TN12: node A's write-throughs lose
+// their responses after DynamoDB applied them (3 UpdateItems in a row,
+// from the third on): the SDK resends each and the write token
+// recognises it as applied; with the SDK's retries off the adapter gets
+// the error, keeps the message for the flush, whose conditional write
+// finds the value already stored. Either way node B reads exactly
+// PostgreSQL's SeqId and marks after every message, and the stored topic
+// ends as the messages say.
+func TestWriteThroughLostResponse_TN9_TN12(t_ *testing.T) {
+	for _, sdkRetries := range []bool{true, false} {
+		t_.Run(fmt.Sprintf("sdkRetries=%v", sdkRetries), func(t_ *testing.T) {
+			clk := newClock()
+			tbl := tabletest.NewTable(t_, table.NewSchema("tinode"), clk.opt())
+			const topic = "grpLostWT"
+			senders := senderUids(2)
+			scaleTopic(t_, New(tbl, Config{}), topic, senders)
+			lost := &tabletest.LostResponses{Op: "UpdateItem", Times: 3, After: 2, Drop: !sdkRetries}
+			opts := []func(*dynamodb.Options){lost.Option()}
+			if !sdkRetries {
+				opts = append(opts, func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
+			}
+			faulty := table.New(tabletest.NewClient(t_, opts...), tbl.Schema(), func(o *table.Options) {
+				o.Cipher, o.Now = tabletest.Cipher(), clk.Now
+			})
+			a := New(faulty, DefaultConfig())
+			t_.Cleanup(func() { a.Close() })
+			b := node(t_, tbl, clk, DefaultConfig())
+			s := &server{tb: t_, a: a, topic: topic, clk: clk}
+			s.load()
+			last := map[t.Uid]int{}
+			const n = 12
+			for i := range n {
+				clk.Advance(200 * time.Millisecond)
+				m, err := s.send(senders[i%2], fmt.Sprintf("m%d", i), 3)
+				must(t_, err)
+				last[senders[i%2]] = m.SeqId
+				for _, u := range senders {
+					if got, want := readMember(t_, b, topic, u), (seen{m.SeqId, last[u], last[u]}); got != want {
+						t_.Fatalf("after SeqId %d (lost %d responses), node B shows %s of %s, want %s", m.SeqId, lost.Lost(), u, got, want)
+					}
+				}
+			}
+			if lost.Lost() != 3 {
+				t_.Fatalf("lost %d responses, want 3", lost.Lost())
+			}
+			checkTopic(t_, a, topic, n, senders)
+		})
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
-	"github.com/tinode/chat/server/logs"
 	t "github.com/tinode/chat/server/store/types"
 )
 
@@ -41,7 +40,7 @@ func (a *Adapter) MessageSave(msg *t.Message) error {
 			if err := a.coal.writeThrough(msg.Topic, p, m.SeqId, m.CreatedAt); err != nil {
 				// The message is stored: its SeqId is flushed, as a hot
 				// topic's, and recovered from it after a crash.
-				logs.Warn.Printf("adapter dynamodb: topic[%s]: SeqId %d written through: %v (left to the flush)", msg.Topic, m.SeqId, err)
+				warnf("adapter dynamodb: topic[%s]: SeqId %d written through: %v (left to the flush)", msg.Topic, m.SeqId, err)
 			}
 		}
 	}

@@ -20,7 +20,10 @@ import (
 // all when the stored value is already as high. Neither touches UpdatedAt
 // (as Tinode's SQL adapters, whose TopicUpdateOnMessage and sender-marks
 // SubsUpdate set only these columns), so the subscription's GSI1 entry
-// stays where it is.
+// stays where it is. A response lost after DynamoDB applied the write is
+// a success: the SDK's resend is recognised by the patch's write token,
+// and when the SDK gives up the raise sends again (patchRetried), whose
+// condition then fails on the value already stored.
 
 // raiseAttempts bounds the conditional attempts of one raise before it
 // falls back to a read and a version-checked write.
@@ -46,10 +49,12 @@ func (a *Adapter) raiseSeq(ctx context.Context, name tn.TopicName, guess, seq in
 		if guess >= seq {
 			return guess, nil
 		}
-		tp, err := e.Patch(ctx, k, table.Patch{
-			Set:     map[string]any{"SeqId": seq, "TouchedAt": at},
-			IfEqual: map[string]any{"SeqId": guess},
-			NoTouch: true,
+		tp, err := patchRetried(ctx, func() (tn.Topic, error) {
+			return e.Patch(ctx, k, table.Patch{
+				Set:     map[string]any{"SeqId": seq, "TouchedAt": at},
+				IfEqual: map[string]any{"SeqId": guess},
+				NoTouch: true,
+			})
 		})
 		if err == nil {
 			return tp.SeqId, nil
@@ -91,10 +96,12 @@ func (a *Adapter) raiseMarks(ctx context.Context, topic tn.TopicName, user tn.Us
 		if next == guess && attempt > 0 {
 			return guess, nil // read from the table: already as high
 		}
-		s, err := e.Patch(ctx, k, table.Patch{
-			Set:     map[string]any{"RecvSeqId": next.recv, "ReadSeqId": next.read},
-			IfEqual: map[string]any{"RecvSeqId": guess.recv, "ReadSeqId": guess.read},
-			NoTouch: true,
+		s, err := patchRetried(ctx, func() (tn.Subscription, error) {
+			return e.Patch(ctx, k, table.Patch{
+				Set:     map[string]any{"RecvSeqId": next.recv, "ReadSeqId": next.read},
+				IfEqual: map[string]any{"RecvSeqId": guess.recv, "ReadSeqId": guess.read},
+				NoTouch: true,
+			})
 		})
 		if err == nil {
 			return mark{recv: s.RecvSeqId, read: s.ReadSeqId}, nil
@@ -115,6 +122,25 @@ func (a *Adapter) raiseMarks(ctx context.Context, topic tn.TopicName, user tn.Us
 		return nil
 	})
 	return mark{recv: s.RecvSeqId, read: s.ReadSeqId}, err
+}
+
+// patchRetried sends patch again (up to saveAttempts in all) while its
+// outcome is unknown: the SDK gave up on lost responses or a timeout, and
+// the write may have landed. The resend's condition then fails on the
+// value the first one stored, which the raise reads as already done. A
+// failed condition, a missing item and invalid input are definite.
+func patchRetried[T any](ctx context.Context, patch func() (T, error)) (T, error) {
+	for attempt := 0; ; attempt++ {
+		v, err := patch()
+		if err == nil || definite(err) || errors.Is(err, table.ErrConditionFailed) || attempt+1 >= saveAttempts || ctx.Err() != nil {
+			return v, err
+		}
+		select {
+		case <-ctx.Done():
+			return v, err
+		case <-time.After(time.Duration(attempt+1) * 20 * time.Millisecond):
+		}
+	}
 }
 
 // condItem returns the stored item a failed condition of a Patch came

@@ -9,7 +9,6 @@ import (
 	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
-	"github.com/tinode/chat/server/logs"
 	t "github.com/tinode/chat/server/store/types"
 )
 
@@ -184,7 +183,7 @@ func (c *coalescer) due(name string, p *ptopic, now time.Time) {
 		p.flushing = false
 		c.mu.Unlock()
 		if err != nil {
-			logs.Warn.Printf("adapter dynamodb: topic[%s]: flush of SeqId and sender marks: %v (retried)", name, err)
+			warnf("adapter dynamodb: topic[%s]: flush of SeqId and sender marks: %v (retried)", name, err)
 		}
 	}()
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
-	"github.com/tinode/chat/server/logs"
 	t "github.com/tinode/chat/server/store/types"
 )
 
@@ -97,7 +96,7 @@ func (a *Adapter) SubsUpdate(topic string, user t.Uid, update map[string]any) er
 		case marksThrough:
 			if err := a.coal.marksThrough(topic, user.String(), seq); err != nil {
 				// Kept: the next flush writes them.
-				logs.Warn.Printf("adapter dynamodb: topic[%s]: sender marks %d written through: %v (left to the flush)", topic, seq, err)
+				warnf("adapter dynamodb: topic[%s]: sender marks %d written through: %v (left to the flush)", topic, seq, err)
 			}
 			return nil
 		}

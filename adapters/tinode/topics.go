@@ -10,7 +10,6 @@ import (
 	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 	"github.com/tinode/chat/server/db/common"
-	"github.com/tinode/chat/server/logs"
 	t "github.com/tinode/chat/server/store/types"
 )
 
@@ -467,7 +466,7 @@ func (a *Adapter) TopicUpdateSubCnt(topic string) error {
 	if a.coal != nil {
 		if err := a.coal.release(topic); err != nil {
 			// Still kept: the ticker flushes it within coalesce_ms.
-			logs.Warn.Printf("adapter dynamodb: topic[%s]: flush as the topic stops: %v (retried)", topic, err)
+			warnf("adapter dynamodb: topic[%s]: flush as the topic stops: %v (retried)", topic, err)
 		}
 	}
 	ctx, cancel := a.ctx()

@@ -55,7 +55,14 @@ func TestTinodeEndToEnd(t_ *testing.T) {
 		defer cancel()
 		_ = tbl.Delete(c)
 	})
-	st := tinode.New(tbl, func(o *tinode.Options) { o.SharedTags = true }) // the adapter's default tag rule
+	// Read as the adapter reads: its tag rule, and the sharded profile,
+	// which reads each topic's messages by the layout stored with it (the
+	// adapter's default message_shards is 4).
+	st := tinode.New(tbl, func(o *tinode.Options) {
+		o.SharedTags = true
+		o.MessageShards = 1
+		o.ServerNumbered = true
+	})
 
 	// tinode-db creates the table and loads Tinode's sample data.
 	t0 := time.Now()

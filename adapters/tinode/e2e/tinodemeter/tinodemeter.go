@@ -59,6 +59,10 @@ type Config struct {
 	// MeterListen is the meter's HTTP address (host:port; default
 	// 127.0.0.1:0).
 	MeterListen string `json:"meter_listen"`
+	// NoCapacity leaves the capacity.Meter off the client (it reads each
+	// written item's before-image through a second client, a request
+	// more per write): calls are still counted and timed.
+	NoCapacity bool `json:"no_capacity"`
 }
 
 // Metered is the DynamoDB adapter with a meter on its client. Every
@@ -92,7 +96,7 @@ func (m *Metered) Open(raw json.RawMessage) error {
 	if m.Adapter != nil {
 		return errors.New("adapter dynamodb_metered is already open")
 	}
-	var cfg Config
+	cfg := Config{Config: adapter.DefaultConfig()} // as Open: omitted keys take the defaults
 	if err := json.Unmarshal(raw, &cfg); err != nil {
 		return fmt.Errorf("adapter dynamodb_metered: config: %w", err)
 	}
@@ -118,8 +122,12 @@ func (m *Metered) Open(raw json.RawMessage) error {
 		}
 	}
 	m.meter = capacity.NewMeter(dynamodb.NewFromConfig(awsCfg, endpoint))
-	m.calls = &callCounter{n: map[string]int{}}
-	client := dynamodb.NewFromConfig(awsCfg, endpoint, m.meter.Option(), m.calls.option())
+	m.calls = &callCounter{n: map[string]int{}, d: map[string]time.Duration{}}
+	opts := []func(*dynamodb.Options){endpoint, m.calls.option()}
+	if !cfg.NoCapacity {
+		opts = append(opts, m.meter.Option())
+	}
+	client := dynamodb.NewFromConfig(awsCfg, opts...)
 	tbl := table.New(client, table.NewSchema(cfg.Table))
 	m.Adapter = adapter.New(tbl, cfg.Config)
 	if err := m.Adapter.SetMaxResults(m.maxResults); err != nil {
@@ -164,8 +172,10 @@ type Report struct {
 	// ([capacity.Meter.Requests]).
 	Requests int `json:"requests"`
 	// Calls counts the client's operations by name (each SDK call once,
-	// whatever its retries).
-	Calls map[string]int `json:"calls"`
+	// whatever its retries), and CallTime is the time they took in all
+	// (with the meter's before-image reads, when it is on).
+	Calls    map[string]int           `json:"calls"`
+	CallTime map[string]time.Duration `json:"callTime"`
 	// Keys are the units charged to each partition key.
 	Keys []KeyUsage `json:"keys"`
 	// Items are the units charged to each item, the highest load first.
@@ -187,7 +197,8 @@ type ItemUsage struct {
 }
 
 func (m *Metered) report() Report {
-	r := Report{Requests: m.meter.Requests(), Calls: m.calls.snapshot()}
+	r := Report{Requests: m.meter.Requests()}
+	r.Calls, r.CallTime = m.calls.snapshot()
 	for p, u := range m.meter.Keys() {
 		r.Keys = append(r.Keys, KeyUsage{Partition: p, Shape: m.meter.Shape(p), Usage: u})
 	}
@@ -210,10 +221,11 @@ func cmpLoad(a, b capacity.Usage) int {
 	return 0
 }
 
-// callCounter counts a client's operations by name.
+// callCounter counts and times a client's operations by name.
 type callCounter struct {
 	mu sync.Mutex
 	n  map[string]int
+	d  map[string]time.Duration
 }
 
 func (c *callCounter) option() func(*dynamodb.Options) {
@@ -221,27 +233,31 @@ func (c *callCounter) option() func(*dynamodb.Options) {
 		o.APIOptions = append(o.APIOptions, func(st *middleware.Stack) error {
 			return st.Initialize.Add(middleware.InitializeMiddlewareFunc("singletableCallCounter",
 				func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+					t0 := time.Now()
+					out, md, err := next.HandleInitialize(ctx, in)
+					op := middleware.GetOperationName(ctx)
 					c.mu.Lock()
-					c.n[middleware.GetOperationName(ctx)]++
+					c.n[op]++
+					c.d[op] += time.Since(t0)
 					c.mu.Unlock()
-					return next.HandleInitialize(ctx, in)
+					return out, md, err
 				}), middleware.After)
 		})
 	}
 }
 
-func (c *callCounter) snapshot() map[string]int {
+func (c *callCounter) snapshot() (map[string]int, map[string]time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := make(map[string]int, len(c.n))
+	n, d := make(map[string]int, len(c.n)), make(map[string]time.Duration, len(c.d))
 	for k, v := range c.n {
-		out[k] = v
+		n[k], d[k] = v, c.d[k]
 	}
-	return out
+	return n, d
 }
 
 func (c *callCounter) reset() {
 	c.mu.Lock()
-	c.n = map[string]int{}
+	c.n, c.d = map[string]int{}, map[string]time.Duration{}
 	c.mu.Unlock()
 }
