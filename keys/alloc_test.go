@@ -12,19 +12,12 @@ func TestAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts differ under the race detector")
 	}
-	key := eventSK.MustBuild("1700000000000", "evt_abc")
 	tm := time.UnixMilli(1700000000000)
 	tests := []struct {
 		name string
 		max  float64
 		f    func()
 	}{
-		{"Build 2 segments", 1, func() { sinkSK, _ = eventSK.Build("1700000000000", "evt_abc") }},
-		{"Build constant", 0, func() { sinkSK, _ = profile.Build() }},
-		{"Prefix", 1, func() { sinkSK, _ = topicSK.Prefix("1") }},
-		{"Parse", 1, func() { sinkVal, _ = eventSK.Parse(key) }},
-		{"Segment", 0, func() { sinkStr, _ = eventSK.Segment(key, 1) }},
-		{"Matches", 0, func() { _ = eventSK.Matches(key) }},
 		{"Escape clean", 0, func() { sinkStr = keys.Escape("golang") }},
 		{"UnixMilli", 1, func() { sinkStr = keys.MustUnixMilli(tm) }},
 		{"ParseUnixMilli", 0, func() { _, _ = keys.ParseUnixMilli("1700000000000") }},

@@ -8,50 +8,8 @@ import (
 )
 
 var (
-	sinkSK  keys.SK
 	sinkStr string
-	sinkVal []string
 )
-
-func BenchmarkBuild2Segments(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		sinkSK, _ = eventSK.Build("1700000000000", "evt_abc")
-	}
-}
-
-func BenchmarkPrefix(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		sinkSK, _ = topicSK.Prefix("1")
-	}
-}
-
-func BenchmarkParse(b *testing.B) {
-	key := eventSK.MustBuild("1700000000000", "evt_abc")
-	b.ReportAllocs()
-	for b.Loop() {
-		sinkVal, _ = eventSK.Parse(key)
-	}
-}
-
-func BenchmarkSegment(b *testing.B) {
-	key := eventSK.MustBuild("1700000000000", "evt_abc")
-	b.ReportAllocs()
-	for b.Loop() {
-		sinkStr, _ = eventSK.Segment(key, 1)
-	}
-}
-
-func BenchmarkMatches(b *testing.B) {
-	key := eventSK.MustBuild("1700000000000", "evt_abc")
-	b.ReportAllocs()
-	for b.Loop() {
-		if !eventSK.Matches(key) {
-			b.Fatal("no match")
-		}
-	}
-}
 
 func BenchmarkUnixMilli(b *testing.B) {
 	t := time.UnixMilli(1700000000000)

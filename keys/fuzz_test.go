@@ -2,7 +2,6 @@ package keys_test
 
 import (
 	"errors"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,69 +11,10 @@ import (
 	"github.com/singletable/singletable/keys"
 )
 
-var fuzzPattern = keys.NewPattern[keys.SK]("F", "a", "b")
-
 // validSegment is an independent statement of the segment rule.
 func validSegment(s string) bool {
 	return s != "" && utf8.ValidString(s) && !strings.Contains(s, keys.Delimiter) &&
 		!strings.ContainsFunc(s, unicode.IsControl)
-}
-
-func FuzzBuildParse(f *testing.F) {
-	for _, seed := range [][2]string{
-		{"1", "2"}, {"1700000000000", "evt_abc"}, {"", "x"}, {"a#b", "c"}, {"a", "\n"},
-		{"\xff", "b"}, {"日本", "語"}, {"x\u0085", "y"}, {"%23", "%"}, {strings.Repeat("z", 1100), "y"},
-	} {
-		f.Add(seed[0], seed[1])
-	}
-	f.Fuzz(func(t *testing.T, a, b string) {
-		key, err := fuzzPattern.Build(a, b)
-		fits := len("F#")+len(a)+len("#")+len(b) <= keys.MaxSKBytes
-		if want := validSegment(a) && validSegment(b) && fits; (err == nil) != want {
-			t.Fatalf("Build(%q, %q) err = %v, want success %v", a, b, err, want)
-		}
-		if err != nil {
-			if !errors.Is(err, keys.ErrInvalidKey) {
-				t.Fatalf("Build error %v does not match ErrInvalidKey", err)
-			}
-		} else {
-			got, err := fuzzPattern.Parse(key)
-			if err != nil || !slices.Equal(got, []string{a, b}) {
-				t.Fatalf("Parse(Build(%q, %q)) = %q, %v", a, b, got, err)
-			}
-			if s, err := fuzzPattern.Segment(key, 1); err != nil || s != b {
-				t.Fatalf("Segment(%q, 1) = %q, %v", key, s, err)
-			}
-			p, err := fuzzPattern.Prefix(a)
-			if err != nil || !strings.HasPrefix(string(key), string(p)) {
-				t.Fatalf("Prefix(%q) = %q, %v; not a prefix of %q", a, p, err, key)
-			}
-		}
-		// Parse accepts exactly what Build returns: parse a+b as a raw key.
-		raw := keys.SK(a + b)
-		if vals, err := fuzzPattern.Parse(raw); err == nil {
-			back, err := fuzzPattern.Build(vals...)
-			if err != nil || back != raw {
-				t.Fatalf("Build(Parse(%q)) = %q, %v", raw, back, err)
-			}
-		} else if !errors.Is(err, keys.ErrInvalidKey) || fuzzPattern.Matches(raw) {
-			t.Fatalf("Parse(%q) err = %v, Matches = %v", raw, err, fuzzPattern.Matches(raw))
-		}
-		// Escaped values always build, unless too long.
-		ea, eb := keys.Escape(a), keys.Escape(b)
-		if a != "" && b != "" && len(ea)+len(eb)+3 <= keys.MaxSKBytes {
-			key, err := fuzzPattern.Build(ea, eb)
-			if err != nil {
-				t.Fatalf("Build(Escape(%q), Escape(%q)): %v", a, b, err)
-			}
-			vals, _ := fuzzPattern.Parse(key)
-			ua, err1 := keys.Unescape(vals[0])
-			ub, err2 := keys.Unescape(vals[1])
-			if err1 != nil || err2 != nil || ua != a || ub != b {
-				t.Fatalf("escaped round trip of (%q, %q) = (%q, %q), %v, %v", a, b, ua, ub, err1, err2)
-			}
-		}
-	})
 }
 
 func FuzzEscape(f *testing.F) {

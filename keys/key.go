@@ -12,17 +12,3 @@ const (
 	// MaxSKBytes is the longest sort key DynamoDB accepts.
 	MaxSKBytes = 1024
 )
-
-// PK is a partition key value. Build one with a [Pattern] of PK so that it
-// can only come from a validated, typed builder.
-type PK string
-
-// String returns the key as a plain string.
-func (k PK) String() string { return string(k) }
-
-// SK is a sort key value. Build one with a [Pattern] of SK; a SK cannot be
-// passed where a [PK] is expected.
-type SK string
-
-// String returns the key as a plain string.
-func (k SK) String() string { return string(k) }

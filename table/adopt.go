@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/singletable/singletable/internal/keytmpl"
+	"github.com/singletable/singletable/internal/job"
 )
 
 // AnyEntity is an [Entity] of any type: what tools see of the entities
@@ -53,7 +53,7 @@ func (e *Entity[T]) Owns(raw Item) bool {
 			return s.Value == e.def.Type
 		}
 	}
-	return e.fn.match != nil && e.fn.match(e.t.keyFromItem(raw))
+	return e.fn.match != nil && e.fn.match(e.t.c.KeyOf(raw))
 }
 
 // Adopt brings the item raw (as a Scan returned it) up to the library's
@@ -69,8 +69,8 @@ func (e *Entity[T]) Owns(raw Item) bool {
 // UpdateItem (or transaction) as [Entity.Update]'s, retried on a lost
 // race; an item deleted meanwhile is Skipped.
 func (e *Entity[T]) Adopt(ctx context.Context, raw Item, dryRun bool) (JobOutcome, error) {
-	k := e.t.keyFromItem(raw)
-	if e.t.expired(raw) {
+	k := e.t.c.KeyOf(raw)
+	if e.t.c.Expired(raw) {
 		return Skipped, nil
 	}
 	for attempt := 0; ; attempt++ {
@@ -92,7 +92,7 @@ func (e *Entity[T]) Adopt(ctx context.Context, raw Item, dryRun bool) (JobOutcom
 		if err != nil {
 			return Conflicted, err
 		}
-		err = e.writeDiffOpts(ctx, k, &orig, raw, ver, &cur, true, true)
+		err = e.writeDiff(ctx, k, &orig, raw, ver, &cur, diffWrite{ensureAll: true, noTouch: true})
 		switch {
 		case err == nil:
 			return Changed, nil
@@ -105,7 +105,7 @@ func (e *Entity[T]) Adopt(ctx context.Context, raw Item, dryRun bool) (JobOutcom
 			if err != nil {
 				return Unchanged, err
 			}
-			if raw == nil || e.t.expired(raw) {
+			if raw == nil || e.t.c.Expired(raw) {
 				return Skipped, nil
 			}
 			continue
@@ -145,8 +145,8 @@ func (e *Entity[T]) needsAdoption(ctx context.Context, k Key, item *T, raw Item,
 			switch {
 			case errors.Is(err, ErrNotFound):
 				need = true
-				if claims := claimsOf(ctx); claims != nil && dryRun {
-					if p, taken, _ := claimUnique(claims, u, k); taken {
+				if claims := job.ClaimsOf(ctx); claims != nil && dryRun {
+					if p, taken, _ := job.ClaimUnique(claims, u, k); taken {
 						return false, fmt.Errorf("%w: %s %q is also held by %s/%s", ErrUniqueViolation, u.Name, u.Value, p.PK, p.SK)
 					}
 				}
@@ -180,7 +180,7 @@ func (e *Entity[T]) guardOwner(ctx context.Context, u Unique, k Key, dryRun bool
 // unique guard, a job checkpoint, a counter shard or rollup item), which
 // jobs do not visit.
 func (t *Table) bookkeeping(raw Item) bool {
-	if strings.HasPrefix(t.keyFromItem(raw).PK, jobPrefix) {
+	if strings.HasPrefix(t.c.KeyOf(raw).PK, job.Prefix) {
 		return true
 	}
 	if ta := t.schema.TypeAttr; ta != "" {
@@ -189,18 +189,4 @@ func (t *Table) bookkeeping(raw Item) bool {
 		}
 	}
 	return false
-}
-
-// sourceKey names an item of a job's source table by its key attributes.
-func sourceKey(raw Item, attrs []string) Key {
-	var k Key
-	for i, a := range attrs {
-		v, _ := keytmpl.SegmentValue(raw[a])
-		if i == 0 {
-			k.PK = a + "=" + v
-		} else {
-			k.SK = a + "=" + v
-		}
-	}
-	return k
 }

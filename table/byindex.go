@@ -31,7 +31,7 @@ func (e *Entity[T]) GetByIndex(ctx context.Context, q Query) (T, error) {
 	if len(raw.Items) == 0 {
 		return zero, opErr("get by index", e.def.Type, Key{}, ErrNotFound)
 	}
-	k := e.t.keyFromItem(raw.Items[0])
+	k := e.t.c.KeyOf(raw.Items[0])
 	item, _, stored, err := e.getRaw(ctx, k, Consistent())
 	if err != nil {
 		return zero, opErr("get by index", e.def.Type, k, err)
@@ -40,14 +40,14 @@ func (e *Entity[T]) GetByIndex(ctx context.Context, q Query) (T, error) {
 	if err != nil {
 		return zero, opErr("get by index", e.def.Type, k, err)
 	}
-	pkAttr, _, _, err := e.t.schema.keyAttrs(q.Index)
+	pkAttr, _, _, err := e.t.schema.KeyAttrs(q.Index)
 	if err != nil {
 		return zero, opErr("get by index", e.def.Type, k, err)
 	}
 	if ix[q.Index].PK != q.PK || !rawStringIs(stored, pkAttr, q.PK) {
 		// The index entry was stale: the item has moved off that key, or
-		// another writer removed its index attributes (Ferryhook's
-		// service revokes an API key so).
+		// another writer removed its index attributes (a service that
+		// revokes an item so).
 		return zero, opErr("get by index", e.def.Type, k, ErrNotFound)
 	}
 	if ixs := e.def.ValidWhileIndexed; len(ixs) > 0 {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/counter"
+	"github.com/singletable/singletable/internal/job"
 )
 
 // Changes: what the table's stream says happened, typed. A DynamoDB
@@ -180,9 +182,9 @@ func libraryKind(k Key) string {
 	case strings.HasPrefix(k.PK, "UNIQUE#") && k.SK == "UNIQUE",
 		strings.HasPrefix(k.PK, "SHARED#") && strings.HasPrefix(k.SK, "HOLDER#"):
 		return GuardType
-	case strings.HasPrefix(k.PK, counterPrefix):
+	case strings.HasPrefix(k.PK, counter.Prefix):
 		return CounterType
-	case strings.HasPrefix(k.PK, jobPrefix):
+	case strings.HasPrefix(k.PK, job.Prefix):
 		return "_job"
 	case strings.HasPrefix(k.PK, FeedPrefix):
 		return FeedType
@@ -213,7 +215,7 @@ func (t *Table) classifyItem(img Item) Classification {
 			return Classification{}
 		}
 	}
-	k := t.keyFromItem(img)
+	k := t.c.KeyOf(img)
 	if lib := libraryKind(k); lib != "" {
 		return Classification{Kind: KindLibrary, Library: lib}
 	}
@@ -299,7 +301,7 @@ func (e *RecordError) Unwrap() error { return e.Err }
 // NewRecordError returns the error naming r (its sequence number, event
 // ID and key), routed to entity, for err.
 func (t *Table) NewRecordError(r Record, entity string, err error) *RecordError {
-	return &RecordError{Sequence: r.Sequence, ID: r.ID, Key: t.keyFromItem(r.Keys), Entity: entity, Err: err}
+	return &RecordError{Sequence: r.Sequence, ID: r.ID, Key: t.c.KeyOf(r.Keys), Entity: entity, Err: err}
 }
 
 // DecodeChange decodes r, a stream record of an item of this entity, into
@@ -326,7 +328,7 @@ func (e *Entity[T]) DecodeChange(r Record) (ItemChange[T], error) {
 	if len(keysOf) == 0 {
 		keysOf = r.Image()
 	}
-	c.Key = e.t.keyFromItem(keysOf)
+	c.Key = e.t.c.KeyOf(keysOf)
 	var openOld, openNew Item
 	if r.Old != nil {
 		v, opened, err := e.decodeImage(r.Old, c.Key)

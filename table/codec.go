@@ -1,19 +1,17 @@
 package table
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/aws/smithy-go"
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/keytmpl"
 	"github.com/singletable/singletable/keys"
 )
 
@@ -36,15 +34,11 @@ type written struct {
 	derived Item  // the index keys and TTL the item derives
 }
 
-// prepare validates item and encodes it with its keys, type, TTL and
-// version attributes. Nothing is sent.
-func (e *Entity[T]) prepare(item *T, version int64) (written, error) {
-	return e.prepareV(item, version, true)
-}
-
-// prepareV is prepare; without validate, Def.Validate is left to the
-// caller (a write of a difference validates only what it changes).
-func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, error) {
+// prepare encodes item with its keys, type, TTL and version attributes,
+// after Def.Validate when validate is set (without it, validation is left
+// to the caller: a write of a difference validates only what it changes).
+// Nothing is sent.
+func (e *Entity[T]) prepare(item *T, version int64, validate bool) (written, error) {
 	w := written{derived: Item{}}
 	// Keys derive from the encoded attributes: validate (which may
 	// normalize), then encode once and derive everything from that.
@@ -61,7 +55,7 @@ func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, er
 	kav := e.decl.withKeyOnly(av, reflect.ValueOf(src).Elem()) // before secrets are sealed and key attributes added
 	k, err := e.decl.primary(kav)
 	if err == nil {
-		err = checkKey(k)
+		err = keytmpl.CheckKey(k)
 	}
 	if err != nil {
 		return w, err
@@ -106,7 +100,7 @@ func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, er
 		av[s.VersionAttr] = codec.Num(version)
 	}
 	for i, ik := range ix {
-		is, err := s.index(i)
+		is, err := s.GSI(i)
 		if err != nil {
 			return w, err
 		}
@@ -116,10 +110,10 @@ func (e *Entity[T]) prepareV(item *T, version int64, validate bool) (written, er
 		if ik.SK == "" {
 			return w, &ValidationError{Entity: e.def.Type, Field: is.SK, Reason: "empty sort key for a non-empty index partition key", Key: true}
 		}
-		if err := checkKeyValue(is.PK, ik.PK, keys.MaxPKBytes); err != nil {
+		if err := keytmpl.CheckKeyValue(is.PK, ik.PK, keys.MaxPKBytes); err != nil {
 			return w, err
 		}
-		if err := checkKeyValue(is.SK, ik.SK, keys.MaxSKBytes); err != nil {
+		if err := keytmpl.CheckKeyValue(is.SK, ik.SK, keys.MaxSKBytes); err != nil {
 			return w, err
 		}
 		av[is.PK] = &types.AttributeValueMemberS{Value: ik.PK}
@@ -167,7 +161,7 @@ func (e *Entity[T]) decodeWith(raw Item, lenient bool) (T, int64, error) {
 	src := raw
 	if len(e.def.Secrets) > 0 {
 		var err error
-		if src, err = e.openItem(raw, e.t.keyFromItem(raw), lenient); err != nil {
+		if src, err = e.openItem(raw, e.t.c.KeyOf(raw), lenient); err != nil {
 			return v, 0, err
 		}
 	}
@@ -188,94 +182,6 @@ func (t *Table) versionOfItem(raw Item) int64 {
 		return v
 	}
 	return 0
-}
-
-// expired reports whether raw is past its TTL.
-func (t *Table) expired(raw Item) bool {
-	if t.schema.TTLAttr == "" {
-		return false
-	}
-	n, ok := raw[t.schema.TTLAttr].(*types.AttributeValueMemberN)
-	if !ok {
-		return false
-	}
-	ttl, err := strconv.ParseFloat(n.Value, 64)
-	if err != nil || ttl <= 0 {
-		return false
-	}
-	return float64(t.now().Unix()) >= ttl
-}
-
-func (t *Table) keyItem(k Key) Item {
-	return Item{
-		t.schema.PK: &types.AttributeValueMemberS{Value: k.PK},
-		t.schema.SK: &types.AttributeValueMemberS{Value: k.SK},
-	}
-}
-
-func (t *Table) keyFromItem(raw Item) Key {
-	var k Key
-	if s, ok := raw[t.schema.PK].(*types.AttributeValueMemberS); ok {
-		k.PK = s.Value
-	}
-	if s, ok := raw[t.schema.SK].(*types.AttributeValueMemberS); ok {
-		k.SK = s.Value
-	}
-	return k
-}
-
-// checkKey validates a primary key before any request.
-func checkKey(k Key) error {
-	if k.err != nil {
-		return k.err
-	}
-	if err := checkKeyValue("PK", k.PK, keys.MaxPKBytes); err != nil {
-		return err
-	}
-	return checkKeyValue("SK", k.SK, keys.MaxSKBytes)
-}
-
-func checkKeyValue(field, v string, max int) error {
-	switch {
-	case v == "":
-		return &ValidationError{Field: field, Reason: "empty key", Key: true}
-	case len(v) > max:
-		return &ValidationError{Field: field, Reason: fmt.Sprintf("%d bytes, the limit is %d", len(v), max), Key: true}
-	case !utf8.ValidString(v):
-		return &ValidationError{Field: field, Reason: "not valid UTF-8", Key: true}
-	}
-	for _, r := range v {
-		if unicode.IsControl(r) {
-			return &ValidationError{Field: field, Reason: "contains a control character", Key: true}
-		}
-	}
-	return nil
-}
-
-// mapErr turns SDK errors into the package's sentinels, keeping the cause.
-func mapErr(err error) error {
-	var ccf *types.ConditionalCheckFailedException
-	var tce *types.TransactionCanceledException
-	var thr *types.ProvisionedThroughputExceededException
-	var rle *types.RequestLimitExceeded
-	var tcf *types.TransactionConflictException
-	var ipm *types.IdempotentParameterMismatchException
-	var ae smithy.APIError
-	switch {
-	case errors.As(err, &ccf):
-		return fmt.Errorf("%w: %w", ErrConditionFailed, err)
-	case errors.As(err, &tce):
-		return newTxError(tce)
-	case errors.As(err, &thr), errors.As(err, &rle):
-		return fmt.Errorf("%w: %w", ErrThrottled, err)
-	case errors.As(err, &ipm):
-		return fmt.Errorf("%w: %w", ErrIdempotencyMismatch, err)
-	case errors.As(err, &tcf):
-		return fmt.Errorf("%w: %w", ErrConflict, err)
-	case errors.As(err, &ae) && (ae.ErrorCode() == "ThrottlingException" || ae.ErrorCode() == "ThrottlingError"):
-		return fmt.Errorf("%w: %w", ErrThrottled, err)
-	}
-	return err
 }
 
 // checkValues returns a *ValidationError naming the first attribute of

@@ -111,7 +111,7 @@ func (t *Table) ReadCollection(ctx context.Context, q Query, handlers ...Handler
 		}
 		h, ok := byType[typ]
 		if !ok && typ == "" {
-			k := t.keyFromItem(raw)
+			k := t.c.KeyOf(raw)
 			for _, c := range handlers {
 				if c.match != nil && c.match(k) {
 					h, ok = c, true
@@ -120,10 +120,10 @@ func (t *Table) ReadCollection(ctx context.Context, q Query, handlers ...Handler
 			}
 		}
 		if !ok {
-			return "", opErr("read collection", typ, t.keyFromItem(raw), fmt.Errorf("%w: no handler for entity type %q", ErrUnknownType, typ))
+			return "", opErr("read collection", typ, t.c.KeyOf(raw), fmt.Errorf("%w: no handler for entity type %q", ErrUnknownType, typ))
 		}
 		if err := h.decode(raw); err != nil {
-			return "", opErr("read collection", typ, t.keyFromItem(raw), err)
+			return "", opErr("read collection", typ, t.c.KeyOf(raw), err)
 		}
 	}
 	return page.Cursor, nil

@@ -1,16 +1,10 @@
 package table
 
 import (
-	"fmt"
-	"slices"
-	"strconv"
-	"strings"
+	"context"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"github.com/singletable/singletable/internal/codec"
-	"github.com/singletable/singletable/keys"
+	"github.com/singletable/singletable/internal/counter"
+	"github.com/singletable/singletable/internal/ddb"
 )
 
 // Sharded counters. One item takes at most 1,000 write units per second
@@ -54,203 +48,54 @@ import (
 
 // CounterType is the entity-type attribute of counter shards and rollup
 // items (library bookkeeping, which jobs do not visit).
-const CounterType = "_counter"
+const CounterType = counter.Type
 
 // MaxCounterShards is the largest shard count of a counter set: the
 // owner, its rollup item and the shards are read in one BatchGetItem (at
 // most 100 keys).
-const MaxCounterShards = MaxBatchGet - 2
+const MaxCounterShards = counter.MaxShards
 
-const counterPrefix = "_CTR#"
+// CounterSpec declares a set of sharded counters of one kind of owner:
+// Name names the set in its shards' keys (a-z, 0-9, '-', '_'); Shards is
+// N, 1..MaxCounterShards; Sums are the counters the shards add to and the
+// rollup sums (the owner's eventCount); Latest are attributes set on the
+// shard by each write, whose largest value (compared as strings: ISO
+// times) the rollup sets on the owner when it is later than the owner's
+// (lastEventAt); State are the owner's attributes copied into every
+// shard, which AddOp conditions on (a status, a plan; string values, ""
+// is absent).
+type CounterSpec = counter.Spec
 
-// CounterSpec declares a set of sharded counters of one kind of owner.
-type CounterSpec struct {
-	// Name names the set in its shards' keys: a-z, 0-9, '-', '_'.
-	Name string
-	// Shards is N, 1..MaxCounterShards.
-	Shards int
-	// Sums are the counters the shards add to and the rollup sums (the
-	// owner's eventCount).
-	Sums []string
-	// Latest are attributes set on the shard by each write, whose largest
-	// value (compared as strings: ISO times) the rollup sets on the owner
-	// when it is later than the owner's (lastEventAt).
-	Latest []string
-	// State are the owner's attributes copied into every shard, which
-	// AddOp conditions on (a status, a plan). String values; "" is absent.
-	State []string
-}
+// CounterTotals is what a counter set holds for one owner.
+type CounterTotals = counter.Totals
 
 // Counters is a set of sharded counters on a table (see the section
 // above). Build it with [Table.Counters].
-type Counters struct {
-	t    *Table
-	spec CounterSpec
-}
+type Counters struct{ c *counter.Counters }
 
 // Counters returns the counter set spec on t, or a *ValidationError.
 func (t *Table) Counters(spec CounterSpec) (*Counters, error) {
-	bad := func(field, f string, args ...any) (*Counters, error) {
-		return nil, &ValidationError{Field: "counters " + field, Reason: fmt.Sprintf(f, args...)}
+	c, err := counter.New(t.c, spec)
+	if err != nil {
+		return nil, err
 	}
-	if spec.Name == "" || strings.ContainsFunc(spec.Name, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_')
-	}) {
-		return bad("name", "%q: want a-z, 0-9, '-', '_'", spec.Name)
-	}
-	if spec.Shards < 1 || spec.Shards > MaxCounterShards {
-		return bad("shards", "%d is outside 1..%d", spec.Shards, MaxCounterShards)
-	}
-	if len(spec.Sums)+len(spec.Latest) == 0 {
-		return bad("sums", "no counter declared")
-	}
-	s := t.schema
-	reserved := map[string]bool{s.PK: true, s.SK: true, s.TypeAttr: true, s.VersionAttr: true, s.TokenAttr: true, s.TTLAttr: true}
-	seen := map[string]bool{}
-	for _, a := range slices.Concat(spec.Sums, spec.Latest, spec.State) {
-		if a == "" || reserved[a] || seen[a] {
-			return bad("attribute", "%q is empty, a key or bookkeeping attribute, or declared twice", a)
-		}
-		seen[a] = true
-	}
-	return &Counters{t: t, spec: spec}, nil
+	return &Counters{c}, nil
 }
 
 // Spec returns the set's declaration.
-func (c *Counters) Spec() CounterSpec { return c.spec }
+func (c *Counters) Spec() CounterSpec { return c.c.Spec() }
 
 // Pick returns the shard a write identified by id (an event ID) goes to:
 // [Shard](id, N).
-func (c *Counters) Pick(id string) int { return Shard(id, c.spec.Shards) }
-
-func (c *Counters) base(owner string) string {
-	return counterPrefix + c.spec.Name + keys.Delimiter + keys.Escape(owner)
-}
+func (c *Counters) Pick(id string) int { return c.c.Pick(id) }
 
 // ShardKey returns the key of owner's shard i: PK
 // _CTR#{name}#{owner}#{i}, SK SHARD (owner escaped like a key segment).
-func (c *Counters) ShardKey(owner string, i int) Key {
-	return Key{PK: c.base(owner) + keys.Delimiter + strconv.Itoa(i), SK: "SHARD"}
-}
+func (c *Counters) ShardKey(owner string, i int) Key { return c.c.ShardKey(owner, i) }
 
 // RollupKey returns the key of owner's rollup item: PK _CTR#{name}#{owner},
 // SK ROLLUP. It holds, per counter, the shards' sum at the last rollup.
-func (c *Counters) RollupKey(owner string) Key {
-	return Key{PK: c.base(owner), SK: "ROLLUP"}
-}
-
-// counterExprs builds an expression with the table's key and type
-// attributes bound (#pk, #ty, :ty).
-func (c *Counters) exprs() exprs {
-	x := newExprs()
-	x.names["#pk"] = c.t.schema.PK
-	if c.t.schema.TypeAttr != "" {
-		x.names["#ty"] = c.t.schema.TypeAttr
-		x.values[":ty"] = &types.AttributeValueMemberS{Value: CounterType}
-	}
-	return x
-}
-
-func (c *Counters) typeSet() []string {
-	if c.t.schema.TypeAttr == "" {
-		return nil
-	}
-	return []string{"#ty = :ty"}
-}
-
-func (c *Counters) declared(list []string, a, what string) error {
-	if !slices.Contains(list, a) {
-		return &ValidationError{Field: "counters " + c.spec.Name, Reason: fmt.Sprintf("%q is not a declared %s", a, what)}
-	}
-	return nil
-}
-
-// stateCond appends to cond the condition that each attribute of want
-// holds its value ("" absent), binding placeholders with prefix p.
-func (c *Counters) stateCond(x exprs, cond []string, want map[string]string, p string) ([]string, error) {
-	for i, a := range sortedKeys(want) {
-		if err := c.declared(c.spec.State, a, "state attribute"); err != nil {
-			return nil, err
-		}
-		n := "#" + p + strconv.Itoa(i)
-		x.names[n] = a
-		if want[a] == "" {
-			cond = append(cond, "attribute_not_exists("+n+")")
-			continue
-		}
-		x.values[":"+p+strconv.Itoa(i)] = &types.AttributeValueMemberS{Value: want[a]}
-		cond = append(cond, n+" = :"+p+strconv.Itoa(i))
-	}
-	return cond, nil
-}
-
-func (c *Counters) update(k Key, x exprs, set, add, remove, cond []string) TxOp {
-	var parts []string
-	if len(set) > 0 {
-		parts = append(parts, "SET "+strings.Join(set, ", "))
-	}
-	if len(add) > 0 {
-		parts = append(parts, "ADD "+strings.Join(add, ", "))
-	}
-	if len(remove) > 0 {
-		parts = append(parts, "REMOVE "+strings.Join(remove, ", "))
-	}
-	ex, ce := strings.Join(parts, " "), strings.Join(cond, " AND ")
-	prune(x, ex, ce)
-	u := &types.Update{
-		TableName:                 aws.String(c.t.schema.Name),
-		Key:                       c.t.keyItem(k),
-		UpdateExpression:          aws.String(ex),
-		ExpressionAttributeNames:  x.names,
-		ExpressionAttributeValues: x.vals(),
-	}
-	if ce != "" {
-		u.ConditionExpression = aws.String(ce)
-	}
-	return TxOp{update: u, key: k, what: CounterType}
-}
-
-// check returns a ConditionCheck of k on cond.
-func (c *Counters) check(k Key, x exprs, cond []string) TxOp {
-	ce := strings.Join(cond, " AND ")
-	prune(x, ce)
-	return TxOp{check: &types.ConditionCheck{
-		TableName:                 aws.String(c.t.schema.Name),
-		Key:                       c.t.keyItem(k),
-		ConditionExpression:       aws.String(ce),
-		ExpressionAttributeNames:  x.names,
-		ExpressionAttributeValues: x.vals(),
-	}, key: k, what: "check"}
-}
-
-// prune drops the placeholders none of exprs uses (DynamoDB refuses
-// unused ones).
-func prune(x exprs, exprs ...string) {
-	used := map[string]bool{}
-	for _, e := range exprs {
-		for i := 0; i < len(e); i++ {
-			if e[i] != '#' && e[i] != ':' {
-				continue
-			}
-			j := i + 1
-			for j < len(e) && (e[j] == '_' || e[j] >= 'a' && e[j] <= 'z' || e[j] >= 'A' && e[j] <= 'Z' || e[j] >= '0' && e[j] <= '9') {
-				j++
-			}
-			used[e[i:j]] = true
-			i = j - 1
-		}
-	}
-	for n := range x.names {
-		if !used[n] {
-			delete(x.names, n)
-		}
-	}
-	for v := range x.values {
-		if !used[v] {
-			delete(x.values, v)
-		}
-	}
-}
+func (c *Counters) RollupKey(owner string) Key { return c.c.RollupKey(owner) }
 
 // AddOp returns the action that counts one write identified by id (an
 // event ID) for owner: on shard [Counters.Pick](id), ADD each of add, SET
@@ -260,51 +105,7 @@ func prune(x exprs, exprs ...string) {
 // cancellation reason's Item is the shard as stored (nil: the owner has no
 // shards yet, see [Counters.InitOps]).
 func (c *Counters) AddOp(owner, id string, add map[string]int64, latest, want map[string]string) TxOp {
-	k := c.ShardKey(owner, c.Pick(id))
-	x := c.exprs()
-	set, adds := c.typeSet(), []string(nil)
-	for i, a := range sortedKeys(add) {
-		if err := c.declared(c.spec.Sums, a, "sum"); err != nil {
-			return TxOp{key: k, what: CounterType, err: err}
-		}
-		n := strconv.Itoa(i)
-		x.names["#s"+n], x.values[":s"+n] = a, codec.Num(add[a])
-		adds = append(adds, "#s"+n+" :s"+n)
-	}
-	for i, a := range sortedKeys(latest) {
-		if err := c.declared(c.spec.Latest, a, "latest attribute"); err != nil {
-			return TxOp{key: k, what: CounterType, err: err}
-		}
-		n := strconv.Itoa(i)
-		x.names["#l"+n], x.values[":l"+n] = a, &types.AttributeValueMemberS{Value: latest[a]}
-		set = append(set, "#l"+n+" = :l"+n)
-	}
-	cond, err := c.stateCond(x, []string{"attribute_exists(#pk)"}, want, "c")
-	if err != nil {
-		return TxOp{key: k, what: CounterType, err: err}
-	}
-	if len(set)+len(adds) == 0 {
-		return TxOp{key: k, what: CounterType, err: &ValidationError{Field: "counters " + c.spec.Name, Reason: "nothing to add"}}
-	}
-	return c.update(k, x, set, adds, nil, cond)
-}
-
-// stateSet returns the SET and REMOVE clauses writing state.
-func (c *Counters) stateSet(x exprs, state map[string]string) (set, remove []string, err error) {
-	for i, a := range sortedKeys(state) {
-		if err := c.declared(c.spec.State, a, "state attribute"); err != nil {
-			return nil, nil, err
-		}
-		n := strconv.Itoa(i)
-		x.names["#c"+n] = a
-		if state[a] == "" {
-			remove = append(remove, "#c"+n)
-			continue
-		}
-		x.values[":c"+n] = &types.AttributeValueMemberS{Value: state[a]}
-		set = append(set, "#c"+n+" = :c"+n)
-	}
-	return set, remove, nil
+	return TxOp{c.c.AddOp(owner, id, add, latest, want)}
 }
 
 // StateOps returns the N actions that copy state (attributes of
@@ -312,18 +113,7 @@ func (c *Counters) stateSet(x exprs, state map[string]string) (set, remove []str
 // the shards that do not exist: put them in the transaction that changes
 // the state on the owner.
 func (c *Counters) StateOps(owner string, state map[string]string) []TxOp {
-	ops := make([]TxOp, c.spec.Shards)
-	for i := range ops {
-		k := c.ShardKey(owner, i)
-		x := c.exprs()
-		set, remove, err := c.stateSet(x, state)
-		if err != nil {
-			ops[i] = TxOp{key: k, what: CounterType, err: err}
-			continue
-		}
-		ops[i] = c.update(k, x, append(c.typeSet(), set...), nil, remove, nil)
-	}
-	return ops
+	return txOps(c.c.StateOps(owner, state))
 }
 
 // InitOps returns the actions that create owner's N shards, each with the
@@ -331,7 +121,7 @@ func (c *Counters) StateOps(owner string, state map[string]string) []TxOp {
 // that the owner (ownerKey) exists and holds state: one transaction gives
 // an owner written before its counters were sharded its shards.
 func (c *Counters) InitOps(owner string, ownerKey Key, state map[string]string) []TxOp {
-	return append([]TxOp{c.CheckOp(ownerKey, state)}, c.NewShardOps(owner, state)...)
+	return txOps(c.c.InitOps(owner, ownerKey, state))
 }
 
 // NewShardOps returns the N puts that create owner's shards, each with
@@ -340,40 +130,13 @@ func (c *Counters) InitOps(owner string, ownerKey Key, state map[string]string) 
 // cannot check, the owner being written in the same transaction), so its
 // first counted write needs no shard creation.
 func (c *Counters) NewShardOps(owner string, state map[string]string) []TxOp {
-	var ops []TxOp
-	for i := range c.spec.Shards {
-		k := c.ShardKey(owner, i)
-		item := c.t.keyItem(k)
-		if c.t.schema.TypeAttr != "" {
-			item[c.t.schema.TypeAttr] = &types.AttributeValueMemberS{Value: CounterType}
-		}
-		for a, v := range state {
-			if err := c.declared(c.spec.State, a, "state attribute"); err != nil {
-				return []TxOp{{key: k, what: CounterType, err: err}}
-			}
-			if v != "" {
-				item[a] = &types.AttributeValueMemberS{Value: v}
-			}
-		}
-		ops = append(ops, TxOp{put: &types.Put{
-			TableName:                aws.String(c.t.schema.Name),
-			Item:                     item,
-			ConditionExpression:      aws.String("attribute_not_exists(#pk)"),
-			ExpressionAttributeNames: map[string]string{"#pk": c.t.schema.PK},
-		}, key: k, what: CounterType})
-	}
-	return ops
+	return txOps(c.c.NewShardOps(owner, state))
 }
 
 // CheckOp returns a ConditionCheck that the owner (ownerKey) exists and
 // holds state.
 func (c *Counters) CheckOp(ownerKey Key, state map[string]string) TxOp {
-	x := c.exprs()
-	cond, err := c.stateCond(x, []string{"attribute_exists(#pk)"}, state, "o")
-	if err != nil {
-		return TxOp{key: ownerKey, what: "check", err: err}
-	}
-	return c.check(ownerKey, x, cond)
+	return TxOp{c.c.CheckOp(ownerKey, state)}
 }
 
 // ResetOps returns the N+1 actions that set sums (attributes of
@@ -381,42 +144,43 @@ func (c *Counters) CheckOp(ownerKey Key, state map[string]string) TxOp {
 // and write state into every shard (creating missing shards): put them in
 // the transaction that sets the owner's sums to 0 (a new billing period).
 func (c *Counters) ResetOps(owner string, sums []string, state map[string]string) []TxOp {
-	ops := c.StateOps(owner, state)
-	for i := range ops {
-		if ops[i].err != nil {
-			return ops
-		}
-		u := ops[i].update
-		var zero []string
-		for j, a := range sums {
-			if err := c.declared(c.spec.Sums, a, "sum"); err != nil {
-				ops[i].err = err
-				return ops
-			}
-			n := strconv.Itoa(j)
-			u.ExpressionAttributeNames["#z"+n] = a
-			zero = append(zero, "#z"+n+" = :zero")
-		}
-		if u.ExpressionAttributeValues == nil {
-			u.ExpressionAttributeValues = map[string]types.AttributeValue{}
-		}
-		u.ExpressionAttributeValues[":zero"] = codec.Num(0)
-		ex := aws.ToString(u.UpdateExpression)
-		if rest, ok := strings.CutPrefix(ex, "SET "); ok {
-			ex = "SET " + strings.Join(zero, ", ") + ", " + rest
-		} else {
-			ex = "SET " + strings.Join(zero, ", ") + " " + ex
-		}
-		u.UpdateExpression = aws.String(ex)
+	return txOps(c.c.ResetOps(owner, sums, state))
+}
+
+// Read returns owner's exact counts (ownerKey: the owning item), in one
+// strongly consistent BatchGetItem of the owner, its rollup item and its N
+// shards. A missing owner gives [ErrNotFound].
+func (c *Counters) Read(ctx context.Context, owner string, ownerKey Key) (CounterTotals, error) {
+	return c.c.Read(ctx, owner, ownerKey)
+}
+
+// Rollup brings owner's documented attributes up to date (ownerKey: the
+// owning item): one consistent BatchGetItem, then, unless the owner is
+// current, one transaction that adds to each of the owner's sums what the
+// shards gained since the last rollup, sets each Latest attribute to the
+// largest value, records the shards' sums in the rollup item, and copies
+// the owner's state into shards whose copy differs; it is conditioned on
+// the rollup item and the owner's state as read, and read again and
+// retried when another rollup, a reset or a state change came first.
+// changed reports whether it wrote. A missing owner gives [ErrNotFound].
+func (c *Counters) Rollup(ctx context.Context, owner string, ownerKey Key) (tot CounterTotals, changed bool, err error) {
+	return c.c.Rollup(ctx, owner, ownerKey)
+}
+
+// Visit is a [Job] visit that rolls up the owner raw when owner names it
+// (its ID, ok), and skips every other item: a rollup job is
+// Job{Name: ..., Visit: func(ctx, raw, dry) { return c.Visit(ctx, raw, dry, owner) }},
+// run with [Table.RunJob]. A dry run reads and reports without writing.
+func (c *Counters) Visit(ctx context.Context, raw Item, dryRun bool, owner func(raw Item) (string, bool)) (JobOutcome, error) {
+	o, err := c.c.Visit(ctx, raw, dryRun, owner)
+	return JobOutcome(o), err
+}
+
+// txOps wraps actions built below the engine.
+func txOps(ops []ddb.Op) []TxOp {
+	out := make([]TxOp, len(ops))
+	for i, o := range ops {
+		out[i] = TxOp{o}
 	}
-	k := c.RollupKey(owner)
-	x := c.exprs()
-	set := c.typeSet()
-	for j, a := range sums {
-		n := strconv.Itoa(j)
-		x.names["#z"+n] = a
-		set = append(set, "#z"+n+" = :zero")
-	}
-	x.values[":zero"] = codec.Num(0)
-	return append(ops, c.update(k, x, set, nil, nil, nil))
+	return out
 }

@@ -8,6 +8,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/singletable/singletable/internal/ddb"
+	"github.com/singletable/singletable/internal/expr"
+	"github.com/singletable/singletable/internal/keytmpl"
 	"github.com/singletable/singletable/keys"
 )
 
@@ -57,8 +60,8 @@ func (e *Entity[T]) createIn(ctx context.Context, item *T, also []TxOp, pk strin
 		return ops0Key(ops), err
 	}
 	if pk != "" {
-		if err := checkKeyValue("PK", pk, keys.MaxPKBytes); err != nil {
-			return ops[0].key, err
+		if err := keytmpl.CheckKeyValue("PK", pk, keys.MaxPKBytes); err != nil {
+			return ops[0].op.Key, err
 		}
 		ops[0] = e.t.InPartition(ops[0], pk)
 	}
@@ -68,7 +71,7 @@ func (e *Entity[T]) createIn(ctx context.Context, item *T, also []TxOp, pk strin
 // createWith sends ops (item's create, from newOps or importOps, with the
 // write token tok) and also.
 func (e *Entity[T]) createWith(ctx context.Context, item *T, ops []TxOp, tok string, also []TxOp) (Key, error) {
-	k := ops[0].key
+	k := ops[0].op.Key
 	if len(ops) == 1 && len(also) == 0 {
 		if err := e.t.putCreate(ctx, e.def.Type, ops[0], tok); err != nil {
 			return k, err
@@ -77,7 +80,7 @@ func (e *Entity[T]) createWith(ctx context.Context, item *T, ops []TxOp, tok str
 		return k, txToCreateErr(err)
 	}
 	e.setVersion(item, 1)
-	e.setRead(item, ops[0].put.Item)
+	e.setRead(item, ops[0].op.Put.Item)
 	return k, nil
 }
 
@@ -86,12 +89,12 @@ func (e *Entity[T]) createWith(ctx context.Context, item *T, ops []TxOp, tok str
 // createCond). A key held by a live item gives ErrAlreadyExists.
 func (t *Table) putCreate(ctx context.Context, entity string, op TxOp, tok string) error {
 	onFail := ErrAlreadyExists
-	if op.absent {
+	if op.op.Absent {
 		onFail = errExpiredInWay
 	}
-	err := t.putItem(ctx, entity, op.put, tok, onFail)
+	err := t.putItem(ctx, entity, op.op.Put, tok, onFail)
 	if err == errExpiredInWay {
-		err = t.putItem(ctx, entity, t.fullCreate(op).put, tok, ErrAlreadyExists)
+		err = t.putItem(ctx, entity, t.c.FullCreate(op.op).Put, tok, ErrAlreadyExists)
 	}
 	return err
 }
@@ -109,14 +112,14 @@ func ops0Key(ops []TxOp) Key {
 	if len(ops) == 0 {
 		return Key{}
 	}
-	return ops[0].key
+	return ops[0].op.Key
 }
 
 // newOps is createOps for a new item: Def.Timestamps and Def.Touch stamp
 // it first.
 func (e *Entity[T]) newOps(item *T) ([]TxOp, string, error) {
 	e.Touch(item)
-	return e.createOps(item)
+	return e.createOps(item, true, true)
 }
 
 // importOps is newOps for [Entity.Import]: the stamps, then Def.Validate
@@ -126,49 +129,41 @@ func (e *Entity[T]) importOps(item *T) ([]TxOp, string, []KeptValue, error) {
 	e.Touch(item)
 	kept, err := e.importValidate(item)
 	if err != nil {
-		return []TxOp{{}}, "", nil, err
+		return []TxOp{{op: ddb.Op{}}}, "", nil, err
 	}
-	ops, tok, err := e.createOpsV(item, false)
+	ops, tok, err := e.createOps(item, false, true)
 	return ops, tok, kept, err
 }
 
-// createOps validates item and returns the conditional put that creates it
-// (its key absent, or expired) and the puts of its guards, with the write
-// token the put carries.
-func (e *Entity[T]) createOps(item *T) ([]TxOp, string, error) { return e.createOpsV(item, true) }
-
-// createOpsV is createOps; without validate, Def.Validate is left to the
-// caller (Import's importValidate).
-func (e *Entity[T]) createOpsV(item *T, validate bool) ([]TxOp, string, error) {
-	return e.createOpsT(item, validate, true)
-}
-
-// createOpsT is createOpsV; without token the put carries no write token
-// (tok is ""): see [Entity.CreateOp].
-func (e *Entity[T]) createOpsT(item *T, validate, token bool) ([]TxOp, string, error) {
-	w, err := e.prepareV(item, 1, validate)
+// createOps returns the conditional put that creates item (its key
+// absent, or expired) and the puts of its guards, with the write token
+// the put carries. validate runs Def.Validate first (without it,
+// validation is left to the caller: Import's importValidate); without
+// token the put carries no write token (tok is ""): see [Entity.CreateOp].
+func (e *Entity[T]) createOps(item *T, validate, token bool) ([]TxOp, string, error) {
+	w, err := e.prepare(item, 1, validate)
 	if err == nil {
 		err = e.keepReadForms(item, w.item)
 	}
 	if err != nil {
-		return []TxOp{{key: w.key}}, "", err
+		return []TxOp{{op: ddb.Op{Key: w.key}}}, "", err
 	}
 	var tok string
 	if ta := e.t.schema.TokenAttr; ta != "" && token {
-		tok = e.t.newToken()
+		tok = e.t.c.NewToken()
 		w.item[ta] = &types.AttributeValueMemberSS{Value: []string{tok}}
 	}
-	x := newExprs()
-	c, absent := e.t.shortCreate(x)
-	ops := []TxOp{{put: &types.Put{
+	x := expr.New()
+	c, absent := e.t.c.ShortCreate(x)
+	ops := []TxOp{{op: ddb.Op{Put: &types.Put{
 		TableName:                 aws.String(e.t.schema.Name),
 		Item:                      w.item,
 		ConditionExpression:       aws.String(c),
-		ExpressionAttributeNames:  x.names,
-		ExpressionAttributeValues: x.vals(),
-	}, key: w.key, what: e.def.Type, absent: absent}}
+		ExpressionAttributeNames:  x.Names,
+		ExpressionAttributeValues: x.Vals(),
+	}, Key: w.key, What: e.def.Type, Absent: absent}}}
 	for _, u := range w.uniques {
-		ops = append(ops, e.t.guardPut(u, w.key, w.expires))
+		ops = append(ops, TxOp{e.t.c.GuardPut(u, w.key, w.expires)})
 	}
 	return ops, tok, nil
 }
@@ -204,7 +199,7 @@ func txToCreateErr(err error) error {
 // the caller of [Table.Transact] never sees a token to look for.
 func (e *Entity[T]) CreateOp(item *T) ([]TxOp, error) {
 	e.Touch(item)
-	ops, _, err := e.createOpsT(item, true, false)
+	ops, _, err := e.createOps(item, true, false)
 	if err != nil {
 		return nil, opErr("create", e.def.Type, ops0Key(ops), err)
 	}

@@ -130,7 +130,7 @@ func declare[T any](t *Table, def *Def[T]) (*declared, derived[T]) {
 	// The key's own fields never change in place: a patch may not set them.
 	indexed := append(d.pk.Attrs(), d.sk.Attrs()...)
 	for ix, ks := range def.IndexKeys {
-		if _, err := t.schema.index(ix); err != nil {
+		if _, err := t.schema.GSI(ix); err != nil {
 			fail("%v", err)
 		}
 		pair := [2]keytmpl.Template{must(ks.PK), must(ks.SK)}

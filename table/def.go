@@ -35,7 +35,7 @@ type Def[T any] struct {
 	// ValidWhileIndexed names indexes of IndexKeys that an item is valid
 	// only while it is stored under: for a table shared with a writer that
 	// revokes an item by removing its index key attributes and leaving it
-	// (Ferryhook's service revokes an API key so: REMOVE gsi2pk, gsi2sk).
+	// (a service may revoke an API key so: REMOVE gsi2pk, gsi2sk).
 	// An item whose stored attributes lack the partition or sort key of
 	// one of these indexes is revoked, and stays so:
 	//
@@ -136,7 +136,7 @@ type TTL struct {
 
 // CustomUniques are a [Def]'s unique values stated in Go: those no
 // declaration ([Def.UniqueOn]) can state because they follow a rule beyond
-// the item's fields (Tinode's tag rule is a store option: whether a tag is exclusive
+// the item's fields (a store option may decide whether a tag is exclusive
 // or shared). From names every attribute Uniques reads, and is required:
 // the engine then knows which writes move the guards (Patch refuses those
 // fields; Update and Change rewrite the guards). Use it only with the

@@ -8,6 +8,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/ddb"
+	"github.com/singletable/singletable/internal/expr"
+	"github.com/singletable/singletable/internal/keytmpl"
 )
 
 // Delete deletes the item with key k and its unique guards. A missing or
@@ -21,7 +24,7 @@ func (e *Entity[T]) Delete(ctx context.Context, k Key) error {
 }
 
 func (e *Entity[T]) delete(ctx context.Context, k Key) error {
-	if err := checkKey(k); err != nil {
+	if err := keytmpl.CheckKey(k); err != nil {
 		return err
 	}
 	if e.fn.unique == nil {
@@ -49,17 +52,17 @@ func (e *Entity[T]) DeleteOps(ctx context.Context, k Key) ([]TxOp, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := newExprs()
-	c := e.t.liveCond(x, e.def.Type) + " AND " + e.t.versionCond(x, ver)
-	ops := []TxOp{{del: &types.Delete{
+	x := expr.New()
+	c := e.t.c.Live(x, e.def.Type) + " AND " + e.t.versionCond(x, ver)
+	ops := []TxOp{{op: ddb.Op{Delete: &types.Delete{
 		TableName:                 aws.String(e.t.schema.Name),
-		Key:                       e.t.keyItem(k),
+		Key:                       e.t.c.KeyItem(k),
 		ConditionExpression:       aws.String(c),
-		ExpressionAttributeNames:  x.names,
-		ExpressionAttributeValues: x.vals(),
-	}, key: k, what: e.def.Type}}
+		ExpressionAttributeNames:  x.Names,
+		ExpressionAttributeValues: x.Vals(),
+	}, Key: k, What: e.def.Type}}}
 	if e.fn.unique != nil {
-		ops = append(ops, e.t.guardDiff(e.fn.unique(&cur), nil, k, 0, false)...)
+		ops = append(ops, txOps(e.t.c.GuardDiff(e.fn.unique(&cur), nil, k, 0, false))...)
 	}
 	return ops, nil
 }
@@ -70,18 +73,18 @@ func (e *Entity[T]) DeleteOps(ctx context.Context, k Key) ([]TxOp, error) {
 // validation when the transaction is sent; use [Entity.DeleteOps].
 func (e *Entity[T]) DeleteOp(k Key) TxOp {
 	if e.fn.unique != nil {
-		return TxOp{key: k, what: e.def.Type, err: &ValidationError{Entity: e.def.Type, Field: "entity",
-			Reason: "has unique values; use DeleteOps so its guards are released in the same transaction"}}
+		return TxOp{op: ddb.Op{Key: k, What: e.def.Type, Err: &ValidationError{Entity: e.def.Type, Field: "entity",
+			Reason: "has unique values; use DeleteOps so its guards are released in the same transaction"}}}
 	}
-	x := newExprs()
-	c := e.t.liveCond(x, e.def.Type)
-	return TxOp{del: &types.Delete{
+	x := expr.New()
+	c := e.t.c.Live(x, e.def.Type)
+	return TxOp{op: ddb.Op{Delete: &types.Delete{
 		TableName:                 aws.String(e.t.schema.Name),
-		Key:                       e.t.keyItem(k),
+		Key:                       e.t.c.KeyItem(k),
 		ConditionExpression:       aws.String(c),
-		ExpressionAttributeNames:  x.names,
-		ExpressionAttributeValues: x.vals(),
-	}, key: k, what: e.def.Type}
+		ExpressionAttributeNames:  x.Names,
+		ExpressionAttributeValues: x.Vals(),
+	}, Key: k, What: e.def.Type}}
 }
 
 // DeleteVersionOp is [Entity.DeleteOp] that also requires the stored
@@ -90,26 +93,21 @@ func (e *Entity[T]) DeleteOp(k Key) TxOp {
 // a live item, say). A stale version fails the transaction's condition.
 func (e *Entity[T]) DeleteVersionOp(k Key, version int64) TxOp {
 	op := e.DeleteOp(k)
-	if op.err != nil {
+	if op.op.Err != nil {
 		return op
 	}
-	x := newExprs()
-	c := e.t.liveCond(x, e.def.Type) + " AND " + e.t.versionCond(x, version)
-	op.del.ConditionExpression = aws.String(c)
-	op.del.ExpressionAttributeNames = x.names
-	op.del.ExpressionAttributeValues = x.vals()
+	x := expr.New()
+	c := e.t.c.Live(x, e.def.Type) + " AND " + e.t.versionCond(x, version)
+	op.op.Delete.ConditionExpression = aws.String(c)
+	op.op.Delete.ExpressionAttributeNames = x.Names
+	op.op.Delete.ExpressionAttributeValues = x.Vals()
 	return op
 }
 
 func (t *Table) deleteItem(ctx context.Context, entity string, k Key) error {
-	x := newExprs()
-	return t.deleteItemCond(ctx, entity, k, t.liveCond(x, entity), x)
+	x := expr.New()
+	return t.deleteItemCond(ctx, entity, k, t.c.Live(x, entity), x)
 }
-
-// scopeKey carries a tenant condition to writeDiff (see Scoped.Update).
-type scopeKey struct{}
-
-type scopeCond struct{ attr, value string }
 
 // deleteItemCond is one DeleteItem with condition c (placeholders in x); a
 // failed condition is ErrNotFound.
@@ -117,22 +115,22 @@ func (t *Table) deleteItemCond(ctx context.Context, entity string, k Key, c stri
 	start := time.Now()
 	out, err := t.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
 		TableName:                 aws.String(t.schema.Name),
-		Key:                       t.keyItem(k),
+		Key:                       t.c.KeyItem(k),
 		ConditionExpression:       aws.String(c),
-		ExpressionAttributeNames:  x.names,
-		ExpressionAttributeValues: x.vals(),
-		ReturnConsumedCapacity:    t.wantCapacity(),
+		ExpressionAttributeNames:  x.Names,
+		ExpressionAttributeValues: x.Vals(),
+		ReturnConsumedCapacity:    t.c.WantCapacity(),
 	})
 	if err != nil {
-		err = mapErr(err)
+		err = ddb.MapErr(err)
 		if errors.Is(err, ErrConditionFailed) {
 			err = ErrNotFound
 		}
 	}
 	var c2 float64
 	if out != nil {
-		c2 = capPtr(out.ConsumedCapacity)
+		c2 = ddb.CapacityOf(out.ConsumedCapacity)
 	}
-	t.observe(ctx, Event{Op: "DeleteItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: c2})
+	t.c.Observe(ctx, Event{Op: "DeleteItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: c2})
 	return err
 }

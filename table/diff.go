@@ -10,27 +10,44 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/ddb"
+	"github.com/singletable/singletable/internal/expr"
 )
+
+// diffWrite is how [Entity.writeDiff] conditions its write and what it
+// sends with it.
+type diffWrite struct {
+	// ensureAll claims the guards of every unique value, not only those
+	// the write sets (EnsureGuards, adoption).
+	ensureAll bool
+	// noTouch leaves the Timestamps and Def.Touch's fields alone (an
+	// adoption pass is not an update of the item).
+	noTouch bool
+	// whole conditions the write on every attribute of the image read, not
+	// only those it changes (Replace).
+	whole bool
+	// scope, when set, conditions the write on the tenant (Scoped).
+	scope *scopeCond
+	// also are actions on other items sent in the same transaction
+	// (UpdateRequiring's checks, UpdateAlso's writes).
+	also []TxOp
+}
 
 // writeDiff writes cur over orig, the item decoded from raw at version
 // ver: SET and REMOVE of the attributes whose encoded value differs, the
 // index keys and TTL derived from changed fields, the version and write
-// tokens, and the guard moves, conditioned as [Entity.Update] says. An
-// item written by another service (version 0) gets guards only for the
-// unique values this write sets, unless ensureAll (see EnsureGuards): a
-// duplicate already in the data never blocks a write of other fields.
-func (e *Entity[T]) writeDiff(ctx context.Context, k Key, orig *T, raw Item, ver int64, cur *T, ensureAll bool) error {
-	return e.writeDiffOpts(ctx, k, orig, raw, ver, cur, ensureAll, false)
-}
-
-// writeDiffOpts is writeDiff; noTouch leaves the Timestamps and Def.Touch's
-// fields alone (an adoption pass is not an update of the item).
-func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item, ver int64, cur *T, ensureAll, noTouch bool) error {
-	if !noTouch {
+// tokens, and the guard moves, conditioned as [Entity.Update] says and as
+// o asks. An item written by another service (version 0) gets guards only
+// for the unique values this write sets, unless o.ensureAll (see
+// EnsureGuards): a duplicate already in the data never blocks a write of
+// other fields.
+func (e *Entity[T]) writeDiff(ctx context.Context, k Key, orig *T, raw Item, ver int64, cur *T, o diffWrite) error {
+	ensureAll := o.ensureAll
+	if !o.noTouch {
 		e.stampWrite(cur, e.t.now(), false)
 	}
 	codec.KeepExtra(orig, cur)
-	w, err := e.prepareV(cur, ver+1, false)
+	w, err := e.prepare(cur, ver+1, false)
 	if err != nil {
 		return err
 	}
@@ -48,11 +65,11 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 		}
 	}
 	s := e.t.schema
-	x := newExprs()
-	cond := []string{e.t.liveCond(x, e.def.Type), e.t.versionCond(x, ver)}
-	if sc, ok := ctx.Value(scopeKey{}).(scopeCond); ok {
-		x.names["#scope"] = sc.attr
-		x.values[":scope"] = &types.AttributeValueMemberS{Value: sc.value}
+	x := expr.New()
+	cond := []string{e.t.c.Live(x, e.def.Type), e.t.versionCond(x, ver)}
+	if sc := o.scope; sc != nil {
+		x.Names["#scope"] = sc.attr
+		x.Values[":scope"] = &types.AttributeValueMemberS{Value: sc.value}
 		cond = append(cond, "#scope = :scope")
 	}
 	var sets, removes []string
@@ -61,13 +78,13 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	ph := func(attr string) string {
 		n++
 		p := "#a" + strconv.Itoa(n)
-		x.names[p] = attr
+		x.Names[p] = attr
 		return p
 	}
 	val := func(v types.AttributeValue) string {
 		n++
 		p := ":a" + strconv.Itoa(n)
-		x.values[p] = v
+		x.Values[p] = v
 		return p
 	}
 	// expect conditions attribute a on its stored value.
@@ -163,13 +180,13 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	setVals[s.VersionAttr] = codec.Num(ver + 1)
 	var tok string
 	if s.TokenAttr != "" {
-		tok = e.t.newToken()
-		setVals[s.TokenAttr] = e.t.carryTokens(raw, tok)
+		tok = e.t.c.NewToken()
+		setVals[s.TokenAttr] = e.t.c.CarryTokens(raw, tok)
 		sets = append(sets, ph(s.TokenAttr)+" = "+val(setVals[s.TokenAttr]))
 	}
 	// Replace: the stored item must still be the image the caller read,
 	// every attribute of it, not only those this write changes.
-	if whole, _ := ctx.Value(wholeImageKey{}).(bool); whole {
+	if o.whole {
 		for _, attr := range e.t.imageAttrs(raw) {
 			if !conditioned[attr] {
 				expect(ph(attr), attr)
@@ -182,11 +199,11 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 	}
 	up := &types.Update{
 		TableName:                 aws.String(s.Name),
-		Key:                       e.t.keyItem(k),
+		Key:                       e.t.c.KeyItem(k),
 		UpdateExpression:          aws.String(ex),
 		ConditionExpression:       aws.String(strings.Join(cond, " AND ")),
-		ExpressionAttributeNames:  x.names,
-		ExpressionAttributeValues: x.vals(),
+		ExpressionAttributeNames:  x.Names,
+		ExpressionAttributeValues: x.Vals(),
 	}
 	var oldUniques []Unique
 	if e.fn.unique != nil && ver > 0 && !ensureAll {
@@ -197,11 +214,9 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 		oldUniques, newUniques = nil, nil // its guards are neither claimed nor moved
 	}
 	rewriteKept := e.fn.expires != nil && w.expires != derivedTTL(derivedOld, s.TTLAttr)
-	guards := e.t.guardDiff(oldUniques, newUniques, k, w.expires, rewriteKept)
-	ops := append([]TxOp{{update: up, key: k, what: e.def.Type}}, guards...)
-	if req, ok := ctx.Value(requireKey{}).([]TxOp); ok {
-		ops = append(ops, req...)
-	}
+	guards := txOps(e.t.c.GuardDiff(oldUniques, newUniques, k, w.expires, rewriteKept))
+	ops := append([]TxOp{{op: ddb.Op{Update: up, Key: k, What: e.def.Type}}}, guards...)
+	ops = append(ops, o.also...)
 	// Guards of values this write does not set never block it: a guard the
 	// item does not hold is not released (another item holds it), and an
 	// item written elsewhere (version 0) claims the guards of its unchanged
@@ -227,8 +242,8 @@ func (e *Entity[T]) writeDiffOpts(ctx context.Context, k Key, orig *T, raw Item,
 		next := ops[:1:1]
 		dropped := false
 		for i, op := range ops[1:] {
-			if i+1 < len(te.Reasons) && te.Reasons[i+1].Code == "ConditionalCheckFailed" && op.guard.Name != "" &&
-				(op.del != nil || unchanged[op.guard]) {
+			if i+1 < len(te.Reasons) && te.Reasons[i+1].Code == "ConditionalCheckFailed" && op.op.Guard.Name != "" &&
+				(op.op.Delete != nil || unchanged[op.op.Guard]) {
 				dropped = true
 				continue
 			}
@@ -294,7 +309,7 @@ func (e *Entity[T]) derived(item *T) (Item, error) {
 			return nil, err
 		}
 		for i, ik := range ix {
-			is, err := s.index(i)
+			is, err := s.GSI(i)
 			if err != nil {
 				return nil, err
 			}

@@ -190,7 +190,7 @@
 //     starts, is taken for ciphertext. Without Options.Cipher the write
 //     fails with [ErrNoCipher] before any request.
 //   - Binding: the cipher's associated data is Options.SecretContext (a
-//     logical table identity, such as "listbackup-prod"; it survives a
+//     logical table identity, such as "orders-prod"; it survives a
 //     point-in-time restore into a table of another name, which the
 //     physical name would not), the item's primary key and the attribute
 //     path. A ciphertext copied to another item, attribute or deployment

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/keytmpl"
 )
 
 // Entity reads and writes items of type T in a [Table]. Create one per
@@ -60,7 +61,7 @@ func (e *Entity[T]) KeyOf(item *T) (Key, error) {
 	if err != nil {
 		return Key{}, err
 	}
-	return k, checkKey(k)
+	return k, keytmpl.CheckKey(k)
 }
 
 // IndexKeysOf returns the GSI keys derived from item's fields, as a write

@@ -6,6 +6,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/secret"
 )
 
 // Extra holds the attributes of an item that its Go type does not model,
@@ -128,7 +129,7 @@ func (e *Entity[T]) encodePlain(item *T) (Item, error) {
 // attributes holding secrets: those are written as sealed by this write.
 func (e *Entity[T]) keepStored(attr string, stored, old, nw types.AttributeValue) types.AttributeValue {
 	for _, path := range e.def.Secrets {
-		if secretTop(path) == attr {
+		if secret.Top(path) == attr {
 			return nw
 		}
 	}

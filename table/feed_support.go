@@ -61,7 +61,7 @@ func (t *Table) SummarizeChange(r Record) (ChangeSummary, error) {
 		return s, t.NewRecordError(r, "", err)
 	}
 	s.Event = ev
-	s.Key = t.keyFromItem(recordKeys(r))
+	s.Key = t.c.KeyOf(recordKeys(r))
 	own := map[string]bool{t.schema.PK: true, t.schema.SK: true}
 	for _, a := range []string{t.schema.TypeAttr, t.schema.VersionAttr, t.schema.TokenAttr} {
 		if a != "" {
@@ -100,7 +100,7 @@ func (e *Entity[T]) summarizeChange(r Record) (ChangeSummary, error) {
 	if s.Event, err = r.Event(); err != nil {
 		return s, e.t.NewRecordError(r, e.def.Type, err)
 	}
-	s.Key = e.t.keyFromItem(recordKeys(r))
+	s.Key = e.t.c.KeyOf(recordKeys(r))
 	own := e.ownAttrs()
 	switch {
 	case r.Old != nil && r.New != nil:

@@ -101,7 +101,7 @@ func (e *Entity[T]) Change(ctx context.Context, k Key, changes ...Change[T]) (T,
 	for _, c := range changes {
 		c.apply(&p)
 	}
-	return e.patch(ctx, "change", k, p)
+	return e.patch(ctx, "change", k, p, nil)
 }
 
 // checkAttr refuses an attribute name that items of T do not have (a typo

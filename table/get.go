@@ -2,10 +2,9 @@ package table
 
 import (
 	"context"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/singletable/singletable/internal/keytmpl"
 )
 
 // ReadOption changes a read.
@@ -60,7 +59,7 @@ func (e *Entity[T]) getRaw(ctx context.Context, k Key, opts ...ReadOption) (T, i
 	for _, o := range opts {
 		o(&ro)
 	}
-	if err := checkKey(k); err != nil {
+	if err := keytmpl.CheckKey(k); err != nil {
 		return zero, 0, nil, err
 	}
 	if ro.project != nil {
@@ -70,7 +69,7 @@ func (e *Entity[T]) getRaw(ctx context.Context, k Key, opts ...ReadOption) (T, i
 	if err != nil {
 		return zero, 0, nil, err
 	}
-	if raw == nil || e.t.expired(raw) {
+	if raw == nil || e.t.c.Expired(raw) {
 		return zero, 0, nil, ErrNotFound
 	}
 	v, ver, err := e.decode(raw)
@@ -96,31 +95,10 @@ func (t *Table) getItemAttrs(ctx context.Context, entity string, k Key, consiste
 // item, or with p only p's attributes, the engine's own and those of the
 // indexes ixs (projectionExpr).
 func (t *Table) getItemProjected(ctx context.Context, entity string, k Key, consistent bool, p *projection, ixs []Index) (Item, error) {
-	start := time.Now()
-	in := &dynamodb.GetItemInput{
-		TableName:              aws.String(t.schema.Name),
-		Key:                    t.keyItem(k),
-		ConsistentRead:         aws.Bool(consistent),
-		ReturnConsumedCapacity: t.wantCapacity(),
+	if p == nil {
+		return t.c.GetItem(ctx, entity, k, consistent, nil, nil)
 	}
-	if p != nil {
-		in.ExpressionAttributeNames = map[string]string{}
-		in.ProjectionExpression = aws.String(t.projectionExpr(p, ixs, in.ExpressionAttributeNames))
-	}
-	out, err := t.client.GetItem(ctx, in)
-	if err != nil {
-		err = mapErr(err)
-	}
-	t.observe(ctx, Event{Op: "GetItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: capOf(out)})
-	if err != nil {
-		return nil, err
-	}
-	return out.Item, nil
-}
-
-func capOf(out *dynamodb.GetItemOutput) float64 {
-	if out == nil {
-		return 0
-	}
-	return capPtr(out.ConsumedCapacity)
+	names := map[string]string{}
+	proj := aws.String(t.projectionExpr(p, ixs, names))
+	return t.c.GetItem(ctx, entity, k, consistent, proj, names)
 }

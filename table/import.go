@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/singletable/singletable/internal/job"
 )
 
 // Import writes raw, an item read from another table (a migration's
@@ -44,7 +46,7 @@ func (e *Entity[T]) Import(ctx context.Context, raw Item, dryRun bool) (JobOutco
 		return o, err
 	}
 	if dryRun {
-		return e.dryImport(withClaims(ctx), &item)
+		return e.dryImport(job.WithClaims(ctx), &item)
 	}
 	ops, tok, kept, err := e.importOps(&item)
 	var k Key
@@ -130,7 +132,7 @@ func (e *Entity[T]) Touch(item *T) { e.stampCreate(item, e.t.now()) }
 func (e *Entity[T]) ImportMany(ctx context.Context, raws []Item, dryRun bool) ([]JobOutcome, []error) {
 	outs, errs := make([]JobOutcome, len(raws)), make([]error, len(raws))
 	if dryRun {
-		ctx = withClaims(ctx) // the rows of one call see each other's claims
+		ctx = job.WithClaims(ctx) // the rows of one call see each other's claims
 		for i, raw := range raws {
 			outs[i], errs[i] = e.Import(ctx, raw, true)
 		}
@@ -166,7 +168,7 @@ func (e *Entity[T]) ImportMany(ctx context.Context, raws []Item, dryRun bool) ([
 		if err := e.t.Transact(ctx, ops...); err == nil {
 			for _, p := range batch {
 				outs[p.i] = Changed
-				reportKept(ctx, p.ops[0].key, p.kept)
+				reportKept(ctx, p.ops[0].op.Key, p.kept)
 			}
 			return
 		}
@@ -196,8 +198,8 @@ func (e *Entity[T]) dryImport(ctx context.Context, item *T) (JobOutcome, error) 
 	if err != nil {
 		return Conflicted, opErr("import", e.def.Type, ops0Key(ops), err)
 	}
-	k := ops[0].key
-	claims := claimsOf(ctx)
+	k := ops[0].op.Key
+	claims := job.ClaimsOf(ctx)
 	if _, dup := claims.Load(k); dup {
 		return Unchanged, nil // an earlier row creates it (and reports its kept values): this create meets it
 	}
@@ -205,7 +207,7 @@ func (e *Entity[T]) dryImport(ctx context.Context, item *T) (JobOutcome, error) 
 	if err != nil {
 		return Conflicted, opErr("import", e.def.Type, k, err)
 	}
-	if raw != nil && !e.t.expired(raw) {
+	if raw != nil && !e.t.c.Expired(raw) {
 		reportKept(ctx, k, kept) // copied by an earlier run: its copy keeps them
 		return Unchanged, nil
 	}
@@ -216,11 +218,11 @@ func (e *Entity[T]) dryImport(ctx context.Context, item *T) (JobOutcome, error) 
 		}
 	}
 	for _, op := range ops[1:] {
-		u := op.guard
+		u := op.op.Guard
 		if u.Name == "" || u.Shared {
 			continue // a shared value's guard is the holder's own
 		}
-		p, taken, fresh := claimUnique(claims, u, k)
+		p, taken, fresh := job.ClaimUnique(claims, u, k)
 		if taken {
 			release()
 			return Conflicted, opErr("import", e.def.Type, k, fmt.Errorf("%w: %s %q is also claimed by %s/%s in this run", ErrUniqueViolation, u.Name, u.Value, p.PK, p.SK))
@@ -228,7 +230,7 @@ func (e *Entity[T]) dryImport(ctx context.Context, item *T) (JobOutcome, error) 
 		if fresh {
 			mine = append(mine, u)
 		}
-		owner, held, err := e.t.liveHolder(ctx, op.key)
+		owner, held, err := e.t.liveHolder(ctx, op.op.Key)
 		if err != nil {
 			release()
 			return Conflicted, opErr("import", e.def.Type, k, err)
@@ -248,7 +250,7 @@ func (e *Entity[T]) dryImport(ctx context.Context, item *T) (JobOutcome, error) 
 // guard whose owner is missing or expired is taken over).
 func (t *Table) liveHolder(ctx context.Context, gk Key) (Key, bool, error) {
 	raw, err := t.getItem(ctx, GuardType, gk, true)
-	if err != nil || raw == nil || t.expired(raw) {
+	if err != nil || raw == nil || t.c.Expired(raw) {
 		return Key{}, false, err
 	}
 	g, ok := t.decodeGuard(raw)
@@ -256,7 +258,7 @@ func (t *Table) liveHolder(ctx context.Context, gk Key) (Key, bool, error) {
 		return Key{}, true, nil // not a guard the create could take over: it fails
 	}
 	owner, err := t.getItem(ctx, "", g.Owner, true)
-	if err != nil || owner == nil || t.expired(owner) {
+	if err != nil || owner == nil || t.c.Expired(owner) {
 		return g.Owner, false, err
 	}
 	return g.Owner, true, nil

@@ -2,19 +2,8 @@ package table
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"maps"
-	"slices"
-	"strings"
-	"sync"
-	"sync/atomic"
-	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/singletable/singletable/internal/ddb"
+	"github.com/singletable/singletable/internal/job"
 )
 
 // Maintenance jobs: one pass over every item of a table, outside every
@@ -41,92 +30,40 @@ import (
 
 // JobOutcome is what a job's visit did (or, in a dry run, would do) with
 // one item.
-type JobOutcome int
+type JobOutcome = job.JobOutcome
 
 // The outcomes of a visit.
 const (
 	// Unchanged: the item already satisfies the job.
-	Unchanged JobOutcome = iota
+	Unchanged = job.Unchanged
 	// Changed: the item was (or would be) written.
-	Changed
+	Changed = job.Changed
 	// Skipped: the job does not concern the item.
-	Skipped
+	Skipped = job.Skipped
 	// Conflicted: the item cannot be brought in line without a human (a
 	// duplicate unique value, an undecodable attribute); see JobReport.Conflicts.
-	Conflicted
+	Conflicted = job.Conflicted
 )
 
-// JobConflict names an item a job could not handle, and why.
-type JobConflict struct {
-	Key    Key
-	Reason string
-}
+// JobConflict names an item a job could not handle (Key), and why (Reason).
+type JobConflict = job.JobConflict
 
-// JobReport counts what a job did.
-type JobReport struct {
-	// Scanned counts every item the scan returned, the library's own
-	// guards and checkpoints included (for progress against the table's
-	// item count); Seen counts the items visited.
-	Scanned                                       int64
-	Seen, Changed, Unchanged, Skipped, Conflicted int64
-	// Capacity is the capacity units consumed (reads and writes).
-	Capacity float64
-	// Conflicts lists the conflicted items (at most 1000).
-	Conflicts []JobConflict
-	// Resumed is true when the run continued from a checkpoint.
-	Resumed bool
-	// Notes are the lists the visits kept with [JobNote], by name, over
-	// the whole job: each page's notes are saved with its checkpoint, so
-	// the report of a resumed run lists those of the runs before it too.
-	Notes map[string]JobNotes
-}
+// JobReport counts what a job did: Scanned counts every item the scan
+// returned, the library's own guards and checkpoints included; Seen the
+// items visited, and Changed, Unchanged, Skipped and Conflicted their
+// outcomes; Capacity the capacity units consumed (reads and writes);
+// Conflicts lists the conflicted items (at most 1000); Resumed is true
+// when the run continued from a checkpoint; Notes are the lists the
+// visits kept with [JobNote], by name, over the whole job.
+type JobReport = job.JobReport
 
 // JobNotes is one list of a job's notes: the first MaxJobNotes entries
 // and how many there were.
-type JobNotes struct {
-	Entries []string
-	Count   int
-}
+type JobNotes = job.JobNotes
 
 // MaxJobNotes bounds each list of notes a report (and each segment's
 // checkpoint) holds; JobNotes.Count counts them all.
-const MaxJobNotes = 100
-
-// add appends entries (of count in all) to n, keeping the first
-// MaxJobNotes; n's entries are copied, never appended to in place.
-func (n JobNotes) add(entries []string, count int) JobNotes {
-	out := JobNotes{Entries: slices.Clone(n.Entries), Count: n.Count + count}
-	for _, e := range entries {
-		if len(out.Entries) == MaxJobNotes {
-			break
-		}
-		out.Entries = append(out.Entries, e)
-	}
-	return out
-}
-
-// mergeNotes returns a with b's notes added after its own.
-func mergeNotes(a, b map[string]JobNotes) map[string]JobNotes {
-	if len(b) == 0 {
-		return a
-	}
-	out := maps.Clone(a)
-	if out == nil {
-		out = map[string]JobNotes{}
-	}
-	for name, n := range b {
-		out[name] = out[name].add(n.Entries, n.Count)
-	}
-	return out
-}
-
-type noteKey struct{}
-
-// pageNotes collects the notes of one page of a segment.
-type pageNotes struct {
-	mu sync.Mutex
-	m  map[string]JobNotes
-}
+const MaxJobNotes = job.MaxJobNotes
 
 // JobNote adds entry to the job's list of notes named list (what a
 // migration kept or repaired, say), when ctx is a visit's context under
@@ -135,308 +72,27 @@ type pageNotes struct {
 // after an interruption makes its notes again: a visit notes what holds
 // of its item (an item already done included), not only what it wrote.
 // Safe for concurrent use.
-func JobNote(ctx context.Context, list, entry string) {
-	pn, _ := ctx.Value(noteKey{}).(*pageNotes)
-	if pn == nil {
-		return
-	}
-	pn.mu.Lock()
-	defer pn.mu.Unlock()
-	if pn.m == nil {
-		pn.m = map[string]JobNotes{}
-	}
-	pn.m[list] = pn.m[list].add([]string{entry}, 1)
-}
+func JobNote(ctx context.Context, list, entry string) { job.Note(ctx, list, entry) }
 
-// String summarises the report on one line.
-func (r JobReport) String() string {
-	return fmt.Sprintf("seen %d, changed %d, unchanged %d, skipped %d, in conflict %d (%.0f capacity units)",
-		r.Seen, r.Changed, r.Unchanged, r.Skipped, r.Conflicted, r.Capacity)
-}
-
-// Job is one maintenance pass; run it with [Table.RunJob].
-type Job struct {
-	// Name names the checkpoint (required): a-z, 0-9, '-' and '_'.
-	Name string
-	// Visit handles one item. With dryRun it must write nothing. It may
-	// return an error wrapping [ErrUniqueViolation] or [ErrInvalidInput]
-	// for an item it cannot handle (counted as a conflict); any other
-	// error stops the job.
-	Visit func(ctx context.Context, raw Item, dryRun bool) (JobOutcome, error)
-	// VisitPage, if set, handles a whole page at once instead of Visit
-	// (a batched write): it returns an outcome and an error per item, in
-	// order, with Visit's meaning.
-	VisitPage func(ctx context.Context, raws []Item, dryRun bool) ([]JobOutcome, []error)
-	// Segments is the number of parallel scan segments (default 4).
-	Segments int
-	// PageSize is the number of items per Scan request (default 100).
-	PageSize int32
-	// MaxCapacity caps consumed capacity units per second (0: no cap).
-	MaxCapacity float64
-	// DryRun visits every item without writing.
-	DryRun bool
-	// Resume continues from the job's checkpoint; without it the job
-	// starts over.
-	Resume bool
-	// Progress, if set, is called after each page with the running totals.
-	Progress func(JobReport)
-	// Source, if set, names another table to scan (a migration's legacy
-	// table, reached with the same client); the checkpoint still lives in
-	// this table. SourceKey names the source's key attributes, to name an
-	// item in the report's conflicts.
-	Source    string
-	SourceKey []string
-}
-
-// jobPrefix is the partition of checkpoint items.
-const jobPrefix = "_JOB#"
-
-type capKey struct{}
-
-// capAccum collects the capacity of the requests made under a job's context.
-type capAccum struct{ units atomic.Uint64 } // millicapacity units
-
-func (c *capAccum) add(u float64) { c.units.Add(uint64(u * 1000)) }
-func (c *capAccum) get() float64  { return float64(c.units.Load()) / 1000 }
+// Job is one maintenance pass; run it with [Table.RunJob]. Name names the
+// checkpoint (required: a-z, 0-9, '-' and '_'). Visit handles one item;
+// with dryRun it must write nothing; it may return an error wrapping
+// [ErrUniqueViolation] or [ErrInvalidInput] for an item it cannot handle
+// (counted as a conflict), any other error stops the job. VisitPage, if
+// set, handles a whole page at once instead (a batched write). Segments
+// is the number of parallel scan segments (default 4), PageSize the items
+// per Scan request (default 100), MaxCapacity the cap on consumed
+// capacity units per second (0: none). DryRun visits every item without
+// writing; Resume continues from the job's checkpoint; Progress, if set,
+// is called after each page with the running totals. Source, if set,
+// names another table to scan (a migration's legacy table, reached with
+// the same client; the checkpoint still lives in this table), SourceKey
+// its key attributes.
+type Job = job.Job
 
 // RunJob runs job over every item of the table (see the contract above)
 // and returns its report. On an error or the end of ctx the checkpoint
 // keeps what was done, and the report so far is returned with the error.
-func (t *Table) RunJob(ctx context.Context, job Job) (JobReport, error) {
-	var rep JobReport
-	if job.Name == "" || strings.ContainsFunc(job.Name, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_')
-	}) {
-		return rep, &ValidationError{Field: "job name", Reason: fmt.Sprintf("%q: want a-z, 0-9, '-', '_'", job.Name)}
-	}
-	if job.Visit == nil && job.VisitPage == nil {
-		return rep, &ValidationError{Field: "job visit", Reason: "nil"}
-	}
-	if job.Segments <= 0 {
-		job.Segments = 4
-	}
-	if job.PageSize <= 0 {
-		job.PageSize = 100
-	}
-	t.jobs.Add(1)
-	defer t.jobs.Add(-1)
-	if job.DryRun {
-		// A dry run writes no guard, so it finds the duplicates among the
-		// items themselves by remembering the values it would claim.
-		ctx = withClaims(ctx)
-	}
-
-	segs := make([]*jobSegment, job.Segments)
-	for i := range segs {
-		segs[i] = &jobSegment{n: i, of: job.Segments}
-	}
-	if job.Resume {
-		if err := t.loadCheckpoint(ctx, job.Name, segs, job.DryRun); err != nil {
-			return rep, err
-		}
-		rep.Resumed = true
-	} else {
-		// Starting over: a checkpoint an earlier run left must not be
-		// taken, by a later resume, for this run's position in a segment
-		// interrupted before its first page.
-		for _, seg := range segs {
-			if err := t.saveCheckpoint(ctx, job.Name, seg, job.DryRun); err != nil {
-				return rep, err
-			}
-		}
-	}
-	lim := newCapLimiter(job.MaxCapacity)
-	var mu sync.Mutex
-	total := func() JobReport {
-		r := JobReport{Resumed: rep.Resumed}
-		for _, s := range segs {
-			r.Capacity += s.acc.get()
-			r.Scanned += s.rep.Scanned
-			r.Seen += s.rep.Seen
-			r.Changed += s.rep.Changed
-			r.Unchanged += s.rep.Unchanged
-			r.Skipped += s.rep.Skipped
-			r.Conflicted += s.rep.Conflicted
-			r.Conflicts = append(r.Conflicts, s.rep.Conflicts...)
-			r.Notes = mergeNotes(r.Notes, s.rep.Notes)
-		}
-		if len(r.Conflicts) > 1000 {
-			r.Conflicts = r.Conflicts[:1000]
-		}
-		return r
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	errs := make([]error, len(segs))
-	var wg sync.WaitGroup
-	for i, seg := range segs {
-		if seg.done {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = t.runSegment(context.WithValue(ctx, capKey{}, &seg.acc), job, seg, lim, &mu, func() {
-				if job.Progress != nil {
-					mu.Lock()
-					job.Progress(total())
-					mu.Unlock()
-				}
-			})
-			if errs[i] != nil {
-				cancel()
-			}
-		}()
-	}
-	wg.Wait()
-	rep = total()
-	for _, err := range errs {
-		if err != nil && !errors.Is(err, context.Canceled) {
-			return rep, err
-		}
-	}
-	return rep, errors.Join(errs...)
-}
-
-type jobSegment struct {
-	n, of int // segment n of of
-	start Item
-	done  bool
-	rep   JobReport
-	acc   capAccum // capacity consumed by this run of the segment
-}
-
-func (t *Table) runSegment(ctx context.Context, job Job, seg *jobSegment, lim *capLimiter, mu *sync.Mutex, progress func()) error {
-	acc := &seg.acc
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		start := time.Now()
-		name := t.schema.Name
-		if job.Source != "" {
-			name = job.Source
-		}
-		out, err := t.client.Scan(ctx, &dynamodb.ScanInput{
-			TableName:              aws.String(name),
-			Segment:                aws.Int32(int32(seg.n)),
-			TotalSegments:          aws.Int32(int32(job.Segments)),
-			Limit:                  aws.Int32(job.PageSize),
-			ExclusiveStartKey:      seg.start,
-			ConsistentRead:         aws.Bool(true),
-			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
-		})
-		var c float64
-		if out != nil {
-			c = capPtr(out.ConsumedCapacity)
-		}
-		if err != nil {
-			err = mapErr(err)
-		}
-		t.observe(ctx, Event{Op: "Scan", Duration: time.Since(start), Err: err, Capacity: c})
-		if err != nil {
-			return fmt.Errorf("job %s: scan segment %d: %w", job.Name, seg.n, err)
-		}
-		page := seg.rep
-		page.Scanned += int64(len(out.Items))
-		var raws []Item
-		var keys []Key
-		for _, raw := range out.Items {
-			k := t.keyFromItem(raw)
-			if job.Source != "" {
-				k = sourceKey(raw, job.SourceKey)
-			} else if t.bookkeeping(raw) {
-				continue // guards and checkpoints are the library's own
-			}
-			raws, keys = append(raws, raw), append(keys, k)
-		}
-		notes := &pageNotes{}
-		vctx := context.WithValue(ctx, noteKey{}, notes)
-		visit := func(i int) (JobOutcome, error) { return job.Visit(vctx, raws[i], job.DryRun) }
-		if job.VisitPage != nil {
-			before := acc.get()
-			outs, errs := job.VisitPage(vctx, raws, job.DryRun)
-			if len(outs) != len(raws) || len(errs) != len(raws) {
-				return fmt.Errorf("job %s: VisitPage returned %d outcomes and %d errors for %d items", job.Name, len(outs), len(errs), len(raws))
-			}
-			visit = func(i int) (JobOutcome, error) { return outs[i], errs[i] }
-			if err := lim.wait(ctx, acc.get()-before); err != nil {
-				return err
-			}
-		}
-		for i := range raws {
-			k := keys[i]
-			page.Seen++
-			before := acc.get()
-			o, err := visit(i)
-			switch {
-			case err == nil:
-			case errors.Is(err, ErrUniqueViolation), errors.Is(err, ErrInvalidInput):
-				o = Conflicted
-				page.Conflicts = append(page.Conflicts, JobConflict{Key: k, Reason: err.Error()})
-			default:
-				return fmt.Errorf("job %s: item %s/%s: %w", job.Name, k.PK, k.SK, err)
-			}
-			switch o {
-			case Changed:
-				page.Changed++
-			case Unchanged:
-				page.Unchanged++
-			case Skipped:
-				page.Skipped++
-			case Conflicted:
-				page.Conflicted++
-			}
-			if err := lim.wait(ctx, acc.get()-before); err != nil {
-				return err
-			}
-		}
-		if err := lim.wait(ctx, c); err != nil {
-			return err
-		}
-		notes.mu.Lock()
-		page.Notes = mergeNotes(page.Notes, notes.m)
-		notes.mu.Unlock()
-		mu.Lock() // the progress callback reads every segment's report
-		seg.rep = page
-		seg.start = out.LastEvaluatedKey
-		seg.done = len(out.LastEvaluatedKey) == 0
-		mu.Unlock()
-		if err := t.saveCheckpoint(ctx, job.Name, seg, job.DryRun); err != nil {
-			return err
-		}
-		progress()
-		if seg.done {
-			return nil
-		}
-	}
-}
-
-// capLimiter spaces requests so that capacity consumed stays under a rate.
-type capLimiter struct {
-	mu   sync.Mutex
-	rate float64 // units per second; 0: no limit
-	next time.Time
-}
-
-func newCapLimiter(rate float64) *capLimiter { return &capLimiter{rate: rate} }
-
-// wait accounts units just consumed and sleeps until the budget allows
-// the next request.
-func (l *capLimiter) wait(ctx context.Context, units float64) error {
-	if l.rate <= 0 || units <= 0 {
-		return nil
-	}
-	l.mu.Lock()
-	now := time.Now()
-	if l.next.Before(now) {
-		l.next = now
-	}
-	l.next = l.next.Add(time.Duration(units / l.rate * float64(time.Second)))
-	d := time.Until(l.next)
-	l.mu.Unlock()
-	if d <= 0 {
-		return nil
-	}
-	return ddb.Sleep(ctx, d)
+func (t *Table) RunJob(ctx context.Context, j Job) (JobReport, error) {
+	return job.Run(ctx, t.c, j, t.bookkeeping)
 }

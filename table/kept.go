@@ -11,7 +11,7 @@ import (
 
 // A migration keeps what the live system holds. An item Import copies
 // may hold an enum value the entity's vocabulary does not list (another
-// writer stored it: ListBackup's accounts/create stores whatever plan the
+// writer stored it: a service that stores whatever plan the
 // client sends). Reads are tolerant of it already, and Update carries it
 // through (a write is judged on what it changes); Import, which creates
 // the item, keeps it too and reports it, instead of leaving the item

@@ -22,7 +22,7 @@ import (
 func (e *Entity[T]) Key(fields T) Key {
 	k, err := e.KeyOf(&fields)
 	if err != nil {
-		return Key{err: opErr("key", e.def.Type, Key{}, err)}
+		return keytmpl.BadKey(opErr("key", e.def.Type, Key{}, err))
 	}
 	return k
 }

@@ -36,13 +36,13 @@ func (e *Entity[T]) Model() EntityModel {
 	if len(e.def.IndexKeys) > 0 {
 		m.Indexes = map[string]Template{}
 		for ix, ks := range e.def.IndexKeys {
-			is, _ := e.t.schema.index(ix)
+			is, _ := e.t.schema.GSI(ix)
 			m.Indexes[is.Name] = ks
 		}
 	}
 	m.CustomUniques = slices.Clone(e.decl.custom)
 	for _, ix := range e.def.ValidWhileIndexed {
-		is, _ := e.t.schema.index(ix)
+		is, _ := e.t.schema.GSI(ix)
 		m.ValidWhileIndexed = append(m.ValidWhileIndexed, is.Name)
 	}
 	for f := range codec.FieldsOf(reflect.TypeFor[T]()) {

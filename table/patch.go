@@ -18,6 +18,10 @@ import (
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/ddb"
+	"github.com/singletable/singletable/internal/expr"
+	"github.com/singletable/singletable/internal/keytmpl"
+	"github.com/singletable/singletable/internal/secret"
 	"github.com/singletable/singletable/keys"
 )
 
@@ -84,10 +88,10 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 	for _, ix := range s.Indexes {
 		reserved = append(reserved, ix.PK, ix.SK)
 	}
-	x := newExprs()
-	x.names["#v"] = s.VersionAttr
-	x.values[":one"] = codec.Num(1)
-	b := builtPatch{names: x.names, values: x.values, setPH: map[string]string{}, touchPH: map[string]string{}}
+	x := expr.New()
+	x.Names["#v"] = s.VersionAttr
+	x.Values[":one"] = codec.Num(1)
+	b := builtPatch{names: x.Names, values: x.Values, setPH: map[string]string{}, touchPH: map[string]string{}}
 	n := 0
 	var sets, adds, removes, conds []string
 	// Values are encoded as Create stores them (one encoder: fieldenc.go).
@@ -106,7 +110,7 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 	}
 	b.moves = len(moves) > 0
 	for _, ix := range sortedIndexes(moves) {
-		is, _ := s.index(ix)
+		is, _ := s.GSI(ix)
 		ik := moves[ix]
 		n++
 		pp, sp := "#x"+strconv.Itoa(n), "#y"+strconv.Itoa(n)
@@ -115,10 +119,10 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 			removes = append(removes, pp, sp)
 			continue
 		}
-		if err := checkKeyValue(is.PK, ik.PK, keys.MaxPKBytes); err != nil {
+		if err := keytmpl.CheckKeyValue(is.PK, ik.PK, keys.MaxPKBytes); err != nil {
 			return b, err
 		}
-		if err := checkKeyValue(is.SK, ik.SK, keys.MaxSKBytes); err != nil {
+		if err := keytmpl.CheckKeyValue(is.SK, ik.SK, keys.MaxSKBytes); err != nil {
 			return b, err
 		}
 		b.values[":x"+strconv.Itoa(n)] = &types.AttributeValueMemberS{Value: ik.PK}
@@ -133,7 +137,7 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 			return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: "a key or table attribute; use Update"}
 		}
 		for _, path := range e.def.Secrets {
-			if path == field || secretTop(path) == field {
+			if path == field || secret.Top(path) == field {
 				return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: fmt.Sprintf("holds the secret %s; use Update so it is encrypted", path)}
 			}
 		}
@@ -268,7 +272,7 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 	}
 	adds = append(adds, "#v :one")
 	if withToken && s.TokenAttr != "" {
-		b.token = e.t.newToken()
+		b.token = e.t.c.NewToken()
 		b.names["#wt"] = s.TokenAttr
 		b.values[":wt"] = &types.AttributeValueMemberSS{Value: []string{b.token}}
 		b.values[":wtok"] = &types.AttributeValueMemberS{Value: b.token}
@@ -329,7 +333,7 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 	// deleted yet counts as missing) and is of this entity type.
 	// An IfEqual condition is false on a missing item (an equality with an
 	// attribute that is not there), so it implies attribute_exists.
-	c := e.t.liveCondOf(x, e.def.Type, len(p.IfEqual) > 0)
+	c := e.t.c.LiveOf(x, e.def.Type, len(p.IfEqual) > 0)
 	if p.IfVersion != nil {
 		c += " AND " + e.t.versionCond(x, *p.IfVersion)
 	}
@@ -361,13 +365,14 @@ func sortedKeys[V any](m map[string]V) []string {
 // Patch applies p to the item with key k in one UpdateItem and returns the
 // item as stored afterwards. See [Patch] for the rules.
 func (e *Entity[T]) Patch(ctx context.Context, k Key, p Patch) (T, error) {
-	return e.patch(ctx, "patch", k, p)
+	return e.patch(ctx, "patch", k, p, nil)
 }
 
-// patch is Patch, its errors naming op, the method the caller called.
-func (e *Entity[T]) patch(ctx context.Context, op string, k Key, p Patch) (T, error) {
+// patch is Patch, its errors naming op, the method the caller called, on
+// scope's tenant when scope is set.
+func (e *Entity[T]) patch(ctx context.Context, op string, k Key, p Patch, scope *scopeCond) (T, error) {
 	var zero T
-	raw, err := e.update(ctx, k, p, types.ReturnValueAllNew)
+	raw, err := e.update(ctx, k, p, types.ReturnValueAllNew, scope)
 	if err != nil {
 		return zero, opErr(op, e.def.Type, k, err)
 	}
@@ -380,9 +385,11 @@ func (e *Entity[T]) patch(ctx context.Context, op string, k Key, p Patch) (T, er
 
 // update sends p as one UpdateItem and returns the attributes ret asks for.
 // A failed condition on a missing or expired item is ErrNotFound, on a
-// stale IfVersion ErrConflict, otherwise ErrConditionFailed.
-func (e *Entity[T]) update(ctx context.Context, k Key, p Patch, ret types.ReturnValue) (Item, error) {
-	if err := checkKey(k); err != nil {
+// stale IfVersion ErrConflict, otherwise ErrConditionFailed. scope, when
+// set, is the tenant p's condition names (a failed condition on another
+// tenant's item is ErrNotFound).
+func (e *Entity[T]) update(ctx context.Context, k Key, p Patch, ret types.ReturnValue, scope *scopeCond) (Item, error) {
+	if err := keytmpl.CheckKey(k); err != nil {
 		return nil, err
 	}
 	b, err := e.buildPatch(k, p, true)
@@ -392,26 +399,26 @@ func (e *Entity[T]) update(ctx context.Context, k Key, p Patch, ret types.Return
 	start := time.Now()
 	out, err := e.t.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                           aws.String(e.t.schema.Name),
-		Key:                                 e.t.keyItem(k),
+		Key:                                 e.t.c.KeyItem(k),
 		UpdateExpression:                    aws.String(b.update),
 		ConditionExpression:                 aws.String(b.cond),
 		ExpressionAttributeNames:            b.names,
 		ExpressionAttributeValues:           b.values,
 		ReturnValues:                        ret,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		ReturnConsumedCapacity:              e.t.wantCapacity(),
+		ReturnConsumedCapacity:              e.t.c.WantCapacity(),
 	})
 	if err != nil {
-		err = mapErr(err)
+		err = ddb.MapErr(err)
 		var ccf *types.ConditionalCheckFailedException
 		if errors.As(err, &ccf) {
 			switch {
-			case e.t.hasToken(ccf.Item, b.token):
+			case e.t.c.HasToken(ccf.Item, b.token):
 				// An earlier attempt of this very request was applied and
 				// its response lost: the item DynamoDB returns is the result.
-				e.t.observe(ctx, Event{Op: "UpdateItem", Entity: e.def.Type, Duration: time.Since(start)})
+				e.t.c.Observe(ctx, Event{Op: "UpdateItem", Entity: e.def.Type, Duration: time.Since(start)})
 				return ccf.Item, nil
-			case ccf.Item == nil || e.t.expired(ccf.Item) || !e.t.isType(ccf.Item, e.def.Type) || !inScope(ctx, ccf.Item):
+			case ccf.Item == nil || e.t.c.Expired(ccf.Item) || !e.t.isType(ccf.Item, e.def.Type) || !scope.holds(ccf.Item):
 				err = ErrNotFound
 			case p.IfVersion != nil && e.t.versionOfItem(ccf.Item) != *p.IfVersion:
 				err = fmt.Errorf("%w: %w", ErrConflict, err)
@@ -420,9 +427,9 @@ func (e *Entity[T]) update(ctx context.Context, k Key, p Patch, ret types.Return
 	}
 	var c float64
 	if out != nil {
-		c = capPtr(out.ConsumedCapacity)
+		c = ddb.CapacityOf(out.ConsumedCapacity)
 	}
-	e.t.observe(ctx, Event{Op: "UpdateItem", Entity: e.def.Type, Duration: time.Since(start), Err: err, Capacity: c})
+	e.t.c.Observe(ctx, Event{Op: "UpdateItem", Entity: e.def.Type, Duration: time.Since(start), Err: err, Capacity: c})
 	if err != nil {
 		return nil, err
 	}
@@ -435,25 +442,25 @@ func (e *Entity[T]) update(ctx context.Context, k Key, p Patch, ret types.Return
 // any in the same request): one extra UpdateItem every few writes of a hot
 // item. Its failure changes nothing that matters and is only observed.
 func (t *Table) pruneTokens(ctx context.Context, entity string, k Key, after Item) {
-	stale := t.staleTokens(after)
+	stale := t.c.StaleTokens(after)
 	if len(stale) == 0 {
 		return
 	}
 	start := time.Now()
 	_, err := t.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                 aws.String(t.schema.Name),
-		Key:                       t.keyItem(k),
+		Key:                       t.c.KeyItem(k),
 		UpdateExpression:          aws.String("DELETE #wt :old"),
 		ConditionExpression:       aws.String("attribute_exists(#pk)"),
 		ExpressionAttributeNames:  map[string]string{"#wt": t.schema.TokenAttr, "#pk": t.schema.PK},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":old": &types.AttributeValueMemberSS{Value: stale}},
 	})
-	t.observe(ctx, Event{Op: "UpdateItem", Entity: entity, Duration: time.Since(start), Err: err})
+	t.c.Observe(ctx, Event{Op: "UpdateItem", Entity: entity, Duration: time.Since(start), Err: err})
 }
 
 // PatchOp returns p as a transaction action on the item with key k.
 func (e *Entity[T]) PatchOp(k Key, p Patch) (TxOp, error) {
-	if err := checkKey(k); err != nil {
+	if err := keytmpl.CheckKey(k); err != nil {
 		return TxOp{}, opErr("patch", e.def.Type, k, err)
 	}
 	// No write token: the SDK resends a transaction with its idempotency
@@ -467,14 +474,14 @@ func (e *Entity[T]) PatchOp(k Key, p Patch) (TxOp, error) {
 
 // patchTxOp is the transaction action of the built patch b on k.
 func (e *Entity[T]) patchTxOp(k Key, b builtPatch) TxOp {
-	return TxOp{update: &types.Update{
+	return TxOp{op: ddb.Op{Update: &types.Update{
 		TableName:                 aws.String(e.t.schema.Name),
-		Key:                       e.t.keyItem(k),
+		Key:                       e.t.c.KeyItem(k),
 		UpdateExpression:          aws.String(b.update),
 		ConditionExpression:       aws.String(b.cond),
 		ExpressionAttributeNames:  b.names,
 		ExpressionAttributeValues: b.values,
-	}, key: k, what: e.def.Type}
+	}, Key: k, What: e.def.Type}}
 }
 
 // Add adds delta to the numeric attribute field of the item with key k,
@@ -485,18 +492,17 @@ func (e *Entity[T]) patchTxOp(k Key, b builtPatch) TxOp {
 // DynamoDB applied it, the SDK's retry is recognised by its write token:
 // the counter moves once.
 func (e *Entity[T]) Add(ctx context.Context, k Key, field string, delta int64) (int64, error) {
-	raw, err := e.update(ctx, k, Patch{Add: map[string]int64{field: delta}}, types.ReturnValueUpdatedNew)
+	raw, err := e.update(ctx, k, Patch{Add: map[string]int64{field: delta}}, types.ReturnValueUpdatedNew, nil)
 	if err != nil {
 		return 0, opErr("add", e.def.Type, k, err)
 	}
 	return addResult(raw, field, e.def.Type, k)
 }
 
-// inScope reports whether raw belongs to the tenant ctx restricts writes
-// to, if any (see Scoped).
-func inScope(ctx context.Context, raw Item) bool {
-	sc, ok := ctx.Value(scopeKey{}).(scopeCond)
-	if !ok {
+// holds reports whether raw belongs to the tenant sc (any item when sc is
+// nil: no tenant).
+func (sc *scopeCond) holds(raw Item) bool {
+	if sc == nil {
 		return true
 	}
 	v, isS := raw[sc.attr].(*types.AttributeValueMemberS)

@@ -297,8 +297,8 @@ func (p *Pattern[T]) Get(ctx context.Context, fields T, opts ...ReadOption) (_ T
 		return zero, err
 	}
 	k := p.e.Key(fields)
-	if k.err != nil {
-		return zero, k.err
+	if k.Err() != nil {
+		return zero, k.Err()
 	}
 	if p.def.Consistent {
 		opts = append([]ReadOption{Consistent()}, opts...)

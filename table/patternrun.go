@@ -118,7 +118,7 @@ func (p *Pattern[T]) runText(ctx context.Context, r RunRequest) iter.Seq2[Patter
 				return
 			}
 			seq = p.AllBetween(ctx, lo, hi, opts...)
-		case p.def.Reads&ReadOne != 0 && (p.def.Reads&ReadPage == 0 || p.e.Key(fields).err == nil):
+		case p.def.Reads&ReadOne != 0 && (p.def.Reads&ReadPage == 0 || p.e.Key(fields).Err() == nil):
 			seq = func(yield func(T, error) bool) { yield(p.Get(ctx, fields)) }
 		default:
 			seq = p.All(ctx, fields, opts...)

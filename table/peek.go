@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/keytmpl"
 )
 
 // Fields is a read-only view of some fields of one item of T, as
@@ -52,14 +53,14 @@ func (e *Entity[T]) Peek(ctx context.Context, k Key, p Projection[T]) (Fields[T]
 	if p.p.typ != reflect.TypeFor[T]() {
 		return fail(&ValidationError{Entity: e.def.Type, Field: "projection", Reason: "a projection of " + p.p.typ.String() + " on an entity of " + reflect.TypeFor[T]().String()})
 	}
-	if err := checkKey(k); err != nil {
+	if err := keytmpl.CheckKey(k); err != nil {
 		return fail(err)
 	}
 	raw, err := e.t.getItemAttrs(ctx, e.def.Type, k, true, p.p.attrs)
 	if err != nil {
 		return fail(err)
 	}
-	if raw == nil || e.t.expired(raw) || !e.t.isType(raw, e.def.Type) {
+	if raw == nil || e.t.c.Expired(raw) || !e.t.isType(raw, e.def.Type) {
 		return fail(ErrNotFound)
 	}
 	v, ver, err := e.decode(raw)

@@ -4,13 +4,14 @@ import (
 	"maps"
 
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/keytmpl"
 )
 
 // PreparedPatch is a [Patch] of one item built once and sent many times
 // with new Set values ([PreparedPatch.Op]): the hot-path form of
 // [Entity.PatchOp], for a writer that applies the same patch to the same
-// item on every call (Ferryhook's ingest counts every event on its source
-// and on its owner, FH-12).
+// item on every call (an ingest that counts every event on its source
+// and on its owner).
 //
 // Op returns the action PatchOp would build at that moment: it encodes
 // the new Set values as PatchOp does (checked the same way), stamps the
@@ -33,7 +34,7 @@ type PreparedPatch[T any] struct {
 // PreparePatch builds p on the item with key k once, checked as
 // [Entity.PatchOp] checks it (a bad patch fails here, before any request).
 func (e *Entity[T]) PreparePatch(k Key, p Patch) (*PreparedPatch[T], error) {
-	if err := checkKey(k); err != nil {
+	if err := keytmpl.CheckKey(k); err != nil {
 		return nil, opErr("patch", e.def.Type, k, err)
 	}
 	b, err := e.buildPatch(k, p, false)

@@ -100,7 +100,7 @@ func (t *Table) projectionExpr(p *projection, ixs []Index, names map[string]stri
 	s := t.schema
 	attrs := []string{s.PK, s.SK, s.TypeAttr, s.VersionAttr, s.TTLAttr}
 	for _, ix := range ixs {
-		if d, err := s.index(ix); err == nil && ix != Primary {
+		if d, err := s.GSI(ix); err == nil && ix != Primary {
 			attrs = append(attrs, d.PK, d.SK)
 		}
 	}
@@ -135,7 +135,7 @@ func (e *Entity[T]) getProjected(ctx context.Context, k Key, ro readOpts) (T, in
 	if err != nil {
 		return zero, 0, nil, err
 	}
-	if raw == nil || t.expired(raw) {
+	if raw == nil || t.c.Expired(raw) {
 		return zero, 0, nil, ErrNotFound
 	}
 	v, ver, err := e.decode(raw)

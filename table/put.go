@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/ddb"
 )
 
 // Put writes item whether or not it exists (an upsert), replacing any
@@ -20,7 +21,7 @@ func (e *Entity[T]) Put(ctx context.Context, item *T) error {
 	}
 	e.stampWrite(item, e.t.now(), true)
 	ver := e.putVersion(item)
-	w, err := e.prepare(item, ver)
+	w, err := e.prepare(item, ver, true)
 	if err == nil {
 		err = e.keepReadForms(item, w.item)
 	}
@@ -42,8 +43,8 @@ func (e *Entity[T]) Put(ctx context.Context, item *T) error {
 // version), not only on the version. A change by any writer since the
 // read gives [ErrConflict]: another library write (which advances the
 // version), and another service's PutItem or UpdateItem that never touches
-// the version (PodcastFlow's scripts rewriting settings, Ferryhook's
-// service removing an index key). Re-read and retry, or use
+// the version (a script rewriting settings, a service
+// removing an index key). Re-read and retry, or use
 // [Entity.Update], which re-applies a change to what is stored.
 //
 // The write is one UpdateItem (a transaction when unique guards move)
@@ -93,27 +94,27 @@ func (e *Entity[T]) Replace(ctx context.Context, item *T) error {
 	if image == nil {
 		return opErr("replace", e.def.Type, k, fmt.Errorf("%w: the %s carries no read state: pass an item from a read (Get, List) or write it with Update or Upsert", ErrInvalidInput, e.def.Type))
 	}
-	if rk := e.t.keyFromItem(image); rk != k {
+	if rk := e.t.c.KeyOf(image); rk != k {
 		return opErr("replace", e.def.Type, k, &ValidationError{Entity: e.def.Type, Field: "key", Reason: fmt.Sprintf("the item was read as %s/%s: a replace cannot change the primary key", rk.PK, rk.SK), Key: true})
 	}
 	orig, ver, err := e.decode(image)
 	if err != nil {
 		return opErr("replace", e.def.Type, k, err)
 	}
-	wctx := context.WithValue(ctx, wholeImageKey{}, true)
+	whole := true
 	if len(e.t.imageAttrs(image)) > maxImageConds {
 		cur, err := e.t.getItem(ctx, e.def.Type, k, true)
 		switch {
 		case err != nil:
 			return opErr("replace", e.def.Type, k, err)
-		case cur == nil || e.t.expired(cur) || !e.t.isType(cur, e.def.Type):
+		case cur == nil || e.t.c.Expired(cur) || !e.t.isType(cur, e.def.Type):
 			return opErr("replace", e.def.Type, k, ErrNotFound)
 		case !e.t.sameImage(cur, image):
 			return opErr("replace", e.def.Type, k, fmt.Errorf("%w: the stored item changed since it was read", ErrConflict))
 		}
-		wctx, image = ctx, cur
+		whole, image = false, cur
 	}
-	err = e.writeDiff(wctx, k, &orig, image, ver, item, false)
+	err = e.writeDiff(ctx, k, &orig, image, ver, item, diffWrite{whole: whole})
 	return opErr("replace", e.def.Type, k, err)
 }
 
@@ -125,7 +126,7 @@ func (e *Entity[T]) PutOp(item *T) (TxOp, error) {
 	}
 	e.stampWrite(item, e.t.now(), true)
 	ver := e.putVersion(item)
-	w, err := e.prepare(item, ver)
+	w, err := e.prepare(item, ver, true)
 	if err == nil {
 		err = e.keepReadForms(item, w.item)
 	}
@@ -133,7 +134,7 @@ func (e *Entity[T]) PutOp(item *T) (TxOp, error) {
 		return TxOp{}, opErr("put", e.def.Type, w.key, err)
 	}
 	e.setVersion(item, ver)
-	return TxOp{put: &types.Put{TableName: aws.String(e.t.schema.Name), Item: w.item}, key: w.key, what: e.def.Type}, nil
+	return TxOp{op: ddb.Op{Put: &types.Put{TableName: aws.String(e.t.schema.Name), Item: w.item}, Key: w.key, What: e.def.Type}}, nil
 }
 
 // putVersion is the version an unconditional put stamps: never one an
@@ -170,21 +171,21 @@ func (t *Table) putItem(ctx context.Context, entity string, p *types.Put, tok st
 		ConditionExpression:       p.ConditionExpression,
 		ExpressionAttributeNames:  p.ExpressionAttributeNames,
 		ExpressionAttributeValues: p.ExpressionAttributeValues,
-		ReturnConsumedCapacity:    t.wantCapacity(),
+		ReturnConsumedCapacity:    t.c.WantCapacity(),
 	}
 	if p.ConditionExpression != nil {
 		in.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
 	}
 	out, err := t.client.PutItem(ctx, in)
 	if err != nil {
-		err = mapErr(err)
+		err = ddb.MapErr(err)
 		err = t.classifyCondFailure(err, entity, tok, onFail)
 	}
 	var c float64
 	if out != nil {
-		c = capPtr(out.ConsumedCapacity)
+		c = ddb.CapacityOf(out.ConsumedCapacity)
 	}
-	t.observe(ctx, Event{Op: "PutItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: c})
+	t.c.Observe(ctx, Event{Op: "PutItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: c})
 	return err
 }
 
@@ -199,13 +200,13 @@ func (t *Table) classifyCondFailure(err error, entity, tok string, onFail error)
 		return err
 	}
 	switch {
-	case t.hasToken(ccf.Item, tok):
+	case t.c.HasToken(ccf.Item, tok):
 		return nil
-	case onFail == errExpiredInWay && (ccf.Item == nil || !t.expired(ccf.Item)):
+	case onFail == errExpiredInWay && (ccf.Item == nil || !t.c.Expired(ccf.Item)):
 		return ErrAlreadyExists
 	case onFail != nil:
 		return onFail
-	case ccf.Item == nil || t.expired(ccf.Item) || !t.isType(ccf.Item, entity):
+	case ccf.Item == nil || t.c.Expired(ccf.Item) || !t.isType(ccf.Item, entity):
 		return ErrNotFound
 	}
 	return fmt.Errorf("%w: %w", ErrConflict, err)

@@ -13,6 +13,7 @@ import (
 	"github.com/guregu/dynamo/v2"
 	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/ddb"
+	"github.com/singletable/singletable/internal/keytmpl"
 )
 
 // SKCond is a sort-key condition of a [Query]. The zero value matches the
@@ -26,7 +27,7 @@ type SKCond struct {
 func SKEquals(v string) SKCond { return SKCond{op: "=", a: v} }
 
 // SKBeginsWith matches sort keys that start with prefix. Build prefixes with
-// keys.Pattern.Prefix so they end at a segment boundary.
+// [Template.SortPrefix] so they end at a segment boundary.
 func SKBeginsWith(prefix string) SKCond { return SKCond{op: "begins_with", a: prefix} }
 
 // SKBetween matches sort keys from lo to hi, both inclusive.
@@ -122,7 +123,7 @@ func (t *Table) validateQuery(q Query) error {
 	if q.PK == "" {
 		return &ValidationError{Field: "PK", Reason: "empty partition key", Key: true}
 	}
-	if err := checkKeyValue("PK", q.PK, 2048); err != nil {
+	if err := keytmpl.CheckKeyValue("PK", q.PK, 2048); err != nil {
 		return err
 	}
 	if q.Limit < 0 {
@@ -162,7 +163,7 @@ func (t *Table) queryItems(ctx context.Context, q Query, entity string) (Page[It
 	if q.Shards > 1 {
 		return t.queryShards(ctx, q, entity)
 	}
-	pkName, _, _, err := t.schema.keyAttrs(q.Index)
+	pkName, _, _, err := t.schema.KeyAttrs(q.Index)
 	if err != nil {
 		return page, err
 	}
@@ -215,7 +216,7 @@ func keyPosition(last Item) (map[string]string, error) {
 // q.Cursor ignored) starting after start, and returns its items (expired
 // items excluded) and its LastEvaluatedKey.
 func (t *Table) queryRaw(ctx context.Context, q Query, entity string, start Item) ([]Item, Item, error) {
-	pkName, skName, indexName, err := t.schema.keyAttrs(q.Index)
+	pkName, skName, indexName, err := t.schema.KeyAttrs(q.Index)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -276,7 +277,7 @@ func (t *Table) queryRaw(ctx context.Context, q Query, entity string, start Item
 		ExpressionAttributeValues: values,
 		ScanIndexForward:          aws.Bool(!q.Desc),
 		ConsistentRead:            aws.Bool(q.Consistent),
-		ReturnConsumedCapacity:    t.wantCapacity(),
+		ReturnConsumedCapacity:    t.c.WantCapacity(),
 	}
 	if len(filters) > 0 {
 		in.FilterExpression = aws.String(strings.Join(filters, " AND "))
@@ -293,16 +294,16 @@ func (t *Table) queryRaw(ctx context.Context, q Query, entity string, start Item
 	began := time.Now()
 	out, err := t.client.Query(ctx, in)
 	if err != nil {
-		err = mapErr(err)
+		err = ddb.MapErr(err)
 	}
 	ev := Event{Op: "Query", Entity: entity, Duration: time.Since(began), Err: err}
 	if indexName != nil {
 		ev.Index = *indexName
 	}
 	if out != nil {
-		ev.Capacity = capPtr(out.ConsumedCapacity)
+		ev.Capacity = ddb.CapacityOf(out.ConsumedCapacity)
 	}
-	t.observe(ctx, ev)
+	t.c.Observe(ctx, ev)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -311,7 +312,7 @@ func (t *Table) queryRaw(ctx context.Context, q Query, entity string, start Item
 	// for) either way, and the check costs nothing client-side.
 	items := out.Items[:0:0]
 	for _, it := range out.Items {
-		if !t.expired(it) {
+		if !t.c.Expired(it) {
 			items = append(items, it)
 		}
 	}
@@ -364,7 +365,7 @@ func (e *Entity[T]) query(ctx context.Context, q Query) (Page[T], error) {
 	for _, it := range raw.Items {
 		v, _, err := e.decode(it)
 		if err != nil {
-			return Page[T]{}, opErr("query", e.def.Type, e.t.keyFromItem(it), err)
+			return Page[T]{}, opErr("query", e.def.Type, e.t.c.KeyOf(it), err)
 		}
 		if q.project != nil {
 			e.markPartial(&v)

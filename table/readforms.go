@@ -5,6 +5,7 @@ import (
 	"reflect"
 
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/secret"
 )
 
 // keepReadForms makes a whole-item write (Create, Put, PutOp, BatchPut) of
@@ -65,7 +66,7 @@ func (e *Entity[T]) keepReadForms(item *T, av Item) error {
 // isSecret reports whether top-level attribute attr holds a secret.
 func (e *Entity[T]) isSecret(attr string) bool {
 	for _, path := range e.def.Secrets {
-		if secretTop(path) == attr {
+		if secret.Top(path) == attr {
 			return true
 		}
 	}

@@ -110,11 +110,6 @@ func afterImage(raw Item, sets Item, removes []string) Item {
 	return out
 }
 
-// wholeImageKey asks writeDiff to condition its write on every attribute
-// of the image it diffs against (Replace: the caller's read), not only on
-// those it changes.
-type wholeImageKey struct{}
-
 // maxImageConds is how many attributes a write conditions on one by one:
 // DynamoDB limits an expression to 4 KB, and each condition takes about 20
 // bytes ("#a123 = :a124 AND "). An image with more attributes is compared

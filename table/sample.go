@@ -87,7 +87,7 @@ func (e *Entity[T]) Sample(set map[string]any) (Sample, error) {
 			return Sample{}, fmt.Errorf("%w: sample %s: %q is a %s, not a %s", ErrInvalidInput, e.def.Type, name, val.Type(), f.Type())
 		}
 	}
-	w, err := e.prepareV(&item, 1, false)
+	w, err := e.prepare(&item, 1, false)
 	if err != nil {
 		return Sample{}, fmt.Errorf("sample %s: %w", e.def.Type, err)
 	}

@@ -7,6 +7,8 @@ import (
 	"iter"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/expr"
+	"github.com/singletable/singletable/internal/keytmpl"
 )
 
 // Tenant scoping, enforced by signatures. An entity whose items belong to a
@@ -61,7 +63,7 @@ func (s *Scoped[T]) owns(raw Item) bool {
 
 // scopeOf returns the tenant an item of T names (its Def.Scope attribute).
 func (s *Scoped[T]) scopeOf(item *T) (string, error) {
-	w, err := s.e.prepareV(item, 0, false)
+	w, err := s.e.prepare(item, 0, false)
 	if err != nil {
 		return "", err
 	}
@@ -113,7 +115,7 @@ func (s *Scoped[T]) Update(ctx context.Context, k Key, change func(*T) error) (T
 	if err := s.check(); err != nil {
 		return zero, opErr("update", s.e.def.Type, k, err)
 	}
-	return s.e.updateScoped(ctx, k, s, change)
+	return s.e.updateScoped(ctx, k, s, nil, change)
 }
 
 // Patch is [Entity.Patch] on the tenant's item, conditioned on the tenant
@@ -127,7 +129,7 @@ func (s *Scoped[T]) Patch(ctx context.Context, k Key, p Patch) (T, error) {
 	if err != nil {
 		return zero, opErr("patch", s.e.def.Type, k, err)
 	}
-	return s.e.Patch(s.ctx(ctx), k, p)
+	return s.e.patch(ctx, "patch", k, p, s.scopeCond())
 }
 
 // Add is [Entity.Add] on the tenant's item, conditioned on the tenant.
@@ -139,7 +141,7 @@ func (s *Scoped[T]) Add(ctx context.Context, k Key, field string, delta int64) (
 	if err != nil {
 		return 0, opErr("add", s.e.def.Type, k, err)
 	}
-	raw, err := s.e.update(s.ctx(ctx), k, p, types.ReturnValueUpdatedNew)
+	raw, err := s.e.update(ctx, k, p, types.ReturnValueUpdatedNew, s.scopeCond())
 	if err != nil {
 		return 0, opErr("add", s.e.def.Type, k, err)
 	}
@@ -175,12 +177,12 @@ func (s *Scoped[T]) Delete(ctx context.Context, k Key) error {
 	if err := s.check(); err != nil {
 		return opErr("delete", s.e.def.Type, k, err)
 	}
-	if err := checkKey(k); err != nil {
+	if err := keytmpl.CheckKey(k); err != nil {
 		return opErr("delete", s.e.def.Type, k, err)
 	}
 	if s.e.fn.unique == nil {
-		x := newExprs()
-		c := s.e.t.liveCond(x, s.e.def.Type) + " AND " + s.cond(x)
+		x := expr.New()
+		c := s.e.t.c.Live(x, s.e.def.Type) + " AND " + s.cond(x)
 		return opErr("delete", s.e.def.Type, k, s.e.t.deleteItemCond(ctx, s.e.def.Type, k, c, x))
 	}
 	for attempt := 0; ; attempt++ {
@@ -192,7 +194,7 @@ func (s *Scoped[T]) Delete(ctx context.Context, k Key) error {
 		err = s.e.t.Transact(ctx, ops...)
 		var te *TxError
 		if errors.As(err, &te) && len(te.Reasons) > 0 && te.Reasons[0].Code == "ConditionalCheckFailed" {
-			if it := te.Reasons[0].Item; it == nil || s.e.t.expired(it) || !s.owns(it) {
+			if it := te.Reasons[0].Item; it == nil || s.e.t.c.Expired(it) || !s.owns(it) {
 				err = ErrNotFound
 			} else if attempt < s.e.t.opts.ConflictRetries {
 				continue
@@ -202,16 +204,20 @@ func (s *Scoped[T]) Delete(ctx context.Context, k Key) error {
 	}
 }
 
-// ctx marks ctx with the tenant, so that a failed condition on another
-// tenant's item reads as ErrNotFound.
-func (s *Scoped[T]) ctx(ctx context.Context) context.Context {
-	return context.WithValue(ctx, scopeKey{}, scopeCond{attr: s.e.def.Scope, value: s.scope})
+// scopeCond names the tenant a write is conditioned on: the scope
+// attribute and its value.
+type scopeCond struct{ attr, value string }
+
+// scopeCond is the tenant a write is conditioned on, so that a failed
+// condition on another tenant's item reads as ErrNotFound.
+func (s *Scoped[T]) scopeCond() *scopeCond {
+	return &scopeCond{attr: s.e.def.Scope, value: s.scope}
 }
 
 // cond binds the condition "the scope attribute is the tenant" into x.
 func (s *Scoped[T]) cond(x exprs) string {
-	x.names["#scope"] = s.e.def.Scope
-	x.values[":scope"] = &types.AttributeValueMemberS{Value: s.scope}
+	x.Names["#scope"] = s.e.def.Scope
+	x.Values[":scope"] = &types.AttributeValueMemberS{Value: s.scope}
 	return "#scope = :scope"
 }
 

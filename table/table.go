@@ -3,15 +3,10 @@ package table
 import (
 	"context"
 	"crypto/rand"
-	"errors"
-	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/ddb"
@@ -22,10 +17,10 @@ import (
 type Table struct {
 	client   *dynamodb.Client
 	schema   Schema
+	c        *ddb.Conn // the requests' layer: observation, batches, transactions
 	opts     Options
 	sealOnce sync.Once
 	seal     *ddb.Sealer
-	jobs     atomic.Int64 // running maintenance jobs: capacity is then measured
 	entMu    sync.Mutex
 	entities []AnyEntity          // every entity bound to the table, in NewEntity order
 	byType   map[string]AnyEntity // the first entity bound of each type (Classify)
@@ -80,7 +75,7 @@ type Options struct {
 	Cipher Cipher
 	// SecretContext is the logical table identity every secret's
 	// ciphertext is bound to (with the item's key and the attribute), such
-	// as "listbackup-prod". Unlike the physical table name it survives a
+	// as "orders-prod". Unlike the physical table name it survives a
 	// point-in-time restore into a table of another name. Default empty:
 	// bound to the item and attribute only.
 	SecretContext string
@@ -110,15 +105,11 @@ type Options struct {
 	ConflictRetries int
 }
 
-// Event describes one request, for observability hooks.
-type Event struct {
-	Op       string        // DynamoDB operation: GetItem, Query, TransactWriteItems ...
-	Entity   string        // entity type, when one entity is concerned
-	Index    string        // index name for a Query on a GSI
-	Capacity float64       // consumed capacity units, total
-	Duration time.Duration // wall time of the request
-	Err      error         // the request's error, if any
-}
+// Event describes one request, for observability hooks: the DynamoDB
+// operation (GetItem, Query, TransactWriteItems ...), the entity type and
+// index name when one is concerned, the consumed capacity units in total,
+// the request's wall time and its error.
+type Event = ddb.Event
 
 // warnRandomCursorKey logs once per process that cursors use a random key.
 var warnRandomCursorKey sync.Once
@@ -139,7 +130,11 @@ func New(client *dynamodb.Client, schema Schema, opts ...func(*Options)) *Table 
 			l.Warn("singletable: no Options.CursorKey: cursors are sealed with a random key of this process, so a cursor from another instance or before a restart is refused (ErrInvalidCursor); set a shared 32-byte key", "table", schema.Name)
 		})
 	}
-	return &Table{client: clientFor(client, &o), schema: schema, opts: o}
+	client = ddb.ClientFor(client, o.ClientOptions)
+	c := ddb.NewConn(client, schema, o.Now)
+	c.Logger, c.Observer = o.Logger, o.Observer
+	c.MaxBatchAttempts, c.BatchBackoff, c.ConflictRetries = o.MaxBatchAttempts, o.BatchBackoff, o.ConflictRetries
+	return &Table{client: client, schema: schema, opts: o, c: c}
 }
 
 // Schema returns the table's schema.
@@ -158,167 +153,34 @@ func (t *Table) now() time.Time { return t.opts.Now() }
 // that a test clock moves them all.
 func (t *Table) Now() time.Time { return t.opts.Now() }
 
-// observe reports a finished request to the configured hooks.
-func (t *Table) observe(ctx context.Context, ev Event) {
-	if acc, ok := ctx.Value(capKey{}).(*capAccum); ok {
-		acc.add(ev.Capacity)
-	}
-	if t.opts.Logger != nil {
-		t.opts.Logger.LogAttrs(ctx, slog.LevelDebug, "dynamodb",
-			slog.String("op", ev.Op), slog.String("table", t.schema.Name),
-			slog.String("entity", ev.Entity), slog.String("index", ev.Index),
-			slog.Float64("capacity", ev.Capacity), slog.Duration("duration", ev.Duration),
-			slog.Any("err", ev.Err))
-	}
-	if t.opts.Observer != nil {
-		t.opts.Observer(ctx, ev)
-	}
-}
-
-func capacity(cc ...types.ConsumedCapacity) float64 {
-	var n float64
-	for _, c := range cc {
-		if c.CapacityUnits != nil {
-			n += *c.CapacityUnits
-		}
-	}
-	return n
-}
-
-func capPtr(c *types.ConsumedCapacity) float64 {
-	if c == nil {
-		return 0
-	}
-	return capacity(*c)
-}
-
-func (t *Table) wantCapacity() types.ReturnConsumedCapacity {
-	if t.opts.Logger != nil || t.opts.Observer != nil || t.jobs.Load() > 0 {
-		return types.ReturnConsumedCapacityTotal
-	}
-	return "" // left out: DynamoDB's default, NONE, in fewer bytes
-}
-
 // Create creates the table if it does not exist, waits until it is
 // active, and enables TTL on the schema's TTL attribute. An existing table
 // is never changed (not even its TTL setting): compare it with the schema
 // with tableschema.Compare, and make the in-place changes with
 // tableschema.Apply. It is idempotent.
-func (t *Table) Create(ctx context.Context) error {
-	return t.create(ctx, false)
-}
+func (t *Table) Create(ctx context.Context) error { return t.c.CreateTable(ctx, false) }
 
 // CreateNew is [Table.Create] for a table that must not exist yet: a table
 // of that name already there is an error, not left as it is. It is what
 // tableschema.Apply runs for a missing table.
-func (t *Table) CreateNew(ctx context.Context) error {
-	return t.create(ctx, true)
-}
+func (t *Table) CreateNew(ctx context.Context) error { return t.c.CreateTable(ctx, true) }
 
 // EnableTTL enables TTL on the schema's TTL attribute, unless the schema
 // has none or it is enabled (or being enabled) already. [Table.Create]
 // does it for a table it creates; tableschema.Apply for a live table.
-func (t *Table) EnableTTL(ctx context.Context) error {
-	return t.enableTTL(ctx)
-}
-
-func (t *Table) create(ctx context.Context, mustCreate bool) error {
-	if err := t.schema.Validate(); err != nil {
-		return fmt.Errorf("create table: %w", err)
-	}
-	_, err := t.client.CreateTable(ctx, t.schema.CreateTableInput())
-	var inUse *types.ResourceInUseException
-	existed := errors.As(err, &inUse)
-	if err != nil && (!existed || mustCreate) {
-		return fmt.Errorf("create table %s: %w", t.schema.Name, err)
-	}
-	if err := t.waitActive(ctx); err != nil {
-		return err
-	}
-	if existed {
-		return nil
-	}
-	return t.enableTTL(ctx)
-}
-
-func (t *Table) waitActive(ctx context.Context) error {
-	w := dynamodb.NewTableExistsWaiter(t.client, func(o *dynamodb.TableExistsWaiterOptions) {
-		o.MinDelay = 20 * time.Millisecond
-		o.MaxDelay = 2 * time.Second
-	})
-	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(t.schema.Name)}, 5*time.Minute); err != nil {
-		return fmt.Errorf("table %s: wait active: %w", t.schema.Name, err)
-	}
-	return nil
-}
-
-func (t *Table) enableTTL(ctx context.Context) error {
-	if t.schema.TTLAttr == "" {
-		return nil
-	}
-	ttl, err := t.client.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(t.schema.Name)})
-	if err == nil && ttl.TimeToLiveDescription != nil &&
-		(ttl.TimeToLiveDescription.TimeToLiveStatus == types.TimeToLiveStatusEnabled ||
-			ttl.TimeToLiveDescription.TimeToLiveStatus == types.TimeToLiveStatusEnabling) {
-		return nil
-	}
-	_, err = t.client.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{
-		TableName: aws.String(t.schema.Name),
-		TimeToLiveSpecification: &types.TimeToLiveSpecification{
-			AttributeName: aws.String(t.schema.TTLAttr), Enabled: aws.Bool(true),
-		},
-	})
-	if err != nil && !isTTLAlreadyEnabled(err) {
-		return fmt.Errorf("table %s: enable TTL: %w", t.schema.Name, err)
-	}
-	return nil
-}
-
-func isTTLAlreadyEnabled(err error) bool {
-	var ve interface{ ErrorMessage() string }
-	return errors.As(err, &ve) && containsFold(ve.ErrorMessage(), "already enabled")
-}
+func (t *Table) EnableTTL(ctx context.Context) error { return t.c.EnableTTL(ctx) }
 
 // Describe returns the table's description as DynamoDB reports it.
 func (t *Table) Describe(ctx context.Context) (*types.TableDescription, error) {
-	out, err := t.client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(t.schema.Name)})
-	if err != nil {
-		var nf *types.ResourceNotFoundException
-		if errors.As(err, &nf) {
-			return nil, fmt.Errorf("describe table %s: %w", t.schema.Name, ErrNotFound)
-		}
-		return nil, fmt.Errorf("describe table %s: %w", t.schema.Name, err)
-	}
-	return out.Table, nil
+	return t.c.Describe(ctx)
 }
 
 // Delete deletes the table and waits until it is gone. Deleting a table that
 // does not exist is not an error.
-func (t *Table) Delete(ctx context.Context) error {
-	_, err := t.client.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(t.schema.Name)})
-	var nf *types.ResourceNotFoundException
-	if errors.As(err, &nf) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("delete table %s: %w", t.schema.Name, err)
-	}
-	w := dynamodb.NewTableNotExistsWaiter(t.client, func(o *dynamodb.TableNotExistsWaiterOptions) {
-		o.MinDelay = 20 * time.Millisecond
-		o.MaxDelay = 2 * time.Second
-	})
-	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(t.schema.Name)}, 5*time.Minute); err != nil {
-		return fmt.Errorf("delete table %s: wait: %w", t.schema.Name, err)
-	}
-	return nil
-}
+func (t *Table) Delete(ctx context.Context) error { return t.c.DeleteTable(ctx) }
 
 func randomKey() []byte {
 	b := make([]byte, 32)
 	_, _ = rand.Read(b)
 	return b
-}
-
-func containsFold(s, sub string) bool {
-	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
 }

@@ -56,7 +56,7 @@ type Timestamps struct {
 
 // TimeField is implemented, on its pointer, by a field type other than
 // time.Time that a [Timestamps] attribute may have: a time stored in a
-// layout of its own (Ferryhook's ISO strings with three fractional digits).
+// layout of its own (ISO strings with three fractional digits, say).
 type TimeField interface {
 	// IsZero reports whether the field holds no time.
 	IsZero() bool

@@ -8,6 +8,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/ddb"
+	"github.com/singletable/singletable/internal/keytmpl"
 )
 
 // TxGet is one read of a [Table.TransactGet]; make it with [Entity.GetOp].
@@ -47,30 +49,30 @@ func (t *Table) TransactGet(ctx context.Context, gets ...TxGet) error {
 	seen := make(map[Key]int, len(gets))
 	items := make([]types.TransactGetItem, len(gets))
 	for i, g := range gets {
-		if err := checkKey(g.key); err != nil {
+		if err := keytmpl.CheckKey(g.key); err != nil {
 			return opErr("transact get", g.what, g.key, err)
 		}
 		if j, ok := seen[g.key]; ok {
 			return opErr("transact get", g.what, g.key, fmt.Errorf("%w: reads %d and %d", ErrDuplicateItem, j, i))
 		}
 		seen[g.key] = i
-		items[i] = types.TransactGetItem{Get: &types.Get{TableName: aws.String(t.schema.Name), Key: t.keyItem(g.key)}}
+		items[i] = types.TransactGetItem{Get: &types.Get{TableName: aws.String(t.schema.Name), Key: t.c.KeyItem(g.key)}}
 	}
 	start := time.Now()
-	out, err := t.client.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: items, ReturnConsumedCapacity: t.wantCapacity()})
+	out, err := t.client.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: items, ReturnConsumedCapacity: t.c.WantCapacity()})
 	if err != nil {
-		err = mapErr(err)
+		err = ddb.MapErr(err)
 	}
 	var c float64
 	if out != nil {
-		c = capacity(out.ConsumedCapacity...)
+		c = ddb.Capacity(out.ConsumedCapacity...)
 	}
-	t.observe(ctx, Event{Op: "TransactGetItems", Duration: time.Since(start), Err: err, Capacity: c})
+	t.c.Observe(ctx, Event{Op: "TransactGetItems", Duration: time.Since(start), Err: err, Capacity: c})
 	if err != nil {
 		return opErr("transact get", "", Key{}, err)
 	}
 	for i, r := range out.Responses {
-		if i >= len(gets) || r.Item == nil || t.expired(r.Item) {
+		if i >= len(gets) || r.Item == nil || t.c.Expired(r.Item) {
 			continue
 		}
 		if err := gets[i].decode(r.Item); err != nil {

@@ -4,14 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/ddb"
+	"github.com/singletable/singletable/internal/expr"
+	"github.com/singletable/singletable/internal/keytmpl"
 	"github.com/singletable/singletable/keys"
 )
 
@@ -26,160 +30,21 @@ import (
 // with one Query. Use it for multi-valued attributes that a GSI cannot
 // index (a list of tags: a GSI takes one value per item); one item holds
 // a value once.
-type Unique struct {
-	Name   string
-	Value  string
-	Shared bool
-}
+type Unique = ddb.Unique
 
 // GuardType is the entity-type attribute of guard items.
-const GuardType = "_unique"
-
-// guard item attributes.
-const (
-	guardOwnerPK = "ownerPK"
-	guardOwnerSK = "ownerSK"
-	guardName    = "uniqueName"
-	guardValue   = "uniqueValue"
-)
+const GuardType = ddb.GuardType
 
 // GuardKey returns the primary key of the guard item that holds u:
 // PK = UNIQUE#{name}#{value}, SK = UNIQUE, with name and value escaped
 // like key segments ([keys.Escape]: '%', '#', control characters and
 // invalid UTF-8 become %XX), so that no two (name, value) pairs share a
 // guard. Values holding none of those characters are stored as given.
-func GuardKey(u Unique) Key {
-	return Key{PK: "UNIQUE#" + keys.Escape(u.Name) + "#" + keys.Escape(u.Value), SK: "UNIQUE"}
-}
+func GuardKey(u Unique) Key { return ddb.GuardKey(u) }
 
 // SharedPartition returns the partition key of a shared value's entries:
 // SHARED#{name}#{value}, escaped like [GuardKey].
-func SharedPartition(u Unique) string {
-	return "SHARED#" + keys.Escape(u.Name) + "#" + keys.Escape(u.Value)
-}
-
-// guardKeyFor returns the key of owner's guard of u: the value's guard,
-// or for a shared value owner's own entry (SK HOLDER#{ownerPK}#{ownerSK},
-// escaped).
-func guardKeyFor(u Unique, owner Key) Key {
-	if !u.Shared {
-		return GuardKey(u)
-	}
-	return Key{PK: SharedPartition(u), SK: "HOLDER#" + keys.Escape(owner.PK) + "#" + keys.Escape(owner.SK)}
-}
-
-// guardPut returns the action that writes guard u for owner. A guard may
-// be (re)written by its own owner, never taken over while its owner lives;
-// exp (epoch seconds, 0 for none) is the owner's TTL, copied to the guard
-// so that it ends with its owner and an expired guard is free.
-func (t *Table) guardPut(u Unique, owner Key, exp int64) TxOp {
-	s := t.schema
-	gk := guardKeyFor(u, owner)
-	item := Item{
-		s.PK:         &types.AttributeValueMemberS{Value: gk.PK},
-		s.SK:         &types.AttributeValueMemberS{Value: gk.SK},
-		guardOwnerPK: &types.AttributeValueMemberS{Value: owner.PK},
-		guardOwnerSK: &types.AttributeValueMemberS{Value: owner.SK},
-		guardName:    &types.AttributeValueMemberS{Value: u.Name},
-		guardValue:   &types.AttributeValueMemberS{Value: u.Value},
-	}
-	if s.TypeAttr != "" {
-		item[s.TypeAttr] = &types.AttributeValueMemberS{Value: GuardType}
-	}
-	if s.TTLAttr != "" && exp > 0 {
-		item[s.TTLAttr] = codec.Num(exp)
-	}
-	x := newExprs()
-	x.names["#pk"], x.names["#opk"], x.names["#osk"] = s.PK, guardOwnerPK, guardOwnerSK
-	x.values[":opk"] = &types.AttributeValueMemberS{Value: owner.PK}
-	x.values[":osk"] = &types.AttributeValueMemberS{Value: owner.SK}
-	c := "attribute_not_exists(#pk) OR (#opk = :opk AND #osk = :osk)"
-	if s.TTLAttr != "" {
-		t.bindTTL(x)
-		c += " OR " + expiredCond
-	}
-	return TxOp{put: &types.Put{
-		TableName:                 aws.String(s.Name),
-		Item:                      item,
-		ConditionExpression:       aws.String(c),
-		ExpressionAttributeNames:  x.names,
-		ExpressionAttributeValues: x.values,
-	}, key: gk, what: GuardType, guard: u}
-}
-
-// guardTakeover returns the actions that take guard u over from its
-// previous owner prev, which is missing or expired: the guard put is
-// conditioned on prev still owning it, and a condition check on prev
-// makes sure prev is still absent when the transaction commits.
-func (t *Table) guardTakeover(u Unique, owner, prev Key, exp int64) []TxOp {
-	s := t.schema
-	op := t.guardPut(u, owner, exp)
-	x := exprs{names: op.put.ExpressionAttributeNames, values: op.put.ExpressionAttributeValues}
-	x.values[":ppk"] = &types.AttributeValueMemberS{Value: prev.PK}
-	x.values[":psk"] = &types.AttributeValueMemberS{Value: prev.SK}
-	op.put.ConditionExpression = aws.String("#opk = :ppk AND #osk = :psk")
-	delete(x.names, "#pk")
-	delete(x.values, ":opk")
-	delete(x.values, ":osk")
-	if s.TTLAttr != "" {
-		delete(x.names, "#ttl")
-		delete(x.values, ":now")
-		delete(x.values, ":tiny")
-	}
-	cx := newExprs()
-	cx.names["#pk"] = s.PK
-	cc := "attribute_not_exists(#pk)"
-	if s.TTLAttr != "" {
-		t.bindTTL(cx)
-		cc += " OR " + expiredCond
-	}
-	check := TxOp{check: &types.ConditionCheck{
-		TableName:                 aws.String(s.Name),
-		Key:                       t.keyItem(prev),
-		ConditionExpression:       aws.String(cc),
-		ExpressionAttributeNames:  cx.names,
-		ExpressionAttributeValues: cx.vals(),
-	}, key: prev, what: "check"}
-	return []TxOp{op, check}
-}
-
-func (t *Table) guardDelete(u Unique, owner Key) TxOp {
-	s := t.schema
-	return TxOp{del: &types.Delete{
-		TableName:                aws.String(s.Name),
-		Key:                      t.keyItem(guardKeyFor(u, owner)),
-		ConditionExpression:      aws.String("attribute_not_exists(#pk) OR (#opk = :opk AND #osk = :osk)"),
-		ExpressionAttributeNames: map[string]string{"#pk": s.PK, "#opk": guardOwnerPK, "#osk": guardOwnerSK},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":opk": &types.AttributeValueMemberS{Value: owner.PK},
-			":osk": &types.AttributeValueMemberS{Value: owner.SK},
-		},
-	}, key: guardKeyFor(u, owner), what: GuardType, guard: u}
-}
-
-// guardDiff returns the actions that move owner's guards from old to new.
-// With rewriteKept, guards kept are rewritten too (so they carry the
-// owner's current TTL exp).
-func (t *Table) guardDiff(old, new []Unique, owner Key, exp int64, rewriteKept bool) []TxOp {
-	var ops []TxOp
-	keep := map[Unique]bool{}
-	for _, u := range new {
-		keep[u] = true
-	}
-	had := map[Unique]bool{}
-	for _, u := range old {
-		had[u] = true
-		if !keep[u] {
-			ops = append(ops, t.guardDelete(u, owner))
-		}
-	}
-	for _, u := range new {
-		if !had[u] || rewriteKept {
-			ops = append(ops, t.guardPut(u, owner, exp))
-		}
-	}
-	return ops
-}
+func SharedPartition(u Unique) string { return ddb.SharedPartition(u) }
 
 // transactGuarded runs ops (an item write and its guard actions). When a
 // guard put fails because another item holds the guard, that holder is
@@ -195,7 +60,7 @@ func (t *Table) transactGuarded(ctx context.Context, ops []TxOp, tok string) err
 		if err == nil || !errors.As(err, &te) {
 			return err
 		}
-		if len(te.Reasons) > 0 && te.Reasons[0].Code == "ConditionalCheckFailed" && t.hasToken(te.Reasons[0].Item, tok) {
+		if len(te.Reasons) > 0 && te.Reasons[0].Code == "ConditionalCheckFailed" && t.c.HasToken(te.Reasons[0].Item, tok) {
 			return nil
 		}
 		if round > 0 {
@@ -215,9 +80,9 @@ func (t *Table) transactGuarded(ctx context.Context, ops []TxOp, tok string) err
 // freeGuards replaces the guard puts that failed against a guard whose
 // holder is gone with takeover actions.
 func (t *Table) freeGuards(ctx context.Context, ops []TxOp, te *TxError) ([]TxOp, bool, error) {
-	owner := ops[0].key
+	owner := ops[0].op.Key
 	var exp int64
-	if it := ops[0].put; it != nil && t.schema.TTLAttr != "" {
+	if it := ops[0].op.Put; it != nil && t.schema.TTLAttr != "" {
 		if n, ok := it.Item[t.schema.TTLAttr].(*types.AttributeValueMemberN); ok {
 			exp, _ = strconv.ParseInt(n.Value, 10, 64)
 		}
@@ -225,7 +90,7 @@ func (t *Table) freeGuards(ctx context.Context, ops []TxOp, te *TxError) ([]TxOp
 	out := make([]TxOp, 0, len(ops)+1)
 	changed := false
 	for i, op := range ops {
-		if i >= len(te.Reasons) || op.put == nil || op.guard.Name == "" || te.Reasons[i].Code != "ConditionalCheckFailed" {
+		if i >= len(te.Reasons) || op.op.Put == nil || op.op.Guard.Name == "" || te.Reasons[i].Code != "ConditionalCheckFailed" {
 			out = append(out, op)
 			continue
 		}
@@ -240,11 +105,11 @@ func (t *Table) freeGuards(ctx context.Context, ops []TxOp, te *TxError) ([]TxOp
 		if err != nil {
 			return nil, false, err
 		}
-		if raw != nil && !t.expired(raw) {
+		if raw != nil && !t.c.Expired(raw) {
 			out = append(out, op) // held by a live item: a real violation
 			continue
 		}
-		out = append(out, t.guardTakeover(op.guard, owner, g.Owner, exp)...)
+		out = append(out, txOps(t.c.GuardTakeover(op.op.Guard, owner, g.Owner, exp))...)
 		changed = true
 	}
 	return out, changed, nil
@@ -265,8 +130,8 @@ func (t *Table) decodeGuard(raw Item) (Guard, bool) {
 		}
 		return ""
 	}
-	g.Name, g.Value = str(guardName), str(guardValue)
-	g.Owner = Key{PK: str(guardOwnerPK), SK: str(guardOwnerSK)}
+	g.Name, g.Value = str(ddb.GuardName), str(ddb.GuardValue)
+	g.Owner = Key{PK: str(ddb.GuardOwnerPK), SK: str(ddb.GuardOwnerSK)}
 	return g, g.Owner.PK != ""
 }
 
@@ -341,7 +206,7 @@ func (t *Table) LookupUniques(ctx context.Context, us []Unique) ([]Guard, error)
 	}
 	byKey := make(map[Key]Item, len(ownerRaws))
 	for _, raw := range ownerRaws {
-		byKey[t.keyFromItem(raw)] = raw
+		byKey[t.c.KeyOf(raw)] = raw
 	}
 	var out []Guard
 	for _, g := range guards {
@@ -417,7 +282,7 @@ func (t *Table) LookupShared(ctx context.Context, u Unique, opts ...ListOption) 
 	}
 	out := Page[Guard]{Cursor: p.Cursor, Items: make([]Guard, 0, len(p.Items))}
 	for _, raw := range p.Items {
-		if g, ok := t.decodeGuard(raw); ok && !t.expired(raw) {
+		if g, ok := t.decodeGuard(raw); ok && !t.c.Expired(raw) {
 			g.Shared = true
 			out.Items = append(out.Items, g)
 		}
@@ -435,7 +300,7 @@ func checkUnique(u Unique) error {
 	if !utf8.ValidString(u.Value) || !utf8.ValidString(u.Name) {
 		return &ValidationError{Field: "unique " + u.Name, Reason: "not valid UTF-8"}
 	}
-	return checkKeyValue("unique "+u.Name, GuardKey(u).PK, keys.MaxPKBytes)
+	return keytmpl.CheckKeyValue("unique "+u.Name, GuardKey(u).PK, keys.MaxPKBytes)
 }
 
 // EnsureGuards makes sure the item with key k holds the guards of its
@@ -461,7 +326,7 @@ func (e *Entity[T]) EnsureGuards(ctx context.Context, k Key) error {
 		if ver > 0 && e.holdsGuards(ctx, k, e.fn.unique(&orig)) {
 			return nil
 		}
-		err = e.writeDiff(ctx, k, &orig, raw, ver, &cur, true)
+		err = e.writeDiff(ctx, k, &orig, raw, ver, &cur, diffWrite{ensureAll: true})
 		if errors.Is(err, ErrConflict) && !errors.Is(err, ErrUniqueViolation) && attempt < e.t.opts.ConflictRetries {
 			continue
 		}
@@ -474,7 +339,7 @@ func (e *Entity[T]) EnsureGuards(ctx context.Context, k Key) error {
 func (e *Entity[T]) holdsGuards(ctx context.Context, k Key, us []Unique) bool {
 	for _, u := range us {
 		if u.Shared {
-			raw, err := e.t.getItem(ctx, GuardType, guardKeyFor(u, k), true)
+			raw, err := e.t.getItem(ctx, GuardType, ddb.GuardKeyFor(u, k), true)
 			if err != nil || raw == nil {
 				return false
 			}
@@ -487,3 +352,310 @@ func (e *Entity[T]) holdsGuards(ctx context.Context, k Key, us []Unique) bool {
 	}
 	return true
 }
+
+// A lookup by unique value that is not typed ([Table.LookupUnique],
+// [Table.LookupUniques]) is confirmed by the engine like a typed one: the
+// owner a guard names is read, the entity bound to the table that owns the
+// item (by its entity-type attribute, or Def.Match of its key) decodes it,
+// and the guard answers only when that item still holds the guarded value.
+// There is no unconfirmed way from a value to an owner's key.
+
+// ErrUnconfirmedGuard is returned by a lookup whose guard names an item
+// that no entity bound to the table (with [NewEntity]) owns: the engine
+// cannot tell whether it still holds the value, so it does not answer.
+var ErrUnconfirmedGuard = errors.New("unique guard names an item of no bound entity")
+
+// guardHolder is what the engine asks an entity of an owner it read.
+type guardHolder interface {
+	Type() string
+	Owns(raw Item) bool
+	// holdsRaw reports whether raw (an item of this entity) holds u, and
+	// its version.
+	holdsRaw(raw Item, u Unique) (bool, int64, error)
+}
+
+func (e *Entity[T]) holdsRaw(raw Item, u Unique) (bool, int64, error) {
+	item, ver, err := e.decodeWith(raw, true)
+	if err != nil {
+		return false, 0, err
+	}
+	return e.fn.unique != nil && slices.Contains(e.fn.unique(&item), u), ver, nil
+}
+
+// holderOf returns the bound entity that owns raw, or nil.
+func (t *Table) holderOf(raw Item) guardHolder {
+	for _, e := range t.Entities() {
+		if h, ok := e.(guardHolder); ok && h.Owns(raw) {
+			return h
+		}
+	}
+	return nil
+}
+
+// typeOfKey names the bound entity whose Def.Match recognises k (for
+// reports about an owner that is gone), or GuardType.
+func (t *Table) typeOfKey(k Key) string {
+	for _, e := range t.Entities() {
+		if m, ok := e.(interface{ matchesKey(Key) bool }); ok && m.matchesKey(k) {
+			return e.Type()
+		}
+	}
+	return GuardType
+}
+
+func (e *Entity[T]) matchesKey(k Key) bool { return e.fn.match != nil && e.fn.match(k) }
+
+// readGuard is one GetItem of u's guard; a free value (no guard, or one
+// past its TTL) is [ErrNotFound]. Its answer is the guard, not the owner:
+// only confirmGuard may turn it into one.
+func (t *Table) readGuard(ctx context.Context, u Unique) (Guard, error) {
+	raw, err := t.getItem(ctx, GuardType, GuardKey(u), true)
+	if err != nil {
+		return Guard{}, err
+	}
+	g, ok := t.decodeGuard(raw)
+	if raw == nil || !ok || t.c.Expired(raw) {
+		return Guard{}, ErrNotFound
+	}
+	g.Unique = u
+	return g, nil
+}
+
+// confirmGuard reads the owner guard g of u names (strongly consistent)
+// and returns it with the entity that owns it when it is live and holds
+// u. An orphan guard (owner missing, expired, or no longer holding u) is
+// reported and, with drop, removed; it gives [ErrNotFound].
+func (t *Table) confirmGuard(ctx context.Context, u Unique, g Guard, drop bool) (Item, guardHolder, error) {
+	raw, err := t.getItem(ctx, t.typeOfKey(g.Owner), g.Owner, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	h, err := t.confirmRaw(ctx, u, g, raw, drop)
+	return raw, h, err
+}
+
+// confirmRaw is confirmGuard on an owner already read (nil when missing).
+func (t *Table) confirmRaw(ctx context.Context, u Unique, g Guard, raw Item, drop bool) (guardHolder, error) {
+	if raw == nil || t.c.Expired(raw) {
+		t.dropOrphan(ctx, t.typeOfKey(g.Owner), u, g, true, 0, drop)
+		return nil, ErrNotFound
+	}
+	h := t.holderOf(raw)
+	if h == nil {
+		return nil, fmt.Errorf("%w: %s/%s (bind its entity with NewEntity)", ErrUnconfirmedGuard, g.Owner.PK, g.Owner.SK)
+	}
+	holds, ver, err := h.holdsRaw(raw, u)
+	if err != nil {
+		return nil, err
+	}
+	if !holds {
+		t.dropOrphan(ctx, h.Type(), u, g, false, ver, drop)
+		return nil, ErrNotFound
+	}
+	return h, nil
+}
+
+// A guard is an index, never the truth. A lookup by a unique value reads
+// the guard to learn the owner's key, then the owner itself (strongly
+// consistent), and answers from the owner only: a guard whose owner is
+// missing or expired, or whose owner no longer holds the guarded value
+// (another writer deleted it, or changed the value without knowing about
+// guards), answers nothing. Such an orphan guard is reported to
+// Options.Observer (an [Event] with Op [OpOrphanGuard] and an
+// [*OrphanGuardError]) and removed by a conditional delete that never
+// removes a guard re-claimed concurrently (see [OrphanGuardError]).
+
+// OpOrphanGuard is the Op of the [Event] that reports an orphan guard
+// found by a read. It is a report, not a DynamoDB request: the delete that
+// removes the guard is reported on its own, as a TransactWriteItems.
+const OpOrphanGuard = "OrphanGuard"
+
+// ErrOrphanGuard matches every [*OrphanGuardError].
+var ErrOrphanGuard = errors.New("orphan unique guard")
+
+// OrphanGuardError describes a guard found holding a value for an item that
+// is gone or no longer holds it. The guard is removed by one transaction:
+// a delete conditioned on the guard still naming Guard.Owner, and a
+// condition check on the owner: still absent (or expired) when it was
+// missing, still at Version when it no longer held the value. A concurrent
+// re-claim writes the owner (or another owner) in the guard's own
+// transaction, so it fails that condition and the re-claimed guard stays.
+type OrphanGuardError struct {
+	// Guard is the guard as read: the value and the owner it names.
+	Guard Guard
+	// OwnerMissing is true when the owner was missing or expired, false
+	// when it exists but no longer holds the value.
+	OwnerMissing bool
+	// Version is the owner's version as read (0 when missing or written
+	// without a version).
+	Version int64
+	// Removed reports whether the conditional delete removed the guard.
+	Removed bool
+	// DeleteErr is why it did not (a re-claim met the condition, or the
+	// request failed); nil when Removed.
+	DeleteErr error
+}
+
+func (e *OrphanGuardError) Error() string {
+	why := "no longer holds the value"
+	if e.OwnerMissing {
+		why = "is missing or expired"
+	}
+	s := fmt.Sprintf("unique guard %s %q: its owner %s/%s %s", e.Guard.Name, e.Guard.Value, e.Guard.Owner.PK, e.Guard.Owner.SK, why)
+	if e.Removed {
+		return s + "; guard removed"
+	}
+	return fmt.Sprintf("%s; guard kept: %v", s, e.DeleteErr)
+}
+
+// Is reports whether target is [ErrOrphanGuard].
+func (e *OrphanGuardError) Is(target error) bool { return target == ErrOrphanGuard }
+
+// Indexed is a read option of [Entity.GetByUnique] and [Entity.Get]: the
+// item found must also be stored under
+// each named GSI with the key its fields derive, as its stored index
+// attributes say (not only the fields they derive from). On a table shared
+// with a writer that takes an item out of an index by removing its index
+// attributes (a service may revoke an API key so, leaving the item),
+// such an item is not found. Its guard is not an orphan (the item still
+// holds the value) and is kept.
+func Indexed(ix ...Index) ReadOption {
+	return func(o *readOpts) { o.indexed = append(o.indexed, ix...) }
+}
+
+// confirmOwner reads the owner named by guard g of u (strongly consistent)
+// and returns it if it is an item of this entity, live, holds u and is
+// indexed as ro asks. An orphan guard is reported and removed; every
+// refusal is [ErrNotFound] (a value held by an item of another entity
+// too: its guard is not an orphan and is kept).
+func (e *Entity[T]) confirmOwner(ctx context.Context, u Unique, g Guard, ro readOpts) (T, error) {
+	var zero T
+	owner := e.def.Type // the entity the read is observed under
+	if !e.matchesKey(g.Owner) {
+		owner = e.t.typeOfKey(g.Owner)
+	}
+	raw, err := e.t.getItem(ctx, owner, g.Owner, true)
+	if err != nil {
+		return zero, opErr("get by unique", e.def.Type, g.Owner, err)
+	}
+	// The common case, an owner of this entity that holds u, decodes the
+	// owner once: the item checked is the item returned. That it holds u
+	// is read from the stored attributes when the declarations allow
+	// (uniqueRaw), else from the decoded item encoded again. Anything else
+	// (gone, another entity's, no longer holding u, not decoding) takes
+	// confirmRaw, which reports and removes an orphan guard.
+	if raw != nil && !e.t.c.Expired(raw) && e.fn.unique != nil {
+		if h := e.t.holderOf(raw); h != nil && h.Type() == e.def.Type {
+			if item, _, err := e.decode(raw); err == nil && (e.fn.uniqueRaw != nil && slices.Contains(e.fn.uniqueRaw(raw), u) || slices.Contains(e.fn.unique(&item), u)) {
+				return e.indexedOwner(raw, item, g, ro)
+			}
+		}
+	}
+	h, err := e.t.confirmRaw(ctx, u, g, raw, true)
+	if errors.Is(err, ErrUnconfirmedGuard) {
+		err = ErrNotFound // not an item of this entity
+	}
+	if err != nil {
+		return zero, opErr("get by unique", e.def.Type, g.Owner, err)
+	}
+	if h.Type() != e.def.Type {
+		return zero, opErr("get by unique", e.def.Type, g.Owner, ErrNotFound)
+	}
+	item, _, err := e.decode(raw)
+	if err != nil {
+		return zero, opErr("get by unique", e.def.Type, g.Owner, err)
+	}
+	return e.indexedOwner(raw, item, g, ro)
+}
+
+// indexedOwner returns item, the confirmed owner read as raw, when it is
+// stored under the GSIs ro requires ([Indexed], [Valid]), else
+// [ErrNotFound].
+func (e *Entity[T]) indexedOwner(raw Item, item T, g Guard, ro readOpts) (T, error) {
+	var zero T
+	if ixs := e.checkIndexes(ro, true); len(ixs) > 0 {
+		ok, err := e.storedUnder(raw, &item, ixs)
+		if err != nil {
+			return zero, opErr("get by unique", e.def.Type, g.Owner, err)
+		}
+		if !ok {
+			return zero, opErr("get by unique", e.def.Type, g.Owner, ErrNotFound)
+		}
+	}
+	return item, nil
+}
+
+// storedUnder reports whether raw holds, for each index of ixs, the index
+// key item's fields derive (an index the item derives no key for fails).
+func (e *Entity[T]) storedUnder(raw Item, item *T, ixs []Index) (bool, error) {
+	if e.fn.indexes == nil {
+		return false, nil
+	}
+	want, err := e.fn.indexes(item)
+	if err != nil {
+		return false, err
+	}
+	for _, ix := range ixs {
+		pk, sk, _, err := e.t.schema.KeyAttrs(ix)
+		if err != nil {
+			return false, err
+		}
+		w := want[ix]
+		if w.PK == "" || !rawStringIs(raw, pk, w.PK) || (w.SK != "" && !rawStringIs(raw, sk, w.SK)) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+func rawStringIs(raw Item, attr, v string) bool {
+	s, ok := raw[attr].(*types.AttributeValueMemberS)
+	return ok && s.Value == v
+}
+
+// dropOrphan reports the orphan guard g of u (of an item of entity typ)
+// to the Observer, after trying to remove it when drop is set (see
+// [OrphanGuardError] for the conditions; a dry run reports it kept).
+// Its failure is reported, never returned: the lookup already answers
+// not found.
+func (t *Table) dropOrphan(ctx context.Context, typ string, u Unique, g Guard, missing bool, ver int64, drop bool) {
+	g.Unique = u
+	if !drop {
+		report := &OrphanGuardError{Guard: g, OwnerMissing: missing, Version: ver, DeleteErr: errDryRun}
+		t.c.Observe(ctx, Event{Op: OpOrphanGuard, Entity: typ, Err: report})
+		return
+	}
+	s := t.schema
+	gx := expr.New()
+	gx.Names["#opk"], gx.Names["#osk"] = ddb.GuardOwnerPK, ddb.GuardOwnerSK
+	gx.Values[":opk"] = &types.AttributeValueMemberS{Value: g.Owner.PK}
+	gx.Values[":osk"] = &types.AttributeValueMemberS{Value: g.Owner.SK}
+	del := TxOp{op: ddb.Op{Delete: &types.Delete{
+		TableName:                 aws.String(s.Name),
+		Key:                       t.c.KeyItem(GuardKey(u)),
+		ConditionExpression:       aws.String("#opk = :opk AND #osk = :osk"),
+		ExpressionAttributeNames:  gx.Names,
+		ExpressionAttributeValues: gx.Vals(),
+	}, Key: GuardKey(u), What: GuardType}}
+	ox := expr.New()
+	var c string
+	if missing {
+		c = t.c.Absent(ox)
+	} else {
+		c = t.versionCond(ox, ver)
+	}
+	check := TxOp{op: ddb.Op{Check: &types.ConditionCheck{
+		TableName:                 aws.String(s.Name),
+		Key:                       t.c.KeyItem(g.Owner),
+		ConditionExpression:       aws.String(c),
+		ExpressionAttributeNames:  ox.Names,
+		ExpressionAttributeValues: ox.Vals(),
+	}, Key: g.Owner, What: "check"}}
+	start := time.Now()
+	err := t.Transact(ctx, del, check)
+	report := &OrphanGuardError{Guard: g, OwnerMissing: missing, Version: ver, Removed: err == nil, DeleteErr: err}
+	t.c.Observe(ctx, Event{Op: OpOrphanGuard, Entity: typ, Duration: time.Since(start), Err: report})
+}
+
+// errDryRun is why a dry run keeps an orphan guard it found.
+var errDryRun = errors.New("dry run: not removed")

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/ddb"
+	"github.com/singletable/singletable/internal/keytmpl"
 )
 
 // Update reads the item with key k, applies change to it, and writes back
@@ -38,11 +39,8 @@ import (
 // is recognised by its write token and counts as done, so change is never
 // applied twice for one call; a transaction conflict is a lost race.
 func (e *Entity[T]) Update(ctx context.Context, k Key, change func(*T) error) (T, error) {
-	return e.updateScoped(ctx, k, nil, change)
+	return e.updateScoped(ctx, k, nil, nil, change)
 }
-
-// requireKey carries the items an update's write requires to exist.
-type requireKey struct{}
 
 // UpdateRequiring is [Entity.Update] whose write also requires each item
 // of require (keys in the same table) to exist, checked by a
@@ -53,17 +51,18 @@ type requireKey struct{}
 func (e *Entity[T]) UpdateRequiring(ctx context.Context, k Key, require []Key, change func(*T) error) (T, error) {
 	var ops []TxOp
 	for _, rk := range require {
-		if err := checkKey(rk); err != nil {
+		if err := keytmpl.CheckKey(rk); err != nil {
 			var zero T
 			return zero, opErr("update", e.def.Type, k, err)
 		}
 		ops = append(ops, e.t.ConditionOp(rk))
 	}
-	return e.updateScoped(context.WithValue(ctx, requireKey{}, ops), k, nil, change)
+	return e.updateScoped(ctx, k, nil, ops, change)
 }
 
-// updateScoped is Update, restricted to scope's tenant when scope is set.
-func (e *Entity[T]) updateScoped(ctx context.Context, k Key, scope *Scoped[T], change func(*T) error) (T, error) {
+// updateScoped is Update, restricted to scope's tenant when scope is set,
+// its write sending also in the same transaction.
+func (e *Entity[T]) updateScoped(ctx context.Context, k Key, scope *Scoped[T], also []TxOp, change func(*T) error) (T, error) {
 	var zero T
 	for attempt := 0; ; attempt++ {
 		orig, ver, raw, err := e.getRaw(ctx, k, Consistent())
@@ -92,11 +91,11 @@ func (e *Entity[T]) updateScoped(ctx context.Context, k Key, scope *Scoped[T], c
 		if nk != k {
 			return zero, opErr("update", e.def.Type, k, &ValidationError{Entity: e.def.Type, Field: "key", Reason: "an update cannot change the primary key", Key: true})
 		}
-		wctx := ctx
+		o := diffWrite{also: also}
 		if scope != nil {
-			wctx = context.WithValue(ctx, scopeKey{}, scopeCond{attr: e.def.Scope, value: scope.scope})
+			o.scope = scope.scopeCond()
 		}
-		err = e.writeDiff(wctx, k, &orig, raw, ver, &cur, false)
+		err = e.writeDiff(ctx, k, &orig, raw, ver, &cur, o)
 		if errors.Is(err, ErrConflict) && attempt < e.t.opts.ConflictRetries {
 			if err := ddb.Sleep(ctx, ddb.Backoff(attempt, 5*time.Millisecond, 200*time.Millisecond)); err != nil {
 				return zero, opErr("update", e.def.Type, k, err)
@@ -131,25 +130,25 @@ func (t *Table) updateItem(ctx context.Context, entity string, u *types.Update, 
 		ExpressionAttributeNames:            u.ExpressionAttributeNames,
 		ExpressionAttributeValues:           u.ExpressionAttributeValues,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		ReturnConsumedCapacity:              t.wantCapacity(),
+		ReturnConsumedCapacity:              t.c.WantCapacity(),
 	})
 	if err != nil {
-		err = mapErr(err)
+		err = ddb.MapErr(err)
 		err = t.classifyCondFailure(err, entity, tok, nil)
 	}
 	var c float64
 	if out != nil {
-		c = capPtr(out.ConsumedCapacity)
+		c = ddb.CapacityOf(out.ConsumedCapacity)
 	}
-	t.observe(ctx, Event{Op: "UpdateItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: c})
+	t.c.Observe(ctx, Event{Op: "UpdateItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: c})
 	return err
 }
 
 // versionCond returns the condition "the stored version is v" (an item
 // written without a version attribute counts as version 0).
 func (t *Table) versionCond(x exprs, v int64) string {
-	x.names["#v"] = t.schema.VersionAttr
-	x.values[":v"] = codec.Num(v)
+	x.Names["#v"] = t.schema.VersionAttr
+	x.Values[":v"] = codec.Num(v)
 	if v == 0 {
 		return "(attribute_not_exists(#v) OR #v = :v)"
 	}
@@ -178,5 +177,5 @@ func txToUpdateErr(err error) error {
 // other items, such as [Counters.StateOps] copying a field the change
 // sets) in the same transaction: one request, all or nothing.
 func (e *Entity[T]) UpdateAlso(ctx context.Context, k Key, also []TxOp, change func(*T) error) (T, error) {
-	return e.updateScoped(context.WithValue(ctx, requireKey{}, also), k, nil, change)
+	return e.updateScoped(ctx, k, nil, also, change)
 }

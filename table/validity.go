@@ -36,7 +36,7 @@ func (e *Entity[T]) validAttrs() map[string]bool {
 	}
 	out := map[string]bool{}
 	for _, ix := range e.def.ValidWhileIndexed {
-		pk, sk, _, err := e.t.schema.keyAttrs(ix)
+		pk, sk, _, err := e.t.schema.KeyAttrs(ix)
 		if err != nil {
 			continue // NewEntity checked the declaration
 		}

@@ -1,8 +1,27 @@
-// Package ddb is the engine's layer of calls to DynamoDB: what a request
-// needs that is not an entity's.
+// Package ddb is the engine's layer of requests to DynamoDB: what a request
+// needs that is not an entity's. A [Conn] is one table's connection: its
+// [Schema], client, clock, retry limits and observation hooks.
 //
-// Its contract, as far as it has moved below the engine so far:
+// Its contract:
 //
+//   - The physical table: [Schema] (the generic single-table definition,
+//     its CreateTable request and validation), create, describe, delete and
+//     TTL ([Conn.CreateTable], [Conn.EnableTTL]).
+//   - Errors: the engine's sentinels and [OpError]; [MapErr] turns the
+//     SDK's errors into them, keeping the cause.
+//   - Observation: every request reports an [Event] to the logger, the
+//     observer and a context's capacity [Meter]; a store method's [Call]
+//     is started with [StartCall] for a [Tracer].
+//   - Transactions ([Conn.Transact]): actions ([Op]) checked before
+//     sending (count, size, duplicates), conflicts and throttling retried
+//     with backoff, a create that met an expired item sent again on its
+//     wider condition ([Conn.FullCreate]), cancellations explained per
+//     action ([TxError]).
+//   - Batches ([Conn.BatchWrite], [Conn.BatchGet]): chunked, unprocessed
+//     items retried with backoff, and on giving up a [BatchError] that
+//     sorts every key into written, not written and unknown.
+//   - Unique guards: the actions that put, take over, move and delete the
+//     guard items of unique values ([Conn.GuardPut], [Conn.GuardDiff]).
 //   - Cursor sealing ([Sealer]): a pagination cursor is encrypted and
 //     authenticated with a key derived from the store's cursor key, bound
 //     to the access pattern and partition it came from, and carries the id
@@ -11,8 +30,9 @@
 //   - Retries: a jittered exponential delay ([Backoff]) and a sleep that
 //     ends with its context ([Sleep]).
 //
-// It imports nothing of this module: the engine (package table) imports
-// it, never the other way; table.ErrInvalidCursor is [ErrInvalidCursor].
+// It imports the codec, key template and expression layers and keys,
+// nothing of table: the engine (package table) imports it, never the other
+// way; table's names for these types and errors are aliases of them.
 package ddb
 
 import "errors"

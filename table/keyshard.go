@@ -35,12 +35,7 @@ import (
 
 // ShardPK returns the partition key of shard i of the sharded partition
 // pk: pk#i, or pk itself when n is 1.
-func ShardPK(pk string, i, n int) string {
-	if n <= 1 {
-		return pk
-	}
-	return pk + keys.Delimiter + strconv.Itoa(i)
-}
+func ShardPK(pk string, i, n int) string { return keytmpl.ShardPK(pk, i, n) }
 
 // Shards returns the shard count of the entity's partition key on index
 // ix (Primary for the table), as its template declares: 0 when it is not
@@ -131,7 +126,7 @@ func shardName(n int) string {
 // records, per shard, the last item emitted or the last key evaluated.
 func (t *Table) queryShards(ctx context.Context, q Query, entity string) (Page[Item], error) {
 	var page Page[Item]
-	pkName, skName, _, err := t.schema.keyAttrs(q.Index)
+	pkName, skName, _, err := t.schema.KeyAttrs(q.Index)
 	if err != nil {
 		return page, err
 	}
@@ -319,7 +314,7 @@ func (e *Entity[T]) relayout(raw, derived Item) map[string]bool {
 		if n == 0 {
 			continue
 		}
-		is, err := e.t.schema.index(ix)
+		is, err := e.t.schema.GSI(ix)
 		if err != nil {
 			continue
 		}

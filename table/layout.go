@@ -12,6 +12,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/ddb"
+	"github.com/singletable/singletable/internal/expr"
+	"github.com/singletable/singletable/internal/keytmpl"
 )
 
 // Write-sharded collections. A collection whose new items all land in one
@@ -56,87 +59,44 @@ import (
 //     condition is a lost race, the same as a failed version check: the
 //     writer re-reads and retries.
 
-// Epoch is one period of a [Layout]: the shard count that items at
-// positions From and above are written with (until the next epoch).
-type Epoch struct {
-	// From is the first position written under the epoch.
-	From int64
-	// Shards is the number of partitions: 1 is the owner's own partition
-	// key (the document's), N > 1 the keys PK#0 .. PK#{N-1}.
-	Shards int
-}
+// Epoch is one period of a [Layout]: the shard count (Shards: 1 is the
+// owner's own partition key, N > 1 the keys PK#0 .. PK#{N-1}) that items
+// at positions From and above are written with (until the next epoch).
+type Epoch = keytmpl.Epoch
 
 // Layout is the shard history of a write-sharded collection, stored on its
 // owner item as text ("0:1,5001:8": From:Shards, oldest first). The zero
 // Layout is a collection that was never sharded: every item in the owner's
 // partition, as the document stores it.
-type Layout struct{ epochs []Epoch }
+type Layout struct{ l keytmpl.Layout }
 
 // NewLayout returns the layout of a collection created with n shards.
 func NewLayout(n int) (Layout, error) {
-	if n < 1 || n > MaxShards {
-		return Layout{}, &ValidationError{Field: "Shards", Reason: fmt.Sprintf("%d is outside 1..%d", n, MaxShards)}
-	}
-	if n == 1 {
-		return Layout{}, nil
-	}
-	return Layout{epochs: []Epoch{{From: 0, Shards: n}}}, nil
+	l, err := keytmpl.NewLayout(n)
+	return Layout{l}, err
 }
 
 // ParseLayout parses the stored text of a layout ("" is the zero Layout).
 func ParseLayout(s string) (Layout, error) {
-	if s == "" {
-		return Layout{}, nil
-	}
-	var l Layout
-	for part := range strings.SplitSeq(s, ",") {
-		from, n, ok := strings.Cut(part, ":")
-		f, err1 := strconv.ParseInt(from, 10, 64)
-		c, err2 := strconv.Atoi(n)
-		if !ok || err1 != nil || err2 != nil || c < 1 || c > MaxShards || f < 0 ||
-			(len(l.epochs) > 0 && f <= l.epochs[len(l.epochs)-1].From) {
-			return Layout{}, &ValidationError{Field: "Layout", Reason: fmt.Sprintf("%q is not a layout (From:Shards, From increasing)", s)}
-		}
-		l.epochs = append(l.epochs, Epoch{From: f, Shards: c})
-	}
-	return l, nil
+	l, err := keytmpl.ParseLayout(s)
+	return Layout{l}, err
 }
 
 // String returns the layout's stored text ("" for the zero Layout).
-func (l Layout) String() string {
-	parts := make([]string, len(l.epochs))
-	for i, e := range l.epochs {
-		parts[i] = strconv.FormatInt(e.From, 10) + ":" + strconv.Itoa(e.Shards)
-	}
-	return strings.Join(parts, ",")
-}
+func (l Layout) String() string { return l.l.String() }
 
 // IsZero reports whether the collection was never sharded.
-func (l Layout) IsZero() bool { return len(l.epochs) == 0 }
+func (l Layout) IsZero() bool { return l.l.IsZero() }
 
 // Epochs returns the layout's epochs, oldest first (none for the zero
 // Layout: everything in the owner's partition).
-func (l Layout) Epochs() []Epoch { return slices.Clone(l.epochs) }
+func (l Layout) Epochs() []Epoch { return l.l.Epochs() }
 
 // Shards returns the shard count new items are written with.
-func (l Layout) Shards() int {
-	if len(l.epochs) == 0 {
-		return 1
-	}
-	return l.epochs[len(l.epochs)-1].Shards
-}
+func (l Layout) Shards() int { return l.l.Shards() }
 
 // ShardsAt returns the shard count of the epoch position pos falls in.
-func (l Layout) ShardsAt(pos int64) int {
-	n := 1
-	for _, e := range l.epochs {
-		if e.From > pos {
-			break
-		}
-		n = e.Shards
-	}
-	return n
-}
+func (l Layout) ShardsAt(pos int64) int { return l.l.ShardsAt(pos) }
 
 // Switch returns the layout with a new epoch: items at positions from
 // and above are written with n shards. from must be at or above the last
@@ -147,30 +107,8 @@ func (l Layout) ShardsAt(pos int64) int {
 // from: for a sequence, the owner's last number plus one): the epoch
 // takes n, or is removed when n is the count of the epoch before it.
 func (l Layout) Switch(from int64, n int) (Layout, error) {
-	if n < 1 || n > MaxShards {
-		return l, &ValidationError{Field: "Shards", Reason: fmt.Sprintf("%d is outside 1..%d", n, MaxShards)}
-	}
-	last := len(l.epochs) - 1
-	if from < 0 || (last >= 0 && from < l.epochs[last].From) {
-		return l, &ValidationError{Field: "From", Reason: fmt.Sprintf("%d is before the layout's last epoch (%s)", from, l)}
-	}
-	if n == l.Shards() {
-		return l, nil
-	}
-	if last >= 0 && from == l.epochs[last].From { // the last epoch is empty: redo it
-		epochs := slices.Clone(l.epochs)
-		if last > 0 && epochs[last-1].Shards == n {
-			return Layout{epochs: epochs[:last]}, nil // the epoch before goes on
-		}
-		epochs[last].Shards = n
-		return Layout{epochs: epochs}, nil
-	}
-	epochs := slices.Clone(l.epochs)
-	if len(epochs) == 0 && from > 0 {
-		// The collection was the owner's partition until from.
-		epochs = []Epoch{{From: 0, Shards: 1}}
-	}
-	return Layout{epochs: append(epochs, Epoch{From: from, Shards: n})}, nil
+	next, err := l.l.Switch(from, n)
+	return Layout{next}, err
 }
 
 // SeqPK returns the partition of the item at sequence number seq of the
@@ -178,71 +116,30 @@ func (l Layout) Switch(from int64, n int) (Layout, error) {
 // epoch seq falls in, or pk itself when that epoch has 1 shard.
 // Consecutive sequence numbers go to consecutive shards, so a range of
 // them is spread evenly and each shard's part is computable.
-func (l Layout) SeqPK(pk string, seq int64) string {
-	n := l.ShardsAt(seq)
-	return ShardPK(pk, int(((seq%int64(n))+int64(n))%int64(n)), n)
-}
+func (l Layout) SeqPK(pk string, seq int64) string { return l.l.SeqPK(pk, seq) }
 
 // SeqPKs returns every partition seq may be in: [Layout.SeqPK]'s first,
 // then its place under each other shard count of the layout, for a point
 // read that missed (an item numbered by its writer, not by the owner's
 // sequence, and written under the layout before a switch whose first
 // position was at or below it).
-func (l Layout) SeqPKs(pk string, seq int64) []string {
-	out := []string{l.SeqPK(pk, seq)}
-	for _, e := range l.epochs {
-		p := Layout{epochs: []Epoch{{Shards: e.Shards}}}.SeqPK(pk, seq)
-		if !slices.Contains(out, p) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
+func (l Layout) SeqPKs(pk string, seq int64) []string { return l.l.SeqPKs(pk, seq) }
 
 // IDPK returns the partition of the item with ID id written at position
 // pos: shard [Shard](id, N) of the epoch pos falls in.
-func (l Layout) IDPK(pk string, pos int64, id string) string {
-	n := l.ShardsAt(pos)
-	return ShardPK(pk, Shard(id, n), n)
-}
+func (l Layout) IDPK(pk string, pos int64, id string) string { return l.l.IDPK(pk, pos, id) }
 
 // Partitions returns every partition key the collection's items may be
 // in: pk itself if an epoch had 1 shard (or the layout is zero), and
 // pk#0 .. pk#{max-1} for the largest count N > 1 of its epochs.
-func (l Layout) Partitions(pk string) []string {
-	base, n := l.span()
-	var out []string
-	if base {
-		out = append(out, pk)
-	}
-	for i := range n {
-		out = append(out, ShardPK(pk, i, n))
-	}
-	return out
-}
-
-// span returns whether the owner's own partition is used and the
-// largest shard count above 1 (0 if none).
-func (l Layout) span() (base bool, n int) {
-	if len(l.epochs) == 0 {
-		return true, 0
-	}
-	for _, e := range l.epochs {
-		if e.Shards == 1 {
-			base = true
-		} else {
-			n = max(n, e.Shards)
-		}
-	}
-	return base, n
-}
+func (l Layout) Partitions(pk string) []string { return l.l.Partitions(pk) }
 
 // Query returns q (a query of the owner's partition q.PK) as a query of
 // the whole collection: with Shards and ShardBase set to read every
 // partition of [Layout.Partitions] merged in sort-key order, one Query per
 // partition per page; unchanged for a collection never sharded (one Query).
 func (l Layout) Query(q Query) Query {
-	base, n := l.span()
+	base, n := l.l.Span()
 	if n > 1 {
 		q.Shards, q.ShardBase, q.OnlyShards = n, base, nil
 	}
@@ -271,14 +168,14 @@ func LayoutOf(raw Item, attr string) (Layout, error) {
 // attributes): for a read that checks a few of them. DynamoDB charges the
 // read by the whole item's size all the same.
 func (t *Table) GetOwner(ctx context.Context, k Key, consistent bool, attrs ...string) (Item, error) {
-	if err := checkKey(k); err != nil {
+	if err := keytmpl.CheckKey(k); err != nil {
 		return nil, err
 	}
 	raw, err := t.getItemAttrs(ctx, "", k, consistent, attrs)
 	if err != nil {
 		return nil, opErr("get", "", k, err)
 	}
-	if raw == nil || t.expired(raw) {
+	if raw == nil || t.c.Expired(raw) {
 		return nil, opErr("get", "", k, ErrNotFound)
 	}
 	return raw, nil
@@ -296,7 +193,7 @@ func (t *Table) GetOwners(ctx context.Context, ks []Key, consistent bool, attrs 
 	}
 	out := make(map[Key]Item, len(raws))
 	for _, raw := range raws {
-		out[t.keyFromItem(raw)] = raw
+		out[t.c.KeyOf(raw)] = raw
 	}
 	return out, nil
 }
@@ -305,11 +202,11 @@ func (t *Table) GetOwners(ctx context.Context, ks []Key, consistent bool, attrs 
 // for the zero Layout), binding #wsl and :wsl.
 func layoutCond(attr string, l Layout) func(x exprs) string {
 	return func(x exprs) string {
-		x.names["#wsl"] = attr
+		x.Names["#wsl"] = attr
 		if l.IsZero() {
 			return "attribute_not_exists(#wsl)"
 		}
-		x.values[":wsl"] = &types.AttributeValueMemberS{Value: l.String()}
+		x.Values[":wsl"] = &types.AttributeValueMemberS{Value: l.String()}
 		return "#wsl = :wsl"
 	}
 }
@@ -336,38 +233,38 @@ func (t *Table) LayoutCheckOp(owner Key, attr string, l Layout) TxOp {
 // above it under old); a nil value requires the attribute to be absent. Old items stay where they are; run it with
 // [Table.Transact].
 func (t *Table) SwitchLayoutOp(owner Key, attr string, old, next Layout, ifEqual map[string]types.AttributeValue) TxOp {
-	x := newExprs()
-	c := t.liveCond(x, "")
+	x := expr.New()
+	c := t.c.Live(x, "")
 	for i, a := range slices.Sorted(maps.Keys(ifEqual)) {
 		n, v := "#wse"+strconv.Itoa(i), ":wse"+strconv.Itoa(i)
-		x.names[n] = a
+		x.Names[n] = a
 		if ifEqual[a] == nil {
 			c += " AND attribute_not_exists(" + n + ")"
 			continue
 		}
-		x.values[v] = ifEqual[a]
+		x.Values[v] = ifEqual[a]
 		c += " AND " + n + " = " + v
 	}
-	x.names["#wsn"] = attr
+	x.Names["#wsn"] = attr
 	update := "REMOVE #wsn"
 	if !next.IsZero() {
-		x.values[":wsn"] = &types.AttributeValueMemberS{Value: next.String()}
+		x.Values[":wsn"] = &types.AttributeValueMemberS{Value: next.String()}
 		update = "SET #wsn = :wsn"
 	}
 	if va := t.schema.VersionAttr; va != "" {
 		// Like every write of the owner, the switch advances its version,
 		// so a whole-item write of the owner read before it fails.
-		x.names["#wsv"], x.values[":wsone"] = va, codec.Num(1)
+		x.Names["#wsv"], x.Values[":wsone"] = va, codec.Num(1)
 		update += " ADD #wsv :wsone"
 	}
-	op := TxOp{update: &types.Update{
+	op := TxOp{op: ddb.Op{Update: &types.Update{
 		TableName:                 aws.String(t.schema.Name),
-		Key:                       t.keyItem(owner),
+		Key:                       t.c.KeyItem(owner),
 		UpdateExpression:          aws.String(update),
 		ConditionExpression:       aws.String(c),
-		ExpressionAttributeNames:  x.names,
-		ExpressionAttributeValues: x.vals(),
-	}, key: owner}
+		ExpressionAttributeNames:  x.Names,
+		ExpressionAttributeValues: x.Vals(),
+	}, Key: owner}}
 	return op.IfLayout(attr, old)
 }
 
@@ -378,12 +275,12 @@ func (t *Table) SwitchLayoutOp(owner Key, attr string, old, next Layout, ifEqual
 func (t *Table) InPartition(o TxOp, pk string) TxOp {
 	pkAttr := t.schema.PK
 	av := &types.AttributeValueMemberS{Value: pk}
-	o = o.edit(func(a actionRef) {
-		k := maps.Clone(*a.key)
+	o.op = o.op.Edit(func(a ddb.ActionRef) {
+		k := maps.Clone(*a.Key)
 		k[pkAttr] = av
-		*a.key = k
+		*a.Key = k
 	})
-	o.key.PK = pk
+	o.op.Key.PK = pk
 	return o
 }
 
