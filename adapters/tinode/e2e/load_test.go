@@ -976,8 +976,8 @@ func delayedPostgres(t *testing.T, dsn string, delay time.Duration) string {
 //
 // Sessions subscribe one at a time here (LOAD_SUB_PARALLEL sets it): with
 // 8 at once through the proxy nodes, some of the sessions on the two proxy
-// nodes (all among the last to subscribe) receive no {data} at all though
-// their {sub} was answered 200, and the load stops at the window. That is
+// nodes receive no {data} at all though their {sub} was answered 200,
+// and the load stops at the window. That is
 // Tinode's cluster, not the adapter: Tinode's PostgreSQL adapter does the
 // same when its statements are as slow (LOAD_BACKEND=postgres
 // LOAD_PG_DELAY_MS=20), and in each such run the topic's master logs "hub:
