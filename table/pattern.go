@@ -40,8 +40,8 @@ type PatternDef[T any] struct {
 	// documents and the cost records read it from here.
 	ID string
 	// Name is "package.Type.Field" of the store field holding the
-	// pattern ("podcastflow.Users.ByOrganization"): a read's call is
-	// named Name + "." + the method ("podcastflow.Users.ByOrganization.List").
+	// pattern ("notes.Notes.ByAuthor"): a read's call is named Name +
+	// "." + the method ("notes.Notes.ByAuthor.List").
 	Name string
 	// Doc says in one sentence what the pattern returns, for the
 	// documents (the key condition is derived, not stated).

@@ -11,7 +11,8 @@ import (
 )
 
 // DefaultCounterShards is the scaled profile's shard count: at 10,000
-// ingests per second into one source (../shared/SCALE.md, section 2),
+// ingests per second into one source (the hot-key target of
+// docs/performance.md),
 // each shard item takes about 625 write units per second (2 per ingest
 // transaction), under the 800 target.
 const DefaultCounterShards = 32

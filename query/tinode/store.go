@@ -68,7 +68,7 @@ type Options struct {
 // Options sets none: at 1,000 uploads a second (the target's 1,000
 // messages/s, each with a file), each upload puts 4 WCU on its partition
 // (entry put, moved by Finish, removed by Link), so 8 shards take 500 WCU/s
-// each, under SCALE.md's 800.
+// each, under the 800 WCU/s a partition key may take.
 const DefaultIndexShards = 8
 
 // Store is Tinode's storage on one single table. Its fields group the
