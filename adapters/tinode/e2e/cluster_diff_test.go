@@ -186,16 +186,5 @@ func runClusterScenario(t *testing.T, build, here, name, adapter string, adapter
 		t.Errorf("%s: %d rehashes in the nodes' logs, want %d (one per other node and stop or start)", name, got, wantRehashes)
 	}
 	mu.Unlock()
-	raw, err := os.ReadFile(outPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if keep := os.Getenv("DIFF_KEEP"); keep != "" {
-		_ = os.WriteFile(filepath.Join(keep, name+"-cluster.json"), raw, 0o644)
-	}
-	var tr transcript
-	if err := json.Unmarshal(raw, &tr); err != nil {
-		t.Fatal(err)
-	}
-	return tr
+	return readTranscript(t, outPath, name+"-cluster.json")
 }

@@ -316,15 +316,7 @@ func (n *clusterNode) stop() {
 	if n.cmd == nil {
 		return
 	}
-	_ = n.cmd.Process.Signal(os.Interrupt)
-	done := make(chan struct{})
-	go func() { _, _ = n.cmd.Process.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(15 * time.Second):
-		_ = n.cmd.Process.Kill()
-		<-done
-	}
+	stopProcess(n.cmd.Process, 15*time.Second)
 	n.logf.Close()
 	n.cmd, n.logf = nil, nil
 }

@@ -232,15 +232,7 @@ func startPostgres(t *testing.T, here string) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = srv.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _, _ = srv.Process.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = srv.Process.Kill()
-			<-done
-		}
+		stopProcess(srv.Process, 10*time.Second)
 	})
 	// Listening is not ready: until its startup is over the server refuses
 	// connections ("the database system is starting up"); it logs when it
@@ -305,15 +297,7 @@ func runScenario(t *testing.T, build, here, name, adapter string, adapterCfg map
 		mu.Lock()
 		defer mu.Unlock()
 		// A stop as an operator does it: Tinode shuts down on SIGTERM.
-		_ = srv.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _, _ = srv.Process.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(15 * time.Second):
-			_ = srv.Process.Kill()
-			<-done
-		}
+		stopProcess(srv.Process, 15*time.Second)
 	}
 	if err := startSrv(); err != nil {
 		t.Fatal(err)
@@ -366,12 +350,19 @@ func runScenario(t *testing.T, build, here, name, adapter string, adapterCfg map
 	if err != nil {
 		t.Fatalf("%s: scenario: %v", name, err)
 	}
+	return readTranscript(t, outPath, name+".json")
+}
+
+// readTranscript reads the transcript a scenario wrote to outPath, and
+// keeps a copy named keepAs in $DIFF_KEEP when it is set.
+func readTranscript(t *testing.T, outPath, keepAs string) transcript {
+	t.Helper()
 	raw, err := os.ReadFile(outPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if keep := os.Getenv("DIFF_KEEP"); keep != "" {
-		_ = os.WriteFile(filepath.Join(keep, name+".json"), raw, 0o644)
+		_ = os.WriteFile(filepath.Join(keep, keepAs), raw, 0o644)
 	}
 	var tr transcript
 	if err := json.Unmarshal(raw, &tr); err != nil {

@@ -156,3 +156,17 @@ func waitListening(t *testing.T, port int, max time.Duration) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// stopProcess stops p as an operator does (Tinode and PostgreSQL shut
+// down on SIGINT) and waits; after grace it kills p.
+func stopProcess(p *os.Process, grace time.Duration) {
+	_ = p.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { _, _ = p.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(grace):
+		_ = p.Kill()
+		<-done
+	}
+}

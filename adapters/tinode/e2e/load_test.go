@@ -894,15 +894,7 @@ func TestLoad_OneNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = srv.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _, _ = srv.Process.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(15 * time.Second):
-			_ = srv.Process.Kill()
-			<-done
-		}
+		stopProcess(srv.Process, 15*time.Second)
 		logf.Close()
 		if t.Failed() {
 			out, _ := os.ReadFile(logPath)
