@@ -46,14 +46,14 @@ func TestOpForm(t *testing.T) {
 func TestOpsOf(t *testing.T) {
 	type usage struct {
 		put table.Op
-		n   int
+		n   int // not an Op: left out
 	}
 	type Usage = usage
 	tb := table.New(nil, table.NewSchema("ops"))
 	store := &struct {
 		Usage *Usage
 		other *Usage
-	}{Usage: &Usage{put: table.NewOp(tb, "XX-1", "opstore.Usage.Put")}}
+	}{Usage: &Usage{put: table.NewOp(tb, "XX-1", "opstore.Usage.Put"), n: 1}}
 	got := OpsOf(store)
 	if op, ok := got["usage.put"]; !ok || op.ID != "XX-1" || op.Name != "opstore.Usage.Put" || len(got) != 1 {
 		t.Errorf("OpsOf = %+v", got)
