@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"fmt"
+	"slices"
 )
 
 // Op declares a store operation that is more than one read of a declared
@@ -27,8 +28,10 @@ import (
 //		return s.put.Do(ctx, func(ctx context.Context) error { return s.e.usage.Put(ctx, m) })
 //	}
 //
-// The method's doc comment still cites the ID for its readers and the
-// documents; internal/wiretest holds the declaration, the field and the
+// NewOp registers the declaration with the table ([Table.Ops]): the
+// access-pattern documents, the cost records and the catalog coverage read
+// the ID from it, not from the doc comment (which may still cite it for
+// its readers). internal/wiretest holds the declaration, the field and the
 // method to one another. An Op is a value, safe for concurrent use.
 type Op struct {
 	// ID is the catalog ID the operation serves ("LB-58").
@@ -47,7 +50,30 @@ func NewOp(t *Table, id, name string) Op {
 	if t == nil || id == "" || name == "" {
 		panic(fmt.Sprintf("table.NewOp(%q, %q): a table, an ID and a name are required", id, name))
 	}
+	t.entMu.Lock()
+	if !slices.ContainsFunc(t.ops, func(o OpInfo) bool { return o.ID == id && o.Name == name }) {
+		t.ops = append(t.ops, OpInfo{ID: id, Name: name})
+	}
+	t.entMu.Unlock()
 	return Op{ID: id, Name: name, t: t}
+}
+
+// OpInfo describes a declared operation for tools and documents
+// ([Table.Ops]).
+type OpInfo struct {
+	// ID is the catalog ID it serves ("LB-58").
+	ID string
+	// Name is "package.Type.Method" ("listbackup.Usage.Put").
+	Name string
+}
+
+// Ops returns the operations declared on the table with [NewOp], in the
+// order they were first declared, each (ID, Name) once (a store opened
+// twice on one table declares its operations again).
+func (t *Table) Ops() []OpInfo {
+	t.entMu.Lock()
+	defer t.entMu.Unlock()
+	return slices.Clone(t.ops)
 }
 
 // Do runs fn as one call of the operation: fn gets the call's context

@@ -78,3 +78,19 @@ func TestOpCalls(t *testing.T) {
 		}()
 	}
 }
+
+// TestOpsRegistered: NewOp registers each declaration with its table
+// once, in order, so the documents read the ID from the declaration; a
+// store opened twice on one table declares nothing twice.
+func TestOpsRegistered(t *testing.T) {
+	t.Parallel()
+	m := newMemoPatterns(t)
+	for range 2 {
+		table.NewOp(m.tb, "T-10", "memos.Memos.Create")
+		table.NewOp(m.tb, "T-11", "memos.Memos.Count")
+	}
+	want := []table.OpInfo{{ID: "T-10", Name: "memos.Memos.Create"}, {ID: "T-11", Name: "memos.Memos.Count"}}
+	if diff := cmp.Diff(want, m.tb.Ops()); diff != "" {
+		t.Fatalf("Ops (-want +got):\n%s", diff)
+	}
+}

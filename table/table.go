@@ -25,6 +25,7 @@ type Table struct {
 	entities []AnyEntity          // every entity bound to the table, in NewEntity order
 	byType   map[string]AnyEntity // the first entity bound of each type (Classify)
 	patterns []PatternInfo        // every pattern declared with NewPattern, in order
+	ops      []OpInfo             // every operation declared with NewOp, in order
 }
 
 // Entities returns the entities bound to the table with [NewEntity], in

@@ -49,12 +49,34 @@ type Method struct {
 
 // Patterns returns the package name and the access-pattern methods of the
 // store package in dir: the reads of the patterns declared on tables
-// (those named in the package, see [Declared]) and the methods its doc
-// comments cite IDs in ([Methods]), ordered by their first ID, then name.
+// (those named in the package, see [Declared]), the methods declared as
+// operations on tables ([table.NewOp]: the declaration's ID, with any its
+// doc comment cites too), and the other methods whose doc comments cite
+// IDs ([Methods]), ordered by their first ID, then name. A declared
+// operation names a method of the package (internal/wiretest holds the
+// two to one another); one naming no method is left out.
 func Patterns(dir string, tables ...*table.Table) (string, []Method, error) {
-	pkg, out, err := Methods(dir)
+	pkg, docs, err := parse(dir)
 	if err != nil {
 		return "", nil, err
+	}
+	ops := map[string][]string{}
+	for _, t := range tables {
+		for _, o := range t.Ops() {
+			if name, ok := strings.CutPrefix(o.Name, pkg+"."); ok {
+				ops[name] = append(ops[name], o.ID)
+			}
+		}
+	}
+	var out []Method
+	for _, m := range docs {
+		m.IDs = append(m.IDs, ops[m.Name]...)
+		if len(m.IDs) == 0 {
+			continue
+		}
+		slices.SortFunc(m.IDs, CompareIDs)
+		m.IDs = slices.Compact(m.IDs)
+		out = append(out, m)
 	}
 	out = append(out, Declared(pkg, tables...)...)
 	sortMethods(out)
@@ -95,6 +117,26 @@ func sortMethods(ms []Method) {
 // its package name and its methods that cite catalog IDs, ordered by their
 // first ID, then name.
 func Methods(dir string) (string, []Method, error) {
+	pkg, docs, err := parse(dir)
+	if err != nil {
+		return "", nil, err
+	}
+	var out []Method
+	for _, m := range docs {
+		if len(m.IDs) > 0 {
+			slices.SortFunc(m.IDs, CompareIDs)
+			m.IDs = slices.Compact(m.IDs)
+			out = append(out, m)
+		}
+	}
+	sortMethods(out)
+	return pkg, out, nil
+}
+
+// parse returns the package name of the non-test Go files in dir and
+// every exported method of its exported types, with the IDs its doc
+// comment cites (maybe none) and its synopsis.
+func parse(dir string) (string, []Method, error) {
 	fset := token.NewFileSet()
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -122,15 +164,9 @@ func Methods(dir string) (string, []Method, error) {
 	var out []Method
 	for _, t := range p.Types {
 		for _, m := range t.Methods {
-			ids := CatalogID.FindAllString(m.Doc, -1)
-			if len(ids) == 0 {
-				continue
-			}
-			slices.SortFunc(ids, CompareIDs)
-			out = append(out, Method{IDs: slices.Compact(ids), Name: t.Name + "." + m.Name, Synopsis: p.Synopsis(m.Doc)})
+			out = append(out, Method{IDs: CatalogID.FindAllString(m.Doc, -1), Name: t.Name + "." + m.Name, Synopsis: p.Synopsis(m.Doc)})
 		}
 	}
-	sortMethods(out)
 	return pkgName, out, nil
 }
 
