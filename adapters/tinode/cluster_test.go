@@ -100,6 +100,7 @@ func readMember(tb testing.TB, b *Adapter, topic string, u t.Uid) seen {
 // and coalesce_ms 1000, node B saw the SeqId and the sender's marks up to
 // a second old.
 func TestClusterQuietReadsAsSQL_TN9_TN10_TN12(t_ *testing.T) {
+	t_.Parallel()
 	clk := newClock()
 	tbl := tabletest.NewTable(t_, table.NewSchema("tinode"), clk.opt())
 	a := node(t_, tbl, clk, DefaultConfig())
@@ -159,6 +160,7 @@ func TestClusterQuietReadsAsSQL_TN9_TN10_TN12(t_ *testing.T) {
 // budget) and the messages after the topic turned quiet again are read
 // exactly. Node A's own reads never lag.
 func TestClusterHotWindow_TN12(t_ *testing.T) {
+	t_.Parallel()
 	clk := newClock()
 	tbl := tabletest.NewTable(t_, table.NewSchema("tinode"), clk.opt())
 	cfg := Config{MessageShards: 4, CoalesceMillis: 100, WriteThroughPerSecond: 100}
@@ -232,8 +234,10 @@ func TestClusterHotWindow_TN12(t_ *testing.T) {
 // it kept, over values it last saw long before. Nothing moves back: the
 // topic's SeqId and each sender's marks are B's.
 func TestClusterStaleFlushNeverBackwards_TN9_TN12(t_ *testing.T) {
+	t_.Parallel()
 	for _, how := range []string{"Flush", "TopicUpdateSubCnt"} {
 		t_.Run(how, func(t_ *testing.T) {
+			t_.Parallel()
 			clk := newClock()
 			tbl := tabletest.NewTable(t_, table.NewSchema("tinode"), clk.opt())
 			// Always coalesced, and flushed once (at its first message)
@@ -302,6 +306,7 @@ func TestClusterStaleFlushNeverBackwards_TN9_TN12(t_ *testing.T) {
 // any node wrote, and no node ever reads a value lower than one it saw
 // stored before.
 func TestRaiseNeverBackwards_TN9_TN12(t_ *testing.T) {
+	t_.Parallel()
 	tbl := tabletest.NewTable(t_, table.NewSchema("tinode"))
 	first := New(tbl, Config{})
 	const topic = "grpRace"
@@ -365,6 +370,7 @@ func TestRaiseNeverBackwards_TN9_TN12(t_ *testing.T) {
 // marks as PostgreSQL does, before any server loads a topic. Before, with
 // message_shards 4 and coalesce_ms 1000, the topics showed SeqId 1.
 func TestExitWithoutClose_SampleData(t_ *testing.T) {
+	t_.Parallel()
 	tbl := tabletest.NewTable(t_, table.NewSchema("tinode"))
 	db := New(tbl, DefaultConfig())
 	members := senderUids(3)
@@ -409,6 +415,7 @@ func TestExitWithoutClose_SampleData(t_ *testing.T) {
 // TopicGet gives SeqId 0 (Tinode numbers the first message 1), and its
 // first message is recorded as SeqId 1.
 func TestClusterTopicRecreated_TN8_TN12(t_ *testing.T) {
+	t_.Parallel()
 	clk := newClock()
 	tbl := tabletest.NewTable(t_, table.NewSchema("tinode"), clk.opt())
 	a := node(t_, tbl, clk, DefaultConfig())
@@ -446,8 +453,10 @@ func TestClusterTopicRecreated_TN8_TN12(t_ *testing.T) {
 // PostgreSQL's SeqId and marks after every message, and the stored topic
 // ends as the messages say.
 func TestWriteThroughLostResponse_TN9_TN12(t_ *testing.T) {
+	t_.Parallel()
 	for _, sdkRetries := range []bool{true, false} {
 		t_.Run(fmt.Sprintf("sdkRetries=%v", sdkRetries), func(t_ *testing.T) {
+			t_.Parallel()
 			clk := newClock()
 			tbl := tabletest.NewTable(t_, table.NewSchema("tinode"), clk.opt())
 			const topic = "grpLostWT"

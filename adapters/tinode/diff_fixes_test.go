@@ -42,6 +42,7 @@ func msgSeqs(ms []t.Message) []int {
 // The SQL adapters read only those ranges; the adapter ignored them and
 // answered the newest page again (30..21 where PostgreSQL gives 25..16).
 func TestDiffHistoryRanges(t_ *testing.T) {
+	t_.Parallel()
 	a, td := newAdapter(t_)
 	loadUsers(t_, a, td)
 	grp := td.Topics[0]
@@ -74,6 +75,7 @@ func TestDiffHistoryRanges(t_ *testing.T) {
 // {"added":1}); before, the adapter refused it (types.ErrDuplicate, which
 // Tinode's server answers with 500). Both holders are found.
 func TestDiffSharedTags(t_ *testing.T) {
+	t_.Parallel()
 	a, td := newAdapter(t_)
 	loadUsers(t_, a, td)
 	alice, bob := uidOf(td.Users[0]), uidOf(td.Users[1])
@@ -96,6 +98,7 @@ func TestDiffSharedTags(t_ *testing.T) {
 // them; the adapter sorted tags and listed credentials by value
 // (bob2@ before bob@).
 func TestDiffTagAndCredOrder(t_ *testing.T) {
+	t_.Parallel()
 	a, td := newAdapter(t_)
 	loadUsers(t_, a, td)
 	bob := uidOf(td.Users[1])
@@ -129,6 +132,7 @@ func TestDiffTagAndCredOrder(t_ *testing.T) {
 // from the other user's list (PostgreSQL: 3 topics, the adapter: 2).
 // A soft delete still marks it deleted, as the SQL adapters do.
 func TestDiffHardDeleteKeepsP2P(t_ *testing.T) {
+	t_.Parallel()
 	for _, hard := range []bool{true, false} {
 		a, td := newAdapter(t_)
 		loadUsers(t_, a, td)
@@ -153,6 +157,7 @@ func TestDiffHardDeleteKeepsP2P(t_ *testing.T) {
 // item limit (Tinode's max_message_size may allow it; the SQL adapters
 // store it) is types.ErrMalformed.
 func TestDiffErrorsAreTinodes(t_ *testing.T) {
+	t_.Parallel()
 	a, td := newAdapter(t_)
 	loadUsers(t_, a, td)
 	alice := uidOf(td.Users[0])
@@ -173,6 +178,7 @@ func TestDiffErrorsAreTinodes(t_ *testing.T) {
 // query/tinode's Topics.Delete purged only the message shards of a topic
 // born sharded, not the topic's own partition.
 func TestDiffShardedTopicDelete(t_ *testing.T) {
+	t_.Parallel()
 	a := New(tabletest.NewTable(t_, table.NewSchema("tinode")), Config{MessageShards: 4})
 	td := newFixtures()
 	loadUsers(t_, a, td)

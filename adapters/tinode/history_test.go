@@ -68,11 +68,13 @@ func seqsDown(hi, lo int) []int {
 // types.ErrMalformed (query/tinode refuses the empty SeqRange), which
 // Tinode's server answered "500 internal error".
 func TestHistoryPastFirstMessage_TN13(t_ *testing.T) {
+	t_.Parallel()
 	for _, c := range []struct {
 		name string
 		cfg  Config
 	}{{"default", Config{}}, {"message_shards 4", Config{MessageShards: 4, CoalesceMillis: 1000}}} {
 		t_.Run(c.name, func(t_ *testing.T) {
+			t_.Parallel()
 			a, grp, _, bob := historyTopic(t_, c.cfg, 25)
 			defer a.Close()
 			pages := [][]int{getAll(t_, a, grp, bob, &t.QueryOpt{Limit: 10})}
@@ -97,6 +99,7 @@ func TestHistoryPastFirstMessage_TN13(t_ *testing.T) {
 // since above before, a range whose Hi is at or below its Low, a single
 // SeqId 0 or negative, and several ranges all empty.
 func TestHistoryEmptyRanges_TN13(t_ *testing.T) {
+	t_.Parallel()
 	a, grp, alice, _ := historyTopic(t_, Config{}, 12)
 	for _, o := range []*t.QueryOpt{
 		{Since: 5, Before: 5},
@@ -125,6 +128,7 @@ func TestHistoryEmptyRanges_TN13(t_ *testing.T) {
 // no message; Before 0 or negative is no bound, as in the SQL adapters
 // (Before > 0 bounds the range).
 func TestHistoryBeforeAtOrBelowFirst_TN13_TN14(t_ *testing.T) {
+	t_.Parallel()
 	a, grp, alice, bob := historyTopic(t_, Config{}, 10)
 	for _, c := range []struct {
 		opts *t.QueryOpt
@@ -158,6 +162,7 @@ func TestHistoryBeforeAtOrBelowFirst_TN13_TN14(t_ *testing.T) {
 // without Before, and past the largest SeqId a message can have, selects
 // no message; Since at the last selects it.
 func TestHistorySincePastLast_TN13(t_ *testing.T) {
+	t_.Parallel()
 	a, grp, alice, _ := historyTopic(t_, Config{}, 8)
 	for _, c := range []struct {
 		opts *t.QueryOpt
@@ -185,11 +190,13 @@ func TestHistorySincePastLast_TN13(t_ *testing.T) {
 // applies after their WHERE. A page of nothing but deleted messages is
 // empty.
 func TestHistoryStraddlesDeleted_TN13_TN14(t_ *testing.T) {
+	t_.Parallel()
 	for _, c := range []struct {
 		name string
 		cfg  Config
 	}{{"default", Config{}}, {"message_shards 4", Config{MessageShards: 4}}} {
 		t_.Run(c.name, func(t_ *testing.T) {
+			t_.Parallel()
 			a, grp, alice, bob := historyTopic(t_, c.cfg, 20)
 			must(t_, a.MessageDeleteList(grp, &t.DelMessage{Topic: grp, DeletedFor: bob.String(), DelId: 1, SeqIdRanges: []t.Range{{Low: 1, Hi: 6}, {Low: 15}}}))
 			must(t_, a.MessageDeleteList(grp, &t.DelMessage{Topic: grp, DelId: 2, SeqIdRanges: []t.Range{{Low: 6, Hi: 9}, {Low: 10}}}))
@@ -284,11 +291,13 @@ func (m sqlModel) getAll(forUser t.Uid, o *t.QueryOpt) []int {
 // everyone and 1..5 and 15 for bob; with the default configuration and
 // with message_shards 4.
 func TestHistoryAsSQL_TN13_TN14(t_ *testing.T) {
+	t_.Parallel()
 	for _, c := range []struct {
 		name string
 		cfg  Config
 	}{{"default", Config{}}, {"message_shards 4", Config{MessageShards: 4}}} {
 		t_.Run(c.name, func(t_ *testing.T) {
+			t_.Parallel()
 			a, grp, alice, bob := historyTopic(t_, c.cfg, 20)
 			must(t_, a.MessageDeleteList(grp, &t.DelMessage{Topic: grp, DeletedFor: bob.String(), DelId: 1, SeqIdRanges: []t.Range{{Low: 1, Hi: 6}, {Low: 15}}}))
 			must(t_, a.MessageDeleteList(grp, &t.DelMessage{Topic: grp, DelId: 2, SeqIdRanges: []t.Range{{Low: 6, Hi: 9}, {Low: 10}}}))

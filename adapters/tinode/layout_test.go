@@ -123,6 +123,7 @@ func wantNewestFirst(tb testing.TB, what string, seqs []int, n int) {
 // server with 0 wrote a sharded topic's messages to TOPIC#{name} and read
 // only there: each server saw only its own half.
 func TestLayoutStoredWithTopic_TN12_TN13(t_ *testing.T) {
+	t_.Parallel()
 	tbl := tabletest.NewTable(t_, table.NewSchema("tinode"))
 	sharded := New(tbl, Config{MessageShards: 4, CoalesceMillis: 50})
 	plain := New(tbl, Config{})
@@ -190,11 +191,13 @@ func TestLayoutStoredWithTopic_TN12_TN13(t_ *testing.T) {
 // layout gives. Before, the writer used the layout it read first for as
 // long as it ran (and a server with message_shards 0 could not reshard).
 func TestReshardWhileWriting_TN12_TN13(t_ *testing.T) {
+	t_.Parallel()
 	for _, c := range []struct {
 		name string
 		cfg  Config
 	}{{"writer message_shards 4 coalesce_ms 50", Config{MessageShards: 4, CoalesceMillis: 50}}, {"writer default", Config{MessageShards: 4}}} {
 		t_.Run(c.name, func(t_ *testing.T) {
+			t_.Parallel()
 			tbl := tabletest.NewTable(t_, table.NewSchema("tinode"))
 			writer := New(tbl, c.cfg)
 			writer.layoutEvery = 50 * time.Millisecond

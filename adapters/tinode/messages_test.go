@@ -16,6 +16,7 @@ import (
 // in SeqId ranges, hidden from the user who deleted them, deleted by list
 // for one user and for all, and the deletion log by DelId.
 func TestMessages(t_ *testing.T) {
+	t_.Parallel()
 	a, td := newAdapter(t_)
 	loadUsers(t_, a, td)
 	grp, p2p := td.Topics[0], td.Topics[1]
@@ -91,6 +92,7 @@ func TestMessages(t_ *testing.T) {
 // TestDevicesFilesCache covers TN-16, TN-20, TN-31..TN-35 with the
 // fixture devices and files.
 func TestDevicesFilesCache(t_ *testing.T) {
+	t_.Parallel()
 	a, td := newAdapter(t_)
 	loadUsers(t_, a, td)
 	alice, bob := uidOf(td.Users[0]), uidOf(td.Users[1])

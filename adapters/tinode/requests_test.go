@@ -20,6 +20,7 @@ const (
 // them: a method that starts to send another request fails the test
 // until the table is regenerated (SINGLETABLE_UPDATE_DOCS=1).
 func TestRequestsPerMethod(t_ *testing.T) {
+	t_.Parallel()
 	a, rc, td := counted(t_)
 	type row struct {
 		method, call string

@@ -143,6 +143,7 @@ func senderUids(n int) []t.Uid {
 // configuration reads the topic's stored layout again once per modeled
 // second (layoutRefresh), a GetItem per topic per second.
 func TestScale_OneTopic(t_ *testing.T) {
+	t_.Parallel()
 	text := strings.Repeat("m", 700)
 	cases := []struct {
 		name      string
@@ -163,6 +164,7 @@ func TestScale_OneTopic(t_ *testing.T) {
 	}
 	for _, tc := range cases {
 		t_.Run(tc.name[len("tinode-adapter/"):], func(t_ *testing.T) {
+			t_.Parallel()
 			clk := newClock()
 			tb := tabletest.NewTable(t_, table.NewSchema("tinode"), clk.opt())
 			meter := capacity.NewMeter(tabletest.Client(t_))
@@ -261,6 +263,7 @@ func checkTopic(tb testing.TB, a *Adapter, name string, n int, senders []t.Uid) 
 // so at most messages are written through: a crash falls between a
 // message's SeqId and its sender's marks too).
 func TestSeqIdRecovery_Crash(t_ *testing.T) {
+	t_.Parallel()
 	for _, tc := range []struct {
 		name string
 		cfg  Config
@@ -268,7 +271,7 @@ func TestSeqIdRecovery_Crash(t_ *testing.T) {
 		{"coalesced", Config{MessageShards: 4, CoalesceMillis: 20}},
 		{"write-through", Config{MessageShards: 4, CoalesceMillis: 20, WriteThroughPerSecond: 100}},
 	} {
-		t_.Run(tc.name, func(t_ *testing.T) { seqIdRecoveryCrash(t_, tc.cfg) })
+		t_.Run(tc.name, func(t_ *testing.T) { t_.Parallel(); seqIdRecoveryCrash(t_, tc.cfg) })
 	}
 }
 
@@ -361,8 +364,10 @@ func seqIdRecoveryCrash(t_ *testing.T, cfg Config) {
 // its own message by Id. Tinode sees success each time, so it numbers the
 // next message after it: no SeqId twice, no gap.
 func TestSeqIdRecovery_LostResponse(t_ *testing.T) {
+	t_.Parallel()
 	for _, sdkRetries := range []bool{true, false} {
 		t_.Run(fmt.Sprintf("sdkRetries=%v", sdkRetries), func(t_ *testing.T) {
+			t_.Parallel()
 			clk := newClock()
 			tb := tabletest.NewTable(t_, table.NewSchema("tinode"), clk.opt())
 			senders := senderUids(2)
@@ -399,6 +404,7 @@ func TestSeqIdRecovery_LostResponse(t_ *testing.T) {
 // they are the scaled defaults (4, 1000, 100); an explicit 0 is 0
 // (write-through, unsharded, as before); out of range is refused.
 func TestScaleConfig(t_ *testing.T) {
+	t_.Parallel()
 	for _, tc := range []struct {
 		raw                string
 		shards, ms, budget int

@@ -14,6 +14,7 @@ import (
 // unsubscribe and re-subscribe, the user's contact list paged with
 // QueryOpt, the topic's users, owner change, tags and deletion.
 func TestTopicsAndSubscriptions(t_ *testing.T) {
+	t_.Parallel()
 	a, td := newAdapter(t_)
 	loadUsers(t_, a, td)
 	alice, bob, carol := uidOf(td.Users[0]), uidOf(td.Users[1]), uidOf(td.Users[2])

@@ -15,6 +15,7 @@ import (
 // get, get many (deleted users left out), update, tags with today's rule
 // (namespaced tags unique, plain tags shared), soft and hard delete.
 func TestUsers(t_ *testing.T) {
+	t_.Parallel()
 	// The opt-in rule: every namespaced tag has one holder.
 	a := New(tabletest.NewTable(t_, table.NewSchema("tinode")), Config{UniqueTagNamespaces: []string{"*"}})
 	td := newFixtures()
@@ -101,6 +102,7 @@ func TestUsers(t_ *testing.T) {
 // TestCredentialsAndAuth covers TN-6, TN-7, TN-29, TN-30 with the
 // fixture credentials and auth records.
 func TestCredentialsAndAuth(t_ *testing.T) {
+	t_.Parallel()
 	a, td := newAdapter(t_)
 	loadUsers(t_, a, td)
 	for i, c := range td.Creds {
