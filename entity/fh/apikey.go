@@ -37,7 +37,7 @@ func (k *APIKey) Validate() error {
 		checkName("name", k.Name),
 		checkKeyHash(k.KeyHash),
 		checkKeyPrefix(k.KeyPrefix),
-		checkEnum("permissions", k.Permissions),
+		Permissions.Check(k.Permissions),
 	)
 }
 

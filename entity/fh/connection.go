@@ -45,7 +45,7 @@ func (c *Connection) Validate() error {
 		checkJSON("filters", c.Filters),
 		checkJSON("transform", c.Transform),
 		checkJSON("retryConfig", c.RetryConfig),
-		checkEnum("status", c.Status),
+		Statuses.Check(c.Status),
 		checkCount("deliveryCount", c.DeliveryCount),
 		checkCount("failureCount", c.FailureCount),
 	)

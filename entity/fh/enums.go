@@ -17,18 +17,11 @@ const (
 	PlanTeam    Plan = "team"
 )
 
-// Valid reports whether p is a known plan.
-func (p Plan) Valid() bool {
-	switch p {
-	case PlanFree, PlanStarter, PlanPro, PlanTeam:
-		return true
-	}
-	return false
-}
+// Plans are the plans of the document.
+var Plans = table.NewEnum("plan", PlanFree, PlanStarter, PlanPro, PlanTeam)
 
-// ParsePlan returns s as a Plan, or a *table.ValidationError for an
-// unknown plan.
-func ParsePlan(s string) (Plan, error) { return Plan(s), checkEnum("plan", Plan(s)) }
+// Valid reports whether p is one of Plans.
+func (p Plan) Valid() bool { return Plans.Valid(p) }
 
 // Retention is how long events of a user on plan p are kept (FH-12): 24
 // hours on free, 7 days on starter, 30 days on pro, 90 days on team. An
@@ -93,19 +86,11 @@ const (
 	ProviderCustom  Provider = "custom"
 )
 
-// Valid reports whether p is a known provider.
-func (p Provider) Valid() bool {
-	switch p {
-	case ProviderStripe, ProviderGitHub, ProviderShopify, ProviderCustom:
-		return true
-	}
-	return false
-}
+// Providers are the providers of the document.
+var Providers = table.NewEnum("provider", ProviderStripe, ProviderGitHub, ProviderShopify, ProviderCustom)
 
-// ParseProvider returns s as a Provider, or a *table.ValidationError.
-func ParseProvider(s string) (Provider, error) {
-	return Provider(s), checkEnum("provider", Provider(s))
-}
+// Valid reports whether p is one of Providers.
+func (p Provider) Valid() bool { return Providers.Valid(p) }
 
 // SigningAlgorithm is how a provider signs the webhooks it sends.
 type SigningAlgorithm string
@@ -117,20 +102,11 @@ const (
 	SigningHMACSHA512 SigningAlgorithm = "hmac-sha512"
 )
 
-// Valid reports whether a is a known signing algorithm.
-func (a SigningAlgorithm) Valid() bool {
-	switch a {
-	case SigningHMACSHA256, SigningHMACSHA1, SigningHMACSHA512:
-		return true
-	}
-	return false
-}
+// SigningAlgorithms are the signing algorithms of the document.
+var SigningAlgorithms = table.NewEnum("signingAlgorithm", SigningHMACSHA256, SigningHMACSHA1, SigningHMACSHA512)
 
-// ParseSigningAlgorithm returns s as a SigningAlgorithm, or a
-// *table.ValidationError.
-func ParseSigningAlgorithm(s string) (SigningAlgorithm, error) {
-	return SigningAlgorithm(s), checkEnum("signingAlgorithm", SigningAlgorithm(s))
-}
+// Valid reports whether a is one of SigningAlgorithms.
+func (a SigningAlgorithm) Valid() bool { return SigningAlgorithms.Valid(a) }
 
 // Status is the state of a source or a connection.
 type Status string
@@ -143,17 +119,11 @@ const (
 	StatusDeleted Status = "deleted"
 )
 
-// Valid reports whether s is a known status.
-func (s Status) Valid() bool {
-	switch s {
-	case StatusActive, StatusPaused, StatusDeleted:
-		return true
-	}
-	return false
-}
+// Statuses are the statuses of sources and connections.
+var Statuses = table.NewEnum("status", StatusActive, StatusPaused, StatusDeleted)
 
-// ParseStatus returns s as a Status, or a *table.ValidationError.
-func ParseStatus(s string) (Status, error) { return Status(s), checkEnum("status", Status(s)) }
+// Valid reports whether s is one of Statuses.
+func (s Status) Valid() bool { return Statuses.Valid(s) }
 
 // EventStatus is where an event is in the delivery pipeline.
 type EventStatus string
@@ -168,25 +138,17 @@ const (
 	EventFailed     EventStatus = "failed"
 )
 
-// Valid reports whether s is a known event status: the document's, and
-// the running service's signature_failed ([EventSignatureFailed]).
-func (s EventStatus) Valid() bool {
-	switch s {
-	case EventReceived, EventProcessing, EventFiltered, EventDelivered, EventRetrying, EventFailed, EventSignatureFailed:
-		return true
-	}
-	return false
-}
+// EventStatuses are the event statuses: the document's, and the running
+// service's signature_failed ([EventSignatureFailed]).
+var EventStatuses = table.NewEnum("status", EventReceived, EventProcessing, EventFiltered, EventDelivered, EventRetrying, EventFailed, EventSignatureFailed)
+
+// Valid reports whether s is one of EventStatuses.
+func (s EventStatus) Valid() bool { return EventStatuses.Valid(s) }
 
 // Final reports whether an event in status s is done: delivered,
 // filtered out, or failed for good.
 func (s EventStatus) Final() bool {
 	return s == EventDelivered || s == EventFiltered || s == EventFailed
-}
-
-// ParseEventStatus returns s as an EventStatus, or a *table.ValidationError.
-func ParseEventStatus(s string) (EventStatus, error) {
-	return EventStatus(s), checkEnum("status", EventStatus(s))
 }
 
 // Permission is what an API key may do.
@@ -199,33 +161,15 @@ const (
 	PermissionAdmin Permission = "admin"
 )
 
-// Valid reports whether p is a known permission.
-func (p Permission) Valid() bool {
-	switch p {
-	case PermissionRead, PermissionWrite, PermissionAdmin:
-		return true
-	}
-	return false
-}
+// Permissions are the permissions of the document.
+var Permissions = table.NewEnum("permissions", PermissionRead, PermissionWrite, PermissionAdmin)
+
+// Valid reports whether p is one of Permissions.
+func (p Permission) Valid() bool { return Permissions.Valid(p) }
 
 // Allows reports whether a key with permission p may do what need
 // requires: admin allows everything, write allows write and read.
 func (p Permission) Allows(need Permission) bool {
 	rank := map[Permission]int{PermissionRead: 1, PermissionWrite: 2, PermissionAdmin: 3}
 	return p.Valid() && need.Valid() && rank[p] >= rank[need]
-}
-
-// ParsePermission returns s as a Permission, or a *table.ValidationError.
-func ParsePermission(s string) (Permission, error) {
-	return Permission(s), checkEnum("permissions", Permission(s))
-}
-
-func checkEnum[E interface {
-	~string
-	Valid() bool
-}](field string, v E) error {
-	if !v.Valid() {
-		return table.Invalid(field, "unknown value %q", string(v))
-	}
-	return nil
 }

@@ -12,12 +12,12 @@ import (
 func TestEnumsRejectUnknown(t *testing.T) {
 	t.Parallel()
 	parsers := map[string]func(string) error{
-		"plan":             func(s string) error { _, err := fh.ParsePlan(s); return err },
-		"provider":         func(s string) error { _, err := fh.ParseProvider(s); return err },
-		"signingAlgorithm": func(s string) error { _, err := fh.ParseSigningAlgorithm(s); return err },
-		"status":           func(s string) error { _, err := fh.ParseStatus(s); return err },
-		"eventStatus":      func(s string) error { _, err := fh.ParseEventStatus(s); return err },
-		"permissions":      func(s string) error { _, err := fh.ParsePermission(s); return err },
+		"plan":             func(s string) error { _, err := fh.Plans.Parse(s); return err },
+		"provider":         func(s string) error { _, err := fh.Providers.Parse(s); return err },
+		"signingAlgorithm": func(s string) error { _, err := fh.SigningAlgorithms.Parse(s); return err },
+		"status":           func(s string) error { _, err := fh.Statuses.Parse(s); return err },
+		"eventStatus":      func(s string) error { _, err := fh.EventStatuses.Parse(s); return err },
+		"permissions":      func(s string) error { _, err := fh.Permissions.Parse(s); return err },
 	}
 	known := map[string][]string{
 		"plan":             {"free", "starter", "pro", "team"},

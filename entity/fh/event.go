@@ -55,7 +55,7 @@ func (e *Event) Validate() error {
 		e.EventID.Validate(),
 		e.SourceID.Validate(),
 		e.UserID.Validate(),
-		checkEnum("status", e.Status),
+		EventStatuses.Check(e.Status),
 		checkJSON("headers", e.Headers),
 		checkBody(e.Body),
 		checkIP(e.SourceIP),

@@ -69,17 +69,10 @@ func (s *Source) ValidateService() error {
 		s.SourceID.Validate(),
 		s.UserID.Validate(),
 		checkName("name", s.Name),
-		checkIn("provider", s.Provider, ServiceProviders),
+		table.CheckEnum("provider", s.Provider, ServiceProviders...),
 		checkText("signingSecret", s.SigningSecret, 1024),
-		checkIn("signingAlgorithm", s.SigningAlgorithm, ServiceSigningAlgorithms),
-		checkEnum("status", s.Status),
+		table.CheckEnum("signingAlgorithm", s.SigningAlgorithm, ServiceSigningAlgorithms...),
+		Statuses.Check(s.Status),
 		checkCount("eventCount", s.EventCount),
 	)
-}
-
-func checkIn[E ~string](field string, v E, set []E) error {
-	if !slices.Contains(set, v) {
-		return table.Invalid(field, "unknown value %q", string(v))
-	}
-	return nil
 }

@@ -39,10 +39,10 @@ func (s *Source) Validate() error {
 		s.SourceID.Validate(),
 		s.UserID.Validate(),
 		checkName("name", s.Name),
-		checkEnum("provider", s.Provider),
+		Providers.Check(s.Provider),
 		checkText("signingSecret", s.SigningSecret, 1024),
 		checkSigning(s.SigningSecret, s.SigningAlgorithm),
-		checkEnum("status", s.Status),
+		Statuses.Check(s.Status),
 		checkCount("eventCount", s.EventCount),
 	)
 }
@@ -54,7 +54,7 @@ func checkSigning(secret string, alg SigningAlgorithm) error {
 	case secret != "" && alg == "":
 		return table.Invalid("signingAlgorithm", "required with a signing secret")
 	case alg != "":
-		return checkEnum("signingAlgorithm", alg)
+		return SigningAlgorithms.Check(alg)
 	}
 	return nil
 }

@@ -128,7 +128,7 @@ func ValidateSourceChange(name, secret *string, alg *SigningAlgorithm) error {
 		errs = append(errs, checkText("signingSecret", *secret, 1024))
 	}
 	if alg != nil && *alg != "" {
-		errs = append(errs, checkEnum("signingAlgorithm", *alg))
+		errs = append(errs, SigningAlgorithms.Check(*alg))
 	}
 	return first(errs...)
 }

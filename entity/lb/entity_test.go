@@ -13,12 +13,12 @@ import (
 
 func TestParseEnumsRejectUnknown(t *testing.T) {
 	t.Parallel()
-	if v, err := lb.ParseMemberRole("viewer"); err != nil || v != lb.MemberViewer {
-		t.Errorf("ParseMemberRole(viewer) = %q, %v", v, err)
+	if v, err := lb.MemberRoles.Parse("viewer"); err != nil || v != lb.MemberViewer {
+		t.Errorf("MemberRoles.Parse(viewer) = %q, %v", v, err)
 	}
 	for name, err := range map[string]error{
-		"status":     func() error { _, err := lb.ParseSourceStatus("sleeping"); return err }(),
-		"platform":   func() error { _, err := lb.ParsePlatform("myspace"); return err }(),
+		"status":     func() error { _, err := lb.SourceStatuses.Parse("sleeping"); return err }(),
+		"platform":   func() error { _, err := lb.Platforms.Parse("myspace"); return err }(),
 		"eventType":  func() error { _, err := lb.ParseEventType("Bad Event"); return err }(),
 		"metricDate": func() error { _, err := lb.ParseDate("2025-02-30"); return err }(),
 	} {

@@ -1,12 +1,9 @@
-// Enumerations: one typed string per value list of the documents.
+// Enumerations: one typed string per value list of the documents, its
+// values a table.Enum; Valid and Check are bound to it.
 
 package lb
 
-import (
-	"slices"
-
-	"github.com/singletable/singletable/table"
-)
+import "github.com/singletable/singletable/table"
 
 // UserStatus is a user's status (v2 and core).
 type UserStatus string
@@ -18,19 +15,14 @@ const (
 	UserSuspended UserStatus = "suspended"
 )
 
-// UserStatuses returns every UserStatus.
-func UserStatuses() []UserStatus { return []UserStatus{UserActive, UserInactive, UserSuspended} }
+// UserStatuses are the UserStatus values the documents list.
+var UserStatuses = table.NewEnum("status", UserActive, UserInactive, UserSuspended)
 
-// Valid reports whether v is a UserStatus the documents list.
-func (v UserStatus) Valid() bool { return slices.Contains(UserStatuses(), v) }
-
-// ParseUserStatus returns s as a UserStatus, or a *table.ValidationError for field status.
-func ParseUserStatus(s string) (UserStatus, error) {
-	return table.ParseEnum("status", s, UserStatuses()...)
-}
+// Valid reports whether v is one of UserStatuses (a patch is checked with it).
+func (v UserStatus) Valid() bool { return UserStatuses.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v UserStatus) Check(field string) error { return checkEnum(field, v, UserStatuses()) }
+func (v UserStatus) Check(field string) error { return UserStatuses.CheckField(field, v) }
 
 // UserRole is a user's global role (v2).
 type UserRole string
@@ -42,17 +34,14 @@ const (
 	UserRoleReadonly UserRole = "readonly"
 )
 
-// UserRoles returns every UserRole.
-func UserRoles() []UserRole { return []UserRole{UserRoleAdmin, UserRoleUser, UserRoleReadonly} }
+// UserRoles are the UserRole values the documents list.
+var UserRoles = table.NewEnum("role", UserRoleAdmin, UserRoleUser, UserRoleReadonly)
 
-// Valid reports whether v is a UserRole the documents list.
-func (v UserRole) Valid() bool { return slices.Contains(UserRoles(), v) }
-
-// ParseUserRole returns s as a UserRole, or a *table.ValidationError for field role.
-func ParseUserRole(s string) (UserRole, error) { return table.ParseEnum("role", s, UserRoles()...) }
+// Valid reports whether v is one of UserRoles (a patch is checked with it).
+func (v UserRole) Valid() bool { return UserRoles.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v UserRole) Check(field string) error { return checkEnum(field, v, UserRoles()) }
+func (v UserRole) Check(field string) error { return UserRoles.CheckField(field, v) }
 
 // AccountType is an account's place in the hierarchy.
 type AccountType string
@@ -65,21 +54,14 @@ const (
 	AccountLocation     AccountType = "location"
 )
 
-// AccountTypes returns every AccountType.
-func AccountTypes() []AccountType {
-	return []AccountType{AccountConglomerate, AccountSubsidiary, AccountDivision, AccountLocation}
-}
+// AccountTypes are the AccountType values the documents list.
+var AccountTypes = table.NewEnum("accountType", AccountConglomerate, AccountSubsidiary, AccountDivision, AccountLocation)
 
-// Valid reports whether v is a AccountType the documents list.
-func (v AccountType) Valid() bool { return slices.Contains(AccountTypes(), v) }
-
-// ParseAccountType returns s as a AccountType, or a *table.ValidationError for field accountType.
-func ParseAccountType(s string) (AccountType, error) {
-	return table.ParseEnum("accountType", s, AccountTypes()...)
-}
+// Valid reports whether v is one of AccountTypes (a patch is checked with it).
+func (v AccountType) Valid() bool { return AccountTypes.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v AccountType) Check(field string) error { return checkEnum(field, v, AccountTypes()) }
+func (v AccountType) Check(field string) error { return AccountTypes.CheckField(field, v) }
 
 // AccountStatus is an account's status (v2's and core's values).
 type AccountStatus string
@@ -92,21 +74,14 @@ const (
 	AccountTerminated AccountStatus = "terminated"
 )
 
-// AccountStatuses returns every AccountStatus.
-func AccountStatuses() []AccountStatus {
-	return []AccountStatus{AccountActive, AccountInactive, AccountSuspended, AccountTerminated}
-}
+// AccountStatuses are the AccountStatus values the documents list.
+var AccountStatuses = table.NewEnum("status", AccountActive, AccountInactive, AccountSuspended, AccountTerminated)
 
-// Valid reports whether v is a AccountStatus the documents list.
-func (v AccountStatus) Valid() bool { return slices.Contains(AccountStatuses(), v) }
-
-// ParseAccountStatus returns s as a AccountStatus, or a *table.ValidationError for field status.
-func ParseAccountStatus(s string) (AccountStatus, error) {
-	return table.ParseEnum("status", s, AccountStatuses()...)
-}
+// Valid reports whether v is one of AccountStatuses (a patch is checked with it).
+func (v AccountStatus) Valid() bool { return AccountStatuses.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v AccountStatus) Check(field string) error { return checkEnum(field, v, AccountStatuses()) }
+func (v AccountStatus) Check(field string) error { return AccountStatuses.CheckField(field, v) }
 
 // PlanType is a subscription plan tier (account plan, billing planType).
 type PlanType string
@@ -119,19 +94,14 @@ const (
 	PlanEnterprise   PlanType = "enterprise"
 )
 
-// PlanTypes returns every PlanType.
-func PlanTypes() []PlanType {
-	return []PlanType{PlanFree, PlanStarter, PlanProfessional, PlanEnterprise}
-}
+// PlanTypes are the PlanType values the documents list.
+var PlanTypes = table.NewEnum("plan", PlanFree, PlanStarter, PlanProfessional, PlanEnterprise)
 
-// Valid reports whether v is a PlanType the documents list.
-func (v PlanType) Valid() bool { return slices.Contains(PlanTypes(), v) }
-
-// ParsePlanType returns s as a PlanType, or a *table.ValidationError for field plan.
-func ParsePlanType(s string) (PlanType, error) { return table.ParseEnum("plan", s, PlanTypes()...) }
+// Valid reports whether v is one of PlanTypes (a patch is checked with it).
+func (v PlanType) Valid() bool { return PlanTypes.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v PlanType) Check(field string) error { return checkEnum(field, v, PlanTypes()) }
+func (v PlanType) Check(field string) error { return PlanTypes.CheckField(field, v) }
 
 // MemberRole is a user's role in an account (v2's and core's values).
 type MemberRole string
@@ -146,21 +116,14 @@ const (
 	MemberViewer   MemberRole = "viewer"
 )
 
-// MemberRoles returns every MemberRole.
-func MemberRoles() []MemberRole {
-	return []MemberRole{MemberOwner, MemberAdmin, MemberManager, MemberMember, MemberReadonly, MemberViewer}
-}
+// MemberRoles are the MemberRole values the documents list.
+var MemberRoles = table.NewEnum("role", MemberOwner, MemberAdmin, MemberManager, MemberMember, MemberReadonly, MemberViewer)
 
-// Valid reports whether v is a MemberRole the documents list.
-func (v MemberRole) Valid() bool { return slices.Contains(MemberRoles(), v) }
-
-// ParseMemberRole returns s as a MemberRole, or a *table.ValidationError for field role.
-func ParseMemberRole(s string) (MemberRole, error) {
-	return table.ParseEnum("role", s, MemberRoles()...)
-}
+// Valid reports whether v is one of MemberRoles (a patch is checked with it).
+func (v MemberRole) Valid() bool { return MemberRoles.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v MemberRole) Check(field string) error { return checkEnum(field, v, MemberRoles()) }
+func (v MemberRole) Check(field string) error { return MemberRoles.CheckField(field, v) }
 
 // MemberStatus is a membership's status.
 type MemberStatus string
@@ -174,21 +137,14 @@ const (
 	MemberInactive MemberStatus = "inactive"
 )
 
-// MemberStatuses returns every MemberStatus.
-func MemberStatuses() []MemberStatus {
-	return []MemberStatus{MemberActive, MemberPending, MemberSuspended, MemberInactive}
-}
+// MemberStatuses are the MemberStatus values the documents list.
+var MemberStatuses = table.NewEnum("status", MemberActive, MemberPending, MemberSuspended, MemberInactive)
 
-// Valid reports whether v is a MemberStatus the documents list.
-func (v MemberStatus) Valid() bool { return slices.Contains(MemberStatuses(), v) }
-
-// ParseMemberStatus returns s as a MemberStatus, or a *table.ValidationError for field status.
-func ParseMemberStatus(s string) (MemberStatus, error) {
-	return table.ParseEnum("status", s, MemberStatuses()...)
-}
+// Valid reports whether v is one of MemberStatuses (a patch is checked with it).
+func (v MemberStatus) Valid() bool { return MemberStatuses.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v MemberStatus) Check(field string) error { return checkEnum(field, v, MemberStatuses()) }
+func (v MemberStatus) Check(field string) error { return MemberStatuses.CheckField(field, v) }
 
 // TeamRole is a team member's role.
 type TeamRole string
@@ -199,17 +155,14 @@ const (
 	TeamRoleMember TeamRole = "member"
 )
 
-// TeamRoles returns every TeamRole.
-func TeamRoles() []TeamRole { return []TeamRole{TeamRoleLead, TeamRoleMember} }
+// TeamRoles are the TeamRole values the documents list.
+var TeamRoles = table.NewEnum("role", TeamRoleLead, TeamRoleMember)
 
-// Valid reports whether v is a TeamRole the documents list.
-func (v TeamRole) Valid() bool { return slices.Contains(TeamRoles(), v) }
-
-// ParseTeamRole returns s as a TeamRole, or a *table.ValidationError for field role.
-func ParseTeamRole(s string) (TeamRole, error) { return table.ParseEnum("role", s, TeamRoles()...) }
+// Valid reports whether v is one of TeamRoles (a patch is checked with it).
+func (v TeamRole) Valid() bool { return TeamRoles.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v TeamRole) Check(field string) error { return checkEnum(field, v, TeamRoles()) }
+func (v TeamRole) Check(field string) error { return TeamRoles.CheckField(field, v) }
 
 // Platform is an integrated platform.
 type Platform string
@@ -230,19 +183,14 @@ const (
 	PlatformGoogle         Platform = "google"
 )
 
-// Platforms returns every Platform.
-func Platforms() []Platform {
-	return []Platform{PlatformKeap, PlatformStripe, PlatformGoHighLevel, PlatformHubSpot, PlatformShopify, PlatformQuickBooks, PlatformSalesforce, PlatformMailchimp, PlatformActiveCampaign, PlatformZendesk, PlatformPipedrive, PlatformGoogle}
-}
+// Platforms are the Platform values the documents list.
+var Platforms = table.NewEnum("platform", PlatformKeap, PlatformStripe, PlatformGoHighLevel, PlatformHubSpot, PlatformShopify, PlatformQuickBooks, PlatformSalesforce, PlatformMailchimp, PlatformActiveCampaign, PlatformZendesk, PlatformPipedrive, PlatformGoogle)
 
-// Valid reports whether v is a Platform the documents list.
-func (v Platform) Valid() bool { return slices.Contains(Platforms(), v) }
-
-// ParsePlatform returns s as a Platform, or a *table.ValidationError for field platform.
-func ParsePlatform(s string) (Platform, error) { return table.ParseEnum("platform", s, Platforms()...) }
+// Valid reports whether v is one of Platforms (a patch is checked with it).
+func (v Platform) Valid() bool { return Platforms.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v Platform) Check(field string) error { return checkEnum(field, v, Platforms()) }
+func (v Platform) Check(field string) error { return Platforms.CheckField(field, v) }
 
 // ConnectionType is how a source or connection authenticates (v2 apikey, core api_key).
 type ConnectionType string
@@ -255,21 +203,14 @@ const (
 	ConnWebhook    ConnectionType = "webhook"
 )
 
-// ConnectionTypes returns every ConnectionType.
-func ConnectionTypes() []ConnectionType {
-	return []ConnectionType{ConnOAuth, ConnAPIKey, ConnAPIKeyCore, ConnWebhook}
-}
+// ConnectionTypes are the ConnectionType values the documents list.
+var ConnectionTypes = table.NewEnum("connectionType", ConnOAuth, ConnAPIKey, ConnAPIKeyCore, ConnWebhook)
 
-// Valid reports whether v is a ConnectionType the documents list.
-func (v ConnectionType) Valid() bool { return slices.Contains(ConnectionTypes(), v) }
-
-// ParseConnectionType returns s as a ConnectionType, or a *table.ValidationError for field connectionType.
-func ParseConnectionType(s string) (ConnectionType, error) {
-	return table.ParseEnum("connectionType", s, ConnectionTypes()...)
-}
+// Valid reports whether v is one of ConnectionTypes (a patch is checked with it).
+func (v ConnectionType) Valid() bool { return ConnectionTypes.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v ConnectionType) Check(field string) error { return checkEnum(field, v, ConnectionTypes()) }
+func (v ConnectionType) Check(field string) error { return ConnectionTypes.CheckField(field, v) }
 
 // SourceStatus is a source's status.
 type SourceStatus string
@@ -282,21 +223,14 @@ const (
 	SourceDisconnected SourceStatus = "disconnected"
 )
 
-// SourceStatuses returns every SourceStatus.
-func SourceStatuses() []SourceStatus {
-	return []SourceStatus{SourceActive, SourcePaused, SourceError, SourceDisconnected}
-}
+// SourceStatuses are the SourceStatus values the documents list.
+var SourceStatuses = table.NewEnum("status", SourceActive, SourcePaused, SourceError, SourceDisconnected)
 
-// Valid reports whether v is a SourceStatus the documents list.
-func (v SourceStatus) Valid() bool { return slices.Contains(SourceStatuses(), v) }
-
-// ParseSourceStatus returns s as a SourceStatus, or a *table.ValidationError for field status.
-func ParseSourceStatus(s string) (SourceStatus, error) {
-	return table.ParseEnum("status", s, SourceStatuses()...)
-}
+// Valid reports whether v is one of SourceStatuses (a patch is checked with it).
+func (v SourceStatus) Valid() bool { return SourceStatuses.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v SourceStatus) Check(field string) error { return checkEnum(field, v, SourceStatuses()) }
+func (v SourceStatus) Check(field string) error { return SourceStatuses.CheckField(field, v) }
 
 // SyncInterval is how often a source syncs.
 type SyncInterval string
@@ -308,21 +242,14 @@ const (
 	IntervalRealtime SyncInterval = "realtime"
 )
 
-// SyncIntervals returns every SyncInterval.
-func SyncIntervals() []SyncInterval {
-	return []SyncInterval{IntervalDaily, IntervalHourly, IntervalRealtime}
-}
+// SyncIntervals are the SyncInterval values the documents list.
+var SyncIntervals = table.NewEnum("config.syncInterval", IntervalDaily, IntervalHourly, IntervalRealtime)
 
-// Valid reports whether v is a SyncInterval the documents list.
-func (v SyncInterval) Valid() bool { return slices.Contains(SyncIntervals(), v) }
-
-// ParseSyncInterval returns s as a SyncInterval, or a *table.ValidationError for field config.syncInterval.
-func ParseSyncInterval(s string) (SyncInterval, error) {
-	return table.ParseEnum("config.syncInterval", s, SyncIntervals()...)
-}
+// Valid reports whether v is one of SyncIntervals (a patch is checked with it).
+func (v SyncInterval) Valid() bool { return SyncIntervals.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v SyncInterval) Check(field string) error { return checkEnum(field, v, SyncIntervals()) }
+func (v SyncInterval) Check(field string) error { return SyncIntervals.CheckField(field, v) }
 
 // SyncState is a source's sync state (v2's values and core's syncStatus values).
 type SyncState string
@@ -337,21 +264,14 @@ const (
 	SyncInProgress SyncState = "in_progress"
 )
 
-// SyncStates returns every SyncState.
-func SyncStates() []SyncState {
-	return []SyncState{SyncIdle, SyncSyncing, SyncError, SyncSuccess, SyncFailed, SyncInProgress}
-}
+// SyncStates are the SyncState values the documents list.
+var SyncStates = table.NewEnum("syncStatus.state", SyncIdle, SyncSyncing, SyncError, SyncSuccess, SyncFailed, SyncInProgress)
 
-// Valid reports whether v is a SyncState the documents list.
-func (v SyncState) Valid() bool { return slices.Contains(SyncStates(), v) }
-
-// ParseSyncState returns s as a SyncState, or a *table.ValidationError for field syncStatus.state.
-func ParseSyncState(s string) (SyncState, error) {
-	return table.ParseEnum("syncStatus.state", s, SyncStates()...)
-}
+// Valid reports whether v is one of SyncStates (a patch is checked with it).
+func (v SyncState) Valid() bool { return SyncStates.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v SyncState) Check(field string) error { return checkEnum(field, v, SyncStates()) }
+func (v SyncState) Check(field string) error { return SyncStates.CheckField(field, v) }
 
 // ResourceType is the kind of resource an activity or tag concerns.
 type ResourceType string
@@ -373,21 +293,14 @@ const (
 	ResBilling      ResourceType = "billing"
 )
 
-// ResourceTypes returns every ResourceType.
-func ResourceTypes() []ResourceType {
-	return []ResourceType{ResSource, ResUser, ResAccount, ResJob, ResConnection, ResTeam, ResTag, ResNotification, ResWebhook, ResAPIKey, ResSchedule, ResSync, ResBilling}
-}
+// ResourceTypes are the ResourceType values the documents list.
+var ResourceTypes = table.NewEnum("resourceType", ResSource, ResUser, ResAccount, ResJob, ResConnection, ResTeam, ResTag, ResNotification, ResWebhook, ResAPIKey, ResSchedule, ResSync, ResBilling)
 
-// Valid reports whether v is a ResourceType the documents list.
-func (v ResourceType) Valid() bool { return slices.Contains(ResourceTypes(), v) }
-
-// ParseResourceType returns s as a ResourceType, or a *table.ValidationError for field resourceType.
-func ParseResourceType(s string) (ResourceType, error) {
-	return table.ParseEnum("resourceType", s, ResourceTypes()...)
-}
+// Valid reports whether v is one of ResourceTypes (a patch is checked with it).
+func (v ResourceType) Valid() bool { return ResourceTypes.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v ResourceType) Check(field string) error { return checkEnum(field, v, ResourceTypes()) }
+func (v ResourceType) Check(field string) error { return ResourceTypes.CheckField(field, v) }
 
 // Action is what an activity did.
 type Action string
@@ -408,19 +321,14 @@ const (
 	ActionRevoke     Action = "revoke"
 )
 
-// Actions returns every Action.
-func Actions() []Action {
-	return []Action{ActionCreate, ActionUpdate, ActionDelete, ActionSync, ActionLogin, ActionLogout, ActionRead, ActionExport, ActionImport, ActionConnect, ActionDisconnect, ActionRevoke}
-}
+// Actions are the Action values the documents list.
+var Actions = table.NewEnum("action", ActionCreate, ActionUpdate, ActionDelete, ActionSync, ActionLogin, ActionLogout, ActionRead, ActionExport, ActionImport, ActionConnect, ActionDisconnect, ActionRevoke)
 
-// Valid reports whether v is a Action the documents list.
-func (v Action) Valid() bool { return slices.Contains(Actions(), v) }
-
-// ParseAction returns s as a Action, or a *table.ValidationError for field action.
-func ParseAction(s string) (Action, error) { return table.ParseEnum("action", s, Actions()...) }
+// Valid reports whether v is one of Actions (a patch is checked with it).
+func (v Action) Valid() bool { return Actions.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v Action) Check(field string) error { return checkEnum(field, v, Actions()) }
+func (v Action) Check(field string) error { return Actions.CheckField(field, v) }
 
 // JobType is a job's kind.
 type JobType string
@@ -438,19 +346,14 @@ const (
 	JobAlert       JobType = "alert"
 )
 
-// JobTypes returns every JobType.
-func JobTypes() []JobType {
-	return []JobType{JobSync, JobExport, JobImport, JobMigration, JobBackup, JobAnalytics, JobMaintenance, JobAlert}
-}
+// JobTypes are the JobType values the documents list.
+var JobTypes = table.NewEnum("jobType", JobSync, JobExport, JobImport, JobMigration, JobBackup, JobAnalytics, JobMaintenance, JobAlert)
 
-// Valid reports whether v is a JobType the documents list.
-func (v JobType) Valid() bool { return slices.Contains(JobTypes(), v) }
-
-// ParseJobType returns s as a JobType, or a *table.ValidationError for field jobType.
-func ParseJobType(s string) (JobType, error) { return table.ParseEnum("jobType", s, JobTypes()...) }
+// Valid reports whether v is one of JobTypes (a patch is checked with it).
+func (v JobType) Valid() bool { return JobTypes.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v JobType) Check(field string) error { return checkEnum(field, v, JobTypes()) }
+func (v JobType) Check(field string) error { return JobTypes.CheckField(field, v) }
 
 // JobStatus is a job's status.
 type JobStatus string
@@ -467,21 +370,14 @@ const (
 	JobCreated JobStatus = "created"
 )
 
-// JobStatuses returns every JobStatus.
-func JobStatuses() []JobStatus {
-	return []JobStatus{JobPending, JobRunning, JobCompleted, JobFailed, JobCancelled, JobCreated}
-}
+// JobStatuses are the JobStatus values the documents list.
+var JobStatuses = table.NewEnum("status", JobPending, JobRunning, JobCompleted, JobFailed, JobCancelled, JobCreated)
 
-// Valid reports whether v is a JobStatus the documents list.
-func (v JobStatus) Valid() bool { return slices.Contains(JobStatuses(), v) }
-
-// ParseJobStatus returns s as a JobStatus, or a *table.ValidationError for field status.
-func ParseJobStatus(s string) (JobStatus, error) {
-	return table.ParseEnum("status", s, JobStatuses()...)
-}
+// Valid reports whether v is one of JobStatuses (a patch is checked with it).
+func (v JobStatus) Valid() bool { return JobStatuses.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v JobStatus) Check(field string) error { return checkEnum(field, v, JobStatuses()) }
+func (v JobStatus) Check(field string) error { return JobStatuses.CheckField(field, v) }
 
 // Priority is a job's or notification's priority.
 type Priority string
@@ -494,19 +390,14 @@ const (
 	PriorityCritical Priority = "critical"
 )
 
-// Prioritys returns every Priority.
-func Prioritys() []Priority {
-	return []Priority{PriorityLow, PriorityMedium, PriorityHigh, PriorityCritical}
-}
+// Priorities are the Priority values the documents list.
+var Priorities = table.NewEnum("priority", PriorityLow, PriorityMedium, PriorityHigh, PriorityCritical)
 
-// Valid reports whether v is a Priority the documents list.
-func (v Priority) Valid() bool { return slices.Contains(Prioritys(), v) }
-
-// ParsePriority returns s as a Priority, or a *table.ValidationError for field priority.
-func ParsePriority(s string) (Priority, error) { return table.ParseEnum("priority", s, Prioritys()...) }
+// Valid reports whether v is one of Priorities (a patch is checked with it).
+func (v Priority) Valid() bool { return Priorities.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v Priority) Check(field string) error { return checkEnum(field, v, Prioritys()) }
+func (v Priority) Check(field string) error { return Priorities.CheckField(field, v) }
 
 // ConnectionStatus is a connection's status.
 type ConnectionStatus string
@@ -519,21 +410,14 @@ const (
 	ConnectionError   ConnectionStatus = "error"
 )
 
-// ConnectionStatuses returns every ConnectionStatus.
-func ConnectionStatuses() []ConnectionStatus {
-	return []ConnectionStatus{ConnectionActive, ConnectionExpired, ConnectionRevoked, ConnectionError}
-}
+// ConnectionStatuses are the ConnectionStatus values the documents list.
+var ConnectionStatuses = table.NewEnum("status", ConnectionActive, ConnectionExpired, ConnectionRevoked, ConnectionError)
 
-// Valid reports whether v is a ConnectionStatus the documents list.
-func (v ConnectionStatus) Valid() bool { return slices.Contains(ConnectionStatuses(), v) }
-
-// ParseConnectionStatus returns s as a ConnectionStatus, or a *table.ValidationError for field status.
-func ParseConnectionStatus(s string) (ConnectionStatus, error) {
-	return table.ParseEnum("status", s, ConnectionStatuses()...)
-}
+// Valid reports whether v is one of ConnectionStatuses (a patch is checked with it).
+func (v ConnectionStatus) Valid() bool { return ConnectionStatuses.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v ConnectionStatus) Check(field string) error { return checkEnum(field, v, ConnectionStatuses()) }
+func (v ConnectionStatus) Check(field string) error { return ConnectionStatuses.CheckField(field, v) }
 
 // NotificationType is a notification's channel (v2) or severity (core).
 type NotificationType string
@@ -550,21 +434,14 @@ const (
 	NotifySuccess NotificationType = "success"
 )
 
-// NotificationTypes returns every NotificationType.
-func NotificationTypes() []NotificationType {
-	return []NotificationType{NotifyEmail, NotifySMS, NotifyPush, NotifyInApp, NotifyInfo, NotifyWarning, NotifyError, NotifySuccess}
-}
+// NotificationTypes are the NotificationType values the documents list.
+var NotificationTypes = table.NewEnum("type", NotifyEmail, NotifySMS, NotifyPush, NotifyInApp, NotifyInfo, NotifyWarning, NotifyError, NotifySuccess)
 
-// Valid reports whether v is a NotificationType the documents list.
-func (v NotificationType) Valid() bool { return slices.Contains(NotificationTypes(), v) }
-
-// ParseNotificationType returns s as a NotificationType, or a *table.ValidationError for field type.
-func ParseNotificationType(s string) (NotificationType, error) {
-	return table.ParseEnum("type", s, NotificationTypes()...)
-}
+// Valid reports whether v is one of NotificationTypes (a patch is checked with it).
+func (v NotificationType) Valid() bool { return NotificationTypes.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v NotificationType) Check(field string) error { return checkEnum(field, v, NotificationTypes()) }
+func (v NotificationType) Check(field string) error { return NotificationTypes.CheckField(field, v) }
 
 // NotificationCategory is a notification's category.
 type NotificationCategory string
@@ -578,22 +455,15 @@ const (
 	CategorySecurity NotificationCategory = "security"
 )
 
-// NotificationCategorys returns every NotificationCategory.
-func NotificationCategorys() []NotificationCategory {
-	return []NotificationCategory{CategorySystem, CategorySource, CategoryJob, CategoryBilling, CategorySecurity}
-}
+// NotificationCategories are the NotificationCategory values the documents list.
+var NotificationCategories = table.NewEnum("category", CategorySystem, CategorySource, CategoryJob, CategoryBilling, CategorySecurity)
 
-// Valid reports whether v is a NotificationCategory the documents list.
-func (v NotificationCategory) Valid() bool { return slices.Contains(NotificationCategorys(), v) }
-
-// ParseNotificationCategory returns s as a NotificationCategory, or a *table.ValidationError for field category.
-func ParseNotificationCategory(s string) (NotificationCategory, error) {
-	return table.ParseEnum("category", s, NotificationCategorys()...)
-}
+// Valid reports whether v is one of NotificationCategories (a patch is checked with it).
+func (v NotificationCategory) Valid() bool { return NotificationCategories.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
 func (v NotificationCategory) Check(field string) error {
-	return checkEnum(field, v, NotificationCategorys())
+	return NotificationCategories.CheckField(field, v)
 }
 
 // NotificationStatus is a notification's delivery status.
@@ -608,22 +478,15 @@ const (
 	NotificationRead      NotificationStatus = "read"
 )
 
-// NotificationStatuses returns every NotificationStatus.
-func NotificationStatuses() []NotificationStatus {
-	return []NotificationStatus{NotificationPending, NotificationSent, NotificationDelivered, NotificationFailed, NotificationRead}
-}
+// NotificationStatuses are the NotificationStatus values the documents list.
+var NotificationStatuses = table.NewEnum("status", NotificationPending, NotificationSent, NotificationDelivered, NotificationFailed, NotificationRead)
 
-// Valid reports whether v is a NotificationStatus the documents list.
-func (v NotificationStatus) Valid() bool { return slices.Contains(NotificationStatuses(), v) }
-
-// ParseNotificationStatus returns s as a NotificationStatus, or a *table.ValidationError for field status.
-func ParseNotificationStatus(s string) (NotificationStatus, error) {
-	return table.ParseEnum("status", s, NotificationStatuses()...)
-}
+// Valid reports whether v is one of NotificationStatuses (a patch is checked with it).
+func (v NotificationStatus) Valid() bool { return NotificationStatuses.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
 func (v NotificationStatus) Check(field string) error {
-	return checkEnum(field, v, NotificationStatuses())
+	return NotificationStatuses.CheckField(field, v)
 }
 
 // ScheduleType is a sync schedule's recurrence.
@@ -638,21 +501,14 @@ const (
 	ScheduleCustom  ScheduleType = "custom"
 )
 
-// ScheduleTypes returns every ScheduleType.
-func ScheduleTypes() []ScheduleType {
-	return []ScheduleType{ScheduleHourly, ScheduleDaily, ScheduleWeekly, ScheduleMonthly, ScheduleCustom}
-}
+// ScheduleTypes are the ScheduleType values the documents list.
+var ScheduleTypes = table.NewEnum("scheduleType", ScheduleHourly, ScheduleDaily, ScheduleWeekly, ScheduleMonthly, ScheduleCustom)
 
-// Valid reports whether v is a ScheduleType the documents list.
-func (v ScheduleType) Valid() bool { return slices.Contains(ScheduleTypes(), v) }
-
-// ParseScheduleType returns s as a ScheduleType, or a *table.ValidationError for field scheduleType.
-func ParseScheduleType(s string) (ScheduleType, error) {
-	return table.ParseEnum("scheduleType", s, ScheduleTypes()...)
-}
+// Valid reports whether v is one of ScheduleTypes (a patch is checked with it).
+func (v ScheduleType) Valid() bool { return ScheduleTypes.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v ScheduleType) Check(field string) error { return checkEnum(field, v, ScheduleTypes()) }
+func (v ScheduleType) Check(field string) error { return ScheduleTypes.CheckField(field, v) }
 
 // RunStatus is a sync run's status.
 type RunStatus string
@@ -665,19 +521,14 @@ const (
 	RunFailed    RunStatus = "failed"
 )
 
-// RunStatuses returns every RunStatus.
-func RunStatuses() []RunStatus { return []RunStatus{RunPending, RunRunning, RunCompleted, RunFailed} }
+// RunStatuses are the RunStatus values the documents list.
+var RunStatuses = table.NewEnum("status", RunPending, RunRunning, RunCompleted, RunFailed)
 
-// Valid reports whether v is a RunStatus the documents list.
-func (v RunStatus) Valid() bool { return slices.Contains(RunStatuses(), v) }
-
-// ParseRunStatus returns s as a RunStatus, or a *table.ValidationError for field status.
-func ParseRunStatus(s string) (RunStatus, error) {
-	return table.ParseEnum("status", s, RunStatuses()...)
-}
+// Valid reports whether v is one of RunStatuses (a patch is checked with it).
+func (v RunStatus) Valid() bool { return RunStatuses.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v RunStatus) Check(field string) error { return checkEnum(field, v, RunStatuses()) }
+func (v RunStatus) Check(field string) error { return RunStatuses.CheckField(field, v) }
 
 // APIKeyStatus is an API key's status.
 type APIKeyStatus string
@@ -689,23 +540,11 @@ const (
 	KeyExpired APIKeyStatus = "expired"
 )
 
-// APIKeyStatuses returns every APIKeyStatus.
-func APIKeyStatuses() []APIKeyStatus { return []APIKeyStatus{KeyActive, KeyRevoked, KeyExpired} }
+// APIKeyStatuses are the APIKeyStatus values the documents list.
+var APIKeyStatuses = table.NewEnum("status", KeyActive, KeyRevoked, KeyExpired)
 
-// Valid reports whether v is a APIKeyStatus the documents list.
-func (v APIKeyStatus) Valid() bool { return slices.Contains(APIKeyStatuses(), v) }
-
-// ParseAPIKeyStatus returns s as a APIKeyStatus, or a *table.ValidationError for field status.
-func ParseAPIKeyStatus(s string) (APIKeyStatus, error) {
-	return table.ParseEnum("status", s, APIKeyStatuses()...)
-}
+// Valid reports whether v is one of APIKeyStatuses (a patch is checked with it).
+func (v APIKeyStatus) Valid() bool { return APIKeyStatuses.Valid(v) }
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v APIKeyStatus) Check(field string) error { return checkEnum(field, v, APIKeyStatuses()) }
-
-func checkEnum[E ~string](field string, v E, allowed []E) error {
-	if _, err := table.ParseEnum(field, string(v), allowed...); err != nil {
-		return err
-	}
-	return nil
-}
+func (v APIKeyStatus) Check(field string) error { return APIKeyStatuses.CheckField(field, v) }

@@ -5,12 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
-	"fmt"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
-	"github.com/singletable/singletable/keys"
 	"github.com/singletable/singletable/table"
 )
 
@@ -38,28 +33,14 @@ type (
 	PlanID         string // planId
 )
 
+// idSegment is the rule of every ID and key value (table.Segment): at
+// most MaxIDBytes, no '#'.
+var idSegment = table.Segment{MaxBytes: MaxIDBytes}
+
 // CheckID returns a *table.ValidationError naming field unless v can be a
 // key segment: non-empty, at most MaxIDBytes, valid UTF-8, no control
 // character and no '#'.
-func CheckID(field, v string) error {
-	reason := ""
-	switch {
-	case v == "":
-		reason = "empty"
-	case len(v) > MaxIDBytes:
-		reason = fmt.Sprintf("longer than %d bytes", MaxIDBytes)
-	case !utf8.ValidString(v):
-		reason = "not valid UTF-8"
-	case strings.Contains(v, keys.Delimiter):
-		reason = "contains the key delimiter '#'"
-	case strings.IndexFunc(v, unicode.IsControl) >= 0:
-		reason = "contains a control character"
-	}
-	if reason == "" {
-		return nil
-	}
-	return &table.ValidationError{Field: field, Reason: reason, Key: true}
-}
+func CheckID(field, v string) error { return idSegment.Check(field, v) }
 
 // Validate checks that id can be part of a key (see CheckID).
 func (id UserID) Validate(field string) error { return CheckID(field, string(id)) }

@@ -21,13 +21,11 @@ const (
 	InboxDeleted  InboxStatus = "deleted"  // deleted softly (notifications/update)
 )
 
-// InboxStatuses returns every InboxStatus.
-func InboxStatuses() []InboxStatus {
-	return []InboxStatus{InboxUnread, InboxRead, InboxArchived, InboxDeleted}
-}
+// InboxStatuses are the InboxStatus values.
+var InboxStatuses = table.NewEnum("status", InboxUnread, InboxRead, InboxArchived, InboxDeleted)
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v InboxStatus) Check(field string) error { return checkEnum(field, v, InboxStatuses()) }
+func (v InboxStatus) Check(field string) error { return InboxStatuses.CheckField(field, v) }
 
 // InboxPriority is an inbox notification's priority (the code's values,
 // not the documents' [Priority]).
@@ -41,13 +39,11 @@ const (
 	InboxUrgent InboxPriority = "urgent"
 )
 
-// InboxPriorities returns every InboxPriority.
-func InboxPriorities() []InboxPriority {
-	return []InboxPriority{InboxLow, InboxNormal, InboxHigh, InboxUrgent}
-}
+// InboxPriorities are the InboxPriority values.
+var InboxPriorities = table.NewEnum("priority", InboxLow, InboxNormal, InboxHigh, InboxUrgent)
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v InboxPriority) Check(field string) error { return checkEnum(field, v, InboxPriorities()) }
+func (v InboxPriority) Check(field string) error { return InboxPriorities.CheckField(field, v) }
 
 // InboxKind is an inbox notification's severity (its type attribute).
 type InboxKind string
@@ -61,13 +57,11 @@ const (
 	InboxSystem  InboxKind = "system"
 )
 
-// InboxKinds returns every InboxKind.
-func InboxKinds() []InboxKind {
-	return []InboxKind{InboxInfo, InboxSuccess, InboxWarning, InboxError, InboxSystem}
-}
+// InboxKinds are the InboxKind values.
+var InboxKinds = table.NewEnum("type", InboxInfo, InboxSuccess, InboxWarning, InboxError, InboxSystem)
 
 // Check returns a *table.ValidationError naming field unless v is valid.
-func (v InboxKind) Check(field string) error { return checkEnum(field, v, InboxKinds()) }
+func (v InboxKind) Check(field string) error { return InboxKinds.CheckField(field, v) }
 
 // InboxChannels are the channels an inbox notification may go out on.
 func InboxChannels() []string { return []string{"app", "email", "sms", "slack", "webhook"} }

@@ -51,14 +51,12 @@ const (
 	CounterErrorCount    Counter = "errorCount"
 )
 
-// Counters returns every counter.
-func Counters() []Counter {
-	return []Counter{CounterAPICalls, CounterDataProcessed, CounterStorageUsed, CounterSyncJobs,
-		CounterActiveUsers, CounterActiveSources, CounterErrorCount}
-}
+// Counters are the usage counters.
+var Counters = table.NewEnum("counter", CounterAPICalls, CounterDataProcessed, CounterStorageUsed, CounterSyncJobs,
+	CounterActiveUsers, CounterActiveSources, CounterErrorCount)
 
 // ParseCounter returns s as a Counter, or a *table.ValidationError.
-func ParseCounter(s string) (Counter, error) { return table.ParseEnum("counter", s, Counters()...) }
+func ParseCounter(s string) (Counter, error) { return Counters.Parse(s) }
 
 // UsageMetrics are an account's usage on one day (core's usage_metrics).
 type UsageMetrics struct {

@@ -1,10 +1,7 @@
 package pf
 
 import (
-	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/singletable/singletable/keys"
 	"github.com/singletable/singletable/table"
@@ -23,30 +20,12 @@ type OrgID string
 // Validate checks that id can be part of a key: non-empty, at most
 // [MaxIDBytes], valid UTF-8, no control character and no '#' (the key
 // delimiter). The error is a *table.ValidationError naming field.
-func (id UserID) Validate(field string) error { return checkID(field, string(id)) }
+func (id UserID) Validate(field string) error { return idSegment.Check(field, string(id)) }
 
 // Validate checks that id can be part of a key (see [UserID.Validate]).
-func (id OrgID) Validate(field string) error { return checkID(field, string(id)) }
+func (id OrgID) Validate(field string) error { return idSegment.Check(field, string(id)) }
 
-func checkID(field, v string) error {
-	reason := ""
-	switch {
-	case v == "":
-		reason = "empty"
-	case len(v) > MaxIDBytes:
-		reason = "longer than 256 bytes"
-	case !utf8.ValidString(v):
-		reason = "not valid UTF-8"
-	case strings.Contains(v, keys.Delimiter):
-		reason = "contains the key delimiter '#'"
-	case strings.IndexFunc(v, unicode.IsControl) >= 0:
-		reason = "contains a control character"
-	}
-	if reason == "" {
-		return nil
-	}
-	return &table.ValidationError{Field: field, Reason: reason, Key: true}
-}
+var idSegment = table.Segment{MaxBytes: MaxIDBytes}
 
 // Date is a calendar day, YYYY-MM-DD, as the document writes dates in
 // metrics and billing keys.

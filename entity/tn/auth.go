@@ -23,7 +23,7 @@ func (u AuthUnique) Scheme() string { s, _ := u.Split(); return s }
 
 // Validate requires a non-empty scheme, a ':' and a non-empty value.
 func (u AuthUnique) Validate(field string) error {
-	if err := checkID(field, string(u)); err != nil {
+	if err := idSegment.Check(field, string(u)); err != nil {
 		return err
 	}
 	s, v, ok := strings.Cut(string(u), ":")

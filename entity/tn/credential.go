@@ -31,13 +31,13 @@ func (c *Credential) Validate() error {
 	if err := c.User.Validate("User"); err != nil {
 		return err
 	}
-	if err := checkID("Method", c.Method); err != nil {
+	if err := idSegment.Check("Method", c.Method); err != nil {
 		return err
 	}
 	if len(c.Method) > 32 {
 		return invalidKey("Method", "longer than 32 bytes")
 	}
-	if err := checkID("Value", c.Value); err != nil {
+	if err := idSegment.Check("Value", c.Value); err != nil {
 		return err
 	}
 	if len(c.Resp) > 1024 {

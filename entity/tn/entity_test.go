@@ -37,18 +37,15 @@ func TestAccessModeRoundTrip(t *testing.T) {
 
 func TestEnumsRejectUnknownValues(t *testing.T) {
 	t.Parallel()
-	if p, err := tn.ParsePlatform("iOS"); err != nil || p != tn.PlatformIOS {
-		t.Errorf("ParsePlatform(iOS) = %q, %v", p, err)
+	if p, err := tn.Platforms.Parse("ios"); err != nil || p != tn.PlatformIOS {
+		t.Errorf("Platforms.Parse(ios) = %q, %v", p, err)
 	}
 	var ve *table.ValidationError
-	if _, err := tn.ParsePlatform("symbian"); !errors.As(err, &ve) || ve.Field != "platform" {
-		t.Errorf("ParsePlatform(symbian): %v", err)
+	if _, err := tn.Platforms.Parse("symbian"); !errors.As(err, &ve) || ve.Field != "platform" {
+		t.Errorf("Platforms.Parse(symbian): %v", err)
 	}
-	if _, err := tn.ParseAuthLevel("admin"); !errors.As(err, &ve) || ve.Field != "authLvl" {
-		t.Errorf("ParseAuthLevel(admin): %v", err)
-	}
-	if _, err := tn.ParseObjState("gone"); !errors.As(err, &ve) || ve.Field != "state" {
-		t.Errorf("ParseObjState(gone): %v", err)
+	if tn.AuthLevel(15).Valid() || tn.ObjState(5).Valid() || !tn.LevelRoot.Valid() || !tn.StateDeleted.Valid() {
+		t.Error("AuthLevel/ObjState.Valid: an undefined number accepted or a defined one refused")
 	}
 }
 

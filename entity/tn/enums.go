@@ -2,7 +2,6 @@ package tn
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/singletable/singletable/table"
 )
@@ -43,21 +42,6 @@ func (l AuthLevel) String() string {
 	return fmt.Sprintf("AuthLevel(%d)", int(l))
 }
 
-// ParseAuthLevel parses "", "none", "anon", "auth" or "root" (any case).
-func ParseAuthLevel(s string) (AuthLevel, error) {
-	switch strings.ToLower(s) {
-	case "", "none":
-		return LevelNone, nil
-	case "anon":
-		return LevelAnon, nil
-	case "auth":
-		return LevelAuth, nil
-	case "root":
-		return LevelRoot, nil
-	}
-	return 0, table.CheckEnum("authLvl", s, "", "none", "anon", "auth", "root")
-}
-
 // ObjState is the state of a user, topic or subscription, stored as
 // Tinode's number.
 type ObjState int
@@ -94,21 +78,6 @@ func (s ObjState) String() string {
 	return fmt.Sprintf("ObjState(%d)", int(s))
 }
 
-// ParseObjState parses "ok", "susp", "del" or "undef" (any case).
-func ParseObjState(v string) (ObjState, error) {
-	switch strings.ToLower(v) {
-	case "ok", "normal", "":
-		return StateOK, nil
-	case "susp", "suspended":
-		return StateSuspended, nil
-	case "del", "deleted":
-		return StateDeleted, nil
-	case "undef", "undefined":
-		return StateUndefined, nil
-	}
-	return 0, table.CheckEnum("state", v, "ok", "susp", "del", "undef")
-}
-
 // Platform is a push device's platform.
 type Platform string
 
@@ -119,15 +88,11 @@ const (
 	PlatformWeb     Platform = "web"
 )
 
-// Valid reports whether p is one of the defined platforms.
-func (p Platform) Valid() bool {
-	return p == PlatformIOS || p == PlatformAndroid || p == PlatformWeb
-}
+// Platforms are the platforms push notifications are sent to.
+var Platforms = table.NewEnum("platform", PlatformIOS, PlatformAndroid, PlatformWeb)
 
-// ParsePlatform parses "iOS", "Android" or "Web" in any case.
-func ParsePlatform(s string) (Platform, error) {
-	return table.ParseEnum("platform", strings.ToLower(s), PlatformIOS, PlatformAndroid, PlatformWeb)
-}
+// Valid reports whether p is one of Platforms.
+func (p Platform) Valid() bool { return Platforms.Valid(p) }
 
 // invalid returns a *table.ValidationError for a non-key field.
 func invalid(field, format string, args ...any) error {

@@ -38,7 +38,7 @@ type File struct {
 
 // Validate checks the record before any write.
 func (f *File) Validate() error {
-	if err := checkID("Id", f.Id); err != nil {
+	if err := idSegment.Check("Id", f.Id); err != nil {
 		return err
 	}
 	if f.User != "" {
@@ -90,12 +90,12 @@ type FileLink struct {
 
 // Validate checks the link before it is written.
 func (l *FileLink) Validate() error {
-	if err := checkID("Owner", string(l.Owner)); err != nil {
+	if err := idSegment.Check("Owner", string(l.Owner)); err != nil {
 		return err
 	}
 	k, _, ok := strings.Cut(string(l.Owner), ":")
 	if !ok || (k != "topic" && k != "user" && k != "msg") {
 		return invalidKey("Owner", "%q is not topic:, user: or msg:", l.Owner)
 	}
-	return checkID("File", l.File)
+	return idSegment.Check("File", l.File)
 }

@@ -3,8 +3,6 @@ package tn
 import (
 	"fmt"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/singletable/singletable/table"
 )
@@ -18,7 +16,7 @@ type UserID string
 
 // Validate returns a *table.ValidationError naming field if id is empty,
 // too long, or not printable UTF-8.
-func (id UserID) Validate(field string) error { return checkID(field, string(id)) }
+func (id UserID) Validate(field string) error { return idSegment.Check(field, string(id)) }
 
 // TopicName is a Tinode topic name, such as "p2pAlPRDF12iirthS2WpDz1eg" or
 // "grpX3fa2".
@@ -26,7 +24,7 @@ type TopicName string
 
 // Validate returns a *table.ValidationError naming field if the name is
 // empty, too long, or not printable UTF-8.
-func (n TopicName) Validate(field string) error { return checkID(field, string(n)) }
+func (n TopicName) Validate(field string) error { return idSegment.Check(field, string(n)) }
 
 // IsP2P reports whether the topic is a peer-to-peer topic ("p2p" prefix).
 func (n TopicName) IsP2P() bool { return strings.HasPrefix(string(n), "p2p") }
@@ -42,32 +40,11 @@ func SubscriptionID(topic TopicName, user UserID) string {
 // CheckKeyValue returns a *table.ValidationError naming field if v cannot
 // be a key segment's value (an id, a credential's method or value):
 // empty, too long, or not printable UTF-8.
-func CheckKeyValue(field, v string) error { return checkID(field, v) }
+func CheckKeyValue(field, v string) error { return idSegment.Check(field, v) }
 
-func checkID(field, v string) error {
-	if r := idReason(v); r != "" {
-		return &table.ValidationError{Field: field, Reason: r, Key: true}
-	}
-	return nil
-}
-
-// idReason says why v cannot be an id, tag or key value ("" if it can).
-func idReason(v string) string {
-	switch {
-	case v == "":
-		return "empty"
-	case len(v) > MaxIDBytes:
-		return "longer than 255 bytes"
-	case !utf8.ValidString(v):
-		return "not valid UTF-8"
-	}
-	for _, r := range v {
-		if unicode.IsControl(r) {
-			return "contains a control character"
-		}
-	}
-	return ""
-}
+// idSegment is the rule of ids, topic names, tags and auth values; '#' is
+// not refused here (the templates escape tags).
+var idSegment = table.Segment{MaxBytes: MaxIDBytes, Escaped: true}
 
 // invalidKey returns a *table.ValidationError for a field keys derive from.
 func invalidKey(field, format string, args ...any) error {

@@ -13,7 +13,7 @@ type CacheEntry struct {
 
 // Validate checks the entry before it is written.
 func (c *CacheEntry) Validate() error {
-	if err := checkID("Key", c.Key); err != nil {
+	if err := idSegment.Check("Key", c.Key); err != nil {
 		return err
 	}
 	if len(c.Value) > 64*1024 {

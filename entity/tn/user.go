@@ -46,7 +46,7 @@ type Device struct {
 
 // Validate checks a device before it is stored.
 func (d Device) Validate() error {
-	if r := idReason(d.DeviceId); r != "" {
+	if r := idSegment.Reason(d.DeviceId); r != "" {
 		return invalid("DeviceId", "%s", r)
 	}
 	if !d.Platform.Valid() {
@@ -122,7 +122,7 @@ func ValidateTags(tags []string) error {
 
 // ValidateTag checks one tag.
 func ValidateTag(tag string) error {
-	if err := checkID("Tags", tag); err != nil {
+	if err := idSegment.Check("Tags", tag); err != nil {
 		return err
 	}
 	if len(tag) > MaxTagBytes {
