@@ -57,6 +57,57 @@ func TestOpCalls(t *testing.T) {
 		t.Errorf("%d calls ended, want %d", len(rec.errs), len(wantErrs))
 	}
 
+	// RunPages: one call of the operation around every page's List,
+	// ended with no error; the iteration stopped early sends no more.
+	rec.calls, rec.errs = nil, nil
+	each := table.NewOp(m.tb, "T-13", "memos.Memos.AllByAuthor")
+	y := memo{Author: "ann", Day: "2026-01-02", ID: "m2", Text: "two"}
+	if err := m.memos.Create(c, &y); err != nil {
+		t.Fatal(err)
+	}
+	pages := func(ctx context.Context, o ...table.ListOption) (table.Page[memo], error) {
+		return m.byAuthor.List(ctx, memo{Author: "ann"}, o...)
+	}
+	var ids []string
+	for v, err := range table.RunPages(c, each, pages, table.Limit(1)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, v.ID)
+	}
+	if diff := cmp.Diff([]string{"m2", "m1"}, ids); diff != "" {
+		t.Errorf("RunPages items (-want +got):\n%s", diff)
+	}
+	wantPages := []table.Call{{Pattern: "T-13", Method: "memos.Memos.AllByAuthor"}}
+	for range 3 { // two pages of one, then an empty last page
+		wantPages = append(wantPages, table.Call{Pattern: "T-2", Method: "memos.Memos.ByAuthor.List"})
+	}
+	if diff := cmp.Diff(wantPages, rec.calls); diff != "" {
+		t.Errorf("RunPages calls (-want +got):\n%s", diff)
+	}
+	rec.calls, rec.errs = nil, nil
+	for range table.RunPages(c, each, pages, table.Limit(1)) {
+		break
+	}
+	if len(rec.calls) != 2 || len(rec.errs) != 2 || rec.errs[1] != nil {
+		t.Errorf("RunPages stopped early: calls %v, ended %v; want the op and one List, no error", rec.calls, rec.errs)
+	}
+	rec.calls, rec.errs = nil, nil
+	boom := errors.New("boom")
+	n = 0
+	for _, err := range table.RunPages(c, each, func(context.Context, ...table.ListOption) (table.Page[memo], error) {
+		return table.Page[memo]{}, boom
+	}) {
+		if !errors.Is(err, boom) {
+			t.Errorf("RunPages yielded %v, want boom", err)
+		}
+		n++
+	}
+	if n != 1 || len(rec.errs) != 1 || rec.errs[0] != boom {
+		t.Errorf("RunPages failing: yielded %d times, call ended %v; want once, boom", n, rec.errs)
+	}
+	rec.calls, rec.errs = nil, nil
+
 	// Without a tracer: the body alone.
 	plain := table.NewOp(tabletest.NewTable(t, table.NewSchema("plain")), "T-12", "memos.Memos.Plain")
 	ran := false

@@ -12,59 +12,19 @@ import (
 	"testing"
 )
 
-// TestNoPatternRestatesATemplate parses the applications' entity and store
-// packages (entity/*, query/*; a file added later is read too) and fails
-// on every key shape stated outside its declaration:
-//
-//   - a keys.NewPattern with the shape of a side of a template some
-//     entity declares restates it (build the key with the template:
-//     table.Template.Key, Partition, SortPrefix, Parse); one with the shape
-//     of no declared side is a key no entity declares;
-//   - in a store (query/*), a key built by hand: keys.Escape (a template
-//     says "{x:esc}"), strings.Join with the key delimiter, or a
-//     concatenation with a string holding it ("ROLE#" + role).
-//
-// Every application's templates are read from its Defs (the ones the
-// engine writes with), ListBackup's included, and each must declare some.
-// TestKeyDriftFindsRestatements proves the checks fail on what they
-// describe.
+// TestNoPatternRestatesATemplate parses the applications' store packages
+// (query/*; a file added later is read too) and fails on every key built
+// by hand instead of through its entity's declaration (the templates
+// build and parse every key: table.Entity.Key, Partition, the declared
+// patterns): keys.Escape (a template says "{x:esc}"), strings.Join with
+// the key delimiter, or a concatenation with a string holding it
+// ("ROLE#" + role). TestKeyDriftFindsRestatements proves the checks fail
+// on what they describe.
 func TestNoPatternRestatesATemplate(t *testing.T) {
-	declared := map[string][]string{} // shape -> "app: template side"
-	for _, name := range slices.Sorted(func(yield func(string) bool) {
-		for n := range apps {
-			if !yield(n) {
-				return
-			}
-		}
-	}) {
-		n := 0
-		for _, tb := range openApp(apps[name]) {
-			for _, e := range tb.Entities() {
-				em := e.Model()
-				sides := []string{em.Keys.PK, em.Keys.SK}
-				for _, ix := range em.Indexes {
-					sides = append(sides, ix.PK, ix.SK)
-				}
-				for _, s := range sides {
-					for _, sh := range templateShapes(s) {
-						if d := name + " " + strconv.Quote(s); !slices.Contains(declared[sh], d) {
-							declared[sh] = append(declared[sh], d)
-						}
-						n++
-					}
-				}
-			}
-		}
-		if n == 0 {
-			t.Errorf("%s declares no template: the check would not see its keys", name)
-		}
-	}
-	files, err := filepath.Glob("../../entity/*/*.go")
+	files, err := filepath.Glob("../../query/*/*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	more, _ := filepath.Glob("../../query/*/*.go")
-	files = append(files, more...)
 	fset := token.NewFileSet()
 	read := 0
 	used := map[string]bool{}
@@ -77,8 +37,7 @@ func TestNoPatternRestatesATemplate(t *testing.T) {
 			t.Fatal(err)
 		}
 		read++
-		store := strings.HasPrefix(f, "../../query/")
-		for _, d := range keyDrift(fset, af, declared, store) {
+		for _, d := range keyDrift(fset, af) {
 			where := strings.TrimPrefix(d.pos.Filename, "../../") + " " + d.fn
 			if _, ok := notKeys[where]; ok {
 				used[where] = true
@@ -88,14 +47,14 @@ func TestNoPatternRestatesATemplate(t *testing.T) {
 		}
 	}
 	if read == 0 {
-		t.Fatal("no entity or store source read")
+		t.Fatal("no store source read")
 	}
 	for where := range notKeys {
 		if !used[where] {
 			t.Errorf("notKeys lists %q, which builds nothing the check reports: remove it", where)
 		}
 	}
-	t.Logf("%d files of entity/ and query/ read against %d declared template shapes", read, len(declared))
+	t.Logf("%d files of query/ read", read)
 }
 
 // notKeys are the functions of a store (file and function) whose
@@ -109,12 +68,6 @@ var notKeys = map[string]string{
 // TestNoPatternRestatesATemplate on a source that breaks each of them,
 // and on one that builds every key from its template.
 func TestKeyDriftFindsRestatements(t *testing.T) {
-	declared := map[string][]string{}
-	for _, s := range []string{"USER#{userId}", "ROLE#{role}#{userId}", "TAG#{tagKey:esc}#{tagValue:esc}"} {
-		for _, sh := range templateShapes(s) {
-			declared[sh] = append(declared[sh], "x "+strconv.Quote(s))
-		}
-	}
 	const bad = `package x
 
 import (
@@ -123,18 +76,11 @@ import (
 	"github.com/singletable/singletable/keys"
 )
 
-var UserPK = keys.NewPattern[keys.PK]("USER", "userId")
-var TagSK = keys.NewPattern[keys.SK]("TAG", "tagKey", "tagValue")
-var Odd = keys.NewPattern[keys.PK]("NOSUCH", "x")
-
 func j(parts ...string) string { return strings.Join(parts, keys.Delimiter) }
 func role(r string) string     { return "ROLE#" + r + "#" }
 func tag(k string) string      { return "TAG" + keys.Delimiter + keys.Escape(k) }
 `
 	want := []string{
-		`keys.NewPattern USER#{} restates the template x "USER#{userId}"`,
-		`keys.NewPattern TAG#{}#{} restates the template x "TAG#{tagKey:esc}#{tagValue:esc}"`,
-		"keys.NewPattern NOSUCH#{} has the shape of no declared template",
 		"strings.Join with the key delimiter",
 		`a concatenation with "ROLE#"`,
 		`a concatenation with "#"`,
@@ -147,7 +93,7 @@ func tag(k string) string      { return "TAG" + keys.Delimiter + keys.Escape(k) 
 		t.Fatal(err)
 	}
 	var got []string
-	for _, d := range keyDrift(fset, af, declared, true) {
+	for _, d := range keyDrift(fset, af) {
 		got = append(got, d.String())
 	}
 	for _, w := range want {
@@ -158,12 +104,6 @@ func tag(k string) string      { return "TAG" + keys.Delimiter + keys.Escape(k) 
 	if len(got) != len(want) {
 		t.Errorf("%d findings, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
 	}
-	// An entity package may escape (a unique value is not a key); a
-	// pattern is refused there too.
-	if got := keyDrift(fset, af, declared, false); len(got) != 3 {
-		t.Errorf("entity package: %d findings, want the 3 patterns: %v", len(got), got)
-	}
-
 	const good = `package x
 
 import (
@@ -181,7 +121,7 @@ func msg(n int) string              { return "want " + fmt.Sprint(n) + " items" 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := keyDrift(fset, af, declared, true); len(got) != 0 {
+	if got := keyDrift(fset, af); len(got) != 0 {
 		t.Errorf("keys built from templates reported: %v", got)
 	}
 }
@@ -201,11 +141,9 @@ func (d drift) String() string {
 	return d.pos.String() + ": in " + d.fn + ": " + d.msg
 }
 
-// keyDrift returns the drifts in the parsed file f: every keys.NewPattern
-// (a restated template, or a key no entity declares), and when store is
-// set every key built by hand. declared maps a shape ([templateShapes]) to
-// the template sides of that shape, each named with its application.
-func keyDrift(fset *token.FileSet, f *ast.File, declared map[string][]string, store bool) []drift {
+// keyDrift returns the drifts in the parsed store file f: every key
+// built by hand.
+func keyDrift(fset *token.FileSet, f *ast.File) []drift {
 	var out []drift
 	fn := ""
 	report := func(n ast.Node, format string, args ...any) {
@@ -219,23 +157,13 @@ func keyDrift(fset *token.FileSet, f *ast.File, declared map[string][]string, st
 				fn = ix.X
 			}
 			switch {
-			case isSelector(fn, "keys", "NewPattern"):
-				shape, ok := patternShape(n.Args)
-				switch {
-				case !ok:
-					report(n, "a keys.NewPattern whose segments are not string literals: state the key as a table.Template")
-				case len(declared[shape]) > 0:
-					report(n, "keys.NewPattern %s restates the template %s: build and parse the key with the template", shape, strings.Join(declared[shape], " or "))
-				default:
-					report(n, "keys.NewPattern %s has the shape of no declared template: declare the key as a table.Template", shape)
-				}
-			case store && isSelector(fn, "keys", "Escape"):
+			case isSelector(fn, "keys", "Escape"):
 				report(n, "keys.Escape in a store: a template escapes with {x:esc}")
-			case store && isSelector(fn, "strings", "Join") && len(n.Args) == 2 && isDelimiter(n.Args[1]):
+			case isSelector(fn, "strings", "Join") && len(n.Args) == 2 && isDelimiter(n.Args[1]):
 				report(n, "strings.Join with the key delimiter in a store: build the key with its template")
 			}
 		case *ast.BinaryExpr:
-			if !store || n.Op != token.ADD {
+			if n.Op != token.ADD {
 				return true
 			}
 			for _, x := range []ast.Expr{n.X, n.Y} {
@@ -281,55 +209,4 @@ func isDelimiter(e ast.Expr) bool {
 	}
 	s, err := strconv.Unquote(lit.Value)
 	return err == nil && strings.Contains(s, "#")
-}
-
-// patternShape returns the shape ("LIT#{}#{}") of keys.NewPattern's
-// arguments, false when one is not a string literal.
-func patternShape(args []ast.Expr) (string, bool) {
-	var parts []string
-	for i, a := range args {
-		lit, ok := a.(*ast.BasicLit)
-		if !ok || lit.Kind != token.STRING {
-			return "", false
-		}
-		s, err := strconv.Unquote(lit.Value)
-		if err != nil {
-			return "", false
-		}
-		if i == 0 {
-			parts = append(parts, s)
-		} else {
-			parts = append(parts, "{}")
-		}
-	}
-	return strings.Join(parts, "#"), true
-}
-
-// templateShapes returns the shapes of a template side: each reference
-// as the segments it writes, "{}" each; with a trailing shard segment,
-// also the shape without it (the partition a reader of every shard names).
-func templateShapes(s string) []string {
-	var parts []string
-	sharded := false
-	for _, seg := range strings.Split(s, "#") {
-		if !strings.HasPrefix(seg, "{") {
-			parts = append(parts, seg)
-			continue
-		}
-		_, mod, _ := strings.Cut(strings.Trim(seg, "{}"), ":")
-		switch {
-		case mod == "split":
-			parts = append(parts, "{}", "{}")
-		case strings.HasPrefix(mod, "shard"):
-			sharded = true
-			parts = append(parts, "{}")
-		default:
-			parts = append(parts, "{}")
-		}
-	}
-	out := []string{strings.Join(parts, "#")}
-	if sharded {
-		out = append(out, strings.Join(parts[:len(parts)-1], "#"))
-	}
-	return out
 }

@@ -68,10 +68,10 @@ func TestKeysParseBack(t *testing.T) {
 	if o, d, err := pf.ParseBillingRecordKey(want[4]); err != nil || o != "org_7" || d != "2024-03-01" {
 		t.Errorf("ParseBillingRecordKey = %q %q %v", o, d, err)
 	}
-	if !pf.IsUserProfileKey(want[0]) || pf.IsUserProfileKey(want[1]) || !pf.IsUserPreferencesKey(want[1]) ||
-		!pf.IsOrganizationProfileKey(want[2]) || !pf.IsOrganizationSettingsKey(want[3]) ||
-		pf.IsOrganizationProfileKey(want[0]) || !pf.IsBillingRecordKey(want[4]) || pf.IsBillingRecordKey(want[5]) {
-		t.Error("Is*Key recognizes the wrong keys")
+	if !pf.UserProfileKeys.Matches(want[0]) || pf.UserProfileKeys.Matches(want[1]) || !pf.UserPreferencesKeys.Matches(want[1]) ||
+		!pf.OrganizationProfileKeys.Matches(want[2]) || !pf.OrganizationSettingsKeys.Matches(want[3]) ||
+		pf.OrganizationProfileKeys.Matches(want[0]) || !pf.BillingRecordKeys.Matches(want[4]) || pf.BillingRecordKeys.Matches(want[5]) {
+		t.Error("the templates match the wrong keys")
 	}
 }
 

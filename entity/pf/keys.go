@@ -76,26 +76,3 @@ func ParseBillingRecordKey(k table.Key) (OrgID, Date, error) {
 	}
 	return OrgID(v["organizationId"]), Date(v["date"]), nil
 }
-
-// IsUserProfileKey reports whether k is USER#{userId} / PROFILE.
-func IsUserProfileKey(k table.Key) bool { return UserProfileKeys.Matches(k) }
-
-// IsUserPreferencesKey reports whether k is USER#{userId} / PREFERENCES.
-func IsUserPreferencesKey(k table.Key) bool {
-	return UserPreferencesKeys.Matches(k)
-}
-
-// IsOrganizationProfileKey reports whether k is ORG#{organizationId} / PROFILE.
-func IsOrganizationProfileKey(k table.Key) bool {
-	return OrganizationProfileKeys.Matches(k)
-}
-
-// IsOrganizationSettingsKey reports whether k is ORG#{organizationId} / SETTINGS.
-func IsOrganizationSettingsKey(k table.Key) bool {
-	return OrganizationSettingsKeys.Matches(k)
-}
-
-// IsBillingRecordKey reports whether k is BILLING#{organizationId} / RECORD#{date}.
-func IsBillingRecordKey(k table.Key) bool {
-	return BillingRecordKeys.Matches(k)
-}

@@ -16,6 +16,7 @@ func TestOpForm(t *testing.T) {
 	p := Package{Dir: "testdata/opstore", Name: "opstore", Prefix: "XX", Ops: map[string]table.Op{
 		"Usage.put":       table.NewOp(tb, "XX-1", "opstore.Usage.Put"),
 		"Usage.increment": table.NewOp(tb, "XX-2", "opstore.Usage.Increment"),
+		"Usage.all":       table.NewOp(tb, "XX-2", "opstore.Usage.All"),
 		"Usage.drop":      table.NewOp(tb, "XX-1", "opstore.Usage.Drop"),
 		"Usage.rename":    table.NewOp(tb, "XX-1", "opstore.Usage.Move"),
 	}}
@@ -23,8 +24,8 @@ func TestOpForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if wired != 2 {
-		t.Errorf("%d methods wired, want 2 (Put, Increment)", wired)
+	if wired != 3 {
+		t.Errorf("%d methods wired, want 3 (Put, Increment, All)", wired)
 	}
 	for _, want := range []string{
 		"opstore.Usage.Reset: runs in the op of field put, want the field named as the method (reset)",

@@ -355,8 +355,9 @@ func CheckDeclared(p Package, store any, tables ...*table.Table) (problems []str
 }
 
 // opForm reports whether fd's body is one statement running in a declared
-// operation held in a field of its receiver: `return r.field.Do(ctx, ...)`
-// or `return table.Run(ctx, r.field, ...)`, and returns the field.
+// operation held in a field of its receiver: `return r.field.Do(ctx, ...)`,
+// `return table.Run(ctx, r.field, ...)` or `return table.RunPages(ctx,
+// r.field, ...)`, and returns the field.
 func opForm(fd *ast.FuncDecl, ctxName string) (string, bool) {
 	if len(fd.Body.List) != 1 {
 		return "", false
@@ -374,11 +375,11 @@ func opForm(fd *ast.FuncDecl, ctxName string) (string, bool) {
 	case *ast.SelectorExpr:
 		if fun.Sel.Name == "Do" {
 			op = fun.X
-		} else if x, ok := fun.X.(*ast.Ident); ok && x.Name == "table" && fun.Sel.Name == "Run" {
+		} else if x, ok := fun.X.(*ast.Ident); ok && x.Name == "table" && (fun.Sel.Name == "Run" || fun.Sel.Name == "RunPages") {
 			op = c.Args[1]
 		}
-	case *ast.IndexExpr: // table.Run[R](...)
-		if sel, ok := fun.X.(*ast.SelectorExpr); ok && sel.Sel.Name == "Run" {
+	case *ast.IndexExpr: // table.Run[R](...), table.RunPages[T](...)
+		if sel, ok := fun.X.(*ast.SelectorExpr); ok && (sel.Sel.Name == "Run" || sel.Sel.Name == "RunPages") {
 			op = c.Args[1]
 		}
 	}

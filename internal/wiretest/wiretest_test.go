@@ -17,7 +17,7 @@ var wiredPackages = []Package{
 		"Users.ResetUsage":   "billing-period maintenance, no catalog pattern",
 		"Users.EnsureGuards": "adoption of service-written users",
 	}},
-	{Dir: "../../query/podcastflow", Name: "podcastflow", Prefix: "PF"},
+	{Dir: "../../query/podcastflow", Name: "podcastflow", Prefix: "PF", Ops: OpsOf(podcastflow.New(table.New(nil, podcastflow.Schema(""))))},
 	{Dir: "../../query/tinode", Name: "tinode", Prefix: "TN"},
 	{Dir: "../../query/listbackup", Name: "listbackup", Prefix: "LB", Exempt: map[string]string{
 		"Store.Migrate":          "table migration (the legacy tables), not an access pattern",

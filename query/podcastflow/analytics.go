@@ -25,7 +25,8 @@ type Analytics struct {
 	// ORG#{organizationId}#{to}).
 	OrganizationMetrics *table.Pattern[pf.OrganizationMetrics]
 
-	e *entities
+	putGlobalMetrics, putOrganizationMetrics table.Op
+	e                                        *entities
 }
 
 func newAnalytics(e *entities) *Analytics {
@@ -41,6 +42,8 @@ func newAnalytics(e *entities) *Analytics {
 				}
 				return m.Date.Validate("date")
 			}}),
+		putGlobalMetrics:       table.NewOp(e.t, "PF-8", "podcastflow.Analytics.PutGlobalMetrics"),
+		putOrganizationMetrics: table.NewOp(e.t, "PF-9", "podcastflow.Analytics.PutOrganizationMetrics"),
 	}
 }
 
@@ -49,18 +52,18 @@ func newAnalytics(e *entities) *Analytics {
 // *table.ValidationError (before any request), *table.BatchError.
 //
 // Pattern: PF-8 (its write side).
-func (a *Analytics) PutGlobalMetrics(ctx context.Context, ms ...*pf.GlobalMetrics) (err error) {
-	ctx, call := a.e.t.Call(ctx, "PF-8", "podcastflow.Analytics.PutGlobalMetrics")
-	defer func() { call.End(err) }()
-	return a.e.globalM.BatchPut(ctx, ms)
+func (a *Analytics) PutGlobalMetrics(ctx context.Context, ms ...*pf.GlobalMetrics) error {
+	return a.putGlobalMetrics.Do(ctx, func(ctx context.Context) error {
+		return a.e.globalM.BatchPut(ctx, ms)
+	})
 }
 
 // PutOrganizationMetrics writes days of organization metrics with
 // BatchWriteItem (see [Analytics.PutGlobalMetrics]).
 //
 // Pattern: PF-9 (its write side).
-func (a *Analytics) PutOrganizationMetrics(ctx context.Context, ms ...*pf.OrganizationMetrics) (err error) {
-	ctx, call := a.e.t.Call(ctx, "PF-9", "podcastflow.Analytics.PutOrganizationMetrics")
-	defer func() { call.End(err) }()
-	return a.e.orgM.BatchPut(ctx, ms)
+func (a *Analytics) PutOrganizationMetrics(ctx context.Context, ms ...*pf.OrganizationMetrics) error {
+	return a.putOrganizationMetrics.Do(ctx, func(ctx context.Context) error {
+		return a.e.orgM.BatchPut(ctx, ms)
+	})
 }

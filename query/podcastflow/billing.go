@@ -24,7 +24,8 @@ type Billing struct {
 	// (Query PK = BILLING, SK BETWEEN METRICS#{from} AND METRICS#{to}).
 	Metrics *table.Pattern[pf.BillingMetrics]
 
-	e *entities
+	putRecord, setRecordStatus, updateRecord, reindexRecord, putMetrics table.Op
+	e                                                                   *entities
 }
 
 func newBilling(e *entities) *Billing {
@@ -35,6 +36,11 @@ func newBilling(e *entities) *Billing {
 		Metrics: table.NewPattern(e.billingM, table.PatternDef[pf.BillingMetrics]{ID: "PF-11", Name: "podcastflow.Billing.Metrics",
 			Doc: "The billing metrics of a day, or of a range of days by date.", Reads: table.ReadOne | table.ReadRange,
 			Check: func(m *pf.BillingMetrics) error { return m.Date.Validate("date") }}),
+		putRecord:       table.NewOp(e.t, "PF-14", "podcastflow.Billing.PutRecord"),
+		setRecordStatus: table.NewOp(e.t, "PF-14", "podcastflow.Billing.SetRecordStatus"),
+		updateRecord:    table.NewOp(e.t, "PF-10", "podcastflow.Billing.UpdateRecord"),
+		reindexRecord:   table.NewOp(e.t, "PF-14", "podcastflow.Billing.ReindexRecord"),
+		putMetrics:      table.NewOp(e.t, "PF-11", "podcastflow.Billing.PutMetrics"),
 	}
 }
 
@@ -52,10 +58,10 @@ func checkBilling(r *pf.BillingRecord) error {
 
 // PutRecord writes a billing record (an upsert); its status entry (PF-14)
 // is written with it. Errors: *table.ValidationError.
-func (b *Billing) PutRecord(ctx context.Context, r *pf.BillingRecord) (err error) {
-	ctx, call := b.e.t.Call(ctx, "PF-14", "podcastflow.Billing.PutRecord")
-	defer func() { call.End(err) }()
-	return b.e.billing.Put(ctx, r)
+func (b *Billing) PutRecord(ctx context.Context, r *pf.BillingRecord) error {
+	return b.putRecord.Do(ctx, func(ctx context.Context) error {
+		return b.e.billing.Put(ctx, r)
+	})
 }
 
 // SetRecordStatus sets a billing record's status (paid, overdue, ...); its
@@ -65,13 +71,13 @@ func (b *Billing) PutRecord(ctx context.Context, r *pf.BillingRecord) (err error
 // Requests: a consistent GetItem of the record, then one UpdateItem
 // conditioned on the version read, writing only the attributes that changed
 // so that attributes written by other services are kept.
-func (b *Billing) SetRecordStatus(ctx context.Context, org pf.OrgID, d pf.Date, status pf.BillingStatus) (_ pf.BillingRecord, err error) {
-	ctx, call := b.e.t.Call(ctx, "PF-14", "podcastflow.Billing.SetRecordStatus")
-	defer func() { call.End(err) }()
-	if _, err := pf.BillingStatuses.Parse(string(status)); err != nil {
-		return pf.BillingRecord{}, err
-	}
-	return b.UpdateRecord(ctx, org, d, func(r *pf.BillingRecord) error { r.Status = status; return nil })
+func (b *Billing) SetRecordStatus(ctx context.Context, org pf.OrgID, d pf.Date, status pf.BillingStatus) (pf.BillingRecord, error) {
+	return table.Run(ctx, b.setRecordStatus, func(ctx context.Context) (pf.BillingRecord, error) {
+		if _, err := pf.BillingStatuses.Parse(string(status)); err != nil {
+			return pf.BillingRecord{}, err
+		}
+		return b.UpdateRecord(ctx, org, d, func(r *pf.BillingRecord) error { r.Status = status; return nil })
+	})
 }
 
 // UpdateRecord applies change to a billing record and writes it back with
@@ -79,14 +85,14 @@ func (b *Billing) SetRecordStatus(ctx context.Context, org pf.OrgID, d pf.Date, 
 // *table.ValidationError, table.ErrNotFound.
 //
 // Pattern: PF-10 (its write side).
-func (b *Billing) UpdateRecord(ctx context.Context, org pf.OrgID, d pf.Date, change func(*pf.BillingRecord) error) (_ pf.BillingRecord, err error) {
-	ctx, call := b.e.t.Call(ctx, "PF-10", "podcastflow.Billing.UpdateRecord")
-	defer func() { call.End(err) }()
-	k, err := b.e.billingKey(org, d)
-	if err != nil {
-		return pf.BillingRecord{}, err
-	}
-	return b.e.billing.Update(ctx, k, change)
+func (b *Billing) UpdateRecord(ctx context.Context, org pf.OrgID, d pf.Date, change func(*pf.BillingRecord) error) (pf.BillingRecord, error) {
+	return table.Run(ctx, b.updateRecord, func(ctx context.Context) (pf.BillingRecord, error) {
+		k, err := b.e.billingKey(org, d)
+		if err != nil {
+			return pf.BillingRecord{}, err
+		}
+		return b.e.billing.Update(ctx, k, change)
+	})
 }
 
 // ReindexRecord rewrites a billing record through the library so that one
@@ -96,18 +102,18 @@ func (b *Billing) UpdateRecord(ctx context.Context, org pf.OrgID, d pf.Date, cha
 // conditioned on the version read, writing only the attributes that changed
 // so that attributes written by other services are kept. The read is what
 // finds the record's fields to index.
-func (b *Billing) ReindexRecord(ctx context.Context, org pf.OrgID, d pf.Date) (_ pf.BillingRecord, err error) {
-	ctx, call := b.e.t.Call(ctx, "PF-14", "podcastflow.Billing.ReindexRecord")
-	defer func() { call.End(err) }()
-	return b.UpdateRecord(ctx, org, d, func(*pf.BillingRecord) error { return nil })
+func (b *Billing) ReindexRecord(ctx context.Context, org pf.OrgID, d pf.Date) (pf.BillingRecord, error) {
+	return table.Run(ctx, b.reindexRecord, func(ctx context.Context) (pf.BillingRecord, error) {
+		return b.UpdateRecord(ctx, org, d, func(*pf.BillingRecord) error { return nil })
+	})
 }
 
 // PutMetrics writes days of billing metrics with BatchWriteItem (upserts).
 // Errors: *table.ValidationError, *table.BatchError.
 //
 // Pattern: PF-11 (its write side).
-func (b *Billing) PutMetrics(ctx context.Context, ms ...*pf.BillingMetrics) (err error) {
-	ctx, call := b.e.t.Call(ctx, "PF-11", "podcastflow.Billing.PutMetrics")
-	defer func() { call.End(err) }()
-	return b.e.billingM.BatchPut(ctx, ms)
+func (b *Billing) PutMetrics(ctx context.Context, ms ...*pf.BillingMetrics) error {
+	return b.putMetrics.Do(ctx, func(ctx context.Context) error {
+		return b.e.billingM.BatchPut(ctx, ms)
+	})
 }

@@ -28,7 +28,8 @@ type Organizations struct {
 	// used.
 	AllOrganizations *table.Pattern[pf.OrganizationProfile]
 
-	e *entities
+	create, getWithSettings, putSettings, update, setStatus, delete, reindex table.Op
+	e                                                                        *entities
 }
 
 func newOrganizations(e *entities) *Organizations {
@@ -41,6 +42,13 @@ func newOrganizations(e *entities) *Organizations {
 			Check: func(o *pf.OrganizationSettings) error { return o.OrganizationID.Validate("organizationId") }}),
 		AllOrganizations: table.NewPattern(e.orgs, table.PatternDef[pf.OrganizationProfile]{ID: "PF-6", Name: "podcastflow.Organizations.AllOrganizations",
 			Doc: "Every organization, by organizationId, one Query per shard per page (no Scan).", Reads: table.ReadPage, Index: IndexAll, WholePartition: true}),
+		create:          table.NewOp(e.t, "PF-5", "podcastflow.Organizations.Create"),
+		getWithSettings: table.NewOp(e.t, "PF-5", "podcastflow.Organizations.GetWithSettings"),
+		putSettings:     table.NewOp(e.t, "PF-5", "podcastflow.Organizations.PutSettings"),
+		update:          table.NewOp(e.t, "PF-14", "podcastflow.Organizations.Update"),
+		setStatus:       table.NewOp(e.t, "PF-14", "podcastflow.Organizations.SetStatus"),
+		delete:          table.NewOp(e.t, "PF-5", "podcastflow.Organizations.Delete"),
+		reindex:         table.NewOp(e.t, "PF-6", "podcastflow.Organizations.Reindex"),
 	}
 }
 
@@ -55,38 +63,38 @@ type OrganizationWithSettings struct {
 // *table.ValidationError, table.ErrAlreadyExists.
 //
 // Pattern: PF-5 (its write side).
-func (s *Organizations) Create(ctx context.Context, o *pf.OrganizationProfile) (err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-5", "podcastflow.Organizations.Create")
-	defer func() { call.End(err) }()
-	if o.Status == "" {
-		o.Status = pf.OrgTrial
-	}
-	return s.e.orgs.Create(ctx, o)
+func (s *Organizations) Create(ctx context.Context, o *pf.OrganizationProfile) error {
+	return s.create.Do(ctx, func(ctx context.Context) error {
+		if o.Status == "" {
+			o.Status = pf.OrgTrial
+		}
+		return s.e.orgs.Create(ctx, o)
+	})
 }
 
 // GetWithSettings returns an organization's profile and settings with one
 // Query on the item collection (PF-5): PK = ORG#{organizationId}. Items
 // without the entity-type attribute are recognized by their sort key.
 // Errors: *table.ValidationError, table.ErrNotFound (no profile).
-func (s *Organizations) GetWithSettings(ctx context.Context, id pf.OrgID) (_ OrganizationWithSettings, err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-5", "podcastflow.Organizations.GetWithSettings")
-	defer func() { call.End(err) }()
-	var out OrganizationWithSettings
-	k, err := s.e.orgKey(id)
-	if err != nil {
-		return out, err
-	}
-	found := false
-	_, err = s.e.t.ReadCollection(ctx, table.Query{PK: k.PK, Consistent: true},
-		table.Into(s.e.orgs, func(o pf.OrganizationProfile) { out.Profile, found = o, true }),
-		table.Into(s.e.orgSettings, func(st pf.OrganizationSettings) { out.Settings = &st }))
-	if err != nil {
-		return OrganizationWithSettings{}, err
-	}
-	if !found {
-		return OrganizationWithSettings{}, fmt.Errorf("get organization %s with settings: %w", id, table.ErrNotFound)
-	}
-	return out, nil
+func (s *Organizations) GetWithSettings(ctx context.Context, id pf.OrgID) (OrganizationWithSettings, error) {
+	return table.Run(ctx, s.getWithSettings, func(ctx context.Context) (OrganizationWithSettings, error) {
+		var out OrganizationWithSettings
+		k, err := s.e.orgKey(id)
+		if err != nil {
+			return out, err
+		}
+		found := false
+		_, err = s.e.t.ReadCollection(ctx, table.Query{PK: k.PK, Consistent: true},
+			table.Into(s.e.orgs, func(o pf.OrganizationProfile) { out.Profile, found = o, true }),
+			table.Into(s.e.orgSettings, func(st pf.OrganizationSettings) { out.Settings = &st }))
+		if err != nil {
+			return OrganizationWithSettings{}, err
+		}
+		if !found {
+			return OrganizationWithSettings{}, fmt.Errorf("get organization %s with settings: %w", id, table.ErrNotFound)
+		}
+		return out, nil
+	})
 }
 
 // PutSettings writes an organization's settings: an upsert that writes only
@@ -95,10 +103,10 @@ func (s *Organizations) GetWithSettings(ctx context.Context, id pf.OrgID) (_ Org
 // *table.ValidationError.
 //
 // Pattern: PF-5 (its write side).
-func (s *Organizations) PutSettings(ctx context.Context, st *pf.OrganizationSettings) (err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-5", "podcastflow.Organizations.PutSettings")
-	defer func() { call.End(err) }()
-	return s.e.orgSettings.Upsert(ctx, st)
+func (s *Organizations) PutSettings(ctx context.Context, st *pf.OrganizationSettings) error {
+	return s.putSettings.Do(ctx, func(ctx context.Context) error {
+		return s.e.orgSettings.Upsert(ctx, st)
+	})
 }
 
 // Update applies change to the organization and writes it back with
@@ -110,14 +118,14 @@ func (s *Organizations) PutSettings(ctx context.Context, st *pf.OrganizationSett
 // conditioned on the version read, writing only the attributes that changed
 // so that attributes written by other services are kept. change is arbitrary
 // code that needs the current profile.
-func (s *Organizations) Update(ctx context.Context, id pf.OrgID, change func(*pf.OrganizationProfile) error) (_ pf.OrganizationProfile, err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-14", "podcastflow.Organizations.Update")
-	defer func() { call.End(err) }()
-	k, err := s.e.orgKey(id)
-	if err != nil {
-		return pf.OrganizationProfile{}, err
-	}
-	return s.e.orgs.Update(ctx, k, change)
+func (s *Organizations) Update(ctx context.Context, id pf.OrgID, change func(*pf.OrganizationProfile) error) (pf.OrganizationProfile, error) {
+	return table.Run(ctx, s.update, func(ctx context.Context) (pf.OrganizationProfile, error) {
+		k, err := s.e.orgKey(id)
+		if err != nil {
+			return pf.OrganizationProfile{}, err
+		}
+		return s.e.orgs.Update(ctx, k, change)
+	})
 }
 
 // SetStatus sets an organization's status; its GSI3 entry (PF-14) moves
@@ -125,13 +133,13 @@ func (s *Organizations) Update(ctx context.Context, id pf.OrgID, change func(*pf
 //
 // Requests: as Organizations.Update, a consistent GetItem and one
 // conditional UpdateItem.
-func (s *Organizations) SetStatus(ctx context.Context, id pf.OrgID, status pf.OrgStatus) (_ pf.OrganizationProfile, err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-14", "podcastflow.Organizations.SetStatus")
-	defer func() { call.End(err) }()
-	if _, err := pf.OrgStatuses.Parse(string(status)); err != nil {
-		return pf.OrganizationProfile{}, err
-	}
-	return s.Update(ctx, id, func(o *pf.OrganizationProfile) error { o.Status = status; return nil })
+func (s *Organizations) SetStatus(ctx context.Context, id pf.OrgID, status pf.OrgStatus) (pf.OrganizationProfile, error) {
+	return table.Run(ctx, s.setStatus, func(ctx context.Context) (pf.OrganizationProfile, error) {
+		if _, err := pf.OrgStatuses.Parse(string(status)); err != nil {
+			return pf.OrganizationProfile{}, err
+		}
+		return s.Update(ctx, id, func(o *pf.OrganizationProfile) error { o.Status = status; return nil })
+	})
 }
 
 // Delete deletes an organization's profile and settings in one
@@ -140,20 +148,20 @@ func (s *Organizations) SetStatus(ctx context.Context, id pf.OrgID, status pf.Or
 // *table.ValidationError, table.ErrNotFound (no profile).
 //
 // Pattern: PF-5 (its write side).
-func (s *Organizations) Delete(ctx context.Context, id pf.OrgID) (err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-5", "podcastflow.Organizations.Delete")
-	defer func() { call.End(err) }()
-	pk, err := s.e.orgKey(id)
-	if err != nil {
+func (s *Organizations) Delete(ctx context.Context, id pf.OrgID) error {
+	return s.delete.Do(ctx, func(ctx context.Context) error {
+		pk, err := s.e.orgKey(id)
+		if err != nil {
+			return err
+		}
+		sk := s.e.orgSettings.Key(pf.OrganizationSettings{OrganizationID: id})
+		err = s.e.t.Transact(ctx, s.e.orgs.DeleteOp(pk), s.e.orgSettings.DeleteOp(sk).Unconditional())
+		var te *table.TxError
+		if errors.As(err, &te) && len(te.Failed()) == 1 && te.Failed()[0].Key == pk && te.Failed()[0].Code == "ConditionalCheckFailed" {
+			return fmt.Errorf("delete organization %s: %w", id, table.ErrNotFound)
+		}
 		return err
-	}
-	sk := s.e.orgSettings.Key(pf.OrganizationSettings{OrganizationID: id})
-	err = s.e.t.Transact(ctx, s.e.orgs.DeleteOp(pk), s.e.orgSettings.DeleteOp(sk).Unconditional())
-	var te *table.TxError
-	if errors.As(err, &te) && len(te.Failed()) == 1 && te.Failed()[0].Key == pk && te.Failed()[0].Code == "ConditionalCheckFailed" {
-		return fmt.Errorf("delete organization %s: %w", id, table.ErrNotFound)
-	}
-	return err
+	})
 }
 
 // Reindex rewrites an organization's profile through the library, so that
@@ -164,8 +172,8 @@ func (s *Organizations) Delete(ctx context.Context, id pf.OrgID) (err error) {
 // conditioned on the version read, writing only the attributes that changed
 // so that attributes written by other services are kept. The read is what
 // finds the fields to index.
-func (s *Organizations) Reindex(ctx context.Context, id pf.OrgID) (_ pf.OrganizationProfile, err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-6", "podcastflow.Organizations.Reindex")
-	defer func() { call.End(err) }()
-	return s.Update(ctx, id, func(*pf.OrganizationProfile) error { return nil })
+func (s *Organizations) Reindex(ctx context.Context, id pf.OrgID) (pf.OrganizationProfile, error) {
+	return table.Run(ctx, s.reindex, func(ctx context.Context) (pf.OrganizationProfile, error) {
+		return s.Update(ctx, id, func(*pf.OrganizationProfile) error { return nil })
+	})
 }

@@ -17,22 +17,26 @@ type Platform struct {
 	//	cur, err := s.Platform.Settings.Get(ctx, pf.PlatformSettings{})
 	Settings *table.Pattern[pf.PlatformSettings]
 
-	e *entities
+	initSettings, replaceSettings, updateSettings table.Op
+	e                                             *entities
 }
 
 func newPlatform(e *entities) *Platform {
 	return &Platform{e: e,
 		Settings: table.NewPattern(e.platform, table.PatternDef[pf.PlatformSettings]{ID: "PF-7", Name: "podcastflow.Platform.Settings",
 			Doc: "The platform settings, strongly consistent, with their Version.", Reads: table.ReadOne, Consistent: true}),
+		initSettings:    table.NewOp(e.t, "PF-7", "podcastflow.Platform.InitSettings"),
+		replaceSettings: table.NewOp(e.t, "PF-7", "podcastflow.Platform.ReplaceSettings"),
+		updateSettings:  table.NewOp(e.t, "PF-7", "podcastflow.Platform.UpdateSettings"),
 	}
 }
 
 // InitSettings writes the first platform settings (PF-7). Errors:
 // *table.ValidationError, table.ErrAlreadyExists.
-func (p *Platform) InitSettings(ctx context.Context, s *pf.PlatformSettings) (err error) {
-	ctx, call := p.e.t.Call(ctx, "PF-7", "podcastflow.Platform.InitSettings")
-	defer func() { call.End(err) }()
-	return p.e.platform.Create(ctx, s)
+func (p *Platform) InitSettings(ctx context.Context, s *pf.PlatformSettings) error {
+	return p.initSettings.Do(ctx, func(ctx context.Context) error {
+		return p.e.platform.Create(ctx, s)
+	})
 }
 
 // ReplaceSettings writes s, settings read with Settings (or returned by a
@@ -48,10 +52,10 @@ func (p *Platform) InitSettings(ctx context.Context, s *pf.PlatformSettings) (er
 // *table.ValidationError, table.ErrConflict (someone wrote in between:
 // re-read and retry, or use UpdateSettings), table.ErrNotFound,
 // table.ErrInvalidInput (s was not read: built by hand).
-func (p *Platform) ReplaceSettings(ctx context.Context, s *pf.PlatformSettings) (err error) {
-	ctx, call := p.e.t.Call(ctx, "PF-7", "podcastflow.Platform.ReplaceSettings")
-	defer func() { call.End(err) }()
-	return p.e.platform.Replace(ctx, s)
+func (p *Platform) ReplaceSettings(ctx context.Context, s *pf.PlatformSettings) error {
+	return p.replaceSettings.Do(ctx, func(ctx context.Context) error {
+		return p.e.platform.Replace(ctx, s)
+	})
 }
 
 // UpdateSettings reads the settings, applies change and writes them back
@@ -64,8 +68,8 @@ func (p *Platform) ReplaceSettings(ctx context.Context, s *pf.PlatformSettings) 
 // conditioned on the version read, writing only the attributes that changed
 // so that attributes written by other services are kept. change is arbitrary
 // code that needs the current settings.
-func (p *Platform) UpdateSettings(ctx context.Context, change func(*pf.PlatformSettings) error) (_ pf.PlatformSettings, err error) {
-	ctx, call := p.e.t.Call(ctx, "PF-7", "podcastflow.Platform.UpdateSettings")
-	defer func() { call.End(err) }()
-	return p.e.platform.Update(ctx, p.e.platform.Key(pf.PlatformSettings{}), change)
+func (p *Platform) UpdateSettings(ctx context.Context, change func(*pf.PlatformSettings) error) (pf.PlatformSettings, error) {
+	return table.Run(ctx, p.updateSettings, func(ctx context.Context) (pf.PlatformSettings, error) {
+		return p.e.platform.Update(ctx, p.e.platform.Key(pf.PlatformSettings{}), change)
+	})
 }

@@ -10,7 +10,19 @@ import (
 
 // Statuses serves PF-14: entities by status, optionally of one entity
 // type, on GSI3 (PK = STATUS#{status}, SK = {entityType}#{entityId}).
-type Statuses struct{ e *entities }
+type Statuses struct {
+	list, listOfType, all, allOfType table.Op
+	e                                *entities
+}
+
+func newStatuses(e *entities) *Statuses {
+	return &Statuses{e: e,
+		list:       table.NewOp(e.t, "PF-14", "podcastflow.Statuses.List"),
+		listOfType: table.NewOp(e.t, "PF-14", "podcastflow.Statuses.ListOfType"),
+		all:        table.NewOp(e.t, "PF-14", "podcastflow.Statuses.All"),
+		allOfType:  table.NewOp(e.t, "PF-14", "podcastflow.Statuses.AllOfType"),
+	}
+}
 
 // StatusEntity is one entity of a status: exactly one of User,
 // Organization and Billing is set, as Type says.
@@ -28,10 +40,10 @@ type StatusEntity struct {
 // STATUS#{status}#{n}, sent at once and merged; a billing status is one
 // Query. Errors:
 // *table.ValidationError (unknown status), table.ErrInvalidCursor.
-func (s *Statuses) List(ctx context.Context, status pf.EntityStatus, opts ...table.ListOption) (_ table.Page[StatusEntity], err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-14", "podcastflow.Statuses.List")
-	defer func() { call.End(err) }()
-	return s.list(ctx, status, "", opts)
+func (s *Statuses) List(ctx context.Context, status pf.EntityStatus, opts ...table.ListOption) (table.Page[StatusEntity], error) {
+	return table.Run(ctx, s.list, func(ctx context.Context) (table.Page[StatusEntity], error) {
+		return s.read(ctx, status, "", opts)
+	})
 }
 
 // ListOfType returns one page of the entities of one type with a status
@@ -39,33 +51,33 @@ func (s *Statuses) List(ctx context.Context, status pf.EntityStatus, opts ...tab
 // one Query per shard for users and organizations (see [Statuses.List]).
 // Errors: *table.ValidationError (unknown status or type, or a status the
 // type does not have), table.ErrInvalidCursor.
-func (s *Statuses) ListOfType(ctx context.Context, status pf.EntityStatus, typ pf.EntityType, opts ...table.ListOption) (_ table.Page[StatusEntity], err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-14", "podcastflow.Statuses.ListOfType")
-	defer func() { call.End(err) }()
-	if _, err := pf.EntityTypes.Parse(string(typ)); err != nil {
-		return table.Page[StatusEntity]{}, err
-	}
-	if status.Valid() && !status.ValidFor(typ) {
-		return table.Page[StatusEntity]{}, table.Invalid("status", "%q is not a status of %s", status, typ)
-	}
-	return s.list(ctx, status, typ, opts)
+func (s *Statuses) ListOfType(ctx context.Context, status pf.EntityStatus, typ pf.EntityType, opts ...table.ListOption) (table.Page[StatusEntity], error) {
+	return table.Run(ctx, s.listOfType, func(ctx context.Context) (table.Page[StatusEntity], error) {
+		if _, err := pf.EntityTypes.Parse(string(typ)); err != nil {
+			return table.Page[StatusEntity]{}, err
+		}
+		if status.Valid() && !status.ValidFor(typ) {
+			return table.Page[StatusEntity]{}, table.Invalid("status", "%q is not a status of %s", status, typ)
+		}
+		return s.read(ctx, status, typ, opts)
+	})
 }
 
 // All iterates over the entities with a status (PF-14).
 func (s *Statuses) All(ctx context.Context, status pf.EntityStatus, opts ...table.ListOption) iter.Seq2[StatusEntity, error] {
-	return table.CallPages(ctx, s.e.t, "PF-14", "podcastflow.Statuses.All", func(ctx context.Context, opts ...table.ListOption) (table.Page[StatusEntity], error) {
+	return table.RunPages(ctx, s.all, func(ctx context.Context, opts ...table.ListOption) (table.Page[StatusEntity], error) {
 		return s.List(ctx, status, opts...)
 	}, opts...)
 }
 
 // AllOfType iterates over the entities of one type with a status (PF-14).
 func (s *Statuses) AllOfType(ctx context.Context, status pf.EntityStatus, typ pf.EntityType, opts ...table.ListOption) iter.Seq2[StatusEntity, error] {
-	return table.CallPages(ctx, s.e.t, "PF-14", "podcastflow.Statuses.AllOfType", func(ctx context.Context, opts ...table.ListOption) (table.Page[StatusEntity], error) {
+	return table.RunPages(ctx, s.allOfType, func(ctx context.Context, opts ...table.ListOption) (table.Page[StatusEntity], error) {
 		return s.ListOfType(ctx, status, typ, opts...)
 	}, opts...)
 }
 
-func (s *Statuses) list(ctx context.Context, status pf.EntityStatus, typ pf.EntityType, opts []table.ListOption) (table.Page[StatusEntity], error) {
+func (s *Statuses) read(ctx context.Context, status pf.EntityStatus, typ pf.EntityType, opts []table.ListOption) (table.Page[StatusEntity], error) {
 	var page table.Page[StatusEntity]
 	o, err := table.NewListOptions(opts...)
 	if err != nil {

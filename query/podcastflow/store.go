@@ -82,7 +82,7 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 		Platform:      newPlatform(e),
 		Analytics:     newAnalytics(e),
 		Billing:       newBilling(e),
-		Statuses:      &Statuses{e: e},
+		Statuses:      newStatuses(e),
 		t:             t,
 	}
 }

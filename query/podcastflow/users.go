@@ -41,7 +41,9 @@ type Users struct {
 	// *table.ValidationError.
 	ByRole *table.Pattern[pf.UserProfile]
 
-	e *entities
+	create, getByEmail, getWithPreferences, update, changeRole, setStatus table.Op
+	moveToOrganization, recordLogin, putPreferences, delete, reindex      table.Op
+	e                                                                     *entities
 }
 
 func newUsers(e *entities) *Users {
@@ -59,6 +61,17 @@ func newUsers(e *entities) *Users {
 		ByRole: table.NewPattern(e.users, table.PatternDef[pf.UserProfile]{ID: "PF-13", Name: "podcastflow.Users.ByRole",
 			Doc: "The users with a role, by userId, one Query per shard per page.", Reads: table.ReadPage, Index: IndexRole, WholePartition: true,
 			Check: func(u *pf.UserProfile) error { _, err := pf.Roles.Parse(string(u.Role)); return err }}),
+		create:             table.NewOp(e.t, "PF-1", "podcastflow.Users.Create"),
+		getByEmail:         table.NewOp(e.t, "PF-1", "podcastflow.Users.GetByEmail"),
+		getWithPreferences: table.NewOp(e.t, "PF-3", "podcastflow.Users.GetWithPreferences"),
+		update:             table.NewOp(e.t, "PF-1", "podcastflow.Users.Update"),
+		changeRole:         table.NewOp(e.t, "PF-13", "podcastflow.Users.ChangeRole"),
+		setStatus:          table.NewOp(e.t, "PF-14", "podcastflow.Users.SetStatus"),
+		moveToOrganization: table.NewOp(e.t, "PF-12", "podcastflow.Users.MoveToOrganization"),
+		recordLogin:        table.NewOp(e.t, "PF-1", "podcastflow.Users.RecordLogin"),
+		putPreferences:     table.NewOp(e.t, "PF-2", "podcastflow.Users.PutPreferences"),
+		delete:             table.NewOp(e.t, "PF-1", "podcastflow.Users.Delete"),
+		reindex:            table.NewOp(e.t, "PF-4", "podcastflow.Users.Reindex"),
 	}
 }
 
@@ -80,41 +93,41 @@ type UserWithPreferences struct {
 // (the email is taken), table.ErrNotFound (the organization does not exist).
 //
 // Pattern: PF-1 (its write side).
-func (s *Users) Create(ctx context.Context, u *pf.UserProfile) (err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-1", "podcastflow.Users.Create")
-	defer func() { call.End(err) }()
-	if u.Status == "" {
-		u.Status = pf.UserActive
-	}
-	ops, err := s.e.users.CreateOp(u)
-	if err != nil {
-		return err
-	}
-	var orgKey table.Key
-	if u.OrganizationID != "" {
-		orgKey, _ = s.e.orgKey(u.OrganizationID)
-		ops = append(ops, s.e.t.ConditionOp(orgKey))
-	}
-	err = s.e.t.Transact(ctx, ops...)
-	if err == nil {
-		return nil
-	}
-	var te *table.TxError
-	if !errors.As(err, &te) {
-		return fmt.Errorf("create user %s: %w", u.UserID, err)
-	}
-	for _, r := range te.Failed() {
-		switch {
-		case r.Code != "ConditionalCheckFailed":
-		case r.Guard != "":
-			return fmt.Errorf("create user %s: email %q: %w: %w", u.UserID, u.Email, table.ErrUniqueViolation, err)
-		case r.Key == orgKey:
-			return fmt.Errorf("create user %s: organization %s: %w", u.UserID, u.OrganizationID, table.ErrNotFound)
-		default:
-			return fmt.Errorf("create user %s: %w: %w", u.UserID, table.ErrAlreadyExists, err)
+func (s *Users) Create(ctx context.Context, u *pf.UserProfile) error {
+	return s.create.Do(ctx, func(ctx context.Context) error {
+		if u.Status == "" {
+			u.Status = pf.UserActive
 		}
-	}
-	return fmt.Errorf("create user %s: %w", u.UserID, err)
+		ops, err := s.e.users.CreateOp(u)
+		if err != nil {
+			return err
+		}
+		var orgKey table.Key
+		if u.OrganizationID != "" {
+			orgKey, _ = s.e.orgKey(u.OrganizationID)
+			ops = append(ops, s.e.t.ConditionOp(orgKey))
+		}
+		err = s.e.t.Transact(ctx, ops...)
+		if err == nil {
+			return nil
+		}
+		var te *table.TxError
+		if !errors.As(err, &te) {
+			return fmt.Errorf("create user %s: %w", u.UserID, err)
+		}
+		for _, r := range te.Failed() {
+			switch {
+			case r.Code != "ConditionalCheckFailed":
+			case r.Guard != "":
+				return fmt.Errorf("create user %s: email %q: %w: %w", u.UserID, u.Email, table.ErrUniqueViolation, err)
+			case r.Key == orgKey:
+				return fmt.Errorf("create user %s: organization %s: %w", u.UserID, u.OrganizationID, table.ErrNotFound)
+			default:
+				return fmt.Errorf("create user %s: %w: %w", u.UserID, table.ErrAlreadyExists, err)
+			}
+		}
+		return fmt.Errorf("create user %s: %w", u.UserID, err)
+	})
 }
 
 // GetByEmail returns the user holding email (compared lower-cased): one
@@ -123,38 +136,38 @@ func (s *Users) Create(ctx context.Context, u *pf.UserProfile) (err error) {
 // table.ErrNotFound.
 //
 // Pattern: PF-1 (the read beside it).
-func (s *Users) GetByEmail(ctx context.Context, email string) (_ pf.UserProfile, err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-1", "podcastflow.Users.GetByEmail")
-	defer func() { call.End(err) }()
-	if err := pf.CheckEmail("email", email); err != nil {
-		return pf.UserProfile{}, err
-	}
-	return s.e.users.GetByUnique(ctx, table.Unique{Name: uniqueEmail, Value: pf.NormalizeEmail(email)})
+func (s *Users) GetByEmail(ctx context.Context, email string) (pf.UserProfile, error) {
+	return table.Run(ctx, s.getByEmail, func(ctx context.Context) (pf.UserProfile, error) {
+		if err := pf.CheckEmail("email", email); err != nil {
+			return pf.UserProfile{}, err
+		}
+		return s.e.users.GetByUnique(ctx, table.Unique{Name: uniqueEmail, Value: pf.NormalizeEmail(email)})
+	})
 }
 
 // GetWithPreferences returns a user's profile and preferences with one
 // Query on the item collection (PF-3): PK = USER#{userId}. Items written
 // without the entity-type attribute are recognized by their sort key.
 // Errors: *table.ValidationError, table.ErrNotFound (no profile).
-func (s *Users) GetWithPreferences(ctx context.Context, id pf.UserID) (_ UserWithPreferences, err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-3", "podcastflow.Users.GetWithPreferences")
-	defer func() { call.End(err) }()
-	var out UserWithPreferences
-	k, err := s.e.userKey(id)
-	if err != nil {
-		return out, err
-	}
-	found := false
-	_, err = s.e.t.ReadCollection(ctx, table.Query{PK: k.PK, Consistent: true},
-		table.Into(s.e.users, func(u pf.UserProfile) { out.Profile, found = u, true }),
-		table.Into(s.e.prefs, func(p pf.UserPreferences) { out.Preferences = &p }))
-	if err != nil {
-		return UserWithPreferences{}, err
-	}
-	if !found {
-		return UserWithPreferences{}, fmt.Errorf("get user %s with preferences: %w", id, table.ErrNotFound)
-	}
-	return out, nil
+func (s *Users) GetWithPreferences(ctx context.Context, id pf.UserID) (UserWithPreferences, error) {
+	return table.Run(ctx, s.getWithPreferences, func(ctx context.Context) (UserWithPreferences, error) {
+		var out UserWithPreferences
+		k, err := s.e.userKey(id)
+		if err != nil {
+			return out, err
+		}
+		found := false
+		_, err = s.e.t.ReadCollection(ctx, table.Query{PK: k.PK, Consistent: true},
+			table.Into(s.e.users, func(u pf.UserProfile) { out.Profile, found = u, true }),
+			table.Into(s.e.prefs, func(p pf.UserPreferences) { out.Preferences = &p }))
+		if err != nil {
+			return UserWithPreferences{}, err
+		}
+		if !found {
+			return UserWithPreferences{}, fmt.Errorf("get user %s with preferences: %w", id, table.ErrNotFound)
+		}
+		return out, nil
+	})
 }
 
 // Update applies change to the user and writes it back with optimistic
@@ -169,14 +182,14 @@ func (s *Users) GetWithPreferences(ctx context.Context, id pf.UserID) (_ UserWit
 // code that needs the current profile.
 //
 // Pattern: PF-1 (its write side).
-func (s *Users) Update(ctx context.Context, id pf.UserID, change func(*pf.UserProfile) error) (_ pf.UserProfile, err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-1", "podcastflow.Users.Update")
-	defer func() { call.End(err) }()
-	k, err := s.e.userKey(id)
-	if err != nil {
-		return pf.UserProfile{}, err
-	}
-	return s.e.users.Update(ctx, k, change)
+func (s *Users) Update(ctx context.Context, id pf.UserID, change func(*pf.UserProfile) error) (pf.UserProfile, error) {
+	return table.Run(ctx, s.update, func(ctx context.Context) (pf.UserProfile, error) {
+		k, err := s.e.userKey(id)
+		if err != nil {
+			return pf.UserProfile{}, err
+		}
+		return s.e.users.Update(ctx, k, change)
+	})
 }
 
 // ChangeRole sets a user's role; its GSI2 entry (PF-13) moves in the same
@@ -184,13 +197,13 @@ func (s *Users) Update(ctx context.Context, id pf.UserID, change func(*pf.UserPr
 //
 // Requests: as Users.Update, a consistent GetItem and one conditional
 // UpdateItem.
-func (s *Users) ChangeRole(ctx context.Context, id pf.UserID, role pf.Role) (_ pf.UserProfile, err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-13", "podcastflow.Users.ChangeRole")
-	defer func() { call.End(err) }()
-	if _, err := pf.Roles.Parse(string(role)); err != nil {
-		return pf.UserProfile{}, err
-	}
-	return s.Update(ctx, id, func(u *pf.UserProfile) error { u.Role = role; return nil })
+func (s *Users) ChangeRole(ctx context.Context, id pf.UserID, role pf.Role) (pf.UserProfile, error) {
+	return table.Run(ctx, s.changeRole, func(ctx context.Context) (pf.UserProfile, error) {
+		if _, err := pf.Roles.Parse(string(role)); err != nil {
+			return pf.UserProfile{}, err
+		}
+		return s.Update(ctx, id, func(u *pf.UserProfile) error { u.Role = role; return nil })
+	})
 }
 
 // SetStatus sets a user's status; its GSI3 entry (PF-14) moves in the same
@@ -198,13 +211,13 @@ func (s *Users) ChangeRole(ctx context.Context, id pf.UserID, role pf.Role) (_ p
 //
 // Requests: as Users.Update, a consistent GetItem and one conditional
 // UpdateItem.
-func (s *Users) SetStatus(ctx context.Context, id pf.UserID, status pf.UserStatus) (_ pf.UserProfile, err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-14", "podcastflow.Users.SetStatus")
-	defer func() { call.End(err) }()
-	if _, err := pf.UserStatuses.Parse(string(status)); err != nil {
-		return pf.UserProfile{}, err
-	}
-	return s.Update(ctx, id, func(u *pf.UserProfile) error { u.Status = status; return nil })
+func (s *Users) SetStatus(ctx context.Context, id pf.UserID, status pf.UserStatus) (pf.UserProfile, error) {
+	return table.Run(ctx, s.setStatus, func(ctx context.Context) (pf.UserProfile, error) {
+		if _, err := pf.UserStatuses.Parse(string(status)); err != nil {
+			return pf.UserProfile{}, err
+		}
+		return s.Update(ctx, id, func(u *pf.UserProfile) error { u.Status = status; return nil })
+	})
 }
 
 // MoveToOrganization moves a user to organization org; its GSI1 entry
@@ -213,22 +226,22 @@ func (s *Users) SetStatus(ctx context.Context, id pf.UserID, status pf.UserStatu
 // it, so an organization deleted in between is noticed. Two requests (the
 // user's consistent read, the transaction). Errors: as [Users.Update];
 // table.ErrNotFound for a missing organization.
-func (s *Users) MoveToOrganization(ctx context.Context, id pf.UserID, org pf.OrgID) (_ pf.UserProfile, err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-12", "podcastflow.Users.MoveToOrganization")
-	defer func() { call.End(err) }()
-	k, err := s.e.userKey(id)
-	if err != nil {
-		return pf.UserProfile{}, err
-	}
-	ok, err := s.e.orgKey(org)
-	if err != nil {
-		return pf.UserProfile{}, err
-	}
-	u, err := s.e.users.UpdateRequiring(ctx, k, []table.Key{ok}, func(u *pf.UserProfile) error { u.OrganizationID = org; return nil })
-	if err != nil {
-		return pf.UserProfile{}, fmt.Errorf("move user %s to organization %s: %w", id, org, err)
-	}
-	return u, nil
+func (s *Users) MoveToOrganization(ctx context.Context, id pf.UserID, org pf.OrgID) (pf.UserProfile, error) {
+	return table.Run(ctx, s.moveToOrganization, func(ctx context.Context) (pf.UserProfile, error) {
+		k, err := s.e.userKey(id)
+		if err != nil {
+			return pf.UserProfile{}, err
+		}
+		ok, err := s.e.orgKey(org)
+		if err != nil {
+			return pf.UserProfile{}, err
+		}
+		u, err := s.e.users.UpdateRequiring(ctx, k, []table.Key{ok}, func(u *pf.UserProfile) error { u.OrganizationID = org; return nil })
+		if err != nil {
+			return pf.UserProfile{}, fmt.Errorf("move user %s to organization %s: %w", id, org, err)
+		}
+		return u, nil
+	})
 }
 
 // RecordLogin sets a user's lastLogin to at, in one UpdateItem (no read;
@@ -236,17 +249,17 @@ func (s *Users) MoveToOrganization(ctx context.Context, id pf.UserID, org pf.Org
 // *table.ValidationError, table.ErrNotFound.
 //
 // Pattern: PF-1 (its write side).
-func (s *Users) RecordLogin(ctx context.Context, id pf.UserID, at time.Time) (_ pf.UserProfile, err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-1", "podcastflow.Users.RecordLogin")
-	defer func() { call.End(err) }()
-	k, err := s.e.userKey(id)
-	if err != nil {
-		return pf.UserProfile{}, err
-	}
-	if at.IsZero() {
-		return pf.UserProfile{}, table.Invalid("lastLogin", "zero time")
-	}
-	return s.e.users.Patch(ctx, k, table.Patch{Set: map[string]any{"lastLogin": pf.Stamp(at)}, NoTouch: true})
+func (s *Users) RecordLogin(ctx context.Context, id pf.UserID, at time.Time) (pf.UserProfile, error) {
+	return table.Run(ctx, s.recordLogin, func(ctx context.Context) (pf.UserProfile, error) {
+		k, err := s.e.userKey(id)
+		if err != nil {
+			return pf.UserProfile{}, err
+		}
+		if at.IsZero() {
+			return pf.UserProfile{}, table.Invalid("lastLogin", "zero time")
+		}
+		return s.e.users.Patch(ctx, k, table.Patch{Set: map[string]any{"lastLogin": pf.Stamp(at)}, NoTouch: true})
+	})
 }
 
 // PutPreferences writes a user's preferences (an upsert; the user's
@@ -254,10 +267,10 @@ func (s *Users) RecordLogin(ctx context.Context, id pf.UserID, at time.Time) (_ 
 // Errors: *table.ValidationError.
 //
 // Pattern: PF-2 (its write side).
-func (s *Users) PutPreferences(ctx context.Context, p *pf.UserPreferences) (err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-2", "podcastflow.Users.PutPreferences")
-	defer func() { call.End(err) }()
-	return s.e.prefs.Upsert(ctx, p)
+func (s *Users) PutPreferences(ctx context.Context, p *pf.UserPreferences) error {
+	return s.putPreferences.Do(ctx, func(ctx context.Context) error {
+		return s.e.prefs.Upsert(ctx, p)
+	})
 }
 
 // Delete deletes a user: its preferences, then its profile and email
@@ -265,17 +278,17 @@ func (s *Users) PutPreferences(ctx context.Context, p *pf.UserPreferences) (err 
 // table.ErrNotFound (no profile).
 //
 // Pattern: PF-1 (its write side).
-func (s *Users) Delete(ctx context.Context, id pf.UserID) (err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-1", "podcastflow.Users.Delete")
-	defer func() { call.End(err) }()
-	k, err := s.e.userKey(id)
-	if err != nil {
-		return err
-	}
-	if err := s.e.prefs.Delete(ctx, s.e.prefs.Key(pf.UserPreferences{UserID: id})); err != nil && !errors.Is(err, table.ErrNotFound) {
-		return err
-	}
-	return s.e.users.Delete(ctx, k)
+func (s *Users) Delete(ctx context.Context, id pf.UserID) error {
+	return s.delete.Do(ctx, func(ctx context.Context) error {
+		k, err := s.e.userKey(id)
+		if err != nil {
+			return err
+		}
+		if err := s.e.prefs.Delete(ctx, s.e.prefs.Key(pf.UserPreferences{UserID: id})); err != nil && !errors.Is(err, table.ErrNotFound) {
+			return err
+		}
+		return s.e.users.Delete(ctx, k)
+	})
 }
 
 // Reindex rewrites a user's profile through the library, so that an item
@@ -287,8 +300,8 @@ func (s *Users) Delete(ctx context.Context, id pf.UserID) (err error) {
 // conditioned on the version read, writing only the attributes that changed
 // so that attributes written by other services are kept. The read is what
 // finds the fields to index.
-func (s *Users) Reindex(ctx context.Context, id pf.UserID) (_ pf.UserProfile, err error) {
-	ctx, call := s.e.t.Call(ctx, "PF-4", "podcastflow.Users.Reindex")
-	defer func() { call.End(err) }()
-	return s.Update(ctx, id, func(*pf.UserProfile) error { return nil })
+func (s *Users) Reindex(ctx context.Context, id pf.UserID) (pf.UserProfile, error) {
+	return table.Run(ctx, s.reindex, func(ctx context.Context) (pf.UserProfile, error) {
+		return s.Update(ctx, id, func(*pf.UserProfile) error { return nil })
+	})
 }

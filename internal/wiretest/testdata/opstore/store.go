@@ -12,6 +12,13 @@ func (s *Usage) Increment(ctx context.Context, m *Metrics) (Metrics, error) {
 	return table.Run(ctx, s.increment, func(ctx context.Context) (Metrics, error) { return s.e.Add(ctx, m) })
 }
 
+// All iterates over a day's metrics (XX-2).
+func (s *Usage) All(ctx context.Context, opts ...table.ListOption) iter.Seq2[Metrics, error] {
+	return table.RunPages(ctx, s.all, func(ctx context.Context, o ...table.ListOption) (table.Page[Metrics], error) {
+		return s.e.List(ctx, o...)
+	}, opts...)
+}
+
 // Reset runs in another method's op (XX-1).
 func (s *Usage) Reset(ctx context.Context) error {
 	return s.put.Do(ctx, func(ctx context.Context) error { return nil })
