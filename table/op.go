@@ -3,7 +3,6 @@ package table
 import (
 	"context"
 	"fmt"
-	"iter"
 	"slices"
 )
 
@@ -99,23 +98,4 @@ func Run[R any](ctx context.Context, o Op, fn func(context.Context) (R, error)) 
 	r, err := fn(ctx)
 	call.End(err)
 	return r, err
-}
-
-// RunPages is [Op.Do] for an operation that iterates over every page of
-// list ([Pages]), a store's AllX beside its list method ListX: one call of
-// the operation, started when the iteration starts and ended with the
-// first error it yields (nil when none), whether the caller stops early
-// or not; each page's list runs inside it. The error is yielded once; no
-// request is sent after the loop stops.
-//
-//	func (s *Statuses) All(ctx context.Context, st Status, opts ...table.ListOption) iter.Seq2[Entity, error] {
-//		return table.RunPages(ctx, s.all, func(ctx context.Context, o ...table.ListOption) (table.Page[Entity], error) {
-//			return s.List(ctx, st, o...)
-//		}, opts...)
-//	}
-func RunPages[T any](ctx context.Context, o Op, list func(context.Context, ...ListOption) (Page[T], error), opts ...ListOption) iter.Seq2[T, error] {
-	if o.t == nil {
-		return Pages(ctx, list, opts...)
-	}
-	return CallPages(ctx, o.t, o.ID, o.Name, list, opts...)
 }

@@ -24,6 +24,7 @@ import (
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 	"github.com/tinode/chat/server/store"
@@ -367,7 +368,8 @@ func (a *Adapter) GetDbVersion() (int, error) {
 	}
 	ctx, cancel := a.ctx()
 	defer cancel()
-	v, err := a.st.Meta.Version(ctx)
+	rec, err := a.st.Meta.Version.Get(ctx, tn.DBVersion{})
+	v := rec.Version
 	if err != nil {
 		var rnf *types.ResourceNotFoundException
 		if errors.Is(err, table.ErrNotFound) || errors.As(err, &rnf) {
@@ -441,10 +443,11 @@ func (a *Adapter) UpgradeDb() error {
 	ctx, cancel := a.ctx()
 	defer cancel()
 	a.version = 0
-	v, err := a.st.Meta.Version(ctx)
+	rec, err := a.st.Meta.Version.Get(ctx, tn.DBVersion{})
 	if err != nil {
 		return err
 	}
+	v := rec.Version
 	if v == DataVersion {
 		return nil
 	}

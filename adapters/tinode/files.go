@@ -90,8 +90,8 @@ func (a *Adapter) FileLinkAttachments(topic string, userID, msgID t.Uid, fids []
 func (a *Adapter) PCacheGet(key string) (string, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()
-	v, err := a.st.Cache.Get(ctx, key)
-	return v, terr(err)
+	e, err := a.st.Cache.ByKey.Get(ctx, tn.CacheEntry{Key: key})
+	return e.Value, terr(err)
 }
 
 // PCacheUpsert sets key (TN-34): one PutItem, conditional with

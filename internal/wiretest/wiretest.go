@@ -354,10 +354,15 @@ func CheckDeclared(p Package, store any, tables ...*table.Table) (problems []str
 	return problems, declared
 }
 
+// runFuncs are the functions of package table that run a body in the
+// op they take second: table.Run, and its iterator forms table.RunSeq and
+// table.RunPages.
+var runFuncs = map[string]bool{"Run": true, "RunSeq": true, "RunPages": true}
+
 // opForm reports whether fd's body is one statement running in a declared
 // operation held in a field of its receiver: `return r.field.Do(ctx, ...)`,
-// `return table.Run(ctx, r.field, ...)` or `return table.RunPages(ctx,
-// r.field, ...)`, and returns the field.
+// or `return table.Run(ctx, r.field, ...)` (or table.RunSeq or
+// table.RunPages), and returns the field.
 func opForm(fd *ast.FuncDecl, ctxName string) (string, bool) {
 	if len(fd.Body.List) != 1 {
 		return "", false
@@ -375,11 +380,11 @@ func opForm(fd *ast.FuncDecl, ctxName string) (string, bool) {
 	case *ast.SelectorExpr:
 		if fun.Sel.Name == "Do" {
 			op = fun.X
-		} else if x, ok := fun.X.(*ast.Ident); ok && x.Name == "table" && (fun.Sel.Name == "Run" || fun.Sel.Name == "RunPages") {
+		} else if x, ok := fun.X.(*ast.Ident); ok && x.Name == "table" && runFuncs[fun.Sel.Name] {
 			op = c.Args[1]
 		}
-	case *ast.IndexExpr: // table.Run[R](...), table.RunPages[T](...)
-		if sel, ok := fun.X.(*ast.SelectorExpr); ok && (sel.Sel.Name == "Run" || sel.Sel.Name == "RunPages") {
+	case *ast.IndexExpr: // table.Run[R](...)
+		if sel, ok := fun.X.(*ast.SelectorExpr); ok && runFuncs[sel.Sel.Name] {
 			op = c.Args[1]
 		}
 	}
@@ -399,7 +404,11 @@ func opForm(fd *ast.FuncDecl, ctxName string) (string, bool) {
 // checkOp checks that the op in field of type typ is declared for method
 // with one of the IDs its doc cites.
 func checkOp(p Package, typ, method, field string, ids []string) string {
-	if want := strings.ToLower(method[:1]) + method[1:]; field != want {
+	want := strings.ToLower(method[:1]) + method[1:]
+	if token.IsKeyword(want) {
+		want += "_" // Import: import_
+	}
+	if field != want {
 		return fmt.Sprintf("runs in the op of field %s, want the field named as the method (%s)", field, want)
 	}
 	op, ok := p.Ops[typ+"."+field]

@@ -6,6 +6,7 @@ import (
 	"github.com/singletable/singletable/query/ferryhook"
 	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/query/podcastflow"
+	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 )
 
@@ -18,7 +19,7 @@ var wiredPackages = []Package{
 		"Users.EnsureGuards": "adoption of service-written users",
 	}},
 	{Dir: "../../query/podcastflow", Name: "podcastflow", Prefix: "PF", Ops: OpsOf(podcastflow.New(table.New(nil, podcastflow.Schema(""))))},
-	{Dir: "../../query/tinode", Name: "tinode", Prefix: "TN"},
+	{Dir: "../../query/tinode", Name: "tinode", Prefix: "TN", Ops: OpsOf(tinode.New(table.New(nil, table.NewSchema(""))))},
 	{Dir: "../../query/listbackup", Name: "listbackup", Prefix: "LB", Exempt: map[string]string{
 		"Store.Migrate":          "table migration (the legacy tables), not an access pattern",
 		"Store.VerifyMigration":  "migration check",

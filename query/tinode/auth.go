@@ -25,11 +25,18 @@ type Auth struct {
 	//	for rec, err := range s.Auth.ByUser.All(ctx, tn.AuthRecord{UserID: user}) {
 	ByUser *table.Pattern[tn.AuthRecord]
 
-	s *Store
+	add, update, delete, getByScheme, deleteAllByUser, deleteScheme table.Op
+	s                                                               *Store
 }
 
 func newAuth(s *Store) *Auth {
 	return &Auth{s: s,
+		add:             table.NewOp(s.t, "TN-6", "tinode.Auth.Add"),
+		update:          table.NewOp(s.t, "TN-6", "tinode.Auth.Update"),
+		delete:          table.NewOp(s.t, "TN-6", "tinode.Auth.Delete"),
+		getByScheme:     table.NewOp(s.t, "TN-7", "tinode.Auth.GetByScheme"),
+		deleteAllByUser: table.NewOp(s.t, "TN-7", "tinode.Auth.DeleteAllByUser"),
+		deleteScheme:    table.NewOp(s.t, "TN-29", "tinode.Auth.DeleteScheme"),
 		ByUnique: table.NewPattern(s.auth, table.PatternDef[tn.AuthRecord]{ID: "TN-6", Name: "tinode.Auth.ByUnique",
 			Doc: "An auth record by its unique scheme:value.", Reads: table.ReadOne,
 			Check: func(a *tn.AuthRecord) error { return a.Unique.Validate("unique") }}),
@@ -42,10 +49,10 @@ func newAuth(s *Store) *Auth {
 // Add creates an auth record (TN-6): PK = AUTH#{scheme}#{value}, SK = AUTH,
 // never overwriting: a unique value already held (by any user) gives
 // table.ErrAlreadyExists.
-func (a *Auth) Add(ctx context.Context, rec *tn.AuthRecord) (err error) {
-	ctx, call := a.s.t.Call(ctx, "TN-6", "tinode.Auth.Add")
-	defer func() { call.End(err) }()
-	return a.s.auth.Create(ctx, rec)
+func (a *Auth) Add(ctx context.Context, rec *tn.AuthRecord) error {
+	return a.add.Do(ctx, func(ctx context.Context) error {
+		return a.s.auth.Create(ctx, rec)
+	})
 }
 
 // Update changes the record unique (TN-6, TN-29: Tinode's AuthUpdRecord). If rec.Unique equals unique the
@@ -58,61 +65,61 @@ func (a *Auth) Add(ctx context.Context, rec *tn.AuthRecord) (err error) {
 // Requests: a consistent GetItem of the old record (its owner and version
 // are checked), then one write: an UpdateItem in place, or the transaction
 // when the unique changes.
-func (a *Auth) Update(ctx context.Context, unique tn.AuthUnique, rec tn.AuthRecord) (_ tn.AuthRecord, err error) {
-	ctx, call := a.s.t.Call(ctx, "TN-6", "tinode.Auth.Update")
-	defer func() { call.End(err) }()
-	k, err := a.s.authKey(unique)
-	if err != nil {
-		return tn.AuthRecord{}, err
-	}
-	if err := rec.Validate(); err != nil {
-		return tn.AuthRecord{}, err
-	}
-	if rec.Unique == unique {
-		return a.s.auth.Update(ctx, k, func(cur *tn.AuthRecord) error {
-			if cur.UserID != rec.UserID {
-				return fmt.Errorf("auth %s belongs to another user: %w", unique, table.ErrConflict)
-			}
-			*cur = rec
-			return nil
-		})
-	}
-	old, err := a.s.auth.Get(ctx, k, table.Consistent())
-	if err != nil {
-		return tn.AuthRecord{}, err
-	}
-	if old.UserID != rec.UserID {
-		return tn.AuthRecord{}, fmt.Errorf("auth %s belongs to another user: %w", unique, table.ErrConflict)
-	}
-	create, err := a.s.auth.CreateOp(&rec)
-	if err != nil {
-		return tn.AuthRecord{}, err
-	}
-	err = a.s.t.Transact(ctx, append([]table.TxOp{a.s.auth.DeleteOp(k)}, create...)...)
-	var te *table.TxError
-	// The first failing action decides: the old record (action 0) gone, or
-	// the new unique value taken.
-	if errors.As(err, &te) {
-		if failed := te.Failed(); len(failed) > 0 {
-			if failed[0].Index == 0 {
-				return tn.AuthRecord{}, fmt.Errorf("auth update %s: %w: %w", unique, table.ErrNotFound, err)
-			}
-			return tn.AuthRecord{}, fmt.Errorf("auth update %s: %w: %w", rec.Unique, table.ErrAlreadyExists, err)
+func (a *Auth) Update(ctx context.Context, unique tn.AuthUnique, rec tn.AuthRecord) (tn.AuthRecord, error) {
+	return table.Run(ctx, a.update, func(ctx context.Context) (tn.AuthRecord, error) {
+		k, err := a.s.authKey(unique)
+		if err != nil {
+			return tn.AuthRecord{}, err
 		}
-	}
-	return rec, err
+		if err := rec.Validate(); err != nil {
+			return tn.AuthRecord{}, err
+		}
+		if rec.Unique == unique {
+			return a.s.auth.Update(ctx, k, func(cur *tn.AuthRecord) error {
+				if cur.UserID != rec.UserID {
+					return fmt.Errorf("auth %s belongs to another user: %w", unique, table.ErrConflict)
+				}
+				*cur = rec
+				return nil
+			})
+		}
+		old, err := a.s.auth.Get(ctx, k, table.Consistent())
+		if err != nil {
+			return tn.AuthRecord{}, err
+		}
+		if old.UserID != rec.UserID {
+			return tn.AuthRecord{}, fmt.Errorf("auth %s belongs to another user: %w", unique, table.ErrConflict)
+		}
+		create, err := a.s.auth.CreateOp(&rec)
+		if err != nil {
+			return tn.AuthRecord{}, err
+		}
+		err = a.s.t.Transact(ctx, append([]table.TxOp{a.s.auth.DeleteOp(k)}, create...)...)
+		var te *table.TxError
+		// The first failing action decides: the old record (action 0) gone, or
+		// the new unique value taken.
+		if errors.As(err, &te) {
+			if failed := te.Failed(); len(failed) > 0 {
+				if failed[0].Index == 0 {
+					return tn.AuthRecord{}, fmt.Errorf("auth update %s: %w: %w", unique, table.ErrNotFound, err)
+				}
+				return tn.AuthRecord{}, fmt.Errorf("auth update %s: %w: %w", rec.Unique, table.ErrAlreadyExists, err)
+			}
+		}
+		return rec, err
+	})
 }
 
 // Delete deletes the record unique (TN-6). A missing record gives
 // table.ErrNotFound.
-func (a *Auth) Delete(ctx context.Context, unique tn.AuthUnique) (err error) {
-	ctx, call := a.s.t.Call(ctx, "TN-6", "tinode.Auth.Delete")
-	defer func() { call.End(err) }()
-	k, err := a.s.authKey(unique)
-	if err != nil {
-		return err
-	}
-	return a.s.auth.Delete(ctx, k)
+func (a *Auth) Delete(ctx context.Context, unique tn.AuthUnique) error {
+	return a.delete.Do(ctx, func(ctx context.Context) error {
+		k, err := a.s.authKey(unique)
+		if err != nil {
+			return err
+		}
+		return a.s.auth.Delete(ctx, k)
+	})
 }
 
 func (a *Auth) byUser(user tn.UserID, scheme string) (table.Query, error) {
@@ -130,24 +137,24 @@ func (a *Auth) byUser(user tn.UserID, scheme string) (table.Query, error) {
 // GetByScheme returns the user's record of one scheme, such as "basic"
 // (TN-7): GSI1 PK = USER#{user}, SK begins_with AUTH#{scheme}#. No record
 // gives table.ErrNotFound.
-func (a *Auth) GetByScheme(ctx context.Context, user tn.UserID, scheme string) (_ tn.AuthRecord, err error) {
-	ctx, call := a.s.t.Call(ctx, "TN-7", "tinode.Auth.GetByScheme")
-	defer func() { call.End(err) }()
-	if scheme == "" {
-		return tn.AuthRecord{}, table.Invalid("scheme", "empty")
-	}
-	q, err := a.byUser(user, scheme)
-	if err != nil {
-		return tn.AuthRecord{}, err
-	}
-	p, err := a.s.auth.List(ctx, q, table.Limit(1))
-	if err != nil {
-		return tn.AuthRecord{}, err
-	}
-	if len(p.Items) == 0 {
-		return tn.AuthRecord{}, fmt.Errorf("auth %s of user %s: %w", scheme, user, table.ErrNotFound)
-	}
-	return p.Items[0], nil
+func (a *Auth) GetByScheme(ctx context.Context, user tn.UserID, scheme string) (tn.AuthRecord, error) {
+	return table.Run(ctx, a.getByScheme, func(ctx context.Context) (tn.AuthRecord, error) {
+		if scheme == "" {
+			return tn.AuthRecord{}, table.Invalid("scheme", "empty")
+		}
+		q, err := a.byUser(user, scheme)
+		if err != nil {
+			return tn.AuthRecord{}, err
+		}
+		p, err := a.s.auth.List(ctx, q, table.Limit(1))
+		if err != nil {
+			return tn.AuthRecord{}, err
+		}
+		if len(p.Items) == 0 {
+			return tn.AuthRecord{}, fmt.Errorf("auth %s of user %s: %w", scheme, user, table.ErrNotFound)
+		}
+		return p.Items[0], nil
+	})
 }
 
 // DeleteAllByUser deletes every auth record of the user (TN-7): pages of
@@ -156,14 +163,14 @@ func (a *Auth) GetByScheme(ctx context.Context, user tn.UserID, scheme string) (
 // Requests: per page a Query and a BatchWriteItem, and a last Query that
 // finds none left (the purge starts again from the top each round instead of
 // keeping a cursor, so it can resume): 3 for one page.
-func (a *Auth) DeleteAllByUser(ctx context.Context, user tn.UserID) (err error) {
-	ctx, call := a.s.t.Call(ctx, "TN-7", "tinode.Auth.DeleteAllByUser")
-	defer func() { call.End(err) }()
-	k, err := a.s.userKey(user)
-	if err != nil {
-		return err
-	}
-	return a.s.purgeIndex(ctx, k.PK, mustPrefix(tn.AuthByUserPrefix("")))
+func (a *Auth) DeleteAllByUser(ctx context.Context, user tn.UserID) error {
+	return a.deleteAllByUser.Do(ctx, func(ctx context.Context) error {
+		k, err := a.s.userKey(user)
+		if err != nil {
+			return err
+		}
+		return a.s.purgeIndex(ctx, k.PK, mustPrefix(tn.AuthByUserPrefix("")))
+	})
 }
 
 // DeleteScheme deletes all of the user's auth records of one scheme, such
@@ -172,35 +179,35 @@ func (a *Auth) DeleteAllByUser(ctx context.Context, user tn.UserID) (err error) 
 // then one TransactWriteItems deleting them (chunks of 100 beyond 100
 // records). It returns how many it deleted (0: none). GSI1 is eventually
 // consistent, so a record added a moment ago may remain.
-func (a *Auth) DeleteScheme(ctx context.Context, user tn.UserID, scheme string) (_ int, err error) {
-	ctx, call := a.s.t.Call(ctx, "TN-29", "tinode.Auth.DeleteScheme")
-	defer func() { call.End(err) }()
-	if scheme == "" {
-		return 0, table.Invalid("scheme", "empty")
-	}
-	q, err := a.byUser(user, scheme)
-	if err != nil {
-		return 0, err
-	}
-	var ops []table.TxOp
-	for rec, err := range a.s.auth.ListAll(ctx, q) {
+func (a *Auth) DeleteScheme(ctx context.Context, user tn.UserID, scheme string) (int, error) {
+	return table.Run(ctx, a.deleteScheme, func(ctx context.Context) (int, error) {
+		if scheme == "" {
+			return 0, table.Invalid("scheme", "empty")
+		}
+		q, err := a.byUser(user, scheme)
 		if err != nil {
 			return 0, err
 		}
-		k, err := a.s.authKey(rec.Unique)
-		if err != nil {
-			return 0, err
+		var ops []table.TxOp
+		for rec, err := range a.s.auth.ListAll(ctx, q) {
+			if err != nil {
+				return 0, err
+			}
+			k, err := a.s.authKey(rec.Unique)
+			if err != nil {
+				return 0, err
+			}
+			ops = append(ops, a.s.auth.DeleteOp(k))
 		}
-		ops = append(ops, a.s.auth.DeleteOp(k))
-	}
-	n := 0
-	for len(ops) > 0 {
-		chunk := ops[:min(len(ops), table.MaxTxItems)]
-		ops = ops[len(chunk):]
-		if err := a.s.t.Transact(ctx, chunk...); err != nil {
-			return n, fmt.Errorf("auth delete scheme %s of %s: %w", scheme, user, err)
+		n := 0
+		for len(ops) > 0 {
+			chunk := ops[:min(len(ops), table.MaxTxItems)]
+			ops = ops[len(chunk):]
+			if err := a.s.t.Transact(ctx, chunk...); err != nil {
+				return n, fmt.Errorf("auth delete scheme %s of %s: %w", scheme, user, err)
+			}
+			n += len(chunk)
 		}
-		n += len(chunk)
-	}
-	return n, nil
+		return n, nil
+	})
 }

@@ -14,31 +14,23 @@ import (
 // such subscriptions (Subscription.ChanReader, kept on every write), one
 // Query page per 1 MB. A soft-deleted subscription stays in the index and
 // is dropped here.
-func (ss *Subscriptions) Channels(ctx context.Context, user tn.UserID) (_ []tn.TopicName, err error) {
-	ctx, call := ss.s.t.Call(ctx, "TN-37", "tinode.Subscriptions.Channels")
-	defer func() { call.End(err) }()
-	if err := user.Validate("User"); err != nil {
-		return nil, err
-	}
-	pk, err := tn.ChannelReaderIndex.Partition(map[string]string{"User": string(user)})
-	if err != nil {
-		return nil, err
-	}
-	prefix, err := tn.ChannelReaderIndex.SortPrefix(nil)
-	if err != nil {
-		return nil, err
-	}
-	q := table.Query{Index: table.GSI2, PK: pk, SK: table.SKBeginsWith(prefix)}
-	var out []tn.TopicName
-	for s, err := range ss.s.sub.ListAll(ctx, q) {
-		if err != nil {
+func (ss *Subscriptions) Channels(ctx context.Context, user tn.UserID) ([]tn.TopicName, error) {
+	return table.Run(ctx, ss.channels, func(ctx context.Context) ([]tn.TopicName, error) {
+		if err := user.Validate("User"); err != nil {
 			return nil, err
 		}
-		if s.DeletedAt == nil && s.IsChannelReader() {
-			out = append(out, s.Topic)
+		q := ss.s.sub.Partition(table.GSI2, tn.Subscription{User: user})
+		var out []tn.TopicName
+		for s, err := range ss.s.sub.ListAll(ctx, q) {
+			if err != nil {
+				return nil, err
+			}
+			if s.DeletedAt == nil && s.IsChannelReader() {
+				out = append(out, s.Topic)
+			}
 		}
-	}
-	return out, nil
+		return out, nil
+	})
 }
 
 // ChangeOwner makes user the owner of the group topic (TN-38, Tinode's
@@ -46,14 +38,14 @@ func (ss *Subscriptions) Channels(ctx context.Context, user tn.UserID) (_ []tn.T
 // the version read, which moves the topic's GSI1 entry from the old
 // owner's USER#{owner} / OWNS#{name} to the new one's (TN-22). A missing
 // topic gives table.ErrNotFound.
-func (ts *Topics) ChangeOwner(ctx context.Context, name tn.TopicName, user tn.UserID) (_ tn.Topic, err error) {
-	ctx, call := ts.s.t.Call(ctx, "TN-38", "tinode.Topics.ChangeOwner")
-	defer func() { call.End(err) }()
-	if err := user.Validate("Owner"); err != nil {
-		return tn.Topic{}, err
-	}
-	return ts.Update(ctx, name, func(t *tn.Topic) error {
-		t.Owner = user
-		return nil
+func (ts *Topics) ChangeOwner(ctx context.Context, name tn.TopicName, user tn.UserID) (tn.Topic, error) {
+	return table.Run(ctx, ts.changeOwner, func(ctx context.Context) (tn.Topic, error) {
+		if err := user.Validate("Owner"); err != nil {
+			return tn.Topic{}, err
+		}
+		return ts.Update(ctx, name, func(t *tn.Topic) error {
+			t.Owner = user
+			return nil
+		})
 	})
 }

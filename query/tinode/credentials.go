@@ -17,7 +17,23 @@ import (
 // sparse GSI2 (CREDUNV / CREDUNV#{updatedAt}#{user}#{method}); once
 // validated it holds the guard UNIQUE#cred#{method}:{value}, written in
 // the same transaction, so one value is validated for one user at most.
-type Credentials struct{ s *Store }
+type Credentials struct {
+	upsert, getActive, list, confirm, fail, delete, userByCred, unvalidated table.Op
+	s                                                                       *Store
+}
+
+func newCredentials(s *Store) *Credentials {
+	return &Credentials{s: s,
+		upsert:      table.NewOp(s.t, "TN-30", "tinode.Credentials.Upsert"),
+		getActive:   table.NewOp(s.t, "TN-30", "tinode.Credentials.GetActive"),
+		list:        table.NewOp(s.t, "TN-30", "tinode.Credentials.List"),
+		confirm:     table.NewOp(s.t, "TN-30", "tinode.Credentials.Confirm"),
+		fail:        table.NewOp(s.t, "TN-30", "tinode.Credentials.Fail"),
+		delete:      table.NewOp(s.t, "TN-30", "tinode.Credentials.Delete"),
+		userByCred:  table.NewOp(s.t, "TN-30", "tinode.Credentials.UserByCred"),
+		unvalidated: table.NewOp(s.t, "TN-30", "tinode.Credentials.Unvalidated"),
+	}
+}
 
 // Upsert records a credential to validate (TN-30, Tinode's CredUpsert) and
 // reports whether it was new. For an unvalidated credential (c.Done false)
@@ -29,113 +45,113 @@ type Credentials struct{ s *Store }
 // in its transaction and leaves the user's pending values of the method
 // alone (as Tinode does). Requests: the guard read, one consistent Query of
 // the user's credentials of the method, then one write per change.
-func (cs *Credentials) Upsert(ctx context.Context, c *tn.Credential) (_ bool, err error) {
-	ctx, call := cs.s.t.Call(ctx, "TN-30", "tinode.Credentials.Upsert")
-	defer func() { call.End(err) }()
-	probe := *c
-	if probe.UpdatedAt.IsZero() {
-		probe.UpdatedAt = time.Unix(1, 0)
-	}
-	if err := probe.Validate(); err != nil {
-		return false, err
-	}
-	if !c.Done {
-		owner, err := cs.s.t.LookupUnique(ctx, tn.CredUnique(c.Method, c.Value))
-		switch {
-		case err == nil:
-			return false, fmt.Errorf("credential %s:%s is validated by %s: %w", c.Method, c.Value, owner.PK, table.ErrUniqueViolation)
-		case !errors.Is(err, table.ErrNotFound):
+func (cs *Credentials) Upsert(ctx context.Context, c *tn.Credential) (bool, error) {
+	return table.Run(ctx, cs.upsert, func(ctx context.Context) (bool, error) {
+		probe := *c
+		if probe.UpdatedAt.IsZero() {
+			probe.UpdatedAt = time.Unix(1, 0)
+		}
+		if err := probe.Validate(); err != nil {
 			return false, err
 		}
-	}
-	mine, err := cs.List(ctx, c.User, c.Method, false)
-	if err != nil {
-		return false, err
-	}
-	created := true
-	for _, old := range mine {
-		k, err := cs.s.credKey(old.User, old.Method, old.Value)
+		if !c.Done {
+			owner, err := cs.s.t.LookupUnique(ctx, tn.CredUnique(c.Method, c.Value))
+			switch {
+			case err == nil:
+				return false, fmt.Errorf("credential %s:%s is validated by %s: %w", c.Method, c.Value, owner.PK, table.ErrUniqueViolation)
+			case !errors.Is(err, table.ErrNotFound):
+				return false, err
+			}
+		}
+		mine, err := cs.List(ctx, c.User, c.Method, false)
 		if err != nil {
 			return false, err
 		}
-		switch {
-		case old.Value == c.Value && old.Done:
-			return false, fmt.Errorf("credential %s:%s is already validated: %w", c.Method, c.Value, table.ErrAlreadyExists)
-		case old.Value == c.Value:
-			created = false
-			u, err := cs.s.cred.Update(ctx, k, func(cur *tn.Credential) error {
-				cur.Resp, cur.Retries, cur.Done = c.Resp, 0, c.Done
-				return nil
-			})
+		created := true
+		for _, old := range mine {
+			k, err := cs.s.credKey(old.User, old.Method, old.Value)
 			if err != nil {
 				return false, err
 			}
-			*c = u
-		case !old.Done && !c.Done:
-			// A new value to validate replaces the pending one; a value
-			// recorded as validated leaves other pending values alone.
-			if err := cs.s.cred.Delete(ctx, k); err != nil && !errors.Is(err, table.ErrNotFound) {
-				return false, err
+			switch {
+			case old.Value == c.Value && old.Done:
+				return false, fmt.Errorf("credential %s:%s is already validated: %w", c.Method, c.Value, table.ErrAlreadyExists)
+			case old.Value == c.Value:
+				created = false
+				u, err := cs.s.cred.Update(ctx, k, func(cur *tn.Credential) error {
+					cur.Resp, cur.Retries, cur.Done = c.Resp, 0, c.Done
+					return nil
+				})
+				if err != nil {
+					return false, err
+				}
+				*c = u
+			case !old.Done && !c.Done:
+				// A new value to validate replaces the pending one; a value
+				// recorded as validated leaves other pending values alone.
+				if err := cs.s.cred.Delete(ctx, k); err != nil && !errors.Is(err, table.ErrNotFound) {
+					return false, err
+				}
 			}
 		}
-	}
-	if !created {
-		return false, nil
-	}
-	c.Retries = 0
-	if err := cs.s.cred.Create(ctx, c); err != nil {
-		return false, err
-	}
-	return true, nil
+		if !created {
+			return false, nil
+		}
+		c.Retries = 0
+		if err := cs.s.cred.Create(ctx, c); err != nil {
+			return false, err
+		}
+		return true, nil
+	})
 }
 
 // GetActive returns the user's unvalidated credential of method (TN-30,
 // Tinode's CredGetActive): one consistent Query of USER#{user} /
 // CRED#{method}#. None gives table.ErrNotFound.
-func (cs *Credentials) GetActive(ctx context.Context, user tn.UserID, method string) (_ tn.Credential, err error) {
-	ctx, call := cs.s.t.Call(ctx, "TN-30", "tinode.Credentials.GetActive")
-	defer func() { call.End(err) }()
-	if err := checkMethod(method); err != nil {
-		return tn.Credential{}, err
-	}
-	all, err := cs.List(ctx, user, method, false)
-	if err != nil {
-		return tn.Credential{}, err
-	}
-	for _, c := range all {
-		if !c.Done {
-			return c, nil
+func (cs *Credentials) GetActive(ctx context.Context, user tn.UserID, method string) (tn.Credential, error) {
+	return table.Run(ctx, cs.getActive, func(ctx context.Context) (tn.Credential, error) {
+		if err := checkMethod(method); err != nil {
+			return tn.Credential{}, err
 		}
-	}
-	return tn.Credential{}, fmt.Errorf("active credential %s of %s: %w", method, user, table.ErrNotFound)
+		all, err := cs.List(ctx, user, method, false)
+		if err != nil {
+			return tn.Credential{}, err
+		}
+		for _, c := range all {
+			if !c.Done {
+				return c, nil
+			}
+		}
+		return tn.Credential{}, fmt.Errorf("active credential %s of %s: %w", method, user, table.ErrNotFound)
+	})
 }
 
 // List returns the user's credentials of method ("": all methods),
 // only the validated ones if validatedOnly (TN-30, Tinode's CredGetAll):
 // a consistent Query of USER#{user}, SK begins_with CRED#{method}#, one
 // request per 1 MB.
-func (cs *Credentials) List(ctx context.Context, user tn.UserID, method string, validatedOnly bool) (_ []tn.Credential, err error) {
-	ctx, call := cs.s.t.Call(ctx, "TN-30", "tinode.Credentials.List")
-	defer func() { call.End(err) }()
-	k, err := cs.s.userKey(user)
-	if err != nil {
-		return nil, err
-	}
-	prefix, err := tn.CredPrefix(method)
-	if err != nil {
-		return nil, table.Invalid("Method", "%v", err)
-	}
-	var out []tn.Credential
-	for c, err := range cs.s.cred.ListAll(ctx, table.Query{PK: k.PK, SK: table.SKBeginsWith(prefix), Consistent: true}) {
+func (cs *Credentials) List(ctx context.Context, user tn.UserID, method string, validatedOnly bool) ([]tn.Credential, error) {
+	return table.Run(ctx, cs.list, func(ctx context.Context) ([]tn.Credential, error) {
+		k, err := cs.s.userKey(user)
 		if err != nil {
 			return nil, err
 		}
-		if c.DeletedAt != nil || (validatedOnly && !c.Done) {
-			continue
+		prefix, err := tn.CredPrefix(method)
+		if err != nil {
+			return nil, table.Invalid("Method", "%v", err)
 		}
-		out = append(out, c)
-	}
-	return out, nil
+		var out []tn.Credential
+		for c, err := range cs.s.cred.ListAll(ctx, table.Query{PK: k.PK, SK: table.SKBeginsWith(prefix), Consistent: true}) {
+			if err != nil {
+				return nil, err
+			}
+			if c.DeletedAt != nil || (validatedOnly && !c.Done) {
+				continue
+			}
+			out = append(out, c)
+		}
+		return out, nil
+	})
 }
 
 // Confirm marks the user's unvalidated credential of method validated
@@ -148,23 +164,23 @@ func (cs *Credentials) List(ctx context.Context, user tn.UserID, method string, 
 // Requests: the consistent Query of Credentials.GetActive that finds the
 // pending credential (its value is not known to the caller), then the
 // consistent GetItem and transaction of a version-checked update.
-func (cs *Credentials) Confirm(ctx context.Context, user tn.UserID, method string) (_ tn.Credential, err error) {
-	ctx, call := cs.s.t.Call(ctx, "TN-30", "tinode.Credentials.Confirm")
-	defer func() { call.End(err) }()
-	c, err := cs.GetActive(ctx, user, method)
-	if err != nil {
-		return tn.Credential{}, err
-	}
-	k, err := cs.s.credKey(c.User, c.Method, c.Value)
-	if err != nil {
-		return tn.Credential{}, err
-	}
-	return cs.s.cred.Update(ctx, k, func(cur *tn.Credential) error {
-		if cur.Done {
-			return fmt.Errorf("credential %s:%s: %w", method, cur.Value, table.ErrAlreadyExists)
+func (cs *Credentials) Confirm(ctx context.Context, user tn.UserID, method string) (tn.Credential, error) {
+	return table.Run(ctx, cs.confirm, func(ctx context.Context) (tn.Credential, error) {
+		c, err := cs.GetActive(ctx, user, method)
+		if err != nil {
+			return tn.Credential{}, err
 		}
-		cur.Done, cur.Resp = true, ""
-		return nil
+		k, err := cs.s.credKey(c.User, c.Method, c.Value)
+		if err != nil {
+			return tn.Credential{}, err
+		}
+		return cs.s.cred.Update(ctx, k, func(cur *tn.Credential) error {
+			if cur.Done {
+				return fmt.Errorf("credential %s:%s: %w", method, cur.Value, table.ErrAlreadyExists)
+			}
+			cur.Done, cur.Resp = true, ""
+			return nil
+		})
 	})
 }
 
@@ -172,19 +188,19 @@ func (cs *Credentials) Confirm(ctx context.Context, user tn.UserID, method strin
 // credential of method and returns the attempts so far (TN-30, Tinode's
 // CredFail): the Query that finds it, then one UpdateItem ADD Retries 1
 // (concurrent failures all count).
-func (cs *Credentials) Fail(ctx context.Context, user tn.UserID, method string) (_ int, err error) {
-	ctx, call := cs.s.t.Call(ctx, "TN-30", "tinode.Credentials.Fail")
-	defer func() { call.End(err) }()
-	c, err := cs.GetActive(ctx, user, method)
-	if err != nil {
-		return 0, err
-	}
-	k, err := cs.s.credKey(c.User, c.Method, c.Value)
-	if err != nil {
-		return 0, err
-	}
-	n, err := cs.s.cred.Add(ctx, k, "Retries", 1)
-	return int(n), err
+func (cs *Credentials) Fail(ctx context.Context, user tn.UserID, method string) (int, error) {
+	return table.Run(ctx, cs.fail, func(ctx context.Context) (int, error) {
+		c, err := cs.GetActive(ctx, user, method)
+		if err != nil {
+			return 0, err
+		}
+		k, err := cs.s.credKey(c.User, c.Method, c.Value)
+		if err != nil {
+			return 0, err
+		}
+		n, err := cs.s.cred.Add(ctx, k, "Retries", 1)
+		return int(n), err
+	})
 }
 
 // Delete deletes the user's credential method:value, every credential of
@@ -193,38 +209,38 @@ func (cs *Credentials) Fail(ctx context.Context, user tn.UserID, method string) 
 // the same transaction. Requests: the Query, then per credential a
 // consistent GetItem and a write. Nothing to delete gives
 // table.ErrNotFound when value names one credential.
-func (cs *Credentials) Delete(ctx context.Context, user tn.UserID, method, value string) (err error) {
-	ctx, call := cs.s.t.Call(ctx, "TN-30", "tinode.Credentials.Delete")
-	defer func() { call.End(err) }()
-	if method == "" && value != "" {
-		return table.Invalid("Method", "empty while Value is %q", value)
-	}
-	if method != "" {
-		if err := checkMethod(method); err != nil {
-			return err
+func (cs *Credentials) Delete(ctx context.Context, user tn.UserID, method, value string) error {
+	return cs.delete.Do(ctx, func(ctx context.Context) error {
+		if method == "" && value != "" {
+			return table.Invalid("Method", "empty while Value is %q", value)
 		}
-	}
-	if value != "" {
-		k, err := cs.s.credKey(user, method, value)
+		if method != "" {
+			if err := checkMethod(method); err != nil {
+				return err
+			}
+		}
+		if value != "" {
+			k, err := cs.s.credKey(user, method, value)
+			if err != nil {
+				return err
+			}
+			return cs.s.cred.Delete(ctx, k)
+		}
+		all, err := cs.List(ctx, user, method, false)
 		if err != nil {
 			return err
 		}
-		return cs.s.cred.Delete(ctx, k)
-	}
-	all, err := cs.List(ctx, user, method, false)
-	if err != nil {
-		return err
-	}
-	for _, c := range all {
-		k, err := cs.s.credKey(c.User, c.Method, c.Value)
-		if err != nil {
-			return err
+		for _, c := range all {
+			k, err := cs.s.credKey(c.User, c.Method, c.Value)
+			if err != nil {
+				return err
+			}
+			if err := cs.s.cred.Delete(ctx, k); err != nil && !errors.Is(err, table.ErrNotFound) {
+				return err
+			}
 		}
-		if err := cs.s.cred.Delete(ctx, k); err != nil && !errors.Is(err, table.ErrNotFound) {
-			return err
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // UserByCred returns the user whose validated credential is method:value
@@ -234,20 +250,20 @@ func (cs *Credentials) Delete(ctx context.Context, user tn.UserID, method, value
 // truth, so a credential deleted or unvalidated behind the guard's back is
 // not found, and its orphan guard is reported and removed. An unvalidated
 // or unknown value gives table.ErrNotFound.
-func (cs *Credentials) UserByCred(ctx context.Context, method, value string) (_ tn.UserID, err error) {
-	ctx, call := cs.s.t.Call(ctx, "TN-30", "tinode.Credentials.UserByCred")
-	defer func() { call.End(err) }()
-	if err := checkMethod(method); err != nil {
-		return "", err
-	}
-	if _, err := cs.s.credKey("u", method, value); err != nil {
-		return "", err
-	}
-	c, err := cs.s.cred.GetByUnique(ctx, tn.CredUnique(method, value))
-	if err != nil {
-		return "", err
-	}
-	return c.User, nil
+func (cs *Credentials) UserByCred(ctx context.Context, method, value string) (tn.UserID, error) {
+	return table.Run(ctx, cs.userByCred, func(ctx context.Context) (tn.UserID, error) {
+		if err := checkMethod(method); err != nil {
+			return "", err
+		}
+		if _, err := cs.s.credKey("u", method, value); err != nil {
+			return "", err
+		}
+		c, err := cs.s.cred.GetByUnique(ctx, tn.CredUnique(method, value))
+		if err != nil {
+			return "", err
+		}
+		return c.User, nil
+	})
 }
 
 // Unvalidated returns up to limit users with a credential still
@@ -258,33 +274,33 @@ func (cs *Credentials) UserByCred(ctx context.Context, method, value string) (_ 
 // still be listed. All unvalidated credentials share one GSI2 partition,
 // which suits the background sweep this serves (a few reads per hour),
 // not a request path.
-func (cs *Credentials) Unvalidated(ctx context.Context, before time.Time, limit int) (_ []tn.UserID, err error) {
-	ctx, call := cs.s.t.Call(ctx, "TN-30", "tinode.Credentials.Unvalidated")
-	defer func() { call.End(err) }()
-	if limit < 1 || limit > 1000 {
-		return nil, table.Invalid("limit", "%d is outside 1..1000", limit)
-	}
-	lo, hi, err := tn.CredUnvalidatedBefore(before)
-	if err != nil {
-		return nil, table.Invalid("before", "%v", err)
-	}
-	q := table.Query{Index: table.GSI2, PK: tn.CredUnvalidatedIndex.PK, SK: table.SKBetween(lo, hi)}
-	var out []tn.UserID
-	seen := map[tn.UserID]bool{}
-	for c, err := range cs.s.cred.ListAll(ctx, q) {
+func (cs *Credentials) Unvalidated(ctx context.Context, before time.Time, limit int) ([]tn.UserID, error) {
+	return table.Run(ctx, cs.unvalidated, func(ctx context.Context) ([]tn.UserID, error) {
+		if limit < 1 || limit > 1000 {
+			return nil, table.Invalid("limit", "%d is outside 1..1000", limit)
+		}
+		lo, hi, err := tn.CredUnvalidatedBefore(before)
 		if err != nil {
-			return nil, err
+			return nil, table.Invalid("before", "%v", err)
 		}
-		if c.Done || seen[c.User] {
-			continue
+		q := table.Query{Index: table.GSI2, PK: tn.CredUnvalidatedIndex.PK, SK: table.SKBetween(lo, hi)}
+		var out []tn.UserID
+		seen := map[tn.UserID]bool{}
+		for c, err := range cs.s.cred.ListAll(ctx, q) {
+			if err != nil {
+				return nil, err
+			}
+			if c.Done || seen[c.User] {
+				continue
+			}
+			seen[c.User] = true
+			out = append(out, c.User)
+			if len(out) == limit {
+				break
+			}
 		}
-		seen[c.User] = true
-		out = append(out, c.User)
-		if len(out) == limit {
-			break
-		}
-	}
-	return out, nil
+		return out, nil
+	})
 }
 
 func checkMethod(method string) error {

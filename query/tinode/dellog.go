@@ -24,7 +24,7 @@ var (
 //
 // Contract: the deletion is decided in one transaction that advances the
 // topic's DelId from n to n+1 on condition DelId = n (concurrent
-// deletions get consecutive DelIds, never the same), creates the log
+// readDeletions get consecutive DelIds, never the same), creates the log
 // entry TOPIC#{topic} / DEL#{n+1} and, for one user, sets the
 // subscription's DelId (and ClearId when this deletion's ranges reach
 // from ClearId+1 upward); for everyone the topic's ClearId is extended
@@ -40,79 +40,79 @@ var (
 // transaction, and one UpdateItem. Bad ranges give a *table.ValidationError
 // before any request; a missing or deleted topic (or, for one user, a
 // missing subscription) table.ErrNotFound.
-func (ms *Messages) DeleteList(ctx context.Context, topic tn.TopicName, forUser tn.UserID, ranges []tn.Range) (_ int, err error) {
-	ctx, call := ms.s.t.Call(ctx, "TN-27", "tinode.Messages.DeleteList")
-	defer func() { call.End(err) }()
-	rs, err := tn.NormalizeRanges("ranges", ranges)
-	if err != nil {
-		return 0, err
-	}
-	tk, err := ms.s.topicKey(topic)
-	if err != nil {
-		return 0, err
-	}
-	var sk table.Key
-	if forUser != "" {
-		if sk, err = ms.s.subKey(topic, forUser); err != nil {
+func (ms *Messages) DeleteList(ctx context.Context, topic tn.TopicName, forUser tn.UserID, ranges []tn.Range) (int, error) {
+	return table.Run(ctx, ms.deleteList, func(ctx context.Context) (int, error) {
+		rs, err := tn.NormalizeRanges("ranges", ranges)
+		if err != nil {
 			return 0, err
 		}
-	}
-	var entry tn.DelMessage
-	err = ms.s.retry(ctx, func() error {
-		t, err := ms.s.topic.Peek(ctx, tk, topicDeleteFields)
+		tk, err := ms.s.topicKey(topic)
 		if err != nil {
-			return err
+			return 0, err
 		}
-		if table.FieldValue(t, topicState) == tn.StateDeleted {
-			return fmt.Errorf("delete messages: topic %s is deleted: %w", topic, table.ErrNotFound)
-		}
-		delID, clearID, seq := table.FieldValue(t, topicDelId), table.FieldValue(t, topicClearId), table.FieldValue(t, topicSeqId)
-		id := delID + 1
-		bump := table.Patch{Set: map[string]any{"DelId": id}, NoTouch: true}
-		if delID == 0 {
-			bump.IfAbsent = []string{"DelId"}
-		} else {
-			bump.IfEqual = map[string]any{"DelId": delID}
-		}
-		var subPatch *table.Patch
-		if forUser == "" {
-			if c := extendClear(clearID, rs, seq); c > clearID {
-				bump.Set["ClearId"] = c
-			}
-		} else {
-			sub, err := ms.s.sub.Get(ctx, sk, table.Consistent())
-			if err != nil {
-				return fmt.Errorf("delete messages for %s: subscription: %w", forUser, err)
-			}
-			v := sub.Version
-			subPatch = &table.Patch{Set: map[string]any{"DelId": id}, IfVersion: &v, NoTouch: true}
-			if c := extendClear(sub.ClearId, rs, seq); c > sub.ClearId {
-				subPatch.Set["ClearId"] = c
+		var sk table.Key
+		if forUser != "" {
+			if sk, err = ms.s.subKey(topic, forUser); err != nil {
+				return 0, err
 			}
 		}
-		bumpOp, err := ms.s.topic.PatchOp(tk, bump)
-		if err != nil {
-			return err
-		}
-		entry = tn.DelMessage{Topic: topic, DelId: id, DeletedFor: forUser, Ranges: rs, CreatedAt: ms.s.now()}
-		logOps, err := ms.s.del.CreateOp(&entry)
-		if err != nil {
-			return err
-		}
-		ops := append([]table.TxOp{bumpOp}, logOps...)
-		if subPatch != nil {
-			op, err := ms.s.sub.PatchOp(sk, *subPatch)
+		var entry tn.DelMessage
+		err = ms.s.retry(ctx, func() error {
+			t, err := ms.s.topic.Peek(ctx, tk, topicDeleteFields)
 			if err != nil {
 				return err
 			}
-			ops = append(ops, op)
+			if table.FieldValue(t, topicState) == tn.StateDeleted {
+				return fmt.Errorf("delete messages: topic %s is deleted: %w", topic, table.ErrNotFound)
+			}
+			delID, clearID, seq := table.FieldValue(t, topicDelId), table.FieldValue(t, topicClearId), table.FieldValue(t, topicSeqId)
+			id := delID + 1
+			bump := table.Patch{Set: map[string]any{"DelId": id}, NoTouch: true}
+			if delID == 0 {
+				bump.IfAbsent = []string{"DelId"}
+			} else {
+				bump.IfEqual = map[string]any{"DelId": delID}
+			}
+			var subPatch *table.Patch
+			if forUser == "" {
+				if c := extendClear(clearID, rs, seq); c > clearID {
+					bump.Set["ClearId"] = c
+				}
+			} else {
+				sub, err := ms.s.sub.Get(ctx, sk, table.Consistent())
+				if err != nil {
+					return fmt.Errorf("delete messages for %s: subscription: %w", forUser, err)
+				}
+				v := sub.Version
+				subPatch = &table.Patch{Set: map[string]any{"DelId": id}, IfVersion: &v, NoTouch: true}
+				if c := extendClear(sub.ClearId, rs, seq); c > sub.ClearId {
+					subPatch.Set["ClearId"] = c
+				}
+			}
+			bumpOp, err := ms.s.topic.PatchOp(tk, bump)
+			if err != nil {
+				return err
+			}
+			entry = tn.DelMessage{Topic: topic, DelId: id, DeletedFor: forUser, Ranges: rs, CreatedAt: ms.s.now()}
+			logOps, err := ms.s.del.CreateOp(&entry)
+			if err != nil {
+				return err
+			}
+			ops := append([]table.TxOp{bumpOp}, logOps...)
+			if subPatch != nil {
+				op, err := ms.s.sub.PatchOp(sk, *subPatch)
+				if err != nil {
+					return err
+				}
+				ops = append(ops, op)
+			}
+			return ms.s.t.Transact(ctx, ops...)
+		})
+		if err != nil {
+			return 0, err
 		}
-		return ms.s.t.Transact(ctx, ops...)
+		return entry.DelId, ms.apply(ctx, entry)
 	})
-	if err != nil {
-		return 0, err
-	}
-	return entry.DelId, ms.apply(ctx, entry)
 }
 
 // extendClear returns clear moved past every range that starts at or
@@ -165,23 +165,23 @@ func (ms *Messages) apply(ctx context.Context, d tn.DelMessage) error {
 // [Messages.DeleteList]'s rewrite for each entry not yet Applied. Running
 // it again, or concurrently with a deletion, is harmless: each message
 // change is skipped once done.
-func (ms *Messages) FinishDeletes(ctx context.Context, topic tn.TopicName) (_ int, err error) {
-	ctx, call := ms.s.t.Call(ctx, "TN-27", "tinode.Messages.FinishDeletes")
-	defer func() { call.End(err) }()
-	n := 0
-	for d, err := range ms.allDeletions(ctx, topic, "", 0, true, []table.ListOption{table.Asc()}) {
-		if err != nil {
-			return n, err
+func (ms *Messages) FinishDeletes(ctx context.Context, topic tn.TopicName) (int, error) {
+	return table.Run(ctx, ms.finishDeletes, func(ctx context.Context) (int, error) {
+		n := 0
+		for d, err := range ms.deletionPages(ctx, topic, "", 0, true, []table.ListOption{table.Asc()}) {
+			if err != nil {
+				return n, err
+			}
+			if d.Applied {
+				continue
+			}
+			if err := ms.apply(ctx, d); err != nil {
+				return n, err
+			}
+			n++
 		}
-		if d.Applied {
-			continue
-		}
-		if err := ms.apply(ctx, d); err != nil {
-			return n, err
-		}
-		n++
-	}
-	return n, nil
+		return n, nil
+	})
 }
 
 // Deletions lists the topic's deletion log from DelId since (0: all),
@@ -192,13 +192,13 @@ func (ms *Messages) FinishDeletes(ctx context.Context, topic tn.TopicName) (_ in
 // shorter than its limit while its cursor continues; forUser "" keeps
 // only the deletions for everyone. The entries are read strongly
 // consistent, so a deletion that returned is listed.
-func (ms *Messages) Deletions(ctx context.Context, topic tn.TopicName, forUser tn.UserID, since int, opts ...table.ListOption) (_ table.Page[tn.DelMessage], err error) {
-	ctx, call := ms.s.t.Call(ctx, "TN-28", "tinode.Messages.Deletions")
-	defer func() { call.End(err) }()
-	return ms.deletions(ctx, topic, forUser, since, false, opts)
+func (ms *Messages) Deletions(ctx context.Context, topic tn.TopicName, forUser tn.UserID, since int, opts ...table.ListOption) (table.Page[tn.DelMessage], error) {
+	return table.Run(ctx, ms.deletions, func(ctx context.Context) (table.Page[tn.DelMessage], error) {
+		return ms.readDeletions(ctx, topic, forUser, since, false, opts)
+	})
 }
 
-func (ms *Messages) deletions(ctx context.Context, topic tn.TopicName, forUser tn.UserID, since int, all bool, opts []table.ListOption) (table.Page[tn.DelMessage], error) {
+func (ms *Messages) readDeletions(ctx context.Context, topic tn.TopicName, forUser tn.UserID, since int, all bool, opts []table.ListOption) (table.Page[tn.DelMessage], error) {
 	if since < 0 || since > tn.MaxSeqId {
 		return table.Page[tn.DelMessage]{}, table.Invalid("since", "%d is outside 0..%d", since, tn.MaxSeqId)
 	}
@@ -237,13 +237,13 @@ func (ms *Messages) deletions(ctx context.Context, topic tn.TopicName, forUser t
 // AllDeletions iterates over Deletions' pages (TN-28); filter and options
 // as Deletions.
 func (ms *Messages) AllDeletions(ctx context.Context, topic tn.TopicName, forUser tn.UserID, since int, opts ...table.ListOption) iter.Seq2[tn.DelMessage, error] {
-	return table.CallSeq2(ctx, ms.s.t, "TN-28", "tinode.Messages.AllDeletions", func(ctx context.Context) iter.Seq2[tn.DelMessage, error] {
-		return ms.allDeletions(ctx, topic, forUser, since, false, opts)
+	return table.RunSeq(ctx, ms.allDeletions, func(ctx context.Context) iter.Seq2[tn.DelMessage, error] {
+		return ms.deletionPages(ctx, topic, forUser, since, false, opts)
 	})
 }
 
-func (ms *Messages) allDeletions(ctx context.Context, topic tn.TopicName, forUser tn.UserID, since int, all bool, opts []table.ListOption) iter.Seq2[tn.DelMessage, error] {
+func (ms *Messages) deletionPages(ctx context.Context, topic tn.TopicName, forUser tn.UserID, since int, all bool, opts []table.ListOption) iter.Seq2[tn.DelMessage, error] {
 	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.DelMessage], error) {
-		return ms.deletions(ctx, topic, forUser, since, all, opts)
+		return ms.readDeletions(ctx, topic, forUser, since, all, opts)
 	}, opts...)
 }

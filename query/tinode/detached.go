@@ -15,10 +15,10 @@ import (
 // conditional PutItem of TOPIC#{topic} / SUB#{user} and counts nothing
 // (TN-24 counts subscriptions of stored topics). An existing subscription
 // gives table.ErrAlreadyExists.
-func (ss *Subscriptions) CreateUncounted(ctx context.Context, sub *tn.Subscription) (err error) {
-	ctx, call := ss.s.t.Call(ctx, "TN-9", "tinode.Subscriptions.CreateUncounted")
-	defer func() { call.End(err) }()
-	return ss.s.sub.Create(ctx, sub)
+func (ss *Subscriptions) CreateUncounted(ctx context.Context, sub *tn.Subscription) error {
+	return ss.createUncounted.Do(ctx, func(ctx context.Context) error {
+		return ss.s.sub.Create(ctx, sub)
+	})
 }
 
 // Restore brings back an existing subscription as a new one, as Tinode's
@@ -31,32 +31,32 @@ func (ss *Subscriptions) CreateUncounted(ctx context.Context, sub *tn.Subscripti
 // a soft-deleted one an UpdateItem of the topic's SubCnt. If the second
 // write does not happen, SubCnt stays one low until Topics.RecountSubs. A
 // missing subscription gives table.ErrNotFound.
-func (ss *Subscriptions) Restore(ctx context.Context, sub *tn.Subscription, counted bool) (err error) {
-	ctx, call := ss.s.t.Call(ctx, "TN-9", "tinode.Subscriptions.Restore")
-	defer func() { call.End(err) }()
-	wasDeleted := false
-	_, err = ss.Update(ctx, sub.Topic, sub.User, func(cur *tn.Subscription) error {
-		wasDeleted = cur.DeletedAt != nil
-		cur.DeletedAt = nil
-		cur.State = tn.StateOK
-		cur.ModeWant, cur.ModeGiven = sub.ModeWant, sub.ModeGiven
-		cur.ReadSeqId, cur.RecvSeqId, cur.DelId = 0, 0, 0
-		if !sub.CreatedAt.IsZero() {
-			cur.CreatedAt = sub.CreatedAt
+func (ss *Subscriptions) Restore(ctx context.Context, sub *tn.Subscription, counted bool) error {
+	return ss.restore.Do(ctx, func(ctx context.Context) error {
+		wasDeleted := false
+		_, err := ss.Update(ctx, sub.Topic, sub.User, func(cur *tn.Subscription) error {
+			wasDeleted = cur.DeletedAt != nil
+			cur.DeletedAt = nil
+			cur.State = tn.StateOK
+			cur.ModeWant, cur.ModeGiven = sub.ModeWant, sub.ModeGiven
+			cur.ReadSeqId, cur.RecvSeqId, cur.DelId = 0, 0, 0
+			if !sub.CreatedAt.IsZero() {
+				cur.CreatedAt = sub.CreatedAt
+			}
+			return nil
+		})
+		if err != nil || !wasDeleted || !counted {
+			return err
+		}
+		tk, err := ss.s.topicKey(sub.Topic)
+		if err != nil {
+			return err
+		}
+		if _, err := ss.s.topic.Add(ctx, tk, "SubCnt", 1); err != nil && !errors.Is(err, table.ErrNotFound) {
+			return err
 		}
 		return nil
 	})
-	if err != nil || !wasDeleted || !counted {
-		return err
-	}
-	tk, err := ss.s.topicKey(sub.Topic)
-	if err != nil {
-		return err
-	}
-	if _, err := ss.s.topic.Add(ctx, tk, "SubCnt", 1); err != nil && !errors.Is(err, table.ErrNotFound) {
-		return err
-	}
-	return nil
 }
 
 // RecountSubs sets the topic's SubCnt to the number of its live
@@ -64,32 +64,32 @@ func (ss *Subscriptions) Restore(ctx context.Context, sub *tn.Subscription, coun
 // readers of a channel when readers names their "chn..." topic: one Query
 // per 1 MB of subscriptions of each, then Topics.Update. It returns the
 // count. A missing topic gives table.ErrNotFound.
-func (ts *Topics) RecountSubs(ctx context.Context, name, readers tn.TopicName) (_ int, err error) {
-	ctx, call := ts.s.t.Call(ctx, "TN-24", "tinode.Topics.RecountSubs")
-	defer func() { call.End(err) }()
-	n := 0
-	names := []tn.TopicName{name}
-	if readers != "" {
-		names = append(names, readers)
-	}
-	ss := ts.s.Subs
-	for _, tname := range names {
-		for _, err := range ss.AllByTopic(ctx, tname, SubFilter{}) {
-			if err != nil {
-				return 0, err
-			}
-			n++
+func (ts *Topics) RecountSubs(ctx context.Context, name, readers tn.TopicName) (int, error) {
+	return table.Run(ctx, ts.recountSubs, func(ctx context.Context) (int, error) {
+		n := 0
+		names := []tn.TopicName{name}
+		if readers != "" {
+			names = append(names, readers)
 		}
-	}
-	k, err := ts.s.topicKey(name)
-	if err != nil {
-		return 0, err
-	}
-	_, err = ts.s.topic.Update(ctx, k, func(t *tn.Topic) error {
-		t.SubCnt = n
-		return nil
+		ss := ts.s.Subs
+		for _, tname := range names {
+			for _, err := range ss.AllByTopic(ctx, tname, SubFilter{}) {
+				if err != nil {
+					return 0, err
+				}
+				n++
+			}
+		}
+		k, err := ts.s.topicKey(name)
+		if err != nil {
+			return 0, err
+		}
+		_, err = ts.s.topic.Update(ctx, k, func(t *tn.Topic) error {
+			t.SubCnt = n
+			return nil
+		})
+		return n, err
 	})
-	return n, err
 }
 
 // RecordMessage records that message seq was sent to the topic at the
@@ -99,22 +99,22 @@ func (ts *Topics) RecountSubs(ctx context.Context, name, readers tn.TopicName) (
 // is already higher, TouchedAt moves forward. A consistent GetItem and
 // one UpdateItem checked on the version read (retried on a lost race). A
 // missing topic gives table.ErrNotFound.
-func (ts *Topics) RecordMessage(ctx context.Context, name tn.TopicName, seq int, at time.Time) (_ tn.Topic, err error) {
-	ctx, call := ts.s.t.Call(ctx, "TN-12", "tinode.Topics.RecordMessage")
-	defer func() { call.End(err) }()
-	if seq < 1 || seq > tn.MaxSeqId {
-		return tn.Topic{}, table.Invalid("SeqId", "%d is outside 1..%d", seq, tn.MaxSeqId)
-	}
-	k, err := ts.s.topicKey(name)
-	if err != nil {
-		return tn.Topic{}, err
-	}
-	at = at.UTC()
-	return ts.s.topic.Update(ctx, k, func(t *tn.Topic) error {
-		t.SeqId = max(t.SeqId, seq)
-		if t.TouchedAt == nil || at.After(*t.TouchedAt) {
-			t.TouchedAt = &at
+func (ts *Topics) RecordMessage(ctx context.Context, name tn.TopicName, seq int, at time.Time) (tn.Topic, error) {
+	return table.Run(ctx, ts.recordMessage, func(ctx context.Context) (tn.Topic, error) {
+		if seq < 1 || seq > tn.MaxSeqId {
+			return tn.Topic{}, table.Invalid("SeqId", "%d is outside 1..%d", seq, tn.MaxSeqId)
 		}
-		return nil
+		k, err := ts.s.topicKey(name)
+		if err != nil {
+			return tn.Topic{}, err
+		}
+		at = at.UTC()
+		return ts.s.topic.Update(ctx, k, func(t *tn.Topic) error {
+			t.SeqId = max(t.SeqId, seq)
+			if t.TouchedAt == nil || at.After(*t.TouchedAt) {
+				t.TouchedAt = &at
+			}
+			return nil
+		})
 	})
 }

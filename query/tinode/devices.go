@@ -14,20 +14,20 @@ import (
 // d.DeviceId (TN-16): read the user, set Devices[DeviceId], write back
 // version-checked (retried on a race, so concurrent device changes are
 // never lost). A missing user gives table.ErrNotFound.
-func (us *Users) UpsertDevice(ctx context.Context, id tn.UserID, d tn.Device) (err error) {
-	ctx, call := us.s.t.Call(ctx, "TN-16", "tinode.Users.UpsertDevice")
-	defer func() { call.End(err) }()
-	if err := d.Validate(); err != nil {
-		return err
-	}
-	_, err = us.Update(ctx, id, func(u *tn.User) error {
-		if u.Devices == nil {
-			u.Devices = map[string]tn.Device{}
+func (us *Users) UpsertDevice(ctx context.Context, id tn.UserID, d tn.Device) error {
+	return us.upsertDevice.Do(ctx, func(ctx context.Context) error {
+		if err := d.Validate(); err != nil {
+			return err
 		}
-		u.Devices[d.DeviceId] = d
-		return nil
+		_, err := us.Update(ctx, id, func(u *tn.User) error {
+			if u.Devices == nil {
+				u.Devices = map[string]tn.Device{}
+			}
+			u.Devices[d.DeviceId] = d
+			return nil
+		})
+		return err
 	})
-	return err
 }
 
 // DeleteDevice removes the user's device deviceID (TN-16). A device the
@@ -35,41 +35,41 @@ func (us *Users) UpsertDevice(ctx context.Context, id tn.UserID, d tn.Device) (e
 //
 // Requests: a consistent GetItem of the user (a missing device gives
 // ErrNotFound), then one UpdateItem checked on the version read.
-func (us *Users) DeleteDevice(ctx context.Context, id tn.UserID, deviceID string) (err error) {
-	ctx, call := us.s.t.Call(ctx, "TN-16", "tinode.Users.DeleteDevice")
-	defer func() { call.End(err) }()
-	if deviceID == "" {
-		return table.Invalid("DeviceId", "empty")
-	}
-	_, err = us.Update(ctx, id, func(u *tn.User) error {
-		if _, ok := u.Devices[deviceID]; !ok {
-			return fmt.Errorf("device %q of user %s: %w", deviceID, id, table.ErrNotFound)
+func (us *Users) DeleteDevice(ctx context.Context, id tn.UserID, deviceID string) error {
+	return us.deleteDevice.Do(ctx, func(ctx context.Context) error {
+		if deviceID == "" {
+			return table.Invalid("DeviceId", "empty")
 		}
-		delete(u.Devices, deviceID)
-		return nil
+		_, err := us.Update(ctx, id, func(u *tn.User) error {
+			if _, ok := u.Devices[deviceID]; !ok {
+				return fmt.Errorf("device %q of user %s: %w", deviceID, id, table.ErrNotFound)
+			}
+			delete(u.Devices, deviceID)
+			return nil
+		})
+		return err
 	})
-	return err
 }
 
 // Devices returns the push devices of many users at once, for a
 // notification fan-out (TN-20): one BatchGetItem per 100 users on
 // USER#{id} / USER. Users without devices, or missing, are left out; each
 // user's devices are ordered by DeviceId.
-func (us *Users) Devices(ctx context.Context, ids ...tn.UserID) (_ map[tn.UserID][]tn.Device, err error) {
-	ctx, call := us.s.t.Call(ctx, "TN-20", "tinode.Users.Devices")
-	defer func() { call.End(err) }()
-	users, err := us.GetMany(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[tn.UserID][]tn.Device, len(users))
-	for _, u := range users {
-		if len(u.Devices) == 0 {
-			continue
+func (us *Users) Devices(ctx context.Context, ids ...tn.UserID) (map[tn.UserID][]tn.Device, error) {
+	return table.Run(ctx, us.devices, func(ctx context.Context) (map[tn.UserID][]tn.Device, error) {
+		users, err := us.GetMany(ctx, ids)
+		if err != nil {
+			return nil, err
 		}
-		for _, k := range slices.Sorted(maps.Keys(u.Devices)) {
-			out[u.Id] = append(out[u.Id], u.Devices[k])
+		out := make(map[tn.UserID][]tn.Device, len(users))
+		for _, u := range users {
+			if len(u.Devices) == 0 {
+				continue
+			}
+			for _, k := range slices.Sorted(maps.Keys(u.Devices)) {
+				out[u.Id] = append(out[u.Id], u.Devices[k])
+			}
 		}
-	}
-	return out, nil
+		return out, nil
+	})
 }

@@ -75,7 +75,7 @@
 //     UserByCred, Unvalidated
 //   - TN-31 [Files.Start], [Files.Finish], Files.ByID.Get (declared); TN-32 [Files.Link],
 //     [Files.Links], [Files.Unlink]; TN-33 [Files.DeleteUnused]
-//   - TN-34 [Cache.Get], [Cache.Upsert], [Cache.Delete]; TN-35 [Cache.Expire]
+//   - TN-34 [Cache.ByKey], [Cache.Upsert], [Cache.Delete]; TN-35 [Cache.Expire]
 //   - TN-36 [Meta.Init], [Meta.Version], [Meta.Upgrade]
 //   - TN-37 [Subscriptions.Channels]; TN-38 [Topics.ChangeOwner]
 //   - TN-39 every write heard as a typed change of its entity, from the

@@ -22,11 +22,18 @@ type Files struct {
 	//	f, err := s.Files.ByID.Get(ctx, tn.File{Id: id})
 	ByID *table.Pattern[tn.File]
 
-	s *Store
+	start, finish, link, links, unlink, deleteUnused table.Op
+	s                                                *Store
 }
 
 func newFiles(s *Store) *Files {
 	return &Files{s: s,
+		start:        table.NewOp(s.t, "TN-31", "tinode.Files.Start"),
+		finish:       table.NewOp(s.t, "TN-31", "tinode.Files.Finish"),
+		link:         table.NewOp(s.t, "TN-32", "tinode.Files.Link"),
+		links:        table.NewOp(s.t, "TN-32", "tinode.Files.Links"),
+		unlink:       table.NewOp(s.t, "TN-32", "tinode.Files.Unlink"),
+		deleteUnused: table.NewOp(s.t, "TN-33", "tinode.Files.DeleteUnused"),
 		ByID: table.NewPattern(s.file, table.PatternDef[tn.File]{ID: "TN-31", Name: "tinode.Files.ByID",
 			Doc: "An upload record by file id.", Reads: table.ReadOne,
 			Check: func(f *tn.File) error {
@@ -42,11 +49,11 @@ func newFiles(s *Store) *Files {
 // conditional PutItem of FILE#{id} / FILE. The record has no link, so it
 // is in the unused-file index from the start (TN-33). An existing id gives
 // table.ErrAlreadyExists.
-func (fs *Files) Start(ctx context.Context, f *tn.File) (err error) {
-	ctx, call := fs.s.t.Call(ctx, "TN-31", "tinode.Files.Start")
-	defer func() { call.End(err) }()
-	f.UseCount = 0
-	return fs.s.file.Create(ctx, f)
+func (fs *Files) Start(ctx context.Context, f *tn.File) error {
+	return fs.start.Do(ctx, func(ctx context.Context) error {
+		f.UseCount = 0
+		return fs.s.file.Create(ctx, f)
+	})
 }
 
 // Finish ends the upload of file id (TN-31, Tinode's FileFinishUpload).
@@ -55,33 +62,33 @@ func (fs *Files) Start(ctx context.Context, f *tn.File) (err error) {
 // UpdateItem checked on the version read. On failure the record is
 // deleted (one DeleteItem; nothing keeps a failed upload) and returned
 // with UploadFailed and size 0. A missing record gives table.ErrNotFound.
-func (fs *Files) Finish(ctx context.Context, id string, success bool, size int64, location, etag string) (_ tn.File, err error) {
-	ctx, call := fs.s.t.Call(ctx, "TN-31", "tinode.Files.Finish")
-	defer func() { call.End(err) }()
-	k, err := fs.s.fileKey(id)
-	if err != nil {
-		return tn.File{}, err
-	}
-	if !success {
-		f, err := fs.s.file.Take(ctx, k)
+func (fs *Files) Finish(ctx context.Context, id string, success bool, size int64, location, etag string) (tn.File, error) {
+	return table.Run(ctx, fs.finish, func(ctx context.Context) (tn.File, error) {
+		k, err := fs.s.fileKey(id)
 		if err != nil {
 			return tn.File{}, err
 		}
-		f.Status, f.Size, f.UpdatedAt = tn.UploadFailed, 0, fs.s.now()
-		return f, nil
-	}
-	if size < 0 {
-		return tn.File{}, table.Invalid("Size", "negative")
-	}
-	return fs.s.file.Update(ctx, k, func(f *tn.File) error {
-		f.Status, f.Size = tn.UploadCompleted, size
-		if location != "" {
-			f.Location = location
+		if !success {
+			f, err := fs.s.file.Take(ctx, k)
+			if err != nil {
+				return tn.File{}, err
+			}
+			f.Status, f.Size, f.UpdatedAt = tn.UploadFailed, 0, fs.s.now()
+			return f, nil
 		}
-		if etag != "" {
-			f.ETag = etag
+		if size < 0 {
+			return tn.File{}, table.Invalid("Size", "negative")
 		}
-		return nil
+		return fs.s.file.Update(ctx, k, func(f *tn.File) error {
+			f.Status, f.Size = tn.UploadCompleted, size
+			if location != "" {
+				f.Location = location
+			}
+			if etag != "" {
+				f.ETag = etag
+			}
+			return nil
+		})
 	})
 }
 
@@ -98,97 +105,97 @@ func (fs *Files) Finish(ctx context.Context, id string, success bool, size int64
 // Requests: with replace, a consistent Query of the owner's links; per
 // removed link a DeleteItem, then a GetItem and an UpdateItem of its file;
 // per new link a GetItem and an UpdateItem of its file and a PutItem.
-func (fs *Files) Link(ctx context.Context, owner tn.LinkOwner, fids []string, replace bool) (err error) {
-	ctx, call := fs.s.t.Call(ctx, "TN-32", "tinode.Files.Link")
-	defer func() { call.End(err) }()
-	if len(fids) == 0 {
-		return table.Invalid("fids", "empty")
-	}
-	have := map[string]bool{}
-	if replace {
-		links, err := fs.Links(ctx, owner)
-		if err != nil {
-			return err
+func (fs *Files) Link(ctx context.Context, owner tn.LinkOwner, fids []string, replace bool) error {
+	return fs.link.Do(ctx, func(ctx context.Context) error {
+		if len(fids) == 0 {
+			return table.Invalid("fids", "empty")
 		}
-		for _, l := range links {
-			if slices.Contains(fids, l.File) {
-				have[l.File] = true
+		have := map[string]bool{}
+		if replace {
+			links, err := fs.Links(ctx, owner)
+			if err != nil {
+				return err
+			}
+			for _, l := range links {
+				if slices.Contains(fids, l.File) {
+					have[l.File] = true
+					continue
+				}
+				if err := fs.unlinkOne(ctx, l); err != nil {
+					return err
+				}
+			}
+		}
+		for _, fid := range fids {
+			if have[fid] {
 				continue
 			}
-			if err := fs.unlink(ctx, l); err != nil {
+			have[fid] = true
+			l := tn.FileLink{Owner: owner, File: fid}
+			if err := l.Validate(); err != nil {
+				return err
+			}
+			if err := fs.count(ctx, fid, 1); err != nil {
+				return err
+			}
+			if err := fs.s.link.Create(ctx, &l); err != nil {
+				if errors.Is(err, table.ErrAlreadyExists) {
+					// Linked before: undo this call's count.
+					if err := fs.count(ctx, fid, -1); err != nil {
+						return err
+					}
+					continue
+				}
 				return err
 			}
 		}
-	}
-	for _, fid := range fids {
-		if have[fid] {
-			continue
-		}
-		have[fid] = true
-		l := tn.FileLink{Owner: owner, File: fid}
-		if err := l.Validate(); err != nil {
-			return err
-		}
-		if err := fs.count(ctx, fid, 1); err != nil {
-			return err
-		}
-		if err := fs.s.link.Create(ctx, &l); err != nil {
-			if errors.Is(err, table.ErrAlreadyExists) {
-				// Linked before: undo this call's count.
-				if err := fs.count(ctx, fid, -1); err != nil {
-					return err
-				}
-				continue
-			}
-			return err
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // Links returns the files owner links to (TN-32): one consistent Query of
 // PK = FLINK#{owner} per 1 MB.
-func (fs *Files) Links(ctx context.Context, owner tn.LinkOwner) (_ []tn.FileLink, err error) {
-	ctx, call := fs.s.t.Call(ctx, "TN-32", "tinode.Files.Links")
-	defer func() { call.End(err) }()
-	if owner == "" {
-		return nil, table.Invalid("Owner", "empty")
-	}
-	q := fs.s.link.Partition(table.Primary, tn.FileLink{Owner: owner})
-	if err := q.Err(); err != nil {
-		return nil, err
-	}
-	q.Consistent = true
-	var out []tn.FileLink
-	for l, err := range fs.s.link.ListAll(ctx, q) {
-		if err != nil {
+func (fs *Files) Links(ctx context.Context, owner tn.LinkOwner) ([]tn.FileLink, error) {
+	return table.Run(ctx, fs.links, func(ctx context.Context) ([]tn.FileLink, error) {
+		if owner == "" {
+			return nil, table.Invalid("Owner", "empty")
+		}
+		q := fs.s.link.Partition(table.Primary, tn.FileLink{Owner: owner})
+		if err := q.Err(); err != nil {
 			return nil, err
 		}
-		out = append(out, l)
-	}
-	return out, nil
+		q.Consistent = true
+		var out []tn.FileLink
+		for l, err := range fs.s.link.ListAll(ctx, q) {
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, l)
+		}
+		return out, nil
+	})
 }
 
 // Unlink removes every link of owner (TN-32), when the topic, user or
 // message is deleted for good, and returns how many it removed: the
 // owner's links as Links reads them, then per link a DeleteItem and the
 // file's count lowered (a GetItem and an UpdateItem).
-func (fs *Files) Unlink(ctx context.Context, owner tn.LinkOwner) (_ int, err error) {
-	ctx, call := fs.s.t.Call(ctx, "TN-32", "tinode.Files.Unlink")
-	defer func() { call.End(err) }()
-	links, err := fs.Links(ctx, owner)
-	if err != nil {
-		return 0, err
-	}
-	for i, l := range links {
-		if err := fs.unlink(ctx, l); err != nil {
-			return i, err
+func (fs *Files) Unlink(ctx context.Context, owner tn.LinkOwner) (int, error) {
+	return table.Run(ctx, fs.unlink, func(ctx context.Context) (int, error) {
+		links, err := fs.Links(ctx, owner)
+		if err != nil {
+			return 0, err
 		}
-	}
-	return len(links), nil
+		for i, l := range links {
+			if err := fs.unlinkOne(ctx, l); err != nil {
+				return i, err
+			}
+		}
+		return len(links), nil
+	})
 }
 
-func (fs *Files) unlink(ctx context.Context, l tn.FileLink) error {
+func (fs *Files) unlinkOne(ctx context.Context, l tn.FileLink) error {
 	k, err := fs.s.link.KeyOf(&l)
 	if err != nil {
 		return err
@@ -232,57 +239,57 @@ func (fs *Files) count(ctx context.Context, fid string, delta int) error {
 // linked in between is kept. The index is
 // eventually consistent: a file linked just before may still be listed,
 // and its version check keeps it.
-func (fs *Files) DeleteUnused(ctx context.Context, olderThan time.Time, limit int) (_ []string, err error) {
-	ctx, call := fs.s.t.Call(ctx, "TN-33", "tinode.Files.DeleteUnused")
-	defer func() { call.End(err) }()
-	if limit < 1 || limit > 1000 {
-		return nil, table.Invalid("limit", "%d is outside 1..1000", limit)
-	}
-	// The partition without its shard segment (FILEUNUSED), which List
-	// reads shard by shard.
-	pk, err := tn.FileUnusedIndex.Partition(nil)
-	if err != nil {
-		return nil, err
-	}
-	lo, err := tn.FileUnusedIndex.SortPrefix(nil)
-	if err != nil {
-		return nil, err
-	}
-	sk := table.SKBeginsWith(lo)
-	if !olderThan.IsZero() {
-		lo, hi, err := tn.FileUnusedBefore(olderThan)
-		if err != nil {
-			return nil, table.Invalid("olderThan", "%v", err)
+func (fs *Files) DeleteUnused(ctx context.Context, olderThan time.Time, limit int) ([]string, error) {
+	return table.Run(ctx, fs.deleteUnused, func(ctx context.Context) ([]string, error) {
+		if limit < 1 || limit > 1000 {
+			return nil, table.Invalid("limit", "%d is outside 1..1000", limit)
 		}
-		sk = table.SKBetween(lo, hi)
-	}
-	q := table.Query{Index: table.GSI2, PK: pk, SK: sk}
-	var found []tn.File
-	for f, err := range fs.s.file.ListAll(ctx, q) {
+		// The partition without its shard segment (FILEUNUSED), which List
+		// reads shard by shard.
+		pk, err := tn.FileUnusedIndex.Partition(nil)
 		if err != nil {
 			return nil, err
 		}
-		if f.UseCount > 0 {
-			continue
-		}
-		found = append(found, f)
-		if len(found) == limit {
-			break
-		}
-	}
-	var locations []string
-	for _, f := range found {
-		k, _ := fs.s.fileKey(f.Id)
-		err := fs.s.t.Transact(ctx, fs.s.file.DeleteVersionOp(k, f.Version))
+		lo, err := tn.FileUnusedIndex.SortPrefix(nil)
 		if err != nil {
-			if errors.Is(err, table.ErrConflict) || errors.Is(err, table.ErrNotFound) || errors.Is(err, table.ErrConditionFailed) || errors.Is(err, table.ErrTransactionCanceled) {
-				continue // linked or deleted in between
+			return nil, err
+		}
+		sk := table.SKBeginsWith(lo)
+		if !olderThan.IsZero() {
+			lo, hi, err := tn.FileUnusedBefore(olderThan)
+			if err != nil {
+				return nil, table.Invalid("olderThan", "%v", err)
 			}
-			return locations, err
+			sk = table.SKBetween(lo, hi)
 		}
-		if f.Location != "" {
-			locations = append(locations, f.Location)
+		q := table.Query{Index: table.GSI2, PK: pk, SK: sk}
+		var found []tn.File
+		for f, err := range fs.s.file.ListAll(ctx, q) {
+			if err != nil {
+				return nil, err
+			}
+			if f.UseCount > 0 {
+				continue
+			}
+			found = append(found, f)
+			if len(found) == limit {
+				break
+			}
 		}
-	}
-	return locations, nil
+		var locations []string
+		for _, f := range found {
+			k, _ := fs.s.fileKey(f.Id)
+			err := fs.s.t.Transact(ctx, fs.s.file.DeleteVersionOp(k, f.Version))
+			if err != nil {
+				if errors.Is(err, table.ErrConflict) || errors.Is(err, table.ErrNotFound) || errors.Is(err, table.ErrConditionFailed) || errors.Is(err, table.ErrTransactionCanceled) {
+					continue // linked or deleted in between
+				}
+				return locations, err
+			}
+			if f.Location != "" {
+				locations = append(locations, f.Location)
+			}
+		}
+		return locations, nil
+	})
 }

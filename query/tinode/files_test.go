@@ -100,7 +100,7 @@ func TestFiles_TN31_TN32_TN33(t *testing.T) {
 func TestCache_TN34_TN35(t *testing.T) {
 	s := newStore(t)
 	c := ctx(t)
-	_, err := s.Cache.Get(c, "k")
+	_, err := s.Cache.ByKey.Get(c, tn.CacheEntry{Key: "k"})
 	wantIs(t, err, table.ErrNotFound)
 	if err := s.Cache.Upsert(c, "code_a:1", "v1", true); err != nil {
 		t.Fatal(err)
@@ -109,8 +109,8 @@ func TestCache_TN34_TN35(t *testing.T) {
 	if err := s.Cache.Upsert(c, "code_a:1", "v3", false); err != nil {
 		t.Fatal(err)
 	}
-	if v, err := s.Cache.Get(c, "code_a:1"); err != nil || v != "v3" {
-		t.Fatalf("Get = %q, %v", v, err)
+	if e, err := s.Cache.ByKey.Get(c, tn.CacheEntry{Key: "code_a:1"}); err != nil || e.Value != "v3" {
+		t.Fatalf("Get = %q, %v", e.Value, err)
 	}
 	for _, k := range []string{"code_b#1", "other_x"} {
 		if err := s.Cache.Upsert(c, k, "v", false); err != nil {
@@ -123,7 +123,7 @@ func TestCache_TN34_TN35(t *testing.T) {
 	if n, err := s.Cache.Expire(c, "code_", time.Now().Add(time.Hour)); err != nil || n != 2 {
 		t.Fatalf("Expire = %d, %v, want 2", n, err)
 	}
-	if _, err := s.Cache.Get(c, "other_x"); err != nil {
+	if _, err := s.Cache.ByKey.Get(c, tn.CacheEntry{Key: "other_x"}); err != nil {
 		t.Fatalf("another prefix was expired: %v", err)
 	}
 	_, err = s.Cache.Expire(c, "", time.Now())
@@ -134,7 +134,7 @@ func TestCache_TN34_TN35(t *testing.T) {
 	if err := s.Cache.Delete(c, "other_x"); err != nil {
 		t.Fatalf("deleting a missing key: %v", err)
 	}
-	_, err = s.Cache.Get(c, "other_x")
+	_, err = s.Cache.ByKey.Get(c, tn.CacheEntry{Key: "other_x"})
 	wantIs(t, err, table.ErrNotFound)
 }
 
@@ -143,7 +143,7 @@ func TestCache_TN34_TN35(t *testing.T) {
 func TestMeta_TN36(t *testing.T) {
 	s := newStore(t)
 	c := ctx(t)
-	_, err := s.Meta.Version(c)
+	_, err := s.Meta.Version.Get(c, tn.DBVersion{})
 	wantIs(t, err, table.ErrNotFound)
 	if err := s.Meta.Init(c, 113); err != nil {
 		t.Fatal(err)
@@ -153,8 +153,8 @@ func TestMeta_TN36(t *testing.T) {
 	if err := s.Meta.Upgrade(c, 113, 114); err != nil {
 		t.Fatal(err)
 	}
-	if v, err := s.Meta.Version(c); err != nil || v != 114 {
-		t.Fatalf("Version = %d, %v", v, err)
+	if v, err := s.Meta.Version.Get(c, tn.DBVersion{}); err != nil || v.Version != 114 {
+		t.Fatalf("Version = %d, %v", v.Version, err)
 	}
 }
 

@@ -27,22 +27,22 @@ type SubUser struct {
 // (filter and options as there), then one BatchGetItem for the page's
 // topics, so 2 requests per page, never one per row. A subscription
 // whose topic is gone is left out.
-func (ss *Subscriptions) TopicsOfUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) (_ table.Page[SubTopic], err error) {
-	ctx, call := ss.s.t.Call(ctx, "TN-23", "tinode.Subscriptions.TopicsOfUser")
-	defer func() { call.End(err) }()
-	p, err := ss.ListByUser(ctx, user, f, opts...)
-	if err != nil {
-		return table.Page[SubTopic]{}, err
-	}
-	return table.Join(ctx, p, func(s tn.Subscription) tn.TopicName { return s.Topic }, ss.s.Topics.GetMany,
-		func(t tn.Topic) tn.TopicName { return t.Id }, func(s tn.Subscription, t tn.Topic) SubTopic { return SubTopic{Sub: s, Topic: t} })
+func (ss *Subscriptions) TopicsOfUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) (table.Page[SubTopic], error) {
+	return table.Run(ctx, ss.topicsOfUser, func(ctx context.Context) (table.Page[SubTopic], error) {
+		p, err := ss.ListByUser(ctx, user, f, opts...)
+		if err != nil {
+			return table.Page[SubTopic]{}, err
+		}
+		return table.Join(ctx, p, func(s tn.Subscription) tn.TopicName { return s.Topic }, ss.s.Topics.GetMany,
+			func(t tn.Topic) tn.TopicName { return t.Id }, func(s tn.Subscription, t tn.Topic) SubTopic { return SubTopic{Sub: s, Topic: t} })
+	})
 }
 
 // AllTopicsOfUser iterates over TopicsOfUser's pages (TN-23).
 //
 // Each page costs what a TopicsOfUser page does: a Query and a BatchGetItem.
 func (ss *Subscriptions) AllTopicsOfUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) iter.Seq2[SubTopic, error] {
-	return table.CallPages(ctx, ss.s.t, "TN-23", "tinode.Subscriptions.AllTopicsOfUser", func(ctx context.Context, opts ...table.ListOption) (table.Page[SubTopic], error) {
+	return table.RunPages(ctx, ss.allTopicsOfUser, func(ctx context.Context, opts ...table.ListOption) (table.Page[SubTopic], error) {
 		return ss.TopicsOfUser(ctx, user, f, opts...)
 	}, opts...)
 }
@@ -52,22 +52,22 @@ func (ss *Subscriptions) AllTopicsOfUser(ctx context.Context, user tn.UserID, f 
 // [Subscriptions.ListByTopic] (filter and options as there), then one
 // BatchGetItem for the page's users: 2 requests per page. A subscription
 // whose user is gone is left out.
-func (ss *Subscriptions) UsersOfTopic(ctx context.Context, topic tn.TopicName, f SubFilter, opts ...table.ListOption) (_ table.Page[SubUser], err error) {
-	ctx, call := ss.s.t.Call(ctx, "TN-23", "tinode.Subscriptions.UsersOfTopic")
-	defer func() { call.End(err) }()
-	p, err := ss.ListByTopic(ctx, topic, f, opts...)
-	if err != nil {
-		return table.Page[SubUser]{}, err
-	}
-	return table.Join(ctx, p, func(s tn.Subscription) tn.UserID { return s.User }, ss.s.Users.GetMany,
-		func(u tn.User) tn.UserID { return u.Id }, func(s tn.Subscription, u tn.User) SubUser { return SubUser{Sub: s, User: u} })
+func (ss *Subscriptions) UsersOfTopic(ctx context.Context, topic tn.TopicName, f SubFilter, opts ...table.ListOption) (table.Page[SubUser], error) {
+	return table.Run(ctx, ss.usersOfTopic, func(ctx context.Context) (table.Page[SubUser], error) {
+		p, err := ss.ListByTopic(ctx, topic, f, opts...)
+		if err != nil {
+			return table.Page[SubUser]{}, err
+		}
+		return table.Join(ctx, p, func(s tn.Subscription) tn.UserID { return s.User }, ss.s.Users.GetMany,
+			func(u tn.User) tn.UserID { return u.Id }, func(s tn.Subscription, u tn.User) SubUser { return SubUser{Sub: s, User: u} })
+	})
 }
 
 // AllUsersOfTopic iterates over UsersOfTopic's pages (TN-23).
 //
 // Each page costs what a UsersOfTopic page does: a Query and a BatchGetItem.
 func (ss *Subscriptions) AllUsersOfTopic(ctx context.Context, topic tn.TopicName, f SubFilter, opts ...table.ListOption) iter.Seq2[SubUser, error] {
-	return table.CallPages(ctx, ss.s.t, "TN-23", "tinode.Subscriptions.AllUsersOfTopic", func(ctx context.Context, opts ...table.ListOption) (table.Page[SubUser], error) {
+	return table.RunPages(ctx, ss.allUsersOfTopic, func(ctx context.Context, opts ...table.ListOption) (table.Page[SubUser], error) {
 		return ss.UsersOfTopic(ctx, topic, f, opts...)
 	}, opts...)
 }
@@ -79,23 +79,23 @@ func (ss *Subscriptions) AllUsersOfTopic(ctx context.Context, topic tn.TopicName
 // Requests: per page of subscriptions (GSI1 Query) one BatchGetItem of
 // their topics, no per-topic read. The subscriptions come from GSI1, so a
 // read position advanced a moment ago may not count yet.
-func (ss *Subscriptions) UnreadCount(ctx context.Context, user tn.UserID) (_ int, err error) {
-	ctx, call := ss.s.t.Call(ctx, "TN-21", "tinode.Subscriptions.UnreadCount")
-	defer func() { call.End(err) }()
-	total := 0
-	for st, err := range ss.AllTopicsOfUser(ctx, user, SubFilter{}, table.Limit(100)) {
-		if err != nil {
-			return 0, err
+func (ss *Subscriptions) UnreadCount(ctx context.Context, user tn.UserID) (int, error) {
+	return table.Run(ctx, ss.unreadCount, func(ctx context.Context) (int, error) {
+		total := 0
+		for st, err := range ss.AllTopicsOfUser(ctx, user, SubFilter{}, table.Limit(100)) {
+			if err != nil {
+				return 0, err
+			}
+			s, t := st.Sub, st.Topic
+			if !s.ModeWant.Has(tn.ModeRead) || !s.ModeGiven.Has(tn.ModeRead) || t.DeletedAt != nil || t.State == tn.StateDeleted {
+				continue
+			}
+			if n := t.SeqId - max(s.ReadSeqId, s.ClearId); n > 0 {
+				total += n
+			}
 		}
-		s, t := st.Sub, st.Topic
-		if !s.ModeWant.Has(tn.ModeRead) || !s.ModeGiven.Has(tn.ModeRead) || t.DeletedAt != nil || t.State == tn.StateDeleted {
-			continue
-		}
-		if n := t.SeqId - max(s.ReadSeqId, s.ClearId); n > 0 {
-			total += n
-		}
-	}
-	return total, nil
+		return total, nil
+	})
 }
 
 // CreateP2P creates a p2p topic with the subscriptions of its two users
@@ -108,67 +108,67 @@ func (ss *Subscriptions) UnreadCount(ctx context.Context, user tn.UserID) (_ int
 // then one transaction (topic with SubCnt 2, both subscriptions), retried
 // if the invited subscription changed in between. An existing topic gives
 // table.ErrAlreadyExists.
-func (ts *Topics) CreateP2P(ctx context.Context, t *tn.Topic, initiator, invited *tn.Subscription) (_ bool, err error) {
-	ctx, call := ts.s.t.Call(ctx, "TN-26", "tinode.Topics.CreateP2P")
-	defer func() { call.End(err) }()
-	if initiator.Topic != t.Id || invited.Topic != t.Id {
-		return false, table.Invalid("Topic", "both subscriptions must be of topic %q", t.Id)
-	}
-	if initiator.User == invited.User {
-		return false, table.Invalid("User", "initiator and invited are both %q", initiator.User)
-	}
-	if err := t.Id.Validate("Id"); err != nil {
-		return false, err
-	}
-	ik, err := ts.s.subKey(invited.Topic, invited.User)
-	if err != nil {
-		return false, err
-	}
-	kept := false
-	err = ts.s.retry(ctx, func() error {
-		topic := *t
-		topic.SubCnt = 2
-		ops, err := ts.s.topic.CreateOp(&topic)
-		if err != nil {
-			return err
+func (ts *Topics) CreateP2P(ctx context.Context, t *tn.Topic, initiator, invited *tn.Subscription) (bool, error) {
+	return table.Run(ctx, ts.createP2P, func(ctx context.Context) (bool, error) {
+		if initiator.Topic != t.Id || invited.Topic != t.Id {
+			return false, table.Invalid("Topic", "both subscriptions must be of topic %q", t.Id)
 		}
-		first := *initiator
-		put, err := ts.s.sub.PutOp(&first)
-		if err != nil {
-			return err
+		if initiator.User == invited.User {
+			return false, table.Invalid("User", "initiator and invited are both %q", initiator.User)
 		}
-		ops = append(ops, put)
-		cur, err := ts.s.sub.Get(ctx, ik, table.Consistent())
-		switch {
-		case errors.Is(err, table.ErrNotFound):
-			second := *invited
-			create, err := ts.s.sub.CreateOp(&second)
+		if err := t.Id.Validate("Id"); err != nil {
+			return false, err
+		}
+		ik, err := ts.s.subKey(invited.Topic, invited.User)
+		if err != nil {
+			return false, err
+		}
+		kept := false
+		err = ts.s.retry(ctx, func() error {
+			topic := *t
+			topic.SubCnt = 2
+			ops, err := ts.s.topic.CreateOp(&topic)
 			if err != nil {
 				return err
 			}
-			ops, kept = append(ops, create...), false
-		case err != nil:
-			return err
-		default:
-			v := cur.Version
-			p := table.Patch{IfVersion: &v, NoTouch: true}
-			if cur.DeletedAt != nil {
-				p = table.Patch{IfVersion: &v, NoTouch: true, Set: map[string]any{"State": tn.StateOK}, Remove: []string{"DeletedAt"}}
-			}
-			keep, err := ts.s.sub.PatchOp(ik, p)
+			first := *initiator
+			put, err := ts.s.sub.PutOp(&first)
 			if err != nil {
 				return err
 			}
-			ops, kept = append(ops, keep), true
-		}
-		err = ts.s.t.Transact(ctx, ops...)
-		var te *table.TxError
-		if errors.As(err, &te) && len(te.Failed()) > 0 && te.Failed()[0].Index == 0 {
-			return fmt.Errorf("create p2p topic %s: %w: %w", t.Id, table.ErrAlreadyExists, err)
-		}
-		return err
+			ops = append(ops, put)
+			cur, err := ts.s.sub.Get(ctx, ik, table.Consistent())
+			switch {
+			case errors.Is(err, table.ErrNotFound):
+				second := *invited
+				create, err := ts.s.sub.CreateOp(&second)
+				if err != nil {
+					return err
+				}
+				ops, kept = append(ops, create...), false
+			case err != nil:
+				return err
+			default:
+				v := cur.Version
+				p := table.Patch{IfVersion: &v, NoTouch: true}
+				if cur.DeletedAt != nil {
+					p = table.Patch{IfVersion: &v, NoTouch: true, Set: map[string]any{"State": tn.StateOK}, Remove: []string{"DeletedAt"}}
+				}
+				keep, err := ts.s.sub.PatchOp(ik, p)
+				if err != nil {
+					return err
+				}
+				ops, kept = append(ops, keep), true
+			}
+			err = ts.s.t.Transact(ctx, ops...)
+			var te *table.TxError
+			if errors.As(err, &te) && len(te.Failed()) > 0 && te.Failed()[0].Index == 0 {
+				return fmt.Errorf("create p2p topic %s: %w: %w", t.Id, table.ErrAlreadyExists, err)
+			}
+			return err
+		})
+		return kept, err
 	})
-	return kept, err
 }
 
 // TopicMatch is a topic found by its tags and the tags that matched.
@@ -186,41 +186,41 @@ type TopicMatch struct {
 // the topics found, in the order of their first matching tag; a topic read
 // without the tag (a shared tag's entry left behind) does not match it. Free tags
 // and users' tags are skipped.
-func (ts *Topics) FindByTags(ctx context.Context, tags ...string) (_ []TopicMatch, err error) {
-	ctx, call := ts.s.t.Call(ctx, "TN-19", "tinode.Topics.FindByTags")
-	defer func() { call.End(err) }()
-	if err := checkTagArgs(tags); err != nil {
-		return nil, err
-	}
-	guards, err := ts.s.tagHolders(ctx, tags)
-	if err != nil {
-		return nil, err
-	}
-	var names []tn.TopicName
-	matched := map[tn.TopicName][]string{}
-	for _, g := range guards {
-		name, ok := tn.TopicNameFromKey(g.Owner)
-		if !ok {
-			continue
+func (ts *Topics) FindByTags(ctx context.Context, tags ...string) ([]TopicMatch, error) {
+	return table.Run(ctx, ts.findByTags, func(ctx context.Context) ([]TopicMatch, error) {
+		if err := checkTagArgs(tags); err != nil {
+			return nil, err
 		}
-		tag, err := tn.TagFromUnique(g.Unique)
+		guards, err := ts.s.tagHolders(ctx, tags)
 		if err != nil {
 			return nil, err
 		}
-		if _, ok := matched[name]; !ok {
-			names = append(names, name)
+		var names []tn.TopicName
+		matched := map[tn.TopicName][]string{}
+		for _, g := range guards {
+			name, ok := tn.TopicNameFromKey(g.Owner)
+			if !ok {
+				continue
+			}
+			tag, err := tn.TagFromUnique(g.Unique)
+			if err != nil {
+				return nil, err
+			}
+			if _, ok := matched[name]; !ok {
+				names = append(names, name)
+			}
+			matched[name] = append(matched[name], tag)
 		}
-		matched[name] = append(matched[name], tag)
-	}
-	topics, err := ts.GetMany(ctx, names)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]TopicMatch, 0, len(topics))
-	for _, t := range topics {
-		if tags := stillHeld(matched[t.Id], t.Tags); len(tags) > 0 {
-			out = append(out, TopicMatch{Topic: t, Tags: tags})
+		topics, err := ts.GetMany(ctx, names)
+		if err != nil {
+			return nil, err
 		}
-	}
-	return out, nil
+		out := make([]TopicMatch, 0, len(topics))
+		for _, t := range topics {
+			if tags := stillHeld(matched[t.Id], t.Tags); len(tags) > 0 {
+				out = append(out, TopicMatch{Topic: t, Tags: tags})
+			}
+		}
+		return out, nil
+	})
 }

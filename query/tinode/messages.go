@@ -14,8 +14,28 @@ import (
 
 // Messages are the access patterns of messages.
 type Messages struct {
-	s      *Store
-	queues sync.Map // topic name -> *saveQueue
+	deleteList, finishDeletes, deletions, save, get, history, deleteForUser, deleteForAll, import_, reshard, importAt, newest, historyAll, allDeletions table.Op
+	s                                                                                                                                                   *Store
+	queues                                                                                                                                              sync.Map // topic name -> *saveQueue
+}
+
+func newMessages(s *Store) *Messages {
+	return &Messages{s: s,
+		historyAll:    table.NewOp(s.t, "TN-13", "tinode.Messages.HistoryAll"),
+		allDeletions:  table.NewOp(s.t, "TN-28", "tinode.Messages.AllDeletions"),
+		deleteList:    table.NewOp(s.t, "TN-27", "tinode.Messages.DeleteList"),
+		finishDeletes: table.NewOp(s.t, "TN-27", "tinode.Messages.FinishDeletes"),
+		deletions:     table.NewOp(s.t, "TN-28", "tinode.Messages.Deletions"),
+		save:          table.NewOp(s.t, "TN-12", "tinode.Messages.Save"),
+		get:           table.NewOp(s.t, "TN-15", "tinode.Messages.Get"),
+		history:       table.NewOp(s.t, "TN-13", "tinode.Messages.History"),
+		deleteForUser: table.NewOp(s.t, "TN-14", "tinode.Messages.DeleteForUser"),
+		deleteForAll:  table.NewOp(s.t, "TN-14", "tinode.Messages.DeleteForAll"),
+		import_:       table.NewOp(s.t, "TN-12", "tinode.Messages.Import"),
+		reshard:       table.NewOp(s.t, "TN-12", "tinode.Messages.Reshard"),
+		importAt:      table.NewOp(s.t, "TN-12", "tinode.Messages.ImportAt"),
+		newest:        table.NewOp(s.t, "TN-13", "tinode.Messages.Newest"),
+	}
 }
 
 // saveQueue gathers the Saves of one topic waiting for a commit.
@@ -65,34 +85,34 @@ const (
 // Errors: a missing or deleted topic
 // table.ErrNotFound; retries exhausted table.ErrConflict; bad input a
 // *table.ValidationError (before any request).
-func (ms *Messages) Save(ctx context.Context, m *tn.Message) (err error) {
-	ctx, call := ms.s.t.Call(ctx, "TN-12", "tinode.Messages.Save")
-	defer func() { call.End(err) }()
-	if _, err := ms.s.topicKey(m.Topic); err != nil {
-		return err
-	}
-	probe := *m
-	probe.SeqId = 1
-	if err := probe.Validate(); err != nil {
-		return err
-	}
-	qv, _ := ms.queues.LoadOrStore(m.Topic, &saveQueue{})
-	q := qv.(*saveQueue)
-	req := &saveReq{ctx: ctx, m: m, done: make(chan error, 1)}
-	q.mu.Lock()
-	q.pending = append(q.pending, req)
-	lead := !q.leading
-	q.leading = true
-	q.mu.Unlock()
-	if lead {
-		ms.lead(ctx, q)
-	}
-	select {
-	case err := <-req.done:
-		return err
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+func (ms *Messages) Save(ctx context.Context, m *tn.Message) error {
+	return ms.save.Do(ctx, func(ctx context.Context) error {
+		if _, err := ms.s.topicKey(m.Topic); err != nil {
+			return err
+		}
+		probe := *m
+		probe.SeqId = 1
+		if err := probe.Validate(); err != nil {
+			return err
+		}
+		qv, _ := ms.queues.LoadOrStore(m.Topic, &saveQueue{})
+		q := qv.(*saveQueue)
+		req := &saveReq{ctx: ctx, m: m, done: make(chan error, 1)}
+		q.mu.Lock()
+		q.pending = append(q.pending, req)
+		lead := !q.leading
+		q.leading = true
+		q.mu.Unlock()
+		if lead {
+			ms.lead(ctx, q)
+		}
+		select {
+		case err := <-req.done:
+			return err
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	})
 }
 
 // lead commits the queue's waiting Saves, batch after batch, until none
@@ -251,29 +271,29 @@ func retryable(err error, guarded func(index int) bool) bool {
 // again). A miss in a sharded topic also asks, in one BatchGetItem, the
 // places another epoch's layout gives it (a message imported under the
 // layout before a switch).
-func (ms *Messages) Get(ctx context.Context, topic tn.TopicName, seq int) (_ tn.Message, err error) {
-	ctx, call := ms.s.t.Call(ctx, "TN-15", "tinode.Messages.Get")
-	defer func() { call.End(err) }()
-	k, err := ms.s.msgKey(topic, seq)
-	if err != nil {
-		return tn.Message{}, err
-	}
-	if !ms.s.shardAware() {
-		return ms.getIn(ctx, k, table.Layout{}, seq)
-	}
-	if l, ok := ms.s.layouts.load(topic, seq); ok {
-		m, err := ms.s.msg.Get(ctx, table.Key{PK: l.SeqPK(k.PK, int64(seq)), SK: k.SK})
-		if !errors.Is(err, table.ErrNotFound) {
-			return m, err
+func (ms *Messages) Get(ctx context.Context, topic tn.TopicName, seq int) (tn.Message, error) {
+	return table.Run(ctx, ms.get, func(ctx context.Context) (tn.Message, error) {
+		k, err := ms.s.msgKey(topic, seq)
+		if err != nil {
+			return tn.Message{}, err
 		}
-		// A miss under a remembered layout: read the topic again (it may
-		// have been deleted and created anew).
-	}
-	l, err := ms.topicLayoutUpTo(ctx, topic)
-	if err != nil {
-		return tn.Message{}, err
-	}
-	return ms.getIn(ctx, k, l, seq)
+		if !ms.s.shardAware() {
+			return ms.getIn(ctx, k, table.Layout{}, seq)
+		}
+		if l, ok := ms.s.layouts.load(topic, seq); ok {
+			m, err := ms.s.msg.Get(ctx, table.Key{PK: l.SeqPK(k.PK, int64(seq)), SK: k.SK})
+			if !errors.Is(err, table.ErrNotFound) {
+				return m, err
+			}
+			// A miss under a remembered layout: read the topic again (it may
+			// have been deleted and created anew).
+		}
+		l, err := ms.topicLayoutUpTo(ctx, topic)
+		if err != nil {
+			return tn.Message{}, err
+		}
+		return ms.getIn(ctx, k, l, seq)
+	})
 }
 
 // getIn reads message k (number seq) under layout l: its partition, then
@@ -319,47 +339,47 @@ func (ms *Messages) getIn(ctx context.Context, k table.Key, l table.Layout, seq 
 // position per partition (TN-13). A page continued after a switch reads
 // the partitions it started with: newest first it misses nothing (the new
 // epoch's messages are newer); oldest first it ends before them.
-func (ms *Messages) History(ctx context.Context, topic tn.TopicName, f HistoryFilter, opts ...table.ListOption) (_ table.Page[tn.Message], err error) {
-	ctx, call := ms.s.t.Call(ctx, "TN-13", "tinode.Messages.History")
-	defer func() { call.End(err) }()
-	if err := f.validate(); err != nil {
-		return table.Page[tn.Message]{}, err
-	}
-	tk, err := ms.s.topicKey(topic)
-	if err != nil {
-		return table.Page[tn.Message]{}, err
-	}
-	pk := tk.PK
-	lo, hi, err := f.Seq.bounds()
-	if err != nil {
-		return table.Page[tn.Message]{}, err
-	}
-	// The caller's table.Limit, if any, comes later and wins.
-	o, err := table.NewListOptions(append([]table.ListOption{table.Limit(DefaultHistoryLimit)}, opts...)...)
-	if err != nil {
-		return table.Page[tn.Message]{}, err
-	}
-	q := o.Apply(table.Query{PK: pk, SK: table.SKBetween(lo, hi), Desc: true})
-	p, err := table.ListLayout(ctx, ms.s.msg, q, false, func(ctx context.Context) (table.Layout, error) {
-		return ms.topicLayout(ctx, topic)
-	})
-	if err != nil {
-		return p, err
-	}
-	kept := p.Items[:0]
-	for i := range p.Items {
-		if f.keeps(&p.Items[i]) {
-			kept = append(kept, p.Items[i])
+func (ms *Messages) History(ctx context.Context, topic tn.TopicName, f HistoryFilter, opts ...table.ListOption) (table.Page[tn.Message], error) {
+	return table.Run(ctx, ms.history, func(ctx context.Context) (table.Page[tn.Message], error) {
+		if err := f.validate(); err != nil {
+			return table.Page[tn.Message]{}, err
 		}
-	}
-	p.Items = kept
-	return p, nil
+		tk, err := ms.s.topicKey(topic)
+		if err != nil {
+			return table.Page[tn.Message]{}, err
+		}
+		pk := tk.PK
+		lo, hi, err := f.Seq.bounds()
+		if err != nil {
+			return table.Page[tn.Message]{}, err
+		}
+		// The caller's table.Limit, if any, comes later and wins.
+		o, err := table.NewListOptions(append([]table.ListOption{table.Limit(DefaultHistoryLimit)}, opts...)...)
+		if err != nil {
+			return table.Page[tn.Message]{}, err
+		}
+		q := o.Apply(table.Query{PK: pk, SK: table.SKBetween(lo, hi), Desc: true})
+		p, err := table.ListLayout(ctx, ms.s.msg, q, false, func(ctx context.Context) (table.Layout, error) {
+			return ms.topicLayout(ctx, topic)
+		})
+		if err != nil {
+			return p, err
+		}
+		kept := p.Items[:0]
+		for i := range p.Items {
+			if f.keeps(&p.Items[i]) {
+				kept = append(kept, p.Items[i])
+			}
+		}
+		p.Items = kept
+		return p, nil
+	})
 }
 
 // HistoryAll iterates over History's pages (TN-13); filter and options as
 // History.
 func (ms *Messages) HistoryAll(ctx context.Context, topic tn.TopicName, f HistoryFilter, opts ...table.ListOption) iter.Seq2[tn.Message, error] {
-	return table.CallPages(ctx, ms.s.t, "TN-13", "tinode.Messages.HistoryAll", func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Message], error) {
+	return table.RunPages(ctx, ms.historyAll, func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Message], error) {
 		return ms.History(ctx, topic, f, opts...)
 	}, opts...)
 }
@@ -371,17 +391,17 @@ func (ms *Messages) HistoryAll(ctx context.Context, topic tn.TopicName, f Histor
 // BETWEEN) and patched in one transaction each, every patch checking the
 // version read, retried on a race. It returns how many messages were newly
 // hidden.
-func (ms *Messages) DeleteForUser(ctx context.Context, topic tn.TopicName, user tn.UserID, since, before int) (_ int, err error) {
-	ctx, call := ms.s.t.Call(ctx, "TN-14", "tinode.Messages.DeleteForUser")
-	defer func() { call.End(err) }()
-	if err := user.Validate("User"); err != nil {
-		return 0, err
-	}
-	return ms.rewrite(ctx, topic, since, before, func(m *tn.Message) (table.Patch, bool) {
-		if m.DeletedAt != nil || m.DeletedForUser(user) {
-			return table.Patch{}, false
+func (ms *Messages) DeleteForUser(ctx context.Context, topic tn.TopicName, user tn.UserID, since, before int) (int, error) {
+	return table.Run(ctx, ms.deleteForUser, func(ctx context.Context) (int, error) {
+		if err := user.Validate("User"); err != nil {
+			return 0, err
 		}
-		return table.Patch{Set: map[string]any{"DeletedFor": append(m.DeletedFor[:len(m.DeletedFor):len(m.DeletedFor)], tn.SoftDelete{User: user})}}, true
+		return ms.rewrite(ctx, topic, since, before, func(m *tn.Message) (table.Patch, bool) {
+			if m.DeletedAt != nil || m.DeletedForUser(user) {
+				return table.Patch{}, false
+			}
+			return table.Patch{Set: map[string]any{"DeletedFor": append(m.DeletedFor[:len(m.DeletedFor):len(m.DeletedFor)], tn.SoftDelete{User: user})}}, true
+		})
 	})
 }
 
@@ -394,15 +414,15 @@ func (ms *Messages) DeleteForUser(ctx context.Context, topic tn.TopicName, user 
 // Requests: per page of 100 a Query of the messages, then the transaction
 // that patches them on the versions read, so a message saved or edited
 // meanwhile is never overwritten.
-func (ms *Messages) DeleteForAll(ctx context.Context, topic tn.TopicName, since, before int) (_ int, err error) {
-	ctx, call := ms.s.t.Call(ctx, "TN-14", "tinode.Messages.DeleteForAll")
-	defer func() { call.End(err) }()
-	now := ms.s.now()
-	return ms.rewrite(ctx, topic, since, before, func(m *tn.Message) (table.Patch, bool) {
-		if m.DeletedAt != nil {
-			return table.Patch{}, false
-		}
-		return table.Patch{Set: map[string]any{"DeletedAt": now, "UpdatedAt": now}, Remove: []string{"Head", "Content"}}, true
+func (ms *Messages) DeleteForAll(ctx context.Context, topic tn.TopicName, since, before int) (int, error) {
+	return table.Run(ctx, ms.deleteForAll, func(ctx context.Context) (int, error) {
+		now := ms.s.now()
+		return ms.rewrite(ctx, topic, since, before, func(m *tn.Message) (table.Patch, bool) {
+			if m.DeletedAt != nil {
+				return table.Patch{}, false
+			}
+			return table.Patch{Set: map[string]any{"DeletedAt": now, "UpdatedAt": now}, Remove: []string{"Head", "Content"}}, true
+		})
 	})
 }
 
@@ -483,39 +503,39 @@ func (ms *Messages) rewrite(ctx context.Context, topic tn.TopicName, since, befo
 // layout (a switch in between: read again and retried).
 //
 // Pattern: TN-12 (the write it serves).
-func (ms *Messages) Import(ctx context.Context, m *tn.Message) (err error) {
-	ctx, call := ms.s.t.Call(ctx, "TN-12", "tinode.Messages.Import")
-	defer func() { call.End(err) }()
-	if !ms.s.shardAware() {
-		return ms.s.msg.Create(ctx, m)
-	}
-	tk, err := ms.s.topicKey(m.Topic)
-	if err != nil {
-		return err
-	}
-	return ms.s.retry(ctx, func() error {
-		raw, err := ms.s.t.GetOwner(ctx, tk, true)
-		if err != nil {
-			return fmt.Errorf("import message: topic %s: %w", m.Topic, err)
+func (ms *Messages) Import(ctx context.Context, m *tn.Message) error {
+	return ms.import_.Do(ctx, func(ctx context.Context) error {
+		if !ms.s.shardAware() {
+			return ms.s.msg.Create(ctx, m)
 		}
-		l, err := table.LayoutOf(raw, layoutAttr)
+		tk, err := ms.s.topicKey(m.Topic)
 		if err != nil {
 			return err
 		}
-		cp := *m
-		ops, err := ms.s.msg.CreateOp(&cp)
-		if err != nil {
+		return ms.s.retry(ctx, func() error {
+			raw, err := ms.s.t.GetOwner(ctx, tk, true)
+			if err != nil {
+				return fmt.Errorf("import message: topic %s: %w", m.Topic, err)
+			}
+			l, err := table.LayoutOf(raw, layoutAttr)
+			if err != nil {
+				return err
+			}
+			cp := *m
+			ops, err := ms.s.msg.CreateOp(&cp)
+			if err != nil {
+				return err
+			}
+			ops[0] = ms.s.t.InPartition(ops[0], messagePK(l, tk.PK, cp.SeqId))
+			err = ms.s.t.Transact(ctx, append(ops, ms.s.t.LayoutCheckOp(tk, layoutAttr, l))...)
+			var te *table.TxError
+			if errors.As(err, &te) && len(te.Failed()) > 0 && te.Failed()[0].Index == 0 && te.Failed()[0].Code == "ConditionalCheckFailed" {
+				return fmt.Errorf("import message %s/%d: %w: %w", m.Topic, m.SeqId, table.ErrAlreadyExists, err)
+			}
+			if err == nil {
+				*m = cp
+			}
 			return err
-		}
-		ops[0] = ms.s.t.InPartition(ops[0], messagePK(l, tk.PK, cp.SeqId))
-		err = ms.s.t.Transact(ctx, append(ops, ms.s.t.LayoutCheckOp(tk, layoutAttr, l))...)
-		var te *table.TxError
-		if errors.As(err, &te) && len(te.Failed()) > 0 && te.Failed()[0].Index == 0 && te.Failed()[0].Code == "ConditionalCheckFailed" {
-			return fmt.Errorf("import message %s/%d: %w: %w", m.Topic, m.SeqId, table.ErrAlreadyExists, err)
-		}
-		if err == nil {
-			*m = cp
-		}
-		return err
+		})
 	})
 }

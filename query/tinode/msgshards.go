@@ -164,65 +164,65 @@ func messagePK(l table.Layout, pk string, seq int) string { return l.SeqPK(pk, i
 // message).
 //
 // Pattern: TN-12 (the layout its saves write to).
-func (ms *Messages) Reshard(ctx context.Context, topic tn.TopicName, n int) (_ table.Layout, err error) {
-	ctx, call := ms.s.t.Call(ctx, "TN-12", "tinode.Messages.Reshard")
-	defer func() { call.End(err) }()
-	if !ms.s.shardAware() {
-		return table.Layout{}, table.Invalid("MessageShards", "the store runs tinode.md's layout (Options.MessageShards 0): its readers would not see sharded messages")
-	}
-	if n < 1 || n > table.MaxShards {
-		return table.Layout{}, table.Invalid("shards", "%d is outside 1..%d", n, table.MaxShards)
-	}
-	tk, err := ms.s.topicKey(topic)
-	if err != nil {
-		return table.Layout{}, err
-	}
-	o := ms.s.opts
-	for attempt := 0; ; attempt++ {
-		raw, err := ms.s.t.GetOwner(ctx, tk, true)
+func (ms *Messages) Reshard(ctx context.Context, topic tn.TopicName, n int) (table.Layout, error) {
+	return table.Run(ctx, ms.reshard, func(ctx context.Context) (table.Layout, error) {
+		if !ms.s.shardAware() {
+			return table.Layout{}, table.Invalid("MessageShards", "the store runs tinode.md's layout (Options.MessageShards 0): its readers would not see sharded messages")
+		}
+		if n < 1 || n > table.MaxShards {
+			return table.Layout{}, table.Invalid("shards", "%d is outside 1..%d", n, table.MaxShards)
+		}
+		tk, err := ms.s.topicKey(topic)
 		if err != nil {
 			return table.Layout{}, err
 		}
-		t, err := ms.s.topic.Decode(raw)
-		if err != nil {
-			return table.Layout{}, err
-		}
-		l, err := table.ParseLayout(t.MsgLayout)
-		if err != nil {
-			return l, err
-		}
-		if l.Shards() == n {
-			return l, nil
-		}
-		// Every message is below SeqId+1: a switch again before the next
-		// message redoes the empty last epoch (the condition on SeqId
-		// below keeps it empty).
-		from := int64(t.SeqId) + 1
-		if ms.s.opts.ServerNumbered {
-			if from, err = ms.appendFrom(ctx, topic, l, from); err != nil {
+		o := ms.s.opts
+		for attempt := 0; ; attempt++ {
+			raw, err := ms.s.t.GetOwner(ctx, tk, true)
+			if err != nil {
+				return table.Layout{}, err
+			}
+			t, err := ms.s.topic.Decode(raw)
+			if err != nil {
+				return table.Layout{}, err
+			}
+			l, err := table.ParseLayout(t.MsgLayout)
+			if err != nil {
+				return l, err
+			}
+			if l.Shards() == n {
+				return l, nil
+			}
+			// Every message is below SeqId+1: a switch again before the next
+			// message redoes the empty last epoch (the condition on SeqId
+			// below keeps it empty).
+			from := int64(t.SeqId) + 1
+			if ms.s.opts.ServerNumbered {
+				if from, err = ms.appendFrom(ctx, topic, l, from); err != nil {
+					return l, err
+				}
+			}
+			next, err := l.Switch(from, n)
+			if err != nil {
+				return l, err
+			}
+			// The SeqId read, exactly as stored (absent: no message yet).
+			op := ms.s.t.SwitchLayoutOp(tk, layoutAttr, l, next, map[string]types.AttributeValue{"SeqId": raw["SeqId"]})
+			err = ms.s.t.Transact(ctx, op)
+			if err == nil {
+				return next, nil
+			}
+			if !retryable(err, nil) {
+				return l, fmt.Errorf("reshard %s: %w", topic, err)
+			}
+			if attempt+1 >= o.SaveAttempts {
+				return l, fmt.Errorf("reshard %s: %d attempts lost the race: %w: %w", topic, attempt+1, table.ErrConflict, err)
+			}
+			if err := retry.Wait(ctx, attempt, o.SaveBackoff, o.SaveMaxBackoff); err != nil {
 				return l, err
 			}
 		}
-		next, err := l.Switch(from, n)
-		if err != nil {
-			return l, err
-		}
-		// The SeqId read, exactly as stored (absent: no message yet).
-		op := ms.s.t.SwitchLayoutOp(tk, layoutAttr, l, next, map[string]types.AttributeValue{"SeqId": raw["SeqId"]})
-		err = ms.s.t.Transact(ctx, op)
-		if err == nil {
-			return next, nil
-		}
-		if !retryable(err, nil) {
-			return l, fmt.Errorf("reshard %s: %w", topic, err)
-		}
-		if attempt+1 >= o.SaveAttempts {
-			return l, fmt.Errorf("reshard %s: %d attempts lost the race: %w: %w", topic, attempt+1, table.ErrConflict, err)
-		}
-		if err := retry.Wait(ctx, attempt, o.SaveBackoff, o.SaveMaxBackoff); err != nil {
-			return l, err
-		}
-	}
+	})
 }
 
 // appendFrom is where a switch of a topic whose messages servers number
@@ -275,19 +275,19 @@ func ReshardJob(name string, s *Store, shards func(t tn.Topic) int) table.Job {
 // read (TN-13).
 //
 // Pattern: TN-12 (the write it serves).
-func (ms *Messages) ImportAt(ctx context.Context, m *tn.Message, l table.Layout) (err error) {
-	ctx, call := ms.s.t.Call(ctx, "TN-12", "tinode.Messages.ImportAt")
-	defer func() { call.End(err) }()
-	tk, err := ms.s.topicKey(m.Topic)
-	if err != nil {
-		return err
-	}
-	cp := *m
-	if err := ms.s.msg.CreateIn(ctx, &cp, messagePK(l, tk.PK, cp.SeqId)); err != nil {
-		return err
-	}
-	*m = cp
-	return nil
+func (ms *Messages) ImportAt(ctx context.Context, m *tn.Message, l table.Layout) error {
+	return ms.importAt.Do(ctx, func(ctx context.Context) error {
+		tk, err := ms.s.topicKey(m.Topic)
+		if err != nil {
+			return err
+		}
+		cp := *m
+		if err := ms.s.msg.CreateIn(ctx, &cp, messagePK(l, tk.PK, cp.SeqId)); err != nil {
+			return err
+		}
+		*m = cp
+		return nil
+	})
 }
 
 // Newest returns the topic's message with the highest SeqId stored under
@@ -298,24 +298,24 @@ func (ms *Messages) ImportAt(ctx context.Context, m *tn.Message, l table.Layout)
 // crash, whatever the topic item recorded.
 //
 // Pattern: TN-13 (the read it serves).
-func (ms *Messages) Newest(ctx context.Context, topic tn.TopicName, l table.Layout) (_ tn.Message, err error) {
-	ctx, call := ms.s.t.Call(ctx, "TN-13", "tinode.Messages.Newest")
-	defer func() { call.End(err) }()
-	tk, err := ms.s.topicKey(topic)
-	if err != nil {
-		return tn.Message{}, err
-	}
-	pk := tk.PK
-	lo, hi, err := SeqRange{}.bounds()
-	if err != nil {
-		return tn.Message{}, err
-	}
-	p, err := ms.s.t.QueryItems(ctx, l.Query(table.Query{PK: pk, SK: table.SKBetween(lo, hi), Desc: true, Limit: 1, Consistent: true}))
-	if err != nil {
-		return tn.Message{}, err
-	}
-	if len(p.Items) == 0 {
-		return tn.Message{}, fmt.Errorf("newest message of %s: %w", topic, table.ErrNotFound)
-	}
-	return ms.s.msg.Decode(p.Items[0])
+func (ms *Messages) Newest(ctx context.Context, topic tn.TopicName, l table.Layout) (tn.Message, error) {
+	return table.Run(ctx, ms.newest, func(ctx context.Context) (tn.Message, error) {
+		tk, err := ms.s.topicKey(topic)
+		if err != nil {
+			return tn.Message{}, err
+		}
+		pk := tk.PK
+		lo, hi, err := SeqRange{}.bounds()
+		if err != nil {
+			return tn.Message{}, err
+		}
+		p, err := ms.s.t.QueryItems(ctx, l.Query(table.Query{PK: pk, SK: table.SKBetween(lo, hi), Desc: true, Limit: 1, Consistent: true}))
+		if err != nil {
+			return tn.Message{}, err
+		}
+		if len(p.Items) == 0 {
+			return tn.Message{}, fmt.Errorf("newest message of %s: %w", topic, table.ErrNotFound)
+		}
+		return ms.s.msg.Decode(p.Items[0])
+	})
 }

@@ -15,47 +15,60 @@ import (
 // begins_with condition (keys.Escape keeps prefixes: the escape of a
 // prefix is a prefix of the escape). One partition holds up to 1,000
 // writes per second, far above what confirmation codes need.
-type Cache struct{ s *Store }
+type Cache struct {
+	// ByKey reads the entry of a key (TN-34, Tinode's PCacheGet): GetItem
+	// PCACHE / KEY#{key}. A missing key gives table.ErrNotFound, an empty
+	// one a *table.ValidationError naming Key.
+	//
+	//	e, err := s.Cache.ByKey.Get(ctx, tn.CacheEntry{Key: key}) // e.Value
+	ByKey *table.Pattern[tn.CacheEntry]
 
-// Get returns the value of key (TN-34, Tinode's PCacheGet): GetItem
-// PCACHE / KEY#{key}. A missing key gives table.ErrNotFound.
-func (c *Cache) Get(ctx context.Context, key string) (_ string, err error) {
-	ctx, call := c.s.t.Call(ctx, "TN-34", "tinode.Cache.Get")
-	defer func() { call.End(err) }()
-	k, err := c.s.cacheKey(key)
-	if err != nil {
-		return "", err
+	upsert, delete, expire table.Op
+	s                      *Store
+}
+
+func newCache(s *Store) *Cache {
+	return &Cache{s: s,
+		ByKey: table.NewPattern(s.cache, table.PatternDef[tn.CacheEntry]{ID: "TN-34", Name: "tinode.Cache.ByKey",
+			Doc: "A cache entry by key.", Reads: table.ReadOne,
+			Check: func(e *tn.CacheEntry) error {
+				if e.Key == "" {
+					return table.Invalid("Key", "empty")
+				}
+				return nil
+			}}),
+		upsert: table.NewOp(s.t, "TN-34", "tinode.Cache.Upsert"),
+		delete: table.NewOp(s.t, "TN-34", "tinode.Cache.Delete"),
+		expire: table.NewOp(s.t, "TN-35", "tinode.Cache.Expire"),
 	}
-	e, err := c.s.cache.Get(ctx, k)
-	return e.Value, err
 }
 
 // Upsert sets key to value, stamping CreatedAt now (TN-34, Tinode's
 // PCacheUpsert): one PutItem; with failOnDuplicate one conditional PutItem
 // that gives table.ErrAlreadyExists when the key is held.
-func (c *Cache) Upsert(ctx context.Context, key, value string, failOnDuplicate bool) (err error) {
-	ctx, call := c.s.t.Call(ctx, "TN-34", "tinode.Cache.Upsert")
-	defer func() { call.End(err) }()
-	e := tn.CacheEntry{Key: key, Value: value, CreatedAt: c.s.now()}
-	if failOnDuplicate {
-		return c.s.cache.Create(ctx, &e)
-	}
-	return c.s.cache.Put(ctx, &e)
+func (c *Cache) Upsert(ctx context.Context, key, value string, failOnDuplicate bool) error {
+	return c.upsert.Do(ctx, func(ctx context.Context) error {
+		e := tn.CacheEntry{Key: key, Value: value, CreatedAt: c.s.now()}
+		if failOnDuplicate {
+			return c.s.cache.Create(ctx, &e)
+		}
+		return c.s.cache.Put(ctx, &e)
+	})
 }
 
 // Delete deletes key (TN-34, Tinode's PCacheDelete): one DeleteItem. A
 // missing key is not an error, as in Tinode's SQL adapters.
-func (c *Cache) Delete(ctx context.Context, key string) (err error) {
-	ctx, call := c.s.t.Call(ctx, "TN-34", "tinode.Cache.Delete")
-	defer func() { call.End(err) }()
-	k, err := c.s.cacheKey(key)
-	if err != nil {
-		return err
-	}
-	if err := c.s.cache.Delete(ctx, k); err != nil && !errors.Is(err, table.ErrNotFound) {
-		return err
-	}
-	return nil
+func (c *Cache) Delete(ctx context.Context, key string) error {
+	return c.delete.Do(ctx, func(ctx context.Context) error {
+		k, err := c.s.cacheKey(key)
+		if err != nil {
+			return err
+		}
+		if err := c.s.cache.Delete(ctx, k); err != nil && !errors.Is(err, table.ErrNotFound) {
+			return err
+		}
+		return nil
+	})
 }
 
 // Expire deletes the entries whose key starts with prefix and that were
@@ -63,33 +76,33 @@ func (c *Cache) Delete(ctx context.Context, key string) (err error) {
 // PCacheExpire): Query PK = PCACHE, SK begins_with KEY#{prefix} (one page
 // per 1 MB), then one BatchWriteItem per 25 entries. An empty prefix is
 // refused, as Tinode refuses it.
-func (c *Cache) Expire(ctx context.Context, prefix string, olderThan time.Time) (_ int, err error) {
-	ctx, call := c.s.t.Call(ctx, "TN-35", "tinode.Cache.Expire")
-	defer func() { call.End(err) }()
-	if prefix == "" {
-		return 0, table.Invalid("prefix", "empty")
-	}
-	// the key of the entry named prefix is the prefix of every key it begins
-	k, err := tn.CacheKeys.Key(map[string]string{"Key": prefix})
-	if err != nil {
-		return 0, err
-	}
-	q := table.Query{PK: k.PK, SK: table.SKBeginsWith(k.SK)}
-	var old []table.Key
-	for e, err := range c.s.cache.ListAll(ctx, q) {
-		if err != nil {
+func (c *Cache) Expire(ctx context.Context, prefix string, olderThan time.Time) (int, error) {
+	return table.Run(ctx, c.expire, func(ctx context.Context) (int, error) {
+		if prefix == "" {
+			return 0, table.Invalid("prefix", "empty")
+		}
+		// the key of the entry named prefix is the prefix of every key it begins
+		k := c.s.cache.Key(tn.CacheEntry{Key: prefix})
+		if err := k.Err(); err != nil {
 			return 0, err
 		}
-		if e.CreatedAt.Before(olderThan) {
-			k, _ := c.s.cacheKey(e.Key)
-			old = append(old, k)
+		q := table.Query{PK: k.PK, SK: table.SKBeginsWith(k.SK)}
+		var old []table.Key
+		for e, err := range c.s.cache.ListAll(ctx, q) {
+			if err != nil {
+				return 0, err
+			}
+			if e.CreatedAt.Before(olderThan) {
+				k, _ := c.s.cacheKey(e.Key)
+				old = append(old, k)
+			}
 		}
-	}
-	if len(old) == 0 {
-		return 0, nil
-	}
-	if err := c.s.cache.BatchDelete(ctx, old); err != nil {
-		return 0, err
-	}
-	return len(old), nil
+		if len(old) == 0 {
+			return 0, nil
+		}
+		if err := c.s.cache.BatchDelete(ctx, old); err != nil {
+			return 0, err
+		}
+		return len(old), nil
+	})
 }

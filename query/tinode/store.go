@@ -135,11 +135,11 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 	s.Auth = newAuth(s)
 	s.Topics = newTopics(s)
 	s.Subs = newSubscriptions(s)
-	s.Messages = &Messages{s: s}
-	s.Creds = &Credentials{s}
+	s.Messages = newMessages(s)
+	s.Creds = newCredentials(s)
 	s.Files = newFiles(s)
-	s.Cache = &Cache{s}
-	s.Meta = &Meta{s}
+	s.Cache = newCache(s)
+	s.Meta = newMeta(s)
 	return s
 }
 

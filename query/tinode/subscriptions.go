@@ -19,11 +19,29 @@ type Subscriptions struct {
 	//	sub, err := s.Subs.ByTopicUser.Get(ctx, tn.Subscription{Topic: topic, User: user})
 	ByTopicUser *table.Pattern[tn.Subscription]
 
-	s *Store
+	channels, createUncounted, restore, topicsOfUser, usersOfTopic, unreadCount, create, share, update, softDelete, delete, listByUser, listByTopic, allTopicsOfUser, allUsersOfTopic, allByUser, allByTopic table.Op
+	s                                                                                                                                                                                                        *Store
 }
 
 func newSubscriptions(s *Store) *Subscriptions {
 	return &Subscriptions{s: s,
+		allTopicsOfUser: table.NewOp(s.t, "TN-23", "tinode.Subscriptions.AllTopicsOfUser"),
+		allUsersOfTopic: table.NewOp(s.t, "TN-23", "tinode.Subscriptions.AllUsersOfTopic"),
+		allByUser:       table.NewOp(s.t, "TN-10", "tinode.Subscriptions.AllByUser"),
+		allByTopic:      table.NewOp(s.t, "TN-11", "tinode.Subscriptions.AllByTopic"),
+		channels:        table.NewOp(s.t, "TN-37", "tinode.Subscriptions.Channels"),
+		createUncounted: table.NewOp(s.t, "TN-9", "tinode.Subscriptions.CreateUncounted"),
+		restore:         table.NewOp(s.t, "TN-9", "tinode.Subscriptions.Restore"),
+		topicsOfUser:    table.NewOp(s.t, "TN-23", "tinode.Subscriptions.TopicsOfUser"),
+		usersOfTopic:    table.NewOp(s.t, "TN-23", "tinode.Subscriptions.UsersOfTopic"),
+		unreadCount:     table.NewOp(s.t, "TN-21", "tinode.Subscriptions.UnreadCount"),
+		create:          table.NewOp(s.t, "TN-24", "tinode.Subscriptions.Create"),
+		share:           table.NewOp(s.t, "TN-25", "tinode.Subscriptions.Share"),
+		update:          table.NewOp(s.t, "TN-9", "tinode.Subscriptions.Update"),
+		softDelete:      table.NewOp(s.t, "TN-24", "tinode.Subscriptions.SoftDelete"),
+		delete:          table.NewOp(s.t, "TN-24", "tinode.Subscriptions.Delete"),
+		listByUser:      table.NewOp(s.t, "TN-10", "tinode.Subscriptions.ListByUser"),
+		listByTopic:     table.NewOp(s.t, "TN-11", "tinode.Subscriptions.ListByTopic"),
 		ByTopicUser: table.NewPattern(s.sub, table.PatternDef[tn.Subscription]{ID: "TN-9", Name: "tinode.Subscriptions.ByTopicUser",
 			Doc: "A user's subscription to a topic.", Reads: table.ReadOne,
 			Check: func(sub *tn.Subscription) error {
@@ -39,34 +57,34 @@ func newSubscriptions(s *Store) *Subscriptions {
 // adds 1 to the topic's SubCnt (TN-24; the topic must exist) and creates
 // SUB#{user}. A missing topic gives table.ErrNotFound, an existing
 // subscription table.ErrAlreadyExists.
-func (ss *Subscriptions) Create(ctx context.Context, sub *tn.Subscription) (err error) {
-	ctx, call := ss.s.t.Call(ctx, "TN-24", "tinode.Subscriptions.Create")
-	defer func() { call.End(err) }()
-	tk, err := ss.s.topicKey(sub.Topic)
-	if err != nil {
-		return err
-	}
-	ops, err := ss.s.sub.CreateOp(sub)
-	if err != nil {
-		return err
-	}
-	count, err := ss.s.subCount(tk, 1)
-	if err != nil {
-		return err
-	}
-	err = ss.s.t.Transact(ctx, append([]table.TxOp{count}, ops...)...)
-	var te *table.TxError
-	// The first failing action decides: the topic (action 0) missing, or
-	// the subscription already there.
-	if errors.As(err, &te) {
-		if failed := te.Failed(); len(failed) > 0 {
-			if failed[0].Index == 0 {
-				return fmt.Errorf("subscribe to %s: topic %w", sub.Topic, table.ErrNotFound)
-			}
-			return fmt.Errorf("subscribe %s: %w: %w", sub.Id, table.ErrAlreadyExists, err)
+func (ss *Subscriptions) Create(ctx context.Context, sub *tn.Subscription) error {
+	return ss.create.Do(ctx, func(ctx context.Context) error {
+		tk, err := ss.s.topicKey(sub.Topic)
+		if err != nil {
+			return err
 		}
-	}
-	return err
+		ops, err := ss.s.sub.CreateOp(sub)
+		if err != nil {
+			return err
+		}
+		count, err := ss.s.subCount(tk, 1)
+		if err != nil {
+			return err
+		}
+		err = ss.s.t.Transact(ctx, append([]table.TxOp{count}, ops...)...)
+		var te *table.TxError
+		// The first failing action decides: the topic (action 0) missing, or
+		// the subscription already there.
+		if errors.As(err, &te) {
+			if failed := te.Failed(); len(failed) > 0 {
+				if failed[0].Index == 0 {
+					return fmt.Errorf("subscribe to %s: topic %w", sub.Topic, table.ErrNotFound)
+				}
+				return fmt.Errorf("subscribe %s: %w: %w", sub.Id, table.ErrAlreadyExists, err)
+			}
+		}
+		return err
+	})
 }
 
 // subCount returns the action that adds delta to the topic's SubCnt; it
@@ -92,81 +110,81 @@ type ShareResult struct {
 // table.ErrNotFound; bad input (any sub) a *table.ValidationError before
 // any request. Requests: one transaction per chunk, plus one per chunk
 // that met existing subscriptions.
-func (ss *Subscriptions) Share(ctx context.Context, topic tn.TopicName, subs []*tn.Subscription) (_ ShareResult, err error) {
-	ctx, call := ss.s.t.Call(ctx, "TN-25", "tinode.Subscriptions.Share")
-	defer func() { call.End(err) }()
-	tk, err := ss.s.topicKey(topic)
-	if err != nil {
-		return ShareResult{}, err
-	}
-	seen := map[tn.UserID]bool{}
-	for i, sub := range subs {
-		if sub.Topic != topic {
-			return ShareResult{}, table.Invalid(fmt.Sprintf("subs[%d].Topic", i), "%q is not the topic %q", sub.Topic, topic)
+func (ss *Subscriptions) Share(ctx context.Context, topic tn.TopicName, subs []*tn.Subscription) (ShareResult, error) {
+	return table.Run(ctx, ss.share, func(ctx context.Context) (ShareResult, error) {
+		tk, err := ss.s.topicKey(topic)
+		if err != nil {
+			return ShareResult{}, err
 		}
-		if seen[sub.User] {
-			return ShareResult{}, table.Invalid(fmt.Sprintf("subs[%d].User", i), "%q listed twice", sub.User)
-		}
-		seen[sub.User] = true
-		probe := *sub
-		probe.Id = tn.SubscriptionID(sub.Topic, sub.User)
-		if probe.UpdatedAt.IsZero() {
-			probe.UpdatedAt = ss.s.now()
-		}
-		if err := probe.Validate(); err != nil {
-			return ShareResult{}, fmt.Errorf("subs[%d]: %w", i, err)
-		}
-	}
-	var res ShareResult
-	for start := 0; start < len(subs); start += table.MaxTxItems - 1 {
-		chunk := subs[start:min(start+table.MaxTxItems-1, len(subs))]
-		for len(chunk) > 0 {
-			count, err := ss.s.subCount(tk, int64(len(chunk)))
-			if err != nil {
-				return res, err
+		seen := map[tn.UserID]bool{}
+		for i, sub := range subs {
+			if sub.Topic != topic {
+				return ShareResult{}, table.Invalid(fmt.Sprintf("subs[%d].Topic", i), "%q is not the topic %q", sub.Topic, topic)
 			}
-			ops := []table.TxOp{count}
-			for _, sub := range chunk {
-				op, err := ss.s.sub.CreateOp(sub)
+			if seen[sub.User] {
+				return ShareResult{}, table.Invalid(fmt.Sprintf("subs[%d].User", i), "%q listed twice", sub.User)
+			}
+			seen[sub.User] = true
+			probe := *sub
+			probe.Id = tn.SubscriptionID(sub.Topic, sub.User)
+			if probe.UpdatedAt.IsZero() {
+				probe.UpdatedAt = ss.s.now()
+			}
+			if err := probe.Validate(); err != nil {
+				return ShareResult{}, fmt.Errorf("subs[%d]: %w", i, err)
+			}
+		}
+		var res ShareResult
+		for start := 0; start < len(subs); start += table.MaxTxItems - 1 {
+			chunk := subs[start:min(start+table.MaxTxItems-1, len(subs))]
+			for len(chunk) > 0 {
+				count, err := ss.s.subCount(tk, int64(len(chunk)))
 				if err != nil {
 					return res, err
 				}
-				ops = append(ops, op...)
-			}
-			err = ss.s.t.Transact(ctx, ops...)
-			if err == nil {
+				ops := []table.TxOp{count}
 				for _, sub := range chunk {
-					res.Created = append(res.Created, sub.User)
+					op, err := ss.s.sub.CreateOp(sub)
+					if err != nil {
+						return res, err
+					}
+					ops = append(ops, op...)
 				}
-				break
-			}
-			var te *table.TxError
-			if !errors.As(err, &te) {
-				return res, err
-			}
-			exists := map[int]bool{}
-			for _, r := range te.Failed() {
-				switch {
-				case r.Index == 0:
-					return res, fmt.Errorf("share %s: topic %w", topic, table.ErrNotFound)
-				case r.Code == "ConditionalCheckFailed":
-					exists[r.Index-1] = true
-				default:
+				err = ss.s.t.Transact(ctx, ops...)
+				if err == nil {
+					for _, sub := range chunk {
+						res.Created = append(res.Created, sub.User)
+					}
+					break
+				}
+				var te *table.TxError
+				if !errors.As(err, &te) {
 					return res, err
 				}
-			}
-			kept := chunk[:0:0]
-			for i, sub := range chunk {
-				if exists[i] {
-					res.Existing = append(res.Existing, sub.User)
-				} else {
-					kept = append(kept, sub)
+				exists := map[int]bool{}
+				for _, r := range te.Failed() {
+					switch {
+					case r.Index == 0:
+						return res, fmt.Errorf("share %s: topic %w", topic, table.ErrNotFound)
+					case r.Code == "ConditionalCheckFailed":
+						exists[r.Index-1] = true
+					default:
+						return res, err
+					}
 				}
+				kept := chunk[:0:0]
+				for i, sub := range chunk {
+					if exists[i] {
+						res.Existing = append(res.Existing, sub.User)
+					} else {
+						kept = append(kept, sub)
+					}
+				}
+				chunk = kept
 			}
-			chunk = kept
 		}
-	}
-	return res, nil
+		return res, nil
+	})
 }
 
 // Update reads the subscription, applies change (read/recv positions,
@@ -175,14 +193,14 @@ func (ss *Subscriptions) Share(ctx context.Context, topic tn.TopicName, subs []*
 // subscription gives table.ErrNotFound.
 //
 // Pattern: TN-9 (its write side).
-func (ss *Subscriptions) Update(ctx context.Context, topic tn.TopicName, user tn.UserID, change func(*tn.Subscription) error) (_ tn.Subscription, err error) {
-	ctx, call := ss.s.t.Call(ctx, "TN-9", "tinode.Subscriptions.Update")
-	defer func() { call.End(err) }()
-	k, err := ss.s.subKey(topic, user)
-	if err != nil {
-		return tn.Subscription{}, err
-	}
-	return ss.s.sub.Update(ctx, k, change)
+func (ss *Subscriptions) Update(ctx context.Context, topic tn.TopicName, user tn.UserID, change func(*tn.Subscription) error) (tn.Subscription, error) {
+	return table.Run(ctx, ss.update, func(ctx context.Context) (tn.Subscription, error) {
+		k, err := ss.s.subKey(topic, user)
+		if err != nil {
+			return tn.Subscription{}, err
+		}
+		return ss.s.sub.Update(ctx, k, change)
+	})
 }
 
 // SoftDelete marks the subscription deleted (DeletedAt, State deleted);
@@ -193,35 +211,35 @@ func (ss *Subscriptions) Update(ctx context.Context, topic tn.TopicName, user tn
 // nothing. UpdatedAt advances in the same patch and its GSI1 entry moves
 // with it (a declared key a patch sets in full), so clients syncing by
 // UpdatedSince see the change. A missing one gives table.ErrNotFound.
-func (ss *Subscriptions) SoftDelete(ctx context.Context, topic tn.TopicName, user tn.UserID) (err error) {
-	ctx, call := ss.s.t.Call(ctx, "TN-24", "tinode.Subscriptions.SoftDelete")
-	defer func() { call.End(err) }()
-	k, err := ss.s.subKey(topic, user)
-	if err != nil {
-		return err
-	}
-	tk, _ := ss.s.topicKey(topic)
-	return ss.s.retry(ctx, func() error {
-		cur, err := ss.s.sub.Get(ctx, k, table.Consistent())
-		if err != nil || cur.DeletedAt != nil {
+func (ss *Subscriptions) SoftDelete(ctx context.Context, topic tn.TopicName, user tn.UserID) error {
+	return ss.softDelete.Do(ctx, func(ctx context.Context) error {
+		k, err := ss.s.subKey(topic, user)
+		if err != nil {
 			return err
 		}
-		now := ss.s.now()
-		v := cur.Version
-		// UpdatedAt, which GSI1's key derives from, advances in the same
-		// patch: the declared template moves the GSI1 entry with it.
-		mark, err := ss.s.sub.PatchOp(k, table.Patch{
-			Set:       map[string]any{"DeletedAt": now, "State": tn.StateDeleted, "UpdatedAt": now.UTC()},
-			IfVersion: &v, NoTouch: true,
+		tk, _ := ss.s.topicKey(topic)
+		return ss.s.retry(ctx, func() error {
+			cur, err := ss.s.sub.Get(ctx, k, table.Consistent())
+			if err != nil || cur.DeletedAt != nil {
+				return err
+			}
+			now := ss.s.now()
+			v := cur.Version
+			// UpdatedAt, which GSI1's key derives from, advances in the same
+			// patch: the declared template moves the GSI1 entry with it.
+			mark, err := ss.s.sub.PatchOp(k, table.Patch{
+				Set:       map[string]any{"DeletedAt": now, "State": tn.StateDeleted, "UpdatedAt": now.UTC()},
+				IfVersion: &v, NoTouch: true,
+			})
+			if err != nil {
+				return err
+			}
+			count, err := ss.s.subCount(tk, -1)
+			if err != nil {
+				return err
+			}
+			return ss.s.transactCounted(ctx, tk, mark, count)
 		})
-		if err != nil {
-			return err
-		}
-		count, err := ss.s.subCount(tk, -1)
-		if err != nil {
-			return err
-		}
-		return ss.s.transactCounted(ctx, tk, mark, count)
 	})
 }
 
@@ -230,31 +248,31 @@ func (ss *Subscriptions) SoftDelete(ctx context.Context, topic tn.TopicName, use
 // subtracts 1 from the topic's SubCnt (TN-24), retried on a lost race; a
 // subscription whose topic is gone is deleted alone. A missing one gives
 // table.ErrNotFound.
-func (ss *Subscriptions) Delete(ctx context.Context, topic tn.TopicName, user tn.UserID) (err error) {
-	ctx, call := ss.s.t.Call(ctx, "TN-24", "tinode.Subscriptions.Delete")
-	defer func() { call.End(err) }()
-	k, err := ss.s.subKey(topic, user)
-	if err != nil {
-		return err
-	}
-	tk, _ := ss.s.topicKey(topic)
-	return ss.s.retry(ctx, func() error {
-		cur, err := ss.s.sub.Get(ctx, k, table.Consistent())
+func (ss *Subscriptions) Delete(ctx context.Context, topic tn.TopicName, user tn.UserID) error {
+	return ss.delete.Do(ctx, func(ctx context.Context) error {
+		k, err := ss.s.subKey(topic, user)
 		if err != nil {
 			return err
 		}
-		ops := []table.TxOp{ss.s.sub.DeleteVersionOp(k, cur.Version)}
-		if cur.DeletedAt == nil {
-			count, err := ss.s.subCount(tk, -1)
+		tk, _ := ss.s.topicKey(topic)
+		return ss.s.retry(ctx, func() error {
+			cur, err := ss.s.sub.Get(ctx, k, table.Consistent())
 			if err != nil {
 				return err
 			}
-			ops = append(ops, count)
-		}
-		if len(ops) == 1 {
-			return ss.s.t.Transact(ctx, ops[0])
-		}
-		return ss.s.transactCounted(ctx, tk, ops[0], ops[1])
+			ops := []table.TxOp{ss.s.sub.DeleteVersionOp(k, cur.Version)}
+			if cur.DeletedAt == nil {
+				count, err := ss.s.subCount(tk, -1)
+				if err != nil {
+					return err
+				}
+				ops = append(ops, count)
+			}
+			if len(ops) == 1 {
+				return ss.s.t.Transact(ctx, ops[0])
+			}
+			return ss.s.transactCounted(ctx, tk, ops[0], ops[1])
+		})
 	})
 }
 
@@ -299,25 +317,25 @@ func (s *Store) retry(ctx context.Context, attempt func() error) error {
 // Soft-deleted subscriptions are dropped after reading unless
 // f.IncludeDeleted, so a page may be shorter than its limit while the
 // cursor continues.
-func (ss *Subscriptions) ListByUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) (_ table.Page[tn.Subscription], err error) {
-	ctx, call := ss.s.t.Call(ctx, "TN-10", "tinode.Subscriptions.ListByUser")
-	defer func() { call.End(err) }()
-	k, err := ss.s.userKey(user)
-	if err != nil {
-		return table.Page[tn.Subscription]{}, err
-	}
-	lo, hi, err := tn.SubscriptionsUpdatedSince(f.UpdatedSince)
-	if err != nil {
-		return table.Page[tn.Subscription]{}, table.Invalid("UpdatedSince", "%v", err)
-	}
-	q := table.Query{Index: table.GSI1, PK: k.PK, SK: table.SKBetween(lo, hi)}
-	return ss.list(ctx, q, f, opts)
+func (ss *Subscriptions) ListByUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
+	return table.Run(ctx, ss.listByUser, func(ctx context.Context) (table.Page[tn.Subscription], error) {
+		k, err := ss.s.userKey(user)
+		if err != nil {
+			return table.Page[tn.Subscription]{}, err
+		}
+		lo, hi, err := tn.SubscriptionsUpdatedSince(f.UpdatedSince)
+		if err != nil {
+			return table.Page[tn.Subscription]{}, table.Invalid("UpdatedSince", "%v", err)
+		}
+		q := table.Query{Index: table.GSI1, PK: k.PK, SK: table.SKBetween(lo, hi)}
+		return ss.list(ctx, q, f, opts)
+	})
 }
 
 // AllByUser iterates over ListByUser's pages (TN-10); filter and options
 // as ListByUser.
 func (ss *Subscriptions) AllByUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) iter.Seq2[tn.Subscription, error] {
-	return table.CallPages(ctx, ss.s.t, "TN-10", "tinode.Subscriptions.AllByUser", func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
+	return table.RunPages(ctx, ss.allByUser, func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
 		return ss.ListByUser(ctx, user, f, opts...)
 	}, opts...)
 }
@@ -327,23 +345,23 @@ func (ss *Subscriptions) AllByUser(ctx context.Context, user tn.UserID, f SubFil
 // table.After, table.Desc. Soft-deleted subscriptions are dropped after
 // reading unless f.IncludeDeleted; f.UpdatedSince is a
 // *table.ValidationError (only ListByUser reads it).
-func (ss *Subscriptions) ListByTopic(ctx context.Context, topic tn.TopicName, f SubFilter, opts ...table.ListOption) (_ table.Page[tn.Subscription], err error) {
-	ctx, call := ss.s.t.Call(ctx, "TN-11", "tinode.Subscriptions.ListByTopic")
-	defer func() { call.End(err) }()
-	if !f.UpdatedSince.IsZero() {
-		return table.Page[tn.Subscription]{}, table.Invalid("UpdatedSince", "not supported when listing by topic")
-	}
-	if err := topic.Validate("Topic"); err != nil {
-		return table.Page[tn.Subscription]{}, err
-	}
-	q := ss.s.sub.Partition(table.Primary, tn.Subscription{Topic: topic})
-	return ss.list(ctx, q, f, opts)
+func (ss *Subscriptions) ListByTopic(ctx context.Context, topic tn.TopicName, f SubFilter, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
+	return table.Run(ctx, ss.listByTopic, func(ctx context.Context) (table.Page[tn.Subscription], error) {
+		if !f.UpdatedSince.IsZero() {
+			return table.Page[tn.Subscription]{}, table.Invalid("UpdatedSince", "not supported when listing by topic")
+		}
+		if err := topic.Validate("Topic"); err != nil {
+			return table.Page[tn.Subscription]{}, err
+		}
+		q := ss.s.sub.Partition(table.Primary, tn.Subscription{Topic: topic})
+		return ss.list(ctx, q, f, opts)
+	})
 }
 
 // AllByTopic iterates over ListByTopic's pages (TN-11); filter and options
 // as ListByTopic.
 func (ss *Subscriptions) AllByTopic(ctx context.Context, topic tn.TopicName, f SubFilter, opts ...table.ListOption) iter.Seq2[tn.Subscription, error] {
-	return table.CallPages(ctx, ss.s.t, "TN-11", "tinode.Subscriptions.AllByTopic", func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
+	return table.RunPages(ctx, ss.allByTopic, func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
 		return ss.ListByTopic(ctx, topic, f, opts...)
 	}, opts...)
 }

@@ -27,11 +27,23 @@ type Topics struct {
 	//	page, err := s.Topics.Owned.List(ctx, tn.Topic{Owner: user})
 	Owned *table.Pattern[tn.Topic]
 
-	s *Store
+	changeOwner, recountSubs, recordMessage, createP2P, findByTags, create, getMany, update, softDelete, delete, load table.Op
+	s                                                                                                                 *Store
 }
 
 func newTopics(s *Store) *Topics {
 	return &Topics{s: s,
+		changeOwner:   table.NewOp(s.t, "TN-38", "tinode.Topics.ChangeOwner"),
+		recountSubs:   table.NewOp(s.t, "TN-24", "tinode.Topics.RecountSubs"),
+		recordMessage: table.NewOp(s.t, "TN-12", "tinode.Topics.RecordMessage"),
+		createP2P:     table.NewOp(s.t, "TN-26", "tinode.Topics.CreateP2P"),
+		findByTags:    table.NewOp(s.t, "TN-19", "tinode.Topics.FindByTags"),
+		create:        table.NewOp(s.t, "TN-8", "tinode.Topics.Create"),
+		getMany:       table.NewOp(s.t, "TN-8", "tinode.Topics.GetMany"),
+		update:        table.NewOp(s.t, "TN-8", "tinode.Topics.Update"),
+		softDelete:    table.NewOp(s.t, "TN-18", "tinode.Topics.SoftDelete"),
+		delete:        table.NewOp(s.t, "TN-18", "tinode.Topics.Delete"),
+		load:          table.NewOp(s.t, "TN-8", "tinode.Topics.Load"),
 		ByName: table.NewPattern(s.topic, table.PatternDef[tn.Topic]{ID: "TN-8", Name: "tinode.Topics.ByName",
 			Doc: "A topic by name.", Reads: table.ReadOne,
 			Check: func(t *tn.Topic) error { return t.Id.Validate("Topic") }}),
@@ -48,68 +60,68 @@ func newTopics(s *Store) *Topics {
 // subscriptions. SubCnt is set to len(subs) (TN-24); tags take their
 // guards in the same transaction (a tag held elsewhere gives
 // table.ErrUniqueViolation).
-func (ts *Topics) Create(ctx context.Context, t *tn.Topic, subs ...*tn.Subscription) (err error) {
-	ctx, call := ts.s.t.Call(ctx, "TN-8", "tinode.Topics.Create")
-	defer func() { call.End(err) }()
-	if len(subs)+len(t.Tags) > table.MaxTxItems-1 {
-		return table.Invalid("subs", "%d subscriptions and %d tags, at most %d in the create", len(subs), len(t.Tags), table.MaxTxItems-1)
-	}
-	t.SubCnt = len(subs)
-	if t.MsgLayout == "" {
-		t.MsgLayout = ts.s.newTopicLayout()
-	}
-	if len(subs) == 0 {
-		return ts.s.topic.Create(ctx, t)
-	}
-	ops, err := ts.s.topic.CreateOp(t)
-	if err != nil {
-		return err
-	}
-	for i, sub := range subs {
-		if sub.Topic != t.Id {
-			return table.Invalid(fmt.Sprintf("subs[%d].Topic", i), "%q is not the topic %q", sub.Topic, t.Id)
+func (ts *Topics) Create(ctx context.Context, t *tn.Topic, subs ...*tn.Subscription) error {
+	return ts.create.Do(ctx, func(ctx context.Context) error {
+		if len(subs)+len(t.Tags) > table.MaxTxItems-1 {
+			return table.Invalid("subs", "%d subscriptions and %d tags, at most %d in the create", len(subs), len(t.Tags), table.MaxTxItems-1)
 		}
-		op, err := ts.s.sub.CreateOp(sub)
+		t.SubCnt = len(subs)
+		if t.MsgLayout == "" {
+			t.MsgLayout = ts.s.newTopicLayout()
+		}
+		if len(subs) == 0 {
+			return ts.s.topic.Create(ctx, t)
+		}
+		ops, err := ts.s.topic.CreateOp(t)
 		if err != nil {
 			return err
 		}
-		ops = append(ops, op...)
-	}
-	err = ts.s.t.Transact(ctx, ops...)
-	var te *table.TxError
-	if errors.As(err, &te) && len(te.Failed()) > 0 && te.Failed()[0].Code == "ConditionalCheckFailed" {
-		if f := te.Failed()[0]; f.Entity == table.GuardType {
-			return fmt.Errorf("create topic %s: %w: %w", t.Id, table.ErrUniqueViolation, err)
+		for i, sub := range subs {
+			if sub.Topic != t.Id {
+				return table.Invalid(fmt.Sprintf("subs[%d].Topic", i), "%q is not the topic %q", sub.Topic, t.Id)
+			}
+			op, err := ts.s.sub.CreateOp(sub)
+			if err != nil {
+				return err
+			}
+			ops = append(ops, op...)
 		}
-		return fmt.Errorf("create topic %s: %w: %w", t.Id, table.ErrAlreadyExists, err)
-	}
-	return err
+		err = ts.s.t.Transact(ctx, ops...)
+		var te *table.TxError
+		if errors.As(err, &te) && len(te.Failed()) > 0 && te.Failed()[0].Code == "ConditionalCheckFailed" {
+			if f := te.Failed()[0]; f.Entity == table.GuardType {
+				return fmt.Errorf("create topic %s: %w: %w", t.Id, table.ErrUniqueViolation, err)
+			}
+			return fmt.Errorf("create topic %s: %w: %w", t.Id, table.ErrAlreadyExists, err)
+		}
+		return err
+	})
 }
 
 // GetMany returns the topics that exist among names, in their order
 // (BatchGetItem): the topics of a user's subscriptions, for example.
 //
 // Pattern: TN-8 (many at once).
-func (ts *Topics) GetMany(ctx context.Context, names []tn.TopicName) (_ []tn.Topic, err error) {
-	ctx, call := ts.s.t.Call(ctx, "TN-8", "tinode.Topics.GetMany")
-	defer func() { call.End(err) }()
-	ks := make([]table.Key, 0, len(names))
-	seen := map[tn.TopicName]bool{}
-	for _, n := range names {
-		if seen[n] {
-			continue
+func (ts *Topics) GetMany(ctx context.Context, names []tn.TopicName) ([]tn.Topic, error) {
+	return table.Run(ctx, ts.getMany, func(ctx context.Context) ([]tn.Topic, error) {
+		ks := make([]table.Key, 0, len(names))
+		seen := map[tn.TopicName]bool{}
+		for _, n := range names {
+			if seen[n] {
+				continue
+			}
+			seen[n] = true
+			k, err := ts.s.topicKey(n)
+			if err != nil {
+				return nil, err
+			}
+			ks = append(ks, k)
 		}
-		seen[n] = true
-		k, err := ts.s.topicKey(n)
-		if err != nil {
-			return nil, err
+		if len(ks) == 0 {
+			return nil, nil
 		}
-		ks = append(ks, k)
-	}
-	if len(ks) == 0 {
-		return nil, nil
-	}
-	return ts.s.topic.BatchGet(ctx, ks)
+		return ts.s.topic.BatchGet(ctx, ks)
+	})
 }
 
 // Update reads the topic, applies change and writes it back if nobody
@@ -119,46 +131,46 @@ func (ts *Topics) GetMany(ctx context.Context, names []tn.TopicName) (_ []tn.Top
 //
 // Requests: a consistent GetItem, then one UpdateItem conditioned on the
 // version read, since change is arbitrary code that needs the current topic.
-func (ts *Topics) Update(ctx context.Context, name tn.TopicName, change func(*tn.Topic) error) (_ tn.Topic, err error) {
-	ctx, call := ts.s.t.Call(ctx, "TN-8", "tinode.Topics.Update")
-	defer func() { call.End(err) }()
-	k, err := ts.s.topicKey(name)
-	if err != nil {
-		return tn.Topic{}, err
-	}
-	return ts.s.topic.Update(ctx, k, func(t *tn.Topic) error {
-		seq, del, cnt, layout := t.SeqId, t.DelId, t.SubCnt, t.MsgLayout
-		if err := change(t); err != nil {
-			return err
+func (ts *Topics) Update(ctx context.Context, name tn.TopicName, change func(*tn.Topic) error) (tn.Topic, error) {
+	return table.Run(ctx, ts.update, func(ctx context.Context) (tn.Topic, error) {
+		k, err := ts.s.topicKey(name)
+		if err != nil {
+			return tn.Topic{}, err
 		}
-		switch {
-		case t.MsgLayout != layout:
-			return table.Invalid("MsgLayout", "changed by Update; Messages.Reshard switches it")
-		case t.SeqId != seq:
-			return table.Invalid("SeqId", "changed by Update; Messages.Save assigns it")
-		case t.DelId != del:
-			return table.Invalid("DelId", "changed by Update; Messages.DeleteList assigns it")
-		case t.SubCnt != cnt:
-			return table.Invalid("SubCnt", "changed by Update; subscribing and unsubscribing keep it")
-		}
-		return nil
+		return ts.s.topic.Update(ctx, k, func(t *tn.Topic) error {
+			seq, del, cnt, layout := t.SeqId, t.DelId, t.SubCnt, t.MsgLayout
+			if err := change(t); err != nil {
+				return err
+			}
+			switch {
+			case t.MsgLayout != layout:
+				return table.Invalid("MsgLayout", "changed by Update; Messages.Reshard switches it")
+			case t.SeqId != seq:
+				return table.Invalid("SeqId", "changed by Update; Messages.Save assigns it")
+			case t.DelId != del:
+				return table.Invalid("DelId", "changed by Update; Messages.DeleteList assigns it")
+			case t.SubCnt != cnt:
+				return table.Invalid("SubCnt", "changed by Update; subscribing and unsubscribing keep it")
+			}
+			return nil
+		})
 	})
 }
 
 // SoftDelete marks the topic deleted (TN-18): State = deleted and
 // DeletedAt, one UpdateItem. A missing topic gives table.ErrNotFound.
-func (ts *Topics) SoftDelete(ctx context.Context, name tn.TopicName) (err error) {
-	ctx, call := ts.s.t.Call(ctx, "TN-18", "tinode.Topics.SoftDelete")
-	defer func() { call.End(err) }()
-	k, err := ts.s.topicKey(name)
-	if err != nil {
+func (ts *Topics) SoftDelete(ctx context.Context, name tn.TopicName) error {
+	return ts.softDelete.Do(ctx, func(ctx context.Context) error {
+		k, err := ts.s.topicKey(name)
+		if err != nil {
+			return err
+		}
+		now := ts.s.now()
+		_, err = ts.s.topic.Patch(ctx, k, table.Patch{Set: map[string]any{
+			"State": tn.StateDeleted, "DeletedAt": now, "UpdatedAt": now,
+		}})
 		return err
-	}
-	now := ts.s.now()
-	_, err = ts.s.topic.Patch(ctx, k, table.Patch{Set: map[string]any{
-		"State": tn.StateDeleted, "DeletedAt": now, "UpdatedAt": now,
-	}})
-	return err
+	})
 }
 
 // Delete hard-deletes the topic with its subscriptions and messages
@@ -176,38 +188,38 @@ func (ts *Topics) SoftDelete(ctx context.Context, name tn.TopicName) (err error)
 // then a GetItem of the topic (its tag guards go with it) and the
 // transaction deleting it: 6 for a partition of one page. The partition is
 // unbounded, so it cannot be one transaction.
-func (ts *Topics) Delete(ctx context.Context, name tn.TopicName) (err error) {
-	ctx, call := ts.s.t.Call(ctx, "TN-18", "tinode.Topics.Delete")
-	defer func() { call.End(err) }()
-	k, err := ts.s.topicKey(name)
-	if err != nil {
-		return err
-	}
-	now := ts.s.now()
-	t, err := ts.s.topic.Patch(ctx, k, table.Patch{Set: map[string]any{
-		"State": tn.StateDeleted, "DeletedAt": now, "UpdatedAt": now,
-	}})
-	if err != nil {
-		return err
-	}
-	l, err := table.ParseLayout(t.MsgLayout)
-	if err != nil {
-		return err
-	}
-	// The topic's own partition (its subscriptions and deletion log, and
-	// its messages unless they are sharded) and every message shard its
-	// layout used: Partitions leaves out the own partition of a topic
-	// born sharded.
-	pks := l.Partitions(k.PK)
-	if !slices.Contains(pks, k.PK) {
-		pks = append([]string{k.PK}, pks...)
-	}
-	for _, pk := range pks {
-		if err := ts.s.purgePartition(ctx, pk, table.SKLess(k.SK)); err != nil {
-			return fmt.Errorf("delete topic %s: %w", name, err)
+func (ts *Topics) Delete(ctx context.Context, name tn.TopicName) error {
+	return ts.delete.Do(ctx, func(ctx context.Context) error {
+		k, err := ts.s.topicKey(name)
+		if err != nil {
+			return err
 		}
-	}
-	return ts.s.topic.Delete(ctx, k)
+		now := ts.s.now()
+		t, err := ts.s.topic.Patch(ctx, k, table.Patch{Set: map[string]any{
+			"State": tn.StateDeleted, "DeletedAt": now, "UpdatedAt": now,
+		}})
+		if err != nil {
+			return err
+		}
+		l, err := table.ParseLayout(t.MsgLayout)
+		if err != nil {
+			return err
+		}
+		// The topic's own partition (its subscriptions and deletion log, and
+		// its messages unless they are sharded) and every message shard its
+		// layout used: Partitions leaves out the own partition of a topic
+		// born sharded.
+		pks := l.Partitions(k.PK)
+		if !slices.Contains(pks, k.PK) {
+			pks = append([]string{k.PK}, pks...)
+		}
+		for _, pk := range pks {
+			if err := ts.s.purgePartition(ctx, pk, table.SKLess(k.SK)); err != nil {
+				return fmt.Errorf("delete topic %s: %w", name, err)
+			}
+		}
+		return ts.s.topic.Delete(ctx, k)
+	})
 }
 
 // TopicView is a topic with its subscriptions and newest messages, as one
@@ -238,65 +250,65 @@ type TopicView struct {
 // merged (one Query per partition more, as Messages.History) and
 // MessageCursor continues it; later pages hold subscriptions only (in the
 // sharded profile a later page reads the topic's layout first).
-func (ts *Topics) Load(ctx context.Context, name tn.TopicName, opts ...table.ListOption) (_ TopicView, err error) {
-	ctx, call := ts.s.t.Call(ctx, "TN-8", "tinode.Topics.Load")
-	defer func() { call.End(err) }()
-	o, err := table.NewListOptions(opts...)
-	if err != nil {
-		return TopicView{}, err
-	}
-	tk, err := ts.s.topicKey(name)
-	if err != nil {
-		return TopicView{}, err
-	}
-	pk := tk.PK
-	var v TopicView
-	found := false
-	// MSG# < SUB# < TOPIC; the deletion log (DEL#) below is left out.
-	q := o.Apply(table.Query{PK: pk, SK: table.SKBetween(tn.MessagePrefix(), tn.TopicKeys.SK)})
-	q.Desc = true // the topic item first
-	v.Cursor, err = ts.s.t.ReadCollection(ctx, q,
-		table.Into(ts.s.topic, func(t tn.Topic) { v.Topic, found = t, true }),
-		table.Into(ts.s.sub, func(s tn.Subscription) { v.Subs = append(v.Subs, s) }),
-		table.Into(ts.s.msg, func(m tn.Message) { v.Messages = append(v.Messages, m) }),
-	)
-	if err != nil {
-		return TopicView{}, err
-	}
-	if !found && o.Cursor == "" {
-		return TopicView{}, fmt.Errorf("load topic %s: %w", name, table.ErrNotFound)
-	}
-	layout := v.Topic.MsgLayout
-	if !found && ts.s.shardAware() {
-		l, err := ts.s.Messages.topicLayout(ctx, name)
+func (ts *Topics) Load(ctx context.Context, name tn.TopicName, opts ...table.ListOption) (TopicView, error) {
+	return table.Run(ctx, ts.load, func(ctx context.Context) (TopicView, error) {
+		o, err := table.NewListOptions(opts...)
 		if err != nil {
 			return TopicView{}, err
 		}
-		layout = l.String()
-	}
-	if layout == "" {
+		tk, err := ts.s.topicKey(name)
+		if err != nil {
+			return TopicView{}, err
+		}
+		pk := tk.PK
+		var v TopicView
+		found := false
+		// MSG# < SUB# < TOPIC; the deletion log (DEL#) below is left out.
+		q := o.Apply(table.Query{PK: pk, SK: table.SKBetween(tn.MessagePrefix(), tn.TopicKeys.SK)})
+		q.Desc = true // the topic item first
+		v.Cursor, err = ts.s.t.ReadCollection(ctx, q,
+			table.Into(ts.s.topic, func(t tn.Topic) { v.Topic, found = t, true }),
+			table.Into(ts.s.sub, func(s tn.Subscription) { v.Subs = append(v.Subs, s) }),
+			table.Into(ts.s.msg, func(m tn.Message) { v.Messages = append(v.Messages, m) }),
+		)
+		if err != nil {
+			return TopicView{}, err
+		}
+		if !found && o.Cursor == "" {
+			return TopicView{}, fmt.Errorf("load topic %s: %w", name, table.ErrNotFound)
+		}
+		layout := v.Topic.MsgLayout
+		if !found && ts.s.shardAware() {
+			l, err := ts.s.Messages.topicLayout(ctx, name)
+			if err != nil {
+				return TopicView{}, err
+			}
+			layout = l.String()
+		}
+		if layout == "" {
+			return v, nil
+		}
+		// Sharded messages: the topic's own partition holds only the first
+		// epoch's; they come from History, merged over every partition.
+		v.Messages = nil
+		if !found {
+			return v, nil // a later page: subscriptions only
+		}
+		l, err := table.ParseLayout(layout)
+		if err != nil {
+			return TopicView{}, err
+		}
+		// History's key condition, so MessageCursor continues History.
+		lo, hi, err := SeqRange{}.bounds()
+		if err != nil {
+			return TopicView{}, err
+		}
+		mq := table.Query{PK: pk, SK: table.SKBetween(lo, hi), Desc: true, Limit: o.Limit}
+		p, err := table.ListLayout(ctx, ts.s.msg, mq, false, func(context.Context) (table.Layout, error) { return l, nil })
+		if err != nil {
+			return TopicView{}, err
+		}
+		v.Messages, v.MessageCursor = p.Items, p.Cursor
 		return v, nil
-	}
-	// Sharded messages: the topic's own partition holds only the first
-	// epoch's; they come from History, merged over every partition.
-	v.Messages = nil
-	if !found {
-		return v, nil // a later page: subscriptions only
-	}
-	l, err := table.ParseLayout(layout)
-	if err != nil {
-		return TopicView{}, err
-	}
-	// History's key condition, so MessageCursor continues History.
-	lo, hi, err := SeqRange{}.bounds()
-	if err != nil {
-		return TopicView{}, err
-	}
-	mq := table.Query{PK: pk, SK: table.SKBetween(lo, hi), Desc: true, Limit: o.Limit}
-	p, err := table.ListLayout(ctx, ts.s.msg, mq, false, func(context.Context) (table.Layout, error) { return l, nil })
-	if err != nil {
-		return TopicView{}, err
-	}
-	v.Messages, v.MessageCursor = p.Items, p.Cursor
-	return v, nil
+	})
 }

@@ -21,11 +21,29 @@ type Users struct {
 	//	u, err := s.Users.ByID.Get(ctx, tn.User{Id: id})
 	ByID *table.Pattern[tn.User]
 
-	s *Store
+	upsertDevice, deleteDevice, devices, create, getMany, update, addTags, removeTags, resetTags, lookupTag, findByTag, importTag, tags, findByTags, touch, softDelete, delete table.Op
+	s                                                                                                                                                                          *Store
 }
 
 func newUsers(s *Store) *Users {
 	return &Users{s: s,
+		upsertDevice: table.NewOp(s.t, "TN-16", "tinode.Users.UpsertDevice"),
+		deleteDevice: table.NewOp(s.t, "TN-16", "tinode.Users.DeleteDevice"),
+		devices:      table.NewOp(s.t, "TN-20", "tinode.Users.Devices"),
+		create:       table.NewOp(s.t, "TN-2", "tinode.Users.Create"),
+		getMany:      table.NewOp(s.t, "TN-1", "tinode.Users.GetMany"),
+		update:       table.NewOp(s.t, "TN-3", "tinode.Users.Update"),
+		addTags:      table.NewOp(s.t, "TN-3", "tinode.Users.AddTags"),
+		removeTags:   table.NewOp(s.t, "TN-3", "tinode.Users.RemoveTags"),
+		resetTags:    table.NewOp(s.t, "TN-3", "tinode.Users.ResetTags"),
+		lookupTag:    table.NewOp(s.t, "TN-4", "tinode.Users.LookupTag"),
+		findByTag:    table.NewOp(s.t, "TN-4", "tinode.Users.FindByTag"),
+		importTag:    table.NewOp(s.t, "TN-3", "tinode.Users.ImportTag"),
+		tags:         table.NewOp(s.t, "TN-5", "tinode.Users.Tags"),
+		findByTags:   table.NewOp(s.t, "TN-19", "tinode.Users.FindByTags"),
+		touch:        table.NewOp(s.t, "TN-1", "tinode.Users.Touch"),
+		softDelete:   table.NewOp(s.t, "TN-17", "tinode.Users.SoftDelete"),
+		delete:       table.NewOp(s.t, "TN-17", "tinode.Users.Delete"),
 		ByID: table.NewPattern(s.user, table.PatternDef[tn.User]{ID: "TN-1", Name: "tinode.Users.ByID",
 			Doc: "A user by id.", Reads: table.ReadOne,
 			Check: func(u *tn.User) error { return u.Id.Validate("Id") }}),
@@ -38,35 +56,35 @@ func newUsers(s *Store) *Users {
 // whole create with table.ErrUniqueViolation; an existing id gives
 // table.ErrAlreadyExists; bad input a *table.ValidationError.
 // CreatedAt/UpdatedAt are set when zero.
-func (us *Users) Create(ctx context.Context, u *tn.User) (err error) {
-	ctx, call := us.s.t.Call(ctx, "TN-2", "tinode.Users.Create")
-	defer func() { call.End(err) }()
-	return us.s.user.Create(ctx, u)
+func (us *Users) Create(ctx context.Context, u *tn.User) error {
+	return us.create.Do(ctx, func(ctx context.Context) error {
+		return us.s.user.Create(ctx, u)
+	})
 }
 
 // GetMany returns the users with ids that exist, in the order of ids
 // (TN-1): BatchGetItem on USER#{id} / USER, 100 keys per request.
 // Repeated ids are read once.
-func (us *Users) GetMany(ctx context.Context, ids []tn.UserID) (_ []tn.User, err error) {
-	ctx, call := us.s.t.Call(ctx, "TN-1", "tinode.Users.GetMany")
-	defer func() { call.End(err) }()
-	ks := make([]table.Key, 0, len(ids))
-	seen := make(map[tn.UserID]bool, len(ids))
-	for i, id := range ids {
-		if seen[id] {
-			continue
+func (us *Users) GetMany(ctx context.Context, ids []tn.UserID) ([]tn.User, error) {
+	return table.Run(ctx, us.getMany, func(ctx context.Context) ([]tn.User, error) {
+		ks := make([]table.Key, 0, len(ids))
+		seen := make(map[tn.UserID]bool, len(ids))
+		for i, id := range ids {
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			k, err := us.s.userKey(id)
+			if err != nil {
+				return nil, fmt.Errorf("users get many: id %d: %w", i, err)
+			}
+			ks = append(ks, k)
 		}
-		seen[id] = true
-		k, err := us.s.userKey(id)
-		if err != nil {
-			return nil, fmt.Errorf("users get many: id %d: %w", i, err)
+		if len(ks) == 0 {
+			return nil, nil
 		}
-		ks = append(ks, k)
-	}
-	if len(ks) == 0 {
-		return nil, nil
-	}
-	return us.s.user.BatchGet(ctx, ks)
+		return us.s.user.BatchGet(ctx, ks)
+	})
 }
 
 // Update reads the user, applies change and writes it back if nobody wrote
@@ -74,14 +92,14 @@ func (us *Users) GetMany(ctx context.Context, ids []tn.UserID) (_ []tn.User, err
 // transaction, so change may edit Tags (TN-3). It returns the user as
 // written. A missing user gives table.ErrNotFound, a taken tag
 // table.ErrUniqueViolation.
-func (us *Users) Update(ctx context.Context, id tn.UserID, change func(*tn.User) error) (_ tn.User, err error) {
-	ctx, call := us.s.t.Call(ctx, "TN-3", "tinode.Users.Update")
-	defer func() { call.End(err) }()
-	k, err := us.s.userKey(id)
-	if err != nil {
-		return tn.User{}, err
-	}
-	return us.s.user.Update(ctx, k, change)
+func (us *Users) Update(ctx context.Context, id tn.UserID, change func(*tn.User) error) (tn.User, error) {
+	return table.Run(ctx, us.update, func(ctx context.Context) (tn.User, error) {
+		k, err := us.s.userKey(id)
+		if err != nil {
+			return tn.User{}, err
+		}
+		return us.s.user.Update(ctx, k, change)
+	})
 }
 
 // AddTags adds tags to the user's tags (TN-3), keeping uniqueness in the
@@ -92,21 +110,21 @@ func (us *Users) Update(ctx context.Context, id tn.UserID, change func(*tn.User)
 // Requests: a consistent GetItem of the user, whose current tags decide
 // which guards to write or free, then one TransactWriteItems checked on the
 // version read.
-func (us *Users) AddTags(ctx context.Context, id tn.UserID, tags ...string) (_ []string, err error) {
-	ctx, call := us.s.t.Call(ctx, "TN-3", "tinode.Users.AddTags")
-	defer func() { call.End(err) }()
-	if err := checkTagArgs(tags); err != nil {
-		return nil, err
-	}
-	u, err := us.Update(ctx, id, func(u *tn.User) error {
-		for _, t := range tags {
-			if !slices.Contains(u.Tags, t) {
-				u.Tags = append(u.Tags, t)
-			}
+func (us *Users) AddTags(ctx context.Context, id tn.UserID, tags ...string) ([]string, error) {
+	return table.Run(ctx, us.addTags, func(ctx context.Context) ([]string, error) {
+		if err := checkTagArgs(tags); err != nil {
+			return nil, err
 		}
-		return nil
+		u, err := us.Update(ctx, id, func(u *tn.User) error {
+			for _, t := range tags {
+				if !slices.Contains(u.Tags, t) {
+					u.Tags = append(u.Tags, t)
+				}
+			}
+			return nil
+		})
+		return u.Tags, err
 	})
-	return u.Tags, err
 }
 
 // RemoveTags removes tags from the user and frees their guards in the same
@@ -115,17 +133,17 @@ func (us *Users) AddTags(ctx context.Context, id tn.UserID, tags ...string) (_ [
 // Requests: a consistent GetItem of the user, whose current tags decide
 // which guards to write or free, then one TransactWriteItems checked on the
 // version read.
-func (us *Users) RemoveTags(ctx context.Context, id tn.UserID, tags ...string) (_ []string, err error) {
-	ctx, call := us.s.t.Call(ctx, "TN-3", "tinode.Users.RemoveTags")
-	defer func() { call.End(err) }()
-	if err := checkTagArgs(tags); err != nil {
-		return nil, err
-	}
-	u, err := us.Update(ctx, id, func(u *tn.User) error {
-		u.Tags = slices.DeleteFunc(u.Tags, func(t string) bool { return slices.Contains(tags, t) })
-		return nil
+func (us *Users) RemoveTags(ctx context.Context, id tn.UserID, tags ...string) ([]string, error) {
+	return table.Run(ctx, us.removeTags, func(ctx context.Context) ([]string, error) {
+		if err := checkTagArgs(tags); err != nil {
+			return nil, err
+		}
+		u, err := us.Update(ctx, id, func(u *tn.User) error {
+			u.Tags = slices.DeleteFunc(u.Tags, func(t string) bool { return slices.Contains(tags, t) })
+			return nil
+		})
+		return u.Tags, err
 	})
-	return u.Tags, err
 }
 
 // ResetTags replaces the user's tags with tags (TN-3): guards of dropped
@@ -134,17 +152,17 @@ func (us *Users) RemoveTags(ctx context.Context, id tn.UserID, tags ...string) (
 // Requests: a consistent GetItem of the user, whose current tags decide
 // which guards to write or free, then one TransactWriteItems checked on the
 // version read.
-func (us *Users) ResetTags(ctx context.Context, id tn.UserID, tags ...string) (_ []string, err error) {
-	ctx, call := us.s.t.Call(ctx, "TN-3", "tinode.Users.ResetTags")
-	defer func() { call.End(err) }()
-	if err := tn.ValidateTags(tags); err != nil {
-		return nil, err
-	}
-	u, err := us.Update(ctx, id, func(u *tn.User) error {
-		u.Tags = slices.Clone(tags)
-		return nil
+func (us *Users) ResetTags(ctx context.Context, id tn.UserID, tags ...string) ([]string, error) {
+	return table.Run(ctx, us.resetTags, func(ctx context.Context) ([]string, error) {
+		if err := tn.ValidateTags(tags); err != nil {
+			return nil, err
+		}
+		u, err := us.Update(ctx, id, func(u *tn.User) error {
+			u.Tags = slices.Clone(tags)
+			return nil
+		})
+		return u.Tags, err
 	})
-	return u.Tags, err
 }
 
 func checkTagArgs(tags []string) error {
@@ -166,23 +184,23 @@ func checkTagArgs(tags []string) error {
 // its guard by another writer does not hold the tag, and its orphan guard
 // is reported and removed. A free tag, or one a topic holds, gives
 // table.ErrNotFound.
-func (us *Users) LookupTag(ctx context.Context, tag string) (_ tn.UniqueTag, err error) {
-	ctx, call := us.s.t.Call(ctx, "TN-4", "tinode.Users.LookupTag")
-	defer func() { call.End(err) }()
-	u, err := us.uniqueTag(tag)
-	if err != nil {
-		return tn.UniqueTag{}, err
-	}
-	owner, err := us.s.t.LookupUnique(ctx, u)
-	if err != nil {
-		return tn.UniqueTag{}, err
-	}
-	id, err := tn.UserIDFromKey(owner)
-	if err != nil {
-		// a topic's tag (Topics.FindByTags finds it)
-		return tn.UniqueTag{}, fmt.Errorf("lookup tag %q: held by %s, not a user: %w", tag, owner.PK, table.ErrNotFound)
-	}
-	return tn.UniqueTag{Id: tag, Source: id}, nil
+func (us *Users) LookupTag(ctx context.Context, tag string) (tn.UniqueTag, error) {
+	return table.Run(ctx, us.lookupTag, func(ctx context.Context) (tn.UniqueTag, error) {
+		u, err := us.uniqueTag(tag)
+		if err != nil {
+			return tn.UniqueTag{}, err
+		}
+		owner, err := us.s.t.LookupUnique(ctx, u)
+		if err != nil {
+			return tn.UniqueTag{}, err
+		}
+		id, err := tn.UserIDFromKey(owner)
+		if err != nil {
+			// a topic's tag (Topics.FindByTags finds it)
+			return tn.UniqueTag{}, fmt.Errorf("lookup tag %q: held by %s, not a user: %w", tag, owner.PK, table.ErrNotFound)
+		}
+		return tn.UniqueTag{Id: tag, Source: id}, nil
+	})
 }
 
 func (us *Users) uniqueTag(tag string) (table.Unique, error) {
@@ -199,14 +217,14 @@ func (us *Users) uniqueTag(tag string) (table.Unique, error) {
 // FindByTag returns the user holding tag (TN-4): the guard's GetItem,
 // then the user's (Entity.GetByUnique: the user answers, as in LookupTag).
 // A free tag, or one a topic holds, gives table.ErrNotFound.
-func (us *Users) FindByTag(ctx context.Context, tag string) (_ tn.User, err error) {
-	ctx, call := us.s.t.Call(ctx, "TN-4", "tinode.Users.FindByTag")
-	defer func() { call.End(err) }()
-	u, err := us.uniqueTag(tag)
-	if err != nil {
-		return tn.User{}, err
-	}
-	return us.s.user.GetByUnique(ctx, u)
+func (us *Users) FindByTag(ctx context.Context, tag string) (tn.User, error) {
+	return table.Run(ctx, us.findByTag, func(ctx context.Context) (tn.User, error) {
+		u, err := us.uniqueTag(tag)
+		if err != nil {
+			return tn.User{}, err
+		}
+		return us.s.user.GetByUnique(ctx, u)
+	})
 }
 
 // ImportTag loads a TinodeTagUnique row: it adds the tag to its Source user
@@ -216,28 +234,28 @@ func (us *Users) FindByTag(ctx context.Context, tag string) (_ tn.User, err erro
 // Requests: a consistent GetItem of the user, whose current tags decide
 // which guards to write or free, then one TransactWriteItems checked on the
 // version read.
-func (us *Users) ImportTag(ctx context.Context, t tn.UniqueTag) (err error) {
-	ctx, call := us.s.t.Call(ctx, "TN-3", "tinode.Users.ImportTag")
-	defer func() { call.End(err) }()
-	_, err = us.AddTags(ctx, t.Source, t.Id)
-	return err
+func (us *Users) ImportTag(ctx context.Context, t tn.UniqueTag) error {
+	return us.importTag.Do(ctx, func(ctx context.Context) error {
+		_, err := us.AddTags(ctx, t.Source, t.Id)
+		return err
+	})
 }
 
 // Tags lists the tags of a user as TagUnique rows (TN-5). The user item
 // holds them and its guards are written with it, so this is one GetItem
 // on USER#{id} / USER (the old Source index is not needed).
-func (us *Users) Tags(ctx context.Context, id tn.UserID) (_ []tn.UniqueTag, err error) {
-	ctx, call := us.s.t.Call(ctx, "TN-5", "tinode.Users.Tags")
-	defer func() { call.End(err) }()
-	u, err := us.ByID.Get(ctx, tn.User{Id: id})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]tn.UniqueTag, len(u.Tags))
-	for i, t := range u.Tags {
-		out[i] = tn.UniqueTag{Id: t, Source: id}
-	}
-	return out, nil
+func (us *Users) Tags(ctx context.Context, id tn.UserID) ([]tn.UniqueTag, error) {
+	return table.Run(ctx, us.tags, func(ctx context.Context) ([]tn.UniqueTag, error) {
+		u, err := us.ByID.Get(ctx, tn.User{Id: id})
+		if err != nil {
+			return nil, err
+		}
+		out := make([]tn.UniqueTag, len(u.Tags))
+		for i, t := range u.Tags {
+			out[i] = tn.UniqueTag{Id: t, Source: id}
+		}
+		return out, nil
+	})
 }
 
 // UserMatch is a user found by contact discovery and the tags that matched.
@@ -255,82 +273,82 @@ type UserMatch struct {
 // without the tag (a shared tag's entry left behind by a change another
 // writer made) does not match it. Free tags and topics' tags are skipped
 // ([Topics.FindByTags] finds topics).
-func (us *Users) FindByTags(ctx context.Context, tags ...string) (_ []UserMatch, err error) {
-	ctx, call := us.s.t.Call(ctx, "TN-19", "tinode.Users.FindByTags")
-	defer func() { call.End(err) }()
-	if err := checkTagArgs(tags); err != nil {
-		return nil, err
-	}
-	guards, err := us.s.tagHolders(ctx, tags)
-	if err != nil {
-		return nil, err
-	}
-	var ids []tn.UserID
-	matched := map[tn.UserID][]string{}
-	for _, g := range guards {
-		id, err := tn.UserIDFromKey(g.Owner)
-		if err != nil {
-			continue // a topic's tag (Topics.FindByTags)
+func (us *Users) FindByTags(ctx context.Context, tags ...string) ([]UserMatch, error) {
+	return table.Run(ctx, us.findByTags, func(ctx context.Context) ([]UserMatch, error) {
+		if err := checkTagArgs(tags); err != nil {
+			return nil, err
 		}
-		tag, err := tn.TagFromUnique(g.Unique)
+		guards, err := us.s.tagHolders(ctx, tags)
 		if err != nil {
 			return nil, err
 		}
-		if _, ok := matched[id]; !ok {
-			ids = append(ids, id)
+		var ids []tn.UserID
+		matched := map[tn.UserID][]string{}
+		for _, g := range guards {
+			id, err := tn.UserIDFromKey(g.Owner)
+			if err != nil {
+				continue // a topic's tag (Topics.FindByTags)
+			}
+			tag, err := tn.TagFromUnique(g.Unique)
+			if err != nil {
+				return nil, err
+			}
+			if _, ok := matched[id]; !ok {
+				ids = append(ids, id)
+			}
+			matched[id] = append(matched[id], tag)
 		}
-		matched[id] = append(matched[id], tag)
-	}
-	users, err := us.GetMany(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]UserMatch, 0, len(users))
-	for _, u := range users {
-		if tags := stillHeld(matched[u.Id], u.Tags); len(tags) > 0 {
-			out = append(out, UserMatch{User: u, Tags: tags})
+		users, err := us.GetMany(ctx, ids)
+		if err != nil {
+			return nil, err
 		}
-	}
-	return out, nil
+		out := make([]UserMatch, 0, len(users))
+		for _, u := range users {
+			if tags := stillHeld(matched[u.Id], u.Tags); len(tags) > 0 {
+				out = append(out, UserMatch{User: u, Tags: tags})
+			}
+		}
+		return out, nil
+	})
 }
 
 // Touch records that the user was online (LastSeen, UserAgent) with one
 // UpdateItem. A missing user gives table.ErrNotFound.
 //
 // Pattern: TN-1 (the user record's write side).
-func (us *Users) Touch(ctx context.Context, id tn.UserID, when time.Time, userAgent string) (err error) {
-	ctx, call := us.s.t.Call(ctx, "TN-1", "tinode.Users.Touch")
-	defer func() { call.End(err) }()
-	k, err := us.s.userKey(id)
-	if err != nil {
+func (us *Users) Touch(ctx context.Context, id tn.UserID, when time.Time, userAgent string) error {
+	return us.touch.Do(ctx, func(ctx context.Context) error {
+		k, err := us.s.userKey(id)
+		if err != nil {
+			return err
+		}
+		set := map[string]any{"LastSeen": when.UTC()}
+		p := table.Patch{Set: set}
+		if userAgent != "" {
+			set["UserAgent"] = userAgent
+		} else {
+			p.Remove = []string{"UserAgent"}
+		}
+		_, err = us.s.user.Patch(ctx, k, p)
 		return err
-	}
-	set := map[string]any{"LastSeen": when.UTC()}
-	p := table.Patch{Set: set}
-	if userAgent != "" {
-		set["UserAgent"] = userAgent
-	} else {
-		p.Remove = []string{"UserAgent"}
-	}
-	_, err = us.s.user.Patch(ctx, k, p)
-	return err
+	})
 }
 
 // SoftDelete marks the user deleted (TN-17): State = deleted and DeletedAt,
 // one UpdateItem; tags, auth records and subscriptions stay. A missing user
 // gives table.ErrNotFound.
-func (us *Users) SoftDelete(ctx context.Context, id tn.UserID) (err error) {
-	ctx, call := us.s.t.Call(ctx, "TN-17", "tinode.Users.SoftDelete")
-	defer func() { call.End(err) }()
-	k, err := us.s.userKey(id)
-	if err != nil {
+func (us *Users) SoftDelete(ctx context.Context, id tn.UserID) error {
+	return us.softDelete.Do(ctx, func(ctx context.Context) error {
+		k, err := us.s.userKey(id)
+		if err != nil {
+			return err
+		}
+		now := us.s.now()
+		_, err = us.s.user.Patch(ctx, k, table.Patch{Set: map[string]any{
+			"State": tn.StateDeleted, "DeletedAt": now, "UpdatedAt": now,
+		}})
 		return err
-	}
-	now := us.s.now()
-	_, err = us.s.user.Patch(ctx, k, table.Patch{Set: map[string]any{
-		"State": tn.StateDeleted, "DeletedAt": now, "UpdatedAt": now,
-	}})
-	return err
+	})
 }
 
 // Delete hard-deletes the user (TN-17): it marks the user deleted, deletes
@@ -348,32 +366,32 @@ func (us *Users) SoftDelete(ctx context.Context, id tn.UserID) (err error) {
 // the subscription's GetItem and transaction (as Subscriptions.Delete), one
 // Query each for credentials and auth records, then the user's GetItem (its
 // tags name the guards to delete) and the final transaction.
-func (us *Users) Delete(ctx context.Context, id tn.UserID) (err error) {
-	ctx, call := us.s.t.Call(ctx, "TN-17", "tinode.Users.Delete")
-	defer func() { call.End(err) }()
-	k, err := us.s.userKey(id)
-	if err != nil {
-		return err
-	}
-	if err := us.SoftDelete(ctx, id); err != nil {
-		return err
-	}
-	// Each subscription goes with its topic's SubCnt (TN-24).
-	for sub, err := range us.s.Subs.AllByUser(ctx, id, SubFilter{IncludeDeleted: true}) {
-		if err == nil {
-			err = us.s.Subs.Delete(ctx, sub.Topic, sub.User)
+func (us *Users) Delete(ctx context.Context, id tn.UserID) error {
+	return us.delete.Do(ctx, func(ctx context.Context) error {
+		k, err := us.s.userKey(id)
+		if err != nil {
+			return err
 		}
-		if err != nil && !errors.Is(err, table.ErrNotFound) {
-			return fmt.Errorf("delete user %s: subscriptions: %w", id, err)
+		if err := us.SoftDelete(ctx, id); err != nil {
+			return err
 		}
-	}
-	if err := us.s.Creds.Delete(ctx, id, "", ""); err != nil {
-		return fmt.Errorf("delete user %s: credentials: %w", id, err)
-	}
-	if err := us.s.purgeIndex(ctx, k.PK, mustPrefix(tn.AuthByUserPrefix(""))); err != nil {
-		return fmt.Errorf("delete user %s: auth records: %w", id, err)
-	}
-	return us.s.user.Delete(ctx, k)
+		// Each subscription goes with its topic's SubCnt (TN-24).
+		for sub, err := range us.s.Subs.AllByUser(ctx, id, SubFilter{IncludeDeleted: true}) {
+			if err == nil {
+				err = us.s.Subs.Delete(ctx, sub.Topic, sub.User)
+			}
+			if err != nil && !errors.Is(err, table.ErrNotFound) {
+				return fmt.Errorf("delete user %s: subscriptions: %w", id, err)
+			}
+		}
+		if err := us.s.Creds.Delete(ctx, id, "", ""); err != nil {
+			return fmt.Errorf("delete user %s: credentials: %w", id, err)
+		}
+		if err := us.s.purgeIndex(ctx, k.PK, mustPrefix(tn.AuthByUserPrefix(""))); err != nil {
+			return fmt.Errorf("delete user %s: auth records: %w", id, err)
+		}
+		return us.s.user.Delete(ctx, k)
+	})
 }
 
 func mustPrefix(p string, err error) string {

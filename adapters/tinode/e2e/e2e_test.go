@@ -75,8 +75,8 @@ func TestTinodeEndToEnd(t_ *testing.T) {
 	t_.Logf("tinode-db loaded the sample data in %v", time.Since(t0).Round(time.Millisecond))
 	c, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	if v, err := st.Meta.Version(c); err != nil || v != 1 {
-		t_.Fatalf("data version after tinode-db = %d, %v", v, err)
+	if v, err := st.Meta.Version.Get(c, tn.DBVersion{}); err != nil || v.Version != 1 {
+		t_.Fatalf("data version after tinode-db = %d, %v", v.Version, err)
 	}
 	if len(dbArgs) > 2 {
 		alice, err := st.Creds.UserByCred(c, "email", "alice@example.com")
