@@ -18,13 +18,14 @@ func TestOpForm(t *testing.T) {
 		"Usage.increment": table.NewOp(tb, "XX-2", "opstore.Usage.Increment"),
 		"Usage.drop":      table.NewOp(tb, "XX-1", "opstore.Usage.Drop"),
 		"Usage.rename":    table.NewOp(tb, "XX-1", "opstore.Usage.Move"),
+		"Usage.all":       table.NewOp(tb, "XX-2", "opstore.Usage.All"),
 	}}
 	problems, wired, err := Check(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if wired != 2 {
-		t.Errorf("%d methods wired, want 2 (Put, Increment)", wired)
+	if wired != 3 {
+		t.Errorf("%d methods wired, want 3 (Put, Increment, All)", wired)
 	}
 	for _, want := range []string{
 		"opstore.Usage.Reset: runs in the op of field put, want the field named as the method (reset)",
@@ -41,21 +42,26 @@ func TestOpForm(t *testing.T) {
 	}
 }
 
-// TestOpsOf: the declared operations of a store are read from its
-// aggregates' table.Op fields, unexported as they are.
+// TestOpsOf: the declared operations of a store are read from its own
+// and its aggregates' table.Op fields, unexported as they are.
 func TestOpsOf(t *testing.T) {
 	type usage struct {
 		put table.Op
 		n   int // not an Op: left out
 	}
 	type Usage = usage
+	type Store struct {
+		Usage  *Usage
+		other  *Usage
+		ingest table.Op // the store's own
+	}
 	tb := table.New(nil, table.NewSchema("ops"))
-	store := &struct {
-		Usage *Usage
-		other *Usage
-	}{Usage: &Usage{put: table.NewOp(tb, "XX-1", "opstore.Usage.Put"), n: 1}}
+	store := &Store{Usage: &Usage{put: table.NewOp(tb, "XX-1", "opstore.Usage.Put"), n: 1}, ingest: table.NewOp(tb, "XX-2", "opstore.Store.Ingest")}
 	got := OpsOf(store)
-	if op, ok := got["usage.put"]; !ok || op.ID != "XX-1" || op.Name != "opstore.Usage.Put" || len(got) != 1 {
+	if op, ok := got["usage.put"]; !ok || op.ID != "XX-1" || op.Name != "opstore.Usage.Put" || len(got) != 2 {
 		t.Errorf("OpsOf = %+v", got)
+	}
+	if op := got["Store.ingest"]; op.ID != "XX-2" || op.Name != "opstore.Store.Ingest" {
+		t.Errorf("OpsOf = %+v: no Store.ingest", got)
 	}
 }

@@ -40,12 +40,19 @@ type Package struct {
 }
 
 // OpsOf returns the declared operations ([table.Op]) of store (a
-// package's *Store) by "Type.field": every field of type table.Op of an
-// aggregate (an exported pointer-to-struct field of store).
+// package's *Store) by "Type.field": every field of type table.Op of
+// store itself and of an aggregate (an exported pointer-to-struct field of
+// store).
 func OpsOf(store any) map[string]table.Op {
 	out := map[string]table.Op{}
 	opType := reflect.TypeFor[table.Op]()
 	sv := reflect.ValueOf(store).Elem()
+	for i := range sv.NumField() { // the store's own operations (Store.Ingest)
+		if sv.Type().Field(i).Type == opType {
+			v := sv.Field(i)
+			out[sv.Type().Name()+"."+sv.Type().Field(i).Name] = table.Op{ID: v.FieldByName("ID").String(), Name: v.FieldByName("Name").String()}
+		}
+	}
 	for i := range sv.NumField() {
 		agg := sv.Field(i)
 		if !sv.Type().Field(i).IsExported() || agg.Kind() != reflect.Pointer || agg.Type().Elem().Kind() != reflect.Struct || agg.IsNil() {
@@ -355,8 +362,9 @@ func CheckDeclared(p Package, store any, tables ...*table.Table) (problems []str
 }
 
 // opForm reports whether fd's body is one statement running in a declared
-// operation held in a field of its receiver: `return r.field.Do(ctx, ...)`
-// or `return table.Run(ctx, r.field, ...)`, and returns the field.
+// operation held in a field of its receiver: `return r.field.Do(ctx, ...)`,
+// `return table.Run(ctx, r.field, ...)` or `return table.RunPages(ctx, r.field, ...)`,
+// and returns the field.
 func opForm(fd *ast.FuncDecl, ctxName string) (string, bool) {
 	if len(fd.Body.List) != 1 {
 		return "", false
@@ -374,11 +382,11 @@ func opForm(fd *ast.FuncDecl, ctxName string) (string, bool) {
 	case *ast.SelectorExpr:
 		if fun.Sel.Name == "Do" {
 			op = fun.X
-		} else if x, ok := fun.X.(*ast.Ident); ok && x.Name == "table" && fun.Sel.Name == "Run" {
+		} else if x, ok := fun.X.(*ast.Ident); ok && x.Name == "table" && (fun.Sel.Name == "Run" || fun.Sel.Name == "RunPages") {
 			op = c.Args[1]
 		}
-	case *ast.IndexExpr: // table.Run[R](...)
-		if sel, ok := fun.X.(*ast.SelectorExpr); ok && sel.Sel.Name == "Run" {
+	case *ast.IndexExpr: // table.Run[R](...), table.RunPages[T](...)
+		if sel, ok := fun.X.(*ast.SelectorExpr); ok && (sel.Sel.Name == "Run" || sel.Sel.Name == "RunPages") {
 			op = c.Args[1]
 		}
 	}

@@ -31,3 +31,8 @@ func (s *Usage) Move(ctx context.Context) error {
 func (s *Usage) Rename(ctx context.Context) error {
 	return s.rename.Do(ctx, func(ctx context.Context) error { return nil })
 }
+
+// All iterates over the days' metrics (XX-2).
+func (s *Usage) All(ctx context.Context) iter.Seq2[Metrics, error] {
+	return table.RunPages(ctx, s.all, s.e.List)
+}
