@@ -56,7 +56,7 @@ func TestOpsOf(t *testing.T) {
 		ingest table.Op // the store's own
 	}
 	tb := table.New(nil, table.NewSchema("ops"))
-	store := &Store{Usage: &Usage{put: table.NewOp(tb, "XX-1", "opstore.Usage.Put"), n: 1}, ingest: table.NewOp(tb, "XX-2", "opstore.Store.Ingest")}
+	store := &Store{Usage: &Usage{put: table.NewOp(tb, "XX-1", "opstore.Usage.Put"), n: 1}, other: &Usage{put: table.NewOp(tb, "XX-9", "opstore.Usage.Other")}, ingest: table.NewOp(tb, "XX-2", "opstore.Store.Ingest")}
 	got := OpsOf(store)
 	if op, ok := got["usage.put"]; !ok || op.ID != "XX-1" || op.Name != "opstore.Usage.Put" || len(got) != 2 {
 		t.Errorf("OpsOf = %+v", got)
