@@ -42,21 +42,26 @@ func TestOpForm(t *testing.T) {
 	}
 }
 
-// TestOpsOf: the declared operations of a store are read from its
-// aggregates' table.Op fields, unexported as they are.
+// TestOpsOf: the declared operations of a store are read from its own
+// and its aggregates' table.Op fields, unexported as they are.
 func TestOpsOf(t *testing.T) {
 	type usage struct {
 		put table.Op
 		n   int // not an Op: left out
 	}
 	type Usage = usage
+	type Store struct {
+		Usage  *Usage
+		other  *Usage
+		ingest table.Op // the store's own
+	}
 	tb := table.New(nil, table.NewSchema("ops"))
-	store := &struct {
-		Usage *Usage
-		other *Usage
-	}{Usage: &Usage{put: table.NewOp(tb, "XX-1", "opstore.Usage.Put"), n: 1}}
+	store := &Store{Usage: &Usage{put: table.NewOp(tb, "XX-1", "opstore.Usage.Put"), n: 1}, other: &Usage{put: table.NewOp(tb, "XX-9", "opstore.Usage.Other")}, ingest: table.NewOp(tb, "XX-2", "opstore.Store.Ingest")}
 	got := OpsOf(store)
-	if op, ok := got["usage.put"]; !ok || op.ID != "XX-1" || op.Name != "opstore.Usage.Put" || len(got) != 1 {
+	if op, ok := got["usage.put"]; !ok || op.ID != "XX-1" || op.Name != "opstore.Usage.Put" || len(got) != 2 {
 		t.Errorf("OpsOf = %+v", got)
+	}
+	if op := got["Store.ingest"]; op.ID != "XX-2" || op.Name != "opstore.Store.Ingest" {
+		t.Errorf("OpsOf = %+v: no Store.ingest", got)
 	}
 }

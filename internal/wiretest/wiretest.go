@@ -40,12 +40,19 @@ type Package struct {
 }
 
 // OpsOf returns the declared operations ([table.Op]) of store (a
-// package's *Store) by "Type.field": every field of type table.Op of an
-// aggregate (an exported pointer-to-struct field of store).
+// package's *Store) by "Type.field": every field of type table.Op of
+// store itself and of an aggregate (an exported pointer-to-struct field of
+// store).
 func OpsOf(store any) map[string]table.Op {
 	out := map[string]table.Op{}
 	opType := reflect.TypeFor[table.Op]()
 	sv := reflect.ValueOf(store).Elem()
+	for i := range sv.NumField() { // the store's own operations (Store.Ingest)
+		if sv.Type().Field(i).Type == opType {
+			v := sv.Field(i)
+			out[sv.Type().Name()+"."+sv.Type().Field(i).Name] = table.Op{ID: v.FieldByName("ID").String(), Name: v.FieldByName("Name").String()}
+		}
+	}
 	for i := range sv.NumField() {
 		agg := sv.Field(i)
 		if !sv.Type().Field(i).IsExported() || agg.Kind() != reflect.Pointer || agg.Type().Elem().Kind() != reflect.Struct || agg.IsNil() {

@@ -25,8 +25,8 @@ type APIKeys struct {
 	//	page, err := s.APIKeys.ByUser.List(ctx, fh.APIKey{UserID: u})
 	ByUser *table.Pattern[fh.APIKey]
 
-	delete, updateLastUsed table.Op
-	s                      *Store
+	create, authenticate, getByHash, delete, updateLastUsed table.Op
+	s                                                       *Store
 }
 
 func newAPIKeys(s *Store) *APIKeys {
@@ -34,6 +34,9 @@ func newAPIKeys(s *Store) *APIKeys {
 		ByUser: table.NewPattern(s.apiKey, table.PatternDef[fh.APIKey]{ID: "FH-10", Name: "ferryhook.APIKeys.ByUser",
 			Doc: "A user's API keys (hash and prefix, never the plaintext).", Reads: table.ReadPage,
 			Check: func(k *fh.APIKey) error { return k.UserID.Validate() }}),
+		create:         table.NewOp(s.main, "FH-11", "ferryhook.APIKeys.Create"),
+		authenticate:   table.NewOp(s.main, "FH-6", "ferryhook.APIKeys.Authenticate"),
+		getByHash:      table.NewOp(s.main, "FH-6", "ferryhook.APIKeys.GetByHash"),
 		delete:         table.NewOp(s.main, "FH-11", "ferryhook.APIKeys.Delete"),
 		updateLastUsed: table.NewOp(s.main, "FH-11", "ferryhook.APIKeys.UpdateLastUsed"),
 	}
@@ -63,37 +66,37 @@ type NewAPIKey struct {
 // the user exists. The running service authenticates these keys too (it
 // hashes the whole token and queries GSI2). A missing user gives table.ErrNotFound, bad input a
 // *table.ValidationError.
-func (a *APIKeys) Create(ctx context.Context, user fh.UserID, in CreateAPIKeyInput) (_ NewAPIKey, err error) {
-	ctx, call := a.s.main.Call(ctx, "FH-11", "ferryhook.APIKeys.Create")
-	defer func() { call.End(err) }()
-	uk, err := userKey(user)
-	if err != nil {
-		return NewAPIKey{}, err
-	}
-	if in.Permissions == "" {
-		in.Permissions = fh.PermissionRead
-	}
-	id := fh.NewAPIKeyID()
-	plain := mintKey(a.s.opts.APIKeyPrefix, id, user)
-	k := fh.APIKey{
-		KeyID:       id,
-		UserID:      user,
-		Name:        in.Name,
-		KeyHash:     a.s.opts.KeyHash(plain),
-		KeyPrefix:   plain[:min(a.s.opts.KeyPrefixLen, len(plain))],
-		Permissions: in.Permissions,
-	}
-	if err := k.Validate(); err != nil {
-		return NewAPIKey{}, err
-	}
-	ops, err := a.s.apiKey.CreateOp(&k)
-	if err != nil {
-		return NewAPIKey{}, err
-	}
-	if err := a.s.main.Transact(ctx, append([]table.TxOp{a.s.main.ConditionOp(uk)}, ops...)...); err != nil {
-		return NewAPIKey{}, txErr(err, 0, table.ErrNotFound, "user "+string(user))
-	}
-	return NewAPIKey{Key: plain, APIKey: k}, nil
+func (a *APIKeys) Create(ctx context.Context, user fh.UserID, in CreateAPIKeyInput) (NewAPIKey, error) {
+	return table.Run(ctx, a.create, func(ctx context.Context) (NewAPIKey, error) {
+		uk, err := a.s.userKey(user)
+		if err != nil {
+			return NewAPIKey{}, err
+		}
+		if in.Permissions == "" {
+			in.Permissions = fh.PermissionRead
+		}
+		id := fh.NewAPIKeyID()
+		plain := mintKey(a.s.opts.APIKeyPrefix, id, user)
+		k := fh.APIKey{
+			KeyID:       id,
+			UserID:      user,
+			Name:        in.Name,
+			KeyHash:     a.s.opts.KeyHash(plain),
+			KeyPrefix:   plain[:min(a.s.opts.KeyPrefixLen, len(plain))],
+			Permissions: in.Permissions,
+		}
+		if err := k.Validate(); err != nil {
+			return NewAPIKey{}, err
+		}
+		ops, err := a.s.apiKey.CreateOp(&k)
+		if err != nil {
+			return NewAPIKey{}, err
+		}
+		if err := a.s.main.Transact(ctx, append([]table.TxOp{a.s.main.ConditionOp(uk)}, ops...)...); err != nil {
+			return NewAPIKey{}, txErr(err, 0, table.ErrNotFound, "user "+string(user))
+		}
+		return NewAPIKey{Key: plain, APIKey: k}, nil
+	})
 }
 
 // Authenticate returns the API key whose plaintext is key (FH-6), as
@@ -132,41 +135,42 @@ func (a *APIKeys) Create(ctx context.Context, user fh.UserID, in CreateAPIKeyInp
 //
 // An unknown, forged, deleted or revoked key gives [ErrInvalidAPIKey]
 // (which matches table.ErrNotFound).
-func (a *APIKeys) Authenticate(ctx context.Context, key string) (_ fh.APIKey, err error) {
-	ctx, call := a.s.main.Call(ctx, "FH-6", "ferryhook.APIKeys.Authenticate")
-	defer func() { call.End(err) }()
-	if key == "" {
-		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
-	}
-	hash := a.s.opts.KeyHash(key)
-	if _, err := fh.APIKeyHashIndex.Partition(map[string]string{"keyHash": hash}); err != nil {
-		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
-	}
-	var k fh.APIKey
-	if ik, ok := mintedItem(a.s.opts.APIKeyPrefix, key); ok {
-		// The item the key names, read itself: consistent, and valid
-		// (apiKeyDef.ValidWhileIndexed: stored under GSI2).
-		k, err = a.s.apiKey.Get(ctx, ik, table.Consistent(), table.Valid())
-	} else {
-		// The guard names the item, which answers (GetByUnique reads it
-		// consistently and applies the same validity); no guard: GSI2
-		// names it, and GetByIndex re-reads it the same way.
-		k, err = a.s.apiKey.GetByUnique(ctx, table.Unique{Name: uniqueKeyHash, Value: hash})
-		if errors.Is(err, table.ErrNotFound) {
-			k, err = a.GetByHash(ctx, hash)
+func (a *APIKeys) Authenticate(ctx context.Context, key string) (fh.APIKey, error) {
+	return table.Run(ctx, a.authenticate, func(ctx context.Context) (fh.APIKey, error) {
+		if key == "" {
+			return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
 		}
-	}
-	if errors.Is(err, table.ErrNotFound) {
-		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
-	}
-	if err != nil {
-		return fh.APIKey{}, err
-	}
-	// Whatever path found it, the item read holds this key's hash.
-	if subtle.ConstantTimeCompare([]byte(k.KeyHash), []byte(hash)) != 1 {
-		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
-	}
-	return k, nil
+		hash := a.s.opts.KeyHash(key)
+		if a.byHash(hash).Err() != nil {
+			return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
+		}
+		var k fh.APIKey
+		var err error
+		if ik, ok := a.mintedItem(key); ok {
+			// The item the key names, read itself: consistent, and valid
+			// (apiKeyDef.ValidWhileIndexed: stored under GSI2).
+			k, err = a.s.apiKey.Get(ctx, ik, table.Consistent(), table.Valid())
+		} else {
+			// The guard names the item, which answers (GetByUnique reads it
+			// consistently and applies the same validity); no guard: GSI2
+			// names it, and GetByIndex re-reads it the same way.
+			k, err = a.s.apiKey.GetByUnique(ctx, table.Unique{Name: uniqueKeyHash, Value: hash})
+			if errors.Is(err, table.ErrNotFound) {
+				k, err = a.GetByHash(ctx, hash)
+			}
+		}
+		if errors.Is(err, table.ErrNotFound) {
+			return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
+		}
+		if err != nil {
+			return fh.APIKey{}, err
+		}
+		// Whatever path found it, the item read holds this key's hash.
+		if subtle.ConstantTimeCompare([]byte(k.KeyHash), []byte(hash)) != 1 {
+			return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
+		}
+		return k, nil
+	})
 }
 
 // mintKey returns a plaintext key that names its item:
@@ -177,8 +181,8 @@ func mintKey(prefix string, id fh.APIKeyID, user fh.UserID) string {
 }
 
 // mintedItem returns the item key a plaintext minted by [mintKey] names.
-func mintedItem(prefix, key string) (table.Key, bool) {
-	rest, ok := strings.CutPrefix(key, prefix)
+func (a *APIKeys) mintedItem(key string) (table.Key, bool) {
+	rest, ok := strings.CutPrefix(key, a.s.opts.APIKeyPrefix)
 	if !ok {
 		return table.Key{}, false
 	}
@@ -190,11 +194,7 @@ func mintedItem(prefix, key string) (table.Key, bool) {
 	if i <= 0 || i == len(rest)-1 {
 		return table.Key{}, false
 	}
-	user := fh.UserID(rest[:i])
-	if user.Validate() != nil || fh.APIKeyID(id).Validate() != nil {
-		return table.Key{}, false
-	}
-	k, err := fh.APIKeyKey(user, fh.APIKeyID(id))
+	k, err := a.s.apiKeyKey(fh.UserID(rest[:i]), fh.APIKeyID(id))
 	return k, err == nil
 }
 
@@ -205,18 +205,18 @@ func mintedItem(prefix, key string) (table.Key, bool) {
 // authenticates a deleted key, nor one the running service revoked by
 // removing its GSI2 attributes. An unknown, deleted or revoked key gives
 // [ErrInvalidAPIKey].
-func (a *APIKeys) GetByHash(ctx context.Context, hash string) (_ fh.APIKey, err error) {
-	ctx, call := a.s.main.Call(ctx, "FH-6", "ferryhook.APIKeys.GetByHash")
-	defer func() { call.End(err) }()
-	pk, err := fh.APIKeyHashIndex.Partition(map[string]string{"keyHash": hash})
-	if err != nil {
-		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
-	}
-	k, err := a.s.apiKey.GetByIndex(ctx, table.Query{Index: table.GSI2, PK: string(pk), SK: table.SKEquals("KEY")})
-	if errors.Is(err, table.ErrNotFound) {
-		return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
-	}
-	return k, err
+func (a *APIKeys) GetByHash(ctx context.Context, hash string) (fh.APIKey, error) {
+	return table.Run(ctx, a.getByHash, func(ctx context.Context) (fh.APIKey, error) {
+		q := a.byHash(hash)
+		if q.Err() != nil {
+			return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
+		}
+		k, err := a.s.apiKey.GetByIndex(ctx, q)
+		if errors.Is(err, table.ErrNotFound) {
+			return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
+		}
+		return k, err
+	})
 }
 
 // Delete deletes user's API key and its hash guard (FH-11 apiKeys.delete);
@@ -226,7 +226,7 @@ func (a *APIKeys) GetByHash(ctx context.Context, hash string) (_ fh.APIKey, err 
 // on condition the key is unchanged.
 func (a *APIKeys) Delete(ctx context.Context, user fh.UserID, id fh.APIKeyID) error {
 	return a.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := apiKeyKey(user, id)
+		k, err := a.s.apiKeyKey(user, id)
 		if err != nil {
 			return err
 		}
@@ -239,7 +239,7 @@ func (a *APIKeys) Delete(ctx context.Context, user fh.UserID, id fh.APIKeyID) er
 // Another user's or a missing key gives table.ErrNotFound.
 func (a *APIKeys) UpdateLastUsed(ctx context.Context, user fh.UserID, id fh.APIKeyID) (fh.APIKey, error) {
 	return table.Run(ctx, a.updateLastUsed, func(ctx context.Context) (fh.APIKey, error) {
-		k, err := apiKeyKey(user, id)
+		k, err := a.s.apiKeyKey(user, id)
 		if err != nil {
 			return fh.APIKey{}, err
 		}
@@ -247,12 +247,8 @@ func (a *APIKeys) UpdateLastUsed(ctx context.Context, user fh.UserID, id fh.APIK
 	})
 }
 
-func apiKeyKey(user fh.UserID, id fh.APIKeyID) (table.Key, error) {
-	if err := user.Validate(); err != nil {
-		return table.Key{}, err
-	}
-	if err := id.Validate(); err != nil {
-		return table.Key{}, err
-	}
-	return fh.APIKeyKey(user, id)
+// byHash is the GSI2 query of the key holding hash: GSI2PK =
+// KEYHASH#{keyHash}, GSI2SK = KEY.
+func (a *APIKeys) byHash(hash string) table.Query {
+	return a.s.apiKey.Partition(table.GSI2, fh.APIKey{KeyHash: hash})
 }

@@ -21,11 +21,12 @@ type Attempts struct {
 	//	page, err := s.Attempts.ByEvent.List(ctx, fh.DeliveryAttempt{EventID: id})
 	ByEvent *table.Pattern[fh.DeliveryAttempt]
 
-	s *Store
+	create table.Op
+	s      *Store
 }
 
 func newAttempts(s *Store) *Attempts {
-	return &Attempts{s: s,
+	return &Attempts{s: s, create: table.NewOp(s.events, "FH-11", "ferryhook.Attempts.Create"),
 		ByEvent: table.NewPattern(s.attempt, table.PatternDef[fh.DeliveryAttempt]{ID: "FH-9", Name: "ferryhook.Attempts.ByEvent",
 			Doc: "An event's delivery attempts, first attempt first.", Reads: table.ReadPage,
 			Check: func(a *fh.DeliveryAttempt) error { return a.EventID.Validate() }}),
@@ -57,30 +58,30 @@ type CreateAttemptInput struct {
 // attempts.create), as EVT#{eventId} / ATT#{n}. Recording the same
 // attempt number twice gives table.ErrAlreadyExists; bad input (n outside
 // 1..8 among it) a *table.ValidationError before any request.
-func (a *Attempts) Create(ctx context.Context, event fh.EventID, n int, in CreateAttemptInput) (_ fh.DeliveryAttempt, err error) {
-	ctx, call := a.s.events.Call(ctx, "FH-11", "ferryhook.Attempts.Create")
-	defer func() { call.End(err) }()
-	at := in.AttemptedAt
-	if at.IsZero() {
-		at = a.s.now()
-	}
-	att := fh.DeliveryAttempt{
-		EventID:        event,
-		ConnectionID:   in.ConnectionID,
-		AttemptNumber:  n,
-		DestinationURL: in.DestinationURL,
-		StatusCode:     in.StatusCode,
-		ResponseBody:   fh.TruncateResponse(in.ResponseBody),
-		LatencyMs:      in.Latency.Milliseconds(),
-		Error:          in.Error,
-		AttemptedAt:    fh.Millis(at),
-		ExpiresAt:      in.ExpiresAt,
-	}
-	if err := att.Validate(); err != nil {
-		return fh.DeliveryAttempt{}, err
-	}
-	if err := a.s.attempt.Create(ctx, &att); err != nil {
-		return fh.DeliveryAttempt{}, err
-	}
-	return att, nil
+func (a *Attempts) Create(ctx context.Context, event fh.EventID, n int, in CreateAttemptInput) (fh.DeliveryAttempt, error) {
+	return table.Run(ctx, a.create, func(ctx context.Context) (fh.DeliveryAttempt, error) {
+		at := in.AttemptedAt
+		if at.IsZero() {
+			at = a.s.now()
+		}
+		att := fh.DeliveryAttempt{
+			EventID:        event,
+			ConnectionID:   in.ConnectionID,
+			AttemptNumber:  n,
+			DestinationURL: in.DestinationURL,
+			StatusCode:     in.StatusCode,
+			ResponseBody:   fh.TruncateResponse(in.ResponseBody),
+			LatencyMs:      in.Latency.Milliseconds(),
+			Error:          in.Error,
+			AttemptedAt:    fh.Millis(at),
+			ExpiresAt:      in.ExpiresAt,
+		}
+		if err := att.Validate(); err != nil {
+			return fh.DeliveryAttempt{}, err
+		}
+		if err := a.s.attempt.Create(ctx, &att); err != nil {
+			return fh.DeliveryAttempt{}, err
+		}
+		return att, nil
+	})
 }

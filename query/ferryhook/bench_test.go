@@ -295,7 +295,7 @@ func BenchmarkAuthenticate(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ik, err := fh.APIKeyKey(src.UserID, k.APIKey.KeyID)
+	ik, err := ferryhook.APIKeyKey(src.UserID, k.APIKey.KeyID)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -24,12 +24,25 @@ type Connections struct {
 	//
 	//	page, err := s.Connections.BySource.List(ctx, fh.Connection{UserID: u, SourceID: src})
 	BySource *table.Pattern[fh.Connection]
+	// ByID reads user's connection (FH-5): GetItem PK = SRC#{sourceId},
+	// SK = CONN#{connectionId}. Another user's, a missing or a deleted
+	// connection gives table.ErrNotFound.
+	//
+	//	c, err := s.Connections.ByID.Get(ctx, fh.Connection{UserID: u, SourceID: src, ConnectionID: id})
+	ByID *table.Pattern[fh.Connection]
 
-	s *Store
+	create, update, pause, resume, delete, recordDelivery table.Op
+	s                                                     *Store
 }
 
 func newConnections(s *Store) *Connections {
 	return &Connections{s: s,
+		create:         table.NewOp(s.main, "FH-11", "ferryhook.Connections.Create"),
+		update:         table.NewOp(s.main, "FH-11", "ferryhook.Connections.Update"),
+		pause:          table.NewOp(s.main, "FH-11", "ferryhook.Connections.Pause"),
+		resume:         table.NewOp(s.main, "FH-11", "ferryhook.Connections.Resume"),
+		delete:         table.NewOp(s.main, "FH-11", "ferryhook.Connections.Delete"),
+		recordDelivery: table.NewOp(s.main, "FH-11", "ferryhook.Connections.RecordDelivery"),
 		BySource: table.NewPattern(s.conn, table.PatternDef[fh.Connection]{ID: "FH-5", Name: "ferryhook.Connections.BySource",
 			Doc: "The connections of a user's source, deleted ones left out.", Reads: table.ReadPage,
 			// userId equality is a FilterExpression; the status check (not
@@ -42,6 +55,10 @@ func newConnections(s *Store) *Connections {
 				return c.SourceID.Validate()
 			},
 			Keep: func(f, c *fh.Connection) bool { return c.UserID == f.UserID && c.Status != fh.StatusDeleted }}),
+		ByID: table.NewPattern(s.conn, table.PatternDef[fh.Connection]{ID: "FH-5", Name: "ferryhook.Connections.ByID",
+			Doc: "A user's connection by ID, a deleted one not found.", Reads: table.ReadOne,
+			Check: func(c *fh.Connection) error { return checkIDs(c.UserID, c.SourceID, c.ConnectionID) },
+			Keep:  func(f, c *fh.Connection) bool { return c.UserID == f.UserID && c.Status != fh.StatusDeleted }}),
 	}
 }
 
@@ -64,55 +81,34 @@ type CreateConnectionInput struct {
 // connections.create): the source is read first (another user's, a missing
 // or a deleted source gives table.ErrNotFound), then the connection is
 // written if its key is new. Bad input gives a *table.ValidationError.
-func (c *Connections) Create(ctx context.Context, user fh.UserID, source fh.SourceID, in CreateConnectionInput) (_ fh.Connection, err error) {
-	ctx, call := c.s.main.Call(ctx, "FH-11", "ferryhook.Connections.Create")
-	defer func() { call.End(err) }()
-	if in.SigningSecret == "" {
-		in.SigningSecret = "whsec_" + fh.NewSecretKey()[len(fh.SecretKeyPrefix):]
-	}
-	conn := fh.Connection{
-		ConnectionID:   fh.NewConnectionID(),
-		SourceID:       source,
-		UserID:         user,
-		Name:           in.Name,
-		DestinationURL: in.DestinationURL,
-		SigningSecret:  in.SigningSecret,
-		Filters:        in.Filters,
-		Transform:      in.Transform,
-		RetryConfig:    in.RetryConfig,
-		Status:         fh.StatusActive,
-	}
-	if err := conn.Validate(); err != nil {
-		return fh.Connection{}, err
-	}
-	if _, err := c.s.Sources.Get(ctx, user, source); err != nil {
-		return fh.Connection{}, err
-	}
-	if err := c.s.conn.Create(ctx, &conn); err != nil {
-		return fh.Connection{}, err
-	}
-	return conn, nil
-}
-
-// Get returns user's connection (FH-5; GetItem PK = SRC#{sourceId}, SK =
-// CONN#{connectionId}). Another user's, a missing or a deleted connection
-// gives table.ErrNotFound.
-func (c *Connections) Get(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID) (_ fh.Connection, err error) {
-	ctx, call := c.s.main.Call(ctx, "FH-5", "ferryhook.Connections.Get")
-	defer func() { call.End(err) }()
-
-	k, err := connKey(user, source, id)
-	if err != nil {
-		return fh.Connection{}, err
-	}
-	conn, err := c.s.conn.Get(ctx, k)
-	if err != nil {
-		return fh.Connection{}, err
-	}
-	if conn.UserID != user || conn.Status == fh.StatusDeleted {
-		return fh.Connection{}, notFound("connection", string(id))
-	}
-	return conn, nil
+func (c *Connections) Create(ctx context.Context, user fh.UserID, source fh.SourceID, in CreateConnectionInput) (fh.Connection, error) {
+	return table.Run(ctx, c.create, func(ctx context.Context) (fh.Connection, error) {
+		if in.SigningSecret == "" {
+			in.SigningSecret = "whsec_" + fh.NewSecretKey()[len(fh.SecretKeyPrefix):]
+		}
+		conn := fh.Connection{
+			ConnectionID:   fh.NewConnectionID(),
+			SourceID:       source,
+			UserID:         user,
+			Name:           in.Name,
+			DestinationURL: in.DestinationURL,
+			SigningSecret:  in.SigningSecret,
+			Filters:        in.Filters,
+			Transform:      in.Transform,
+			RetryConfig:    in.RetryConfig,
+			Status:         fh.StatusActive,
+		}
+		if err := conn.Validate(); err != nil {
+			return fh.Connection{}, err
+		}
+		if _, err := c.s.Sources.ByID.Get(ctx, fh.Source{UserID: user, SourceID: source}); err != nil {
+			return fh.Connection{}, err
+		}
+		if err := c.s.conn.Create(ctx, &conn); err != nil {
+			return fh.Connection{}, err
+		}
+		return conn, nil
+	})
 }
 
 // ConnectionUpdate is a partial update of a connection (the document's
@@ -133,115 +129,93 @@ type ConnectionUpdate struct {
 // race; delivery counters bumped meanwhile are kept). Another user's, a
 // missing or a deleted connection gives table.ErrNotFound and changes
 // nothing; bad input a *table.ValidationError.
-func (c *Connections) Update(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID, up ConnectionUpdate) (_ fh.Connection, err error) {
-	ctx, call := c.s.main.Call(ctx, "FH-11", "ferryhook.Connections.Update")
-	defer func() { call.End(err) }()
-	k, err := connKey(user, source, id)
-	if err != nil {
-		return fh.Connection{}, err
-	}
-	if up == (ConnectionUpdate{}) {
-		return fh.Connection{}, table.Invalid("update", "no field to change")
-	}
-	if up.Status != nil && *up.Status != fh.StatusActive && *up.Status != fh.StatusPaused {
-		return fh.Connection{}, table.Invalid("status", "%q: set active or paused (use Delete to delete)", *up.Status)
-	}
-	if err := fh.ValidateConnectionChange(up.Name, up.DestinationURL, up.SigningSecret, up.Filters, up.Transform, up.RetryConfig); err != nil {
-		return fh.Connection{}, err // before any request
-	}
-	return c.s.conn.Update(ctx, k, func(cur *fh.Connection) error {
-		if cur.UserID != user || cur.Status == fh.StatusDeleted {
-			return notFound("connection", string(id))
+func (c *Connections) Update(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID, up ConnectionUpdate) (fh.Connection, error) {
+	return table.Run(ctx, c.update, func(ctx context.Context) (fh.Connection, error) {
+		k, err := c.s.connKey(user, source, id)
+		if err != nil {
+			return fh.Connection{}, err
 		}
-		set(&cur.Name, up.Name)
-		set(&cur.DestinationURL, up.DestinationURL)
-		set(&cur.SigningSecret, up.SigningSecret)
-		set(&cur.Filters, up.Filters)
-		set(&cur.Transform, up.Transform)
-		set(&cur.RetryConfig, up.RetryConfig)
-		set(&cur.Status, up.Status)
-		return nil
+		if up == (ConnectionUpdate{}) {
+			return fh.Connection{}, table.Invalid("update", "no field to change")
+		}
+		if up.Status != nil && *up.Status != fh.StatusActive && *up.Status != fh.StatusPaused {
+			return fh.Connection{}, table.Invalid("status", "%q: set active or paused (use Delete to delete)", *up.Status)
+		}
+		if err := fh.ValidateConnectionChange(up.Name, up.DestinationURL, up.SigningSecret, up.Filters, up.Transform, up.RetryConfig); err != nil {
+			return fh.Connection{}, err // before any request
+		}
+		return c.s.conn.Update(ctx, k, func(cur *fh.Connection) error {
+			if cur.UserID != user || cur.Status == fh.StatusDeleted {
+				return notFound("connection", string(id))
+			}
+			set(&cur.Name, up.Name)
+			set(&cur.DestinationURL, up.DestinationURL)
+			set(&cur.SigningSecret, up.SigningSecret)
+			set(&cur.Filters, up.Filters)
+			set(&cur.Transform, up.Transform)
+			set(&cur.RetryConfig, up.RetryConfig)
+			set(&cur.Status, up.Status)
+			return nil
+		})
 	})
 }
 
 // Pause holds deliveries of user's connection (status paused; FH-11
 // connections.update).
-func (c *Connections) Pause(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID) (_ fh.Connection, err error) {
-	ctx, call := c.s.main.Call(ctx, "FH-11", "ferryhook.Connections.Pause")
-	defer func() { call.End(err) }()
-
-	st := fh.StatusPaused
-	return c.Update(ctx, user, source, id, ConnectionUpdate{Status: &st})
+func (c *Connections) Pause(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID) (fh.Connection, error) {
+	return table.Run(ctx, c.pause, func(ctx context.Context) (fh.Connection, error) {
+		st := fh.StatusPaused
+		return c.Update(ctx, user, source, id, ConnectionUpdate{Status: &st})
+	})
 }
 
 // Resume resumes deliveries of user's paused connection (status active;
 // FH-11 connections.update).
-func (c *Connections) Resume(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID) (_ fh.Connection, err error) {
-	ctx, call := c.s.main.Call(ctx, "FH-11", "ferryhook.Connections.Resume")
-	defer func() { call.End(err) }()
-
-	st := fh.StatusActive
-	return c.Update(ctx, user, source, id, ConnectionUpdate{Status: &st})
+func (c *Connections) Resume(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID) (fh.Connection, error) {
+	return table.Run(ctx, c.resume, func(ctx context.Context) (fh.Connection, error) {
+		st := fh.StatusActive
+		return c.Update(ctx, user, source, id, ConnectionUpdate{Status: &st})
+	})
 }
 
 // Delete deletes user's connection (FH-11 connections.delete): status
 // deleted, so it is never returned or delivered to again. Another user's,
 // a missing or an already deleted connection gives table.ErrNotFound and
 // changes nothing.
-func (c *Connections) Delete(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID) (err error) {
-	ctx, call := c.s.main.Call(ctx, "FH-11", "ferryhook.Connections.Delete")
-	defer func() { call.End(err) }()
-	k, err := connKey(user, source, id)
-	if err != nil {
+func (c *Connections) Delete(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID) error {
+	return c.delete.Do(ctx, func(ctx context.Context) error {
+		k, err := c.s.connKey(user, source, id)
+		if err != nil {
+			return err
+		}
+		// One UpdateItem: status deleted if the connection is user's and not
+		// already deleted.
+		_, err = c.s.conn.Patch(ctx, k, table.Patch{
+			Set:        map[string]any{"status": fh.StatusDeleted, "updatedAt": fh.ISO(c.s.now())},
+			IfEqual:    map[string]any{"userId": user},
+			IfNotEqual: map[string]any{"status": fh.StatusDeleted},
+		})
+		if errors.Is(err, table.ErrConditionFailed) {
+			return notFound("connection", string(id))
+		}
 		return err
-	}
-	// One UpdateItem: status deleted if the connection is user's and not
-	// already deleted.
-	_, err = c.s.conn.Patch(ctx, k, table.Patch{
-		Set:        map[string]any{"status": fh.StatusDeleted, "updatedAt": fh.ISO(c.s.now())},
-		IfEqual:    map[string]any{"userId": user},
-		IfNotEqual: map[string]any{"status": fh.StatusDeleted},
 	})
-	if errors.Is(err, table.ErrConditionFailed) {
-		return notFound("connection", string(id))
-	}
-	return err
 }
 
 // RecordDelivery counts one delivery outcome of a connection atomically
 // (FH-11 connections.update; one UpdateItem ADD on deliveryCount, or
 // failureCount when delivered is false) and returns the new count. It is the delivery worker's call, not
 // user-facing. A missing connection gives table.ErrNotFound.
-func (c *Connections) RecordDelivery(ctx context.Context, source fh.SourceID, id fh.ConnectionID, delivered bool) (_ int64, err error) {
-	ctx, call := c.s.main.Call(ctx, "FH-11", "ferryhook.Connections.RecordDelivery")
-	defer func() { call.End(err) }()
-
-	if err := source.Validate(); err != nil {
-		return 0, err
-	}
-	if err := id.Validate(); err != nil {
-		return 0, err
-	}
-	k, err := fh.ConnectionKey(source, id)
-	if err != nil {
-		return 0, err
-	}
-	field := "failureCount"
-	if delivered {
-		field = "deliveryCount"
-	}
-	return c.s.conn.Add(ctx, k, field, 1)
-}
-
-func connKey(user fh.UserID, source fh.SourceID, id fh.ConnectionID) (table.Key, error) {
-	if err := user.Validate(); err != nil {
-		return table.Key{}, err
-	}
-	if err := source.Validate(); err != nil {
-		return table.Key{}, err
-	}
-	if err := id.Validate(); err != nil {
-		return table.Key{}, err
-	}
-	return fh.ConnectionKey(source, id)
+func (c *Connections) RecordDelivery(ctx context.Context, source fh.SourceID, id fh.ConnectionID, delivered bool) (int64, error) {
+	return table.Run(ctx, c.recordDelivery, func(ctx context.Context) (int64, error) {
+		k, err := key(c.s.conn, fh.Connection{SourceID: source, ConnectionID: id}, source, id)
+		if err != nil {
+			return 0, err
+		}
+		field := "failureCount"
+		if delivered {
+			field = "deliveryCount"
+		}
+		return c.s.conn.Add(ctx, k, field, 1)
+	})
 }

@@ -82,7 +82,7 @@ func TestConnectionsUpdateDeleteScoped_FH11(t *testing.T) {
 	_, err = s.Connections.Update(ctx(t), mallory.UserID, src.SourceID, c.ConnectionID, ferryhook.ConnectionUpdate{DestinationURL: &url})
 	wantIs(t, err, table.ErrNotFound)
 	wantIs(t, s.Connections.Delete(ctx(t), mallory.UserID, src.SourceID, c.ConnectionID), table.ErrNotFound)
-	got, err := s.Connections.Get(ctx(t), u.UserID, src.SourceID, c.ConnectionID)
+	got, err := s.Connections.ByID.Get(ctx(t), fh.Connection{UserID: u.UserID, SourceID: src.SourceID, ConnectionID: c.ConnectionID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestConnectionsUpdateDeleteScoped_FH11(t *testing.T) {
 	if err := s.Connections.Delete(ctx(t), u.UserID, src.SourceID, c.ConnectionID); err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.Connections.Get(ctx(t), u.UserID, src.SourceID, c.ConnectionID)
+	_, err = s.Connections.ByID.Get(ctx(t), fh.Connection{UserID: u.UserID, SourceID: src.SourceID, ConnectionID: c.ConnectionID})
 	wantIs(t, err, table.ErrNotFound)
 	wantIs(t, s.Connections.Delete(ctx(t), u.UserID, src.SourceID, c.ConnectionID), table.ErrNotFound)
 	p, err := s.Connections.BySource.List(ctx(t), fh.Connection{UserID: u.UserID, SourceID: src.SourceID})
@@ -160,7 +160,7 @@ func TestConnectionsBadInput_FH11(t *testing.T) {
 	wantInvalid(t, err, "status")
 	_, err = s.Connections.Update(ctx(t), u.UserID, src.SourceID, "conn_x", ferryhook.ConnectionUpdate{Status: &unknown})
 	wantInvalid(t, err, "connectionId")
-	got, err := s.Connections.Get(ctx(t), u.UserID, src.SourceID, c.ConnectionID)
+	got, err := s.Connections.ByID.Get(ctx(t), fh.Connection{UserID: u.UserID, SourceID: src.SourceID, ConnectionID: c.ConnectionID})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,8 @@
 //
 //	entity           table   PK / SK                                       GSI                                   catalog IDs
 //	User             main    USER#{userId} / PROFILE                       GSI1 EMAIL#{email} / USER             FH-1 Users.ByID, FH-2 Users.GetByEmail
-//	Source           main    USER#{userId} / SRC#{sourceId}                GSI3 SRCID#{sourceId} / SOURCE        FH-3 Sources.ByUser, FH-4 Sources.GetByID
-//	Connection       main    SRC#{sourceId} / CONN#{connectionId}          -                                     FH-5 Connections.BySource
+//	Source           main    USER#{userId} / SRC#{sourceId}                GSI3 SRCID#{sourceId} / SOURCE        FH-3 Sources.ByUser, FH-4 Sources.GetByID, FH-11 Sources.ByID
+//	Connection       main    SRC#{sourceId} / CONN#{connectionId}          -                                     FH-5 Connections.BySource, Connections.ByID
 //	APIKey           main    USER#{userId} / KEY#{keyId}                   GSI2 KEYHASH#{keyHash} / KEY          FH-6 APIKeys.Authenticate/GetByHash, FH-10 APIKeys.ByUser
 //	Event            events  SRC#{sourceId} / EVT#{receivedAt}#{eventId}   GSI1 EVTID#{eventId} / EVENT          FH-7 Events.ListBySource (desc), FH-8 Events.GetByID, FH-12 expiresAt
 //	DeliveryAttempt  events  EVT#{eventId} / ATT#{attemptNumber}           -                                     FH-9 Attempts.ByEvent
@@ -20,9 +20,9 @@
 //	users.create / getById / getByEmail / update / incrementUsage
 //	    Users.Create / ByID.Get / GetByEmail / Update / IncrementUsage
 //	sources.create / getById / listByUser / update / delete
-//	    Sources.Create / GetByID / ByUser.List (ByUser.All) / Update / Delete
+//	    Sources.Create / ByID.Get / GetByID / ByUser.List (ByUser.All) / Update / Delete
 //	connections.create / listBySource / update / delete
-//	    Connections.Create / BySource.List (BySource.All) / Update / Delete
+//	    Connections.Create / ByID.Get / BySource.List (BySource.All) / Update / Delete
 //	events.create / getById / listBySource / updateStatus
 //	    Events.Create / GetByID / ListBySource (AllBySource) / UpdateStatus
 //	attempts.create / listByEvent

@@ -51,7 +51,7 @@ func TestEventByLocatedID_FH8(t *testing.T) {
 	// An event the service wrote, under its 20-character ID.
 	svc := ev
 	svc.EventID = fh.NewEventID()
-	k, err := fh.EventKey(svc.SourceID, svc.ReceivedAt, svc.EventID)
+	k, err := ferryhook.EventKey(svc.SourceID, svc.ReceivedAt, svc.EventID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,20 @@ import (
 
 // Events serves the events of the document's interface (FH-7, FH-8,
 // FH-11, FH-12).
-type Events struct{ s *Store }
+type Events struct {
+	create, getByID, listBySource, allBySource, updateStatus table.Op
+	s                                                        *Store
+}
+
+func newEvents(s *Store) *Events {
+	return &Events{s: s,
+		create:       table.NewOp(s.events, "FH-11", "ferryhook.Events.Create"),
+		getByID:      table.NewOp(s.events, "FH-8", "ferryhook.Events.GetByID"),
+		listBySource: table.NewOp(s.events, "FH-7", "ferryhook.Events.ListBySource"),
+		allBySource:  table.NewOp(s.events, "FH-7", "ferryhook.Events.AllBySource"),
+		updateStatus: table.NewOp(s.events, "FH-11", "ferryhook.Events.UpdateStatus"),
+	}
+}
 
 // CreateEventInput is a received webhook request.
 type CreateEventInput struct {
@@ -97,17 +110,17 @@ func (e *Events) build(in CreateEventInput, mint bool, l table.Layout) (fh.Event
 // conditional PutItem; counters are not touched (see [Store.Ingest]). A
 // body over 256 KB or other bad input gives a *table.ValidationError and
 // writes nothing.
-func (e *Events) Create(ctx context.Context, in CreateEventInput) (_ fh.Event, err error) {
-	ctx, call := e.s.events.Call(ctx, "FH-11", "ferryhook.Events.Create")
-	defer func() { call.End(err) }()
-	ev, _, err := e.newEvent(in, table.Layout{}) // the document's partition, as the service writes
-	if err != nil {
-		return fh.Event{}, err
-	}
-	if err := e.s.event.Create(ctx, &ev); err != nil {
-		return fh.Event{}, err
-	}
-	return ev, nil
+func (e *Events) Create(ctx context.Context, in CreateEventInput) (fh.Event, error) {
+	return table.Run(ctx, e.create, func(ctx context.Context) (fh.Event, error) {
+		ev, _, err := e.newEvent(in, table.Layout{}) // the document's partition, as the service writes
+		if err != nil {
+			return fh.Event{}, err
+		}
+		if err := e.s.event.Create(ctx, &ev); err != nil {
+			return fh.Event{}, err
+		}
+		return ev, nil
+	})
 }
 
 // GetByID returns an event by ID alone (FH-8; FH-11 events.getById), in
@@ -121,39 +134,35 @@ func (e *Events) Create(ctx context.Context, in CreateEventInput) (_ fh.Event, e
 // strongly consistent: the event's delivery status decides a replay, and a
 // lagging index must not return a stale one. A missing or expired event
 // gives table.ErrNotFound.
-func (e *Events) GetByID(ctx context.Context, id fh.EventID) (_ fh.Event, err error) {
-	ctx, call := e.s.events.Call(ctx, "FH-8", "ferryhook.Events.GetByID")
-	defer func() { call.End(err) }()
-	if err := id.Validate(); err != nil {
-		return fh.Event{}, err
-	}
-	if k, ok := locatedKey(id); ok {
-		ev, err := e.s.event.Get(ctx, k, table.Consistent())
-		if !errors.Is(err, table.ErrNotFound) {
-			return ev, err
+func (e *Events) GetByID(ctx context.Context, id fh.EventID) (fh.Event, error) {
+	return table.Run(ctx, e.getByID, func(ctx context.Context) (fh.Event, error) {
+		if err := id.Validate(); err != nil {
+			return fh.Event{}, err
 		}
-	}
-	pk, err := fh.EventIDIndex.Partition(map[string]string{"eventId": string(id)})
-	if err != nil {
-		return fh.Event{}, err
-	}
-	v, err := e.s.event.GetByIndex(ctx, table.Query{Index: table.GSI1, PK: string(pk), SK: table.SKEquals("EVENT")})
-	if errors.Is(err, table.ErrNotFound) {
-		return fh.Event{}, notFound("event", string(id))
-	}
-	return v, err
+		if k, ok := e.locatedKey(id); ok {
+			ev, err := e.s.event.Get(ctx, k, table.Consistent())
+			if !errors.Is(err, table.ErrNotFound) {
+				return ev, err
+			}
+		}
+		v, err := e.s.event.GetByIndex(ctx, e.s.event.Partition(table.GSI1, fh.Event{EventID: id}))
+		if errors.Is(err, table.ErrNotFound) {
+			return fh.Event{}, notFound("event", string(id))
+		}
+		return v, err
+	})
 }
 
 // locatedKey returns the key a located event ID names (its source's
 // events partition SRC#{sourceId}, or for bucket b > 0 the partition
 // SRC#{sourceId}#{b-1} of a write-sharded source), ok false for an ID
 // without a location.
-func locatedKey(id fh.EventID) (table.Key, bool) {
+func (e *Events) locatedKey(id fh.EventID) (table.Key, bool) {
 	src, at, bucket, ok := id.Location()
 	if !ok {
 		return table.Key{}, false
 	}
-	k, err := fh.EventKey(src, at, id)
+	k, err := key(e.s.event, fh.Event{SourceID: src, ReceivedAt: at, EventID: id})
 	if err != nil {
 		return table.Key{}, false
 	}
@@ -178,31 +187,30 @@ func locatedKey(id fh.EventID) (table.Key, bool) {
 // A list continued across a switch reads the partitions it started with:
 // newest first it misses nothing; oldest first it ends before the events
 // of the new partitions.
-func (e *Events) ListBySource(ctx context.Context, source fh.SourceID, opts ...table.ListOption) (_ table.Page[fh.Event], err error) {
-	ctx, call := e.s.events.Call(ctx, "FH-7", "ferryhook.Events.ListBySource")
-	defer func() { call.End(err) }()
-	if err := source.Validate(); err != nil {
-		return table.Page[fh.Event]{}, err
-	}
-	pk, _ := fh.EventKeys.Partition(map[string]string{"sourceId": string(source)})
-	pre, _ := fh.EventKeys.SortPrefix(nil)
-	q := table.Query{PK: string(pk), SK: table.SKBeginsWith(string(pre)), Desc: true}
-	if !e.s.eventSharded() {
-		return e.s.event.List(ctx, q, opts...)
-	}
-	o, err := table.NewListOptions(opts...)
-	if err != nil {
-		return table.Page[fh.Event]{}, err
-	}
-	return table.ListLayout(ctx, e.s.event, o.Apply(q), true, func(ctx context.Context) (table.Layout, error) {
-		return e.s.eventLayout(ctx, source)
+func (e *Events) ListBySource(ctx context.Context, source fh.SourceID, opts ...table.ListOption) (table.Page[fh.Event], error) {
+	return table.Run(ctx, e.listBySource, func(ctx context.Context) (table.Page[fh.Event], error) {
+		if err := source.Validate(); err != nil {
+			return table.Page[fh.Event]{}, err
+		}
+		q := e.s.event.Partition(table.Primary, fh.Event{SourceID: source})
+		q.Desc = true
+		if !e.s.eventSharded() {
+			return e.s.event.List(ctx, q, opts...)
+		}
+		o, err := table.NewListOptions(opts...)
+		if err != nil {
+			return table.Page[fh.Event]{}, err
+		}
+		return table.ListLayout(ctx, e.s.event, o.Apply(q), true, func(ctx context.Context) (table.Layout, error) {
+			return e.s.eventLayout(ctx, source)
+		})
 	})
 }
 
 // AllBySource iterates over a source's events, newest first unless
 // table.Asc (FH-7), page by page, with ListBySource's options.
 func (e *Events) AllBySource(ctx context.Context, source fh.SourceID, opts ...table.ListOption) iter.Seq2[fh.Event, error] {
-	return table.CallPages(ctx, e.s.events, "FH-7", "ferryhook.Events.AllBySource", func(ctx context.Context, o ...table.ListOption) (table.Page[fh.Event], error) {
+	return table.RunPages(ctx, e.allBySource, func(ctx context.Context, o ...table.ListOption) (table.Page[fh.Event], error) {
 		return e.ListBySource(ctx, source, o...)
 	}, opts...)
 }
@@ -217,53 +225,49 @@ func (e *Events) AllBySource(ctx context.Context, source fh.SourceID, opts ...ta
 // and deliveredAt (when delivered) to now.
 // A missing or expired event gives table.ErrNotFound; an unknown status a
 // *table.ValidationError.
-func (e *Events) UpdateStatus(ctx context.Context, id fh.EventID, status fh.EventStatus) (_ fh.Event, err error) {
-	ctx, call := e.s.events.Call(ctx, "FH-11", "ferryhook.Events.UpdateStatus")
-	defer func() { call.End(err) }()
-	if !status.Valid() {
-		return fh.Event{}, table.Invalid("status", "unknown value %q", status)
-	}
-	if err := id.Validate(); err != nil {
-		return fh.Event{}, err
-	}
-	p := table.Patch{Set: map[string]any{"status": string(status)}}
-	now := int64(fh.Millis(e.s.now()))
-	switch status {
-	case fh.EventProcessing, fh.EventFiltered:
-		p.SetIfAbsent = map[string]any{"processedAt": now}
-	case fh.EventDelivered:
-		p.Set["deliveredAt"] = now
-		p.SetIfAbsent = map[string]any{"processedAt": now}
-	}
-	// A located ID names the event's key: the patch alone. The patch's own
-	// condition (the item exists and has not expired) decides, with no
-	// read before it.
-	if k, ok := locatedKey(id); ok {
-		out, err := e.s.event.Patch(ctx, k, p)
-		if !errors.Is(err, table.ErrNotFound) {
-			return out, err
+func (e *Events) UpdateStatus(ctx context.Context, id fh.EventID, status fh.EventStatus) (fh.Event, error) {
+	return table.Run(ctx, e.updateStatus, func(ctx context.Context) (fh.Event, error) {
+		if !status.Valid() {
+			return fh.Event{}, table.Invalid("status", "unknown value %q", status)
 		}
-	}
-	// Otherwise the index gives the event's key, which never changes, so
-	// a lagging entry still names the right item.
-	pk, err := fh.EventIDIndex.Partition(map[string]string{"eventId": string(id)})
-	if err != nil {
-		return fh.Event{}, err
-	}
-	ev, err := e.s.event.FindOne(ctx, table.Query{Index: table.GSI1, PK: string(pk), SK: table.SKEquals("EVENT")})
-	if errors.Is(err, table.ErrNotFound) {
-		return fh.Event{}, notFound("event", string(id))
-	}
-	if err != nil {
-		return fh.Event{}, err
-	}
-	k, err := fh.EventKey(ev.SourceID, ev.ReceivedAt, ev.EventID)
-	if err != nil {
-		return fh.Event{}, fmt.Errorf("update event status: %w", err)
-	}
-	out, err := e.s.event.Patch(ctx, k, p)
-	if errors.Is(err, table.ErrNotFound) {
-		return fh.Event{}, notFound("event", string(id))
-	}
-	return out, err
+		if err := id.Validate(); err != nil {
+			return fh.Event{}, err
+		}
+		p := table.Patch{Set: map[string]any{"status": string(status)}}
+		now := int64(fh.Millis(e.s.now()))
+		switch status {
+		case fh.EventProcessing, fh.EventFiltered:
+			p.SetIfAbsent = map[string]any{"processedAt": now}
+		case fh.EventDelivered:
+			p.Set["deliveredAt"] = now
+			p.SetIfAbsent = map[string]any{"processedAt": now}
+		}
+		// A located ID names the event's key: the patch alone. The patch's own
+		// condition (the item exists and has not expired) decides, with no
+		// read before it.
+		if k, ok := e.locatedKey(id); ok {
+			out, err := e.s.event.Patch(ctx, k, p)
+			if !errors.Is(err, table.ErrNotFound) {
+				return out, err
+			}
+		}
+		// Otherwise the index gives the event's key, which never changes, so
+		// a lagging entry still names the right item.
+		ev, err := e.s.event.FindOne(ctx, e.s.event.Partition(table.GSI1, fh.Event{EventID: id}))
+		if errors.Is(err, table.ErrNotFound) {
+			return fh.Event{}, notFound("event", string(id))
+		}
+		if err != nil {
+			return fh.Event{}, err
+		}
+		k, err := key(e.s.event, ev)
+		if err != nil {
+			return fh.Event{}, fmt.Errorf("update event status: %w", err)
+		}
+		out, err := e.s.event.Patch(ctx, k, p)
+		if errors.Is(err, table.ErrNotFound) {
+			return fh.Event{}, notFound("event", string(id))
+		}
+		return out, err
+	})
 }

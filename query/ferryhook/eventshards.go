@@ -115,57 +115,57 @@ func (s *Store) eventLayout(ctx context.Context, source fh.SourceID) (table.Layo
 // its status and event layout: sourceShardFields) and one
 // TransactWriteItems of N+1 actions (the item and its counter shards),
 // repeated when a status change or another switch wins the race.
-func (s *Sources) ShardEvents(ctx context.Context, user fh.UserID, id fh.SourceID, n int) (_ table.Layout, err error) {
-	ctx, call := s.s.main.Call(ctx, "FH-7", "ferryhook.Sources.ShardEvents")
-	defer func() { call.End(err) }()
-	if !s.s.eventSharded() {
-		return table.Layout{}, table.Invalid("EventShards", "the store runs the document's layout (Options.EventShards 0): its lists would not read sharded events")
-	}
-	if n < 1 || n > table.MaxShards {
-		return table.Layout{}, table.Invalid("shards", "%d is outside 1..%d", n, table.MaxShards)
-	}
-	k, err := sourceKey(user, id)
-	if err != nil {
-		return table.Layout{}, err
-	}
-	for attempt := 0; ; attempt++ {
-		src, err := s.s.source.Peek(ctx, k, sourceShardFields)
+func (s *Sources) ShardEvents(ctx context.Context, user fh.UserID, id fh.SourceID, n int) (table.Layout, error) {
+	return table.Run(ctx, s.shardEvents, func(ctx context.Context) (table.Layout, error) {
+		if !s.s.eventSharded() {
+			return table.Layout{}, table.Invalid("EventShards", "the store runs the document's layout (Options.EventShards 0): its lists would not read sharded events")
+		}
+		if n < 1 || n > table.MaxShards {
+			return table.Layout{}, table.Invalid("shards", "%d is outside 1..%d", n, table.MaxShards)
+		}
+		k, err := s.s.sourceKey(user, id)
 		if err != nil {
 			return table.Layout{}, err
 		}
-		status := table.FieldValue(src, sourceStatus)
-		if status == fh.StatusDeleted {
-			return table.Layout{}, notFound("source", string(id))
+		for attempt := 0; ; attempt++ {
+			src, err := s.s.source.Peek(ctx, k, sourceShardFields)
+			if err != nil {
+				return table.Layout{}, err
+			}
+			status := table.FieldValue(src, sourceStatus)
+			if status == fh.StatusDeleted {
+				return table.Layout{}, notFound("source", string(id))
+			}
+			l, err := table.ParseLayout(table.FieldValue(src, sourceEventLayout))
+			if err != nil {
+				return table.Layout{}, fmt.Errorf("source %s: %w", id, err)
+			}
+			if l.Shards() == n {
+				return l, nil
+			}
+			from := int64(fh.Millis(s.s.now()))
+			if e := l.Epochs(); len(e) > 0 {
+				from = max(from, e[len(e)-1].From+1)
+			}
+			next, err := l.Switch(from, n)
+			if err != nil {
+				return l, err
+			}
+			was := &types.AttributeValueMemberS{Value: string(status)}
+			ops := append([]table.TxOp{s.s.main.SwitchLayoutOp(k, eventLayoutAttr, l, next, map[string]types.AttributeValue{"status": was})},
+				s.s.srcCounters.StateOps(string(id), map[string]string{"status": string(status), eventLayoutAttr: next.String()})...)
+			err = s.s.main.Transact(ctx, ops...)
+			if err == nil {
+				return next, nil
+			}
+			var te *table.TxError
+			if !errors.As(err, &te) || attempt >= 4 {
+				return l, fmt.Errorf("shard events of source %s: %w", id, err)
+			}
+			// The source changed since it was read (its status, another
+			// switch): read it again.
 		}
-		l, err := table.ParseLayout(table.FieldValue(src, sourceEventLayout))
-		if err != nil {
-			return table.Layout{}, fmt.Errorf("source %s: %w", id, err)
-		}
-		if l.Shards() == n {
-			return l, nil
-		}
-		from := int64(fh.Millis(s.s.now()))
-		if e := l.Epochs(); len(e) > 0 {
-			from = max(from, e[len(e)-1].From+1)
-		}
-		next, err := l.Switch(from, n)
-		if err != nil {
-			return l, err
-		}
-		was := &types.AttributeValueMemberS{Value: string(status)}
-		ops := append([]table.TxOp{s.s.main.SwitchLayoutOp(k, eventLayoutAttr, l, next, map[string]types.AttributeValue{"status": was})},
-			s.s.srcCounters.StateOps(string(id), map[string]string{"status": string(status), eventLayoutAttr: next.String()})...)
-		err = s.s.main.Transact(ctx, ops...)
-		if err == nil {
-			return next, nil
-		}
-		var te *table.TxError
-		if !errors.As(err, &te) || attempt >= 4 {
-			return l, fmt.Errorf("shard events of source %s: %w", id, err)
-		}
-		// The source changed since it was read (its status, another
-		// switch): read it again.
-	}
+	})
 }
 
 // sourceShardFields is what ShardEvents reads of a source: its status and

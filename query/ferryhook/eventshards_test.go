@@ -153,7 +153,7 @@ func TestShardEventsWhileIngesting_FH7_FH8(t *testing.T) {
 	if e := l64.Epochs(); len(e) != 3 || e[0].Shards != 1 || e[1].Shards != 8 || e[2].Shards != 64 || l8.Shards() != 8 {
 		t.Fatalf("layouts %s then %s, want 1, 8, 64 shards", l8, l64)
 	}
-	item, err := f.store.Sources.Get(ctx(t), u.UserID, src.SourceID)
+	item, err := f.store.Sources.ByID.Get(ctx(t), fh.Source{UserID: u.UserID, SourceID: src.SourceID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,7 +363,7 @@ func TestShardEventsRefusesAndJob_FH7(t *testing.T) {
 	if dry.Changed != 1 {
 		t.Errorf("dry run: %+v, want 1 source to change", dry)
 	}
-	if got, _ := f.store.Sources.Get(ctx(t), u.UserID, hot.SourceID); got.EventLayout != "" {
+	if got, _ := f.store.Sources.ByID.Get(ctx(t), fh.Source{UserID: u.UserID, SourceID: hot.SourceID}); got.EventLayout != "" {
 		t.Errorf("the dry run wrote layout %q", got.EventLayout)
 	}
 	rep, err := f.main.RunJob(ctx(t), job)
@@ -373,8 +373,8 @@ func TestShardEventsRefusesAndJob_FH7(t *testing.T) {
 	if rep.Changed != 1 {
 		t.Errorf("run: %+v, want 1 source changed", rep)
 	}
-	h, _ := f.store.Sources.Get(ctx(t), u.UserID, hot.SourceID)
-	c, _ := f.store.Sources.Get(ctx(t), u.UserID, cold.SourceID)
+	h, _ := f.store.Sources.ByID.Get(ctx(t), fh.Source{UserID: u.UserID, SourceID: hot.SourceID})
+	c, _ := f.store.Sources.ByID.Get(ctx(t), fh.Source{UserID: u.UserID, SourceID: cold.SourceID})
 	if l, err := table.ParseLayout(h.EventLayout); err != nil || l.Shards() != 16 || c.EventLayout != "" {
 		t.Errorf("layouts: hot %q, cold %q; want hot on 16 partitions, cold untouched", h.EventLayout, c.EventLayout)
 	}

@@ -37,3 +37,27 @@ func SpreadEventIDs(s *Store, n, e int) {
 		return true
 	}
 }
+
+// keyStore builds the keys the external tests read stored items by: its
+// entities' declarations, on tables it never reaches.
+var keyStore = New(table.New(nil, MainSchema("")), table.New(nil, EventsSchema("")))
+
+// UserKey, SourceKey, ConnectionKey, APIKeyKey and EventKey are the keys
+// the store's entities build (table.Entity.Key).
+func UserKey(id fh.UserID) (table.Key, error) { return keyStore.userKey(id) }
+
+func SourceKey(user fh.UserID, id fh.SourceID) (table.Key, error) {
+	return keyStore.sourceKey(user, id)
+}
+
+func ConnectionKey(source fh.SourceID, id fh.ConnectionID) (table.Key, error) {
+	return key(keyStore.conn, fh.Connection{SourceID: source, ConnectionID: id}, source, id)
+}
+
+func APIKeyKey(user fh.UserID, id fh.APIKeyID) (table.Key, error) {
+	return keyStore.apiKeyKey(user, id)
+}
+
+func EventKey(source fh.SourceID, at fh.UnixMillis, id fh.EventID) (table.Key, error) {
+	return key(keyStore.event, fh.Event{SourceID: source, ReceivedAt: at, EventID: id})
+}

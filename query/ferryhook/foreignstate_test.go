@@ -100,7 +100,7 @@ func TestScaledIngestSeesForeignState_FH11_FH12(t *testing.T) {
 	}
 
 	// The service pauses the source on its item.
-	sk, _ := fh.SourceKey(u.UserID, src.SourceID)
+	sk, _ := ferryhook.SourceKey(u.UserID, src.SourceID)
 	serviceSet(t, f.main, sk, "status", string(fh.StatusPaused))
 	clk.Advance(check) // StateCheck has passed: the next ingest reads the items again
 	rc.Reset()
@@ -126,7 +126,7 @@ func TestScaledIngestSeesForeignState_FH11_FH12(t *testing.T) {
 	}
 
 	// The service's billing webhook moves the user to team.
-	uk, _ := fh.UserKey(u.UserID)
+	uk, _ := ferryhook.UserKey(u.UserID)
 	serviceSet(t, f.main, uk, "plan", string(fh.PlanTeam))
 	clk.Advance(check) // StateCheck has passed: the next ingest reads the items again
 	ev, err := ingestOnce(ctx(t), watchful, other.SourceID)

@@ -169,45 +169,46 @@ func (s *Store) groupLimit() int {
 // were not stored). Bad input in any request gives a *table.ValidationError
 // before any request. In the stream-counted profile each event is its own
 // PutItem, as in Ingest.
-func (s *Store) IngestBatch(ctx context.Context, source fh.SourceID, reqs []IngestRequest) (_ []fh.Event, err error) {
-	ctx, call := s.main.Call(ctx, "FH-12", "ferryhook.Store.IngestBatch")
-	defer func() { call.End(err) }()
-	ins := make([]CreateEventInput, len(reqs))
-	for i, r := range reqs {
-		if ins[i], err = s.ingestInput(source, r); err != nil {
-			return nil, err
+func (s *Store) IngestBatch(ctx context.Context, source fh.SourceID, reqs []IngestRequest) ([]fh.Event, error) {
+	return table.Run(ctx, s.ingestBatch, func(ctx context.Context) ([]fh.Event, error) {
+		ins := make([]CreateEventInput, len(reqs))
+		var err error
+		for i, r := range reqs {
+			if ins[i], err = s.ingestInput(source, r); err != nil {
+				return nil, err
+			}
 		}
-	}
-	var out []fh.Event
-	if s.opts.StreamCounts {
-		for _, in := range ins {
-			ev, err := s.ingestAlone(ctx, source, in)
+		var out []fh.Event
+		if s.opts.StreamCounts {
+			for _, in := range ins {
+				ev, err := s.ingestAlone(ctx, source, in)
+				if err != nil {
+					return out, err
+				}
+				out = append(out, ev)
+			}
+			return out, nil
+		}
+		limit := s.groupLimit()
+		for len(ins) > 0 {
+			n, bytes := 0, 0
+			for n < len(ins) && n < limit {
+				b := len(ins[n].Body) + len(ins[n].Headers) + 512
+				if n > 0 && bytes+b > groupBytes {
+					break
+				}
+				n, bytes = n+1, bytes+b
+			}
+			evs, err := s.ingestEvents(ctx, source, ins[:n])
+			if errors.Is(err, ErrPlanLimit) && n > 1 {
+				limit = 1 // near the limit: one at a time, so that those that fit are taken
+				continue
+			}
 			if err != nil {
 				return out, err
 			}
-			out = append(out, ev)
+			out, ins = append(out, evs...), ins[n:]
 		}
 		return out, nil
-	}
-	limit := s.groupLimit()
-	for len(ins) > 0 {
-		n, bytes := 0, 0
-		for n < len(ins) && n < limit {
-			b := len(ins[n].Body) + len(ins[n].Headers) + 512
-			if n > 0 && bytes+b > groupBytes {
-				break
-			}
-			n, bytes = n+1, bytes+b
-		}
-		evs, err := s.ingestEvents(ctx, source, ins[:n])
-		if errors.Is(err, ErrPlanLimit) && n > 1 {
-			limit = 1 // near the limit: one at a time, so that those that fit are taken
-			continue
-		}
-		if err != nil {
-			return out, err
-		}
-		out, ins = append(out, evs...), ins[n:]
-	}
-	return out, nil
+	})
 }

@@ -74,24 +74,24 @@ type IngestRequest struct {
 // response run out (then the event may be stored and counted: a caller's
 // retry stores a second event under a new ID, as with any webhook
 // delivered twice).
-func (s *Store) Ingest(ctx context.Context, source fh.SourceID, req IngestRequest) (_ fh.Event, err error) {
-	ctx, call := s.main.Call(ctx, "FH-12", "ferryhook.Store.Ingest")
-	defer func() { call.End(err) }()
-	in, err := s.ingestInput(source, req)
-	if err != nil {
-		return fh.Event{}, err
-	}
-	switch {
-	case s.opts.StreamCounts:
-		return s.ingestAlone(ctx, source, in)
-	case s.opts.GroupCommit > 1:
-		return s.ingestGrouped(ctx, source, in)
-	}
-	evs, err := s.ingestEvents(ctx, source, []CreateEventInput{in})
-	if err != nil {
-		return fh.Event{}, err
-	}
-	return evs[0], nil
+func (s *Store) Ingest(ctx context.Context, source fh.SourceID, req IngestRequest) (fh.Event, error) {
+	return table.Run(ctx, s.ingest, func(ctx context.Context) (fh.Event, error) {
+		in, err := s.ingestInput(source, req)
+		if err != nil {
+			return fh.Event{}, err
+		}
+		switch {
+		case s.opts.StreamCounts:
+			return s.ingestAlone(ctx, source, in)
+		case s.opts.GroupCommit > 1:
+			return s.ingestGrouped(ctx, source, in)
+		}
+		evs, err := s.ingestEvents(ctx, source, []CreateEventInput{in})
+		if err != nil {
+			return fh.Event{}, err
+		}
+		return evs[0], nil
+	})
 }
 
 // ingestInput returns the event input of req into source, validated
@@ -314,8 +314,7 @@ func (s *Store) ingestEventOp(in CreateEventInput, o ownerInfo) (fh.Event, []tab
 		return fh.Event{}, nil, err
 	}
 	if shard.n > 1 { // a write-sharded source: the event's partition
-		pk, _ := fh.EventKeys.Partition(map[string]string{"sourceId": string(ev.SourceID)})
-		ops[0] = s.events.InPartition(ops[0], table.ShardPK(string(pk), shard.i, shard.n))
+		ops[0] = s.events.InPartition(ops[0], table.ShardPK(s.eventPartition(ev.SourceID), shard.i, shard.n))
 	}
 	return ev, ops, nil
 }
@@ -362,7 +361,7 @@ func (s *Store) explainCounters(ctx context.Context, te *table.TxError, source f
 	if len(need) == 0 {
 		return nil
 	}
-	sk, uk, err := o.keys(source)
+	sk, uk, err := s.ownerKeys(o, source)
 	if err != nil {
 		return err
 	}
@@ -389,7 +388,7 @@ type counterPatches struct {
 
 // prepareCounters prepares the counter patches of source for the owner o.
 func (s *Store) prepareCounters(source fh.SourceID, o ownerInfo) (*counterPatches, error) {
-	sk, uk, err := o.keys(source)
+	sk, uk, err := s.ownerKeys(o, source)
 	if err != nil {
 		return nil, err
 	}
@@ -432,7 +431,7 @@ func (s *Store) stateCheck() time.Duration {
 // so that every store's next ingest is refused or re-planned by its own
 // transaction. A missing item gives table.ErrNotFound.
 func (s *Store) recheck(ctx context.Context, source fh.SourceID, o ownerInfo) (bool, error) {
-	sk, uk, err := o.keys(source)
+	sk, uk, err := s.ownerKeys(o, source)
 	if err != nil {
 		return false, err
 	}
@@ -467,12 +466,3 @@ func (s *Store) recheck(ctx context.Context, source fh.SourceID, o ownerInfo) (b
 // recheckAttrs are the attributes recheck reads of a source and its owner
 // (a projection: the rest of the items is never fetched).
 var recheckAttrs = []string{"status", eventLayoutAttr, "plan"}
-
-// keys returns the keys of source's item and of its owner's.
-func (o ownerInfo) keys(source fh.SourceID) (sk, uk table.Key, err error) {
-	if sk, err = fh.SourceKey(o.user, source); err != nil {
-		return sk, uk, err
-	}
-	uk, err = fh.UserKey(o.user)
-	return sk, uk, err
-}

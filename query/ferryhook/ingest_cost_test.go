@@ -63,7 +63,7 @@ func TestIngestOneRequest_FH4_FH7_FH12(t *testing.T) {
 	if _, err := s.Ingest(ctx(t), src.SourceID, ferryhook.IngestRequest{Method: "POST"}); !errors.Is(err, table.ErrNotFound) {
 		t.Errorf("ingest into a deleted source: %v, want ErrNotFound", err)
 	}
-	stored, err := f.store.Sources.Get(ctx(t), u.UserID, src.SourceID)
+	stored, err := f.store.Sources.ByID.Get(ctx(t), fh.Source{UserID: u.UserID, SourceID: src.SourceID})
 	if err == nil && stored.EventCount != 7 {
 		t.Errorf("eventCount %d, want 7", stored.EventCount)
 	}

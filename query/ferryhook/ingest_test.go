@@ -48,7 +48,7 @@ func TestIngestCounters_FH4_FH12(t *testing.T) {
 		evs[0].ExpiresAt != fh.PlanTeam.ExpiresAt(evs[0].ReceivedAt) {
 		t.Fatalf("ingested event = %+v", evs[0])
 	}
-	gotSrc, err := s.Sources.Get(ctx(t), u.UserID, src.SourceID)
+	gotSrc, err := s.Sources.ByID.Get(ctx(t), fh.Source{UserID: u.UserID, SourceID: src.SourceID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestIngestLostResponse_FH12(t *testing.T) {
 	if err != nil || got.EventID != ev.EventID {
 		t.Fatalf("GetByID = %v, %v", got.EventID, err)
 	}
-	s, err := f.store.Sources.Get(ctx(t), u.UserID, src.SourceID)
+	s, err := f.store.Sources.ByID.Get(ctx(t), fh.Source{UserID: u.UserID, SourceID: src.SourceID})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -217,7 +217,7 @@ func TestLegacyServiceData_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10(t *testing.T
 			if err != nil {
 				t.Fatal(err)
 			}
-			key, _ := fh.APIKeyKey(fh.UserID(uid), k.APIKey.KeyID)
+			key, _ := ferryhook.APIKeyKey(fh.UserID(uid), k.APIKey.KeyID)
 			out, err := f.main.Client().GetItem(ctx(t), &dynamodb.GetItemInput{TableName: aws.String(f.main.Name()),
 				Key: mustAV(t, map[string]any{c.pk: key.PK, c.sk: key.SK})})
 			if err != nil || out.Item == nil {

@@ -124,7 +124,7 @@ func runIngestMinute(t *testing.T, name string, opts func(*ferryhook.Options), s
 	if _, err := f.main.RunJob(c, f.store.RollupJob()); err != nil {
 		t.Fatal(err)
 	}
-	item, err := f.store.Sources.Get(c, u.UserID, src.SourceID)
+	item, err := f.store.Sources.ByID.Get(c, fh.Source{UserID: u.UserID, SourceID: src.SourceID})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func TestProjectionStateCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := ownerInfo{user: u.UserID, plan: u.Plan, layout: mustLayout(src.EventLayout)}
-	sk, uk, err := o.keys(src.SourceID)
+	sk, uk, err := s.ownerKeys(o, src.SourceID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,7 +70,10 @@ func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12_FH13_FH
 	})
 	mustSource(t, s, u.UserID, "github")
 	m("Sources.GetByID", "", func() error { _, err := s.Sources.GetByID(c, src.SourceID); return err })
-	m("Sources.Get", "", func() error { _, err := s.Sources.Get(c, u.UserID, src.SourceID); return err })
+	m("Sources.ByID.Get", "", func() error {
+		_, err := s.Sources.ByID.Get(c, fh.Source{UserID: u.UserID, SourceID: src.SourceID})
+		return err
+	})
 	m("Sources.ByUser.List", "a page of 2", func() error { _, err := s.Sources.ByUser.List(c, fh.Source{UserID: u.UserID}); return err })
 	m("Sources.ByUser.All", "2 sources, 1 page", func() error { return drain(s.Sources.ByUser.All(c, fh.Source{UserID: u.UserID})) })
 	srcName := "stripe prod"
@@ -98,7 +101,10 @@ func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12_FH13_FH
 		conn, err = s.Connections.Create(c, u.UserID, src.SourceID, ferryhook.CreateConnectionInput{Name: "prod", DestinationURL: "https://example.com/hook"})
 		return err
 	})
-	m("Connections.Get", "", func() error { _, err := s.Connections.Get(c, u.UserID, src.SourceID, conn.ConnectionID); return err })
+	m("Connections.ByID.Get", "", func() error {
+		_, err := s.Connections.ByID.Get(c, fh.Connection{UserID: u.UserID, SourceID: src.SourceID, ConnectionID: conn.ConnectionID})
+		return err
+	})
 	m("Connections.BySource.List", "a page of 1", func() error {
 		_, err := s.Connections.BySource.List(c, fh.Connection{UserID: u.UserID, SourceID: src.SourceID})
 		return err

@@ -156,7 +156,7 @@ func newKeys(t *testing.T, f fixture, uid string) []revokedKey {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lk, err := fh.APIKeyKey(fh.UserID(uid), nk.APIKey.KeyID)
+	lk, err := ferryhook.APIKeyKey(fh.UserID(uid), nk.APIKey.KeyID)
 	if err != nil {
 		t.Fatal(err)
 	}

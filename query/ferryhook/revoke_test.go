@@ -99,7 +99,7 @@ var keyFormats = []keyFormat{
 		if err != nil {
 			t.Fatal(err)
 		}
-		k, err := fh.APIKeyKey(user, nk.APIKey.KeyID)
+		k, err := ferryhook.APIKeyKey(user, nk.APIKey.KeyID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,7 +118,7 @@ var keyFormats = []keyFormat{
 			hash, prefix = ferryhook.HMACSHA256Hex(nil)(plain), plain[:16]
 		}
 		id := fh.NewAPIKeyID()
-		k, err := fh.APIKeyKey(user, id)
+		k, err := ferryhook.APIKeyKey(user, id)
 		if err != nil {
 			t.Fatal(err)
 		}

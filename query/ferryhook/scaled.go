@@ -159,7 +159,7 @@ func (s *Store) sourceState(o ownerInfo) map[string]string {
 // created meanwhile by another ingest is not an error; stale reports that
 // the source or the plan changed meanwhile (read them again).
 func (s *Store) initShards(ctx context.Context, source fh.SourceID, o ownerInfo) (stale bool, err error) {
-	sk, uk, err := o.keys(source)
+	sk, uk, err := s.ownerKeys(o, source)
 	if err != nil {
 		return false, err
 	}
@@ -230,37 +230,37 @@ type SourceCounts struct {
 // BatchGetItem of the source, its rollup item and its shards (N + 2 keys),
 // where the item's own attributes are only as current as the last rollup.
 // Another user's, a missing or a deleted source gives table.ErrNotFound.
-func (s *Sources) Counts(ctx context.Context, user fh.UserID, id fh.SourceID) (_ SourceCounts, err error) {
-	ctx, call := s.s.main.Call(ctx, "FH-13", "ferryhook.Sources.Counts")
-	defer func() { call.End(err) }()
-	k, err := sourceKey(user, id)
-	if err != nil {
-		return SourceCounts{}, err
-	}
-	if !s.s.scaled() {
-		src, err := s.s.source.Peek(ctx, k, sourceCountFields)
+func (s *Sources) Counts(ctx context.Context, user fh.UserID, id fh.SourceID) (SourceCounts, error) {
+	return table.Run(ctx, s.counts, func(ctx context.Context) (SourceCounts, error) {
+		k, err := s.s.sourceKey(user, id)
 		if err != nil {
 			return SourceCounts{}, err
 		}
-		if table.FieldValue(src, sourceStatus) == fh.StatusDeleted {
+		if !s.s.scaled() {
+			src, err := s.s.source.Peek(ctx, k, sourceCountFields)
+			if err != nil {
+				return SourceCounts{}, err
+			}
+			if table.FieldValue(src, sourceStatus) == fh.StatusDeleted {
+				return SourceCounts{}, notFound("source", string(id))
+			}
+			return SourceCounts{EventCount: table.FieldValue(src, sourceEventCount), LastEventAt: table.FieldValue(src, sourceLastEventAt)}, nil
+		}
+		tot, err := s.s.srcCounters.Read(ctx, string(id), k)
+		if err != nil {
+			return SourceCounts{}, err
+		}
+		if tot.State["status"] == string(fh.StatusDeleted) {
 			return SourceCounts{}, notFound("source", string(id))
 		}
-		return SourceCounts{EventCount: table.FieldValue(src, sourceEventCount), LastEventAt: table.FieldValue(src, sourceLastEventAt)}, nil
-	}
-	tot, err := s.s.srcCounters.Read(ctx, string(id), k)
-	if err != nil {
-		return SourceCounts{}, err
-	}
-	if tot.State["status"] == string(fh.StatusDeleted) {
-		return SourceCounts{}, notFound("source", string(id))
-	}
-	out := SourceCounts{EventCount: tot.Values["eventCount"]}
-	if l := tot.Latest["lastEventAt"]; l != "" {
-		if out.LastEventAt, err = fh.ParseISO(l); err != nil {
-			return SourceCounts{}, fmt.Errorf("source %s: lastEventAt: %w", id, err)
+		out := SourceCounts{EventCount: tot.Values["eventCount"]}
+		if l := tot.Latest["lastEventAt"]; l != "" {
+			if out.LastEventAt, err = fh.ParseISO(l); err != nil {
+				return SourceCounts{}, fmt.Errorf("source %s: lastEventAt: %w", id, err)
+			}
 		}
-	}
-	return out, nil
+		return out, nil
+	})
 }
 
 // sourceCountFields is what Counts reads of a source in the default
@@ -280,16 +280,16 @@ var (
 // profile one strongly consistent BatchGetItem of the user, its rollup
 // item and its shards (N + 2 keys). A missing user gives
 // table.ErrNotFound.
-func (u *Users) Usage(ctx context.Context, id fh.UserID) (_ int64, err error) {
-	ctx, call := u.s.main.Call(ctx, "FH-14", "ferryhook.Users.Usage")
-	defer func() { call.End(err) }()
-	return u.s.usage(ctx, id)
+func (u *Users) Usage(ctx context.Context, id fh.UserID) (int64, error) {
+	return table.Run(ctx, u.usage, func(ctx context.Context) (int64, error) {
+		return u.s.usage(ctx, id)
+	})
 }
 
 // usage is Users.Usage's read, without opening a call of its own (an
 // ingest reads it for the plan limit).
 func (s *Store) usage(ctx context.Context, id fh.UserID) (int64, error) {
-	k, err := userKey(id)
+	k, err := s.userKey(id)
 	if err != nil {
 		return 0, err
 	}

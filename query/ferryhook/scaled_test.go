@@ -110,7 +110,7 @@ func TestScaledProfileRequests_FH13_FH14(t *testing.T) {
 	}
 	t.Logf("scaled ingest: 5 requests for a source created in the profile, %d for one without shards (FH-4: 2, FH-1, the usage read, the transaction refused for lack of shards, 2 shard creations, the transaction again), then 1", first)
 	// The items are untouched: their counts are the rollup's.
-	item, err := f.store.Sources.Get(ctx(t), u.UserID, src.SourceID)
+	item, err := f.store.Sources.ByID.Get(ctx(t), fh.Source{UserID: u.UserID, SourceID: src.SourceID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestScaledProfileRequests_FH13_FH14(t *testing.T) {
 	if rep.Changed != 4 {
 		t.Errorf("rollup: %v, want 4 items changed (both sources and both users)", rep)
 	}
-	item, _ = f.store.Sources.Get(ctx(t), u.UserID, src.SourceID)
+	item, _ = f.store.Sources.ByID.Get(ctx(t), fh.Source{UserID: u.UserID, SourceID: src.SourceID})
 	user, _ := f.store.Users.ByID.Get(ctx(t), fh.User{UserID: u.UserID})
 	if item.EventCount != 6 || user.UsageThisMonth != 6 || !item.LastEventAt.Equal(last.ReceivedAt.Time()) {
 		t.Errorf("after the rollup: eventCount %d lastEventAt %v, usageThisMonth %d; want 6, %v, 6", item.EventCount, item.LastEventAt, user.UsageThisMonth, last.ReceivedAt.Time())
@@ -245,7 +245,7 @@ func TestScaledRollupCopiesForeignState(t *testing.T) {
 	if _, err := ingestOnce(ctx(t), s, src.SourceID); err != nil {
 		t.Fatal(err)
 	}
-	k, _ := fh.SourceKey(u.UserID, src.SourceID)
+	k, _ := ferryhook.SourceKey(u.UserID, src.SourceID)
 	if _, err := f.main.Client().UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: aws.String(f.main.Name()), Key: rawKeyOf(f.main, k),
 		UpdateExpression:          aws.String("SET #s = :p"),
 		ExpressionAttributeNames:  map[string]string{"#s": "status"},
@@ -259,7 +259,7 @@ func TestScaledRollupCopiesForeignState(t *testing.T) {
 	if _, err := ingestOnce(ctx(t), s, src.SourceID); !errors.Is(err, ferryhook.ErrSourcePaused) {
 		t.Fatalf("after the rollup: %v, want ErrSourcePaused", err)
 	}
-	if item, _ := f.store.Sources.Get(ctx(t), u.UserID, src.SourceID); item.EventCount != 2 {
+	if item, _ := f.store.Sources.ByID.Get(ctx(t), fh.Source{UserID: u.UserID, SourceID: src.SourceID}); item.EventCount != 2 {
 		t.Errorf("eventCount %d after the rollup, want 2", item.EventCount)
 	}
 }
@@ -358,7 +358,7 @@ func TestScaledIngestUnderFaults_FH11_FH13_FH14(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		item, _ := f.store.Sources.Get(ctx(t), u.UserID, src.SourceID)
+		item, _ := f.store.Sources.ByID.Get(ctx(t), fh.Source{UserID: u.UserID, SourceID: src.SourceID})
 		if counts.EventCount != n || item.EventCount != n {
 			t.Errorf("source %s: %d events stored, exact count %d, rolled-up eventCount %d", src.Name, n, counts.EventCount, item.EventCount)
 		}

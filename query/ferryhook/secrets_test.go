@@ -38,8 +38,8 @@ func TestSigningSecretsEncryptedAtRest(t *testing.T) {
 		}
 		return string(v.Value)
 	}
-	sk, _ := fh.SourceKey(u.UserID, src.SourceID)
-	ck, _ := fh.ConnectionKey(src.SourceID, conn.ConnectionID)
+	sk, _ := ferryhook.SourceKey(u.UserID, src.SourceID)
+	ck, _ := ferryhook.ConnectionKey(src.SourceID, conn.ConnectionID)
 	for _, c := range []struct {
 		key   table.Key
 		plain string

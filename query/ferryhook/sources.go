@@ -22,15 +22,34 @@ type Sources struct {
 	//
 	//	page, err := s.Sources.ByUser.List(ctx, fh.Source{UserID: u})
 	ByUser *table.Pattern[fh.Source]
+	// ByID reads user's source (FH-11 sources.getById): GetItem
+	// PK = USER#{userId}, SK = SRC#{sourceId}. Another user's, a missing
+	// or a deleted source gives table.ErrNotFound.
+	//
+	//	src, err := s.Sources.ByID.Get(ctx, fh.Source{UserID: u, SourceID: id})
+	ByID *table.Pattern[fh.Source]
 
-	s *Store
+	create, getByID, update, pause, resume, delete, shardEvents, counts table.Op
+	s                                                                   *Store
 }
 
 func newSources(s *Store) *Sources {
 	return &Sources{s: s,
+		create:      table.NewOp(s.main, "FH-11", "ferryhook.Sources.Create"),
+		getByID:     table.NewOp(s.main, "FH-4", "ferryhook.Sources.GetByID"),
+		update:      table.NewOp(s.main, "FH-11", "ferryhook.Sources.Update"),
+		pause:       table.NewOp(s.main, "FH-11", "ferryhook.Sources.Pause"),
+		resume:      table.NewOp(s.main, "FH-11", "ferryhook.Sources.Resume"),
+		delete:      table.NewOp(s.main, "FH-11", "ferryhook.Sources.Delete"),
+		shardEvents: table.NewOp(s.main, "FH-7", "ferryhook.Sources.ShardEvents"),
+		counts:      table.NewOp(s.main, "FH-13", "ferryhook.Sources.Counts"),
 		ByUser: table.NewPattern(s.source, table.PatternDef[fh.Source]{ID: "FH-3", Name: "ferryhook.Sources.ByUser",
 			Doc: "A user's sources, deleted ones left out.", Reads: table.ReadPage,
 			Check: func(src *fh.Source) error { return src.UserID.Validate() },
+			Keep:  func(_, src *fh.Source) bool { return src.Status != fh.StatusDeleted }}),
+		ByID: table.NewPattern(s.source, table.PatternDef[fh.Source]{ID: "FH-11", Name: "ferryhook.Sources.ByID",
+			Doc: "A user's source by ID, a deleted one not found.", Reads: table.ReadOne,
+			Check: func(src *fh.Source) error { return checkIDs(src.UserID, src.SourceID) },
 			Keep:  func(_, src *fh.Source) bool { return src.Status != fh.StatusDeleted }}),
 	}
 }
@@ -66,68 +85,47 @@ func (s *Sources) signing(alg fh.SigningAlgorithm) (fh.SigningAlgorithm, error) 
 // table.ErrNotFound, bad input a *table.ValidationError. In the scaled
 // profile the transaction also creates the source's counter shards
 // (with its status and event layout), 34 actions.
-func (s *Sources) Create(ctx context.Context, user fh.UserID, in CreateSourceInput) (_ fh.Source, err error) {
-	ctx, call := s.s.main.Call(ctx, "FH-11", "ferryhook.Sources.Create")
-	defer func() { call.End(err) }()
-	uk, err := userKey(user)
-	if err != nil {
-		return fh.Source{}, err
-	}
-	if in.SigningSecret != "" && in.SigningAlgorithm == "" {
-		in.SigningAlgorithm = fh.SigningHMACSHA256
-	}
-	if in.SigningAlgorithm, err = s.signing(in.SigningAlgorithm); err != nil {
-		return fh.Source{}, err
-	}
-	src := fh.Source{
-		SourceID:         fh.NewSourceID(),
-		UserID:           user,
-		Name:             in.Name,
-		Provider:         in.Provider,
-		SigningSecret:    in.SigningSecret,
-		SigningAlgorithm: in.SigningAlgorithm,
-		Status:           fh.StatusActive,
-		EventLayout:      s.s.newSourceLayout(),
-	}
-	validate := src.Validate
-	if s.s.opts.ServiceVocabulary {
-		validate = src.ValidateService
-	}
-	if err := validate(); err != nil {
-		return fh.Source{}, err
-	}
-	ops, err := s.s.source.CreateOp(&src)
-	if err != nil {
-		return fh.Source{}, err
-	}
-	if s.s.scaled() { // its counter shards, so its first ingest needs no shard creation
-		ops = append(ops, s.s.srcCounters.NewShardOps(string(src.SourceID), s.s.sourceState(ownerInfo{layout: mustLayout(src.EventLayout)}))...)
-	}
-	if err := s.s.main.Transact(ctx, append([]table.TxOp{s.s.main.ConditionOp(uk)}, ops...)...); err != nil {
-		return fh.Source{}, txErr(err, 0, table.ErrNotFound, "user "+string(user))
-	}
-	return src, nil
-}
-
-// Get returns user's source (FH-11 sources.getById; GetItem PK =
-// USER#{userId}, SK = SRC#{sourceId}). Another user's source, a missing or a deleted one give
-// table.ErrNotFound.
-func (s *Sources) Get(ctx context.Context, user fh.UserID, id fh.SourceID) (_ fh.Source, err error) {
-	ctx, call := s.s.main.Call(ctx, "FH-11", "ferryhook.Sources.Get")
-	defer func() { call.End(err) }()
-
-	k, err := sourceKey(user, id)
-	if err != nil {
-		return fh.Source{}, err
-	}
-	src, err := s.s.source.Get(ctx, k)
-	if err != nil {
-		return fh.Source{}, err
-	}
-	if src.Status == fh.StatusDeleted {
-		return fh.Source{}, notFound("source", string(id))
-	}
-	return src, nil
+func (s *Sources) Create(ctx context.Context, user fh.UserID, in CreateSourceInput) (fh.Source, error) {
+	return table.Run(ctx, s.create, func(ctx context.Context) (fh.Source, error) {
+		uk, err := s.s.userKey(user)
+		if err != nil {
+			return fh.Source{}, err
+		}
+		if in.SigningSecret != "" && in.SigningAlgorithm == "" {
+			in.SigningAlgorithm = fh.SigningHMACSHA256
+		}
+		if in.SigningAlgorithm, err = s.signing(in.SigningAlgorithm); err != nil {
+			return fh.Source{}, err
+		}
+		src := fh.Source{
+			SourceID:         fh.NewSourceID(),
+			UserID:           user,
+			Name:             in.Name,
+			Provider:         in.Provider,
+			SigningSecret:    in.SigningSecret,
+			SigningAlgorithm: in.SigningAlgorithm,
+			Status:           fh.StatusActive,
+			EventLayout:      s.s.newSourceLayout(),
+		}
+		validate := src.Validate
+		if s.s.opts.ServiceVocabulary {
+			validate = src.ValidateService
+		}
+		if err := validate(); err != nil {
+			return fh.Source{}, err
+		}
+		ops, err := s.s.source.CreateOp(&src)
+		if err != nil {
+			return fh.Source{}, err
+		}
+		if s.s.scaled() { // its counter shards, so its first ingest needs no shard creation
+			ops = append(ops, s.s.srcCounters.NewShardOps(string(src.SourceID), s.s.sourceState(ownerInfo{layout: mustLayout(src.EventLayout)}))...)
+		}
+		if err := s.s.main.Transact(ctx, append([]table.TxOp{s.s.main.ConditionOp(uk)}, ops...)...); err != nil {
+			return fh.Source{}, txErr(err, 0, table.ErrNotFound, "user "+string(user))
+		}
+		return src, nil
+	})
 }
 
 // GetByID returns a source without knowing its user, as the ingest handler
@@ -137,21 +135,17 @@ func (s *Sources) Get(ctx context.Context, user fh.UserID, id fh.SourceID) (_ fh
 // events are accepted, so a lagging index never returns a deleted or
 // paused source as active. Two requests. A missing or deleted source gives
 // table.ErrNotFound.
-func (s *Sources) GetByID(ctx context.Context, id fh.SourceID) (_ fh.Source, err error) {
-	ctx, call := s.s.main.Call(ctx, "FH-4", "ferryhook.Sources.GetByID")
-	defer func() { call.End(err) }()
-	if err := id.Validate(); err != nil {
-		return fh.Source{}, err
-	}
-	pk, err := fh.SourceIDIndex.Partition(map[string]string{"sourceId": string(id)})
-	if err != nil {
-		return fh.Source{}, err
-	}
-	src, err := s.s.source.GetByIndex(ctx, table.Query{Index: table.GSI3, PK: string(pk), SK: table.SKEquals("SOURCE")})
-	if errors.Is(err, table.ErrNotFound) || err == nil && src.Status == fh.StatusDeleted {
-		return fh.Source{}, notFound("source", string(id))
-	}
-	return src, err
+func (s *Sources) GetByID(ctx context.Context, id fh.SourceID) (fh.Source, error) {
+	return table.Run(ctx, s.getByID, func(ctx context.Context) (fh.Source, error) {
+		if err := id.Validate(); err != nil {
+			return fh.Source{}, err
+		}
+		src, err := s.s.source.GetByIndex(ctx, s.s.source.Partition(table.GSI3, fh.Source{SourceID: id}))
+		if errors.Is(err, table.ErrNotFound) || err == nil && src.Status == fh.StatusDeleted {
+			return fh.Source{}, notFound("source", string(id))
+		}
+		return src, err
+	})
 }
 
 // SourceUpdate is a partial update of a source (the document's
@@ -172,82 +166,80 @@ type SourceUpdate struct {
 // refused (or accepted again) by its own transaction. Another user's, a missing or
 // a deleted source gives table.ErrNotFound and changes nothing; bad input
 // a *table.ValidationError.
-func (s *Sources) Update(ctx context.Context, user fh.UserID, id fh.SourceID, up SourceUpdate) (_ fh.Source, err error) {
-	ctx, call := s.s.main.Call(ctx, "FH-11", "ferryhook.Sources.Update")
-	defer func() { call.End(err) }()
-	k, err := sourceKey(user, id)
-	if err != nil {
-		return fh.Source{}, err
-	}
-	if up == (SourceUpdate{}) {
-		return fh.Source{}, table.Invalid("update", "no field to change")
-	}
-	if up.Status != nil && *up.Status != fh.StatusActive && *up.Status != fh.StatusPaused {
-		return fh.Source{}, table.Invalid("status", "%q: set active or paused (use Delete to delete)", *up.Status)
-	}
-	if s.s.opts.ServiceVocabulary && up.SigningAlgorithm != nil {
-		alg, err := s.signing(*up.SigningAlgorithm)
+func (s *Sources) Update(ctx context.Context, user fh.UserID, id fh.SourceID, up SourceUpdate) (fh.Source, error) {
+	return table.Run(ctx, s.update, func(ctx context.Context) (fh.Source, error) {
+		k, err := s.s.sourceKey(user, id)
 		if err != nil {
 			return fh.Source{}, err
 		}
-		up.SigningAlgorithm = &alg
-		if err := fh.ValidateSourceChange(up.Name, up.SigningSecret, nil); err != nil {
-			return fh.Source{}, err
+		if up == (SourceUpdate{}) {
+			return fh.Source{}, table.Invalid("update", "no field to change")
 		}
-	} else if err := fh.ValidateSourceChange(up.Name, up.SigningSecret, up.SigningAlgorithm); err != nil {
-		return fh.Source{}, err // before any request
-	}
-	// The scaled profile's counter shards hold a copy of the status: a
-	// status change writes them in the same transaction.
-	var also []table.TxOp
-	if s.s.scaled() && up.Status != nil {
-		also = s.s.srcCounters.StateOps(string(id), map[string]string{"status": string(*up.Status)})
-	}
-	if up.Status != nil {
-		defer s.s.forgetSource(id)
-	}
-	return s.s.source.UpdateAlso(ctx, k, also, func(cur *fh.Source) error {
-		if cur.Status == fh.StatusDeleted {
-			return notFound("source", string(id))
+		if up.Status != nil && *up.Status != fh.StatusActive && *up.Status != fh.StatusPaused {
+			return fh.Source{}, table.Invalid("status", "%q: set active or paused (use Delete to delete)", *up.Status)
 		}
-		set(&cur.Name, up.Name)
-		set(&cur.SigningSecret, up.SigningSecret)
-		set(&cur.SigningAlgorithm, up.SigningAlgorithm)
-		set(&cur.Status, up.Status)
-		switch {
-		case s.s.opts.ServiceVocabulary:
-			// The service's rule: an algorithm always, none when unset; a
-			// secret may go without one (its validation allows it).
-			if cur.SigningAlgorithm == "" {
-				cur.SigningAlgorithm = fh.SigningNone
+		if s.s.opts.ServiceVocabulary && up.SigningAlgorithm != nil {
+			alg, err := s.signing(*up.SigningAlgorithm)
+			if err != nil {
+				return fh.Source{}, err
 			}
-		case up.SigningSecret != nil && *up.SigningSecret == "":
-			cur.SigningAlgorithm = ""
-		case cur.SigningSecret != "" && cur.SigningAlgorithm == "":
-			cur.SigningAlgorithm = fh.SigningHMACSHA256
+			up.SigningAlgorithm = &alg
+			if err := fh.ValidateSourceChange(up.Name, up.SigningSecret, nil); err != nil {
+				return fh.Source{}, err
+			}
+		} else if err := fh.ValidateSourceChange(up.Name, up.SigningSecret, up.SigningAlgorithm); err != nil {
+			return fh.Source{}, err // before any request
 		}
-		return nil
+		// The scaled profile's counter shards hold a copy of the status: a
+		// status change writes them in the same transaction.
+		var also []table.TxOp
+		if s.s.scaled() && up.Status != nil {
+			also = s.s.srcCounters.StateOps(string(id), map[string]string{"status": string(*up.Status)})
+		}
+		if up.Status != nil {
+			defer s.s.forgetSource(id)
+		}
+		return s.s.source.UpdateAlso(ctx, k, also, func(cur *fh.Source) error {
+			if cur.Status == fh.StatusDeleted {
+				return notFound("source", string(id))
+			}
+			set(&cur.Name, up.Name)
+			set(&cur.SigningSecret, up.SigningSecret)
+			set(&cur.SigningAlgorithm, up.SigningAlgorithm)
+			set(&cur.Status, up.Status)
+			switch {
+			case s.s.opts.ServiceVocabulary:
+				// The service's rule: an algorithm always, none when unset; a
+				// secret may go without one (its validation allows it).
+				if cur.SigningAlgorithm == "" {
+					cur.SigningAlgorithm = fh.SigningNone
+				}
+			case up.SigningSecret != nil && *up.SigningSecret == "":
+				cur.SigningAlgorithm = ""
+			case cur.SigningSecret != "" && cur.SigningAlgorithm == "":
+				cur.SigningAlgorithm = fh.SigningHMACSHA256
+			}
+			return nil
+		})
 	})
 }
 
 // Pause stops user's source from accepting events (status paused; FH-11
 // sources.update).
-func (s *Sources) Pause(ctx context.Context, user fh.UserID, id fh.SourceID) (_ fh.Source, err error) {
-	ctx, call := s.s.main.Call(ctx, "FH-11", "ferryhook.Sources.Pause")
-	defer func() { call.End(err) }()
-
-	st := fh.StatusPaused
-	return s.Update(ctx, user, id, SourceUpdate{Status: &st})
+func (s *Sources) Pause(ctx context.Context, user fh.UserID, id fh.SourceID) (fh.Source, error) {
+	return table.Run(ctx, s.pause, func(ctx context.Context) (fh.Source, error) {
+		st := fh.StatusPaused
+		return s.Update(ctx, user, id, SourceUpdate{Status: &st})
+	})
 }
 
 // Resume lets user's paused source accept events again (status active;
 // FH-11 sources.update).
-func (s *Sources) Resume(ctx context.Context, user fh.UserID, id fh.SourceID) (_ fh.Source, err error) {
-	ctx, call := s.s.main.Call(ctx, "FH-11", "ferryhook.Sources.Resume")
-	defer func() { call.End(err) }()
-
-	st := fh.StatusActive
-	return s.Update(ctx, user, id, SourceUpdate{Status: &st})
+func (s *Sources) Resume(ctx context.Context, user fh.UserID, id fh.SourceID) (fh.Source, error) {
+	return table.Run(ctx, s.resume, func(ctx context.Context) (fh.Source, error) {
+		st := fh.StatusActive
+		return s.Update(ctx, user, id, SourceUpdate{Status: &st})
+	})
 }
 
 // Delete deletes user's source (FH-11 sources.delete): status deleted, as
@@ -256,44 +248,34 @@ func (s *Sources) Resume(ctx context.Context, user fh.UserID, id fh.SourceID) (_
 // table.ErrNotFound and changes nothing. One UpdateItem; in the scaled
 // profile one transaction that also marks the source's counter shards
 // deleted, so no ingest is counted after it.
-func (s *Sources) Delete(ctx context.Context, user fh.UserID, id fh.SourceID) (err error) {
-	ctx, call := s.s.main.Call(ctx, "FH-11", "ferryhook.Sources.Delete")
-	defer func() { call.End(err) }()
-	k, err := sourceKey(user, id)
-	if err != nil {
-		return err
-	}
-	defer s.s.forgetSource(id)
-	// One UpdateItem: status deleted unless already deleted.
-	p := table.Patch{
-		Set:        map[string]any{"status": fh.StatusDeleted},
-		IfNotEqual: map[string]any{"status": fh.StatusDeleted},
-	}
-	if !s.s.scaled() {
-		_, err = s.s.source.Patch(ctx, k, p)
-		if errors.Is(err, table.ErrConditionFailed) {
-			return notFound("source", string(id))
+func (s *Sources) Delete(ctx context.Context, user fh.UserID, id fh.SourceID) error {
+	return s.delete.Do(ctx, func(ctx context.Context) error {
+		k, err := s.s.sourceKey(user, id)
+		if err != nil {
+			return err
 		}
-		return err
-	}
-	// Scaled: the same patch and the status of every counter shard, in
-	// one transaction.
-	op, err := s.s.source.PatchOp(k, p)
-	if err != nil {
-		return err
-	}
-	ops := append([]table.TxOp{op}, s.s.srcCounters.StateOps(string(id), map[string]string{"status": string(fh.StatusDeleted)})...)
-	return txErr(s.s.main.Transact(ctx, ops...), 0, table.ErrNotFound, "source "+string(id))
-}
-
-func sourceKey(user fh.UserID, id fh.SourceID) (table.Key, error) {
-	if err := user.Validate(); err != nil {
-		return table.Key{}, err
-	}
-	if err := id.Validate(); err != nil {
-		return table.Key{}, err
-	}
-	return fh.SourceKey(user, id)
+		defer s.s.forgetSource(id)
+		// One UpdateItem: status deleted unless already deleted.
+		p := table.Patch{
+			Set:        map[string]any{"status": fh.StatusDeleted},
+			IfNotEqual: map[string]any{"status": fh.StatusDeleted},
+		}
+		if !s.s.scaled() {
+			_, err = s.s.source.Patch(ctx, k, p)
+			if errors.Is(err, table.ErrConditionFailed) {
+				return notFound("source", string(id))
+			}
+			return err
+		}
+		// Scaled: the same patch and the status of every counter shard, in
+		// one transaction.
+		op, err := s.s.source.PatchOp(k, p)
+		if err != nil {
+			return err
+		}
+		ops := append([]table.TxOp{op}, s.s.srcCounters.StateOps(string(id), map[string]string{"status": string(fh.StatusDeleted)})...)
+		return txErr(s.s.main.Transact(ctx, ops...), 0, table.ErrNotFound, "source "+string(id))
+	})
 }
 
 func notFound(what, id string) error {

@@ -92,9 +92,9 @@ func TestSourcesUpdateDeleteScoped_FH11(t *testing.T) {
 	_, err := s.Sources.Update(ctx(t), mallory.UserID, src.SourceID, ferryhook.SourceUpdate{Name: &name})
 	wantIs(t, err, table.ErrNotFound)
 	wantIs(t, s.Sources.Delete(ctx(t), mallory.UserID, src.SourceID), table.ErrNotFound)
-	_, err = s.Sources.Get(ctx(t), mallory.UserID, src.SourceID)
+	_, err = s.Sources.ByID.Get(ctx(t), fh.Source{UserID: mallory.UserID, SourceID: src.SourceID})
 	wantIs(t, err, table.ErrNotFound)
-	if got, err := s.Sources.Get(ctx(t), u.UserID, src.SourceID); err != nil || got.Name != "GitHub" || got.Status != fh.StatusActive {
+	if got, err := s.Sources.ByID.Get(ctx(t), fh.Source{UserID: u.UserID, SourceID: src.SourceID}); err != nil || got.Name != "GitHub" || got.Status != fh.StatusActive {
 		t.Fatalf("after another user's attempts: %+v, %v", got, err)
 	}
 
@@ -172,7 +172,7 @@ func TestSourcesBadInput_FH11(t *testing.T) {
 	wantInvalid(t, err, "limit")
 	_, err = s.Sources.ByUser.List(ctx(t), fh.Source{UserID: u.UserID}, table.After("garbage"))
 	wantIs(t, err, table.ErrInvalidCursor)
-	got, err := s.Sources.Get(ctx(t), u.UserID, src.SourceID)
+	got, err := s.Sources.ByID.Get(ctx(t), fh.Source{UserID: u.UserID, SourceID: src.SourceID})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -245,17 +245,18 @@ type Store struct {
 	// Attempts serves FH-9 and attempts.*.
 	Attempts *Attempts
 
-	main, events *table.Table
-	opts         Options
-	owners       sync.Map // fh.SourceID -> ownerInfo, for Ingest
-	groups       sync.Map // fh.SourceID -> *ingestGroup, for Ingest's group commit
-	gates        sync.Map // fh.UserID -> *usageGate, the plan limit (planlimit.go)
-	user         *table.Entity[fh.User]
-	source       *table.Entity[fh.Source]
-	conn         *table.Entity[fh.Connection]
-	apiKey       *table.Entity[fh.APIKey]
-	event        *table.Entity[fh.Event]
-	attempt      *table.Entity[fh.DeliveryAttempt]
+	main, events        *table.Table
+	ingest, ingestBatch table.Op
+	opts                Options
+	owners              sync.Map // fh.SourceID -> ownerInfo, for Ingest
+	groups              sync.Map // fh.SourceID -> *ingestGroup, for Ingest's group commit
+	gates               sync.Map // fh.UserID -> *usageGate, the plan limit (planlimit.go)
+	user                *table.Entity[fh.User]
+	source              *table.Entity[fh.Source]
+	conn                *table.Entity[fh.Connection]
+	apiKey              *table.Entity[fh.APIKey]
+	event               *table.Entity[fh.Event]
+	attempt             *table.Entity[fh.DeliveryAttempt]
 
 	// The scaled profile's counters (nil by default): a source's events
 	// and a user's usage (scaled.go).
@@ -321,11 +322,66 @@ func New(main, events *table.Table, opts ...func(*Options)) *Store {
 	s.Sources = newSources(s)
 	s.Connections = newConnections(s)
 	s.APIKeys = newAPIKeys(s)
-	s.Events = &Events{s}
+	s.Events = newEvents(s)
 	s.Attempts = newAttempts(s)
+	s.ingest = table.NewOp(main, "FH-12", "ferryhook.Store.Ingest")
+	s.ingestBatch = table.NewOp(main, "FH-12", "ferryhook.Store.IngestBatch")
 	return s
 }
 
 // now is the main table's clock (table.Options.Now): receivedAt,
 // lastEventAt and lastUsedAt move with the TTL checks in tests.
 func (s *Store) now() time.Time { return s.main.Now() }
+
+// checkIDs checks ids in order before any request (the application's
+// own forms, beside the templates' segment checks): the first bad one's
+// *table.ValidationError.
+func checkIDs(ids ...interface{ Validate() error }) error {
+	for _, id := range ids {
+		if err := id.Validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// key returns the key of e's item whose key fields fields sets
+// ([table.Entity.Key]), after checkIDs(ids...).
+func key[T any](e *table.Entity[T], fields T, ids ...interface{ Validate() error }) (table.Key, error) {
+	if err := checkIDs(ids...); err != nil {
+		return table.Key{}, err
+	}
+	k := e.Key(fields)
+	return k, k.Err()
+}
+
+func (s *Store) userKey(id fh.UserID) (table.Key, error) {
+	return key(s.user, fh.User{UserID: id}, id)
+}
+
+func (s *Store) sourceKey(user fh.UserID, id fh.SourceID) (table.Key, error) {
+	return key(s.source, fh.Source{UserID: user, SourceID: id}, user, id)
+}
+
+func (s *Store) connKey(user fh.UserID, source fh.SourceID, id fh.ConnectionID) (table.Key, error) {
+	return key(s.conn, fh.Connection{SourceID: source, ConnectionID: id}, user, source, id)
+}
+
+func (s *Store) apiKeyKey(user fh.UserID, id fh.APIKeyID) (table.Key, error) {
+	return key(s.apiKey, fh.APIKey{UserID: user, KeyID: id}, user, id)
+}
+
+// ownerKeys returns the keys of source's item and of its owner's.
+func (s *Store) ownerKeys(o ownerInfo, source fh.SourceID) (sk, uk table.Key, err error) {
+	if sk, err = key(s.source, fh.Source{UserID: o.user, SourceID: source}); err != nil {
+		return sk, uk, err
+	}
+	uk, err = key(s.user, fh.User{UserID: o.user})
+	return sk, uk, err
+}
+
+// eventPartition is the partition of source's events, SRC#{sourceId}
+// (the first of a write-sharded source's, table.ShardPK).
+func (s *Store) eventPartition(source fh.SourceID) string {
+	return s.event.Partition(table.Primary, fh.Event{SourceID: source}).PK
+}

@@ -96,8 +96,7 @@ func (s *Store) ingestAlone(ctx context.Context, source fh.SourceID, in CreateEv
 		return fh.Event{}, fmt.Errorf("ingest %s: %w", source, err)
 	}
 	if shard.n > 1 {
-		pk, _ := fh.EventKeys.Partition(map[string]string{"sourceId": string(ev.SourceID)})
-		err = s.event.CreateIn(ctx, &ev, table.ShardPK(string(pk), shard.i, shard.n))
+		err = s.event.CreateIn(ctx, &ev, table.ShardPK(s.eventPartition(ev.SourceID), shard.i, shard.n))
 	} else {
 		err = s.event.Create(ctx, &ev)
 	}

@@ -25,15 +25,20 @@ type Users struct {
 	//	u, err := s.Users.ByID.Get(ctx, fh.User{UserID: id})
 	ByID *table.Pattern[fh.User]
 
-	incrementUsage table.Op
-	s              *Store
+	create, getByEmail, login, update, incrementUsage, usage table.Op
+	s                                                        *Store
 }
 
 func newUsers(s *Store) *Users {
 	return &Users{s: s,
 		ByID: table.NewPattern(s.user, table.PatternDef[fh.User]{ID: "FH-1", Name: "ferryhook.Users.ByID",
 			Doc: "A user by ID.", Reads: table.ReadOne, Check: func(u *fh.User) error { return u.UserID.Validate() }}),
+		create:         table.NewOp(s.main, "FH-11", "ferryhook.Users.Create"),
+		getByEmail:     table.NewOp(s.main, "FH-2", "ferryhook.Users.GetByEmail"),
+		login:          table.NewOp(s.main, "FH-2", "ferryhook.Users.Login"),
+		update:         table.NewOp(s.main, "FH-11", "ferryhook.Users.Update"),
 		incrementUsage: table.NewOp(s.main, "FH-11", "ferryhook.Users.IncrementUsage"),
+		usage:          table.NewOp(s.main, "FH-14", "ferryhook.Users.Usage"),
 	}
 }
 
@@ -60,39 +65,39 @@ type CreateUserInput struct {
 // written without a guard by the existing service: two requests (a Query of
 // GSI1, the transaction), three when the email is not given folded. A taken email gives
 // [ErrEmailTaken]; bad input a *table.ValidationError before any request.
-func (u *Users) Create(ctx context.Context, in CreateUserInput) (_ fh.User, err error) {
-	ctx, call := u.s.main.Call(ctx, "FH-11", "ferryhook.Users.Create")
-	defer func() { call.End(err) }()
-	if in.Plan == "" {
-		in.Plan = fh.PlanFree
-	}
-	now := u.s.now()
-	user := fh.User{
-		UserID:           fh.NewUserID(),
-		Email:            u.storedEmail(in.Email),
-		Name:             in.Name,
-		PasswordHash:     in.PasswordHash,
-		GitHubID:         in.GitHubID,
-		GoogleID:         in.GoogleID,
-		Plan:             in.Plan,
-		UsagePeriodStart: u.periodStart(now),
-	}
-	if err := user.Validate(); err != nil {
-		return fh.User{}, err
-	}
-	if err := u.checkNoLegacyHolder(ctx, in.Email); err != nil {
-		return fh.User{}, err
-	}
-	// The scaled profile creates the user's usage shards with it, so its
-	// first ingest needs no shard creation.
-	var shards []table.TxOp
-	if u.s.scaled() {
-		shards = u.s.usageCounters.NewShardOps(string(user.UserID), map[string]string{"plan": string(user.Plan)})
-	}
-	if err := u.s.user.CreateAlso(ctx, &user, shards); err != nil {
-		return fh.User{}, emailErr(err)
-	}
-	return user, nil
+func (u *Users) Create(ctx context.Context, in CreateUserInput) (fh.User, error) {
+	return table.Run(ctx, u.create, func(ctx context.Context) (fh.User, error) {
+		if in.Plan == "" {
+			in.Plan = fh.PlanFree
+		}
+		now := u.s.now()
+		user := fh.User{
+			UserID:           fh.NewUserID(),
+			Email:            u.storedEmail(in.Email),
+			Name:             in.Name,
+			PasswordHash:     in.PasswordHash,
+			GitHubID:         in.GitHubID,
+			GoogleID:         in.GoogleID,
+			Plan:             in.Plan,
+			UsagePeriodStart: u.periodStart(now),
+		}
+		if err := user.Validate(); err != nil {
+			return fh.User{}, err
+		}
+		if err := u.checkNoLegacyHolder(ctx, in.Email); err != nil {
+			return fh.User{}, err
+		}
+		// The scaled profile creates the user's usage shards with it, so its
+		// first ingest needs no shard creation.
+		var shards []table.TxOp
+		if u.s.scaled() {
+			shards = u.s.usageCounters.NewShardOps(string(user.UserID), map[string]string{"plan": string(user.Plan)})
+		}
+		if err := u.s.user.CreateAlso(ctx, &user, shards); err != nil {
+			return fh.User{}, emailErr(err)
+		}
+		return user, nil
+	})
 }
 
 // checkNoLegacyHolder fails with ErrEmailTaken if GSI1 shows a user
@@ -102,8 +107,8 @@ func (u *Users) Create(ctx context.Context, in CreateUserInput) (_ fh.User, err 
 // (one when the email is given in its folded form); an index that lags
 // can only refuse, never admit, a duplicate the guard would not catch.
 func (u *Users) checkNoLegacyHolder(ctx context.Context, email string) error {
-	for _, pk := range emailPartitions(email) {
-		other, err := u.s.user.FindOne(ctx, table.Query{Index: table.GSI1, PK: pk, SK: table.SKEquals("USER")})
+	for _, q := range u.emailPartitions(email) {
+		other, err := u.s.user.FindOne(ctx, q)
 		switch {
 		case errors.Is(err, table.ErrNotFound):
 		case err != nil:
@@ -115,18 +120,19 @@ func (u *Users) checkNoLegacyHolder(ctx context.Context, email string) error {
 	return nil
 }
 
-// emailPartitions returns the GSI1 partitions a user holding email may be
-// under: EMAIL#{email as given, trimmed}, and EMAIL#{folded} when that
-// differs (the existing service stores emails as given).
-func emailPartitions(email string) []string {
+// emailPartitions returns the GSI1 queries of the partitions a user
+// holding email may be under: EMAIL#{email as given, trimmed}, and
+// EMAIL#{folded} when that differs (the existing service stores emails as
+// given), each GSI1SK = USER.
+func (u *Users) emailPartitions(email string) []table.Query {
 	forms := []string{strings.TrimSpace(email)}
 	if folded := fh.NormalizeEmail(email); folded != forms[0] {
 		forms = append(forms, folded)
 	}
-	var out []string
+	var out []table.Query
 	for _, form := range forms {
-		if pk, err := fh.UserEmailIndex.Partition(map[string]string{"email": form}); err == nil {
-			out = append(out, string(pk))
+		if q := u.s.user.Partition(table.GSI1, fh.User{Email: form}); q.Err() == nil {
+			out = append(out, q)
 		}
 	}
 	return out
@@ -183,26 +189,15 @@ func (u *Users) storedEmail(email string) string {
 // guard and is stored neither as given nor folded is not seen (no index
 // lists emails by their folded form until the adoption job has run). No
 // user gives table.ErrNotFound.
-func (u *Users) GetByEmail(ctx context.Context, email string) (_ fh.User, err error) {
-	ctx, call := u.s.main.Call(ctx, "FH-2", "ferryhook.Users.GetByEmail")
-	defer func() { call.End(err) }()
-	folded := fh.NormalizeEmail(email)
-	if _, err := fh.UserEmailIndex.Partition(map[string]string{"email": folded}); err != nil {
-		return fh.User{}, table.Invalid("email", "%v", err)
-	}
-	exact := u.storedEmail(email)
-	found := map[fh.UserID]fh.User{}
-	usr, err := u.s.user.GetByUnique(ctx, table.Unique{Name: uniqueEmail, Value: folded})
-	switch {
-	case err == nil && usr.Email == exact:
-		return usr, nil
-	case err == nil:
-		found[usr.UserID] = usr
-	case !errors.Is(err, table.ErrNotFound):
-		return fh.User{}, err
-	}
-	for _, pk := range emailPartitions(email) {
-		usr, err = u.s.user.GetByIndex(ctx, table.Query{Index: table.GSI1, PK: pk, SK: table.SKEquals("USER")})
+func (u *Users) GetByEmail(ctx context.Context, email string) (fh.User, error) {
+	return table.Run(ctx, u.getByEmail, func(ctx context.Context) (fh.User, error) {
+		folded := fh.NormalizeEmail(email)
+		if err := u.s.user.Partition(table.GSI1, fh.User{Email: folded}).Err(); err != nil {
+			return fh.User{}, table.Invalid("email", "%v", err)
+		}
+		exact := u.storedEmail(email)
+		found := map[fh.UserID]fh.User{}
+		usr, err := u.s.user.GetByUnique(ctx, table.Unique{Name: uniqueEmail, Value: folded})
 		switch {
 		case err == nil && usr.Email == exact:
 			return usr, nil
@@ -211,21 +206,32 @@ func (u *Users) GetByEmail(ctx context.Context, email string) (_ fh.User, err er
 		case !errors.Is(err, table.ErrNotFound):
 			return fh.User{}, err
 		}
-	}
-	switch len(found) {
-	case 0:
-		return fh.User{}, fmt.Errorf("get user by email %q: %w", email, table.ErrNotFound)
-	case 1:
-		for _, one := range found {
-			return one, nil
+		for _, q := range u.emailPartitions(email) {
+			usr, err = u.s.user.GetByIndex(ctx, q)
+			switch {
+			case err == nil && usr.Email == exact:
+				return usr, nil
+			case err == nil:
+				found[usr.UserID] = usr
+			case !errors.Is(err, table.ErrNotFound):
+				return fh.User{}, err
+			}
 		}
-	}
-	amb := &AmbiguousEmailError{Email: email}
-	for id := range found {
-		amb.Candidates = append(amb.Candidates, id)
-	}
-	slices.Sort(amb.Candidates)
-	return fh.User{}, fmt.Errorf("get user by email: %w", amb)
+		switch len(found) {
+		case 0:
+			return fh.User{}, fmt.Errorf("get user by email %q: %w", email, table.ErrNotFound)
+		case 1:
+			for _, one := range found {
+				return one, nil
+			}
+		}
+		amb := &AmbiguousEmailError{Email: email}
+		for id := range found {
+			amb.Candidates = append(amb.Candidates, id)
+		}
+		slices.Sort(amb.Candidates)
+		return fh.User{}, fmt.Errorf("get user by email: %w", amb)
+	})
 }
 
 // Login returns the user who may sign in with email and a password, as
@@ -237,23 +243,22 @@ func (u *Users) GetByEmail(ctx context.Context, email string) (_ fh.User, err er
 // matching both [ErrInvalidLogin] and [ErrAmbiguousEmail]; no user, a user
 // without a password hash, or a mismatch gives [ErrInvalidLogin]. The
 // cost is GetByEmail's.
-func (u *Users) Login(ctx context.Context, email string, passwordMatches func(passwordHash string) bool) (_ fh.User, err error) {
-	ctx, call := u.s.main.Call(ctx, "FH-2", "ferryhook.Users.Login")
-	defer func() { call.End(err) }()
-
-	usr, err := u.GetByEmail(ctx, email)
-	switch {
-	case errors.Is(err, ErrAmbiguousEmail):
-		return fh.User{}, fmt.Errorf("login: %w: %w", ErrInvalidLogin, err)
-	case errors.Is(err, table.ErrNotFound), errors.Is(err, table.ErrInvalidInput):
-		return fh.User{}, fmt.Errorf("login: %w", ErrInvalidLogin)
-	case err != nil:
-		return fh.User{}, err
-	}
-	if usr.PasswordHash == "" || passwordMatches == nil || !passwordMatches(usr.PasswordHash) {
-		return fh.User{}, fmt.Errorf("login: %w", ErrInvalidLogin)
-	}
-	return usr, nil
+func (u *Users) Login(ctx context.Context, email string, passwordMatches func(passwordHash string) bool) (fh.User, error) {
+	return table.Run(ctx, u.login, func(ctx context.Context) (fh.User, error) {
+		usr, err := u.GetByEmail(ctx, email)
+		switch {
+		case errors.Is(err, ErrAmbiguousEmail):
+			return fh.User{}, fmt.Errorf("login: %w: %w", ErrInvalidLogin, err)
+		case errors.Is(err, table.ErrNotFound), errors.Is(err, table.ErrInvalidInput):
+			return fh.User{}, fmt.Errorf("login: %w", ErrInvalidLogin)
+		case err != nil:
+			return fh.User{}, err
+		}
+		if usr.PasswordHash == "" || passwordMatches == nil || !passwordMatches(usr.PasswordHash) {
+			return fh.User{}, fmt.Errorf("login: %w", ErrInvalidLogin)
+		}
+		return usr, nil
+	})
 }
 
 // UserUpdate is a partial update of a user (the document's Partial<User>):
@@ -280,66 +285,66 @@ func (up UserUpdate) empty() bool { return up == UserUpdate{} }
 // plan change also writes the plan into the user's usage shards in the same
 // transaction, so the next ingest sees it in its own transaction. A missing
 // user gives table.ErrNotFound; bad input a *table.ValidationError.
-func (u *Users) Update(ctx context.Context, id fh.UserID, up UserUpdate) (_ fh.User, err error) {
-	ctx, call := u.s.main.Call(ctx, "FH-11", "ferryhook.Users.Update")
-	defer func() { call.End(err) }()
-	k, err := userKey(id)
-	if err != nil {
-		return fh.User{}, err
-	}
-	if up.empty() {
-		return fh.User{}, table.Invalid("update", "no field to change")
-	}
-	// Every field the update sets is checked before any request.
-	var probe fh.User
-	var attrs []string
-	for _, f := range []struct {
-		attr string
-		v    *string
-		dst  *string
-	}{{"name", up.Name, &probe.Name}, {"passwordHash", up.PasswordHash, &probe.PasswordHash},
-		{"stripeCustomerId", up.StripeCustomerID, &probe.StripeCustomerID}, {"stripeSubId", up.StripeSubID, &probe.StripeSubID},
-		{"githubId", up.GitHubID, &probe.GitHubID}, {"googleId", up.GoogleID, &probe.GoogleID}} {
-		if f.v != nil {
-			*f.dst = *f.v
-			attrs = append(attrs, f.attr)
-		}
-	}
-	if up.Plan != nil {
-		probe.Plan, attrs = *up.Plan, append(attrs, "plan")
-	}
-	if err := probe.ValidateFields(attrs...); err != nil {
-		return fh.User{}, err
-	}
-	if up.Email != nil {
-		e := u.storedEmail(*up.Email)
-		up.Email = &e
-		if err := fh.ValidateEmail(e); err != nil {
+func (u *Users) Update(ctx context.Context, id fh.UserID, up UserUpdate) (fh.User, error) {
+	return table.Run(ctx, u.update, func(ctx context.Context) (fh.User, error) {
+		k, err := u.s.userKey(id)
+		if err != nil {
 			return fh.User{}, err
 		}
-		if err := u.checkEmailFree(ctx, e, id); err != nil {
+		if up.empty() {
+			return fh.User{}, table.Invalid("update", "no field to change")
+		}
+		// Every field the update sets is checked before any request.
+		var probe fh.User
+		var attrs []string
+		for _, f := range []struct {
+			attr string
+			v    *string
+			dst  *string
+		}{{"name", up.Name, &probe.Name}, {"passwordHash", up.PasswordHash, &probe.PasswordHash},
+			{"stripeCustomerId", up.StripeCustomerID, &probe.StripeCustomerID}, {"stripeSubId", up.StripeSubID, &probe.StripeSubID},
+			{"githubId", up.GitHubID, &probe.GitHubID}, {"googleId", up.GoogleID, &probe.GoogleID}} {
+			if f.v != nil {
+				*f.dst = *f.v
+				attrs = append(attrs, f.attr)
+			}
+		}
+		if up.Plan != nil {
+			probe.Plan, attrs = *up.Plan, append(attrs, "plan")
+		}
+		if err := probe.ValidateFields(attrs...); err != nil {
 			return fh.User{}, err
 		}
-	}
-	// The scaled profile's usage shards hold a copy of the plan: a plan
-	// change writes them in the same transaction.
-	var also []table.TxOp
-	if u.s.scaled() && up.Plan != nil {
-		also = u.s.usageCounters.StateOps(string(id), map[string]string{"plan": string(*up.Plan)})
-		defer u.s.forgetOwner(id)
-	}
-	user, err := u.s.user.UpdateAlso(ctx, k, also, func(cur *fh.User) error {
-		set(&cur.Email, up.Email)
-		set(&cur.Name, up.Name)
-		set(&cur.PasswordHash, up.PasswordHash)
-		set(&cur.Plan, up.Plan)
-		set(&cur.StripeCustomerID, up.StripeCustomerID)
-		set(&cur.StripeSubID, up.StripeSubID)
-		set(&cur.GitHubID, up.GitHubID)
-		set(&cur.GoogleID, up.GoogleID)
-		return nil
+		if up.Email != nil {
+			e := u.storedEmail(*up.Email)
+			up.Email = &e
+			if err := fh.ValidateEmail(e); err != nil {
+				return fh.User{}, err
+			}
+			if err := u.checkEmailFree(ctx, e, id); err != nil {
+				return fh.User{}, err
+			}
+		}
+		// The scaled profile's usage shards hold a copy of the plan: a plan
+		// change writes them in the same transaction.
+		var also []table.TxOp
+		if u.s.scaled() && up.Plan != nil {
+			also = u.s.usageCounters.StateOps(string(id), map[string]string{"plan": string(*up.Plan)})
+			defer u.s.forgetOwner(id)
+		}
+		user, err := u.s.user.UpdateAlso(ctx, k, also, func(cur *fh.User) error {
+			set(&cur.Email, up.Email)
+			set(&cur.Name, up.Name)
+			set(&cur.PasswordHash, up.PasswordHash)
+			set(&cur.Plan, up.Plan)
+			set(&cur.StripeCustomerID, up.StripeCustomerID)
+			set(&cur.StripeSubID, up.StripeSubID)
+			set(&cur.GitHubID, up.GitHubID)
+			set(&cur.GoogleID, up.GoogleID)
+			return nil
+		})
+		return user, emailErr(err)
 	})
-	return user, emailErr(err)
 }
 
 // IncrementUsage adds n (at least 1) to the user's usageThisMonth
@@ -348,7 +353,7 @@ func (u *Users) Update(ctx context.Context, id fh.UserID, up UserUpdate) (_ fh.U
 // gives table.ErrNotFound.
 func (u *Users) IncrementUsage(ctx context.Context, id fh.UserID, n int64) (int64, error) {
 	return table.Run(ctx, u.incrementUsage, func(ctx context.Context) (int64, error) {
-		k, err := userKey(id)
+		k, err := u.s.userKey(id)
 		if err != nil {
 			return 0, err
 		}
@@ -367,7 +372,7 @@ func (u *Users) IncrementUsage(ctx context.Context, id fh.UserID, n int64) (int6
 // of the result. A missing user gives table.ErrNotFound.
 func (u *Users) ResetUsage(ctx context.Context, id fh.UserID, start time.Time) (fh.User, error) {
 	defer u.s.forgetUsage(id) // the plan limit: the next ingest reads the new period's usage
-	k, err := userKey(id)
+	k, err := u.s.userKey(id)
 	if err != nil {
 		return fh.User{}, err
 	}
@@ -414,13 +419,6 @@ func (u *Users) periodStart(t time.Time) fh.ISOTime {
 	return fh.ISO(t)
 }
 
-func userKey(id fh.UserID) (table.Key, error) {
-	if err := id.Validate(); err != nil {
-		return table.Key{}, err
-	}
-	return fh.UserKey(id)
-}
-
 // set assigns *v to *dst when v is not nil.
 func set[T any](dst *T, v *T) {
 	if v != nil {
@@ -434,7 +432,7 @@ func set[T any](dst *T, v *T) {
 // user holding the address gives [ErrEmailTaken]: a case-variant duplicate
 // the live data already held, to resolve by hand.
 func (u *Users) EnsureGuards(ctx context.Context, id fh.UserID) error {
-	k, err := userKey(id)
+	k, err := u.s.userKey(id)
 	if err != nil {
 		return err
 	}

@@ -148,7 +148,7 @@ func TestUsersConcurrentSignUp_FH2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want, _ := fh.UserKey(u.UserID); owner != want {
+	if want, _ := ferryhook.UserKey(u.UserID); owner != want {
 		t.Errorf("guard owner = %v, want %v", owner, want)
 	}
 }

@@ -267,7 +267,7 @@ func TestServiceProfileReadsAndKeepsTheServiceVocabulary_FH11(t *testing.T) {
 	for _, v := range sa["signingAlgorithm"] {
 		sid, sk := putSource("custom", v, "active")
 		firstSource = sid
-		got, err := s.Sources.Get(c, owner, sid)
+		got, err := s.Sources.ByID.Get(c, fh.Source{UserID: owner, SourceID: sid})
 		if err != nil || string(got.SigningAlgorithm) != v {
 			t.Fatalf("signingAlgorithm %s read as %q, %v", v, got.SigningAlgorithm, err)
 		}
@@ -284,7 +284,7 @@ func TestServiceProfileReadsAndKeepsTheServiceVocabulary_FH11(t *testing.T) {
 	}
 	for _, v := range sa["status"] {
 		sid, sk := putSource("custom", "none", v)
-		got, err := s.Sources.Get(c, owner, sid)
+		got, err := s.Sources.ByID.Get(c, fh.Source{UserID: owner, SourceID: sid})
 		if v == "deleted" {
 			wantIs(t, err, table.ErrNotFound)
 			continue
@@ -306,7 +306,7 @@ func TestServiceProfileReadsAndKeepsTheServiceVocabulary_FH11(t *testing.T) {
 		putRaw(t, f.main, map[string]any{"pk": "SRC#" + string(firstSource), "sk": "CONN#" + cid, "connectionId": cid, "sourceId": string(firstSource),
 			"userId": string(owner), "name": "C", "destinationUrl": "https://example.com/h", "signingSecret": "whsec_1", "filters": nil,
 			"transform": nil, "retryConfig": nil, "status": v, "deliveryCount": 0, "failureCount": 0, "createdAt": created, "updatedAt": created})
-		got, err := s.Connections.Get(c, owner, firstSource, fh.ConnectionID(cid))
+		got, err := s.Connections.ByID.Get(c, fh.Connection{UserID: owner, SourceID: firstSource, ConnectionID: fh.ConnectionID(cid)})
 		if v == "deleted" {
 			wantIs(t, err, table.ErrNotFound)
 			continue
