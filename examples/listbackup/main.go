@@ -162,11 +162,11 @@ func accounts(ctx context.Context, s *listbackup.Store, _ time.Time, _ lb.Date) 
 	a, err := s.Accounts.Get(ctx, "acme-eu")
 	step("LB-5", "get account by ID", a.AccountPath)
 	step("LB-6", "children of acme-eu (divisions)", n(s.Accounts.ListChildren(ctx, "acme-eu", lb.AccountDivision)))
-	step("LB-7", "accounts of type location", n(s.Accounts.ListByType(ctx, lb.AccountLocation)))
+	step("LB-7", "accounts of type location", n(s.Accounts.ByType.List(ctx, lb.Account{AccountType: lb.AccountLocation})))
 	step("LB-8", "subtree under /acme/eu/", n(s.Accounts.ListSubtree(ctx, "/acme/eu/")))
-	step("LB-9", "accounts of user ada", n(s.Memberships.ListByUser(ctx, "ada")))
+	step("LB-9", "accounts of user ada", n(s.Memberships.ByUser.List(ctx, lb.Membership{UserID: "ada"})))
 	step("LB-10", "admins of acme-eu", n(s.Memberships.ListByAccount(ctx, "acme-eu", lb.MemberAdmin)))
-	m, err2 := s.Memberships.Get(ctx, "ada", "acme")
+	m, err2 := s.Memberships.ByID.Get(ctx, lb.Membership{UserID: "ada", AccountID: "acme"})
 	step("LB-11", "ada's membership in acme", m.Role)
 	step("LB-12", "teams of acme", n(s.Teams.ListByAccount(ctx, "acme")))
 	tm, err3 := s.Teams.Get(ctx, "ops")
@@ -191,11 +191,20 @@ func sources(ctx context.Context, s *listbackup.Store, now time.Time, _ lb.Date)
 	if !errors.Is(errFor, table.ErrNotFound) {
 		return fmt.Errorf("another account's scope reached acme's source: %v", errFor)
 	}
-	r := listbackup.Between(now.Add(-time.Hour), now.Add(time.Hour))
-	step("LB-18", "activities of acme, last hour, newest first", n(s.Activities.ListByAccount(ctx, "acme", r, table.Limit(50))))
-	step("LB-19", "activities of ada", n(s.Activities.ListByUser(ctx, "ada", r)))
-	step("LB-20", "activities on sources", n(s.Activities.ListByResourceType(ctx, "acme", lb.ResSource, r)))
-	step("LB-21", "sync.completed activities", n(s.Activities.ListByEventType(ctx, "acme", "sync.completed", r)))
+	// in returns the bounds of the last hour for an activity with base's partition fields.
+	in := func(base lb.Activity) (lb.Activity, lb.Activity) {
+		from, to := base, base
+		from.CreatedAt, to.CreatedAt = now.Add(-time.Hour), now.Add(time.Hour)
+		return from, to
+	}
+	from, to := in(lb.Activity{AccountID: "acme"})
+	step("LB-18", "activities of acme, last hour, newest first", n(s.Activities.ByAccount.Between(ctx, from, to, table.Limit(50))))
+	from, to = in(lb.Activity{UserID: "ada"})
+	step("LB-19", "activities of ada", n(s.Activities.ByUser.Between(ctx, from, to)))
+	from, to = in(lb.Activity{AccountID: "acme", ResourceType: lb.ResSource})
+	step("LB-20", "activities on sources", n(s.Activities.ByResourceType.Between(ctx, from, to)))
+	from, to = in(lb.Activity{AccountID: "acme", EventType: "sync.completed"})
+	step("LB-21", "sync.completed activities", n(s.Activities.ByEventType.Between(ctx, from, to)))
 	step("LB-22", "activity retention", lb.ActivityRetention)
 	step("LB-23", "jobs of acme, newest first", n(s.Jobs.ListByAccount(ctx, "acme")))
 	jb, err2 := s.Jobs.Get(ctx, "job-1")
@@ -271,7 +280,7 @@ func rest(ctx context.Context, s *listbackup.Store, now time.Time, today lb.Date
 	step("LB-41", "attach keap-1 to env=production", len(tg.Resources))
 	p, err3 := s.Notifications.ByUser.List(ctx, lb.Notification{UserID: "ada"})
 	step("LB-42", "notifications of ada, newest first", n(p, err3))
-	step("LB-43", "notifications of acme, last hour", n(s.Notifications.ListByAccount(ctx, "acme", listbackup.Between(now.Add(-time.Hour), now.Add(time.Hour)))))
+	step("LB-43", "notifications of acme, last hour", n(s.Notifications.ByAccount.Between(ctx, lb.Notification{AccountID: "acme", CreatedAt: now.Add(-time.Hour)}, lb.Notification{AccountID: "acme", CreatedAt: now.Add(time.Hour)})))
 	step("LB-44", "unread notifications of ada", n(s.Notifications.Unread.List(ctx, lb.Notification{UserID: "ada"})))
 	var err4 error
 	if len(p.Items) > 0 {
@@ -359,7 +368,7 @@ func writes(ctx context.Context, s *listbackup.Store, _ time.Time, _ lb.Date) er
 	step("LB-67", "webhook soft-deleted; active webhooks of acme", len(active.Items))
 
 	err16 := s.Memberships.Remove(ctx, "ada", "acme-eu")
-	step("LB-68", "ada removed from acme-eu; her memberships", n(s.Memberships.ListByUser(ctx, "ada")))
+	step("LB-68", "ada removed from acme-eu; her memberships", n(s.Memberships.ByUser.List(ctx, lb.Membership{UserID: "ada"})))
 	err17 := s.Users.Create(ctx, &lb.User{UserID: "leaver", Email: "leaver@acme.example", Username: "leaver", Name: "Leaver", AccountID: "acme"})
 	err18 := s.Memberships.Add(ctx, &lb.Membership{UserID: "leaver", AccountID: "acme", Role: lb.MemberViewer})
 	err19 := s.Users.Erase(ctx, "leaver")

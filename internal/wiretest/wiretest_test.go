@@ -20,7 +20,7 @@ var wiredPackages = []Package{
 	}},
 	{Dir: "../../query/podcastflow", Name: "podcastflow", Prefix: "PF", Ops: OpsOf(podcastflow.New(table.New(nil, podcastflow.Schema(""))))},
 	{Dir: "../../query/tinode", Name: "tinode", Prefix: "TN", Ops: OpsOf(tinode.New(table.New(nil, table.NewSchema(""))))},
-	{Dir: "../../query/listbackup", Name: "listbackup", Prefix: "LB", Exempt: map[string]string{
+	{Dir: "../../query/listbackup", Name: "listbackup", Prefix: "LB", Ops: listbackupOps(), Exempt: map[string]string{
 		"Store.Migrate":          "table migration (the legacy tables), not an access pattern",
 		"Store.VerifyMigration":  "migration check",
 		"Store.Verify":           "migration check",
@@ -77,4 +77,19 @@ func TestDeclaredPatternsInPlace(t *testing.T) {
 		}
 		t.Logf("%s: %d declared patterns in place", app.p.Name, declared)
 	}
+}
+
+// listbackupOps returns the declared operations of ListBackup's store and
+// of its account scope (Store.ForAccount), whose Get runs in one too.
+func listbackupOps() map[string]table.Op {
+	s := listbackup.New(table.New(nil, listbackup.Schema("")))
+	ops := OpsOf(s)
+	scope, err := s.ForAccount("a1")
+	if err != nil {
+		panic(err)
+	}
+	for k, v := range OpsOf(&struct{ AccountScope *listbackup.AccountScope }{scope}) {
+		ops[k] = v
+	}
+	return ops
 }

@@ -11,7 +11,34 @@ import (
 )
 
 // Accounts serves LB-5..LB-8: accounts by ID, children, type and subtree.
-type Accounts struct{ e *entities }
+// The read of one pattern is declared ([table.Pattern]): its field.
+type Accounts struct {
+	// ByType lists the accounts of a type, by ID (LB-7): Query GSI2
+	// PK = ACCTYPE#{accountType} (its whole partition). Soft-deleted
+	// accounts are in no list. Errors: *table.ValidationError,
+	// table.ErrInvalidCursor.
+	//
+	//	page, err := s.Accounts.ByType.List(ctx, lb.Account{AccountType: lb.AccountDivision})
+	ByType *table.Pattern[lb.Account]
+
+	create, get, listChildren, listSubtree, update, delete, move table.Op
+	e                                                            *entities
+}
+
+func newAccounts(e *entities) *Accounts {
+	return &Accounts{e: e,
+		ByType: table.NewPattern(e.accounts, table.PatternDef[lb.Account]{ID: "LB-7", Name: "listbackup.Accounts.ByType",
+			Doc: "The accounts of a type, by ID.", Reads: table.ReadPage, Index: table.GSI2, WholePartition: true,
+			Check: func(a *lb.Account) error { return a.AccountType.Check("accountType") }}),
+		create:       table.NewOp(e.t, "LB-63", "listbackup.Accounts.Create"),
+		get:          table.NewOp(e.t, "LB-5", "listbackup.Accounts.Get"),
+		listChildren: table.NewOp(e.t, "LB-6", "listbackup.Accounts.ListChildren"),
+		listSubtree:  table.NewOp(e.t, "LB-8", "listbackup.Accounts.ListSubtree"),
+		update:       table.NewOp(e.t, "LB-63", "listbackup.Accounts.Update"),
+		delete:       table.NewOp(e.t, "LB-63", "listbackup.Accounts.Delete"),
+		move:         table.NewOp(e.t, "LB-63", "listbackup.Accounts.Move"),
+	}
+}
 
 // Create creates account a; a child's parent must exist (checked in the
 // same transaction) and not be soft-deleted (LB-63; checked by a
@@ -20,45 +47,45 @@ type Accounts struct{ e *entities }
 // required (only migrated accounts may lack one). Errors:
 // *table.ValidationError, table.ErrAlreadyExists, table.ErrNotFound (no
 // parent).
-func (s *Accounts) Create(ctx context.Context, a *lb.Account) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-63", "listbackup.Accounts.Create")
-	defer func() { call.End(err) }()
-	if err := a.AccountType.Check("accountType"); err != nil {
-		return err
-	}
-	if a.Status == "" {
-		a.Status = lb.AccountActive
-	}
-	if a.ParentAccountID == "" {
-		return s.e.accounts.Create(ctx, a)
-	}
-	ops, err := s.e.accounts.CreateOp(a)
-	if err != nil {
-		return err
-	}
-	pk, err := lb.AccountKey(a.ParentAccountID)
-	if err != nil {
-		return err
-	}
-	if _, err := s.getLive(ctx, a.ParentAccountID); err != nil {
-		if errors.Is(err, table.ErrNotFound) {
-			return fmt.Errorf("create account %s: parent %s: %w", a.AccountID, a.ParentAccountID, table.ErrNotFound)
+func (s *Accounts) Create(ctx context.Context, a *lb.Account) error {
+	return s.create.Do(ctx, func(ctx context.Context) error {
+		if err := a.AccountType.Check("accountType"); err != nil {
+			return err
 		}
-		return err
-	}
-	err = s.e.t.Transact(ctx, append(ops, s.e.t.ConditionOp(pk))...)
-	var te *table.TxError
-	if errors.As(err, &te) {
-		for _, r := range te.Failed() {
-			if r.Key == pk && r.Code == "ConditionalCheckFailed" {
+		if a.Status == "" {
+			a.Status = lb.AccountActive
+		}
+		if a.ParentAccountID == "" {
+			return s.e.accounts.Create(ctx, a)
+		}
+		ops, err := s.e.accounts.CreateOp(a)
+		if err != nil {
+			return err
+		}
+		pk, err := lb.AccountKey(a.ParentAccountID)
+		if err != nil {
+			return err
+		}
+		if _, err := s.getLive(ctx, a.ParentAccountID); err != nil {
+			if errors.Is(err, table.ErrNotFound) {
 				return fmt.Errorf("create account %s: parent %s: %w", a.AccountID, a.ParentAccountID, table.ErrNotFound)
 			}
-			if r.Code == "ConditionalCheckFailed" {
-				return fmt.Errorf("create account %s: %w: %w", a.AccountID, table.ErrAlreadyExists, err)
+			return err
+		}
+		err = s.e.t.Transact(ctx, append(ops, s.e.t.ConditionOp(pk))...)
+		var te *table.TxError
+		if errors.As(err, &te) {
+			for _, r := range te.Failed() {
+				if r.Key == pk && r.Code == "ConditionalCheckFailed" {
+					return fmt.Errorf("create account %s: parent %s: %w", a.AccountID, a.ParentAccountID, table.ErrNotFound)
+				}
+				if r.Code == "ConditionalCheckFailed" {
+					return fmt.Errorf("create account %s: %w: %w", a.AccountID, table.ErrAlreadyExists, err)
+				}
 			}
 		}
-	}
-	return err
+		return err
+	})
 }
 
 // Get returns an account (LB-5): GetItem PK = ACCOUNT#{accountId},
@@ -66,18 +93,18 @@ func (s *Accounts) Create(ctx context.Context, a *lb.Account) (err error) {
 // parent and carries the move in its Move field. Errors:
 // *table.ValidationError, table.ErrNotFound (also for a soft-deleted
 // account, LB-63).
-func (s *Accounts) Get(ctx context.Context, id lb.AccountID) (_ lb.Account, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-5", "listbackup.Accounts.Get")
-	defer func() { call.End(err) }()
-	k, err := lb.AccountKey(id)
-	if err != nil {
-		return lb.Account{}, err
-	}
-	a, err := s.e.accounts.Get(ctx, k)
-	if err == nil && a.Deleted() {
-		return lb.Account{}, deletedErr("get account", string(id))
-	}
-	return a, err
+func (s *Accounts) Get(ctx context.Context, id lb.AccountID) (lb.Account, error) {
+	return table.Run(ctx, s.get, func(ctx context.Context) (lb.Account, error) {
+		k, err := lb.AccountKey(id)
+		if err != nil {
+			return lb.Account{}, err
+		}
+		a, err := s.e.accounts.Get(ctx, k)
+		if err == nil && a.Deleted() {
+			return lb.Account{}, deletedErr("get account", string(id))
+		}
+		return a, err
+	})
 }
 
 // ListChildren returns one page of the child accounts of parent, by type
@@ -86,24 +113,24 @@ func (s *Accounts) Get(ctx context.Context, id lb.AccountID) (_ lb.Account, err 
 // (migrated from ListBackup's own code, which stores none) sort first,
 // under TYPE#-#, and are listed only when typ is empty. Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *Accounts) ListChildren(ctx context.Context, parent lb.AccountID, typ lb.AccountType, opts ...table.ListOption) (_ table.Page[lb.Account], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-6", "listbackup.Accounts.ListChildren")
-	defer func() { call.End(err) }()
-	if err := parent.Validate("parentAccountId"); err != nil {
-		return table.Page[lb.Account]{}, err
-	}
-	pk := vals{"parentAccountId": string(parent)}
-	q, err := inPartition(table.GSI1, lb.AccountChildrenIndex, pk)
-	if typ != "" {
-		if err := typ.Check("accountType"); err != nil {
+func (s *Accounts) ListChildren(ctx context.Context, parent lb.AccountID, typ lb.AccountType, opts ...table.ListOption) (table.Page[lb.Account], error) {
+	return table.Run(ctx, s.listChildren, func(ctx context.Context) (table.Page[lb.Account], error) {
+		if err := parent.Validate("parentAccountId"); err != nil {
 			return table.Page[lb.Account]{}, err
 		}
-		q, err = inPrefix(table.GSI1, lb.AccountChildrenIndex, pk, vals{"accountType": string(typ)})
-	}
-	if err != nil {
-		return table.Page[lb.Account]{}, err
-	}
-	return s.e.accounts.List(ctx, q, opts...)
+		pk := vals{"parentAccountId": string(parent)}
+		q, err := inPartition(table.GSI1, lb.AccountChildrenIndex, pk)
+		if typ != "" {
+			if err := typ.Check("accountType"); err != nil {
+				return table.Page[lb.Account]{}, err
+			}
+			q, err = inPrefix(table.GSI1, lb.AccountChildrenIndex, pk, vals{"accountType": string(typ)})
+		}
+		if err != nil {
+			return table.Page[lb.Account]{}, err
+		}
+		return s.e.accounts.List(ctx, q, opts...)
+	})
 }
 
 // AllChildren iterates over the child accounts of parent (LB-6).
@@ -113,48 +140,29 @@ func (s *Accounts) AllChildren(ctx context.Context, parent lb.AccountID, typ lb.
 	}, opts...)
 }
 
-// ListByType returns one page of the accounts of a type, by ID (LB-7):
-// Query GSI2 PK = ACCTYPE#{accountType}. Errors: *table.ValidationError,
-// table.ErrInvalidCursor.
-func (s *Accounts) ListByType(ctx context.Context, typ lb.AccountType, opts ...table.ListOption) (_ table.Page[lb.Account], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-7", "listbackup.Accounts.ListByType")
-	defer func() { call.End(err) }()
-	if err := typ.Check("accountType"); err != nil {
-		return table.Page[lb.Account]{}, err
-	}
-	return listIn(ctx, s.e.accounts, table.GSI2, lb.AccountTypeIndex, vals{"accountType": string(typ)}, opts)
-}
-
-// AllByType iterates over the accounts of a type (LB-7).
-func (s *Accounts) AllByType(ctx context.Context, typ lb.AccountType, opts ...table.ListOption) iter.Seq2[lb.Account, error] {
-	return table.CallPages(ctx, s.e.t, "LB-7", "listbackup.Accounts.AllByType", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Account], error) {
-		return s.ListByType(ctx, typ, o...)
-	}, opts...)
-}
-
 // ListSubtree returns one page of the accounts at or below path, in path
 // order (LB-8): Query GSI3 PK = TREE#{first path segment}, SK begins_with
 // PATH#{path}. path ends with '/', so /root/sub/ does not match
 // /root/subsidiary/. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Accounts) ListSubtree(ctx context.Context, path string, opts ...table.ListOption) (_ table.Page[lb.Account], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-8", "listbackup.Accounts.ListSubtree")
-	defer func() { call.End(err) }()
-	if err := lb.CheckPath("accountPath", path); err != nil {
-		return table.Page[lb.Account]{}, err
-	}
-	// The whole path is the prefix: a sort key, not a SortPrefix (which
-	// would add a delimiter after it).
-	q, err := inPartition(table.GSI3, lb.AccountTreeIndex, vals{"accountPath": path})
-	if err != nil {
-		return table.Page[lb.Account]{}, err
-	}
-	sk, err := lb.AccountTreeIndex.SortKey(vals{"accountPath": path})
-	if err != nil {
-		return table.Page[lb.Account]{}, err
-	}
-	q.SK = table.SKBeginsWith(sk)
-	return s.e.accounts.List(ctx, q, opts...)
+func (s *Accounts) ListSubtree(ctx context.Context, path string, opts ...table.ListOption) (table.Page[lb.Account], error) {
+	return table.Run(ctx, s.listSubtree, func(ctx context.Context) (table.Page[lb.Account], error) {
+		if err := lb.CheckPath("accountPath", path); err != nil {
+			return table.Page[lb.Account]{}, err
+		}
+		// The whole path is the prefix: a sort key, not a SortPrefix (which
+		// would add a delimiter after it).
+		q, err := inPartition(table.GSI3, lb.AccountTreeIndex, vals{"accountPath": path})
+		if err != nil {
+			return table.Page[lb.Account]{}, err
+		}
+		sk, err := lb.AccountTreeIndex.SortKey(vals{"accountPath": path})
+		if err != nil {
+			return table.Page[lb.Account]{}, err
+		}
+		q.SK = table.SKBeginsWith(sk)
+		return s.e.accounts.List(ctx, q, opts...)
+	})
 }
 
 // AllSubtree iterates over the accounts at or below path (LB-8).
@@ -166,7 +174,42 @@ func (s *Accounts) AllSubtree(ctx context.Context, path string, opts ...table.Li
 
 // Memberships serves LB-9..LB-11: a user's accounts, an account's users,
 // and one membership.
-type Memberships struct{ e *entities }
+//
+// The reads of one pattern are declared ([table.Pattern]): its fields.
+type Memberships struct {
+	// ByUser lists a user's memberships, by account (LB-9): Query
+	// PK = USER#{userId}, SK begins_with MEMBER#. Errors:
+	// *table.ValidationError, table.ErrInvalidCursor.
+	//
+	//	page, err := s.Memberships.ByUser.List(ctx, lb.Membership{UserID: u})
+	ByUser *table.Pattern[lb.Membership]
+	// ByID reads a user's membership and permissions in one account
+	// (LB-11): GetItem PK = USER#{userId}, SK = MEMBER#{accountId}.
+	// Errors: *table.ValidationError, table.ErrNotFound (not a member).
+	//
+	//	m, err := s.Memberships.ByID.Get(ctx, lb.Membership{UserID: u, AccountID: a})
+	ByID *table.Pattern[lb.Membership]
+
+	add, setRole, listByAccount, remove table.Op
+	e                                   *entities
+}
+
+func newMemberships(e *entities) *Memberships {
+	return &Memberships{e: e,
+		ByUser: table.NewPattern(e.memberships, table.PatternDef[lb.Membership]{ID: "LB-9", Name: "listbackup.Memberships.ByUser",
+			Doc: "A user's memberships, by account.", Reads: table.ReadPage,
+			Check: func(m *lb.Membership) error { return m.UserID.Validate("userId") }}),
+		ByID: table.NewPattern(e.memberships, table.PatternDef[lb.Membership]{ID: "LB-11", Name: "listbackup.Memberships.ByID",
+			Doc: "A user's membership in one account.", Reads: table.ReadOne,
+			Check: func(m *lb.Membership) error {
+				return first(m.UserID.Validate("userId"), m.AccountID.Validate("accountId"))
+			}}),
+		add:           table.NewOp(e.t, "LB-11", "listbackup.Memberships.Add"),
+		setRole:       table.NewOp(e.t, "LB-64", "listbackup.Memberships.SetRole"),
+		listByAccount: table.NewOp(e.t, "LB-10", "listbackup.Memberships.ListByAccount"),
+		remove:        table.NewOp(e.t, "LB-68", "listbackup.Memberships.Remove"),
+	}
+}
 
 // Add creates membership m. A user has at most one membership per account
 // (the key is the pair): a second gives table.ErrAlreadyExists. Status
@@ -174,26 +217,13 @@ type Memberships struct{ e *entities }
 // table.ErrAlreadyExists.
 //
 // Pattern: LB-11 (its write side).
-func (s *Memberships) Add(ctx context.Context, m *lb.Membership) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-11", "listbackup.Memberships.Add")
-	defer func() { call.End(err) }()
-	if m.Status == "" {
-		m.Status = lb.MemberActive
-	}
-	return s.e.memberships.Create(ctx, m)
-}
-
-// Get returns a user's membership and permissions in one account (LB-11):
-// GetItem PK = USER#{userId}, SK = MEMBER#{accountId}. Errors:
-// *table.ValidationError, table.ErrNotFound (not a member).
-func (s *Memberships) Get(ctx context.Context, user lb.UserID, account lb.AccountID) (_ lb.Membership, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-11", "listbackup.Memberships.Get")
-	defer func() { call.End(err) }()
-	k, err := lb.MembershipKey(user, account)
-	if err != nil {
-		return lb.Membership{}, err
-	}
-	return s.e.memberships.Get(ctx, k)
+func (s *Memberships) Add(ctx context.Context, m *lb.Membership) error {
+	return s.add.Do(ctx, func(ctx context.Context) error {
+		if m.Status == "" {
+			m.Status = lb.MemberActive
+		}
+		return s.e.memberships.Create(ctx, m)
+	})
 }
 
 // SetRole changes a member's role in the account (LB-64; moves its GSI1
@@ -202,60 +232,41 @@ func (s *Memberships) Get(ctx context.Context, user lb.UserID, account lb.Accoun
 // stored membership (role, user) and the write is conditioned on the
 // version read. Errors:
 // *table.ValidationError, table.ErrNotFound.
-func (s *Memberships) SetRole(ctx context.Context, user lb.UserID, account lb.AccountID, role lb.MemberRole) (_ lb.Membership, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-64", "listbackup.Memberships.SetRole")
-	defer func() { call.End(err) }()
-	k, err := lb.MembershipKey(user, account)
-	if err != nil {
-		return lb.Membership{}, err
-	}
-	if err := role.Check("role"); err != nil {
-		return lb.Membership{}, err
-	}
-	return s.e.memberships.Update(ctx, k, func(m *lb.Membership) error { m.Role = role; return nil })
-}
-
-// ListByUser returns one page of a user's memberships, by account (LB-9):
-// Query PK = USER#{userId}, SK begins_with MEMBER#. Errors:
-// *table.ValidationError, table.ErrInvalidCursor.
-func (s *Memberships) ListByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) (_ table.Page[lb.Membership], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-9", "listbackup.Memberships.ListByUser")
-	defer func() { call.End(err) }()
-	if err := user.Validate("userId"); err != nil {
-		return table.Page[lb.Membership]{}, err
-	}
-	return listPrefix(ctx, s.e.memberships, table.Primary, lb.MembershipKeys, vals{"userId": string(user)}, nil, opts)
-}
-
-// AllByUser iterates over a user's memberships (LB-9).
-func (s *Memberships) AllByUser(ctx context.Context, user lb.UserID, opts ...table.ListOption) iter.Seq2[lb.Membership, error] {
-	return table.CallPages(ctx, s.e.t, "LB-9", "listbackup.Memberships.AllByUser", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Membership], error) {
-		return s.ListByUser(ctx, user, o...)
-	}, opts...)
+func (s *Memberships) SetRole(ctx context.Context, user lb.UserID, account lb.AccountID, role lb.MemberRole) (lb.Membership, error) {
+	return table.Run(ctx, s.setRole, func(ctx context.Context) (lb.Membership, error) {
+		k, err := lb.MembershipKey(user, account)
+		if err != nil {
+			return lb.Membership{}, err
+		}
+		if err := role.Check("role"); err != nil {
+			return lb.Membership{}, err
+		}
+		return s.e.memberships.Update(ctx, k, func(m *lb.Membership) error { m.Role = role; return nil })
+	})
 }
 
 // ListByAccount returns one page of an account's members, by role then
 // user (LB-10): Query GSI1 PK = MEMBERS#{accountId}, SK begins_with
 // ROLE#{role}# when role is set. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Memberships) ListByAccount(ctx context.Context, account lb.AccountID, role lb.MemberRole, opts ...table.ListOption) (_ table.Page[lb.Membership], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-10", "listbackup.Memberships.ListByAccount")
-	defer func() { call.End(err) }()
-	if err := account.Validate("accountId"); err != nil {
-		return table.Page[lb.Membership]{}, err
-	}
-	pk := vals{"accountId": string(account)}
-	q, err := inPartition(table.GSI1, lb.MembershipRoleIndex, pk)
-	if role != "" {
-		if err := role.Check("role"); err != nil {
+func (s *Memberships) ListByAccount(ctx context.Context, account lb.AccountID, role lb.MemberRole, opts ...table.ListOption) (table.Page[lb.Membership], error) {
+	return table.Run(ctx, s.listByAccount, func(ctx context.Context) (table.Page[lb.Membership], error) {
+		if err := account.Validate("accountId"); err != nil {
 			return table.Page[lb.Membership]{}, err
 		}
-		q, err = inPrefix(table.GSI1, lb.MembershipRoleIndex, pk, vals{"role": string(role)})
-	}
-	if err != nil {
-		return table.Page[lb.Membership]{}, err
-	}
-	return s.e.memberships.List(ctx, q, opts...)
+		pk := vals{"accountId": string(account)}
+		q, err := inPartition(table.GSI1, lb.MembershipRoleIndex, pk)
+		if role != "" {
+			if err := role.Check("role"); err != nil {
+				return table.Page[lb.Membership]{}, err
+			}
+			q, err = inPrefix(table.GSI1, lb.MembershipRoleIndex, pk, vals{"role": string(role)})
+		}
+		if err != nil {
+			return table.Page[lb.Membership]{}, err
+		}
+		return s.e.memberships.List(ctx, q, opts...)
+	})
 }
 
 // AllByAccount iterates over an account's members (LB-10).
@@ -267,46 +278,58 @@ func (s *Memberships) AllByAccount(ctx context.Context, account lb.AccountID, ro
 
 // Teams serves LB-12 and LB-13.
 type Teams struct {
-	e    *entities
-	acct lb.AccountID // set: the view of one account (Store.ForAccount)
+	create, get, listByAccount, update, delete, setMemberRole table.Op
+	e                                                         *entities
+	acct                                                      lb.AccountID // set: the view of one account (Store.ForAccount)
+}
+
+func newTeams(e *entities, acct lb.AccountID) *Teams {
+	return &Teams{e: e, acct: acct,
+		create:        table.NewOp(e.t, "LB-13", "listbackup.Teams.Create"),
+		get:           table.NewOp(e.t, "LB-13", "listbackup.Teams.Get"),
+		listByAccount: table.NewOp(e.t, "LB-12", "listbackup.Teams.ListByAccount"),
+		update:        table.NewOp(e.t, "LB-64", "listbackup.Teams.Update"),
+		delete:        table.NewOp(e.t, "LB-64", "listbackup.Teams.Delete"),
+		setMemberRole: table.NewOp(e.t, "LB-64", "listbackup.Teams.SetMemberRole"),
+	}
 }
 
 // Create creates team t. Errors: *table.ValidationError,
 // table.ErrAlreadyExists.
 //
 // Pattern: LB-13 (its write side).
-func (s *Teams) Create(ctx context.Context, t *lb.Team) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-13", "listbackup.Teams.Create")
-	defer func() { call.End(err) }()
-	return s.v().Create(ctx, t)
+func (s *Teams) Create(ctx context.Context, t *lb.Team) error {
+	return s.create.Do(ctx, func(ctx context.Context) error {
+		return s.v().Create(ctx, t)
+	})
 }
 
 // Get returns a team by ID (LB-13): GetItem PK = TEAM#{teamId}, SK = TEAM.
 // Errors: *table.ValidationError, table.ErrNotFound.
-func (s *Teams) Get(ctx context.Context, id lb.TeamID) (_ lb.Team, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-13", "listbackup.Teams.Get")
-	defer func() { call.End(err) }()
-	k, err := lb.TeamKey(id)
-	if err != nil {
-		return lb.Team{}, err
-	}
-	return s.v().Get(ctx, k)
+func (s *Teams) Get(ctx context.Context, id lb.TeamID) (lb.Team, error) {
+	return table.Run(ctx, s.get, func(ctx context.Context) (lb.Team, error) {
+		k, err := lb.TeamKey(id)
+		if err != nil {
+			return lb.Team{}, err
+		}
+		return s.v().Get(ctx, k)
+	})
 }
 
 // ListByAccount returns one page of an account's teams (LB-12): Query GSI1
 // PK = TEAMS#{accountId}. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Teams) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (_ table.Page[lb.Team], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-12", "listbackup.Teams.ListByAccount")
-	defer func() { call.End(err) }()
-	if err := account.Validate("accountId"); err != nil {
-		return table.Page[lb.Team]{}, err
-	}
-	q, err := inPartition(table.GSI1, lb.TeamAccountIndex, vals{"accountId": string(account)})
-	if err != nil {
-		return table.Page[lb.Team]{}, err
-	}
-	return s.v().List(ctx, q, opts...)
+func (s *Teams) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (table.Page[lb.Team], error) {
+	return table.Run(ctx, s.listByAccount, func(ctx context.Context) (table.Page[lb.Team], error) {
+		if err := account.Validate("accountId"); err != nil {
+			return table.Page[lb.Team]{}, err
+		}
+		q, err := inPartition(table.GSI1, lb.TeamAccountIndex, vals{"accountId": string(account)})
+		if err != nil {
+			return table.Page[lb.Team]{}, err
+		}
+		return s.v().List(ctx, q, opts...)
+	})
 }
 
 // AllByAccount iterates over an account's teams (LB-12).

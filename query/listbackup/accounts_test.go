@@ -50,7 +50,9 @@ func TestAccountsHierarchy_LB5_LB6_LB7_LB8(t *testing.T) {
 		{"LB-6 children of sub, locations", func() (table.Page[lb.Account], error) {
 			return f.Accounts.ListChildren(c, "sub", lb.AccountLocation)
 		}, []lb.AccountID{"loc2"}},
-		{"LB-7 subsidiaries", func() (table.Page[lb.Account], error) { return f.Accounts.ListByType(c, lb.AccountSubsidiary) }, []lb.AccountID{"sub", "subx"}},
+		{"LB-7 subsidiaries", func() (table.Page[lb.Account], error) {
+			return f.Accounts.ByType.List(c, lb.Account{AccountType: lb.AccountSubsidiary})
+		}, []lb.AccountID{"sub", "subx"}},
 		{"LB-8 subtree /acme/eu/", func() (table.Page[lb.Account], error) { return f.Accounts.ListSubtree(c, "/acme/eu/") }, []lb.AccountID{"sub", "loc2", "div", "loc"}},
 		{"LB-8 whole tree", func() (table.Page[lb.Account], error) { return f.Accounts.ListSubtree(c, "/acme/") }, []lb.AccountID{"root", "sub", "loc2", "div", "loc", "subx"}},
 	}
@@ -88,7 +90,7 @@ func TestMemberships_LB9_LB10_LB11(t *testing.T) {
 	dup := lb.Membership{UserID: "u1", AccountID: "a1", Role: lb.MemberMember}
 	wantIs(t, f.Memberships.Add(c, &dup), table.ErrAlreadyExists)
 
-	p, err := f.Memberships.ListByUser(c, "u1") // LB-9
+	p, err := f.Memberships.ByUser.List(c, lb.Membership{UserID: "u1"}) // LB-9
 	if diff := cmp.Diff([]lb.AccountID{"a1", "a2"}, ids(collect(t, p, err), func(m lb.Membership) lb.AccountID { return m.AccountID })); diff != "" {
 		t.Errorf("LB-9 (-want +got):\n%s", diff)
 	}
@@ -100,12 +102,12 @@ func TestMemberships_LB9_LB10_LB11(t *testing.T) {
 	if diff := cmp.Diff([]lb.UserID{"u2", "u3"}, ids(collect(t, p, err), func(m lb.Membership) lb.UserID { return m.UserID })); diff != "" {
 		t.Errorf("LB-10 admins (-want +got):\n%s", diff)
 	}
-	m, err := f.Memberships.Get(c, "u1", "a1") // LB-11
+	m, err := f.Memberships.ByID.Get(c, lb.Membership{UserID: "u1", AccountID: "a1"}) // LB-11
 	must(t, err)
 	if diff := cmp.Diff(ms[0], m); diff != "" {
 		t.Errorf("LB-11 (-want +got):\n%s", diff)
 	}
-	_, err = f.Memberships.Get(c, "u2", "a2")
+	_, err = f.Memberships.ByID.Get(c, lb.Membership{UserID: "u2", AccountID: "a2"})
 	wantIs(t, err, table.ErrNotFound)
 }
 
@@ -137,7 +139,7 @@ func TestAccountsBadInputSendsNothing_LB5_LB6_LB7_LB8_LB9_LB10_LB11_LB12_LB13(t 
 	wantInvalid(t, err, "accountId")
 	_, err = f.Accounts.ListChildren(c, "a1", "galaxy")
 	wantInvalid(t, err, "accountType")
-	_, err = f.Accounts.ListByType(c, "")
+	_, err = f.Accounts.ByType.List(c, lb.Account{AccountType: ""})
 	wantInvalid(t, err, "accountType")
 	_, err = f.Accounts.ListSubtree(c, "/acme/eu") // no trailing slash
 	wantInvalid(t, err, "accountPath")
@@ -145,7 +147,7 @@ func TestAccountsBadInputSendsNothing_LB5_LB6_LB7_LB8_LB9_LB10_LB11_LB12_LB13(t 
 	wantInvalid(t, err, "accountPath")
 	_, err = f.Memberships.ListByAccount(c, "a1", "boss")
 	wantInvalid(t, err, "role")
-	_, err = f.Memberships.Get(c, "u#1", "a1")
+	_, err = f.Memberships.ByID.Get(c, lb.Membership{UserID: "u#1", AccountID: "a1"})
 	wantInvalid(t, err, "userId")
 	_, err = f.Teams.ListByAccount(c, "a1", table.Limit(5000))
 	wantInvalid(t, err, "limit")

@@ -22,34 +22,34 @@ import (
 // place in the tree (accountPath, parentAccountId, level) is changed only
 // by [Accounts.Move], and a soft-deleted account cannot be updated.
 // Errors: *table.ValidationError, table.ErrNotFound (missing or deleted).
-func (s *Accounts) Update(ctx context.Context, id lb.AccountID, change func(*lb.Account) error) (_ lb.Account, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-63", "listbackup.Accounts.Update")
-	defer func() { call.End(err) }()
-	k, err := lb.AccountKey(id)
-	if err != nil {
-		return lb.Account{}, err
-	}
-	return s.e.accounts.Update(ctx, k, func(a *lb.Account) error {
-		if a.Deleted() {
-			return deletedErr("update account", string(id))
+func (s *Accounts) Update(ctx context.Context, id lb.AccountID, change func(*lb.Account) error) (lb.Account, error) {
+	return table.Run(ctx, s.update, func(ctx context.Context) (lb.Account, error) {
+		k, err := lb.AccountKey(id)
+		if err != nil {
+			return lb.Account{}, err
 		}
-		before := *a
-		if err := change(a); err != nil {
-			return err
-		}
-		switch {
-		case a.AccountPath != before.AccountPath:
-			return table.Invalid("accountPath", "changed only by Accounts.Move")
-		case a.ParentAccountID != before.ParentAccountID:
-			return table.Invalid("parentAccountId", "changed only by Accounts.Move")
-		case a.Level != before.Level:
-			return table.Invalid("level", "changed only by Accounts.Move")
-		case !sameMove(a.Move, before.Move):
-			return table.Invalid("move", "changed only by Accounts.Move")
-		case a.Deleted():
-			return table.Invalid("deletedAt", "set by Delete only")
-		}
-		return nil
+		return s.e.accounts.Update(ctx, k, func(a *lb.Account) error {
+			if a.Deleted() {
+				return deletedErr("update account", string(id))
+			}
+			before := *a
+			if err := change(a); err != nil {
+				return err
+			}
+			switch {
+			case a.AccountPath != before.AccountPath:
+				return table.Invalid("accountPath", "changed only by Accounts.Move")
+			case a.ParentAccountID != before.ParentAccountID:
+				return table.Invalid("parentAccountId", "changed only by Accounts.Move")
+			case a.Level != before.Level:
+				return table.Invalid("level", "changed only by Accounts.Move")
+			case !sameMove(a.Move, before.Move):
+				return table.Invalid("move", "changed only by Accounts.Move")
+			case a.Deleted():
+				return table.Invalid("deletedAt", "set by Delete only")
+			}
+			return nil
+		})
 	})
 }
 
@@ -65,35 +65,35 @@ func (s *Accounts) Update(ctx context.Context, id lb.AccountID, change func(*lb.
 // prevented (Create checks only that the parent item exists). Errors:
 // *table.ValidationError, table.ErrNotFound (missing or already deleted),
 // table.ErrConflict.
-func (s *Accounts) Delete(ctx context.Context, id lb.AccountID) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-63", "listbackup.Accounts.Delete")
-	defer func() { call.End(err) }()
-	k, err := lb.AccountKey(id)
-	if err != nil {
-		return err
-	}
-	if _, err := s.getLive(ctx, id); err != nil {
-		return err
-	}
-	kids, err := s.ListChildren(ctx, id, "", table.Limit(1))
-	if err != nil {
-		return fmt.Errorf("delete account %s: %w", id, err)
-	}
-	if len(kids.Items) > 0 {
-		return fmt.Errorf("delete account %s: it has child accounts (%s...): %w", id, kids.Items[0].AccountID, table.ErrConflict)
-	}
-	now := s.e.now()
-	_, err = s.e.accounts.Update(ctx, k, func(a *lb.Account) error {
-		if a.Deleted() {
-			return deletedErr("delete account", string(id))
+func (s *Accounts) Delete(ctx context.Context, id lb.AccountID) error {
+	return s.delete.Do(ctx, func(ctx context.Context) error {
+		k, err := lb.AccountKey(id)
+		if err != nil {
+			return err
 		}
-		if a.Move.Pending() {
-			return fmt.Errorf("delete account %s: a move to %s is under way: %w", id, a.Move.ToPath, table.ErrConflict)
+		if _, err := s.getLive(ctx, id); err != nil {
+			return err
 		}
-		a.Status, a.DeletedAt = lb.AccountTerminated, now
-		return nil
+		kids, err := s.ListChildren(ctx, id, "", table.Limit(1))
+		if err != nil {
+			return fmt.Errorf("delete account %s: %w", id, err)
+		}
+		if len(kids.Items) > 0 {
+			return fmt.Errorf("delete account %s: it has child accounts (%s...): %w", id, kids.Items[0].AccountID, table.ErrConflict)
+		}
+		now := s.e.now()
+		_, err = s.e.accounts.Update(ctx, k, func(a *lb.Account) error {
+			if a.Deleted() {
+				return deletedErr("delete account", string(id))
+			}
+			if a.Move.Pending() {
+				return fmt.Errorf("delete account %s: a move to %s is under way: %w", id, a.Move.ToPath, table.ErrConflict)
+			}
+			a.Status, a.DeletedAt = lb.AccountTerminated, now
+			return nil
+		})
+		return err
 	})
-	return err
 }
 
 // moveWorkers bounds the concurrent descendant writes of a move.
@@ -159,75 +159,75 @@ var errMoved = errors.New("already moved")
 //
 // Errors: *table.ValidationError, table.ErrNotFound (the account or the
 // new parent missing or deleted), table.ErrConflict.
-func (s *Accounts) Move(ctx context.Context, id, newParent lb.AccountID) (_ lb.Account, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-63", "listbackup.Accounts.Move")
-	defer func() { call.End(err) }()
-	k, err := lb.AccountKey(id)
-	if err != nil {
-		return lb.Account{}, err
-	}
-	if err := newParent.Validate("parentAccountId"); err != nil {
-		return lb.Account{}, err
-	}
-	if newParent == id {
-		return lb.Account{}, table.Invalid("parentAccountId", "an account cannot be its own parent")
-	}
-	a, err := s.getLive(ctx, id)
-	if err != nil {
-		return lb.Account{}, fmt.Errorf("move account %s: %w", id, err)
-	}
-	mark := a.Move
-	switch {
-	case mark.Pending() && mark.ToParent != newParent:
-		return lb.Account{}, fmt.Errorf("move account %s: a move under %s is under way: %w", id, mark.ToParent, table.ErrConflict)
-	case !mark.Pending() && a.ParentAccountID == newParent:
-		return a, nil // already there
-	case !mark.Pending():
-		p, err := s.getLive(ctx, newParent)
+func (s *Accounts) Move(ctx context.Context, id, newParent lb.AccountID) (lb.Account, error) {
+	return table.Run(ctx, s.move, func(ctx context.Context) (lb.Account, error) {
+		k, err := lb.AccountKey(id)
 		if err != nil {
-			return lb.Account{}, fmt.Errorf("move account %s: new parent: %w", id, err)
-		}
-		if strings.HasPrefix(p.AccountPath, a.AccountPath) {
-			return lb.Account{}, table.Invalid("parentAccountId", "%s is in the subtree of %s", newParent, id)
-		}
-		if p.Move.Pending() {
-			return lb.Account{}, fmt.Errorf("move account %s: new parent %s is being moved: %w", id, newParent, table.ErrConflict)
-		}
-		mark = lb.AccountMove{FromPath: a.AccountPath, ToPath: p.AccountPath + lb.PathLeaf(a.AccountPath) + "/",
-			ToParent: newParent, ToLevel: p.Level + 1, StartedAt: s.e.now()}
-		if err := lb.CheckPath("accountPath", mark.ToPath); err != nil {
 			return lb.Account{}, err
 		}
-		a, err = s.e.accounts.Update(ctx, k, func(cur *lb.Account) error {
-			if cur.Deleted() {
-				return deletedErr("move account", string(id))
+		if err := newParent.Validate("parentAccountId"); err != nil {
+			return lb.Account{}, err
+		}
+		if newParent == id {
+			return lb.Account{}, table.Invalid("parentAccountId", "an account cannot be its own parent")
+		}
+		a, err := s.getLive(ctx, id)
+		if err != nil {
+			return lb.Account{}, fmt.Errorf("move account %s: %w", id, err)
+		}
+		mark := a.Move
+		switch {
+		case mark.Pending() && mark.ToParent != newParent:
+			return lb.Account{}, fmt.Errorf("move account %s: a move under %s is under way: %w", id, mark.ToParent, table.ErrConflict)
+		case !mark.Pending() && a.ParentAccountID == newParent:
+			return a, nil // already there
+		case !mark.Pending():
+			p, err := s.getLive(ctx, newParent)
+			if err != nil {
+				return lb.Account{}, fmt.Errorf("move account %s: new parent: %w", id, err)
 			}
-			if cur.Move.Pending() || cur.AccountPath != mark.FromPath {
-				return fmt.Errorf("move account %s: moved concurrently: %w", id, table.ErrConflict)
+			if strings.HasPrefix(p.AccountPath, a.AccountPath) {
+				return lb.Account{}, table.Invalid("parentAccountId", "%s is in the subtree of %s", newParent, id)
 			}
-			cur.Move = mark
+			if p.Move.Pending() {
+				return lb.Account{}, fmt.Errorf("move account %s: new parent %s is being moved: %w", id, newParent, table.ErrConflict)
+			}
+			mark = lb.AccountMove{FromPath: a.AccountPath, ToPath: p.AccountPath + lb.PathLeaf(a.AccountPath) + "/",
+				ToParent: newParent, ToLevel: p.Level + 1, StartedAt: s.e.now()}
+			if err := lb.CheckPath("accountPath", mark.ToPath); err != nil {
+				return lb.Account{}, err
+			}
+			a, err = s.e.accounts.Update(ctx, k, func(cur *lb.Account) error {
+				if cur.Deleted() {
+					return deletedErr("move account", string(id))
+				}
+				if cur.Move.Pending() || cur.AccountPath != mark.FromPath {
+					return fmt.Errorf("move account %s: moved concurrently: %w", id, table.ErrConflict)
+				}
+				cur.Move = mark
+				return nil
+			})
+			if err != nil {
+				return lb.Account{}, err
+			}
+		}
+		delta := mark.ToLevel - a.Level
+		for {
+			n, err := s.rewritePass(ctx, id, mark, delta)
+			if err != nil {
+				return lb.Account{}, fmt.Errorf("move account %s (call Move again to resume): %w", id, err)
+			}
+			if n == 0 {
+				break
+			}
+		}
+		return s.e.accounts.Update(ctx, k, func(cur *lb.Account) error {
+			if !sameMove(cur.Move, mark) {
+				return fmt.Errorf("move account %s: the move changed concurrently: %w", id, table.ErrConflict)
+			}
+			cur.AccountPath, cur.ParentAccountID, cur.Level, cur.Move = mark.ToPath, mark.ToParent, mark.ToLevel, lb.AccountMove{}
 			return nil
 		})
-		if err != nil {
-			return lb.Account{}, err
-		}
-	}
-	delta := mark.ToLevel - a.Level
-	for {
-		n, err := s.rewritePass(ctx, id, mark, delta)
-		if err != nil {
-			return lb.Account{}, fmt.Errorf("move account %s (call Move again to resume): %w", id, err)
-		}
-		if n == 0 {
-			break
-		}
-	}
-	return s.e.accounts.Update(ctx, k, func(cur *lb.Account) error {
-		if !sameMove(cur.Move, mark) {
-			return fmt.Errorf("move account %s: the move changed concurrently: %w", id, table.ErrConflict)
-		}
-		cur.AccountPath, cur.ParentAccountID, cur.Level, cur.Move = mark.ToPath, mark.ToParent, mark.ToLevel, lb.AccountMove{}
-		return nil
 	})
 }
 

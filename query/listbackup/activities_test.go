@@ -7,7 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/singletable/singletable/entity/lb"
-	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 )
 
@@ -34,39 +33,46 @@ func TestActivities_LB18_LB19_LB20_LB21_LB22(t *testing.T) {
 			CreatedAt: t0.Add(time.Duration(i) * time.Hour), Details: lb.ActivityDetails{After: lb.Object{"name": "x"}}}
 		must(t, f.Activities.Record(c, a))
 	}
-	r := listbackup.Between(t0.Add(time.Hour), t0.Add(3*time.Hour))
+	a1, u1 := lb.Activity{AccountID: "a1"}, lb.Activity{UserID: "u1"}
+	from, to := a1, a1 // from t0+1h to t0+3h
+	from.CreatedAt, to.CreatedAt = t0.Add(time.Hour), t0.Add(3*time.Hour)
+	ufrom, uto := u1, u1
+	ufrom.CreatedAt, uto.CreatedAt = from.CreatedAt, to.CreatedAt
+	res, evt := lb.Activity{AccountID: "a1", ResourceType: lb.ResSource}, lb.Activity{AccountID: "a1", EventType: "sync.completed"}
+	resFrom, evtTo := res, evt
+	resFrom.CreatedAt, evtTo.CreatedAt = t0, t0.Add(4*time.Hour)
 	check := func(name string, want []lb.EventID, p table.Page[lb.Activity], err error) {
 		t.Helper()
 		if diff := cmp.Diff(want, evIDs(collect(t, p, err))); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", name, diff)
 		}
 	}
-	p, err := f.Activities.ListByAccount(c, "a1", r)
+	p, err := f.Activities.ByAccount.Between(c, from, to)
 	check("LB-18 range, newest first", []lb.EventID{"e4", "e3", "e2"}, p, err)
-	p, err = f.Activities.ListByAccount(c, "a1", listbackup.TimeRange{})
+	p, err = f.Activities.ByAccount.Between(c, a1, a1)
 	check("LB-18 all", []lb.EventID{"e5", "e4", "e3", "e2", "e1"}, p, err)
-	p, err = f.Activities.ListByUser(c, "u1", r)
+	p, err = f.Activities.ByUser.Between(c, ufrom, uto)
 	check("LB-19", []lb.EventID{"e4", "e3"}, p, err)
-	p, err = f.Activities.ListByResourceType(c, "a1", lb.ResSource, listbackup.TimeRange{From: t0})
+	p, err = f.Activities.ByResourceType.Between(c, resFrom, res)
 	check("LB-20", []lb.EventID{"e4", "e3", "e1"}, p, err)
-	p, err = f.Activities.ListByEventType(c, "a1", "sync.completed", listbackup.TimeRange{To: t0.Add(4 * time.Hour)})
+	p, err = f.Activities.ByEventType.Between(c, evt, evtTo)
 	check("LB-21", []lb.EventID{"e5", "e3"}, p, err)
 
 	// The core list options combine with the time range: table.Asc
 	// overrides the newest-first default; table.Limit and table.After page
 	// through the range, and AllByAccount follows the cursors.
-	p, err = f.Activities.ListByAccount(c, "a1", r, table.Asc())
+	p, err = f.Activities.ByAccount.Between(c, from, to, table.Asc())
 	check("LB-18 range, table.Asc", []lb.EventID{"e2", "e3", "e4"}, p, err)
-	p, err = f.Activities.ListByAccount(c, "a1", r, table.Limit(2))
+	p, err = f.Activities.ByAccount.Between(c, from, to, table.Limit(2))
 	check("LB-18 range, table.Limit(2)", []lb.EventID{"e4", "e3"}, p, err)
 	if !p.More() {
 		t.Fatal("LB-18 page 1 of 2 has no cursor")
 	}
-	p, err = f.Activities.ListByAccount(c, "a1", r, table.Limit(2), table.After(p.Cursor))
+	p, err = f.Activities.ByAccount.Between(c, from, to, table.Limit(2), table.After(p.Cursor))
 	check("LB-18 range, table.After", []lb.EventID{"e2"}, p, err)
-	all, err := table.Collect(f.Activities.AllByAccount(c, "a1", r, table.Limit(1)))
+	all, err := table.Collect(f.Activities.ByAccount.AllBetween(c, from, to, table.Limit(1)))
 	if diff := cmp.Diff([]lb.EventID{"e4", "e3", "e2"}, evIDs(all)); err != nil || diff != "" {
-		t.Errorf("AllByAccount: err = %v (-want +got):\n%s", err, diff)
+		t.Errorf("ByAccount.AllBetween: err = %v (-want +got):\n%s", err, diff)
 	}
 
 	// LB-22: the table's TTL attribute is event time + 90 days (not the
@@ -80,7 +86,7 @@ func TestActivities_LB18_LB19_LB20_LB21_LB22(t *testing.T) {
 		t.Errorf("timestamp = %d, want %d", got, t0.Unix())
 	}
 	f.clock.Add(90*24*time.Hour + time.Hour + time.Second) // e1 and e2 are past 90 days
-	p, err = f.Activities.ListByAccount(c, "a1", listbackup.TimeRange{})
+	p, err = f.Activities.ByAccount.Between(c, a1, a1)
 	check("LB-22 after 90 days", []lb.EventID{"e5", "e4", "e3"}, p, err)
 }
 
@@ -88,13 +94,13 @@ func TestActivities_LB18_LB19_LB20_LB21_LB22(t *testing.T) {
 func TestActivitiesBadInput_LB18_LB19_LB20_LB21(t *testing.T) {
 	f := newFixture(t)
 	c := ctx(t)
-	_, err := f.Activities.ListByAccount(c, "a1", listbackup.Between(t0, t0.Add(-time.Hour)))
-	wantInvalid(t, err, "to")
-	_, err = f.Activities.ListByUser(c, "", listbackup.TimeRange{})
+	_, err := f.Activities.ByAccount.Between(c, lb.Activity{AccountID: "a1", CreatedAt: t0}, lb.Activity{AccountID: "a1", CreatedAt: t0.Add(-time.Hour)})
+	wantInvalid(t, err, "createdAt") // a reversed range
+	_, err = f.Activities.ByUser.Between(c, lb.Activity{}, lb.Activity{})
 	wantInvalid(t, err, "userId")
-	_, err = f.Activities.ListByResourceType(c, "a1", "planet", listbackup.TimeRange{})
+	_, err = f.Activities.ByResourceType.Between(c, lb.Activity{AccountID: "a1", ResourceType: "planet"}, lb.Activity{AccountID: "a1", ResourceType: "planet"})
 	wantInvalid(t, err, "resourceType")
-	_, err = f.Activities.ListByEventType(c, "a1", "Not An Event", listbackup.TimeRange{})
+	_, err = f.Activities.ByEventType.Between(c, lb.Activity{AccountID: "a1", EventType: "Not An Event"}, lb.Activity{AccountID: "a1", EventType: "Not An Event"})
 	wantInvalid(t, err, "eventType")
 	wantInvalid(t, f.Activities.Record(c, &lb.Activity{AccountID: "a1", EventType: "x.y", ResourceType: lb.ResJob, Action: "dance"}), "action")
 	if n := f.requests.Load(); n != 0 {

@@ -15,8 +15,19 @@ const APIKeyPrefix = "lbk_"
 
 // APIKeys serves LB-52..LB-54. Only the SHA-256 hash of a key is stored.
 type APIKeys struct {
-	e    *entities
-	acct lb.AccountID // set: the view of one account (Store.ForAccount)
+	validate, get, listByAccount, revoke, touchLastUsed table.Op
+	e                                                   *entities
+	acct                                                lb.AccountID // set: the view of one account (Store.ForAccount)
+}
+
+func newAPIKeys(e *entities, acct lb.AccountID) *APIKeys {
+	return &APIKeys{e: e, acct: acct,
+		validate:      table.NewOp(e.t, "LB-52", "listbackup.APIKeys.Validate"),
+		get:           table.NewOp(e.t, "LB-53", "listbackup.APIKeys.Get"),
+		listByAccount: table.NewOp(e.t, "LB-53", "listbackup.APIKeys.ListByAccount"),
+		revoke:        table.NewOp(e.t, "LB-54", "listbackup.APIKeys.Revoke"),
+		touchLastUsed: table.NewOp(e.t, "LB-52", "listbackup.APIKeys.TouchLastUsed"),
+	}
 }
 
 // NewAPIKey is the input of [APIKeys.Create].
@@ -59,40 +70,40 @@ func (s *APIKeys) Create(ctx context.Context, in NewAPIKey) (_ string, _ lb.APIK
 // validate a revoked or deleted key. Errors:
 // *table.ValidationError, table.ErrNotFound (unknown), ErrKeyInactive
 // (revoked or past expiresAt).
-func (s *APIKeys) Validate(ctx context.Context, key string) (_ lb.APIKey, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-52", "listbackup.APIKeys.Validate")
-	defer func() { call.End(err) }()
-	if len(key) <= len(APIKeyPrefix) || key[:len(APIKeyPrefix)] != APIKeyPrefix {
-		return lb.APIKey{}, table.Invalid("apiKey", "not a ListBackup API key")
-	}
-	// Confirmed by a consistent read of the key (GetByIndex): GSI lag never
-	// validates a revoked or deleted key.
-	q, err := inPartition(table.GSI1, lb.APIKeyHashIndex, vals{"apiKeyHash": lb.Hash(key)})
-	if err != nil {
-		return lb.APIKey{}, err
-	}
-	k, err := s.v().GetByIndex(ctx, q)
-	if err != nil {
-		return lb.APIKey{}, fmt.Errorf("validate API key: %w", err)
-	}
-	if k.Status != lb.KeyActive || (!k.ExpiresAt.IsZero() && !s.e.now().Before(k.ExpiresAt)) {
-		return lb.APIKey{}, fmt.Errorf("validate API key %s: %w", k.APIKeyID, ErrKeyInactive)
-	}
-	return k, nil
+func (s *APIKeys) Validate(ctx context.Context, key string) (lb.APIKey, error) {
+	return table.Run(ctx, s.validate, func(ctx context.Context) (lb.APIKey, error) {
+		if len(key) <= len(APIKeyPrefix) || key[:len(APIKeyPrefix)] != APIKeyPrefix {
+			return lb.APIKey{}, table.Invalid("apiKey", "not a ListBackup API key")
+		}
+		// Confirmed by a consistent read of the key (GetByIndex): GSI lag never
+		// validates a revoked or deleted key.
+		q, err := inPartition(table.GSI1, lb.APIKeyHashIndex, vals{"apiKeyHash": lb.Hash(key)})
+		if err != nil {
+			return lb.APIKey{}, err
+		}
+		k, err := s.v().GetByIndex(ctx, q)
+		if err != nil {
+			return lb.APIKey{}, fmt.Errorf("validate API key: %w", err)
+		}
+		if k.Status != lb.KeyActive || (!k.ExpiresAt.IsZero() && !s.e.now().Before(k.ExpiresAt)) {
+			return lb.APIKey{}, fmt.Errorf("validate API key %s: %w", k.APIKeyID, ErrKeyInactive)
+		}
+		return k, nil
+	})
 }
 
 // Get returns an API key by ID: GetItem PK = APIKEY#{apiKeyId}. Errors:
 // *table.ValidationError, table.ErrNotFound.
 //
 // Pattern: LB-53 (the read beside it).
-func (s *APIKeys) Get(ctx context.Context, id lb.APIKeyID) (_ lb.APIKey, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-53", "listbackup.APIKeys.Get")
-	defer func() { call.End(err) }()
-	k, err := lb.APIKeyKey(id)
-	if err != nil {
-		return lb.APIKey{}, err
-	}
-	return s.v().Get(ctx, k)
+func (s *APIKeys) Get(ctx context.Context, id lb.APIKeyID) (lb.APIKey, error) {
+	return table.Run(ctx, s.get, func(ctx context.Context) (lb.APIKey, error) {
+		k, err := lb.APIKeyKey(id)
+		if err != nil {
+			return lb.APIKey{}, err
+		}
+		return s.v().Get(ctx, k)
+	})
 }
 
 // ListByAccount returns one page of an account's API keys, newest first,
@@ -100,24 +111,24 @@ func (s *APIKeys) Get(ctx context.Context, id lb.APIKeyID) (_ lb.APIKey, err err
 // PK = APIKEYS#{accountId}, filter status = st. With a status the page may
 // hold fewer items than its limit; the cursor continues correctly.
 // Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *APIKeys) ListByAccount(ctx context.Context, account lb.AccountID, st lb.APIKeyStatus, opts ...table.ListOption) (_ table.Page[lb.APIKey], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-53", "listbackup.APIKeys.ListByAccount")
-	defer func() { call.End(err) }()
-	if err := account.Validate("accountId"); err != nil {
-		return table.Page[lb.APIKey]{}, err
-	}
-	q, err := inPartition(table.GSI2, lb.APIKeyAccountIndex, vals{"accountId": string(account)})
-	if err != nil {
-		return table.Page[lb.APIKey]{}, err
-	}
-	q.Desc = true
-	if st != "" {
-		if err := st.Check("status"); err != nil {
+func (s *APIKeys) ListByAccount(ctx context.Context, account lb.AccountID, st lb.APIKeyStatus, opts ...table.ListOption) (table.Page[lb.APIKey], error) {
+	return table.Run(ctx, s.listByAccount, func(ctx context.Context) (table.Page[lb.APIKey], error) {
+		if err := account.Validate("accountId"); err != nil {
 			return table.Page[lb.APIKey]{}, err
 		}
-		q.Filter = map[string]any{"status": string(st)}
-	}
-	return s.v().List(ctx, q, opts...)
+		q, err := inPartition(table.GSI2, lb.APIKeyAccountIndex, vals{"accountId": string(account)})
+		if err != nil {
+			return table.Page[lb.APIKey]{}, err
+		}
+		q.Desc = true
+		if st != "" {
+			if err := st.Check("status"); err != nil {
+				return table.Page[lb.APIKey]{}, err
+			}
+			q.Filter = map[string]any{"status": string(st)}
+		}
+		return s.v().List(ctx, q, opts...)
+	})
 }
 
 // AllByAccount iterates over LB-53.
@@ -130,65 +141,77 @@ func (s *APIKeys) AllByAccount(ctx context.Context, account lb.AccountID, st lb.
 // Revoke revokes an API key (LB-54): one UpdateItem setting status
 // revoked; Validate refuses it from then on. Revoking twice is harmless.
 // Errors: *table.ValidationError, table.ErrNotFound.
-func (s *APIKeys) Revoke(ctx context.Context, id lb.APIKeyID) (_ lb.APIKey, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-54", "listbackup.APIKeys.Revoke")
-	defer func() { call.End(err) }()
-	k, err := lb.APIKeyKey(id)
-	if err != nil {
-		return lb.APIKey{}, err
-	}
-	return s.v().Patch(ctx, k, table.Patch{Set: map[string]any{"status": string(lb.KeyRevoked)}})
+func (s *APIKeys) Revoke(ctx context.Context, id lb.APIKeyID) (lb.APIKey, error) {
+	return table.Run(ctx, s.revoke, func(ctx context.Context) (lb.APIKey, error) {
+		k, err := lb.APIKeyKey(id)
+		if err != nil {
+			return lb.APIKey{}, err
+		}
+		return s.v().Patch(ctx, k, table.Patch{Set: map[string]any{"status": string(lb.KeyRevoked)}})
+	})
 }
 
 // TouchLastUsed stamps lastUsedAt (one UpdateItem). Errors:
 // *table.ValidationError, table.ErrNotFound.
 //
 // Pattern: LB-52 (its write side).
-func (s *APIKeys) TouchLastUsed(ctx context.Context, id lb.APIKeyID) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-52", "listbackup.APIKeys.TouchLastUsed")
-	defer func() { call.End(err) }()
-	k, err := lb.APIKeyKey(id)
-	if err != nil {
+func (s *APIKeys) TouchLastUsed(ctx context.Context, id lb.APIKeyID) error {
+	return s.touchLastUsed.Do(ctx, func(ctx context.Context) error {
+		k, err := lb.APIKeyKey(id)
+		if err != nil {
+			return err
+		}
+		_, err = s.v().Patch(ctx, k, table.Patch{Set: map[string]any{"lastUsedAt": lb.Seconds(s.e.now()).Unix()}})
 		return err
-	}
-	_, err = s.v().Patch(ctx, k, table.Patch{Set: map[string]any{"lastUsedAt": lb.Seconds(s.e.now()).Unix()}})
-	return err
+	})
 }
 
 // Webhooks serves LB-55..LB-57. Signing secrets are encrypted at rest.
 type Webhooks struct {
-	e    *entities
-	acct lb.AccountID // set: the view of one account (Store.ForAccount)
+	create, get, update, delete, listActive, listActiveForEvent table.Op
+	e                                                           *entities
+	acct                                                        lb.AccountID // set: the view of one account (Store.ForAccount)
+}
+
+func newWebhooks(e *entities, acct lb.AccountID) *Webhooks {
+	return &Webhooks{e: e, acct: acct,
+		create:             table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Create"),
+		get:                table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Get"),
+		update:             table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Update"),
+		delete:             table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Delete"),
+		listActive:         table.NewOp(e.t, "LB-56", "listbackup.Webhooks.ListActive"),
+		listActiveForEvent: table.NewOp(e.t, "LB-57", "listbackup.Webhooks.ListActiveForEvent"),
+	}
 }
 
 // Create creates webhook w (WebhookID defaults to a new UUID). Errors:
 // *table.ValidationError, table.ErrAlreadyExists.
 //
 // Pattern: LB-55 (its write side).
-func (s *Webhooks) Create(ctx context.Context, w *lb.Webhook) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-55", "listbackup.Webhooks.Create")
-	defer func() { call.End(err) }()
-	if w.WebhookID == "" {
-		w.WebhookID = lb.WebhookID(lb.NewUUID())
-	}
-	return s.v().Create(ctx, w)
+func (s *Webhooks) Create(ctx context.Context, w *lb.Webhook) error {
+	return s.create.Do(ctx, func(ctx context.Context) error {
+		if w.WebhookID == "" {
+			w.WebhookID = lb.WebhookID(lb.NewUUID())
+		}
+		return s.v().Create(ctx, w)
+	})
 }
 
 // Get returns a webhook by ID (LB-55): GetItem PK = WEBHOOK#{webhookId}.
 // Errors: *table.ValidationError, table.ErrNotFound (also for a
 // soft-deleted webhook, LB-67).
-func (s *Webhooks) Get(ctx context.Context, id lb.WebhookID) (_ lb.Webhook, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-55", "listbackup.Webhooks.Get")
-	defer func() { call.End(err) }()
-	k, err := lb.WebhookKey(id)
-	if err != nil {
-		return lb.Webhook{}, err
-	}
-	w, err := s.v().Get(ctx, k)
-	if err == nil && w.Deleted() {
-		return lb.Webhook{}, deletedErr("get webhook", string(id))
-	}
-	return w, err
+func (s *Webhooks) Get(ctx context.Context, id lb.WebhookID) (lb.Webhook, error) {
+	return table.Run(ctx, s.get, func(ctx context.Context) (lb.Webhook, error) {
+		k, err := lb.WebhookKey(id)
+		if err != nil {
+			return lb.Webhook{}, err
+		}
+		w, err := s.v().Get(ctx, k)
+		if err == nil && w.Deleted() {
+			return lb.Webhook{}, deletedErr("get webhook", string(id))
+		}
+		return w, err
+	})
 }
 
 // Update applies change to a webhook (LB-55), moving its index entry when
@@ -197,24 +220,24 @@ func (s *Webhooks) Get(ctx context.Context, id lb.WebhookID) (_ lb.Webhook, err 
 // webhook and written back only if nobody wrote it in between. A
 // soft-deleted webhook cannot be updated. Errors: *table.ValidationError,
 // table.ErrNotFound (missing or deleted).
-func (s *Webhooks) Update(ctx context.Context, id lb.WebhookID, change func(*lb.Webhook) error) (_ lb.Webhook, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-55", "listbackup.Webhooks.Update")
-	defer func() { call.End(err) }()
-	k, err := lb.WebhookKey(id)
-	if err != nil {
-		return lb.Webhook{}, err
-	}
-	return s.v().Update(ctx, k, func(w *lb.Webhook) error {
-		if w.Deleted() {
-			return deletedErr("update webhook", string(id))
+func (s *Webhooks) Update(ctx context.Context, id lb.WebhookID, change func(*lb.Webhook) error) (lb.Webhook, error) {
+	return table.Run(ctx, s.update, func(ctx context.Context) (lb.Webhook, error) {
+		k, err := lb.WebhookKey(id)
+		if err != nil {
+			return lb.Webhook{}, err
 		}
-		if err := change(w); err != nil {
-			return err
-		}
-		if w.Deleted() {
-			return table.Invalid("deletedAt", "set by Delete only")
-		}
-		return nil
+		return s.v().Update(ctx, k, func(w *lb.Webhook) error {
+			if w.Deleted() {
+				return deletedErr("update webhook", string(id))
+			}
+			if err := change(w); err != nil {
+				return err
+			}
+			if w.Deleted() {
+				return table.Invalid("deletedAt", "set by Delete only")
+			}
+			return nil
+		})
 	})
 }
 
@@ -229,38 +252,38 @@ func (s *Webhooks) Update(ctx context.Context, id lb.WebhookID, change func(*lb.
 // in the table (delivery history, audit) but Get, Update and Delete treat
 // it as missing. Errors: *table.ValidationError, table.ErrNotFound
 // (missing or already deleted).
-func (s *Webhooks) Delete(ctx context.Context, id lb.WebhookID) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-55", "listbackup.Webhooks.Delete")
-	defer func() { call.End(err) }()
-	k, err := lb.WebhookKey(id)
-	if err != nil {
-		return err
-	}
-	now := lb.Seconds(s.e.now())
-	_, err = s.v().Update(ctx, k, func(w *lb.Webhook) error {
-		if w.Deleted() {
-			return deletedErr("delete webhook", string(id))
+func (s *Webhooks) Delete(ctx context.Context, id lb.WebhookID) error {
+	return s.delete.Do(ctx, func(ctx context.Context) error {
+		k, err := lb.WebhookKey(id)
+		if err != nil {
+			return err
 		}
-		w.IsActive, w.DeletedAt = false, now
-		return nil
+		now := lb.Seconds(s.e.now())
+		_, err = s.v().Update(ctx, k, func(w *lb.Webhook) error {
+			if w.Deleted() {
+				return deletedErr("delete webhook", string(id))
+			}
+			w.IsActive, w.DeletedAt = false, now
+			return nil
+		})
+		return err
 	})
-	return err
 }
 
 // ListActive returns one page of an account's active webhooks (LB-56):
 // Query GSI1 PK = HOOKS#{accountId}; inactive webhooks are not in that
 // sparse index. Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Webhooks) ListActive(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (_ table.Page[lb.Webhook], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-56", "listbackup.Webhooks.ListActive")
-	defer func() { call.End(err) }()
-	if err := account.Validate("accountId"); err != nil {
-		return table.Page[lb.Webhook]{}, err
-	}
-	q, err := inPartition(table.GSI1, lb.WebhookActiveIndex, vals{"accountId": string(account)})
-	if err != nil {
-		return table.Page[lb.Webhook]{}, err
-	}
-	return s.v().List(ctx, q, opts...)
+func (s *Webhooks) ListActive(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (table.Page[lb.Webhook], error) {
+	return table.Run(ctx, s.listActive, func(ctx context.Context) (table.Page[lb.Webhook], error) {
+		if err := account.Validate("accountId"); err != nil {
+			return table.Page[lb.Webhook]{}, err
+		}
+		q, err := inPartition(table.GSI1, lb.WebhookActiveIndex, vals{"accountId": string(account)})
+		if err != nil {
+			return table.Page[lb.Webhook]{}, err
+		}
+		return s.v().List(ctx, q, opts...)
+	})
 }
 
 // AllActive iterates over LB-56.
@@ -275,21 +298,21 @@ func (s *Webhooks) AllActive(ctx context.Context, account lb.AccountID, opts ...
 // HOOKS#{accountId}) with a server-side filter contains(events, et), so a
 // page may hold fewer than its limit; the cursor continues correctly.
 // Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Webhooks) ListActiveForEvent(ctx context.Context, account lb.AccountID, et lb.EventType, opts ...table.ListOption) (_ table.Page[lb.Webhook], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-57", "listbackup.Webhooks.ListActiveForEvent")
-	defer func() { call.End(err) }()
-	if err := account.Validate("accountId"); err != nil {
-		return table.Page[lb.Webhook]{}, err
-	}
-	if err := et.Check("eventType"); err != nil {
-		return table.Page[lb.Webhook]{}, err
-	}
-	q, err := inPartition(table.GSI1, lb.WebhookActiveIndex, vals{"accountId": string(account)})
-	if err != nil {
-		return table.Page[lb.Webhook]{}, err
-	}
-	q.FilterContains = map[string]any{"events": string(et)}
-	return s.v().List(ctx, q, opts...)
+func (s *Webhooks) ListActiveForEvent(ctx context.Context, account lb.AccountID, et lb.EventType, opts ...table.ListOption) (table.Page[lb.Webhook], error) {
+	return table.Run(ctx, s.listActiveForEvent, func(ctx context.Context) (table.Page[lb.Webhook], error) {
+		if err := account.Validate("accountId"); err != nil {
+			return table.Page[lb.Webhook]{}, err
+		}
+		if err := et.Check("eventType"); err != nil {
+			return table.Page[lb.Webhook]{}, err
+		}
+		q, err := inPartition(table.GSI1, lb.WebhookActiveIndex, vals{"accountId": string(account)})
+		if err != nil {
+			return table.Page[lb.Webhook]{}, err
+		}
+		q.FilterContains = map[string]any{"events": string(et)}
+		return s.v().List(ctx, q, opts...)
+	})
 }
 
 // AllActiveForEvent iterates over LB-57.

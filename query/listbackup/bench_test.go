@@ -103,7 +103,7 @@ func BenchmarkActivities(b *testing.B) {
 		}
 	}
 	libList := func() error {
-		p, err := s.Activities.ListByAccount(ctx, "lib", listbackup.TimeRange{}, table.Limit(50))
+		p, err := s.Activities.ByAccount.Between(ctx, lb.Activity{AccountID: "lib"}, lb.Activity{AccountID: "lib"}, table.Limit(50))
 		if err == nil && len(p.Items) != 50 {
 			err = fmt.Errorf("%d items", len(p.Items))
 		}

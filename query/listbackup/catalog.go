@@ -29,11 +29,14 @@ type Catalog struct {
 	// GSI1 PK = CATSOURCES#{platformId}.
 	Sources *table.Pattern[lb.CatalogSource]
 
-	e *entities
+	putPlatform, putSource table.Op
+	e                      *entities
 }
 
 func newCatalog(e *entities) *Catalog {
 	return &Catalog{e: e,
+		putPlatform: table.NewOp(e.t, "LB-77", "listbackup.Catalog.PutPlatform"),
+		putSource:   table.NewOp(e.t, "LB-78", "listbackup.Catalog.PutSource"),
 		Platform: table.NewPattern(e.platforms, table.PatternDef[lb.CatalogPlatform]{ID: "LB-77", Name: "listbackup.Catalog.Platform",
 			Doc: "A platform of the catalog by ID.", Reads: table.ReadOne,
 			Check: func(p *lb.CatalogPlatform) error { return p.PlatformID.Validate("platformId") }}),
@@ -52,18 +55,18 @@ func newCatalog(e *entities) *Catalog {
 // Errors: *table.ValidationError.
 //
 // Pattern: LB-77 (its write side).
-func (s *Catalog) PutPlatform(ctx context.Context, p *lb.CatalogPlatform) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-77", "listbackup.Catalog.PutPlatform")
-	defer func() { call.End(err) }()
-	return s.e.platforms.Put(ctx, p)
+func (s *Catalog) PutPlatform(ctx context.Context, p *lb.CatalogPlatform) error {
+	return s.putPlatform.Do(ctx, func(ctx context.Context) error {
+		return s.e.platforms.Put(ctx, p)
+	})
 }
 
 // PutSource stores a platform's source template, replacing the one with
 // its ID. Errors: *table.ValidationError.
 //
 // Pattern: LB-78 (its write side).
-func (s *Catalog) PutSource(ctx context.Context, p *lb.CatalogSource) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-78", "listbackup.Catalog.PutSource")
-	defer func() { call.End(err) }()
-	return s.e.platformSrcs.Put(ctx, p)
+func (s *Catalog) PutSource(ctx context.Context, p *lb.CatalogSource) error {
+	return s.putSource.Do(ctx, func(ctx context.Context) error {
+		return s.e.platformSrcs.Put(ctx, p)
+	})
 }

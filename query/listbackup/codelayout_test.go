@@ -386,7 +386,7 @@ func TestMigrateCodeLayout_LB69_LB83(t *testing.T) {
 			t.Errorf("LB-10 member %s: role %q status %q", mb.UserID, mb.Role, mb.Status)
 		}
 	}
-	mine, err := s.Memberships.ListByUser(c, user1) // LB-9
+	mine, err := s.Memberships.ByUser.List(c, lb.Membership{UserID: user1}) // LB-9
 	if err != nil || len(mine.Items) != 2 {
 		t.Errorf("LB-9 accounts of the user: %d, %v", len(mine.Items), err)
 	}
@@ -409,7 +409,7 @@ func TestMigrateCodeLayout_LB69_LB83(t *testing.T) {
 	if got, err := s.Accounts.ListChildren(c, acct, lb.AccountSubsidiary); err != nil || len(got.Items) != 0 {
 		t.Errorf("LB-6 subsidiaries among the children: %+v, %v; want none", got.Items, err)
 	}
-	if got, err := s.Accounts.ListByType(c, lb.AccountConglomerate); err != nil || len(got.Items) != 0 { // LB-7
+	if got, err := s.Accounts.ByType.List(c, lb.Account{AccountType: lb.AccountConglomerate}); err != nil || len(got.Items) != 0 { // LB-7
 		t.Errorf("LB-7 conglomerates: %+v, %v; want none", got.Items, err)
 	}
 	if a, err := s.Accounts.Update(c, "account:7a2d3b0f-1d66-4b5f-8e22-2c3f4d5e6f70", func(a *lb.Account) error { a.AccountName = "Engines"; return nil }); err != nil || a.AccountType != "" {
@@ -433,7 +433,7 @@ func TestMigrateCodeLayout_LB69_LB83(t *testing.T) {
 	if err != nil || len(created.Items) != 2 {
 		t.Errorf("LB-25 jobs with status created: %d, %v", len(created.Items), err)
 	}
-	acts, err := s.Activities.ListByAccount(c, acct, listbackup.TimeRange{From: now.Add(-72 * time.Hour), To: now}) // LB-18
+	acts, err := s.Activities.ByAccount.Between(c, lb.Activity{AccountID: acct, CreatedAt: now.Add(-72 * time.Hour)}, lb.Activity{AccountID: acct, CreatedAt: now}) // LB-18
 	if err != nil || len(acts.Items) != 3 {
 		t.Errorf("LB-18 activity by time: %d, %v", len(acts.Items), err)
 	}

@@ -25,25 +25,25 @@ const erasePage = 100
 // API keys, connections and sources in the account are kept (they belong
 // to the account). Errors: *table.ValidationError, table.ErrNotFound (not
 // a member).
-func (s *Memberships) Remove(ctx context.Context, user lb.UserID, account lb.AccountID) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-68", "listbackup.Memberships.Remove")
-	defer func() { call.End(err) }()
-	k, err := lb.MembershipKey(user, account)
-	if err != nil {
-		return err
-	}
-	if _, err := s.e.memberships.Get(ctx, k, table.Consistent()); err != nil {
-		return err
-	}
-	if err := s.leaveTeams(ctx, user, account); err != nil {
-		return fmt.Errorf("remove %s from account %s: %w", user, account, err)
-	}
-	return s.e.memberships.Delete(ctx, k)
+func (s *Memberships) Remove(ctx context.Context, user lb.UserID, account lb.AccountID) error {
+	return s.remove.Do(ctx, func(ctx context.Context) error {
+		k, err := lb.MembershipKey(user, account)
+		if err != nil {
+			return err
+		}
+		if _, err := s.e.memberships.Get(ctx, k, table.Consistent()); err != nil {
+			return err
+		}
+		if err := s.leaveTeams(ctx, user, account); err != nil {
+			return fmt.Errorf("remove %s from account %s: %w", user, account, err)
+		}
+		return s.e.memberships.Delete(ctx, k)
+	})
 }
 
 // leaveTeams takes user out of every team of account.
 func (s *Memberships) leaveTeams(ctx context.Context, user lb.UserID, account lb.AccountID) error {
-	teams := &Teams{e: s.e}
+	teams := newTeams(s.e, "")
 	for tm, err := range teams.AllByAccount(ctx, account, table.Limit(erasePage)) {
 		if err != nil {
 			return err
@@ -102,66 +102,66 @@ func (s *Memberships) leaveTeams(ctx context.Context, user lb.UserID, account lb
 // idempotency token.
 // Errors: *table.ValidationError, table.ErrNotFound (no such user), and
 // the first failing request's error (*table.BatchError for a batch).
-func (s *Users) Erase(ctx context.Context, id lb.UserID) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-68", "listbackup.Users.Erase")
-	defer func() { call.End(err) }()
-	k, err := lb.UserKey(id)
-	if err != nil {
-		return err
-	}
-	if _, err := s.e.users.Get(ctx, k, table.Consistent()); err != nil {
-		return err
-	}
-	ms := &Memberships{s.e}
-	q, err := inPrefix(table.Primary, lb.MembershipKeys, vals{"userId": string(id)}, nil)
-	if err != nil {
-		return err
-	}
-	q.Consistent, q.OnlyType = true, TypeMembership
-	_, err = s.e.sweep(ctx, q, s.e.memberships.DeleteOp, func(raw table.Item) error {
-		acct, ok := raw["accountId"].(*types.AttributeValueMemberS)
-		if !ok {
-			return nil // not ours to interpret; the membership is still deleted
-		}
-		return ms.leaveTeams(ctx, id, lb.AccountID(acct.Value))
-	})
-	if err != nil {
-		return fmt.Errorf("erase user %s: memberships: %w", id, err)
-	}
-	// The user's items in other partitions, each a partition of userId
-	// (read consistently where it is the table's).
-	steps := []struct {
-		what string
-		ix   table.Index
-		keys table.Template
-		typ  string
-		del  func(table.Key) table.TxOp
-	}{
-		{"refresh tokens", table.GSI1, lb.RefreshTokenUserIndex, TypeRefreshToken, s.e.refreshTokens.DeleteOp},
-		{"API keys", table.GSI3, lb.APIKeyUserIndex, TypeAPIKey, s.e.apiKeys.DeleteOp},
-		{"notifications", table.Primary, lb.NotificationKeys, TypeNotification, s.e.notifications.DeleteOp},
-		{"inbox notifications", table.GSI1, lb.InboxUserIndex, TypeInbox, s.e.inbox.DeleteOp},
-		{"MFA codes", table.Primary, lb.MFACodeKeys, TypeMFACode, s.e.mfaCodes.DeleteOp},
-		{"team memberships", table.GSI1, lb.TeamMemberUserIndex, TypeTeamMember, s.e.teamMembers.DeleteOp},
-	}
-	for _, st := range steps {
-		q, err := inPartition(st.ix, st.keys, vals{"userId": string(id)})
+func (s *Users) Erase(ctx context.Context, id lb.UserID) error {
+	return s.erase.Do(ctx, func(ctx context.Context) error {
+		k, err := lb.UserKey(id)
 		if err != nil {
 			return err
 		}
-		q.Consistent, q.OnlyType = st.ix == table.Primary, st.typ
-		var extra func(table.Item) []table.TxOp
-		if st.what == "refresh tokens" {
-			extra = s.e.familyOf
+		if _, err := s.e.users.Get(ctx, k, table.Consistent()); err != nil {
+			return err
 		}
-		if _, err := s.e.sweepWith(ctx, q, st.del, nil, extra); err != nil {
-			return fmt.Errorf("erase user %s: %s: %w", id, st.what, err)
+		ms := newMemberships(s.e)
+		q, err := inPrefix(table.Primary, lb.MembershipKeys, vals{"userId": string(id)}, nil)
+		if err != nil {
+			return err
 		}
-	}
-	if err := s.e.users.Delete(ctx, k); err != nil {
-		return fmt.Errorf("erase user %s: %w", id, err)
-	}
-	return nil
+		q.Consistent, q.OnlyType = true, TypeMembership
+		_, err = s.e.sweep(ctx, q, s.e.memberships.DeleteOp, func(raw table.Item) error {
+			acct, ok := raw["accountId"].(*types.AttributeValueMemberS)
+			if !ok {
+				return nil // not ours to interpret; the membership is still deleted
+			}
+			return ms.leaveTeams(ctx, id, lb.AccountID(acct.Value))
+		})
+		if err != nil {
+			return fmt.Errorf("erase user %s: memberships: %w", id, err)
+		}
+		// The user's items in other partitions, each a partition of userId
+		// (read consistently where it is the table's).
+		steps := []struct {
+			what string
+			ix   table.Index
+			keys table.Template
+			typ  string
+			del  func(table.Key) table.TxOp
+		}{
+			{"refresh tokens", table.GSI1, lb.RefreshTokenUserIndex, TypeRefreshToken, s.e.refreshTokens.DeleteOp},
+			{"API keys", table.GSI3, lb.APIKeyUserIndex, TypeAPIKey, s.e.apiKeys.DeleteOp},
+			{"notifications", table.Primary, lb.NotificationKeys, TypeNotification, s.e.notifications.DeleteOp},
+			{"inbox notifications", table.GSI1, lb.InboxUserIndex, TypeInbox, s.e.inbox.DeleteOp},
+			{"MFA codes", table.Primary, lb.MFACodeKeys, TypeMFACode, s.e.mfaCodes.DeleteOp},
+			{"team memberships", table.GSI1, lb.TeamMemberUserIndex, TypeTeamMember, s.e.teamMembers.DeleteOp},
+		}
+		for _, st := range steps {
+			q, err := inPartition(st.ix, st.keys, vals{"userId": string(id)})
+			if err != nil {
+				return err
+			}
+			q.Consistent, q.OnlyType = st.ix == table.Primary, st.typ
+			var extra func(table.Item) []table.TxOp
+			if st.what == "refresh tokens" {
+				extra = s.e.familyOf
+			}
+			if _, err := s.e.sweepWith(ctx, q, st.del, nil, extra); err != nil {
+				return fmt.Errorf("erase user %s: %s: %w", id, st.what, err)
+			}
+		}
+		if err := s.e.users.Delete(ctx, k); err != nil {
+			return fmt.Errorf("erase user %s: %w", id, err)
+		}
+		return nil
+	})
 }
 
 func isNotFound(err error) bool { return errors.Is(err, table.ErrNotFound) }

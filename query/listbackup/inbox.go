@@ -33,7 +33,8 @@ type Inbox struct {
 	// Query GSI3 PK = ACCTINBOX#{accountId}, descending.
 	ByAccount *table.Pattern[lb.InboxNotification]
 
-	e *entities
+	create, markRead, markUnread, archive, delete table.Op
+	e                                             *entities
 }
 
 func newInbox(e *entities) *Inbox {
@@ -42,6 +43,11 @@ func newInbox(e *entities) *Inbox {
 			Index: ix, WholePartition: true, Desc: true, Check: check}
 	}
 	return &Inbox{e: e,
+		create:     table.NewOp(e.t, "LB-79", "listbackup.Inbox.Create"),
+		markRead:   table.NewOp(e.t, "LB-83", "listbackup.Inbox.MarkRead"),
+		markUnread: table.NewOp(e.t, "LB-83", "listbackup.Inbox.MarkUnread"),
+		archive:    table.NewOp(e.t, "LB-83", "listbackup.Inbox.Archive"),
+		delete:     table.NewOp(e.t, "LB-83", "listbackup.Inbox.Delete"),
 		ByID: table.NewPattern(e.inbox, table.PatternDef[lb.InboxNotification]{ID: "LB-79", Name: "listbackup.Inbox.ByID",
 			Doc: "An inbox notification by ID.", Reads: table.ReadOne,
 			Check: func(n *lb.InboxNotification) error { return n.NotificationID.Validate("notificationId") }}),
@@ -61,22 +67,22 @@ func newInbox(e *entities) *Inbox {
 // Errors: *table.ValidationError, table.ErrAlreadyExists.
 //
 // Pattern: LB-79 (its write side).
-func (s *Inbox) Create(ctx context.Context, n *lb.InboxNotification) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-79", "listbackup.Inbox.Create")
-	defer func() { call.End(err) }()
-	if n.NotificationID == "" {
-		n.NotificationID = lb.NotificationID(lb.NewUUID())
-	}
-	if n.Status == "" {
-		n.Status = lb.InboxUnread
-	}
-	if n.Priority == "" {
-		n.Priority = lb.InboxNormal
-	}
-	if len(n.Channels) == 0 {
-		n.Channels = []string{"app"}
-	}
-	return s.e.inbox.Create(ctx, n)
+func (s *Inbox) Create(ctx context.Context, n *lb.InboxNotification) error {
+	return s.create.Do(ctx, func(ctx context.Context) error {
+		if n.NotificationID == "" {
+			n.NotificationID = lb.NotificationID(lb.NewUUID())
+		}
+		if n.Status == "" {
+			n.Status = lb.InboxUnread
+		}
+		if n.Priority == "" {
+			n.Priority = lb.InboxNormal
+		}
+		if len(n.Channels) == 0 {
+			n.Channels = []string{"app"}
+		}
+		return s.e.inbox.Create(ctx, n)
+	})
 }
 
 func (s *Inbox) key(id lb.NotificationID) (table.Key, error) {
@@ -92,45 +98,45 @@ func (s *Inbox) key(id lb.NotificationID) (table.Key, error) {
 // conditioned on the version read (table.Entity.Update): a concurrent
 // change makes it retry on the new state, never lose it. Errors:
 // *table.ValidationError, table.ErrNotFound.
-func (s *Inbox) MarkRead(ctx context.Context, id lb.NotificationID) (_ lb.InboxNotification, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-83", "listbackup.Inbox.MarkRead")
-	defer func() { call.End(err) }()
-	return s.set(ctx, id, func(n *lb.InboxNotification) {
-		if n.ReadAt.IsZero() {
-			n.ReadAt = s.e.now()
-		}
-		n.Status = lb.InboxRead
+func (s *Inbox) MarkRead(ctx context.Context, id lb.NotificationID) (lb.InboxNotification, error) {
+	return table.Run(ctx, s.markRead, func(ctx context.Context) (lb.InboxNotification, error) {
+		return s.set(ctx, id, func(n *lb.InboxNotification) {
+			if n.ReadAt.IsZero() {
+				n.ReadAt = s.e.now()
+			}
+			n.Status = lb.InboxRead
+		})
 	})
 }
 
 // MarkUnread marks a notification unread again (LB-83): status unread,
 // readAt removed, as the code does. Same contract as MarkRead.
-func (s *Inbox) MarkUnread(ctx context.Context, id lb.NotificationID) (_ lb.InboxNotification, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-83", "listbackup.Inbox.MarkUnread")
-	defer func() { call.End(err) }()
-	return s.set(ctx, id, func(n *lb.InboxNotification) { n.Status, n.ReadAt = lb.InboxUnread, time.Time{} })
+func (s *Inbox) MarkUnread(ctx context.Context, id lb.NotificationID) (lb.InboxNotification, error) {
+	return table.Run(ctx, s.markUnread, func(ctx context.Context) (lb.InboxNotification, error) {
+		return s.set(ctx, id, func(n *lb.InboxNotification) { n.Status, n.ReadAt = lb.InboxUnread, time.Time{} })
+	})
 }
 
 // Archive archives a notification (LB-83): status archived, archivedAt.
 // Same contract as MarkRead.
-func (s *Inbox) Archive(ctx context.Context, id lb.NotificationID) (_ lb.InboxNotification, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-83", "listbackup.Inbox.Archive")
-	defer func() { call.End(err) }()
-	return s.set(ctx, id, func(n *lb.InboxNotification) { n.Status, n.ArchivedAt = lb.InboxArchived, s.e.now() })
+func (s *Inbox) Archive(ctx context.Context, id lb.NotificationID) (lb.InboxNotification, error) {
+	return table.Run(ctx, s.archive, func(ctx context.Context) (lb.InboxNotification, error) {
+		return s.set(ctx, id, func(n *lb.InboxNotification) { n.Status, n.ArchivedAt = lb.InboxArchived, s.e.now() })
+	})
 }
 
 // Delete deletes a notification (LB-83): DeleteItem of its one item, which
 // leaves every list with it. Errors: *table.ValidationError,
 // table.ErrNotFound (a retried delete whose first response was lost may
 // report it; the item is gone either way).
-func (s *Inbox) Delete(ctx context.Context, id lb.NotificationID) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-83", "listbackup.Inbox.Delete")
-	defer func() { call.End(err) }()
-	k, err := s.key(id)
-	if err != nil {
-		return err
-	}
-	return s.e.inbox.Delete(ctx, k)
+func (s *Inbox) Delete(ctx context.Context, id lb.NotificationID) error {
+	return s.delete.Do(ctx, func(ctx context.Context) error {
+		k, err := s.key(id)
+		if err != nil {
+			return err
+		}
+		return s.e.inbox.Delete(ctx, k)
+	})
 }
 
 func (s *Inbox) set(ctx context.Context, id lb.NotificationID, f func(*lb.InboxNotification)) (lb.InboxNotification, error) {

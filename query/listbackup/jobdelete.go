@@ -21,19 +21,19 @@ var ErrJobRunning = fmt.Errorf("listbackup: the job is running: %w", table.ErrCo
 // [ErrJobRunning].
 //
 // Pattern: LB-24 (its write side).
-func (s *Jobs) Delete(ctx context.Context, id lb.JobID) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-24", "listbackup.Jobs.Delete")
-	defer func() { call.End(err) }()
-	k, err := lb.JobKey(id)
-	if err != nil {
-		return err
-	}
-	j, err := s.v().Get(ctx, k, table.Consistent())
-	if err != nil {
-		return err
-	}
-	if j.Status == lb.JobRunning {
-		return fmt.Errorf("delete job %s: %w", id, ErrJobRunning)
-	}
-	return s.v().Delete(ctx, k)
+func (s *Jobs) Delete(ctx context.Context, id lb.JobID) error {
+	return s.delete.Do(ctx, func(ctx context.Context) error {
+		k, err := lb.JobKey(id)
+		if err != nil {
+			return err
+		}
+		j, err := s.v().Get(ctx, k, table.Consistent())
+		if err != nil {
+			return err
+		}
+		if j.Status == lb.JobRunning {
+			return fmt.Errorf("delete job %s: %w", id, ErrJobRunning)
+		}
+		return s.v().Delete(ctx, k)
+	})
 }

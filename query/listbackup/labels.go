@@ -28,11 +28,14 @@ type Labels struct {
 	// (LB-75): Query GSI1 PK = TAGGING#{tagId}.
 	Tagged *table.Pattern[lb.EntityTag]
 
-	e *entities
+	create, tag table.Op
+	e           *entities
 }
 
 func newLabels(e *entities) *Labels {
 	return &Labels{e: e,
+		create: table.NewOp(e.t, "LB-73", "listbackup.Labels.Create"),
+		tag:    table.NewOp(e.t, "LB-74", "listbackup.Labels.Tag"),
 		ByID: table.NewPattern(e.labels, table.PatternDef[lb.Label]{ID: "LB-73", Name: "listbackup.Labels.ByID",
 			Doc: "A label by ID.", Reads: table.ReadOne,
 			Check: func(l *lb.Label) error { return l.TagID.Validate("tagId") }}),
@@ -54,18 +57,18 @@ func newLabels(e *entities) *Labels {
 // table.ErrAlreadyExists.
 //
 // Pattern: LB-73 (its write side).
-func (s *Labels) Create(ctx context.Context, l *lb.Label) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-73", "listbackup.Labels.Create")
-	defer func() { call.End(err) }()
-	return s.e.labels.Create(ctx, l)
+func (s *Labels) Create(ctx context.Context, l *lb.Label) error {
+	return s.create.Do(ctx, func(ctx context.Context) error {
+		return s.e.labels.Create(ctx, l)
+	})
 }
 
 // Tag puts a label on an entity. Errors: *table.ValidationError,
 // table.ErrAlreadyExists (the entity carries it already).
 //
 // Pattern: LB-74 (its write side).
-func (s *Labels) Tag(ctx context.Context, t *lb.EntityTag) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-74", "listbackup.Labels.Tag")
-	defer func() { call.End(err) }()
-	return s.e.entityTags.Create(ctx, t)
+func (s *Labels) Tag(ctx context.Context, t *lb.EntityTag) error {
+	return s.tag.Do(ctx, func(ctx context.Context) error {
+		return s.e.entityTags.Create(ctx, t)
+	})
 }

@@ -18,11 +18,13 @@ type MFACodes struct {
 	//	page, err := s.MFACodes.ByUser.List(ctx, lb.MFACode{UserID: u})
 	ByUser *table.Pattern[lb.MFACode]
 
-	e *entities
+	create table.Op
+	e      *entities
 }
 
 func newMFACodes(e *entities) *MFACodes {
 	return &MFACodes{e: e,
+		create: table.NewOp(e.t, "LB-76", "listbackup.MFACodes.Create"),
 		ByUser: table.NewPattern(e.mfaCodes, table.PatternDef[lb.MFACode]{ID: "LB-76", Name: "listbackup.MFACodes.ByUser",
 			Doc: "A user's live codes, newest first.", Reads: table.ReadPage, Desc: true,
 			Check: func(c *lb.MFACode) error { return c.UserID.Validate("userId") }}),
@@ -33,8 +35,8 @@ func newMFACodes(e *entities) *MFACodes {
 // table.ErrAlreadyExists.
 //
 // Pattern: LB-76 (its write side).
-func (s *MFACodes) Create(ctx context.Context, c *lb.MFACode) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-76", "listbackup.MFACodes.Create")
-	defer func() { call.End(err) }()
-	return s.e.mfaCodes.Create(ctx, c)
+func (s *MFACodes) Create(ctx context.Context, c *lb.MFACode) error {
+	return s.create.Do(ctx, func(ctx context.Context) error {
+		return s.e.mfaCodes.Create(ctx, c)
+	})
 }

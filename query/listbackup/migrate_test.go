@@ -310,7 +310,7 @@ func TestMigrateLegacyDeployment_LB1_LB5_LB14_LB18_LB62(t *testing.T) {
 	if err != nil || len(srcs.Items) != 5 {
 		t.Errorf("LB-14 sources of account:0001: %d, %v", len(srcs.Items), err)
 	}
-	acts, err := s.Activities.ListByAccount(c, "account:0001", listbackup.TimeRange{}) // LB-18
+	acts, err := s.Activities.ByAccount.Between(c, lb.Activity{AccountID: "account:0001"}, lb.Activity{AccountID: "account:0001"}) // LB-18
 	if err != nil || len(acts.Items) == 0 {
 		t.Errorf("LB-18 activities: %d, %v", len(acts.Items), err)
 	}

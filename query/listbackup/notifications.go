@@ -2,7 +2,6 @@ package listbackup
 
 import (
 	"context"
-	"iter"
 	"time"
 
 	"github.com/singletable/singletable/entity/lb"
@@ -27,13 +26,24 @@ type Notifications struct {
 	//
 	//	page, err := s.Notifications.ByStatus.List(ctx, lb.Notification{UserID: u, Status: lb.NotificationRead})
 	ByStatus *table.Pattern[lb.Notification]
+	// ByAccount reads an account's notifications whose createdAt lies
+	// between the bounds', newest first (LB-43): Query GSI1
+	// PK = ACCTNOTIF#{accountId}, SK in the range (RangeOn createdAt: a
+	// zero CreatedAt is open). Errors: *table.ValidationError (a bad ID,
+	// a reversed range), table.ErrInvalidCursor.
+	//
+	//	page, err := s.Notifications.ByAccount.Between(ctx, lb.Notification{AccountID: a, CreatedAt: from}, lb.Notification{AccountID: a})
+	ByAccount *table.Pattern[lb.Notification]
 
-	e *entities
+	send, markRead table.Op
+	e              *entities
 }
 
 func newNotifications(e *entities) *Notifications {
 	user := func(n *lb.Notification) error { return n.UserID.Validate("userId") }
 	return &Notifications{e: e,
+		send:     table.NewOp(e.t, "LB-46", "listbackup.Notifications.Send"),
+		markRead: table.NewOp(e.t, "LB-45", "listbackup.Notifications.MarkRead"),
 		ByUser: table.NewPattern(e.notifications, table.PatternDef[lb.Notification]{ID: "LB-42", Name: "listbackup.Notifications.ByUser",
 			Doc: "A user's notifications, newest first.", Reads: table.ReadPage, Desc: true, Check: user}),
 		Unread: table.NewPattern(e.notifications, table.PatternDef[lb.Notification]{ID: "LB-44", Name: "listbackup.Notifications.Unread",
@@ -41,6 +51,9 @@ func newNotifications(e *entities) *Notifications {
 		ByStatus: table.NewPattern(e.notifications, table.PatternDef[lb.Notification]{ID: "LB-44", Name: "listbackup.Notifications.ByStatus",
 			Doc: "A user's notifications in one status, newest first.", Reads: table.ReadPage, Index: table.GSI2, SortPrefix: true, Desc: true,
 			Check: func(n *lb.Notification) error { return first(n.UserID.Validate("userId"), n.Status.Check("status")) }}),
+		ByAccount: table.NewPattern(e.notifications, table.PatternDef[lb.Notification]{ID: "LB-43", Name: "listbackup.Notifications.ByAccount",
+			Doc: "An account's notifications in a time range, newest first.", Reads: table.ReadRange, Index: table.GSI1, RangeOn: "createdAt", Desc: true,
+			Check: func(n *lb.Notification) error { return n.AccountID.Validate("accountId") }}),
 	}
 }
 
@@ -48,43 +61,16 @@ func newNotifications(e *entities) *Notifications {
 // a new UUID, Status to pending). expiresAt and the table TTL are
 // CreatedAt + 30 days (LB-46). Errors: *table.ValidationError,
 // table.ErrAlreadyExists.
-func (s *Notifications) Send(ctx context.Context, n *lb.Notification) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-46", "listbackup.Notifications.Send")
-	defer func() { call.End(err) }()
-	if n.NotificationID == "" {
-		n.NotificationID = lb.NotificationID(lb.NewUUID())
-	}
-	if n.Status == "" {
-		n.Status = lb.NotificationPending
-	}
-	return s.e.notifications.Create(ctx, n)
-}
-
-// ListByAccount returns one page of an account's notifications in r,
-// newest first (LB-43): Query GSI1 PK = ACCTNOTIF#{accountId}, SK in r.
-// Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Notifications) ListByAccount(ctx context.Context, account lb.AccountID, r TimeRange, opts ...table.ListOption) (_ table.Page[lb.Notification], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-43", "listbackup.Notifications.ListByAccount")
-	defer func() { call.End(err) }()
-	if err := account.Validate("accountId"); err != nil {
-		return table.Page[lb.Notification]{}, err
-	}
-	q, err := inPartition(table.GSI1, lb.NotificationAccountIndex, vals{"accountId": string(account)})
-	if err != nil {
-		return table.Page[lb.Notification]{}, err
-	}
-	if q.SK, err = r.cond(lb.NotificationAccountIndex, nil, "createdAt"); err != nil {
-		return table.Page[lb.Notification]{}, err
-	}
-	q.Desc = true
-	return s.e.notifications.List(ctx, q, opts...)
-}
-
-// AllByAccount iterates over LB-43.
-func (s *Notifications) AllByAccount(ctx context.Context, account lb.AccountID, r TimeRange, opts ...table.ListOption) iter.Seq2[lb.Notification, error] {
-	return table.CallPages(ctx, s.e.t, "LB-43", "listbackup.Notifications.AllByAccount", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Notification], error) {
-		return s.ListByAccount(ctx, account, r, o...)
-	}, opts...)
+func (s *Notifications) Send(ctx context.Context, n *lb.Notification) error {
+	return s.send.Do(ctx, func(ctx context.Context) error {
+		if n.NotificationID == "" {
+			n.NotificationID = lb.NotificationID(lb.NewUUID())
+		}
+		if n.Status == "" {
+			n.Status = lb.NotificationPending
+		}
+		return s.e.notifications.Create(ctx, n)
+	})
 }
 
 // MarkRead marks a notification read (LB-45): status read, isRead, readAt;
@@ -94,18 +80,18 @@ func (s *Notifications) AllByAccount(ctx context.Context, account lb.AccountID, 
 // conditioned on the version read. Marking it again
 // keeps the first readAt. Errors: *table.ValidationError,
 // table.ErrNotFound (unknown or expired).
-func (s *Notifications) MarkRead(ctx context.Context, user lb.UserID, createdAt time.Time, id lb.NotificationID) (_ lb.Notification, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-45", "listbackup.Notifications.MarkRead")
-	defer func() { call.End(err) }()
-	k, err := lb.NotificationKey(user, createdAt, id)
-	if err != nil {
-		return lb.Notification{}, err
-	}
-	now := s.e.now()
-	return s.e.notifications.Update(ctx, k, func(n *lb.Notification) error {
-		if !n.IsRead {
-			n.Status, n.IsRead, n.ReadAt = lb.NotificationRead, true, now
+func (s *Notifications) MarkRead(ctx context.Context, user lb.UserID, createdAt time.Time, id lb.NotificationID) (lb.Notification, error) {
+	return table.Run(ctx, s.markRead, func(ctx context.Context) (lb.Notification, error) {
+		k, err := lb.NotificationKey(user, createdAt, id)
+		if err != nil {
+			return lb.Notification{}, err
 		}
-		return nil
+		now := s.e.now()
+		return s.e.notifications.Update(ctx, k, func(n *lb.Notification) error {
+			if !n.IsRead {
+				n.Status, n.IsRead, n.ReadAt = lb.NotificationRead, true, now
+			}
+			return nil
+		})
 	})
 }

@@ -8,7 +8,17 @@ import (
 )
 
 // OAuthStates serves LB-30 and LB-31: one-time OAuth states of 15 minutes.
-type OAuthStates struct{ e *entities }
+type OAuthStates struct {
+	create, consume table.Op
+	e               *entities
+}
+
+func newOAuthStates(e *entities) *OAuthStates {
+	return &OAuthStates{e: e,
+		create:  table.NewOp(e.t, "LB-30", "listbackup.OAuthStates.Create"),
+		consume: table.NewOp(e.t, "LB-31", "listbackup.OAuthStates.Consume"),
+	}
+}
 
 // NewOAuthState is the input of [OAuthStates.Create].
 type NewOAuthState struct {
@@ -22,19 +32,19 @@ type NewOAuthState struct {
 // Create stores a new OAuth state (LB-30): 32 random bytes (crypto/rand),
 // PK = OAUTHSTATE#{state}, expiresAt and the table TTL = now + 15 minutes.
 // Errors: *table.ValidationError.
-func (s *OAuthStates) Create(ctx context.Context, in NewOAuthState) (_ lb.OAuthState, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-30", "listbackup.OAuthStates.Create")
-	defer func() { call.End(err) }()
-	now := s.e.now()
-	st := lb.OAuthState{
-		State: lb.NewSecret(32), AccountID: in.AccountID, UserID: in.UserID, Platform: in.Platform,
-		PlatformID: in.Platform, RedirectURI: in.RedirectURI, Metadata: in.Metadata,
-		CreatedAt: now, ExpiresAt: lb.Seconds(now.Add(lb.OAuthStateTTL)),
-	}
-	if err := s.e.states.Create(ctx, &st); err != nil {
-		return lb.OAuthState{}, err
-	}
-	return st, nil
+func (s *OAuthStates) Create(ctx context.Context, in NewOAuthState) (lb.OAuthState, error) {
+	return table.Run(ctx, s.create, func(ctx context.Context) (lb.OAuthState, error) {
+		now := s.e.now()
+		st := lb.OAuthState{
+			State: lb.NewSecret(32), AccountID: in.AccountID, UserID: in.UserID, Platform: in.Platform,
+			PlatformID: in.Platform, RedirectURI: in.RedirectURI, Metadata: in.Metadata,
+			CreatedAt: now, ExpiresAt: lb.Seconds(now.Add(lb.OAuthStateTTL)),
+		}
+		if err := s.e.states.Create(ctx, &st); err != nil {
+			return lb.OAuthState{}, err
+		}
+		return st, nil
+	})
 }
 
 // Consume returns the state and deletes it, in one conditional DeleteItem
@@ -42,17 +52,17 @@ func (s *OAuthStates) Create(ctx context.Context, in NewOAuthState) (_ lb.OAuthS
 // one gets it; a state past its expiry is refused even before DynamoDB's
 // TTL removes it. Errors: *table.ValidationError, table.ErrNotFound
 // (unknown, already used or expired).
-func (s *OAuthStates) Consume(ctx context.Context, state string) (_ lb.OAuthState, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-31", "listbackup.OAuthStates.Consume")
-	defer func() { call.End(err) }()
-	if len(state) < 16 {
-		return lb.OAuthState{}, &table.ValidationError{Field: "state", Reason: "too short to be a state", Key: true}
-	}
-	k, err := lb.OAuthStateKey(state)
-	if err != nil {
-		return lb.OAuthState{}, err
-	}
-	return s.e.states.Take(ctx, k)
+func (s *OAuthStates) Consume(ctx context.Context, state string) (lb.OAuthState, error) {
+	return table.Run(ctx, s.consume, func(ctx context.Context) (lb.OAuthState, error) {
+		if len(state) < 16 {
+			return lb.OAuthState{}, &table.ValidationError{Field: "state", Reason: "too short to be a state", Key: true}
+		}
+		k, err := lb.OAuthStateKey(state)
+		if err != nil {
+			return lb.OAuthState{}, err
+		}
+		return s.e.states.Take(ctx, k)
+	})
 }
 
 // OAuthTokens serves LB-32 and LB-33. Access and refresh tokens are
@@ -68,11 +78,15 @@ type OAuthTokens struct {
 	//	page, err := s.OAuthTokens.ByPlatform.List(ctx, lb.OAuthToken{AccountID: a, Platform: lb.PlatformStripe})
 	ByPlatform *table.Pattern[lb.OAuthToken]
 
-	e *entities
+	save, get, refresh table.Op
+	e                  *entities
 }
 
 func newOAuthTokens(e *entities) *OAuthTokens {
 	return &OAuthTokens{e: e,
+		save:    table.NewOp(e.t, "LB-32", "listbackup.OAuthTokens.Save"),
+		get:     table.NewOp(e.t, "LB-32", "listbackup.OAuthTokens.Get"),
+		refresh: table.NewOp(e.t, "LB-32", "listbackup.OAuthTokens.Refresh"),
 		ByPlatform: table.NewPattern(e.oauthTokens, table.PatternDef[lb.OAuthToken]{ID: "LB-33", Name: "listbackup.OAuthTokens.ByPlatform",
 			Doc: "An account's OAuth tokens on one platform.", Reads: table.ReadPage, Index: table.GSI1, SortPrefix: true,
 			Check: func(t *lb.OAuthToken) error {
@@ -85,23 +99,23 @@ func newOAuthTokens(e *entities) *OAuthTokens {
 // SK = OAUTH. Errors: *table.ValidationError, table.ErrNoCipher.
 //
 // Pattern: LB-32 (its write side).
-func (s *OAuthTokens) Save(ctx context.Context, t *lb.OAuthToken) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-32", "listbackup.OAuthTokens.Save")
-	defer func() { call.End(err) }()
-	return s.e.oauthTokens.Put(ctx, t)
+func (s *OAuthTokens) Save(ctx context.Context, t *lb.OAuthToken) error {
+	return s.save.Do(ctx, func(ctx context.Context) error {
+		return s.e.oauthTokens.Put(ctx, t)
+	})
 }
 
 // Get returns a source's tokens, decrypted (LB-32): GetItem
 // PK = SOURCE#{sourceId}, SK = OAUTH. Errors: *table.ValidationError,
 // table.ErrNotFound.
-func (s *OAuthTokens) Get(ctx context.Context, src lb.SourceID) (_ lb.OAuthToken, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-32", "listbackup.OAuthTokens.Get")
-	defer func() { call.End(err) }()
-	k, err := lb.OAuthTokenKey(src)
-	if err != nil {
-		return lb.OAuthToken{}, err
-	}
-	return s.e.oauthTokens.Get(ctx, k)
+func (s *OAuthTokens) Get(ctx context.Context, src lb.SourceID) (lb.OAuthToken, error) {
+	return table.Run(ctx, s.get, func(ctx context.Context) (lb.OAuthToken, error) {
+		k, err := lb.OAuthTokenKey(src)
+		if err != nil {
+			return lb.OAuthToken{}, err
+		}
+		return s.e.oauthTokens.Get(ctx, k)
+	})
 }
 
 // Refresh replaces a source's token set after a refresh with the platform
@@ -112,22 +126,22 @@ func (s *OAuthTokens) Get(ctx context.Context, src lb.SourceID) (_ lb.OAuthToken
 // is not overwritten unseen. A
 // refresh token left empty keeps the stored one. Errors:
 // *table.ValidationError, table.ErrNotFound.
-func (s *OAuthTokens) Refresh(ctx context.Context, src lb.SourceID, tokens lb.OAuthTokenSet) (_ lb.OAuthToken, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-32", "listbackup.OAuthTokens.Refresh")
-	defer func() { call.End(err) }()
-	k, err := lb.OAuthTokenKey(src)
-	if err != nil {
-		return lb.OAuthToken{}, err
-	}
-	if tokens.AccessToken == "" {
-		return lb.OAuthToken{}, table.Invalid("tokens.accessToken", "required")
-	}
-	now := s.e.now()
-	return s.e.oauthTokens.Update(ctx, k, func(t *lb.OAuthToken) error {
-		if tokens.RefreshToken == "" {
-			tokens.RefreshToken = t.Tokens.RefreshToken
+func (s *OAuthTokens) Refresh(ctx context.Context, src lb.SourceID, tokens lb.OAuthTokenSet) (lb.OAuthToken, error) {
+	return table.Run(ctx, s.refresh, func(ctx context.Context) (lb.OAuthToken, error) {
+		k, err := lb.OAuthTokenKey(src)
+		if err != nil {
+			return lb.OAuthToken{}, err
 		}
-		t.Tokens, t.LastRefreshedAt = tokens, now
-		return nil
+		if tokens.AccessToken == "" {
+			return lb.OAuthToken{}, table.Invalid("tokens.accessToken", "required")
+		}
+		now := s.e.now()
+		return s.e.oauthTokens.Update(ctx, k, func(t *lb.OAuthToken) error {
+			if tokens.RefreshToken == "" {
+				tokens.RefreshToken = t.Tokens.RefreshToken
+			}
+			t.Tokens, t.LastRefreshedAt = tokens, now
+			return nil
+		})
 	})
 }

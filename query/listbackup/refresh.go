@@ -22,11 +22,14 @@ type RefreshTokens struct {
 	// PK = RTFAMILY#{tokenFamily}.
 	Family *table.Pattern[lb.RefreshToken]
 
-	e *entities
+	getByToken, revokeFamily table.Op
+	e                        *entities
 }
 
 func newRefreshTokens(e *entities) *RefreshTokens {
 	return &RefreshTokens{e: e,
+		getByToken:   table.NewOp(e.t, "LB-34", "listbackup.RefreshTokens.GetByToken"),
+		revokeFamily: table.NewOp(e.t, "LB-36", "listbackup.RefreshTokens.RevokeFamily"),
 		ByUser: table.NewPattern(e.refreshTokens, table.PatternDef[lb.RefreshToken]{ID: "LB-35", Name: "listbackup.RefreshTokens.ByUser",
 			Doc: "A user's refresh tokens, newest first.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true, Desc: true,
 			Check: func(r *lb.RefreshToken) error { return r.UserID.Validate("userId") }}),
@@ -80,17 +83,17 @@ func (s *RefreshTokens) Issue(ctx context.Context, in IssueInput) (_ string, _ l
 // PK = RTOKEN#{sha256(token)}; the plaintext is never stored. Expired
 // tokens are not returned. Errors: *table.ValidationError,
 // table.ErrNotFound.
-func (s *RefreshTokens) GetByToken(ctx context.Context, token string) (_ lb.RefreshToken, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-34", "listbackup.RefreshTokens.GetByToken")
-	defer func() { call.End(err) }()
-	if token == "" {
-		return lb.RefreshToken{}, table.Invalid("refreshToken", "empty")
-	}
-	k, err := lb.RefreshTokenKey(lb.Hash(token))
-	if err != nil {
-		return lb.RefreshToken{}, err
-	}
-	return s.e.refreshTokens.Get(ctx, k, table.Consistent())
+func (s *RefreshTokens) GetByToken(ctx context.Context, token string) (lb.RefreshToken, error) {
+	return table.Run(ctx, s.getByToken, func(ctx context.Context) (lb.RefreshToken, error) {
+		if token == "" {
+			return lb.RefreshToken{}, table.Invalid("refreshToken", "empty")
+		}
+		k, err := lb.RefreshTokenKey(lb.Hash(token))
+		if err != nil {
+			return lb.RefreshToken{}, err
+		}
+		return s.e.refreshTokens.Get(ctx, k, table.Consistent())
+	})
 }
 
 // RevokeFamily revokes a token family (LB-36) and returns how many of its
@@ -105,49 +108,49 @@ func (s *RefreshTokens) GetByToken(ctx context.Context, token string) (_ lb.Refr
 // tokens setting revoked, revokedAt, revokedBy and revokedReason) is
 // cleanup for readers of single tokens; if it fails the error says so
 // and the family stays revoked. Errors: *table.ValidationError.
-func (s *RefreshTokens) RevokeFamily(ctx context.Context, family lb.TokenFamilyID, by lb.UserID, reason string) (_ int, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-36", "listbackup.RefreshTokens.RevokeFamily")
-	defer func() { call.End(err) }()
-	k, err := lb.TokenFamilyKey(family)
-	if err != nil {
-		return 0, err
-	}
-	now := s.e.now()
-	set := map[string]any{"revoked": true, "revokedAt": now, "revokedReason": reason}
-	if by != "" {
-		set["revokedBy"] = string(by)
-	}
-	if reason == "" {
-		delete(set, "revokedReason")
-	}
-	if err := s.revokeFact(ctx, k, family, set); err != nil {
-		return 0, fmt.Errorf("revoke family %s: %w", family, err)
-	}
-	toks, err := table.Collect(s.Family.All(ctx, lb.RefreshToken{TokenFamily: family}, table.Limit(table.MaxListLimit)))
-	if err != nil {
-		return 0, fmt.Errorf("revoke family %s: family revoked, its tokens not marked: %w", family, err)
-	}
-	var ops []table.TxOp
-	for _, t := range toks {
-		if t.Revoked {
-			continue
-		}
-		k, err := lb.RefreshTokenKey(t.TokenHash)
+func (s *RefreshTokens) RevokeFamily(ctx context.Context, family lb.TokenFamilyID, by lb.UserID, reason string) (int, error) {
+	return table.Run(ctx, s.revokeFamily, func(ctx context.Context) (int, error) {
+		k, err := lb.TokenFamilyKey(family)
 		if err != nil {
 			return 0, err
 		}
-		op, err := s.e.refreshTokens.PatchOp(k, table.Patch{Set: set})
+		now := s.e.now()
+		set := map[string]any{"revoked": true, "revokedAt": now, "revokedReason": reason}
+		if by != "" {
+			set["revokedBy"] = string(by)
+		}
+		if reason == "" {
+			delete(set, "revokedReason")
+		}
+		if err := s.revokeFact(ctx, k, family, set); err != nil {
+			return 0, fmt.Errorf("revoke family %s: %w", family, err)
+		}
+		toks, err := table.Collect(s.Family.All(ctx, lb.RefreshToken{TokenFamily: family}, table.Limit(table.MaxListLimit)))
 		if err != nil {
-			return 0, err
+			return 0, fmt.Errorf("revoke family %s: family revoked, its tokens not marked: %w", family, err)
 		}
-		ops = append(ops, op)
-	}
-	for i := 0; i < len(ops); i += table.MaxTxItems {
-		if err := s.e.t.Transact(ctx, ops[i:min(i+table.MaxTxItems, len(ops))]...); err != nil {
-			return i, fmt.Errorf("revoke family %s: family revoked, %d of %d tokens marked: %w", family, i, len(ops), err)
+		var ops []table.TxOp
+		for _, t := range toks {
+			if t.Revoked {
+				continue
+			}
+			k, err := lb.RefreshTokenKey(t.TokenHash)
+			if err != nil {
+				return 0, err
+			}
+			op, err := s.e.refreshTokens.PatchOp(k, table.Patch{Set: set})
+			if err != nil {
+				return 0, err
+			}
+			ops = append(ops, op)
 		}
-	}
-	return len(ops), nil
+		for i := 0; i < len(ops); i += table.MaxTxItems {
+			if err := s.e.t.Transact(ctx, ops[i:min(i+table.MaxTxItems, len(ops))]...); err != nil {
+				return i, fmt.Errorf("revoke family %s: family revoked, %d of %d tokens marked: %w", family, i, len(ops), err)
+			}
+		}
+		return len(ops), nil
+	})
 }
 
 // revokeFact marks the family item revoked, creating it (revoked) for a

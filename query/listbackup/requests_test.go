@@ -238,8 +238,10 @@ func costAccounts(t *testing.T, r *costRun) {
 	r.m(t, "AccountScope.Get", "", func() error { _, err := scope.Get(c); return err })
 	r.m(t, "Accounts.ListChildren", "a page of 2", func() error { return page(s.Accounts.ListChildren(c, "root", "")).of(2) })
 	r.m(t, "Accounts.AllChildren", "2 accounts, 1 page", func() error { return drain(2, s.Accounts.AllChildren(c, "root", "")) })
-	r.m(t, "Accounts.ListByType", "a page of 2", func() error { return page(s.Accounts.ListByType(c, lb.AccountSubsidiary)).of(2) })
-	r.m(t, "Accounts.AllByType", "2 accounts, 1 page", func() error { return drain(2, s.Accounts.AllByType(c, lb.AccountSubsidiary)) })
+	r.m(t, "Accounts.ByType.List", "a page of 2", func() error {
+		return page(s.Accounts.ByType.List(c, lb.Account{AccountType: lb.AccountSubsidiary})).of(2)
+	})
+	r.m(t, "Accounts.ByType.All", "2 accounts, 1 page", func() error { return drain(2, s.Accounts.ByType.All(c, lb.Account{AccountType: lb.AccountSubsidiary})) })
 	r.m(t, "Accounts.ListSubtree", "a page of 4", func() error { return page(s.Accounts.ListSubtree(c, "/acme/")).of(4) })
 	r.m(t, "Accounts.AllSubtree", "4 accounts, 1 page", func() error { return drain(4, s.Accounts.AllSubtree(c, "/acme/")) })
 	r.m(t, "Accounts.Update", "the name", func() error {
@@ -270,11 +272,14 @@ func costMembershipsTeams(t *testing.T, r *costRun) {
 	} {
 		r.once(t, "Teams.Create", "a team of 2 members", func() error { return s.Teams.Create(c, &tm) })
 	}
-	r.m(t, "Memberships.ListByUser", "a page of 2", func() error { return page(s.Memberships.ListByUser(c, "mu1")).of(2) })
-	r.m(t, "Memberships.AllByUser", "2 memberships, 1 page", func() error { return drain(2, s.Memberships.AllByUser(c, "mu1")) })
+	r.m(t, "Memberships.ByUser.List", "a page of 2", func() error { return page(s.Memberships.ByUser.List(c, lb.Membership{UserID: "mu1"})).of(2) })
+	r.m(t, "Memberships.ByUser.All", "2 memberships, 1 page", func() error { return drain(2, s.Memberships.ByUser.All(c, lb.Membership{UserID: "mu1"})) })
 	r.m(t, "Memberships.ListByAccount", "a page of 2", func() error { return page(s.Memberships.ListByAccount(c, "ma1", "")).of(2) })
 	r.m(t, "Memberships.AllByAccount", "2 members, 1 page", func() error { return drain(2, s.Memberships.AllByAccount(c, "ma1", "")) })
-	r.m(t, "Memberships.Get", "", func() error { _, err := s.Memberships.Get(c, "mu1", "ma1"); return err })
+	r.m(t, "Memberships.ByID.Get", "", func() error {
+		_, err := s.Memberships.ByID.Get(c, lb.Membership{UserID: "mu1", AccountID: "ma1"})
+		return err
+	})
 	r.m(t, "Memberships.SetRole", "", func() error { _, err := s.Memberships.SetRole(c, "mu2", "ma1", lb.MemberMember); return err })
 	r.m(t, "Teams.ListByAccount", "a page of 2", func() error { return page(s.Teams.ListByAccount(c, "ma1")).of(2) })
 	r.m(t, "Teams.AllByAccount", "2 teams, 1 page", func() error { return drain(2, s.Teams.AllByAccount(c, "ma1")) })
@@ -404,22 +409,19 @@ func costActivities(t *testing.T, r *costRun) {
 	r.m(t, "Activities.Record", "", func() error { return s.Activities.Record(c, rec(0, "ae1", "au1", lb.ResSource, "source.created")) })
 	must(t, s.Activities.Record(c, rec(1, "ae2", "au1", lb.ResSource, "sync.completed")))
 	must(t, s.Activities.Record(c, rec(2, "ae3", "au2", lb.ResJob, "sync.completed")))
-	all := listbackup.TimeRange{}
-	r.m(t, "Activities.ListByAccount", "a page of 3", func() error { return page(s.Activities.ListByAccount(c, "aa1", all)).of(3) })
-	r.m(t, "Activities.AllByAccount", "3 activities, 1 page", func() error { return drain(3, s.Activities.AllByAccount(c, "aa1", all)) })
-	r.m(t, "Activities.ListByUser", "a page of 2", func() error { return page(s.Activities.ListByUser(c, "au1", all)).of(2) })
-	r.m(t, "Activities.AllByUser", "2 activities, 1 page", func() error { return drain(2, s.Activities.AllByUser(c, "au1", all)) })
-	r.m(t, "Activities.ListByResourceType", "a page of 2", func() error {
-		return page(s.Activities.ListByResourceType(c, "aa1", lb.ResSource, all)).of(2)
+	acct, user := lb.Activity{AccountID: "aa1"}, lb.Activity{UserID: "au1"}
+	res, evt := lb.Activity{AccountID: "aa1", ResourceType: lb.ResSource}, lb.Activity{AccountID: "aa1", EventType: "sync.completed"}
+	r.m(t, "Activities.ByAccount.Between", "a page of 3", func() error { return page(s.Activities.ByAccount.Between(c, acct, acct)).of(3) })
+	r.m(t, "Activities.ByAccount.AllBetween", "3 activities, 1 page", func() error { return drain(3, s.Activities.ByAccount.AllBetween(c, acct, acct)) })
+	r.m(t, "Activities.ByUser.Between", "a page of 2", func() error { return page(s.Activities.ByUser.Between(c, user, user)).of(2) })
+	r.m(t, "Activities.ByUser.AllBetween", "2 activities, 1 page", func() error { return drain(2, s.Activities.ByUser.AllBetween(c, user, user)) })
+	r.m(t, "Activities.ByResourceType.Between", "a page of 2", func() error { return page(s.Activities.ByResourceType.Between(c, res, res)).of(2) })
+	r.m(t, "Activities.ByResourceType.AllBetween", "2 activities, 1 page", func() error {
+		return drain(2, s.Activities.ByResourceType.AllBetween(c, res, res))
 	})
-	r.m(t, "Activities.AllByResourceType", "2 activities, 1 page", func() error {
-		return drain(2, s.Activities.AllByResourceType(c, "aa1", lb.ResSource, all))
-	})
-	r.m(t, "Activities.ListByEventType", "a page of 2", func() error {
-		return page(s.Activities.ListByEventType(c, "aa1", "sync.completed", all)).of(2)
-	})
-	r.m(t, "Activities.AllByEventType", "2 activities, 1 page", func() error {
-		return drain(2, s.Activities.AllByEventType(c, "aa1", "sync.completed", all))
+	r.m(t, "Activities.ByEventType.Between", "a page of 2", func() error { return page(s.Activities.ByEventType.Between(c, evt, evt)).of(2) })
+	r.m(t, "Activities.ByEventType.AllBetween", "2 activities, 1 page", func() error {
+		return drain(2, s.Activities.ByEventType.AllBetween(c, evt, evt))
 	})
 }
 
@@ -525,12 +527,12 @@ func costNotifications(t *testing.T, r *costRun) {
 		sent = append(sent, n)
 		r.clock.Add(time.Minute)
 	}
-	all := listbackup.TimeRange{}
+	na1 := lb.Notification{AccountID: "na1"}
 	r.m(t, "Notifications.MarkRead", "", func() error { _, err := s.Notifications.MarkRead(c, "nu1", sent[0].CreatedAt, "nn1"); return err })
 	r.m(t, "Notifications.ByUser.List", "a page of 3", func() error { return page(s.Notifications.ByUser.List(c, lb.Notification{UserID: "nu1"})).of(3) })
 	r.m(t, "Notifications.ByUser.All", "3 notifications, 1 page", func() error { return drain(3, s.Notifications.ByUser.All(c, lb.Notification{UserID: "nu1"})) })
-	r.m(t, "Notifications.ListByAccount", "a page of 3", func() error { return page(s.Notifications.ListByAccount(c, "na1", all)).of(3) })
-	r.m(t, "Notifications.AllByAccount", "3 notifications, 1 page", func() error { return drain(3, s.Notifications.AllByAccount(c, "na1", all)) })
+	r.m(t, "Notifications.ByAccount.Between", "a page of 3", func() error { return page(s.Notifications.ByAccount.Between(c, na1, na1)).of(3) })
+	r.m(t, "Notifications.ByAccount.AllBetween", "3 notifications, 1 page", func() error { return drain(3, s.Notifications.ByAccount.AllBetween(c, na1, na1)) })
 	r.m(t, "Notifications.ByStatus.List", "a page of 2", func() error {
 		return page(s.Notifications.ByStatus.List(c, lb.Notification{UserID: "nu1", Status: lb.NotificationPending})).of(2)
 	})

@@ -20,11 +20,17 @@ type Schedules struct {
 	//	page, err := s.Schedules.BySource.List(ctx, lb.SyncSchedule{SourceID: src})
 	BySource *table.Pattern[lb.SyncSchedule]
 
-	e *entities
+	create, due, dueInShards, recordRun, setActive table.Op
+	e                                              *entities
 }
 
 func newSchedules(e *entities) *Schedules {
 	return &Schedules{e: e,
+		create:      table.NewOp(e.t, "LB-47", "listbackup.Schedules.Create"),
+		due:         table.NewOp(e.t, "LB-48", "listbackup.Schedules.Due"),
+		dueInShards: table.NewOp(e.t, "LB-48", "listbackup.Schedules.DueInShards"),
+		recordRun:   table.NewOp(e.t, "LB-49", "listbackup.Schedules.RecordRun"),
+		setActive:   table.NewOp(e.t, "LB-49", "listbackup.Schedules.SetActive"),
 		BySource: table.NewPattern(e.schedules, table.PatternDef[lb.SyncSchedule]{ID: "LB-47", Name: "listbackup.Schedules.BySource",
 			Doc: "A source's sync schedules.", Reads: table.ReadPage,
 			Check: func(sc *lb.SyncSchedule) error { return sc.SourceID.Validate("sourceId") }}),
@@ -36,13 +42,13 @@ func newSchedules(e *entities) *Schedules {
 // table.ErrAlreadyExists.
 //
 // Pattern: LB-47 (its write side).
-func (s *Schedules) Create(ctx context.Context, sc *lb.SyncSchedule) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-47", "listbackup.Schedules.Create")
-	defer func() { call.End(err) }()
-	if sc.ScheduleID == "" {
-		sc.ScheduleID = lb.ScheduleID(lb.NewUUID())
-	}
-	return s.e.schedules.Create(ctx, sc)
+func (s *Schedules) Create(ctx context.Context, sc *lb.SyncSchedule) error {
+	return s.create.Do(ctx, func(ctx context.Context) error {
+		if sc.ScheduleID == "" {
+			sc.ScheduleID = lb.ScheduleID(lb.NewUUID())
+		}
+		return s.e.schedules.Create(ctx, sc)
+	})
 }
 
 // Due returns one page of the active schedules with nextRunAt <= now,
@@ -52,10 +58,10 @@ func (s *Schedules) Create(ctx context.Context, sc *lb.SyncSchedule) (err error)
 // one request per shard per page (more when one shard holds much more of
 // the page than the others). Errors: *table.ValidationError (zero now),
 // table.ErrInvalidCursor.
-func (s *Schedules) Due(ctx context.Context, now time.Time, opts ...table.ListOption) (_ table.Page[lb.SyncSchedule], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-48", "listbackup.Schedules.Due")
-	defer func() { call.End(err) }()
-	return s.due(ctx, now, nil, opts)
+func (s *Schedules) Due(ctx context.Context, now time.Time, opts ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
+	return table.Run(ctx, s.due, func(ctx context.Context) (table.Page[lb.SyncSchedule], error) {
+		return s.dueIn(ctx, now, nil, opts)
+	})
 }
 
 // DueInShards is [Schedules.Due] over some shards only (LB-48), for a
@@ -64,19 +70,19 @@ func (s *Schedules) Due(ctx context.Context, now time.Time, opts ...table.ListOp
 // Shards()). Workers owning disjoint shards that cover them all see every
 // due schedule once. Errors: *table.ValidationError (zero now, a shard out
 // of range), table.ErrInvalidCursor.
-func (s *Schedules) DueInShards(ctx context.Context, now time.Time, shards []int, opts ...table.ListOption) (_ table.Page[lb.SyncSchedule], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-48", "listbackup.Schedules.DueInShards")
-	defer func() { call.End(err) }()
-	if len(shards) == 0 {
-		return table.Page[lb.SyncSchedule]{}, table.Invalid("shards", "none")
-	}
-	return s.due(ctx, now, shards, opts)
+func (s *Schedules) DueInShards(ctx context.Context, now time.Time, shards []int, opts ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
+	return table.Run(ctx, s.dueInShards, func(ctx context.Context) (table.Page[lb.SyncSchedule], error) {
+		if len(shards) == 0 {
+			return table.Page[lb.SyncSchedule]{}, table.Invalid("shards", "none")
+		}
+		return s.dueIn(ctx, now, shards, opts)
+	})
 }
 
 // Shards returns the shard count of the due index (Options.IndexShards).
 func (s *Schedules) Shards() int { return s.e.shards }
 
-func (s *Schedules) due(ctx context.Context, now time.Time, shards []int, opts []table.ListOption) (table.Page[lb.SyncSchedule], error) {
+func (s *Schedules) dueIn(ctx context.Context, now time.Time, shards []int, opts []table.ListOption) (table.Page[lb.SyncSchedule], error) {
 	if now.IsZero() {
 		return table.Page[lb.SyncSchedule]{}, table.Invalid("now", "required")
 	}
@@ -121,19 +127,19 @@ func (s *Schedules) AllDue(ctx context.Context, now time.Time, opts ...table.Lis
 // not touch: the index entry is recomputed from the stored schedule read,
 // and the write is conditioned on its version. Errors:
 // *table.ValidationError (next not after ranAt), table.ErrNotFound.
-func (s *Schedules) RecordRun(ctx context.Context, src lb.SourceID, id lb.ScheduleID, ranAt, next time.Time) (_ lb.SyncSchedule, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-49", "listbackup.Schedules.RecordRun")
-	defer func() { call.End(err) }()
-	k, err := lb.ScheduleKey(src, id)
-	if err != nil {
-		return lb.SyncSchedule{}, err
-	}
-	if ranAt.IsZero() || !next.After(ranAt) {
-		return lb.SyncSchedule{}, table.Invalid("nextRunAt", "must be after the run time")
-	}
-	return s.e.schedules.Update(ctx, k, func(sc *lb.SyncSchedule) error {
-		sc.LastRunAt, sc.NextRunAt = lb.Seconds(ranAt), lb.Seconds(next)
-		return nil
+func (s *Schedules) RecordRun(ctx context.Context, src lb.SourceID, id lb.ScheduleID, ranAt, next time.Time) (lb.SyncSchedule, error) {
+	return table.Run(ctx, s.recordRun, func(ctx context.Context) (lb.SyncSchedule, error) {
+		k, err := lb.ScheduleKey(src, id)
+		if err != nil {
+			return lb.SyncSchedule{}, err
+		}
+		if ranAt.IsZero() || !next.After(ranAt) {
+			return lb.SyncSchedule{}, table.Invalid("nextRunAt", "must be after the run time")
+		}
+		return s.e.schedules.Update(ctx, k, func(sc *lb.SyncSchedule) error {
+			sc.LastRunAt, sc.NextRunAt = lb.Seconds(ranAt), lb.Seconds(next)
+			return nil
+		})
 	})
 }
 
@@ -141,14 +147,14 @@ func (s *Schedules) RecordRun(ctx context.Context, src lb.SourceID, id lb.Schedu
 // Errors: *table.ValidationError, table.ErrNotFound.
 //
 // Pattern: LB-49 (its write side).
-func (s *Schedules) SetActive(ctx context.Context, src lb.SourceID, id lb.ScheduleID, active bool) (_ lb.SyncSchedule, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-49", "listbackup.Schedules.SetActive")
-	defer func() { call.End(err) }()
-	k, err := lb.ScheduleKey(src, id)
-	if err != nil {
-		return lb.SyncSchedule{}, err
-	}
-	return s.e.schedules.Update(ctx, k, func(sc *lb.SyncSchedule) error { sc.IsActive = active; return nil })
+func (s *Schedules) SetActive(ctx context.Context, src lb.SourceID, id lb.ScheduleID, active bool) (lb.SyncSchedule, error) {
+	return table.Run(ctx, s.setActive, func(ctx context.Context) (lb.SyncSchedule, error) {
+		k, err := lb.ScheduleKey(src, id)
+		if err != nil {
+			return lb.SyncSchedule{}, err
+		}
+		return s.e.schedules.Update(ctx, k, func(sc *lb.SyncSchedule) error { sc.IsActive = active; return nil })
+	})
 }
 
 // Runs serves LB-50 and LB-51 (core's sync_history).
@@ -162,11 +168,15 @@ type Runs struct {
 	//	page, err := s.Runs.BySource.List(ctx, lb.SyncRun{SourceID: src})
 	BySource *table.Pattern[lb.SyncRun]
 
-	e *entities
+	record, finish, listByStatus table.Op
+	e                            *entities
 }
 
 func newRuns(e *entities) *Runs {
 	return &Runs{e: e,
+		record:       table.NewOp(e.t, "LB-50", "listbackup.Runs.Record"),
+		finish:       table.NewOp(e.t, "LB-50", "listbackup.Runs.Finish"),
+		listByStatus: table.NewOp(e.t, "LB-51", "listbackup.Runs.ListByStatus"),
 		BySource: table.NewPattern(e.runs, table.PatternDef[lb.SyncRun]{ID: "LB-50", Name: "listbackup.Runs.BySource",
 			Doc: "A source's sync runs, newest first.", Reads: table.ReadPage, Desc: true,
 			Check: func(r *lb.SyncRun) error { return r.SourceID.Validate("sourceId") }}),
@@ -178,20 +188,20 @@ func newRuns(e *entities) *Runs {
 // table.ErrAlreadyExists.
 //
 // Pattern: LB-50 (its write side).
-func (s *Runs) Record(ctx context.Context, r *lb.SyncRun) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-50", "listbackup.Runs.Record")
-	defer func() { call.End(err) }()
-	if r.SyncID == "" {
-		r.SyncID = lb.SyncID(lb.NewUUID())
-	}
-	if r.StartedAt.IsZero() {
-		r.StartedAt = s.e.now()
-	}
-	r.StartedAt = lb.Seconds(r.StartedAt)
-	if r.Status == "" {
-		r.Status = lb.RunRunning
-	}
-	return s.e.runs.Create(ctx, r)
+func (s *Runs) Record(ctx context.Context, r *lb.SyncRun) error {
+	return s.record.Do(ctx, func(ctx context.Context) error {
+		if r.SyncID == "" {
+			r.SyncID = lb.SyncID(lb.NewUUID())
+		}
+		if r.StartedAt.IsZero() {
+			r.StartedAt = s.e.now()
+		}
+		r.StartedAt = lb.Seconds(r.StartedAt)
+		if r.Status == "" {
+			r.Status = lb.RunRunning
+		}
+		return s.e.runs.Create(ctx, r)
+	})
 }
 
 // Finish records a run's outcome (status, completedAt, duration, counts,
@@ -199,24 +209,24 @@ func (s *Runs) Record(ctx context.Context, r *lb.SyncRun) (err error) {
 // table.ErrNotFound.
 //
 // Pattern: LB-50 (its write side).
-func (s *Runs) Finish(ctx context.Context, src lb.SourceID, startedAt time.Time, id lb.SyncID, status lb.RunStatus, records map[string]int64, errs []string) (_ lb.SyncRun, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-50", "listbackup.Runs.Finish")
-	defer func() { call.End(err) }()
-	k, err := lb.RunKey(src, lb.Seconds(startedAt), id)
-	if err != nil {
-		return lb.SyncRun{}, err
-	}
-	if err := status.Check("status"); err != nil {
-		return lb.SyncRun{}, err
-	}
-	now := lb.Seconds(s.e.now())
-	return s.e.runs.Update(ctx, k, func(r *lb.SyncRun) error {
-		r.Status, r.CompletedAt, r.Errors = status, now, errs
-		r.Duration = int64(now.Sub(r.StartedAt) / time.Second)
-		if records != nil {
-			r.RecordsProcessed = records
+func (s *Runs) Finish(ctx context.Context, src lb.SourceID, startedAt time.Time, id lb.SyncID, status lb.RunStatus, records map[string]int64, errs []string) (lb.SyncRun, error) {
+	return table.Run(ctx, s.finish, func(ctx context.Context) (lb.SyncRun, error) {
+		k, err := lb.RunKey(src, lb.Seconds(startedAt), id)
+		if err != nil {
+			return lb.SyncRun{}, err
 		}
-		return nil
+		if err := status.Check("status"); err != nil {
+			return lb.SyncRun{}, err
+		}
+		now := lb.Seconds(s.e.now())
+		return s.e.runs.Update(ctx, k, func(r *lb.SyncRun) error {
+			r.Status, r.CompletedAt, r.Errors = status, now, errs
+			r.Duration = int64(now.Sub(r.StartedAt) / time.Second)
+			if records != nil {
+				r.RecordsProcessed = records
+			}
+			return nil
+		})
 	})
 }
 
@@ -226,21 +236,21 @@ func (s *Runs) Finish(ctx context.Context, src lb.SourceID, startedAt time.Time,
 // RUNS#{status} itself with one shard), sent at once and merged by
 // startedAt: one request per shard per page. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Runs) ListByStatus(ctx context.Context, st lb.RunStatus, r TimeRange, opts ...table.ListOption) (_ table.Page[lb.SyncRun], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-51", "listbackup.Runs.ListByStatus")
-	defer func() { call.End(err) }()
-	if err := st.Check("status"); err != nil {
-		return table.Page[lb.SyncRun]{}, err
-	}
-	q, err := inPartition(table.GSI1, lb.RunStatusIndex, vals{"status": string(st)})
-	if err != nil {
-		return table.Page[lb.SyncRun]{}, err
-	}
-	if q.SK, err = r.cond(lb.RunStatusIndex, nil, "startedAt"); err != nil {
-		return table.Page[lb.SyncRun]{}, err
-	}
-	q.Desc = true
-	return s.e.runs.List(ctx, q, opts...)
+func (s *Runs) ListByStatus(ctx context.Context, st lb.RunStatus, r TimeRange, opts ...table.ListOption) (table.Page[lb.SyncRun], error) {
+	return table.Run(ctx, s.listByStatus, func(ctx context.Context) (table.Page[lb.SyncRun], error) {
+		if err := st.Check("status"); err != nil {
+			return table.Page[lb.SyncRun]{}, err
+		}
+		q, err := inPartition(table.GSI1, lb.RunStatusIndex, vals{"status": string(st)})
+		if err != nil {
+			return table.Page[lb.SyncRun]{}, err
+		}
+		if q.SK, err = r.cond(lb.RunStatusIndex, nil, "startedAt"); err != nil {
+			return table.Page[lb.SyncRun]{}, err
+		}
+		q.Desc = true
+		return s.e.runs.List(ctx, q, opts...)
+	})
 }
 
 // AllByStatus iterates over LB-51.

@@ -30,6 +30,7 @@ type AccountScope struct {
 	APIKeys     *APIKeys
 	Teams       *Teams
 	Tags        *Tags
+	get         table.Op
 	e           *entities
 }
 
@@ -41,17 +42,18 @@ func (s *Store) ForAccount(account lb.AccountID) (*AccountScope, error) {
 	}
 	e := s.Sources.e
 	return &AccountScope{Account: account, e: e,
-		Sources: &Sources{e: e, acct: account}, Jobs: &Jobs{e: e, acct: account},
-		Connections: &Connections{e: e, acct: account}, Webhooks: &Webhooks{e: e, acct: account},
-		APIKeys: &APIKeys{e: e, acct: account}, Teams: &Teams{e: e, acct: account}, Tags: &Tags{e: e, acct: account},
+		Sources: newSources(e, account), Jobs: newJobs(e, account),
+		Connections: newConnections(e, account), Webhooks: newWebhooks(e, account),
+		APIKeys: newAPIKeys(e, account), Teams: newTeams(e, account), Tags: newTags(e, account),
+		get: table.NewOp(e.t, "LB-9", "listbackup.AccountScope.Get"),
 	}, nil
 }
 
 // Get returns the scope's own account (LB-9). Errors: table.ErrNotFound.
-func (a *AccountScope) Get(ctx context.Context) (_ lb.Account, err error) {
-	ctx, call := a.e.t.Call(ctx, "LB-9", "listbackup.AccountScope.Get")
-	defer func() { call.End(err) }()
-	return (&Accounts{a.e}).Get(ctx, a.Account)
+func (a *AccountScope) Get(ctx context.Context) (lb.Account, error) {
+	return table.Run(ctx, a.get, func(ctx context.Context) (lb.Account, error) {
+		return newAccounts(a.e).Get(ctx, a.Account)
+	})
 }
 
 // view is an entity seen whole (acct "") or through one account's scope:

@@ -32,36 +32,36 @@ func deletedErr(op, id string) error {
 // interrupted halfway can simply be repeated.
 // OAuth tokens, runs and jobs of the source are kept. Errors:
 // *table.ValidationError, table.ErrNotFound (missing or already deleted).
-func (s *Sources) Delete(ctx context.Context, id lb.SourceID) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-65", "listbackup.Sources.Delete")
-	defer func() { call.End(err) }()
-	k, err := lb.SourceKey(id)
-	if err != nil {
-		return err
-	}
-	if _, err := s.Get(ctx, id); err != nil {
-		return err
-	}
-	sched := s.e.scheduleStore
-	for sc, err := range sched.BySource.All(ctx, lb.SyncSchedule{SourceID: id}) {
+func (s *Sources) Delete(ctx context.Context, id lb.SourceID) error {
+	return s.delete.Do(ctx, func(ctx context.Context) error {
+		k, err := lb.SourceKey(id)
 		if err != nil {
-			return fmt.Errorf("delete source %s: %w", id, err)
+			return err
 		}
-		if sc.IsActive {
-			if _, err := sched.SetActive(ctx, id, sc.ScheduleID, false); err != nil {
+		if _, err := s.Get(ctx, id); err != nil {
+			return err
+		}
+		sched := s.e.scheduleStore
+		for sc, err := range sched.BySource.All(ctx, lb.SyncSchedule{SourceID: id}) {
+			if err != nil {
 				return fmt.Errorf("delete source %s: %w", id, err)
 			}
+			if sc.IsActive {
+				if _, err := sched.SetActive(ctx, id, sc.ScheduleID, false); err != nil {
+					return fmt.Errorf("delete source %s: %w", id, err)
+				}
+			}
 		}
-	}
-	now := s.e.now()
-	_, err = s.v().Update(ctx, k, func(src *lb.Source) error {
-		if src.Deleted() {
-			return deletedErr("delete source", string(id))
-		}
-		src.Status, src.DeletedAt = lb.SourceDisconnected, now
-		return nil
+		now := s.e.now()
+		_, err = s.v().Update(ctx, k, func(src *lb.Source) error {
+			if src.Deleted() {
+				return deletedErr("delete source", string(id))
+			}
+			src.Status, src.DeletedAt = lb.SourceDisconnected, now
+			return nil
+		})
+		return err
 	})
-	return err
 }
 
 // Update applies change to a connection (LB-65: status, credentials,
@@ -72,24 +72,24 @@ func (s *Sources) Delete(ctx context.Context, id lb.SourceID) (err error) {
 // and the version the write is conditioned on. A connection cannot move
 // to another account or user, and a soft-deleted one cannot be updated.
 // Errors: *table.ValidationError, table.ErrNotFound (missing or deleted).
-func (s *Connections) Update(ctx context.Context, id lb.ConnectionID, change func(*lb.Connection) error) (_ lb.Connection, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-65", "listbackup.Connections.Update")
-	defer func() { call.End(err) }()
-	k, err := lb.ConnectionKey(id)
-	if err != nil {
-		return lb.Connection{}, err
-	}
-	return s.v().Update(ctx, k, func(c *lb.Connection) error {
-		if c.Deleted() {
-			return deletedErr("update connection", string(id))
+func (s *Connections) Update(ctx context.Context, id lb.ConnectionID, change func(*lb.Connection) error) (lb.Connection, error) {
+	return table.Run(ctx, s.update, func(ctx context.Context) (lb.Connection, error) {
+		k, err := lb.ConnectionKey(id)
+		if err != nil {
+			return lb.Connection{}, err
 		}
-		if err := change(c); err != nil {
-			return err
-		}
-		if c.Deleted() {
-			return table.Invalid("deletedAt", "set by Delete only")
-		}
-		return nil
+		return s.v().Update(ctx, k, func(c *lb.Connection) error {
+			if c.Deleted() {
+				return deletedErr("update connection", string(id))
+			}
+			if err := change(c); err != nil {
+				return err
+			}
+			if c.Deleted() {
+				return table.Invalid("deletedAt", "set by Delete only")
+			}
+			return nil
+		})
 	})
 }
 
@@ -101,22 +101,22 @@ func (s *Connections) Update(ctx context.Context, id lb.ConnectionID, change fun
 // to give the write the version it is conditioned on) and one conditional
 // UpdateItem (table.Entity.Update). Errors: *table.ValidationError, table.ErrNotFound
 // (missing or already deleted).
-func (s *Connections) Delete(ctx context.Context, id lb.ConnectionID) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-65", "listbackup.Connections.Delete")
-	defer func() { call.End(err) }()
-	k, err := lb.ConnectionKey(id)
-	if err != nil {
-		return err
-	}
-	now := s.e.now()
-	_, err = s.v().Update(ctx, k, func(c *lb.Connection) error {
-		if c.Deleted() {
-			return deletedErr("delete connection", string(id))
+func (s *Connections) Delete(ctx context.Context, id lb.ConnectionID) error {
+	return s.delete.Do(ctx, func(ctx context.Context) error {
+		k, err := lb.ConnectionKey(id)
+		if err != nil {
+			return err
 		}
-		c.Status, c.DeletedAt = lb.ConnectionRevoked, now
-		c.Credentials.AccessToken, c.Credentials.RefreshToken, c.Credentials.APIKey = "", "", ""
-		c.Credentials.Extra = nil // the rest of the provider's token response (id_token...), sealed too
-		return nil
+		now := s.e.now()
+		_, err = s.v().Update(ctx, k, func(c *lb.Connection) error {
+			if c.Deleted() {
+				return deletedErr("delete connection", string(id))
+			}
+			c.Status, c.DeletedAt = lb.ConnectionRevoked, now
+			c.Credentials.AccessToken, c.Credentials.RefreshToken, c.Credentials.APIKey = "", "", ""
+			c.Credentials.Extra = nil // the rest of the provider's token response (id_token...), sealed too
+			return nil
+		})
+		return err
 	})
-	return err
 }

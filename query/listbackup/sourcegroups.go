@@ -23,11 +23,13 @@ type SourceGroups struct {
 	// PK = GROUPSRC#{groupId}; soft-deleted sources are not in it.
 	Sources *table.Pattern[lb.Source]
 
-	e *entities
+	create table.Op
+	e      *entities
 }
 
 func newSourceGroups(e *entities) *SourceGroups {
 	return &SourceGroups{e: e,
+		create: table.NewOp(e.t, "LB-69", "listbackup.SourceGroups.Create"),
 		ByID: table.NewPattern(e.groups, table.PatternDef[lb.SourceGroup]{ID: "LB-69", Name: "listbackup.SourceGroups.ByID",
 			Doc: "A source group by ID.", Reads: table.ReadOne,
 			Check: func(g *lb.SourceGroup) error { return g.GroupID.Validate("groupId") }}),
@@ -44,8 +46,8 @@ func newSourceGroups(e *entities) *SourceGroups {
 // table.ErrAlreadyExists.
 //
 // Pattern: LB-69 (its write side).
-func (s *SourceGroups) Create(ctx context.Context, g *lb.SourceGroup) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-69", "listbackup.SourceGroups.Create")
-	defer func() { call.End(err) }()
-	return s.e.groups.Create(ctx, g)
+func (s *SourceGroups) Create(ctx context.Context, g *lb.SourceGroup) error {
+	return s.create.Do(ctx, func(ctx context.Context) error {
+		return s.e.groups.Create(ctx, g)
+	})
 }

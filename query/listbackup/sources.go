@@ -10,38 +10,51 @@ import (
 
 // Sources serves LB-14..LB-17. Credentials are encrypted at rest.
 type Sources struct {
-	e    *entities
-	acct lb.AccountID // set: the view of one account (Store.ForAccount)
+	delete, create, get, update, listByAccount, listByPlatform, listByStatus table.Op
+	e                                                                        *entities
+	acct                                                                     lb.AccountID // set: the view of one account (Store.ForAccount)
+}
+
+func newSources(e *entities, acct lb.AccountID) *Sources {
+	return &Sources{e: e, acct: acct,
+		delete:         table.NewOp(e.t, "LB-65", "listbackup.Sources.Delete"),
+		create:         table.NewOp(e.t, "LB-14", "listbackup.Sources.Create"),
+		get:            table.NewOp(e.t, "LB-14", "listbackup.Sources.Get"),
+		update:         table.NewOp(e.t, "LB-65", "listbackup.Sources.Update"),
+		listByAccount:  table.NewOp(e.t, "LB-15", "listbackup.Sources.ListByAccount"),
+		listByPlatform: table.NewOp(e.t, "LB-16", "listbackup.Sources.ListByPlatform"),
+		listByStatus:   table.NewOp(e.t, "LB-17", "listbackup.Sources.ListByStatus"),
+	}
 }
 
 // Create creates source src. Status defaults to active. Errors:
 // *table.ValidationError, table.ErrAlreadyExists.
 //
 // Pattern: LB-14 (its write side).
-func (s *Sources) Create(ctx context.Context, src *lb.Source) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-14", "listbackup.Sources.Create")
-	defer func() { call.End(err) }()
-	if src.Status == "" {
-		src.Status = lb.SourceActive
-	}
-	return s.v().Create(ctx, src)
+func (s *Sources) Create(ctx context.Context, src *lb.Source) error {
+	return s.create.Do(ctx, func(ctx context.Context) error {
+		if src.Status == "" {
+			src.Status = lb.SourceActive
+		}
+		return s.v().Create(ctx, src)
+	})
 }
 
 // Get returns a source by ID (LB-14): GetItem PK = SOURCE#{sourceId},
 // SK = SOURCE. Errors: *table.ValidationError, table.ErrNotFound (also for
 // a soft-deleted source, LB-65).
-func (s *Sources) Get(ctx context.Context, id lb.SourceID) (_ lb.Source, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-14", "listbackup.Sources.Get")
-	defer func() { call.End(err) }()
-	k, err := lb.SourceKey(id)
-	if err != nil {
-		return lb.Source{}, err
-	}
-	src, err := s.v().Get(ctx, k)
-	if err == nil && src.Deleted() {
-		return lb.Source{}, deletedErr("get source", string(id))
-	}
-	return src, err
+func (s *Sources) Get(ctx context.Context, id lb.SourceID) (lb.Source, error) {
+	return table.Run(ctx, s.get, func(ctx context.Context) (lb.Source, error) {
+		k, err := lb.SourceKey(id)
+		if err != nil {
+			return lb.Source{}, err
+		}
+		src, err := s.v().Get(ctx, k)
+		if err == nil && src.Deleted() {
+			return lb.Source{}, deletedErr("get source", string(id))
+		}
+		return src, err
+	})
 }
 
 // Update applies change to a source (LB-65: status, name, platform,
@@ -53,24 +66,24 @@ func (s *Sources) Get(ctx context.Context, id lb.SourceID) (_ lb.Source, err err
 // cannot move to another account, and a soft-deleted one cannot be
 // updated. Errors: *table.ValidationError, table.ErrNotFound (missing or
 // deleted).
-func (s *Sources) Update(ctx context.Context, id lb.SourceID, change func(*lb.Source) error) (_ lb.Source, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-65", "listbackup.Sources.Update")
-	defer func() { call.End(err) }()
-	k, err := lb.SourceKey(id)
-	if err != nil {
-		return lb.Source{}, err
-	}
-	return s.v().Update(ctx, k, func(src *lb.Source) error {
-		if src.Deleted() {
-			return deletedErr("update source", string(id))
+func (s *Sources) Update(ctx context.Context, id lb.SourceID, change func(*lb.Source) error) (lb.Source, error) {
+	return table.Run(ctx, s.update, func(ctx context.Context) (lb.Source, error) {
+		k, err := lb.SourceKey(id)
+		if err != nil {
+			return lb.Source{}, err
 		}
-		if err := change(src); err != nil {
-			return err
-		}
-		if src.Deleted() {
-			return table.Invalid("deletedAt", "set by Delete only")
-		}
-		return nil
+		return s.v().Update(ctx, k, func(src *lb.Source) error {
+			if src.Deleted() {
+				return deletedErr("update source", string(id))
+			}
+			if err := change(src); err != nil {
+				return err
+			}
+			if src.Deleted() {
+				return table.Invalid("deletedAt", "set by Delete only")
+			}
+			return nil
+		})
 	})
 }
 
@@ -92,10 +105,10 @@ func (s *Sources) list(ctx context.Context, account lb.AccountID, ix table.Index
 // STATUS#. Every source is there, a source of ListBackup's own code too,
 // which names no platform and so is in no platform list (GSI1). Errors:
 // *table.ValidationError, table.ErrInvalidCursor.
-func (s *Sources) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (_ table.Page[lb.Source], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-15", "listbackup.Sources.ListByAccount")
-	defer func() { call.End(err) }()
-	return s.list(ctx, account, table.GSI2, lb.SourceStatusIndex, nil, opts)
+func (s *Sources) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (table.Page[lb.Source], error) {
+	return table.Run(ctx, s.listByAccount, func(ctx context.Context) (table.Page[lb.Source], error) {
+		return s.list(ctx, account, table.GSI2, lb.SourceStatusIndex, nil, opts)
+	})
 }
 
 // AllByAccount iterates over an account's sources (LB-15).
@@ -109,13 +122,13 @@ func (s *Sources) AllByAccount(ctx context.Context, account lb.AccountID, opts .
 // (LB-16): Query GSI1 PK = SOURCES#{accountId}, SK begins_with
 // PLATFORM#{platform}#. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Sources) ListByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) (_ table.Page[lb.Source], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-16", "listbackup.Sources.ListByPlatform")
-	defer func() { call.End(err) }()
-	if err := p.Check("platform"); err != nil {
-		return table.Page[lb.Source]{}, err
-	}
-	return s.list(ctx, account, table.GSI1, lb.SourcePlatformIndex, vals{"platform": string(p)}, opts)
+func (s *Sources) ListByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) (table.Page[lb.Source], error) {
+	return table.Run(ctx, s.listByPlatform, func(ctx context.Context) (table.Page[lb.Source], error) {
+		if err := p.Check("platform"); err != nil {
+			return table.Page[lb.Source]{}, err
+		}
+		return s.list(ctx, account, table.GSI1, lb.SourcePlatformIndex, vals{"platform": string(p)}, opts)
+	})
 }
 
 // AllByPlatform iterates over an account's sources on one platform (LB-16).
@@ -128,13 +141,13 @@ func (s *Sources) AllByPlatform(ctx context.Context, account lb.AccountID, p lb.
 // ListByStatus returns one page of an account's sources in one status
 // (LB-17): Query GSI2 PK = SOURCES#{accountId}, SK begins_with
 // STATUS#{status}#. Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Sources) ListByStatus(ctx context.Context, account lb.AccountID, st lb.SourceStatus, opts ...table.ListOption) (_ table.Page[lb.Source], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-17", "listbackup.Sources.ListByStatus")
-	defer func() { call.End(err) }()
-	if err := st.Check("status"); err != nil {
-		return table.Page[lb.Source]{}, err
-	}
-	return s.list(ctx, account, table.GSI2, lb.SourceStatusIndex, vals{"status": string(st)}, opts)
+func (s *Sources) ListByStatus(ctx context.Context, account lb.AccountID, st lb.SourceStatus, opts ...table.ListOption) (table.Page[lb.Source], error) {
+	return table.Run(ctx, s.listByStatus, func(ctx context.Context) (table.Page[lb.Source], error) {
+		if err := st.Check("status"); err != nil {
+			return table.Page[lb.Source]{}, err
+		}
+		return s.list(ctx, account, table.GSI2, lb.SourceStatusIndex, vals{"status": string(st)}, opts)
+	})
 }
 
 // AllByStatus iterates over an account's sources in one status (LB-17).
@@ -146,55 +159,67 @@ func (s *Sources) AllByStatus(ctx context.Context, account lb.AccountID, st lb.S
 
 // Connections serves LB-27..LB-29. Credentials are encrypted at rest.
 type Connections struct {
-	e    *entities
-	acct lb.AccountID // set: the view of one account (Store.ForAccount)
+	update, delete, create, get, listByAccountPlatform, listByUserPlatform table.Op
+	e                                                                      *entities
+	acct                                                                   lb.AccountID // set: the view of one account (Store.ForAccount)
+}
+
+func newConnections(e *entities, acct lb.AccountID) *Connections {
+	return &Connections{e: e, acct: acct,
+		update:                table.NewOp(e.t, "LB-65", "listbackup.Connections.Update"),
+		delete:                table.NewOp(e.t, "LB-65", "listbackup.Connections.Delete"),
+		create:                table.NewOp(e.t, "LB-27", "listbackup.Connections.Create"),
+		get:                   table.NewOp(e.t, "LB-27", "listbackup.Connections.Get"),
+		listByAccountPlatform: table.NewOp(e.t, "LB-28", "listbackup.Connections.ListByAccountPlatform"),
+		listByUserPlatform:    table.NewOp(e.t, "LB-29", "listbackup.Connections.ListByUserPlatform"),
+	}
 }
 
 // Create creates connection c. Status defaults to active. Errors:
 // *table.ValidationError, table.ErrAlreadyExists.
 //
 // Pattern: LB-27 (its write side).
-func (s *Connections) Create(ctx context.Context, c *lb.Connection) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-27", "listbackup.Connections.Create")
-	defer func() { call.End(err) }()
-	if c.Status == "" {
-		c.Status = lb.ConnectionActive
-	}
-	return s.v().Create(ctx, c)
+func (s *Connections) Create(ctx context.Context, c *lb.Connection) error {
+	return s.create.Do(ctx, func(ctx context.Context) error {
+		if c.Status == "" {
+			c.Status = lb.ConnectionActive
+		}
+		return s.v().Create(ctx, c)
+	})
 }
 
 // Get returns a connection by ID (LB-27): GetItem PK = CONN#{connectionId},
 // SK = CONN. Errors: *table.ValidationError, table.ErrNotFound (also for a
 // soft-deleted connection, LB-65).
-func (s *Connections) Get(ctx context.Context, id lb.ConnectionID) (_ lb.Connection, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-27", "listbackup.Connections.Get")
-	defer func() { call.End(err) }()
-	k, err := lb.ConnectionKey(id)
-	if err != nil {
-		return lb.Connection{}, err
-	}
-	c, err := s.v().Get(ctx, k)
-	if err == nil && c.Deleted() {
-		return lb.Connection{}, deletedErr("get connection", string(id))
-	}
-	return c, err
+func (s *Connections) Get(ctx context.Context, id lb.ConnectionID) (lb.Connection, error) {
+	return table.Run(ctx, s.get, func(ctx context.Context) (lb.Connection, error) {
+		k, err := lb.ConnectionKey(id)
+		if err != nil {
+			return lb.Connection{}, err
+		}
+		c, err := s.v().Get(ctx, k)
+		if err == nil && c.Deleted() {
+			return lb.Connection{}, deletedErr("get connection", string(id))
+		}
+		return c, err
+	})
 }
 
 // ListByAccountPlatform returns one page of an account's connections on
 // one platform (LB-28): Query GSI1 PK = CONNS#{accountId}, SK begins_with
 // PLATFORM#{platform}#. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Connections) ListByAccountPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) (_ table.Page[lb.Connection], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-28", "listbackup.Connections.ListByAccountPlatform")
-	defer func() { call.End(err) }()
-	if err := first(account.Validate("accountId"), p.Check("platform")); err != nil {
-		return table.Page[lb.Connection]{}, err
-	}
-	q, err := inPrefix(table.GSI1, lb.ConnectionAccountIndex, vals{"accountId": string(account)}, vals{"platform": string(p)})
-	if err != nil {
-		return table.Page[lb.Connection]{}, err
-	}
-	return s.v().List(ctx, q, opts...)
+func (s *Connections) ListByAccountPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) (table.Page[lb.Connection], error) {
+	return table.Run(ctx, s.listByAccountPlatform, func(ctx context.Context) (table.Page[lb.Connection], error) {
+		if err := first(account.Validate("accountId"), p.Check("platform")); err != nil {
+			return table.Page[lb.Connection]{}, err
+		}
+		q, err := inPrefix(table.GSI1, lb.ConnectionAccountIndex, vals{"accountId": string(account)}, vals{"platform": string(p)})
+		if err != nil {
+			return table.Page[lb.Connection]{}, err
+		}
+		return s.v().List(ctx, q, opts...)
+	})
 }
 
 // AllByAccountPlatform iterates over LB-28.
@@ -208,17 +233,17 @@ func (s *Connections) AllByAccountPlatform(ctx context.Context, account lb.Accou
 // platform (LB-29): Query GSI2 PK = USERCONNS#{userId}, SK begins_with
 // PLATFORM#{platform}#. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Connections) ListByUserPlatform(ctx context.Context, user lb.UserID, p lb.Platform, opts ...table.ListOption) (_ table.Page[lb.Connection], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-29", "listbackup.Connections.ListByUserPlatform")
-	defer func() { call.End(err) }()
-	if err := first(user.Validate("userId"), p.Check("platform")); err != nil {
-		return table.Page[lb.Connection]{}, err
-	}
-	q, err := inPrefix(table.GSI2, lb.ConnectionUserIndex, vals{"userId": string(user)}, vals{"platform": string(p)})
-	if err != nil {
-		return table.Page[lb.Connection]{}, err
-	}
-	return s.v().List(ctx, q, opts...)
+func (s *Connections) ListByUserPlatform(ctx context.Context, user lb.UserID, p lb.Platform, opts ...table.ListOption) (table.Page[lb.Connection], error) {
+	return table.Run(ctx, s.listByUserPlatform, func(ctx context.Context) (table.Page[lb.Connection], error) {
+		if err := first(user.Validate("userId"), p.Check("platform")); err != nil {
+			return table.Page[lb.Connection]{}, err
+		}
+		q, err := inPrefix(table.GSI2, lb.ConnectionUserIndex, vals{"userId": string(user)}, vals{"platform": string(p)})
+		if err != nil {
+			return table.Page[lb.Connection]{}, err
+		}
+		return s.v().List(ctx, q, opts...)
+	})
 }
 
 // AllByUserPlatform iterates over LB-29.

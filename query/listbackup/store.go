@@ -93,11 +93,11 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 	e.now, e.refreshTTL = func() time.Time { return t.Now().UTC() }, o.RefreshTokenTTL
 	e.scheduleStore = newSchedules(e)
 	return &Store{
-		Users: newUsers(e), Accounts: &Accounts{e}, Memberships: &Memberships{e}, Teams: &Teams{e: e},
-		Sources: &Sources{e: e}, Activities: &Activities{e}, Jobs: &Jobs{e: e}, Connections: &Connections{e: e},
-		OAuthStates: &OAuthStates{e}, OAuthTokens: newOAuthTokens(e), RefreshTokens: newRefreshTokens(e),
-		Tags: &Tags{e: e}, Notifications: newNotifications(e), Schedules: e.scheduleStore, Runs: newRuns(e),
-		APIKeys: &APIKeys{e: e}, Webhooks: &Webhooks{e: e}, Usage: newUsage(e), Plans: newPlans(e),
+		Users: newUsers(e), Accounts: newAccounts(e), Memberships: newMemberships(e), Teams: newTeams(e, ""),
+		Sources: newSources(e, ""), Activities: newActivities(e), Jobs: newJobs(e, ""), Connections: newConnections(e, ""),
+		OAuthStates: newOAuthStates(e), OAuthTokens: newOAuthTokens(e), RefreshTokens: newRefreshTokens(e),
+		Tags: newTags(e, ""), Notifications: newNotifications(e), Schedules: e.scheduleStore, Runs: newRuns(e),
+		APIKeys: newAPIKeys(e, ""), Webhooks: newWebhooks(e, ""), Usage: newUsage(e), Plans: newPlans(e),
 		SourceGroups: newSourceGroups(e), TeamMembers: newTeamMembers(e), Labels: newLabels(e), MFACodes: newMFACodes(e), Catalog: newCatalog(e),
 		Inbox: newInbox(e),
 		t:     t,

@@ -11,8 +11,22 @@ import (
 
 // Tags serves LB-38..LB-41.
 type Tags struct {
-	e    *entities
-	acct lb.AccountID // set: the view of one account (Store.ForAccount)
+	create, get, listByResourceType, listByKey, attach, detach, update, delete table.Op
+	e                                                                          *entities
+	acct                                                                       lb.AccountID // set: the view of one account (Store.ForAccount)
+}
+
+func newTags(e *entities, acct lb.AccountID) *Tags {
+	return &Tags{e: e, acct: acct,
+		create:             table.NewOp(e.t, "LB-40", "listbackup.Tags.Create"),
+		get:                table.NewOp(e.t, "LB-40", "listbackup.Tags.Get"),
+		listByResourceType: table.NewOp(e.t, "LB-38", "listbackup.Tags.ListByResourceType"),
+		listByKey:          table.NewOp(e.t, "LB-39", "listbackup.Tags.ListByKey"),
+		attach:             table.NewOp(e.t, "LB-41", "listbackup.Tags.Attach"),
+		detach:             table.NewOp(e.t, "LB-41", "listbackup.Tags.Detach"),
+		update:             table.NewOp(e.t, "LB-66", "listbackup.Tags.Update"),
+		delete:             table.NewOp(e.t, "LB-66", "listbackup.Tags.Delete"),
+	}
 }
 
 // TagRef names a tag by its unique parts (its primary key).
@@ -32,13 +46,13 @@ func (r TagRef) key() (table.Key, error) {
 // table.ErrAlreadyExists.
 //
 // Pattern: LB-40 (its write side).
-func (s *Tags) Create(ctx context.Context, t *lb.Tag) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-40", "listbackup.Tags.Create")
-	defer func() { call.End(err) }()
-	if t.TagID == "" {
-		t.TagID = lb.TagID(lb.NewUUID())
-	}
-	return s.v().Create(ctx, t)
+func (s *Tags) Create(ctx context.Context, t *lb.Tag) error {
+	return s.create.Do(ctx, func(ctx context.Context) error {
+		if t.TagID == "" {
+			t.TagID = lb.TagID(lb.NewUUID())
+		}
+		return s.v().Create(ctx, t)
+	})
 }
 
 // Get returns a tag by ID (LB-40): Query GSI1 PK = TAGID#{tagId} (one
@@ -46,33 +60,33 @@ func (s *Tags) Create(ctx context.Context, t *lb.Tag) (err error) {
 // (table.Entity.GetByIndex), so a lagging index never returns a deleted or
 // renamed tag. Two requests. Errors: *table.ValidationError,
 // table.ErrNotFound.
-func (s *Tags) Get(ctx context.Context, id lb.TagID) (_ lb.Tag, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-40", "listbackup.Tags.Get")
-	defer func() { call.End(err) }()
-	if err := id.Validate("tagId"); err != nil {
-		return lb.Tag{}, err
-	}
-	q, err := inPartition(table.GSI1, lb.TagIDIndex, vals{"tagId": string(id)})
-	if err != nil {
-		return lb.Tag{}, err
-	}
-	return s.v().GetByIndex(ctx, q)
+func (s *Tags) Get(ctx context.Context, id lb.TagID) (lb.Tag, error) {
+	return table.Run(ctx, s.get, func(ctx context.Context) (lb.Tag, error) {
+		if err := id.Validate("tagId"); err != nil {
+			return lb.Tag{}, err
+		}
+		q, err := inPartition(table.GSI1, lb.TagIDIndex, vals{"tagId": string(id)})
+		if err != nil {
+			return lb.Tag{}, err
+		}
+		return s.v().GetByIndex(ctx, q)
+	})
 }
 
 // ListByResourceType returns one page of an account's tags for a resource
 // type, by key then value (LB-38): Query PK = TAGS#{accountId}#{resourceType},
 // SK begins_with TAG#. Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Tags) ListByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, opts ...table.ListOption) (_ table.Page[lb.Tag], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-38", "listbackup.Tags.ListByResourceType")
-	defer func() { call.End(err) }()
-	if err := first(account.Validate("accountId"), rt.Check("resourceType")); err != nil {
-		return table.Page[lb.Tag]{}, err
-	}
-	q, err := inPrefix(table.Primary, lb.TagKeys, vals{"accountId": string(account), "resourceType": string(rt)}, nil)
-	if err != nil {
-		return table.Page[lb.Tag]{}, err
-	}
-	return s.v().List(ctx, q, opts...)
+func (s *Tags) ListByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, opts ...table.ListOption) (table.Page[lb.Tag], error) {
+	return table.Run(ctx, s.listByResourceType, func(ctx context.Context) (table.Page[lb.Tag], error) {
+		if err := first(account.Validate("accountId"), rt.Check("resourceType")); err != nil {
+			return table.Page[lb.Tag]{}, err
+		}
+		q, err := inPrefix(table.Primary, lb.TagKeys, vals{"accountId": string(account), "resourceType": string(rt)}, nil)
+		if err != nil {
+			return table.Page[lb.Tag]{}, err
+		}
+		return s.v().List(ctx, q, opts...)
+	})
 }
 
 // AllByResourceType iterates over LB-38.
@@ -86,17 +100,17 @@ func (s *Tags) AllByResourceType(ctx context.Context, account lb.AccountID, rt l
 // one tag key, by value (LB-39): Query PK = TAGS#{accountId}#{resourceType},
 // SK begins_with TAG#{escaped tagKey}#. Errors: *table.ValidationError,
 // table.ErrInvalidCursor.
-func (s *Tags) ListByKey(ctx context.Context, account lb.AccountID, rt lb.ResourceType, tagKey string, opts ...table.ListOption) (_ table.Page[lb.Tag], err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-39", "listbackup.Tags.ListByKey")
-	defer func() { call.End(err) }()
-	if err := first(account.Validate("accountId"), rt.Check("resourceType"), lb.CheckTagPart("tagKey", tagKey)); err != nil {
-		return table.Page[lb.Tag]{}, err
-	}
-	q, err := inPrefix(table.Primary, lb.TagKeys, vals{"accountId": string(account), "resourceType": string(rt)}, vals{"tagKey": tagKey})
-	if err != nil {
-		return table.Page[lb.Tag]{}, err
-	}
-	return s.v().List(ctx, q, opts...)
+func (s *Tags) ListByKey(ctx context.Context, account lb.AccountID, rt lb.ResourceType, tagKey string, opts ...table.ListOption) (table.Page[lb.Tag], error) {
+	return table.Run(ctx, s.listByKey, func(ctx context.Context) (table.Page[lb.Tag], error) {
+		if err := first(account.Validate("accountId"), rt.Check("resourceType"), lb.CheckTagPart("tagKey", tagKey)); err != nil {
+			return table.Page[lb.Tag]{}, err
+		}
+		q, err := inPrefix(table.Primary, lb.TagKeys, vals{"accountId": string(account), "resourceType": string(rt)}, vals{"tagKey": tagKey})
+		if err != nil {
+			return table.Page[lb.Tag]{}, err
+		}
+		return s.v().List(ctx, q, opts...)
+	})
 }
 
 // AllByKey iterates over LB-39.
@@ -110,22 +124,22 @@ func (s *Tags) AllByKey(ctx context.Context, account lb.AccountID, rt lb.Resourc
 // nothing. A consistent read and one conditional write
 // (table.Entity.Update), so concurrent attaches are never lost. Errors:
 // *table.ValidationError, table.ErrNotFound.
-func (s *Tags) Attach(ctx context.Context, ref TagRef, resourceID string, by lb.UserID) (_ lb.Tag, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-41", "listbackup.Tags.Attach")
-	defer func() { call.End(err) }()
-	k, err := ref.key()
-	if err != nil {
-		return lb.Tag{}, err
-	}
-	if err := lb.CheckID("resourceId", resourceID); err != nil {
-		return lb.Tag{}, err
-	}
-	now := s.e.now()
-	return s.v().Update(ctx, k, func(t *lb.Tag) error {
-		if !slices.ContainsFunc(t.Resources, func(r lb.TaggedResource) bool { return r.ResourceID == resourceID }) {
-			t.Resources = append(t.Resources, lb.TaggedResource{ResourceID: resourceID, AttachedAt: now, AttachedBy: by})
+func (s *Tags) Attach(ctx context.Context, ref TagRef, resourceID string, by lb.UserID) (lb.Tag, error) {
+	return table.Run(ctx, s.attach, func(ctx context.Context) (lb.Tag, error) {
+		k, err := ref.key()
+		if err != nil {
+			return lb.Tag{}, err
 		}
-		return nil
+		if err := lb.CheckID("resourceId", resourceID); err != nil {
+			return lb.Tag{}, err
+		}
+		now := s.e.now()
+		return s.v().Update(ctx, k, func(t *lb.Tag) error {
+			if !slices.ContainsFunc(t.Resources, func(r lb.TaggedResource) bool { return r.ResourceID == resourceID }) {
+				t.Resources = append(t.Resources, lb.TaggedResource{ResourceID: resourceID, AttachedAt: now, AttachedBy: by})
+			}
+			return nil
+		})
 	})
 }
 
@@ -134,19 +148,19 @@ func (s *Tags) Attach(ctx context.Context, ref TagRef, resourceID string, by lb.
 // (table.Entity.Update), because the resources list is changed in Go and
 // written back only if nobody wrote it in between, so a concurrent Attach
 // is never lost. Errors: *table.ValidationError, table.ErrNotFound.
-func (s *Tags) Detach(ctx context.Context, ref TagRef, resourceID string) (_ lb.Tag, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-41", "listbackup.Tags.Detach")
-	defer func() { call.End(err) }()
-	k, err := ref.key()
-	if err != nil {
-		return lb.Tag{}, err
-	}
-	if err := lb.CheckID("resourceId", resourceID); err != nil {
-		return lb.Tag{}, err
-	}
-	return s.v().Update(ctx, k, func(t *lb.Tag) error {
-		t.Resources = slices.DeleteFunc(t.Resources, func(r lb.TaggedResource) bool { return r.ResourceID == resourceID })
-		return nil
+func (s *Tags) Detach(ctx context.Context, ref TagRef, resourceID string) (lb.Tag, error) {
+	return table.Run(ctx, s.detach, func(ctx context.Context) (lb.Tag, error) {
+		k, err := ref.key()
+		if err != nil {
+			return lb.Tag{}, err
+		}
+		if err := lb.CheckID("resourceId", resourceID); err != nil {
+			return lb.Tag{}, err
+		}
+		return s.v().Update(ctx, k, func(t *lb.Tag) error {
+			t.Resources = slices.DeleteFunc(t.Resources, func(r lb.TaggedResource) bool { return r.ResourceID == resourceID })
+			return nil
+		})
 	})
 }
 
@@ -157,29 +171,29 @@ func (s *Tags) Detach(ctx context.Context, ref TagRef, resourceID string) (_ lb.
 // identity (account, resource type, key, value, tagId) cannot change: to
 // rename a tag, create the new one and delete the old. Errors:
 // *table.ValidationError, table.ErrNotFound.
-func (s *Tags) Update(ctx context.Context, ref TagRef, change func(*lb.Tag) error) (_ lb.Tag, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-66", "listbackup.Tags.Update")
-	defer func() { call.End(err) }()
-	k, err := ref.key()
-	if err != nil {
-		return lb.Tag{}, err
-	}
-	return s.v().Update(ctx, k, func(t *lb.Tag) error {
-		before := *t
-		if err := change(t); err != nil {
-			return err
+func (s *Tags) Update(ctx context.Context, ref TagRef, change func(*lb.Tag) error) (lb.Tag, error) {
+	return table.Run(ctx, s.update, func(ctx context.Context) (lb.Tag, error) {
+		k, err := ref.key()
+		if err != nil {
+			return lb.Tag{}, err
 		}
-		switch {
-		case t.ResourceType != before.ResourceType:
-			return table.Invalid("resourceType", "cannot change; create a new tag")
-		case t.TagKey != before.TagKey:
-			return table.Invalid("tagKey", "cannot change; create a new tag")
-		case t.TagValue != before.TagValue:
-			return table.Invalid("tagValue", "cannot change; create a new tag")
-		case t.TagID != before.TagID:
-			return table.Invalid("tagId", "cannot change")
-		}
-		return nil
+		return s.v().Update(ctx, k, func(t *lb.Tag) error {
+			before := *t
+			if err := change(t); err != nil {
+				return err
+			}
+			switch {
+			case t.ResourceType != before.ResourceType:
+				return table.Invalid("resourceType", "cannot change; create a new tag")
+			case t.TagKey != before.TagKey:
+				return table.Invalid("tagKey", "cannot change; create a new tag")
+			case t.TagValue != before.TagValue:
+				return table.Invalid("tagValue", "cannot change; create a new tag")
+			case t.TagID != before.TagID:
+				return table.Invalid("tagId", "cannot change")
+			}
+			return nil
+		})
 	})
 }
 
@@ -190,12 +204,12 @@ func (s *Tags) Update(ctx context.Context, ref TagRef, change func(*lb.Tag) erro
 // names the deleted tag. Tags have no status in either document, so the
 // delete is hard, which also frees the (account, resource type, key,
 // value) for a new tag. Errors: *table.ValidationError, table.ErrNotFound.
-func (s *Tags) Delete(ctx context.Context, ref TagRef) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-66", "listbackup.Tags.Delete")
-	defer func() { call.End(err) }()
-	k, err := ref.key()
-	if err != nil {
-		return err
-	}
-	return s.v().Delete(ctx, k)
+func (s *Tags) Delete(ctx context.Context, ref TagRef) error {
+	return s.delete.Do(ctx, func(ctx context.Context) error {
+		k, err := ref.key()
+		if err != nil {
+			return err
+		}
+		return s.v().Delete(ctx, k)
+	})
 }

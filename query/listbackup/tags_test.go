@@ -98,7 +98,7 @@ func TestNotifications_LB42_LB43_LB44_LB45_LB46(t *testing.T) {
 	}
 	p, err := f.Notifications.ByUser.List(c, lb.Notification{UserID: "u1"})
 	check("LB-42", []lb.NotificationID{"n2", "n1"}, p, err)
-	p, err = f.Notifications.ListByAccount(c, "a1", listbackup.Between(t0.Add(time.Hour), t0.Add(2*time.Hour)))
+	p, err = f.Notifications.ByAccount.Between(c, lb.Notification{AccountID: "a1", CreatedAt: t0.Add(time.Hour)}, lb.Notification{AccountID: "a1", CreatedAt: t0.Add(2 * time.Hour)})
 	check("LB-43", []lb.NotificationID{"n3", "n2"}, p, err)
 	p, err = f.Notifications.Unread.List(c, lb.Notification{UserID: "u1"})
 	check("LB-44 unread", []lb.NotificationID{"n2", "n1"}, p, err)
@@ -143,8 +143,8 @@ func TestTagsNotificationsBadInput_LB38_LB39_LB40_LB41_LB42_LB43_LB44_LB45(t *te
 	wantInvalid(t, err, "resourceId")
 	_, err = f.Notifications.ByUser.List(c, lb.Notification{UserID: ""})
 	wantInvalid(t, err, "userId")
-	_, err = f.Notifications.ListByAccount(c, "a1", listbackup.Between(t0, t0.Add(-1)))
-	wantInvalid(t, err, "to")
+	_, err = f.Notifications.ByAccount.Between(c, lb.Notification{AccountID: "a1", CreatedAt: t0}, lb.Notification{AccountID: "a1", CreatedAt: t0.Add(-1)})
+	wantInvalid(t, err, "createdAt") // a reversed range
 	_, err = f.Notifications.ByStatus.List(c, lb.Notification{UserID: "u1", Status: "unknown"})
 	wantInvalid(t, err, "status")
 	_, err = f.Notifications.MarkRead(c, "u1", time.Time{}, "n1")

@@ -20,11 +20,13 @@ type TeamMembers struct {
 	// PK = USERTEAMS#{userId}.
 	ByUser *table.Pattern[lb.TeamMembership]
 
-	e *entities
+	add table.Op
+	e   *entities
 }
 
 func newTeamMembers(e *entities) *TeamMembers {
 	return &TeamMembers{e: e,
+		add: table.NewOp(e.t, "LB-71", "listbackup.TeamMembers.Add"),
 		ByTeam: table.NewPattern(e.teamMembers, table.PatternDef[lb.TeamMembership]{ID: "LB-71", Name: "listbackup.TeamMembers.ByTeam",
 			Doc: "A team's members, by user ID.", Reads: table.ReadPage,
 			Check: func(m *lb.TeamMembership) error { return m.TeamID.Validate("teamId") }}),
@@ -38,8 +40,8 @@ func newTeamMembers(e *entities) *TeamMembers {
 // table.ErrAlreadyExists.
 //
 // Pattern: LB-71 (its write side).
-func (s *TeamMembers) Add(ctx context.Context, m *lb.TeamMembership) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-71", "listbackup.TeamMembers.Add")
-	defer func() { call.End(err) }()
-	return s.e.teamMembers.Create(ctx, m)
+func (s *TeamMembers) Add(ctx context.Context, m *lb.TeamMembership) error {
+	return s.add.Do(ctx, func(ctx context.Context) error {
+		return s.e.teamMembers.Create(ctx, m)
+	})
 }

@@ -15,18 +15,18 @@ import (
 // lost race, so concurrent updates are never lost. A team cannot move to
 // another account: changing accountId or teamId is refused. Errors:
 // *table.ValidationError, table.ErrNotFound.
-func (s *Teams) Update(ctx context.Context, id lb.TeamID, change func(*lb.Team) error) (_ lb.Team, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-64", "listbackup.Teams.Update")
-	defer func() { call.End(err) }()
-	k, err := lb.TeamKey(id)
-	if err != nil {
-		return lb.Team{}, err
-	}
-	return s.v().Update(ctx, k, func(t *lb.Team) error {
-		if err := change(t); err != nil {
-			return err
+func (s *Teams) Update(ctx context.Context, id lb.TeamID, change func(*lb.Team) error) (lb.Team, error) {
+	return table.Run(ctx, s.update, func(ctx context.Context) (lb.Team, error) {
+		k, err := lb.TeamKey(id)
+		if err != nil {
+			return lb.Team{}, err
 		}
-		return nil
+		return s.v().Update(ctx, k, func(t *lb.Team) error {
+			if err := change(t); err != nil {
+				return err
+			}
+			return nil
+		})
 	})
 }
 
@@ -34,14 +34,14 @@ func (s *Teams) Update(ctx context.Context, id lb.TeamID, change func(*lb.Team) 
 // no status in either document, so the delete is hard; memberships of its
 // users in the account are not touched). Errors: *table.ValidationError,
 // table.ErrNotFound.
-func (s *Teams) Delete(ctx context.Context, id lb.TeamID) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-64", "listbackup.Teams.Delete")
-	defer func() { call.End(err) }()
-	k, err := lb.TeamKey(id)
-	if err != nil {
-		return err
-	}
-	return s.v().Delete(ctx, k)
+func (s *Teams) Delete(ctx context.Context, id lb.TeamID) error {
+	return s.delete.Do(ctx, func(ctx context.Context) error {
+		k, err := lb.TeamKey(id)
+		if err != nil {
+			return err
+		}
+		return s.v().Delete(ctx, k)
+	})
 }
 
 // SetMemberRole changes the role of user in team id (LB-64). A consistent
@@ -49,22 +49,22 @@ func (s *Teams) Delete(ctx context.Context, id lb.TeamID) (err error) {
 // changes to other members are kept. Errors: *table.ValidationError,
 // table.ErrNotFound (no such team, or the user is not a member). An
 // account member's role is [Memberships.SetRole].
-func (s *Teams) SetMemberRole(ctx context.Context, id lb.TeamID, user lb.UserID, role lb.TeamRole) (_ lb.Team, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-64", "listbackup.Teams.SetMemberRole")
-	defer func() { call.End(err) }()
-	k, err := lb.TeamKey(id)
-	if err != nil {
-		return lb.Team{}, err
-	}
-	if err := first(user.Validate("userId"), role.Check("role")); err != nil {
-		return lb.Team{}, err
-	}
-	return s.v().Update(ctx, k, func(t *lb.Team) error {
-		i := slices.IndexFunc(t.Members, func(m lb.TeamMember) bool { return m.UserID == user })
-		if i < 0 {
-			return fmt.Errorf("user %s is not a member of team %s: %w", user, id, table.ErrNotFound)
+func (s *Teams) SetMemberRole(ctx context.Context, id lb.TeamID, user lb.UserID, role lb.TeamRole) (lb.Team, error) {
+	return table.Run(ctx, s.setMemberRole, func(ctx context.Context) (lb.Team, error) {
+		k, err := lb.TeamKey(id)
+		if err != nil {
+			return lb.Team{}, err
 		}
-		t.Members[i].Role = role
-		return nil
+		if err := first(user.Validate("userId"), role.Check("role")); err != nil {
+			return lb.Team{}, err
+		}
+		return s.v().Update(ctx, k, func(t *lb.Team) error {
+			i := slices.IndexFunc(t.Members, func(m lb.TeamMember) bool { return m.UserID == user })
+			if i < 0 {
+				return fmt.Errorf("user %s is not a member of team %s: %w", user, id, table.ErrNotFound)
+			}
+			t.Members[i].Role = role
+			return nil
+		})
 	})
 }

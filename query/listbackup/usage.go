@@ -27,7 +27,8 @@ type Usage struct {
 	// the daily rollup): Query GSI1 PK = USAGE#{metricDate}.
 	Day *table.Pattern[lb.UsageMetrics]
 
-	e *entities
+	put, increment table.Op
+	e              *entities
 }
 
 func newUsage(e *entities) *Usage {
@@ -38,6 +39,8 @@ func newUsage(e *entities) *Usage {
 		return first(m.AccountID.Validate("accountId"), m.MetricDate.Validate("metricDate"))
 	}
 	return &Usage{e: e,
+		put:       table.NewOp(e.t, "LB-58", "listbackup.Usage.Put"),
+		increment: table.NewOp(e.t, "LB-61", "listbackup.Usage.Increment"),
 		Metrics: table.NewPattern(e.usage, table.PatternDef[lb.UsageMetrics]{ID: "LB-58", Name: "listbackup.Usage.Metrics",
 			Doc: "An account's usage metrics of one day.", Reads: table.ReadOne, Check: check}),
 		Range: table.NewPattern(e.usage, table.PatternDef[lb.UsageMetrics]{ID: "LB-59", Name: "listbackup.Usage.Range",
@@ -52,10 +55,10 @@ func newUsage(e *entities) *Usage {
 // Errors: *table.ValidationError.
 //
 // Pattern: LB-58 (its write side).
-func (s *Usage) Put(ctx context.Context, m *lb.UsageMetrics) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-58", "listbackup.Usage.Put")
-	defer func() { call.End(err) }()
-	return s.e.usage.Put(ctx, m)
+func (s *Usage) Put(ctx context.Context, m *lb.UsageMetrics) error {
+	return s.put.Do(ctx, func(ctx context.Context) error {
+		return s.e.usage.Put(ctx, m)
+	})
 }
 
 // Increment adds deltas to an account's counters for a day atomically
@@ -67,36 +70,36 @@ func (s *Usage) Put(ctx context.Context, m *lb.UsageMetrics) (err error) {
 // because the counting UpdateItem (table.Entity.Patch) never creates an
 // item. Errors:
 // *table.ValidationError (unknown counter, no delta).
-func (s *Usage) Increment(ctx context.Context, account lb.AccountID, day lb.Date, deltas map[lb.Counter]int64) (_ lb.UsageMetrics, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-61", "listbackup.Usage.Increment")
-	defer func() { call.End(err) }()
-	if err := first(account.Validate("accountId"), day.Validate("metricDate")); err != nil {
-		return lb.UsageMetrics{}, err
-	}
-	k := s.e.usage.Key(lb.UsageMetrics{AccountID: account, MetricDate: day})
-	if err := k.Err(); err != nil {
-		return lb.UsageMetrics{}, err
-	}
-	if len(deltas) == 0 {
-		return lb.UsageMetrics{}, table.Invalid("deltas", "none given")
-	}
-	add := make(map[string]int64, len(deltas))
-	for c, d := range deltas {
-		if _, err := lb.ParseCounter(string(c)); err != nil {
+func (s *Usage) Increment(ctx context.Context, account lb.AccountID, day lb.Date, deltas map[lb.Counter]int64) (lb.UsageMetrics, error) {
+	return table.Run(ctx, s.increment, func(ctx context.Context) (lb.UsageMetrics, error) {
+		if err := first(account.Validate("accountId"), day.Validate("metricDate")); err != nil {
 			return lb.UsageMetrics{}, err
 		}
-		add[string(c)] = d
-	}
-	p := table.Patch{Add: add, Set: map[string]any{"updatedAt": lb.Seconds(s.e.now()).Unix()}}
-	m, err := s.e.usage.Patch(ctx, k, p)
-	if !errors.Is(err, table.ErrNotFound) {
-		return m, err
-	}
-	fresh := lb.UsageMetrics{AccountID: account, MetricDate: day}
-	if err := s.e.usage.Create(ctx, &fresh); err != nil && !errors.Is(err, table.ErrAlreadyExists) {
-		return lb.UsageMetrics{}, err
-	}
-	return s.e.usage.Patch(ctx, k, p)
+		k := s.e.usage.Key(lb.UsageMetrics{AccountID: account, MetricDate: day})
+		if err := k.Err(); err != nil {
+			return lb.UsageMetrics{}, err
+		}
+		if len(deltas) == 0 {
+			return lb.UsageMetrics{}, table.Invalid("deltas", "none given")
+		}
+		add := make(map[string]int64, len(deltas))
+		for c, d := range deltas {
+			if _, err := lb.ParseCounter(string(c)); err != nil {
+				return lb.UsageMetrics{}, err
+			}
+			add[string(c)] = d
+		}
+		p := table.Patch{Add: add, Set: map[string]any{"updatedAt": lb.Seconds(s.e.now()).Unix()}}
+		m, err := s.e.usage.Patch(ctx, k, p)
+		if !errors.Is(err, table.ErrNotFound) {
+			return m, err
+		}
+		fresh := lb.UsageMetrics{AccountID: account, MetricDate: day}
+		if err := s.e.usage.Create(ctx, &fresh); err != nil && !errors.Is(err, table.ErrAlreadyExists) {
+			return lb.UsageMetrics{}, err
+		}
+		return s.e.usage.Patch(ctx, k, p)
+	})
 }
 
 // Plans serves LB-62: billing plans by ID, and the active ones without a
@@ -114,11 +117,13 @@ type Plans struct {
 	//	page, err := s.Plans.Active.List(ctx, lb.BillingPlan{})
 	Active *table.Pattern[lb.BillingPlan]
 
-	e *entities
+	put table.Op
+	e   *entities
 }
 
 func newPlans(e *entities) *Plans {
 	return &Plans{e: e,
+		put: table.NewOp(e.t, "LB-62", "listbackup.Plans.Put"),
 		ByID: table.NewPattern(e.plans, table.PatternDef[lb.BillingPlan]{ID: "LB-62", Name: "listbackup.Plans.ByID",
 			Doc: "A billing plan by ID.", Reads: table.ReadOne,
 			Check: func(p *lb.BillingPlan) error { return p.PlanID.Validate("planId") }}),
@@ -131,8 +136,8 @@ func newPlans(e *entities) *Plans {
 // Errors: *table.ValidationError.
 //
 // Pattern: LB-62 (its write side).
-func (s *Plans) Put(ctx context.Context, p *lb.BillingPlan) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-62", "listbackup.Plans.Put")
-	defer func() { call.End(err) }()
-	return s.e.plans.Put(ctx, p)
+func (s *Plans) Put(ctx context.Context, p *lb.BillingPlan) error {
+	return s.put.Do(ctx, func(ctx context.Context) error {
+		return s.e.plans.Put(ctx, p)
+	})
 }

@@ -18,11 +18,18 @@ type Users struct {
 	//	u, err := s.Users.ByID.Get(ctx, lb.User{UserID: id})
 	ByID *table.Pattern[lb.User]
 
-	e *entities
+	erase, create, getByEmail, getByUsername, updateProfile, update table.Op
+	e                                                               *entities
 }
 
 func newUsers(e *entities) *Users {
 	return &Users{e: e,
+		erase:         table.NewOp(e.t, "LB-68", "listbackup.Users.Erase"),
+		create:        table.NewOp(e.t, "LB-1", "listbackup.Users.Create"),
+		getByEmail:    table.NewOp(e.t, "LB-2", "listbackup.Users.GetByEmail"),
+		getByUsername: table.NewOp(e.t, "LB-3", "listbackup.Users.GetByUsername"),
+		updateProfile: table.NewOp(e.t, "LB-4", "listbackup.Users.UpdateProfile"),
+		update:        table.NewOp(e.t, "LB-4", "listbackup.Users.Update"),
 		ByID: table.NewPattern(e.users, table.PatternDef[lb.User]{ID: "LB-1", Name: "listbackup.Users.ByID",
 			Doc: "A user by ID.", Reads: table.ReadOne,
 			Check: func(u *lb.User) error { return u.UserID.Validate("userId") }}),
@@ -36,13 +43,13 @@ func newUsers(e *entities) *Users {
 // table.ErrUniqueViolation (email or username taken).
 //
 // Pattern: LB-1 (its write side; LB-2, LB-3 uniqueness).
-func (s *Users) Create(ctx context.Context, u *lb.User) (err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-1", "listbackup.Users.Create")
-	defer func() { call.End(err) }()
-	if u.Status == "" {
-		u.Status = lb.UserActive
-	}
-	return s.e.users.Create(ctx, u)
+func (s *Users) Create(ctx context.Context, u *lb.User) error {
+	return s.create.Do(ctx, func(ctx context.Context) error {
+		if u.Status == "" {
+			u.Status = lb.UserActive
+		}
+		return s.e.users.Create(ctx, u)
+	})
 }
 
 // GetByEmail returns the user holding email (LB-2), compared normalized:
@@ -51,26 +58,26 @@ func (s *Users) Create(ctx context.Context, u *lb.User) (err error) {
 // user's key (table.Entity.GetByUnique). Uniqueness is enforced on create
 // and on change. Errors: *table.ValidationError,
 // table.ErrNotFound.
-func (s *Users) GetByEmail(ctx context.Context, email string) (_ lb.User, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-2", "listbackup.Users.GetByEmail")
-	defer func() { call.End(err) }()
-	if err := lb.CheckEmail("email", email); err != nil {
-		return lb.User{}, err
-	}
-	return s.e.users.GetByUnique(ctx, table.Unique{Name: UniqueEmail, Value: lb.NormalizeEmail(email)}, table.Consistent())
+func (s *Users) GetByEmail(ctx context.Context, email string) (lb.User, error) {
+	return table.Run(ctx, s.getByEmail, func(ctx context.Context) (lb.User, error) {
+		if err := lb.CheckEmail("email", email); err != nil {
+			return lb.User{}, err
+		}
+		return s.e.users.GetByUnique(ctx, table.Unique{Name: UniqueEmail, Value: lb.NormalizeEmail(email)}, table.Consistent())
+	})
 }
 
 // GetByUsername returns the user holding username (LB-3), compared
 // lower-cased: GetItem on the guard UNIQUE#username#{username}, then on
 // the user: two requests, because the guard is the only way from the
 // username to the user's key (table.Entity.GetByUnique). Errors: *table.ValidationError, table.ErrNotFound.
-func (s *Users) GetByUsername(ctx context.Context, username string) (_ lb.User, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-3", "listbackup.Users.GetByUsername")
-	defer func() { call.End(err) }()
-	if err := lb.CheckUsername("username", username); err != nil {
-		return lb.User{}, err
-	}
-	return s.e.users.GetByUnique(ctx, table.Unique{Name: UniqueUsername, Value: lb.NormalizeUsername(username)}, table.Consistent())
+func (s *Users) GetByUsername(ctx context.Context, username string) (lb.User, error) {
+	return table.Run(ctx, s.getByUsername, func(ctx context.Context) (lb.User, error) {
+		if err := lb.CheckUsername("username", username); err != nil {
+			return lb.User{}, err
+		}
+		return s.e.users.GetByUnique(ctx, table.Unique{Name: UniqueUsername, Value: lb.NormalizeUsername(username)}, table.Consistent())
+	})
 }
 
 // ProfileChange lists the profile attributes to change; nil fields are
@@ -87,38 +94,38 @@ type ProfileChange struct {
 // (LB-4), in one UpdateItem on USER#{userId} / PROFILE, and returns the
 // user as stored. Errors: *table.ValidationError (nothing to change),
 // table.ErrNotFound.
-func (s *Users) UpdateProfile(ctx context.Context, id lb.UserID, c ProfileChange) (_ lb.User, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-4", "listbackup.Users.UpdateProfile")
-	defer func() { call.End(err) }()
-	k, err := lb.UserKey(id)
-	if err != nil {
-		return lb.User{}, err
-	}
-	set := map[string]any{"updatedAt": s.e.now()}
-	if c.Name != nil {
-		set["name"] = *c.Name
-	}
-	if c.FirstName != nil {
-		set["firstName"] = *c.FirstName
-	}
-	if c.LastName != nil {
-		set["lastName"] = *c.LastName
-	}
-	if c.Preferences != nil {
-		set["preferences"] = *c.Preferences
-	}
-	if c.LastLoginAt != nil {
-		set["lastLoginAt"] = c.LastLoginAt.UTC()
-	}
-	if len(set) == 1 {
-		return lb.User{}, table.Invalid("change", "nothing to change")
-	}
-	for f, v := range set {
-		if s, ok := v.(string); ok && s == "" {
-			return lb.User{}, table.Invalid(f, "empty; leave it nil to keep it")
+func (s *Users) UpdateProfile(ctx context.Context, id lb.UserID, c ProfileChange) (lb.User, error) {
+	return table.Run(ctx, s.updateProfile, func(ctx context.Context) (lb.User, error) {
+		k, err := lb.UserKey(id)
+		if err != nil {
+			return lb.User{}, err
 		}
-	}
-	return s.e.users.Patch(ctx, k, table.Patch{Set: set})
+		set := map[string]any{"updatedAt": s.e.now()}
+		if c.Name != nil {
+			set["name"] = *c.Name
+		}
+		if c.FirstName != nil {
+			set["firstName"] = *c.FirstName
+		}
+		if c.LastName != nil {
+			set["lastName"] = *c.LastName
+		}
+		if c.Preferences != nil {
+			set["preferences"] = *c.Preferences
+		}
+		if c.LastLoginAt != nil {
+			set["lastLoginAt"] = c.LastLoginAt.UTC()
+		}
+		if len(set) == 1 {
+			return lb.User{}, table.Invalid("change", "nothing to change")
+		}
+		for f, v := range set {
+			if s, ok := v.(string); ok && s == "" {
+				return lb.User{}, table.Invalid(f, "empty; leave it nil to keep it")
+			}
+		}
+		return s.e.users.Patch(ctx, k, table.Patch{Set: set})
+	})
 }
 
 // Update applies change to the user (LB-4) for attributes keys or guards
@@ -129,16 +136,16 @@ func (s *Users) UpdateProfile(ctx context.Context, id lb.UserID, c ProfileChange
 // whose version the transaction is conditioned on.
 // Errors: *table.ValidationError, table.ErrNotFound,
 // table.ErrUniqueViolation, table.ErrConflict (after retries).
-func (s *Users) Update(ctx context.Context, id lb.UserID, change func(*lb.User) error) (_ lb.User, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-4", "listbackup.Users.Update")
-	defer func() { call.End(err) }()
-	k, err := lb.UserKey(id)
-	if err != nil {
-		return lb.User{}, err
-	}
-	u, err := s.e.users.Update(ctx, k, change)
-	if err != nil {
-		return lb.User{}, fmt.Errorf("update user %s: %w", id, err)
-	}
-	return u, nil
+func (s *Users) Update(ctx context.Context, id lb.UserID, change func(*lb.User) error) (lb.User, error) {
+	return table.Run(ctx, s.update, func(ctx context.Context) (lb.User, error) {
+		k, err := lb.UserKey(id)
+		if err != nil {
+			return lb.User{}, err
+		}
+		u, err := s.e.users.Update(ctx, k, change)
+		if err != nil {
+			return lb.User{}, fmt.Errorf("update user %s: %w", id, err)
+		}
+		return u, nil
+	})
 }

@@ -282,7 +282,7 @@ func TestAccountsUpdateDelete_LB63(t *testing.T) {
 	if diff := cmp.Diff([]lb.AccountID{"loc2"}, acctIDs(collect(t, p, err))); diff != "" {
 		t.Errorf("LB-63 children after delete (-want +got):\n%s", diff)
 	}
-	p, err = f.Accounts.ListByType(c, lb.AccountDivision)
+	p, err = f.Accounts.ByType.List(c, lb.Account{AccountType: lb.AccountDivision})
 	if got := collect(t, p, err); len(got) != 0 {
 		t.Errorf("LB-63: deleted division still listed by type: %v", acctIDs(got))
 	}
@@ -487,7 +487,7 @@ func TestMembershipRemove_LB68(t *testing.T) {
 	seedUserData(t, f, "u1", 1)
 	seedUserData(t, f, "u2", 1)
 	must(t, f.Memberships.Remove(c, "u1", "a1"))
-	_, err := f.Memberships.Get(c, "u1", "a1")
+	_, err := f.Memberships.ByID.Get(c, lb.Membership{UserID: "u1", AccountID: "a1"})
 	wantIs(t, err, table.ErrNotFound)
 	wantIs(t, f.Memberships.Remove(c, "u1", "a1"), table.ErrNotFound)
 	p, err := f.Memberships.ListByAccount(c, "a1", "")
@@ -504,7 +504,7 @@ func TestMembershipRemove_LB68(t *testing.T) {
 	if len(tm.Members) != 2 {
 		t.Errorf("LB-68: the team of another account changed: %+v", tm.Members)
 	}
-	_, err = f.Memberships.Get(c, "u1", "a2")
+	_, err = f.Memberships.ByID.Get(c, lb.Membership{UserID: "u1", AccountID: "a2"})
 	must(t, err)
 }
 
@@ -541,7 +541,7 @@ func TestUserErase_LB68(t *testing.T) {
 	wantIs(t, err, table.ErrNotFound)
 	_, err = f.Users.GetByEmail(c, "u1@example.com")
 	wantIs(t, err, table.ErrNotFound)
-	mp, err := f.Memberships.ListByUser(c, "u1")
+	mp, err := f.Memberships.ByUser.List(c, lb.Membership{UserID: "u1"})
 	if got := collect(t, mp, err); len(got) != 0 {
 		t.Errorf("LB-68: memberships left: %+v", got)
 	}
@@ -614,7 +614,7 @@ func TestUserErase_LB68(t *testing.T) {
 	if got := collect(t, np, err); len(got) != 3 {
 		t.Errorf("LB-68: u2 has %d notifications, want 3", len(got))
 	}
-	mp, err = f.Memberships.ListByUser(c, "u2")
+	mp, err = f.Memberships.ByUser.List(c, lb.Membership{UserID: "u2"})
 	if got := collect(t, mp, err); len(got) != 2 {
 		t.Errorf("LB-68: u2 has %d memberships, want 2", len(got))
 	}
