@@ -166,7 +166,7 @@ func (e *Entity[T]) needsAdoption(ctx context.Context, k Key, item *T, raw Item,
 // gives ErrNotFound, and is removed unless dryRun, so the adoption's
 // write can claim it).
 func (e *Entity[T]) guardOwner(ctx context.Context, u Unique, k Key, dryRun bool) (Key, error) {
-	g, err := e.t.readGuard(ctx, u)
+	g, err := e.t.c.ReadGuard(ctx, u)
 	if err != nil || g.Owner == k {
 		return g.Owner, err
 	}

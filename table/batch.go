@@ -48,13 +48,13 @@ func (t *Table) batchGet(ctx context.Context, entity string, ks []Key, consisten
 }
 
 // batchGetAttrs is batchGet fetching only attrs (with what the table reads
-// itself: see [Table.projectionExpr]) when attrs is not empty.
+// itself: see [ddb.Conn.ProjectionExpr]) when attrs is not empty.
 func (t *Table) batchGetAttrs(ctx context.Context, entity string, ks []Key, consistent bool, attrs []string) ([]Item, error) {
 	if len(attrs) == 0 {
 		return t.batchGet(ctx, entity, ks, consistent)
 	}
 	names := map[string]string{}
-	proj := aws.String(t.projectionExpr(&projection{attrs: attrs}, nil, names))
+	proj := aws.String(t.c.ProjectionExpr(attrs, nil, names))
 	return t.c.BatchGet(ctx, entity, ks, consistent, proj, names)
 }
 

@@ -2,14 +2,12 @@ package table
 
 import (
 	"fmt"
-	"slices"
 	"strings"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/counter"
 	"github.com/singletable/singletable/internal/job"
+	"github.com/singletable/singletable/internal/stream"
 )
 
 // Changes: what the table's stream says happened, typed. A DynamoDB
@@ -41,116 +39,47 @@ import (
 // Record is one stream record, as the Streams API, a Lambda event or a
 // test built it. Keys always holds the item's primary key; Old and New
 // hold the images the stream's view type keeps (nil when it keeps none,
-// and Old is nil for an insert, New for a removal).
-type Record struct {
-	// ID is the record's event ID: the same on every delivery of the
-	// record, and unique per record: the idempotency key of a handler.
-	ID string
-	// Op is the stream's event name: "INSERT", "MODIFY" or "REMOVE".
-	Op string
-	// Shard is the stream shard the record was read from ("" when the
-	// source does not say: a Lambda event names its stream only).
-	Shard string
-	// Sequence is the record's sequence number: increasing within a shard,
-	// and so within an item's key.
-	Sequence string
-	// At is the record's approximate creation time.
-	At time.Time
-	// Keys, Old and New are the key attributes and the images.
-	Keys, Old, New Item
-	// PrincipalType and PrincipalID are the record's userIdentity: a TTL
-	// deletion is "Service" / "dynamodb.amazonaws.com"; empty otherwise.
-	PrincipalType, PrincipalID string
-}
+// and Old is nil for an insert, New for a removal). ID is the record's
+// event ID (the idempotency key of a handler), Op the stream's event name
+// (INSERT, MODIFY or REMOVE), Shard and Sequence where it was read, At its
+// approximate creation time, PrincipalType and PrincipalID its
+// userIdentity (a TTL deletion is "Service" / [TTLPrincipal]).
+type Record = stream.Record
 
 // TTLPrincipal is the userIdentity principal of a removal that DynamoDB's
 // TTL made (with type "Service").
-const TTLPrincipal = "dynamodb.amazonaws.com"
+const TTLPrincipal = stream.TTLPrincipal
 
-// ChangeEvent is what happened to an item.
-type ChangeEvent int
+// ChangeEvent is what happened to an item; its String is "created",
+// "modified", "removed" or "expired".
+type ChangeEvent = stream.ChangeEvent
 
 // The events of an [ItemChange].
 const (
 	// Created: the item did not exist before the write (INSERT).
-	Created ChangeEvent = iota + 1
+	Created = stream.Created
 	// Modified: the item existed and was written again (MODIFY).
-	Modified
+	Modified = stream.Modified
 	// Removed: the item was deleted by a writer (REMOVE).
-	Removed
+	Removed = stream.Removed
 	// Expired: the item was deleted by DynamoDB's TTL (REMOVE with the
 	// service's identity).
-	Expired
+	Expired = stream.Expired
 )
 
-// String returns the event's name: "created", "modified", "removed",
-// "expired".
-func (e ChangeEvent) String() string {
-	switch e {
-	case Created:
-		return "created"
-	case Modified:
-		return "modified"
-	case Removed:
-		return "removed"
-	case Expired:
-		return "expired"
-	}
-	return fmt.Sprintf("ChangeEvent(%d)", int(e))
-}
-
-// Event returns what the record says happened; an operation the stream
-// does not define is an error.
-func (r Record) Event() (ChangeEvent, error) {
-	switch r.Op {
-	case "INSERT":
-		return Created, nil
-	case "MODIFY":
-		return Modified, nil
-	case "REMOVE":
-		if r.PrincipalType == "Service" && r.PrincipalID == TTLPrincipal {
-			return Expired, nil
-		}
-		return Removed, nil
-	}
-	return 0, fmt.Errorf("%w: stream operation %q", ErrInvalidInput, r.Op)
-}
-
-// Image returns the newest image the record holds: New, else Old, else
-// Keys.
-func (r Record) Image() Item {
-	switch {
-	case r.New != nil:
-		return r.New
-	case r.Old != nil:
-		return r.Old
-	}
-	return r.Keys
-}
-
-// Kind says what kind of item a record is about.
-type Kind int
+// Kind says what kind of item a record is about; its String is
+// "unknown", "entity" or "library".
+type Kind = stream.Kind
 
 // The kinds of [Classification].
 const (
 	// KindUnknown: no declared entity and none of the engine's items.
-	KindUnknown Kind = iota
+	KindUnknown = stream.KindUnknown
 	// KindEntity: an item of a declared entity.
-	KindEntity
+	KindEntity = stream.KindEntity
 	// KindLibrary: one of the engine's own items (see [Classification.Library]).
-	KindLibrary
+	KindLibrary = stream.KindLibrary
 )
-
-// String returns "unknown", "entity" or "library".
-func (k Kind) String() string {
-	switch k {
-	case KindEntity:
-		return "entity"
-	case KindLibrary:
-		return "library"
-	}
-	return "unknown"
-}
 
 // Classification is what [Table.Classify] recognised.
 type Classification struct {
@@ -261,42 +190,23 @@ type ItemChange[T any] struct {
 func (c ItemChange[T]) Changed() []string {
 	switch {
 	case c.openOld != nil && c.openNew != nil:
-		out := changedAttrs(c.own, c.openOld, c.openNew)
+		out := stream.ChangedAttrs(c.own, c.openOld, c.openNew)
 		if out == nil {
 			out = []string{}
 		}
 		return out
 	case c.openNew != nil && c.Event == Created:
-		return changedAttrs(c.own, nil, c.openNew)
+		return stream.ChangedAttrs(c.own, nil, c.openNew)
 	case c.openOld != nil && (c.Event == Removed || c.Event == Expired):
-		return changedAttrs(c.own, c.openOld, nil)
+		return stream.ChangedAttrs(c.own, c.openOld, nil)
 	}
 	return nil
 }
 
-// RecordError names the stream record a decode or a handler failed on.
-type RecordError struct {
-	// Sequence and ID are the record's sequence number and event ID.
-	Sequence, ID string
-	// Key is the item's primary key.
-	Key Key
-	// Entity is the entity type the record was routed to ("" if none).
-	Entity string
-	// Err is what failed.
-	Err error
-}
-
-// Error names the record, then the failure.
-func (e *RecordError) Error() string {
-	ent := e.Entity
-	if ent == "" {
-		ent = "unrouted"
-	}
-	return fmt.Sprintf("stream record %s (event %s, %s %s): %v", e.Sequence, e.ID, ent, e.Key, e.Err)
-}
-
-// Unwrap returns the failure.
-func (e *RecordError) Unwrap() error { return e.Err }
+// RecordError names the stream record a decode or a handler failed on:
+// its Sequence and ID, the item's Key, the Entity it was routed to ("" if
+// none) and Err, what failed.
+type RecordError = stream.RecordError
 
 // NewRecordError returns the error naming r (its sequence number, event
 // ID and key), routed to entity, for err.
@@ -345,7 +255,7 @@ func (e *Entity[T]) DecodeChange(r Record) (ItemChange[T], error) {
 		c.New, openNew = &v, opened
 	}
 	if sc := e.def.Scope; sc != "" {
-		oldScope, newScope := strAttr(r.Old, sc), strAttr(r.New, sc)
+		oldScope, newScope := stream.StrAttr(r.Old, sc), stream.StrAttr(r.New, sc)
 		if r.Old != nil && r.New != nil && oldScope != newScope {
 			return fail(fmt.Errorf("%w: %s moved from tenant %q to %q", ErrInvalidInput, sc, oldScope, newScope))
 		}
@@ -355,7 +265,7 @@ func (e *Entity[T]) DecodeChange(r Record) (ItemChange[T], error) {
 		}
 	}
 	c.own, c.openOld, c.openNew = e.ownAttrs(), openOld, openNew
-	c.BookkeepingOnly = ev == Modified && openOld != nil && openNew != nil && sameExceptOwn(c.own, openOld, openNew)
+	c.BookkeepingOnly = ev == Modified && openOld != nil && openNew != nil && stream.SameExceptOwn(c.own, openOld, openNew)
 	return c, nil
 }
 
@@ -386,53 +296,6 @@ func (e *Entity[T]) decodeImage(raw Item, k Key) (T, Item, error) {
 		}
 	}
 	return v, opened, nil
-}
-
-// sameExceptOwn reports whether a and b hold the same attributes with the
-// same values, leaving out the engine's own; it stops at the first
-// difference.
-func sameExceptOwn(own map[string]bool, a, b Item) bool {
-	na, nb := 0, 0
-	for name, av := range a {
-		if own[name] {
-			continue
-		}
-		na++
-		if !codec.Equal(av, b[name]) {
-			return false
-		}
-	}
-	for name := range b {
-		if !own[name] {
-			nb++
-		}
-	}
-	return na == nb
-}
-
-// changedAttrs returns the attributes, other than the engine's own, whose
-// values differ between a and b (either may be nil), sorted.
-func changedAttrs(own map[string]bool, a, b Item) []string {
-	var out []string
-	for name, av := range a {
-		if !own[name] && !codec.Equal(av, b[name]) {
-			out = append(out, name)
-		}
-	}
-	for name, bv := range b {
-		if _, inA := a[name]; !inA && !own[name] && bv != nil {
-			out = append(out, name)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-func strAttr(img Item, name string) string {
-	if s, ok := img[name].(*types.AttributeValueMemberS); ok {
-		return s.Value
-	}
-	return ""
 }
 
 func describeClass(c Classification) string {

@@ -11,6 +11,7 @@ import (
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/ddb"
 	"github.com/singletable/singletable/internal/keytmpl"
 	"github.com/singletable/singletable/keys"
 )
@@ -131,7 +132,7 @@ func (e *Entity[T]) prepare(item *T, version int64, validate bool) (written, err
 			if u.Name == "" || u.Value == "" {
 				return w, &ValidationError{Entity: e.def.Type, Field: "unique " + u.Name, Reason: "empty unique value"}
 			}
-			if err := checkUnique(u); err != nil {
+			if err := ddb.CheckUnique(u); err != nil {
 				return w, err
 			}
 			if seen[u] {

@@ -2,8 +2,6 @@ package table
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -73,30 +71,15 @@ func (e *Entity[T]) createIn(ctx context.Context, item *T, also []TxOp, pk strin
 func (e *Entity[T]) createWith(ctx context.Context, item *T, ops []TxOp, tok string, also []TxOp) (Key, error) {
 	k := ops[0].op.Key
 	if len(ops) == 1 && len(also) == 0 {
-		if err := e.t.putCreate(ctx, e.def.Type, ops[0], tok); err != nil {
+		if err := e.t.c.PutCreate(ctx, e.def.Type, ops[0].op, tok); err != nil {
 			return k, err
 		}
-	} else if err := e.t.transactGuarded(ctx, append(ops, also...), tok); err != nil {
-		return k, txToCreateErr(err)
+	} else if err := e.t.c.TransactGuarded(ctx, txActions(append(ops, also...)), tok); err != nil {
+		return k, ddb.TxToCreateErr(err)
 	}
 	e.setVersion(item, 1)
 	e.setRead(item, ops[0].op.Put.Item)
 	return k, nil
-}
-
-// putCreate sends op, a create, as one PutItem: on createCond first and,
-// when an item past its TTL holds the key, once more on absentCond (see
-// createCond). A key held by a live item gives ErrAlreadyExists.
-func (t *Table) putCreate(ctx context.Context, entity string, op TxOp, tok string) error {
-	onFail := ErrAlreadyExists
-	if op.op.Absent {
-		onFail = errExpiredInWay
-	}
-	err := t.putItem(ctx, entity, op.op.Put, tok, onFail)
-	if err == errExpiredInWay {
-		err = t.putItem(ctx, entity, t.c.FullCreate(op.op).Put, tok, ErrAlreadyExists)
-	}
-	return err
 }
 
 // CreateAlso is [Entity.Create] with also, actions on other items, in the
@@ -166,25 +149,6 @@ func (e *Entity[T]) createOps(item *T, validate, token bool) ([]TxOp, string, er
 		ops = append(ops, TxOp{e.t.c.GuardPut(u, w.key, w.expires)})
 	}
 	return ops, tok, nil
-}
-
-// txToCreateErr turns a canceled create transaction into ErrAlreadyExists
-// (the item) or ErrUniqueViolation (a guard), keeping the TxError.
-func txToCreateErr(err error) error {
-	var te *TxError
-	if !errors.As(err, &te) {
-		return err
-	}
-	for _, r := range te.Reasons {
-		if r.Code != "ConditionalCheckFailed" {
-			continue
-		}
-		if r.Guard != "" {
-			return fmt.Errorf("%w: %s %q: %w", ErrUniqueViolation, r.Guard, r.GuardValue, err)
-		}
-		return fmt.Errorf("%w: %w", ErrAlreadyExists, err)
-	}
-	return err
 }
 
 // CreateOp returns a transaction action that creates item (failing if its

@@ -3,10 +3,8 @@ package table
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/ddb"
 	"github.com/singletable/singletable/internal/expr"
@@ -28,14 +26,14 @@ func (e *Entity[T]) delete(ctx context.Context, k Key) error {
 		return err
 	}
 	if e.fn.unique == nil {
-		return e.t.deleteItem(ctx, e.def.Type, k)
+		return e.t.c.DeleteItem(ctx, e.def.Type, k)
 	}
 	for attempt := 0; ; attempt++ {
 		ops, err := e.DeleteOps(ctx, k)
 		if err != nil {
 			return err
 		}
-		err = txToUpdateErr(e.t.Transact(ctx, ops...))
+		err = ddb.TxToUpdateErr(e.t.Transact(ctx, ops...))
 		if errors.Is(err, ErrConflict) && attempt < e.t.opts.ConflictRetries {
 			continue
 		}
@@ -53,7 +51,7 @@ func (e *Entity[T]) DeleteOps(ctx context.Context, k Key) ([]TxOp, error) {
 		return nil, err
 	}
 	x := expr.New()
-	c := e.t.c.Live(x, e.def.Type) + " AND " + e.t.versionCond(x, ver)
+	c := e.t.c.Live(x, e.def.Type) + " AND " + e.t.c.VersionCond(x, ver)
 	ops := []TxOp{{op: ddb.Op{Delete: &types.Delete{
 		TableName:                 aws.String(e.t.schema.Name),
 		Key:                       e.t.c.KeyItem(k),
@@ -97,40 +95,9 @@ func (e *Entity[T]) DeleteVersionOp(k Key, version int64) TxOp {
 		return op
 	}
 	x := expr.New()
-	c := e.t.c.Live(x, e.def.Type) + " AND " + e.t.versionCond(x, version)
+	c := e.t.c.Live(x, e.def.Type) + " AND " + e.t.c.VersionCond(x, version)
 	op.op.Delete.ConditionExpression = aws.String(c)
 	op.op.Delete.ExpressionAttributeNames = x.Names
 	op.op.Delete.ExpressionAttributeValues = x.Vals()
 	return op
-}
-
-func (t *Table) deleteItem(ctx context.Context, entity string, k Key) error {
-	x := expr.New()
-	return t.deleteItemCond(ctx, entity, k, t.c.Live(x, entity), x)
-}
-
-// deleteItemCond is one DeleteItem with condition c (placeholders in x); a
-// failed condition is ErrNotFound.
-func (t *Table) deleteItemCond(ctx context.Context, entity string, k Key, c string, x exprs) error {
-	start := time.Now()
-	out, err := t.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
-		TableName:                 aws.String(t.schema.Name),
-		Key:                       t.c.KeyItem(k),
-		ConditionExpression:       aws.String(c),
-		ExpressionAttributeNames:  x.Names,
-		ExpressionAttributeValues: x.Vals(),
-		ReturnConsumedCapacity:    t.c.WantCapacity(),
-	})
-	if err != nil {
-		err = ddb.MapErr(err)
-		if errors.Is(err, ErrConditionFailed) {
-			err = ErrNotFound
-		}
-	}
-	var c2 float64
-	if out != nil {
-		c2 = ddb.CapacityOf(out.ConsumedCapacity)
-	}
-	t.c.Observe(ctx, Event{Op: "DeleteItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: c2})
-	return err
 }

@@ -66,7 +66,7 @@ func (e *Entity[T]) writeDiff(ctx context.Context, k Key, orig *T, raw Item, ver
 	}
 	s := e.t.schema
 	x := expr.New()
-	cond := []string{e.t.c.Live(x, e.def.Type), e.t.versionCond(x, ver)}
+	cond := []string{e.t.c.Live(x, e.def.Type), e.t.c.VersionCond(x, ver)}
 	if sc := o.scope; sc != nil {
 		x.Names["#scope"] = sc.attr
 		x.Values[":scope"] = &types.AttributeValueMemberS{Value: sc.value}
@@ -105,7 +105,7 @@ func (e *Entity[T]) writeDiff(ctx context.Context, k Key, orig *T, raw Item, ver
 		managed[ix.PK], managed[ix.SK] = true, true
 	}
 	// Fields: what change changed, compared on the plaintext encodings.
-	for _, attr := range sortedKeys(unionKeys(plainOld, plainNew)) {
+	for _, attr := range sortedKeys(ddb.UnionKeys(plainOld, plainNew)) {
 		if managed[attr] || codec.Equal(plainOld[attr], plainNew[attr]) {
 			continue
 		}
@@ -154,7 +154,7 @@ func (e *Entity[T]) writeDiff(ctx context.Context, k Key, orig *T, raw Item, ver
 		return err
 	}
 	moved := e.relayout(raw, w.derived) // sharded since it was written
-	for _, attr := range sortedKeys(unionKeys(derivedOld, w.derived)) {
+	for _, attr := range sortedKeys(ddb.UnionKeys(derivedOld, w.derived)) {
 		if revoked && valid[attr] {
 			continue
 		}
@@ -187,7 +187,7 @@ func (e *Entity[T]) writeDiff(ctx context.Context, k Key, orig *T, raw Item, ver
 	// Replace: the stored item must still be the image the caller read,
 	// every attribute of it, not only those this write changes.
 	if o.whole {
-		for _, attr := range e.t.imageAttrs(raw) {
+		for _, attr := range e.t.c.ImageAttrs(raw) {
 			if !conditioned[attr] {
 				expect(ph(attr), attr)
 			}
@@ -231,9 +231,9 @@ func (e *Entity[T]) writeDiff(ctx context.Context, k Key, orig *T, raw Item, ver
 	}
 	for round := 0; ; round++ {
 		if len(ops) == 1 {
-			err = e.t.updateItem(ctx, e.def.Type, up, tok)
+			err = e.t.c.UpdateItem(ctx, e.def.Type, up, tok)
 		} else {
-			err = txToUpdateErr(e.t.transactGuarded(ctx, ops, tok))
+			err = ddb.TxToUpdateErr(e.t.c.TransactGuarded(ctx, txActions(ops), tok))
 		}
 		var te *TxError
 		if round > 1 || !errors.Is(err, ErrUniqueViolation) || !errors.As(err, &te) {
@@ -256,7 +256,7 @@ func (e *Entity[T]) writeDiff(ctx context.Context, k Key, orig *T, raw Item, ver
 	}
 	if err == nil {
 		e.setVersion(cur, ver+1)
-		e.setRead(cur, afterImage(raw, setVals, removed))
+		e.setRead(cur, ddb.AfterImage(raw, setVals, removed))
 	}
 	return err
 }
@@ -334,15 +334,4 @@ func derivedTTL(d Item, attr string) int64 {
 		return v
 	}
 	return 0
-}
-
-func unionKeys(a, b Item) map[string]bool {
-	out := make(map[string]bool, len(a)+len(b))
-	for k := range a {
-		out[k] = true
-	}
-	for k := range b {
-		out[k] = true
-	}
-	return out
 }

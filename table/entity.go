@@ -18,7 +18,7 @@ type Entity[T any] struct {
 
 	touchOnce sync.Once
 	touches   []touchedAttr // what Def.Touch writes (see touchPlan)
-	stamps    *stamps       // Def.Timestamps, bound (nil: none)
+	stamps    *codec.Stamps // Def.Timestamps, bound (nil: none)
 
 	ownOnce sync.Once
 	own     map[string]bool // the attributes Extra never holds (see ownAttrs)
@@ -35,7 +35,7 @@ func NewEntity[T any](t *Table, def Def[T]) *Entity[T] {
 	}
 	decl, fn := declare(t, &def)
 	e := &Entity[T]{t: t, def: def, decl: decl, fn: fn, readIdx: readStateField(reflect.TypeFor[T]()),
-		stamps: bindTimestamps(def.Type, reflect.TypeFor[T](), def.Timestamps)}
+		stamps: codec.BindStamps(def.Type, reflect.TypeFor[T](), codec.Timestamps(def.Timestamps))}
 	codec.ExtraIndex(reflect.TypeFor[T]()) // a misdeclared Extra field panics here
 	t.entMu.Lock()
 	t.entities = append(t.entities, e)

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"slices"
 	"strings"
+
+	"github.com/singletable/singletable/internal/stream"
 )
 
 // Summaries of changes, for tools that show a table's stream to a person
@@ -68,7 +70,7 @@ func (t *Table) SummarizeChange(r Record) (ChangeSummary, error) {
 			own[a] = true
 		}
 	}
-	s.Changed = changedAttrs(own, r.Old, r.New)
+	s.Changed = stream.ChangedAttrs(own, r.Old, r.New)
 	return s, nil
 }
 
@@ -104,15 +106,15 @@ func (e *Entity[T]) summarizeChange(r Record) (ChangeSummary, error) {
 	own := e.ownAttrs()
 	switch {
 	case r.Old != nil && r.New != nil:
-		s.Changed = changedAttrs(own, r.Old, r.New)
+		s.Changed = stream.ChangedAttrs(own, r.Old, r.New)
 		if s.Changed == nil {
 			s.Changed = []string{}
 		}
 		s.BookkeepingOnly = s.Event == Modified && len(s.Changed) == 0
 	case r.New != nil && s.Event == Created:
-		s.Changed = changedAttrs(own, nil, r.New)
+		s.Changed = stream.ChangedAttrs(own, nil, r.New)
 	case r.Old != nil && (s.Event == Removed || s.Event == Expired):
-		s.Changed = changedAttrs(own, r.Old, nil)
+		s.Changed = stream.ChangedAttrs(own, r.Old, nil)
 	}
 	return s, nil
 }

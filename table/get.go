@@ -82,7 +82,7 @@ func (t *Table) getItem(ctx context.Context, entity string, k Key, consistent bo
 }
 
 // getItemAttrs is getItem fetching only attrs (with what the table reads
-// itself: see [Table.projectionExpr]) when attrs is not empty.
+// itself: see [ddb.Conn.ProjectionExpr]) when attrs is not empty.
 func (t *Table) getItemAttrs(ctx context.Context, entity string, k Key, consistent bool, attrs []string) (Item, error) {
 	var p *projection
 	if len(attrs) > 0 {
@@ -93,12 +93,12 @@ func (t *Table) getItemAttrs(ctx context.Context, entity string, k Key, consiste
 
 // getItemProjected is the one GetItem of the table's reads: the whole
 // item, or with p only p's attributes, the engine's own and those of the
-// indexes ixs (projectionExpr).
+// indexes ixs ([ddb.Conn.ProjectionExpr]).
 func (t *Table) getItemProjected(ctx context.Context, entity string, k Key, consistent bool, p *projection, ixs []Index) (Item, error) {
 	if p == nil {
 		return t.c.GetItem(ctx, entity, k, consistent, nil, nil)
 	}
 	names := map[string]string{}
-	proj := aws.String(t.projectionExpr(p, ixs, names))
+	proj := aws.String(t.c.ProjectionExpr(p.attrs, ixs, names))
 	return t.c.GetItem(ctx, entity, k, consistent, proj, names)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/singletable/singletable/internal/ddb"
 	"github.com/singletable/singletable/internal/job"
 )
 
@@ -253,7 +254,7 @@ func (t *Table) liveHolder(ctx context.Context, gk Key) (Key, bool, error) {
 	if err != nil || raw == nil || t.c.Expired(raw) {
 		return Key{}, false, err
 	}
-	g, ok := t.decodeGuard(raw)
+	g, ok := ddb.DecodeGuard(raw)
 	if !ok {
 		return Key{}, true, nil // not a guard the create could take over: it fails
 	}

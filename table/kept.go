@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"reflect"
-	"strings"
 
 	"github.com/singletable/singletable/internal/codec"
 )
@@ -79,42 +78,18 @@ func (e *Entity[T]) importValidate(item *T) ([]KeptValue, error) {
 	for range 64 {
 		for _, leaf := range leafErrors(err) {
 			var ve *ValidationError
-			if !errors.As(leaf, &ve) || !ve.Unknown || ve.Key || len(ve.Allowed) == 0 || !setStringPath(pv, ve.Field, ve.Allowed[0]) {
+			if !errors.As(leaf, &ve) || !ve.Unknown || ve.Key || len(ve.Allowed) == 0 || !codec.SetStringPath(pv, ve.Field, ve.Allowed[0]) {
 				return nil, err
 			}
 			kept = append(kept, KeptValue{Entity: e.def.Type, Field: ve.Field, Value: ve.Value, Allowed: ve.Allowed})
 		}
 		if err = e.def.Validate(&probe); err == nil {
 			for _, kv := range kept {
-				setStringPath(pv, kv.Field, kv.Value)
+				codec.SetStringPath(pv, kv.Field, kv.Value)
 			}
 			*item = probe
 			return kept, nil
 		}
 	}
 	return nil, err
-}
-
-// setStringPath sets the string field at attribute path (dotted, through
-// struct fields only) of struct v to s; false when there is none.
-func setStringPath(v reflect.Value, path, s string) bool {
-	for part := range strings.SplitSeq(path, ".") {
-		if v.Kind() != reflect.Struct {
-			return false
-		}
-		fi, ok := codec.FieldsOf(v.Type())[part]
-		if !ok || fi.ViaPointer {
-			return false
-		}
-		f, err := v.FieldByIndexErr(fi.Index)
-		if err != nil {
-			return false
-		}
-		v = f
-	}
-	if v.Kind() != reflect.String || !v.CanSet() {
-		return false
-	}
-	v.SetString(s)
-	return true
 }

@@ -5,15 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"slices"
-	"strconv"
-	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/ddb"
-	"github.com/singletable/singletable/internal/expr"
 	"github.com/singletable/singletable/internal/keytmpl"
 )
 
@@ -233,38 +227,7 @@ func (t *Table) LayoutCheckOp(owner Key, attr string, l Layout) TxOp {
 // above it under old); a nil value requires the attribute to be absent. Old items stay where they are; run it with
 // [Table.Transact].
 func (t *Table) SwitchLayoutOp(owner Key, attr string, old, next Layout, ifEqual map[string]types.AttributeValue) TxOp {
-	x := expr.New()
-	c := t.c.Live(x, "")
-	for i, a := range slices.Sorted(maps.Keys(ifEqual)) {
-		n, v := "#wse"+strconv.Itoa(i), ":wse"+strconv.Itoa(i)
-		x.Names[n] = a
-		if ifEqual[a] == nil {
-			c += " AND attribute_not_exists(" + n + ")"
-			continue
-		}
-		x.Values[v] = ifEqual[a]
-		c += " AND " + n + " = " + v
-	}
-	x.Names["#wsn"] = attr
-	update := "REMOVE #wsn"
-	if !next.IsZero() {
-		x.Values[":wsn"] = &types.AttributeValueMemberS{Value: next.String()}
-		update = "SET #wsn = :wsn"
-	}
-	if va := t.schema.VersionAttr; va != "" {
-		// Like every write of the owner, the switch advances its version,
-		// so a whole-item write of the owner read before it fails.
-		x.Names["#wsv"], x.Values[":wsone"] = va, codec.Num(1)
-		update += " ADD #wsv :wsone"
-	}
-	op := TxOp{op: ddb.Op{Update: &types.Update{
-		TableName:                 aws.String(t.schema.Name),
-		Key:                       t.c.KeyItem(owner),
-		UpdateExpression:          aws.String(update),
-		ConditionExpression:       aws.String(c),
-		ExpressionAttributeNames:  x.Names,
-		ExpressionAttributeValues: x.Vals(),
-	}, Key: owner}}
+	op := TxOp{op: t.c.SwitchLayout(owner, attr, next.String(), ifEqual)}
 	return op.IfLayout(attr, old)
 }
 
@@ -327,45 +290,16 @@ func ListLayout[T any](ctx context.Context, e *Entity[T], q Query, base bool, la
 
 // spanCursor wraps inner, the engine's cursor of a page of q, with the
 // partitions q read.
-func spanCursor(q Query, inner string) string {
-	if inner == "" || q.Shards < 2 {
-		return inner
-	}
-	b := ""
-	if q.ShardBase {
-		b = "b"
-	}
-	return "L" + strconv.Itoa(q.Shards) + b + ":" + inner
-}
+func spanCursor(q Query, inner string) string { return ddb.SpanCursor(q.Shards, q.ShardBase, inner) }
 
 // resumeSpan sets q's partitions from a cursor spanCursor made and
-// returns the engine's cursor (a cursor without partitions: q reads its
-// own partition).
-//
-// The prefix is authenticated by the sealed part it comes with: the
-// partitions it names (count and base) are part of the binding the engine
-// sealed that cursor under ([Query.binding]), so a prefix changed,
-// inflated, swapped or removed makes the sealed part fail to open
-// ([ErrInvalidCursor], before any Query). A prefix without a sealed part
-// is refused here: it would otherwise start a first page of whatever
-// partitions it names, unread layout and all.
+// returns the engine's cursor (see [ddb.ResumeSpan]).
 func resumeSpan(q *Query, cursor string) (string, error) {
-	span, inner, ok := strings.Cut(cursor, ":")
-	if !ok || !strings.HasPrefix(span, "L") {
-		q.Shards, q.ShardBase, q.OnlyShards = 0, false, nil
-		return cursor, nil
+	n, base, inner, err := ddb.ResumeSpan(cursor)
+	if err == nil {
+		q.Shards, q.ShardBase, q.OnlyShards = n, base, nil
 	}
-	if inner == "" {
-		return "", fmt.Errorf("list: %w: a layout prefix without its sealed part", ErrInvalidCursor)
-	}
-	span = span[1:]
-	q.ShardBase = strings.HasSuffix(span, "b")
-	n, err := strconv.Atoi(strings.TrimSuffix(span, "b"))
-	if err != nil || n < 2 || n > MaxShards || strconv.Itoa(n) != strings.TrimSuffix(span, "b") {
-		return "", fmt.Errorf("list: %w", ErrInvalidCursor)
-	}
-	q.Shards, q.OnlyShards = n, nil
-	return inner, nil
+	return inner, err
 }
 
 // ReshardJob returns the job that switches the write-sharded collections

@@ -335,7 +335,7 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 	// attribute that is not there), so it implies attribute_exists.
 	c := e.t.c.LiveOf(x, e.def.Type, len(p.IfEqual) > 0)
 	if p.IfVersion != nil {
-		c += " AND " + e.t.versionCond(x, *p.IfVersion)
+		c += " AND " + e.t.c.VersionCond(x, *p.IfVersion)
 	}
 	if len(conds) > 0 {
 		c += " AND " + strings.Join(conds, " AND ")
@@ -418,7 +418,7 @@ func (e *Entity[T]) update(ctx context.Context, k Key, p Patch, ret types.Return
 				// its response lost: the item DynamoDB returns is the result.
 				e.t.c.Observe(ctx, Event{Op: "UpdateItem", Entity: e.def.Type, Duration: time.Since(start)})
 				return ccf.Item, nil
-			case ccf.Item == nil || e.t.c.Expired(ccf.Item) || !e.t.isType(ccf.Item, e.def.Type) || !scope.holds(ccf.Item):
+			case ccf.Item == nil || e.t.c.Expired(ccf.Item) || !e.t.c.IsType(ccf.Item, e.def.Type) || !scope.holds(ccf.Item):
 				err = ErrNotFound
 			case p.IfVersion != nil && e.t.versionOfItem(ccf.Item) != *p.IfVersion:
 				err = fmt.Errorf("%w: %w", ErrConflict, err)

@@ -60,7 +60,7 @@ func (e *Entity[T]) Peek(ctx context.Context, k Key, p Projection[T]) (Fields[T]
 	if err != nil {
 		return fail(err)
 	}
-	if raw == nil || e.t.c.Expired(raw) || !e.t.isType(raw, e.def.Type) {
+	if raw == nil || e.t.c.Expired(raw) || !e.t.c.IsType(raw, e.def.Type) {
 		return fail(ErrNotFound)
 	}
 	v, ver, err := e.decode(raw)

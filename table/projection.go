@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strconv"
-	"strings"
 )
 
 // ErrPartialItem is returned, before any request, by a write that would
@@ -92,34 +90,6 @@ func (e *Entity[T]) projectionFor(p *projection, ixs []Index) (*projection, erro
 		}
 	}
 	return out, nil
-}
-
-// projectionExpr returns the ProjectionExpression of p plus the engine's
-// own attributes (and those of the indexes ixs), its names added to names.
-func (t *Table) projectionExpr(p *projection, ixs []Index, names map[string]string) string {
-	s := t.schema
-	attrs := []string{s.PK, s.SK, s.TypeAttr, s.VersionAttr, s.TTLAttr}
-	for _, ix := range ixs {
-		if d, err := s.GSI(ix); err == nil && ix != Primary {
-			attrs = append(attrs, d.PK, d.SK)
-		}
-	}
-	attrs = append(attrs, p.attrs...)
-	seen := map[string]bool{}
-	var b strings.Builder
-	for _, a := range attrs {
-		if a == "" || seen[a] {
-			continue
-		}
-		seen[a] = true
-		n := "#p" + strconv.Itoa(len(seen))
-		names[n] = a
-		if b.Len() > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(n)
-	}
-	return b.String()
 }
 
 // getProjected is getRaw for a read with a projection: one GetItem

@@ -2,12 +2,9 @@ package table
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/ddb"
 )
@@ -28,7 +25,7 @@ func (e *Entity[T]) Put(ctx context.Context, item *T) error {
 	if err != nil {
 		return opErr("put", e.def.Type, w.key, err)
 	}
-	err = e.t.putItem(ctx, e.def.Type, &types.Put{TableName: aws.String(e.t.schema.Name), Item: w.item}, "", nil)
+	err = e.t.c.PutItem(ctx, e.def.Type, &types.Put{TableName: aws.String(e.t.schema.Name), Item: w.item}, "", nil)
 	if err == nil {
 		e.setVersion(item, ver)
 		e.setRead(item, w.item)
@@ -102,14 +99,14 @@ func (e *Entity[T]) Replace(ctx context.Context, item *T) error {
 		return opErr("replace", e.def.Type, k, err)
 	}
 	whole := true
-	if len(e.t.imageAttrs(image)) > maxImageConds {
+	if len(e.t.c.ImageAttrs(image)) > ddb.MaxImageConds {
 		cur, err := e.t.getItem(ctx, e.def.Type, k, true)
 		switch {
 		case err != nil:
 			return opErr("replace", e.def.Type, k, err)
-		case cur == nil || e.t.c.Expired(cur) || !e.t.isType(cur, e.def.Type):
+		case cur == nil || e.t.c.Expired(cur) || !e.t.c.IsType(cur, e.def.Type):
 			return opErr("replace", e.def.Type, k, ErrNotFound)
-		case !e.t.sameImage(cur, image):
+		case !e.t.c.SameImage(cur, image):
 			return opErr("replace", e.def.Type, k, fmt.Errorf("%w: the stored item changed since it was read", ErrConflict))
 		}
 		whole, image = false, cur
@@ -156,72 +153,4 @@ func (e *Entity[T]) setVersion(item *T, v int64) {
 	if e.def.Version != nil {
 		*e.def.Version(item) = v
 	}
-}
-
-// putItem sends p as one PutItem. On a failed condition it looks at the
-// item DynamoDB returns with the failure: one carrying write token tok is
-// this write, applied by an earlier attempt whose response was lost
-// (success); one missing, expired or of another entity type is
-// [ErrNotFound]; otherwise the failure is onFail ([ErrConflict] if nil).
-func (t *Table) putItem(ctx context.Context, entity string, p *types.Put, tok string, onFail error) error {
-	start := time.Now()
-	in := &dynamodb.PutItemInput{
-		TableName:                 p.TableName,
-		Item:                      p.Item,
-		ConditionExpression:       p.ConditionExpression,
-		ExpressionAttributeNames:  p.ExpressionAttributeNames,
-		ExpressionAttributeValues: p.ExpressionAttributeValues,
-		ReturnConsumedCapacity:    t.c.WantCapacity(),
-	}
-	if p.ConditionExpression != nil {
-		in.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
-	}
-	out, err := t.client.PutItem(ctx, in)
-	if err != nil {
-		err = ddb.MapErr(err)
-		err = t.classifyCondFailure(err, entity, tok, onFail)
-	}
-	var c float64
-	if out != nil {
-		c = ddb.CapacityOf(out.ConsumedCapacity)
-	}
-	t.c.Observe(ctx, Event{Op: "PutItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: c})
-	return err
-}
-
-// classifyCondFailure explains a failed condition of a single-item write
-// from the item DynamoDB returned with it: one carrying write token tok is
-// this write, applied by an attempt whose response was lost (nil); else
-// onFail if set; a missing, expired or foreign-typed item is ErrNotFound;
-// anything else a lost race (ErrConflict). Other errors pass through.
-func (t *Table) classifyCondFailure(err error, entity, tok string, onFail error) error {
-	var ccf *types.ConditionalCheckFailedException
-	if !errors.As(err, &ccf) {
-		return err
-	}
-	switch {
-	case t.c.HasToken(ccf.Item, tok):
-		return nil
-	case onFail == errExpiredInWay && (ccf.Item == nil || !t.c.Expired(ccf.Item)):
-		return ErrAlreadyExists
-	case onFail != nil:
-		return onFail
-	case ccf.Item == nil || t.c.Expired(ccf.Item) || !t.isType(ccf.Item, entity):
-		return ErrNotFound
-	}
-	return fmt.Errorf("%w: %w", ErrConflict, err)
-}
-
-// errExpiredInWay, as putItem's onFail, asks that a failed condition
-// whose returned item is past its TTL be reported as errExpiredInWay (a
-// create to send again on absentCond), any other as ErrAlreadyExists.
-var errExpiredInWay = errors.New("table: an item past its TTL holds the key")
-
-// isType reports whether raw is of entity type typ, or carries no type.
-func (t *Table) isType(raw Item, typ string) bool {
-	if t.schema.TypeAttr == "" {
-		return true
-	}
-	s, ok := raw[t.schema.TypeAttr].(*types.AttributeValueMemberS)
-	return !ok || s.Value == typ
 }

@@ -4,8 +4,6 @@ import (
 	"maps"
 	"reflect"
 	"strings"
-
-	"github.com/singletable/singletable/internal/codec"
 )
 
 // ReadState is what a read saw of an item: the stored image, every
@@ -94,56 +92,4 @@ func (e *Entity[T]) readOf(item *T) Item {
 		return nil
 	}
 	return rs.r.item
-}
-
-// afterImage returns raw as a write leaves it: sets applied, removes
-// removed (raw itself is not modified).
-func afterImage(raw Item, sets Item, removes []string) Item {
-	out := maps.Clone(raw)
-	if out == nil {
-		out = Item{}
-	}
-	maps.Copy(out, sets)
-	for _, a := range removes {
-		delete(out, a)
-	}
-	return out
-}
-
-// maxImageConds is how many attributes a write conditions on one by one:
-// DynamoDB limits an expression to 4 KB, and each condition takes about 20
-// bytes ("#a123 = :a124 AND "). An image with more attributes is compared
-// by a read instead (see Replace).
-const maxImageConds = 150
-
-// imageAttrs returns the attributes of image a whole-image condition
-// names: all but the key (the request's own), the entity type and version
-// (conditioned by liveCond and versionCond) and the write tokens (every
-// library write changes them, and the version with them).
-func (t *Table) imageAttrs(image Item) []string {
-	s := t.schema
-	var out []string
-	for _, a := range sortedKeys(image) {
-		switch a {
-		case s.PK, s.SK, s.TypeAttr, s.VersionAttr, s.TokenAttr:
-			continue
-		}
-		out = append(out, a)
-	}
-	return out
-}
-
-// sameImage reports whether two stored images are equal, write tokens
-// left out.
-func (t *Table) sameImage(a, b Item) bool {
-	tok := t.schema.TokenAttr
-	for k := range unionKeys(a, b) {
-		if k == tok && tok != "" {
-			continue
-		}
-		if !codec.Equal(a[k], b[k]) {
-			return false
-		}
-	}
-	return true
 }

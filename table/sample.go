@@ -3,16 +3,10 @@ package table
 import (
 	"fmt"
 	"reflect"
-	"strings"
-	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/keytmpl"
 )
-
-// sampleTime is the time every sampled time field holds.
-var sampleTime = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
 
 // Sample is what an entity's declarations give for one item made up from
 // its field types: the item as a write would store it (keys, index keys,
@@ -36,7 +30,7 @@ type Sample struct {
 func (e *Entity[T]) Sample(set map[string]any) (Sample, error) {
 	var item T
 	rv := reflect.ValueOf(&item).Elem()
-	fillSample(rv, "", 0)
+	codec.FillSample(rv, "", 0)
 	// a transform that needs a shape gets its example
 	tps := []keytmpl.Template{e.decl.pk, e.decl.sk}
 	for _, pair := range e.decl.indexes {
@@ -47,7 +41,7 @@ func (e *Entity[T]) Sample(set map[string]any) (Sample, error) {
 			if p.Tf.Example == nil {
 				continue
 			}
-			if f, ok := fieldByName(rv, p.Attr); ok && f.Kind() == reflect.String {
+			if f, ok := codec.FieldByName(rv, p.Attr); ok && f.Kind() == reflect.String {
 				f.SetString(p.Tf.Example(p.Attr))
 			}
 		}
@@ -56,7 +50,7 @@ func (e *Entity[T]) Sample(set map[string]any) (Sample, error) {
 	// is zero, what it needs set is true
 	for _, conds := range e.decl.when {
 		for _, c := range conds {
-			if f, ok := fieldByName(rv, c.attr); ok {
+			if f, ok := codec.FieldByName(rv, c.attr); ok {
 				if c.neg {
 					f.Set(reflect.Zero(f.Type()))
 				} else if f.Kind() == reflect.Bool {
@@ -66,12 +60,12 @@ func (e *Entity[T]) Sample(set map[string]any) (Sample, error) {
 		}
 	}
 	for _, path := range e.def.Secrets {
-		if f, ok := fieldByPath(rv, path); ok {
+		if f, ok := codec.FieldByPath(rv, path); ok {
 			f.SetString("") // a sample never holds a secret
 		}
 	}
 	for name, v := range set {
-		f, ok := fieldByName(rv, name)
+		f, ok := codec.FieldByName(rv, name)
 		if !ok {
 			return Sample{}, fmt.Errorf("%w: sample %s: no field %q", ErrInvalidInput, e.def.Type, name)
 		}
@@ -92,83 +86,4 @@ func (e *Entity[T]) Sample(set map[string]any) (Sample, error) {
 		return Sample{}, fmt.Errorf("sample %s: %w", e.def.Type, err)
 	}
 	return Sample{Item: w.item, Uniques: w.uniques}, nil
-}
-
-// fieldByName returns the top-level field of struct v stored as attribute
-// name, or named name in Go.
-func fieldByName(v reflect.Value, name string) (reflect.Value, bool) {
-	if fi, ok := codec.FieldsOf(v.Type())[name]; ok && !fi.ViaPointer {
-		return v.FieldByIndex(fi.Index), true
-	}
-	if f, ok := v.Type().FieldByName(name); ok && f.IsExported() {
-		return v.FieldByIndex(f.Index), true
-	}
-	return reflect.Value{}, false
-}
-
-// fieldByPath returns the string field at the attribute path
-// ("credentials.accessToken": the accessToken attribute of the struct the
-// credentials attribute holds), following pointers.
-func fieldByPath(v reflect.Value, path string) (reflect.Value, bool) {
-	for part := range strings.SplitSeq(path, ".") {
-		for v.Kind() == reflect.Pointer {
-			if v.IsNil() {
-				return reflect.Value{}, false
-			}
-			v = v.Elem()
-		}
-		if v.Kind() != reflect.Struct {
-			return reflect.Value{}, false
-		}
-		f, ok := fieldByName(v, part)
-		if !ok {
-			return reflect.Value{}, false
-		}
-		v = f
-	}
-	return v, v.Kind() == reflect.String
-}
-
-// fillSample fills v with sample values; name is its attribute name.
-func fillSample(v reflect.Value, name string, depth int) {
-	if depth > 4 || !v.CanSet() {
-		return
-	}
-	switch v.Kind() {
-	case reflect.String:
-		v.SetString(name + "1")
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		v.SetInt(1)
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		v.SetUint(1)
-	case reflect.Float32, reflect.Float64:
-		v.SetFloat(1)
-	case reflect.Slice:
-		if v.Type().Elem().Kind() == reflect.Uint8 {
-			return // bytes: left empty
-		}
-		s := reflect.MakeSlice(v.Type(), 1, 1)
-		fillSample(s.Index(0), name, depth+1)
-		v.Set(s)
-	case reflect.Struct:
-		if v.Type() == reflect.TypeFor[time.Time]() {
-			v.Set(reflect.ValueOf(sampleTime))
-			return
-		}
-		if v.Type() == reflect.TypeFor[types.AttributeValueMemberS]() {
-			return
-		}
-		t := v.Type()
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if !f.IsExported() {
-				continue
-			}
-			n, _, _ := strings.Cut(f.Tag.Get("dynamo"), ",")
-			if n == "" || n == "-" {
-				n = f.Name
-			}
-			fillSample(v.Field(i), n, depth+1)
-		}
-	}
 }

@@ -183,7 +183,7 @@ func (s *Scoped[T]) Delete(ctx context.Context, k Key) error {
 	if s.e.fn.unique == nil {
 		x := expr.New()
 		c := s.e.t.c.Live(x, s.e.def.Type) + " AND " + s.cond(x)
-		return opErr("delete", s.e.def.Type, k, s.e.t.deleteItemCond(ctx, s.e.def.Type, k, c, x))
+		return opErr("delete", s.e.def.Type, k, s.e.t.c.DeleteItemCond(ctx, s.e.def.Type, k, c, x))
 	}
 	for attempt := 0; ; attempt++ {
 		ops, err := s.e.DeleteOps(ctx, k)

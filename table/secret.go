@@ -1,21 +1,17 @@
 package table
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/secret"
 )
 
 // ErrNoCipher: an entity with secret fields was written or read on a
 // table that has no Options.Cipher. Plaintext secrets are never stored.
-var ErrNoCipher = errors.New("singletable: no cipher configured for secret fields")
+var ErrNoCipher = secret.ErrNoCipher
 
 // Redacted is what a secret reads as on a table with
 // Options.RedactSecrets.
@@ -24,7 +20,7 @@ const Redacted = secret.Redacted
 // ErrPlaintextSecret: a secret attribute holds a string, not ciphertext
 // (written by another service, or by hand). Set
 // Options.AcceptPlaintextSecrets to read such data while adopting it.
-var ErrPlaintextSecret = errors.New("singletable: plaintext where a secret's ciphertext was expected")
+var ErrPlaintextSecret = secret.ErrPlaintextSecret
 
 // Cipher encrypts secret fields before they reach DynamoDB (credentials,
 // tokens, MFA secrets). aad binds a ciphertext to its table identity,
@@ -57,149 +53,28 @@ func NewKeyring(current string, keys map[string]Cipher) (*Keyring, error) {
 	return secret.NewKeyring(current, keys)
 }
 
-// secretAAD is what a secret at attr of the item with key k is bound to.
-func (t *Table) secretAAD(k Key, attr string) []byte {
-	return []byte("singletable secret v2\x00" + t.opts.SecretContext + "\x00" + k.PK + "\x00" + k.SK + "\x00" + attr)
+// secrets is the table's sealing of secret fields.
+func (t *Table) secrets() secret.Sealing {
+	o := t.opts
+	return secret.Sealing{Cipher: o.Cipher, Context: o.SecretContext, Redact: o.RedactSecrets, AcceptPlaintext: o.AcceptPlaintextSecrets}
 }
 
-// sealItem encrypts the secrets of a freshly encoded item in place: the
-// named ones (strings) and the members of "m.*" catch-alls (any value
-// but NULL and "").
+// sealItem encrypts the secrets of a freshly encoded item in place (see
+// [secret.Sealing.Seal]).
 func (e *Entity[T]) sealItem(av Item, k Key) error {
-	for _, sp := range e.secretPaths(av) {
-		path := sp.String()
-		m, name := secret.Slot(av, sp.Parts)
-		if m == nil || secret.Empty(m[name]) {
-			continue
-		}
-		plain, marker := []byte(nil), secret.EnvelopeMarker
-		switch v := m[name].(type) {
-		case *types.AttributeValueMemberS:
-			plain = []byte(v.Value)
-		default:
-			if !sp.Wild {
-				continue
-			}
-			b, err := codec.EncodeAV(v)
-			if err != nil {
-				return fmt.Errorf("%w: encrypt %s.%s: %v", ErrInvalidInput, e.def.Type, path, err)
-			}
-			plain, marker = b, secret.ValueMarker
-		}
-		if e.t.opts.Cipher == nil {
-			return fmt.Errorf("%w: %s.%s", ErrNoCipher, e.def.Type, path)
-		}
-		ct, err := e.t.opts.Cipher.Encrypt(plain, e.t.secretAAD(k, path))
-		if err != nil {
-			return fmt.Errorf("encrypt %s.%s: %w", e.def.Type, path, err)
-		}
-		m[name] = &types.AttributeValueMemberB{Value: append(append([]byte(nil), marker...), ct...)}
-	}
-	return nil
+	return e.t.secrets().Seal(e.def.Type, av, k.PK, k.SK, e.secretPaths(av))
 }
 
-// openItem returns raw with its secrets decrypted (raw is not changed: the
-// maps on each secret's path are copied): a named secret into a string, a
-// catch-all member into the value it was sealed from. lenient accepts
-// plaintext (adoption, Options.AcceptPlaintextSecrets).
+// openItem returns raw with its secrets decrypted (see
+// [secret.Sealing.Open]); lenient accepts plaintext (adoption).
 func (e *Entity[T]) openItem(raw Item, k Key, lenient bool) (Item, error) {
-	out := raw
-	copied := false
-	for _, sp := range e.secretPaths(raw) {
-		path := sp.String()
-		m, name := secret.Slot(raw, sp.Parts)
-		if m == nil || m[name] == nil {
-			continue
-		}
-		if e.t.opts.RedactSecrets {
-			if !copied {
-				out, copied = maps.Clone(raw), true
-			}
-			secret.SetPath(out, sp.Parts, secret.Redact(m[name], sp.Wild))
-			continue
-		}
-		var plain types.AttributeValue
-		switch v := m[name].(type) {
-		case *types.AttributeValueMemberB:
-			typed := sp.Wild && bytes.HasPrefix(v.Value, secret.ValueMarker)
-			if !typed && !bytes.HasPrefix(v.Value, secret.EnvelopeMarker) {
-				if sp.Wild && (lenient || e.t.opts.AcceptPlaintextSecrets) {
-					continue // a binary value another writer stored: the next write seals it
-				}
-				return nil, fmt.Errorf("decrypt %s.%s: %w: binary value without the envelope marker", e.def.Type, path, ErrInvalidInput)
-			}
-			if e.t.opts.Cipher == nil {
-				return nil, fmt.Errorf("%w: %s.%s", ErrNoCipher, e.def.Type, path)
-			}
-			pt, err := e.t.opts.Cipher.Decrypt(v.Value[len(secret.EnvelopeMarker):], e.t.secretAAD(k, path))
-			if err != nil {
-				return nil, fmt.Errorf("decrypt %s.%s: %w", e.def.Type, path, err)
-			}
-			plain = &types.AttributeValueMemberS{Value: string(pt)}
-			if typed {
-				if plain, err = codec.DecodeAV(pt); err != nil {
-					return nil, fmt.Errorf("decrypt %s.%s: %w: %v", e.def.Type, path, ErrInvalidInput, err)
-				}
-			}
-		case *types.AttributeValueMemberS:
-			switch {
-			case v.Value == "":
-				continue
-			case lenient || e.t.opts.AcceptPlaintextSecrets:
-				continue // read as it is; the next write seals it
-			default:
-				return nil, fmt.Errorf("%s.%s of %s/%s: %w", e.def.Type, path, k.PK, k.SK, ErrPlaintextSecret)
-			}
-		case *types.AttributeValueMemberNULL:
-			continue // no secret
-		default:
-			if !sp.Wild || lenient || e.t.opts.AcceptPlaintextSecrets {
-				continue // a named secret is a string; a catch-all member in plaintext: the next write seals it
-			}
-			return nil, fmt.Errorf("%s.%s of %s/%s: %w", e.def.Type, path, k.PK, k.SK, ErrPlaintextSecret)
-		}
-		if !copied {
-			out, copied = maps.Clone(raw), true
-		}
-		secret.SetPath(out, sp.Parts, plain)
-	}
-	return out, nil
+	return e.t.secrets().Open(e.def.Type, raw, k.PK, k.SK, e.secretPaths(raw), lenient)
 }
 
-// needsSeal reports whether a stored secret of raw must be rewritten:
-// plaintext, the previous format, or sealed under a stale key. It returns
-// the top-level attributes that hold one.
+// needsSeal returns the top-level attributes of raw holding a secret that
+// must be rewritten (see [secret.Sealing.NeedsSeal]).
 func (e *Entity[T]) needsSeal(raw Item) []string {
-	var out []string
-	for _, sp := range e.secretPaths(raw) {
-		if e.t.needsSealAt(raw, sp) && !slices.Contains(out, sp.Parts[0]) {
-			out = append(out, sp.Parts[0])
-		}
-	}
-	return out
-}
-
-// needsSealAt reports whether the stored secret at sp must be rewritten.
-func (t *Table) needsSealAt(raw Item, sp secret.Path) bool {
-	m, name := secret.Slot(raw, sp.Parts)
-	if m == nil {
-		return false
-	}
-	switch v := m[name].(type) {
-	case nil, *types.AttributeValueMemberNULL:
-		return false
-	case *types.AttributeValueMemberS:
-		return v.Value != ""
-	case *types.AttributeValueMemberB:
-		if !secret.Sealed(v) {
-			return sp.Wild
-		}
-		if sc, ok := t.opts.Cipher.(StaleChecker); ok {
-			return sc.Stale(v.Value[len(secret.EnvelopeMarker):])
-		}
-		return false
-	}
-	return sp.Wild
+	return e.t.secrets().NeedsSeal(raw, e.secretPaths(raw))
 }
 
 // secretPaths returns the secrets of item: the named Def.Secrets paths and

@@ -19,8 +19,6 @@ type Table struct {
 	schema   Schema
 	c        *ddb.Conn // the requests' layer: observation, batches, transactions
 	opts     Options
-	sealOnce sync.Once
-	seal     *ddb.Sealer
 	entMu    sync.Mutex
 	entities []AnyEntity          // every entity bound to the table, in NewEntity order
 	byType   map[string]AnyEntity // the first entity bound of each type (Classify)
@@ -135,6 +133,7 @@ func New(client *dynamodb.Client, schema Schema, opts ...func(*Options)) *Table 
 	c := ddb.NewConn(client, schema, o.Now)
 	c.Logger, c.Observer = o.Logger, o.Observer
 	c.MaxBatchAttempts, c.BatchBackoff, c.ConflictRetries = o.MaxBatchAttempts, o.BatchBackoff, o.ConflictRetries
+	c.Sealer = sealer(o)
 	return &Table{client: client, schema: schema, opts: o, c: c}
 }
 
@@ -179,6 +178,20 @@ func (t *Table) Describe(ctx context.Context) (*types.TableDescription, error) {
 // Delete deletes the table and waits until it is gone. Deleting a table that
 // does not exist is not an error.
 func (t *Table) Delete(ctx context.Context) error { return t.c.DeleteTable(ctx) }
+
+// sealer returns the sealer of o's cursor keys.
+func sealer(o Options) *ddb.Sealer {
+	keys := map[string][]byte{}
+	for id, k := range o.OldCursorKeys {
+		keys[id] = k
+	}
+	keys[o.CursorKeyID] = o.CursorKey
+	s, err := ddb.NewKeyedSealer(o.CursorKeyID, keys, o.CursorMaxAge, o.Now)
+	if err != nil { // a key id over 255 bytes: seal with the key alone
+		s = ddb.NewSealer(o.CursorKey)
+	}
+	return s
+}
 
 func randomKey() []byte {
 	b := make([]byte, 32)

@@ -64,7 +64,7 @@ func (e *Entity[T]) Take(ctx context.Context, k Key) (T, error) {
 		e.t.c.Observe(ctx, Event{Op: "DeleteItem", Entity: e.def.Type, Duration: time.Since(start), Err: err, Capacity: cp})
 	} else {
 		tok := e.t.c.NewToken()
-		x.Names["#wt"], x.Names["#ttl0"] = s.TokenAttr, takenTTLAttr
+		x.Names["#wt"], x.Names["#ttl0"] = s.TokenAttr, ddb.TakenTTLAttr
 		x.Values[":wt"] = &types.AttributeValueMemberSS{Value: []string{tok}}
 		x.Values[":gone"] = codec.Num(e.t.now().Unix())
 		x.Values[":zero"] = codec.Num(0)
@@ -87,7 +87,7 @@ func (e *Entity[T]) Take(ctx context.Context, k Key) (T, error) {
 			var ccf *types.ConditionalCheckFailedException
 			if errors.As(err, &ccf) && e.t.c.HasToken(ccf.Item, tok) {
 				// Taken by this call's first attempt, whose response was lost.
-				raw, err = e.t.untaken(ccf.Item), nil
+				raw, err = e.t.c.Untaken(ccf.Item), nil
 			}
 		}
 		var cp float64
@@ -108,24 +108,4 @@ func (e *Entity[T]) Take(ctx context.Context, k Key) (T, error) {
 		return zero, opErr("take", e.def.Type, k, err)
 	}
 	return v, nil
-}
-
-// takenTTLAttr keeps the TTL a taken item had before Take ended it.
-const takenTTLAttr = "_ttl0"
-
-// untaken returns raw, an item as Take left it, as it was before: its own
-// TTL restored and Take's bookkeeping removed.
-func (t *Table) untaken(raw Item) Item {
-	out := make(Item, len(raw))
-	for k, v := range raw {
-		out[k] = v
-	}
-	delete(out, takenTTLAttr)
-	delete(out, t.schema.TokenAttr)
-	if n, ok := raw[takenTTLAttr].(*types.AttributeValueMemberN); ok && n.Value != "0" {
-		out[t.schema.TTLAttr] = n
-	} else {
-		delete(out, t.schema.TTLAttr)
-	}
-	return out
 }

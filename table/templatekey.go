@@ -2,15 +2,10 @@ package table
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
-	"sync"
-
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/singletable/singletable/internal/keytmpl"
-	"github.com/singletable/singletable/keys"
 )
 
 // The key builder: a [Template] is the one statement of a key's shape,
@@ -39,7 +34,7 @@ func (t Template) Key(v map[string]string) (Key, error) {
 	if err != nil {
 		return Key{}, err
 	}
-	av, err := templateValues(v, pk, sk)
+	av, err := keytmpl.Values(v, pk, sk)
 	if err != nil {
 		return Key{}, err
 	}
@@ -52,20 +47,20 @@ func (t Template) Key(v map[string]string) (Key, error) {
 // not yet given one by [Template.WithShards]), is left out: the result is
 // then the partition [Query.Shards] reads whole.
 func (t Template) Partition(v map[string]string) (string, error) {
-	pk, err := parsedTemplate(t.WithShards(2).PK) // the count is left out with the segment
+	pk, err := keytmpl.Cached(t.WithShards(2).PK) // the count is left out with the segment
 	if err != nil {
 		return "", err
 	}
-	return buildSide(pk.WithoutShard(), v, "partition key")
+	return keytmpl.BuildSide(pk.WithoutShard(), v, "partition key")
 }
 
 // SortKey returns the sort key alone (a bound of a range), built from v.
 func (t Template) SortKey(v map[string]string) (string, error) {
-	sk, err := parsedTemplate(t.SK)
+	sk, err := keytmpl.Cached(t.SK)
 	if err != nil {
 		return "", err
 	}
-	return buildSide(sk, v, "sort key")
+	return keytmpl.BuildSide(sk, v, "sort key")
 }
 
 // SortPrefix returns a begins_with prefix of the template's sort keys: its
@@ -76,11 +71,11 @@ func (t Template) SortKey(v map[string]string) (string, error) {
 // prefix: "", which every key begins with. It refuses a constant sort key
 // and a v that sets every reference (that is a whole key: [Template.Key]).
 func (t Template) SortPrefix(v map[string]string) (string, error) {
-	sk, err := parsedTemplate(t.SK)
+	sk, err := keytmpl.Cached(t.SK)
 	if err != nil {
 		return "", err
 	}
-	av, err := templateValues(v, sk)
+	av, err := keytmpl.Values(v, sk)
 	if err != nil {
 		return "", err
 	}
@@ -106,10 +101,10 @@ func (t Template) Parse(k Key) (map[string]string, error) {
 		return nil, err
 	}
 	out := map[string]string{}
-	if err := readSide(pk, k.PK, t.PK, out); err != nil {
+	if err := keytmpl.ReadSide(pk, k.PK, t.PK, out); err != nil {
 		return nil, err
 	}
-	if err := readSide(sk, k.SK, t.SK, out); err != nil {
+	if err := keytmpl.ReadSide(sk, k.SK, t.SK, out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -153,106 +148,11 @@ func (t Template) References() ([]string, error) {
 // parsed returns both templates, parsed (cached: a template is a constant
 // of the program).
 func (t Template) parsed() (pk, sk keytmpl.Template, err error) {
-	if pk, err = parsedTemplate(t.PK); err != nil {
+	if pk, err = keytmpl.Cached(t.PK); err != nil {
 		return nil, nil, err
 	}
-	if sk, err = parsedTemplate(t.SK); err != nil {
+	if sk, err = keytmpl.Cached(t.SK); err != nil {
 		return nil, nil, err
 	}
 	return pk, sk, nil
-}
-
-var templateCache sync.Map // string -> template
-
-func parsedTemplate(s string) (keytmpl.Template, error) {
-	if t, ok := templateCache.Load(s); ok {
-		return t.(keytmpl.Template), nil
-	}
-	t, err := keytmpl.Parse(s)
-	if err != nil {
-		return nil, fmt.Errorf("%w: template %v", ErrInvalidInput, err)
-	}
-	templateCache.Store(s, t)
-	return t, nil
-}
-
-// templateValues returns v as attribute values for build: a value in
-// digits only is a number (so ":ts" and ":ms" read it as epoch seconds or
-// milliseconds), any other a string. A name no template references is
-// refused.
-func templateValues(v map[string]string, ts ...keytmpl.Template) (Item, error) {
-	av := make(Item, len(v))
-	for _, name := range slices.Sorted(maps.Keys(v)) {
-		if !slices.ContainsFunc(ts, func(t keytmpl.Template) bool { return slices.Contains(t.Attrs(), name) }) {
-			return nil, &ValidationError{Field: name, Reason: "not referenced by the key template", Key: true}
-		}
-		s := v[name]
-		if s != "" && len(s) <= 19 && strings.Trim(s, "0123456789") == "" {
-			av[name] = &types.AttributeValueMemberN{Value: s}
-		} else {
-			av[name] = &types.AttributeValueMemberS{Value: s}
-		}
-	}
-	return av, nil
-}
-
-// buildSide builds one side of a key from v.
-func buildSide(t keytmpl.Template, v map[string]string, what string) (string, error) {
-	av, err := templateValues(v, t)
-	if err != nil {
-		return "", err
-	}
-	s, ok, err := t.Build(av)
-	if err != nil {
-		return "", err
-	}
-	if !ok {
-		return "", &ValidationError{Field: strings.Join(t.Attrs(), ", "), Reason: "empty: the " + what + " derives from it", Key: true}
-	}
-	return s, nil
-}
-
-// readSide reads the values key holds by template t (written as src) into
-// out.
-func readSide(t keytmpl.Template, key, src string, out map[string]string) error {
-	bad := func(reason string) error {
-		return &ValidationError{Field: strings.Join(t.Attrs(), ", "), Reason: fmt.Sprintf("%q is not a key of %q: %s", key, src, reason), Key: true}
-	}
-	if !t.Matches(key) {
-		return bad("another shape")
-	}
-	segs := strings.Split(key, keys.Delimiter)
-	i := 0
-	for _, p := range t {
-		n := p.Segments()
-		part := segs[i : i+n]
-		i += n
-		for _, s := range part {
-			if s == "" || strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-				return bad(fmt.Sprintf("segment %q", s))
-			}
-		}
-		if p.Attr == "" {
-			continue
-		}
-		read := func(segs []string) (string, bool, error) { return segs[0], true, nil }
-		if p.Mod != "" {
-			read = p.Tf.Read
-		}
-		if read == nil {
-			continue // a transform that keeps part of the value
-		}
-		v, ok, err := read(part)
-		if err != nil {
-			return bad(fmt.Sprintf("%s: %v", p.Attr, err))
-		}
-		if !ok {
-			continue
-		}
-		if prev, seen := out[p.Attr]; seen && prev != v {
-			return bad(fmt.Sprintf("%s is %q and %q", p.Attr, prev, v))
-		}
-		out[p.Attr] = v
-	}
-	return nil
 }

@@ -5,18 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
-	"time"
-	"unicode/utf8"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/singletable/singletable/internal/ddb"
-	"github.com/singletable/singletable/internal/expr"
-	"github.com/singletable/singletable/internal/keytmpl"
-	"github.com/singletable/singletable/keys"
 )
 
 // Unique is one unique value of an item: Name says what kind ("email",
@@ -46,94 +38,9 @@ func GuardKey(u Unique) Key { return ddb.GuardKey(u) }
 // SHARED#{name}#{value}, escaped like [GuardKey].
 func SharedPartition(u Unique) string { return ddb.SharedPartition(u) }
 
-// transactGuarded runs ops (an item write and its guard actions). When a
-// guard put fails because another item holds the guard, that holder is
-// read (strongly consistent): if it is missing or past its TTL, the guard
-// is free, and the transaction is sent once more with the guard taken over
-// from it (conditioned on it staying absent). A canceled transaction whose
-// item action failed against an item carrying write token tok is this
-// write, already applied: success.
-func (t *Table) transactGuarded(ctx context.Context, ops []TxOp, tok string) error {
-	for round := 0; ; round++ {
-		err := t.Transact(ctx, ops...)
-		var te *TxError
-		if err == nil || !errors.As(err, &te) {
-			return err
-		}
-		if len(te.Reasons) > 0 && te.Reasons[0].Code == "ConditionalCheckFailed" && t.c.HasToken(te.Reasons[0].Item, tok) {
-			return nil
-		}
-		if round > 0 {
-			return err
-		}
-		next, changed, rerr := t.freeGuards(ctx, ops, te)
-		if rerr != nil {
-			return errors.Join(err, rerr)
-		}
-		if !changed {
-			return err
-		}
-		ops = next
-	}
-}
-
-// freeGuards replaces the guard puts that failed against a guard whose
-// holder is gone with takeover actions.
-func (t *Table) freeGuards(ctx context.Context, ops []TxOp, te *TxError) ([]TxOp, bool, error) {
-	owner := ops[0].op.Key
-	var exp int64
-	if it := ops[0].op.Put; it != nil && t.schema.TTLAttr != "" {
-		if n, ok := it.Item[t.schema.TTLAttr].(*types.AttributeValueMemberN); ok {
-			exp, _ = strconv.ParseInt(n.Value, 10, 64)
-		}
-	}
-	out := make([]TxOp, 0, len(ops)+1)
-	changed := false
-	for i, op := range ops {
-		if i >= len(te.Reasons) || op.op.Put == nil || op.op.Guard.Name == "" || te.Reasons[i].Code != "ConditionalCheckFailed" {
-			out = append(out, op)
-			continue
-		}
-		g, ok := t.decodeGuard(te.Reasons[i].Item)
-		if !ok || g.Owner == owner {
-			out = append(out, op)
-			continue
-		}
-		// Read only to check that the owner is live: its keys, type,
-		// version and TTL, not the item (a projection).
-		raw, err := t.getItemAttrs(ctx, GuardType, g.Owner, true, []string{t.schema.PK})
-		if err != nil {
-			return nil, false, err
-		}
-		if raw != nil && !t.c.Expired(raw) {
-			out = append(out, op) // held by a live item: a real violation
-			continue
-		}
-		out = append(out, txOps(t.c.GuardTakeover(op.op.Guard, owner, g.Owner, exp))...)
-		changed = true
-	}
-	return out, changed, nil
-}
-
 // Guard is a guard item as stored: the unique value and the key of the
 // item that holds it.
-type Guard struct {
-	Unique
-	Owner Key
-}
-
-func (t *Table) decodeGuard(raw Item) (Guard, bool) {
-	var g Guard
-	str := func(k string) string {
-		if s, ok := raw[k].(*types.AttributeValueMemberS); ok {
-			return s.Value
-		}
-		return ""
-	}
-	g.Name, g.Value = str(ddb.GuardName), str(ddb.GuardValue)
-	g.Owner = Key{PK: str(ddb.GuardOwnerPK), SK: str(ddb.GuardOwnerSK)}
-	return g, g.Owner.PK != ""
-}
+type Guard = ddb.Guard
 
 // LookupUnique returns the key of the item holding u, or [ErrNotFound]:
 // a strongly consistent GetItem on its guard, then one on the owner the
@@ -146,10 +53,10 @@ func (t *Table) decodeGuard(raw Item) (Guard, bool) {
 // transaction, only when an orphan is removed). To get the item, use
 // [Entity.GetByUnique]: the same two reads.
 func (t *Table) LookupUnique(ctx context.Context, u Unique) (Key, error) {
-	if err := checkLookup(u); err != nil {
+	if err := ddb.CheckLookup(u); err != nil {
 		return Key{}, opErr("lookup unique", GuardType, Key{}, err)
 	}
-	g, err := t.readGuard(ctx, u)
+	g, err := t.c.ReadGuard(ctx, u)
 	if err != nil {
 		return Key{}, opErr("lookup unique", GuardType, GuardKey(u), err)
 	}
@@ -172,7 +79,7 @@ func (t *Table) LookupUniques(ctx context.Context, us []Unique) ([]Guard, error)
 	ks := make([]Key, 0, len(us))
 	seen := map[Unique]bool{}
 	for _, u := range us {
-		if err := checkLookup(u); err != nil {
+		if err := ddb.CheckLookup(u); err != nil {
 			return nil, opErr("lookup unique", GuardType, Key{}, err)
 		}
 		if seen[u] {
@@ -189,7 +96,7 @@ func (t *Table) LookupUniques(ctx context.Context, us []Unique) ([]Guard, error)
 	var owners []Key
 	ownerSeen := map[Key]bool{}
 	for _, raw := range raws {
-		if g, ok := t.decodeGuard(raw); ok {
+		if g, ok := ddb.DecodeGuard(raw); ok {
 			guards = append(guards, g)
 			if !ownerSeen[g.Owner] {
 				ownerSeen[g.Owner] = true
@@ -240,22 +147,14 @@ func (e *Entity[T]) GetByUnique(ctx context.Context, u Unique, opts ...ReadOptio
 	for _, o := range opts {
 		o(&ro)
 	}
-	if err := checkLookup(u); err != nil {
+	if err := ddb.CheckLookup(u); err != nil {
 		return zero, opErr("get by unique", e.def.Type, Key{}, err)
 	}
-	g, err := e.t.readGuard(ctx, u)
+	g, err := e.t.c.ReadGuard(ctx, u)
 	if err != nil {
 		return zero, opErr("get by unique", GuardType, GuardKey(u), err)
 	}
 	return e.confirmOwner(ctx, u, g, ro)
-}
-
-// checkLookup checks a value looked up by its guard (never a shared one).
-func checkLookup(u Unique) error {
-	if u.Shared {
-		return &ValidationError{Field: "unique " + u.Name, Reason: "a shared value has no single holder; use LookupShared"}
-	}
-	return checkUnique(u)
 }
 
 // LookupShared lists the holders of shared value u (see [Unique]): one
@@ -267,7 +166,7 @@ func (t *Table) LookupShared(ctx context.Context, u Unique, opts ...ListOption) 
 	if !u.Shared {
 		return Page[Guard]{}, opErr("lookup shared", GuardType, Key{}, &ValidationError{Field: "unique " + u.Name, Reason: "not a shared value; use LookupUnique"})
 	}
-	if err := checkUnique(u); err != nil {
+	if err := ddb.CheckUnique(u); err != nil {
 		return Page[Guard]{}, opErr("lookup shared", GuardType, Key{}, err)
 	}
 	o, err := NewListOptions(opts...)
@@ -282,25 +181,12 @@ func (t *Table) LookupShared(ctx context.Context, u Unique, opts ...ListOption) 
 	}
 	out := Page[Guard]{Cursor: p.Cursor, Items: make([]Guard, 0, len(p.Items))}
 	for _, raw := range p.Items {
-		if g, ok := t.decodeGuard(raw); ok && !t.c.Expired(raw) {
+		if g, ok := ddb.DecodeGuard(raw); ok && !t.c.Expired(raw) {
 			g.Shared = true
 			out.Items = append(out.Items, g)
 		}
 	}
 	return out, nil
-}
-
-func checkUnique(u Unique) error {
-	if u.Name == "" || strings.Contains(u.Name, "#") {
-		return &ValidationError{Field: "unique name", Reason: fmt.Sprintf("%q is empty or holds '#'", u.Name)}
-	}
-	if u.Value == "" {
-		return &ValidationError{Field: "unique " + u.Name, Reason: "empty value"}
-	}
-	if !utf8.ValidString(u.Value) || !utf8.ValidString(u.Name) {
-		return &ValidationError{Field: "unique " + u.Name, Reason: "not valid UTF-8"}
-	}
-	return keytmpl.CheckKeyValue("unique "+u.Name, GuardKey(u).PK, keys.MaxPKBytes)
 }
 
 // EnsureGuards makes sure the item with key k holds the guards of its
@@ -345,7 +231,7 @@ func (e *Entity[T]) holdsGuards(ctx context.Context, k Key, us []Unique) bool {
 			}
 			continue
 		}
-		g, err := e.t.readGuard(ctx, u)
+		g, err := e.t.c.ReadGuard(ctx, u)
 		if err != nil || g.Owner != k {
 			return false
 		}
@@ -405,22 +291,6 @@ func (t *Table) typeOfKey(k Key) string {
 
 func (e *Entity[T]) matchesKey(k Key) bool { return e.fn.match != nil && e.fn.match(k) }
 
-// readGuard is one GetItem of u's guard; a free value (no guard, or one
-// past its TTL) is [ErrNotFound]. Its answer is the guard, not the owner:
-// only confirmGuard may turn it into one.
-func (t *Table) readGuard(ctx context.Context, u Unique) (Guard, error) {
-	raw, err := t.getItem(ctx, GuardType, GuardKey(u), true)
-	if err != nil {
-		return Guard{}, err
-	}
-	g, ok := t.decodeGuard(raw)
-	if raw == nil || !ok || t.c.Expired(raw) {
-		return Guard{}, ErrNotFound
-	}
-	g.Unique = u
-	return g, nil
-}
-
 // confirmGuard reads the owner guard g of u names (strongly consistent)
 // and returns it with the entity that owns it when it is live and holds
 // u. An orphan guard (owner missing, expired, or no longer holding u) is
@@ -437,7 +307,7 @@ func (t *Table) confirmGuard(ctx context.Context, u Unique, g Guard, drop bool) 
 // confirmRaw is confirmGuard on an owner already read (nil when missing).
 func (t *Table) confirmRaw(ctx context.Context, u Unique, g Guard, raw Item, drop bool) (guardHolder, error) {
 	if raw == nil || t.c.Expired(raw) {
-		t.dropOrphan(ctx, t.typeOfKey(g.Owner), u, g, true, 0, drop)
+		t.c.DropOrphan(ctx, t.typeOfKey(g.Owner), u, g, true, 0, drop)
 		return nil, ErrNotFound
 	}
 	h := t.holderOf(raw)
@@ -449,7 +319,7 @@ func (t *Table) confirmRaw(ctx context.Context, u Unique, g Guard, raw Item, dro
 		return nil, err
 	}
 	if !holds {
-		t.dropOrphan(ctx, h.Type(), u, g, false, ver, drop)
+		t.c.DropOrphan(ctx, h.Type(), u, g, false, ver, drop)
 		return nil, ErrNotFound
 	}
 	return h, nil
@@ -468,10 +338,10 @@ func (t *Table) confirmRaw(ctx context.Context, u Unique, g Guard, raw Item, dro
 // OpOrphanGuard is the Op of the [Event] that reports an orphan guard
 // found by a read. It is a report, not a DynamoDB request: the delete that
 // removes the guard is reported on its own, as a TransactWriteItems.
-const OpOrphanGuard = "OrphanGuard"
+const OpOrphanGuard = ddb.OpOrphanGuard
 
 // ErrOrphanGuard matches every [*OrphanGuardError].
-var ErrOrphanGuard = errors.New("orphan unique guard")
+var ErrOrphanGuard = ddb.ErrOrphanGuard
 
 // OrphanGuardError describes a guard found holding a value for an item that
 // is gone or no longer holds it. The guard is removed by one transaction:
@@ -480,36 +350,11 @@ var ErrOrphanGuard = errors.New("orphan unique guard")
 // missing, still at Version when it no longer held the value. A concurrent
 // re-claim writes the owner (or another owner) in the guard's own
 // transaction, so it fails that condition and the re-claimed guard stays.
-type OrphanGuardError struct {
-	// Guard is the guard as read: the value and the owner it names.
-	Guard Guard
-	// OwnerMissing is true when the owner was missing or expired, false
-	// when it exists but no longer holds the value.
-	OwnerMissing bool
-	// Version is the owner's version as read (0 when missing or written
-	// without a version).
-	Version int64
-	// Removed reports whether the conditional delete removed the guard.
-	Removed bool
-	// DeleteErr is why it did not (a re-claim met the condition, or the
-	// request failed); nil when Removed.
-	DeleteErr error
-}
-
-func (e *OrphanGuardError) Error() string {
-	why := "no longer holds the value"
-	if e.OwnerMissing {
-		why = "is missing or expired"
-	}
-	s := fmt.Sprintf("unique guard %s %q: its owner %s/%s %s", e.Guard.Name, e.Guard.Value, e.Guard.Owner.PK, e.Guard.Owner.SK, why)
-	if e.Removed {
-		return s + "; guard removed"
-	}
-	return fmt.Sprintf("%s; guard kept: %v", s, e.DeleteErr)
-}
-
-// Is reports whether target is [ErrOrphanGuard].
-func (e *OrphanGuardError) Is(target error) bool { return target == ErrOrphanGuard }
+// OwnerMissing is true when the owner was missing or expired, false when
+// it exists but no longer holds the value; Version is the owner's version
+// as read; Removed reports whether the conditional delete removed the
+// guard, and DeleteErr why it did not.
+type OrphanGuardError = ddb.OrphanGuardError
 
 // Indexed is a read option of [Entity.GetByUnique] and [Entity.Get]: the
 // item found must also be stored under
@@ -612,50 +457,3 @@ func rawStringIs(raw Item, attr, v string) bool {
 	s, ok := raw[attr].(*types.AttributeValueMemberS)
 	return ok && s.Value == v
 }
-
-// dropOrphan reports the orphan guard g of u (of an item of entity typ)
-// to the Observer, after trying to remove it when drop is set (see
-// [OrphanGuardError] for the conditions; a dry run reports it kept).
-// Its failure is reported, never returned: the lookup already answers
-// not found.
-func (t *Table) dropOrphan(ctx context.Context, typ string, u Unique, g Guard, missing bool, ver int64, drop bool) {
-	g.Unique = u
-	if !drop {
-		report := &OrphanGuardError{Guard: g, OwnerMissing: missing, Version: ver, DeleteErr: errDryRun}
-		t.c.Observe(ctx, Event{Op: OpOrphanGuard, Entity: typ, Err: report})
-		return
-	}
-	s := t.schema
-	gx := expr.New()
-	gx.Names["#opk"], gx.Names["#osk"] = ddb.GuardOwnerPK, ddb.GuardOwnerSK
-	gx.Values[":opk"] = &types.AttributeValueMemberS{Value: g.Owner.PK}
-	gx.Values[":osk"] = &types.AttributeValueMemberS{Value: g.Owner.SK}
-	del := TxOp{op: ddb.Op{Delete: &types.Delete{
-		TableName:                 aws.String(s.Name),
-		Key:                       t.c.KeyItem(GuardKey(u)),
-		ConditionExpression:       aws.String("#opk = :opk AND #osk = :osk"),
-		ExpressionAttributeNames:  gx.Names,
-		ExpressionAttributeValues: gx.Vals(),
-	}, Key: GuardKey(u), What: GuardType}}
-	ox := expr.New()
-	var c string
-	if missing {
-		c = t.c.Absent(ox)
-	} else {
-		c = t.versionCond(ox, ver)
-	}
-	check := TxOp{op: ddb.Op{Check: &types.ConditionCheck{
-		TableName:                 aws.String(s.Name),
-		Key:                       t.c.KeyItem(g.Owner),
-		ConditionExpression:       aws.String(c),
-		ExpressionAttributeNames:  ox.Names,
-		ExpressionAttributeValues: ox.Vals(),
-	}, Key: g.Owner, What: "check"}}
-	start := time.Now()
-	err := t.Transact(ctx, del, check)
-	report := &OrphanGuardError{Guard: g, OwnerMissing: missing, Version: ver, Removed: err == nil, DeleteErr: err}
-	t.c.Observe(ctx, Event{Op: OpOrphanGuard, Entity: typ, Duration: time.Since(start), Err: report})
-}
-
-// errDryRun is why a dry run keeps an orphan guard it found.
-var errDryRun = errors.New("dry run: not removed")

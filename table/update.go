@@ -3,12 +3,8 @@ package table
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/ddb"
 	"github.com/singletable/singletable/internal/keytmpl"
 )
@@ -114,63 +110,6 @@ func (e *Entity[T]) updateScoped(ctx context.Context, k Key, scope *Scoped[T], a
 func (e *Entity[T]) decodeCopy(raw Item) (T, error) {
 	v, _, err := e.decode(raw)
 	return v, err
-}
-
-// updateItem sends u as one UpdateItem. A failed condition whose returned
-// item carries write token tok is this write, applied by an attempt whose
-// response was lost: success. A missing, expired or foreign-typed item is
-// [ErrNotFound]; any other failure [ErrConflict].
-func (t *Table) updateItem(ctx context.Context, entity string, u *types.Update, tok string) error {
-	start := time.Now()
-	out, err := t.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                           u.TableName,
-		Key:                                 u.Key,
-		UpdateExpression:                    u.UpdateExpression,
-		ConditionExpression:                 u.ConditionExpression,
-		ExpressionAttributeNames:            u.ExpressionAttributeNames,
-		ExpressionAttributeValues:           u.ExpressionAttributeValues,
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		ReturnConsumedCapacity:              t.c.WantCapacity(),
-	})
-	if err != nil {
-		err = ddb.MapErr(err)
-		err = t.classifyCondFailure(err, entity, tok, nil)
-	}
-	var c float64
-	if out != nil {
-		c = ddb.CapacityOf(out.ConsumedCapacity)
-	}
-	t.c.Observe(ctx, Event{Op: "UpdateItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: c})
-	return err
-}
-
-// versionCond returns the condition "the stored version is v" (an item
-// written without a version attribute counts as version 0).
-func (t *Table) versionCond(x exprs, v int64) string {
-	x.Names["#v"] = t.schema.VersionAttr
-	x.Values[":v"] = codec.Num(v)
-	if v == 0 {
-		return "(attribute_not_exists(#v) OR #v = :v)"
-	}
-	return "#v = :v"
-}
-
-func txToUpdateErr(err error) error {
-	var te *TxError
-	if !errors.As(err, &te) {
-		return err
-	}
-	for _, r := range te.Reasons {
-		switch {
-		case r.Code == "ConditionalCheckFailed" && r.Entity == "check":
-			return fmt.Errorf("%w: required item %s/%s: %w", ErrNotFound, r.Key.PK, r.Key.SK, err)
-		case r.Code == "ConditionalCheckFailed" && r.Guard != "":
-			return fmt.Errorf("%w: %s %q: %w", ErrUniqueViolation, r.Guard, r.GuardValue, err)
-		case r.Code == "ConditionalCheckFailed", r.Code == "TransactionConflict":
-			return fmt.Errorf("%w: %w", ErrConflict, err)
-		}
-	}
-	return err
 }
 
 // UpdateAlso is [Entity.Update] whose write also carries also (actions on

@@ -38,6 +38,8 @@ type Conn struct {
 	ConflictRetries int
 	// Jobs counts running maintenance jobs: capacity is then measured.
 	Jobs atomic.Int64
+	// Sealer seals and opens the cursors of the table's queries.
+	Sealer *Sealer
 }
 
 // NewConn returns the connection to the table of schema s through client,

@@ -22,6 +22,19 @@
 //     sorts every key into written, not written and unknown.
 //   - Unique guards: the actions that put, take over, move and delete the
 //     guard items of unique values ([Conn.GuardPut], [Conn.GuardDiff]).
+//   - Single-item writes ([Conn.PutItem], [Conn.PutCreate],
+//     [Conn.UpdateItem], [Conn.DeleteItem]): a failed condition explained
+//     from the item DynamoDB returns with it (this write's own token after
+//     a lost response, a missing or foreign item, a lost race).
+//   - Queries ([Conn.Query]): the key condition, filters and projection
+//     of one Query request; a sharded partition read as one Query per
+//     shard merged in sort-key order; the page's cursor sealed.
+//   - Guard reads and repairs: a write that met the guard of a gone item
+//     takes it over ([Conn.TransactGuarded]); an orphan guard a lookup
+//     found is reported and removed ([Conn.DropOrphan]).
+//   - Write-sharded collections: the switch of an owner's layout
+//     ([Conn.SwitchLayout]) and the cursor of a page over its partitions
+//     ([SpanCursor]).
 //   - Cursor sealing ([Sealer]): a pagination cursor is encrypted and
 //     authenticated with a key derived from the store's cursor key, bound
 //     to the access pattern and partition it came from, and carries the id
