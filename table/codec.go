@@ -3,9 +3,7 @@ package table
 import (
 	"fmt"
 	"reflect"
-	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
@@ -88,7 +86,7 @@ func (e *Entity[T]) prepare(item *T, version int64, validate bool) (written, err
 			return w, err
 		}
 	}
-	if err := checkValues(e.def.Type, av); err != nil {
+	if err := codec.CheckValues(e.def.Type, av); err != nil {
 		return w, err
 	}
 	s := e.t.schema
@@ -171,36 +169,10 @@ func (e *Entity[T]) decodeWith(raw Item, lenient bool) (T, int64, error) {
 	}
 	e.fillExtra(raw, &v)
 	codec.FillNested(reflect.ValueOf(&v).Elem(), src) // the nested catch-alls, secrets opened
-	ver := e.t.versionOfItem(raw)
+	ver := e.t.c.VersionOf(raw)
 	e.setVersion(&v, ver)
 	e.setRead(&v, raw)
 	return v, ver, nil
-}
-
-func (t *Table) versionOfItem(raw Item) int64 {
-	if n, ok := raw[t.schema.VersionAttr].(*types.AttributeValueMemberN); ok {
-		v, _ := strconv.ParseInt(n.Value, 10, 64)
-		return v
-	}
-	return 0
-}
-
-// checkValues returns a *ValidationError naming the first attribute of
-// item that DynamoDB would refuse or silently change: a string (or set
-// member, or map key) that is not valid UTF-8 (the JSON protocol would
-// replace its bytes), or a number that is NaN, infinite, or outside
-// DynamoDB's range (38 significant digits, magnitude 1E-130 to
-// 9.9999999999999999999999999999999999999E+125).
-func checkValues(entity string, item Item) error {
-	for name, v := range item {
-		if !utf8.ValidString(name) {
-			return &ValidationError{Entity: entity, Field: name, Reason: "attribute name is not valid UTF-8"}
-		}
-		if reason := codec.Check(v); reason != "" {
-			return &ValidationError{Entity: entity, Field: name, Reason: reason}
-		}
-	}
-	return nil
 }
 
 // ItemSize returns the size DynamoDB counts for item: attribute names plus

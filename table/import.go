@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/singletable/singletable/internal/ddb"
 	"github.com/singletable/singletable/internal/job"
 )
 
@@ -231,7 +230,7 @@ func (e *Entity[T]) dryImport(ctx context.Context, item *T) (JobOutcome, error) 
 		if fresh {
 			mine = append(mine, u)
 		}
-		owner, held, err := e.t.liveHolder(ctx, op.op.Key)
+		owner, held, err := e.t.c.LiveHolder(ctx, op.op.Key)
 		if err != nil {
 			release()
 			return Conflicted, opErr("import", e.def.Type, k, err)
@@ -244,23 +243,4 @@ func (e *Entity[T]) dryImport(ctx context.Context, item *T) (JobOutcome, error) 
 	claims.Store(k, true)
 	reportKept(ctx, k, kept)
 	return Changed, nil
-}
-
-// liveHolder reads the guard at gk and reports its owner if the guard is
-// live and so is its owner: a create's guard put fails exactly then (a
-// guard whose owner is missing or expired is taken over).
-func (t *Table) liveHolder(ctx context.Context, gk Key) (Key, bool, error) {
-	raw, err := t.getItem(ctx, GuardType, gk, true)
-	if err != nil || raw == nil || t.c.Expired(raw) {
-		return Key{}, false, err
-	}
-	g, ok := ddb.DecodeGuard(raw)
-	if !ok {
-		return Key{}, true, nil // not a guard the create could take over: it fails
-	}
-	owner, err := t.getItem(ctx, "", g.Owner, true)
-	if err != nil || owner == nil || t.c.Expired(owner) {
-		return g.Owner, false, err
-	}
-	return g.Owner, true, nil
 }

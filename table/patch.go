@@ -4,25 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"reflect"
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/guregu/dynamo/v2"
 
 	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/ddb"
-	"github.com/singletable/singletable/internal/expr"
 	"github.com/singletable/singletable/internal/keytmpl"
 	"github.com/singletable/singletable/internal/secret"
-	"github.com/singletable/singletable/keys"
 )
 
 // Patch is an in-place change of chosen attributes, sent as one UpdateItem
@@ -68,289 +63,49 @@ type Patch struct {
 	NoTouch bool
 }
 
-type builtPatch struct {
-	update string
-	cond   string
-	names  map[string]string
-	values map[string]types.AttributeValue
-	token  string // the write token the patch stamps, if any
-	// setPH and touchPH name the value placeholder of each Set field
-	// stored (not removed) and of each touched attribute; moves says the
-	// patch moves index keys (their values derive from Set values). A
-	// PreparedPatch rebinds these.
-	setPH, touchPH map[string]string
-	moves          bool
-}
+// builtPatch is a patch's UpdateItem (see [ddb.Patch]).
+type builtPatch = ddb.Patch
 
 func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, error) {
-	s := e.t.schema
-	reserved := []string{s.PK, s.SK, s.TypeAttr, s.VersionAttr, s.TokenAttr}
-	for _, ix := range s.Indexes {
-		reserved = append(reserved, ix.PK, ix.SK)
-	}
-	x := expr.New()
-	x.Names["#v"] = s.VersionAttr
-	x.Values[":one"] = codec.Num(1)
-	b := builtPatch{names: x.Names, values: x.Values, setPH: map[string]string{}, touchPH: map[string]string{}}
-	n := 0
-	var sets, adds, removes, conds []string
 	// Values are encoded as Create stores them (one encoder: fieldenc.go).
 	enc, err := e.patchAttrs(p.Set)
 	if err != nil {
-		return b, err
+		return builtPatch{}, err
 	}
 	// Index keys declared as templates move with a patch that sets all
 	// their fields, derived from those encoded values.
 	moves, movable, err := e.decl.movableIndexes(p.Set, enc, k)
 	if err != nil {
-		return b, &ValidationError{Entity: e.def.Type, Field: "Set", Reason: err.Error()}
+		return builtPatch{}, &ValidationError{Entity: e.def.Type, Field: "Set", Reason: err.Error()}
 	}
 	for _, f := range e.def.UniqueOn {
 		delete(movable, f)
 	}
-	b.moves = len(moves) > 0
-	for _, ix := range sortedIndexes(moves) {
-		is, _ := s.GSI(ix)
-		ik := moves[ix]
-		n++
-		pp, sp := "#x"+strconv.Itoa(n), "#y"+strconv.Itoa(n)
-		b.names[pp], b.names[sp] = is.PK, is.SK
-		if ik.PK == "" {
-			removes = append(removes, pp, sp)
-			continue
-		}
-		if err := keytmpl.CheckKeyValue(is.PK, ik.PK, keys.MaxPKBytes); err != nil {
-			return b, err
-		}
-		if err := keytmpl.CheckKeyValue(is.SK, ik.SK, keys.MaxSKBytes); err != nil {
-			return b, err
-		}
-		b.values[":x"+strconv.Itoa(n)] = &types.AttributeValueMemberS{Value: ik.PK}
-		b.values[":y"+strconv.Itoa(n)] = &types.AttributeValueMemberS{Value: ik.SK}
-		sets = append(sets, pp+" = :x"+strconv.Itoa(n), sp+" = :y"+strconv.Itoa(n))
+	var touched []ddb.Touched
+	for _, t := range e.touched(p) {
+		touched = append(touched, ddb.Touched{Name: t.name, Value: t.value, OnlyNew: t.onlyNew})
 	}
-	name := func(field string) (string, error) {
-		if field == "" || strings.ContainsAny(field, ".[]") {
-			return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: "not a top-level attribute name"}
-		}
-		if slices.Contains(reserved, field) {
-			return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: "a key or table attribute; use Update"}
-		}
-		for _, path := range e.def.Secrets {
-			if path == field || secret.Top(path) == field {
-				return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: fmt.Sprintf("holds the secret %s; use Update so it is encrypted", path)}
+	return e.t.c.BuildPatch(ddb.PatchSpec{Entity: e.def.Type,
+		Set: p.Set, SetIfAbsent: p.SetIfAbsent, IfEqual: p.IfEqual, IfNotEqual: p.IfNotEqual,
+		Add: p.Add, Remove: p.Remove, IfAbsent: p.IfAbsent, IfVersion: p.IfVersion,
+		Enc: enc, Moves: moves, Touched: touched, Token: withToken, Encode: e.patchAttrs,
+		CheckName: func(field string) error {
+			for _, path := range e.def.Secrets {
+				if path == field || secret.Top(path) == field {
+					return &ValidationError{Entity: e.def.Type, Field: field, Reason: fmt.Sprintf("holds the secret %s; use Update so it is encrypted", path)}
+				}
 			}
-		}
-		if slices.Contains(e.fixedAttrs(), field) {
-			return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: "fixed at creation (Def.Fixed or Def.Scope)"}
-		}
-		if slices.Contains(e.fn.indexed, field) && !movable[field] {
-			return "", &ValidationError{Entity: e.def.Type, Field: field, Reason: "an index or unique value derives from it; use Update so keys and guards move with it"}
-		}
-		if err := e.checkAttr("Patch", field); err != nil {
-			return "", err
-		}
-		n++
-		ph := "#f" + strconv.Itoa(n)
-		b.names[ph] = field
-		return ph, nil
-	}
-	value := func(v any) (string, error) {
-		av, err := dynamo.Marshal(v)
-		if err != nil {
-			return "", err
-		}
-		n++
-		ph := ":v" + strconv.Itoa(n)
-		if av == nil {
-			return "", fmt.Errorf("empty value")
-		}
-		if r := codec.Check(av); r != "" {
-			return "", errors.New(r)
-		}
-		b.values[ph] = av
-		return ph, nil
-	}
-	for _, f := range sortedKeys(p.Set) {
-		nm, err := name(f)
-		if err != nil {
-			return b, err
-		}
-		if err := checkFieldValue[T](e.def.Type, f, p.Set[f]); err != nil {
-			return b, err
-		}
-		av, ok := enc[f]
-		if !ok {
-			removes = append(removes, nm) // Create stores nothing for this value (empty, an empty set)
-			continue
-		}
-		if r := codec.Check(av); r != "" {
-			return b, &ValidationError{Entity: e.def.Type, Field: f, Reason: "cannot set: " + r}
-		}
-		n++
-		vp := ":v" + strconv.Itoa(n)
-		b.values[vp] = av
-		b.setPH[f] = vp
-		sets = append(sets, nm+" = "+vp)
-	}
-	encIf, err := e.patchAttrs(p.SetIfAbsent)
-	if err != nil {
-		return b, err
-	}
-	for _, f := range sortedKeys(p.SetIfAbsent) {
-		if _, dup := p.Set[f]; dup {
-			return b, &ValidationError{Entity: e.def.Type, Field: f, Reason: "both set and set if absent"}
-		}
-		nm, err := name(f)
-		if err != nil {
-			return b, err
-		}
-		if err := checkFieldValue[T](e.def.Type, f, p.SetIfAbsent[f]); err != nil {
-			return b, err
-		}
-		av, ok := encIf[f]
-		if !ok {
-			err = errors.New("empty value")
-		}
-		if err == nil {
-			if r := codec.Check(av); r != "" {
-				err = errors.New(r)
+			if slices.Contains(e.fixedAttrs(), field) {
+				return &ValidationError{Entity: e.def.Type, Field: field, Reason: "fixed at creation (Def.Fixed or Def.Scope)"}
 			}
-		}
-		if err != nil {
-			return b, &ValidationError{Entity: e.def.Type, Field: f, Reason: "cannot set: " + err.Error()}
-		}
-		n++
-		vp := ":v" + strconv.Itoa(n)
-		b.values[vp] = av
-		sets = append(sets, nm+" = if_not_exists("+nm+", "+vp+")")
-	}
-	for _, f := range e.touched(p) {
-		nm, err := name(f.name)
-		if err != nil {
-			continue // a touched field that keys derive from is left to Update
-		}
-		n++
-		vp := ":v" + strconv.Itoa(n)
-		b.values[vp] = f.value
-		b.touchPH[f.name] = vp
-		if f.onlyNew {
-			sets = append(sets, nm+" = if_not_exists("+nm+", "+vp+")")
-		} else {
-			sets = append(sets, nm+" = "+vp)
-		}
-	}
-	for _, f := range sortedKeys(p.Add) {
-		if _, dup := p.Set[f]; dup {
-			return b, &ValidationError{Entity: e.def.Type, Field: f, Reason: "both set and added"}
-		}
-		nm, err := name(f)
-		if err != nil {
-			return b, err
-		}
-		d := p.Add[f]
-		vp, _ := value(d)
-		adds = append(adds, nm+" "+vp)
-		// A counter never overflows int64: the condition refuses the add
-		// before it writes (a stored value out of range could not be read).
-		n++
-		lim := ":l" + strconv.Itoa(n)
-		if d > 0 {
-			b.values[lim] = codec.Num(math.MaxInt64 - d)
-			conds = append(conds, "NOT "+nm+" > "+lim) // true on a missing attribute
-		} else if d < 0 {
-			b.values[lim] = codec.Num(math.MinInt64 - d)
-			conds = append(conds, "NOT "+nm+" < "+lim)
-		}
-	}
-	for _, f := range p.Remove {
-		nm, err := name(f)
-		if err != nil {
-			return b, err
-		}
-		removes = append(removes, nm)
-	}
-	adds = append(adds, "#v :one")
-	if withToken && s.TokenAttr != "" {
-		b.token = e.t.c.NewToken()
-		b.names["#wt"] = s.TokenAttr
-		b.values[":wt"] = &types.AttributeValueMemberSS{Value: []string{b.token}}
-		b.values[":wtok"] = &types.AttributeValueMemberS{Value: b.token}
-		adds = append(adds, "#wt :wt")
-		conds = append(conds, "NOT contains(#wt, :wtok)")
-	}
-	for _, c := range []struct {
-		m  map[string]any
-		eq bool
-	}{{p.IfEqual, true}, {p.IfNotEqual, false}} {
-		for _, f := range sortedKeys(c.m) {
-			if err := e.checkAttr("Patch condition", f); err != nil {
-				return b, err
+			if slices.Contains(e.fn.indexed, field) && !movable[field] {
+				return &ValidationError{Entity: e.def.Type, Field: field, Reason: "an index or unique value derives from it; use Update so keys and guards move with it"}
 			}
-			n++
-			ph := "#c" + strconv.Itoa(n)
-			b.names[ph] = f
-			// compared with the value as Create stores it (its tags applied)
-			cv, err := e.patchAttrs(map[string]any{f: c.m[f]})
-			if err != nil {
-				return b, err
-			}
-			if cv[f] == nil {
-				return b, &ValidationError{Entity: e.def.Type, Field: f, Reason: "bad condition value: empty value"}
-			}
-			if r := codec.Check(cv[f]); r != "" {
-				return b, &ValidationError{Entity: e.def.Type, Field: f, Reason: "bad condition value: " + r}
-			}
-			n++
-			vp := ":v" + strconv.Itoa(n)
-			b.values[vp] = cv[f]
-			if c.eq {
-				conds = append(conds, ph+" = "+vp)
-			} else {
-				conds = append(conds, "(attribute_not_exists("+ph+") OR "+ph+" <> "+vp+")")
-			}
-		}
-	}
-	for _, f := range p.IfAbsent {
-		if err := e.checkAttr("Patch condition", f); err != nil {
-			return b, err
-		}
-		n++
-		ph := "#c" + strconv.Itoa(n)
-		b.names[ph] = f
-		conds = append(conds, "attribute_not_exists("+ph+")")
-	}
-	var ex []string
-	if len(sets) > 0 {
-		ex = append(ex, "SET "+strings.Join(sets, ", "))
-	}
-	ex = append(ex, "ADD "+strings.Join(adds, ", "))
-	if len(removes) > 0 {
-		ex = append(ex, "REMOVE "+strings.Join(removes, ", "))
-	}
-	b.update = strings.Join(ex, " ")
-	// The item exists, is live (one past its TTL that DynamoDB has not
-	// deleted yet counts as missing) and is of this entity type.
-	// An IfEqual condition is false on a missing item (an equality with an
-	// attribute that is not there), so it implies attribute_exists.
-	c := e.t.c.LiveOf(x, e.def.Type, len(p.IfEqual) > 0)
-	if p.IfVersion != nil {
-		c += " AND " + e.t.c.VersionCond(x, *p.IfVersion)
-	}
-	if len(conds) > 0 {
-		c += " AND " + strings.Join(conds, " AND ")
-	}
-	b.cond = c
-	return b, nil
-}
-
-func sortedIndexes(m map[Index]IndexKey) []Index {
-	out := make([]Index, 0, len(m))
-	for ix := range m {
-		out = append(out, ix)
-	}
-	slices.Sort(out)
-	return out
+			return e.checkAttr("Patch", field)
+		},
+		CheckValue: func(field string, v any) error { return checkFieldValue[T](e.def.Type, field, v) },
+		CheckCond:  func(field string) error { return e.checkAttr("Patch condition", field) },
+	})
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -400,10 +155,10 @@ func (e *Entity[T]) update(ctx context.Context, k Key, p Patch, ret types.Return
 	out, err := e.t.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                           aws.String(e.t.schema.Name),
 		Key:                                 e.t.c.KeyItem(k),
-		UpdateExpression:                    aws.String(b.update),
-		ConditionExpression:                 aws.String(b.cond),
-		ExpressionAttributeNames:            b.names,
-		ExpressionAttributeValues:           b.values,
+		UpdateExpression:                    aws.String(b.Update),
+		ConditionExpression:                 aws.String(b.Cond),
+		ExpressionAttributeNames:            b.Names,
+		ExpressionAttributeValues:           b.Values,
 		ReturnValues:                        ret,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		ReturnConsumedCapacity:              e.t.c.WantCapacity(),
@@ -413,14 +168,14 @@ func (e *Entity[T]) update(ctx context.Context, k Key, p Patch, ret types.Return
 		var ccf *types.ConditionalCheckFailedException
 		if errors.As(err, &ccf) {
 			switch {
-			case e.t.c.HasToken(ccf.Item, b.token):
+			case e.t.c.HasToken(ccf.Item, b.Token):
 				// An earlier attempt of this very request was applied and
 				// its response lost: the item DynamoDB returns is the result.
 				e.t.c.Observe(ctx, Event{Op: "UpdateItem", Entity: e.def.Type, Duration: time.Since(start)})
 				return ccf.Item, nil
 			case ccf.Item == nil || e.t.c.Expired(ccf.Item) || !e.t.c.IsType(ccf.Item, e.def.Type) || !scope.holds(ccf.Item):
 				err = ErrNotFound
-			case p.IfVersion != nil && e.t.versionOfItem(ccf.Item) != *p.IfVersion:
+			case p.IfVersion != nil && e.t.c.VersionOf(ccf.Item) != *p.IfVersion:
 				err = fmt.Errorf("%w: %w", ErrConflict, err)
 			}
 		}
@@ -477,10 +232,10 @@ func (e *Entity[T]) patchTxOp(k Key, b builtPatch) TxOp {
 	return TxOp{op: ddb.Op{Update: &types.Update{
 		TableName:                 aws.String(e.t.schema.Name),
 		Key:                       e.t.c.KeyItem(k),
-		UpdateExpression:          aws.String(b.update),
-		ConditionExpression:       aws.String(b.cond),
-		ExpressionAttributeNames:  b.names,
-		ExpressionAttributeValues: b.values,
+		UpdateExpression:          aws.String(b.Update),
+		ConditionExpression:       aws.String(b.Cond),
+		ExpressionAttributeNames:  b.Names,
+		ExpressionAttributeValues: b.Values,
 	}, Key: k, What: e.def.Type}}
 }
 

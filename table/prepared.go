@@ -60,8 +60,8 @@ func (pp *PreparedPatch[T]) Op(set map[string]any) (TxOp, error) {
 			return TxOp{}, opErr("patch", e.def.Type, pp.k, &ValidationError{Entity: e.def.Type, Field: f, Reason: "not a field the patch was prepared with"})
 		}
 	}
-	vals := maps.Clone(pp.b.values)
-	full := pp.b.moves // index keys derive from the Set values
+	vals := maps.Clone(pp.b.Values)
+	full := pp.b.Moves // index keys derive from the Set values
 	if len(set) > 0 && !full {
 		enc, err := e.patchAttrs(set)
 		if err != nil {
@@ -72,7 +72,7 @@ func (pp *PreparedPatch[T]) Op(set map[string]any) (TxOp, error) {
 				return TxOp{}, opErr("patch", e.def.Type, pp.k, err)
 			}
 			av, stored := enc[f]
-			ph, prepared := pp.b.setPH[f]
+			ph, prepared := pp.b.SetPH[f]
 			if !stored || !prepared { // a removal now or when prepared: another shape
 				full = true
 				break
@@ -89,7 +89,7 @@ func (pp *PreparedPatch[T]) Op(set map[string]any) (TxOp, error) {
 		return e.PatchOp(pp.k, p)
 	}
 	for _, ta := range e.touched(pp.p) {
-		if ph, ok := pp.b.touchPH[ta.name]; ok {
+		if ph, ok := pp.b.TouchPH[ta.name]; ok {
 			vals[ph] = ta.value
 		}
 	}
@@ -97,6 +97,6 @@ func (pp *PreparedPatch[T]) Op(set map[string]any) (TxOp, error) {
 		vals[":now"] = codec.Num(e.t.now().Unix())
 	}
 	b := pp.b
-	b.values = vals
+	b.Values = vals
 	return e.patchTxOp(pp.k, b), nil
 }

@@ -2,15 +2,7 @@ package table
 
 import (
 	"context"
-	"errors"
-	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/singletable/singletable/internal/codec"
-	"github.com/singletable/singletable/internal/ddb"
-	"github.com/singletable/singletable/internal/expr"
 	"github.com/singletable/singletable/internal/keytmpl"
 )
 
@@ -37,70 +29,8 @@ func (e *Entity[T]) Take(ctx context.Context, k Key) (T, error) {
 	if err := keytmpl.CheckKey(k); err != nil {
 		return zero, opErr("take", e.def.Type, k, err)
 	}
-	s := e.t.schema
-	x := expr.New()
-	c := e.t.c.Live(x, e.def.Type)
-	var raw Item
-	var err error
-	start := time.Now()
-	if s.TTLAttr == "" || s.TokenAttr == "" {
-		var out *dynamodb.DeleteItemOutput
-		out, err = e.t.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
-			TableName:                 aws.String(s.Name),
-			Key:                       e.t.c.KeyItem(k),
-			ConditionExpression:       aws.String(c),
-			ExpressionAttributeNames:  x.Names,
-			ExpressionAttributeValues: x.Vals(),
-			ReturnValues:              types.ReturnValueAllOld,
-			ReturnConsumedCapacity:    e.t.c.WantCapacity(),
-		})
-		if err == nil {
-			raw = out.Attributes
-		}
-		var cp float64
-		if out != nil {
-			cp = ddb.CapacityOf(out.ConsumedCapacity)
-		}
-		e.t.c.Observe(ctx, Event{Op: "DeleteItem", Entity: e.def.Type, Duration: time.Since(start), Err: err, Capacity: cp})
-	} else {
-		tok := e.t.c.NewToken()
-		x.Names["#wt"], x.Names["#ttl0"] = s.TokenAttr, ddb.TakenTTLAttr
-		x.Values[":wt"] = &types.AttributeValueMemberSS{Value: []string{tok}}
-		x.Values[":gone"] = codec.Num(e.t.now().Unix())
-		x.Values[":zero"] = codec.Num(0)
-		var out *dynamodb.UpdateItemOutput
-		out, err = e.t.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-			TableName: aws.String(s.Name),
-			Key:       e.t.c.KeyItem(k),
-			// #ttl0 keeps the item's own expiry, to return it as it was.
-			UpdateExpression:                    aws.String("SET #ttl = :gone, #ttl0 = if_not_exists(#ttl, :zero) ADD #wt :wt"),
-			ConditionExpression:                 aws.String(c),
-			ExpressionAttributeNames:            x.Names,
-			ExpressionAttributeValues:           x.Values,
-			ReturnValues:                        types.ReturnValueAllOld,
-			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-			ReturnConsumedCapacity:              e.t.c.WantCapacity(),
-		})
-		if err == nil {
-			raw = out.Attributes
-		} else {
-			var ccf *types.ConditionalCheckFailedException
-			if errors.As(err, &ccf) && e.t.c.HasToken(ccf.Item, tok) {
-				// Taken by this call's first attempt, whose response was lost.
-				raw, err = e.t.c.Untaken(ccf.Item), nil
-			}
-		}
-		var cp float64
-		if out != nil {
-			cp = ddb.CapacityOf(out.ConsumedCapacity)
-		}
-		e.t.c.Observe(ctx, Event{Op: "UpdateItem", Entity: e.def.Type, Duration: time.Since(start), Err: err, Capacity: cp})
-	}
+	raw, err := e.t.c.Take(ctx, e.def.Type, k, e.t.now())
 	if err != nil {
-		err = ddb.MapErr(err)
-		if errors.Is(err, ErrConditionFailed) {
-			err = ErrNotFound
-		}
 		return zero, opErr("take", e.def.Type, k, err)
 	}
 	v, _, err := e.decode(raw)

@@ -3,10 +3,7 @@ package table
 import (
 	"context"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/ddb"
-	"github.com/singletable/singletable/internal/expr"
 )
 
 // MaxTxItems is DynamoDB's limit of actions in one transaction.
@@ -44,17 +41,7 @@ func (o TxOp) and(cond func(x exprs) string) TxOp { return TxOp{o.op.And(cond)} 
 // ConditionOp returns an action that writes nothing but fails the
 // transaction unless the item with key k exists and is live: an item past
 // its TTL, not yet deleted, is absent for reads and so for this check.
-func (t *Table) ConditionOp(k Key) TxOp {
-	x := expr.New()
-	c := t.c.Live(x, "")
-	return TxOp{op: ddb.Op{Check: &types.ConditionCheck{
-		TableName:                 aws.String(t.schema.Name),
-		Key:                       t.c.KeyItem(k),
-		ConditionExpression:       aws.String(c),
-		ExpressionAttributeNames:  x.Names,
-		ExpressionAttributeValues: x.Vals(),
-	}, Key: k, What: "check"}}
-}
+func (t *Table) ConditionOp(k Key) TxOp { return TxOp{op: t.c.ConditionCheck(k)} }
 
 // TxReason is why one action of a canceled transaction failed: its
 // Index, the Entity and Key it wrote, DynamoDB's Code ("None" for an

@@ -2,14 +2,8 @@ package table
 
 import (
 	"context"
-	"fmt"
-	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/ddb"
-	"github.com/singletable/singletable/internal/keytmpl"
 )
 
 // TxGet is one read of a [Table.TransactGet]; make it with [Entity.GetOp].
@@ -40,42 +34,19 @@ func (e *Entity[T]) GetOp(k Key, dst *T) TxGet {
 // missing item is not an error. Over 100 reads or the same key twice are
 // refused before sending.
 func (t *Table) TransactGet(ctx context.Context, gets ...TxGet) error {
-	if len(gets) == 0 {
-		return opErr("transact get", "", Key{}, &ValidationError{Field: "gets", Reason: "none given"})
-	}
-	if len(gets) > MaxTxItems {
-		return opErr("transact get", "", Key{}, fmt.Errorf("%w: %d reads, the limit is %d", ErrTooManyItems, len(gets), MaxTxItems))
-	}
-	seen := make(map[Key]int, len(gets))
-	items := make([]types.TransactGetItem, len(gets))
+	refs := make([]ddb.GetRef, len(gets))
 	for i, g := range gets {
-		if err := keytmpl.CheckKey(g.key); err != nil {
-			return opErr("transact get", g.what, g.key, err)
-		}
-		if j, ok := seen[g.key]; ok {
-			return opErr("transact get", g.what, g.key, fmt.Errorf("%w: reads %d and %d", ErrDuplicateItem, j, i))
-		}
-		seen[g.key] = i
-		items[i] = types.TransactGetItem{Get: &types.Get{TableName: aws.String(t.schema.Name), Key: t.c.KeyItem(g.key)}}
+		refs[i] = ddb.GetRef{Key: g.key, What: g.what}
 	}
-	start := time.Now()
-	out, err := t.client.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: items, ReturnConsumedCapacity: t.c.WantCapacity()})
+	items, err := t.c.TransactGet(ctx, refs)
 	if err != nil {
-		err = ddb.MapErr(err)
+		return err
 	}
-	var c float64
-	if out != nil {
-		c = ddb.Capacity(out.ConsumedCapacity...)
-	}
-	t.c.Observe(ctx, Event{Op: "TransactGetItems", Duration: time.Since(start), Err: err, Capacity: c})
-	if err != nil {
-		return opErr("transact get", "", Key{}, err)
-	}
-	for i, r := range out.Responses {
-		if i >= len(gets) || r.Item == nil || t.c.Expired(r.Item) {
+	for i, it := range items {
+		if it == nil {
 			continue
 		}
-		if err := gets[i].decode(r.Item); err != nil {
+		if err := gets[i].decode(it); err != nil {
 			return opErr("transact get", gets[i].what, gets[i].key, err)
 		}
 		*gets[i].found = true

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/singletable/singletable/keys"
 )
@@ -47,4 +48,22 @@ func (e *ValidationError) Error() string {
 // Is reports whether target is ErrInvalidInput, or keys.ErrInvalidKey for key fields.
 func (e *ValidationError) Is(target error) bool {
 	return target == ErrInvalidInput || (e.Key && target == keys.ErrInvalidKey)
+}
+
+// CheckValues returns a *ValidationError naming the first attribute of
+// item that DynamoDB would refuse or silently change: a string (or set
+// member, or map key) that is not valid UTF-8 (the JSON protocol would
+// replace its bytes), or a number that is NaN, infinite, or outside
+// DynamoDB's range (38 significant digits, magnitude 1E-130 to
+// 9.9999999999999999999999999999999999999E+125).
+func CheckValues(entity string, item Item) error {
+	for name, v := range item {
+		if !utf8.ValidString(name) {
+			return &ValidationError{Entity: entity, Field: name, Reason: "attribute name is not valid UTF-8"}
+		}
+		if reason := Check(v); reason != "" {
+			return &ValidationError{Entity: entity, Field: name, Reason: reason}
+		}
+	}
+	return nil
 }

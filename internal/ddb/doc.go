@@ -23,9 +23,11 @@
 //   - Unique guards: the actions that put, take over, move and delete the
 //     guard items of unique values ([Conn.GuardPut], [Conn.GuardDiff]).
 //   - Single-item writes ([Conn.PutItem], [Conn.PutCreate],
-//     [Conn.UpdateItem], [Conn.DeleteItem]): a failed condition explained
+//     [Conn.UpdateItem], [Conn.DeleteItem], [Conn.Take]) and a patch's
+//     UpdateItem ([Conn.BuildPatch]): a failed condition explained
 //     from the item DynamoDB returns with it (this write's own token after
 //     a lost response, a missing or foreign item, a lost race).
+//   - Snapshot reads ([Conn.TransactGet]).
 //   - Queries ([Conn.Query]): the key condition, filters and projection
 //     of one Query request; a sharded partition read as one Query per
 //     shard merged in sort-key order; the page's cursor sealed.

@@ -256,3 +256,22 @@ func (c *Conn) VersionCond(x expr.Exprs, v int64) string {
 	}
 	return "#v = :v"
 }
+
+// LiveHolder reads the guard at gk and reports its owner if the guard is
+// live and so is its owner: a create's guard put fails exactly then (a
+// guard whose owner is missing or expired is taken over).
+func (c *Conn) LiveHolder(ctx context.Context, gk Key) (Key, bool, error) {
+	raw, err := c.GetItem(ctx, GuardType, gk, true, nil, nil)
+	if err != nil || raw == nil || c.Expired(raw) {
+		return Key{}, false, err
+	}
+	g, ok := DecodeGuard(raw)
+	if !ok {
+		return Key{}, true, nil // not a guard the create could take over: it fails
+	}
+	owner, err := c.GetItem(ctx, "", g.Owner, true, nil, nil)
+	if err != nil || owner == nil || c.Expired(owner) {
+		return g.Owner, false, err
+	}
+	return g.Owner, true, nil
+}

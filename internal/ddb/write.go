@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/expr"
 )
 
@@ -194,4 +196,88 @@ func (c *Conn) DeleteItemCond(ctx context.Context, entity string, k Key, cond st
 	}
 	c.Observe(ctx, Event{Op: "DeleteItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: c2})
 	return err
+}
+
+// VersionOf returns the version attribute of raw (0 when it has none).
+func (c *Conn) VersionOf(raw Item) int64 {
+	if n, ok := raw[c.Schema.VersionAttr].(*types.AttributeValueMemberN); ok {
+		v, _ := strconv.ParseInt(n.Value, 10, 64)
+		return v
+	}
+	return 0
+}
+
+// Take removes the live item of entity's type with key k and returns it
+// as it was: one UpdateItem that ends its TTL (at now) and stamps a write
+// token, so a retried request recognises its own take, or without a TTL
+// or token attribute one conditional DeleteItem. A missing, expired or
+// foreign-typed item is ErrNotFound.
+func (c *Conn) Take(ctx context.Context, entity string, k Key, now time.Time) (Item, error) {
+	s := c.Schema
+	x := expr.New()
+	cond := c.Live(x, entity)
+	var raw Item
+	var err error
+	start := time.Now()
+	if s.TTLAttr == "" || s.TokenAttr == "" {
+		var out *dynamodb.DeleteItemOutput
+		out, err = c.Client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+			TableName:                 aws.String(s.Name),
+			Key:                       c.KeyItem(k),
+			ConditionExpression:       aws.String(cond),
+			ExpressionAttributeNames:  x.Names,
+			ExpressionAttributeValues: x.Vals(),
+			ReturnValues:              types.ReturnValueAllOld,
+			ReturnConsumedCapacity:    c.WantCapacity(),
+		})
+		if err == nil {
+			raw = out.Attributes
+		}
+		var cp float64
+		if out != nil {
+			cp = CapacityOf(out.ConsumedCapacity)
+		}
+		c.Observe(ctx, Event{Op: "DeleteItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: cp})
+	} else {
+		tok := c.NewToken()
+		x.Names["#wt"], x.Names["#ttl0"] = s.TokenAttr, TakenTTLAttr
+		x.Values[":wt"] = &types.AttributeValueMemberSS{Value: []string{tok}}
+		x.Values[":gone"] = codec.Num(now.Unix())
+		x.Values[":zero"] = codec.Num(0)
+		var out *dynamodb.UpdateItemOutput
+		out, err = c.Client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+			TableName: aws.String(s.Name),
+			Key:       c.KeyItem(k),
+			// #ttl0 keeps the item's own expiry, to return it as it was.
+			UpdateExpression:                    aws.String("SET #ttl = :gone, #ttl0 = if_not_exists(#ttl, :zero) ADD #wt :wt"),
+			ConditionExpression:                 aws.String(cond),
+			ExpressionAttributeNames:            x.Names,
+			ExpressionAttributeValues:           x.Values,
+			ReturnValues:                        types.ReturnValueAllOld,
+			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+			ReturnConsumedCapacity:              c.WantCapacity(),
+		})
+		if err == nil {
+			raw = out.Attributes
+		} else {
+			var ccf *types.ConditionalCheckFailedException
+			if errors.As(err, &ccf) && c.HasToken(ccf.Item, tok) {
+				// Taken by this call's first attempt, whose response was lost.
+				raw, err = c.Untaken(ccf.Item), nil
+			}
+		}
+		var cp float64
+		if out != nil {
+			cp = CapacityOf(out.ConsumedCapacity)
+		}
+		c.Observe(ctx, Event{Op: "UpdateItem", Entity: entity, Duration: time.Since(start), Err: err, Capacity: cp})
+	}
+	if err != nil {
+		err = MapErr(err)
+		if errors.Is(err, ErrConditionFailed) {
+			err = ErrNotFound
+		}
+		return nil, err
+	}
+	return raw, nil
 }
