@@ -99,3 +99,15 @@ func Run[R any](ctx context.Context, o Op, fn func(context.Context) (R, error)) 
 	call.End(err)
 	return r, err
 }
+
+// Run2 is [Run] for an operation with two results (a minted secret's
+// plaintext and the stored item).
+func Run2[A, B any](ctx context.Context, o Op, fn func(context.Context) (A, B, error)) (A, B, error) {
+	if o.t == nil || o.t.opts.Tracer == nil {
+		return fn(ctx)
+	}
+	ctx, call := o.t.Call(ctx, o.ID, o.Name)
+	a, b, err := fn(ctx)
+	call.End(err)
+	return a, b, err
+}

@@ -145,3 +145,29 @@ func TestOpsRegistered(t *testing.T) {
 		t.Fatalf("Ops (-want +got):\n%s", diff)
 	}
 }
+
+// TestRun2: an operation with two results runs as one call, ended with
+// its error, and returns both results; without a tracer the body runs
+// alone.
+func TestRun2(t *testing.T) {
+	t.Parallel()
+	rec := &recordCalls{}
+	tb := table.New(nil, table.Schema{Name: "t"}, func(o *table.Options) { o.Tracer = rec })
+	issue := table.NewOp(tb, "T-12", "memos.Tokens.Issue")
+	boom := errors.New("boom")
+	a, b, err := table.Run2(context.Background(), issue, func(context.Context) (string, int, error) { return "plain", 7, nil })
+	if a != "plain" || b != 7 || err != nil {
+		t.Fatalf("Run2 = %q, %d, %v", a, b, err)
+	}
+	if _, _, err := table.Run2(context.Background(), issue, func(context.Context) (string, int, error) { return "", 0, boom }); err != boom {
+		t.Fatalf("Run2 error = %v, want boom", err)
+	}
+	want := []table.Call{{Pattern: "T-12", Method: "memos.Tokens.Issue"}, {Pattern: "T-12", Method: "memos.Tokens.Issue"}}
+	if diff := cmp.Diff(want, rec.calls); diff != "" || len(rec.errs) != 2 || rec.errs[0] != nil || rec.errs[1] != boom {
+		t.Fatalf("calls (-want +got):\n%s\nended with %v", diff, rec.errs)
+	}
+	plain := table.NewOp(table.New(nil, table.Schema{Name: "u"}), "T-12", "memos.Tokens.Issue")
+	if a, _, _ := table.Run2(context.Background(), plain, func(context.Context) (string, int, error) { return "x", 0, nil }); a != "x" {
+		t.Fatalf("Run2 without a tracer = %q", a)
+	}
+}

@@ -362,9 +362,9 @@ func CheckDeclared(p Package, store any, tables ...*table.Table) (problems []str
 }
 
 // runFuncs are the functions of package table that run a body in the
-// op they take second: table.Run, and its iterator forms table.RunSeq and
-// table.RunPages.
-var runFuncs = map[string]bool{"Run": true, "RunSeq": true, "RunPages": true}
+// op they take second: table.Run and table.Run2, and the iterator forms
+// table.RunSeq and table.RunPages.
+var runFuncs = map[string]bool{"Run": true, "Run2": true, "RunSeq": true, "RunPages": true}
 
 // opForm reports whether fd's body is one statement running in a declared
 // operation held in a field of its receiver: `return r.field.Do(ctx, ...)`,

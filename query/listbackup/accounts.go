@@ -21,12 +21,14 @@ type Accounts struct {
 	//	page, err := s.Accounts.ByType.List(ctx, lb.Account{AccountType: lb.AccountDivision})
 	ByType *table.Pattern[lb.Account]
 
-	create, get, listChildren, listSubtree, update, delete, move table.Op
-	e                                                            *entities
+	create, get, listChildren, listSubtree, update, delete, move, allChildren, allSubtree table.Op
+	e                                                                                     *entities
 }
 
 func newAccounts(e *entities) *Accounts {
 	return &Accounts{e: e,
+		allChildren: table.NewOp(e.t, "LB-6", "listbackup.Accounts.AllChildren"),
+		allSubtree:  table.NewOp(e.t, "LB-8", "listbackup.Accounts.AllSubtree"),
 		ByType: table.NewPattern(e.accounts, table.PatternDef[lb.Account]{ID: "LB-7", Name: "listbackup.Accounts.ByType",
 			Doc: "The accounts of a type, by ID.", Reads: table.ReadPage, Index: table.GSI2, WholePartition: true,
 			Check: func(a *lb.Account) error { return a.AccountType.Check("accountType") }}),
@@ -135,7 +137,7 @@ func (s *Accounts) ListChildren(ctx context.Context, parent lb.AccountID, typ lb
 
 // AllChildren iterates over the child accounts of parent (LB-6).
 func (s *Accounts) AllChildren(ctx context.Context, parent lb.AccountID, typ lb.AccountType, opts ...table.ListOption) iter.Seq2[lb.Account, error] {
-	return table.CallPages(ctx, s.e.t, "LB-6", "listbackup.Accounts.AllChildren", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Account], error) {
+	return table.RunPages(ctx, s.allChildren, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Account], error) {
 		return s.ListChildren(ctx, parent, typ, o...)
 	}, opts...)
 }
@@ -167,7 +169,7 @@ func (s *Accounts) ListSubtree(ctx context.Context, path string, opts ...table.L
 
 // AllSubtree iterates over the accounts at or below path (LB-8).
 func (s *Accounts) AllSubtree(ctx context.Context, path string, opts ...table.ListOption) iter.Seq2[lb.Account, error] {
-	return table.CallPages(ctx, s.e.t, "LB-8", "listbackup.Accounts.AllSubtree", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Account], error) {
+	return table.RunPages(ctx, s.allSubtree, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Account], error) {
 		return s.ListSubtree(ctx, path, o...)
 	}, opts...)
 }
@@ -190,12 +192,13 @@ type Memberships struct {
 	//	m, err := s.Memberships.ByID.Get(ctx, lb.Membership{UserID: u, AccountID: a})
 	ByID *table.Pattern[lb.Membership]
 
-	add, setRole, listByAccount, remove table.Op
-	e                                   *entities
+	add, setRole, listByAccount, remove, allByAccount table.Op
+	e                                                 *entities
 }
 
 func newMemberships(e *entities) *Memberships {
 	return &Memberships{e: e,
+		allByAccount: table.NewOp(e.t, "LB-10", "listbackup.Memberships.AllByAccount"),
 		ByUser: table.NewPattern(e.memberships, table.PatternDef[lb.Membership]{ID: "LB-9", Name: "listbackup.Memberships.ByUser",
 			Doc: "A user's memberships, by account.", Reads: table.ReadPage,
 			Check: func(m *lb.Membership) error { return m.UserID.Validate("userId") }}),
@@ -271,20 +274,21 @@ func (s *Memberships) ListByAccount(ctx context.Context, account lb.AccountID, r
 
 // AllByAccount iterates over an account's members (LB-10).
 func (s *Memberships) AllByAccount(ctx context.Context, account lb.AccountID, role lb.MemberRole, opts ...table.ListOption) iter.Seq2[lb.Membership, error] {
-	return table.CallPages(ctx, s.e.t, "LB-10", "listbackup.Memberships.AllByAccount", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Membership], error) {
+	return table.RunPages(ctx, s.allByAccount, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Membership], error) {
 		return s.ListByAccount(ctx, account, role, o...)
 	}, opts...)
 }
 
 // Teams serves LB-12 and LB-13.
 type Teams struct {
-	create, get, listByAccount, update, delete, setMemberRole table.Op
-	e                                                         *entities
-	acct                                                      lb.AccountID // set: the view of one account (Store.ForAccount)
+	create, get, listByAccount, update, delete, setMemberRole, allByAccount table.Op
+	e                                                                       *entities
+	acct                                                                    lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newTeams(e *entities, acct lb.AccountID) *Teams {
 	return &Teams{e: e, acct: acct,
+		allByAccount:  table.NewOp(e.t, "LB-12", "listbackup.Teams.AllByAccount"),
 		create:        table.NewOp(e.t, "LB-13", "listbackup.Teams.Create"),
 		get:           table.NewOp(e.t, "LB-13", "listbackup.Teams.Get"),
 		listByAccount: table.NewOp(e.t, "LB-12", "listbackup.Teams.ListByAccount"),
@@ -334,7 +338,7 @@ func (s *Teams) ListByAccount(ctx context.Context, account lb.AccountID, opts ..
 
 // AllByAccount iterates over an account's teams (LB-12).
 func (s *Teams) AllByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) iter.Seq2[lb.Team, error] {
-	return table.CallPages(ctx, s.e.t, "LB-12", "listbackup.Teams.AllByAccount", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Team], error) {
+	return table.RunPages(ctx, s.allByAccount, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Team], error) {
 		return s.ListByAccount(ctx, account, o...)
 	}, opts...)
 }

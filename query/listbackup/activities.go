@@ -74,13 +74,16 @@ func (s *Activities) Record(ctx context.Context, a *lb.Activity) error {
 
 // Jobs serves LB-23..LB-26.
 type Jobs struct {
-	create, get, update, listByAccount, listByStatus, listBySource, delete table.Op
-	e                                                                      *entities
-	acct                                                                   lb.AccountID // set: the view of one account (Store.ForAccount)
+	create, get, update, listByAccount, listByStatus, listBySource, delete, allByAccount, allByStatus, allBySource table.Op
+	e                                                                                                              *entities
+	acct                                                                                                           lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newJobs(e *entities, acct lb.AccountID) *Jobs {
 	return &Jobs{e: e, acct: acct,
+		allByAccount:  table.NewOp(e.t, "LB-23", "listbackup.Jobs.AllByAccount"),
+		allByStatus:   table.NewOp(e.t, "LB-25", "listbackup.Jobs.AllByStatus"),
+		allBySource:   table.NewOp(e.t, "LB-26", "listbackup.Jobs.AllBySource"),
 		create:        table.NewOp(e.t, "LB-24", "listbackup.Jobs.Create"),
 		get:           table.NewOp(e.t, "LB-24", "listbackup.Jobs.Get"),
 		update:        table.NewOp(e.t, "LB-24", "listbackup.Jobs.Update"),
@@ -153,7 +156,7 @@ func (s *Jobs) ListByAccount(ctx context.Context, account lb.AccountID, opts ...
 
 // AllByAccount iterates over LB-23.
 func (s *Jobs) AllByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) iter.Seq2[lb.Job, error] {
-	return table.CallPages(ctx, s.e.t, "LB-23", "listbackup.Jobs.AllByAccount", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Job], error) {
+	return table.RunPages(ctx, s.allByAccount, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Job], error) {
 		return s.ListByAccount(ctx, account, o...)
 	}, opts...)
 }
@@ -177,7 +180,7 @@ func (s *Jobs) ListByStatus(ctx context.Context, account lb.AccountID, st lb.Job
 
 // AllByStatus iterates over LB-25.
 func (s *Jobs) AllByStatus(ctx context.Context, account lb.AccountID, st lb.JobStatus, opts ...table.ListOption) iter.Seq2[lb.Job, error] {
-	return table.CallPages(ctx, s.e.t, "LB-25", "listbackup.Jobs.AllByStatus", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Job], error) {
+	return table.RunPages(ctx, s.allByStatus, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Job], error) {
 		return s.ListByStatus(ctx, account, st, o...)
 	}, opts...)
 }
@@ -201,7 +204,7 @@ func (s *Jobs) ListBySource(ctx context.Context, src lb.SourceID, opts ...table.
 
 // AllBySource iterates over LB-26.
 func (s *Jobs) AllBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) iter.Seq2[lb.Job, error] {
-	return table.CallPages(ctx, s.e.t, "LB-26", "listbackup.Jobs.AllBySource", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Job], error) {
+	return table.RunPages(ctx, s.allBySource, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Job], error) {
 		return s.ListBySource(ctx, src, o...)
 	}, opts...)
 }

@@ -15,13 +15,15 @@ const APIKeyPrefix = "lbk_"
 
 // APIKeys serves LB-52..LB-54. Only the SHA-256 hash of a key is stored.
 type APIKeys struct {
-	validate, get, listByAccount, revoke, touchLastUsed table.Op
-	e                                                   *entities
-	acct                                                lb.AccountID // set: the view of one account (Store.ForAccount)
+	validate, get, listByAccount, revoke, touchLastUsed, allByAccount, create table.Op
+	e                                                                         *entities
+	acct                                                                      lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newAPIKeys(e *entities, acct lb.AccountID) *APIKeys {
 	return &APIKeys{e: e, acct: acct,
+		create:        table.NewOp(e.t, "LB-52", "listbackup.APIKeys.Create"),
+		allByAccount:  table.NewOp(e.t, "LB-53", "listbackup.APIKeys.AllByAccount"),
 		validate:      table.NewOp(e.t, "LB-52", "listbackup.APIKeys.Validate"),
 		get:           table.NewOp(e.t, "LB-53", "listbackup.APIKeys.Get"),
 		listByAccount: table.NewOp(e.t, "LB-53", "listbackup.APIKeys.ListByAccount"),
@@ -45,22 +47,22 @@ type NewAPIKey struct {
 // Errors: *table.ValidationError.
 //
 // Pattern: LB-52 (its write side).
-func (s *APIKeys) Create(ctx context.Context, in NewAPIKey) (_ string, _ lb.APIKey, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-52", "listbackup.APIKeys.Create")
-	defer func() { call.End(err) }()
-	plain := APIKeyPrefix + lb.NewSecret(32)
-	k := lb.APIKey{
-		APIKeyID: lb.APIKeyID(lb.NewUUID()), APIKeyHash: lb.Hash(plain), AccountID: in.AccountID, UserID: in.UserID,
-		Name: in.Name, Permissions: in.Permissions, Status: lb.KeyActive, CreatedAt: lb.Seconds(s.e.now()),
-		Metadata: in.Metadata,
-	}
-	if !in.ExpiresAt.IsZero() {
-		k.ExpiresAt = lb.Seconds(in.ExpiresAt)
-	}
-	if err := s.v().Create(ctx, &k); err != nil {
-		return "", lb.APIKey{}, err
-	}
-	return plain, k, nil
+func (s *APIKeys) Create(ctx context.Context, in NewAPIKey) (string, lb.APIKey, error) {
+	return table.Run2(ctx, s.create, func(ctx context.Context) (_ string, _ lb.APIKey, err error) {
+		plain := APIKeyPrefix + lb.NewSecret(32)
+		k := lb.APIKey{
+			APIKeyID: lb.APIKeyID(lb.NewUUID()), APIKeyHash: lb.Hash(plain), AccountID: in.AccountID, UserID: in.UserID,
+			Name: in.Name, Permissions: in.Permissions, Status: lb.KeyActive, CreatedAt: lb.Seconds(s.e.now()),
+			Metadata: in.Metadata,
+		}
+		if !in.ExpiresAt.IsZero() {
+			k.ExpiresAt = lb.Seconds(in.ExpiresAt)
+		}
+		if err := s.v().Create(ctx, &k); err != nil {
+			return "", lb.APIKey{}, err
+		}
+		return plain, k, nil
+	})
 }
 
 // Validate returns the active key whose plaintext is key (LB-52): Query
@@ -133,7 +135,7 @@ func (s *APIKeys) ListByAccount(ctx context.Context, account lb.AccountID, st lb
 
 // AllByAccount iterates over LB-53.
 func (s *APIKeys) AllByAccount(ctx context.Context, account lb.AccountID, st lb.APIKeyStatus, opts ...table.ListOption) iter.Seq2[lb.APIKey, error] {
-	return table.CallPages(ctx, s.e.t, "LB-53", "listbackup.APIKeys.AllByAccount", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.APIKey], error) {
+	return table.RunPages(ctx, s.allByAccount, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.APIKey], error) {
 		return s.ListByAccount(ctx, account, st, o...)
 	}, opts...)
 }
@@ -168,13 +170,15 @@ func (s *APIKeys) TouchLastUsed(ctx context.Context, id lb.APIKeyID) error {
 
 // Webhooks serves LB-55..LB-57. Signing secrets are encrypted at rest.
 type Webhooks struct {
-	create, get, update, delete, listActive, listActiveForEvent table.Op
-	e                                                           *entities
-	acct                                                        lb.AccountID // set: the view of one account (Store.ForAccount)
+	create, get, update, delete, listActive, listActiveForEvent, allActive, allActiveForEvent table.Op
+	e                                                                                         *entities
+	acct                                                                                      lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newWebhooks(e *entities, acct lb.AccountID) *Webhooks {
 	return &Webhooks{e: e, acct: acct,
+		allActive:          table.NewOp(e.t, "LB-56", "listbackup.Webhooks.AllActive"),
+		allActiveForEvent:  table.NewOp(e.t, "LB-57", "listbackup.Webhooks.AllActiveForEvent"),
 		create:             table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Create"),
 		get:                table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Get"),
 		update:             table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Update"),
@@ -288,7 +292,7 @@ func (s *Webhooks) ListActive(ctx context.Context, account lb.AccountID, opts ..
 
 // AllActive iterates over LB-56.
 func (s *Webhooks) AllActive(ctx context.Context, account lb.AccountID, opts ...table.ListOption) iter.Seq2[lb.Webhook, error] {
-	return table.CallPages(ctx, s.e.t, "LB-56", "listbackup.Webhooks.AllActive", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Webhook], error) {
+	return table.RunPages(ctx, s.allActive, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Webhook], error) {
 		return s.ListActive(ctx, account, o...)
 	}, opts...)
 }
@@ -317,7 +321,7 @@ func (s *Webhooks) ListActiveForEvent(ctx context.Context, account lb.AccountID,
 
 // AllActiveForEvent iterates over LB-57.
 func (s *Webhooks) AllActiveForEvent(ctx context.Context, account lb.AccountID, et lb.EventType, opts ...table.ListOption) iter.Seq2[lb.Webhook, error] {
-	return table.CallPages(ctx, s.e.t, "LB-57", "listbackup.Webhooks.AllActiveForEvent", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Webhook], error) {
+	return table.RunPages(ctx, s.allActiveForEvent, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Webhook], error) {
 		return s.ListActiveForEvent(ctx, account, et, o...)
 	}, opts...)
 }

@@ -1,7 +1,6 @@
 package listbackup
 
 import (
-	"context"
 	"strings"
 
 	"github.com/singletable/singletable/keys"
@@ -44,27 +43,6 @@ func inPrefix(ix table.Index, t table.Template, pk, sk vals) (table.Query, error
 		q.SK = table.SKBeginsWith(p)
 	}
 	return q, nil
-}
-
-// listIn returns one page of ent's items in the partition of index ix
-// that template t gives the values v ([inPartition]).
-func listIn[T any](ctx context.Context, ent *table.Entity[T], ix table.Index, t table.Template, v vals, opts []table.ListOption) (table.Page[T], error) {
-	q, err := inPartition(ix, t, v)
-	if err != nil {
-		return table.Page[T]{}, err
-	}
-	return ent.List(ctx, q, opts...)
-}
-
-// listPrefix returns one page of ent's items in the partition of index
-// ix that template t gives the values pk, with the sort keys that begin
-// with the values sk ([inPrefix]).
-func listPrefix[T any](ctx context.Context, ent *table.Entity[T], ix table.Index, t table.Template, pk, sk vals, opts []table.ListOption) (table.Page[T], error) {
-	q, err := inPrefix(ix, t, pk, sk)
-	if err != nil {
-		return table.Page[T]{}, err
-	}
-	return ent.List(ctx, q, opts...)
 }
 
 // sortBound returns the sort key of template t up to and including the

@@ -22,12 +22,14 @@ type RefreshTokens struct {
 	// PK = RTFAMILY#{tokenFamily}.
 	Family *table.Pattern[lb.RefreshToken]
 
-	getByToken, revokeFamily table.Op
-	e                        *entities
+	getByToken, revokeFamily, issue, rotate table.Op
+	e                                       *entities
 }
 
 func newRefreshTokens(e *entities) *RefreshTokens {
 	return &RefreshTokens{e: e,
+		issue:        table.NewOp(e.t, "LB-34", "listbackup.RefreshTokens.Issue"),
+		rotate:       table.NewOp(e.t, "LB-37", "listbackup.RefreshTokens.Rotate"),
 		getByToken:   table.NewOp(e.t, "LB-34", "listbackup.RefreshTokens.GetByToken"),
 		revokeFamily: table.NewOp(e.t, "LB-36", "listbackup.RefreshTokens.RevokeFamily"),
 		ByUser: table.NewPattern(e.refreshTokens, table.PatternDef[lb.RefreshToken]{ID: "LB-35", Name: "listbackup.RefreshTokens.ByUser",
@@ -54,29 +56,29 @@ type IssueInput struct {
 // [RefreshTokens.Rotate]). Errors: *table.ValidationError.
 //
 // Pattern: LB-34 (its write side).
-func (s *RefreshTokens) Issue(ctx context.Context, in IssueInput) (_ string, _ lb.RefreshToken, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-34", "listbackup.RefreshTokens.Issue")
-	defer func() { call.End(err) }()
-	plain := lb.NewSecret(32)
-	now := s.e.now()
-	rt := lb.RefreshToken{
-		TokenHash: lb.Hash(plain), UserID: in.UserID, AccountID: in.AccountID,
-		TokenFamily: lb.TokenFamilyID(lb.NewUUID()), IssuedAt: now, ExpiresAt: now.Add(s.e.refreshTTL),
-		UserAgent: in.UserAgent, IPAddress: in.IPAddress,
-	}
-	fam := lb.TokenFamily{Family: rt.TokenFamily, UserID: in.UserID, CreatedAt: now}
-	ops, err := s.e.refreshTokens.CreateOp(&rt)
-	if err != nil {
-		return "", lb.RefreshToken{}, err
-	}
-	famOps, err := s.e.families.CreateOp(&fam)
-	if err != nil {
-		return "", lb.RefreshToken{}, err
-	}
-	if err := s.e.t.Transact(ctx, append(ops, famOps...)...); err != nil {
-		return "", lb.RefreshToken{}, fmt.Errorf("issue refresh token: %w", err)
-	}
-	return plain, rt, nil
+func (s *RefreshTokens) Issue(ctx context.Context, in IssueInput) (string, lb.RefreshToken, error) {
+	return table.Run2(ctx, s.issue, func(ctx context.Context) (_ string, _ lb.RefreshToken, err error) {
+		plain := lb.NewSecret(32)
+		now := s.e.now()
+		rt := lb.RefreshToken{
+			TokenHash: lb.Hash(plain), UserID: in.UserID, AccountID: in.AccountID,
+			TokenFamily: lb.TokenFamilyID(lb.NewUUID()), IssuedAt: now, ExpiresAt: now.Add(s.e.refreshTTL),
+			UserAgent: in.UserAgent, IPAddress: in.IPAddress,
+		}
+		fam := lb.TokenFamily{Family: rt.TokenFamily, UserID: in.UserID, CreatedAt: now}
+		ops, err := s.e.refreshTokens.CreateOp(&rt)
+		if err != nil {
+			return "", lb.RefreshToken{}, err
+		}
+		famOps, err := s.e.families.CreateOp(&fam)
+		if err != nil {
+			return "", lb.RefreshToken{}, err
+		}
+		if err := s.e.t.Transact(ctx, append(ops, famOps...)...); err != nil {
+			return "", lb.RefreshToken{}, fmt.Errorf("issue refresh token: %w", err)
+		}
+		return plain, rt, nil
+	})
 }
 
 // GetByToken returns the stored token of a plaintext token (LB-34): GetItem
@@ -200,59 +202,59 @@ func (s *RefreshTokens) revokeFact(ctx context.Context, k table.Key, family lb.T
 // a revoked family gives ErrTokenRevoked, even if the token itself was
 // never marked. Errors: *table.ValidationError, table.ErrNotFound
 // (unknown or expired), ErrTokenRevoked, ErrTokenReused.
-func (s *RefreshTokens) Rotate(ctx context.Context, token, userAgent, ipAddress string) (_ string, _ lb.RefreshToken, err error) {
-	ctx, call := s.e.t.Call(ctx, "LB-37", "listbackup.RefreshTokens.Rotate")
-	defer func() { call.End(err) }()
-	if token == "" {
-		return "", lb.RefreshToken{}, table.Invalid("refreshToken", "empty")
-	}
-	k, err := lb.RefreshTokenKey(lb.Hash(token))
-	if err != nil {
-		return "", lb.RefreshToken{}, err
-	}
-	legacy := false // the family has no item yet
-	for attempt := 0; ; attempt++ {
-		old, err := s.e.refreshTokens.Get(ctx, k, table.Consistent())
+func (s *RefreshTokens) Rotate(ctx context.Context, token, userAgent, ipAddress string) (string, lb.RefreshToken, error) {
+	return table.Run2(ctx, s.rotate, func(ctx context.Context) (_ string, _ lb.RefreshToken, err error) {
+		if token == "" {
+			return "", lb.RefreshToken{}, table.Invalid("refreshToken", "empty")
+		}
+		k, err := lb.RefreshTokenKey(lb.Hash(token))
 		if err != nil {
 			return "", lb.RefreshToken{}, err
 		}
-		switch {
-		case !old.RotatedAt.IsZero():
-			if _, err := s.RevokeFamily(ctx, old.TokenFamily, "", "refresh token reuse detected"); err != nil {
-				return "", lb.RefreshToken{}, errors.Join(ErrTokenReused, err)
+		legacy := false // the family has no item yet
+		for attempt := 0; ; attempt++ {
+			old, err := s.e.refreshTokens.Get(ctx, k, table.Consistent())
+			if err != nil {
+				return "", lb.RefreshToken{}, err
 			}
-			return "", lb.RefreshToken{}, fmt.Errorf("rotate refresh token of family %s: %w", old.TokenFamily, ErrTokenReused)
-		case old.Revoked:
-			return "", lb.RefreshToken{}, fmt.Errorf("rotate refresh token of family %s: %w", old.TokenFamily, ErrTokenRevoked)
-		}
-		plain, next, err := s.rotate(ctx, old, legacy, userAgent, ipAddress)
-		var te *table.TxError
-		if errors.As(err, &te) && attempt < 3 {
-			if f := te.Failed(); len(f) == 1 && f[0].Entity == TypeTokenFamily {
-				// The family's condition failed: revoked, or no item yet.
-				fk, _ := lb.TokenFamilyKey(old.TokenFamily)
-				fam, ferr := s.e.families.Get(ctx, fk, table.Consistent())
-				switch {
-				case ferr == nil && fam.Revoked:
-					return "", lb.RefreshToken{}, fmt.Errorf("rotate refresh token of family %s: family revoked: %w", old.TokenFamily, ErrTokenRevoked)
-				case errors.Is(ferr, table.ErrNotFound):
-					legacy = true
-				case ferr != nil:
-					return "", lb.RefreshToken{}, ferr
-				default:
-					legacy = false
+			switch {
+			case !old.RotatedAt.IsZero():
+				if _, err := s.RevokeFamily(ctx, old.TokenFamily, "", "refresh token reuse detected"); err != nil {
+					return "", lb.RefreshToken{}, errors.Join(ErrTokenReused, err)
 				}
-				continue
+				return "", lb.RefreshToken{}, fmt.Errorf("rotate refresh token of family %s: %w", old.TokenFamily, ErrTokenReused)
+			case old.Revoked:
+				return "", lb.RefreshToken{}, fmt.Errorf("rotate refresh token of family %s: %w", old.TokenFamily, ErrTokenRevoked)
 			}
+			plain, next, err := s.rotateOnce(ctx, old, legacy, userAgent, ipAddress)
+			var te *table.TxError
+			if errors.As(err, &te) && attempt < 3 {
+				if f := te.Failed(); len(f) == 1 && f[0].Entity == TypeTokenFamily {
+					// The family's condition failed: revoked, or no item yet.
+					fk, _ := lb.TokenFamilyKey(old.TokenFamily)
+					fam, ferr := s.e.families.Get(ctx, fk, table.Consistent())
+					switch {
+					case ferr == nil && fam.Revoked:
+						return "", lb.RefreshToken{}, fmt.Errorf("rotate refresh token of family %s: family revoked: %w", old.TokenFamily, ErrTokenRevoked)
+					case errors.Is(ferr, table.ErrNotFound):
+						legacy = true
+					case ferr != nil:
+						return "", lb.RefreshToken{}, ferr
+					default:
+						legacy = false
+					}
+					continue
+				}
+			}
+			if errors.Is(err, table.ErrTransactionCanceled) && attempt < 3 {
+				continue // the old token changed since it was read: look again
+			}
+			return plain, next, err
 		}
-		if errors.Is(err, table.ErrTransactionCanceled) && attempt < 3 {
-			continue // the old token changed since it was read: look again
-		}
-		return plain, next, err
-	}
+	})
 }
 
-func (s *RefreshTokens) rotate(ctx context.Context, old lb.RefreshToken, legacy bool, userAgent, ipAddress string) (string, lb.RefreshToken, error) {
+func (s *RefreshTokens) rotateOnce(ctx context.Context, old lb.RefreshToken, legacy bool, userAgent, ipAddress string) (string, lb.RefreshToken, error) {
 	now := s.e.now()
 	plain := lb.NewSecret(32)
 	life := old.ExpiresAt.Sub(old.IssuedAt)

@@ -20,12 +20,13 @@ type Schedules struct {
 	//	page, err := s.Schedules.BySource.List(ctx, lb.SyncSchedule{SourceID: src})
 	BySource *table.Pattern[lb.SyncSchedule]
 
-	create, due, dueInShards, recordRun, setActive table.Op
-	e                                              *entities
+	create, due, dueInShards, recordRun, setActive, allDue table.Op
+	e                                                      *entities
 }
 
 func newSchedules(e *entities) *Schedules {
 	return &Schedules{e: e,
+		allDue:      table.NewOp(e.t, "LB-48", "listbackup.Schedules.AllDue"),
 		create:      table.NewOp(e.t, "LB-47", "listbackup.Schedules.Create"),
 		due:         table.NewOp(e.t, "LB-48", "listbackup.Schedules.Due"),
 		dueInShards: table.NewOp(e.t, "LB-48", "listbackup.Schedules.DueInShards"),
@@ -115,7 +116,7 @@ func (s *Schedules) dueIn(ctx context.Context, now time.Time, shards []int, opts
 
 // AllDue iterates over LB-48.
 func (s *Schedules) AllDue(ctx context.Context, now time.Time, opts ...table.ListOption) iter.Seq2[lb.SyncSchedule, error] {
-	return table.CallPages(ctx, s.e.t, "LB-48", "listbackup.Schedules.AllDue", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
+	return table.RunPages(ctx, s.allDue, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
 		return s.Due(ctx, now, o...)
 	}, opts...)
 }
@@ -168,12 +169,13 @@ type Runs struct {
 	//	page, err := s.Runs.BySource.List(ctx, lb.SyncRun{SourceID: src})
 	BySource *table.Pattern[lb.SyncRun]
 
-	record, finish, listByStatus table.Op
-	e                            *entities
+	record, finish, listByStatus, allByStatus table.Op
+	e                                         *entities
 }
 
 func newRuns(e *entities) *Runs {
 	return &Runs{e: e,
+		allByStatus:  table.NewOp(e.t, "LB-51", "listbackup.Runs.AllByStatus"),
 		record:       table.NewOp(e.t, "LB-50", "listbackup.Runs.Record"),
 		finish:       table.NewOp(e.t, "LB-50", "listbackup.Runs.Finish"),
 		listByStatus: table.NewOp(e.t, "LB-51", "listbackup.Runs.ListByStatus"),
@@ -255,7 +257,7 @@ func (s *Runs) ListByStatus(ctx context.Context, st lb.RunStatus, r TimeRange, o
 
 // AllByStatus iterates over LB-51.
 func (s *Runs) AllByStatus(ctx context.Context, st lb.RunStatus, r TimeRange, opts ...table.ListOption) iter.Seq2[lb.SyncRun, error] {
-	return table.CallPages(ctx, s.e.t, "LB-51", "listbackup.Runs.AllByStatus", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncRun], error) {
+	return table.RunPages(ctx, s.allByStatus, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncRun], error) {
 		return s.ListByStatus(ctx, st, r, o...)
 	}, opts...)
 }

@@ -10,13 +10,16 @@ import (
 
 // Sources serves LB-14..LB-17. Credentials are encrypted at rest.
 type Sources struct {
-	delete, create, get, update, listByAccount, listByPlatform, listByStatus table.Op
-	e                                                                        *entities
-	acct                                                                     lb.AccountID // set: the view of one account (Store.ForAccount)
+	delete, create, get, update, listByAccount, listByPlatform, listByStatus, allByAccount, allByPlatform, allByStatus table.Op
+	e                                                                                                                  *entities
+	acct                                                                                                               lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newSources(e *entities, acct lb.AccountID) *Sources {
 	return &Sources{e: e, acct: acct,
+		allByAccount:   table.NewOp(e.t, "LB-15", "listbackup.Sources.AllByAccount"),
+		allByPlatform:  table.NewOp(e.t, "LB-16", "listbackup.Sources.AllByPlatform"),
+		allByStatus:    table.NewOp(e.t, "LB-17", "listbackup.Sources.AllByStatus"),
 		delete:         table.NewOp(e.t, "LB-65", "listbackup.Sources.Delete"),
 		create:         table.NewOp(e.t, "LB-14", "listbackup.Sources.Create"),
 		get:            table.NewOp(e.t, "LB-14", "listbackup.Sources.Get"),
@@ -113,7 +116,7 @@ func (s *Sources) ListByAccount(ctx context.Context, account lb.AccountID, opts 
 
 // AllByAccount iterates over an account's sources (LB-15).
 func (s *Sources) AllByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) iter.Seq2[lb.Source, error] {
-	return table.CallPages(ctx, s.e.t, "LB-15", "listbackup.Sources.AllByAccount", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Source], error) {
+	return table.RunPages(ctx, s.allByAccount, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Source], error) {
 		return s.ListByAccount(ctx, account, o...)
 	}, opts...)
 }
@@ -133,7 +136,7 @@ func (s *Sources) ListByPlatform(ctx context.Context, account lb.AccountID, p lb
 
 // AllByPlatform iterates over an account's sources on one platform (LB-16).
 func (s *Sources) AllByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) iter.Seq2[lb.Source, error] {
-	return table.CallPages(ctx, s.e.t, "LB-16", "listbackup.Sources.AllByPlatform", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Source], error) {
+	return table.RunPages(ctx, s.allByPlatform, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Source], error) {
 		return s.ListByPlatform(ctx, account, p, o...)
 	}, opts...)
 }
@@ -152,20 +155,22 @@ func (s *Sources) ListByStatus(ctx context.Context, account lb.AccountID, st lb.
 
 // AllByStatus iterates over an account's sources in one status (LB-17).
 func (s *Sources) AllByStatus(ctx context.Context, account lb.AccountID, st lb.SourceStatus, opts ...table.ListOption) iter.Seq2[lb.Source, error] {
-	return table.CallPages(ctx, s.e.t, "LB-17", "listbackup.Sources.AllByStatus", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Source], error) {
+	return table.RunPages(ctx, s.allByStatus, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Source], error) {
 		return s.ListByStatus(ctx, account, st, o...)
 	}, opts...)
 }
 
 // Connections serves LB-27..LB-29. Credentials are encrypted at rest.
 type Connections struct {
-	update, delete, create, get, listByAccountPlatform, listByUserPlatform table.Op
-	e                                                                      *entities
-	acct                                                                   lb.AccountID // set: the view of one account (Store.ForAccount)
+	update, delete, create, get, listByAccountPlatform, listByUserPlatform, allByAccountPlatform, allByUserPlatform table.Op
+	e                                                                                                               *entities
+	acct                                                                                                            lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newConnections(e *entities, acct lb.AccountID) *Connections {
 	return &Connections{e: e, acct: acct,
+		allByAccountPlatform:  table.NewOp(e.t, "LB-28", "listbackup.Connections.AllByAccountPlatform"),
+		allByUserPlatform:     table.NewOp(e.t, "LB-29", "listbackup.Connections.AllByUserPlatform"),
 		update:                table.NewOp(e.t, "LB-65", "listbackup.Connections.Update"),
 		delete:                table.NewOp(e.t, "LB-65", "listbackup.Connections.Delete"),
 		create:                table.NewOp(e.t, "LB-27", "listbackup.Connections.Create"),
@@ -224,7 +229,7 @@ func (s *Connections) ListByAccountPlatform(ctx context.Context, account lb.Acco
 
 // AllByAccountPlatform iterates over LB-28.
 func (s *Connections) AllByAccountPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) iter.Seq2[lb.Connection, error] {
-	return table.CallPages(ctx, s.e.t, "LB-28", "listbackup.Connections.AllByAccountPlatform", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Connection], error) {
+	return table.RunPages(ctx, s.allByAccountPlatform, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Connection], error) {
 		return s.ListByAccountPlatform(ctx, account, p, o...)
 	}, opts...)
 }
@@ -248,7 +253,7 @@ func (s *Connections) ListByUserPlatform(ctx context.Context, user lb.UserID, p 
 
 // AllByUserPlatform iterates over LB-29.
 func (s *Connections) AllByUserPlatform(ctx context.Context, user lb.UserID, p lb.Platform, opts ...table.ListOption) iter.Seq2[lb.Connection, error] {
-	return table.CallPages(ctx, s.e.t, "LB-29", "listbackup.Connections.AllByUserPlatform", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Connection], error) {
+	return table.RunPages(ctx, s.allByUserPlatform, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Connection], error) {
 		return s.ListByUserPlatform(ctx, user, p, o...)
 	}, opts...)
 }

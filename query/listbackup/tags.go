@@ -11,13 +11,15 @@ import (
 
 // Tags serves LB-38..LB-41.
 type Tags struct {
-	create, get, listByResourceType, listByKey, attach, detach, update, delete table.Op
-	e                                                                          *entities
-	acct                                                                       lb.AccountID // set: the view of one account (Store.ForAccount)
+	create, get, listByResourceType, listByKey, attach, detach, update, delete, allByResourceType, allByKey table.Op
+	e                                                                                                       *entities
+	acct                                                                                                    lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newTags(e *entities, acct lb.AccountID) *Tags {
 	return &Tags{e: e, acct: acct,
+		allByResourceType:  table.NewOp(e.t, "LB-38", "listbackup.Tags.AllByResourceType"),
+		allByKey:           table.NewOp(e.t, "LB-39", "listbackup.Tags.AllByKey"),
 		create:             table.NewOp(e.t, "LB-40", "listbackup.Tags.Create"),
 		get:                table.NewOp(e.t, "LB-40", "listbackup.Tags.Get"),
 		listByResourceType: table.NewOp(e.t, "LB-38", "listbackup.Tags.ListByResourceType"),
@@ -91,7 +93,7 @@ func (s *Tags) ListByResourceType(ctx context.Context, account lb.AccountID, rt 
 
 // AllByResourceType iterates over LB-38.
 func (s *Tags) AllByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, opts ...table.ListOption) iter.Seq2[lb.Tag, error] {
-	return table.CallPages(ctx, s.e.t, "LB-38", "listbackup.Tags.AllByResourceType", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Tag], error) {
+	return table.RunPages(ctx, s.allByResourceType, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Tag], error) {
 		return s.ListByResourceType(ctx, account, rt, o...)
 	}, opts...)
 }
@@ -115,7 +117,7 @@ func (s *Tags) ListByKey(ctx context.Context, account lb.AccountID, rt lb.Resour
 
 // AllByKey iterates over LB-39.
 func (s *Tags) AllByKey(ctx context.Context, account lb.AccountID, rt lb.ResourceType, tagKey string, opts ...table.ListOption) iter.Seq2[lb.Tag, error] {
-	return table.CallPages(ctx, s.e.t, "LB-39", "listbackup.Tags.AllByKey", func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Tag], error) {
+	return table.RunPages(ctx, s.allByKey, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Tag], error) {
 		return s.ListByKey(ctx, account, rt, tagKey, o...)
 	}, opts...)
 }
