@@ -51,8 +51,12 @@ func NewOp(t *Table, id, name string) Op {
 		panic(fmt.Sprintf("table.NewOp(%q, %q): a table, an ID and a name are required", id, name))
 	}
 	t.entMu.Lock()
-	if !slices.ContainsFunc(t.ops, func(o OpInfo) bool { return o.ID == id && o.Name == name }) {
-		t.ops = append(t.ops, OpInfo{ID: id, Name: name})
+	if info := (OpInfo{ID: id, Name: name}); !t.opSeen[info] {
+		if t.opSeen == nil {
+			t.opSeen = map[OpInfo]bool{}
+		}
+		t.opSeen[info] = true
+		t.ops = append(t.ops, info)
 	}
 	t.entMu.Unlock()
 	return Op{ID: id, Name: name, t: t}
