@@ -168,6 +168,7 @@ func (e *Entity[T]) decodeWith(raw Item, lenient bool) (T, int64, error) {
 		return v, 0, fmt.Errorf("decode %s: %w", e.def.Type, err)
 	}
 	e.fillExtra(raw, &v)
+	e.readKeyFields(raw, &v)
 	codec.FillNested(reflect.ValueOf(&v).Elem(), src) // the nested catch-alls, secrets opened
 	ver := e.t.c.VersionOf(raw)
 	e.setVersion(&v, ver)

@@ -2,7 +2,11 @@ package table
 
 import (
 	"fmt"
+	"reflect"
+	"sync"
 
+	"github.com/guregu/dynamo/v2"
+	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/keytmpl"
 )
 
@@ -37,30 +41,53 @@ func (e *Entity[T]) Key(fields T) Key {
 //
 // Like [Entity.Key], a missing field or an index the entity does not
 // declare makes a query every method refuses before any request.
-func (e *Entity[T]) Partition(ix Index, fields T) Query {
+func (e *Entity[T]) Partition(ix Index, fields T) Query { return e.narrow("partition", ix, fields, false) }
+
+// Prefix is [Entity.Partition] narrowed further by the sort key's fields
+// set in fields: the sort key begins with the template's leading parts up
+// to the first field fields leaves empty, each built as a write builds it
+// and followed by the delimiter ("SUB#" never matches "SUBUPD#..."); all
+// of them set, the sort key equals the whole key. With no sort-key field
+// set it is [Entity.Partition]'s query. So a query by a partition and the
+// leading part of a sort key is written with typed fields, never a string:
+//
+//	page, err := jobs.List(ctx, jobs.Prefix(table.GSI2, Job{AccountID: a, Status: "running"}))
+//
+// A field set after an empty one is not read. Errors as [Entity.Partition].
+func (e *Entity[T]) Prefix(ix Index, fields T) Query { return e.narrow("prefix", ix, fields, true) }
+
+// narrow is Partition and Prefix: the partition of ix built from fields,
+// the sort key narrowed to its literal start or, bySort, to the start the
+// fields set build.
+func (e *Entity[T]) narrow(op string, ix Index, fields T, bySort bool) Query {
+	fail := func(err error) Query { return Query{Index: ix, err: opErr(op, e.def.Type, Key{}, err)} }
 	pk, sk := e.decl.pk, e.decl.sk
 	if ix != Primary {
 		pair, ok := e.decl.indexes[ix]
 		if !ok {
-			return Query{Index: ix, err: opErr("partition", e.def.Type, Key{}, &ValidationError{Entity: e.def.Type, Field: fmt.Sprintf("GSI%d", ix), Reason: "no template for this index in the entity's Def.IndexKeys"})}
+			return fail(&ValidationError{Entity: e.def.Type, Field: fmt.Sprintf("GSI%d", ix), Reason: "no template for this index in the entity's Def.IndexKeys"})
 		}
 		pk, sk = pair[0], pair[1]
 	}
 	av, err := e.decl.encode(&fields)
 	if err != nil {
-		return Query{Index: ix, err: opErr("partition", e.def.Type, Key{}, err)}
+		return fail(err)
 	}
 	v, ok, err := pk.WithoutShard().Build(av)
 	if err == nil && !ok {
 		err = &ValidationError{Entity: e.def.Type, Field: keytmpl.JoinAttrs(pk.Attrs()), Reason: "empty: the partition key derives from it", Key: true}
 	}
 	if err != nil {
-		return Query{Index: ix, err: opErr("partition", e.def.Type, Key{}, err)}
+		return fail(err)
 	}
 	q := Query{Index: ix, PK: v}
-	p, whole, err := sk.Prefix(nil)
+	var lead keytmpl.Item
+	if bySort {
+		lead = av
+	}
+	p, whole, err := sk.Prefix(lead)
 	if err != nil {
-		return Query{Index: ix, err: opErr("partition", e.def.Type, Key{}, err)}
+		return fail(err)
 	}
 	if whole {
 		q.SK = SKEquals(p)
@@ -68,4 +95,77 @@ func (e *Entity[T]) Partition(ix Index, fields T) Query {
 		q.SK = SKBeginsWith(p)
 	}
 	return q
+}
+
+// FromKey returns the item named by primary key k with only its key
+// fields set: the fields the key templates reference, read back as a
+// write builds them (a reference whose transform keeps part of a value,
+// such as ":shardN", is not read back). It parses a key met elsewhere (a
+// unique guard's owner, a stream record's key) into typed fields:
+//
+//	u, err := users.FromKey(guard.Owner) // u.ID set
+//
+// A key of another shape gives a *[ValidationError], before any request.
+func (e *Entity[T]) FromKey(k Key) (T, error) {
+	var v T
+	if !e.decl.pk.Matches(k.PK) || !e.decl.sk.Matches(k.SK) {
+		return v, opErr("fromkey", e.def.Type, k, &ValidationError{Entity: e.def.Type, Field: "PK, SK", Reason: fmt.Sprintf("%q / %q is not a key of %s", k.PK, k.SK, e.def.Type), Key: true})
+	}
+	av := e.decl.keyValues(k)
+	if err := codec.DecodeItem(av, &v); err != nil {
+		return v, opErr("fromkey", e.def.Type, k, err)
+	}
+	fillFromKey(reflect.ValueOf(&v).Elem(), av)
+	return v, nil
+}
+
+// Fields read from the key. A field tagged `key:"name"` is named by the
+// key templates: stored only in the key (`dynamo:"-" key:"name"`), or
+// stored too. A read sets it from the item's primary key, which wins over
+// a stored value: the key is what names the item, so an item another
+// writer stored without the attribute reads whole. Untagged fields are
+// read only from their attributes.
+
+// keyTagged caches keyTaggedFields by type.
+var keyTagged sync.Map // reflect.Type → map[string]int
+
+// keyTaggedFields returns the fields of struct t tagged `key:"name"`, by
+// name.
+func keyTaggedFields(t reflect.Type) map[string]int {
+	if m, ok := keyTagged.Load(t); ok {
+		return m.(map[string]int)
+	}
+	m := map[string]int{}
+	if t.Kind() == reflect.Struct {
+		for i := range t.NumField() {
+			if f := t.Field(i); f.IsExported() && f.Tag.Get("key") != "" {
+				m[f.Tag.Get("key")] = i
+			}
+		}
+	}
+	keyTagged.Store(t, m)
+	return m
+}
+
+// fillFromKey sets v's key-tagged fields from the key attributes av
+// holds; a value that does not decode into the field leaves it as is.
+func fillFromKey(v reflect.Value, av Item) {
+	for name, i := range keyTaggedFields(v.Type()) {
+		if a, ok := av[name]; ok {
+			f := reflect.New(v.Field(i).Type())
+			if dynamo.Unmarshal(a, f.Interface()) == nil {
+				v.Field(i).Set(f.Elem())
+			}
+		}
+	}
+}
+
+// readKeyFields sets item's key-tagged fields from raw's primary key
+// (the decoders' last step).
+func (e *Entity[T]) readKeyFields(raw Item, item *T) {
+	v := reflect.ValueOf(item).Elem()
+	if len(keyTaggedFields(v.Type())) == 0 {
+		return
+	}
+	fillFromKey(v, e.decl.keyValues(e.t.c.KeyOf(raw)))
 }

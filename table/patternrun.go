@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -165,6 +166,7 @@ func (p *Pattern[T]) textFields(text map[string]string) (T, error) {
 	if err := codec.DecodeItem(item, &v); err != nil {
 		return v, &ValidationError{Field: "fields", Reason: err.Error()}
 	}
+	fillFromKey(reflect.ValueOf(&v).Elem(), item) // the fields stored only in the key
 	return v, nil
 }
 

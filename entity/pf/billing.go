@@ -3,15 +3,13 @@ package pf
 import (
 	"time"
 
-	"github.com/guregu/dynamo/v2"
-
 	"github.com/singletable/singletable/table"
 )
 
 // BillingRecord is an organization's billing record of one date
 // (BILLING#{organizationId} / RECORD#{date}).
 type BillingRecord struct {
-	OrganizationID OrgID `dynamo:"organizationId"`
+	OrganizationID OrgID `dynamo:"organizationId" key:"organizationId"`
 	// Date is the record's date; it is stored only in the key.
 	Date             Date          `dynamo:"-" key:"date"`
 	OrganizationName string        `dynamo:"organizationName"`
@@ -43,22 +41,6 @@ func (r *BillingRecord) Validate() error {
 		return table.Invalid("amount", "negative")
 	}
 	return checkURL("invoiceUrl", r.InvoiceURL)
-}
-
-// UnmarshalDynamoItem decodes r and takes Date from the key.
-func (r *BillingRecord) UnmarshalDynamoItem(item dynamo.Item) error {
-	type plain BillingRecord
-	if err := dynamo.UnmarshalItem(item, (*plain)(r)); err != nil {
-		return err
-	}
-	k := table.Key{PK: str(item, "PK"), SK: str(item, "SK")}
-	if org, d, err := ParseBillingRecordKey(k); err == nil {
-		r.Date = d
-		if r.OrganizationID == "" {
-			r.OrganizationID = org
-		}
-	}
-	return nil
 }
 
 // BillingMetrics are the platform's billing metrics of one day

@@ -48,31 +48,3 @@ var (
 	AllUsersIndex = table.Template{PK: "USERS#{userId:shard}", SK: "USER#{userId}"}
 	AllOrgsIndex  = table.Template{PK: "ORGS#{organizationId:shard}", SK: "ORG#{organizationId}"}
 )
-
-// ParseUserPK returns the userId of USER#{userId}.
-func ParseUserPK(pk string) (UserID, error) {
-	v, err := UserProfileKeys.Parse(table.Key{PK: pk, SK: SKProfile})
-	if err != nil {
-		return "", err
-	}
-	return UserID(v["userId"]), nil
-}
-
-// ParseOrgPK returns the organizationId of ORG#{organizationId}.
-func ParseOrgPK(pk string) (OrgID, error) {
-	v, err := OrganizationProfileKeys.Parse(table.Key{PK: pk, SK: SKProfile})
-	if err != nil {
-		return "", err
-	}
-	return OrgID(v["organizationId"]), nil
-}
-
-// ParseBillingRecordKey returns the organizationId and date of
-// BILLING#{organizationId} / RECORD#{date}.
-func ParseBillingRecordKey(k table.Key) (OrgID, Date, error) {
-	v, err := BillingRecordKeys.Parse(k)
-	if err != nil {
-		return "", "", err
-	}
-	return OrgID(v["organizationId"]), Date(v["date"]), nil
-}

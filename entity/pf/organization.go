@@ -4,8 +4,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/guregu/dynamo/v2"
-
 	"github.com/singletable/singletable/table"
 )
 
@@ -85,16 +83,4 @@ type OrganizationSettings struct {
 // Validate checks s before a write.
 func (s *OrganizationSettings) Validate() error {
 	return s.OrganizationID.Validate("organizationId")
-}
-
-// UnmarshalDynamoItem decodes s and takes OrganizationID from the key.
-func (s *OrganizationSettings) UnmarshalDynamoItem(item dynamo.Item) error {
-	type plain OrganizationSettings
-	if err := dynamo.UnmarshalItem(item, (*plain)(s)); err != nil {
-		return err
-	}
-	if id, err := ParseOrgPK(str(item, "PK")); err == nil {
-		s.OrganizationID = id
-	}
-	return nil
 }

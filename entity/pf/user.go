@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/guregu/dynamo/v2"
 
 	"github.com/singletable/singletable/keys"
 	"github.com/singletable/singletable/table"
@@ -180,25 +179,4 @@ func (n *NotificationPrefs) UnmarshalDynamo(av types.AttributeValue) error {
 		return fmt.Errorf("notifications: want a boolean or a map, got %T", av)
 	}
 	return nil
-}
-
-// UnmarshalDynamoItem decodes p and takes UserID from the key.
-func (p *UserPreferences) UnmarshalDynamoItem(item dynamo.Item) error {
-	type plain UserPreferences
-	if err := dynamo.UnmarshalItem(item, (*plain)(p)); err != nil {
-		return err
-	}
-	if id, err := ParseUserPK(str(item, "PK")); err == nil {
-		p.UserID = id
-	}
-	return nil
-}
-
-// str returns the string attribute name of item, or "".
-func str(item dynamo.Item, name string) string {
-	var s string
-	if av, ok := item[name]; ok {
-		_ = dynamo.Unmarshal(av, &s)
-	}
-	return s
 }

@@ -67,6 +67,11 @@ func TestScriptWrittenItems_PF1_PF5_PF10_PF11(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Fields named by the key read from it (key:"name" tags): the script
+	// stores no organizationId in settings and no date in records.
+	if st.OrganizationID != "org-s" || page.Items[0].Date == "" || page.Items[0].OrganizationID != "org-s" {
+		t.Errorf("key fields not read from the key: settings %q, record %q %q", st.OrganizationID, page.Items[0].OrganizationID, page.Items[0].Date)
+	}
 	colors, ok := st.CustomBranding["colors"].(map[string]any)
 	if !ok || colors["primary"] != "#112233" {
 		t.Fatalf("customBranding.colors = %#v", st.CustomBranding["colors"])
@@ -97,6 +102,9 @@ func TestScriptWrittenItems_PF1_PF5_PF10_PF11(t *testing.T) {
 	prefs, err := s.Users.Preferences.Get(ctx, pf.UserPreferences{UserID: "lam-1"}) // PF-1 collection item
 	if err != nil {
 		t.Fatal(err)
+	}
+	if prefs.UserID != "lam-1" {
+		t.Errorf("preferences' userId not read from the key: %q", prefs.UserID)
 	}
 	if !prefs.Notifications.On("email") || prefs.Notifications.On("push") {
 		t.Errorf("notifications map read as %+v", prefs.Notifications)
