@@ -41,7 +41,9 @@ func (e *Entity[T]) Key(fields T) Key {
 //
 // Like [Entity.Key], a missing field or an index the entity does not
 // declare makes a query every method refuses before any request.
-func (e *Entity[T]) Partition(ix Index, fields T) Query { return e.narrow("partition", ix, fields, false) }
+func (e *Entity[T]) Partition(ix Index, fields T) Query {
+	return e.narrow("partition", ix, fields, false)
+}
 
 // Prefix is [Entity.Partition] narrowed further by the sort key's fields
 // set in fields: the sort key begins with the template's leading parts up
