@@ -60,3 +60,27 @@ func ExampleNewOp() {
 	// Output:
 	// <nil> [{EX-2 example.Users.Register}]
 }
+
+// A query by a partition and the leading part of its sort key, and a key
+// met elsewhere read back, both with typed fields: no key string is
+// written by hand.
+func ExampleEntity_Prefix() {
+	t, done := tabletest.ForExample("ExampleEntity_Prefix")
+	defer done()
+	ctx := context.Background()
+	events := table.NewEntity(tabletest.NewTable(t, table.NewSchema("example")), eventDef)
+	for _, e := range []event{{"a1", "x", "1", ""}, {"a1", "xy", "2", ""}, {"a1", "x", "3", ""}} {
+		_ = events.Create(ctx, &e)
+	}
+	q := events.Prefix(table.Primary, event{Account: "a1", Kind: "x"}) // SK begins_with "EV#x#": never "EV#xy#..."
+	page, _ := events.List(ctx, q)
+	for _, e := range page.Items {
+		fmt.Println(e.Account, e.Kind, e.ID) // Account is stored only in the key, read back from it
+	}
+	e, err := events.FromKey(table.Key{PK: "ACCT#a9", SK: "EV#k#7"})
+	fmt.Println(e.Account, e.Kind, e.ID, err)
+	// Output:
+	// a1 x 1
+	// a1 x 3
+	// a9 k 7 <nil>
+}
