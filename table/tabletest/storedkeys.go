@@ -3,8 +3,6 @@ package tabletest
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
@@ -64,24 +62,7 @@ func StoredKeys(t testing.TB, name string, tbl *table.Table, set map[string]map[
 			fmt.Fprintf(&b, "\tunique %s = %q shared=%v\n", u.Name, u.Value, u.Shared)
 		}
 	}
-	got := b.String()
-	path := filepath.Join("testdata", name+".golden")
-	if os.Getenv(UpdateGoldenEnv) == "1" {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (write it with %s=1)", err, UpdateGoldenEnv)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("stored keys of %s changed (-want +got):\n%s", name, diff)
-	}
+	Golden(t, name, b.String())
 }
 
 func typedAVString(v types.AttributeValue) string {
