@@ -20,12 +20,14 @@ import (
 // one line per request in a canonical text (index, key condition, filter,
 // projection, limit, direction, consistency, the expression names and
 // values sorted, the start key's size), labelled by the last [RequestLog.Mark].
+// The lines of one label are sorted: the requests of one call may run
+// concurrently (a sharded read's), so their order is not part of it.
 // Compared with [Golden], it proves that a rewritten read sends the same
 // request byte for byte: what a request-count test cannot see.
 type RequestLog struct {
 	mu    sync.Mutex
 	label string
-	lines []string
+	lines [][2]string // label, text
 }
 
 // Mark labels the requests sent from now on.
@@ -38,7 +40,7 @@ func (l *RequestLog) Mark(label string) {
 // Note adds a line of its own (an error a call returned, for instance).
 func (l *RequestLog) Note(line string) {
 	l.mu.Lock()
-	l.lines = append(l.lines, l.label+": "+line)
+	l.lines = append(l.lines, [2]string{l.label, line})
 	l.mu.Unlock()
 }
 
@@ -46,7 +48,15 @@ func (l *RequestLog) Note(line string) {
 func (l *RequestLog) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return strings.Join(l.lines, "\n") + "\n"
+	var out, group []string
+	for i, ln := range l.lines {
+		group = append(group, ln[0]+": "+ln[1])
+		if i == len(l.lines)-1 || l.lines[i+1][0] != ln[0] {
+			sort.Strings(group)
+			out, group = append(out, group...), nil
+		}
+	}
+	return strings.Join(out, "\n") + "\n"
 }
 
 // Option installs the log on a client; it sees the parameters as the
