@@ -155,15 +155,17 @@ func (p *Pattern[T]) textFields(text map[string]string) (T, error) {
 	for k, s := range text {
 		item[k] = &types.AttributeValueMemberS{Value: s}
 	}
+	err := codec.DecodeItem(item, &v)
 	for _, k := range slices.Sorted(maps.Keys(text)) {
-		if err := codec.DecodeItem(item, &v); err == nil {
-			return v, nil
+		if err == nil {
+			break
 		}
-		if _, err := strconv.ParseFloat(text[k], 64); err == nil {
+		if _, perr := strconv.ParseFloat(text[k], 64); perr == nil {
 			item[k] = &types.AttributeValueMemberN{Value: text[k]}
+			err = codec.DecodeItem(item, &v)
 		}
 	}
-	if err := codec.DecodeItem(item, &v); err != nil {
+	if err != nil {
 		return v, &ValidationError{Field: "fields", Reason: err.Error()}
 	}
 	fillFromKey(reflect.ValueOf(&v).Elem(), item) // the fields stored only in the key

@@ -41,7 +41,7 @@ func queryLines(t *testing.T, args ...string) ([]map[string]any, string, error) 
 // pattern against a table and prints the typed items. PF-2 (one item by
 // its key), PF-12 (a page of a GSI partition, limited), a pattern named by
 // its Name, a missing field refused before any request, an unknown ID.
-func TestQueryCommand_PF2_PF12(t *testing.T) {
+func TestQueryCommand_PF2_PF5_PF12(t *testing.T) {
 	tbl := tabletest.NewTable(t, podcastflow.Schema("podcastflow"))
 	s := podcastflow.New(tbl)
 	ctx := context.Background()
@@ -69,6 +69,17 @@ func TestQueryCommand_PF2_PF12(t *testing.T) {
 	}
 	if k := lines[0]["key"].(map[string]any); k["PK"] != "USER#u-1" || k["SK"] != "PREFERENCES" {
 		t.Errorf("PF-2 key %v", k)
+	}
+
+	// PF-5: the organization's ID is stored only in the key (`dynamo:"-"
+	// key:"organizationId"`): the field given on the command line builds
+	// the key, and the item printed carries it, read from the key.
+	if err := s.Organizations.PutSettings(ctx, &pf.OrganizationSettings{OrganizationID: "acme", AllowedDomains: []string{"acme.com"}}); err != nil {
+		t.Fatal(err)
+	}
+	lines, _, err = queryLines(t, append(base, "podcastflow.Organizations.Settings", "organizationId=acme")...)
+	if err != nil || len(lines) != 1 || lines[0]["item"].(map[string]any)["OrganizationID"] != "acme" {
+		t.Fatalf("PF-5 (a key-only field): %v, %v", lines, err)
 	}
 
 	// By name, the organization's users, two of three.
