@@ -53,7 +53,7 @@ func (e *Entity[T]) Owns(raw Item) bool {
 			return s.Value == e.def.Type
 		}
 	}
-	return e.fn.match != nil && e.fn.match(e.t.c.KeyOf(raw))
+	return e.decl.Match(e.t.c.KeyOf(raw))
 }
 
 // Adopt brings the item raw (as a Scan returned it) up to the library's
@@ -101,7 +101,7 @@ func (e *Entity[T]) Adopt(ctx context.Context, raw Item, dryRun bool) (JobOutcom
 		case errors.Is(err, ErrNotFound):
 			return Skipped, nil
 		case errors.Is(err, ErrConflict) && attempt < e.t.opts.ConflictRetries:
-			raw, err = e.t.getItem(ctx, e.def.Type, k, true)
+			raw, err = e.t.c.GetItem(ctx, e.def.Type, k, true, nil, nil)
 			if err != nil {
 				return Unchanged, err
 			}
@@ -139,8 +139,8 @@ func (e *Entity[T]) needsAdoption(ctx context.Context, k Key, item *T, raw Item,
 	if len(e.relayout(raw, d)) > 0 {
 		need = true // an index partition sharded since the item was written
 	}
-	if e.fn.unique != nil && !revoked {
-		for _, u := range e.fn.unique(item) {
+	if e.hasUniques() && !revoked {
+		for _, u := range e.uniques(item) {
 			owner, err := e.guardOwner(ctx, u, k, dryRun)
 			switch {
 			case errors.Is(err, ErrNotFound):

@@ -9,7 +9,7 @@ import (
 
 // layers are the engine's internal packages, lowest first: each imports
 // nothing of table and no layer above it (see TestArrowsOneWay).
-var layers = []string{"/internal/codec", "/internal/secret", "/internal/keytmpl", "/internal/stream", "/internal/expr", "/internal/ddb", "/internal/counter", "/internal/job"}
+var layers = []string{"/internal/codec", "/internal/secret", "/internal/keytmpl", "/internal/stream", "/internal/expr", "/internal/ddb", "/internal/decl", "/internal/counter", "/internal/job"}
 
 // TestArrowsOneWay: the engine imports nothing of this module but keys
 // and its own layers (internal packages that import nothing of table, a

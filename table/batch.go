@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/singletable/singletable/internal/ddb"
 	"github.com/singletable/singletable/internal/keytmpl"
 )
@@ -42,27 +41,11 @@ func (t *Table) BatchWrite(ctx context.Context, ops ...TxOp) error {
 	return t.c.BatchWrite(ctx, txActions(ops))
 }
 
-// batchGet reads ks with BatchGetItem (see ddb.Conn.BatchGet).
-func (t *Table) batchGet(ctx context.Context, entity string, ks []Key, consistent bool) ([]Item, error) {
-	return t.c.BatchGet(ctx, entity, ks, consistent, nil, nil)
-}
-
-// batchGetAttrs is batchGet fetching only attrs (with what the table reads
-// itself: see [ddb.Conn.ProjectionExpr]) when attrs is not empty.
-func (t *Table) batchGetAttrs(ctx context.Context, entity string, ks []Key, consistent bool, attrs []string) ([]Item, error) {
-	if len(attrs) == 0 {
-		return t.batchGet(ctx, entity, ks, consistent)
-	}
-	names := map[string]string{}
-	proj := aws.String(t.c.ProjectionExpr(attrs, nil, names))
-	return t.c.BatchGet(ctx, entity, ks, consistent, proj, names)
-}
-
 // BatchGet returns the items with keys ks that exist (and are not past
 // their TTL), in the order of ks, with BatchGetItem in chunks of 100;
 // unprocessed keys are retried. Duplicate keys are refused before sending.
 func (e *Entity[T]) BatchGet(ctx context.Context, ks []Key) ([]T, error) {
-	raws, err := e.t.batchGet(ctx, e.def.Type, ks, false)
+	raws, err := e.t.c.BatchGet(ctx, e.def.Type, ks, false, nil, nil)
 	if err != nil {
 		return nil, opErr("batch get", e.def.Type, Key{}, err)
 	}
@@ -95,7 +78,7 @@ func (e *Entity[T]) BatchPut(ctx context.Context, items []*T) error {
 // (see [Table.BatchWrite]). Entities with unique values are refused: their
 // guards must go with them (use Delete).
 func (e *Entity[T]) BatchDelete(ctx context.Context, ks []Key) error {
-	if e.fn.unique != nil {
+	if e.hasUniques() {
 		return opErr("batch delete", e.def.Type, Key{}, fmt.Errorf("%w: %s has unique values; use Delete", ErrInvalidInput, e.def.Type))
 	}
 	ops := make([]TxOp, 0, len(ks))

@@ -3,6 +3,8 @@ package table
 import (
 	"context"
 	"fmt"
+
+	"github.com/singletable/singletable/internal/ddb"
 )
 
 // GetByIndex returns the one item that the index query q finds (its first
@@ -20,7 +22,7 @@ func (e *Entity[T]) GetByIndex(ctx context.Context, q Query) (T, error) {
 	if q.Index == Primary {
 		return zero, opErr("get by index", e.def.Type, Key{}, &ValidationError{Field: "Index", Reason: "GetByIndex needs a GSI; use Get for the table"})
 	}
-	if e.fn.indexes == nil {
+	if len(e.decl.Indexes) == 0 {
 		return zero, opErr("get by index", e.def.Type, Key{}, fmt.Errorf("%w: %s has no indexes", ErrInvalidInput, e.def.Type))
 	}
 	q.Limit, q.Cursor = 1, ""
@@ -36,7 +38,7 @@ func (e *Entity[T]) GetByIndex(ctx context.Context, q Query) (T, error) {
 	if err != nil {
 		return zero, opErr("get by index", e.def.Type, k, err)
 	}
-	ix, err := e.fn.indexes(&item)
+	ix, err := e.indexKeys(&item)
 	if err != nil {
 		return zero, opErr("get by index", e.def.Type, k, err)
 	}
@@ -44,7 +46,7 @@ func (e *Entity[T]) GetByIndex(ctx context.Context, q Query) (T, error) {
 	if err != nil {
 		return zero, opErr("get by index", e.def.Type, k, err)
 	}
-	if ix[q.Index].PK != q.PK || !rawStringIs(stored, pkAttr, q.PK) {
+	if ix[q.Index].PK != q.PK || !ddb.StringIs(stored, pkAttr, q.PK) {
 		// The index entry was stale: the item has moved off that key, or
 		// another writer removed its index attributes (a service that
 		// revokes an item so).

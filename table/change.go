@@ -188,19 +188,7 @@ type ItemChange[T any] struct {
 // keeps only one image of a modification. It is computed when called (a
 // handler that does not ask pays nothing).
 func (c ItemChange[T]) Changed() []string {
-	switch {
-	case c.openOld != nil && c.openNew != nil:
-		out := stream.ChangedAttrs(c.own, c.openOld, c.openNew)
-		if out == nil {
-			out = []string{}
-		}
-		return out
-	case c.openNew != nil && c.Event == Created:
-		return stream.ChangedAttrs(c.own, nil, c.openNew)
-	case c.openOld != nil && (c.Event == Removed || c.Event == Expired):
-		return stream.ChangedAttrs(c.own, c.openOld, nil)
-	}
-	return nil
+	return stream.Changed(c.own, c.openOld, c.openNew, c.Event)
 }
 
 // RecordError names the stream record a decode or a handler failed on:
@@ -234,11 +222,7 @@ func (e *Entity[T]) DecodeChange(r Record) (ItemChange[T], error) {
 	if !e.ownsRecord(r) {
 		return fail(fmt.Errorf("%w: the record is about %s, not a %s", ErrInvalidInput, describeClass(e.t.Classify(r)), e.def.Type))
 	}
-	keysOf := r.Keys
-	if len(keysOf) == 0 {
-		keysOf = r.Image()
-	}
-	c.Key = e.t.c.KeyOf(keysOf)
+	c.Key = e.t.c.KeyOf(recordKeys(r))
 	var openOld, openNew Item
 	if r.Old != nil {
 		v, opened, err := e.decodeImage(r.Old, c.Key)

@@ -11,7 +11,6 @@ import (
 	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/ddb"
 	"github.com/singletable/singletable/internal/keytmpl"
-	"github.com/singletable/singletable/keys"
 )
 
 // MaxTTLHorizon is how far ahead an expiry may lie: a TTL further away is
@@ -38,7 +37,7 @@ type written struct {
 // to the caller: a write of a difference validates only what it changes).
 // Nothing is sent.
 func (e *Entity[T]) prepare(item *T, version int64, validate bool) (written, error) {
-	w := written{derived: Item{}}
+	var w written
 	// Keys derive from the encoded attributes: validate (which may
 	// normalize), then encode once and derive everything from that.
 	if e.def.Validate != nil && validate {
@@ -51,8 +50,8 @@ func (e *Entity[T]) prepare(item *T, version int64, validate bool) (written, err
 	if err != nil {
 		return w, fmt.Errorf("%w: encode %s: %v", ErrInvalidInput, e.def.Type, err)
 	}
-	kav := e.decl.withKeyOnly(av, reflect.ValueOf(src).Elem()) // before secrets are sealed and key attributes added
-	k, err := e.decl.primary(kav)
+	kav := e.decl.WithKeyOnly(av, reflect.ValueOf(src).Elem()) // before secrets are sealed and key attributes added
+	k, err := e.decl.Primary(kav)
 	if err == nil {
 		err = keytmpl.CheckKey(k)
 	}
@@ -61,20 +60,20 @@ func (e *Entity[T]) prepare(item *T, version int64, validate bool) (written, err
 	}
 	w.key = k
 	var exp time.Time
-	if e.fn.expires != nil && e.t.schema.TTLAttr != "" {
-		if exp = e.decl.expiry(kav); !exp.IsZero() && exp.After(e.t.now().Add(MaxTTLHorizon)) {
+	if e.hasTTL() && e.t.schema.TTLAttr != "" {
+		if exp = e.decl.Expiry(kav); !exp.IsZero() && exp.After(e.t.now().Add(MaxTTLHorizon)) {
 			return w, &ValidationError{Entity: e.def.Type, Field: e.t.schema.TTLAttr,
 				Reason: fmt.Sprintf("expiry %s is more than 100 years ahead (a time in the wrong unit?)", exp.UTC().Format(time.RFC3339))}
 		}
 	}
 	var ix map[Index]IndexKey
 	if len(e.decl.indexes) > 0 {
-		if ix, err = e.decl.indexKeys(kav); err != nil {
+		if ix, err = e.decl.IndexKeys(kav); err != nil {
 			return w, err
 		}
 	}
-	if len(e.decl.uniqueOn) > 0 {
-		w.uniques = e.decl.uniques(kav) // UniqueOn never names a secret
+	if len(e.decl.UniqueOn) > 0 {
+		w.uniques = e.decl.Uniques(kav) // UniqueOn never names a secret
 	}
 	if e.def.CustomUniques != nil {
 		w.uniques = append(w.uniques, e.def.CustomUniques.Uniques(item)...)
@@ -89,55 +88,14 @@ func (e *Entity[T]) prepare(item *T, version int64, validate bool) (written, err
 	if err := codec.CheckValues(e.def.Type, av); err != nil {
 		return w, err
 	}
-	s := e.t.schema
-	av[s.PK] = &types.AttributeValueMemberS{Value: k.PK}
-	av[s.SK] = &types.AttributeValueMemberS{Value: k.SK}
-	if s.TypeAttr != "" {
-		av[s.TypeAttr] = &types.AttributeValueMemberS{Value: e.def.Type}
-	}
-	if s.VersionAttr != "" {
-		av[s.VersionAttr] = codec.Num(version)
-	}
-	for i, ik := range ix {
-		is, err := s.GSI(i)
-		if err != nil {
-			return w, err
-		}
-		if ik.PK == "" {
-			continue
-		}
-		if ik.SK == "" {
-			return w, &ValidationError{Entity: e.def.Type, Field: is.SK, Reason: "empty sort key for a non-empty index partition key", Key: true}
-		}
-		if err := keytmpl.CheckKeyValue(is.PK, ik.PK, keys.MaxPKBytes); err != nil {
-			return w, err
-		}
-		if err := keytmpl.CheckKeyValue(is.SK, ik.SK, keys.MaxSKBytes); err != nil {
-			return w, err
-		}
-		av[is.PK] = &types.AttributeValueMemberS{Value: ik.PK}
-		av[is.SK] = &types.AttributeValueMemberS{Value: ik.SK}
-		w.derived[is.PK], w.derived[is.SK] = av[is.PK], av[is.SK]
+	if w.derived, err = e.t.c.Stamp(e.def.Type, av, k, version, ix, exp); err != nil {
+		return w, err
 	}
 	if !exp.IsZero() {
-		av[s.TTLAttr] = codec.Num(exp.Unix())
-		w.derived[s.TTLAttr] = av[s.TTLAttr]
 		w.expires = exp.Unix()
 	}
-	if e.fn.unique != nil {
-		seen := map[Unique]bool{}
-		for _, u := range w.uniques {
-			if u.Name == "" || u.Value == "" {
-				return w, &ValidationError{Entity: e.def.Type, Field: "unique " + u.Name, Reason: "empty unique value"}
-			}
-			if err := ddb.CheckUnique(u); err != nil {
-				return w, err
-			}
-			if seen[u] {
-				return w, &ValidationError{Entity: e.def.Type, Field: "unique " + u.Name, Reason: fmt.Sprintf("value %q listed twice", u.Value)}
-			}
-			seen[u] = true
-		}
+	if err := ddb.CheckUniques(e.def.Type, w.uniques); err != nil {
+		return w, err
 	}
 	if n := ItemSize(av); n > MaxItemBytes {
 		return w, fmt.Errorf("%w: %s is %d bytes, the limit is %d", ErrItemTooLarge, e.def.Type, n, MaxItemBytes)

@@ -22,7 +22,7 @@ type Handler struct {
 
 // Into returns a Handler that decodes items of e's type and passes each to fn.
 func Into[T any](e *Entity[T], fn func(T)) Handler {
-	return Handler{typ: e.def.Type, match: e.fn.match, decode: func(raw Item) error {
+	return Handler{typ: e.def.Type, match: e.decl.Match, decode: func(raw Item) error {
 		v, _, err := e.decode(raw)
 		if err != nil {
 			return err
@@ -40,7 +40,7 @@ func Into[T any](e *Entity[T], fn func(T)) Handler {
 // [ErrPartialItem]. Every handler of one ReadCollection projects, or none
 // does; the Query fetches the union of their fields.
 func (p Projection[T]) Into(e *Entity[T], fn func(T)) Handler {
-	return Handler{typ: e.def.Type, match: e.fn.match,
+	return Handler{typ: e.def.Type, match: e.decl.Match,
 		decode: func(raw Item) error {
 			v, _, err := e.decode(raw)
 			if err != nil {

@@ -3,11 +3,7 @@ package table
 import (
 	"context"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/singletable/singletable/internal/ddb"
-	"github.com/singletable/singletable/internal/expr"
 	"github.com/singletable/singletable/internal/keytmpl"
 	"github.com/singletable/singletable/keys"
 )
@@ -131,24 +127,8 @@ func (e *Entity[T]) createOps(item *T, validate, token bool) ([]TxOp, string, er
 	if err != nil {
 		return []TxOp{{op: ddb.Op{Key: w.key}}}, "", err
 	}
-	var tok string
-	if ta := e.t.schema.TokenAttr; ta != "" && token {
-		tok = e.t.c.NewToken()
-		w.item[ta] = &types.AttributeValueMemberSS{Value: []string{tok}}
-	}
-	x := expr.New()
-	c, absent := e.t.c.ShortCreate(x)
-	ops := []TxOp{{op: ddb.Op{Put: &types.Put{
-		TableName:                 aws.String(e.t.schema.Name),
-		Item:                      w.item,
-		ConditionExpression:       aws.String(c),
-		ExpressionAttributeNames:  x.Names,
-		ExpressionAttributeValues: x.Vals(),
-	}, Key: w.key, What: e.def.Type, Absent: absent}}}
-	for _, u := range w.uniques {
-		ops = append(ops, TxOp{e.t.c.GuardPut(u, w.key, w.expires)})
-	}
-	return ops, tok, nil
+	ops, tok := e.t.c.CreateOps(e.def.Type, w.item, w.key, w.uniques, w.expires, token)
+	return txOps(ops), tok, nil
 }
 
 // CreateOp returns a transaction action that creates item (failing if its

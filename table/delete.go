@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/ddb"
-	"github.com/singletable/singletable/internal/expr"
 	"github.com/singletable/singletable/internal/keytmpl"
 )
 
@@ -25,7 +22,7 @@ func (e *Entity[T]) delete(ctx context.Context, k Key) error {
 	if err := keytmpl.CheckKey(k); err != nil {
 		return err
 	}
-	if e.fn.unique == nil {
+	if !e.hasUniques() {
 		return e.t.c.DeleteItem(ctx, e.def.Type, k)
 	}
 	for attempt := 0; ; attempt++ {
@@ -50,17 +47,9 @@ func (e *Entity[T]) DeleteOps(ctx context.Context, k Key) ([]TxOp, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := expr.New()
-	c := e.t.c.Live(x, e.def.Type) + " AND " + e.t.c.VersionCond(x, ver)
-	ops := []TxOp{{op: ddb.Op{Delete: &types.Delete{
-		TableName:                 aws.String(e.t.schema.Name),
-		Key:                       e.t.c.KeyItem(k),
-		ConditionExpression:       aws.String(c),
-		ExpressionAttributeNames:  x.Names,
-		ExpressionAttributeValues: x.Vals(),
-	}, Key: k, What: e.def.Type}}}
-	if e.fn.unique != nil {
-		ops = append(ops, txOps(e.t.c.GuardDiff(e.fn.unique(&cur), nil, k, 0, false))...)
+	ops := []TxOp{{op: e.t.c.DeleteOp(e.def.Type, k, &ver)}}
+	if e.hasUniques() {
+		ops = append(ops, txOps(e.t.c.GuardDiff(e.uniques(&cur), nil, k, 0, false))...)
 	}
 	return ops, nil
 }
@@ -70,19 +59,11 @@ func (e *Entity[T]) DeleteOps(ctx context.Context, k Key) ([]TxOp, error) {
 // values cannot be deleted without their guards: for them the action fails
 // validation when the transaction is sent; use [Entity.DeleteOps].
 func (e *Entity[T]) DeleteOp(k Key) TxOp {
-	if e.fn.unique != nil {
+	if e.hasUniques() {
 		return TxOp{op: ddb.Op{Key: k, What: e.def.Type, Err: &ValidationError{Entity: e.def.Type, Field: "entity",
 			Reason: "has unique values; use DeleteOps so its guards are released in the same transaction"}}}
 	}
-	x := expr.New()
-	c := e.t.c.Live(x, e.def.Type)
-	return TxOp{op: ddb.Op{Delete: &types.Delete{
-		TableName:                 aws.String(e.t.schema.Name),
-		Key:                       e.t.c.KeyItem(k),
-		ConditionExpression:       aws.String(c),
-		ExpressionAttributeNames:  x.Names,
-		ExpressionAttributeValues: x.Vals(),
-	}, Key: k, What: e.def.Type}}
+	return TxOp{op: e.t.c.DeleteOp(e.def.Type, k, nil)}
 }
 
 // DeleteVersionOp is [Entity.DeleteOp] that also requires the stored
@@ -90,14 +71,8 @@ func (e *Entity[T]) DeleteOp(k Key) TxOp {
 // so a transaction can act on what it saw (a counter decremented only for
 // a live item, say). A stale version fails the transaction's condition.
 func (e *Entity[T]) DeleteVersionOp(k Key, version int64) TxOp {
-	op := e.DeleteOp(k)
-	if op.op.Err != nil {
+	if op := e.DeleteOp(k); op.op.Err != nil {
 		return op
 	}
-	x := expr.New()
-	c := e.t.c.Live(x, e.def.Type) + " AND " + e.t.c.VersionCond(x, version)
-	op.op.Delete.ConditionExpression = aws.String(c)
-	op.op.Delete.ExpressionAttributeNames = x.Names
-	op.op.Delete.ExpressionAttributeValues = x.Vals()
-	return op
+	return TxOp{op: e.t.c.DeleteOp(e.def.Type, k, &version)}
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/ddb"
 	"github.com/singletable/singletable/internal/keytmpl"
 )
 
@@ -12,12 +13,11 @@ import (
 // entity type with [NewEntity]; it is safe for concurrent use.
 type Entity[T any] struct {
 	t    *Table
-	def  Def[T]
-	decl *declared  // the declarations, parsed
-	fn   derived[T] // what the engine derives from them
+	def  Def[T]    // the declaration as written
+	decl *declared // the declaration, parsed
 
 	touchOnce sync.Once
-	touches   []touchedAttr // what Def.Touch writes (see touchPlan)
+	touches   []ddb.Touched // what Def.Touch writes (see touchPlan)
 	stamps    *codec.Stamps // Def.Timestamps, bound (nil: none)
 
 	ownOnce sync.Once
@@ -33,8 +33,7 @@ func NewEntity[T any](t *Table, def Def[T]) *Entity[T] {
 	if def.Type == "" {
 		panic("table.NewEntity: Def.Type is required")
 	}
-	decl, fn := declare(t, &def)
-	e := &Entity[T]{t: t, def: def, decl: decl, fn: fn, readIdx: readStateField(reflect.TypeFor[T]()),
+	e := &Entity[T]{t: t, def: def, decl: declare(t, &def), readIdx: readStateField(reflect.TypeFor[T]()),
 		stamps: codec.BindStamps(def.Type, reflect.TypeFor[T](), codec.Timestamps(def.Timestamps))}
 	codec.ExtraIndex(reflect.TypeFor[T]()) // a misdeclared Extra field panics here
 	t.entMu.Lock()
@@ -57,7 +56,11 @@ func (e *Entity[T]) Table() *Table { return e.t }
 
 // KeyOf returns the primary key derived from item's fields.
 func (e *Entity[T]) KeyOf(item *T) (Key, error) {
-	k, err := e.fn.key(item)
+	av, err := e.decl.Encode(item)
+	if err != nil {
+		return Key{}, err
+	}
+	k, err := e.decl.Primary(av)
 	if err != nil {
 		return Key{}, err
 	}
@@ -67,10 +70,10 @@ func (e *Entity[T]) KeyOf(item *T) (Key, error) {
 // IndexKeysOf returns the GSI keys derived from item's fields, as a write
 // would set them (an index the item is not in is absent).
 func (e *Entity[T]) IndexKeysOf(item *T) (map[Index]IndexKey, error) {
-	if e.fn.indexes == nil {
+	if len(e.decl.Indexes) == 0 {
 		return map[Index]IndexKey{}, nil
 	}
-	return e.fn.indexes(item)
+	return e.indexKeys(item)
 }
 
 // fixedAttrs returns the attributes no write may change after creation.

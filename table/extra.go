@@ -57,7 +57,7 @@ func (e *Entity[T]) ownAttrs() map[string]bool {
 				own[a] = true
 			}
 		}
-		if e.fn.expires != nil && s.TTLAttr != "" {
+		if e.hasTTL() && s.TTLAttr != "" {
 			own[s.TTLAttr] = true
 		}
 		for i, is := range s.Indexes {

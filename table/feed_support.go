@@ -103,18 +103,7 @@ func (e *Entity[T]) summarizeChange(r Record) (ChangeSummary, error) {
 		return s, e.t.NewRecordError(r, e.def.Type, err)
 	}
 	s.Key = e.t.c.KeyOf(recordKeys(r))
-	own := e.ownAttrs()
-	switch {
-	case r.Old != nil && r.New != nil:
-		s.Changed = stream.ChangedAttrs(own, r.Old, r.New)
-		if s.Changed == nil {
-			s.Changed = []string{}
-		}
-		s.BookkeepingOnly = s.Event == Modified && len(s.Changed) == 0
-	case r.New != nil && s.Event == Created:
-		s.Changed = stream.ChangedAttrs(own, nil, r.New)
-	case r.Old != nil && (s.Event == Removed || s.Event == Expired):
-		s.Changed = stream.ChangedAttrs(own, r.Old, nil)
-	}
+	s.Changed = stream.Changed(e.ownAttrs(), r.Old, r.New, s.Event)
+	s.BookkeepingOnly = s.Event == Modified && r.Old != nil && r.New != nil && len(s.Changed) == 0
 	return s, nil
 }

@@ -3,7 +3,6 @@ package table
 import (
 	"context"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/singletable/singletable/internal/keytmpl"
 )
 
@@ -65,7 +64,7 @@ func (e *Entity[T]) getRaw(ctx context.Context, k Key, opts ...ReadOption) (T, i
 	if ro.project != nil {
 		return e.getProjected(ctx, k, ro)
 	}
-	raw, err := e.t.getItem(ctx, e.def.Type, k, ro.consistent)
+	raw, err := e.t.c.GetItem(ctx, e.def.Type, k, ro.consistent, nil, nil)
 	if err != nil {
 		return zero, 0, nil, err
 	}
@@ -74,31 +73,4 @@ func (e *Entity[T]) getRaw(ctx context.Context, k Key, opts ...ReadOption) (T, i
 	}
 	v, ver, err := e.decode(raw)
 	return v, ver, raw, err
-}
-
-// getItem is one GetItem; a missing item is nil, not an error.
-func (t *Table) getItem(ctx context.Context, entity string, k Key, consistent bool) (Item, error) {
-	return t.getItemAttrs(ctx, entity, k, consistent, nil)
-}
-
-// getItemAttrs is getItem fetching only attrs (with what the table reads
-// itself: see [ddb.Conn.ProjectionExpr]) when attrs is not empty.
-func (t *Table) getItemAttrs(ctx context.Context, entity string, k Key, consistent bool, attrs []string) (Item, error) {
-	var p *projection
-	if len(attrs) > 0 {
-		p = &projection{attrs: attrs}
-	}
-	return t.getItemProjected(ctx, entity, k, consistent, p, nil)
-}
-
-// getItemProjected is the one GetItem of the table's reads: the whole
-// item, or with p only p's attributes, the engine's own and those of the
-// indexes ixs ([ddb.Conn.ProjectionExpr]).
-func (t *Table) getItemProjected(ctx context.Context, entity string, k Key, consistent bool, p *projection, ixs []Index) (Item, error) {
-	if p == nil {
-		return t.c.GetItem(ctx, entity, k, consistent, nil, nil)
-	}
-	names := map[string]string{}
-	proj := aws.String(t.c.ProjectionExpr(p.attrs, ixs, names))
-	return t.c.GetItem(ctx, entity, k, consistent, proj, names)
 }

@@ -104,7 +104,7 @@ func (e *Entity[T]) Encode(item *T) (Item, error) { return e.encodeItem(item) }
 // through a pointer of the item (rather than assigning fields) changes
 // the caller's item too; item itself is otherwise left as given.
 func (e *Entity[T]) Expired(item *T) bool {
-	if e.fn.expires == nil {
+	if !e.hasTTL() {
 		return false
 	}
 	if e.stamps != nil || e.def.Touch != nil {
@@ -112,7 +112,7 @@ func (e *Entity[T]) Expired(item *T) bool {
 		e.stampCreate(&cp, e.t.now())
 		item = &cp
 	}
-	exp := e.fn.expires(item)
+	exp := e.expires(item)
 	return !exp.IsZero() && !exp.After(e.t.now())
 }
 
@@ -203,7 +203,7 @@ func (e *Entity[T]) dryImport(ctx context.Context, item *T) (JobOutcome, error) 
 	if _, dup := claims.Load(k); dup {
 		return Unchanged, nil // an earlier row creates it (and reports its kept values): this create meets it
 	}
-	raw, err := e.t.getItem(ctx, e.def.Type, k, true)
+	raw, err := e.t.c.GetItem(ctx, e.def.Type, k, true, nil, nil)
 	if err != nil {
 		return Conflicted, opErr("import", e.def.Type, k, err)
 	}
@@ -211,34 +211,8 @@ func (e *Entity[T]) dryImport(ctx context.Context, item *T) (JobOutcome, error) 
 		reportKept(ctx, k, kept) // copied by an earlier run: its copy keeps them
 		return Unchanged, nil
 	}
-	var mine []Unique
-	release := func() {
-		for _, u := range mine {
-			claims.Delete(u)
-		}
-	}
-	for _, op := range ops[1:] {
-		u := op.op.Guard
-		if u.Name == "" || u.Shared {
-			continue // a shared value's guard is the holder's own
-		}
-		p, taken, fresh := job.ClaimUnique(claims, u, k)
-		if taken {
-			release()
-			return Conflicted, opErr("import", e.def.Type, k, fmt.Errorf("%w: %s %q is also claimed by %s/%s in this run", ErrUniqueViolation, u.Name, u.Value, p.PK, p.SK))
-		}
-		if fresh {
-			mine = append(mine, u)
-		}
-		owner, held, err := e.t.c.LiveHolder(ctx, op.op.Key)
-		if err != nil {
-			release()
-			return Conflicted, opErr("import", e.def.Type, k, err)
-		}
-		if held && owner != k {
-			release()
-			return Conflicted, opErr("import", e.def.Type, k, fmt.Errorf("%w: %s %q is held by %s/%s", ErrUniqueViolation, u.Name, u.Value, owner.PK, owner.SK))
-		}
+	if err := job.ClaimGuards(ctx, e.t.c, claims, k, txActions(ops[1:])); err != nil {
+		return Conflicted, opErr("import", e.def.Type, k, err)
 	}
 	claims.Store(k, true)
 	reportKept(ctx, k, kept)

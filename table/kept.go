@@ -76,7 +76,7 @@ func (e *Entity[T]) importValidate(item *T) ([]KeptValue, error) {
 	pv := reflect.ValueOf(&probe).Elem()
 	var kept []KeptValue
 	for range 64 {
-		for _, leaf := range leafErrors(err) {
+		for _, leaf := range codec.LeafErrors(err) {
 			var ve *ValidationError
 			if !errors.As(leaf, &ve) || !ve.Unknown || ve.Key || len(ve.Allowed) == 0 || !codec.SetStringPath(pv, ve.Field, ve.Allowed[0]) {
 				return nil, err

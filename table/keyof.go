@@ -113,7 +113,7 @@ func (e *Entity[T]) FromKey(k Key) (T, error) {
 	if !e.decl.pk.Matches(k.PK) || !e.decl.sk.Matches(k.SK) {
 		return v, opErr("fromkey", e.def.Type, k, &ValidationError{Entity: e.def.Type, Field: "PK, SK", Reason: fmt.Sprintf("%q / %q is not a key of %s", k.PK, k.SK, e.def.Type), Key: true})
 	}
-	av := e.decl.keyValues(k)
+	av := e.decl.KeyValues(k)
 	if err := codec.DecodeItem(av, &v); err != nil {
 		return v, opErr("fromkey", e.def.Type, k, err)
 	}
@@ -169,5 +169,5 @@ func (e *Entity[T]) readKeyFields(raw Item, item *T) {
 	if len(keyTaggedFields(v.Type())) == 0 {
 		return
 	}
-	fillFromKey(v, e.decl.keyValues(e.t.c.KeyOf(raw)))
+	fillFromKey(v, e.decl.KeyValues(e.t.c.KeyOf(raw)))
 }

@@ -1,10 +1,7 @@
 package table
 
 import (
-	"strings"
-
 	"github.com/singletable/singletable/internal/keytmpl"
-	"github.com/singletable/singletable/keys"
 )
 
 // Sharded partitions. One partition key value takes at most 1,000 write
@@ -38,11 +35,7 @@ func (e *Entity[T]) Shards(ix Index) int {
 	if e.decl == nil {
 		return 0
 	}
-	t := e.decl.pk
-	if ix != Primary {
-		t = e.decl.indexes[ix][0]
-	}
-	if n := t.Shards(); n > 1 {
+	if n := e.decl.Partition(ix).Shards(); n > 1 {
 		return n
 	}
 	return 0
@@ -54,56 +47,22 @@ func (e *Entity[T]) withShards(q Query) Query {
 	if q.Shards != 0 || e.decl == nil {
 		return q
 	}
-	t := e.decl.pk
-	if q.Index != Primary {
-		t = e.decl.indexes[q.Index][0]
-	}
-	if t.Unsharded(q.PK) {
+	if t := e.decl.Partition(q.Index); t.Unsharded(q.PK) {
 		q.Shards = t.Shards()
 	}
 	return q
 }
 
 // relayout returns the index partition-key attributes of raw stored under
-// another shard count of the entity's sharded templates (with the shard
-// segment of an older count, or none), which a write moves to derived's:
-// the adoption job ([AdoptJob]) moves the items of a partition that a new
-// release or profile shards, and any later write of an item does too.
+// another shard count of the entity's sharded templates, which a write
+// moves to derived's ([decl.Decl.Relayout]): the adoption job ([AdoptJob])
+// moves the items of a partition that a new release or profile shards,
+// and any later write of an item does too.
 func (e *Entity[T]) relayout(raw, derived Item) map[string]bool {
 	if e.decl == nil {
 		return nil
 	}
-	var out map[string]bool
-	for ix, pair := range e.decl.indexes {
-		n := pair[0].Shards()
-		if n == 0 {
-			continue
-		}
-		is, err := e.t.schema.GSI(ix)
-		if err != nil {
-			continue
-		}
-		want, _ := keytmpl.SegmentValue(derived[is.PK])
-		had, stored := keytmpl.SegmentValue(raw[is.PK])
-		if want == "" || !stored || had == want {
-			continue
-		}
-		base := want
-		if n > 1 {
-			base = want[:strings.LastIndex(want, keys.Delimiter)]
-		}
-		rest, ok := strings.CutPrefix(had, base)
-		if !ok {
-			continue
-		}
-		if d, ok := strings.CutPrefix(rest, keys.Delimiter); rest == "" || (ok && d != "" && strings.Trim(d, "0123456789") == "") {
-			if out == nil {
-				out = map[string]bool{}
-			}
-			out[is.PK] = true
-		}
-	}
-	return out
+	return e.decl.Relayout(e.t.schema, raw, derived)
 }
 
 // MaxShards is the largest shard count a template or a query accepts.

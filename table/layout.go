@@ -165,7 +165,7 @@ func (t *Table) GetOwner(ctx context.Context, k Key, consistent bool, attrs ...s
 	if err := keytmpl.CheckKey(k); err != nil {
 		return nil, err
 	}
-	raw, err := t.getItemAttrs(ctx, "", k, consistent, attrs)
+	raw, err := t.c.GetItemAttrs(ctx, "", k, consistent, attrs, nil)
 	if err != nil {
 		return nil, opErr("get", "", k, err)
 	}
@@ -181,7 +181,7 @@ func (t *Table) GetOwner(ctx context.Context, k Key, consistent bool, attrs ...s
 // and live, by key: a missing or expired one is absent from the map.
 // Given attrs, it fetches only those, as GetOwner does.
 func (t *Table) GetOwners(ctx context.Context, ks []Key, consistent bool, attrs ...string) (map[Key]Item, error) {
-	raws, err := t.batchGetAttrs(ctx, "", ks, consistent, attrs)
+	raws, err := t.c.BatchGetAttrs(ctx, "", ks, consistent, attrs)
 	if err != nil {
 		return nil, opErr("batch get", "", Key{}, err)
 	}

@@ -40,7 +40,7 @@ func (e *Entity[T]) Model() EntityModel {
 			m.Indexes[is.Name] = ks
 		}
 	}
-	m.CustomUniques = slices.Clone(e.decl.custom)
+	m.CustomUniques = slices.Clone(e.decl.Custom)
 	for _, ix := range e.def.ValidWhileIndexed {
 		is, _ := e.t.schema.GSI(ix)
 		m.ValidWhileIndexed = append(m.ValidWhileIndexed, is.Name)
@@ -48,7 +48,7 @@ func (e *Entity[T]) Model() EntityModel {
 	for f := range codec.FieldsOf(reflect.TypeFor[T]()) {
 		m.Fields = append(m.Fields, f)
 	}
-	for f := range e.decl.keyOnly {
+	for f := range e.decl.KeyOnly {
 		m.Fields = append(m.Fields, f)
 	}
 	sort.Strings(m.Fields)

@@ -2,16 +2,11 @@ package table
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"reflect"
 	"slices"
-	"sort"
 	"strconv"
-	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/singletable/singletable/internal/codec"
@@ -74,21 +69,17 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 	}
 	// Index keys declared as templates move with a patch that sets all
 	// their fields, derived from those encoded values.
-	moves, movable, err := e.decl.movableIndexes(p.Set, enc, k)
+	moves, movable, err := e.decl.MovableIndexes(p.Set, enc, k)
 	if err != nil {
 		return builtPatch{}, &ValidationError{Entity: e.def.Type, Field: "Set", Reason: err.Error()}
 	}
 	for _, f := range e.def.UniqueOn {
 		delete(movable, f)
 	}
-	var touched []ddb.Touched
-	for _, t := range e.touched(p) {
-		touched = append(touched, ddb.Touched{Name: t.name, Value: t.value, OnlyNew: t.onlyNew})
-	}
 	return e.t.c.BuildPatch(ddb.PatchSpec{Entity: e.def.Type,
 		Set: p.Set, SetIfAbsent: p.SetIfAbsent, IfEqual: p.IfEqual, IfNotEqual: p.IfNotEqual,
 		Add: p.Add, Remove: p.Remove, IfAbsent: p.IfAbsent, IfVersion: p.IfVersion,
-		Enc: enc, Moves: moves, Touched: touched, Token: withToken, Encode: e.patchAttrs,
+		Enc: enc, Moves: moves, Touched: e.touched(p), Token: withToken, Encode: e.patchAttrs,
 		CheckName: func(field string) error {
 			for _, path := range e.def.Secrets {
 				if path == field || secret.Top(path) == field {
@@ -98,23 +89,16 @@ func (e *Entity[T]) buildPatch(k Key, p Patch, withToken bool) (builtPatch, erro
 			if slices.Contains(e.fixedAttrs(), field) {
 				return &ValidationError{Entity: e.def.Type, Field: field, Reason: "fixed at creation (Def.Fixed or Def.Scope)"}
 			}
-			if slices.Contains(e.fn.indexed, field) && !movable[field] {
+			if slices.Contains(e.decl.Indexed, field) && !movable[field] {
 				return &ValidationError{Entity: e.def.Type, Field: field, Reason: "an index or unique value derives from it; use Update so keys and guards move with it"}
 			}
 			return e.checkAttr("Patch", field)
 		},
-		CheckValue: func(field string, v any) error { return checkFieldValue[T](e.def.Type, field, v) },
-		CheckCond:  func(field string) error { return e.checkAttr("Patch condition", field) },
+		CheckValue: func(field string, v any) error {
+			return codec.CheckFieldValue(reflect.TypeFor[T](), e.def.Type, field, v)
+		},
+		CheckCond: func(field string) error { return e.checkAttr("Patch condition", field) },
 	})
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 // Patch applies p to the item with key k in one UpdateItem and returns the
@@ -125,7 +109,7 @@ func (e *Entity[T]) Patch(ctx context.Context, k Key, p Patch) (T, error) {
 
 // patch is Patch, its errors naming op, the method the caller called, on
 // scope's tenant when scope is set.
-func (e *Entity[T]) patch(ctx context.Context, op string, k Key, p Patch, scope *scopeCond) (T, error) {
+func (e *Entity[T]) patch(ctx context.Context, op string, k Key, p Patch, scope *ddb.Scope) (T, error) {
 	var zero T
 	raw, err := e.update(ctx, k, p, types.ReturnValueAllNew, scope)
 	if err != nil {
@@ -143,7 +127,7 @@ func (e *Entity[T]) patch(ctx context.Context, op string, k Key, p Patch, scope 
 // stale IfVersion ErrConflict, otherwise ErrConditionFailed. scope, when
 // set, is the tenant p's condition names (a failed condition on another
 // tenant's item is ErrNotFound).
-func (e *Entity[T]) update(ctx context.Context, k Key, p Patch, ret types.ReturnValue, scope *scopeCond) (Item, error) {
+func (e *Entity[T]) update(ctx context.Context, k Key, p Patch, ret types.ReturnValue, scope *ddb.Scope) (Item, error) {
 	if err := keytmpl.CheckKey(k); err != nil {
 		return nil, err
 	}
@@ -151,66 +135,7 @@ func (e *Entity[T]) update(ctx context.Context, k Key, p Patch, ret types.Return
 	if err != nil {
 		return nil, err
 	}
-	start := time.Now()
-	out, err := e.t.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                           aws.String(e.t.schema.Name),
-		Key:                                 e.t.c.KeyItem(k),
-		UpdateExpression:                    aws.String(b.Update),
-		ConditionExpression:                 aws.String(b.Cond),
-		ExpressionAttributeNames:            b.Names,
-		ExpressionAttributeValues:           b.Values,
-		ReturnValues:                        ret,
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		ReturnConsumedCapacity:              e.t.c.WantCapacity(),
-	})
-	if err != nil {
-		err = ddb.MapErr(err)
-		var ccf *types.ConditionalCheckFailedException
-		if errors.As(err, &ccf) {
-			switch {
-			case e.t.c.HasToken(ccf.Item, b.Token):
-				// An earlier attempt of this very request was applied and
-				// its response lost: the item DynamoDB returns is the result.
-				e.t.c.Observe(ctx, Event{Op: "UpdateItem", Entity: e.def.Type, Duration: time.Since(start)})
-				return ccf.Item, nil
-			case ccf.Item == nil || e.t.c.Expired(ccf.Item) || !e.t.c.IsType(ccf.Item, e.def.Type) || !scope.holds(ccf.Item):
-				err = ErrNotFound
-			case p.IfVersion != nil && e.t.c.VersionOf(ccf.Item) != *p.IfVersion:
-				err = fmt.Errorf("%w: %w", ErrConflict, err)
-			}
-		}
-	}
-	var c float64
-	if out != nil {
-		c = ddb.CapacityOf(out.ConsumedCapacity)
-	}
-	e.t.c.Observe(ctx, Event{Op: "UpdateItem", Entity: e.def.Type, Duration: time.Since(start), Err: err, Capacity: c})
-	if err != nil {
-		return nil, err
-	}
-	e.t.pruneTokens(ctx, e.def.Type, k, out.Attributes)
-	return out.Attributes, nil
-}
-
-// pruneTokens removes old write tokens from the item once its token set
-// has grown past maxTokens (Patch and Add add one each and cannot remove
-// any in the same request): one extra UpdateItem every few writes of a hot
-// item. Its failure changes nothing that matters and is only observed.
-func (t *Table) pruneTokens(ctx context.Context, entity string, k Key, after Item) {
-	stale := t.c.StaleTokens(after)
-	if len(stale) == 0 {
-		return
-	}
-	start := time.Now()
-	_, err := t.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(t.schema.Name),
-		Key:                       t.c.KeyItem(k),
-		UpdateExpression:          aws.String("DELETE #wt :old"),
-		ConditionExpression:       aws.String("attribute_exists(#pk)"),
-		ExpressionAttributeNames:  map[string]string{"#wt": t.schema.TokenAttr, "#pk": t.schema.PK},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":old": &types.AttributeValueMemberSS{Value: stale}},
-	})
-	t.c.Observe(ctx, Event{Op: "UpdateItem", Entity: entity, Duration: time.Since(start), Err: err})
+	return e.t.c.SendPatch(ctx, e.def.Type, k, b, ret, p.IfVersion, scope.Holds)
 }
 
 // PatchOp returns p as a transaction action on the item with key k.
@@ -229,14 +154,7 @@ func (e *Entity[T]) PatchOp(k Key, p Patch) (TxOp, error) {
 
 // patchTxOp is the transaction action of the built patch b on k.
 func (e *Entity[T]) patchTxOp(k Key, b builtPatch) TxOp {
-	return TxOp{op: ddb.Op{Update: &types.Update{
-		TableName:                 aws.String(e.t.schema.Name),
-		Key:                       e.t.c.KeyItem(k),
-		UpdateExpression:          aws.String(b.Update),
-		ConditionExpression:       aws.String(b.Cond),
-		ExpressionAttributeNames:  b.Names,
-		ExpressionAttributeValues: b.Values,
-	}, Key: k, What: e.def.Type}}
+	return TxOp{op: e.t.c.PatchOp(e.def.Type, k, b)}
 }
 
 // Add adds delta to the numeric attribute field of the item with key k,
@@ -254,16 +172,6 @@ func (e *Entity[T]) Add(ctx context.Context, k Key, field string, delta int64) (
 	return addResult(raw, field, e.def.Type, k)
 }
 
-// holds reports whether raw belongs to the tenant sc (any item when sc is
-// nil: no tenant).
-func (sc *scopeCond) holds(raw Item) bool {
-	if sc == nil {
-		return true
-	}
-	v, isS := raw[sc.attr].(*types.AttributeValueMemberS)
-	return isS && v.Value == sc.value
-}
-
 // addResult reads the counter an Add returned.
 func addResult(raw Item, field, entity string, k Key) (int64, error) {
 	n, ok := raw[field].(*types.AttributeValueMemberN)
@@ -272,33 +180,4 @@ func addResult(raw Item, field, entity string, k Key) (int64, error) {
 	}
 	v, err := strconv.ParseInt(n.Value, 10, 64)
 	return v, opErr("add", entity, k, err)
-}
-
-// checkFieldValue holds a value a patch sets to what its field's type
-// accepts: an enum type's Valid() bool, an ID type's Validate(field)
-// error. A patch writes without Def.Validate, so this is where a value
-// the type refuses (and an index key would be built from) is stopped.
-func checkFieldValue[T any](entity, name string, v any) error {
-	fi, ok := codec.FieldsOf(reflect.TypeFor[T]())[name]
-	if !ok || fi.Typ == nil || v == nil {
-		return nil
-	}
-	rv := reflect.ValueOf(v)
-	if rv.Kind() != fi.Typ.Kind() || !rv.Type().ConvertibleTo(fi.Typ) {
-		return nil
-	}
-	cv := rv.Convert(fi.Typ).Interface()
-	if x, ok := cv.(interface{ Valid() bool }); ok && !x.Valid() {
-		return &ValidationError{Entity: entity, Field: name, Reason: fmt.Sprintf("%v is not a valid %s", v, fi.Typ.Name())}
-	}
-	if x, ok := cv.(interface{ Validate(string) error }); ok {
-		if err := x.Validate(name); err != nil {
-			var ve *ValidationError
-			if errors.As(err, &ve) {
-				return err
-			}
-			return &ValidationError{Entity: entity, Field: name, Reason: err.Error()}
-		}
-	}
-	return nil
 }

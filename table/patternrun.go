@@ -179,6 +179,6 @@ func (p *Pattern[T]) item(v T) (PatternItem, error) {
 	if err != nil {
 		return it, err
 	}
-	it.Key, err = p.e.decl.primary(raw)
+	it.Key, err = p.e.decl.Primary(raw)
 	return it, err
 }

@@ -56,7 +56,7 @@ func (e *Entity[T]) Peek(ctx context.Context, k Key, p Projection[T]) (Fields[T]
 	if err := keytmpl.CheckKey(k); err != nil {
 		return fail(err)
 	}
-	raw, err := e.t.getItemAttrs(ctx, e.def.Type, k, true, p.p.attrs)
+	raw, err := e.t.c.GetItemAttrs(ctx, e.def.Type, k, true, p.p.attrs, nil)
 	if err != nil {
 		return fail(err)
 	}

@@ -2,6 +2,7 @@ package table
 
 import (
 	"maps"
+	"reflect"
 
 	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/keytmpl"
@@ -68,7 +69,7 @@ func (pp *PreparedPatch[T]) Op(set map[string]any) (TxOp, error) {
 			return TxOp{}, opErr("patch", e.def.Type, pp.k, err)
 		}
 		for f, v := range set {
-			if err := checkFieldValue[T](e.def.Type, f, v); err != nil {
+			if err := codec.CheckFieldValue(reflect.TypeFor[T](), e.def.Type, f, v); err != nil {
 				return TxOp{}, opErr("patch", e.def.Type, pp.k, err)
 			}
 			av, stored := enc[f]
@@ -89,8 +90,8 @@ func (pp *PreparedPatch[T]) Op(set map[string]any) (TxOp, error) {
 		return e.PatchOp(pp.k, p)
 	}
 	for _, ta := range e.touched(pp.p) {
-		if ph, ok := pp.b.TouchPH[ta.name]; ok {
-			vals[ph] = ta.value
+		if ph, ok := pp.b.TouchPH[ta.Name]; ok {
+			vals[ph] = ta.Value
 		}
 	}
 	if _, ok := vals[":now"]; ok {

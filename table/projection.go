@@ -86,7 +86,7 @@ func (e *Entity[T]) projectionFor(p *projection, ixs []Index) (*projection, erro
 	out := &projection{typ: p.typ, attrs: append(append(e.decl.pk.Attrs(), e.decl.sk.Attrs()...), p.attrs...)}
 	for _, ix := range ixs {
 		if _, ok := e.decl.indexes[ix]; ok {
-			out.attrs = append(out.attrs, e.decl.fields(ix)...)
+			out.attrs = append(out.attrs, e.decl.Fields(ix)...)
 		}
 	}
 	return out, nil
@@ -101,7 +101,7 @@ func (e *Entity[T]) getProjected(ctx context.Context, k Key, ro readOpts) (T, in
 		return zero, 0, nil, err
 	}
 	t := e.t
-	raw, err := t.getItemProjected(ctx, e.def.Type, k, ro.consistent, proj, ro.indexed)
+	raw, err := t.c.GetItemAttrs(ctx, e.def.Type, k, ro.consistent, proj.attrs, ro.indexed)
 	if err != nil {
 		return zero, 0, nil, err
 	}

@@ -13,7 +13,7 @@ import (
 // previous item. Entities with unique values cannot be Put: use Create and
 // Update, which keep their guards exact.
 func (e *Entity[T]) Put(ctx context.Context, item *T) error {
-	if e.fn.unique != nil {
+	if e.hasUniques() {
 		return opErr("put", e.def.Type, Key{}, fmt.Errorf("%w: %s has unique values; use Create or Update", ErrInvalidInput, e.def.Type))
 	}
 	e.stampWrite(item, e.t.now(), true)
@@ -100,16 +100,10 @@ func (e *Entity[T]) Replace(ctx context.Context, item *T) error {
 	}
 	whole := true
 	if len(e.t.c.ImageAttrs(image)) > ddb.MaxImageConds {
-		cur, err := e.t.getItem(ctx, e.def.Type, k, true)
-		switch {
-		case err != nil:
+		if image, err = e.t.c.CheckImage(ctx, e.def.Type, k, image); err != nil {
 			return opErr("replace", e.def.Type, k, err)
-		case cur == nil || e.t.c.Expired(cur) || !e.t.c.IsType(cur, e.def.Type):
-			return opErr("replace", e.def.Type, k, ErrNotFound)
-		case !e.t.c.SameImage(cur, image):
-			return opErr("replace", e.def.Type, k, fmt.Errorf("%w: the stored item changed since it was read", ErrConflict))
 		}
-		whole, image = false, cur
+		whole = false
 	}
 	err = e.writeDiff(ctx, k, &orig, image, ver, item, diffWrite{whole: whole})
 	return opErr("replace", e.def.Type, k, err)
@@ -118,7 +112,7 @@ func (e *Entity[T]) Replace(ctx context.Context, item *T) error {
 // PutOp returns a transaction (or batch) action that writes item
 // unconditionally. Entities with unique values are refused.
 func (e *Entity[T]) PutOp(item *T) (TxOp, error) {
-	if e.fn.unique != nil {
+	if e.hasUniques() {
 		return TxOp{}, fmt.Errorf("%w: %s has unique values; use CreateOp", ErrInvalidInput, e.def.Type)
 	}
 	e.stampWrite(item, e.t.now(), true)

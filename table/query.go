@@ -2,6 +2,8 @@ package table
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	"github.com/singletable/singletable/internal/ddb"
 )
@@ -125,12 +127,12 @@ func (e *Entity[T]) query(ctx context.Context, q Query) (Page[T], error) {
 		return page, opErr("query", e.def.Type, Key{}, err)
 	}
 	q.project = proj
-	for _, f := range sortedKeys(q.Filter) {
+	for _, f := range slices.Sorted(maps.Keys(q.Filter)) {
 		if err := e.checkAttr("Filter", f); err != nil {
 			return page, opErr("query", e.def.Type, Key{}, err)
 		}
 	}
-	for _, f := range sortedKeys(q.FilterContains) {
+	for _, f := range slices.Sorted(maps.Keys(q.FilterContains)) {
 		if err := e.checkAttr("FilterContains", f); err != nil {
 			return page, opErr("query", e.def.Type, Key{}, err)
 		}

@@ -48,10 +48,10 @@ func (e *Entity[T]) Sample(set map[string]any) (Sample, error) {
 	}
 	// sparse indexes hold the sample: what a When condition needs unset
 	// is zero, what it needs set is true
-	for _, conds := range e.decl.when {
+	for _, conds := range e.decl.When {
 		for _, c := range conds {
-			if f, ok := codec.FieldByName(rv, c.attr); ok {
-				if c.neg {
+			if f, ok := codec.FieldByName(rv, c.Attr); ok {
+				if c.Neg {
 					f.Set(reflect.Zero(f.Type()))
 				} else if f.Kind() == reflect.Bool {
 					f.SetBool(true)

@@ -7,6 +7,7 @@ import (
 	"iter"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/ddb"
 	"github.com/singletable/singletable/internal/expr"
 	"github.com/singletable/singletable/internal/keytmpl"
 )
@@ -55,12 +56,6 @@ func (s *Scoped[T]) check() error {
 	return nil
 }
 
-// owns reports whether raw belongs to the handle's tenant.
-func (s *Scoped[T]) owns(raw Item) bool {
-	v, ok := raw[s.e.def.Scope].(*types.AttributeValueMemberS)
-	return ok && v.Value == s.scope
-}
-
 // scopeOf returns the tenant an item of T names (its Def.Scope attribute).
 func (s *Scoped[T]) scopeOf(item *T) (string, error) {
 	w, err := s.e.prepare(item, 0, false)
@@ -82,7 +77,7 @@ func (s *Scoped[T]) Get(ctx context.Context, k Key, opts ...ReadOption) (T, erro
 		return zero, opErr("get", s.e.def.Type, k, err)
 	}
 	v, _, raw, err := s.e.getRaw(ctx, k, opts...)
-	if err == nil && !s.owns(raw) {
+	if err == nil && !s.scopeCond().Holds(raw) {
 		err = ErrNotFound
 	}
 	if err != nil {
@@ -180,9 +175,9 @@ func (s *Scoped[T]) Delete(ctx context.Context, k Key) error {
 	if err := keytmpl.CheckKey(k); err != nil {
 		return opErr("delete", s.e.def.Type, k, err)
 	}
-	if s.e.fn.unique == nil {
+	if !s.e.hasUniques() {
 		x := expr.New()
-		c := s.e.t.c.Live(x, s.e.def.Type) + " AND " + s.cond(x)
+		c := s.e.t.c.Live(x, s.e.def.Type) + " AND " + s.scopeCond().Cond(x)
 		return opErr("delete", s.e.def.Type, k, s.e.t.c.DeleteItemCond(ctx, s.e.def.Type, k, c, x))
 	}
 	for attempt := 0; ; attempt++ {
@@ -190,11 +185,11 @@ func (s *Scoped[T]) Delete(ctx context.Context, k Key) error {
 		if err != nil {
 			return opErr("delete", s.e.def.Type, k, err)
 		}
-		ops[0] = ops[0].and(s.cond)
+		ops[0] = ops[0].and(s.scopeCond().Cond)
 		err = s.e.t.Transact(ctx, ops...)
 		var te *TxError
 		if errors.As(err, &te) && len(te.Reasons) > 0 && te.Reasons[0].Code == "ConditionalCheckFailed" {
-			if it := te.Reasons[0].Item; it == nil || s.e.t.c.Expired(it) || !s.owns(it) {
+			if it := te.Reasons[0].Item; it == nil || s.e.t.c.Expired(it) || !s.scopeCond().Holds(it) {
 				err = ErrNotFound
 			} else if attempt < s.e.t.opts.ConflictRetries {
 				continue
@@ -204,22 +199,8 @@ func (s *Scoped[T]) Delete(ctx context.Context, k Key) error {
 	}
 }
 
-// scopeCond names the tenant a write is conditioned on: the scope
-// attribute and its value.
-type scopeCond struct{ attr, value string }
-
-// scopeCond is the tenant a write is conditioned on, so that a failed
-// condition on another tenant's item reads as ErrNotFound.
-func (s *Scoped[T]) scopeCond() *scopeCond {
-	return &scopeCond{attr: s.e.def.Scope, value: s.scope}
-}
-
-// cond binds the condition "the scope attribute is the tenant" into x.
-func (s *Scoped[T]) cond(x exprs) string {
-	x.Names["#scope"] = s.e.def.Scope
-	x.Values[":scope"] = &types.AttributeValueMemberS{Value: s.scope}
-	return "#scope = :scope"
-}
+// scopeCond is the tenant a write is conditioned on.
+func (s *Scoped[T]) scopeCond() *ddb.Scope { return &ddb.Scope{Attr: s.e.def.Scope, Value: s.scope} }
 
 // query runs one page of q and keeps only the tenant's items (a
 // FilterExpression on the scope attribute, so another tenant's items never

@@ -86,7 +86,7 @@ func (e *Entity[T]) secretPaths(item Item) []secret.Path {
 			out = append(out, secret.Path{Parts: strings.Split(path, ".")})
 		}
 	}
-	for _, w := range e.decl.wild {
+	for _, w := range e.decl.Wild {
 		prefix := strings.Split(w.Prefix, ".")
 		m := codec.MapAt(item, prefix)
 		for _, name := range slices.Sorted(maps.Keys(m)) {

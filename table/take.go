@@ -23,7 +23,7 @@ import (
 // response gives [ErrNotFound] on the retry.
 func (e *Entity[T]) Take(ctx context.Context, k Key) (T, error) {
 	var zero T
-	if e.fn.unique != nil {
+	if e.hasUniques() {
 		return zero, opErr("take", e.def.Type, k, &ValidationError{Entity: e.def.Type, Field: "entity", Reason: "has unique values; use Delete"})
 	}
 	if err := keytmpl.CheckKey(k); err != nil {

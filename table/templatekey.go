@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/singletable/singletable/internal/decl"
 	"github.com/singletable/singletable/internal/keytmpl"
 )
 
@@ -38,8 +39,7 @@ func (t Template) Key(v map[string]string) (Key, error) {
 	if err != nil {
 		return Key{}, err
 	}
-	d := declared{pk: pk, sk: sk}
-	return d.primary(av)
+	return (&decl.Decl{PK: pk, SK: sk}).Primary(av)
 }
 
 // Partition returns the partition key alone (the PK of a Query), built

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"github.com/singletable/singletable/internal/ddb"
 	"reflect"
 	"time"
 )
@@ -85,16 +86,16 @@ func (e *Entity[T]) stampWrite(item *T, now time.Time, whole bool) {
 
 // stampedUpdated returns the Updated attribute as a patch sets it (now,
 // encoded as the field is), or false when none is declared.
-func (e *Entity[T]) stampedUpdated(now time.Time) (touchedAttr, bool) {
+func (e *Entity[T]) stampedUpdated(now time.Time) (ddb.Touched, bool) {
 	if e.stamps == nil || e.stamps.Updated == nil {
-		return touchedAttr{}, false
+		return ddb.Touched{}, false
 	}
 	var v T
 	e.stamps.Updated.Set(reflect.ValueOf(&v).Elem(), e.stamps.At(now))
 	av, err := e.encodeItem(&v)
 	if err != nil {
-		return touchedAttr{}, false
+		return ddb.Touched{}, false
 	}
 	val, ok := av[e.stamps.Updated.Name]
-	return touchedAttr{name: e.stamps.Updated.Name, value: val}, ok
+	return ddb.Touched{Name: e.stamps.Updated.Name, Value: val}, ok
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/singletable/singletable/internal/ddb"
 )
 
@@ -76,44 +74,9 @@ func (t *Table) LookupUnique(ctx context.Context, u Unique) (Key, error) {
 // claimed since is kept); an owner of no bound entity gives
 // [ErrUnconfirmedGuard].
 func (t *Table) LookupUniques(ctx context.Context, us []Unique) ([]Guard, error) {
-	ks := make([]Key, 0, len(us))
-	seen := map[Unique]bool{}
-	for _, u := range us {
-		if err := ddb.CheckLookup(u); err != nil {
-			return nil, opErr("lookup unique", GuardType, Key{}, err)
-		}
-		if seen[u] {
-			continue
-		}
-		seen[u] = true
-		ks = append(ks, GuardKey(u))
-	}
-	raws, err := t.batchGet(ctx, GuardType, ks, false)
+	guards, byKey, err := t.c.ReadGuards(ctx, us)
 	if err != nil {
 		return nil, opErr("lookup unique", GuardType, Key{}, err)
-	}
-	var guards []Guard
-	var owners []Key
-	ownerSeen := map[Key]bool{}
-	for _, raw := range raws {
-		if g, ok := ddb.DecodeGuard(raw); ok {
-			guards = append(guards, g)
-			if !ownerSeen[g.Owner] {
-				ownerSeen[g.Owner] = true
-				owners = append(owners, g.Owner)
-			}
-		}
-	}
-	if len(owners) == 0 {
-		return nil, nil
-	}
-	ownerRaws, err := t.batchGet(ctx, GuardType, owners, false)
-	if err != nil {
-		return nil, opErr("lookup unique", GuardType, Key{}, err)
-	}
-	byKey := make(map[Key]Item, len(ownerRaws))
-	for _, raw := range ownerRaws {
-		byKey[t.c.KeyOf(raw)] = raw
 	}
 	var out []Guard
 	for _, g := range guards {
@@ -197,7 +160,7 @@ func (t *Table) LookupShared(ctx context.Context, u Unique, opts ...ListOption) 
 // already in the data). An item holding all its guards costs one read of
 // the item and one of each guard, and nothing is written.
 func (e *Entity[T]) EnsureGuards(ctx context.Context, k Key) error {
-	if e.fn.unique == nil {
+	if !e.hasUniques() {
 		return nil
 	}
 	for attempt := 0; ; attempt++ {
@@ -209,7 +172,7 @@ func (e *Entity[T]) EnsureGuards(ctx context.Context, k Key) error {
 		if err != nil {
 			return opErr("ensure guards", e.def.Type, k, err)
 		}
-		if ver > 0 && e.holdsGuards(ctx, k, e.fn.unique(&orig)) {
+		if ver > 0 && e.t.c.HoldsGuards(ctx, k, e.uniques(&orig)) {
 			return nil
 		}
 		err = e.writeDiff(ctx, k, &orig, raw, ver, &cur, diffWrite{ensureAll: true})
@@ -218,25 +181,6 @@ func (e *Entity[T]) EnsureGuards(ctx context.Context, k Key) error {
 		}
 		return opErr("ensure guards", e.def.Type, k, err)
 	}
-}
-
-// holdsGuards reports whether the item with key k holds the guards of all
-// of us (strongly consistent reads).
-func (e *Entity[T]) holdsGuards(ctx context.Context, k Key, us []Unique) bool {
-	for _, u := range us {
-		if u.Shared {
-			raw, err := e.t.getItem(ctx, GuardType, ddb.GuardKeyFor(u, k), true)
-			if err != nil || raw == nil {
-				return false
-			}
-			continue
-		}
-		g, err := e.t.c.ReadGuard(ctx, u)
-		if err != nil || g.Owner != k {
-			return false
-		}
-	}
-	return true
 }
 
 // A lookup by unique value that is not typed ([Table.LookupUnique],
@@ -265,7 +209,7 @@ func (e *Entity[T]) holdsRaw(raw Item, u Unique) (bool, int64, error) {
 	if err != nil {
 		return false, 0, err
 	}
-	return e.fn.unique != nil && slices.Contains(e.fn.unique(&item), u), ver, nil
+	return e.hasUniques() && slices.Contains(e.uniques(&item), u), ver, nil
 }
 
 // holderOf returns the bound entity that owns raw, or nil.
@@ -289,14 +233,14 @@ func (t *Table) typeOfKey(k Key) string {
 	return GuardType
 }
 
-func (e *Entity[T]) matchesKey(k Key) bool { return e.fn.match != nil && e.fn.match(k) }
+func (e *Entity[T]) matchesKey(k Key) bool { return e.decl.Match(k) }
 
 // confirmGuard reads the owner guard g of u names (strongly consistent)
 // and returns it with the entity that owns it when it is live and holds
 // u. An orphan guard (owner missing, expired, or no longer holding u) is
 // reported and, with drop, removed; it gives [ErrNotFound].
 func (t *Table) confirmGuard(ctx context.Context, u Unique, g Guard, drop bool) (Item, guardHolder, error) {
-	raw, err := t.getItem(ctx, t.typeOfKey(g.Owner), g.Owner, true)
+	raw, err := t.c.GetItem(ctx, t.typeOfKey(g.Owner), g.Owner, true, nil, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -379,7 +323,7 @@ func (e *Entity[T]) confirmOwner(ctx context.Context, u Unique, g Guard, ro read
 	if !e.matchesKey(g.Owner) {
 		owner = e.t.typeOfKey(g.Owner)
 	}
-	raw, err := e.t.getItem(ctx, owner, g.Owner, true)
+	raw, err := e.t.c.GetItem(ctx, owner, g.Owner, true, nil, nil)
 	if err != nil {
 		return zero, opErr("get by unique", e.def.Type, g.Owner, err)
 	}
@@ -389,9 +333,9 @@ func (e *Entity[T]) confirmOwner(ctx context.Context, u Unique, g Guard, ro read
 	// (uniqueRaw), else from the decoded item encoded again. Anything else
 	// (gone, another entity's, no longer holding u, not decoding) takes
 	// confirmRaw, which reports and removes an orphan guard.
-	if raw != nil && !e.t.c.Expired(raw) && e.fn.unique != nil {
+	if raw != nil && !e.t.c.Expired(raw) && e.hasUniques() {
 		if h := e.t.holderOf(raw); h != nil && h.Type() == e.def.Type {
-			if item, _, err := e.decode(raw); err == nil && (e.fn.uniqueRaw != nil && slices.Contains(e.fn.uniqueRaw(raw), u) || slices.Contains(e.fn.unique(&item), u)) {
+			if item, _, err := e.decode(raw); err == nil && (e.decl.UniqueRaw && slices.Contains(e.decl.Uniques(raw), u) || slices.Contains(e.uniques(&item), u)) {
 				return e.indexedOwner(raw, item, g, ro)
 			}
 		}
@@ -433,27 +377,12 @@ func (e *Entity[T]) indexedOwner(raw Item, item T, g Guard, ro readOpts) (T, err
 // storedUnder reports whether raw holds, for each index of ixs, the index
 // key item's fields derive (an index the item derives no key for fails).
 func (e *Entity[T]) storedUnder(raw Item, item *T, ixs []Index) (bool, error) {
-	if e.fn.indexes == nil {
+	if len(e.decl.Indexes) == 0 {
 		return false, nil
 	}
-	want, err := e.fn.indexes(item)
+	want, err := e.indexKeys(item)
 	if err != nil {
 		return false, err
 	}
-	for _, ix := range ixs {
-		pk, sk, _, err := e.t.schema.KeyAttrs(ix)
-		if err != nil {
-			return false, err
-		}
-		w := want[ix]
-		if w.PK == "" || !rawStringIs(raw, pk, w.PK) || (w.SK != "" && !rawStringIs(raw, sk, w.SK)) {
-			return false, nil
-		}
-	}
-	return true, nil
-}
-
-func rawStringIs(raw Item, attr, v string) bool {
-	s, ok := raw[attr].(*types.AttributeValueMemberS)
-	return ok && s.Value == v
+	return e.t.c.StoredUnder(raw, want, ixs)
 }

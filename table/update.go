@@ -62,7 +62,7 @@ func (e *Entity[T]) updateScoped(ctx context.Context, k Key, scope *Scoped[T], a
 	var zero T
 	for attempt := 0; ; attempt++ {
 		orig, ver, raw, err := e.getRaw(ctx, k, Consistent())
-		if err == nil && scope != nil && !scope.owns(raw) {
+		if err == nil && scope != nil && !scope.scopeCond().Holds(raw) {
 			err = ErrNotFound
 		}
 		if err != nil {

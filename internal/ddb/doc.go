@@ -23,15 +23,19 @@
 //   - Unique guards: the actions that put, take over, move and delete the
 //     guard items of unique values ([Conn.GuardPut], [Conn.GuardDiff]).
 //   - Single-item writes ([Conn.PutItem], [Conn.PutCreate],
-//     [Conn.UpdateItem], [Conn.DeleteItem], [Conn.Take]) and a patch's
-//     UpdateItem ([Conn.BuildPatch]): a failed condition explained
-//     from the item DynamoDB returns with it (this write's own token after
-//     a lost response, a missing or foreign item, a lost race).
+//     [Conn.UpdateItem], [Conn.DeleteItem], [Conn.Take]), a patch's
+//     UpdateItem ([Conn.BuildPatch], [Conn.SendPatch]) and a whole-item
+//     update with its guard moves ([Conn.BuildDiff], [Conn.WriteDiff]): a
+//     failed condition explained from the item DynamoDB returns with it
+//     (this write's own token after a lost response, a missing or foreign
+//     item, a lost race). An item's own attributes are stamped by
+//     [Conn.Stamp].
 //   - Snapshot reads ([Conn.TransactGet]).
 //   - Queries ([Conn.Query]): the key condition, filters and projection
 //     of one Query request; a sharded partition read as one Query per
 //     shard merged in sort-key order; the page's cursor sealed.
-//   - Guard reads and repairs: a write that met the guard of a gone item
+//   - Guard reads and repairs: guards and their owners read in batches
+//     ([Conn.ReadGuards]); a write that met the guard of a gone item
 //     takes it over ([Conn.TransactGuarded]); an orphan guard a lookup
 //     found is reported and removed ([Conn.DropOrphan]).
 //   - Write-sharded collections: the switch of an owner's layout

@@ -36,3 +36,26 @@ func (c *Conn) GetItem(ctx context.Context, entity string, k Key, consistent boo
 	}
 	return out.Item, nil
 }
+
+// GetItemAttrs is [Conn.GetItem] fetching only attrs, with what the table
+// reads itself and the keys of the indexes ixs ([Conn.ProjectionExpr]),
+// when attrs is not empty; the whole item otherwise.
+func (c *Conn) GetItemAttrs(ctx context.Context, entity string, k Key, consistent bool, attrs []string, ixs []Index) (Item, error) {
+	if len(attrs) == 0 {
+		return c.GetItem(ctx, entity, k, consistent, nil, nil)
+	}
+	names := map[string]string{}
+	proj := aws.String(c.ProjectionExpr(attrs, ixs, names))
+	return c.GetItem(ctx, entity, k, consistent, proj, names)
+}
+
+// BatchGetAttrs is [Conn.BatchGet] fetching only attrs (with what the
+// table reads itself) when attrs is not empty.
+func (c *Conn) BatchGetAttrs(ctx context.Context, entity string, ks []Key, consistent bool, attrs []string) ([]Item, error) {
+	if len(attrs) == 0 {
+		return c.BatchGet(ctx, entity, ks, consistent, nil, nil)
+	}
+	names := map[string]string{}
+	proj := aws.String(c.ProjectionExpr(attrs, nil, names))
+	return c.BatchGet(ctx, entity, ks, consistent, proj, names)
+}

@@ -1,6 +1,8 @@
 package ddb
 
 import (
+	"context"
+	"fmt"
 	"maps"
 	"slices"
 
@@ -92,4 +94,20 @@ func (c *Conn) Untaken(raw Item) Item {
 		delete(out, c.Schema.TTLAttr)
 	}
 	return out
+}
+
+// CheckImage reads entity's item k (strongly consistent) and returns it
+// if it is still image, the item as read before: a missing, expired or
+// foreign-typed item is [ErrNotFound], a changed one [ErrConflict].
+func (c *Conn) CheckImage(ctx context.Context, entity string, k Key, image Item) (Item, error) {
+	cur, err := c.GetItem(ctx, entity, k, true, nil, nil)
+	switch {
+	case err != nil:
+		return nil, err
+	case cur == nil || c.Expired(cur) || !c.IsType(cur, entity):
+		return nil, ErrNotFound
+	case !c.SameImage(cur, image):
+		return nil, fmt.Errorf("%w: the stored item changed since it was read", ErrConflict)
+	}
+	return cur, nil
 }

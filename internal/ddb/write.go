@@ -281,3 +281,45 @@ func (c *Conn) Take(ctx context.Context, entity string, k Key, now time.Time) (I
 	}
 	return raw, nil
 }
+
+// CreateOps returns the conditional put that creates item, entity's
+// encoded item with key k (its key absent, or expired), and the puts of
+// the guards of uniques (expiring at exp, epoch seconds; 0 never). With
+// token the put carries a new write token, returned.
+func (c *Conn) CreateOps(entity string, item Item, k Key, uniques []Unique, exp int64, token bool) ([]Op, string) {
+	var tok string
+	if ta := c.Schema.TokenAttr; ta != "" && token {
+		tok = c.NewToken()
+		item[ta] = &types.AttributeValueMemberSS{Value: []string{tok}}
+	}
+	x := expr.New()
+	cond, absent := c.ShortCreate(x)
+	ops := []Op{{Put: &types.Put{
+		TableName:                 aws.String(c.Schema.Name),
+		Item:                      item,
+		ConditionExpression:       aws.String(cond),
+		ExpressionAttributeNames:  x.Names,
+		ExpressionAttributeValues: x.Vals(),
+	}, Key: k, What: entity, Absent: absent}}
+	for _, u := range uniques {
+		ops = append(ops, c.GuardPut(u, k, exp))
+	}
+	return ops, tok
+}
+
+// DeleteOp is the transaction action that deletes entity's item k on
+// condition that it is live (and, with version, at that version).
+func (c *Conn) DeleteOp(entity string, k Key, version *int64) Op {
+	x := expr.New()
+	cond := c.Live(x, entity)
+	if version != nil {
+		cond += " AND " + c.VersionCond(x, *version)
+	}
+	return Op{Delete: &types.Delete{
+		TableName:                 aws.String(c.Schema.Name),
+		Key:                       c.KeyItem(k),
+		ConditionExpression:       aws.String(cond),
+		ExpressionAttributeNames:  x.Names,
+		ExpressionAttributeValues: x.Vals(),
+	}, Key: k, What: entity}
+}

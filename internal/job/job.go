@@ -615,3 +615,42 @@ func sourceKey(raw ddb.Item, attrs []string) ddb.Key {
 	}
 	return k
 }
+
+// ClaimGuards predicts, in a dry run, whether the guard actions guards
+// (puts of the guards of owner k's unique values) would succeed: each
+// value (a shared one's entry is the holder's own: skipped) is claimed in
+// claims and its guard read (strongly consistent). A value another row of
+// the run claimed, or a guard held by another live item, is an
+// [ddb.ErrUniqueViolation]; the claims this call made are then released.
+func ClaimGuards(ctx context.Context, c *ddb.Conn, claims *sync.Map, k ddb.Key, guards []ddb.Op) error {
+	var mine []ddb.Unique
+	release := func() {
+		for _, u := range mine {
+			claims.Delete(u)
+		}
+	}
+	for _, op := range guards {
+		u := op.Guard
+		if u.Name == "" || u.Shared {
+			continue
+		}
+		p, taken, fresh := ClaimUnique(claims, u, k)
+		if taken {
+			release()
+			return fmt.Errorf("%w: %s %q is also claimed by %s/%s in this run", ddb.ErrUniqueViolation, u.Name, u.Value, p.PK, p.SK)
+		}
+		if fresh {
+			mine = append(mine, u)
+		}
+		owner, held, err := c.LiveHolder(ctx, op.Key)
+		if err != nil {
+			release()
+			return err
+		}
+		if held && owner != k {
+			release()
+			return fmt.Errorf("%w: %s %q is held by %s/%s", ddb.ErrUniqueViolation, u.Name, u.Value, owner.PK, owner.SK)
+		}
+	}
+	return nil
+}

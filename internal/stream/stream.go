@@ -208,3 +208,24 @@ func StrAttr(img Item, name string) string {
 	}
 	return ""
 }
+
+// Changed returns the attributes, other than the engine's own, a change
+// ev from image old to image new changed, sorted: those whose values
+// differ (an empty list, never nil, when both images are there); every
+// attribute of the image of a creation or a removal; nil when the record
+// keeps only one image of a modification.
+func Changed(own map[string]bool, old, new Item, ev ChangeEvent) []string {
+	switch {
+	case old != nil && new != nil:
+		out := ChangedAttrs(own, old, new)
+		if out == nil {
+			out = []string{}
+		}
+		return out
+	case new != nil && ev == Created:
+		return ChangedAttrs(own, nil, new)
+	case old != nil && (ev == Removed || ev == Expired):
+		return ChangedAttrs(own, old, nil)
+	}
+	return nil
+}

@@ -56,7 +56,7 @@ import (
 //
 // Two entities that count the same records (a source's events, its
 // owner's usage) each get their own position in their own item, so each
-// is exact on its own. Catalog: FH-16 (Ferryhook's counts from the stream).
+// is exact on its own. Catalog: FH-16 (counts from the stream).
 
 // PositionPrefix starts the name of the attribute holding an item's
 // position in one stream shard.

@@ -18,8 +18,8 @@ import (
 // {"L":[]} everywhere). aws-sdk-go-v2's dynamodbstreams client (v1.46.6)
 // reads such a value in a map as the value of the attribute before it
 // (its decoder reuses one variable across a map's entries), and in a list
-// as nil: a Tinode user's empty Devices map came back holding its Public
-// document. [StreamsClient] adds repairEmptyMaps, which rewrites each
+// as nil: an item's empty map came back holding the document stored
+// before it. [StreamsClient] adds repairEmptyMaps, which rewrites each
 // typeless attribute value of a GetRecords response into the empty map it
 // stands for before the SDK reads it. A response without "{}" anywhere
 // (every response of DynamoDB itself with no empty map) is passed through

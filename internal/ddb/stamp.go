@@ -1,0 +1,93 @@
+package ddb
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/keytmpl"
+	"github.com/singletable/singletable/keys"
+)
+
+// Stamp adds to av, an item of entity encoded for a write, the table's
+// own attributes: the primary key k, the entity type, the version, and
+// the derived ones, which it returns: the index keys ix (each checked as
+// a key value; an empty partition key leaves the index out) and the TTL
+// exp (zero: none).
+func (c *Conn) Stamp(entity string, av Item, k Key, version int64, ix map[Index]keytmpl.IndexKey, exp time.Time) (Item, error) {
+	s := c.Schema
+	av[s.PK] = &types.AttributeValueMemberS{Value: k.PK}
+	av[s.SK] = &types.AttributeValueMemberS{Value: k.SK}
+	if s.TypeAttr != "" {
+		av[s.TypeAttr] = &types.AttributeValueMemberS{Value: entity}
+	}
+	if s.VersionAttr != "" {
+		av[s.VersionAttr] = codec.Num(version)
+	}
+	for i, ik := range ix {
+		is, err := s.GSI(i)
+		if err != nil {
+			return nil, err
+		}
+		if ik.PK == "" {
+			continue
+		}
+		if ik.SK == "" {
+			return nil, &codec.ValidationError{Entity: entity, Field: is.SK, Reason: "empty sort key for a non-empty index partition key", Key: true}
+		}
+		if err := keytmpl.CheckKeyValue(is.PK, ik.PK, keys.MaxPKBytes); err != nil {
+			return nil, err
+		}
+		if err := keytmpl.CheckKeyValue(is.SK, ik.SK, keys.MaxSKBytes); err != nil {
+			return nil, err
+		}
+	}
+	derived, err := c.Derived(ix, exp)
+	for a, v := range derived {
+		av[a] = v
+	}
+	return derived, err
+}
+
+// Derived returns the attributes of the index keys ix (an empty partition
+// key leaves the index out) and of the TTL exp (zero, or a table without
+// a TTL attribute: none).
+func (c *Conn) Derived(ix map[Index]keytmpl.IndexKey, exp time.Time) (Item, error) {
+	s := c.Schema
+	out := Item{}
+	for i, ik := range ix {
+		is, err := s.GSI(i)
+		if err != nil {
+			return nil, err
+		}
+		if ik.PK == "" {
+			continue
+		}
+		out[is.PK] = &types.AttributeValueMemberS{Value: ik.PK}
+		out[is.SK] = &types.AttributeValueMemberS{Value: ik.SK}
+	}
+	if !exp.IsZero() && s.TTLAttr != "" {
+		out[s.TTLAttr] = codec.Num(exp.Unix())
+	}
+	return out, nil
+}
+
+// CheckUniques checks an item's unique values: each valid
+// ([CheckUnique]) and listed once.
+func CheckUniques(entity string, us []Unique) error {
+	seen := map[Unique]bool{}
+	for _, u := range us {
+		if u.Name == "" || u.Value == "" {
+			return &codec.ValidationError{Entity: entity, Field: "unique " + u.Name, Reason: "empty unique value"}
+		}
+		if err := CheckUnique(u); err != nil {
+			return err
+		}
+		if seen[u] {
+			return &codec.ValidationError{Entity: entity, Field: "unique " + u.Name, Reason: fmt.Sprintf("value %q listed twice", u.Value)}
+		}
+		seen[u] = true
+	}
+	return nil
+}
