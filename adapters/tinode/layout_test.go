@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/singletable/singletable/entity/tn"
+	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 	t "github.com/tinode/chat/server/store/types"
@@ -34,8 +35,6 @@ func placement(tb testing.TB, a *Adapter, topic string) map[int]string {
 	tk := a.st.Topics.ByName.Entity().Key(tn.Topic{Id: tn.TopicName(topic)})
 	must(tb, tk.Err())
 	pk := tk.PK
-	lo, _ := tn.MessageSK(1)
-	hi, _ := tn.MessageSK(tn.MaxSeqId)
 	out := map[int]string{}
 	for i := -1; i < 16; i++ {
 		p := pk
@@ -44,7 +43,7 @@ func placement(tb testing.TB, a *Adapter, topic string) map[int]string {
 		}
 		cursor := ""
 		for {
-			page, err := a.tbl.QueryItems(context.Background(), table.Query{PK: p, SK: table.SKBetween(lo, hi), Cursor: cursor, Consistent: true})
+			page, err := a.tbl.QueryItems(context.Background(), table.Query{PK: p, OnlyType: tinode.TypeMessage, Cursor: cursor, Consistent: true})
 			must(tb, err)
 			for _, raw := range page.Items {
 				seq := seqOf(tb, raw)

@@ -150,8 +150,8 @@ func (d *DelMessage) Validate() error {
 	if err := d.Topic.Validate("Topic"); err != nil {
 		return err
 	}
-	if d.DelId < 1 || d.DelId > MaxSeqId {
-		return invalidKey("DelId", "%d is outside 1..%d", d.DelId, MaxSeqId)
+	if err := CheckSeq("DelId", d.DelId); err != nil {
+		return err
 	}
 	if d.DeletedFor != "" {
 		if err := d.DeletedFor.Validate("DeletedFor"); err != nil {

@@ -42,6 +42,15 @@ func SubscriptionID(topic TopicName, user UserID) string {
 // empty, too long, or not printable UTF-8.
 func CheckKeyValue(field, v string) error { return idSegment.Check(field, v) }
 
+// CheckSeq returns a *table.ValidationError naming field if n is not a
+// SeqId or DelId a key's 10 digits hold (1..MaxSeqId).
+func CheckSeq(field string, n int) error {
+	if n < 1 || n > MaxSeqId {
+		return invalidKey(field, "%d is outside 1..%d", n, MaxSeqId)
+	}
+	return nil
+}
+
 // idSegment is the rule of ids, topic names, tags and auth values; '#' is
 // not refused here (the templates escape tags).
 var idSegment = table.Segment{MaxBytes: MaxIDBytes, Escaped: true}

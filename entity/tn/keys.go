@@ -2,9 +2,7 @@ package tn
 
 import (
 	"slices"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/singletable/singletable/keys"
 	"github.com/singletable/singletable/table"
@@ -58,54 +56,6 @@ var (
 // TagUniqueName is the name of the unique value a tag guard holds.
 const TagUniqueName = "tag"
 
-// UserIDFromKey parses the user id back from a user item's key.
-func UserIDFromKey(k table.Key) (UserID, error) {
-	v, err := UserKeys.Parse(table.Key{PK: k.PK, SK: UserKeys.SK})
-	return UserID(v["Id"]), err
-}
-
-// SubscriptionsUpdatedSince returns the GSI1 sort-key bounds of subscriptions
-// updated at or after since (zero: all): SUBUPD#{Timestamp(since)} to
-// SUBUPD$ ('$' follows '#', so it bounds every SUBUPD# key).
-func SubscriptionsUpdatedSince(since time.Time) (lo, hi string, err error) {
-	prefix := must(SubscriptionUpdatedIndex.SortPrefix(nil))
-	lo = prefix
-	if !since.IsZero() {
-		p, err := SubscriptionUpdatedIndex.SortPrefix(map[string]string{"UpdatedAt": since.Format(time.RFC3339Nano)})
-		if err != nil {
-			return "", "", err
-		}
-		lo = strings.TrimSuffix(p, keys.Delimiter)
-	}
-	return lo, strings.TrimSuffix(prefix, keys.Delimiter) + "$", nil
-}
-
-// MessagePrefix is the sort-key prefix of a topic's messages: MSG#.
-func MessagePrefix() string { return must(MessageKeys.SortPrefix(nil)) }
-
-// MessageSK returns the sort key of message seq: MSG#{seq, 10 digits}.
-func MessageSK(seq int) (string, error) {
-	if seq < 1 || seq > MaxSeqId {
-		return "", invalidKey("SeqId", "%d is outside 1..%d", seq, MaxSeqId)
-	}
-	return MessageKeys.SortKey(map[string]string{"SeqId": strconv.Itoa(seq)})
-}
-
-// AuthByUserPrefix returns the GSI1 sort-key prefix of a user's auth
-// records: AUTH# for all, AUTH#{scheme}# for one scheme.
-func AuthByUserPrefix(scheme string) (string, error) {
-	p, err := AuthByUserIndex.SortPrefix(nil)
-	if err != nil || scheme == "" {
-		return p, err
-	}
-	// {unique:split} writes the scheme as the first of its two segments:
-	// the prefix of one scheme ends after it.
-	if scheme = keys.Escape(scheme); strings.ContainsFunc(scheme, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-		return "", invalidKey("scheme", "%q holds a control character", scheme)
-	}
-	return p + scheme + keys.Delimiter, nil
-}
-
 // TagUnique returns the unique value a tag's guard holds (the tag, escaped).
 func TagUnique(tag string) table.Unique {
 	return table.Unique{Name: TagUniqueName, Value: keys.Escape(tag)}
@@ -146,71 +96,12 @@ func (r TagRule) Uniques(tags []string) []table.Unique {
 // TagFromUnique reverses [TagUnique].
 func TagFromUnique(u table.Unique) (string, error) { return keys.Unescape(u.Value) }
 
-func must(k string, err error) string {
-	if err != nil {
-		panic(err)
-	}
-	return k
-}
-
-// MustSeq returns seq as the 10 digits of a message sort key; it panics
-// outside 1..MaxSeqId (use MessageSK for input).
-func MustSeq(seq int) string { return keys.MustUint(uint64(seq), SeqWidth) }
-
 // CredUniqueName is the name of the unique value a validated credential's
 // guard holds ("{method}:{value}").
 const CredUniqueName = "cred"
-
-// DelLogSK returns the sort key of deletion delID: DEL#{delId, 10 digits}.
-func DelLogSK(delID int) (string, error) {
-	if delID < 1 || delID > MaxSeqId {
-		return "", invalidKey("DelId", "%d is outside 1..%d", delID, MaxSeqId)
-	}
-	return DelKeys.SortKey(map[string]string{"DelId": strconv.Itoa(delID)})
-}
-
-// CredPrefix returns the sort-key prefix of a user's credentials: CRED#
-// for all, CRED#{method}# for one method.
-func CredPrefix(method string) (string, error) {
-	if method == "" {
-		return CredKeys.SortPrefix(nil)
-	}
-	return CredKeys.SortPrefix(map[string]string{"Method": method})
-}
 
 // CredUnique returns the unique value a validated credential's guard
 // holds: {method}:{value}.
 func CredUnique(method, value string) table.Unique {
 	return table.Unique{Name: CredUniqueName, Value: keys.Escape(method) + ":" + keys.Escape(value)}
-}
-
-// CredUnvalidatedBefore returns the GSI2 sort-key bounds of credentials
-// last updated before t: CREDUNV# up to CREDUNV#{Timestamp(t)} (exclusive
-// in effect: a timestamp key sorts below its own extensions).
-func CredUnvalidatedBefore(t time.Time) (lo, hi string, err error) {
-	p := must(CredUnvalidatedIndex.SortPrefix(nil))
-	hi, err = CredUnvalidatedIndex.SortPrefix(map[string]string{"UpdatedAt": t.Format(time.RFC3339Nano)})
-	if err != nil {
-		return "", "", err
-	}
-	return p, strings.TrimSuffix(hi, keys.Delimiter), nil
-}
-
-// FileUnusedBefore returns the GSI2 sort-key bounds of unused files last
-// updated before t: FILEUNUSED# up to FILEUNUSED#{Timestamp(t)} (exclusive
-// in effect, as [CredUnvalidatedBefore]).
-func FileUnusedBefore(t time.Time) (lo, hi string, err error) {
-	p := must(FileUnusedIndex.SortPrefix(nil))
-	hi, err = FileUnusedIndex.SortPrefix(map[string]string{"UpdatedAt": t.Format(time.RFC3339Nano)})
-	if err != nil {
-		return "", "", err
-	}
-	return p, strings.TrimSuffix(hi, keys.Delimiter), nil
-}
-
-// TopicNameFromKey parses the topic name back from a topic item's key,
-// and false if k is not a topic item's key.
-func TopicNameFromKey(k table.Key) (TopicName, bool) {
-	v, err := TopicKeys.Parse(k)
-	return TopicName(v["Id"]), err == nil
 }

@@ -54,8 +54,8 @@ func (m *Message) Validate() error {
 	if err := m.Topic.Validate("Topic"); err != nil {
 		return err
 	}
-	if m.SeqId < 1 || m.SeqId > MaxSeqId {
-		return invalidKey("SeqId", "%d is outside 1..%d", m.SeqId, MaxSeqId)
+	if err := CheckSeq("SeqId", m.SeqId); err != nil {
+		return err
 	}
 	if m.From != "" {
 		if err := m.From.Validate("From"); err != nil {

@@ -31,16 +31,14 @@ type Connections struct {
 	//	c, err := s.Connections.ByID.Get(ctx, fh.Connection{UserID: u, SourceID: src, ConnectionID: id})
 	ByID *table.Pattern[fh.Connection]
 
-	create, update, pause, resume, delete, recordDelivery table.Op
-	s                                                     *Store
+	create, update, delete, recordDelivery table.Op
+	s                                      *Store
 }
 
 func newConnections(s *Store) *Connections {
 	return &Connections{s: s,
 		create:         table.NewOp(s.main, "FH-11", "ferryhook.Connections.Create"),
 		update:         table.NewOp(s.main, "FH-11", "ferryhook.Connections.Update"),
-		pause:          table.NewOp(s.main, "FH-11", "ferryhook.Connections.Pause"),
-		resume:         table.NewOp(s.main, "FH-11", "ferryhook.Connections.Resume"),
 		delete:         table.NewOp(s.main, "FH-11", "ferryhook.Connections.Delete"),
 		recordDelivery: table.NewOp(s.main, "FH-11", "ferryhook.Connections.RecordDelivery"),
 		BySource: table.NewPattern(s.conn, table.PatternDef[fh.Connection]{ID: "FH-5", Name: "ferryhook.Connections.BySource",
@@ -157,24 +155,6 @@ func (c *Connections) Update(ctx context.Context, user fh.UserID, source fh.Sour
 			set(&cur.Status, up.Status)
 			return nil
 		})
-	})
-}
-
-// Pause holds deliveries of user's connection (status paused; FH-11
-// connections.update).
-func (c *Connections) Pause(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID) (fh.Connection, error) {
-	return table.Run(ctx, c.pause, func(ctx context.Context) (fh.Connection, error) {
-		st := fh.StatusPaused
-		return c.Update(ctx, user, source, id, ConnectionUpdate{Status: &st})
-	})
-}
-
-// Resume resumes deliveries of user's paused connection (status active;
-// FH-11 connections.update).
-func (c *Connections) Resume(ctx context.Context, user fh.UserID, source fh.SourceID, id fh.ConnectionID) (fh.Connection, error) {
-	return table.Run(ctx, c.resume, func(ctx context.Context) (fh.Connection, error) {
-		st := fh.StatusActive
-		return c.Update(ctx, user, source, id, ConnectionUpdate{Status: &st})
 	})
 }
 

@@ -106,10 +106,10 @@ func TestConnectionsUpdateDeleteScoped_FH11(t *testing.T) {
 	if diff := cmp.Diff(want, upd); diff != "" {
 		t.Errorf("Update (-want +got):\n%s", diff)
 	}
-	if p, err := s.Connections.Pause(ctx(t), u.UserID, src.SourceID, c.ConnectionID); err != nil || p.Status != fh.StatusPaused {
+	if p, err := s.Connections.Update(ctx(t), u.UserID, src.SourceID, c.ConnectionID, ferryhook.ConnectionUpdate{Status: new(fh.StatusPaused)}); err != nil || p.Status != fh.StatusPaused {
 		t.Fatalf("Pause = %v, %v", p.Status, err)
 	}
-	if r, err := s.Connections.Resume(ctx(t), u.UserID, src.SourceID, c.ConnectionID); err != nil || r.Status != fh.StatusActive {
+	if r, err := s.Connections.Update(ctx(t), u.UserID, src.SourceID, c.ConnectionID, ferryhook.ConnectionUpdate{Status: new(fh.StatusActive)}); err != nil || r.Status != fh.StatusActive {
 		t.Fatalf("Resume = %v, %v", r.Status, err)
 	}
 	if err := s.Connections.Delete(ctx(t), u.UserID, src.SourceID, c.ConnectionID); err != nil {

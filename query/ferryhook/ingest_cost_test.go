@@ -51,7 +51,7 @@ func TestIngestOneRequest_FH4_FH7_FH12(t *testing.T) {
 		t.Errorf("expiresAt %d after the upgrade, want the pro retention %d", ev.ExpiresAt, want)
 	}
 	// Paused, then deleted, behind the remembered owner's back.
-	if _, err := f.store.Sources.Pause(ctx(t), u.UserID, src.SourceID); err != nil {
+	if _, err := f.store.Sources.Update(ctx(t), u.UserID, src.SourceID, ferryhook.SourceUpdate{Status: new(fh.StatusPaused)}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Ingest(ctx(t), src.SourceID, ferryhook.IngestRequest{Method: "POST"}); !errors.Is(err, ferryhook.ErrSourcePaused) {

@@ -82,7 +82,7 @@ func TestIngestCountersReadOnFailure_FH12(t *testing.T) {
 		t.Fatalf("after the upgrade: expiresAt %d (want %d), %v; want 1 BatchGetItem explaining the first of 2 transactions", ev.ExpiresAt, want, rc.Ops())
 	}
 
-	if _, err := f.store.Sources.Pause(ctx(t), u.UserID, src.SourceID); err != nil {
+	if _, err := f.store.Sources.Update(ctx(t), u.UserID, src.SourceID, ferryhook.SourceUpdate{Status: new(fh.StatusPaused)}); err != nil {
 		t.Fatal(err)
 	}
 	rc.Reset()

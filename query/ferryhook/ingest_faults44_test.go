@@ -297,7 +297,7 @@ func TestStreamCountsBounds_FH16(t *testing.T) {
 		t.Errorf("past StateCheck of a plan change: %v, expiresAt %d, want the pro retention %d", err, ev.ExpiresAt, fh.PlanPro.ExpiresAt(ev.ReceivedAt))
 	}
 	// Paused by another store: taken within StateCheck, refused after.
-	if _, err := other.Sources.Pause(c, u.UserID, src.SourceID); err != nil {
+	if _, err := other.Sources.Update(c, u.UserID, src.SourceID, ferryhook.SourceUpdate{Status: new(fh.StatusPaused)}); err != nil {
 		t.Fatal(err)
 	}
 	advance(900 * time.Millisecond)
@@ -309,20 +309,20 @@ func TestStreamCountsBounds_FH16(t *testing.T) {
 		t.Errorf("past StateCheck of a pause elsewhere: %v, want ErrSourcePaused", err)
 	}
 	// Resumed and paused by the ingesting store itself: refused at once.
-	if _, err := f.store.Sources.Resume(c, u.UserID, src.SourceID); err != nil {
+	if _, err := f.store.Sources.Update(c, u.UserID, src.SourceID, ferryhook.SourceUpdate{Status: new(fh.StatusActive)}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := ingest(f.store); err != nil {
 		t.Errorf("after its own resume: %v", err)
 	}
-	if _, err := f.store.Sources.Pause(c, u.UserID, src.SourceID); err != nil {
+	if _, err := f.store.Sources.Update(c, u.UserID, src.SourceID, ferryhook.SourceUpdate{Status: new(fh.StatusPaused)}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := ingest(f.store); !errors.Is(err, ferryhook.ErrSourcePaused) {
 		t.Errorf("right after its own pause: %v, want ErrSourcePaused", err)
 	}
 	// Deleted by another store: taken within StateCheck, refused after.
-	if _, err := f.store.Sources.Resume(c, u.UserID, src.SourceID); err != nil {
+	if _, err := f.store.Sources.Update(c, u.UserID, src.SourceID, ferryhook.SourceUpdate{Status: new(fh.StatusActive)}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := ingest(f.store); err != nil {

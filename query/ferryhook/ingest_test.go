@@ -79,7 +79,7 @@ func TestIngestRefused_FH4(t *testing.T) {
 	big.Body = strings.Repeat("b", fh.MaxBodyBytes+1)
 	_, err := s.Ingest(ctx(t), src.SourceID, big)
 	wantInvalid(t, err, "body")
-	if _, err := s.Sources.Pause(ctx(t), u.UserID, src.SourceID); err != nil {
+	if _, err := s.Sources.Update(ctx(t), u.UserID, src.SourceID, ferryhook.SourceUpdate{Status: new(fh.StatusPaused)}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = s.Ingest(ctx(t), src.SourceID, req)

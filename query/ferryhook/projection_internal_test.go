@@ -110,7 +110,7 @@ func TestProjectionStateCheck(t *testing.T) {
 	if l, err := s.eventLayout(ctx, src.SourceID); err != nil || l.String() != o.layout.String() {
 		t.Fatalf("eventLayout = %v, %v; want %v", l, err, o.layout)
 	}
-	if _, err := s.Sources.Pause(ctx, u.UserID, src.SourceID); err != nil {
+	if _, err := s.Sources.Update(ctx, u.UserID, src.SourceID, SourceUpdate{Status: new(fh.StatusPaused)}); err != nil {
 		t.Fatal(err)
 	}
 	if same, err := s.recheck(ctx, src.SourceID, o); err != nil || same {

@@ -50,8 +50,8 @@ const DefaultEventShards = 64
 // its 32 shards in the transaction that creates it; one written otherwise
 // (by the running service, or before the profile) gets them at its first
 // ingest (one more transaction, with the state copied from the item and
-// checked on it). Pausing, resuming or deleting a source ([Sources.Update],
-// [Sources.Pause], [Sources.Resume], [Sources.Delete]) and changing a plan
+// checked on it). Pausing, resuming or deleting a source ([Sources.Update]
+// with a status, [Sources.Delete]) and changing a plan
 // ([Users.Update]) or a billing period ([Users.ResetUsage]) write the item
 // and its 32 shards in one transaction, so the next ingest is refused (or
 // retried with the new plan) by its own transaction.

@@ -192,13 +192,13 @@ func TestScaledStateChangesRefuseInTransaction_FH12_FH13(t *testing.T) {
 	if err := ingest(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := admin.Sources.Pause(ctx(t), u.UserID, src.SourceID); err != nil {
+	if _, err := admin.Sources.Update(ctx(t), u.UserID, src.SourceID, ferryhook.SourceUpdate{Status: new(fh.StatusPaused)}); err != nil {
 		t.Fatal(err)
 	}
 	if err := ingest(); !errors.Is(err, ferryhook.ErrSourcePaused) {
 		t.Fatalf("ingest into a source paused behind the cache: %v, want ErrSourcePaused", err)
 	}
-	if _, err := admin.Sources.Resume(ctx(t), u.UserID, src.SourceID); err != nil {
+	if _, err := admin.Sources.Update(ctx(t), u.UserID, src.SourceID, ferryhook.SourceUpdate{Status: new(fh.StatusActive)}); err != nil {
 		t.Fatal(err)
 	}
 	if err := ingest(); err != nil {

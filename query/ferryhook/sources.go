@@ -29,8 +29,8 @@ type Sources struct {
 	//	src, err := s.Sources.ByID.Get(ctx, fh.Source{UserID: u, SourceID: id})
 	ByID *table.Pattern[fh.Source]
 
-	create, getByID, update, pause, resume, delete, shardEvents, counts table.Op
-	s                                                                   *Store
+	create, getByID, update, delete, shardEvents, counts table.Op
+	s                                                    *Store
 }
 
 func newSources(s *Store) *Sources {
@@ -38,8 +38,6 @@ func newSources(s *Store) *Sources {
 		create:      table.NewOp(s.main, "FH-11", "ferryhook.Sources.Create"),
 		getByID:     table.NewOp(s.main, "FH-4", "ferryhook.Sources.GetByID"),
 		update:      table.NewOp(s.main, "FH-11", "ferryhook.Sources.Update"),
-		pause:       table.NewOp(s.main, "FH-11", "ferryhook.Sources.Pause"),
-		resume:      table.NewOp(s.main, "FH-11", "ferryhook.Sources.Resume"),
 		delete:      table.NewOp(s.main, "FH-11", "ferryhook.Sources.Delete"),
 		shardEvents: table.NewOp(s.main, "FH-7", "ferryhook.Sources.ShardEvents"),
 		counts:      table.NewOp(s.main, "FH-13", "ferryhook.Sources.Counts"),
@@ -221,24 +219,6 @@ func (s *Sources) Update(ctx context.Context, user fh.UserID, id fh.SourceID, up
 			}
 			return nil
 		})
-	})
-}
-
-// Pause stops user's source from accepting events (status paused; FH-11
-// sources.update).
-func (s *Sources) Pause(ctx context.Context, user fh.UserID, id fh.SourceID) (fh.Source, error) {
-	return table.Run(ctx, s.pause, func(ctx context.Context) (fh.Source, error) {
-		st := fh.StatusPaused
-		return s.Update(ctx, user, id, SourceUpdate{Status: &st})
-	})
-}
-
-// Resume lets user's paused source accept events again (status active;
-// FH-11 sources.update).
-func (s *Sources) Resume(ctx context.Context, user fh.UserID, id fh.SourceID) (fh.Source, error) {
-	return table.Run(ctx, s.resume, func(ctx context.Context) (fh.Source, error) {
-		st := fh.StatusActive
-		return s.Update(ctx, user, id, SourceUpdate{Status: &st})
 	})
 }
 

@@ -108,11 +108,11 @@ func TestSourcesUpdateDeleteScoped_FH11(t *testing.T) {
 	if diff := cmp.Diff(want, upd); diff != "" {
 		t.Errorf("Update (-want +got):\n%s", diff)
 	}
-	paused, err := s.Sources.Pause(ctx(t), u.UserID, src.SourceID)
+	paused, err := s.Sources.Update(ctx(t), u.UserID, src.SourceID, ferryhook.SourceUpdate{Status: new(fh.StatusPaused)})
 	if err != nil || paused.Status != fh.StatusPaused {
 		t.Fatalf("Pause = %v, %v", paused.Status, err)
 	}
-	resumed, err := s.Sources.Resume(ctx(t), u.UserID, src.SourceID)
+	resumed, err := s.Sources.Update(ctx(t), u.UserID, src.SourceID, ferryhook.SourceUpdate{Status: new(fh.StatusActive)})
 	if err != nil || resumed.Status != fh.StatusActive {
 		t.Fatalf("Resume = %v, %v", resumed.Status, err)
 	}

@@ -130,7 +130,7 @@ func TestServiceProfileWritesTheServiceVocabulary_FH11(t *testing.T) {
 	if got, err := s.Sources.Update(c, u.UserID, srcs[1].SourceID, ferryhook.SourceUpdate{SigningSecret: &empty}); err != nil || got.SigningAlgorithm != fh.SigningGenericHMACSHA256 {
 		t.Fatalf("clearing the secret: %q %v", got.SigningAlgorithm, err)
 	}
-	if _, err := s.Sources.Pause(c, u.UserID, srcs[2].SourceID); err != nil {
+	if _, err := s.Sources.Update(c, u.UserID, srcs[2].SourceID, ferryhook.SourceUpdate{Status: new(fh.StatusPaused)}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Sources.Delete(c, u.UserID, srcs[3].SourceID); err != nil {
@@ -144,7 +144,7 @@ func TestServiceProfileWritesTheServiceVocabulary_FH11(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Connections.Pause(c, u.UserID, srcs[0].SourceID, conn.ConnectionID); err != nil {
+	if _, err := s.Connections.Update(c, u.UserID, srcs[0].SourceID, conn.ConnectionID, ferryhook.ConnectionUpdate{Status: new(fh.StatusPaused)}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Connections.Delete(c, u.UserID, srcs[0].SourceID, conn2.ConnectionID); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/table"
@@ -123,15 +124,26 @@ func (a *Auth) Delete(ctx context.Context, unique tn.AuthUnique) error {
 }
 
 func (a *Auth) byUser(user tn.UserID, scheme string) (table.Query, error) {
-	k, err := a.s.userKey(user)
-	if err != nil {
+	if err := user.Validate("Id"); err != nil {
 		return table.Query{}, err
 	}
-	prefix, err := tn.AuthByUserPrefix(scheme)
-	if err != nil {
-		return table.Query{}, err
+	q := a.s.auth.Partition(table.GSI1, tn.AuthRecord{UserID: user})
+	if scheme == "" {
+		return q, q.Err()
 	}
-	return table.Query{Index: table.GSI1, PK: k.PK, SK: table.SKBeginsWith(prefix)}, nil
+	// {unique:split} writes the scheme as the first of its two segments:
+	// one scheme's records begin with the index sort key of any of its
+	// values, cut after the scheme.
+	if strings.Contains(scheme, ":") {
+		return table.Query{}, table.Invalid("scheme", "%q holds ':'", scheme)
+	}
+	const probe = "v"
+	sk, err := a.s.auth.SortPrefix(table.GSI1, tn.AuthRecord{Unique: tn.NewAuthUnique(scheme, probe)})
+	if err != nil {
+		return table.Query{}, table.Invalid("scheme", "%v", err)
+	}
+	q.SK = table.SKBeginsWith(strings.TrimSuffix(sk, probe))
+	return q, nil
 }
 
 // GetByScheme returns the user's record of one scheme, such as "basic"
@@ -165,11 +177,10 @@ func (a *Auth) GetByScheme(ctx context.Context, user tn.UserID, scheme string) (
 // keeping a cursor, so it can resume): 3 for one page.
 func (a *Auth) DeleteAllByUser(ctx context.Context, user tn.UserID) error {
 	return a.deleteAllByUser.Do(ctx, func(ctx context.Context) error {
-		k, err := a.s.userKey(user)
-		if err != nil {
+		if err := user.Validate("Id"); err != nil {
 			return err
 		}
-		return a.s.purgeIndex(ctx, k.PK, mustPrefix(tn.AuthByUserPrefix("")))
+		return a.s.purgeIndex(ctx, a.s.auth.Partition(table.GSI1, tn.AuthRecord{UserID: user}))
 	})
 }
 

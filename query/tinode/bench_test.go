@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/singletable/singletable/entity/tn"
+	"github.com/singletable/singletable/keys"
 	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
@@ -74,7 +75,7 @@ func BenchmarkSave(b *testing.B) {
 				return err
 			}
 			item["PK"] = &types.AttributeValueMemberS{Value: "TOPIC#grpRaw"}
-			item["SK"] = &types.AttributeValueMemberS{Value: "MSG#" + tn.MustSeq(n+1)}
+			item["SK"] = &types.AttributeValueMemberS{Value: "MSG#" + keys.MustUint(uint64(n+1), tn.SeqWidth)}
 			item["_type"] = &types.AttributeValueMemberS{Value: tinode.TypeMessage}
 			_, err = cl.TransactWriteItems(c, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
 				{Update: &types.Update{TableName: aws.String(name), Key: key,
@@ -125,7 +126,7 @@ func BenchmarkSaveSameGuarantees(b *testing.B) {
 		tok++
 		token := "raw." + strconv.FormatInt(tok, 16) + "." + strconv.FormatInt(now.UnixNano(), 16)
 		item["PK"] = &types.AttributeValueMemberS{Value: "TOPIC#grpRaw"}
-		item["SK"] = &types.AttributeValueMemberS{Value: "MSG#" + tn.MustSeq(n+1)}
+		item["SK"] = &types.AttributeValueMemberS{Value: "MSG#" + keys.MustUint(uint64(n+1), tn.SeqWidth)}
 		item["_type"] = &types.AttributeValueMemberS{Value: tinode.TypeMessage}
 		item["_v"] = &types.AttributeValueMemberN{Value: "1"}
 		item["_wt"] = &types.AttributeValueMemberSS{Value: []string{token}}

@@ -132,16 +132,18 @@ func (cs *Credentials) GetActive(ctx context.Context, user tn.UserID, method str
 // request per 1 MB.
 func (cs *Credentials) List(ctx context.Context, user tn.UserID, method string, validatedOnly bool) ([]tn.Credential, error) {
 	return table.Run(ctx, cs.list, func(ctx context.Context) ([]tn.Credential, error) {
-		k, err := cs.s.userKey(user)
-		if err != nil {
+		if err := user.Validate("Id"); err != nil {
 			return nil, err
 		}
-		prefix, err := tn.CredPrefix(method)
-		if err != nil {
-			return nil, table.Invalid("Method", "%v", err)
+		if method != "" {
+			if err := checkMethod(method); err != nil {
+				return nil, err
+			}
 		}
+		q := cs.s.cred.Prefix(table.Primary, tn.Credential{User: user, Method: method})
+		q.Consistent = true
 		var out []tn.Credential
-		for c, err := range cs.s.cred.ListAll(ctx, table.Query{PK: k.PK, SK: table.SKBeginsWith(prefix), Consistent: true}) {
+		for c, err := range cs.s.cred.ListAll(ctx, q) {
 			if err != nil {
 				return nil, err
 			}
@@ -279,11 +281,10 @@ func (cs *Credentials) Unvalidated(ctx context.Context, before time.Time, limit 
 		if limit < 1 || limit > 1000 {
 			return nil, table.Invalid("limit", "%d is outside 1..1000", limit)
 		}
-		lo, hi, err := tn.CredUnvalidatedBefore(before)
-		if err != nil {
-			return nil, table.Invalid("before", "%v", err)
+		if before.IsZero() {
+			return nil, table.Invalid("before", "zero")
 		}
-		q := table.Query{Index: table.GSI2, PK: tn.CredUnvalidatedIndex.PK, SK: table.SKBetween(lo, hi)}
+		q := cs.s.cred.Range(table.GSI2, tn.Credential{}, tn.Credential{UpdatedAt: before})
 		var out []tn.UserID
 		seen := map[tn.UserID]bool{}
 		for c, err := range cs.s.cred.ListAll(ctx, q) {
@@ -307,8 +308,5 @@ func checkMethod(method string) error {
 	if method == "" {
 		return table.Invalid("Method", "empty")
 	}
-	if _, err := tn.CredPrefix(method); err != nil {
-		return table.Invalid("Method", "%v", err)
-	}
-	return nil
+	return tn.CheckKeyValue("Method", method)
 }

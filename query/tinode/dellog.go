@@ -212,8 +212,8 @@ func (ms *Messages) readDeletions(ctx context.Context, topic tn.TopicName, forUs
 		return table.Page[tn.DelMessage]{}, err
 	}
 	pk := tk.PK
-	lo, _ := tn.DelLogSK(max(since, 1))
-	hi, _ := tn.DelLogSK(tn.MaxSeqId)
+	lo := ms.s.del.Key(tn.DelMessage{Topic: topic, DelId: max(since, 1)}).SK
+	hi := ms.s.del.Key(tn.DelMessage{Topic: topic, DelId: tn.MaxSeqId}).SK
 	o, err := table.NewListOptions(append([]table.ListOption{table.Desc()}, opts...)...)
 	if err != nil {
 		return table.Page[tn.DelMessage]{}, err

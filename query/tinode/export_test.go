@@ -35,3 +35,8 @@ func TopicKey(s *Store, name tn.TopicName) (table.Key, error) { return s.topicKe
 func CredKey(s *Store, user tn.UserID, method, value string) (table.Key, error) {
 	return s.credKey(user, method, value)
 }
+
+// MessageKey is the key of message seq the store builds.
+func MessageKey(s *Store, topic tn.TopicName, seq int) (table.Key, error) {
+	return s.msgKey(topic, seq)
+}

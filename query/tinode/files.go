@@ -245,24 +245,11 @@ func (fs *Files) DeleteUnused(ctx context.Context, olderThan time.Time, limit in
 			return nil, table.Invalid("limit", "%d is outside 1..1000", limit)
 		}
 		// The partition without its shard segment (FILEUNUSED), which List
-		// reads shard by shard.
-		pk, err := tn.FileUnusedIndex.Partition(nil)
-		if err != nil {
-			return nil, err
-		}
-		lo, err := tn.FileUnusedIndex.SortPrefix(nil)
-		if err != nil {
-			return nil, err
-		}
-		sk := table.SKBeginsWith(lo)
+		// reads shard by shard: all of it, or the files before olderThan.
+		q := fs.s.file.Partition(table.GSI2, tn.File{})
 		if !olderThan.IsZero() {
-			lo, hi, err := tn.FileUnusedBefore(olderThan)
-			if err != nil {
-				return nil, table.Invalid("olderThan", "%v", err)
-			}
-			sk = table.SKBetween(lo, hi)
+			q = fs.s.file.Range(table.GSI2, tn.File{}, tn.File{UpdatedAt: olderThan})
 		}
-		q := table.Query{Index: table.GSI2, PK: pk, SK: sk}
 		var found []tn.File
 		for f, err := range fs.s.file.ListAll(ctx, q) {
 			if err != nil {

@@ -32,19 +32,20 @@ func (r SeqRange) Validate() error {
 	return nil
 }
 
-// bounds returns the sort-key range of Since <= SeqId < Before.
-func (r SeqRange) bounds() (lo, hi string, err error) {
+// bounds returns the sort-key range of Since <= SeqId < Before, the
+// message sort keys msgs builds.
+func (r SeqRange) bounds(msgs *table.Entity[tn.Message]) (lo, hi string, err error) {
 	if err = r.Validate(); err != nil {
-		return
-	}
-	if lo, err = tn.MessageSK(max(r.Since, 1)); err != nil {
 		return
 	}
 	top := tn.MaxSeqId
 	if r.Before > 0 {
 		top = r.Before - 1
 	}
-	hi, err = tn.MessageSK(top)
+	if lo, err = msgs.SortPrefix(table.Primary, tn.Message{SeqId: max(r.Since, 1)}); err != nil {
+		return
+	}
+	hi, err = msgs.SortPrefix(table.Primary, tn.Message{SeqId: top})
 	return
 }
 

@@ -198,10 +198,11 @@ func (ts *Topics) FindByTags(ctx context.Context, tags ...string) ([]TopicMatch,
 		var names []tn.TopicName
 		matched := map[tn.TopicName][]string{}
 		for _, g := range guards {
-			name, ok := tn.TopicNameFromKey(g.Owner)
-			if !ok {
-				continue
+			t, err := ts.s.topic.FromKey(g.Owner)
+			if err != nil {
+				continue // a user's tag (Users.FindByTags)
 			}
+			name := t.Id
 			tag, err := tn.TagFromUnique(g.Unique)
 			if err != nil {
 				return nil, err

@@ -18,9 +18,6 @@ func key[T any](e *table.Entity[T], fields T, checks ...error) (table.Key, error
 	return k, k.Err()
 }
 
-// seqErr is the error of a SeqId or DelId outside a sort key's 10 digits.
-func seqErr(_ string, err error) error { return err }
-
 func (s *Store) userKey(id tn.UserID) (table.Key, error) {
 	return key(s.user, tn.User{Id: id}, id.Validate("Id"))
 }
@@ -34,7 +31,7 @@ func (s *Store) subKey(topic tn.TopicName, user tn.UserID) (table.Key, error) {
 }
 
 func (s *Store) msgKey(topic tn.TopicName, seq int) (table.Key, error) {
-	return key(s.msg, tn.Message{Topic: topic, SeqId: seq}, topic.Validate("Topic"), seqErr(tn.MessageSK(seq)))
+	return key(s.msg, tn.Message{Topic: topic, SeqId: seq}, topic.Validate("Topic"), tn.CheckSeq("SeqId", seq))
 }
 
 func (s *Store) authKey(u tn.AuthUnique) (table.Key, error) {
@@ -42,7 +39,7 @@ func (s *Store) authKey(u tn.AuthUnique) (table.Key, error) {
 }
 
 func (s *Store) delKey(topic tn.TopicName, delID int) (table.Key, error) {
-	return key(s.del, tn.DelMessage{Topic: topic, DelId: delID}, topic.Validate("Topic"), seqErr(tn.DelLogSK(delID)))
+	return key(s.del, tn.DelMessage{Topic: topic, DelId: delID}, topic.Validate("Topic"), tn.CheckSeq("DelId", delID))
 }
 
 func (s *Store) credKey(user tn.UserID, method, value string) (table.Key, error) {

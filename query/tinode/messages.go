@@ -349,7 +349,7 @@ func (ms *Messages) History(ctx context.Context, topic tn.TopicName, f HistoryFi
 			return table.Page[tn.Message]{}, err
 		}
 		pk := tk.PK
-		lo, hi, err := f.Seq.bounds()
+		lo, hi, err := f.Seq.bounds(ms.s.msg)
 		if err != nil {
 			return table.Page[tn.Message]{}, err
 		}
@@ -428,7 +428,7 @@ func (ms *Messages) DeleteForAll(ctx context.Context, topic tn.TopicName, since,
 
 // rewrite patches the messages of a SeqId range, a page per transaction.
 func (ms *Messages) rewrite(ctx context.Context, topic tn.TopicName, since, before int, change func(*tn.Message) (table.Patch, bool)) (int, error) {
-	lo, hi, err := SeqRange{Since: since, Before: before}.bounds()
+	lo, hi, err := SeqRange{Since: since, Before: before}.bounds(ms.s.msg)
 	if err != nil {
 		return 0, err
 	}

@@ -305,7 +305,7 @@ func (ms *Messages) Newest(ctx context.Context, topic tn.TopicName, l table.Layo
 			return tn.Message{}, err
 		}
 		pk := tk.PK
-		lo, hi, err := SeqRange{}.bounds()
+		lo, hi, err := SeqRange{}.bounds(ms.s.msg)
 		if err != nil {
 			return tn.Message{}, err
 		}

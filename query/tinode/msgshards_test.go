@@ -266,9 +266,9 @@ func TestReshardNeedsTheShardedProfile(t *testing.T) {
 // getInput is a raw GetItem of message seq in partition pk.
 func getInput(s *tinode.Store, pk string, seq int) *dynamodb.GetItemInput {
 	sc := s.Table().Schema()
-	sk, _ := tn.MessageSK(seq)
+	k, _ := tinode.MessageKey(s, "t", seq)
 	return &dynamodb.GetItemInput{TableName: aws.String(s.Table().Name()), ConsistentRead: aws.Bool(true), Key: map[string]types.AttributeValue{
-		sc.PK: &types.AttributeValueMemberS{Value: pk}, sc.SK: &types.AttributeValueMemberS{Value: sk},
+		sc.PK: &types.AttributeValueMemberS{Value: pk}, sc.SK: &types.AttributeValueMemberS{Value: k.SK},
 	}}
 }
 

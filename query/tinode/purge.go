@@ -9,13 +9,13 @@ import (
 // purgePage is how many items a purge reads and deletes per round.
 const purgePage = 100
 
-// purgeIndex deletes every item whose GSI1 key is pk with a sort key
-// starting with prefix, a page at a time (Query on GSI1, then
+// purgeIndex deletes every item q reads in a GSI, a page at a time (Query on GSI1, then
 // BatchWriteItem of their primary keys), until none is left. Deleted items
 // leave the index, so each round starts again from the top: no cursor to
 // lose, and a stopped purge resumes where it ended.
-func (s *Store) purgeIndex(ctx context.Context, pk, prefix string) error {
-	return s.purge(ctx, table.Query{Index: table.GSI1, PK: pk, SK: table.SKBeginsWith(prefix), Limit: purgePage})
+func (s *Store) purgeIndex(ctx context.Context, q table.Query) error {
+	q.Limit = purgePage
+	return s.purge(ctx, q)
 }
 
 // purgePartition deletes the items of partition pk matching sk.

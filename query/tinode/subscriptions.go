@@ -319,15 +319,10 @@ func (s *Store) retry(ctx context.Context, attempt func() error) error {
 // cursor continues.
 func (ss *Subscriptions) ListByUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
 	return table.Run(ctx, ss.listByUser, func(ctx context.Context) (table.Page[tn.Subscription], error) {
-		k, err := ss.s.userKey(user)
-		if err != nil {
+		if err := user.Validate("Id"); err != nil {
 			return table.Page[tn.Subscription]{}, err
 		}
-		lo, hi, err := tn.SubscriptionsUpdatedSince(f.UpdatedSince)
-		if err != nil {
-			return table.Page[tn.Subscription]{}, table.Invalid("UpdatedSince", "%v", err)
-		}
-		q := table.Query{Index: table.GSI1, PK: k.PK, SK: table.SKBetween(lo, hi)}
+		q := ss.s.sub.Range(table.GSI1, tn.Subscription{User: user, UpdatedAt: f.UpdatedSince}, tn.Subscription{User: user})
 		return ss.list(ctx, q, f, opts)
 	})
 }

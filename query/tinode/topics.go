@@ -264,7 +264,11 @@ func (ts *Topics) Load(ctx context.Context, name tn.TopicName, opts ...table.Lis
 		var v TopicView
 		found := false
 		// MSG# < SUB# < TOPIC; the deletion log (DEL#) below is left out.
-		q := o.Apply(table.Query{PK: pk, SK: table.SKBetween(tn.MessagePrefix(), tn.TopicKeys.SK)})
+		msgs, err := ts.s.msg.SortPrefix(table.Primary, tn.Message{})
+		if err != nil {
+			return TopicView{}, err
+		}
+		q := o.Apply(table.Query{PK: pk, SK: table.SKBetween(msgs, tk.SK)})
 		q.Desc = true // the topic item first
 		v.Cursor, err = ts.s.t.ReadCollection(ctx, q,
 			table.Into(ts.s.topic, func(t tn.Topic) { v.Topic, found = t, true }),
@@ -299,7 +303,7 @@ func (ts *Topics) Load(ctx context.Context, name tn.TopicName, opts ...table.Lis
 			return TopicView{}, err
 		}
 		// History's key condition, so MessageCursor continues History.
-		lo, hi, err := SeqRange{}.bounds()
+		lo, hi, err := SeqRange{}.bounds(ts.s.msg)
 		if err != nil {
 			return TopicView{}, err
 		}

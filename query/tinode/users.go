@@ -194,12 +194,12 @@ func (us *Users) LookupTag(ctx context.Context, tag string) (tn.UniqueTag, error
 		if err != nil {
 			return tn.UniqueTag{}, err
 		}
-		id, err := tn.UserIDFromKey(owner)
+		holder, err := us.s.user.FromKey(owner)
 		if err != nil {
 			// a topic's tag (Topics.FindByTags finds it)
 			return tn.UniqueTag{}, fmt.Errorf("lookup tag %q: held by %s, not a user: %w", tag, owner.PK, table.ErrNotFound)
 		}
-		return tn.UniqueTag{Id: tag, Source: id}, nil
+		return tn.UniqueTag{Id: tag, Source: holder.Id}, nil
 	})
 }
 
@@ -285,10 +285,11 @@ func (us *Users) FindByTags(ctx context.Context, tags ...string) ([]UserMatch, e
 		var ids []tn.UserID
 		matched := map[tn.UserID][]string{}
 		for _, g := range guards {
-			id, err := tn.UserIDFromKey(g.Owner)
+			u, err := us.s.user.FromKey(g.Owner)
 			if err != nil {
 				continue // a topic's tag (Topics.FindByTags)
 			}
+			id := u.Id
 			tag, err := tn.TagFromUnique(g.Unique)
 			if err != nil {
 				return nil, err
@@ -387,18 +388,11 @@ func (us *Users) Delete(ctx context.Context, id tn.UserID) error {
 		if err := us.s.Creds.Delete(ctx, id, "", ""); err != nil {
 			return fmt.Errorf("delete user %s: credentials: %w", id, err)
 		}
-		if err := us.s.purgeIndex(ctx, k.PK, mustPrefix(tn.AuthByUserPrefix(""))); err != nil {
+		if err := us.s.purgeIndex(ctx, us.s.auth.Partition(table.GSI1, tn.AuthRecord{UserID: id})); err != nil {
 			return fmt.Errorf("delete user %s: auth records: %w", id, err)
 		}
 		return us.s.user.Delete(ctx, k)
 	})
-}
-
-func mustPrefix(p string, err error) string {
-	if err != nil {
-		panic(err)
-	}
-	return p
 }
 
 // now is the table's clock (table.Options.Now), in UTC, to the
