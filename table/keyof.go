@@ -3,11 +3,13 @@ package table
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 
 	"github.com/guregu/dynamo/v2"
 	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/keytmpl"
+	"github.com/singletable/singletable/keys"
 )
 
 // Keys and queries from the declaration. A caller never writes a key's
@@ -50,7 +52,7 @@ func (e *Entity[T]) Partition(ix Index, fields T) Query {
 // to the first field fields leaves empty, each built as a write builds it
 // and followed by the delimiter ("SUB#" never matches "SUBUPD#..."); all
 // of them set, the sort key equals the whole key. With no sort-key field
-// set it is [Entity.Partition]'s query. So a query by a partition and the
+// set (a field at its zero value is unset) it is [Entity.Partition]'s query. So a query by a partition and the
 // leading part of a sort key is written with typed fields, never a string:
 //
 //	page, err := jobs.List(ctx, jobs.Prefix(table.GSI2, Job{AccountID: a, Status: "running"}))
@@ -63,13 +65,9 @@ func (e *Entity[T]) Prefix(ix Index, fields T) Query { return e.narrow("prefix",
 // fields set build.
 func (e *Entity[T]) narrow(op string, ix Index, fields T, bySort bool) Query {
 	fail := func(err error) Query { return Query{Index: ix, err: opErr(op, e.def.Type, Key{}, err)} }
-	pk, sk := e.decl.pk, e.decl.sk
-	if ix != Primary {
-		pair, ok := e.decl.indexes[ix]
-		if !ok {
-			return fail(&ValidationError{Entity: e.def.Type, Field: fmt.Sprintf("GSI%d", ix), Reason: "no template for this index in the entity's Def.IndexKeys"})
-		}
-		pk, sk = pair[0], pair[1]
+	pk, sk, err := e.templates(ix)
+	if err != nil {
+		return fail(err)
 	}
 	av, err := e.decl.encode(&fields)
 	if err != nil {
@@ -83,11 +81,13 @@ func (e *Entity[T]) narrow(op string, ix Index, fields T, bySort bool) Query {
 		return fail(err)
 	}
 	q := Query{Index: ix, PK: v}
-	var lead keytmpl.Item
+	var p string
+	var whole bool
 	if bySort {
-		lead = av
+		p, whole, _, err = sortBound(sk, av, reflect.ValueOf(&fields).Elem())
+	} else {
+		p, whole, err = sk.Prefix(nil)
 	}
-	p, whole, err := sk.Prefix(lead)
 	if err != nil {
 		return fail(err)
 	}
@@ -97,6 +97,120 @@ func (e *Entity[T]) narrow(op string, ix Index, fields T, bySort bool) Query {
 		q.SK = SKBeginsWith(p)
 	}
 	return q
+}
+
+// templates returns index ix's key templates ([Primary]: the table's).
+func (e *Entity[T]) templates(ix Index) (pk, sk keytmpl.Template, err error) {
+	if ix == Primary {
+		return e.decl.pk, e.decl.sk, nil
+	}
+	pair, ok := e.decl.indexes[ix]
+	if !ok {
+		return nil, nil, &ValidationError{Entity: e.def.Type, Field: fmt.Sprintf("GSI%d", ix), Reason: "no template for this index in the entity's Def.IndexKeys"}
+	}
+	return pair[0], pair[1], nil
+}
+
+// Range returns [Entity.Partition]'s query of index ix narrowed to the
+// sort keys from the start of the keys from's sort-key fields begin up to,
+// not including, the keys to's begin: each bound is the sort key's leading
+// fields set, as [Entity.Prefix] builds them. A bound that sets no
+// sort-key field is open: from starts at the template's literal prefix,
+// to ends after every key beginning with it. So a time range over
+// "SUBUPD#{UpdatedAt:ts}#{Topic}" is
+//
+//	subs.Range(table.GSI1, Sub{User: u, UpdatedAt: since}, Sub{User: u})
+//
+// sent as SK BETWEEN SUBUPD#{since} AND SUBUPD$ ('$' follows the
+// delimiter '#'), and one before t, from Sub{} to Sub{UpdatedAt: t}, as
+// SK BETWEEN SUBUPD# AND SUBUPD#{t}. A to that sets every sort-key field
+// is a whole key, included. from and to must build the same partition.
+// Errors as [Entity.Partition], and a reversed range, before any request.
+func (e *Entity[T]) Range(ix Index, from, to T) Query {
+	q := e.Partition(ix, from)
+	if q.err != nil {
+		return q
+	}
+	fail := func(err error) Query { q.err = opErr("range", e.def.Type, Key{}, err); return q }
+	if qt := e.Partition(ix, to); qt.err != nil {
+		return qt
+	} else if qt.PK != q.PK {
+		return fail(&ValidationError{Entity: e.def.Type, Field: "partition", Reason: fmt.Sprintf("from and to are in different partitions (%s, %s)", q.PK, qt.PK), Key: true})
+	}
+	_, sk, _ := e.templates(ix)
+	var b [2]string
+	for i, f := range []*T{&from, &to} {
+		av, err := e.decl.encode(f)
+		if err != nil {
+			return fail(err)
+		}
+		p, whole, set, err := sortBound(sk, av, reflect.ValueOf(f).Elem())
+		if err != nil {
+			return fail(err)
+		}
+		switch {
+		case whole:
+		case set:
+			p = strings.TrimSuffix(p, keys.Delimiter) // below every key it begins
+		case i == 1 && strings.HasSuffix(p, keys.Delimiter):
+			p = strings.TrimSuffix(p, keys.Delimiter) + string(rune(keys.Delimiter[0]+1)) // after every key it begins
+		case i == 1 && p != "":
+			p += top
+		}
+		b[i] = p
+	}
+	switch {
+	case b[1] != "" && b[1] < b[0]:
+		return fail(&ValidationError{Entity: e.def.Type, Field: keytmpl.JoinAttrs(sk.Attrs()), Reason: fmt.Sprintf("reversed range: to %s is before from %s", b[1], b[0]), Key: true})
+	case b[0] == "" && b[1] == "":
+		q.SK = SKCond{}
+	case b[1] == "":
+		q.SK = SKGreaterEq(b[0])
+	case b[0] == "":
+		q.SK = SKLessEq(b[1])
+	default:
+		q.SK = SKBetween(b[0], b[1])
+	}
+	return q
+}
+
+// SortPrefix returns the start of index ix's sort keys that the leading
+// sort-key fields set in fields build, as [Entity.Prefix] narrows to:
+// "MSG#" for a message template MSG#{SeqId}, when a query's bound, not a
+// begins_with, needs it. All of them set, it is the whole sort key. A bad
+// value gives a *[ValidationError], a key that cannot be built.
+func (e *Entity[T]) SortPrefix(ix Index, fields T) (string, error) {
+	_, sk, err := e.templates(ix)
+	var av Item
+	if err == nil {
+		av, err = e.decl.encode(&fields)
+	}
+	var p string
+	if err == nil {
+		p, _, _, err = sortBound(sk, av, reflect.ValueOf(&fields).Elem())
+	}
+	if err != nil {
+		return "", opErr("sortprefix", e.def.Type, Key{}, err)
+	}
+	return p, nil
+}
+
+// sortBound returns the prefix of sort-key template sk that the leading
+// sort-key fields set in av build (a field of v at its zero value is
+// unset, and removed from av), whether it is a whole key, and whether any
+// sort-key field is set.
+func sortBound(sk keytmpl.Template, av Item, v reflect.Value) (p string, whole, set bool, err error) {
+	info := codec.FieldsOf(v.Type())
+	for _, a := range sk.Attrs() {
+		if fi, ok := info[a]; ok {
+			if f, ferr := v.FieldByIndexErr(fi.Index); ferr == nil && f.IsZero() {
+				delete(av, a)
+			}
+		}
+	}
+	lit, _, _ := sk.Prefix(nil)
+	p, whole, err = sk.Prefix(av)
+	return p, whole, p != lit, err
 }
 
 // FromKey returns the item named by primary key k with only its key
