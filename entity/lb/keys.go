@@ -25,12 +25,11 @@ const (
 // Key templates of the single table (see the mapping table in
 // query/listbackup): the one statement of each key's shape. The store's
 // Defs declare them (query/listbackup), the engine writes items by them,
-// and every key the store reads by (an item's key, a Query's partition, a
-// sort-key prefix or bound) is built and parsed with them
-// ([table.Template.Key], [table.Template.Partition],
-// [table.Template.SortPrefix], [table.Template.Parse]). A ":shard"
-// segment takes its count from the deployment's profile
-// (Options.IndexShards; [table.Template.WithShards]).
+// and every key the store reads by is built from typed fields through
+// the entity declared with them ([table.Entity.Key],
+// [table.Entity.Partition], [table.Entity.Prefix]) and parsed back with
+// [table.Entity.FromKey]. A ":shard" segment takes its count from the
+// deployment's profile (Options.IndexShards; [table.Template.WithShards]).
 var (
 	// UserKeys: a user's profile, in the user's partition (with the
 	// user's memberships).
@@ -225,228 +224,15 @@ var (
 	CatalogSourcePlatformIndex = table.Template{PK: "CATSOURCES#{platformId}", SK: "SOURCE#{platformSourceId}"}
 )
 
-// TimeKey returns t as a sortable key segment (keys.Timestamp), or a
-// *table.ValidationError naming field.
-func TimeKey(field string, t time.Time) (string, error) {
+// CheckTime returns a *table.ValidationError naming field unless t can
+// be a sortable key segment ([keys.Timestamp], what a ":ts" segment
+// holds): set, and in the years it encodes.
+func CheckTime(field string, t time.Time) error {
 	if t.IsZero() {
-		return "", &table.ValidationError{Field: field, Reason: "required", Key: true}
+		return &table.ValidationError{Field: field, Reason: "required", Key: true}
 	}
-	s, err := keys.Timestamp(t)
-	if err != nil {
-		return "", &table.ValidationError{Field: field, Reason: err.Error(), Key: true}
+	if _, err := keys.Timestamp(t); err != nil {
+		return &table.ValidationError{Field: field, Reason: err.Error(), Key: true}
 	}
-	return s, nil
-}
-
-// TimeValue returns t as a template value (RFC 3339 with nanoseconds,
-// UTC), after the checks of [TimeKey]: what a ":ts" segment is built
-// from.
-func TimeValue(field string, t time.Time) (string, error) {
-	if _, err := TimeKey(field, t); err != nil {
-		return "", err
-	}
-	return t.UTC().Format(time.RFC3339Nano), nil
-}
-
-// UserKey is USER#{userId} / PROFILE.
-func UserKey(id UserID) (table.Key, error) {
-	if err := id.Validate("userId"); err != nil {
-		return table.Key{}, err
-	}
-	return UserKeys.Key(map[string]string{"userId": string(id)})
-}
-
-// MembershipKey is USER#{userId} / MEMBER#{accountId}.
-func MembershipKey(u UserID, a AccountID) (table.Key, error) {
-	if err := first(u.Validate("userId"), a.Validate("accountId")); err != nil {
-		return table.Key{}, err
-	}
-	return MembershipKeys.Key(map[string]string{"userId": string(u), "accountId": string(a)})
-}
-
-// AccountKey is ACCOUNT#{accountId} / PROFILE.
-func AccountKey(id AccountID) (table.Key, error) {
-	if err := id.Validate("accountId"); err != nil {
-		return table.Key{}, err
-	}
-	return AccountKeys.Key(map[string]string{"accountId": string(id)})
-}
-
-// TeamKey is TEAM#{teamId} / TEAM.
-func TeamKey(id TeamID) (table.Key, error) {
-	if err := id.Validate("teamId"); err != nil {
-		return table.Key{}, err
-	}
-	return TeamKeys.Key(map[string]string{"teamId": string(id)})
-}
-
-// SourceKey is SOURCE#{sourceId} / SOURCE.
-func SourceKey(id SourceID) (table.Key, error) {
-	if err := id.Validate("sourceId"); err != nil {
-		return table.Key{}, err
-	}
-	return SourceKeys.Key(map[string]string{"sourceId": string(id)})
-}
-
-// OAuthTokenKey is SOURCE#{sourceId} / OAUTH.
-func OAuthTokenKey(id SourceID) (table.Key, error) {
-	if err := id.Validate("sourceId"); err != nil {
-		return table.Key{}, err
-	}
-	return OAuthTokenKeys.Key(map[string]string{"sourceId": string(id)})
-}
-
-// ScheduleKey is SOURCE#{sourceId} / SCHED#{scheduleId}.
-func ScheduleKey(src SourceID, id ScheduleID) (table.Key, error) {
-	if err := first(src.Validate("sourceId"), id.Validate("scheduleId")); err != nil {
-		return table.Key{}, err
-	}
-	return ScheduleKeys.Key(map[string]string{"sourceId": string(src), "scheduleId": string(id)})
-}
-
-// RunKey is SOURCE#{sourceId} / RUN#{startedAt}#{syncId}.
-func RunKey(src SourceID, startedAt time.Time, id SyncID) (table.Key, error) {
-	ts, err := TimeValue("startedAt", startedAt)
-	if err := first(src.Validate("sourceId"), id.Validate("syncId"), err); err != nil {
-		return table.Key{}, err
-	}
-	return RunKeys.Key(map[string]string{"sourceId": string(src), "startedAt": ts, "syncId": string(id)})
-}
-
-// ActivityKey is ACTIVITY#{accountId} / EVT#{createdAt}#{eventId}.
-func ActivityKey(a AccountID, createdAt time.Time, id EventID) (table.Key, error) {
-	ts, err := TimeValue("createdAt", createdAt)
-	if err := first(a.Validate("accountId"), id.Validate("eventId"), err); err != nil {
-		return table.Key{}, err
-	}
-	return ActivityKeys.Key(map[string]string{"accountId": string(a), "createdAt": ts, "eventId": string(id)})
-}
-
-// JobKey is JOB#{jobId} / JOB.
-func JobKey(id JobID) (table.Key, error) {
-	if err := id.Validate("jobId"); err != nil {
-		return table.Key{}, err
-	}
-	return JobKeys.Key(map[string]string{"jobId": string(id)})
-}
-
-// ConnectionKey is CONN#{connectionId} / CONN.
-func ConnectionKey(id ConnectionID) (table.Key, error) {
-	if err := id.Validate("connectionId"); err != nil {
-		return table.Key{}, err
-	}
-	return ConnectionKeys.Key(map[string]string{"connectionId": string(id)})
-}
-
-// OAuthStateKey is OAUTHSTATE#{state} / STATE.
-func OAuthStateKey(state string) (table.Key, error) {
-	if err := CheckID("state", state); err != nil {
-		return table.Key{}, err
-	}
-	return OAuthStateKeys.Key(map[string]string{"state": state})
-}
-
-// RefreshTokenKey is RTOKEN#{sha256 hex} / RTOKEN.
-func RefreshTokenKey(hash string) (table.Key, error) {
-	if err := CheckHash("refreshToken", hash); err != nil {
-		return table.Key{}, err
-	}
-	return RefreshTokenKeys.Key(map[string]string{"refreshToken": hash})
-}
-
-// TagKeyOf is TAGS#{accountId}#{resourceType} / TAG#{escaped tagKey}#{escaped tagValue}.
-func TagKeyOf(a AccountID, rt ResourceType, tagKey, tagValue string) (table.Key, error) {
-	if err := first(CheckTagPart("tagKey", tagKey), CheckTagPart("tagValue", tagValue)); err != nil {
-		return table.Key{}, err
-	}
-	if err := first(a.Validate("accountId"), rt.Check("resourceType")); err != nil {
-		return table.Key{}, err
-	}
-	return TagKeys.Key(map[string]string{"accountId": string(a), "resourceType": string(rt), "tagKey": tagKey, "tagValue": tagValue})
-}
-
-// NotificationKey is NOTIF#{userId} / N#{createdAt}#{notificationId}.
-func NotificationKey(u UserID, createdAt time.Time, id NotificationID) (table.Key, error) {
-	ts, err := TimeValue("createdAt", createdAt)
-	if err := first(u.Validate("userId"), id.Validate("notificationId"), err); err != nil {
-		return table.Key{}, err
-	}
-	return NotificationKeys.Key(map[string]string{"userId": string(u), "createdAt": ts, "notificationId": string(id)})
-}
-
-// APIKeyKey is APIKEY#{apiKeyId} / APIKEY.
-func APIKeyKey(id APIKeyID) (table.Key, error) {
-	if err := id.Validate("apiKeyId"); err != nil {
-		return table.Key{}, err
-	}
-	return APIKeyKeys.Key(map[string]string{"apiKeyId": string(id)})
-}
-
-// WebhookKey is WEBHOOK#{webhookId} / WEBHOOK.
-func WebhookKey(id WebhookID) (table.Key, error) {
-	if err := id.Validate("webhookId"); err != nil {
-		return table.Key{}, err
-	}
-	return WebhookKeys.Key(map[string]string{"webhookId": string(id)})
-}
-
-// TokenFamilyKey returns a family item's key: RTFAM#{tokenFamily} / FAMILY.
-func TokenFamilyKey(family TokenFamilyID) (table.Key, error) {
-	if err := family.Validate("tokenFamily"); err != nil {
-		return table.Key{}, err
-	}
-	return TokenFamilyKeys.Key(map[string]string{"tokenFamily": string(family)})
-}
-
-// ParseUserKey returns the userId of a user or membership key (its
-// partition, USER#{userId}).
-func ParseUserKey(k table.Key) (UserID, error) {
-	v, err := UserKeys.Parse(table.Key{PK: k.PK, SK: UserKeys.SK})
-	if err != nil {
-		return "", err
-	}
-	return UserID(v["userId"]), nil
-}
-
-// ParseAccountKey returns the accountId of an account or usage key (its
-// partition, ACCOUNT#{accountId}).
-func ParseAccountKey(k table.Key) (AccountID, error) {
-	v, err := AccountKeys.Parse(table.Key{PK: k.PK, SK: AccountKeys.SK})
-	if err != nil {
-		return "", err
-	}
-	return AccountID(v["accountId"]), nil
-}
-
-// ParseSourceKey returns the sourceId of a source-partition key (source,
-// OAuth tokens, schedules, runs: SOURCE#{sourceId}).
-func ParseSourceKey(k table.Key) (SourceID, error) {
-	v, err := SourceKeys.Parse(table.Key{PK: k.PK, SK: SourceKeys.SK})
-	if err != nil {
-		return "", err
-	}
-	return SourceID(v["sourceId"]), nil
-}
-
-// ParseTagKey returns the parts of a tag's key, tag key and value
-// unescaped.
-func ParseTagKey(k table.Key) (AccountID, ResourceType, string, string, error) {
-	v, err := TagKeys.Parse(k)
-	if err != nil {
-		return "", "", "", "", err
-	}
-	return AccountID(v["accountId"]), ResourceType(v["resourceType"]), v["tagKey"], v["tagValue"], nil
-}
-
-// ParseActivityKey returns the parts of an activity's key.
-func ParseActivityKey(k table.Key) (AccountID, time.Time, EventID, error) {
-	v, err := ActivityKeys.Parse(k)
-	if err != nil {
-		return "", time.Time{}, "", err
-	}
-	t, err := time.Parse(time.RFC3339Nano, v["createdAt"])
-	if err != nil {
-		return "", time.Time{}, "", err
-	}
-	return AccountID(v["accountId"]), t, EventID(v["eventId"]), nil
+	return nil
 }

@@ -64,7 +64,7 @@ func (s *Accounts) Create(ctx context.Context, a *lb.Account) error {
 		if err != nil {
 			return err
 		}
-		pk, err := lb.AccountKey(a.ParentAccountID)
+		pk, err := key(s.e.accounts, lb.Account{AccountID: a.ParentAccountID}, a.ParentAccountID.Validate("accountId"))
 		if err != nil {
 			return err
 		}
@@ -97,7 +97,7 @@ func (s *Accounts) Create(ctx context.Context, a *lb.Account) error {
 // account, LB-63).
 func (s *Accounts) Get(ctx context.Context, id lb.AccountID) (lb.Account, error) {
 	return table.Run(ctx, s.get, func(ctx context.Context) (lb.Account, error) {
-		k, err := lb.AccountKey(id)
+		k, err := key(s.e.accounts, lb.Account{AccountID: id}, id.Validate("accountId"))
 		if err != nil {
 			return lb.Account{}, err
 		}
@@ -120,16 +120,12 @@ func (s *Accounts) ListChildren(ctx context.Context, parent lb.AccountID, typ lb
 		if err := parent.Validate("parentAccountId"); err != nil {
 			return table.Page[lb.Account]{}, err
 		}
-		pk := vals{"parentAccountId": string(parent)}
-		q, err := inPartition(table.GSI1, lb.AccountChildrenIndex, pk)
+		q := partition(s.e.accounts, table.GSI1, lb.Account{ParentAccountID: parent})
 		if typ != "" {
 			if err := typ.Check("accountType"); err != nil {
 				return table.Page[lb.Account]{}, err
 			}
-			q, err = inPrefix(table.GSI1, lb.AccountChildrenIndex, pk, vals{"accountType": string(typ)})
-		}
-		if err != nil {
-			return table.Page[lb.Account]{}, err
+			q = s.e.accounts.Prefix(table.GSI1, lb.Account{ParentAccountID: parent, AccountType: typ})
 		}
 		return s.e.accounts.List(ctx, q, opts...)
 	})
@@ -152,18 +148,14 @@ func (s *Accounts) ListSubtree(ctx context.Context, path string, opts ...table.L
 		if err := lb.CheckPath("accountPath", path); err != nil {
 			return table.Page[lb.Account]{}, err
 		}
-		// The whole path is the prefix: a sort key, not a SortPrefix (which
-		// would add a delimiter after it).
-		q, err := inPartition(table.GSI3, lb.AccountTreeIndex, vals{"accountPath": path})
+		// The whole path is the prefix: the GSI3 key an account at path
+		// has, its sort key not followed by a delimiter.
+		ks, err := s.e.accounts.IndexKeysOf(&lb.Account{AccountPath: path})
 		if err != nil {
 			return table.Page[lb.Account]{}, err
 		}
-		sk, err := lb.AccountTreeIndex.SortKey(vals{"accountPath": path})
-		if err != nil {
-			return table.Page[lb.Account]{}, err
-		}
-		q.SK = table.SKBeginsWith(sk)
-		return s.e.accounts.List(ctx, q, opts...)
+		k := ks[table.GSI3]
+		return s.e.accounts.List(ctx, table.Query{Index: table.GSI3, PK: k.PK, SK: table.SKBeginsWith(k.SK)}, opts...)
 	})
 }
 
@@ -237,7 +229,7 @@ func (s *Memberships) Add(ctx context.Context, m *lb.Membership) error {
 // *table.ValidationError, table.ErrNotFound.
 func (s *Memberships) SetRole(ctx context.Context, user lb.UserID, account lb.AccountID, role lb.MemberRole) (lb.Membership, error) {
 	return table.Run(ctx, s.setRole, func(ctx context.Context) (lb.Membership, error) {
-		k, err := lb.MembershipKey(user, account)
+		k, err := key(s.e.memberships, lb.Membership{UserID: user, AccountID: account}, user.Validate("userId"), account.Validate("accountId"))
 		if err != nil {
 			return lb.Membership{}, err
 		}
@@ -257,16 +249,12 @@ func (s *Memberships) ListByAccount(ctx context.Context, account lb.AccountID, r
 		if err := account.Validate("accountId"); err != nil {
 			return table.Page[lb.Membership]{}, err
 		}
-		pk := vals{"accountId": string(account)}
-		q, err := inPartition(table.GSI1, lb.MembershipRoleIndex, pk)
+		q := partition(s.e.memberships, table.GSI1, lb.Membership{AccountID: account})
 		if role != "" {
 			if err := role.Check("role"); err != nil {
 				return table.Page[lb.Membership]{}, err
 			}
-			q, err = inPrefix(table.GSI1, lb.MembershipRoleIndex, pk, vals{"role": string(role)})
-		}
-		if err != nil {
-			return table.Page[lb.Membership]{}, err
+			q = s.e.memberships.Prefix(table.GSI1, lb.Membership{AccountID: account, Role: role})
 		}
 		return s.e.memberships.List(ctx, q, opts...)
 	})
@@ -312,7 +300,7 @@ func (s *Teams) Create(ctx context.Context, t *lb.Team) error {
 // Errors: *table.ValidationError, table.ErrNotFound.
 func (s *Teams) Get(ctx context.Context, id lb.TeamID) (lb.Team, error) {
 	return table.Run(ctx, s.get, func(ctx context.Context) (lb.Team, error) {
-		k, err := lb.TeamKey(id)
+		k, err := key(s.e.teams, lb.Team{TeamID: id}, id.Validate("teamId"))
 		if err != nil {
 			return lb.Team{}, err
 		}
@@ -328,11 +316,7 @@ func (s *Teams) ListByAccount(ctx context.Context, account lb.AccountID, opts ..
 		if err := account.Validate("accountId"); err != nil {
 			return table.Page[lb.Team]{}, err
 		}
-		q, err := inPartition(table.GSI1, lb.TeamAccountIndex, vals{"accountId": string(account)})
-		if err != nil {
-			return table.Page[lb.Team]{}, err
-		}
-		return s.v().List(ctx, q, opts...)
+		return s.v().List(ctx, partition(s.e.teams, table.GSI1, lb.Team{AccountID: account}), opts...)
 	})
 }
 

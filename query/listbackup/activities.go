@@ -3,6 +3,7 @@ package listbackup
 import (
 	"context"
 	"iter"
+	"time"
 
 	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/table"
@@ -115,7 +116,7 @@ func (s *Jobs) Create(ctx context.Context, jb *lb.Job) error {
 // Errors: *table.ValidationError, table.ErrNotFound.
 func (s *Jobs) Get(ctx context.Context, id lb.JobID) (lb.Job, error) {
 	return table.Run(ctx, s.get, func(ctx context.Context) (lb.Job, error) {
-		k, err := lb.JobKey(id)
+		k, err := key(s.e.jobs, lb.Job{JobID: id}, id.Validate("jobId"))
 		if err != nil {
 			return lb.Job{}, err
 		}
@@ -129,7 +130,7 @@ func (s *Jobs) Get(ctx context.Context, id lb.JobID) (lb.Job, error) {
 // Pattern: LB-24 (its write side).
 func (s *Jobs) Update(ctx context.Context, id lb.JobID, change func(*lb.Job) error) (lb.Job, error) {
 	return table.Run(ctx, s.update, func(ctx context.Context) (lb.Job, error) {
-		k, err := lb.JobKey(id)
+		k, err := key(s.e.jobs, lb.Job{JobID: id}, id.Validate("jobId"))
 		if err != nil {
 			return lb.Job{}, err
 		}
@@ -145,10 +146,7 @@ func (s *Jobs) ListByAccount(ctx context.Context, account lb.AccountID, opts ...
 		if err := account.Validate("accountId"); err != nil {
 			return table.Page[lb.Job]{}, err
 		}
-		q, err := inPrefix(table.GSI1, lb.JobCreatedIndex, vals{"accountId": string(account)}, nil)
-		if err != nil {
-			return table.Page[lb.Job]{}, err
-		}
+		q := s.e.jobs.Partition(table.GSI1, lb.Job{AccountID: account})
 		q.Desc = true
 		return s.v().List(ctx, q, opts...)
 	})
@@ -169,11 +167,14 @@ func (s *Jobs) ListByStatus(ctx context.Context, account lb.AccountID, st lb.Job
 		if err := first(account.Validate("accountId"), st.Check("status")); err != nil {
 			return table.Page[lb.Job]{}, err
 		}
-		q, err := inPrefix(table.GSI2, lb.JobStatusIndex, vals{"accountId": string(account)}, vals{"status": string(st)})
+		// The time left unset: STATUS#{status}# (Entity.Prefix would read a
+		// zero createdAt as set).
+		p, err := s.e.jobs.SortPrefixAt(table.GSI2, lb.Job{AccountID: account, Status: st}, "createdAt", time.Time{})
 		if err != nil {
 			return table.Page[lb.Job]{}, err
 		}
-		q.Desc = true
+		q := partition(s.e.jobs, table.GSI2, lb.Job{AccountID: account})
+		q.SK, q.Desc = table.SKBeginsWith(p), true
 		return s.v().List(ctx, q, opts...)
 	})
 }
@@ -194,11 +195,7 @@ func (s *Jobs) ListBySource(ctx context.Context, src lb.SourceID, opts ...table.
 		if err := src.Validate("sourceId"); err != nil {
 			return table.Page[lb.Job]{}, err
 		}
-		q, err := inPartition(table.GSI3, lb.JobSourceIndex, vals{"sourceId": string(src)})
-		if err != nil {
-			return table.Page[lb.Job]{}, err
-		}
-		return s.v().List(ctx, q, opts...)
+		return s.v().List(ctx, partition(s.e.jobs, table.GSI3, lb.Job{SourceID: src}), opts...)
 	})
 }
 

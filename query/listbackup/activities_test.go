@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/singletable/singletable/entity/lb"
+	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 )
 
@@ -77,7 +78,7 @@ func TestActivities_LB18_LB19_LB20_LB21_LB22(t *testing.T) {
 
 	// LB-22: the table's TTL attribute is event time + 90 days (not the
 	// event time), the document's timestamp stays the event time.
-	k, _ := lb.ActivityKey("a1", t0, "e1")
+	k := listbackup.Key(lb.Activity{AccountID: "a1", CreatedAt: t0, EventID: "e1"})
 	item := raw(t, f, k)
 	if got, want := numAttr(t, item, "ttl"), t0.Add(90*24*time.Hour).Unix(); got != want {
 		t.Errorf("LB-22 ttl = %d, want %d", got, want)

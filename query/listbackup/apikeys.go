@@ -79,11 +79,7 @@ func (s *APIKeys) Validate(ctx context.Context, key string) (lb.APIKey, error) {
 		}
 		// Confirmed by a consistent read of the key (GetByIndex): GSI lag never
 		// validates a revoked or deleted key.
-		q, err := inPartition(table.GSI1, lb.APIKeyHashIndex, vals{"apiKeyHash": lb.Hash(key)})
-		if err != nil {
-			return lb.APIKey{}, err
-		}
-		k, err := s.v().GetByIndex(ctx, q)
+		k, err := s.v().GetByIndex(ctx, partition(s.e.apiKeys, table.GSI1, lb.APIKey{APIKeyHash: lb.Hash(key)}))
 		if err != nil {
 			return lb.APIKey{}, fmt.Errorf("validate API key: %w", err)
 		}
@@ -100,7 +96,7 @@ func (s *APIKeys) Validate(ctx context.Context, key string) (lb.APIKey, error) {
 // Pattern: LB-53 (the read beside it).
 func (s *APIKeys) Get(ctx context.Context, id lb.APIKeyID) (lb.APIKey, error) {
 	return table.Run(ctx, s.get, func(ctx context.Context) (lb.APIKey, error) {
-		k, err := lb.APIKeyKey(id)
+		k, err := key(s.e.apiKeys, lb.APIKey{APIKeyID: id}, id.Validate("apiKeyId"))
 		if err != nil {
 			return lb.APIKey{}, err
 		}
@@ -118,10 +114,7 @@ func (s *APIKeys) ListByAccount(ctx context.Context, account lb.AccountID, st lb
 		if err := account.Validate("accountId"); err != nil {
 			return table.Page[lb.APIKey]{}, err
 		}
-		q, err := inPartition(table.GSI2, lb.APIKeyAccountIndex, vals{"accountId": string(account)})
-		if err != nil {
-			return table.Page[lb.APIKey]{}, err
-		}
+		q := partition(s.e.apiKeys, table.GSI2, lb.APIKey{AccountID: account})
 		q.Desc = true
 		if st != "" {
 			if err := st.Check("status"); err != nil {
@@ -145,7 +138,7 @@ func (s *APIKeys) AllByAccount(ctx context.Context, account lb.AccountID, st lb.
 // Errors: *table.ValidationError, table.ErrNotFound.
 func (s *APIKeys) Revoke(ctx context.Context, id lb.APIKeyID) (lb.APIKey, error) {
 	return table.Run(ctx, s.revoke, func(ctx context.Context) (lb.APIKey, error) {
-		k, err := lb.APIKeyKey(id)
+		k, err := key(s.e.apiKeys, lb.APIKey{APIKeyID: id}, id.Validate("apiKeyId"))
 		if err != nil {
 			return lb.APIKey{}, err
 		}
@@ -159,7 +152,7 @@ func (s *APIKeys) Revoke(ctx context.Context, id lb.APIKeyID) (lb.APIKey, error)
 // Pattern: LB-52 (its write side).
 func (s *APIKeys) TouchLastUsed(ctx context.Context, id lb.APIKeyID) error {
 	return s.touchLastUsed.Do(ctx, func(ctx context.Context) error {
-		k, err := lb.APIKeyKey(id)
+		k, err := key(s.e.apiKeys, lb.APIKey{APIKeyID: id}, id.Validate("apiKeyId"))
 		if err != nil {
 			return err
 		}
@@ -206,7 +199,7 @@ func (s *Webhooks) Create(ctx context.Context, w *lb.Webhook) error {
 // soft-deleted webhook, LB-67).
 func (s *Webhooks) Get(ctx context.Context, id lb.WebhookID) (lb.Webhook, error) {
 	return table.Run(ctx, s.get, func(ctx context.Context) (lb.Webhook, error) {
-		k, err := lb.WebhookKey(id)
+		k, err := key(s.e.webhooks, lb.Webhook{WebhookID: id}, id.Validate("webhookId"))
 		if err != nil {
 			return lb.Webhook{}, err
 		}
@@ -226,7 +219,7 @@ func (s *Webhooks) Get(ctx context.Context, id lb.WebhookID) (lb.Webhook, error)
 // table.ErrNotFound (missing or deleted).
 func (s *Webhooks) Update(ctx context.Context, id lb.WebhookID, change func(*lb.Webhook) error) (lb.Webhook, error) {
 	return table.Run(ctx, s.update, func(ctx context.Context) (lb.Webhook, error) {
-		k, err := lb.WebhookKey(id)
+		k, err := key(s.e.webhooks, lb.Webhook{WebhookID: id}, id.Validate("webhookId"))
 		if err != nil {
 			return lb.Webhook{}, err
 		}
@@ -258,7 +251,7 @@ func (s *Webhooks) Update(ctx context.Context, id lb.WebhookID, change func(*lb.
 // (missing or already deleted).
 func (s *Webhooks) Delete(ctx context.Context, id lb.WebhookID) error {
 	return s.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := lb.WebhookKey(id)
+		k, err := key(s.e.webhooks, lb.Webhook{WebhookID: id}, id.Validate("webhookId"))
 		if err != nil {
 			return err
 		}
@@ -282,11 +275,7 @@ func (s *Webhooks) ListActive(ctx context.Context, account lb.AccountID, opts ..
 		if err := account.Validate("accountId"); err != nil {
 			return table.Page[lb.Webhook]{}, err
 		}
-		q, err := inPartition(table.GSI1, lb.WebhookActiveIndex, vals{"accountId": string(account)})
-		if err != nil {
-			return table.Page[lb.Webhook]{}, err
-		}
-		return s.v().List(ctx, q, opts...)
+		return s.v().List(ctx, partition(s.e.webhooks, table.GSI1, lb.Webhook{AccountID: account}), opts...)
 	})
 }
 
@@ -310,10 +299,7 @@ func (s *Webhooks) ListActiveForEvent(ctx context.Context, account lb.AccountID,
 		if err := et.Check("eventType"); err != nil {
 			return table.Page[lb.Webhook]{}, err
 		}
-		q, err := inPartition(table.GSI1, lb.WebhookActiveIndex, vals{"accountId": string(account)})
-		if err != nil {
-			return table.Page[lb.Webhook]{}, err
-		}
+		q := partition(s.e.webhooks, table.GSI1, lb.Webhook{AccountID: account})
 		q.FilterContains = map[string]any{"events": string(et)}
 		return s.v().List(ctx, q, opts...)
 	})

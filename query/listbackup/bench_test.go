@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/singletable/singletable/entity/lb"
+	"github.com/singletable/singletable/keys"
 	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
@@ -73,12 +74,11 @@ func BenchmarkActivities(b *testing.B) {
 		i := n.Add(1)
 		at := base.Add(time.Duration(i) * time.Millisecond)
 		id := fmt.Sprint("e", i)
-		k, err := lb.ActivityKey("raw", at, lb.EventID(id))
-		if err != nil {
-			return nil, err
+		k := listbackup.Key(lb.Activity{AccountID: "raw", CreatedAt: at, EventID: lb.EventID(id)})
+		if k.Err() != nil {
+			return nil, k.Err()
 		}
-		ts, _ := lb.TimeKey("createdAt", at)
-		sk := ts + "#" + id
+		sk := keys.MustTimestamp(at) + "#" + id
 		return attributevalue.MarshalMap(rawActivity{PK: k.PK, SK: k.SK, GSI1PK: "ACTUSER#u1", GSI1SK: sk, GSI2PK: "ACTRES#raw#source", GSI2SK: sk,
 			GSI3PK: "ACTEVT#raw#source.created", GSI3SK: sk, Type: listbackup.TypeActivity, Version: 1,
 			TTL: at.Add(lb.ActivityRetention).Unix(), AccountID: "raw", EventID: id, UserID: "u1", EventType: "source.created",

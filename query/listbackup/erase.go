@@ -27,7 +27,7 @@ const erasePage = 100
 // a member).
 func (s *Memberships) Remove(ctx context.Context, user lb.UserID, account lb.AccountID) error {
 	return s.remove.Do(ctx, func(ctx context.Context) error {
-		k, err := lb.MembershipKey(user, account)
+		k, err := key(s.e.memberships, lb.Membership{UserID: user, AccountID: account}, user.Validate("userId"), account.Validate("accountId"))
 		if err != nil {
 			return err
 		}
@@ -51,7 +51,7 @@ func (s *Memberships) leaveTeams(ctx context.Context, user lb.UserID, account lb
 		if !slices.ContainsFunc(tm.Members, func(m lb.TeamMember) bool { return m.UserID == user }) {
 			continue
 		}
-		k, err := lb.TeamKey(tm.TeamID)
+		k, err := key(s.e.teams, lb.Team{TeamID: tm.TeamID}, tm.TeamID.Validate("teamId"))
 		if err != nil {
 			return err
 		}
@@ -104,7 +104,7 @@ func (s *Memberships) leaveTeams(ctx context.Context, user lb.UserID, account lb
 // the first failing request's error (*table.BatchError for a batch).
 func (s *Users) Erase(ctx context.Context, id lb.UserID) error {
 	return s.erase.Do(ctx, func(ctx context.Context) error {
-		k, err := lb.UserKey(id)
+		k, err := key(s.e.users, lb.User{UserID: id}, id.Validate("userId"))
 		if err != nil {
 			return err
 		}
@@ -112,10 +112,7 @@ func (s *Users) Erase(ctx context.Context, id lb.UserID) error {
 			return err
 		}
 		ms := newMemberships(s.e)
-		q, err := inPrefix(table.Primary, lb.MembershipKeys, vals{"userId": string(id)}, nil)
-		if err != nil {
-			return err
-		}
+		q := s.e.memberships.Partition(table.Primary, lb.Membership{UserID: id})
 		q.Consistent, q.OnlyType = true, TypeMembership
 		_, err = s.e.sweep(ctx, q, s.e.memberships.DeleteOp, func(raw table.Item) error {
 			acct, ok := raw["accountId"].(*types.AttributeValueMemberS)
@@ -129,26 +126,23 @@ func (s *Users) Erase(ctx context.Context, id lb.UserID) error {
 		}
 		// The user's items in other partitions, each a partition of userId
 		// (read consistently where it is the table's).
+		e := s.e
 		steps := []struct {
 			what string
-			ix   table.Index
-			keys table.Template
+			q    table.Query
 			typ  string
 			del  func(table.Key) table.TxOp
 		}{
-			{"refresh tokens", table.GSI1, lb.RefreshTokenUserIndex, TypeRefreshToken, s.e.refreshTokens.DeleteOp},
-			{"API keys", table.GSI3, lb.APIKeyUserIndex, TypeAPIKey, s.e.apiKeys.DeleteOp},
-			{"notifications", table.Primary, lb.NotificationKeys, TypeNotification, s.e.notifications.DeleteOp},
-			{"inbox notifications", table.GSI1, lb.InboxUserIndex, TypeInbox, s.e.inbox.DeleteOp},
-			{"MFA codes", table.Primary, lb.MFACodeKeys, TypeMFACode, s.e.mfaCodes.DeleteOp},
-			{"team memberships", table.GSI1, lb.TeamMemberUserIndex, TypeTeamMember, s.e.teamMembers.DeleteOp},
+			{"refresh tokens", partition(e.refreshTokens, table.GSI1, lb.RefreshToken{UserID: id}), TypeRefreshToken, e.refreshTokens.DeleteOp},
+			{"API keys", partition(e.apiKeys, table.GSI3, lb.APIKey{UserID: id}), TypeAPIKey, e.apiKeys.DeleteOp},
+			{"notifications", partition(e.notifications, table.Primary, lb.Notification{UserID: id}), TypeNotification, e.notifications.DeleteOp},
+			{"inbox notifications", partition(e.inbox, table.GSI1, lb.InboxNotification{UserID: id}), TypeInbox, e.inbox.DeleteOp},
+			{"MFA codes", partition(e.mfaCodes, table.Primary, lb.MFACode{UserID: id}), TypeMFACode, e.mfaCodes.DeleteOp},
+			{"team memberships", partition(e.teamMembers, table.GSI1, lb.TeamMembership{UserID: id}), TypeTeamMember, e.teamMembers.DeleteOp},
 		}
 		for _, st := range steps {
-			q, err := inPartition(st.ix, st.keys, vals{"userId": string(id)})
-			if err != nil {
-				return err
-			}
-			q.Consistent, q.OnlyType = st.ix == table.Primary, st.typ
+			q := st.q
+			q.Consistent, q.OnlyType = q.Index == table.Primary, st.typ
 			var extra func(table.Item) []table.TxOp
 			if st.what == "refresh tokens" {
 				extra = s.e.familyOf
@@ -179,7 +173,8 @@ func (e *entities) familyOf(raw table.Item) []table.TxOp {
 	if !ok {
 		return nil
 	}
-	k, err := lb.TokenFamilyKey(lb.TokenFamilyID(f.Value))
+	id := lb.TokenFamilyID(f.Value)
+	k, err := key(e.families, lb.TokenFamily{Family: id}, id.Validate("tokenFamily"))
 	if err != nil {
 		return nil
 	}

@@ -140,7 +140,7 @@ func TestFamilyRevocationIsOneFact_LB36_LB37(t *testing.T) {
 		c := ctx(t)
 		a, rt, err := f.RefreshTokens.Issue(c, listbackup.IssueInput{UserID: "u1"})
 		must(t, err)
-		fk, _ := lb.TokenFamilyKey(rt.TokenFamily)
+		fk := listbackup.Key(lb.TokenFamily{Family: rt.TokenFamily})
 		sc := f.tbl.Schema()
 		if _, err := f.tbl.Client().DeleteItem(c, &dynamodb.DeleteItemInput{TableName: aws.String(sc.Name), Key: map[string]types.AttributeValue{
 			sc.PK: &types.AttributeValueMemberS{Value: fk.PK}, sc.SK: &types.AttributeValueMemberS{Value: fk.SK}}}); err != nil {

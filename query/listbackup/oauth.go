@@ -57,7 +57,7 @@ func (s *OAuthStates) Consume(ctx context.Context, state string) (lb.OAuthState,
 		if len(state) < 16 {
 			return lb.OAuthState{}, &table.ValidationError{Field: "state", Reason: "too short to be a state", Key: true}
 		}
-		k, err := lb.OAuthStateKey(state)
+		k, err := key(s.e.states, lb.OAuthState{State: state}, lb.CheckID("state", state))
 		if err != nil {
 			return lb.OAuthState{}, err
 		}
@@ -110,7 +110,7 @@ func (s *OAuthTokens) Save(ctx context.Context, t *lb.OAuthToken) error {
 // table.ErrNotFound.
 func (s *OAuthTokens) Get(ctx context.Context, src lb.SourceID) (lb.OAuthToken, error) {
 	return table.Run(ctx, s.get, func(ctx context.Context) (lb.OAuthToken, error) {
-		k, err := lb.OAuthTokenKey(src)
+		k, err := key(s.e.oauthTokens, lb.OAuthToken{SourceID: src}, src.Validate("sourceId"))
 		if err != nil {
 			return lb.OAuthToken{}, err
 		}
@@ -128,7 +128,7 @@ func (s *OAuthTokens) Get(ctx context.Context, src lb.SourceID) (lb.OAuthToken, 
 // *table.ValidationError, table.ErrNotFound.
 func (s *OAuthTokens) Refresh(ctx context.Context, src lb.SourceID, tokens lb.OAuthTokenSet) (lb.OAuthToken, error) {
 	return table.Run(ctx, s.refresh, func(ctx context.Context) (lb.OAuthToken, error) {
-		k, err := lb.OAuthTokenKey(src)
+		k, err := key(s.e.oauthTokens, lb.OAuthToken{SourceID: src}, src.Validate("sourceId"))
 		if err != nil {
 			return lb.OAuthToken{}, err
 		}

@@ -29,7 +29,7 @@ func TestOAuthStateConsumedOnce_LB30_LB31(t *testing.T) {
 	if !st.ExpiresAt.Equal(lb.Seconds(t0.Add(15 * time.Minute))) {
 		t.Errorf("LB-30 expiresAt = %v", st.ExpiresAt)
 	}
-	k, _ := lb.OAuthStateKey(st.State)
+	k := listbackup.Key(lb.OAuthState{State: st.State})
 	if got := numAttr(t, raw(t, f, k), "ttl"); got != st.ExpiresAt.Unix() {
 		t.Errorf("LB-30 ttl = %d, want %d", got, st.ExpiresAt.Unix())
 	}
@@ -67,7 +67,7 @@ func TestOAuthStateExpired_LB31(t *testing.T) {
 	f.clock.Add(15*time.Minute + time.Second)
 	_, err := f.OAuthStates.Consume(ctx(t), st.State)
 	wantIs(t, err, table.ErrNotFound)
-	k, _ := lb.OAuthStateKey(st.State)
+	k := listbackup.Key(lb.OAuthState{State: st.State})
 	raw(t, f, k) // still stored: rejection came from the expiry check
 	_, err = f.OAuthStates.Consume(ctx(t), "short")
 	wantInvalid(t, err, "state")
@@ -105,7 +105,7 @@ func TestRefreshTokenRotationAndReuse_LB34_LB35_LB36_LB37(t *testing.T) {
 	c := ctx(t)
 	plain, rt, err := f.RefreshTokens.Issue(c, listbackup.IssueInput{UserID: "u1", AccountID: "a1", UserAgent: "test"})
 	must(t, err)
-	k, _ := lb.RefreshTokenKey(rt.TokenHash)
+	k := listbackup.Key(lb.RefreshToken{TokenHash: rt.TokenHash})
 	item := raw(t, f, k)
 	if got := str(t, item, "refreshToken"); got != lb.Hash(plain) || got == plain {
 		t.Errorf("LB-34 stored refreshToken %q, want only the hash", got)

@@ -90,7 +90,8 @@ func (s *RefreshTokens) GetByToken(ctx context.Context, token string) (lb.Refres
 		if token == "" {
 			return lb.RefreshToken{}, table.Invalid("refreshToken", "empty")
 		}
-		k, err := lb.RefreshTokenKey(lb.Hash(token))
+		hash := lb.Hash(token)
+		k, err := key(s.e.refreshTokens, lb.RefreshToken{TokenHash: hash}, lb.CheckHash("refreshToken", hash))
 		if err != nil {
 			return lb.RefreshToken{}, err
 		}
@@ -112,7 +113,7 @@ func (s *RefreshTokens) GetByToken(ctx context.Context, token string) (lb.Refres
 // and the family stays revoked. Errors: *table.ValidationError.
 func (s *RefreshTokens) RevokeFamily(ctx context.Context, family lb.TokenFamilyID, by lb.UserID, reason string) (int, error) {
 	return table.Run(ctx, s.revokeFamily, func(ctx context.Context) (int, error) {
-		k, err := lb.TokenFamilyKey(family)
+		k, err := key(s.e.families, lb.TokenFamily{Family: family}, family.Validate("tokenFamily"))
 		if err != nil {
 			return 0, err
 		}
@@ -136,7 +137,7 @@ func (s *RefreshTokens) RevokeFamily(ctx context.Context, family lb.TokenFamilyI
 			if t.Revoked {
 				continue
 			}
-			k, err := lb.RefreshTokenKey(t.TokenHash)
+			k, err := key(s.e.refreshTokens, lb.RefreshToken{TokenHash: t.TokenHash}, lb.CheckHash("refreshToken", t.TokenHash))
 			if err != nil {
 				return 0, err
 			}
@@ -207,7 +208,8 @@ func (s *RefreshTokens) Rotate(ctx context.Context, token, userAgent, ipAddress 
 		if token == "" {
 			return "", lb.RefreshToken{}, table.Invalid("refreshToken", "empty")
 		}
-		k, err := lb.RefreshTokenKey(lb.Hash(token))
+		hash := lb.Hash(token)
+		k, err := key(s.e.refreshTokens, lb.RefreshToken{TokenHash: hash}, lb.CheckHash("refreshToken", hash))
 		if err != nil {
 			return "", lb.RefreshToken{}, err
 		}
@@ -231,7 +233,7 @@ func (s *RefreshTokens) Rotate(ctx context.Context, token, userAgent, ipAddress 
 			if errors.As(err, &te) && attempt < 3 {
 				if f := te.Failed(); len(f) == 1 && f[0].Entity == TypeTokenFamily {
 					// The family's condition failed: revoked, or no item yet.
-					fk, _ := lb.TokenFamilyKey(old.TokenFamily)
+					fk, _ := key(s.e.families, lb.TokenFamily{Family: old.TokenFamily}, old.TokenFamily.Validate("tokenFamily"))
 					fam, ferr := s.e.families.Get(ctx, fk, table.Consistent())
 					switch {
 					case ferr == nil && fam.Revoked:
@@ -267,7 +269,7 @@ func (s *RefreshTokens) rotateOnce(ctx context.Context, old lb.RefreshToken, leg
 	}
 	var famOps []table.TxOp
 	if !legacy {
-		fk, err := lb.TokenFamilyKey(old.TokenFamily)
+		fk, err := key(s.e.families, lb.TokenFamily{Family: old.TokenFamily}, old.TokenFamily.Validate("tokenFamily"))
 		if err != nil {
 			return "", lb.RefreshToken{}, err
 		}
@@ -290,7 +292,7 @@ func (s *RefreshTokens) rotateOnce(ctx context.Context, old lb.RefreshToken, leg
 	if err != nil {
 		return "", lb.RefreshToken{}, err
 	}
-	k, err := lb.RefreshTokenKey(old.TokenHash)
+	k, err := key(s.e.refreshTokens, lb.RefreshToken{TokenHash: old.TokenHash}, lb.CheckHash("refreshToken", old.TokenHash))
 	if err != nil {
 		return "", lb.RefreshToken{}, err
 	}

@@ -3,9 +3,11 @@ package listbackup
 import (
 	"context"
 	"iter"
+	"strings"
 	"time"
 
 	"github.com/singletable/singletable/entity/lb"
+	"github.com/singletable/singletable/keys"
 	"github.com/singletable/singletable/table"
 )
 
@@ -87,21 +89,19 @@ func (s *Schedules) dueIn(ctx context.Context, now time.Time, shards []int, opts
 	if now.IsZero() {
 		return table.Page[lb.SyncSchedule]{}, table.Invalid("now", "required")
 	}
-	ts, err := lb.TimeValue("now", now.Add(time.Nanosecond))
+	// Below the first key after now: the sort key begins with nextRunAt,
+	// to the nanosecond (a stored one is whole seconds).
+	if err := lb.CheckTime("now", now.Add(time.Nanosecond)); err != nil {
+		return table.Page[lb.SyncSchedule]{}, err
+	}
+	bound, err := s.e.schedules.SortPrefixAt(table.GSI1, lb.SyncSchedule{}, "nextRunAt", now.Add(time.Nanosecond))
 	if err != nil {
 		return table.Page[lb.SyncSchedule]{}, err
 	}
 	// The partition without its shard segment (SCHED#DUE), which List
 	// reads shard by shard.
-	q, err := inPartition(table.GSI1, lb.ScheduleDueIndex, nil)
-	if err != nil {
-		return table.Page[lb.SyncSchedule]{}, err
-	}
-	bound, err := sortBound(lb.ScheduleDueIndex, vals{"nextRunAt": ts})
-	if err != nil {
-		return table.Page[lb.SyncSchedule]{}, err
-	}
-	q.SK = table.SKLess(bound)
+	q := partition(s.e.schedules, table.GSI1, lb.SyncSchedule{})
+	q.SK = table.SKLess(strings.TrimSuffix(bound, keys.Delimiter))
 	if shards != nil {
 		if s.e.shards < 2 {
 			if len(shards) != 1 || shards[0] != 0 {
@@ -130,7 +130,7 @@ func (s *Schedules) AllDue(ctx context.Context, now time.Time, opts ...table.Lis
 // *table.ValidationError (next not after ranAt), table.ErrNotFound.
 func (s *Schedules) RecordRun(ctx context.Context, src lb.SourceID, id lb.ScheduleID, ranAt, next time.Time) (lb.SyncSchedule, error) {
 	return table.Run(ctx, s.recordRun, func(ctx context.Context) (lb.SyncSchedule, error) {
-		k, err := lb.ScheduleKey(src, id)
+		k, err := key(s.e.schedules, lb.SyncSchedule{SourceID: src, ScheduleID: id}, src.Validate("sourceId"), id.Validate("scheduleId"))
 		if err != nil {
 			return lb.SyncSchedule{}, err
 		}
@@ -150,7 +150,7 @@ func (s *Schedules) RecordRun(ctx context.Context, src lb.SourceID, id lb.Schedu
 // Pattern: LB-49 (its write side).
 func (s *Schedules) SetActive(ctx context.Context, src lb.SourceID, id lb.ScheduleID, active bool) (lb.SyncSchedule, error) {
 	return table.Run(ctx, s.setActive, func(ctx context.Context) (lb.SyncSchedule, error) {
-		k, err := lb.ScheduleKey(src, id)
+		k, err := key(s.e.schedules, lb.SyncSchedule{SourceID: src, ScheduleID: id}, src.Validate("sourceId"), id.Validate("scheduleId"))
 		if err != nil {
 			return lb.SyncSchedule{}, err
 		}
@@ -213,7 +213,8 @@ func (s *Runs) Record(ctx context.Context, r *lb.SyncRun) error {
 // Pattern: LB-50 (its write side).
 func (s *Runs) Finish(ctx context.Context, src lb.SourceID, startedAt time.Time, id lb.SyncID, status lb.RunStatus, records map[string]int64, errs []string) (lb.SyncRun, error) {
 	return table.Run(ctx, s.finish, func(ctx context.Context) (lb.SyncRun, error) {
-		k, err := lb.RunKey(src, lb.Seconds(startedAt), id)
+		k, err := key(s.e.runs, lb.SyncRun{SourceID: src, StartedAt: lb.Seconds(startedAt), SyncID: id},
+			src.Validate("sourceId"), id.Validate("syncId"), lb.CheckTime("startedAt", startedAt))
 		if err != nil {
 			return lb.SyncRun{}, err
 		}
@@ -243,11 +244,11 @@ func (s *Runs) ListByStatus(ctx context.Context, st lb.RunStatus, r TimeRange, o
 		if err := st.Check("status"); err != nil {
 			return table.Page[lb.SyncRun]{}, err
 		}
-		q, err := inPartition(table.GSI1, lb.RunStatusIndex, vals{"status": string(st)})
-		if err != nil {
-			return table.Page[lb.SyncRun]{}, err
-		}
-		if q.SK, err = r.cond(lb.RunStatusIndex, nil, "startedAt"); err != nil {
+		q := partition(s.e.runs, table.GSI1, lb.SyncRun{Status: st})
+		var err error
+		if q.SK, err = r.cond(func(t time.Time) (string, error) {
+			return s.e.runs.SortPrefixAt(table.GSI1, lb.SyncRun{}, "startedAt", t)
+		}); err != nil {
 			return table.Page[lb.SyncRun]{}, err
 		}
 		q.Desc = true

@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/singletable/singletable/entity/lb"
+	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 )
@@ -84,19 +85,19 @@ func TestSecretsEncryptedAtRest_LB32(t *testing.T) {
 	hook := &lb.Webhook{WebhookID: "w1", AccountID: "a1", URL: "https://example.com/h", Events: []string{"sync.completed"}, IsActive: true, Secret: "whsec_abc123"}
 	must(t, f.Webhooks.Create(c, hook))
 
-	uk, _ := lb.UserKey("u1")
+	uk := listbackup.Key(lb.User{UserID: "u1"})
 	wantSealed(t, raw(t, f, uk), "mfaSecret", "JBSWY3DPEHPK3PXP")
-	sk, _ := lb.SourceKey("s1")
+	sk := listbackup.Key(lb.Source{SourceID: "s1"})
 	wantSealed(t, raw(t, f, sk), "credentials.encryptedData", "sk_live_supersecret")
-	ck, _ := lb.ConnectionKey("c1")
+	ck := listbackup.Key(lb.Connection{ConnectionID: "c1"})
 	craw := raw(t, f, ck)
 	wantSealed(t, craw, "credentials.accessToken", "conn-access-123")
 	wantSealed(t, craw, "credentials.refreshToken", "conn-refresh-456")
-	tk, _ := lb.OAuthTokenKey("s1")
+	tk := listbackup.Key(lb.OAuthToken{SourceID: "s1"})
 	traw := raw(t, f, tk)
 	wantSealed(t, traw, "tokens.accessToken", "oauth-access-789")
 	wantSealed(t, traw, "tokens.refreshToken", "oauth-refresh-012")
-	wk, _ := lb.WebhookKey("w1")
+	wk := listbackup.Key(lb.Webhook{WebhookID: "w1"})
 	wantSealed(t, raw(t, f, wk), "secret", "whsec_abc123")
 
 	gu, err := f.Users.ByID.Get(c, lb.User{UserID: "u1"})

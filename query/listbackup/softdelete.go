@@ -34,7 +34,7 @@ func deletedErr(op, id string) error {
 // *table.ValidationError, table.ErrNotFound (missing or already deleted).
 func (s *Sources) Delete(ctx context.Context, id lb.SourceID) error {
 	return s.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := lb.SourceKey(id)
+		k, err := key(s.e.sources, lb.Source{SourceID: id}, id.Validate("sourceId"))
 		if err != nil {
 			return err
 		}
@@ -74,7 +74,7 @@ func (s *Sources) Delete(ctx context.Context, id lb.SourceID) error {
 // Errors: *table.ValidationError, table.ErrNotFound (missing or deleted).
 func (s *Connections) Update(ctx context.Context, id lb.ConnectionID, change func(*lb.Connection) error) (lb.Connection, error) {
 	return table.Run(ctx, s.update, func(ctx context.Context) (lb.Connection, error) {
-		k, err := lb.ConnectionKey(id)
+		k, err := key(s.e.connections, lb.Connection{ConnectionID: id}, id.Validate("connectionId"))
 		if err != nil {
 			return lb.Connection{}, err
 		}
@@ -103,7 +103,7 @@ func (s *Connections) Update(ctx context.Context, id lb.ConnectionID, change fun
 // (missing or already deleted).
 func (s *Connections) Delete(ctx context.Context, id lb.ConnectionID) error {
 	return s.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := lb.ConnectionKey(id)
+		k, err := key(s.e.connections, lb.Connection{ConnectionID: id}, id.Validate("connectionId"))
 		if err != nil {
 			return err
 		}

@@ -48,7 +48,7 @@ func (s *Sources) Create(ctx context.Context, src *lb.Source) error {
 // a soft-deleted source, LB-65).
 func (s *Sources) Get(ctx context.Context, id lb.SourceID) (lb.Source, error) {
 	return table.Run(ctx, s.get, func(ctx context.Context) (lb.Source, error) {
-		k, err := lb.SourceKey(id)
+		k, err := key(s.e.sources, lb.Source{SourceID: id}, id.Validate("sourceId"))
 		if err != nil {
 			return lb.Source{}, err
 		}
@@ -71,7 +71,7 @@ func (s *Sources) Get(ctx context.Context, id lb.SourceID) (lb.Source, error) {
 // deleted).
 func (s *Sources) Update(ctx context.Context, id lb.SourceID, change func(*lb.Source) error) (lb.Source, error) {
 	return table.Run(ctx, s.update, func(ctx context.Context) (lb.Source, error) {
-		k, err := lb.SourceKey(id)
+		k, err := key(s.e.sources, lb.Source{SourceID: id}, id.Validate("sourceId"))
 		if err != nil {
 			return lb.Source{}, err
 		}
@@ -90,17 +90,13 @@ func (s *Sources) Update(ctx context.Context, id lb.SourceID, change func(*lb.So
 	})
 }
 
-// list returns a page of an account's sources in index ix (template t),
-// the sort keys beginning with the values sk (nil: t's leading literals).
-func (s *Sources) list(ctx context.Context, account lb.AccountID, ix table.Index, t table.Template, sk vals, opts []table.ListOption) (table.Page[lb.Source], error) {
-	if err := account.Validate("accountId"); err != nil {
+// list returns a page of the sources of in.AccountID in index ix, the
+// sort keys beginning with the fields in sets ([table.Entity.Prefix]).
+func (s *Sources) list(ctx context.Context, ix table.Index, in lb.Source, opts []table.ListOption) (table.Page[lb.Source], error) {
+	if err := in.AccountID.Validate("accountId"); err != nil {
 		return table.Page[lb.Source]{}, err
 	}
-	q, err := inPrefix(ix, t, vals{"accountId": string(account)}, sk)
-	if err != nil {
-		return table.Page[lb.Source]{}, err
-	}
-	return s.v().List(ctx, q, opts...)
+	return s.v().List(ctx, s.e.sources.Prefix(ix, in), opts...)
 }
 
 // ListByAccount returns one page of an account's sources, by status then
@@ -110,7 +106,7 @@ func (s *Sources) list(ctx context.Context, account lb.AccountID, ix table.Index
 // *table.ValidationError, table.ErrInvalidCursor.
 func (s *Sources) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (table.Page[lb.Source], error) {
 	return table.Run(ctx, s.listByAccount, func(ctx context.Context) (table.Page[lb.Source], error) {
-		return s.list(ctx, account, table.GSI2, lb.SourceStatusIndex, nil, opts)
+		return s.list(ctx, table.GSI2, lb.Source{AccountID: account}, opts)
 	})
 }
 
@@ -130,7 +126,7 @@ func (s *Sources) ListByPlatform(ctx context.Context, account lb.AccountID, p lb
 		if err := p.Check("platform"); err != nil {
 			return table.Page[lb.Source]{}, err
 		}
-		return s.list(ctx, account, table.GSI1, lb.SourcePlatformIndex, vals{"platform": string(p)}, opts)
+		return s.list(ctx, table.GSI1, lb.Source{AccountID: account, Platform: p}, opts)
 	})
 }
 
@@ -149,7 +145,7 @@ func (s *Sources) ListByStatus(ctx context.Context, account lb.AccountID, st lb.
 		if err := st.Check("status"); err != nil {
 			return table.Page[lb.Source]{}, err
 		}
-		return s.list(ctx, account, table.GSI2, lb.SourceStatusIndex, vals{"status": string(st)}, opts)
+		return s.list(ctx, table.GSI2, lb.Source{AccountID: account, Status: st}, opts)
 	})
 }
 
@@ -198,7 +194,7 @@ func (s *Connections) Create(ctx context.Context, c *lb.Connection) error {
 // soft-deleted connection, LB-65).
 func (s *Connections) Get(ctx context.Context, id lb.ConnectionID) (lb.Connection, error) {
 	return table.Run(ctx, s.get, func(ctx context.Context) (lb.Connection, error) {
-		k, err := lb.ConnectionKey(id)
+		k, err := key(s.e.connections, lb.Connection{ConnectionID: id}, id.Validate("connectionId"))
 		if err != nil {
 			return lb.Connection{}, err
 		}
@@ -219,11 +215,7 @@ func (s *Connections) ListByAccountPlatform(ctx context.Context, account lb.Acco
 		if err := first(account.Validate("accountId"), p.Check("platform")); err != nil {
 			return table.Page[lb.Connection]{}, err
 		}
-		q, err := inPrefix(table.GSI1, lb.ConnectionAccountIndex, vals{"accountId": string(account)}, vals{"platform": string(p)})
-		if err != nil {
-			return table.Page[lb.Connection]{}, err
-		}
-		return s.v().List(ctx, q, opts...)
+		return s.v().List(ctx, s.e.connections.Prefix(table.GSI1, lb.Connection{AccountID: account, Platform: p}), opts...)
 	})
 }
 
@@ -243,11 +235,7 @@ func (s *Connections) ListByUserPlatform(ctx context.Context, user lb.UserID, p 
 		if err := first(user.Validate("userId"), p.Check("platform")); err != nil {
 			return table.Page[lb.Connection]{}, err
 		}
-		q, err := inPrefix(table.GSI2, lb.ConnectionUserIndex, vals{"userId": string(user)}, vals{"platform": string(p)})
-		if err != nil {
-			return table.Page[lb.Connection]{}, err
-		}
-		return s.v().List(ctx, q, opts...)
+		return s.v().List(ctx, s.e.connections.Prefix(table.GSI2, lb.Connection{UserID: user, Platform: p}), opts...)
 	})
 }
 

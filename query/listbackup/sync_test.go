@@ -107,7 +107,7 @@ func TestAPIKeys_LB52_LB53_LB54(t *testing.T) {
 	f.clock.Add(time.Second)
 	plain3, _, err := f.APIKeys.Create(c, listbackup.NewAPIKey{AccountID: "a1", UserID: "u1", Name: "short", Permissions: []string{"*"}, ExpiresAt: t0.Add(time.Hour)})
 	must(t, err)
-	k, _ := lb.APIKeyKey(k1.APIKeyID)
+	k := listbackup.Key(lb.APIKey{APIKeyID: k1.APIKeyID})
 	if got := str(t, raw(t, f, k), "apiKeyHash"); got != lb.Hash(plain) {
 		t.Errorf("stored hash %q", got)
 	}

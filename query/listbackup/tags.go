@@ -39,8 +39,10 @@ type TagRef struct {
 	TagValue     string
 }
 
-func (r TagRef) key() (table.Key, error) {
-	return lb.TagKeyOf(r.AccountID, r.ResourceType, r.TagKey, r.TagValue)
+// key returns the key of the tag r names.
+func (s *Tags) key(r TagRef) (table.Key, error) {
+	return key(s.e.tags, lb.Tag{AccountID: r.AccountID, ResourceType: r.ResourceType, TagKey: r.TagKey, TagValue: r.TagValue},
+		lb.CheckTagPart("tagKey", r.TagKey), lb.CheckTagPart("tagValue", r.TagValue), r.AccountID.Validate("accountId"), r.ResourceType.Check("resourceType"))
 }
 
 // Create creates tag t; (account, resource type, key, value) is unique.
@@ -67,11 +69,7 @@ func (s *Tags) Get(ctx context.Context, id lb.TagID) (lb.Tag, error) {
 		if err := id.Validate("tagId"); err != nil {
 			return lb.Tag{}, err
 		}
-		q, err := inPartition(table.GSI1, lb.TagIDIndex, vals{"tagId": string(id)})
-		if err != nil {
-			return lb.Tag{}, err
-		}
-		return s.v().GetByIndex(ctx, q)
+		return s.v().GetByIndex(ctx, partition(s.e.tags, table.GSI1, lb.Tag{TagID: id}))
 	})
 }
 
@@ -83,11 +81,7 @@ func (s *Tags) ListByResourceType(ctx context.Context, account lb.AccountID, rt 
 		if err := first(account.Validate("accountId"), rt.Check("resourceType")); err != nil {
 			return table.Page[lb.Tag]{}, err
 		}
-		q, err := inPrefix(table.Primary, lb.TagKeys, vals{"accountId": string(account), "resourceType": string(rt)}, nil)
-		if err != nil {
-			return table.Page[lb.Tag]{}, err
-		}
-		return s.v().List(ctx, q, opts...)
+		return s.v().List(ctx, s.e.tags.Partition(table.Primary, lb.Tag{AccountID: account, ResourceType: rt}), opts...)
 	})
 }
 
@@ -107,11 +101,7 @@ func (s *Tags) ListByKey(ctx context.Context, account lb.AccountID, rt lb.Resour
 		if err := first(account.Validate("accountId"), rt.Check("resourceType"), lb.CheckTagPart("tagKey", tagKey)); err != nil {
 			return table.Page[lb.Tag]{}, err
 		}
-		q, err := inPrefix(table.Primary, lb.TagKeys, vals{"accountId": string(account), "resourceType": string(rt)}, vals{"tagKey": tagKey})
-		if err != nil {
-			return table.Page[lb.Tag]{}, err
-		}
-		return s.v().List(ctx, q, opts...)
+		return s.v().List(ctx, s.e.tags.Prefix(table.Primary, lb.Tag{AccountID: account, ResourceType: rt, TagKey: tagKey}), opts...)
 	})
 }
 
@@ -128,7 +118,7 @@ func (s *Tags) AllByKey(ctx context.Context, account lb.AccountID, rt lb.Resourc
 // *table.ValidationError, table.ErrNotFound.
 func (s *Tags) Attach(ctx context.Context, ref TagRef, resourceID string, by lb.UserID) (lb.Tag, error) {
 	return table.Run(ctx, s.attach, func(ctx context.Context) (lb.Tag, error) {
-		k, err := ref.key()
+		k, err := s.key(ref)
 		if err != nil {
 			return lb.Tag{}, err
 		}
@@ -152,7 +142,7 @@ func (s *Tags) Attach(ctx context.Context, ref TagRef, resourceID string, by lb.
 // is never lost. Errors: *table.ValidationError, table.ErrNotFound.
 func (s *Tags) Detach(ctx context.Context, ref TagRef, resourceID string) (lb.Tag, error) {
 	return table.Run(ctx, s.detach, func(ctx context.Context) (lb.Tag, error) {
-		k, err := ref.key()
+		k, err := s.key(ref)
 		if err != nil {
 			return lb.Tag{}, err
 		}
@@ -175,7 +165,7 @@ func (s *Tags) Detach(ctx context.Context, ref TagRef, resourceID string) (lb.Ta
 // *table.ValidationError, table.ErrNotFound.
 func (s *Tags) Update(ctx context.Context, ref TagRef, change func(*lb.Tag) error) (lb.Tag, error) {
 	return table.Run(ctx, s.update, func(ctx context.Context) (lb.Tag, error) {
-		k, err := ref.key()
+		k, err := s.key(ref)
 		if err != nil {
 			return lb.Tag{}, err
 		}
@@ -208,7 +198,7 @@ func (s *Tags) Update(ctx context.Context, ref TagRef, change func(*lb.Tag) erro
 // value) for a new tag. Errors: *table.ValidationError, table.ErrNotFound.
 func (s *Tags) Delete(ctx context.Context, ref TagRef) error {
 	return s.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := ref.key()
+		k, err := s.key(ref)
 		if err != nil {
 			return err
 		}

@@ -116,7 +116,7 @@ func TestNotifications_LB42_LB43_LB44_LB45_LB46(t *testing.T) {
 	check("LB-44 status pending", []lb.NotificationID{"n2"}, p, err)
 
 	// LB-46: expiresAt and the TTL attribute are createdAt + 30 days.
-	k, _ := lb.NotificationKey("u1", sent[1].CreatedAt, "n2")
+	k := listbackup.Key(lb.Notification{UserID: "u1", CreatedAt: sent[1].CreatedAt, NotificationID: "n2"})
 	item := raw(t, f, k)
 	want := sent[1].CreatedAt.Add(30 * 24 * time.Hour).Unix()
 	if numAttr(t, item, "ttl") != want || numAttr(t, item, "expiresAt") != want {

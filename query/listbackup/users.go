@@ -96,7 +96,7 @@ type ProfileChange struct {
 // table.ErrNotFound.
 func (s *Users) UpdateProfile(ctx context.Context, id lb.UserID, c ProfileChange) (lb.User, error) {
 	return table.Run(ctx, s.updateProfile, func(ctx context.Context) (lb.User, error) {
-		k, err := lb.UserKey(id)
+		k, err := key(s.e.users, lb.User{UserID: id}, id.Validate("userId"))
 		if err != nil {
 			return lb.User{}, err
 		}
@@ -138,7 +138,7 @@ func (s *Users) UpdateProfile(ctx context.Context, id lb.UserID, c ProfileChange
 // table.ErrUniqueViolation, table.ErrConflict (after retries).
 func (s *Users) Update(ctx context.Context, id lb.UserID, change func(*lb.User) error) (lb.User, error) {
 	return table.Run(ctx, s.update, func(ctx context.Context) (lb.User, error) {
-		k, err := lb.UserKey(id)
+		k, err := key(s.e.users, lb.User{UserID: id}, id.Validate("userId"))
 		if err != nil {
 			return lb.User{}, err
 		}

@@ -126,7 +126,7 @@ func TestSourcesConnectionsUpdateSoftDelete_LB65(t *testing.T) {
 	if got := collect(t, due, err); len(got) != 0 {
 		t.Errorf("LB-65: a deleted source's schedule is still due: %+v", got)
 	}
-	k, _ := lb.SourceKey("s1")
+	k := listbackup.Key(lb.Source{SourceID: "s1"})
 	it := stored(t, f, k)
 	if it == nil || it["status"] == nil || it["deletedAt"] == nil || it["GSI1PK"] != nil || it["GSI2PK"] != nil {
 		t.Errorf("LB-65: soft-deleted source as stored: %v", it)
@@ -155,7 +155,7 @@ func TestSourcesConnectionsUpdateSoftDelete_LB65(t *testing.T) {
 	if diff := cmp.Diff([]lb.ConnectionID{"c2"}, ids(collect(t, cp, err), cid)); diff != "" {
 		t.Errorf("LB-65 LB-29 after delete (-want +got):\n%s", diff)
 	}
-	k, _ = lb.ConnectionKey("c1")
+	k = listbackup.Key(lb.Connection{ConnectionID: "c1"})
 	it = stored(t, f, k)
 	if it == nil || it["deletedAt"] == nil || it["GSI1PK"] != nil || it["GSI2PK"] != nil {
 		t.Errorf("LB-65: soft-deleted connection as stored: %v", it)
@@ -194,7 +194,7 @@ func TestWebhookSoftDelete_LB67(t *testing.T) {
 	if diff := cmp.Diff([]lb.WebhookID{"w2"}, ids(collect(t, p, err), wid)); diff != "" {
 		t.Errorf("LB-67 active for event after delete (-want +got):\n%s", diff)
 	}
-	k, _ := lb.WebhookKey("w1")
+	k := listbackup.Key(lb.Webhook{WebhookID: "w1"})
 	it := stored(t, f, k)
 	want := &types.AttributeValueMemberN{Value: strconv.FormatInt(t0.Add(time.Hour).Unix(), 10)}
 	if it == nil || !cmp.Equal(want, it["deletedAt"], cmpopts.IgnoreUnexported(types.AttributeValueMemberN{})) ||
@@ -286,7 +286,7 @@ func TestAccountsUpdateDelete_LB63(t *testing.T) {
 	if got := collect(t, p, err); len(got) != 0 {
 		t.Errorf("LB-63: deleted division still listed by type: %v", acctIDs(got))
 	}
-	k, _ := lb.AccountKey("div")
+	k := listbackup.Key(lb.Account{AccountID: "div"})
 	it := stored(t, f, k)
 	if it == nil || it["deletedAt"] == nil || it["GSI1PK"] != nil || it["GSI3PK"] != nil {
 		t.Errorf("LB-63: soft-deleted account as stored: %v", it)

@@ -1,0 +1,59 @@
+package table
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/keytmpl"
+)
+
+// SortPrefixAt returns the begins_with prefix of index ix's sort keys
+// ([Primary] for the table's) that the fields set in fields and the time
+// t of the sort key's attribute at build, as [Entity.Prefix] narrows them:
+// the template's leading parts up to the first attribute left empty, each
+// followed by the delimiter (all of them set: the whole sort key). The time's segment is built from t to the
+// nanosecond, even when the field is stored as epoch seconds (`unixtime`),
+// whose typed value would drop them: the bound of a time range ("due at
+// or before now"), an instant no write need store. Trim the delimiter for
+// a bound at the instant itself:
+//
+//	p, err := runs.SortPrefixAt(table.GSI1, Run{}, "startedAt", from) // "2024-01-31T09:30:00.500000000Z#"
+//
+// A zero t leaves the time unset (a zero time.Time field encodes as the
+// year 1, which [Entity.Prefix] reads as set): the prefix of the fields
+// before it, "STATUS#{status}#" of STATUS#{status}#{createdAt:ts}#{id}.
+// An attribute the sort key does not reference or an index the entity
+// does not declare gives a *[ValidationError], as a missing field does
+// ([Entity.Partition]).
+func (e *Entity[T]) SortPrefixAt(ix Index, fields T, at string, t time.Time) (string, error) {
+	fail := func(err error) (string, error) { return "", opErr("prefix", e.def.Type, Key{}, err) }
+	sk := e.decl.sk
+	if ix != Primary {
+		pair, ok := e.decl.indexes[ix]
+		if !ok {
+			return fail(&ValidationError{Entity: e.def.Type, Field: fmt.Sprintf("GSI%d", ix), Reason: "no template for this index in the entity's Def.IndexKeys"})
+		}
+		sk = pair[1]
+	}
+	if !slices.Contains(sk.Attrs(), at) {
+		return fail(&ValidationError{Entity: e.def.Type, Field: at, Reason: fmt.Sprintf("not in the sort key (%s)", keytmpl.JoinAttrs(sk.Attrs())), Key: true})
+	}
+	av, err := e.decl.encode(&fields)
+	if err != nil {
+		return fail(err)
+	}
+	if av == nil {
+		av = keytmpl.Item{}
+	}
+	delete(av, at)
+	if !t.IsZero() {
+		av[at] = &types.AttributeValueMemberS{Value: t.UTC().Format(time.RFC3339Nano)}
+	}
+	p, _, err := sk.Prefix(av)
+	if err != nil {
+		return fail(err)
+	}
+	return p, nil
+}
