@@ -21,21 +21,15 @@ import (
 //
 //	p, err := runs.SortPrefixAt(table.GSI1, Run{}, "startedAt", from) // "2024-01-31T09:30:00.500000000Z#"
 //
-// A zero t leaves the time unset (a zero time.Time field encodes as the
-// year 1, which [Entity.Prefix] reads as set): the prefix of the fields
-// before it, "STATUS#{status}#" of STATUS#{status}#{createdAt:ts}#{id}.
+// A zero t leaves the time unset: the prefix of the fields before it, "STATUS#{status}#" of STATUS#{status}#{createdAt:ts}#{id}.
 // An attribute the sort key does not reference or an index the entity
 // does not declare gives a *[ValidationError], as a missing field does
 // ([Entity.Partition]).
 func (e *Entity[T]) SortPrefixAt(ix Index, fields T, at string, t time.Time) (string, error) {
 	fail := func(err error) (string, error) { return "", opErr("prefix", e.def.Type, Key{}, err) }
-	sk := e.decl.sk
-	if ix != Primary {
-		pair, ok := e.decl.indexes[ix]
-		if !ok {
-			return fail(&ValidationError{Entity: e.def.Type, Field: fmt.Sprintf("GSI%d", ix), Reason: "no template for this index in the entity's Def.IndexKeys"})
-		}
-		sk = pair[1]
+	_, sk, err := e.templates(ix)
+	if err != nil {
+		return fail(err)
 	}
 	if !slices.Contains(sk.Attrs(), at) {
 		return fail(&ValidationError{Entity: e.def.Type, Field: at, Reason: fmt.Sprintf("not in the sort key (%s)", keytmpl.JoinAttrs(sk.Attrs())), Key: true})

@@ -3,7 +3,6 @@ package listbackup
 import (
 	"context"
 	"iter"
-	"time"
 
 	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/table"
@@ -167,14 +166,8 @@ func (s *Jobs) ListByStatus(ctx context.Context, account lb.AccountID, st lb.Job
 		if err := first(account.Validate("accountId"), st.Check("status")); err != nil {
 			return table.Page[lb.Job]{}, err
 		}
-		// The time left unset: STATUS#{status}# (Entity.Prefix would read a
-		// zero createdAt as set).
-		p, err := s.e.jobs.SortPrefixAt(table.GSI2, lb.Job{AccountID: account, Status: st}, "createdAt", time.Time{})
-		if err != nil {
-			return table.Page[lb.Job]{}, err
-		}
-		q := partition(s.e.jobs, table.GSI2, lb.Job{AccountID: account})
-		q.SK, q.Desc = table.SKBeginsWith(p), true
+		q := s.e.jobs.Prefix(table.GSI2, lb.Job{AccountID: account, Status: st}) // STATUS#{status}#
+		q.Desc = true
 		return s.v().List(ctx, q, opts...)
 	})
 }
