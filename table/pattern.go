@@ -115,9 +115,6 @@ type Pattern[T any] struct {
 	pk, sk  keytmpl.Template
 	methods [5]string // call names: Get, List, All, Between, AllBetween
 	filter  [][]int   // the field index of each FilterOn attribute
-	// skFields holds the field index of each sort-key attribute (for
-	// SortPrefix and RangeOn: a zero field is unset).
-	skFields map[string][]int
 }
 
 // NewPattern binds def to entity e and registers it with e's table
@@ -155,12 +152,6 @@ func NewPattern[T any](e *Entity[T], def PatternDef[T]) *Pattern[T] {
 			fail("FilterOn %q is not an attribute of the type", a)
 		}
 		p.filter = append(p.filter, fi.Index)
-	}
-	p.skFields = map[string][]int{}
-	for _, a := range p.sk.Attrs() {
-		if fi, ok := fields[a]; ok {
-			p.skFields[a] = fi.Index
-		}
 	}
 	if def.RangeOn != "" && !slices.Contains(p.sk.Attrs(), def.RangeOn) {
 		fail("RangeOn %q is no field of the sort key (%s)", def.RangeOn, keytmpl.JoinAttrs(p.sk.Attrs()))
@@ -327,7 +318,7 @@ func (p *Pattern[T]) Query(fields T) Query {
 		q.SK = SKCond{}
 	}
 	if p.def.SortPrefix && q.err == nil {
-		if pre, whole, err := p.prefix(&fields); err != nil {
+		if pre, whole, _, err := p.prefix(&fields); err != nil {
 			q.err = opErr("partition", p.e.def.Type, Key{}, err)
 		} else if whole {
 			q.SK = SKEquals(pre)
@@ -351,30 +342,14 @@ func (p *Pattern[T]) Query(fields T) Query {
 }
 
 // prefix returns the prefix of the pattern's sort-key template the fields
-// set build ([keytmpl.Template.Prefix]).
-func (p *Pattern[T]) prefix(fields *T) (string, bool, error) {
-	av, err := p.setFields(fields)
-	if err != nil {
-		return "", false, err
+// set build (a field at its zero value is unset), as [Entity.Prefix]
+// builds it, and the attributes it read.
+func (p *Pattern[T]) prefix(fields *T) (pre string, whole bool, av Item, err error) {
+	if av, err = p.e.decl.encode(fields); err != nil {
+		return "", false, nil, err
 	}
-	return p.sk.Prefix(av)
-}
-
-// setFields returns the attributes of fields for the sort key's prefix:
-// encoded as the entity writes them, without the sort-key fields left at
-// their zero value (a zero time or number is encoded, but not set).
-func (p *Pattern[T]) setFields(fields *T) (Item, error) {
-	av, err := p.e.decl.encode(fields)
-	if err != nil {
-		return nil, err
-	}
-	v := reflect.ValueOf(fields).Elem()
-	for a, ix := range p.skFields {
-		if f, err := v.FieldByIndexErr(ix); err == nil && f.IsZero() {
-			delete(av, a)
-		}
-	}
-	return av, nil
+	pre, whole, _, err = sortBound(p.sk, av, reflect.ValueOf(fields).Elem())
+	return pre, whole, av, err
 }
 
 // list reads one page of q, the items the declaration's Keep refuses
@@ -495,14 +470,12 @@ func (p *Pattern[T]) prefixRange(q Query, from, to *T) Query {
 	var pre [2]string
 	var whole, set [2]bool
 	for i, f := range []*T{from, to} {
-		av, err := p.setFields(f)
-		if err != nil {
+		var av Item
+		var err error
+		if pre[i], whole[i], av, err = p.prefix(f); err != nil {
 			return bad(err)
 		}
 		_, set[i] = av[p.def.RangeOn]
-		if pre[i], whole[i], err = p.sk.Prefix(av); err != nil {
-			return bad(err)
-		}
 	}
 	var lo, hi string
 	switch {
