@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"sync"
 
-	"github.com/guregu/dynamo/v2"
 	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/keytmpl"
 	"github.com/singletable/singletable/keys"
@@ -231,7 +229,7 @@ func (e *Entity[T]) FromKey(k Key) (T, error) {
 	if err := codec.DecodeItem(av, &v); err != nil {
 		return v, opErr("fromkey", e.def.Type, k, err)
 	}
-	fillFromKey(reflect.ValueOf(&v).Elem(), av)
+	e.decl.FillFromKey(reflect.ValueOf(&v).Elem(), av)
 	return v, nil
 }
 
@@ -242,46 +240,10 @@ func (e *Entity[T]) FromKey(k Key) (T, error) {
 // writer stored without the attribute reads whole. Untagged fields are
 // read only from their attributes.
 
-// keyTagged caches keyTaggedFields by type.
-var keyTagged sync.Map // reflect.Type → map[string]int
-
-// keyTaggedFields returns the fields of struct t tagged `key:"name"`, by
-// name.
-func keyTaggedFields(t reflect.Type) map[string]int {
-	if m, ok := keyTagged.Load(t); ok {
-		return m.(map[string]int)
-	}
-	m := map[string]int{}
-	if t.Kind() == reflect.Struct {
-		for i := range t.NumField() {
-			if f := t.Field(i); f.IsExported() && f.Tag.Get("key") != "" {
-				m[f.Tag.Get("key")] = i
-			}
-		}
-	}
-	keyTagged.Store(t, m)
-	return m
-}
-
-// fillFromKey sets v's key-tagged fields from the key attributes av
-// holds; a value that does not decode into the field leaves it as is.
-func fillFromKey(v reflect.Value, av Item) {
-	for name, i := range keyTaggedFields(v.Type()) {
-		if a, ok := av[name]; ok {
-			f := reflect.New(v.Field(i).Type())
-			if dynamo.Unmarshal(a, f.Interface()) == nil {
-				v.Field(i).Set(f.Elem())
-			}
-		}
-	}
-}
-
 // readKeyFields sets item's key-tagged fields from raw's primary key
 // (the decoders' last step).
 func (e *Entity[T]) readKeyFields(raw Item, item *T) {
-	v := reflect.ValueOf(item).Elem()
-	if len(keyTaggedFields(v.Type())) == 0 {
-		return
+	if len(e.decl.KeyTagged) > 0 {
+		e.decl.FillFromKey(reflect.ValueOf(item).Elem(), e.decl.KeyValues(e.t.c.KeyOf(raw)))
 	}
-	fillFromKey(v, e.decl.KeyValues(e.t.c.KeyOf(raw)))
 }

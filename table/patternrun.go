@@ -168,7 +168,7 @@ func (p *Pattern[T]) textFields(text map[string]string) (T, error) {
 	if err != nil {
 		return v, &ValidationError{Field: "fields", Reason: err.Error()}
 	}
-	fillFromKey(reflect.ValueOf(&v).Elem(), item) // the fields stored only in the key
+	p.e.decl.FillFromKey(reflect.ValueOf(&v).Elem(), item) // the fields stored only in the key
 	return v, nil
 }
 

@@ -64,9 +64,13 @@ type Decl struct {
 	Fold     map[string]func(string) string
 	TTLFrom  string
 	TTLAfter time.Duration
-	Custom   []string           // the attributes Def.CustomUniques reads
-	KeyOnly  map[string]int     // fields stored only in the key, by `key` tag: their field index
-	Wild     []codec.WildSecret // the Secrets paths "m.*": a catch-all whose members are sealed
+	Custom   []string       // the attributes Def.CustomUniques reads
+	KeyOnly  map[string]int // fields stored only in the key, by `key` tag: their field index
+	// KeyTagged holds every field tagged `key:"name"` (stored only in the
+	// key, or stored too), by name: their field index. Reads set them
+	// from the item's key ([Decl.FillFromKey]).
+	KeyTagged map[string]int
+	Wild      []codec.WildSecret // the Secrets paths "m.*": a catch-all whose members are sealed
 	// Indexed holds every attribute an index key, a guard or the TTL
 	// derives from (with the primary key's own), sorted.
 	Indexed []string
@@ -83,8 +87,8 @@ type Decl struct {
 // malformed declaration (a programming error, found at start-up).
 func Parse(rt reflect.Type, sc ddb.Schema, s Spec) *Decl {
 	names := codec.FieldsOf(rt)
-	d := &Decl{Indexes: map[ddb.Index][2]keytmpl.Template{}, When: map[ddb.Index][]Cond{}, KeyOnly: keyOnlyFields(rt),
-		TTLFrom: s.TTLFrom, TTLAfter: s.TTLAfter}
+	d := &Decl{Indexes: map[ddb.Index][2]keytmpl.Template{}, When: map[ddb.Index][]Cond{}, KeyOnly: keyFields(rt, true),
+		KeyTagged: keyFields(rt, false), TTLFrom: s.TTLFrom, TTLAfter: s.TTLAfter}
 	known := func(a string) bool {
 		_, ok := names[a]
 		_, key := d.KeyOnly[a]
@@ -213,17 +217,32 @@ func secretField(t reflect.Type, path string) bool {
 	return t.Kind() == reflect.String
 }
 
-// keyOnlyFields returns the fields of struct t stored only in the key
-// (`dynamo:"-" key:"name"`) by name.
-func keyOnlyFields(t reflect.Type) map[string]int {
+// keyFields returns the exported fields of struct t tagged `key:"name"`
+// by name; only, those stored only in the key (`dynamo:"-"`).
+func keyFields(t reflect.Type, only bool) map[string]int {
 	out := map[string]int{}
 	for i := range t.NumField() {
 		f := t.Field(i)
-		if name := f.Tag.Get("key"); name != "" && f.Tag.Get("dynamo") == "-" && f.IsExported() {
+		if name := f.Tag.Get("key"); name != "" && f.IsExported() && (!only || f.Tag.Get("dynamo") == "-") {
 			out[name] = i
 		}
 	}
 	return out
+}
+
+// FillFromKey sets the key-tagged fields of struct value v (of the
+// declared type) from the key attributes av holds, the key winning over
+// a stored value; a value that does not decode into its field leaves it
+// as is.
+func (d *Decl) FillFromKey(v reflect.Value, av Item) {
+	for name, i := range d.KeyTagged {
+		if a, ok := av[name]; ok {
+			f := reflect.New(v.Field(i).Type())
+			if dynamo.Unmarshal(a, f.Interface()) == nil {
+				v.Field(i).Set(f.Elem())
+			}
+		}
+	}
 }
 
 // Match reports whether k has the shape of the declared primary key (false
