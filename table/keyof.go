@@ -3,11 +3,8 @@ package table
 import (
 	"fmt"
 	"reflect"
-	"strings"
 
-	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/keytmpl"
-	"github.com/singletable/singletable/keys"
 )
 
 // Keys and queries from the declaration. A caller never writes a key's
@@ -62,51 +59,11 @@ func (e *Entity[T]) Prefix(ix Index, fields T) Query { return e.narrow("prefix",
 // the sort key narrowed to its literal start or, bySort, to the start the
 // fields set build.
 func (e *Entity[T]) narrow(op string, ix Index, fields T, bySort bool) Query {
-	fail := func(err error) Query { return Query{Index: ix, err: opErr(op, e.def.Type, Key{}, err)} }
-	pk, sk, err := e.templates(ix)
+	pk, sk, err := e.decl.Narrow(e.def.Type, ix, reflect.ValueOf(&fields).Elem(), bySort)
 	if err != nil {
-		return fail(err)
+		return Query{Index: ix, err: opErr(op, e.def.Type, Key{}, err)}
 	}
-	av, err := e.decl.encode(&fields)
-	if err != nil {
-		return fail(err)
-	}
-	v, ok, err := pk.WithoutShard().Build(av)
-	if err == nil && !ok {
-		err = &ValidationError{Entity: e.def.Type, Field: keytmpl.JoinAttrs(pk.Attrs()), Reason: "empty: the partition key derives from it", Key: true}
-	}
-	if err != nil {
-		return fail(err)
-	}
-	q := Query{Index: ix, PK: v}
-	var p string
-	var whole bool
-	if bySort {
-		p, whole, _, err = sortBound(sk, av, reflect.ValueOf(&fields).Elem())
-	} else {
-		p, whole, err = sk.Prefix(nil)
-	}
-	if err != nil {
-		return fail(err)
-	}
-	if whole {
-		q.SK = SKEquals(p)
-	} else if p != "" {
-		q.SK = SKBeginsWith(p)
-	}
-	return q
-}
-
-// templates returns index ix's key templates ([Primary]: the table's).
-func (e *Entity[T]) templates(ix Index) (pk, sk keytmpl.Template, err error) {
-	if ix == Primary {
-		return e.decl.pk, e.decl.sk, nil
-	}
-	pair, ok := e.decl.indexes[ix]
-	if !ok {
-		return nil, nil, &ValidationError{Entity: e.def.Type, Field: fmt.Sprintf("GSI%d", ix), Reason: "no template for this index in the entity's Def.IndexKeys"}
-	}
-	return pair[0], pair[1], nil
+	return Query{Index: ix, PK: pk, SK: sk}
 }
 
 // Range returns [Entity.Partition]'s query of index ix narrowed to the
@@ -129,46 +86,15 @@ func (e *Entity[T]) Range(ix Index, from, to T) Query {
 	if q.err != nil {
 		return q
 	}
-	fail := func(err error) Query { q.err = opErr("range", e.def.Type, Key{}, err); return q }
+	var err error
 	if qt := e.Partition(ix, to); qt.err != nil {
 		return qt
 	} else if qt.PK != q.PK {
-		return fail(&ValidationError{Entity: e.def.Type, Field: "partition", Reason: fmt.Sprintf("from and to are in different partitions (%s, %s)", q.PK, qt.PK), Key: true})
+		err = &ValidationError{Entity: e.def.Type, Field: "partition", Reason: fmt.Sprintf("from and to are in different partitions (%s, %s)", q.PK, qt.PK), Key: true}
+	} else {
+		q.SK, err = e.decl.Range(e.def.Type, ix, reflect.ValueOf(&from).Elem(), reflect.ValueOf(&to).Elem())
 	}
-	_, sk, _ := e.templates(ix)
-	var b [2]string
-	for i, f := range []*T{&from, &to} {
-		av, err := e.decl.encode(f)
-		if err != nil {
-			return fail(err)
-		}
-		p, whole, set, err := sortBound(sk, av, reflect.ValueOf(f).Elem())
-		if err != nil {
-			return fail(err)
-		}
-		switch {
-		case whole:
-		case set:
-			p = strings.TrimSuffix(p, keys.Delimiter) // below every key it begins
-		case i == 1 && strings.HasSuffix(p, keys.Delimiter):
-			p = strings.TrimSuffix(p, keys.Delimiter) + string(rune(keys.Delimiter[0]+1)) // after every key it begins
-		case i == 1 && p != "":
-			p += top
-		}
-		b[i] = p
-	}
-	switch {
-	case b[1] != "" && b[1] < b[0]:
-		return fail(&ValidationError{Entity: e.def.Type, Field: keytmpl.JoinAttrs(sk.Attrs()), Reason: fmt.Sprintf("reversed range: to %s is before from %s", b[1], b[0]), Key: true})
-	case b[0] == "" && b[1] == "":
-		q.SK = SKCond{}
-	case b[1] == "":
-		q.SK = SKGreaterEq(b[0])
-	case b[0] == "":
-		q.SK = SKLessEq(b[1])
-	default:
-		q.SK = SKBetween(b[0], b[1])
-	}
+	q.err = opErr("range", e.def.Type, Key{}, err)
 	return q
 }
 
@@ -178,37 +104,15 @@ func (e *Entity[T]) Range(ix Index, from, to T) Query {
 // begins_with, needs it. All of them set, it is the whole sort key. A bad
 // value gives a *[ValidationError], a key that cannot be built.
 func (e *Entity[T]) SortPrefix(ix Index, fields T) (string, error) {
-	_, sk, err := e.templates(ix)
-	var av Item
-	if err == nil {
-		av, err = e.decl.encode(&fields)
-	}
+	_, sk, err := e.decl.Templates(e.def.Type, ix)
 	var p string
 	if err == nil {
-		p, _, _, err = sortBound(sk, av, reflect.ValueOf(&fields).Elem())
+		p, _, _, err = e.decl.SortPrefix(sk, reflect.ValueOf(&fields).Elem())
 	}
 	if err != nil {
 		return "", opErr("sortprefix", e.def.Type, Key{}, err)
 	}
 	return p, nil
-}
-
-// sortBound returns the prefix of sort-key template sk that the leading
-// sort-key fields set in av build (a field of v at its zero value is
-// unset, and removed from av), whether it is a whole key, and whether any
-// sort-key field is set.
-func sortBound(sk keytmpl.Template, av Item, v reflect.Value) (p string, whole, set bool, err error) {
-	info := codec.FieldsOf(v.Type())
-	for _, a := range sk.Attrs() {
-		if fi, ok := info[a]; ok {
-			if f, ferr := v.FieldByIndexErr(fi.Index); ferr == nil && f.IsZero() {
-				delete(av, a)
-			}
-		}
-	}
-	lit, _, _ := sk.Prefix(nil)
-	p, whole, err = sk.Prefix(av)
-	return p, whole, p != lit, err
 }
 
 // FromKey returns the item named by primary key k with only its key
@@ -222,15 +126,7 @@ func sortBound(sk keytmpl.Template, av Item, v reflect.Value) (p string, whole, 
 // A key of another shape gives a *[ValidationError], before any request.
 func (e *Entity[T]) FromKey(k Key) (T, error) {
 	var v T
-	if !e.decl.pk.Matches(k.PK) || !e.decl.sk.Matches(k.SK) {
-		return v, opErr("fromkey", e.def.Type, k, &ValidationError{Entity: e.def.Type, Field: "PK, SK", Reason: fmt.Sprintf("%q / %q is not a key of %s", k.PK, k.SK, e.def.Type), Key: true})
-	}
-	av := e.decl.KeyValues(k)
-	if err := codec.DecodeItem(av, &v); err != nil {
-		return v, opErr("fromkey", e.def.Type, k, err)
-	}
-	e.decl.FillFromKey(reflect.ValueOf(&v).Elem(), av)
-	return v, nil
+	return v, opErr("fromkey", e.def.Type, k, e.decl.FromKey(e.def.Type, k, reflect.ValueOf(&v).Elem()))
 }
 
 // Fields read from the key. A field tagged `key:"name"` is named by the

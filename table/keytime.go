@@ -1,12 +1,8 @@
 package table
 
 import (
-	"fmt"
-	"slices"
+	"reflect"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/singletable/singletable/internal/keytmpl"
 )
 
 // SortPrefixAt returns the begins_with prefix of index ix's sort keys
@@ -26,28 +22,6 @@ import (
 // does not declare gives a *[ValidationError], as a missing field does
 // ([Entity.Partition]).
 func (e *Entity[T]) SortPrefixAt(ix Index, fields T, at string, t time.Time) (string, error) {
-	fail := func(err error) (string, error) { return "", opErr("prefix", e.def.Type, Key{}, err) }
-	_, sk, err := e.templates(ix)
-	if err != nil {
-		return fail(err)
-	}
-	if !slices.Contains(sk.Attrs(), at) {
-		return fail(&ValidationError{Entity: e.def.Type, Field: at, Reason: fmt.Sprintf("not in the sort key (%s)", keytmpl.JoinAttrs(sk.Attrs())), Key: true})
-	}
-	av, err := e.decl.encode(&fields)
-	if err != nil {
-		return fail(err)
-	}
-	if av == nil {
-		av = keytmpl.Item{}
-	}
-	delete(av, at)
-	if !t.IsZero() {
-		av[at] = &types.AttributeValueMemberS{Value: t.UTC().Format(time.RFC3339Nano)}
-	}
-	p, _, err := sk.Prefix(av)
-	if err != nil {
-		return fail(err)
-	}
-	return p, nil
+	p, err := e.decl.SortPrefixAt(e.def.Type, ix, reflect.ValueOf(&fields).Elem(), at, t)
+	return p, opErr("prefix", e.def.Type, Key{}, err)
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/keytmpl"
-	"github.com/singletable/singletable/keys"
 )
 
 // Reads says which reads a declared access pattern serves ([PatternDef.Reads]).
@@ -318,12 +317,10 @@ func (p *Pattern[T]) Query(fields T) Query {
 		q.SK = SKCond{}
 	}
 	if p.def.SortPrefix && q.err == nil {
-		if pre, whole, _, err := p.prefix(&fields); err != nil {
+		if sk, err := p.e.decl.PrefixCond(p.sk, reflect.ValueOf(&fields).Elem()); err != nil {
 			q.err = opErr("partition", p.e.def.Type, Key{}, err)
-		} else if whole {
-			q.SK = SKEquals(pre)
-		} else if pre != "" {
-			q.SK = SKBeginsWith(pre)
+		} else {
+			q.SK = sk
 		}
 	}
 	if len(p.filter) > 0 && q.err == nil {
@@ -339,17 +336,6 @@ func (p *Pattern[T]) Query(fields T) Query {
 	}
 	q.Desc, q.Limit, q.Consistent = p.def.Desc, p.def.Limit, p.def.Consistent
 	return q
-}
-
-// prefix returns the prefix of the pattern's sort-key template the fields
-// set build (a field at its zero value is unset), as [Entity.Prefix]
-// builds it, and the attributes it read.
-func (p *Pattern[T]) prefix(fields *T) (pre string, whole bool, av Item, err error) {
-	if av, err = p.e.decl.encode(fields); err != nil {
-		return "", false, nil, err
-	}
-	pre, whole, _, err = sortBound(p.sk, av, reflect.ValueOf(fields).Elem())
-	return pre, whole, av, err
 }
 
 // list reads one page of q, the items the declaration's Keep refuses
@@ -409,28 +395,16 @@ func (p *Pattern[T]) rangeQuery(from, to T) Query {
 	} else if qt.PK != q.PK {
 		return bad(&ValidationError{Field: keytmpl.JoinAttrs(p.pk.Attrs()), Reason: fmt.Sprintf("from and to are in different partitions (%s, %s)", q.PK, qt.PK), Key: true})
 	}
+	fv, tv := reflect.ValueOf(&from).Elem(), reflect.ValueOf(&to).Elem()
+	var err error
 	if p.def.RangeOn != "" {
-		return p.prefixRange(q, &from, &to)
+		q.SK, err = p.e.decl.PrefixRange(p.sk, p.def.RangeOn, fv, tv)
+	} else {
+		q.SK, err = p.e.decl.KeyRange(p.sk, fv, tv)
 	}
-	var bounds [2]string
-	for i, f := range []*T{&from, &to} {
-		av, err := p.e.decl.encode(f)
-		if err != nil {
-			return bad(err)
-		}
-		k, ok, err := p.sk.Build(av)
-		if err == nil && !ok {
-			err = &ValidationError{Field: keytmpl.JoinAttrs(p.sk.Attrs()), Reason: "empty: the range's sort key derives from it", Key: true}
-		}
-		if err != nil {
-			return bad(err)
-		}
-		bounds[i] = k
+	if err != nil {
+		return bad(err)
 	}
-	if bounds[0] > bounds[1] {
-		return bad(&ValidationError{Field: keytmpl.JoinAttrs(p.sk.Attrs()), Reason: fmt.Sprintf("reversed range: to %s is before from %s", bounds[1], bounds[0]), Key: true})
-	}
-	q.SK = SKBetween(bounds[0], bounds[1])
 	return q
 }
 
@@ -458,54 +432,4 @@ func (p *Pattern[T]) AllBetween(ctx context.Context, from, to T, opts ...ListOpt
 		}
 		return p.all(ctx, &from, p.rangeQuery(from, to), opts)
 	})
-}
-
-// top sorts after every character of a key: the end of a prefix range.
-const top = "\U0010FFFF"
-
-// prefixRange narrows q to the sort keys between the prefixes from and to
-// build through the declaration's RangeOn ([PatternDef.RangeOn]).
-func (p *Pattern[T]) prefixRange(q Query, from, to *T) Query {
-	bad := func(err error) Query { q.err = err; return q }
-	var pre [2]string
-	var whole, set [2]bool
-	for i, f := range []*T{from, to} {
-		var av Item
-		var err error
-		if pre[i], whole[i], av, err = p.prefix(f); err != nil {
-			return bad(err)
-		}
-		_, set[i] = av[p.def.RangeOn]
-	}
-	var lo, hi string
-	switch {
-	case !set[0]:
-		lo = pre[0]
-	case whole[0]:
-		lo = pre[0]
-	default:
-		lo = strings.TrimSuffix(pre[0], keys.Delimiter) // at or below every key it begins
-	}
-	switch {
-	case !set[1] && pre[1] == "":
-	case whole[1]:
-		hi = pre[1]
-	default:
-		hi = pre[1] + top // every key it begins
-	}
-	switch {
-	case !set[0] && !set[1]:
-		if lo != "" {
-			q.SK = SKBeginsWith(lo)
-		}
-	case set[0] && set[1] && hi < lo:
-		return bad(&ValidationError{Field: p.def.RangeOn, Reason: fmt.Sprintf("reversed range: to %s is before from %s", pre[1], pre[0]), Key: true})
-	case hi == "":
-		q.SK = SKGreaterEq(lo)
-	case lo == "":
-		q.SK = SKLessEq(hi)
-	default:
-		q.SK = SKBetween(lo, hi)
-	}
-	return q
 }
