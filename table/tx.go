@@ -28,6 +28,36 @@ type TxOp struct{ op ddb.Op }
 // second send over an expired item needs the item.
 func (o TxOp) WithoutOldItem() TxOp { return TxOp{o.op.WithoutOldItem()} }
 
+// OnFail returns the action carrying err, the error its failed condition
+// means, so that the condition and its meaning stand in one place:
+//
+//	check := tbl.ConditionOp(userKey).OnFail(fmt.Errorf("user %s: %w", id, table.ErrNotFound))
+//
+// When [Table.Transact] is canceled, the first action in request order
+// whose condition failed (ConditionalCheckFailed) decides what the error
+// means:
+//   - if it carries an error (OnFail), the error returned wraps that error
+//     and still the *[TxError]: both errors.Is(err, that error's sentinel)
+//     and errors.As(err, &te) hold;
+//   - if it is a unique guard (from [Entity.CreateOp], [Entity.PatchOp],
+//     ...), the error wraps [ErrUniqueViolation] naming the value, and the
+//     *TxError; a guard's OnFail replaces that;
+//   - otherwise the error is the *TxError alone, even when a later action
+//     carrying an error failed too.
+//
+// A create's own item has no default: give it OnFail(ErrAlreadyExists)
+// where that is what its failure means. An action that failed for another
+// reason (TransactionConflict or throttling past the retries, a
+// validation error) never picks its error: the transaction keeps the
+// *TxError it got. A transaction that committed, its response lost and
+// the retry recognised by its idempotency token, succeeds: no error. The
+// error is client-side only: the request sent is the same with or without
+// OnFail, and a batch ignores it. A nil err removes the action's error.
+func (o TxOp) OnFail(err error) TxOp {
+	o.op.OnFail = err
+	return o
+}
+
 // Key returns the key of the item the action writes.
 func (o TxOp) Key() Key { return o.op.Key }
 
@@ -53,7 +83,8 @@ type TxReason = ddb.TxReason
 
 // TxError is a canceled transaction with a reason per action. It matches
 // [ErrTransactionCanceled], and [ErrThrottled] when an action was
-// throttled; Failed returns the reasons of the actions that failed.
+// throttled; Failed returns the reasons of the actions that failed. What a
+// failed condition means is best said on the action ([TxOp.OnFail]).
 type TxError = ddb.TxError
 
 // TxOption changes a transaction.
@@ -68,7 +99,8 @@ func IdempotencyToken(token string) TxOption { return func(o *txOpts) { o.token 
 // Transact runs ops as one TransactWriteItems: all succeed or none. Over
 // 100 actions, over 4 MB, or two actions on one item are refused before
 // sending. A canceled transaction gives a *[TxError] naming each failing
-// action.
+// action, wrapped in the error its first failed condition means (see
+// [TxOp.OnFail]: an action's own error, or a guard's [ErrUniqueViolation]).
 //
 // Under faults: the SDK gives every call an idempotency token and resends
 // it on a retried request, so a transaction whose response was lost after
@@ -95,7 +127,8 @@ func (t *Table) TransactWith(ctx context.Context, opts []TxOption, ops ...TxOp) 
 	for _, f := range opts {
 		f(&o)
 	}
-	return t.c.Transact(ctx, o.token, txActions(ops))
+	actions := txActions(ops)
+	return ddb.Explain(t.c.Transact(ctx, o.token, actions), actions)
 }
 
 // txActions returns the actions ops hold.

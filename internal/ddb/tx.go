@@ -47,6 +47,8 @@ type Op struct {
 	// Quiet: the action does not ask for the item that fails its
 	// condition (table.TxOp.WithoutOldItem).
 	Quiet bool
+	// OnFail is the error the action's failed condition means ([Explain]).
+	OnFail error
 }
 
 // WithoutOldItem returns the action made Quiet (a put never is: its

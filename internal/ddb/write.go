@@ -115,7 +115,7 @@ func (c *Conn) UpdateItem(ctx context.Context, entity string, u *types.Update, t
 // condition or a conflict ErrConflict.
 func TxToUpdateErr(err error) error {
 	var te *TxError
-	if !errors.As(err, &te) {
+	if explained(err) || !errors.As(err, &te) {
 		return err
 	}
 	for _, r := range te.Reasons {
@@ -150,7 +150,7 @@ func (c *Conn) PutCreate(ctx context.Context, entity string, op Op, tok string) 
 // (the item) or ErrUniqueViolation (a guard), keeping the TxError.
 func TxToCreateErr(err error) error {
 	var te *TxError
-	if !errors.As(err, &te) {
+	if explained(err) || !errors.As(err, &te) {
 		return err
 	}
 	for _, r := range te.Reasons {
