@@ -92,8 +92,8 @@ func (a *APIKeys) Create(ctx context.Context, user fh.UserID, in CreateAPIKeyInp
 		if err != nil {
 			return NewAPIKey{}, err
 		}
-		if err := a.s.main.Transact(ctx, append([]table.TxOp{a.s.main.ConditionOp(uk)}, ops...)...); err != nil {
-			return NewAPIKey{}, txErr(err, 0, table.ErrNotFound, "user "+string(user))
+		if err := a.s.main.Transact(ctx, append([]table.TxOp{a.s.main.ConditionOp(uk).OnFail(notFound("user", string(user)))}, ops...)...); err != nil {
+			return NewAPIKey{}, err
 		}
 		return NewAPIKey{Key: plain, APIKey: k}, nil
 	})

@@ -119,8 +119,8 @@ func (s *Sources) Create(ctx context.Context, user fh.UserID, in CreateSourceInp
 		if s.s.scaled() { // its counter shards, so its first ingest needs no shard creation
 			ops = append(ops, s.s.srcCounters.NewShardOps(string(src.SourceID), s.s.sourceState(ownerInfo{layout: mustLayout(src.EventLayout)}))...)
 		}
-		if err := s.s.main.Transact(ctx, append([]table.TxOp{s.s.main.ConditionOp(uk)}, ops...)...); err != nil {
-			return fh.Source{}, txErr(err, 0, table.ErrNotFound, "user "+string(user))
+		if err := s.s.main.Transact(ctx, append([]table.TxOp{s.s.main.ConditionOp(uk).OnFail(notFound("user", string(user)))}, ops...)...); err != nil {
+			return fh.Source{}, err
 		}
 		return src, nil
 	})
@@ -253,8 +253,8 @@ func (s *Sources) Delete(ctx context.Context, user fh.UserID, id fh.SourceID) er
 		if err != nil {
 			return err
 		}
-		ops := append([]table.TxOp{op}, s.s.srcCounters.StateOps(string(id), map[string]string{"status": string(fh.StatusDeleted)})...)
-		return txErr(s.s.main.Transact(ctx, ops...), 0, table.ErrNotFound, "source "+string(id))
+		ops := append([]table.TxOp{op.OnFail(notFound("source", string(id)))}, s.s.srcCounters.StateOps(string(id), map[string]string{"status": string(fh.StatusDeleted)})...)
+		return s.s.main.Transact(ctx, ops...)
 	})
 }
 

@@ -402,9 +402,10 @@ func (u *Users) ResetUsage(ctx context.Context, id fh.UserID, start time.Time) (
 	if err != nil {
 		return fh.User{}, err
 	}
+	op = op.OnFail(fmt.Errorf("reset usage of user %s: %w", id, table.ErrConflict))
 	ops := append([]table.TxOp{op}, u.s.usageCounters.ResetOps(string(id), []string{"usageThisMonth"}, map[string]string{"plan": string(cur.Plan)})...)
 	if err := u.s.main.Transact(ctx, ops...); err != nil {
-		return fh.User{}, txErr(err, 0, table.ErrConflict, "reset usage of user "+string(id))
+		return fh.User{}, err
 	}
 	return u.s.user.Get(ctx, k, table.Consistent())
 }
