@@ -2,7 +2,6 @@ package podcastflow
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/singletable/singletable/entity/pf"
@@ -155,12 +154,8 @@ func (s *Organizations) Delete(ctx context.Context, id pf.OrgID) error {
 			return err
 		}
 		sk := s.e.orgSettings.Key(pf.OrganizationSettings{OrganizationID: id})
-		err = s.e.t.Transact(ctx, s.e.orgs.DeleteOp(pk), s.e.orgSettings.DeleteOp(sk).Unconditional())
-		var te *table.TxError
-		if errors.As(err, &te) && len(te.Failed()) == 1 && te.Failed()[0].Key == pk && te.Failed()[0].Code == "ConditionalCheckFailed" {
-			return fmt.Errorf("delete organization %s: %w", id, table.ErrNotFound)
-		}
-		return err
+		return s.e.t.Transact(ctx, s.e.orgs.DeleteOp(pk).OnFail(fmt.Errorf("delete organization %s: %w", id, table.ErrNotFound)),
+			s.e.orgSettings.DeleteOp(sk).Unconditional())
 	})
 }
 

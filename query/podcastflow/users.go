@@ -102,31 +102,15 @@ func (s *Users) Create(ctx context.Context, u *pf.UserProfile) error {
 		if err != nil {
 			return err
 		}
-		var orgKey table.Key
+		ops[0] = ops[0].OnFail(table.ErrAlreadyExists) // its guards: table.ErrUniqueViolation
 		if u.OrganizationID != "" {
-			orgKey, _ = s.e.orgKey(u.OrganizationID)
-			ops = append(ops, s.e.t.ConditionOp(orgKey))
+			orgKey, _ := s.e.orgKey(u.OrganizationID)
+			ops = append(ops, s.e.t.ConditionOp(orgKey).OnFail(fmt.Errorf("organization %s: %w", u.OrganizationID, table.ErrNotFound)))
 		}
-		err = s.e.t.Transact(ctx, ops...)
-		if err == nil {
-			return nil
-		}
-		var te *table.TxError
-		if !errors.As(err, &te) {
+		if err := s.e.t.Transact(ctx, ops...); err != nil {
 			return fmt.Errorf("create user %s: %w", u.UserID, err)
 		}
-		for _, r := range te.Failed() {
-			switch {
-			case r.Code != "ConditionalCheckFailed":
-			case r.Guard != "":
-				return fmt.Errorf("create user %s: email %q: %w: %w", u.UserID, u.Email, table.ErrUniqueViolation, err)
-			case r.Key == orgKey:
-				return fmt.Errorf("create user %s: organization %s: %w", u.UserID, u.OrganizationID, table.ErrNotFound)
-			default:
-				return fmt.Errorf("create user %s: %w: %w", u.UserID, table.ErrAlreadyExists, err)
-			}
-		}
-		return fmt.Errorf("create user %s: %w", u.UserID, err)
+		return nil
 	})
 }
 
