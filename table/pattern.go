@@ -71,6 +71,13 @@ type PatternDef[T any] struct {
 	// set, "JOB#" when none is), instead of the literal prefix alone. A
 	// field left at its zero value is unset.
 	SortPrefix bool
+	// WholeWhenUnset, with SortPrefix, reads the whole partition (no
+	// sort-key condition, as WholePartition) when the call sets none of
+	// the sort key's fields, instead of the sort key's literal prefix
+	// ("TYPE#" of TYPE#{accountType}#{accountId}): for a partition that
+	// holds this entity's items alone, listed whole or narrowed by its
+	// leading sort-key field.
+	WholeWhenUnset bool
 	// RangeOn names the sort-key field a Between's bounds range over
 	// when they need not build whole sort keys: each bound sets the
 	// fields before it (the same in both) and, unless open, RangeOn
@@ -114,6 +121,7 @@ type Pattern[T any] struct {
 	pk, sk  keytmpl.Template
 	methods [5]string // call names: Get, List, All, Between, AllBetween
 	filter  [][]int   // the field index of each FilterOn attribute
+	scope   *string   // the tenant of a scoped view ([Pattern.In]); nil: unscoped
 }
 
 // NewPattern binds def to entity e and registers it with e's table
@@ -151,6 +159,9 @@ func NewPattern[T any](e *Entity[T], def PatternDef[T]) *Pattern[T] {
 			fail("FilterOn %q is not an attribute of the type", a)
 		}
 		p.filter = append(p.filter, fi.Index)
+	}
+	if def.WholeWhenUnset && !def.SortPrefix {
+		fail("WholeWhenUnset narrows a SortPrefix read: set SortPrefix")
 	}
 	if def.RangeOn != "" && !slices.Contains(p.sk.Attrs(), def.RangeOn) {
 		fail("RangeOn %q is no field of the sort key (%s)", def.RangeOn, keytmpl.JoinAttrs(p.sk.Attrs()))
@@ -229,6 +240,9 @@ func (p *Pattern[T]) Info() PatternInfo {
 		c := fmt.Sprintf("%s PK = %s", query, pk)
 		if pre, whole, err := p.sk.Prefix(nil); d.SortPrefix {
 			c += ", SK begins_with " + tp.SK + " up to its first field not set"
+			if d.WholeWhenUnset {
+				c += " (none when no field is set)"
+			}
 		} else if !d.WholePartition && err == nil && pre != "" {
 			c += map[bool]string{true: ", SK = ", false: ", SK begins_with "}[whole] + pre
 		}
@@ -293,7 +307,7 @@ func (p *Pattern[T]) Get(ctx context.Context, fields T, opts ...ReadOption) (_ T
 	if p.def.Consistent {
 		opts = append([]ReadOption{Consistent()}, opts...)
 	}
-	item, err := p.e.Get(ctx, k, opts...)
+	item, err := p.get(ctx, k, opts)
 	if err == nil && p.def.Keep != nil && !p.def.Keep(&fields, &item) {
 		return zero, opErr("get", p.e.def.Type, k, ErrNotFound)
 	}
@@ -302,7 +316,8 @@ func (p *Pattern[T]) Get(ctx context.Context, fields T, opts ...ReadOption) (_ T
 
 // Query returns the query List sends for fields: the partition of the
 // pattern's index its fields build, narrowed as the declaration says,
-// with its order, page size and consistency. A missing or bad field makes
+// with its order, page size and consistency (and, on a scoped view
+// ([Pattern.In]), the filter on the tenant). A missing or bad field makes
 // a query every method refuses before any request ([Query.Err]). Use it
 // to compose the pattern into a read of several entities
 // ([Table.ReadCollection]).
@@ -317,7 +332,7 @@ func (p *Pattern[T]) Query(fields T) Query {
 		q.SK = SKCond{}
 	}
 	if p.def.SortPrefix && q.err == nil {
-		if sk, err := p.e.decl.PrefixCond(p.sk, reflect.ValueOf(&fields).Elem()); err != nil {
+		if sk, err := p.e.decl.PrefixCond(p.sk, reflect.ValueOf(&fields).Elem(), p.def.WholeWhenUnset); err != nil {
 			q.err = opErr("partition", p.e.def.Type, Key{}, err)
 		} else {
 			q.SK = sk
@@ -335,13 +350,13 @@ func (p *Pattern[T]) Query(fields T) Query {
 		}
 	}
 	q.Desc, q.Limit, q.Consistent = p.def.Desc, p.def.Limit, p.def.Consistent
-	return q
+	return p.scoped(q)
 }
 
 // list reads one page of q, the items the declaration's Keep refuses
 // left out.
 func (p *Pattern[T]) list(ctx context.Context, fields *T, q Query, opts []ListOption) (Page[T], error) {
-	page, err := p.e.List(ctx, q, opts...)
+	page, err := p.page(ctx, q, opts)
 	if err == nil && p.def.Keep != nil {
 		page.Items = slices.DeleteFunc(page.Items, func(item T) bool { return !p.def.Keep(fields, &item) })
 	}
@@ -350,7 +365,7 @@ func (p *Pattern[T]) list(ctx context.Context, fields *T, q Query, opts []ListOp
 
 // all iterates over every page of q, as list reads each.
 func (p *Pattern[T]) all(ctx context.Context, fields *T, q Query, opts []ListOption) iter.Seq2[T, error] {
-	if p.def.Keep == nil {
+	if p.def.Keep == nil && p.scope == nil {
 		return p.e.ListAll(ctx, q, opts...)
 	}
 	return Pages(ctx, func(ctx context.Context, o ...ListOption) (Page[T], error) { return p.list(ctx, fields, q, o) }, opts...)

@@ -186,7 +186,7 @@ func TestMigrateCommandHandlersDeployment_LB5_LB6_LB8_LB28(t *testing.T) {
 	if a, err := s.Accounts.Update(c, pro, func(a *lb.Account) error { a.AccountName = "Pro renamed"; return nil }); err != nil || a.Plan != "pro" {
 		t.Errorf("update of the pro account: plan %q, %v", a.Plan, err)
 	}
-	kids, err := s.Accounts.ListChildren(c, root, "") // LB-6
+	kids, err := s.Accounts.Children.List(c, lb.Account{ParentAccountID: root}) // LB-6
 	var kidIDs []string
 	for _, k := range kids.Items {
 		kidIDs = append(kidIDs, string(k.AccountID))
@@ -206,7 +206,7 @@ func TestMigrateCommandHandlersDeployment_LB5_LB6_LB8_LB28(t *testing.T) {
 	if err != nil || len(under.Items) != 2 {
 		t.Errorf("LB-8 the pro account's subtree: %d accounts, %v; want it and its child", len(under.Items), err)
 	}
-	conns, err := s.Connections.ListByAccountPlatform(c, root, lb.PlatformKeap) // LB-28
+	conns, err := s.Connections.ByAccountPlatform.List(c, lb.Connection{AccountID: root, Platform: lb.PlatformKeap}) // LB-28
 	if err != nil || len(conns.Items) != 1 || conns.Items[0].Credentials.AccessToken != "KeapAT-plaintext" || conns.Items[0].Credentials.RefreshToken != "KeapRT-plaintext" {
 		t.Errorf("LB-28 the Keap connection: %+v, %v", conns.Items, err)
 	}

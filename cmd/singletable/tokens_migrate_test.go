@@ -149,7 +149,7 @@ func TestMigrateCommandTokenResponses_LB27_LB28_LB65(t *testing.T) {
 	}
 	const account = lb.AccountID("account:aaaaaaaa-0000-4000-8000-000000000001")
 	const googleID = lb.ConnectionID("connection:44444444-0000-4000-8000-000000000004")
-	page, err := s.Connections.ListByAccountPlatform(c, account, lb.PlatformGoogle) // LB-28
+	page, err := s.Connections.ByAccountPlatform.List(c, lb.Connection{AccountID: account, Platform: lb.PlatformGoogle}) // LB-28
 	if err != nil || len(page.Items) != 1 || !cmp.Equal(page.Items[0].Credentials.Extra, want[googleID], exporter) ||
 		page.Items[0].Credentials.Scope != "openid https://www.googleapis.com/auth/drive.readonly" {
 		t.Errorf("LB-28 the Google connection: %+v, %v", page.Items, err)

@@ -161,14 +161,14 @@ func users(ctx context.Context, s *listbackup.Store, _ time.Time, _ lb.Date) err
 func accounts(ctx context.Context, s *listbackup.Store, _ time.Time, _ lb.Date) error {
 	a, err := s.Accounts.Get(ctx, "acme-eu")
 	step("LB-5", "get account by ID", a.AccountPath)
-	step("LB-6", "children of acme-eu (divisions)", n(s.Accounts.ListChildren(ctx, "acme-eu", lb.AccountDivision)))
+	step("LB-6", "children of acme-eu (divisions)", n(s.Accounts.Children.List(ctx, lb.Account{ParentAccountID: "acme-eu", AccountType: lb.AccountDivision})))
 	step("LB-7", "accounts of type location", n(s.Accounts.ByType.List(ctx, lb.Account{AccountType: lb.AccountLocation})))
 	step("LB-8", "subtree under /acme/eu/", n(s.Accounts.ListSubtree(ctx, "/acme/eu/")))
 	step("LB-9", "accounts of user ada", n(s.Memberships.ByUser.List(ctx, lb.Membership{UserID: "ada"})))
-	step("LB-10", "admins of acme-eu", n(s.Memberships.ListByAccount(ctx, "acme-eu", lb.MemberAdmin)))
+	step("LB-10", "admins of acme-eu", n(s.Memberships.ByAccount.List(ctx, lb.Membership{AccountID: "acme-eu", Role: lb.MemberAdmin})))
 	m, err2 := s.Memberships.ByID.Get(ctx, lb.Membership{UserID: "ada", AccountID: "acme"})
 	step("LB-11", "ada's membership in acme", m.Role)
-	step("LB-12", "teams of acme", n(s.Teams.ListByAccount(ctx, "acme")))
+	step("LB-12", "teams of acme", n(s.Teams.ByAccount.List(ctx, lb.Team{AccountID: "acme"})))
 	tm, err3 := s.Teams.Get(ctx, "ops")
 	step("LB-13", "team by ID", tm.TeamName)
 	return errors.Join(err, err2, err3)
@@ -177,9 +177,9 @@ func accounts(ctx context.Context, s *listbackup.Store, _ time.Time, _ lb.Date) 
 func sources(ctx context.Context, s *listbackup.Store, now time.Time, _ lb.Date) error {
 	src, err := s.Sources.Get(ctx, "keap-1")
 	step("LB-14", "source by ID (credentials decrypted)", src.SourceName)
-	step("LB-15", "sources of acme", n(s.Sources.ListByAccount(ctx, "acme")))
-	step("LB-16", "sources of acme on stripe", n(s.Sources.ListByPlatform(ctx, "acme", lb.PlatformStripe)))
-	step("LB-17", "paused sources of acme", n(s.Sources.ListByStatus(ctx, "acme", lb.SourcePaused)))
+	step("LB-15", "sources of acme", n(s.Sources.ByAccount.List(ctx, lb.Source{AccountID: "acme"})))
+	step("LB-16", "sources of acme on stripe", n(s.Sources.ByPlatform.List(ctx, lb.Source{AccountID: "acme", Platform: lb.PlatformStripe})))
+	step("LB-17", "paused sources of acme", n(s.Sources.ByStatus.List(ctx, lb.Source{AccountID: "acme", Status: lb.SourcePaused})))
 	// A request handler gets one account's view: another account's IDs are
 	// not found there, whatever the handler forgets to check.
 	other, errScope := s.ForAccount("someone-else")
@@ -206,15 +206,15 @@ func sources(ctx context.Context, s *listbackup.Store, now time.Time, _ lb.Date)
 	from, to = in(lb.Activity{AccountID: "acme", EventType: "sync.completed"})
 	step("LB-21", "sync.completed activities", n(s.Activities.ByEventType.Between(ctx, from, to)))
 	step("LB-22", "activity retention", lb.ActivityRetention)
-	step("LB-23", "jobs of acme, newest first", n(s.Jobs.ListByAccount(ctx, "acme")))
+	step("LB-23", "jobs of acme, newest first", n(s.Jobs.ByAccount.List(ctx, lb.Job{AccountID: "acme"})))
 	jb, err2 := s.Jobs.Get(ctx, "job-1")
 	step("LB-24", "job by ID", jb.Status)
-	step("LB-25", "pending jobs of acme", n(s.Jobs.ListByStatus(ctx, "acme", lb.JobPending)))
-	step("LB-26", "jobs of keap-1 by creation, newest first", n(s.Jobs.ListBySource(ctx, "keap-1", table.Desc())))
+	step("LB-25", "pending jobs of acme", n(s.Jobs.ByStatus.List(ctx, lb.Job{AccountID: "acme", Status: lb.JobPending})))
+	step("LB-26", "jobs of keap-1 by creation, newest first", n(s.Jobs.BySource.List(ctx, lb.Job{SourceID: "keap-1"}, table.Desc())))
 	c, err3 := s.Connections.Get(ctx, "conn-1")
 	step("LB-27", "connection by ID", c.Platform)
-	step("LB-28", "keap connections of acme", n(s.Connections.ListByAccountPlatform(ctx, "acme", lb.PlatformKeap)))
-	step("LB-29", "keap connections of ada", n(s.Connections.ListByUserPlatform(ctx, "ada", lb.PlatformKeap)))
+	step("LB-28", "keap connections of acme", n(s.Connections.ByAccountPlatform.List(ctx, lb.Connection{AccountID: "acme", Platform: lb.PlatformKeap})))
+	step("LB-29", "keap connections of ada", n(s.Connections.ByUserPlatform.List(ctx, lb.Connection{UserID: "ada", Platform: lb.PlatformKeap})))
 	return errors.Join(err, err2, err3)
 }
 
@@ -272,8 +272,8 @@ func rest(ctx context.Context, s *listbackup.Store, now time.Time, today lb.Date
 	if err := s.Tags.Create(ctx, &tag); err != nil {
 		return err
 	}
-	step("LB-38", "tags of acme on sources", n(s.Tags.ListByResourceType(ctx, "acme", lb.ResSource)))
-	step("LB-39", "tags with key env", n(s.Tags.ListByKey(ctx, "acme", lb.ResSource, "env")))
+	step("LB-38", "tags of acme on sources", n(s.Tags.ByResourceType.List(ctx, lb.Tag{AccountID: "acme", ResourceType: lb.ResSource})))
+	step("LB-39", "tags with key env", n(s.Tags.ByKey.List(ctx, lb.Tag{AccountID: "acme", ResourceType: lb.ResSource, TagKey: "env"})))
 	tg, err := s.Tags.Get(ctx, tag.TagID)
 	step("LB-40", "tag by ID", tg.TagValue)
 	tg, err2 := s.Tags.Attach(ctx, listbackup.TagRef{AccountID: "acme", ResourceType: lb.ResSource, TagKey: "env", TagValue: "production"}, "keap-1", "ada")
@@ -301,7 +301,7 @@ func rest(ctx context.Context, s *listbackup.Store, now time.Time, today lb.Date
 	key, k, err8 := s.APIKeys.Create(ctx, listbackup.NewAPIKey{AccountID: "acme", UserID: "ada", Name: "ci", Permissions: []string{"sources:read"}})
 	v, err9 := s.APIKeys.Validate(ctx, key)
 	step("LB-52", "validate API key by hash", v.Name)
-	step("LB-53", "active API keys of acme", n(s.APIKeys.ListByAccount(ctx, "acme", lb.KeyActive)))
+	step("LB-53", "active API keys of acme", n(s.APIKeys.ByAccount.List(ctx, lb.APIKey{AccountID: "acme", Status: lb.KeyActive})))
 	_, err10 := s.APIKeys.Revoke(ctx, k.APIKeyID)
 	_, inactive := s.APIKeys.Validate(ctx, key)
 	step("LB-54", "revoked key refused", errors.Is(inactive, listbackup.ErrKeyInactive))
@@ -309,7 +309,7 @@ func rest(ctx context.Context, s *listbackup.Store, now time.Time, today lb.Date
 	err11 := s.Webhooks.Create(ctx, &hook)
 	h, err12 := s.Webhooks.Get(ctx, hook.WebhookID)
 	step("LB-55", "webhook by ID", h.URL)
-	step("LB-56", "active webhooks of acme", n(s.Webhooks.ListActive(ctx, "acme")))
+	step("LB-56", "active webhooks of acme", n(s.Webhooks.Active.List(ctx, lb.Webhook{AccountID: "acme"})))
 	step("LB-57", "active webhooks for sync.completed", n(s.Webhooks.ListActiveForEvent(ctx, "acme", "sync.completed")))
 	var wg sync.WaitGroup
 	for range 10 {
@@ -364,7 +364,7 @@ func writes(ctx context.Context, s *listbackup.Store, _ time.Time, _ lb.Date) er
 	hook := lb.Webhook{AccountID: "acme", URL: "https://hooks.example/old", Events: []string{"sync.failed"}, IsActive: true, Secret: "whsec2"}
 	err13 := s.Webhooks.Create(ctx, &hook)
 	err14 := s.Webhooks.Delete(ctx, hook.WebhookID)
-	active, err15 := s.Webhooks.ListActive(ctx, "acme")
+	active, err15 := s.Webhooks.Active.List(ctx, lb.Webhook{AccountID: "acme"})
 	step("LB-67", "webhook soft-deleted; active webhooks of acme", len(active.Items))
 
 	err16 := s.Memberships.Remove(ctx, "ada", "acme-eu")

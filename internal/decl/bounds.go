@@ -106,9 +106,14 @@ func (d *Decl) SortPrefix(sk keytmpl.Template, v reflect.Value) (p string, whole
 }
 
 // PrefixCond returns the sort condition of the prefix v's leading sort-key
-// fields build on sk (a declared pattern's SortPrefix).
-func (d *Decl) PrefixCond(sk keytmpl.Template, v reflect.Value) (ddb.SKCond, error) {
-	p, whole, _, err := d.SortPrefix(sk, v)
+// fields build on sk (a declared pattern's SortPrefix); with
+// wholeWhenUnset, none (the whole partition) when v sets none of sk's
+// fields (a declared pattern's WholeWhenUnset).
+func (d *Decl) PrefixCond(sk keytmpl.Template, v reflect.Value, wholeWhenUnset bool) (ddb.SKCond, error) {
+	p, whole, av, err := d.SortPrefix(sk, v)
+	if err == nil && wholeWhenUnset && !slices.ContainsFunc(sk.Attrs(), func(a string) bool { _, ok := av[a]; return ok }) {
+		return ddb.SKCond{}, nil
+	}
 	return prefixCond(p, whole), err
 }
 

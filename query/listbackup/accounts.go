@@ -20,25 +20,42 @@ type Accounts struct {
 	//
 	//	page, err := s.Accounts.ByType.List(ctx, lb.Account{AccountType: lb.AccountDivision})
 	ByType *table.Pattern[lb.Account]
+	// Children lists the child accounts of a parent, by type then ID
+	// (LB-6): Query GSI1 PK = CHILDREN#{parentAccountId}, SK begins_with
+	// TYPE#{accountType}# when the type is set, the whole partition when
+	// not. Children without a type (migrated from ListBackup's own code,
+	// which stores none) sort first, under TYPE#-#, and are listed only
+	// when no type is given. Soft-deleted accounts are in no list. Errors:
+	// *table.ValidationError, table.ErrInvalidCursor.
+	//
+	//	page, err := s.Accounts.Children.List(ctx, lb.Account{ParentAccountID: p})
+	Children *table.Pattern[lb.Account]
 
-	create, get, listChildren, listSubtree, update, delete, move, allChildren, allSubtree table.Op
-	e                                                                                     *entities
+	create, get, listSubtree, update, delete, move, allSubtree table.Op
+	e                                                          *entities
 }
 
 func newAccounts(e *entities) *Accounts {
 	return &Accounts{e: e,
-		allChildren: table.NewOp(e.t, "LB-6", "listbackup.Accounts.AllChildren"),
-		allSubtree:  table.NewOp(e.t, "LB-8", "listbackup.Accounts.AllSubtree"),
+		allSubtree: table.NewOp(e.t, "LB-8", "listbackup.Accounts.AllSubtree"),
 		ByType: table.NewPattern(e.accounts, table.PatternDef[lb.Account]{ID: "LB-7", Name: "listbackup.Accounts.ByType",
 			Doc: "The accounts of a type, by ID.", Reads: table.ReadPage, Index: table.GSI2, WholePartition: true,
 			Check: func(a *lb.Account) error { return a.AccountType.Check("accountType") }}),
-		create:       table.NewOp(e.t, "LB-63", "listbackup.Accounts.Create"),
-		get:          table.NewOp(e.t, "LB-5", "listbackup.Accounts.Get"),
-		listChildren: table.NewOp(e.t, "LB-6", "listbackup.Accounts.ListChildren"),
-		listSubtree:  table.NewOp(e.t, "LB-8", "listbackup.Accounts.ListSubtree"),
-		update:       table.NewOp(e.t, "LB-63", "listbackup.Accounts.Update"),
-		delete:       table.NewOp(e.t, "LB-63", "listbackup.Accounts.Delete"),
-		move:         table.NewOp(e.t, "LB-63", "listbackup.Accounts.Move"),
+		Children: table.NewPattern(e.accounts, table.PatternDef[lb.Account]{ID: "LB-6", Name: "listbackup.Accounts.Children",
+			Doc: "A parent's child accounts, by type then ID; of one type when it is given.", Reads: table.ReadPage, Index: table.GSI1,
+			SortPrefix: true, WholeWhenUnset: true,
+			Check: func(a *lb.Account) error {
+				if err := a.ParentAccountID.Validate("parentAccountId"); err != nil || a.AccountType == "" {
+					return err
+				}
+				return a.AccountType.Check("accountType")
+			}}),
+		create:      table.NewOp(e.t, "LB-63", "listbackup.Accounts.Create"),
+		get:         table.NewOp(e.t, "LB-5", "listbackup.Accounts.Get"),
+		listSubtree: table.NewOp(e.t, "LB-8", "listbackup.Accounts.ListSubtree"),
+		update:      table.NewOp(e.t, "LB-63", "listbackup.Accounts.Update"),
+		delete:      table.NewOp(e.t, "LB-63", "listbackup.Accounts.Delete"),
+		move:        table.NewOp(e.t, "LB-63", "listbackup.Accounts.Move"),
 	}
 }
 
@@ -109,35 +126,6 @@ func (s *Accounts) Get(ctx context.Context, id lb.AccountID) (lb.Account, error)
 	})
 }
 
-// ListChildren returns one page of the child accounts of parent, by type
-// then ID (LB-6): Query GSI1 PK = CHILDREN#{parentAccountId}, SK
-// begins_with TYPE#{accountType}# when typ is set. Children without a type
-// (migrated from ListBackup's own code, which stores none) sort first,
-// under TYPE#-#, and are listed only when typ is empty. Errors:
-// *table.ValidationError, table.ErrInvalidCursor.
-func (s *Accounts) ListChildren(ctx context.Context, parent lb.AccountID, typ lb.AccountType, opts ...table.ListOption) (table.Page[lb.Account], error) {
-	return table.Run(ctx, s.listChildren, func(ctx context.Context) (table.Page[lb.Account], error) {
-		if err := parent.Validate("parentAccountId"); err != nil {
-			return table.Page[lb.Account]{}, err
-		}
-		q := partition(s.e.accounts, table.GSI1, lb.Account{ParentAccountID: parent})
-		if typ != "" {
-			if err := typ.Check("accountType"); err != nil {
-				return table.Page[lb.Account]{}, err
-			}
-			q = s.e.accounts.Prefix(table.GSI1, lb.Account{ParentAccountID: parent, AccountType: typ})
-		}
-		return s.e.accounts.List(ctx, q, opts...)
-	})
-}
-
-// AllChildren iterates over the child accounts of parent (LB-6).
-func (s *Accounts) AllChildren(ctx context.Context, parent lb.AccountID, typ lb.AccountType, opts ...table.ListOption) iter.Seq2[lb.Account, error] {
-	return table.RunPages(ctx, s.allChildren, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Account], error) {
-		return s.ListChildren(ctx, parent, typ, o...)
-	}, opts...)
-}
-
 // ListSubtree returns one page of the accounts at or below path, in path
 // order (LB-8): Query GSI3 PK = TREE#{first path segment}, SK begins_with
 // PATH#{path}. path ends with '/', so /root/sub/ does not match
@@ -183,14 +171,20 @@ type Memberships struct {
 	//
 	//	m, err := s.Memberships.ByID.Get(ctx, lb.Membership{UserID: u, AccountID: a})
 	ByID *table.Pattern[lb.Membership]
+	// ByAccount lists an account's members, by role then user (LB-10):
+	// Query GSI1 PK = MEMBERS#{accountId}, SK begins_with ROLE#{role}#
+	// when the role is set, the whole partition when not. Errors:
+	// *table.ValidationError, table.ErrInvalidCursor.
+	//
+	//	page, err := s.Memberships.ByAccount.List(ctx, lb.Membership{AccountID: a, Role: lb.RoleAdmin})
+	ByAccount *table.Pattern[lb.Membership]
 
-	add, setRole, listByAccount, remove, allByAccount table.Op
-	e                                                 *entities
+	add, setRole, remove table.Op
+	e                    *entities
 }
 
 func newMemberships(e *entities) *Memberships {
 	return &Memberships{e: e,
-		allByAccount: table.NewOp(e.t, "LB-10", "listbackup.Memberships.AllByAccount"),
 		ByUser: table.NewPattern(e.memberships, table.PatternDef[lb.Membership]{ID: "LB-9", Name: "listbackup.Memberships.ByUser",
 			Doc: "A user's memberships, by account.", Reads: table.ReadPage,
 			Check: func(m *lb.Membership) error { return m.UserID.Validate("userId") }}),
@@ -199,10 +193,18 @@ func newMemberships(e *entities) *Memberships {
 			Check: func(m *lb.Membership) error {
 				return first(m.UserID.Validate("userId"), m.AccountID.Validate("accountId"))
 			}}),
-		add:           table.NewOp(e.t, "LB-11", "listbackup.Memberships.Add"),
-		setRole:       table.NewOp(e.t, "LB-64", "listbackup.Memberships.SetRole"),
-		listByAccount: table.NewOp(e.t, "LB-10", "listbackup.Memberships.ListByAccount"),
-		remove:        table.NewOp(e.t, "LB-68", "listbackup.Memberships.Remove"),
+		add:     table.NewOp(e.t, "LB-11", "listbackup.Memberships.Add"),
+		setRole: table.NewOp(e.t, "LB-64", "listbackup.Memberships.SetRole"),
+		ByAccount: table.NewPattern(e.memberships, table.PatternDef[lb.Membership]{ID: "LB-10", Name: "listbackup.Memberships.ByAccount",
+			Doc: "An account's members, by role then user; of one role when it is given.", Reads: table.ReadPage, Index: table.GSI1,
+			SortPrefix: true, WholeWhenUnset: true,
+			Check: func(m *lb.Membership) error {
+				if err := m.AccountID.Validate("accountId"); err != nil || m.Role == "" {
+					return err
+				}
+				return m.Role.Check("role")
+			}}),
+		remove: table.NewOp(e.t, "LB-68", "listbackup.Memberships.Remove"),
 	}
 }
 
@@ -240,50 +242,40 @@ func (s *Memberships) SetRole(ctx context.Context, user lb.UserID, account lb.Ac
 	})
 }
 
-// ListByAccount returns one page of an account's members, by role then
-// user (LB-10): Query GSI1 PK = MEMBERS#{accountId}, SK begins_with
-// ROLE#{role}# when role is set. Errors: *table.ValidationError,
-// table.ErrInvalidCursor.
-func (s *Memberships) ListByAccount(ctx context.Context, account lb.AccountID, role lb.MemberRole, opts ...table.ListOption) (table.Page[lb.Membership], error) {
-	return table.Run(ctx, s.listByAccount, func(ctx context.Context) (table.Page[lb.Membership], error) {
-		if err := account.Validate("accountId"); err != nil {
-			return table.Page[lb.Membership]{}, err
-		}
-		q := partition(s.e.memberships, table.GSI1, lb.Membership{AccountID: account})
-		if role != "" {
-			if err := role.Check("role"); err != nil {
-				return table.Page[lb.Membership]{}, err
-			}
-			q = s.e.memberships.Prefix(table.GSI1, lb.Membership{AccountID: account, Role: role})
-		}
-		return s.e.memberships.List(ctx, q, opts...)
-	})
-}
-
-// AllByAccount iterates over an account's members (LB-10).
-func (s *Memberships) AllByAccount(ctx context.Context, account lb.AccountID, role lb.MemberRole, opts ...table.ListOption) iter.Seq2[lb.Membership, error] {
-	return table.RunPages(ctx, s.allByAccount, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Membership], error) {
-		return s.ListByAccount(ctx, account, role, o...)
-	}, opts...)
-}
-
-// Teams serves LB-12 and LB-13.
+// Teams serves LB-12 and LB-13. The read of one pattern is declared
+// ([table.Pattern]): its field, whole on the Store and the account's own
+// on [AccountScope].
 type Teams struct {
-	create, get, listByAccount, update, delete, setMemberRole, allByAccount table.Op
-	e                                                                       *entities
-	acct                                                                    lb.AccountID // set: the view of one account (Store.ForAccount)
+	// ByAccount lists an account's teams (LB-12): Query GSI1
+	// PK = TEAMS#{accountId}. Errors: *table.ValidationError,
+	// table.ErrInvalidCursor.
+	//
+	//	page, err := s.Teams.ByAccount.List(ctx, lb.Team{AccountID: a})
+	ByAccount *table.Pattern[lb.Team]
+
+	create, get, update, delete, setMemberRole table.Op
+	e                                          *entities
+	acct                                       lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
-func newTeams(e *entities, acct lb.AccountID) *Teams {
-	return &Teams{e: e, acct: acct,
-		allByAccount:  table.NewOp(e.t, "LB-12", "listbackup.Teams.AllByAccount"),
+func newTeams(e *entities) *Teams {
+	return &Teams{e: e,
+		ByAccount: table.NewPattern(e.teams, table.PatternDef[lb.Team]{ID: "LB-12", Name: "listbackup.Teams.ByAccount",
+			Doc: "An account's teams.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true,
+			Check: func(t *lb.Team) error { return t.AccountID.Validate("accountId") }}),
 		create:        table.NewOp(e.t, "LB-13", "listbackup.Teams.Create"),
 		get:           table.NewOp(e.t, "LB-13", "listbackup.Teams.Get"),
-		listByAccount: table.NewOp(e.t, "LB-12", "listbackup.Teams.ListByAccount"),
 		update:        table.NewOp(e.t, "LB-64", "listbackup.Teams.Update"),
 		delete:        table.NewOp(e.t, "LB-64", "listbackup.Teams.Delete"),
 		setMemberRole: table.NewOp(e.t, "LB-64", "listbackup.Teams.SetMemberRole"),
 	}
+}
+
+// in returns the teams of account acct alone.
+func (s *Teams) in(acct lb.AccountID) *Teams {
+	c := *s
+	c.acct, c.ByAccount = acct, s.ByAccount.In(string(acct))
+	return &c
 }
 
 // Create creates team t. Errors: *table.ValidationError,
@@ -306,23 +298,4 @@ func (s *Teams) Get(ctx context.Context, id lb.TeamID) (lb.Team, error) {
 		}
 		return s.v().Get(ctx, k)
 	})
-}
-
-// ListByAccount returns one page of an account's teams (LB-12): Query GSI1
-// PK = TEAMS#{accountId}. Errors: *table.ValidationError,
-// table.ErrInvalidCursor.
-func (s *Teams) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (table.Page[lb.Team], error) {
-	return table.Run(ctx, s.listByAccount, func(ctx context.Context) (table.Page[lb.Team], error) {
-		if err := account.Validate("accountId"); err != nil {
-			return table.Page[lb.Team]{}, err
-		}
-		return s.v().List(ctx, partition(s.e.teams, table.GSI1, lb.Team{AccountID: account}), opts...)
-	})
-}
-
-// AllByAccount iterates over an account's teams (LB-12).
-func (s *Teams) AllByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) iter.Seq2[lb.Team, error] {
-	return table.RunPages(ctx, s.allByAccount, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Team], error) {
-		return s.ListByAccount(ctx, account, o...)
-	}, opts...)
 }

@@ -46,9 +46,11 @@ func TestAccountsHierarchy_LB5_LB6_LB7_LB8(t *testing.T) {
 		got  func() (table.Page[lb.Account], error)
 		want []lb.AccountID
 	}{
-		{"LB-6 children of sub", func() (table.Page[lb.Account], error) { return f.Accounts.ListChildren(c, "sub", "") }, []lb.AccountID{"div", "loc2"}},
+		{"LB-6 children of sub", func() (table.Page[lb.Account], error) {
+			return f.Accounts.Children.List(c, lb.Account{ParentAccountID: "sub"})
+		}, []lb.AccountID{"div", "loc2"}},
 		{"LB-6 children of sub, locations", func() (table.Page[lb.Account], error) {
-			return f.Accounts.ListChildren(c, "sub", lb.AccountLocation)
+			return f.Accounts.Children.List(c, lb.Account{ParentAccountID: "sub", AccountType: lb.AccountLocation})
 		}, []lb.AccountID{"loc2"}},
 		{"LB-7 subsidiaries", func() (table.Page[lb.Account], error) {
 			return f.Accounts.ByType.List(c, lb.Account{AccountType: lb.AccountSubsidiary})
@@ -94,11 +96,11 @@ func TestMemberships_LB9_LB10_LB11(t *testing.T) {
 	if diff := cmp.Diff([]lb.AccountID{"a1", "a2"}, ids(collect(t, p, err), func(m lb.Membership) lb.AccountID { return m.AccountID })); diff != "" {
 		t.Errorf("LB-9 (-want +got):\n%s", diff)
 	}
-	p, err = f.Memberships.ListByAccount(c, "a1", "") // LB-10
+	p, err = f.Memberships.ByAccount.List(c, lb.Membership{AccountID: "a1"}) // LB-10
 	if diff := cmp.Diff([]lb.UserID{"u2", "u3", "u1"}, ids(collect(t, p, err), func(m lb.Membership) lb.UserID { return m.UserID })); diff != "" {
 		t.Errorf("LB-10 all (-want +got):\n%s", diff)
 	}
-	p, err = f.Memberships.ListByAccount(c, "a1", lb.MemberAdmin) // LB-10 by role
+	p, err = f.Memberships.ByAccount.List(c, lb.Membership{AccountID: "a1", Role: lb.MemberAdmin}) // LB-10 by role
 	if diff := cmp.Diff([]lb.UserID{"u2", "u3"}, ids(collect(t, p, err), func(m lb.Membership) lb.UserID { return m.UserID })); diff != "" {
 		t.Errorf("LB-10 admins (-want +got):\n%s", diff)
 	}
@@ -120,7 +122,7 @@ func TestTeams_LB12_LB13(t *testing.T) {
 			Members: []lb.TeamMember{{UserID: "u1", Role: lb.TeamRoleLead}}}))
 	}
 	must(t, f.Teams.Create(c, &lb.Team{AccountID: "a2", TeamID: "t3", TeamName: "Other"}))
-	p, err := f.Teams.ListByAccount(c, "a1") // LB-12
+	p, err := f.Teams.ByAccount.List(c, lb.Team{AccountID: "a1"}) // LB-12
 	if diff := cmp.Diff([]lb.TeamID{"t1", "t2"}, ids(collect(t, p, err), func(x lb.Team) lb.TeamID { return x.TeamID })); diff != "" {
 		t.Errorf("LB-12 (-want +got):\n%s", diff)
 	}
@@ -137,7 +139,7 @@ func TestAccountsBadInputSendsNothing_LB5_LB6_LB7_LB8_LB9_LB10_LB11_LB12_LB13(t 
 	c := ctx(t)
 	_, err := f.Accounts.Get(c, "")
 	wantInvalid(t, err, "accountId")
-	_, err = f.Accounts.ListChildren(c, "a1", "galaxy")
+	_, err = f.Accounts.Children.List(c, lb.Account{ParentAccountID: "a1", AccountType: "galaxy"})
 	wantInvalid(t, err, "accountType")
 	_, err = f.Accounts.ByType.List(c, lb.Account{AccountType: ""})
 	wantInvalid(t, err, "accountType")
@@ -145,11 +147,11 @@ func TestAccountsBadInputSendsNothing_LB5_LB6_LB7_LB8_LB9_LB10_LB11_LB12_LB13(t 
 	wantInvalid(t, err, "accountPath")
 	_, err = f.Accounts.ListSubtree(c, "/acme//")
 	wantInvalid(t, err, "accountPath")
-	_, err = f.Memberships.ListByAccount(c, "a1", "boss")
+	_, err = f.Memberships.ByAccount.List(c, lb.Membership{AccountID: "a1", Role: "boss"})
 	wantInvalid(t, err, "role")
 	_, err = f.Memberships.ByID.Get(c, lb.Membership{UserID: "u#1", AccountID: "a1"})
 	wantInvalid(t, err, "userId")
-	_, err = f.Teams.ListByAccount(c, "a1", table.Limit(5000))
+	_, err = f.Teams.ByAccount.List(c, lb.Team{AccountID: "a1"}, table.Limit(5000))
 	wantInvalid(t, err, "limit")
 	_, err = f.Teams.Get(c, "")
 	wantInvalid(t, err, "teamId")

@@ -74,7 +74,7 @@ func (s *Accounts) Delete(ctx context.Context, id lb.AccountID) error {
 		if _, err := s.getLive(ctx, id); err != nil {
 			return err
 		}
-		kids, err := s.ListChildren(ctx, id, "", table.Limit(1))
+		kids, err := s.Children.List(ctx, lb.Account{ParentAccountID: id}, table.Limit(1))
 		if err != nil {
 			return fmt.Errorf("delete account %s: %w", id, err)
 		}

@@ -2,7 +2,6 @@ package listbackup
 
 import (
 	"context"
-	"iter"
 
 	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/table"
@@ -72,26 +71,54 @@ func (s *Activities) Record(ctx context.Context, a *lb.Activity) error {
 	})
 }
 
-// Jobs serves LB-23..LB-26.
+// Jobs serves LB-23..LB-26. The reads of one pattern are declared
+// ([table.Pattern]): its fields, whole on the Store and the account's own
+// on [AccountScope].
 type Jobs struct {
-	create, get, update, listByAccount, listByStatus, listBySource, delete, allByAccount, allByStatus, allBySource table.Op
-	e                                                                                                              *entities
-	acct                                                                                                           lb.AccountID // set: the view of one account (Store.ForAccount)
+	// ByAccount lists an account's jobs, newest first (LB-23): Query GSI1
+	// PK = JOBS#{accountId}, SK begins_with CREATED#, descending. Errors:
+	// *table.ValidationError, table.ErrInvalidCursor.
+	//
+	//	page, err := s.Jobs.ByAccount.List(ctx, lb.Job{AccountID: a})
+	ByAccount *table.Pattern[lb.Job]
+	// ByStatus lists an account's jobs in one status, newest first
+	// (LB-25): Query GSI2 PK = JOBS#{accountId}, SK begins_with
+	// STATUS#{status}#. Errors: *table.ValidationError,
+	// table.ErrInvalidCursor.
+	ByStatus *table.Pattern[lb.Job]
+	// BySource lists a source's jobs by creation time, oldest first unless
+	// table.Desc (LB-26): Query GSI3 PK = SRCJOBS#{sourceId}. Errors:
+	// *table.ValidationError, table.ErrInvalidCursor.
+	BySource *table.Pattern[lb.Job]
+
+	create, get, update, delete table.Op
+	e                           *entities
+	acct                        lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
-func newJobs(e *entities, acct lb.AccountID) *Jobs {
-	return &Jobs{e: e, acct: acct,
-		allByAccount:  table.NewOp(e.t, "LB-23", "listbackup.Jobs.AllByAccount"),
-		allByStatus:   table.NewOp(e.t, "LB-25", "listbackup.Jobs.AllByStatus"),
-		allBySource:   table.NewOp(e.t, "LB-26", "listbackup.Jobs.AllBySource"),
-		create:        table.NewOp(e.t, "LB-24", "listbackup.Jobs.Create"),
-		get:           table.NewOp(e.t, "LB-24", "listbackup.Jobs.Get"),
-		update:        table.NewOp(e.t, "LB-24", "listbackup.Jobs.Update"),
-		listByAccount: table.NewOp(e.t, "LB-23", "listbackup.Jobs.ListByAccount"),
-		listByStatus:  table.NewOp(e.t, "LB-25", "listbackup.Jobs.ListByStatus"),
-		listBySource:  table.NewOp(e.t, "LB-26", "listbackup.Jobs.ListBySource"),
-		delete:        table.NewOp(e.t, "LB-24", "listbackup.Jobs.Delete"),
+func newJobs(e *entities) *Jobs {
+	return &Jobs{e: e,
+		ByAccount: table.NewPattern(e.jobs, table.PatternDef[lb.Job]{ID: "LB-23", Name: "listbackup.Jobs.ByAccount",
+			Doc: "An account's jobs, newest first.", Reads: table.ReadPage, Index: table.GSI1, Desc: true,
+			Check: func(j *lb.Job) error { return j.AccountID.Validate("accountId") }}),
+		ByStatus: table.NewPattern(e.jobs, table.PatternDef[lb.Job]{ID: "LB-25", Name: "listbackup.Jobs.ByStatus",
+			Doc: "An account's jobs in one status, newest first.", Reads: table.ReadPage, Index: table.GSI2, Desc: true, SortPrefix: true,
+			Check: func(j *lb.Job) error { return first(j.AccountID.Validate("accountId"), j.Status.Check("status")) }}),
+		BySource: table.NewPattern(e.jobs, table.PatternDef[lb.Job]{ID: "LB-26", Name: "listbackup.Jobs.BySource",
+			Doc: "A source's jobs by creation time.", Reads: table.ReadPage, Index: table.GSI3, WholePartition: true,
+			Check: func(j *lb.Job) error { return j.SourceID.Validate("sourceId") }}),
+		create: table.NewOp(e.t, "LB-24", "listbackup.Jobs.Create"),
+		get:    table.NewOp(e.t, "LB-24", "listbackup.Jobs.Get"),
+		update: table.NewOp(e.t, "LB-24", "listbackup.Jobs.Update"),
+		delete: table.NewOp(e.t, "LB-24", "listbackup.Jobs.Delete"),
 	}
+}
+
+// in returns the jobs of account acct alone.
+func (s *Jobs) in(acct lb.AccountID) *Jobs {
+	c := *s
+	c.acct, c.ByAccount, c.ByStatus, c.BySource = acct, s.ByAccount.In(string(acct)), s.ByStatus.In(string(acct)), s.BySource.In(string(acct))
+	return &c
 }
 
 // Create creates job jb (CreatedAt defaults to now, Status to pending,
@@ -135,66 +162,4 @@ func (s *Jobs) Update(ctx context.Context, id lb.JobID, change func(*lb.Job) err
 		}
 		return s.v().Update(ctx, k, change)
 	})
-}
-
-// ListByAccount returns one page of an account's jobs, newest first
-// (LB-23): Query GSI1 PK = JOBS#{accountId}, SK begins_with CREATED#,
-// descending. Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Jobs) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (table.Page[lb.Job], error) {
-	return table.Run(ctx, s.listByAccount, func(ctx context.Context) (table.Page[lb.Job], error) {
-		if err := account.Validate("accountId"); err != nil {
-			return table.Page[lb.Job]{}, err
-		}
-		q := s.e.jobs.Partition(table.GSI1, lb.Job{AccountID: account})
-		q.Desc = true
-		return s.v().List(ctx, q, opts...)
-	})
-}
-
-// AllByAccount iterates over LB-23.
-func (s *Jobs) AllByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) iter.Seq2[lb.Job, error] {
-	return table.RunPages(ctx, s.allByAccount, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Job], error) {
-		return s.ListByAccount(ctx, account, o...)
-	}, opts...)
-}
-
-// ListByStatus returns one page of an account's jobs in one status,
-// newest first (LB-25): Query GSI2 PK = JOBS#{accountId}, SK begins_with
-// STATUS#{status}#. Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Jobs) ListByStatus(ctx context.Context, account lb.AccountID, st lb.JobStatus, opts ...table.ListOption) (table.Page[lb.Job], error) {
-	return table.Run(ctx, s.listByStatus, func(ctx context.Context) (table.Page[lb.Job], error) {
-		if err := first(account.Validate("accountId"), st.Check("status")); err != nil {
-			return table.Page[lb.Job]{}, err
-		}
-		q := s.e.jobs.Prefix(table.GSI2, lb.Job{AccountID: account, Status: st}) // STATUS#{status}#
-		q.Desc = true
-		return s.v().List(ctx, q, opts...)
-	})
-}
-
-// AllByStatus iterates over LB-25.
-func (s *Jobs) AllByStatus(ctx context.Context, account lb.AccountID, st lb.JobStatus, opts ...table.ListOption) iter.Seq2[lb.Job, error] {
-	return table.RunPages(ctx, s.allByStatus, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Job], error) {
-		return s.ListByStatus(ctx, account, st, o...)
-	}, opts...)
-}
-
-// ListBySource returns one page of a source's jobs ordered by creation
-// time, oldest first unless table.Desc (LB-26): Query GSI3
-// PK = SRCJOBS#{sourceId}. Errors: *table.ValidationError,
-// table.ErrInvalidCursor.
-func (s *Jobs) ListBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) (table.Page[lb.Job], error) {
-	return table.Run(ctx, s.listBySource, func(ctx context.Context) (table.Page[lb.Job], error) {
-		if err := src.Validate("sourceId"); err != nil {
-			return table.Page[lb.Job]{}, err
-		}
-		return s.v().List(ctx, partition(s.e.jobs, table.GSI3, lb.Job{SourceID: src}), opts...)
-	})
-}
-
-// AllBySource iterates over LB-26.
-func (s *Jobs) AllBySource(ctx context.Context, src lb.SourceID, opts ...table.ListOption) iter.Seq2[lb.Job, error] {
-	return table.RunPages(ctx, s.allBySource, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Job], error) {
-		return s.ListBySource(ctx, src, o...)
-	}, opts...)
 }

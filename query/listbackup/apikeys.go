@@ -14,22 +14,47 @@ import (
 const APIKeyPrefix = "lbk_"
 
 // APIKeys serves LB-52..LB-54. Only the SHA-256 hash of a key is stored.
+// The read of one pattern is declared ([table.Pattern]): its field, whole
+// on the Store and the account's own on [AccountScope].
 type APIKeys struct {
-	validate, get, listByAccount, revoke, touchLastUsed, allByAccount, create table.Op
-	e                                                                         *entities
-	acct                                                                      lb.AccountID // set: the view of one account (Store.ForAccount)
+	// ByAccount lists an account's API keys, newest first, only those in
+	// a status when it is set (LB-53): Query GSI2 PK = APIKEYS#{accountId},
+	// filter status = the status. With a status a page may hold fewer
+	// items than its limit; the cursor continues correctly. Errors:
+	// *table.ValidationError, table.ErrInvalidCursor.
+	//
+	//	page, err := s.APIKeys.ByAccount.List(ctx, lb.APIKey{AccountID: a, Status: lb.APIKeyActive})
+	ByAccount *table.Pattern[lb.APIKey]
+
+	validate, get, revoke, touchLastUsed, create table.Op
+	e                                            *entities
+	acct                                         lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
-func newAPIKeys(e *entities, acct lb.AccountID) *APIKeys {
-	return &APIKeys{e: e, acct: acct,
+func newAPIKeys(e *entities) *APIKeys {
+	return &APIKeys{e: e,
+		ByAccount: table.NewPattern(e.apiKeys, table.PatternDef[lb.APIKey]{ID: "LB-53", Name: "listbackup.APIKeys.ByAccount",
+			Doc: "An account's API keys, newest first; of one status when it is given.", Reads: table.ReadPage, Index: table.GSI2,
+			WholePartition: true, Desc: true, FilterOn: []string{"status"},
+			Check: func(k *lb.APIKey) error {
+				if err := k.AccountID.Validate("accountId"); err != nil || k.Status == "" {
+					return err
+				}
+				return k.Status.Check("status")
+			}}),
 		create:        table.NewOp(e.t, "LB-52", "listbackup.APIKeys.Create"),
-		allByAccount:  table.NewOp(e.t, "LB-53", "listbackup.APIKeys.AllByAccount"),
 		validate:      table.NewOp(e.t, "LB-52", "listbackup.APIKeys.Validate"),
 		get:           table.NewOp(e.t, "LB-53", "listbackup.APIKeys.Get"),
-		listByAccount: table.NewOp(e.t, "LB-53", "listbackup.APIKeys.ListByAccount"),
 		revoke:        table.NewOp(e.t, "LB-54", "listbackup.APIKeys.Revoke"),
 		touchLastUsed: table.NewOp(e.t, "LB-52", "listbackup.APIKeys.TouchLastUsed"),
 	}
+}
+
+// in returns the API keys of account acct alone.
+func (s *APIKeys) in(acct lb.AccountID) *APIKeys {
+	c := *s
+	c.acct, c.ByAccount = acct, s.ByAccount.In(string(acct))
+	return &c
 }
 
 // NewAPIKey is the input of [APIKeys.Create].
@@ -104,35 +129,6 @@ func (s *APIKeys) Get(ctx context.Context, id lb.APIKeyID) (lb.APIKey, error) {
 	})
 }
 
-// ListByAccount returns one page of an account's API keys, newest first,
-// only those in status st if st is set (LB-53): Query GSI2
-// PK = APIKEYS#{accountId}, filter status = st. With a status the page may
-// hold fewer items than its limit; the cursor continues correctly.
-// Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *APIKeys) ListByAccount(ctx context.Context, account lb.AccountID, st lb.APIKeyStatus, opts ...table.ListOption) (table.Page[lb.APIKey], error) {
-	return table.Run(ctx, s.listByAccount, func(ctx context.Context) (table.Page[lb.APIKey], error) {
-		if err := account.Validate("accountId"); err != nil {
-			return table.Page[lb.APIKey]{}, err
-		}
-		q := partition(s.e.apiKeys, table.GSI2, lb.APIKey{AccountID: account})
-		q.Desc = true
-		if st != "" {
-			if err := st.Check("status"); err != nil {
-				return table.Page[lb.APIKey]{}, err
-			}
-			q.Filter = map[string]any{"status": string(st)}
-		}
-		return s.v().List(ctx, q, opts...)
-	})
-}
-
-// AllByAccount iterates over LB-53.
-func (s *APIKeys) AllByAccount(ctx context.Context, account lb.AccountID, st lb.APIKeyStatus, opts ...table.ListOption) iter.Seq2[lb.APIKey, error] {
-	return table.RunPages(ctx, s.allByAccount, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.APIKey], error) {
-		return s.ListByAccount(ctx, account, st, o...)
-	}, opts...)
-}
-
 // Revoke revokes an API key (LB-54): one UpdateItem setting status
 // revoked; Validate refuses it from then on. Revoking twice is harmless.
 // Errors: *table.ValidationError, table.ErrNotFound.
@@ -162,23 +158,41 @@ func (s *APIKeys) TouchLastUsed(ctx context.Context, id lb.APIKeyID) error {
 }
 
 // Webhooks serves LB-55..LB-57. Signing secrets are encrypted at rest.
+// The read of one pattern is declared ([table.Pattern]): its field, whole
+// on the Store and the account's own on [AccountScope].
 type Webhooks struct {
-	create, get, update, delete, listActive, listActiveForEvent, allActive, allActiveForEvent table.Op
-	e                                                                                         *entities
-	acct                                                                                      lb.AccountID // set: the view of one account (Store.ForAccount)
+	// Active lists an account's active webhooks (LB-56): Query GSI1
+	// PK = HOOKS#{accountId}; inactive and soft-deleted webhooks are not
+	// in that sparse index. Errors: *table.ValidationError,
+	// table.ErrInvalidCursor.
+	//
+	//	page, err := s.Webhooks.Active.List(ctx, lb.Webhook{AccountID: a})
+	Active *table.Pattern[lb.Webhook]
+
+	create, get, update, delete, listActiveForEvent, allActiveForEvent table.Op
+	e                                                                  *entities
+	acct                                                               lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
-func newWebhooks(e *entities, acct lb.AccountID) *Webhooks {
-	return &Webhooks{e: e, acct: acct,
-		allActive:          table.NewOp(e.t, "LB-56", "listbackup.Webhooks.AllActive"),
+func newWebhooks(e *entities) *Webhooks {
+	return &Webhooks{e: e,
+		Active: table.NewPattern(e.webhooks, table.PatternDef[lb.Webhook]{ID: "LB-56", Name: "listbackup.Webhooks.Active",
+			Doc: "An account's active webhooks.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true,
+			Check: func(w *lb.Webhook) error { return w.AccountID.Validate("accountId") }}),
 		allActiveForEvent:  table.NewOp(e.t, "LB-57", "listbackup.Webhooks.AllActiveForEvent"),
 		create:             table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Create"),
 		get:                table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Get"),
 		update:             table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Update"),
 		delete:             table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Delete"),
-		listActive:         table.NewOp(e.t, "LB-56", "listbackup.Webhooks.ListActive"),
 		listActiveForEvent: table.NewOp(e.t, "LB-57", "listbackup.Webhooks.ListActiveForEvent"),
 	}
+}
+
+// in returns the webhooks of account acct alone.
+func (s *Webhooks) in(acct lb.AccountID) *Webhooks {
+	c := *s
+	c.acct, c.Active = acct, s.Active.In(string(acct))
+	return &c
 }
 
 // Create creates webhook w (WebhookID defaults to a new UUID). Errors:
@@ -265,25 +279,6 @@ func (s *Webhooks) Delete(ctx context.Context, id lb.WebhookID) error {
 		})
 		return err
 	})
-}
-
-// ListActive returns one page of an account's active webhooks (LB-56):
-// Query GSI1 PK = HOOKS#{accountId}; inactive webhooks are not in that
-// sparse index. Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Webhooks) ListActive(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (table.Page[lb.Webhook], error) {
-	return table.Run(ctx, s.listActive, func(ctx context.Context) (table.Page[lb.Webhook], error) {
-		if err := account.Validate("accountId"); err != nil {
-			return table.Page[lb.Webhook]{}, err
-		}
-		return s.v().List(ctx, partition(s.e.webhooks, table.GSI1, lb.Webhook{AccountID: account}), opts...)
-	})
-}
-
-// AllActive iterates over LB-56.
-func (s *Webhooks) AllActive(ctx context.Context, account lb.AccountID, opts ...table.ListOption) iter.Seq2[lb.Webhook, error] {
-	return table.RunPages(ctx, s.allActive, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Webhook], error) {
-		return s.ListActive(ctx, account, o...)
-	}, opts...)
 }
 
 // ListActiveForEvent returns one page of an account's active webhooks

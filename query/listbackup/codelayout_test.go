@@ -377,7 +377,7 @@ func TestMigrateCodeLayout_LB69_LB83(t *testing.T) {
 			t.Errorf("LB-1 user %s: %v, want %q", attr, u.Extra[attr], want)
 		}
 	}
-	members, err := s.Memberships.ListByAccount(c, acct, "") // LB-10
+	members, err := s.Memberships.ByAccount.List(c, lb.Membership{AccountID: acct}) // LB-10
 	if err != nil || len(members.Items) != 2 {
 		t.Errorf("LB-10 members of the account: %+v, %v", members.Items, err)
 	}
@@ -395,7 +395,7 @@ func TestMigrateCodeLayout_LB69_LB83(t *testing.T) {
 			t.Errorf("LB-9 sub-account membership lost its permission flags: %+v", mb)
 		}
 	}
-	kids, err := s.Accounts.ListChildren(c, acct, "") // LB-6
+	kids, err := s.Accounts.Children.List(c, lb.Account{ParentAccountID: acct}) // LB-6
 	if err != nil || len(kids.Items) != 1 || kids.Items[0].AccountName != "Analytical Engines" {
 		t.Errorf("LB-6 sub-accounts: %+v, %v", kids.Items, err)
 	}
@@ -406,7 +406,7 @@ func TestMigrateCodeLayout_LB69_LB83(t *testing.T) {
 			t.Errorf("LB-5 account %s: type %q, %v; want none", id, a.AccountType, err)
 		}
 	}
-	if got, err := s.Accounts.ListChildren(c, acct, lb.AccountSubsidiary); err != nil || len(got.Items) != 0 {
+	if got, err := s.Accounts.Children.List(c, lb.Account{ParentAccountID: acct, AccountType: lb.AccountSubsidiary}); err != nil || len(got.Items) != 0 {
 		t.Errorf("LB-6 subsidiaries among the children: %+v, %v; want none", got.Items, err)
 	}
 	if got, err := s.Accounts.ByType.List(c, lb.Account{AccountType: lb.AccountConglomerate}); err != nil || len(got.Items) != 0 { // LB-7
@@ -415,21 +415,21 @@ func TestMigrateCodeLayout_LB69_LB83(t *testing.T) {
 	if a, err := s.Accounts.Update(c, "account:7a2d3b0f-1d66-4b5f-8e22-2c3f4d5e6f70", func(a *lb.Account) error { a.AccountName = "Engines"; return nil }); err != nil || a.AccountType != "" {
 		t.Errorf("LB-63 update of an untyped account: %+v, %v", a, err)
 	}
-	if kids, err := s.Accounts.ListChildren(c, acct, ""); err != nil || len(kids.Items) != 1 || kids.Items[0].AccountName != "Engines" {
+	if kids, err := s.Accounts.Children.List(c, lb.Account{ParentAccountID: acct}); err != nil || len(kids.Items) != 1 || kids.Items[0].AccountName != "Engines" {
 		t.Errorf("LB-6 after the update: %+v, %v", kids.Items, err)
 	}
 	if err := s.Accounts.Create(c, &lb.Account{AccountID: "account:new", AccountName: "New", AccountPath: "/new/"}); !errors.As(err, new(*table.ValidationError)) {
 		t.Errorf("create without a type: %v, want a ValidationError (only migrated accounts lack one)", err)
 	}
-	srcs, err := s.Sources.ListByAccount(c, acct) // LB-15
+	srcs, err := s.Sources.ByAccount.List(c, lb.Source{AccountID: acct}) // LB-15
 	if err != nil || len(srcs.Items) != 2 {
 		t.Errorf("LB-15 sources of the account: %d, %v", len(srcs.Items), err)
 	}
-	jobs, err := s.Jobs.ListBySource(c, "source:5e6f7a8b-0000-4000-8000-000000000001") // LB-26
+	jobs, err := s.Jobs.BySource.List(c, lb.Job{SourceID: "source:5e6f7a8b-0000-4000-8000-000000000001"}) // LB-26
 	if err != nil || len(jobs.Items) != 2 {
 		t.Errorf("LB-26 jobs of the source: %d, %v", len(jobs.Items), err)
 	}
-	created, err := s.Jobs.ListByStatus(c, acct, lb.JobCreated) // LB-25, the code's stored status
+	created, err := s.Jobs.ByStatus.List(c, lb.Job{AccountID: acct, Status: lb.JobCreated}) // LB-25, the code's stored status
 	if err != nil || len(created.Items) != 2 {
 		t.Errorf("LB-25 jobs with status created: %d, %v", len(created.Items), err)
 	}
@@ -442,7 +442,7 @@ func TestMigrateCodeLayout_LB69_LB83(t *testing.T) {
 			t.Errorf("LB-18 %s at %v: the millisecond or second timestamp read in the wrong unit", a.EventID, a.CreatedAt)
 		}
 	}
-	conns, err := s.Connections.ListByAccountPlatform(c, acct, lb.PlatformKeap) // LB-28
+	conns, err := s.Connections.ByAccountPlatform.List(c, lb.Connection{AccountID: acct, Platform: lb.PlatformKeap}) // LB-28
 	if err != nil || len(conns.Items) != 1 || conns.Items[0].Credentials.AccessToken != "ya29.secret-access" || conns.Items[0].Credentials.RefreshToken != "1//secret-refresh" {
 		t.Errorf("LB-28 connections: %+v, %v", conns.Items, err)
 	}

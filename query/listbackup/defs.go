@@ -55,6 +55,8 @@ type entities struct {
 	// scheduleStore is the store's Schedules, whose patterns are declared
 	// once (Sources.Delete deactivates a source's schedules through it).
 	scheduleStore *Schedules
+	// teamStore is the store's Teams, whose pattern erasure reads.
+	teamStore     *Teams
 	users         *table.Entity[lb.User]
 	accounts      *table.Entity[lb.Account]
 	memberships   *table.Entity[lb.Membership]

@@ -34,7 +34,7 @@ func (s *Memberships) Remove(ctx context.Context, user lb.UserID, account lb.Acc
 		if _, err := s.e.memberships.Get(ctx, k, table.Consistent()); err != nil {
 			return err
 		}
-		if err := s.leaveTeams(ctx, user, account); err != nil {
+		if err := s.e.leaveTeams(ctx, user, account); err != nil {
 			return fmt.Errorf("remove %s from account %s: %w", user, account, err)
 		}
 		return s.e.memberships.Delete(ctx, k)
@@ -42,20 +42,19 @@ func (s *Memberships) Remove(ctx context.Context, user lb.UserID, account lb.Acc
 }
 
 // leaveTeams takes user out of every team of account.
-func (s *Memberships) leaveTeams(ctx context.Context, user lb.UserID, account lb.AccountID) error {
-	teams := newTeams(s.e, "")
-	for tm, err := range teams.AllByAccount(ctx, account, table.Limit(erasePage)) {
+func (e *entities) leaveTeams(ctx context.Context, user lb.UserID, account lb.AccountID) error {
+	for tm, err := range e.teamStore.ByAccount.All(ctx, lb.Team{AccountID: account}, table.Limit(erasePage)) {
 		if err != nil {
 			return err
 		}
 		if !slices.ContainsFunc(tm.Members, func(m lb.TeamMember) bool { return m.UserID == user }) {
 			continue
 		}
-		k, err := key(s.e.teams, lb.Team{TeamID: tm.TeamID}, tm.TeamID.Validate("teamId"))
+		k, err := key(e.teams, lb.Team{TeamID: tm.TeamID}, tm.TeamID.Validate("teamId"))
 		if err != nil {
 			return err
 		}
-		_, err = s.e.teams.Update(ctx, k, func(t *lb.Team) error {
+		_, err = e.teams.Update(ctx, k, func(t *lb.Team) error {
 			t.Members = slices.DeleteFunc(t.Members, func(m lb.TeamMember) bool { return m.UserID == user })
 			return nil
 		})
@@ -111,7 +110,6 @@ func (s *Users) Erase(ctx context.Context, id lb.UserID) error {
 		if _, err := s.e.users.Get(ctx, k, table.Consistent()); err != nil {
 			return err
 		}
-		ms := newMemberships(s.e)
 		q := s.e.memberships.Partition(table.Primary, lb.Membership{UserID: id})
 		q.Consistent, q.OnlyType = true, TypeMembership
 		_, err = s.e.sweep(ctx, q, s.e.memberships.DeleteOp, func(raw table.Item) error {
@@ -119,7 +117,7 @@ func (s *Users) Erase(ctx context.Context, id lb.UserID) error {
 			if !ok {
 				return nil // not ours to interpret; the membership is still deleted
 			}
-			return ms.leaveTeams(ctx, id, lb.AccountID(acct.Value))
+			return s.e.leaveTeams(ctx, id, lb.AccountID(acct.Value))
 		})
 		if err != nil {
 			return fmt.Errorf("erase user %s: memberships: %w", id, err)

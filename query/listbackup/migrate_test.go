@@ -302,11 +302,11 @@ func TestMigrateLegacyDeployment_LB1_LB5_LB14_LB18_LB62(t *testing.T) {
 	if err != nil || u.UserID != "user:sub-00007" {
 		t.Errorf("LB-1 user by email: %+v, %v", u.UserID, err)
 	}
-	kids, err := s.Accounts.ListChildren(c, "account:0003", "") // LB-5
+	kids, err := s.Accounts.Children.List(c, lb.Account{ParentAccountID: "account:0003"}) // LB-5
 	if err != nil || len(kids.Items) != 2 {
 		t.Errorf("LB-5 children: %d, %v", len(kids.Items), err)
 	}
-	srcs, err := s.Sources.ListByAccount(c, "account:0001") // LB-14
+	srcs, err := s.Sources.ByAccount.List(c, lb.Source{AccountID: "account:0001"}) // LB-14
 	if err != nil || len(srcs.Items) != 5 {
 		t.Errorf("LB-14 sources of account:0001: %d, %v", len(srcs.Items), err)
 	}

@@ -64,9 +64,12 @@ func TestQueryRequestsUnchanged_LB6_LB7_LB8_LB9_LB10_LB12_LB18_LB19_LB20_LB21_LB
 		}
 	}
 	for _, o := range [][]table.ListOption{nil, {table.Desc(), table.Limit(5)}} {
-		do("ListChildren empty", func() error { _, err := s.Accounts.ListChildren(x, "acct1", "", o...); return err })
+		do("ListChildren empty", func() error {
+			_, err := s.Accounts.Children.List(x, lb.Account{ParentAccountID: "acct1"}, o...)
+			return err
+		})
 		do("ListChildren typed", func() error {
-			_, err := s.Accounts.ListChildren(x, "acct1", lb.AccountType("division"), o...)
+			_, err := s.Accounts.Children.List(x, lb.Account{ParentAccountID: "acct1", AccountType: lb.AccountType("division")}, o...)
 			return err
 		})
 		do("AccountsByType", func() error {
@@ -75,15 +78,21 @@ func TestQueryRequestsUnchanged_LB6_LB7_LB8_LB9_LB10_LB12_LB18_LB19_LB20_LB21_LB
 		})
 		do("ListSubtree", func() error { _, err := s.Accounts.ListSubtree(x, "/root/acct1/", o...); return err })
 		do("MembershipsByUser", func() error { _, err := s.Memberships.ByUser.List(x, lb.Membership{UserID: "user1"}, o...); return err })
-		do("MembershipsByAccount empty", func() error { _, err := s.Memberships.ListByAccount(x, "acct1", "", o...); return err })
-		do("MembershipsByAccount role", func() error {
-			_, err := s.Memberships.ListByAccount(x, "acct1", lb.MemberRole("admin"), o...)
+		do("MembershipsByAccount empty", func() error {
+			_, err := s.Memberships.ByAccount.List(x, lb.Membership{AccountID: "acct1"}, o...)
 			return err
 		})
-		do("TeamsByAccount", func() error { _, err := s.Teams.ListByAccount(x, "acct1", o...); return err })
-		do("JobsByAccount", func() error { _, err := s.Jobs.ListByAccount(x, "acct1", o...); return err })
-		do("JobsByStatus", func() error { _, err := s.Jobs.ListByStatus(x, "acct1", lb.JobStatus("running"), o...); return err })
-		do("JobsBySource", func() error { _, err := s.Jobs.ListBySource(x, "src1", o...); return err })
+		do("MembershipsByAccount role", func() error {
+			_, err := s.Memberships.ByAccount.List(x, lb.Membership{AccountID: "acct1", Role: lb.MemberRole("admin")}, o...)
+			return err
+		})
+		do("TeamsByAccount", func() error { _, err := s.Teams.ByAccount.List(x, lb.Team{AccountID: "acct1"}, o...); return err })
+		do("JobsByAccount", func() error { _, err := s.Jobs.ByAccount.List(x, lb.Job{AccountID: "acct1"}, o...); return err })
+		do("JobsByStatus", func() error {
+			_, err := s.Jobs.ByStatus.List(x, lb.Job{AccountID: "acct1", Status: lb.JobStatus("running")}, o...)
+			return err
+		})
+		do("JobsBySource", func() error { _, err := s.Jobs.BySource.List(x, lb.Job{SourceID: "src1"}, o...); return err })
 	}
 	tabletest.Golden(t, "query_requests", log.String())
 }

@@ -236,8 +236,8 @@ func costAccounts(t *testing.T, r *costRun) {
 	scope, err := s.ForAccount("sub")
 	must(t, err)
 	r.m(t, "AccountScope.Get", "", func() error { _, err := scope.Get(c); return err })
-	r.m(t, "Accounts.ListChildren", "a page of 2", func() error { return page(s.Accounts.ListChildren(c, "root", "")).of(2) })
-	r.m(t, "Accounts.AllChildren", "2 accounts, 1 page", func() error { return drain(2, s.Accounts.AllChildren(c, "root", "")) })
+	r.m(t, "Accounts.Children.List", "a page of 2", func() error { return page(s.Accounts.Children.List(c, lb.Account{ParentAccountID: "root"})).of(2) })
+	r.m(t, "Accounts.Children.All", "2 accounts, 1 page", func() error { return drain(2, s.Accounts.Children.All(c, lb.Account{ParentAccountID: "root"})) })
 	r.m(t, "Accounts.ByType.List", "a page of 2", func() error {
 		return page(s.Accounts.ByType.List(c, lb.Account{AccountType: lb.AccountSubsidiary})).of(2)
 	})
@@ -274,15 +274,15 @@ func costMembershipsTeams(t *testing.T, r *costRun) {
 	}
 	r.m(t, "Memberships.ByUser.List", "a page of 2", func() error { return page(s.Memberships.ByUser.List(c, lb.Membership{UserID: "mu1"})).of(2) })
 	r.m(t, "Memberships.ByUser.All", "2 memberships, 1 page", func() error { return drain(2, s.Memberships.ByUser.All(c, lb.Membership{UserID: "mu1"})) })
-	r.m(t, "Memberships.ListByAccount", "a page of 2", func() error { return page(s.Memberships.ListByAccount(c, "ma1", "")).of(2) })
-	r.m(t, "Memberships.AllByAccount", "2 members, 1 page", func() error { return drain(2, s.Memberships.AllByAccount(c, "ma1", "")) })
+	r.m(t, "Memberships.ByAccount.List", "a page of 2", func() error { return page(s.Memberships.ByAccount.List(c, lb.Membership{AccountID: "ma1"})).of(2) })
+	r.m(t, "Memberships.ByAccount.All", "2 members, 1 page", func() error { return drain(2, s.Memberships.ByAccount.All(c, lb.Membership{AccountID: "ma1"})) })
 	r.m(t, "Memberships.ByID.Get", "", func() error {
 		_, err := s.Memberships.ByID.Get(c, lb.Membership{UserID: "mu1", AccountID: "ma1"})
 		return err
 	})
 	r.m(t, "Memberships.SetRole", "", func() error { _, err := s.Memberships.SetRole(c, "mu2", "ma1", lb.MemberMember); return err })
-	r.m(t, "Teams.ListByAccount", "a page of 2", func() error { return page(s.Teams.ListByAccount(c, "ma1")).of(2) })
-	r.m(t, "Teams.AllByAccount", "2 teams, 1 page", func() error { return drain(2, s.Teams.AllByAccount(c, "ma1")) })
+	r.m(t, "Teams.ByAccount.List", "a page of 2", func() error { return page(s.Teams.ByAccount.List(c, lb.Team{AccountID: "ma1"})).of(2) })
+	r.m(t, "Teams.ByAccount.All", "2 teams, 1 page", func() error { return drain(2, s.Teams.ByAccount.All(c, lb.Team{AccountID: "ma1"})) })
 	r.m(t, "Teams.Get", "", func() error { _, err := s.Teams.Get(c, "mt1"); return err })
 	r.m(t, "Teams.Update", "the name", func() error {
 		_, err := s.Teams.Update(c, "mt1", func(tm *lb.Team) error { tm.TeamName = "Operations"; return nil })
@@ -336,12 +336,20 @@ func costSources(t *testing.T, r *costRun) {
 		r.once(t, "Sources.Create", "", func() error { return s.Sources.Create(c, &src) })
 	}
 	r.m(t, "Sources.Get", "", func() error { _, err := s.Sources.Get(c, "ss1"); return err })
-	r.m(t, "Sources.ListByAccount", "a page of 3", func() error { return page(s.Sources.ListByAccount(c, "sa1")).of(3) })
-	r.m(t, "Sources.AllByAccount", "3 sources, 1 page", func() error { return drain(3, s.Sources.AllByAccount(c, "sa1")) })
-	r.m(t, "Sources.ListByPlatform", "a page of 2", func() error { return page(s.Sources.ListByPlatform(c, "sa1", lb.PlatformStripe)).of(2) })
-	r.m(t, "Sources.AllByPlatform", "2 sources, 1 page", func() error { return drain(2, s.Sources.AllByPlatform(c, "sa1", lb.PlatformStripe)) })
-	r.m(t, "Sources.ListByStatus", "a page of 3", func() error { return page(s.Sources.ListByStatus(c, "sa1", lb.SourceActive)).of(3) })
-	r.m(t, "Sources.AllByStatus", "3 sources, 1 page", func() error { return drain(3, s.Sources.AllByStatus(c, "sa1", lb.SourceActive)) })
+	r.m(t, "Sources.ByAccount.List", "a page of 3", func() error { return page(s.Sources.ByAccount.List(c, lb.Source{AccountID: "sa1"})).of(3) })
+	r.m(t, "Sources.ByAccount.All", "3 sources, 1 page", func() error { return drain(3, s.Sources.ByAccount.All(c, lb.Source{AccountID: "sa1"})) })
+	r.m(t, "Sources.ByPlatform.List", "a page of 2", func() error {
+		return page(s.Sources.ByPlatform.List(c, lb.Source{AccountID: "sa1", Platform: lb.PlatformStripe})).of(2)
+	})
+	r.m(t, "Sources.ByPlatform.All", "2 sources, 1 page", func() error {
+		return drain(2, s.Sources.ByPlatform.All(c, lb.Source{AccountID: "sa1", Platform: lb.PlatformStripe}))
+	})
+	r.m(t, "Sources.ByStatus.List", "a page of 3", func() error {
+		return page(s.Sources.ByStatus.List(c, lb.Source{AccountID: "sa1", Status: lb.SourceActive})).of(3)
+	})
+	r.m(t, "Sources.ByStatus.All", "3 sources, 1 page", func() error {
+		return drain(3, s.Sources.ByStatus.All(c, lb.Source{AccountID: "sa1", Status: lb.SourceActive}))
+	})
 	r.m(t, "Sources.Update", "the status (its index entry moves)", func() error {
 		_, err := s.Sources.Update(c, "ss2", func(src *lb.Source) error { src.Status = lb.SourcePaused; return nil })
 		return err
@@ -359,12 +367,14 @@ func costSources(t *testing.T, r *costRun) {
 		r.clock.Add(time.Second)
 	}
 	r.m(t, "Jobs.Get", "", func() error { _, err := s.Jobs.Get(c, "sj1"); return err })
-	r.m(t, "Jobs.ListByAccount", "a page of 3", func() error { return page(s.Jobs.ListByAccount(c, "sa1")).of(3) })
-	r.m(t, "Jobs.AllByAccount", "3 jobs, 1 page", func() error { return drain(3, s.Jobs.AllByAccount(c, "sa1")) })
-	r.m(t, "Jobs.ListByStatus", "a page of 2", func() error { return page(s.Jobs.ListByStatus(c, "sa1", lb.JobPending)).of(2) })
-	r.m(t, "Jobs.AllByStatus", "2 jobs, 1 page", func() error { return drain(2, s.Jobs.AllByStatus(c, "sa1", lb.JobPending)) })
-	r.m(t, "Jobs.ListBySource", "a page of 2", func() error { return page(s.Jobs.ListBySource(c, "ss1")).of(2) })
-	r.m(t, "Jobs.AllBySource", "2 jobs, 1 page", func() error { return drain(2, s.Jobs.AllBySource(c, "ss1")) })
+	r.m(t, "Jobs.ByAccount.List", "a page of 3", func() error { return page(s.Jobs.ByAccount.List(c, lb.Job{AccountID: "sa1"})).of(3) })
+	r.m(t, "Jobs.ByAccount.All", "3 jobs, 1 page", func() error { return drain(3, s.Jobs.ByAccount.All(c, lb.Job{AccountID: "sa1"})) })
+	r.m(t, "Jobs.ByStatus.List", "a page of 2", func() error {
+		return page(s.Jobs.ByStatus.List(c, lb.Job{AccountID: "sa1", Status: lb.JobPending})).of(2)
+	})
+	r.m(t, "Jobs.ByStatus.All", "2 jobs, 1 page", func() error { return drain(2, s.Jobs.ByStatus.All(c, lb.Job{AccountID: "sa1", Status: lb.JobPending})) })
+	r.m(t, "Jobs.BySource.List", "a page of 2", func() error { return page(s.Jobs.BySource.List(c, lb.Job{SourceID: "ss1"})).of(2) })
+	r.m(t, "Jobs.BySource.All", "2 jobs, 1 page", func() error { return drain(2, s.Jobs.BySource.All(c, lb.Job{SourceID: "ss1"})) })
 	r.m(t, "Jobs.Update", "the status (its index entry moves)", func() error {
 		_, err := s.Jobs.Update(c, "sj3", func(jb *lb.Job) error { jb.Status = lb.JobCompleted; return nil })
 		return err
@@ -380,17 +390,17 @@ func costSources(t *testing.T, r *costRun) {
 		r.once(t, "Connections.Create", "with credentials", func() error { return s.Connections.Create(c, &cn) })
 	}
 	r.m(t, "Connections.Get", "", func() error { _, err := s.Connections.Get(c, "sc1"); return err })
-	r.m(t, "Connections.ListByAccountPlatform", "a page of 2", func() error {
-		return page(s.Connections.ListByAccountPlatform(c, "sa1", lb.PlatformKeap)).of(2)
+	r.m(t, "Connections.ByAccountPlatform.List", "a page of 2", func() error {
+		return page(s.Connections.ByAccountPlatform.List(c, lb.Connection{AccountID: "sa1", Platform: lb.PlatformKeap})).of(2)
 	})
-	r.m(t, "Connections.AllByAccountPlatform", "2 connections, 1 page", func() error {
-		return drain(2, s.Connections.AllByAccountPlatform(c, "sa1", lb.PlatformKeap))
+	r.m(t, "Connections.ByAccountPlatform.All", "2 connections, 1 page", func() error {
+		return drain(2, s.Connections.ByAccountPlatform.All(c, lb.Connection{AccountID: "sa1", Platform: lb.PlatformKeap}))
 	})
-	r.m(t, "Connections.ListByUserPlatform", "a page of 1", func() error {
-		return page(s.Connections.ListByUserPlatform(c, "su1", lb.PlatformKeap)).of(1)
+	r.m(t, "Connections.ByUserPlatform.List", "a page of 1", func() error {
+		return page(s.Connections.ByUserPlatform.List(c, lb.Connection{UserID: "su1", Platform: lb.PlatformKeap})).of(1)
 	})
-	r.m(t, "Connections.AllByUserPlatform", "1 connection, 1 page", func() error {
-		return drain(1, s.Connections.AllByUserPlatform(c, "su1", lb.PlatformKeap))
+	r.m(t, "Connections.ByUserPlatform.All", "1 connection, 1 page", func() error {
+		return drain(1, s.Connections.ByUserPlatform.All(c, lb.Connection{UserID: "su1", Platform: lb.PlatformKeap}))
 	})
 	r.m(t, "Connections.Update", "the status", func() error {
 		_, err := s.Connections.Update(c, "sc1", func(cn *lb.Connection) error { cn.Status = lb.ConnectionError; return nil })
@@ -495,10 +505,18 @@ func costTags(t *testing.T, r *costRun) {
 	} {
 		r.once(t, "Tags.Create", "", func() error { return s.Tags.Create(c, &tg) })
 	}
-	r.m(t, "Tags.ListByResourceType", "a page of 3", func() error { return page(s.Tags.ListByResourceType(c, "ta1", lb.ResSource)).of(3) })
-	r.m(t, "Tags.AllByResourceType", "3 tags, 1 page", func() error { return drain(3, s.Tags.AllByResourceType(c, "ta1", lb.ResSource)) })
-	r.m(t, "Tags.ListByKey", "a page of 2", func() error { return page(s.Tags.ListByKey(c, "ta1", lb.ResSource, "env")).of(2) })
-	r.m(t, "Tags.AllByKey", "2 tags, 1 page", func() error { return drain(2, s.Tags.AllByKey(c, "ta1", lb.ResSource, "env")) })
+	r.m(t, "Tags.ByResourceType.List", "a page of 3", func() error {
+		return page(s.Tags.ByResourceType.List(c, lb.Tag{AccountID: "ta1", ResourceType: lb.ResSource})).of(3)
+	})
+	r.m(t, "Tags.ByResourceType.All", "3 tags, 1 page", func() error {
+		return drain(3, s.Tags.ByResourceType.All(c, lb.Tag{AccountID: "ta1", ResourceType: lb.ResSource}))
+	})
+	r.m(t, "Tags.ByKey.List", "a page of 2", func() error {
+		return page(s.Tags.ByKey.List(c, lb.Tag{AccountID: "ta1", ResourceType: lb.ResSource, TagKey: "env"})).of(2)
+	})
+	r.m(t, "Tags.ByKey.All", "2 tags, 1 page", func() error {
+		return drain(2, s.Tags.ByKey.All(c, lb.Tag{AccountID: "ta1", ResourceType: lb.ResSource, TagKey: "env"}))
+	})
 	r.m(t, "Tags.Get", "", func() error { _, err := s.Tags.Get(c, "tt1"); return err })
 	ref := listbackup.TagRef{AccountID: "ta1", ResourceType: lb.ResSource, TagKey: "env", TagValue: "production"}
 	_, err := s.Tags.Attach(c, ref, "ts1", "tu1")
@@ -612,8 +630,8 @@ func costKeysHooks(t *testing.T, r *costRun) {
 	r.m(t, "APIKeys.Validate", "", func() error { _, err := s.APIKeys.Validate(c, plain); return err })
 	r.m(t, "APIKeys.Get", "", func() error { _, err := s.APIKeys.Get(c, k1.APIKeyID); return err })
 	r.m(t, "APIKeys.TouchLastUsed", "", func() error { return s.APIKeys.TouchLastUsed(c, k1.APIKeyID) })
-	r.m(t, "APIKeys.ListByAccount", "a page of 2", func() error { return page(s.APIKeys.ListByAccount(c, "ka1", "")).of(2) })
-	r.m(t, "APIKeys.AllByAccount", "2 keys, 1 page", func() error { return drain(2, s.APIKeys.AllByAccount(c, "ka1", "")) })
+	r.m(t, "APIKeys.ByAccount.List", "a page of 2", func() error { return page(s.APIKeys.ByAccount.List(c, lb.APIKey{AccountID: "ka1"})).of(2) })
+	r.m(t, "APIKeys.ByAccount.All", "2 keys, 1 page", func() error { return drain(2, s.APIKeys.ByAccount.All(c, lb.APIKey{AccountID: "ka1"})) })
 	r.m(t, "APIKeys.Revoke", "", func() error { _, err := s.APIKeys.Revoke(c, k1.APIKeyID); return err })
 
 	for _, w := range []lb.Webhook{
@@ -624,8 +642,8 @@ func costKeysHooks(t *testing.T, r *costRun) {
 		r.once(t, "Webhooks.Create", "", func() error { return s.Webhooks.Create(c, &w) })
 	}
 	r.m(t, "Webhooks.Get", "", func() error { _, err := s.Webhooks.Get(c, "kw1"); return err })
-	r.m(t, "Webhooks.ListActive", "a page of 2", func() error { return page(s.Webhooks.ListActive(c, "ka1")).of(2) })
-	r.m(t, "Webhooks.AllActive", "2 webhooks, 1 page", func() error { return drain(2, s.Webhooks.AllActive(c, "ka1")) })
+	r.m(t, "Webhooks.Active.List", "a page of 2", func() error { return page(s.Webhooks.Active.List(c, lb.Webhook{AccountID: "ka1"})).of(2) })
+	r.m(t, "Webhooks.Active.All", "2 webhooks, 1 page", func() error { return drain(2, s.Webhooks.Active.All(c, lb.Webhook{AccountID: "ka1"})) })
 	r.m(t, "Webhooks.ListActiveForEvent", "a page of 1 (of 2 read)", func() error {
 		return page(s.Webhooks.ListActiveForEvent(c, "ka1", "sync.completed")).of(1)
 	})

@@ -31,7 +31,7 @@ type AccountScope struct {
 	Teams       *Teams
 	Tags        *Tags
 	get         table.Op
-	e           *entities
+	accounts    *Accounts
 }
 
 // ForAccount returns the store restricted to account (see [AccountScope]).
@@ -40,19 +40,18 @@ func (s *Store) ForAccount(account lb.AccountID) (*AccountScope, error) {
 	if err := account.Validate("accountId"); err != nil {
 		return nil, err
 	}
-	e := s.Sources.e
-	return &AccountScope{Account: account, e: e,
-		Sources: newSources(e, account), Jobs: newJobs(e, account),
-		Connections: newConnections(e, account), Webhooks: newWebhooks(e, account),
-		APIKeys: newAPIKeys(e, account), Teams: newTeams(e, account), Tags: newTags(e, account),
-		get: table.NewOp(e.t, "LB-9", "listbackup.AccountScope.Get"),
+	return &AccountScope{Account: account, accounts: s.Accounts,
+		Sources: s.Sources.in(account), Jobs: s.Jobs.in(account),
+		Connections: s.Connections.in(account), Webhooks: s.Webhooks.in(account),
+		APIKeys: s.APIKeys.in(account), Teams: s.Teams.in(account), Tags: s.Tags.in(account),
+		get: table.NewOp(s.t, "LB-9", "listbackup.AccountScope.Get"),
 	}, nil
 }
 
 // Get returns the scope's own account (LB-9). Errors: table.ErrNotFound.
 func (a *AccountScope) Get(ctx context.Context) (lb.Account, error) {
 	return table.Run(ctx, a.get, func(ctx context.Context) (lb.Account, error) {
-		return newAccounts(a.e).Get(ctx, a.Account)
+		return a.accounts.Get(ctx, a.Account)
 	})
 }
 

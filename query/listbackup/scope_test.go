@@ -87,17 +87,17 @@ func TestAccountScope(t *testing.T) {
 		t.Fatalf("a2's connection: %v", err)
 	}
 	// lists: a2's partition through a1 is empty; a2's cursor is refused by a1
-	if p, err := a1.Sources.ListByAccount(c, "a2"); err != nil || len(p.Items) != 0 {
+	if p, err := a1.Sources.ByAccount.List(c, lb.Source{AccountID: "a2"}); err != nil || len(p.Items) != 0 {
 		t.Fatalf("a2's sources through a1: %+v, %v", p.Items, err)
 	}
-	p2, err := a2.Sources.ListByAccount(c, "a2", table.Limit(1))
+	p2, err := a2.Sources.ByAccount.List(c, lb.Source{AccountID: "a2"}, table.Limit(1))
 	if err != nil || len(p2.Items) != 1 || p2.Cursor == "" {
 		t.Fatalf("a2's first page: %+v, %v", p2, err)
 	}
-	if p, err := a1.Sources.ListByAccount(c, "a1", table.After(p2.Cursor)); !errors.Is(err, table.ErrInvalidCursor) {
+	if p, err := a1.Sources.ByAccount.List(c, lb.Source{AccountID: "a1"}, table.After(p2.Cursor)); !errors.Is(err, table.ErrInvalidCursor) {
 		t.Fatalf("a2's cursor on a1's list: %+v, %v; want table.ErrInvalidCursor", p.Items, err)
 	}
-	if p, err := a1.Sources.ListByAccount(c, "a2", table.After(p2.Cursor)); !errors.Is(err, table.ErrInvalidCursor) {
+	if p, err := a1.Sources.ByAccount.List(c, lb.Source{AccountID: "a2"}, table.After(p2.Cursor)); !errors.Is(err, table.ErrInvalidCursor) {
 		t.Fatalf("a2's cursor through a1 on a2's list: %+v, %v; want table.ErrInvalidCursor (the scope is sealed in)", p.Items, err)
 	}
 	// the owner's scope works, writes included; creating into another account is refused

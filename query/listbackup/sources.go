@@ -2,32 +2,64 @@ package listbackup
 
 import (
 	"context"
-	"iter"
 
 	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/table"
 )
 
-// Sources serves LB-14..LB-17. Credentials are encrypted at rest.
+// Sources serves LB-14..LB-17. Credentials are encrypted at rest. The
+// reads of one pattern are declared ([table.Pattern]): its fields, whole
+// on the Store and the account's own on [AccountScope] ([table.Pattern.In]).
+// A soft-deleted source (LB-65) is in none of their lists.
 type Sources struct {
-	delete, create, get, update, listByAccount, listByPlatform, listByStatus, allByAccount, allByPlatform, allByStatus table.Op
-	e                                                                                                                  *entities
-	acct                                                                                                               lb.AccountID // set: the view of one account (Store.ForAccount)
+	// ByAccount lists an account's sources, by status then ID (LB-15):
+	// Query GSI2 PK = SOURCES#{accountId}, SK begins_with STATUS#. Every
+	// source is there, a source of ListBackup's own code too, which names
+	// no platform and so is in no platform list (GSI1). Errors:
+	// *table.ValidationError, table.ErrInvalidCursor.
+	//
+	//	page, err := s.Sources.ByAccount.List(ctx, lb.Source{AccountID: a})
+	ByAccount *table.Pattern[lb.Source]
+	// ByPlatform lists an account's sources on one platform (LB-16):
+	// Query GSI1 PK = SOURCES#{accountId}, SK begins_with
+	// PLATFORM#{platform}#. Errors: *table.ValidationError,
+	// table.ErrInvalidCursor.
+	ByPlatform *table.Pattern[lb.Source]
+	// ByStatus lists an account's sources in one status (LB-17): Query
+	// GSI2 PK = SOURCES#{accountId}, SK begins_with STATUS#{status}#.
+	// Errors: *table.ValidationError, table.ErrInvalidCursor.
+	ByStatus *table.Pattern[lb.Source]
+
+	delete, create, get, update table.Op
+	e                           *entities
+	acct                        lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
-func newSources(e *entities, acct lb.AccountID) *Sources {
-	return &Sources{e: e, acct: acct,
-		allByAccount:   table.NewOp(e.t, "LB-15", "listbackup.Sources.AllByAccount"),
-		allByPlatform:  table.NewOp(e.t, "LB-16", "listbackup.Sources.AllByPlatform"),
-		allByStatus:    table.NewOp(e.t, "LB-17", "listbackup.Sources.AllByStatus"),
-		delete:         table.NewOp(e.t, "LB-65", "listbackup.Sources.Delete"),
-		create:         table.NewOp(e.t, "LB-14", "listbackup.Sources.Create"),
-		get:            table.NewOp(e.t, "LB-14", "listbackup.Sources.Get"),
-		update:         table.NewOp(e.t, "LB-65", "listbackup.Sources.Update"),
-		listByAccount:  table.NewOp(e.t, "LB-15", "listbackup.Sources.ListByAccount"),
-		listByPlatform: table.NewOp(e.t, "LB-16", "listbackup.Sources.ListByPlatform"),
-		listByStatus:   table.NewOp(e.t, "LB-17", "listbackup.Sources.ListByStatus"),
+func newSources(e *entities) *Sources {
+	return &Sources{e: e,
+		ByAccount: table.NewPattern(e.sources, table.PatternDef[lb.Source]{ID: "LB-15", Name: "listbackup.Sources.ByAccount",
+			Doc: "An account's sources, by status then ID.", Reads: table.ReadPage, Index: table.GSI2,
+			Check: func(x *lb.Source) error { return x.AccountID.Validate("accountId") }}),
+		ByPlatform: table.NewPattern(e.sources, table.PatternDef[lb.Source]{ID: "LB-16", Name: "listbackup.Sources.ByPlatform",
+			Doc: "An account's sources on one platform.", Reads: table.ReadPage, Index: table.GSI1, SortPrefix: true,
+			Check: func(x *lb.Source) error {
+				return first(x.Platform.Check("platform"), x.AccountID.Validate("accountId"))
+			}}),
+		ByStatus: table.NewPattern(e.sources, table.PatternDef[lb.Source]{ID: "LB-17", Name: "listbackup.Sources.ByStatus",
+			Doc: "An account's sources in one status.", Reads: table.ReadPage, Index: table.GSI2, SortPrefix: true,
+			Check: func(x *lb.Source) error { return first(x.Status.Check("status"), x.AccountID.Validate("accountId")) }}),
+		delete: table.NewOp(e.t, "LB-65", "listbackup.Sources.Delete"),
+		create: table.NewOp(e.t, "LB-14", "listbackup.Sources.Create"),
+		get:    table.NewOp(e.t, "LB-14", "listbackup.Sources.Get"),
+		update: table.NewOp(e.t, "LB-65", "listbackup.Sources.Update"),
 	}
+}
+
+// in returns the sources of account acct alone.
+func (s *Sources) in(acct lb.AccountID) *Sources {
+	c := *s
+	c.acct, c.ByAccount, c.ByPlatform, c.ByStatus = acct, s.ByAccount.In(string(acct)), s.ByPlatform.In(string(acct)), s.ByStatus.In(string(acct))
+	return &c
 }
 
 // Create creates source src. Status defaults to active. Errors:
@@ -90,90 +122,50 @@ func (s *Sources) Update(ctx context.Context, id lb.SourceID, change func(*lb.So
 	})
 }
 
-// list returns a page of the sources of in.AccountID in index ix, the
-// sort keys beginning with the fields in sets ([table.Entity.Prefix]).
-func (s *Sources) list(ctx context.Context, ix table.Index, in lb.Source, opts []table.ListOption) (table.Page[lb.Source], error) {
-	if err := in.AccountID.Validate("accountId"); err != nil {
-		return table.Page[lb.Source]{}, err
-	}
-	return s.v().List(ctx, s.e.sources.Prefix(ix, in), opts...)
-}
-
-// ListByAccount returns one page of an account's sources, by status then
-// ID (LB-15): Query GSI2 PK = SOURCES#{accountId}, SK begins_with
-// STATUS#. Every source is there, a source of ListBackup's own code too,
-// which names no platform and so is in no platform list (GSI1). Errors:
-// *table.ValidationError, table.ErrInvalidCursor.
-func (s *Sources) ListByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) (table.Page[lb.Source], error) {
-	return table.Run(ctx, s.listByAccount, func(ctx context.Context) (table.Page[lb.Source], error) {
-		return s.list(ctx, table.GSI2, lb.Source{AccountID: account}, opts)
-	})
-}
-
-// AllByAccount iterates over an account's sources (LB-15).
-func (s *Sources) AllByAccount(ctx context.Context, account lb.AccountID, opts ...table.ListOption) iter.Seq2[lb.Source, error] {
-	return table.RunPages(ctx, s.allByAccount, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Source], error) {
-		return s.ListByAccount(ctx, account, o...)
-	}, opts...)
-}
-
-// ListByPlatform returns one page of an account's sources on one platform
-// (LB-16): Query GSI1 PK = SOURCES#{accountId}, SK begins_with
-// PLATFORM#{platform}#. Errors: *table.ValidationError,
-// table.ErrInvalidCursor.
-func (s *Sources) ListByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) (table.Page[lb.Source], error) {
-	return table.Run(ctx, s.listByPlatform, func(ctx context.Context) (table.Page[lb.Source], error) {
-		if err := p.Check("platform"); err != nil {
-			return table.Page[lb.Source]{}, err
-		}
-		return s.list(ctx, table.GSI1, lb.Source{AccountID: account, Platform: p}, opts)
-	})
-}
-
-// AllByPlatform iterates over an account's sources on one platform (LB-16).
-func (s *Sources) AllByPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) iter.Seq2[lb.Source, error] {
-	return table.RunPages(ctx, s.allByPlatform, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Source], error) {
-		return s.ListByPlatform(ctx, account, p, o...)
-	}, opts...)
-}
-
-// ListByStatus returns one page of an account's sources in one status
-// (LB-17): Query GSI2 PK = SOURCES#{accountId}, SK begins_with
-// STATUS#{status}#. Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Sources) ListByStatus(ctx context.Context, account lb.AccountID, st lb.SourceStatus, opts ...table.ListOption) (table.Page[lb.Source], error) {
-	return table.Run(ctx, s.listByStatus, func(ctx context.Context) (table.Page[lb.Source], error) {
-		if err := st.Check("status"); err != nil {
-			return table.Page[lb.Source]{}, err
-		}
-		return s.list(ctx, table.GSI2, lb.Source{AccountID: account, Status: st}, opts)
-	})
-}
-
-// AllByStatus iterates over an account's sources in one status (LB-17).
-func (s *Sources) AllByStatus(ctx context.Context, account lb.AccountID, st lb.SourceStatus, opts ...table.ListOption) iter.Seq2[lb.Source, error] {
-	return table.RunPages(ctx, s.allByStatus, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Source], error) {
-		return s.ListByStatus(ctx, account, st, o...)
-	}, opts...)
-}
-
 // Connections serves LB-27..LB-29. Credentials are encrypted at rest.
+// The reads of one pattern are declared ([table.Pattern]): its fields,
+// whole on the Store and the account's own on [AccountScope].
 type Connections struct {
-	update, delete, create, get, listByAccountPlatform, listByUserPlatform, allByAccountPlatform, allByUserPlatform table.Op
-	e                                                                                                               *entities
-	acct                                                                                                            lb.AccountID // set: the view of one account (Store.ForAccount)
+	// ByAccountPlatform lists an account's connections on one platform
+	// (LB-28): Query GSI1 PK = CONNS#{accountId}, SK begins_with
+	// PLATFORM#{platform}#. Errors: *table.ValidationError,
+	// table.ErrInvalidCursor.
+	//
+	//	page, err := s.Connections.ByAccountPlatform.List(ctx, lb.Connection{AccountID: a, Platform: p})
+	ByAccountPlatform *table.Pattern[lb.Connection]
+	// ByUserPlatform lists a user's connections on one platform (LB-29):
+	// Query GSI2 PK = USERCONNS#{userId}, SK begins_with
+	// PLATFORM#{platform}#. Errors: *table.ValidationError,
+	// table.ErrInvalidCursor.
+	ByUserPlatform *table.Pattern[lb.Connection]
+
+	update, delete, create, get table.Op
+	e                           *entities
+	acct                        lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
-func newConnections(e *entities, acct lb.AccountID) *Connections {
-	return &Connections{e: e, acct: acct,
-		allByAccountPlatform:  table.NewOp(e.t, "LB-28", "listbackup.Connections.AllByAccountPlatform"),
-		allByUserPlatform:     table.NewOp(e.t, "LB-29", "listbackup.Connections.AllByUserPlatform"),
-		update:                table.NewOp(e.t, "LB-65", "listbackup.Connections.Update"),
-		delete:                table.NewOp(e.t, "LB-65", "listbackup.Connections.Delete"),
-		create:                table.NewOp(e.t, "LB-27", "listbackup.Connections.Create"),
-		get:                   table.NewOp(e.t, "LB-27", "listbackup.Connections.Get"),
-		listByAccountPlatform: table.NewOp(e.t, "LB-28", "listbackup.Connections.ListByAccountPlatform"),
-		listByUserPlatform:    table.NewOp(e.t, "LB-29", "listbackup.Connections.ListByUserPlatform"),
+func newConnections(e *entities) *Connections {
+	return &Connections{e: e,
+		ByAccountPlatform: table.NewPattern(e.connections, table.PatternDef[lb.Connection]{ID: "LB-28", Name: "listbackup.Connections.ByAccountPlatform",
+			Doc: "An account's connections on one platform.", Reads: table.ReadPage, Index: table.GSI1, SortPrefix: true,
+			Check: func(c *lb.Connection) error {
+				return first(c.AccountID.Validate("accountId"), c.Platform.Check("platform"))
+			}}),
+		ByUserPlatform: table.NewPattern(e.connections, table.PatternDef[lb.Connection]{ID: "LB-29", Name: "listbackup.Connections.ByUserPlatform",
+			Doc: "A user's connections on one platform.", Reads: table.ReadPage, Index: table.GSI2, SortPrefix: true,
+			Check: func(c *lb.Connection) error { return first(c.UserID.Validate("userId"), c.Platform.Check("platform")) }}),
+		update: table.NewOp(e.t, "LB-65", "listbackup.Connections.Update"),
+		delete: table.NewOp(e.t, "LB-65", "listbackup.Connections.Delete"),
+		create: table.NewOp(e.t, "LB-27", "listbackup.Connections.Create"),
+		get:    table.NewOp(e.t, "LB-27", "listbackup.Connections.Get"),
 	}
+}
+
+// in returns the connections of account acct alone.
+func (s *Connections) in(acct lb.AccountID) *Connections {
+	c := *s
+	c.acct, c.ByAccountPlatform, c.ByUserPlatform = acct, s.ByAccountPlatform.In(string(acct)), s.ByUserPlatform.In(string(acct))
+	return &c
 }
 
 // Create creates connection c. Status defaults to active. Errors:
@@ -204,46 +196,6 @@ func (s *Connections) Get(ctx context.Context, id lb.ConnectionID) (lb.Connectio
 		}
 		return c, err
 	})
-}
-
-// ListByAccountPlatform returns one page of an account's connections on
-// one platform (LB-28): Query GSI1 PK = CONNS#{accountId}, SK begins_with
-// PLATFORM#{platform}#. Errors: *table.ValidationError,
-// table.ErrInvalidCursor.
-func (s *Connections) ListByAccountPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) (table.Page[lb.Connection], error) {
-	return table.Run(ctx, s.listByAccountPlatform, func(ctx context.Context) (table.Page[lb.Connection], error) {
-		if err := first(account.Validate("accountId"), p.Check("platform")); err != nil {
-			return table.Page[lb.Connection]{}, err
-		}
-		return s.v().List(ctx, s.e.connections.Prefix(table.GSI1, lb.Connection{AccountID: account, Platform: p}), opts...)
-	})
-}
-
-// AllByAccountPlatform iterates over LB-28.
-func (s *Connections) AllByAccountPlatform(ctx context.Context, account lb.AccountID, p lb.Platform, opts ...table.ListOption) iter.Seq2[lb.Connection, error] {
-	return table.RunPages(ctx, s.allByAccountPlatform, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Connection], error) {
-		return s.ListByAccountPlatform(ctx, account, p, o...)
-	}, opts...)
-}
-
-// ListByUserPlatform returns one page of a user's connections on one
-// platform (LB-29): Query GSI2 PK = USERCONNS#{userId}, SK begins_with
-// PLATFORM#{platform}#. Errors: *table.ValidationError,
-// table.ErrInvalidCursor.
-func (s *Connections) ListByUserPlatform(ctx context.Context, user lb.UserID, p lb.Platform, opts ...table.ListOption) (table.Page[lb.Connection], error) {
-	return table.Run(ctx, s.listByUserPlatform, func(ctx context.Context) (table.Page[lb.Connection], error) {
-		if err := first(user.Validate("userId"), p.Check("platform")); err != nil {
-			return table.Page[lb.Connection]{}, err
-		}
-		return s.v().List(ctx, s.e.connections.Prefix(table.GSI2, lb.Connection{UserID: user, Platform: p}), opts...)
-	})
-}
-
-// AllByUserPlatform iterates over LB-29.
-func (s *Connections) AllByUserPlatform(ctx context.Context, user lb.UserID, p lb.Platform, opts ...table.ListOption) iter.Seq2[lb.Connection, error] {
-	return table.RunPages(ctx, s.allByUserPlatform, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Connection], error) {
-		return s.ListByUserPlatform(ctx, user, p, o...)
-	}, opts...)
 }
 
 func first(errs ...error) error {

@@ -39,16 +39,16 @@ func TestSources_LB14_LB15_LB16_LB17(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", name, diff)
 		}
 	}
-	p, err := f.Sources.ListByAccount(c, "a1")
+	p, err := f.Sources.ByAccount.List(c, lb.Source{AccountID: "a1"})
 	check("LB-15", []lb.SourceID{"s1", "s3", "s2"}, p, err) // by status (active, paused), then ID
-	p, err = f.Sources.ListByPlatform(c, "a1", lb.PlatformStripe)
+	p, err = f.Sources.ByPlatform.List(c, lb.Source{AccountID: "a1", Platform: lb.PlatformStripe})
 	check("LB-16", []lb.SourceID{"s2", "s3"}, p, err)
-	p, err = f.Sources.ListByStatus(c, "a1", lb.SourceActive)
+	p, err = f.Sources.ByStatus.List(c, lb.Source{AccountID: "a1", Status: lb.SourceActive})
 	check("LB-17 active", []lb.SourceID{"s1", "s3"}, p, err)
 	// A status change moves the source in the LB-17 index.
 	_, err = f.Sources.Update(c, "s1", func(s *lb.Source) error { s.Status = lb.SourceError; return nil })
 	must(t, err)
-	p, err = f.Sources.ListByStatus(c, "a1", lb.SourceError)
+	p, err = f.Sources.ByStatus.List(c, lb.Source{AccountID: "a1", Status: lb.SourceError})
 	check("LB-17 error", []lb.SourceID{"s1"}, p, err)
 }
 
@@ -71,11 +71,11 @@ func TestConnections_LB27_LB28_LB29(t *testing.T) {
 		t.Errorf("LB-27: %+v", got)
 	}
 	cid := func(x lb.Connection) lb.ConnectionID { return x.ConnectionID }
-	p, err := f.Connections.ListByAccountPlatform(c, "a1", lb.PlatformKeap) // LB-28
+	p, err := f.Connections.ByAccountPlatform.List(c, lb.Connection{AccountID: "a1", Platform: lb.PlatformKeap}) // LB-28
 	if diff := cmp.Diff([]lb.ConnectionID{"c1", "c2"}, ids(collect(t, p, err), cid)); diff != "" {
 		t.Errorf("LB-28 (-want +got):\n%s", diff)
 	}
-	p, err = f.Connections.ListByUserPlatform(c, "u1", lb.PlatformStripe) // LB-29
+	p, err = f.Connections.ByUserPlatform.List(c, lb.Connection{UserID: "u1", Platform: lb.PlatformStripe}) // LB-29
 	if diff := cmp.Diff([]lb.ConnectionID{"c3"}, ids(collect(t, p, err), cid)); diff != "" {
 		t.Errorf("LB-29 (-want +got):\n%s", diff)
 	}
@@ -103,26 +103,26 @@ func TestJobs_LB23_LB24_LB25_LB26(t *testing.T) {
 	if jb.Status != lb.JobRunning || jb.Priority != lb.PriorityMedium || !jb.CreatedAt.Equal(t0.Add(time.Second)) {
 		t.Errorf("LB-24: %+v", jb)
 	}
-	p, err := f.Jobs.ListByAccount(c, "a1") // LB-23
+	p, err := f.Jobs.ByAccount.List(c, lb.Job{AccountID: "a1"}) // LB-23
 	if diff := cmp.Diff([]lb.JobID{"j4", "j3", "j2", "j1"}, ids(collect(t, p, err), jid)); diff != "" {
 		t.Errorf("LB-23 (-want +got):\n%s", diff)
 	}
-	p, err = f.Jobs.ListByStatus(c, "a1", lb.JobRunning) // LB-25
+	p, err = f.Jobs.ByStatus.List(c, lb.Job{AccountID: "a1", Status: lb.JobRunning}) // LB-25
 	if diff := cmp.Diff([]lb.JobID{"j4", "j2"}, ids(collect(t, p, err), jid)); diff != "" {
 		t.Errorf("LB-25 (-want +got):\n%s", diff)
 	}
-	p, err = f.Jobs.ListBySource(c, "s1") // LB-26
+	p, err = f.Jobs.BySource.List(c, lb.Job{SourceID: "s1"}) // LB-26
 	if diff := cmp.Diff([]lb.JobID{"j1", "j2", "j4"}, ids(collect(t, p, err), jid)); diff != "" {
 		t.Errorf("LB-26 (-want +got):\n%s", diff)
 	}
-	p, err = f.Jobs.ListBySource(c, "s1", table.Desc()) // LB-26, newest first
+	p, err = f.Jobs.BySource.List(c, lb.Job{SourceID: "s1"}, table.Desc()) // LB-26, newest first
 	if diff := cmp.Diff([]lb.JobID{"j4", "j2", "j1"}, ids(collect(t, p, err), jid)); diff != "" {
 		t.Errorf("LB-26 table.Desc (-want +got):\n%s", diff)
 	}
 	// LB-25: completing a job moves it between status partitions.
 	_, err = f.Jobs.Update(c, "j2", func(j *lb.Job) error { j.Status = lb.JobCompleted; return nil })
 	must(t, err)
-	p, err = f.Jobs.ListByStatus(c, "a1", lb.JobRunning)
+	p, err = f.Jobs.ByStatus.List(c, lb.Job{AccountID: "a1", Status: lb.JobRunning})
 	if diff := cmp.Diff([]lb.JobID{"j4"}, ids(collect(t, p, err), jid)); diff != "" {
 		t.Errorf("LB-25 after update (-want +got):\n%s", diff)
 	}
@@ -134,23 +134,23 @@ func TestSourcesJobsConnectionsBadInput_LB14_LB16_LB17_LB24_LB25_LB26_LB27_LB28_
 	c := ctx(t)
 	_, err := f.Sources.Get(c, "s#1")
 	wantInvalid(t, err, "sourceId")
-	_, err = f.Sources.ListByPlatform(c, "a1", "myspace")
+	_, err = f.Sources.ByPlatform.List(c, lb.Source{AccountID: "a1", Platform: "myspace"})
 	wantInvalid(t, err, "platform")
-	_, err = f.Sources.ListByStatus(c, "a1", "sleeping")
+	_, err = f.Sources.ByStatus.List(c, lb.Source{AccountID: "a1", Status: "sleeping"})
 	wantInvalid(t, err, "status")
 	_, err = f.Jobs.Get(c, "")
 	wantInvalid(t, err, "jobId")
-	_, err = f.Jobs.ListByStatus(c, "a1", "done")
+	_, err = f.Jobs.ByStatus.List(c, lb.Job{AccountID: "a1", Status: "done"})
 	wantInvalid(t, err, "status")
-	_, err = f.Jobs.ListBySource(c, "")
+	_, err = f.Jobs.BySource.List(c, lb.Job{})
 	wantInvalid(t, err, "sourceId")
 	_, err = f.Connections.Get(c, "")
 	wantInvalid(t, err, "connectionId")
-	_, err = f.Connections.ListByAccountPlatform(c, "a1", "")
+	_, err = f.Connections.ByAccountPlatform.List(c, lb.Connection{AccountID: "a1"})
 	wantInvalid(t, err, "platform")
-	_, err = f.Connections.ListByUserPlatform(c, "", lb.PlatformKeap)
+	_, err = f.Connections.ByUserPlatform.List(c, lb.Connection{Platform: lb.PlatformKeap})
 	wantInvalid(t, err, "userId")
-	_, err = f.Sources.ListByAccount(c, "a1", table.Limit(-1))
+	_, err = f.Sources.ByAccount.List(c, lb.Source{AccountID: "a1"}, table.Limit(-1))
 	wantInvalid(t, err, "limit")
 	wantInvalid(t, f.Sources.Create(c, &lb.Source{AccountID: "a1", SourceID: "s1", SourceName: "x", Platform: lb.PlatformKeap, ConnectionType: "carrier-pigeon"}), "connectionType")
 	if n := f.requests.Load(); n != 0 {

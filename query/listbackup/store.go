@@ -91,13 +91,13 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 	}
 	e := newEntities(t, min(o.IndexShards, table.MaxShards))
 	e.now, e.refreshTTL = func() time.Time { return t.Now().UTC() }, o.RefreshTokenTTL
-	e.scheduleStore = newSchedules(e)
+	e.scheduleStore, e.teamStore = newSchedules(e), newTeams(e)
 	return &Store{
-		Users: newUsers(e), Accounts: newAccounts(e), Memberships: newMemberships(e), Teams: newTeams(e, ""),
-		Sources: newSources(e, ""), Activities: newActivities(e), Jobs: newJobs(e, ""), Connections: newConnections(e, ""),
+		Users: newUsers(e), Accounts: newAccounts(e), Memberships: newMemberships(e), Teams: e.teamStore,
+		Sources: newSources(e), Activities: newActivities(e), Jobs: newJobs(e), Connections: newConnections(e),
 		OAuthStates: newOAuthStates(e), OAuthTokens: newOAuthTokens(e), RefreshTokens: newRefreshTokens(e),
-		Tags: newTags(e, ""), Notifications: newNotifications(e), Schedules: e.scheduleStore, Runs: newRuns(e),
-		APIKeys: newAPIKeys(e, ""), Webhooks: newWebhooks(e, ""), Usage: newUsage(e), Plans: newPlans(e),
+		Tags: newTags(e), Notifications: newNotifications(e), Schedules: e.scheduleStore, Runs: newRuns(e),
+		APIKeys: newAPIKeys(e), Webhooks: newWebhooks(e), Usage: newUsage(e), Plans: newPlans(e),
 		SourceGroups: newSourceGroups(e), TeamMembers: newTeamMembers(e), Labels: newLabels(e), MFACodes: newMFACodes(e), Catalog: newCatalog(e),
 		Inbox: newInbox(e),
 		t:     t,

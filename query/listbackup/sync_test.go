@@ -121,11 +121,11 @@ func TestAPIKeys_LB52_LB53_LB54(t *testing.T) {
 	_, err = f.APIKeys.Revoke(c, k2.APIKeyID) // LB-54
 	must(t, err)
 	kid := func(x lb.APIKey) string { return x.Name }
-	p, err := f.APIKeys.ListByAccount(c, "a1", "") // LB-53
+	p, err := f.APIKeys.ByAccount.List(c, lb.APIKey{AccountID: "a1"}) // LB-53
 	if diff := cmp.Diff([]string{"short", "old", "ci"}, ids(collect(t, p, err), kid)); diff != "" {
 		t.Errorf("LB-53 all (-want +got):\n%s", diff)
 	}
-	p, err = f.APIKeys.ListByAccount(c, "a1", lb.KeyActive)
+	p, err = f.APIKeys.ByAccount.List(c, lb.APIKey{AccountID: "a1", Status: lb.KeyActive})
 	if diff := cmp.Diff([]string{"short", "ci"}, ids(collect(t, p, err), kid)); diff != "" {
 		t.Errorf("LB-53 active (-want +got):\n%s", diff)
 	}
@@ -161,7 +161,7 @@ func TestWebhooks_LB55_LB56_LB57(t *testing.T) {
 		t.Errorf("LB-55 get: %+v", w)
 	}
 	wid := func(x lb.Webhook) lb.WebhookID { return x.WebhookID }
-	p, err := f.Webhooks.ListActive(c, "a1") // LB-56
+	p, err := f.Webhooks.Active.List(c, lb.Webhook{AccountID: "a1"}) // LB-56
 	if diff := cmp.Diff([]lb.WebhookID{"w1", "w2"}, ids(collect(t, p, err), wid)); diff != "" {
 		t.Errorf("LB-56 (-want +got):\n%s", diff)
 	}

@@ -2,33 +2,60 @@ package listbackup
 
 import (
 	"context"
-	"iter"
 	"slices"
 
 	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/table"
 )
 
-// Tags serves LB-38..LB-41.
+// Tags serves LB-38..LB-41. The reads of one pattern are declared
+// ([table.Pattern]): its fields, whole on the Store and the account's own
+// on [AccountScope].
 type Tags struct {
-	create, get, listByResourceType, listByKey, attach, detach, update, delete, allByResourceType, allByKey table.Op
-	e                                                                                                       *entities
-	acct                                                                                                    lb.AccountID // set: the view of one account (Store.ForAccount)
+	// ByResourceType lists an account's tags for a resource type, by key
+	// then value (LB-38): Query PK = TAGS#{accountId}#{resourceType}, SK
+	// begins_with TAG#. Errors: *table.ValidationError,
+	// table.ErrInvalidCursor.
+	//
+	//	page, err := s.Tags.ByResourceType.List(ctx, lb.Tag{AccountID: a, ResourceType: lb.ResourceSource})
+	ByResourceType *table.Pattern[lb.Tag]
+	// ByKey lists an account's tags for a resource type with one tag key,
+	// by value (LB-39): Query PK = TAGS#{accountId}#{resourceType}, SK
+	// begins_with TAG#{escaped tagKey}#. Errors: *table.ValidationError,
+	// table.ErrInvalidCursor.
+	ByKey *table.Pattern[lb.Tag]
+
+	create, get, attach, detach, update, delete table.Op
+	e                                           *entities
+	acct                                        lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
-func newTags(e *entities, acct lb.AccountID) *Tags {
-	return &Tags{e: e, acct: acct,
-		allByResourceType:  table.NewOp(e.t, "LB-38", "listbackup.Tags.AllByResourceType"),
-		allByKey:           table.NewOp(e.t, "LB-39", "listbackup.Tags.AllByKey"),
-		create:             table.NewOp(e.t, "LB-40", "listbackup.Tags.Create"),
-		get:                table.NewOp(e.t, "LB-40", "listbackup.Tags.Get"),
-		listByResourceType: table.NewOp(e.t, "LB-38", "listbackup.Tags.ListByResourceType"),
-		listByKey:          table.NewOp(e.t, "LB-39", "listbackup.Tags.ListByKey"),
-		attach:             table.NewOp(e.t, "LB-41", "listbackup.Tags.Attach"),
-		detach:             table.NewOp(e.t, "LB-41", "listbackup.Tags.Detach"),
-		update:             table.NewOp(e.t, "LB-66", "listbackup.Tags.Update"),
-		delete:             table.NewOp(e.t, "LB-66", "listbackup.Tags.Delete"),
+func newTags(e *entities) *Tags {
+	return &Tags{e: e,
+		ByResourceType: table.NewPattern(e.tags, table.PatternDef[lb.Tag]{ID: "LB-38", Name: "listbackup.Tags.ByResourceType",
+			Doc: "An account's tags for a resource type, by key then value.", Reads: table.ReadPage,
+			Check: func(t *lb.Tag) error {
+				return first(t.AccountID.Validate("accountId"), t.ResourceType.Check("resourceType"))
+			}}),
+		ByKey: table.NewPattern(e.tags, table.PatternDef[lb.Tag]{ID: "LB-39", Name: "listbackup.Tags.ByKey",
+			Doc: "An account's tags for a resource type with one tag key, by value.", Reads: table.ReadPage, SortPrefix: true,
+			Check: func(t *lb.Tag) error {
+				return first(t.AccountID.Validate("accountId"), t.ResourceType.Check("resourceType"), lb.CheckTagPart("tagKey", t.TagKey))
+			}}),
+		create: table.NewOp(e.t, "LB-40", "listbackup.Tags.Create"),
+		get:    table.NewOp(e.t, "LB-40", "listbackup.Tags.Get"),
+		attach: table.NewOp(e.t, "LB-41", "listbackup.Tags.Attach"),
+		detach: table.NewOp(e.t, "LB-41", "listbackup.Tags.Detach"),
+		update: table.NewOp(e.t, "LB-66", "listbackup.Tags.Update"),
+		delete: table.NewOp(e.t, "LB-66", "listbackup.Tags.Delete"),
 	}
+}
+
+// in returns the tags of account acct alone.
+func (s *Tags) in(acct lb.AccountID) *Tags {
+	c := *s
+	c.acct, c.ByResourceType, c.ByKey = acct, s.ByResourceType.In(string(acct)), s.ByKey.In(string(acct))
+	return &c
 }
 
 // TagRef names a tag by its unique parts (its primary key).
@@ -71,45 +98,6 @@ func (s *Tags) Get(ctx context.Context, id lb.TagID) (lb.Tag, error) {
 		}
 		return s.v().GetByIndex(ctx, partition(s.e.tags, table.GSI1, lb.Tag{TagID: id}))
 	})
-}
-
-// ListByResourceType returns one page of an account's tags for a resource
-// type, by key then value (LB-38): Query PK = TAGS#{accountId}#{resourceType},
-// SK begins_with TAG#. Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Tags) ListByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, opts ...table.ListOption) (table.Page[lb.Tag], error) {
-	return table.Run(ctx, s.listByResourceType, func(ctx context.Context) (table.Page[lb.Tag], error) {
-		if err := first(account.Validate("accountId"), rt.Check("resourceType")); err != nil {
-			return table.Page[lb.Tag]{}, err
-		}
-		return s.v().List(ctx, s.e.tags.Partition(table.Primary, lb.Tag{AccountID: account, ResourceType: rt}), opts...)
-	})
-}
-
-// AllByResourceType iterates over LB-38.
-func (s *Tags) AllByResourceType(ctx context.Context, account lb.AccountID, rt lb.ResourceType, opts ...table.ListOption) iter.Seq2[lb.Tag, error] {
-	return table.RunPages(ctx, s.allByResourceType, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Tag], error) {
-		return s.ListByResourceType(ctx, account, rt, o...)
-	}, opts...)
-}
-
-// ListByKey returns one page of an account's tags for a resource type with
-// one tag key, by value (LB-39): Query PK = TAGS#{accountId}#{resourceType},
-// SK begins_with TAG#{escaped tagKey}#. Errors: *table.ValidationError,
-// table.ErrInvalidCursor.
-func (s *Tags) ListByKey(ctx context.Context, account lb.AccountID, rt lb.ResourceType, tagKey string, opts ...table.ListOption) (table.Page[lb.Tag], error) {
-	return table.Run(ctx, s.listByKey, func(ctx context.Context) (table.Page[lb.Tag], error) {
-		if err := first(account.Validate("accountId"), rt.Check("resourceType"), lb.CheckTagPart("tagKey", tagKey)); err != nil {
-			return table.Page[lb.Tag]{}, err
-		}
-		return s.v().List(ctx, s.e.tags.Prefix(table.Primary, lb.Tag{AccountID: account, ResourceType: rt, TagKey: tagKey}), opts...)
-	})
-}
-
-// AllByKey iterates over LB-39.
-func (s *Tags) AllByKey(ctx context.Context, account lb.AccountID, rt lb.ResourceType, tagKey string, opts ...table.ListOption) iter.Seq2[lb.Tag, error] {
-	return table.RunPages(ctx, s.allByKey, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Tag], error) {
-		return s.ListByKey(ctx, account, rt, tagKey, o...)
-	}, opts...)
 }
 
 // Attach attaches a resource to a tag (LB-41); attaching it again changes

@@ -29,15 +29,15 @@ func TestTags_LB38_LB39_LB40_LB41(t *testing.T) {
 	dup := lb.Tag{AccountID: "a1", TagID: "t6", TagKey: "env", TagValue: "production", ResourceType: lb.ResSource}
 	wantIs(t, f.Tags.Create(c, &dup), table.ErrAlreadyExists)
 	tid := func(x lb.Tag) lb.TagID { return x.TagID }
-	p, err := f.Tags.ListByResourceType(c, "a1", lb.ResSource) // LB-38
+	p, err := f.Tags.ByResourceType.List(c, lb.Tag{AccountID: "a1", ResourceType: lb.ResSource}) // LB-38
 	if diff := cmp.Diff([]lb.TagID{"t1", "t2", "t3", "t4"}, ids(collect(t, p, err), tid)); diff != "" {
 		t.Errorf("LB-38 (-want +got):\n%s", diff)
 	}
-	p, err = f.Tags.ListByKey(c, "a1", lb.ResSource, "env") // LB-39: not env#2
+	p, err = f.Tags.ByKey.List(c, lb.Tag{AccountID: "a1", ResourceType: lb.ResSource, TagKey: "env"}) // LB-39: not env#2
 	if diff := cmp.Diff([]lb.TagID{"t1", "t2"}, ids(collect(t, p, err), tid)); diff != "" {
 		t.Errorf("LB-39 (-want +got):\n%s", diff)
 	}
-	p, err = f.Tags.ListByKey(c, "a1", lb.ResSource, "env#2")
+	p, err = f.Tags.ByKey.List(c, lb.Tag{AccountID: "a1", ResourceType: lb.ResSource, TagKey: "env#2"})
 	if diff := cmp.Diff([]lb.TagID{"t3"}, ids(collect(t, p, err), tid)); diff != "" {
 		t.Errorf("LB-39 escaped key (-want +got):\n%s", diff)
 	}
@@ -133,9 +133,9 @@ func TestNotifications_LB42_LB43_LB44_LB45_LB46(t *testing.T) {
 func TestTagsNotificationsBadInput_LB38_LB39_LB40_LB41_LB42_LB43_LB44_LB45(t *testing.T) {
 	f := newFixture(t)
 	c := ctx(t)
-	_, err := f.Tags.ListByResourceType(c, "a1", "")
+	_, err := f.Tags.ByResourceType.List(c, lb.Tag{AccountID: "a1"})
 	wantInvalid(t, err, "resourceType")
-	_, err = f.Tags.ListByKey(c, "a1", lb.ResSource, "")
+	_, err = f.Tags.ByKey.List(c, lb.Tag{AccountID: "a1", ResourceType: lb.ResSource})
 	wantInvalid(t, err, "tagKey")
 	_, err = f.Tags.Get(c, "")
 	wantInvalid(t, err, "tagId")

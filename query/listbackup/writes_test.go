@@ -58,7 +58,7 @@ func TestTeamsUpdateDeleteAndRoles_LB64(t *testing.T) {
 	must(t, f.Memberships.Add(c, &lb.Membership{UserID: "u1", AccountID: "a1", Role: lb.MemberViewer}))
 	_, err = f.Memberships.SetRole(c, "u1", "a1", lb.MemberAdmin)
 	must(t, err)
-	p, err := f.Memberships.ListByAccount(c, "a1", lb.MemberAdmin)
+	p, err := f.Memberships.ByAccount.List(c, lb.Membership{AccountID: "a1", Role: lb.MemberAdmin})
 	if diff := cmp.Diff([]lb.UserID{"u1"}, ids(collect(t, p, err), func(m lb.Membership) lb.UserID { return m.UserID })); diff != "" {
 		t.Errorf("LB-64 account role (-want +got):\n%s", diff)
 	}
@@ -67,7 +67,7 @@ func TestTeamsUpdateDeleteAndRoles_LB64(t *testing.T) {
 	_, err = f.Teams.Get(c, "t1")
 	wantIs(t, err, table.ErrNotFound)
 	wantIs(t, f.Teams.Delete(c, "t1"), table.ErrNotFound)
-	tp, err := f.Teams.ListByAccount(c, "a1")
+	tp, err := f.Teams.ByAccount.List(c, lb.Team{AccountID: "a1"})
 	if diff := cmp.Diff([]lb.TeamID{"t2"}, ids(collect(t, tp, err), func(x lb.Team) lb.TeamID { return x.TeamID })); diff != "" {
 		t.Errorf("LB-64 list after delete (-want +got):\n%s", diff)
 	}
@@ -114,11 +114,11 @@ func TestSourcesConnectionsUpdateSoftDelete_LB65(t *testing.T) {
 	_, err = f.Sources.Update(c, "s1", func(*lb.Source) error { return nil })
 	wantIs(t, err, table.ErrNotFound)
 	wantIs(t, f.Sources.Delete(c, "nope"), table.ErrNotFound)
-	p, err := f.Sources.ListByAccount(c, "a1")
+	p, err := f.Sources.ByAccount.List(c, lb.Source{AccountID: "a1"})
 	if diff := cmp.Diff([]lb.SourceID{"s2"}, srcIDs(collect(t, p, err))); diff != "" {
 		t.Errorf("LB-65 list after soft delete (-want +got):\n%s", diff)
 	}
-	p, err = f.Sources.ListByStatus(c, "a1", lb.SourceDisconnected)
+	p, err = f.Sources.ByStatus.List(c, lb.Source{AccountID: "a1", Status: lb.SourceDisconnected})
 	if got := collect(t, p, err); len(got) != 0 {
 		t.Errorf("LB-65: deleted source listed by status: %+v", got)
 	}
@@ -147,11 +147,11 @@ func TestSourcesConnectionsUpdateSoftDelete_LB65(t *testing.T) {
 	wantIs(t, err, table.ErrNotFound)
 	wantIs(t, f.Connections.Delete(c, "c1"), table.ErrNotFound)
 	cid := func(x lb.Connection) lb.ConnectionID { return x.ConnectionID }
-	cp, err := f.Connections.ListByAccountPlatform(c, "a1", lb.PlatformKeap)
+	cp, err := f.Connections.ByAccountPlatform.List(c, lb.Connection{AccountID: "a1", Platform: lb.PlatformKeap})
 	if diff := cmp.Diff([]lb.ConnectionID{"c2"}, ids(collect(t, cp, err), cid)); diff != "" {
 		t.Errorf("LB-65 LB-28 after delete (-want +got):\n%s", diff)
 	}
-	cp, err = f.Connections.ListByUserPlatform(c, "u1", lb.PlatformKeap)
+	cp, err = f.Connections.ByUserPlatform.List(c, lb.Connection{UserID: "u1", Platform: lb.PlatformKeap})
 	if diff := cmp.Diff([]lb.ConnectionID{"c2"}, ids(collect(t, cp, err), cid)); diff != "" {
 		t.Errorf("LB-65 LB-29 after delete (-want +got):\n%s", diff)
 	}
@@ -186,7 +186,7 @@ func TestWebhookSoftDelete_LB67(t *testing.T) {
 	_, err = f.Webhooks.Update(c, "w1", func(w *lb.Webhook) error { w.IsActive = true; return nil })
 	wantIs(t, err, table.ErrNotFound)
 	wid := func(x lb.Webhook) lb.WebhookID { return x.WebhookID }
-	p, err := f.Webhooks.ListActive(c, "a1")
+	p, err := f.Webhooks.Active.List(c, lb.Webhook{AccountID: "a1"})
 	if diff := cmp.Diff([]lb.WebhookID{"w2"}, ids(collect(t, p, err), wid)); diff != "" {
 		t.Errorf("LB-67 active after delete (-want +got):\n%s", diff)
 	}
@@ -232,7 +232,7 @@ func TestTagsUpdateDelete_LB66(t *testing.T) {
 	wantIs(t, f.Tags.Delete(c, ref), table.ErrNotFound)
 	_, err = f.Tags.Attach(c, ref, "s3", "u1")
 	wantIs(t, err, table.ErrNotFound)
-	p, err := f.Tags.ListByResourceType(c, "a1", lb.ResSource)
+	p, err := f.Tags.ByResourceType.List(c, lb.Tag{AccountID: "a1", ResourceType: lb.ResSource})
 	if diff := cmp.Diff([]lb.TagID{"t2"}, ids(collect(t, p, err), func(x lb.Tag) lb.TagID { return x.TagID })); diff != "" {
 		t.Errorf("LB-66 list after delete (-want +got):\n%s", diff)
 	}
@@ -278,7 +278,7 @@ func TestAccountsUpdateDelete_LB63(t *testing.T) {
 	if diff := cmp.Diff([]lb.AccountID{"sub", "loc2"}, acctIDs(collect(t, p, err))); diff != "" {
 		t.Errorf("LB-63 subtree after delete (-want +got):\n%s", diff)
 	}
-	p, err = f.Accounts.ListChildren(c, "sub", "")
+	p, err = f.Accounts.Children.List(c, lb.Account{ParentAccountID: "sub"})
 	if diff := cmp.Diff([]lb.AccountID{"loc2"}, acctIDs(collect(t, p, err))); diff != "" {
 		t.Errorf("LB-63 children after delete (-want +got):\n%s", diff)
 	}
@@ -358,7 +358,7 @@ func TestAccountsMoveSubtreeResumable_LB63(t *testing.T) {
 		t.Errorf("LB-63 mid-move account: %+v", a)
 	}
 	// Readers mid-move: the account is still in its old parent's children.
-	p, err := f.Accounts.ListChildren(c, "root", "")
+	p, err := f.Accounts.Children.List(c, lb.Account{ParentAccountID: "root"})
 	if diff := cmp.Diff([]lb.AccountID{"sub", "subx"}, acctIDs(collect(t, p, err))); diff != "" {
 		t.Errorf("LB-63 mid-move children of root (-want +got):\n%s", diff)
 	}
@@ -394,7 +394,7 @@ func TestAccountsMoveSubtreeResumable_LB63(t *testing.T) {
 	if diff := cmp.Diff([]lb.AccountID{"root", "subx"}, acctIDs(collect(t, p, err))); diff != "" {
 		t.Errorf("LB-63 old tree after move (-want +got):\n%s", diff)
 	}
-	p, err = f.Accounts.ListChildren(c, "other", "")
+	p, err = f.Accounts.Children.List(c, lb.Account{ParentAccountID: "other"})
 	if diff := cmp.Diff([]lb.AccountID{"sub"}, acctIDs(collect(t, p, err))); diff != "" {
 		t.Errorf("LB-63 children of the new parent (-want +got):\n%s", diff)
 	}
@@ -490,7 +490,7 @@ func TestMembershipRemove_LB68(t *testing.T) {
 	_, err := f.Memberships.ByID.Get(c, lb.Membership{UserID: "u1", AccountID: "a1"})
 	wantIs(t, err, table.ErrNotFound)
 	wantIs(t, f.Memberships.Remove(c, "u1", "a1"), table.ErrNotFound)
-	p, err := f.Memberships.ListByAccount(c, "a1", "")
+	p, err := f.Memberships.ByAccount.List(c, lb.Membership{AccountID: "a1"})
 	if diff := cmp.Diff([]lb.UserID{"u2"}, ids(collect(t, p, err), func(m lb.Membership) lb.UserID { return m.UserID })); diff != "" {
 		t.Errorf("LB-68 members of a1 (-want +got):\n%s", diff)
 	}
@@ -565,7 +565,7 @@ func TestUserErase_LB68(t *testing.T) {
 	}
 	_, err = f.APIKeys.Validate(c, key1)
 	wantIs(t, err, table.ErrNotFound)
-	kp, err := f.APIKeys.ListByAccount(c, "a1", "")
+	kp, err := f.APIKeys.ByAccount.List(c, lb.APIKey{AccountID: "a1"})
 	if diff := cmp.Diff([]lb.UserID{"u2"}, ids(collect(t, kp, err), func(k lb.APIKey) lb.UserID { return k.UserID })); diff != "" {
 		t.Errorf("LB-68 API keys of a1 (-want +got):\n%s", diff)
 	}
