@@ -38,6 +38,7 @@ type ListOptions struct {
 
 	limitSet bool        // Limit came from the caller (Limit option)
 	project  *projection // see Projection.List
+	hidden   bool        // IncludeHidden: a pattern's Hidden items too
 }
 
 // ListOption sets a list option.

@@ -107,6 +107,18 @@ type PatternDef[T any] struct {
 	// fields of every read the pattern serves: a List sets no sort-key
 	// field, so check those only when set.
 	Check func(fields *T) error
+	// SortFrom makes a List read the sort keys from the prefix the
+	// leading sort-key fields set build up to the end of the template's
+	// keys, as [Entity.Range] from the fields to none: for
+	// SUBUPD#{UpdatedAt:ts}#{Topic} with UpdatedAt set, SK BETWEEN
+	// SUBUPD#{since} AND SUBUPD$; with none set, SUBUPD# AND SUBUPD$.
+	SortFrom bool
+	// Hidden, if set, tells the items a List, All, Between or AllBetween
+	// leaves out unless the call passes [IncludeHidden] (a soft-deleted
+	// item): dropped after the page is read, so a page may hold fewer
+	// items than its limit while the cursor continues. Get returns a
+	// hidden item (it names it by its key).
+	Hidden func(item *T) bool
 }
 
 // Pattern is one declared read access pattern of an entity ([NewPattern]).
@@ -238,7 +250,9 @@ func (p *Pattern[T]) Info() PatternInfo {
 	}
 	if d.Reads&ReadPage != 0 {
 		c := fmt.Sprintf("%s PK = %s", query, pk)
-		if pre, whole, err := p.sk.Prefix(nil); d.SortPrefix {
+		if pre, whole, err := p.sk.Prefix(nil); d.SortFrom {
+			c += ", SK BETWEEN " + tp.SK + " up to its first field not set (from) AND the end of " + pre
+		} else if d.SortPrefix {
 			c += ", SK begins_with " + tp.SK + " up to its first field not set"
 			if d.WholeWhenUnset {
 				c += " (none when no field is set)"
@@ -349,6 +363,9 @@ func (p *Pattern[T]) Query(fields T) Query {
 			}
 		}
 	}
+	if p.def.SortFrom && q.err == nil {
+		q = p.sortFrom(q, fields)
+	}
 	q.Desc, q.Limit, q.Consistent = p.def.Desc, p.def.Limit, p.def.Consistent
 	return p.scoped(q)
 }
@@ -357,6 +374,9 @@ func (p *Pattern[T]) Query(fields T) Query {
 // left out.
 func (p *Pattern[T]) list(ctx context.Context, fields *T, q Query, opts []ListOption) (Page[T], error) {
 	page, err := p.page(ctx, q, opts)
+	if err == nil && p.def.Hidden != nil {
+		page.Items = p.hide(page.Items, opts)
+	}
 	if err == nil && p.def.Keep != nil {
 		page.Items = slices.DeleteFunc(page.Items, func(item T) bool { return !p.def.Keep(fields, &item) })
 	}
@@ -365,7 +385,7 @@ func (p *Pattern[T]) list(ctx context.Context, fields *T, q Query, opts []ListOp
 
 // all iterates over every page of q, as list reads each.
 func (p *Pattern[T]) all(ctx context.Context, fields *T, q Query, opts []ListOption) iter.Seq2[T, error] {
-	if p.def.Keep == nil && p.scope == nil {
+	if p.def.Keep == nil && p.def.Hidden == nil && p.scope == nil {
 		return p.e.ListAll(ctx, q, opts...)
 	}
 	return Pages(ctx, func(ctx context.Context, o ...ListOption) (Page[T], error) { return p.list(ctx, fields, q, o) }, opts...)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 	"github.com/tinode/chat/server/db/common/test_data"
@@ -54,7 +53,5 @@ func loadUsers(tb testing.TB, a *Adapter, td *test_data.TestData) {
 }
 
 func uidOf(u *t.User) t.Uid { return t.ParseUid(u.Id) }
-
-func tinodeAll() tinode.SubFilter { return tinode.SubFilter{IncludeDeleted: true} }
 
 func newFixtures() *test_data.TestData { return test_data.InitTestData() }

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/singletable/singletable/entity/tn"
-	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 	t "github.com/tinode/chat/server/store/types"
 )
@@ -34,7 +33,7 @@ func (a *Adapter) SubsForUser(user t.Uid) ([]t.Subscription, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()
 	var out []t.Subscription
-	for s, err := range a.st.Subs.AllByUser(ctx, tn.UserID(user.String()), tinode.SubFilter{}) {
+	for s, err := range a.st.Subs.ByUser.All(ctx, tn.Subscription{User: tn.UserID(user.String())}) {
 		if err != nil {
 			return nil, terr(err)
 		}
@@ -62,7 +61,7 @@ func (a *Adapter) SubsForTopic(topic string, keepDeleted bool, opts *t.QueryOpt)
 	}
 	limit := a.limit(opts)
 	var out []t.Subscription
-	for s, err := range a.st.Subs.AllByTopic(ctx, tn.TopicName(topic), tinode.SubFilter{IncludeDeleted: keepDeleted}) {
+	for s, err := range a.st.Subs.ByTopic.All(ctx, tn.Subscription{Topic: tn.TopicName(topic)}, includeHidden(keepDeleted)) {
 		if err != nil {
 			return nil, terr(err)
 		}
@@ -106,7 +105,7 @@ func (a *Adapter) SubsUpdate(topic string, user t.Uid, update map[string]any) er
 	name := tn.TopicName(topic)
 	var users []tn.UserID
 	if user.IsZero() {
-		for s, err := range a.st.Subs.AllByTopic(ctx, name, tinode.SubFilter{IncludeDeleted: true}) {
+		for s, err := range a.st.Subs.ByTopic.All(ctx, tn.Subscription{Topic: name}, table.IncludeHidden()) {
 			if err != nil {
 				return terr(err)
 			}
@@ -163,4 +162,13 @@ func (a *Adapter) SubsDelete(topic string, user t.Uid) error {
 	ctx, cancel := a.ctx()
 	defer cancel()
 	return terr(a.st.Subs.SoftDelete(ctx, tn.TopicName(topic), tn.UserID(user.String())))
+}
+
+// includeHidden is table.IncludeHidden when keep (soft-deleted
+// subscriptions listed too), else no option.
+func includeHidden(keep bool) table.ListOption {
+	if keep {
+		return table.IncludeHidden()
+	}
+	return nil
 }

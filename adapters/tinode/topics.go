@@ -96,7 +96,7 @@ func (a *Adapter) TopicsForUser(id t.Uid, keepDeleted bool, opts *t.QueryOpt) ([
 	join := map[string]t.Subscription{}
 	var topics []tn.TopicName
 	var peers []tn.UserID
-	for s, err := range a.st.Subs.AllByUser(ctx, user, tinode.SubFilter{IncludeDeleted: keepDeleted}) {
+	for s, err := range a.st.Subs.ByUser.All(ctx, tn.Subscription{User: user}, includeHidden(keepDeleted)) {
 		if err != nil {
 			return nil, terr(err)
 		}
@@ -198,7 +198,7 @@ func (a *Adapter) UsersForTopic(topic string, keepDeleted bool, opts *t.QueryOpt
 		one = opts.User
 	}
 	var raw []tn.Subscription
-	for s, err := range a.st.Subs.AllByTopic(ctx, tn.TopicName(topic), tinode.SubFilter{IncludeDeleted: keepDeleted || p2p}) {
+	for s, err := range a.st.Subs.ByTopic.All(ctx, tn.Subscription{Topic: tn.TopicName(topic)}, includeHidden(keepDeleted || p2p)) {
 		if err != nil {
 			return nil, terr(err)
 		}
@@ -375,7 +375,7 @@ func (a *Adapter) TopicDelete(topic string, isChan, hard bool) error {
 	}
 	for _, name := range names {
 		var users []tn.UserID
-		for s, err := range a.st.Subs.AllByTopic(ctx, name, tinode.SubFilter{}) {
+		for s, err := range a.st.Subs.ByTopic.All(ctx, tn.Subscription{Topic: name}) {
 			if err != nil {
 				return terr(err)
 			}
@@ -395,7 +395,7 @@ func (a *Adapter) deleteReaders(topic string) error {
 	defer cancel()
 	chn := tn.TopicName(t.GrpToChn(topic))
 	var users []tn.UserID
-	for s, err := range a.st.Subs.AllByTopic(ctx, chn, tinode.SubFilter{IncludeDeleted: true}) {
+	for s, err := range a.st.Subs.ByTopic.All(ctx, tn.Subscription{Topic: chn}, table.IncludeHidden()) {
 		if err != nil {
 			return terr(err)
 		}

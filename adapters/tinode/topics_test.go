@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/singletable/singletable/entity/tn"
+	"github.com/singletable/singletable/table"
 	t "github.com/tinode/chat/server/store/types"
 )
 
@@ -167,7 +168,7 @@ func TestTopicsAndSubscriptions(t_ *testing.T) {
 	}
 	c, cancel := a.ctx()
 	defer cancel()
-	if ss, _ := a.st.Subs.ListByTopic(c, tn.TopicName(grp.Id), tinodeAll()); len(ss.Items) != 0 {
+	if ss, _ := a.st.Subs.ByTopic.List(c, tn.Subscription{Topic: tn.TopicName(grp.Id)}, table.IncludeHidden()); len(ss.Items) != 0 {
 		t_.Fatalf("subscriptions left: %d", len(ss.Items))
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/singletable/singletable/entity/tn"
-	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 	"github.com/tinode/chat/server/db/common"
 	t "github.com/tinode/chat/server/store/types"
@@ -88,7 +87,7 @@ func (a *Adapter) UserDelete(id t.Uid, hard bool) error {
 		owned = append(owned, tp.Id)
 	}
 	var p2p []tn.TopicName
-	for s, err := range a.st.Subs.AllByUser(ctx, user, tinode.SubFilter{IncludeDeleted: true}) {
+	for s, err := range a.st.Subs.ByUser.All(ctx, tn.Subscription{User: user}, table.IncludeHidden()) {
 		if err != nil {
 			return terr(err)
 		}
@@ -165,7 +164,7 @@ func (a *Adapter) topicStateForUser(user tn.UserID, state tn.ObjState, at time.T
 		}
 		names = append(names, tp.Id)
 	}
-	for s, err := range a.st.Subs.AllByUser(ctx, user, tinode.SubFilter{}) {
+	for s, err := range a.st.Subs.ByUser.All(ctx, tn.Subscription{User: user}) {
 		if err != nil {
 			return terr(err)
 		}

@@ -136,12 +136,12 @@ func run() error {
 	n, err := s.Messages.DeleteForUser(ctx, "grpChat", "bob", 1, 11)
 	check(err)
 	fmt.Printf("TN-14 bob hid %d messages for himself\n", n)
-	subs, err := s.Subs.ListByUser(ctx, "alice", tinode.SubFilter{})
+	subs, err := s.Subs.ByUser.List(ctx, tn.Subscription{User: "alice"})
 	check(err)
 	for _, sub := range subs.Items {
 		fmt.Printf("TN-10 alice in %s (updated %s, mode %s)\n", sub.Topic, sub.UpdatedAt.Format(time.RFC3339), sub.Mode())
 	}
-	ts, err := s.Subs.ListByTopic(ctx, "grpChat", tinode.SubFilter{})
+	ts, err := s.Subs.ByTopic.List(ctx, tn.Subscription{Topic: "grpChat"})
 	check(err)
 	fmt.Printf("TN-11 grpChat has %d subscribers\n", len(ts.Items))
 	v, err := s.Topics.Load(ctx, "p2pAliceBob", table.Limit(10))
@@ -155,7 +155,7 @@ func run() error {
 	owned, err := s.Topics.Owned.List(ctx, tn.Topic{Owner: "alice"})
 	check(err)
 	fmt.Printf("TN-22 alice owns %d topic(s)\n", len(owned.Items))
-	joined, err := s.Subs.TopicsOfUser(ctx, "bob", tinode.SubFilter{})
+	joined, err := s.Subs.TopicsOfUser(ctx, tn.Subscription{User: "bob"})
 	check(err)
 	for _, st := range joined.Items {
 		fmt.Printf("TN-23 bob in %s: topic SeqId %d, read %d\n", st.Topic.Id, st.Topic.SeqId, st.Sub.ReadSeqId)

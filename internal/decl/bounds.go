@@ -265,3 +265,10 @@ func (d *Decl) SortPrefixAt(entity string, ix ddb.Index, v reflect.Value, at str
 	p, _, err := sk.Prefix(av)
 	return p, err
 }
+
+// From returns the sort condition of index ix from the keys v's leading
+// sort-key fields begin up to the end of the template's keys: [Decl.Range]
+// from v to no field set (a declared pattern's SortFrom).
+func (d *Decl) From(entity string, ix ddb.Index, v reflect.Value) (ddb.SKCond, error) {
+	return d.Range(entity, ix, v, reflect.New(v.Type()).Elem())
+}

@@ -73,7 +73,7 @@ func (ts *Topics) RecountSubs(ctx context.Context, name, readers tn.TopicName) (
 		}
 		ss := ts.s.Subs
 		for _, tname := range names {
-			for _, err := range ss.AllByTopic(ctx, tname, SubFilter{}) {
+			for _, err := range ss.ByTopic.All(ctx, tn.Subscription{Topic: tname}) {
 				if err != nil {
 					return 0, err
 				}

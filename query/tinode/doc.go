@@ -45,8 +45,8 @@
 //   - TN-6 [Auth.Add], Auth.ByUnique.Get (declared), [Auth.Update], [Auth.Delete]
 //   - TN-7 Auth.ByUser.List and .All (declared), [Auth.GetByScheme], [Auth.DeleteAllByUser]
 //   - TN-8 [Topics.Create], Topics.ByName.Get (declared), [Topics.Update], [Topics.Load]
-//   - TN-9 Subscriptions.ByTopicUser.Get (declared); TN-10 [Subscriptions.ListByUser], [Subscriptions.AllByUser]
-//   - TN-11 [Subscriptions.ListByTopic], [Subscriptions.AllByTopic]
+//   - TN-9 Subscriptions.ByTopicUser.Get (declared); TN-10 Subscriptions.ByUser.List and .All (declared)
+//   - TN-11 Subscriptions.ByTopic.List and .All (declared)
 //   - TN-12 [Messages.Save]: read SeqId n, then one transaction (topic
 //     SeqId n -> n+1 on condition SeqId = n, create MSG#{n+1}); retried with
 //     jittered backoff, so concurrent senders get 1..N with no gap
@@ -150,8 +150,8 @@
 // form; page size, cursor and order are the core's list options
 // (table.Limit, table.After, table.Asc, table.Desc), the selection is
 // Tinode's own: a [HistoryFilter] ([SeqRange], ForUser, IncludeDeleted)
-// for messages, a [SubFilter] (UpdatedSince, IncludeDeleted) for
-// subscriptions. Deleted items are dropped after reading, so a page may be
+// for messages, the fields of a tn.Subscription (User and UpdatedAt, or
+// Topic) and table.IncludeHidden for subscriptions. Deleted items are dropped after reading, so a page may be
 // shorter than its limit while its cursor continues; the iterators go on.
 // A sharded topic's history cursor ("L4:" then its sealed part) is
 // authenticated as a whole: a layout prefix alone, changed, inflated or

@@ -1,8 +1,6 @@
 package tinode
 
 import (
-	"time"
-
 	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/table"
 )
@@ -77,16 +75,4 @@ func (f HistoryFilter) keeps(m *tn.Message) bool {
 		return false
 	}
 	return f.ForUser == "" || !m.DeletedForUser(f.ForUser)
-}
-
-// SubFilter selects the subscriptions [Subscriptions.ListByUser] and
-// [Subscriptions.ListByTopic] return; page size, cursor and order are
-// table.ListOptions. The zero SubFilter is every subscription not
-// soft-deleted.
-type SubFilter struct {
-	// UpdatedSince keeps subscriptions updated at or after it (TN-10;
-	// ListByUser only: ListByTopic refuses it).
-	UpdatedSince time.Time
-	// IncludeDeleted also returns soft-deleted subscriptions.
-	IncludeDeleted bool
 }

@@ -23,13 +23,13 @@ type SubUser struct {
 }
 
 // TopicsOfUser lists a user's subscriptions joined with their topics
-// (TN-23, Tinode's TopicsForUser): one page of [Subscriptions.ListByUser]
-// (filter and options as there), then one BatchGetItem for the page's
-// topics, so 2 requests per page, never one per row. A subscription
-// whose topic is gone is left out.
-func (ss *Subscriptions) TopicsOfUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) (table.Page[SubTopic], error) {
+// (TN-23, Tinode's TopicsForUser): one page of Subscriptions.ByUser for
+// sub's User and UpdatedAt (options as there), then one BatchGetItem for
+// the page's topics, so 2 requests per page, never one per row. A
+// subscription whose topic is gone is left out.
+func (ss *Subscriptions) TopicsOfUser(ctx context.Context, sub tn.Subscription, opts ...table.ListOption) (table.Page[SubTopic], error) {
 	return table.Run(ctx, ss.topicsOfUser, func(ctx context.Context) (table.Page[SubTopic], error) {
-		p, err := ss.ListByUser(ctx, user, f, opts...)
+		p, err := ss.ByUser.List(ctx, sub, opts...)
 		if err != nil {
 			return table.Page[SubTopic]{}, err
 		}
@@ -41,20 +41,20 @@ func (ss *Subscriptions) TopicsOfUser(ctx context.Context, user tn.UserID, f Sub
 // AllTopicsOfUser iterates over TopicsOfUser's pages (TN-23).
 //
 // Each page costs what a TopicsOfUser page does: a Query and a BatchGetItem.
-func (ss *Subscriptions) AllTopicsOfUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) iter.Seq2[SubTopic, error] {
+func (ss *Subscriptions) AllTopicsOfUser(ctx context.Context, sub tn.Subscription, opts ...table.ListOption) iter.Seq2[SubTopic, error] {
 	return table.RunPages(ctx, ss.allTopicsOfUser, func(ctx context.Context, opts ...table.ListOption) (table.Page[SubTopic], error) {
-		return ss.TopicsOfUser(ctx, user, f, opts...)
+		return ss.TopicsOfUser(ctx, sub, opts...)
 	}, opts...)
 }
 
 // UsersOfTopic lists a topic's subscriptions joined with their users
-// (TN-23, Tinode's UsersForTopic): one page of
-// [Subscriptions.ListByTopic] (filter and options as there), then one
-// BatchGetItem for the page's users: 2 requests per page. A subscription
-// whose user is gone is left out.
-func (ss *Subscriptions) UsersOfTopic(ctx context.Context, topic tn.TopicName, f SubFilter, opts ...table.ListOption) (table.Page[SubUser], error) {
+// (TN-23, Tinode's UsersForTopic): one page of Subscriptions.ByTopic for
+// sub's Topic (options as there), then one BatchGetItem for the page's
+// users: 2 requests per page. A subscription whose user is gone is left
+// out.
+func (ss *Subscriptions) UsersOfTopic(ctx context.Context, sub tn.Subscription, opts ...table.ListOption) (table.Page[SubUser], error) {
 	return table.Run(ctx, ss.usersOfTopic, func(ctx context.Context) (table.Page[SubUser], error) {
-		p, err := ss.ListByTopic(ctx, topic, f, opts...)
+		p, err := ss.ByTopic.List(ctx, sub, opts...)
 		if err != nil {
 			return table.Page[SubUser]{}, err
 		}
@@ -66,9 +66,9 @@ func (ss *Subscriptions) UsersOfTopic(ctx context.Context, topic tn.TopicName, f
 // AllUsersOfTopic iterates over UsersOfTopic's pages (TN-23).
 //
 // Each page costs what a UsersOfTopic page does: a Query and a BatchGetItem.
-func (ss *Subscriptions) AllUsersOfTopic(ctx context.Context, topic tn.TopicName, f SubFilter, opts ...table.ListOption) iter.Seq2[SubUser, error] {
+func (ss *Subscriptions) AllUsersOfTopic(ctx context.Context, sub tn.Subscription, opts ...table.ListOption) iter.Seq2[SubUser, error] {
 	return table.RunPages(ctx, ss.allUsersOfTopic, func(ctx context.Context, opts ...table.ListOption) (table.Page[SubUser], error) {
-		return ss.UsersOfTopic(ctx, topic, f, opts...)
+		return ss.UsersOfTopic(ctx, sub, opts...)
 	}, opts...)
 }
 
@@ -82,7 +82,7 @@ func (ss *Subscriptions) AllUsersOfTopic(ctx context.Context, topic tn.TopicName
 func (ss *Subscriptions) UnreadCount(ctx context.Context, user tn.UserID) (int, error) {
 	return table.Run(ctx, ss.unreadCount, func(ctx context.Context) (int, error) {
 		total := 0
-		for st, err := range ss.AllTopicsOfUser(ctx, user, SubFilter{}, table.Limit(100)) {
+		for st, err := range ss.AllTopicsOfUser(ctx, tn.Subscription{User: user}, table.Limit(100)) {
 			if err != nil {
 				return 0, err
 			}

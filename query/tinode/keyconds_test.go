@@ -85,9 +85,9 @@ func TestKeyConditionsTyped(t *testing.T) {
 			got = append(got, name+": "+q)
 		}
 	}
-	_, err := s.Subs.ListByUser(c, "alice", tinode.SubFilter{})
+	_, err := s.Subs.ByUser.List(c, tn.Subscription{User: "alice"})
 	step("Subs.ListByUser", err)
-	_, err = s.Subs.ListByUser(c, "alice", tinode.SubFilter{UpdatedSince: at})
+	_, err = s.Subs.ByUser.List(c, tn.Subscription{User: "alice", UpdatedAt: at})
 	step("Subs.ListByUser since", err)
 	_, err = s.Creds.List(c, "alice", "", false)
 	step("Creds.List", err)

@@ -44,13 +44,17 @@ func TestQueryRequestsUnchanged_TN10_TN14(t *testing.T) {
 	}
 	do("Messages.Deletions all", func() error { _, err := s.Messages.Deletions(x, top, "", 0); return err })
 	do("Messages.Deletions user since", func() error { _, err := s.Messages.Deletions(x, top, u, 5); return err })
-	for _, f := range []tinode.SubFilter{{}, {UpdatedSince: t1}, {IncludeDeleted: true}} {
+	for _, f := range []struct {
+		since  time.Time
+		hidden []table.ListOption
+	}{{}, {since: t1}, {hidden: []table.ListOption{table.IncludeHidden()}}} {
 		for _, o := range [][]table.ListOption{nil, {table.Desc(), table.Limit(4)}} {
-			do("Subscriptions.ListByUser", func() error { _, err := s.Subs.ListByUser(x, u, f, o...); return err })
-			do("Subscriptions.TopicsOfUser", func() error { _, err := s.Subs.TopicsOfUser(x, u, f, o...); return err })
+			sub, o := tn.Subscription{User: u, UpdatedAt: f.since}, append(f.hidden, o...)
+			do("Subscriptions.ListByUser", func() error { _, err := s.Subs.ByUser.List(x, sub, o...); return err })
+			do("Subscriptions.TopicsOfUser", func() error { _, err := s.Subs.TopicsOfUser(x, sub, o...); return err })
 		}
 	}
-	do("Subscriptions.ListByTopic", func() error { _, err := s.Subs.ListByTopic(x, top, tinode.SubFilter{}); return err })
+	do("Subscriptions.ListByTopic", func() error { _, err := s.Subs.ByTopic.List(x, tn.Subscription{Topic: top}); return err })
 	do("Subscriptions.Channels", func() error { _, err := s.Subs.Channels(x, u); return err })
 	do("Topics.Load", func() error { _, err := s.Topics.Load(x, top); return err })
 	do("Files.DeleteUnused", func() error { _, err := s.Files.DeleteUnused(x, t1, 10); return err })

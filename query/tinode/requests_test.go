@@ -43,7 +43,6 @@ func TestRequestCosts_TN1_to_TN38(t *testing.T) {
 	defer cancel()
 	m := func(method, note string, fn func() error) { t.Helper(); costs.Measure(t, method, note, fn) }
 	get := func(fn func() (any, error)) func() error { return func() error { _, err := fn(); return err } }
-	all := SubFilterAll()
 
 	// Users and tags (TN-1, TN-2, TN-16, TN-17).
 	m("Users.Create", "2 unique tags", func() error {
@@ -122,14 +121,14 @@ func TestRequestCosts_TN1_to_TN38(t *testing.T) {
 	m("Subscriptions.Update", "the private note", get(func() (any, error) {
 		return s.Subs.Update(c, "grpA", "carol", func(sub *tn.Subscription) error { sub.Private = tn.JSON("work"); return nil })
 	}))
-	m("Subscriptions.ListByTopic", "a page of 3", get(func() (any, error) { return s.Subs.ListByTopic(c, "grpA", all) }))
-	m("Subscriptions.AllByTopic", "3 subscriptions, 1 page", func() error { return drainSeq(s.Subs.AllByTopic(c, "grpA", all)) })
-	m("Subscriptions.ListByUser", "a page of 1", get(func() (any, error) { return s.Subs.ListByUser(c, "bob", all) }))
-	m("Subscriptions.AllByUser", "1 subscription, 1 page", func() error { return drainSeq(s.Subs.AllByUser(c, "bob", all)) })
-	m("Subscriptions.TopicsOfUser", "a page of 1", get(func() (any, error) { return s.Subs.TopicsOfUser(c, "bob", all) }))
-	m("Subscriptions.AllTopicsOfUser", "1 topic, 1 page", func() error { return drainSeq(s.Subs.AllTopicsOfUser(c, "bob", all)) })
-	m("Subscriptions.UsersOfTopic", "a page of 3", get(func() (any, error) { return s.Subs.UsersOfTopic(c, "grpA", all) }))
-	m("Subscriptions.AllUsersOfTopic", "3 users, 1 page", func() error { return drainSeq(s.Subs.AllUsersOfTopic(c, "grpA", all)) })
+	m("Subscriptions.ByTopic.List", "a page of 3", get(func() (any, error) { return s.Subs.ByTopic.List(c, tn.Subscription{Topic: "grpA"}) }))
+	m("Subscriptions.ByTopic.All", "3 subscriptions, 1 page", func() error { return drainSeq(s.Subs.ByTopic.All(c, tn.Subscription{Topic: "grpA"})) })
+	m("Subscriptions.ByUser.List", "a page of 1", get(func() (any, error) { return s.Subs.ByUser.List(c, tn.Subscription{User: "bob"}) }))
+	m("Subscriptions.ByUser.All", "1 subscription, 1 page", func() error { return drainSeq(s.Subs.ByUser.All(c, tn.Subscription{User: "bob"})) })
+	m("Subscriptions.TopicsOfUser", "a page of 1", get(func() (any, error) { return s.Subs.TopicsOfUser(c, tn.Subscription{User: "bob"}) }))
+	m("Subscriptions.AllTopicsOfUser", "1 topic, 1 page", func() error { return drainSeq(s.Subs.AllTopicsOfUser(c, tn.Subscription{User: "bob"})) })
+	m("Subscriptions.UsersOfTopic", "a page of 3", get(func() (any, error) { return s.Subs.UsersOfTopic(c, tn.Subscription{Topic: "grpA"}) }))
+	m("Subscriptions.AllUsersOfTopic", "3 users, 1 page", func() error { return drainSeq(s.Subs.AllUsersOfTopic(c, tn.Subscription{Topic: "grpA"})) })
 	m("Subscriptions.UnreadCount", "1 subscription", get(func() (any, error) { return s.Subs.UnreadCount(c, "bob") }))
 	mustUser(t, s, "dave")
 	mustUser(t, s, "erin")
@@ -261,6 +260,3 @@ func TestRequestCosts_TN1_to_TN38(t *testing.T) {
 	m("Users.Delete", "2 tags", func() error { return s.Users.Delete(c, "alice") })
 	costs.Check(t)
 }
-
-// SubFilterAll is the filter that keeps every live subscription.
-func SubFilterAll() tinode.SubFilter { return tinode.SubFilter{} }

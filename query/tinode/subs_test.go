@@ -7,7 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/singletable/singletable/entity/tn"
-	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 )
 
@@ -43,25 +42,25 @@ func TestSubscriptions_TN9_TN10_TN11(t *testing.T) {
 		}
 		return out
 	}
-	all, err := table.Collect(s.Subs.AllByUser(c, "alice", tinode.SubFilter{}, table.Limit(2)))
+	all, err := table.Collect(s.Subs.ByUser.All(c, tn.Subscription{User: "alice"}, table.Limit(2)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff([]tn.TopicName{"grpB", "grpC", "grpA"}, topics(all)); d != "" {
 		t.Errorf("TN-10 by UpdatedAt (-want +got):\n%s", d)
 	}
-	p, err := s.Subs.ListByUser(c, "alice", tinode.SubFilter{}, table.Desc(), table.Limit(1))
+	p, err := s.Subs.ByUser.List(c, tn.Subscription{User: "alice"}, table.Desc(), table.Limit(1))
 	if err != nil || len(p.Items) != 1 || p.Items[0].Topic != "grpA" || !p.More() {
 		t.Fatalf("TN-10 newest first: %v %v", topics(p.Items), err)
 	}
-	p, err = s.Subs.ListByUser(c, "alice", tinode.SubFilter{UpdatedSince: since})
+	p, err = s.Subs.ByUser.List(c, tn.Subscription{User: "alice", UpdatedAt: since})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff([]tn.TopicName{"grpA"}, topics(p.Items)); d != "" {
 		t.Errorf("TN-10 since (-want +got):\n%s", d)
 	}
-	p, err = s.Subs.ListByTopic(c, "grpB", tinode.SubFilter{})
+	p, err = s.Subs.ByTopic.List(c, tn.Subscription{Topic: "grpB"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,25 +74,25 @@ func TestSubscriptions_TN9_TN10_TN11(t *testing.T) {
 	if err := s.Subs.SoftDelete(c, "grpB", "bob"); err != nil {
 		t.Fatal(err)
 	}
-	p, _ = s.Subs.ListByTopic(c, "grpB", tinode.SubFilter{})
+	p, _ = s.Subs.ByTopic.List(c, tn.Subscription{Topic: "grpB"})
 	if len(p.Items) != 1 {
 		t.Errorf("TN-11 soft-deleted subscription listed: %d", len(p.Items))
 	}
-	p, _ = s.Subs.ListByTopic(c, "grpB", tinode.SubFilter{IncludeDeleted: true})
+	p, _ = s.Subs.ByTopic.List(c, tn.Subscription{Topic: "grpB"}, table.IncludeHidden())
 	if len(p.Items) != 2 {
 		t.Errorf("TN-11 IncludeDeleted: %d", len(p.Items))
 	}
 	// Deleted subscriptions are dropped after reading, page by page.
-	all, err = table.Collect(s.Subs.AllByTopic(c, "grpB", tinode.SubFilter{}, table.Limit(1)))
+	all, err = table.Collect(s.Subs.ByTopic.All(c, tn.Subscription{Topic: "grpB"}, table.Limit(1)))
 	if err != nil || len(all) != 1 || all[0].User != "alice" {
 		t.Errorf("TN-11 AllByTopic: %v %v", all, err)
 	}
-	all, err = table.Collect(s.Subs.AllByTopic(c, "grpB", tinode.SubFilter{IncludeDeleted: true}, table.Limit(1), table.Desc()))
+	all, err = table.Collect(s.Subs.ByTopic.All(c, tn.Subscription{Topic: "grpB"}, table.IncludeHidden(), table.Limit(1), table.Desc()))
 	if err != nil || len(all) != 2 || all[0].User != "bob" {
 		t.Errorf("TN-11 AllByTopic IncludeDeleted, descending: %v %v", all, err)
 	}
-	_, err = s.Subs.ListByTopic(c, "grpB", tinode.SubFilter{UpdatedSince: since})
-	wantInvalid(t, err, "UpdatedSince")
+	_, err = s.Subs.ByTopic.List(c, tn.Subscription{Topic: "grpB", UpdatedAt: since})
+	wantInvalid(t, err, "UpdatedAt")
 	wantIs(t, s.Subs.Create(c, &tn.Subscription{Topic: "nope", User: "alice"}), table.ErrNotFound)
 	wantIs(t, s.Subs.Create(c, &tn.Subscription{Topic: "grpB", User: "alice"}), table.ErrAlreadyExists)
 	if err := s.Subs.Delete(c, "grpB", "alice"); err != nil {
@@ -103,6 +102,6 @@ func TestSubscriptions_TN9_TN10_TN11(t *testing.T) {
 	wantIs(t, err, table.ErrNotFound)
 	_, err = s.Subs.ByTopicUser.Get(c, tn.Subscription{Topic: "grpB", User: ""})
 	wantInvalid(t, err, "User")
-	_, err = s.Subs.ListByUser(c, "alice", tinode.SubFilter{}, table.Limit(-1))
+	_, err = s.Subs.ByUser.List(c, tn.Subscription{User: "alice"}, table.Limit(-1))
 	wantInvalid(t, err, "limit")
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
 
 	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/internal/retry"
@@ -18,17 +17,31 @@ type Subscriptions struct {
 	//
 	//	sub, err := s.Subs.ByTopicUser.Get(ctx, tn.Subscription{Topic: topic, User: user})
 	ByTopicUser *table.Pattern[tn.Subscription]
+	// ByUser lists a user's subscriptions ordered by UpdatedAt, oldest
+	// first, those updated at or after UpdatedAt when it is set (TN-10):
+	// GSI1 PK = USER#{user}, SK BETWEEN SUBUPD#{Timestamp(UpdatedAt)} AND
+	// SUBUPD$. Soft-deleted subscriptions are left out unless
+	// table.IncludeHidden.
+	//
+	//	page, err := s.Subs.ByUser.List(ctx, tn.Subscription{User: u, UpdatedAt: since}, table.Desc())
+	ByUser *table.Pattern[tn.Subscription]
+	// ByTopic lists a topic's subscriptions, ordered by user id (TN-11):
+	// PK = TOPIC#{topic}, SK begins_with SUB#. Soft-deleted subscriptions
+	// are left out unless table.IncludeHidden; a set UpdatedAt is a
+	// *table.ValidationError (only ByUser reads it).
+	ByTopic *table.Pattern[tn.Subscription]
 
-	channels, createUncounted, restore, topicsOfUser, usersOfTopic, unreadCount, create, share, update, softDelete, delete, listByUser, listByTopic, allTopicsOfUser, allUsersOfTopic, allByUser, allByTopic table.Op
-	s                                                                                                                                                                                                        *Store
+	channels, createUncounted, restore, topicsOfUser, usersOfTopic, unreadCount, create, share, update, softDelete, delete, allTopicsOfUser, allUsersOfTopic table.Op
+	s                                                                                                                                                        *Store
 }
+
+// deleted is the subscriptions' Hidden rule: soft-deleted ones.
+func deleted(sub *tn.Subscription) bool { return sub.DeletedAt != nil }
 
 func newSubscriptions(s *Store) *Subscriptions {
 	return &Subscriptions{s: s,
 		allTopicsOfUser: table.NewOp(s.t, "TN-23", "tinode.Subscriptions.AllTopicsOfUser"),
 		allUsersOfTopic: table.NewOp(s.t, "TN-23", "tinode.Subscriptions.AllUsersOfTopic"),
-		allByUser:       table.NewOp(s.t, "TN-10", "tinode.Subscriptions.AllByUser"),
-		allByTopic:      table.NewOp(s.t, "TN-11", "tinode.Subscriptions.AllByTopic"),
 		channels:        table.NewOp(s.t, "TN-37", "tinode.Subscriptions.Channels"),
 		createUncounted: table.NewOp(s.t, "TN-9", "tinode.Subscriptions.CreateUncounted"),
 		restore:         table.NewOp(s.t, "TN-9", "tinode.Subscriptions.Restore"),
@@ -40,8 +53,6 @@ func newSubscriptions(s *Store) *Subscriptions {
 		update:          table.NewOp(s.t, "TN-9", "tinode.Subscriptions.Update"),
 		softDelete:      table.NewOp(s.t, "TN-24", "tinode.Subscriptions.SoftDelete"),
 		delete:          table.NewOp(s.t, "TN-24", "tinode.Subscriptions.Delete"),
-		listByUser:      table.NewOp(s.t, "TN-10", "tinode.Subscriptions.ListByUser"),
-		listByTopic:     table.NewOp(s.t, "TN-11", "tinode.Subscriptions.ListByTopic"),
 		ByTopicUser: table.NewPattern(s.sub, table.PatternDef[tn.Subscription]{ID: "TN-9", Name: "tinode.Subscriptions.ByTopicUser",
 			Doc: "A user's subscription to a topic.", Reads: table.ReadOne,
 			Check: func(sub *tn.Subscription) error {
@@ -49,6 +60,18 @@ func newSubscriptions(s *Store) *Subscriptions {
 					return err
 				}
 				return sub.User.Validate("User")
+			}}),
+		ByUser: table.NewPattern(s.sub, table.PatternDef[tn.Subscription]{ID: "TN-10", Name: "tinode.Subscriptions.ByUser",
+			Doc: "A user's subscriptions by UpdatedAt, from UpdatedAt when set.", Reads: table.ReadPage, Index: table.GSI1,
+			SortFrom: true, Hidden: deleted,
+			Check: func(sub *tn.Subscription) error { return sub.User.Validate("User") }}),
+		ByTopic: table.NewPattern(s.sub, table.PatternDef[tn.Subscription]{ID: "TN-11", Name: "tinode.Subscriptions.ByTopic",
+			Doc: "A topic's subscriptions, by user id.", Reads: table.ReadPage, Hidden: deleted,
+			Check: func(sub *tn.Subscription) error {
+				if !sub.UpdatedAt.IsZero() {
+					return table.Invalid("UpdatedAt", "not supported when listing by topic")
+				}
+				return sub.Topic.Validate("Topic")
 			}}),
 	}
 }
@@ -204,7 +227,7 @@ func (ss *Subscriptions) Update(ctx context.Context, topic tn.TopicName, user tn
 }
 
 // SoftDelete marks the subscription deleted (DeletedAt, State deleted);
-// it is hidden from the lists unless SubFilter.IncludeDeleted. The
+// it is hidden from the lists unless table.IncludeHidden. The
 // subscription is read (consistent GetItem), then one transaction patches
 // it on the version read and subtracts 1 from the topic's SubCnt (TN-24),
 // retried on a lost race. Soft-deleting a deleted subscription changes
@@ -308,72 +331,4 @@ func (s *Store) retry(ctx context.Context, attempt func() error) error {
 			return err
 		}
 	}
-}
-
-// ListByUser lists a user's subscriptions ordered by UpdatedAt, oldest
-// first, optionally only those updated at or after f.UpdatedSince (TN-10):
-// GSI1 PK = USER#{user}, SK BETWEEN SUBUPD#{Timestamp(since)} AND SUBUPD$.
-// Options: table.Limit, table.After, table.Desc (newest first).
-// Soft-deleted subscriptions are dropped after reading unless
-// f.IncludeDeleted, so a page may be shorter than its limit while the
-// cursor continues.
-func (ss *Subscriptions) ListByUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
-	return table.Run(ctx, ss.listByUser, func(ctx context.Context) (table.Page[tn.Subscription], error) {
-		if err := user.Validate("Id"); err != nil {
-			return table.Page[tn.Subscription]{}, err
-		}
-		q := ss.s.sub.Range(table.GSI1, tn.Subscription{User: user, UpdatedAt: f.UpdatedSince}, tn.Subscription{User: user})
-		return ss.list(ctx, q, f, opts)
-	})
-}
-
-// AllByUser iterates over ListByUser's pages (TN-10); filter and options
-// as ListByUser.
-func (ss *Subscriptions) AllByUser(ctx context.Context, user tn.UserID, f SubFilter, opts ...table.ListOption) iter.Seq2[tn.Subscription, error] {
-	return table.RunPages(ctx, ss.allByUser, func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
-		return ss.ListByUser(ctx, user, f, opts...)
-	}, opts...)
-}
-
-// ListByTopic lists a topic's subscriptions, ordered by user id (TN-11):
-// PK = TOPIC#{topic}, SK begins_with SUB#. Options: table.Limit,
-// table.After, table.Desc. Soft-deleted subscriptions are dropped after
-// reading unless f.IncludeDeleted; f.UpdatedSince is a
-// *table.ValidationError (only ListByUser reads it).
-func (ss *Subscriptions) ListByTopic(ctx context.Context, topic tn.TopicName, f SubFilter, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
-	return table.Run(ctx, ss.listByTopic, func(ctx context.Context) (table.Page[tn.Subscription], error) {
-		if !f.UpdatedSince.IsZero() {
-			return table.Page[tn.Subscription]{}, table.Invalid("UpdatedSince", "not supported when listing by topic")
-		}
-		if err := topic.Validate("Topic"); err != nil {
-			return table.Page[tn.Subscription]{}, err
-		}
-		q := ss.s.sub.Partition(table.Primary, tn.Subscription{Topic: topic})
-		return ss.list(ctx, q, f, opts)
-	})
-}
-
-// AllByTopic iterates over ListByTopic's pages (TN-11); filter and options
-// as ListByTopic.
-func (ss *Subscriptions) AllByTopic(ctx context.Context, topic tn.TopicName, f SubFilter, opts ...table.ListOption) iter.Seq2[tn.Subscription, error] {
-	return table.RunPages(ctx, ss.allByTopic, func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Subscription], error) {
-		return ss.ListByTopic(ctx, topic, f, opts...)
-	}, opts...)
-}
-
-// list reads one page of q and drops the soft-deleted subscriptions
-// unless f.IncludeDeleted.
-func (ss *Subscriptions) list(ctx context.Context, q table.Query, f SubFilter, opts []table.ListOption) (table.Page[tn.Subscription], error) {
-	p, err := ss.s.sub.List(ctx, q, opts...)
-	if err != nil || f.IncludeDeleted {
-		return p, err
-	}
-	kept := p.Items[:0]
-	for _, s := range p.Items {
-		if s.DeletedAt == nil {
-			kept = append(kept, s)
-		}
-	}
-	p.Items = kept
-	return p, nil
 }

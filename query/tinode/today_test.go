@@ -34,7 +34,7 @@ func subCnt(t *testing.T, s *tinode.Store, topic tn.TopicName) (stored, live int
 	if err != nil {
 		t.Fatal(err)
 	}
-	subs, err := table.Collect(s.Subs.AllByTopic(ctx(t), topic, tinode.SubFilter{}))
+	subs, err := table.Collect(s.Subs.ByTopic.All(ctx(t), tn.Subscription{Topic: topic}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestJoins_TN23(t *testing.T) {
 	mustTopic(t, s, "grpA", "alice", "bob")
 	mustTopic(t, s, "grpB", "alice")
 	cs, reqs := counted(t, s)
-	p, err := cs.Subs.TopicsOfUser(c, "alice", tinode.SubFilter{})
+	p, err := cs.Subs.TopicsOfUser(c, tn.Subscription{User: "alice"})
 	if err != nil || len(p.Items) != 2 {
 		t.Fatalf("TN-23 topics of alice: %+v, %v", p.Items, err)
 	}
@@ -145,7 +145,7 @@ func TestJoins_TN23(t *testing.T) {
 	if got := reqs.Total(); got != 2 {
 		t.Errorf("TN-23 topics of a user took %d requests, want 2", got)
 	}
-	us, err := table.Collect(s.Subs.AllUsersOfTopic(c, "grpA", tinode.SubFilter{}, table.Limit(1)))
+	us, err := table.Collect(s.Subs.AllUsersOfTopic(c, tn.Subscription{Topic: "grpA"}, table.Limit(1)))
 	if err != nil || len(us) != 2 || us[0].User.Id != "alice" || us[1].User.Id != "bob" || us[1].Sub.User != "bob" {
 		t.Fatalf("TN-23 users of grpA: %+v, %v", us, err)
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/singletable/singletable/entity/tn"
-	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 )
 
@@ -125,7 +124,7 @@ func TestTopicHardDelete_TN18(t *testing.T) {
 	if err != nil || len(page.Items) != 0 {
 		t.Fatalf("partition left: %d items, %v", len(page.Items), err)
 	}
-	subs, err := table.Collect(s.Subs.AllByUser(c, "u00", tinode.SubFilter{}))
+	subs, err := table.Collect(s.Subs.ByUser.All(c, tn.Subscription{User: "u00"}))
 	if err != nil || len(subs) != 1 || subs[0].Topic != "grpBig2" {
 		t.Fatalf("u00 subscriptions after delete: %v %v", subs, err)
 	}

@@ -377,7 +377,7 @@ func (us *Users) Delete(ctx context.Context, id tn.UserID) error {
 			return err
 		}
 		// Each subscription goes with its topic's SubCnt (TN-24).
-		for sub, err := range us.s.Subs.AllByUser(ctx, id, SubFilter{IncludeDeleted: true}) {
+		for sub, err := range us.s.Subs.ByUser.All(ctx, tn.Subscription{User: id}, table.IncludeHidden()) {
 			if err == nil {
 				err = us.s.Subs.Delete(ctx, sub.Topic, sub.User)
 			}
