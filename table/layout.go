@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/ddb"
@@ -192,24 +191,11 @@ func (t *Table) GetOwners(ctx context.Context, ks []Key, consistent bool, attrs 
 	return out, nil
 }
 
-// layoutCond is the condition that attribute attr holds l (is absent
-// for the zero Layout), binding #wsl and :wsl.
-func layoutCond(attr string, l Layout) func(x exprs) string {
-	return func(x exprs) string {
-		x.Names["#wsl"] = attr
-		if l.IsZero() {
-			return "attribute_not_exists(#wsl)"
-		}
-		x.Values[":wsl"] = &types.AttributeValueMemberS{Value: l.String()}
-		return "#wsl = :wsl"
-	}
-}
-
 // IfLayout returns the action (an update, put, delete or condition check
 // of the owner item) also conditioned on the owner holding layout l in
 // attribute attr: a writer that read l and writes under it is refused,
 // inside its transaction, once a switch has changed it.
-func (o TxOp) IfLayout(attr string, l Layout) TxOp { return o.and(layoutCond(attr, l)) }
+func (o TxOp) IfLayout(attr string, l Layout) TxOp { return TxOp{o.op.IfLayout(attr, l.String())} }
 
 // LayoutCheckOp returns a transaction action that writes nothing but
 // fails the transaction unless the owner item k exists, is live and holds
@@ -235,17 +221,7 @@ func (t *Table) SwitchLayoutOp(owner Key, attr string, old, next Layout, ifEqual
 // key): how a writer puts an entity's item into the shard its layout
 // chooses ([Layout.SeqPK]) when the entity's template names the owner's
 // partition.
-func (t *Table) InPartition(o TxOp, pk string) TxOp {
-	pkAttr := t.schema.PK
-	av := &types.AttributeValueMemberS{Value: pk}
-	o.op = o.op.Edit(func(a ddb.ActionRef) {
-		k := maps.Clone(*a.Key)
-		k[pkAttr] = av
-		*a.Key = k
-	})
-	o.op.Key.PK = pk
-	return o
-}
+func (t *Table) InPartition(o TxOp, pk string) TxOp { return TxOp{o.op.InPartition(t.schema.PK, pk)} }
 
 // ListLayout returns one page of a write-sharded collection through e: q
 // is a query of the owner's partition with the caller's options applied

@@ -4,15 +4,8 @@ import (
 	"context"
 	"fmt"
 	"iter"
-	"maps"
 	"reflect"
-	"slices"
-	"strconv"
 	"strings"
-
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"github.com/singletable/singletable/internal/codec"
 )
 
 // PatternItem is one item a pattern run by text returned
@@ -85,18 +78,8 @@ func (t *Table) RunPattern(ctx context.Context, r RunRequest) iter.Seq2[PatternI
 // runText is the pattern's [patternRun].
 func (p *Pattern[T]) runText(ctx context.Context, r RunRequest) iter.Seq2[PatternItem, error] {
 	return func(yield func(PatternItem, error) bool) {
-		plain, from, to := map[string]string{}, map[string]string{}, map[string]string{}
-		for k, v := range r.Fields {
-			switch {
-			case strings.HasPrefix(k, "from."):
-				from[strings.TrimPrefix(k, "from.")] = v
-			case strings.HasPrefix(k, "to."):
-				to[strings.TrimPrefix(k, "to.")] = v
-			default:
-				plain[k] = v
-			}
-		}
-		fields, err := p.textFields(plain)
+		var fields, lo, hi T
+		ranged, err := p.e.decl.TextFields(r.Fields, reflect.ValueOf(&fields).Elem(), reflect.ValueOf(&lo).Elem(), reflect.ValueOf(&hi).Elem())
 		if err != nil {
 			yield(PatternItem{}, err)
 			return
@@ -107,17 +90,7 @@ func (p *Pattern[T]) runText(ctx context.Context, r RunRequest) iter.Seq2[Patter
 		}
 		var seq iter.Seq2[T, error]
 		switch {
-		case len(from) > 0 || len(to) > 0:
-			lo, err := p.textFields(merged(plain, from))
-			if err != nil {
-				yield(PatternItem{}, err)
-				return
-			}
-			hi, err := p.textFields(merged(plain, to))
-			if err != nil {
-				yield(PatternItem{}, err)
-				return
-			}
+		case ranged:
 			seq = p.AllBetween(ctx, lo, hi, opts...)
 		case p.def.Reads&ReadOne != 0 && (p.def.Reads&ReadPage == 0 || p.e.Key(fields).Err() == nil):
 			seq = func(yield func(T, error) bool) { yield(p.Get(ctx, fields)) }
@@ -138,38 +111,6 @@ func (p *Pattern[T]) runText(ctx context.Context, r RunRequest) iter.Seq2[Patter
 			}
 		}
 	}
-}
-
-// merged returns a's entries overwritten by b's.
-func merged(a, b map[string]string) map[string]string {
-	m := maps.Clone(a)
-	maps.Copy(m, b)
-	return m
-}
-
-// textFields decodes fields given as text into a T: each as a string, or
-// as a number where the field is one.
-func (p *Pattern[T]) textFields(text map[string]string) (T, error) {
-	var v T
-	item := make(Item, len(text))
-	for k, s := range text {
-		item[k] = &types.AttributeValueMemberS{Value: s}
-	}
-	err := codec.DecodeItem(item, &v)
-	for _, k := range slices.Sorted(maps.Keys(text)) {
-		if err == nil {
-			break
-		}
-		if _, perr := strconv.ParseFloat(text[k], 64); perr == nil {
-			item[k] = &types.AttributeValueMemberN{Value: text[k]}
-			err = codec.DecodeItem(item, &v)
-		}
-	}
-	if err != nil {
-		return v, &ValidationError{Field: "fields", Reason: err.Error()}
-	}
-	p.e.decl.FillFromKey(reflect.ValueOf(&v).Elem(), item) // the fields stored only in the key
-	return v, nil
 }
 
 // item returns v as a PatternItem.

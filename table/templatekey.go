@@ -2,11 +2,9 @@ package table
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/singletable/singletable/internal/decl"
-	"github.com/singletable/singletable/internal/keytmpl"
 )
 
 // The key builder: a [Template] is the one statement of a key's shape,
@@ -31,15 +29,7 @@ import (
 // the attribute; a name no template references gives one too (a typo
 // never builds a key silently).
 func (t Template) Key(v map[string]string) (Key, error) {
-	pk, sk, err := t.parsed()
-	if err != nil {
-		return Key{}, err
-	}
-	av, err := keytmpl.Values(v, pk, sk)
-	if err != nil {
-		return Key{}, err
-	}
-	return (&decl.Decl{PK: pk, SK: sk}).Primary(av)
+	return decl.MapKey(t.PK, t.SK, v)
 }
 
 // Partition returns the partition key alone (the PK of a Query), built
@@ -47,20 +37,12 @@ func (t Template) Key(v map[string]string) (Key, error) {
 // not yet given one by [Template.WithShards]), is left out: the result is
 // then the partition [Query.Shards] reads whole.
 func (t Template) Partition(v map[string]string) (string, error) {
-	pk, err := keytmpl.Cached(t.WithShards(2).PK) // the count is left out with the segment
-	if err != nil {
-		return "", err
-	}
-	return keytmpl.BuildSide(pk.WithoutShard(), v, "partition key")
+	return decl.MapSide(t.WithShards(2).PK, v, "partition key", true) // the count is left out with the segment
 }
 
 // SortKey returns the sort key alone (a bound of a range), built from v.
 func (t Template) SortKey(v map[string]string) (string, error) {
-	sk, err := keytmpl.Cached(t.SK)
-	if err != nil {
-		return "", err
-	}
-	return keytmpl.BuildSide(sk, v, "sort key")
+	return decl.MapSide(t.SK, v, "sort key", false)
 }
 
 // SortPrefix returns a begins_with prefix of the template's sort keys: its
@@ -71,22 +53,7 @@ func (t Template) SortKey(v map[string]string) (string, error) {
 // prefix: "", which every key begins with. It refuses a constant sort key
 // and a v that sets every reference (that is a whole key: [Template.Key]).
 func (t Template) SortPrefix(v map[string]string) (string, error) {
-	sk, err := keytmpl.Cached(t.SK)
-	if err != nil {
-		return "", err
-	}
-	av, err := keytmpl.Values(v, sk)
-	if err != nil {
-		return "", err
-	}
-	p, whole, err := sk.Prefix(av)
-	if err != nil {
-		return "", err
-	}
-	if whole {
-		return "", &ValidationError{Field: strings.Join(sk.Attrs(), ", "), Reason: fmt.Sprintf("%q: a prefix leaves out at least one reference", t.SK), Key: true}
-	}
-	return p, nil
+	return decl.MapSortPrefix(t.SK, v)
 }
 
 // Parse returns the attribute values the key k holds, by attribute name:
@@ -96,18 +63,7 @@ func (t Template) SortPrefix(v map[string]string) (string, error) {
 // segment holding "-" gives no value; a time comes back as RFC 3339
 // (":ts") or as Unix milliseconds in digits (":ms").
 func (t Template) Parse(k Key) (map[string]string, error) {
-	pk, sk, err := t.parsed()
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]string{}
-	if err := keytmpl.ReadSide(pk, k.PK, t.PK, out); err != nil {
-		return nil, err
-	}
-	if err := keytmpl.ReadSide(sk, k.SK, t.SK, out); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return decl.MapParse(t.PK, t.SK, k)
 }
 
 // Matches reports whether k has the template's shape (as many segments,
@@ -132,27 +88,5 @@ func (t Template) WithShards(n int) Template {
 // References returns the attributes the templates reference, in order,
 // each once.
 func (t Template) References() ([]string, error) {
-	pk, sk, err := t.parsed()
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, a := range append(pk.Attrs(), sk.Attrs()...) {
-		if !slices.Contains(out, a) {
-			out = append(out, a)
-		}
-	}
-	return out, nil
-}
-
-// parsed returns both templates, parsed (cached: a template is a constant
-// of the program).
-func (t Template) parsed() (pk, sk keytmpl.Template, err error) {
-	if pk, err = keytmpl.Cached(t.PK); err != nil {
-		return nil, nil, err
-	}
-	if sk, err = keytmpl.Cached(t.SK); err != nil {
-		return nil, nil, err
-	}
-	return pk, sk, nil
+	return decl.MapReferences(t.PK, t.SK)
 }

@@ -98,3 +98,29 @@ func ResumeSpan(cursor string) (n int, base bool, inner string, err error) {
 	}
 	return n, base, inner, nil
 }
+
+// IfLayout returns o also conditioned on attribute attr holding layout
+// text l (absent for "", the zero layout), binding #wsl and :wsl.
+func (o Op) IfLayout(attr, l string) Op {
+	return o.And(func(x expr.Exprs) string {
+		x.Names["#wsl"] = attr
+		if l == "" {
+			return "attribute_not_exists(#wsl)"
+		}
+		x.Values[":wsl"] = &types.AttributeValueMemberS{Value: l}
+		return "#wsl = :wsl"
+	})
+}
+
+// InPartition returns o moved to partition key pk (attribute pkAttr),
+// the same sort key.
+func (o Op) InPartition(pkAttr, pk string) Op {
+	av := &types.AttributeValueMemberS{Value: pk}
+	o = o.Edit(func(a ActionRef) {
+		k := maps.Clone(*a.Key)
+		k[pkAttr] = av
+		*a.Key = k
+	})
+	o.Key.PK = pk
+	return o
+}
