@@ -82,7 +82,8 @@
 //     with Options.Cipher ([NewAESGCM] or your KMS-backed [Cipher]) before
 //     they reach DynamoDB, bound to their item and attribute.
 //   - [Table.Transact] (up to 100 actions, idempotency tokens, a [TxError]
-//     naming each failing action), [Table.BatchWrite] and [Entity.BatchGet]
+//     naming each failing action, wrapped in the error the first failed
+//     condition means: [TxOp.OnFail]), [Table.BatchWrite] and [Entity.BatchGet]
 //     (chunked, unprocessed items retried with backoff, a [BatchError]
 //     listing exactly the keys left).
 //

@@ -28,31 +28,20 @@ type TxOp struct{ op ddb.Op }
 // second send over an expired item needs the item.
 func (o TxOp) WithoutOldItem() TxOp { return TxOp{o.op.WithoutOldItem()} }
 
-// OnFail returns the action carrying err, the error its failed condition
-// means, so that the condition and its meaning stand in one place:
-//
-//	check := tbl.ConditionOp(userKey).OnFail(fmt.Errorf("user %s: %w", id, table.ErrNotFound))
-//
+// OnFail returns the action carrying err, what its failed condition
+// means: tbl.ConditionOp(k).OnFail(fmt.Errorf("user %s: %w", id, ErrNotFound)).
 // When [Table.Transact] is canceled, the first action in request order
-// whose condition failed (ConditionalCheckFailed) decides what the error
-// means:
-//   - if it carries an error (OnFail), the error returned wraps that error
-//     and still the *[TxError]: both errors.Is(err, that error's sentinel)
-//     and errors.As(err, &te) hold;
-//   - if it is a unique guard (from [Entity.CreateOp], [Entity.PatchOp],
-//     ...), the error wraps [ErrUniqueViolation] naming the value, and the
-//     *TxError; a guard's OnFail replaces that;
-//   - otherwise the error is the *TxError alone, even when a later action
-//     carrying an error failed too.
-//
-// A create's own item has no default: give it OnFail(ErrAlreadyExists)
-// where that is what its failure means. An action that failed for another
-// reason (TransactionConflict or throttling past the retries, a
-// validation error) never picks its error: the transaction keeps the
-// *TxError it got. A transaction that committed, its response lost and
-// the retry recognised by its idempotency token, succeeds: no error. The
-// error is client-side only: the request sent is the same with or without
-// OnFail, and a batch ignores it. A nil err removes the action's error.
+// whose condition failed (ConditionalCheckFailed) decides: its err if it
+// carries one; for a unique guard, [ErrUniqueViolation] naming the value
+// (a guard's OnFail replaces it); otherwise none, even if a later failing
+// action carries one. The error returned wraps that error and the
+// *[TxError]: errors.Is and errors.As both hold. A create's own item has
+// no default (OnFail(ErrAlreadyExists) where that is what it means). A
+// cancellation with no failed condition (conflicts or throttling past the
+// retries) or a request refused before sending keeps its error; a
+// transaction that committed with its response lost succeeds (the SDK's
+// retry, same idempotency token). The request sent is the same with or
+// without OnFail; a nil err removes the action's error.
 func (o TxOp) OnFail(err error) TxOp {
 	o.op.OnFail = err
 	return o
@@ -83,8 +72,8 @@ type TxReason = ddb.TxReason
 
 // TxError is a canceled transaction with a reason per action. It matches
 // [ErrTransactionCanceled], and [ErrThrottled] when an action was
-// throttled; Failed returns the reasons of the actions that failed. What a
-// failed condition means is best said on the action ([TxOp.OnFail]).
+// throttled; Failed returns the reasons of the actions that failed (what a
+// failed condition means is said on the action: [TxOp.OnFail]).
 type TxError = ddb.TxError
 
 // TxOption changes a transaction.

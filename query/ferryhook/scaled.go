@@ -153,6 +153,9 @@ func (s *Store) sourceState(o ownerInfo) map[string]string {
 	return st
 }
 
+// errStaleState is initShards' failed check of the state its shards copy.
+var errStaleState = errors.New("the source or the plan changed")
+
 // initShards creates the source's and the owner's shards when they do
 // not exist, each set in one transaction that checks the item still
 // holds the state copied (the source active, the plan o.plan). A set
@@ -167,13 +170,12 @@ func (s *Store) initShards(ctx context.Context, source fh.SourceID, o ownerInfo)
 		s.srcCounters.InitOps(string(source), sk, s.sourceState(o)),
 		s.usageCounters.InitOps(string(o.user), uk, map[string]string{"plan": string(o.plan)}),
 	} {
+		ops[0] = ops[0].OnFail(errStaleState) // the item's state check
 		err := s.main.Transact(ctx, ops...)
 		var te *table.TxError
 		switch {
 		case errors.As(err, &te):
-			for _, r := range te.Failed() {
-				stale = stale || r.Index == 0 && r.Code == "ConditionalCheckFailed"
-			}
+			stale = stale || errors.Is(err, errStaleState)
 		case err != nil:
 			return false, fmt.Errorf("ingest %s: create counter shards: %w", source, err)
 		}

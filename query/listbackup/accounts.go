@@ -81,6 +81,7 @@ func (s *Accounts) Create(ctx context.Context, a *lb.Account) error {
 		if err != nil {
 			return err
 		}
+		ops[0] = ops[0].OnFail(fmt.Errorf("create account %s: %w", a.AccountID, table.ErrAlreadyExists))
 		pk, err := key(s.e.accounts, lb.Account{AccountID: a.ParentAccountID}, a.ParentAccountID.Validate("accountId"))
 		if err != nil {
 			return err
@@ -91,19 +92,8 @@ func (s *Accounts) Create(ctx context.Context, a *lb.Account) error {
 			}
 			return err
 		}
-		err = s.e.t.Transact(ctx, append(ops, s.e.t.ConditionOp(pk))...)
-		var te *table.TxError
-		if errors.As(err, &te) {
-			for _, r := range te.Failed() {
-				if r.Key == pk && r.Code == "ConditionalCheckFailed" {
-					return fmt.Errorf("create account %s: parent %s: %w", a.AccountID, a.ParentAccountID, table.ErrNotFound)
-				}
-				if r.Code == "ConditionalCheckFailed" {
-					return fmt.Errorf("create account %s: %w: %w", a.AccountID, table.ErrAlreadyExists, err)
-				}
-			}
-		}
-		return err
+		parent := s.e.t.ConditionOp(pk).OnFail(fmt.Errorf("create account %s: parent %s: %w", a.AccountID, a.ParentAccountID, table.ErrNotFound))
+		return s.e.t.Transact(ctx, append(ops, parent)...)
 	})
 }
 

@@ -229,24 +229,21 @@ func (s *RefreshTokens) Rotate(ctx context.Context, token, userAgent, ipAddress 
 				return "", lb.RefreshToken{}, fmt.Errorf("rotate refresh token of family %s: %w", old.TokenFamily, ErrTokenRevoked)
 			}
 			plain, next, err := s.rotateOnce(ctx, old, legacy, userAgent, ipAddress)
-			var te *table.TxError
-			if errors.As(err, &te) && attempt < 3 {
-				if f := te.Failed(); len(f) == 1 && f[0].Entity == TypeTokenFamily {
-					// The family's condition failed: revoked, or no item yet.
-					fk, _ := key(s.e.families, lb.TokenFamily{Family: old.TokenFamily}, old.TokenFamily.Validate("tokenFamily"))
-					fam, ferr := s.e.families.Get(ctx, fk, table.Consistent())
-					switch {
-					case ferr == nil && fam.Revoked:
-						return "", lb.RefreshToken{}, fmt.Errorf("rotate refresh token of family %s: family revoked: %w", old.TokenFamily, ErrTokenRevoked)
-					case errors.Is(ferr, table.ErrNotFound):
-						legacy = true
-					case ferr != nil:
-						return "", lb.RefreshToken{}, ferr
-					default:
-						legacy = false
-					}
-					continue
+			if errors.Is(err, errFamilyChanged) && attempt < 3 {
+				// Revoked, or no item yet.
+				fk, _ := key(s.e.families, lb.TokenFamily{Family: old.TokenFamily}, old.TokenFamily.Validate("tokenFamily"))
+				fam, ferr := s.e.families.Get(ctx, fk, table.Consistent())
+				switch {
+				case ferr == nil && fam.Revoked:
+					return "", lb.RefreshToken{}, fmt.Errorf("rotate refresh token of family %s: family revoked: %w", old.TokenFamily, ErrTokenRevoked)
+				case errors.Is(ferr, table.ErrNotFound):
+					legacy = true
+				case ferr != nil:
+					return "", lb.RefreshToken{}, ferr
+				default:
+					legacy = false
 				}
+				continue
 			}
 			if errors.Is(err, table.ErrTransactionCanceled) && attempt < 3 {
 				continue // the old token changed since it was read: look again
@@ -255,6 +252,11 @@ func (s *RefreshTokens) Rotate(ctx context.Context, token, userAgent, ipAddress 
 		}
 	})
 }
+
+// errFamilyChanged is a rotation's failed family condition: the family
+// was revoked, or its item is not what the rotation expected (none yet,
+// or one created meanwhile).
+var errFamilyChanged = errors.New("the token family changed")
 
 func (s *RefreshTokens) rotateOnce(ctx context.Context, old lb.RefreshToken, legacy bool, userAgent, ipAddress string) (string, lb.RefreshToken, error) {
 	now := s.e.now()
@@ -306,6 +308,7 @@ func (s *RefreshTokens) rotateOnce(ctx context.Context, old lb.RefreshToken, leg
 	if err != nil {
 		return "", lb.RefreshToken{}, err
 	}
+	famOps[0] = famOps[0].OnFail(errFamilyChanged)
 	ops = append(append([]table.TxOp{mark}, ops...), famOps...)
 	if err := s.e.t.Transact(ctx, ops...); err != nil {
 		return "", lb.RefreshToken{}, fmt.Errorf("rotate refresh token of family %s: %w", old.TokenFamily, err)

@@ -2,7 +2,6 @@ package tinode
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -95,19 +94,14 @@ func (a *Auth) Update(ctx context.Context, unique tn.AuthUnique, rec tn.AuthReco
 		if err != nil {
 			return tn.AuthRecord{}, err
 		}
-		err = a.s.t.Transact(ctx, append([]table.TxOp{a.s.auth.DeleteOp(k)}, create...)...)
-		var te *table.TxError
-		// The first failing action decides: the old record (action 0) gone, or
-		// the new unique value taken.
-		if errors.As(err, &te) {
-			if failed := te.Failed(); len(failed) > 0 {
-				if failed[0].Index == 0 {
-					return tn.AuthRecord{}, fmt.Errorf("auth update %s: %w: %w", unique, table.ErrNotFound, err)
-				}
-				return tn.AuthRecord{}, fmt.Errorf("auth update %s: %w: %w", rec.Unique, table.ErrAlreadyExists, err)
-			}
+		// The first failing action decides: the old record gone, or the new
+		// unique value taken.
+		create[0] = create[0].OnFail(fmt.Errorf("auth update %s: %w", rec.Unique, table.ErrAlreadyExists))
+		del := a.s.auth.DeleteOp(k).OnFail(fmt.Errorf("auth update %s: %w", unique, table.ErrNotFound))
+		if err := a.s.t.Transact(ctx, append([]table.TxOp{del}, create...)...); err != nil {
+			return tn.AuthRecord{}, err
 		}
-		return rec, err
+		return rec, nil
 	})
 }
 

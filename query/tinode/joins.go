@@ -131,6 +131,7 @@ func (ts *Topics) CreateP2P(ctx context.Context, t *tn.Topic, initiator, invited
 			if err != nil {
 				return err
 			}
+			ops[0] = ops[0].OnFail(fmt.Errorf("create p2p topic %s: %w", t.Id, table.ErrAlreadyExists))
 			first := *initiator
 			put, err := ts.s.sub.PutOp(&first)
 			if err != nil {
@@ -160,12 +161,7 @@ func (ts *Topics) CreateP2P(ctx context.Context, t *tn.Topic, initiator, invited
 				}
 				ops, kept = append(ops, keep), true
 			}
-			err = ts.s.t.Transact(ctx, ops...)
-			var te *table.TxError
-			if errors.As(err, &te) && len(te.Failed()) > 0 && te.Failed()[0].Index == 0 {
-				return fmt.Errorf("create p2p topic %s: %w: %w", t.Id, table.ErrAlreadyExists, err)
-			}
-			return err
+			return ts.s.t.Transact(ctx, ops...)
 		})
 		return kept, err
 	})

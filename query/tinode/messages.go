@@ -197,8 +197,10 @@ func (ms *Messages) commitOnce(ctx context.Context, batch []*saveReq) error {
 			return err
 		}
 		// On the layout read too (MsgLayout absent for tinode.md's): a
-		// switch committed since is a lost race, retried under it.
-		ops := []table.TxOp{bump.IfLayout(layoutAttr, layout)}
+		// switch committed since is a lost race, retried under it. The
+		// first failing action decides: the topic's (a lost race, even if
+		// a message create failed too), or a message already there.
+		ops := []table.TxOp{bump.IfLayout(layoutAttr, layout).OnFail(fmt.Errorf("save message to %s: SeqId %d moved on: %w", topic, seq, table.ErrConflict))}
 		msgs := make([]tn.Message, len(batch))
 		for i, r := range batch {
 			msgs[i] = *r.m
@@ -210,6 +212,7 @@ func (ms *Messages) commitOnce(ctx context.Context, batch []*saveReq) error {
 			if !layout.IsZero() {
 				create[0] = ms.s.t.InPartition(create[0], messagePK(layout, tk.PK, msgs[i].SeqId))
 			}
+			create[0] = create[0].OnFail(fmt.Errorf("save message %s/%d: %w", topic, msgs[i].SeqId, table.ErrAlreadyExists))
 			ops = append(ops, create...)
 		}
 		err = ms.s.t.Transact(ctx, ops...)
@@ -219,11 +222,7 @@ func (ms *Messages) commitOnce(ctx context.Context, batch []*saveReq) error {
 			}
 			return nil
 		}
-		if !retryable(err, func(i int) bool { return i == 0 }) {
-			var te *table.TxError
-			if errors.As(err, &te) {
-				return fmt.Errorf("save message %s/%d..%d: %w: %w", topic, seq+1, last, table.ErrAlreadyExists, err)
-			}
+		if errors.Is(err, table.ErrAlreadyExists) || !retryable(err) {
 			return err
 		}
 		if attempt+1 >= o.SaveAttempts {
@@ -236,11 +235,10 @@ func (ms *Messages) commitOnce(ctx context.Context, batch []*saveReq) error {
 }
 
 // retryable reports whether a transaction lost a race worth retrying:
-// throttling, a transaction conflict, or a failed condition on one of the
-// actions guarded (the topic's SeqId check in Save: when it failed, a
-// failure of the message create is the same lost race); guarded nil means
-// every action's condition is a version check.
-func retryable(err error, guarded func(index int) bool) bool {
+// throttling, a transaction conflict, or a failed condition (a version
+// check; callers first return the failures an action names, such as
+// table.ErrAlreadyExists).
+func retryable(err error) bool {
 	if errors.Is(err, table.ErrThrottled) || errors.Is(err, table.ErrConflict) {
 		return true
 	}
@@ -253,7 +251,7 @@ func retryable(err error, guarded func(index int) bool) bool {
 		switch {
 		case r.Code == "TransactionConflict", r.Code == "ThrottlingError":
 			lost = true
-		case r.Code == "ConditionalCheckFailed" && (guarded == nil || guarded(r.Index)):
+		case r.Code == "ConditionalCheckFailed":
 			lost = true
 		}
 	}
@@ -471,7 +469,7 @@ func (ms *Messages) rewrite(ctx context.Context, topic tn.TopicName, since, befo
 		}
 		if len(ops) > 0 {
 			err := ms.s.t.Transact(ctx, ops...)
-			if err != nil && retryable(err, nil) && attempt+1 < ms.s.opts.SaveAttempts {
+			if err != nil && retryable(err) && attempt+1 < ms.s.opts.SaveAttempts {
 				if err := retry.Wait(ctx, attempt, ms.s.opts.SaveBackoff, ms.s.opts.SaveMaxBackoff); err != nil {
 					return n, err
 				}
@@ -526,12 +524,9 @@ func (ms *Messages) Import(ctx context.Context, m *tn.Message) error {
 			if err != nil {
 				return err
 			}
-			ops[0] = ms.s.t.InPartition(ops[0], messagePK(l, tk.PK, cp.SeqId))
+			ops[0] = ms.s.t.InPartition(ops[0], messagePK(l, tk.PK, cp.SeqId)).
+				OnFail(fmt.Errorf("import message %s/%d: %w", m.Topic, m.SeqId, table.ErrAlreadyExists))
 			err = ms.s.t.Transact(ctx, append(ops, ms.s.t.LayoutCheckOp(tk, layoutAttr, l))...)
-			var te *table.TxError
-			if errors.As(err, &te) && len(te.Failed()) > 0 && te.Failed()[0].Index == 0 && te.Failed()[0].Code == "ConditionalCheckFailed" {
-				return fmt.Errorf("import message %s/%d: %w: %w", m.Topic, m.SeqId, table.ErrAlreadyExists, err)
-			}
 			if err == nil {
 				*m = cp
 			}

@@ -212,7 +212,7 @@ func (ms *Messages) Reshard(ctx context.Context, topic tn.TopicName, n int) (tab
 			if err == nil {
 				return next, nil
 			}
-			if !retryable(err, nil) {
+			if !retryable(err) {
 				return l, fmt.Errorf("reshard %s: %w", topic, err)
 			}
 			if attempt+1 >= o.SaveAttempts {

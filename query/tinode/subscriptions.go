@@ -94,19 +94,11 @@ func (ss *Subscriptions) Create(ctx context.Context, sub *tn.Subscription) error
 		if err != nil {
 			return err
 		}
-		err = ss.s.t.Transact(ctx, append([]table.TxOp{count}, ops...)...)
-		var te *table.TxError
-		// The first failing action decides: the topic (action 0) missing, or
-		// the subscription already there.
-		if errors.As(err, &te) {
-			if failed := te.Failed(); len(failed) > 0 {
-				if failed[0].Index == 0 {
-					return fmt.Errorf("subscribe to %s: topic %w", sub.Topic, table.ErrNotFound)
-				}
-				return fmt.Errorf("subscribe %s: %w: %w", sub.Id, table.ErrAlreadyExists, err)
-			}
-		}
-		return err
+		// The first failing action decides: the topic missing, or the
+		// subscription already there.
+		ops[0] = ops[0].OnFail(fmt.Errorf("subscribe %s: %w", sub.Id, table.ErrAlreadyExists))
+		count = count.OnFail(fmt.Errorf("subscribe to %s: topic %w", sub.Topic, table.ErrNotFound))
+		return ss.s.t.Transact(ctx, append([]table.TxOp{count}, ops...)...)
 	})
 }
 
@@ -299,13 +291,16 @@ func (ss *Subscriptions) Delete(ctx context.Context, topic tn.TopicName, user tn
 	})
 }
 
+// errCountFailed is a SubCnt change's failed condition: the topic may be
+// gone.
+var errCountFailed = errors.New("the topic's SubCnt change failed")
+
 // transactCounted runs a subscription change with its SubCnt change in one
-// transaction; if only the count failed because the topic is gone, the
-// change runs alone (there is nothing left to count).
+// transaction; if the count failed (and the change did not) because the
+// topic is gone, the change runs alone (there is nothing left to count).
 func (s *Store) transactCounted(ctx context.Context, topic table.Key, change, count table.TxOp) error {
-	err := s.t.Transact(ctx, change, count)
-	var te *table.TxError
-	if errors.As(err, &te) && len(te.Failed()) == 1 && te.Failed()[0].Index == 1 {
+	err := s.t.Transact(ctx, change, count.OnFail(errCountFailed))
+	if errors.Is(err, errCountFailed) {
 		if _, gerr := s.topic.Get(ctx, topic, table.Consistent()); errors.Is(gerr, table.ErrNotFound) {
 			return s.t.Transact(ctx, change)
 		}
@@ -320,7 +315,7 @@ func (s *Store) transactCounted(ctx context.Context, topic table.Key, change, co
 func (s *Store) retry(ctx context.Context, attempt func() error) error {
 	for i := 0; ; i++ {
 		err := attempt()
-		if err == nil || !retryable(err, nil) || errors.Is(err, table.ErrAlreadyExists) ||
+		if err == nil || !retryable(err) || errors.Is(err, table.ErrAlreadyExists) ||
 			errors.Is(err, table.ErrNotFound) || errors.Is(err, table.ErrUniqueViolation) {
 			return err
 		}

@@ -2,7 +2,6 @@ package tinode
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -76,6 +75,9 @@ func (ts *Topics) Create(ctx context.Context, t *tn.Topic, subs ...*tn.Subscript
 		if err != nil {
 			return err
 		}
+		// The first failing action decides: a tag's guard gives
+		// table.ErrUniqueViolation, the topic or a subscription there.
+		ops[0] = ops[0].OnFail(table.ErrAlreadyExists)
 		for i, sub := range subs {
 			if sub.Topic != t.Id {
 				return table.Invalid(fmt.Sprintf("subs[%d].Topic", i), "%q is not the topic %q", sub.Topic, t.Id)
@@ -84,17 +86,13 @@ func (ts *Topics) Create(ctx context.Context, t *tn.Topic, subs ...*tn.Subscript
 			if err != nil {
 				return err
 			}
+			op[0] = op[0].OnFail(table.ErrAlreadyExists)
 			ops = append(ops, op...)
 		}
-		err = ts.s.t.Transact(ctx, ops...)
-		var te *table.TxError
-		if errors.As(err, &te) && len(te.Failed()) > 0 && te.Failed()[0].Code == "ConditionalCheckFailed" {
-			if f := te.Failed()[0]; f.Entity == table.GuardType {
-				return fmt.Errorf("create topic %s: %w: %w", t.Id, table.ErrUniqueViolation, err)
-			}
-			return fmt.Errorf("create topic %s: %w: %w", t.Id, table.ErrAlreadyExists, err)
+		if err := ts.s.t.Transact(ctx, ops...); err != nil {
+			return fmt.Errorf("create topic %s: %w", t.Id, err)
 		}
-		return err
+		return nil
 	})
 }
 
