@@ -364,7 +364,8 @@ func (p *Pattern[T]) Query(fields T) Query {
 		}
 	}
 	if p.def.SortFrom && q.err == nil {
-		q = p.sortFrom(q, fields)
+		sk, err := p.e.decl.From(p.e.def.Type, p.def.Index, reflect.ValueOf(&fields).Elem())
+		q.SK, q.err = sk, opErr("partition", p.e.def.Type, Key{}, err)
 	}
 	q.Desc, q.Limit, q.Consistent = p.def.Desc, p.def.Limit, p.def.Consistent
 	return p.scoped(q)

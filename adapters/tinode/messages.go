@@ -69,7 +69,7 @@ func (a *Adapter) MessageGetAll(topic string, forUser t.Uid, opts *t.QueryOpt) (
 	if opts != nil && opts.Limit > 0 && opts.Limit < limit {
 		limit = opts.Limit
 	}
-	f := tinode.HistoryFilter{}
+	f := tinode.HistoryFilter{Topic: tn.TopicName(topic)}
 	if !forUser.IsZero() {
 		f.ForUser = tn.UserID(forUser.String())
 	}
@@ -78,7 +78,7 @@ func (a *Adapter) MessageGetAll(topic string, forUser t.Uid, opts *t.QueryOpt) (
 	for _, r := range ranges {
 		f.Seq = r
 		n := 0
-		for m, err := range a.st.Messages.HistoryAll(ctx, tn.TopicName(topic), f, table.Limit(limit)) {
+		for m, err := range table.Every(ctx, a.st.Messages.History, f, table.Limit(limit)) {
 			if err != nil {
 				return nil, terr(err)
 			}
@@ -183,7 +183,7 @@ func (a *Adapter) unlinkRanges(name tn.TopicName, ranges []t.Range) error {
 		if hi == 0 {
 			hi = r.Low + 1
 		}
-		for m, err := range a.st.Messages.HistoryAll(ctx, name, tinode.HistoryFilter{Seq: tinode.SeqRange{Since: r.Low, Before: hi}}) {
+		for m, err := range table.Every(ctx, a.st.Messages.History, tinode.HistoryFilter{Topic: name, Seq: tinode.SeqRange{Since: r.Low, Before: hi}}) {
 			if err != nil {
 				return terr(err)
 			}

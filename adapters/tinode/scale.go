@@ -703,8 +703,8 @@ func (a *Adapter) recoverTopic(ctx context.Context, tp *tn.Topic) error {
 		last[newest.From] = newest.SeqId
 	}
 	if newest.SeqId > tp.SeqId {
-		f := tinode.HistoryFilter{Seq: tinode.SeqRange{Since: tp.SeqId + 1, Before: newest.SeqId + 1}, IncludeDeleted: true}
-		for m, err := range a.st.Messages.HistoryAll(ctx, name, f, table.Limit(500)) {
+		f := tinode.HistoryFilter{Topic: name, Seq: tinode.SeqRange{Since: tp.SeqId + 1, Before: newest.SeqId + 1}, IncludeDeleted: true}
+		for m, err := range table.Every(ctx, a.st.Messages.History, f, table.Limit(500)) {
 			if err != nil {
 				return err
 			}

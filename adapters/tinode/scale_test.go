@@ -222,7 +222,7 @@ func checkTopic(tb testing.TB, a *Adapter, name string, n int, senders []t.Uid) 
 	tb.Helper()
 	ctx := context.Background()
 	want := n
-	for m, err := range a.st.Messages.HistoryAll(ctx, tn.TopicName(name), tinode.HistoryFilter{IncludeDeleted: true}, table.Limit(1000)) {
+	for m, err := range table.Every(ctx, a.st.Messages.History, tinode.HistoryFilter{Topic: tn.TopicName(name), IncludeDeleted: true}, table.Limit(1000)) {
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -336,7 +336,7 @@ func seqIdRecoveryCrash(t_ *testing.T, cfg Config) {
 	s.load()
 	checkTopic(t_, a, "grpCrash", total, nil)
 	ctx := context.Background()
-	for m, err := range a.st.Messages.HistoryAll(ctx, "grpCrash", tinode.HistoryFilter{}, table.Limit(1000)) {
+	for m, err := range table.Every(ctx, a.st.Messages.History, tinode.HistoryFilter{Topic: "grpCrash"}, table.Limit(1000)) {
 		must(t_, err)
 		if stored[m.SeqId] != m.Id {
 			t_.Fatalf("SeqId %d holds message %s, the server stored %s", m.SeqId, m.Id, stored[m.SeqId])

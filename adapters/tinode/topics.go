@@ -417,7 +417,7 @@ func (a *Adapter) topicDeleteHard(name tn.TopicName) error {
 	}
 	// Messages with attachments carry "attachments" in their head.
 	var owners []tn.LinkOwner
-	for m, err := range a.st.Messages.HistoryAll(ctx, name, tinode.HistoryFilter{}) {
+	for m, err := range table.Every(ctx, a.st.Messages.History, tinode.HistoryFilter{Topic: name}) {
 		if err != nil {
 			return terr(err)
 		}

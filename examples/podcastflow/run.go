@@ -171,7 +171,7 @@ func run(ctx context.Context, s *podcastflow.Store, today pf.Date) error {
 	defer s.Users.SetStatus(ctx, "cal", pf.UserActive) //nolint:errcheck
 	for _, st := range []pf.EntityStatus{"suspended", "trial", "overdue", "pending"} {
 		var got []string
-		for e, err := range s.Statuses.All(ctx, st) {
+		for e, err := range table.Every(ctx, s.Statuses.List, st) {
 			if err != nil {
 				return err
 			}

@@ -128,7 +128,7 @@ func run() error {
 	top, err := s.Topics.ByName.Get(ctx, tn.Topic{Id: "grpChat"})
 	check(err)
 	fmt.Printf("TN-12 20 concurrent senders: grpChat SeqId = %d\n", top.SeqId)
-	page, err := s.Messages.History(ctx, "grpChat", tinode.HistoryFilter{}, table.Limit(5))
+	page, err := s.Messages.History(ctx, tinode.HistoryFilter{Topic: "grpChat"}, table.Limit(5))
 	check(err)
 	for _, m := range page.Items {
 		fmt.Printf("TN-13   %2d %s\n", m.SeqId, m.Content)

@@ -24,7 +24,7 @@
 //	connections.create / listBySource / update / delete
 //	    Connections.Create / ByID.Get / BySource.List (BySource.All) / Update / Delete
 //	events.create / getById / listBySource / updateStatus
-//	    Events.Create / GetByID / ListBySource (AllBySource) / UpdateStatus
+//	    Events.Create / GetByID / ListBySource (table.Every for all pages) / UpdateStatus
 //	attempts.create / listByEvent
 //	    Attempts.Create / ByEvent.List (ByEvent.All)
 //	apiKeys.create / getByHash / listByUser / delete / updateLastUsed

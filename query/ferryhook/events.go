@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
 	"math/rand/v2"
 	"time"
 
@@ -15,8 +14,8 @@ import (
 // Events serves the events of the document's interface (FH-7, FH-8,
 // FH-11, FH-12).
 type Events struct {
-	create, getByID, listBySource, allBySource, updateStatus table.Op
-	s                                                        *Store
+	create, getByID, listBySource, updateStatus table.Op
+	s                                           *Store
 }
 
 func newEvents(s *Store) *Events {
@@ -24,7 +23,6 @@ func newEvents(s *Store) *Events {
 		create:       table.NewOp(s.events, "FH-11", "ferryhook.Events.Create"),
 		getByID:      table.NewOp(s.events, "FH-8", "ferryhook.Events.GetByID"),
 		listBySource: table.NewOp(s.events, "FH-7", "ferryhook.Events.ListBySource"),
-		allBySource:  table.NewOp(s.events, "FH-7", "ferryhook.Events.AllBySource"),
 		updateStatus: table.NewOp(s.events, "FH-11", "ferryhook.Events.UpdateStatus"),
 	}
 }
@@ -205,14 +203,6 @@ func (e *Events) ListBySource(ctx context.Context, source fh.SourceID, opts ...t
 			return e.s.eventLayout(ctx, source)
 		})
 	})
-}
-
-// AllBySource iterates over a source's events, newest first unless
-// table.Asc (FH-7), page by page, with ListBySource's options.
-func (e *Events) AllBySource(ctx context.Context, source fh.SourceID, opts ...table.ListOption) iter.Seq2[fh.Event, error] {
-	return table.RunPages(ctx, e.allBySource, func(ctx context.Context, o ...table.ListOption) (table.Page[fh.Event], error) {
-		return e.ListBySource(ctx, source, o...)
-	}, opts...)
 }
 
 // UpdateStatus sets an event's status (FH-11 events.updateStatus) and

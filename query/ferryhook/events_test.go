@@ -59,7 +59,7 @@ func TestEventsListBySourceNewestFirst_FH7(t *testing.T) {
 	if pages != 3 {
 		t.Errorf("%d pages of 3 for 7 events, want 3", pages)
 	}
-	it, err := table.Collect(s.Events.AllBySource(ctx(t), src.SourceID, table.Limit(4)))
+	it, err := table.Collect(table.Every(ctx(t), s.Events.ListBySource, src.SourceID, table.Limit(4)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func switchable(o *ferryhook.Options) {
 func listAll(t *testing.T, s *ferryhook.Store, src fh.SourceID, opts ...table.ListOption) []fh.Event {
 	t.Helper()
 	var out []fh.Event
-	for ev, err := range s.Events.AllBySource(ctx(t), src, opts...) {
+	for ev, err := range table.Every(ctx(t), s.Events.ListBySource, src, opts...) {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -66,7 +66,7 @@ func (f *faultyHTTP) Do(r *http.Request) (*http.Response, error) {
 func storedEventIDs(t *testing.T, s *ferryhook.Store, source fh.SourceID) map[fh.EventID]bool {
 	t.Helper()
 	out := map[fh.EventID]bool{}
-	for ev, err := range s.Events.AllBySource(context.Background(), source, table.Limit(500)) {
+	for ev, err := range table.Every(context.Background(), s.Events.ListBySource, source, table.Limit(500)) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -346,7 +346,7 @@ func TestStreamCountsBounds_FH16(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
-	for _, err := range f.store.Events.AllBySource(c, src.SourceID) {
+	for _, err := range table.Every(c, f.store.Events.ListBySource, src.SourceID) {
 		if err != nil {
 			t.Fatal(err)
 		}

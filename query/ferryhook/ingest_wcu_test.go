@@ -152,7 +152,7 @@ func runWCU(t *testing.T, w wcuSetup, name string, sources []fh.Source, calls, c
 		n := cnt.EventCount
 		if len(sources) == 1 {
 			n = 0
-			for _, err := range w.setup.Events.AllBySource(c, src.SourceID, table.Limit(500)) {
+			for _, err := range table.Every(c, w.setup.Events.ListBySource, src.SourceID, table.Limit(500)) {
 				if err != nil {
 					t.Fatal(err)
 				}

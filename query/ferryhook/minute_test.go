@@ -102,7 +102,7 @@ func runIngestMinute(t *testing.T, name string, opts func(*ferryhook.Options), s
 	})
 
 	// What is stored, read without the meter.
-	for ev, err := range f.store.Events.AllBySource(c, src.SourceID, table.Limit(500)) {
+	for ev, err := range table.Every(c, f.store.Events.ListBySource, src.SourceID, table.Limit(500)) {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -135,7 +135,7 @@ func TestPlanLimit_FH12(t *testing.T) {
 				}
 			}
 			stored := 0
-			for _, err := range a.Events.AllBySource(c, src.SourceID) {
+			for _, err := range table.Every(c, a.Events.ListBySource, src.SourceID) {
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -231,7 +231,7 @@ func TestPlanLimitLostResponse_FH12(t *testing.T) {
 		t.Errorf("fourth ingest: %v, want ErrPlanLimit (the lost one counted)", err)
 	}
 	stored := 0
-	for _, err := range f.store.Events.AllBySource(c, src.SourceID) {
+	for _, err := range table.Every(c, f.store.Events.ListBySource, src.SourceID) {
 		if err != nil {
 			t.Fatal(err)
 		}

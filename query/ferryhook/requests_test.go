@@ -175,14 +175,6 @@ func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12_FH13_FH
 	})
 	m("Events.GetByID", "an ID the library minted; the service's take GSI1 + GetItem", func() error { _, err := s.Events.GetByID(c, ev.EventID); return err })
 	m("Events.ListBySource", "a page of 3, default profile; scaled, 64 partitions: 1 GetItem + 65 Queries (TestShardedEventListRequests_FH7)", func() error { _, err := s.Events.ListBySource(c, src.SourceID); return err })
-	m("Events.AllBySource", "3 events, 1 page", func() error {
-		for _, err := range s.Events.AllBySource(c, src.SourceID) {
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
 	m("Events.UpdateStatus", "an ID the library minted; the service's take GSI1 + UpdateItem", func() error { _, err := s.Events.UpdateStatus(c, ev.EventID, fh.EventProcessing); return err })
 	m("Attempts.Create", "", func() error {
 		_, err := s.Attempts.Create(c, ev.EventID, 1, ferryhook.CreateAttemptInput{ConnectionID: conn.ConnectionID, DestinationURL: conn.DestinationURL, StatusCode: 200})

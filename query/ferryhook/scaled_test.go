@@ -41,7 +41,7 @@ func ingestOnce(c context.Context, s *ferryhook.Store, src fh.SourceID) (fh.Even
 func storedEvents(t *testing.T, s *ferryhook.Store, src fh.SourceID) int64 {
 	t.Helper()
 	var n int64
-	for _, err := range s.Events.AllBySource(ctx(t), src) {
+	for _, err := range table.Every(ctx(t), s.Events.ListBySource, src) {
 		if err != nil {
 			t.Fatal(err)
 		}

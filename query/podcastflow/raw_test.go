@@ -11,6 +11,7 @@ import (
 
 	"github.com/singletable/singletable/entity/pf"
 	"github.com/singletable/singletable/query/podcastflow"
+	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
 )
 
@@ -171,8 +172,8 @@ func TestRawDocumentItems_PF1_PF2_PF3_PF5_PF7_PF8_PF9_PF10_PF11(t *testing.T) {
 	if diff := cmp.Diff([]pf.UserID{"legacy-1"}, userIDs(byOrg)); diff != "" {
 		t.Errorf("PF-12 after reindex (-want +got):\n%s", diff)
 	}
-	overdue := entityIDs(collect(t, s.Statuses.All(ctx, "overdue")))
-	trial := entityIDs(collect(t, s.Statuses.All(ctx, "trial")))
+	overdue := entityIDs(collect(t, table.Every(ctx, s.Statuses.List, "overdue")))
+	trial := entityIDs(collect(t, table.Every(ctx, s.Statuses.List, "trial")))
 	if diff := cmp.Diff([]string{"BILLING:org-9/2024-01-01", "ORG:org-9"}, append(overdue, trial...)); diff != "" {
 		t.Errorf("PF-14 after reindex (-want +got):\n%s", diff)
 	}

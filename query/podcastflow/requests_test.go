@@ -158,13 +158,9 @@ func TestRequestCosts_PF1_PF2_PF3_PF4_PF5_PF6_PF7_PF8_PF9_PF10_PF11_PF12_PF13_PF
 	})
 
 	m("Statuses.List", "a page of the active", get(func() (any, error) { return s.Statuses.List(c, pf.EntityStatus("active")) }))
-	m("Statuses.All", "the active, 1 page", func() error { return drain(s.Statuses.All(c, pf.EntityStatus("active"))) })
 	m("Statuses.ListOfType", "active users", get(func() (any, error) {
 		return s.Statuses.ListOfType(c, pf.EntityStatus("active"), pf.EntityUser)
 	}))
-	m("Statuses.AllOfType", "active users, 1 page", func() error {
-		return drain(s.Statuses.AllOfType(c, pf.EntityStatus("active"), pf.EntityUser))
-	})
 	// Deletes last: a user with preferences, an organization with settings.
 	m("Users.Delete", "with preferences", func() error { return s.Users.Delete(c, "u1") })
 	m("Organizations.Delete", "with settings", func() error { return s.Organizations.Delete(c, "o1") })

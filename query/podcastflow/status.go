@@ -2,7 +2,6 @@ package podcastflow
 
 import (
 	"context"
-	"iter"
 
 	"github.com/singletable/singletable/entity/pf"
 	"github.com/singletable/singletable/table"
@@ -11,16 +10,14 @@ import (
 // Statuses serves PF-14: entities by status, optionally of one entity
 // type, on GSI3 (PK = STATUS#{status}, SK = {entityType}#{entityId}).
 type Statuses struct {
-	list, listOfType, all, allOfType table.Op
-	e                                *entities
+	list, listOfType table.Op
+	e                *entities
 }
 
 func newStatuses(e *entities) *Statuses {
 	return &Statuses{e: e,
 		list:       table.NewOp(e.t, "PF-14", "podcastflow.Statuses.List"),
 		listOfType: table.NewOp(e.t, "PF-14", "podcastflow.Statuses.ListOfType"),
-		all:        table.NewOp(e.t, "PF-14", "podcastflow.Statuses.All"),
-		allOfType:  table.NewOp(e.t, "PF-14", "podcastflow.Statuses.AllOfType"),
 	}
 }
 
@@ -61,20 +58,6 @@ func (s *Statuses) ListOfType(ctx context.Context, status pf.EntityStatus, typ p
 		}
 		return s.read(ctx, status, typ, opts)
 	})
-}
-
-// All iterates over the entities with a status (PF-14).
-func (s *Statuses) All(ctx context.Context, status pf.EntityStatus, opts ...table.ListOption) iter.Seq2[StatusEntity, error] {
-	return table.RunPages(ctx, s.all, func(ctx context.Context, opts ...table.ListOption) (table.Page[StatusEntity], error) {
-		return s.List(ctx, status, opts...)
-	}, opts...)
-}
-
-// AllOfType iterates over the entities of one type with a status (PF-14).
-func (s *Statuses) AllOfType(ctx context.Context, status pf.EntityStatus, typ pf.EntityType, opts ...table.ListOption) iter.Seq2[StatusEntity, error] {
-	return table.RunPages(ctx, s.allOfType, func(ctx context.Context, opts ...table.ListOption) (table.Page[StatusEntity], error) {
-		return s.ListOfType(ctx, status, typ, opts...)
-	}, opts...)
 }
 
 func (s *Statuses) read(ctx context.Context, status pf.EntityStatus, typ pf.EntityType, opts []table.ListOption) (table.Page[StatusEntity], error) {

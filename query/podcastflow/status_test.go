@@ -42,7 +42,7 @@ func TestEntitiesByStatus_PF14(t *testing.T) {
 	list := func(st pf.EntityStatus, typ pf.EntityType) []string {
 		t.Helper()
 		if typ == "" {
-			return entityIDs(collect(t, s.Statuses.All(ctx, st, table.Limit(2))))
+			return entityIDs(collect(t, table.Every(ctx, s.Statuses.List, st, table.Limit(2))))
 		}
 		p, err := s.Statuses.ListOfType(ctx, st, typ)
 		if err != nil {

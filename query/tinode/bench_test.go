@@ -165,7 +165,7 @@ func BenchmarkHistory(b *testing.B) {
 	}
 	cl, name := s.Table().Client(), s.Table().Name()
 	lib := func() error {
-		p, err := s.Messages.History(c, "grpH", tinode.HistoryFilter{}, table.Limit(50))
+		p, err := s.Messages.History(c, tinode.HistoryFilter{Topic: "grpH"}, table.Limit(50))
 		if err == nil && len(p.Items) != 50 {
 			err = fmt.Errorf("%d messages", len(p.Items))
 		}

@@ -36,7 +36,7 @@ func TestHistoryCursorTampered_TN13(t *testing.T) {
 	}
 	first := func(top tn.TopicName) (cursor, prefix, sealed string) {
 		t.Helper()
-		p, err := s4.Messages.History(ctx(t), top, tinode.HistoryFilter{}, table.Limit(2))
+		p, err := s4.Messages.History(ctx(t), tinode.HistoryFilter{Topic: top}, table.Limit(2))
 		if err != nil || p.Cursor == "" {
 			t.Fatalf("first page of %s: cursor %q, %v", top, p.Cursor, err)
 		}
@@ -52,7 +52,7 @@ func TestHistoryCursorTampered_TN13(t *testing.T) {
 		t.Fatalf("prefixes %q and %q, want L4: and L2:", p4, p2)
 	}
 	rc.Reset()
-	if p, err := s4.Messages.History(ctx(t), "grpFour", tinode.HistoryFilter{}, table.Limit(2), table.After(c4)); err != nil || len(p.Items) != 2 {
+	if p, err := s4.Messages.History(ctx(t), tinode.HistoryFilter{Topic: "grpFour"}, table.Limit(2), table.After(c4)); err != nil || len(p.Items) != 2 {
 		t.Fatalf("the issued cursor: %d messages, %v", len(p.Items), err)
 	}
 	if rc.Of("Query") == 0 {
@@ -79,7 +79,7 @@ func TestHistoryCursorTampered_TN13(t *testing.T) {
 		{"prefix malformed: over MaxShards", "grpFour", "L257:" + s4c},
 	} {
 		rc.Reset()
-		p, err := s4.Messages.History(ctx(t), tc.topic, tinode.HistoryFilter{}, table.Limit(2), table.After(tc.cursor))
+		p, err := s4.Messages.History(ctx(t), tinode.HistoryFilter{Topic: tc.topic}, table.Limit(2), table.After(tc.cursor))
 		if !errors.Is(err, table.ErrInvalidCursor) {
 			t.Errorf("%s (%q): %d messages, err %v, want ErrInvalidCursor", tc.name, tc.cursor, len(p.Items), err)
 		}

@@ -50,7 +50,7 @@
 //   - TN-12 [Messages.Save]: read SeqId n, then one transaction (topic
 //     SeqId n -> n+1 on condition SeqId = n, create MSG#{n+1}); retried with
 //     jittered backoff, so concurrent senders get 1..N with no gap
-//   - TN-13 [Messages.History], [Messages.HistoryAll]
+//   - TN-13 [Messages.History] (table.Every for all pages)
 //   - TN-14 [Messages.DeleteForUser] (DeletedFor), [Messages.DeleteForAll] (DeletedAt)
 //   - TN-15 expiry: ExpireTime feeds the table's TTL attribute (Def.Expires);
 //     Get, History and Load never return an expired message
@@ -146,13 +146,15 @@
 // past the newest stored message and only appends epochs, so what such a
 // server writes before it reads the new layout is still found (issue 43).
 //
-// Lists return table.Page[T] with an opaque cursor and have an iterator
-// form; page size, cursor and order are the core's list options
-// (table.Limit, table.After, table.Asc, table.Desc), the selection is
-// Tinode's own: a [HistoryFilter] ([SeqRange], ForUser, IncludeDeleted)
-// for messages, the fields of a tn.Subscription (User and UpdatedAt, or
-// Topic) and table.IncludeHidden for subscriptions. Deleted items are dropped after reading, so a page may be
-// shorter than its limit while its cursor continues; the iterators go on.
+// Lists return table.Page[T] with an opaque cursor; a declared pattern's
+// All, or table.Every over a page read, iterates over every page. Page
+// size, cursor and order are the core's list options (table.Limit,
+// table.After, table.Asc, table.Desc), the selection is Tinode's own: a
+// [HistoryFilter] (Topic, [SeqRange], ForUser, IncludeDeleted) for
+// messages, the fields of a tn.Subscription (User and UpdatedAt, or Topic)
+// and table.IncludeHidden for subscriptions. Deleted items are dropped
+// after reading, so a page may be shorter than its limit while its cursor
+// continues; the iterators go on.
 // A sharded topic's history cursor ("L4:" then its sealed part) is
 // authenticated as a whole: a layout prefix alone, changed, inflated or
 // taken from another topic gives table.ErrInvalidCursor before any

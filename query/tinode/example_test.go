@@ -24,7 +24,7 @@ func ExampleMessages_Save() {
 			fmt.Println(err)
 		}
 	}
-	page, _ := s.Messages.History(ctx, "grpDemo", tinode.HistoryFilter{}, table.Limit(2))
+	page, _ := s.Messages.History(ctx, tinode.HistoryFilter{Topic: "grpDemo"}, table.Limit(2))
 	for _, m := range page.Items {
 		fmt.Println(m.SeqId, m.Content)
 	}

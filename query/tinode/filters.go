@@ -47,10 +47,12 @@ func (r SeqRange) bounds(msgs *table.Entity[tn.Message]) (lo, hi string, err err
 	return
 }
 
-// HistoryFilter selects the messages [Messages.History] returns; page
-// size, cursor and order are table.ListOptions. The zero HistoryFilter is
-// every message not hard-deleted.
+// HistoryFilter selects the messages [Messages.History] returns: the
+// topic's, every message not hard-deleted unless said otherwise; page
+// size, cursor and order are table.ListOptions.
 type HistoryFilter struct {
+	// Topic is the topic whose messages are read (required).
+	Topic tn.TopicName
 	// Seq keeps the messages Seq.Since <= SeqId < Seq.Before.
 	Seq SeqRange
 	// ForUser hides the messages that user soft-deleted (TN-14).

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
 
 	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/table"
@@ -38,15 +37,6 @@ func (ss *Subscriptions) TopicsOfUser(ctx context.Context, sub tn.Subscription, 
 	})
 }
 
-// AllTopicsOfUser iterates over TopicsOfUser's pages (TN-23).
-//
-// Each page costs what a TopicsOfUser page does: a Query and a BatchGetItem.
-func (ss *Subscriptions) AllTopicsOfUser(ctx context.Context, sub tn.Subscription, opts ...table.ListOption) iter.Seq2[SubTopic, error] {
-	return table.RunPages(ctx, ss.allTopicsOfUser, func(ctx context.Context, opts ...table.ListOption) (table.Page[SubTopic], error) {
-		return ss.TopicsOfUser(ctx, sub, opts...)
-	}, opts...)
-}
-
 // UsersOfTopic lists a topic's subscriptions joined with their users
 // (TN-23, Tinode's UsersForTopic): one page of Subscriptions.ByTopic for
 // sub's Topic (options as there), then one BatchGetItem for the page's
@@ -63,15 +53,6 @@ func (ss *Subscriptions) UsersOfTopic(ctx context.Context, sub tn.Subscription, 
 	})
 }
 
-// AllUsersOfTopic iterates over UsersOfTopic's pages (TN-23).
-//
-// Each page costs what a UsersOfTopic page does: a Query and a BatchGetItem.
-func (ss *Subscriptions) AllUsersOfTopic(ctx context.Context, sub tn.Subscription, opts ...table.ListOption) iter.Seq2[SubUser, error] {
-	return table.RunPages(ctx, ss.allUsersOfTopic, func(ctx context.Context, opts ...table.ListOption) (table.Page[SubUser], error) {
-		return ss.UsersOfTopic(ctx, sub, opts...)
-	}, opts...)
-}
-
 // UnreadCount returns how many messages the user has not read over all
 // their subscriptions (TN-21, Tinode's UserUnreadCount): the sum of
 // topic.SeqId - max(ReadSeqId, ClearId) over live subscriptions that
@@ -82,7 +63,7 @@ func (ss *Subscriptions) AllUsersOfTopic(ctx context.Context, sub tn.Subscriptio
 func (ss *Subscriptions) UnreadCount(ctx context.Context, user tn.UserID) (int, error) {
 	return table.Run(ctx, ss.unreadCount, func(ctx context.Context) (int, error) {
 		total := 0
-		for st, err := range ss.AllTopicsOfUser(ctx, tn.Subscription{User: user}, table.Limit(100)) {
+		for st, err := range table.Every(ctx, ss.TopicsOfUser, tn.Subscription{User: user}, table.Limit(100)) {
 			if err != nil {
 				return 0, err
 			}

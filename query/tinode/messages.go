@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
 	"sync"
 
 	"github.com/singletable/singletable/entity/tn"
@@ -14,14 +13,13 @@ import (
 
 // Messages are the access patterns of messages.
 type Messages struct {
-	deleteList, finishDeletes, deletions, save, get, history, deleteForUser, deleteForAll, import_, reshard, importAt, newest, historyAll, allDeletions table.Op
-	s                                                                                                                                                   *Store
-	queues                                                                                                                                              sync.Map // topic name -> *saveQueue
+	deleteList, finishDeletes, deletions, save, get, history, deleteForUser, deleteForAll, import_, reshard, importAt, newest, allDeletions table.Op
+	s                                                                                                                                       *Store
+	queues                                                                                                                                  sync.Map // topic name -> *saveQueue
 }
 
 func newMessages(s *Store) *Messages {
 	return &Messages{s: s,
-		historyAll:    table.NewOp(s.t, "TN-13", "tinode.Messages.HistoryAll"),
 		allDeletions:  table.NewOp(s.t, "TN-28", "tinode.Messages.AllDeletions"),
 		deleteList:    table.NewOp(s.t, "TN-27", "tinode.Messages.DeleteList"),
 		finishDeletes: table.NewOp(s.t, "TN-27", "tinode.Messages.FinishDeletes"),
@@ -318,7 +316,7 @@ func (ms *Messages) getIn(ctx context.Context, k table.Key, l table.Layout, seq 
 	return found[0], nil
 }
 
-// History lists a topic's messages by SeqId (TN-13): PK = TOPIC#{topic},
+// History lists f.Topic's messages by SeqId (TN-13): PK = TOPIC#{topic},
 // SK BETWEEN MSG#{f.Seq.Since} AND MSG#{f.Seq.Before-1}, 10-digit SeqIds
 // so 9 sorts before 10; a topic with sharded messages (sharded profile)
 // fans out over its N partitions, one Query each, merged. Options: table.Limit (DefaultHistoryLimit unless
@@ -337,12 +335,12 @@ func (ms *Messages) getIn(ctx context.Context, k table.Key, l table.Layout, seq 
 // position per partition (TN-13). A page continued after a switch reads
 // the partitions it started with: newest first it misses nothing (the new
 // epoch's messages are newer); oldest first it ends before them.
-func (ms *Messages) History(ctx context.Context, topic tn.TopicName, f HistoryFilter, opts ...table.ListOption) (table.Page[tn.Message], error) {
+func (ms *Messages) History(ctx context.Context, f HistoryFilter, opts ...table.ListOption) (table.Page[tn.Message], error) {
 	return table.Run(ctx, ms.history, func(ctx context.Context) (table.Page[tn.Message], error) {
 		if err := f.validate(); err != nil {
 			return table.Page[tn.Message]{}, err
 		}
-		tk, err := ms.s.topicKey(topic)
+		tk, err := ms.s.topicKey(f.Topic)
 		if err != nil {
 			return table.Page[tn.Message]{}, err
 		}
@@ -358,7 +356,7 @@ func (ms *Messages) History(ctx context.Context, topic tn.TopicName, f HistoryFi
 		}
 		q := o.Apply(table.Query{PK: pk, SK: table.SKBetween(lo, hi), Desc: true})
 		p, err := table.ListLayout(ctx, ms.s.msg, q, false, func(ctx context.Context) (table.Layout, error) {
-			return ms.topicLayout(ctx, topic)
+			return ms.topicLayout(ctx, f.Topic)
 		})
 		if err != nil {
 			return p, err
@@ -372,14 +370,6 @@ func (ms *Messages) History(ctx context.Context, topic tn.TopicName, f HistoryFi
 		p.Items = kept
 		return p, nil
 	})
-}
-
-// HistoryAll iterates over History's pages (TN-13); filter and options as
-// History.
-func (ms *Messages) HistoryAll(ctx context.Context, topic tn.TopicName, f HistoryFilter, opts ...table.ListOption) iter.Seq2[tn.Message, error] {
-	return table.RunPages(ctx, ms.historyAll, func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.Message], error) {
-		return ms.History(ctx, topic, f, opts...)
-	}, opts...)
 }
 
 // DeleteForUser soft-deletes the messages since <= SeqId < before (0: no

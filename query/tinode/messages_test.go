@@ -77,7 +77,7 @@ func TestSaveConcurrent_TN12(t *testing.T) {
 	if top.SeqId != n || top.TouchedAt == nil {
 		t.Errorf("topic SeqId %d, TouchedAt %v", top.SeqId, top.TouchedAt)
 	}
-	all, err := table.Collect(s.Messages.HistoryAll(c, "grpHot", tinode.HistoryFilter{}, table.Limit(30)))
+	all, err := table.Collect(table.Every(c, s.Messages.History, tinode.HistoryFilter{Topic: "grpHot"}, table.Limit(30)))
 	if err != nil || len(all) != n {
 		t.Fatalf("history: %d messages, %v", len(all), err)
 	}
@@ -86,15 +86,15 @@ func TestSaveConcurrent_TN12(t *testing.T) {
 			t.Fatalf("history[%d] = %d, want %d", i, m.SeqId, n-i)
 		}
 	}
-	p, err := s.Messages.History(c, "grpHot", tinode.HistoryFilter{})
+	p, err := s.Messages.History(c, tinode.HistoryFilter{Topic: "grpHot"})
 	if err != nil || len(p.Items) != tinode.DefaultHistoryLimit || p.Items[0].SeqId != n || !p.More() {
 		t.Fatalf("default page: %d items, more %v, %v", len(p.Items), p.More(), err)
 	}
-	p, err = s.Messages.History(c, "grpHot", tinode.HistoryFilter{}, table.Limit(70))
+	p, err = s.Messages.History(c, tinode.HistoryFilter{Topic: "grpHot"}, table.Limit(70))
 	if err != nil || len(p.Items) != 70 {
 		t.Fatalf("table.Limit(70): %d items, %v", len(p.Items), err)
 	}
-	_, err = s.Messages.History(c, "grpHot", tinode.HistoryFilter{}, table.Limit(table.MaxListLimit+1))
+	_, err = s.Messages.History(c, tinode.HistoryFilter{Topic: "grpHot"}, table.Limit(table.MaxListLimit+1))
 	wantInvalid(t, err, "limit")
 }
 
@@ -114,21 +114,21 @@ func TestHistory_TN13(t *testing.T) {
 			t.Fatalf("SeqId = %d, want %d", m.SeqId, i+1)
 		}
 	}
-	p, err := s.Messages.History(c, "p2pXY", tinode.HistoryFilter{Seq: tinode.SeqRange{Since: 8, Before: 12}}, table.Limit(3))
+	p, err := s.Messages.History(c, tinode.HistoryFilter{Topic: "p2pXY", Seq: tinode.SeqRange{Since: 8, Before: 12}}, table.Limit(3))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff([]int{11, 10, 9}, seqsOf(p.Items)); d != "" {
 		t.Errorf("newest first (-want +got):\n%s", d)
 	}
-	p, err = s.Messages.History(c, "p2pXY", tinode.HistoryFilter{Seq: tinode.SeqRange{Since: 8, Before: 12}}, table.After(p.Cursor), table.Limit(3))
+	p, err = s.Messages.History(c, tinode.HistoryFilter{Topic: "p2pXY", Seq: tinode.SeqRange{Since: 8, Before: 12}}, table.After(p.Cursor), table.Limit(3))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff([]int{8}, seqsOf(p.Items)); d != "" {
 		t.Errorf("second page (-want +got):\n%s", d)
 	}
-	p, err = s.Messages.History(c, "p2pXY", tinode.HistoryFilter{Seq: tinode.SeqRange{Since: 9}}, table.Asc())
+	p, err = s.Messages.History(c, tinode.HistoryFilter{Topic: "p2pXY", Seq: tinode.SeqRange{Since: 9}}, table.Asc())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,13 +138,13 @@ func TestHistory_TN13(t *testing.T) {
 	if string(p.Items[0].Content) != `"m9"` || string(p.Items[0].Head) != `{"mime":"text/plain"}` {
 		t.Errorf("message 9: content %s head %s", p.Items[0].Content, p.Items[0].Head)
 	}
-	_, err = s.Messages.History(c, "p2pXY", tinode.HistoryFilter{Seq: tinode.SeqRange{Since: 10, Before: 5}})
+	_, err = s.Messages.History(c, tinode.HistoryFilter{Topic: "p2pXY", Seq: tinode.SeqRange{Since: 10, Before: 5}})
 	wantInvalid(t, err, "SeqRange")
-	_, err = s.Messages.History(c, "p2pXY", tinode.HistoryFilter{Seq: tinode.SeqRange{Since: 5, Before: 5}})
+	_, err = s.Messages.History(c, tinode.HistoryFilter{Topic: "p2pXY", Seq: tinode.SeqRange{Since: 5, Before: 5}})
 	wantInvalid(t, err, "SeqRange")
-	_, err = s.Messages.History(c, "p2pXY", tinode.HistoryFilter{Seq: tinode.SeqRange{Since: -1}})
+	_, err = s.Messages.History(c, tinode.HistoryFilter{Topic: "p2pXY", Seq: tinode.SeqRange{Since: -1}})
 	wantInvalid(t, err, "SeqRange")
-	_, err = s.Messages.History(c, "", tinode.HistoryFilter{})
+	_, err = s.Messages.History(c, tinode.HistoryFilter{Topic: ""})
 	wantInvalid(t, err, "Topic")
 	wantInvalid(t, s.Messages.Save(c, &tn.Message{Topic: "p2pXY", Content: tn.RawJSON("{bad")}), "Content")
 	wantInvalid(t, s.Messages.Save(c, &tn.Message{Topic: ""}), "Topic")
@@ -172,7 +172,8 @@ func TestDeleteMessages_TN14(t *testing.T) {
 		t.Errorf("second soft delete hid %d again", n)
 	}
 	history := func(f tinode.HistoryFilter) []int {
-		p, err := s.Messages.History(c, "p2pXY", f)
+		f.Topic = "p2pXY"
+		p, err := s.Messages.History(c, f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,21 +187,21 @@ func TestDeleteMessages_TN14(t *testing.T) {
 	}
 	// Hidden messages are dropped after reading: the iterator goes on
 	// past pages left short or empty.
-	all, err := table.Collect(s.Messages.HistoryAll(c, "p2pXY", tinode.HistoryFilter{ForUser: "x"}, table.Limit(2)))
+	all, err := table.Collect(table.Every(c, s.Messages.History, tinode.HistoryFilter{Topic: "p2pXY", ForUser: "x"}, table.Limit(2)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff([]int{6, 5, 1}, seqsOf(all)); d != "" {
 		t.Errorf("x's view, pages of 2 (-want +got):\n%s", d)
 	}
-	all, err = table.Collect(s.Messages.HistoryAll(c, "p2pXY", tinode.HistoryFilter{ForUser: "x"}, table.Limit(2), table.Asc()))
+	all, err = table.Collect(table.Every(c, s.Messages.History, tinode.HistoryFilter{Topic: "p2pXY", ForUser: "x"}, table.Limit(2), table.Asc()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff([]int{1, 5, 6}, seqsOf(all)); d != "" {
 		t.Errorf("x's view, oldest first (-want +got):\n%s", d)
 	}
-	_, err = s.Messages.History(c, "p2pXY", tinode.HistoryFilter{ForUser: "bad\x00id"})
+	_, err = s.Messages.History(c, tinode.HistoryFilter{Topic: "p2pXY", ForUser: "bad\x00id"})
 	wantInvalid(t, err, "ForUser")
 	m, _ := s.Messages.Get(c, "p2pXY", 3)
 	if d := cmp.Diff(tn.DeletedFor{{User: "x"}}, m.DeletedFor); d != "" {
@@ -250,7 +251,7 @@ func TestExpiry_TN15(t *testing.T) {
 	clk.now = clk.now.Add(2 * time.Hour)
 	_, err := s.Messages.Get(c, "grpE", 2)
 	wantIs(t, err, table.ErrNotFound)
-	p, err := s.Messages.History(c, "grpE", tinode.HistoryFilter{})
+	p, err := s.Messages.History(c, tinode.HistoryFilter{Topic: "grpE"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -97,7 +97,7 @@ func TestMinute_TN12_TN13_OneTopic(t *testing.T) {
 		t.Errorf("topic SeqId %d, %v; want %d", top.SeqId, err, n)
 	}
 	next, listed := n, 0
-	for m, err := range check.Messages.HistoryAll(c, "grpChannel", tinode.HistoryFilter{}, table.Limit(500)) {
+	for m, err := range table.Every(c, check.Messages.History, tinode.HistoryFilter{Topic: "grpChannel"}, table.Limit(500)) {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -179,12 +179,12 @@ func TestShardedRequests_TN12_TN13(t *testing.T) {
 	count("Get, layout remembered", 1, func() error { _, err := s.Messages.Get(ctx(t), "grpCount", 3); return err })
 	count("Get, layout remembered", 1, func() error { _, err := s.Messages.Get(ctx(t), "grpCount", 10); return err })
 	count("History, 4 shards", 5, func() error {
-		_, err := s.Messages.History(ctx(t), "grpCount", tinode.HistoryFilter{}, table.Limit(100))
+		_, err := s.Messages.History(ctx(t), tinode.HistoryFilter{Topic: "grpCount"}, table.Limit(100))
 		return err
 	})
 	count("Reshard", 2, func() error { _, err := s.Messages.Reshard(ctx(t), "grpCount", 8); return err })
 	count("History, 8 shards", 9, func() error {
-		_, err := s.Messages.History(ctx(t), "grpCount", tinode.HistoryFilter{}, table.Limit(100))
+		_, err := s.Messages.History(ctx(t), tinode.HistoryFilter{Topic: "grpCount"}, table.Limit(100))
 		return err
 	})
 	// After the switch (from SeqId 11 on): a message past what the store
@@ -212,7 +212,7 @@ func TestShardedRequests_TN12_TN13(t *testing.T) {
 		t.Fatal(err)
 	}
 	rc2.Reset()
-	if _, err := p.Messages.History(ctx(t), "grpPlain", tinode.HistoryFilter{}); err != nil || rc2.Total() != 1 {
+	if _, err := p.Messages.History(ctx(t), tinode.HistoryFilter{Topic: "grpPlain"}); err != nil || rc2.Total() != 1 {
 		t.Errorf("default History: %d requests, %v; want 1", rc2.Total(), err)
 	}
 }

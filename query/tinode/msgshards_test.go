@@ -36,7 +36,8 @@ func historySeqs(t testing.TB, s *tinode.Store, topic tn.TopicName, f tinode.His
 		if cursor != "" {
 			o = append(o, table.After(cursor))
 		}
-		p, err := s.Messages.History(ctx(t), topic, f, o...)
+		f.Topic = topic
+		p, err := s.Messages.History(ctx(t), f, o...)
 		if err != nil {
 			t.Fatalf("history page %d: %v", pages, err)
 		}
@@ -127,7 +128,7 @@ func TestShardedMessages_TN12_TN13(t *testing.T) {
 	if got, want := seqsOf(v.Messages), []int{67, 66, 65, 64, 63, 62, 61, 60, 59, 58}; !slices.Equal(got, want) {
 		t.Errorf("Load messages %v, want %v", got, want)
 	}
-	p, err := sh.Messages.History(ctx(t), "grpBig", tinode.HistoryFilter{}, table.Limit(10), table.After(v.MessageCursor))
+	p, err := sh.Messages.History(ctx(t), tinode.HistoryFilter{Topic: "grpBig"}, table.Limit(10), table.After(v.MessageCursor))
 	if err != nil || len(p.Items) != 10 || p.Items[0].SeqId != 57 {
 		t.Fatalf("History after Load: %v, %v", seqsOf(p.Items), err)
 	}
@@ -300,7 +301,7 @@ func TestReshardTwiceWithoutMessages_TN12(t *testing.T) {
 		}
 	}
 	save(5)
-	p, err := s.Messages.History(ctx(t), "grpTwice", tinode.HistoryFilter{}, table.Limit(20))
+	p, err := s.Messages.History(ctx(t), tinode.HistoryFilter{Topic: "grpTwice"}, table.Limit(20))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,8 +38,9 @@ func TestQueryRequestsUnchanged_TN10_TN14(t *testing.T) {
 	do("Auth.DeleteScheme", func() error { _, err := s.Auth.DeleteScheme(x, u, "basic"); return err })
 	do("Messages.Get", func() error { _, err := s.Messages.Get(x, top, 7); return err })
 	for _, f := range []tinode.HistoryFilter{{}, {Seq: tinode.SeqRange{Since: 3, Before: 9}}, {Seq: tinode.SeqRange{Since: 3}}, {Seq: tinode.SeqRange{Before: 9}}, {ForUser: u}} {
+		f.Topic = top
 		for _, o := range [][]table.ListOption{nil, {table.Asc(), table.Limit(4)}} {
-			do("Messages.History", func() error { _, err := s.Messages.History(x, top, f, o...); return err })
+			do("Messages.History", func() error { _, err := s.Messages.History(x, f, o...); return err })
 		}
 	}
 	do("Messages.Deletions all", func() error { _, err := s.Messages.Deletions(x, top, "", 0); return err })

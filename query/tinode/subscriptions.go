@@ -31,8 +31,8 @@ type Subscriptions struct {
 	// *table.ValidationError (only ByUser reads it).
 	ByTopic *table.Pattern[tn.Subscription]
 
-	channels, createUncounted, restore, topicsOfUser, usersOfTopic, unreadCount, create, share, update, softDelete, delete, allTopicsOfUser, allUsersOfTopic table.Op
-	s                                                                                                                                                        *Store
+	channels, createUncounted, restore, topicsOfUser, usersOfTopic, unreadCount, create, share, update, softDelete, delete table.Op
+	s                                                                                                                      *Store
 }
 
 // deleted is the subscriptions' Hidden rule: soft-deleted ones.
@@ -40,8 +40,6 @@ func deleted(sub *tn.Subscription) bool { return sub.DeletedAt != nil }
 
 func newSubscriptions(s *Store) *Subscriptions {
 	return &Subscriptions{s: s,
-		allTopicsOfUser: table.NewOp(s.t, "TN-23", "tinode.Subscriptions.AllTopicsOfUser"),
-		allUsersOfTopic: table.NewOp(s.t, "TN-23", "tinode.Subscriptions.AllUsersOfTopic"),
 		channels:        table.NewOp(s.t, "TN-37", "tinode.Subscriptions.Channels"),
 		createUncounted: table.NewOp(s.t, "TN-9", "tinode.Subscriptions.CreateUncounted"),
 		restore:         table.NewOp(s.t, "TN-9", "tinode.Subscriptions.Restore"),

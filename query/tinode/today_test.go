@@ -145,7 +145,7 @@ func TestJoins_TN23(t *testing.T) {
 	if got := reqs.Total(); got != 2 {
 		t.Errorf("TN-23 topics of a user took %d requests, want 2", got)
 	}
-	us, err := table.Collect(s.Subs.AllUsersOfTopic(c, tn.Subscription{Topic: "grpA"}, table.Limit(1)))
+	us, err := table.Collect(table.Every(c, s.Subs.UsersOfTopic, tn.Subscription{Topic: "grpA"}, table.Limit(1)))
 	if err != nil || len(us) != 2 || us[0].User.Id != "alice" || us[1].User.Id != "bob" || us[1].Sub.User != "bob" {
 		t.Fatalf("TN-23 users of grpA: %+v, %v", us, err)
 	}

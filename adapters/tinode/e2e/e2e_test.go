@@ -189,7 +189,7 @@ func state(ctx context.Context, st *tinode.Store, kind string, q map[string][]st
 		return map[string]any{"exists": true, "deleted": s.DeletedAt != nil, "read": s.ReadSeqId, "delid": s.DelId}, nil
 	case "msgs":
 		var out []map[string]any
-		for m, err := range st.Messages.HistoryAll(ctx, tn.TopicName(get("topic")), tinode.HistoryFilter{IncludeDeleted: true}, table.Asc()) {
+		for m, err := range table.Every(ctx, st.Messages.History, tinode.HistoryFilter{Topic: tn.TopicName(get("topic")), IncludeDeleted: true}, table.Asc()) {
 			if err != nil {
 				return nil, err
 			}

@@ -601,7 +601,7 @@ func checkStored(t *testing.T, st *tinode.Store, r *loadRun) {
 	n := r.n
 	// Stored: exactly 1..n in order, each with its acknowledged content.
 	want, dupContent := 1, map[string]int{}
-	for m, err := range st.Messages.HistoryAll(ctx, tn.TopicName(r.topic), tinode.HistoryFilter{IncludeDeleted: true}, table.Asc(), table.Limit(1000)) {
+	for m, err := range table.Every(ctx, st.Messages.History, tinode.HistoryFilter{Topic: tn.TopicName(r.topic), IncludeDeleted: true}, table.Asc(), table.Limit(1000)) {
 		if err != nil {
 			t.Fatal(err)
 		}
