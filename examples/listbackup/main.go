@@ -163,7 +163,7 @@ func accounts(ctx context.Context, s *listbackup.Store, _ time.Time, _ lb.Date) 
 	step("LB-5", "get account by ID", a.AccountPath)
 	step("LB-6", "children of acme-eu (divisions)", n(s.Accounts.Children.List(ctx, lb.Account{ParentAccountID: "acme-eu", AccountType: lb.AccountDivision})))
 	step("LB-7", "accounts of type location", n(s.Accounts.ByType.List(ctx, lb.Account{AccountType: lb.AccountLocation})))
-	step("LB-8", "subtree under /acme/eu/", n(s.Accounts.ListSubtree(ctx, "/acme/eu/")))
+	step("LB-8", "subtree under /acme/eu/", n(s.Accounts.Subtree.List(ctx, lb.Account{AccountPath: "/acme/eu/"})))
 	step("LB-9", "accounts of user ada", n(s.Memberships.ByUser.List(ctx, lb.Membership{UserID: "ada"})))
 	step("LB-10", "admins of acme-eu", n(s.Memberships.ByAccount.List(ctx, lb.Membership{AccountID: "acme-eu", Role: lb.MemberAdmin})))
 	m, err2 := s.Memberships.ByID.Get(ctx, lb.Membership{UserID: "ada", AccountID: "acme"})
@@ -310,7 +310,7 @@ func rest(ctx context.Context, s *listbackup.Store, now time.Time, today lb.Date
 	h, err12 := s.Webhooks.Get(ctx, hook.WebhookID)
 	step("LB-55", "webhook by ID", h.URL)
 	step("LB-56", "active webhooks of acme", n(s.Webhooks.Active.List(ctx, lb.Webhook{AccountID: "acme"})))
-	step("LB-57", "active webhooks for sync.completed", n(s.Webhooks.ListActiveForEvent(ctx, "acme", "sync.completed")))
+	step("LB-57", "active webhooks for sync.completed", n(s.Webhooks.ActiveForEvent.List(ctx, lb.Webhook{AccountID: "acme", Events: []string{string("sync.completed")}})))
 	var wg sync.WaitGroup
 	for range 10 {
 		wg.Go(func() {

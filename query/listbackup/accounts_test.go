@@ -55,8 +55,12 @@ func TestAccountsHierarchy_LB5_LB6_LB7_LB8(t *testing.T) {
 		{"LB-7 subsidiaries", func() (table.Page[lb.Account], error) {
 			return f.Accounts.ByType.List(c, lb.Account{AccountType: lb.AccountSubsidiary})
 		}, []lb.AccountID{"sub", "subx"}},
-		{"LB-8 subtree /acme/eu/", func() (table.Page[lb.Account], error) { return f.Accounts.ListSubtree(c, "/acme/eu/") }, []lb.AccountID{"sub", "loc2", "div", "loc"}},
-		{"LB-8 whole tree", func() (table.Page[lb.Account], error) { return f.Accounts.ListSubtree(c, "/acme/") }, []lb.AccountID{"root", "sub", "loc2", "div", "loc", "subx"}},
+		{"LB-8 subtree /acme/eu/", func() (table.Page[lb.Account], error) {
+			return f.Accounts.Subtree.List(c, lb.Account{AccountPath: "/acme/eu/"})
+		}, []lb.AccountID{"sub", "loc2", "div", "loc"}},
+		{"LB-8 whole tree", func() (table.Page[lb.Account], error) {
+			return f.Accounts.Subtree.List(c, lb.Account{AccountPath: "/acme/"})
+		}, []lb.AccountID{"root", "sub", "loc2", "div", "loc", "subx"}},
 	}
 	for _, tc := range cases {
 		p, err := tc.got()
@@ -65,7 +69,7 @@ func TestAccountsHierarchy_LB5_LB6_LB7_LB8(t *testing.T) {
 		}
 	}
 	// LB-8 paged with the iterator: 2 per page, same result.
-	all, err := table.Collect(f.Accounts.AllSubtree(c, "/acme/eu/", table.Limit(2)))
+	all, err := table.Collect(f.Accounts.Subtree.All(c, lb.Account{AccountPath: "/acme/eu/"}, table.Limit(2)))
 	must(t, err)
 	if diff := cmp.Diff([]lb.AccountID{"sub", "loc2", "div", "loc"}, acctIDs(all)); diff != "" {
 		t.Errorf("LB-8 iterator (-want +got):\n%s", diff)
@@ -143,9 +147,9 @@ func TestAccountsBadInputSendsNothing_LB5_LB6_LB7_LB8_LB9_LB10_LB11_LB12_LB13(t 
 	wantInvalid(t, err, "accountType")
 	_, err = f.Accounts.ByType.List(c, lb.Account{AccountType: ""})
 	wantInvalid(t, err, "accountType")
-	_, err = f.Accounts.ListSubtree(c, "/acme/eu") // no trailing slash
+	_, err = f.Accounts.Subtree.List(c, lb.Account{AccountPath: "/acme/eu"}) // no trailing slash
 	wantInvalid(t, err, "accountPath")
-	_, err = f.Accounts.ListSubtree(c, "/acme//")
+	_, err = f.Accounts.Subtree.List(c, lb.Account{AccountPath: "/acme//"})
 	wantInvalid(t, err, "accountPath")
 	_, err = f.Memberships.ByAccount.List(c, lb.Membership{AccountID: "a1", Role: "boss"})
 	wantInvalid(t, err, "role")

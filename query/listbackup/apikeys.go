@@ -3,7 +3,6 @@ package listbackup
 import (
 	"context"
 	"fmt"
-	"iter"
 	"time"
 
 	"github.com/singletable/singletable/entity/lb"
@@ -168,10 +167,19 @@ type Webhooks struct {
 	//
 	//	page, err := s.Webhooks.Active.List(ctx, lb.Webhook{AccountID: a})
 	Active *table.Pattern[lb.Webhook]
+	// ActiveForEvent lists an account's active webhooks subscribed to one
+	// event type, the fields' one Events value (LB-57): the LB-56 Query
+	// (GSI1 PK = HOOKS#{accountId}) with a server-side filter
+	// contains(events, the event type), so a page may hold fewer than its
+	// limit; the cursor continues correctly. Errors:
+	// *table.ValidationError, table.ErrInvalidCursor.
+	//
+	//	page, err := s.Webhooks.ActiveForEvent.List(ctx, lb.Webhook{AccountID: a, Events: []string{"sync.failed"}})
+	ActiveForEvent *table.Pattern[lb.Webhook]
 
-	create, get, update, delete, listActiveForEvent, allActiveForEvent table.Op
-	e                                                                  *entities
-	acct                                                               lb.AccountID // set: the view of one account (Store.ForAccount)
+	create, get, update, delete table.Op
+	e                           *entities
+	acct                        lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newWebhooks(e *entities) *Webhooks {
@@ -179,19 +187,29 @@ func newWebhooks(e *entities) *Webhooks {
 		Active: table.NewPattern(e.webhooks, table.PatternDef[lb.Webhook]{ID: "LB-56", Name: "listbackup.Webhooks.Active",
 			Doc: "An account's active webhooks.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true,
 			Check: func(w *lb.Webhook) error { return w.AccountID.Validate("accountId") }}),
-		allActiveForEvent:  table.NewOp(e.t, "LB-57", "listbackup.Webhooks.AllActiveForEvent"),
-		create:             table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Create"),
-		get:                table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Get"),
-		update:             table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Update"),
-		delete:             table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Delete"),
-		listActiveForEvent: table.NewOp(e.t, "LB-57", "listbackup.Webhooks.ListActiveForEvent"),
+		ActiveForEvent: table.NewPattern(e.webhooks, table.PatternDef[lb.Webhook]{ID: "LB-57", Name: "listbackup.Webhooks.ActiveForEvent",
+			Doc: "An account's active webhooks subscribed to one event type.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true,
+			FilterContains: []string{"events"},
+			Check: func(w *lb.Webhook) error {
+				if err := w.AccountID.Validate("accountId"); err != nil {
+					return err
+				}
+				if len(w.Events) != 1 {
+					return table.Invalid("eventType", "give one event type, not %d", len(w.Events))
+				}
+				return lb.EventType(w.Events[0]).Check("eventType")
+			}}),
+		create: table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Create"),
+		get:    table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Get"),
+		update: table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Update"),
+		delete: table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Delete"),
 	}
 }
 
 // in returns the webhooks of account acct alone.
 func (s *Webhooks) in(acct lb.AccountID) *Webhooks {
 	c := *s
-	c.acct, c.Active = acct, s.Active.In(string(acct))
+	c.acct, c.Active, c.ActiveForEvent = acct, s.Active.In(string(acct)), s.ActiveForEvent.In(string(acct))
 	return &c
 }
 
@@ -279,30 +297,4 @@ func (s *Webhooks) Delete(ctx context.Context, id lb.WebhookID) error {
 		})
 		return err
 	})
-}
-
-// ListActiveForEvent returns one page of an account's active webhooks
-// subscribed to event type et (LB-57): the LB-56 Query (GSI1 PK =
-// HOOKS#{accountId}) with a server-side filter contains(events, et), so a
-// page may hold fewer than its limit; the cursor continues correctly.
-// Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Webhooks) ListActiveForEvent(ctx context.Context, account lb.AccountID, et lb.EventType, opts ...table.ListOption) (table.Page[lb.Webhook], error) {
-	return table.Run(ctx, s.listActiveForEvent, func(ctx context.Context) (table.Page[lb.Webhook], error) {
-		if err := account.Validate("accountId"); err != nil {
-			return table.Page[lb.Webhook]{}, err
-		}
-		if err := et.Check("eventType"); err != nil {
-			return table.Page[lb.Webhook]{}, err
-		}
-		q := partition(s.e.webhooks, table.GSI1, lb.Webhook{AccountID: account})
-		q.FilterContains = map[string]any{"events": string(et)}
-		return s.v().List(ctx, q, opts...)
-	})
-}
-
-// AllActiveForEvent iterates over LB-57.
-func (s *Webhooks) AllActiveForEvent(ctx context.Context, account lb.AccountID, et lb.EventType, opts ...table.ListOption) iter.Seq2[lb.Webhook, error] {
-	return table.RunPages(ctx, s.allActiveForEvent, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Webhook], error) {
-		return s.ListActiveForEvent(ctx, account, et, o...)
-	}, opts...)
 }

@@ -242,8 +242,8 @@ func costAccounts(t *testing.T, r *costRun) {
 		return page(s.Accounts.ByType.List(c, lb.Account{AccountType: lb.AccountSubsidiary})).of(2)
 	})
 	r.m(t, "Accounts.ByType.All", "2 accounts, 1 page", func() error { return drain(2, s.Accounts.ByType.All(c, lb.Account{AccountType: lb.AccountSubsidiary})) })
-	r.m(t, "Accounts.ListSubtree", "a page of 4", func() error { return page(s.Accounts.ListSubtree(c, "/acme/")).of(4) })
-	r.m(t, "Accounts.AllSubtree", "4 accounts, 1 page", func() error { return drain(4, s.Accounts.AllSubtree(c, "/acme/")) })
+	r.m(t, "Accounts.Subtree.List", "a page of 4", func() error { return page(s.Accounts.Subtree.List(c, lb.Account{AccountPath: "/acme/"})).of(4) })
+	r.m(t, "Accounts.Subtree.All", "4 accounts, 1 page", func() error { return drain(4, s.Accounts.Subtree.All(c, lb.Account{AccountPath: "/acme/"})) })
 	r.m(t, "Accounts.Update", "the name", func() error {
 		_, err := s.Accounts.Update(c, "sub", func(a *lb.Account) error { a.AccountName = "Acme Europe"; return nil })
 		return err
@@ -644,11 +644,11 @@ func costKeysHooks(t *testing.T, r *costRun) {
 	r.m(t, "Webhooks.Get", "", func() error { _, err := s.Webhooks.Get(c, "kw1"); return err })
 	r.m(t, "Webhooks.Active.List", "a page of 2", func() error { return page(s.Webhooks.Active.List(c, lb.Webhook{AccountID: "ka1"})).of(2) })
 	r.m(t, "Webhooks.Active.All", "2 webhooks, 1 page", func() error { return drain(2, s.Webhooks.Active.All(c, lb.Webhook{AccountID: "ka1"})) })
-	r.m(t, "Webhooks.ListActiveForEvent", "a page of 1 (of 2 read)", func() error {
-		return page(s.Webhooks.ListActiveForEvent(c, "ka1", "sync.completed")).of(1)
+	r.m(t, "Webhooks.ActiveForEvent.List", "a page of 1 (of 2 read)", func() error {
+		return page(s.Webhooks.ActiveForEvent.List(c, lb.Webhook{AccountID: "ka1", Events: []string{string("sync.completed")}})).of(1)
 	})
-	r.m(t, "Webhooks.AllActiveForEvent", "1 webhook (of 2 read), 1 page", func() error {
-		return drain(1, s.Webhooks.AllActiveForEvent(c, "ka1", "sync.completed"))
+	r.m(t, "Webhooks.ActiveForEvent.All", "1 webhook (of 2 read), 1 page", func() error {
+		return drain(1, s.Webhooks.ActiveForEvent.All(c, lb.Webhook{AccountID: "ka1", Events: []string{string("sync.completed")}}))
 	})
 	r.m(t, "Webhooks.Update", "activates it (its index entry is added)", func() error {
 		_, err := s.Webhooks.Update(c, "kw3", func(w *lb.Webhook) error { w.IsActive = true; return nil })

@@ -190,7 +190,7 @@ func TestWebhookSoftDelete_LB67(t *testing.T) {
 	if diff := cmp.Diff([]lb.WebhookID{"w2"}, ids(collect(t, p, err), wid)); diff != "" {
 		t.Errorf("LB-67 active after delete (-want +got):\n%s", diff)
 	}
-	p, err = f.Webhooks.ListActiveForEvent(c, "a1", "sync.completed")
+	p, err = f.Webhooks.ActiveForEvent.List(c, lb.Webhook{AccountID: "a1", Events: []string{string("sync.completed")}})
 	if diff := cmp.Diff([]lb.WebhookID{"w2"}, ids(collect(t, p, err), wid)); diff != "" {
 		t.Errorf("LB-67 active for event after delete (-want +got):\n%s", diff)
 	}
@@ -274,7 +274,7 @@ func TestAccountsUpdateDelete_LB63(t *testing.T) {
 	// No new child under a deleted account.
 	wantIs(t, f.Accounts.Create(c, &lb.Account{AccountID: "lyon", AccountName: "Lyon", ParentAccountID: "div",
 		AccountPath: "/acme/eu/retail/lyon/", AccountType: lb.AccountLocation, Level: 3}), table.ErrNotFound)
-	p, err := f.Accounts.ListSubtree(c, "/acme/eu/")
+	p, err := f.Accounts.Subtree.List(c, lb.Account{AccountPath: "/acme/eu/"})
 	if diff := cmp.Diff([]lb.AccountID{"sub", "loc2"}, acctIDs(collect(t, p, err))); diff != "" {
 		t.Errorf("LB-63 subtree after delete (-want +got):\n%s", diff)
 	}
@@ -380,7 +380,7 @@ func TestAccountsMoveSubtreeResumable_LB63(t *testing.T) {
 	if diff := cmp.Diff(want, pathsOf(t, f.Store, "sub", "div", "loc", "loc2", "desk07", "subx", "root")); diff != "" {
 		t.Errorf("LB-63 paths after move (-want +got):\n%s", diff)
 	}
-	all, err := table.Collect(f.Accounts.AllSubtree(c, "/other/", table.Limit(10)))
+	all, err := table.Collect(f.Accounts.Subtree.All(c, lb.Account{AccountPath: "/other/"}, table.Limit(10)))
 	must(t, err)
 	if len(all) != 1+4+30 || all[0].AccountID != "other" || all[1].AccountID != "sub" {
 		t.Errorf("LB-63 subtree of /other/: %d accounts %v", len(all), acctIDs(all))
@@ -390,7 +390,7 @@ func TestAccountsMoveSubtreeResumable_LB63(t *testing.T) {
 			t.Errorf("LB-63: %s listed under /other/ with path %s", x.AccountID, x.AccountPath)
 		}
 	}
-	p, err = f.Accounts.ListSubtree(c, "/acme/")
+	p, err = f.Accounts.Subtree.List(c, lb.Account{AccountPath: "/acme/"})
 	if diff := cmp.Diff([]lb.AccountID{"root", "subx"}, acctIDs(collect(t, p, err))); diff != "" {
 		t.Errorf("LB-63 old tree after move (-want +got):\n%s", diff)
 	}
