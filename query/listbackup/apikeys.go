@@ -276,7 +276,7 @@ func (s *Webhooks) Update(ctx context.Context, id lb.WebhookID, change func(*lb.
 // refuse a webhook already deleted, and to give the write the version it
 // is conditioned on) and one conditional UpdateItem
 // (table.Entity.Update) that also removes the
-// webhook's GSI1 entry, so ListActive and ListActiveForEvent (LB-56,
+// webhook's GSI1 entry, so Active and ActiveForEvent (LB-56,
 // LB-57) no longer return it and no delivery is sent to it. The item stays
 // in the table (delivery history, audit) but Get, Update and Delete treat
 // it as missing. Errors: *table.ValidationError, table.ErrNotFound
