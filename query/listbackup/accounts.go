@@ -233,10 +233,15 @@ type Teams struct {
 	//
 	//	page, err := s.Teams.ByAccount.List(ctx, lb.Team{AccountID: a})
 	ByAccount *table.Pattern[lb.Team]
+	// ByID reads a team (LB-13): GetItem PK = TEAM#{teamId}, SK = TEAM.
+	// Errors: *table.ValidationError, table.ErrNotFound.
+	//
+	//	t, err := s.Teams.ByID.Get(ctx, lb.Team{TeamID: id})
+	ByID *table.Pattern[lb.Team]
 
-	create, get, update, delete, setMemberRole table.Op
-	e                                          *entities
-	acct                                       lb.AccountID // set: the view of one account (Store.ForAccount)
+	create, update, delete, setMemberRole table.Op
+	e                                     *entities
+	acct                                  lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newTeams(e *entities) *Teams {
@@ -244,8 +249,9 @@ func newTeams(e *entities) *Teams {
 		ByAccount: table.NewPattern(e.teams, table.PatternDef[lb.Team]{ID: "LB-12", Name: "listbackup.Teams.ByAccount",
 			Doc: "An account's teams.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true,
 			Check: func(t *lb.Team) error { return t.AccountID.Validate("accountId") }}),
-		create:        table.NewOp(e.t, "LB-13", "listbackup.Teams.Create"),
-		get:           table.NewOp(e.t, "LB-13", "listbackup.Teams.Get"),
+		create: table.NewOp(e.t, "LB-13", "listbackup.Teams.Create"),
+		ByID: table.NewPattern(e.teams, table.PatternDef[lb.Team]{ID: "LB-13", Name: "listbackup.Teams.ByID",
+			Doc: "A team.", Reads: table.ReadOne, Check: func(t *lb.Team) error { return t.TeamID.Validate("teamId") }}),
 		update:        table.NewOp(e.t, "LB-64", "listbackup.Teams.Update"),
 		delete:        table.NewOp(e.t, "LB-64", "listbackup.Teams.Delete"),
 		setMemberRole: table.NewOp(e.t, "LB-64", "listbackup.Teams.SetMemberRole"),
@@ -255,7 +261,7 @@ func newTeams(e *entities) *Teams {
 // in returns the teams of account acct alone.
 func (s *Teams) in(acct lb.AccountID) *Teams {
 	c := *s
-	c.acct, c.ByAccount = acct, s.ByAccount.In(string(acct))
+	c.acct, c.ByAccount, c.ByID = acct, s.ByAccount.In(string(acct)), s.ByID.In(string(acct))
 	return &c
 }
 
@@ -266,17 +272,5 @@ func (s *Teams) in(acct lb.AccountID) *Teams {
 func (s *Teams) Create(ctx context.Context, t *lb.Team) error {
 	return s.create.Do(ctx, func(ctx context.Context) error {
 		return s.v().Create(ctx, t)
-	})
-}
-
-// Get returns a team by ID (LB-13): GetItem PK = TEAM#{teamId}, SK = TEAM.
-// Errors: *table.ValidationError, table.ErrNotFound.
-func (s *Teams) Get(ctx context.Context, id lb.TeamID) (lb.Team, error) {
-	return table.Run(ctx, s.get, func(ctx context.Context) (lb.Team, error) {
-		k, err := key(s.e.teams, lb.Team{TeamID: id}, id.Validate("teamId"))
-		if err != nil {
-			return lb.Team{}, err
-		}
-		return s.v().Get(ctx, k)
 	})
 }

@@ -130,7 +130,7 @@ func TestTeams_LB12_LB13(t *testing.T) {
 	if diff := cmp.Diff([]lb.TeamID{"t1", "t2"}, ids(collect(t, p, err), func(x lb.Team) lb.TeamID { return x.TeamID })); diff != "" {
 		t.Errorf("LB-12 (-want +got):\n%s", diff)
 	}
-	tm, err := f.Teams.Get(c, "t1") // LB-13
+	tm, err := f.Teams.ByID.Get(c, lb.Team{TeamID: "t1"}) // LB-13
 	must(t, err)
 	if tm.TeamName != "Team t1" || len(tm.Members) != 1 || tm.Members[0].Role != lb.TeamRoleLead {
 		t.Errorf("LB-13: %+v", tm)
@@ -157,7 +157,7 @@ func TestAccountsBadInputSendsNothing_LB5_LB6_LB7_LB8_LB9_LB10_LB11_LB12_LB13(t 
 	wantInvalid(t, err, "userId")
 	_, err = f.Teams.ByAccount.List(c, lb.Team{AccountID: "a1"}, table.Limit(5000))
 	wantInvalid(t, err, "limit")
-	_, err = f.Teams.Get(c, "")
+	_, err = f.Teams.ByID.Get(c, lb.Team{})
 	wantInvalid(t, err, "teamId")
 	bad := &lb.Account{AccountID: "x", AccountName: "X", AccountPath: "/x/", AccountType: lb.AccountDivision, Level: 1}
 	wantInvalid(t, f.Accounts.Create(c, bad), "parentAccountId")

@@ -24,10 +24,16 @@ type APIKeys struct {
 	//
 	//	page, err := s.APIKeys.ByAccount.List(ctx, lb.APIKey{AccountID: a, Status: lb.APIKeyActive})
 	ByAccount *table.Pattern[lb.APIKey]
+	// ByID reads an API key (LB-53, the read beside it): GetItem
+	// PK = APIKEY#{apiKeyId}. Errors: *table.ValidationError,
+	// table.ErrNotFound.
+	//
+	//	k, err := s.APIKeys.ByID.Get(ctx, lb.APIKey{APIKeyID: id})
+	ByID *table.Pattern[lb.APIKey]
 
-	validate, get, revoke, touchLastUsed, create table.Op
-	e                                            *entities
-	acct                                         lb.AccountID // set: the view of one account (Store.ForAccount)
+	validate, revoke, touchLastUsed, create table.Op
+	e                                       *entities
+	acct                                    lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newAPIKeys(e *entities) *APIKeys {
@@ -41,9 +47,10 @@ func newAPIKeys(e *entities) *APIKeys {
 				}
 				return k.Status.Check("status")
 			}}),
-		create:        table.NewOp(e.t, "LB-52", "listbackup.APIKeys.Create"),
-		validate:      table.NewOp(e.t, "LB-52", "listbackup.APIKeys.Validate"),
-		get:           table.NewOp(e.t, "LB-53", "listbackup.APIKeys.Get"),
+		create:   table.NewOp(e.t, "LB-52", "listbackup.APIKeys.Create"),
+		validate: table.NewOp(e.t, "LB-52", "listbackup.APIKeys.Validate"),
+		ByID: table.NewPattern(e.apiKeys, table.PatternDef[lb.APIKey]{ID: "LB-53", Name: "listbackup.APIKeys.ByID",
+			Doc: "An API key.", Reads: table.ReadOne, Check: func(k *lb.APIKey) error { return k.APIKeyID.Validate("apiKeyId") }}),
 		revoke:        table.NewOp(e.t, "LB-54", "listbackup.APIKeys.Revoke"),
 		touchLastUsed: table.NewOp(e.t, "LB-52", "listbackup.APIKeys.TouchLastUsed"),
 	}
@@ -52,7 +59,7 @@ func newAPIKeys(e *entities) *APIKeys {
 // in returns the API keys of account acct alone.
 func (s *APIKeys) in(acct lb.AccountID) *APIKeys {
 	c := *s
-	c.acct, c.ByAccount = acct, s.ByAccount.In(string(acct))
+	c.acct, c.ByAccount, c.ByID = acct, s.ByAccount.In(string(acct)), s.ByID.In(string(acct))
 	return &c
 }
 
@@ -111,20 +118,6 @@ func (s *APIKeys) Validate(ctx context.Context, key string) (lb.APIKey, error) {
 			return lb.APIKey{}, fmt.Errorf("validate API key %s: %w", k.APIKeyID, ErrKeyInactive)
 		}
 		return k, nil
-	})
-}
-
-// Get returns an API key by ID: GetItem PK = APIKEY#{apiKeyId}. Errors:
-// *table.ValidationError, table.ErrNotFound.
-//
-// Pattern: LB-53 (the read beside it).
-func (s *APIKeys) Get(ctx context.Context, id lb.APIKeyID) (lb.APIKey, error) {
-	return table.Run(ctx, s.get, func(ctx context.Context) (lb.APIKey, error) {
-		k, err := key(s.e.apiKeys, lb.APIKey{APIKeyID: id}, id.Validate("apiKeyId"))
-		if err != nil {
-			return lb.APIKey{}, err
-		}
-		return s.v().Get(ctx, k)
 	})
 }
 

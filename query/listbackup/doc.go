@@ -28,7 +28,7 @@
 //	                                                              GSI2 ACCTYPE#{accountType} / ACCOUNT#{accountId}              LB-7 Accounts.ByType
 //	                                                              GSI3 TREE#{first path segment} / PATH#{escaped accountPath}   LB-8 Accounts.Subtree (begins_with path)
 //	UsageMetrics   ACCOUNT#{accountId} / USAGE#{metricDate}       GSI1 USAGE#{metricDate} / ACCOUNT#{accountId}                 LB-58 Usage.Metrics, LB-59 Usage.Range, LB-60 Usage.Day, LB-61 Usage.Increment
-//	Team           TEAM#{teamId} / TEAM                           GSI1 TEAMS#{accountId} / TEAM#{teamId}                        LB-13 Teams.Get, LB-12 Teams.ByAccount
+//	Team           TEAM#{teamId} / TEAM                           GSI1 TEAMS#{accountId} / TEAM#{teamId}                        LB-13 Teams.ByID, LB-12 Teams.ByAccount
 //	Source         SOURCE#{sourceId} / SOURCE                     GSI1 SOURCES#{accountId} / PLATFORM#{platform}#{sourceId}     LB-14 Sources.Get, LB-15 Sources.ByAccount, LB-16 Sources.ByPlatform
 //	                                                              GSI2 SOURCES#{accountId} / STATUS#{status}#{sourceId}         LB-17 Sources.ByStatus
 //	OAuthToken     SOURCE#{sourceId} / OAUTH                      GSI1 OAUTH#{accountId} / PLATFORM#{platform}#{sourceId}       LB-32 OAuthTokens.Get/Refresh, LB-33 OAuthTokens.ListByPlatform
@@ -37,7 +37,7 @@
 //	Activity       ACTIVITY#{accountId} / EVT#{createdAt}#{eventId}  GSI1 ACTUSER#{userId} / {createdAt}#{eventId}                 LB-18 Activities.ByAccount, LB-19 ByUser
 //	                                                              GSI2 ACTRES#{accountId}#{resourceType} / {createdAt}#{id}     LB-20 Activities.ByResourceType
 //	                                                              GSI3 ACTEVT#{accountId}#{eventType} / {createdAt}#{id}        LB-21 Activities.ByEventType; ttl = createdAt+90d: LB-22
-//	Job            JOB#{jobId} / JOB                              GSI1 JOBS#{accountId} / CREATED#{createdAt}#{jobId}           LB-24 Jobs.Get, LB-23 Jobs.ByAccount
+//	Job            JOB#{jobId} / JOB                              GSI1 JOBS#{accountId} / CREATED#{createdAt}#{jobId}           LB-24 Jobs.ByID, LB-23 Jobs.ByAccount
 //	                                                              GSI2 JOBS#{accountId} / STATUS#{status}#{createdAt}#{jobId}   LB-25 Jobs.ByStatus
 //	                                                              GSI3 SRCJOBS#{sourceId} / {createdAt}#{jobId}                 LB-26 Jobs.BySource
 //	Connection     CONN#{connectionId} / CONN                     GSI1 CONNS#{accountId} / PLATFORM#{platform}#{connectionId}   LB-27 Connections.Get, LB-28 Connections.ByAccountPlatform
