@@ -78,6 +78,10 @@ type PatternDef[T any] struct {
 	// holds this entity's items alone, listed whole or narrowed by its
 	// leading sort-key field.
 	WholeWhenUnset bool
+	// WholeKeyBegins, with SortPrefix, reads every sort key beginning with
+	// the one the call's fields build whole (begins_with), not only the
+	// key equal to it: a tree path and every path below it.
+	WholeKeyBegins bool
 	// RangeOn names the sort-key field a Between's bounds range over
 	// when they need not build whole sort keys: each bound sets the
 	// fields before it (the same in both) and, unless open, RangeOn
@@ -94,6 +98,12 @@ type PatternDef[T any] struct {
 	// fewer items than its limit; the cursor still continues correctly).
 	// A field the call leaves zero filters nothing.
 	FilterOn []string
+	// FilterContains names list or set attributes a Query's items must
+	// contain the value of its field in the call's fields (a slice of one
+	// value): contains(attribute, value), a FilterExpression as FilterOn's
+	// ([Query.FilterContains]). A field the call leaves empty filters
+	// nothing; one of more values is a *[ValidationError].
+	FilterContains []string
 	// Keep, if set, is an application's rule of which items a read
 	// returns, given the call's fields (a soft-deleted item, another
 	// owner's): an item it refuses is left out of a page (which may then
@@ -133,6 +143,7 @@ type Pattern[T any] struct {
 	pk, sk  keytmpl.Template
 	methods [5]string // call names: Get, List, All, Between, AllBetween
 	filter  [][]int   // the field index of each FilterOn attribute
+	has     [][]int   // the field index of each FilterContains attribute
 	scope   *string   // the tenant of a scoped view ([Pattern.In]); nil: unscoped
 }
 
@@ -172,8 +183,15 @@ func NewPattern[T any](e *Entity[T], def PatternDef[T]) *Pattern[T] {
 		}
 		p.filter = append(p.filter, fi.Index)
 	}
-	if def.WholeWhenUnset && !def.SortPrefix {
-		fail("WholeWhenUnset narrows a SortPrefix read: set SortPrefix")
+	if (def.WholeWhenUnset || def.WholeKeyBegins) && !def.SortPrefix {
+		fail("WholeWhenUnset and WholeKeyBegins change a SortPrefix read: set SortPrefix")
+	}
+	for _, a := range def.FilterContains {
+		fi, ok := fields[a]
+		if !ok || fi.Typ.Kind() != reflect.Slice {
+			fail("FilterContains %q is not a slice attribute of the type", a)
+		}
+		p.has = append(p.has, fi.Index)
 	}
 	if def.RangeOn != "" && !slices.Contains(p.sk.Attrs(), def.RangeOn) {
 		fail("RangeOn %q is no field of the sort key (%s)", def.RangeOn, keytmpl.JoinAttrs(p.sk.Attrs()))
@@ -248,6 +266,9 @@ func (p *Pattern[T]) Info() PatternInfo {
 	if len(d.FilterOn) > 0 {
 		filter = ", filter " + strings.Join(d.FilterOn, " = , ") + " ="
 	}
+	for _, a := range d.FilterContains {
+		filter += ", filter contains(" + a + ")"
+	}
 	if d.Reads&ReadPage != 0 {
 		c := fmt.Sprintf("%s PK = %s", query, pk)
 		if pre, whole, err := p.sk.Prefix(nil); d.SortFrom {
@@ -256,6 +277,9 @@ func (p *Pattern[T]) Info() PatternInfo {
 			c += ", SK begins_with " + tp.SK + " up to its first field not set"
 			if d.WholeWhenUnset {
 				c += " (none when no field is set)"
+			}
+			if d.WholeKeyBegins {
+				c += " (or whole)"
 			}
 		} else if !d.WholePartition && err == nil && pre != "" {
 			c += map[bool]string{true: ", SK = ", false: ", SK begins_with "}[whole] + pre
@@ -346,7 +370,7 @@ func (p *Pattern[T]) Query(fields T) Query {
 		q.SK = SKCond{}
 	}
 	if p.def.SortPrefix && q.err == nil {
-		if sk, err := p.e.decl.PrefixCond(p.sk, reflect.ValueOf(&fields).Elem(), p.def.WholeWhenUnset); err != nil {
+		if sk, err := p.e.decl.PrefixCond(p.sk, reflect.ValueOf(&fields).Elem(), p.def.WholeWhenUnset, p.def.WholeKeyBegins); err != nil {
 			q.err = opErr("partition", p.e.def.Type, Key{}, err)
 		} else {
 			q.SK = sk
@@ -366,6 +390,22 @@ func (p *Pattern[T]) Query(fields T) Query {
 	if p.def.SortFrom && q.err == nil {
 		sk, err := p.e.decl.From(p.e.def.Type, p.def.Index, reflect.ValueOf(&fields).Elem())
 		q.SK, q.err = sk, opErr("partition", p.e.def.Type, Key{}, err)
+	}
+	if len(p.has) > 0 && q.err == nil {
+		v := reflect.ValueOf(&fields).Elem()
+		for i, a := range p.def.FilterContains {
+			f, err := v.FieldByIndexErr(p.has[i])
+			switch {
+			case err != nil || f.Len() == 0:
+			case f.Len() > 1:
+				q.err = opErr("partition", p.e.def.Type, Key{}, &ValidationError{Entity: p.e.def.Type, Field: a, Reason: fmt.Sprintf("%d values: a filter contains one", f.Len())})
+			default:
+				if q.FilterContains == nil {
+					q.FilterContains = map[string]any{}
+				}
+				q.FilterContains[a] = f.Index(0).Interface()
+			}
+		}
 	}
 	q.Desc, q.Limit, q.Consistent = p.def.Desc, p.def.Limit, p.def.Consistent
 	return p.scoped(q)

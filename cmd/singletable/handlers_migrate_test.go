@@ -194,7 +194,7 @@ func TestMigrateCommandHandlersDeployment_LB5_LB6_LB8_LB28(t *testing.T) {
 	if err != nil || !slices.Equal(kidIDs, []string{string(pro), "account:cccccccc-0000-4000-8000-000000000003"}) {
 		t.Errorf("LB-6 children of the root: %v, %v", kidIDs, err)
 	}
-	tree, err := s.Accounts.ListSubtree(c, paths[string(root)]) // LB-8
+	tree, err := s.Accounts.Subtree.List(c, lb.Account{AccountPath: paths[string(root)]}) // LB-8
 	var got []string
 	for _, x := range tree.Items {
 		got = append(got, string(x.AccountID))
@@ -202,7 +202,7 @@ func TestMigrateCommandHandlersDeployment_LB5_LB6_LB8_LB28(t *testing.T) {
 	if err != nil || len(got) != 4 {
 		t.Errorf("LB-8 the root's subtree: %v, %v; want all 4 accounts", got, err)
 	}
-	under, err := s.Accounts.ListSubtree(c, paths[string(pro)])
+	under, err := s.Accounts.Subtree.List(c, lb.Account{AccountPath: paths[string(pro)]})
 	if err != nil || len(under.Items) != 2 {
 		t.Errorf("LB-8 the pro account's subtree: %d accounts, %v; want it and its child", len(under.Items), err)
 	}

@@ -51,7 +51,7 @@ func queue(ctx context.Context, s *listbackup.Store, _ time.Time, _ lb.Date) err
 			}
 		}
 	}
-	j, err := s.Jobs.Get(ctx, "nightly-sync")
+	j, err := s.Jobs.ByID.Get(ctx, lb.Job{JobID: "nightly-sync"})
 	step("LB-84", "job after two failures, maxRetries 1", fmt.Sprintf("retryCount %d, %v", j.RetryCount, err))
 	return err
 }

@@ -108,13 +108,14 @@ func (d *Decl) SortPrefix(sk keytmpl.Template, v reflect.Value) (p string, whole
 // PrefixCond returns the sort condition of the prefix v's leading sort-key
 // fields build on sk (a declared pattern's SortPrefix); with
 // wholeWhenUnset, none (the whole partition) when v sets none of sk's
-// fields (a declared pattern's WholeWhenUnset).
-func (d *Decl) PrefixCond(sk keytmpl.Template, v reflect.Value, wholeWhenUnset bool) (ddb.SKCond, error) {
+// fields (WholeWhenUnset); with wholeBegins, begins_with a whole key
+// rather than equal to it (WholeKeyBegins).
+func (d *Decl) PrefixCond(sk keytmpl.Template, v reflect.Value, wholeWhenUnset, wholeBegins bool) (ddb.SKCond, error) {
 	p, whole, av, err := d.SortPrefix(sk, v)
 	if err == nil && wholeWhenUnset && !slices.ContainsFunc(sk.Attrs(), func(a string) bool { _, ok := av[a]; return ok }) {
 		return ddb.SKCond{}, nil
 	}
-	return prefixCond(p, whole), err
+	return prefixCond(p, whole && !wholeBegins), err
 }
 
 // Range returns the sort condition of index ix from the keys from's

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
 
 	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/table"
@@ -30,14 +29,21 @@ type Accounts struct {
 	//
 	//	page, err := s.Accounts.Children.List(ctx, lb.Account{ParentAccountID: p})
 	Children *table.Pattern[lb.Account]
+	// Subtree lists the accounts at or below a path, in path order
+	// (LB-8): Query GSI3 PK = TREE#{first path segment}, SK begins_with
+	// PATH#{accountPath}. The path ends with '/', so /root/sub/ does not
+	// match /root/subsidiary/. Errors: *table.ValidationError,
+	// table.ErrInvalidCursor.
+	//
+	//	page, err := s.Accounts.Subtree.List(ctx, lb.Account{AccountPath: "/root/eu/"})
+	Subtree *table.Pattern[lb.Account]
 
-	create, get, listSubtree, update, delete, move, allSubtree table.Op
-	e                                                          *entities
+	create, get, update, delete, move table.Op
+	e                                 *entities
 }
 
 func newAccounts(e *entities) *Accounts {
 	return &Accounts{e: e,
-		allSubtree: table.NewOp(e.t, "LB-8", "listbackup.Accounts.AllSubtree"),
 		ByType: table.NewPattern(e.accounts, table.PatternDef[lb.Account]{ID: "LB-7", Name: "listbackup.Accounts.ByType",
 			Doc: "The accounts of a type, by ID.", Reads: table.ReadPage, Index: table.GSI2, WholePartition: true,
 			Check: func(a *lb.Account) error { return a.AccountType.Check("accountType") }}),
@@ -50,12 +56,15 @@ func newAccounts(e *entities) *Accounts {
 				}
 				return a.AccountType.Check("accountType")
 			}}),
-		create:      table.NewOp(e.t, "LB-63", "listbackup.Accounts.Create"),
-		get:         table.NewOp(e.t, "LB-5", "listbackup.Accounts.Get"),
-		listSubtree: table.NewOp(e.t, "LB-8", "listbackup.Accounts.ListSubtree"),
-		update:      table.NewOp(e.t, "LB-63", "listbackup.Accounts.Update"),
-		delete:      table.NewOp(e.t, "LB-63", "listbackup.Accounts.Delete"),
-		move:        table.NewOp(e.t, "LB-63", "listbackup.Accounts.Move"),
+		Subtree: table.NewPattern(e.accounts, table.PatternDef[lb.Account]{ID: "LB-8", Name: "listbackup.Accounts.Subtree",
+			Doc: "The accounts at or below a path, in path order.", Reads: table.ReadPage, Index: table.GSI3,
+			SortPrefix: true, WholeKeyBegins: true,
+			Check: func(a *lb.Account) error { return lb.CheckPath("accountPath", a.AccountPath) }}),
+		create: table.NewOp(e.t, "LB-63", "listbackup.Accounts.Create"),
+		get:    table.NewOp(e.t, "LB-5", "listbackup.Accounts.Get"),
+		update: table.NewOp(e.t, "LB-63", "listbackup.Accounts.Update"),
+		delete: table.NewOp(e.t, "LB-63", "listbackup.Accounts.Delete"),
+		move:   table.NewOp(e.t, "LB-63", "listbackup.Accounts.Move"),
 	}
 }
 
@@ -114,34 +123,6 @@ func (s *Accounts) Get(ctx context.Context, id lb.AccountID) (lb.Account, error)
 		}
 		return a, err
 	})
-}
-
-// ListSubtree returns one page of the accounts at or below path, in path
-// order (LB-8): Query GSI3 PK = TREE#{first path segment}, SK begins_with
-// PATH#{path}. path ends with '/', so /root/sub/ does not match
-// /root/subsidiary/. Errors: *table.ValidationError,
-// table.ErrInvalidCursor.
-func (s *Accounts) ListSubtree(ctx context.Context, path string, opts ...table.ListOption) (table.Page[lb.Account], error) {
-	return table.Run(ctx, s.listSubtree, func(ctx context.Context) (table.Page[lb.Account], error) {
-		if err := lb.CheckPath("accountPath", path); err != nil {
-			return table.Page[lb.Account]{}, err
-		}
-		// The whole path is the prefix: the GSI3 key an account at path
-		// has, its sort key not followed by a delimiter.
-		ks, err := s.e.accounts.IndexKeysOf(&lb.Account{AccountPath: path})
-		if err != nil {
-			return table.Page[lb.Account]{}, err
-		}
-		k := ks[table.GSI3]
-		return s.e.accounts.List(ctx, table.Query{Index: table.GSI3, PK: k.PK, SK: table.SKBeginsWith(k.SK)}, opts...)
-	})
-}
-
-// AllSubtree iterates over the accounts at or below path (LB-8).
-func (s *Accounts) AllSubtree(ctx context.Context, path string, opts ...table.ListOption) iter.Seq2[lb.Account, error] {
-	return table.RunPages(ctx, s.allSubtree, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Account], error) {
-		return s.ListSubtree(ctx, path, o...)
-	}, opts...)
 }
 
 // Memberships serves LB-9..LB-11: a user's accounts, an account's users,
@@ -242,10 +223,15 @@ type Teams struct {
 	//
 	//	page, err := s.Teams.ByAccount.List(ctx, lb.Team{AccountID: a})
 	ByAccount *table.Pattern[lb.Team]
+	// ByID reads a team (LB-13): GetItem PK = TEAM#{teamId}, SK = TEAM.
+	// Errors: *table.ValidationError, table.ErrNotFound.
+	//
+	//	t, err := s.Teams.ByID.Get(ctx, lb.Team{TeamID: id})
+	ByID *table.Pattern[lb.Team]
 
-	create, get, update, delete, setMemberRole table.Op
-	e                                          *entities
-	acct                                       lb.AccountID // set: the view of one account (Store.ForAccount)
+	create, update, delete, setMemberRole table.Op
+	e                                     *entities
+	acct                                  lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newTeams(e *entities) *Teams {
@@ -253,8 +239,9 @@ func newTeams(e *entities) *Teams {
 		ByAccount: table.NewPattern(e.teams, table.PatternDef[lb.Team]{ID: "LB-12", Name: "listbackup.Teams.ByAccount",
 			Doc: "An account's teams.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true,
 			Check: func(t *lb.Team) error { return t.AccountID.Validate("accountId") }}),
-		create:        table.NewOp(e.t, "LB-13", "listbackup.Teams.Create"),
-		get:           table.NewOp(e.t, "LB-13", "listbackup.Teams.Get"),
+		create: table.NewOp(e.t, "LB-13", "listbackup.Teams.Create"),
+		ByID: table.NewPattern(e.teams, table.PatternDef[lb.Team]{ID: "LB-13", Name: "listbackup.Teams.ByID",
+			Doc: "A team.", Reads: table.ReadOne, Check: func(t *lb.Team) error { return t.TeamID.Validate("teamId") }}),
 		update:        table.NewOp(e.t, "LB-64", "listbackup.Teams.Update"),
 		delete:        table.NewOp(e.t, "LB-64", "listbackup.Teams.Delete"),
 		setMemberRole: table.NewOp(e.t, "LB-64", "listbackup.Teams.SetMemberRole"),
@@ -264,7 +251,7 @@ func newTeams(e *entities) *Teams {
 // in returns the teams of account acct alone.
 func (s *Teams) in(acct lb.AccountID) *Teams {
 	c := *s
-	c.acct, c.ByAccount = acct, s.ByAccount.In(string(acct))
+	c.acct, c.ByAccount, c.ByID = acct, s.ByAccount.In(string(acct)), s.ByID.In(string(acct))
 	return &c
 }
 
@@ -275,17 +262,5 @@ func (s *Teams) in(acct lb.AccountID) *Teams {
 func (s *Teams) Create(ctx context.Context, t *lb.Team) error {
 	return s.create.Do(ctx, func(ctx context.Context) error {
 		return s.v().Create(ctx, t)
-	})
-}
-
-// Get returns a team by ID (LB-13): GetItem PK = TEAM#{teamId}, SK = TEAM.
-// Errors: *table.ValidationError, table.ErrNotFound.
-func (s *Teams) Get(ctx context.Context, id lb.TeamID) (lb.Team, error) {
-	return table.Run(ctx, s.get, func(ctx context.Context) (lb.Team, error) {
-		k, err := key(s.e.teams, lb.Team{TeamID: id}, id.Validate("teamId"))
-		if err != nil {
-			return lb.Team{}, err
-		}
-		return s.v().Get(ctx, k)
 	})
 }

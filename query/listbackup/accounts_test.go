@@ -55,8 +55,12 @@ func TestAccountsHierarchy_LB5_LB6_LB7_LB8(t *testing.T) {
 		{"LB-7 subsidiaries", func() (table.Page[lb.Account], error) {
 			return f.Accounts.ByType.List(c, lb.Account{AccountType: lb.AccountSubsidiary})
 		}, []lb.AccountID{"sub", "subx"}},
-		{"LB-8 subtree /acme/eu/", func() (table.Page[lb.Account], error) { return f.Accounts.ListSubtree(c, "/acme/eu/") }, []lb.AccountID{"sub", "loc2", "div", "loc"}},
-		{"LB-8 whole tree", func() (table.Page[lb.Account], error) { return f.Accounts.ListSubtree(c, "/acme/") }, []lb.AccountID{"root", "sub", "loc2", "div", "loc", "subx"}},
+		{"LB-8 subtree /acme/eu/", func() (table.Page[lb.Account], error) {
+			return f.Accounts.Subtree.List(c, lb.Account{AccountPath: "/acme/eu/"})
+		}, []lb.AccountID{"sub", "loc2", "div", "loc"}},
+		{"LB-8 whole tree", func() (table.Page[lb.Account], error) {
+			return f.Accounts.Subtree.List(c, lb.Account{AccountPath: "/acme/"})
+		}, []lb.AccountID{"root", "sub", "loc2", "div", "loc", "subx"}},
 	}
 	for _, tc := range cases {
 		p, err := tc.got()
@@ -65,7 +69,7 @@ func TestAccountsHierarchy_LB5_LB6_LB7_LB8(t *testing.T) {
 		}
 	}
 	// LB-8 paged with the iterator: 2 per page, same result.
-	all, err := table.Collect(f.Accounts.AllSubtree(c, "/acme/eu/", table.Limit(2)))
+	all, err := table.Collect(f.Accounts.Subtree.All(c, lb.Account{AccountPath: "/acme/eu/"}, table.Limit(2)))
 	must(t, err)
 	if diff := cmp.Diff([]lb.AccountID{"sub", "loc2", "div", "loc"}, acctIDs(all)); diff != "" {
 		t.Errorf("LB-8 iterator (-want +got):\n%s", diff)
@@ -126,7 +130,7 @@ func TestTeams_LB12_LB13(t *testing.T) {
 	if diff := cmp.Diff([]lb.TeamID{"t1", "t2"}, ids(collect(t, p, err), func(x lb.Team) lb.TeamID { return x.TeamID })); diff != "" {
 		t.Errorf("LB-12 (-want +got):\n%s", diff)
 	}
-	tm, err := f.Teams.Get(c, "t1") // LB-13
+	tm, err := f.Teams.ByID.Get(c, lb.Team{TeamID: "t1"}) // LB-13
 	must(t, err)
 	if tm.TeamName != "Team t1" || len(tm.Members) != 1 || tm.Members[0].Role != lb.TeamRoleLead {
 		t.Errorf("LB-13: %+v", tm)
@@ -143,9 +147,9 @@ func TestAccountsBadInputSendsNothing_LB5_LB6_LB7_LB8_LB9_LB10_LB11_LB12_LB13(t 
 	wantInvalid(t, err, "accountType")
 	_, err = f.Accounts.ByType.List(c, lb.Account{AccountType: ""})
 	wantInvalid(t, err, "accountType")
-	_, err = f.Accounts.ListSubtree(c, "/acme/eu") // no trailing slash
+	_, err = f.Accounts.Subtree.List(c, lb.Account{AccountPath: "/acme/eu"}) // no trailing slash
 	wantInvalid(t, err, "accountPath")
-	_, err = f.Accounts.ListSubtree(c, "/acme//")
+	_, err = f.Accounts.Subtree.List(c, lb.Account{AccountPath: "/acme//"})
 	wantInvalid(t, err, "accountPath")
 	_, err = f.Memberships.ByAccount.List(c, lb.Membership{AccountID: "a1", Role: "boss"})
 	wantInvalid(t, err, "role")
@@ -153,7 +157,7 @@ func TestAccountsBadInputSendsNothing_LB5_LB6_LB7_LB8_LB9_LB10_LB11_LB12_LB13(t 
 	wantInvalid(t, err, "userId")
 	_, err = f.Teams.ByAccount.List(c, lb.Team{AccountID: "a1"}, table.Limit(5000))
 	wantInvalid(t, err, "limit")
-	_, err = f.Teams.Get(c, "")
+	_, err = f.Teams.ByID.Get(c, lb.Team{})
 	wantInvalid(t, err, "teamId")
 	bad := &lb.Account{AccountID: "x", AccountName: "X", AccountPath: "/x/", AccountType: lb.AccountDivision, Level: 1}
 	wantInvalid(t, f.Accounts.Create(c, bad), "parentAccountId")

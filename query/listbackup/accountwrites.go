@@ -255,7 +255,7 @@ func sameMove(a, b lb.AccountMove) bool {
 func (s *Accounts) rewritePass(ctx context.Context, id lb.AccountID, mark lb.AccountMove, delta int) (int, error) {
 	rewritten, cursor := 0, ""
 	for {
-		p, err := s.ListSubtree(ctx, mark.FromPath, table.Limit(movePage), table.After(cursor))
+		p, err := s.Subtree.List(ctx, lb.Account{AccountPath: mark.FromPath}, table.Limit(movePage), table.After(cursor))
 		if err != nil {
 			return rewritten, err
 		}

@@ -90,10 +90,15 @@ type Jobs struct {
 	// table.Desc (LB-26): Query GSI3 PK = SRCJOBS#{sourceId}. Errors:
 	// *table.ValidationError, table.ErrInvalidCursor.
 	BySource *table.Pattern[lb.Job]
+	// ByID reads a job (LB-24): GetItem PK = JOB#{jobId}, SK = JOB.
+	// Errors: *table.ValidationError, table.ErrNotFound.
+	//
+	//	j, err := s.Jobs.ByID.Get(ctx, lb.Job{JobID: id})
+	ByID *table.Pattern[lb.Job]
 
-	create, get, update, delete table.Op
-	e                           *entities
-	acct                        lb.AccountID // set: the view of one account (Store.ForAccount)
+	create, update, delete table.Op
+	e                      *entities
+	acct                   lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newJobs(e *entities) *Jobs {
@@ -108,7 +113,8 @@ func newJobs(e *entities) *Jobs {
 			Doc: "A source's jobs by creation time.", Reads: table.ReadPage, Index: table.GSI3, WholePartition: true,
 			Check: func(j *lb.Job) error { return j.SourceID.Validate("sourceId") }}),
 		create: table.NewOp(e.t, "LB-24", "listbackup.Jobs.Create"),
-		get:    table.NewOp(e.t, "LB-24", "listbackup.Jobs.Get"),
+		ByID: table.NewPattern(e.jobs, table.PatternDef[lb.Job]{ID: "LB-24", Name: "listbackup.Jobs.ByID",
+			Doc: "A job.", Reads: table.ReadOne, Check: func(j *lb.Job) error { return j.JobID.Validate("jobId") }}),
 		update: table.NewOp(e.t, "LB-24", "listbackup.Jobs.Update"),
 		delete: table.NewOp(e.t, "LB-24", "listbackup.Jobs.Delete"),
 	}
@@ -117,7 +123,7 @@ func newJobs(e *entities) *Jobs {
 // in returns the jobs of account acct alone.
 func (s *Jobs) in(acct lb.AccountID) *Jobs {
 	c := *s
-	c.acct, c.ByAccount, c.ByStatus, c.BySource = acct, s.ByAccount.In(string(acct)), s.ByStatus.In(string(acct)), s.BySource.In(string(acct))
+	c.acct, c.ByAccount, c.ByStatus, c.BySource, c.ByID = acct, s.ByAccount.In(string(acct)), s.ByStatus.In(string(acct)), s.BySource.In(string(acct)), s.ByID.In(string(acct))
 	return &c
 }
 
@@ -135,18 +141,6 @@ func (s *Jobs) Create(ctx context.Context, jb *lb.Job) error {
 			jb.Priority = lb.PriorityMedium
 		}
 		return s.v().Create(ctx, jb)
-	})
-}
-
-// Get returns a job by ID (LB-24): GetItem PK = JOB#{jobId}, SK = JOB.
-// Errors: *table.ValidationError, table.ErrNotFound.
-func (s *Jobs) Get(ctx context.Context, id lb.JobID) (lb.Job, error) {
-	return table.Run(ctx, s.get, func(ctx context.Context) (lb.Job, error) {
-		k, err := key(s.e.jobs, lb.Job{JobID: id}, id.Validate("jobId"))
-		if err != nil {
-			return lb.Job{}, err
-		}
-		return s.v().Get(ctx, k)
 	})
 }
 

@@ -3,7 +3,6 @@ package listbackup
 import (
 	"context"
 	"fmt"
-	"iter"
 	"time"
 
 	"github.com/singletable/singletable/entity/lb"
@@ -25,10 +24,16 @@ type APIKeys struct {
 	//
 	//	page, err := s.APIKeys.ByAccount.List(ctx, lb.APIKey{AccountID: a, Status: lb.APIKeyActive})
 	ByAccount *table.Pattern[lb.APIKey]
+	// ByID reads an API key (LB-53, the read beside it): GetItem
+	// PK = APIKEY#{apiKeyId}. Errors: *table.ValidationError,
+	// table.ErrNotFound.
+	//
+	//	k, err := s.APIKeys.ByID.Get(ctx, lb.APIKey{APIKeyID: id})
+	ByID *table.Pattern[lb.APIKey]
 
-	validate, get, revoke, touchLastUsed, create table.Op
-	e                                            *entities
-	acct                                         lb.AccountID // set: the view of one account (Store.ForAccount)
+	validate, revoke, touchLastUsed, create table.Op
+	e                                       *entities
+	acct                                    lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newAPIKeys(e *entities) *APIKeys {
@@ -42,9 +47,10 @@ func newAPIKeys(e *entities) *APIKeys {
 				}
 				return k.Status.Check("status")
 			}}),
-		create:        table.NewOp(e.t, "LB-52", "listbackup.APIKeys.Create"),
-		validate:      table.NewOp(e.t, "LB-52", "listbackup.APIKeys.Validate"),
-		get:           table.NewOp(e.t, "LB-53", "listbackup.APIKeys.Get"),
+		create:   table.NewOp(e.t, "LB-52", "listbackup.APIKeys.Create"),
+		validate: table.NewOp(e.t, "LB-52", "listbackup.APIKeys.Validate"),
+		ByID: table.NewPattern(e.apiKeys, table.PatternDef[lb.APIKey]{ID: "LB-53", Name: "listbackup.APIKeys.ByID",
+			Doc: "An API key.", Reads: table.ReadOne, Check: func(k *lb.APIKey) error { return k.APIKeyID.Validate("apiKeyId") }}),
 		revoke:        table.NewOp(e.t, "LB-54", "listbackup.APIKeys.Revoke"),
 		touchLastUsed: table.NewOp(e.t, "LB-52", "listbackup.APIKeys.TouchLastUsed"),
 	}
@@ -53,7 +59,7 @@ func newAPIKeys(e *entities) *APIKeys {
 // in returns the API keys of account acct alone.
 func (s *APIKeys) in(acct lb.AccountID) *APIKeys {
 	c := *s
-	c.acct, c.ByAccount = acct, s.ByAccount.In(string(acct))
+	c.acct, c.ByAccount, c.ByID = acct, s.ByAccount.In(string(acct)), s.ByID.In(string(acct))
 	return &c
 }
 
@@ -115,20 +121,6 @@ func (s *APIKeys) Validate(ctx context.Context, key string) (lb.APIKey, error) {
 	})
 }
 
-// Get returns an API key by ID: GetItem PK = APIKEY#{apiKeyId}. Errors:
-// *table.ValidationError, table.ErrNotFound.
-//
-// Pattern: LB-53 (the read beside it).
-func (s *APIKeys) Get(ctx context.Context, id lb.APIKeyID) (lb.APIKey, error) {
-	return table.Run(ctx, s.get, func(ctx context.Context) (lb.APIKey, error) {
-		k, err := key(s.e.apiKeys, lb.APIKey{APIKeyID: id}, id.Validate("apiKeyId"))
-		if err != nil {
-			return lb.APIKey{}, err
-		}
-		return s.v().Get(ctx, k)
-	})
-}
-
 // Revoke revokes an API key (LB-54): one UpdateItem setting status
 // revoked; Validate refuses it from then on. Revoking twice is harmless.
 // Errors: *table.ValidationError, table.ErrNotFound.
@@ -168,10 +160,19 @@ type Webhooks struct {
 	//
 	//	page, err := s.Webhooks.Active.List(ctx, lb.Webhook{AccountID: a})
 	Active *table.Pattern[lb.Webhook]
+	// ActiveForEvent lists an account's active webhooks subscribed to one
+	// event type, the fields' one Events value (LB-57): the LB-56 Query
+	// (GSI1 PK = HOOKS#{accountId}) with a server-side filter
+	// contains(events, the event type), so a page may hold fewer than its
+	// limit; the cursor continues correctly. Errors:
+	// *table.ValidationError, table.ErrInvalidCursor.
+	//
+	//	page, err := s.Webhooks.ActiveForEvent.List(ctx, lb.Webhook{AccountID: a, Events: []string{"sync.failed"}})
+	ActiveForEvent *table.Pattern[lb.Webhook]
 
-	create, get, update, delete, listActiveForEvent, allActiveForEvent table.Op
-	e                                                                  *entities
-	acct                                                               lb.AccountID // set: the view of one account (Store.ForAccount)
+	create, get, update, delete table.Op
+	e                           *entities
+	acct                        lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newWebhooks(e *entities) *Webhooks {
@@ -179,19 +180,29 @@ func newWebhooks(e *entities) *Webhooks {
 		Active: table.NewPattern(e.webhooks, table.PatternDef[lb.Webhook]{ID: "LB-56", Name: "listbackup.Webhooks.Active",
 			Doc: "An account's active webhooks.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true,
 			Check: func(w *lb.Webhook) error { return w.AccountID.Validate("accountId") }}),
-		allActiveForEvent:  table.NewOp(e.t, "LB-57", "listbackup.Webhooks.AllActiveForEvent"),
-		create:             table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Create"),
-		get:                table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Get"),
-		update:             table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Update"),
-		delete:             table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Delete"),
-		listActiveForEvent: table.NewOp(e.t, "LB-57", "listbackup.Webhooks.ListActiveForEvent"),
+		ActiveForEvent: table.NewPattern(e.webhooks, table.PatternDef[lb.Webhook]{ID: "LB-57", Name: "listbackup.Webhooks.ActiveForEvent",
+			Doc: "An account's active webhooks subscribed to one event type.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true,
+			FilterContains: []string{"events"},
+			Check: func(w *lb.Webhook) error {
+				if err := w.AccountID.Validate("accountId"); err != nil {
+					return err
+				}
+				if len(w.Events) != 1 {
+					return table.Invalid("eventType", "give one event type, not %d", len(w.Events))
+				}
+				return lb.EventType(w.Events[0]).Check("eventType")
+			}}),
+		create: table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Create"),
+		get:    table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Get"),
+		update: table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Update"),
+		delete: table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Delete"),
 	}
 }
 
 // in returns the webhooks of account acct alone.
 func (s *Webhooks) in(acct lb.AccountID) *Webhooks {
 	c := *s
-	c.acct, c.Active = acct, s.Active.In(string(acct))
+	c.acct, c.Active, c.ActiveForEvent = acct, s.Active.In(string(acct)), s.ActiveForEvent.In(string(acct))
 	return &c
 }
 
@@ -258,7 +269,7 @@ func (s *Webhooks) Update(ctx context.Context, id lb.WebhookID, change func(*lb.
 // refuse a webhook already deleted, and to give the write the version it
 // is conditioned on) and one conditional UpdateItem
 // (table.Entity.Update) that also removes the
-// webhook's GSI1 entry, so ListActive and ListActiveForEvent (LB-56,
+// webhook's GSI1 entry, so Active and ActiveForEvent (LB-56,
 // LB-57) no longer return it and no delivery is sent to it. The item stays
 // in the table (delivery history, audit) but Get, Update and Delete treat
 // it as missing. Errors: *table.ValidationError, table.ErrNotFound
@@ -279,30 +290,4 @@ func (s *Webhooks) Delete(ctx context.Context, id lb.WebhookID) error {
 		})
 		return err
 	})
-}
-
-// ListActiveForEvent returns one page of an account's active webhooks
-// subscribed to event type et (LB-57): the LB-56 Query (GSI1 PK =
-// HOOKS#{accountId}) with a server-side filter contains(events, et), so a
-// page may hold fewer than its limit; the cursor continues correctly.
-// Errors: *table.ValidationError, table.ErrInvalidCursor.
-func (s *Webhooks) ListActiveForEvent(ctx context.Context, account lb.AccountID, et lb.EventType, opts ...table.ListOption) (table.Page[lb.Webhook], error) {
-	return table.Run(ctx, s.listActiveForEvent, func(ctx context.Context) (table.Page[lb.Webhook], error) {
-		if err := account.Validate("accountId"); err != nil {
-			return table.Page[lb.Webhook]{}, err
-		}
-		if err := et.Check("eventType"); err != nil {
-			return table.Page[lb.Webhook]{}, err
-		}
-		q := partition(s.e.webhooks, table.GSI1, lb.Webhook{AccountID: account})
-		q.FilterContains = map[string]any{"events": string(et)}
-		return s.v().List(ctx, q, opts...)
-	})
-}
-
-// AllActiveForEvent iterates over LB-57.
-func (s *Webhooks) AllActiveForEvent(ctx context.Context, account lb.AccountID, et lb.EventType, opts ...table.ListOption) iter.Seq2[lb.Webhook, error] {
-	return table.RunPages(ctx, s.allActiveForEvent, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.Webhook], error) {
-		return s.ListActiveForEvent(ctx, account, et, o...)
-	}, opts...)
 }

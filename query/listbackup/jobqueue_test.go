@@ -336,7 +336,7 @@ func TestJobQueueLifecycle_LB84(t *testing.T) {
 		t.Fatalf("killed consumer: %v", err)
 	}
 	// The count came before the send: the table holds the retry.
-	if j, err := s.Jobs.Get(c, "jA"); err != nil || j.RetryCount != 1 {
+	if j, err := s.Jobs.ByID.Get(c, lb.Job{JobID: "jA"}); err != nil || j.RetryCount != 1 {
 		t.Fatalf("job A after its first failure: retryCount %d, %v; want 1", j.RetryCount, err)
 	}
 
@@ -409,7 +409,7 @@ func TestJobQueueLifecycle_LB84(t *testing.T) {
 		}
 	}
 	for id, n := range map[lb.JobID]int{"jA": 2, "jB": 0, legacyID: 1} {
-		if j, err := s.Jobs.Get(c, id); err != nil || j.RetryCount != n {
+		if j, err := s.Jobs.ByID.Get(c, lb.Job{JobID: id}); err != nil || j.RetryCount != n {
 			t.Errorf("job %s: retryCount %d, %v; want %d", id, j.RetryCount, err, n)
 		}
 	}

@@ -179,7 +179,7 @@ func resumeAfter(c context.Context, t *testing.T, client *dynamodb.Client, stack
 	}
 	rootPath := "/" + strings.TrimPrefix(ids[0], "account:") + "/"
 	n := 0
-	for _, err := range s.Accounts.AllSubtree(c, rootPath) { // LB-8
+	for _, err := range s.Accounts.Subtree.All(c, lb.Account{AccountPath: rootPath}) { // LB-8
 		if err != nil {
 			t.Fatal(err)
 		}

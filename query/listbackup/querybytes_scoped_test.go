@@ -14,7 +14,7 @@ import (
 // Store.ForAccount's scoped views, send the same requests byte for byte
 // as the methods they replace: the golden file was written by those
 // methods (commit d48e131), each with and without an order and a limit.
-func TestScopedQueryRequestsUnchanged_LB12_LB15_LB16_LB17_LB23_LB25_LB26_LB28_LB29_LB38_LB39_LB53_LB56(t *testing.T) {
+func TestScopedQueryRequestsUnchanged_LB12_LB15_LB16_LB17_LB23_LB25_LB26_LB28_LB29_LB38_LB39_LB53_LB56_LB57(t *testing.T) {
 	f := newFixture(t)
 	log := &tabletest.RequestLog{}
 	st := storeWith(t, f, log.Option())
@@ -72,6 +72,10 @@ func TestScopedQueryRequestsUnchanged_LB12_LB15_LB16_LB17_LB23_LB25_LB26_LB28_LB
 				return err
 			})
 			do(l("WebhooksActive"), func() error { _, err := s.Webhooks.Active.List(x, lb.Webhook{AccountID: "acct1"}, o...); return err })
+			do(l("WebhooksActiveForEvent"), func() error {
+				_, err := s.Webhooks.ActiveForEvent.List(x, lb.Webhook{AccountID: "acct1", Events: []string{string("sync.failed")}}, o...)
+				return err
+			})
 			do(l("APIKeysByAccount"), func() error { _, err := s.APIKeys.ByAccount.List(x, lb.APIKey{AccountID: "acct1"}, o...); return err })
 			do(l("APIKeysByAccount revoked"), func() error {
 				_, err := s.APIKeys.ByAccount.List(x, lb.APIKey{AccountID: "acct1", Status: lb.KeyRevoked}, o...)

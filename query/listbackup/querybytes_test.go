@@ -76,7 +76,10 @@ func TestQueryRequestsUnchanged_LB6_LB7_LB8_LB9_LB10_LB12_LB18_LB19_LB20_LB21_LB
 			_, err := s.Accounts.ByType.List(x, lb.Account{AccountType: lb.AccountType("division")}, o...)
 			return err
 		})
-		do("ListSubtree", func() error { _, err := s.Accounts.ListSubtree(x, "/root/acct1/", o...); return err })
+		do("ListSubtree", func() error {
+			_, err := s.Accounts.Subtree.List(x, lb.Account{AccountPath: "/root/acct1/"}, o...)
+			return err
+		})
 		do("MembershipsByUser", func() error { _, err := s.Memberships.ByUser.List(x, lb.Membership{UserID: "user1"}, o...); return err })
 		do("MembershipsByAccount empty", func() error {
 			_, err := s.Memberships.ByAccount.List(x, lb.Membership{AccountID: "acct1"}, o...)

@@ -242,8 +242,8 @@ func costAccounts(t *testing.T, r *costRun) {
 		return page(s.Accounts.ByType.List(c, lb.Account{AccountType: lb.AccountSubsidiary})).of(2)
 	})
 	r.m(t, "Accounts.ByType.All", "2 accounts, 1 page", func() error { return drain(2, s.Accounts.ByType.All(c, lb.Account{AccountType: lb.AccountSubsidiary})) })
-	r.m(t, "Accounts.ListSubtree", "a page of 4", func() error { return page(s.Accounts.ListSubtree(c, "/acme/")).of(4) })
-	r.m(t, "Accounts.AllSubtree", "4 accounts, 1 page", func() error { return drain(4, s.Accounts.AllSubtree(c, "/acme/")) })
+	r.m(t, "Accounts.Subtree.List", "a page of 4", func() error { return page(s.Accounts.Subtree.List(c, lb.Account{AccountPath: "/acme/"})).of(4) })
+	r.m(t, "Accounts.Subtree.All", "4 accounts, 1 page", func() error { return drain(4, s.Accounts.Subtree.All(c, lb.Account{AccountPath: "/acme/"})) })
 	r.m(t, "Accounts.Update", "the name", func() error {
 		_, err := s.Accounts.Update(c, "sub", func(a *lb.Account) error { a.AccountName = "Acme Europe"; return nil })
 		return err
@@ -283,7 +283,7 @@ func costMembershipsTeams(t *testing.T, r *costRun) {
 	r.m(t, "Memberships.SetRole", "", func() error { _, err := s.Memberships.SetRole(c, "mu2", "ma1", lb.MemberMember); return err })
 	r.m(t, "Teams.ByAccount.List", "a page of 2", func() error { return page(s.Teams.ByAccount.List(c, lb.Team{AccountID: "ma1"})).of(2) })
 	r.m(t, "Teams.ByAccount.All", "2 teams, 1 page", func() error { return drain(2, s.Teams.ByAccount.All(c, lb.Team{AccountID: "ma1"})) })
-	r.m(t, "Teams.Get", "", func() error { _, err := s.Teams.Get(c, "mt1"); return err })
+	r.m(t, "Teams.ByID.Get", "", func() error { _, err := s.Teams.ByID.Get(c, lb.Team{TeamID: "mt1"}); return err })
 	r.m(t, "Teams.Update", "the name", func() error {
 		_, err := s.Teams.Update(c, "mt1", func(tm *lb.Team) error { tm.TeamName = "Operations"; return nil })
 		return err
@@ -366,7 +366,7 @@ func costSources(t *testing.T, r *costRun) {
 		r.once(t, "Jobs.Create", "", func() error { return s.Jobs.Create(c, jb) })
 		r.clock.Add(time.Second)
 	}
-	r.m(t, "Jobs.Get", "", func() error { _, err := s.Jobs.Get(c, "sj1"); return err })
+	r.m(t, "Jobs.ByID.Get", "", func() error { _, err := s.Jobs.ByID.Get(c, lb.Job{JobID: "sj1"}); return err })
 	r.m(t, "Jobs.ByAccount.List", "a page of 3", func() error { return page(s.Jobs.ByAccount.List(c, lb.Job{AccountID: "sa1"})).of(3) })
 	r.m(t, "Jobs.ByAccount.All", "3 jobs, 1 page", func() error { return drain(3, s.Jobs.ByAccount.All(c, lb.Job{AccountID: "sa1"})) })
 	r.m(t, "Jobs.ByStatus.List", "a page of 2", func() error {
@@ -628,7 +628,7 @@ func costKeysHooks(t *testing.T, r *costRun) {
 	_, _, err := s.APIKeys.Create(c, listbackup.NewAPIKey{AccountID: "ka1", UserID: "ku1", Name: "old", Permissions: []string{"*"}})
 	must(t, err)
 	r.m(t, "APIKeys.Validate", "", func() error { _, err := s.APIKeys.Validate(c, plain); return err })
-	r.m(t, "APIKeys.Get", "", func() error { _, err := s.APIKeys.Get(c, k1.APIKeyID); return err })
+	r.m(t, "APIKeys.ByID.Get", "", func() error { _, err := s.APIKeys.ByID.Get(c, lb.APIKey{APIKeyID: k1.APIKeyID}); return err })
 	r.m(t, "APIKeys.TouchLastUsed", "", func() error { return s.APIKeys.TouchLastUsed(c, k1.APIKeyID) })
 	r.m(t, "APIKeys.ByAccount.List", "a page of 2", func() error { return page(s.APIKeys.ByAccount.List(c, lb.APIKey{AccountID: "ka1"})).of(2) })
 	r.m(t, "APIKeys.ByAccount.All", "2 keys, 1 page", func() error { return drain(2, s.APIKeys.ByAccount.All(c, lb.APIKey{AccountID: "ka1"})) })
@@ -644,11 +644,11 @@ func costKeysHooks(t *testing.T, r *costRun) {
 	r.m(t, "Webhooks.Get", "", func() error { _, err := s.Webhooks.Get(c, "kw1"); return err })
 	r.m(t, "Webhooks.Active.List", "a page of 2", func() error { return page(s.Webhooks.Active.List(c, lb.Webhook{AccountID: "ka1"})).of(2) })
 	r.m(t, "Webhooks.Active.All", "2 webhooks, 1 page", func() error { return drain(2, s.Webhooks.Active.All(c, lb.Webhook{AccountID: "ka1"})) })
-	r.m(t, "Webhooks.ListActiveForEvent", "a page of 1 (of 2 read)", func() error {
-		return page(s.Webhooks.ListActiveForEvent(c, "ka1", "sync.completed")).of(1)
+	r.m(t, "Webhooks.ActiveForEvent.List", "a page of 1 (of 2 read)", func() error {
+		return page(s.Webhooks.ActiveForEvent.List(c, lb.Webhook{AccountID: "ka1", Events: []string{string("sync.completed")}})).of(1)
 	})
-	r.m(t, "Webhooks.AllActiveForEvent", "1 webhook (of 2 read), 1 page", func() error {
-		return drain(1, s.Webhooks.AllActiveForEvent(c, "ka1", "sync.completed"))
+	r.m(t, "Webhooks.ActiveForEvent.All", "1 webhook (of 2 read), 1 page", func() error {
+		return drain(1, s.Webhooks.ActiveForEvent.All(c, lb.Webhook{AccountID: "ka1", Events: []string{string("sync.completed")}}))
 	})
 	r.m(t, "Webhooks.Update", "activates it (its index entry is added)", func() error {
 		_, err := s.Webhooks.Update(c, "kw3", func(w *lb.Webhook) error { w.IsActive = true; return nil })

@@ -38,7 +38,7 @@ func TestAccountScope(t *testing.T) {
 	_, attacks["Sources.Get"] = a1.Sources.Get(c, "s2")
 	_, attacks["Sources.Update"] = a1.Sources.Update(c, "s2", func(s *lb.Source) error { s.SourceName = "pwned"; return nil })
 	attacks["Sources.Delete"] = a1.Sources.Delete(c, "s2")
-	_, attacks["Jobs.Get"] = a1.Jobs.Get(c, "j2")
+	_, attacks["Jobs.Get"] = a1.Jobs.ByID.Get(c, lb.Job{JobID: "j2"})
 	_, attacks["Jobs.Update"] = a1.Jobs.Update(c, "j2", func(j *lb.Job) error { j.MaxRetries = 99; return nil })
 	_, attacks["Connections.Get"] = a1.Connections.Get(c, "c2")
 	_, attacks["Connections.Update"] = a1.Connections.Update(c, "c2", func(x *lb.Connection) error { x.Status = lb.ConnectionRevoked; return nil })
@@ -46,10 +46,10 @@ func TestAccountScope(t *testing.T) {
 	_, attacks["Webhooks.Get"] = a1.Webhooks.Get(c, "w2")
 	_, attacks["Webhooks.Update"] = a1.Webhooks.Update(c, "w2", func(w *lb.Webhook) error { w.URL = "https://evil.example/h"; return nil })
 	attacks["Webhooks.Delete"] = a1.Webhooks.Delete(c, "w2")
-	_, attacks["APIKeys.Get"] = a1.APIKeys.Get(c, key2.APIKeyID)
+	_, attacks["APIKeys.Get"] = a1.APIKeys.ByID.Get(c, lb.APIKey{APIKeyID: key2.APIKeyID})
 	_, attacks["APIKeys.Revoke"] = a1.APIKeys.Revoke(c, key2.APIKeyID)
 	attacks["APIKeys.TouchLastUsed"] = a1.APIKeys.TouchLastUsed(c, key2.APIKeyID)
-	_, attacks["Teams.Get"] = a1.Teams.Get(c, "t2")
+	_, attacks["Teams.Get"] = a1.Teams.ByID.Get(c, lb.Team{TeamID: "t2"})
 	_, attacks["Teams.Update"] = a1.Teams.Update(c, "t2", func(x *lb.Team) error { x.TeamName = "pwned"; return nil })
 	attacks["Teams.Delete"] = a1.Teams.Delete(c, "t2")
 	_, attacks["Tags.Get"] = a1.Tags.Get(c, "g2")
@@ -68,16 +68,16 @@ func TestAccountScope(t *testing.T) {
 	if err != nil || src.SourceName != "Shop" {
 		t.Fatalf("a2's source: %+v, %v", src, err)
 	}
-	if j, err := a2.Jobs.Get(c, "j2"); err != nil || j.MaxRetries != 3 {
+	if j, err := a2.Jobs.ByID.Get(c, lb.Job{JobID: "j2"}); err != nil || j.MaxRetries != 3 {
 		t.Fatalf("a2's job: %+v, %v", j, err)
 	}
 	if w, err := a2.Webhooks.Get(c, "w2"); err != nil || w.URL != "https://example.com/h" {
 		t.Fatalf("a2's webhook: %+v, %v", w, err)
 	}
-	if k, err := a2.APIKeys.Get(c, key2.APIKeyID); err != nil || k.Status != key2.Status || !k.LastUsedAt.IsZero() {
+	if k, err := a2.APIKeys.ByID.Get(c, lb.APIKey{APIKeyID: key2.APIKeyID}); err != nil || k.Status != key2.Status || !k.LastUsedAt.IsZero() {
 		t.Fatalf("a2's key: %+v, %v", k, err)
 	}
-	if tm, err := a2.Teams.Get(c, "t2"); err != nil || tm.TeamName != "Other" {
+	if tm, err := a2.Teams.ByID.Get(c, lb.Team{TeamID: "t2"}); err != nil || tm.TeamName != "Other" {
 		t.Fatalf("a2's team: %+v, %v", tm, err)
 	}
 	if tg, err := a2.Tags.Get(c, "g2"); err != nil || tg.Color != "" {

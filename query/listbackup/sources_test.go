@@ -98,7 +98,7 @@ func TestJobs_LB23_LB24_LB25_LB26(t *testing.T) {
 		f.clock.Add(time.Second)
 	}
 	jid := func(x lb.Job) lb.JobID { return x.JobID }
-	jb, err := f.Jobs.Get(c, "j2") // LB-24
+	jb, err := f.Jobs.ByID.Get(c, lb.Job{JobID: "j2"}) // LB-24
 	must(t, err)
 	if jb.Status != lb.JobRunning || jb.Priority != lb.PriorityMedium || !jb.CreatedAt.Equal(t0.Add(time.Second)) {
 		t.Errorf("LB-24: %+v", jb)
@@ -138,7 +138,7 @@ func TestSourcesJobsConnectionsBadInput_LB14_LB16_LB17_LB24_LB25_LB26_LB27_LB28_
 	wantInvalid(t, err, "platform")
 	_, err = f.Sources.ByStatus.List(c, lb.Source{AccountID: "a1", Status: "sleeping"})
 	wantInvalid(t, err, "status")
-	_, err = f.Jobs.Get(c, "")
+	_, err = f.Jobs.ByID.Get(c, lb.Job{})
 	wantInvalid(t, err, "jobId")
 	_, err = f.Jobs.ByStatus.List(c, lb.Job{AccountID: "a1", Status: "done"})
 	wantInvalid(t, err, "status")

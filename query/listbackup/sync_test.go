@@ -165,7 +165,7 @@ func TestWebhooks_LB55_LB56_LB57(t *testing.T) {
 	if diff := cmp.Diff([]lb.WebhookID{"w1", "w2"}, ids(collect(t, p, err), wid)); diff != "" {
 		t.Errorf("LB-56 (-want +got):\n%s", diff)
 	}
-	p, err = f.Webhooks.ListActiveForEvent(c, "a1", "sync.completed") // LB-57
+	p, err = f.Webhooks.ActiveForEvent.List(c, lb.Webhook{AccountID: "a1", Events: []string{string("sync.completed")}}) // LB-57
 	if diff := cmp.Diff([]lb.WebhookID{"w1"}, ids(collect(t, p, err), wid)); diff != "" {
 		t.Errorf("LB-57 (-want +got):\n%s", diff)
 	}
@@ -174,11 +174,11 @@ func TestWebhooks_LB55_LB56_LB57(t *testing.T) {
 	must(t, f.Webhooks.Delete(c, "w1")) // LB-55 delete
 	_, err = f.Webhooks.Get(c, "w1")
 	wantIs(t, err, table.ErrNotFound)
-	p, err = f.Webhooks.ListActiveForEvent(c, "a1", "sync.completed")
+	p, err = f.Webhooks.ActiveForEvent.List(c, lb.Webhook{AccountID: "a1", Events: []string{string("sync.completed")}})
 	if diff := cmp.Diff([]lb.WebhookID{"w3"}, ids(collect(t, p, err), wid)); diff != "" {
 		t.Errorf("LB-57 after update and delete (-want +got):\n%s", diff)
 	}
-	_, err = f.Webhooks.ListActiveForEvent(c, "a1", "BAD EVENT")
+	_, err = f.Webhooks.ActiveForEvent.List(c, lb.Webhook{AccountID: "a1", Events: []string{string("BAD EVENT")}})
 	wantInvalid(t, err, "eventType")
 }
 

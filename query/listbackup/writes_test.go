@@ -45,7 +45,7 @@ func TestTeamsUpdateDeleteAndRoles_LB64(t *testing.T) {
 
 	tm, err = f.Teams.SetMemberRole(c, "t1", "u2", lb.TeamRoleLead)
 	must(t, err)
-	got, err := f.Teams.Get(c, "t1")
+	got, err := f.Teams.ByID.Get(c, lb.Team{TeamID: "t1"})
 	must(t, err)
 	want := []lb.TeamMember{{UserID: "u1", Role: lb.TeamRoleLead}, {UserID: "u2", Role: lb.TeamRoleLead}}
 	if diff := cmp.Diff(want, got.Members); diff != "" || got.TeamName != "Operations" || got.Description != "24/7" {
@@ -64,7 +64,7 @@ func TestTeamsUpdateDeleteAndRoles_LB64(t *testing.T) {
 	}
 
 	must(t, f.Teams.Delete(c, "t1"))
-	_, err = f.Teams.Get(c, "t1")
+	_, err = f.Teams.ByID.Get(c, lb.Team{TeamID: "t1"})
 	wantIs(t, err, table.ErrNotFound)
 	wantIs(t, f.Teams.Delete(c, "t1"), table.ErrNotFound)
 	tp, err := f.Teams.ByAccount.List(c, lb.Team{AccountID: "a1"})
@@ -190,7 +190,7 @@ func TestWebhookSoftDelete_LB67(t *testing.T) {
 	if diff := cmp.Diff([]lb.WebhookID{"w2"}, ids(collect(t, p, err), wid)); diff != "" {
 		t.Errorf("LB-67 active after delete (-want +got):\n%s", diff)
 	}
-	p, err = f.Webhooks.ListActiveForEvent(c, "a1", "sync.completed")
+	p, err = f.Webhooks.ActiveForEvent.List(c, lb.Webhook{AccountID: "a1", Events: []string{string("sync.completed")}})
 	if diff := cmp.Diff([]lb.WebhookID{"w2"}, ids(collect(t, p, err), wid)); diff != "" {
 		t.Errorf("LB-67 active for event after delete (-want +got):\n%s", diff)
 	}
@@ -274,7 +274,7 @@ func TestAccountsUpdateDelete_LB63(t *testing.T) {
 	// No new child under a deleted account.
 	wantIs(t, f.Accounts.Create(c, &lb.Account{AccountID: "lyon", AccountName: "Lyon", ParentAccountID: "div",
 		AccountPath: "/acme/eu/retail/lyon/", AccountType: lb.AccountLocation, Level: 3}), table.ErrNotFound)
-	p, err := f.Accounts.ListSubtree(c, "/acme/eu/")
+	p, err := f.Accounts.Subtree.List(c, lb.Account{AccountPath: "/acme/eu/"})
 	if diff := cmp.Diff([]lb.AccountID{"sub", "loc2"}, acctIDs(collect(t, p, err))); diff != "" {
 		t.Errorf("LB-63 subtree after delete (-want +got):\n%s", diff)
 	}
@@ -380,7 +380,7 @@ func TestAccountsMoveSubtreeResumable_LB63(t *testing.T) {
 	if diff := cmp.Diff(want, pathsOf(t, f.Store, "sub", "div", "loc", "loc2", "desk07", "subx", "root")); diff != "" {
 		t.Errorf("LB-63 paths after move (-want +got):\n%s", diff)
 	}
-	all, err := table.Collect(f.Accounts.AllSubtree(c, "/other/", table.Limit(10)))
+	all, err := table.Collect(f.Accounts.Subtree.All(c, lb.Account{AccountPath: "/other/"}, table.Limit(10)))
 	must(t, err)
 	if len(all) != 1+4+30 || all[0].AccountID != "other" || all[1].AccountID != "sub" {
 		t.Errorf("LB-63 subtree of /other/: %d accounts %v", len(all), acctIDs(all))
@@ -390,7 +390,7 @@ func TestAccountsMoveSubtreeResumable_LB63(t *testing.T) {
 			t.Errorf("LB-63: %s listed under /other/ with path %s", x.AccountID, x.AccountPath)
 		}
 	}
-	p, err = f.Accounts.ListSubtree(c, "/acme/")
+	p, err = f.Accounts.Subtree.List(c, lb.Account{AccountPath: "/acme/"})
 	if diff := cmp.Diff([]lb.AccountID{"root", "subx"}, acctIDs(collect(t, p, err))); diff != "" {
 		t.Errorf("LB-63 old tree after move (-want +got):\n%s", diff)
 	}
@@ -455,7 +455,7 @@ func seedUserData(t *testing.T, f *fixture, u lb.UserID, tokens int) string {
 	for _, a := range []lb.AccountID{"a1", "a2"} {
 		must(t, f.Memberships.Add(c, &lb.Membership{UserID: u, AccountID: a, Role: lb.MemberMember}))
 		team := lb.TeamID("team-" + string(a))
-		_, err := f.Teams.Get(c, team)
+		_, err := f.Teams.ByID.Get(c, lb.Team{TeamID: team})
 		if errors.Is(err, table.ErrNotFound) {
 			must(t, f.Teams.Create(c, &lb.Team{AccountID: a, TeamID: team, TeamName: "T"}))
 		}
@@ -494,12 +494,12 @@ func TestMembershipRemove_LB68(t *testing.T) {
 	if diff := cmp.Diff([]lb.UserID{"u2"}, ids(collect(t, p, err), func(m lb.Membership) lb.UserID { return m.UserID })); diff != "" {
 		t.Errorf("LB-68 members of a1 (-want +got):\n%s", diff)
 	}
-	tm, err := f.Teams.Get(c, "team-a1")
+	tm, err := f.Teams.ByID.Get(c, lb.Team{TeamID: "team-a1"})
 	must(t, err)
 	if diff := cmp.Diff([]lb.TeamMember{{UserID: "u2", Role: lb.TeamRoleMember}}, tm.Members); diff != "" {
 		t.Errorf("LB-68 team of a1 (-want +got):\n%s", diff)
 	}
-	tm, err = f.Teams.Get(c, "team-a2")
+	tm, err = f.Teams.ByID.Get(c, lb.Team{TeamID: "team-a2"})
 	must(t, err)
 	if len(tm.Members) != 2 {
 		t.Errorf("LB-68: the team of another account changed: %+v", tm.Members)
@@ -574,7 +574,7 @@ func TestUserErase_LB68(t *testing.T) {
 		t.Errorf("LB-68: notifications left: %+v", got)
 	}
 	for _, team := range []lb.TeamID{"team-a1", "team-a2"} {
-		tm, err := f.Teams.Get(c, team)
+		tm, err := f.Teams.ByID.Get(c, lb.Team{TeamID: team})
 		must(t, err)
 		if diff := cmp.Diff([]lb.TeamMember{{UserID: "u2", Role: lb.TeamRoleMember}}, tm.Members); diff != "" {
 			t.Errorf("LB-68 %s (-want +got):\n%s", team, diff)
