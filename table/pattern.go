@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/decl"
 	"github.com/singletable/singletable/internal/keytmpl"
 )
 
@@ -376,16 +377,10 @@ func (p *Pattern[T]) Query(fields T) Query {
 			q.SK = sk
 		}
 	}
-	if len(p.filter) > 0 && q.err == nil {
-		v := reflect.ValueOf(&fields).Elem()
-		for i, a := range p.def.FilterOn {
-			if f, err := v.FieldByIndexErr(p.filter[i]); err == nil && !f.IsZero() {
-				if q.Filter == nil {
-					q.Filter = map[string]any{}
-				}
-				q.Filter[a] = f.Interface()
-			}
-		}
+	if (len(p.filter) > 0 || len(p.has) > 0) && q.err == nil {
+		var err error
+		q.Filter, q.FilterContains, err = decl.Filters(p.e.def.Type, reflect.ValueOf(&fields).Elem(), p.def.FilterOn, p.filter, p.def.FilterContains, p.has)
+		q.err = opErr("partition", p.e.def.Type, Key{}, err)
 	}
 	if p.def.SortFrom && q.err == nil {
 		sk, err := p.e.decl.From(p.e.def.Type, p.def.Index, reflect.ValueOf(&fields).Elem())

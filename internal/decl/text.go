@@ -1,6 +1,7 @@
 package decl
 
 import (
+	"fmt"
 	"maps"
 	"reflect"
 	"slices"
@@ -65,4 +66,34 @@ func (d *Decl) textInto(text map[string]string, v reflect.Value) error {
 	}
 	d.FillFromKey(v, item) // the fields stored only in the key
 	return nil
+}
+
+// Filters returns the equality filters of attributes eq and the contains
+// filters of attributes has (a declared pattern's FilterOn and
+// FilterContains), each from v's field at the index of the same position
+// in eqIdx or hasIdx: a field at its zero value (an empty list) filters
+// nothing; a list of more than one value is refused.
+func Filters(entity string, v reflect.Value, eq []string, eqIdx [][]int, has []string, hasIdx [][]int) (equal, contains map[string]any, err error) {
+	for i, a := range eq {
+		if f, ferr := v.FieldByIndexErr(eqIdx[i]); ferr == nil && !f.IsZero() {
+			if equal == nil {
+				equal = map[string]any{}
+			}
+			equal[a] = f.Interface()
+		}
+	}
+	for i, a := range has {
+		f, ferr := v.FieldByIndexErr(hasIdx[i])
+		switch {
+		case ferr != nil || f.Len() == 0:
+		case f.Len() > 1:
+			return nil, nil, &codec.ValidationError{Entity: entity, Field: a, Reason: fmt.Sprintf("%d values: a filter contains one", f.Len())}
+		default:
+			if contains == nil {
+				contains = map[string]any{}
+			}
+			contains[a] = f.Index(0).Interface()
+		}
+	}
+	return equal, contains, nil
 }
