@@ -54,15 +54,10 @@ func (p *Pattern[T]) scoped(q Query) Query {
 	if p.scope == nil || q.err != nil {
 		return q
 	}
-	if *p.scope == "" {
-		q.err = opErr("partition", p.e.def.Type, Key{}, &ValidationError{Entity: p.e.def.Type, Field: p.e.def.Scope, Reason: "empty scope"})
+	s := p.e.In(*p.scope)
+	if err := s.check(); err != nil {
+		q.err = opErr("partition", p.e.def.Type, Key{}, err)
 		return q
 	}
-	f := make(map[string]any, len(q.Filter)+1)
-	for k, v := range q.Filter {
-		f[k] = v
-	}
-	f[p.e.def.Scope] = *p.scope
-	q.Filter = f
-	return q
+	return s.filter(q)
 }

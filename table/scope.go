@@ -210,13 +210,19 @@ func (s *Scoped[T]) query(ctx context.Context, q Query) (Page[T], error) {
 	if err := s.check(); err != nil {
 		return Page[T]{}, opErr("query", s.e.def.Type, Key{}, err)
 	}
+	return s.e.query(ctx, s.filter(q))
+}
+
+// filter returns q keeping only the tenant's items: its Filter, on a
+// copy, with the scope attribute equal to the tenant.
+func (s *Scoped[T]) filter(q Query) Query {
 	f := make(map[string]any, len(q.Filter)+1)
 	for k, v := range q.Filter {
 		f[k] = v
 	}
 	f[s.e.def.Scope] = s.scope
 	q.Filter = f
-	return s.e.query(ctx, q)
+	return q
 }
 
 // List is [Entity.List] restricted to the tenant: a FilterExpression on
