@@ -100,15 +100,18 @@ async function send(n, tag) {
 }
 
 // marksSeen reads the group's subscribers as alice sees them, again
-// every 200 ms (at most 5 s) until bob's mark what reaches seq: a {note}
-// has no reply, and its mark is stored after the master topic gets it.
-async function marksSeen(what, seq) {
+// every 200 ms (at most 5 s) until every one of bob's marks in want
+// (such as {recv: 27, read: 21}) reaches its seq: a {note} has no reply,
+// and its mark is stored after the master topic gets it. Every mark is
+// waited for, not only the first sent: bob's notes are handled one after
+// the other, so the view may hold his recv mark before his read mark.
+async function marksSeen(want) {
   const t0 = Date.now();
   for (;;) {
     const r = await T.get(C.alice, grp, {what: 'sub'});
     const subs = (r.meta || []).flatMap(m => m.sub || []);
     const bob = subs.find(x => x.user == U.bob.uid);
-    if ((bob && bob[what] >= seq) || Date.now() - t0 > 5000) return r;
+    if ((bob && Object.entries(want).every(([what, seq]) => bob[what] >= seq)) || Date.now() - t0 > 5000) return r;
     await sleep(200);
   }
 }
@@ -175,7 +178,7 @@ await step("bob's 'me' right after", () => T.get(C.bob, 'me', {what: 'sub'}));
 await step('bob notes recv 27 and read 21; alice sees his marks', async () => {
   C.bob.note(grp, 'recv', 27);
   C.bob.note(grp, 'read', 21);
-  return marksSeen('recv', 27);
+  return marksSeen({recv: 27, read: 21});
 });
 await step("bob's 'me' with his marks", () => T.get(C.bob, 'me', {what: 'sub'}));
 await step("alice's and carol's 'me'", async () => ({
@@ -255,7 +258,7 @@ await step("bob's 'me' right after, on a node that does not host the group", () 
 await step('bob notes recv and read 39; alice sees his marks', async () => {
   C.bob.note(grp, 'recv', 39);
   C.bob.note(grp, 'read', 39);
-  return marksSeen('read', 39);
+  return marksSeen({recv: 39, read: 39});
 });
 await step("bob's, alice's and carol's 'me' after the restart", async () => ({
   bob: await T.get(C.bob, 'me', {what: 'sub'}),

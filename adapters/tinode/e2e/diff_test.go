@@ -87,6 +87,14 @@ func compareTranscripts(t *testing.T, pg, dy transcript) (equal, withDoc int) {
 	if len(pg.Steps) != len(dy.Steps) {
 		t.Errorf("steps: postgres %d, dynamodb %d", len(pg.Steps), len(dy.Steps))
 	}
+	var failed []string // each differing step with its differences, reported once at the end
+	defer func() {
+		if len(failed) > 0 {
+			// Once, after the whole transcript: a log cut to its tail
+			// (as CI's summary is) still names the step that differed.
+			t.Errorf("%d of %d steps differ:\n%s", len(failed), len(pg.Steps), strings.Join(failed, "\n"))
+		}
+	}()
 	for i := 0; i < len(pg.Steps) && i < len(dy.Steps); i++ {
 		a, b := pg.Steps[i], dy.Steps[i]
 		if a.Step != b.Step {
@@ -113,7 +121,7 @@ func compareTranscripts(t *testing.T, pg, dy transcript) (equal, withDoc int) {
 			for _, d := range open {
 				fmt.Printf("     %s\n", d)
 			}
-			t.Errorf("step %d %q: %d differences", i+1, a.Step, len(open))
+			failed = append(failed, fmt.Sprintf("step %d %q: %d differences:\n     %s", i+1, a.Step, len(open), strings.Join(open, "\n     ")))
 		}
 	}
 	return equal, withDoc
