@@ -3,17 +3,15 @@
 // and ferryhook-events, built from the generic schema ([MainSchema],
 // [EventsSchema]).
 //
-// # Mapping table
+// # Keys
 //
-//	entity           table   PK / SK                                       GSI                                   catalog IDs
-//	User             main    USER#{userId} / PROFILE                       GSI1 EMAIL#{email} / USER             FH-1 Users.ByID, FH-2 Users.GetByEmail
-//	Source           main    USER#{userId} / SRC#{sourceId}                GSI3 SRCID#{sourceId} / SOURCE        FH-3 Sources.ByUser, FH-4 Sources.GetByID, FH-11 Sources.ByID
-//	Connection       main    SRC#{sourceId} / CONN#{connectionId}          -                                     FH-5 Connections.BySource, Connections.ByID
-//	APIKey           main    USER#{userId} / KEY#{keyId}                   GSI2 KEYHASH#{keyHash} / KEY          FH-6 APIKeys.Authenticate/GetByHash, FH-10 APIKeys.ByUser
-//	Event            events  SRC#{sourceId} / EVT#{receivedAt}#{eventId}   GSI1 EVTID#{eventId} / EVENT          FH-7 Events.ListBySource (desc), FH-8 Events.GetByID, FH-12 expiresAt
-//	DeliveryAttempt  events  EVT#{eventId} / ATT#{attemptNumber}           -                                     FH-9 Attempts.ByEvent
-//	email guard      main    UNIQUE#email#{email} / UNIQUE                 -                                     FH-2 uniqueness (Users.Create, Users.Update)
-//	keyhash guard    main    UNIQUE#keyhash#{keyHash} / UNIQUE             -                                     FH-6 uniqueness (APIKeys.Create)
+// The keys are declared once, in package entity/fh (fh.UserKeys, ...), and
+// the access patterns in this package. docs/patterns/ferryhook.md is
+// generated from those declarations
+// (`go run ./cmd/singletable doc -app ferryhook`; TestAccessPatternDocs
+// fails when it is out of date): every entity's keys, indexes and sparse-
+// index conditions, and every pattern's catalog IDs, requests, units and
+// hottest key. This doc does not repeat them.
 //
 // FH-11, the document's data-access interface, maps operation by operation:
 //

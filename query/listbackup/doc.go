@@ -7,53 +7,20 @@
 // the generic schema ([Schema]: table.NewSchema, GSI1..GSI5, TTL attribute
 // "ttl"). It replaces the 13 tables of v2 and the 6 extra tables of core.
 //
-// # Mapping table
+// # Keys
 //
-// The key templates are declared once, in package entity/lb (lb.UserKeys,
-// lb.AccountChildrenIndex, ...): the Defs write items by them, and every
-// method builds the keys it reads by from them (keys.go); the table below
-// is their summary for a reader.
+// The keys are declared once, in package entity/lb (lb.UserKeys,
+// lb.AccountChildrenIndex, ...), and the access patterns in this package.
+// docs/patterns/listbackup.md is generated from those declarations
+// (`go run ./cmd/singletable doc -app listbackup`; TestAccessPatternDocs
+// fails when it is out of date): every entity's keys, indexes and sparse-
+// index conditions, and every pattern's catalog IDs, requests, units and
+// hottest key. This doc does not repeat them.
 //
 // Times in keys are keys.Timestamp (UTC, nine fractional digits, so byte
 // order is time order); dates keys.Date; free-form values (tag keys and
 // values, account paths) pass through keys.Escape. GSIs not listed for an
 // entity do not hold it (sparse).
-//
-//	entity         PK / SK                                        GSI keys                                                      catalog IDs
-//	User           USER#{userId} / PROFILE                        -                                                             LB-1 Users.ByID, LB-4 Users.UpdateProfile/ChangeEmail
-//	 email guard   UNIQUE#email#{normalized email} / UNIQUE       -                                                             LB-2 Users.GetByEmail (unique, enforced)
-//	 username grd  UNIQUE#username#{lower-cased} / UNIQUE         -                                                             LB-3 Users.GetByUsername (unique, enforced)
-//	Membership     USER#{userId} / MEMBER#{accountId}             GSI1 MEMBERS#{accountId} / ROLE#{role}#{userId}               LB-9 Memberships.ByUser, LB-11 Memberships.ByID, LB-10 Memberships.ByAccount (role prefix)
-//	Account        ACCOUNT#{accountId} / PROFILE                  GSI1 CHILDREN#{parentAccountId} / TYPE#{accountType}#{id}     LB-5 Accounts.Get, LB-6 Accounts.Children (type prefix)
-//	                                                              GSI2 ACCTYPE#{accountType} / ACCOUNT#{accountId}              LB-7 Accounts.ByType
-//	                                                              GSI3 TREE#{first path segment} / PATH#{escaped accountPath}   LB-8 Accounts.Subtree (begins_with path)
-//	UsageMetrics   ACCOUNT#{accountId} / USAGE#{metricDate}       GSI1 USAGE#{metricDate} / ACCOUNT#{accountId}                 LB-58 Usage.Metrics, LB-59 Usage.Range, LB-60 Usage.Day, LB-61 Usage.Increment
-//	Team           TEAM#{teamId} / TEAM                           GSI1 TEAMS#{accountId} / TEAM#{teamId}                        LB-13 Teams.ByID, LB-12 Teams.ByAccount
-//	Source         SOURCE#{sourceId} / SOURCE                     GSI1 SOURCES#{accountId} / PLATFORM#{platform}#{sourceId}     LB-14 Sources.Get, LB-15 Sources.ByAccount, LB-16 Sources.ByPlatform
-//	                                                              GSI2 SOURCES#{accountId} / STATUS#{status}#{sourceId}         LB-17 Sources.ByStatus
-//	OAuthToken     SOURCE#{sourceId} / OAUTH                      GSI1 OAUTH#{accountId} / PLATFORM#{platform}#{sourceId}       LB-32 OAuthTokens.Get/Refresh, LB-33 OAuthTokens.ListByPlatform
-//	SyncSchedule   SOURCE#{sourceId} / SCHED#{scheduleId}         GSI1 SCHED#DUE#{n} / {nextRunAt}#{scheduleId}  (isActive only) LB-47 Schedules.ListBySource, LB-48 Schedules.Due, LB-49 Schedules.RecordRun
-//	SyncRun        SOURCE#{sourceId} / RUN#{startedAt}#{syncId}   GSI1 RUNS#{status}#{n} / {startedAt}#{sourceId}#{syncId}      LB-50 Runs.ListBySource (desc), LB-51 Runs.ListByStatus
-//	Activity       ACTIVITY#{accountId} / EVT#{createdAt}#{eventId}  GSI1 ACTUSER#{userId} / {createdAt}#{eventId}                 LB-18 Activities.ByAccount, LB-19 ByUser
-//	                                                              GSI2 ACTRES#{accountId}#{resourceType} / {createdAt}#{id}     LB-20 Activities.ByResourceType
-//	                                                              GSI3 ACTEVT#{accountId}#{eventType} / {createdAt}#{id}        LB-21 Activities.ByEventType; ttl = createdAt+90d: LB-22
-//	Job            JOB#{jobId} / JOB                              GSI1 JOBS#{accountId} / CREATED#{createdAt}#{jobId}           LB-24 Jobs.ByID, LB-23 Jobs.ByAccount
-//	                                                              GSI2 JOBS#{accountId} / STATUS#{status}#{createdAt}#{jobId}   LB-25 Jobs.ByStatus
-//	                                                              GSI3 SRCJOBS#{sourceId} / {createdAt}#{jobId}                 LB-26 Jobs.BySource
-//	Connection     CONN#{connectionId} / CONN                     GSI1 CONNS#{accountId} / PLATFORM#{platform}#{connectionId}   LB-27 Connections.Get, LB-28 Connections.ByAccountPlatform
-//	                                                              GSI2 USERCONNS#{userId} / PLATFORM#{platform}#{connectionId}  LB-29 Connections.ByUserPlatform
-//	OAuthState     OAUTHSTATE#{state} / STATE                     -   ttl = expiresAt = createdAt+15m                           LB-30 OAuthStates.Create, LB-31 OAuthStates.Consume (Take)
-//	RefreshToken   RTOKEN#{sha256 hex} / RTOKEN                   GSI1 RTUSER#{userId} / {issuedAt}#{hash}                      LB-34 RefreshTokens.GetByToken, LB-35 RefreshTokens.ByUser
-//	                                                              GSI2 RTFAMILY#{tokenFamily} / {issuedAt}#{hash}               LB-36 Family/RevokeFamily, LB-37 Rotate; ttl = expiresAt
-//	Tag            TAGS#{accountId}#{resourceType} / TAG#{key}#{value}  GSI1 TAGID#{tagId} / TAG                                LB-38 Tags.ByResourceType, LB-39 ByKey, LB-40 Get, LB-41 Attach/Detach
-//	Notification   NOTIF#{userId} / N#{createdAt}#{notificationId}  GSI1 ACCTNOTIF#{accountId} / {createdAt}#{id}                LB-42 Notifications.ByUser (desc), LB-43 ByAccount
-//	                                                              GSI2 NOTIFSTATUS#{userId} / {status}#{createdAt}#{id}         LB-44 Notifications.ListByStatus
-//	                                                              GSI3 UNREAD#{userId} / {createdAt}#{id}  (isRead false only)  LB-44 Notifications.Unread, LB-45 MarkRead; ttl = createdAt+30d: LB-46
-//	APIKey         APIKEY#{apiKeyId} / APIKEY                     GSI1 APIKEYHASH#{apiKeyHash} / APIKEY                         LB-52 APIKeys.Validate, LB-54 APIKeys.Revoke
-//	                                                              GSI2 APIKEYS#{accountId} / {createdAt}#{apiKeyId}             LB-53 APIKeys.ByAccount (status: filter)
-//	                                                              GSI3 APIKEYUSER#{userId} / {createdAt}#{apiKeyId}             LB-68 Users.Erase (a user's keys)
-//	Webhook        WEBHOOK#{webhookId} / WEBHOOK                  GSI1 HOOKS#{accountId} / ACTIVE#{webhookId}  (isActive only)  LB-55 Webhooks.Get/Update/Delete, LB-56 Active, LB-57 ActiveForEvent
-//	BillingPlan    PLAN#{planId} / PLAN                           GSI1 PLANS#active / PRICE#{price, 12 digits}#{planId} (active) LB-62 Plans.ByID, Plans.Active
 //
 // Five GSIs suffice (at most three per entity), so the schema keeps the
 // default table.NewSchema count. Every GSI partition-key prefix belongs to

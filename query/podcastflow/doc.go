@@ -12,41 +12,15 @@
 // raw attributes organizationId, role and status; ours prefix them so that
 // no two uses of one overloaded index can share a partition).
 //
-//	entity               PK                    SK                      GSI keys (PK / SK)                                 serves
-//	UserProfile          USER#{userId}         PROFILE                 GSI1 ORG#{organizationId} / USER#{userId} (*)      PF-1, PF-3, PF-12
-//	                                                                   GSI2 ROLE#{role}#{n} / USER#{userId}               PF-13
-//	                                                                   GSI3 STATUS#{status}#{n} / USER#{userId}           PF-14
-//	                                                                   GSI4 USERS#{n} / USER#{userId}                     PF-4
-//	UserPreferences      USER#{userId}         PREFERENCES             -                                                  PF-2, PF-3
-//	OrganizationProfile  ORG#{organizationId}  PROFILE                 GSI3 STATUS#{status}#{n} / ORG#{organizationId}    PF-5, PF-14
-//	                                                                   GSI4 ORGS#{n} / ORG#{organizationId}               PF-6
-//	OrganizationSettings ORG#{organizationId}  SETTINGS                -                                                  PF-5
-//	PlatformSettings     PLATFORM              SETTINGS                -                                                  PF-7
-//	GlobalMetrics        ANALYTICS             GLOBAL#{date}           -                                                  PF-8
-//	OrganizationMetrics  ANALYTICS             ORG#{organizationId}#{date}  -                                             PF-9
-//	BillingRecord        BILLING#{organizationId}  RECORD#{date}       GSI3 STATUS#{status} / BILLING#{organizationId}#{date}  PF-10, PF-14
-//	BillingMetrics       BILLING               METRICS#{date}          -                                                  PF-11
-//	email guard (core)   UNIQUE#email#{email}  UNIQUE                  -                                                  GetByEmail, unique emails
-//
-//	(*) only for users with an organization: master users may have none (sparse).
-//	{n}: the shard, FNV-1a(ID) mod Options.IndexShards (default 4); no segment with one shard.
-//
-//	PF    store field or method                              request and key condition
-//	PF-1  Users.Profile.Get                                  GetItem USER#{userId} / PROFILE
-//	PF-2  Users.Preferences.Get                              GetItem USER#{userId} / PREFERENCES
-//	PF-3  Users.GetWithPreferences                           Query PK = USER#{userId} (whole collection)
-//	PF-4  Users.AllUsers.List, .All                          Query GSI4 PK = USERS#{n}, each shard n (merged)
-//	PF-5  Organizations.Profile.Get, .Settings.Get,          GetItem ORG#{id} / PROFILE | SETTINGS;
-//	      Organizations.GetWithSettings                      Query PK = ORG#{id}
-//	PF-6  Organizations.AllOrganizations.List, .All          Query GSI4 PK = ORGS#{n}, each shard n (merged)
-//	PF-7  Platform.Settings.Get, ReplaceSettings, Update...  GetItem PLATFORM / SETTINGS; UpdateItem if the item is still as read
-//	PF-8  Analytics.GlobalMetrics.Get, .Between              GetItem; Query PK = ANALYTICS, SK BETWEEN GLOBAL#{from} AND GLOBAL#{to}
-//	PF-9  Analytics.OrganizationMetrics.Get, .Between        GetItem; Query PK = ANALYTICS, SK BETWEEN ORG#{id}#{from} AND ORG#{id}#{to}
-//	PF-10 Billing.Records.Get, .List, .Between               GetItem; Query PK = BILLING#{id}, SK begins_with RECORD# | BETWEEN RECORD#{from} AND RECORD#{to}
-//	PF-11 Billing.Metrics.Get, .Between                      GetItem; Query PK = BILLING, SK BETWEEN METRICS#{from} AND METRICS#{to}
-//	PF-12 Users.ByOrganization.List, .All                    Query GSI1 PK = ORG#{organizationId}
-//	PF-13 Users.ByRole.List, .All                            Query GSI2 PK = ROLE#{role}#{n}, each shard n (merged)
-//	PF-14 Statuses.List, Statuses.ListOfType, All, AllOfType Query GSI3 PK = STATUS#{status}[#{n}, each shard n] [SK begins_with {entityType}#]
+// The keys are declared once, in package entity/pf (pf.UserProfileKeys,
+// ...), and the access patterns in this package.
+// docs/patterns/podcastflow.md is generated from those declarations
+// (`go run ./cmd/singletable doc -app podcastflow`; TestAccessPatternDocs
+// fails when it is out of date): every entity's keys, indexes and sparse-
+// index conditions, and every pattern's catalog IDs, requests, units and
+// hottest key. This doc does not repeat them. A sharded index partition
+// ({n}) is FNV-1a(ID) mod Options.IndexShards (default 4), with no segment
+// for one shard.
 //
 // # Declared access patterns
 //

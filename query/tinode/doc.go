@@ -12,23 +12,13 @@
 // (GSI3..5 unused). {x} segments are keys.Escape'd; SeqIds and DelIds are
 // 10 zero-padded digits.
 //
-//	| entity        | PK                    | SK                    | GSI1PK        | GSI1SK                                | catalog IDs                  |
-//	|---------------|-----------------------|-----------------------|---------------|---------------------------------------|------------------------------|
-//	| User          | USER#{id}             | USER                  |               |                                       | TN-1, 2, 3, 5, 16, 17, 20    |
-//	| tag guard     | UNIQUE#tag#{tag}      | UNIQUE                |               |                                       | TN-2, 3, 4, 19 (TagUnique)   |
-//	| AuthRecord    | AUTH#{scheme}#{value} | AUTH                  | USER#{userid} | AUTH#{scheme}#{value}                 | TN-6; TN-7, 17 via GSI1      |
-//	| Topic         | TOPIC#{name}          | TOPIC                 | USER#{owner}  | OWNS#{name} (group topics)            | TN-8, 12, 18, 24; TN-22      |
-//	| Subscription  | TOPIC#{topic}         | SUB#{user}            | USER#{user}   | SUBUPD#{Timestamp(UpdatedAt)}#{topic} | TN-9, 11; TN-10, 17, 21, 23  |
-//	| Message       | TOPIC#{topic}         | MSG#{seq:10}          |               |                                       | TN-12, 13, 14, 15, 18, 27    |
-//	| DelMessage    | TOPIC#{topic}         | DEL#{delId:10}        |               |                                       | TN-27, 28 (deletion log)     |
-//	| Credential    | USER#{user}           | CRED#{method}#{value} | GSI2: CREDUNV | CREDUNV#{Timestamp(UpdatedAt)}#{user}#{method} (unvalidated only) | TN-30 |
-//	| cred guard    | UNIQUE#cred#{method}:{value} | UNIQUE         |               |                                       | TN-30 (validated only)       |
-//	| shared tag    | SHARED#tag#{tag}      | HOLDER#{holder key}   |               |                                       | TN-19 with Options.SharedTags |
-//	| File          | FILE#{id}             | FILE                  | GSI2: FILEUNUSED#{n} | FILEUNUSED#{Timestamp(UpdatedAt)}#{id} (UseCount 0 only) | TN-31, 33 |
-//	| FileLink      | FLINK#{owner}         | FILE#{fid}            |               |                                       | TN-32                        |
-//	| CacheEntry    | PCACHE                | KEY#{key}             |               |                                       | TN-34, 35                    |
-//	| DBVersion     | META#tinode           | DBVERSION             |               |                                       | TN-36                        |
-//	| Subscription (channel reader) | ...   | ...                   | GSI2: CHANRD#{user} | CHAN#{topic} (ChanReader only)  | TN-37                        |
+// The keys are declared once, in package entity/tn (tn.UserKeys, ...), and
+// the access patterns in this package. docs/patterns/tinode.md is
+// generated from those declarations
+// (`go run ./cmd/singletable doc -app tinode`; TestAccessPatternDocs fails
+// when it is out of date): every entity's keys, indexes and sparse-index
+// conditions, and every pattern's catalog IDs, requests, units and hottest
+// key. This doc does not repeat them.
 //
 // In a topic partition DEL# < MSG# < SUB# < TOPIC, so [Topics.Load] reads
 // the topic, all its subscriptions and its newest messages with ONE
