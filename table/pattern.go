@@ -116,7 +116,12 @@ type PatternDef[T any] struct {
 	// checks (a missing field, a delimiter in a value), so that it names
 	// the field alone; return a *[ValidationError] naming it. It sees the
 	// fields of every read the pattern serves: a List sets no sort-key
-	// field, so check those only when set.
+	// field, so check those only when set. A key field whose type checks
+	// itself (a method Validate(field string) error, Check(field string)
+	// error or Validate() error: a typed ID, an enumeration) needs no
+	// Check: after Check, every read calls it with the attribute's name,
+	// always for a partition-key field (but under a shard transform or
+	// ":opt"), else when set.
 	Check func(fields *T) error
 	// SortFrom makes a List read the sort keys from the prefix the
 	// leading sort-key fields set build up to the end of the template's
@@ -142,10 +147,11 @@ type Pattern[T any] struct {
 	e       *Entity[T]
 	def     PatternDef[T]
 	pk, sk  keytmpl.Template
-	methods [5]string // call names: Get, List, All, Between, AllBetween
-	filter  [][]int   // the field index of each FilterOn attribute
-	has     [][]int   // the field index of each FilterContains attribute
-	scope   *string   // the tenant of a scoped view ([Pattern.In]); nil: unscoped
+	methods [5]string        // call names: Get, List, All, Between, AllBetween
+	filter  [][]int          // the field index of each FilterOn attribute
+	has     [][]int          // the field index of each FilterContains attribute
+	scope   *string          // the tenant of a scoped view ([Pattern.In]); nil: unscoped
+	self    []decl.SelfCheck // key fields whose types check themselves
 }
 
 // NewPattern binds def to entity e and registers it with e's table
@@ -176,6 +182,7 @@ func NewPattern[T any](e *Entity[T], def PatternDef[T]) *Pattern[T] {
 		}
 		p.pk, p.sk = pair[0], pair[1]
 	}
+	p.self = decl.SelfChecks(reflect.TypeFor[T](), p.pk, p.sk, e.decl.KeyTagged)
 	fields := codec.FieldsOf(reflect.TypeFor[T]())
 	for _, a := range def.FilterOn {
 		fi, ok := fields[a]
@@ -318,12 +325,15 @@ func (p *Pattern[T]) refuse(r Reads, method string) error {
 		Reason: fmt.Sprintf("%s (%s) declares no %s", p.def.Name, p.def.ID, method)})
 }
 
-// check runs the declaration's Check on fields.
+// check runs the declaration's Check on fields, then the key fields' own
+// checks ([PatternDef.Check]).
 func (p *Pattern[T]) check(op string, fields *T) error {
-	if p.def.Check == nil {
-		return nil
+	if p.def.Check != nil {
+		if err := p.def.Check(fields); err != nil {
+			return opErr(op, p.e.def.Type, Key{}, err)
+		}
 	}
-	return opErr(op, p.e.def.Type, Key{}, p.def.Check(fields))
+	return opErr(op, p.e.def.Type, Key{}, decl.RunSelfChecks(reflect.ValueOf(fields).Elem(), p.self))
 }
 
 // Get returns the item whose primary key the fields set in fields build

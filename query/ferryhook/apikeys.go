@@ -32,8 +32,7 @@ type APIKeys struct {
 func newAPIKeys(s *Store) *APIKeys {
 	return &APIKeys{s: s,
 		ByUser: table.NewPattern(s.apiKey, table.PatternDef[fh.APIKey]{ID: "FH-10", Name: "ferryhook.APIKeys.ByUser",
-			Doc: "A user's API keys (hash and prefix, never the plaintext).", Reads: table.ReadPage,
-			Check: func(k *fh.APIKey) error { return k.UserID.Validate() }}),
+			Doc: "A user's API keys (hash and prefix, never the plaintext).", Reads: table.ReadPage}),
 		create:         table.NewOp(s.main, "FH-11", "ferryhook.APIKeys.Create"),
 		authenticate:   table.NewOp(s.main, "FH-6", "ferryhook.APIKeys.Authenticate"),
 		getByHash:      table.NewOp(s.main, "FH-6", "ferryhook.APIKeys.GetByHash"),

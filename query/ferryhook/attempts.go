@@ -28,8 +28,7 @@ type Attempts struct {
 func newAttempts(s *Store) *Attempts {
 	return &Attempts{s: s, create: table.NewOp(s.events, "FH-11", "ferryhook.Attempts.Create"),
 		ByEvent: table.NewPattern(s.attempt, table.PatternDef[fh.DeliveryAttempt]{ID: "FH-9", Name: "ferryhook.Attempts.ByEvent",
-			Doc: "An event's delivery attempts, first attempt first.", Reads: table.ReadPage,
-			Check: func(a *fh.DeliveryAttempt) error { return a.EventID.Validate() }}),
+			Doc: "An event's delivery attempts, first attempt first.", Reads: table.ReadPage}),
 	}
 }
 

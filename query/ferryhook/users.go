@@ -32,7 +32,7 @@ type Users struct {
 func newUsers(s *Store) *Users {
 	return &Users{s: s,
 		ByID: table.NewPattern(s.user, table.PatternDef[fh.User]{ID: "FH-1", Name: "ferryhook.Users.ByID",
-			Doc: "A user by ID.", Reads: table.ReadOne, Check: func(u *fh.User) error { return u.UserID.Validate() }}),
+			Doc: "A user by ID.", Reads: table.ReadOne}),
 		create:         table.NewOp(s.main, "FH-11", "ferryhook.Users.Create"),
 		getByEmail:     table.NewOp(s.main, "FH-2", "ferryhook.Users.GetByEmail"),
 		login:          table.NewOp(s.main, "FH-2", "ferryhook.Users.Login"),

@@ -38,16 +38,13 @@ func newCatalog(e *entities) *Catalog {
 		putPlatform: table.NewOp(e.t, "LB-77", "listbackup.Catalog.PutPlatform"),
 		putSource:   table.NewOp(e.t, "LB-78", "listbackup.Catalog.PutSource"),
 		Platform: table.NewPattern(e.platforms, table.PatternDef[lb.CatalogPlatform]{ID: "LB-77", Name: "listbackup.Catalog.Platform",
-			Doc: "A platform of the catalog by ID.", Reads: table.ReadOne,
-			Check: func(p *lb.CatalogPlatform) error { return p.PlatformID.Validate("platformId") }}),
+			Doc: "A platform of the catalog by ID.", Reads: table.ReadOne}),
 		Platforms: table.NewPattern(e.platforms, table.PatternDef[lb.CatalogPlatform]{ID: "LB-77", Name: "listbackup.Catalog.Platforms",
 			Doc: "The catalog's platforms, by ID (tens of items in one partition).", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true}),
 		Source: table.NewPattern(e.platformSrcs, table.PatternDef[lb.CatalogSource]{ID: "LB-78", Name: "listbackup.Catalog.Source",
-			Doc: "A source template of the catalog by ID.", Reads: table.ReadOne,
-			Check: func(p *lb.CatalogSource) error { return p.PlatformSourceID.Validate("platformSourceId") }}),
+			Doc: "A source template of the catalog by ID.", Reads: table.ReadOne}),
 		Sources: table.NewPattern(e.platformSrcs, table.PatternDef[lb.CatalogSource]{ID: "LB-78", Name: "listbackup.Catalog.Sources",
-			Doc: "The source templates a platform offers.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true,
-			Check: func(p *lb.CatalogSource) error { return p.PlatformID.Validate("platformId") }}),
+			Doc: "The source templates a platform offers.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true}),
 	}
 }
 

@@ -37,19 +37,16 @@ func newLabels(e *entities) *Labels {
 		create: table.NewOp(e.t, "LB-73", "listbackup.Labels.Create"),
 		tag:    table.NewOp(e.t, "LB-74", "listbackup.Labels.Tag"),
 		ByID: table.NewPattern(e.labels, table.PatternDef[lb.Label]{ID: "LB-73", Name: "listbackup.Labels.ByID",
-			Doc: "A label by ID.", Reads: table.ReadOne,
-			Check: func(l *lb.Label) error { return l.TagID.Validate("tagId") }}),
+			Doc: "A label by ID.", Reads: table.ReadOne}),
 		ByAccount: table.NewPattern(e.labels, table.PatternDef[lb.Label]{ID: "LB-73", Name: "listbackup.Labels.ByAccount",
-			Doc: "An account's labels, by name.", Reads: table.ReadPage, Index: table.GSI1,
-			Check: func(l *lb.Label) error { return l.AccountID.Validate("accountId") }}),
+			Doc: "An account's labels, by name.", Reads: table.ReadPage, Index: table.GSI1}),
 		OfEntity: table.NewPattern(e.entityTags, table.PatternDef[lb.EntityTag]{ID: "LB-74", Name: "listbackup.Labels.OfEntity",
 			Doc: "The labels put on an entity.", Reads: table.ReadPage,
 			Check: func(t *lb.EntityTag) error {
 				return first(lb.CheckID("entityType", t.EntityType), lb.CheckID("entityId", t.EntityID))
 			}}),
 		Tagged: table.NewPattern(e.entityTags, table.PatternDef[lb.EntityTag]{ID: "LB-75", Name: "listbackup.Labels.Tagged",
-			Doc: "The entities carrying a label, by type then ID.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true,
-			Check: func(t *lb.EntityTag) error { return t.TagID.Validate("tagId") }}),
+			Doc: "The entities carrying a label, by type then ID.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true}),
 	}
 }
 

@@ -33,11 +33,9 @@ func newRefreshTokens(e *entities) *RefreshTokens {
 		getByToken:   table.NewOp(e.t, "LB-34", "listbackup.RefreshTokens.GetByToken"),
 		revokeFamily: table.NewOp(e.t, "LB-36", "listbackup.RefreshTokens.RevokeFamily"),
 		ByUser: table.NewPattern(e.refreshTokens, table.PatternDef[lb.RefreshToken]{ID: "LB-35", Name: "listbackup.RefreshTokens.ByUser",
-			Doc: "A user's refresh tokens, newest first.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true, Desc: true,
-			Check: func(r *lb.RefreshToken) error { return r.UserID.Validate("userId") }}),
+			Doc: "A user's refresh tokens, newest first.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true, Desc: true}),
 		Family: table.NewPattern(e.refreshTokens, table.PatternDef[lb.RefreshToken]{ID: "LB-36", Name: "listbackup.RefreshTokens.Family",
-			Doc: "A refresh-token family, by issue time.", Reads: table.ReadPage, Index: table.GSI2, WholePartition: true,
-			Check: func(r *lb.RefreshToken) error { return r.TokenFamily.Validate("tokenFamily") }}),
+			Doc: "A refresh-token family, by issue time.", Reads: table.ReadPage, Index: table.GSI2, WholePartition: true}),
 	}
 }
 

@@ -31,14 +31,11 @@ func newSourceGroups(e *entities) *SourceGroups {
 	return &SourceGroups{e: e,
 		create: table.NewOp(e.t, "LB-69", "listbackup.SourceGroups.Create"),
 		ByID: table.NewPattern(e.groups, table.PatternDef[lb.SourceGroup]{ID: "LB-69", Name: "listbackup.SourceGroups.ByID",
-			Doc: "A source group by ID.", Reads: table.ReadOne,
-			Check: func(g *lb.SourceGroup) error { return g.GroupID.Validate("groupId") }}),
+			Doc: "A source group by ID.", Reads: table.ReadOne}),
 		ByAccount: table.NewPattern(e.groups, table.PatternDef[lb.SourceGroup]{ID: "LB-69", Name: "listbackup.SourceGroups.ByAccount",
-			Doc: "An account's source groups.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true,
-			Check: func(g *lb.SourceGroup) error { return g.AccountID.Validate("accountId") }}),
+			Doc: "An account's source groups.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true}),
 		Sources: table.NewPattern(e.sources, table.PatternDef[lb.Source]{ID: "LB-70", Name: "listbackup.SourceGroups.Sources",
-			Doc: "A source group's sources, soft-deleted ones left out.", Reads: table.ReadPage, Index: table.GSI3, WholePartition: true,
-			Check: func(src *lb.Source) error { return src.GroupID.Validate("groupId") }}),
+			Doc: "A source group's sources, soft-deleted ones left out.", Reads: table.ReadPage, Index: table.GSI3, WholePartition: true}),
 	}
 }
 

@@ -28,11 +28,9 @@ func newTeamMembers(e *entities) *TeamMembers {
 	return &TeamMembers{e: e,
 		add: table.NewOp(e.t, "LB-71", "listbackup.TeamMembers.Add"),
 		ByTeam: table.NewPattern(e.teamMembers, table.PatternDef[lb.TeamMembership]{ID: "LB-71", Name: "listbackup.TeamMembers.ByTeam",
-			Doc: "A team's members, by user ID.", Reads: table.ReadPage,
-			Check: func(m *lb.TeamMembership) error { return m.TeamID.Validate("teamId") }}),
+			Doc: "A team's members, by user ID.", Reads: table.ReadPage}),
 		ByUser: table.NewPattern(e.teamMembers, table.PatternDef[lb.TeamMembership]{ID: "LB-72", Name: "listbackup.TeamMembers.ByUser",
-			Doc: "A user's team memberships.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true,
-			Check: func(m *lb.TeamMembership) error { return m.UserID.Validate("userId") }}),
+			Doc: "A user's team memberships.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true}),
 	}
 }
 

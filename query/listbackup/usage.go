@@ -46,8 +46,7 @@ func newUsage(e *entities) *Usage {
 		Range: table.NewPattern(e.usage, table.PatternDef[lb.UsageMetrics]{ID: "LB-59", Name: "listbackup.Usage.Range",
 			Doc: "An account's usage metrics from one day to another, oldest first.", Reads: table.ReadRange, Check: check}),
 		Day: table.NewPattern(e.usage, table.PatternDef[lb.UsageMetrics]{ID: "LB-60", Name: "listbackup.Usage.Day",
-			Doc: "Every account's usage metrics of one day, by account.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true,
-			Check: func(m *lb.UsageMetrics) error { return m.MetricDate.Validate("metricDate") }}),
+			Doc: "Every account's usage metrics of one day, by account.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true}),
 	}
 }
 
@@ -125,8 +124,7 @@ func newPlans(e *entities) *Plans {
 	return &Plans{e: e,
 		put: table.NewOp(e.t, "LB-62", "listbackup.Plans.Put"),
 		ByID: table.NewPattern(e.plans, table.PatternDef[lb.BillingPlan]{ID: "LB-62", Name: "listbackup.Plans.ByID",
-			Doc: "A billing plan by ID.", Reads: table.ReadOne,
-			Check: func(p *lb.BillingPlan) error { return p.PlanID.Validate("planId") }}),
+			Doc: "A billing plan by ID.", Reads: table.ReadOne}),
 		Active: table.NewPattern(e.plans, table.PatternDef[lb.BillingPlan]{ID: "LB-62", Name: "listbackup.Plans.Active",
 			Doc: "The active billing plans, cheapest first (no Scan).", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true}),
 	}

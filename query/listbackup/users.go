@@ -31,8 +31,7 @@ func newUsers(e *entities) *Users {
 		updateProfile: table.NewOp(e.t, "LB-4", "listbackup.Users.UpdateProfile"),
 		update:        table.NewOp(e.t, "LB-4", "listbackup.Users.Update"),
 		ByID: table.NewPattern(e.users, table.PatternDef[lb.User]{ID: "LB-1", Name: "listbackup.Users.ByID",
-			Doc: "A user by ID.", Reads: table.ReadOne,
-			Check: func(u *lb.User) error { return u.UserID.Validate("userId") }}),
+			Doc: "A user by ID.", Reads: table.ReadOne}),
 	}
 }
 

@@ -32,16 +32,10 @@ type Analytics struct {
 func newAnalytics(e *entities) *Analytics {
 	return &Analytics{e: e,
 		GlobalMetrics: table.NewPattern(e.globalM, table.PatternDef[pf.GlobalMetrics]{ID: "PF-8", Name: "podcastflow.Analytics.GlobalMetrics",
-			Doc: "The global metrics of a day, or of a range of days by date.", Reads: table.ReadOne | table.ReadRange,
-			Check: func(m *pf.GlobalMetrics) error { return m.Date.Validate("date") }}),
+			Doc: "The global metrics of a day, or of a range of days by date.", Reads: table.ReadOne | table.ReadRange}),
 		OrganizationMetrics: table.NewPattern(e.orgM, table.PatternDef[pf.OrganizationMetrics]{ID: "PF-9", Name: "podcastflow.Analytics.OrganizationMetrics",
 			Doc: "An organization's metrics of a day, or of a range of days by date.", Reads: table.ReadOne | table.ReadRange,
-			Check: func(m *pf.OrganizationMetrics) error {
-				if err := m.OrganizationID.Validate("organizationId"); err != nil {
-					return err
-				}
-				return m.Date.Validate("date")
-			}}),
+			Check: func(m *pf.OrganizationMetrics) error { return m.OrganizationID.Validate("organizationId") }}), // required: a sort-key field
 		putGlobalMetrics:       table.NewOp(e.t, "PF-8", "podcastflow.Analytics.PutGlobalMetrics"),
 		putOrganizationMetrics: table.NewOp(e.t, "PF-9", "podcastflow.Analytics.PutOrganizationMetrics"),
 	}

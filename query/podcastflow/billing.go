@@ -31,11 +31,9 @@ type Billing struct {
 func newBilling(e *entities) *Billing {
 	return &Billing{e: e,
 		Records: table.NewPattern(e.billing, table.PatternDef[pf.BillingRecord]{ID: "PF-10", Name: "podcastflow.Billing.Records",
-			Doc: "An organization's billing records: of a date, all by date, or of a range of dates.", Reads: table.ReadOne | table.ReadPage | table.ReadRange,
-			Check: checkBilling}),
+			Doc: "An organization's billing records: of a date, all by date, or of a range of dates.", Reads: table.ReadOne | table.ReadPage | table.ReadRange}),
 		Metrics: table.NewPattern(e.billingM, table.PatternDef[pf.BillingMetrics]{ID: "PF-11", Name: "podcastflow.Billing.Metrics",
-			Doc: "The billing metrics of a day, or of a range of days by date.", Reads: table.ReadOne | table.ReadRange,
-			Check: func(m *pf.BillingMetrics) error { return m.Date.Validate("date") }}),
+			Doc: "The billing metrics of a day, or of a range of days by date.", Reads: table.ReadOne | table.ReadRange}),
 		putRecord:       table.NewOp(e.t, "PF-14", "podcastflow.Billing.PutRecord"),
 		setRecordStatus: table.NewOp(e.t, "PF-14", "podcastflow.Billing.SetRecordStatus"),
 		updateRecord:    table.NewOp(e.t, "PF-10", "podcastflow.Billing.UpdateRecord"),

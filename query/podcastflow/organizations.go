@@ -34,11 +34,9 @@ type Organizations struct {
 func newOrganizations(e *entities) *Organizations {
 	return &Organizations{e: e,
 		Profile: table.NewPattern(e.orgs, table.PatternDef[pf.OrganizationProfile]{ID: "PF-5", Name: "podcastflow.Organizations.Profile",
-			Doc: "An organization's profile.", Reads: table.ReadOne,
-			Check: func(o *pf.OrganizationProfile) error { return o.OrganizationID.Validate("organizationId") }}),
+			Doc: "An organization's profile.", Reads: table.ReadOne}),
 		Settings: table.NewPattern(e.orgSettings, table.PatternDef[pf.OrganizationSettings]{ID: "PF-5", Name: "podcastflow.Organizations.Settings",
-			Doc: "An organization's settings.", Reads: table.ReadOne,
-			Check: func(o *pf.OrganizationSettings) error { return o.OrganizationID.Validate("organizationId") }}),
+			Doc: "An organization's settings.", Reads: table.ReadOne}),
 		AllOrganizations: table.NewPattern(e.orgs, table.PatternDef[pf.OrganizationProfile]{ID: "PF-6", Name: "podcastflow.Organizations.AllOrganizations",
 			Doc: "Every organization, by organizationId, one Query per shard per page (no Scan).", Reads: table.ReadPage, Index: IndexAll, WholePartition: true}),
 		create:          table.NewOp(e.t, "PF-5", "podcastflow.Organizations.Create"),

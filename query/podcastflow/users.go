@@ -49,15 +49,13 @@ type Users struct {
 func newUsers(e *entities) *Users {
 	return &Users{e: e,
 		Profile: table.NewPattern(e.users, table.PatternDef[pf.UserProfile]{ID: "PF-1", Name: "podcastflow.Users.Profile",
-			Doc: "A user's profile.", Reads: table.ReadOne, Check: checkUser}),
+			Doc: "A user's profile.", Reads: table.ReadOne}),
 		Preferences: table.NewPattern(e.prefs, table.PatternDef[pf.UserPreferences]{ID: "PF-2", Name: "podcastflow.Users.Preferences",
-			Doc: "A user's preferences.", Reads: table.ReadOne,
-			Check: func(p *pf.UserPreferences) error { return p.UserID.Validate("userId") }}),
+			Doc: "A user's preferences.", Reads: table.ReadOne}),
 		AllUsers: table.NewPattern(e.users, table.PatternDef[pf.UserProfile]{ID: "PF-4", Name: "podcastflow.Users.AllUsers",
 			Doc: "Every user, by userId, one Query per shard per page (no Scan).", Reads: table.ReadPage, Index: IndexAll, WholePartition: true}),
 		ByOrganization: table.NewPattern(e.users, table.PatternDef[pf.UserProfile]{ID: "PF-12", Name: "podcastflow.Users.ByOrganization",
-			Doc: "An organization's users, by userId.", Reads: table.ReadPage, Index: IndexOrgUsers, WholePartition: true,
-			Check: func(u *pf.UserProfile) error { return u.OrganizationID.Validate("organizationId") }}),
+			Doc: "An organization's users, by userId.", Reads: table.ReadPage, Index: IndexOrgUsers, WholePartition: true}),
 		ByRole: table.NewPattern(e.users, table.PatternDef[pf.UserProfile]{ID: "PF-13", Name: "podcastflow.Users.ByRole",
 			Doc: "The users with a role, by userId, one Query per shard per page.", Reads: table.ReadPage, Index: IndexRole, WholePartition: true,
 			Check: func(u *pf.UserProfile) error { _, err := pf.Roles.Parse(string(u.Role)); return err }}),
@@ -74,9 +72,6 @@ func newUsers(e *entities) *Users {
 		reindex:            table.NewOp(e.t, "PF-4", "podcastflow.Users.Reindex"),
 	}
 }
-
-// checkUser checks the userId a read names.
-func checkUser(u *pf.UserProfile) error { return u.UserID.Validate("userId") }
 
 // UserWithPreferences is a user's profile with its preferences (PF-3).
 // Preferences is nil when the user has never saved any.

@@ -61,8 +61,7 @@ func newSubscriptions(s *Store) *Subscriptions {
 			}}),
 		ByUser: table.NewPattern(s.sub, table.PatternDef[tn.Subscription]{ID: "TN-10", Name: "tinode.Subscriptions.ByUser",
 			Doc: "A user's subscriptions by UpdatedAt, from UpdatedAt when set.", Reads: table.ReadPage, Index: table.GSI1,
-			SortFrom: true, Hidden: deleted,
-			Check: func(sub *tn.Subscription) error { return sub.User.Validate("User") }}),
+			SortFrom: true, Hidden: deleted}),
 		ByTopic: table.NewPattern(s.sub, table.PatternDef[tn.Subscription]{ID: "TN-11", Name: "tinode.Subscriptions.ByTopic",
 			Doc: "A topic's subscriptions, by user id.", Reads: table.ReadPage, Hidden: deleted,
 			Check: func(sub *tn.Subscription) error {

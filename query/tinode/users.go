@@ -45,8 +45,7 @@ func newUsers(s *Store) *Users {
 		softDelete:   table.NewOp(s.t, "TN-17", "tinode.Users.SoftDelete"),
 		delete:       table.NewOp(s.t, "TN-17", "tinode.Users.Delete"),
 		ByID: table.NewPattern(s.user, table.PatternDef[tn.User]{ID: "TN-1", Name: "tinode.Users.ByID",
-			Doc: "A user by id.", Reads: table.ReadOne,
-			Check: func(u *tn.User) error { return u.Id.Validate("Id") }}),
+			Doc: "A user by id.", Reads: table.ReadOne}),
 	}
 }
 

@@ -1,0 +1,96 @@
+package decl
+
+import (
+	"reflect"
+
+	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/keytmpl"
+)
+
+// A field type checks its own value when it has one of these methods
+// (a typed ID, an enumeration, a date): the engine calls it with the
+// attribute's name, so no read declares that check by hand.
+type (
+	fieldValidator interface{ Validate(field string) error }
+	fieldChecker   interface{ Check(field string) error }
+	selfValidator  interface{ Validate() error } // the field's name is the type's own
+)
+
+// SelfCheck is one key field whose type checks its own value
+// ([SelfChecks]).
+type SelfCheck struct {
+	Attr  string
+	Index []int
+	// Always: checked even when zero (a partition-key field with no
+	// transform, which every read needs); otherwise only when set.
+	Always bool
+}
+
+// SelfChecks returns the fields of t referenced by the templates pk and sk
+// (by attribute, or by `key` tag: keyTagged, [Decl.KeyTagged]) whose
+// types check themselves (Validate(field string) error,
+// Check(field string) error or Validate() error), in template order, each
+// once. A partition-key reference is checked always (every read needs
+// it), but under a shard transform (a read may go through every shard) or
+// ":opt"; the others when set.
+func SelfChecks(t reflect.Type, pk, sk keytmpl.Template, keyTagged map[string]int) []SelfCheck {
+	fields := codec.FieldsOf(t)
+	var out []SelfCheck
+	seen := map[string]bool{}
+	for i, tp := range []keytmpl.Template{pk, sk} {
+		for _, p := range tp {
+			if p.Attr == "" || seen[p.Attr] {
+				continue
+			}
+			index, typ := keyTaggedField(t, keyTagged, p.Attr)
+			if f, ok := fields[p.Attr]; ok && !f.ViaPointer {
+				index, typ = f.Index, f.Typ
+			}
+			if typ == nil || !checksItself(typ) {
+				continue
+			}
+			seen[p.Attr] = true
+			always := i == 0 && keytmpl.ShardCount(p.Mod) == 0 && p.Mod != "opt"
+			out = append(out, SelfCheck{Attr: p.Attr, Index: index, Always: always})
+		}
+	}
+	return out
+}
+
+// keyTaggedField is the field tagged `key:"attr"` (stored only in the
+// key, or stored too), if any.
+func keyTaggedField(t reflect.Type, keyTagged map[string]int, attr string) ([]int, reflect.Type) {
+	if i, ok := keyTagged[attr]; ok {
+		return []int{i}, t.Field(i).Type
+	}
+	return nil, nil
+}
+
+func checksItself(t reflect.Type) bool {
+	return t.Implements(reflect.TypeFor[fieldValidator]()) || t.Implements(reflect.TypeFor[fieldChecker]()) ||
+		t.Implements(reflect.TypeFor[selfValidator]())
+}
+
+// RunSelfChecks runs checks on the struct v: the first error a field's
+// own check returns, or nil.
+func RunSelfChecks(v reflect.Value, checks []SelfCheck) error {
+	for _, c := range checks {
+		f := v.FieldByIndex(c.Index)
+		if !c.Always && f.IsZero() {
+			continue
+		}
+		var err error
+		switch x := f.Interface().(type) {
+		case fieldValidator:
+			err = x.Validate(c.Attr)
+		case fieldChecker:
+			err = x.Check(c.Attr)
+		case selfValidator:
+			err = x.Validate()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
