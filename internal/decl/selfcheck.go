@@ -67,12 +67,14 @@ func keyTaggedField(t reflect.Type, keyTagged map[string]int, attr string) ([]in
 }
 
 func checksItself(t reflect.Type) bool {
-	return t.Implements(reflect.TypeFor[fieldValidator]()) || t.Implements(reflect.TypeFor[fieldChecker]()) ||
-		t.Implements(reflect.TypeFor[selfValidator]())
+	p := reflect.PointerTo(t) // value and pointer methods: RunSelfChecks calls them on the field's address
+	return p.Implements(reflect.TypeFor[fieldValidator]()) || p.Implements(reflect.TypeFor[fieldChecker]()) ||
+		p.Implements(reflect.TypeFor[selfValidator]())
 }
 
-// RunSelfChecks runs checks on the struct v: the first error a field's
-// own check returns, or nil.
+// RunSelfChecks runs checks on the struct v (addressable, so each check
+// is called on the field's address): the first error a field's own check
+// returns, or nil.
 func RunSelfChecks(v reflect.Value, checks []SelfCheck) error {
 	for _, c := range checks {
 		f := v.FieldByIndex(c.Index)
@@ -80,7 +82,13 @@ func RunSelfChecks(v reflect.Value, checks []SelfCheck) error {
 			continue
 		}
 		var err error
-		switch x := f.Interface().(type) {
+		var x any
+		if f.CanAddr() {
+			x = f.Addr().Interface() // a pointer: the value is not copied into an interface
+		} else {
+			x = f.Interface()
+		}
+		switch x := x.(type) {
 		case fieldValidator:
 			err = x.Validate(c.Attr)
 		case fieldChecker:
