@@ -331,7 +331,7 @@ func (s *Store) itemCounterOps(ev fh.Event, o ownerInfo) ([]table.TxOp, error) {
 		}
 		o.counters = c
 	}
-	srcOp, err := o.counters.src.Op(map[string]any{"lastEventAt": fh.ISO(ev.ReceivedAt.Time()).String()})
+	srcOp, err := o.counters.src.Op(map[string]any{"lastEventAt": fh.ISO(ev.ReceivedAt.Time())}) // a field value: encoded as is
 	if err != nil {
 		return nil, err
 	}
@@ -394,7 +394,7 @@ func (s *Store) prepareCounters(source fh.SourceID, o ownerInfo) (*counterPatche
 	}
 	src, err := s.source.PreparePatch(sk, table.Patch{
 		Add:     map[string]int64{"eventCount": 1},
-		Set:     map[string]any{"lastEventAt": fh.ISO(s.now()).String()},
+		Set:     map[string]any{"lastEventAt": fh.ISO(s.now())},
 		IfEqual: map[string]any{"status": string(fh.StatusActive)},
 	})
 	if err != nil {
