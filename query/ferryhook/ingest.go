@@ -102,7 +102,7 @@ func (s *Store) ingestInput(source fh.SourceID, req IngestRequest) (CreateEventI
 		return CreateEventInput{}, err
 	}
 	in := CreateEventInput{
-		SourceID: source, UserID: fh.NewUserID(), Plan: fh.PlanFree,
+		SourceID: source, UserID: ingestPlaceholderUser, Plan: fh.PlanFree,
 		Headers: req.Headers, Body: req.Body, SourceIP: req.SourceIP, ContentType: req.ContentType, Method: req.Method,
 	}
 	if _, _, err := s.Events.build(in, false, table.Layout{}); err != nil { // validate before any request
@@ -110,6 +110,10 @@ func (s *Store) ingestInput(source fh.SourceID, req IngestRequest) (CreateEventI
 	}
 	return in, nil
 }
+
+// ingestPlaceholderUser is the owner an ingest's input is validated with
+// before the owner is known (one valid ID, minted once).
+var ingestPlaceholderUser = fh.NewUserID()
 
 // ingestEvents stores and counts the events of ins, all into source, in
 // one transaction (see Ingest; several events only with group commit).
