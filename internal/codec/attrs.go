@@ -28,6 +28,9 @@ type typeFields struct {
 	// shadowed is true when two fields claim one attribute name (guregu's
 	// precedence rules then apply: the decoder plan leaves such types to it).
 	shadowed bool
+	// mapFields are the attributes whose field may hold a map
+	// (mayHoldMap): the only ones KeepEmptyMapStrings fixes.
+	mapFields []string
 }
 
 var typeFieldsCache sync.Map // reflect.Type -> *typeFields
@@ -75,6 +78,11 @@ func fieldsOfType(t reflect.Type) *typeFields {
 		}
 	}
 	walk(t, nil, false, map[reflect.Type]bool{})
+	for name, fi := range tf.fields {
+		if mayHoldMap(fi.Typ) {
+			tf.mapFields = append(tf.mapFields, name)
+		}
+	}
 	typeFieldsCache.Store(t, tf)
 	return tf
 }

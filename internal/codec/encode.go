@@ -39,9 +39,13 @@ import (
 //     NS, an empty one removes the attribute (DynamoDB has no empty set).
 
 // KeepEmptyMapStrings fixes av, guregu's encoding of struct value v: the
-// maps at any depth keep their empty entries (see keepEmpties).
+// maps at any depth keep their empty entries (see keepEmpties). Only the
+// fields that may hold a map are visited (the others it leaves as they
+// are), so a type without one costs a cached lookup.
 func KeepEmptyMapStrings(av Item, v reflect.Value) {
-	for name, fi := range FieldsOf(v.Type()) {
+	tf := fieldsOfType(v.Type())
+	for _, name := range tf.mapFields {
+		fi := tf.fields[name]
 		f, err := v.FieldByIndexErr(fi.Index)
 		if err != nil {
 			continue

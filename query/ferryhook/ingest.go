@@ -102,7 +102,7 @@ func (s *Store) ingestInput(source fh.SourceID, req IngestRequest) (CreateEventI
 		return CreateEventInput{}, err
 	}
 	in := CreateEventInput{
-		SourceID: source, UserID: fh.NewUserID(), Plan: fh.PlanFree,
+		SourceID: source, UserID: ingestPlaceholderUser, Plan: fh.PlanFree,
 		Headers: req.Headers, Body: req.Body, SourceIP: req.SourceIP, ContentType: req.ContentType, Method: req.Method,
 	}
 	if _, _, err := s.Events.build(in, false, table.Layout{}); err != nil { // validate before any request
@@ -110,6 +110,10 @@ func (s *Store) ingestInput(source fh.SourceID, req IngestRequest) (CreateEventI
 	}
 	return in, nil
 }
+
+// ingestPlaceholderUser is the owner an ingest's input is validated with
+// before the owner is known (one valid ID, minted once).
+var ingestPlaceholderUser = fh.NewUserID()
 
 // ingestEvents stores and counts the events of ins, all into source, in
 // one transaction (see Ingest; several events only with group commit).
@@ -331,7 +335,7 @@ func (s *Store) itemCounterOps(ev fh.Event, o ownerInfo) ([]table.TxOp, error) {
 		}
 		o.counters = c
 	}
-	srcOp, err := o.counters.src.Op(map[string]any{"lastEventAt": fh.ISO(ev.ReceivedAt.Time()).String()})
+	srcOp, err := o.counters.src.Op(map[string]any{"lastEventAt": fh.ISO(ev.ReceivedAt.Time())}) // a field value: encoded as is
 	if err != nil {
 		return nil, err
 	}
@@ -394,7 +398,7 @@ func (s *Store) prepareCounters(source fh.SourceID, o ownerInfo) (*counterPatche
 	}
 	src, err := s.source.PreparePatch(sk, table.Patch{
 		Add:     map[string]int64{"eventCount": 1},
-		Set:     map[string]any{"lastEventAt": fh.ISO(s.now()).String()},
+		Set:     map[string]any{"lastEventAt": fh.ISO(s.now())},
 		IfEqual: map[string]any{"status": string(fh.StatusActive)},
 	})
 	if err != nil {
