@@ -48,10 +48,12 @@ func (s *Store) ForAccount(account lb.AccountID) (*AccountScope, error) {
 	}, nil
 }
 
-// Get returns the scope's own account (LB-9). Errors: table.ErrNotFound.
+// Get returns the scope's own account (LB-9), read by Accounts.ByID (a
+// soft-deleted account is not found): a request handler holds the scope
+// alone, not the Store's Accounts. Errors: table.ErrNotFound.
 func (a *AccountScope) Get(ctx context.Context) (lb.Account, error) {
 	return table.Run(ctx, a.get, func(ctx context.Context) (lb.Account, error) {
-		return a.accounts.Get(ctx, a.Account)
+		return a.accounts.ByID.Get(ctx, lb.Account{AccountID: a.Account})
 	})
 }
 
