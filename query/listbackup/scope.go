@@ -12,7 +12,7 @@ import (
 // AccountScope is the store as one account sees it (issue 11: tenant
 // scoping enforced by signatures). Obtain it with [Store.ForAccount] once
 // the caller's account is authenticated, and hand request handlers only
-// this: its by-ID methods (Sources.Get, Jobs.Update, Webhooks.Delete,
+// this: its by-ID reads and writes (Sources.ByID, Jobs.Update, Webhooks.Delete,
 // APIKeys.Revoke, ...) reach only items whose accountId is the account.
 // An ID of another account's item gives table.ErrNotFound and changes
 // nothing, on reads and on writes, because every write carries the

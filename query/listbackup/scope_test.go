@@ -35,15 +35,15 @@ func TestAccountScope(t *testing.T) {
 	ref := listbackup.TagRef{AccountID: "a2", ResourceType: lb.ResSource, TagKey: "env", TagValue: "prod"}
 	before := f.requests.Load()
 	attacks := map[string]error{}
-	_, attacks["Sources.Get"] = a1.Sources.ByID.Get(c, lb.Source{SourceID: "s2"})
+	_, attacks["Sources.ByID.Get"] = a1.Sources.ByID.Get(c, lb.Source{SourceID: "s2"})
 	_, attacks["Sources.Update"] = a1.Sources.Update(c, "s2", func(s *lb.Source) error { s.SourceName = "pwned"; return nil })
 	attacks["Sources.Delete"] = a1.Sources.Delete(c, "s2")
 	_, attacks["Jobs.Get"] = a1.Jobs.ByID.Get(c, lb.Job{JobID: "j2"})
 	_, attacks["Jobs.Update"] = a1.Jobs.Update(c, "j2", func(j *lb.Job) error { j.MaxRetries = 99; return nil })
-	_, attacks["Connections.Get"] = a1.Connections.ByID.Get(c, lb.Connection{ConnectionID: "c2"})
+	_, attacks["Connections.ByID.Get"] = a1.Connections.ByID.Get(c, lb.Connection{ConnectionID: "c2"})
 	_, attacks["Connections.Update"] = a1.Connections.Update(c, "c2", func(x *lb.Connection) error { x.Status = lb.ConnectionRevoked; return nil })
 	attacks["Connections.Delete"] = a1.Connections.Delete(c, "c2")
-	_, attacks["Webhooks.Get"] = a1.Webhooks.ByID.Get(c, lb.Webhook{WebhookID: "w2"})
+	_, attacks["Webhooks.ByID.Get"] = a1.Webhooks.ByID.Get(c, lb.Webhook{WebhookID: "w2"})
 	_, attacks["Webhooks.Update"] = a1.Webhooks.Update(c, "w2", func(w *lb.Webhook) error { w.URL = "https://evil.example/h"; return nil })
 	attacks["Webhooks.Delete"] = a1.Webhooks.Delete(c, "w2")
 	_, attacks["APIKeys.Get"] = a1.APIKeys.ByID.Get(c, lb.APIKey{APIKeyID: key2.APIKeyID})
