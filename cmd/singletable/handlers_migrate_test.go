@@ -178,7 +178,7 @@ func TestMigrateCommandHandlersDeployment_LB5_LB6_LB8_LB28(t *testing.T) {
 	s := listbackup.New(table.New(client, listbackup.Schema(main), ciph...))
 	const root = lb.AccountID("account:aaaaaaaa-0000-4000-8000-000000000001")
 	const pro = lb.AccountID("account:bbbbbbbb-0000-4000-8000-000000000002")
-	a, err := s.Accounts.Get(c, pro) // LB-5
+	a, err := s.Accounts.ByID.Get(c, lb.Account{AccountID: pro}) // LB-5
 	if err != nil || a.Plan != "pro" || a.AccountPath != paths[string(pro)] || a.ParentAccountID != root {
 		t.Errorf("LB-5 the pro account: plan %q path %q parent %q, %v", a.Plan, a.AccountPath, a.ParentAccountID, err)
 	}
@@ -210,7 +210,7 @@ func TestMigrateCommandHandlersDeployment_LB5_LB6_LB8_LB28(t *testing.T) {
 	if err != nil || len(conns.Items) != 1 || conns.Items[0].Credentials.AccessToken != "KeapAT-plaintext" || conns.Items[0].Credentials.RefreshToken != "KeapRT-plaintext" {
 		t.Errorf("LB-28 the Keap connection: %+v, %v", conns.Items, err)
 	}
-	stripe, err := s.Connections.Get(c, "connection:11111111-0000-4000-8000-000000000001")
+	stripe, err := s.Connections.ByID.Get(c, lb.Connection{ConnectionID: "connection:11111111-0000-4000-8000-000000000001"})
 	if err != nil || stripe.Credentials.APIKey != "sk_live_51Hx-plaintext" {
 		t.Errorf("the API key connection: %+v, %v", stripe.Credentials, err)
 	}

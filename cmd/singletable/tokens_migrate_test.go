@@ -125,7 +125,7 @@ func TestMigrateCommandTokenResponses_LB27_LB28_LB65(t *testing.T) {
 		return raw
 	}
 	for id, extra := range want {
-		conn, err := s.Connections.Get(c, id) // LB-27
+		conn, err := s.Connections.ByID.Get(c, lb.Connection{ConnectionID: id}) // LB-27
 		if err != nil {
 			t.Fatalf("LB-27 %s: %v", id, err)
 		}
@@ -159,7 +159,7 @@ func TestMigrateCommandTokenResponses_LB27_LB28_LB65(t *testing.T) {
 	if _, err := s.Connections.Update(c, googleID, func(cn *lb.Connection) error { cn.Status = lb.ConnectionExpired; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := s.Connections.Get(c, googleID); err != nil || !cmp.Equal(got.Credentials.Extra, want[googleID], exporter) {
+	if got, err := s.Connections.ByID.Get(c, lb.Connection{ConnectionID: googleID}); err != nil || !cmp.Equal(got.Credentials.Extra, want[googleID], exporter) {
 		t.Errorf("LB-65 after an update: %+v, %v", got.Credentials, err)
 	}
 	noPlaintext("updated", googleID)

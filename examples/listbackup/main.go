@@ -159,7 +159,7 @@ func users(ctx context.Context, s *listbackup.Store, _ time.Time, _ lb.Date) err
 }
 
 func accounts(ctx context.Context, s *listbackup.Store, _ time.Time, _ lb.Date) error {
-	a, err := s.Accounts.Get(ctx, "acme-eu")
+	a, err := s.Accounts.ByID.Get(ctx, lb.Account{AccountID: "acme-eu"})
 	step("LB-5", "get account by ID", a.AccountPath)
 	step("LB-6", "children of acme-eu (divisions)", n(s.Accounts.Children.List(ctx, lb.Account{ParentAccountID: "acme-eu", AccountType: lb.AccountDivision})))
 	step("LB-7", "accounts of type location", n(s.Accounts.ByType.List(ctx, lb.Account{AccountType: lb.AccountLocation})))
@@ -175,7 +175,7 @@ func accounts(ctx context.Context, s *listbackup.Store, _ time.Time, _ lb.Date) 
 }
 
 func sources(ctx context.Context, s *listbackup.Store, now time.Time, _ lb.Date) error {
-	src, err := s.Sources.Get(ctx, "keap-1")
+	src, err := s.Sources.ByID.Get(ctx, lb.Source{SourceID: "keap-1"})
 	step("LB-14", "source by ID (credentials decrypted)", src.SourceName)
 	step("LB-15", "sources of acme", n(s.Sources.ByAccount.List(ctx, lb.Source{AccountID: "acme"})))
 	step("LB-16", "sources of acme on stripe", n(s.Sources.ByPlatform.List(ctx, lb.Source{AccountID: "acme", Platform: lb.PlatformStripe})))
@@ -186,7 +186,7 @@ func sources(ctx context.Context, s *listbackup.Store, now time.Time, _ lb.Date)
 	if errScope != nil {
 		return errScope
 	}
-	_, errFor := other.Sources.Get(ctx, "keap-1")
+	_, errFor := other.Sources.ByID.Get(ctx, lb.Source{SourceID: "keap-1"})
 	step("scope", "acme's source through another account's scope", errFor)
 	if !errors.Is(errFor, table.ErrNotFound) {
 		return fmt.Errorf("another account's scope reached acme's source: %v", errFor)
@@ -211,7 +211,7 @@ func sources(ctx context.Context, s *listbackup.Store, now time.Time, _ lb.Date)
 	step("LB-24", "job by ID", jb.Status)
 	step("LB-25", "pending jobs of acme", n(s.Jobs.ByStatus.List(ctx, lb.Job{AccountID: "acme", Status: lb.JobPending})))
 	step("LB-26", "jobs of keap-1 by creation, newest first", n(s.Jobs.BySource.List(ctx, lb.Job{SourceID: "keap-1"}, table.Desc())))
-	c, err3 := s.Connections.Get(ctx, "conn-1")
+	c, err3 := s.Connections.ByID.Get(ctx, lb.Connection{ConnectionID: "conn-1"})
 	step("LB-27", "connection by ID", c.Platform)
 	step("LB-28", "keap connections of acme", n(s.Connections.ByAccountPlatform.List(ctx, lb.Connection{AccountID: "acme", Platform: lb.PlatformKeap})))
 	step("LB-29", "keap connections of ada", n(s.Connections.ByUserPlatform.List(ctx, lb.Connection{UserID: "ada", Platform: lb.PlatformKeap})))
@@ -307,7 +307,7 @@ func rest(ctx context.Context, s *listbackup.Store, now time.Time, today lb.Date
 	step("LB-54", "revoked key refused", errors.Is(inactive, listbackup.ErrKeyInactive))
 	hook := lb.Webhook{AccountID: "acme", URL: "https://hooks.example/lb", Events: []string{"sync.completed"}, IsActive: true, Secret: "whsec"}
 	err11 := s.Webhooks.Create(ctx, &hook)
-	h, err12 := s.Webhooks.Get(ctx, hook.WebhookID)
+	h, err12 := s.Webhooks.ByID.Get(ctx, lb.Webhook{WebhookID: hook.WebhookID})
 	step("LB-55", "webhook by ID", h.URL)
 	step("LB-56", "active webhooks of acme", n(s.Webhooks.Active.List(ctx, lb.Webhook{AccountID: "acme"})))
 	step("LB-57", "active webhooks for sync.completed", n(s.Webhooks.ActiveForEvent.List(ctx, lb.Webhook{AccountID: "acme", Events: []string{string("sync.completed")}})))
@@ -335,11 +335,11 @@ func writes(ctx context.Context, s *listbackup.Store, _ time.Time, _ lb.Date) er
 	a, err := s.Accounts.Update(ctx, "acme-paris", func(a *lb.Account) error { a.AccountName = "Paris Opera"; return nil })
 	step("LB-63", "account renamed", a.AccountName)
 	moved, err2 := s.Accounts.Move(ctx, "acme-eu-retail", "acme")
-	paris, err3 := s.Accounts.Get(ctx, "acme-paris")
+	paris, err3 := s.Accounts.ByID.Get(ctx, lb.Account{AccountID: "acme-paris"})
 	step("LB-63", "retail moved under acme; paris's path follows", moved.AccountPath+" "+paris.AccountPath)
 	step("LB-63", "account with live children cannot be deleted", errors.Is(s.Accounts.Delete(ctx, "acme-eu-retail"), table.ErrConflict))
 	err4 := s.Accounts.Delete(ctx, "acme-paris")
-	_, gone := s.Accounts.Get(ctx, "acme-paris")
+	_, gone := s.Accounts.ByID.Get(ctx, lb.Account{AccountID: "acme-paris"})
 	step("LB-63", "leaf account soft-deleted, then not found", errors.Is(gone, table.ErrNotFound))
 
 	err5 := s.Teams.Create(ctx, &lb.Team{AccountID: "acme", TeamID: "night", TeamName: "Night shift",
@@ -351,7 +351,7 @@ func writes(ctx context.Context, s *listbackup.Store, _ time.Time, _ lb.Date) er
 	src, err8 := s.Sources.Update(ctx, "keap-1", func(x *lb.Source) error { x.SourceName = "Keap (main)"; return nil })
 	step("LB-65", "source renamed", src.SourceName)
 	err9 := s.Connections.Delete(ctx, "conn-1")
-	_, connGone := s.Connections.Get(ctx, "conn-1")
+	_, connGone := s.Connections.ByID.Get(ctx, lb.Connection{ConnectionID: "conn-1"})
 	step("LB-65", "connection soft-deleted (tokens dropped)", errors.Is(connGone, table.ErrNotFound))
 
 	tag := lb.Tag{AccountID: "acme", TagKey: "tier", TagValue: "gold", ResourceType: lb.ResSource}

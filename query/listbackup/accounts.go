@@ -12,6 +12,14 @@ import (
 // Accounts serves LB-5..LB-8: accounts by ID, children, type and subtree.
 // The read of one pattern is declared ([table.Pattern]): its field.
 type Accounts struct {
+	// ByID reads an account (LB-5): GetItem PK = ACCOUNT#{accountId},
+	// SK = PROFILE. During a move (LB-63) the account keeps its old path
+	// and parent and carries the move in its Move field. A soft-deleted
+	// account (LB-63) is not found. Errors: *table.ValidationError,
+	// table.ErrNotFound.
+	//
+	//	a, err := s.Accounts.ByID.Get(ctx, lb.Account{AccountID: id})
+	ByID *table.Pattern[lb.Account]
 	// ByType lists the accounts of a type, by ID (LB-7): Query GSI2
 	// PK = ACCTYPE#{accountType} (its whole partition). Soft-deleted
 	// accounts are in no list. Errors: *table.ValidationError,
@@ -38,12 +46,16 @@ type Accounts struct {
 	//	page, err := s.Accounts.Subtree.List(ctx, lb.Account{AccountPath: "/root/eu/"})
 	Subtree *table.Pattern[lb.Account]
 
-	create, get, update, delete, move table.Op
-	e                                 *entities
+	create, update, delete, move table.Op
+	e                            *entities
 }
 
 func newAccounts(e *entities) *Accounts {
 	return &Accounts{e: e,
+		ByID: table.NewPattern(e.accounts, table.PatternDef[lb.Account]{ID: "LB-5", Name: "listbackup.Accounts.ByID",
+			Doc: "An account by ID, a soft-deleted one not found.", Reads: table.ReadOne,
+			Check: func(a *lb.Account) error { return a.AccountID.Validate("accountId") },
+			Keep:  func(_, a *lb.Account) bool { return !a.Deleted() }}),
 		ByType: table.NewPattern(e.accounts, table.PatternDef[lb.Account]{ID: "LB-7", Name: "listbackup.Accounts.ByType",
 			Doc: "The accounts of a type, by ID.", Reads: table.ReadPage, Index: table.GSI2, WholePartition: true,
 			Check: func(a *lb.Account) error { return a.AccountType.Check("accountType") }}),
@@ -61,7 +73,6 @@ func newAccounts(e *entities) *Accounts {
 			SortPrefix: true, WholeKeyBegins: true,
 			Check: func(a *lb.Account) error { return lb.CheckPath("accountPath", a.AccountPath) }}),
 		create: table.NewOp(e.t, "LB-63", "listbackup.Accounts.Create"),
-		get:    table.NewOp(e.t, "LB-5", "listbackup.Accounts.Get"),
 		update: table.NewOp(e.t, "LB-63", "listbackup.Accounts.Update"),
 		delete: table.NewOp(e.t, "LB-63", "listbackup.Accounts.Delete"),
 		move:   table.NewOp(e.t, "LB-63", "listbackup.Accounts.Move"),
@@ -103,25 +114,6 @@ func (s *Accounts) Create(ctx context.Context, a *lb.Account) error {
 		}
 		parent := s.e.t.ConditionOp(pk).OnFail(fmt.Errorf("create account %s: parent %s: %w", a.AccountID, a.ParentAccountID, table.ErrNotFound))
 		return s.e.t.Transact(ctx, append(ops, parent)...)
-	})
-}
-
-// Get returns an account (LB-5): GetItem PK = ACCOUNT#{accountId},
-// SK = PROFILE. During a move (LB-63) the account keeps its old path and
-// parent and carries the move in its Move field. Errors:
-// *table.ValidationError, table.ErrNotFound (also for a soft-deleted
-// account, LB-63).
-func (s *Accounts) Get(ctx context.Context, id lb.AccountID) (lb.Account, error) {
-	return table.Run(ctx, s.get, func(ctx context.Context) (lb.Account, error) {
-		k, err := key(s.e.accounts, lb.Account{AccountID: id}, id.Validate("accountId"))
-		if err != nil {
-			return lb.Account{}, err
-		}
-		a, err := s.e.accounts.Get(ctx, k)
-		if err == nil && a.Deleted() {
-			return lb.Account{}, deletedErr("get account", string(id))
-		}
-		return a, err
 	})
 }
 

@@ -36,7 +36,7 @@ func TestAccountsHierarchy_LB5_LB6_LB7_LB8(t *testing.T) {
 	f := newFixture(t)
 	seedTree(t, f)
 	c := ctx(t)
-	a, err := f.Accounts.Get(c, "div") // LB-5
+	a, err := f.Accounts.ByID.Get(c, lb.Account{AccountID: "div"}) // LB-5
 	must(t, err)
 	if a.AccountPath != "/acme/eu/retail/" || a.Status != lb.AccountActive || a.Level != 2 {
 		t.Errorf("LB-5: %+v", a)
@@ -141,7 +141,7 @@ func TestTeams_LB12_LB13(t *testing.T) {
 func TestAccountsBadInputSendsNothing_LB5_LB6_LB7_LB8_LB9_LB10_LB11_LB12_LB13(t *testing.T) {
 	f := newFixture(t)
 	c := ctx(t)
-	_, err := f.Accounts.Get(c, "")
+	_, err := f.Accounts.ByID.Get(c, lb.Account{AccountID: ""})
 	wantInvalid(t, err, "accountId")
 	_, err = f.Accounts.Children.List(c, lb.Account{ParentAccountID: "a1", AccountType: "galaxy"})
 	wantInvalid(t, err, "accountType")

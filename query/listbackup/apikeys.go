@@ -169,10 +169,16 @@ type Webhooks struct {
 	//
 	//	page, err := s.Webhooks.ActiveForEvent.List(ctx, lb.Webhook{AccountID: a, Events: []string{"sync.failed"}})
 	ActiveForEvent *table.Pattern[lb.Webhook]
+	// ByID reads a webhook (LB-55): GetItem PK = WEBHOOK#{webhookId}. A
+	// soft-deleted webhook (LB-67) is not found. Errors:
+	// *table.ValidationError, table.ErrNotFound.
+	//
+	//	w, err := s.Webhooks.ByID.Get(ctx, lb.Webhook{WebhookID: id})
+	ByID *table.Pattern[lb.Webhook]
 
-	create, get, update, delete table.Op
-	e                           *entities
-	acct                        lb.AccountID // set: the view of one account (Store.ForAccount)
+	create, update, delete table.Op
+	e                      *entities
+	acct                   lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newWebhooks(e *entities) *Webhooks {
@@ -193,7 +199,10 @@ func newWebhooks(e *entities) *Webhooks {
 				return lb.EventType(w.Events[0]).Check("eventType")
 			}}),
 		create: table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Create"),
-		get:    table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Get"),
+		ByID: table.NewPattern(e.webhooks, table.PatternDef[lb.Webhook]{ID: "LB-55", Name: "listbackup.Webhooks.ByID",
+			Doc: "A webhook by ID, a soft-deleted one not found.", Reads: table.ReadOne,
+			Check: func(w *lb.Webhook) error { return w.WebhookID.Validate("webhookId") },
+			Keep:  func(_, w *lb.Webhook) bool { return !w.Deleted() }}),
 		update: table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Update"),
 		delete: table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Delete"),
 	}
@@ -202,7 +211,7 @@ func newWebhooks(e *entities) *Webhooks {
 // in returns the webhooks of account acct alone.
 func (s *Webhooks) in(acct lb.AccountID) *Webhooks {
 	c := *s
-	c.acct, c.Active, c.ActiveForEvent = acct, s.Active.In(string(acct)), s.ActiveForEvent.In(string(acct))
+	c.acct, c.ByID, c.Active, c.ActiveForEvent = acct, s.ByID.In(string(acct)), s.Active.In(string(acct)), s.ActiveForEvent.In(string(acct))
 	return &c
 }
 
@@ -216,23 +225,6 @@ func (s *Webhooks) Create(ctx context.Context, w *lb.Webhook) error {
 			w.WebhookID = lb.WebhookID(lb.NewUUID())
 		}
 		return s.v().Create(ctx, w)
-	})
-}
-
-// Get returns a webhook by ID (LB-55): GetItem PK = WEBHOOK#{webhookId}.
-// Errors: *table.ValidationError, table.ErrNotFound (also for a
-// soft-deleted webhook, LB-67).
-func (s *Webhooks) Get(ctx context.Context, id lb.WebhookID) (lb.Webhook, error) {
-	return table.Run(ctx, s.get, func(ctx context.Context) (lb.Webhook, error) {
-		k, err := key(s.e.webhooks, lb.Webhook{WebhookID: id}, id.Validate("webhookId"))
-		if err != nil {
-			return lb.Webhook{}, err
-		}
-		w, err := s.v().Get(ctx, k)
-		if err == nil && w.Deleted() {
-			return lb.Webhook{}, deletedErr("get webhook", string(id))
-		}
-		return w, err
 	})
 }
 

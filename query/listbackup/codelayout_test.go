@@ -402,7 +402,7 @@ func TestMigrateCodeLayout_LB69_LB83(t *testing.T) {
 	// The code stores no account type: none is invented. An untyped
 	// account is its parent's child, of no type, and can be updated.
 	for _, id := range []lb.AccountID{acct, "account:7a2d3b0f-1d66-4b5f-8e22-2c3f4d5e6f70"} {
-		if a, err := s.Accounts.Get(c, id); err != nil || a.AccountType != "" { // LB-5
+		if a, err := s.Accounts.ByID.Get(c, lb.Account{AccountID: id}); err != nil || a.AccountType != "" { // LB-5
 			t.Errorf("LB-5 account %s: type %q, %v; want none", id, a.AccountType, err)
 		}
 	}

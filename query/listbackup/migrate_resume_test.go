@@ -173,7 +173,7 @@ func resumeAfter(c context.Context, t *testing.T, client *dynamodb.Client, stack
 		}
 	}
 
-	a, err := s.Accounts.Get(c, lb.AccountID(ids[children])) // LB-5
+	a, err := s.Accounts.ByID.Get(c, lb.Account{AccountID: lb.AccountID(ids[children])}) // LB-5
 	if err != nil || a.Plan != "pro" {
 		t.Errorf("LB-5 a child: plan %q, %v", a.Plan, err)
 	}

@@ -331,7 +331,7 @@ func TestMigrateLegacyDeployment_LB1_LB5_LB14_LB18_LB62(t *testing.T) {
 	if _, sealed := cred.Value["encryptedData"].(*types.AttributeValueMemberB); !sealed {
 		t.Errorf("migrated source credentials stored as %T, want a sealed binary envelope", cred.Value["encryptedData"])
 	}
-	src, err := s.Sources.Get(c, "source:00001")
+	src, err := s.Sources.ByID.Get(c, lb.Source{SourceID: "source:00001"})
 	if err != nil || src.Credentials.Data != "sk_live_1" {
 		t.Errorf("migrated secret reads back as %q, %v", src.Credentials.Data, err)
 	}

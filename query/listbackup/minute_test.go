@@ -108,7 +108,9 @@ func runDueMinute(t *testing.T, shards int, scale float64, seconds int) *dueMinu
 	// What is stored, read without the meter.
 	d.runsFound = map[lb.SyncID]lb.SyncRun{}
 	for _, st := range []lb.RunStatus{lb.RunRunning, lb.RunCompleted} {
-		for r, err := range s0.Runs.AllByStatus(c, st, listbackup.TimeRange{}) {
+		for r, err := range table.Pages(c, func(c context.Context, o ...table.ListOption) (table.Page[lb.SyncRun], error) {
+			return s0.Runs.ListByStatus(c, st, listbackup.TimeRange{}, o...)
+		}) {
 			must(t, err)
 			if _, twice := d.runsFound[r.SyncID]; twice {
 				t.Errorf("run %s listed twice", r.SyncID)

@@ -68,8 +68,14 @@ func (s *OAuthStates) Consume(ctx context.Context, state string) (lb.OAuthState,
 // OAuthTokens serves LB-32 and LB-33. Access and refresh tokens are
 // encrypted before they reach DynamoDB.
 //
-// The read of one pattern is declared ([table.Pattern]): its field.
+// The reads of one pattern are declared ([table.Pattern]): its fields.
 type OAuthTokens struct {
+	// BySource reads a source's tokens, decrypted (LB-32): GetItem
+	// PK = SOURCE#{sourceId}, SK = OAUTH. Errors: *table.ValidationError,
+	// table.ErrNotFound.
+	//
+	//	tok, err := s.OAuthTokens.BySource.Get(ctx, lb.OAuthToken{SourceID: src})
+	BySource *table.Pattern[lb.OAuthToken]
 	// ByPlatform lists an account's OAuth tokens on one platform (LB-33):
 	// Query GSI1 PK = OAUTH#{accountId}, SK begins_with
 	// PLATFORM#{platform}#. Errors: *table.ValidationError,
@@ -78,14 +84,16 @@ type OAuthTokens struct {
 	//	page, err := s.OAuthTokens.ByPlatform.List(ctx, lb.OAuthToken{AccountID: a, Platform: lb.PlatformStripe})
 	ByPlatform *table.Pattern[lb.OAuthToken]
 
-	save, get, refresh table.Op
-	e                  *entities
+	save, refresh table.Op
+	e             *entities
 }
 
 func newOAuthTokens(e *entities) *OAuthTokens {
 	return &OAuthTokens{e: e,
-		save:    table.NewOp(e.t, "LB-32", "listbackup.OAuthTokens.Save"),
-		get:     table.NewOp(e.t, "LB-32", "listbackup.OAuthTokens.Get"),
+		save: table.NewOp(e.t, "LB-32", "listbackup.OAuthTokens.Save"),
+		BySource: table.NewPattern(e.oauthTokens, table.PatternDef[lb.OAuthToken]{ID: "LB-32", Name: "listbackup.OAuthTokens.BySource",
+			Doc: "A source's OAuth tokens, decrypted.", Reads: table.ReadOne,
+			Check: func(t *lb.OAuthToken) error { return t.SourceID.Validate("sourceId") }}),
 		refresh: table.NewOp(e.t, "LB-32", "listbackup.OAuthTokens.Refresh"),
 		ByPlatform: table.NewPattern(e.oauthTokens, table.PatternDef[lb.OAuthToken]{ID: "LB-33", Name: "listbackup.OAuthTokens.ByPlatform",
 			Doc: "An account's OAuth tokens on one platform.", Reads: table.ReadPage, Index: table.GSI1, SortPrefix: true,
@@ -102,19 +110,6 @@ func newOAuthTokens(e *entities) *OAuthTokens {
 func (s *OAuthTokens) Save(ctx context.Context, t *lb.OAuthToken) error {
 	return s.save.Do(ctx, func(ctx context.Context) error {
 		return s.e.oauthTokens.Put(ctx, t)
-	})
-}
-
-// Get returns a source's tokens, decrypted (LB-32): GetItem
-// PK = SOURCE#{sourceId}, SK = OAUTH. Errors: *table.ValidationError,
-// table.ErrNotFound.
-func (s *OAuthTokens) Get(ctx context.Context, src lb.SourceID) (lb.OAuthToken, error) {
-	return table.Run(ctx, s.get, func(ctx context.Context) (lb.OAuthToken, error) {
-		k, err := key(s.e.oauthTokens, lb.OAuthToken{SourceID: src}, src.Validate("sourceId"))
-		if err != nil {
-			return lb.OAuthToken{}, err
-		}
-		return s.e.oauthTokens.Get(ctx, k)
 	})
 }
 

@@ -84,7 +84,7 @@ func TestOAuthTokens_LB32_LB33(t *testing.T) {
 	}{{"s1", lb.PlatformKeap}, {"s2", lb.PlatformStripe}, {"s3", lb.PlatformKeap}} {
 		must(t, f.OAuthTokens.Save(c, &lb.OAuthToken{SourceID: s.src, AccountID: "a1", Platform: s.p, Tokens: lb.OAuthTokenSet{AccessToken: "at-" + string(s.src)}}))
 	}
-	tok, err := f.OAuthTokens.Get(c, "s2") // LB-32
+	tok, err := f.OAuthTokens.BySource.Get(c, lb.OAuthToken{SourceID: "s2"}) // LB-32
 	must(t, err)
 	if tok.Tokens.AccessToken != "at-s2" {
 		t.Errorf("LB-32: %+v", tok)

@@ -11,7 +11,7 @@ import (
 
 // TestOtelListbackupCalls: store methods report their catalog ID, their
 // requests sit under them, and a method calling another (an account
-// scope's Get through Accounts.Get) nests.
+// scope's Get through Accounts.ByID) nests.
 func TestOtelListbackupCalls(t *testing.T) {
 	traced, exp := wiretest.Traced(t)
 	s := listbackup.New(tabletest.NewTable(t, listbackup.Schema("listbackup"), traced))
@@ -21,11 +21,11 @@ func TestOtelListbackupCalls(t *testing.T) {
 	wiretest.Call(t, spans, "listbackup.Accounts.Create", "LB-63")
 	exp.Reset()
 
-	if _, err := s.Accounts.Get(c, "root"); err != nil {
+	if _, err := s.Accounts.ByID.Get(c, lb.Account{AccountID: "root"}); err != nil {
 		t.Fatal(err)
 	}
 	spans = exp.GetSpans()
-	wiretest.Request(t, spans, wiretest.Call(t, spans, "listbackup.Accounts.Get", "LB-5"), "GetItem")
+	wiretest.Request(t, spans, wiretest.Call(t, spans, "listbackup.Accounts.ByID.Get", "LB-5"), "GetItem")
 	exp.Reset()
 
 	scope, err := s.ForAccount("root")
@@ -37,7 +37,7 @@ func TestOtelListbackupCalls(t *testing.T) {
 	}
 	spans = exp.GetSpans()
 	outer := wiretest.Call(t, spans, "listbackup.AccountScope.Get", "LB-9")
-	inner := wiretest.Call(t, spans, "listbackup.Accounts.Get", "LB-5")
+	inner := wiretest.Call(t, spans, "listbackup.Accounts.ByID.Get", "LB-5")
 	wiretest.Child(t, outer, inner)
 	wiretest.Request(t, spans, inner, "GetItem")
 }

@@ -52,7 +52,7 @@ func TestScale_LB48_LB49_LB50_DueAtMidnight(t *testing.T) {
 		Name: "listbackup/100k-schedules-due-in-one-minute", Calls: calls, PerSecond: 100_000.0 / 60,
 		Call: func(c context.Context, i int) error {
 			if i == 0 {
-				for sc, err := range s.Schedules.AllDue(c, midnight) {
+				for sc, err := range table.Every(c, s.Schedules.Due, midnight) {
 					if err != nil {
 						return err
 					}

@@ -2,7 +2,6 @@ package listbackup
 
 import (
 	"context"
-	"iter"
 	"strings"
 	"time"
 
@@ -22,13 +21,12 @@ type Schedules struct {
 	//	page, err := s.Schedules.BySource.List(ctx, lb.SyncSchedule{SourceID: src})
 	BySource *table.Pattern[lb.SyncSchedule]
 
-	create, due, dueInShards, recordRun, setActive, allDue table.Op
-	e                                                      *entities
+	create, due, dueInShards, recordRun, setActive table.Op
+	e                                              *entities
 }
 
 func newSchedules(e *entities) *Schedules {
 	return &Schedules{e: e,
-		allDue:      table.NewOp(e.t, "LB-48", "listbackup.Schedules.AllDue"),
 		create:      table.NewOp(e.t, "LB-47", "listbackup.Schedules.Create"),
 		due:         table.NewOp(e.t, "LB-48", "listbackup.Schedules.Due"),
 		dueInShards: table.NewOp(e.t, "LB-48", "listbackup.Schedules.DueInShards"),
@@ -60,7 +58,7 @@ func (s *Schedules) Create(ctx context.Context, sc *lb.SyncSchedule) error {
 // SCHED#DUE itself with one shard), sent at once and merged by nextRunAt:
 // one request per shard per page (more when one shard holds much more of
 // the page than the others). Errors: *table.ValidationError (zero now),
-// table.ErrInvalidCursor.
+// table.ErrInvalidCursor. Every page: table.Every(ctx, s.Schedules.Due, now).
 func (s *Schedules) Due(ctx context.Context, now time.Time, opts ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
 	return table.Run(ctx, s.due, func(ctx context.Context) (table.Page[lb.SyncSchedule], error) {
 		return s.dueIn(ctx, now, nil, opts)
@@ -114,13 +112,6 @@ func (s *Schedules) dueIn(ctx context.Context, now time.Time, shards []int, opts
 	return s.e.schedules.List(ctx, q, opts...)
 }
 
-// AllDue iterates over LB-48.
-func (s *Schedules) AllDue(ctx context.Context, now time.Time, opts ...table.ListOption) iter.Seq2[lb.SyncSchedule, error] {
-	return table.RunPages(ctx, s.allDue, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncSchedule], error) {
-		return s.Due(ctx, now, o...)
-	}, opts...)
-}
-
 // RecordRun updates a schedule after a run (LB-49): lastRunAt = ranAt,
 // nextRunAt = next, which moves it in the due index. A consistent read and
 // one conditional write (table.Entity.Update), because nextRunAt is an
@@ -169,13 +160,12 @@ type Runs struct {
 	//	page, err := s.Runs.BySource.List(ctx, lb.SyncRun{SourceID: src})
 	BySource *table.Pattern[lb.SyncRun]
 
-	record, finish, listByStatus, allByStatus table.Op
-	e                                         *entities
+	record, finish, listByStatus table.Op
+	e                            *entities
 }
 
 func newRuns(e *entities) *Runs {
 	return &Runs{e: e,
-		allByStatus:  table.NewOp(e.t, "LB-51", "listbackup.Runs.AllByStatus"),
 		record:       table.NewOp(e.t, "LB-50", "listbackup.Runs.Record"),
 		finish:       table.NewOp(e.t, "LB-50", "listbackup.Runs.Finish"),
 		listByStatus: table.NewOp(e.t, "LB-51", "listbackup.Runs.ListByStatus"),
@@ -238,7 +228,7 @@ func (s *Runs) Finish(ctx context.Context, src lb.SourceID, startedAt time.Time,
 // PK = RUNS#{status}#{n}, SK in r, for each shard n (Options.IndexShards;
 // RUNS#{status} itself with one shard), sent at once and merged by
 // startedAt: one request per shard per page. Errors: *table.ValidationError,
-// table.ErrInvalidCursor.
+// table.ErrInvalidCursor. Every page: table.Pages over a closure of it.
 func (s *Runs) ListByStatus(ctx context.Context, st lb.RunStatus, r TimeRange, opts ...table.ListOption) (table.Page[lb.SyncRun], error) {
 	return table.Run(ctx, s.listByStatus, func(ctx context.Context) (table.Page[lb.SyncRun], error) {
 		if err := st.Check("status"); err != nil {
@@ -254,11 +244,4 @@ func (s *Runs) ListByStatus(ctx context.Context, st lb.RunStatus, r TimeRange, o
 		q.Desc = true
 		return s.e.runs.List(ctx, q, opts...)
 	})
-}
-
-// AllByStatus iterates over LB-51.
-func (s *Runs) AllByStatus(ctx context.Context, st lb.RunStatus, r TimeRange, opts ...table.ListOption) iter.Seq2[lb.SyncRun, error] {
-	return table.RunPages(ctx, s.allByStatus, func(ctx context.Context, o ...table.ListOption) (table.Page[lb.SyncRun], error) {
-		return s.ListByStatus(ctx, st, r, o...)
-	}, opts...)
 }

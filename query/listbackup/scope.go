@@ -12,7 +12,7 @@ import (
 // AccountScope is the store as one account sees it (issue 11: tenant
 // scoping enforced by signatures). Obtain it with [Store.ForAccount] once
 // the caller's account is authenticated, and hand request handlers only
-// this: its by-ID methods (Sources.Get, Jobs.Update, Webhooks.Delete,
+// this: its by-ID reads and writes (Sources.ByID, Jobs.Update, Webhooks.Delete,
 // APIKeys.Revoke, ...) reach only items whose accountId is the account.
 // An ID of another account's item gives table.ErrNotFound and changes
 // nothing, on reads and on writes, because every write carries the
@@ -48,10 +48,12 @@ func (s *Store) ForAccount(account lb.AccountID) (*AccountScope, error) {
 	}, nil
 }
 
-// Get returns the scope's own account (LB-9). Errors: table.ErrNotFound.
+// Get returns the scope's own account (LB-9), read by Accounts.ByID (a
+// soft-deleted account is not found): a request handler holds the scope
+// alone, not the Store's Accounts. Errors: table.ErrNotFound.
 func (a *AccountScope) Get(ctx context.Context) (lb.Account, error) {
 	return table.Run(ctx, a.get, func(ctx context.Context) (lb.Account, error) {
-		return a.accounts.Get(ctx, a.Account)
+		return a.accounts.ByID.Get(ctx, lb.Account{AccountID: a.Account})
 	})
 }
 

@@ -35,15 +35,15 @@ func TestAccountScope(t *testing.T) {
 	ref := listbackup.TagRef{AccountID: "a2", ResourceType: lb.ResSource, TagKey: "env", TagValue: "prod"}
 	before := f.requests.Load()
 	attacks := map[string]error{}
-	_, attacks["Sources.Get"] = a1.Sources.Get(c, "s2")
+	_, attacks["Sources.ByID.Get"] = a1.Sources.ByID.Get(c, lb.Source{SourceID: "s2"})
 	_, attacks["Sources.Update"] = a1.Sources.Update(c, "s2", func(s *lb.Source) error { s.SourceName = "pwned"; return nil })
 	attacks["Sources.Delete"] = a1.Sources.Delete(c, "s2")
 	_, attacks["Jobs.Get"] = a1.Jobs.ByID.Get(c, lb.Job{JobID: "j2"})
 	_, attacks["Jobs.Update"] = a1.Jobs.Update(c, "j2", func(j *lb.Job) error { j.MaxRetries = 99; return nil })
-	_, attacks["Connections.Get"] = a1.Connections.Get(c, "c2")
+	_, attacks["Connections.ByID.Get"] = a1.Connections.ByID.Get(c, lb.Connection{ConnectionID: "c2"})
 	_, attacks["Connections.Update"] = a1.Connections.Update(c, "c2", func(x *lb.Connection) error { x.Status = lb.ConnectionRevoked; return nil })
 	attacks["Connections.Delete"] = a1.Connections.Delete(c, "c2")
-	_, attacks["Webhooks.Get"] = a1.Webhooks.Get(c, "w2")
+	_, attacks["Webhooks.ByID.Get"] = a1.Webhooks.ByID.Get(c, lb.Webhook{WebhookID: "w2"})
 	_, attacks["Webhooks.Update"] = a1.Webhooks.Update(c, "w2", func(w *lb.Webhook) error { w.URL = "https://evil.example/h"; return nil })
 	attacks["Webhooks.Delete"] = a1.Webhooks.Delete(c, "w2")
 	_, attacks["APIKeys.Get"] = a1.APIKeys.ByID.Get(c, lb.APIKey{APIKeyID: key2.APIKeyID})
@@ -64,14 +64,14 @@ func TestAccountScope(t *testing.T) {
 		t.Fatal("no request was made: the test proves nothing")
 	}
 	// nothing changed
-	src, err := a2.Sources.Get(c, "s2")
+	src, err := a2.Sources.ByID.Get(c, lb.Source{SourceID: "s2"})
 	if err != nil || src.SourceName != "Shop" {
 		t.Fatalf("a2's source: %+v, %v", src, err)
 	}
 	if j, err := a2.Jobs.ByID.Get(c, lb.Job{JobID: "j2"}); err != nil || j.MaxRetries != 3 {
 		t.Fatalf("a2's job: %+v, %v", j, err)
 	}
-	if w, err := a2.Webhooks.Get(c, "w2"); err != nil || w.URL != "https://example.com/h" {
+	if w, err := a2.Webhooks.ByID.Get(c, lb.Webhook{WebhookID: "w2"}); err != nil || w.URL != "https://example.com/h" {
 		t.Fatalf("a2's webhook: %+v, %v", w, err)
 	}
 	if k, err := a2.APIKeys.ByID.Get(c, lb.APIKey{APIKeyID: key2.APIKeyID}); err != nil || k.Status != key2.Status || !k.LastUsedAt.IsZero() {
@@ -83,7 +83,7 @@ func TestAccountScope(t *testing.T) {
 	if tg, err := a2.Tags.Get(c, "g2"); err != nil || tg.Color != "" {
 		t.Fatalf("a2's tag: %+v, %v", tg, err)
 	}
-	if _, err := a2.Connections.Get(c, "c2"); err != nil {
+	if _, err := a2.Connections.ByID.Get(c, lb.Connection{ConnectionID: "c2"}); err != nil {
 		t.Fatalf("a2's connection: %v", err)
 	}
 	// lists: a2's partition through a1 is empty; a2's cursor is refused by a1

@@ -102,13 +102,13 @@ func TestSecretsEncryptedAtRest_LB32(t *testing.T) {
 
 	gu, err := f.Users.ByID.Get(c, lb.User{UserID: "u1"})
 	must(t, err)
-	gs, err := f.Sources.Get(c, "s1")
+	gs, err := f.Sources.ByID.Get(c, lb.Source{SourceID: "s1"})
 	must(t, err)
-	gc, err := f.Connections.Get(c, "c1")
+	gc, err := f.Connections.ByID.Get(c, lb.Connection{ConnectionID: "c1"})
 	must(t, err)
-	gt, err := f.OAuthTokens.Get(c, "s1")
+	gt, err := f.OAuthTokens.BySource.Get(c, lb.OAuthToken{SourceID: "s1"})
 	must(t, err)
-	gw, err := f.Webhooks.Get(c, "w1")
+	gw, err := f.Webhooks.ByID.Get(c, lb.Webhook{WebhookID: "w1"})
 	must(t, err)
 	got := []string{gu.MFASecret, gs.Credentials.Data, gc.Credentials.AccessToken, gc.Credentials.RefreshToken, gt.Tokens.AccessToken, gt.Tokens.RefreshToken, gw.Secret}
 	want := []string{"JBSWY3DPEHPK3PXP", "sk_live_supersecret", "conn-access-123", "conn-refresh-456", "oauth-access-789", "oauth-refresh-012", "whsec_abc123"}

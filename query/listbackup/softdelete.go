@@ -38,7 +38,7 @@ func (s *Sources) Delete(ctx context.Context, id lb.SourceID) error {
 		if err != nil {
 			return err
 		}
-		if _, err := s.Get(ctx, id); err != nil {
+		if _, err := s.ByID.Get(ctx, lb.Source{SourceID: id}); err != nil {
 			return err
 		}
 		sched := s.e.scheduleStore

@@ -12,6 +12,12 @@ import (
 // on the Store and the account's own on [AccountScope] ([table.Pattern.In]).
 // A soft-deleted source (LB-65) is in none of their lists.
 type Sources struct {
+	// ByID reads a source (LB-14): GetItem PK = SOURCE#{sourceId},
+	// SK = SOURCE. A soft-deleted source (LB-65) is not found. Errors:
+	// *table.ValidationError, table.ErrNotFound.
+	//
+	//	src, err := s.Sources.ByID.Get(ctx, lb.Source{SourceID: id})
+	ByID *table.Pattern[lb.Source]
 	// ByAccount lists an account's sources, by status then ID (LB-15):
 	// Query GSI2 PK = SOURCES#{accountId}, SK begins_with STATUS#. Every
 	// source is there, a source of ListBackup's own code too, which names
@@ -30,13 +36,17 @@ type Sources struct {
 	// Errors: *table.ValidationError, table.ErrInvalidCursor.
 	ByStatus *table.Pattern[lb.Source]
 
-	delete, create, get, update table.Op
-	e                           *entities
-	acct                        lb.AccountID // set: the view of one account (Store.ForAccount)
+	delete, create, update table.Op
+	e                      *entities
+	acct                   lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newSources(e *entities) *Sources {
 	return &Sources{e: e,
+		ByID: table.NewPattern(e.sources, table.PatternDef[lb.Source]{ID: "LB-14", Name: "listbackup.Sources.ByID",
+			Doc: "A source by ID, a soft-deleted one not found.", Reads: table.ReadOne,
+			Check: func(x *lb.Source) error { return x.SourceID.Validate("sourceId") },
+			Keep:  func(_, x *lb.Source) bool { return !x.Deleted() }}),
 		ByAccount: table.NewPattern(e.sources, table.PatternDef[lb.Source]{ID: "LB-15", Name: "listbackup.Sources.ByAccount",
 			Doc: "An account's sources, by status then ID.", Reads: table.ReadPage, Index: table.GSI2,
 			Check: func(x *lb.Source) error { return x.AccountID.Validate("accountId") }}),
@@ -50,7 +60,6 @@ func newSources(e *entities) *Sources {
 			Check: func(x *lb.Source) error { return first(x.Status.Check("status"), x.AccountID.Validate("accountId")) }}),
 		delete: table.NewOp(e.t, "LB-65", "listbackup.Sources.Delete"),
 		create: table.NewOp(e.t, "LB-14", "listbackup.Sources.Create"),
-		get:    table.NewOp(e.t, "LB-14", "listbackup.Sources.Get"),
 		update: table.NewOp(e.t, "LB-65", "listbackup.Sources.Update"),
 	}
 }
@@ -58,7 +67,7 @@ func newSources(e *entities) *Sources {
 // in returns the sources of account acct alone.
 func (s *Sources) in(acct lb.AccountID) *Sources {
 	c := *s
-	c.acct, c.ByAccount, c.ByPlatform, c.ByStatus = acct, s.ByAccount.In(string(acct)), s.ByPlatform.In(string(acct)), s.ByStatus.In(string(acct))
+	c.acct, c.ByID, c.ByAccount, c.ByPlatform, c.ByStatus = acct, s.ByID.In(string(acct)), s.ByAccount.In(string(acct)), s.ByPlatform.In(string(acct)), s.ByStatus.In(string(acct))
 	return &c
 }
 
@@ -72,23 +81,6 @@ func (s *Sources) Create(ctx context.Context, src *lb.Source) error {
 			src.Status = lb.SourceActive
 		}
 		return s.v().Create(ctx, src)
-	})
-}
-
-// Get returns a source by ID (LB-14): GetItem PK = SOURCE#{sourceId},
-// SK = SOURCE. Errors: *table.ValidationError, table.ErrNotFound (also for
-// a soft-deleted source, LB-65).
-func (s *Sources) Get(ctx context.Context, id lb.SourceID) (lb.Source, error) {
-	return table.Run(ctx, s.get, func(ctx context.Context) (lb.Source, error) {
-		k, err := key(s.e.sources, lb.Source{SourceID: id}, id.Validate("sourceId"))
-		if err != nil {
-			return lb.Source{}, err
-		}
-		src, err := s.v().Get(ctx, k)
-		if err == nil && src.Deleted() {
-			return lb.Source{}, deletedErr("get source", string(id))
-		}
-		return src, err
 	})
 }
 
@@ -126,6 +118,12 @@ func (s *Sources) Update(ctx context.Context, id lb.SourceID, change func(*lb.So
 // The reads of one pattern are declared ([table.Pattern]): its fields,
 // whole on the Store and the account's own on [AccountScope].
 type Connections struct {
+	// ByID reads a connection (LB-27): GetItem PK = CONN#{connectionId},
+	// SK = CONN. A soft-deleted connection (LB-65) is not found. Errors:
+	// *table.ValidationError, table.ErrNotFound.
+	//
+	//	c, err := s.Connections.ByID.Get(ctx, lb.Connection{ConnectionID: id})
+	ByID *table.Pattern[lb.Connection]
 	// ByAccountPlatform lists an account's connections on one platform
 	// (LB-28): Query GSI1 PK = CONNS#{accountId}, SK begins_with
 	// PLATFORM#{platform}#. Errors: *table.ValidationError,
@@ -139,13 +137,17 @@ type Connections struct {
 	// table.ErrInvalidCursor.
 	ByUserPlatform *table.Pattern[lb.Connection]
 
-	update, delete, create, get table.Op
-	e                           *entities
-	acct                        lb.AccountID // set: the view of one account (Store.ForAccount)
+	update, delete, create table.Op
+	e                      *entities
+	acct                   lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newConnections(e *entities) *Connections {
 	return &Connections{e: e,
+		ByID: table.NewPattern(e.connections, table.PatternDef[lb.Connection]{ID: "LB-27", Name: "listbackup.Connections.ByID",
+			Doc: "A connection by ID, a soft-deleted one not found.", Reads: table.ReadOne,
+			Check: func(c *lb.Connection) error { return c.ConnectionID.Validate("connectionId") },
+			Keep:  func(_, c *lb.Connection) bool { return !c.Deleted() }}),
 		ByAccountPlatform: table.NewPattern(e.connections, table.PatternDef[lb.Connection]{ID: "LB-28", Name: "listbackup.Connections.ByAccountPlatform",
 			Doc: "An account's connections on one platform.", Reads: table.ReadPage, Index: table.GSI1, SortPrefix: true,
 			Check: func(c *lb.Connection) error {
@@ -157,14 +159,13 @@ func newConnections(e *entities) *Connections {
 		update: table.NewOp(e.t, "LB-65", "listbackup.Connections.Update"),
 		delete: table.NewOp(e.t, "LB-65", "listbackup.Connections.Delete"),
 		create: table.NewOp(e.t, "LB-27", "listbackup.Connections.Create"),
-		get:    table.NewOp(e.t, "LB-27", "listbackup.Connections.Get"),
 	}
 }
 
 // in returns the connections of account acct alone.
 func (s *Connections) in(acct lb.AccountID) *Connections {
 	c := *s
-	c.acct, c.ByAccountPlatform, c.ByUserPlatform = acct, s.ByAccountPlatform.In(string(acct)), s.ByUserPlatform.In(string(acct))
+	c.acct, c.ByID, c.ByAccountPlatform, c.ByUserPlatform = acct, s.ByID.In(string(acct)), s.ByAccountPlatform.In(string(acct)), s.ByUserPlatform.In(string(acct))
 	return &c
 }
 
@@ -178,23 +179,6 @@ func (s *Connections) Create(ctx context.Context, c *lb.Connection) error {
 			c.Status = lb.ConnectionActive
 		}
 		return s.v().Create(ctx, c)
-	})
-}
-
-// Get returns a connection by ID (LB-27): GetItem PK = CONN#{connectionId},
-// SK = CONN. Errors: *table.ValidationError, table.ErrNotFound (also for a
-// soft-deleted connection, LB-65).
-func (s *Connections) Get(ctx context.Context, id lb.ConnectionID) (lb.Connection, error) {
-	return table.Run(ctx, s.get, func(ctx context.Context) (lb.Connection, error) {
-		k, err := key(s.e.connections, lb.Connection{ConnectionID: id}, id.Validate("connectionId"))
-		if err != nil {
-			return lb.Connection{}, err
-		}
-		c, err := s.v().Get(ctx, k)
-		if err == nil && c.Deleted() {
-			return lb.Connection{}, deletedErr("get connection", string(id))
-		}
-		return c, err
 	})
 }
 

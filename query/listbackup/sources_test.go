@@ -28,7 +28,7 @@ func TestSources_LB14_LB15_LB16_LB17(t *testing.T) {
 	for i := range seed {
 		must(t, f.Sources.Create(c, &seed[i]))
 	}
-	s, err := f.Sources.Get(c, "s2") // LB-14
+	s, err := f.Sources.ByID.Get(c, lb.Source{SourceID: "s2"}) // LB-14
 	must(t, err)
 	if s.PlatformID != lb.PlatformStripe || s.Status != lb.SourcePaused {
 		t.Errorf("LB-14: %+v", s)
@@ -65,7 +65,7 @@ func TestConnections_LB27_LB28_LB29(t *testing.T) {
 	for i := range seed {
 		must(t, f.Connections.Create(c, &seed[i]))
 	}
-	got, err := f.Connections.Get(c, "c3") // LB-27
+	got, err := f.Connections.ByID.Get(c, lb.Connection{ConnectionID: "c3"}) // LB-27
 	must(t, err)
 	if got.Platform != lb.PlatformStripe || got.Status != lb.ConnectionActive {
 		t.Errorf("LB-27: %+v", got)
@@ -132,7 +132,7 @@ func TestJobs_LB23_LB24_LB25_LB26(t *testing.T) {
 func TestSourcesJobsConnectionsBadInput_LB14_LB16_LB17_LB24_LB25_LB26_LB27_LB28_LB29(t *testing.T) {
 	f := newFixture(t)
 	c := ctx(t)
-	_, err := f.Sources.Get(c, "s#1")
+	_, err := f.Sources.ByID.Get(c, lb.Source{SourceID: "s#1"})
 	wantInvalid(t, err, "sourceId")
 	_, err = f.Sources.ByPlatform.List(c, lb.Source{AccountID: "a1", Platform: "myspace"})
 	wantInvalid(t, err, "platform")
@@ -144,7 +144,7 @@ func TestSourcesJobsConnectionsBadInput_LB14_LB16_LB17_LB24_LB25_LB26_LB27_LB28_
 	wantInvalid(t, err, "status")
 	_, err = f.Jobs.BySource.List(c, lb.Job{})
 	wantInvalid(t, err, "sourceId")
-	_, err = f.Connections.Get(c, "")
+	_, err = f.Connections.ByID.Get(c, lb.Connection{ConnectionID: ""})
 	wantInvalid(t, err, "connectionId")
 	_, err = f.Connections.ByAccountPlatform.List(c, lb.Connection{AccountID: "a1"})
 	wantInvalid(t, err, "platform")

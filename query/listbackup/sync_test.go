@@ -155,7 +155,7 @@ func TestWebhooks_LB55_LB56_LB57(t *testing.T) {
 	for i := range seed {
 		must(t, f.Webhooks.Create(c, &seed[i]))
 	}
-	w, err := f.Webhooks.Get(c, "w1") // LB-55 get
+	w, err := f.Webhooks.ByID.Get(c, lb.Webhook{WebhookID: "w1"}) // LB-55 get
 	must(t, err)
 	if w.URL != "https://a.example/h" || w.Secret != "s1" {
 		t.Errorf("LB-55 get: %+v", w)
@@ -172,7 +172,7 @@ func TestWebhooks_LB55_LB56_LB57(t *testing.T) {
 	_, err = f.Webhooks.Update(c, "w3", func(w *lb.Webhook) error { w.IsActive = true; return nil }) // LB-55 update
 	must(t, err)
 	must(t, f.Webhooks.Delete(c, "w1")) // LB-55 delete
-	_, err = f.Webhooks.Get(c, "w1")
+	_, err = f.Webhooks.ByID.Get(c, lb.Webhook{WebhookID: "w1"})
 	wantIs(t, err, table.ErrNotFound)
 	p, err = f.Webhooks.ActiveForEvent.List(c, lb.Webhook{AccountID: "a1", Events: []string{string("sync.completed")}})
 	if diff := cmp.Diff([]lb.WebhookID{"w3"}, ids(collect(t, p, err), wid)); diff != "" {
@@ -289,7 +289,7 @@ func TestDueInShards_LB48(t *testing.T) {
 	}
 	var got []lb.ScheduleID
 	var last time.Time
-	for sc, err := range f.Schedules.AllDue(c, t0, table.Limit(7)) {
+	for sc, err := range table.Every(c, f.Schedules.Due, t0, table.Limit(7)) {
 		must(t, err)
 		if sc.NextRunAt.Before(last) {
 			t.Errorf("%s out of order", sc.ScheduleID)
@@ -299,7 +299,7 @@ func TestDueInShards_LB48(t *testing.T) {
 	}
 	slices.Sort(got)
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("AllDue (-want +got):\n%s", diff)
+		t.Errorf("Every Due (-want +got):\n%s", diff)
 	}
 	_, err := f.Schedules.DueInShards(c, t0, []int{8})
 	wantInvalid(t, err, "OnlyShards")

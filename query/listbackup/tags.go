@@ -89,8 +89,8 @@ func (s *Tags) Create(ctx context.Context, t *lb.Tag) error {
 // Get returns a tag by ID (LB-40): Query GSI1 PK = TAGID#{tagId} (one
 // item), confirmed by a strongly consistent GetItem of the tag
 // (table.Entity.GetByIndex), so a lagging index never returns a deleted or
-// renamed tag. Two requests. Errors: *table.ValidationError,
-// table.ErrNotFound.
+// renamed tag. Two requests, so a method, not a declared pattern. Errors:
+// *table.ValidationError, table.ErrNotFound.
 func (s *Tags) Get(ctx context.Context, id lb.TagID) (lb.Tag, error) {
 	return table.Run(ctx, s.get, func(ctx context.Context) (lb.Tag, error) {
 		if err := id.Validate("tagId"); err != nil {

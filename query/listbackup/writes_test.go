@@ -108,7 +108,7 @@ func TestSourcesConnectionsUpdateSoftDelete_LB65(t *testing.T) {
 	wantInvalid(t, err, "accountId")
 
 	must(t, f.Sources.Delete(c, "s1")) // LB-65 soft delete
-	_, err = f.Sources.Get(c, "s1")
+	_, err = f.Sources.ByID.Get(c, lb.Source{SourceID: "s1"})
 	wantIs(t, err, table.ErrNotFound)
 	wantIs(t, f.Sources.Delete(c, "s1"), table.ErrNotFound)
 	_, err = f.Sources.Update(c, "s1", func(*lb.Source) error { return nil })
@@ -143,7 +143,7 @@ func TestSourcesConnectionsUpdateSoftDelete_LB65(t *testing.T) {
 	_, err = f.Connections.Update(c, "c1", func(c *lb.Connection) error { c.UserID = "u2"; return nil })
 	wantInvalid(t, err, "userId")
 	must(t, f.Connections.Delete(c, "c1")) // LB-65 soft delete
-	_, err = f.Connections.Get(c, "c1")
+	_, err = f.Connections.ByID.Get(c, lb.Connection{ConnectionID: "c1"})
 	wantIs(t, err, table.ErrNotFound)
 	wantIs(t, f.Connections.Delete(c, "c1"), table.ErrNotFound)
 	cid := func(x lb.Connection) lb.ConnectionID { return x.ConnectionID }
@@ -180,7 +180,7 @@ func TestWebhookSoftDelete_LB67(t *testing.T) {
 	}
 	f.clock.Add(time.Hour)
 	must(t, f.Webhooks.Delete(c, "w1"))
-	_, err := f.Webhooks.Get(c, "w1")
+	_, err := f.Webhooks.ByID.Get(c, lb.Webhook{WebhookID: "w1"})
 	wantIs(t, err, table.ErrNotFound)
 	wantIs(t, f.Webhooks.Delete(c, "w1"), table.ErrNotFound)
 	_, err = f.Webhooks.Update(c, "w1", func(w *lb.Webhook) error { w.IsActive = true; return nil })
@@ -266,7 +266,7 @@ func TestAccountsUpdateDelete_LB63(t *testing.T) {
 	wantIs(t, f.Accounts.Delete(c, "div"), table.ErrConflict) // has a child (loc)
 	must(t, f.Accounts.Delete(c, "loc"))
 	must(t, f.Accounts.Delete(c, "div"))
-	_, err = f.Accounts.Get(c, "div")
+	_, err = f.Accounts.ByID.Get(c, lb.Account{AccountID: "div"})
 	wantIs(t, err, table.ErrNotFound)
 	wantIs(t, f.Accounts.Delete(c, "div"), table.ErrNotFound)
 	_, err = f.Accounts.Update(c, "div", func(*lb.Account) error { return nil })
@@ -302,7 +302,7 @@ func pathsOf(t *testing.T, s *listbackup.Store, ids ...lb.AccountID) map[lb.Acco
 	t.Helper()
 	out := map[lb.AccountID]pathLevel{}
 	for _, id := range ids {
-		a, err := s.Accounts.Get(ctx(t), id)
+		a, err := s.Accounts.ByID.Get(ctx(t), lb.Account{AccountID: id})
 		must(t, err)
 		out[id] = pathLevel{a.AccountPath, a.Level}
 	}
@@ -352,7 +352,7 @@ func TestAccountsMoveSubtreeResumable_LB63(t *testing.T) {
 	if err == nil {
 		t.Fatal("LB-63: the interrupted move reported success")
 	}
-	a, err := f.Accounts.Get(c, "sub")
+	a, err := f.Accounts.ByID.Get(c, lb.Account{AccountID: "sub"})
 	must(t, err)
 	if !a.Move.Pending() || a.Move.ToPath != "/other/eu/" || a.AccountPath != "/acme/eu/" || a.ParentAccountID != "root" {
 		t.Errorf("LB-63 mid-move account: %+v", a)

@@ -64,7 +64,7 @@ func TestRequestCosts_TN1_to_TN38(t *testing.T) {
 	m("Users.ResetTags", "1 unique tag for none", get(func() (any, error) { return s.Users.ResetTags(c, "carol", "email:carol2@example.com") }))
 	m("Users.LookupTag", "", get(func() (any, error) { return s.Users.LookupTag(c, "email:alice@example.com") }))
 	m("Users.FindByTag", "", get(func() (any, error) { return s.Users.FindByTag(c, "email:alice@example.com") }))
-	m("Users.Tags", "2 tags", get(func() (any, error) { return s.Users.Tags(c, "alice") }))
+	m("Users.Tags.Get", "2 tags", get(func() (any, error) { return s.Users.Tags.Get(c, tn.User{Id: "alice"}) }))
 	m("Users.FindByTags", "2 tags", get(func() (any, error) { return s.Users.FindByTags(c, "email:alice@example.com", "email:bob@example.com") }))
 	m("Users.ImportTag", "", func() error {
 		return s.Users.ImportTag(c, tn.UniqueTag{Id: "email:imported@example.com", Source: "carol"})

@@ -12,7 +12,7 @@ import (
 )
 
 // Users are the access patterns of Tinode users, their tags and devices.
-// The read of one user is declared ([table.Pattern]): a field.
+// The reads of one user are declared ([table.Pattern]): its fields.
 type Users struct {
 	// ByID reads the user with an id (TN-1): GetItem USER#{id} / USER. A
 	// missing user gives table.ErrNotFound, a bad id a
@@ -20,9 +20,16 @@ type Users struct {
 	//
 	//	u, err := s.Users.ByID.Get(ctx, tn.User{Id: id})
 	ByID *table.Pattern[tn.User]
+	// Tags reads a user for its tags (TN-5): the user item holds them and
+	// its guards are written with it, so this is one GetItem USER#{id} /
+	// USER (the old TagUnique Source index is not needed); the user's Tags
+	// are the list. Errors as ByID's.
+	//
+	//	u, err := s.Users.Tags.Get(ctx, tn.User{Id: id}) // u.Tags
+	Tags *table.Pattern[tn.User]
 
-	upsertDevice, deleteDevice, devices, create, getMany, update, addTags, removeTags, resetTags, lookupTag, findByTag, importTag, tags, findByTags, touch, softDelete, delete table.Op
-	s                                                                                                                                                                          *Store
+	upsertDevice, deleteDevice, devices, create, getMany, update, addTags, removeTags, resetTags, lookupTag, findByTag, importTag, findByTags, touch, softDelete, delete table.Op
+	s                                                                                                                                                                    *Store
 }
 
 func newUsers(s *Store) *Users {
@@ -39,13 +46,14 @@ func newUsers(s *Store) *Users {
 		lookupTag:    table.NewOp(s.t, "TN-4", "tinode.Users.LookupTag"),
 		findByTag:    table.NewOp(s.t, "TN-4", "tinode.Users.FindByTag"),
 		importTag:    table.NewOp(s.t, "TN-3", "tinode.Users.ImportTag"),
-		tags:         table.NewOp(s.t, "TN-5", "tinode.Users.Tags"),
 		findByTags:   table.NewOp(s.t, "TN-19", "tinode.Users.FindByTags"),
 		touch:        table.NewOp(s.t, "TN-1", "tinode.Users.Touch"),
 		softDelete:   table.NewOp(s.t, "TN-17", "tinode.Users.SoftDelete"),
 		delete:       table.NewOp(s.t, "TN-17", "tinode.Users.Delete"),
 		ByID: table.NewPattern(s.user, table.PatternDef[tn.User]{ID: "TN-1", Name: "tinode.Users.ByID",
 			Doc: "A user by id.", Reads: table.ReadOne}),
+		Tags: table.NewPattern(s.user, table.PatternDef[tn.User]{ID: "TN-5", Name: "tinode.Users.Tags",
+			Doc: "A user, for its tags.", Reads: table.ReadOne}),
 	}
 }
 
@@ -237,23 +245,6 @@ func (us *Users) ImportTag(ctx context.Context, t tn.UniqueTag) error {
 	return us.importTag.Do(ctx, func(ctx context.Context) error {
 		_, err := us.AddTags(ctx, t.Source, t.Id)
 		return err
-	})
-}
-
-// Tags lists the tags of a user as TagUnique rows (TN-5). The user item
-// holds them and its guards are written with it, so this is one GetItem
-// on USER#{id} / USER (the old Source index is not needed).
-func (us *Users) Tags(ctx context.Context, id tn.UserID) ([]tn.UniqueTag, error) {
-	return table.Run(ctx, us.tags, func(ctx context.Context) ([]tn.UniqueTag, error) {
-		u, err := us.ByID.Get(ctx, tn.User{Id: id})
-		if err != nil {
-			return nil, err
-		}
-		out := make([]tn.UniqueTag, len(u.Tags))
-		for i, t := range u.Tags {
-			out[i] = tn.UniqueTag{Id: t, Source: id}
-		}
-		return out, nil
 	})
 }
 

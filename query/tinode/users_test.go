@@ -102,11 +102,11 @@ func TestUsersUpdateTags_TN3_TN4_TN5_TN19(t *testing.T) {
 	_, err = s.Users.FindByTag(c, "a2")
 	wantIs(t, err, table.ErrNotFound)
 
-	got, err := s.Users.Tags(c, "alice")
+	got, err := s.Users.Tags.Get(c, tn.User{Id: "alice"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff([]tn.UniqueTag{{Id: "r1", Source: "alice"}, {Id: "r2", Source: "alice"}}, got); d != "" {
+	if d := cmp.Diff([]string{"r1", "r2"}, got.Tags); d != "" {
 		t.Errorf("TN-5 (-want +got):\n%s", d)
 	}
 
