@@ -50,7 +50,7 @@ func newAPIKeys(e *entities) *APIKeys {
 		create:   table.NewOp(e.t, "LB-52", "listbackup.APIKeys.Create"),
 		validate: table.NewOp(e.t, "LB-52", "listbackup.APIKeys.Validate"),
 		ByID: table.NewPattern(e.apiKeys, table.PatternDef[lb.APIKey]{ID: "LB-53", Name: "listbackup.APIKeys.ByID",
-			Doc: "An API key.", Reads: table.ReadOne, Check: func(k *lb.APIKey) error { return k.APIKeyID.Validate("apiKeyId") }}),
+			Doc: "An API key.", Reads: table.ReadOne}),
 		revoke:        table.NewOp(e.t, "LB-54", "listbackup.APIKeys.Revoke"),
 		touchLastUsed: table.NewOp(e.t, "LB-52", "listbackup.APIKeys.TouchLastUsed"),
 	}
@@ -184,8 +184,7 @@ type Webhooks struct {
 func newWebhooks(e *entities) *Webhooks {
 	return &Webhooks{e: e,
 		Active: table.NewPattern(e.webhooks, table.PatternDef[lb.Webhook]{ID: "LB-56", Name: "listbackup.Webhooks.Active",
-			Doc: "An account's active webhooks.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true,
-			Check: func(w *lb.Webhook) error { return w.AccountID.Validate("accountId") }}),
+			Doc: "An account's active webhooks.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true}),
 		ActiveForEvent: table.NewPattern(e.webhooks, table.PatternDef[lb.Webhook]{ID: "LB-57", Name: "listbackup.Webhooks.ActiveForEvent",
 			Doc: "An account's active webhooks subscribed to one event type.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true,
 			FilterContains: []string{"events"},
@@ -201,8 +200,7 @@ func newWebhooks(e *entities) *Webhooks {
 		create: table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Create"),
 		ByID: table.NewPattern(e.webhooks, table.PatternDef[lb.Webhook]{ID: "LB-55", Name: "listbackup.Webhooks.ByID",
 			Doc: "A webhook by ID, a soft-deleted one not found.", Reads: table.ReadOne,
-			Check: func(w *lb.Webhook) error { return w.WebhookID.Validate("webhookId") },
-			Keep:  func(_, w *lb.Webhook) bool { return !w.Deleted() }}),
+			Keep: func(_, w *lb.Webhook) bool { return !w.Deleted() }}),
 		update: table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Update"),
 		delete: table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Delete"),
 	}

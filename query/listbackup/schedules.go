@@ -33,8 +33,7 @@ func newSchedules(e *entities) *Schedules {
 		recordRun:   table.NewOp(e.t, "LB-49", "listbackup.Schedules.RecordRun"),
 		setActive:   table.NewOp(e.t, "LB-49", "listbackup.Schedules.SetActive"),
 		BySource: table.NewPattern(e.schedules, table.PatternDef[lb.SyncSchedule]{ID: "LB-47", Name: "listbackup.Schedules.BySource",
-			Doc: "A source's sync schedules.", Reads: table.ReadPage,
-			Check: func(sc *lb.SyncSchedule) error { return sc.SourceID.Validate("sourceId") }}),
+			Doc: "A source's sync schedules.", Reads: table.ReadPage}),
 	}
 }
 
@@ -170,8 +169,7 @@ func newRuns(e *entities) *Runs {
 		finish:       table.NewOp(e.t, "LB-50", "listbackup.Runs.Finish"),
 		listByStatus: table.NewOp(e.t, "LB-51", "listbackup.Runs.ListByStatus"),
 		BySource: table.NewPattern(e.runs, table.PatternDef[lb.SyncRun]{ID: "LB-50", Name: "listbackup.Runs.BySource",
-			Doc: "A source's sync runs, newest first.", Reads: table.ReadPage, Desc: true,
-			Check: func(r *lb.SyncRun) error { return r.SourceID.Validate("sourceId") }}),
+			Doc: "A source's sync runs, newest first.", Reads: table.ReadPage, Desc: true}),
 	}
 }
 

@@ -45,11 +45,9 @@ func newSources(e *entities) *Sources {
 	return &Sources{e: e,
 		ByID: table.NewPattern(e.sources, table.PatternDef[lb.Source]{ID: "LB-14", Name: "listbackup.Sources.ByID",
 			Doc: "A source by ID, a soft-deleted one not found.", Reads: table.ReadOne,
-			Check: func(x *lb.Source) error { return x.SourceID.Validate("sourceId") },
-			Keep:  func(_, x *lb.Source) bool { return !x.Deleted() }}),
+			Keep: func(_, x *lb.Source) bool { return !x.Deleted() }}),
 		ByAccount: table.NewPattern(e.sources, table.PatternDef[lb.Source]{ID: "LB-15", Name: "listbackup.Sources.ByAccount",
-			Doc: "An account's sources, by status then ID.", Reads: table.ReadPage, Index: table.GSI2,
-			Check: func(x *lb.Source) error { return x.AccountID.Validate("accountId") }}),
+			Doc: "An account's sources, by status then ID.", Reads: table.ReadPage, Index: table.GSI2}),
 		ByPlatform: table.NewPattern(e.sources, table.PatternDef[lb.Source]{ID: "LB-16", Name: "listbackup.Sources.ByPlatform",
 			Doc: "An account's sources on one platform.", Reads: table.ReadPage, Index: table.GSI1, SortPrefix: true,
 			Check: func(x *lb.Source) error {
@@ -146,8 +144,7 @@ func newConnections(e *entities) *Connections {
 	return &Connections{e: e,
 		ByID: table.NewPattern(e.connections, table.PatternDef[lb.Connection]{ID: "LB-27", Name: "listbackup.Connections.ByID",
 			Doc: "A connection by ID, a soft-deleted one not found.", Reads: table.ReadOne,
-			Check: func(c *lb.Connection) error { return c.ConnectionID.Validate("connectionId") },
-			Keep:  func(_, c *lb.Connection) bool { return !c.Deleted() }}),
+			Keep: func(_, c *lb.Connection) bool { return !c.Deleted() }}),
 		ByAccountPlatform: table.NewPattern(e.connections, table.PatternDef[lb.Connection]{ID: "LB-28", Name: "listbackup.Connections.ByAccountPlatform",
 			Doc: "An account's connections on one platform.", Reads: table.ReadPage, Index: table.GSI1, SortPrefix: true,
 			Check: func(c *lb.Connection) error {
