@@ -56,9 +56,7 @@ func (e *Entity[T]) finishItem(av Item, item *T) {
 // empty set): the patch removes it, as an update to that value would. The
 // table's TTL attribute, not a field, is stored as epoch seconds.
 func (e *Entity[T]) patchAttrs(set map[string]any) (Item, error) {
-	if out, ok := codec.EncodeFields(reflect.TypeFor[T](), set, e.def.AlwaysWrite, e.def.AlwaysWriteNull); ok {
-		return out, nil // the set fields alone, encoded as in a T
-	} else if len(set) == 0 {
+	if len(set) == 0 {
 		return Item{}, nil
 	}
 	var item T
