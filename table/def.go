@@ -115,7 +115,9 @@ type Def[T any] struct {
 	CustomUniques *CustomUniques[T]
 
 	// Validate checks the item before any write; return a
-	// *[ValidationError] (see [Invalid]) naming the field.
+	// *[ValidationError] (see [Invalid]) naming the field. Left nil, a
+	// type whose pointer has a method Validate() error is checked with
+	// it; to write such a type unchecked, give a func returning nil.
 	Validate func(*T) error
 	// Touch is called before every write with the current time, after the
 	// Timestamps are set; created is true on create. Use it for fields

@@ -6,6 +6,7 @@ import (
 
 	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/ddb"
+	"github.com/singletable/singletable/internal/decl"
 	"github.com/singletable/singletable/internal/keytmpl"
 )
 
@@ -33,6 +34,7 @@ func NewEntity[T any](t *Table, def Def[T]) *Entity[T] {
 	if def.Type == "" {
 		panic("table.NewEntity: Def.Type is required")
 	}
+	def.Validate = decl.ItemValidator(def.Validate)
 	e := &Entity[T]{t: t, def: def, decl: declare(t, &def), readIdx: readStateField(reflect.TypeFor[T]()),
 		stamps: codec.BindStamps(def.Type, reflect.TypeFor[T](), codec.Timestamps(def.Timestamps))}
 	codec.ExtraIndex(reflect.TypeFor[T]()) // a misdeclared Extra field panics here

@@ -17,7 +17,6 @@ var userDef = table.Def[fh.User]{
 	IndexKeys: map[table.Index]table.Template{
 		table.GSI1: fh.UserEmailIndex,
 	},
-	Validate: func(u *fh.User) error { return u.Validate() },
 	// One person, one email, whatever its case or Unicode form: the guard
 	// holds the folded address (keys.FoldEmail), GSI1 the stored one.
 	UniqueOn:   []string{uniqueEmail},
@@ -31,7 +30,6 @@ var sourceDef = table.Def[fh.Source]{
 	IndexKeys: map[table.Index]table.Template{
 		table.GSI3: fh.SourceIDIndex,
 	},
-	Validate:   func(s *fh.Source) error { return s.Validate() },
 	Timestamps: fh.CreatedStamp,
 	// The provider's signing secret is a credential: encrypted at rest.
 	Secrets: []string{"signingSecret"},
@@ -40,7 +38,6 @@ var sourceDef = table.Def[fh.Source]{
 var connectionDef = table.Def[fh.Connection]{
 	Type:       "Connection",
 	Keys:       fh.ConnectionKeys,
-	Validate:   func(c *fh.Connection) error { return c.Validate() },
 	Timestamps: fh.Stamps,
 	// The outbound signing secret is a credential: encrypted at rest.
 	Secrets: []string{"signingSecret"},
@@ -58,7 +55,6 @@ var apiKeyDef = table.Def[fh.APIKey]{
 	// included) puts a revoked key back in GSI2 or claims its guard, and
 	// every lookup (APIKeys.Authenticate, GetByHash) refuses it.
 	ValidWhileIndexed: []table.Index{table.GSI2},
-	Validate:          func(k *fh.APIKey) error { return k.Validate() },
 	// The guard is named keyhash, as stored since the first release.
 	UniqueOn: []string{uniqueKeyHash + "=keyHash"},
 	// The key-hash guard only names the key's item, which answers
@@ -72,13 +68,11 @@ var eventDef = table.Def[fh.Event]{
 	IndexKeys: map[table.Index]table.Template{
 		table.GSI1: fh.EventIDIndex,
 	},
-	Validate: func(e *fh.Event) error { return e.Validate() },
-	TTL:      table.TTL{From: "expiresAt"},
+	TTL: table.TTL{From: "expiresAt"},
 }
 
 var attemptDef = table.Def[fh.DeliveryAttempt]{
-	Type:     "DeliveryAttempt",
-	Keys:     fh.AttemptKeys,
-	Validate: func(a *fh.DeliveryAttempt) error { return a.Validate() },
-	TTL:      table.TTL{From: "expiresAt"}, // 0: never
+	Type: "DeliveryAttempt",
+	Keys: fh.AttemptKeys,
+	TTL:  table.TTL{From: "expiresAt"}, // 0: never
 }

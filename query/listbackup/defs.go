@@ -94,9 +94,8 @@ func newEntities(t *table.Table, shards int) *entities {
 	return &entities{
 		t: t, shards: shards,
 		users: table.NewEntity(t, table.Def[lb.User]{
-			Type:     TypeUser,
-			Keys:     lb.UserKeys,
-			Validate: (*lb.User).Validate,
+			Type: TypeUser,
+			Keys: lb.UserKeys,
 			// One email and one username per person, whatever their case.
 			UniqueOn: []string{UniqueEmail, UniqueUsername},
 			UniqueFold: map[string]func(string) string{
@@ -107,9 +106,8 @@ func newEntities(t *table.Table, shards int) *entities {
 			Secrets:    []string{"mfaSecret"},
 		}),
 		accounts: table.NewEntity(t, table.Def[lb.Account]{
-			Type:     TypeAccount,
-			Keys:     lb.AccountKeys,
-			Validate: (*lb.Account).Validate,
+			Type: TypeAccount,
+			Keys: lb.AccountKeys,
 			// Soft-deleted accounts (LB-63) are in no list.
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.AccountChildrenIndex,
@@ -121,29 +119,26 @@ func newEntities(t *table.Table, shards int) *entities {
 			Timestamps: lb.Stamps,
 		}),
 		memberships: table.NewEntity(t, table.Def[lb.Membership]{
-			Type:     TypeMembership,
-			Keys:     lb.MembershipKeys,
-			Validate: (*lb.Membership).Validate,
+			Type: TypeMembership,
+			Keys: lb.MembershipKeys,
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.MembershipRoleIndex,
 			},
 			Timestamps: lb.JoinedStamp,
 		}),
 		teams: table.NewEntity(t, table.Def[lb.Team]{
-			Type:     TypeTeam,
-			Scope:    "accountId",
-			Keys:     lb.TeamKeys,
-			Validate: (*lb.Team).Validate,
+			Type:  TypeTeam,
+			Scope: "accountId",
+			Keys:  lb.TeamKeys,
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.TeamAccountIndex,
 			},
 			Timestamps: lb.Stamps,
 		}),
 		sources: table.NewEntity(t, table.Def[lb.Source]{
-			Type:     TypeSource,
-			Scope:    "accountId",
-			Keys:     lb.SourceKeys,
-			Validate: (*lb.Source).Validate,
+			Type:  TypeSource,
+			Scope: "accountId",
+			Keys:  lb.SourceKeys,
 			// Soft-deleted sources (LB-65) are in no list.
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.SourcePlatformIndex,
@@ -157,9 +152,8 @@ func newEntities(t *table.Table, shards int) *entities {
 			Secrets:    []string{"credentials.encryptedData", "credentials.*"},
 		}),
 		activities: table.NewEntity(t, table.Def[lb.Activity]{
-			Type:     TypeActivity,
-			Keys:     lb.ActivityKeys,
-			Validate: (*lb.Activity).Validate,
+			Type: TypeActivity,
+			Keys: lb.ActivityKeys,
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.ActivityUserIndex, // sparse: system events have no user
 				table.GSI2: lb.ActivityResourceIndex,
@@ -177,10 +171,9 @@ func newEntities(t *table.Table, shards int) *entities {
 			},
 		}),
 		jobs: table.NewEntity(t, table.Def[lb.Job]{
-			Type:     TypeJob,
-			Scope:    "accountId",
-			Keys:     lb.JobKeys,
-			Validate: (*lb.Job).Validate,
+			Type:  TypeJob,
+			Scope: "accountId",
+			Keys:  lb.JobKeys,
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.JobCreatedIndex,
 				table.GSI2: lb.JobStatusIndex,
@@ -189,11 +182,10 @@ func newEntities(t *table.Table, shards int) *entities {
 			Timestamps: lb.CreatedStamp,
 		}),
 		connections: table.NewEntity(t, table.Def[lb.Connection]{
-			Type:     TypeConnection,
-			Scope:    "accountId",
-			Fixed:    []string{"userId"}, // a connection never moves to another user
-			Keys:     lb.ConnectionKeys,
-			Validate: (*lb.Connection).Validate,
+			Type:  TypeConnection,
+			Scope: "accountId",
+			Fixed: []string{"userId"}, // a connection never moves to another user
+			Keys:  lb.ConnectionKeys,
 			// Soft-deleted connections (LB-65) are in no list.
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.ConnectionAccountIndex,
@@ -203,15 +195,13 @@ func newEntities(t *table.Table, shards int) *entities {
 			Secrets:    []string{"credentials.accessToken", "credentials.refreshToken", "credentials.apiKey", "credentials.*"},
 		}),
 		states: table.NewEntity(t, table.Def[lb.OAuthState]{
-			Type:     TypeOAuthState,
-			Keys:     lb.OAuthStateKeys,
-			Validate: (*lb.OAuthState).Validate,
-			TTL:      table.TTL{From: "expiresAt"},
+			Type: TypeOAuthState,
+			Keys: lb.OAuthStateKeys,
+			TTL:  table.TTL{From: "expiresAt"},
 		}),
 		oauthTokens: table.NewEntity(t, table.Def[lb.OAuthToken]{
-			Type:     TypeOAuthToken,
-			Keys:     lb.OAuthTokenKeys,
-			Validate: (*lb.OAuthToken).Validate,
+			Type: TypeOAuthToken,
+			Keys: lb.OAuthTokenKeys,
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.OAuthTokenAccountIndex,
 			},
@@ -221,8 +211,7 @@ func newEntities(t *table.Table, shards int) *entities {
 		refreshTokens: table.NewEntity(t, table.Def[lb.RefreshToken]{
 			Type: TypeRefreshToken,
 			// refreshToken is the token's SHA-256 hex, never the plaintext.
-			Keys:     lb.RefreshTokenKeys,
-			Validate: (*lb.RefreshToken).Validate,
+			Keys: lb.RefreshTokenKeys,
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.RefreshTokenUserIndex,
 				table.GSI2: lb.RefreshTokenFamilyIndex,
@@ -231,25 +220,22 @@ func newEntities(t *table.Table, shards int) *entities {
 			Version: func(r *lb.RefreshToken) *int64 { return &r.Version },
 		}),
 		families: table.NewEntity(t, table.Def[lb.TokenFamily]{
-			Type:     TypeTokenFamily,
-			Keys:     lb.TokenFamilyKeys,
-			Validate: (*lb.TokenFamily).Validate,
+			Type: TypeTokenFamily,
+			Keys: lb.TokenFamilyKeys,
 		}),
 		tags: table.NewEntity(t, table.Def[lb.Tag]{
 			Type:  TypeTag,
 			Scope: "accountId",
 			// Tag keys and values are free text: escaped in the key.
-			Keys:     lb.TagKeys,
-			Validate: (*lb.Tag).Validate,
+			Keys: lb.TagKeys,
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.TagIDIndex,
 			},
 			Timestamps: lb.Stamps,
 		}),
 		notifications: table.NewEntity(t, table.Def[lb.Notification]{
-			Type:     TypeNotification,
-			Keys:     lb.NotificationKeys,
-			Validate: (*lb.Notification).Validate,
+			Type: TypeNotification,
+			Keys: lb.NotificationKeys,
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.NotificationAccountIndex,
 				table.GSI2: lb.NotificationStatusIndex,
@@ -262,9 +248,8 @@ func newEntities(t *table.Table, shards int) *entities {
 			},
 		}),
 		schedules: table.NewEntity(t, table.Def[lb.SyncSchedule]{
-			Type:     TypeSyncSchedule,
-			Keys:     lb.ScheduleKeys,
-			Validate: (*lb.SyncSchedule).Validate,
+			Type: TypeSyncSchedule,
+			Keys: lb.ScheduleKeys,
 			// Active schedules by next run (LB-48).
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.ScheduleDueIndex.WithShards(shards),
@@ -275,18 +260,16 @@ func newEntities(t *table.Table, shards int) *entities {
 			},
 		}),
 		runs: table.NewEntity(t, table.Def[lb.SyncRun]{
-			Type:     TypeSyncRun,
-			Keys:     lb.RunKeys,
-			Validate: (*lb.SyncRun).Validate,
+			Type: TypeSyncRun,
+			Keys: lb.RunKeys,
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.RunStatusIndex.WithShards(shards),
 			},
 		}),
 		apiKeys: table.NewEntity(t, table.Def[lb.APIKey]{
-			Type:     TypeAPIKey,
-			Scope:    "accountId",
-			Keys:     lb.APIKeyKeys,
-			Validate: (*lb.APIKey).Validate,
+			Type:  TypeAPIKey,
+			Scope: "accountId",
+			Keys:  lb.APIKeyKeys,
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.APIKeyHashIndex,
 				table.GSI2: lb.APIKeyAccountIndex,
@@ -294,10 +277,9 @@ func newEntities(t *table.Table, shards int) *entities {
 			},
 		}),
 		webhooks: table.NewEntity(t, table.Def[lb.Webhook]{
-			Type:     TypeWebhook,
-			Scope:    "accountId",
-			Keys:     lb.WebhookKeys,
-			Validate: (*lb.Webhook).Validate,
+			Type:  TypeWebhook,
+			Scope: "accountId",
+			Keys:  lb.WebhookKeys,
 			// Active, not deleted webhooks of an account (LB-57).
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.WebhookActiveIndex,
@@ -306,18 +288,16 @@ func newEntities(t *table.Table, shards int) *entities {
 			Secrets:    []string{"secret"},
 		}),
 		usage: table.NewEntity(t, table.Def[lb.UsageMetrics]{
-			Type:     TypeUsageMetrics,
-			Keys:     lb.UsageKeys,
-			Validate: (*lb.UsageMetrics).Validate,
+			Type: TypeUsageMetrics,
+			Keys: lb.UsageKeys,
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.UsageDateIndex,
 			},
 			Timestamps: lb.UpdatedSecondStamp,
 		}),
 		plans: table.NewEntity(t, table.Def[lb.BillingPlan]{
-			Type:     TypeBillingPlan,
-			Keys:     lb.PlanKeys,
-			Validate: (*lb.BillingPlan).Validate,
+			Type: TypeBillingPlan,
+			Keys: lb.PlanKeys,
 			// Active plans by price (LB-62), the price 12 digits wide.
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.PlanActiveIndex,
@@ -325,9 +305,8 @@ func newEntities(t *table.Table, shards int) *entities {
 			Timestamps: lb.SecondStamps,
 		}),
 		groups: table.NewEntity(t, table.Def[lb.SourceGroup]{
-			Type:     TypeSourceGroup,
-			Keys:     lb.SourceGroupKeys,
-			Validate: (*lb.SourceGroup).Validate,
+			Type: TypeSourceGroup,
+			Keys: lb.SourceGroupKeys,
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.SourceGroupAccountIndex, // LB-69
 			},
@@ -336,17 +315,15 @@ func newEntities(t *table.Table, shards int) *entities {
 		teamMembers: table.NewEntity(t, table.Def[lb.TeamMembership]{
 			Type: TypeTeamMember,
 			// In the team's own partition, next to its TEAM item (LB-71).
-			Keys:     lb.TeamMemberKeys,
-			Validate: (*lb.TeamMembership).Validate,
+			Keys: lb.TeamMemberKeys,
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.TeamMemberUserIndex, // LB-72
 			},
 			Timestamps: lb.JoinedStamps,
 		}),
 		labels: table.NewEntity(t, table.Def[lb.Label]{
-			Type:     TypeLabel,
-			Keys:     lb.LabelKeys,
-			Validate: (*lb.Label).Validate,
+			Type: TypeLabel,
+			Keys: lb.LabelKeys,
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.LabelAccountIndex, // LB-73
 			},
@@ -355,25 +332,22 @@ func newEntities(t *table.Table, shards int) *entities {
 		entityTags: table.NewEntity(t, table.Def[lb.EntityTag]{
 			Type: TypeEntityTag,
 			// The labels of an entity in its own partition (LB-74).
-			Keys:     lb.EntityTagKeys,
-			Validate: (*lb.EntityTag).Validate,
+			Keys: lb.EntityTagKeys,
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.EntityTagLabelIndex, // LB-75
 			},
 			Timestamps: lb.CreatedStamp,
 		}),
 		mfaCodes: table.NewEntity(t, table.Def[lb.MFACode]{
-			Type:     TypeMFACode,
-			Keys:     lb.MFACodeKeys, // LB-76
-			Validate: (*lb.MFACode).Validate,
-			TTL:      table.TTL{From: "expiresAt"},
-			Secrets:  []string{"code"},
+			Type:    TypeMFACode,
+			Keys:    lb.MFACodeKeys, // LB-76
+			TTL:     table.TTL{From: "expiresAt"},
+			Secrets: []string{"code"},
 		}),
 		inbox: table.NewEntity(t, table.Def[lb.InboxNotification]{
 			Type: TypeInbox,
 			// By ID alone, as the code reads and marks it (LB-79, LB-83).
-			Keys:     lb.InboxKeys,
-			Validate: (*lb.InboxNotification).Validate,
+			Keys: lb.InboxKeys,
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.InboxUserIndex,    // LB-80
 				table.GSI2: lb.InboxStatusIndex,  // LB-81
@@ -383,18 +357,16 @@ func newEntities(t *table.Table, shards int) *entities {
 			Timestamps: lb.Stamps,
 		}),
 		platforms: table.NewEntity(t, table.Def[lb.CatalogPlatform]{
-			Type:     TypeCatalogPlatform,
-			Keys:     lb.CatalogPlatformKeys,
-			Validate: (*lb.CatalogPlatform).Validate,
+			Type: TypeCatalogPlatform,
+			Keys: lb.CatalogPlatformKeys,
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.CatalogPlatformIndex, // LB-77: tens of items
 			},
 			Timestamps: lb.Stamps,
 		}),
 		platformSrcs: table.NewEntity(t, table.Def[lb.CatalogSource]{
-			Type:     TypeCatalogSource,
-			Keys:     lb.CatalogSourceKeys,
-			Validate: (*lb.CatalogSource).Validate,
+			Type: TypeCatalogSource,
+			Keys: lb.CatalogSourceKeys,
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.CatalogSourcePlatformIndex, // LB-78
 			},

@@ -51,7 +51,6 @@ func newEntities(t *table.Table, shards int) *entities {
 				IndexStatus:   pf.UserStatusIndex.WithShards(shards),
 				IndexAll:      pf.AllUsersIndex.WithShards(shards),
 			},
-			Validate: (*pf.UserProfile).Validate,
 			// One person, one email, whatever its case or Unicode form.
 			UniqueOn:   []string{uniqueEmail},
 			UniqueFold: map[string]func(string) string{uniqueEmail: pf.NormalizeEmail},
@@ -62,7 +61,6 @@ func newEntities(t *table.Table, shards int) *entities {
 			// The user's ID is stored only in the key (the document's item
 			// has no userId): the field's `key` tag names it.
 			Keys:       pf.UserPreferencesKeys,
-			Validate:   (*pf.UserPreferences).Validate,
 			Timestamps: pf.UpdatedStamp,
 		}),
 		orgs: table.NewEntity(t, table.Def[pf.OrganizationProfile]{
@@ -72,33 +70,28 @@ func newEntities(t *table.Table, shards int) *entities {
 				IndexStatus: pf.OrgStatusIndex.WithShards(shards),
 				IndexAll:    pf.AllOrgsIndex.WithShards(shards),
 			},
-			Validate:   (*pf.OrganizationProfile).Validate,
 			Timestamps: pf.Stamps,
 		}),
 		orgSettings: table.NewEntity(t, table.Def[pf.OrganizationSettings]{
 			Type: TypeOrganizationSettings,
 			// The organization's ID is stored only in the key.
 			Keys:       pf.OrganizationSettingsKeys,
-			Validate:   (*pf.OrganizationSettings).Validate,
 			Timestamps: pf.UpdatedStamp,
 		}),
 		platform: table.NewEntity(t, table.Def[pf.PlatformSettings]{
 			Type:       TypePlatformSettings,
 			Keys:       pf.PlatformSettingsKeys,
-			Validate:   (*pf.PlatformSettings).Validate,
 			Timestamps: pf.UpdatedStamp,
 			Version:    func(s *pf.PlatformSettings) *int64 { return &s.Version },
 		}),
 		globalM: table.NewEntity(t, table.Def[pf.GlobalMetrics]{
 			Type:       TypeGlobalMetrics,
 			Keys:       pf.GlobalMetricsKeys,
-			Validate:   (*pf.GlobalMetrics).Validate,
 			Timestamps: pf.CreatedStamp,
 		}),
 		orgM: table.NewEntity(t, table.Def[pf.OrganizationMetrics]{
 			Type:       TypeOrganizationMetrics,
 			Keys:       pf.OrganizationMetricsKeys,
-			Validate:   (*pf.OrganizationMetrics).Validate,
 			Timestamps: pf.CreatedStamp,
 		}),
 		billing: table.NewEntity(t, table.Def[pf.BillingRecord]{
@@ -109,13 +102,11 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				IndexStatus: pf.BillingStatusIndex,
 			},
-			Validate:   (*pf.BillingRecord).Validate,
 			Timestamps: pf.Stamps,
 		}),
 		billingM: table.NewEntity(t, table.Def[pf.BillingMetrics]{
 			Type:       TypeBillingMetrics,
 			Keys:       pf.BillingMetricsKeys,
-			Validate:   (*pf.BillingMetrics).Validate,
 			Timestamps: pf.CreatedStamp,
 		}),
 	}

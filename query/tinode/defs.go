@@ -22,9 +22,8 @@ const (
 // tag rule (Options.SharedTags).
 func userDef(tags tn.TagRule) table.Def[tn.User] {
 	return table.Def[tn.User]{
-		Type:     TypeUser,
-		Keys:     tn.UserKeys,
-		Validate: func(u *tn.User) error { return u.Validate() },
+		Type: TypeUser,
+		Keys: tn.UserKeys,
 		// Custom uniques: whether a tag is exclusive or shared follows
 		// the store's tag rule, not the item's fields.
 		CustomUniques: &table.CustomUniques[tn.User]{From: []string{"Tags"}, Uniques: func(u *tn.User) []table.Unique { return tags.Uniques(u.Tags) }},
@@ -35,8 +34,7 @@ func userDef(tags tn.TagRule) table.Def[tn.User] {
 var authDef = table.Def[tn.AuthRecord]{
 	Type: TypeAuth,
 	// unique is "scheme:value", stored as two escaped key segments.
-	Keys:     tn.AuthKeys,
-	Validate: func(a *tn.AuthRecord) error { return a.Validate() },
+	Keys: tn.AuthKeys,
 	// A user's auth records (TN-6).
 	IndexKeys: map[table.Index]table.Template{
 		table.GSI1: tn.AuthByUserIndex,
@@ -47,9 +45,8 @@ var authDef = table.Def[tn.AuthRecord]{
 // user tags, by the same rule.
 func topicDef(tags tn.TagRule) table.Def[tn.Topic] {
 	return table.Def[tn.Topic]{
-		Type:     TypeTopic,
-		Keys:     tn.TopicKeys,
-		Validate: func(t *tn.Topic) error { return t.Validate() },
+		Type: TypeTopic,
+		Keys: tn.TopicKeys,
 		// A group topic is listed under its owner (TN-22); a topic without
 		// one (p2p) is not (sparse).
 		IndexKeys: map[table.Index]table.Template{
@@ -61,9 +58,8 @@ func topicDef(tags tn.TagRule) table.Def[tn.Topic] {
 }
 
 var subDef = table.Def[tn.Subscription]{
-	Type:     TypeSubscription,
-	Keys:     tn.SubscriptionKeys,
-	Validate: func(s *tn.Subscription) error { return s.Validate() },
+	Type: TypeSubscription,
+	Keys: tn.SubscriptionKeys,
 	// A user's subscriptions by update time (TN-7, TN-21, TN-23).
 	IndexKeys: map[table.Index]table.Template{
 		table.GSI1: tn.SubscriptionUpdatedIndex,
@@ -86,15 +82,13 @@ var subDef = table.Def[tn.Subscription]{
 }
 
 var delDef = table.Def[tn.DelMessage]{
-	Type:     TypeDelMessage,
-	Keys:     tn.DelKeys,
-	Validate: func(d *tn.DelMessage) error { return d.Validate() },
+	Type: TypeDelMessage,
+	Keys: tn.DelKeys,
 }
 
 var credDef = table.Def[tn.Credential]{
-	Type:     TypeCredential,
-	Keys:     tn.CredKeys,
-	Validate: func(c *tn.Credential) error { return c.Validate() },
+	Type: TypeCredential,
+	Keys: tn.CredKeys,
 	// Unvalidated credentials are listed by age in a sparse GSI2 (TN-30):
 	// confirming or deleting one takes it out in the same write.
 	IndexKeys: map[table.Index]table.Template{
@@ -119,7 +113,6 @@ var credDef = table.Def[tn.Credential]{
 var msgDef = table.Def[tn.Message]{
 	Type:       TypeMessage,
 	Keys:       tn.MessageKeys,
-	Validate:   func(m *tn.Message) error { return m.Validate() },
 	TTL:        table.TTL{From: "ExpireTime"}, // epoch seconds, 0: never
 	Timestamps: tn.Stamps,
 	Version:    func(m *tn.Message) *int64 { return &m.Version },
@@ -141,9 +134,8 @@ const (
 // FILEUNUSED itself).
 func fileDef(shards int) table.Def[tn.File] {
 	return table.Def[tn.File]{
-		Type:     TypeFile,
-		Keys:     tn.FileKeys,
-		Validate: func(f *tn.File) error { return f.Validate() },
+		Type: TypeFile,
+		Keys: tn.FileKeys,
 		IndexKeys: map[table.Index]table.Template{
 			table.GSI2: tn.FileUnusedIndex.WithShards(shards),
 		},
@@ -156,22 +148,19 @@ func fileDef(shards int) table.Def[tn.File] {
 var linkDef = table.Def[tn.FileLink]{
 	Type:       TypeFileLink,
 	Keys:       tn.FileLinkKeys,
-	Validate:   func(l *tn.FileLink) error { return l.Validate() },
 	Timestamps: tn.CreatedStamp,
 }
 
 // cacheDef: the persistent cache, one partition ordered by key, so that a
 // key prefix is a begins_with condition (TN-34, TN-35).
 var cacheDef = table.Def[tn.CacheEntry]{
-	Type:     TypeCache,
-	Keys:     tn.CacheKeys,
-	Validate: func(c *tn.CacheEntry) error { return c.Validate() },
+	Type: TypeCache,
+	Keys: tn.CacheKeys,
 }
 
 // versionDef: the one item recording the data layout's version (TN-36).
 var versionDef = table.Def[tn.DBVersion]{
 	Type:       TypeDBVersion,
 	Keys:       tn.DBVersionKeys,
-	Validate:   func(v *tn.DBVersion) error { return v.Validate() },
 	Timestamps: tn.Stamps,
 }
