@@ -1,6 +1,7 @@
 package tinode
 
 import (
+	"context"
 	"slices"
 	"strings"
 
@@ -213,7 +214,10 @@ func (a *Adapter) MessageGetDeleted(topic string, forUser t.Uid, opts *t.QueryOp
 		user = tn.UserID(forUser.String())
 	}
 	var out []t.DelMessage
-	for d, err := range a.st.Messages.AllDeletions(ctx, tn.TopicName(topic), user, since, table.Asc()) {
+	deletions := func(ctx context.Context, o ...table.ListOption) (table.Page[tn.DelMessage], error) {
+		return a.st.Messages.Deletions(ctx, tn.TopicName(topic), user, since, o...)
+	}
+	for d, err := range table.Pages(ctx, deletions, table.Asc()) {
 		if err != nil {
 			return nil, terr(err)
 		}

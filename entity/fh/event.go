@@ -53,18 +53,28 @@ type Event struct {
 func (e *Event) Validate() error {
 	return first(
 		e.EventID.Validate(),
-		e.SourceID.Validate(),
+		e.ValidateReceived(),
 		e.UserID.Validate(),
 		EventStatuses.Check(e.Status),
+		checkMillis("receivedAt", e.ReceivedAt, true),
+		checkMillis("processedAt", e.ProcessedAt, false),
+		checkMillis("deliveredAt", e.DeliveredAt, false),
+		checkExpiry(e),
+	)
+}
+
+// ValidateReceived checks the fields of e a webhook request sets (the
+// source, headers, body, sourceIp, contentType and method), as Validate
+// does: how an ingest refuses bad input before any request, before the
+// rest of the event is known.
+func (e *Event) ValidateReceived() error {
+	return first(
+		e.SourceID.Validate(),
 		checkJSON("headers", e.Headers),
 		checkBody(e.Body),
 		checkIP(e.SourceIP),
 		checkText("contentType", e.ContentType, 255),
 		checkMethod(e.Method),
-		checkMillis("receivedAt", e.ReceivedAt, true),
-		checkMillis("processedAt", e.ProcessedAt, false),
-		checkMillis("deliveredAt", e.DeliveredAt, false),
-		checkExpiry(e),
 	)
 }
 

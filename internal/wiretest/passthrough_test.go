@@ -29,9 +29,9 @@ var passThroughExempt = map[string]string{
 //     return ... }`, then a single return of one read call: a method
 //     named Get, List, All, ListAll, Query, Between or AllBetween, or
 //     table.Every (a pass-through read); or
-//   - a table.RunPages whose closure only returns a call of another
-//     method of the same receiver (an iterator twin of a page read:
-//     callers use table.Every).
+//   - a table.RunPages or table.RunSeq whose closure only returns a call
+//     of another method of the same receiver (an iterator twin of a page
+//     read: callers use table.Every or table.Pages).
 //
 // A method with a rule (a check, a filter of the result, a default) or a
 // second request has more statements and is not flagged.
@@ -47,7 +47,7 @@ func TestNoPassThroughReads(t *testing.T) {
 				used[dir+"."+h.name] = true
 				continue
 			}
-			t.Errorf("%s: %s.%s is %s: declare the pattern (a store field) or let callers use table.Every, or give it a rule", h.pos, dir, h.name, h.why)
+			t.Errorf("%s: %s.%s is %s: declare the pattern (a store field) or let callers use table.Every or table.Pages, or give it a rule", h.pos, dir, h.name, h.why)
 		}
 	}
 	for name := range passThroughExempt {
@@ -101,6 +101,15 @@ func TestNoPassThroughReadsBites(t *testing.T) {
 		{"pages over a helper", `return table.RunPages(ctx, s.all, func(ctx context.Context, o ...table.ListOption) (table.Page[T], error) {
 			return s.merge(ctx, a, b, o)
 		}, opts...)`, "an"},
+		{"seq twin over a helper", `return table.RunSeq(ctx, s.all, func(ctx context.Context) iter.Seq2[T, error] {
+			return s.pages(ctx, topic, since, opts)
+		})`, "an"},
+		{"seq with a rule", `return table.RunSeq(ctx, s.all, func(ctx context.Context) iter.Seq2[T, error] {
+			if since < 0 {
+				return table.Fail[T](table.Invalid("since", "negative"))
+			}
+			return s.pages(ctx, topic, since, opts)
+		})`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := fmt.Sprintf("package p\n\nfunc (s *S) M(ctx context.Context) (T, error) {\n%s\n}\n\nfunc (s *S) n(ctx context.Context) (T, error) { return s.e.things.Get(ctx, k) }\n", tc.body)
@@ -177,7 +186,7 @@ func passThrough(fd *ast.FuncDecl) string {
 		if fn == nil {
 			break
 		}
-		if run == "RunPages" {
+		if run == "RunPages" || run == "RunSeq" {
 			if in := singleReturnCall(fn.Body.List); in != nil {
 				if sel, ok := in.Fun.(*ast.SelectorExpr); ok {
 					if x, ok := sel.X.(*ast.Ident); ok && x.Name == recv && recv != "" {

@@ -50,21 +50,20 @@ type CreateEventInput struct {
 // source's events (n 1: SRC#{sourceId} itself).
 type eventShard struct{ i, n int }
 
-// newEvent builds and validates the event of in, without any request,
-// placed under layout l, its source's event layout: in a uniformly random
-// shard of the epoch its receivedAt falls in, which the ID's bucket
-// records (fh.NewLocatedEventID), so a read by ID needs no layout.
-func (e *Events) newEvent(in CreateEventInput, l table.Layout) (fh.Event, eventShard, error) {
-	return e.build(in, true, l)
+// event returns the event of in as received: the fields the request
+// set and its owner (newEvent stamps the rest).
+func (in CreateEventInput) event() fh.Event {
+	return fh.Event{SourceID: in.SourceID, UserID: in.UserID, Headers: in.Headers, Body: in.Body,
+		SourceIP: in.SourceIP, ContentType: in.ContentType, Method: in.Method}
 }
 
-// build is newEvent; mint false gives the event a throwaway ID (a check
-// of the input before any request).
-func (e *Events) build(in CreateEventInput, mint bool, l table.Layout) (fh.Event, eventShard, error) {
-	if !in.Plan.Valid() {
-		return fh.Event{}, eventShard{}, table.Invalid("plan", "unknown value %q", in.Plan)
-	}
-	at := in.ReceivedAt
+// newEvent stamps ev, an event as received, without any request: status
+// received, receivedAt at (zero: now), expiresAt from plan (a known one),
+// and a new ID placed under layout l, its source's event layout: in a
+// uniformly random shard of the epoch its receivedAt falls in, which the
+// ID's bucket records (fh.NewLocatedEventID), so a read by ID needs no
+// layout. The write validates the whole event (eventDef.Validate).
+func (e *Events) newEvent(ev fh.Event, plan fh.Plan, at time.Time, l table.Layout) (fh.Event, eventShard) {
 	if at.IsZero() {
 		at = e.s.now()
 	}
@@ -72,34 +71,22 @@ func (e *Events) build(in CreateEventInput, mint bool, l table.Layout) (fh.Event
 	shard := eventShard{n: l.ShardsAt(int64(received))}
 	place := func() fh.EventID {
 		if shard.n <= 1 {
-			return fh.NewLocatedEventID(in.SourceID, received, 0)
+			return fh.NewLocatedEventID(ev.SourceID, received, 0)
 		}
 		shard.i = rand.IntN(shard.n)
-		id := fh.NewLocatedEventID(in.SourceID, received, shard.i+1)
+		id := fh.NewLocatedEventID(ev.SourceID, received, shard.i+1)
 		if _, _, _, ok := id.Location(); !ok {
 			shard.n = 1 // an ID without a location: the document's partition
 		}
 		return id
 	}
 	id := place()
-	for mint && e.s.acceptEventID != nil && !e.s.acceptEventID(id) { // tests only: spread IDs over shards
+	for e.s.acceptEventID != nil && !e.s.acceptEventID(id) { // tests only: spread IDs over shards
 		shard.n = l.ShardsAt(int64(received))
 		id = place()
 	}
-	ev := fh.Event{
-		EventID:     id,
-		SourceID:    in.SourceID,
-		UserID:      in.UserID,
-		Status:      fh.EventReceived,
-		Headers:     in.Headers,
-		Body:        in.Body,
-		SourceIP:    in.SourceIP,
-		ContentType: in.ContentType,
-		Method:      in.Method,
-		ReceivedAt:  received,
-		ExpiresAt:   in.Plan.ExpiresAt(received),
-	}
-	return ev, shard, ev.Validate()
+	ev.EventID, ev.Status, ev.ReceivedAt, ev.ExpiresAt = id, fh.EventReceived, received, plan.ExpiresAt(received)
+	return ev, shard
 }
 
 // Create stores a received event (FH-11 events.create) with status
@@ -110,10 +97,10 @@ func (e *Events) build(in CreateEventInput, mint bool, l table.Layout) (fh.Event
 // writes nothing.
 func (e *Events) Create(ctx context.Context, in CreateEventInput) (fh.Event, error) {
 	return table.Run(ctx, e.create, func(ctx context.Context) (fh.Event, error) {
-		ev, _, err := e.newEvent(in, table.Layout{}) // the document's partition, as the service writes
-		if err != nil {
-			return fh.Event{}, err
+		if !in.Plan.Valid() {
+			return fh.Event{}, table.Invalid("plan", "unknown value %q", in.Plan)
 		}
+		ev, _ := e.newEvent(in.event(), in.Plan, in.ReceivedAt, table.Layout{}) // the document's partition, as the service writes
 		if err := e.s.event.Create(ctx, &ev); err != nil {
 			return fh.Event{}, err
 		}

@@ -57,17 +57,17 @@ type ingestGroup struct {
 // pendingIngest is one ingest waiting in its source's group.
 type pendingIngest struct {
 	ctx  context.Context
-	in   CreateEventInput
-	ev   fh.Event
+	recv fh.Event // as received
+	ev   fh.Event // as stored
 	err  error
 	done chan struct{}
 }
 
-// ingestGrouped ingests in through its source's group commit.
-func (s *Store) ingestGrouped(ctx context.Context, source fh.SourceID, in CreateEventInput) (fh.Event, error) {
+// ingestGrouped ingests recv through its source's group commit.
+func (s *Store) ingestGrouped(ctx context.Context, source fh.SourceID, recv fh.Event) (fh.Event, error) {
 	v, _ := s.groups.LoadOrStore(source, &ingestGroup{})
 	g := v.(*ingestGroup)
-	p := &pendingIngest{ctx: ctx, in: in, done: make(chan struct{})}
+	p := &pendingIngest{ctx: ctx, recv: recv, done: make(chan struct{})}
 	g.mu.Lock()
 	g.waiting = append(g.waiting, p)
 	start := !g.running
@@ -100,7 +100,7 @@ func (s *Store) commitGroups(source fh.SourceID, g *ingestGroup) {
 		bytes := 0
 		for len(g.waiting) > 0 && len(group) < limit {
 			p := g.waiting[0]
-			n := len(p.in.Body) + len(p.in.Headers) + 512
+			n := len(p.recv.Body) + len(p.recv.Headers) + 512
 			if len(group) > 0 && bytes+n > groupBytes {
 				break
 			}
@@ -122,16 +122,16 @@ func (s *Store) commitGroups(source fh.SourceID, g *ingestGroup) {
 			continue
 		}
 		g.mu.Unlock()
-		ins := make([]CreateEventInput, len(group))
+		recv := make([]fh.Event, len(group))
 		for i, p := range group {
-			ins[i] = p.in
+			recv[i] = p.recv
 		}
-		evs, err := s.ingestEvents(context.WithoutCancel(group[0].ctx), source, ins)
+		evs, err := s.ingestEvents(context.WithoutCancel(group[0].ctx), source, recv)
 		if errors.Is(err, ErrPlanLimit) && len(group) > 1 {
 			// Near the limit: one at a time, so that those that fit are
 			// taken.
 			for _, p := range group {
-				evs, err := s.ingestEvents(context.WithoutCancel(p.ctx), source, []CreateEventInput{p.in})
+				evs, err := s.ingestEvents(context.WithoutCancel(p.ctx), source, []fh.Event{p.recv})
 				if err == nil {
 					p.ev = evs[0]
 				}
@@ -171,17 +171,17 @@ func (s *Store) groupLimit() int {
 // PutItem, as in Ingest.
 func (s *Store) IngestBatch(ctx context.Context, source fh.SourceID, reqs []IngestRequest) ([]fh.Event, error) {
 	return table.Run(ctx, s.ingestBatch, func(ctx context.Context) ([]fh.Event, error) {
-		ins := make([]CreateEventInput, len(reqs))
+		recv := make([]fh.Event, len(reqs))
 		var err error
 		for i, r := range reqs {
-			if ins[i], err = s.ingestInput(source, r); err != nil {
+			if recv[i], err = received(source, r); err != nil {
 				return nil, err
 			}
 		}
 		var out []fh.Event
 		if s.opts.StreamCounts {
-			for _, in := range ins {
-				ev, err := s.ingestAlone(ctx, source, in)
+			for _, r := range recv {
+				ev, err := s.ingestAlone(ctx, source, r)
 				if err != nil {
 					return out, err
 				}
@@ -190,16 +190,16 @@ func (s *Store) IngestBatch(ctx context.Context, source fh.SourceID, reqs []Inge
 			return out, nil
 		}
 		limit := s.groupLimit()
-		for len(ins) > 0 {
+		for len(recv) > 0 {
 			n, bytes := 0, 0
-			for n < len(ins) && n < limit {
-				b := len(ins[n].Body) + len(ins[n].Headers) + 512
+			for n < len(recv) && n < limit {
+				b := len(recv[n].Body) + len(recv[n].Headers) + 512
 				if n > 0 && bytes+b > groupBytes {
 					break
 				}
 				n, bytes = n+1, bytes+b
 			}
-			evs, err := s.ingestEvents(ctx, source, ins[:n])
+			evs, err := s.ingestEvents(ctx, source, recv[:n])
 			if errors.Is(err, ErrPlanLimit) && n > 1 {
 				limit = 1 // near the limit: one at a time, so that those that fit are taken
 				continue
@@ -207,7 +207,7 @@ func (s *Store) IngestBatch(ctx context.Context, source fh.SourceID, reqs []Inge
 			if err != nil {
 				return out, err
 			}
-			out, ins = append(out, evs...), ins[n:]
+			out, recv = append(out, evs...), recv[n:]
 		}
 		return out, nil
 	})

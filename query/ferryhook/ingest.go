@@ -76,17 +76,17 @@ type IngestRequest struct {
 // delivered twice).
 func (s *Store) Ingest(ctx context.Context, source fh.SourceID, req IngestRequest) (fh.Event, error) {
 	return table.Run(ctx, s.ingest, func(ctx context.Context) (fh.Event, error) {
-		in, err := s.ingestInput(source, req)
+		ev, err := received(source, req)
 		if err != nil {
 			return fh.Event{}, err
 		}
 		switch {
 		case s.opts.StreamCounts:
-			return s.ingestAlone(ctx, source, in)
+			return s.ingestAlone(ctx, source, ev)
 		case s.opts.GroupCommit > 1:
-			return s.ingestGrouped(ctx, source, in)
+			return s.ingestGrouped(ctx, source, ev)
 		}
-		evs, err := s.ingestEvents(ctx, source, []CreateEventInput{in})
+		evs, err := s.ingestEvents(ctx, source, []fh.Event{ev})
 		if err != nil {
 			return fh.Event{}, err
 		}
@@ -94,40 +94,29 @@ func (s *Store) Ingest(ctx context.Context, source fh.SourceID, req IngestReques
 	})
 }
 
-// ingestInput returns the event input of req into source, validated
-// before any request (the owner and plan are filled in when the
-// transaction is built).
-func (s *Store) ingestInput(source fh.SourceID, req IngestRequest) (CreateEventInput, error) {
-	if err := source.Validate(); err != nil {
-		return CreateEventInput{}, err
-	}
-	in := CreateEventInput{
-		SourceID: source, UserID: ingestPlaceholderUser, Plan: fh.PlanFree,
-		Headers: req.Headers, Body: req.Body, SourceIP: req.SourceIP, ContentType: req.ContentType, Method: req.Method,
-	}
-	if _, _, err := s.Events.build(in, false, table.Layout{}); err != nil { // validate before any request
-		return CreateEventInput{}, err
-	}
-	return in, nil
+// received returns the event of req into source as received: the fields
+// the request sets, validated before any request. The owner, the ID and
+// the times are stamped when the transaction is built (Events.newEvent).
+func received(source fh.SourceID, req IngestRequest) (fh.Event, error) {
+	ev := fh.Event{SourceID: source, Headers: req.Headers, Body: req.Body,
+		SourceIP: req.SourceIP, ContentType: req.ContentType, Method: req.Method}
+	return ev, ev.ValidateReceived()
 }
 
-// ingestPlaceholderUser is the owner an ingest's input is validated with
-// before the owner is known (one valid ID, minted once).
-var ingestPlaceholderUser = fh.NewUserID()
-
-// ingestEvents stores and counts the events of ins, all into source, in
-// one transaction (see Ingest; several events only with group commit).
-func (s *Store) ingestEvents(ctx context.Context, source fh.SourceID, ins []CreateEventInput) ([]fh.Event, error) {
+// ingestEvents stores and counts the events recv (as received, all into
+// source) in one transaction (see Ingest; several events only with group
+// commit).
+func (s *Store) ingestEvents(ctx context.Context, source fh.SourceID, recv []fh.Event) ([]fh.Event, error) {
 	for attempt := 0; ; attempt++ {
 		o, err := s.sourceOwner(ctx, source)
 		if err != nil {
 			return nil, err
 		}
-		release, err := s.admit(ctx, o.user, o.plan, len(ins))
+		release, err := s.admit(ctx, o.user, o.plan, len(recv))
 		if err != nil {
 			return nil, fmt.Errorf("ingest %s: %w", source, err)
 		}
-		evs, next, err := s.ingestOnce(ctx, source, ins, o)
+		evs, next, err := s.ingestOnce(ctx, source, recv, o)
 		release(err == nil || kept(err))
 		switch {
 		case next == ingestRereadPlan && attempt < 3:
@@ -218,12 +207,12 @@ func (s *Store) sourceOwner(ctx context.Context, source fh.SourceID) (ownerInfo,
 	return o, nil
 }
 
-// ingestOnce sends the ingest transaction of ins; next says what to do
+// ingestOnce sends the ingest transaction of recv; next says what to do
 // when it failed only because the owner's plan is no longer the
 // remembered one (read it again) or, in the scaled profile, because the
 // source's or the owner's counter shards do not exist yet (create them).
-func (s *Store) ingestOnce(ctx context.Context, source fh.SourceID, ins []CreateEventInput, o ownerInfo) ([]fh.Event, ingestNext, error) {
-	evs, ops, evOps, err := s.ingestOps(ins, o)
+func (s *Store) ingestOnce(ctx context.Context, source fh.SourceID, recv []fh.Event, o ownerInfo) ([]fh.Event, ingestNext, error) {
+	evs, ops, evOps, err := s.ingestOps(recv, o)
 	if err != nil {
 		return nil, ingestDone, err
 	}
@@ -278,12 +267,12 @@ func (s *Store) ingestOnce(ctx context.Context, source fh.SourceID, ins []Create
 	return nil, next, err
 }
 
-// ingestOps builds the ingest transaction of ins for the owner o: the
+// ingestOps builds the ingest transaction of recv for the owner o: the
 // events' creates (evOps actions) followed by the counter actions, which
 // count them all. It sends nothing.
-func (s *Store) ingestOps(ins []CreateEventInput, o ownerInfo) (evs []fh.Event, ops []table.TxOp, evOps int, err error) {
-	for _, in := range ins {
-		ev, evOp, err := s.ingestEventOp(in, o)
+func (s *Store) ingestOps(recv []fh.Event, o ownerInfo) (evs []fh.Event, ops []table.TxOp, evOps int, err error) {
+	for _, r := range recv {
+		ev, evOp, err := s.ingestEventOp(r, o)
 		if err != nil {
 			return nil, nil, 0, err
 		}
@@ -299,20 +288,10 @@ func (s *Store) ingestOps(ins []CreateEventInput, o ownerInfo) (evs []fh.Event, 
 	return evs, append(ops, counterOps...), evOps, nil
 }
 
-// ingestEventOp builds the event of in for the owner o and its create
-// action, in its event partition when the source is write-sharded.
-func (s *Store) ingestEventOp(in CreateEventInput, o ownerInfo) (fh.Event, []table.TxOp, error) {
-	in.UserID, in.Plan = o.user, o.plan
-	if !in.Plan.Valid() {
-		in.Plan = fh.PlanFree
-	}
-	ev, shard, err := s.Events.newEvent(in, o.layout)
-	if err != nil {
-		return fh.Event{}, nil, err
-	}
-	if s.opts.EventsByKeyOnly {
-		_, _, _, ev.ByKey = ev.EventID.Location() // found by key alone: no GSI1 entry
-	}
+// ingestEventOp stamps ev (as received) for the owner o and builds its
+// create action, in its event partition when the source is write-sharded.
+func (s *Store) ingestEventOp(ev fh.Event, o ownerInfo) (fh.Event, []table.TxOp, error) {
+	ev, shard := s.ownedEvent(ev, o)
 	ops, err := s.event.CreateOp(&ev)
 	if err != nil {
 		return fh.Event{}, nil, err
@@ -321,6 +300,22 @@ func (s *Store) ingestEventOp(in CreateEventInput, o ownerInfo) (fh.Event, []tab
 		ops[0] = s.events.InPartition(ops[0], table.ShardPK(s.eventPartition(ev.SourceID), shard.i, shard.n))
 	}
 	return ev, ops, nil
+}
+
+// ownedEvent stamps ev (as received) for the owner o: its user, its ID
+// under o's layout and its expiry from o's plan (free when the stored plan
+// is one the enum does not know).
+func (s *Store) ownedEvent(ev fh.Event, o ownerInfo) (fh.Event, eventShard) {
+	plan := o.plan
+	if !plan.Valid() {
+		plan = fh.PlanFree
+	}
+	ev.UserID = o.user
+	ev, shard := s.Events.newEvent(ev, plan, time.Time{}, o.layout)
+	if s.opts.EventsByKeyOnly {
+		_, _, _, ev.ByKey = ev.EventID.Location() // found by key alone: no GSI1 entry
+	}
+	return ev, shard
 }
 
 // itemCounterOps returns the default profile's counter actions of ev: the

@@ -23,15 +23,18 @@ func BenchmarkIngestBuild(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	in := CreateEventInput{SourceID: src.SourceID, Body: `{"type":"invoice.paid"}`, ContentType: "application/json", Method: "POST", SourceIP: "203.0.113.7"}
+	ev, err := received(src.SourceID, IngestRequest{Body: `{"type":"invoice.paid"}`, ContentType: "application/json", Method: "POST", SourceIP: "203.0.113.7"})
+	if err != nil {
+		b.Fatal(err)
+	}
 	o := ownerInfo{user: u.UserID, plan: u.Plan}
 	if o.counters, err = s.prepareCounters(src.SourceID, o); err != nil { // as sourceOwner does once per owner
 		b.Fatal(err)
 	}
-	ins := []CreateEventInput{in}
+	recv := []fh.Event{ev}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, ops, _, err := s.ingestOps(ins, o); err != nil || len(ops) != 3 {
+		if _, ops, _, err := s.ingestOps(recv, o); err != nil || len(ops) != 3 {
 			b.Fatal(len(ops), err)
 		}
 	}

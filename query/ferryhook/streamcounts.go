@@ -72,25 +72,15 @@ func StreamCountedProfile() func(*Options) {
 	}
 }
 
-// ingestAlone stores in's event with one PutItem (the stream-counted
+// ingestAlone stores ev (as received) with one PutItem (the stream-counted
 // profile): the source's state and the owner's plan as remembered (read
 // again every Options.StateCheck).
-func (s *Store) ingestAlone(ctx context.Context, source fh.SourceID, in CreateEventInput) (fh.Event, error) {
+func (s *Store) ingestAlone(ctx context.Context, source fh.SourceID, ev fh.Event) (fh.Event, error) {
 	o, err := s.sourceOwner(ctx, source)
 	if err != nil {
 		return fh.Event{}, err
 	}
-	in.UserID, in.Plan = o.user, o.plan
-	if !in.Plan.Valid() {
-		in.Plan = fh.PlanFree
-	}
-	ev, shard, err := s.Events.newEvent(in, o.layout)
-	if err != nil {
-		return fh.Event{}, err
-	}
-	if s.opts.EventsByKeyOnly {
-		_, _, _, ev.ByKey = ev.EventID.Location()
-	}
+	ev, shard := s.ownedEvent(ev, o)
 	release, err := s.admit(ctx, o.user, o.plan, 1)
 	if err != nil {
 		return fh.Event{}, fmt.Errorf("ingest %s: %w", source, err)

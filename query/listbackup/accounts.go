@@ -54,7 +54,7 @@ func newAccounts(e *entities) *Accounts {
 	return &Accounts{e: e,
 		ByID: table.NewPattern(e.accounts, table.PatternDef[lb.Account]{ID: "LB-5", Name: "listbackup.Accounts.ByID",
 			Doc: "An account by ID, a soft-deleted one not found.", Reads: table.ReadOne,
-			Keep: func(_, a *lb.Account) bool { return !a.Deleted() }}),
+			Keep: live[lb.Account]}),
 		ByType: table.NewPattern(e.accounts, table.PatternDef[lb.Account]{ID: "LB-7", Name: "listbackup.Accounts.ByType",
 			Doc: "The accounts of a type, by ID.", Reads: table.ReadPage, Index: table.GSI2, WholePartition: true}),
 		Children: table.NewPattern(e.accounts, table.PatternDef[lb.Account]{ID: "LB-6", Name: "listbackup.Accounts.Children",
@@ -104,7 +104,7 @@ func (s *Accounts) Create(ctx context.Context, a *lb.Account) error {
 		if err != nil {
 			return err
 		}
-		if _, err := s.getLive(ctx, a.ParentAccountID); err != nil {
+		if _, err := s.ByID.Get(ctx, lb.Account{AccountID: a.ParentAccountID}, table.Consistent()); err != nil {
 			if errors.Is(err, table.ErrNotFound) {
 				return fmt.Errorf("create account %s: parent %s: %w", a.AccountID, a.ParentAccountID, table.ErrNotFound)
 			}

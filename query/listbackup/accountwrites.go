@@ -28,10 +28,7 @@ func (s *Accounts) Update(ctx context.Context, id lb.AccountID, change func(*lb.
 		if err != nil {
 			return lb.Account{}, err
 		}
-		return s.e.accounts.Update(ctx, k, func(a *lb.Account) error {
-			if a.Deleted() {
-				return deletedErr("update account", string(id))
-			}
+		return s.e.accounts.Update(ctx, k, liveUpdate("update account", string(id), func(a *lb.Account) error {
 			before := *a
 			if err := change(a); err != nil {
 				return err
@@ -45,11 +42,9 @@ func (s *Accounts) Update(ctx context.Context, id lb.AccountID, change func(*lb.
 				return table.Invalid("level", "changed only by Accounts.Move")
 			case !sameMove(a.Move, before.Move):
 				return table.Invalid("move", "changed only by Accounts.Move")
-			case a.Deleted():
-				return table.Invalid("deletedAt", "set by Delete only")
 			}
 			return nil
-		})
+		}))
 	})
 }
 
@@ -71,7 +66,7 @@ func (s *Accounts) Delete(ctx context.Context, id lb.AccountID) error {
 		if err != nil {
 			return err
 		}
-		if _, err := s.getLive(ctx, id); err != nil {
+		if _, err := s.ByID.Get(ctx, lb.Account{AccountID: id}, table.Consistent()); err != nil {
 			return err
 		}
 		kids, err := s.Children.List(ctx, lb.Account{ParentAccountID: id}, table.Limit(1))
@@ -82,16 +77,13 @@ func (s *Accounts) Delete(ctx context.Context, id lb.AccountID) error {
 			return fmt.Errorf("delete account %s: it has child accounts (%s...): %w", id, kids.Items[0].AccountID, table.ErrConflict)
 		}
 		now := s.e.now()
-		_, err = s.e.accounts.Update(ctx, k, func(a *lb.Account) error {
-			if a.Deleted() {
-				return deletedErr("delete account", string(id))
-			}
+		_, err = s.e.accounts.Update(ctx, k, onLive("delete account", string(id), func(a *lb.Account) error {
 			if a.Move.Pending() {
 				return fmt.Errorf("delete account %s: a move to %s is under way: %w", id, a.Move.ToPath, table.ErrConflict)
 			}
 			a.Status, a.DeletedAt = lb.AccountTerminated, now
 			return nil
-		})
+		}))
 		return err
 	})
 }
@@ -171,7 +163,7 @@ func (s *Accounts) Move(ctx context.Context, id, newParent lb.AccountID) (lb.Acc
 		if newParent == id {
 			return lb.Account{}, table.Invalid("parentAccountId", "an account cannot be its own parent")
 		}
-		a, err := s.getLive(ctx, id)
+		a, err := s.ByID.Get(ctx, lb.Account{AccountID: id}, table.Consistent())
 		if err != nil {
 			return lb.Account{}, fmt.Errorf("move account %s: %w", id, err)
 		}
@@ -182,7 +174,7 @@ func (s *Accounts) Move(ctx context.Context, id, newParent lb.AccountID) (lb.Acc
 		case !mark.Pending() && a.ParentAccountID == newParent:
 			return a, nil // already there
 		case !mark.Pending():
-			p, err := s.getLive(ctx, newParent)
+			p, err := s.ByID.Get(ctx, lb.Account{AccountID: newParent}, table.Consistent())
 			if err != nil {
 				return lb.Account{}, fmt.Errorf("move account %s: new parent: %w", id, err)
 			}
@@ -197,16 +189,13 @@ func (s *Accounts) Move(ctx context.Context, id, newParent lb.AccountID) (lb.Acc
 			if err := lb.CheckPath("accountPath", mark.ToPath); err != nil {
 				return lb.Account{}, err
 			}
-			a, err = s.e.accounts.Update(ctx, k, func(cur *lb.Account) error {
-				if cur.Deleted() {
-					return deletedErr("move account", string(id))
-				}
+			a, err = s.e.accounts.Update(ctx, k, onLive("move account", string(id), func(cur *lb.Account) error {
 				if cur.Move.Pending() || cur.AccountPath != mark.FromPath {
 					return fmt.Errorf("move account %s: moved concurrently: %w", id, table.ErrConflict)
 				}
 				cur.Move = mark
 				return nil
-			})
+			}))
 			if err != nil {
 				return lb.Account{}, err
 			}
@@ -229,20 +218,6 @@ func (s *Accounts) Move(ctx context.Context, id, newParent lb.AccountID) (lb.Acc
 			return nil
 		})
 	})
-}
-
-// getLive reads an account with a strongly consistent GetItem; a
-// soft-deleted one is table.ErrNotFound.
-func (s *Accounts) getLive(ctx context.Context, id lb.AccountID) (lb.Account, error) {
-	k, err := key(s.e.accounts, lb.Account{AccountID: id}, id.Validate("accountId"))
-	if err != nil {
-		return lb.Account{}, err
-	}
-	a, err := s.e.accounts.Get(ctx, k, table.Consistent())
-	if err == nil && a.Deleted() {
-		return lb.Account{}, deletedErr("get account", string(id))
-	}
-	return a, err
 }
 
 func sameMove(a, b lb.AccountMove) bool {

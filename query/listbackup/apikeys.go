@@ -200,7 +200,7 @@ func newWebhooks(e *entities) *Webhooks {
 		create: table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Create"),
 		ByID: table.NewPattern(e.webhooks, table.PatternDef[lb.Webhook]{ID: "LB-55", Name: "listbackup.Webhooks.ByID",
 			Doc: "A webhook by ID, a soft-deleted one not found.", Reads: table.ReadOne,
-			Keep: func(_, w *lb.Webhook) bool { return !w.Deleted() }}),
+			Keep: live[lb.Webhook]}),
 		update: table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Update"),
 		delete: table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Delete"),
 	}
@@ -238,18 +238,7 @@ func (s *Webhooks) Update(ctx context.Context, id lb.WebhookID, change func(*lb.
 		if err != nil {
 			return lb.Webhook{}, err
 		}
-		return s.v().Update(ctx, k, func(w *lb.Webhook) error {
-			if w.Deleted() {
-				return deletedErr("update webhook", string(id))
-			}
-			if err := change(w); err != nil {
-				return err
-			}
-			if w.Deleted() {
-				return table.Invalid("deletedAt", "set by Delete only")
-			}
-			return nil
-		})
+		return s.v().Update(ctx, k, liveUpdate("update webhook", string(id), change))
 	})
 }
 
@@ -271,13 +260,10 @@ func (s *Webhooks) Delete(ctx context.Context, id lb.WebhookID) error {
 			return err
 		}
 		now := lb.Seconds(s.e.now())
-		_, err = s.v().Update(ctx, k, func(w *lb.Webhook) error {
-			if w.Deleted() {
-				return deletedErr("delete webhook", string(id))
-			}
+		_, err = s.v().Update(ctx, k, onLive("delete webhook", string(id), func(w *lb.Webhook) error {
 			w.IsActive, w.DeletedAt = false, now
 			return nil
-		})
+		}))
 		return err
 	})
 }

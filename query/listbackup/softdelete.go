@@ -16,9 +16,41 @@ import (
 // then treat the item as missing (table.ErrNotFound); lists never return
 // it; the item stays in the table for audit and for an operator to restore.
 
-// deletedErr is the error for a soft-deleted item: table.ErrNotFound.
-func deletedErr(op, id string) error {
-	return fmt.Errorf("%s %s: deleted: %w", op, id, table.ErrNotFound)
+// deletable is an item under the soft-delete rule: accounts, sources,
+// connections and webhooks.
+type deletable[T any] interface {
+	*T
+	Deleted() bool
+}
+
+// live is the soft-delete rule, written once: a soft-deleted item is not
+// found. It is the Keep of the ByID patterns (a read by ID), and the
+// writes below apply it to the item they read (onLive, liveUpdate).
+func live[T any, P deletable[T]](_, item P) bool { return !item.Deleted() }
+
+// onLive returns change applied to a live item only: a soft-deleted one is
+// table.ErrNotFound ("op id: deleted: not found"), as the ByID read says.
+func onLive[T any, P deletable[T]](op, id string, change func(P) error) func(P) error {
+	return func(item P) error {
+		if !live[T](nil, item) {
+			return fmt.Errorf("%s %s: deleted: %w", op, id, table.ErrNotFound)
+		}
+		return change(item)
+	}
+}
+
+// liveUpdate is onLive for an update, which may not delete: deletedAt is
+// set by the entity's Delete only.
+func liveUpdate[T any, P deletable[T]](op, id string, change func(P) error) func(P) error {
+	return onLive(op, id, func(item P) error {
+		if err := change(item); err != nil {
+			return err
+		}
+		if item.Deleted() {
+			return table.Invalid("deletedAt", "set by Delete only")
+		}
+		return nil
+	})
 }
 
 // Delete soft-deletes a source (LB-65): status becomes disconnected,
@@ -53,13 +85,10 @@ func (s *Sources) Delete(ctx context.Context, id lb.SourceID) error {
 			}
 		}
 		now := s.e.now()
-		_, err = s.v().Update(ctx, k, func(src *lb.Source) error {
-			if src.Deleted() {
-				return deletedErr("delete source", string(id))
-			}
+		_, err = s.v().Update(ctx, k, onLive("delete source", string(id), func(src *lb.Source) error {
 			src.Status, src.DeletedAt = lb.SourceDisconnected, now
 			return nil
-		})
+		}))
 		return err
 	})
 }
@@ -78,18 +107,7 @@ func (s *Connections) Update(ctx context.Context, id lb.ConnectionID, change fun
 		if err != nil {
 			return lb.Connection{}, err
 		}
-		return s.v().Update(ctx, k, func(c *lb.Connection) error {
-			if c.Deleted() {
-				return deletedErr("update connection", string(id))
-			}
-			if err := change(c); err != nil {
-				return err
-			}
-			if c.Deleted() {
-				return table.Invalid("deletedAt", "set by Delete only")
-			}
-			return nil
-		})
+		return s.v().Update(ctx, k, liveUpdate("update connection", string(id), change))
 	})
 }
 
@@ -108,15 +126,12 @@ func (s *Connections) Delete(ctx context.Context, id lb.ConnectionID) error {
 			return err
 		}
 		now := s.e.now()
-		_, err = s.v().Update(ctx, k, func(c *lb.Connection) error {
-			if c.Deleted() {
-				return deletedErr("delete connection", string(id))
-			}
+		_, err = s.v().Update(ctx, k, onLive("delete connection", string(id), func(c *lb.Connection) error {
 			c.Status, c.DeletedAt = lb.ConnectionRevoked, now
 			c.Credentials.AccessToken, c.Credentials.RefreshToken, c.Credentials.APIKey = "", "", ""
 			c.Credentials.Extra = nil // the rest of the provider's token response (id_token...), sealed too
 			return nil
-		})
+		}))
 		return err
 	})
 }

@@ -45,7 +45,7 @@ func newSources(e *entities) *Sources {
 	return &Sources{e: e,
 		ByID: table.NewPattern(e.sources, table.PatternDef[lb.Source]{ID: "LB-14", Name: "listbackup.Sources.ByID",
 			Doc: "A source by ID, a soft-deleted one not found.", Reads: table.ReadOne,
-			Keep: func(_, x *lb.Source) bool { return !x.Deleted() }}),
+			Keep: live[lb.Source]}),
 		ByAccount: table.NewPattern(e.sources, table.PatternDef[lb.Source]{ID: "LB-15", Name: "listbackup.Sources.ByAccount",
 			Doc: "An account's sources, by status then ID.", Reads: table.ReadPage, Index: table.GSI2}),
 		ByPlatform: table.NewPattern(e.sources, table.PatternDef[lb.Source]{ID: "LB-16", Name: "listbackup.Sources.ByPlatform",
@@ -97,18 +97,7 @@ func (s *Sources) Update(ctx context.Context, id lb.SourceID, change func(*lb.So
 		if err != nil {
 			return lb.Source{}, err
 		}
-		return s.v().Update(ctx, k, func(src *lb.Source) error {
-			if src.Deleted() {
-				return deletedErr("update source", string(id))
-			}
-			if err := change(src); err != nil {
-				return err
-			}
-			if src.Deleted() {
-				return table.Invalid("deletedAt", "set by Delete only")
-			}
-			return nil
-		})
+		return s.v().Update(ctx, k, liveUpdate("update source", string(id), change))
 	})
 }
 
@@ -144,7 +133,7 @@ func newConnections(e *entities) *Connections {
 	return &Connections{e: e,
 		ByID: table.NewPattern(e.connections, table.PatternDef[lb.Connection]{ID: "LB-27", Name: "listbackup.Connections.ByID",
 			Doc: "A connection by ID, a soft-deleted one not found.", Reads: table.ReadOne,
-			Keep: func(_, c *lb.Connection) bool { return !c.Deleted() }}),
+			Keep: live[lb.Connection]}),
 		ByAccountPlatform: table.NewPattern(e.connections, table.PatternDef[lb.Connection]{ID: "LB-28", Name: "listbackup.Connections.ByAccountPlatform",
 			Doc: "An account's connections on one platform.", Reads: table.ReadPage, Index: table.GSI1, SortPrefix: true,
 			Check: func(c *lb.Connection) error {

@@ -3,7 +3,6 @@ package tinode
 import (
 	"context"
 	"fmt"
-	"iter"
 
 	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/table"
@@ -168,7 +167,10 @@ func (ms *Messages) apply(ctx context.Context, d tn.DelMessage) error {
 func (ms *Messages) FinishDeletes(ctx context.Context, topic tn.TopicName) (int, error) {
 	return table.Run(ctx, ms.finishDeletes, func(ctx context.Context) (int, error) {
 		n := 0
-		for d, err := range ms.deletionPages(ctx, topic, "", 0, true, []table.ListOption{table.Asc()}) {
+		every := func(ctx context.Context, o ...table.ListOption) (table.Page[tn.DelMessage], error) {
+			return ms.readDeletions(ctx, topic, "", 0, true, o)
+		}
+		for d, err := range table.Pages(ctx, every, table.Asc()) {
 			if err != nil {
 				return n, err
 			}
@@ -191,7 +193,8 @@ func (ms *Messages) FinishDeletes(ctx context.Context, topic tn.TopicName) (int,
 // forUser are kept (what that user's client must hide), so a page may be
 // shorter than its limit while its cursor continues; forUser "" keeps
 // only the deletions for everyone. The entries are read strongly
-// consistent, so a deletion that returned is listed.
+// consistent, so a deletion that returned is listed. Every entry, page by
+// page: table.Pages over a closure calling Deletions.
 func (ms *Messages) Deletions(ctx context.Context, topic tn.TopicName, forUser tn.UserID, since int, opts ...table.ListOption) (table.Page[tn.DelMessage], error) {
 	return table.Run(ctx, ms.deletions, func(ctx context.Context) (table.Page[tn.DelMessage], error) {
 		return ms.readDeletions(ctx, topic, forUser, since, false, opts)
@@ -232,18 +235,4 @@ func (ms *Messages) readDeletions(ctx context.Context, topic tn.TopicName, forUs
 	}
 	p.Items = kept
 	return p, nil
-}
-
-// AllDeletions iterates over Deletions' pages (TN-28); filter and options
-// as Deletions.
-func (ms *Messages) AllDeletions(ctx context.Context, topic tn.TopicName, forUser tn.UserID, since int, opts ...table.ListOption) iter.Seq2[tn.DelMessage, error] {
-	return table.RunSeq(ctx, ms.allDeletions, func(ctx context.Context) iter.Seq2[tn.DelMessage, error] {
-		return ms.deletionPages(ctx, topic, forUser, since, false, opts)
-	})
-}
-
-func (ms *Messages) deletionPages(ctx context.Context, topic tn.TopicName, forUser tn.UserID, since int, all bool, opts []table.ListOption) iter.Seq2[tn.DelMessage, error] {
-	return table.Pages(ctx, func(ctx context.Context, opts ...table.ListOption) (table.Page[tn.DelMessage], error) {
-		return ms.readDeletions(ctx, topic, forUser, since, all, opts)
-	}, opts...)
 }

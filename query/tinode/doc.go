@@ -59,7 +59,7 @@
 //     [Subscriptions.Delete])
 //   - TN-25 [Subscriptions.Share]; TN-26 [Topics.CreateP2P]
 //   - TN-27 [Messages.DeleteList], [Messages.FinishDeletes]; TN-28
-//     [Messages.Deletions], [Messages.AllDeletions]
+//     [Messages.Deletions]
 //   - TN-29 [Auth.DeleteScheme], [Auth.Update]
 //   - TN-30 [Credentials]: Upsert, GetActive, List, Confirm, Fail, Delete,
 //     UserByCred, Unvalidated

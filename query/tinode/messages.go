@@ -13,14 +13,13 @@ import (
 
 // Messages are the access patterns of messages.
 type Messages struct {
-	deleteList, finishDeletes, deletions, save, get, history, deleteForUser, deleteForAll, import_, reshard, importAt, newest, allDeletions table.Op
-	s                                                                                                                                       *Store
-	queues                                                                                                                                  sync.Map // topic name -> *saveQueue
+	deleteList, finishDeletes, deletions, save, get, history, deleteForUser, deleteForAll, import_, reshard, importAt, newest table.Op
+	s                                                                                                                         *Store
+	queues                                                                                                                    sync.Map // topic name -> *saveQueue
 }
 
 func newMessages(s *Store) *Messages {
 	return &Messages{s: s,
-		allDeletions:  table.NewOp(s.t, "TN-28", "tinode.Messages.AllDeletions"),
 		deleteList:    table.NewOp(s.t, "TN-27", "tinode.Messages.DeleteList"),
 		finishDeletes: table.NewOp(s.t, "TN-27", "tinode.Messages.FinishDeletes"),
 		deletions:     table.NewOp(s.t, "TN-28", "tinode.Messages.Deletions"),

@@ -185,7 +185,6 @@ func TestRequestCosts_TN1_to_TN38(t *testing.T) {
 	}))
 	m("Messages.FinishDeletes", "none pending", get(func() (any, error) { return s.Messages.FinishDeletes(c, "grpA") }))
 	m("Messages.Deletions", "a page of the log", get(func() (any, error) { return s.Messages.Deletions(c, "grpA", "", 0) }))
-	m("Messages.AllDeletions", "the log, 1 page", func() error { return drainSeq(s.Messages.AllDeletions(c, "grpA", "", 0)) })
 
 	// A server that numbers a topic's messages itself (adapters/tinode):
 	// the topic records the SeqId, the message is imported with it, and

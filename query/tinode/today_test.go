@@ -1,6 +1,7 @@
 package tinode_test
 
 import (
+	"context"
 	"errors"
 
 	"fmt"
@@ -363,7 +364,9 @@ func TestDeleteList_TN27_TN28(t *testing.T) {
 		t.Fatalf("topic ClearId %d DelId %d, want 4 and 4", top.ClearId, top.DelId)
 	}
 	// TN-28: alice's client hides deletions 1 (hers), 2 and 4 (everyone's), not bob's 3
-	log, err := table.Collect(s.Messages.AllDeletions(c, "grpA", "alice", 0, table.Asc(), table.Limit(1)))
+	log, err := table.Collect(table.Pages(c, func(ctx context.Context, o ...table.ListOption) (table.Page[tn.DelMessage], error) {
+		return s.Messages.Deletions(ctx, "grpA", "alice", 0, o...)
+	}, table.Asc(), table.Limit(1)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -202,7 +202,10 @@ func state(ctx context.Context, st *tinode.Store, kind string, q map[string][]st
 		return out, nil
 	case "dellog":
 		var out []map[string]any
-		for d, err := range st.Messages.AllDeletions(ctx, tn.TopicName(get("topic")), user("user"), 0, table.Asc()) {
+		deletions := func(ctx context.Context, o ...table.ListOption) (table.Page[tn.DelMessage], error) {
+			return st.Messages.Deletions(ctx, tn.TopicName(get("topic")), user("user"), 0, o...)
+		}
+		for d, err := range table.Pages(ctx, deletions, table.Asc()) {
 			if err != nil {
 				return nil, err
 			}
