@@ -195,7 +195,7 @@ func NewPattern[T any](e *Entity[T], def PatternDef[T]) *Pattern[T] {
 	}
 	var err error
 	if p.self, err = decl.SelfChecks(reflect.TypeFor[T](), p.pk, p.sk, e.decl.KeyTagged, def.Require); err != nil {
-		fail("%v", err)
+		fail("Require %v", err)
 	}
 	fields := codec.FieldsOf(reflect.TypeFor[T]())
 	for _, a := range def.FilterOn {

@@ -57,7 +57,7 @@ func SelfChecks(t reflect.Type, pk, sk keytmpl.Template, keyTagged map[string]in
 			required := slices.Contains(require, p.Attr)
 			own := typ != nil && checksItself(typ)
 			if required && typ == nil {
-				return nil, fmt.Errorf("Require %q: the key field is no field of the type outside an embedded pointer", p.Attr)
+				return nil, fmt.Errorf("%q: the key field is no field of the type outside an embedded pointer", p.Attr)
 			}
 			if !own && !required {
 				continue
@@ -68,7 +68,7 @@ func SelfChecks(t reflect.Type, pk, sk keytmpl.Template, keyTagged map[string]in
 	}
 	for _, r := range require {
 		if !seen[r] {
-			return nil, fmt.Errorf("Require %q is no field of the key templates (%s; %s)", r,
+			return nil, fmt.Errorf("%q is no field of the key templates (%s; %s)", r,
 				keytmpl.JoinAttrs(pk.Attrs()), keytmpl.JoinAttrs(sk.Attrs()))
 		}
 	}
