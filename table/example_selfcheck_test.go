@@ -49,3 +49,34 @@ func ExamplePatternDef_Check() {
 	// 42 <nil>
 	// true invoiceId "1" does not start with inv_
 }
+
+// Shipment is a warehouse's shipment, sorted by state.
+type Shipment struct {
+	Warehouse string `dynamo:"warehouse"`
+	State     string `dynamo:"state"`
+	ID        string `dynamo:"shipmentId"`
+}
+
+// A sort-key field is checked only when set: unset, a List reads the whole
+// partition. A pattern whose reads need it names it in Require: a call
+// that leaves it unset is refused before any request.
+func ExamplePatternDef_Require() {
+	t, done := tabletest.ForExample("ExamplePatternDef_Require")
+	defer done()
+	ctx := context.Background()
+	shipments := table.NewEntity(tabletest.NewTable(t, table.NewSchema("example")), table.Def[Shipment]{
+		Type: "Shipment", Keys: table.Template{PK: "WAREHOUSE#{warehouse}", SK: "STATE#{state}#{shipmentId}"}})
+	byState := table.NewPattern(shipments, table.PatternDef[Shipment]{ID: "EX-4", Name: "example.Shipments.ByState",
+		Doc: "A warehouse's shipments in one state.", Reads: table.ReadPage, SortPrefix: true,
+		Require: []string{"state"}})
+	_ = shipments.Create(ctx, &Shipment{Warehouse: "w1", State: "packed", ID: "s1"})
+	_ = shipments.Create(ctx, &Shipment{Warehouse: "w1", State: "shipped", ID: "s2"})
+	p, err := byState.List(ctx, Shipment{Warehouse: "w1", State: "packed"})
+	fmt.Println(len(p.Items), p.Items[0].ID, err)
+	_, err = byState.List(ctx, Shipment{Warehouse: "w1"}) // refused before any request
+	var ve *table.ValidationError
+	fmt.Println(errors.As(err, &ve), ve.Field, ve.Reason)
+	// Output:
+	// 1 s1 <nil>
+	// true state required
+}

@@ -111,9 +111,9 @@ type PatternDef[T any] struct {
 	// hold fewer items than its limit; the cursor still continues), and
 	// is [ErrNotFound] to Get.
 	Keep func(fields, item *T) bool
-	// Check, if set, checks the fields a call gives (an enumeration, a
-	// date's form) before any request and before the templates' own
-	// checks (a missing field, a delimiter in a value), so that it names
+	// Check, if set, checks what the fields a call gives cannot say of
+	// themselves (a rule across fields, a non-key field's form) before
+	// any request and before the templates' own checks, so that it names
 	// the field alone; return a *[ValidationError] naming it. It sees the
 	// fields of every read the pattern serves: a List sets no sort-key
 	// field, so check those only when set. A key field whose type checks
@@ -121,8 +121,19 @@ type PatternDef[T any] struct {
 	// error or Validate() error: a typed ID, an enumeration) needs no
 	// Check: after Check, every read calls it with the attribute's name,
 	// always for a partition-key field (but under a shard transform or
-	// ":opt"), else when set.
+	// ":opt"), else when set (or when Require names it).
 	Check func(fields *T) error
+	// Require names key fields every read needs, by attribute as the key
+	// templates of Index spell them: one a call leaves zero is a
+	// *[ValidationError] naming it, reason "required", before any request
+	// (after Check); one set gets its own check. For a sort-key field
+	// that selects the items (a List of the jobs in one status, where an
+	// unset field would read the whole partition):
+	//
+	//	Require: []string{"status"}
+	//
+	// NewPattern panics on a name that is no field of the templates.
+	Require []string
 	// SortFrom makes a List read the sort keys from the prefix the
 	// leading sort-key fields set build up to the end of the template's
 	// keys, as [Entity.Range] from the fields to none: for
@@ -157,7 +168,7 @@ type Pattern[T any] struct {
 // NewPattern binds def to entity e and registers it with e's table
 // ([Table.Patterns]). It panics on a declaration error, found at start-up:
 // no ID, Name or Reads, an index e does not declare, ReadOne on a GSI,
-// Consistent on a GSI.
+// Consistent on a GSI, a Require name that is no key field.
 func NewPattern[T any](e *Entity[T], def PatternDef[T]) *Pattern[T] {
 	fail := func(format string, a ...any) {
 		panic(fmt.Sprintf("table.NewPattern %s %s: %s", def.ID, def.Name, fmt.Sprintf(format, a...)))
@@ -182,7 +193,10 @@ func NewPattern[T any](e *Entity[T], def PatternDef[T]) *Pattern[T] {
 		}
 		p.pk, p.sk = pair[0], pair[1]
 	}
-	p.self = decl.SelfChecks(reflect.TypeFor[T](), p.pk, p.sk, e.decl.KeyTagged)
+	var err error
+	if p.self, err = decl.SelfChecks(reflect.TypeFor[T](), p.pk, p.sk, e.decl.KeyTagged, def.Require); err != nil {
+		fail("Require %v", err)
+	}
 	fields := codec.FieldsOf(reflect.TypeFor[T]())
 	for _, a := range def.FilterOn {
 		fi, ok := fields[a]

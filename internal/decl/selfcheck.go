@@ -1,7 +1,9 @@
 package decl
 
 import (
+	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/keytmpl"
@@ -16,24 +18,29 @@ type (
 	selfValidator  interface{ Validate() error } // the field's name is the type's own
 )
 
-// SelfCheck is one key field whose type checks its own value
-// ([SelfChecks]).
+// SelfCheck is one key field whose type checks its own value, or that a
+// pattern requires ([SelfChecks]).
 type SelfCheck struct {
 	Attr  string
 	Index []int
 	// Always: checked even when zero (a partition-key field with no
 	// transform, which every read needs); otherwise only when set.
 	Always bool
+	// Required: zero is refused, reason "required" (the pattern's
+	// Require), before its own check.
+	Required bool
+	own      bool // the type checks itself
 }
 
 // SelfChecks returns the fields of t referenced by the templates pk and sk
 // (by attribute, or by `key` tag: keyTagged, [Decl.KeyTagged]) whose
 // types check themselves (Validate(field string) error,
-// Check(field string) error or Validate() error), in template order, each
-// once. A partition-key reference is checked always (every read needs
-// it), but under a shard transform (a read may go through every shard) or
-// ":opt"; the others when set.
-func SelfChecks(t reflect.Type, pk, sk keytmpl.Template, keyTagged map[string]int) []SelfCheck {
+// Check(field string) error or Validate() error) or that require names,
+// in template order, each once. A partition-key reference is checked
+// always (every read needs it), but under a shard transform (a read may
+// go through every shard) or ":opt"; the others when set. A name of
+// require that is no field of pk or sk is an error.
+func SelfChecks(t reflect.Type, pk, sk keytmpl.Template, keyTagged map[string]int, require []string) ([]SelfCheck, error) {
 	fields := codec.FieldsOf(t)
 	var out []SelfCheck
 	seen := map[string]bool{}
@@ -42,19 +49,30 @@ func SelfChecks(t reflect.Type, pk, sk keytmpl.Template, keyTagged map[string]in
 			if p.Attr == "" || seen[p.Attr] {
 				continue
 			}
+			seen[p.Attr] = true
 			index, typ := keyTaggedField(t, keyTagged, p.Attr)
 			if f, ok := fields[p.Attr]; ok && !f.ViaPointer {
 				index, typ = f.Index, f.Typ
 			}
-			if typ == nil || !checksItself(typ) {
+			required := slices.Contains(require, p.Attr)
+			own := typ != nil && checksItself(typ)
+			if required && typ == nil {
+				return nil, fmt.Errorf("%q: the key field is no field of the type outside an embedded pointer", p.Attr)
+			}
+			if !own && !required {
 				continue
 			}
-			seen[p.Attr] = true
 			always := i == 0 && keytmpl.ShardCount(p.Mod) == 0 && p.Mod != "opt"
-			out = append(out, SelfCheck{Attr: p.Attr, Index: index, Always: always})
+			out = append(out, SelfCheck{Attr: p.Attr, Index: index, Always: always, Required: required, own: own})
 		}
 	}
-	return out
+	for _, r := range require {
+		if !seen[r] {
+			return nil, fmt.Errorf("%q is no field of the key templates (%s; %s)", r,
+				keytmpl.JoinAttrs(pk.Attrs()), keytmpl.JoinAttrs(sk.Attrs()))
+		}
+	}
+	return out, nil
 }
 
 // keyTaggedField is the field tagged `key:"attr"` (stored only in the
@@ -73,12 +91,16 @@ func checksItself(t reflect.Type) bool {
 }
 
 // RunSelfChecks runs checks on the struct v (addressable, so each check
-// is called on the field's address): the first error a field's own check
-// returns, or nil.
+// is called on the field's address): the first error, in order, of a
+// required field left zero (a *codec.ValidationError, reason "required")
+// or of a field's own check, or nil.
 func RunSelfChecks(v reflect.Value, checks []SelfCheck) error {
 	for _, c := range checks {
 		f := v.FieldByIndex(c.Index)
-		if !c.Always && f.IsZero() {
+		if f.IsZero() && c.Required {
+			return &codec.ValidationError{Field: c.Attr, Reason: "required", Key: true}
+		}
+		if !c.own || !c.Always && f.IsZero() {
 			continue
 		}
 		var err error

@@ -46,17 +46,12 @@ func newConnections(s *Store) *Connections {
 			// userId equality is a FilterExpression; the status check (not
 			// equal) is Keep's, which repeats the user check for safety.
 			FilterOn: []string{"userId"},
-			Check: func(c *fh.Connection) error {
-				if err := c.UserID.Validate(); err != nil {
-					return err
-				}
-				return c.SourceID.Validate()
-			},
-			Keep: func(f, c *fh.Connection) bool { return c.UserID == f.UserID && c.Status != fh.StatusDeleted }}),
+			Check:    func(c *fh.Connection) error { return c.UserID.Validate() },
+			Keep:     func(f, c *fh.Connection) bool { return c.UserID == f.UserID && c.Status != fh.StatusDeleted }}),
 		ByID: table.NewPattern(s.conn, table.PatternDef[fh.Connection]{ID: "FH-5", Name: "ferryhook.Connections.ByID",
 			Doc: "A user's connection by ID, a deleted one not found.", Reads: table.ReadOne,
-			Check: func(c *fh.Connection) error { return checkIDs(c.UserID, c.SourceID, c.ConnectionID) },
-			Keep:  func(f, c *fh.Connection) bool { return c.UserID == f.UserID && c.Status != fh.StatusDeleted }}),
+			Check: func(c *fh.Connection) error { return c.UserID.Validate() }, Require: []string{"connectionId"},
+			Keep: func(f, c *fh.Connection) bool { return c.UserID == f.UserID && c.Status != fh.StatusDeleted }}),
 	}
 }
 

@@ -46,8 +46,8 @@ func newSources(s *Store) *Sources {
 			Keep: func(_, src *fh.Source) bool { return src.Status != fh.StatusDeleted }}),
 		ByID: table.NewPattern(s.source, table.PatternDef[fh.Source]{ID: "FH-11", Name: "ferryhook.Sources.ByID",
 			Doc: "A user's source by ID, a deleted one not found.", Reads: table.ReadOne,
-			Check: func(src *fh.Source) error { return checkIDs(src.UserID, src.SourceID) },
-			Keep:  func(_, src *fh.Source) bool { return src.Status != fh.StatusDeleted }}),
+			Require: []string{"sourceId"},
+			Keep:    func(_, src *fh.Source) bool { return src.Status != fh.StatusDeleted }}),
 	}
 }
 

@@ -59,13 +59,7 @@ func newAccounts(e *entities) *Accounts {
 			Doc: "The accounts of a type, by ID.", Reads: table.ReadPage, Index: table.GSI2, WholePartition: true}),
 		Children: table.NewPattern(e.accounts, table.PatternDef[lb.Account]{ID: "LB-6", Name: "listbackup.Accounts.Children",
 			Doc: "A parent's child accounts, by type then ID; of one type when it is given.", Reads: table.ReadPage, Index: table.GSI1,
-			SortPrefix: true, WholeWhenUnset: true,
-			Check: func(a *lb.Account) error {
-				if err := a.ParentAccountID.Validate("parentAccountId"); err != nil || a.AccountType == "" {
-					return err
-				}
-				return a.AccountType.Check("accountType")
-			}}),
+			SortPrefix: true, WholeWhenUnset: true}),
 		Subtree: table.NewPattern(e.accounts, table.PatternDef[lb.Account]{ID: "LB-8", Name: "listbackup.Accounts.Subtree",
 			Doc: "The accounts at or below a path, in path order.", Reads: table.ReadPage, Index: table.GSI3,
 			SortPrefix: true, WholeKeyBegins: true,
@@ -150,20 +144,12 @@ func newMemberships(e *entities) *Memberships {
 			Doc: "A user's memberships, by account.", Reads: table.ReadPage}),
 		ByID: table.NewPattern(e.memberships, table.PatternDef[lb.Membership]{ID: "LB-11", Name: "listbackup.Memberships.ByID",
 			Doc: "A user's membership in one account.", Reads: table.ReadOne,
-			Check: func(m *lb.Membership) error {
-				return first(m.UserID.Validate("userId"), m.AccountID.Validate("accountId"))
-			}}),
+			Require: []string{"accountId"}}),
 		add:     table.NewOp(e.t, "LB-11", "listbackup.Memberships.Add"),
 		setRole: table.NewOp(e.t, "LB-64", "listbackup.Memberships.SetRole"),
 		ByAccount: table.NewPattern(e.memberships, table.PatternDef[lb.Membership]{ID: "LB-10", Name: "listbackup.Memberships.ByAccount",
 			Doc: "An account's members, by role then user; of one role when it is given.", Reads: table.ReadPage, Index: table.GSI1,
-			SortPrefix: true, WholeWhenUnset: true,
-			Check: func(m *lb.Membership) error {
-				if err := m.AccountID.Validate("accountId"); err != nil || m.Role == "" {
-					return err
-				}
-				return m.Role.Check("role")
-			}}),
+			SortPrefix: true, WholeWhenUnset: true}),
 		remove: table.NewOp(e.t, "LB-68", "listbackup.Memberships.Remove"),
 	}
 }

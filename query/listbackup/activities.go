@@ -37,24 +37,16 @@ type Activities struct {
 }
 
 func newActivities(e *entities) *Activities {
-	def := func(id, name, doc string, ix table.Index, check func(a *lb.Activity) error) table.PatternDef[lb.Activity] {
+	def := func(id, name, doc string, ix table.Index) table.PatternDef[lb.Activity] {
 		return table.PatternDef[lb.Activity]{ID: id, Name: "listbackup.Activities." + name, Doc: doc, Index: ix,
-			Reads: table.ReadRange, RangeOn: "createdAt", Desc: true, Check: check}
+			Reads: table.ReadRange, RangeOn: "createdAt", Desc: true}
 	}
 	return &Activities{e: e,
-		ByAccount: table.NewPattern(e.activities, def("LB-18", "ByAccount", "An account's activities in a time range, newest first.", table.Primary,
-			func(a *lb.Activity) error { return a.AccountID.Validate("accountId") })),
-		ByUser: table.NewPattern(e.activities, def("LB-19", "ByUser", "A user's activities in a time range, newest first.", table.GSI1,
-			func(a *lb.Activity) error { return a.UserID.Validate("userId") })),
-		ByResourceType: table.NewPattern(e.activities, def("LB-20", "ByResourceType", "An account's activities on a resource type in a time range, newest first.", table.GSI2,
-			func(a *lb.Activity) error {
-				return first(a.AccountID.Validate("accountId"), a.ResourceType.Check("resourceType"))
-			})),
-		ByEventType: table.NewPattern(e.activities, def("LB-21", "ByEventType", "An account's activities of an event type in a time range, newest first.", table.GSI3,
-			func(a *lb.Activity) error {
-				return first(a.AccountID.Validate("accountId"), a.EventType.Check("eventType"))
-			})),
-		record: table.NewOp(e.t, "LB-22", "listbackup.Activities.Record"),
+		ByAccount:      table.NewPattern(e.activities, def("LB-18", "ByAccount", "An account's activities in a time range, newest first.", table.Primary)),
+		ByUser:         table.NewPattern(e.activities, def("LB-19", "ByUser", "A user's activities in a time range, newest first.", table.GSI1)),
+		ByResourceType: table.NewPattern(e.activities, def("LB-20", "ByResourceType", "An account's activities on a resource type in a time range, newest first.", table.GSI2)),
+		ByEventType:    table.NewPattern(e.activities, def("LB-21", "ByEventType", "An account's activities of an event type in a time range, newest first.", table.GSI3)),
+		record:         table.NewOp(e.t, "LB-22", "listbackup.Activities.Record"),
 	}
 }
 
@@ -107,7 +99,7 @@ func newJobs(e *entities) *Jobs {
 			Doc: "An account's jobs, newest first.", Reads: table.ReadPage, Index: table.GSI1, Desc: true}),
 		ByStatus: table.NewPattern(e.jobs, table.PatternDef[lb.Job]{ID: "LB-25", Name: "listbackup.Jobs.ByStatus",
 			Doc: "An account's jobs in one status, newest first.", Reads: table.ReadPage, Index: table.GSI2, Desc: true, SortPrefix: true,
-			Check: func(j *lb.Job) error { return j.Status.Check("status") }}), // required: an unset sort-key field is not checked
+			Require: []string{"status"}}),
 		BySource: table.NewPattern(e.jobs, table.PatternDef[lb.Job]{ID: "LB-26", Name: "listbackup.Jobs.BySource",
 			Doc: "A source's jobs by creation time.", Reads: table.ReadPage, Index: table.GSI3, WholePartition: true}),
 		create: table.NewOp(e.t, "LB-24", "listbackup.Jobs.Create"),

@@ -38,9 +38,9 @@ type Inbox struct {
 }
 
 func newInbox(e *entities) *Inbox {
-	def := func(id, field, doc string, ix table.Index, check func(*lb.InboxNotification) error) table.PatternDef[lb.InboxNotification] {
+	def := func(id, field, doc string, ix table.Index) table.PatternDef[lb.InboxNotification] {
 		return table.PatternDef[lb.InboxNotification]{ID: id, Name: "listbackup.Inbox." + field, Doc: doc, Reads: table.ReadPage,
-			Index: ix, WholePartition: true, Desc: true, Check: check}
+			Index: ix, WholePartition: true, Desc: true}
 	}
 	return &Inbox{e: e,
 		create:     table.NewOp(e.t, "LB-79", "listbackup.Inbox.Create"),
@@ -50,14 +50,9 @@ func newInbox(e *entities) *Inbox {
 		delete:     table.NewOp(e.t, "LB-83", "listbackup.Inbox.Delete"),
 		ByID: table.NewPattern(e.inbox, table.PatternDef[lb.InboxNotification]{ID: "LB-79", Name: "listbackup.Inbox.ByID",
 			Doc: "An inbox notification by ID.", Reads: table.ReadOne}),
-		ByUser: table.NewPattern(e.inbox, def("LB-80", "ByUser", "A user's notifications, newest first.", table.GSI1,
-			func(n *lb.InboxNotification) error { return n.UserID.Validate("userId") })),
-		ByStatus: table.NewPattern(e.inbox, def("LB-81", "ByStatus", "A user's notifications in one status, newest first.", table.GSI2,
-			func(n *lb.InboxNotification) error {
-				return first(n.UserID.Validate("userId"), n.Status.Check("status"))
-			})),
-		ByAccount: table.NewPattern(e.inbox, def("LB-82", "ByAccount", "An account's notifications, newest first.", table.GSI3,
-			func(n *lb.InboxNotification) error { return n.AccountID.Validate("accountId") })),
+		ByUser:    table.NewPattern(e.inbox, def("LB-80", "ByUser", "A user's notifications, newest first.", table.GSI1)),
+		ByStatus:  table.NewPattern(e.inbox, def("LB-81", "ByStatus", "A user's notifications in one status, newest first.", table.GSI2)),
+		ByAccount: table.NewPattern(e.inbox, def("LB-82", "ByAccount", "An account's notifications, newest first.", table.GSI3)),
 	}
 }
 

@@ -40,17 +40,16 @@ type Notifications struct {
 }
 
 func newNotifications(e *entities) *Notifications {
-	user := func(n *lb.Notification) error { return n.UserID.Validate("userId") }
 	return &Notifications{e: e,
 		send:     table.NewOp(e.t, "LB-46", "listbackup.Notifications.Send"),
 		markRead: table.NewOp(e.t, "LB-45", "listbackup.Notifications.MarkRead"),
 		ByUser: table.NewPattern(e.notifications, table.PatternDef[lb.Notification]{ID: "LB-42", Name: "listbackup.Notifications.ByUser",
-			Doc: "A user's notifications, newest first.", Reads: table.ReadPage, Desc: true, Check: user}),
+			Doc: "A user's notifications, newest first.", Reads: table.ReadPage, Desc: true}),
 		Unread: table.NewPattern(e.notifications, table.PatternDef[lb.Notification]{ID: "LB-44", Name: "listbackup.Notifications.Unread",
-			Doc: "A user's unread notifications, newest first.", Reads: table.ReadPage, Index: table.GSI3, WholePartition: true, Desc: true, Check: user}),
+			Doc: "A user's unread notifications, newest first.", Reads: table.ReadPage, Index: table.GSI3, WholePartition: true, Desc: true}),
 		ByStatus: table.NewPattern(e.notifications, table.PatternDef[lb.Notification]{ID: "LB-44", Name: "listbackup.Notifications.ByStatus",
 			Doc: "A user's notifications in one status, newest first.", Reads: table.ReadPage, Index: table.GSI2, SortPrefix: true, Desc: true,
-			Check: func(n *lb.Notification) error { return n.Status.Check("status") }}), // required: an unset sort-key field is not checked
+			Require: []string{"status"}}),
 		ByAccount: table.NewPattern(e.notifications, table.PatternDef[lb.Notification]{ID: "LB-43", Name: "listbackup.Notifications.ByAccount",
 			Doc: "An account's notifications in a time range, newest first.", Reads: table.ReadRange, Index: table.GSI1, RangeOn: "createdAt", Desc: true}),
 	}

@@ -96,9 +96,7 @@ func newOAuthTokens(e *entities) *OAuthTokens {
 		refresh: table.NewOp(e.t, "LB-32", "listbackup.OAuthTokens.Refresh"),
 		ByPlatform: table.NewPattern(e.oauthTokens, table.PatternDef[lb.OAuthToken]{ID: "LB-33", Name: "listbackup.OAuthTokens.ByPlatform",
 			Doc: "An account's OAuth tokens on one platform.", Reads: table.ReadPage, Index: table.GSI1, SortPrefix: true,
-			Check: func(t *lb.OAuthToken) error {
-				return first(t.AccountID.Validate("accountId"), t.Platform.Check("platform"))
-			}}),
+			Require: []string{"platform"}}),
 	}
 }
 

@@ -50,12 +50,10 @@ func newSources(e *entities) *Sources {
 			Doc: "An account's sources, by status then ID.", Reads: table.ReadPage, Index: table.GSI2}),
 		ByPlatform: table.NewPattern(e.sources, table.PatternDef[lb.Source]{ID: "LB-16", Name: "listbackup.Sources.ByPlatform",
 			Doc: "An account's sources on one platform.", Reads: table.ReadPage, Index: table.GSI1, SortPrefix: true,
-			Check: func(x *lb.Source) error {
-				return first(x.Platform.Check("platform"), x.AccountID.Validate("accountId"))
-			}}),
+			Require: []string{"platform"}}),
 		ByStatus: table.NewPattern(e.sources, table.PatternDef[lb.Source]{ID: "LB-17", Name: "listbackup.Sources.ByStatus",
 			Doc: "An account's sources in one status.", Reads: table.ReadPage, Index: table.GSI2, SortPrefix: true,
-			Check: func(x *lb.Source) error { return first(x.Status.Check("status"), x.AccountID.Validate("accountId")) }}),
+			Require: []string{"status"}}),
 		delete: table.NewOp(e.t, "LB-65", "listbackup.Sources.Delete"),
 		create: table.NewOp(e.t, "LB-14", "listbackup.Sources.Create"),
 		update: table.NewOp(e.t, "LB-65", "listbackup.Sources.Update"),
@@ -136,12 +134,10 @@ func newConnections(e *entities) *Connections {
 			Keep: live[lb.Connection]}),
 		ByAccountPlatform: table.NewPattern(e.connections, table.PatternDef[lb.Connection]{ID: "LB-28", Name: "listbackup.Connections.ByAccountPlatform",
 			Doc: "An account's connections on one platform.", Reads: table.ReadPage, Index: table.GSI1, SortPrefix: true,
-			Check: func(c *lb.Connection) error {
-				return first(c.AccountID.Validate("accountId"), c.Platform.Check("platform"))
-			}}),
+			Require: []string{"platform"}}),
 		ByUserPlatform: table.NewPattern(e.connections, table.PatternDef[lb.Connection]{ID: "LB-29", Name: "listbackup.Connections.ByUserPlatform",
 			Doc: "A user's connections on one platform.", Reads: table.ReadPage, Index: table.GSI2, SortPrefix: true,
-			Check: func(c *lb.Connection) error { return first(c.UserID.Validate("userId"), c.Platform.Check("platform")) }}),
+			Require: []string{"platform"}}),
 		update: table.NewOp(e.t, "LB-65", "listbackup.Connections.Update"),
 		delete: table.NewOp(e.t, "LB-65", "listbackup.Connections.Delete"),
 		create: table.NewOp(e.t, "LB-27", "listbackup.Connections.Create"),

@@ -33,15 +33,10 @@ type Tags struct {
 func newTags(e *entities) *Tags {
 	return &Tags{e: e,
 		ByResourceType: table.NewPattern(e.tags, table.PatternDef[lb.Tag]{ID: "LB-38", Name: "listbackup.Tags.ByResourceType",
-			Doc: "An account's tags for a resource type, by key then value.", Reads: table.ReadPage,
-			Check: func(t *lb.Tag) error {
-				return first(t.AccountID.Validate("accountId"), t.ResourceType.Check("resourceType"))
-			}}),
+			Doc: "An account's tags for a resource type, by key then value.", Reads: table.ReadPage}),
 		ByKey: table.NewPattern(e.tags, table.PatternDef[lb.Tag]{ID: "LB-39", Name: "listbackup.Tags.ByKey",
 			Doc: "An account's tags for a resource type with one tag key, by value.", Reads: table.ReadPage, SortPrefix: true,
-			Check: func(t *lb.Tag) error {
-				return first(t.AccountID.Validate("accountId"), t.ResourceType.Check("resourceType"), lb.CheckTagPart("tagKey", t.TagKey))
-			}}),
+			Check: func(t *lb.Tag) error { return lb.CheckTagPart("tagKey", t.TagKey) }}),
 		create: table.NewOp(e.t, "LB-40", "listbackup.Tags.Create"),
 		get:    table.NewOp(e.t, "LB-40", "listbackup.Tags.Get"),
 		attach: table.NewOp(e.t, "LB-41", "listbackup.Tags.Attach"),

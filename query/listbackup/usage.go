@@ -32,19 +32,13 @@ type Usage struct {
 }
 
 func newUsage(e *entities) *Usage {
-	check := func(m *lb.UsageMetrics) error {
-		if m.MetricDate == "" {
-			return m.AccountID.Validate("accountId")
-		}
-		return first(m.AccountID.Validate("accountId"), m.MetricDate.Validate("metricDate"))
-	}
 	return &Usage{e: e,
 		put:       table.NewOp(e.t, "LB-58", "listbackup.Usage.Put"),
 		increment: table.NewOp(e.t, "LB-61", "listbackup.Usage.Increment"),
 		Metrics: table.NewPattern(e.usage, table.PatternDef[lb.UsageMetrics]{ID: "LB-58", Name: "listbackup.Usage.Metrics",
-			Doc: "An account's usage metrics of one day.", Reads: table.ReadOne, Check: check}),
+			Doc: "An account's usage metrics of one day.", Reads: table.ReadOne}),
 		Range: table.NewPattern(e.usage, table.PatternDef[lb.UsageMetrics]{ID: "LB-59", Name: "listbackup.Usage.Range",
-			Doc: "An account's usage metrics from one day to another, oldest first.", Reads: table.ReadRange, Check: check}),
+			Doc: "An account's usage metrics from one day to another, oldest first.", Reads: table.ReadRange}),
 		Day: table.NewPattern(e.usage, table.PatternDef[lb.UsageMetrics]{ID: "LB-60", Name: "listbackup.Usage.Day",
 			Doc: "Every account's usage metrics of one day, by account.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true}),
 	}

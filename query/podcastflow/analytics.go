@@ -35,7 +35,7 @@ func newAnalytics(e *entities) *Analytics {
 			Doc: "The global metrics of a day, or of a range of days by date.", Reads: table.ReadOne | table.ReadRange}),
 		OrganizationMetrics: table.NewPattern(e.orgM, table.PatternDef[pf.OrganizationMetrics]{ID: "PF-9", Name: "podcastflow.Analytics.OrganizationMetrics",
 			Doc: "An organization's metrics of a day, or of a range of days by date.", Reads: table.ReadOne | table.ReadRange,
-			Check: func(m *pf.OrganizationMetrics) error { return m.OrganizationID.Validate("organizationId") }}), // required: a sort-key field
+			Require: []string{"organizationId"}}),
 		putGlobalMetrics:       table.NewOp(e.t, "PF-8", "podcastflow.Analytics.PutGlobalMetrics"),
 		putOrganizationMetrics: table.NewOp(e.t, "PF-9", "podcastflow.Analytics.PutOrganizationMetrics"),
 	}

@@ -36,12 +36,7 @@ func newFiles(s *Store) *Files {
 		deleteUnused: table.NewOp(s.t, "TN-33", "tinode.Files.DeleteUnused"),
 		ByID: table.NewPattern(s.file, table.PatternDef[tn.File]{ID: "TN-31", Name: "tinode.Files.ByID",
 			Doc: "An upload record by file id.", Reads: table.ReadOne,
-			Check: func(f *tn.File) error {
-				if f.Id == "" {
-					return table.Invalid("Id", "empty")
-				}
-				return nil
-			}}),
+			Require: []string{"Id"}}),
 	}
 }
 

@@ -31,12 +31,7 @@ func newCache(s *Store) *Cache {
 	return &Cache{s: s,
 		ByKey: table.NewPattern(s.cache, table.PatternDef[tn.CacheEntry]{ID: "TN-34", Name: "tinode.Cache.ByKey",
 			Doc: "A cache entry by key.", Reads: table.ReadOne,
-			Check: func(e *tn.CacheEntry) error {
-				if e.Key == "" {
-					return table.Invalid("Key", "empty")
-				}
-				return nil
-			}}),
+			Require: []string{"Key"}}),
 		upsert: table.NewOp(s.t, "TN-34", "tinode.Cache.Upsert"),
 		delete: table.NewOp(s.t, "TN-34", "tinode.Cache.Delete"),
 		expire: table.NewOp(s.t, "TN-35", "tinode.Cache.Expire"),
