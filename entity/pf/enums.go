@@ -24,6 +24,10 @@ var Roles = table.NewEnum("role", RoleMaster, RoleAdmin, RoleSeller, RoleClient,
 // value with it).
 func (r Role) Valid() bool { return Roles.Valid(r) }
 
+// Check returns a *table.ValidationError naming field unless r is valid
+// (a read by role checks it so, before any request).
+func (r Role) Check(field string) error { return Roles.CheckField(field, r) }
+
 // UserStatus is a user account's status.
 type UserStatus string
 
