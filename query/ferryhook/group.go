@@ -47,6 +47,10 @@ const DefaultGroupCommit = 48
 // under DynamoDB's 4 MB per transaction.
 const groupBytes = 3_500_000
 
+// groupSize is what an event as received counts against groupBytes: its
+// body and headers, and 512 bytes for the rest of the item.
+func groupSize(ev fh.Event) int { return len(ev.Body) + len(ev.Headers) + 512 }
+
 // ingestGroup is one source's ingests waiting for a transaction.
 type ingestGroup struct {
 	mu      sync.Mutex
@@ -100,7 +104,7 @@ func (s *Store) commitGroups(source fh.SourceID, g *ingestGroup) {
 		bytes := 0
 		for len(g.waiting) > 0 && len(group) < limit {
 			p := g.waiting[0]
-			n := len(p.recv.Body) + len(p.recv.Headers) + 512
+			n := groupSize(p.recv)
 			if len(group) > 0 && bytes+n > groupBytes {
 				break
 			}
@@ -193,7 +197,7 @@ func (s *Store) IngestBatch(ctx context.Context, source fh.SourceID, reqs []Inge
 		for len(recv) > 0 {
 			n, bytes := 0, 0
 			for n < len(recv) && n < limit {
-				b := len(recv[n].Body) + len(recv[n].Headers) + 512
+				b := groupSize(recv[n])
 				if n > 0 && bytes+b > groupBytes {
 					break
 				}
