@@ -18,39 +18,45 @@ import (
 // by its entity's Def.ValidWhileIndexed (not stored under one of those
 // indexes with the key its fields derive). q must name a GSI.
 func (e *Entity[T]) GetByIndex(ctx context.Context, q Query) (T, error) {
+	item, _, err := e.getByIndex(ctx, q)
+	return item, err
+}
+
+// getByIndex is GetByIndex, also returning the item as stored.
+func (e *Entity[T]) getByIndex(ctx context.Context, q Query) (_ T, stored Item, _ error) {
 	var zero T
 	if q.Index == Primary {
-		return zero, opErr("get by index", e.def.Type, Key{}, &ValidationError{Field: "Index", Reason: "GetByIndex needs a GSI; use Get for the table"})
+		return zero, nil, opErr("get by index", e.def.Type, Key{}, &ValidationError{Field: "Index", Reason: "GetByIndex needs a GSI; use Get for the table"})
 	}
 	if len(e.decl.Indexes) == 0 {
-		return zero, opErr("get by index", e.def.Type, Key{}, fmt.Errorf("%w: %s has no indexes", ErrInvalidInput, e.def.Type))
+		return zero, nil, opErr("get by index", e.def.Type, Key{}, fmt.Errorf("%w: %s has no indexes", ErrInvalidInput, e.def.Type))
 	}
 	q.Limit, q.Cursor = 1, ""
 	raw, err := e.t.queryItems(ctx, q, e.def.Type)
 	if err != nil {
-		return zero, opErr("get by index", e.def.Type, Key{}, err)
+		return zero, nil, opErr("get by index", e.def.Type, Key{}, err)
 	}
 	if len(raw.Items) == 0 {
-		return zero, opErr("get by index", e.def.Type, Key{}, ErrNotFound)
+		return zero, nil, opErr("get by index", e.def.Type, Key{}, ErrNotFound)
 	}
 	k := e.t.c.KeyOf(raw.Items[0])
 	item, _, stored, err := e.getRaw(ctx, k, Consistent())
 	if err != nil {
-		return zero, opErr("get by index", e.def.Type, k, err)
+		return zero, nil, opErr("get by index", e.def.Type, k, err)
 	}
 	ix, err := e.indexKeys(&item)
 	if err != nil {
-		return zero, opErr("get by index", e.def.Type, k, err)
+		return zero, nil, opErr("get by index", e.def.Type, k, err)
 	}
 	pkAttr, _, _, err := e.t.schema.KeyAttrs(q.Index)
 	if err != nil {
-		return zero, opErr("get by index", e.def.Type, k, err)
+		return zero, nil, opErr("get by index", e.def.Type, k, err)
 	}
 	if ix[q.Index].PK != q.PK || !ddb.StringIs(stored, pkAttr, q.PK) {
 		// The index entry was stale: the item has moved off that key, or
 		// another writer removed its index attributes (a service that
 		// revokes an item so).
-		return zero, opErr("get by index", e.def.Type, k, ErrNotFound)
+		return zero, nil, opErr("get by index", e.def.Type, k, ErrNotFound)
 	}
 	if ixs := e.def.ValidWhileIndexed; len(ixs) > 0 {
 		ok, err := e.storedUnder(stored, &item, ixs)
@@ -58,10 +64,10 @@ func (e *Entity[T]) GetByIndex(ctx context.Context, q Query) (T, error) {
 			err = ErrNotFound // revoked
 		}
 		if err != nil {
-			return zero, opErr("get by index", e.def.Type, k, err)
+			return zero, nil, opErr("get by index", e.def.Type, k, err)
 		}
 	}
-	return item, nil
+	return item, stored, nil
 }
 
 // FindOne returns the first item q finds, or [ErrNotFound]: one Query of

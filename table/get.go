@@ -16,6 +16,13 @@ type readOpts struct {
 	project    *projection // see Projection.Read
 }
 
+func readOptsOf(opts []ReadOption) (ro readOpts) {
+	for _, o := range opts {
+		o(&ro)
+	}
+	return ro
+}
+
 // Consistent asks for a strongly consistent read (table reads only).
 func Consistent() ReadOption { return func(o *readOpts) { o.consistent = true } }
 
@@ -26,10 +33,7 @@ func Consistent() ReadOption { return func(o *readOpts) { o.consistent = true } 
 // valid by Def.ValidWhileIndexed (a revoked item is [ErrNotFound]).
 func (e *Entity[T]) Get(ctx context.Context, k Key, opts ...ReadOption) (T, error) {
 	var zero T
-	var ro readOpts
-	for _, o := range opts {
-		o(&ro)
-	}
+	ro := readOptsOf(opts)
 	item, _, raw, err := e.getRaw(ctx, k, opts...)
 	if err != nil {
 		return zero, opErr("get", e.def.Type, k, err)
@@ -54,10 +58,7 @@ func (e *Entity[T]) get(ctx context.Context, k Key, opts ...ReadOption) (T, int6
 // getRaw is get that also returns the stored item.
 func (e *Entity[T]) getRaw(ctx context.Context, k Key, opts ...ReadOption) (T, int64, Item, error) {
 	var zero T
-	var ro readOpts
-	for _, o := range opts {
-		o(&ro)
-	}
+	ro := readOptsOf(opts)
 	if err := keytmpl.CheckKey(k); err != nil {
 		return zero, 0, nil, err
 	}

@@ -268,52 +268,11 @@ func (p *Pattern[T]) Info() PatternInfo {
 	if d.Index != Primary {
 		tp = p.e.def.IndexKeys[d.Index]
 	}
-	pk := tp.PK
-	if len(p.pk.WithoutShard()) != len(p.pk) {
-		pk += " (each shard)"
-	}
-	query := "Query"
-	if d.Index != Primary {
-		query += fmt.Sprintf(" GSI%d", d.Index)
-	}
-	add := func(request string, names ...string) {
-		for _, n := range names {
-			in.Methods = append(in.Methods, PatternMethod{Name: n, Request: request})
-		}
-	}
-	if d.Reads&ReadOne != 0 {
-		add(fmt.Sprintf("GetItem PK = %s, SK = %s", tp.PK, tp.SK), "Get")
-	}
-	filter := ""
-	if len(d.FilterOn) > 0 {
-		filter = ", filter " + strings.Join(d.FilterOn, " = , ") + " ="
-	}
-	for _, a := range d.FilterContains {
-		filter += ", filter contains(" + a + ")"
-	}
-	if d.Reads&ReadPage != 0 {
-		c := fmt.Sprintf("%s PK = %s", query, pk)
-		if pre, whole, err := p.sk.Prefix(nil); d.SortFrom {
-			c += ", SK BETWEEN " + tp.SK + " up to its first field not set (from) AND the end of " + pre
-		} else if d.SortPrefix {
-			c += ", SK begins_with " + tp.SK + " up to its first field not set"
-			if d.WholeWhenUnset {
-				c += " (none when no field is set)"
-			}
-			if d.WholeKeyBegins {
-				c += " (or whole)"
-			}
-		} else if !d.WholePartition && err == nil && pre != "" {
-			c += map[bool]string{true: ", SK = ", false: ", SK begins_with "}[whole] + pre
-		}
-		add(c+filter, "List", "All")
-	}
-	if d.Reads&ReadRange != 0 {
-		c := fmt.Sprintf("%s PK = %s, SK BETWEEN %s (from) AND %s (to)", query, pk, tp.SK, tp.SK)
-		if d.RangeOn != "" {
-			c = fmt.Sprintf("%s PK = %s, SK BETWEEN %s up to {%s} (from) AND after it (to), either open", query, pk, tp.SK, d.RangeOn)
-		}
-		add(c+filter, "Between", "AllBetween")
+	for _, m := range decl.Describe(decl.Shape{Index: int(d.Index), PKText: tp.PK, SKText: tp.SK, PK: p.pk, SK: p.sk,
+		One: d.Reads&ReadOne != 0, Page: d.Reads&ReadPage != 0, Range: d.Reads&ReadRange != 0,
+		FilterOn: d.FilterOn, FilterHas: d.FilterContains, SortFrom: d.SortFrom, SortPrefix: d.SortPrefix,
+		WholeWhenUnset: d.WholeWhenUnset, WholeKeyBegins: d.WholeKeyBegins, WholePartition: d.WholePartition, RangeOn: d.RangeOn}) {
+		in.Methods = append(in.Methods, PatternMethod(m))
 	}
 	return in
 }

@@ -13,15 +13,7 @@ import (
 // previous item. Entities with unique values cannot be Put: use Create and
 // Update, which keep their guards exact.
 func (e *Entity[T]) Put(ctx context.Context, item *T) error {
-	if e.hasUniques() {
-		return opErr("put", e.def.Type, Key{}, fmt.Errorf("%w: %s has unique values; use Create or Update", ErrInvalidInput, e.def.Type))
-	}
-	e.stampWrite(item, e.t.now(), true)
-	ver := e.putVersion(item)
-	w, err := e.prepare(item, ver, true)
-	if err == nil {
-		err = e.keepReadForms(item, w.item)
-	}
+	w, ver, err := e.preparePut(item)
 	if err != nil {
 		return opErr("put", e.def.Type, w.key, err)
 	}
@@ -109,11 +101,10 @@ func (e *Entity[T]) Replace(ctx context.Context, item *T) error {
 	return opErr("replace", e.def.Type, k, err)
 }
 
-// PutOp returns a transaction (or batch) action that writes item
-// unconditionally. Entities with unique values are refused.
-func (e *Entity[T]) PutOp(item *T) (TxOp, error) {
+// preparePut stamps item and encodes it for an unconditional write.
+func (e *Entity[T]) preparePut(item *T) (written, int64, error) {
 	if e.hasUniques() {
-		return TxOp{}, fmt.Errorf("%w: %s has unique values; use CreateOp", ErrInvalidInput, e.def.Type)
+		return written{}, 0, fmt.Errorf("%w: %s has unique values; use Create or Update", ErrInvalidInput, e.def.Type)
 	}
 	e.stampWrite(item, e.t.now(), true)
 	ver := e.putVersion(item)
@@ -121,6 +112,13 @@ func (e *Entity[T]) PutOp(item *T) (TxOp, error) {
 	if err == nil {
 		err = e.keepReadForms(item, w.item)
 	}
+	return w, ver, err
+}
+
+// PutOp returns a transaction (or batch) action that writes item
+// unconditionally. Entities with unique values are refused.
+func (e *Entity[T]) PutOp(item *T) (TxOp, error) {
+	w, ver, err := e.preparePut(item)
 	if err != nil {
 		return TxOp{}, opErr("put", e.def.Type, w.key, err)
 	}

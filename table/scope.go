@@ -30,6 +30,21 @@ import (
 // caller's tenant is authenticated) cannot forget the check: the unscoped
 // by-ID methods are not in its hands.
 
+// Items is what an [Entity] and its view of one tenant ([Entity.In]) both
+// do: code written once against it serves a back-office job that crosses
+// tenants (the Entity) and a request handler that must not (the Scoped).
+type Items[T any] interface {
+	Get(ctx context.Context, k Key, opts ...ReadOption) (T, error)
+	GetByIndex(ctx context.Context, q Query) (T, error)
+	Create(ctx context.Context, item *T) error
+	Update(ctx context.Context, k Key, change func(*T) error) (T, error)
+	Patch(ctx context.Context, k Key, p Patch) (T, error)
+	Add(ctx context.Context, k Key, field string, delta int64) (int64, error)
+	Delete(ctx context.Context, k Key) error
+	List(ctx context.Context, q Query, opts ...ListOption) (Page[T], error)
+	ListAll(ctx context.Context, q Query, opts ...ListOption) iter.Seq2[T, error]
+}
+
 // Scoped is an [Entity] restricted to the items of one tenant: see [Entity.In].
 type Scoped[T any] struct {
 	e     *Entity[T]
@@ -84,6 +99,20 @@ func (s *Scoped[T]) Get(ctx context.Context, k Key, opts ...ReadOption) (T, erro
 		return zero, opErr("get", s.e.def.Type, k, err)
 	}
 	return v, nil
+}
+
+// GetByIndex is [Entity.GetByIndex] for the tenant (the same two
+// requests): an item of another tenant is [ErrNotFound], like a missing one.
+func (s *Scoped[T]) GetByIndex(ctx context.Context, q Query) (T, error) {
+	var zero T
+	if err := s.check(); err != nil {
+		return zero, opErr("get by index", s.e.def.Type, Key{}, err)
+	}
+	item, stored, err := s.e.getByIndex(ctx, q)
+	if err == nil && !s.scopeCond().Holds(stored) {
+		return zero, opErr("get by index", s.e.def.Type, s.e.t.c.KeyOf(stored), ErrNotFound)
+	}
+	return item, err
 }
 
 // Create creates item, which must name the handle's tenant.

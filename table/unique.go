@@ -106,10 +106,7 @@ func (t *Table) LookupUniques(ctx context.Context, us []Unique) ([]Guard, error)
 // guard is kept).
 func (e *Entity[T]) GetByUnique(ctx context.Context, u Unique, opts ...ReadOption) (T, error) {
 	var zero T
-	var ro readOpts
-	for _, o := range opts {
-		o(&ro)
-	}
+	ro := readOptsOf(opts)
 	if err := ddb.CheckLookup(u); err != nil {
 		return zero, opErr("get by unique", e.def.Type, Key{}, err)
 	}

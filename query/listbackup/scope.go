@@ -2,8 +2,6 @@ package listbackup
 
 import (
 	"context"
-	"fmt"
-	"iter"
 
 	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/table"
@@ -57,97 +55,19 @@ func (a *AccountScope) Get(ctx context.Context) (lb.Account, error) {
 	})
 }
 
-// view is an entity seen whole (acct "") or through one account's scope:
+// items is an entity seen whole (acct "") or through one account's scope:
 // the one place where the group types (Sources, Jobs, ...) choose.
-type view[T any] struct {
-	e     *table.Entity[T]
-	acct  lb.AccountID
-	owner func(*T) lb.AccountID
-}
-
-func (v view[T]) scoped() *table.Scoped[T] { return v.e.In(string(v.acct)) }
-
-func (v view[T]) Get(ctx context.Context, k table.Key, opts ...table.ReadOption) (T, error) {
-	if v.acct == "" {
-		return v.e.Get(ctx, k, opts...)
+func items[T any](e *table.Entity[T], acct lb.AccountID) table.Items[T] {
+	if acct == "" {
+		return e
 	}
-	return v.scoped().Get(ctx, k, opts...)
+	return e.In(string(acct))
 }
 
-func (v view[T]) Create(ctx context.Context, item *T) error {
-	if v.acct == "" {
-		return v.e.Create(ctx, item)
-	}
-	return v.scoped().Create(ctx, item)
-}
-
-func (v view[T]) Update(ctx context.Context, k table.Key, change func(*T) error) (T, error) {
-	if v.acct == "" {
-		return v.e.Update(ctx, k, change)
-	}
-	return v.scoped().Update(ctx, k, change)
-}
-
-func (v view[T]) Patch(ctx context.Context, k table.Key, p table.Patch) (T, error) {
-	if v.acct == "" {
-		return v.e.Patch(ctx, k, p)
-	}
-	return v.scoped().Patch(ctx, k, p)
-}
-
-func (v view[T]) Delete(ctx context.Context, k table.Key) error {
-	if v.acct == "" {
-		return v.e.Delete(ctx, k)
-	}
-	return v.scoped().Delete(ctx, k)
-}
-
-func (v view[T]) List(ctx context.Context, q table.Query, opts ...table.ListOption) (table.Page[T], error) {
-	if v.acct == "" {
-		return v.e.List(ctx, q, opts...)
-	}
-	return v.scoped().List(ctx, q, opts...)
-}
-
-func (v view[T]) ListAll(ctx context.Context, q table.Query, opts ...table.ListOption) iter.Seq2[T, error] {
-	if v.acct == "" {
-		return v.e.ListAll(ctx, q, opts...)
-	}
-	return v.scoped().ListAll(ctx, q, opts...)
-}
-
-// GetByIndex reads through an index, then (scoped) drops an item of
-// another account as missing.
-func (v view[T]) GetByIndex(ctx context.Context, q table.Query) (T, error) {
-	item, err := v.e.GetByIndex(ctx, q)
-	if err != nil || v.acct == "" {
-		return item, err
-	}
-	if v.owner(&item) != v.acct {
-		var zero T
-		return zero, fmt.Errorf("%s: %w", v.e.Type(), table.ErrNotFound)
-	}
-	return item, nil
-}
-
-func (s *Sources) v() view[lb.Source] {
-	return view[lb.Source]{s.e.sources, s.acct, func(x *lb.Source) lb.AccountID { return x.AccountID }}
-}
-func (s *Jobs) v() view[lb.Job] {
-	return view[lb.Job]{s.e.jobs, s.acct, func(x *lb.Job) lb.AccountID { return x.AccountID }}
-}
-func (s *Connections) v() view[lb.Connection] {
-	return view[lb.Connection]{s.e.connections, s.acct, func(x *lb.Connection) lb.AccountID { return x.AccountID }}
-}
-func (s *Webhooks) v() view[lb.Webhook] {
-	return view[lb.Webhook]{s.e.webhooks, s.acct, func(x *lb.Webhook) lb.AccountID { return x.AccountID }}
-}
-func (s *APIKeys) v() view[lb.APIKey] {
-	return view[lb.APIKey]{s.e.apiKeys, s.acct, func(x *lb.APIKey) lb.AccountID { return x.AccountID }}
-}
-func (s *Teams) v() view[lb.Team] {
-	return view[lb.Team]{s.e.teams, s.acct, func(x *lb.Team) lb.AccountID { return x.AccountID }}
-}
-func (s *Tags) v() view[lb.Tag] {
-	return view[lb.Tag]{s.e.tags, s.acct, func(x *lb.Tag) lb.AccountID { return x.AccountID }}
-}
+func (s *Sources) v() table.Items[lb.Source]         { return items(s.e.sources, s.acct) }
+func (s *Jobs) v() table.Items[lb.Job]               { return items(s.e.jobs, s.acct) }
+func (s *Connections) v() table.Items[lb.Connection] { return items(s.e.connections, s.acct) }
+func (s *Webhooks) v() table.Items[lb.Webhook]       { return items(s.e.webhooks, s.acct) }
+func (s *APIKeys) v() table.Items[lb.APIKey]         { return items(s.e.apiKeys, s.acct) }
+func (s *Teams) v() table.Items[lb.Team]             { return items(s.e.teams, s.acct) }
+func (s *Tags) v() table.Items[lb.Tag]               { return items(s.e.tags, s.acct) }
