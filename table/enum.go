@@ -2,8 +2,11 @@ package table
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/singletable/singletable/internal/codec"
 )
 
 // ParseEnum returns s as an E if it is one of allowed, or else a
@@ -17,10 +20,15 @@ func ParseEnum[E ~string](field, s string, allowed ...E) (E, error) {
 }
 
 // CheckEnum returns nil if v is one of allowed, or else a
-// *[ValidationError] naming field and listing the allowed values.
+// *[ValidationError] naming field and listing the allowed values. With no
+// allowed values it checks v against the enumeration declared for its
+// type ([NewEnum]): `table.CheckEnum("status", a.Status)`.
 func CheckEnum[E comparable](field string, v E, allowed ...E) error {
 	if slices.Contains(allowed, v) {
 		return nil
+	}
+	if check := codec.EnumCheck(reflect.TypeFor[E]()); len(allowed) == 0 && check != nil {
+		return check(field, fmt.Sprint(v))
 	}
 	return unknownValue(field, fmt.Sprint(v), allowed)
 }
@@ -44,19 +52,26 @@ func unknownValue[E any](field, got string, allowed []E) error {
 //	const (RoleAdmin Role = "admin"; RoleClient Role = "client")
 //	var Roles = table.NewEnum("role", RoleAdmin, RoleClient)
 //
-// and writes nothing else for it. A value outside the set is refused on
-// write (Check, in the entity's Validate) and kept on read: the type is a
-// string, so an item another writer stored with a newer value reads back
-// with that value, and a write-back keeps it unless the caller changes it.
-// An Enum is immutable and safe for concurrent use.
+// and writes nothing else for it: the engine knows the values of every
+// field of type Role. A value outside the set is refused where a value is
+// written or asked for: a patch that sets such a field, a key field of a
+// declared read ([PatternDef.Check]), and the entity's Validate, which
+// checks with `table.CheckEnum("role", u.Role)` ([CheckEnum] with no
+// values). It is kept on read: the type is a string, so an item another
+// writer stored with a newer value reads back with that value, and a
+// write-back keeps it unless the caller changes it. An Enum is immutable
+// and safe for concurrent use.
 type Enum[E ~string] struct {
 	field  string
 	values []E
 }
 
 // NewEnum declares the enumeration of values, named field in its errors.
+// A type has one enumeration: NewEnum of other values for E panics.
 func NewEnum[E ~string](field string, values ...E) Enum[E] {
-	return Enum[E]{field: field, values: slices.Clone(values)}
+	e := Enum[E]{field: field, values: slices.Clone(values)}
+	codec.RegisterEnum(reflect.TypeFor[E](), fmt.Sprint(values), func(field, v string) error { return e.CheckField(field, E(v)) })
+	return e
 }
 
 // Values returns the values, in their declared order (a copy).

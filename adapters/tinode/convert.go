@@ -111,7 +111,7 @@ func fromUser(u *tn.User) t.User {
 // platform without a vendor push service of its own.
 func toDevice(d *t.DeviceDef) tn.Device {
 	p := tn.Platform(strings.ToLower(d.Platform))
-	if !p.Valid() {
+	if !tn.Platforms.Valid(p) {
 		p = tn.PlatformWeb
 	}
 	return tn.Device{DeviceId: d.DeviceId, Platform: p, LastSeen: d.LastSeen.UTC(), Lang: d.Lang}

@@ -20,9 +20,6 @@ const (
 // Plans are the plans of the document.
 var Plans = table.NewEnum("plan", PlanFree, PlanStarter, PlanPro, PlanTeam)
 
-// Valid reports whether p is one of Plans.
-func (p Plan) Valid() bool { return Plans.Valid(p) }
-
 // Retention is how long events of a user on plan p are kept (FH-12): 24
 // hours on free, 7 days on starter, 30 days on pro, 90 days on team. An
 // unknown plan gets the shortest retention.
@@ -89,9 +86,6 @@ const (
 // Providers are the providers of the document.
 var Providers = table.NewEnum("provider", ProviderStripe, ProviderGitHub, ProviderShopify, ProviderCustom)
 
-// Valid reports whether p is one of Providers.
-func (p Provider) Valid() bool { return Providers.Valid(p) }
-
 // SigningAlgorithm is how a provider signs the webhooks it sends.
 type SigningAlgorithm string
 
@@ -104,9 +98,6 @@ const (
 
 // SigningAlgorithms are the signing algorithms of the document.
 var SigningAlgorithms = table.NewEnum("signingAlgorithm", SigningHMACSHA256, SigningHMACSHA1, SigningHMACSHA512)
-
-// Valid reports whether a is one of SigningAlgorithms.
-func (a SigningAlgorithm) Valid() bool { return SigningAlgorithms.Valid(a) }
 
 // Status is the state of a source or a connection.
 type Status string
@@ -121,9 +112,6 @@ const (
 
 // Statuses are the statuses of sources and connections.
 var Statuses = table.NewEnum("status", StatusActive, StatusPaused, StatusDeleted)
-
-// Valid reports whether s is one of Statuses.
-func (s Status) Valid() bool { return Statuses.Valid(s) }
 
 // EventStatus is where an event is in the delivery pipeline.
 type EventStatus string
@@ -141,9 +129,6 @@ const (
 // EventStatuses are the event statuses: the document's, and the running
 // service's signature_failed ([EventSignatureFailed]).
 var EventStatuses = table.NewEnum("status", EventReceived, EventProcessing, EventFiltered, EventDelivered, EventRetrying, EventFailed, EventSignatureFailed)
-
-// Valid reports whether s is one of EventStatuses.
-func (s EventStatus) Valid() bool { return EventStatuses.Valid(s) }
 
 // Final reports whether an event in status s is done: delivered,
 // filtered out, or failed for good.
@@ -164,12 +149,9 @@ const (
 // Permissions are the permissions of the document.
 var Permissions = table.NewEnum("permissions", PermissionRead, PermissionWrite, PermissionAdmin)
 
-// Valid reports whether p is one of Permissions.
-func (p Permission) Valid() bool { return Permissions.Valid(p) }
-
 // Allows reports whether a key with permission p may do what need
 // requires: admin allows everything, write allows write and read.
 func (p Permission) Allows(need Permission) bool {
 	rank := map[Permission]int{PermissionRead: 1, PermissionWrite: 2, PermissionAdmin: 3}
-	return p.Valid() && need.Valid() && rank[p] >= rank[need]
+	return Permissions.Valid(p) && Permissions.Valid(need) && rank[p] >= rank[need]
 }

@@ -166,12 +166,12 @@ func PathRoot(p string) string {
 // parent; any other account has one.
 func (a *Account) Validate() error {
 	err := first(a.AccountID.Validate("accountId"), required("accountName", a.AccountName),
-		CheckPath("accountPath", a.AccountPath), a.Status.Check("status"))
+		CheckPath("accountPath", a.AccountPath), table.CheckEnum("status", a.Status))
 	if err != nil {
 		return err
 	}
 	if a.AccountType != "" {
-		if err := a.AccountType.Check("accountType"); err != nil {
+		if err := table.CheckEnum("accountType", a.AccountType); err != nil {
 			return err
 		}
 	}
@@ -193,7 +193,7 @@ func (a *Account) Validate() error {
 		}
 	}
 	if a.Plan != "" {
-		return a.Plan.Check("plan")
+		return table.CheckEnum("plan", a.Plan)
 	}
 	return nil
 }

@@ -103,7 +103,7 @@ func (a *Activity) Expires() time.Time {
 // Validate checks the activity before a write.
 func (a *Activity) Validate() error {
 	err := first(a.AccountID.Validate("accountId"), a.EventID.Validate("eventId"), a.EventType.Check("eventType"),
-		a.ResourceType.Check("resourceType"), a.Action.Check("action"), requiredTime("createdAt", a.CreatedAt))
+		table.CheckEnum("resourceType", a.ResourceType), table.CheckEnum("action", a.Action), requiredTime("createdAt", a.CreatedAt))
 	if err != nil {
 		return err
 	}
@@ -216,14 +216,14 @@ type Job struct {
 
 // Validate checks the job before a write.
 func (j *Job) Validate() error {
-	err := first(j.AccountID.Validate("accountId"), j.JobID.Validate("jobId"), j.JobType.Check("jobType"),
-		j.Status.Check("status"), requiredTime("createdAt", j.CreatedAt))
+	err := first(j.AccountID.Validate("accountId"), j.JobID.Validate("jobId"), table.CheckEnum("jobType", j.JobType),
+		table.CheckEnum("status", j.Status), requiredTime("createdAt", j.CreatedAt))
 	if err != nil {
 		return err
 	}
 	// ListBackup's own code creates jobs without a priority.
 	if j.Priority != "" {
-		if err := j.Priority.Check("priority"); err != nil {
+		if err := table.CheckEnum("priority", j.Priority); err != nil {
 			return err
 		}
 	}

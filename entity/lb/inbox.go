@@ -24,9 +24,6 @@ const (
 // InboxStatuses are the InboxStatus values.
 var InboxStatuses = table.NewEnum("status", InboxUnread, InboxRead, InboxArchived, InboxDeleted)
 
-// Check returns a *table.ValidationError naming field unless v is valid.
-func (v InboxStatus) Check(field string) error { return InboxStatuses.CheckField(field, v) }
-
 // InboxPriority is an inbox notification's priority (the code's values,
 // not the documents' [Priority]).
 type InboxPriority string
@@ -42,9 +39,6 @@ const (
 // InboxPriorities are the InboxPriority values.
 var InboxPriorities = table.NewEnum("priority", InboxLow, InboxNormal, InboxHigh, InboxUrgent)
 
-// Check returns a *table.ValidationError naming field unless v is valid.
-func (v InboxPriority) Check(field string) error { return InboxPriorities.CheckField(field, v) }
-
 // InboxKind is an inbox notification's severity (its type attribute).
 type InboxKind string
 
@@ -59,9 +53,6 @@ const (
 
 // InboxKinds are the InboxKind values.
 var InboxKinds = table.NewEnum("type", InboxInfo, InboxSuccess, InboxWarning, InboxError, InboxSystem)
-
-// Check returns a *table.ValidationError naming field unless v is valid.
-func (v InboxKind) Check(field string) error { return InboxKinds.CheckField(field, v) }
 
 // InboxChannels are the channels an inbox notification may go out on.
 func InboxChannels() []string { return []string{"app", "email", "sms", "slack", "webhook"} }
@@ -119,12 +110,12 @@ type InboxNotification struct {
 // message, and the type, status, priority and channels the code accepts.
 func (n *InboxNotification) Validate() error {
 	err := first(n.NotificationID.Validate("notificationId"), n.AccountID.Validate("accountId"), n.UserID.Validate("userId"),
-		n.Type.Check("type"), required("title", n.Title), required("message", n.Message), n.Status.Check("status"))
+		table.CheckEnum("type", n.Type), required("title", n.Title), required("message", n.Message), table.CheckEnum("status", n.Status))
 	if err != nil {
 		return err
 	}
 	if n.Priority != "" {
-		if err := n.Priority.Check("priority"); err != nil {
+		if err := table.CheckEnum("priority", n.Priority); err != nil {
 			return err
 		}
 	}

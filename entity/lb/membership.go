@@ -39,7 +39,7 @@ type Membership struct {
 // Validate checks the membership before a write.
 func (m *Membership) Validate() error {
 	return first(m.UserID.Validate("userId"), m.AccountID.Validate("accountId"),
-		m.Role.Check("role"), m.Status.Check("status"))
+		table.CheckEnum("role", m.Role), table.CheckEnum("status", m.Status))
 }
 
 // TeamMember is one member of a team.
@@ -85,7 +85,7 @@ func (t *Team) Validate() error {
 		return err
 	}
 	for _, m := range t.Members {
-		if err := first(m.UserID.Validate("members.userId"), m.Role.Check("members.role")); err != nil {
+		if err := first(m.UserID.Validate("members.userId"), table.CheckEnum("members.role", m.Role)); err != nil {
 			return err
 		}
 	}

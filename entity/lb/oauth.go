@@ -55,7 +55,7 @@ func (s *OAuthState) Validate() error {
 		return &table.ValidationError{Field: "state", Reason: "want at least 16 random characters", Key: true}
 	}
 	return first(CheckID("state", s.State), s.AccountID.Validate("accountId"), s.UserID.Validate("userId"),
-		s.Platform.Check("platform"), required("redirectUri", s.RedirectURI), requiredTime("expiresAt", s.ExpiresAt))
+		table.CheckEnum("platform", s.Platform), required("redirectUri", s.RedirectURI), requiredTime("expiresAt", s.ExpiresAt))
 }
 
 // OAuthTokenSet is the token data of a source; AccessToken and
@@ -120,7 +120,7 @@ type OAuthToken struct {
 
 // Validate checks the tokens before a write.
 func (t *OAuthToken) Validate() error {
-	return first(t.SourceID.Validate("sourceId"), t.AccountID.Validate("accountId"), t.Platform.Check("platform"),
+	return first(t.SourceID.Validate("sourceId"), t.AccountID.Validate("accountId"), table.CheckEnum("platform", t.Platform),
 		required("tokens.accessToken", t.Tokens.AccessToken))
 }
 

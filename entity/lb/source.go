@@ -123,19 +123,19 @@ func (s *Source) Deleted() bool { return !s.DeletedAt.IsZero() }
 // Validate checks the source before a write.
 func (s *Source) Validate() error {
 	err := first(s.AccountID.Validate("accountId"), s.SourceID.Validate("sourceId"), required("sourceName", s.SourceName),
-		s.Status.Check("status"))
+		table.CheckEnum("status", s.Status))
 	if err != nil {
 		return err
 	}
 	// A source of ListBackup's own code names its connection (and the
 	// platform source it was made from) instead of a platform.
 	if s.ConnectionID == "" || s.Platform != "" {
-		if err := s.Platform.Check("platform"); err != nil {
+		if err := table.CheckEnum("platform", s.Platform); err != nil {
 			return err
 		}
 	}
 	if s.ConnectionID == "" || s.ConnectionType != "" {
-		if err := s.ConnectionType.Check("connectionType"); err != nil {
+		if err := table.CheckEnum("connectionType", s.ConnectionType); err != nil {
 			return err
 		}
 	}
@@ -150,12 +150,12 @@ func (s *Source) Validate() error {
 		return table.Invalid("platformId", "%q differs from platform %q", s.PlatformID, s.Platform)
 	}
 	if s.Config.SyncInterval != "" {
-		if err := s.Config.SyncInterval.Check("config.syncInterval"); err != nil {
+		if err := table.CheckEnum("config.syncInterval", s.Config.SyncInterval); err != nil {
 			return err
 		}
 	}
 	if s.SyncStatus.State != "" {
-		return s.SyncStatus.State.Check("syncStatus.state")
+		return table.CheckEnum("syncStatus.state", s.SyncStatus.State)
 	}
 	return nil
 }
@@ -246,5 +246,5 @@ func (c *Connection) Deleted() bool { return !c.DeletedAt.IsZero() }
 // Validate checks the connection before a write.
 func (c *Connection) Validate() error {
 	return first(c.ConnectionID.Validate("connectionId"), c.AccountID.Validate("accountId"), c.UserID.Validate("userId"),
-		c.Platform.Check("platform"), c.ConnectionType.Check("connectionType"), c.Status.Check("status"))
+		table.CheckEnum("platform", c.Platform), table.CheckEnum("connectionType", c.ConnectionType), table.CheckEnum("status", c.Status))
 }

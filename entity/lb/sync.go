@@ -38,7 +38,7 @@ type SyncSchedule struct {
 
 // Validate checks the schedule before a write.
 func (s *SyncSchedule) Validate() error {
-	err := first(s.SourceID.Validate("sourceId"), s.ScheduleID.Validate("scheduleId"), s.ScheduleType.Check("scheduleType"),
+	err := first(s.SourceID.Validate("sourceId"), s.ScheduleID.Validate("scheduleId"), table.CheckEnum("scheduleType", s.ScheduleType),
 		requiredTime("nextRunAt", s.NextRunAt), s.RetryPolicy.Validate("retryPolicy"))
 	if err != nil {
 		return err
@@ -84,7 +84,7 @@ type SyncRun struct {
 
 // Validate checks the run before a write.
 func (r *SyncRun) Validate() error {
-	err := first(r.SourceID.Validate("sourceId"), r.SyncID.Validate("syncId"), r.Status.Check("status"),
+	err := first(r.SourceID.Validate("sourceId"), r.SyncID.Validate("syncId"), table.CheckEnum("status", r.Status),
 		requiredTime("startedAt", r.StartedAt))
 	if err != nil {
 		return err
@@ -140,7 +140,7 @@ type APIKey struct {
 // Validate checks the key before a write.
 func (k *APIKey) Validate() error {
 	err := first(k.APIKeyID.Validate("apiKeyId"), CheckHash("apiKeyHash", k.APIKeyHash), k.AccountID.Validate("accountId"),
-		k.UserID.Validate("userId"), required("name", k.Name), k.Status.Check("status"), requiredTime("createdAt", k.CreatedAt))
+		k.UserID.Validate("userId"), required("name", k.Name), table.CheckEnum("status", k.Status), requiredTime("createdAt", k.CreatedAt))
 	if err != nil {
 		return err
 	}

@@ -69,7 +69,7 @@ func CheckTagPart(field, v string) error {
 // Validate checks the tag before a write.
 func (t *Tag) Validate() error {
 	err := first(t.AccountID.Validate("accountId"), t.TagID.Validate("tagId"), CheckTagPart("tagKey", t.TagKey),
-		CheckTagPart("tagValue", t.TagValue), t.ResourceType.Check("resourceType"))
+		CheckTagPart("tagValue", t.TagValue), table.CheckEnum("resourceType", t.ResourceType))
 	if err != nil {
 		return err
 	}
@@ -156,13 +156,13 @@ type Notification struct {
 // Validate checks the notification before a write.
 func (n *Notification) Validate() error {
 	err := first(n.UserID.Validate("userId"), n.NotificationID.Validate("notificationId"), n.AccountID.Validate("accountId"),
-		n.Type.Check("type"), n.Category.Check("category"), required("message", n.Message), n.Status.Check("status"),
+		table.CheckEnum("type", n.Type), table.CheckEnum("category", n.Category), required("message", n.Message), table.CheckEnum("status", n.Status),
 		requiredTime("createdAt", n.CreatedAt))
 	if err != nil {
 		return err
 	}
 	if n.Priority != "" {
-		if err := n.Priority.Check("priority"); err != nil {
+		if err := table.CheckEnum("priority", n.Priority); err != nil {
 			return err
 		}
 	}

@@ -152,7 +152,7 @@ const MaxPrice = 999_999_999_999
 
 // Validate checks the plan before a write.
 func (p *BillingPlan) Validate() error {
-	err := first(p.PlanID.Validate("planId"), required("planName", p.PlanName), p.PlanType.Check("planType"))
+	err := first(p.PlanID.Validate("planId"), required("planName", p.PlanName), table.CheckEnum("planType", p.PlanType))
 	if err != nil {
 		return err
 	}
@@ -163,7 +163,7 @@ func (p *BillingPlan) Validate() error {
 		return table.Invalid("currency", "%q is not an ISO 4217 code such as USD", p.Currency)
 	}
 	if p.Limits.SyncFrequency != "" {
-		return p.Limits.SyncFrequency.Check("limits.syncFrequency")
+		return table.CheckEnum("limits.syncFrequency", p.Limits.SyncFrequency)
 	}
 	return nil
 }

@@ -109,7 +109,7 @@ func CheckUsername(field, u string) error {
 
 // Validate checks the user before a write.
 func (u *User) Validate() error {
-	err := first(u.UserID.Validate("userId"), CheckEmail("email", u.Email), u.Status.Check("status"))
+	err := first(u.UserID.Validate("userId"), CheckEmail("email", u.Email), table.CheckEnum("status", u.Status))
 	if err != nil {
 		return err
 	}
@@ -119,7 +119,7 @@ func (u *User) Validate() error {
 		}
 	}
 	if u.Role != "" {
-		if err := u.Role.Check("role"); err != nil {
+		if err := table.CheckEnum("role", u.Role); err != nil {
 			return err
 		}
 	}

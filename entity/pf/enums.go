@@ -20,14 +20,6 @@ const (
 // Roles are the roles the document lists.
 var Roles = table.NewEnum("role", RoleMaster, RoleAdmin, RoleSeller, RoleClient, RoleProducer, RoleTalent)
 
-// Valid reports whether r is one of Roles (the engine checks a patched
-// value with it).
-func (r Role) Valid() bool { return Roles.Valid(r) }
-
-// Check returns a *table.ValidationError naming field unless r is valid
-// (a read by role checks it so, before any request).
-func (r Role) Check(field string) error { return Roles.CheckField(field, r) }
-
 // UserStatus is a user account's status.
 type UserStatus string
 
@@ -41,10 +33,6 @@ const (
 // UserStatuses are the user statuses the document lists.
 var UserStatuses = table.NewEnum("status", UserActive, UserSuspended, UserInactive)
 
-// Valid reports whether s is one of UserStatuses (the engine checks a patched
-// value with it).
-func (s UserStatus) Valid() bool { return UserStatuses.Valid(s) }
-
 // OrgStatus is an organization's status.
 type OrgStatus string
 
@@ -57,10 +45,6 @@ const (
 
 // OrgStatuses are the organization statuses the document lists.
 var OrgStatuses = table.NewEnum("status", OrgActive, OrgSuspended, OrgTrial)
-
-// Valid reports whether s is one of OrgStatuses (the engine checks a patched
-// value with it).
-func (s OrgStatus) Valid() bool { return OrgStatuses.Valid(s) }
 
 // BillingStatus is a billing record's status.
 type BillingStatus string
@@ -76,10 +60,6 @@ const (
 // BillingStatuses are the billing statuses the document lists.
 var BillingStatuses = table.NewEnum("status", BillingPaid, BillingPending, BillingOverdue, BillingFailed)
 
-// Valid reports whether s is one of BillingStatuses (the engine checks a patched
-// value with it).
-func (s BillingStatus) Valid() bool { return BillingStatuses.Valid(s) }
-
 // Plan is a subscription plan.
 type Plan string
 
@@ -92,10 +72,6 @@ const (
 
 // Plans are the plans the document lists.
 var Plans = table.NewEnum("plan", PlanStarter, PlanProfessional, PlanEnterprise)
-
-// Valid reports whether p is one of Plans (the engine checks a patched
-// value with it).
-func (p Plan) Valid() bool { return Plans.Valid(p) }
 
 // EntityType is the entityType segment of the status index (the document's
 // GSI3 sort key entityType#{entityId}).
@@ -110,10 +86,6 @@ const (
 
 // EntityTypes are the entity types that have a status the document lists.
 var EntityTypes = table.NewEnum("entityType", EntityUser, EntityOrganization, EntityBilling)
-
-// Valid reports whether t is one of EntityTypes (the engine checks a patched
-// value with it).
-func (t EntityType) Valid() bool { return EntityTypes.Valid(t) }
 
 // EntityStatus is a status as the status index holds it: a [UserStatus],
 // [OrgStatus] or [BillingStatus] value. "active" and "suspended" are both

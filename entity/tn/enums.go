@@ -91,9 +91,6 @@ const (
 // Platforms are the platforms push notifications are sent to.
 var Platforms = table.NewEnum("platform", PlatformIOS, PlatformAndroid, PlatformWeb)
 
-// Valid reports whether p is one of Platforms.
-func (p Platform) Valid() bool { return Platforms.Valid(p) }
-
 // invalid returns a *table.ValidationError for a non-key field.
 func invalid(field, format string, args ...any) error {
 	return table.Invalid(field, format, args...)

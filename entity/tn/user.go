@@ -49,7 +49,7 @@ func (d Device) Validate() error {
 	if r := idSegment.Reason(d.DeviceId); r != "" {
 		return invalid("DeviceId", "%s", r)
 	}
-	if !d.Platform.Valid() {
+	if !Platforms.Valid(d.Platform) {
 		return invalid("Platform", "unknown platform %q (ios, android, web)", d.Platform)
 	}
 	if len(d.Lang) > 16 {

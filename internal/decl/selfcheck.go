@@ -10,8 +10,9 @@ import (
 )
 
 // A field type checks its own value when it has one of these methods
-// (a typed ID, an enumeration, a date): the engine calls it with the
-// attribute's name, so no read declares that check by hand.
+// (a typed ID, a date) or is an enumeration (table.NewEnum): the engine
+// calls it with the attribute's name, so no read declares that check by
+// hand.
 type (
 	fieldValidator interface{ Validate(field string) error }
 	fieldChecker   interface{ Check(field string) error }
@@ -87,7 +88,7 @@ func keyTaggedField(t reflect.Type, keyTagged map[string]int, attr string) ([]in
 func checksItself(t reflect.Type) bool {
 	p := reflect.PointerTo(t) // value and pointer methods: RunSelfChecks calls them on the field's address
 	return p.Implements(reflect.TypeFor[fieldValidator]()) || p.Implements(reflect.TypeFor[fieldChecker]()) ||
-		p.Implements(reflect.TypeFor[selfValidator]())
+		p.Implements(reflect.TypeFor[selfValidator]()) || codec.EnumCheck(t) != nil
 }
 
 // RunSelfChecks runs checks on the struct v (addressable, so each check
@@ -117,6 +118,8 @@ func RunSelfChecks(v reflect.Value, checks []SelfCheck) error {
 			err = x.Check(c.Attr)
 		case selfValidator:
 			err = x.Validate()
+		default: // an enumeration (table.NewEnum)
+			err = codec.EnumCheck(f.Type())(c.Attr, f.String())
 		}
 		if err != nil {
 			return err

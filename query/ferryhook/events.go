@@ -97,7 +97,7 @@ func (e *Events) newEvent(ev fh.Event, plan fh.Plan, at time.Time, l table.Layou
 // writes nothing.
 func (e *Events) Create(ctx context.Context, in CreateEventInput) (fh.Event, error) {
 	return table.Run(ctx, e.create, func(ctx context.Context) (fh.Event, error) {
-		if !in.Plan.Valid() {
+		if !fh.Plans.Valid(in.Plan) {
 			return fh.Event{}, table.Invalid("plan", "unknown value %q", in.Plan)
 		}
 		ev, _ := e.newEvent(in.event(), in.Plan, in.ReceivedAt, table.Layout{}) // the document's partition, as the service writes
@@ -204,7 +204,7 @@ func (e *Events) ListBySource(ctx context.Context, source fh.SourceID, opts ...t
 // *table.ValidationError.
 func (e *Events) UpdateStatus(ctx context.Context, id fh.EventID, status fh.EventStatus) (fh.Event, error) {
 	return table.Run(ctx, e.updateStatus, func(ctx context.Context) (fh.Event, error) {
-		if !status.Valid() {
+		if !fh.EventStatuses.Valid(status) {
 			return fh.Event{}, table.Invalid("status", "unknown value %q", status)
 		}
 		if err := id.Validate(); err != nil {

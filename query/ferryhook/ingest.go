@@ -307,7 +307,7 @@ func (s *Store) ingestEventOp(ev fh.Event, o ownerInfo) (fh.Event, []table.TxOp,
 // is one the enum does not know).
 func (s *Store) ownedEvent(ev fh.Event, o ownerInfo) (fh.Event, eventShard) {
 	plan := o.plan
-	if !plan.Valid() {
+	if !fh.Plans.Valid(plan) {
 		plan = fh.PlanFree
 	}
 	ev.UserID = o.user

@@ -106,7 +106,7 @@ func TestUnknownEnumValuesTolerated_FH3_FH4_FH11(t *testing.T) {
 		t.Fatalf("FH-3 with unknown values: %d items, %v", len(page.Items), err)
 	}
 	tw := page.Items[1]
-	if tw.Provider != "twilio" || tw.Provider.Valid() || tw.SigningAlgorithm != "none" || tw.SigningAlgorithm.Valid() {
+	if tw.Provider != "twilio" || fh.Providers.Valid(tw.Provider) || tw.SigningAlgorithm != "none" || fh.SigningAlgorithms.Valid(tw.SigningAlgorithm) {
 		t.Fatalf("unknown values not surfaced as stored: %+v", tw)
 	}
 	if got, err := s.Sources.GetByID(ctx(t), tw.SourceID); err != nil || got.Provider != "twilio" { // FH-4

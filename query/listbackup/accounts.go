@@ -80,7 +80,7 @@ func newAccounts(e *entities) *Accounts {
 // parent).
 func (s *Accounts) Create(ctx context.Context, a *lb.Account) error {
 	return s.create.Do(ctx, func(ctx context.Context) error {
-		if err := a.AccountType.Check("accountType"); err != nil {
+		if err := table.CheckEnum("accountType", a.AccountType); err != nil {
 			return err
 		}
 		if a.Status == "" {
@@ -181,7 +181,7 @@ func (s *Memberships) SetRole(ctx context.Context, user lb.UserID, account lb.Ac
 		if err != nil {
 			return lb.Membership{}, err
 		}
-		if err := role.Check("role"); err != nil {
+		if err := table.CheckEnum("role", role); err != nil {
 			return lb.Membership{}, err
 		}
 		return s.e.memberships.Update(ctx, k, func(m *lb.Membership) error { m.Role = role; return nil })

@@ -45,7 +45,7 @@ func newAPIKeys(e *entities) *APIKeys {
 				if k.Status == "" {
 					return nil
 				}
-				return k.Status.Check("status")
+				return table.CheckEnum("status", k.Status)
 			}}),
 		create:   table.NewOp(e.t, "LB-52", "listbackup.APIKeys.Create"),
 		validate: table.NewOp(e.t, "LB-52", "listbackup.APIKeys.Validate"),

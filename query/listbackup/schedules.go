@@ -206,7 +206,7 @@ func (s *Runs) Finish(ctx context.Context, src lb.SourceID, startedAt time.Time,
 		if err != nil {
 			return lb.SyncRun{}, err
 		}
-		if err := status.Check("status"); err != nil {
+		if err := table.CheckEnum("status", status); err != nil {
 			return lb.SyncRun{}, err
 		}
 		now := lb.Seconds(s.e.now())
@@ -229,7 +229,7 @@ func (s *Runs) Finish(ctx context.Context, src lb.SourceID, startedAt time.Time,
 // table.ErrInvalidCursor. Every page: table.Pages over a closure of it.
 func (s *Runs) ListByStatus(ctx context.Context, st lb.RunStatus, r TimeRange, opts ...table.ListOption) (table.Page[lb.SyncRun], error) {
 	return table.Run(ctx, s.listByStatus, func(ctx context.Context) (table.Page[lb.SyncRun], error) {
-		if err := st.Check("status"); err != nil {
+		if err := table.CheckEnum("status", st); err != nil {
 			return table.Page[lb.SyncRun]{}, err
 		}
 		q := partition(s.e.runs, table.GSI1, lb.SyncRun{Status: st})

@@ -64,7 +64,7 @@ type TagRef struct {
 // key returns the key of the tag r names.
 func (s *Tags) key(r TagRef) (table.Key, error) {
 	return key(s.e.tags, lb.Tag{AccountID: r.AccountID, ResourceType: r.ResourceType, TagKey: r.TagKey, TagValue: r.TagValue},
-		lb.CheckTagPart("tagKey", r.TagKey), lb.CheckTagPart("tagValue", r.TagValue), r.AccountID.Validate("accountId"), r.ResourceType.Check("resourceType"))
+		lb.CheckTagPart("tagKey", r.TagKey), lb.CheckTagPart("tagValue", r.TagValue), r.AccountID.Validate("accountId"), table.CheckEnum("resourceType", r.ResourceType))
 }
 
 // Create creates tag t; (account, resource type, key, value) is unique.
