@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/singletable/singletable/internal/decl"
 	"github.com/singletable/singletable/internal/keytmpl"
 )
 
@@ -26,6 +27,27 @@ func (e *Entity[T]) Key(fields T) Key {
 		return keytmpl.BadKey(opErr("key", e.def.Type, Key{}, err))
 	}
 	return k
+}
+
+// CheckedKey is [Entity.Key] for key fields that come from a caller (an
+// ID in a request or a path): first each primary-key field whose type
+// checks itself (Validate(field string) error, Check(field string) error
+// or Validate() error, called with the attribute's name), even when zero,
+// in template order (PK, then SK); then the templates' segment checks:
+//
+//	k, err := notes.CheckedKey(Note{ID: id}) // a bad or empty id: *ValidationError, no request
+//
+// Use Key for the fields of an item read back, which must stay tolerant
+// of forms other writers stored. Errors: the first *[ValidationError]
+// (a field's own, naming the attribute), before any request; the key
+// returned with it is refused by every method.
+func (e *Entity[T]) CheckedKey(fields T) (Key, error) {
+	if err := decl.RunSelfChecks(reflect.ValueOf(&fields).Elem(), e.decl.KeyChecks); err != nil {
+		err = opErr("key", e.def.Type, Key{}, err)
+		return keytmpl.BadKey(err), err
+	}
+	k := e.Key(fields)
+	return k, k.Err()
 }
 
 // Partition returns the query of this entity's items in one partition of

@@ -71,6 +71,9 @@ type Decl struct {
 	// from the item's key ([Decl.FillFromKey]).
 	KeyTagged map[string]int
 	Wild      []codec.WildSecret // the Secrets paths "m.*": a catch-all whose members are sealed
+	// KeyChecks are the primary-key fields' own checks, each always
+	// ([KeyChecks]): what table.Entity.CheckedKey runs.
+	KeyChecks []SelfCheck
 	// Indexed holds every attribute an index key, a guard or the TTL
 	// derives from (with the primary key's own), sorted.
 	Indexed []string
@@ -113,6 +116,7 @@ func Parse(rt reflect.Type, sc ddb.Schema, s Spec) *Decl {
 		fail("Def.Keys needs PK and SK templates")
 	}
 	d.PK, d.SK = must(s.PK), must(s.SK)
+	d.KeyChecks = KeyChecks(rt, d.PK, d.SK, d.KeyTagged)
 	// The key's own fields never change in place: a patch may not set them.
 	indexed := append(d.PK.Attrs(), d.SK.Attrs()...)
 	for ix, ks := range s.Indexes {

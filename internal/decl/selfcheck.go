@@ -76,6 +76,17 @@ func SelfChecks(t reflect.Type, pk, sk keytmpl.Template, keyTagged map[string]in
 	return out, nil
 }
 
+// KeyChecks returns the checks of the primary-key fields (templates pk
+// and sk) whose types check themselves ([SelfChecks]), each checked even
+// when zero: a key names one item, so it needs every field.
+func KeyChecks(t reflect.Type, pk, sk keytmpl.Template, keyTagged map[string]int) []SelfCheck {
+	cs, _ := SelfChecks(t, pk, sk, keyTagged, nil) // nothing required: no error
+	for i := range cs {
+		cs[i].Always = true
+	}
+	return cs
+}
+
 // keyTaggedField is the field tagged `key:"attr"` (stored only in the
 // key, or stored too), if any.
 func keyTaggedField(t reflect.Type, keyTagged map[string]int, attr string) ([]int, reflect.Type) {

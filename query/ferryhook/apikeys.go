@@ -67,7 +67,7 @@ type NewAPIKey struct {
 // *table.ValidationError.
 func (a *APIKeys) Create(ctx context.Context, user fh.UserID, in CreateAPIKeyInput) (NewAPIKey, error) {
 	return table.Run(ctx, a.create, func(ctx context.Context) (NewAPIKey, error) {
-		uk, err := a.s.userKey(user)
+		uk, err := a.s.user.CheckedKey(fh.User{UserID: user})
 		if err != nil {
 			return NewAPIKey{}, err
 		}
@@ -193,7 +193,7 @@ func (a *APIKeys) mintedItem(key string) (table.Key, bool) {
 	if i <= 0 || i == len(rest)-1 {
 		return table.Key{}, false
 	}
-	k, err := a.s.apiKeyKey(fh.UserID(rest[:i]), fh.APIKeyID(id))
+	k, err := a.s.apiKey.CheckedKey(fh.APIKey{UserID: fh.UserID(rest[:i]), KeyID: fh.APIKeyID(id)})
 	return k, err == nil
 }
 
@@ -225,7 +225,7 @@ func (a *APIKeys) GetByHash(ctx context.Context, hash string) (fh.APIKey, error)
 // on condition the key is unchanged.
 func (a *APIKeys) Delete(ctx context.Context, user fh.UserID, id fh.APIKeyID) error {
 	return a.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := a.s.apiKeyKey(user, id)
+		k, err := a.s.apiKey.CheckedKey(fh.APIKey{UserID: user, KeyID: id})
 		if err != nil {
 			return err
 		}
@@ -238,7 +238,7 @@ func (a *APIKeys) Delete(ctx context.Context, user fh.UserID, id fh.APIKeyID) er
 // Another user's or a missing key gives table.ErrNotFound.
 func (a *APIKeys) UpdateLastUsed(ctx context.Context, user fh.UserID, id fh.APIKeyID) (fh.APIKey, error) {
 	return table.Run(ctx, a.updateLastUsed, func(ctx context.Context) (fh.APIKey, error) {
-		k, err := a.s.apiKeyKey(user, id)
+		k, err := a.s.apiKey.CheckedKey(fh.APIKey{UserID: user, KeyID: id})
 		if err != nil {
 			return fh.APIKey{}, err
 		}

@@ -183,7 +183,7 @@ func (c *Connections) Delete(ctx context.Context, user fh.UserID, source fh.Sour
 // user-facing. A missing connection gives table.ErrNotFound.
 func (c *Connections) RecordDelivery(ctx context.Context, source fh.SourceID, id fh.ConnectionID, delivered bool) (int64, error) {
 	return table.Run(ctx, c.recordDelivery, func(ctx context.Context) (int64, error) {
-		k, err := key(c.s.conn, fh.Connection{SourceID: source, ConnectionID: id}, source, id)
+		k, err := c.s.conn.CheckedKey(fh.Connection{SourceID: source, ConnectionID: id})
 		if err != nil {
 			return 0, err
 		}

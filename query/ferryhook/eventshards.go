@@ -123,7 +123,7 @@ func (s *Sources) ShardEvents(ctx context.Context, user fh.UserID, id fh.SourceI
 		if n < 1 || n > table.MaxShards {
 			return table.Layout{}, table.Invalid("shards", "%d is outside 1..%d", n, table.MaxShards)
 		}
-		k, err := s.s.sourceKey(user, id)
+		k, err := s.s.source.CheckedKey(fh.Source{UserID: user, SourceID: id})
 		if err != nil {
 			return table.Layout{}, err
 		}

@@ -43,19 +43,19 @@ func SpreadEventIDs(s *Store, n, e int) {
 var keyStore = New(table.New(nil, MainSchema("")), table.New(nil, EventsSchema("")))
 
 // UserKey, SourceKey, ConnectionKey, APIKeyKey and EventKey are the keys
-// the store's entities build (table.Entity.Key).
-func UserKey(id fh.UserID) (table.Key, error) { return keyStore.userKey(id) }
+// the store's entities build (table.Entity.CheckedKey, table.Entity.Key).
+func UserKey(id fh.UserID) (table.Key, error) { return keyStore.user.CheckedKey(fh.User{UserID: id}) }
 
 func SourceKey(user fh.UserID, id fh.SourceID) (table.Key, error) {
-	return keyStore.sourceKey(user, id)
+	return keyStore.source.CheckedKey(fh.Source{UserID: user, SourceID: id})
 }
 
 func ConnectionKey(source fh.SourceID, id fh.ConnectionID) (table.Key, error) {
-	return key(keyStore.conn, fh.Connection{SourceID: source, ConnectionID: id}, source, id)
+	return keyStore.conn.CheckedKey(fh.Connection{SourceID: source, ConnectionID: id})
 }
 
 func APIKeyKey(user fh.UserID, id fh.APIKeyID) (table.Key, error) {
-	return keyStore.apiKeyKey(user, id)
+	return keyStore.apiKey.CheckedKey(fh.APIKey{UserID: user, KeyID: id})
 }
 
 func EventKey(source fh.SourceID, at fh.UnixMillis, id fh.EventID) (table.Key, error) {

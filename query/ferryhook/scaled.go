@@ -234,7 +234,7 @@ type SourceCounts struct {
 // Another user's, a missing or a deleted source gives table.ErrNotFound.
 func (s *Sources) Counts(ctx context.Context, user fh.UserID, id fh.SourceID) (SourceCounts, error) {
 	return table.Run(ctx, s.counts, func(ctx context.Context) (SourceCounts, error) {
-		k, err := s.s.sourceKey(user, id)
+		k, err := s.s.source.CheckedKey(fh.Source{UserID: user, SourceID: id})
 		if err != nil {
 			return SourceCounts{}, err
 		}
@@ -291,7 +291,7 @@ func (u *Users) Usage(ctx context.Context, id fh.UserID) (int64, error) {
 // usage is Users.Usage's read, without opening a call of its own (an
 // ingest reads it for the plan limit).
 func (s *Store) usage(ctx context.Context, id fh.UserID) (int64, error) {
-	k, err := s.userKey(id)
+	k, err := s.user.CheckedKey(fh.User{UserID: id})
 	if err != nil {
 		return 0, err
 	}

@@ -84,7 +84,7 @@ func (s *Sources) signing(alg fh.SigningAlgorithm) (fh.SigningAlgorithm, error) 
 // (with its status and event layout), 34 actions.
 func (s *Sources) Create(ctx context.Context, user fh.UserID, in CreateSourceInput) (fh.Source, error) {
 	return table.Run(ctx, s.create, func(ctx context.Context) (fh.Source, error) {
-		uk, err := s.s.userKey(user)
+		uk, err := s.s.user.CheckedKey(fh.User{UserID: user})
 		if err != nil {
 			return fh.Source{}, err
 		}
@@ -165,7 +165,7 @@ type SourceUpdate struct {
 // a *table.ValidationError.
 func (s *Sources) Update(ctx context.Context, user fh.UserID, id fh.SourceID, up SourceUpdate) (fh.Source, error) {
 	return table.Run(ctx, s.update, func(ctx context.Context) (fh.Source, error) {
-		k, err := s.s.sourceKey(user, id)
+		k, err := s.s.source.CheckedKey(fh.Source{UserID: user, SourceID: id})
 		if err != nil {
 			return fh.Source{}, err
 		}
@@ -229,7 +229,7 @@ func (s *Sources) Update(ctx context.Context, user fh.UserID, id fh.SourceID, up
 // deleted, so no ingest is counted after it.
 func (s *Sources) Delete(ctx context.Context, user fh.UserID, id fh.SourceID) error {
 	return s.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := s.s.sourceKey(user, id)
+		k, err := s.s.source.CheckedKey(fh.Source{UserID: user, SourceID: id})
 		if err != nil {
 			return err
 		}

@@ -346,7 +346,10 @@ func checkIDs(ids ...interface{ Validate() error }) error {
 }
 
 // key returns the key of e's item whose key fields fields sets
-// ([table.Entity.Key]), after checkIDs(ids...).
+// ([table.Entity.Key]), after checkIDs(ids...): a key of an item read
+// back (no ids), or one whose checks are not only its key fields' own
+// (connKey also checks the owner). A key of IDs a caller gave, checked
+// by their own Validate, is e.CheckedKey's.
 func key[T any](e *table.Entity[T], fields T, ids ...interface{ Validate() error }) (table.Key, error) {
 	if err := checkIDs(ids...); err != nil {
 		return table.Key{}, err
@@ -355,20 +358,10 @@ func key[T any](e *table.Entity[T], fields T, ids ...interface{ Validate() error
 	return k, k.Err()
 }
 
-func (s *Store) userKey(id fh.UserID) (table.Key, error) {
-	return key(s.user, fh.User{UserID: id}, id)
-}
-
-func (s *Store) sourceKey(user fh.UserID, id fh.SourceID) (table.Key, error) {
-	return key(s.source, fh.Source{UserID: user, SourceID: id}, user, id)
-}
-
+// connKey is the key of user's connection id under source: the owner's
+// ID is checked first, though the key does not hold it.
 func (s *Store) connKey(user fh.UserID, source fh.SourceID, id fh.ConnectionID) (table.Key, error) {
 	return key(s.conn, fh.Connection{SourceID: source, ConnectionID: id}, user, source, id)
-}
-
-func (s *Store) apiKeyKey(user fh.UserID, id fh.APIKeyID) (table.Key, error) {
-	return key(s.apiKey, fh.APIKey{UserID: user, KeyID: id}, user, id)
 }
 
 // ownerKeys returns the keys of source's item and of its owner's.

@@ -287,7 +287,7 @@ func (up UserUpdate) empty() bool { return up == UserUpdate{} }
 // user gives table.ErrNotFound; bad input a *table.ValidationError.
 func (u *Users) Update(ctx context.Context, id fh.UserID, up UserUpdate) (fh.User, error) {
 	return table.Run(ctx, u.update, func(ctx context.Context) (fh.User, error) {
-		k, err := u.s.userKey(id)
+		k, err := u.s.user.CheckedKey(fh.User{UserID: id})
 		if err != nil {
 			return fh.User{}, err
 		}
@@ -353,7 +353,7 @@ func (u *Users) Update(ctx context.Context, id fh.UserID, up UserUpdate) (fh.Use
 // gives table.ErrNotFound.
 func (u *Users) IncrementUsage(ctx context.Context, id fh.UserID, n int64) (int64, error) {
 	return table.Run(ctx, u.incrementUsage, func(ctx context.Context) (int64, error) {
-		k, err := u.s.userKey(id)
+		k, err := u.s.user.CheckedKey(fh.User{UserID: id})
 		if err != nil {
 			return 0, err
 		}
@@ -372,7 +372,7 @@ func (u *Users) IncrementUsage(ctx context.Context, id fh.UserID, n int64) (int6
 // of the result. A missing user gives table.ErrNotFound.
 func (u *Users) ResetUsage(ctx context.Context, id fh.UserID, start time.Time) (fh.User, error) {
 	defer u.s.forgetUsage(id) // the plan limit: the next ingest reads the new period's usage
-	k, err := u.s.userKey(id)
+	k, err := u.s.user.CheckedKey(fh.User{UserID: id})
 	if err != nil {
 		return fh.User{}, err
 	}
@@ -433,7 +433,7 @@ func set[T any](dst *T, v *T) {
 // user holding the address gives [ErrEmailTaken]: a case-variant duplicate
 // the live data already held, to resolve by hand.
 func (u *Users) EnsureGuards(ctx context.Context, id fh.UserID) error {
-	k, err := u.s.userKey(id)
+	k, err := u.s.user.CheckedKey(fh.User{UserID: id})
 	if err != nil {
 		return err
 	}

@@ -94,7 +94,7 @@ func (s *Accounts) Create(ctx context.Context, a *lb.Account) error {
 			return err
 		}
 		ops[0] = ops[0].OnFail(fmt.Errorf("create account %s: %w", a.AccountID, table.ErrAlreadyExists))
-		pk, err := key(s.e.accounts, lb.Account{AccountID: a.ParentAccountID}, a.ParentAccountID.Validate("accountId"))
+		pk, err := s.e.accounts.CheckedKey(lb.Account{AccountID: a.ParentAccountID})
 		if err != nil {
 			return err
 		}
@@ -177,7 +177,7 @@ func (s *Memberships) Add(ctx context.Context, m *lb.Membership) error {
 // *table.ValidationError, table.ErrNotFound.
 func (s *Memberships) SetRole(ctx context.Context, user lb.UserID, account lb.AccountID, role lb.MemberRole) (lb.Membership, error) {
 	return table.Run(ctx, s.setRole, func(ctx context.Context) (lb.Membership, error) {
-		k, err := key(s.e.memberships, lb.Membership{UserID: user, AccountID: account}, user.Validate("userId"), account.Validate("accountId"))
+		k, err := s.e.memberships.CheckedKey(lb.Membership{UserID: user, AccountID: account})
 		if err != nil {
 			return lb.Membership{}, err
 		}

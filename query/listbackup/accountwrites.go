@@ -24,7 +24,7 @@ import (
 // Errors: *table.ValidationError, table.ErrNotFound (missing or deleted).
 func (s *Accounts) Update(ctx context.Context, id lb.AccountID, change func(*lb.Account) error) (lb.Account, error) {
 	return table.Run(ctx, s.update, func(ctx context.Context) (lb.Account, error) {
-		k, err := key(s.e.accounts, lb.Account{AccountID: id}, id.Validate("accountId"))
+		k, err := s.e.accounts.CheckedKey(lb.Account{AccountID: id})
 		if err != nil {
 			return lb.Account{}, err
 		}
@@ -62,7 +62,7 @@ func (s *Accounts) Update(ctx context.Context, id lb.AccountID, change func(*lb.
 // table.ErrConflict.
 func (s *Accounts) Delete(ctx context.Context, id lb.AccountID) error {
 	return s.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := key(s.e.accounts, lb.Account{AccountID: id}, id.Validate("accountId"))
+		k, err := s.e.accounts.CheckedKey(lb.Account{AccountID: id})
 		if err != nil {
 			return err
 		}
@@ -153,7 +153,7 @@ var errMoved = errors.New("already moved")
 // new parent missing or deleted), table.ErrConflict.
 func (s *Accounts) Move(ctx context.Context, id, newParent lb.AccountID) (lb.Account, error) {
 	return table.Run(ctx, s.move, func(ctx context.Context) (lb.Account, error) {
-		k, err := key(s.e.accounts, lb.Account{AccountID: id}, id.Validate("accountId"))
+		k, err := s.e.accounts.CheckedKey(lb.Account{AccountID: id})
 		if err != nil {
 			return lb.Account{}, err
 		}
@@ -274,7 +274,7 @@ func (s *Accounts) rewritePass(ctx context.Context, id lb.AccountID, mark lb.Acc
 // conditioned (by table.Entity.Update) on its version and old path; it
 // reports false for one already moved or gone.
 func (s *Accounts) rewrite(ctx context.Context, id lb.AccountID, mark lb.AccountMove, delta int) (bool, error) {
-	k, err := key(s.e.accounts, lb.Account{AccountID: id}, id.Validate("accountId"))
+	k, err := s.e.accounts.CheckedKey(lb.Account{AccountID: id})
 	if err != nil {
 		return false, err
 	}

@@ -140,7 +140,7 @@ func (s *Jobs) Create(ctx context.Context, jb *lb.Job) error {
 // Pattern: LB-24 (its write side).
 func (s *Jobs) Update(ctx context.Context, id lb.JobID, change func(*lb.Job) error) (lb.Job, error) {
 	return table.Run(ctx, s.update, func(ctx context.Context) (lb.Job, error) {
-		k, err := key(s.e.jobs, lb.Job{JobID: id}, id.Validate("jobId"))
+		k, err := s.e.jobs.CheckedKey(lb.Job{JobID: id})
 		if err != nil {
 			return lb.Job{}, err
 		}

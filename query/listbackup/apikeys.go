@@ -126,7 +126,7 @@ func (s *APIKeys) Validate(ctx context.Context, key string) (lb.APIKey, error) {
 // Errors: *table.ValidationError, table.ErrNotFound.
 func (s *APIKeys) Revoke(ctx context.Context, id lb.APIKeyID) (lb.APIKey, error) {
 	return table.Run(ctx, s.revoke, func(ctx context.Context) (lb.APIKey, error) {
-		k, err := key(s.e.apiKeys, lb.APIKey{APIKeyID: id}, id.Validate("apiKeyId"))
+		k, err := s.e.apiKeys.CheckedKey(lb.APIKey{APIKeyID: id})
 		if err != nil {
 			return lb.APIKey{}, err
 		}
@@ -140,7 +140,7 @@ func (s *APIKeys) Revoke(ctx context.Context, id lb.APIKeyID) (lb.APIKey, error)
 // Pattern: LB-52 (its write side).
 func (s *APIKeys) TouchLastUsed(ctx context.Context, id lb.APIKeyID) error {
 	return s.touchLastUsed.Do(ctx, func(ctx context.Context) error {
-		k, err := key(s.e.apiKeys, lb.APIKey{APIKeyID: id}, id.Validate("apiKeyId"))
+		k, err := s.e.apiKeys.CheckedKey(lb.APIKey{APIKeyID: id})
 		if err != nil {
 			return err
 		}
@@ -231,7 +231,7 @@ func (s *Webhooks) Create(ctx context.Context, w *lb.Webhook) error {
 // table.ErrNotFound (missing or deleted).
 func (s *Webhooks) Update(ctx context.Context, id lb.WebhookID, change func(*lb.Webhook) error) (lb.Webhook, error) {
 	return table.Run(ctx, s.update, func(ctx context.Context) (lb.Webhook, error) {
-		k, err := key(s.e.webhooks, lb.Webhook{WebhookID: id}, id.Validate("webhookId"))
+		k, err := s.e.webhooks.CheckedKey(lb.Webhook{WebhookID: id})
 		if err != nil {
 			return lb.Webhook{}, err
 		}
@@ -252,7 +252,7 @@ func (s *Webhooks) Update(ctx context.Context, id lb.WebhookID, change func(*lb.
 // (missing or already deleted).
 func (s *Webhooks) Delete(ctx context.Context, id lb.WebhookID) error {
 	return s.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := key(s.e.webhooks, lb.Webhook{WebhookID: id}, id.Validate("webhookId"))
+		k, err := s.e.webhooks.CheckedKey(lb.Webhook{WebhookID: id})
 		if err != nil {
 			return err
 		}

@@ -27,7 +27,7 @@ const erasePage = 100
 // a member).
 func (s *Memberships) Remove(ctx context.Context, user lb.UserID, account lb.AccountID) error {
 	return s.remove.Do(ctx, func(ctx context.Context) error {
-		k, err := key(s.e.memberships, lb.Membership{UserID: user, AccountID: account}, user.Validate("userId"), account.Validate("accountId"))
+		k, err := s.e.memberships.CheckedKey(lb.Membership{UserID: user, AccountID: account})
 		if err != nil {
 			return err
 		}
@@ -50,7 +50,7 @@ func (e *entities) leaveTeams(ctx context.Context, user lb.UserID, account lb.Ac
 		if !slices.ContainsFunc(tm.Members, func(m lb.TeamMember) bool { return m.UserID == user }) {
 			continue
 		}
-		k, err := key(e.teams, lb.Team{TeamID: tm.TeamID}, tm.TeamID.Validate("teamId"))
+		k, err := e.teams.CheckedKey(lb.Team{TeamID: tm.TeamID})
 		if err != nil {
 			return err
 		}
@@ -103,7 +103,7 @@ func (e *entities) leaveTeams(ctx context.Context, user lb.UserID, account lb.Ac
 // the first failing request's error (*table.BatchError for a batch).
 func (s *Users) Erase(ctx context.Context, id lb.UserID) error {
 	return s.erase.Do(ctx, func(ctx context.Context) error {
-		k, err := key(s.e.users, lb.User{UserID: id}, id.Validate("userId"))
+		k, err := s.e.users.CheckedKey(lb.User{UserID: id})
 		if err != nil {
 			return err
 		}
@@ -172,7 +172,7 @@ func (e *entities) familyOf(raw table.Item) []table.TxOp {
 		return nil
 	}
 	id := lb.TokenFamilyID(f.Value)
-	k, err := key(e.families, lb.TokenFamily{Family: id}, id.Validate("tokenFamily"))
+	k, err := e.families.CheckedKey(lb.TokenFamily{Family: id})
 	if err != nil {
 		return nil
 	}

@@ -79,13 +79,6 @@ func (s *Inbox) Create(ctx context.Context, n *lb.InboxNotification) error {
 	})
 }
 
-func (s *Inbox) key(id lb.NotificationID) (table.Key, error) {
-	if err := id.Validate("notificationId"); err != nil {
-		return table.Key{}, err
-	}
-	return s.e.inbox.KeyOf(&lb.InboxNotification{NotificationID: id})
-}
-
 // MarkRead marks a notification read (LB-83): status read, readAt (the
 // first read's, kept when marked again), updatedAt; it moves from the
 // user's unread list to the read one. A consistent read and one write
@@ -125,7 +118,7 @@ func (s *Inbox) Archive(ctx context.Context, id lb.NotificationID) (lb.InboxNoti
 // report it; the item is gone either way).
 func (s *Inbox) Delete(ctx context.Context, id lb.NotificationID) error {
 	return s.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := s.key(id)
+		k, err := s.e.inbox.CheckedKey(lb.InboxNotification{NotificationID: id})
 		if err != nil {
 			return err
 		}
@@ -134,7 +127,7 @@ func (s *Inbox) Delete(ctx context.Context, id lb.NotificationID) error {
 }
 
 func (s *Inbox) set(ctx context.Context, id lb.NotificationID, f func(*lb.InboxNotification)) (lb.InboxNotification, error) {
-	k, err := s.key(id)
+	k, err := s.e.inbox.CheckedKey(lb.InboxNotification{NotificationID: id})
 	if err != nil {
 		return lb.InboxNotification{}, err
 	}

@@ -23,7 +23,7 @@ var ErrJobRunning = fmt.Errorf("listbackup: the job is running: %w", table.ErrCo
 // Pattern: LB-24 (its write side).
 func (s *Jobs) Delete(ctx context.Context, id lb.JobID) error {
 	return s.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := key(s.e.jobs, lb.Job{JobID: id}, id.Validate("jobId"))
+		k, err := s.e.jobs.CheckedKey(lb.Job{JobID: id})
 		if err != nil {
 			return err
 		}

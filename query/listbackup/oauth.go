@@ -120,7 +120,7 @@ func (s *OAuthTokens) Save(ctx context.Context, t *lb.OAuthToken) error {
 // *table.ValidationError, table.ErrNotFound.
 func (s *OAuthTokens) Refresh(ctx context.Context, src lb.SourceID, tokens lb.OAuthTokenSet) (lb.OAuthToken, error) {
 	return table.Run(ctx, s.refresh, func(ctx context.Context) (lb.OAuthToken, error) {
-		k, err := key(s.e.oauthTokens, lb.OAuthToken{SourceID: src}, src.Validate("sourceId"))
+		k, err := s.e.oauthTokens.CheckedKey(lb.OAuthToken{SourceID: src})
 		if err != nil {
 			return lb.OAuthToken{}, err
 		}

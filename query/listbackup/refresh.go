@@ -111,7 +111,7 @@ func (s *RefreshTokens) GetByToken(ctx context.Context, token string) (lb.Refres
 // and the family stays revoked. Errors: *table.ValidationError.
 func (s *RefreshTokens) RevokeFamily(ctx context.Context, family lb.TokenFamilyID, by lb.UserID, reason string) (int, error) {
 	return table.Run(ctx, s.revokeFamily, func(ctx context.Context) (int, error) {
-		k, err := key(s.e.families, lb.TokenFamily{Family: family}, family.Validate("tokenFamily"))
+		k, err := s.e.families.CheckedKey(lb.TokenFamily{Family: family})
 		if err != nil {
 			return 0, err
 		}
@@ -229,7 +229,7 @@ func (s *RefreshTokens) Rotate(ctx context.Context, token, userAgent, ipAddress 
 			plain, next, err := s.rotateOnce(ctx, old, legacy, userAgent, ipAddress)
 			if errors.Is(err, errFamilyChanged) && attempt < 3 {
 				// Revoked, or no item yet.
-				fk, _ := key(s.e.families, lb.TokenFamily{Family: old.TokenFamily}, old.TokenFamily.Validate("tokenFamily"))
+				fk, _ := s.e.families.CheckedKey(lb.TokenFamily{Family: old.TokenFamily})
 				fam, ferr := s.e.families.Get(ctx, fk, table.Consistent())
 				switch {
 				case ferr == nil && fam.Revoked:
@@ -269,7 +269,7 @@ func (s *RefreshTokens) rotateOnce(ctx context.Context, old lb.RefreshToken, leg
 	}
 	var famOps []table.TxOp
 	if !legacy {
-		fk, err := key(s.e.families, lb.TokenFamily{Family: old.TokenFamily}, old.TokenFamily.Validate("tokenFamily"))
+		fk, err := s.e.families.CheckedKey(lb.TokenFamily{Family: old.TokenFamily})
 		if err != nil {
 			return "", lb.RefreshToken{}, err
 		}

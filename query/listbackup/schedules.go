@@ -120,7 +120,7 @@ func (s *Schedules) dueIn(ctx context.Context, now time.Time, shards []int, opts
 // *table.ValidationError (next not after ranAt), table.ErrNotFound.
 func (s *Schedules) RecordRun(ctx context.Context, src lb.SourceID, id lb.ScheduleID, ranAt, next time.Time) (lb.SyncSchedule, error) {
 	return table.Run(ctx, s.recordRun, func(ctx context.Context) (lb.SyncSchedule, error) {
-		k, err := key(s.e.schedules, lb.SyncSchedule{SourceID: src, ScheduleID: id}, src.Validate("sourceId"), id.Validate("scheduleId"))
+		k, err := s.e.schedules.CheckedKey(lb.SyncSchedule{SourceID: src, ScheduleID: id})
 		if err != nil {
 			return lb.SyncSchedule{}, err
 		}
@@ -140,7 +140,7 @@ func (s *Schedules) RecordRun(ctx context.Context, src lb.SourceID, id lb.Schedu
 // Pattern: LB-49 (its write side).
 func (s *Schedules) SetActive(ctx context.Context, src lb.SourceID, id lb.ScheduleID, active bool) (lb.SyncSchedule, error) {
 	return table.Run(ctx, s.setActive, func(ctx context.Context) (lb.SyncSchedule, error) {
-		k, err := key(s.e.schedules, lb.SyncSchedule{SourceID: src, ScheduleID: id}, src.Validate("sourceId"), id.Validate("scheduleId"))
+		k, err := s.e.schedules.CheckedKey(lb.SyncSchedule{SourceID: src, ScheduleID: id})
 		if err != nil {
 			return lb.SyncSchedule{}, err
 		}

@@ -66,7 +66,7 @@ func liveUpdate[T any, P deletable[T]](op, id string, change func(P) error) func
 // *table.ValidationError, table.ErrNotFound (missing or already deleted).
 func (s *Sources) Delete(ctx context.Context, id lb.SourceID) error {
 	return s.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := key(s.e.sources, lb.Source{SourceID: id}, id.Validate("sourceId"))
+		k, err := s.e.sources.CheckedKey(lb.Source{SourceID: id})
 		if err != nil {
 			return err
 		}
@@ -103,7 +103,7 @@ func (s *Sources) Delete(ctx context.Context, id lb.SourceID) error {
 // Errors: *table.ValidationError, table.ErrNotFound (missing or deleted).
 func (s *Connections) Update(ctx context.Context, id lb.ConnectionID, change func(*lb.Connection) error) (lb.Connection, error) {
 	return table.Run(ctx, s.update, func(ctx context.Context) (lb.Connection, error) {
-		k, err := key(s.e.connections, lb.Connection{ConnectionID: id}, id.Validate("connectionId"))
+		k, err := s.e.connections.CheckedKey(lb.Connection{ConnectionID: id})
 		if err != nil {
 			return lb.Connection{}, err
 		}
@@ -121,7 +121,7 @@ func (s *Connections) Update(ctx context.Context, id lb.ConnectionID, change fun
 // (missing or already deleted).
 func (s *Connections) Delete(ctx context.Context, id lb.ConnectionID) error {
 	return s.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := key(s.e.connections, lb.Connection{ConnectionID: id}, id.Validate("connectionId"))
+		k, err := s.e.connections.CheckedKey(lb.Connection{ConnectionID: id})
 		if err != nil {
 			return err
 		}

@@ -91,7 +91,7 @@ func (s *Sources) Create(ctx context.Context, src *lb.Source) error {
 // deleted).
 func (s *Sources) Update(ctx context.Context, id lb.SourceID, change func(*lb.Source) error) (lb.Source, error) {
 	return table.Run(ctx, s.update, func(ctx context.Context) (lb.Source, error) {
-		k, err := key(s.e.sources, lb.Source{SourceID: id}, id.Validate("sourceId"))
+		k, err := s.e.sources.CheckedKey(lb.Source{SourceID: id})
 		if err != nil {
 			return lb.Source{}, err
 		}

@@ -17,7 +17,7 @@ import (
 // *table.ValidationError, table.ErrNotFound.
 func (s *Teams) Update(ctx context.Context, id lb.TeamID, change func(*lb.Team) error) (lb.Team, error) {
 	return table.Run(ctx, s.update, func(ctx context.Context) (lb.Team, error) {
-		k, err := key(s.e.teams, lb.Team{TeamID: id}, id.Validate("teamId"))
+		k, err := s.e.teams.CheckedKey(lb.Team{TeamID: id})
 		if err != nil {
 			return lb.Team{}, err
 		}
@@ -36,7 +36,7 @@ func (s *Teams) Update(ctx context.Context, id lb.TeamID, change func(*lb.Team) 
 // table.ErrNotFound.
 func (s *Teams) Delete(ctx context.Context, id lb.TeamID) error {
 	return s.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := key(s.e.teams, lb.Team{TeamID: id}, id.Validate("teamId"))
+		k, err := s.e.teams.CheckedKey(lb.Team{TeamID: id})
 		if err != nil {
 			return err
 		}
@@ -51,7 +51,7 @@ func (s *Teams) Delete(ctx context.Context, id lb.TeamID) error {
 // account member's role is [Memberships.SetRole].
 func (s *Teams) SetMemberRole(ctx context.Context, id lb.TeamID, user lb.UserID, role lb.TeamRole) (lb.Team, error) {
 	return table.Run(ctx, s.setMemberRole, func(ctx context.Context) (lb.Team, error) {
-		k, err := key(s.e.teams, lb.Team{TeamID: id}, id.Validate("teamId"))
+		k, err := s.e.teams.CheckedKey(lb.Team{TeamID: id})
 		if err != nil {
 			return lb.Team{}, err
 		}

@@ -95,7 +95,7 @@ type ProfileChange struct {
 // table.ErrNotFound.
 func (s *Users) UpdateProfile(ctx context.Context, id lb.UserID, c ProfileChange) (lb.User, error) {
 	return table.Run(ctx, s.updateProfile, func(ctx context.Context) (lb.User, error) {
-		k, err := key(s.e.users, lb.User{UserID: id}, id.Validate("userId"))
+		k, err := s.e.users.CheckedKey(lb.User{UserID: id})
 		if err != nil {
 			return lb.User{}, err
 		}
@@ -137,7 +137,7 @@ func (s *Users) UpdateProfile(ctx context.Context, id lb.UserID, c ProfileChange
 // table.ErrUniqueViolation, table.ErrConflict (after retries).
 func (s *Users) Update(ctx context.Context, id lb.UserID, change func(*lb.User) error) (lb.User, error) {
 	return table.Run(ctx, s.update, func(ctx context.Context) (lb.User, error) {
-		k, err := key(s.e.users, lb.User{UserID: id}, id.Validate("userId"))
+		k, err := s.e.users.CheckedKey(lb.User{UserID: id})
 		if err != nil {
 			return lb.User{}, err
 		}

@@ -42,18 +42,6 @@ func newBilling(e *entities) *Billing {
 	}
 }
 
-// checkBilling checks the organizationId and, when set, the date a read
-// of billing records names (a List names no date).
-func checkBilling(r *pf.BillingRecord) error {
-	if err := r.OrganizationID.Validate("organizationId"); err != nil {
-		return err
-	}
-	if r.Date == "" {
-		return nil
-	}
-	return r.Date.Validate("date")
-}
-
 // PutRecord writes a billing record (an upsert); its status entry (PF-14)
 // is written with it. Errors: *table.ValidationError.
 func (b *Billing) PutRecord(ctx context.Context, r *pf.BillingRecord) error {
@@ -85,7 +73,7 @@ func (b *Billing) SetRecordStatus(ctx context.Context, org pf.OrgID, d pf.Date, 
 // Pattern: PF-10 (its write side).
 func (b *Billing) UpdateRecord(ctx context.Context, org pf.OrgID, d pf.Date, change func(*pf.BillingRecord) error) (pf.BillingRecord, error) {
 	return table.Run(ctx, b.updateRecord, func(ctx context.Context) (pf.BillingRecord, error) {
-		k, err := b.e.billingKey(org, d)
+		k, err := b.e.billing.CheckedKey(pf.BillingRecord{OrganizationID: org, Date: d})
 		if err != nil {
 			return pf.BillingRecord{}, err
 		}

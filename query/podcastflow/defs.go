@@ -111,32 +111,3 @@ func newEntities(t *table.Table, shards int) *entities {
 		}),
 	}
 }
-
-// Keys of the items the store's writes name, built by the entities'
-// declarations (the typed fields through the templates), after the IDs'
-// own checks.
-
-func (e *entities) userKey(id pf.UserID) (table.Key, error) {
-	if err := id.Validate("userId"); err != nil {
-		return table.Key{}, err
-	}
-	return e.users.Key(pf.UserProfile{UserID: id}), nil
-}
-
-func (e *entities) orgKey(id pf.OrgID) (table.Key, error) {
-	if err := id.Validate("organizationId"); err != nil {
-		return table.Key{}, err
-	}
-	return e.orgs.Key(pf.OrganizationProfile{OrganizationID: id}), nil
-}
-
-func (e *entities) billingKey(org pf.OrgID, d pf.Date) (table.Key, error) {
-	r := pf.BillingRecord{OrganizationID: org, Date: d}
-	if err := checkBilling(&r); err != nil {
-		return table.Key{}, err
-	}
-	if err := d.Validate("date"); err != nil {
-		return table.Key{}, err
-	}
-	return e.billing.Key(r), nil
-}

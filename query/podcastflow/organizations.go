@@ -76,7 +76,7 @@ func (s *Organizations) Create(ctx context.Context, o *pf.OrganizationProfile) e
 func (s *Organizations) GetWithSettings(ctx context.Context, id pf.OrgID) (OrganizationWithSettings, error) {
 	return table.Run(ctx, s.getWithSettings, func(ctx context.Context) (OrganizationWithSettings, error) {
 		var out OrganizationWithSettings
-		k, err := s.e.orgKey(id)
+		k, err := s.e.orgs.CheckedKey(pf.OrganizationProfile{OrganizationID: id})
 		if err != nil {
 			return out, err
 		}
@@ -117,7 +117,7 @@ func (s *Organizations) PutSettings(ctx context.Context, st *pf.OrganizationSett
 // code that needs the current profile.
 func (s *Organizations) Update(ctx context.Context, id pf.OrgID, change func(*pf.OrganizationProfile) error) (pf.OrganizationProfile, error) {
 	return table.Run(ctx, s.update, func(ctx context.Context) (pf.OrganizationProfile, error) {
-		k, err := s.e.orgKey(id)
+		k, err := s.e.orgs.CheckedKey(pf.OrganizationProfile{OrganizationID: id})
 		if err != nil {
 			return pf.OrganizationProfile{}, err
 		}
@@ -147,7 +147,7 @@ func (s *Organizations) SetStatus(ctx context.Context, id pf.OrgID, status pf.Or
 // Pattern: PF-5 (its write side).
 func (s *Organizations) Delete(ctx context.Context, id pf.OrgID) error {
 	return s.delete.Do(ctx, func(ctx context.Context) error {
-		pk, err := s.e.orgKey(id)
+		pk, err := s.e.orgs.CheckedKey(pf.OrganizationProfile{OrganizationID: id})
 		if err != nil {
 			return err
 		}

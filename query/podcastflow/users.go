@@ -98,7 +98,7 @@ func (s *Users) Create(ctx context.Context, u *pf.UserProfile) error {
 		}
 		ops[0] = ops[0].OnFail(table.ErrAlreadyExists) // its guards: table.ErrUniqueViolation
 		if u.OrganizationID != "" {
-			orgKey, _ := s.e.orgKey(u.OrganizationID)
+			orgKey, _ := s.e.orgs.CheckedKey(pf.OrganizationProfile{OrganizationID: u.OrganizationID})
 			ops = append(ops, s.e.t.ConditionOp(orgKey).OnFail(fmt.Errorf("organization %s: %w", u.OrganizationID, table.ErrNotFound)))
 		}
 		if err := s.e.t.Transact(ctx, ops...); err != nil {
@@ -130,7 +130,7 @@ func (s *Users) GetByEmail(ctx context.Context, email string) (pf.UserProfile, e
 func (s *Users) GetWithPreferences(ctx context.Context, id pf.UserID) (UserWithPreferences, error) {
 	return table.Run(ctx, s.getWithPreferences, func(ctx context.Context) (UserWithPreferences, error) {
 		var out UserWithPreferences
-		k, err := s.e.userKey(id)
+		k, err := s.e.users.CheckedKey(pf.UserProfile{UserID: id})
 		if err != nil {
 			return out, err
 		}
@@ -162,7 +162,7 @@ func (s *Users) GetWithPreferences(ctx context.Context, id pf.UserID) (UserWithP
 // Pattern: PF-1 (its write side).
 func (s *Users) Update(ctx context.Context, id pf.UserID, change func(*pf.UserProfile) error) (pf.UserProfile, error) {
 	return table.Run(ctx, s.update, func(ctx context.Context) (pf.UserProfile, error) {
-		k, err := s.e.userKey(id)
+		k, err := s.e.users.CheckedKey(pf.UserProfile{UserID: id})
 		if err != nil {
 			return pf.UserProfile{}, err
 		}
@@ -206,11 +206,11 @@ func (s *Users) SetStatus(ctx context.Context, id pf.UserID, status pf.UserStatu
 // table.ErrNotFound for a missing organization.
 func (s *Users) MoveToOrganization(ctx context.Context, id pf.UserID, org pf.OrgID) (pf.UserProfile, error) {
 	return table.Run(ctx, s.moveToOrganization, func(ctx context.Context) (pf.UserProfile, error) {
-		k, err := s.e.userKey(id)
+		k, err := s.e.users.CheckedKey(pf.UserProfile{UserID: id})
 		if err != nil {
 			return pf.UserProfile{}, err
 		}
-		ok, err := s.e.orgKey(org)
+		ok, err := s.e.orgs.CheckedKey(pf.OrganizationProfile{OrganizationID: org})
 		if err != nil {
 			return pf.UserProfile{}, err
 		}
@@ -229,7 +229,7 @@ func (s *Users) MoveToOrganization(ctx context.Context, id pf.UserID, org pf.Org
 // Pattern: PF-1 (its write side).
 func (s *Users) RecordLogin(ctx context.Context, id pf.UserID, at time.Time) (pf.UserProfile, error) {
 	return table.Run(ctx, s.recordLogin, func(ctx context.Context) (pf.UserProfile, error) {
-		k, err := s.e.userKey(id)
+		k, err := s.e.users.CheckedKey(pf.UserProfile{UserID: id})
 		if err != nil {
 			return pf.UserProfile{}, err
 		}
@@ -258,7 +258,7 @@ func (s *Users) PutPreferences(ctx context.Context, p *pf.UserPreferences) error
 // Pattern: PF-1 (its write side).
 func (s *Users) Delete(ctx context.Context, id pf.UserID) error {
 	return s.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := s.e.userKey(id)
+		k, err := s.e.users.CheckedKey(pf.UserProfile{UserID: id})
 		if err != nil {
 			return err
 		}

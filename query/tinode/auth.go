@@ -66,7 +66,7 @@ func (a *Auth) Add(ctx context.Context, rec *tn.AuthRecord) error {
 // when the unique changes.
 func (a *Auth) Update(ctx context.Context, unique tn.AuthUnique, rec tn.AuthRecord) (tn.AuthRecord, error) {
 	return table.Run(ctx, a.update, func(ctx context.Context) (tn.AuthRecord, error) {
-		k, err := a.s.authKey(unique)
+		k, err := a.s.auth.CheckedKey(tn.AuthRecord{Unique: unique})
 		if err != nil {
 			return tn.AuthRecord{}, err
 		}
@@ -108,7 +108,7 @@ func (a *Auth) Update(ctx context.Context, unique tn.AuthUnique, rec tn.AuthReco
 // table.ErrNotFound.
 func (a *Auth) Delete(ctx context.Context, unique tn.AuthUnique) error {
 	return a.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := a.s.authKey(unique)
+		k, err := a.s.auth.CheckedKey(tn.AuthRecord{Unique: unique})
 		if err != nil {
 			return err
 		}
@@ -197,7 +197,7 @@ func (a *Auth) DeleteScheme(ctx context.Context, user tn.UserID, scheme string) 
 			if err != nil {
 				return 0, err
 			}
-			k, err := a.s.authKey(rec.Unique)
+			k, err := a.s.auth.CheckedKey(tn.AuthRecord{Unique: rec.Unique})
 			if err != nil {
 				return 0, err
 			}

@@ -51,7 +51,7 @@ func (ms *Messages) DeleteList(ctx context.Context, topic tn.TopicName, forUser 
 		}
 		var sk table.Key
 		if forUser != "" {
-			if sk, err = ms.s.subKey(topic, forUser); err != nil {
+			if sk, err = ms.s.sub.CheckedKey(tn.Subscription{Topic: topic, User: forUser}); err != nil {
 				return 0, err
 			}
 		}

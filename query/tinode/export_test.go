@@ -28,7 +28,7 @@ func PeekTopicForDelete(ctx context.Context, s *Store, k table.Key) error {
 
 // UserKey, TopicKey and CredKey are the keys the store builds through its
 // entities' declarations.
-func UserKey(s *Store, id tn.UserID) (table.Key, error) { return s.userKey(id) }
+func UserKey(s *Store, id tn.UserID) (table.Key, error) { return s.user.CheckedKey(tn.User{Id: id}) }
 
 func TopicKey(s *Store, name tn.TopicName) (table.Key, error) { return s.topicKey(name) }
 

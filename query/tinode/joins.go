@@ -100,7 +100,7 @@ func (ts *Topics) CreateP2P(ctx context.Context, t *tn.Topic, initiator, invited
 		if err := t.Id.Validate("Id"); err != nil {
 			return false, err
 		}
-		ik, err := ts.s.subKey(invited.Topic, invited.User)
+		ik, err := ts.s.sub.CheckedKey(tn.Subscription{Topic: invited.Topic, User: invited.User})
 		if err != nil {
 			return false, err
 		}

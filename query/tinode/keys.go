@@ -7,7 +7,9 @@ import (
 
 // key returns the key fields builds through e's declaration (the typed
 // fields through the templates of entity/tn), or the first error of
-// checks: the IDs' own checks, which name the field.
+// checks: the application's checks, in its field names (a topic's Id is
+// "Topic", a credential's User "Id"), or on fields with no own check. A
+// key whose fields' own checks are the ones to run is e.CheckedKey's.
 func key[T any](e *table.Entity[T], fields T, checks ...error) (table.Key, error) {
 	for _, err := range checks {
 		if err != nil {
@@ -18,24 +20,12 @@ func key[T any](e *table.Entity[T], fields T, checks ...error) (table.Key, error
 	return k, k.Err()
 }
 
-func (s *Store) userKey(id tn.UserID) (table.Key, error) {
-	return key(s.user, tn.User{Id: id}, id.Validate("Id"))
-}
-
 func (s *Store) topicKey(name tn.TopicName) (table.Key, error) {
 	return key(s.topic, tn.Topic{Id: name}, name.Validate("Topic"))
 }
 
-func (s *Store) subKey(topic tn.TopicName, user tn.UserID) (table.Key, error) {
-	return key(s.sub, tn.Subscription{Topic: topic, User: user}, topic.Validate("Topic"), user.Validate("User"))
-}
-
 func (s *Store) msgKey(topic tn.TopicName, seq int) (table.Key, error) {
 	return key(s.msg, tn.Message{Topic: topic, SeqId: seq}, topic.Validate("Topic"), tn.CheckSeq("SeqId", seq))
-}
-
-func (s *Store) authKey(u tn.AuthUnique) (table.Key, error) {
-	return key(s.auth, tn.AuthRecord{Unique: u}, u.Validate("unique"))
 }
 
 func (s *Store) delKey(topic tn.TopicName, delID int) (table.Key, error) {

@@ -202,7 +202,7 @@ func (ss *Subscriptions) Share(ctx context.Context, topic tn.TopicName, subs []*
 // Pattern: TN-9 (its write side).
 func (ss *Subscriptions) Update(ctx context.Context, topic tn.TopicName, user tn.UserID, change func(*tn.Subscription) error) (tn.Subscription, error) {
 	return table.Run(ctx, ss.update, func(ctx context.Context) (tn.Subscription, error) {
-		k, err := ss.s.subKey(topic, user)
+		k, err := ss.s.sub.CheckedKey(tn.Subscription{Topic: topic, User: user})
 		if err != nil {
 			return tn.Subscription{}, err
 		}
@@ -220,7 +220,7 @@ func (ss *Subscriptions) Update(ctx context.Context, topic tn.TopicName, user tn
 // UpdatedSince see the change. A missing one gives table.ErrNotFound.
 func (ss *Subscriptions) SoftDelete(ctx context.Context, topic tn.TopicName, user tn.UserID) error {
 	return ss.softDelete.Do(ctx, func(ctx context.Context) error {
-		k, err := ss.s.subKey(topic, user)
+		k, err := ss.s.sub.CheckedKey(tn.Subscription{Topic: topic, User: user})
 		if err != nil {
 			return err
 		}
@@ -257,7 +257,7 @@ func (ss *Subscriptions) SoftDelete(ctx context.Context, topic tn.TopicName, use
 // table.ErrNotFound.
 func (ss *Subscriptions) Delete(ctx context.Context, topic tn.TopicName, user tn.UserID) error {
 	return ss.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := ss.s.subKey(topic, user)
+		k, err := ss.s.sub.CheckedKey(tn.Subscription{Topic: topic, User: user})
 		if err != nil {
 			return err
 		}

@@ -81,7 +81,7 @@ func (us *Users) GetMany(ctx context.Context, ids []tn.UserID) ([]tn.User, error
 				continue
 			}
 			seen[id] = true
-			k, err := us.s.userKey(id)
+			k, err := us.s.user.CheckedKey(tn.User{Id: id})
 			if err != nil {
 				return nil, fmt.Errorf("users get many: id %d: %w", i, err)
 			}
@@ -101,7 +101,7 @@ func (us *Users) GetMany(ctx context.Context, ids []tn.UserID) ([]tn.User, error
 // table.ErrUniqueViolation.
 func (us *Users) Update(ctx context.Context, id tn.UserID, change func(*tn.User) error) (tn.User, error) {
 	return table.Run(ctx, us.update, func(ctx context.Context) (tn.User, error) {
-		k, err := us.s.userKey(id)
+		k, err := us.s.user.CheckedKey(tn.User{Id: id})
 		if err != nil {
 			return tn.User{}, err
 		}
@@ -309,7 +309,7 @@ func (us *Users) FindByTags(ctx context.Context, tags ...string) ([]UserMatch, e
 // Pattern: TN-1 (the user record's write side).
 func (us *Users) Touch(ctx context.Context, id tn.UserID, when time.Time, userAgent string) error {
 	return us.touch.Do(ctx, func(ctx context.Context) error {
-		k, err := us.s.userKey(id)
+		k, err := us.s.user.CheckedKey(tn.User{Id: id})
 		if err != nil {
 			return err
 		}
@@ -330,7 +330,7 @@ func (us *Users) Touch(ctx context.Context, id tn.UserID, when time.Time, userAg
 // gives table.ErrNotFound.
 func (us *Users) SoftDelete(ctx context.Context, id tn.UserID) error {
 	return us.softDelete.Do(ctx, func(ctx context.Context) error {
-		k, err := us.s.userKey(id)
+		k, err := us.s.user.CheckedKey(tn.User{Id: id})
 		if err != nil {
 			return err
 		}
@@ -359,7 +359,7 @@ func (us *Users) SoftDelete(ctx context.Context, id tn.UserID) error {
 // tags name the guards to delete) and the final transaction.
 func (us *Users) Delete(ctx context.Context, id tn.UserID) error {
 	return us.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := us.s.userKey(id)
+		k, err := us.s.user.CheckedKey(tn.User{Id: id})
 		if err != nil {
 			return err
 		}
