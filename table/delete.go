@@ -43,7 +43,7 @@ func (e *Entity[T]) delete(ctx context.Context, k Key) error {
 // conditioned on the version read: add them to a transaction of your own.
 // A missing or expired item gives [ErrNotFound].
 func (e *Entity[T]) DeleteOps(ctx context.Context, k Key) ([]TxOp, error) {
-	cur, ver, err := e.get(ctx, k, Consistent())
+	cur, ver, _, err := e.getRaw(ctx, k, Consistent())
 	if err != nil {
 		return nil, err
 	}

@@ -50,12 +50,8 @@ func (e *Entity[T]) Get(ctx context.Context, k Key, opts ...ReadOption) (T, erro
 	return item, nil
 }
 
-func (e *Entity[T]) get(ctx context.Context, k Key, opts ...ReadOption) (T, int64, error) {
-	v, ver, _, err := e.getRaw(ctx, k, opts...)
-	return v, ver, err
-}
-
-// getRaw is get that also returns the stored item.
+// getRaw reads the item with key k: the item, its version and the stored
+// attributes.
 func (e *Entity[T]) getRaw(ctx context.Context, k Key, opts ...ReadOption) (T, int64, Item, error) {
 	var zero T
 	ro := readOptsOf(opts)

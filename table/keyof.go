@@ -31,9 +31,9 @@ func (e *Entity[T]) Key(fields T) Key {
 
 // CheckedKey is [Entity.Key] for key fields that come from a caller (an
 // ID in a request or a path): first each primary-key field whose type
-// checks itself (Validate(field string) error, Check(field string) error
-// or Validate() error, called with the attribute's name), even when zero,
-// in template order (PK, then SK); then the templates' segment checks:
+// checks itself (a typed ID, an enumeration of [NewEnum]; called with the
+// attribute's name), even when zero, in template order (PK, then SK);
+// then the templates' segment checks:
 //
 //	k, err := notes.CheckedKey(Note{ID: id}) // a bad or empty id: *ValidationError, no request
 //
