@@ -28,7 +28,7 @@ type Invoice struct {
 }
 
 // A key field whose type checks itself (a typed ID's Validate(field), an
-// enumeration's Check(field)) is checked by every read of a declared
+// enumeration of table.NewEnum) is checked by every read of a declared
 // pattern, with the attribute's name, before any request: the pattern
 // declares no Check for it.
 func ExamplePatternDef_Check() {
