@@ -29,8 +29,14 @@ type written struct {
 	key     Key
 	uniques []Unique
 	expires int64 // TTL in epoch seconds, 0 for none
-	derived Item  // the index keys and TTL the item derives
+	// ix and exp are the index keys and TTL the item derives
+	// ([Entity.derivedOf] gives their attributes).
+	ix  map[Index]IndexKey
+	exp time.Time
 }
+
+// derivedOf returns the attributes of the index keys and TTL w derives.
+func (e *Entity[T]) derivedOf(w written) (Item, error) { return e.t.c.Derived(w.ix, w.exp) }
 
 // prepare encodes item with its keys, type, TTL and version attributes,
 // after Def.Validate when validate is set (without it, validation is left
@@ -88,9 +94,10 @@ func (e *Entity[T]) prepare(item *T, version int64, validate bool) (written, err
 	if err := codec.CheckValues(e.def.Type, av); err != nil {
 		return w, err
 	}
-	if w.derived, err = e.t.c.Stamp(e.def.Type, av, k, version, ix, exp); err != nil {
+	if err := e.t.c.Stamp(e.def.Type, av, k, version, ix, exp); err != nil {
 		return w, err
 	}
+	w.ix, w.exp = ix, exp
 	if !exp.IsZero() {
 		w.expires = exp.Unix()
 	}

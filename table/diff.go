@@ -73,11 +73,15 @@ func (e *Entity[T]) writeDiff(ctx context.Context, k Key, orig *T, raw Item, ver
 	if err != nil {
 		return err
 	}
+	derivedNew, err := e.derivedOf(w)
+	if err != nil {
+		return err
+	}
 	// Def.ValidWhileIndexed: a revoked item is never put back in those
 	// indexes nor guarded.
 	revoked := e.revoked(raw)
 	spec := ddb.DiffSpec{Scope: o.scope, Entity: e.def.Type, Key: k, Raw: raw, Version: ver, Old: plainOld, New: plainNew,
-		Write: w.item, DerivedOld: derivedOld, DerivedNew: w.derived, Moved: e.relayout(raw, w.derived),
+		Write: w.item, DerivedOld: derivedOld, DerivedNew: derivedNew, Moved: e.relayout(raw, derivedNew),
 		Keep: e.keepStored, Reseal: e.needsSeal(raw), Valid: e.validAttrs(), Revoked: revoked, Whole: o.whole}
 	d := e.t.c.BuildDiff(spec)
 	var oldUniques []Unique

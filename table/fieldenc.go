@@ -2,9 +2,7 @@ package table
 
 import (
 	"fmt"
-	"maps"
 	"reflect"
-	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
@@ -64,7 +62,7 @@ func (e *Entity[T]) patchAttrs(set map[string]any) (Item, error) {
 	fields := codec.FieldsOf(rv.Type())
 	out := Item{}
 	var names []string
-	for _, name := range slices.Sorted(maps.Keys(set)) {
+	for _, name := range codec.SortedNames(set) {
 		v := set[name]
 		fi, ok := fields[name]
 		if !ok {

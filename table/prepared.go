@@ -5,6 +5,7 @@ import (
 	"reflect"
 
 	"github.com/singletable/singletable/internal/codec"
+	"github.com/singletable/singletable/internal/ddb"
 	"github.com/singletable/singletable/internal/keytmpl"
 )
 
@@ -30,6 +31,10 @@ type PreparedPatch[T any] struct {
 	k Key
 	p Patch
 	b builtPatch
+	// op is the action as built, whose table name, key, expressions and
+	// names every Op shares (read-only; each Op copies the action and
+	// binds its own values).
+	op ddb.Op
 }
 
 // PreparePatch builds p on the item with key k once, checked as
@@ -42,7 +47,7 @@ func (e *Entity[T]) PreparePatch(k Key, p Patch) (*PreparedPatch[T], error) {
 	if err != nil {
 		return nil, opErr("patch", e.def.Type, k, err)
 	}
-	return &PreparedPatch[T]{e: e, k: k, p: p, b: b}, nil
+	return &PreparedPatch[T]{e: e, k: k, p: p, b: b, op: e.t.c.PatchOp(e.def.Type, k, b)}, nil
 }
 
 // Key returns the key of the item the patch writes.
@@ -97,7 +102,5 @@ func (pp *PreparedPatch[T]) Op(set map[string]any) (TxOp, error) {
 	if _, ok := vals[":now"]; ok {
 		vals[":now"] = codec.Num(e.t.now().Unix())
 	}
-	b := pp.b
-	b.Values = vals
-	return e.patchTxOp(pp.k, b), nil
+	return TxOp{op: pp.op.WithValues(vals)}, nil
 }

@@ -1,7 +1,9 @@
 package codec
 
 import (
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -115,4 +117,14 @@ func SetStringPath(v reflect.Value, path, s string) bool {
 	}
 	v.SetString(s)
 	return true
+}
+
+// SortedNames returns the names of set in order (one name: no sort).
+func SortedNames(set map[string]any) []string {
+	if len(set) == 1 {
+		for name := range set {
+			return []string{name}
+		}
+	}
+	return slices.Sorted(maps.Keys(set))
 }

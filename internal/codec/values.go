@@ -112,8 +112,32 @@ func Check(v types.AttributeValue) string {
 	return ""
 }
 
+// plainInteger reports whether n is an optional minus sign and 1 to 38
+// decimal digits (what an encoded integer is): a number DynamoDB stores,
+// checkNumber's answer without its parsing.
+func plainInteger(n string) bool {
+	d := strings.TrimPrefix(n, "-")
+	if d == "" || len(d) > 38 {
+		return false
+	}
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // checkNumber returns why DynamoDB would refuse number n, or "".
 func checkNumber(n string) string {
+	if plainInteger(n) {
+		return "" // at most 38 digits: always stored as sent
+	}
+	return checkParsedNumber(n)
+}
+
+// checkParsedNumber is checkNumber from the number's parsed text.
+func checkParsedNumber(n string) string {
 	f, err := strconv.ParseFloat(n, 64)
 	if err != nil {
 		var ne *strconv.NumError

@@ -82,6 +82,17 @@ func (c *Conn) PruneTokens(ctx context.Context, entity string, k Key, after Item
 	c.Observe(ctx, Event{Op: "UpdateItem", Entity: entity, Duration: time.Since(start), Err: err})
 }
 
+// WithValues returns the update action o with vals as its placeholder
+// values, on a copy of the action: the table name, key, expressions and
+// names stay shared with o (a prepared patch builds them once and binds
+// new values on every send; nothing changes them in place).
+func (o Op) WithValues(vals Item) Op {
+	u := *o.Update
+	u.ExpressionAttributeValues = vals
+	o.Update = &u
+	return o
+}
+
 // PatchOp is the transaction action of the built patch b on entity's
 // item k.
 func (c *Conn) PatchOp(entity string, k Key, b Patch) Op {

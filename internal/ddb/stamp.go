@@ -12,10 +12,10 @@ import (
 
 // Stamp adds to av, an item of entity encoded for a write, the table's
 // own attributes: the primary key k, the entity type, the version, and
-// the derived ones, which it returns: the index keys ix (each checked as
-// a key value; an empty partition key leaves the index out) and the TTL
-// exp (zero: none).
-func (c *Conn) Stamp(entity string, av Item, k Key, version int64, ix map[Index]keytmpl.IndexKey, exp time.Time) (Item, error) {
+// the derived ones ([Conn.Derived], written straight into av): the index
+// keys ix (each checked as a key value; an empty partition key leaves the
+// index out) and the TTL exp (zero: none).
+func (c *Conn) Stamp(entity string, av Item, k Key, version int64, ix map[Index]keytmpl.IndexKey, exp time.Time) error {
 	s := c.Schema
 	av[s.PK] = &types.AttributeValueMemberS{Value: k.PK}
 	av[s.SK] = &types.AttributeValueMemberS{Value: k.SK}
@@ -28,49 +28,50 @@ func (c *Conn) Stamp(entity string, av Item, k Key, version int64, ix map[Index]
 	for i, ik := range ix {
 		is, err := s.GSI(i)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if ik.PK == "" {
 			continue
 		}
 		if ik.SK == "" {
-			return nil, &codec.ValidationError{Entity: entity, Field: is.SK, Reason: "empty sort key for a non-empty index partition key", Key: true}
+			return &codec.ValidationError{Entity: entity, Field: is.SK, Reason: "empty sort key for a non-empty index partition key", Key: true}
 		}
 		if err := keytmpl.CheckKeyValue(is.PK, ik.PK, keys.MaxPKBytes); err != nil {
-			return nil, err
+			return err
 		}
 		if err := keytmpl.CheckKeyValue(is.SK, ik.SK, keys.MaxSKBytes); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	derived, err := c.Derived(ix, exp)
-	for a, v := range derived {
-		av[a] = v
-	}
-	return derived, err
+	return c.putDerived(av, ix, exp)
 }
 
 // Derived returns the attributes of the index keys ix (an empty partition
 // key leaves the index out) and of the TTL exp (zero, or a table without
 // a TTL attribute: none).
 func (c *Conn) Derived(ix map[Index]keytmpl.IndexKey, exp time.Time) (Item, error) {
-	s := c.Schema
 	out := Item{}
+	return out, c.putDerived(out, ix, exp)
+}
+
+// putDerived writes the attributes [Conn.Derived] returns into dst.
+func (c *Conn) putDerived(dst Item, ix map[Index]keytmpl.IndexKey, exp time.Time) error {
+	s := c.Schema
 	for i, ik := range ix {
 		is, err := s.GSI(i)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if ik.PK == "" {
 			continue
 		}
-		out[is.PK] = &types.AttributeValueMemberS{Value: ik.PK}
-		out[is.SK] = &types.AttributeValueMemberS{Value: ik.SK}
+		dst[is.PK] = &types.AttributeValueMemberS{Value: ik.PK}
+		dst[is.SK] = &types.AttributeValueMemberS{Value: ik.SK}
 	}
 	if !exp.IsZero() && s.TTLAttr != "" {
-		out[s.TTLAttr] = codec.Num(exp.Unix())
+		dst[s.TTLAttr] = codec.Num(exp.Unix())
 	}
-	return out, nil
+	return nil
 }
 
 // CheckUniques checks an item's unique values: each valid

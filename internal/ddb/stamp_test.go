@@ -15,7 +15,11 @@ func TestStampAndDerived(t *testing.T) {
 	c := NewConn(nil, NewSchema("t"), time.Now)
 	av := Item{}
 	exp := time.Unix(2000, 0)
-	d, err := c.Stamp("note", av, Key{PK: "P", SK: "S"}, 3, map[Index]keytmpl.IndexKey{1: {PK: "A", SK: "B"}, 2: {}}, exp)
+	ix := map[Index]keytmpl.IndexKey{1: {PK: "A", SK: "B"}, 2: {}}
+	if err := c.Stamp("note", av, Key{PK: "P", SK: "S"}, 3, ix, exp); err != nil {
+		t.Fatal(err)
+	}
+	d, err := c.Derived(ix, exp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,11 +29,11 @@ func TestStampAndDerived(t *testing.T) {
 			t.Errorf("%s = %v, want %q", attr, av[attr], want)
 		}
 	}
-	if len(d) != 3 || !codec.Equal(d["ttl"], codec.Num(2000)) || !codec.Equal(av["_v"], codec.Num(3)) {
+	if len(d) != 3 || !codec.Equal(d["ttl"], codec.Num(2000)) || !codec.Equal(av["ttl"], codec.Num(2000)) || !codec.Equal(av["_v"], codec.Num(3)) {
 		t.Errorf("derived %v, version %v", d, av["_v"])
 	}
 	var ve *codec.ValidationError
-	if _, err := c.Stamp("note", Item{}, Key{PK: "P", SK: "S"}, 1, map[Index]keytmpl.IndexKey{1: {PK: "A"}}, time.Time{}); !errors.As(err, &ve) || !ve.Key {
+	if err := c.Stamp("note", Item{}, Key{PK: "P", SK: "S"}, 1, map[Index]keytmpl.IndexKey{1: {PK: "A"}}, time.Time{}); !errors.As(err, &ve) || !ve.Key {
 		t.Errorf("an index key without a sort key: %v", err)
 	}
 	if !StringIs(av, is.PK, "A") || StringIs(av, is.PK, "B") || StringIs(av, "nope", "") {

@@ -284,15 +284,18 @@ func (c *Conn) Transact(ctx context.Context, token string, ops []Op) error {
 // txItems returns the transaction's actions and the bytes they write.
 // Conditional actions return the item that failed their condition, so a
 // cancellation can be explained (and a retried write recognised), unless
-// made [Op.WithoutOldItem].
+// made [Op.WithoutOldItem]: a quiet action is copied only when its
+// request says otherwise (the caller's action is never changed to "").
 func txItems(ops []Op) ([]types.TransactWriteItem, int) {
 	size := 0
 	items := make([]types.TransactWriteItem, len(ops))
 	for i, op := range ops {
 		rv := types.ReturnValuesOnConditionCheckFailureAllOld
 		if op.Quiet {
-			op = op.Edit(func(ActionRef) {}) // a copy: the caller's action is left as it was
 			rv = ""
+			if *op.returnValues() != rv {
+				op = op.Edit(func(ActionRef) {}) // a copy: the caller's action is left as it was
+			}
 		}
 		items[i] = types.TransactWriteItem{Put: op.Put, Delete: op.Delete, Update: op.Update, ConditionCheck: op.Check}
 		switch {
@@ -302,21 +305,37 @@ func txItems(ops []Op) ([]types.TransactWriteItem, int) {
 			}
 			size += codec.ItemSize(op.Put.Item)
 		case op.Delete != nil:
-			if op.Delete.ConditionExpression != nil {
+			if op.Delete.ConditionExpression != nil && op.Delete.ReturnValuesOnConditionCheckFailure != rv {
 				op.Delete.ReturnValuesOnConditionCheckFailure = rv
 			}
 		case op.Update != nil:
-			if op.Update.ConditionExpression != nil {
+			if op.Update.ConditionExpression != nil && op.Update.ReturnValuesOnConditionCheckFailure != rv {
 				op.Update.ReturnValuesOnConditionCheckFailure = rv
 			}
 			for _, v := range op.Update.ExpressionAttributeValues {
 				size += codec.Size(v)
 			}
-		case op.Check != nil:
+		case op.Check != nil && op.Check.ReturnValuesOnConditionCheckFailure != rv:
 			op.Check.ReturnValuesOnConditionCheckFailure = rv
 		}
 	}
 	return items, size
+}
+
+// returnValues points to what the action's failed condition returns.
+func (o Op) returnValues() *types.ReturnValuesOnConditionCheckFailure {
+	switch {
+	case o.Put != nil:
+		return &o.Put.ReturnValuesOnConditionCheckFailure
+	case o.Delete != nil:
+		return &o.Delete.ReturnValuesOnConditionCheckFailure
+	case o.Update != nil:
+		return &o.Update.ReturnValuesOnConditionCheckFailure
+	case o.Check != nil:
+		return &o.Check.ReturnValuesOnConditionCheckFailure
+	}
+	var none types.ReturnValuesOnConditionCheckFailure
+	return &none
 }
 
 // widenCreates returns ops with fullCreate applied to each create that

@@ -292,7 +292,7 @@ func (c *Conn) CreateOps(entity string, item Item, k Key, uniques []Unique, exp 
 		tok = c.NewToken()
 		item[ta] = &types.AttributeValueMemberSS{Value: []string{tok}}
 	}
-	x := expr.New()
+	x := expr.Exprs{Names: map[string]string{}} // the short condition binds no values
 	cond, absent := c.ShortCreate(x)
 	ops := []Op{{Put: &types.Put{
 		TableName:                 aws.String(c.Schema.Name),
