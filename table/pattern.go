@@ -246,18 +246,12 @@ type PatternInfo struct {
 	run patternRun
 }
 
-// PatternMethod is one read of a declared pattern.
-type PatternMethod struct {
-	// Name is the method: "Get", "List", "All", "Between", "AllBetween".
-	Name string
-	// Request is the request it sends, derived from the templates:
-	// "GetItem PK = USER#{userId}, SK = PROFILE", "Query GSI1
-	// PK = ORG#{organizationId}", "Query PK = BILLING#{organizationId},
-	// SK begins_with RECORD#", "Query PK = ANALYTICS, SK BETWEEN
-	// GLOBAL#{date} (from) AND GLOBAL#{date} (to)"; a sharded partition
-	// adds "(each shard)".
-	Request string
-}
+// PatternMethod is one read of a declared pattern: the method ("Get",
+// "List", "All", "Between", "AllBetween") and the request it sends,
+// derived from the templates ("GetItem PK = USER#{userId}, SK = PROFILE",
+// "Query GSI1 PK = ORG#{organizationId}", "Query PK = BILLING#{orgId},
+// SK begins_with RECORD#"; a sharded partition adds "(each shard)").
+type PatternMethod struct{ Name, Request string }
 
 // Info describes the pattern.
 func (p *Pattern[T]) Info() PatternInfo {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"maps"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/ddb"
@@ -177,20 +179,10 @@ func (s *Scoped[T]) patch(p Patch) (Patch, error) {
 	sc := s.e.def.Scope
 	_, set := p.Set[sc]
 	_, add := p.Add[sc]
-	for _, r := range p.Remove {
-		if r == sc {
-			set = true
-		}
-	}
-	if set || add {
+	if set || add || slices.Contains(p.Remove, sc) {
 		return p, &ValidationError{Entity: s.e.def.Type, Field: sc, Reason: "the tenant of an item cannot change"}
 	}
-	eq := make(map[string]any, len(p.IfEqual)+1)
-	for k, v := range p.IfEqual {
-		eq[k] = v
-	}
-	eq[sc] = s.scope
-	p.IfEqual = eq
+	p.IfEqual = withEntry(p.IfEqual, sc, s.scope)
 	return p, nil
 }
 
@@ -245,13 +237,16 @@ func (s *Scoped[T]) query(ctx context.Context, q Query) (Page[T], error) {
 // filter returns q keeping only the tenant's items: its Filter, on a
 // copy, with the scope attribute equal to the tenant.
 func (s *Scoped[T]) filter(q Query) Query {
-	f := make(map[string]any, len(q.Filter)+1)
-	for k, v := range q.Filter {
-		f[k] = v
-	}
-	f[s.e.def.Scope] = s.scope
-	q.Filter = f
+	q.Filter = withEntry(q.Filter, s.e.def.Scope, s.scope)
 	return q
+}
+
+// withEntry returns a copy of m with k set to v.
+func withEntry(m map[string]any, k string, v any) map[string]any {
+	c := make(map[string]any, len(m)+1)
+	maps.Copy(c, m)
+	c[k] = v
+	return c
 }
 
 // List is [Entity.List] restricted to the tenant: a FilterExpression on
