@@ -83,7 +83,7 @@ func TestEnumKnownByType(t *testing.T) {
 	}
 
 	// One enumeration per type: the same values again are fine, others panic.
-	table.NewEnum("shade", shade("light"), shade("dark"))
+	table.NewEnum("shade", shades.Values()...)
 	defer func() {
 		if r := recover(); r == nil || !strings.Contains(r.(string), "declared twice") {
 			t.Errorf("NewEnum of other values for shade: panic %v, want one saying it is declared twice", r)
