@@ -104,7 +104,7 @@ func (e *Entity[T]) Replace(ctx context.Context, item *T) error {
 // preparePut stamps item and encodes it for an unconditional write.
 func (e *Entity[T]) preparePut(item *T) (written, int64, error) {
 	if e.hasUniques() {
-		return written{}, 0, fmt.Errorf("%w: %s has unique values; use Create or Update", ErrInvalidInput, e.def.Type)
+		return written{}, 0, fmt.Errorf("%w: %s has unique values; use Create or Update (CreateOp in a transaction)", ErrInvalidInput, e.def.Type)
 	}
 	e.stampWrite(item, e.t.now(), true)
 	ver := e.putVersion(item)

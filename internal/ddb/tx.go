@@ -293,49 +293,41 @@ func txItems(ops []Op) ([]types.TransactWriteItem, int) {
 		rv := types.ReturnValuesOnConditionCheckFailureAllOld
 		if op.Quiet {
 			rv = ""
-			if *op.returnValues() != rv {
+		}
+		if p := op.returnValues(); p != nil && *p != rv {
+			if op.Quiet {
 				op = op.Edit(func(ActionRef) {}) // a copy: the caller's action is left as it was
+				p = op.returnValues()
 			}
+			*p = rv
 		}
 		items[i] = types.TransactWriteItem{Put: op.Put, Delete: op.Delete, Update: op.Update, ConditionCheck: op.Check}
 		switch {
 		case op.Put != nil:
-			if op.Put.ConditionExpression != nil {
-				op.Put.ReturnValuesOnConditionCheckFailure = rv
-			}
 			size += codec.ItemSize(op.Put.Item)
-		case op.Delete != nil:
-			if op.Delete.ConditionExpression != nil && op.Delete.ReturnValuesOnConditionCheckFailure != rv {
-				op.Delete.ReturnValuesOnConditionCheckFailure = rv
-			}
 		case op.Update != nil:
-			if op.Update.ConditionExpression != nil && op.Update.ReturnValuesOnConditionCheckFailure != rv {
-				op.Update.ReturnValuesOnConditionCheckFailure = rv
-			}
 			for _, v := range op.Update.ExpressionAttributeValues {
 				size += codec.Size(v)
 			}
-		case op.Check != nil && op.Check.ReturnValuesOnConditionCheckFailure != rv:
-			op.Check.ReturnValuesOnConditionCheckFailure = rv
 		}
 	}
 	return items, size
 }
 
-// returnValues points to what the action's failed condition returns.
+// returnValues points to what the action's failed condition returns, or
+// is nil for an action with no condition.
 func (o Op) returnValues() *types.ReturnValuesOnConditionCheckFailure {
 	switch {
-	case o.Put != nil:
+	case o.Put != nil && o.Put.ConditionExpression != nil:
 		return &o.Put.ReturnValuesOnConditionCheckFailure
-	case o.Delete != nil:
+	case o.Delete != nil && o.Delete.ConditionExpression != nil:
 		return &o.Delete.ReturnValuesOnConditionCheckFailure
-	case o.Update != nil:
+	case o.Update != nil && o.Update.ConditionExpression != nil:
 		return &o.Update.ReturnValuesOnConditionCheckFailure
 	case o.Check != nil:
 		return &o.Check.ReturnValuesOnConditionCheckFailure
 	}
-	var none types.ReturnValuesOnConditionCheckFailure
-	return &none
+	return nil
 }
 
 // widenCreates returns ops with fullCreate applied to each create that
