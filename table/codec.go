@@ -46,7 +46,7 @@ func (e *Entity[T]) prepare(item *T, version int64, validate bool) (written, err
 	var w written
 	// Keys derive from the encoded attributes: validate (which may
 	// normalize), then encode once and derive everything from that.
-	if e.def.Validate != nil && validate {
+	if validate {
 		if err := e.def.Validate(item); err != nil {
 			return w, err
 		}

@@ -94,6 +94,10 @@ type Def[T any] struct {
 	// when a change would alter one, and Patch refuses them. The Scope
 	// attribute is always fixed: an item never moves to another tenant.
 	Fixed []string
+	// Required names attributes (dotted for a nested one: "config.url")
+	// a write refuses when zero (a string: blank), reason "required"; a
+	// field whose type checks itself is judged by its own check first.
+	Required []string
 	// AlwaysWrite names attributes written even when their value is empty
 	// (the encoder otherwise omits empty strings, zero-length lists and
 	// maps): for deployments whose other readers expect them, such as a
@@ -114,10 +118,10 @@ type Def[T any] struct {
 	// they read declared. State the reason where it is used.
 	CustomUniques *CustomUniques[T]
 
-	// Validate checks the item before any write; return a
-	// *[ValidationError] (see [Invalid]) naming the field. Left nil, a
-	// type whose pointer has a method Validate() error is checked with
-	// it; to write such a type unchecked, give a func returning nil.
+	// Validate checks the item before any write, after the checks of its
+	// fields (a typed ID or enumeration when set, a key field always,
+	// Required), all joined; return a *[ValidationError] ([Invalid]). Left
+	// nil, a type whose pointer has Validate() error is checked with it.
 	Validate func(*T) error
 	// Touch is called before every write with the current time, after the
 	// Timestamps are set; created is true on create. Use it for fields

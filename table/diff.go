@@ -64,10 +64,8 @@ func (e *Entity[T]) writeDiff(ctx context.Context, k Key, orig *T, raw Item, ver
 	// Strict writes, tolerant reads: Def.Validate judges what this write
 	// changes; a legacy value it carries through unchanged (written by
 	// another service, or before a rule existed) never refuses the write.
-	if e.def.Validate != nil {
-		if err := codec.ChangeError(e.def.Validate(cur), plainOld, plainNew); err != nil {
-			return err
-		}
+	if err := codec.ChangeError(e.def.Validate(cur), plainOld, plainNew); err != nil {
+		return err
 	}
 	derivedOld, err := e.derived(orig)
 	if err != nil {

@@ -34,8 +34,9 @@ func NewEntity[T any](t *Table, def Def[T]) *Entity[T] {
 	if def.Type == "" {
 		panic("table.NewEntity: Def.Type is required")
 	}
-	def.Validate = decl.ItemValidator(def.Validate)
-	e := &Entity[T]{t: t, def: def, decl: declare(t, &def), readIdx: readStateField(reflect.TypeFor[T]()),
+	d := declare(t, &def)
+	def.Validate = decl.ItemCheck(d.FieldChecks, decl.ItemValidator(def.Validate)) // what every write checks
+	e := &Entity[T]{t: t, def: def, decl: d, readIdx: readStateField(reflect.TypeFor[T]()),
 		stamps: codec.BindStamps(def.Type, reflect.TypeFor[T](), codec.Timestamps(def.Timestamps))}
 	codec.ExtraIndex(reflect.TypeFor[T]()) // a misdeclared Extra field panics here
 	t.entMu.Lock()
@@ -49,6 +50,10 @@ func NewEntity[T any](t *Table, def Def[T]) *Entity[T] {
 	t.entMu.Unlock()
 	return e
 }
+
+// Validate runs the check every write runs ([Def.Validate]) on item, for
+// an operation of several requests that must refuse it before the first.
+func (e *Entity[T]) Validate(item *T) error { return e.def.Validate(item) }
 
 // Type returns the entity-type name.
 func (e *Entity[T]) Type() string { return e.def.Type }

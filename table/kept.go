@@ -65,9 +65,6 @@ func reportKept(ctx context.Context, k Key, kept []KeptValue) {
 // value (not a string field reached through struct fields) keeps its
 // error.
 func (e *Entity[T]) importValidate(item *T) ([]KeptValue, error) {
-	if e.def.Validate == nil {
-		return nil, nil
-	}
 	err := e.def.Validate(item)
 	if err == nil {
 		return nil, nil

@@ -74,10 +74,8 @@ func (e *Entity[T]) Replace(ctx context.Context, item *T) error {
 	if err != nil {
 		return opErr("replace", e.def.Type, k, err)
 	}
-	if e.def.Validate != nil {
-		if err := e.def.Validate(item); err != nil {
-			return opErr("replace", e.def.Type, k, err)
-		}
+	if err := e.def.Validate(item); err != nil {
+		return opErr("replace", e.def.Type, k, err)
 	}
 	image := e.readOf(item)
 	if image == nil {

@@ -38,6 +38,7 @@ type Spec struct {
 	TTLFrom    string
 	TTLAfter   time.Duration
 	Secrets    []string
+	Required   []string // Def.Required
 }
 
 // IndexSpec is one GSI's declared key templates and When conditions.
@@ -74,6 +75,9 @@ type Decl struct {
 	// KeyChecks are the primary-key fields' own checks, each always
 	// ([KeyChecks]): what table.Entity.CheckedKey runs.
 	KeyChecks []SelfCheck
+	// Fields are the checks of the item's fields every write runs
+	// ([NewFieldChecks]), before the type's own Validate.
+	FieldChecks FieldChecks
 	// Indexed holds every attribute an index key, a guard or the TTL
 	// derives from (with the primary key's own), sorted.
 	Indexed []string
@@ -117,6 +121,10 @@ func Parse(rt reflect.Type, sc ddb.Schema, s Spec) *Decl {
 	}
 	d.PK, d.SK = must(s.PK), must(s.SK)
 	d.KeyChecks = KeyChecks(rt, d.PK, d.SK, d.KeyTagged)
+	var err error
+	if d.FieldChecks, err = NewFieldChecks(rt, d.PK, d.SK, d.KeyTagged, s.Required); err != nil {
+		fail("%v", err)
+	}
 	// The key's own fields never change in place: a patch may not set them.
 	indexed := append(d.PK.Attrs(), d.SK.Attrs()...)
 	for ix, ks := range s.Indexes {
