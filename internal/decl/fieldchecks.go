@@ -179,8 +179,8 @@ func (fc FieldChecks) Empty() bool { return len(fc.list) == 0 }
 func runChecks(v reflect.Value, cs []fieldCheck, errs []error) []error {
 	for i := range cs {
 		c := &cs[i]
-		f, err := v.FieldByIndexErr(c.index)
-		if err != nil {
+		f, ok := fieldOf(v, c.index)
+		if !ok {
 			continue // through a nil embedded pointer: nothing set
 		}
 		if !c.each {
@@ -195,6 +195,21 @@ func runChecks(v reflect.Value, cs []fieldCheck, errs []error) []error {
 		}
 	}
 	return errs
+}
+
+// fieldOf is v.FieldByIndex(index), false through a nil embedded pointer
+// (with no error built: a passing check allocates nothing).
+func fieldOf(v reflect.Value, index []int) (reflect.Value, bool) {
+	for i, x := range index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return reflect.Value{}, false
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v, true
 }
 
 // run checks one value f of c's field (or one element of it).
@@ -241,6 +256,9 @@ func (c *fieldCheck) requiredErr(f reflect.Value, errs []error) []error {
 func (c *fieldCheck) own(f reflect.Value) error {
 	if c.how == withEnum {
 		return c.enum(c.attr, f.String())
+	}
+	if !f.CanInterface() {
+		return nil // reached through an unexported embedded field: not the item's to check
 	}
 	var x any
 	if f.CanAddr() {
