@@ -24,7 +24,7 @@ func (d *declared) encode(item any) (Item, error) { return d.Encode(item) }
 func declare[T any](t *Table, def *Def[T]) *declared {
 	s := decl.Spec{Type: def.Type, PK: def.Keys.PK, SK: def.Keys.SK, Indexes: map[Index]decl.IndexSpec{},
 		ValidWhileIndexed: def.ValidWhileIndexed, UniqueOn: def.UniqueOn, UniqueFold: def.UniqueFold,
-		TTLFrom: def.TTL.From, TTLAfter: def.TTL.After, Secrets: def.Secrets, Required: def.Required}
+		TTLFrom: def.TTL.From, TTLAfter: def.TTL.After, Secrets: def.Secrets, Required: def.Required, Unchecked: def.Unchecked}
 	for ix, ks := range def.IndexKeys {
 		s.Indexes[ix] = decl.IndexSpec{PK: ks.PK, SK: ks.SK, When: ks.When}
 	}

@@ -94,10 +94,11 @@ type Def[T any] struct {
 	// when a change would alter one, and Patch refuses them. The Scope
 	// attribute is always fixed: an item never moves to another tenant.
 	Fixed []string
-	// Required names attributes (dotted for a nested one: "config.url")
-	// a write refuses when zero (a string: blank), reason "required"; a
-	// field whose type checks itself is judged by its own check first.
-	Required []string
+	// Required names attributes ("config.url": nested) a write refuses when
+	// zero (a string: blank), reason "required", after the field's own check;
+	// Unchecked, fields whose types' own checks writes skip (Validate
+	// checks them by the deployment's rules: a wider vocabulary).
+	Required, Unchecked []string
 	// AlwaysWrite names attributes written even when their value is empty
 	// (the encoder otherwise omits empty strings, zero-length lists and
 	// maps): for deployments whose other readers expect them, such as a

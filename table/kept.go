@@ -8,13 +8,12 @@ import (
 	"github.com/singletable/singletable/internal/codec"
 )
 
-// A migration keeps what the live system holds. An item Import copies
-// may hold an enum value the entity's vocabulary does not list (another
-// writer stored it: a service that stores whatever plan the
-// client sends). Reads are tolerant of it already, and Update carries it
-// through (a write is judged on what it changes); Import, which creates
-// the item, keeps it too and reports it, instead of leaving the item
-// behind. Every other check of Def.Validate still applies to it.
+// A migration keeps what the live system holds. An item Import copies may
+// hold an enum value the entity does not list (another writer stored it:
+// a service that stores whatever plan the client sends). Reads are
+// tolerant of it, Update carries it through (a write is judged on what it
+// changes); Import, which creates the item, keeps it and reports it
+// instead of leaving the item behind. Every other check still applies.
 
 // KeptValue is a value [Entity.Import] wrote although the entity's
 // Def.Validate does not know it: an enum value ([ValidationError.Unknown])

@@ -39,6 +39,7 @@ type Spec struct {
 	TTLAfter   time.Duration
 	Secrets    []string
 	Required   []string // Def.Required
+	Unchecked  []string // Def.Unchecked
 }
 
 // IndexSpec is one GSI's declared key templates and When conditions.
@@ -122,7 +123,7 @@ func Parse(rt reflect.Type, sc ddb.Schema, s Spec) *Decl {
 	d.PK, d.SK = must(s.PK), must(s.SK)
 	d.KeyChecks = KeyChecks(rt, d.PK, d.SK, d.KeyTagged)
 	var err error
-	if d.FieldChecks, err = NewFieldChecks(rt, d.PK, d.SK, d.KeyTagged, s.Required); err != nil {
+	if d.FieldChecks, err = NewFieldChecks(rt, d.PK, d.SK, d.KeyTagged, s.Required, s.Unchecked); err != nil {
 		fail("%v", err)
 	}
 	// The key's own fields never change in place: a patch may not set them.

@@ -61,8 +61,10 @@ type fieldCheck struct {
 // type checks itself, when set; the fields of templates pk and sk (by
 // attribute, or by `key` tag: keyTagged) always, but under ":opt"; and
 // the attributes required names (dotted for a nested one), refused when
-// zero. A name of required that is no attribute of t is an error.
-func NewFieldChecks(t reflect.Type, pk, sk keytmpl.Template, keyTagged map[string]int, required []string) (FieldChecks, error) {
+// zero. A field unchecked names is not checked by its type (the entity
+// checks it by other rules: a wider vocabulary). A name of required or
+// unchecked that is no attribute of t is an error.
+func NewFieldChecks(t reflect.Type, pk, sk keytmpl.Template, keyTagged map[string]int, required, unchecked []string) (FieldChecks, error) {
 	key := map[string]bool{}
 	var keyAttrs []string
 	for _, tp := range []keytmpl.Template{pk, sk} {
@@ -77,7 +79,11 @@ func NewFieldChecks(t reflect.Type, pk, sk keytmpl.Template, keyTagged map[strin
 	for _, r := range required {
 		req[r] = true
 	}
-	list := walkChecks(t, "", key, req, map[reflect.Type]bool{})
+	skip := map[string]bool{}
+	for _, u := range unchecked {
+		skip[u] = true
+	}
+	list := walkChecks(t, "", key, req, skip, map[reflect.Type]bool{})
 	for _, attr := range keyAttrs { // a field stored only in the key has no attribute of its own
 		if i, ok := keyTagged[attr]; ok && !slices.ContainsFunc(list, func(c fieldCheck) bool { return c.attr == attr }) {
 			if c, ok := ownCheck(t.Field(i).Type, attr); ok {
@@ -89,13 +95,17 @@ func NewFieldChecks(t reflect.Type, pk, sk keytmpl.Template, keyTagged map[strin
 	if len(req) > 0 {
 		return FieldChecks{}, fmt.Errorf("Def.Required %s: no attribute of the type", strings.Join(slices.Sorted(maps.Keys(req)), ", "))
 	}
+	if len(skip) > 0 {
+		return FieldChecks{}, fmt.Errorf("Def.Unchecked %s: no attribute of the type that checks itself", strings.Join(slices.Sorted(maps.Keys(skip)), ", "))
+	}
 	return FieldChecks{list}, nil
 }
 
 // walkChecks returns the checks of the fields of struct type t, their
-// attributes named under prefix; it deletes from req the names it finds.
-// key marks the top-level attributes checked always.
-func walkChecks(t reflect.Type, prefix string, key, req map[string]bool, seen map[reflect.Type]bool) []fieldCheck {
+// attributes named under prefix; it deletes from req and skip the names it
+// finds. key marks the top-level attributes checked always; skip the
+// fields whose own checks are not run.
+func walkChecks(t reflect.Type, prefix string, key, req, skip map[string]bool, seen map[reflect.Type]bool) []fieldCheck {
 	if seen[t] {
 		return nil
 	}
@@ -118,8 +128,12 @@ func walkChecks(t reflect.Type, prefix string, key, req map[string]bool, seen ma
 			if oc, own := ownCheck(et, attr); own && c.each {
 				c.how, c.enum = oc.how, oc.enum
 			} else if st := structOf(et); st != nil {
-				c.sub = walkChecks(st, attr+".", nil, req, seen)
+				c.sub = walkChecks(st, attr+".", nil, req, skip, seen)
 			}
+		}
+		if skip[attr] && c.how != noCheck {
+			delete(skip, attr)
+			c.how, c.enum = noCheck, nil
 		}
 		c.always = prefix == "" && key[name]
 		c.required = req[attr]

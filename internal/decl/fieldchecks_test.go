@@ -80,7 +80,7 @@ func fcChecks(t *testing.T, required ...string) FieldChecks {
 	t.Helper()
 	pk, _ := keytmpl.Parse("T#{tenant}")
 	sk, _ := keytmpl.Parse("I#{id}")
-	fc, err := NewFieldChecks(reflect.TypeFor[fcItem](), pk, sk, keyFields(reflect.TypeFor[fcItem](), false), required)
+	fc, err := NewFieldChecks(reflect.TypeFor[fcItem](), pk, sk, keyFields(reflect.TypeFor[fcItem](), false), required, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,9 +129,21 @@ func TestNewFieldChecksRun(t *testing.T) {
 	}
 	pk, _ := keytmpl.Parse("T#{tenant}")
 	sk, _ := keytmpl.Parse("I#{id}")
-	if _, err := NewFieldChecks(reflect.TypeFor[fcItem](), pk, sk, nil, []string{"inner.colour", "nope"}); err == nil ||
+	if _, err := NewFieldChecks(reflect.TypeFor[fcItem](), pk, sk, nil, []string{"inner.colour", "nope"}, nil); err == nil ||
 		!strings.Contains(err.Error(), "inner.colour, nope") {
 		t.Errorf("unknown Required names: %v, want an error naming both", err)
+	}
+	if _, err := NewFieldChecks(reflect.TypeFor[fcItem](), pk, sk, nil, nil, []string{"name"}); err == nil || !strings.Contains(err.Error(), "Unchecked name") {
+		t.Errorf("Unchecked of a field with no check of its own: %v, want an error", err)
+	}
+	// Unchecked: the entity checks that field by its own rules.
+	unchecked, err := NewFieldChecks(reflect.TypeFor[fcItem](), pk, sk, nil, nil, []string{"inner.tone", "owner"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"code: not 3 letters", "id: bad id", "self: not ok", "ptr.tone: unknown top", "list.tone: unknown odd", "tones: unknown deep"},
+		fcFailures(unchecked.Run(reflect.ValueOf(&bad).Elem(), nil))); diff != "" {
+		t.Errorf("with inner.tone and owner unchecked (-want +got):\n%s", diff)
 	}
 }
 
