@@ -29,15 +29,13 @@ type APIKey struct {
 	CreatedAt ISOTime `dynamo:"createdAt"`
 }
 
-// Validate reports the first invalid field of k as a *table.ValidationError.
+// Validate checks the rules of k its fields\' types do not hold (its IDs and
+// enumerations check themselves on every write: see the Def\'s Required).
 func (k *APIKey) Validate() error {
 	return first(
-		k.KeyID.Validate(),
-		k.UserID.Validate(),
 		checkName("name", k.Name),
 		checkKeyHash(k.KeyHash),
 		checkKeyPrefix(k.KeyPrefix),
-		Permissions.Check(k.Permissions),
 	)
 }
 

@@ -45,11 +45,10 @@ type DeliveryAttempt struct {
 // Succeeded reports whether the destination answered 2xx.
 func (a *DeliveryAttempt) Succeeded() bool { return a.StatusCode >= 200 && a.StatusCode < 300 }
 
-// Validate reports the first invalid field of a as a *table.ValidationError.
+// Validate checks the rules of a its fields\' types do not hold (its IDs and
+// enumerations check themselves on every write: see the Def\'s Required).
 func (a *DeliveryAttempt) Validate() error {
 	return first(
-		a.EventID.Validate(),
-		a.ConnectionID.Validate(),
 		checkAttemptNumber(a.AttemptNumber),
 		checkURL("destinationUrl", a.DestinationURL),
 		checkStatusCode(a.StatusCode),

@@ -33,19 +33,16 @@ type Connection struct {
 	UpdatedAt ISOTime `dynamo:"updatedAt"`
 }
 
-// Validate reports the first invalid field of c as a *table.ValidationError.
+// Validate checks the rules of c its fields\' types do not hold (its IDs and
+// enumerations check themselves on every write: see the Def\'s Required).
 func (c *Connection) Validate() error {
 	return first(
-		c.ConnectionID.Validate(),
-		c.SourceID.Validate(),
-		c.UserID.Validate(),
 		checkName("name", c.Name),
 		checkURL("destinationUrl", c.DestinationURL),
 		checkText("signingSecret", c.SigningSecret, 1024),
 		checkJSON("filters", c.Filters),
 		checkJSON("transform", c.Transform),
 		checkJSON("retryConfig", c.RetryConfig),
-		Statuses.Check(c.Status),
 		checkCount("deliveryCount", c.DeliveryCount),
 		checkCount("failureCount", c.FailureCount),
 	)

@@ -49,13 +49,11 @@ type Event struct {
 	ByKey bool `dynamo:"byKey,omitempty"`
 }
 
-// Validate reports the first invalid field of e as a *table.ValidationError.
+// Validate checks the rules of e its fields\' types do not hold (its IDs and
+// enumerations check themselves on every write: see the Def\'s Required).
 func (e *Event) Validate() error {
 	return first(
-		e.EventID.Validate(),
-		e.ValidateReceived(),
-		e.UserID.Validate(),
-		EventStatuses.Check(e.Status),
+		e.received(),
 		checkMillis("receivedAt", e.ReceivedAt, true),
 		checkMillis("processedAt", e.ProcessedAt, false),
 		checkMillis("deliveredAt", e.DeliveredAt, false),
@@ -67,9 +65,12 @@ func (e *Event) Validate() error {
 // source, headers, body, sourceIp, contentType and method), as Validate
 // does: how an ingest refuses bad input before any request, before the
 // rest of the event is known.
-func (e *Event) ValidateReceived() error {
+func (e *Event) ValidateReceived() error { return first(e.SourceID.Validate(), e.received()) }
+
+// received checks the fields of e a webhook request sets but its source
+// (whose ID checks itself on a write).
+func (e *Event) received() error {
 	return first(
-		e.SourceID.Validate(),
 		checkJSON("headers", e.Headers),
 		checkBody(e.Body),
 		checkIP(e.SourceIP),

@@ -66,13 +66,10 @@ func ServiceSigningAlgorithm(a SigningAlgorithm) (SigningAlgorithm, error) {
 // always set (none without a secret), a secret optional.
 func (s *Source) ValidateService() error {
 	return first(
-		s.SourceID.Validate(),
-		s.UserID.Validate(),
 		checkName("name", s.Name),
 		table.CheckEnum("provider", s.Provider, ServiceProviders...),
 		checkText("signingSecret", s.SigningSecret, 1024),
 		table.CheckEnum("signingAlgorithm", s.SigningAlgorithm, ServiceSigningAlgorithms...),
-		Statuses.Check(s.Status),
 		checkCount("eventCount", s.EventCount),
 	)
 }

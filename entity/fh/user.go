@@ -35,15 +35,14 @@ type User struct {
 	UpdatedAt ISOTime `dynamo:"updatedAt"`
 }
 
-// Validate reports the first invalid field of u as a *table.ValidationError.
+// Validate checks the rules of u its fields\' types do not hold (its IDs and
+// enumerations check themselves on every write: see the Def\'s Required).
 func (u *User) Validate() error {
 	return first(
-		u.UserID.Validate(),
 		checkEmail("email", u.Email),
 		checkName("name", u.Name),
 		checkPasswordHash(u.PasswordHash),
 		checkLogin(u),
-		Plans.Check(u.Plan),
 		checkText("stripeCustomerId", u.StripeCustomerID, 255),
 		checkText("stripeSubId", u.StripeSubID, 255),
 		checkText("githubId", u.GitHubID, 255),

@@ -23,9 +23,6 @@ type GlobalMetrics struct {
 
 // Validate checks m before a write.
 func (m *GlobalMetrics) Validate() error {
-	if err := m.Date.Validate("date"); err != nil {
-		return err
-	}
 	if m.Uptime < 0 || m.Uptime > 100 {
 		return table.Invalid("uptime", "%v is not a percentage", m.Uptime)
 	}
@@ -52,15 +49,6 @@ type OrganizationMetrics struct {
 
 // Validate checks m before a write.
 func (m *OrganizationMetrics) Validate() error {
-	if err := m.OrganizationID.Validate("organizationId"); err != nil {
-		return err
-	}
-	if err := m.Date.Validate("date"); err != nil {
-		return err
-	}
-	if err := Plans.Check(m.Plan); err != nil {
-		return err
-	}
 	return nonNegative(named{"users", float64(m.Users)}, named{"revenue", m.Revenue},
 		named{"storageUsed", m.StorageUsed}, named{"apiCalls", float64(m.APICalls)},
 		named{"activeUsers", float64(m.ActiveUsers)})

@@ -25,18 +25,6 @@ type BillingRecord struct {
 
 // Validate checks r before a write.
 func (r *BillingRecord) Validate() error {
-	if err := r.OrganizationID.Validate("organizationId"); err != nil {
-		return err
-	}
-	if err := r.Date.Validate("date"); err != nil {
-		return err
-	}
-	if err := Plans.Check(r.Plan); err != nil {
-		return err
-	}
-	if err := BillingStatuses.Check(r.Status); err != nil {
-		return err
-	}
 	if r.Amount < 0 {
 		return table.Invalid("amount", "negative")
 	}

@@ -32,17 +32,8 @@ type OrganizationProfile struct {
 
 // Validate checks o before a write.
 func (o *OrganizationProfile) Validate() error {
-	if err := o.OrganizationID.Validate("organizationId"); err != nil {
-		return err
-	}
 	if strings.TrimSpace(o.Name) == "" {
 		return table.Invalid("name", "empty")
-	}
-	if err := Plans.Check(o.Plan); err != nil {
-		return err
-	}
-	if err := OrgStatuses.Check(o.Status); err != nil {
-		return err
 	}
 	if o.Domain != "" && (strings.ContainsAny(o.Domain, "@/ ") || !strings.Contains(o.Domain, ".")) {
 		return table.Invalid("domain", "not a domain name: %s", quote(o.Domain))
@@ -51,9 +42,6 @@ func (o *OrganizationProfile) Validate() error {
 		if n < 0 {
 			return table.Invalid("limits", "%s is negative", name)
 		}
-	}
-	if o.CreatedBy != "" {
-		return o.CreatedBy.Validate("createdBy")
 	}
 	return nil
 }
@@ -78,9 +66,4 @@ type OrganizationSettings struct {
 	// Extra keeps what else is stored (table.Extra): the organization
 	// Lambda writes orgId and every field the client sends.
 	Extra table.Extra `dynamo:"-"`
-}
-
-// Validate checks s before a write.
-func (s *OrganizationSettings) Validate() error {
-	return s.OrganizationID.Validate("organizationId")
 }

@@ -45,9 +45,6 @@ type PlatformSettings struct {
 // Validate checks s before a write. The default role of self-registered
 // users may not be master.
 func (s *PlatformSettings) Validate() error {
-	if err := Roles.CheckField("defaultUserRole", s.DefaultUserRole); err != nil {
-		return err
-	}
 	if s.DefaultUserRole == RoleMaster {
 		return table.Invalid("defaultUserRole", "new users cannot default to master")
 	}

@@ -84,7 +84,7 @@ func (a *APIKeys) Create(ctx context.Context, user fh.UserID, in CreateAPIKeyInp
 			KeyPrefix:   plain[:min(a.s.opts.KeyPrefixLen, len(plain))],
 			Permissions: in.Permissions,
 		}
-		if err := k.Validate(); err != nil {
+		if err := a.s.apiKey.Validate(&k); err != nil {
 			return NewAPIKey{}, err
 		}
 		ops, err := a.s.apiKey.CreateOp(&k)

@@ -75,7 +75,7 @@ func (a *Attempts) Create(ctx context.Context, event fh.EventID, n int, in Creat
 			AttemptedAt:    fh.Millis(at),
 			ExpiresAt:      in.ExpiresAt,
 		}
-		if err := att.Validate(); err != nil {
+		if err := a.s.attempt.Validate(&att); err != nil {
 			return fh.DeliveryAttempt{}, err
 		}
 		if err := a.s.attempt.Create(ctx, &att); err != nil {

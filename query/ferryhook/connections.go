@@ -91,7 +91,7 @@ func (c *Connections) Create(ctx context.Context, user fh.UserID, source fh.Sour
 			RetryConfig:    in.RetryConfig,
 			Status:         fh.StatusActive,
 		}
-		if err := conn.Validate(); err != nil {
+		if err := c.s.conn.Validate(&conn); err != nil {
 			return fh.Connection{}, err
 		}
 		if _, err := c.s.Sources.ByID.Get(ctx, fh.Source{UserID: user, SourceID: source}); err != nil {

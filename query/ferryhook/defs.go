@@ -22,6 +22,7 @@ var userDef = table.Def[fh.User]{
 	UniqueOn:   []string{uniqueEmail},
 	UniqueFold: map[string]func(string) string{uniqueEmail: fh.NormalizeEmail},
 	Timestamps: fh.Stamps,
+	Required:   []string{"plan"},
 }
 
 var sourceDef = table.Def[fh.Source]{
@@ -32,7 +33,8 @@ var sourceDef = table.Def[fh.Source]{
 	},
 	Timestamps: fh.CreatedStamp,
 	// The provider's signing secret is a credential: encrypted at rest.
-	Secrets: []string{"signingSecret"},
+	Secrets:  []string{"signingSecret"},
+	Required: []string{"provider", "status"},
 }
 
 var connectionDef = table.Def[fh.Connection]{
@@ -40,7 +42,8 @@ var connectionDef = table.Def[fh.Connection]{
 	Keys:       fh.ConnectionKeys,
 	Timestamps: fh.Stamps,
 	// The outbound signing secret is a credential: encrypted at rest.
-	Secrets: []string{"signingSecret"},
+	Secrets:  []string{"signingSecret"},
+	Required: []string{"userId", "status"},
 }
 
 var apiKeyDef = table.Def[fh.APIKey]{
@@ -60,6 +63,7 @@ var apiKeyDef = table.Def[fh.APIKey]{
 	// The key-hash guard only names the key's item, which answers
 	// APIKeys.Authenticate (a guard is never the truth, issue 26).
 	Timestamps: fh.CreatedStamp,
+	Required:   []string{"permissions"},
 }
 
 var eventDef = table.Def[fh.Event]{
@@ -68,11 +72,13 @@ var eventDef = table.Def[fh.Event]{
 	IndexKeys: map[table.Index]table.Template{
 		table.GSI1: fh.EventIDIndex,
 	},
-	TTL: table.TTL{From: "expiresAt"},
+	TTL:      table.TTL{From: "expiresAt"},
+	Required: []string{"userId", "status"},
 }
 
 var attemptDef = table.Def[fh.DeliveryAttempt]{
-	Type: "DeliveryAttempt",
-	Keys: fh.AttemptKeys,
-	TTL:  table.TTL{From: "expiresAt"}, // 0: never
+	Type:     "DeliveryAttempt",
+	Keys:     fh.AttemptKeys,
+	TTL:      table.TTL{From: "expiresAt"}, // 0: never
+	Required: []string{"connectionId"},
 }

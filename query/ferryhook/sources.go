@@ -104,11 +104,7 @@ func (s *Sources) Create(ctx context.Context, user fh.UserID, in CreateSourceInp
 			Status:           fh.StatusActive,
 			EventLayout:      s.s.newSourceLayout(),
 		}
-		validate := src.Validate
-		if s.s.opts.ServiceVocabulary {
-			validate = src.ValidateService
-		}
-		if err := validate(); err != nil {
+		if err := s.s.source.Validate(&src); err != nil { // ValidateService under Options.ServiceVocabulary
 			return fh.Source{}, err
 		}
 		ops, err := s.s.source.CreateOp(&src)

@@ -290,6 +290,7 @@ func New(main, events *table.Table, opts ...func(*Options)) *Store {
 	uDef, kDef, aDef := userDef, apiKeyDef, attemptDef
 	if o.ServiceVocabulary {
 		srcDef.Validate = func(s *fh.Source) error { return s.ValidateService() }
+		srcDef.Unchecked = []string{"provider", "signingAlgorithm"} // ValidateService's vocabulary
 		uDef.AlwaysWrite = ServiceAlwaysWrite["User"]
 		srcDef.AlwaysWrite = ServiceAlwaysWrite["Source"]
 		cDef.AlwaysWrite = ServiceAlwaysWrite["Connection"]

@@ -81,7 +81,7 @@ func (u *Users) Create(ctx context.Context, in CreateUserInput) (fh.User, error)
 			Plan:             in.Plan,
 			UsagePeriodStart: u.periodStart(now),
 		}
-		if err := user.Validate(); err != nil {
+		if err := u.s.user.Validate(&user); err != nil {
 			return fh.User{}, err
 		}
 		if err := u.checkNoLegacyHolder(ctx, in.Email); err != nil {

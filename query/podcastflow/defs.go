@@ -55,6 +55,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			UniqueOn:   []string{uniqueEmail},
 			UniqueFold: map[string]func(string) string{uniqueEmail: pf.NormalizeEmail},
 			Timestamps: pf.Stamps,
+			Required:   []string{"role", "status"},
 		}),
 		prefs: table.NewEntity(t, table.Def[pf.UserPreferences]{
 			Type: TypeUserPreferences,
@@ -71,6 +72,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				IndexAll:    pf.AllOrgsIndex.WithShards(shards),
 			},
 			Timestamps: pf.Stamps,
+			Required:   []string{"plan", "status"},
 		}),
 		orgSettings: table.NewEntity(t, table.Def[pf.OrganizationSettings]{
 			Type: TypeOrganizationSettings,
@@ -83,6 +85,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			Keys:       pf.PlatformSettingsKeys,
 			Timestamps: pf.UpdatedStamp,
 			Version:    func(s *pf.PlatformSettings) *int64 { return &s.Version },
+			Required:   []string{"defaultUserRole"},
 		}),
 		globalM: table.NewEntity(t, table.Def[pf.GlobalMetrics]{
 			Type:       TypeGlobalMetrics,
@@ -93,6 +96,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			Type:       TypeOrganizationMetrics,
 			Keys:       pf.OrganizationMetricsKeys,
 			Timestamps: pf.CreatedStamp,
+			Required:   []string{"plan"},
 		}),
 		billing: table.NewEntity(t, table.Def[pf.BillingRecord]{
 			Type: TypeBillingRecord,
@@ -103,6 +107,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				IndexStatus: pf.BillingStatusIndex,
 			},
 			Timestamps: pf.Stamps,
+			Required:   []string{"plan", "status"},
 		}),
 		billingM: table.NewEntity(t, table.Def[pf.BillingMetrics]{
 			Type:       TypeBillingMetrics,
