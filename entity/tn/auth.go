@@ -49,12 +49,6 @@ type AuthRecord struct {
 
 // Validate checks the record before any write.
 func (a *AuthRecord) Validate() error {
-	if err := a.Unique.Validate("unique"); err != nil {
-		return err
-	}
-	if err := a.UserID.Validate("userid"); err != nil {
-		return err
-	}
 	if !a.AuthLvl.Valid() {
 		return invalid("authLvl", "unknown level %d", int(a.AuthLvl))
 	}

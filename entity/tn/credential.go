@@ -28,9 +28,6 @@ type Credential struct {
 
 // Validate checks the credential before any write.
 func (c *Credential) Validate() error {
-	if err := c.User.Validate("User"); err != nil {
-		return err
-	}
 	if err := idSegment.Check("Method", c.Method); err != nil {
 		return err
 	}

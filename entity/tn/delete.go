@@ -147,16 +147,8 @@ type DelMessage struct {
 
 // Validate checks the entry before it is written.
 func (d *DelMessage) Validate() error {
-	if err := d.Topic.Validate("Topic"); err != nil {
-		return err
-	}
 	if err := CheckSeq("DelId", d.DelId); err != nil {
 		return err
-	}
-	if d.DeletedFor != "" {
-		if err := d.DeletedFor.Validate("DeletedFor"); err != nil {
-			return err
-		}
 	}
 	_, err := NormalizeRanges("Ranges", d.Ranges)
 	return err

@@ -41,11 +41,6 @@ func (f *File) Validate() error {
 	if err := idSegment.Check("Id", f.Id); err != nil {
 		return err
 	}
-	if f.User != "" {
-		if err := f.User.Validate("User"); err != nil {
-			return err
-		}
-	}
 	if f.Status < UploadStarted || f.Status > UploadDeleted {
 		return invalid("Status", "unknown status %d", int(f.Status))
 	}

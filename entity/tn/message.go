@@ -51,16 +51,8 @@ func (m *Message) DeletedForUser(u UserID) bool {
 
 // Validate checks the message before any write.
 func (m *Message) Validate() error {
-	if err := m.Topic.Validate("Topic"); err != nil {
-		return err
-	}
 	if err := CheckSeq("SeqId", m.SeqId); err != nil {
 		return err
-	}
-	if m.From != "" {
-		if err := m.From.Validate("From"); err != nil {
-			return err
-		}
 	}
 	if !m.Head.Valid() {
 		return invalid("Head", "not valid JSON")

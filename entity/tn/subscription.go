@@ -50,12 +50,6 @@ func (s *Subscription) Mode() AccessMode { return s.ModeWant & s.ModeGiven }
 // Validate checks the subscription before any write (the store fills in
 // Id and the timestamps first).
 func (s *Subscription) Validate() error {
-	if err := s.Topic.Validate("Topic"); err != nil {
-		return err
-	}
-	if err := s.User.Validate("User"); err != nil {
-		return err
-	}
 	if id := SubscriptionID(s.Topic, s.User); s.Id != id {
 		return invalidKey("Id", "%q is not {Topic}:{User} (%q)", s.Id, id)
 	}

@@ -51,10 +51,7 @@ type Topic struct {
 
 // Validate checks the topic before any write.
 func (t *Topic) Validate() error {
-	if err := t.Id.Validate("Id"); err != nil {
-		return err
-	}
-	if err := validateHeader(t.Access, t.State, t.Public, t.Trusted); err != nil {
+	if err := validateHeader(t.State, t.Public, t.Trusted); err != nil {
 		return err
 	}
 	if !t.Aux.Valid() {
@@ -71,11 +68,6 @@ func (t *Topic) Validate() error {
 	}
 	if t.ClearId < 0 || t.ClearId > t.SeqId {
 		return invalid("ClearId", "%d is outside 0..SeqId (%d)", t.ClearId, t.SeqId)
-	}
-	if t.Owner != "" {
-		if err := t.Owner.Validate("Owner"); err != nil {
-			return err
-		}
 	}
 	if _, err := table.ParseLayout(t.MsgLayout); err != nil {
 		return invalid("MsgLayout", "%v", err)

@@ -60,10 +60,7 @@ func (d Device) Validate() error {
 
 // Validate checks the user before any write.
 func (u *User) Validate() error {
-	if err := u.Id.Validate("Id"); err != nil {
-		return err
-	}
-	if err := validateHeader(u.Access, u.State, u.Public, u.Trusted); err != nil {
+	if err := validateHeader(u.State, u.Public, u.Trusted); err != nil {
 		return err
 	}
 	if u.SeqId < 0 || u.ClearId < 0 {
@@ -83,12 +80,9 @@ func (u *User) Validate() error {
 	return nil
 }
 
-// validateHeader checks what a user and a topic both hold: the default
-// access, the state and the public and trusted JSON.
-func validateHeader(access DefaultAccess, state ObjState, public, trusted RawJSON) error {
-	if err := access.Validate("Access"); err != nil {
-		return err
-	}
+// validateHeader checks what a user and a topic both hold: the state and
+// the public and trusted JSON (the default access checks itself).
+func validateHeader(state ObjState, public, trusted RawJSON) error {
 	if !state.Valid() {
 		return invalid("State", "unknown state %d", int(state))
 	}

@@ -70,7 +70,7 @@ func (a *Auth) Update(ctx context.Context, unique tn.AuthUnique, rec tn.AuthReco
 		if err != nil {
 			return tn.AuthRecord{}, err
 		}
-		if err := rec.Validate(); err != nil {
+		if err := a.s.auth.Validate(&rec); err != nil {
 			return tn.AuthRecord{}, err
 		}
 		if rec.Unique == unique {

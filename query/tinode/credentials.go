@@ -51,7 +51,7 @@ func (cs *Credentials) Upsert(ctx context.Context, c *tn.Credential) (bool, erro
 		if probe.UpdatedAt.IsZero() {
 			probe.UpdatedAt = time.Unix(1, 0)
 		}
-		if err := probe.Validate(); err != nil {
+		if err := cs.s.cred.Validate(&probe); err != nil {
 			return false, err
 		}
 		if !c.Done {

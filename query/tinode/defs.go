@@ -39,6 +39,7 @@ var authDef = table.Def[tn.AuthRecord]{
 	IndexKeys: map[table.Index]table.Template{
 		table.GSI1: tn.AuthByUserIndex,
 	},
+	Required: []string{"userid"},
 }
 
 // topicDef: a topic, whose tags share the tag guards (or entries) with

@@ -127,7 +127,7 @@ func (fs *Files) Link(ctx context.Context, owner tn.LinkOwner, fids []string, re
 			}
 			have[fid] = true
 			l := tn.FileLink{Owner: owner, File: fid}
-			if err := l.Validate(); err != nil {
+			if err := fs.s.link.Validate(&l); err != nil {
 				return err
 			}
 			if err := fs.count(ctx, fid, 1); err != nil {

@@ -89,7 +89,7 @@ func (ms *Messages) Save(ctx context.Context, m *tn.Message) error {
 		}
 		probe := *m
 		probe.SeqId = 1
-		if err := probe.Validate(); err != nil {
+		if err := ms.s.msg.Validate(&probe); err != nil {
 			return err
 		}
 		qv, _ := ms.queues.LoadOrStore(m.Topic, &saveQueue{})

@@ -137,7 +137,7 @@ func (ss *Subscriptions) Share(ctx context.Context, topic tn.TopicName, subs []*
 			if probe.UpdatedAt.IsZero() {
 				probe.UpdatedAt = ss.s.now()
 			}
-			if err := probe.Validate(); err != nil {
+			if err := ss.s.sub.Validate(&probe); err != nil {
 				return ShareResult{}, fmt.Errorf("subs[%d]: %w", i, err)
 			}
 		}
