@@ -162,18 +162,13 @@ func PathRoot(p string) string {
 	return p
 }
 
-// Validate checks the account before a write. A root (level 0) has no
-// parent; any other account has one.
+// Validate checks the rules of the account its fields' types do not hold
+// (its IDs and enumerations check themselves on every write; Required:
+// accountName, status). A root (level 0) has no parent; any other account
+// has one; a pending move names its new parent.
 func (a *Account) Validate() error {
-	err := first(a.AccountID.Validate("accountId"), required("accountName", a.AccountName),
-		CheckPath("accountPath", a.AccountPath), table.CheckEnum("status", a.Status))
-	if err != nil {
+	if err := CheckPath("accountPath", a.AccountPath); err != nil {
 		return err
-	}
-	if a.AccountType != "" {
-		if err := table.CheckEnum("accountType", a.AccountType); err != nil {
-			return err
-		}
 	}
 	if a.Level < 0 {
 		return table.Invalid("level", "negative")
@@ -181,19 +176,13 @@ func (a *Account) Validate() error {
 	if (a.Level == 0) != (a.ParentAccountID == "") {
 		return table.Invalid("parentAccountId", "required exactly when level > 0")
 	}
-	if a.ParentAccountID != "" {
-		if err := a.ParentAccountID.Validate("parentAccountId"); err != nil {
-			return err
-		}
-	}
 	if a.Move.Pending() {
-		if err := first(CheckPath("move.fromPath", a.Move.FromPath), CheckPath("move.toPath", a.Move.ToPath),
-			a.Move.ToParent.Validate("move.toParentAccountId")); err != nil {
+		if err := first(CheckPath("move.fromPath", a.Move.FromPath), CheckPath("move.toPath", a.Move.ToPath)); err != nil {
 			return err
 		}
-	}
-	if a.Plan != "" {
-		return table.CheckEnum("plan", a.Plan)
+		if a.Move.ToParent == "" {
+			return a.Move.ToParent.Validate("move.toParentAccountId")
+		}
 	}
 	return nil
 }

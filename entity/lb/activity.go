@@ -100,19 +100,6 @@ func (a *Activity) Expires() time.Time {
 	return a.CreatedAt.Add(ActivityRetention)
 }
 
-// Validate checks the activity before a write.
-func (a *Activity) Validate() error {
-	err := first(a.AccountID.Validate("accountId"), a.EventID.Validate("eventId"), a.EventType.Check("eventType"),
-		table.CheckEnum("resourceType", a.ResourceType), table.CheckEnum("action", a.Action), requiredTime("createdAt", a.CreatedAt))
-	if err != nil {
-		return err
-	}
-	if a.UserID != "" {
-		return a.UserID.Validate("userId")
-	}
-	return nil
-}
-
 // JobDateRange bounds the data a job covers.
 type JobDateRange struct {
 	// Start is the first date of the data to process (YYYY-MM-DD); optional.
@@ -214,24 +201,10 @@ type Job struct {
 	Extra table.Extra `dynamo:"-"`
 }
 
-// Validate checks the job before a write.
+// Validate checks the rules of the job its fields' types do not hold (its
+// IDs and enumerations check themselves on every write; ListBackup's own
+// code creates jobs without a priority).
 func (j *Job) Validate() error {
-	err := first(j.AccountID.Validate("accountId"), j.JobID.Validate("jobId"), table.CheckEnum("jobType", j.JobType),
-		table.CheckEnum("status", j.Status), requiredTime("createdAt", j.CreatedAt))
-	if err != nil {
-		return err
-	}
-	// ListBackup's own code creates jobs without a priority.
-	if j.Priority != "" {
-		if err := table.CheckEnum("priority", j.Priority); err != nil {
-			return err
-		}
-	}
-	if j.SourceID != "" {
-		if err := j.SourceID.Validate("sourceId"); err != nil {
-			return err
-		}
-	}
 	if j.RetryCount < 0 || j.MaxRetries < 0 {
 		return table.Invalid("retryCount", "negative")
 	}

@@ -34,11 +34,6 @@ type CatalogPlatform struct {
 	Extra table.Extra `dynamo:"-"`
 }
 
-// Validate checks the platform before a write.
-func (p *CatalogPlatform) Validate() error {
-	return first(p.PlatformID.Validate("platformId"), required("name", p.Name))
-}
-
 // PlatformSourceID identifies a source template of the catalog.
 type PlatformSourceID string
 
@@ -68,7 +63,3 @@ type CatalogSource struct {
 	Extra table.Extra `dynamo:"-"`
 }
 
-// Validate checks the source template before a write.
-func (s *CatalogSource) Validate() error {
-	return first(s.PlatformSourceID.Validate("platformSourceId"), s.PlatformID.Validate("platformId"), required("name", s.Name))
-}

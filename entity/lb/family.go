@@ -37,7 +37,3 @@ type TokenFamily struct {
 	RevokedReason string `dynamo:"revokedReason,omitempty"`
 }
 
-// Validate checks the family item before a write.
-func (f *TokenFamily) Validate() error {
-	return first(f.Family.Validate("tokenFamily"), f.UserID.Validate("userId"), requiredTime("createdAt", f.CreatedAt))
-}

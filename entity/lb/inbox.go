@@ -106,19 +106,10 @@ type InboxNotification struct {
 	Extra table.Extra `dynamo:"-"`
 }
 
-// Validate checks the notification before a write: its IDs, title,
-// message, and the type, status, priority and channels the code accepts.
+// Validate checks the channels the code accepts (the IDs, type, status
+// and priority check themselves on every write; Required: accountId,
+// userId, type, title, message, status).
 func (n *InboxNotification) Validate() error {
-	err := first(n.NotificationID.Validate("notificationId"), n.AccountID.Validate("accountId"), n.UserID.Validate("userId"),
-		table.CheckEnum("type", n.Type), required("title", n.Title), required("message", n.Message), table.CheckEnum("status", n.Status))
-	if err != nil {
-		return err
-	}
-	if n.Priority != "" {
-		if err := table.CheckEnum("priority", n.Priority); err != nil {
-			return err
-		}
-	}
 	for i, c := range n.Channels {
 		if !slices.Contains(InboxChannels(), c) {
 			return &table.ValidationError{Field: fmt.Sprintf("channels[%d]", i), Reason: fmt.Sprintf("%q is not one of %v", c, InboxChannels())}

@@ -36,11 +36,6 @@ type Label struct {
 	Extra table.Extra `dynamo:"-"`
 }
 
-// Validate checks the label before a write.
-func (l *Label) Validate() error {
-	return first(l.TagID.Validate("tagId"), l.AccountID.Validate("accountId"), required("name", l.Name))
-}
-
 // EntityTagID identifies an EntityTag.
 type EntityTagID string
 
@@ -66,8 +61,8 @@ type EntityTag struct {
 	Extra table.Extra `dynamo:"-"`
 }
 
-// Validate checks the link before a write.
+// Validate checks the tagged entity's type and ID, which become key
+// segments (the IDs check themselves on every write).
 func (t *EntityTag) Validate() error {
-	return first(t.EntityTagID.Validate("entityTagId"), t.AccountID.Validate("accountId"), CheckID("entityType", t.EntityType),
-		CheckID("entityId", t.EntityID), t.TagID.Validate("tagId"))
+	return first(CheckID("entityType", t.EntityType), CheckID("entityId", t.EntityID))
 }

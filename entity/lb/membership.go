@@ -36,12 +36,6 @@ type Membership struct {
 	Extra table.Extra `dynamo:"-"`
 }
 
-// Validate checks the membership before a write.
-func (m *Membership) Validate() error {
-	return first(m.UserID.Validate("userId"), m.AccountID.Validate("accountId"),
-		table.CheckEnum("role", m.Role), table.CheckEnum("status", m.Status))
-}
-
 // TeamMember is one member of a team.
 type TeamMember struct {
 	// UserID is the team member.
@@ -79,15 +73,3 @@ type Team struct {
 	Extra table.Extra `dynamo:"-"`
 }
 
-// Validate checks the team before a write.
-func (t *Team) Validate() error {
-	if err := first(t.AccountID.Validate("accountId"), t.TeamID.Validate("teamId"), required("teamName", t.TeamName)); err != nil {
-		return err
-	}
-	for _, m := range t.Members {
-		if err := first(m.UserID.Validate("members.userId"), table.CheckEnum("members.role", m.Role)); err != nil {
-			return err
-		}
-	}
-	return nil
-}

@@ -34,8 +34,3 @@ type MFACode struct {
 	Extra table.Extra `dynamo:"-"`
 }
 
-// Validate checks the code before a write.
-func (c *MFACode) Validate() error {
-	return first(c.CodeID.Validate("codeId"), c.UserID.Validate("userId"), required("code", c.Code),
-		requiredTime("createdAt", c.CreatedAt), requiredTime("expiresAt", c.ExpiresAt))
-}

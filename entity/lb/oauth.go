@@ -49,13 +49,13 @@ type OAuthState struct {
 	Extra table.Extra `dynamo:"-"`
 }
 
-// Validate checks the state before a write.
+// Validate checks the state, a key segment of random characters (the IDs
+// and the platform check themselves on every write).
 func (s *OAuthState) Validate() error {
 	if len(s.State) < 16 {
 		return &table.ValidationError{Field: "state", Reason: "want at least 16 random characters", Key: true}
 	}
-	return first(CheckID("state", s.State), s.AccountID.Validate("accountId"), s.UserID.Validate("userId"),
-		table.CheckEnum("platform", s.Platform), required("redirectUri", s.RedirectURI), requiredTime("expiresAt", s.ExpiresAt))
+	return CheckID("state", s.State)
 }
 
 // OAuthTokenSet is the token data of a source; AccessToken and
@@ -118,12 +118,6 @@ type OAuthToken struct {
 	LastRefreshedAt time.Time `dynamo:"lastRefreshedAt,omitempty"`
 }
 
-// Validate checks the tokens before a write.
-func (t *OAuthToken) Validate() error {
-	return first(t.SourceID.Validate("sourceId"), t.AccountID.Validate("accountId"), table.CheckEnum("platform", t.Platform),
-		required("tokens.accessToken", t.Tokens.AccessToken))
-}
-
 // RefreshToken is a stored refresh token: only its SHA-256 hash is kept
 // (the document's refreshToken attribute holds the hash). Tokens of one
 // login form a family; rotating a token marks it rotated and issues the
@@ -170,14 +164,13 @@ type RefreshToken struct {
 	Version int64 `dynamo:"-"`
 }
 
-// Validate checks the token before a write.
+// Validate checks the token's hash and lifetime (the IDs check themselves
+// on every write; Required: userId, tokenFamily, issuedAt, expiresAt).
 func (r *RefreshToken) Validate() error {
-	err := first(CheckHash("refreshToken", r.TokenHash), r.UserID.Validate("userId"), r.TokenFamily.Validate("tokenFamily"),
-		requiredTime("issuedAt", r.IssuedAt), requiredTime("expiresAt", r.ExpiresAt))
-	if err != nil {
+	if err := CheckHash("refreshToken", r.TokenHash); err != nil {
 		return err
 	}
-	if !r.ExpiresAt.After(r.IssuedAt) {
+	if !r.ExpiresAt.IsZero() && !r.ExpiresAt.After(r.IssuedAt) {
 		return table.Invalid("expiresAt", "not after issuedAt")
 	}
 	return nil

@@ -1,7 +1,6 @@
 package lb
 
 import (
-	"strings"
 	"time"
 
 	"github.com/singletable/singletable/table"
@@ -30,20 +29,6 @@ type RetryPolicy struct {
 func (p RetryPolicy) Validate(field string) error {
 	if p.MaxRetries < 0 || p.BackoffSeconds < 0 {
 		return table.Invalid(field, "negative retry setting")
-	}
-	return nil
-}
-
-func required(field, v string) error {
-	if strings.TrimSpace(v) == "" {
-		return table.Invalid(field, "required")
-	}
-	return nil
-}
-
-func requiredTime(field string, t time.Time) error {
-	if t.IsZero() {
-		return table.Invalid(field, "required")
 	}
 	return nil
 }

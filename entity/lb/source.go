@@ -120,42 +120,20 @@ type Source struct {
 // Deleted reports whether the source was soft-deleted.
 func (s *Source) Deleted() bool { return !s.DeletedAt.IsZero() }
 
-// Validate checks the source before a write.
+// Validate checks the rules of the source its fields' types do not hold
+// (its IDs and enumerations check themselves on every write; Required:
+// accountId, sourceName, status). A source of ListBackup's own code names
+// its connection (and the platform source it was made from) instead of a
+// platform and a connection type.
 func (s *Source) Validate() error {
-	err := first(s.AccountID.Validate("accountId"), s.SourceID.Validate("sourceId"), required("sourceName", s.SourceName),
-		table.CheckEnum("status", s.Status))
-	if err != nil {
-		return err
+	if s.ConnectionID == "" && s.Platform == "" {
+		return table.CheckEnum("platform", s.Platform) // the unknown value "", as when set
 	}
-	// A source of ListBackup's own code names its connection (and the
-	// platform source it was made from) instead of a platform.
-	if s.ConnectionID == "" || s.Platform != "" {
-		if err := table.CheckEnum("platform", s.Platform); err != nil {
-			return err
-		}
-	}
-	if s.ConnectionID == "" || s.ConnectionType != "" {
-		if err := table.CheckEnum("connectionType", s.ConnectionType); err != nil {
-			return err
-		}
-	}
-	for _, id := range []struct{ field, v string }{{"connectionId", string(s.ConnectionID)}, {"groupId", string(s.GroupID)}, {"userId", string(s.UserID)}} {
-		if id.v != "" {
-			if err := CheckID(id.field, id.v); err != nil {
-				return err
-			}
-		}
+	if s.ConnectionID == "" && s.ConnectionType == "" {
+		return table.CheckEnum("connectionType", s.ConnectionType)
 	}
 	if s.PlatformID != "" && s.PlatformID != s.Platform {
 		return table.Invalid("platformId", "%q differs from platform %q", s.PlatformID, s.Platform)
-	}
-	if s.Config.SyncInterval != "" {
-		if err := table.CheckEnum("config.syncInterval", s.Config.SyncInterval); err != nil {
-			return err
-		}
-	}
-	if s.SyncStatus.State != "" {
-		return table.CheckEnum("syncStatus.state", s.SyncStatus.State)
 	}
 	return nil
 }
@@ -243,8 +221,3 @@ type Connection struct {
 // Deleted reports whether the connection was soft-deleted.
 func (c *Connection) Deleted() bool { return !c.DeletedAt.IsZero() }
 
-// Validate checks the connection before a write.
-func (c *Connection) Validate() error {
-	return first(c.ConnectionID.Validate("connectionId"), c.AccountID.Validate("accountId"), c.UserID.Validate("userId"),
-		table.CheckEnum("platform", c.Platform), table.CheckEnum("connectionType", c.ConnectionType), table.CheckEnum("status", c.Status))
-}

@@ -42,14 +42,3 @@ type SourceGroup struct {
 	Extra table.Extra `dynamo:"-"`
 }
 
-// Validate checks the group before a write.
-func (g *SourceGroup) Validate() error {
-	err := first(g.GroupID.Validate("groupId"), g.AccountID.Validate("accountId"), required("name", g.Name))
-	if err != nil {
-		return err
-	}
-	if g.ConnectionID != "" {
-		return g.ConnectionID.Validate("connectionId")
-	}
-	return nil
-}

@@ -36,13 +36,9 @@ type SyncSchedule struct {
 	UpdatedAt time.Time `dynamo:"updatedAt,unixtime"`
 }
 
-// Validate checks the schedule before a write.
+// Validate checks the rules of the schedule its fields' types do not hold
+// (its IDs, type and retry policy check themselves on every write).
 func (s *SyncSchedule) Validate() error {
-	err := first(s.SourceID.Validate("sourceId"), s.ScheduleID.Validate("scheduleId"), table.CheckEnum("scheduleType", s.ScheduleType),
-		requiredTime("nextRunAt", s.NextRunAt), s.RetryPolicy.Validate("retryPolicy"))
-	if err != nil {
-		return err
-	}
 	if len(s.DataTypes) == 0 {
 		return table.Invalid("dataTypes", "required")
 	}
@@ -82,18 +78,9 @@ type SyncRun struct {
 	Metadata Object `dynamo:"metadata,omitempty"`
 }
 
-// Validate checks the run before a write.
+// Validate checks the rules of the run its fields' types do not hold (its
+// IDs and status check themselves on every write).
 func (r *SyncRun) Validate() error {
-	err := first(r.SourceID.Validate("sourceId"), r.SyncID.Validate("syncId"), table.CheckEnum("status", r.Status),
-		requiredTime("startedAt", r.StartedAt))
-	if err != nil {
-		return err
-	}
-	if r.ScheduleID != "" {
-		if err := r.ScheduleID.Validate("scheduleId"); err != nil {
-			return err
-		}
-	}
 	if len(r.DataTypes) == 0 {
 		return table.Invalid("dataTypes", "required")
 	}
@@ -137,18 +124,10 @@ type APIKey struct {
 	Metadata Object `dynamo:"metadata,omitempty"`
 }
 
-// Validate checks the key before a write.
-func (k *APIKey) Validate() error {
-	err := first(k.APIKeyID.Validate("apiKeyId"), CheckHash("apiKeyHash", k.APIKeyHash), k.AccountID.Validate("accountId"),
-		k.UserID.Validate("userId"), required("name", k.Name), table.CheckEnum("status", k.Status), requiredTime("createdAt", k.CreatedAt))
-	if err != nil {
-		return err
-	}
-	if len(k.Permissions) == 0 {
-		return table.Invalid("permissions", "required")
-	}
-	return nil
-}
+// Validate checks the key's hash (its IDs and status check themselves on
+// every write; Required: accountId, userId, name, status, createdAt,
+// permissions).
+func (k *APIKey) Validate() error { return CheckHash("apiKeyHash", k.APIKeyHash) }
 
 // Webhook is an endpoint that receives an account's events.
 type Webhook struct {
@@ -190,15 +169,11 @@ type Webhook struct {
 // Deleted reports whether the webhook was soft-deleted.
 func (w *Webhook) Deleted() bool { return !w.DeletedAt.IsZero() }
 
-// Validate checks the webhook before a write.
+// Validate checks the webhook's URL and events (its IDs and retry policy
+// check themselves on every write; Required: accountId, secret, events).
 func (w *Webhook) Validate() error {
-	err := first(w.WebhookID.Validate("webhookId"), w.AccountID.Validate("accountId"), CheckURL("url", w.URL),
-		required("secret", w.Secret), w.RetryPolicy.Validate("retryPolicy"))
-	if err != nil {
+	if err := CheckURL("url", w.URL); err != nil {
 		return err
-	}
-	if len(w.Events) == 0 {
-		return table.Invalid("events", "required")
 	}
 	for _, e := range w.Events {
 		if err := EventType(e).Check("events"); err != nil {

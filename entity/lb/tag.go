@@ -66,11 +66,10 @@ func CheckTagPart(field, v string) error {
 	return nil
 }
 
-// Validate checks the tag before a write.
+// Validate checks the tag's key, value, color and resources (its IDs and
+// resource type check themselves on every write).
 func (t *Tag) Validate() error {
-	err := first(t.AccountID.Validate("accountId"), t.TagID.Validate("tagId"), CheckTagPart("tagKey", t.TagKey),
-		CheckTagPart("tagValue", t.TagValue), table.CheckEnum("resourceType", t.ResourceType))
-	if err != nil {
+	if err := first(CheckTagPart("tagKey", t.TagKey), CheckTagPart("tagValue", t.TagValue)); err != nil {
 		return err
 	}
 	if t.Color != "" && !colorRE.MatchString(t.Color) {
@@ -153,19 +152,10 @@ type Notification struct {
 	ActionURL string `dynamo:"actionUrl,omitempty"`
 }
 
-// Validate checks the notification before a write.
+// Validate checks that isRead follows the status (the IDs and enumerations
+// check themselves on every write; Required: accountId, type, category,
+// message, status, createdAt).
 func (n *Notification) Validate() error {
-	err := first(n.UserID.Validate("userId"), n.NotificationID.Validate("notificationId"), n.AccountID.Validate("accountId"),
-		table.CheckEnum("type", n.Type), table.CheckEnum("category", n.Category), required("message", n.Message), table.CheckEnum("status", n.Status),
-		requiredTime("createdAt", n.CreatedAt))
-	if err != nil {
-		return err
-	}
-	if n.Priority != "" {
-		if err := table.CheckEnum("priority", n.Priority); err != nil {
-			return err
-		}
-	}
 	if n.IsRead != (n.Status == NotificationRead) {
 		return table.Invalid("isRead", "must be true exactly when status is read")
 	}

@@ -29,7 +29,3 @@ type TeamMembership struct {
 	Extra table.Extra `dynamo:"-"`
 }
 
-// Validate checks the membership before a write.
-func (m *TeamMembership) Validate() error {
-	return first(m.TeamID.Validate("teamId"), m.UserID.Validate("userId"), required("role", m.Role))
-}

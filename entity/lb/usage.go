@@ -87,11 +87,6 @@ type UsageMetrics struct {
 	UpdatedAt time.Time `dynamo:"updatedAt,unixtime"`
 }
 
-// Validate checks the metrics before a write.
-func (m *UsageMetrics) Validate() error {
-	return first(m.AccountID.Validate("accountId"), m.MetricDate.Validate("metricDate"))
-}
-
 // PlanLimits are a billing plan's limits.
 type PlanLimits struct {
 	// APICallsPerMonth is the most API calls a month.
@@ -150,20 +145,14 @@ var currencyRE = regexp.MustCompile(`^[A-Z]{3}$`)
 // in keys).
 const MaxPrice = 999_999_999_999
 
-// Validate checks the plan before a write.
+// Validate checks the plan's price and currency (its ID and enumerations
+// check themselves on every write; Required: planName, planType).
 func (p *BillingPlan) Validate() error {
-	err := first(p.PlanID.Validate("planId"), required("planName", p.PlanName), table.CheckEnum("planType", p.PlanType))
-	if err != nil {
-		return err
-	}
 	if p.Price < 0 || p.Price > MaxPrice {
 		return table.Invalid("price", "%d is outside 0..%d cents", p.Price, int64(MaxPrice))
 	}
 	if !currencyRE.MatchString(p.Currency) {
 		return table.Invalid("currency", "%q is not an ISO 4217 code such as USD", p.Currency)
-	}
-	if p.Limits.SyncFrequency != "" {
-		return table.CheckEnum("limits.syncFrequency", p.Limits.SyncFrequency)
 	}
 	return nil
 }

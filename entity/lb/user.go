@@ -107,24 +107,15 @@ func CheckUsername(field, u string) error {
 	return nil
 }
 
-// Validate checks the user before a write.
+// Validate checks the rules of the user its fields' types do not hold
+// (its IDs and enumerations check themselves on every write; Required:
+// status).
 func (u *User) Validate() error {
-	err := first(u.UserID.Validate("userId"), CheckEmail("email", u.Email), table.CheckEnum("status", u.Status))
-	if err != nil {
+	if err := CheckEmail("email", u.Email); err != nil {
 		return err
 	}
 	if u.Username != "" {
 		if err := CheckUsername("username", u.Username); err != nil {
-			return err
-		}
-	}
-	if u.Role != "" {
-		if err := table.CheckEnum("role", u.Role); err != nil {
-			return err
-		}
-	}
-	if u.AccountID != "" {
-		if err := u.AccountID.Validate("accountId"); err != nil {
 			return err
 		}
 	}

@@ -104,6 +104,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			},
 			Timestamps: lb.Stamps,
 			Secrets:    []string{"mfaSecret"},
+			Required:   []string{"status"},
 		}),
 		accounts: table.NewEntity(t, table.Def[lb.Account]{
 			Type: TypeAccount,
@@ -117,6 +118,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI3: lb.AccountTreeIndex,
 			},
 			Timestamps: lb.Stamps,
+			Required:   []string{"accountName", "status"},
 		}),
 		memberships: table.NewEntity(t, table.Def[lb.Membership]{
 			Type: TypeMembership,
@@ -125,6 +127,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI1: lb.MembershipRoleIndex,
 			},
 			Timestamps: lb.JoinedStamp,
+			Required:   []string{"role", "status"},
 		}),
 		teams: table.NewEntity(t, table.Def[lb.Team]{
 			Type:  TypeTeam,
@@ -134,6 +137,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI1: lb.TeamAccountIndex,
 			},
 			Timestamps: lb.Stamps,
+			Required:   []string{"accountId", "teamName", "members.userId", "members.role"},
 		}),
 		sources: table.NewEntity(t, table.Def[lb.Source]{
 			Type:  TypeSource,
@@ -150,6 +154,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			Timestamps: lb.Stamps,
 			Touch:      func(s *lb.Source, _ time.Time, _ bool) { s.PlatformID = s.Platform },
 			Secrets:    []string{"credentials.encryptedData", "credentials.*"},
+			Required:   []string{"accountId", "sourceName", "status"},
 		}),
 		activities: table.NewEntity(t, table.Def[lb.Activity]{
 			Type: TypeActivity,
@@ -169,6 +174,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				a.Timestamp = lb.Seconds(a.CreatedAt)
 				a.Resource = a.ResourceType
 			},
+			Required: []string{"eventType", "resourceType", "action", "createdAt"},
 		}),
 		jobs: table.NewEntity(t, table.Def[lb.Job]{
 			Type:  TypeJob,
@@ -180,6 +186,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI3: lb.JobSourceIndex, // sparse: account-wide jobs have no source
 			},
 			Timestamps: lb.CreatedStamp,
+			Required:   []string{"accountId", "jobType", "status", "createdAt"},
 		}),
 		connections: table.NewEntity(t, table.Def[lb.Connection]{
 			Type:  TypeConnection,
@@ -193,11 +200,13 @@ func newEntities(t *table.Table, shards int) *entities {
 			},
 			Timestamps: lb.Stamps,
 			Secrets:    []string{"credentials.accessToken", "credentials.refreshToken", "credentials.apiKey", "credentials.*"},
+			Required:   []string{"accountId", "userId", "platform", "connectionType", "status"},
 		}),
 		states: table.NewEntity(t, table.Def[lb.OAuthState]{
-			Type: TypeOAuthState,
-			Keys: lb.OAuthStateKeys,
-			TTL:  table.TTL{From: "expiresAt"},
+			Type:     TypeOAuthState,
+			Keys:     lb.OAuthStateKeys,
+			TTL:      table.TTL{From: "expiresAt"},
+			Required: []string{"accountId", "userId", "platform", "redirectUri", "expiresAt"},
 		}),
 		oauthTokens: table.NewEntity(t, table.Def[lb.OAuthToken]{
 			Type: TypeOAuthToken,
@@ -207,6 +216,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			},
 			Timestamps: lb.Stamps,
 			Secrets:    []string{"tokens.accessToken", "tokens.refreshToken", "tokens.*"},
+			Required:   []string{"accountId", "platform", "tokens.accessToken"},
 		}),
 		refreshTokens: table.NewEntity(t, table.Def[lb.RefreshToken]{
 			Type: TypeRefreshToken,
@@ -216,12 +226,14 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI1: lb.RefreshTokenUserIndex,
 				table.GSI2: lb.RefreshTokenFamilyIndex,
 			},
-			TTL:     table.TTL{From: "expiresAt"},
-			Version: func(r *lb.RefreshToken) *int64 { return &r.Version },
+			TTL:      table.TTL{From: "expiresAt"},
+			Version:  func(r *lb.RefreshToken) *int64 { return &r.Version },
+			Required: []string{"userId", "tokenFamily", "issuedAt", "expiresAt"},
 		}),
 		families: table.NewEntity(t, table.Def[lb.TokenFamily]{
-			Type: TypeTokenFamily,
-			Keys: lb.TokenFamilyKeys,
+			Type:     TypeTokenFamily,
+			Keys:     lb.TokenFamilyKeys,
+			Required: []string{"userId", "createdAt"},
 		}),
 		tags: table.NewEntity(t, table.Def[lb.Tag]{
 			Type:  TypeTag,
@@ -232,6 +244,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI1: lb.TagIDIndex,
 			},
 			Timestamps: lb.Stamps,
+			Required:   []string{"tagId", "resourceType"},
 		}),
 		notifications: table.NewEntity(t, table.Def[lb.Notification]{
 			Type: TypeNotification,
@@ -246,6 +259,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			Touch: func(n *lb.Notification, _ time.Time, _ bool) {
 				n.ExpiresAt = lb.Seconds(n.CreatedAt.Add(lb.NotificationRetention))
 			},
+			Required: []string{"accountId", "type", "category", "message", "status", "createdAt"},
 		}),
 		schedules: table.NewEntity(t, table.Def[lb.SyncSchedule]{
 			Type: TypeSyncSchedule,
@@ -258,6 +272,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			Touch: func(s *lb.SyncSchedule, _ time.Time, _ bool) {
 				s.NextRunAt, s.LastRunAt = lb.Seconds(s.NextRunAt), secondsOrZero(s.LastRunAt)
 			},
+			Required: []string{"scheduleType", "nextRunAt"},
 		}),
 		runs: table.NewEntity(t, table.Def[lb.SyncRun]{
 			Type: TypeSyncRun,
@@ -265,6 +280,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			IndexKeys: map[table.Index]table.Template{
 				table.GSI1: lb.RunStatusIndex.WithShards(shards),
 			},
+			Required: []string{"status", "startedAt"},
 		}),
 		apiKeys: table.NewEntity(t, table.Def[lb.APIKey]{
 			Type:  TypeAPIKey,
@@ -275,6 +291,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI2: lb.APIKeyAccountIndex,
 				table.GSI3: lb.APIKeyUserIndex,
 			},
+			Required: []string{"accountId", "userId", "name", "status", "createdAt", "permissions"},
 		}),
 		webhooks: table.NewEntity(t, table.Def[lb.Webhook]{
 			Type:  TypeWebhook,
@@ -286,6 +303,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			},
 			Timestamps: lb.SecondStamps,
 			Secrets:    []string{"secret"},
+			Required:   []string{"accountId", "secret", "events"},
 		}),
 		usage: table.NewEntity(t, table.Def[lb.UsageMetrics]{
 			Type: TypeUsageMetrics,
@@ -303,6 +321,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI1: lb.PlanActiveIndex,
 			},
 			Timestamps: lb.SecondStamps,
+			Required:   []string{"planName", "planType"},
 		}),
 		groups: table.NewEntity(t, table.Def[lb.SourceGroup]{
 			Type: TypeSourceGroup,
@@ -311,6 +330,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI1: lb.SourceGroupAccountIndex, // LB-69
 			},
 			Timestamps: lb.Stamps,
+			Required:   []string{"accountId", "name"},
 		}),
 		teamMembers: table.NewEntity(t, table.Def[lb.TeamMembership]{
 			Type: TypeTeamMember,
@@ -320,6 +340,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI1: lb.TeamMemberUserIndex, // LB-72
 			},
 			Timestamps: lb.JoinedStamps,
+			Required:   []string{"role"},
 		}),
 		labels: table.NewEntity(t, table.Def[lb.Label]{
 			Type: TypeLabel,
@@ -328,6 +349,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI1: lb.LabelAccountIndex, // LB-73
 			},
 			Timestamps: lb.Stamps,
+			Required:   []string{"accountId", "name"},
 		}),
 		entityTags: table.NewEntity(t, table.Def[lb.EntityTag]{
 			Type: TypeEntityTag,
@@ -337,12 +359,14 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI1: lb.EntityTagLabelIndex, // LB-75
 			},
 			Timestamps: lb.CreatedStamp,
+			Required:   []string{"entityTagId", "accountId"},
 		}),
 		mfaCodes: table.NewEntity(t, table.Def[lb.MFACode]{
-			Type:    TypeMFACode,
-			Keys:    lb.MFACodeKeys, // LB-76
-			TTL:     table.TTL{From: "expiresAt"},
-			Secrets: []string{"code"},
+			Type:     TypeMFACode,
+			Keys:     lb.MFACodeKeys, // LB-76
+			TTL:      table.TTL{From: "expiresAt"},
+			Secrets:  []string{"code"},
+			Required: []string{"code", "createdAt", "expiresAt"},
 		}),
 		inbox: table.NewEntity(t, table.Def[lb.InboxNotification]{
 			Type: TypeInbox,
@@ -355,6 +379,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			},
 			TTL:        table.TTL{From: "expiresAt"},
 			Timestamps: lb.Stamps,
+			Required:   []string{"accountId", "userId", "type", "title", "message", "status"},
 		}),
 		platforms: table.NewEntity(t, table.Def[lb.CatalogPlatform]{
 			Type: TypeCatalogPlatform,
@@ -363,6 +388,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI1: lb.CatalogPlatformIndex, // LB-77: tens of items
 			},
 			Timestamps: lb.Stamps,
+			Required:   []string{"name"},
 		}),
 		platformSrcs: table.NewEntity(t, table.Def[lb.CatalogSource]{
 			Type: TypeCatalogSource,
@@ -371,6 +397,7 @@ func newEntities(t *table.Table, shards int) *entities {
 				table.GSI1: lb.CatalogSourcePlatformIndex, // LB-78
 			},
 			Timestamps: lb.Stamps,
+			Required:   []string{"platformId", "name"},
 		}),
 	}
 }
