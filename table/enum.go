@@ -54,10 +54,10 @@ func unknownValue[E any](field, got string, allowed []E) error {
 //
 // and writes nothing else for it: the engine knows the values of every
 // field of type Role. A value outside the set is refused where a value is
-// written or asked for: a patch that sets such a field, a key field of a
-// declared read ([PatternDef.Check]), and the entity's Validate, which
-// checks with `table.CheckEnum("role", u.Role)` ([CheckEnum] with no
-// values). It is kept on read: the type is a string, so an item another
+// written or asked for: a write that sets such a field (the item's field
+// checks, [Def.Required]), a patch, a key field of a declared read
+// ([PatternDef.Check]), and `table.CheckEnum("role", u.Role)` ([CheckEnum]
+// with no values). It is kept on read: the type is a string, so an item another
 // writer stored with a newer value reads back with that value, and a
 // write-back keeps it unless the caller changes it. An Enum is immutable
 // and safe for concurrent use.

@@ -32,8 +32,8 @@ type (
 )
 
 var (
-	crewRoles = table.NewEnum("role", crewRole("captain"), crewRole("mate"))
-	crewMoods = table.NewEnum("mood", crewMood("calm"), crewMood("stormy"))
+	_ = table.NewEnum("role", crewRole("captain"), crewRole("mate"))
+	_ = table.NewEnum("mood", crewMood("calm"), crewMood("stormy"))
 )
 
 type crewPrefs struct {
