@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/singletable/singletable/entity/fh"
+	"github.com/singletable/singletable/internal/group"
 	"github.com/singletable/singletable/table"
 )
 
@@ -248,9 +249,9 @@ type Store struct {
 	main, events        *table.Table
 	ingest, ingestBatch table.Op
 	opts                Options
-	owners              sync.Map // fh.SourceID -> ownerInfo, for Ingest
-	groups              sync.Map // fh.SourceID -> *ingestGroup, for Ingest's group commit
-	gates               sync.Map // fh.UserID -> *usageGate, the plan limit (planlimit.go)
+	owners              sync.Map                                        // fh.SourceID -> ownerInfo, for Ingest
+	grouper             *group.Grouper[fh.SourceID, fh.Event, fh.Event] // Ingest's group commit (group.go)
+	gates               sync.Map                                        // fh.UserID -> *usageGate, the plan limit (planlimit.go)
 	user                *table.Entity[fh.User]
 	source              *table.Entity[fh.Source]
 	conn                *table.Entity[fh.Connection]
@@ -325,6 +326,7 @@ func New(main, events *table.Table, opts ...func(*Options)) *Store {
 	s.Events = newEvents(s)
 	s.Attempts = newAttempts(s)
 	s.ingest = table.NewOp(main, "FH-12", "ferryhook.Store.Ingest")
+	s.grouper = s.newGrouper()
 	s.ingestBatch = table.NewOp(main, "FH-12", "ferryhook.Store.IngestBatch")
 	return s
 }
