@@ -35,7 +35,7 @@ func NewEntity[T any](t *Table, def Def[T]) *Entity[T] {
 		panic("table.NewEntity: Def.Type is required")
 	}
 	def.Validate = decl.ItemValidator(def.Validate)
-	e := &Entity[T]{t: t, def: def, decl: declare(t, &def), readIdx: readStateField(reflect.TypeFor[T]()),
+	e := &Entity[T]{t: t, def: def, decl: declare(t, &def), readIdx: codec.UnstoredField(reflect.TypeFor[T](), readStateType, "table.ReadState"),
 		stamps: codec.BindStamps(def.Type, reflect.TypeFor[T](), codec.Timestamps(def.Timestamps))}
 	codec.ExtraIndex(reflect.TypeFor[T]()) // a misdeclared Extra field panics here
 	t.entMu.Lock()
