@@ -35,7 +35,9 @@ func TestSurveyAndDetect(t *testing.T) {
 		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}}}); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(stray)}) })
+	t.Cleanup(func() {
+		client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(stray)})
+	})
 	other, err := migrate.ReadManifest(strings.NewReader(`{"name": "other", "tables": [
 	  {"table": "authors", "pk": "author_id", "entity": "Author"}, {"table": "orders", "pk": "id", "entity": "Order"}]}`))
 	if err != nil {
