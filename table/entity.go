@@ -36,7 +36,7 @@ func NewEntity[T any](t *Table, def Def[T]) *Entity[T] {
 	}
 	d := declare(t, &def)
 	def.Validate = decl.ItemCheck(d.FieldChecks, decl.ItemValidator(def.Validate)) // what every write checks
-	e := &Entity[T]{t: t, def: def, decl: d, readIdx: readStateField(reflect.TypeFor[T]()),
+	e := &Entity[T]{t: t, def: def, decl: d, readIdx: codec.UnstoredField(reflect.TypeFor[T](), readStateType, "table.ReadState"),
 		stamps: codec.BindStamps(def.Type, reflect.TypeFor[T](), codec.Timestamps(def.Timestamps))}
 	codec.ExtraIndex(reflect.TypeFor[T]()) // a misdeclared Extra field panics here
 	t.entMu.Lock()

@@ -37,11 +37,19 @@ func (e *Entity[T]) Key(fields T) Key {
 //
 //	k, err := notes.CheckedKey(Note{ID: id}) // a bad or empty id: *ValidationError, no request
 //
-// Use Key for the fields of an item read back, which must stay tolerant
-// of forms other writers stored. Errors: the first *[ValidationError]
-// (a field's own, naming the attribute), before any request; the key
-// returned with it is refused by every method.
-func (e *Entity[T]) CheckedKey(fields T) (Key, error) {
+// checks are the caller's rules beyond the fields' own (a plain string's
+// length, a field named otherwise in its API): the first non-nil one is
+// returned as it is, before the fields' checks. Use Key for the fields of
+// an item read back, which must stay tolerant of forms other writers
+// stored. Errors: the first *[ValidationError] (a field's own, naming the
+// attribute), before any request; the key returned with it is refused by
+// every method.
+func (e *Entity[T]) CheckedKey(fields T, checks ...error) (Key, error) {
+	for _, err := range checks {
+		if err != nil {
+			return keytmpl.BadKey(err), err
+		}
+	}
 	if err := decl.RunSelfChecks(reflect.ValueOf(&fields).Elem(), e.decl.KeyChecks); err != nil {
 		err = opErr("key", e.def.Type, Key{}, err)
 		return keytmpl.BadKey(err), err

@@ -3,7 +3,6 @@ package table
 import (
 	"maps"
 	"reflect"
-	"strings"
 )
 
 // ReadState is what a read saw of an item: the stored image, every
@@ -45,28 +44,6 @@ func (ReadState) Equal(ReadState) bool { return true }
 func (s ReadState) IsZero() bool { return s.r == nil }
 
 var readStateType = reflect.TypeFor[ReadState]()
-
-// readStateField returns the index of T's ReadState field (nil if it has
-// none). It panics when the field would be encoded as an attribute.
-func readStateField(t reflect.Type) []int {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t.Kind() != reflect.Struct {
-		return nil
-	}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if f.Type != readStateType {
-			continue
-		}
-		if name, _, _ := strings.Cut(f.Tag.Get("dynamo"), ","); name != "-" || !f.IsExported() {
-			panic("table.NewEntity: " + t.String() + "." + f.Name + ": a table.ReadState field must be exported and tagged `dynamo:\"-\"`")
-		}
-		return f.Index
-	}
-	return nil
-}
 
 // setRead records raw as what item was read as (nothing if T has no
 // ReadState field). raw is copied: the caller's map may change later.

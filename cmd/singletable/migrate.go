@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/schollz/progressbar/v3"
 
+	"github.com/singletable/singletable/migrate"
 	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 )
@@ -67,14 +68,17 @@ func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *stack == "" {
 		return fmt.Errorf("%w: -stack is required", errUsage)
 	}
-	var m *listbackup.Manifest
+	var m *migrate.Manifest
 	if *manifest != "" {
 		f, err := os.Open(*manifest)
 		if err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
-		m, err = listbackup.ReadManifest(f)
+		m, err = migrate.ReadManifest(f)
 		f.Close()
+		if err == nil { // its entity names must be ListBackup's
+			err = listbackup.New(table.New(client, a.schemas(c.tableName, c.profile)[0])).MigrationTargets().Check(m)
+		}
 		if err != nil {
 			return fmt.Errorf("%w: %s: %v", errUsage, *manifest, err)
 		}
@@ -85,7 +89,7 @@ func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if m == nil {
 		var found []string
-		m, found, err = listbackup.DetectLayout(ctx, client, *stack)
+		m, found, err = migrate.Detect(ctx, client, *stack, listbackup.Layouts()...)
 		if err != nil {
 			return err
 		}
@@ -97,7 +101,7 @@ func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		fmt.Fprintf(stdout, "layout %s: %d of its %d tables found under %s- (%s)\n", m.Name, n, len(m.Tables), *stack, m.Description)
 	}
-	sv, err := listbackup.SurveyDeployment(ctx, client, *stack, m)
+	sv, err := migrate.Survey(ctx, client, *stack, m)
 	if err != nil {
 		return err
 	}
@@ -122,7 +126,7 @@ func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 	s := listbackup.New(tb)
-	o := listbackup.MigrateOptions{Stack: *stack, Manifest: m, DryRun: *dry, Resume: *resume, Segments: *segments, MaxCapacity: *maxCap}
+	o := migrate.Options{Stack: *stack, Manifest: m, DryRun: *dry, Resume: *resume, Segments: *segments, MaxCapacity: *maxCap}
 	bars := newBars(ctx, client, stderr, *quiet)
 	o.Progress = bars.progress
 	start := time.Now()
@@ -137,17 +141,17 @@ func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	for _, r := range res {
 		switch {
 		case r.Missing:
-			fmt.Fprintf(stdout, "missing %s: the deployment has no such table, nothing to migrate\n", r.Legacy)
+			fmt.Fprintf(stdout, "missing %s: the deployment has no such table, nothing to migrate\n", r.Name)
 			continue
 		case r.Unexpected > 0:
-			fmt.Fprintf(stdout, "NOT migrated %s: %d+ items, but %s\n", r.Legacy, r.Unexpected, r.Skip)
+			fmt.Fprintf(stdout, "NOT migrated %s: %d+ items, but %s\n", r.Name, r.Unexpected, r.Skip)
 			continue
 		case r.Skip != "":
-			fmt.Fprintf(stdout, "skipped %s: %s\n", r.Legacy, r.Skip)
+			fmt.Fprintf(stdout, "skipped %s: %s\n", r.Name, r.Skip)
 			continue
 		}
 		items += r.Report.Seen
-		fmt.Fprintf(stdout, "%s %s -> %s: %v\n", mode, r.Legacy, r.Entity, r.Report)
+		fmt.Fprintf(stdout, "%s %s -> %s: %v\n", mode, r.Name, r.Entity, r.Report)
 		if r.Report.Skipped > 0 {
 			fmt.Fprintf(stdout, "  %d past their TTL, not migrated: %s\n", r.Report.Skipped, strings.Join(r.Expired[:min(5, len(r.Expired))], "; "))
 		}
@@ -193,7 +197,7 @@ func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if v.Missing || v.Skip != "" {
 			continue
 		}
-		fmt.Fprintf(stdout, "verified %s: %d of %d found (%d past their TTL, not copied), %d differing\n", v.Legacy, v.Found, v.Scanned, v.Expired, len(v.Differences))
+		fmt.Fprintf(stdout, "verified %s: %d of %d found (%d past their TTL, not copied), %d differing\n", v.Name, v.Found, v.Scanned, v.Expired, len(v.Differences))
 		for _, m := range v.Absent {
 			fmt.Fprintf(stdout, "  absent %s\n", m)
 		}
@@ -201,7 +205,7 @@ func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			fmt.Fprintf(stdout, "  differs %s\n", d)
 		}
 		if !v.OK() {
-			bad = append(bad, fmt.Errorf("%s: %d absent, %d differing", v.Legacy, len(v.Absent), len(v.Differences)))
+			bad = append(bad, fmt.Errorf("%s: %d absent, %d differing", v.Name, len(v.Absent), len(v.Differences)))
 		}
 	}
 	if err != nil {
@@ -211,7 +215,7 @@ func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 }
 
 // printPlan prints what a migration would do with each legacy table.
-func printPlan(w io.Writer, sv listbackup.Survey) {
+func printPlan(w io.Writer, sv migrate.Deployment) {
 	for _, t := range sv.Tables {
 		count := "missing"
 		if t.Present {
@@ -331,12 +335,12 @@ func itemsBar(ctx context.Context, client *dynamodb.Client, name string, w io.Wr
 // cmdCreateLegacy creates the tables of the legacy layout named name (a
 // shipped one, or own's, the -manifest file's) under stack-, refusing when
 // the endpoint has any of them already: a rehearsal starts from nothing.
-func cmdCreateLegacy(ctx context.Context, stdout io.Writer, client *dynamodb.Client, stack, name string, own *listbackup.Manifest) error {
+func cmdCreateLegacy(ctx context.Context, stdout io.Writer, client *dynamodb.Client, stack, name string, own *migrate.Manifest) error {
 	layouts := listbackup.Layouts()
 	if own != nil {
-		layouts = append([]*listbackup.Manifest{own}, layouts...)
+		layouts = append([]*migrate.Manifest{own}, layouts...)
 	}
-	var m *listbackup.Manifest
+	var m *migrate.Manifest
 	var names []string
 	for _, l := range layouts {
 		names = append(names, l.Name)
@@ -347,8 +351,8 @@ func cmdCreateLegacy(ctx context.Context, stdout io.Writer, client *dynamodb.Cli
 	if m == nil {
 		return fmt.Errorf("%w: -create-legacy %q: want one of %s", errUsage, name, strings.Join(names, ", "))
 	}
-	_, found, err := listbackup.DetectLayout(ctx, client, stack)
-	if err != nil && !errors.Is(err, listbackup.ErrNoLayout) {
+	_, found, err := migrate.Detect(ctx, client, stack, listbackup.Layouts()...)
+	if err != nil && !errors.Is(err, migrate.ErrNoLayout) {
 		return err
 	}
 	var exist []string
@@ -360,7 +364,7 @@ func cmdCreateLegacy(ctx context.Context, stdout io.Writer, client *dynamodb.Cli
 	if len(exist) > 0 {
 		return fmt.Errorf("%w: -create-legacy: %s already exist: a rehearsal starts from an endpoint without them", errUsage, strings.Join(exist, ", "))
 	}
-	if err := listbackup.CreateLegacyLayout(ctx, client, stack, m); err != nil {
+	if err := migrate.CreateLayout(ctx, client, stack, m); err != nil {
 		return err
 	}
 	for _, lt := range m.Tables {

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/singletable/singletable/internal/legacytest"
+	"github.com/singletable/singletable/migrate"
 	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table/tabletest"
 )
@@ -26,11 +27,11 @@ func TestMigrateCommand(t *testing.T) {
 	defer cancel()
 	client := tabletest.Client(t)
 	stack := fmt.Sprintf("cmdmig%d", time.Now().UnixNano()%1_000_000)
-	if err := listbackup.CreateLegacyTables(c, client, stack); err != nil {
+	if err := migrate.CreateLayout(c, client, stack, listbackup.DocumentsLayout()); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		for _, lt := range listbackup.LegacyTables() {
+		for _, lt := range listbackup.DocumentsLayout().Tables {
 			client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(stack + "-" + lt.Suffix)})
 		}
 	})
@@ -179,7 +180,7 @@ func TestMigrateCommandCreateLegacy(t *testing.T) {
 	code, docs := fmt.Sprintf("listbackup-cl%d", id), fmt.Sprintf("lbdocs%d", id)
 	main := tabletest.TableName("lbrehearse", t.Name())
 	t.Cleanup(func() {
-		for _, m := range []*listbackup.Manifest{listbackup.CodeLayout(), listbackup.DocumentsLayout()} {
+		for _, m := range []*migrate.Manifest{listbackup.CodeLayout(), listbackup.DocumentsLayout()} {
 			for _, lt := range m.Tables {
 				for _, stack := range []string{code, docs} {
 					client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(stack + "-" + lt.Suffix)})
@@ -200,7 +201,7 @@ func TestMigrateCommandCreateLegacy(t *testing.T) {
 		if want := fmt.Sprintf("created the %d tables of layout %s under %s-", tc.tables, tc.layout, tc.stack); !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
 		}
-		m, found, err := listbackup.DetectLayout(c, client, tc.stack)
+		m, found, err := migrate.Detect(c, client, tc.stack, listbackup.Layouts()...)
 		if err != nil || m.Name != tc.layout || len(found) != tc.tables {
 			t.Errorf("%s: detected %v with %d tables, %v", tc.stack, m, len(found), err)
 		}

@@ -72,3 +72,28 @@ func KeepExtra[T any](orig, cur *T) {
 		f.Set(reflect.ValueOf(maps.Clone(o.Interface().(Extra))))
 	}
 }
+
+// UnstoredField returns the index of t's field of type ft (t, or what it
+// points to; nil if it has none), a field the engine fills and never
+// stores (a [table.ReadState], named what). It panics when that field
+// would be encoded as an attribute: unexported, or not tagged
+// `dynamo:"-"`.
+func UnstoredField(t, ft reflect.Type, what string) []int {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Type != ft {
+			continue
+		}
+		if name, _, _ := strings.Cut(f.Tag.Get("dynamo"), ","); name != "-" || !f.IsExported() {
+			panic("table.NewEntity: " + t.String() + "." + f.Name + ": a " + what + " field must be exported and tagged `dynamo:\"-\"`")
+		}
+		return f.Index
+	}
+	return nil
+}

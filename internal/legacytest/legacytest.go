@@ -1,6 +1,6 @@
-// Package legacytest rehearses a ListBackup migration in tests: it
+// Package legacytest rehearses a migration (package migrate) in tests: it
 // creates a stack of legacy tables on DynamoDB Local and fills them, the
-// prologue the migration tests of query/listbackup and cmd/singletable
+// prologue the migration tests of migrate, query/listbackup and cmd/singletable
 // share.
 package legacytest
 
@@ -14,16 +14,16 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/singletable/singletable/query/listbackup"
+	"github.com/singletable/singletable/migrate"
 )
 
 // Stack creates the tables of layout m under a fresh stack name made of
 // prefix, and returns the name; the tables, and those of the suffixes in
 // also (tables the test adds), are deleted when tb ends.
-func Stack(ctx context.Context, tb testing.TB, client *dynamodb.Client, prefix string, m *listbackup.Manifest, also ...string) string {
+func Stack(ctx context.Context, tb testing.TB, client *dynamodb.Client, prefix string, m *migrate.Manifest, also ...string) string {
 	tb.Helper()
 	stack := fmt.Sprintf("%s%d", prefix, time.Now().UnixNano()%1_000_000)
-	if err := listbackup.CreateLegacyLayout(ctx, client, stack, m); err != nil {
+	if err := migrate.CreateLayout(ctx, client, stack, m); err != nil {
 		tb.Fatal(err)
 	}
 	for _, lt := range m.Tables {

@@ -147,8 +147,8 @@ func (e *Events) locatedKey(id fh.EventID) (table.Key, bool) {
 	if !ok {
 		return table.Key{}, false
 	}
-	k, err := key(e.s.event, fh.Event{SourceID: src, ReceivedAt: at, EventID: id})
-	if err != nil {
+	k := e.s.event.Key(fh.Event{SourceID: src, ReceivedAt: at, EventID: id})
+	if k.Err() != nil {
 		return table.Key{}, false
 	}
 	if bucket > 0 {
@@ -237,8 +237,8 @@ func (e *Events) UpdateStatus(ctx context.Context, id fh.EventID, status fh.Even
 		if err != nil {
 			return fh.Event{}, err
 		}
-		k, err := key(e.s.event, ev)
-		if err != nil {
+		k := e.s.event.Key(ev)
+		if err := k.Err(); err != nil {
 			return fh.Event{}, fmt.Errorf("update event status: %w", err)
 		}
 		out, err := e.s.event.Patch(ctx, k, p)

@@ -59,5 +59,6 @@ func APIKeyKey(user fh.UserID, id fh.APIKeyID) (table.Key, error) {
 }
 
 func EventKey(source fh.SourceID, at fh.UnixMillis, id fh.EventID) (table.Key, error) {
-	return key(keyStore.event, fh.Event{SourceID: source, ReceivedAt: at, EventID: id})
+	k := keyStore.event.Key(fh.Event{SourceID: source, ReceivedAt: at, EventID: id})
+	return k, k.Err()
 }

@@ -3,10 +3,9 @@ package ferryhook
 import (
 	"context"
 	"errors"
-	"runtime"
-	"sync"
 
 	"github.com/singletable/singletable/entity/fh"
+	"github.com/singletable/singletable/internal/group"
 	"github.com/singletable/singletable/table"
 )
 
@@ -33,11 +32,8 @@ import (
 // transaction is all or nothing, so every event of a group is stored and
 // counted, or none (a paused, deleted or re-planned source refuses all of
 // them, and each caller gets the error); a lost response is resent by the
-// SDK with the transaction's idempotency token and applies once. A caller
-// whose context ends while its group is in flight gets the context's
-// error, and its event may be stored and counted (as with a lost
-// response whose retries ran out); one whose context ended before its
-// group was sent is left out of it.
+// SDK with the transaction's idempotency token and applies once. The
+// callers' contexts count as package internal/group states.
 
 // DefaultGroupCommit is the scaled profile's largest group: 48 events and
 // their two counter deltas (a transaction takes 100 actions).
@@ -51,116 +47,18 @@ const groupBytes = 3_500_000
 // body and headers, and 512 bytes for the rest of the item.
 func groupSize(ev fh.Event) int { return len(ev.Body) + len(ev.Headers) + 512 }
 
-// ingestGroup is one source's ingests waiting for a transaction.
-type ingestGroup struct {
-	mu      sync.Mutex
-	waiting []*pendingIngest
-	running bool // a committer is sending this source's groups
-}
-
-// pendingIngest is one ingest waiting in its source's group.
-type pendingIngest struct {
-	ctx  context.Context
-	recv fh.Event // as received
-	ev   fh.Event // as stored
-	err  error
-	done chan struct{}
-}
-
-// ingestGrouped ingests recv through its source's group commit.
-func (s *Store) ingestGrouped(ctx context.Context, source fh.SourceID, recv fh.Event) (fh.Event, error) {
-	v, _ := s.groups.LoadOrStore(source, &ingestGroup{})
-	g := v.(*ingestGroup)
-	p := &pendingIngest{ctx: ctx, recv: recv, done: make(chan struct{})}
-	g.mu.Lock()
-	g.waiting = append(g.waiting, p)
-	start := !g.running
-	g.running = true
-	g.mu.Unlock()
-	if start {
-		go s.commitGroups(source, g)
+// newGrouper returns the store's group commit of ingests (package
+// internal/group: the contract above), one source a key.
+func (s *Store) newGrouper() *group.Grouper[fh.SourceID, fh.Event, fh.Event] {
+	return &group.Grouper[fh.SourceID, fh.Event, fh.Event]{
+		Max:      min(max(s.opts.GroupCommit, 1), table.MaxTxItems-2),
+		MaxBytes: groupBytes,
+		Size:     groupSize,
+		Commit:   s.ingestEvents,
+		// Near the plan's limit: one at a time, so that those that fit
+		// are taken.
+		Split: func(err error) bool { return errors.Is(err, ErrPlanLimit) },
 	}
-	select {
-	case <-p.done:
-		return p.ev, p.err
-	case <-ctx.Done():
-		return fh.Event{}, ctx.Err()
-	}
-}
-
-// commitGroups sends g's waiting ingests, a group per transaction, until
-// none is left. Each group's requests go out under the context of its
-// first caller, without its cancellation: they belong to that call (its
-// span, its values), never to the caller that started the committer,
-// whose call may have ended long before.
-func (s *Store) commitGroups(source fh.SourceID, g *ingestGroup) {
-	limit := s.groupLimit()
-	for {
-		// Let the ingests already on their way (a burst's other callers)
-		// join the queue before it is taken: no wait, a yield.
-		runtime.Gosched()
-		g.mu.Lock()
-		var group []*pendingIngest
-		bytes := 0
-		for len(g.waiting) > 0 && len(group) < limit {
-			p := g.waiting[0]
-			n := groupSize(p.recv)
-			if len(group) > 0 && bytes+n > groupBytes {
-				break
-			}
-			g.waiting, bytes = g.waiting[1:], bytes+n
-			if p.ctx.Err() != nil { // its caller left before it was sent
-				p.err = p.ctx.Err()
-				close(p.done)
-				continue
-			}
-			group = append(group, p)
-		}
-		if len(group) == 0 {
-			if len(g.waiting) == 0 {
-				g.running = false
-				g.mu.Unlock()
-				return
-			}
-			g.mu.Unlock()
-			continue
-		}
-		g.mu.Unlock()
-		recv := make([]fh.Event, len(group))
-		for i, p := range group {
-			recv[i] = p.recv
-		}
-		evs, err := s.ingestEvents(context.WithoutCancel(group[0].ctx), source, recv)
-		if errors.Is(err, ErrPlanLimit) && len(group) > 1 {
-			// Near the limit: one at a time, so that those that fit are
-			// taken.
-			for _, p := range group {
-				evs, err := s.ingestEvents(context.WithoutCancel(p.ctx), source, []fh.Event{p.recv})
-				if err == nil {
-					p.ev = evs[0]
-				}
-				p.err = err
-				close(p.done)
-			}
-			continue
-		}
-		for i, p := range group {
-			if err == nil {
-				p.ev = evs[i]
-			}
-			p.err = err
-			close(p.done)
-		}
-	}
-}
-
-// groupLimit is the most events one transaction takes.
-func (s *Store) groupLimit() int {
-	n := s.opts.GroupCommit
-	if n <= 1 {
-		n = 1
-	}
-	return min(n, table.MaxTxItems-2)
 }
 
 // IngestBatch receives webhooks that arrived together for one source
@@ -193,26 +91,6 @@ func (s *Store) IngestBatch(ctx context.Context, source fh.SourceID, reqs []Inge
 			}
 			return out, nil
 		}
-		limit := s.groupLimit()
-		for len(recv) > 0 {
-			n, bytes := 0, 0
-			for n < len(recv) && n < limit {
-				b := groupSize(recv[n])
-				if n > 0 && bytes+b > groupBytes {
-					break
-				}
-				n, bytes = n+1, bytes+b
-			}
-			evs, err := s.ingestEvents(ctx, source, recv[:n])
-			if errors.Is(err, ErrPlanLimit) && n > 1 {
-				limit = 1 // near the limit: one at a time, so that those that fit are taken
-				continue
-			}
-			if err != nil {
-				return out, err
-			}
-			out, recv = append(out, evs...), recv[n:]
-		}
-		return out, nil
+		return s.grouper.All(ctx, source, recv)
 	})
 }

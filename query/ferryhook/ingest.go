@@ -84,7 +84,7 @@ func (s *Store) Ingest(ctx context.Context, source fh.SourceID, req IngestReques
 		case s.opts.StreamCounts:
 			return s.ingestAlone(ctx, source, ev)
 		case s.opts.GroupCommit > 1:
-			return s.ingestGrouped(ctx, source, ev)
+			return s.grouper.Do(ctx, source, ev)
 		}
 		evs, err := s.ingestEvents(ctx, source, []fh.Event{ev})
 		if err != nil {

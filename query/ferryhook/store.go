@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/singletable/singletable/entity/fh"
+	"github.com/singletable/singletable/internal/group"
 	"github.com/singletable/singletable/table"
 )
 
@@ -248,9 +249,9 @@ type Store struct {
 	main, events        *table.Table
 	ingest, ingestBatch table.Op
 	opts                Options
-	owners              sync.Map // fh.SourceID -> ownerInfo, for Ingest
-	groups              sync.Map // fh.SourceID -> *ingestGroup, for Ingest's group commit
-	gates               sync.Map // fh.UserID -> *usageGate, the plan limit (planlimit.go)
+	owners              sync.Map                                        // fh.SourceID -> ownerInfo, for Ingest
+	grouper             *group.Grouper[fh.SourceID, fh.Event, fh.Event] // Ingest's group commit (group.go)
+	gates               sync.Map                                        // fh.UserID -> *usageGate, the plan limit (planlimit.go)
 	user                *table.Entity[fh.User]
 	source              *table.Entity[fh.Source]
 	conn                *table.Entity[fh.Connection]
@@ -326,6 +327,7 @@ func New(main, events *table.Table, opts ...func(*Options)) *Store {
 	s.Events = newEvents(s)
 	s.Attempts = newAttempts(s)
 	s.ingest = table.NewOp(main, "FH-12", "ferryhook.Store.Ingest")
+	s.grouper = s.newGrouper()
 	s.ingestBatch = table.NewOp(main, "FH-12", "ferryhook.Store.IngestBatch")
 	return s
 }
@@ -334,43 +336,18 @@ func New(main, events *table.Table, opts ...func(*Options)) *Store {
 // lastEventAt and lastUsedAt move with the TTL checks in tests.
 func (s *Store) now() time.Time { return s.main.Now() }
 
-// checkIDs checks ids in order before any request (the application's
-// own forms, beside the templates' segment checks): the first bad one's
-// *table.ValidationError.
-func checkIDs(ids ...interface{ Validate() error }) error {
-	for _, id := range ids {
-		if err := id.Validate(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// key returns the key of e's item whose key fields fields sets
-// ([table.Entity.Key]), after checkIDs(ids...): a key of an item read
-// back (no ids), or one whose checks are not only its key fields' own
-// (connKey also checks the owner). A key of IDs a caller gave, checked
-// by their own Validate, is e.CheckedKey's.
-func key[T any](e *table.Entity[T], fields T, ids ...interface{ Validate() error }) (table.Key, error) {
-	if err := checkIDs(ids...); err != nil {
-		return table.Key{}, err
-	}
-	k := e.Key(fields)
-	return k, k.Err()
-}
-
 // connKey is the key of user's connection id under source: the owner's
 // ID is checked first, though the key does not hold it.
 func (s *Store) connKey(user fh.UserID, source fh.SourceID, id fh.ConnectionID) (table.Key, error) {
-	return key(s.conn, fh.Connection{SourceID: source, ConnectionID: id}, user, source, id)
+	return s.conn.CheckedKey(fh.Connection{SourceID: source, ConnectionID: id}, user.Validate(), source.Validate(), id.Validate())
 }
 
 // ownerKeys returns the keys of source's item and of its owner's.
 func (s *Store) ownerKeys(o ownerInfo, source fh.SourceID) (sk, uk table.Key, err error) {
-	if sk, err = key(s.source, fh.Source{UserID: o.user, SourceID: source}); err != nil {
-		return sk, uk, err
+	sk, uk = s.source.Key(fh.Source{UserID: o.user, SourceID: source}), s.user.Key(fh.User{UserID: o.user})
+	if err = sk.Err(); err == nil {
+		err = uk.Err()
 	}
-	uk, err = key(s.user, fh.User{UserID: o.user})
 	return sk, uk, err
 }
 

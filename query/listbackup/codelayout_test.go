@@ -16,6 +16,7 @@ import (
 
 	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/internal/legacytest"
+	"github.com/singletable/singletable/migrate"
 	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
@@ -253,11 +254,11 @@ func TestMigrateCodeLayout_LB69_LB83(t *testing.T) {
 	}
 
 	// The layout is recognised by its tables.
-	got, _, err := listbackup.DetectLayout(c, client, stack)
+	got, _, err := migrate.Detect(c, client, stack, listbackup.Layouts()...)
 	if err != nil || got.Name != "listbackup-code" {
 		t.Fatalf("DetectLayout: %v, %v", got, err)
 	}
-	sv, err := listbackup.SurveyDeployment(c, client, stack, m)
+	sv, err := migrate.Survey(c, client, stack, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +268,7 @@ func TestMigrateCodeLayout_LB69_LB83(t *testing.T) {
 
 	tb := tabletest.NewTable(t, listbackup.Schema("lbcode"), func(o *table.Options) { o.Cipher = tabletest.Cipher() })
 	s := listbackup.New(tb)
-	o := listbackup.MigrateOptions{Stack: stack, Manifest: m, Segments: 2}
+	o := migrate.Options{Stack: stack, Manifest: m, Segments: 2}
 
 	// An interrupted run (its first progress report cancels it), resumed.
 	ictx, icancel := context.WithCancel(c)
@@ -291,7 +292,7 @@ func TestMigrateCodeLayout_LB69_LB83(t *testing.T) {
 	o.Resume = false
 	wantExpired := map[string]int64{"activity": 1, "mfa-codes": 1, "oauth-states": 1, "notifications": 1}
 	for _, r := range res {
-		suffix := strings.TrimPrefix(r.Legacy, stack+"-")
+		suffix := strings.TrimPrefix(r.Name, stack+"-")
 		lt, _ := m.Table(suffix)
 		switch {
 		case suffix == "billing-usage":
@@ -311,7 +312,7 @@ func TestMigrateCodeLayout_LB69_LB83(t *testing.T) {
 				t.Errorf("%s: expired keys %v for %d skipped", suffix, r.Expired, r.Report.Skipped)
 			}
 		}
-		t.Logf("%s -> %s: %v expired %v %s", r.Legacy, r.Entity, r.Report, r.Expired, r.Skip)
+		t.Logf("%s -> %s: %v expired %v %s", r.Name, r.Entity, r.Report, r.Expired, r.Skip)
 	}
 
 	// A second run changes nothing.
@@ -320,9 +321,9 @@ func TestMigrateCodeLayout_LB69_LB83(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range again {
-		suffix := strings.TrimPrefix(r.Legacy, stack+"-")
+		suffix := strings.TrimPrefix(r.Name, stack+"-")
 		if r.Report.Changed != 0 || r.Report.Conflicted != 0 {
-			t.Errorf("second run %s: %v", r.Legacy, r.Report)
+			t.Errorf("second run %s: %v", r.Name, r.Report)
 		}
 		// Items past their TTL are counted with their keys.
 		if int64(len(r.Expired)) != wantExpired[suffix] || r.Report.Skipped != wantExpired[suffix] {
@@ -337,7 +338,7 @@ func TestMigrateCodeLayout_LB69_LB83(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, v := range ver {
-		suffix := strings.TrimPrefix(v.Legacy, stack+"-")
+		suffix := strings.TrimPrefix(v.Name, stack+"-")
 		if v.Missing || v.Skip != "" {
 			continue
 		}

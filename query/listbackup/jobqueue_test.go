@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/singletable/singletable/entity/lb"
+	"github.com/singletable/singletable/migrate"
 	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/feed"
@@ -228,7 +229,7 @@ func migrateLegacyJob(t *testing.T, c context.Context, s *listbackup.Store, id, 
 	if _, err := client.PutItem(c, &dynamodb.PutItemInput{TableName: aws.String(name), Item: item}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.Migrate(c, listbackup.MigrateOptions{Stack: stack, Manifest: listbackup.CodeLayout(), Tables: []string{"jobs"}, Segments: 1})
+	res, err := s.Migrate(c, migrate.Options{Stack: stack, Manifest: listbackup.CodeLayout(), Tables: []string{"jobs"}, Segments: 1})
 	must(t, err)
 	if len(res) != 1 || res[0].Report.Changed != 1 {
 		t.Fatalf("migrate the legacy job: %+v", res)

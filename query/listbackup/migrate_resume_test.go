@@ -15,6 +15,7 @@ import (
 
 	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/internal/legacytest"
+	"github.com/singletable/singletable/migrate"
 	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
@@ -64,7 +65,7 @@ func TestMigrateResumedReportsKeptAndRepairs_LB5_LB8(t *testing.T) {
 	if !ok {
 		t.Fatal("no accounts table in the code layout")
 	}
-	m := &listbackup.Manifest{Name: "accounts only", Tables: []listbackup.LegacyTable{lt}}
+	m := &migrate.Manifest{Name: "accounts only", Tables: []migrate.Table{lt}}
 	stack := legacytest.Stack(c, t, client, "lbresume", m)
 	items, ids := handlerAccounts(60, time.Now().Add(-time.Hour).UTC())
 	legacytest.Put(t, client, stack, legacyData{"accounts": items})
@@ -98,7 +99,7 @@ func lostCheckpoint(lost *atomic.Bool) func(*dynamodb.Options) {
 // interrupted (cancelled after a segment's first page, or a page's
 // checkpoint lost after its items were written), then resumed; and checks
 // the resumed run's report and the accounts.
-func resumeAfter(c context.Context, t *testing.T, client *dynamodb.Client, stack string, m *listbackup.Manifest, interrupt string, items []table.Item, ids []string) {
+func resumeAfter(c context.Context, t *testing.T, client *dynamodb.Client, stack string, m *migrate.Manifest, interrupt string, items []table.Item, ids []string) {
 	children := len(items) - 1
 	tb := tabletest.NewTable(t, listbackup.Schema("lbresume"))
 	s := listbackup.New(tb)
@@ -108,7 +109,7 @@ func resumeAfter(c context.Context, t *testing.T, client *dynamodb.Client, stack
 		// checkpoint is saved, the other segments stop where they are.
 		ictx, stop := context.WithCancel(c)
 		var pages atomic.Int64
-		_, err := s.Migrate(ictx, listbackup.MigrateOptions{Stack: stack, Manifest: m, Segments: 4, Progress: func(string, table.JobReport) {
+		_, err := s.Migrate(ictx, migrate.Options{Stack: stack, Manifest: m, Segments: 4, Progress: func(string, table.JobReport) {
 			pages.Add(1)
 			stop()
 		}})
@@ -119,7 +120,7 @@ func resumeAfter(c context.Context, t *testing.T, client *dynamodb.Client, stack
 	case "checkpoint lost":
 		var lost atomic.Bool
 		faulty := listbackup.New(table.New(tabletest.NewClient(t, lostCheckpoint(&lost)), tb.Schema(), func(o *table.Options) { o.Cipher = tabletest.Cipher() }))
-		_, err := faulty.Migrate(c, listbackup.MigrateOptions{Stack: stack, Manifest: m, Segments: 1})
+		_, err := faulty.Migrate(c, migrate.Options{Stack: stack, Manifest: m, Segments: 1})
 		if err == nil || !lost.Load() {
 			t.Fatalf("interrupted run: %v, want the lost checkpoint's error", err)
 		}
@@ -128,7 +129,7 @@ func resumeAfter(c context.Context, t *testing.T, client *dynamodb.Client, stack
 	if interrupt == "checkpoint lost" {
 		segments = 1
 	}
-	res, err := s.Migrate(c, listbackup.MigrateOptions{Stack: stack, Manifest: m, Segments: segments, Resume: true})
+	res, err := s.Migrate(c, migrate.Options{Stack: stack, Manifest: m, Segments: segments, Resume: true})
 	if err != nil {
 		t.Fatal(err)
 	}

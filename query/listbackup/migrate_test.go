@@ -16,6 +16,7 @@ import (
 
 	"github.com/singletable/singletable/entity/lb"
 	"github.com/singletable/singletable/internal/legacytest"
+	"github.com/singletable/singletable/migrate"
 	"github.com/singletable/singletable/query/listbackup"
 	"github.com/singletable/singletable/table"
 	"github.com/singletable/singletable/table/tabletest"
@@ -165,13 +166,13 @@ func genLegacy(t testing.TB, scale int) legacyData {
 	return d
 }
 
-func reportTotals(rs []listbackup.MigratedTable) (changed, unchanged, conflicted int64, conflicts []string) {
+func reportTotals(rs []migrate.TableResult) (changed, unchanged, conflicted int64, conflicts []string) {
 	for _, r := range rs {
 		changed += r.Report.Changed
 		unchanged += r.Report.Unchanged
 		conflicted += r.Report.Conflicted
 		for _, c := range r.Report.Conflicts {
-			conflicts = append(conflicts, r.Legacy+" "+c.Key.PK+" "+c.Key.SK+": "+c.Reason)
+			conflicts = append(conflicts, r.Name+" "+c.Key.PK+" "+c.Key.SK+": "+c.Reason)
 		}
 	}
 	return
@@ -221,7 +222,7 @@ func TestMigrateLegacyDeployment_LB1_LB5_LB14_LB18_LB62(t *testing.T) {
 
 	// 1. A dry run converts and validates everything and writes nothing
 	// but checkpoints.
-	dry, err := s.Migrate(c, listbackup.MigrateOptions{Stack: stack, DryRun: true})
+	dry, err := s.Migrate(c, migrate.Options{Stack: stack, DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +240,7 @@ func TestMigrateLegacyDeployment_LB1_LB5_LB14_LB18_LB62(t *testing.T) {
 	// resumed from its checkpoints.
 	ictx, cancel := context.WithCancel(c)
 	var pages atomic.Int64
-	_, err = s.Migrate(ictx, listbackup.MigrateOptions{Stack: stack, Segments: 4, Progress: func(legacy string, r table.JobReport) {
+	_, err = s.Migrate(ictx, migrate.Options{Stack: stack, Segments: 4, Progress: func(legacy string, r table.JobReport) {
 		if strings.HasSuffix(legacy, "-activities") && pages.Add(1) == 3 {
 			cancel()
 		}
@@ -249,7 +250,7 @@ func TestMigrateLegacyDeployment_LB1_LB5_LB14_LB18_LB62(t *testing.T) {
 		t.Fatalf("interrupted run: %v, want context.Canceled", err)
 	}
 	started := time.Now()
-	res, err := s.Migrate(c, listbackup.MigrateOptions{Stack: stack, Segments: 4, Resume: true})
+	res, err := s.Migrate(c, migrate.Options{Stack: stack, Segments: 4, Resume: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +264,7 @@ func TestMigrateLegacyDeployment_LB1_LB5_LB14_LB18_LB62(t *testing.T) {
 	// Every legacy item is an item of its entity, once.
 	counts := countItems(t, tb)
 	want := map[string]int{}
-	for _, lt := range listbackup.LegacyTables() {
+	for _, lt := range listbackup.DocumentsLayout().Tables {
 		want[lt.Entity] += len(data[lt.Suffix])
 	}
 	want[listbackup.TypeActivity] -= 10
@@ -275,7 +276,7 @@ func TestMigrateLegacyDeployment_LB1_LB5_LB14_LB18_LB62(t *testing.T) {
 	}
 
 	// 3. A second run changes nothing.
-	again, err := s.Migrate(c, listbackup.MigrateOptions{Stack: stack})
+	again, err := s.Migrate(c, migrate.Options{Stack: stack})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,10 +291,10 @@ func TestMigrateLegacyDeployment_LB1_LB5_LB14_LB18_LB62(t *testing.T) {
 	}
 	for _, v := range ver {
 		if v.Found+v.Expired != v.Scanned || !v.OK() {
-			t.Errorf("%s: %d of %d found (%d expired), absent %v, differences %v", v.Legacy, v.Found, v.Scanned, v.Expired, first(v.Absent, 3), first(v.Differences, 5))
+			t.Errorf("%s: %d of %d found (%d expired), absent %v, differences %v", v.Name, v.Found, v.Scanned, v.Expired, first(v.Absent, 3), first(v.Differences, 5))
 		}
-		if n := len(data[strings.TrimPrefix(v.Legacy, stack+"-")]); v.Scanned != n {
-			t.Errorf("%s: verification scanned %d, the table holds %d", v.Legacy, v.Scanned, n)
+		if n := len(data[strings.TrimPrefix(v.Name, stack+"-")]); v.Scanned != n {
+			t.Errorf("%s: verification scanned %d, the table holds %d", v.Name, v.Scanned, n)
 		}
 	}
 
@@ -361,7 +362,7 @@ func BenchmarkMigrate(b *testing.B) {
 		s := listbackup.New(tb)
 		b.StartTimer()
 		start := time.Now()
-		res, err := s.Migrate(c, listbackup.MigrateOptions{Stack: stack, Segments: 4})
+		res, err := s.Migrate(c, migrate.Options{Stack: stack, Segments: 4})
 		migrated += time.Since(start)
 		b.StopTimer()
 		if err != nil {

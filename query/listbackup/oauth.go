@@ -57,7 +57,7 @@ func (s *OAuthStates) Consume(ctx context.Context, state string) (lb.OAuthState,
 		if len(state) < 16 {
 			return lb.OAuthState{}, &table.ValidationError{Field: "state", Reason: "too short to be a state", Key: true}
 		}
-		k, err := key(s.e.states, lb.OAuthState{State: state}, lb.CheckID("state", state))
+		k, err := s.e.states.CheckedKey(lb.OAuthState{State: state}, lb.CheckID("state", state))
 		if err != nil {
 			return lb.OAuthState{}, err
 		}

@@ -89,7 +89,7 @@ func (s *RefreshTokens) GetByToken(ctx context.Context, token string) (lb.Refres
 			return lb.RefreshToken{}, table.Invalid("refreshToken", "empty")
 		}
 		hash := lb.Hash(token)
-		k, err := key(s.e.refreshTokens, lb.RefreshToken{TokenHash: hash}, lb.CheckHash("refreshToken", hash))
+		k, err := s.e.refreshTokens.CheckedKey(lb.RefreshToken{TokenHash: hash}, lb.CheckHash("refreshToken", hash))
 		if err != nil {
 			return lb.RefreshToken{}, err
 		}
@@ -135,7 +135,7 @@ func (s *RefreshTokens) RevokeFamily(ctx context.Context, family lb.TokenFamilyI
 			if t.Revoked {
 				continue
 			}
-			k, err := key(s.e.refreshTokens, lb.RefreshToken{TokenHash: t.TokenHash}, lb.CheckHash("refreshToken", t.TokenHash))
+			k, err := s.e.refreshTokens.CheckedKey(lb.RefreshToken{TokenHash: t.TokenHash}, lb.CheckHash("refreshToken", t.TokenHash))
 			if err != nil {
 				return 0, err
 			}
@@ -207,7 +207,7 @@ func (s *RefreshTokens) Rotate(ctx context.Context, token, userAgent, ipAddress 
 			return "", lb.RefreshToken{}, table.Invalid("refreshToken", "empty")
 		}
 		hash := lb.Hash(token)
-		k, err := key(s.e.refreshTokens, lb.RefreshToken{TokenHash: hash}, lb.CheckHash("refreshToken", hash))
+		k, err := s.e.refreshTokens.CheckedKey(lb.RefreshToken{TokenHash: hash}, lb.CheckHash("refreshToken", hash))
 		if err != nil {
 			return "", lb.RefreshToken{}, err
 		}
@@ -292,7 +292,7 @@ func (s *RefreshTokens) rotateOnce(ctx context.Context, old lb.RefreshToken, leg
 	if err != nil {
 		return "", lb.RefreshToken{}, err
 	}
-	k, err := key(s.e.refreshTokens, lb.RefreshToken{TokenHash: old.TokenHash}, lb.CheckHash("refreshToken", old.TokenHash))
+	k, err := s.e.refreshTokens.CheckedKey(lb.RefreshToken{TokenHash: old.TokenHash}, lb.CheckHash("refreshToken", old.TokenHash))
 	if err != nil {
 		return "", lb.RefreshToken{}, err
 	}

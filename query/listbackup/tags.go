@@ -63,7 +63,7 @@ type TagRef struct {
 
 // key returns the key of the tag r names.
 func (s *Tags) key(r TagRef) (table.Key, error) {
-	return key(s.e.tags, lb.Tag{AccountID: r.AccountID, ResourceType: r.ResourceType, TagKey: r.TagKey, TagValue: r.TagValue},
+	return s.e.tags.CheckedKey(lb.Tag{AccountID: r.AccountID, ResourceType: r.ResourceType, TagKey: r.TagKey, TagValue: r.TagValue},
 		lb.CheckTagPart("tagKey", r.TagKey), lb.CheckTagPart("tagValue", r.TagValue), r.AccountID.Validate("accountId"), table.CheckEnum("resourceType", r.ResourceType))
 }
 

@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
+	"slices"
 
 	"github.com/singletable/singletable/entity/tn"
+	"github.com/singletable/singletable/internal/group"
 	"github.com/singletable/singletable/internal/retry"
 	"github.com/singletable/singletable/table"
 )
@@ -15,11 +16,11 @@ import (
 type Messages struct {
 	deleteList, finishDeletes, deletions, save, get, history, deleteForUser, deleteForAll, import_, reshard, importAt, newest table.Op
 	s                                                                                                                         *Store
-	queues                                                                                                                    sync.Map // topic name -> *saveQueue
+	saves                                                                                                                     *group.Grouper[tn.TopicName, tn.Message, tn.Message] // Save's group commit
 }
 
 func newMessages(s *Store) *Messages {
-	return &Messages{s: s,
+	ms := &Messages{s: s,
 		deleteList:    table.NewOp(s.t, "TN-27", "tinode.Messages.DeleteList"),
 		finishDeletes: table.NewOp(s.t, "TN-27", "tinode.Messages.FinishDeletes"),
 		deletions:     table.NewOp(s.t, "TN-28", "tinode.Messages.Deletions"),
@@ -33,19 +34,9 @@ func newMessages(s *Store) *Messages {
 		importAt:      table.NewOp(s.t, "TN-12", "tinode.Messages.ImportAt"),
 		newest:        table.NewOp(s.t, "TN-13", "tinode.Messages.Newest"),
 	}
-}
-
-// saveQueue gathers the Saves of one topic waiting for a commit.
-type saveQueue struct {
-	mu      sync.Mutex
-	pending []*saveReq
-	leading bool
-}
-
-type saveReq struct {
-	ctx  context.Context
-	m    *tn.Message
-	done chan error
+	ms.saves = &group.Grouper[tn.TopicName, tn.Message, tn.Message]{Max: maxSaveBatch, MaxBytes: saveBatchBytes,
+		Size: func(m tn.Message) int { return len(m.Content) + len(m.Head) + 512 }, Commit: ms.commit}
+	return ms
 }
 
 // maxSaveBatch bounds one commit: the topic's update and 99 messages fill
@@ -64,16 +55,16 @@ const (
 // transaction: an UpdateItem on TOPIC#{topic} / TOPIC moving SeqId from n
 // to n+k on condition SeqId = n, and the creates of MSG#{n+1}..MSG#{n+k}.
 // Saves to one topic that wait in this process are committed together (a
-// group commit, up to 99 messages): one caller leads, reads the topic's
-// SeqId (consistent GetItem) and sends the transaction for every message
-// waiting, so at 100 concurrent senders a message costs a fraction of a
+// group commit, up to 99 messages; package internal/group): the
+// topic's committer reads its SeqId (consistent GetItem) and sends the
+// transaction for every message waiting, so at 100 concurrent senders a message costs a fraction of a
 // request instead of a retried read and transaction each. A transaction
 // that lost the race to another process (condition failed, transaction
 // conflict, throttling) is read again and retried with jittered
 // exponential backoff; its messages keep their order. A caller whose
 // context ends while it waits gets the context's error, and its message
-// is committed only if the leader had already taken it (as with any
-// request whose response is lost). A topic whose messages are sharded
+// is committed only if its group had been sent (as with any request
+// whose response is lost). A topic whose messages are sharded
 // (its MsgLayout, see Messages.Reshard) gets each message in the partition
 // of its SeqId, TOPIC#{topic}#{seq mod N}. The topic's update is also
 // conditioned on the layout read (MsgLayout absent, for a topic never
@@ -92,67 +83,12 @@ func (ms *Messages) Save(ctx context.Context, m *tn.Message) error {
 		if err := ms.s.msg.Validate(&probe); err != nil {
 			return err
 		}
-		qv, _ := ms.queues.LoadOrStore(m.Topic, &saveQueue{})
-		q := qv.(*saveQueue)
-		req := &saveReq{ctx: ctx, m: m, done: make(chan error, 1)}
-		q.mu.Lock()
-		q.pending = append(q.pending, req)
-		lead := !q.leading
-		q.leading = true
-		q.mu.Unlock()
-		if lead {
-			ms.lead(ctx, q)
+		saved, err := ms.saves.Do(ctx, m.Topic, *m)
+		if err == nil {
+			*m = saved
 		}
-		select {
-		case err := <-req.done:
-			return err
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+		return err
 	})
-}
-
-// lead commits the queue's waiting Saves, batch after batch, until none
-// is left.
-func (ms *Messages) lead(ctx context.Context, q *saveQueue) {
-	// The leader's own cancellation must not fail the others' messages.
-	ctx = context.WithoutCancel(ctx)
-	for {
-		q.mu.Lock()
-		var batch []*saveReq
-		size := 0
-		for len(q.pending) > 0 && len(batch) < maxSaveBatch {
-			r := q.pending[0]
-			n := len(r.m.Content) + len(r.m.Head) + 512
-			if len(batch) > 0 && size+n > saveBatchBytes {
-				break
-			}
-			q.pending = q.pending[1:]
-			if r.ctx.Err() != nil {
-				r.done <- r.ctx.Err()
-				continue
-			}
-			batch, size = append(batch, r), size+n
-		}
-		if len(batch) == 0 && len(q.pending) == 0 {
-			q.leading = false
-			q.mu.Unlock()
-			return
-		}
-		q.mu.Unlock()
-		if len(batch) > 0 {
-			ms.commit(ctx, batch)
-		}
-	}
-}
-
-// commit saves batch as the next messages of its topic in one
-// transaction, retried on a lost race, and reports to each request.
-func (ms *Messages) commit(ctx context.Context, batch []*saveReq) {
-	err := ms.commitOnce(ctx, batch)
-	for _, r := range batch {
-		r.done <- err
-	}
 }
 
 // topicSaveFields is what a save reads of its topic: its state, last
@@ -164,24 +100,25 @@ var (
 	topicSaveFields = table.Project(topicState, topicSeqId, topicMsgLayout)
 )
 
-func (ms *Messages) commitOnce(ctx context.Context, batch []*saveReq) error {
-	topic := batch[0].m.Topic
+// commit saves batch as the next messages of topic in one transaction,
+// retried on a lost race, and returns them with their SeqIds.
+func (ms *Messages) commit(ctx context.Context, topic tn.TopicName, batch []tn.Message) ([]tn.Message, error) {
 	tk, err := ms.s.topicKey(topic)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	o := ms.s.opts
 	for attempt := 0; ; attempt++ {
 		t, err := ms.s.topic.Peek(ctx, tk, topicSaveFields)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if table.FieldValue(t, topicState) == tn.StateDeleted {
-			return fmt.Errorf("save message: topic %s is deleted: %w", topic, table.ErrNotFound)
+			return nil, fmt.Errorf("save message: topic %s is deleted: %w", topic, table.ErrNotFound)
 		}
 		layout, err := table.ParseLayout(table.FieldValue(t, topicMsgLayout))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		now := ms.s.now()
 		seq := table.FieldValue(t, topicSeqId)
@@ -191,20 +128,19 @@ func (ms *Messages) commitOnce(ctx context.Context, batch []*saveReq) error {
 			IfEqual: map[string]any{"SeqId": seq},
 		})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		// On the layout read too (MsgLayout absent for tinode.md's): a
 		// switch committed since is a lost race, retried under it. The
 		// first failing action decides: the topic's (a lost race, even if
 		// a message create failed too), or a message already there.
 		ops := []table.TxOp{bump.IfLayout(layoutAttr, layout).OnFail(fmt.Errorf("save message to %s: SeqId %d moved on: %w", topic, seq, table.ErrConflict))}
-		msgs := make([]tn.Message, len(batch))
-		for i, r := range batch {
-			msgs[i] = *r.m
+		msgs := slices.Clone(batch)
+		for i := range msgs {
 			msgs[i].SeqId = seq + 1 + i
 			create, err := ms.s.msg.CreateOp(&msgs[i])
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if !layout.IsZero() {
 				create[0] = ms.s.t.InPartition(create[0], messagePK(layout, tk.PK, msgs[i].SeqId))
@@ -214,19 +150,16 @@ func (ms *Messages) commitOnce(ctx context.Context, batch []*saveReq) error {
 		}
 		err = ms.s.t.Transact(ctx, ops...)
 		if err == nil {
-			for i, r := range batch {
-				*r.m = msgs[i]
-			}
-			return nil
+			return msgs, nil
 		}
 		if errors.Is(err, table.ErrAlreadyExists) || !retryable(err) {
-			return err
+			return nil, err
 		}
 		if attempt+1 >= o.SaveAttempts {
-			return fmt.Errorf("save message to %s: %d attempts lost the race: %w: %w", topic, attempt+1, table.ErrConflict, err)
+			return nil, fmt.Errorf("save message to %s: %d attempts lost the race: %w: %w", topic, attempt+1, table.ErrConflict, err)
 		}
 		if err := retry.Wait(ctx, attempt, o.SaveBackoff, o.SaveMaxBackoff); err != nil {
-			return err
+			return nil, err
 		}
 	}
 }

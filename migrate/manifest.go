@@ -1,8 +1,6 @@
-package listbackup
+package migrate
 
 import (
-	"bytes"
-	"embed"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -21,30 +19,31 @@ import (
 // attributes and indexes, the entity each table's items become, and how
 // an item is made ready for it (attributes renamed, values mapped,
 // defaults for what the layout never stored, a composite attribute split).
-// Two manifests ship ([DocumentsLayout], [CodeLayout]); a user's own is read
-// with [ReadManifest]. [Store.Migrate], [Store.Verify] and
-// [CreateLegacyLayout] take one.
+// Read one with [ReadManifest]; [Run], [Verify], [CreateLayout], [Survey]
+// and [Detect] take one.
 type Manifest struct {
 	// Name names the layout ("documents", "listbackup-code").
 	Name string `json:"name"`
 	// Description says where the layout comes from.
 	Description string `json:"description,omitempty"`
 	// Tables are the layout's tables, named <stack>-<table>.
-	Tables []LegacyTable `json:"tables"`
+	Tables []Table `json:"tables"`
 }
 
-// LegacyIndex is a GSI of a legacy table.
-type LegacyIndex struct {
+// Index is a GSI of a legacy table.
+type Index struct {
+	// Name is the index's name.
 	Name string `json:"name"`
-	PK   string `json:"pk"`
-	SK   string `json:"sk,omitempty"` // "" for none
+	// PK and SK are its key attributes (SK "" for none).
+	PK string `json:"pk"`
+	SK string `json:"sk,omitempty"`
 	// Numeric names the key attributes typed Number (Unix timestamps); the
 	// others are strings.
 	Numeric []string `json:"numeric,omitempty"`
 }
 
-// LegacyTTL says where a legacy table's items keep their expiry.
-type LegacyTTL struct {
+// TTL says where a legacy table's items keep their expiry.
+type TTL struct {
 	// Attribute holds the expiry as a Unix time (a Number) or an RFC 3339
 	// string.
 	Attribute string `json:"attribute"`
@@ -53,9 +52,8 @@ type LegacyTTL struct {
 	Unit string `json:"unit,omitempty"`
 }
 
-// LegacyTable is one table of a legacy layout and the entity its items
-// become.
-type LegacyTable struct {
+// Table is one table of a legacy layout and the entity its items become.
+type Table struct {
 	// Suffix is the table's name after "<stack>-" ("users", "api_keys").
 	Suffix string `json:"table"`
 	// Doc is where the table is defined (a document, a source file).
@@ -66,10 +64,10 @@ type LegacyTable struct {
 	// Numeric names the key attributes typed Number; the others are strings.
 	Numeric []string `json:"numeric,omitempty"`
 	// Indexes are its GSIs.
-	Indexes []LegacyIndex `json:"indexes,omitempty"`
+	Indexes []Index `json:"indexes,omitempty"`
 	// TTL is where its items keep their expiry, if they do.
-	TTL *LegacyTTL `json:"ttl,omitempty"`
-	// Entity is the entity type its items become ("" when Skip says why
+	TTL *TTL `json:"ttl,omitempty"`
+	// Entity names the [Target] its items become ("" when Skip says why
 	// they are not migrated).
 	Entity string `json:"entity,omitempty"`
 	// Skip, when set, says why the table's items are not migrated (a
@@ -104,72 +102,41 @@ type LegacyTable struct {
 	// milliseconds, detected per item) into an RFC 3339 time at the named
 	// entity attribute, and keeps the original in seconds.
 	Times map[string]string `json:"times,omitempty"`
-	// Suffix appends the given string to a string attribute (entity name)
-	// that does not end with it ("/" closing an account path).
+	// Suffixes appends the given string to a string attribute (entity
+	// name) that does not end with it ("/" closing an account path).
 	Suffixes map[string]string `json:"suffix,omitempty"`
 	// Drop names legacy attributes not carried over, each with why (a
 	// composite key whose parts are attributes of their own, say).
 	Drop map[string]string `json:"drop,omitempty"`
-	// Tree rebuilds a path attribute from the parent chain (see
-	// [LegacyTree]).
-	Tree *LegacyTree `json:"tree,omitempty"`
+	// Tree rebuilds a path attribute from the parent chain (see [Tree]).
+	Tree *Tree `json:"tree,omitempty"`
 	// Note is any further remark shown by the plan.
 	Note string `json:"note,omitempty"`
 }
 
-// LegacyTree says that a table's items form a tree whose path attribute
-// the migration rebuilds from the parent chain, not trusting the stored
-// path: an item's path is its parent's path, then its segment (its ID
-// without TrimPrefix), then '/'; a root's (no parent) is '/', its
-// segment, '/'. Where the chain is broken (the parent is not in the
-// table, or the chain loops), the item keeps its stored path (after the
-// table's other rules) and its descendants build on it. The names are the
-// entity's (after Renames). The table is read once more, before the copy
-// and before the verification, to learn the chain (three strings per
-// item held in memory).
-type LegacyTree struct {
-	Path       string `json:"path"`
-	ID         string `json:"id"`
-	Parent     string `json:"parent"`
+// Tree says that a table's items form a tree whose path attribute the
+// migration rebuilds from the parent chain, not trusting the stored path:
+// an item's path is its parent's path, then its segment (its ID without
+// TrimPrefix), then '/'; a root's (no parent) is '/', its segment, '/'.
+// Where the chain is broken (the parent is not in the table, or the chain
+// loops), the item keeps its stored path (after the table's other rules)
+// and its descendants build on it. The names are the entity's (after
+// Renames). The table is read once more, before the copy and before the
+// verification, to learn the chain (three strings per item held in
+// memory).
+type Tree struct {
+	// Path, ID and Parent name the path, the item's ID and its parent's ID.
+	Path   string `json:"path"`
+	ID     string `json:"id"`
+	Parent string `json:"parent"`
+	// TrimPrefix is cut from an ID to make its path segment.
 	TrimPrefix string `json:"trimPrefix,omitempty"`
 }
 
-//go:embed manifests/*.json
-var manifestFiles embed.FS
-
-// DocumentsLayout returns the manifest of the layout ListBackup's documents
-// define (listbackup-v2.md: 13 tables; listbackup-core.md: 6 more).
-func DocumentsLayout() *Manifest { return mustManifest("manifests/documents.json") }
-
-// CodeLayout returns the manifest of the layout ListBackup's own backend
-// deploys (listbackup-<stage>-<table>: its infrastructure stack's 20
-// tables plus the entity-tags and oauth-states tables of its services).
-func CodeLayout() *Manifest { return mustManifest("manifests/listbackup-code.json") }
-
-// Layouts returns the manifests that ship.
-func Layouts() []*Manifest { return []*Manifest{DocumentsLayout(), CodeLayout()} }
-
-func mustManifest(name string) *Manifest {
-	b, err := manifestFiles.ReadFile(name)
-	if err != nil {
-		panic(err)
-	}
-	m, err := ReadManifest(bytes.NewReader(b))
-	if err != nil {
-		panic(fmt.Sprintf("listbackup: %s: %v", name, err))
-	}
-	return m
-}
-
-// knownEntities are the entity types a manifest may name.
-var knownEntities = []string{TypeUser, TypeAccount, TypeMembership, TypeTeam, TypeSource, TypeActivity, TypeJob,
-	TypeConnection, TypeOAuthState, TypeOAuthToken, TypeRefreshToken, TypeTag, TypeNotification, TypeSyncSchedule,
-	TypeSyncRun, TypeAPIKey, TypeWebhook, TypeUsageMetrics, TypeBillingPlan, TypeSourceGroup, TypeTeamMember,
-	TypeLabel, TypeEntityTag, TypeMFACode, TypeCatalogPlatform, TypeCatalogSource, TypeInbox}
-
-// ReadManifest reads a manifest (JSON) and checks it: every table named
-// once, with a key, and either an entity this package knows or a reason
-// to skip it.
+// ReadManifest reads a manifest (JSON, unknown fields refused) and checks
+// it: a name, every table named once, with a key, and either an entity or
+// a reason to skip it; a *table.ValidationError names the field. Which
+// entity names exist is the [Targets]' to say ([Targets.Check]).
 func ReadManifest(r io.Reader) (*Manifest, error) {
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
@@ -192,8 +159,6 @@ func ReadManifest(r io.Reader) (*Manifest, error) {
 			return nil, &table.ValidationError{Field: field("pk"), Reason: "required"}
 		case lt.Entity == "" && lt.Skip == "":
 			return nil, &table.ValidationError{Field: field("entity"), Reason: "required (or skip, saying why)"}
-		case lt.Entity != "" && !slices.Contains(knownEntities, lt.Entity):
-			return nil, &table.ValidationError{Field: field("entity"), Reason: fmt.Sprintf("%q is not one of %v", lt.Entity, knownEntities)}
 		}
 		if lt.Tree != nil && (lt.Tree.Path == "" || lt.Tree.ID == "" || lt.Tree.Parent == "") {
 			return nil, &table.ValidationError{Field: field("tree"), Reason: "path, id and parent are required"}
@@ -207,20 +172,17 @@ func ReadManifest(r io.Reader) (*Manifest, error) {
 }
 
 // Table returns the manifest's table named suffix.
-func (m *Manifest) Table(suffix string) (LegacyTable, bool) {
+func (m *Manifest) Table(suffix string) (Table, bool) {
 	for _, lt := range m.Tables {
 		if lt.Suffix == suffix {
 			return lt, true
 		}
 	}
-	return LegacyTable{}, false
+	return Table{}, false
 }
 
-// LegacyTables returns the 19 tables of the documents' layout.
-func LegacyTables() []LegacyTable { return DocumentsLayout().Tables }
-
 // keyAttrs returns the table's key attributes.
-func (lt LegacyTable) keyAttrs() []string {
+func (lt Table) keyAttrs() []string {
 	if lt.SK == "" {
 		return []string{lt.PK}
 	}
@@ -231,7 +193,7 @@ func (lt LegacyTable) keyAttrs() []string {
 // entity: NULLs and empty strings dropped (absent, for the documents and
 // for the code's marshaller alike), composite attributes split, attributes
 // renamed, values mapped, defaults set. It never changes raw.
-func (lt LegacyTable) ready(raw table.Item) table.Item {
+func (lt Table) ready(raw table.Item) table.Item {
 	out := make(table.Item, len(raw))
 	for k, v := range raw {
 		switch v := v.(type) {
@@ -360,7 +322,7 @@ func epoch(v, unit string) (secs, nanos int64, ok bool) {
 // ttlSeconds returns the item's expiry in Unix seconds, read from the
 // table's TTL attribute in the unit it holds (a Number in seconds or
 // milliseconds, or an RFC 3339 string; ok false when the item has none).
-func (lt LegacyTable) ttlSeconds(raw table.Item) (int64, bool) {
+func (lt Table) ttlSeconds(raw table.Item) (int64, bool) {
 	if lt.TTL == nil {
 		return 0, false
 	}

@@ -1,4 +1,4 @@
-package listbackup
+package migrate
 
 import (
 	"context"
@@ -12,8 +12,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Survey is what a deployment holds, measured against a manifest.
-type Survey struct {
+// Deployment is what a deployment holds, measured against a manifest
+// ([Survey]).
+type Deployment struct {
+	// Stack is the deployment's stack name; Layout the manifest it was
+	// measured against.
 	Stack  string
 	Layout *Manifest
 	// Tables are the manifest's tables, each with what the deployment has.
@@ -25,8 +28,10 @@ type Survey struct {
 
 // SurveyedTable is one table of a manifest in a deployment.
 type SurveyedTable struct {
-	LegacyTable
-	Name    string // <stack>-<table>
+	Table
+	// Name is the table's name, <stack>-<table>; Present says the
+	// deployment has it.
+	Name    string
 	Present bool
 	// ItemCount is DescribeTable's estimate (updated by DynamoDB about
 	// every six hours), -1 when the table is missing.
@@ -34,9 +39,9 @@ type SurveyedTable struct {
 }
 
 // Missing returns the names of the manifest's tables the deployment lacks.
-func (s Survey) Missing() []string {
+func (d Deployment) Missing() []string {
 	var out []string
-	for _, t := range s.Tables {
+	for _, t := range d.Tables {
 		if !t.Present {
 			out = append(out, t.Name)
 		}
@@ -65,21 +70,22 @@ func stackTables(ctx context.Context, client *dynamodb.Client, stack string) ([]
 	}
 }
 
-// ErrNoLayout is returned by [DetectLayout] when the stack's tables match
-// no shipped layout, or two equally.
-var ErrNoLayout = errors.New("listbackup: no known legacy layout")
+// ErrNoLayout is returned by [Detect] when the stack's tables match none
+// of the layouts given, or two equally.
+var ErrNoLayout = errors.New("migrate: no known legacy layout")
 
-// DetectLayout recognises which shipped layout ([Layouts]) the deployment
-// of stack is, by its tables: the layout that names the most of them,
-// which must name more than any other. It also returns the tables found.
-func DetectLayout(ctx context.Context, client *dynamodb.Client, stack string) (*Manifest, []string, error) {
+// Detect recognises which of layouts the deployment of stack is, by its
+// tables: the layout that names the most of them, which must name more
+// than any other ([ErrNoLayout] if none does). It also returns the
+// stack's tables found (<stack>-...), whatever the outcome.
+func Detect(ctx context.Context, client *dynamodb.Client, stack string, layouts ...*Manifest) (*Manifest, []string, error) {
 	found, err := stackTables(ctx, client, stack)
 	if err != nil {
 		return nil, nil, err
 	}
 	var best *Manifest
 	bestN, tie := 0, false
-	for _, m := range Layouts() {
+	for _, m := range layouts {
 		n := 0
 		for _, lt := range m.Tables {
 			if slices.Contains(found, stack+"-"+lt.Suffix) {
@@ -102,18 +108,18 @@ func DetectLayout(ctx context.Context, client *dynamodb.Client, stack string) (*
 	return best, found, nil
 }
 
-// SurveyDeployment measures the deployment of stack against m: which of
-// its tables exist, with their item-count estimates, and which tables of
-// the stack m does not know.
-func SurveyDeployment(ctx context.Context, client *dynamodb.Client, stack string, m *Manifest) (Survey, error) {
+// Survey measures the deployment of stack against m: which of its tables
+// exist, with their item-count estimates, and which tables of the stack m
+// does not know. It reads (ListTables, DescribeTable) and writes nothing.
+func Survey(ctx context.Context, client *dynamodb.Client, stack string, m *Manifest) (Deployment, error) {
 	found, err := stackTables(ctx, client, stack)
 	if err != nil {
-		return Survey{}, err
+		return Deployment{}, err
 	}
-	sv := Survey{Stack: stack, Layout: m}
+	dep := Deployment{Stack: stack, Layout: m}
 	known := map[string]bool{}
 	for _, lt := range m.Tables {
-		st := SurveyedTable{LegacyTable: lt, Name: stack + "-" + lt.Suffix, ItemCount: -1}
+		st := SurveyedTable{Table: lt, Name: stack + "-" + lt.Suffix, ItemCount: -1}
 		known[st.Name] = true
 		if slices.Contains(found, st.Name) {
 			d, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(st.Name)})
@@ -121,17 +127,17 @@ func SurveyDeployment(ctx context.Context, client *dynamodb.Client, stack string
 			switch {
 			case errors.As(err, &nf):
 			case err != nil:
-				return sv, fmt.Errorf("describe %s: %w", st.Name, err)
+				return dep, fmt.Errorf("describe %s: %w", st.Name, err)
 			default:
 				st.Present, st.ItemCount = true, aws.ToInt64(d.Table.ItemCount)
 			}
 		}
-		sv.Tables = append(sv.Tables, st)
+		dep.Tables = append(dep.Tables, st)
 	}
 	for _, n := range found {
 		if !known[n] {
-			sv.Unknown = append(sv.Unknown, n)
+			dep.Unknown = append(dep.Unknown, n)
 		}
 	}
-	return sv, nil
+	return dep, nil
 }

@@ -1,4 +1,4 @@
-package listbackup
+package migrate
 
 import (
 	"context"
@@ -18,9 +18,11 @@ import (
 	"github.com/singletable/singletable/table"
 )
 
-// VerifiedTable is what verification found for one legacy table.
-type VerifiedTable struct {
-	Legacy string
+// Verified is what verification found for one legacy table.
+type Verified struct {
+	// Name is the legacy table's name (<stack>-<table>); Entity the
+	// manifest's entity name for its items.
+	Name   string
 	Entity string
 	// Missing says the deployment has no such table; Skip is why the
 	// manifest leaves it out. Neither table is verified.
@@ -42,45 +44,40 @@ type VerifiedTable struct {
 }
 
 // OK reports whether every legacy item was found equal (or expired).
-func (v VerifiedTable) OK() bool { return len(v.Absent) == 0 && len(v.Differences) == 0 }
-
-// VerifyMigration verifies a migration from the documents' layout; see
-// [Store.Verify].
-func (s *Store) VerifyMigration(ctx context.Context, stack string) ([]VerifiedTable, error) {
-	return s.Verify(ctx, MigrateOptions{Stack: stack})
-}
+func (v Verified) OK() bool { return len(v.Absent) == 0 && len(v.Differences) == 0 }
 
 // Verify scans the legacy tables again, through the job runner (parallel
 // segments, progress, MaxCapacity, Resume: checkpoints _JOB#verify-<table>),
-// and finds each item's copy in the single table by its entity's key (a
-// consistent GetItem, the entity's get-by-ID access pattern). It compares
-// every attribute of the legacy item, after the manifest's renames,
-// mappings and defaults, with the copy as its entity reads it plus the
-// attributes the entity does not model: an attribute absent from the copy
-// is missing, one the copy has and the legacy item lacks (and the entity
-// does not derive) is extra, values are compared as values (times as
-// instants, numbers as numbers, NULL and "" as absent). An item that
-// cannot be decoded, or whose copy is absent, is a reported difference,
-// never an abort. Verify writes nothing but its checkpoints; DryRun is
-// ignored.
-func (s *Store) Verify(ctx context.Context, o MigrateOptions) ([]VerifiedTable, error) {
-	head := func(lt LegacyTable, name string, missing bool) VerifiedTable {
-		return VerifiedTable{Legacy: name, Entity: lt.Entity, Skip: lt.Skip, Missing: missing}
+// and finds each item's copy in t by its entity's key (a consistent
+// GetItem, the entity's get-by-ID access pattern). It compares every
+// attribute of the legacy item, after the manifest's renames, mappings and
+// defaults, with the copy as its entity reads it plus the attributes the
+// entity does not model: an attribute absent from the copy is missing, one
+// the copy has and the legacy item lacks (and the entity does not derive)
+// is extra, values are compared as values (times as instants, numbers as
+// numbers, NULL and "" as absent). An item that cannot be decoded, or
+// whose copy is absent, is a reported difference, never an abort. Verify
+// writes nothing but its checkpoints; DryRun is ignored. Options are
+// checked as [Run] checks them.
+func Verify(ctx context.Context, t *table.Table, o Options) ([]Verified, error) {
+	head := func(lt Table, name string, missing bool) Verified {
+		return Verified{Name: name, Entity: lt.Entity, Skip: lt.Skip, Missing: missing}
 	}
-	return eachLegacyTable(ctx, s, o, head, s.verifyTable, nil)
+	return eachTable(ctx, t, o, head, verifyTable, nil)
 }
 
 // errAbsent marks a legacy item whose copy is not in the single table.
 var errAbsent = errors.New("absent from the single table")
 
-func (s *Store) verifyTable(ctx context.Context, o MigrateOptions, lt LegacyTable) (VerifiedTable, error) {
-	vt := VerifiedTable{Legacy: o.Stack + "-" + lt.Suffix, Entity: lt.Entity}
-	prep, err := s.prepFor(ctx, vt.Legacy, lt)
+// verifyTable runs the job that verifies one legacy table.
+func verifyTable(ctx context.Context, t *table.Table, o Options, lt Table) (Verified, error) {
+	vt := Verified{Name: o.Stack + "-" + lt.Suffix, Entity: lt.Entity}
+	prep, err := prepFor(ctx, t.Client(), vt.Name, lt)
 	if err != nil {
-		return vt, fmt.Errorf("verify %s: %w", vt.Legacy, err)
+		return vt, fmt.Errorf("verify %s: %w", vt.Name, err)
 	}
-	ad := s.adapter(lt.Entity)
-	now := s.t.Now().Unix()
+	tg := o.Targets[lt.Entity]
+	now := t.Now().Unix()
 	var mu sync.Mutex
 	absentN := 0
 	job := table.Job{
@@ -91,7 +88,7 @@ func (s *Store) verifyTable(ctx context.Context, o MigrateOptions, lt LegacyTabl
 			}
 			name := legacyKey(raw, lt)
 			ready, _ := prep.item(raw)
-			diffs, err := ad.check(ctx, ready)
+			diffs, err := tg.check(ctx, ready)
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
@@ -119,28 +116,30 @@ func (s *Store) verifyTable(ctx context.Context, o MigrateOptions, lt LegacyTabl
 		Segments:    o.Segments,
 		Resume:      o.Resume,
 		MaxCapacity: o.MaxCapacity,
-		Source:      vt.Legacy,
+		Source:      vt.Name,
 		SourceKey:   lt.keyAttrs(),
 	}
 	if o.Progress != nil {
-		job.Progress = func(r table.JobReport) { o.Progress(vt.Legacy, r) }
+		job.Progress = func(r table.JobReport) { o.Progress(vt.Name, r) }
 	}
-	rep, err := s.t.RunJob(ctx, job)
+	rep, err := t.RunJob(ctx, job)
 	vt.Report = rep
 	vt.Scanned = int(rep.Seen)
 	vt.Expired = int(rep.Skipped)
 	vt.Found = int(rep.Seen-rep.Skipped) - absentN
 	if err != nil {
-		err = fmt.Errorf("verify %s: %w", vt.Legacy, err)
+		err = fmt.Errorf("verify %s: %w", vt.Name, err)
 	}
 	return vt, err
 }
 
+// errExpired marks a legacy item past its entity's expiry: not migrated.
 var errExpired = errors.New("past its TTL")
 
-// compareMigrated decodes a legacy item made ready by the manifest as
-// ent's type, finds its copy by its key and lists what differs.
-func compareMigrated[T any](ctx context.Context, t *table.Table, ent *table.Entity[T], ready table.Item) ([]string, error) {
+// compare decodes a legacy item made ready by the manifest as ent's type,
+// finds its copy by its key and lists what differs.
+func compare[T any](ctx context.Context, ent *table.Entity[T], ready table.Item) ([]string, error) {
+	t := ent.Table()
 	legacy, err := ent.Decode(ready)
 	if err != nil {
 		return nil, fmt.Errorf("%w: cannot be decoded: %v", table.ErrInvalidInput, err)

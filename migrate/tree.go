@@ -1,4 +1,4 @@
-package listbackup
+package migrate
 
 import (
 	"context"
@@ -12,25 +12,25 @@ import (
 	"github.com/singletable/singletable/table"
 )
 
-// legacyPrep makes a legacy table's items ready for their entity, for the
-// migration and its verification alike: the manifest's rules
-// ([LegacyTable] ready), then the tree's path rebuilt from the parent
-// chain when the table declares one ([LegacyTree]).
-type legacyPrep struct {
-	lt    LegacyTable
+// prep makes a legacy table's items ready for their entity, for the
+// migration and its verification alike: the manifest's rules ([Table]
+// ready), then the tree's path rebuilt from the parent chain when the
+// table declares one ([Tree]).
+type prep struct {
+	lt    Table
 	paths map[string]string // ID -> rebuilt path (Tree only)
 }
 
 // prepFor reads what legacy table name's items need to be made ready: the
 // parent chain of a tree (one Scan of the table).
-func (s *Store) prepFor(ctx context.Context, name string, lt LegacyTable) (legacyPrep, error) {
-	p := legacyPrep{lt: lt}
+func prepFor(ctx context.Context, client *dynamodb.Client, name string, lt Table) (prep, error) {
+	p := prep{lt: lt}
 	tr := lt.Tree
 	if tr == nil {
 		return p, nil
 	}
 	nodes := map[string]treeNode{}
-	pages := dynamodb.NewScanPaginator(s.t.Client(), &dynamodb.ScanInput{TableName: aws.String(name), ConsistentRead: aws.Bool(true)})
+	pages := dynamodb.NewScanPaginator(client, &dynamodb.ScanInput{TableName: aws.String(name), ConsistentRead: aws.Bool(true)})
 	for pages.HasMorePages() {
 		page, err := pages.NextPage(ctx)
 		if err != nil {
@@ -49,7 +49,7 @@ func (s *Store) prepFor(ctx context.Context, name string, lt LegacyTable) (legac
 
 // item makes raw ready; repair says how its path was rebuilt ("" when the
 // stored path was right, or kept).
-func (p legacyPrep) item(raw table.Item) (ready table.Item, repair string) {
+func (p prep) item(raw table.Item) (ready table.Item, repair string) {
 	ready = p.lt.ready(raw)
 	tr := p.lt.Tree
 	if tr == nil {
@@ -78,7 +78,7 @@ type treeNode struct{ parent, path string }
 // rebuild returns every node's path from the parent chain. A node whose
 // chain is broken (its parent is not in nodes, or it is on a loop) keeps
 // its stored path, and the nodes below it build on that.
-func (tr LegacyTree) rebuild(nodes map[string]treeNode) map[string]string {
+func (tr Tree) rebuild(nodes map[string]treeNode) map[string]string {
 	out := make(map[string]string, len(nodes))
 	seg := func(id string) string { return strings.TrimPrefix(id, tr.TrimPrefix) + "/" }
 	for id := range nodes {

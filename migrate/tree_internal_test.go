@@ -1,4 +1,4 @@
-package listbackup
+package migrate
 
 import (
 	"testing"
@@ -15,7 +15,7 @@ import (
 // on it.
 func TestLegacyTreeRebuild_LB8(t *testing.T) {
 	t.Parallel()
-	tr := LegacyTree{Path: "accountPath", ID: "accountId", Parent: "parentAccountId", TrimPrefix: "account:"}
+	tr := Tree{Path: "accountPath", ID: "accountId", Parent: "parentAccountId", TrimPrefix: "account:"}
 	nodes := map[string]treeNode{
 		"account:r":  {path: "/r/"}, // root, made ready (the manifest's suffix added the '/')
 		"account:c":  {parent: "account:r", path: "/rc/"},
