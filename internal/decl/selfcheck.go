@@ -96,10 +96,11 @@ func keyTaggedField(t reflect.Type, keyTagged map[string]int, attr string) ([]in
 	return nil, nil
 }
 
+// checksItself reports whether a field of type t checks its own value
+// (one rule with the write's field checks: [ownCheck]).
 func checksItself(t reflect.Type) bool {
-	p := reflect.PointerTo(t) // value and pointer methods: RunSelfChecks calls them on the field's address
-	return p.Implements(reflect.TypeFor[fieldValidator]()) || p.Implements(reflect.TypeFor[fieldChecker]()) ||
-		p.Implements(reflect.TypeFor[selfValidator]()) || codec.EnumCheck(t) != nil
+	_, ok := ownCheck(t, "")
+	return ok
 }
 
 // RunSelfChecks runs checks on the struct v (addressable, so each check
