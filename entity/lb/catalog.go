@@ -62,4 +62,3 @@ type CatalogSource struct {
 	// catch-all: a migrated item keeps what its legacy writer wrote).
 	Extra table.Extra `dynamo:"-"`
 }
-

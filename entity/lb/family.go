@@ -36,4 +36,3 @@ type TokenFamily struct {
 	// RevokedReason says why, such as "refresh token reuse detected".
 	RevokedReason string `dynamo:"revokedReason,omitempty"`
 }
-

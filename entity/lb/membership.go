@@ -72,4 +72,3 @@ type Team struct {
 	// catch-all: a migrated item keeps what its legacy writer wrote).
 	Extra table.Extra `dynamo:"-"`
 }
-

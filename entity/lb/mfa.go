@@ -33,4 +33,3 @@ type MFACode struct {
 	// catch-all: a migrated item keeps what its legacy writer wrote).
 	Extra table.Extra `dynamo:"-"`
 }
-

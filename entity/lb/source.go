@@ -220,4 +220,3 @@ type Connection struct {
 
 // Deleted reports whether the connection was soft-deleted.
 func (c *Connection) Deleted() bool { return !c.DeletedAt.IsZero() }
-

@@ -41,4 +41,3 @@ type SourceGroup struct {
 	// catch-all: a migrated item keeps what its legacy writer wrote).
 	Extra table.Extra `dynamo:"-"`
 }
-

@@ -28,4 +28,3 @@ type TeamMembership struct {
 	// catch-all: a migrated item keeps what its legacy writer wrote).
 	Extra table.Extra `dynamo:"-"`
 }
-
