@@ -13,7 +13,7 @@ import (
 )
 
 // An item's fields check themselves on every write: a field whose type
-// checks its own value (a typed ID, an enumeration: [checksItself]) is
+// checks its own value (a typed ID, an enumeration: [ownCheck]) is
 // checked with its attribute name when set, a primary-key field always,
 // and a field Def.Required names refuses its zero value. The checks are
 // computed once per type ([NewFieldChecks]) and run before the type's own
@@ -161,7 +161,10 @@ func structOf(t reflect.Type) reflect.Type {
 }
 
 // ownCheck returns the check of a field of type t named attr, if t
-// checks itself ([checksItself]).
+// checks itself: Validate(field string) error, Check(field string) error,
+// Validate() error, or an enumeration (table.NewEnum). The one rule of a
+// self-checking field, for writes ([FieldChecks]) and reads
+// ([SelfChecks]).
 func ownCheck(t reflect.Type, attr string) (fieldCheck, bool) {
 	p := reflect.PointerTo(t) // value and pointer methods: the check is called on the field's address
 	c := fieldCheck{attr: attr}

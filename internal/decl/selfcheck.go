@@ -30,7 +30,7 @@ type SelfCheck struct {
 	// Required: zero is refused, reason "required" (the pattern's
 	// Require), before its own check.
 	Required bool
-	own      bool // the type checks itself
+	own      fieldCheck // the type's own check ([ownCheck]); how noCheck when none
 }
 
 // SelfChecks returns the fields of t referenced by the templates pk and sk
@@ -56,11 +56,14 @@ func SelfChecks(t reflect.Type, pk, sk keytmpl.Template, keyTagged map[string]in
 				index, typ = f.Index, f.Typ
 			}
 			required := slices.Contains(require, p.Attr)
-			own := typ != nil && checksItself(typ)
+			var own fieldCheck
+			if typ != nil {
+				own, _ = ownCheck(typ, p.Attr)
+			}
 			if required && typ == nil {
 				return nil, fmt.Errorf("%q: the key field is no field of the type outside an embedded pointer", p.Attr)
 			}
-			if !own && !required {
+			if own.how == noCheck && !required {
 				continue
 			}
 			always := i == 0 && keytmpl.ShardCount(p.Mod) == 0 && p.Mod != "opt"
@@ -96,13 +99,6 @@ func keyTaggedField(t reflect.Type, keyTagged map[string]int, attr string) ([]in
 	return nil, nil
 }
 
-// checksItself reports whether a field of type t checks its own value
-// (one rule with the write's field checks: [ownCheck]).
-func checksItself(t reflect.Type) bool {
-	_, ok := ownCheck(t, "")
-	return ok
-}
-
 // RunSelfChecks runs checks on the struct v (addressable, so each check
 // is called on the field's address): the first error, in order, of a
 // required field left zero (a *codec.ValidationError, reason "required")
@@ -113,27 +109,10 @@ func RunSelfChecks(v reflect.Value, checks []SelfCheck) error {
 		if f.IsZero() && c.Required {
 			return &codec.ValidationError{Field: c.Attr, Reason: "required", Key: true}
 		}
-		if !c.own || !c.Always && f.IsZero() {
+		if c.own.how == noCheck || !c.Always && f.IsZero() {
 			continue
 		}
-		var err error
-		var x any
-		if f.CanAddr() {
-			x = f.Addr().Interface() // a pointer: the value is not copied into an interface
-		} else {
-			x = f.Interface()
-		}
-		switch x := x.(type) {
-		case fieldValidator:
-			err = x.Validate(c.Attr)
-		case fieldChecker:
-			err = x.Check(c.Attr)
-		case selfValidator:
-			err = x.Validate()
-		default: // an enumeration (table.NewEnum)
-			err = codec.EnumCheck(f.Type())(c.Attr, f.String())
-		}
-		if err != nil {
+		if err := c.own.own(f); err != nil {
 			return err
 		}
 	}

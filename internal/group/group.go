@@ -109,10 +109,10 @@ func (g *Grouper[K, In, Out]) run(key K, q *queue[In, Out]) {
 		q.mu.Lock()
 		var members []*call[In, Out]
 		bytes := 0
-		for len(q.waiting) > 0 && len(members) < max(g.Max, 1) {
+		for len(q.waiting) > 0 {
 			c := q.waiting[0]
 			n := g.size(c.in)
-			if len(members) > 0 && g.MaxBytes > 0 && bytes+n > g.MaxBytes {
+			if g.full(len(members), g.Max, bytes, n) {
 				break
 			}
 			q.waiting, bytes = q.waiting[1:], bytes+n
@@ -162,12 +162,12 @@ func (g *Grouper[K, In, Out]) run(key K, q *queue[In, Out]) {
 // of the groups committed before the first error, and that error.
 func (g *Grouper[K, In, Out]) All(ctx context.Context, key K, ins []In) ([]Out, error) {
 	var out []Out
-	limit := max(g.Max, 1)
+	limit := g.Max
 	for len(ins) > 0 {
 		n, bytes := 0, 0
-		for n < len(ins) && n < limit {
+		for n < len(ins) {
 			b := g.size(ins[n])
-			if n > 0 && g.MaxBytes > 0 && bytes+b > g.MaxBytes {
+			if g.full(n, limit, bytes, b) {
 				break
 			}
 			n, bytes = n+1, bytes+b
@@ -183,6 +183,13 @@ func (g *Grouper[K, In, Out]) All(ctx context.Context, key K, ins []In) ([]Out, 
 		out, ins = append(out, outs...), ins[n:]
 	}
 	return out, nil
+}
+
+// full reports whether a group of n inputs weighing bytes takes no
+// input of size more: it holds limit inputs (at least 1), or MaxBytes
+// would be passed (a group's first input is taken whatever its size).
+func (g *Grouper[K, In, Out]) full(n, limit, bytes, size int) bool {
+	return n >= max(limit, 1) || n > 0 && g.MaxBytes > 0 && bytes+size > g.MaxBytes
 }
 
 // one commits in alone.

@@ -58,6 +58,26 @@ func waitGroups(t *testing.T, r *recorder, n int) {
 	}
 }
 
+// waitQueued waits until n calls wait in key's queue behind its group in
+// flight.
+func waitQueued(t *testing.T, g *Grouper[string, int, string], key string, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		v, _ := g.queues.Load(key)
+		q := v.(*queue[int, string])
+		q.mu.Lock()
+		got := len(q.waiting)
+		q.mu.Unlock()
+		if got == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d calls waiting for %s, want %d", got, key, n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 func TestLoneCallSentAtOnceAndIdleKeyForgotten(t *testing.T) {
 	r := &recorder{}
 	g := &Grouper[string, int, string]{Max: 10, Commit: r.commit}
@@ -107,20 +127,7 @@ func TestCallsInFlightGoOutTogether(t *testing.T) {
 		}()
 	}
 	// Wait until all six are queued behind the group in flight.
-	for deadline := time.Now().Add(5 * time.Second); ; {
-		v, _ := g.queues.Load("hold")
-		q := v.(*queue[int, string])
-		q.mu.Lock()
-		n := len(q.waiting)
-		q.mu.Unlock()
-		if n == 6 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d calls waiting, want 6", n)
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitQueued(t, g, "hold", 6)
 	close(r.gate)
 	wg.Wait()
 	if err := <-first; err != nil {
@@ -171,20 +178,7 @@ func TestContextsOfCallersAndGroups(t *testing.T) {
 	go func() { _, err := g.Do(ctx2, "hold", 2); left <- err }()
 	stay := make(chan error, 1)
 	go func() { _, err := g.Do(context.Background(), "hold", 3); stay <- err }()
-	for deadline := time.Now().Add(5 * time.Second); ; {
-		v, _ := g.queues.Load("hold")
-		q := v.(*queue[int, string])
-		q.mu.Lock()
-		n := len(q.waiting)
-		q.mu.Unlock()
-		if n == 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the two calls never queued")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitQueued(t, g, "hold", 2)
 	cancel2() // left before its group is sent
 	if err := <-left; !errors.Is(err, context.Canceled) {
 		t.Fatalf("caller that left: %v", err)
@@ -231,20 +225,7 @@ func TestErrorsAndSplit(t *testing.T) {
 		wg.Add(1)
 		go func() { defer wg.Done(); outs[i], errs[i] = g.Do(context.Background(), "hold", v) }()
 	}
-	for deadline := time.Now().Add(5 * time.Second); ; {
-		v, _ := g.queues.Load("hold")
-		q := v.(*queue[int, string])
-		q.mu.Lock()
-		n := len(q.waiting)
-		q.mu.Unlock()
-		if n == 3 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the three calls never queued")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitQueued(t, g, "hold", 3)
 	close(r.gate)
 	wg.Wait()
 	<-first
