@@ -30,20 +30,6 @@ func (s *Teams) Update(ctx context.Context, id lb.TeamID, change func(*lb.Team) 
 	})
 }
 
-// Delete deletes a team (LB-64): one conditional DeleteItem (the team has
-// no status in either document, so the delete is hard; memberships of its
-// users in the account are not touched). Errors: *table.ValidationError,
-// table.ErrNotFound.
-func (s *Teams) Delete(ctx context.Context, id lb.TeamID) error {
-	return s.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := s.e.teams.CheckedKey(lb.Team{TeamID: id})
-		if err != nil {
-			return err
-		}
-		return s.v().Delete(ctx, k)
-	})
-}
-
 // SetMemberRole changes the role of user in team id (LB-64). A consistent
 // read and one conditional write (table.Entity.Update), so concurrent
 // changes to other members are kept. Errors: *table.ValidationError,
