@@ -57,11 +57,11 @@ func (t *Table) declareOp(info OpInfo) Op {
 		panic(fmt.Sprintf("table: operation %q %q: a table, an ID and a name are required", info.ID, info.Name))
 	}
 	t.entMu.Lock()
-	if !t.opSeen[info] {
+	if id := [2]string{info.ID, info.Name}; !t.opSeen[id] {
 		if t.opSeen == nil {
-			t.opSeen = map[OpInfo]bool{}
+			t.opSeen = map[[2]string]bool{}
 		}
-		t.opSeen[info] = true
+		t.opSeen[id] = true
 		t.ops = append(t.ops, info)
 	}
 	t.entMu.Unlock()
@@ -75,9 +75,11 @@ type OpInfo struct {
 	ID string
 	// Name is "package.Type.Method" ("listbackup.Usage.Put").
 	Name string
-	// Doc and Write are a declared write's ([WriteDef]): its one-line doc
-	// and its kind ("Create", "Put", "Update", "Delete"); "" for [NewOp].
+	// Doc, Write and Also are a declared write's ([WriteDef]): its
+	// one-line doc, its kind ("Create", "Put", "Update", "Delete"; "" for
+	// [NewOp]) and the further IDs it serves.
 	Doc, Write string
+	Also       []string
 }
 
 // Ops returns the operations declared on the table with [NewOp], in the

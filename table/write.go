@@ -18,6 +18,9 @@ type WriteDef[T any] struct {
 	// ("listbackup.Labels.Create"), the call's and cost record's name;
 	// Doc says in one sentence what it does, for the documents.
 	ID, Name, Doc string
+	// Also lists further catalog IDs the write serves, for the documents
+	// (LB-2 of the unique email a user's Create guards); calls are ID's.
+	Also []string
 	// Before, if set, runs on the item a Create or Put stores, inside the
 	// call, before the request: the application's defaults (a new ID, a
 	// first status). Its error is the write's, with no request.
@@ -41,7 +44,7 @@ func (e *Entity[T]) entity() *Entity[T] { return e }
 func (s *Scoped[T]) entity() *Entity[T] { return s.e }
 
 func (d WriteDef[T]) op(w Writer[T], kind string) Op {
-	return w.entity().t.declareOp(OpInfo{ID: d.ID, Name: d.Name, Doc: d.Doc, Write: kind})
+	return w.entity().t.declareOp(OpInfo{ID: d.ID, Name: d.Name, Doc: d.Doc, Write: kind, Also: d.Also})
 }
 
 // Create declares d as w's Create ([Entity.Create], [Scoped.Create]),

@@ -148,7 +148,7 @@ type Memberships struct {
 func newMemberships(e *entities) *Memberships {
 	return &Memberships{e: e,
 		Add: table.Create(e.memberships, table.WriteDef[lb.Membership]{ID: "LB-11", Name: "listbackup.Memberships.Add",
-			Doc: "Creates membership m.",
+			Doc: "Creates a membership.",
 			Before: func(m *lb.Membership) error {
 				if m.Status == "" {
 					m.Status = lb.MemberActive
@@ -241,6 +241,6 @@ func (s *Teams) declare() *Teams {
 	s.Delete = table.Delete(items(s.e.teams, s.acct), table.WriteDef[lb.Team]{ID: "LB-64", Name: "listbackup.Teams.Delete",
 		Doc: "Deletes a team (LB-64): one conditional DeleteItem (the team has no status in either document, so the delete is hard; memberships of its users in the account are not touched)."}, func(id lb.TeamID) lb.Team { return lb.Team{TeamID: id} })
 	s.Create = table.Create(items(s.e.teams, s.acct), table.WriteDef[lb.Team]{ID: "LB-13", Name: "listbackup.Teams.Create",
-		Doc: "Creates team t."})
+		Doc: "Creates a team."})
 	return s
 }

@@ -47,7 +47,7 @@ func newActivities(e *entities) *Activities {
 	}
 	return &Activities{e: e,
 		Record: table.Create(e.activities, table.WriteDef[lb.Activity]{ID: "LB-22", Name: "listbackup.Activities.Record",
-			Doc: "Stores activity a.",
+			Doc: "Stores an activity.",
 			Before: func(a *lb.Activity) error {
 				if a.EventID == "" {
 					a.EventID = lb.EventID(lb.NewUUID())
@@ -129,7 +129,7 @@ func (s *Jobs) declare() *Jobs {
 	s.Update = table.Update(items(s.e.jobs, s.acct), table.WriteDef[lb.Job]{ID: "LB-24", Name: "listbackup.Jobs.Update",
 		Doc: "Applies change to a job (status, progress, result), moving its index entries."}, func(id lb.JobID) lb.Job { return lb.Job{JobID: id} })
 	s.Create = table.Create(items(s.e.jobs, s.acct), table.WriteDef[lb.Job]{ID: "LB-24", Name: "listbackup.Jobs.Create",
-		Doc: "Creates job jb (CreatedAt defaults to now, Status to pending, Priority to medium).",
+		Doc: "Creates a job (CreatedAt defaults to now, Status to pending, Priority to medium).",
 		Before: func(jb *lb.Job) error {
 			if jb.Status == "" {
 				jb.Status = lb.JobPending

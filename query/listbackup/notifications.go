@@ -47,7 +47,7 @@ type Notifications struct {
 func newNotifications(e *entities) *Notifications {
 	return &Notifications{e: e,
 		Send: table.Create(e.notifications, table.WriteDef[lb.Notification]{ID: "LB-46", Name: "listbackup.Notifications.Send",
-			Doc: "Stores notification n (CreatedAt defaults to now, NotificationID to a new UUID, Status to pending).",
+			Doc: "Stores a notification (CreatedAt defaults to now, NotificationID to a new UUID, Status to pending).",
 			Before: func(n *lb.Notification) error {
 				if n.NotificationID == "" {
 					n.NotificationID = lb.NotificationID(lb.NewUUID())

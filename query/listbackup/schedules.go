@@ -34,7 +34,7 @@ type Schedules struct {
 func newSchedules(e *entities) *Schedules {
 	return &Schedules{e: e,
 		Create: table.Create(e.schedules, table.WriteDef[lb.SyncSchedule]{ID: "LB-47", Name: "listbackup.Schedules.Create",
-			Doc: "Creates schedule sc (ScheduleID defaults to a new UUID).",
+			Doc: "Creates a schedule (ScheduleID defaults to a new UUID).",
 			Before: func(sc *lb.SyncSchedule) error {
 				if sc.ScheduleID == "" {
 					sc.ScheduleID = lb.ScheduleID(lb.NewUUID())

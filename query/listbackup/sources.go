@@ -86,7 +86,7 @@ func (s *Sources) declare() *Sources {
 		Doc:  "Applies change to a source (LB-65: status, name, platform, credentials, config...), moving its index entries.",
 		Live: notDeleted[lb.Source], LiveField: "deletedAt"}, func(id lb.SourceID) lb.Source { return lb.Source{SourceID: id} })
 	s.Create = table.Create(items(s.e.sources, s.acct), table.WriteDef[lb.Source]{ID: "LB-14", Name: "listbackup.Sources.Create",
-		Doc: "Creates source src.",
+		Doc: "Creates a source.",
 		Before: func(src *lb.Source) error {
 			if src.Status == "" {
 				src.Status = lb.SourceActive
@@ -163,7 +163,7 @@ func (s *Connections) in(acct lb.AccountID) *Connections {
 // declare declares the writes of the view (its account's, or whole).
 func (s *Connections) declare() *Connections {
 	s.Create = table.Create(items(s.e.connections, s.acct), table.WriteDef[lb.Connection]{ID: "LB-27", Name: "listbackup.Connections.Create",
-		Doc: "Creates connection c.",
+		Doc: "Creates a connection.",
 		Before: func(c *lb.Connection) error {
 			if c.Status == "" {
 				c.Status = lb.ConnectionActive

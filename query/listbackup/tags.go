@@ -61,7 +61,7 @@ func (s *Tags) in(acct lb.AccountID) *Tags {
 // declare declares the writes of the view (its account's, or whole).
 func (s *Tags) declare() *Tags {
 	s.Create = table.Create(items(s.e.tags, s.acct), table.WriteDef[lb.Tag]{ID: "LB-40", Name: "listbackup.Tags.Create",
-		Doc: "Creates tag t; (account, resource type, key, value) is unique.",
+		Doc: "Creates a tag; (account, resource type, key, value) is unique.",
 		Before: func(t *lb.Tag) error {
 			if t.TagID == "" {
 				t.TagID = lb.TagID(lb.NewUUID())

@@ -39,7 +39,7 @@ type Usage struct {
 func newUsage(e *entities) *Usage {
 	return &Usage{e: e,
 		Put: table.Put(e.usage, table.WriteDef[lb.UsageMetrics]{ID: "LB-58", Name: "listbackup.Usage.Put",
-			Doc: "Stores (or replaces) a day's metrics, e.g."}),
+			Doc: "Stores (or replaces) a day's metrics (from a rollup job)."}),
 		increment: table.NewOp(e.t, "LB-61", "listbackup.Usage.Increment"),
 		Metrics: table.NewPattern(e.usage, table.PatternDef[lb.UsageMetrics]{ID: "LB-58", Name: "listbackup.Usage.Metrics",
 			Doc: "An account's usage metrics of one day.", Reads: table.ReadOne}),
@@ -117,7 +117,7 @@ type Plans struct {
 func newPlans(e *entities) *Plans {
 	return &Plans{e: e,
 		Put: table.Put(e.plans, table.WriteDef[lb.BillingPlan]{ID: "LB-62", Name: "listbackup.Plans.Put",
-			Doc: "Stores (or replaces) plan p; active plans enter PLANS#active."}),
+			Doc: "Stores (or replaces) a plan; active plans enter PLANS#active."}),
 		ByID: table.NewPattern(e.plans, table.PatternDef[lb.BillingPlan]{ID: "LB-62", Name: "listbackup.Plans.ByID",
 			Doc: "A billing plan by ID.", Reads: table.ReadOne}),
 		Active: table.NewPattern(e.plans, table.PatternDef[lb.BillingPlan]{ID: "LB-62", Name: "listbackup.Plans.Active",

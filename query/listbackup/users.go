@@ -32,8 +32,8 @@ type Users struct {
 
 func newUsers(e *entities) *Users {
 	return &Users{e: e,
-		Create: table.Create(e.users, table.WriteDef[lb.User]{ID: "LB-1", Name: "listbackup.Users.Create",
-			Doc: "Creates user u.",
+		Create: table.Create(e.users, table.WriteDef[lb.User]{ID: "LB-1", Name: "listbackup.Users.Create", Also: []string{"LB-2", "LB-3"},
+			Doc: "Creates a user.",
 			Before: func(u *lb.User) error {
 				if u.Status == "" {
 					u.Status = lb.UserActive

@@ -51,7 +51,7 @@ func newOrganizations(e *entities) *Organizations {
 		Update: table.Update(e.orgs, table.WriteDef[pf.OrganizationProfile]{ID: "PF-14", Name: "podcastflow.Organizations.Update",
 			Doc: "Applies change to the organization and writes it back with optimistic concurrency (retried on a lost race); its status entry (PF-14) moves in the same write."}, func(id pf.OrgID) pf.OrganizationProfile { return pf.OrganizationProfile{OrganizationID: id} }),
 		Create: table.Create(e.orgs, table.WriteDef[pf.OrganizationProfile]{ID: "PF-5", Name: "podcastflow.Organizations.Create",
-			Doc: "Creates organization o; status defaults to trial.",
+			Doc: "Creates an organization; status defaults to trial.",
 			Before: func(o *pf.OrganizationProfile) error {
 				if o.Status == "" {
 					o.Status = pf.OrgTrial

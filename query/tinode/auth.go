@@ -39,7 +39,7 @@ type Auth struct {
 func newAuth(s *Store) *Auth {
 	return &Auth{s: s,
 		Delete: table.Delete(s.auth, table.WriteDef[tn.AuthRecord]{ID: "TN-6", Name: "tinode.Auth.Delete",
-			Doc: "Deletes the record unique (TN-6)."}, func(unique tn.AuthUnique) tn.AuthRecord { return tn.AuthRecord{Unique: unique} }),
+			Doc: "Deletes the auth record of a unique value (TN-6)."}, func(unique tn.AuthUnique) tn.AuthRecord { return tn.AuthRecord{Unique: unique} }),
 		Add: table.Create(s.auth, table.WriteDef[tn.AuthRecord]{ID: "TN-6", Name: "tinode.Auth.Add",
 			Doc: "Creates an auth record (TN-6): PK = AUTH#{scheme}#{value}, SK = AUTH, never overwriting: a unique value already held (by any user) gives table.ErrAlreadyExists."}),
 		update:          table.NewOp(s.t, "TN-6", "tinode.Auth.Update"),

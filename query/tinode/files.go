@@ -33,7 +33,7 @@ type Files struct {
 
 func newFiles(s *Store) *Files {
 	return &Files{s: s,
-		Start: table.Create(s.file, table.WriteDef[tn.File]{ID: "TN-31", Name: "tinode.Files.Start",
+		Start: table.Create(s.file, table.WriteDef[tn.File]{ID: "TN-31", Name: "tinode.Files.Start", Also: []string{"TN-33"},
 			Doc: "Records a new upload (TN-31, Tinode's FileStartUpload): one conditional PutItem of FILE#{id} / FILE.",
 			Before: func(f *tn.File) error {
 				f.UseCount = 0

@@ -47,7 +47,7 @@ func deleted(sub *tn.Subscription) bool { return sub.DeletedAt != nil }
 
 func newSubscriptions(s *Store) *Subscriptions {
 	return &Subscriptions{s: s,
-		CreateUncounted: table.Create(s.sub, table.WriteDef[tn.Subscription]{ID: "TN-9", Name: "tinode.Subscriptions.CreateUncounted",
+		CreateUncounted: table.Create(s.sub, table.WriteDef[tn.Subscription]{ID: "TN-9", Name: "tinode.Subscriptions.CreateUncounted", Also: []string{"TN-24"},
 			Doc: "Subscribes a user to a topic that has no topic item: Tinode's per-user 'me' (\"usr...\") and 'fnd' topics, and a channel's readers (\"chn...\" names of a \"grp...\" topic) (TN-9)."}),
 		channels:     table.NewOp(s.t, "TN-37", "tinode.Subscriptions.Channels"),
 		restore:      table.NewOp(s.t, "TN-9", "tinode.Subscriptions.Restore"),

@@ -50,7 +50,7 @@ func newUsers(s *Store) *Users {
 		Update: table.Update(s.user, table.WriteDef[tn.User]{ID: "TN-3", Name: "tinode.Users.Update",
 			Doc: "Reads the user, applies change and writes it back if nobody wrote in between (retried on a lost race); tag guards move in the same transaction, so change may edit Tags (TN-3)."}, func(id tn.UserID) tn.User { return tn.User{Id: id} }),
 		Create: table.Create(s.user, table.WriteDef[tn.User]{ID: "TN-2", Name: "tinode.Users.Create",
-			Doc: "Creates u together with the guards of its unique tags, in one transaction (TN-2): PK = USER#{id}, SK = USER, plus one UNIQUE#tag#{tag} guard per tag."}),
+			Doc: "Creates a user together with the guards of its unique tags, in one transaction (TN-2): PK = USER#{id}, SK = USER, plus one UNIQUE#tag#{tag} guard per tag."}),
 		upsertDevice: table.NewOp(s.t, "TN-16", "tinode.Users.UpsertDevice"),
 		deleteDevice: table.NewOp(s.t, "TN-16", "tinode.Users.DeleteDevice"),
 		devices:      table.NewOp(s.t, "TN-20", "tinode.Users.Devices"),
