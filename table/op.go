@@ -48,21 +48,24 @@ type Op struct {
 // NewOp declares the operation id of the method name on table t. It
 // panics when id or name is empty or t is nil (a declaration error, found
 // at start-up).
-func NewOp(t *Table, id, name string) Op { return t.declareOp(OpInfo{ID: id, Name: name}) }
+func NewOp(t *Table, id, name string) Op { return t.declareOp(OpInfo{ID: id, Name: name}, nil) }
 
 // declareOp registers info once (a store view declared per request adds
-// nothing) and returns its Op.
-func (t *Table) declareOp(info OpInfo) Op {
+// nothing), with write for a declared write, and returns its Op.
+func (t *Table) declareOp(info OpInfo, write *WriteInfo) Op {
 	if t == nil || info.ID == "" || info.Name == "" {
 		panic(fmt.Sprintf("table: operation %q %q: a table, an ID and a name are required", info.ID, info.Name))
 	}
 	t.entMu.Lock()
-	if id := [2]string{info.ID, info.Name}; !t.opSeen[id] {
+	if !t.opSeen[info] {
 		if t.opSeen == nil {
-			t.opSeen = map[[2]string]bool{}
+			t.opSeen = map[OpInfo]bool{}
 		}
-		t.opSeen[id] = true
+		t.opSeen[info] = true
 		t.ops = append(t.ops, info)
+		if write != nil {
+			t.writes = append(t.writes, *write)
+		}
 	}
 	t.entMu.Unlock()
 	return Op{ID: info.ID, Name: info.Name, t: t}
@@ -75,11 +78,6 @@ type OpInfo struct {
 	ID string
 	// Name is "package.Type.Method" ("listbackup.Usage.Put").
 	Name string
-	// Doc, Write and Also are a declared write's ([WriteDef]): its
-	// one-line doc, its kind ("Create", "Put", "Update", "Delete"; "" for
-	// [NewOp]) and the further IDs it serves.
-	Doc, Write string
-	Also       []string
 }
 
 // Ops returns the operations declared on the table with [NewOp], in the

@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"slices"
 
 	"github.com/singletable/singletable/internal/decl"
 )
@@ -44,7 +45,19 @@ func (e *Entity[T]) entity() *Entity[T] { return e }
 func (s *Scoped[T]) entity() *Entity[T] { return s.e }
 
 func (d WriteDef[T]) op(w Writer[T], kind string) Op {
-	return w.entity().t.declareOp(OpInfo{ID: d.ID, Name: d.Name, Doc: d.Doc, Write: kind, Also: d.Also})
+	return w.entity().t.declareOp(OpInfo{ID: d.ID, Name: d.Name}, &WriteInfo{ID: d.ID, Name: d.Name, Doc: d.Doc, Kind: kind, Also: d.Also})
+}
+
+// WriteInfo describes a declared write for tools and documents
+// ([Table.Writes]).
+type WriteInfo = decl.WriteInfo
+
+// Writes returns the writes declared on the table ([WriteDef]), in the
+// order they were first declared; each is one of [Table.Ops] too.
+func (t *Table) Writes() []WriteInfo {
+	t.entMu.Lock()
+	defer t.entMu.Unlock()
+	return slices.Clone(t.writes)
 }
 
 // Create declares d as w's Create ([Entity.Create], [Scoped.Create]),

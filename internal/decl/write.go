@@ -44,3 +44,17 @@ func Live[T any](live func(*T) bool, field string, change func(*T) error) func(*
 		return nil
 	}
 }
+
+// WriteInfo describes a declared write (table.WriteInfo): the
+// declaration's ID, Name, Doc and Also, and its Kind.
+type WriteInfo struct {
+	// ID is the catalog ID its calls are of; Name is "package.Type.Field"
+	// of the store field holding it.
+	ID, Name string
+	// Doc is its one-line doc.
+	Doc string
+	// Kind is "Create", "Put", "Update" or "Delete".
+	Kind string
+	// Also lists the further catalog IDs it serves.
+	Also []string
+}

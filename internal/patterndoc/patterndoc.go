@@ -67,15 +67,15 @@ func Patterns(dir string, tables ...*table.Table) (string, []Method, error) {
 	var out []Method
 	for _, t := range tables {
 		for _, o := range t.Ops() {
-			name, ok := strings.CutPrefix(o.Name, pkg+".")
-			switch {
-			case !ok:
-			case o.Write != "" && !slices.ContainsFunc(out, func(m Method) bool { return m.Name == name }):
-				ids := slices.Concat([]string{o.ID}, o.Also)
-				slices.SortFunc(ids, CompareIDs)
-				out = append(out, Method{IDs: slices.Compact(ids), Name: name, Synopsis: o.Doc, Declared: true})
-			case o.Write == "":
+			if name, ok := strings.CutPrefix(o.Name, pkg+"."); ok {
 				ops[name] = append(ops[name], o.ID)
+			}
+		}
+		for _, w := range t.Writes() {
+			if name, ok := strings.CutPrefix(w.Name, pkg+"."); ok && !slices.ContainsFunc(out, func(m Method) bool { return m.Name == name }) {
+				ids := slices.Concat([]string{w.ID}, w.Also)
+				slices.SortFunc(ids, CompareIDs)
+				out = append(out, Method{IDs: slices.Compact(ids), Name: name, Synopsis: w.Doc, Declared: true})
 			}
 		}
 	}
