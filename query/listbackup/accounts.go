@@ -133,7 +133,7 @@ type Memberships struct {
 	//
 	//	page, err := s.Memberships.ByAccount.List(ctx, lb.Membership{AccountID: a, Role: lb.RoleAdmin})
 	ByAccount *table.Pattern[lb.Membership]
-	// Add creates membership m. A user has at most one membership per account
+	// Add creates a membership. A user has at most one membership per account
 	// (the key is the pair): a second gives table.ErrAlreadyExists. Status
 	// defaults to active. Errors: *table.ValidationError,
 	// table.ErrAlreadyExists.
@@ -202,7 +202,7 @@ type Teams struct {
 	//
 	//	t, err := s.Teams.ByID.Get(ctx, lb.Team{TeamID: id})
 	ByID *table.Pattern[lb.Team]
-	// Create creates team t. Errors: *table.ValidationError,
+	// Create creates a team. Errors: *table.ValidationError,
 	// table.ErrAlreadyExists.
 	//
 	// Pattern: LB-13 (its write side).
@@ -212,10 +212,17 @@ type Teams struct {
 	// users in the account are not touched). Errors: *table.ValidationError,
 	// table.ErrNotFound.
 	Delete func(context.Context, lb.TeamID) error
+	// Update applies change to a team (LB-64): name, description, members,
+	// permissions. One strongly consistent GetItem and one conditional
+	// UpdateItem of the changed attributes (table.Entity.Update), retried on a
+	// lost race, so concurrent updates are never lost. A team cannot move to
+	// another account: changing accountId or teamId is refused. Errors:
+	// *table.ValidationError, table.ErrNotFound.
+	Update func(context.Context, lb.TeamID, func(*lb.Team) error) (lb.Team, error)
 
-	update, setMemberRole table.Op
-	e                     *entities
-	acct                  lb.AccountID // set: the view of one account (Store.ForAccount)
+	setMemberRole table.Op
+	e             *entities
+	acct          lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newTeams(e *entities) *Teams {
@@ -224,7 +231,6 @@ func newTeams(e *entities) *Teams {
 			Doc: "An account's teams.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true}),
 		ByID: table.NewPattern(e.teams, table.PatternDef[lb.Team]{ID: "LB-13", Name: "listbackup.Teams.ByID",
 			Doc: "A team.", Reads: table.ReadOne}),
-		update:        table.NewOp(e.t, "LB-64", "listbackup.Teams.Update"),
 		setMemberRole: table.NewOp(e.t, "LB-64", "listbackup.Teams.SetMemberRole"),
 	}).declare()
 }
@@ -238,6 +244,8 @@ func (s *Teams) in(acct lb.AccountID) *Teams {
 
 // declare declares the writes of the view (its account's, or whole).
 func (s *Teams) declare() *Teams {
+	s.Update = table.Update(items(s.e.teams, s.acct), table.WriteDef[lb.Team]{ID: "LB-64", Name: "listbackup.Teams.Update",
+		Doc: "Applies change to a team (LB-64): name, description, members, permissions."}, func(id lb.TeamID) lb.Team { return lb.Team{TeamID: id} })
 	s.Delete = table.Delete(items(s.e.teams, s.acct), table.WriteDef[lb.Team]{ID: "LB-64", Name: "listbackup.Teams.Delete",
 		Doc: "Deletes a team (LB-64): one conditional DeleteItem (the team has no status in either document, so the delete is hard; memberships of its users in the account are not touched)."}, func(id lb.TeamID) lb.Team { return lb.Team{TeamID: id} })
 	s.Create = table.Create(items(s.e.teams, s.acct), table.WriteDef[lb.Team]{ID: "LB-13", Name: "listbackup.Teams.Create",

@@ -31,7 +31,7 @@ type Activities struct {
 	// ByEventType reads an account's activities of an event type (LB-21):
 	// Query GSI3 PK = ACTEVT#{accountId}#{eventType}, SK in the range.
 	ByEventType *table.Pattern[lb.Activity]
-	// Record stores activity a. A zero CreatedAt is now; EventID defaults to a
+	// Record stores an activity. A zero CreatedAt is now; EventID defaults to a
 	// new UUID. Its table TTL is CreatedAt + 90 days (LB-22): reads never
 	// return it afterwards. Errors: *table.ValidationError,
 	// table.ErrAlreadyExists.
@@ -85,7 +85,7 @@ type Jobs struct {
 	//
 	//	j, err := s.Jobs.ByID.Get(ctx, lb.Job{JobID: id})
 	ByID *table.Pattern[lb.Job]
-	// Create creates job jb (CreatedAt defaults to now, Status to pending,
+	// Create creates a job (CreatedAt defaults to now, Status to pending,
 	// Priority to medium). Errors: *table.ValidationError,
 	// table.ErrAlreadyExists.
 	//

@@ -175,7 +175,7 @@ type Webhooks struct {
 	//
 	//	w, err := s.Webhooks.ByID.Get(ctx, lb.Webhook{WebhookID: id})
 	ByID *table.Pattern[lb.Webhook]
-	// Create creates webhook w (WebhookID defaults to a new UUID). Errors:
+	// Create creates a webhook (WebhookID defaults to a new UUID). Errors:
 	// *table.ValidationError, table.ErrAlreadyExists.
 	//
 	// Pattern: LB-55 (its write side).

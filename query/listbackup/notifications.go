@@ -34,7 +34,7 @@ type Notifications struct {
 	//
 	//	page, err := s.Notifications.ByAccount.Between(ctx, lb.Notification{AccountID: a, CreatedAt: from}, lb.Notification{AccountID: a})
 	ByAccount *table.Pattern[lb.Notification]
-	// Send stores notification n (CreatedAt defaults to now, NotificationID to
+	// Send stores a notification (CreatedAt defaults to now, NotificationID to
 	// a new UUID, Status to pending). expiresAt and the table TTL are
 	// CreatedAt + 30 days (LB-46). Errors: *table.ValidationError,
 	// table.ErrAlreadyExists.

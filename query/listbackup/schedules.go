@@ -20,7 +20,7 @@ type Schedules struct {
 	//
 	//	page, err := s.Schedules.BySource.List(ctx, lb.SyncSchedule{SourceID: src})
 	BySource *table.Pattern[lb.SyncSchedule]
-	// Create creates schedule sc (ScheduleID defaults to a new UUID). Active
+	// Create creates a schedule (ScheduleID defaults to a new UUID). Active
 	// schedules enter the due index. Errors: *table.ValidationError,
 	// table.ErrAlreadyExists.
 	//

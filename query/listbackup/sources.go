@@ -35,7 +35,7 @@ type Sources struct {
 	// GSI2 PK = SOURCES#{accountId}, SK begins_with STATUS#{status}#.
 	// Errors: *table.ValidationError, table.ErrInvalidCursor.
 	ByStatus *table.Pattern[lb.Source]
-	// Create creates source src. Status defaults to active. Errors:
+	// Create creates a source. Status defaults to active. Errors:
 	// *table.ValidationError, table.ErrAlreadyExists.
 	//
 	// Pattern: LB-14 (its write side).
@@ -127,7 +127,7 @@ type Connections struct {
 	// to another account or user, and a soft-deleted one cannot be updated.
 	// Errors: *table.ValidationError, table.ErrNotFound (missing or deleted).
 	Update func(context.Context, lb.ConnectionID, func(*lb.Connection) error) (lb.Connection, error)
-	// Create creates connection c. Status defaults to active. Errors:
+	// Create creates a connection. Status defaults to active. Errors:
 	// *table.ValidationError, table.ErrAlreadyExists.
 	//
 	// Pattern: LB-27 (its write side).

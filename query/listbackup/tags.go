@@ -24,7 +24,7 @@ type Tags struct {
 	// begins_with TAG#{escaped tagKey}#. Errors: *table.ValidationError,
 	// table.ErrInvalidCursor.
 	ByKey *table.Pattern[lb.Tag]
-	// Create creates tag t; (account, resource type, key, value) is unique.
+	// Create creates a tag; (account, resource type, key, value) is unique.
 	// TagID defaults to a new UUID. Errors: *table.ValidationError,
 	// table.ErrAlreadyExists.
 	//

@@ -105,7 +105,7 @@ type Plans struct {
 	//
 	//	page, err := s.Plans.Active.List(ctx, lb.BillingPlan{})
 	Active *table.Pattern[lb.BillingPlan]
-	// Put stores (or replaces) plan p; active plans enter PLANS#active.
+	// Put stores (or replaces) a plan; active plans enter PLANS#active.
 	// Errors: *table.ValidationError.
 	//
 	// Pattern: LB-62 (its write side).

@@ -17,7 +17,7 @@ type Users struct {
 	//
 	//	u, err := s.Users.ByID.Get(ctx, lb.User{UserID: id})
 	ByID *table.Pattern[lb.User]
-	// Create creates user u. Its email and username must not be held by
+	// Create creates a user. Its email and username must not be held by
 	// another user (compared normalized): guard items are written in the same
 	// transaction. Status defaults to active. Errors: *table.ValidationError
 	// (before any request), table.ErrAlreadyExists (the ID exists),

@@ -26,7 +26,7 @@ type Organizations struct {
 	// merged: one request per shard per page. The document's Scan is not
 	// used.
 	AllOrganizations *table.Pattern[pf.OrganizationProfile]
-	// Create creates organization o; status defaults to trial. Errors:
+	// Create creates an organization; status defaults to trial. Errors:
 	// *table.ValidationError, table.ErrAlreadyExists.
 	//
 	// Pattern: PF-5 (its write side).

@@ -28,7 +28,7 @@ type Auth struct {
 	// never overwriting: a unique value already held (by any user) gives
 	// table.ErrAlreadyExists.
 	Add func(context.Context, *tn.AuthRecord) error
-	// Delete deletes the record unique (TN-6). A missing record gives
+	// Delete deletes the auth record of a unique value (TN-6). A missing record gives
 	// table.ErrNotFound.
 	Delete func(context.Context, tn.AuthUnique) error
 

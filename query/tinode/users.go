@@ -27,7 +27,7 @@ type Users struct {
 	//
 	//	u, err := s.Users.Tags.Get(ctx, tn.User{Id: id}) // u.Tags
 	Tags *table.Pattern[tn.User]
-	// Create creates u together with the guards of its unique tags, in one
+	// Create creates a user together with the guards of its unique tags, in one
 	// transaction (TN-2): PK = USER#{id}, SK = USER, plus one
 	// UNIQUE#tag#{tag} guard per tag. A tag held by another user fails the
 	// whole create with table.ErrUniqueViolation; an existing id gives
