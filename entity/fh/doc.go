@@ -41,7 +41,7 @@
 //
 // IDs are a prefix and nanoid(16) (usr_, src_, conn_, key_, evt_) drawn
 // from crypto/rand over the 64-character URL alphabet, so every character
-// is uniform (see [NewUserID]). Plans, providers, statuses, permissions and
+// is uniform (see [UserIDs]). Plans, providers, statuses, permissions and
 // signing algorithms are typed constants whose Parse functions reject
 // unknown values. Retention by plan (FH-12) is [Plan.Retention].
 package fh
