@@ -15,11 +15,11 @@ func (s *Store) topicKey(name tn.TopicName) (table.Key, error) {
 }
 
 func (s *Store) msgKey(topic tn.TopicName, seq int) (table.Key, error) {
-	return s.msg.CheckedKey(tn.Message{Topic: topic, SeqId: seq}, tn.TopicNames.Check(topic), tn.CheckSeq("SeqId", seq))
+	return s.msg.CheckedKey(tn.Message{Topic: topic, SeqId: seq}, tn.CheckSeq("SeqId", seq))
 }
 
 func (s *Store) delKey(topic tn.TopicName, delID int) (table.Key, error) {
-	return s.del.CheckedKey(tn.DelMessage{Topic: topic, DelId: delID}, tn.TopicNames.Check(topic), tn.CheckSeq("DelId", delID))
+	return s.del.CheckedKey(tn.DelMessage{Topic: topic, DelId: delID}, tn.CheckSeq("DelId", delID))
 }
 
 func (s *Store) credKey(user tn.UserID, method, value string) (table.Key, error) {
