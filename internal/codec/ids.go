@@ -108,13 +108,14 @@ func (f IDFormat) New() string {
 	n := copy(b, f.Prefix)
 	// The largest multiple of len(a) that a byte holds: a byte above it
 	// is drawn again, so that no character is more likely than another
-	// (none is refused for a power of two such as 64).
+	// (none is refused for a power of two such as 64). The random bytes
+	// are read where the characters go: each is replaced at or before
+	// its own place.
 	limit := 256 - 256%len(a)
-	var buf [64]byte
 	for n < len(b) {
-		_, _ = rand.Read(buf[:]) // never fails (crypto/rand)
-		for _, r := range buf {
-			if int(r) < limit && n < len(b) {
+		_, _ = rand.Read(b[n:]) // never fails (crypto/rand)
+		for _, r := range b[n:] {
+			if int(r) < limit {
 				b[n] = a[int(r)%len(a)]
 				n++
 			}
