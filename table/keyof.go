@@ -31,7 +31,7 @@ func (e *Entity[T]) Key(fields T) Key {
 
 // CheckedKey is [Entity.Key] for key fields that come from a caller (an
 // ID in a request or a path): first each primary-key field whose type
-// checks itself (a typed ID, an enumeration of [NewEnum]; called with the
+// checks itself (a typed ID of [NewIDs], an enumeration of [NewEnum]; with the
 // attribute's name), even when zero, in template order (PK, then SK);
 // then the templates' segment checks:
 //

@@ -574,7 +574,7 @@ func (a *Adapter) layoutOf(ctx context.Context, name tn.TopicName) (table.Layout
 	if v, ok := a.layouts.Load(name); ok && now.Sub(v.(knownLayout).at) < a.layoutEvery {
 		return v.(knownLayout).l, nil
 	}
-	if err := name.Validate("Topic"); err != nil {
+	if err := tn.TopicNames.Check(name); err != nil {
 		return table.Layout{}, err
 	}
 	tk := a.st.Topics.ByName.Entity().Key(tn.Topic{Id: name})

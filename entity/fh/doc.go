@@ -41,7 +41,9 @@
 //
 // IDs are a prefix and nanoid(16) (usr_, src_, conn_, key_, evt_) drawn
 // from crypto/rand over the 64-character URL alphabet, so every character
-// is uniform (see [NewUserID]). Plans, providers, statuses, permissions and
+// is uniform; each ID type is declared once with table.NewIDs ([UserIDs]:
+// New, Parse, Check), and the engine checks its fields on every write and
+// in keys. An [EventID] also has a located form, its own rule. Plans, providers, statuses, permissions and
 // signing algorithms are typed constants whose Parse functions reject
 // unknown values. Retention by plan (FH-12) is [Plan.Retention].
 package fh

@@ -65,7 +65,7 @@ func (e *Event) Validate() error {
 // source, headers, body, sourceIp, contentType and method), as Validate
 // does: how an ingest refuses bad input before any request, before the
 // rest of the event is known.
-func (e *Event) ValidateReceived() error { return first(e.SourceID.Validate(), e.received()) }
+func (e *Event) ValidateReceived() error { return first(SourceIDs.Check(e.SourceID), e.received()) }
 
 // received checks the fields of e a webhook request sets but its source
 // (whose ID checks itself on a write).

@@ -12,7 +12,7 @@ import (
 // ID, and never mixes with the document's evt_ + nanoid(16).
 func TestLocatedEventIDRoundTrip_FH8(t *testing.T) {
 	t.Parallel()
-	src := fh.NewSourceID()
+	src := fh.SourceIDs.New()
 	at := fh.Millis(time.Date(2026, 11, 25, 21, 0, 0, 123e6, time.UTC))
 	for _, bucket := range []int{0, 1, 7, fh.MaxEventBucket} {
 		id := fh.NewLocatedEventID(src, at, bucket)

@@ -1,13 +1,6 @@
 package fh
 
-import (
-	"crypto/rand"
-
-	"github.com/singletable/singletable/table"
-)
-
-// nanoidAlphabet is nanoid's URL alphabet: A-Za-z0-9_- (64 characters).
-const nanoidAlphabet = "useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict"
+import "github.com/singletable/singletable/table"
 
 // nanoidLen is the length of the random part of every ID.
 const nanoidLen = 16
@@ -21,104 +14,42 @@ const (
 	EventIDPrefix      = "evt_"
 )
 
-// nanoid returns n characters of the URL alphabet drawn from crypto/rand.
-// The alphabet has exactly 64 characters, so the low 6 bits of a random
-// byte pick one uniformly: no rejection is needed and there is no bias.
-func nanoid(n int) string {
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		panic("ferryhook: crypto/rand failed: " + err.Error()) // never on supported platforms
-	}
-	for i := range b {
-		b[i] = nanoidAlphabet[b[i]&63]
-	}
-	return string(b)
+// idFormat is the document's ID format: prefix followed by nanoid(16)
+// (nanoid's URL alphabet, A-Za-z0-9_-).
+func idFormat(prefix string) table.IDFormat {
+	return table.IDFormat{Prefix: prefix, Random: nanoidLen}
 }
 
-var inAlphabet = func() (t [256]bool) {
-	for i := 0; i < len(nanoidAlphabet); i++ {
-		t[nanoidAlphabet[i]] = true
-	}
-	return t
-}()
+// Typed identifiers: each is its prefix followed by nanoid(16).
+type (
+	UserID       string // a user: usr_...
+	SourceID     string // a source: src_...
+	ConnectionID string // a connection: conn_...
+	APIKeyID     string // an API key record (not the secret key itself): key_...
+)
 
-// checkID reports why s is not prefix followed by nanoid(16).
-func checkID(field, prefix, s string) error {
-	if len(s) != len(prefix)+nanoidLen || s[:len(prefix)] != prefix {
-		return table.Invalid(field, "%q is not %s followed by %d characters", s, prefix, nanoidLen)
-	}
-	for i := len(prefix); i < len(s); i++ {
-		if !inAlphabet[s[i]] {
-			return table.Invalid(field, "%q holds %q, outside A-Za-z0-9_-", s, s[i])
-		}
-	}
-	return nil
-}
-
-// UserID identifies a user: usr_ followed by nanoid(16).
-type UserID string
-
-// NewUserID returns a fresh random user ID.
-func NewUserID() UserID { return UserID(UserIDPrefix + nanoid(nanoidLen)) }
-
-// ParseUserID returns s as a UserID, or a *table.ValidationError.
-func ParseUserID(s string) (UserID, error) { return UserID(s), checkID("userId", UserIDPrefix, s) }
-
-// Validate reports whether id is well formed.
-func (id UserID) Validate() error { return checkID("userId", UserIDPrefix, string(id)) }
-
-// SourceID identifies a source: src_ followed by nanoid(16).
-type SourceID string
-
-// NewSourceID returns a fresh random source ID.
-func NewSourceID() SourceID { return SourceID(SourceIDPrefix + nanoid(nanoidLen)) }
-
-// ParseSourceID returns s as a SourceID, or a *table.ValidationError.
-func ParseSourceID(s string) (SourceID, error) {
-	return SourceID(s), checkID("sourceId", SourceIDPrefix, s)
-}
-
-// Validate reports whether id is well formed.
-func (id SourceID) Validate() error { return checkID("sourceId", SourceIDPrefix, string(id)) }
-
-// ConnectionID identifies a connection: conn_ followed by nanoid(16).
-type ConnectionID string
-
-// NewConnectionID returns a fresh random connection ID.
-func NewConnectionID() ConnectionID { return ConnectionID(ConnectionIDPrefix + nanoid(nanoidLen)) }
-
-// ParseConnectionID returns s as a ConnectionID, or a *table.ValidationError.
-func ParseConnectionID(s string) (ConnectionID, error) {
-	return ConnectionID(s), checkID("connectionId", ConnectionIDPrefix, s)
-}
-
-// Validate reports whether id is well formed.
-func (id ConnectionID) Validate() error {
-	return checkID("connectionId", ConnectionIDPrefix, string(id))
-}
-
-// APIKeyID identifies an API key record: key_ followed by nanoid(16). It
-// is not the secret key itself.
-type APIKeyID string
-
-// NewAPIKeyID returns a fresh random API key ID.
-func NewAPIKeyID() APIKeyID { return APIKeyID(APIKeyIDPrefix + nanoid(nanoidLen)) }
-
-// ParseAPIKeyID returns s as an APIKeyID, or a *table.ValidationError.
-func ParseAPIKeyID(s string) (APIKeyID, error) {
-	return APIKeyID(s), checkID("keyId", APIKeyIDPrefix, s)
-}
-
-// Validate reports whether id is well formed.
-func (id APIKeyID) Validate() error { return checkID("keyId", APIKeyIDPrefix, string(id)) }
+// The ID types, declared once (table.NewIDs): UserIDs.New() mints one
+// from crypto/rand, UserIDs.Parse(s) checks one; the engine checks every
+// field of these types on each write and in keys.
+var (
+	UserIDs       = table.NewIDs[UserID]("userId", idFormat(UserIDPrefix))
+	SourceIDs     = table.NewIDs[SourceID]("sourceId", idFormat(SourceIDPrefix))
+	ConnectionIDs = table.NewIDs[ConnectionID]("connectionId", idFormat(ConnectionIDPrefix))
+	APIKeyIDs     = table.NewIDs[APIKeyID]("keyId", idFormat(APIKeyIDPrefix))
+)
 
 // EventID identifies an event: evt_ followed by nanoid(16), as the document
 // and its running service mint them, or a located ID
-// ([NewLocatedEventID]) as the library mints them.
+// ([NewLocatedEventID]) as the library mints them. Its rule is its own
+// (two forms), so it is no declared ID type: it checks itself (Validate).
 type EventID string
 
+// eventIDs is the document's form of an EventID; random is nanoid(16)
+// alone.
+var eventIDs, random = idFormat(EventIDPrefix), idFormat("")
+
 // NewEventID returns a fresh random event ID in the document's format.
-func NewEventID() EventID { return EventID(EventIDPrefix + nanoid(nanoidLen)) }
+func NewEventID() EventID { return EventID(eventIDs.New()) }
 
 // ParseEventID returns s as an EventID, or a *table.ValidationError.
 func ParseEventID(s string) (EventID, error) {
@@ -134,7 +65,7 @@ func (id EventID) Validate() error {
 		}
 		return table.Invalid("eventId", "%q is not a located event ID", string(id))
 	}
-	return checkID("eventId", EventIDPrefix, string(id))
+	return eventIDs.Check("eventId", string(id))
 }
 
 // LocatedEventIDLen is the length of a located event ID: evt_, 8
@@ -169,7 +100,7 @@ var base64urlValue = func() (t [256]int8) {
 // a time before 1970 or past year 10889, or a bucket outside
 // 0..MaxEventBucket gives an ID in the document's format instead.
 func NewLocatedEventID(source SourceID, receivedAt UnixMillis, bucket int) EventID {
-	if source.Validate() != nil || receivedAt < 0 || receivedAt >= 1<<48 || bucket < 0 || bucket > MaxEventBucket {
+	if !SourceIDs.Valid(source) || receivedAt < 0 || receivedAt >= 1<<48 || bucket < 0 || bucket > MaxEventBucket {
 		return NewEventID()
 	}
 	b := make([]byte, 0, LocatedEventIDLen)
@@ -179,7 +110,7 @@ func NewLocatedEventID(source SourceID, receivedAt UnixMillis, bucket int) Event
 	}
 	b = append(b, base64url[bucket>>6&63], base64url[bucket&63])
 	b = append(b, source[len(SourceIDPrefix):]...)
-	b = append(b, nanoid(nanoidLen)...)
+	b = append(b, random.New()...)
 	return EventID(b)
 }
 
@@ -205,7 +136,7 @@ func (id EventID) Location() (source SourceID, receivedAt UnixMillis, bucket int
 		return "", 0, 0, false
 	}
 	source = SourceID(SourceIDPrefix + s[10:10+nanoidLen])
-	if source.Validate() != nil || checkID("eventId", "", s[10+nanoidLen:]) != nil {
+	if !SourceIDs.Valid(source) || random.Check("eventId", s[10+nanoidLen:]) != nil {
 		return "", 0, 0, false
 	}
 	return source, UnixMillis(ms), int(b0)<<6 | int(b1), true
@@ -222,4 +153,6 @@ const SecretKeyPrefix = "fh_"
 // NewSecretKey returns a fresh plaintext API key: fh_ followed by 32
 // characters of the URL alphabet from crypto/rand (192 bits). It is shown
 // to its owner once and never stored; only its hash and prefix are.
-func NewSecretKey() string { return SecretKeyPrefix + nanoid(secretKeyLen) }
+func NewSecretKey() string {
+	return table.IDFormat{Prefix: SecretKeyPrefix, Random: secretKeyLen}.New()
+}

@@ -16,10 +16,10 @@ func TestNewIDs(t *testing.T) {
 		id     func() string
 		parse  func(string) error
 	}{
-		{"usr_", func() string { return string(fh.NewUserID()) }, func(s string) error { _, err := fh.ParseUserID(s); return err }},
-		{"src_", func() string { return string(fh.NewSourceID()) }, func(s string) error { _, err := fh.ParseSourceID(s); return err }},
-		{"conn_", func() string { return string(fh.NewConnectionID()) }, func(s string) error { _, err := fh.ParseConnectionID(s); return err }},
-		{"key_", func() string { return string(fh.NewAPIKeyID()) }, func(s string) error { _, err := fh.ParseAPIKeyID(s); return err }},
+		{"usr_", func() string { return string(fh.UserIDs.New()) }, func(s string) error { _, err := fh.UserIDs.Parse(s); return err }},
+		{"src_", func() string { return string(fh.SourceIDs.New()) }, func(s string) error { _, err := fh.SourceIDs.Parse(s); return err }},
+		{"conn_", func() string { return string(fh.ConnectionIDs.New()) }, func(s string) error { _, err := fh.ConnectionIDs.Parse(s); return err }},
+		{"key_", func() string { return string(fh.APIKeyIDs.New()) }, func(s string) error { _, err := fh.APIKeyIDs.Parse(s); return err }},
 		{"evt_", func() string { return string(fh.NewEventID()) }, func(s string) error { _, err := fh.ParseEventID(s); return err }},
 	}
 	for _, c := range cases {

@@ -19,10 +19,10 @@ func field(err error) string {
 
 func TestValidate(t *testing.T) {
 	t.Parallel()
-	okUser := fh.User{UserID: fh.NewUserID(), Email: "a@example.com", Name: "A", GoogleID: "g", Plan: fh.PlanFree}
-	okEvent := fh.Event{EventID: fh.NewEventID(), SourceID: fh.NewSourceID(), UserID: fh.NewUserID(), Status: fh.EventReceived,
+	okUser := fh.User{UserID: fh.UserIDs.New(), Email: "a@example.com", Name: "A", GoogleID: "g", Plan: fh.PlanFree}
+	okEvent := fh.Event{EventID: fh.NewEventID(), SourceID: fh.SourceIDs.New(), UserID: fh.UserIDs.New(), Status: fh.EventReceived,
 		ReceivedAt: 1700000000000, ExpiresAt: 1700086400}
-	okAttempt := fh.DeliveryAttempt{EventID: fh.NewEventID(), ConnectionID: fh.NewConnectionID(), AttemptNumber: 1,
+	okAttempt := fh.DeliveryAttempt{EventID: fh.NewEventID(), ConnectionID: fh.ConnectionIDs.New(), AttemptNumber: 1,
 		DestinationURL: "https://x.example", AttemptedAt: 1700000000000}
 	cases := []struct {
 		name  string
@@ -50,7 +50,7 @@ func TestValidate(t *testing.T) {
 		{"ok attempt", okAttempt.Validate(), ""},
 		{"long response", func() error { a := okAttempt; a.ResponseBody = strings.Repeat("r", 1001); return a.Validate() }(), "responseBody"},
 		{"attempt 9", func() error { a := okAttempt; a.AttemptNumber = 9; return a.Validate() }(), "attemptNumber"},
-		{"bad key hash", (&fh.APIKey{KeyID: fh.NewAPIKeyID(), UserID: fh.NewUserID(), Name: "k", KeyHash: "XYZ", KeyPrefix: "fh_", Permissions: fh.PermissionRead}).Validate(), "keyHash"},
+		{"bad key hash", (&fh.APIKey{KeyID: fh.APIKeyIDs.New(), UserID: fh.UserIDs.New(), Name: "k", KeyHash: "XYZ", KeyPrefix: "fh_", Permissions: fh.PermissionRead}).Validate(), "keyHash"},
 	}
 	for _, c := range cases {
 		if got := field(c.err); got != c.field || (c.field == "") != (c.err == nil) {

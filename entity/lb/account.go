@@ -181,7 +181,7 @@ func (a *Account) Validate() error {
 			return err
 		}
 		if a.Move.ToParent == "" {
-			return a.Move.ToParent.Validate("move.toParentAccountId")
+			return AccountIDs.CheckField("move.toParentAccountId", a.Move.ToParent)
 		}
 	}
 	return nil

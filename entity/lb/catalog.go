@@ -9,10 +9,6 @@ import (
 // CatalogPlatformID identifies a platform of the catalog ("gohighlevel").
 type CatalogPlatformID string
 
-// Validate returns a *table.ValidationError naming field unless id is a
-// valid ID.
-func (id CatalogPlatformID) Validate(field string) error { return CheckID(field, string(id)) }
-
 // CatalogPlatform is a platform ListBackup can back up, as ListBackup's
 // own code keeps its catalog (its platforms table, seeded by its setup
 // commands).
@@ -36,10 +32,6 @@ type CatalogPlatform struct {
 
 // PlatformSourceID identifies a source template of the catalog.
 type PlatformSourceID string
-
-// Validate returns a *table.ValidationError naming field unless id is a
-// valid ID.
-func (id PlatformSourceID) Validate(field string) error { return CheckID(field, string(id)) }
 
 // CatalogSource is a kind of data a catalog platform offers (its
 // contacts, its orders, ...), the template a user's source is made from,

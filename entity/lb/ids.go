@@ -33,59 +33,41 @@ type (
 	PlanID         string // planId
 )
 
-// idSegment is the rule of every ID and key value (table.Segment): at
-// most MaxIDBytes, no '#'.
-var idSegment = table.Segment{MaxBytes: MaxIDBytes}
+// idFormat is the format of every ID: one key segment (table.Segment) of
+// at most MaxIDBytes, no '#'.
+var idFormat = table.IDFormat{Segment: table.Segment{MaxBytes: MaxIDBytes}}
 
 // CheckID returns a *table.ValidationError naming field unless v can be a
 // key segment: non-empty, at most MaxIDBytes, valid UTF-8, no control
-// character and no '#'.
-func CheckID(field, v string) error { return idSegment.Check(field, v) }
+// character and no '#'. The ID types are declared ([UserIDs], ...) and
+// checked by the engine; CheckID is for the plain strings keys hold.
+func CheckID(field, v string) error { return idFormat.Check(field, v) }
 
-// Validate checks that id can be part of a key (see CheckID).
-func (id UserID) Validate(field string) error { return CheckID(field, string(id)) }
-
-// Validate checks that id can be part of a key (see CheckID).
-func (id AccountID) Validate(field string) error { return CheckID(field, string(id)) }
-
-// Validate checks that id can be part of a key (see CheckID).
-func (id TeamID) Validate(field string) error { return CheckID(field, string(id)) }
-
-// Validate checks that id can be part of a key (see CheckID).
-func (id SourceID) Validate(field string) error { return CheckID(field, string(id)) }
-
-// Validate checks that id can be part of a key (see CheckID).
-func (id EventID) Validate(field string) error { return CheckID(field, string(id)) }
-
-// Validate checks that id can be part of a key (see CheckID).
-func (id JobID) Validate(field string) error { return CheckID(field, string(id)) }
-
-// Validate checks that id can be part of a key (see CheckID).
-func (id ConnectionID) Validate(field string) error { return CheckID(field, string(id)) }
-
-// Validate checks that id can be part of a key (see CheckID).
-func (id TokenFamilyID) Validate(field string) error { return CheckID(field, string(id)) }
-
-// Validate checks that id can be part of a key (see CheckID).
-func (id TagID) Validate(field string) error { return CheckID(field, string(id)) }
-
-// Validate checks that id can be part of a key (see CheckID).
-func (id NotificationID) Validate(field string) error { return CheckID(field, string(id)) }
-
-// Validate checks that id can be part of a key (see CheckID).
-func (id ScheduleID) Validate(field string) error { return CheckID(field, string(id)) }
-
-// Validate checks that id can be part of a key (see CheckID).
-func (id SyncID) Validate(field string) error { return CheckID(field, string(id)) }
-
-// Validate checks that id can be part of a key (see CheckID).
-func (id APIKeyID) Validate(field string) error { return CheckID(field, string(id)) }
-
-// Validate checks that id can be part of a key (see CheckID).
-func (id WebhookID) Validate(field string) error { return CheckID(field, string(id)) }
-
-// Validate checks that id can be part of a key (see CheckID).
-func (id PlanID) Validate(field string) error { return CheckID(field, string(id)) }
+// The ID types, declared once (table.NewIDs): the engine checks every
+// field of these types on each write and in keys, naming the attribute;
+// UserIDs.Check(id) names the field given here.
+var (
+	UserIDs            = table.NewIDs[UserID]("userId", idFormat)
+	AccountIDs         = table.NewIDs[AccountID]("accountId", idFormat)
+	TeamIDs            = table.NewIDs[TeamID]("teamId", idFormat)
+	SourceIDs          = table.NewIDs[SourceID]("sourceId", idFormat)
+	EventIDs           = table.NewIDs[EventID]("eventId", idFormat)
+	JobIDs             = table.NewIDs[JobID]("jobId", idFormat)
+	ConnectionIDs      = table.NewIDs[ConnectionID]("connectionId", idFormat)
+	TokenFamilyIDs     = table.NewIDs[TokenFamilyID]("tokenFamily", idFormat)
+	TagIDs             = table.NewIDs[TagID]("tagId", idFormat)
+	NotificationIDs    = table.NewIDs[NotificationID]("notificationId", idFormat)
+	ScheduleIDs        = table.NewIDs[ScheduleID]("scheduleId", idFormat)
+	SyncIDs            = table.NewIDs[SyncID]("syncId", idFormat)
+	APIKeyIDs          = table.NewIDs[APIKeyID]("apiKeyId", idFormat)
+	WebhookIDs         = table.NewIDs[WebhookID]("webhookId", idFormat)
+	PlanIDs            = table.NewIDs[PlanID]("planId", idFormat)
+	SourceGroupIDs     = table.NewIDs[SourceGroupID]("groupId", idFormat)
+	MFACodeIDs         = table.NewIDs[MFACodeID]("codeId", idFormat)
+	CatalogPlatformIDs = table.NewIDs[CatalogPlatformID]("platformId", idFormat)
+	PlatformSourceIDs  = table.NewIDs[PlatformSourceID]("platformSourceId", idFormat)
+	EntityTagIDs       = table.NewIDs[EntityTagID]("entityTagId", idFormat)
+)
 
 // NewUUID returns a random UUID v4 (crypto/rand), the documents' ID format.
 func NewUUID() string {

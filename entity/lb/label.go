@@ -39,10 +39,6 @@ type Label struct {
 // EntityTagID identifies an EntityTag.
 type EntityTagID string
 
-// Validate returns a *table.ValidationError naming field unless id is a
-// valid ID.
-func (id EntityTagID) Validate(field string) error { return CheckID(field, string(id)) }
-
 // EntityTag puts a [Label] on an entity (a source, a job, ...), as
 // ListBackup's own code keeps it (its entity-tags table).
 type EntityTag struct {

@@ -9,10 +9,6 @@ import (
 // MFACodeID identifies an MFACode.
 type MFACodeID string
 
-// Validate returns a *table.ValidationError naming field unless id is a
-// valid ID.
-func (id MFACodeID) Validate(field string) error { return CheckID(field, string(id)) }
-
 // MFACode is a one-time code sent to a user, as ListBackup's own code
 // keeps it (its mfa-codes table): it expires minutes after it is made.
 type MFACode struct {

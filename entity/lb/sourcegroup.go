@@ -10,10 +10,6 @@ import (
 // own code).
 type SourceGroupID string
 
-// Validate returns a *table.ValidationError naming field unless id is a
-// valid ID.
-func (id SourceGroupID) Validate(field string) error { return CheckID(field, string(id)) }
-
 // SourceGroup groups the sources made from one platform connection, as
 // ListBackup's own code keeps them (its source-groups table). Its sources
 // name it in their groupId.

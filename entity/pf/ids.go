@@ -17,15 +17,16 @@ type UserID string
 // OrgID identifies an organization (the document's organizationId).
 type OrgID string
 
-// Validate checks that id can be part of a key: non-empty, at most
-// [MaxIDBytes], valid UTF-8, no control character and no '#' (the key
-// delimiter). The error is a *table.ValidationError naming field.
-func (id UserID) Validate(field string) error { return idSegment.Check(field, string(id)) }
+// The ID types, declared once (table.NewIDs): an ID is one key segment
+// (non-empty, at most [MaxIDBytes], valid UTF-8, no control character and
+// no '#', the key delimiter), checked by the engine on every write and in
+// keys, naming the attribute; UserIDs.Check(id) names the field given here.
+var (
+	UserIDs = table.NewIDs[UserID]("userId", idFormat)
+	OrgIDs  = table.NewIDs[OrgID]("organizationId", idFormat)
+)
 
-// Validate checks that id can be part of a key (see [UserID.Validate]).
-func (id OrgID) Validate(field string) error { return idSegment.Check(field, string(id)) }
-
-var idSegment = table.Segment{MaxBytes: MaxIDBytes}
+var idFormat = table.IDFormat{Segment: table.Segment{MaxBytes: MaxIDBytes}}
 
 // Date is a calendar day, YYYY-MM-DD, as the document writes dates in
 // metrics and billing keys.

@@ -14,17 +14,17 @@ const MaxIDBytes = 255
 // UserID is a Tinode user id, such as "KKyCVA956m8".
 type UserID string
 
-// Validate returns a *table.ValidationError naming field if id is empty,
-// too long, or not printable UTF-8.
-func (id UserID) Validate(field string) error { return idSegment.Check(field, string(id)) }
-
 // TopicName is a Tinode topic name, such as "p2pAlPRDF12iirthS2WpDz1eg" or
 // "grpX3fa2".
 type TopicName string
 
-// Validate returns a *table.ValidationError naming field if the name is
-// empty, too long, or not printable UTF-8.
-func (n TopicName) Validate(field string) error { return idSegment.Check(field, string(n)) }
+// The ID types, declared once (table.NewIDs): a value is refused if it is
+// empty, too long, or not printable UTF-8, by the engine on every write
+// and in keys (naming the attribute) and by UserIDs.CheckField(field, id).
+var (
+	UserIDs    = table.NewIDs[UserID]("Id", table.IDFormat{Segment: idSegment})
+	TopicNames = table.NewIDs[TopicName]("Topic", table.IDFormat{Segment: idSegment})
+)
 
 // IsP2P reports whether the topic is a peer-to-peer topic ("p2p" prefix).
 func (n TopicName) IsP2P() bool { return strings.HasPrefix(string(n), "p2p") }

@@ -8,9 +8,9 @@ import (
 )
 
 // CheckFieldValue holds a value v a patch sets on field name of struct
-// type rt to what the field's type accepts: an enumeration declared with
-// table.NewEnum (or a type's own Valid() bool), an ID type's
-// Validate(field) error. A patch writes without Def.Validate,
+// type rt to what the field's type accepts: an enumeration or ID type
+// declared with table.NewEnum or table.NewIDs (or a type's own Valid()
+// bool or Validate(field) error). A patch writes without Def.Validate,
 // so this is where a value the type refuses (and an index key would be
 // built from) is stopped.
 func CheckFieldValue(rt reflect.Type, entity, name string, v any) error {
@@ -23,7 +23,7 @@ func CheckFieldValue(rt reflect.Type, entity, name string, v any) error {
 		return nil
 	}
 	cv := rv.Convert(fi.Typ).Interface()
-	if check := EnumCheck(fi.Typ); check != nil {
+	if check := DeclaredCheck(fi.Typ); check != nil {
 		return check(name, rv.Convert(fi.Typ).String())
 	}
 	if x, ok := cv.(interface{ Valid() bool }); ok && !x.Valid() {

@@ -34,7 +34,7 @@ const (
 	withValidator          // Validate(field string) error
 	withChecker            // Check(field string) error
 	withSelf               // Validate() error: the field's name is the type's own
-	withEnum               // an enumeration (table.NewEnum)
+	withDeclared           // an enumeration or ID type (table.NewEnum, table.NewIDs)
 )
 
 // fieldCheck is the check of one field (reached by index from the struct
@@ -43,7 +43,9 @@ type fieldCheck struct {
 	attr  string
 	index []int
 	how   checkHow
-	enum  func(field, v string) error
+	// declared: the check of a type declared with table.NewEnum or
+	// table.NewIDs (withDeclared).
+	declared func(field, v string) error
 	// always: checked even when zero (a primary-key field, or a
 	// required field that checks itself: its own check judges zero).
 	always bool
@@ -126,14 +128,14 @@ func walkChecks(t reflect.Type, prefix string, key, req, skip map[string]bool, s
 				et, c.each = et.Elem(), true
 			}
 			if oc, own := ownCheck(et, attr); own && c.each {
-				c.how, c.enum = oc.how, oc.enum
+				c.how, c.declared = oc.how, oc.declared
 			} else if st := structOf(et); st != nil {
 				c.sub = walkChecks(st, attr+".", nil, req, skip, seen)
 			}
 		}
 		if skip[attr] && c.how != noCheck {
 			delete(skip, attr)
-			c.how, c.enum = noCheck, nil
+			c.how, c.declared = noCheck, nil
 		}
 		c.always = prefix == "" && key[name]
 		c.required = req[attr]
@@ -162,7 +164,8 @@ func structOf(t reflect.Type) reflect.Type {
 
 // ownCheck returns the check of a field of type t named attr, if t
 // checks itself: Validate(field string) error, Check(field string) error,
-// Validate() error, or an enumeration (table.NewEnum). The one rule of a
+// Validate() error, or a declared enumeration or ID type (table.NewEnum,
+// table.NewIDs). The one rule of a
 // self-checking field, for writes ([FieldChecks]) and reads
 // ([SelfChecks]).
 func ownCheck(t reflect.Type, attr string) (fieldCheck, bool) {
@@ -176,8 +179,8 @@ func ownCheck(t reflect.Type, attr string) (fieldCheck, bool) {
 	case p.Implements(reflect.TypeFor[selfValidator]()):
 		c.how = withSelf
 	default:
-		if c.enum = codec.EnumCheck(t); c.enum != nil {
-			c.how = withEnum
+		if c.declared = codec.DeclaredCheck(t); c.declared != nil {
+			c.how = withDeclared
 		}
 	}
 	return c, c.how != noCheck
@@ -271,8 +274,8 @@ func (c *fieldCheck) requiredErr(f reflect.Value, errs []error) []error {
 
 // own calls f's own check.
 func (c *fieldCheck) own(f reflect.Value) error {
-	if c.how == withEnum {
-		return c.enum(c.attr, f.String())
+	if c.how == withDeclared {
+		return c.declared(c.attr, f.String())
 	}
 	if !f.CanInterface() {
 		return nil // reached through an unexported embedded field: not the item's to check

@@ -10,7 +10,7 @@ import (
 )
 
 // A field type checks its own value when it has one of these methods
-// (a typed ID, a date) or is an enumeration (table.NewEnum): the engine
+// (a date) or is declared (table.NewEnum, table.NewIDs): the engine
 // calls it with the attribute's name, so no read declares that check by
 // hand.
 type (

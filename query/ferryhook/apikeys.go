@@ -74,7 +74,7 @@ func (a *APIKeys) Create(ctx context.Context, user fh.UserID, in CreateAPIKeyInp
 		if in.Permissions == "" {
 			in.Permissions = fh.PermissionRead
 		}
-		id := fh.NewAPIKeyID()
+		id := fh.APIKeyIDs.New()
 		plain := mintKey(a.s.opts.APIKeyPrefix, id, user)
 		k := fh.APIKey{
 			KeyID:       id,

@@ -64,7 +64,7 @@ func TestAttemptsListByEvent_FH9(t *testing.T) {
 func TestAttemptsBadInput_FH11(t *testing.T) {
 	t.Parallel()
 	s := newStore(t)
-	ev, conn := fh.NewEventID(), fh.NewConnectionID()
+	ev, conn := fh.NewEventID(), fh.ConnectionIDs.New()
 	ok := ferryhook.CreateAttemptInput{ConnectionID: conn, DestinationURL: "https://x.example"}
 	for _, n := range []int{0, 9, -1} {
 		_, err := s.Attempts.Create(ctx(t), ev, n, ok)

@@ -46,11 +46,11 @@ func newConnections(s *Store) *Connections {
 			// userId equality is a FilterExpression; the status check (not
 			// equal) is Keep's, which repeats the user check for safety.
 			FilterOn: []string{"userId"},
-			Check:    func(c *fh.Connection) error { return c.UserID.Validate() },
+			Check:    func(c *fh.Connection) error { return fh.UserIDs.Check(c.UserID) },
 			Keep:     func(f, c *fh.Connection) bool { return c.UserID == f.UserID && c.Status != fh.StatusDeleted }}),
 		ByID: table.NewPattern(s.conn, table.PatternDef[fh.Connection]{ID: "FH-5", Name: "ferryhook.Connections.ByID",
 			Doc: "A user's connection by ID, a deleted one not found.", Reads: table.ReadOne,
-			Check: func(c *fh.Connection) error { return c.UserID.Validate() }, Require: []string{"connectionId"},
+			Check: func(c *fh.Connection) error { return fh.UserIDs.Check(c.UserID) }, Require: []string{"connectionId"},
 			Keep: func(f, c *fh.Connection) bool { return c.UserID == f.UserID && c.Status != fh.StatusDeleted }}),
 	}
 }
@@ -80,7 +80,7 @@ func (c *Connections) Create(ctx context.Context, user fh.UserID, source fh.Sour
 			in.SigningSecret = "whsec_" + fh.NewSecretKey()[len(fh.SecretKeyPrefix):]
 		}
 		conn := fh.Connection{
-			ConnectionID:   fh.NewConnectionID(),
+			ConnectionID:   fh.ConnectionIDs.New(),
 			SourceID:       source,
 			UserID:         user,
 			Name:           in.Name,

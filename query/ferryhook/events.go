@@ -174,7 +174,7 @@ func (e *Events) locatedKey(id fh.EventID) (table.Key, bool) {
 // of the new partitions.
 func (e *Events) ListBySource(ctx context.Context, source fh.SourceID, opts ...table.ListOption) (table.Page[fh.Event], error) {
 	return table.Run(ctx, e.listBySource, func(ctx context.Context) (table.Page[fh.Event], error) {
-		if err := source.Validate(); err != nil {
+		if err := fh.SourceIDs.Check(source); err != nil {
 			return table.Page[fh.Event]{}, err
 		}
 		q := e.s.event.Partition(table.Primary, fh.Event{SourceID: source})

@@ -89,7 +89,7 @@ func TestIngestRefused_FH4(t *testing.T) {
 	}
 	_, err = s.Ingest(ctx(t), src.SourceID, req)
 	wantIs(t, err, table.ErrNotFound)
-	_, err = s.Ingest(ctx(t), fh.NewSourceID(), req)
+	_, err = s.Ingest(ctx(t), fh.SourceIDs.New(), req)
 	wantIs(t, err, table.ErrNotFound)
 	p, err := s.Events.ListBySource(ctx(t), src.SourceID)
 	if err != nil || len(p.Items) != 0 {

@@ -43,7 +43,7 @@ func svcCreateKey(t *testing.T, tbl *table.Table, uid string) (string, table.Key
 	}
 	plain := "fh_live_" + base64.RawURLEncoding.EncodeToString(b[:])
 	hash := ferryhook.HMACSHA256Hex(nil)(plain)
-	kid := string(fh.NewAPIKeyID())
+	kid := string(fh.APIKeyIDs.New())
 	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 	item := map[string]types.AttributeValue{
 		"pk": s("USER#" + uid), "sk": s("KEY#" + kid), "gsi2pk": s("KEYHASH#" + hash), "gsi2sk": s("KEY"),

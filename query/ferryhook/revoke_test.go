@@ -117,7 +117,7 @@ var keyFormats = []keyFormat{
 		if p.name == "service" {
 			hash, prefix = ferryhook.HMACSHA256Hex(nil)(plain), plain[:16]
 		}
-		id := fh.NewAPIKeyID()
+		id := fh.APIKeyIDs.New()
 		k, err := ferryhook.APIKeyKey(user, id)
 		if err != nil {
 			t.Fatal(err)

@@ -95,7 +95,7 @@ func (s *Sources) Create(ctx context.Context, user fh.UserID, in CreateSourceInp
 			return fh.Source{}, err
 		}
 		src := fh.Source{
-			SourceID:         fh.NewSourceID(),
+			SourceID:         fh.SourceIDs.New(),
 			UserID:           user,
 			Name:             in.Name,
 			Provider:         in.Provider,
@@ -130,7 +130,7 @@ func (s *Sources) Create(ctx context.Context, user fh.UserID, in CreateSourceInp
 // table.ErrNotFound.
 func (s *Sources) GetByID(ctx context.Context, id fh.SourceID) (fh.Source, error) {
 	return table.Run(ctx, s.getByID, func(ctx context.Context) (fh.Source, error) {
-		if err := id.Validate(); err != nil {
+		if err := fh.SourceIDs.Check(id); err != nil {
 			return fh.Source{}, err
 		}
 		src, err := s.s.source.GetByIndex(ctx, s.s.source.Partition(table.GSI3, fh.Source{SourceID: id}))

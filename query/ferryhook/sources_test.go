@@ -75,7 +75,7 @@ func TestSourcesGetByID_FH4(t *testing.T) {
 	if diff := cmp.Diff(src, got); diff != "" {
 		t.Errorf("GetByID (-want +got):\n%s", diff)
 	}
-	_, err = s.Sources.GetByID(ctx(t), fh.NewSourceID())
+	_, err = s.Sources.GetByID(ctx(t), fh.SourceIDs.New())
 	wantIs(t, err, table.ErrNotFound)
 }
 
@@ -155,7 +155,7 @@ func TestSourcesBadInput_FH11(t *testing.T) {
 	}
 	_, err := s.Sources.Create(ctx(t), "usr_bad", ferryhook.CreateSourceInput{Name: "x", Provider: fh.ProviderGitHub})
 	wantInvalid(t, err, "userId")
-	_, err = s.Sources.Create(ctx(t), fh.NewUserID(), ferryhook.CreateSourceInput{Name: "x", Provider: fh.ProviderGitHub})
+	_, err = s.Sources.Create(ctx(t), fh.UserIDs.New(), ferryhook.CreateSourceInput{Name: "x", Provider: fh.ProviderGitHub})
 	wantIs(t, err, table.ErrNotFound)
 
 	deleted := fh.StatusDeleted

@@ -339,7 +339,7 @@ func (s *Store) now() time.Time { return s.main.Now() }
 // connKey is the key of user's connection id under source: the owner's
 // ID is checked first, though the key does not hold it.
 func (s *Store) connKey(user fh.UserID, source fh.SourceID, id fh.ConnectionID) (table.Key, error) {
-	return s.conn.CheckedKey(fh.Connection{SourceID: source, ConnectionID: id}, user.Validate(), source.Validate(), id.Validate())
+	return s.conn.CheckedKey(fh.Connection{SourceID: source, ConnectionID: id}, fh.UserIDs.Check(user))
 }
 
 // ownerKeys returns the keys of source's item and of its owner's.

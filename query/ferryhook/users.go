@@ -72,7 +72,7 @@ func (u *Users) Create(ctx context.Context, in CreateUserInput) (fh.User, error)
 		}
 		now := u.s.now()
 		user := fh.User{
-			UserID:           fh.NewUserID(),
+			UserID:           fh.UserIDs.New(),
 			Email:            u.storedEmail(in.Email),
 			Name:             in.Name,
 			PasswordHash:     in.PasswordHash,

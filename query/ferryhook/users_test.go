@@ -28,7 +28,7 @@ func TestUsersCreateGetByID_FH1(t *testing.T) {
 	if u.Email != "ada@example.com" || u.Plan != fh.PlanFree || u.CreatedAt.IsZero() || u.UsagePeriodStart.IsZero() {
 		t.Fatalf("created user = %+v: want normalized email, free plan, timestamps", u)
 	}
-	if err := u.UserID.Validate(); err != nil {
+	if err := fh.UserIDs.Check(u.UserID); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.Users.ByID.Get(ctx(t), fh.User{UserID: u.UserID})
@@ -38,7 +38,7 @@ func TestUsersCreateGetByID_FH1(t *testing.T) {
 	if diff := cmp.Diff(u, got); diff != "" {
 		t.Errorf("GetByID (-want +got):\n%s", diff)
 	}
-	_, err = s.Users.ByID.Get(ctx(t), fh.User{UserID: fh.NewUserID()})
+	_, err = s.Users.ByID.Get(ctx(t), fh.User{UserID: fh.UserIDs.New()})
 	wantIs(t, err, table.ErrNotFound)
 }
 
@@ -175,7 +175,7 @@ func TestUsersUpdate_FH11(t *testing.T) {
 	if diff := cmp.Diff(got, stored); diff != "" {
 		t.Errorf("stored (-want +got):\n%s", diff)
 	}
-	_, err = s.Users.Update(ctx(t), fh.NewUserID(), ferryhook.UserUpdate{Name: &name})
+	_, err = s.Users.Update(ctx(t), fh.UserIDs.New(), ferryhook.UserUpdate{Name: &name})
 	wantIs(t, err, table.ErrNotFound)
 }
 
@@ -210,7 +210,7 @@ func TestUsersIncrementUsage_FH11(t *testing.T) {
 	if reset.UsageThisMonth != 0 || !reset.UsagePeriodStart.Equal(start) {
 		t.Fatalf("after reset: usage %d, period %v", reset.UsageThisMonth, reset.UsagePeriodStart)
 	}
-	_, err = s.Users.IncrementUsage(ctx(t), fh.NewUserID(), 1)
+	_, err = s.Users.IncrementUsage(ctx(t), fh.UserIDs.New(), 1)
 	wantIs(t, err, table.ErrNotFound)
 }
 

@@ -157,7 +157,7 @@ func (s *Accounts) Move(ctx context.Context, id, newParent lb.AccountID) (lb.Acc
 		if err != nil {
 			return lb.Account{}, err
 		}
-		if err := newParent.Validate("parentAccountId"); err != nil {
+		if err := lb.AccountIDs.CheckField("parentAccountId", newParent); err != nil {
 			return lb.Account{}, err
 		}
 		if newParent == id {

@@ -80,7 +80,7 @@ func newNotifications(e *entities) *Notifications {
 func (s *Notifications) MarkRead(ctx context.Context, user lb.UserID, createdAt time.Time, id lb.NotificationID) (lb.Notification, error) {
 	return table.Run(ctx, s.markRead, func(ctx context.Context) (lb.Notification, error) {
 		k, err := s.e.notifications.CheckedKey(lb.Notification{UserID: user, CreatedAt: createdAt, NotificationID: id},
-			user.Validate("userId"), id.Validate("notificationId"), lb.CheckTime("createdAt", createdAt))
+			lb.CheckTime("createdAt", createdAt))
 		if err != nil {
 			return lb.Notification{}, err
 		}

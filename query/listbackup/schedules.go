@@ -201,7 +201,7 @@ func (s *Runs) Record(ctx context.Context, r *lb.SyncRun) error {
 func (s *Runs) Finish(ctx context.Context, src lb.SourceID, startedAt time.Time, id lb.SyncID, status lb.RunStatus, records map[string]int64, errs []string) (lb.SyncRun, error) {
 	return table.Run(ctx, s.finish, func(ctx context.Context) (lb.SyncRun, error) {
 		k, err := s.e.runs.CheckedKey(lb.SyncRun{SourceID: src, StartedAt: lb.Seconds(startedAt), SyncID: id},
-			src.Validate("sourceId"), id.Validate("syncId"), lb.CheckTime("startedAt", startedAt))
+			lb.CheckTime("startedAt", startedAt))
 		if err != nil {
 			return lb.SyncRun{}, err
 		}

@@ -35,7 +35,7 @@ type AccountScope struct {
 // ForAccount returns the store restricted to account (see [AccountScope]).
 // An invalid account ID is a *table.ValidationError.
 func (s *Store) ForAccount(account lb.AccountID) (*AccountScope, error) {
-	if err := account.Validate("accountId"); err != nil {
+	if err := lb.AccountIDs.Check(account); err != nil {
 		return nil, err
 	}
 	return &AccountScope{Account: account, accounts: s.Accounts,

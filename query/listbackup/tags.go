@@ -82,7 +82,7 @@ type TagRef struct {
 // key returns the key of the tag r names.
 func (s *Tags) key(r TagRef) (table.Key, error) {
 	return s.e.tags.CheckedKey(lb.Tag{AccountID: r.AccountID, ResourceType: r.ResourceType, TagKey: r.TagKey, TagValue: r.TagValue},
-		lb.CheckTagPart("tagKey", r.TagKey), lb.CheckTagPart("tagValue", r.TagValue), r.AccountID.Validate("accountId"), table.CheckEnum("resourceType", r.ResourceType))
+		lb.CheckTagPart("tagKey", r.TagKey), lb.CheckTagPart("tagValue", r.TagValue), lb.AccountIDs.Check(r.AccountID), table.CheckEnum("resourceType", r.ResourceType))
 }
 
 // Get returns a tag by ID (LB-40): Query GSI1 PK = TAGID#{tagId} (one
@@ -92,7 +92,7 @@ func (s *Tags) key(r TagRef) (table.Key, error) {
 // *table.ValidationError, table.ErrNotFound.
 func (s *Tags) Get(ctx context.Context, id lb.TagID) (lb.Tag, error) {
 	return table.Run(ctx, s.get, func(ctx context.Context) (lb.Tag, error) {
-		if err := id.Validate("tagId"); err != nil {
+		if err := lb.TagIDs.Check(id); err != nil {
 			return lb.Tag{}, err
 		}
 		return s.v().GetByIndex(ctx, partition(s.e.tags, table.GSI1, lb.Tag{TagID: id}))

@@ -20,7 +20,7 @@ func (s *Teams) SetMemberRole(ctx context.Context, id lb.TeamID, user lb.UserID,
 		if err != nil {
 			return lb.Team{}, err
 		}
-		if err := first(user.Validate("userId"), table.CheckEnum("role", role)); err != nil {
+		if err := first(lb.UserIDs.Check(user), table.CheckEnum("role", role)); err != nil {
 			return lb.Team{}, err
 		}
 		return s.v().Update(ctx, k, func(t *lb.Team) error {

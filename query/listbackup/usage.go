@@ -61,7 +61,7 @@ func newUsage(e *entities) *Usage {
 // *table.ValidationError (unknown counter, no delta).
 func (s *Usage) Increment(ctx context.Context, account lb.AccountID, day lb.Date, deltas map[lb.Counter]int64) (lb.UsageMetrics, error) {
 	return table.Run(ctx, s.increment, func(ctx context.Context) (lb.UsageMetrics, error) {
-		if err := first(account.Validate("accountId"), day.Validate("metricDate")); err != nil {
+		if err := first(lb.AccountIDs.Check(account), day.Validate("metricDate")); err != nil {
 			return lb.UsageMetrics{}, err
 		}
 		k := s.e.usage.Key(lb.UsageMetrics{AccountID: account, MetricDate: day})

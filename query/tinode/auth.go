@@ -50,7 +50,7 @@ func newAuth(s *Store) *Auth {
 			Doc: "An auth record by its unique scheme:value.", Reads: table.ReadOne}),
 		ByUser: table.NewPattern(s.auth, table.PatternDef[tn.AuthRecord]{ID: "TN-7", Name: "tinode.Auth.ByUser",
 			Doc: "A user's auth records, by unique.", Reads: table.ReadPage, Index: table.GSI1,
-			Check: func(a *tn.AuthRecord) error { return a.UserID.Validate("Id") }}),
+			Check: func(a *tn.AuthRecord) error { return tn.UserIDs.Check(a.UserID) }}),
 	}
 }
 
@@ -105,7 +105,7 @@ func (a *Auth) Update(ctx context.Context, unique tn.AuthUnique, rec tn.AuthReco
 }
 
 func (a *Auth) byUser(user tn.UserID, scheme string) (table.Query, error) {
-	if err := user.Validate("Id"); err != nil {
+	if err := tn.UserIDs.Check(user); err != nil {
 		return table.Query{}, err
 	}
 	q := a.s.auth.Partition(table.GSI1, tn.AuthRecord{UserID: user})
@@ -158,7 +158,7 @@ func (a *Auth) GetByScheme(ctx context.Context, user tn.UserID, scheme string) (
 // keeping a cursor, so it can resume): 3 for one page.
 func (a *Auth) DeleteAllByUser(ctx context.Context, user tn.UserID) error {
 	return a.deleteAllByUser.Do(ctx, func(ctx context.Context) error {
-		if err := user.Validate("Id"); err != nil {
+		if err := tn.UserIDs.Check(user); err != nil {
 			return err
 		}
 		return a.s.purgeIndex(ctx, a.s.auth.Partition(table.GSI1, tn.AuthRecord{UserID: user}))

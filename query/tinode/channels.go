@@ -16,7 +16,7 @@ import (
 // is dropped here.
 func (ss *Subscriptions) Channels(ctx context.Context, user tn.UserID) ([]tn.TopicName, error) {
 	return table.Run(ctx, ss.channels, func(ctx context.Context) ([]tn.TopicName, error) {
-		if err := user.Validate("User"); err != nil {
+		if err := tn.UserIDs.CheckField("User", user); err != nil {
 			return nil, err
 		}
 		q := ss.s.sub.Partition(table.GSI2, tn.Subscription{User: user})
@@ -40,7 +40,7 @@ func (ss *Subscriptions) Channels(ctx context.Context, user tn.UserID) ([]tn.Top
 // topic gives table.ErrNotFound.
 func (ts *Topics) ChangeOwner(ctx context.Context, name tn.TopicName, user tn.UserID) (tn.Topic, error) {
 	return table.Run(ctx, ts.changeOwner, func(ctx context.Context) (tn.Topic, error) {
-		if err := user.Validate("Owner"); err != nil {
+		if err := tn.UserIDs.CheckField("Owner", user); err != nil {
 			return tn.Topic{}, err
 		}
 		return ts.Update(ctx, name, func(t *tn.Topic) error {

@@ -132,7 +132,7 @@ func (cs *Credentials) GetActive(ctx context.Context, user tn.UserID, method str
 // request per 1 MB.
 func (cs *Credentials) List(ctx context.Context, user tn.UserID, method string, validatedOnly bool) ([]tn.Credential, error) {
 	return table.Run(ctx, cs.list, func(ctx context.Context) ([]tn.Credential, error) {
-		if err := user.Validate("Id"); err != nil {
+		if err := tn.UserIDs.Check(user); err != nil {
 			return nil, err
 		}
 		if method != "" {

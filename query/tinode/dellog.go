@@ -206,7 +206,7 @@ func (ms *Messages) readDeletions(ctx context.Context, topic tn.TopicName, forUs
 		return table.Page[tn.DelMessage]{}, table.Invalid("since", "%d is outside 0..%d", since, tn.MaxSeqId)
 	}
 	if forUser != "" {
-		if err := forUser.Validate("forUser"); err != nil {
+		if err := tn.UserIDs.CheckField("forUser", forUser); err != nil {
 			return table.Page[tn.DelMessage]{}, err
 		}
 	}

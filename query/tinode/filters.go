@@ -66,7 +66,7 @@ func (f HistoryFilter) validate() error {
 		return err
 	}
 	if f.ForUser != "" {
-		return f.ForUser.Validate("ForUser")
+		return tn.UserIDs.CheckField("ForUser", f.ForUser)
 	}
 	return nil
 }

@@ -97,7 +97,7 @@ func (ts *Topics) CreateP2P(ctx context.Context, t *tn.Topic, initiator, invited
 		if initiator.User == invited.User {
 			return false, table.Invalid("User", "initiator and invited are both %q", initiator.User)
 		}
-		if err := t.Id.Validate("Id"); err != nil {
+		if err := tn.TopicNames.CheckField("Id", t.Id); err != nil {
 			return false, err
 		}
 		ik, err := ts.s.sub.CheckedKey(tn.Subscription{Topic: invited.Topic, User: invited.User})

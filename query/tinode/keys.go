@@ -11,20 +11,20 @@ import (
 // with no check of their own.
 
 func (s *Store) topicKey(name tn.TopicName) (table.Key, error) {
-	return s.topic.CheckedKey(tn.Topic{Id: name}, name.Validate("Topic"))
+	return s.topic.CheckedKey(tn.Topic{Id: name}, tn.TopicNames.Check(name))
 }
 
 func (s *Store) msgKey(topic tn.TopicName, seq int) (table.Key, error) {
-	return s.msg.CheckedKey(tn.Message{Topic: topic, SeqId: seq}, topic.Validate("Topic"), tn.CheckSeq("SeqId", seq))
+	return s.msg.CheckedKey(tn.Message{Topic: topic, SeqId: seq}, tn.CheckSeq("SeqId", seq))
 }
 
 func (s *Store) delKey(topic tn.TopicName, delID int) (table.Key, error) {
-	return s.del.CheckedKey(tn.DelMessage{Topic: topic, DelId: delID}, topic.Validate("Topic"), tn.CheckSeq("DelId", delID))
+	return s.del.CheckedKey(tn.DelMessage{Topic: topic, DelId: delID}, tn.CheckSeq("DelId", delID))
 }
 
 func (s *Store) credKey(user tn.UserID, method, value string) (table.Key, error) {
 	return s.cred.CheckedKey(tn.Credential{User: user, Method: method, Value: value},
-		user.Validate("Id"), tn.CheckKeyValue("Method", method), tn.CheckKeyValue("Value", value))
+		tn.UserIDs.Check(user), tn.CheckKeyValue("Method", method), tn.CheckKeyValue("Value", value))
 }
 
 func (s *Store) cacheKey(k string) (table.Key, error) {

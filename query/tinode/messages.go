@@ -313,7 +313,7 @@ func (ms *Messages) History(ctx context.Context, f HistoryFilter, opts ...table.
 // hidden.
 func (ms *Messages) DeleteForUser(ctx context.Context, topic tn.TopicName, user tn.UserID, since, before int) (int, error) {
 	return table.Run(ctx, ms.deleteForUser, func(ctx context.Context) (int, error) {
-		if err := user.Validate("User"); err != nil {
+		if err := tn.UserIDs.CheckField("User", user); err != nil {
 			return 0, err
 		}
 		return ms.rewrite(ctx, topic, since, before, func(m *tn.Message) (table.Patch, bool) {

@@ -45,10 +45,10 @@ func newTopics(s *Store) *Topics {
 		load:          table.NewOp(s.t, "TN-8", "tinode.Topics.Load"),
 		ByName: table.NewPattern(s.topic, table.PatternDef[tn.Topic]{ID: "TN-8", Name: "tinode.Topics.ByName",
 			Doc: "A topic by name.", Reads: table.ReadOne,
-			Check: func(t *tn.Topic) error { return t.Id.Validate("Topic") }}),
+			Check: func(t *tn.Topic) error { return tn.TopicNames.Check(t.Id) }}),
 		Owned: table.NewPattern(s.topic, table.PatternDef[tn.Topic]{ID: "TN-22", Name: "tinode.Topics.Owned",
 			Doc: "The group topics a user owns, by topic name (no Scan).", Reads: table.ReadPage, Index: table.GSI1,
-			Check: func(t *tn.Topic) error { return t.Owner.Validate("Id") }}),
+			Check: func(t *tn.Topic) error { return tn.UserIDs.Check(t.Owner) }}),
 	}
 }
 
