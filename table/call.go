@@ -52,22 +52,7 @@ func (t *Table) Call(ctx context.Context, pattern, method string) (context.Conte
 //		})
 //	}
 func CallSeq2[V any](ctx context.Context, t *Table, pattern, method string, seq func(context.Context) iter.Seq2[V, error]) iter.Seq2[V, error] {
-	if t.opts.Tracer == nil {
-		return seq(ctx)
-	}
-	return func(yield func(V, error) bool) {
-		ctx, call := t.Call(ctx, pattern, method)
-		var err error
-		defer func() { call.End(err) }()
-		for v, e := range seq(ctx) {
-			if e != nil && err == nil {
-				err = e
-			}
-			if !yield(v, e) {
-				return
-			}
-		}
-	}
+	return ddb.CallSeq2(ctx, t.opts.Tracer, pattern, method, seq)
 }
 
 // CallPages is [CallSeq2] over [Pages]: the iterator form of list

@@ -3,10 +3,8 @@ package table
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/ddb"
 )
@@ -90,7 +88,7 @@ func (e *Entity[T]) writeDiff(ctx context.Context, k Key, orig *T, raw Item, ver
 	if revoked {
 		oldUniques, newUniques = nil, nil // its guards are neither claimed nor moved
 	}
-	rewriteKept := e.hasTTL() && w.expires != derivedTTL(derivedOld, e.t.schema.TTLAttr)
+	rewriteKept := e.hasTTL() && w.expires != codec.DerivedTTL(derivedOld, e.t.schema.TTLAttr)
 	ops := append(e.t.c.GuardDiff(oldUniques, newUniques, k, w.expires, rewriteKept), txActions(o.also)...)
 	// An item written elsewhere (version 0) claims the guards of its
 	// unchanged values when it can (see ddb.Conn.WriteDiff); EnsureGuards
@@ -123,12 +121,4 @@ func (e *Entity[T]) derived(item *T) (Item, error) {
 		exp = e.expires(item)
 	}
 	return e.t.c.Derived(ix, exp)
-}
-
-func derivedTTL(d Item, attr string) int64 {
-	if n, ok := d[attr].(*types.AttributeValueMemberN); ok {
-		v, _ := strconv.ParseInt(n.Value, 10, 64)
-		return v
-	}
-	return 0
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strings"
 
 	"github.com/singletable/singletable/internal/codec"
 )
@@ -16,7 +15,7 @@ func ParseEnum[E ~string](field, s string, allowed ...E) (E, error) {
 	if slices.Contains(allowed, E(s)) {
 		return E(s), nil
 	}
-	return "", unknownValue(field, s, allowed)
+	return "", codec.UnknownValue(field, s, allowed)
 }
 
 // CheckEnum returns nil if v is one of allowed, or else a
@@ -30,17 +29,7 @@ func CheckEnum[E comparable](field string, v E, allowed ...E) error {
 	if check := codec.EnumCheck(reflect.TypeFor[E]()); len(allowed) == 0 && check != nil {
 		return check(field, fmt.Sprint(v))
 	}
-	return unknownValue(field, fmt.Sprint(v), allowed)
-}
-
-// unknownValue is the *ValidationError of an unknown enum value got.
-func unknownValue[E any](field, got string, allowed []E) error {
-	names := make([]string, len(allowed))
-	for i, a := range allowed {
-		names[i] = fmt.Sprint(a)
-	}
-	return &ValidationError{Field: field, Reason: fmt.Sprintf("unknown value %q (want one of %s)", got, strings.Join(names, ", ")),
-		Unknown: true, Value: got, Allowed: names}
+	return codec.UnknownValue(field, fmt.Sprint(v), allowed)
 }
 
 // Enum is one enumeration, declared once: a string type's values as a
@@ -97,5 +86,5 @@ func (e Enum[E]) CheckField(field string, v E) error {
 	if e.Valid(v) {
 		return nil
 	}
-	return unknownValue(field, string(v), e.values)
+	return codec.UnknownValue(field, string(v), e.values)
 }

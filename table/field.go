@@ -28,21 +28,10 @@ func MustField[T, V any](name string) Field[T, V] {
 	if !ok {
 		panic(fmt.Sprintf("table.MustField: %T has no attribute %q", zero, name))
 	}
-	if v := reflect.TypeFor[V](); !fieldHolds(f.Typ, v) {
+	if v := reflect.TypeFor[V](); !codec.FieldHolds(f.Typ, v) {
 		panic(fmt.Sprintf("table.MustField[%T, %v]: attribute %q is a %v, not a %v", zero, v, name, f.Typ, v))
 	}
 	return Field[T, V]{name: name}
-}
-
-// fieldHolds reports whether a field of type ft holds values of type v.
-func fieldHolds(ft, v reflect.Type) bool {
-	if ft.Kind() == reflect.Pointer && v.Kind() != reflect.Pointer {
-		ft = ft.Elem()
-	}
-	if v == ft || (v.Kind() == reflect.Interface && ft.Implements(v)) {
-		return true
-	}
-	return v.Kind() == ft.Kind() && v.ConvertibleTo(ft) && (v.Name() == "" || ft.Name() == "" || v.Kind() != reflect.Struct)
 }
 
 // Name returns the attribute name.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+
+	"github.com/singletable/singletable/internal/ddb"
 )
 
 // Op declares a store operation that is more than one read of a declared
@@ -46,20 +48,27 @@ type Op struct {
 // NewOp declares the operation id of the method name on table t. It
 // panics when id or name is empty or t is nil (a declaration error, found
 // at start-up).
-func NewOp(t *Table, id, name string) Op {
-	if t == nil || id == "" || name == "" {
-		panic(fmt.Sprintf("table.NewOp(%q, %q): a table, an ID and a name are required", id, name))
+func NewOp(t *Table, id, name string) Op { return t.declareOp(OpInfo{ID: id, Name: name}, nil) }
+
+// declareOp registers info once (a store view declared per request adds
+// nothing), with write for a declared write, and returns its Op.
+func (t *Table) declareOp(info OpInfo, write *WriteInfo) Op {
+	if t == nil || info.ID == "" || info.Name == "" {
+		panic(fmt.Sprintf("table: operation %q %q: a table, an ID and a name are required", info.ID, info.Name))
 	}
 	t.entMu.Lock()
-	if info := (OpInfo{ID: id, Name: name}); !t.opSeen[info] {
+	if !t.opSeen[info] {
 		if t.opSeen == nil {
 			t.opSeen = map[OpInfo]bool{}
 		}
 		t.opSeen[info] = true
 		t.ops = append(t.ops, info)
+		if write != nil {
+			t.writes = append(t.writes, *write)
+		}
 	}
 	t.entMu.Unlock()
-	return Op{ID: id, Name: name, t: t}
+	return Op{ID: info.ID, Name: info.Name, t: t}
 }
 
 // OpInfo describes a declared operation for tools and documents
@@ -84,34 +93,21 @@ func (t *Table) Ops() []OpInfo {
 // (the requests it sends are the call's), and the call ends with fn's
 // error. Without a tracer it is fn(ctx).
 func (o Op) Do(ctx context.Context, fn func(context.Context) error) error {
-	if o.t == nil || o.t.opts.Tracer == nil {
-		return fn(ctx)
-	}
-	ctx, call := o.t.Call(ctx, o.ID, o.Name)
-	err := fn(ctx)
-	call.End(err)
+	_, err := Run(ctx, o, func(ctx context.Context) (struct{}, error) { return struct{}{}, fn(ctx) })
 	return err
 }
 
 // Run is [Op.Do] for an operation with a result.
 func Run[R any](ctx context.Context, o Op, fn func(context.Context) (R, error)) (R, error) {
-	if o.t == nil || o.t.opts.Tracer == nil {
-		return fn(ctx)
-	}
-	ctx, call := o.t.Call(ctx, o.ID, o.Name)
-	r, err := fn(ctx)
-	call.End(err)
+	r, _, err := Run2(ctx, o, func(ctx context.Context) (R, struct{}, error) { r, err := fn(ctx); return r, struct{}{}, err })
 	return r, err
 }
 
 // Run2 is [Run] for an operation with two results (a minted secret's
 // plaintext and the stored item).
 func Run2[A, B any](ctx context.Context, o Op, fn func(context.Context) (A, B, error)) (A, B, error) {
-	if o.t == nil || o.t.opts.Tracer == nil {
+	if o.t == nil {
 		return fn(ctx)
 	}
-	ctx, call := o.t.Call(ctx, o.ID, o.Name)
-	a, b, err := fn(ctx)
-	call.End(err)
-	return a, b, err
+	return ddb.Run2(ctx, o.t.opts.Tracer, o.ID, o.Name, fn)
 }

@@ -3,6 +3,8 @@ package table
 import (
 	"context"
 	"iter"
+
+	"github.com/singletable/singletable/internal/ddb"
 )
 
 // Page is one page of a list access pattern: its items and the opaque
@@ -24,31 +26,10 @@ type fetch[T any] func(ctx context.Context, cursor string) (Page[T], error)
 // error, if any, is yielded once and iteration stops; no request is sent
 // after the consumer stops.
 func allPages[T any](ctx context.Context, fetch fetch[T]) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
-		cursor := ""
-		for {
-			if err := ctx.Err(); err != nil {
-				var zero T
-				yield(zero, err)
-				return
-			}
-			p, err := fetch(ctx, cursor)
-			if err != nil {
-				var zero T
-				yield(zero, err)
-				return
-			}
-			for _, it := range p.Items {
-				if !yield(it, nil) {
-					return
-				}
-			}
-			if p.Cursor == "" {
-				return
-			}
-			cursor = p.Cursor
-		}
-	}
+	return ddb.AllPages(ctx, func(ctx context.Context, cursor string) ([]T, string, error) {
+		p, err := fetch(ctx, cursor)
+		return p.Items, p.Cursor, err
+	})
 }
 
 // Collect drains seq (a list method's iterator form, such as

@@ -363,22 +363,6 @@ func (p *Pattern[T]) Query(fields T) Query {
 		sk, err := p.e.decl.From(p.e.def.Type, p.def.Index, reflect.ValueOf(&fields).Elem())
 		q.SK, q.err = sk, opErr("partition", p.e.def.Type, Key{}, err)
 	}
-	if len(p.has) > 0 && q.err == nil {
-		v := reflect.ValueOf(&fields).Elem()
-		for i, a := range p.def.FilterContains {
-			f, err := v.FieldByIndexErr(p.has[i])
-			switch {
-			case err != nil || f.Len() == 0:
-			case f.Len() > 1:
-				q.err = opErr("partition", p.e.def.Type, Key{}, &ValidationError{Entity: p.e.def.Type, Field: a, Reason: fmt.Sprintf("%d values: a filter contains one", f.Len())})
-			default:
-				if q.FilterContains == nil {
-					q.FilterContains = map[string]any{}
-				}
-				q.FilterContains[a] = f.Index(0).Interface()
-			}
-		}
-	}
 	q.Desc, q.Limit, q.Consistent = p.def.Desc, p.def.Limit, p.def.Consistent
 	return p.scoped(q)
 }

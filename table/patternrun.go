@@ -2,10 +2,10 @@ package table
 
 import (
 	"context"
-	"fmt"
 	"iter"
 	"reflect"
-	"strings"
+
+	"github.com/singletable/singletable/internal/decl"
 )
 
 // PatternItem is one item a pattern run by text returned
@@ -49,30 +49,12 @@ type patternRun func(ctx context.Context, r RunRequest) iter.Seq2[PatternItem, e
 // *[ValidationError] naming the pattern when no pattern or several match
 // r.Pattern, or naming the field that is missing or bad.
 func (t *Table) RunPattern(ctx context.Context, r RunRequest) iter.Seq2[PatternItem, error] {
-	var found []PatternInfo
-	for _, p := range t.Patterns() {
-		if p.ID == r.Pattern || p.Name == r.Pattern {
-			found = append(found, p)
-		}
+	pats := t.Patterns()
+	i, err := decl.Pick(r.Pattern, len(pats), func(i int) (string, string, bool) { return pats[i].ID, pats[i].Name, pats[i].run != nil })
+	if err != nil {
+		return func(yield func(PatternItem, error) bool) { yield(PatternItem{}, err) }
 	}
-	fail := func(reason string, a ...any) iter.Seq2[PatternItem, error] {
-		return func(yield func(PatternItem, error) bool) {
-			yield(PatternItem{}, &ValidationError{Field: "pattern", Reason: fmt.Sprintf(reason, a...)})
-		}
-	}
-	switch {
-	case len(found) == 0:
-		return fail("no declared pattern is %q", r.Pattern)
-	case len(found) > 1:
-		names := make([]string, len(found))
-		for i, p := range found {
-			names[i] = p.Name
-		}
-		return fail("%q names %d patterns: give one of %s", r.Pattern, len(found), strings.Join(names, ", "))
-	case found[0].run == nil:
-		return fail("%s cannot be run by text", found[0].Name)
-	}
-	return found[0].run(ctx, r)
+	return pats[i].run(ctx, r)
 }
 
 // runText is the pattern's [patternRun].

@@ -3,6 +3,7 @@ package codec
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 )
 
@@ -33,4 +34,14 @@ func EnumCheck(t reflect.Type) func(field, v string) error {
 		return e.(enumEntry).check
 	}
 	return nil
+}
+
+// UnknownValue is the *ValidationError (table.CheckEnum, Enum.Parse) of an unknown enum value got.
+func UnknownValue[E any](field, got string, allowed []E) error {
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		names[i] = fmt.Sprint(a)
+	}
+	return &ValidationError{Field: field, Reason: fmt.Sprintf("unknown value %q (want one of %s)", got, strings.Join(names, ", ")),
+		Unknown: true, Value: got, Allowed: names}
 }

@@ -128,3 +128,14 @@ func SortedNames(set map[string]any) []string {
 	}
 	return slices.Sorted(maps.Keys(set))
 }
+
+// FieldHolds reports (table.MustField) whether a field of type ft holds values of type v.
+func FieldHolds(ft, v reflect.Type) bool {
+	if ft.Kind() == reflect.Pointer && v.Kind() != reflect.Pointer {
+		ft = ft.Elem()
+	}
+	if v == ft || (v.Kind() == reflect.Interface && ft.Implements(v)) {
+		return true
+	}
+	return v.Kind() == ft.Kind() && v.ConvertibleTo(ft) && (v.Name() == "" || ft.Name() == "" || v.Kind() != reflect.Struct)
+}

@@ -254,3 +254,13 @@ func sameSet(a, b []string) bool {
 	}
 	return true
 }
+
+// DerivedTTL is the TTL (Unix seconds) a derived item stores in attr, or
+// 0 when it stores none.
+func DerivedTTL(d map[string]types.AttributeValue, attr string) int64 {
+	if n, ok := d[attr].(*types.AttributeValueMemberN); ok {
+		v, _ := strconv.ParseInt(n.Value, 10, 64)
+		return v
+	}
+	return 0
+}

@@ -97,3 +97,31 @@ func Filters(entity string, v reflect.Value, eq []string, eqIdx [][]int, has []s
 	}
 	return equal, contains, nil
 }
+
+// Pick returns which of n declared patterns, each by at(i) its ID, its
+// Name and whether it can run by text, the text pattern names (an ID or a
+// Name; an ID two patterns share must be given by Name): table.RunPattern.
+// Errors: a *codec.ValidationError naming "pattern" when none matches,
+// several do, or the one cannot run.
+func Pick(pattern string, n int, at func(i int) (id, name string, runs bool)) (int, error) {
+	var found []int
+	var names []string
+	for i := range n {
+		if id, name, _ := at(i); id == pattern || name == pattern {
+			found, names = append(found, i), append(names, name)
+		}
+	}
+	fail := func(reason string, a ...any) (int, error) {
+		return -1, &codec.ValidationError{Field: "pattern", Reason: fmt.Sprintf(reason, a...)}
+	}
+	switch {
+	case len(found) == 0:
+		return fail("no declared pattern is %q", pattern)
+	case len(found) > 1:
+		return fail("%q names %d patterns: give one of %s", pattern, len(found), strings.Join(names, ", "))
+	}
+	if _, name, runs := at(found[0]); !runs {
+		return fail("%s cannot be run by text", name)
+	}
+	return found[0], nil
+}

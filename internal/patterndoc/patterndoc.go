@@ -43,7 +43,8 @@ type Method struct {
 	// Synopsis is the first sentence of its doc comment (a declared
 	// pattern's: its Doc and the request the method sends).
 	Synopsis string
-	// Declared is true for a read of a declared pattern.
+	// Declared is true for a read of a declared pattern and for a
+	// declared write ([table.WriteDef]).
 	Declared bool
 }
 
@@ -51,24 +52,33 @@ type Method struct {
 // store package in dir: the reads of the patterns declared on tables
 // (those named in the package, see [Declared]), the methods declared as
 // operations on tables ([table.NewOp]: the declaration's ID, with any its
-// doc comment cites too), and the other methods whose doc comments cite
-// IDs ([Methods]), ordered by their first ID, then name. A declared
-// operation names a method of the package (internal/wiretest holds the
-// two to one another); one naming no method is left out.
+// doc comment cites too), the declared writes ([table.WriteDef]: a store
+// field, not a method, listed from the declaration: its ID, its name and
+// its Doc), and the other methods whose doc comments cite IDs
+// ([Methods]), ordered by their first ID, then name. A declared operation
+// names a method of the package (internal/wiretest holds the two to one
+// another); one naming no method is left out.
 func Patterns(dir string, tables ...*table.Table) (string, []Method, error) {
 	pkg, docs, err := parse(dir)
 	if err != nil {
 		return "", nil, err
 	}
 	ops := map[string][]string{}
+	var out []Method
 	for _, t := range tables {
 		for _, o := range t.Ops() {
 			if name, ok := strings.CutPrefix(o.Name, pkg+"."); ok {
 				ops[name] = append(ops[name], o.ID)
 			}
 		}
+		for _, w := range t.Writes() {
+			if name, ok := strings.CutPrefix(w.Name, pkg+"."); ok && !slices.ContainsFunc(out, func(m Method) bool { return m.Name == name }) {
+				ids := slices.Concat([]string{w.ID}, w.Also)
+				slices.SortFunc(ids, CompareIDs)
+				out = append(out, Method{IDs: slices.Compact(ids), Name: name, Synopsis: w.Doc, Declared: true})
+			}
+		}
 	}
-	var out []Method
 	for _, m := range docs {
 		m.IDs = append(m.IDs, ops[m.Name]...)
 		if len(m.IDs) == 0 {

@@ -133,40 +133,39 @@ type Memberships struct {
 	//
 	//	page, err := s.Memberships.ByAccount.List(ctx, lb.Membership{AccountID: a, Role: lb.RoleAdmin})
 	ByAccount *table.Pattern[lb.Membership]
+	// Add creates a membership. A user has at most one membership per account
+	// (the key is the pair): a second gives table.ErrAlreadyExists. Status
+	// defaults to active. Errors: *table.ValidationError,
+	// table.ErrAlreadyExists.
+	//
+	// Pattern: LB-11 (its write side).
+	Add func(context.Context, *lb.Membership) error
 
-	add, setRole, remove table.Op
-	e                    *entities
+	setRole, remove table.Op
+	e               *entities
 }
 
 func newMemberships(e *entities) *Memberships {
 	return &Memberships{e: e,
+		Add: table.Create(e.memberships, table.WriteDef[lb.Membership]{ID: "LB-11", Name: "listbackup.Memberships.Add",
+			Doc: "Creates a membership.",
+			Before: func(m *lb.Membership) error {
+				if m.Status == "" {
+					m.Status = lb.MemberActive
+				}
+				return nil
+			}}),
 		ByUser: table.NewPattern(e.memberships, table.PatternDef[lb.Membership]{ID: "LB-9", Name: "listbackup.Memberships.ByUser",
 			Doc: "A user's memberships, by account.", Reads: table.ReadPage}),
 		ByID: table.NewPattern(e.memberships, table.PatternDef[lb.Membership]{ID: "LB-11", Name: "listbackup.Memberships.ByID",
 			Doc: "A user's membership in one account.", Reads: table.ReadOne,
 			Require: []string{"accountId"}}),
-		add:     table.NewOp(e.t, "LB-11", "listbackup.Memberships.Add"),
 		setRole: table.NewOp(e.t, "LB-64", "listbackup.Memberships.SetRole"),
 		ByAccount: table.NewPattern(e.memberships, table.PatternDef[lb.Membership]{ID: "LB-10", Name: "listbackup.Memberships.ByAccount",
 			Doc: "An account's members, by role then user; of one role when it is given.", Reads: table.ReadPage, Index: table.GSI1,
 			SortPrefix: true, WholeWhenUnset: true}),
 		remove: table.NewOp(e.t, "LB-68", "listbackup.Memberships.Remove"),
 	}
-}
-
-// Add creates membership m. A user has at most one membership per account
-// (the key is the pair): a second gives table.ErrAlreadyExists. Status
-// defaults to active. Errors: *table.ValidationError,
-// table.ErrAlreadyExists.
-//
-// Pattern: LB-11 (its write side).
-func (s *Memberships) Add(ctx context.Context, m *lb.Membership) error {
-	return s.add.Do(ctx, func(ctx context.Context) error {
-		if m.Status == "" {
-			m.Status = lb.MemberActive
-		}
-		return s.e.memberships.Create(ctx, m)
-	})
 }
 
 // SetRole changes a member's role in the account (LB-64; moves its GSI1
@@ -203,38 +202,53 @@ type Teams struct {
 	//
 	//	t, err := s.Teams.ByID.Get(ctx, lb.Team{TeamID: id})
 	ByID *table.Pattern[lb.Team]
+	// Create creates a team. Errors: *table.ValidationError,
+	// table.ErrAlreadyExists.
+	//
+	// Pattern: LB-13 (its write side).
+	Create func(context.Context, *lb.Team) error
+	// Delete deletes a team (LB-64): one conditional DeleteItem (the team has
+	// no status in either document, so the delete is hard; memberships of its
+	// users in the account are not touched). Errors: *table.ValidationError,
+	// table.ErrNotFound.
+	Delete func(context.Context, lb.TeamID) error
+	// Update applies change to a team (LB-64): name, description, members,
+	// permissions. One strongly consistent GetItem and one conditional
+	// UpdateItem of the changed attributes (table.Entity.Update), retried on a
+	// lost race, so concurrent updates are never lost. A team cannot move to
+	// another account: changing accountId or teamId is refused. Errors:
+	// *table.ValidationError, table.ErrNotFound.
+	Update func(context.Context, lb.TeamID, func(*lb.Team) error) (lb.Team, error)
 
-	create, update, delete, setMemberRole table.Op
-	e                                     *entities
-	acct                                  lb.AccountID // set: the view of one account (Store.ForAccount)
+	setMemberRole table.Op
+	e             *entities
+	acct          lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newTeams(e *entities) *Teams {
-	return &Teams{e: e,
+	return (&Teams{e: e,
 		ByAccount: table.NewPattern(e.teams, table.PatternDef[lb.Team]{ID: "LB-12", Name: "listbackup.Teams.ByAccount",
 			Doc: "An account's teams.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true}),
-		create: table.NewOp(e.t, "LB-13", "listbackup.Teams.Create"),
 		ByID: table.NewPattern(e.teams, table.PatternDef[lb.Team]{ID: "LB-13", Name: "listbackup.Teams.ByID",
 			Doc: "A team.", Reads: table.ReadOne}),
-		update:        table.NewOp(e.t, "LB-64", "listbackup.Teams.Update"),
-		delete:        table.NewOp(e.t, "LB-64", "listbackup.Teams.Delete"),
 		setMemberRole: table.NewOp(e.t, "LB-64", "listbackup.Teams.SetMemberRole"),
-	}
+	}).declare()
 }
 
 // in returns the teams of account acct alone.
 func (s *Teams) in(acct lb.AccountID) *Teams {
 	c := *s
 	c.acct, c.ByAccount, c.ByID = acct, s.ByAccount.In(string(acct)), s.ByID.In(string(acct))
-	return &c
+	return c.declare()
 }
 
-// Create creates team t. Errors: *table.ValidationError,
-// table.ErrAlreadyExists.
-//
-// Pattern: LB-13 (its write side).
-func (s *Teams) Create(ctx context.Context, t *lb.Team) error {
-	return s.create.Do(ctx, func(ctx context.Context) error {
-		return s.v().Create(ctx, t)
-	})
+// declare declares the writes of the view (its account's, or whole).
+func (s *Teams) declare() *Teams {
+	s.Update = table.Update(items(s.e.teams, s.acct), table.WriteDef[lb.Team]{ID: "LB-64", Name: "listbackup.Teams.Update",
+		Doc: "Applies change to a team (LB-64): name, description, members, permissions."}, func(id lb.TeamID) lb.Team { return lb.Team{TeamID: id} })
+	s.Delete = table.Delete(items(s.e.teams, s.acct), table.WriteDef[lb.Team]{ID: "LB-64", Name: "listbackup.Teams.Delete",
+		Doc: "Deletes a team (LB-64): one conditional DeleteItem (the team has no status in either document, so the delete is hard; memberships of its users in the account are not touched)."}, func(id lb.TeamID) lb.Team { return lb.Team{TeamID: id} })
+	s.Create = table.Create(items(s.e.teams, s.acct), table.WriteDef[lb.Team]{ID: "LB-13", Name: "listbackup.Teams.Create",
+		Doc: "Creates a team."})
+	return s
 }

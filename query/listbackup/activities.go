@@ -31,9 +31,13 @@ type Activities struct {
 	// ByEventType reads an account's activities of an event type (LB-21):
 	// Query GSI3 PK = ACTEVT#{accountId}#{eventType}, SK in the range.
 	ByEventType *table.Pattern[lb.Activity]
+	// Record stores an activity. A zero CreatedAt is now; EventID defaults to a
+	// new UUID. Its table TTL is CreatedAt + 90 days (LB-22): reads never
+	// return it afterwards. Errors: *table.ValidationError,
+	// table.ErrAlreadyExists.
+	Record func(context.Context, *lb.Activity) error
 
-	record table.Op
-	e      *entities
+	e *entities
 }
 
 func newActivities(e *entities) *Activities {
@@ -42,25 +46,19 @@ func newActivities(e *entities) *Activities {
 			Reads: table.ReadRange, RangeOn: "createdAt", Desc: true}
 	}
 	return &Activities{e: e,
+		Record: table.Create(e.activities, table.WriteDef[lb.Activity]{ID: "LB-22", Name: "listbackup.Activities.Record",
+			Doc: "Stores an activity.",
+			Before: func(a *lb.Activity) error {
+				if a.EventID == "" {
+					a.EventID = lb.EventID(lb.NewUUID())
+				}
+				return nil
+			}}),
 		ByAccount:      table.NewPattern(e.activities, def("LB-18", "ByAccount", "An account's activities in a time range, newest first.", table.Primary)),
 		ByUser:         table.NewPattern(e.activities, def("LB-19", "ByUser", "A user's activities in a time range, newest first.", table.GSI1)),
 		ByResourceType: table.NewPattern(e.activities, def("LB-20", "ByResourceType", "An account's activities on a resource type in a time range, newest first.", table.GSI2)),
 		ByEventType:    table.NewPattern(e.activities, def("LB-21", "ByEventType", "An account's activities of an event type in a time range, newest first.", table.GSI3)),
-		record:         table.NewOp(e.t, "LB-22", "listbackup.Activities.Record"),
 	}
-}
-
-// Record stores activity a. A zero CreatedAt is now; EventID defaults to a
-// new UUID. Its table TTL is CreatedAt + 90 days (LB-22): reads never
-// return it afterwards. Errors: *table.ValidationError,
-// table.ErrAlreadyExists.
-func (s *Activities) Record(ctx context.Context, a *lb.Activity) error {
-	return s.record.Do(ctx, func(ctx context.Context) error {
-		if a.EventID == "" {
-			a.EventID = lb.EventID(lb.NewUUID())
-		}
-		return s.e.activities.Create(ctx, a)
-	})
 }
 
 // Jobs serves LB-23..LB-26. The reads of one pattern are declared
@@ -87,14 +85,25 @@ type Jobs struct {
 	//
 	//	j, err := s.Jobs.ByID.Get(ctx, lb.Job{JobID: id})
 	ByID *table.Pattern[lb.Job]
+	// Create creates a job (CreatedAt defaults to now, Status to pending,
+	// Priority to medium). Errors: *table.ValidationError,
+	// table.ErrAlreadyExists.
+	//
+	// Pattern: LB-24 (its write side).
+	Create func(context.Context, *lb.Job) error
+	// Update applies change to a job (status, progress, result), moving its
+	// index entries. Errors: *table.ValidationError, table.ErrNotFound.
+	//
+	// Pattern: LB-24 (its write side).
+	Update func(context.Context, lb.JobID, func(*lb.Job) error) (lb.Job, error)
 
-	create, update, delete table.Op
-	e                      *entities
-	acct                   lb.AccountID // set: the view of one account (Store.ForAccount)
+	delete table.Op
+	e      *entities
+	acct   lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newJobs(e *entities) *Jobs {
-	return &Jobs{e: e,
+	return (&Jobs{e: e,
 		ByAccount: table.NewPattern(e.jobs, table.PatternDef[lb.Job]{ID: "LB-23", Name: "listbackup.Jobs.ByAccount",
 			Doc: "An account's jobs, newest first.", Reads: table.ReadPage, Index: table.GSI1, Desc: true}),
 		ByStatus: table.NewPattern(e.jobs, table.PatternDef[lb.Job]{ID: "LB-25", Name: "listbackup.Jobs.ByStatus",
@@ -102,48 +111,33 @@ func newJobs(e *entities) *Jobs {
 			Require: []string{"status"}}),
 		BySource: table.NewPattern(e.jobs, table.PatternDef[lb.Job]{ID: "LB-26", Name: "listbackup.Jobs.BySource",
 			Doc: "A source's jobs by creation time.", Reads: table.ReadPage, Index: table.GSI3, WholePartition: true}),
-		create: table.NewOp(e.t, "LB-24", "listbackup.Jobs.Create"),
 		ByID: table.NewPattern(e.jobs, table.PatternDef[lb.Job]{ID: "LB-24", Name: "listbackup.Jobs.ByID",
 			Doc: "A job.", Reads: table.ReadOne}),
-		update: table.NewOp(e.t, "LB-24", "listbackup.Jobs.Update"),
 		delete: table.NewOp(e.t, "LB-24", "listbackup.Jobs.Delete"),
-	}
+	}).declare()
 }
 
 // in returns the jobs of account acct alone.
 func (s *Jobs) in(acct lb.AccountID) *Jobs {
 	c := *s
 	c.acct, c.ByAccount, c.ByStatus, c.BySource, c.ByID = acct, s.ByAccount.In(string(acct)), s.ByStatus.In(string(acct)), s.BySource.In(string(acct)), s.ByID.In(string(acct))
-	return &c
+	return c.declare()
 }
 
-// Create creates job jb (CreatedAt defaults to now, Status to pending,
-// Priority to medium). Errors: *table.ValidationError,
-// table.ErrAlreadyExists.
-//
-// Pattern: LB-24 (its write side).
-func (s *Jobs) Create(ctx context.Context, jb *lb.Job) error {
-	return s.create.Do(ctx, func(ctx context.Context) error {
-		if jb.Status == "" {
-			jb.Status = lb.JobPending
-		}
-		if jb.Priority == "" {
-			jb.Priority = lb.PriorityMedium
-		}
-		return s.v().Create(ctx, jb)
-	})
-}
-
-// Update applies change to a job (status, progress, result), moving its
-// index entries. Errors: *table.ValidationError, table.ErrNotFound.
-//
-// Pattern: LB-24 (its write side).
-func (s *Jobs) Update(ctx context.Context, id lb.JobID, change func(*lb.Job) error) (lb.Job, error) {
-	return table.Run(ctx, s.update, func(ctx context.Context) (lb.Job, error) {
-		k, err := s.e.jobs.CheckedKey(lb.Job{JobID: id})
-		if err != nil {
-			return lb.Job{}, err
-		}
-		return s.v().Update(ctx, k, change)
-	})
+// declare declares the writes of the view (its account's, or whole).
+func (s *Jobs) declare() *Jobs {
+	s.Update = table.Update(items(s.e.jobs, s.acct), table.WriteDef[lb.Job]{ID: "LB-24", Name: "listbackup.Jobs.Update",
+		Doc: "Applies change to a job (status, progress, result), moving its index entries."}, func(id lb.JobID) lb.Job { return lb.Job{JobID: id} })
+	s.Create = table.Create(items(s.e.jobs, s.acct), table.WriteDef[lb.Job]{ID: "LB-24", Name: "listbackup.Jobs.Create",
+		Doc: "Creates a job (CreatedAt defaults to now, Status to pending, Priority to medium).",
+		Before: func(jb *lb.Job) error {
+			if jb.Status == "" {
+				jb.Status = lb.JobPending
+			}
+			if jb.Priority == "" {
+				jb.Priority = lb.PriorityMedium
+			}
+			return nil
+		}})
+	return s
 }

@@ -175,14 +175,26 @@ type Webhooks struct {
 	//
 	//	w, err := s.Webhooks.ByID.Get(ctx, lb.Webhook{WebhookID: id})
 	ByID *table.Pattern[lb.Webhook]
+	// Create creates a webhook (WebhookID defaults to a new UUID). Errors:
+	// *table.ValidationError, table.ErrAlreadyExists.
+	//
+	// Pattern: LB-55 (its write side).
+	Create func(context.Context, *lb.Webhook) error
+	// Update applies change to a webhook (LB-55), moving its index entry when
+	// isActive changes: a consistent read and one conditional write
+	// (table.Entity.Update), because the change is applied in Go to the stored
+	// webhook and written back only if nobody wrote it in between. A
+	// soft-deleted webhook cannot be updated. Errors: *table.ValidationError,
+	// table.ErrNotFound (missing or deleted).
+	Update func(context.Context, lb.WebhookID, func(*lb.Webhook) error) (lb.Webhook, error)
 
-	create, update, delete table.Op
-	e                      *entities
-	acct                   lb.AccountID // set: the view of one account (Store.ForAccount)
+	delete table.Op
+	e      *entities
+	acct   lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newWebhooks(e *entities) *Webhooks {
-	return &Webhooks{e: e,
+	return (&Webhooks{e: e,
 		Active: table.NewPattern(e.webhooks, table.PatternDef[lb.Webhook]{ID: "LB-56", Name: "listbackup.Webhooks.Active",
 			Doc: "An account's active webhooks.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true}),
 		ActiveForEvent: table.NewPattern(e.webhooks, table.PatternDef[lb.Webhook]{ID: "LB-57", Name: "listbackup.Webhooks.ActiveForEvent",
@@ -194,49 +206,34 @@ func newWebhooks(e *entities) *Webhooks {
 				}
 				return lb.EventType(w.Events[0]).Check("eventType")
 			}}),
-		create: table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Create"),
 		ByID: table.NewPattern(e.webhooks, table.PatternDef[lb.Webhook]{ID: "LB-55", Name: "listbackup.Webhooks.ByID",
 			Doc: "A webhook by ID, a soft-deleted one not found.", Reads: table.ReadOne,
 			Keep: live[lb.Webhook]}),
-		update: table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Update"),
 		delete: table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Delete"),
-	}
+	}).declare()
 }
 
 // in returns the webhooks of account acct alone.
 func (s *Webhooks) in(acct lb.AccountID) *Webhooks {
 	c := *s
 	c.acct, c.ByID, c.Active, c.ActiveForEvent = acct, s.ByID.In(string(acct)), s.Active.In(string(acct)), s.ActiveForEvent.In(string(acct))
-	return &c
+	return c.declare()
 }
 
-// Create creates webhook w (WebhookID defaults to a new UUID). Errors:
-// *table.ValidationError, table.ErrAlreadyExists.
-//
-// Pattern: LB-55 (its write side).
-func (s *Webhooks) Create(ctx context.Context, w *lb.Webhook) error {
-	return s.create.Do(ctx, func(ctx context.Context) error {
-		if w.WebhookID == "" {
-			w.WebhookID = lb.WebhookID(lb.NewUUID())
-		}
-		return s.v().Create(ctx, w)
-	})
-}
-
-// Update applies change to a webhook (LB-55), moving its index entry when
-// isActive changes: a consistent read and one conditional write
-// (table.Entity.Update), because the change is applied in Go to the stored
-// webhook and written back only if nobody wrote it in between. A
-// soft-deleted webhook cannot be updated. Errors: *table.ValidationError,
-// table.ErrNotFound (missing or deleted).
-func (s *Webhooks) Update(ctx context.Context, id lb.WebhookID, change func(*lb.Webhook) error) (lb.Webhook, error) {
-	return table.Run(ctx, s.update, func(ctx context.Context) (lb.Webhook, error) {
-		k, err := s.e.webhooks.CheckedKey(lb.Webhook{WebhookID: id})
-		if err != nil {
-			return lb.Webhook{}, err
-		}
-		return s.v().Update(ctx, k, liveUpdate("update webhook", string(id), change))
-	})
+// declare declares the writes of the view (its account's, or whole).
+func (s *Webhooks) declare() *Webhooks {
+	s.Update = table.Update(items(s.e.webhooks, s.acct), table.WriteDef[lb.Webhook]{ID: "LB-55", Name: "listbackup.Webhooks.Update",
+		Doc:  "Applies change to a webhook (LB-55), moving its index entry when isActive changes: a consistent read and one conditional write (table.Entity.Update), because the change is applied in Go to the stored webhook and written back only if nobody wrote it in between.",
+		Live: notDeleted[lb.Webhook], LiveField: "deletedAt"}, func(id lb.WebhookID) lb.Webhook { return lb.Webhook{WebhookID: id} })
+	s.Create = table.Create(items(s.e.webhooks, s.acct), table.WriteDef[lb.Webhook]{ID: "LB-55", Name: "listbackup.Webhooks.Create",
+		Doc: "Creates a webhook (WebhookID defaults to a new UUID).",
+		Before: func(w *lb.Webhook) error {
+			if w.WebhookID == "" {
+				w.WebhookID = lb.WebhookID(lb.NewUUID())
+			}
+			return nil
+		}})
+	return s
 }
 
 // Delete soft-deletes a webhook (LB-55, LB-67; core: "use status fields

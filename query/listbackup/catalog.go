@@ -28,15 +28,26 @@ type Catalog struct {
 	// Sources lists the source templates a platform offers (LB-78): Query
 	// GSI1 PK = CATSOURCES#{platformId}.
 	Sources *table.Pattern[lb.CatalogSource]
+	// PutPlatform stores a platform, replacing the one with its ID.
+	// Errors: *table.ValidationError.
+	//
+	// Pattern: LB-77 (its write side).
+	PutPlatform func(context.Context, *lb.CatalogPlatform) error
+	// PutSource stores a platform's source template, replacing the one with
+	// its ID. Errors: *table.ValidationError.
+	//
+	// Pattern: LB-78 (its write side).
+	PutSource func(context.Context, *lb.CatalogSource) error
 
-	putPlatform, putSource table.Op
-	e                      *entities
+	e *entities
 }
 
 func newCatalog(e *entities) *Catalog {
 	return &Catalog{e: e,
-		putPlatform: table.NewOp(e.t, "LB-77", "listbackup.Catalog.PutPlatform"),
-		putSource:   table.NewOp(e.t, "LB-78", "listbackup.Catalog.PutSource"),
+		PutSource: table.Put(e.platformSrcs, table.WriteDef[lb.CatalogSource]{ID: "LB-78", Name: "listbackup.Catalog.PutSource",
+			Doc: "Stores a platform's source template, replacing the one with its ID."}),
+		PutPlatform: table.Put(e.platforms, table.WriteDef[lb.CatalogPlatform]{ID: "LB-77", Name: "listbackup.Catalog.PutPlatform",
+			Doc: "Stores a platform, replacing the one with its ID."}),
 		Platform: table.NewPattern(e.platforms, table.PatternDef[lb.CatalogPlatform]{ID: "LB-77", Name: "listbackup.Catalog.Platform",
 			Doc: "A platform of the catalog by ID.", Reads: table.ReadOne}),
 		Platforms: table.NewPattern(e.platforms, table.PatternDef[lb.CatalogPlatform]{ID: "LB-77", Name: "listbackup.Catalog.Platforms",
@@ -46,24 +57,4 @@ func newCatalog(e *entities) *Catalog {
 		Sources: table.NewPattern(e.platformSrcs, table.PatternDef[lb.CatalogSource]{ID: "LB-78", Name: "listbackup.Catalog.Sources",
 			Doc: "The source templates a platform offers.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true}),
 	}
-}
-
-// PutPlatform stores a platform, replacing the one with its ID.
-// Errors: *table.ValidationError.
-//
-// Pattern: LB-77 (its write side).
-func (s *Catalog) PutPlatform(ctx context.Context, p *lb.CatalogPlatform) error {
-	return s.putPlatform.Do(ctx, func(ctx context.Context) error {
-		return s.e.platforms.Put(ctx, p)
-	})
-}
-
-// PutSource stores a platform's source template, replacing the one with
-// its ID. Errors: *table.ValidationError.
-//
-// Pattern: LB-78 (its write side).
-func (s *Catalog) PutSource(ctx context.Context, p *lb.CatalogSource) error {
-	return s.putSource.Do(ctx, func(ctx context.Context) error {
-		return s.e.platformSrcs.Put(ctx, p)
-	})
 }

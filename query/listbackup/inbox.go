@@ -32,9 +32,14 @@ type Inbox struct {
 	// ByAccount lists an account's notifications, newest first (LB-82):
 	// Query GSI3 PK = ACCTINBOX#{accountId}, descending.
 	ByAccount *table.Pattern[lb.InboxNotification]
+	// Delete deletes a notification (LB-83): DeleteItem of its one item, which
+	// leaves every list with it. Errors: *table.ValidationError,
+	// table.ErrNotFound (a retried delete whose first response was lost may
+	// report it; the item is gone either way).
+	Delete func(context.Context, lb.NotificationID) error
 
-	create, markRead, markUnread, archive, delete table.Op
-	e                                             *entities
+	create, markRead, markUnread, archive table.Op
+	e                                     *entities
 }
 
 func newInbox(e *entities) *Inbox {
@@ -43,11 +48,12 @@ func newInbox(e *entities) *Inbox {
 			Index: ix, WholePartition: true, Desc: true}
 	}
 	return &Inbox{e: e,
+		Delete: table.Delete(e.inbox, table.WriteDef[lb.InboxNotification]{ID: "LB-83", Name: "listbackup.Inbox.Delete",
+			Doc: "Deletes a notification (LB-83): DeleteItem of its one item, which leaves every list with it."}, func(id lb.NotificationID) lb.InboxNotification { return lb.InboxNotification{NotificationID: id} }),
 		create:     table.NewOp(e.t, "LB-79", "listbackup.Inbox.Create"),
 		markRead:   table.NewOp(e.t, "LB-83", "listbackup.Inbox.MarkRead"),
 		markUnread: table.NewOp(e.t, "LB-83", "listbackup.Inbox.MarkUnread"),
 		archive:    table.NewOp(e.t, "LB-83", "listbackup.Inbox.Archive"),
-		delete:     table.NewOp(e.t, "LB-83", "listbackup.Inbox.Delete"),
 		ByID: table.NewPattern(e.inbox, table.PatternDef[lb.InboxNotification]{ID: "LB-79", Name: "listbackup.Inbox.ByID",
 			Doc: "An inbox notification by ID.", Reads: table.ReadOne}),
 		ByUser:    table.NewPattern(e.inbox, def("LB-80", "ByUser", "A user's notifications, newest first.", table.GSI1)),
@@ -109,20 +115,6 @@ func (s *Inbox) MarkUnread(ctx context.Context, id lb.NotificationID) (lb.InboxN
 func (s *Inbox) Archive(ctx context.Context, id lb.NotificationID) (lb.InboxNotification, error) {
 	return table.Run(ctx, s.archive, func(ctx context.Context) (lb.InboxNotification, error) {
 		return s.set(ctx, id, func(n *lb.InboxNotification) { n.Status, n.ArchivedAt = lb.InboxArchived, s.e.now() })
-	})
-}
-
-// Delete deletes a notification (LB-83): DeleteItem of its one item, which
-// leaves every list with it. Errors: *table.ValidationError,
-// table.ErrNotFound (a retried delete whose first response was lost may
-// report it; the item is gone either way).
-func (s *Inbox) Delete(ctx context.Context, id lb.NotificationID) error {
-	return s.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := s.e.inbox.CheckedKey(lb.InboxNotification{NotificationID: id})
-		if err != nil {
-			return err
-		}
-		return s.e.inbox.Delete(ctx, k)
 	})
 }
 

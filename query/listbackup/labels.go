@@ -27,15 +27,26 @@ type Labels struct {
 	// Tagged lists the entities carrying a label, by type then ID
 	// (LB-75): Query GSI1 PK = TAGGING#{tagId}.
 	Tagged *table.Pattern[lb.EntityTag]
+	// Create stores a new label. Errors: *table.ValidationError,
+	// table.ErrAlreadyExists.
+	//
+	// Pattern: LB-73 (its write side).
+	Create func(context.Context, *lb.Label) error
+	// Tag puts a label on an entity. Errors: *table.ValidationError,
+	// table.ErrAlreadyExists (the entity carries it already).
+	//
+	// Pattern: LB-74 (its write side).
+	Tag func(context.Context, *lb.EntityTag) error
 
-	create, tag table.Op
-	e           *entities
+	e *entities
 }
 
 func newLabels(e *entities) *Labels {
 	return &Labels{e: e,
-		create: table.NewOp(e.t, "LB-73", "listbackup.Labels.Create"),
-		tag:    table.NewOp(e.t, "LB-74", "listbackup.Labels.Tag"),
+		Tag: table.Create(e.entityTags, table.WriteDef[lb.EntityTag]{ID: "LB-74", Name: "listbackup.Labels.Tag",
+			Doc: "Puts a label on an entity."}),
+		Create: table.Create(e.labels, table.WriteDef[lb.Label]{ID: "LB-73", Name: "listbackup.Labels.Create",
+			Doc: "Stores a new label."}),
 		ByID: table.NewPattern(e.labels, table.PatternDef[lb.Label]{ID: "LB-73", Name: "listbackup.Labels.ByID",
 			Doc: "A label by ID.", Reads: table.ReadOne}),
 		ByAccount: table.NewPattern(e.labels, table.PatternDef[lb.Label]{ID: "LB-73", Name: "listbackup.Labels.ByAccount",
@@ -48,24 +59,4 @@ func newLabels(e *entities) *Labels {
 		Tagged: table.NewPattern(e.entityTags, table.PatternDef[lb.EntityTag]{ID: "LB-75", Name: "listbackup.Labels.Tagged",
 			Doc: "The entities carrying a label, by type then ID.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true}),
 	}
-}
-
-// Create stores a new label. Errors: *table.ValidationError,
-// table.ErrAlreadyExists.
-//
-// Pattern: LB-73 (its write side).
-func (s *Labels) Create(ctx context.Context, l *lb.Label) error {
-	return s.create.Do(ctx, func(ctx context.Context) error {
-		return s.e.labels.Create(ctx, l)
-	})
-}
-
-// Tag puts a label on an entity. Errors: *table.ValidationError,
-// table.ErrAlreadyExists (the entity carries it already).
-//
-// Pattern: LB-74 (its write side).
-func (s *Labels) Tag(ctx context.Context, t *lb.EntityTag) error {
-	return s.tag.Do(ctx, func(ctx context.Context) error {
-		return s.e.entityTags.Create(ctx, t)
-	})
 }

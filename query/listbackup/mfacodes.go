@@ -17,25 +17,20 @@ type MFACodes struct {
 	//
 	//	page, err := s.MFACodes.ByUser.List(ctx, lb.MFACode{UserID: u})
 	ByUser *table.Pattern[lb.MFACode]
+	// Create stores a new code. Errors: *table.ValidationError,
+	// table.ErrAlreadyExists.
+	//
+	// Pattern: LB-76 (its write side).
+	Create func(context.Context, *lb.MFACode) error
 
-	create table.Op
-	e      *entities
+	e *entities
 }
 
 func newMFACodes(e *entities) *MFACodes {
 	return &MFACodes{e: e,
-		create: table.NewOp(e.t, "LB-76", "listbackup.MFACodes.Create"),
+		Create: table.Create(e.mfaCodes, table.WriteDef[lb.MFACode]{ID: "LB-76", Name: "listbackup.MFACodes.Create",
+			Doc: "Stores a new code."}),
 		ByUser: table.NewPattern(e.mfaCodes, table.PatternDef[lb.MFACode]{ID: "LB-76", Name: "listbackup.MFACodes.ByUser",
 			Doc: "A user's live codes, newest first.", Reads: table.ReadPage, Desc: true}),
 	}
-}
-
-// Create stores a new code. Errors: *table.ValidationError,
-// table.ErrAlreadyExists.
-//
-// Pattern: LB-76 (its write side).
-func (s *MFACodes) Create(ctx context.Context, c *lb.MFACode) error {
-	return s.create.Do(ctx, func(ctx context.Context) error {
-		return s.e.mfaCodes.Create(ctx, c)
-	})
 }

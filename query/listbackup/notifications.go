@@ -34,14 +34,29 @@ type Notifications struct {
 	//
 	//	page, err := s.Notifications.ByAccount.Between(ctx, lb.Notification{AccountID: a, CreatedAt: from}, lb.Notification{AccountID: a})
 	ByAccount *table.Pattern[lb.Notification]
+	// Send stores a notification (CreatedAt defaults to now, NotificationID to
+	// a new UUID, Status to pending). expiresAt and the table TTL are
+	// CreatedAt + 30 days (LB-46). Errors: *table.ValidationError,
+	// table.ErrAlreadyExists.
+	Send func(context.Context, *lb.Notification) error
 
-	send, markRead table.Op
-	e              *entities
+	markRead table.Op
+	e        *entities
 }
 
 func newNotifications(e *entities) *Notifications {
 	return &Notifications{e: e,
-		send:     table.NewOp(e.t, "LB-46", "listbackup.Notifications.Send"),
+		Send: table.Create(e.notifications, table.WriteDef[lb.Notification]{ID: "LB-46", Name: "listbackup.Notifications.Send",
+			Doc: "Stores a notification (CreatedAt defaults to now, NotificationID to a new UUID, Status to pending).",
+			Before: func(n *lb.Notification) error {
+				if n.NotificationID == "" {
+					n.NotificationID = lb.NotificationID(lb.NewUUID())
+				}
+				if n.Status == "" {
+					n.Status = lb.NotificationPending
+				}
+				return nil
+			}}),
 		markRead: table.NewOp(e.t, "LB-45", "listbackup.Notifications.MarkRead"),
 		ByUser: table.NewPattern(e.notifications, table.PatternDef[lb.Notification]{ID: "LB-42", Name: "listbackup.Notifications.ByUser",
 			Doc: "A user's notifications, newest first.", Reads: table.ReadPage, Desc: true}),
@@ -53,22 +68,6 @@ func newNotifications(e *entities) *Notifications {
 		ByAccount: table.NewPattern(e.notifications, table.PatternDef[lb.Notification]{ID: "LB-43", Name: "listbackup.Notifications.ByAccount",
 			Doc: "An account's notifications in a time range, newest first.", Reads: table.ReadRange, Index: table.GSI1, RangeOn: "createdAt", Desc: true}),
 	}
-}
-
-// Send stores notification n (CreatedAt defaults to now, NotificationID to
-// a new UUID, Status to pending). expiresAt and the table TTL are
-// CreatedAt + 30 days (LB-46). Errors: *table.ValidationError,
-// table.ErrAlreadyExists.
-func (s *Notifications) Send(ctx context.Context, n *lb.Notification) error {
-	return s.send.Do(ctx, func(ctx context.Context) error {
-		if n.NotificationID == "" {
-			n.NotificationID = lb.NotificationID(lb.NewUUID())
-		}
-		if n.Status == "" {
-			n.Status = lb.NotificationPending
-		}
-		return s.e.notifications.Create(ctx, n)
-	})
 }
 
 // MarkRead marks a notification read (LB-45): status read, isRead, readAt;

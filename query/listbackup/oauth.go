@@ -83,14 +83,20 @@ type OAuthTokens struct {
 	//
 	//	page, err := s.OAuthTokens.ByPlatform.List(ctx, lb.OAuthToken{AccountID: a, Platform: lb.PlatformStripe})
 	ByPlatform *table.Pattern[lb.OAuthToken]
+	// Save stores (or replaces) a source's tokens: PK = SOURCE#{sourceId},
+	// SK = OAUTH. Errors: *table.ValidationError, table.ErrNoCipher.
+	//
+	// Pattern: LB-32 (its write side).
+	Save func(context.Context, *lb.OAuthToken) error
 
-	save, refresh table.Op
-	e             *entities
+	refresh table.Op
+	e       *entities
 }
 
 func newOAuthTokens(e *entities) *OAuthTokens {
 	return &OAuthTokens{e: e,
-		save: table.NewOp(e.t, "LB-32", "listbackup.OAuthTokens.Save"),
+		Save: table.Put(e.oauthTokens, table.WriteDef[lb.OAuthToken]{ID: "LB-32", Name: "listbackup.OAuthTokens.Save",
+			Doc: "Stores (or replaces) a source's tokens: PK = SOURCE#{sourceId}, SK = OAUTH."}),
 		BySource: table.NewPattern(e.oauthTokens, table.PatternDef[lb.OAuthToken]{ID: "LB-32", Name: "listbackup.OAuthTokens.BySource",
 			Doc: "A source's OAuth tokens, decrypted.", Reads: table.ReadOne}),
 		refresh: table.NewOp(e.t, "LB-32", "listbackup.OAuthTokens.Refresh"),
@@ -98,16 +104,6 @@ func newOAuthTokens(e *entities) *OAuthTokens {
 			Doc: "An account's OAuth tokens on one platform.", Reads: table.ReadPage, Index: table.GSI1, SortPrefix: true,
 			Require: []string{"platform"}}),
 	}
-}
-
-// Save stores (or replaces) a source's tokens: PK = SOURCE#{sourceId},
-// SK = OAUTH. Errors: *table.ValidationError, table.ErrNoCipher.
-//
-// Pattern: LB-32 (its write side).
-func (s *OAuthTokens) Save(ctx context.Context, t *lb.OAuthToken) error {
-	return s.save.Do(ctx, func(ctx context.Context) error {
-		return s.e.oauthTokens.Put(ctx, t)
-	})
 }
 
 // Refresh replaces a source's token set after a refresh with the platform

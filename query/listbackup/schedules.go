@@ -20,14 +20,27 @@ type Schedules struct {
 	//
 	//	page, err := s.Schedules.BySource.List(ctx, lb.SyncSchedule{SourceID: src})
 	BySource *table.Pattern[lb.SyncSchedule]
+	// Create creates a schedule (ScheduleID defaults to a new UUID). Active
+	// schedules enter the due index. Errors: *table.ValidationError,
+	// table.ErrAlreadyExists.
+	//
+	// Pattern: LB-47 (its write side).
+	Create func(context.Context, *lb.SyncSchedule) error
 
-	create, due, dueInShards, recordRun, setActive table.Op
-	e                                              *entities
+	due, dueInShards, recordRun, setActive table.Op
+	e                                      *entities
 }
 
 func newSchedules(e *entities) *Schedules {
 	return &Schedules{e: e,
-		create:      table.NewOp(e.t, "LB-47", "listbackup.Schedules.Create"),
+		Create: table.Create(e.schedules, table.WriteDef[lb.SyncSchedule]{ID: "LB-47", Name: "listbackup.Schedules.Create",
+			Doc: "Creates a schedule (ScheduleID defaults to a new UUID).",
+			Before: func(sc *lb.SyncSchedule) error {
+				if sc.ScheduleID == "" {
+					sc.ScheduleID = lb.ScheduleID(lb.NewUUID())
+				}
+				return nil
+			}}),
 		due:         table.NewOp(e.t, "LB-48", "listbackup.Schedules.Due"),
 		dueInShards: table.NewOp(e.t, "LB-48", "listbackup.Schedules.DueInShards"),
 		recordRun:   table.NewOp(e.t, "LB-49", "listbackup.Schedules.RecordRun"),
@@ -35,20 +48,6 @@ func newSchedules(e *entities) *Schedules {
 		BySource: table.NewPattern(e.schedules, table.PatternDef[lb.SyncSchedule]{ID: "LB-47", Name: "listbackup.Schedules.BySource",
 			Doc: "A source's sync schedules.", Reads: table.ReadPage}),
 	}
-}
-
-// Create creates schedule sc (ScheduleID defaults to a new UUID). Active
-// schedules enter the due index. Errors: *table.ValidationError,
-// table.ErrAlreadyExists.
-//
-// Pattern: LB-47 (its write side).
-func (s *Schedules) Create(ctx context.Context, sc *lb.SyncSchedule) error {
-	return s.create.Do(ctx, func(ctx context.Context) error {
-		if sc.ScheduleID == "" {
-			sc.ScheduleID = lb.ScheduleID(lb.NewUUID())
-		}
-		return s.e.schedules.Create(ctx, sc)
-	})
 }
 
 // Due returns one page of the active schedules with nextRunAt <= now,

@@ -57,7 +57,7 @@ func (a *AccountScope) Get(ctx context.Context) (lb.Account, error) {
 
 // items is an entity seen whole (acct "") or through one account's scope:
 // the one place where the group types (Sources, Jobs, ...) choose.
-func items[T any](e *table.Entity[T], acct lb.AccountID) table.Items[T] {
+func items[T any](e *table.Entity[T], acct lb.AccountID) table.Writer[T] {
 	if acct == "" {
 		return e
 	}

@@ -28,6 +28,11 @@ type deletable[T any] interface {
 // writes below apply it to the item they read (onLive, liveUpdate).
 func live[T any, P deletable[T]](_, item P) bool { return !item.Deleted() }
 
+// notDeleted is live for one item: the Live of the declared updates
+// (table.WriteDef), which then refuse a soft-deleted item and a change
+// that sets deletedAt.
+func notDeleted[T any, P deletable[T]](item P) bool { return !item.Deleted() }
+
 // onLive returns change applied to a live item only: a soft-deleted one is
 // table.ErrNotFound ("op id: deleted: not found"), as the ByID read says.
 func onLive[T any, P deletable[T]](op, id string, change func(P) error) func(P) error {
@@ -90,24 +95,6 @@ func (s *Sources) Delete(ctx context.Context, id lb.SourceID) error {
 			return nil
 		}))
 		return err
-	})
-}
-
-// Update applies change to a connection (LB-65: status, credentials,
-// metadata...), moving its index entries. One strongly consistent GetItem
-// and one conditional UpdateItem of the changed attributes
-// (table.Entity.Update), retried on a lost race: the read gives the stored
-// connection the change applies to (its index keys are derived from it)
-// and the version the write is conditioned on. A connection cannot move
-// to another account or user, and a soft-deleted one cannot be updated.
-// Errors: *table.ValidationError, table.ErrNotFound (missing or deleted).
-func (s *Connections) Update(ctx context.Context, id lb.ConnectionID, change func(*lb.Connection) error) (lb.Connection, error) {
-	return table.Run(ctx, s.update, func(ctx context.Context) (lb.Connection, error) {
-		k, err := s.e.connections.CheckedKey(lb.Connection{ConnectionID: id})
-		if err != nil {
-			return lb.Connection{}, err
-		}
-		return s.v().Update(ctx, k, liveUpdate("update connection", string(id), change))
 	})
 }
 

@@ -22,14 +22,19 @@ type SourceGroups struct {
 	// Sources lists a source group's sources (LB-70): Query GSI3
 	// PK = GROUPSRC#{groupId}; soft-deleted sources are not in it.
 	Sources *table.Pattern[lb.Source]
+	// Create stores a new source group. Errors: *table.ValidationError,
+	// table.ErrAlreadyExists.
+	//
+	// Pattern: LB-69 (its write side).
+	Create func(context.Context, *lb.SourceGroup) error
 
-	create table.Op
-	e      *entities
+	e *entities
 }
 
 func newSourceGroups(e *entities) *SourceGroups {
 	return &SourceGroups{e: e,
-		create: table.NewOp(e.t, "LB-69", "listbackup.SourceGroups.Create"),
+		Create: table.Create(e.groups, table.WriteDef[lb.SourceGroup]{ID: "LB-69", Name: "listbackup.SourceGroups.Create",
+			Doc: "Stores a new source group."}),
 		ByID: table.NewPattern(e.groups, table.PatternDef[lb.SourceGroup]{ID: "LB-69", Name: "listbackup.SourceGroups.ByID",
 			Doc: "A source group by ID.", Reads: table.ReadOne}),
 		ByAccount: table.NewPattern(e.groups, table.PatternDef[lb.SourceGroup]{ID: "LB-69", Name: "listbackup.SourceGroups.ByAccount",
@@ -37,14 +42,4 @@ func newSourceGroups(e *entities) *SourceGroups {
 		Sources: table.NewPattern(e.sources, table.PatternDef[lb.Source]{ID: "LB-70", Name: "listbackup.SourceGroups.Sources",
 			Doc: "A source group's sources, soft-deleted ones left out.", Reads: table.ReadPage, Index: table.GSI3, WholePartition: true}),
 	}
-}
-
-// Create stores a new source group. Errors: *table.ValidationError,
-// table.ErrAlreadyExists.
-//
-// Pattern: LB-69 (its write side).
-func (s *SourceGroups) Create(ctx context.Context, g *lb.SourceGroup) error {
-	return s.create.Do(ctx, func(ctx context.Context) error {
-		return s.e.groups.Create(ctx, g)
-	})
 }

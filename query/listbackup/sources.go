@@ -35,14 +35,29 @@ type Sources struct {
 	// GSI2 PK = SOURCES#{accountId}, SK begins_with STATUS#{status}#.
 	// Errors: *table.ValidationError, table.ErrInvalidCursor.
 	ByStatus *table.Pattern[lb.Source]
+	// Create creates a source. Status defaults to active. Errors:
+	// *table.ValidationError, table.ErrAlreadyExists.
+	//
+	// Pattern: LB-14 (its write side).
+	Create func(context.Context, *lb.Source) error
+	// Update applies change to a source (LB-65: status, name, platform,
+	// credentials, config...), moving its index entries. One strongly
+	// consistent GetItem and one conditional UpdateItem of the changed
+	// attributes (table.Entity.Update), retried on a lost race: the read gives
+	// the stored source the change applies to (its index keys are derived from
+	// it) and the version the write is conditioned on. A source
+	// cannot move to another account, and a soft-deleted one cannot be
+	// updated. Errors: *table.ValidationError, table.ErrNotFound (missing or
+	// deleted).
+	Update func(context.Context, lb.SourceID, func(*lb.Source) error) (lb.Source, error)
 
-	delete, create, update table.Op
-	e                      *entities
-	acct                   lb.AccountID // set: the view of one account (Store.ForAccount)
+	delete table.Op
+	e      *entities
+	acct   lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newSources(e *entities) *Sources {
-	return &Sources{e: e,
+	return (&Sources{e: e,
 		ByID: table.NewPattern(e.sources, table.PatternDef[lb.Source]{ID: "LB-14", Name: "listbackup.Sources.ByID",
 			Doc: "A source by ID, a soft-deleted one not found.", Reads: table.ReadOne,
 			Keep: live[lb.Source]}),
@@ -55,48 +70,30 @@ func newSources(e *entities) *Sources {
 			Doc: "An account's sources in one status.", Reads: table.ReadPage, Index: table.GSI2, SortPrefix: true,
 			Require: []string{"status"}}),
 		delete: table.NewOp(e.t, "LB-65", "listbackup.Sources.Delete"),
-		create: table.NewOp(e.t, "LB-14", "listbackup.Sources.Create"),
-		update: table.NewOp(e.t, "LB-65", "listbackup.Sources.Update"),
-	}
+	}).declare()
 }
 
 // in returns the sources of account acct alone.
 func (s *Sources) in(acct lb.AccountID) *Sources {
 	c := *s
 	c.acct, c.ByID, c.ByAccount, c.ByPlatform, c.ByStatus = acct, s.ByID.In(string(acct)), s.ByAccount.In(string(acct)), s.ByPlatform.In(string(acct)), s.ByStatus.In(string(acct))
-	return &c
+	return c.declare()
 }
 
-// Create creates source src. Status defaults to active. Errors:
-// *table.ValidationError, table.ErrAlreadyExists.
-//
-// Pattern: LB-14 (its write side).
-func (s *Sources) Create(ctx context.Context, src *lb.Source) error {
-	return s.create.Do(ctx, func(ctx context.Context) error {
-		if src.Status == "" {
-			src.Status = lb.SourceActive
-		}
-		return s.v().Create(ctx, src)
-	})
-}
-
-// Update applies change to a source (LB-65: status, name, platform,
-// credentials, config...), moving its index entries. One strongly
-// consistent GetItem and one conditional UpdateItem of the changed
-// attributes (table.Entity.Update), retried on a lost race: the read gives
-// the stored source the change applies to (its index keys are derived from
-// it) and the version the write is conditioned on. A source
-// cannot move to another account, and a soft-deleted one cannot be
-// updated. Errors: *table.ValidationError, table.ErrNotFound (missing or
-// deleted).
-func (s *Sources) Update(ctx context.Context, id lb.SourceID, change func(*lb.Source) error) (lb.Source, error) {
-	return table.Run(ctx, s.update, func(ctx context.Context) (lb.Source, error) {
-		k, err := s.e.sources.CheckedKey(lb.Source{SourceID: id})
-		if err != nil {
-			return lb.Source{}, err
-		}
-		return s.v().Update(ctx, k, liveUpdate("update source", string(id), change))
-	})
+// declare declares the writes of the view (its account's, or whole).
+func (s *Sources) declare() *Sources {
+	s.Update = table.Update(items(s.e.sources, s.acct), table.WriteDef[lb.Source]{ID: "LB-65", Name: "listbackup.Sources.Update",
+		Doc:  "Applies change to a source (LB-65: status, name, platform, credentials, config...), moving its index entries.",
+		Live: notDeleted[lb.Source], LiveField: "deletedAt"}, func(id lb.SourceID) lb.Source { return lb.Source{SourceID: id} })
+	s.Create = table.Create(items(s.e.sources, s.acct), table.WriteDef[lb.Source]{ID: "LB-14", Name: "listbackup.Sources.Create",
+		Doc: "Creates a source.",
+		Before: func(src *lb.Source) error {
+			if src.Status == "" {
+				src.Status = lb.SourceActive
+			}
+			return nil
+		}})
+	return s
 }
 
 // Connections serves LB-27..LB-29. Credentials are encrypted at rest.
@@ -121,14 +118,28 @@ type Connections struct {
 	// PLATFORM#{platform}#. Errors: *table.ValidationError,
 	// table.ErrInvalidCursor.
 	ByUserPlatform *table.Pattern[lb.Connection]
+	// Update applies change to a connection (LB-65: status, credentials,
+	// metadata...), moving its index entries. One strongly consistent GetItem
+	// and one conditional UpdateItem of the changed attributes
+	// (table.Entity.Update), retried on a lost race: the read gives the stored
+	// connection the change applies to (its index keys are derived from it)
+	// and the version the write is conditioned on. A connection cannot move
+	// to another account or user, and a soft-deleted one cannot be updated.
+	// Errors: *table.ValidationError, table.ErrNotFound (missing or deleted).
+	Update func(context.Context, lb.ConnectionID, func(*lb.Connection) error) (lb.Connection, error)
+	// Create creates a connection. Status defaults to active. Errors:
+	// *table.ValidationError, table.ErrAlreadyExists.
+	//
+	// Pattern: LB-27 (its write side).
+	Create func(context.Context, *lb.Connection) error
 
-	update, delete, create table.Op
-	e                      *entities
-	acct                   lb.AccountID // set: the view of one account (Store.ForAccount)
+	delete table.Op
+	e      *entities
+	acct   lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newConnections(e *entities) *Connections {
-	return &Connections{e: e,
+	return (&Connections{e: e,
 		ByID: table.NewPattern(e.connections, table.PatternDef[lb.Connection]{ID: "LB-27", Name: "listbackup.Connections.ByID",
 			Doc: "A connection by ID, a soft-deleted one not found.", Reads: table.ReadOne,
 			Keep: live[lb.Connection]}),
@@ -138,30 +149,31 @@ func newConnections(e *entities) *Connections {
 		ByUserPlatform: table.NewPattern(e.connections, table.PatternDef[lb.Connection]{ID: "LB-29", Name: "listbackup.Connections.ByUserPlatform",
 			Doc: "A user's connections on one platform.", Reads: table.ReadPage, Index: table.GSI2, SortPrefix: true,
 			Require: []string{"platform"}}),
-		update: table.NewOp(e.t, "LB-65", "listbackup.Connections.Update"),
 		delete: table.NewOp(e.t, "LB-65", "listbackup.Connections.Delete"),
-		create: table.NewOp(e.t, "LB-27", "listbackup.Connections.Create"),
-	}
+	}).declare()
 }
 
 // in returns the connections of account acct alone.
 func (s *Connections) in(acct lb.AccountID) *Connections {
 	c := *s
 	c.acct, c.ByID, c.ByAccountPlatform, c.ByUserPlatform = acct, s.ByID.In(string(acct)), s.ByAccountPlatform.In(string(acct)), s.ByUserPlatform.In(string(acct))
-	return &c
+	return c.declare()
 }
 
-// Create creates connection c. Status defaults to active. Errors:
-// *table.ValidationError, table.ErrAlreadyExists.
-//
-// Pattern: LB-27 (its write side).
-func (s *Connections) Create(ctx context.Context, c *lb.Connection) error {
-	return s.create.Do(ctx, func(ctx context.Context) error {
-		if c.Status == "" {
-			c.Status = lb.ConnectionActive
-		}
-		return s.v().Create(ctx, c)
-	})
+// declare declares the writes of the view (its account's, or whole).
+func (s *Connections) declare() *Connections {
+	s.Create = table.Create(items(s.e.connections, s.acct), table.WriteDef[lb.Connection]{ID: "LB-27", Name: "listbackup.Connections.Create",
+		Doc: "Creates a connection.",
+		Before: func(c *lb.Connection) error {
+			if c.Status == "" {
+				c.Status = lb.ConnectionActive
+			}
+			return nil
+		}})
+	s.Update = table.Update(items(s.e.connections, s.acct), table.WriteDef[lb.Connection]{ID: "LB-65", Name: "listbackup.Connections.Update",
+		Doc:  "Applies change to a connection (LB-65: status, credentials, metadata...), moving its index entries.",
+		Live: notDeleted[lb.Connection], LiveField: "deletedAt"}, func(id lb.ConnectionID) lb.Connection { return lb.Connection{ConnectionID: id} })
+	return s
 }
 
 func first(errs ...error) error {

@@ -24,33 +24,51 @@ type Tags struct {
 	// begins_with TAG#{escaped tagKey}#. Errors: *table.ValidationError,
 	// table.ErrInvalidCursor.
 	ByKey *table.Pattern[lb.Tag]
+	// Create creates a tag; (account, resource type, key, value) is unique.
+	// TagID defaults to a new UUID. Errors: *table.ValidationError,
+	// table.ErrAlreadyExists.
+	//
+	// Pattern: LB-40 (its write side).
+	Create func(context.Context, *lb.Tag) error
 
-	create, get, attach, detach, update, delete table.Op
-	e                                           *entities
-	acct                                        lb.AccountID // set: the view of one account (Store.ForAccount)
+	get, attach, detach, update, delete table.Op
+	e                                   *entities
+	acct                                lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newTags(e *entities) *Tags {
-	return &Tags{e: e,
+	return (&Tags{e: e,
 		ByResourceType: table.NewPattern(e.tags, table.PatternDef[lb.Tag]{ID: "LB-38", Name: "listbackup.Tags.ByResourceType",
 			Doc: "An account's tags for a resource type, by key then value.", Reads: table.ReadPage}),
 		ByKey: table.NewPattern(e.tags, table.PatternDef[lb.Tag]{ID: "LB-39", Name: "listbackup.Tags.ByKey",
 			Doc: "An account's tags for a resource type with one tag key, by value.", Reads: table.ReadPage, SortPrefix: true,
 			Check: func(t *lb.Tag) error { return lb.CheckTagPart("tagKey", t.TagKey) }}),
-		create: table.NewOp(e.t, "LB-40", "listbackup.Tags.Create"),
 		get:    table.NewOp(e.t, "LB-40", "listbackup.Tags.Get"),
 		attach: table.NewOp(e.t, "LB-41", "listbackup.Tags.Attach"),
 		detach: table.NewOp(e.t, "LB-41", "listbackup.Tags.Detach"),
 		update: table.NewOp(e.t, "LB-66", "listbackup.Tags.Update"),
 		delete: table.NewOp(e.t, "LB-66", "listbackup.Tags.Delete"),
-	}
+	}).declare()
 }
 
 // in returns the tags of account acct alone.
 func (s *Tags) in(acct lb.AccountID) *Tags {
 	c := *s
 	c.acct, c.ByResourceType, c.ByKey = acct, s.ByResourceType.In(string(acct)), s.ByKey.In(string(acct))
-	return &c
+	return c.declare()
+}
+
+// declare declares the writes of the view (its account's, or whole).
+func (s *Tags) declare() *Tags {
+	s.Create = table.Create(items(s.e.tags, s.acct), table.WriteDef[lb.Tag]{ID: "LB-40", Name: "listbackup.Tags.Create",
+		Doc: "Creates a tag; (account, resource type, key, value) is unique.",
+		Before: func(t *lb.Tag) error {
+			if t.TagID == "" {
+				t.TagID = lb.TagID(lb.NewUUID())
+			}
+			return nil
+		}})
+	return s
 }
 
 // TagRef names a tag by its unique parts (its primary key).
@@ -65,20 +83,6 @@ type TagRef struct {
 func (s *Tags) key(r TagRef) (table.Key, error) {
 	return s.e.tags.CheckedKey(lb.Tag{AccountID: r.AccountID, ResourceType: r.ResourceType, TagKey: r.TagKey, TagValue: r.TagValue},
 		lb.CheckTagPart("tagKey", r.TagKey), lb.CheckTagPart("tagValue", r.TagValue), lb.AccountIDs.Check(r.AccountID), table.CheckEnum("resourceType", r.ResourceType))
-}
-
-// Create creates tag t; (account, resource type, key, value) is unique.
-// TagID defaults to a new UUID. Errors: *table.ValidationError,
-// table.ErrAlreadyExists.
-//
-// Pattern: LB-40 (its write side).
-func (s *Tags) Create(ctx context.Context, t *lb.Tag) error {
-	return s.create.Do(ctx, func(ctx context.Context) error {
-		if t.TagID == "" {
-			t.TagID = lb.TagID(lb.NewUUID())
-		}
-		return s.v().Create(ctx, t)
-	})
 }
 
 // Get returns a tag by ID (LB-40): Query GSI1 PK = TAGID#{tagId} (one

@@ -19,27 +19,22 @@ type TeamMembers struct {
 	// ByUser lists a user's team memberships (LB-72): Query GSI1
 	// PK = USERTEAMS#{userId}.
 	ByUser *table.Pattern[lb.TeamMembership]
+	// Add stores a membership. Errors: *table.ValidationError,
+	// table.ErrAlreadyExists.
+	//
+	// Pattern: LB-71 (its write side).
+	Add func(context.Context, *lb.TeamMembership) error
 
-	add table.Op
-	e   *entities
+	e *entities
 }
 
 func newTeamMembers(e *entities) *TeamMembers {
 	return &TeamMembers{e: e,
-		add: table.NewOp(e.t, "LB-71", "listbackup.TeamMembers.Add"),
+		Add: table.Create(e.teamMembers, table.WriteDef[lb.TeamMembership]{ID: "LB-71", Name: "listbackup.TeamMembers.Add",
+			Doc: "Stores a membership."}),
 		ByTeam: table.NewPattern(e.teamMembers, table.PatternDef[lb.TeamMembership]{ID: "LB-71", Name: "listbackup.TeamMembers.ByTeam",
 			Doc: "A team's members, by user ID.", Reads: table.ReadPage}),
 		ByUser: table.NewPattern(e.teamMembers, table.PatternDef[lb.TeamMembership]{ID: "LB-72", Name: "listbackup.TeamMembers.ByUser",
 			Doc: "A user's team memberships.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true}),
 	}
-}
-
-// Add stores a membership. Errors: *table.ValidationError,
-// table.ErrAlreadyExists.
-//
-// Pattern: LB-71 (its write side).
-func (s *TeamMembers) Add(ctx context.Context, m *lb.TeamMembership) error {
-	return s.add.Do(ctx, func(ctx context.Context) error {
-		return s.e.teamMembers.Create(ctx, m)
-	})
 }

@@ -26,14 +26,20 @@ type Usage struct {
 	// Day lists every account's metrics for a day, by account (LB-60,
 	// the daily rollup): Query GSI1 PK = USAGE#{metricDate}.
 	Day *table.Pattern[lb.UsageMetrics]
+	// Put stores (or replaces) a day's metrics, e.g. from a rollup job.
+	// Errors: *table.ValidationError.
+	//
+	// Pattern: LB-58 (its write side).
+	Put func(context.Context, *lb.UsageMetrics) error
 
-	put, increment table.Op
-	e              *entities
+	increment table.Op
+	e         *entities
 }
 
 func newUsage(e *entities) *Usage {
 	return &Usage{e: e,
-		put:       table.NewOp(e.t, "LB-58", "listbackup.Usage.Put"),
+		Put: table.Put(e.usage, table.WriteDef[lb.UsageMetrics]{ID: "LB-58", Name: "listbackup.Usage.Put",
+			Doc: "Stores (or replaces) a day's metrics (from a rollup job)."}),
 		increment: table.NewOp(e.t, "LB-61", "listbackup.Usage.Increment"),
 		Metrics: table.NewPattern(e.usage, table.PatternDef[lb.UsageMetrics]{ID: "LB-58", Name: "listbackup.Usage.Metrics",
 			Doc: "An account's usage metrics of one day.", Reads: table.ReadOne}),
@@ -42,16 +48,6 @@ func newUsage(e *entities) *Usage {
 		Day: table.NewPattern(e.usage, table.PatternDef[lb.UsageMetrics]{ID: "LB-60", Name: "listbackup.Usage.Day",
 			Doc: "Every account's usage metrics of one day, by account.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true}),
 	}
-}
-
-// Put stores (or replaces) a day's metrics, e.g. from a rollup job.
-// Errors: *table.ValidationError.
-//
-// Pattern: LB-58 (its write side).
-func (s *Usage) Put(ctx context.Context, m *lb.UsageMetrics) error {
-	return s.put.Do(ctx, func(ctx context.Context) error {
-		return s.e.usage.Put(ctx, m)
-	})
 }
 
 // Increment adds deltas to an account's counters for a day atomically
@@ -109,27 +105,22 @@ type Plans struct {
 	//
 	//	page, err := s.Plans.Active.List(ctx, lb.BillingPlan{})
 	Active *table.Pattern[lb.BillingPlan]
+	// Put stores (or replaces) a plan; active plans enter PLANS#active.
+	// Errors: *table.ValidationError.
+	//
+	// Pattern: LB-62 (its write side).
+	Put func(context.Context, *lb.BillingPlan) error
 
-	put table.Op
-	e   *entities
+	e *entities
 }
 
 func newPlans(e *entities) *Plans {
 	return &Plans{e: e,
-		put: table.NewOp(e.t, "LB-62", "listbackup.Plans.Put"),
+		Put: table.Put(e.plans, table.WriteDef[lb.BillingPlan]{ID: "LB-62", Name: "listbackup.Plans.Put",
+			Doc: "Stores (or replaces) a plan; active plans enter PLANS#active."}),
 		ByID: table.NewPattern(e.plans, table.PatternDef[lb.BillingPlan]{ID: "LB-62", Name: "listbackup.Plans.ByID",
 			Doc: "A billing plan by ID.", Reads: table.ReadOne}),
 		Active: table.NewPattern(e.plans, table.PatternDef[lb.BillingPlan]{ID: "LB-62", Name: "listbackup.Plans.Active",
 			Doc: "The active billing plans, cheapest first (no Scan).", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true}),
 	}
-}
-
-// Put stores (or replaces) plan p; active plans enter PLANS#active.
-// Errors: *table.ValidationError.
-//
-// Pattern: LB-62 (its write side).
-func (s *Plans) Put(ctx context.Context, p *lb.BillingPlan) error {
-	return s.put.Do(ctx, func(ctx context.Context) error {
-		return s.e.plans.Put(ctx, p)
-	})
 }

@@ -17,15 +17,30 @@ type Users struct {
 	//
 	//	u, err := s.Users.ByID.Get(ctx, lb.User{UserID: id})
 	ByID *table.Pattern[lb.User]
+	// Create creates a user. Its email and username must not be held by
+	// another user (compared normalized): guard items are written in the same
+	// transaction. Status defaults to active. Errors: *table.ValidationError
+	// (before any request), table.ErrAlreadyExists (the ID exists),
+	// table.ErrUniqueViolation (email or username taken).
+	//
+	// Pattern: LB-1 (its write side; LB-2, LB-3 uniqueness).
+	Create func(context.Context, *lb.User) error
 
-	erase, create, getByEmail, getByUsername, updateProfile, update table.Op
-	e                                                               *entities
+	erase, getByEmail, getByUsername, updateProfile, update table.Op
+	e                                                       *entities
 }
 
 func newUsers(e *entities) *Users {
 	return &Users{e: e,
+		Create: table.Create(e.users, table.WriteDef[lb.User]{ID: "LB-1", Name: "listbackup.Users.Create", Also: []string{"LB-2", "LB-3"},
+			Doc: "Creates a user.",
+			Before: func(u *lb.User) error {
+				if u.Status == "" {
+					u.Status = lb.UserActive
+				}
+				return nil
+			}}),
 		erase:         table.NewOp(e.t, "LB-68", "listbackup.Users.Erase"),
-		create:        table.NewOp(e.t, "LB-1", "listbackup.Users.Create"),
 		getByEmail:    table.NewOp(e.t, "LB-2", "listbackup.Users.GetByEmail"),
 		getByUsername: table.NewOp(e.t, "LB-3", "listbackup.Users.GetByUsername"),
 		updateProfile: table.NewOp(e.t, "LB-4", "listbackup.Users.UpdateProfile"),
@@ -33,22 +48,6 @@ func newUsers(e *entities) *Users {
 		ByID: table.NewPattern(e.users, table.PatternDef[lb.User]{ID: "LB-1", Name: "listbackup.Users.ByID",
 			Doc: "A user by ID.", Reads: table.ReadOne}),
 	}
-}
-
-// Create creates user u. Its email and username must not be held by
-// another user (compared normalized): guard items are written in the same
-// transaction. Status defaults to active. Errors: *table.ValidationError
-// (before any request), table.ErrAlreadyExists (the ID exists),
-// table.ErrUniqueViolation (email or username taken).
-//
-// Pattern: LB-1 (its write side; LB-2, LB-3 uniqueness).
-func (s *Users) Create(ctx context.Context, u *lb.User) error {
-	return s.create.Do(ctx, func(ctx context.Context) error {
-		if u.Status == "" {
-			u.Status = lb.UserActive
-		}
-		return s.e.users.Create(ctx, u)
-	})
 }
 
 // GetByEmail returns the user holding email (LB-2), compared normalized:

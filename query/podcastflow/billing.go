@@ -23,31 +23,27 @@ type Billing struct {
 	// (GetItem PK = BILLING, SK = METRICS#{date}), a range with Between
 	// (Query PK = BILLING, SK BETWEEN METRICS#{from} AND METRICS#{to}).
 	Metrics *table.Pattern[pf.BillingMetrics]
+	// PutRecord writes a billing record (an upsert); its status entry (PF-14)
+	// is written with it. Errors: *table.ValidationError.
+	PutRecord func(context.Context, *pf.BillingRecord) error
 
-	putRecord, setRecordStatus, updateRecord, reindexRecord, putMetrics table.Op
-	e                                                                   *entities
+	setRecordStatus, updateRecord, reindexRecord, putMetrics table.Op
+	e                                                        *entities
 }
 
 func newBilling(e *entities) *Billing {
 	return &Billing{e: e,
+		PutRecord: table.Put(e.billing, table.WriteDef[pf.BillingRecord]{ID: "PF-14", Name: "podcastflow.Billing.PutRecord",
+			Doc: "Writes a billing record (an upsert); its status entry (PF-14) is written with it."}),
 		Records: table.NewPattern(e.billing, table.PatternDef[pf.BillingRecord]{ID: "PF-10", Name: "podcastflow.Billing.Records",
 			Doc: "An organization's billing records: of a date, all by date, or of a range of dates.", Reads: table.ReadOne | table.ReadPage | table.ReadRange}),
 		Metrics: table.NewPattern(e.billingM, table.PatternDef[pf.BillingMetrics]{ID: "PF-11", Name: "podcastflow.Billing.Metrics",
 			Doc: "The billing metrics of a day, or of a range of days by date.", Reads: table.ReadOne | table.ReadRange}),
-		putRecord:       table.NewOp(e.t, "PF-14", "podcastflow.Billing.PutRecord"),
 		setRecordStatus: table.NewOp(e.t, "PF-14", "podcastflow.Billing.SetRecordStatus"),
 		updateRecord:    table.NewOp(e.t, "PF-10", "podcastflow.Billing.UpdateRecord"),
 		reindexRecord:   table.NewOp(e.t, "PF-14", "podcastflow.Billing.ReindexRecord"),
 		putMetrics:      table.NewOp(e.t, "PF-11", "podcastflow.Billing.PutMetrics"),
 	}
-}
-
-// PutRecord writes a billing record (an upsert); its status entry (PF-14)
-// is written with it. Errors: *table.ValidationError.
-func (b *Billing) PutRecord(ctx context.Context, r *pf.BillingRecord) error {
-	return b.putRecord.Do(ctx, func(ctx context.Context) error {
-		return b.e.billing.Put(ctx, r)
-	})
 }
 
 // SetRecordStatus sets a billing record's status (paid, overdue, ...); its

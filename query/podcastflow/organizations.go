@@ -26,23 +26,46 @@ type Organizations struct {
 	// merged: one request per shard per page. The document's Scan is not
 	// used.
 	AllOrganizations *table.Pattern[pf.OrganizationProfile]
+	// Create creates an organization; status defaults to trial. Errors:
+	// *table.ValidationError, table.ErrAlreadyExists.
+	//
+	// Pattern: PF-5 (its write side).
+	Create func(context.Context, *pf.OrganizationProfile) error
+	// Update applies change to the organization and writes it back with
+	// optimistic concurrency (retried on a lost race); its status entry
+	// (PF-14) moves in the same write. Errors: *table.ValidationError,
+	// table.ErrNotFound.
+	//
+	// Requests: a consistent GetItem of the profile, then one UpdateItem
+	// conditioned on the version read, writing only the attributes that changed
+	// so that attributes written by other services are kept. change is arbitrary
+	// code that needs the current profile.
+	Update func(context.Context, pf.OrgID, func(*pf.OrganizationProfile) error) (pf.OrganizationProfile, error)
 
-	create, getWithSettings, putSettings, update, setStatus, delete, reindex table.Op
-	e                                                                        *entities
+	getWithSettings, putSettings, setStatus, delete, reindex table.Op
+	e                                                        *entities
 }
 
 func newOrganizations(e *entities) *Organizations {
 	return &Organizations{e: e,
+		Update: table.Update(e.orgs, table.WriteDef[pf.OrganizationProfile]{ID: "PF-14", Name: "podcastflow.Organizations.Update",
+			Doc: "Applies change to the organization and writes it back with optimistic concurrency (retried on a lost race); its status entry (PF-14) moves in the same write."}, func(id pf.OrgID) pf.OrganizationProfile { return pf.OrganizationProfile{OrganizationID: id} }),
+		Create: table.Create(e.orgs, table.WriteDef[pf.OrganizationProfile]{ID: "PF-5", Name: "podcastflow.Organizations.Create",
+			Doc: "Creates an organization; status defaults to trial.",
+			Before: func(o *pf.OrganizationProfile) error {
+				if o.Status == "" {
+					o.Status = pf.OrgTrial
+				}
+				return nil
+			}}),
 		Profile: table.NewPattern(e.orgs, table.PatternDef[pf.OrganizationProfile]{ID: "PF-5", Name: "podcastflow.Organizations.Profile",
 			Doc: "An organization's profile.", Reads: table.ReadOne}),
 		Settings: table.NewPattern(e.orgSettings, table.PatternDef[pf.OrganizationSettings]{ID: "PF-5", Name: "podcastflow.Organizations.Settings",
 			Doc: "An organization's settings.", Reads: table.ReadOne}),
 		AllOrganizations: table.NewPattern(e.orgs, table.PatternDef[pf.OrganizationProfile]{ID: "PF-6", Name: "podcastflow.Organizations.AllOrganizations",
 			Doc: "Every organization, by organizationId, one Query per shard per page (no Scan).", Reads: table.ReadPage, Index: IndexAll, WholePartition: true}),
-		create:          table.NewOp(e.t, "PF-5", "podcastflow.Organizations.Create"),
 		getWithSettings: table.NewOp(e.t, "PF-5", "podcastflow.Organizations.GetWithSettings"),
 		putSettings:     table.NewOp(e.t, "PF-5", "podcastflow.Organizations.PutSettings"),
-		update:          table.NewOp(e.t, "PF-14", "podcastflow.Organizations.Update"),
 		setStatus:       table.NewOp(e.t, "PF-14", "podcastflow.Organizations.SetStatus"),
 		delete:          table.NewOp(e.t, "PF-5", "podcastflow.Organizations.Delete"),
 		reindex:         table.NewOp(e.t, "PF-6", "podcastflow.Organizations.Reindex"),
@@ -54,19 +77,6 @@ func newOrganizations(e *entities) *Organizations {
 type OrganizationWithSettings struct {
 	Profile  pf.OrganizationProfile
 	Settings *pf.OrganizationSettings
-}
-
-// Create creates organization o; status defaults to trial. Errors:
-// *table.ValidationError, table.ErrAlreadyExists.
-//
-// Pattern: PF-5 (its write side).
-func (s *Organizations) Create(ctx context.Context, o *pf.OrganizationProfile) error {
-	return s.create.Do(ctx, func(ctx context.Context) error {
-		if o.Status == "" {
-			o.Status = pf.OrgTrial
-		}
-		return s.e.orgs.Create(ctx, o)
-	})
 }
 
 // GetWithSettings returns an organization's profile and settings with one
@@ -103,25 +113,6 @@ func (s *Organizations) GetWithSettings(ctx context.Context, id pf.OrgID) (Organ
 func (s *Organizations) PutSettings(ctx context.Context, st *pf.OrganizationSettings) error {
 	return s.putSettings.Do(ctx, func(ctx context.Context) error {
 		return s.e.orgSettings.Upsert(ctx, st)
-	})
-}
-
-// Update applies change to the organization and writes it back with
-// optimistic concurrency (retried on a lost race); its status entry
-// (PF-14) moves in the same write. Errors: *table.ValidationError,
-// table.ErrNotFound.
-//
-// Requests: a consistent GetItem of the profile, then one UpdateItem
-// conditioned on the version read, writing only the attributes that changed
-// so that attributes written by other services are kept. change is arbitrary
-// code that needs the current profile.
-func (s *Organizations) Update(ctx context.Context, id pf.OrgID, change func(*pf.OrganizationProfile) error) (pf.OrganizationProfile, error) {
-	return table.Run(ctx, s.update, func(ctx context.Context) (pf.OrganizationProfile, error) {
-		k, err := s.e.orgs.CheckedKey(pf.OrganizationProfile{OrganizationID: id})
-		if err != nil {
-			return pf.OrganizationProfile{}, err
-		}
-		return s.e.orgs.Update(ctx, k, change)
 	})
 }
 

@@ -16,27 +16,23 @@ type Platform struct {
 	//
 	//	cur, err := s.Platform.Settings.Get(ctx, pf.PlatformSettings{})
 	Settings *table.Pattern[pf.PlatformSettings]
+	// InitSettings writes the first platform settings (PF-7). Errors:
+	// *table.ValidationError, table.ErrAlreadyExists.
+	InitSettings func(context.Context, *pf.PlatformSettings) error
 
-	initSettings, replaceSettings, updateSettings table.Op
-	e                                             *entities
+	replaceSettings, updateSettings table.Op
+	e                               *entities
 }
 
 func newPlatform(e *entities) *Platform {
 	return &Platform{e: e,
+		InitSettings: table.Create(e.platform, table.WriteDef[pf.PlatformSettings]{ID: "PF-7", Name: "podcastflow.Platform.InitSettings",
+			Doc: "Writes the first platform settings (PF-7)."}),
 		Settings: table.NewPattern(e.platform, table.PatternDef[pf.PlatformSettings]{ID: "PF-7", Name: "podcastflow.Platform.Settings",
 			Doc: "The platform settings, strongly consistent, with their Version.", Reads: table.ReadOne, Consistent: true}),
-		initSettings:    table.NewOp(e.t, "PF-7", "podcastflow.Platform.InitSettings"),
 		replaceSettings: table.NewOp(e.t, "PF-7", "podcastflow.Platform.ReplaceSettings"),
 		updateSettings:  table.NewOp(e.t, "PF-7", "podcastflow.Platform.UpdateSettings"),
 	}
-}
-
-// InitSettings writes the first platform settings (PF-7). Errors:
-// *table.ValidationError, table.ErrAlreadyExists.
-func (p *Platform) InitSettings(ctx context.Context, s *pf.PlatformSettings) error {
-	return p.initSettings.Do(ctx, func(ctx context.Context) error {
-		return p.e.platform.Create(ctx, s)
-	})
 }
 
 // ReplaceSettings writes s, settings read with Settings (or returned by a

@@ -40,14 +40,29 @@ type Users struct {
 	// PK = ROLE#{role}#{n} for each shard n, merged; an unknown role is a
 	// *table.ValidationError.
 	ByRole *table.Pattern[pf.UserProfile]
+	// Update applies change to the user and writes it back with optimistic
+	// concurrency (retried on a lost race). Index entries (organization, role,
+	// status) and the email guard move in the same write. The userId cannot
+	// change. It returns the user as written. Errors: *table.ValidationError,
+	// table.ErrNotFound, table.ErrUniqueViolation (new email taken).
+	//
+	// Requests: a consistent GetItem of the profile, then one UpdateItem
+	// conditioned on the version read, writing only the attributes that changed
+	// so that attributes written by other services are kept. change is arbitrary
+	// code that needs the current profile.
+	//
+	// Pattern: PF-1 (its write side).
+	Update func(context.Context, pf.UserID, func(*pf.UserProfile) error) (pf.UserProfile, error)
 
-	create, getByEmail, getWithPreferences, update, changeRole, setStatus table.Op
-	moveToOrganization, recordLogin, putPreferences, delete, reindex      table.Op
-	e                                                                     *entities
+	create, getByEmail, getWithPreferences, changeRole, setStatus    table.Op
+	moveToOrganization, recordLogin, putPreferences, delete, reindex table.Op
+	e                                                                *entities
 }
 
 func newUsers(e *entities) *Users {
 	return &Users{e: e,
+		Update: table.Update(e.users, table.WriteDef[pf.UserProfile]{ID: "PF-1", Name: "podcastflow.Users.Update",
+			Doc: "Applies change to the user and writes it back with optimistic concurrency (retried on a lost race)."}, func(id pf.UserID) pf.UserProfile { return pf.UserProfile{UserID: id} }),
 		Profile: table.NewPattern(e.users, table.PatternDef[pf.UserProfile]{ID: "PF-1", Name: "podcastflow.Users.Profile",
 			Doc: "A user's profile.", Reads: table.ReadOne}),
 		Preferences: table.NewPattern(e.prefs, table.PatternDef[pf.UserPreferences]{ID: "PF-2", Name: "podcastflow.Users.Preferences",
@@ -61,7 +76,6 @@ func newUsers(e *entities) *Users {
 		create:             table.NewOp(e.t, "PF-1", "podcastflow.Users.Create"),
 		getByEmail:         table.NewOp(e.t, "PF-1", "podcastflow.Users.GetByEmail"),
 		getWithPreferences: table.NewOp(e.t, "PF-3", "podcastflow.Users.GetWithPreferences"),
-		update:             table.NewOp(e.t, "PF-1", "podcastflow.Users.Update"),
 		changeRole:         table.NewOp(e.t, "PF-13", "podcastflow.Users.ChangeRole"),
 		setStatus:          table.NewOp(e.t, "PF-14", "podcastflow.Users.SetStatus"),
 		moveToOrganization: table.NewOp(e.t, "PF-12", "podcastflow.Users.MoveToOrganization"),
@@ -145,28 +159,6 @@ func (s *Users) GetWithPreferences(ctx context.Context, id pf.UserID) (UserWithP
 			return UserWithPreferences{}, fmt.Errorf("get user %s with preferences: %w", id, table.ErrNotFound)
 		}
 		return out, nil
-	})
-}
-
-// Update applies change to the user and writes it back with optimistic
-// concurrency (retried on a lost race). Index entries (organization, role,
-// status) and the email guard move in the same write. The userId cannot
-// change. It returns the user as written. Errors: *table.ValidationError,
-// table.ErrNotFound, table.ErrUniqueViolation (new email taken).
-//
-// Requests: a consistent GetItem of the profile, then one UpdateItem
-// conditioned on the version read, writing only the attributes that changed
-// so that attributes written by other services are kept. change is arbitrary
-// code that needs the current profile.
-//
-// Pattern: PF-1 (its write side).
-func (s *Users) Update(ctx context.Context, id pf.UserID, change func(*pf.UserProfile) error) (pf.UserProfile, error) {
-	return table.Run(ctx, s.update, func(ctx context.Context) (pf.UserProfile, error) {
-		k, err := s.e.users.CheckedKey(pf.UserProfile{UserID: id})
-		if err != nil {
-			return pf.UserProfile{}, err
-		}
-		return s.e.users.Update(ctx, k, change)
 	})
 }
 

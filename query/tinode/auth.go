@@ -24,16 +24,25 @@ type Auth struct {
 	//
 	//	for rec, err := range s.Auth.ByUser.All(ctx, tn.AuthRecord{UserID: user}) {
 	ByUser *table.Pattern[tn.AuthRecord]
+	// Add creates an auth record (TN-6): PK = AUTH#{scheme}#{value}, SK = AUTH,
+	// never overwriting: a unique value already held (by any user) gives
+	// table.ErrAlreadyExists.
+	Add func(context.Context, *tn.AuthRecord) error
+	// Delete deletes the auth record of a unique value (TN-6). A missing record gives
+	// table.ErrNotFound.
+	Delete func(context.Context, tn.AuthUnique) error
 
-	add, update, delete, getByScheme, deleteAllByUser, deleteScheme table.Op
-	s                                                               *Store
+	update, getByScheme, deleteAllByUser, deleteScheme table.Op
+	s                                                  *Store
 }
 
 func newAuth(s *Store) *Auth {
 	return &Auth{s: s,
-		add:             table.NewOp(s.t, "TN-6", "tinode.Auth.Add"),
+		Delete: table.Delete(s.auth, table.WriteDef[tn.AuthRecord]{ID: "TN-6", Name: "tinode.Auth.Delete",
+			Doc: "Deletes the auth record of a unique value (TN-6)."}, func(unique tn.AuthUnique) tn.AuthRecord { return tn.AuthRecord{Unique: unique} }),
+		Add: table.Create(s.auth, table.WriteDef[tn.AuthRecord]{ID: "TN-6", Name: "tinode.Auth.Add",
+			Doc: "Creates an auth record (TN-6): PK = AUTH#{scheme}#{value}, SK = AUTH, never overwriting: a unique value already held (by any user) gives table.ErrAlreadyExists."}),
 		update:          table.NewOp(s.t, "TN-6", "tinode.Auth.Update"),
-		delete:          table.NewOp(s.t, "TN-6", "tinode.Auth.Delete"),
 		getByScheme:     table.NewOp(s.t, "TN-7", "tinode.Auth.GetByScheme"),
 		deleteAllByUser: table.NewOp(s.t, "TN-7", "tinode.Auth.DeleteAllByUser"),
 		deleteScheme:    table.NewOp(s.t, "TN-29", "tinode.Auth.DeleteScheme"),
@@ -43,15 +52,6 @@ func newAuth(s *Store) *Auth {
 			Doc: "A user's auth records, by unique.", Reads: table.ReadPage, Index: table.GSI1,
 			Check: func(a *tn.AuthRecord) error { return tn.UserIDs.Check(a.UserID) }}),
 	}
-}
-
-// Add creates an auth record (TN-6): PK = AUTH#{scheme}#{value}, SK = AUTH,
-// never overwriting: a unique value already held (by any user) gives
-// table.ErrAlreadyExists.
-func (a *Auth) Add(ctx context.Context, rec *tn.AuthRecord) error {
-	return a.add.Do(ctx, func(ctx context.Context) error {
-		return a.s.auth.Create(ctx, rec)
-	})
 }
 
 // Update changes the record unique (TN-6, TN-29: Tinode's AuthUpdRecord). If rec.Unique equals unique the
@@ -101,18 +101,6 @@ func (a *Auth) Update(ctx context.Context, unique tn.AuthUnique, rec tn.AuthReco
 			return tn.AuthRecord{}, err
 		}
 		return rec, nil
-	})
-}
-
-// Delete deletes the record unique (TN-6). A missing record gives
-// table.ErrNotFound.
-func (a *Auth) Delete(ctx context.Context, unique tn.AuthUnique) error {
-	return a.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := a.s.auth.CheckedKey(tn.AuthRecord{Unique: unique})
-		if err != nil {
-			return err
-		}
-		return a.s.auth.Delete(ctx, k)
 	})
 }
 

@@ -9,18 +9,6 @@ import (
 	"github.com/singletable/singletable/table"
 )
 
-// CreateUncounted subscribes a user to a topic that has no topic item:
-// Tinode's per-user 'me' ("usr...") and 'fnd' topics, and a channel's
-// readers ("chn..." names of a "grp..." topic) (TN-9). It is one
-// conditional PutItem of TOPIC#{topic} / SUB#{user} and counts nothing
-// (TN-24 counts subscriptions of stored topics). An existing subscription
-// gives table.ErrAlreadyExists.
-func (ss *Subscriptions) CreateUncounted(ctx context.Context, sub *tn.Subscription) error {
-	return ss.createUncounted.Do(ctx, func(ctx context.Context) error {
-		return ss.s.sub.Create(ctx, sub)
-	})
-}
-
 // Restore brings back an existing subscription as a new one, as Tinode's
 // TopicShare does for a user who subscribes again (TN-9, TN-24): modes
 // and CreatedAt from sub, read and receive positions and DelId reset,

@@ -21,14 +21,24 @@ type Files struct {
 	//
 	//	f, err := s.Files.ByID.Get(ctx, tn.File{Id: id})
 	ByID *table.Pattern[tn.File]
+	// Start records a new upload (TN-31, Tinode's FileStartUpload): one
+	// conditional PutItem of FILE#{id} / FILE. The record has no link, so it
+	// is in the unused-file index from the start (TN-33). An existing id gives
+	// table.ErrAlreadyExists.
+	Start func(context.Context, *tn.File) error
 
-	start, finish, link, links, unlink, deleteUnused table.Op
-	s                                                *Store
+	finish, link, links, unlink, deleteUnused table.Op
+	s                                         *Store
 }
 
 func newFiles(s *Store) *Files {
 	return &Files{s: s,
-		start:        table.NewOp(s.t, "TN-31", "tinode.Files.Start"),
+		Start: table.Create(s.file, table.WriteDef[tn.File]{ID: "TN-31", Name: "tinode.Files.Start", Also: []string{"TN-33"},
+			Doc: "Records a new upload (TN-31, Tinode's FileStartUpload): one conditional PutItem of FILE#{id} / FILE.",
+			Before: func(f *tn.File) error {
+				f.UseCount = 0
+				return nil
+			}}),
 		finish:       table.NewOp(s.t, "TN-31", "tinode.Files.Finish"),
 		link:         table.NewOp(s.t, "TN-32", "tinode.Files.Link"),
 		links:        table.NewOp(s.t, "TN-32", "tinode.Files.Links"),
@@ -38,17 +48,6 @@ func newFiles(s *Store) *Files {
 			Doc: "An upload record by file id.", Reads: table.ReadOne,
 			Require: []string{"Id"}}),
 	}
-}
-
-// Start records a new upload (TN-31, Tinode's FileStartUpload): one
-// conditional PutItem of FILE#{id} / FILE. The record has no link, so it
-// is in the unused-file index from the start (TN-33). An existing id gives
-// table.ErrAlreadyExists.
-func (fs *Files) Start(ctx context.Context, f *tn.File) error {
-	return fs.start.Do(ctx, func(ctx context.Context) error {
-		f.UseCount = 0
-		return fs.s.file.Create(ctx, f)
-	})
 }
 
 // Finish ends the upload of file id (TN-31, Tinode's FileFinishUpload).

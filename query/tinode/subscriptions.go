@@ -30,9 +30,16 @@ type Subscriptions struct {
 	// are left out unless table.IncludeHidden; a set UpdatedAt is a
 	// *table.ValidationError (only ByUser reads it).
 	ByTopic *table.Pattern[tn.Subscription]
+	// CreateUncounted subscribes a user to a topic that has no topic item:
+	// Tinode's per-user 'me' ("usr...") and 'fnd' topics, and a channel's
+	// readers ("chn..." names of a "grp..." topic) (TN-9). It is one
+	// conditional PutItem of TOPIC#{topic} / SUB#{user} and counts nothing
+	// (TN-24 counts subscriptions of stored topics). An existing subscription
+	// gives table.ErrAlreadyExists.
+	CreateUncounted func(context.Context, *tn.Subscription) error
 
-	channels, createUncounted, restore, topicsOfUser, usersOfTopic, unreadCount, create, share, update, softDelete, delete table.Op
-	s                                                                                                                      *Store
+	channels, restore, topicsOfUser, usersOfTopic, unreadCount, create, share, update, softDelete, delete table.Op
+	s                                                                                                     *Store
 }
 
 // deleted is the subscriptions' Hidden rule: soft-deleted ones.
@@ -40,17 +47,18 @@ func deleted(sub *tn.Subscription) bool { return sub.DeletedAt != nil }
 
 func newSubscriptions(s *Store) *Subscriptions {
 	return &Subscriptions{s: s,
-		channels:        table.NewOp(s.t, "TN-37", "tinode.Subscriptions.Channels"),
-		createUncounted: table.NewOp(s.t, "TN-9", "tinode.Subscriptions.CreateUncounted"),
-		restore:         table.NewOp(s.t, "TN-9", "tinode.Subscriptions.Restore"),
-		topicsOfUser:    table.NewOp(s.t, "TN-23", "tinode.Subscriptions.TopicsOfUser"),
-		usersOfTopic:    table.NewOp(s.t, "TN-23", "tinode.Subscriptions.UsersOfTopic"),
-		unreadCount:     table.NewOp(s.t, "TN-21", "tinode.Subscriptions.UnreadCount"),
-		create:          table.NewOp(s.t, "TN-24", "tinode.Subscriptions.Create"),
-		share:           table.NewOp(s.t, "TN-25", "tinode.Subscriptions.Share"),
-		update:          table.NewOp(s.t, "TN-9", "tinode.Subscriptions.Update"),
-		softDelete:      table.NewOp(s.t, "TN-24", "tinode.Subscriptions.SoftDelete"),
-		delete:          table.NewOp(s.t, "TN-24", "tinode.Subscriptions.Delete"),
+		CreateUncounted: table.Create(s.sub, table.WriteDef[tn.Subscription]{ID: "TN-9", Name: "tinode.Subscriptions.CreateUncounted", Also: []string{"TN-24"},
+			Doc: "Subscribes a user to a topic that has no topic item: Tinode's per-user 'me' (\"usr...\") and 'fnd' topics, and a channel's readers (\"chn...\" names of a \"grp...\" topic) (TN-9)."}),
+		channels:     table.NewOp(s.t, "TN-37", "tinode.Subscriptions.Channels"),
+		restore:      table.NewOp(s.t, "TN-9", "tinode.Subscriptions.Restore"),
+		topicsOfUser: table.NewOp(s.t, "TN-23", "tinode.Subscriptions.TopicsOfUser"),
+		usersOfTopic: table.NewOp(s.t, "TN-23", "tinode.Subscriptions.UsersOfTopic"),
+		unreadCount:  table.NewOp(s.t, "TN-21", "tinode.Subscriptions.UnreadCount"),
+		create:       table.NewOp(s.t, "TN-24", "tinode.Subscriptions.Create"),
+		share:        table.NewOp(s.t, "TN-25", "tinode.Subscriptions.Share"),
+		update:       table.NewOp(s.t, "TN-9", "tinode.Subscriptions.Update"),
+		softDelete:   table.NewOp(s.t, "TN-24", "tinode.Subscriptions.SoftDelete"),
+		delete:       table.NewOp(s.t, "TN-24", "tinode.Subscriptions.Delete"),
 		ByTopicUser: table.NewPattern(s.sub, table.PatternDef[tn.Subscription]{ID: "TN-9", Name: "tinode.Subscriptions.ByTopicUser",
 			Doc: "A user's subscription to a topic.", Reads: table.ReadOne,
 			Require: []string{"User"}}),

@@ -27,19 +27,34 @@ type Users struct {
 	//
 	//	u, err := s.Users.Tags.Get(ctx, tn.User{Id: id}) // u.Tags
 	Tags *table.Pattern[tn.User]
+	// Create creates a user together with the guards of its unique tags, in one
+	// transaction (TN-2): PK = USER#{id}, SK = USER, plus one
+	// UNIQUE#tag#{tag} guard per tag. A tag held by another user fails the
+	// whole create with table.ErrUniqueViolation; an existing id gives
+	// table.ErrAlreadyExists; bad input a *table.ValidationError.
+	// CreatedAt/UpdatedAt are set when zero.
+	Create func(context.Context, *tn.User) error
+	// Update reads the user, applies change and writes it back if nobody wrote
+	// in between (retried on a lost race); tag guards move in the same
+	// transaction, so change may edit Tags (TN-3). It returns the user as
+	// written. A missing user gives table.ErrNotFound, a taken tag
+	// table.ErrUniqueViolation.
+	Update func(context.Context, tn.UserID, func(*tn.User) error) (tn.User, error)
 
-	upsertDevice, deleteDevice, devices, create, getMany, update, addTags, removeTags, resetTags, lookupTag, findByTag, importTag, findByTags, touch, softDelete, delete table.Op
-	s                                                                                                                                                                    *Store
+	upsertDevice, deleteDevice, devices, getMany, addTags, removeTags, resetTags, lookupTag, findByTag, importTag, findByTags, touch, softDelete, delete table.Op
+	s                                                                                                                                                    *Store
 }
 
 func newUsers(s *Store) *Users {
 	return &Users{s: s,
+		Update: table.Update(s.user, table.WriteDef[tn.User]{ID: "TN-3", Name: "tinode.Users.Update",
+			Doc: "Reads the user, applies change and writes it back if nobody wrote in between (retried on a lost race); tag guards move in the same transaction, so change may edit Tags (TN-3)."}, func(id tn.UserID) tn.User { return tn.User{Id: id} }),
+		Create: table.Create(s.user, table.WriteDef[tn.User]{ID: "TN-2", Name: "tinode.Users.Create",
+			Doc: "Creates a user together with the guards of its unique tags, in one transaction (TN-2): PK = USER#{id}, SK = USER, plus one UNIQUE#tag#{tag} guard per tag."}),
 		upsertDevice: table.NewOp(s.t, "TN-16", "tinode.Users.UpsertDevice"),
 		deleteDevice: table.NewOp(s.t, "TN-16", "tinode.Users.DeleteDevice"),
 		devices:      table.NewOp(s.t, "TN-20", "tinode.Users.Devices"),
-		create:       table.NewOp(s.t, "TN-2", "tinode.Users.Create"),
 		getMany:      table.NewOp(s.t, "TN-1", "tinode.Users.GetMany"),
-		update:       table.NewOp(s.t, "TN-3", "tinode.Users.Update"),
 		addTags:      table.NewOp(s.t, "TN-3", "tinode.Users.AddTags"),
 		removeTags:   table.NewOp(s.t, "TN-3", "tinode.Users.RemoveTags"),
 		resetTags:    table.NewOp(s.t, "TN-3", "tinode.Users.ResetTags"),
@@ -55,18 +70,6 @@ func newUsers(s *Store) *Users {
 		Tags: table.NewPattern(s.user, table.PatternDef[tn.User]{ID: "TN-5", Name: "tinode.Users.Tags",
 			Doc: "A user, for its tags.", Reads: table.ReadOne}),
 	}
-}
-
-// Create creates u together with the guards of its unique tags, in one
-// transaction (TN-2): PK = USER#{id}, SK = USER, plus one
-// UNIQUE#tag#{tag} guard per tag. A tag held by another user fails the
-// whole create with table.ErrUniqueViolation; an existing id gives
-// table.ErrAlreadyExists; bad input a *table.ValidationError.
-// CreatedAt/UpdatedAt are set when zero.
-func (us *Users) Create(ctx context.Context, u *tn.User) error {
-	return us.create.Do(ctx, func(ctx context.Context) error {
-		return us.s.user.Create(ctx, u)
-	})
 }
 
 // GetMany returns the users with ids that exist, in the order of ids
@@ -91,21 +94,6 @@ func (us *Users) GetMany(ctx context.Context, ids []tn.UserID) ([]tn.User, error
 			return nil, nil
 		}
 		return us.s.user.BatchGet(ctx, ks)
-	})
-}
-
-// Update reads the user, applies change and writes it back if nobody wrote
-// in between (retried on a lost race); tag guards move in the same
-// transaction, so change may edit Tags (TN-3). It returns the user as
-// written. A missing user gives table.ErrNotFound, a taken tag
-// table.ErrUniqueViolation.
-func (us *Users) Update(ctx context.Context, id tn.UserID, change func(*tn.User) error) (tn.User, error) {
-	return table.Run(ctx, us.update, func(ctx context.Context) (tn.User, error) {
-		k, err := us.s.user.CheckedKey(tn.User{Id: id})
-		if err != nil {
-			return tn.User{}, err
-		}
-		return us.s.user.Update(ctx, k, change)
 	})
 }
 

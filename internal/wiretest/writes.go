@@ -1,0 +1,67 @@
+package wiretest
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"reflect"
+	"regexp"
+	"slices"
+
+	"github.com/singletable/singletable/table"
+)
+
+// CheckWrites returns one message per declared write of store (a
+// package's *Store) that a user could not find by its app and name, as
+// [CheckDeclared] does for patterns: every exported field of an aggregate
+// (an exported pointer-to-struct field of store) whose type is a func
+// taking a context.Context first must be set and hold a write declared
+// ([table.WriteDef]) on tables with Name "pkg.Type.Field" and an ID of
+// the package's prefix; every write declared on tables must be such a
+// field. It returns the number of writes found so. A declared write opens
+// its call with its ID and name by construction, so this is what is left
+// to check.
+func CheckWrites(p Package, store any, tables ...*table.Table) (problems []string, declared int) {
+	idRE := regexp.MustCompile(`^` + regexp.QuoteMeta(p.Prefix) + `-[0-9]+$`)
+	writes := map[string]table.WriteInfo{}
+	for _, t := range tables {
+		for _, w := range t.Writes() {
+			writes[w.Name] = w
+		}
+	}
+	ctxType := reflect.TypeFor[context.Context]()
+	found := map[string]bool{}
+	sv := reflect.ValueOf(store).Elem()
+	for i := range sv.NumField() {
+		agg := sv.Field(i)
+		if !sv.Type().Field(i).IsExported() || agg.Kind() != reflect.Pointer || agg.Type().Elem().Kind() != reflect.Struct || agg.IsNil() {
+			continue
+		}
+		at := agg.Type().Elem()
+		for j := range at.NumField() {
+			f := at.Field(j)
+			if !f.IsExported() || f.Type.Kind() != reflect.Func || f.Type.NumIn() == 0 || f.Type.In(0) != ctxType {
+				continue
+			}
+			where := fmt.Sprintf("%s.%s.%s", p.Name, at.Name(), f.Name)
+			found[where] = true
+			o, ok := writes[where]
+			switch {
+			case agg.Elem().Field(j).IsNil():
+				problems = append(problems, where+": declared write field not set")
+			case !ok:
+				problems = append(problems, where+": no write is declared with its name (table.WriteDef.Name)")
+			case !idRE.MatchString(o.ID):
+				problems = append(problems, fmt.Sprintf("%s: ID %q is not a %s catalog ID", where, o.ID, p.Prefix))
+			default:
+				declared++
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(writes)) {
+		if o := writes[name]; !found[name] {
+			problems = append(problems, fmt.Sprintf("%s (%s) is a write declared on the store's tables but no func field of its aggregates", name, o.ID))
+		}
+	}
+	return problems, declared
+}
