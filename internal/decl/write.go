@@ -53,7 +53,7 @@ type WriteInfo struct {
 	ID, Name string
 	// Doc is its one-line doc.
 	Doc string
-	// Kind is "Create", "Put", "Update" or "Delete".
+	// Kind is "Create", "Put", "Update", "Patch" or "Delete".
 	Kind string
 	// Also lists the further catalog IDs it serves.
 	Also []string
