@@ -32,10 +32,8 @@ type WriteDef[T any] struct {
 	// ("deletedAt": set by the entity's own soft delete only).
 	Live      func(item *T) bool
 	LiveField string
-	// Check, if set, holds the caller's rules on the key fields an
-	// [Update], [PatchWith] or [Delete] is called with, beyond the fields'
-	// own ([Entity.CheckedKey]'s checks): its error is the write's, with
-	// no request.
+	// Check, if set, holds the caller's rules on an [Update]'s, [PatchWith]'s
+	// or [Delete]'s key fields beyond their own: its error first, no request.
 	Check func(key *T) error
 }
 
@@ -51,11 +49,7 @@ func (s *Scoped[T]) entity() *Entity[T] { return s.e }
 
 // key is the checked key of fields ([Entity.CheckedKey], after d.Check).
 func (d WriteDef[T]) key(w Writer[T], fields T) (Key, error) {
-	var err error
-	if d.Check != nil {
-		err = d.Check(&fields)
-	}
-	return w.entity().CheckedKey(fields, err)
+	return w.entity().CheckedKey(fields, decl.Checked(d.Check, &fields))
 }
 
 func (d WriteDef[T]) op(w Writer[T], kind string) Op {
@@ -104,8 +98,7 @@ func Update[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx contex
 		return Run(ctx, op, func(ctx context.Context) (T, error) {
 			k, err := d.key(w, key(id))
 			if err != nil {
-				var zero T
-				return zero, err
+				return *new(T), err
 			}
 			return w.Update(ctx, k, decl.Live(d.Live, d.LiveField, change))
 		})
@@ -127,20 +120,37 @@ func Delete[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx contex
 	}
 }
 
-// PatchWith declares d as w's Patch ([Entity.Patch], [Scoped.Patch]),
-// keyed as [Update]: change builds the one UpdateItem's fixed [Patch]
-// from the call's key and the store's clock (a status set, a lastUsedAt
-// stamp), with no read first. Errors: *[ValidationError], [ErrNotFound].
+// PatchWith declares d as w's Patch ([Entity.Patch], [Scoped.Patch]), keyed as [Update]: change
+// builds the one UpdateItem's [Patch] from the call's key and the store's clock (a status, a
+// lastUsedAt stamp), with no read. Errors: *[ValidationError], [ErrNotFound].
 func PatchWith[T, K any](w Writer[T], d WriteDef[T], key func(K) T, change func(K) Patch) func(ctx context.Context, id K) (T, error) {
 	op := d.op(w, "Patch")
 	return func(ctx context.Context, id K) (T, error) {
 		return Run(ctx, op, func(ctx context.Context) (T, error) {
 			k, err := d.key(w, key(id))
 			if err != nil {
-				var zero T
-				return zero, err
+				return *new(T), err
 			}
 			return w.Patch(ctx, k, change(id))
+		})
+	}
+}
+
+// UniqueDef declares a read by one unique value, as [WriteDef] a write.
+type UniqueDef = decl.UniqueRead
+
+// ByUnique declares d as e's [Entity.GetByUnique] of unique d.Unique ([Table.Writes] kind
+// "GetByUnique"): the value checked (d.Check, before any request), normalized, looked up with
+// opts. Errors: *[ValidationError], [ErrNotFound].
+func ByUnique[T any](e *Entity[T], d UniqueDef, opts ...ReadOption) func(ctx context.Context, value string) (T, error) {
+	op := e.t.declareOp(OpInfo{ID: d.ID, Name: d.Name}, &WriteInfo{ID: d.ID, Name: d.Name, Doc: d.Doc, Kind: "GetByUnique", Also: d.Also})
+	return func(ctx context.Context, value string) (T, error) {
+		return Run(ctx, op, func(ctx context.Context) (T, error) {
+			v, err := d.Value(value)
+			if err != nil {
+				return *new(T), err
+			}
+			return e.GetByUnique(ctx, Unique{Name: d.Unique, Value: v}, opts...)
 		})
 	}
 }
