@@ -73,13 +73,14 @@ func (s *APIKeys) in(acct lb.AccountID) *APIKeys {
 
 // declare declares the writes of the view (its account's, or whole).
 func (s *APIKeys) declare() *APIKeys {
+	view := items(s.e.apiKeys, s.acct) // one view for every write
 	key := func(id lb.APIKeyID) lb.APIKey { return lb.APIKey{APIKeyID: id} }
-	s.Revoke = table.PatchWith(items(s.e.apiKeys, s.acct), table.WriteDef[lb.APIKey]{ID: "LB-54", Name: "listbackup.APIKeys.Revoke",
+	s.Revoke = table.PatchWith(view, table.WriteDef[lb.APIKey]{ID: "LB-54", Name: "listbackup.APIKeys.Revoke",
 		Doc: "Revokes an API key: one UpdateItem setting status revoked; Validate refuses it from then on."}, key,
 		func(lb.APIKeyID) table.Patch {
 			return table.Patch{Set: map[string]any{"status": string(lb.KeyRevoked)}}
 		})
-	s.TouchLastUsed = table.PatchWith(items(s.e.apiKeys, s.acct), table.WriteDef[lb.APIKey]{ID: "LB-52", Name: "listbackup.APIKeys.TouchLastUsed",
+	s.TouchLastUsed = table.PatchWith(view, table.WriteDef[lb.APIKey]{ID: "LB-52", Name: "listbackup.APIKeys.TouchLastUsed",
 		Doc: "Stamps an API key's lastUsedAt with the store's clock (one UpdateItem)."}, key,
 		func(lb.APIKeyID) table.Patch {
 			return table.Patch{Set: map[string]any{"lastUsedAt": lb.Seconds(s.e.now()).Unix()}}
@@ -218,10 +219,11 @@ func (s *Webhooks) in(acct lb.AccountID) *Webhooks {
 
 // declare declares the writes of the view (its account's, or whole).
 func (s *Webhooks) declare() *Webhooks {
-	s.Update = table.Update(items(s.e.webhooks, s.acct), table.WriteDef[lb.Webhook]{ID: "LB-55", Name: "listbackup.Webhooks.Update",
+	view := items(s.e.webhooks, s.acct) // one view for every write
+	s.Update = table.Update(view, table.WriteDef[lb.Webhook]{ID: "LB-55", Name: "listbackup.Webhooks.Update",
 		Doc:  "Applies change to a webhook (LB-55), moving its index entry when isActive changes: a consistent read and one conditional write (table.Entity.Update), because the change is applied in Go to the stored webhook and written back only if nobody wrote it in between.",
 		Live: notDeleted[lb.Webhook], LiveField: "deletedAt"}, func(id lb.WebhookID) lb.Webhook { return lb.Webhook{WebhookID: id} })
-	s.Create = table.Create(items(s.e.webhooks, s.acct), table.WriteDef[lb.Webhook]{ID: "LB-55", Name: "listbackup.Webhooks.Create",
+	s.Create = table.Create(view, table.WriteDef[lb.Webhook]{ID: "LB-55", Name: "listbackup.Webhooks.Create",
 		Doc: "Creates a webhook (WebhookID defaults to a new UUID).",
 		Before: func(w *lb.Webhook) error {
 			if w.WebhookID == "" {

@@ -69,7 +69,8 @@ func (s *Tags) in(acct lb.AccountID) *Tags {
 
 // declare declares the writes of the view (its account's, or whole).
 func (s *Tags) declare() *Tags {
-	s.Create = table.Create(items(s.e.tags, s.acct), table.WriteDef[lb.Tag]{ID: "LB-40", Name: "listbackup.Tags.Create",
+	view := items(s.e.tags, s.acct) // one view for every write
+	s.Create = table.Create(view, table.WriteDef[lb.Tag]{ID: "LB-40", Name: "listbackup.Tags.Create",
 		Doc: "Creates a tag; (account, resource type, key, value) is unique.",
 		Before: func(t *lb.Tag) error {
 			if t.TagID == "" {
@@ -77,7 +78,7 @@ func (s *Tags) declare() *Tags {
 			}
 			return nil
 		}})
-	s.Delete = table.Delete(items(s.e.tags, s.acct), table.WriteDef[lb.Tag]{ID: "LB-66", Name: "listbackup.Tags.Delete",
+	s.Delete = table.Delete(view, table.WriteDef[lb.Tag]{ID: "LB-66", Name: "listbackup.Tags.Delete",
 		Doc:   "Deletes a tag, and so detaches every resource attached to it (held in the tag item): one conditional DeleteItem.",
 		Check: checkTagRef, Also: []string{"LB-41"}}, TagRef.tag)
 	return s
