@@ -32,6 +32,9 @@ type WriteDef[T any] struct {
 	// ("deletedAt": set by the entity's own soft delete only).
 	Live      func(item *T) bool
 	LiveField string
+	// Check, if set, holds the caller's rules on an [Update]'s, [PatchWith]'s
+	// or [Delete]'s key fields beyond their own: its error first, no request.
+	Check func(key *T) error
 }
 
 // Writer is an [Entity] or its view of one tenant ([Entity.In]), which a
@@ -43,6 +46,11 @@ type Writer[T any] interface {
 
 func (e *Entity[T]) entity() *Entity[T] { return e }
 func (s *Scoped[T]) entity() *Entity[T] { return s.e }
+
+// key is the checked key of fields ([Entity.CheckedKey], after d.Check).
+func (d WriteDef[T]) key(w Writer[T], fields T) (Key, error) {
+	return w.entity().CheckedKey(fields, decl.Checked(d.Check, &fields))
+}
 
 func (d WriteDef[T]) op(w Writer[T], kind string) Op {
 	return w.entity().t.declareOp(OpInfo{ID: d.ID, Name: d.Name}, &WriteInfo{ID: d.ID, Name: d.Name, Doc: d.Doc, Kind: kind, Also: d.Also})
@@ -79,18 +87,18 @@ func Put[T any](e *Entity[T], d WriteDef[T]) func(ctx context.Context, item *T) 
 }
 
 // Update declares d as w's Update ([Entity.Update], [Scoped.Update]) by
-// the application's key type: key fills a T's key fields from a K,
-// checked by [Entity.CheckedKey] (a bad key is a *[ValidationError], no
-// request). With d.Live, a soft-deleted item is [ErrNotFound]. Errors:
+// the application's key type: key fills a T's key fields from a K (a
+// small struct for a two-part key), checked by d.Check and
+// [Entity.CheckedKey] (a bad key is a *[ValidationError], no request).
+// With d.Live, a soft-deleted item is [ErrNotFound]. Errors:
 // *[ValidationError], [ErrNotFound].
 func Update[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx context.Context, id K, change func(*T) error) (T, error) {
 	op := d.op(w, "Update")
 	return func(ctx context.Context, id K, change func(*T) error) (T, error) {
 		return Run(ctx, op, func(ctx context.Context) (T, error) {
-			k, err := w.entity().CheckedKey(key(id))
+			k, err := d.key(w, key(id))
 			if err != nil {
-				var zero T
-				return zero, err
+				return *new(T), err
 			}
 			return w.Update(ctx, k, decl.Live(d.Live, d.LiveField, change))
 		})
@@ -103,11 +111,46 @@ func Delete[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx contex
 	op := d.op(w, "Delete")
 	return func(ctx context.Context, id K) error {
 		return op.Do(ctx, func(ctx context.Context) error {
-			k, err := w.entity().CheckedKey(key(id))
+			k, err := d.key(w, key(id))
 			if err != nil {
 				return err
 			}
 			return w.Delete(ctx, k)
+		})
+	}
+}
+
+// PatchWith declares d as w's Patch ([Entity.Patch], [Scoped.Patch]), keyed as [Update]: change
+// builds the one UpdateItem's [Patch] from the call's key and the store's clock (a status, a
+// lastUsedAt stamp), with no read. Errors: *[ValidationError], [ErrNotFound].
+func PatchWith[T, K any](w Writer[T], d WriteDef[T], key func(K) T, change func(K) Patch) func(ctx context.Context, id K) (T, error) {
+	op := d.op(w, "Patch")
+	return func(ctx context.Context, id K) (T, error) {
+		return Run(ctx, op, func(ctx context.Context) (T, error) {
+			k, err := d.key(w, key(id))
+			if err != nil {
+				return *new(T), err
+			}
+			return w.Patch(ctx, k, change(id))
+		})
+	}
+}
+
+// UniqueDef declares a read by one unique value, as [WriteDef] a write.
+type UniqueDef = decl.UniqueRead
+
+// ByUnique declares d as e's [Entity.GetByUnique] of unique d.Unique ([Table.Writes] kind
+// "GetByUnique"): the value checked (d.Check, before any request), normalized, looked up with
+// opts. Errors: *[ValidationError], [ErrNotFound].
+func ByUnique[T any](e *Entity[T], d UniqueDef, opts ...ReadOption) func(ctx context.Context, value string) (T, error) {
+	op := e.t.declareOp(OpInfo{ID: d.ID, Name: d.Name}, &WriteInfo{ID: d.ID, Name: d.Name, Doc: d.Doc, Kind: "GetByUnique", Also: d.Also})
+	return func(ctx context.Context, value string) (T, error) {
+		return Run(ctx, op, func(ctx context.Context) (T, error) {
+			v, err := d.Value(value)
+			if err != nil {
+				return *new(T), err
+			}
+			return e.GetByUnique(ctx, Unique{Name: d.Unique, Value: v}, opts...)
 		})
 	}
 }

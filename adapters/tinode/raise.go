@@ -7,6 +7,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/singletable/singletable/entity/tn"
+	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 )
 
@@ -117,7 +118,7 @@ func (a *Adapter) raiseMarks(ctx context.Context, topic tn.TopicName, user tn.Us
 		}
 		guess = got
 	}
-	s, err := a.st.Subs.Update(ctx, topic, user, func(s *tn.Subscription) error {
+	s, err := a.st.Subs.Update(ctx, tinode.SubRef{Topic: topic, User: user}, func(s *tn.Subscription) error {
 		s.RecvSeqId, s.ReadSeqId = max(s.RecvSeqId, want.recv), max(s.ReadSeqId, want.read)
 		return nil
 	})

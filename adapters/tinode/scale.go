@@ -716,7 +716,7 @@ func (a *Adapter) recoverTopic(ctx context.Context, tp *tn.Topic) error {
 	errNoRead := errors.New("not a reader")
 	errAsHigh := errors.New("marks as high")
 	for u, seq := range last {
-		_, err := a.st.Subs.Update(ctx, name, u, func(s *tn.Subscription) error {
+		_, err := a.st.Subs.Update(ctx, tinode.SubRef{Topic: name, User: u}, func(s *tn.Subscription) error {
 			if s.DeletedAt != nil || !(tmode(s.ModeGiven) & tmode(s.ModeWant)).IsReader() {
 				return errNoRead
 			}

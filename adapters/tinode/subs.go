@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/singletable/singletable/entity/tn"
+	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 	t "github.com/tinode/chat/server/store/types"
 )
@@ -115,7 +116,7 @@ func (a *Adapter) SubsUpdate(topic string, user t.Uid, update map[string]any) er
 		users = []tn.UserID{tn.UserID(user.String())}
 	}
 	for _, u := range users {
-		_, err := a.st.Subs.Update(ctx, name, u, func(s *tn.Subscription) error { return applySub(s, update) })
+		_, err := a.st.Subs.Update(ctx, tinode.SubRef{Topic: name, User: u}, func(s *tn.Subscription) error { return applySub(s, update) })
 		if err != nil && !errors.Is(err, table.ErrNotFound) {
 			return terr(err)
 		}

@@ -109,7 +109,7 @@ func run(ctx context.Context) error {
 		return err
 	}
 	step("FH-6", "authenticate API key (GSI2 KEYHASH#)", fmt.Sprintf("%s may write: %v", who.UserID, who.Permissions.Allows(fh.PermissionWrite)))
-	if _, err := s.APIKeys.UpdateLastUsed(ctx, who.UserID, who.KeyID); err != nil {
+	if _, err := s.APIKeys.UpdateLastUsed(ctx, ferryhook.APIKeyRef{User: who.UserID, Key: who.KeyID}); err != nil {
 		return err
 	}
 	if p, err := s.APIKeys.ByUser.List(ctx, fh.APIKey{UserID: u.UserID}); err == nil {
@@ -186,7 +186,7 @@ func run(ctx context.Context) error {
 	}
 	err = s.Sources.Delete(ctx, mallory.UserID, src.SourceID)
 	step("FH-11", "sources.delete by another user", errors.Is(err, table.ErrNotFound))
-	if err := s.APIKeys.Delete(ctx, u.UserID, key.APIKey.KeyID); err != nil {
+	if err := s.APIKeys.Delete(ctx, ferryhook.APIKeyRef{User: u.UserID, Key: key.APIKey.KeyID}); err != nil {
 		return err
 	}
 	_, err = s.APIKeys.Authenticate(ctx, key.Key)

@@ -45,6 +45,15 @@ func Live[T any](live func(*T) bool, field string, change func(*T) error) func(*
 	}
 }
 
+// Checked returns check's error on item, nil when check is nil: a
+// declared write's caller checks (table.WriteDef.Check).
+func Checked[T any](check func(*T) error, item *T) error {
+	if check == nil {
+		return nil
+	}
+	return check(item)
+}
+
 // WriteInfo describes a declared write (table.WriteInfo): the
 // declaration's ID, Name, Doc and Also, and its Kind.
 type WriteInfo struct {
@@ -53,8 +62,41 @@ type WriteInfo struct {
 	ID, Name string
 	// Doc is its one-line doc.
 	Doc string
-	// Kind is "Create", "Put", "Update" or "Delete".
+	// Kind is "Create", "Put", "Update", "Patch", "Delete" or
+	// "GetByUnique" (a read by a unique value, declared as a write is).
 	Kind string
 	// Also lists the further catalog IDs it serves.
 	Also []string
+}
+
+// UniqueRead declares a read of the item holding one unique value
+// (table.UniqueDef): the catalog ID, the store field's name and its Doc,
+// as a write's, and the unique's name with the caller's check and
+// normalization of the value.
+type UniqueRead struct {
+	// ID, Name, Doc and Also are as a write's (WriteInfo).
+	ID, Name, Doc string
+	Also          []string
+	// Unique is the unique value's name ("email").
+	Unique string
+	// Check, if set, refuses a value before any request: its error is the
+	// read's.
+	Check func(value string) error
+	// Normalize, if set, gives the stored form of a checked value
+	// (lower-cased): the value looked up.
+	Normalize func(value string) string
+}
+
+// Value returns the value a read of d looks up: v checked, then
+// normalized.
+func (d UniqueRead) Value(v string) (string, error) {
+	if d.Check != nil {
+		if err := d.Check(v); err != nil {
+			return "", err
+		}
+	}
+	if d.Normalize != nil {
+		v = d.Normalize(v)
+	}
+	return v, nil
 }

@@ -24,20 +24,45 @@ type APIKeys struct {
 	//
 	//	page, err := s.APIKeys.ByUser.List(ctx, fh.APIKey{UserID: u})
 	ByUser *table.Pattern[fh.APIKey]
+	// Delete deletes a user's API key and its hash guard (FH-11
+	// apiKeys.delete); the key authenticates no more. Another user's or a
+	// missing key gives table.ErrNotFound and changes nothing. Two
+	// requests: a consistent read of the key, whose hash names the guard,
+	// then one transaction deleting both on condition the key is
+	// unchanged.
+	Delete func(context.Context, APIKeyRef) error
+	// UpdateLastUsed sets the key's lastUsedAt to now (FH-11
+	// apiKeys.updateLastUsed; one UpdateItem that never creates an item).
+	// Another user's or a missing key gives table.ErrNotFound.
+	UpdateLastUsed func(context.Context, APIKeyRef) (fh.APIKey, error)
 
-	create, authenticate, getByHash, delete, updateLastUsed table.Op
-	s                                                       *Store
+	create, authenticate, getByHash table.Op
+	s                               *Store
 }
+
+// APIKeyRef names a user's API key by its two key parts.
+type APIKeyRef struct {
+	User fh.UserID
+	Key  fh.APIKeyID
+}
+
+// apiKey is the key fields of the API key r names.
+func (r APIKeyRef) apiKey() fh.APIKey { return fh.APIKey{UserID: r.User, KeyID: r.Key} }
 
 func newAPIKeys(s *Store) *APIKeys {
 	return &APIKeys{s: s,
 		ByUser: table.NewPattern(s.apiKey, table.PatternDef[fh.APIKey]{ID: "FH-10", Name: "ferryhook.APIKeys.ByUser",
 			Doc: "A user's API keys (hash and prefix, never the plaintext).", Reads: table.ReadPage}),
-		create:         table.NewOp(s.main, "FH-11", "ferryhook.APIKeys.Create"),
-		authenticate:   table.NewOp(s.main, "FH-6", "ferryhook.APIKeys.Authenticate"),
-		getByHash:      table.NewOp(s.main, "FH-6", "ferryhook.APIKeys.GetByHash"),
-		delete:         table.NewOp(s.main, "FH-11", "ferryhook.APIKeys.Delete"),
-		updateLastUsed: table.NewOp(s.main, "FH-11", "ferryhook.APIKeys.UpdateLastUsed"),
+		create:       table.NewOp(s.main, "FH-11", "ferryhook.APIKeys.Create"),
+		authenticate: table.NewOp(s.main, "FH-6", "ferryhook.APIKeys.Authenticate"),
+		getByHash:    table.NewOp(s.main, "FH-6", "ferryhook.APIKeys.GetByHash"),
+		Delete: table.Delete(s.apiKey, table.WriteDef[fh.APIKey]{ID: "FH-11", Name: "ferryhook.APIKeys.Delete",
+			Doc: "Deletes a user's API key and its hash guard: a consistent read of the key, then one transaction deleting both."}, APIKeyRef.apiKey),
+		UpdateLastUsed: table.PatchWith(s.apiKey, table.WriteDef[fh.APIKey]{ID: "FH-11", Name: "ferryhook.APIKeys.UpdateLastUsed",
+			Doc: "Sets an API key's lastUsedAt to now (one UpdateItem that never creates an item)."}, APIKeyRef.apiKey,
+			func(APIKeyRef) table.Patch {
+				return table.Patch{Set: map[string]any{"lastUsedAt": fh.ISO(s.now()).String()}}
+			}),
 	}
 }
 
@@ -215,34 +240,6 @@ func (a *APIKeys) GetByHash(ctx context.Context, hash string) (fh.APIKey, error)
 			return fh.APIKey{}, fmt.Errorf("authenticate: %w", ErrInvalidAPIKey)
 		}
 		return k, err
-	})
-}
-
-// Delete deletes user's API key and its hash guard (FH-11 apiKeys.delete);
-// the key authenticates no more. Another user's or a missing key gives
-// table.ErrNotFound and changes nothing. Two requests: a consistent read of
-// the key, whose hash names the guard, then one transaction deleting both
-// on condition the key is unchanged.
-func (a *APIKeys) Delete(ctx context.Context, user fh.UserID, id fh.APIKeyID) error {
-	return a.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := a.s.apiKey.CheckedKey(fh.APIKey{UserID: user, KeyID: id})
-		if err != nil {
-			return err
-		}
-		return a.s.apiKey.Delete(ctx, k)
-	})
-}
-
-// UpdateLastUsed sets the key's lastUsedAt to now (FH-11
-// apiKeys.updateLastUsed; one UpdateItem that never creates an item).
-// Another user's or a missing key gives table.ErrNotFound.
-func (a *APIKeys) UpdateLastUsed(ctx context.Context, user fh.UserID, id fh.APIKeyID) (fh.APIKey, error) {
-	return table.Run(ctx, a.updateLastUsed, func(ctx context.Context) (fh.APIKey, error) {
-		k, err := a.s.apiKey.CheckedKey(fh.APIKey{UserID: user, KeyID: id})
-		if err != nil {
-			return fh.APIKey{}, err
-		}
-		return a.s.apiKey.Patch(ctx, k, table.Patch{Set: map[string]any{"lastUsedAt": fh.ISO(a.s.now()).String()}})
 	})
 }
 

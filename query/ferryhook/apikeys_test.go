@@ -60,7 +60,7 @@ func TestAPIKeysAuthenticate_FH6(t *testing.T) {
 			if byHash, err := s.APIKeys.GetByHash(ctx(t), k.KeyHash); err != nil || byHash.KeyID != k.KeyID {
 				t.Fatalf("GetByHash = %v, %v", byHash.KeyID, err)
 			}
-			used, err := s.APIKeys.UpdateLastUsed(ctx(t), u.UserID, k.KeyID)
+			used, err := s.APIKeys.UpdateLastUsed(ctx(t), ferryhook.APIKeyRef{User: u.UserID, Key: k.KeyID})
 			if err != nil || used.LastUsedAt.IsZero() {
 				t.Fatalf("UpdateLastUsed = %v, %v", used.LastUsedAt, err)
 			}
@@ -68,7 +68,7 @@ func TestAPIKeysAuthenticate_FH6(t *testing.T) {
 			_, unknownErr := s.APIKeys.Authenticate(ctx(t), fh.NewSecretKey())
 			wantIs(t, unknownErr, ferryhook.ErrInvalidAPIKey)
 			wantIs(t, unknownErr, table.ErrNotFound)
-			if err := s.APIKeys.Delete(ctx(t), u.UserID, k.KeyID); err != nil {
+			if err := s.APIKeys.Delete(ctx(t), ferryhook.APIKeyRef{User: u.UserID, Key: k.KeyID}); err != nil {
 				t.Fatal(err)
 			}
 			_, deletedErr := s.APIKeys.Authenticate(ctx(t), created.Key)
@@ -117,8 +117,8 @@ func TestAPIKeysListByUser_FH10(t *testing.T) {
 	if err != nil || len(p.Items) != 2 || p.Cursor == "" {
 		t.Fatalf("first page: %d items, cursor %q, %v", len(p.Items), p.Cursor, err)
 	}
-	wantIs(t, s.APIKeys.Delete(ctx(t), mallory.UserID, want[0].KeyID), table.ErrNotFound)
-	_, err = s.APIKeys.UpdateLastUsed(ctx(t), mallory.UserID, want[0].KeyID)
+	wantIs(t, s.APIKeys.Delete(ctx(t), ferryhook.APIKeyRef{User: mallory.UserID, Key: want[0].KeyID}), table.ErrNotFound)
+	_, err = s.APIKeys.UpdateLastUsed(ctx(t), ferryhook.APIKeyRef{User: mallory.UserID, Key: want[0].KeyID})
 	wantIs(t, err, table.ErrNotFound)
 	mp, err := s.APIKeys.ByUser.List(ctx(t), fh.APIKey{UserID: mallory.UserID})
 	if err != nil || len(mp.Items) != 0 {
@@ -139,8 +139,8 @@ func TestAPIKeysBadInput_FH11(t *testing.T) {
 	wantInvalid(t, err, "userId")
 	_, err = s.APIKeys.Create(ctx(t), fh.UserIDs.New(), ferryhook.CreateAPIKeyInput{Name: "x"})
 	wantIs(t, err, table.ErrNotFound)
-	wantInvalid(t, s.APIKeys.Delete(ctx(t), u.UserID, "key_1"), "keyId")
-	_, err = s.APIKeys.UpdateLastUsed(ctx(t), "usr_1", fh.APIKeyIDs.New())
+	wantInvalid(t, s.APIKeys.Delete(ctx(t), ferryhook.APIKeyRef{User: u.UserID, Key: "key_1"}), "keyId")
+	_, err = s.APIKeys.UpdateLastUsed(ctx(t), ferryhook.APIKeyRef{User: "usr_1", Key: fh.APIKeyIDs.New()})
 	wantInvalid(t, err, "userId")
 	_, err = s.APIKeys.Authenticate(ctx(t), "")
 	wantIs(t, err, ferryhook.ErrInvalidAPIKey)

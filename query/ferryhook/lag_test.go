@@ -26,7 +26,7 @@ func TestAuthenticateIgnoresLaggingIndex(t *testing.T) {
 	if _, err := lagging.APIKeys.Authenticate(ctx(t), nk.Key); err != nil {
 		t.Fatalf("FH-6 before delete: %v", err)
 	}
-	if err := f.store.APIKeys.Delete(ctx(t), u.UserID, nk.APIKey.KeyID); err != nil {
+	if err := f.store.APIKeys.Delete(ctx(t), ferryhook.APIKeyRef{User: u.UserID, Key: nk.APIKey.KeyID}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = lagging.APIKeys.Authenticate(ctx(t), nk.Key)

@@ -145,7 +145,10 @@ func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12_FH13_FH
 		}
 		return nil
 	})
-	m("APIKeys.UpdateLastUsed", "", func() error { _, err := s.APIKeys.UpdateLastUsed(c, u.UserID, nk.APIKey.KeyID); return err })
+	m("APIKeys.UpdateLastUsed", "", func() error {
+		_, err := s.APIKeys.UpdateLastUsed(c, ferryhook.APIKeyRef{User: u.UserID, Key: nk.APIKey.KeyID})
+		return err
+	})
 
 	// The first ingest learns the source's owner; the one measured is
 	// the steady state, one transaction.
@@ -230,7 +233,7 @@ func TestRequestCosts_FH1_FH2_FH3_FH4_FH5_FH6_FH7_FH8_FH9_FH10_FH11_FH12_FH13_FH
 		return err
 	})
 	m("Connections.Delete", "", func() error { return s.Connections.Delete(c, u.UserID, src.SourceID, conn.ConnectionID) })
-	m("APIKeys.Delete", "", func() error { return s.APIKeys.Delete(c, u.UserID, nk.APIKey.KeyID) })
+	m("APIKeys.Delete", "", func() error { return s.APIKeys.Delete(c, ferryhook.APIKeyRef{User: u.UserID, Key: nk.APIKey.KeyID}) })
 	m("Sources.Delete", "", func() error { return s.Sources.Delete(c, u.UserID, src.SourceID) })
 	costs.Check(t)
 }

@@ -231,7 +231,7 @@ func TestAuthenticateRefusesEveryRevocation_FH6(t *testing.T) {
 
 				// 3. The library's own revoke.
 				plain, _, want = newKey()
-				if err := s.APIKeys.Delete(ctx(t), u.UserID, want.KeyID); err != nil {
+				if err := s.APIKeys.Delete(ctx(t), ferryhook.APIKeyRef{User: u.UserID, Key: want.KeyID}); err != nil {
 					t.Fatal(err)
 				}
 				_, err = s.APIKeys.Authenticate(ctx(t), plain)

@@ -65,8 +65,8 @@ func TestEveryWriteHeard_FH15(t *testing.T) {
 	must(err)
 	revoked, err := s.APIKeys.Create(c, ada.UserID, ferryhook.CreateAPIKeyInput{Name: "Old"})
 	must(err)
-	must2(s.APIKeys.UpdateLastUsed(c, ada.UserID, key.APIKey.KeyID))
-	must(s.APIKeys.Delete(c, ada.UserID, revoked.APIKey.KeyID))
+	must2(s.APIKeys.UpdateLastUsed(c, ferryhook.APIKeyRef{User: ada.UserID, Key: key.APIKey.KeyID}))
+	must(s.APIKeys.Delete(c, ferryhook.APIKeyRef{User: ada.UserID, Key: revoked.APIKey.KeyID}))
 	var ingested []fh.Event
 	for i := range 3 {
 		ev, err := s.Ingest(c, src.SourceID, ferryhook.IngestRequest{Body: fmt.Sprintf(`{"type":"invoice.paid","n":%d}`, i), ContentType: "application/json", Method: "POST", SourceIP: "203.0.113.7"})

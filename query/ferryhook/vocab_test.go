@@ -333,7 +333,7 @@ func TestServiceProfileReadsAndKeepsTheServiceVocabulary_FH11(t *testing.T) {
 		if err != nil || string(got.Permissions) != v {
 			t.Fatalf("permissions %s read as %q, %v", v, got.Permissions, err)
 		}
-		if _, err := s.APIKeys.UpdateLastUsed(c, owner, fh.APIKeyID(kid)); err != nil {
+		if _, err := s.APIKeys.UpdateLastUsed(c, ferryhook.APIKeyRef{User: owner, Key: fh.APIKeyID(kid)}); err != nil {
 			t.Fatal(err)
 		}
 		if got := stored(f.main, "USER#"+string(owner), "KEY#"+kid, "permissions"); got != v {

@@ -244,11 +244,12 @@ func (s *Teams) in(acct lb.AccountID) *Teams {
 
 // declare declares the writes of the view (its account's, or whole).
 func (s *Teams) declare() *Teams {
-	s.Update = table.Update(items(s.e.teams, s.acct), table.WriteDef[lb.Team]{ID: "LB-64", Name: "listbackup.Teams.Update",
+	view := items(s.e.teams, s.acct) // one view for every write
+	s.Update = table.Update(view, table.WriteDef[lb.Team]{ID: "LB-64", Name: "listbackup.Teams.Update",
 		Doc: "Applies change to a team (LB-64): name, description, members, permissions."}, func(id lb.TeamID) lb.Team { return lb.Team{TeamID: id} })
-	s.Delete = table.Delete(items(s.e.teams, s.acct), table.WriteDef[lb.Team]{ID: "LB-64", Name: "listbackup.Teams.Delete",
+	s.Delete = table.Delete(view, table.WriteDef[lb.Team]{ID: "LB-64", Name: "listbackup.Teams.Delete",
 		Doc: "Deletes a team (LB-64): one conditional DeleteItem (the team has no status in either document, so the delete is hard; memberships of its users in the account are not touched)."}, func(id lb.TeamID) lb.Team { return lb.Team{TeamID: id} })
-	s.Create = table.Create(items(s.e.teams, s.acct), table.WriteDef[lb.Team]{ID: "LB-13", Name: "listbackup.Teams.Create",
+	s.Create = table.Create(view, table.WriteDef[lb.Team]{ID: "LB-13", Name: "listbackup.Teams.Create",
 		Doc: "Creates a team."})
 	return s
 }

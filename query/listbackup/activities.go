@@ -126,9 +126,10 @@ func (s *Jobs) in(acct lb.AccountID) *Jobs {
 
 // declare declares the writes of the view (its account's, or whole).
 func (s *Jobs) declare() *Jobs {
-	s.Update = table.Update(items(s.e.jobs, s.acct), table.WriteDef[lb.Job]{ID: "LB-24", Name: "listbackup.Jobs.Update",
+	view := items(s.e.jobs, s.acct) // one view for every write
+	s.Update = table.Update(view, table.WriteDef[lb.Job]{ID: "LB-24", Name: "listbackup.Jobs.Update",
 		Doc: "Applies change to a job (status, progress, result), moving its index entries."}, func(id lb.JobID) lb.Job { return lb.Job{JobID: id} })
-	s.Create = table.Create(items(s.e.jobs, s.acct), table.WriteDef[lb.Job]{ID: "LB-24", Name: "listbackup.Jobs.Create",
+	s.Create = table.Create(view, table.WriteDef[lb.Job]{ID: "LB-24", Name: "listbackup.Jobs.Create",
 		Doc: "Creates a job (CreatedAt defaults to now, Status to pending, Priority to medium).",
 		Before: func(jb *lb.Job) error {
 			if jb.Status == "" {

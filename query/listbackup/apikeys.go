@@ -30,14 +30,24 @@ type APIKeys struct {
 	//
 	//	k, err := s.APIKeys.ByID.Get(ctx, lb.APIKey{APIKeyID: id})
 	ByID *table.Pattern[lb.APIKey]
+	// Revoke revokes an API key (LB-54): one UpdateItem setting status
+	// revoked; Validate refuses it from then on. Revoking twice is
+	// harmless. Errors: *table.ValidationError, table.ErrNotFound.
+	Revoke func(context.Context, lb.APIKeyID) (lb.APIKey, error)
+	// TouchLastUsed stamps lastUsedAt with the store's clock (one
+	// UpdateItem) and returns the key as written. Errors:
+	// *table.ValidationError, table.ErrNotFound.
+	//
+	// Pattern: LB-52 (its write side).
+	TouchLastUsed func(context.Context, lb.APIKeyID) (lb.APIKey, error)
 
-	validate, revoke, touchLastUsed, create table.Op
-	e                                       *entities
-	acct                                    lb.AccountID // set: the view of one account (Store.ForAccount)
+	validate, create table.Op
+	e                *entities
+	acct             lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newAPIKeys(e *entities) *APIKeys {
-	return &APIKeys{e: e,
+	return (&APIKeys{e: e,
 		ByAccount: table.NewPattern(e.apiKeys, table.PatternDef[lb.APIKey]{ID: "LB-53", Name: "listbackup.APIKeys.ByAccount",
 			Doc: "An account's API keys, newest first; of one status when it is given.", Reads: table.ReadPage, Index: table.GSI2,
 			WholePartition: true, Desc: true, FilterOn: []string{"status"},
@@ -51,16 +61,31 @@ func newAPIKeys(e *entities) *APIKeys {
 		validate: table.NewOp(e.t, "LB-52", "listbackup.APIKeys.Validate"),
 		ByID: table.NewPattern(e.apiKeys, table.PatternDef[lb.APIKey]{ID: "LB-53", Name: "listbackup.APIKeys.ByID",
 			Doc: "An API key.", Reads: table.ReadOne}),
-		revoke:        table.NewOp(e.t, "LB-54", "listbackup.APIKeys.Revoke"),
-		touchLastUsed: table.NewOp(e.t, "LB-52", "listbackup.APIKeys.TouchLastUsed"),
-	}
+	}).declare()
 }
 
 // in returns the API keys of account acct alone.
 func (s *APIKeys) in(acct lb.AccountID) *APIKeys {
 	c := *s
 	c.acct, c.ByAccount, c.ByID = acct, s.ByAccount.In(string(acct)), s.ByID.In(string(acct))
-	return &c
+	return c.declare()
+}
+
+// declare declares the writes of the view (its account's, or whole).
+func (s *APIKeys) declare() *APIKeys {
+	view := items(s.e.apiKeys, s.acct) // one view for every write
+	key := func(id lb.APIKeyID) lb.APIKey { return lb.APIKey{APIKeyID: id} }
+	s.Revoke = table.PatchWith(view, table.WriteDef[lb.APIKey]{ID: "LB-54", Name: "listbackup.APIKeys.Revoke",
+		Doc: "Revokes an API key: one UpdateItem setting status revoked; Validate refuses it from then on."}, key,
+		func(lb.APIKeyID) table.Patch {
+			return table.Patch{Set: map[string]any{"status": string(lb.KeyRevoked)}}
+		})
+	s.TouchLastUsed = table.PatchWith(view, table.WriteDef[lb.APIKey]{ID: "LB-52", Name: "listbackup.APIKeys.TouchLastUsed",
+		Doc: "Stamps an API key's lastUsedAt with the store's clock (one UpdateItem)."}, key,
+		func(lb.APIKeyID) table.Patch {
+			return table.Patch{Set: map[string]any{"lastUsedAt": lb.Seconds(s.e.now()).Unix()}}
+		})
+	return s
 }
 
 // NewAPIKey is the input of [APIKeys.Create].
@@ -118,34 +143,6 @@ func (s *APIKeys) Validate(ctx context.Context, key string) (lb.APIKey, error) {
 			return lb.APIKey{}, fmt.Errorf("validate API key %s: %w", k.APIKeyID, ErrKeyInactive)
 		}
 		return k, nil
-	})
-}
-
-// Revoke revokes an API key (LB-54): one UpdateItem setting status
-// revoked; Validate refuses it from then on. Revoking twice is harmless.
-// Errors: *table.ValidationError, table.ErrNotFound.
-func (s *APIKeys) Revoke(ctx context.Context, id lb.APIKeyID) (lb.APIKey, error) {
-	return table.Run(ctx, s.revoke, func(ctx context.Context) (lb.APIKey, error) {
-		k, err := s.e.apiKeys.CheckedKey(lb.APIKey{APIKeyID: id})
-		if err != nil {
-			return lb.APIKey{}, err
-		}
-		return s.v().Patch(ctx, k, table.Patch{Set: map[string]any{"status": string(lb.KeyRevoked)}})
-	})
-}
-
-// TouchLastUsed stamps lastUsedAt (one UpdateItem). Errors:
-// *table.ValidationError, table.ErrNotFound.
-//
-// Pattern: LB-52 (its write side).
-func (s *APIKeys) TouchLastUsed(ctx context.Context, id lb.APIKeyID) error {
-	return s.touchLastUsed.Do(ctx, func(ctx context.Context) error {
-		k, err := s.e.apiKeys.CheckedKey(lb.APIKey{APIKeyID: id})
-		if err != nil {
-			return err
-		}
-		_, err = s.v().Patch(ctx, k, table.Patch{Set: map[string]any{"lastUsedAt": lb.Seconds(s.e.now()).Unix()}})
-		return err
 	})
 }
 
@@ -222,10 +219,11 @@ func (s *Webhooks) in(acct lb.AccountID) *Webhooks {
 
 // declare declares the writes of the view (its account's, or whole).
 func (s *Webhooks) declare() *Webhooks {
-	s.Update = table.Update(items(s.e.webhooks, s.acct), table.WriteDef[lb.Webhook]{ID: "LB-55", Name: "listbackup.Webhooks.Update",
+	view := items(s.e.webhooks, s.acct) // one view for every write
+	s.Update = table.Update(view, table.WriteDef[lb.Webhook]{ID: "LB-55", Name: "listbackup.Webhooks.Update",
 		Doc:  "Applies change to a webhook (LB-55), moving its index entry when isActive changes: a consistent read and one conditional write (table.Entity.Update), because the change is applied in Go to the stored webhook and written back only if nobody wrote it in between.",
 		Live: notDeleted[lb.Webhook], LiveField: "deletedAt"}, func(id lb.WebhookID) lb.Webhook { return lb.Webhook{WebhookID: id} })
-	s.Create = table.Create(items(s.e.webhooks, s.acct), table.WriteDef[lb.Webhook]{ID: "LB-55", Name: "listbackup.Webhooks.Create",
+	s.Create = table.Create(view, table.WriteDef[lb.Webhook]{ID: "LB-55", Name: "listbackup.Webhooks.Create",
 		Doc: "Creates a webhook (WebhookID defaults to a new UUID).",
 		Before: func(w *lb.Webhook) error {
 			if w.WebhookID == "" {

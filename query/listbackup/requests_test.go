@@ -627,7 +627,7 @@ func costKeysHooks(t *testing.T, r *costRun) {
 	must(t, err)
 	r.m(t, "APIKeys.Validate", "", func() error { _, err := s.APIKeys.Validate(c, plain); return err })
 	r.m(t, "APIKeys.ByID.Get", "", func() error { _, err := s.APIKeys.ByID.Get(c, lb.APIKey{APIKeyID: k1.APIKeyID}); return err })
-	r.m(t, "APIKeys.TouchLastUsed", "", func() error { return s.APIKeys.TouchLastUsed(c, k1.APIKeyID) })
+	r.m(t, "APIKeys.TouchLastUsed", "", func() error { _, err := s.APIKeys.TouchLastUsed(c, k1.APIKeyID); return err })
 	r.m(t, "APIKeys.ByAccount.List", "a page of 2", func() error { return page(s.APIKeys.ByAccount.List(c, lb.APIKey{AccountID: "ka1"})).of(2) })
 	r.m(t, "APIKeys.ByAccount.All", "2 keys, 1 page", func() error { return drain(2, s.APIKeys.ByAccount.All(c, lb.APIKey{AccountID: "ka1"})) })
 	r.m(t, "APIKeys.Revoke", "", func() error { _, err := s.APIKeys.Revoke(c, k1.APIKeyID); return err })

@@ -48,7 +48,7 @@ func TestAccountScope(t *testing.T) {
 	attacks["Webhooks.Delete"] = a1.Webhooks.Delete(c, "w2")
 	_, attacks["APIKeys.Get"] = a1.APIKeys.ByID.Get(c, lb.APIKey{APIKeyID: key2.APIKeyID})
 	_, attacks["APIKeys.Revoke"] = a1.APIKeys.Revoke(c, key2.APIKeyID)
-	attacks["APIKeys.TouchLastUsed"] = a1.APIKeys.TouchLastUsed(c, key2.APIKeyID)
+	_, attacks["APIKeys.TouchLastUsed"] = a1.APIKeys.TouchLastUsed(c, key2.APIKeyID)
 	_, attacks["Teams.Get"] = a1.Teams.ByID.Get(c, lb.Team{TeamID: "t2"})
 	_, attacks["Teams.Update"] = a1.Teams.Update(c, "t2", func(x *lb.Team) error { x.TeamName = "pwned"; return nil })
 	attacks["Teams.Delete"] = a1.Teams.Delete(c, "t2")

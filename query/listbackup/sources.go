@@ -82,10 +82,11 @@ func (s *Sources) in(acct lb.AccountID) *Sources {
 
 // declare declares the writes of the view (its account's, or whole).
 func (s *Sources) declare() *Sources {
-	s.Update = table.Update(items(s.e.sources, s.acct), table.WriteDef[lb.Source]{ID: "LB-65", Name: "listbackup.Sources.Update",
+	view := items(s.e.sources, s.acct) // one view for every write
+	s.Update = table.Update(view, table.WriteDef[lb.Source]{ID: "LB-65", Name: "listbackup.Sources.Update",
 		Doc:  "Applies change to a source (LB-65: status, name, platform, credentials, config...), moving its index entries.",
 		Live: notDeleted[lb.Source], LiveField: "deletedAt"}, func(id lb.SourceID) lb.Source { return lb.Source{SourceID: id} })
-	s.Create = table.Create(items(s.e.sources, s.acct), table.WriteDef[lb.Source]{ID: "LB-14", Name: "listbackup.Sources.Create",
+	s.Create = table.Create(view, table.WriteDef[lb.Source]{ID: "LB-14", Name: "listbackup.Sources.Create",
 		Doc: "Creates a source.",
 		Before: func(src *lb.Source) error {
 			if src.Status == "" {
@@ -162,7 +163,8 @@ func (s *Connections) in(acct lb.AccountID) *Connections {
 
 // declare declares the writes of the view (its account's, or whole).
 func (s *Connections) declare() *Connections {
-	s.Create = table.Create(items(s.e.connections, s.acct), table.WriteDef[lb.Connection]{ID: "LB-27", Name: "listbackup.Connections.Create",
+	view := items(s.e.connections, s.acct) // one view for every write
+	s.Create = table.Create(view, table.WriteDef[lb.Connection]{ID: "LB-27", Name: "listbackup.Connections.Create",
 		Doc: "Creates a connection.",
 		Before: func(c *lb.Connection) error {
 			if c.Status == "" {
@@ -170,7 +172,7 @@ func (s *Connections) declare() *Connections {
 			}
 			return nil
 		}})
-	s.Update = table.Update(items(s.e.connections, s.acct), table.WriteDef[lb.Connection]{ID: "LB-65", Name: "listbackup.Connections.Update",
+	s.Update = table.Update(view, table.WriteDef[lb.Connection]{ID: "LB-65", Name: "listbackup.Connections.Update",
 		Doc:  "Applies change to a connection (LB-65: status, credentials, metadata...), moving its index entries.",
 		Live: notDeleted[lb.Connection], LiveField: "deletedAt"}, func(id lb.ConnectionID) lb.Connection { return lb.Connection{ConnectionID: id} })
 	return s

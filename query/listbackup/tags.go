@@ -1,6 +1,7 @@
 package listbackup
 
 import (
+	"cmp"
 	"context"
 	"slices"
 
@@ -30,10 +31,19 @@ type Tags struct {
 	//
 	// Pattern: LB-40 (its write side).
 	Create func(context.Context, *lb.Tag) error
+	// Delete deletes a tag (LB-66) and so detaches every resource
+	// attached to it: the attachments are held in the tag item itself (its
+	// resources list, LB-41) and no resource item refers to the tag, so
+	// the tag's one conditional DeleteItem detaches them all at once;
+	// nothing is left that names the deleted tag. Tags have no status in
+	// either document, so the delete is hard, which also frees the
+	// (account, resource type, key, value) for a new tag. Errors:
+	// *table.ValidationError, table.ErrNotFound.
+	Delete func(context.Context, TagRef) error
 
-	get, attach, detach, update, delete table.Op
-	e                                   *entities
-	acct                                lb.AccountID // set: the view of one account (Store.ForAccount)
+	get, attach, detach, update table.Op
+	e                           *entities
+	acct                        lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newTags(e *entities) *Tags {
@@ -47,7 +57,6 @@ func newTags(e *entities) *Tags {
 		attach: table.NewOp(e.t, "LB-41", "listbackup.Tags.Attach"),
 		detach: table.NewOp(e.t, "LB-41", "listbackup.Tags.Detach"),
 		update: table.NewOp(e.t, "LB-66", "listbackup.Tags.Update"),
-		delete: table.NewOp(e.t, "LB-66", "listbackup.Tags.Delete"),
 	}).declare()
 }
 
@@ -60,7 +69,8 @@ func (s *Tags) in(acct lb.AccountID) *Tags {
 
 // declare declares the writes of the view (its account's, or whole).
 func (s *Tags) declare() *Tags {
-	s.Create = table.Create(items(s.e.tags, s.acct), table.WriteDef[lb.Tag]{ID: "LB-40", Name: "listbackup.Tags.Create",
+	view := items(s.e.tags, s.acct) // one view for every write
+	s.Create = table.Create(view, table.WriteDef[lb.Tag]{ID: "LB-40", Name: "listbackup.Tags.Create",
 		Doc: "Creates a tag; (account, resource type, key, value) is unique.",
 		Before: func(t *lb.Tag) error {
 			if t.TagID == "" {
@@ -68,6 +78,9 @@ func (s *Tags) declare() *Tags {
 			}
 			return nil
 		}})
+	s.Delete = table.Delete(view, table.WriteDef[lb.Tag]{ID: "LB-66", Name: "listbackup.Tags.Delete",
+		Doc:   "Deletes a tag, and so detaches every resource attached to it (held in the tag item): one conditional DeleteItem.",
+		Check: checkTagRef, Also: []string{"LB-41"}}, TagRef.tag)
 	return s
 }
 
@@ -79,10 +92,20 @@ type TagRef struct {
 	TagValue     string
 }
 
+// tag is the key fields of the tag r names.
+func (r TagRef) tag() lb.Tag {
+	return lb.Tag{AccountID: r.AccountID, ResourceType: r.ResourceType, TagKey: r.TagKey, TagValue: r.TagValue}
+}
+
+// checkTagRef is the caller's checks of a tag's key fields, beyond their own.
+func checkTagRef(t *lb.Tag) error {
+	return cmp.Or(lb.CheckTagPart("tagKey", t.TagKey), lb.CheckTagPart("tagValue", t.TagValue), lb.AccountIDs.Check(t.AccountID), table.CheckEnum("resourceType", t.ResourceType))
+}
+
 // key returns the key of the tag r names.
 func (s *Tags) key(r TagRef) (table.Key, error) {
-	return s.e.tags.CheckedKey(lb.Tag{AccountID: r.AccountID, ResourceType: r.ResourceType, TagKey: r.TagKey, TagValue: r.TagValue},
-		lb.CheckTagPart("tagKey", r.TagKey), lb.CheckTagPart("tagValue", r.TagValue), lb.AccountIDs.Check(r.AccountID), table.CheckEnum("resourceType", r.ResourceType))
+	t := r.tag()
+	return s.e.tags.CheckedKey(t, checkTagRef(&t))
 }
 
 // Get returns a tag by ID (LB-40): Query GSI1 PK = TAGID#{tagId} (one
@@ -173,22 +196,5 @@ func (s *Tags) Update(ctx context.Context, ref TagRef, change func(*lb.Tag) erro
 			}
 			return nil
 		})
-	})
-}
-
-// Delete deletes a tag (LB-66) and so detaches every resource attached to
-// it: the attachments are held in the tag item itself (its resources
-// list, LB-41) and no resource item refers to the tag, so the tag's one
-// conditional DeleteItem detaches them all at once; nothing is left that
-// names the deleted tag. Tags have no status in either document, so the
-// delete is hard, which also frees the (account, resource type, key,
-// value) for a new tag. Errors: *table.ValidationError, table.ErrNotFound.
-func (s *Tags) Delete(ctx context.Context, ref TagRef) error {
-	return s.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := s.key(ref)
-		if err != nil {
-			return err
-		}
-		return s.v().Delete(ctx, k)
 	})
 }

@@ -25,9 +25,22 @@ type Users struct {
 	//
 	// Pattern: LB-1 (its write side; LB-2, LB-3 uniqueness).
 	Create func(context.Context, *lb.User) error
+	// GetByEmail returns the user holding email (LB-2), compared
+	// normalized: GetItem on the guard UNIQUE#email#{email}, then on the
+	// user: two requests, because the guard is the only way from the
+	// email to the user's key (table.Entity.GetByUnique). Uniqueness is
+	// enforced on create and on change. Errors: *table.ValidationError,
+	// table.ErrNotFound.
+	GetByEmail func(context.Context, string) (lb.User, error)
+	// GetByUsername returns the user holding username (LB-3), compared
+	// lower-cased: GetItem on the guard UNIQUE#username#{username}, then
+	// on the user: two requests, because the guard is the only way from
+	// the username to the user's key (table.Entity.GetByUnique). Errors:
+	// *table.ValidationError, table.ErrNotFound.
+	GetByUsername func(context.Context, string) (lb.User, error)
 
-	erase, getByEmail, getByUsername, updateProfile, update table.Op
-	e                                                       *entities
+	erase, updateProfile, update table.Op
+	e                            *entities
 }
 
 func newUsers(e *entities) *Users {
@@ -40,42 +53,18 @@ func newUsers(e *entities) *Users {
 				}
 				return nil
 			}}),
-		erase:         table.NewOp(e.t, "LB-68", "listbackup.Users.Erase"),
-		getByEmail:    table.NewOp(e.t, "LB-2", "listbackup.Users.GetByEmail"),
-		getByUsername: table.NewOp(e.t, "LB-3", "listbackup.Users.GetByUsername"),
+		erase: table.NewOp(e.t, "LB-68", "listbackup.Users.Erase"),
+		GetByEmail: table.ByUnique(e.users, table.UniqueDef{ID: "LB-2", Name: "listbackup.Users.GetByEmail",
+			Doc:    "The user holding an email, compared normalized: GetItem on the guard UNIQUE#email#{email}, then on the user.",
+			Unique: UniqueEmail, Check: func(v string) error { return lb.CheckEmail("email", v) }, Normalize: lb.NormalizeEmail}, table.Consistent()),
+		GetByUsername: table.ByUnique(e.users, table.UniqueDef{ID: "LB-3", Name: "listbackup.Users.GetByUsername",
+			Doc:    "The user holding a username, compared lower-cased: GetItem on the guard UNIQUE#username#{username}, then on the user.",
+			Unique: UniqueUsername, Check: func(v string) error { return lb.CheckUsername("username", v) }, Normalize: lb.NormalizeUsername}, table.Consistent()),
 		updateProfile: table.NewOp(e.t, "LB-4", "listbackup.Users.UpdateProfile"),
 		update:        table.NewOp(e.t, "LB-4", "listbackup.Users.Update"),
 		ByID: table.NewPattern(e.users, table.PatternDef[lb.User]{ID: "LB-1", Name: "listbackup.Users.ByID",
 			Doc: "A user by ID.", Reads: table.ReadOne}),
 	}
-}
-
-// GetByEmail returns the user holding email (LB-2), compared normalized:
-// GetItem on the guard UNIQUE#email#{email}, then on the user: two
-// requests, because the guard is the only way from the email to the
-// user's key (table.Entity.GetByUnique). Uniqueness is enforced on create
-// and on change. Errors: *table.ValidationError,
-// table.ErrNotFound.
-func (s *Users) GetByEmail(ctx context.Context, email string) (lb.User, error) {
-	return table.Run(ctx, s.getByEmail, func(ctx context.Context) (lb.User, error) {
-		if err := lb.CheckEmail("email", email); err != nil {
-			return lb.User{}, err
-		}
-		return s.e.users.GetByUnique(ctx, table.Unique{Name: UniqueEmail, Value: lb.NormalizeEmail(email)}, table.Consistent())
-	})
-}
-
-// GetByUsername returns the user holding username (LB-3), compared
-// lower-cased: GetItem on the guard UNIQUE#username#{username}, then on
-// the user: two requests, because the guard is the only way from the
-// username to the user's key (table.Entity.GetByUnique). Errors: *table.ValidationError, table.ErrNotFound.
-func (s *Users) GetByUsername(ctx context.Context, username string) (lb.User, error) {
-	return table.Run(ctx, s.getByUsername, func(ctx context.Context) (lb.User, error) {
-		if err := lb.CheckUsername("username", username); err != nil {
-			return lb.User{}, err
-		}
-		return s.e.users.GetByUnique(ctx, table.Unique{Name: UniqueUsername, Value: lb.NormalizeUsername(username)}, table.Consistent())
-	})
 }
 
 // ProfileChange lists the profile attributes to change; nil fields are

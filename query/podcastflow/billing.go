@@ -26,9 +26,26 @@ type Billing struct {
 	// PutRecord writes a billing record (an upsert); its status entry (PF-14)
 	// is written with it. Errors: *table.ValidationError.
 	PutRecord func(context.Context, *pf.BillingRecord) error
+	// UpdateRecord applies change to a billing record and writes it back
+	// with optimistic concurrency; index entries move in the same write.
+	// Errors: *table.ValidationError, table.ErrNotFound.
+	//
+	// Pattern: PF-10 (its write side).
+	UpdateRecord func(context.Context, RecordRef, func(*pf.BillingRecord) error) (pf.BillingRecord, error)
 
-	setRecordStatus, updateRecord, reindexRecord, putMetrics table.Op
-	e                                                        *entities
+	setRecordStatus, reindexRecord, putMetrics table.Op
+	e                                          *entities
+}
+
+// RecordRef names an organization's billing record of one date.
+type RecordRef struct {
+	Org  pf.OrgID
+	Date pf.Date
+}
+
+// record is the key fields of the billing record r names.
+func (r RecordRef) record() pf.BillingRecord {
+	return pf.BillingRecord{OrganizationID: r.Org, Date: r.Date}
 }
 
 func newBilling(e *entities) *Billing {
@@ -39,8 +56,9 @@ func newBilling(e *entities) *Billing {
 			Doc: "An organization's billing records: of a date, all by date, or of a range of dates.", Reads: table.ReadOne | table.ReadPage | table.ReadRange}),
 		Metrics: table.NewPattern(e.billingM, table.PatternDef[pf.BillingMetrics]{ID: "PF-11", Name: "podcastflow.Billing.Metrics",
 			Doc: "The billing metrics of a day, or of a range of days by date.", Reads: table.ReadOne | table.ReadRange}),
+		UpdateRecord: table.Update(e.billing, table.WriteDef[pf.BillingRecord]{ID: "PF-10", Name: "podcastflow.Billing.UpdateRecord",
+			Doc: "Applies change to a billing record and writes it back with optimistic concurrency; index entries move in the same write."}, RecordRef.record),
 		setRecordStatus: table.NewOp(e.t, "PF-14", "podcastflow.Billing.SetRecordStatus"),
-		updateRecord:    table.NewOp(e.t, "PF-10", "podcastflow.Billing.UpdateRecord"),
 		reindexRecord:   table.NewOp(e.t, "PF-14", "podcastflow.Billing.ReindexRecord"),
 		putMetrics:      table.NewOp(e.t, "PF-11", "podcastflow.Billing.PutMetrics"),
 	}
@@ -58,22 +76,7 @@ func (b *Billing) SetRecordStatus(ctx context.Context, org pf.OrgID, d pf.Date, 
 		if _, err := pf.BillingStatuses.Parse(string(status)); err != nil {
 			return pf.BillingRecord{}, err
 		}
-		return b.UpdateRecord(ctx, org, d, func(r *pf.BillingRecord) error { r.Status = status; return nil })
-	})
-}
-
-// UpdateRecord applies change to a billing record and writes it back with
-// optimistic concurrency; index entries move in the same write. Errors:
-// *table.ValidationError, table.ErrNotFound.
-//
-// Pattern: PF-10 (its write side).
-func (b *Billing) UpdateRecord(ctx context.Context, org pf.OrgID, d pf.Date, change func(*pf.BillingRecord) error) (pf.BillingRecord, error) {
-	return table.Run(ctx, b.updateRecord, func(ctx context.Context) (pf.BillingRecord, error) {
-		k, err := b.e.billing.CheckedKey(pf.BillingRecord{OrganizationID: org, Date: d})
-		if err != nil {
-			return pf.BillingRecord{}, err
-		}
-		return b.e.billing.Update(ctx, k, change)
+		return b.UpdateRecord(ctx, RecordRef{org, d}, func(r *pf.BillingRecord) error { r.Status = status; return nil })
 	})
 }
 
@@ -86,7 +89,7 @@ func (b *Billing) UpdateRecord(ctx context.Context, org pf.OrgID, d pf.Date, cha
 // finds the record's fields to index.
 func (b *Billing) ReindexRecord(ctx context.Context, org pf.OrgID, d pf.Date) (pf.BillingRecord, error) {
 	return table.Run(ctx, b.reindexRecord, func(ctx context.Context) (pf.BillingRecord, error) {
-		return b.UpdateRecord(ctx, org, d, func(*pf.BillingRecord) error { return nil })
+		return b.UpdateRecord(ctx, RecordRef{org, d}, func(*pf.BillingRecord) error { return nil })
 	})
 }
 

@@ -53,8 +53,15 @@ type Users struct {
 	//
 	// Pattern: PF-1 (its write side).
 	Update func(context.Context, pf.UserID, func(*pf.UserProfile) error) (pf.UserProfile, error)
+	// GetByEmail returns the user holding email (compared lower-cased):
+	// one GetItem on the email guard, one on the profile. Not in the
+	// document; it comes with unique emails. Errors:
+	// *table.ValidationError, table.ErrNotFound.
+	//
+	// Pattern: PF-1 (the read beside it).
+	GetByEmail func(context.Context, string) (pf.UserProfile, error)
 
-	create, getByEmail, getWithPreferences, changeRole, setStatus    table.Op
+	create, getWithPreferences, changeRole, setStatus                table.Op
 	moveToOrganization, recordLogin, putPreferences, delete, reindex table.Op
 	e                                                                *entities
 }
@@ -73,8 +80,10 @@ func newUsers(e *entities) *Users {
 			Doc: "An organization's users, by userId.", Reads: table.ReadPage, Index: IndexOrgUsers, WholePartition: true}),
 		ByRole: table.NewPattern(e.users, table.PatternDef[pf.UserProfile]{ID: "PF-13", Name: "podcastflow.Users.ByRole",
 			Doc: "The users with a role, by userId, one Query per shard per page.", Reads: table.ReadPage, Index: IndexRole, WholePartition: true}),
-		create:             table.NewOp(e.t, "PF-1", "podcastflow.Users.Create"),
-		getByEmail:         table.NewOp(e.t, "PF-1", "podcastflow.Users.GetByEmail"),
+		create: table.NewOp(e.t, "PF-1", "podcastflow.Users.Create"),
+		GetByEmail: table.ByUnique(e.users, table.UniqueDef{ID: "PF-1", Name: "podcastflow.Users.GetByEmail",
+			Doc:    "The user holding an email (compared lower-cased): one GetItem on the email guard, one on the profile.",
+			Unique: uniqueEmail, Check: func(v string) error { return pf.CheckEmail("email", v) }, Normalize: pf.NormalizeEmail}),
 		getWithPreferences: table.NewOp(e.t, "PF-3", "podcastflow.Users.GetWithPreferences"),
 		changeRole:         table.NewOp(e.t, "PF-13", "podcastflow.Users.ChangeRole"),
 		setStatus:          table.NewOp(e.t, "PF-14", "podcastflow.Users.SetStatus"),
@@ -119,21 +128,6 @@ func (s *Users) Create(ctx context.Context, u *pf.UserProfile) error {
 			return fmt.Errorf("create user %s: %w", u.UserID, err)
 		}
 		return nil
-	})
-}
-
-// GetByEmail returns the user holding email (compared lower-cased): one
-// GetItem on the email guard, one on the profile. Not in the document;
-// it comes with unique emails. Errors: *table.ValidationError,
-// table.ErrNotFound.
-//
-// Pattern: PF-1 (the read beside it).
-func (s *Users) GetByEmail(ctx context.Context, email string) (pf.UserProfile, error) {
-	return table.Run(ctx, s.getByEmail, func(ctx context.Context) (pf.UserProfile, error) {
-		if err := pf.CheckEmail("email", email); err != nil {
-			return pf.UserProfile{}, err
-		}
-		return s.e.users.GetByUnique(ctx, table.Unique{Name: uniqueEmail, Value: pf.NormalizeEmail(email)})
 	})
 }
 

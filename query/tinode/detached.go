@@ -22,7 +22,7 @@ import (
 func (ss *Subscriptions) Restore(ctx context.Context, sub *tn.Subscription, counted bool) error {
 	return ss.restore.Do(ctx, func(ctx context.Context) error {
 		wasDeleted := false
-		_, err := ss.Update(ctx, sub.Topic, sub.User, func(cur *tn.Subscription) error {
+		_, err := ss.Update(ctx, SubRef{Topic: sub.Topic, User: sub.User}, func(cur *tn.Subscription) error {
 			wasDeleted = cur.DeletedAt != nil
 			cur.DeletedAt = nil
 			cur.State = tn.StateOK

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/singletable/singletable/entity/tn"
+	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 )
 
@@ -185,10 +186,10 @@ func TestChannelsAndOwner_TN37_TN38(t *testing.T) {
 		t.Fatalf("Channels = %v, %v, want [chnA chnC]", got, err)
 	}
 	// Turning P off, P on, and unsubscribing move the index.
-	if _, err := s.Subs.Update(c, "chnA", "bob", func(s *tn.Subscription) error { s.ModeWant = tn.ModeJoin | tn.ModeRead; return nil }); err != nil {
+	if _, err := s.Subs.Update(c, tinode.SubRef{Topic: "chnA", User: "bob"}, func(s *tn.Subscription) error { s.ModeWant = tn.ModeJoin | tn.ModeRead; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Subs.Update(c, "chnB", "bob", func(s *tn.Subscription) error { s.ModeWant |= tn.ModePres; return nil }); err != nil {
+	if _, err := s.Subs.Update(c, tinode.SubRef{Topic: "chnB", User: "bob"}, func(s *tn.Subscription) error { s.ModeWant |= tn.ModePres; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Subs.SoftDelete(c, "chnC", "bob"); err != nil {

@@ -119,7 +119,7 @@ func TestRequestCosts_TN1_to_TN38(t *testing.T) {
 	})
 	m("Subscriptions.ByTopicUser.Get", "", get(func() (any, error) { return s.Subs.ByTopicUser.Get(c, tn.Subscription{Topic: "grpA", User: "bob"}) }))
 	m("Subscriptions.Update", "the private note", get(func() (any, error) {
-		return s.Subs.Update(c, "grpA", "carol", func(sub *tn.Subscription) error { sub.Private = tn.JSON("work"); return nil })
+		return s.Subs.Update(c, tinode.SubRef{Topic: "grpA", User: "carol"}, func(sub *tn.Subscription) error { sub.Private = tn.JSON("work"); return nil })
 	}))
 	m("Subscriptions.ByTopic.List", "a page of 3", get(func() (any, error) { return s.Subs.ByTopic.List(c, tn.Subscription{Topic: "grpA"}) }))
 	m("Subscriptions.ByTopic.All", "3 subscriptions, 1 page", func() error { return drainSeq(s.Subs.ByTopic.All(c, tn.Subscription{Topic: "grpA"})) })

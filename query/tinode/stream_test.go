@@ -56,7 +56,7 @@ func TestEveryWriteHeard_TN39(t *testing.T) {
 	mustTopic(t, s, "grpChat", "usrAda", "usrBob")
 	mustTopic(t, s, "grpOld", "usrAda")
 	must(s.Subs.Create(c, &tn.Subscription{Topic: "grpChat", User: "usrCyd", ModeWant: tn.ModeCFull, ModeGiven: tn.ModeCFull}))
-	must2(s.Subs.Update(c, "grpChat", "usrBob", func(sub *tn.Subscription) error { sub.Private = tn.JSON("starred"); return nil }))
+	must2(s.Subs.Update(c, tinode.SubRef{Topic: "grpChat", User: "usrBob"}, func(sub *tn.Subscription) error { sub.Private = tn.JSON("starred"); return nil }))
 	for i := range 6 {
 		must(s.Messages.Save(c, &tn.Message{Topic: "grpChat", From: "usrAda", Content: tn.JSON(fmt.Sprintf("hello %d", i))}))
 	}

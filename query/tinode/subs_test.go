@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/singletable/singletable/entity/tn"
+	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 )
 
@@ -28,7 +29,7 @@ func TestSubscriptions_TN9_TN10_TN11(t *testing.T) {
 	}
 	// touching grpA moves it to the end of alice's list
 	since := clk.now
-	if _, err := s.Subs.Update(c, "grpA", "alice", func(s *tn.Subscription) error { s.ReadSeqId = 3; return nil }); err != nil {
+	if _, err := s.Subs.Update(c, tinode.SubRef{Topic: "grpA", User: "alice"}, func(s *tn.Subscription) error { s.ReadSeqId = 3; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	sub, err := s.Subs.ByTopicUser.Get(c, tn.Subscription{Topic: "grpA", User: "alice"})

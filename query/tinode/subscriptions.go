@@ -37,13 +37,29 @@ type Subscriptions struct {
 	// (TN-24 counts subscriptions of stored topics). An existing subscription
 	// gives table.ErrAlreadyExists.
 	CreateUncounted func(context.Context, *tn.Subscription) error
+	// Update reads the subscription, applies change (read/recv positions,
+	// modes, Private, ...) and writes it back, version-checked and
+	// retried; UpdatedAt advances and its GSI1 entry moves in the same
+	// write. A missing subscription gives table.ErrNotFound.
+	//
+	// Pattern: TN-9 (its write side).
+	Update func(context.Context, SubRef, func(*tn.Subscription) error) (tn.Subscription, error)
 
-	channels, restore, topicsOfUser, usersOfTopic, unreadCount, create, share, update, softDelete, delete table.Op
-	s                                                                                                     *Store
+	channels, restore, topicsOfUser, usersOfTopic, unreadCount, create, share, softDelete, delete table.Op
+	s                                                                                             *Store
 }
 
 // deleted is the subscriptions' Hidden rule: soft-deleted ones.
 func deleted(sub *tn.Subscription) bool { return sub.DeletedAt != nil }
+
+// SubRef names a user's subscription to a topic by its two key parts.
+type SubRef struct {
+	Topic tn.TopicName
+	User  tn.UserID
+}
+
+// sub is the key fields of the subscription r names.
+func (r SubRef) sub() tn.Subscription { return tn.Subscription{Topic: r.Topic, User: r.User} }
 
 func newSubscriptions(s *Store) *Subscriptions {
 	return &Subscriptions{s: s,
@@ -56,9 +72,11 @@ func newSubscriptions(s *Store) *Subscriptions {
 		unreadCount:  table.NewOp(s.t, "TN-21", "tinode.Subscriptions.UnreadCount"),
 		create:       table.NewOp(s.t, "TN-24", "tinode.Subscriptions.Create"),
 		share:        table.NewOp(s.t, "TN-25", "tinode.Subscriptions.Share"),
-		update:       table.NewOp(s.t, "TN-9", "tinode.Subscriptions.Update"),
-		softDelete:   table.NewOp(s.t, "TN-24", "tinode.Subscriptions.SoftDelete"),
-		delete:       table.NewOp(s.t, "TN-24", "tinode.Subscriptions.Delete"),
+		Update: table.Update(s.sub, table.WriteDef[tn.Subscription]{ID: "TN-9", Name: "tinode.Subscriptions.Update",
+			Doc: "Reads a subscription, applies change (read/recv positions, modes, Private, ...) and writes it back, version-checked and retried; UpdatedAt advances and its GSI1 entry moves in the same write."},
+			SubRef.sub),
+		softDelete: table.NewOp(s.t, "TN-24", "tinode.Subscriptions.SoftDelete"),
+		delete:     table.NewOp(s.t, "TN-24", "tinode.Subscriptions.Delete"),
 		ByTopicUser: table.NewPattern(s.sub, table.PatternDef[tn.Subscription]{ID: "TN-9", Name: "tinode.Subscriptions.ByTopicUser",
 			Doc: "A user's subscription to a topic.", Reads: table.ReadOne,
 			Require: []string{"User"}}),
@@ -199,22 +217,6 @@ func (ss *Subscriptions) Share(ctx context.Context, topic tn.TopicName, subs []*
 			}
 		}
 		return res, nil
-	})
-}
-
-// Update reads the subscription, applies change (read/recv positions,
-// modes, Private, ...) and writes it back, version-checked and retried;
-// UpdatedAt advances and its GSI1 entry moves in the same write. A missing
-// subscription gives table.ErrNotFound.
-//
-// Pattern: TN-9 (its write side).
-func (ss *Subscriptions) Update(ctx context.Context, topic tn.TopicName, user tn.UserID, change func(*tn.Subscription) error) (tn.Subscription, error) {
-	return table.Run(ctx, ss.update, func(ctx context.Context) (tn.Subscription, error) {
-		k, err := ss.s.sub.CheckedKey(tn.Subscription{Topic: topic, User: user})
-		if err != nil {
-			return tn.Subscription{}, err
-		}
-		return ss.s.sub.Update(ctx, k, change)
 	})
 }
 

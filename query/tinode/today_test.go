@@ -59,10 +59,10 @@ func TestUnreadCount_TN21(t *testing.T) {
 	}
 	// alice read 1 of grpA's 3; grpC's subscription cannot read; grpD is
 	// soft-deleted
-	if _, err := s.Subs.Update(c, "grpA", "alice", func(s *tn.Subscription) error { s.ReadSeqId = 1; return nil }); err != nil {
+	if _, err := s.Subs.Update(c, tinode.SubRef{Topic: "grpA", User: "alice"}, func(s *tn.Subscription) error { s.ReadSeqId = 1; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Subs.Update(c, "grpC", "alice", func(s *tn.Subscription) error { s.ModeGiven = tn.ModeJoin; return nil }); err != nil {
+	if _, err := s.Subs.Update(c, tinode.SubRef{Topic: "grpC", User: "alice"}, func(s *tn.Subscription) error { s.ModeGiven = tn.ModeJoin; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Subs.SoftDelete(c, "grpD", "alice"); err != nil {
