@@ -60,8 +60,9 @@ func (d WriteDef[T]) op(w Writer[T], kind string) Op {
 // ([Table.Writes]).
 type WriteInfo = decl.WriteInfo
 
-// Writes returns the writes declared on the table ([WriteDef]), in the
-// order they were first declared; each is one of [Table.Ops] too.
+// Writes returns the writes declared on the table ([WriteDef]), and its
+// declared unique reads ([ByUnique], Kind "GetByUnique"), in the order
+// they were first declared; each is one of [Table.Ops] too.
 func (t *Table) Writes() []WriteInfo {
 	t.entMu.Lock()
 	defer t.entMu.Unlock()
