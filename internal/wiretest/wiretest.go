@@ -14,6 +14,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"iter"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -53,19 +54,12 @@ func OpsOf(store any) map[string]table.Op {
 			out[sv.Type().Name()+"."+sv.Type().Field(i).Name] = table.Op{ID: v.FieldByName("ID").String(), Name: v.FieldByName("Name").String()}
 		}
 	}
-	for i := range sv.NumField() {
-		agg := sv.Field(i)
-		if !sv.Type().Field(i).IsExported() || agg.Kind() != reflect.Pointer || agg.Type().Elem().Kind() != reflect.Struct || agg.IsNil() {
+	for f := range aggregateFields(store) {
+		if f.Type != opType {
 			continue
 		}
-		at := agg.Type().Elem()
-		for j := range at.NumField() {
-			if at.Field(j).Type != opType {
-				continue
-			}
-			v := agg.Elem().Field(j) // unexported: read, not called
-			out[at.Name()+"."+at.Field(j).Name] = table.Op{ID: v.FieldByName("ID").String(), Name: v.FieldByName("Name").String()}
-		}
+		v := f.V // unexported: read, not called
+		out[f.Agg.Name()+"."+f.Name] = table.Op{ID: v.FieldByName("ID").String(), Name: v.FieldByName("Name").String()}
 	}
 	return out
 }
@@ -318,38 +312,28 @@ func CheckDeclared(p Package, store any, tables ...*table.Table) (problems []str
 	idRE := regexp.MustCompile(`^` + regexp.QuoteMeta(p.Prefix) + `-[0-9]+$`)
 	infoType := reflect.TypeFor[table.PatternInfo]()
 	found := map[string]bool{}
-	sv := reflect.ValueOf(store).Elem()
-	for i := range sv.NumField() {
-		f := sv.Type().Field(i)
-		agg := sv.Field(i)
-		if !f.IsExported() || agg.Kind() != reflect.Pointer || agg.Type().Elem().Kind() != reflect.Struct || agg.IsNil() {
+	for pf := range aggregateFields(store) {
+		info, ok := pf.Type.MethodByName("Info")
+		if !pf.IsExported() || pf.Type.Kind() != reflect.Pointer || !strings.HasPrefix(pf.Type.Elem().Name(), "Pattern[") ||
+			pf.Type.Elem().PkgPath() != infoType.PkgPath() || !ok || info.Type.NumOut() != 1 || info.Type.Out(0) != infoType {
 			continue
 		}
-		at := agg.Type().Elem()
-		for j := range at.NumField() {
-			pf := at.Field(j)
-			info, ok := pf.Type.MethodByName("Info")
-			if !pf.IsExported() || pf.Type.Kind() != reflect.Pointer || !strings.HasPrefix(pf.Type.Elem().Name(), "Pattern[") ||
-				pf.Type.Elem().PkgPath() != infoType.PkgPath() || !ok || info.Type.NumOut() != 1 || info.Type.Out(0) != infoType {
-				continue
-			}
-			where := fmt.Sprintf("%s.%s.%s", p.Name, at.Name(), pf.Name)
-			pv := agg.Elem().Field(j)
-			if pv.IsNil() {
-				problems = append(problems, where+": declared pattern field not set")
-				continue
-			}
-			in := pv.MethodByName("Info").Call(nil)[0].Interface().(table.PatternInfo)
-			switch {
-			case in.Name != where:
-				problems = append(problems, fmt.Sprintf("%s: declared as %q, want its place %q", where, in.Name, where))
-			case !idRE.MatchString(in.ID):
-				problems = append(problems, fmt.Sprintf("%s: ID %q is not a %s catalog ID", where, in.ID, p.Prefix))
-			default:
-				declared++
-			}
-			found[in.Name] = true
+		where := fmt.Sprintf("%s.%s.%s", p.Name, pf.Agg.Name(), pf.Name)
+		pv := pf.V
+		if pv.IsNil() {
+			problems = append(problems, where+": declared pattern field not set")
+			continue
 		}
+		in := pv.MethodByName("Info").Call(nil)[0].Interface().(table.PatternInfo)
+		switch {
+		case in.Name != where:
+			problems = append(problems, fmt.Sprintf("%s: declared as %q, want its place %q", where, in.Name, where))
+		case !idRE.MatchString(in.ID):
+			problems = append(problems, fmt.Sprintf("%s: ID %q is not a %s catalog ID", where, in.ID, p.Prefix))
+		default:
+			declared++
+		}
+		found[in.Name] = true
 	}
 	for _, t := range tables {
 		for _, in := range t.Patterns() {
@@ -428,4 +412,33 @@ func checkOp(p Package, typ, method, field string, ids []string) string {
 		return fmt.Sprintf("its op is declared with %s, but its doc cites %v", op.ID, ids)
 	}
 	return ""
+}
+
+// aggField is one field of one aggregate of a store (an exported, set,
+// pointer-to-struct field of the store's struct), with its value.
+type aggField struct {
+	reflect.StructField
+	Agg reflect.Type  // the aggregate's struct type ("Users")
+	V   reflect.Value // the field's value (unexported ones: read only)
+}
+
+// aggregateFields yields every field of every aggregate of store (a
+// package's *Store): the walk [OpsOf], [CheckDeclared] and [CheckWrites]
+// share.
+func aggregateFields(store any) iter.Seq[aggField] {
+	return func(yield func(aggField) bool) {
+		sv := reflect.ValueOf(store).Elem()
+		for i := range sv.NumField() {
+			agg := sv.Field(i)
+			if !sv.Type().Field(i).IsExported() || agg.Kind() != reflect.Pointer || agg.Type().Elem().Kind() != reflect.Struct || agg.IsNil() {
+				continue
+			}
+			at := agg.Type().Elem()
+			for j := range at.NumField() {
+				if !yield(aggField{StructField: at.Field(j), Agg: at, V: agg.Elem().Field(j)}) {
+					return
+				}
+			}
+		}
+	}
 }

@@ -31,31 +31,22 @@ func CheckWrites(p Package, store any, tables ...*table.Table) (problems []strin
 	}
 	ctxType := reflect.TypeFor[context.Context]()
 	found := map[string]bool{}
-	sv := reflect.ValueOf(store).Elem()
-	for i := range sv.NumField() {
-		agg := sv.Field(i)
-		if !sv.Type().Field(i).IsExported() || agg.Kind() != reflect.Pointer || agg.Type().Elem().Kind() != reflect.Struct || agg.IsNil() {
+	for f := range aggregateFields(store) {
+		if !f.IsExported() || f.Type.Kind() != reflect.Func || f.Type.NumIn() == 0 || f.Type.In(0) != ctxType {
 			continue
 		}
-		at := agg.Type().Elem()
-		for j := range at.NumField() {
-			f := at.Field(j)
-			if !f.IsExported() || f.Type.Kind() != reflect.Func || f.Type.NumIn() == 0 || f.Type.In(0) != ctxType {
-				continue
-			}
-			where := fmt.Sprintf("%s.%s.%s", p.Name, at.Name(), f.Name)
-			found[where] = true
-			o, ok := writes[where]
-			switch {
-			case agg.Elem().Field(j).IsNil():
-				problems = append(problems, where+": declared write field not set")
-			case !ok:
-				problems = append(problems, where+": no write is declared with its name (table.WriteDef.Name)")
-			case !idRE.MatchString(o.ID):
-				problems = append(problems, fmt.Sprintf("%s: ID %q is not a %s catalog ID", where, o.ID, p.Prefix))
-			default:
-				declared++
-			}
+		where := fmt.Sprintf("%s.%s.%s", p.Name, f.Agg.Name(), f.Name)
+		found[where] = true
+		o, ok := writes[where]
+		switch {
+		case f.V.IsNil():
+			problems = append(problems, where+": declared write field not set")
+		case !ok:
+			problems = append(problems, where+": no write is declared with its name (table.WriteDef.Name)")
+		case !idRE.MatchString(o.ID):
+			problems = append(problems, fmt.Sprintf("%s: ID %q is not a %s catalog ID", where, o.ID, p.Prefix))
+		default:
+			declared++
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(writes)) {
