@@ -125,7 +125,7 @@ const (
 // owner's GSI1 partition (measured by TestScale_OneTopic: the topic item
 // and the sender's subscription, each a little over 1 KB with the write
 // tokens its patches carry), so 250 a second stays under the 800 WCU/s a
-// partition key may take (SCALE.md).
+// partition key may take (the target of docs/performance.md).
 const MaxWriteThroughPerSecond = 250
 
 // DefaultConfig returns the configuration Open starts from before it
