@@ -13,29 +13,12 @@ import (
 // documents and cost records read it there) and return the typed
 // function a store holds in that field: no method wraps the one request,
 // and each call is one call of ID named Name for Options.Tracer.
-type WriteDef[T any] struct {
-	// ID is the catalog ID the write serves ("LB-73"); Name is
-	// "package.Type.Field" of the store field holding the write
-	// ("listbackup.Labels.Create"), the call's and cost record's name;
-	// Doc says in one sentence what it does, for the documents.
-	ID, Name, Doc string
-	// Also lists further catalog IDs the write serves, for the documents
-	// (LB-2 of the unique email a user's Create guards); calls are ID's.
-	Also []string
-	// Before, if set, runs on the item a Create or Put stores, inside the
-	// call, before the request: the application's defaults (a new ID, a
-	// first status). Its error is the write's, with no request.
-	Before func(item *T) error
-	// Live, if set, tells a stored item the application still has (not
-	// soft-deleted): an Update of another is [ErrNotFound] with no write,
-	// and a change that ends it is a *[ValidationError] naming LiveField
-	// ("deletedAt": set by the entity's own soft delete only).
-	Live      func(item *T) bool
-	LiveField string
-	// Check, if set, holds the caller's rules on an [Update]'s, [PatchWith]'s
-	// or [Delete]'s key fields beyond their own: its error first, no request.
-	Check func(key *T) error
-}
+//
+// Its fields are [decl.Write]'s: ID, Name, Doc, Also; Before (a Create's
+// or Put's defaults); Live and LiveField (an Update's soft-deleted items:
+// a [PatchWith] or [Delete] declaring it panics); Check (the key fields'
+// caller rules, before any request).
+type WriteDef[T any] = decl.Write[T]
 
 // Writer is an [Entity] or its view of one tenant ([Entity.In]), which a
 // declared write writes through.
@@ -47,12 +30,12 @@ type Writer[T any] interface {
 func (e *Entity[T]) entity() *Entity[T] { return e }
 func (s *Scoped[T]) entity() *Entity[T] { return s.e }
 
-// key is the checked key of fields ([Entity.CheckedKey], after d.Check).
-func (d WriteDef[T]) key(w Writer[T], fields T) (Key, error) {
+// writeKey is the checked key of fields ([Entity.CheckedKey], after d.Check).
+func writeKey[T any](w Writer[T], d WriteDef[T], fields T) (Key, error) {
 	return w.entity().CheckedKey(fields, decl.Checked(d.Check, &fields))
 }
 
-func (d WriteDef[T]) op(w Writer[T], kind string) Op {
+func writeOp[T any](w Writer[T], d WriteDef[T], kind string) Op {
 	return w.entity().t.declareOp(OpInfo{ID: d.ID, Name: d.Name}, &WriteInfo{ID: d.ID, Name: d.Name, Doc: d.Doc, Kind: kind, Also: d.Also})
 }
 
@@ -72,7 +55,7 @@ func (t *Table) Writes() []WriteInfo {
 // Create declares d as w's Create ([Entity.Create], [Scoped.Create]),
 // after d.Before. Errors: *[ValidationError], [ErrAlreadyExists].
 func Create[T any](w Writer[T], d WriteDef[T]) func(ctx context.Context, item *T) error {
-	op, write := d.op(w, "Create"), decl.Before(d.Before, w.Create)
+	op, write := writeOp(w, d, "Create"), decl.Before(d.Before, w.Create)
 	return func(ctx context.Context, item *T) error {
 		return op.Do(ctx, func(ctx context.Context) error { return write(ctx, item) })
 	}
@@ -81,7 +64,7 @@ func Create[T any](w Writer[T], d WriteDef[T]) func(ctx context.Context, item *T
 // Put declares d as [Entity.Put] of e, after d.Before. Errors:
 // *[ValidationError].
 func Put[T any](e *Entity[T], d WriteDef[T]) func(ctx context.Context, item *T) error {
-	op, write := d.op(e, "Put"), decl.Before(d.Before, e.Put)
+	op, write := writeOp(e, d, "Put"), decl.Before(d.Before, e.Put)
 	return func(ctx context.Context, item *T) error {
 		return op.Do(ctx, func(ctx context.Context) error { return write(ctx, item) })
 	}
@@ -94,10 +77,10 @@ func Put[T any](e *Entity[T], d WriteDef[T]) func(ctx context.Context, item *T) 
 // With d.Live, a soft-deleted item is [ErrNotFound]. Errors:
 // *[ValidationError], [ErrNotFound].
 func Update[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx context.Context, id K, change func(*T) error) (T, error) {
-	op := d.op(w, "Update")
+	op := writeOp(w, d, "Update")
 	return func(ctx context.Context, id K, change func(*T) error) (T, error) {
 		return Run(ctx, op, func(ctx context.Context) (T, error) {
-			k, err := d.key(w, key(id))
+			k, err := writeKey(w, d, key(id))
 			if err != nil {
 				return *new(T), err
 			}
@@ -109,10 +92,10 @@ func Update[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx contex
 // Delete declares d as w's Delete ([Entity.Delete], [Scoped.Delete]),
 // keyed as [Update]. Errors: *[ValidationError], [ErrNotFound].
 func Delete[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx context.Context, id K) error {
-	op := d.op(w, "Delete")
+	op := writeOp(w, d, "Delete")
 	return func(ctx context.Context, id K) error {
 		return op.Do(ctx, func(ctx context.Context) error {
-			k, err := d.key(w, key(id))
+			k, err := writeKey(w, d, key(id))
 			if err != nil {
 				return err
 			}
@@ -125,10 +108,10 @@ func Delete[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx contex
 // builds the one UpdateItem's [Patch] from the call's key and the store's clock (a status, a
 // lastUsedAt stamp), with no read. Errors: *[ValidationError], [ErrNotFound].
 func PatchWith[T, K any](w Writer[T], d WriteDef[T], key func(K) T, change func(K) Patch) func(ctx context.Context, id K) (T, error) {
-	op := d.op(w, "Patch")
+	op := writeOp(w, d, "Patch")
 	return func(ctx context.Context, id K) (T, error) {
 		return Run(ctx, op, func(ctx context.Context) (T, error) {
-			k, err := d.key(w, key(id))
+			k, err := writeKey(w, d, key(id))
 			if err != nil {
 				return *new(T), err
 			}
