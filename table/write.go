@@ -79,19 +79,45 @@ func Put[T any](e *Entity[T], d WriteDef[T]) func(ctx context.Context, item *T) 
 func Update[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx context.Context, id K, change func(*T) error) (T, error) {
 	op := writeOp(w, d, "Update")
 	return func(ctx context.Context, id K, change func(*T) error) (T, error) {
+		return Run(ctx, op, func(ctx context.Context) (T, error) { return update(ctx, w, d, key(id), nil, change) })
+	}
+}
+
+// UpdateWith declares d as w's Update keyed as [Update], whose change sets
+// the call's argument (a status, a role, an owner): the argument's own
+// declared check ([NewEnum], [NewIDs]) naming field runs first, then the
+// key's (a bad one is a *[ValidationError], no request). Errors: as [Update].
+func UpdateWith[T, K, A any](w Writer[T], d WriteDef[T], key func(K) T, field string, change func(*T, A) error) func(ctx context.Context, id K, arg A) (T, error) {
+	op, check := writeOp(w, d, "Update"), decl.Arg[A](field)
+	return func(ctx context.Context, id K, arg A) (T, error) {
 		return Run(ctx, op, func(ctx context.Context) (T, error) {
-			k, err := writeKey(w, d, key(id))
-			if err != nil {
-				return *new(T), err
-			}
-			return w.Update(ctx, k, decl.Live(d.Live, d.LiveField, change))
+			return update(ctx, w, d, key(id), check(arg), func(item *T) error { return change(item, arg) })
 		})
 	}
+}
+
+// Rewrite declares d as w's Update keyed as [Update] with no change: the
+// item read and written back through the library (its index entries
+// derived again, attributes other writers stored kept). Errors: as [Update].
+func Rewrite[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx context.Context, id K) (T, error) {
+	update := Update(w, d, key)
+	return func(ctx context.Context, id K) (T, error) { return update(ctx, id, func(*T) error { return nil }) }
+}
+
+// update is a declared Update's call: argErr (the argument's check), the
+// key of fields checked, then change on a live item.
+func update[T any](ctx context.Context, w Writer[T], d WriteDef[T], fields T, argErr error, change func(*T) error) (T, error) {
+	k, err := w.entity().CheckedKey(fields, argErr, decl.Checked(d.Check, &fields))
+	if err != nil {
+		return *new(T), err
+	}
+	return w.Update(ctx, k, decl.Live(d.Live, d.LiveField, change))
 }
 
 // Delete declares d as w's Delete ([Entity.Delete], [Scoped.Delete]),
 // keyed as [Update]. Errors: *[ValidationError], [ErrNotFound].
 func Delete[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx context.Context, id K) error {
+	decl.NoLive(d, "Delete")
 	op := writeOp(w, d, "Delete")
 	return func(ctx context.Context, id K) error {
 		return op.Do(ctx, func(ctx context.Context) error {
@@ -108,6 +134,7 @@ func Delete[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx contex
 // builds the one UpdateItem's [Patch] from the call's key and the store's clock (a status, a
 // lastUsedAt stamp), with no read. Errors: *[ValidationError], [ErrNotFound].
 func PatchWith[T, K any](w Writer[T], d WriteDef[T], key func(K) T, change func(K) Patch) func(ctx context.Context, id K) (T, error) {
+	decl.NoLive(d, "PatchWith")
 	op := writeOp(w, d, "Patch")
 	return func(ctx context.Context, id K) (T, error) {
 		return Run(ctx, op, func(ctx context.Context) (T, error) {

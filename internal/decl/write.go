@@ -51,14 +51,16 @@ func NoLive[T any](d Write[T], kind string) {
 
 // Arg returns the check of a declared write's argument of type A
 // (table.UpdateWith): the check its type declares (an enumeration of
-// table.NewEnum, IDs of table.NewIDs), naming field, or nil when A
-// declares none.
+// table.NewEnum, IDs of table.NewIDs), naming field; none (nil errors)
+// when A declares none.
 func Arg[A any](field string) func(A) error {
 	check := codec.DeclaredCheck(reflect.TypeFor[A]())
-	if check == nil {
-		return nil
+	return func(a A) error {
+		if check == nil {
+			return nil
+		}
+		return check(field, reflect.ValueOf(a).String())
 	}
-	return func(a A) error { return check(field, reflect.ValueOf(a).String()) }
 }
 
 // Before returns write run on an item after before (when set) ran on it:

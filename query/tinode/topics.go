@@ -25,14 +25,24 @@ type Topics struct {
 	//
 	//	page, err := s.Topics.Owned.List(ctx, tn.Topic{Owner: user})
 	Owned *table.Pattern[tn.Topic]
+	// ChangeOwner makes user the owner of the group topic (TN-38, Tinode's
+	// TopicOwnerChange): a consistent GetItem and one UpdateItem checked
+	// on the version read, which moves the topic's GSI1 entry from the old
+	// owner's USER#{owner} / OWNS#{name} to the new one's (TN-22). A bad
+	// user ID is a *table.ValidationError naming Owner, before any
+	// request; a missing topic gives table.ErrNotFound.
+	ChangeOwner func(ctx context.Context, name tn.TopicName, user tn.UserID) (tn.Topic, error)
 
-	changeOwner, recountSubs, recordMessage, createP2P, findByTags, create, getMany, update, softDelete, delete, load table.Op
-	s                                                                                                                 *Store
+	recountSubs, recordMessage, createP2P, findByTags, create, getMany, update, softDelete, delete, load table.Op
+	s                                                                                                    *Store
 }
 
 func newTopics(s *Store) *Topics {
 	return &Topics{s: s,
-		changeOwner:   table.NewOp(s.t, "TN-38", "tinode.Topics.ChangeOwner"),
+		ChangeOwner: table.UpdateWith(s.topic, table.WriteDef[tn.Topic]{ID: "TN-38", Name: "tinode.Topics.ChangeOwner",
+			Doc: "Makes a user the owner of the group topic, moving its GSI1 entry (TN-22) to the new owner's.", Also: []string{"TN-22"},
+			Check: func(t *tn.Topic) error { return tn.TopicNames.Check(t.Id) }}, func(name tn.TopicName) tn.Topic { return tn.Topic{Id: name} },
+			"Owner", func(t *tn.Topic, user tn.UserID) error { t.Owner = user; return nil }),
 		recountSubs:   table.NewOp(s.t, "TN-24", "tinode.Topics.RecountSubs"),
 		recordMessage: table.NewOp(s.t, "TN-12", "tinode.Topics.RecordMessage"),
 		createP2P:     table.NewOp(s.t, "TN-26", "tinode.Topics.CreateP2P"),
