@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/table"
@@ -32,9 +33,14 @@ type Topics struct {
 	// user ID is a *table.ValidationError naming Owner, before any
 	// request; a missing topic gives table.ErrNotFound.
 	ChangeOwner func(ctx context.Context, name tn.TopicName, user tn.UserID) (tn.Topic, error)
+	// SoftDelete marks the topic deleted (TN-18): State = deleted and
+	// DeletedAt (and UpdatedAt) stamped with the store's clock, one
+	// UpdateItem. It returns the topic as written. A missing topic gives
+	// table.ErrNotFound.
+	SoftDelete func(context.Context, tn.TopicName) (tn.Topic, error)
 
-	recountSubs, recordMessage, createP2P, findByTags, create, getMany, update, softDelete, delete, load table.Op
-	s                                                                                                    *Store
+	recountSubs, recordMessage, createP2P, findByTags, create, getMany, update, delete, load table.Op
+	s                                                                                        *Store
 }
 
 func newTopics(s *Store) *Topics {
@@ -50,9 +56,12 @@ func newTopics(s *Store) *Topics {
 		create:        table.NewOp(s.t, "TN-8", "tinode.Topics.Create"),
 		getMany:       table.NewOp(s.t, "TN-8", "tinode.Topics.GetMany"),
 		update:        table.NewOp(s.t, "TN-8", "tinode.Topics.Update"),
-		softDelete:    table.NewOp(s.t, "TN-18", "tinode.Topics.SoftDelete"),
-		delete:        table.NewOp(s.t, "TN-18", "tinode.Topics.Delete"),
-		load:          table.NewOp(s.t, "TN-8", "tinode.Topics.Load"),
+		SoftDelete: table.PatchWith(s.topic, table.WriteDef[tn.Topic]{ID: "TN-18", Name: "tinode.Topics.SoftDelete",
+			Doc:   "Marks the topic deleted: State = deleted and DeletedAt, one UpdateItem.",
+			Check: func(t *tn.Topic) error { return tn.TopicNames.Check(t.Id) }},
+			func(name tn.TopicName) tn.Topic { return tn.Topic{Id: name} }, func(tn.TopicName) table.Patch { return softDeleted(s.now()) }),
+		delete: table.NewOp(s.t, "TN-18", "tinode.Topics.Delete"),
+		load:   table.NewOp(s.t, "TN-8", "tinode.Topics.Load"),
 		ByName: table.NewPattern(s.topic, table.PatternDef[tn.Topic]{ID: "TN-8", Name: "tinode.Topics.ByName",
 			Doc: "A topic by name.", Reads: table.ReadOne,
 			Check: func(t *tn.Topic) error { return tn.TopicNames.Check(t.Id) }}),
@@ -162,22 +171,6 @@ func (ts *Topics) Update(ctx context.Context, name tn.TopicName, change func(*tn
 			}
 			return nil
 		})
-	})
-}
-
-// SoftDelete marks the topic deleted (TN-18): State = deleted and
-// DeletedAt, one UpdateItem. A missing topic gives table.ErrNotFound.
-func (ts *Topics) SoftDelete(ctx context.Context, name tn.TopicName) error {
-	return ts.softDelete.Do(ctx, func(ctx context.Context) error {
-		k, err := ts.s.topicKey(name)
-		if err != nil {
-			return err
-		}
-		now := ts.s.now()
-		_, err = ts.s.topic.Patch(ctx, k, table.Patch{Set: map[string]any{
-			"State": tn.StateDeleted, "DeletedAt": now, "UpdatedAt": now,
-		}})
-		return err
 	})
 }
 
@@ -323,4 +316,10 @@ func (ts *Topics) Load(ctx context.Context, name tn.TopicName, opts ...table.Lis
 		v.Messages, v.MessageCursor = p.Items, p.Cursor
 		return v, nil
 	})
+}
+
+// softDeleted is the patch of a soft delete at now (Topics.SoftDelete,
+// Users.SoftDelete): State = deleted, DeletedAt and UpdatedAt now.
+func softDeleted(now time.Time) table.Patch {
+	return table.Patch{Set: map[string]any{"State": tn.StateDeleted, "DeletedAt": now, "UpdatedAt": now}}
 }
