@@ -50,13 +50,8 @@ func (r ScheduleRef) schedule() lb.SyncSchedule {
 func newSchedules(e *entities) *Schedules {
 	return &Schedules{e: e,
 		Create: table.Create(e.schedules, table.WriteDef[lb.SyncSchedule]{ID: "LB-47", Name: "listbackup.Schedules.Create",
-			Doc: "Creates a schedule (ScheduleID defaults to a new UUID).",
-			Before: func(sc *lb.SyncSchedule) error {
-				if sc.ScheduleID == "" {
-					sc.ScheduleID = lb.ScheduleID(lb.NewUUID())
-				}
-				return nil
-			}}),
+			Doc:    "Creates a schedule (ScheduleID defaults to a new UUID).",
+			Before: defaults(func(sc *lb.SyncSchedule) { newID(&sc.ScheduleID) })}),
 		due:         table.NewOp(e.t, "LB-48", "listbackup.Schedules.Due"),
 		dueInShards: table.NewOp(e.t, "LB-48", "listbackup.Schedules.DueInShards"),
 		recordRun:   table.NewOp(e.t, "LB-49", "listbackup.Schedules.RecordRun"),
@@ -183,16 +178,12 @@ func newRuns(e *entities) *Runs {
 // Pattern: LB-50 (its write side).
 func (s *Runs) Record(ctx context.Context, r *lb.SyncRun) error {
 	return s.record.Do(ctx, func(ctx context.Context) error {
-		if r.SyncID == "" {
-			r.SyncID = lb.SyncID(lb.NewUUID())
-		}
+		newID(&r.SyncID)
 		if r.StartedAt.IsZero() {
 			r.StartedAt = s.e.now()
 		}
 		r.StartedAt = lb.Seconds(r.StartedAt)
-		if r.Status == "" {
-			r.Status = lb.RunRunning
-		}
+		orDefault(&r.Status, lb.RunRunning)
 		return s.e.runs.Create(ctx, r)
 	})
 }
