@@ -2,10 +2,8 @@ package table
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/singletable/singletable/internal/counter"
 	"github.com/singletable/singletable/internal/job"
 	"github.com/singletable/singletable/internal/stream"
 )
@@ -95,31 +93,11 @@ type Classification struct {
 
 // FeedType is the entity-type attribute of a change feed's checkpoint
 // items (package table/feed): library bookkeeping, never an entity's.
-const FeedType = "_feed"
+const FeedType = job.FeedType
 
 // FeedPrefix starts the partition key of a change feed's checkpoint
 // items: _FEED#{name}.
-const FeedPrefix = "_FEED#"
-
-// libraryTypes are the entity-type values of the engine's own items.
-var libraryTypes = map[string]bool{GuardType: true, CounterType: true, "_job": true, FeedType: true}
-
-// libraryKind returns the engine's item kind a key without an entity-type
-// attribute has by its shape, or "".
-func libraryKind(k Key) string {
-	switch {
-	case strings.HasPrefix(k.PK, "UNIQUE#") && k.SK == "UNIQUE",
-		strings.HasPrefix(k.PK, "SHARED#") && strings.HasPrefix(k.SK, "HOLDER#"):
-		return GuardType
-	case strings.HasPrefix(k.PK, counter.Prefix):
-		return CounterType
-	case strings.HasPrefix(k.PK, job.Prefix):
-		return "_job"
-	case strings.HasPrefix(k.PK, FeedPrefix):
-		return FeedType
-	}
-	return ""
-}
+const FeedPrefix = job.FeedPrefix
 
 // Classify says whose item r is about (by its newest image): the entity
 // bound to t whose type the item's entity-type attribute names, or, when
@@ -138,14 +116,14 @@ func (t *Table) classifyItem(img Item) Classification {
 			if e != nil {
 				return Classification{Kind: KindEntity, Entity: e}
 			}
-			if libraryTypes[s.Value] {
+			if job.LibraryType(s.Value) {
 				return Classification{Kind: KindLibrary, Library: s.Value}
 			}
 			return Classification{}
 		}
 	}
 	k := t.c.KeyOf(img)
-	if lib := libraryKind(k); lib != "" {
+	if lib := job.LibraryKind(k.PK, k.SK); lib != "" {
 		return Classification{Kind: KindLibrary, Library: lib}
 	}
 	for _, e := range t.Entities() {

@@ -12,10 +12,7 @@ import (
 // *[ValidationError] naming field and listing the allowed values. Entity
 // packages build their typed enums' Parse functions on it.
 func ParseEnum[E ~string](field, s string, allowed ...E) (E, error) {
-	if slices.Contains(allowed, E(s)) {
-		return E(s), nil
-	}
-	return "", codec.UnknownValue(field, s, allowed)
+	return codec.ParseEnum(field, s, allowed...)
 }
 
 // CheckEnum returns nil if v is one of allowed, or else a
@@ -23,13 +20,7 @@ func ParseEnum[E ~string](field, s string, allowed ...E) (E, error) {
 // allowed values it checks v against the enumeration declared for its
 // type ([NewEnum]): `table.CheckEnum("status", a.Status)`.
 func CheckEnum[E comparable](field string, v E, allowed ...E) error {
-	if slices.Contains(allowed, v) {
-		return nil
-	}
-	if check := codec.EnumCheck(reflect.TypeFor[E]()); len(allowed) == 0 && check != nil {
-		return check(field, fmt.Sprint(v))
-	}
-	return codec.UnknownValue(field, fmt.Sprint(v), allowed)
+	return codec.CheckEnum(field, v, allowed...)
 }
 
 // Enum is one enumeration, declared once: a string type's values as a

@@ -13,29 +13,12 @@ import (
 // documents and cost records read it there) and return the typed
 // function a store holds in that field: no method wraps the one request,
 // and each call is one call of ID named Name for Options.Tracer.
-type WriteDef[T any] struct {
-	// ID is the catalog ID the write serves ("LB-73"); Name is
-	// "package.Type.Field" of the store field holding the write
-	// ("listbackup.Labels.Create"), the call's and cost record's name;
-	// Doc says in one sentence what it does, for the documents.
-	ID, Name, Doc string
-	// Also lists further catalog IDs the write serves, for the documents
-	// (LB-2 of the unique email a user's Create guards); calls are ID's.
-	Also []string
-	// Before, if set, runs on the item a Create or Put stores, inside the
-	// call, before the request: the application's defaults (a new ID, a
-	// first status). Its error is the write's, with no request.
-	Before func(item *T) error
-	// Live, if set, tells a stored item the application still has (not
-	// soft-deleted): an Update of another is [ErrNotFound] with no write,
-	// and a change that ends it is a *[ValidationError] naming LiveField
-	// ("deletedAt": set by the entity's own soft delete only).
-	Live      func(item *T) bool
-	LiveField string
-	// Check, if set, holds the caller's rules on an [Update]'s, [PatchWith]'s
-	// or [Delete]'s key fields beyond their own: its error first, no request.
-	Check func(key *T) error
-}
+//
+// Its fields are [decl.Write]'s: ID, Name, Doc, Also; Before (a Create's
+// or Put's defaults); Live and LiveField (an Update's soft-deleted items:
+// a [PatchWith] or [Delete] declaring it panics); Check (the key fields'
+// caller rules, before any request).
+type WriteDef[T any] = decl.Write[T]
 
 // Writer is an [Entity] or its view of one tenant ([Entity.In]), which a
 // declared write writes through.
@@ -47,12 +30,12 @@ type Writer[T any] interface {
 func (e *Entity[T]) entity() *Entity[T] { return e }
 func (s *Scoped[T]) entity() *Entity[T] { return s.e }
 
-// key is the checked key of fields ([Entity.CheckedKey], after d.Check).
-func (d WriteDef[T]) key(w Writer[T], fields T) (Key, error) {
+// writeKey is the checked key of fields ([Entity.CheckedKey], after d.Check).
+func writeKey[T any](w Writer[T], d WriteDef[T], fields T) (Key, error) {
 	return w.entity().CheckedKey(fields, decl.Checked(d.Check, &fields))
 }
 
-func (d WriteDef[T]) op(w Writer[T], kind string) Op {
+func writeOp[T any](w Writer[T], d WriteDef[T], kind string) Op {
 	return w.entity().t.declareOp(OpInfo{ID: d.ID, Name: d.Name}, &WriteInfo{ID: d.ID, Name: d.Name, Doc: d.Doc, Kind: kind, Also: d.Also})
 }
 
@@ -72,7 +55,7 @@ func (t *Table) Writes() []WriteInfo {
 // Create declares d as w's Create ([Entity.Create], [Scoped.Create]),
 // after d.Before. Errors: *[ValidationError], [ErrAlreadyExists].
 func Create[T any](w Writer[T], d WriteDef[T]) func(ctx context.Context, item *T) error {
-	op, write := d.op(w, "Create"), decl.Before(d.Before, w.Create)
+	op, write := writeOp(w, d, "Create"), decl.Before(d.Before, w.Create)
 	return func(ctx context.Context, item *T) error {
 		return op.Do(ctx, func(ctx context.Context) error { return write(ctx, item) })
 	}
@@ -81,7 +64,7 @@ func Create[T any](w Writer[T], d WriteDef[T]) func(ctx context.Context, item *T
 // Put declares d as [Entity.Put] of e, after d.Before. Errors:
 // *[ValidationError].
 func Put[T any](e *Entity[T], d WriteDef[T]) func(ctx context.Context, item *T) error {
-	op, write := d.op(e, "Put"), decl.Before(d.Before, e.Put)
+	op, write := writeOp(e, d, "Put"), decl.Before(d.Before, e.Put)
 	return func(ctx context.Context, item *T) error {
 		return op.Do(ctx, func(ctx context.Context) error { return write(ctx, item) })
 	}
@@ -94,25 +77,51 @@ func Put[T any](e *Entity[T], d WriteDef[T]) func(ctx context.Context, item *T) 
 // With d.Live, a soft-deleted item is [ErrNotFound]. Errors:
 // *[ValidationError], [ErrNotFound].
 func Update[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx context.Context, id K, change func(*T) error) (T, error) {
-	op := d.op(w, "Update")
+	op := writeOp(w, d, "Update")
 	return func(ctx context.Context, id K, change func(*T) error) (T, error) {
+		return Run(ctx, op, func(ctx context.Context) (T, error) { return update(ctx, w, d, key(id), nil, change) })
+	}
+}
+
+// UpdateWith declares d as w's Update keyed as [Update], whose change sets
+// the call's argument (a status, a role, an owner): the argument's own
+// declared check ([NewEnum], [NewIDs]) naming field runs first, then the
+// key's (a bad one is a *[ValidationError], no request). Errors: as [Update].
+func UpdateWith[T, K, A any](w Writer[T], d WriteDef[T], key func(K) T, field string, change func(*T, A) error) func(ctx context.Context, id K, arg A) (T, error) {
+	op, check := writeOp(w, d, "Update"), decl.Arg[A](field)
+	return func(ctx context.Context, id K, arg A) (T, error) {
 		return Run(ctx, op, func(ctx context.Context) (T, error) {
-			k, err := d.key(w, key(id))
-			if err != nil {
-				return *new(T), err
-			}
-			return w.Update(ctx, k, decl.Live(d.Live, d.LiveField, change))
+			return update(ctx, w, d, key(id), check(arg), func(item *T) error { return change(item, arg) })
 		})
 	}
+}
+
+// Rewrite declares d as w's Update keyed as [Update] with no change: the
+// item read and written back through the library (its index entries
+// derived again, attributes other writers stored kept). Errors: as [Update].
+func Rewrite[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx context.Context, id K) (T, error) {
+	update := Update(w, d, key)
+	return func(ctx context.Context, id K) (T, error) { return update(ctx, id, func(*T) error { return nil }) }
+}
+
+// update is a declared Update's call: argErr (the argument's check), the
+// key of fields checked, then change on a live item.
+func update[T any](ctx context.Context, w Writer[T], d WriteDef[T], fields T, argErr error, change func(*T) error) (T, error) {
+	k, err := w.entity().CheckedKey(fields, argErr, decl.Checked(d.Check, &fields))
+	if err != nil {
+		return *new(T), err
+	}
+	return w.Update(ctx, k, decl.Live(d.Live, d.LiveField, change))
 }
 
 // Delete declares d as w's Delete ([Entity.Delete], [Scoped.Delete]),
 // keyed as [Update]. Errors: *[ValidationError], [ErrNotFound].
 func Delete[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx context.Context, id K) error {
-	op := d.op(w, "Delete")
+	decl.NoLive(d, "Delete")
+	op := writeOp(w, d, "Delete")
 	return func(ctx context.Context, id K) error {
 		return op.Do(ctx, func(ctx context.Context) error {
-			k, err := d.key(w, key(id))
+			k, err := writeKey(w, d, key(id))
 			if err != nil {
 				return err
 			}
@@ -125,10 +134,11 @@ func Delete[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx contex
 // builds the one UpdateItem's [Patch] from the call's key and the store's clock (a status, a
 // lastUsedAt stamp), with no read. Errors: *[ValidationError], [ErrNotFound].
 func PatchWith[T, K any](w Writer[T], d WriteDef[T], key func(K) T, change func(K) Patch) func(ctx context.Context, id K) (T, error) {
-	op := d.op(w, "Patch")
+	decl.NoLive(d, "PatchWith")
+	op := writeOp(w, d, "Patch")
 	return func(ctx context.Context, id K) (T, error) {
 		return Run(ctx, op, func(ctx context.Context) (T, error) {
-			k, err := d.key(w, key(id))
+			k, err := writeKey(w, d, key(id))
 			if err != nil {
 				return *new(T), err
 			}

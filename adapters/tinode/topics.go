@@ -387,7 +387,8 @@ func (a *Adapter) TopicDelete(topic string, isChan, hard bool) error {
 			}
 		}
 	}
-	return notFoundNil(a.st.Topics.SoftDelete(ctx, tn.TopicName(topic)))
+	_, err := a.st.Topics.SoftDelete(ctx, tn.TopicName(topic))
+	return notFoundNil(err)
 }
 
 func (a *Adapter) deleteReaders(topic string) error {

@@ -100,7 +100,7 @@ func (a *Adapter) UserDelete(id t.Uid, hard bool) error {
 		if hard {
 			err = a.topicDeleteHard(name)
 		} else {
-			err = a.st.Topics.SoftDelete(ctx, name)
+			_, err = a.st.Topics.SoftDelete(ctx, name)
 		}
 		if err != nil && !errors.Is(err, table.ErrNotFound) {
 			return terr(err)
@@ -114,12 +114,13 @@ func (a *Adapter) UserDelete(id t.Uid, hard bool) error {
 		if hard {
 			break
 		}
-		if err := a.st.Topics.SoftDelete(ctx, name); err != nil && !errors.Is(err, table.ErrNotFound) {
+		if _, err := a.st.Topics.SoftDelete(ctx, name); err != nil && !errors.Is(err, table.ErrNotFound) {
 			return terr(err)
 		}
 	}
 	if !hard {
-		return terr(a.st.Users.SoftDelete(ctx, user))
+		_, err := a.st.Users.SoftDelete(ctx, user)
+		return terr(err)
 	}
 	if _, err := a.st.Files.Unlink(ctx, tn.UserOwner(user)); err != nil {
 		return terr(err)

@@ -3,6 +3,7 @@ package codec
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -44,4 +45,26 @@ func UnknownValue[E any](field, got string, allowed []E) error {
 	}
 	return &ValidationError{Field: field, Reason: fmt.Sprintf("unknown value %q (want one of %s)", got, strings.Join(names, ", ")),
 		Unknown: true, Value: got, Allowed: names}
+}
+
+// ParseEnum returns s as an E if it is one of allowed, or else the
+// *ValidationError of UnknownValue (table.ParseEnum).
+func ParseEnum[E ~string](field, s string, allowed ...E) (E, error) {
+	if slices.Contains(allowed, E(s)) {
+		return E(s), nil
+	}
+	return "", UnknownValue(field, s, allowed)
+}
+
+// CheckEnum returns nil if v is one of allowed, or else the
+// *ValidationError of UnknownValue; with no allowed values, the check of
+// the enumeration declared for v's type, if any (table.CheckEnum).
+func CheckEnum[E comparable](field string, v E, allowed ...E) error {
+	if slices.Contains(allowed, v) {
+		return nil
+	}
+	if check := EnumCheck(reflect.TypeFor[E]()); len(allowed) == 0 && check != nil {
+		return check(field, fmt.Sprint(v))
+	}
+	return UnknownValue(field, fmt.Sprint(v), allowed)
 }

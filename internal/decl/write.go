@@ -3,10 +3,65 @@ package decl
 import (
 	"context"
 	"fmt"
+	"reflect"
 
 	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/ddb"
 )
+
+// Write declares one write of one entity (table.WriteDef), as a
+// pattern's declaration declares a read: the catalog ID, the store
+// field's name and a one-line Doc, once, and the application's rules the
+// write applies.
+type Write[T any] struct {
+	// ID is the catalog ID the write serves ("LB-73"); Name is
+	// "package.Type.Field" of the store field holding the write
+	// ("listbackup.Labels.Create"), the call's and cost record's name;
+	// Doc says in one sentence what it does, for the documents.
+	ID, Name, Doc string
+	// Also lists further catalog IDs the write serves, for the documents
+	// (LB-2 of the unique email a user's Create guards); calls are ID's.
+	Also []string
+	// Before, if set, runs on the item a Create or Put stores, inside the
+	// call, before the request: the application's defaults (a new ID, a
+	// first status). Its error is the write's, with no request.
+	Before func(item *T) error
+	// Live, if set, tells a stored item the application still has (not
+	// soft-deleted): an Update of another is ErrNotFound with no write,
+	// and a change that ends it is a *ValidationError naming LiveField
+	// ("deletedAt": set by the entity's own soft delete only). Only an
+	// Update reads the item it writes, so only an Update may declare it
+	// (NoLive).
+	Live      func(item *T) bool
+	LiveField string
+	// Check, if set, holds the caller's rules on an Update's, a Patch's
+	// or a Delete's key fields beyond their own: its error first, no
+	// request.
+	Check func(key *T) error
+}
+
+// NoLive panics when d declares Live for a write of kind that sends no
+// read to test it on (a Patch, a Delete): a declaration error, found at
+// start-up, instead of a soft-deleted item written as a live one.
+func NoLive[T any](d Write[T], kind string) {
+	if d.Live != nil {
+		panic(fmt.Sprintf("table: %s %s: WriteDef.Live applies to an Update only (a %s reads no item to test); declare it on the entity's Update, or leave it out", kind, d.Name, kind))
+	}
+}
+
+// Arg returns the check of a declared write's argument of type A
+// (table.UpdateWith): the check its type declares (an enumeration of
+// table.NewEnum, IDs of table.NewIDs), naming field; none (nil errors)
+// when A declares none.
+func Arg[A any](field string) func(A) error {
+	check := codec.DeclaredCheck(reflect.TypeFor[A]())
+	return func(a A) error {
+		if check == nil {
+			return nil
+		}
+		return check(field, reflect.ValueOf(a).String())
+	}
+}
 
 // Before returns write run on an item after before (when set) ran on it:
 // a declared write's defaults (table.WriteDef.Before). An error before

@@ -83,9 +83,7 @@ func (s *Accounts) Create(ctx context.Context, a *lb.Account) error {
 		if err := table.CheckEnum("accountType", a.AccountType); err != nil {
 			return err
 		}
-		if a.Status == "" {
-			a.Status = lb.AccountActive
-		}
+		orDefault(&a.Status, lb.AccountActive)
 		if a.ParentAccountID == "" {
 			return s.e.accounts.Create(ctx, a)
 		}
@@ -148,13 +146,8 @@ type Memberships struct {
 func newMemberships(e *entities) *Memberships {
 	return &Memberships{e: e,
 		Add: table.Create(e.memberships, table.WriteDef[lb.Membership]{ID: "LB-11", Name: "listbackup.Memberships.Add",
-			Doc: "Creates a membership.",
-			Before: func(m *lb.Membership) error {
-				if m.Status == "" {
-					m.Status = lb.MemberActive
-				}
-				return nil
-			}}),
+			Doc:    "Creates a membership.",
+			Before: defaults(func(m *lb.Membership) { orDefault(&m.Status, lb.MemberActive) })}),
 		ByUser: table.NewPattern(e.memberships, table.PatternDef[lb.Membership]{ID: "LB-9", Name: "listbackup.Memberships.ByUser",
 			Doc: "A user's memberships, by account.", Reads: table.ReadPage}),
 		ByID: table.NewPattern(e.memberships, table.PatternDef[lb.Membership]{ID: "LB-11", Name: "listbackup.Memberships.ByID",

@@ -224,13 +224,8 @@ func (s *Webhooks) declare() *Webhooks {
 		Doc:  "Applies change to a webhook (LB-55), moving its index entry when isActive changes: a consistent read and one conditional write (table.Entity.Update), because the change is applied in Go to the stored webhook and written back only if nobody wrote it in between.",
 		Live: notDeleted[lb.Webhook], LiveField: "deletedAt"}, func(id lb.WebhookID) lb.Webhook { return lb.Webhook{WebhookID: id} })
 	s.Create = table.Create(view, table.WriteDef[lb.Webhook]{ID: "LB-55", Name: "listbackup.Webhooks.Create",
-		Doc: "Creates a webhook (WebhookID defaults to a new UUID).",
-		Before: func(w *lb.Webhook) error {
-			if w.WebhookID == "" {
-				w.WebhookID = lb.WebhookID(lb.NewUUID())
-			}
-			return nil
-		}})
+		Doc:    "Creates a webhook (WebhookID defaults to a new UUID).",
+		Before: defaults(func(w *lb.Webhook) { newID(&w.WebhookID) })})
 	return s
 }
 

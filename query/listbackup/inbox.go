@@ -69,15 +69,9 @@ func newInbox(e *entities) *Inbox {
 // Pattern: LB-79 (its write side).
 func (s *Inbox) Create(ctx context.Context, n *lb.InboxNotification) error {
 	return s.create.Do(ctx, func(ctx context.Context) error {
-		if n.NotificationID == "" {
-			n.NotificationID = lb.NotificationID(lb.NewUUID())
-		}
-		if n.Status == "" {
-			n.Status = lb.InboxUnread
-		}
-		if n.Priority == "" {
-			n.Priority = lb.InboxNormal
-		}
+		newID(&n.NotificationID)
+		orDefault(&n.Status, lb.InboxUnread)
+		orDefault(&n.Priority, lb.InboxNormal)
 		if len(n.Channels) == 0 {
 			n.Channels = []string{"app"}
 		}

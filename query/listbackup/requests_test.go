@@ -587,7 +587,7 @@ func costSync(t *testing.T, r *costRun) {
 		return err
 	})
 	r.m(t, "Schedules.SetActive", "off (it leaves the due index)", func() error {
-		sc, err := s.Schedules.SetActive(c, "ys1", "yd1", false)
+		sc, err := s.Schedules.SetActive(c, listbackup.ScheduleRef{SourceID: "ys1", ScheduleID: "yd1"}, false)
 		if err == nil && sc.IsActive {
 			err = fmt.Errorf("schedule still active")
 		}

@@ -26,25 +26,38 @@ type Schedules struct {
 	//
 	// Pattern: LB-47 (its write side).
 	Create func(context.Context, *lb.SyncSchedule) error
+	// SetActive turns a schedule on or off (off leaves the due index).
+	// Errors: *table.ValidationError, table.ErrNotFound.
+	//
+	// Pattern: LB-49 (its write side).
+	SetActive func(context.Context, ScheduleRef, bool) (lb.SyncSchedule, error)
 
-	due, dueInShards, recordRun, setActive table.Op
-	e                                      *entities
+	due, dueInShards, recordRun table.Op
+	e                           *entities
+}
+
+// ScheduleRef names a source's sync schedule (its primary key).
+type ScheduleRef struct {
+	SourceID   lb.SourceID
+	ScheduleID lb.ScheduleID
+}
+
+// schedule is the key fields of the schedule r names.
+func (r ScheduleRef) schedule() lb.SyncSchedule {
+	return lb.SyncSchedule{SourceID: r.SourceID, ScheduleID: r.ScheduleID}
 }
 
 func newSchedules(e *entities) *Schedules {
 	return &Schedules{e: e,
 		Create: table.Create(e.schedules, table.WriteDef[lb.SyncSchedule]{ID: "LB-47", Name: "listbackup.Schedules.Create",
-			Doc: "Creates a schedule (ScheduleID defaults to a new UUID).",
-			Before: func(sc *lb.SyncSchedule) error {
-				if sc.ScheduleID == "" {
-					sc.ScheduleID = lb.ScheduleID(lb.NewUUID())
-				}
-				return nil
-			}}),
+			Doc:    "Creates a schedule (ScheduleID defaults to a new UUID).",
+			Before: defaults(func(sc *lb.SyncSchedule) { newID(&sc.ScheduleID) })}),
 		due:         table.NewOp(e.t, "LB-48", "listbackup.Schedules.Due"),
 		dueInShards: table.NewOp(e.t, "LB-48", "listbackup.Schedules.DueInShards"),
 		recordRun:   table.NewOp(e.t, "LB-49", "listbackup.Schedules.RecordRun"),
-		setActive:   table.NewOp(e.t, "LB-49", "listbackup.Schedules.SetActive"),
+		SetActive: table.UpdateWith(e.schedules, table.WriteDef[lb.SyncSchedule]{ID: "LB-49", Name: "listbackup.Schedules.SetActive",
+			Doc: "Turns a schedule on or off (off leaves the due index)."}, ScheduleRef.schedule,
+			"isActive", func(sc *lb.SyncSchedule, active bool) error { sc.IsActive = active; return nil }),
 		BySource: table.NewPattern(e.schedules, table.PatternDef[lb.SyncSchedule]{ID: "LB-47", Name: "listbackup.Schedules.BySource",
 			Doc: "A source's sync schedules.", Reads: table.ReadPage}),
 	}
@@ -133,20 +146,6 @@ func (s *Schedules) RecordRun(ctx context.Context, src lb.SourceID, id lb.Schedu
 	})
 }
 
-// SetActive turns a schedule on or off (off leaves the due index).
-// Errors: *table.ValidationError, table.ErrNotFound.
-//
-// Pattern: LB-49 (its write side).
-func (s *Schedules) SetActive(ctx context.Context, src lb.SourceID, id lb.ScheduleID, active bool) (lb.SyncSchedule, error) {
-	return table.Run(ctx, s.setActive, func(ctx context.Context) (lb.SyncSchedule, error) {
-		k, err := s.e.schedules.CheckedKey(lb.SyncSchedule{SourceID: src, ScheduleID: id})
-		if err != nil {
-			return lb.SyncSchedule{}, err
-		}
-		return s.e.schedules.Update(ctx, k, func(sc *lb.SyncSchedule) error { sc.IsActive = active; return nil })
-	})
-}
-
 // Runs serves LB-50 and LB-51 (core's sync_history).
 //
 // The read of one pattern is declared ([table.Pattern]): its field.
@@ -179,16 +178,12 @@ func newRuns(e *entities) *Runs {
 // Pattern: LB-50 (its write side).
 func (s *Runs) Record(ctx context.Context, r *lb.SyncRun) error {
 	return s.record.Do(ctx, func(ctx context.Context) error {
-		if r.SyncID == "" {
-			r.SyncID = lb.SyncID(lb.NewUUID())
-		}
+		newID(&r.SyncID)
 		if r.StartedAt.IsZero() {
 			r.StartedAt = s.e.now()
 		}
 		r.StartedAt = lb.Seconds(r.StartedAt)
-		if r.Status == "" {
-			r.Status = lb.RunRunning
-		}
+		orDefault(&r.Status, lb.RunRunning)
 		return s.e.runs.Create(ctx, r)
 	})
 }

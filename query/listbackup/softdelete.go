@@ -84,7 +84,7 @@ func (s *Sources) Delete(ctx context.Context, id lb.SourceID) error {
 				return fmt.Errorf("delete source %s: %w", id, err)
 			}
 			if sc.IsActive {
-				if _, err := sched.SetActive(ctx, id, sc.ScheduleID, false); err != nil {
+				if _, err := sched.SetActive(ctx, ScheduleRef{id, sc.ScheduleID}, false); err != nil {
 					return fmt.Errorf("delete source %s: %w", id, err)
 				}
 			}

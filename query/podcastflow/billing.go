@@ -32,9 +32,27 @@ type Billing struct {
 	//
 	// Pattern: PF-10 (its write side).
 	UpdateRecord func(context.Context, RecordRef, func(*pf.BillingRecord) error) (pf.BillingRecord, error)
+	// SetRecordStatus sets a billing record's status (paid, overdue, ...);
+	// its status entry (PF-14) moves in the same write. An unknown status
+	// is a *table.ValidationError naming status, before any request.
+	// Errors: *table.ValidationError, table.ErrNotFound.
+	//
+	// Requests: a consistent GetItem of the record, then one UpdateItem
+	// conditioned on the version read, writing only the attributes that
+	// changed so that attributes written by other services are kept.
+	SetRecordStatus func(context.Context, RecordRef, pf.BillingStatus) (pf.BillingRecord, error)
+	// ReindexRecord rewrites a billing record through the library so that
+	// one written by another service joins the status index (PF-14).
+	// Errors: *table.ValidationError, table.ErrNotFound.
+	//
+	// Requests: a consistent GetItem of the record, then one UpdateItem
+	// conditioned on the version read, writing only the attributes that
+	// changed so that attributes written by other services are kept. The
+	// read is what finds the record's fields to index.
+	ReindexRecord func(context.Context, RecordRef) (pf.BillingRecord, error)
 
-	setRecordStatus, reindexRecord, putMetrics table.Op
-	e                                          *entities
+	putMetrics table.Op
+	e          *entities
 }
 
 // RecordRef names an organization's billing record of one date.
@@ -58,39 +76,13 @@ func newBilling(e *entities) *Billing {
 			Doc: "The billing metrics of a day, or of a range of days by date.", Reads: table.ReadOne | table.ReadRange}),
 		UpdateRecord: table.Update(e.billing, table.WriteDef[pf.BillingRecord]{ID: "PF-10", Name: "podcastflow.Billing.UpdateRecord",
 			Doc: "Applies change to a billing record and writes it back with optimistic concurrency; index entries move in the same write."}, RecordRef.record),
-		setRecordStatus: table.NewOp(e.t, "PF-14", "podcastflow.Billing.SetRecordStatus"),
-		reindexRecord:   table.NewOp(e.t, "PF-14", "podcastflow.Billing.ReindexRecord"),
-		putMetrics:      table.NewOp(e.t, "PF-11", "podcastflow.Billing.PutMetrics"),
+		SetRecordStatus: table.UpdateWith(e.billing, table.WriteDef[pf.BillingRecord]{ID: "PF-14", Name: "podcastflow.Billing.SetRecordStatus",
+			Doc: "Sets a billing record's status (paid, overdue, ...); its status entry (PF-14) moves in the same write."}, RecordRef.record,
+			"status", func(r *pf.BillingRecord, status pf.BillingStatus) error { r.Status = status; return nil }),
+		ReindexRecord: table.Rewrite(e.billing, table.WriteDef[pf.BillingRecord]{ID: "PF-14", Name: "podcastflow.Billing.ReindexRecord",
+			Doc: "Rewrites a billing record through the library so that one written by another service joins the status index (PF-14)."}, RecordRef.record),
+		putMetrics: table.NewOp(e.t, "PF-11", "podcastflow.Billing.PutMetrics"),
 	}
-}
-
-// SetRecordStatus sets a billing record's status (paid, overdue, ...); its
-// status entry (PF-14) moves in the same write. Errors:
-// *table.ValidationError, table.ErrNotFound.
-//
-// Requests: a consistent GetItem of the record, then one UpdateItem
-// conditioned on the version read, writing only the attributes that changed
-// so that attributes written by other services are kept.
-func (b *Billing) SetRecordStatus(ctx context.Context, org pf.OrgID, d pf.Date, status pf.BillingStatus) (pf.BillingRecord, error) {
-	return table.Run(ctx, b.setRecordStatus, func(ctx context.Context) (pf.BillingRecord, error) {
-		if _, err := pf.BillingStatuses.Parse(string(status)); err != nil {
-			return pf.BillingRecord{}, err
-		}
-		return b.UpdateRecord(ctx, RecordRef{org, d}, func(r *pf.BillingRecord) error { r.Status = status; return nil })
-	})
-}
-
-// ReindexRecord rewrites a billing record through the library so that one
-// written by another service joins the status index (PF-14).
-//
-// Requests: a consistent GetItem of the record, then one UpdateItem
-// conditioned on the version read, writing only the attributes that changed
-// so that attributes written by other services are kept. The read is what
-// finds the record's fields to index.
-func (b *Billing) ReindexRecord(ctx context.Context, org pf.OrgID, d pf.Date) (pf.BillingRecord, error) {
-	return table.Run(ctx, b.reindexRecord, func(ctx context.Context) (pf.BillingRecord, error) {
-		return b.UpdateRecord(ctx, RecordRef{org, d}, func(*pf.BillingRecord) error { return nil })
-	})
 }
 
 // PutMetrics writes days of billing metrics with BatchWriteItem (upserts).

@@ -41,15 +41,33 @@ type Organizations struct {
 	// so that attributes written by other services are kept. change is arbitrary
 	// code that needs the current profile.
 	Update func(context.Context, pf.OrgID, func(*pf.OrganizationProfile) error) (pf.OrganizationProfile, error)
+	// SetStatus sets an organization's status; its GSI3 entry (PF-14)
+	// moves in the same write. An unknown status is a
+	// *table.ValidationError naming status, before any request. Errors: as
+	// Update.
+	//
+	// Requests: as Update, a consistent GetItem and one conditional
+	// UpdateItem.
+	SetStatus func(context.Context, pf.OrgID, pf.OrgStatus) (pf.OrganizationProfile, error)
+	// Reindex rewrites an organization's profile through the library, so
+	// that an item written by another service joins the indexes of PF-6
+	// and PF-14. Errors: as Update.
+	//
+	// Requests: a consistent GetItem of the profile, then one UpdateItem
+	// conditioned on the version read, writing only the attributes that
+	// changed so that attributes written by other services are kept. The
+	// read is what finds the fields to index.
+	Reindex func(context.Context, pf.OrgID) (pf.OrganizationProfile, error)
 
-	getWithSettings, putSettings, setStatus, delete, reindex table.Op
-	e                                                        *entities
+	getWithSettings, putSettings, delete table.Op
+	e                                    *entities
 }
 
 func newOrganizations(e *entities) *Organizations {
+	key := func(id pf.OrgID) pf.OrganizationProfile { return pf.OrganizationProfile{OrganizationID: id} }
 	return &Organizations{e: e,
 		Update: table.Update(e.orgs, table.WriteDef[pf.OrganizationProfile]{ID: "PF-14", Name: "podcastflow.Organizations.Update",
-			Doc: "Applies change to the organization and writes it back with optimistic concurrency (retried on a lost race); its status entry (PF-14) moves in the same write."}, func(id pf.OrgID) pf.OrganizationProfile { return pf.OrganizationProfile{OrganizationID: id} }),
+			Doc: "Applies change to the organization and writes it back with optimistic concurrency (retried on a lost race); its status entry (PF-14) moves in the same write."}, key),
 		Create: table.Create(e.orgs, table.WriteDef[pf.OrganizationProfile]{ID: "PF-5", Name: "podcastflow.Organizations.Create",
 			Doc: "Creates an organization; status defaults to trial.",
 			Before: func(o *pf.OrganizationProfile) error {
@@ -66,9 +84,13 @@ func newOrganizations(e *entities) *Organizations {
 			Doc: "Every organization, by organizationId, one Query per shard per page (no Scan).", Reads: table.ReadPage, Index: IndexAll, WholePartition: true}),
 		getWithSettings: table.NewOp(e.t, "PF-5", "podcastflow.Organizations.GetWithSettings"),
 		putSettings:     table.NewOp(e.t, "PF-5", "podcastflow.Organizations.PutSettings"),
-		setStatus:       table.NewOp(e.t, "PF-14", "podcastflow.Organizations.SetStatus"),
-		delete:          table.NewOp(e.t, "PF-5", "podcastflow.Organizations.Delete"),
-		reindex:         table.NewOp(e.t, "PF-6", "podcastflow.Organizations.Reindex"),
+		SetStatus: table.UpdateWith(e.orgs, table.WriteDef[pf.OrganizationProfile]{ID: "PF-14", Name: "podcastflow.Organizations.SetStatus",
+			Doc: "Sets an organization's status; its GSI3 entry (PF-14) moves in the same write."}, key,
+			"status", func(o *pf.OrganizationProfile, status pf.OrgStatus) error { o.Status = status; return nil }),
+		delete: table.NewOp(e.t, "PF-5", "podcastflow.Organizations.Delete"),
+		Reindex: table.Rewrite(e.orgs, table.WriteDef[pf.OrganizationProfile]{ID: "PF-6", Name: "podcastflow.Organizations.Reindex",
+			Doc:  "Rewrites an organization's profile through the library, so that an item another service wrote joins the indexes of PF-6 and PF-14.",
+			Also: []string{"PF-14"}}, key),
 	}
 }
 
@@ -116,20 +138,6 @@ func (s *Organizations) PutSettings(ctx context.Context, st *pf.OrganizationSett
 	})
 }
 
-// SetStatus sets an organization's status; its GSI3 entry (PF-14) moves
-// in the same write. Errors: as [Organizations.Update].
-//
-// Requests: as Organizations.Update, a consistent GetItem and one
-// conditional UpdateItem.
-func (s *Organizations) SetStatus(ctx context.Context, id pf.OrgID, status pf.OrgStatus) (pf.OrganizationProfile, error) {
-	return table.Run(ctx, s.setStatus, func(ctx context.Context) (pf.OrganizationProfile, error) {
-		if _, err := pf.OrgStatuses.Parse(string(status)); err != nil {
-			return pf.OrganizationProfile{}, err
-		}
-		return s.Update(ctx, id, func(o *pf.OrganizationProfile) error { o.Status = status; return nil })
-	})
-}
-
 // Delete deletes an organization's profile and settings in one
 // transaction. Its users, metrics and billing records are kept (billing
 // is an audit trail; move or delete users first). Errors:
@@ -145,19 +153,5 @@ func (s *Organizations) Delete(ctx context.Context, id pf.OrgID) error {
 		sk := s.e.orgSettings.Key(pf.OrganizationSettings{OrganizationID: id})
 		return s.e.t.Transact(ctx, s.e.orgs.DeleteOp(pk).OnFail(fmt.Errorf("delete organization %s: %w", id, table.ErrNotFound)),
 			s.e.orgSettings.DeleteOp(sk).Unconditional())
-	})
-}
-
-// Reindex rewrites an organization's profile through the library, so that
-// an item written by another service joins the indexes of PF-6 and PF-14.
-// Errors: as [Organizations.Update].
-//
-// Requests: a consistent GetItem of the profile, then one UpdateItem
-// conditioned on the version read, writing only the attributes that changed
-// so that attributes written by other services are kept. The read is what
-// finds the fields to index.
-func (s *Organizations) Reindex(ctx context.Context, id pf.OrgID) (pf.OrganizationProfile, error) {
-	return table.Run(ctx, s.reindex, func(ctx context.Context) (pf.OrganizationProfile, error) {
-		return s.Update(ctx, id, func(*pf.OrganizationProfile) error { return nil })
 	})
 }

@@ -161,7 +161,7 @@ func TestRawDocumentItems_PF1_PF2_PF3_PF5_PF7_PF8_PF9_PF10_PF11(t *testing.T) {
 	if _, err := s.Organizations.Reindex(ctx, "org-9"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Billing.ReindexRecord(ctx, "org-9", "2024-01-01"); err != nil {
+	if _, err := s.Billing.ReindexRecord(ctx, podcastflow.RecordRef{Org: "org-9", Date: "2024-01-01"}); err != nil {
 		t.Fatal(err)
 	}
 	byRole, err := s.Users.ByRole.List(ctx, pf.UserProfile{Role: pf.RoleProducer})

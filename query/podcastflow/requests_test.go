@@ -146,8 +146,10 @@ func TestRequestCosts_PF1_PF2_PF3_PF4_PF5_PF6_PF7_PF8_PF9_PF10_PF11_PF12_PF13_PF
 	m("Billing.UpdateRecord", "the amount", get(func() (any, error) {
 		return s.Billing.UpdateRecord(c, podcastflow.RecordRef{Org: "o1", Date: day0.AddDays(1)}, func(r *pf.BillingRecord) error { r.Amount = 599.99; return nil })
 	}))
-	m("Billing.SetRecordStatus", "", get(func() (any, error) { return s.Billing.SetRecordStatus(c, "o1", day0, pf.BillingPaid) }))
-	m("Billing.ReindexRecord", "", get(func() (any, error) { return s.Billing.ReindexRecord(c, "o1", day0) }))
+	m("Billing.SetRecordStatus", "", get(func() (any, error) {
+		return s.Billing.SetRecordStatus(c, podcastflow.RecordRef{Org: "o1", Date: day0}, pf.BillingPaid)
+	}))
+	m("Billing.ReindexRecord", "", get(func() (any, error) { return s.Billing.ReindexRecord(c, podcastflow.RecordRef{Org: "o1", Date: day0}) }))
 	m("Billing.PutRecord", "", func() error { return s.Billing.PutRecord(c, record("o2", day0, pf.BillingOverdue)) })
 	m("Billing.Metrics.Get", "", get(func() (any, error) { return s.Billing.Metrics.Get(c, pf.BillingMetrics{Date: day0}) }))
 	m("Billing.Metrics.Between", "3 days", get(func() (any, error) {

@@ -67,7 +67,7 @@ func TestEntitiesByStatus_PF14(t *testing.T) {
 	if _, err := s.Organizations.SetStatus(ctx, "o1", pf.OrgSuspended); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Billing.SetRecordStatus(ctx, "o1", "2024-03-01", pf.BillingPaid); err != nil {
+	if _, err := s.Billing.SetRecordStatus(ctx, podcastflow.RecordRef{Org: "o1", Date: "2024-03-01"}, pf.BillingPaid); err != nil {
 		t.Fatal(err)
 	}
 	check("active after changes", []string{"ORG:o2", "USER:u1"}, list("active", ""))

@@ -70,7 +70,7 @@ func TestEveryWriteHeard_PF15(t *testing.T) {
 	g[0].ActiveUsers++
 	must(s.Analytics.PutGlobalMetrics(ctx, g[0])) // a day's metrics written again
 	must(s.Billing.PutRecord(ctx, record("o1", "2024-01-01", pf.BillingPending)))
-	must2(s.Billing.SetRecordStatus(ctx, "o1", "2024-01-01", pf.BillingPaid))
+	must2(s.Billing.SetRecordStatus(ctx, podcastflow.RecordRef{Org: "o1", Date: "2024-01-01"}, pf.BillingPaid))
 
 	h := feedtest.New()
 	r := h.Router(tbl)

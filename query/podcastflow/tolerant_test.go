@@ -59,7 +59,7 @@ func TestScriptWrittenItems_PF1_PF5_PF10_PF11(t *testing.T) {
 		t.Errorf("unknown plan replaced: %q", page.Items[0].Plan)
 	}
 	// Updated in another field: the legacy plan is carried through as is.
-	r, err := s.Billing.SetRecordStatus(ctx, "org-s", page.Items[0].Date, pf.BillingStatus("overdue"))
+	r, err := s.Billing.SetRecordStatus(ctx, podcastflow.RecordRef{Org: "org-s", Date: page.Items[0].Date}, pf.BillingStatus("overdue"))
 	if err != nil || r.Plan != "Enterprise" {
 		t.Fatalf("status update of a record with an unknown plan: %+v %v", r.Plan, err)
 	}

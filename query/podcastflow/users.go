@@ -60,16 +60,41 @@ type Users struct {
 	//
 	// Pattern: PF-1 (the read beside it).
 	GetByEmail func(context.Context, string) (pf.UserProfile, error)
+	// ChangeRole sets a user's role; its GSI2 entry (PF-13) moves in the
+	// same write. An unknown role is a *table.ValidationError naming role,
+	// before any request. Errors: as Update.
+	//
+	// Requests: as Update, a consistent GetItem and one conditional
+	// UpdateItem.
+	ChangeRole func(context.Context, pf.UserID, pf.Role) (pf.UserProfile, error)
+	// SetStatus sets a user's status; its GSI3 entry (PF-14) moves in the
+	// same write. An unknown status is a *table.ValidationError naming
+	// status, before any request. Errors: as Update.
+	//
+	// Requests: as Update, a consistent GetItem and one conditional
+	// UpdateItem.
+	SetStatus func(context.Context, pf.UserID, pf.UserStatus) (pf.UserProfile, error)
+	// Reindex rewrites a user's profile through the library, so that an
+	// item written by another service in the document's format (which has
+	// no GSI keys) joins the indexes of PF-4, PF-12, PF-13 and PF-14.
+	// Errors: as Update.
+	//
+	// Requests: a consistent GetItem of the profile, then one UpdateItem
+	// conditioned on the version read, writing only the attributes that
+	// changed so that attributes written by other services are kept. The
+	// read is what finds the fields to index.
+	Reindex func(context.Context, pf.UserID) (pf.UserProfile, error)
 
-	create, getWithPreferences, changeRole, setStatus                table.Op
-	moveToOrganization, recordLogin, putPreferences, delete, reindex table.Op
-	e                                                                *entities
+	create, getWithPreferences                              table.Op
+	moveToOrganization, recordLogin, putPreferences, delete table.Op
+	e                                                       *entities
 }
 
 func newUsers(e *entities) *Users {
+	key := func(id pf.UserID) pf.UserProfile { return pf.UserProfile{UserID: id} }
 	return &Users{e: e,
 		Update: table.Update(e.users, table.WriteDef[pf.UserProfile]{ID: "PF-1", Name: "podcastflow.Users.Update",
-			Doc: "Applies change to the user and writes it back with optimistic concurrency (retried on a lost race)."}, func(id pf.UserID) pf.UserProfile { return pf.UserProfile{UserID: id} }),
+			Doc: "Applies change to the user and writes it back with optimistic concurrency (retried on a lost race)."}, key),
 		Profile: table.NewPattern(e.users, table.PatternDef[pf.UserProfile]{ID: "PF-1", Name: "podcastflow.Users.Profile",
 			Doc: "A user's profile.", Reads: table.ReadOne}),
 		Preferences: table.NewPattern(e.prefs, table.PatternDef[pf.UserPreferences]{ID: "PF-2", Name: "podcastflow.Users.Preferences",
@@ -85,13 +110,19 @@ func newUsers(e *entities) *Users {
 			Doc:    "The user holding an email (compared lower-cased): one GetItem on the email guard, one on the profile.",
 			Unique: uniqueEmail, Check: func(v string) error { return pf.CheckEmail("email", v) }, Normalize: pf.NormalizeEmail}),
 		getWithPreferences: table.NewOp(e.t, "PF-3", "podcastflow.Users.GetWithPreferences"),
-		changeRole:         table.NewOp(e.t, "PF-13", "podcastflow.Users.ChangeRole"),
-		setStatus:          table.NewOp(e.t, "PF-14", "podcastflow.Users.SetStatus"),
+		ChangeRole: table.UpdateWith(e.users, table.WriteDef[pf.UserProfile]{ID: "PF-13", Name: "podcastflow.Users.ChangeRole",
+			Doc: "Sets a user's role; its GSI2 entry (PF-13) moves in the same write."}, key,
+			"role", func(u *pf.UserProfile, role pf.Role) error { u.Role = role; return nil }),
+		SetStatus: table.UpdateWith(e.users, table.WriteDef[pf.UserProfile]{ID: "PF-14", Name: "podcastflow.Users.SetStatus",
+			Doc: "Sets a user's status; its GSI3 entry (PF-14) moves in the same write."}, key,
+			"status", func(u *pf.UserProfile, status pf.UserStatus) error { u.Status = status; return nil }),
 		moveToOrganization: table.NewOp(e.t, "PF-12", "podcastflow.Users.MoveToOrganization"),
 		recordLogin:        table.NewOp(e.t, "PF-1", "podcastflow.Users.RecordLogin"),
 		putPreferences:     table.NewOp(e.t, "PF-2", "podcastflow.Users.PutPreferences"),
 		delete:             table.NewOp(e.t, "PF-1", "podcastflow.Users.Delete"),
-		reindex:            table.NewOp(e.t, "PF-4", "podcastflow.Users.Reindex"),
+		Reindex: table.Rewrite(e.users, table.WriteDef[pf.UserProfile]{ID: "PF-4", Name: "podcastflow.Users.Reindex",
+			Doc:  "Rewrites a user's profile through the library, so that an item another service wrote joins the indexes of PF-4, PF-12, PF-13 and PF-14.",
+			Also: []string{"PF-12", "PF-13", "PF-14"}}, key),
 	}
 }
 
@@ -153,34 +184,6 @@ func (s *Users) GetWithPreferences(ctx context.Context, id pf.UserID) (UserWithP
 			return UserWithPreferences{}, fmt.Errorf("get user %s with preferences: %w", id, table.ErrNotFound)
 		}
 		return out, nil
-	})
-}
-
-// ChangeRole sets a user's role; its GSI2 entry (PF-13) moves in the same
-// write. Errors: as [Users.Update].
-//
-// Requests: as Users.Update, a consistent GetItem and one conditional
-// UpdateItem.
-func (s *Users) ChangeRole(ctx context.Context, id pf.UserID, role pf.Role) (pf.UserProfile, error) {
-	return table.Run(ctx, s.changeRole, func(ctx context.Context) (pf.UserProfile, error) {
-		if _, err := pf.Roles.Parse(string(role)); err != nil {
-			return pf.UserProfile{}, err
-		}
-		return s.Update(ctx, id, func(u *pf.UserProfile) error { u.Role = role; return nil })
-	})
-}
-
-// SetStatus sets a user's status; its GSI3 entry (PF-14) moves in the same
-// write. Errors: as [Users.Update].
-//
-// Requests: as Users.Update, a consistent GetItem and one conditional
-// UpdateItem.
-func (s *Users) SetStatus(ctx context.Context, id pf.UserID, status pf.UserStatus) (pf.UserProfile, error) {
-	return table.Run(ctx, s.setStatus, func(ctx context.Context) (pf.UserProfile, error) {
-		if _, err := pf.UserStatuses.Parse(string(status)); err != nil {
-			return pf.UserProfile{}, err
-		}
-		return s.Update(ctx, id, func(u *pf.UserProfile) error { u.Status = status; return nil })
 	})
 }
 
@@ -252,20 +255,5 @@ func (s *Users) Delete(ctx context.Context, id pf.UserID) error {
 			return err
 		}
 		return s.e.users.Delete(ctx, k)
-	})
-}
-
-// Reindex rewrites a user's profile through the library, so that an item
-// written by another service in the document's format (which has no GSI
-// keys) joins the indexes of PF-4, PF-12, PF-13 and PF-14. Errors: as
-// [Users.Update].
-//
-// Requests: a consistent GetItem of the profile, then one UpdateItem
-// conditioned on the version read, writing only the attributes that changed
-// so that attributes written by other services are kept. The read is what
-// finds the fields to index.
-func (s *Users) Reindex(ctx context.Context, id pf.UserID) (pf.UserProfile, error) {
-	return table.Run(ctx, s.reindex, func(ctx context.Context) (pf.UserProfile, error) {
-		return s.Update(ctx, id, func(*pf.UserProfile) error { return nil })
 	})
 }

@@ -32,20 +32,3 @@ func (ss *Subscriptions) Channels(ctx context.Context, user tn.UserID) ([]tn.Top
 		return out, nil
 	})
 }
-
-// ChangeOwner makes user the owner of the group topic (TN-38, Tinode's
-// TopicOwnerChange): a consistent GetItem and one UpdateItem checked on
-// the version read, which moves the topic's GSI1 entry from the old
-// owner's USER#{owner} / OWNS#{name} to the new one's (TN-22). A missing
-// topic gives table.ErrNotFound.
-func (ts *Topics) ChangeOwner(ctx context.Context, name tn.TopicName, user tn.UserID) (tn.Topic, error) {
-	return table.Run(ctx, ts.changeOwner, func(ctx context.Context) (tn.Topic, error) {
-		if err := tn.UserIDs.CheckField("Owner", user); err != nil {
-			return tn.Topic{}, err
-		}
-		return ts.Update(ctx, name, func(t *tn.Topic) error {
-			t.Owner = user
-			return nil
-		})
-	})
-}

@@ -89,7 +89,7 @@ func TestEveryWriteHeard_TN39(t *testing.T) {
 	must(s.Meta.Init(c, 112))
 	must(s.Meta.Upgrade(c, 112, 113))
 	// Users last: one soft-deleted, one deleted.
-	must(s.Users.SoftDelete(c, "usrCyd"))
+	must2(s.Users.SoftDelete(c, "usrCyd"))
 	must(s.Users.Delete(c, "usrBob"))
 
 	h := feedtest.New()

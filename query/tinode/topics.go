@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/singletable/singletable/entity/tn"
 	"github.com/singletable/singletable/table"
@@ -25,14 +26,29 @@ type Topics struct {
 	//
 	//	page, err := s.Topics.Owned.List(ctx, tn.Topic{Owner: user})
 	Owned *table.Pattern[tn.Topic]
+	// ChangeOwner makes user the owner of the group topic (TN-38, Tinode's
+	// TopicOwnerChange): a consistent GetItem and one UpdateItem checked
+	// on the version read, which moves the topic's GSI1 entry from the old
+	// owner's USER#{owner} / OWNS#{name} to the new one's (TN-22). A bad
+	// user ID is a *table.ValidationError naming Owner, before any
+	// request; a missing topic gives table.ErrNotFound.
+	ChangeOwner func(ctx context.Context, name tn.TopicName, user tn.UserID) (tn.Topic, error)
+	// SoftDelete marks the topic deleted (TN-18): State = deleted and
+	// DeletedAt (and UpdatedAt) stamped with the store's clock, one
+	// UpdateItem. It returns the topic as written. A missing topic gives
+	// table.ErrNotFound.
+	SoftDelete func(context.Context, tn.TopicName) (tn.Topic, error)
 
-	changeOwner, recountSubs, recordMessage, createP2P, findByTags, create, getMany, update, softDelete, delete, load table.Op
-	s                                                                                                                 *Store
+	recountSubs, recordMessage, createP2P, findByTags, create, getMany, update, delete, load table.Op
+	s                                                                                        *Store
 }
 
 func newTopics(s *Store) *Topics {
 	return &Topics{s: s,
-		changeOwner:   table.NewOp(s.t, "TN-38", "tinode.Topics.ChangeOwner"),
+		ChangeOwner: table.UpdateWith(s.topic, table.WriteDef[tn.Topic]{ID: "TN-38", Name: "tinode.Topics.ChangeOwner",
+			Doc: "Makes a user the owner of the group topic, moving its GSI1 entry (TN-22) to the new owner's.", Also: []string{"TN-22"},
+			Check: func(t *tn.Topic) error { return tn.TopicNames.Check(t.Id) }}, func(name tn.TopicName) tn.Topic { return tn.Topic{Id: name} },
+			"Owner", func(t *tn.Topic, user tn.UserID) error { t.Owner = user; return nil }),
 		recountSubs:   table.NewOp(s.t, "TN-24", "tinode.Topics.RecountSubs"),
 		recordMessage: table.NewOp(s.t, "TN-12", "tinode.Topics.RecordMessage"),
 		createP2P:     table.NewOp(s.t, "TN-26", "tinode.Topics.CreateP2P"),
@@ -40,9 +56,12 @@ func newTopics(s *Store) *Topics {
 		create:        table.NewOp(s.t, "TN-8", "tinode.Topics.Create"),
 		getMany:       table.NewOp(s.t, "TN-8", "tinode.Topics.GetMany"),
 		update:        table.NewOp(s.t, "TN-8", "tinode.Topics.Update"),
-		softDelete:    table.NewOp(s.t, "TN-18", "tinode.Topics.SoftDelete"),
-		delete:        table.NewOp(s.t, "TN-18", "tinode.Topics.Delete"),
-		load:          table.NewOp(s.t, "TN-8", "tinode.Topics.Load"),
+		SoftDelete: table.PatchWith(s.topic, table.WriteDef[tn.Topic]{ID: "TN-18", Name: "tinode.Topics.SoftDelete",
+			Doc:   "Marks the topic deleted: State = deleted and DeletedAt, one UpdateItem.",
+			Check: func(t *tn.Topic) error { return tn.TopicNames.Check(t.Id) }},
+			func(name tn.TopicName) tn.Topic { return tn.Topic{Id: name} }, func(tn.TopicName) table.Patch { return softDeleted(s.now()) }),
+		delete: table.NewOp(s.t, "TN-18", "tinode.Topics.Delete"),
+		load:   table.NewOp(s.t, "TN-8", "tinode.Topics.Load"),
 		ByName: table.NewPattern(s.topic, table.PatternDef[tn.Topic]{ID: "TN-8", Name: "tinode.Topics.ByName",
 			Doc: "A topic by name.", Reads: table.ReadOne,
 			Check: func(t *tn.Topic) error { return tn.TopicNames.Check(t.Id) }}),
@@ -152,22 +171,6 @@ func (ts *Topics) Update(ctx context.Context, name tn.TopicName, change func(*tn
 			}
 			return nil
 		})
-	})
-}
-
-// SoftDelete marks the topic deleted (TN-18): State = deleted and
-// DeletedAt, one UpdateItem. A missing topic gives table.ErrNotFound.
-func (ts *Topics) SoftDelete(ctx context.Context, name tn.TopicName) error {
-	return ts.softDelete.Do(ctx, func(ctx context.Context) error {
-		k, err := ts.s.topicKey(name)
-		if err != nil {
-			return err
-		}
-		now := ts.s.now()
-		_, err = ts.s.topic.Patch(ctx, k, table.Patch{Set: map[string]any{
-			"State": tn.StateDeleted, "DeletedAt": now, "UpdatedAt": now,
-		}})
-		return err
 	})
 }
 
@@ -313,4 +316,10 @@ func (ts *Topics) Load(ctx context.Context, name tn.TopicName, opts ...table.Lis
 		v.Messages, v.MessageCursor = p.Items, p.Cursor
 		return v, nil
 	})
+}
+
+// softDeleted is the patch of a soft delete at now (Topics.SoftDelete,
+// Users.SoftDelete): State = deleted, DeletedAt and UpdatedAt now.
+func softDeleted(now time.Time) table.Patch {
+	return table.Patch{Set: map[string]any{"State": tn.StateDeleted, "DeletedAt": now, "UpdatedAt": now}}
 }

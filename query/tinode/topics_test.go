@@ -42,7 +42,7 @@ func TestTopicCRUD_TN8(t *testing.T) {
 	}
 	_, err = s.Topics.Update(c, "grp#1", func(t *tn.Topic) error { t.SeqId = 99; return nil })
 	wantInvalid(t, err, "SeqId")
-	if err := s.Topics.SoftDelete(c, "grp#1"); err != nil {
+	if _, err := s.Topics.SoftDelete(c, "grp#1"); err != nil {
 		t.Fatal(err)
 	}
 	got, _ = s.Topics.ByName.Get(c, tn.Topic{Id: "grp#1"})

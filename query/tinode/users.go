@@ -40,9 +40,14 @@ type Users struct {
 	// written. A missing user gives table.ErrNotFound, a taken tag
 	// table.ErrUniqueViolation.
 	Update func(context.Context, tn.UserID, func(*tn.User) error) (tn.User, error)
+	// SoftDelete marks the user deleted (TN-17): State = deleted and
+	// DeletedAt (and UpdatedAt) stamped with the store's clock, one
+	// UpdateItem; tags, auth records and subscriptions stay. It returns the
+	// user as written. A missing user gives table.ErrNotFound.
+	SoftDelete func(context.Context, tn.UserID) (tn.User, error)
 
-	upsertDevice, deleteDevice, devices, getMany, addTags, removeTags, resetTags, lookupTag, findByTag, importTag, findByTags, touch, softDelete, delete table.Op
-	s                                                                                                                                                    *Store
+	upsertDevice, deleteDevice, devices, getMany, addTags, removeTags, resetTags, lookupTag, findByTag, importTag, findByTags, touch, delete table.Op
+	s                                                                                                                                        *Store
 }
 
 func newUsers(s *Store) *Users {
@@ -63,8 +68,10 @@ func newUsers(s *Store) *Users {
 		importTag:    table.NewOp(s.t, "TN-3", "tinode.Users.ImportTag"),
 		findByTags:   table.NewOp(s.t, "TN-19", "tinode.Users.FindByTags"),
 		touch:        table.NewOp(s.t, "TN-1", "tinode.Users.Touch"),
-		softDelete:   table.NewOp(s.t, "TN-17", "tinode.Users.SoftDelete"),
-		delete:       table.NewOp(s.t, "TN-17", "tinode.Users.Delete"),
+		SoftDelete: table.PatchWith(s.user, table.WriteDef[tn.User]{ID: "TN-17", Name: "tinode.Users.SoftDelete",
+			Doc: "Marks the user deleted: State = deleted and DeletedAt, one UpdateItem; tags, auth records and subscriptions stay."},
+			func(id tn.UserID) tn.User { return tn.User{Id: id} }, func(tn.UserID) table.Patch { return softDeleted(s.now()) }),
+		delete: table.NewOp(s.t, "TN-17", "tinode.Users.Delete"),
 		ByID: table.NewPattern(s.user, table.PatternDef[tn.User]{ID: "TN-1", Name: "tinode.Users.ByID",
 			Doc: "A user by id.", Reads: table.ReadOne}),
 		Tags: table.NewPattern(s.user, table.PatternDef[tn.User]{ID: "TN-5", Name: "tinode.Users.Tags",
@@ -313,23 +320,6 @@ func (us *Users) Touch(ctx context.Context, id tn.UserID, when time.Time, userAg
 	})
 }
 
-// SoftDelete marks the user deleted (TN-17): State = deleted and DeletedAt,
-// one UpdateItem; tags, auth records and subscriptions stay. A missing user
-// gives table.ErrNotFound.
-func (us *Users) SoftDelete(ctx context.Context, id tn.UserID) error {
-	return us.softDelete.Do(ctx, func(ctx context.Context) error {
-		k, err := us.s.user.CheckedKey(tn.User{Id: id})
-		if err != nil {
-			return err
-		}
-		now := us.s.now()
-		_, err = us.s.user.Patch(ctx, k, table.Patch{Set: map[string]any{
-			"State": tn.StateDeleted, "DeletedAt": now, "UpdatedAt": now,
-		}})
-		return err
-	})
-}
-
 // Delete hard-deletes the user (TN-17): it marks the user deleted, deletes
 // its subscriptions (GSI1 USER#{id}, SK begins_with SUBUPD#; each with its
 // topic's SubCnt, TN-24), its credentials (releasing validated values) and
@@ -351,7 +341,7 @@ func (us *Users) Delete(ctx context.Context, id tn.UserID) error {
 		if err != nil {
 			return err
 		}
-		if err := us.SoftDelete(ctx, id); err != nil {
+		if _, err := us.SoftDelete(ctx, id); err != nil {
 			return err
 		}
 		// Each subscription goes with its topic's SubCnt (TN-24).

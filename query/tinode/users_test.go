@@ -193,7 +193,7 @@ func TestUserDelete_TN17(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := s.Users.SoftDelete(c, "alice"); err != nil {
+	if _, err := s.Users.SoftDelete(c, "alice"); err != nil {
 		t.Fatal(err)
 	}
 	u, err := s.Users.ByID.Get(c, tn.User{Id: "alice"})

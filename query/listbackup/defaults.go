@@ -1,0 +1,27 @@
+package listbackup
+
+import "github.com/singletable/singletable/entity/lb"
+
+// defaults is a declared Create's Before (table.WriteDef) that sets an
+// item's defaults with set, the application's first values: no default
+// fails.
+//
+//	Before: defaults(func(n *lb.Notification) { newID(&n.NotificationID); orDefault(&n.Status, lb.NotificationPending) }),
+func defaults[T any](set func(*T)) func(*T) error {
+	return func(item *T) error { set(item); return nil }
+}
+
+// newID sets *id to a new UUID when it is empty: the ID a Create gives
+// an item the caller did not name.
+func newID[ID ~string](id *ID) {
+	if *id == "" {
+		*id = ID(lb.NewUUID())
+	}
+}
+
+// orDefault sets *v to def when it is empty: a first status, a priority.
+func orDefault[V ~string](v *V, def V) {
+	if *v == "" {
+		*v = def
+	}
+}
