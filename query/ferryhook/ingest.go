@@ -216,13 +216,12 @@ func (s *Store) ingestOnce(ctx context.Context, source fh.SourceID, recv []fh.Ev
 	if err != nil {
 		return nil, ingestDone, err
 	}
-	err = s.events.Transact(ctx, ops...)
-	var te *table.TxError
-	if err == nil || !errors.As(err, &te) {
-		if err != nil {
-			evs = nil
-		}
-		return evs, ingestDone, err
+	if err = s.events.Transact(ctx, ops...); err == nil {
+		return evs, ingestDone, nil
+	}
+	var te *table.TxError // declared here: errors.As moves it to the heap
+	if !errors.As(err, &te) {
+		return nil, ingestDone, err
 	}
 	src, user := evOps, evOps+1
 	if !s.scaled() {
