@@ -86,7 +86,7 @@ func (pp *PreparedPatch[T]) Op(set map[string]any) (TxOp, error) {
 			if r := codec.Check(av); r != "" {
 				return TxOp{}, opErr("patch", e.def.Type, pp.k, &ValidationError{Entity: e.def.Type, Field: f, Reason: "cannot set: " + r})
 			}
-			vals[ph] = av
+			codec.Rebind(vals, ph, av)
 		}
 	}
 	if full {
@@ -96,11 +96,11 @@ func (pp *PreparedPatch[T]) Op(set map[string]any) (TxOp, error) {
 	}
 	for _, ta := range e.touched(pp.p) {
 		if ph, ok := pp.b.TouchPH[ta.Name]; ok {
-			vals[ph] = ta.Value
+			codec.Rebind(vals, ph, ta.Value)
 		}
 	}
 	if _, ok := vals[":now"]; ok {
-		vals[":now"] = codec.Num(e.t.now().Unix())
+		codec.Rebind(vals, ":now", codec.Num(e.t.now().Unix()))
 	}
 	return TxOp{op: pp.op.WithValues(vals)}, nil
 }

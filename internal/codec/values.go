@@ -17,6 +17,16 @@ func Num(n int64) types.AttributeValue {
 	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
 }
 
+// Rebind sets vals[name] to v as a new entry: the old entry, if any, is
+// deleted first. Go's maps (1.24 on) grow a full small map (8 entries)
+// on any assignment, even one that replaces a value in place: a copy of
+// 8 prepared values with one rebound would grow into a table (3 more
+// allocations and a rehash) on every send.
+func Rebind(vals Item, name string, v types.AttributeValue) {
+	delete(vals, name)
+	vals[name] = v
+}
+
 // ItemSize returns the size DynamoDB counts for item: attribute names plus
 // values, per the documented rules (numbers approximated from their digits).
 func ItemSize(item Item) int {

@@ -85,7 +85,8 @@ func (p Part) Segments() int {
 // build returns the key for the attribute values av; ok is false when a
 // referenced attribute is absent or empty (a sparse index skips the item).
 func (t Template) Build(av Item) (key string, ok bool, err error) {
-	parts := make([]string, 0, len(t))
+	var buf [8]string // the segments of every key of the catalog: no allocation
+	parts := buf[:0]
 	for _, p := range t {
 		if p.Attr == "" {
 			parts = append(parts, p.lit)

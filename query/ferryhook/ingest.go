@@ -216,13 +216,12 @@ func (s *Store) ingestOnce(ctx context.Context, source fh.SourceID, recv []fh.Ev
 	if err != nil {
 		return nil, ingestDone, err
 	}
-	err = s.events.Transact(ctx, ops...)
-	var te *table.TxError
-	if err == nil || !errors.As(err, &te) {
-		if err != nil {
-			evs = nil
-		}
-		return evs, ingestDone, err
+	if err = s.events.Transact(ctx, ops...); err == nil {
+		return evs, ingestDone, nil
+	}
+	var te *table.TxError // declared here: errors.As moves it to the heap
+	if !errors.As(err, &te) {
+		return nil, ingestDone, err
 	}
 	src, user := evOps, evOps+1
 	if !s.scaled() {
@@ -271,6 +270,7 @@ func (s *Store) ingestOnce(ctx context.Context, source fh.SourceID, recv []fh.Ev
 // events' creates (evOps actions) followed by the counter actions, which
 // count them all. It sends nothing.
 func (s *Store) ingestOps(recv []fh.Event, o ownerInfo) (evs []fh.Event, ops []table.TxOp, evOps int, err error) {
+	evs, ops = make([]fh.Event, 0, len(recv)), make([]table.TxOp, 0, len(recv)+2) // each event's create, the two counters
 	for _, r := range recv {
 		ev, evOp, err := s.ingestEventOp(r, o)
 		if err != nil {
@@ -279,13 +279,12 @@ func (s *Store) ingestOps(recv []fh.Event, o ownerInfo) (evs []fh.Event, ops []t
 		evs, ops = append(evs, ev), append(ops, evOp...)
 	}
 	evOps = len(ops)
-	var counterOps []table.TxOp
 	if s.scaled() {
-		counterOps = s.shardedOps(evs, o)
-	} else if counterOps, err = s.itemCounterOps(evs[0], o); err != nil { // one event: the default profile has no group commit
+		ops = append(ops, s.shardedOps(evs, o)...)
+	} else if ops, err = s.itemCounterOps(ops, evs[0], o); err != nil { // one event: the default profile has no group commit
 		return nil, nil, 0, err
 	}
-	return evs, append(ops, counterOps...), evOps, nil
+	return evs, ops, evOps, nil
 }
 
 // ingestEventOp stamps ev (as received) for the owner o and builds its
@@ -318,11 +317,11 @@ func (s *Store) ownedEvent(ev fh.Event, o ownerInfo) (fh.Event, eventShard) {
 	return ev, shard
 }
 
-// itemCounterOps returns the default profile's counter actions of ev: the
-// source's eventCount and lastEventAt, if it is active, and the owner's
-// usageThisMonth, if its plan is still o.plan, on the items themselves:
-// o's prepared patches with this event's lastEventAt.
-func (s *Store) itemCounterOps(ev fh.Event, o ownerInfo) ([]table.TxOp, error) {
+// itemCounterOps appends to ops the default profile's counter actions of
+// ev: the source's eventCount and lastEventAt, if it is active, and the
+// owner's usageThisMonth, if its plan is still o.plan, on the items
+// themselves: o's prepared patches with this event's lastEventAt.
+func (s *Store) itemCounterOps(ops []table.TxOp, ev fh.Event, o ownerInfo) ([]table.TxOp, error) {
 	if o.counters == nil {
 		c, err := s.prepareCounters(ev.SourceID, o)
 		if err != nil {
@@ -340,7 +339,7 @@ func (s *Store) itemCounterOps(ev fh.Event, o ownerInfo) ([]table.TxOp, error) {
 	}
 	// A failed condition is explained by explainCounters' read, so the
 	// actions do not ask for the items (a success costs DynamoDB less).
-	return []table.TxOp{srcOp.WithoutOldItem(), userOp.WithoutOldItem()}, nil
+	return append(ops, srcOp.WithoutOldItem(), userOp.WithoutOldItem()), nil
 }
 
 // explainCounters fills in the source's and the owner's items (the

@@ -102,9 +102,13 @@ type usageGate struct {
 	taken, inflight int64
 }
 
-// gate returns user's usage gate.
+// gate returns user's usage gate: looked up first, so that an ingest
+// allocates no new gate (nor boxes the key twice) once it exists.
 func (s *Store) gate(user fh.UserID) *usageGate {
-	v, _ := s.gates.LoadOrStore(user, &usageGate{})
+	v, ok := s.gates.Load(user)
+	if !ok {
+		v, _ = s.gates.LoadOrStore(user, &usageGate{})
+	}
 	return v.(*usageGate)
 }
 
