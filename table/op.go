@@ -56,6 +56,12 @@ func (t *Table) declareOp(info OpInfo, write *WriteInfo) Op {
 	if t == nil || info.ID == "" || info.Name == "" {
 		panic(fmt.Sprintf("table: operation %q %q: a table, an ID and a name are required", info.ID, info.Name))
 	}
+	t.entMu.RLock()
+	seen := t.opSeen[info] // a view declared per request: a read lock only
+	t.entMu.RUnlock()
+	if seen {
+		return Op{ID: info.ID, Name: info.Name, t: t}
+	}
 	t.entMu.Lock()
 	if !t.opSeen[info] {
 		if t.opSeen == nil {

@@ -155,13 +155,18 @@ type PatternDef[T any] struct {
 // any request, and runs as one call of the pattern's ID for
 // Options.Tracer ([Table.Call]). It is safe for concurrent use.
 type Pattern[T any] struct {
+	*patternDecl[T]
+	scope Scoped[T] // the tenant's handle of a scoped view ([Pattern.In]); zero: unscoped
+}
+
+// patternDecl is a pattern's declaration, which its scoped views share.
+type patternDecl[T any] struct {
 	e       *Entity[T]
 	def     PatternDef[T]
 	pk, sk  keytmpl.Template
 	methods [5]string        // call names: Get, List, All, Between, AllBetween
 	filter  [][]int          // the field index of each FilterOn attribute
 	has     [][]int          // the field index of each FilterContains attribute
-	scope   *string          // the tenant of a scoped view ([Pattern.In]); nil: unscoped
 	self    []decl.SelfCheck // key fields whose types check themselves
 }
 
@@ -182,7 +187,7 @@ func NewPattern[T any](e *Entity[T], def PatternDef[T]) *Pattern[T] {
 	if def.Limit < 0 || def.Limit > MaxListLimit {
 		fail("Limit %d is outside 0..%d", def.Limit, MaxListLimit)
 	}
-	p := &Pattern[T]{e: e, def: def, pk: e.decl.pk, sk: e.decl.sk}
+	p := &Pattern[T]{patternDecl: &patternDecl[T]{e: e, def: def, pk: e.decl.pk, sk: e.decl.sk}}
 	if def.Index != Primary {
 		pair, ok := e.decl.indexes[def.Index]
 		if !ok {
@@ -382,7 +387,7 @@ func (p *Pattern[T]) list(ctx context.Context, fields *T, q Query, opts []ListOp
 
 // all iterates over every page of q, as list reads each.
 func (p *Pattern[T]) all(ctx context.Context, fields *T, q Query, opts []ListOption) iter.Seq2[T, error] {
-	if p.def.Keep == nil && p.def.Hidden == nil && p.scope == nil {
+	if p.def.Keep == nil && p.def.Hidden == nil && p.scope.e == nil {
 		return p.e.ListAll(ctx, q, opts...)
 	}
 	return Pages(ctx, func(ctx context.Context, o ...ListOption) (Page[T], error) { return p.list(ctx, fields, q, o) }, opts...)

@@ -17,44 +17,43 @@ import "context"
 // panics if the entity has no Def.Scope (a programming error), as
 // [Entity.In] does.
 func (p *Pattern[T]) In(scope string) *Pattern[T] {
-	p.e.In(scope) // the entity's check: a Def.Scope
 	v := *p
-	v.scope = &scope
+	v.scope = *p.e.In(scope) // the entity's check: a Def.Scope
 	return &v
 }
 
 // Scope returns the tenant of a view made by [Pattern.In], and false for
 // the declared pattern itself.
 func (p *Pattern[T]) Scope() (string, bool) {
-	if p.scope == nil {
+	if p.scope.e == nil {
 		return "", false
 	}
-	return *p.scope, true
+	return p.scope.scope, true
 }
 
 // get reads the item with key k, through the tenant's handle on a scoped
 // view.
 func (p *Pattern[T]) get(ctx context.Context, k Key, opts []ReadOption) (T, error) {
-	if p.scope == nil {
+	if p.scope.e == nil {
 		return p.e.Get(ctx, k, opts...)
 	}
-	return p.e.In(*p.scope).Get(ctx, k, opts...)
+	return p.scope.Get(ctx, k, opts...)
 }
 
 // page reads one page of q, through the tenant's handle on a scoped view.
 func (p *Pattern[T]) page(ctx context.Context, q Query, opts []ListOption) (Page[T], error) {
-	if p.scope == nil {
+	if p.scope.e == nil {
 		return p.e.List(ctx, q, opts...)
 	}
-	return p.e.In(*p.scope).List(ctx, q, opts...)
+	return p.scope.List(ctx, q, opts...)
 }
 
 // scoped adds the tenant filter of a scoped view to q.
 func (p *Pattern[T]) scoped(q Query) Query {
-	if p.scope == nil || q.err != nil {
+	if p.scope.e == nil || q.err != nil {
 		return q
 	}
-	s := p.e.In(*p.scope)
+	s := &p.scope
 	if err := s.check(); err != nil {
 		q.err = opErr("partition", p.e.def.Type, Key{}, err)
 		return q

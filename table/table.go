@@ -19,7 +19,7 @@ type Table struct {
 	schema   Schema
 	c        *ddb.Conn // the requests' layer: observation, batches, transactions
 	opts     Options
-	entMu    sync.Mutex
+	entMu    sync.RWMutex
 	entities []AnyEntity          // every entity bound to the table, in NewEntity order
 	byType   map[string]AnyEntity // the first entity bound of each type (Classify)
 	patterns []PatternInfo        // every pattern declared with NewPattern, in order

@@ -55,18 +55,18 @@ func (t *Table) Writes() []WriteInfo {
 // Create declares d as w's Create ([Entity.Create], [Scoped.Create]),
 // after d.Before. Errors: *[ValidationError], [ErrAlreadyExists].
 func Create[T any](w Writer[T], d WriteDef[T]) func(ctx context.Context, item *T) error {
-	op, write := writeOp(w, d, "Create"), decl.Before(d.Before, w.Create)
+	op, before := writeOp(w, d, "Create"), d.Before
 	return func(ctx context.Context, item *T) error {
-		return op.Do(ctx, func(ctx context.Context) error { return write(ctx, item) })
+		return op.Do(ctx, func(ctx context.Context) error { return decl.Before(ctx, before, item, w.Create) })
 	}
 }
 
 // Put declares d as [Entity.Put] of e, after d.Before. Errors:
 // *[ValidationError].
 func Put[T any](e *Entity[T], d WriteDef[T]) func(ctx context.Context, item *T) error {
-	op, write := writeOp(e, d, "Put"), decl.Before(d.Before, e.Put)
+	op, before := writeOp(e, d, "Put"), d.Before
 	return func(ctx context.Context, item *T) error {
-		return op.Do(ctx, func(ctx context.Context) error { return write(ctx, item) })
+		return op.Do(ctx, func(ctx context.Context) error { return decl.Before(ctx, before, item, e.Put) })
 	}
 }
 

@@ -63,19 +63,16 @@ func Arg[A any](field string) func(A) error {
 	}
 }
 
-// Before returns write run on an item after before (when set) ran on it:
-// a declared write's defaults (table.WriteDef.Before). An error before
-// returns is the write's, with no request.
-func Before[T any](before func(*T) error, write func(context.Context, *T) error) func(context.Context, *T) error {
-	if before == nil {
-		return write
-	}
-	return func(ctx context.Context, item *T) error {
+// Before runs before (when set) on item, then write: a declared write's
+// defaults (table.WriteDef.Before). An error before returns is the
+// write's, with no request.
+func Before[T any](ctx context.Context, before func(*T) error, item *T, write func(context.Context, *T) error) error {
+	if before != nil {
 		if err := before(item); err != nil {
 			return err
 		}
-		return write(ctx, item)
 	}
+	return write(ctx, item)
 }
 
 // Live returns change applied only to an item live keeps (one not

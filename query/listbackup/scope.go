@@ -42,7 +42,7 @@ func (s *Store) ForAccount(account lb.AccountID) (*AccountScope, error) {
 		Sources: s.Sources.in(account), Jobs: s.Jobs.in(account),
 		Connections: s.Connections.in(account), Webhooks: s.Webhooks.in(account),
 		APIKeys: s.APIKeys.in(account), Teams: s.Teams.in(account), Tags: s.Tags.in(account),
-		get: table.NewOp(s.t, "LB-9", "listbackup.AccountScope.Get"),
+		get: s.scopeGet,
 	}, nil
 }
 

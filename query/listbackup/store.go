@@ -53,7 +53,8 @@ type Store struct {
 	Catalog      *Catalog      // LB-77, LB-78
 	Inbox        *Inbox        // LB-79..LB-83
 
-	t *table.Table
+	t        *table.Table
+	scopeGet table.Op // AccountScope.Get (LB-9), declared once for every view
 }
 
 // Options configure a [Store]. Times the store stamps itself (OAuth state
@@ -101,6 +102,8 @@ func New(t *table.Table, opts ...func(*Options)) *Store {
 		SourceGroups: newSourceGroups(e), TeamMembers: newTeamMembers(e), Labels: newLabels(e), MFACodes: newMFACodes(e), Catalog: newCatalog(e),
 		Inbox: newInbox(e),
 		t:     t,
+		// last, as when the first account view declared it
+		scopeGet: table.NewOp(t, "LB-9", "listbackup.AccountScope.Get"),
 	}
 }
 
