@@ -14,8 +14,8 @@ import (
 // TestByUnique: a declared read by a unique value is one call named by
 // its declaration that checks the value (a *ValidationError, no
 // request), normalizes it and sends GetByUnique's two GetItems; an
-// unheld value is ErrNotFound; the table lists it once, of kind
-// GetByUnique.
+// unheld value is ErrNotFound; the table lists it once, among its
+// unique reads (Table.Uniques), not its writes.
 func TestByUnique(t *testing.T) {
 	t.Parallel()
 	rec := &recordCalls{}
@@ -62,8 +62,11 @@ func TestByUnique(t *testing.T) {
 	if diff := cmp.Diff(map[string]int{"M-2 core.Members.GetByEmail": 3}, names); diff != "" {
 		t.Errorf("calls (-want +got):\n%s", diff)
 	}
-	want := []table.WriteInfo{{ID: "M-2", Name: "core.Members.GetByEmail", Doc: "The member holding an email.", Kind: "GetByUnique"}}
-	if diff := cmp.Diff(want, tb.Writes()); diff != "" {
-		t.Errorf("Writes (-want +got):\n%s", diff)
+	want := []table.UniqueInfo{{ID: "M-2", Name: "core.Members.GetByEmail", Doc: "The member holding an email."}}
+	if diff := cmp.Diff(want, tb.Uniques()); diff != "" {
+		t.Errorf("Uniques (-want +got):\n%s", diff)
+	}
+	if w := tb.Writes(); len(w) != 0 {
+		t.Errorf("Writes = %v, want none (a unique read is no write)", w)
 	}
 }

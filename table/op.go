@@ -48,11 +48,12 @@ type Op struct {
 // NewOp declares the operation id of the method name on table t. It
 // panics when id or name is empty or t is nil (a declaration error, found
 // at start-up).
-func NewOp(t *Table, id, name string) Op { return t.declareOp(OpInfo{ID: id, Name: name}, nil) }
+func NewOp(t *Table, id, name string) Op { return t.declareOp(OpInfo{ID: id, Name: name}, nil, nil) }
 
 // declareOp registers info once (a store view declared per request adds
-// nothing), with write for a declared write, and returns its Op.
-func (t *Table) declareOp(info OpInfo, write *WriteInfo) Op {
+// nothing), with write for a declared write or unique for a declared
+// unique read, and returns its Op.
+func (t *Table) declareOp(info OpInfo, write *WriteInfo, unique *UniqueInfo) Op {
 	if t == nil || info.ID == "" || info.Name == "" {
 		panic(fmt.Sprintf("table: operation %q %q: a table, an ID and a name are required", info.ID, info.Name))
 	}
@@ -72,13 +73,15 @@ func (t *Table) declareOp(info OpInfo, write *WriteInfo) Op {
 		if write != nil {
 			t.writes = append(t.writes, *write)
 		}
+		if unique != nil {
+			t.uniques = append(t.uniques, *unique)
+		}
 	}
 	t.entMu.Unlock()
 	return Op{ID: info.ID, Name: info.Name, t: t}
 }
 
-// OpInfo describes a declared operation for tools and documents
-// ([Table.Ops]).
+// OpInfo describes a declared operation for tools and documents ([Table.Ops]).
 type OpInfo struct {
 	// ID is the catalog ID it serves ("LB-58").
 	ID string

@@ -24,6 +24,7 @@ type Table struct {
 	byType   map[string]AnyEntity // the first entity bound of each type (Classify)
 	patterns []PatternInfo        // every pattern declared with NewPattern, in order
 	writes   []WriteInfo          // the declared writes ([WriteDef]), in order
+	uniques  []UniqueInfo         // the declared unique reads ([UniqueDef]), in order
 	ops      []OpInfo             // every operation declared with NewOp, in order
 	opSeen   map[OpInfo]bool      // ops as a set: a store view declared per request registers nothing twice in O(1)
 }

@@ -36,16 +36,13 @@ func writeKey[T any](w Writer[T], d WriteDef[T], fields T) (Key, error) {
 }
 
 func writeOp[T any](w Writer[T], d WriteDef[T], kind string) Op {
-	return w.entity().t.declareOp(OpInfo{ID: d.ID, Name: d.Name}, &WriteInfo{ID: d.ID, Name: d.Name, Doc: d.Doc, Kind: kind, Also: d.Also})
+	return w.entity().t.declareOp(OpInfo{ID: d.ID, Name: d.Name}, &WriteInfo{ID: d.ID, Name: d.Name, Doc: d.Doc, Kind: kind, Also: d.Also}, nil)
 }
 
-// WriteInfo describes a declared write for tools and documents
-// ([Table.Writes]).
+// WriteInfo describes a declared write for tools and documents ([Table.Writes]).
 type WriteInfo = decl.WriteInfo
 
-// Writes returns the writes declared on the table ([WriteDef]), and its
-// declared unique reads ([ByUnique], Kind "GetByUnique"), in the order
-// they were first declared; each is one of [Table.Ops] too.
+// Writes returns the declared writes ([WriteDef]), first declared first; each is in [Table.Ops].
 func (t *Table) Writes() []WriteInfo {
 	t.entMu.Lock()
 	defer t.entMu.Unlock()
@@ -150,11 +147,21 @@ func PatchWith[T, K any](w Writer[T], d WriteDef[T], key func(K) T, change func(
 // UniqueDef declares a read by one unique value, as [WriteDef] a write.
 type UniqueDef = decl.UniqueRead
 
-// ByUnique declares d as e's [Entity.GetByUnique] of unique d.Unique ([Table.Writes] kind
-// "GetByUnique"): the value checked (d.Check, before any request), normalized, looked up with
-// opts. Errors: *[ValidationError], [ErrNotFound].
+// UniqueInfo describes a declared unique read for tools and documents ([Table.Uniques]).
+type UniqueInfo = decl.UniqueInfo
+
+// Uniques returns the declared unique reads ([ByUnique]), first declared first; each is in [Table.Ops].
+func (t *Table) Uniques() []UniqueInfo {
+	t.entMu.Lock()
+	defer t.entMu.Unlock()
+	return slices.Clone(t.uniques)
+}
+
+// ByUnique declares d as e's [Entity.GetByUnique] of unique d.Unique ([Table.Uniques]): the value
+// checked (d.Check, before any request), normalized, looked up with opts. Errors:
+// *[ValidationError], [ErrNotFound].
 func ByUnique[T any](e *Entity[T], d UniqueDef, opts ...ReadOption) func(ctx context.Context, value string) (T, error) {
-	op := e.t.declareOp(OpInfo{ID: d.ID, Name: d.Name}, &WriteInfo{ID: d.ID, Name: d.Name, Doc: d.Doc, Kind: "GetByUnique", Also: d.Also})
+	op := e.t.declareOp(OpInfo{ID: d.ID, Name: d.Name}, nil, &UniqueInfo{ID: d.ID, Name: d.Name, Doc: d.Doc, Also: d.Also})
 	return func(ctx context.Context, value string) (T, error) {
 		return Run(ctx, op, func(ctx context.Context) (T, error) {
 			v, err := d.Value(value)

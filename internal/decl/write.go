@@ -114,9 +114,20 @@ type WriteInfo struct {
 	ID, Name string
 	// Doc is its one-line doc.
 	Doc string
-	// Kind is "Create", "Put", "Update", "Patch", "Delete" or
-	// "GetByUnique" (a read by a unique value, declared as a write is).
+	// Kind is "Create", "Put", "Update", "Patch" or "Delete".
 	Kind string
+	// Also lists the further catalog IDs it serves.
+	Also []string
+}
+
+// UniqueInfo describes a declared read by a unique value
+// (table.UniqueInfo): the declaration's ID, Name, Doc and Also.
+type UniqueInfo struct {
+	// ID is the catalog ID its calls are of; Name is "package.Type.Field"
+	// of the store field holding it.
+	ID, Name string
+	// Doc is its one-line doc.
+	Doc string
 	// Also lists the further catalog IDs it serves.
 	Also []string
 }

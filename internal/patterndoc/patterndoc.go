@@ -52,9 +52,10 @@ type Method struct {
 // store package in dir: the reads of the patterns declared on tables
 // (those named in the package, see [Declared]), the methods declared as
 // operations on tables ([table.NewOp]: the declaration's ID, with any its
-// doc comment cites too), the declared writes ([table.WriteDef]: a store
-// field, not a method, listed from the declaration: its ID, its name and
-// its Doc), and the other methods whose doc comments cite IDs
+// doc comment cites too), the declared writes and unique reads
+// ([table.WriteDef], [table.UniqueDef]: a store field, not a method,
+// listed from the declaration: its ID, its name and its Doc), and the
+// other methods whose doc comments cite IDs
 // ([Methods]), ordered by their first ID, then name. A declared operation
 // names a method of the package (internal/wiretest holds the two to one
 // another); one naming no method is left out.
@@ -71,7 +72,7 @@ func Patterns(dir string, tables ...*table.Table) (string, []Method, error) {
 				ops[name] = append(ops[name], o.ID)
 			}
 		}
-		for _, w := range t.Writes() {
+		for _, w := range declaredFields(t) {
 			if name, ok := strings.CutPrefix(w.Name, pkg+"."); ok && !slices.ContainsFunc(out, func(m Method) bool { return m.Name == name }) {
 				ids := slices.Concat([]string{w.ID}, w.Also)
 				slices.SortFunc(ids, CompareIDs)
@@ -91,6 +92,26 @@ func Patterns(dir string, tables ...*table.Table) (string, []Method, error) {
 	out = append(out, Declared(pkg, tables...)...)
 	sortMethods(out)
 	return pkg, out, nil
+}
+
+// declaredField is a store field declared on a table with its one-line
+// Doc: a write ([table.WriteDef]) or a unique read ([table.UniqueDef]).
+type declaredField struct {
+	ID, Name, Doc string
+	Also          []string
+}
+
+// declaredFields returns t's declared writes ([table.Table.Writes]), then
+// its declared unique reads ([table.Table.Uniques]).
+func declaredFields(t *table.Table) []declaredField {
+	var out []declaredField
+	for _, w := range t.Writes() {
+		out = append(out, declaredField{ID: w.ID, Name: w.Name, Doc: w.Doc, Also: w.Also})
+	}
+	for _, u := range t.Uniques() {
+		out = append(out, declaredField{ID: u.ID, Name: u.Name, Doc: u.Doc, Also: u.Also})
+	}
+	return out
 }
 
 // Declared returns the reads of the patterns declared on tables whose

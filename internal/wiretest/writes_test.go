@@ -42,7 +42,7 @@ func TestDeclaredWritesInPlace(t *testing.T) {
 		}
 		n := 0
 		for _, tb := range tables {
-			n += len(tb.Writes())
+			n += len(tb.Writes()) + len(tb.Uniques())
 		}
 		if declared != n {
 			t.Errorf("%s: %d declared writes in place, %d declared on its tables", app.p.Name, declared, n)
