@@ -25,11 +25,10 @@ func ExampleCreate() {
 		Update func(context.Context, string, func(*User) error) (User, error)
 	}
 	store.Create = table.Create(users, table.WriteDef[User]{ID: "EX-3", Name: "example.Users.Create", Doc: "Creates a user.",
-		Before: func(u *User) error {
+		Before: func(u *User) {
 			if u.Name == "" {
 				u.Name = "(unnamed)" // the application's default
 			}
-			return nil
 		}})
 	store.Update = table.Update(users, table.WriteDef[User]{ID: "EX-4", Name: "example.Users.Update", Doc: "Changes a user."},
 		func(id string) User { return User{ID: id} })

@@ -34,11 +34,10 @@ func declareWdocs(w table.Writer[wdoc], e *table.Entity[wdoc]) wdocs {
 	key := func(id string) wdoc { return wdoc{ID: id} }
 	return wdocs{
 		Create: table.Create(w, table.WriteDef[wdoc]{ID: "W-1", Name: "docs.Docs.Create", Doc: "Creates a document.",
-			Before: func(d *wdoc) error {
+			Before: func(d *wdoc) {
 				if d.Status == "" {
 					d.Status = "draft"
 				}
-				return nil
 			}}),
 		Put: table.Put(e, table.WriteDef[wdoc]{ID: "W-1", Name: "docs.Docs.Put", Doc: "Stores a document.", Also: []string{"W-9"}}),
 		Update: table.Update(w, table.WriteDef[wdoc]{ID: "W-2", Name: "docs.Docs.Update", Doc: "Changes a live document.",

@@ -24,8 +24,9 @@ type Write[T any] struct {
 	Also []string
 	// Before, if set, runs on the item a Create or Put stores, inside the
 	// call, before the request: the application's defaults (a new ID, a
-	// first status). Its error is the write's, with no request.
-	Before func(item *T) error
+	// first status). It cannot fail: the entity's own checks, which run
+	// after it and before any request, refuse what it leaves wrong.
+	Before func(item *T)
 	// Live, if set, tells a stored item the application still has (not
 	// soft-deleted): an Update of another is ErrNotFound with no write,
 	// and a change that ends it is a *ValidationError naming LiveField
@@ -64,13 +65,10 @@ func Arg[A any](field string) func(A) error {
 }
 
 // Before runs before (when set) on item, then write: a declared write's
-// defaults (table.WriteDef.Before). An error before returns is the
-// write's, with no request.
-func Before[T any](ctx context.Context, before func(*T) error, item *T, write func(context.Context, *T) error) error {
+// defaults (table.WriteDef.Before).
+func Before[T any](ctx context.Context, before func(*T), item *T, write func(context.Context, *T) error) error {
 	if before != nil {
-		if err := before(item); err != nil {
-			return err
-		}
+		before(item)
 	}
 	return write(ctx, item)
 }

@@ -147,7 +147,7 @@ func newMemberships(e *entities) *Memberships {
 	return &Memberships{e: e,
 		Add: table.Create(e.memberships, table.WriteDef[lb.Membership]{ID: "LB-11", Name: "listbackup.Memberships.Add",
 			Doc:    "Creates a membership.",
-			Before: defaults(func(m *lb.Membership) { orDefault(&m.Status, lb.MemberActive) })}),
+			Before: func(m *lb.Membership) { orDefault(&m.Status, lb.MemberActive) }}),
 		ByUser: table.NewPattern(e.memberships, table.PatternDef[lb.Membership]{ID: "LB-9", Name: "listbackup.Memberships.ByUser",
 			Doc: "A user's memberships, by account.", Reads: table.ReadPage}),
 		ByID: table.NewPattern(e.memberships, table.PatternDef[lb.Membership]{ID: "LB-11", Name: "listbackup.Memberships.ByID",

@@ -48,7 +48,7 @@ func newActivities(e *entities) *Activities {
 	return &Activities{e: e,
 		Record: table.Create(e.activities, table.WriteDef[lb.Activity]{ID: "LB-22", Name: "listbackup.Activities.Record",
 			Doc:    "Stores an activity.",
-			Before: defaults(func(a *lb.Activity) { newID(&a.EventID) })}),
+			Before: func(a *lb.Activity) { newID(&a.EventID) }}),
 		ByAccount:      table.NewPattern(e.activities, def("LB-18", "ByAccount", "An account's activities in a time range, newest first.", table.Primary)),
 		ByUser:         table.NewPattern(e.activities, def("LB-19", "ByUser", "A user's activities in a time range, newest first.", table.GSI1)),
 		ByResourceType: table.NewPattern(e.activities, def("LB-20", "ByResourceType", "An account's activities on a resource type in a time range, newest first.", table.GSI2)),
@@ -126,6 +126,6 @@ func (s *Jobs) declare() *Jobs {
 		Doc: "Applies change to a job (status, progress, result), moving its index entries."}, func(id lb.JobID) lb.Job { return lb.Job{JobID: id} })
 	s.Create = table.Create(view, table.WriteDef[lb.Job]{ID: "LB-24", Name: "listbackup.Jobs.Create",
 		Doc:    "Creates a job (CreatedAt defaults to now, Status to pending, Priority to medium).",
-		Before: defaults(func(jb *lb.Job) { orDefault(&jb.Status, lb.JobPending); orDefault(&jb.Priority, lb.PriorityMedium) })})
+		Before: func(jb *lb.Job) { orDefault(&jb.Status, lb.JobPending); orDefault(&jb.Priority, lb.PriorityMedium) }})
 	return s
 }

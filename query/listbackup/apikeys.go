@@ -225,7 +225,7 @@ func (s *Webhooks) declare() *Webhooks {
 		Live: notDeleted[lb.Webhook], LiveField: "deletedAt"}, func(id lb.WebhookID) lb.Webhook { return lb.Webhook{WebhookID: id} })
 	s.Create = table.Create(view, table.WriteDef[lb.Webhook]{ID: "LB-55", Name: "listbackup.Webhooks.Create",
 		Doc:    "Creates a webhook (WebhookID defaults to a new UUID).",
-		Before: defaults(func(w *lb.Webhook) { newID(&w.WebhookID) })})
+		Before: func(w *lb.Webhook) { newID(&w.WebhookID) }})
 	return s
 }
 

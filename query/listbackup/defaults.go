@@ -2,14 +2,10 @@ package listbackup
 
 import "github.com/singletable/singletable/entity/lb"
 
-// defaults is a declared Create's Before (table.WriteDef) that sets an
-// item's defaults with set, the application's first values: no default
-// fails.
+// newID and orDefault are the defaults a declared Create's Before
+// (table.WriteDef) sets:
 //
-//	Before: defaults(func(n *lb.Notification) { newID(&n.NotificationID); orDefault(&n.Status, lb.NotificationPending) }),
-func defaults[T any](set func(*T)) func(*T) error {
-	return func(item *T) error { set(item); return nil }
-}
+//	Before: func(n *lb.Notification) { newID(&n.NotificationID); orDefault(&n.Status, lb.NotificationPending) },
 
 // newID sets *id to a new UUID when it is empty: the ID a Create gives
 // an item the caller did not name.

@@ -48,7 +48,7 @@ func newNotifications(e *entities) *Notifications {
 	return &Notifications{e: e,
 		Send: table.Create(e.notifications, table.WriteDef[lb.Notification]{ID: "LB-46", Name: "listbackup.Notifications.Send",
 			Doc:    "Stores a notification (CreatedAt defaults to now, NotificationID to a new UUID, Status to pending).",
-			Before: defaults(func(n *lb.Notification) { newID(&n.NotificationID); orDefault(&n.Status, lb.NotificationPending) })}),
+			Before: func(n *lb.Notification) { newID(&n.NotificationID); orDefault(&n.Status, lb.NotificationPending) }}),
 		markRead: table.NewOp(e.t, "LB-45", "listbackup.Notifications.MarkRead"),
 		ByUser: table.NewPattern(e.notifications, table.PatternDef[lb.Notification]{ID: "LB-42", Name: "listbackup.Notifications.ByUser",
 			Doc: "A user's notifications, newest first.", Reads: table.ReadPage, Desc: true}),

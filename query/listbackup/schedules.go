@@ -51,7 +51,7 @@ func newSchedules(e *entities) *Schedules {
 	return &Schedules{e: e,
 		Create: table.Create(e.schedules, table.WriteDef[lb.SyncSchedule]{ID: "LB-47", Name: "listbackup.Schedules.Create",
 			Doc:    "Creates a schedule (ScheduleID defaults to a new UUID).",
-			Before: defaults(func(sc *lb.SyncSchedule) { newID(&sc.ScheduleID) })}),
+			Before: func(sc *lb.SyncSchedule) { newID(&sc.ScheduleID) }}),
 		due:         table.NewOp(e.t, "LB-48", "listbackup.Schedules.Due"),
 		dueInShards: table.NewOp(e.t, "LB-48", "listbackup.Schedules.DueInShards"),
 		recordRun:   table.NewOp(e.t, "LB-49", "listbackup.Schedules.RecordRun"),

@@ -88,7 +88,7 @@ func (s *Sources) declare() *Sources {
 		Live: notDeleted[lb.Source], LiveField: "deletedAt"}, func(id lb.SourceID) lb.Source { return lb.Source{SourceID: id} })
 	s.Create = table.Create(view, table.WriteDef[lb.Source]{ID: "LB-14", Name: "listbackup.Sources.Create",
 		Doc:    "Creates a source.",
-		Before: defaults(func(src *lb.Source) { orDefault(&src.Status, lb.SourceActive) })})
+		Before: func(src *lb.Source) { orDefault(&src.Status, lb.SourceActive) }})
 	return s
 }
 
@@ -161,7 +161,7 @@ func (s *Connections) declare() *Connections {
 	view := items(s.e.connections, s.acct) // one view for every write
 	s.Create = table.Create(view, table.WriteDef[lb.Connection]{ID: "LB-27", Name: "listbackup.Connections.Create",
 		Doc:    "Creates a connection.",
-		Before: defaults(func(c *lb.Connection) { orDefault(&c.Status, lb.ConnectionActive) })})
+		Before: func(c *lb.Connection) { orDefault(&c.Status, lb.ConnectionActive) }})
 	s.Update = table.Update(view, table.WriteDef[lb.Connection]{ID: "LB-65", Name: "listbackup.Connections.Update",
 		Doc:  "Applies change to a connection (LB-65: status, credentials, metadata...), moving its index entries.",
 		Live: notDeleted[lb.Connection], LiveField: "deletedAt"}, func(id lb.ConnectionID) lb.Connection { return lb.Connection{ConnectionID: id} })

@@ -72,7 +72,7 @@ func (s *Tags) declare() *Tags {
 	view := items(s.e.tags, s.acct) // one view for every write
 	s.Create = table.Create(view, table.WriteDef[lb.Tag]{ID: "LB-40", Name: "listbackup.Tags.Create",
 		Doc:    "Creates a tag; (account, resource type, key, value) is unique.",
-		Before: defaults(func(t *lb.Tag) { newID(&t.TagID) })})
+		Before: func(t *lb.Tag) { newID(&t.TagID) }})
 	s.Delete = table.Delete(view, table.WriteDef[lb.Tag]{ID: "LB-66", Name: "listbackup.Tags.Delete",
 		Doc:   "Deletes a tag, and so detaches every resource attached to it (held in the tag item): one conditional DeleteItem.",
 		Check: checkTagRef, Also: []string{"LB-41"}}, TagRef.tag)

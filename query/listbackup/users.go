@@ -47,7 +47,7 @@ func newUsers(e *entities) *Users {
 	return &Users{e: e,
 		Create: table.Create(e.users, table.WriteDef[lb.User]{ID: "LB-1", Name: "listbackup.Users.Create", Also: []string{"LB-2", "LB-3"},
 			Doc:    "Creates a user.",
-			Before: defaults(func(u *lb.User) { orDefault(&u.Status, lb.UserActive) })}),
+			Before: func(u *lb.User) { orDefault(&u.Status, lb.UserActive) }}),
 		erase: table.NewOp(e.t, "LB-68", "listbackup.Users.Erase"),
 		GetByEmail: table.ByUnique(e.users, table.UniqueDef{ID: "LB-2", Name: "listbackup.Users.GetByEmail",
 			Doc:    "The user holding an email, compared normalized: GetItem on the guard UNIQUE#email#{email}, then on the user.",

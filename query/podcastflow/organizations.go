@@ -70,11 +70,10 @@ func newOrganizations(e *entities) *Organizations {
 			Doc: "Applies change to the organization and writes it back with optimistic concurrency (retried on a lost race); its status entry (PF-14) moves in the same write."}, key),
 		Create: table.Create(e.orgs, table.WriteDef[pf.OrganizationProfile]{ID: "PF-5", Name: "podcastflow.Organizations.Create",
 			Doc: "Creates an organization; status defaults to trial.",
-			Before: func(o *pf.OrganizationProfile) error {
+			Before: func(o *pf.OrganizationProfile) {
 				if o.Status == "" {
 					o.Status = pf.OrgTrial
 				}
-				return nil
 			}}),
 		Profile: table.NewPattern(e.orgs, table.PatternDef[pf.OrganizationProfile]{ID: "PF-5", Name: "podcastflow.Organizations.Profile",
 			Doc: "An organization's profile.", Reads: table.ReadOne}),
