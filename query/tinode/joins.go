@@ -165,40 +165,7 @@ type TopicMatch struct {
 // and users' tags are skipped.
 func (ts *Topics) FindByTags(ctx context.Context, tags ...string) ([]TopicMatch, error) {
 	return table.Run(ctx, ts.findByTags, func(ctx context.Context) ([]TopicMatch, error) {
-		if err := checkTagArgs(tags); err != nil {
-			return nil, err
-		}
-		guards, err := ts.s.tagHolders(ctx, tags)
-		if err != nil {
-			return nil, err
-		}
-		var names []tn.TopicName
-		matched := map[tn.TopicName][]string{}
-		for _, g := range guards {
-			t, err := ts.s.topic.FromKey(g.Owner)
-			if err != nil {
-				continue // a user's tag (Users.FindByTags)
-			}
-			name := t.Id
-			tag, err := tn.TagFromUnique(g.Unique)
-			if err != nil {
-				return nil, err
-			}
-			if _, ok := matched[name]; !ok {
-				names = append(names, name)
-			}
-			matched[name] = append(matched[name], tag)
-		}
-		topics, err := ts.GetMany(ctx, names)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]TopicMatch, 0, len(topics))
-		for _, t := range topics {
-			if tags := stillHeld(matched[t.Id], t.Tags); len(tags) > 0 {
-				out = append(out, TopicMatch{Topic: t, Tags: tags})
-			}
-		}
-		return out, nil
+		return findByTags(ctx, ts.s, tags, ts.s.topic, ts.GetMany, func(t tn.Topic) (tn.TopicName, []string) { return t.Id, t.Tags },
+			func(t tn.Topic, tags []string) TopicMatch { return TopicMatch{Topic: t, Tags: tags} })
 	})
 }

@@ -154,17 +154,57 @@ func (o Options) tagRule() tn.TagRule {
 // tagValue returns what tag's holder writes under the store's tag rule.
 func (s *Store) tagValue(tag string) table.Unique { return s.opts.tagRule().Unique(tag) }
 
-// stillHeld returns the tags of matched that held (the item as read) still
-// holds: a shared tag's entry is an index, never the truth (issue 26), so
-// an item changed behind it does not match the tags it dropped.
-func stillHeld(matched, held []string) []string {
-	var out []string
-	for _, tag := range matched {
-		if slices.Contains(held, tag) {
-			out = append(out, tag)
+// findByTags is contact discovery over one kind of tag holder (TN-19,
+// [Users.FindByTags] and [Topics.FindByTags]): the holders of tags
+// (tagHolders; a guard owned by the other kind is skipped), read with
+// getMany in the order of their first matching tag, each matched by the
+// tags it still holds as read (its ID and tags from of). A shared tag's
+// entry is an index, never the truth (issue 26), so an item changed
+// behind it does not match the tags it dropped.
+func findByTags[T any, ID comparable, M any](ctx context.Context, s *Store, tags []string, e *table.Entity[T],
+	getMany func(context.Context, []ID) ([]T, error), of func(T) (ID, []string), match func(T, []string) M) ([]M, error) {
+	if err := checkTagArgs(tags); err != nil {
+		return nil, err
+	}
+	guards, err := s.tagHolders(ctx, tags)
+	if err != nil {
+		return nil, err
+	}
+	var ids []ID
+	matched := map[ID][]string{}
+	for _, g := range guards {
+		holder, err := e.FromKey(g.Owner)
+		if err != nil {
+			continue // the other kind's tag
+		}
+		tag, err := tn.TagFromUnique(g.Unique)
+		if err != nil {
+			return nil, err
+		}
+		id, _ := of(holder)
+		if _, ok := matched[id]; !ok {
+			ids = append(ids, id)
+		}
+		matched[id] = append(matched[id], tag)
+	}
+	items, err := getMany(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]M, 0, len(items))
+	for _, item := range items {
+		id, held := of(item)
+		var still []string
+		for _, tag := range matched[id] {
+			if slices.Contains(held, tag) {
+				still = append(still, tag)
+			}
+		}
+		if len(still) > 0 {
+			out = append(out, match(item, still))
 		}
 	}
-	return out
+	return out, nil
 }
 
 // tagHolders returns the holders of each tag (guards of unique tags in

@@ -260,41 +260,8 @@ type UserMatch struct {
 // ([Topics.FindByTags] finds topics).
 func (us *Users) FindByTags(ctx context.Context, tags ...string) ([]UserMatch, error) {
 	return table.Run(ctx, us.findByTags, func(ctx context.Context) ([]UserMatch, error) {
-		if err := checkTagArgs(tags); err != nil {
-			return nil, err
-		}
-		guards, err := us.s.tagHolders(ctx, tags)
-		if err != nil {
-			return nil, err
-		}
-		var ids []tn.UserID
-		matched := map[tn.UserID][]string{}
-		for _, g := range guards {
-			u, err := us.s.user.FromKey(g.Owner)
-			if err != nil {
-				continue // a topic's tag (Topics.FindByTags)
-			}
-			id := u.Id
-			tag, err := tn.TagFromUnique(g.Unique)
-			if err != nil {
-				return nil, err
-			}
-			if _, ok := matched[id]; !ok {
-				ids = append(ids, id)
-			}
-			matched[id] = append(matched[id], tag)
-		}
-		users, err := us.GetMany(ctx, ids)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]UserMatch, 0, len(users))
-		for _, u := range users {
-			if tags := stillHeld(matched[u.Id], u.Tags); len(tags) > 0 {
-				out = append(out, UserMatch{User: u, Tags: tags})
-			}
-		}
-		return out, nil
+		return findByTags(ctx, us.s, tags, us.s.user, us.GetMany, func(u tn.User) (tn.UserID, []string) { return u.Id, u.Tags },
+			func(u tn.User, tags []string) UserMatch { return UserMatch{User: u, Tags: tags} })
 	})
 }
 
