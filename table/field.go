@@ -42,7 +42,7 @@ type Change[T any] struct{ apply func(*Patch) }
 
 // Set sets field f to v.
 func Set[T, V any](f Field[T, V], v V) Change[T] {
-	return Change[T]{func(p *Patch) { setMap(&p.Set, f.name, v) }}
+	return Change[T]{func(p *Patch) { codec.SetEntry(&p.Set, f.name, v) }}
 }
 
 // Remove deletes field f's attribute.
@@ -63,19 +63,12 @@ func Incr[T any, V ~int | ~int64 | ~int32](f Field[T, V], delta V) Change[T] {
 
 // If makes the change conditional on field f holding v.
 func If[T, V any](f Field[T, V], v V) Change[T] {
-	return Change[T]{func(p *Patch) { setMap(&p.IfEqual, f.name, v) }}
+	return Change[T]{func(p *Patch) { codec.SetEntry(&p.IfEqual, f.name, v) }}
 }
 
 // IfNot makes the change conditional on field f being absent or not v.
 func IfNot[T, V any](f Field[T, V], v V) Change[T] {
-	return Change[T]{func(p *Patch) { setMap(&p.IfNotEqual, f.name, v) }}
-}
-
-func setMap(m *map[string]any, k string, v any) {
-	if *m == nil {
-		*m = map[string]any{}
-	}
-	(*m)[k] = v
+	return Change[T]{func(p *Patch) { codec.SetEntry(&p.IfNotEqual, f.name, v) }}
 }
 
 // Change applies typed changes to the item with key k in one UpdateItem

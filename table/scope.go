@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"maps"
 	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/ddb"
 	"github.com/singletable/singletable/internal/expr"
 	"github.com/singletable/singletable/internal/keytmpl"
@@ -182,7 +182,7 @@ func (s *Scoped[T]) patch(p Patch) (Patch, error) {
 	if set || add || slices.Contains(p.Remove, sc) {
 		return p, &ValidationError{Entity: s.e.def.Type, Field: sc, Reason: "the tenant of an item cannot change"}
 	}
-	p.IfEqual = withEntry(p.IfEqual, sc, s.scope)
+	p.IfEqual = codec.WithEntry(p.IfEqual, sc, s.scope)
 	return p, nil
 }
 
@@ -237,16 +237,8 @@ func (s *Scoped[T]) query(ctx context.Context, q Query) (Page[T], error) {
 // filter returns q keeping only the tenant's items: its Filter, on a
 // copy, with the scope attribute equal to the tenant.
 func (s *Scoped[T]) filter(q Query) Query {
-	q.Filter = withEntry(q.Filter, s.e.def.Scope, s.scope)
+	q.Filter = codec.WithEntry(q.Filter, s.e.def.Scope, s.scope)
 	return q
-}
-
-// withEntry returns a copy of m with k set to v.
-func withEntry(m map[string]any, k string, v any) map[string]any {
-	c := make(map[string]any, len(m)+1)
-	maps.Copy(c, m)
-	c[k] = v
-	return c
 }
 
 // List is [Entity.List] restricted to the tenant: a FilterExpression on

@@ -2,7 +2,6 @@ package table
 
 import (
 	"context"
-	"crypto/rand"
 	"log/slog"
 	"sync"
 	"time"
@@ -123,7 +122,7 @@ func New(client *dynamodb.Client, schema Schema, opts ...func(*Options)) *Table 
 		f(&o)
 	}
 	if len(o.CursorKey) == 0 {
-		o.CursorKey = randomKey()
+		o.CursorKey = ddb.RandomKey()
 		warnRandomCursorKey.Do(func() {
 			l := o.Logger
 			if l == nil {
@@ -136,7 +135,7 @@ func New(client *dynamodb.Client, schema Schema, opts ...func(*Options)) *Table 
 	c := ddb.NewConn(client, schema, o.Now)
 	c.Logger, c.Observer = o.Logger, o.Observer
 	c.MaxBatchAttempts, c.BatchBackoff, c.ConflictRetries = o.MaxBatchAttempts, o.BatchBackoff, o.ConflictRetries
-	c.Sealer = sealer(o)
+	c.Sealer = ddb.CursorSealer(o.CursorKeyID, o.CursorKey, o.OldCursorKeys, o.CursorMaxAge, o.Now)
 	return &Table{client: client, schema: schema, opts: o, c: c}
 }
 
@@ -181,23 +180,3 @@ func (t *Table) Describe(ctx context.Context) (*types.TableDescription, error) {
 // Delete deletes the table and waits until it is gone. Deleting a table that
 // does not exist is not an error.
 func (t *Table) Delete(ctx context.Context) error { return t.c.DeleteTable(ctx) }
-
-// sealer returns the sealer of o's cursor keys.
-func sealer(o Options) *ddb.Sealer {
-	keys := map[string][]byte{}
-	for id, k := range o.OldCursorKeys {
-		keys[id] = k
-	}
-	keys[o.CursorKeyID] = o.CursorKey
-	s, err := ddb.NewKeyedSealer(o.CursorKeyID, keys, o.CursorMaxAge, o.Now)
-	if err != nil { // a key id over 255 bytes: seal with the key alone
-		s = ddb.NewSealer(o.CursorKey)
-	}
-	return s
-}
-
-func randomKey() []byte {
-	b := make([]byte, 32)
-	_, _ = rand.Read(b)
-	return b
-}

@@ -9,15 +9,17 @@ import (
 
 // WriteDef declares one write of one entity, as [PatternDef] declares a
 // read: the catalog ID, the store field's name and a one-line Doc, once.
-// [Create], [Put], [Update] and [Delete] register it ([Table.Ops]: the
-// documents and cost records read it there) and return the typed
+// [Create], [Put], [Upsert], [BatchPut], [Update] (and [UpdateWith],
+// [Apply], [Rewrite]), [PatchWith] and [Delete] register it ([Table.Ops]:
+// the documents and cost records read it there) and return the typed
 // function a store holds in that field: no method wraps the one request,
 // and each call is one call of ID named Name for Options.Tracer.
 //
-// Its fields are [decl.Write]'s: ID, Name, Doc, Also; Before (a Create's
-// or Put's defaults); Live and LiveField (an Update's soft-deleted items:
-// a [PatchWith] or [Delete] declaring it panics); Check (the key fields'
-// caller rules, before any request).
+// Its fields are [decl.Write]'s: ID, Name, Doc, Also; Before (the defaults
+// of the items a Create, Put, Upsert or BatchPut stores); Live and
+// LiveField (an Update's soft-deleted items: a [PatchWith] or [Delete]
+// declaring it panics); Check (the key fields' caller rules, before any
+// request).
 type WriteDef[T any] = decl.Write[T]
 
 // Writer is an [Entity] or its view of one tenant ([Entity.In]), which a
@@ -52,18 +54,38 @@ func (t *Table) Writes() []WriteInfo {
 // Create declares d as w's Create ([Entity.Create], [Scoped.Create]),
 // after d.Before. Errors: *[ValidationError], [ErrAlreadyExists].
 func Create[T any](w Writer[T], d WriteDef[T]) func(ctx context.Context, item *T) error {
-	op, before := writeOp(w, d, "Create"), d.Before
-	return func(ctx context.Context, item *T) error {
-		return op.Do(ctx, func(ctx context.Context) error { return decl.Before(ctx, before, item, w.Create) })
-	}
+	return store(w, d, "Create", w.Create)
 }
 
 // Put declares d as [Entity.Put] of e, after d.Before. Errors:
 // *[ValidationError].
 func Put[T any](e *Entity[T], d WriteDef[T]) func(ctx context.Context, item *T) error {
-	op, before := writeOp(e, d, "Put"), d.Before
+	return store(e, d, "Put", e.Put)
+}
+
+// Upsert declares d as [Entity.Upsert] of e (what differs from the stored
+// item written, attributes other writers keep left), after d.Before.
+// Errors: *[ValidationError].
+func Upsert[T any](e *Entity[T], d WriteDef[T]) func(ctx context.Context, item *T) error {
+	return store(e, d, "Upsert", e.Upsert)
+}
+
+// store declares d as a write of kind storing one item with write, after d.Before.
+func store[T any](w Writer[T], d WriteDef[T], kind string, write func(context.Context, *T) error) func(context.Context, *T) error {
+	op, before := writeOp(w, d, kind), d.Before
 	return func(ctx context.Context, item *T) error {
-		return op.Do(ctx, func(ctx context.Context) error { return decl.Before(ctx, before, item, e.Put) })
+		return op.Do(ctx, func(ctx context.Context) error { return decl.Before(ctx, before, item, write) })
+	}
+}
+
+// BatchPut declares d as [Entity.BatchPut] of e (BatchWriteItem, 25 items
+// a request, unprocessed ones retried), after d.Before on each item.
+// Errors: *[ValidationError] (a nil or bad item, before any request),
+// *[BatchError].
+func BatchPut[T any](e *Entity[T], d WriteDef[T]) func(ctx context.Context, items ...*T) error {
+	op, before := writeOp(e, d, "BatchPut"), d.Before
+	return func(ctx context.Context, items ...*T) error {
+		return op.Do(ctx, func(ctx context.Context) error { return decl.BeforeEach(ctx, before, items, e.BatchPut) })
 	}
 }
 
@@ -93,12 +115,19 @@ func UpdateWith[T, K, A any](w Writer[T], d WriteDef[T], key func(K) T, field st
 	}
 }
 
-// Rewrite declares d as w's Update keyed as [Update] with no change: the
-// item read and written back through the library (its index entries
-// derived again, attributes other writers stored kept). Errors: as [Update].
-func Rewrite[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx context.Context, id K) (T, error) {
+// Apply declares d as w's Update keyed as [Update] whose change is fixed
+// at declaration (mark read, archive: the store's clock, no argument).
+// Errors: as [Update].
+func Apply[T, K any](w Writer[T], d WriteDef[T], key func(K) T, change func(*T) error) func(ctx context.Context, id K) (T, error) {
 	update := Update(w, d, key)
-	return func(ctx context.Context, id K) (T, error) { return update(ctx, id, func(*T) error { return nil }) }
+	return func(ctx context.Context, id K) (T, error) { return update(ctx, id, change) }
+}
+
+// Rewrite declares d as w's [Apply] with no change: the item read and
+// written back through the library (its index entries derived again,
+// attributes other writers stored kept). Errors: as [Update].
+func Rewrite[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx context.Context, id K) (T, error) {
+	return Apply(w, d, key, func(*T) error { return nil })
 }
 
 // update is a declared Update's call: argErr (the argument's check), the

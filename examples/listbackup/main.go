@@ -285,7 +285,7 @@ func rest(ctx context.Context, s *listbackup.Store, now time.Time, today lb.Date
 	var err4 error
 	if len(p.Items) > 0 {
 		var nt lb.Notification
-		nt, err4 = s.Notifications.MarkRead(ctx, "ada", p.Items[0].CreatedAt, p.Items[0].NotificationID)
+		nt, err4 = s.Notifications.MarkRead(ctx, listbackup.NotificationRef{UserID: "ada", CreatedAt: p.Items[0].CreatedAt, NotificationID: p.Items[0].NotificationID})
 		step("LB-45", "mark notification read", nt.Status)
 	}
 	step("LB-46", "notification retention", lb.NotificationRetention)

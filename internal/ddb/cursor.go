@@ -130,3 +130,27 @@ func (s *Sealer) Open(binding, cursor string) (map[string]string, error) {
 	}
 	return pos, nil
 }
+
+// CursorSealer returns the Sealer of a table's cursor keys (table.Options):
+// key, current under id, and the retired keys old; maxAge and now as
+// [NewKeyedSealer]'s. An id over 255 bytes seals with key alone.
+func CursorSealer(id string, key []byte, old map[string][]byte, maxAge time.Duration, now func() time.Time) *Sealer {
+	keys := map[string][]byte{}
+	for oid, k := range old {
+		keys[oid] = k
+	}
+	keys[id] = key
+	s, err := NewKeyedSealer(id, keys, maxAge, now)
+	if err != nil {
+		s = NewSealer(key)
+	}
+	return s
+}
+
+// RandomKey returns 32 random bytes: the cursor key of a table whose
+// options name none.
+func RandomKey() []byte {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return b
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/singletable/singletable/internal/codec"
 	"github.com/singletable/singletable/internal/ddb"
@@ -22,8 +23,8 @@ type Write[T any] struct {
 	// Also lists further catalog IDs the write serves, for the documents
 	// (LB-2 of the unique email a user's Create guards); calls are ID's.
 	Also []string
-	// Before, if set, runs on the item a Create or Put stores, inside the
-	// call, before the request: the application's defaults (a new ID, a
+	// Before, if set, runs on the item a Create, Put or Upsert stores (on
+	// each of a BatchPut's), inside the call, before the request: the application's defaults (a new ID, a
 	// first status). It cannot fail: the entity's own checks, which run
 	// after it and before any request, refuse what it leaves wrong.
 	Before func(item *T)
@@ -73,6 +74,21 @@ func Before[T any](ctx context.Context, before func(*T), item *T, write func(con
 	return write(ctx, item)
 }
 
+// BeforeEach runs before (when set) on each item of items, then write: a
+// declared batch's defaults. A nil item is a *codec.ValidationError
+// naming its place, before anything runs.
+func BeforeEach[T any](ctx context.Context, before func(*T), items []*T, write func(context.Context, []*T) error) error {
+	if i := slices.Index(items, nil); i >= 0 {
+		return &codec.ValidationError{Field: fmt.Sprintf("items[%d]", i), Reason: "nil"}
+	}
+	for _, item := range items {
+		if before != nil {
+			before(item)
+		}
+	}
+	return write(ctx, items)
+}
+
 // Live returns change applied only to an item live keeps (one not
 // soft-deleted): another is ddb.ErrNotFound ("deleted: not found"), and
 // a change that makes the item refused is a *codec.ValidationError naming
@@ -112,7 +128,8 @@ type WriteInfo struct {
 	ID, Name string
 	// Doc is its one-line doc.
 	Doc string
-	// Kind is "Create", "Put", "Update", "Patch" or "Delete".
+	// Kind is "Create", "Put", "Upsert", "BatchPut", "Update", "Patch" or
+	// "Delete".
 	Kind string
 	// Also lists the further catalog IDs it serves.
 	Also []string

@@ -138,9 +138,29 @@ type Memberships struct {
 	//
 	// Pattern: LB-11 (its write side).
 	Add func(context.Context, *lb.Membership) error
+	// SetRole changes a member's role in the account (LB-64; moves its
+	// GSI1 entry): a consistent read and one conditional write
+	// (table.Entity.Update), because the GSI1 sort key is derived from the
+	// stored membership (role, user) and the write is conditioned on the
+	// version read. An unknown role is a *table.ValidationError naming
+	// role, before any request. Errors: *table.ValidationError,
+	// table.ErrNotFound.
+	SetRole func(context.Context, MembershipRef, lb.MemberRole) (lb.Membership, error)
 
-	setRole, remove table.Op
-	e               *entities
+	remove table.Op
+	e      *entities
+}
+
+// MembershipRef names a user's membership of one account (its primary
+// key).
+type MembershipRef struct {
+	UserID    lb.UserID
+	AccountID lb.AccountID
+}
+
+// membership is the key fields of the membership r names.
+func (r MembershipRef) membership() lb.Membership {
+	return lb.Membership{UserID: r.UserID, AccountID: r.AccountID}
 }
 
 func newMemberships(e *entities) *Memberships {
@@ -153,31 +173,14 @@ func newMemberships(e *entities) *Memberships {
 		ByID: table.NewPattern(e.memberships, table.PatternDef[lb.Membership]{ID: "LB-11", Name: "listbackup.Memberships.ByID",
 			Doc: "A user's membership in one account.", Reads: table.ReadOne,
 			Require: []string{"accountId"}}),
-		setRole: table.NewOp(e.t, "LB-64", "listbackup.Memberships.SetRole"),
+		SetRole: table.UpdateWith(e.memberships, table.WriteDef[lb.Membership]{ID: "LB-64", Name: "listbackup.Memberships.SetRole",
+			Doc: "Changes a member's role in the account (moves its GSI1 entry)."}, MembershipRef.membership,
+			"role", func(m *lb.Membership, role lb.MemberRole) error { m.Role = role; return nil }),
 		ByAccount: table.NewPattern(e.memberships, table.PatternDef[lb.Membership]{ID: "LB-10", Name: "listbackup.Memberships.ByAccount",
 			Doc: "An account's members, by role then user; of one role when it is given.", Reads: table.ReadPage, Index: table.GSI1,
 			SortPrefix: true, WholeWhenUnset: true}),
 		remove: table.NewOp(e.t, "LB-68", "listbackup.Memberships.Remove"),
 	}
-}
-
-// SetRole changes a member's role in the account (LB-64; moves its GSI1
-// entry): a consistent read and one conditional write
-// (table.Entity.Update), because the GSI1 sort key is derived from the
-// stored membership (role, user) and the write is conditioned on the
-// version read. Errors:
-// *table.ValidationError, table.ErrNotFound.
-func (s *Memberships) SetRole(ctx context.Context, user lb.UserID, account lb.AccountID, role lb.MemberRole) (lb.Membership, error) {
-	return table.Run(ctx, s.setRole, func(ctx context.Context) (lb.Membership, error) {
-		k, err := s.e.memberships.CheckedKey(lb.Membership{UserID: user, AccountID: account})
-		if err != nil {
-			return lb.Membership{}, err
-		}
-		if err := table.CheckEnum("role", role); err != nil {
-			return lb.Membership{}, err
-		}
-		return s.e.memberships.Update(ctx, k, func(m *lb.Membership) error { m.Role = role; return nil })
-	})
 }
 
 // Teams serves LB-12 and LB-13. The read of one pattern is declared

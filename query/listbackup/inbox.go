@@ -37,9 +37,25 @@ type Inbox struct {
 	// table.ErrNotFound (a retried delete whose first response was lost may
 	// report it; the item is gone either way).
 	Delete func(context.Context, lb.NotificationID) error
-
-	create, markRead, markUnread, archive table.Op
-	e                                     *entities
+	// Create stores a new notification, with the code's defaults: a new
+	// UUID for NotificationID, status unread, priority normal, channel app.
+	// Errors: *table.ValidationError, table.ErrAlreadyExists.
+	//
+	// Pattern: LB-79 (its write side).
+	Create func(context.Context, *lb.InboxNotification) error
+	// MarkRead marks a notification read (LB-83): status read, readAt (the
+	// first read's, kept when marked again), updatedAt; it moves from the
+	// user's unread list to the read one. A consistent read and one write
+	// conditioned on the version read (table.Entity.Update): a concurrent
+	// change makes it retry on the new state, never lose it. Errors:
+	// *table.ValidationError, table.ErrNotFound.
+	MarkRead func(context.Context, lb.NotificationID) (lb.InboxNotification, error)
+	// MarkUnread marks a notification unread again (LB-83): status unread,
+	// readAt removed, as the code does. Same contract as MarkRead.
+	MarkUnread func(context.Context, lb.NotificationID) (lb.InboxNotification, error)
+	// Archive archives a notification (LB-83): status archived, archivedAt.
+	// Same contract as MarkRead.
+	Archive func(context.Context, lb.NotificationID) (lb.InboxNotification, error)
 }
 
 func newInbox(e *entities) *Inbox {
@@ -47,75 +63,39 @@ func newInbox(e *entities) *Inbox {
 		return table.PatternDef[lb.InboxNotification]{ID: id, Name: "listbackup.Inbox." + field, Doc: doc, Reads: table.ReadPage,
 			Index: ix, WholePartition: true, Desc: true}
 	}
-	return &Inbox{e: e,
+	key := func(id lb.NotificationID) lb.InboxNotification { return lb.InboxNotification{NotificationID: id} }
+	set := func(name, doc string, change func(*lb.InboxNotification)) func(context.Context, lb.NotificationID) (lb.InboxNotification, error) {
+		return table.Apply(e.inbox, table.WriteDef[lb.InboxNotification]{ID: "LB-83", Name: "listbackup.Inbox." + name, Doc: doc}, key,
+			func(n *lb.InboxNotification) error { change(n); return nil })
+	}
+	return &Inbox{
 		Delete: table.Delete(e.inbox, table.WriteDef[lb.InboxNotification]{ID: "LB-83", Name: "listbackup.Inbox.Delete",
-			Doc: "Deletes a notification (LB-83): DeleteItem of its one item, which leaves every list with it."}, func(id lb.NotificationID) lb.InboxNotification { return lb.InboxNotification{NotificationID: id} }),
-		create:     table.NewOp(e.t, "LB-79", "listbackup.Inbox.Create"),
-		markRead:   table.NewOp(e.t, "LB-83", "listbackup.Inbox.MarkRead"),
-		markUnread: table.NewOp(e.t, "LB-83", "listbackup.Inbox.MarkUnread"),
-		archive:    table.NewOp(e.t, "LB-83", "listbackup.Inbox.Archive"),
+			Doc: "Deletes a notification (LB-83): DeleteItem of its one item, which leaves every list with it."}, key),
+		Create: table.Create(e.inbox, table.WriteDef[lb.InboxNotification]{ID: "LB-79", Name: "listbackup.Inbox.Create",
+			Doc: "Stores a new notification, with the code's defaults: a new UUID for NotificationID, status unread, priority normal, channel app.",
+			Before: func(n *lb.InboxNotification) {
+				newID(&n.NotificationID)
+				orDefault(&n.Status, lb.InboxUnread)
+				orDefault(&n.Priority, lb.InboxNormal)
+				if len(n.Channels) == 0 {
+					n.Channels = []string{"app"}
+				}
+			}}),
+		MarkRead: set("MarkRead", "Marks a notification read: status read, readAt (the first read's, kept when marked again), updatedAt.",
+			func(n *lb.InboxNotification) {
+				if n.ReadAt.IsZero() {
+					n.ReadAt = e.now()
+				}
+				n.Status = lb.InboxRead
+			}),
+		MarkUnread: set("MarkUnread", "Marks a notification unread again: status unread, readAt removed, as the code does.",
+			func(n *lb.InboxNotification) { n.Status, n.ReadAt = lb.InboxUnread, time.Time{} }),
+		Archive: set("Archive", "Archives a notification: status archived, archivedAt.",
+			func(n *lb.InboxNotification) { n.Status, n.ArchivedAt = lb.InboxArchived, e.now() }),
 		ByID: table.NewPattern(e.inbox, table.PatternDef[lb.InboxNotification]{ID: "LB-79", Name: "listbackup.Inbox.ByID",
 			Doc: "An inbox notification by ID.", Reads: table.ReadOne}),
 		ByUser:    table.NewPattern(e.inbox, def("LB-80", "ByUser", "A user's notifications, newest first.", table.GSI1)),
 		ByStatus:  table.NewPattern(e.inbox, def("LB-81", "ByStatus", "A user's notifications in one status, newest first.", table.GSI2)),
 		ByAccount: table.NewPattern(e.inbox, def("LB-82", "ByAccount", "An account's notifications, newest first.", table.GSI3)),
 	}
-}
-
-// Create stores a new notification, with the code's defaults: a new UUID
-// for NotificationID, status unread, priority normal, channel app.
-// Errors: *table.ValidationError, table.ErrAlreadyExists.
-//
-// Pattern: LB-79 (its write side).
-func (s *Inbox) Create(ctx context.Context, n *lb.InboxNotification) error {
-	return s.create.Do(ctx, func(ctx context.Context) error {
-		newID(&n.NotificationID)
-		orDefault(&n.Status, lb.InboxUnread)
-		orDefault(&n.Priority, lb.InboxNormal)
-		if len(n.Channels) == 0 {
-			n.Channels = []string{"app"}
-		}
-		return s.e.inbox.Create(ctx, n)
-	})
-}
-
-// MarkRead marks a notification read (LB-83): status read, readAt (the
-// first read's, kept when marked again), updatedAt; it moves from the
-// user's unread list to the read one. A consistent read and one write
-// conditioned on the version read (table.Entity.Update): a concurrent
-// change makes it retry on the new state, never lose it. Errors:
-// *table.ValidationError, table.ErrNotFound.
-func (s *Inbox) MarkRead(ctx context.Context, id lb.NotificationID) (lb.InboxNotification, error) {
-	return table.Run(ctx, s.markRead, func(ctx context.Context) (lb.InboxNotification, error) {
-		return s.set(ctx, id, func(n *lb.InboxNotification) {
-			if n.ReadAt.IsZero() {
-				n.ReadAt = s.e.now()
-			}
-			n.Status = lb.InboxRead
-		})
-	})
-}
-
-// MarkUnread marks a notification unread again (LB-83): status unread,
-// readAt removed, as the code does. Same contract as MarkRead.
-func (s *Inbox) MarkUnread(ctx context.Context, id lb.NotificationID) (lb.InboxNotification, error) {
-	return table.Run(ctx, s.markUnread, func(ctx context.Context) (lb.InboxNotification, error) {
-		return s.set(ctx, id, func(n *lb.InboxNotification) { n.Status, n.ReadAt = lb.InboxUnread, time.Time{} })
-	})
-}
-
-// Archive archives a notification (LB-83): status archived, archivedAt.
-// Same contract as MarkRead.
-func (s *Inbox) Archive(ctx context.Context, id lb.NotificationID) (lb.InboxNotification, error) {
-	return table.Run(ctx, s.archive, func(ctx context.Context) (lb.InboxNotification, error) {
-		return s.set(ctx, id, func(n *lb.InboxNotification) { n.Status, n.ArchivedAt = lb.InboxArchived, s.e.now() })
-	})
-}
-
-func (s *Inbox) set(ctx context.Context, id lb.NotificationID, f func(*lb.InboxNotification)) (lb.InboxNotification, error) {
-	k, err := s.e.inbox.CheckedKey(lb.InboxNotification{NotificationID: id})
-	if err != nil {
-		return lb.InboxNotification{}, err
-	}
-	return s.e.inbox.Update(ctx, k, func(n *lb.InboxNotification) error { f(n); return nil })
 }

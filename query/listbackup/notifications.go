@@ -39,17 +39,43 @@ type Notifications struct {
 	// CreatedAt + 30 days (LB-46). Errors: *table.ValidationError,
 	// table.ErrAlreadyExists.
 	Send func(context.Context, *lb.Notification) error
+	// MarkRead marks a notification read (LB-45): status read, isRead,
+	// readAt; it leaves the unread index and moves in the status index. A
+	// consistent read and one conditional write (table.Entity.Update),
+	// because the index keys are derived from the stored notification and
+	// the write is conditioned on the version read. Marking it again keeps
+	// the first readAt. Errors: *table.ValidationError (a zero CreatedAt
+	// among them), table.ErrNotFound (unknown or expired).
+	MarkRead func(context.Context, NotificationRef) (lb.Notification, error)
+}
 
-	markRead table.Op
-	e        *entities
+// NotificationRef names a user's notification (its primary key): the
+// user, its createdAt, its ID.
+type NotificationRef struct {
+	UserID         lb.UserID
+	CreatedAt      time.Time
+	NotificationID lb.NotificationID
+}
+
+// notification is the key fields of the notification r names.
+func (r NotificationRef) notification() lb.Notification {
+	return lb.Notification{UserID: r.UserID, CreatedAt: r.CreatedAt, NotificationID: r.NotificationID}
 }
 
 func newNotifications(e *entities) *Notifications {
-	return &Notifications{e: e,
+	return &Notifications{
 		Send: table.Create(e.notifications, table.WriteDef[lb.Notification]{ID: "LB-46", Name: "listbackup.Notifications.Send",
 			Doc:    "Stores a notification (CreatedAt defaults to now, NotificationID to a new UUID, Status to pending).",
 			Before: func(n *lb.Notification) { newID(&n.NotificationID); orDefault(&n.Status, lb.NotificationPending) }}),
-		markRead: table.NewOp(e.t, "LB-45", "listbackup.Notifications.MarkRead"),
+		MarkRead: table.Apply(e.notifications, table.WriteDef[lb.Notification]{ID: "LB-45", Name: "listbackup.Notifications.MarkRead",
+			Doc:   "Marks a notification read: status read, isRead, readAt; it leaves the unread index and moves in the status index.",
+			Check: func(n *lb.Notification) error { return lb.CheckTime("createdAt", n.CreatedAt) }}, NotificationRef.notification,
+			func(n *lb.Notification) error {
+				if !n.IsRead {
+					n.Status, n.IsRead, n.ReadAt = lb.NotificationRead, true, e.now()
+				}
+				return nil
+			}),
 		ByUser: table.NewPattern(e.notifications, table.PatternDef[lb.Notification]{ID: "LB-42", Name: "listbackup.Notifications.ByUser",
 			Doc: "A user's notifications, newest first.", Reads: table.ReadPage, Desc: true}),
 		Unread: table.NewPattern(e.notifications, table.PatternDef[lb.Notification]{ID: "LB-44", Name: "listbackup.Notifications.Unread",
@@ -60,28 +86,4 @@ func newNotifications(e *entities) *Notifications {
 		ByAccount: table.NewPattern(e.notifications, table.PatternDef[lb.Notification]{ID: "LB-43", Name: "listbackup.Notifications.ByAccount",
 			Doc: "An account's notifications in a time range, newest first.", Reads: table.ReadRange, Index: table.GSI1, RangeOn: "createdAt", Desc: true}),
 	}
-}
-
-// MarkRead marks a notification read (LB-45): status read, isRead, readAt;
-// it leaves the unread index and moves in the status index. A consistent
-// read and one conditional write (table.Entity.Update), because the index
-// keys are derived from the stored notification and the write is
-// conditioned on the version read. Marking it again
-// keeps the first readAt. Errors: *table.ValidationError,
-// table.ErrNotFound (unknown or expired).
-func (s *Notifications) MarkRead(ctx context.Context, user lb.UserID, createdAt time.Time, id lb.NotificationID) (lb.Notification, error) {
-	return table.Run(ctx, s.markRead, func(ctx context.Context) (lb.Notification, error) {
-		k, err := s.e.notifications.CheckedKey(lb.Notification{UserID: user, CreatedAt: createdAt, NotificationID: id},
-			lb.CheckTime("createdAt", createdAt))
-		if err != nil {
-			return lb.Notification{}, err
-		}
-		now := s.e.now()
-		return s.e.notifications.Update(ctx, k, func(n *lb.Notification) error {
-			if !n.IsRead {
-				n.Status, n.IsRead, n.ReadAt = lb.NotificationRead, true, now
-			}
-			return nil
-		})
-	})
 }

@@ -280,7 +280,10 @@ func costMembershipsTeams(t *testing.T, r *costRun) {
 		_, err := s.Memberships.ByID.Get(c, lb.Membership{UserID: "mu1", AccountID: "ma1"})
 		return err
 	})
-	r.m(t, "Memberships.SetRole", "", func() error { _, err := s.Memberships.SetRole(c, "mu2", "ma1", lb.MemberMember); return err })
+	r.m(t, "Memberships.SetRole", "", func() error {
+		_, err := s.Memberships.SetRole(c, listbackup.MembershipRef{UserID: "mu2", AccountID: "ma1"}, lb.MemberMember)
+		return err
+	})
 	r.m(t, "Teams.ByAccount.List", "a page of 2", func() error { return page(s.Teams.ByAccount.List(c, lb.Team{AccountID: "ma1"})).of(2) })
 	r.m(t, "Teams.ByAccount.All", "2 teams, 1 page", func() error { return drain(2, s.Teams.ByAccount.All(c, lb.Team{AccountID: "ma1"})) })
 	r.m(t, "Teams.ByID.Get", "", func() error { _, err := s.Teams.ByID.Get(c, lb.Team{TeamID: "mt1"}); return err })
@@ -546,7 +549,10 @@ func costNotifications(t *testing.T, r *costRun) {
 		r.clock.Add(time.Minute)
 	}
 	na1 := lb.Notification{AccountID: "na1"}
-	r.m(t, "Notifications.MarkRead", "", func() error { _, err := s.Notifications.MarkRead(c, "nu1", sent[0].CreatedAt, "nn1"); return err })
+	r.m(t, "Notifications.MarkRead", "", func() error {
+		_, err := s.Notifications.MarkRead(c, listbackup.NotificationRef{UserID: "nu1", CreatedAt: sent[0].CreatedAt, NotificationID: "nn1"})
+		return err
+	})
 	r.m(t, "Notifications.ByUser.List", "a page of 3", func() error { return page(s.Notifications.ByUser.List(c, lb.Notification{UserID: "nu1"})).of(3) })
 	r.m(t, "Notifications.ByUser.All", "3 notifications, 1 page", func() error { return drain(3, s.Notifications.ByUser.All(c, lb.Notification{UserID: "nu1"})) })
 	r.m(t, "Notifications.ByAccount.Between", "a page of 3", func() error { return page(s.Notifications.ByAccount.Between(c, na1, na1)).of(3) })

@@ -156,36 +156,34 @@ type Runs struct {
 	//
 	//	page, err := s.Runs.BySource.List(ctx, lb.SyncRun{SourceID: src})
 	BySource *table.Pattern[lb.SyncRun]
+	// Record stores sync run r (SyncID defaults to a new UUID, StartedAt to
+	// now, Status to running). Errors: *table.ValidationError,
+	// table.ErrAlreadyExists.
+	//
+	// Pattern: LB-50 (its write side).
+	Record func(context.Context, *lb.SyncRun) error
 
-	record, finish, listByStatus table.Op
-	e                            *entities
+	finish, listByStatus table.Op
+	e                    *entities
 }
 
 func newRuns(e *entities) *Runs {
 	return &Runs{e: e,
-		record:       table.NewOp(e.t, "LB-50", "listbackup.Runs.Record"),
+		Record: table.Create(e.runs, table.WriteDef[lb.SyncRun]{ID: "LB-50", Name: "listbackup.Runs.Record",
+			Doc: "Stores a sync run (SyncID defaults to a new UUID, StartedAt to now, Status to running).",
+			Before: func(r *lb.SyncRun) {
+				newID(&r.SyncID)
+				if r.StartedAt.IsZero() {
+					r.StartedAt = e.now()
+				}
+				r.StartedAt = lb.Seconds(r.StartedAt)
+				orDefault(&r.Status, lb.RunRunning)
+			}}),
 		finish:       table.NewOp(e.t, "LB-50", "listbackup.Runs.Finish"),
 		listByStatus: table.NewOp(e.t, "LB-51", "listbackup.Runs.ListByStatus"),
 		BySource: table.NewPattern(e.runs, table.PatternDef[lb.SyncRun]{ID: "LB-50", Name: "listbackup.Runs.BySource",
 			Doc: "A source's sync runs, newest first.", Reads: table.ReadPage, Desc: true}),
 	}
-}
-
-// Record stores sync run r (SyncID defaults to a new UUID, StartedAt to
-// now, Status to running). Errors: *table.ValidationError,
-// table.ErrAlreadyExists.
-//
-// Pattern: LB-50 (its write side).
-func (s *Runs) Record(ctx context.Context, r *lb.SyncRun) error {
-	return s.record.Do(ctx, func(ctx context.Context) error {
-		newID(&r.SyncID)
-		if r.StartedAt.IsZero() {
-			r.StartedAt = s.e.now()
-		}
-		r.StartedAt = lb.Seconds(r.StartedAt)
-		orDefault(&r.Status, lb.RunRunning)
-		return s.e.runs.Create(ctx, r)
-	})
 }
 
 // Finish records a run's outcome (status, completedAt, duration, counts,

@@ -103,7 +103,7 @@ func TestNotifications_LB42_LB43_LB44_LB45_LB46(t *testing.T) {
 	p, err = f.Notifications.Unread.List(c, lb.Notification{UserID: "u1"})
 	check("LB-44 unread", []lb.NotificationID{"n2", "n1"}, p, err)
 
-	n, err := f.Notifications.MarkRead(c, "u1", sent[0].CreatedAt, "n1") // LB-45
+	n, err := f.Notifications.MarkRead(c, listbackup.NotificationRef{UserID: "u1", CreatedAt: sent[0].CreatedAt, NotificationID: "n1"}) // LB-45
 	must(t, err)
 	if !n.IsRead || n.Status != lb.NotificationRead || n.ReadAt.IsZero() {
 		t.Errorf("LB-45: %+v", n)
@@ -125,7 +125,7 @@ func TestNotifications_LB42_LB43_LB44_LB45_LB46(t *testing.T) {
 	f.clock.Add(30*24*time.Hour - 2*time.Hour) // n1 (t0) and n2 (t0+1h) expired
 	p, err = f.Notifications.ByUser.List(c, lb.Notification{UserID: "u1"})
 	check("LB-46 after 30 days", []lb.NotificationID{}, p, err)
-	_, err = f.Notifications.MarkRead(c, "u1", sent[1].CreatedAt, "n2")
+	_, err = f.Notifications.MarkRead(c, listbackup.NotificationRef{UserID: "u1", CreatedAt: sent[1].CreatedAt, NotificationID: "n2"})
 	wantIs(t, err, table.ErrNotFound)
 }
 
@@ -147,7 +147,7 @@ func TestTagsNotificationsBadInput_LB38_LB39_LB40_LB41_LB42_LB43_LB44_LB45(t *te
 	wantInvalid(t, err, "createdAt") // a reversed range
 	_, err = f.Notifications.ByStatus.List(c, lb.Notification{UserID: "u1", Status: "unknown"})
 	wantInvalid(t, err, "status")
-	_, err = f.Notifications.MarkRead(c, "u1", time.Time{}, "n1")
+	_, err = f.Notifications.MarkRead(c, listbackup.NotificationRef{UserID: "u1", NotificationID: "n1"})
 	wantInvalid(t, err, "createdAt")
 	wantInvalid(t, f.Tags.Create(c, &lb.Tag{AccountID: "a1", TagKey: "k", TagValue: "v", ResourceType: lb.ResJob, Color: "red"}), "color")
 	if n := f.requests.Load(); n != 0 {

@@ -2,7 +2,6 @@ package listbackup
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/singletable/singletable/entity/lb"
@@ -38,9 +37,18 @@ type Users struct {
 	// the username to the user's key (table.Entity.GetByUnique). Errors:
 	// *table.ValidationError, table.ErrNotFound.
 	GetByUsername func(context.Context, string) (lb.User, error)
+	// Update applies change to the user (LB-4) for attributes keys or
+	// guards derive from (email, username) and secrets (mfaSecret): a
+	// consistent read, then one transaction that writes the user and moves
+	// its guards; the read is needed because the change is applied in Go
+	// to the stored user, whose old email and username name the guards to
+	// release and whose version the transaction is conditioned on. Errors:
+	// *table.ValidationError, table.ErrNotFound, table.ErrUniqueViolation,
+	// table.ErrConflict (after retries).
+	Update func(context.Context, lb.UserID, func(*lb.User) error) (lb.User, error)
 
-	erase, updateProfile, update table.Op
-	e                            *entities
+	erase, updateProfile table.Op
+	e                    *entities
 }
 
 func newUsers(e *entities) *Users {
@@ -56,7 +64,9 @@ func newUsers(e *entities) *Users {
 			Doc:    "The user holding a username, compared lower-cased: GetItem on the guard UNIQUE#username#{username}, then on the user.",
 			Unique: UniqueUsername, Check: func(v string) error { return lb.CheckUsername("username", v) }, Normalize: lb.NormalizeUsername}, table.Consistent()),
 		updateProfile: table.NewOp(e.t, "LB-4", "listbackup.Users.UpdateProfile"),
-		update:        table.NewOp(e.t, "LB-4", "listbackup.Users.Update"),
+		Update: table.Update(e.users, table.WriteDef[lb.User]{ID: "LB-4", Name: "listbackup.Users.Update",
+			Doc: "Applies change to the user for attributes keys or guards derive from (email, username) and secrets (mfaSecret): a consistent read, then one transaction that writes the user and moves its guards."},
+			func(id lb.UserID) lb.User { return lb.User{UserID: id} }),
 		ByID: table.NewPattern(e.users, table.PatternDef[lb.User]{ID: "LB-1", Name: "listbackup.Users.ByID",
 			Doc: "A user by ID.", Reads: table.ReadOne}),
 	}
@@ -107,27 +117,5 @@ func (s *Users) UpdateProfile(ctx context.Context, id lb.UserID, c ProfileChange
 			}
 		}
 		return s.e.users.Patch(ctx, k, table.Patch{Set: set})
-	})
-}
-
-// Update applies change to the user (LB-4) for attributes keys or guards
-// derive from (email, username) and secrets (mfaSecret): a consistent
-// read, then one transaction that writes the user and moves its guards;
-// the read is needed because the change is applied in Go to the stored
-// user, whose old email and username name the guards to release and
-// whose version the transaction is conditioned on.
-// Errors: *table.ValidationError, table.ErrNotFound,
-// table.ErrUniqueViolation, table.ErrConflict (after retries).
-func (s *Users) Update(ctx context.Context, id lb.UserID, change func(*lb.User) error) (lb.User, error) {
-	return table.Run(ctx, s.update, func(ctx context.Context) (lb.User, error) {
-		k, err := s.e.users.CheckedKey(lb.User{UserID: id})
-		if err != nil {
-			return lb.User{}, err
-		}
-		u, err := s.e.users.Update(ctx, k, change)
-		if err != nil {
-			return lb.User{}, fmt.Errorf("update user %s: %w", id, err)
-		}
-		return u, nil
 	})
 }

@@ -56,7 +56,7 @@ func TestTeamsUpdateDeleteAndRoles_LB64(t *testing.T) {
 
 	// The account member's role moves its LB-10 index entry.
 	must(t, f.Memberships.Add(c, &lb.Membership{UserID: "u1", AccountID: "a1", Role: lb.MemberViewer}))
-	_, err = f.Memberships.SetRole(c, "u1", "a1", lb.MemberAdmin)
+	_, err = f.Memberships.SetRole(c, listbackup.MembershipRef{UserID: "u1", AccountID: "a1"}, lb.MemberAdmin)
 	must(t, err)
 	p, err := f.Memberships.ByAccount.List(c, lb.Membership{AccountID: "a1", Role: lb.MemberAdmin})
 	if diff := cmp.Diff([]lb.UserID{"u1"}, ids(collect(t, p, err), func(m lb.Membership) lb.UserID { return m.UserID })); diff != "" {

@@ -24,40 +24,29 @@ type Analytics struct {
 	// a range with Between (SK BETWEEN ORG#{organizationId}#{from} AND
 	// ORG#{organizationId}#{to}).
 	OrganizationMetrics *table.Pattern[pf.OrganizationMetrics]
-
-	putGlobalMetrics, putOrganizationMetrics table.Op
-	e                                        *entities
+	// PutGlobalMetrics writes days of global metrics with BatchWriteItem
+	// (upserts, 25 per request, unprocessed items retried). Errors:
+	// *table.ValidationError (before any request), *table.BatchError.
+	//
+	// Pattern: PF-8 (its write side).
+	PutGlobalMetrics func(context.Context, ...*pf.GlobalMetrics) error
+	// PutOrganizationMetrics writes days of organization metrics with
+	// BatchWriteItem (as PutGlobalMetrics).
+	//
+	// Pattern: PF-9 (its write side).
+	PutOrganizationMetrics func(context.Context, ...*pf.OrganizationMetrics) error
 }
 
 func newAnalytics(e *entities) *Analytics {
-	return &Analytics{e: e,
+	return &Analytics{
 		GlobalMetrics: table.NewPattern(e.globalM, table.PatternDef[pf.GlobalMetrics]{ID: "PF-8", Name: "podcastflow.Analytics.GlobalMetrics",
 			Doc: "The global metrics of a day, or of a range of days by date.", Reads: table.ReadOne | table.ReadRange}),
 		OrganizationMetrics: table.NewPattern(e.orgM, table.PatternDef[pf.OrganizationMetrics]{ID: "PF-9", Name: "podcastflow.Analytics.OrganizationMetrics",
 			Doc: "An organization's metrics of a day, or of a range of days by date.", Reads: table.ReadOne | table.ReadRange,
 			Require: []string{"organizationId"}}),
-		putGlobalMetrics:       table.NewOp(e.t, "PF-8", "podcastflow.Analytics.PutGlobalMetrics"),
-		putOrganizationMetrics: table.NewOp(e.t, "PF-9", "podcastflow.Analytics.PutOrganizationMetrics"),
+		PutGlobalMetrics: table.BatchPut(e.globalM, table.WriteDef[pf.GlobalMetrics]{ID: "PF-8", Name: "podcastflow.Analytics.PutGlobalMetrics",
+			Doc: "Writes days of global metrics with BatchWriteItem (upserts, 25 per request, unprocessed items retried)."}),
+		PutOrganizationMetrics: table.BatchPut(e.orgM, table.WriteDef[pf.OrganizationMetrics]{ID: "PF-9", Name: "podcastflow.Analytics.PutOrganizationMetrics",
+			Doc: "Writes days of organization metrics with BatchWriteItem (upserts, 25 per request, unprocessed items retried)."}),
 	}
-}
-
-// PutGlobalMetrics writes days of global metrics with BatchWriteItem
-// (upserts, 25 per request, unprocessed items retried). Errors:
-// *table.ValidationError (before any request), *table.BatchError.
-//
-// Pattern: PF-8 (its write side).
-func (a *Analytics) PutGlobalMetrics(ctx context.Context, ms ...*pf.GlobalMetrics) error {
-	return a.putGlobalMetrics.Do(ctx, func(ctx context.Context) error {
-		return a.e.globalM.BatchPut(ctx, ms)
-	})
-}
-
-// PutOrganizationMetrics writes days of organization metrics with
-// BatchWriteItem (see [Analytics.PutGlobalMetrics]).
-//
-// Pattern: PF-9 (its write side).
-func (a *Analytics) PutOrganizationMetrics(ctx context.Context, ms ...*pf.OrganizationMetrics) error {
-	return a.putOrganizationMetrics.Do(ctx, func(ctx context.Context) error {
-		return a.e.orgM.BatchPut(ctx, ms)
-	})
 }

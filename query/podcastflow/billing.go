@@ -50,9 +50,11 @@ type Billing struct {
 	// changed so that attributes written by other services are kept. The
 	// read is what finds the record's fields to index.
 	ReindexRecord func(context.Context, RecordRef) (pf.BillingRecord, error)
-
-	putMetrics table.Op
-	e          *entities
+	// PutMetrics writes days of billing metrics with BatchWriteItem
+	// (upserts). Errors: *table.ValidationError, *table.BatchError.
+	//
+	// Pattern: PF-11 (its write side).
+	PutMetrics func(context.Context, ...*pf.BillingMetrics) error
 }
 
 // RecordRef names an organization's billing record of one date.
@@ -67,7 +69,7 @@ func (r RecordRef) record() pf.BillingRecord {
 }
 
 func newBilling(e *entities) *Billing {
-	return &Billing{e: e,
+	return &Billing{
 		PutRecord: table.Put(e.billing, table.WriteDef[pf.BillingRecord]{ID: "PF-14", Name: "podcastflow.Billing.PutRecord",
 			Doc: "Writes a billing record (an upsert); its status entry (PF-14) is written with it."}),
 		Records: table.NewPattern(e.billing, table.PatternDef[pf.BillingRecord]{ID: "PF-10", Name: "podcastflow.Billing.Records",
@@ -81,16 +83,7 @@ func newBilling(e *entities) *Billing {
 			"status", func(r *pf.BillingRecord, status pf.BillingStatus) error { r.Status = status; return nil }),
 		ReindexRecord: table.Rewrite(e.billing, table.WriteDef[pf.BillingRecord]{ID: "PF-14", Name: "podcastflow.Billing.ReindexRecord",
 			Doc: "Rewrites a billing record through the library so that one written by another service joins the status index (PF-14)."}, RecordRef.record),
-		putMetrics: table.NewOp(e.t, "PF-11", "podcastflow.Billing.PutMetrics"),
+		PutMetrics: table.BatchPut(e.billingM, table.WriteDef[pf.BillingMetrics]{ID: "PF-11", Name: "podcastflow.Billing.PutMetrics",
+			Doc: "Writes days of billing metrics with BatchWriteItem (upserts)."}),
 	}
-}
-
-// PutMetrics writes days of billing metrics with BatchWriteItem (upserts).
-// Errors: *table.ValidationError, *table.BatchError.
-//
-// Pattern: PF-11 (its write side).
-func (b *Billing) PutMetrics(ctx context.Context, ms ...*pf.BillingMetrics) error {
-	return b.putMetrics.Do(ctx, func(ctx context.Context) error {
-		return b.e.billingM.BatchPut(ctx, ms)
-	})
 }

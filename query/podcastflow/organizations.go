@@ -58,9 +58,16 @@ type Organizations struct {
 	// changed so that attributes written by other services are kept. The
 	// read is what finds the fields to index.
 	Reindex func(context.Context, pf.OrgID) (pf.OrganizationProfile, error)
+	// PutSettings writes an organization's settings: an upsert that writes
+	// only what differs from the stored item (table.Entity.Upsert), so
+	// changes the application's scripts made to other attributes are kept.
+	// Errors: *table.ValidationError.
+	//
+	// Pattern: PF-5 (its write side).
+	PutSettings func(context.Context, *pf.OrganizationSettings) error
 
-	getWithSettings, putSettings, delete table.Op
-	e                                    *entities
+	getWithSettings, delete table.Op
+	e                       *entities
 }
 
 func newOrganizations(e *entities) *Organizations {
@@ -82,7 +89,8 @@ func newOrganizations(e *entities) *Organizations {
 		AllOrganizations: table.NewPattern(e.orgs, table.PatternDef[pf.OrganizationProfile]{ID: "PF-6", Name: "podcastflow.Organizations.AllOrganizations",
 			Doc: "Every organization, by organizationId, one Query per shard per page (no Scan).", Reads: table.ReadPage, Index: IndexAll, WholePartition: true}),
 		getWithSettings: table.NewOp(e.t, "PF-5", "podcastflow.Organizations.GetWithSettings"),
-		putSettings:     table.NewOp(e.t, "PF-5", "podcastflow.Organizations.PutSettings"),
+		PutSettings: table.Upsert(e.orgSettings, table.WriteDef[pf.OrganizationSettings]{ID: "PF-5", Name: "podcastflow.Organizations.PutSettings",
+			Doc: "Writes an organization's settings: an upsert that writes only what differs from the stored item, so changes the application's scripts made to other attributes are kept."}),
 		SetStatus: table.UpdateWith(e.orgs, table.WriteDef[pf.OrganizationProfile]{ID: "PF-14", Name: "podcastflow.Organizations.SetStatus",
 			Doc: "Sets an organization's status; its GSI3 entry (PF-14) moves in the same write."}, key,
 			"status", func(o *pf.OrganizationProfile, status pf.OrgStatus) error { o.Status = status; return nil }),
@@ -122,18 +130,6 @@ func (s *Organizations) GetWithSettings(ctx context.Context, id pf.OrgID) (Organ
 			return OrganizationWithSettings{}, fmt.Errorf("get organization %s with settings: %w", id, table.ErrNotFound)
 		}
 		return out, nil
-	})
-}
-
-// PutSettings writes an organization's settings: an upsert that writes only
-// what differs from the stored item (table.Entity.Upsert), so changes the
-// application's scripts made to other attributes are kept. Errors:
-// *table.ValidationError.
-//
-// Pattern: PF-5 (its write side).
-func (s *Organizations) PutSettings(ctx context.Context, st *pf.OrganizationSettings) error {
-	return s.putSettings.Do(ctx, func(ctx context.Context) error {
-		return s.e.orgSettings.Upsert(ctx, st)
 	})
 }
 

@@ -84,10 +84,16 @@ type Users struct {
 	// changed so that attributes written by other services are kept. The
 	// read is what finds the fields to index.
 	Reindex func(context.Context, pf.UserID) (pf.UserProfile, error)
+	// PutPreferences writes a user's preferences (an upsert; the user's
+	// existence is not checked, preferences are deleted with the user).
+	// Errors: *table.ValidationError.
+	//
+	// Pattern: PF-2 (its write side).
+	PutPreferences func(context.Context, *pf.UserPreferences) error
 
-	create, getWithPreferences                              table.Op
-	moveToOrganization, recordLogin, putPreferences, delete table.Op
-	e                                                       *entities
+	create, getWithPreferences              table.Op
+	moveToOrganization, recordLogin, delete table.Op
+	e                                       *entities
 }
 
 func newUsers(e *entities) *Users {
@@ -118,8 +124,9 @@ func newUsers(e *entities) *Users {
 			"status", func(u *pf.UserProfile, status pf.UserStatus) error { u.Status = status; return nil }),
 		moveToOrganization: table.NewOp(e.t, "PF-12", "podcastflow.Users.MoveToOrganization"),
 		recordLogin:        table.NewOp(e.t, "PF-1", "podcastflow.Users.RecordLogin"),
-		putPreferences:     table.NewOp(e.t, "PF-2", "podcastflow.Users.PutPreferences"),
-		delete:             table.NewOp(e.t, "PF-1", "podcastflow.Users.Delete"),
+		PutPreferences: table.Upsert(e.prefs, table.WriteDef[pf.UserPreferences]{ID: "PF-2", Name: "podcastflow.Users.PutPreferences",
+			Doc: "Writes a user's preferences (an upsert; the user's existence is not checked, preferences are deleted with the user)."}),
+		delete: table.NewOp(e.t, "PF-1", "podcastflow.Users.Delete"),
 		Reindex: table.Rewrite(e.users, table.WriteDef[pf.UserProfile]{ID: "PF-4", Name: "podcastflow.Users.Reindex",
 			Doc:  "Rewrites a user's profile through the library, so that an item another service wrote joins the indexes of PF-4, PF-12, PF-13 and PF-14.",
 			Also: []string{"PF-12", "PF-13", "PF-14"}}, key),
@@ -226,17 +233,6 @@ func (s *Users) RecordLogin(ctx context.Context, id pf.UserID, at time.Time) (pf
 			return pf.UserProfile{}, table.Invalid("lastLogin", "zero time")
 		}
 		return s.e.users.Patch(ctx, k, table.Patch{Set: map[string]any{"lastLogin": pf.Stamp(at)}, NoTouch: true})
-	})
-}
-
-// PutPreferences writes a user's preferences (an upsert; the user's
-// existence is not checked, preferences are deleted with the user).
-// Errors: *table.ValidationError.
-//
-// Pattern: PF-2 (its write side).
-func (s *Users) PutPreferences(ctx context.Context, p *pf.UserPreferences) error {
-	return s.putPreferences.Do(ctx, func(ctx context.Context) error {
-		return s.e.prefs.Upsert(ctx, p)
 	})
 }
 
