@@ -24,9 +24,10 @@ type Write[T any] struct {
 	// (LB-2 of the unique email a user's Create guards); calls are ID's.
 	Also []string
 	// Before, if set, runs on the item a Create, Put or Upsert stores (on
-	// each of a BatchPut's), inside the call, before the request: the application's defaults (a new ID, a
-	// first status). It cannot fail: the entity's own checks, which run
-	// after it and before any request, refuse what it leaves wrong.
+	// each of a BatchPut's), inside the call, before the request: the
+	// application's defaults (a new ID, a first status). It cannot fail:
+	// the entity's own checks, which run after it and before any request,
+	// refuse what it leaves wrong.
 	Before func(item *T)
 	// Live, if set, tells a stored item the application still has (not
 	// soft-deleted): an Update of another is ErrNotFound with no write,
