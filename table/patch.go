@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -169,15 +168,5 @@ func (e *Entity[T]) Add(ctx context.Context, k Key, field string, delta int64) (
 	if err != nil {
 		return 0, opErr("add", e.def.Type, k, err)
 	}
-	return addResult(raw, field, e.def.Type, k)
-}
-
-// addResult reads the counter an Add returned.
-func addResult(raw Item, field, entity string, k Key) (int64, error) {
-	n, ok := raw[field].(*types.AttributeValueMemberN)
-	if !ok {
-		return 0, opErr("add", entity, k, fmt.Errorf("attribute %s is not a number", field))
-	}
-	v, err := strconv.ParseInt(n.Value, 10, 64)
-	return v, opErr("add", entity, k, err)
+	return ddb.AddResult(raw, field, e.def.Type, k)
 }

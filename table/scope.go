@@ -171,7 +171,7 @@ func (s *Scoped[T]) Add(ctx context.Context, k Key, field string, delta int64) (
 	if err != nil {
 		return 0, opErr("add", s.e.def.Type, k, err)
 	}
-	return addResult(raw, field, s.e.def.Type, k)
+	return ddb.AddResult(raw, field, s.e.def.Type, k)
 }
 
 // patch adds the tenant condition to p and refuses a change of the scope.

@@ -10,16 +10,16 @@ import (
 // WriteDef declares one write of one entity, as [PatternDef] declares a
 // read: the catalog ID, the store field's name and a one-line Doc, once.
 // [Create], [Put], [Upsert], [BatchPut], [Update] (and [UpdateWith],
-// [Apply], [Rewrite]), [PatchWith] and [Delete] register it ([Table.Ops]:
-// the documents and cost records read it there) and return the typed
-// function a store holds in that field: no method wraps the one request,
-// and each call is one call of ID named Name for Options.Tracer.
+// [Apply], [Rewrite], [SoftDelete]), [PatchWith] and [Delete] register it
+// ([Table.Ops]: the documents and cost records read it there) and return
+// the typed function a store holds in that field: no method wraps the one
+// request, and each call is one call of ID named Name for Options.Tracer.
 //
 // Its fields are [decl.Write]'s: ID, Name, Doc, Also; Before (the defaults
 // of the items a Create, Put, Upsert or BatchPut stores); Live and
-// LiveField (an Update's soft-deleted items: a [PatchWith] or [Delete]
-// declaring it panics); Check (the key fields' caller rules, before any
-// request).
+// LiveField (an Update's soft-deleted items, required by [SoftDelete]: a
+// [PatchWith] or [Delete] declaring it panics); Check (the key fields'
+// caller rules, before any request).
 type WriteDef[T any] = decl.Write[T]
 
 // Writer is an [Entity] or its view of one tenant ([Entity.In]), which a
@@ -128,6 +128,20 @@ func Apply[T, K any](w Writer[T], d WriteDef[T], key func(K) T, change func(*T) 
 // attributes other writers stored kept). Errors: as [Update].
 func Rewrite[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx context.Context, id K) (T, error) {
 	return Apply(w, d, key, func(*T) error { return nil })
+}
+
+// SoftDelete declares d as w's soft delete, an Update keyed as [Update]
+// whose change, fixed at declaration, ends a live item (a status, a
+// deletedAt from the store's clock): d.Live is required (the declaration
+// panics without it); an item it refuses is [ErrNotFound] with no write,
+// and the changed item is not held to it. Errors: as [Update].
+func SoftDelete[T, K any](w Writer[T], d WriteDef[T], key func(K) T, change func(*T) error) func(ctx context.Context, id K) error {
+	d.Live, change = nil, decl.SoftDelete(d, change) // Live tested before change only
+	op := writeOp(w, d, "SoftDelete")
+	return func(ctx context.Context, id K) error {
+		_, err := Run(ctx, op, func(ctx context.Context) (T, error) { return update(ctx, w, d, key(id), nil, change) })
+		return err
+	}
 }
 
 // update is a declared Update's call: argErr (the argument's check), the

@@ -305,3 +305,14 @@ func (c *Conn) BuildPatch(p PatchSpec) (Patch, error) {
 	b.Cond = cond
 	return b, nil
 }
+
+// AddResult reads the counter an Add (table.Entity.Add) returned: field
+// of raw, the item UpdateItem returned; a non-number is an *OpError.
+func AddResult(raw Item, field, entity string, k Key) (int64, error) {
+	n, ok := raw[field].(*types.AttributeValueMemberN)
+	if !ok {
+		return 0, OpErr("add", entity, k, fmt.Errorf("attribute %s is not a number", field))
+	}
+	v, err := strconv.ParseInt(n.Value, 10, 64)
+	return v, OpErr("add", entity, k, err)
+}

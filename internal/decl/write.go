@@ -34,7 +34,7 @@ type Write[T any] struct {
 	// and a change that ends it is a *ValidationError naming LiveField
 	// ("deletedAt": set by the entity's own soft delete only). Only an
 	// Update reads the item it writes, so only an Update may declare it
-	// (NoLive).
+	// (NoLive); a SoftDelete must, and its change ends the item.
 	Live      func(item *T) bool
 	LiveField string
 	// Check, if set, holds the caller's rules on an Update's, a Patch's
@@ -112,6 +112,24 @@ func Live[T any](live func(*T) bool, field string, change func(*T) error) func(*
 	}
 }
 
+// SoftDelete returns change applied only to an item d.Live keeps (one
+// not yet soft-deleted): another is ddb.ErrNotFound ("deleted: not
+// found"), with no write; the changed item, which change ends, is not
+// held to d.Live (table.SoftDelete). It panics, naming the write, when d
+// declares no Live: a declaration error, found at start-up, instead of a
+// deleted item deleted again.
+func SoftDelete[T any](d Write[T], change func(*T) error) func(*T) error {
+	if d.Live == nil {
+		panic(fmt.Sprintf("table: SoftDelete %s: WriteDef.Live is required (it tells a live item from a deleted one, which is not found)", d.Name))
+	}
+	return func(item *T) error {
+		if !d.Live(item) {
+			return fmt.Errorf("deleted: %w", ddb.ErrNotFound)
+		}
+		return change(item)
+	}
+}
+
 // Checked returns check's error on item, nil when check is nil: a
 // declared write's caller checks (table.WriteDef.Check).
 func Checked[T any](check func(*T) error, item *T) error {
@@ -129,8 +147,8 @@ type WriteInfo struct {
 	ID, Name string
 	// Doc is its one-line doc.
 	Doc string
-	// Kind is "Create", "Put", "Upsert", "BatchPut", "Update", "Patch" or
-	// "Delete".
+	// Kind is "Create", "Put", "Upsert", "BatchPut", "Update",
+	// "SoftDelete", "Patch" or "Delete".
 	Kind string
 	// Also lists the further catalog IDs it serves.
 	Also []string
