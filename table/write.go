@@ -103,9 +103,9 @@ func Update[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx contex
 }
 
 // UpdateWith declares d as w's Update keyed as [Update], whose change sets
-// the call's argument (a status, a role, an owner): the argument's own
-// declared check ([NewEnum], [NewIDs]) naming field runs first, then the
-// key's (a bad one is a *[ValidationError], no request). Errors: as [Update].
+// the call's argument (a status, a role, a device): its type's declared
+// check ([NewEnum], [NewIDs]) naming field and its Validate() error method
+// run first, then the key's (no request). Errors: as [Update].
 func UpdateWith[T, K, A any](w Writer[T], d WriteDef[T], key func(K) T, field string, change func(*T, A) error) func(ctx context.Context, id K, arg A) (T, error) {
 	op, check := writeOp(w, d, "Update"), decl.Arg[A](field)
 	return func(ctx context.Context, id K, arg A) (T, error) {
@@ -136,10 +136,11 @@ func Rewrite[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx conte
 // panics without it); an item it refuses is [ErrNotFound] with no write,
 // and the changed item is not held to it. Errors: as [Update].
 func SoftDelete[T, K any](w Writer[T], d WriteDef[T], key func(K) T, change func(*T) error) func(ctx context.Context, id K) error {
-	d.Live, change = nil, decl.SoftDelete(d, change) // Live tested before change only
-	op := writeOp(w, d, "SoftDelete")
+	op, keyed, live := writeOp(w, decl.NeedLive(d), "SoftDelete"), WriteDef[T]{Check: d.Check}, d.Live // Live tested before change only
 	return func(ctx context.Context, id K) error {
-		_, err := Run(ctx, op, func(ctx context.Context) (T, error) { return update(ctx, w, d, key(id), nil, change) })
+		_, err := Run(ctx, op, func(ctx context.Context) (T, error) {
+			return update(ctx, w, keyed, key(id), nil, decl.SoftDelete(live, change))
+		})
 		return err
 	}
 }

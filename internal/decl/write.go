@@ -2,6 +2,7 @@ package decl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -54,16 +55,42 @@ func NoLive[T any](d Write[T], kind string) {
 
 // Arg returns the check of a declared write's argument of type A
 // (table.UpdateWith): the check its type declares (an enumeration of
-// table.NewEnum, IDs of table.NewIDs), naming field; none (nil errors)
-// when A declares none.
+// table.NewEnum, IDs of table.NewIDs), naming field, then its own
+// Validate() error method when it has one (its error is the call's: a
+// *codec.ValidationError as it is, another wrapped in one naming field;
+// a nil argument is one, reason "nil"); none (nil errors) when A declares
+// neither.
 func Arg[A any](field string) func(A) error {
 	check := codec.DeclaredCheck(reflect.TypeFor[A]())
+	validates := reflect.TypeFor[A]().Implements(reflect.TypeFor[validator]())
 	return func(a A) error {
-		if check == nil {
+		if check != nil {
+			if err := check(field, reflect.ValueOf(a).String()); err != nil {
+				return err
+			}
+		}
+		if !validates {
 			return nil
 		}
-		return check(field, reflect.ValueOf(a).String())
+		return validated(field, a)
 	}
+}
+
+// validator is an argument type that checks itself (Arg).
+type validator interface{ Validate() error }
+
+// validated returns a's Validate error as Arg does: a *codec.ValidationError
+// as it is, another wrapped in one naming field, a nil a one too.
+func validated(field string, a any) error {
+	v, ok := a.(validator)
+	if rv := reflect.ValueOf(a); !ok || (rv.Kind() == reflect.Pointer && rv.IsNil()) {
+		return &codec.ValidationError{Field: field, Reason: "nil"}
+	}
+	err := v.Validate()
+	if ve := (*codec.ValidationError)(nil); err == nil || errors.As(err, &ve) {
+		return err
+	}
+	return &codec.ValidationError{Field: field, Reason: err.Error()}
 }
 
 // Before runs before (when set) on item, then write: a declared write's
@@ -112,18 +139,23 @@ func Live[T any](live func(*T) bool, field string, change func(*T) error) func(*
 	}
 }
 
-// SoftDelete returns change applied only to an item d.Live keeps (one
-// not yet soft-deleted): another is ddb.ErrNotFound ("deleted: not
-// found"), with no write; the changed item, which change ends, is not
-// held to d.Live (table.SoftDelete). It panics, naming the write, when d
-// declares no Live: a declaration error, found at start-up, instead of a
-// deleted item deleted again.
-func SoftDelete[T any](d Write[T], change func(*T) error) func(*T) error {
+// NeedLive returns d, and panics, naming the write, when d declares no
+// Live for a soft delete (table.SoftDelete): a declaration error, found
+// at start-up, instead of a deleted item deleted again.
+func NeedLive[T any](d Write[T]) Write[T] {
 	if d.Live == nil {
 		panic(fmt.Sprintf("table: SoftDelete %s: WriteDef.Live is required (it tells a live item from a deleted one, which is not found)", d.Name))
 	}
+	return d
+}
+
+// SoftDelete returns change applied only to an item live keeps (one not
+// yet soft-deleted): another is ddb.ErrNotFound ("deleted: not found"),
+// with no write; the changed item, which change ends, is not held to
+// live (table.SoftDelete, whose declaration requires live: NeedLive).
+func SoftDelete[T any](live func(*T) bool, change func(*T) error) func(*T) error {
 	return func(item *T) error {
-		if !d.Live(item) {
+		if !live(item) {
 			return fmt.Errorf("deleted: %w", ddb.ErrNotFound)
 		}
 		return change(item)

@@ -184,14 +184,27 @@ type Webhooks struct {
 	// soft-deleted webhook cannot be updated. Errors: *table.ValidationError,
 	// table.ErrNotFound (missing or deleted).
 	Update func(context.Context, lb.WebhookID, func(*lb.Webhook) error) (lb.Webhook, error)
+	// Delete soft-deletes a webhook (LB-55, LB-67; core: "use status fields
+	// instead of hard deletes"): isActive becomes false and deletedAt is
+	// stamped with the store's clock, in one strongly consistent GetItem (to
+	// refuse a webhook already deleted, and to give the write the version it
+	// is conditioned on) and one conditional UpdateItem (table.SoftDelete)
+	// that also removes the webhook's GSI1 entry, so Active and
+	// ActiveForEvent (LB-56, LB-57) no longer return it and no delivery is
+	// sent to it. The item stays in the table (delivery history, audit) but
+	// Get, Update and Delete treat it as missing. Errors:
+	// *table.ValidationError, table.ErrNotFound (missing or already
+	// deleted).
+	Delete func(context.Context, lb.WebhookID) error
 
-	delete table.Op
-	e      *entities
-	acct   lb.AccountID // set: the view of one account (Store.ForAccount)
+	deleted func(*lb.Webhook) error // Delete's change, made once (a view copies it)
+	e       *entities
+	acct    lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newWebhooks(e *entities) *Webhooks {
 	return (&Webhooks{e: e,
+		deleted: func(w *lb.Webhook) error { w.IsActive, w.DeletedAt = false, lb.Seconds(e.now()); return nil },
 		Active: table.NewPattern(e.webhooks, table.PatternDef[lb.Webhook]{ID: "LB-56", Name: "listbackup.Webhooks.Active",
 			Doc: "An account's active webhooks.", Reads: table.ReadPage, Index: table.GSI1, WholePartition: true}),
 		ActiveForEvent: table.NewPattern(e.webhooks, table.PatternDef[lb.Webhook]{ID: "LB-57", Name: "listbackup.Webhooks.ActiveForEvent",
@@ -206,7 +219,6 @@ func newWebhooks(e *entities) *Webhooks {
 		ByID: table.NewPattern(e.webhooks, table.PatternDef[lb.Webhook]{ID: "LB-55", Name: "listbackup.Webhooks.ByID",
 			Doc: "A webhook by ID, a soft-deleted one not found.", Reads: table.ReadOne,
 			Keep: live[lb.Webhook]}),
-		delete: table.NewOp(e.t, "LB-55", "listbackup.Webhooks.Delete"),
 	}).declare()
 }
 
@@ -217,6 +229,9 @@ func (s *Webhooks) in(acct lb.AccountID) *Webhooks {
 	return c.declare()
 }
 
+// webhookDeleteAlso is Webhooks.Delete's further IDs, one value for every view.
+var webhookDeleteAlso = []string{"LB-56", "LB-57", "LB-67"}
+
 // declare declares the writes of the view (its account's, or whole).
 func (s *Webhooks) declare() *Webhooks {
 	view := items(s.e.webhooks, s.acct) // one view for every write
@@ -226,31 +241,9 @@ func (s *Webhooks) declare() *Webhooks {
 	s.Create = table.Create(view, table.WriteDef[lb.Webhook]{ID: "LB-55", Name: "listbackup.Webhooks.Create",
 		Doc:    "Creates a webhook (WebhookID defaults to a new UUID).",
 		Before: func(w *lb.Webhook) { newID(&w.WebhookID) }})
+	s.Delete = table.SoftDelete(view, table.WriteDef[lb.Webhook]{ID: "LB-55", Name: "listbackup.Webhooks.Delete", Also: webhookDeleteAlso,
+		Doc:  "Soft-deletes a webhook: isActive becomes false, deletedAt is stamped with the store's clock and its GSI1 entry is removed, so Active and ActiveForEvent (LB-56, LB-57) no longer return it and no delivery is sent to it.",
+		Live: notDeleted[lb.Webhook], LiveField: "deletedAt"}, func(id lb.WebhookID) lb.Webhook { return lb.Webhook{WebhookID: id} },
+		s.deleted)
 	return s
-}
-
-// Delete soft-deletes a webhook (LB-55, LB-67; core: "use status fields
-// instead of hard deletes"): isActive becomes false and deletedAt is
-// stamped with the store's clock, in one strongly consistent GetItem (to
-// refuse a webhook already deleted, and to give the write the version it
-// is conditioned on) and one conditional UpdateItem
-// (table.Entity.Update) that also removes the
-// webhook's GSI1 entry, so Active and ActiveForEvent (LB-56,
-// LB-57) no longer return it and no delivery is sent to it. The item stays
-// in the table (delivery history, audit) but Get, Update and Delete treat
-// it as missing. Errors: *table.ValidationError, table.ErrNotFound
-// (missing or already deleted).
-func (s *Webhooks) Delete(ctx context.Context, id lb.WebhookID) error {
-	return s.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := s.e.webhooks.CheckedKey(lb.Webhook{WebhookID: id})
-		if err != nil {
-			return err
-		}
-		now := lb.Seconds(s.e.now())
-		_, err = s.v().Update(ctx, k, onLive("delete webhook", string(id), func(w *lb.Webhook) error {
-			w.IsActive, w.DeletedAt = false, now
-			return nil
-		}))
-		return err
-	})
 }

@@ -97,28 +97,3 @@ func (s *Sources) Delete(ctx context.Context, id lb.SourceID) error {
 		return err
 	})
 }
-
-// Delete soft-deletes a connection (LB-65): status becomes revoked,
-// deletedAt is stamped, the stored (encrypted) access and refresh tokens,
-// API key and the provider's other token-response members are removed,
-// and the connection leaves the LB-28 and LB-29 lists. One strongly
-// consistent GetItem (to refuse a connection already deleted, and
-// to give the write the version it is conditioned on) and one conditional
-// UpdateItem (table.Entity.Update). Errors: *table.ValidationError, table.ErrNotFound
-// (missing or already deleted).
-func (s *Connections) Delete(ctx context.Context, id lb.ConnectionID) error {
-	return s.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := s.e.connections.CheckedKey(lb.Connection{ConnectionID: id})
-		if err != nil {
-			return err
-		}
-		now := s.e.now()
-		_, err = s.v().Update(ctx, k, onLive("delete connection", string(id), func(c *lb.Connection) error {
-			c.Status, c.DeletedAt = lb.ConnectionRevoked, now
-			c.Credentials.AccessToken, c.Credentials.RefreshToken, c.Credentials.APIKey = "", "", ""
-			c.Credentials.Extra = nil // the rest of the provider's token response (id_token...), sealed too
-			return nil
-		}))
-		return err
-	})
-}

@@ -128,14 +128,30 @@ type Connections struct {
 	//
 	// Pattern: LB-27 (its write side).
 	Create func(context.Context, *lb.Connection) error
+	// Delete soft-deletes a connection (LB-65): status becomes revoked,
+	// deletedAt is stamped, the stored (encrypted) access and refresh
+	// tokens, API key and the provider's other token-response members are
+	// removed, and the connection leaves the LB-28 and LB-29 lists. One
+	// strongly consistent GetItem (to refuse a connection already deleted,
+	// and to give the write the version it is conditioned on) and one
+	// conditional UpdateItem (table.SoftDelete). Errors:
+	// *table.ValidationError, table.ErrNotFound (missing or already
+	// deleted).
+	Delete func(context.Context, lb.ConnectionID) error
 
-	delete table.Op
-	e      *entities
-	acct   lb.AccountID // set: the view of one account (Store.ForAccount)
+	deleted func(*lb.Connection) error // Delete's change, made once (a view copies it)
+	e       *entities
+	acct    lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newConnections(e *entities) *Connections {
 	return (&Connections{e: e,
+		deleted: func(c *lb.Connection) error {
+			c.Status, c.DeletedAt = lb.ConnectionRevoked, e.now()
+			c.Credentials.AccessToken, c.Credentials.RefreshToken, c.Credentials.APIKey = "", "", ""
+			c.Credentials.Extra = nil // the rest of the provider's token response (id_token...), sealed too
+			return nil
+		},
 		ByID: table.NewPattern(e.connections, table.PatternDef[lb.Connection]{ID: "LB-27", Name: "listbackup.Connections.ByID",
 			Doc: "A connection by ID, a soft-deleted one not found.", Reads: table.ReadOne,
 			Keep: live[lb.Connection]}),
@@ -145,7 +161,6 @@ func newConnections(e *entities) *Connections {
 		ByUserPlatform: table.NewPattern(e.connections, table.PatternDef[lb.Connection]{ID: "LB-29", Name: "listbackup.Connections.ByUserPlatform",
 			Doc: "A user's connections on one platform.", Reads: table.ReadPage, Index: table.GSI2, SortPrefix: true,
 			Require: []string{"platform"}}),
-		delete: table.NewOp(e.t, "LB-65", "listbackup.Connections.Delete"),
 	}).declare()
 }
 
@@ -156,6 +171,9 @@ func (s *Connections) in(acct lb.AccountID) *Connections {
 	return c.declare()
 }
 
+// connectionDeleteAlso is Connections.Delete's further IDs, one value for every view.
+var connectionDeleteAlso = []string{"LB-28", "LB-29"}
+
 // declare declares the writes of the view (its account's, or whole).
 func (s *Connections) declare() *Connections {
 	view := items(s.e.connections, s.acct) // one view for every write
@@ -165,6 +183,10 @@ func (s *Connections) declare() *Connections {
 	s.Update = table.Update(view, table.WriteDef[lb.Connection]{ID: "LB-65", Name: "listbackup.Connections.Update",
 		Doc:  "Applies change to a connection (LB-65: status, credentials, metadata...), moving its index entries.",
 		Live: notDeleted[lb.Connection], LiveField: "deletedAt"}, func(id lb.ConnectionID) lb.Connection { return lb.Connection{ConnectionID: id} })
+	s.Delete = table.SoftDelete(view, table.WriteDef[lb.Connection]{ID: "LB-65", Name: "listbackup.Connections.Delete", Also: connectionDeleteAlso,
+		Doc:  "Soft-deletes a connection: status becomes revoked, deletedAt is stamped, the stored (encrypted) access and refresh tokens, API key and the provider's other token-response members are removed, and the connection leaves the LB-28 and LB-29 lists.",
+		Live: notDeleted[lb.Connection], LiveField: "deletedAt"}, func(id lb.ConnectionID) lb.Connection { return lb.Connection{ConnectionID: id} },
+		s.deleted)
 	return s
 }
 
