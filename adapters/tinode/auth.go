@@ -185,7 +185,8 @@ func (a *Adapter) CredFail(user t.Uid, method string) error {
 func (a *Adapter) DeviceUpsert(user t.Uid, dev *t.DeviceDef) error {
 	ctx, cancel := a.ctx()
 	defer cancel()
-	return terr(a.st.Users.UpsertDevice(ctx, tn.UserID(user.String()), toDevice(dev)))
+	_, err := a.st.Users.UpsertDevice(ctx, tn.UserID(user.String()), toDevice(dev))
+	return terr(err)
 }
 
 // DeviceGetAll returns the devices of the users and how many there are

@@ -97,7 +97,8 @@ func run() error {
 	for _, m := range matches {
 		fmt.Printf("TN-19 discovered %s by %v\n", m.User.Id, m.Tags)
 	}
-	check(s.Users.UpsertDevice(ctx, "bob", tn.Device{DeviceId: "fcm-bob-1", Platform: tn.PlatformAndroid, LastSeen: now, Lang: "en"}))
+	_, err = s.Users.UpsertDevice(ctx, "bob", tn.Device{DeviceId: "fcm-bob-1", Platform: tn.PlatformAndroid, LastSeen: now, Lang: "en"})
+	check(err)
 	devs, err := s.Users.Devices(ctx, "alice", "bob", "carol")
 	check(err)
 	fmt.Printf("TN-20 devices for fan-out: %d user(s) with devices\n", len(devs))

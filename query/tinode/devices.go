@@ -10,24 +10,14 @@ import (
 	"github.com/singletable/singletable/table"
 )
 
-// UpsertDevice adds or replaces the user's push device d, keyed by
-// d.DeviceId (TN-16): read the user, set Devices[DeviceId], write back
-// version-checked (retried on a race, so concurrent device changes are
-// never lost). A missing user gives table.ErrNotFound.
-func (us *Users) UpsertDevice(ctx context.Context, id tn.UserID, d tn.Device) error {
-	return us.upsertDevice.Do(ctx, func(ctx context.Context) error {
-		if err := d.Validate(); err != nil {
-			return err
-		}
-		_, err := us.Update(ctx, id, func(u *tn.User) error {
-			if u.Devices == nil {
-				u.Devices = map[string]tn.Device{}
-			}
-			u.Devices[d.DeviceId] = d
-			return nil
-		})
-		return err
-	})
+// setDevice is UpsertDevice's change: d, checked by its Validate, set
+// in the user's Devices under its DeviceId.
+func setDevice(u *tn.User, d tn.Device) error {
+	if u.Devices == nil {
+		u.Devices = map[string]tn.Device{}
+	}
+	u.Devices[d.DeviceId] = d
+	return nil
 }
 
 // DeleteDevice removes the user's device deviceID (TN-16). A device the

@@ -70,9 +70,9 @@ func TestRequestCosts_TN1_to_TN38(t *testing.T) {
 		return s.Users.ImportTag(c, tn.UniqueTag{Id: "email:imported@example.com", Source: "carol"})
 	})
 	seen := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
-	m("Users.UpsertDevice", "", func() error {
+	m("Users.UpsertDevice", "", get(func() (any, error) {
 		return s.Users.UpsertDevice(c, "alice", tn.Device{DeviceId: "fcm:1", Platform: tn.PlatformAndroid, LastSeen: seen, Lang: "en"})
-	})
+	}))
 	m("Users.Devices", "2 users", get(func() (any, error) { return s.Users.Devices(c, "alice", "bob") }))
 	m("Users.DeleteDevice", "", func() error { return s.Users.DeleteDevice(c, "alice", "fcm:1") })
 

@@ -45,7 +45,7 @@ func TestEveryWriteHeard_TN39(t *testing.T) {
 	mustUser(t, s, "usrCyd")
 	must2(s.Users.AddTags(c, "usrAda", "alias:lovelace"))
 	must2(s.Users.RemoveTags(c, "usrAda", "ada"))
-	must(s.Users.UpsertDevice(c, "usrAda", tn.Device{DeviceId: "dev1", Platform: tn.PlatformAndroid, LastSeen: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}))
+	must2(s.Users.UpsertDevice(c, "usrAda", tn.Device{DeviceId: "dev1", Platform: tn.PlatformAndroid, LastSeen: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}))
 	must(s.Users.Touch(c, "usrBob", time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC), "tinode-test/1.0"))
 	// Auth records: added, updated, deleted.
 	must(s.Auth.Add(c, &tn.AuthRecord{Unique: "basic:ada", UserID: "usrAda", AuthLvl: tn.LevelAuth, Secret: []byte("hash-1")}))

@@ -45,9 +45,16 @@ type Users struct {
 	// UpdateItem; tags, auth records and subscriptions stay. It returns the
 	// user as written. A missing user gives table.ErrNotFound.
 	SoftDelete func(context.Context, tn.UserID) (tn.User, error)
+	// UpsertDevice adds or replaces the user's push device d, keyed by
+	// d.DeviceId (TN-16): read the user, set Devices[DeviceId], write back
+	// version-checked (retried on a race, so concurrent device changes are
+	// never lost). It returns the user as written. A bad device
+	// (tn.Device.Validate) is a *table.ValidationError before any request;
+	// a missing user gives table.ErrNotFound.
+	UpsertDevice func(context.Context, tn.UserID, tn.Device) (tn.User, error)
 
-	upsertDevice, deleteDevice, devices, getMany, addTags, removeTags, resetTags, lookupTag, findByTag, importTag, findByTags, touch, delete table.Op
-	s                                                                                                                                        *Store
+	deleteDevice, devices, getMany, addTags, removeTags, resetTags, lookupTag, findByTag, importTag, findByTags, touch, delete table.Op
+	s                                                                                                                          *Store
 }
 
 func newUsers(s *Store) *Users {
@@ -56,7 +63,9 @@ func newUsers(s *Store) *Users {
 			Doc: "Reads the user, applies change and writes it back if nobody wrote in between (retried on a lost race); tag guards move in the same transaction, so change may edit Tags (TN-3)."}, func(id tn.UserID) tn.User { return tn.User{Id: id} }),
 		Create: table.Create(s.user, table.WriteDef[tn.User]{ID: "TN-2", Name: "tinode.Users.Create",
 			Doc: "Creates a user together with the guards of its unique tags, in one transaction (TN-2): PK = USER#{id}, SK = USER, plus one UNIQUE#tag#{tag} guard per tag."}),
-		upsertDevice: table.NewOp(s.t, "TN-16", "tinode.Users.UpsertDevice"),
+		UpsertDevice: table.UpdateWith(s.user, table.WriteDef[tn.User]{ID: "TN-16", Name: "tinode.Users.UpsertDevice",
+			Doc: "Adds or replaces the user's push device, keyed by its DeviceId: read the user, set Devices[DeviceId], write back version-checked (retried on a race, so concurrent device changes are never lost)."},
+			func(id tn.UserID) tn.User { return tn.User{Id: id} }, "device", setDevice),
 		deleteDevice: table.NewOp(s.t, "TN-16", "tinode.Users.DeleteDevice"),
 		devices:      table.NewOp(s.t, "TN-20", "tinode.Users.Devices"),
 		getMany:      table.NewOp(s.t, "TN-1", "tinode.Users.GetMany"),

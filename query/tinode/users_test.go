@@ -142,16 +142,16 @@ func TestDevices_TN16_TN20(t *testing.T) {
 	d1 := tn.Device{DeviceId: "fcm:1", Platform: tn.PlatformAndroid, LastSeen: seen, Lang: "en"}
 	d2 := tn.Device{DeviceId: "apns#2", Platform: tn.PlatformIOS, LastSeen: seen}
 	for _, d := range []tn.Device{d1, d2} {
-		if err := s.Users.UpsertDevice(c, "alice", d); err != nil {
+		if _, err := s.Users.UpsertDevice(c, "alice", d); err != nil {
 			t.Fatal(err)
 		}
 	}
 	d1.Lang = "de"
-	if err := s.Users.UpsertDevice(c, "alice", d1); err != nil {
+	if _, err := s.Users.UpsertDevice(c, "alice", d1); err != nil {
 		t.Fatal(err)
 	}
 	d3 := tn.Device{DeviceId: "web", Platform: tn.PlatformWeb, LastSeen: seen}
-	if err := s.Users.UpsertDevice(c, "bob", d3); err != nil {
+	if _, err := s.Users.UpsertDevice(c, "bob", d3); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.Users.Devices(c, "alice", "bob", "carol", "nobody")
@@ -170,8 +170,10 @@ func TestDevices_TN16_TN20(t *testing.T) {
 	if d := cmp.Diff(map[string]tn.Device{"fcm:1": d1}, u.Devices); d != "" {
 		t.Errorf("TN-16 after delete (-want +got):\n%s", d)
 	}
-	wantInvalid(t, s.Users.UpsertDevice(c, "alice", tn.Device{DeviceId: "x", Platform: "palm"}), "Platform")
-	wantIs(t, s.Users.UpsertDevice(c, "nobody", d1), table.ErrNotFound)
+	_, err = s.Users.UpsertDevice(c, "alice", tn.Device{DeviceId: "x", Platform: "palm"})
+	wantInvalid(t, err, "Platform")
+	_, err = s.Users.UpsertDevice(c, "nobody", d1)
+	wantIs(t, err, table.ErrNotFound)
 }
 
 // TestUserDelete_TN17 (TN-17) soft-deletes a user, then hard-deletes it with its
