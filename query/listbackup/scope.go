@@ -64,10 +64,8 @@ func items[T any](e *table.Entity[T], acct lb.AccountID) table.Writer[T] {
 	return e.In(string(acct))
 }
 
-func (s *Sources) v() table.Items[lb.Source]         { return items(s.e.sources, s.acct) }
-func (s *Jobs) v() table.Items[lb.Job]               { return items(s.e.jobs, s.acct) }
-func (s *Connections) v() table.Items[lb.Connection] { return items(s.e.connections, s.acct) }
-func (s *Webhooks) v() table.Items[lb.Webhook]       { return items(s.e.webhooks, s.acct) }
-func (s *APIKeys) v() table.Items[lb.APIKey]         { return items(s.e.apiKeys, s.acct) }
-func (s *Teams) v() table.Items[lb.Team]             { return items(s.e.teams, s.acct) }
-func (s *Tags) v() table.Items[lb.Tag]               { return items(s.e.tags, s.acct) }
+func (s *Sources) v() table.Items[lb.Source] { return items(s.e.sources, s.acct) }
+func (s *Jobs) v() table.Items[lb.Job]       { return items(s.e.jobs, s.acct) }
+func (s *APIKeys) v() table.Items[lb.APIKey] { return items(s.e.apiKeys, s.acct) }
+func (s *Teams) v() table.Items[lb.Team]     { return items(s.e.teams, s.acct) }
+func (s *Tags) v() table.Items[lb.Tag]       { return items(s.e.tags, s.acct) }
