@@ -42,12 +42,16 @@ type APIKeys struct {
 	TouchLastUsed func(context.Context, lb.APIKeyID) (lb.APIKey, error)
 
 	validate, create table.Op
+	touched          func(lb.APIKeyID) table.Patch // TouchLastUsed's patch, made once (a view copies it)
 	e                *entities
 	acct             lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newAPIKeys(e *entities) *APIKeys {
 	return (&APIKeys{e: e,
+		touched: func(lb.APIKeyID) table.Patch {
+			return table.Patch{Set: map[string]any{"lastUsedAt": lb.Seconds(e.now()).Unix()}}
+		},
 		ByAccount: table.NewPattern(e.apiKeys, table.PatternDef[lb.APIKey]{ID: "LB-53", Name: "listbackup.APIKeys.ByAccount",
 			Doc: "An account's API keys, newest first; of one status when it is given.", Reads: table.ReadPage, Index: table.GSI2,
 			WholePartition: true, Desc: true, FilterOn: []string{"status"},
@@ -81,10 +85,7 @@ func (s *APIKeys) declare() *APIKeys {
 			return table.Patch{Set: map[string]any{"status": string(lb.KeyRevoked)}}
 		})
 	s.TouchLastUsed = table.PatchWith(view, table.WriteDef[lb.APIKey]{ID: "LB-52", Name: "listbackup.APIKeys.TouchLastUsed",
-		Doc: "Stamps an API key's lastUsedAt with the store's clock (one UpdateItem)."}, key,
-		func(lb.APIKeyID) table.Patch {
-			return table.Patch{Set: map[string]any{"lastUsedAt": lb.Seconds(s.e.now()).Unix()}}
-		})
+		Doc: "Stamps an API key's lastUsedAt with the store's clock (one UpdateItem)."}, key, s.touched)
 	return s
 }
 

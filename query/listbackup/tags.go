@@ -67,6 +67,9 @@ func (s *Tags) in(acct lb.AccountID) *Tags {
 	return c.declare()
 }
 
+// tagDeleteAlso is Tags.Delete's further IDs, one value for every view.
+var tagDeleteAlso = []string{"LB-41"}
+
 // declare declares the writes of the view (its account's, or whole).
 func (s *Tags) declare() *Tags {
 	view := items(s.e.tags, s.acct) // one view for every write
@@ -75,7 +78,7 @@ func (s *Tags) declare() *Tags {
 		Before: func(t *lb.Tag) { newID(&t.TagID) }})
 	s.Delete = table.Delete(view, table.WriteDef[lb.Tag]{ID: "LB-66", Name: "listbackup.Tags.Delete",
 		Doc:   "Deletes a tag, and so detaches every resource attached to it (held in the tag item): one conditional DeleteItem.",
-		Check: checkTagRef, Also: []string{"LB-41"}}, TagRef.tag)
+		Check: checkTagRef, Also: tagDeleteAlso}, TagRef.tag)
 	return s
 }
 
