@@ -57,9 +57,11 @@ func Create[T any](w Writer[T], d WriteDef[T]) func(ctx context.Context, item *T
 	return store(w, d, "Create", w.Create)
 }
 
-// Put declares d as [Entity.Put] of e, after d.Before. Errors:
+// Put declares d as [Entity.Put] of e, after d.Before; on an entity with
+// unique values it panics (a Create keeps their guards). Errors:
 // *[ValidationError].
 func Put[T any](e *Entity[T], d WriteDef[T]) func(ctx context.Context, item *T) error {
+	decl.NoUniques(d, "Put", e.hasUniques())
 	return store(e, d, "Put", e.Put)
 }
 
@@ -79,10 +81,11 @@ func store[T any](w Writer[T], d WriteDef[T], kind string, write func(context.Co
 }
 
 // BatchPut declares d as [Entity.BatchPut] of e (BatchWriteItem, 25 items
-// a request, unprocessed ones retried), after d.Before on each item.
-// Errors: *[ValidationError] (a nil or bad item, before any request),
-// *[BatchError].
+// a request, unprocessed ones retried), after d.Before on each item; it
+// panics as [Put] does. Errors: *[ValidationError] (a nil or bad item,
+// before any request), *[BatchError].
 func BatchPut[T any](e *Entity[T], d WriteDef[T]) func(ctx context.Context, items ...*T) error {
+	decl.NoUniques(d, "BatchPut", e.hasUniques())
 	op, before := writeOp(e, d, "BatchPut"), d.Before
 	return func(ctx context.Context, items ...*T) error {
 		return op.Do(ctx, func(ctx context.Context) error { return decl.BeforeEach(ctx, before, items, e.BatchPut) })

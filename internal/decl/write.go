@@ -53,6 +53,16 @@ func NoLive[T any](d Write[T], kind string) {
 	}
 }
 
+// NoUniques panics when d declares a write of kind that replaces items
+// unconditionally (a Put, a BatchPut) on an entity with unique values
+// (uniques), whose guards only a Create or an Update keeps exact: a
+// declaration error, found at start-up, instead of every call refused.
+func NoUniques[T any](d Write[T], kind string, uniques bool) {
+	if uniques {
+		panic(fmt.Sprintf("table: %s %s: the entity has unique values, whose guards a %s cannot keep; declare a Create or an Update", kind, d.Name, kind))
+	}
+}
+
 // Arg returns the check of a declared write's argument of type A
 // (table.UpdateWith): the check its type declares (an enumeration of
 // table.NewEnum, IDs of table.NewIDs), naming field, then its own
