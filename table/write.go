@@ -110,7 +110,7 @@ func Update[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx contex
 // check ([NewEnum], [NewIDs]) naming field and its Validate() error method
 // run first, then the key's (no request). Errors: as [Update].
 func UpdateWith[T, K, A any](w Writer[T], d WriteDef[T], key func(K) T, field string, change func(*T, A) error) func(ctx context.Context, id K, arg A) (T, error) {
-	op, check := writeOp(w, d, "Update"), decl.Arg[A](field)
+	check, op := decl.Arg[A](field), writeOp(w, d, "Update") // Arg may panic: before registering
 	return func(ctx context.Context, id K, arg A) (T, error) {
 		return Run(ctx, op, func(ctx context.Context) (T, error) {
 			return update(ctx, w, d, key(id), check(arg), func(item *T) error { return change(item, arg) })

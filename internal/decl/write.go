@@ -69,10 +69,15 @@ func NoUniques[T any](d Write[T], kind string, uniques bool) {
 // Validate() error method when it has one (its error is the call's: a
 // *codec.ValidationError as it is, another wrapped in one naming field;
 // a nil argument is one, reason "nil"); none (nil errors) when A declares
-// neither.
+// neither. It panics when only *A has Validate: such an argument would
+// pass unchecked.
 func Arg[A any](field string) func(A) error {
-	check := codec.DeclaredCheck(reflect.TypeFor[A]())
-	validates := reflect.TypeFor[A]().Implements(reflect.TypeFor[validator]())
+	t := reflect.TypeFor[A]()
+	check := codec.DeclaredCheck(t)
+	validates := t.Implements(reflect.TypeFor[validator]())
+	if !validates && t.Kind() != reflect.Interface && reflect.PointerTo(t).Implements(reflect.TypeFor[validator]()) {
+		panic(fmt.Sprintf("table: the argument %s, a %s, would go unchecked: its Validate has a pointer receiver; declare the argument as *%s or give Validate a value receiver", field, t, t))
+	}
 	return func(a A) error {
 		if check != nil {
 			if err := check(field, reflect.ValueOf(a).String()); err != nil {
