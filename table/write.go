@@ -101,7 +101,9 @@ func BatchPut[T any](e *Entity[T], d WriteDef[T]) func(ctx context.Context, item
 func Update[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx context.Context, id K, change func(*T) error) (T, error) {
 	op := writeOp(w, d, "Update")
 	return func(ctx context.Context, id K, change func(*T) error) (T, error) {
-		return Run(ctx, op, func(ctx context.Context) (T, error) { return update(ctx, w, d, key(id), nil, change) })
+		return Run(ctx, op, func(ctx context.Context) (T, error) {
+			return update(ctx, w, d.Check, key(id), nil, decl.Live(d.Live, d.LiveField, change))
+		})
 	}
 }
 
@@ -113,7 +115,7 @@ func UpdateWith[T, K, A any](w Writer[T], d WriteDef[T], key func(K) T, field st
 	check, op := decl.Arg[A](field), writeOp(w, d, "Update") // Arg may panic: before registering
 	return func(ctx context.Context, id K, arg A) (T, error) {
 		return Run(ctx, op, func(ctx context.Context) (T, error) {
-			return update(ctx, w, d, key(id), check(arg), func(item *T) error { return change(item, arg) })
+			return update(ctx, w, d.Check, key(id), check(arg), decl.Live(d.Live, d.LiveField, func(item *T) error { return change(item, arg) }))
 		})
 	}
 }
@@ -139,23 +141,21 @@ func Rewrite[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx conte
 // panics without it); an item it refuses is [ErrNotFound] with no write,
 // and the changed item is not held to it. Errors: as [Update].
 func SoftDelete[T, K any](w Writer[T], d WriteDef[T], key func(K) T, change func(*T) error) func(ctx context.Context, id K) error {
-	op, keyed, live := writeOp(w, decl.NeedLive(d), "SoftDelete"), WriteDef[T]{Check: d.Check}, d.Live // Live tested before change only
+	op, ends := writeOp(w, decl.NeedLive(d), "SoftDelete"), decl.SoftDelete(d.Live, change) // Live tested before change only
 	return func(ctx context.Context, id K) error {
-		_, err := Run(ctx, op, func(ctx context.Context) (T, error) {
-			return update(ctx, w, keyed, key(id), nil, decl.SoftDelete(live, change))
-		})
+		_, err := Run(ctx, op, func(ctx context.Context) (T, error) { return update(ctx, w, d.Check, key(id), nil, ends) })
 		return err
 	}
 }
 
-// update is a declared Update's call: argErr (the argument's check), the
-// key of fields checked, then change on a live item.
-func update[T any](ctx context.Context, w Writer[T], d WriteDef[T], fields T, argErr error, change func(*T) error) (T, error) {
-	k, err := w.entity().CheckedKey(fields, argErr, decl.Checked(d.Check, &fields))
+// update is a declared Update's call: argErr (the argument's check), the key of fields checked
+// (check: WriteDef.Check), then change, wrapped by the caller in its rule for soft-deleted items.
+func update[T any](ctx context.Context, w Writer[T], check func(*T) error, fields T, argErr error, change func(*T) error) (T, error) {
+	k, err := w.entity().CheckedKey(fields, argErr, decl.Checked(check, &fields))
 	if err != nil {
 		return *new(T), err
 	}
-	return w.Update(ctx, k, decl.Live(d.Live, d.LiveField, change))
+	return w.Update(ctx, k, change)
 }
 
 // Delete declares d as w's Delete ([Entity.Delete], [Scoped.Delete]),
