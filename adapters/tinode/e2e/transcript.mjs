@@ -103,7 +103,7 @@ export async function req(tn, topic, fn, wantData) {
   tn.pkts = [];
   let res;
   try {
-    const ctrl = await fn();
+    const ctrl = raw(tn, await fn());
     res = ctrl ? {code: ctrl.code, text: ctrl.text, topic: ctrl.topic, params: ctrl.params} : {code: 'none'};
   } catch (err) {
     res = {err: err && err.code ? err.code : String(err), text: err && err.message};
@@ -114,6 +114,18 @@ export async function req(tn, topic, fn, wantData) {
   if (meta.length) res.meta = meta;
   if (data.length) res.data = data.sort((x, y) => x.seq - y.seq);
   return res;
+}
+// raw returns the {ctrl} as the server sent it, for the one tinode-sdk
+// settled the request with: the SDK's JSON reviver makes an access mode
+// (params.acs) an AccessMode of numbers, the server sends strings
+// ("JRWPS"). Which of the two a request settles with depends on the order
+// of its replies (through a cluster proxy, a {meta} may come first and
+// ctrlOf returns the raw {ctrl}), so the transcript takes the raw one
+// always: the same packet prints the same whatever the order.
+function raw(tn, ctrl) {
+  if (!ctrl || ctrl.id === undefined) return ctrl;
+  const r = tn.replies.find(p => p.ctrl && p.ctrl.id == ctrl.id);
+  return r ? r.ctrl : ctrl;
 }
 // seqs returns the SeqIds of a data reply, newest first, as a chat client
 // shows a page read backwards.
