@@ -16,24 +16,18 @@ import (
 //
 // The read of one pattern is declared ([table.Pattern]): its field.
 type APIKeys struct {
-	// ByUser lists a user's API keys (FH-10; FH-11 apiKeys.listByUser):
-	// Query PK = USER#{userId}, SK begins_with KEY#. Records carry the
-	// hash and prefix, never the plaintext. Options: table.Limit,
-	// table.After, table.Asc, table.Desc (default ascending). A bad limit
-	// or cursor gives a *table.ValidationError or table.ErrInvalidCursor.
+	// ByUser lists a user's API keys in keyId order, ascending (FH-10;
+	// FH-11 apiKeys.listByUser). Records carry the hash and prefix, never
+	// the plaintext.
 	//
 	//	page, err := s.APIKeys.ByUser.List(ctx, fh.APIKey{UserID: u})
 	ByUser *table.Pattern[fh.APIKey]
 	// Delete deletes a user's API key and its hash guard (FH-11
-	// apiKeys.delete); the key authenticates no more. Another user's or a
-	// missing key gives table.ErrNotFound and changes nothing. Two
-	// requests: a consistent read of the key, whose hash names the guard,
-	// then one transaction deleting both on condition the key is
-	// unchanged.
+	// apiKeys.delete); the key authenticates no more. Another user's key
+	// counts as missing and is left as it is.
 	Delete func(context.Context, APIKeyRef) error
 	// UpdateLastUsed sets the key's lastUsedAt to now (FH-11
-	// apiKeys.updateLastUsed; one UpdateItem that never creates an item).
-	// Another user's or a missing key gives table.ErrNotFound.
+	// apiKeys.updateLastUsed). Another user's key counts as missing.
 	UpdateLastUsed func(context.Context, APIKeyRef) (fh.APIKey, error)
 
 	create, authenticate, getByHash table.Op

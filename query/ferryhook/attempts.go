@@ -13,10 +13,7 @@ import (
 // its field.
 type Attempts struct {
 	// ByEvent lists an event's attempts, first attempt first (FH-9;
-	// FH-11 attempts.listByEvent): Query PK = EVT#{eventId}, SK
-	// begins_with ATT#. Options: table.Limit, table.After, table.Asc,
-	// table.Desc (table.Desc: last attempt first). A bad limit or cursor
-	// gives a *table.ValidationError or table.ErrInvalidCursor.
+	// FH-11 attempts.listByEvent); table.Desc lists the last first.
 	//
 	//	page, err := s.Attempts.ByEvent.List(ctx, fh.DeliveryAttempt{EventID: id})
 	ByEvent *table.Pattern[fh.DeliveryAttempt]

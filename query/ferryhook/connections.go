@@ -14,19 +14,15 @@ import (
 //
 // The read of one pattern is declared ([table.Pattern]): its field.
 type Connections struct {
-	// BySource lists the connections of a user's source (FH-5; FH-11
-	// connections.listBySource): Query PK = SRC#{sourceId}, SK
-	// begins_with CONN#, filtered on userId. Connections of another user
-	// and deleted ones are never returned (a page may hold fewer than the
-	// limit). Options: table.Limit, table.After, table.Asc, table.Desc
-	// (default connectionId order, ascending). A bad limit or cursor gives
-	// a *table.ValidationError or table.ErrInvalidCursor.
+	// BySource lists the connections of a user's source in connectionId
+	// order, ascending (FH-5; FH-11 connections.listBySource). Connections
+	// of another user and deleted ones are never returned (a page may hold
+	// fewer than the limit).
 	//
 	//	page, err := s.Connections.BySource.List(ctx, fh.Connection{UserID: u, SourceID: src})
 	BySource *table.Pattern[fh.Connection]
-	// ByID reads user's connection (FH-5): GetItem PK = SRC#{sourceId},
-	// SK = CONN#{connectionId}. Another user's, a missing or a deleted
-	// connection gives table.ErrNotFound.
+	// ByID reads user's connection (FH-5). Another user's or a deleted
+	// connection is not found (table.ErrNotFound).
 	//
 	//	c, err := s.Connections.ByID.Get(ctx, fh.Connection{UserID: u, SourceID: src, ConnectionID: id})
 	ByID *table.Pattern[fh.Connection]

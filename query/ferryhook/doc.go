@@ -13,6 +13,12 @@
 // index conditions, and every pattern's catalog IDs, requests, units and
 // hottest key. This doc does not repeat them.
 //
+// Nor do the docs of the stores' declared fields (Sources.ByUser,
+// APIKeys.Delete, ...): a field's requests, units and hottest key are its
+// row in docs/patterns/ferryhook.md, generated from its declaration, and
+// its errors are its form's ([table.Pattern.Get], [table.Pattern.List],
+// [table.Delete], [table.PatchWith]) unless its doc names more.
+//
 // FH-11, the document's data-access interface, maps operation by operation:
 //
 //	users.create / getById / getByEmail / update / incrementUsage

@@ -13,18 +13,14 @@ import (
 // FH-11). The read of one pattern is declared ([table.Pattern]): its
 // field.
 type Sources struct {
-	// ByUser lists a user's sources in sourceId order (FH-3; FH-11
-	// sources.listByUser): Query PK = USER#{userId}, SK begins_with
-	// SRC#. Deleted sources are left out (a page may hold fewer than the
-	// limit). Options: table.Limit, table.After, table.Asc, table.Desc
-	// (default ascending). A bad limit or cursor gives a
-	// *table.ValidationError or table.ErrInvalidCursor.
+	// ByUser lists a user's sources in sourceId order, ascending (FH-3;
+	// FH-11 sources.listByUser). Deleted sources are left out (a page may
+	// hold fewer than the limit).
 	//
 	//	page, err := s.Sources.ByUser.List(ctx, fh.Source{UserID: u})
 	ByUser *table.Pattern[fh.Source]
-	// ByID reads user's source (FH-11 sources.getById): GetItem
-	// PK = USER#{userId}, SK = SRC#{sourceId}. Another user's, a missing
-	// or a deleted source gives table.ErrNotFound.
+	// ByID reads user's source (FH-11 sources.getById). Another user's or
+	// a deleted source is not found (table.ErrNotFound).
 	//
 	//	src, err := s.Sources.ByID.Get(ctx, fh.Source{UserID: u, SourceID: id})
 	ByID *table.Pattern[fh.Source]

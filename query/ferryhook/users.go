@@ -18,9 +18,7 @@ import (
 // Users serves the users of the document's interface (FH-1, FH-2, FH-11).
 // The read of one pattern is declared ([table.Pattern]): its field.
 type Users struct {
-	// ByID reads a user (FH-1; FH-11 users.getById): GetItem
-	// PK = USER#{userId}, SK = PROFILE. A missing user gives
-	// table.ErrNotFound.
+	// ByID reads a user (FH-1; FH-11 users.getById).
 	//
 	//	u, err := s.Users.ByID.Get(ctx, fh.User{UserID: id})
 	ByID *table.Pattern[fh.User]
