@@ -12,24 +12,19 @@ import (
 // Auth are the access patterns of authentication records. The reads of
 // one pattern are declared ([table.Pattern]): their fields.
 type Auth struct {
-	// ByUnique reads the record with unique "scheme:value" (TN-6):
-	// GetItem AUTH#{scheme}#{value} / AUTH. A missing record gives
-	// table.ErrNotFound.
+	// ByUnique reads the record with unique "scheme:value" (TN-6).
 	//
 	//	rec, err := s.Auth.ByUnique.Get(ctx, tn.AuthRecord{Unique: "basic:alice"})
 	ByUnique *table.Pattern[tn.AuthRecord]
-	// ByUser lists a user's auth records, ordered by unique (TN-7): Query
-	// GSI1 PK = USER#{user}, SK begins_with AUTH#. Options: table.Limit,
-	// table.After, table.Desc.
+	// ByUser lists a user's auth records, ordered by unique (TN-7). GSI1
+	// is eventually consistent: a record added a moment ago may be missing.
 	//
 	//	for rec, err := range s.Auth.ByUser.All(ctx, tn.AuthRecord{UserID: user}) {
 	ByUser *table.Pattern[tn.AuthRecord]
-	// Add creates an auth record (TN-6): PK = AUTH#{scheme}#{value}, SK = AUTH,
-	// never overwriting: a unique value already held (by any user) gives
-	// table.ErrAlreadyExists.
+	// Add creates an auth record (TN-6). Its key is the unique value, so a
+	// value already held by any user is table.ErrAlreadyExists.
 	Add func(context.Context, *tn.AuthRecord) error
-	// Delete deletes the auth record of a unique value (TN-6). A missing record gives
-	// table.ErrNotFound.
+	// Delete deletes the auth record of a unique value (TN-6).
 	Delete func(context.Context, tn.AuthUnique) error
 
 	update, getByScheme, deleteAllByUser, deleteScheme table.Op

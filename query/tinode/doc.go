@@ -20,6 +20,13 @@
 // conditions, and every pattern's catalog IDs, requests, units and hottest
 // key. This doc does not repeat them.
 //
+// Nor do the docs of the stores' declared fields (Users.ByID,
+// Topics.ChangeOwner, ...): a field's requests, units and hottest key are
+// its row in docs/patterns/tinode.md, generated from its declaration, and
+// its errors are its form's ([table.Pattern.Get], [table.Pattern.List],
+// [table.Create], [table.Update], [table.UpdateWith], [table.PatchWith],
+// [table.Delete]) unless its doc names more.
+//
 // In a topic partition DEL# < MSG# < SUB# < TOPIC, so [Topics.Load] reads
 // the topic, all its subscriptions and its newest messages with ONE
 // descending Query (SK from MSG# to TOPIC, the deletion log below left

@@ -16,15 +16,13 @@ import (
 // topics, users and messages that keep it in use, and the unused ones a
 // garbage collector deletes. The bytes live outside the table.
 type Files struct {
-	// ByID reads the record of a file (TN-31, Tinode's FileGet): GetItem
-	// FILE#{id} / FILE. A missing one gives table.ErrNotFound.
+	// ByID reads the record of a file (TN-31, Tinode's FileGet).
 	//
 	//	f, err := s.Files.ByID.Get(ctx, tn.File{Id: id})
 	ByID *table.Pattern[tn.File]
-	// Start records a new upload (TN-31, Tinode's FileStartUpload): one
-	// conditional PutItem of FILE#{id} / FILE. The record has no link, so it
-	// is in the unused-file index from the start (TN-33). An existing id gives
-	// table.ErrAlreadyExists.
+	// Start records a new upload (TN-31, Tinode's FileStartUpload). Its
+	// UseCount is set to 0: the record has no link, so it is in the
+	// unused-file index from the start (TN-33).
 	Start func(context.Context, *tn.File) error
 
 	finish, link, links, unlink, deleteUnused table.Op

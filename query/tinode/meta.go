@@ -12,8 +12,8 @@ import (
 // kvmeta "version" row), in the item META#tinode / DBVERSION (TN-36).
 type Meta struct {
 	// Version reads the recorded version (TN-36, Tinode's GetDbVersion
-	// and CheckDbVersion): GetItem META#tinode / DBVERSION. A table never
-	// initialised gives table.ErrNotFound.
+	// and CheckDbVersion). A table never initialised gives
+	// table.ErrNotFound.
 	//
 	//	v, err := s.Meta.Version.Get(ctx, tn.DBVersion{}) // v.Version
 	Version *table.Pattern[tn.DBVersion]

@@ -16,9 +16,7 @@ import (
 // prefix is a prefix of the escape). One partition holds up to 1,000
 // writes per second, far above what confirmation codes need.
 type Cache struct {
-	// ByKey reads the entry of a key (TN-34, Tinode's PCacheGet): GetItem
-	// PCACHE / KEY#{key}. A missing key gives table.ErrNotFound, an empty
-	// one a *table.ValidationError naming Key.
+	// ByKey reads the entry of a key (TN-34, Tinode's PCacheGet).
 	//
 	//	e, err := s.Cache.ByKey.Get(ctx, tn.CacheEntry{Key: key}) // e.Value
 	ByKey *table.Pattern[tn.CacheEntry]

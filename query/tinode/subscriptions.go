@@ -12,37 +12,30 @@ import (
 
 // Subscriptions are the access patterns of subscriptions.
 type Subscriptions struct {
-	// ByTopicUser reads a user's subscription to a topic (TN-9): GetItem
-	// TOPIC#{topic} / SUB#{user}. A missing one gives table.ErrNotFound.
+	// ByTopicUser reads a user's subscription to a topic (TN-9).
 	//
 	//	sub, err := s.Subs.ByTopicUser.Get(ctx, tn.Subscription{Topic: topic, User: user})
 	ByTopicUser *table.Pattern[tn.Subscription]
 	// ByUser lists a user's subscriptions ordered by UpdatedAt, oldest
-	// first, those updated at or after UpdatedAt when it is set (TN-10):
-	// GSI1 PK = USER#{user}, SK BETWEEN SUBUPD#{Timestamp(UpdatedAt)} AND
-	// SUBUPD$. Soft-deleted subscriptions are left out unless
+	// first, those updated at or after UpdatedAt when it is set (TN-10).
+	// GSI1 is eventually consistent: a change a moment ago may not be
+	// listed yet. Soft-deleted subscriptions are left out unless
 	// table.IncludeHidden.
 	//
 	//	page, err := s.Subs.ByUser.List(ctx, tn.Subscription{User: u, UpdatedAt: since}, table.Desc())
 	ByUser *table.Pattern[tn.Subscription]
-	// ByTopic lists a topic's subscriptions, ordered by user id (TN-11):
-	// PK = TOPIC#{topic}, SK begins_with SUB#. Soft-deleted subscriptions
-	// are left out unless table.IncludeHidden; a set UpdatedAt is a
-	// *table.ValidationError (only ByUser reads it).
+	// ByTopic lists a topic's subscriptions, ordered by user id (TN-11).
+	// Soft-deleted subscriptions are left out unless table.IncludeHidden;
+	// a set UpdatedAt is a *table.ValidationError (only ByUser reads it).
 	ByTopic *table.Pattern[tn.Subscription]
 	// CreateUncounted subscribes a user to a topic that has no topic item:
 	// Tinode's per-user 'me' ("usr...") and 'fnd' topics, and a channel's
-	// readers ("chn..." names of a "grp..." topic) (TN-9). It is one
-	// conditional PutItem of TOPIC#{topic} / SUB#{user} and counts nothing
-	// (TN-24 counts subscriptions of stored topics). An existing subscription
-	// gives table.ErrAlreadyExists.
+	// readers ("chn..." names of a "grp..." topic) (TN-9). It counts
+	// nothing (TN-24 counts subscriptions of stored topics).
 	CreateUncounted func(context.Context, *tn.Subscription) error
-	// Update reads the subscription, applies change (read/recv positions,
-	// modes, Private, ...) and writes it back, version-checked and
-	// retried; UpdatedAt advances and its GSI1 entry moves in the same
-	// write. A missing subscription gives table.ErrNotFound.
-	//
-	// Pattern: TN-9 (its write side).
+	// Update changes a subscription (TN-9, its write side): change edits
+	// read/recv positions, modes, Private, ...; UpdatedAt advances and its
+	// GSI1 entry moves in the same write.
 	Update func(context.Context, SubRef, func(*tn.Subscription) error) (tn.Subscription, error)
 
 	channels, restore, topicsOfUser, usersOfTopic, unreadCount, create, share, softDelete, delete table.Op

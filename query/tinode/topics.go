@@ -13,30 +13,23 @@ import (
 // Topics are the access patterns of topics. The reads of one pattern are
 // declared ([table.Pattern]): their fields.
 type Topics struct {
-	// ByName reads a topic (TN-8): GetItem TOPIC#{name} / TOPIC. A
-	// missing topic gives table.ErrNotFound.
+	// ByName reads a topic (TN-8).
 	//
 	//	t, err := s.Topics.ByName.Get(ctx, tn.Topic{Id: name})
 	ByName *table.Pattern[tn.Topic]
 	// Owned lists the group topics a user owns, by topic name (TN-22,
-	// Tinode's OwnTopics): Query GSI1 PK = USER#{owner}, SK begins_with
-	// OWNS#, one Query per page, no Scan. Options: table.Limit,
-	// table.After, table.Desc. GSI1 is eventually consistent: a topic
-	// created a moment ago may be missing.
+	// Tinode's OwnTopics). GSI1 is eventually consistent: a topic created
+	// a moment ago may be missing.
 	//
 	//	page, err := s.Topics.Owned.List(ctx, tn.Topic{Owner: user})
 	Owned *table.Pattern[tn.Topic]
 	// ChangeOwner makes user the owner of the group topic (TN-38, Tinode's
-	// TopicOwnerChange): a consistent GetItem and one UpdateItem checked
-	// on the version read, which moves the topic's GSI1 entry from the old
-	// owner's USER#{owner} / OWNS#{name} to the new one's (TN-22). A bad
-	// user ID is a *table.ValidationError naming Owner, before any
-	// request; a missing topic gives table.ErrNotFound.
+	// TopicOwnerChange), in the same write moving it from the old owner's
+	// Owned list to the new one's (TN-22).
 	ChangeOwner func(ctx context.Context, name tn.TopicName, user tn.UserID) (tn.Topic, error)
 	// SoftDelete marks the topic deleted (TN-18): State = deleted and
-	// DeletedAt (and UpdatedAt) stamped with the store's clock, one
-	// UpdateItem. It returns the topic as written. A missing topic gives
-	// table.ErrNotFound.
+	// DeletedAt (and UpdatedAt) stamped with the store's clock. It returns
+	// the topic as written.
 	SoftDelete func(context.Context, tn.TopicName) (tn.Topic, error)
 
 	recountSubs, recordMessage, createP2P, findByTags, create, getMany, update, delete, load table.Op

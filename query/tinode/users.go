@@ -14,43 +14,30 @@ import (
 // Users are the access patterns of Tinode users, their tags and devices.
 // The reads of one user are declared ([table.Pattern]): its fields.
 type Users struct {
-	// ByID reads the user with an id (TN-1): GetItem USER#{id} / USER. A
-	// missing user gives table.ErrNotFound, a bad id a
-	// *table.ValidationError naming Id.
+	// ByID reads the user with an id (TN-1).
 	//
 	//	u, err := s.Users.ByID.Get(ctx, tn.User{Id: id})
 	ByID *table.Pattern[tn.User]
-	// Tags reads a user for its tags (TN-5): the user item holds them and
-	// its guards are written with it, so this is one GetItem USER#{id} /
-	// USER (the old TagUnique Source index is not needed); the user's Tags
-	// are the list. Errors as ByID's.
+	// Tags reads a user for its tags (TN-5): the user item holds them, so
+	// the old TagUnique Source index is not needed; the user's Tags are
+	// the list.
 	//
 	//	u, err := s.Users.Tags.Get(ctx, tn.User{Id: id}) // u.Tags
 	Tags *table.Pattern[tn.User]
-	// Create creates a user together with the guards of its unique tags, in one
-	// transaction (TN-2): PK = USER#{id}, SK = USER, plus one
-	// UNIQUE#tag#{tag} guard per tag. A tag held by another user fails the
-	// whole create with table.ErrUniqueViolation; an existing id gives
-	// table.ErrAlreadyExists; bad input a *table.ValidationError.
-	// CreatedAt/UpdatedAt are set when zero.
+	// Create creates a user together with the guards of its unique tags
+	// (TN-2). A tag held by another user fails the whole create with
+	// table.ErrUniqueViolation. CreatedAt/UpdatedAt are set when zero.
 	Create func(context.Context, *tn.User) error
-	// Update reads the user, applies change and writes it back if nobody wrote
-	// in between (retried on a lost race); tag guards move in the same
-	// transaction, so change may edit Tags (TN-3). It returns the user as
-	// written. A missing user gives table.ErrNotFound, a taken tag
-	// table.ErrUniqueViolation.
+	// Update changes a user (TN-3): tag guards move in the same write, so
+	// change may edit Tags; a taken tag gives table.ErrUniqueViolation.
 	Update func(context.Context, tn.UserID, func(*tn.User) error) (tn.User, error)
 	// SoftDelete marks the user deleted (TN-17): State = deleted and
-	// DeletedAt (and UpdatedAt) stamped with the store's clock, one
-	// UpdateItem; tags, auth records and subscriptions stay. It returns the
-	// user as written. A missing user gives table.ErrNotFound.
+	// DeletedAt (and UpdatedAt) stamped with the store's clock; tags, auth
+	// records and subscriptions stay. It returns the user as written.
 	SoftDelete func(context.Context, tn.UserID) (tn.User, error)
 	// UpsertDevice adds or replaces the user's push device d, keyed by
-	// d.DeviceId (TN-16): read the user, set Devices[DeviceId], write back
-	// version-checked (retried on a race, so concurrent device changes are
-	// never lost). It returns the user as written. A bad device
-	// (tn.Device.Validate) is a *table.ValidationError before any request;
-	// a missing user gives table.ErrNotFound.
+	// d.DeviceId (TN-16); concurrent device changes are never lost. It
+	// returns the user as written.
 	UpsertDevice func(context.Context, tn.UserID, tn.Device) (tn.User, error)
 
 	deleteDevice, devices, getMany, addTags, removeTags, resetTags, lookupTag, findByTag, importTag, findByTags, touch, delete table.Op
