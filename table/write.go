@@ -51,8 +51,8 @@ func (t *Table) Writes() []WriteInfo {
 	return slices.Clone(t.writes)
 }
 
-// Create declares d as w's Create ([Entity.Create], [Scoped.Create]),
-// after d.Before. Errors: *[ValidationError], [ErrAlreadyExists].
+// Create declares d as w's Create ([Entity.Create], [Scoped.Create]), after
+// d.Before. Errors: *[ValidationError], [ErrAlreadyExists], [ErrUniqueViolation].
 func Create[T any](w Writer[T], d WriteDef[T]) func(ctx context.Context, item *T) error {
 	return store(w, d, "Create", w.Create)
 }
@@ -97,7 +97,7 @@ func BatchPut[T any](e *Entity[T], d WriteDef[T]) func(ctx context.Context, item
 // small struct for a two-part key), checked by d.Check and
 // [Entity.CheckedKey] (a bad key is a *[ValidationError], no request).
 // With d.Live, a soft-deleted item is [ErrNotFound]. Errors:
-// *[ValidationError], [ErrNotFound].
+// *[ValidationError], [ErrNotFound], [ErrUniqueViolation] (a unique value taken).
 func Update[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx context.Context, id K, change func(*T) error) (T, error) {
 	op := writeOp(w, d, "Update")
 	return func(ctx context.Context, id K, change func(*T) error) (T, error) {
