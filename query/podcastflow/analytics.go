@@ -11,29 +11,19 @@ import (
 // in partition ANALYTICS, ordered by date within each series. The reads
 // are declared ([table.Pattern]): its fields.
 type Analytics struct {
-	// GlobalMetrics reads the global metrics (PF-8): one day with Get
-	// (GetItem PK = ANALYTICS, SK = GLOBAL#{date}), a range of days, both
-	// inclusive and by date, with Between (Query PK = ANALYTICS,
-	// SK BETWEEN GLOBAL#{from} AND GLOBAL#{to}). A malformed date or a
-	// reversed range is a *table.ValidationError.
+	// GlobalMetrics reads the global metrics (PF-8): one day with Get, a
+	// range of days, both inclusive and by date, with Between.
 	//
 	//	page, err := s.Analytics.GlobalMetrics.Between(ctx, pf.GlobalMetrics{Date: from}, pf.GlobalMetrics{Date: to})
 	GlobalMetrics *table.Pattern[pf.GlobalMetrics]
 	// OrganizationMetrics reads an organization's metrics (PF-9): one day
-	// with Get (GetItem PK = ANALYTICS, SK = ORG#{organizationId}#{date}),
-	// a range with Between (SK BETWEEN ORG#{organizationId}#{from} AND
-	// ORG#{organizationId}#{to}).
+	// with Get, a range of days with Between.
 	OrganizationMetrics *table.Pattern[pf.OrganizationMetrics]
-	// PutGlobalMetrics writes days of global metrics with BatchWriteItem
-	// (upserts, 25 per request, unprocessed items retried). Errors:
-	// *table.ValidationError (before any request), *table.BatchError.
-	//
-	// Pattern: PF-8 (its write side).
+	// PutGlobalMetrics writes days of global metrics (PF-8, its write
+	// side), each an upsert.
 	PutGlobalMetrics func(context.Context, ...*pf.GlobalMetrics) error
-	// PutOrganizationMetrics writes days of organization metrics with
-	// BatchWriteItem (as PutGlobalMetrics).
-	//
-	// Pattern: PF-9 (its write side).
+	// PutOrganizationMetrics writes days of organization metrics (PF-9, its
+	// write side), each an upsert.
 	PutOrganizationMetrics func(context.Context, ...*pf.OrganizationMetrics) error
 }
 

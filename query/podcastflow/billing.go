@@ -10,50 +10,30 @@ import (
 // Billing serves the billing patterns, PF-10 and PF-11. The reads are
 // declared ([table.Pattern]): its fields.
 type Billing struct {
-	// Records reads an organization's billing records (PF-10): one date
-	// with Get (GetItem PK = BILLING#{organizationId}, SK = RECORD#{date}),
-	// every record by date with List and All (Query
-	// PK = BILLING#{organizationId}, SK begins_with RECORD#), a range of
-	// dates, both inclusive, with Between (SK BETWEEN RECORD#{from} AND
-	// RECORD#{to}).
+	// Records reads an organization's billing records (PF-10): one date with
+	// Get, every record by date with List and All, a range of dates, both
+	// inclusive, with Between.
 	//
 	//	page, err := s.Billing.Records.List(ctx, pf.BillingRecord{OrganizationID: org})
 	Records *table.Pattern[pf.BillingRecord]
-	// Metrics reads the billing metrics (PF-11): one day with Get
-	// (GetItem PK = BILLING, SK = METRICS#{date}), a range with Between
-	// (Query PK = BILLING, SK BETWEEN METRICS#{from} AND METRICS#{to}).
+	// Metrics reads the billing metrics (PF-11): one day with Get, a range
+	// of days with Between.
 	Metrics *table.Pattern[pf.BillingMetrics]
 	// PutRecord writes a billing record (an upsert); its status entry (PF-14)
-	// is written with it. Errors: *table.ValidationError.
+	// is written with it.
 	PutRecord func(context.Context, *pf.BillingRecord) error
-	// UpdateRecord applies change to a billing record and writes it back
-	// with optimistic concurrency; index entries move in the same write.
-	// Errors: *table.ValidationError, table.ErrNotFound.
-	//
-	// Pattern: PF-10 (its write side).
+	// UpdateRecord applies change to a billing record (PF-10, its write
+	// side) with optimistic concurrency; index entries move in the same
+	// write.
 	UpdateRecord func(context.Context, RecordRef, func(*pf.BillingRecord) error) (pf.BillingRecord, error)
 	// SetRecordStatus sets a billing record's status (paid, overdue, ...);
-	// its status entry (PF-14) moves in the same write. An unknown status
-	// is a *table.ValidationError naming status, before any request.
-	// Errors: *table.ValidationError, table.ErrNotFound.
-	//
-	// Requests: a consistent GetItem of the record, then one UpdateItem
-	// conditioned on the version read, writing only the attributes that
-	// changed so that attributes written by other services are kept.
+	// its status entry (PF-14) moves in the same write.
 	SetRecordStatus func(context.Context, RecordRef, pf.BillingStatus) (pf.BillingRecord, error)
 	// ReindexRecord rewrites a billing record through the library so that
 	// one written by another service joins the status index (PF-14).
-	// Errors: *table.ValidationError, table.ErrNotFound.
-	//
-	// Requests: a consistent GetItem of the record, then one UpdateItem
-	// conditioned on the version read, writing only the attributes that
-	// changed so that attributes written by other services are kept. The
-	// read is what finds the record's fields to index.
 	ReindexRecord func(context.Context, RecordRef) (pf.BillingRecord, error)
-	// PutMetrics writes days of billing metrics with BatchWriteItem
-	// (upserts). Errors: *table.ValidationError, *table.BatchError.
-	//
-	// Pattern: PF-11 (its write side).
+	// PutMetrics writes days of billing metrics (PF-11, its write side),
+	// each an upsert.
 	PutMetrics func(context.Context, ...*pf.BillingMetrics) error
 }
 

@@ -44,6 +44,13 @@
 // the collections of PF-3, PF-5 and PF-14); they compose the same
 // entities and keys.
 //
+// A declared field, read or write, is documented once: its requests,
+// units and hottest key are in docs/patterns/podcastflow.md, generated
+// from its declaration, and its errors are its form's (the methods of
+// [table.Pattern], [table.Create], [table.Put], [table.Upsert],
+// [table.BatchPut], [table.Update], [table.UpdateWith], [table.Rewrite],
+// [table.ByUnique]) unless its doc names more.
+//
 // # Lists
 //
 // Every list returns one page ([table.Page]) and has an iterator form

@@ -12,58 +12,33 @@ import (
 // writes the platform needs. The reads of one pattern are declared
 // ([table.Pattern]): their fields.
 type Organizations struct {
-	// Profile reads an organization's profile (PF-5): GetItem
-	// PK = ORG#{organizationId}, SK = PROFILE.
+	// Profile reads an organization's profile (PF-5).
 	//
 	//	o, err := s.Organizations.Profile.Get(ctx, pf.OrganizationProfile{OrganizationID: id})
 	Profile *table.Pattern[pf.OrganizationProfile]
-	// Settings reads an organization's settings (PF-5): GetItem
-	// PK = ORG#{organizationId}, SK = SETTINGS.
+	// Settings reads an organization's settings (PF-5).
 	Settings *table.Pattern[pf.OrganizationSettings]
-	// AllOrganizations lists every organization by organizationId
-	// (PF-6): Query GSI4 PK = ORGS#{n} for each shard n
-	// (Options.IndexShards; ORGS itself with one shard), sent at once and
-	// merged: one request per shard per page. The document's Scan is not
-	// used.
+	// AllOrganizations lists every organization by organizationId (PF-6),
+	// with no Scan (the document's); its index partition is sharded
+	// (Options.IndexShards).
 	AllOrganizations *table.Pattern[pf.OrganizationProfile]
-	// Create creates an organization; status defaults to trial. Errors:
-	// *table.ValidationError, table.ErrAlreadyExists.
-	//
-	// Pattern: PF-5 (its write side).
+	// Create creates an organization (PF-5, its write side); status
+	// defaults to trial.
 	Create func(context.Context, *pf.OrganizationProfile) error
-	// Update applies change to the organization and writes it back with
-	// optimistic concurrency (retried on a lost race); its status entry
-	// (PF-14) moves in the same write. Errors: *table.ValidationError,
-	// table.ErrNotFound.
-	//
-	// Requests: a consistent GetItem of the profile, then one UpdateItem
-	// conditioned on the version read, writing only the attributes that changed
-	// so that attributes written by other services are kept. change is arbitrary
-	// code that needs the current profile.
+	// Update applies change to the organization with optimistic concurrency
+	// (retried on a lost race); its status entry (PF-14) moves in the same
+	// write. change is arbitrary code that needs the current profile.
 	Update func(context.Context, pf.OrgID, func(*pf.OrganizationProfile) error) (pf.OrganizationProfile, error)
 	// SetStatus sets an organization's status; its GSI3 entry (PF-14)
-	// moves in the same write. An unknown status is a
-	// *table.ValidationError naming status, before any request. Errors: as
-	// Update.
-	//
-	// Requests: as Update, a consistent GetItem and one conditional
-	// UpdateItem.
+	// moves in the same write.
 	SetStatus func(context.Context, pf.OrgID, pf.OrgStatus) (pf.OrganizationProfile, error)
 	// Reindex rewrites an organization's profile through the library, so
 	// that an item written by another service joins the indexes of PF-6
-	// and PF-14. Errors: as Update.
-	//
-	// Requests: a consistent GetItem of the profile, then one UpdateItem
-	// conditioned on the version read, writing only the attributes that
-	// changed so that attributes written by other services are kept. The
-	// read is what finds the fields to index.
+	// and PF-14.
 	Reindex func(context.Context, pf.OrgID) (pf.OrganizationProfile, error)
-	// PutSettings writes an organization's settings: an upsert that writes
-	// only what differs from the stored item (table.Entity.Upsert), so
-	// changes the application's scripts made to other attributes are kept.
-	// Errors: *table.ValidationError.
-	//
-	// Pattern: PF-5 (its write side).
+	// PutSettings writes an organization's settings (PF-5, its write side)
+	// as an upsert, so changes the application's scripts made to other
+	// attributes are kept.
 	PutSettings func(context.Context, *pf.OrganizationSettings) error
 
 	getWithSettings, delete table.Op

@@ -10,14 +10,12 @@ import (
 // Platform serves the platform settings, PF-7: one item, PLATFORM /
 // SETTINGS, written with optimistic concurrency.
 type Platform struct {
-	// Settings reads the platform settings (PF-7): GetItem PK = PLATFORM,
-	// SK = SETTINGS, strongly consistent, with their Version;
-	// table.ErrNotFound when never initialized.
+	// Settings reads the platform settings (PF-7), strongly consistent, with
+	// their Version; table.ErrNotFound when never initialized.
 	//
 	//	cur, err := s.Platform.Settings.Get(ctx, pf.PlatformSettings{})
 	Settings *table.Pattern[pf.PlatformSettings]
-	// InitSettings writes the first platform settings (PF-7). Errors:
-	// *table.ValidationError, table.ErrAlreadyExists.
+	// InitSettings writes the first platform settings (PF-7).
 	InitSettings func(context.Context, *pf.PlatformSettings) error
 
 	replaceSettings, updateSettings table.Op

@@ -15,80 +15,48 @@ import (
 // and status changes, last login, preferences, delete). The reads of one
 // pattern are declared ([table.Pattern]): their fields.
 type Users struct {
-	// Profile reads a user's profile (PF-1): GetItem PK = USER#{userId},
-	// SK = PROFILE.
+	// Profile reads a user's profile (PF-1).
 	//
 	//	u, err := s.Users.Profile.Get(ctx, pf.UserProfile{UserID: id})
 	Profile *table.Pattern[pf.UserProfile]
-	// Preferences reads a user's preferences (PF-2): GetItem
-	// PK = USER#{userId}, SK = PREFERENCES; table.ErrNotFound when never
-	// saved.
+	// Preferences reads a user's preferences (PF-2); table.ErrNotFound when
+	// never saved.
 	Preferences *table.Pattern[pf.UserPreferences]
-	// AllUsers lists every user by userId (PF-4): Query GSI4
-	// PK = USERS#{n} for each shard n (Options.IndexShards; USERS itself
-	// with one shard), sent at once and merged: one request per shard per
-	// page. The document's Scan is not used.
+	// AllUsers lists every user by userId (PF-4), with no Scan (the
+	// document's); its index partition is sharded (Options.IndexShards).
 	//
 	//	page, err := s.Users.AllUsers.List(ctx, pf.UserProfile{}, table.Limit(50))
 	AllUsers *table.Pattern[pf.UserProfile]
-	// ByOrganization lists an organization's users by userId (PF-12):
-	// Query GSI1 PK = ORG#{organizationId}.
+	// ByOrganization lists an organization's users by userId (PF-12).
 	//
 	//	for u, err := range s.Users.ByOrganization.All(ctx, pf.UserProfile{OrganizationID: org}) {
 	ByOrganization *table.Pattern[pf.UserProfile]
-	// ByRole lists the users with a role by userId (PF-13): Query GSI2
-	// PK = ROLE#{role}#{n} for each shard n, merged; an unknown role is a
-	// *table.ValidationError.
+	// ByRole lists the users with a role by userId (PF-13); the role's
+	// partition is sharded as AllUsers'.
 	ByRole *table.Pattern[pf.UserProfile]
-	// Update applies change to the user and writes it back with optimistic
-	// concurrency (retried on a lost race). Index entries (organization, role,
-	// status) and the email guard move in the same write. The userId cannot
-	// change. It returns the user as written. Errors: *table.ValidationError,
-	// table.ErrNotFound, table.ErrUniqueViolation (new email taken).
-	//
-	// Requests: a consistent GetItem of the profile, then one UpdateItem
-	// conditioned on the version read, writing only the attributes that changed
-	// so that attributes written by other services are kept. change is arbitrary
-	// code that needs the current profile.
-	//
-	// Pattern: PF-1 (its write side).
+	// Update applies change to the user (PF-1, its write side) with
+	// optimistic concurrency (retried on a lost race) and returns the user
+	// as written. Index entries (organization, role, status) and the email
+	// guard move in the same write; the userId cannot change. change is
+	// arbitrary code that needs the current profile. Beyond its form's
+	// errors: table.ErrUniqueViolation (new email taken).
 	Update func(context.Context, pf.UserID, func(*pf.UserProfile) error) (pf.UserProfile, error)
-	// GetByEmail returns the user holding email (compared lower-cased):
-	// one GetItem on the email guard, one on the profile. Not in the
-	// document; it comes with unique emails. Errors:
-	// *table.ValidationError, table.ErrNotFound.
-	//
-	// Pattern: PF-1 (the read beside it).
+	// GetByEmail returns the user holding email, compared lower-cased (PF-1,
+	// the read beside it). Not in the document; it comes with unique emails.
 	GetByEmail func(context.Context, string) (pf.UserProfile, error)
 	// ChangeRole sets a user's role; its GSI2 entry (PF-13) moves in the
-	// same write. An unknown role is a *table.ValidationError naming role,
-	// before any request. Errors: as Update.
-	//
-	// Requests: as Update, a consistent GetItem and one conditional
-	// UpdateItem.
+	// same write.
 	ChangeRole func(context.Context, pf.UserID, pf.Role) (pf.UserProfile, error)
 	// SetStatus sets a user's status; its GSI3 entry (PF-14) moves in the
-	// same write. An unknown status is a *table.ValidationError naming
-	// status, before any request. Errors: as Update.
-	//
-	// Requests: as Update, a consistent GetItem and one conditional
-	// UpdateItem.
+	// same write.
 	SetStatus func(context.Context, pf.UserID, pf.UserStatus) (pf.UserProfile, error)
 	// Reindex rewrites a user's profile through the library, so that an
 	// item written by another service in the document's format (which has
 	// no GSI keys) joins the indexes of PF-4, PF-12, PF-13 and PF-14.
-	// Errors: as Update.
-	//
-	// Requests: a consistent GetItem of the profile, then one UpdateItem
-	// conditioned on the version read, writing only the attributes that
-	// changed so that attributes written by other services are kept. The
-	// read is what finds the fields to index.
 	Reindex func(context.Context, pf.UserID) (pf.UserProfile, error)
-	// PutPreferences writes a user's preferences (an upsert; the user's
-	// existence is not checked, preferences are deleted with the user).
-	// Errors: *table.ValidationError.
-	//
-	// Pattern: PF-2 (its write side).
+	// PutPreferences writes a user's preferences (PF-2, its write side) as
+	// an upsert; the user's existence is not checked, preferences are
+	// deleted with the user.
 	PutPreferences func(context.Context, *pf.UserPreferences) error
 
 	create, getWithPreferences              table.Op
