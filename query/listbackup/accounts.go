@@ -12,36 +12,28 @@ import (
 // Accounts serves LB-5..LB-8: accounts by ID, children, type and subtree.
 // The read of one pattern is declared ([table.Pattern]): its field.
 type Accounts struct {
-	// ByID reads an account (LB-5): GetItem PK = ACCOUNT#{accountId},
-	// SK = PROFILE. During a move (LB-63) the account keeps its old path
-	// and parent and carries the move in its Move field. A soft-deleted
-	// account (LB-63) is not found. Errors: *table.ValidationError,
-	// table.ErrNotFound.
+	// ByID reads an account (LB-5). During a move (LB-63) the account keeps
+	// its old path and parent and carries the move in its Move field. A
+	// soft-deleted account (LB-63) is not found.
 	//
 	//	a, err := s.Accounts.ByID.Get(ctx, lb.Account{AccountID: id})
 	ByID *table.Pattern[lb.Account]
-	// ByType lists the accounts of a type, by ID (LB-7): Query GSI2
-	// PK = ACCTYPE#{accountType} (its whole partition). Soft-deleted
-	// accounts are in no list. Errors: *table.ValidationError,
-	// table.ErrInvalidCursor.
+	// ByType lists the accounts of a type, by ID (LB-7). Soft-deleted
+	// accounts are in no list.
 	//
 	//	page, err := s.Accounts.ByType.List(ctx, lb.Account{AccountType: lb.AccountDivision})
 	ByType *table.Pattern[lb.Account]
 	// Children lists the child accounts of a parent, by type then ID
-	// (LB-6): Query GSI1 PK = CHILDREN#{parentAccountId}, SK begins_with
-	// TYPE#{accountType}# when the type is set, the whole partition when
-	// not. Children without a type (migrated from ListBackup's own code,
-	// which stores none) sort first, under TYPE#-#, and are listed only
-	// when no type is given. Soft-deleted accounts are in no list. Errors:
-	// *table.ValidationError, table.ErrInvalidCursor.
+	// (LB-6), of one type when it is set. Children without a type (migrated
+	// from ListBackup's own code, which stores none) sort first, under
+	// TYPE#-#, and are listed only when no type is given. Soft-deleted
+	// accounts are in no list.
 	//
 	//	page, err := s.Accounts.Children.List(ctx, lb.Account{ParentAccountID: p})
 	Children *table.Pattern[lb.Account]
-	// Subtree lists the accounts at or below a path, in path order
-	// (LB-8): Query GSI3 PK = TREE#{first path segment}, SK begins_with
-	// PATH#{accountPath}. The path ends with '/', so /root/sub/ does not
-	// match /root/subsidiary/. Errors: *table.ValidationError,
-	// table.ErrInvalidCursor.
+	// Subtree lists the accounts at or below a path, in path order (LB-8).
+	// The path ends with '/', so /root/sub/ does not match
+	// /root/subsidiary/.
 	//
 	//	page, err := s.Accounts.Subtree.List(ctx, lb.Account{AccountPath: "/root/eu/"})
 	Subtree *table.Pattern[lb.Account]
@@ -112,39 +104,27 @@ func (s *Accounts) Create(ctx context.Context, a *lb.Account) error {
 //
 // The reads of one pattern are declared ([table.Pattern]): its fields.
 type Memberships struct {
-	// ByUser lists a user's memberships, by account (LB-9): Query
-	// PK = USER#{userId}, SK begins_with MEMBER#. Errors:
-	// *table.ValidationError, table.ErrInvalidCursor.
+	// ByUser lists a user's memberships, by account (LB-9).
 	//
 	//	page, err := s.Memberships.ByUser.List(ctx, lb.Membership{UserID: u})
 	ByUser *table.Pattern[lb.Membership]
 	// ByID reads a user's membership and permissions in one account
-	// (LB-11): GetItem PK = USER#{userId}, SK = MEMBER#{accountId}.
-	// Errors: *table.ValidationError, table.ErrNotFound (not a member).
+	// (LB-11); table.ErrNotFound when the user is not a member.
 	//
 	//	m, err := s.Memberships.ByID.Get(ctx, lb.Membership{UserID: u, AccountID: a})
 	ByID *table.Pattern[lb.Membership]
-	// ByAccount lists an account's members, by role then user (LB-10):
-	// Query GSI1 PK = MEMBERS#{accountId}, SK begins_with ROLE#{role}#
-	// when the role is set, the whole partition when not. Errors:
-	// *table.ValidationError, table.ErrInvalidCursor.
+	// ByAccount lists an account's members, by role then user (LB-10), of
+	// one role when it is set.
 	//
 	//	page, err := s.Memberships.ByAccount.List(ctx, lb.Membership{AccountID: a, Role: lb.RoleAdmin})
 	ByAccount *table.Pattern[lb.Membership]
-	// Add creates a membership. A user has at most one membership per account
-	// (the key is the pair): a second gives table.ErrAlreadyExists. Status
-	// defaults to active. Errors: *table.ValidationError,
-	// table.ErrAlreadyExists.
-	//
-	// Pattern: LB-11 (its write side).
+	// Add creates a membership (LB-11, its write side). A user has at most
+	// one membership per account (the key is the pair): a second gives
+	// table.ErrAlreadyExists. Status defaults to active.
 	Add func(context.Context, *lb.Membership) error
-	// SetRole changes a member's role in the account (LB-64; moves its
-	// GSI1 entry): a consistent read and one conditional write
-	// (table.Entity.Update), because the GSI1 sort key is derived from the
-	// stored membership (role, user) and the write is conditioned on the
-	// version read. An unknown role is a *table.ValidationError naming
-	// role, before any request. Errors: *table.ValidationError,
-	// table.ErrNotFound.
+	// SetRole changes a member's role in the account (LB-64), moving its
+	// GSI1 entry, whose sort key is derived from the stored membership
+	// (role, user).
 	SetRole func(context.Context, MembershipRef, lb.MemberRole) (lb.Membership, error)
 
 	remove table.Op
@@ -187,33 +167,23 @@ func newMemberships(e *entities) *Memberships {
 // ([table.Pattern]): its field, whole on the Store and the account's own
 // on [AccountScope].
 type Teams struct {
-	// ByAccount lists an account's teams (LB-12): Query GSI1
-	// PK = TEAMS#{accountId}. Errors: *table.ValidationError,
-	// table.ErrInvalidCursor.
+	// ByAccount lists an account's teams (LB-12).
 	//
 	//	page, err := s.Teams.ByAccount.List(ctx, lb.Team{AccountID: a})
 	ByAccount *table.Pattern[lb.Team]
-	// ByID reads a team (LB-13): GetItem PK = TEAM#{teamId}, SK = TEAM.
-	// Errors: *table.ValidationError, table.ErrNotFound.
+	// ByID reads a team (LB-13).
 	//
 	//	t, err := s.Teams.ByID.Get(ctx, lb.Team{TeamID: id})
 	ByID *table.Pattern[lb.Team]
-	// Create creates a team. Errors: *table.ValidationError,
-	// table.ErrAlreadyExists.
-	//
-	// Pattern: LB-13 (its write side).
+	// Create creates a team (LB-13, its write side).
 	Create func(context.Context, *lb.Team) error
-	// Delete deletes a team (LB-64): one conditional DeleteItem (the team has
-	// no status in either document, so the delete is hard; memberships of its
-	// users in the account are not touched). Errors: *table.ValidationError,
-	// table.ErrNotFound.
+	// Delete deletes a team (LB-64). The team has no status in either
+	// document, so the delete is hard; memberships of its users in the
+	// account are not touched.
 	Delete func(context.Context, lb.TeamID) error
 	// Update applies change to a team (LB-64): name, description, members,
-	// permissions. One strongly consistent GetItem and one conditional
-	// UpdateItem of the changed attributes (table.Entity.Update), retried on a
-	// lost race, so concurrent updates are never lost. A team cannot move to
-	// another account: changing accountId or teamId is refused. Errors:
-	// *table.ValidationError, table.ErrNotFound.
+	// permissions. A team cannot move to another account: changing
+	// accountId or teamId is refused.
 	Update func(context.Context, lb.TeamID, func(*lb.Team) error) (lb.Team, error)
 
 	setMemberRole table.Op

@@ -16,25 +16,20 @@ import (
 // Errors: *table.ValidationError (a bad ID or enumeration, a reversed
 // range; before any request), table.ErrInvalidCursor.
 type Activities struct {
-	// ByAccount reads an account's activities (LB-18): Query
-	// PK = ACTIVITY#{accountId}, SK BETWEEN EVT#{from} AND EVT#{to}#….
+	// ByAccount reads an account's activities (LB-18).
 	//
 	//	page, err := s.Activities.ByAccount.Between(ctx, lb.Activity{AccountID: a, CreatedAt: from}, lb.Activity{AccountID: a, CreatedAt: to})
 	ByAccount *table.Pattern[lb.Activity]
-	// ByUser reads a user's activities (LB-19): Query GSI1
-	// PK = ACTUSER#{userId}, SK BETWEEN {from} AND {to}#….
+	// ByUser reads a user's activities (LB-19).
 	ByUser *table.Pattern[lb.Activity]
 	// ByResourceType reads an account's activities on a resource type
-	// (LB-20): Query GSI2 PK = ACTRES#{accountId}#{resourceType}, SK in
-	// the range.
+	// (LB-20).
 	ByResourceType *table.Pattern[lb.Activity]
-	// ByEventType reads an account's activities of an event type (LB-21):
-	// Query GSI3 PK = ACTEVT#{accountId}#{eventType}, SK in the range.
+	// ByEventType reads an account's activities of an event type (LB-21).
 	ByEventType *table.Pattern[lb.Activity]
 	// Record stores an activity. A zero CreatedAt is now; EventID defaults to a
 	// new UUID. Its table TTL is CreatedAt + 90 days (LB-22): reads never
-	// return it afterwards. Errors: *table.ValidationError,
-	// table.ErrAlreadyExists.
+	// return it afterwards.
 	Record func(context.Context, *lb.Activity) error
 
 	e *entities
@@ -60,36 +55,25 @@ func newActivities(e *entities) *Activities {
 // ([table.Pattern]): its fields, whole on the Store and the account's own
 // on [AccountScope].
 type Jobs struct {
-	// ByAccount lists an account's jobs, newest first (LB-23): Query GSI1
-	// PK = JOBS#{accountId}, SK begins_with CREATED#, descending. Errors:
-	// *table.ValidationError, table.ErrInvalidCursor.
+	// ByAccount lists an account's jobs, newest first (LB-23).
 	//
 	//	page, err := s.Jobs.ByAccount.List(ctx, lb.Job{AccountID: a})
 	ByAccount *table.Pattern[lb.Job]
 	// ByStatus lists an account's jobs in one status, newest first
-	// (LB-25): Query GSI2 PK = JOBS#{accountId}, SK begins_with
-	// STATUS#{status}#. Errors: *table.ValidationError,
-	// table.ErrInvalidCursor.
+	// (LB-25).
 	ByStatus *table.Pattern[lb.Job]
 	// BySource lists a source's jobs by creation time, oldest first unless
-	// table.Desc (LB-26): Query GSI3 PK = SRCJOBS#{sourceId}. Errors:
-	// *table.ValidationError, table.ErrInvalidCursor.
+	// table.Desc (LB-26).
 	BySource *table.Pattern[lb.Job]
-	// ByID reads a job (LB-24): GetItem PK = JOB#{jobId}, SK = JOB.
-	// Errors: *table.ValidationError, table.ErrNotFound.
+	// ByID reads a job (LB-24).
 	//
 	//	j, err := s.Jobs.ByID.Get(ctx, lb.Job{JobID: id})
 	ByID *table.Pattern[lb.Job]
-	// Create creates a job (CreatedAt defaults to now, Status to pending,
-	// Priority to medium). Errors: *table.ValidationError,
-	// table.ErrAlreadyExists.
-	//
-	// Pattern: LB-24 (its write side).
+	// Create creates a job (LB-24, its write side); CreatedAt defaults to
+	// now, Status to pending, Priority to medium.
 	Create func(context.Context, *lb.Job) error
-	// Update applies change to a job (status, progress, result), moving its
-	// index entries. Errors: *table.ValidationError, table.ErrNotFound.
-	//
-	// Pattern: LB-24 (its write side).
+	// Update applies change to a job (LB-24, its write side: status,
+	// progress, result), moving its index entries.
 	Update func(context.Context, lb.JobID, func(*lb.Job) error) (lb.Job, error)
 
 	delete table.Op

@@ -17,28 +17,21 @@ const APIKeyPrefix = "lbk_"
 // on the Store and the account's own on [AccountScope].
 type APIKeys struct {
 	// ByAccount lists an account's API keys, newest first, only those in
-	// a status when it is set (LB-53): Query GSI2 PK = APIKEYS#{accountId},
-	// filter status = the status. With a status a page may hold fewer
-	// items than its limit; the cursor continues correctly. Errors:
-	// *table.ValidationError, table.ErrInvalidCursor.
+	// a status when it is set (LB-53). The status is a server-side filter,
+	// so a page may hold fewer items than its limit; the cursor continues
+	// correctly.
 	//
 	//	page, err := s.APIKeys.ByAccount.List(ctx, lb.APIKey{AccountID: a, Status: lb.APIKeyActive})
 	ByAccount *table.Pattern[lb.APIKey]
-	// ByID reads an API key (LB-53, the read beside it): GetItem
-	// PK = APIKEY#{apiKeyId}. Errors: *table.ValidationError,
-	// table.ErrNotFound.
+	// ByID reads an API key (LB-53, the read beside it).
 	//
 	//	k, err := s.APIKeys.ByID.Get(ctx, lb.APIKey{APIKeyID: id})
 	ByID *table.Pattern[lb.APIKey]
-	// Revoke revokes an API key (LB-54): one UpdateItem setting status
-	// revoked; Validate refuses it from then on. Revoking twice is
-	// harmless. Errors: *table.ValidationError, table.ErrNotFound.
+	// Revoke revokes an API key (LB-54), with no read: status revoked, and
+	// Validate refuses it from then on. Revoking twice is harmless.
 	Revoke func(context.Context, lb.APIKeyID) (lb.APIKey, error)
-	// TouchLastUsed stamps lastUsedAt with the store's clock (one
-	// UpdateItem) and returns the key as written. Errors:
-	// *table.ValidationError, table.ErrNotFound.
-	//
-	// Pattern: LB-52 (its write side).
+	// TouchLastUsed stamps lastUsedAt with the store's clock (LB-52, its
+	// write side), with no read, and returns the key as written.
 	TouchLastUsed func(context.Context, lb.APIKeyID) (lb.APIKey, error)
 
 	validate, create table.Op
@@ -151,51 +144,35 @@ func (s *APIKeys) Validate(ctx context.Context, key string) (lb.APIKey, error) {
 // The read of one pattern is declared ([table.Pattern]): its field, whole
 // on the Store and the account's own on [AccountScope].
 type Webhooks struct {
-	// Active lists an account's active webhooks (LB-56): Query GSI1
-	// PK = HOOKS#{accountId}; inactive and soft-deleted webhooks are not
-	// in that sparse index. Errors: *table.ValidationError,
-	// table.ErrInvalidCursor.
+	// Active lists an account's active webhooks (LB-56); inactive and
+	// soft-deleted webhooks are not in its sparse index.
 	//
 	//	page, err := s.Webhooks.Active.List(ctx, lb.Webhook{AccountID: a})
 	Active *table.Pattern[lb.Webhook]
 	// ActiveForEvent lists an account's active webhooks subscribed to one
-	// event type, the fields' one Events value (LB-57): the LB-56 Query
-	// (GSI1 PK = HOOKS#{accountId}) with a server-side filter
-	// contains(events, the event type), so a page may hold fewer than its
-	// limit; the cursor continues correctly. Errors:
-	// *table.ValidationError, table.ErrInvalidCursor.
+	// event type, the fields' one Events value (LB-57): those of LB-56,
+	// filtered server-side, so a page may hold fewer than its limit; the
+	// cursor continues correctly.
 	//
 	//	page, err := s.Webhooks.ActiveForEvent.List(ctx, lb.Webhook{AccountID: a, Events: []string{"sync.failed"}})
 	ActiveForEvent *table.Pattern[lb.Webhook]
-	// ByID reads a webhook (LB-55): GetItem PK = WEBHOOK#{webhookId}. A
-	// soft-deleted webhook (LB-67) is not found. Errors:
-	// *table.ValidationError, table.ErrNotFound.
+	// ByID reads a webhook (LB-55). A soft-deleted webhook (LB-67) is not
+	// found.
 	//
 	//	w, err := s.Webhooks.ByID.Get(ctx, lb.Webhook{WebhookID: id})
 	ByID *table.Pattern[lb.Webhook]
-	// Create creates a webhook (WebhookID defaults to a new UUID). Errors:
-	// *table.ValidationError, table.ErrAlreadyExists.
-	//
-	// Pattern: LB-55 (its write side).
+	// Create creates a webhook (LB-55, its write side); WebhookID defaults
+	// to a new UUID.
 	Create func(context.Context, *lb.Webhook) error
 	// Update applies change to a webhook (LB-55), moving its index entry when
-	// isActive changes: a consistent read and one conditional write
-	// (table.Entity.Update), because the change is applied in Go to the stored
-	// webhook and written back only if nobody wrote it in between. A
-	// soft-deleted webhook cannot be updated. Errors: *table.ValidationError,
-	// table.ErrNotFound (missing or deleted).
+	// isActive changes. A soft-deleted webhook cannot be updated.
 	Update func(context.Context, lb.WebhookID, func(*lb.Webhook) error) (lb.Webhook, error)
 	// Delete soft-deletes a webhook (LB-55, LB-67; core: "use status fields
-	// instead of hard deletes"): isActive becomes false and deletedAt is
-	// stamped with the store's clock, in one strongly consistent GetItem (to
-	// refuse a webhook already deleted, and to give the write the version it
-	// is conditioned on) and one conditional UpdateItem (table.SoftDelete)
-	// that also removes the webhook's GSI1 entry, so Active and
-	// ActiveForEvent (LB-56, LB-57) no longer return it and no delivery is
-	// sent to it. The item stays in the table (delivery history, audit) but
-	// Get, Update and Delete treat it as missing. Errors:
-	// *table.ValidationError, table.ErrNotFound (missing or already
-	// deleted).
+	// instead of hard deletes"): isActive becomes false, deletedAt is
+	// stamped with the store's clock and its GSI1 entry is removed, so
+	// Active and ActiveForEvent (LB-56, LB-57) no longer return it and no
+	// delivery is sent to it. The item stays in the table (delivery
+	// history, audit) but Get, Update and Delete treat it as missing.
 	Delete func(context.Context, lb.WebhookID) error
 
 	deleted func(*lb.Webhook) error // Delete's change, made once (a view copies it)

@@ -12,31 +12,24 @@ import (
 // platform-sources tables). The reads of one pattern are declared
 // ([table.Pattern]): its fields.
 type Catalog struct {
-	// Platform reads a platform by ID (LB-77): GetItem
-	// PK = CATPLATFORM#{platformId}, SK = PLATFORM.
+	// Platform reads a platform by ID (LB-77).
 	//
 	//	p, err := s.Catalog.Platform.Get(ctx, lb.CatalogPlatform{PlatformID: "keap"})
 	Platform *table.Pattern[lb.CatalogPlatform]
-	// Platforms lists the catalog's platforms, by ID (LB-77): Query GSI1
-	// PK = CATALOG (tens of items in one partition).
+	// Platforms lists the catalog's platforms, by ID (LB-77): tens of items
+	// in one partition.
 	//
 	//	page, err := s.Catalog.Platforms.List(ctx, lb.CatalogPlatform{})
 	Platforms *table.Pattern[lb.CatalogPlatform]
-	// Source reads a source template by ID (LB-78): GetItem
-	// PK = CATSOURCE#{platformSourceId}, SK = TEMPLATE.
+	// Source reads a source template by ID (LB-78).
 	Source *table.Pattern[lb.CatalogSource]
-	// Sources lists the source templates a platform offers (LB-78): Query
-	// GSI1 PK = CATSOURCES#{platformId}.
+	// Sources lists the source templates a platform offers (LB-78).
 	Sources *table.Pattern[lb.CatalogSource]
-	// PutPlatform stores a platform, replacing the one with its ID.
-	// Errors: *table.ValidationError.
-	//
-	// Pattern: LB-77 (its write side).
+	// PutPlatform stores a platform (LB-77, its write side), replacing the
+	// one with its ID.
 	PutPlatform func(context.Context, *lb.CatalogPlatform) error
-	// PutSource stores a platform's source template, replacing the one with
-	// its ID. Errors: *table.ValidationError.
-	//
-	// Pattern: LB-78 (its write side).
+	// PutSource stores a platform's source template (LB-78, its write side),
+	// replacing the one with its ID.
 	PutSource func(context.Context, *lb.CatalogSource) error
 
 	e *entities

@@ -200,6 +200,14 @@
 // rule of the application, read an account-scoped view ([Store.ForAccount])
 // or narrow a sort key by a field or a [TimeRange].
 //
+// A declared field, read or write, is documented once: its requests,
+// units and hottest key are in docs/patterns/listbackup.md, generated
+// from its declaration, and its errors are its form's (the methods of
+// [table.Pattern], [table.Create], [table.Put], [table.Update],
+// [table.UpdateWith], [table.Apply], [table.SoftDelete],
+// [table.PatchWith], [table.Delete], [table.ByUnique]) unless its doc
+// names more.
+//
 // # Requests per pattern
 //
 // Reads are one GetItem or one Query page. LB-2 and LB-3 read the guard,

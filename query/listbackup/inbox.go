@@ -13,48 +13,37 @@ import (
 // newest first, per user in one status (unread, ...), and per account.
 // The reads of one pattern are declared ([table.Pattern]): its fields.
 type Inbox struct {
-	// ByID reads a notification by ID (LB-79): GetItem
-	// PK = INBOXN#{notificationId}, SK = NOTIFICATION; one past expiresAt
-	// is table.ErrNotFound.
+	// ByID reads a notification by ID (LB-79); one past expiresAt is
+	// table.ErrNotFound.
 	//
 	//	n, err := s.Inbox.ByID.Get(ctx, lb.InboxNotification{NotificationID: id})
 	ByID *table.Pattern[lb.InboxNotification]
-	// ByUser lists a user's notifications, newest first (LB-80): Query
-	// GSI1 PK = INBOX#{userId}, descending.
+	// ByUser lists a user's notifications, newest first (LB-80).
 	ByUser *table.Pattern[lb.InboxNotification]
 	// ByStatus lists a user's notifications in one status, newest first
-	// (LB-81; unread ones with lb.InboxUnread): Query GSI2
-	// PK = INBOX#{userId}#{status}, descending. The status is any the
-	// code stores (unread, read, archived, deleted).
+	// (LB-81; unread ones with lb.InboxUnread). The status is any the code
+	// stores (unread, read, archived, deleted).
 	//
 	//	page, err := s.Inbox.ByStatus.List(ctx, lb.InboxNotification{UserID: u, Status: lb.InboxUnread})
 	ByStatus *table.Pattern[lb.InboxNotification]
-	// ByAccount lists an account's notifications, newest first (LB-82):
-	// Query GSI3 PK = ACCTINBOX#{accountId}, descending.
+	// ByAccount lists an account's notifications, newest first (LB-82).
 	ByAccount *table.Pattern[lb.InboxNotification]
-	// Delete deletes a notification (LB-83): DeleteItem of its one item, which
-	// leaves every list with it. Errors: *table.ValidationError,
-	// table.ErrNotFound (a retried delete whose first response was lost may
-	// report it; the item is gone either way).
+	// Delete deletes a notification (LB-83), which leaves every list with
+	// it. A retried delete whose first response was lost may report
+	// table.ErrNotFound; the item is gone either way.
 	Delete func(context.Context, lb.NotificationID) error
-	// Create stores a new notification, with the code's defaults: a new
-	// UUID for NotificationID, status unread, priority normal, channel app.
-	// Errors: *table.ValidationError, table.ErrAlreadyExists.
-	//
-	// Pattern: LB-79 (its write side).
+	// Create stores a new notification (LB-79, its write side), with the
+	// code's defaults: a new UUID for NotificationID, status unread,
+	// priority normal, channel app.
 	Create func(context.Context, *lb.InboxNotification) error
 	// MarkRead marks a notification read (LB-83): status read, readAt (the
 	// first read's, kept when marked again), updatedAt; it moves from the
-	// user's unread list to the read one. A consistent read and one write
-	// conditioned on the version read (table.Entity.Update): a concurrent
-	// change makes it retry on the new state, never lose it. Errors:
-	// *table.ValidationError, table.ErrNotFound.
+	// user's unread list to the read one.
 	MarkRead func(context.Context, lb.NotificationID) (lb.InboxNotification, error)
 	// MarkUnread marks a notification unread again (LB-83): status unread,
-	// readAt removed, as the code does. Same contract as MarkRead.
+	// readAt removed, as the code does.
 	MarkUnread func(context.Context, lb.NotificationID) (lb.InboxNotification, error)
 	// Archive archives a notification (LB-83): status archived, archivedAt.
-	// Same contract as MarkRead.
 	Archive func(context.Context, lb.NotificationID) (lb.InboxNotification, error)
 }
 

@@ -11,31 +11,23 @@ import (
 // code and the entities they are put on. The reads of one pattern are
 // declared ([table.Pattern]): its fields.
 type Labels struct {
-	// ByID reads a label by ID (LB-73): GetItem PK = LABEL#{tagId},
-	// SK = LABEL.
+	// ByID reads a label by ID (LB-73).
 	//
 	//	l, err := s.Labels.ByID.Get(ctx, lb.Label{TagID: id})
 	ByID *table.Pattern[lb.Label]
-	// ByAccount lists an account's labels by name (LB-73): Query GSI1
-	// PK = LABELS#{accountId}, SK begins_with NAME#.
+	// ByAccount lists an account's labels by name (LB-73).
 	ByAccount *table.Pattern[lb.Label]
-	// OfEntity lists the labels put on an entity (LB-74): Query
-	// PK = TAGGED#{entityType}#{entityId}, SK begins_with TAG#.
+	// OfEntity lists the labels put on an entity (LB-74).
 	//
 	//	page, err := s.Labels.OfEntity.List(ctx, lb.EntityTag{EntityType: "source", EntityID: id})
 	OfEntity *table.Pattern[lb.EntityTag]
 	// Tagged lists the entities carrying a label, by type then ID
-	// (LB-75): Query GSI1 PK = TAGGING#{tagId}.
+	// (LB-75).
 	Tagged *table.Pattern[lb.EntityTag]
-	// Create stores a new label. Errors: *table.ValidationError,
-	// table.ErrAlreadyExists.
-	//
-	// Pattern: LB-73 (its write side).
+	// Create stores a new label (LB-73, its write side).
 	Create func(context.Context, *lb.Label) error
-	// Tag puts a label on an entity. Errors: *table.ValidationError,
-	// table.ErrAlreadyExists (the entity carries it already).
-	//
-	// Pattern: LB-74 (its write side).
+	// Tag puts a label on an entity (LB-74, its write side);
+	// table.ErrAlreadyExists when the entity carries it already.
 	Tag func(context.Context, *lb.EntityTag) error
 
 	e *entities

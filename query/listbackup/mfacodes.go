@@ -11,16 +11,12 @@ import (
 // sealed at rest, gone at their expiry (the table's TTL). The read is
 // declared ([table.Pattern]): its field.
 type MFACodes struct {
-	// ByUser lists a user's live codes, newest first (LB-76): Query
-	// PK = MFA#{userId}, SK begins_with CODE#, descending; expired codes
+	// ByUser lists a user's live codes, newest first (LB-76); expired codes
 	// are left out.
 	//
 	//	page, err := s.MFACodes.ByUser.List(ctx, lb.MFACode{UserID: u})
 	ByUser *table.Pattern[lb.MFACode]
-	// Create stores a new code. Errors: *table.ValidationError,
-	// table.ErrAlreadyExists.
-	//
-	// Pattern: LB-76 (its write side).
+	// Create stores a new code (LB-76, its write side).
 	Create func(context.Context, *lb.MFACode) error
 
 	e *entities

@@ -11,41 +11,33 @@ import (
 // Notifications serves LB-42..LB-46: kept 30 days. The reads of one
 // pattern are declared ([table.Pattern]): its fields.
 type Notifications struct {
-	// ByUser lists a user's notifications, newest first (LB-42): Query
-	// PK = NOTIF#{userId}, SK begins_with N#, descending.
+	// ByUser lists a user's notifications, newest first (LB-42).
 	//
 	//	page, err := s.Notifications.ByUser.List(ctx, lb.Notification{UserID: u})
 	ByUser *table.Pattern[lb.Notification]
-	// Unread lists a user's unread notifications, newest first (LB-44):
-	// Query GSI3 PK = UNREAD#{userId}, descending; read notifications are
-	// not in that sparse index.
+	// Unread lists a user's unread notifications, newest first (LB-44);
+	// read notifications are not in its sparse index.
 	Unread *table.Pattern[lb.Notification]
 	// ByStatus lists a user's notifications in one status, newest first
-	// (LB-44): Query GSI2 PK = NOTIFSTATUS#{userId}, SK begins_with
-	// {status}#. Errors: *table.ValidationError, table.ErrInvalidCursor.
+	// (LB-44).
 	//
 	//	page, err := s.Notifications.ByStatus.List(ctx, lb.Notification{UserID: u, Status: lb.NotificationRead})
 	ByStatus *table.Pattern[lb.Notification]
 	// ByAccount reads an account's notifications whose createdAt lies
-	// between the bounds', newest first (LB-43): Query GSI1
-	// PK = ACCTNOTIF#{accountId}, SK in the range (RangeOn createdAt: a
-	// zero CreatedAt is open). Errors: *table.ValidationError (a bad ID,
-	// a reversed range), table.ErrInvalidCursor.
+	// between the bounds', newest first (LB-43); a bound with a zero
+	// CreatedAt is open.
 	//
 	//	page, err := s.Notifications.ByAccount.Between(ctx, lb.Notification{AccountID: a, CreatedAt: from}, lb.Notification{AccountID: a})
 	ByAccount *table.Pattern[lb.Notification]
 	// Send stores a notification (CreatedAt defaults to now, NotificationID to
 	// a new UUID, Status to pending). expiresAt and the table TTL are
-	// CreatedAt + 30 days (LB-46). Errors: *table.ValidationError,
-	// table.ErrAlreadyExists.
+	// CreatedAt + 30 days (LB-46).
 	Send func(context.Context, *lb.Notification) error
 	// MarkRead marks a notification read (LB-45): status read, isRead,
-	// readAt; it leaves the unread index and moves in the status index. A
-	// consistent read and one conditional write (table.Entity.Update),
-	// because the index keys are derived from the stored notification and
-	// the write is conditioned on the version read. Marking it again keeps
-	// the first readAt. Errors: *table.ValidationError (a zero CreatedAt
-	// among them), table.ErrNotFound (unknown or expired).
+	// readAt; it leaves the unread index and moves in the status index.
+	// Marking it again keeps the first readAt. The ref's CreatedAt is part
+	// of the key (zero: a *table.ValidationError); an expired notification
+	// is not found.
 	MarkRead func(context.Context, NotificationRef) (lb.Notification, error)
 }
 

@@ -70,23 +70,16 @@ func (s *OAuthStates) Consume(ctx context.Context, state string) (lb.OAuthState,
 //
 // The reads of one pattern are declared ([table.Pattern]): its fields.
 type OAuthTokens struct {
-	// BySource reads a source's tokens, decrypted (LB-32): GetItem
-	// PK = SOURCE#{sourceId}, SK = OAUTH. Errors: *table.ValidationError,
-	// table.ErrNotFound.
+	// BySource reads a source's tokens, decrypted (LB-32).
 	//
 	//	tok, err := s.OAuthTokens.BySource.Get(ctx, lb.OAuthToken{SourceID: src})
 	BySource *table.Pattern[lb.OAuthToken]
-	// ByPlatform lists an account's OAuth tokens on one platform (LB-33):
-	// Query GSI1 PK = OAUTH#{accountId}, SK begins_with
-	// PLATFORM#{platform}#. Errors: *table.ValidationError,
-	// table.ErrInvalidCursor.
+	// ByPlatform lists an account's OAuth tokens on one platform (LB-33).
 	//
 	//	page, err := s.OAuthTokens.ByPlatform.List(ctx, lb.OAuthToken{AccountID: a, Platform: lb.PlatformStripe})
 	ByPlatform *table.Pattern[lb.OAuthToken]
-	// Save stores (or replaces) a source's tokens: PK = SOURCE#{sourceId},
-	// SK = OAUTH. Errors: *table.ValidationError, table.ErrNoCipher.
-	//
-	// Pattern: LB-32 (its write side).
+	// Save stores (or replaces) a source's tokens (LB-32, its write side).
+	// Beyond its form's errors: table.ErrNoCipher.
 	Save func(context.Context, *lb.OAuthToken) error
 
 	refresh table.Op

@@ -13,13 +13,11 @@ import (
 // families, rotation with reuse detection. The lists are declared
 // ([table.Pattern]): their fields.
 type RefreshTokens struct {
-	// ByUser lists a user's tokens by issue time, newest first (LB-35):
-	// Query GSI1 PK = RTUSER#{userId}, descending.
+	// ByUser lists a user's tokens by issue time, newest first (LB-35).
 	//
 	//	page, err := s.RefreshTokens.ByUser.List(ctx, lb.RefreshToken{UserID: u})
 	ByUser *table.Pattern[lb.RefreshToken]
-	// Family lists a token family, by issue time (LB-36): Query GSI2
-	// PK = RTFAMILY#{tokenFamily}.
+	// Family lists a token family, by issue time (LB-36).
 	Family *table.Pattern[lb.RefreshToken]
 
 	getByToken, revokeFamily, issue, rotate table.Op

@@ -14,22 +14,15 @@ import (
 //
 // The read of one pattern is declared ([table.Pattern]): its field.
 type Schedules struct {
-	// BySource lists a source's schedules (LB-47): Query
-	// PK = SOURCE#{sourceId}, SK begins_with SCHED#. Errors:
-	// *table.ValidationError, table.ErrInvalidCursor.
+	// BySource lists a source's schedules (LB-47).
 	//
 	//	page, err := s.Schedules.BySource.List(ctx, lb.SyncSchedule{SourceID: src})
 	BySource *table.Pattern[lb.SyncSchedule]
-	// Create creates a schedule (ScheduleID defaults to a new UUID). Active
-	// schedules enter the due index. Errors: *table.ValidationError,
-	// table.ErrAlreadyExists.
-	//
-	// Pattern: LB-47 (its write side).
+	// Create creates a schedule (LB-47, its write side); ScheduleID defaults
+	// to a new UUID. Active schedules enter the due index.
 	Create func(context.Context, *lb.SyncSchedule) error
-	// SetActive turns a schedule on or off (off leaves the due index).
-	// Errors: *table.ValidationError, table.ErrNotFound.
-	//
-	// Pattern: LB-49 (its write side).
+	// SetActive turns a schedule on or off (LB-49, its write side); off
+	// leaves the due index.
 	SetActive func(context.Context, ScheduleRef, bool) (lb.SyncSchedule, error)
 
 	due, dueInShards, recordRun table.Op
@@ -150,17 +143,12 @@ func (s *Schedules) RecordRun(ctx context.Context, src lb.SourceID, id lb.Schedu
 //
 // The read of one pattern is declared ([table.Pattern]): its field.
 type Runs struct {
-	// BySource lists a source's runs, newest first (LB-50): Query
-	// PK = SOURCE#{sourceId}, SK begins_with RUN#, descending. Errors:
-	// *table.ValidationError, table.ErrInvalidCursor.
+	// BySource lists a source's runs, newest first (LB-50).
 	//
 	//	page, err := s.Runs.BySource.List(ctx, lb.SyncRun{SourceID: src})
 	BySource *table.Pattern[lb.SyncRun]
-	// Record stores sync run r (SyncID defaults to a new UUID, StartedAt to
-	// now, Status to running). Errors: *table.ValidationError,
-	// table.ErrAlreadyExists.
-	//
-	// Pattern: LB-50 (its write side).
+	// Record stores sync run r (LB-50, its write side); SyncID defaults to
+	// a new UUID, StartedAt to now, Status to running.
 	Record func(context.Context, *lb.SyncRun) error
 
 	finish, listByStatus table.Op

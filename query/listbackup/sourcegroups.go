@@ -11,21 +11,16 @@ import (
 // own code (one per platform connection) and their sources. The reads of
 // one pattern are declared ([table.Pattern]): its fields.
 type SourceGroups struct {
-	// ByID reads a source group by ID (LB-69): GetItem
-	// PK = SRCGROUP#{groupId}, SK = GROUP.
+	// ByID reads a source group by ID (LB-69).
 	//
 	//	g, err := s.SourceGroups.ByID.Get(ctx, lb.SourceGroup{GroupID: id})
 	ByID *table.Pattern[lb.SourceGroup]
-	// ByAccount lists an account's source groups (LB-69): Query GSI1
-	// PK = SRCGROUPS#{accountId}.
+	// ByAccount lists an account's source groups (LB-69).
 	ByAccount *table.Pattern[lb.SourceGroup]
-	// Sources lists a source group's sources (LB-70): Query GSI3
-	// PK = GROUPSRC#{groupId}; soft-deleted sources are not in it.
+	// Sources lists a source group's sources (LB-70); soft-deleted sources
+	// are not in it.
 	Sources *table.Pattern[lb.Source]
-	// Create stores a new source group. Errors: *table.ValidationError,
-	// table.ErrAlreadyExists.
-	//
-	// Pattern: LB-69 (its write side).
+	// Create stores a new source group (LB-69, its write side).
 	Create func(context.Context, *lb.SourceGroup) error
 
 	e *entities

@@ -12,43 +12,28 @@ import (
 // on the Store and the account's own on [AccountScope] ([table.Pattern.In]).
 // A soft-deleted source (LB-65) is in none of their lists.
 type Sources struct {
-	// ByID reads a source (LB-14): GetItem PK = SOURCE#{sourceId},
-	// SK = SOURCE. A soft-deleted source (LB-65) is not found. Errors:
-	// *table.ValidationError, table.ErrNotFound.
+	// ByID reads a source (LB-14). A soft-deleted source (LB-65) is not
+	// found.
 	//
 	//	src, err := s.Sources.ByID.Get(ctx, lb.Source{SourceID: id})
 	ByID *table.Pattern[lb.Source]
-	// ByAccount lists an account's sources, by status then ID (LB-15):
-	// Query GSI2 PK = SOURCES#{accountId}, SK begins_with STATUS#. Every
-	// source is there, a source of ListBackup's own code too, which names
-	// no platform and so is in no platform list (GSI1). Errors:
-	// *table.ValidationError, table.ErrInvalidCursor.
+	// ByAccount lists an account's sources, by status then ID (LB-15).
+	// Every source is there, a source of ListBackup's own code too, which
+	// names no platform and so is in no platform list (GSI1).
 	//
 	//	page, err := s.Sources.ByAccount.List(ctx, lb.Source{AccountID: a})
 	ByAccount *table.Pattern[lb.Source]
-	// ByPlatform lists an account's sources on one platform (LB-16):
-	// Query GSI1 PK = SOURCES#{accountId}, SK begins_with
-	// PLATFORM#{platform}#. Errors: *table.ValidationError,
-	// table.ErrInvalidCursor.
+	// ByPlatform lists an account's sources on one platform (LB-16).
 	ByPlatform *table.Pattern[lb.Source]
-	// ByStatus lists an account's sources in one status (LB-17): Query
-	// GSI2 PK = SOURCES#{accountId}, SK begins_with STATUS#{status}#.
-	// Errors: *table.ValidationError, table.ErrInvalidCursor.
+	// ByStatus lists an account's sources in one status (LB-17).
 	ByStatus *table.Pattern[lb.Source]
-	// Create creates a source. Status defaults to active. Errors:
-	// *table.ValidationError, table.ErrAlreadyExists.
-	//
-	// Pattern: LB-14 (its write side).
+	// Create creates a source (LB-14, its write side). Status defaults to
+	// active.
 	Create func(context.Context, *lb.Source) error
 	// Update applies change to a source (LB-65: status, name, platform,
-	// credentials, config...), moving its index entries. One strongly
-	// consistent GetItem and one conditional UpdateItem of the changed
-	// attributes (table.Entity.Update), retried on a lost race: the read gives
-	// the stored source the change applies to (its index keys are derived from
-	// it) and the version the write is conditioned on. A source
-	// cannot move to another account, and a soft-deleted one cannot be
-	// updated. Errors: *table.ValidationError, table.ErrNotFound (missing or
-	// deleted).
+	// credentials, config...), moving its index entries. A source cannot
+	// move to another account, and a soft-deleted one cannot be updated
+	// (table.ErrNotFound).
 	Update func(context.Context, lb.SourceID, func(*lb.Source) error) (lb.Source, error)
 
 	delete table.Op
@@ -96,47 +81,31 @@ func (s *Sources) declare() *Sources {
 // The reads of one pattern are declared ([table.Pattern]): its fields,
 // whole on the Store and the account's own on [AccountScope].
 type Connections struct {
-	// ByID reads a connection (LB-27): GetItem PK = CONN#{connectionId},
-	// SK = CONN. A soft-deleted connection (LB-65) is not found. Errors:
-	// *table.ValidationError, table.ErrNotFound.
+	// ByID reads a connection (LB-27). A soft-deleted connection (LB-65) is
+	// not found.
 	//
 	//	c, err := s.Connections.ByID.Get(ctx, lb.Connection{ConnectionID: id})
 	ByID *table.Pattern[lb.Connection]
 	// ByAccountPlatform lists an account's connections on one platform
-	// (LB-28): Query GSI1 PK = CONNS#{accountId}, SK begins_with
-	// PLATFORM#{platform}#. Errors: *table.ValidationError,
-	// table.ErrInvalidCursor.
+	// (LB-28).
 	//
 	//	page, err := s.Connections.ByAccountPlatform.List(ctx, lb.Connection{AccountID: a, Platform: p})
 	ByAccountPlatform *table.Pattern[lb.Connection]
-	// ByUserPlatform lists a user's connections on one platform (LB-29):
-	// Query GSI2 PK = USERCONNS#{userId}, SK begins_with
-	// PLATFORM#{platform}#. Errors: *table.ValidationError,
-	// table.ErrInvalidCursor.
+	// ByUserPlatform lists a user's connections on one platform (LB-29).
 	ByUserPlatform *table.Pattern[lb.Connection]
 	// Update applies change to a connection (LB-65: status, credentials,
-	// metadata...), moving its index entries. One strongly consistent GetItem
-	// and one conditional UpdateItem of the changed attributes
-	// (table.Entity.Update), retried on a lost race: the read gives the stored
-	// connection the change applies to (its index keys are derived from it)
-	// and the version the write is conditioned on. A connection cannot move
-	// to another account or user, and a soft-deleted one cannot be updated.
-	// Errors: *table.ValidationError, table.ErrNotFound (missing or deleted).
+	// metadata...), moving its index entries. A connection cannot move to
+	// another account or user, and a soft-deleted one cannot be updated
+	// (table.ErrNotFound).
 	Update func(context.Context, lb.ConnectionID, func(*lb.Connection) error) (lb.Connection, error)
-	// Create creates a connection. Status defaults to active. Errors:
-	// *table.ValidationError, table.ErrAlreadyExists.
-	//
-	// Pattern: LB-27 (its write side).
+	// Create creates a connection (LB-27, its write side). Status defaults
+	// to active.
 	Create func(context.Context, *lb.Connection) error
 	// Delete soft-deletes a connection (LB-65): status becomes revoked,
 	// deletedAt is stamped, the stored (encrypted) access and refresh
 	// tokens, API key and the provider's other token-response members are
 	// removed, and the connection leaves the LB-28 and LB-29 lists. One
-	// strongly consistent GetItem (to refuse a connection already deleted,
-	// and to give the write the version it is conditioned on) and one
-	// conditional UpdateItem (table.SoftDelete). Errors:
-	// *table.ValidationError, table.ErrNotFound (missing or already
-	// deleted).
+	// already deleted is not found.
 	Delete func(context.Context, lb.ConnectionID) error
 
 	deleted func(*lb.Connection) error // Delete's change, made once (a view copies it)

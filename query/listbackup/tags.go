@@ -14,31 +14,21 @@ import (
 // on [AccountScope].
 type Tags struct {
 	// ByResourceType lists an account's tags for a resource type, by key
-	// then value (LB-38): Query PK = TAGS#{accountId}#{resourceType}, SK
-	// begins_with TAG#. Errors: *table.ValidationError,
-	// table.ErrInvalidCursor.
+	// then value (LB-38).
 	//
 	//	page, err := s.Tags.ByResourceType.List(ctx, lb.Tag{AccountID: a, ResourceType: lb.ResourceSource})
 	ByResourceType *table.Pattern[lb.Tag]
 	// ByKey lists an account's tags for a resource type with one tag key,
-	// by value (LB-39): Query PK = TAGS#{accountId}#{resourceType}, SK
-	// begins_with TAG#{escaped tagKey}#. Errors: *table.ValidationError,
-	// table.ErrInvalidCursor.
+	// by value (LB-39).
 	ByKey *table.Pattern[lb.Tag]
-	// Create creates a tag; (account, resource type, key, value) is unique.
-	// TagID defaults to a new UUID. Errors: *table.ValidationError,
-	// table.ErrAlreadyExists.
-	//
-	// Pattern: LB-40 (its write side).
+	// Create creates a tag (LB-40, its write side); (account, resource type,
+	// key, value) is unique. TagID defaults to a new UUID.
 	Create func(context.Context, *lb.Tag) error
-	// Delete deletes a tag (LB-66) and so detaches every resource
-	// attached to it: the attachments are held in the tag item itself (its
-	// resources list, LB-41) and no resource item refers to the tag, so
-	// the tag's one conditional DeleteItem detaches them all at once;
-	// nothing is left that names the deleted tag. Tags have no status in
-	// either document, so the delete is hard, which also frees the
-	// (account, resource type, key, value) for a new tag. Errors:
-	// *table.ValidationError, table.ErrNotFound.
+	// Delete deletes a tag (LB-66) and so detaches every resource attached
+	// to it at once: the attachments are held in the tag item itself (its
+	// resources list, LB-41) and no resource item refers to the tag. Tags
+	// have no status in either document, so the delete is hard, which also
+	// frees the (account, resource type, key, value) for a new tag.
 	Delete func(context.Context, TagRef) error
 
 	get, attach, detach, update table.Op

@@ -11,18 +11,13 @@ import (
 // code keeps them, one item per team and user, in the team's partition.
 // The reads of one pattern are declared ([table.Pattern]): its fields.
 type TeamMembers struct {
-	// ByTeam lists a team's members, by user ID (LB-71): Query
-	// PK = TEAM#{teamId}, SK begins_with MEMBER#.
+	// ByTeam lists a team's members, by user ID (LB-71).
 	//
 	//	page, err := s.TeamMembers.ByTeam.List(ctx, lb.TeamMembership{TeamID: team})
 	ByTeam *table.Pattern[lb.TeamMembership]
-	// ByUser lists a user's team memberships (LB-72): Query GSI1
-	// PK = USERTEAMS#{userId}.
+	// ByUser lists a user's team memberships (LB-72).
 	ByUser *table.Pattern[lb.TeamMembership]
-	// Add stores a membership. Errors: *table.ValidationError,
-	// table.ErrAlreadyExists.
-	//
-	// Pattern: LB-71 (its write side).
+	// Add stores a membership (LB-71, its write side).
 	Add func(context.Context, *lb.TeamMembership) error
 
 	e *entities

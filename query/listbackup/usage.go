@@ -11,25 +11,20 @@ import (
 // Usage serves LB-58..LB-61: daily usage metrics per account. The reads
 // of one pattern are declared ([table.Pattern]): its fields.
 type Usage struct {
-	// Metrics reads an account's metrics for a day (LB-58): GetItem
-	// PK = ACCOUNT#{accountId}, SK = USAGE#{metricDate}.
+	// Metrics reads an account's metrics for a day (LB-58).
 	//
 	//	m, err := s.Usage.Metrics.Get(ctx, lb.UsageMetrics{AccountID: a, MetricDate: day})
 	Metrics *table.Pattern[lb.UsageMetrics]
 	// Range lists an account's metrics from one day to another, both
-	// inclusive, oldest first (LB-59, monthly usage): Query
-	// PK = ACCOUNT#{accountId}, SK BETWEEN USAGE#{from} AND USAGE#{to}.
-	// A reversed range is a *table.ValidationError for metricDate.
+	// inclusive, oldest first (LB-59, monthly usage).
 	//
 	//	page, err := s.Usage.Range.Between(ctx, lb.UsageMetrics{AccountID: a, MetricDate: from}, lb.UsageMetrics{AccountID: a, MetricDate: to})
 	Range *table.Pattern[lb.UsageMetrics]
 	// Day lists every account's metrics for a day, by account (LB-60,
-	// the daily rollup): Query GSI1 PK = USAGE#{metricDate}.
+	// the daily rollup).
 	Day *table.Pattern[lb.UsageMetrics]
-	// Put stores (or replaces) a day's metrics, e.g. from a rollup job.
-	// Errors: *table.ValidationError.
-	//
-	// Pattern: LB-58 (its write side).
+	// Put stores (or replaces) a day's metrics (LB-58, its write side), e.g.
+	// from a rollup job.
 	Put func(context.Context, *lb.UsageMetrics) error
 
 	increment table.Op
@@ -95,20 +90,17 @@ func (s *Usage) Increment(ctx context.Context, account lb.AccountID, day lb.Date
 // Scan. The reads of one pattern are declared ([table.Pattern]): its
 // fields.
 type Plans struct {
-	// ByID reads a plan by ID (LB-62): GetItem PK = PLAN#{planId},
-	// SK = PLAN.
+	// ByID reads a plan by ID (LB-62).
 	//
 	//	p, err := s.Plans.ByID.Get(ctx, lb.BillingPlan{PlanID: "pro"})
 	ByID *table.Pattern[lb.BillingPlan]
-	// Active lists the active plans, cheapest first (LB-62): Query GSI1
-	// PK = PLANS#active; inactive plans are not in that sparse index.
+	// Active lists the active plans, cheapest first (LB-62); inactive plans
+	// are not in its sparse index.
 	//
 	//	page, err := s.Plans.Active.List(ctx, lb.BillingPlan{})
 	Active *table.Pattern[lb.BillingPlan]
-	// Put stores (or replaces) a plan; active plans enter PLANS#active.
-	// Errors: *table.ValidationError.
-	//
-	// Pattern: LB-62 (its write side).
+	// Put stores (or replaces) a plan (LB-62, its write side); active plans
+	// enter PLANS#active.
 	Put func(context.Context, *lb.BillingPlan) error
 
 	e *entities

@@ -12,39 +12,27 @@ import (
 // and profile updates. The read by ID is declared ([table.Pattern]): its
 // field.
 type Users struct {
-	// ByID reads a user (LB-1): GetItem PK = USER#{userId}, SK = PROFILE.
+	// ByID reads a user (LB-1).
 	//
 	//	u, err := s.Users.ByID.Get(ctx, lb.User{UserID: id})
 	ByID *table.Pattern[lb.User]
-	// Create creates a user. Its email and username must not be held by
-	// another user (compared normalized): guard items are written in the same
-	// transaction. Status defaults to active. Errors: *table.ValidationError
-	// (before any request), table.ErrAlreadyExists (the ID exists),
+	// Create creates a user (LB-1, its write side; LB-2, LB-3 uniqueness).
+	// Its email and username must not be held by another user (compared
+	// normalized): guard items are written in the same transaction. Status
+	// defaults to active. Beyond its form's errors:
 	// table.ErrUniqueViolation (email or username taken).
-	//
-	// Pattern: LB-1 (its write side; LB-2, LB-3 uniqueness).
 	Create func(context.Context, *lb.User) error
 	// GetByEmail returns the user holding email (LB-2), compared
-	// normalized: GetItem on the guard UNIQUE#email#{email}, then on the
-	// user: two requests, because the guard is the only way from the
-	// email to the user's key (table.Entity.GetByUnique). Uniqueness is
-	// enforced on create and on change. Errors: *table.ValidationError,
-	// table.ErrNotFound.
+	// normalized, through its guard item. Uniqueness is enforced on create
+	// and on change.
 	GetByEmail func(context.Context, string) (lb.User, error)
 	// GetByUsername returns the user holding username (LB-3), compared
-	// lower-cased: GetItem on the guard UNIQUE#username#{username}, then
-	// on the user: two requests, because the guard is the only way from
-	// the username to the user's key (table.Entity.GetByUnique). Errors:
-	// *table.ValidationError, table.ErrNotFound.
+	// lower-cased, through its guard item.
 	GetByUsername func(context.Context, string) (lb.User, error)
 	// Update applies change to the user (LB-4) for attributes keys or
-	// guards derive from (email, username) and secrets (mfaSecret): a
-	// consistent read, then one transaction that writes the user and moves
-	// its guards; the read is needed because the change is applied in Go
-	// to the stored user, whose old email and username name the guards to
-	// release and whose version the transaction is conditioned on. Errors:
-	// *table.ValidationError, table.ErrNotFound, table.ErrUniqueViolation,
-	// table.ErrConflict (after retries).
+	// guards derive from (email, username) and secrets (mfaSecret); the
+	// user and its guards move in one transaction. Beyond its form's
+	// errors: table.ErrUniqueViolation, table.ErrConflict (after retries).
 	Update func(context.Context, lb.UserID, func(*lb.User) error) (lb.User, error)
 
 	erase, updateProfile table.Op
