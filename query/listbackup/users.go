@@ -19,8 +19,7 @@ type Users struct {
 	// Create creates a user (LB-1, its write side; LB-2, LB-3 uniqueness).
 	// Its email and username must not be held by another user (compared
 	// normalized): guard items are written in the same transaction. Status
-	// defaults to active. Beyond its form's errors:
-	// table.ErrUniqueViolation (email or username taken).
+	// defaults to active.
 	Create func(context.Context, *lb.User) error
 	// GetByEmail returns the user holding email (LB-2), compared
 	// normalized, through its guard item. Uniqueness is enforced on create
@@ -32,7 +31,7 @@ type Users struct {
 	// Update applies change to the user (LB-4) for attributes keys or
 	// guards derive from (email, username) and secrets (mfaSecret); the
 	// user and its guards move in one transaction. Beyond its form's
-	// errors: table.ErrUniqueViolation, table.ErrConflict (after retries).
+	// errors: table.ErrConflict (after retries).
 	Update func(context.Context, lb.UserID, func(*lb.User) error) (lb.User, error)
 
 	erase, updateProfile table.Op

@@ -38,8 +38,7 @@ type Users struct {
 	// optimistic concurrency (retried on a lost race) and returns the user
 	// as written. Index entries (organization, role, status) and the email
 	// guard move in the same write; the userId cannot change. change is
-	// arbitrary code that needs the current profile. Beyond its form's
-	// errors: table.ErrUniqueViolation (new email taken).
+	// arbitrary code that needs the current profile.
 	Update func(context.Context, pf.UserID, func(*pf.UserProfile) error) (pf.UserProfile, error)
 	// GetByEmail returns the user holding email, compared lower-cased (PF-1,
 	// the read beside it). Not in the document; it comes with unique emails.
