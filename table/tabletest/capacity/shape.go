@@ -23,8 +23,10 @@ var (
 
 // Learn makes [Meter.Shape] name the partitions of tables by the key
 // templates their entities declare (table.Def Keys and IndexKeys):
-// "USER#{userId}" rather than a guessed "USER#{id}". Call it with the
-// tables a store was opened on, after the store bound its entities.
+// "USER#{userId}" rather than a guessed "USER#{id}", and the guards of
+// their unique values (table.Def.UniqueOn) "UNIQUE#email#{email}". Call
+// it with the tables a store was opened on, after the store bound its
+// entities.
 func (m *Meter) Learn(tables ...*table.Table) {
 	var ts []shapeTemplate
 	for _, t := range tables {
@@ -38,6 +40,16 @@ func (m *Meter) Learn(tables ...*table.Table) {
 					ts = append(ts, newShapeTemplate(t.Name(), ix, tpl.PK))
 				}
 			}
+			for _, u := range em.Unique {
+				// "email", or "keyhash=keyHash": the guard's name, then its attribute.
+				name, attr, ok := strings.Cut(u, "=")
+				if !ok {
+					attr = name
+				}
+				g := newShapeTemplate(t.Name(), "", "UNIQUE#"+name+"#{"+attr+"}")
+				g.re = regexp.MustCompile("^UNIQUE#" + regexp.QuoteMeta(name) + "#.+$") // an escaped value may hold '#'
+				ts = append(ts, g)
+			}
 		}
 	}
 	slices.SortStableFunc(ts, func(a, b shapeTemplate) int { return b.literal - a.literal })
@@ -45,6 +57,12 @@ func (m *Meter) Learn(tables ...*table.Table) {
 	defer m.mu.Unlock()
 	m.templates = append(m.templates, ts...)
 }
+
+// shownTransforms are the key transforms a shape keeps, since the
+// segment is not the value written out but something made from it: a
+// shard number, a path's root, two segments. Other transforms (esc, ts,
+// a width) encode the value itself, and the shape names the value only.
+var shownTransforms = map[string]bool{"shard": true, "root": true, "split": true}
 
 func newShapeTemplate(tbl, index, tpl string) shapeTemplate {
 	// A shard segment of one shard is left out of the key.
@@ -61,6 +79,9 @@ func newShapeTemplate(tbl, index, tpl string) shapeTemplate {
 		re.WriteString(regexp.QuoteMeta(tpl[last:loc[0]]))
 		literal += loc[0] - last
 		re.WriteString("[^#]*")
+		if strings.HasSuffix(tpl[loc[0]:loc[1]], ":split}") {
+			re.WriteString("#[^#]*") // two segments
+		}
 		last = loc[1]
 	}
 	re.WriteString(regexp.QuoteMeta(tpl[last:]))
@@ -68,8 +89,14 @@ func newShapeTemplate(tbl, index, tpl string) shapeTemplate {
 	re.WriteString("$")
 	return shapeTemplate{
 		table: tbl, index: index, literal: literal,
-		shape: templateAttr.ReplaceAllString(tpl, "{$1}"),
-		re:    regexp.MustCompile(re.String()),
+		shape: templateAttr.ReplaceAllStringFunc(tpl, func(seg string) string {
+			m := templateAttr.FindStringSubmatch(seg)
+			if shownTransforms[strings.TrimRight(strings.TrimPrefix(m[2], ":"), "0123456789")] {
+				return seg
+			}
+			return "{" + m[1] + "}"
+		}),
+		re: regexp.MustCompile(re.String()),
 	}
 }
 
@@ -83,13 +110,74 @@ func (m *Meter) Shape(p Partition) string {
 	return m.shapeLocked(p)
 }
 
-// shapeLocked is [Meter.Shape] with m.mu held.
+// shapeLocked is [Meter.Shape] with m.mu held. A key that templates
+// of two entities match alike (as specific, with other names:
+// "STATUS#{status}#{userId:shard4}" and
+// "STATUS#{status}#{organizationId:shard4}") is named by both, the names
+// that differ joined: "STATUS#{status}#{userId/organizationId:shard4}";
+// the key alone cannot tell whose it is.
 func (m *Meter) shapeLocked(p Partition) string {
+	var shape string
+	literal := -1
 	for _, t := range m.templates {
-		if t.table == p.Table && t.index == p.Index && t.re.MatchString(p.Key) {
-			p.Key = t.shape
-			return p.String()
+		if t.table != p.Table || t.index != p.Index || (literal >= 0 && t.literal != literal) || !t.re.MatchString(p.Key) {
+			continue
+		}
+		if literal < 0 {
+			shape, literal = t.shape, t.literal
+			continue
+		}
+		shape = mergeShapes(shape, t.shape)
+	}
+	if literal < 0 {
+		if name, ok := guardName(p); ok { // a guard of values no entity declares by attribute
+			shape = "UNIQUE#" + name + "#{value}"
+		} else {
+			return p.Shape()
 		}
 	}
-	return p.Shape()
+	p.Key = shape
+	return p.String()
+}
+
+// mergeShapes joins two shapes of one key placeholder by placeholder:
+// where the attribute names differ, "{a/b}" (with the transform they
+// share). Shapes of another layout are joined whole: "a or b".
+func mergeShapes(a, b string) string {
+	if a == b {
+		return a
+	}
+	pa, pb := templateAttr.FindAllStringSubmatchIndex(a, -1), templateAttr.FindAllStringSubmatchIndex(b, -1)
+	if len(pa) != len(pb) || templateAttr.ReplaceAllString(a, "{}") != templateAttr.ReplaceAllString(b, "{}") {
+		return a + " or " + b
+	}
+	var out strings.Builder
+	last := 0
+	for i, la := range pa {
+		lb := pb[i]
+		out.WriteString(a[last:la[0]])
+		na, nb := strings.Split(a[la[2]:la[3]], "/"), b[lb[2]:lb[3]]
+		if !slices.Contains(na, nb) {
+			na = append(na, nb)
+		}
+		tr := ""
+		if la[4] >= 0 {
+			tr = a[la[4]:la[5]]
+		}
+		out.WriteString("{" + strings.Join(na, "/") + tr + "}")
+		last = la[1]
+	}
+	out.WriteString(a[last:])
+	return out.String()
+}
+
+// guardName returns the name of the unique value whose guard p is
+// (UNIQUE#{name}#{value} in the table, as the engine writes it).
+func guardName(p Partition) (string, bool) {
+	rest, ok := strings.CutPrefix(p.Key, "UNIQUE#")
+	if !ok || p.Index != "" {
+		return "", false
+	}
+	name, _, ok := strings.Cut(rest, "#")
+	return name, ok && name != ""
 }
