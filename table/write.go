@@ -51,23 +51,21 @@ func (t *Table) Writes() []WriteInfo {
 	return slices.Clone(t.writes)
 }
 
-// Create declares d as w's Create ([Entity.Create], [Scoped.Create]), after
-// d.Before. Errors: *[ValidationError], [ErrAlreadyExists], [ErrUniqueViolation].
+// Create declares d as w's Create ([Entity.Create], [Scoped.Create]), after d.Before. Errors:
+// *[ValidationError], [ErrAlreadyExists], [ErrUniqueViolation], [ErrNoCipher] (a secret, no cipher).
 func Create[T any](w Writer[T], d WriteDef[T]) func(ctx context.Context, item *T) error {
 	return store(w, d, "Create", w.Create)
 }
 
-// Put declares d as [Entity.Put] of e, after d.Before; on an entity with
-// unique values it panics (a Create keeps their guards). Errors:
-// *[ValidationError].
+// Put declares d as [Entity.Put] of e, after d.Before; on an entity with unique values it
+// panics (a Create keeps their guards). Errors: *[ValidationError], [ErrNoCipher] (as Create).
 func Put[T any](e *Entity[T], d WriteDef[T]) func(ctx context.Context, item *T) error {
 	decl.NoUniques(d, "Put", e.hasUniques())
 	return store(e, d, "Put", e.Put)
 }
 
-// Upsert declares d as [Entity.Upsert] of e (what differs from the stored
-// item written, attributes other writers keep left), after d.Before.
-// Errors: *[ValidationError].
+// Upsert declares d as [Entity.Upsert] of e (what differs from the stored item written,
+// attributes other writers keep left), after d.Before. Errors: [Update]'s but [ErrNotFound].
 func Upsert[T any](e *Entity[T], d WriteDef[T]) func(ctx context.Context, item *T) error {
 	return store(e, d, "Upsert", e.Upsert)
 }
@@ -92,12 +90,12 @@ func BatchPut[T any](e *Entity[T], d WriteDef[T]) func(ctx context.Context, item
 	}
 }
 
-// Update declares d as w's Update ([Entity.Update], [Scoped.Update]) by
-// the application's key type: key fills a T's key fields from a K (a
-// small struct for a two-part key), checked by d.Check and
-// [Entity.CheckedKey] (a bad key is a *[ValidationError], no request).
-// With d.Live, a soft-deleted item is [ErrNotFound]. Errors:
-// *[ValidationError], [ErrNotFound], [ErrUniqueViolation] (a unique value taken).
+// Update declares d as w's Update ([Entity.Update], [Scoped.Update]) by the application's key
+// type: key fills a T's key fields from a K (a small struct for a two-part key), checked by
+// d.Check and [Entity.CheckedKey] (a bad key is a *[ValidationError], no request). With d.Live,
+// a soft-deleted item is [ErrNotFound]. Errors: *[ValidationError], [ErrNotFound],
+// [ErrUniqueViolation] (a unique value taken), [ErrConflict] (Options.ConflictRetries spent),
+// [ErrNoCipher] (a secret, no cipher), and the error change returns.
 func Update[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx context.Context, id K, change func(*T) error) (T, error) {
 	op := writeOp(w, d, "Update")
 	return func(ctx context.Context, id K, change func(*T) error) (T, error) {
@@ -158,8 +156,8 @@ func update[T any](ctx context.Context, w Writer[T], check func(*T) error, field
 	return w.Update(ctx, k, change)
 }
 
-// Delete declares d as w's Delete ([Entity.Delete], [Scoped.Delete]),
-// keyed as [Update]. Errors: *[ValidationError], [ErrNotFound].
+// Delete declares d as w's Delete ([Entity.Delete], [Scoped.Delete]), keyed as [Update].
+// Errors: *[ValidationError], [ErrNotFound], [ErrConflict] (Options.ConflictRetries spent).
 func Delete[T, K any](w Writer[T], d WriteDef[T], key func(K) T) func(ctx context.Context, id K) error {
 	decl.NoLive(d, "Delete")
 	op := writeOp(w, d, "Delete")
