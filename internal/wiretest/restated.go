@@ -3,9 +3,7 @@ package wiretest
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -50,19 +48,12 @@ func Declared(tables ...*table.Table) map[string]bool {
 // it sends; its doc says what the declaration cannot. It also returns
 // how many declared fields it read.
 func Restated(dir string, declared map[string]bool) (problems []string, read int, err error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	fset := token.NewFileSet()
+	files, err := sources(fset, dir)
 	if err != nil {
 		return nil, 0, err
 	}
-	fset := token.NewFileSet()
-	for _, file := range files {
-		if strings.HasSuffix(file, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, file, nil, parser.ParseComments)
-		if err != nil {
-			return nil, 0, err
-		}
+	for _, f := range files {
 		for _, d := range f.Decls {
 			gd, ok := d.(*ast.GenDecl)
 			if !ok || gd.Tok != token.TYPE {

@@ -68,20 +68,13 @@ func OpsOf(store any) map[string]table.Op {
 // number of methods found wired.
 func Check(p Package) (problems []string, wired int, err error) {
 	fset := token.NewFileSet()
-	files, err := filepath.Glob(filepath.Join(p.Dir, "*.go"))
+	files, err := sources(fset, p.Dir)
 	if err != nil {
 		return nil, 0, err
 	}
 	idRE := regexp.MustCompile(`\b` + regexp.QuoteMeta(p.Prefix) + `-[0-9]+\b`)
 	seen := map[string]bool{}
-	for _, file := range files {
-		if strings.HasSuffix(file, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, file, nil, parser.ParseComments)
-		if err != nil {
-			return nil, 0, err
-		}
+	for _, f := range files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Recv == nil || !fd.Name.IsExported() || fd.Body == nil {
@@ -441,4 +434,25 @@ func aggregateFields(store any) iter.Seq[aggField] {
 			}
 		}
 	}
+}
+
+// sources parses the non-test Go files of the package in dir, with
+// their comments.
+func sources(fset *token.FileSet, dir string) ([]*ast.File, error) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	return files, nil
 }
