@@ -10,11 +10,36 @@ import (
 	"github.com/singletable/singletable/table"
 )
 
-// restatedRequest matches a request written out by hand in a doc comment:
-// a key condition ("PK = SOURCE#{sourceId}", "SK begins_with SCHED#") or
-// a request naming its key ("GetItem TOPIC#{name} / TOPIC", "Query GSI1
-// PK = ...").
-var restatedRequest = regexp.MustCompile(`\b(PK|SK)\s*(=|<=|>=|<|>|begins_with|between)|\b(GetItem|Query|UpdateItem|PutItem|DeleteItem)\s+(GSI\d+\s+)?(PK\b|[A-Z][A-Z0-9_]*#)`)
+// restatedRequest matches a request written out by hand in a doc: a key
+// condition ("PK = SOURCE#{sourceId}", "SK begins_with SCHED#"), a
+// request naming its key ("GetItem TOPIC#{name} / TOPIC", "Query GSI1
+// PK = ...") or a key template ("UNIQUE#email#{email}").
+var restatedRequest = regexp.MustCompile(`\b(PK|SK)\s*(=|<=|>=|<|>|begins_with|between)|\b(GetItem|Query|UpdateItem|PutItem|DeleteItem)\s+(GSI\d+\s+)?(PK\b|[A-Z][A-Z0-9_]*#)|\b[A-Z][A-Z0-9_]*#\S*\{`)
+
+// RestatedDocs returns one message per declaration on tables (a
+// pattern, a write, a unique read) whose Doc, the synopsis of its
+// docs/patterns row, writes out its request: the row shows the request
+// generated from the declaration beside it.
+func RestatedDocs(tables ...*table.Table) []string {
+	var problems []string
+	check := func(name, doc string) {
+		if m := restatedRequest.FindString(doc); m != "" {
+			problems = append(problems, fmt.Sprintf("%s: its Doc writes out its request (%q): its docs/patterns row generates it", name, m))
+		}
+	}
+	for _, t := range tables {
+		for _, p := range t.Patterns() {
+			check(p.Name, p.Doc)
+		}
+		for _, w := range t.Writes() {
+			check(w.Name, w.Doc)
+		}
+		for _, u := range t.Uniques() {
+			check(u.Name, u.Doc)
+		}
+	}
+	return problems
+}
 
 // Declared returns the names of the fields declared on tables, without
 // their package ("Schedules.BySource"): the patterns, writes and unique

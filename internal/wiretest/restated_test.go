@@ -12,9 +12,10 @@ import (
 )
 
 // TestDeclaredFieldsDocumentedOnce fails when the doc comment of a
-// declared field of a store (a pattern, a write, a unique read) writes
-// out the request its declaration generates (docs/patterns): two
-// statements of one thing, of which only the generated one is checked.
+// declared field of a store (a pattern, a write, a unique read), or its
+// declaration's Doc, writes out the request its declaration generates
+// (docs/patterns): two statements of one thing, of which only the
+// generated one is checked.
 func TestDeclaredFieldsDocumentedOnce(t *testing.T) {
 	fhMain, fhEvents := table.New(nil, ferryhook.MainSchema("")), table.New(nil, ferryhook.EventsSchema(""))
 	ferryhook.New(fhMain, fhEvents)
@@ -37,6 +38,7 @@ func TestDeclaredFieldsDocumentedOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		problems = append(problems, RestatedDocs(app.tables...)...)
 		for _, p := range problems {
 			t.Error(p)
 		}
@@ -74,5 +76,31 @@ func TestRestatedFindsRequests(t *testing.T) {
 		if !seen {
 			t.Errorf("%s restates its request and was not reported (problems: %q)", name, problems)
 		}
+	}
+}
+
+type restatedNote struct {
+	ID     string `dynamo:"id"`
+	Author string `dynamo:"author"`
+}
+
+// TestRestatedDocsFindsRequests runs RestatedDocs on declarations whose
+// Doc writes out a request and on ones whose Doc does not.
+func TestRestatedDocsFindsRequests(t *testing.T) {
+	tb := table.New(nil, table.NewSchema("restated"))
+	notes := table.NewEntity(tb, table.Def[restatedNote]{Type: "Note",
+		Keys:      table.Template{PK: "NOTE#{id}", SK: "NOTE"},
+		IndexKeys: map[table.Index]table.Template{table.GSI1: {PK: "AUTHOR#{author}", SK: "NOTE#{id}"}}})
+	table.NewPattern(notes, table.PatternDef[restatedNote]{ID: "XX-1", Name: "notes.Notes.ByAuthor",
+		Doc: "An author's notes: Query GSI1 PK = AUTHOR#{author}.", Index: table.GSI1, Reads: table.ReadPage})
+	table.NewPattern(notes, table.PatternDef[restatedNote]{ID: "XX-2", Name: "notes.Notes.ByID",
+		Doc: "A note by ID.", Reads: table.ReadOne})
+	table.Create(notes, table.WriteDef[restatedNote]{ID: "XX-3", Name: "notes.Notes.Create",
+		Doc: "Creates a note: one PutItem of NOTE#{id} / NOTE."})
+	table.Create(notes, table.WriteDef[restatedNote]{ID: "XX-4", Name: "notes.Notes.Add",
+		Doc: "Creates a note, never overwriting one."})
+	problems := RestatedDocs(tb)
+	if len(problems) != 2 || !strings.HasPrefix(problems[0], "notes.Notes.ByAuthor: ") || !strings.HasPrefix(problems[1], "notes.Notes.Create: ") {
+		t.Errorf("RestatedDocs = %q, want ByAuthor's and Create's Doc reported, and no other", problems)
 	}
 }

@@ -89,7 +89,7 @@ type OAuthTokens struct {
 func newOAuthTokens(e *entities) *OAuthTokens {
 	return &OAuthTokens{e: e,
 		Save: table.Put(e.oauthTokens, table.WriteDef[lb.OAuthToken]{ID: "LB-32", Name: "listbackup.OAuthTokens.Save",
-			Doc: "Stores (or replaces) a source's tokens: PK = SOURCE#{sourceId}, SK = OAUTH."}),
+			Doc: "Stores (or replaces) a source's tokens, in the source's partition."}),
 		BySource: table.NewPattern(e.oauthTokens, table.PatternDef[lb.OAuthToken]{ID: "LB-32", Name: "listbackup.OAuthTokens.BySource",
 			Doc: "A source's OAuth tokens, decrypted.", Reads: table.ReadOne}),
 		refresh: table.NewOp(e.t, "LB-32", "listbackup.OAuthTokens.Refresh"),

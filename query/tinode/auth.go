@@ -36,7 +36,7 @@ func newAuth(s *Store) *Auth {
 		Delete: table.Delete(s.auth, table.WriteDef[tn.AuthRecord]{ID: "TN-6", Name: "tinode.Auth.Delete",
 			Doc: "Deletes the auth record of a unique value (TN-6)."}, func(unique tn.AuthUnique) tn.AuthRecord { return tn.AuthRecord{Unique: unique} }),
 		Add: table.Create(s.auth, table.WriteDef[tn.AuthRecord]{ID: "TN-6", Name: "tinode.Auth.Add",
-			Doc: "Creates an auth record (TN-6): PK = AUTH#{scheme}#{value}, SK = AUTH, never overwriting: a unique value already held (by any user) gives table.ErrAlreadyExists."}),
+			Doc: "Creates an auth record (TN-6), keyed by its unique value, never overwriting: a unique value already held (by any user) gives table.ErrAlreadyExists."}),
 		update:          table.NewOp(s.t, "TN-6", "tinode.Auth.Update"),
 		getByScheme:     table.NewOp(s.t, "TN-7", "tinode.Auth.GetByScheme"),
 		deleteAllByUser: table.NewOp(s.t, "TN-7", "tinode.Auth.DeleteAllByUser"),

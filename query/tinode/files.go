@@ -32,7 +32,7 @@ type Files struct {
 func newFiles(s *Store) *Files {
 	return &Files{s: s,
 		Start: table.Create(s.file, table.WriteDef[tn.File]{ID: "TN-31", Name: "tinode.Files.Start", Also: []string{"TN-33"},
-			Doc:    "Records a new upload (TN-31, Tinode's FileStartUpload): one conditional PutItem of FILE#{id} / FILE.",
+			Doc:    "Records a new upload (TN-31, Tinode's FileStartUpload): one PutItem on condition no upload has its ID.",
 			Before: func(f *tn.File) { f.UseCount = 0 }}),
 		finish:       table.NewOp(s.t, "TN-31", "tinode.Files.Finish"),
 		link:         table.NewOp(s.t, "TN-32", "tinode.Files.Link"),

@@ -49,7 +49,7 @@ func newUsers(s *Store) *Users {
 		Update: table.Update(s.user, table.WriteDef[tn.User]{ID: "TN-3", Name: "tinode.Users.Update",
 			Doc: "Reads the user, applies change and writes it back if nobody wrote in between (retried on a lost race); tag guards move in the same transaction, so change may edit Tags (TN-3)."}, func(id tn.UserID) tn.User { return tn.User{Id: id} }),
 		Create: table.Create(s.user, table.WriteDef[tn.User]{ID: "TN-2", Name: "tinode.Users.Create",
-			Doc: "Creates a user together with the guards of its unique tags, in one transaction (TN-2): PK = USER#{id}, SK = USER, plus one UNIQUE#tag#{tag} guard per tag."}),
+			Doc: "Creates a user together with the guards of its unique tags (one per tag), in one transaction (TN-2)."}),
 		UpsertDevice: table.UpdateWith(s.user, table.WriteDef[tn.User]{ID: "TN-16", Name: "tinode.Users.UpsertDevice",
 			Doc: "Adds or replaces the user's push device, keyed by its DeviceId: read the user, set Devices[DeviceId], write back version-checked (retried on a race, so concurrent device changes are never lost)."},
 			func(id tn.UserID) tn.User { return tn.User{Id: id} }, "device", setDevice),
