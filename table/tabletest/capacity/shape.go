@@ -114,7 +114,7 @@ func (m *Meter) Shape(p Partition) string {
 // of two entities match alike (as specific, with other names:
 // "STATUS#{status}#{userId:shard4}" and
 // "STATUS#{status}#{organizationId:shard4}") is named by both, the names
-// that differ joined: "STATUS#{status}#{userId/organizationId:shard4}";
+// that differ joined, sorted: "STATUS#{status}#{organizationId/userId:shard4}";
 // the key alone cannot tell whose it is.
 func (m *Meter) shapeLocked(p Partition) string {
 	var shape string
@@ -159,6 +159,7 @@ func mergeShapes(a, b string) string {
 		na, nb := strings.Split(a[la[2]:la[3]], "/"), b[lb[2]:lb[3]]
 		if !slices.Contains(na, nb) {
 			na = append(na, nb)
+			slices.Sort(na) // whatever order the entities were declared in
 		}
 		tr := ""
 		if la[4] >= 0 {

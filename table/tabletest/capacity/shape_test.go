@@ -51,7 +51,7 @@ func TestMeterShapeNamesPartitionsByDeclaration(t *testing.T) {
 	}{
 		{capacity.Partition{Table: "shapes", Key: "USER#ada"}, "table USER#{userId}"},
 		{capacity.Partition{Table: "shapes", Key: "ORG#acme"}, "table ORG#{organizationId}"},
-		{capacity.Partition{Table: "shapes", Index: "GSI1", Key: "STATUS#active#3"}, "GSI1 STATUS#{status}#{userId/organizationId:shard4}"},
+		{capacity.Partition{Table: "shapes", Index: "GSI1", Key: "STATUS#active#3"}, "GSI1 STATUS#{status}#{organizationId/userId:shard4}"},
 		{capacity.Partition{Table: "shapes", Index: "GSI2", Key: "TREE#acme"}, "GSI2 TREE#{path:root}"},
 		{capacity.Partition{Table: "shapes", Key: "UNIQUE#email#ada@example.com"}, "table UNIQUE#email#{email}"},
 		{capacity.Partition{Table: "shapes", Key: "UNIQUE#email#a#b"}, "table UNIQUE#email#{email}"},
