@@ -13,8 +13,6 @@ import (
 
 // APIKeys serves the API keys of the document's interface (FH-6, FH-10,
 // FH-11).
-//
-// The read of one pattern is declared ([table.Pattern]): its field.
 type APIKeys struct {
 	// ByUser lists a user's API keys in keyId order, ascending (FH-10;
 	// FH-11 apiKeys.listByUser). Records carry the hash and prefix, never

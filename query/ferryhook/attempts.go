@@ -9,8 +9,7 @@ import (
 )
 
 // Attempts serves the delivery attempts of the document's interface
-// (FH-9, FH-11). The read of one pattern is declared ([table.Pattern]):
-// its field.
+// (FH-9, FH-11).
 type Attempts struct {
 	// ByEvent lists an event's attempts, first attempt first (FH-9;
 	// FH-11 attempts.listByEvent); table.Desc lists the last first.

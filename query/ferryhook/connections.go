@@ -11,8 +11,6 @@ import (
 // Connections serves the connections of the document's interface (FH-5,
 // FH-11). Every user-facing operation takes the owner's ID and checks the
 // connection's userId against it.
-//
-// The read of one pattern is declared ([table.Pattern]): its field.
 type Connections struct {
 	// BySource lists the connections of a user's source in connectionId
 	// order, ascending (FH-5; FH-11 connections.listBySource). Connections

@@ -10,8 +10,7 @@ import (
 )
 
 // Sources serves the sources of the document's interface (FH-3, FH-4,
-// FH-11). The read of one pattern is declared ([table.Pattern]): its
-// field.
+// FH-11).
 type Sources struct {
 	// ByUser lists a user's sources in sourceId order, ascending (FH-3;
 	// FH-11 sources.listByUser). Deleted sources are left out (a page may

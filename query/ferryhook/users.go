@@ -16,7 +16,6 @@ import (
 )
 
 // Users serves the users of the document's interface (FH-1, FH-2, FH-11).
-// The read of one pattern is declared ([table.Pattern]): its field.
 type Users struct {
 	// ByID reads a user (FH-1; FH-11 users.getById).
 	//

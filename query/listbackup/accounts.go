@@ -10,7 +10,6 @@ import (
 )
 
 // Accounts serves LB-5..LB-8: accounts by ID, children, type and subtree.
-// The read of one pattern is declared ([table.Pattern]): its field.
 type Accounts struct {
 	// ByID reads an account (LB-5). During a move (LB-63) the account keeps
 	// its old path and parent and carries the move in its Move field. A
@@ -101,8 +100,6 @@ func (s *Accounts) Create(ctx context.Context, a *lb.Account) error {
 
 // Memberships serves LB-9..LB-11: a user's accounts, an account's users,
 // and one membership.
-//
-// The reads of one pattern are declared ([table.Pattern]): its fields.
 type Memberships struct {
 	// ByUser lists a user's memberships, by account (LB-9).
 	//

@@ -8,13 +8,13 @@ import (
 )
 
 // Activities serves LB-18..LB-22: the audit log, by account, user,
-// resource type and event type, newest first, kept 90 days. The reads are
-// declared ([table.Pattern]): its fields. Each reads the activities whose
-// createdAt lies between the bounds' (RangeOn createdAt: a bound with a
-// zero CreatedAt is open; both open read the whole partition), newest
-// first; table.Asc, table.Limit and table.After combine with the range.
-// Errors: *table.ValidationError (a bad ID or enumeration, a reversed
-// range; before any request), table.ErrInvalidCursor.
+// resource type and event type, newest first, kept 90 days. Each reads
+// the activities whose createdAt lies between the bounds' (RangeOn
+// createdAt: a bound with a zero CreatedAt is open; both open read the
+// whole partition), newest first; table.Asc, table.Limit and table.After
+// combine with the range. Errors: *table.ValidationError (a bad ID or
+// enumeration, a reversed range; before any request),
+// table.ErrInvalidCursor.
 type Activities struct {
 	// ByAccount reads an account's activities (LB-18).
 	//

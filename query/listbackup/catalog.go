@@ -7,10 +7,9 @@ import (
 	"github.com/singletable/singletable/table"
 )
 
-// Catalog serves LB-77 and LB-78: the platforms ListBackup can back up and
-// the kinds of data each offers (ListBackup's own code's platforms and
-// platform-sources tables). The reads of one pattern are declared
-// ([table.Pattern]): its fields.
+// Catalog serves LB-77 and LB-78: the platforms ListBackup can back up
+// and the kinds of data each offers (ListBackup's own code's platforms
+// and platform-sources tables).
 type Catalog struct {
 	// Platform reads a platform by ID (LB-77).
 	//

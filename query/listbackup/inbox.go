@@ -11,7 +11,6 @@ import (
 // Inbox serves LB-79..LB-83: the in-app notifications of ListBackup's own
 // code (its notifications table), read and marked by ID, listed per user
 // newest first, per user in one status (unread, ...), and per account.
-// The reads of one pattern are declared ([table.Pattern]): its fields.
 type Inbox struct {
 	// ByID reads a notification by ID (LB-79); one past expiresAt is
 	// table.ErrNotFound.

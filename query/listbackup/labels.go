@@ -7,9 +7,8 @@ import (
 	"github.com/singletable/singletable/table"
 )
 
-// Labels serves LB-73..LB-75: the named, coloured tags of ListBackup's own
-// code and the entities they are put on. The reads of one pattern are
-// declared ([table.Pattern]): its fields.
+// Labels serves LB-73..LB-75: the named, coloured tags of ListBackup's
+// own code and the entities they are put on.
 type Labels struct {
 	// ByID reads a label by ID (LB-73).
 	//

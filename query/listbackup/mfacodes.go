@@ -8,8 +8,7 @@ import (
 )
 
 // MFACodes serves LB-76: the one-time codes of ListBackup's own code,
-// sealed at rest, gone at their expiry (the table's TTL). The read is
-// declared ([table.Pattern]): its field.
+// sealed at rest, gone at their expiry (the table's TTL).
 type MFACodes struct {
 	// ByUser lists a user's live codes, newest first (LB-76); expired codes
 	// are left out.

@@ -8,8 +8,7 @@ import (
 	"github.com/singletable/singletable/table"
 )
 
-// Notifications serves LB-42..LB-46: kept 30 days. The reads of one
-// pattern are declared ([table.Pattern]): its fields.
+// Notifications serves LB-42..LB-46: kept 30 days.
 type Notifications struct {
 	// ByUser lists a user's notifications, newest first (LB-42).
 	//

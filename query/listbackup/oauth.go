@@ -67,8 +67,6 @@ func (s *OAuthStates) Consume(ctx context.Context, state string) (lb.OAuthState,
 
 // OAuthTokens serves LB-32 and LB-33. Access and refresh tokens are
 // encrypted before they reach DynamoDB.
-//
-// The reads of one pattern are declared ([table.Pattern]): its fields.
 type OAuthTokens struct {
 	// BySource reads a source's tokens, decrypted (LB-32).
 	//

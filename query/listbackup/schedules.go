@@ -11,8 +11,6 @@ import (
 )
 
 // Schedules serves LB-47..LB-49.
-//
-// The read of one pattern is declared ([table.Pattern]): its field.
 type Schedules struct {
 	// BySource lists a source's schedules (LB-47).
 	//
@@ -140,8 +138,6 @@ func (s *Schedules) RecordRun(ctx context.Context, src lb.SourceID, id lb.Schedu
 }
 
 // Runs serves LB-50 and LB-51 (core's sync_history).
-//
-// The read of one pattern is declared ([table.Pattern]): its field.
 type Runs struct {
 	// BySource lists a source's runs, newest first (LB-50).
 	//

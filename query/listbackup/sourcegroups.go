@@ -8,8 +8,7 @@ import (
 )
 
 // SourceGroups serves LB-69 and LB-70: the source groups of ListBackup's
-// own code (one per platform connection) and their sources. The reads of
-// one pattern are declared ([table.Pattern]): its fields.
+// own code (one per platform connection) and their sources.
 type SourceGroups struct {
 	// ByID reads a source group by ID (LB-69).
 	//

@@ -7,9 +7,9 @@ import (
 	"github.com/singletable/singletable/table"
 )
 
-// TeamMembers serves LB-71 and LB-72: team memberships as ListBackup's own
-// code keeps them, one item per team and user, in the team's partition.
-// The reads of one pattern are declared ([table.Pattern]): its fields.
+// TeamMembers serves LB-71 and LB-72: team memberships as ListBackup's
+// own code keeps them, one item per team and user, in the team's
+// partition.
 type TeamMembers struct {
 	// ByTeam lists a team's members, by user ID (LB-71).
 	//

@@ -8,8 +8,7 @@ import (
 	"github.com/singletable/singletable/table"
 )
 
-// Usage serves LB-58..LB-61: daily usage metrics per account. The reads
-// of one pattern are declared ([table.Pattern]): its fields.
+// Usage serves LB-58..LB-61: daily usage metrics per account.
 type Usage struct {
 	// Metrics reads an account's metrics for a day (LB-58).
 	//
@@ -87,8 +86,7 @@ func (s *Usage) Increment(ctx context.Context, account lb.AccountID, day lb.Date
 }
 
 // Plans serves LB-62: billing plans by ID, and the active ones without a
-// Scan. The reads of one pattern are declared ([table.Pattern]): its
-// fields.
+// Scan.
 type Plans struct {
 	// ByID reads a plan by ID (LB-62).
 	//

@@ -8,8 +8,7 @@ import (
 )
 
 // Analytics serves the metrics patterns, PF-8 and PF-9. All metrics live
-// in partition ANALYTICS, ordered by date within each series. The reads
-// are declared ([table.Pattern]): its fields.
+// in partition ANALYTICS, ordered by date within each series.
 type Analytics struct {
 	// GlobalMetrics reads the global metrics (PF-8): one day with Get, a
 	// range of days, both inclusive and by date, with Between.

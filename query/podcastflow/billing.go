@@ -7,8 +7,7 @@ import (
 	"github.com/singletable/singletable/table"
 )
 
-// Billing serves the billing patterns, PF-10 and PF-11. The reads are
-// declared ([table.Pattern]): its fields.
+// Billing serves the billing patterns, PF-10 and PF-11.
 type Billing struct {
 	// Records reads an organization's billing records (PF-10): one date with
 	// Get, every record by date with List and All, a range of dates, both

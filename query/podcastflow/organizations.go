@@ -9,8 +9,7 @@ import (
 )
 
 // Organizations serves the organization patterns, PF-5 and PF-6, and the
-// writes the platform needs. The reads of one pattern are declared
-// ([table.Pattern]): their fields.
+// writes the platform needs.
 type Organizations struct {
 	// Profile reads an organization's profile (PF-5).
 	//

@@ -12,8 +12,7 @@ import (
 
 // Users serves the user patterns: PF-1, PF-2, PF-3, PF-4, PF-12, PF-13,
 // and the writes the platform needs (create, update, role, organization
-// and status changes, last login, preferences, delete). The reads of one
-// pattern are declared ([table.Pattern]): their fields.
+// and status changes, last login, preferences, delete).
 type Users struct {
 	// Profile reads a user's profile (PF-1).
 	//

@@ -9,8 +9,7 @@ import (
 	"github.com/singletable/singletable/table"
 )
 
-// Auth are the access patterns of authentication records. The reads of
-// one pattern are declared ([table.Pattern]): their fields.
+// Auth are the access patterns of authentication records.
 type Auth struct {
 	// ByUnique reads the record with unique "scheme:value" (TN-6).
 	//

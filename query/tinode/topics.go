@@ -10,8 +10,7 @@ import (
 	"github.com/singletable/singletable/table"
 )
 
-// Topics are the access patterns of topics. The reads of one pattern are
-// declared ([table.Pattern]): their fields.
+// Topics are the access patterns of topics.
 type Topics struct {
 	// ByName reads a topic (TN-8).
 	//

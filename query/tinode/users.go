@@ -12,7 +12,6 @@ import (
 )
 
 // Users are the access patterns of Tinode users, their tags and devices.
-// The reads of one user are declared ([table.Pattern]): its fields.
 type Users struct {
 	// ByID reads the user with an id (TN-1).
 	//
