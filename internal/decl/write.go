@@ -140,10 +140,7 @@ func Live[T any](live func(*T) bool, field string, change func(*T) error) func(*
 	if live == nil {
 		return change
 	}
-	return func(item *T) error {
-		if !live(item) {
-			return fmt.Errorf("deleted: %w", ddb.ErrNotFound)
-		}
+	return SoftDelete(live, func(item *T) error {
 		if err := change(item); err != nil {
 			return err
 		}
@@ -151,7 +148,7 @@ func Live[T any](live func(*T) bool, field string, change func(*T) error) func(*
 			return &codec.ValidationError{Field: field, Reason: "set by Delete only"}
 		}
 		return nil
-	}
+	})
 }
 
 // NeedLive returns d, and panics, naming the write, when d declares no
@@ -168,6 +165,7 @@ func NeedLive[T any](d Write[T]) Write[T] {
 // yet soft-deleted): another is ddb.ErrNotFound ("deleted: not found"),
 // with no write; the changed item, which change ends, is not held to
 // live (table.SoftDelete, whose declaration requires live: NeedLive).
+// Live is it with the changed item held to live.
 func SoftDelete[T any](live func(*T) bool, change func(*T) error) func(*T) error {
 	return func(item *T) error {
 		if !live(item) {
