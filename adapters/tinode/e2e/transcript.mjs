@@ -123,9 +123,12 @@ export async function req(tn, topic, fn, wantData) {
 // ctrlOf returns the raw {ctrl}), so the transcript takes the raw one
 // always: the same packet prints the same whatever the order.
 function raw(tn, ctrl) {
-  if (!ctrl || ctrl.id === undefined) return ctrl;
-  const r = tn.replies.find(p => p.ctrl && p.ctrl.id == ctrl.id);
-  return r ? r.ctrl : ctrl;
+  return (ctrl && ctrl.id !== undefined && rawCtrl(tn, ctrl.id)) || ctrl;
+}
+// rawCtrl returns the {ctrl} with id as the server sent it, if it came.
+function rawCtrl(tn, id) {
+  const r = tn.replies.find(p => p.ctrl && p.ctrl.id == id);
+  return r && r.ctrl;
 }
 // seqs returns the SeqIds of a data reply, newest first, as a chat client
 // shows a page read backwards.
@@ -183,8 +186,8 @@ async function ctrlOf(tn, r) {
   if (!r || r.code !== undefined || !r.id) return r;
   const t0 = Date.now();
   while (Date.now() - t0 < 10000) {
-    const c = tn.replies.find(p => p.ctrl && p.ctrl.id == r.id);
-    if (c) return c.ctrl;
+    const c = rawCtrl(tn, r.id);
+    if (c) return c;
     await sleep(20);
   }
   return r;
