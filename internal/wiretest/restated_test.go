@@ -17,24 +17,8 @@ import (
 // (docs/patterns): two statements of one thing, of which only the
 // generated one is checked.
 func TestDeclaredFieldsDocumentedOnce(t *testing.T) {
-	fhMain, fhEvents := table.New(nil, ferryhook.MainSchema("")), table.New(nil, ferryhook.EventsSchema(""))
-	ferryhook.New(fhMain, fhEvents)
-	pf := table.New(nil, podcastflow.Schema(""))
-	podcastflow.New(pf)
-	lb := table.New(nil, listbackup.Schema(""))
-	listbackup.New(lb)
-	tn := table.New(nil, table.NewSchema(""))
-	tinode.New(tn)
-	for _, app := range []struct {
-		dir    string
-		tables []*table.Table
-	}{
-		{"../../query/ferryhook", []*table.Table{fhMain, fhEvents}},
-		{"../../query/podcastflow", []*table.Table{pf}},
-		{"../../query/listbackup", []*table.Table{lb}},
-		{"../../query/tinode", []*table.Table{tn}},
-	} {
-		problems, read, err := Restated(app.dir, Declared(app.tables...))
+	for _, app := range openedStores() {
+		problems, read, err := Restated(app.p.Dir, Declared(app.tables...))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,9 +27,29 @@ func TestDeclaredFieldsDocumentedOnce(t *testing.T) {
 			t.Error(p)
 		}
 		if read == 0 {
-			t.Errorf("%s: no declared field read", app.dir)
+			t.Errorf("%s: no declared field read", app.p.Dir)
 		}
-		t.Logf("%s: %d declared fields read", app.dir, read)
+		t.Logf("%s: %d declared fields read", app.p.Dir, read)
+	}
+}
+
+// openedStore is an application's store opened on tables of no client,
+// for the checks that read its declarations.
+type openedStore struct {
+	p      Package
+	store  any
+	tables []*table.Table // the store's table first
+}
+
+// openedStores opens the four applications' stores.
+func openedStores() []openedStore {
+	fhMain, fhEvents := table.New(nil, ferryhook.MainSchema("")), table.New(nil, ferryhook.EventsSchema(""))
+	pf, lb, tn := table.New(nil, podcastflow.Schema("")), table.New(nil, listbackup.Schema("")), table.New(nil, table.NewSchema(""))
+	return []openedStore{
+		{Package{Dir: "../../query/ferryhook", Name: "ferryhook", Prefix: "FH"}, ferryhook.New(fhMain, fhEvents), []*table.Table{fhMain, fhEvents}},
+		{Package{Dir: "../../query/podcastflow", Name: "podcastflow", Prefix: "PF"}, podcastflow.New(pf), []*table.Table{pf}},
+		{Package{Dir: "../../query/listbackup", Name: "listbackup", Prefix: "LB"}, listbackup.New(lb), []*table.Table{lb}},
+		{Package{Dir: "../../query/tinode", Name: "tinode", Prefix: "TN"}, tinode.New(tn), []*table.Table{tn}},
 	}
 }
 

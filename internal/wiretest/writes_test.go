@@ -6,10 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/singletable/singletable/query/ferryhook"
-	"github.com/singletable/singletable/query/listbackup"
-	"github.com/singletable/singletable/query/podcastflow"
-	"github.com/singletable/singletable/query/tinode"
 	"github.com/singletable/singletable/table"
 )
 
@@ -19,24 +15,9 @@ import (
 // the app's, a write declared on the store's tables is no field, or a
 // func field taking a context holds no declared write.
 func TestDeclaredWritesInPlace(t *testing.T) {
-	fhMain, fhEvents := table.New(nil, ferryhook.MainSchema("")), table.New(nil, ferryhook.EventsSchema(""))
-	for _, app := range []struct {
-		p      Package
-		open   func(*table.Table) any
-		tb     *table.Table
-		others []*table.Table
-	}{
-		{p: Package{Name: "ferryhook", Prefix: "FH"}, open: func(tb *table.Table) any { return ferryhook.New(tb, fhEvents) },
-			tb: fhMain, others: []*table.Table{fhEvents}},
-		{p: Package{Name: "podcastflow", Prefix: "PF"}, open: func(tb *table.Table) any { return podcastflow.New(tb) },
-			tb: table.New(nil, podcastflow.Schema(""))},
-		{p: Package{Name: "listbackup", Prefix: "LB"}, open: func(tb *table.Table) any { return listbackup.New(tb) },
-			tb: table.New(nil, listbackup.Schema(""))},
-		{p: Package{Name: "tinode", Prefix: "TN"}, open: func(tb *table.Table) any { return tinode.New(tb) },
-			tb: table.New(nil, table.NewSchema(""))},
-	} {
-		tables := append([]*table.Table{app.tb}, app.others...)
-		problems, declared := CheckWrites(app.p, app.open(app.tb), tables...)
+	for _, app := range openedStores() {
+		tables := app.tables
+		problems, declared := CheckWrites(app.p, app.store, tables...)
 		for _, m := range problems {
 			t.Error(m)
 		}
