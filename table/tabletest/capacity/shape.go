@@ -46,16 +46,16 @@ func (m *Meter) Learn(tables ...*table.Table) {
 				if !ok {
 					attr = name
 				}
-				g := newShapeTemplate(t.Name(), "", "UNIQUE#"+name+"#{"+attr+"}")
-				g.re = regexp.MustCompile("^UNIQUE#" + regexp.QuoteMeta(name) + "#.+$") // an escaped value may hold '#'
-				ts = append(ts, g)
+				prefix := "UNIQUE#" + name + "#" // then the value, which may hold '#'
+				ts = append(ts, shapeTemplate{table: t.Name(), literal: len(prefix), shape: prefix + "{" + attr + "}",
+					re: regexp.MustCompile("^" + regexp.QuoteMeta(prefix) + ".+$")})
 			}
 		}
 	}
-	slices.SortStableFunc(ts, func(a, b shapeTemplate) int { return b.literal - a.literal })
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.templates = append(m.templates, ts...)
+	slices.SortStableFunc(m.templates, func(a, b shapeTemplate) int { return b.literal - a.literal })
 }
 
 // shownTransforms are the key transforms a shape keeps, since the
@@ -119,8 +119,11 @@ func (m *Meter) Shape(p Partition) string {
 func (m *Meter) shapeLocked(p Partition) string {
 	var shape string
 	literal := -1
-	for _, t := range m.templates {
-		if t.table != p.Table || t.index != p.Index || (literal >= 0 && t.literal != literal) || !t.re.MatchString(p.Key) {
+	for _, t := range m.templates { // the most specific first
+		if literal >= 0 && t.literal < literal {
+			break
+		}
+		if t.table != p.Table || t.index != p.Index || !t.re.MatchString(p.Key) {
 			continue
 		}
 		if literal < 0 {
