@@ -151,6 +151,22 @@ func Live[T any](live func(*T) bool, field string, change func(*T) error) func(*
 	})
 }
 
+// Updating returns change under d's soft-delete rule as a declared
+// Update applies it ([Live]): for a store method that composes the
+// entity's Update itself, with reads and rules of its own around it.
+func (d Write[T]) Updating(change func(*T) error) func(*T) error {
+	return Live(d.Live, d.LiveField, change)
+}
+
+// Ending returns change under d's soft-delete rule as a declared soft
+// delete applies it ([SoftDelete]: a deleted item is not found, and the
+// changed item, which change may end, is not held to d.Live): for a
+// store method that composes the entity's Update itself. d.Live must be
+// set.
+func (d Write[T]) Ending(change func(*T) error) func(*T) error {
+	return SoftDelete(NeedLive(d).Live, change)
+}
+
 // NeedLive returns d, and panics, naming the write, when d declares no
 // Live for a soft delete (table.SoftDelete): a declaration error, found
 // at start-up, instead of a deleted item deleted again.

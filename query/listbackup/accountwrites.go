@@ -28,7 +28,7 @@ func (s *Accounts) Update(ctx context.Context, id lb.AccountID, change func(*lb.
 		if err != nil {
 			return lb.Account{}, err
 		}
-		return s.e.accounts.Update(ctx, k, liveUpdate("update account", string(id), func(a *lb.Account) error {
+		return s.e.accounts.Update(ctx, k, liveRule[lb.Account]().Updating(func(a *lb.Account) error {
 			before := *a
 			if err := change(a); err != nil {
 				return err
@@ -77,7 +77,7 @@ func (s *Accounts) Delete(ctx context.Context, id lb.AccountID) error {
 			return fmt.Errorf("delete account %s: it has child accounts (%s...): %w", id, kids.Items[0].AccountID, table.ErrConflict)
 		}
 		now := s.e.now()
-		_, err = s.e.accounts.Update(ctx, k, onLive("delete account", string(id), func(a *lb.Account) error {
+		_, err = s.e.accounts.Update(ctx, k, liveRule[lb.Account]().Ending(func(a *lb.Account) error {
 			if a.Move.Pending() {
 				return fmt.Errorf("delete account %s: a move to %s is under way: %w", id, a.Move.ToPath, table.ErrConflict)
 			}
@@ -189,7 +189,7 @@ func (s *Accounts) Move(ctx context.Context, id, newParent lb.AccountID) (lb.Acc
 			if err := lb.CheckPath("accountPath", mark.ToPath); err != nil {
 				return lb.Account{}, err
 			}
-			a, err = s.e.accounts.Update(ctx, k, onLive("move account", string(id), func(cur *lb.Account) error {
+			a, err = s.e.accounts.Update(ctx, k, liveRule[lb.Account]().Updating(func(cur *lb.Account) error {
 				if cur.Move.Pending() || cur.AccountPath != mark.FromPath {
 					return fmt.Errorf("move account %s: moved concurrently: %w", id, table.ErrConflict)
 				}

@@ -24,8 +24,8 @@ type deletable[T any] interface {
 }
 
 // live is the soft-delete rule, written once: a soft-deleted item is not
-// found. It is the Keep of the ByID patterns (a read by ID), and the
-// writes below apply it to the item they read (onLive, liveUpdate).
+// found. It is the Keep of the ByID patterns (a read by ID); the writes
+// hold it through [liveRule].
 func live[T any, P deletable[T]](_, item P) bool { return !item.Deleted() }
 
 // notDeleted is live for one item: the Live of the declared updates
@@ -33,29 +33,12 @@ func live[T any, P deletable[T]](_, item P) bool { return !item.Deleted() }
 // that sets deletedAt.
 func notDeleted[T any, P deletable[T]](item P) bool { return !item.Deleted() }
 
-// onLive returns change applied to a live item only: a soft-deleted one is
-// table.ErrNotFound ("op id: deleted: not found"), as the ByID read says.
-func onLive[T any, P deletable[T]](op, id string, change func(P) error) func(P) error {
-	return func(item P) error {
-		if !live[T](nil, item) {
-			return fmt.Errorf("%s %s: deleted: %w", op, id, table.ErrNotFound)
-		}
-		return change(item)
-	}
-}
-
-// liveUpdate is onLive for an update, which may not delete: deletedAt is
-// set by the entity's Delete only.
-func liveUpdate[T any, P deletable[T]](op, id string, change func(P) error) func(P) error {
-	return onLive(op, id, func(item P) error {
-		if err := change(item); err != nil {
-			return err
-		}
-		if item.Deleted() {
-			return table.Invalid("deletedAt", "set by Delete only")
-		}
-		return nil
-	})
+// liveRule is the soft-delete rule of T's writes, as the declared ones
+// hold it: its Updating and Ending apply it to the change of a write
+// that composes the entity's Update itself (account update, delete and
+// move, source delete).
+func liveRule[T any, P deletable[T]]() table.WriteDef[T] {
+	return table.WriteDef[T]{Live: func(item *T) bool { return !P(item).Deleted() }, LiveField: "deletedAt"}
 }
 
 // Delete soft-deletes a source (LB-65): status becomes disconnected,
@@ -90,7 +73,7 @@ func (s *Sources) Delete(ctx context.Context, id lb.SourceID) error {
 			}
 		}
 		now := s.e.now()
-		_, err = s.v().Update(ctx, k, onLive("delete source", string(id), func(src *lb.Source) error {
+		_, err = s.v().Update(ctx, k, liveRule[lb.Source]().Ending(func(src *lb.Source) error {
 			src.Status, src.DeletedAt = lb.SourceDisconnected, now
 			return nil
 		}))
