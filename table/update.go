@@ -85,7 +85,7 @@ func (e *Entity[T]) updateScoped(ctx context.Context, k Key, scope *Scoped[T], a
 			return zero, opErr("update", e.def.Type, k, err)
 		}
 		if nk != k {
-			return zero, opErr("update", e.def.Type, k, &ValidationError{Entity: e.def.Type, Field: "key", Reason: "an update cannot change the primary key", Key: true})
+			return zero, opErr("update", e.def.Type, k, e.decl.KeyChange(e.def.Type, &orig, &cur))
 		}
 		o := diffWrite{also: also}
 		if scope != nil {

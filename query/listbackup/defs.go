@@ -245,6 +245,7 @@ func newEntities(t *table.Table, shards int) *entities {
 			},
 			Timestamps: lb.Stamps,
 			Required:   []string{"tagId", "resourceType"},
+			Fixed:      []string{"tagId"}, // the ID Get finds it by (LB-40)
 		}),
 		notifications: table.NewEntity(t, table.Def[lb.Notification]{
 			Type: TypeNotification,

@@ -30,8 +30,14 @@ type Tags struct {
 	// have no status in either document, so the delete is hard, which also
 	// frees the (account, resource type, key, value) for a new tag.
 	Delete func(context.Context, TagRef) error
+	// Update applies change to a tag (LB-66): its color, description and
+	// resources, written back only if nobody wrote in between, so a
+	// concurrent Attach is never lost. Its identity (account, resource
+	// type, key, value: its key; tagId: Def.Fixed) cannot change: to
+	// rename a tag, create the new one and delete the old.
+	Update func(context.Context, TagRef, func(*lb.Tag) error) (lb.Tag, error)
 
-	get, attach, detach, update table.Op
+	get, attach, detach table.Op
 	e                           *entities
 	acct                        lb.AccountID // set: the view of one account (Store.ForAccount)
 }
@@ -46,7 +52,6 @@ func newTags(e *entities) *Tags {
 		get:    table.NewOp(e.t, "LB-40", "listbackup.Tags.Get"),
 		attach: table.NewOp(e.t, "LB-41", "listbackup.Tags.Attach"),
 		detach: table.NewOp(e.t, "LB-41", "listbackup.Tags.Detach"),
-		update: table.NewOp(e.t, "LB-66", "listbackup.Tags.Update"),
 	}).declare()
 }
 
@@ -69,6 +74,8 @@ func (s *Tags) declare() *Tags {
 	s.Delete = table.Delete(view, table.WriteDef[lb.Tag]{ID: "LB-66", Name: "listbackup.Tags.Delete",
 		Doc:   "Deletes a tag, and so detaches every resource attached to it (held in the tag item): one conditional DeleteItem.",
 		Check: checkTagRef, Also: tagDeleteAlso}, TagRef.tag)
+	s.Update = table.Update(view, table.WriteDef[lb.Tag]{ID: "LB-66", Name: "listbackup.Tags.Update",
+		Doc: "Applies change to a tag (color, description, resources); its identity cannot change.", Check: checkTagRef}, TagRef.tag)
 	return s
 }
 
@@ -154,35 +161,3 @@ func (s *Tags) Detach(ctx context.Context, ref TagRef, resourceID string) (lb.Ta
 	})
 }
 
-// Update applies change to a tag (LB-66): color, description, and its
-// resources. One strongly consistent GetItem and one conditional
-// UpdateItem of the changed attributes (table.Entity.Update), retried on a
-// lost race, so a concurrent Attach is never lost. The parts of the tag's
-// identity (account, resource type, key, value, tagId) cannot change: to
-// rename a tag, create the new one and delete the old. Errors:
-// *table.ValidationError, table.ErrNotFound.
-func (s *Tags) Update(ctx context.Context, ref TagRef, change func(*lb.Tag) error) (lb.Tag, error) {
-	return table.Run(ctx, s.update, func(ctx context.Context) (lb.Tag, error) {
-		k, err := s.key(ref)
-		if err != nil {
-			return lb.Tag{}, err
-		}
-		return s.v().Update(ctx, k, func(t *lb.Tag) error {
-			before := *t
-			if err := change(t); err != nil {
-				return err
-			}
-			switch {
-			case t.ResourceType != before.ResourceType:
-				return table.Invalid("resourceType", "cannot change; create a new tag")
-			case t.TagKey != before.TagKey:
-				return table.Invalid("tagKey", "cannot change; create a new tag")
-			case t.TagValue != before.TagValue:
-				return table.Invalid("tagValue", "cannot change; create a new tag")
-			case t.TagID != before.TagID:
-				return table.Invalid("tagId", "cannot change")
-			}
-			return nil
-		})
-	})
-}

@@ -31,7 +31,7 @@ func TestAccountViewsDeclareNothing(t *testing.T) {
 	}) {
 		t.Errorf("Writes after views: %d, want New's %d", len(got), len(writes))
 	}
-	if allocs := testing.AllocsPerRun(100, func() { _, _ = s.ForAccount("acct-1") }); allocs > 60 {
-		t.Errorf("ForAccount: %v allocations, want at most 60 (the view's handles)", allocs)
+	if allocs := testing.AllocsPerRun(100, func() { _, _ = s.ForAccount("acct-1") }); allocs > 61 {
+		t.Errorf("ForAccount: %v allocations, want at most 61 (the view's handles)", allocs)
 	}
 }
