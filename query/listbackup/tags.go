@@ -38,8 +38,8 @@ type Tags struct {
 	Update func(context.Context, TagRef, func(*lb.Tag) error) (lb.Tag, error)
 
 	get, attach, detach table.Op
-	e                           *entities
-	acct                        lb.AccountID // set: the view of one account (Store.ForAccount)
+	e                   *entities
+	acct                lb.AccountID // set: the view of one account (Store.ForAccount)
 }
 
 func newTags(e *entities) *Tags {
@@ -160,4 +160,3 @@ func (s *Tags) Detach(ctx context.Context, ref TagRef, resourceID string) (lb.Ta
 		})
 	})
 }
-
