@@ -65,3 +65,40 @@ func TestUpdateNamesTheKeyFieldItWouldChange(t *testing.T) {
 		t.Errorf("stored %+v, %v; want only the color changed", again, err)
 	}
 }
+
+// kcRead is kcTag with the read state Replace conditions on.
+type kcRead struct {
+	Account string          `dynamo:"accountId"`
+	Key     string          `dynamo:"tagKey"`
+	Color   string          `dynamo:"color"`
+	Read    table.ReadState `dynamo:"-"`
+}
+
+// TestReplaceNamesTheKeyFieldItWouldChange: a Replace of an item read
+// under one key whose key field now gives another is a key
+// *table.ValidationError naming that field, with no request.
+func TestReplaceNamesTheKeyFieldItWouldChange(t *testing.T) {
+	t.Parallel()
+	rc := &tabletest.RequestCounter{}
+	tb := table.New(tabletest.NewClient(t, rc.Option()), tabletest.NewTable(t, table.NewSchema("keychangereplace")).Schema())
+	tags := table.NewEntity(tb, table.Def[kcRead]{Type: "KCRead",
+		Keys: table.Template{PK: "TAGS#{accountId}", SK: "TAG#{tagKey:esc}"}})
+	c := ctx(t)
+	if err := tags.Create(c, &kcRead{Account: "acc1", Key: "env", Color: "red"}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := tags.Get(c, tags.Key(kcRead{Account: "acc1", Key: "env"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.Key = "stage"
+	rc.Reset()
+	err = tags.Replace(c, &got)
+	var ve *table.ValidationError
+	if !errors.As(err, &ve) || ve.Field != "tagKey" || !ve.Key {
+		t.Errorf("Replace with tagKey changed: %v, want a key *ValidationError naming tagKey", err)
+	}
+	if n := rc.Total(); n != 0 {
+		t.Errorf("Replace with tagKey changed sent %d requests (%v), want none", n, rc.Ops())
+	}
+}

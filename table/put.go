@@ -81,12 +81,12 @@ func (e *Entity[T]) Replace(ctx context.Context, item *T) error {
 	if image == nil {
 		return opErr("replace", e.def.Type, k, fmt.Errorf("%w: the %s carries no read state: pass an item from a read (Get, List) or write it with Update or Upsert", ErrInvalidInput, e.def.Type))
 	}
-	if rk := e.t.c.KeyOf(image); rk != k {
-		return opErr("replace", e.def.Type, k, &ValidationError{Entity: e.def.Type, Field: "key", Reason: fmt.Sprintf("the item was read as %s/%s: a replace cannot change the primary key", rk.PK, rk.SK), Key: true})
-	}
 	orig, ver, err := e.decode(image)
 	if err != nil {
 		return opErr("replace", e.def.Type, k, err)
+	}
+	if e.t.c.KeyOf(image) != k {
+		return opErr("replace", e.def.Type, k, e.decl.KeyChange(e.def.Type, "replace", &orig, item))
 	}
 	whole := true
 	if len(e.t.c.ImageAttrs(image)) > ddb.MaxImageConds {

@@ -85,7 +85,7 @@ func (e *Entity[T]) updateScoped(ctx context.Context, k Key, scope *Scoped[T], a
 			return zero, opErr("update", e.def.Type, k, err)
 		}
 		if nk != k {
-			return zero, opErr("update", e.def.Type, k, e.decl.KeyChange(e.def.Type, &orig, &cur))
+			return zero, opErr("update", e.def.Type, k, e.decl.KeyChange(e.def.Type, "update", &orig, &cur))
 		}
 		o := diffWrite{also: also}
 		if scope != nil {

@@ -334,11 +334,12 @@ func (d *Decl) Primary(av Item) (Key, error) {
 	return Key{PK: pk, SK: sk}, nil
 }
 
-// KeyChange is the error of an update whose change moves the item old to
-// another primary key (cur's): a *codec.ValidationError naming the first
-// attribute of the key templates whose value differs ("key" when none
-// does), so the caller learns which field it may not change.
-func (d *Decl) KeyChange(entity string, old, cur any) error {
+// KeyChange is the error of a write (verb: an update, a replace) that
+// would move the item old to another primary key (cur's): a
+// *codec.ValidationError naming the first attribute of the key templates
+// whose value differs ("key" when none does), so the caller learns which
+// field it may not change.
+func (d *Decl) KeyChange(entity, verb string, old, cur any) error {
 	field := "key"
 	a, errA := d.Encode(old)
 	b, errB := d.Encode(cur)
@@ -348,7 +349,7 @@ func (d *Decl) KeyChange(entity string, old, cur any) error {
 			break
 		}
 	}
-	return &codec.ValidationError{Entity: entity, Field: field, Reason: "part of the primary key: an update cannot change it", Key: true}
+	return &codec.ValidationError{Entity: entity, Field: field, Reason: "part of the primary key: a " + verb + " cannot change it", Key: true}
 }
 
 // IndexKeys returns the index keys the attributes av give: an index whose
