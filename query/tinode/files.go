@@ -146,9 +146,6 @@ func (fs *Files) Link(ctx context.Context, owner tn.LinkOwner, fids []string, re
 // PK = FLINK#{owner} per 1 MB.
 func (fs *Files) Links(ctx context.Context, owner tn.LinkOwner) ([]tn.FileLink, error) {
 	return table.Run(ctx, fs.links, func(ctx context.Context) ([]tn.FileLink, error) {
-		if owner == "" {
-			return nil, table.Invalid("Owner", "empty")
-		}
 		q := fs.s.link.Partition(table.Primary, tn.FileLink{Owner: owner})
 		if err := q.Err(); err != nil {
 			return nil, err

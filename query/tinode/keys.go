@@ -28,17 +28,9 @@ func (s *Store) credKey(user tn.UserID, method, value string) (table.Key, error)
 }
 
 func (s *Store) cacheKey(k string) (table.Key, error) {
-	var err error
-	if k == "" {
-		err = table.Invalid("Key", "empty")
-	}
-	return s.cache.CheckedKey(tn.CacheEntry{Key: k}, err)
+	return s.cache.CheckedKey(tn.CacheEntry{Key: k})
 }
 
 func (s *Store) fileKey(id string) (table.Key, error) {
-	var err error
-	if id == "" {
-		err = table.Invalid("Id", "empty")
-	}
-	return s.file.CheckedKey(tn.File{Id: id}, err)
+	return s.file.CheckedKey(tn.File{Id: id})
 }
