@@ -19,7 +19,8 @@ import (
 // of the items a Create, Put, Upsert or BatchPut stores); Live and
 // LiveField (an Update's soft-deleted items, required by [SoftDelete]: a
 // [PatchWith] or [Delete] declaring it panics); Check (the key fields'
-// caller rules, before any request).
+// caller rules, before any request). Its Updating and Ending hold Live, as
+// [Update] and [SoftDelete] do, for a method calling [Entity.Update] itself.
 type WriteDef[T any] = decl.Write[T]
 
 // Writer is an [Entity] or its view of one tenant ([Entity.In]), which a
