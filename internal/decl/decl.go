@@ -343,10 +343,12 @@ func (d *Decl) KeyChange(entity, verb string, old, cur any) error {
 	field := "key"
 	a, errA := d.Encode(old)
 	b, errB := d.Encode(cur)
-	for _, attr := range append(d.PK.Attrs(), d.SK.Attrs()...) {
-		if errA == nil && errB == nil && !codec.Equal(a[attr], b[attr]) {
-			field = attr
-			break
+	if errA == nil && errB == nil {
+		for _, attr := range append(d.PK.Attrs(), d.SK.Attrs()...) {
+			if !codec.Equal(a[attr], b[attr]) {
+				field = attr
+				break
+			}
 		}
 	}
 	return &codec.ValidationError{Entity: entity, Field: field, Reason: "part of the primary key: a " + verb + " cannot change it", Key: true}
