@@ -31,14 +31,14 @@ func live[T any, P deletable[T]](_, item P) bool { return !item.Deleted() }
 // notDeleted is live for one item: the Live of the declared updates
 // (table.WriteDef), which then refuse a soft-deleted item and a change
 // that sets deletedAt.
-func notDeleted[T any, P deletable[T]](item P) bool { return !item.Deleted() }
+func notDeleted[T any, P deletable[T]](item *T) bool { return !P(item).Deleted() }
 
 // liveRule is the soft-delete rule of T's writes, as the declared ones
 // hold it: its Updating and Ending apply it to the change of a write
 // that composes the entity's Update itself (account update, delete and
 // move, source delete).
 func liveRule[T any, P deletable[T]]() table.WriteDef[T] {
-	return table.WriteDef[T]{Live: func(item *T) bool { return !P(item).Deleted() }, LiveField: "deletedAt"}
+	return table.WriteDef[T]{Live: notDeleted[T, P], LiveField: "deletedAt"}
 }
 
 // Delete soft-deletes a source (LB-65): status becomes disconnected,
