@@ -53,7 +53,7 @@ func newFiles(s *Store) *Files {
 // with UploadFailed and size 0. A missing record gives table.ErrNotFound.
 func (fs *Files) Finish(ctx context.Context, id string, success bool, size int64, location, etag string) (tn.File, error) {
 	return table.Run(ctx, fs.finish, func(ctx context.Context) (tn.File, error) {
-		k, err := fs.s.fileKey(id)
+		k, err := fs.s.file.CheckedKey(tn.File{Id: id})
 		if err != nil {
 			return tn.File{}, err
 		}
@@ -200,7 +200,7 @@ func (fs *Files) unlinkOne(ctx context.Context, l tn.FileLink) error {
 // Update, not an atomic ADD, because the unused-file index key depends on
 // the count and moves in the same write.
 func (fs *Files) count(ctx context.Context, fid string, delta int) error {
-	k, err := fs.s.fileKey(fid)
+	k, err := fs.s.file.CheckedKey(tn.File{Id: fid})
 	if err != nil {
 		return err
 	}
@@ -251,7 +251,7 @@ func (fs *Files) DeleteUnused(ctx context.Context, olderThan time.Time, limit in
 		}
 		var locations []string
 		for _, f := range found {
-			k, _ := fs.s.fileKey(f.Id)
+			k, _ := fs.s.file.CheckedKey(tn.File{Id: f.Id})
 			err := fs.s.t.Transact(ctx, fs.s.file.DeleteVersionOp(k, f.Version))
 			if err != nil {
 				if errors.Is(err, table.ErrConflict) || errors.Is(err, table.ErrNotFound) || errors.Is(err, table.ErrConditionFailed) || errors.Is(err, table.ErrTransactionCanceled) {

@@ -26,11 +26,3 @@ func (s *Store) credKey(user tn.UserID, method, value string) (table.Key, error)
 	return s.cred.CheckedKey(tn.Credential{User: user, Method: method, Value: value},
 		tn.UserIDs.Check(user), tn.CheckKeyValue("Method", method), tn.CheckKeyValue("Value", value))
 }
-
-func (s *Store) cacheKey(k string) (table.Key, error) {
-	return s.cache.CheckedKey(tn.CacheEntry{Key: k})
-}
-
-func (s *Store) fileKey(id string) (table.Key, error) {
-	return s.file.CheckedKey(tn.File{Id: id})
-}

@@ -53,7 +53,7 @@ func (c *Cache) Upsert(ctx context.Context, key, value string, failOnDuplicate b
 // missing key is not an error, as in Tinode's SQL adapters.
 func (c *Cache) Delete(ctx context.Context, key string) error {
 	return c.delete.Do(ctx, func(ctx context.Context) error {
-		k, err := c.s.cacheKey(key)
+		k, err := c.s.cache.CheckedKey(tn.CacheEntry{Key: key})
 		if err != nil {
 			return err
 		}
@@ -86,7 +86,7 @@ func (c *Cache) Expire(ctx context.Context, prefix string, olderThan time.Time) 
 				return 0, err
 			}
 			if e.CreatedAt.Before(olderThan) {
-				k, _ := c.s.cacheKey(e.Key)
+				k, _ := c.s.cache.CheckedKey(tn.CacheEntry{Key: e.Key})
 				old = append(old, k)
 			}
 		}
